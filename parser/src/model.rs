@@ -1,0 +1,305 @@
+//! The message model: what a parsed Agent Mail message holds.
+//!
+//! Every string borrows from the input where it can (`Cow::Borrowed`) and is
+//! owned only where the input had to be unescaped (JSON) or normalised.
+//! [`Message::into_owned`] detaches a message from its input for storage.
+//!
+//! The serde form is the JSON that `amail parse` prints: a superset of the
+//! agentops Go parser's keys, with `null` for every absent value.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+/// The ten protocol message types, plus `Unknown` for anything else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum MessageType {
+    BeadAccepted,
+    Progress,
+    HelpRequest,
+    HelpResponse,
+    OfferingReady,
+    Done,
+    Failed,
+    Checkpoint,
+    SpawnRequest,
+    SpawnAck,
+    Unknown,
+}
+
+impl MessageType {
+    /// Every known type, in the order the protocol document lists them.
+    pub const KNOWN: [MessageType; 10] = [
+        MessageType::BeadAccepted,
+        MessageType::Progress,
+        MessageType::HelpRequest,
+        MessageType::HelpResponse,
+        MessageType::OfferingReady,
+        MessageType::Done,
+        MessageType::Failed,
+        MessageType::Checkpoint,
+        MessageType::SpawnRequest,
+        MessageType::SpawnAck,
+    ];
+
+    /// The canonical token, as written in a subject line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MessageType::BeadAccepted => "BEAD_ACCEPTED",
+            MessageType::Progress => "PROGRESS",
+            MessageType::HelpRequest => "HELP_REQUEST",
+            MessageType::HelpResponse => "HELP_RESPONSE",
+            MessageType::OfferingReady => "OFFERING_READY",
+            MessageType::Done => "DONE",
+            MessageType::Failed => "FAILED",
+            MessageType::Checkpoint => "CHECKPOINT",
+            MessageType::SpawnRequest => "SPAWN_REQUEST",
+            MessageType::SpawnAck => "SPAWN_ACK",
+            MessageType::Unknown => "UNKNOWN",
+        }
+    }
+
+    /// Looks a token up case-insensitively, with `_`, `-` or a space between
+    /// its words (`help-request`, `Help Request`, `HELP_REQUEST`).
+    pub fn from_token(token: &str) -> Option<MessageType> {
+        let mut buf = [0u8; 16];
+        let bytes = token.as_bytes();
+        if bytes.is_empty() || bytes.len() > buf.len() {
+            return None;
+        }
+        for (slot, &b) in buf.iter_mut().zip(bytes) {
+            *slot = match b {
+                b'-' | b' ' => b'_',
+                _ => b.to_ascii_uppercase(),
+            };
+        }
+        let norm = &buf[..bytes.len()];
+        MessageType::KNOWN
+            .into_iter()
+            .find(|t| t.as_str().as_bytes() == norm)
+    }
+
+    /// OFFERING_READY, DONE, FAILED and CHECKPOINT end a worker's turn on a bead.
+    pub fn is_completion(self) -> bool {
+        matches!(
+            self,
+            MessageType::OfferingReady
+                | MessageType::Done
+                | MessageType::Failed
+                | MessageType::Checkpoint
+        )
+    }
+
+    /// The protocol's acknowledgement table: what a sender of this type
+    /// expects when the envelope does not say.
+    pub fn ack_required_by_spec(self) -> bool {
+        matches!(
+            self,
+            MessageType::HelpRequest | MessageType::OfferingReady | MessageType::SpawnRequest
+        )
+    }
+}
+
+impl fmt::Display for MessageType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How bad a diagnostic is. Errors are what strict mode refuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+/// Something the lenient parser had to guess, skip or repair.
+///
+/// `line` and `column` are 1-based and count from the start of the document
+/// the message came from (not of its body); `column` counts characters.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub line: u32,
+    pub column: u32,
+    pub code: Cow<'static, str>,
+    pub message: String,
+}
+
+/// Fields pulled from the body. One flat struct for every type, as in the
+/// Go parser, so consumers need no per-type dispatch; `None` is "absent".
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Parsed<'a> {
+    pub bead_id: Option<Cow<'a, str>>,
+    pub title: Option<Cow<'a, str>>,
+    /// BEAD_ACCEPTED `Starting implementation at:`, as written.
+    pub started_at: Option<Cow<'a, str>>,
+    pub status: Option<Cow<'a, str>>,
+    pub step: Option<Cow<'a, str>>,
+    /// 0..=100.
+    pub context_usage: Option<u8>,
+    pub files_touched: Option<Vec<Cow<'a, str>>>,
+    /// STUCK | SPEC_UNCLEAR | BLOCKED | TECHNICAL (upper-cased as written).
+    pub issue_type: Option<Cow<'a, str>>,
+    pub problem: Option<Cow<'a, str>>,
+    pub what_tried: Option<Cow<'a, str>>,
+    pub question: Option<Cow<'a, str>>,
+    /// HELP_RESPONSE: the guidance text.
+    pub guidance: Option<Cow<'a, str>>,
+    pub commit_sha: Option<Cow<'a, str>>,
+    pub files: Option<Vec<Cow<'a, str>>>,
+    pub tests_pass: Option<bool>,
+    pub lint_pass: Option<bool>,
+    pub build_pass: Option<bool>,
+    pub summary: Option<Cow<'a, str>>,
+    /// TESTS_FAIL | BUILD_FAIL | SPEC_IMPOSSIBLE | CONTEXT_HIGH | ERROR.
+    pub failure_type: Option<Cow<'a, str>>,
+    pub reason: Option<Cow<'a, str>>,
+    pub internal_attempts: Option<u32>,
+    pub recommendation: Option<Cow<'a, str>>,
+    /// CONTEXT_HIGH | MANUAL | TIMEOUT.
+    pub checkpoint_reason: Option<Cow<'a, str>>,
+    pub partial_commit_sha: Option<Cow<'a, str>>,
+    pub progress: Option<Cow<'a, str>>,
+    pub next_steps: Option<Cow<'a, str>>,
+    /// SPAWN_REQUEST / SPAWN_ACK `Issue:`.
+    pub issue_id: Option<Cow<'a, str>>,
+    pub resume: Option<bool>,
+    pub orchestrator: Option<Cow<'a, str>>,
+    /// SPAWN_ACK `Session:`.
+    pub session: Option<Cow<'a, str>>,
+}
+
+/// One parsed message: the envelope (from whichever framing carried it),
+/// the detected type, the raw body, the parsed fields and the diagnostics.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message<'a> {
+    /// The message id as the framing gave it (mcp_agent_mail's integer ids
+    /// are kept as their decimal text).
+    pub id: Option<Cow<'a, str>>,
+    #[serde(rename = "type")]
+    pub kind: MessageType,
+    /// The type token as found (canonical for known types, the original
+    /// text for unknown ones); `None` when nothing looked like a type.
+    pub raw_type: Option<Cow<'a, str>>,
+    /// The subject began with a `Re:`/`Fwd:` chain.
+    pub is_reply: bool,
+    pub subject: Cow<'a, str>,
+    pub from: Option<Cow<'a, str>>,
+    pub to: Vec<Cow<'a, str>>,
+    pub cc: Vec<Cow<'a, str>>,
+    pub thread_id: Option<Cow<'a, str>>,
+    pub timestamp: Option<DateTime<Utc>>,
+    pub ack_required: bool,
+    pub importance: Cow<'a, str>,
+    pub body: Cow<'a, str>,
+    pub parsed: Parsed<'a>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// mcp_agent_mail project slug, when the framing carried one. Not part of
+    /// the JSON output contract.
+    #[serde(skip)]
+    pub project: Option<Cow<'a, str>>,
+    /// 1-based line in the document where this message starts (JSON Lines
+    /// and arrays hold several). Not part of the JSON output contract.
+    #[serde(skip)]
+    pub line: u32,
+}
+
+/// A message detached from its input.
+pub type OwnedMessage = Message<'static>;
+
+impl<'a> Message<'a> {
+    /// The bead this message is about: the parsed bead id, else a spawn
+    /// message's issue id.
+    pub fn bead(&self) -> Option<&str> {
+        self.parsed
+            .bead_id
+            .as_deref()
+            .or(self.parsed.issue_id.as_deref())
+    }
+
+    /// Warnings and errors (not infos) the lenient parse produced.
+    pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity >= Severity::Warning)
+    }
+
+    /// Copies every borrowed string so the message outlives its input.
+    pub fn into_owned(self) -> OwnedMessage {
+        Message {
+            id: own_opt(self.id),
+            kind: self.kind,
+            raw_type: own_opt(self.raw_type),
+            is_reply: self.is_reply,
+            subject: own(self.subject),
+            from: own_opt(self.from),
+            to: own_vec(self.to),
+            cc: own_vec(self.cc),
+            thread_id: own_opt(self.thread_id),
+            timestamp: self.timestamp,
+            ack_required: self.ack_required,
+            importance: own(self.importance),
+            body: own(self.body),
+            parsed: self.parsed.into_owned(),
+            diagnostics: self.diagnostics,
+            project: own_opt(self.project),
+            line: self.line,
+        }
+    }
+}
+
+impl<'a> Parsed<'a> {
+    /// Copies every borrowed string so the fields outlive their input.
+    pub fn into_owned(self) -> Parsed<'static> {
+        Parsed {
+            bead_id: own_opt(self.bead_id),
+            title: own_opt(self.title),
+            started_at: own_opt(self.started_at),
+            status: own_opt(self.status),
+            step: own_opt(self.step),
+            context_usage: self.context_usage,
+            files_touched: self.files_touched.map(own_vec),
+            issue_type: own_opt(self.issue_type),
+            problem: own_opt(self.problem),
+            what_tried: own_opt(self.what_tried),
+            question: own_opt(self.question),
+            guidance: own_opt(self.guidance),
+            commit_sha: own_opt(self.commit_sha),
+            files: self.files.map(own_vec),
+            tests_pass: self.tests_pass,
+            lint_pass: self.lint_pass,
+            build_pass: self.build_pass,
+            summary: own_opt(self.summary),
+            failure_type: own_opt(self.failure_type),
+            reason: own_opt(self.reason),
+            internal_attempts: self.internal_attempts,
+            recommendation: own_opt(self.recommendation),
+            checkpoint_reason: own_opt(self.checkpoint_reason),
+            partial_commit_sha: own_opt(self.partial_commit_sha),
+            progress: own_opt(self.progress),
+            next_steps: own_opt(self.next_steps),
+            issue_id: own_opt(self.issue_id),
+            resume: self.resume,
+            orchestrator: own_opt(self.orchestrator),
+            session: own_opt(self.session),
+        }
+    }
+}
+
+fn own(s: Cow<'_, str>) -> Cow<'static, str> {
+    Cow::Owned(s.into_owned())
+}
+
+fn own_opt(s: Option<Cow<'_, str>>) -> Option<Cow<'static, str>> {
+    s.map(own)
+}
+
+fn own_vec(v: Vec<Cow<'_, str>>) -> Vec<Cow<'static, str>> {
+    v.into_iter().map(own).collect()
+}

@@ -1,0 +1,1 @@
+//! aof (to be built).

@@ -1,0 +1,1 @@
+//! Agent Mail message -> AOF envelope (to be built).

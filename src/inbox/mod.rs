@@ -1,0 +1,1 @@
+//! inbox (to be built).

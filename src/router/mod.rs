@@ -1,0 +1,1 @@
+//! router (to be built).

@@ -1,0 +1,1 @@
+//! source (to be built).
