@@ -1,0 +1,161 @@
+//! The inbox model: messages with their per-recipient state, grouped into
+//! threads, plus the agent roster. Built by `inbox::load`, read by the CLI
+//! (`threads`, `pending`) and the TUI. Pure data: no I/O here.
+
+use std::path::PathBuf;
+
+use amail_parser::OwnedMessage;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+/// Where the inbox was read from; decides how acks and replies are written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SourceKind {
+    /// A directory of mail files; acks go to a journal inside it.
+    Mailbox { root: PathBuf },
+    /// An mcp_agent_mail storage root: archive + `storage.sqlite3`.
+    McpStore { root: PathBuf, db: PathBuf },
+    /// JSON piped on stdin: read-only.
+    Stdin,
+}
+
+/// to / cc / bcc, as mcp_agent_mail's `message_recipients.kind`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RecipientKind {
+    To,
+    Cc,
+    Bcc,
+}
+
+/// One recipient's view of one message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Recipient {
+    pub agent: String,
+    pub kind: RecipientKind,
+    pub read_at: Option<DateTime<Utc>>,
+    pub ack_at: Option<DateTime<Utc>>,
+}
+
+/// A message in the inbox. `key` is unique within the inbox and is what
+/// `amail ack` / `amail reply` take (the mcp id, or the message's own id, or
+/// a path-derived key for plain files without one).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InboxMessage {
+    pub key: String,
+    pub message: OwnedMessage,
+    /// The file it came from, if any.
+    pub path: Option<PathBuf>,
+    /// mcp_agent_mail project slug; messages of different projects never share a thread.
+    pub project: Option<String>,
+    pub recipients: Vec<Recipient>,
+    /// Index into `Inbox::threads`.
+    pub thread: usize,
+}
+
+impl InboxMessage {
+    /// Ack required and this recipient has not acknowledged.
+    pub fn is_pending_for(&self, agent: &str) -> bool {
+        self.message.ack_required
+            && self
+                .recipients
+                .iter()
+                .any(|r| r.agent == agent && r.ack_at.is_none())
+    }
+}
+
+/// The state of the help requests in a thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HelpState {
+    /// No HELP_REQUEST in the thread.
+    None,
+    /// A HELP_REQUEST with no HELP_RESPONSE or reply after it.
+    Unanswered,
+    /// Every HELP_REQUEST has a HELP_RESPONSE or reply after it.
+    Answered,
+}
+
+/// Messages grouped by thread id, else bead, else the message's own key.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Thread {
+    pub id: String,
+    pub project: Option<String>,
+    pub bead: Option<String>,
+    /// Subject of the first message.
+    pub subject: String,
+    /// Indices into `Inbox::messages`, oldest first.
+    pub messages: Vec<usize>,
+    pub last_at: Option<DateTime<Utc>>,
+    /// (message, recipient) pairs still waiting for an ack.
+    pub pending: usize,
+    pub help: HelpState,
+}
+
+/// What an agent is doing, derived from its latest messages (AgentTurn spirit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentState {
+    Idle,
+    Working,
+    WaitingForHelp,
+    Offered,
+    Failed,
+    Checkpointed,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Agent {
+    pub name: String,
+    pub state: AgentState,
+    pub bead: Option<String>,
+    pub last_at: Option<DateTime<Utc>>,
+    /// Index into `Inbox::messages` of the message the state comes from.
+    pub last_message: Option<usize>,
+}
+
+/// A message waiting for one recipient's ack.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PendingAck {
+    pub message: usize,
+    pub agent: String,
+}
+
+/// Everything the inbox shows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Inbox {
+    pub source: SourceKind,
+    /// Oldest first.
+    pub messages: Vec<InboxMessage>,
+    /// Most recent activity first.
+    pub threads: Vec<Thread>,
+    pub agents: Vec<Agent>,
+    /// Files that could not be read or parsed, with why (the rest still loads).
+    pub problems: Vec<(PathBuf, String)>,
+}
+
+impl Inbox {
+    /// Pending acks, for one agent or (None) for every recipient.
+    pub fn pending(&self, agent: Option<&str>) -> Vec<PendingAck> {
+        let mut out = Vec::new();
+        for (i, m) in self.messages.iter().enumerate() {
+            if !m.message.ack_required {
+                continue;
+            }
+            for r in &m.recipients {
+                if r.ack_at.is_none() && agent.is_none_or(|a| a == r.agent) {
+                    out.push(PendingAck {
+                        message: i,
+                        agent: r.agent.clone(),
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    pub fn message_by_key(&self, key: &str) -> Option<&InboxMessage> {
+        self.messages.iter().find(|m| m.key == key)
+    }
+}
