@@ -3,6 +3,7 @@
 
 pub mod aof;
 pub mod bridge;
+pub mod cli;
 pub mod inbox;
 pub mod router;
 pub mod source;

@@ -1,0 +1,67 @@
+//! Command implementations. `main.rs` holds only the clap enum and dispatch;
+//! each subcommand lives in its own module here with its `Args` struct and a
+//! `run(args) -> anyhow-free Result<ExitCode, CliError>`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Exit codes from the design: 0 success, 1 bad input or store, 2 usage.
+pub const EXIT_OK: u8 = 0;
+pub const EXIT_BAD_INPUT: u8 = 1;
+pub const EXIT_USAGE: u8 = 2;
+
+/// An error a command reports to the user: the text already names file,
+/// line and column where there are any, and says what to do.
+#[derive(Debug)]
+pub struct CliError {
+    pub code: u8,
+    pub message: String,
+}
+
+impl CliError {
+    pub fn bad_input(message: impl Into<String>) -> Self {
+        CliError {
+            code: EXIT_BAD_INPUT,
+            message: message.into(),
+        }
+    }
+
+    pub fn usage(message: impl Into<String>) -> Self {
+        CliError {
+            code: EXIT_USAGE,
+            message: message.into(),
+        }
+    }
+}
+
+pub type CliResult = Result<ExitCode, CliError>;
+
+/// `AMAIL_HOME`, else the platform data dir (`~/.local/share/amail` on Linux).
+pub fn amail_home() -> PathBuf {
+    if let Some(h) = std::env::var_os("AMAIL_HOME") {
+        return PathBuf::from(h);
+    }
+    directories::ProjectDirs::from("", "", "amail")
+        .map(|d| d.data_dir().to_path_buf())
+        .unwrap_or_else(|| PathBuf::from(".amail"))
+}
+
+/// The default AOF project root: `<home>/store`.
+pub fn default_store() -> PathBuf {
+    amail_home().join("store")
+}
+
+/// The default plain mailbox: `<home>/mail`.
+pub fn default_mailbox() -> PathBuf {
+    amail_home().join("mail")
+}
+
+/// `AMAIL_CONFIG`, else `~/.config/amail/config.toml` (also on macOS).
+pub fn config_path() -> PathBuf {
+    if let Some(p) = std::env::var_os("AMAIL_CONFIG") {
+        return PathBuf::from(p);
+    }
+    directories::BaseDirs::new()
+        .map(|d| d.home_dir().join(".config/amail/config.toml"))
+        .unwrap_or_else(|| PathBuf::from("config.toml"))
+}
