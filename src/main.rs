@@ -5,7 +5,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "amail", version, about = "Terminal inbox, parser and AOF router for Agent Mail")]
+#[command(
+    name = "amail",
+    version,
+    about = "Terminal inbox, parser and AOF router for Agent Mail"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -13,11 +17,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Parse Agent Mail files, directories or stdin into JSON or text.
+    Parse(amail::cli::parse::ParseArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: amail::cli::CliResult = match cli.command {
+        Command::Parse(args) => amail::cli::parse::run(args),
     };
     match result {
         Ok(code) => code,
