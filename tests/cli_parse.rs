@@ -44,7 +44,11 @@ fn fixture_archive_yields_each_canonical_message_once() {
         .arg(fixture_root())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let msgs = jsonl(&out);
     // 11 messages in the archive; the inbox/outbox copies and thread
     // digests must not be counted again.
@@ -57,7 +61,10 @@ fn fixture_archive_yields_each_canonical_message_once() {
     let help = msgs.iter().find(|m| m["id"] == "5").unwrap();
     assert_eq!(help["type"], "HELP_REQUEST");
     assert_eq!(help["parsed"]["issue_type"], "SPEC_UNCLEAR");
-    assert!(help["source"].as_str().unwrap().ends_with("help_request__5.md:1"));
+    assert!(help["source"]
+        .as_str()
+        .unwrap()
+        .ends_with("help_request__5.md:1"));
     let reply = msgs.iter().find(|m| m["id"] == "7").unwrap();
     assert_eq!(reply["type"], "HELP_RESPONSE");
     assert_eq!(reply["is_reply"], true);
@@ -75,19 +82,63 @@ fn json_keys_are_exactly_the_design_contract() {
     let mut keys: Vec<&str> = m.as_object().unwrap().keys().map(|k| k.as_str()).collect();
     keys.sort();
     let mut want = vec![
-        "source", "id", "type", "raw_type", "is_reply", "subject", "from", "to", "cc",
-        "thread_id", "timestamp", "ack_required", "importance", "body", "parsed", "diagnostics",
+        "source",
+        "id",
+        "type",
+        "raw_type",
+        "is_reply",
+        "subject",
+        "from",
+        "to",
+        "cc",
+        "thread_id",
+        "timestamp",
+        "ack_required",
+        "importance",
+        "body",
+        "parsed",
+        "diagnostics",
     ];
     want.sort();
     assert_eq!(keys, want);
-    let mut parsed: Vec<&str> = m["parsed"].as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    let mut parsed: Vec<&str> = m["parsed"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
     parsed.sort();
     let mut want_parsed = vec![
-        "bead_id", "title", "started_at", "status", "step", "context_usage", "files_touched",
-        "issue_type", "problem", "what_tried", "question", "guidance", "commit_sha", "files",
-        "tests_pass", "lint_pass", "build_pass", "summary", "failure_type", "reason",
-        "internal_attempts", "recommendation", "checkpoint_reason", "partial_commit_sha",
-        "progress", "next_steps", "issue_id", "resume", "orchestrator", "session",
+        "bead_id",
+        "title",
+        "started_at",
+        "status",
+        "step",
+        "context_usage",
+        "files_touched",
+        "issue_type",
+        "problem",
+        "what_tried",
+        "question",
+        "guidance",
+        "commit_sha",
+        "files",
+        "tests_pass",
+        "lint_pass",
+        "build_pass",
+        "summary",
+        "failure_type",
+        "reason",
+        "internal_attempts",
+        "recommendation",
+        "checkpoint_reason",
+        "partial_commit_sha",
+        "progress",
+        "next_steps",
+        "issue_id",
+        "resume",
+        "orchestrator",
+        "session",
     ];
     want_parsed.sort();
     assert_eq!(parsed, want_parsed);
@@ -125,7 +176,11 @@ fn strict_failure_names_file_line_and_column_and_exits_1() {
     assert!(err.contains(&want), "stderr was: {err}");
     assert!(err.contains("help:"), "a fix hint is shown: {err}");
     // Lenient mode reads the same file and reports it as a diagnostic.
-    let out = amail().args(["parse", "--format", "jsonl"]).arg(&path).output().unwrap();
+    let out = amail()
+        .args(["parse", "--format", "jsonl"])
+        .arg(&path)
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let m = &jsonl(&out)[0];
     assert_eq!(m["diagnostics"][0]["code"], "bad-enum");
@@ -152,5 +207,8 @@ fn text_format_shows_type_bead_and_sanitised_subject() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("FAILED"));
     assert!(text.contains("bead ol-1"));
-    assert!(!text.contains('\u{1b}'), "escape sequences never reach the terminal");
+    assert!(
+        !text.contains('\u{1b}'),
+        "escape sequences never reach the terminal"
+    );
 }
