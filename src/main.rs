@@ -17,6 +17,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Parse Agent Mail files, directories or stdin into JSON or text.
+    Parse(amail::cli::parse::ParseArgs),
     /// Threads of a mailbox or mcp_agent_mail store, most recent first.
     Threads(amail::cli::threads::ThreadsArgs),
     /// Messages waiting for an acknowledgement, per recipient.
@@ -32,6 +34,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: amail::cli::CliResult = match cli.command {
+        Command::Parse(args) => amail::cli::parse::run(args),
         Command::Threads(a) => amail::cli::threads::run(a),
         Command::Pending(a) => amail::cli::pending::run(a),
         Command::Ack(a) => amail::cli::ack::run(a),

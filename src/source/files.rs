@@ -11,10 +11,23 @@ use std::path::{Path, PathBuf};
 /// file is text written by an agent, and one huge file must not exhaust memory.
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
+/// Extensions a mail file may have (as `amail parse` walks); files with
+/// no extension count too. Anything else (images, archives) is not mail.
+pub const MAIL_EXTENSIONS: &[&str] = &[
+    "md", "markdown", "txt", "text", "json", "jsonl", "ndjson", "eml", "mail", "msg",
+];
+
+fn is_mail_name(p: &Path) -> bool {
+    match p.extension().and_then(|e| e.to_str()) {
+        Some(ext) => MAIL_EXTENSIONS.iter().any(|m| m.eq_ignore_ascii_case(ext)),
+        None => true,
+    }
+}
+
 /// Files (or directories) that could not be read, with why.
 pub type Problems = Vec<(PathBuf, String)>;
 
-/// Every non-hidden regular file under `root`, recursively, in a stable
+/// Every non-hidden mail file (see [`MAIL_EXTENSIONS`]) under `root`, recursively, in a stable
 /// (sorted) order. Directories that cannot be listed become problems.
 /// Symlinked directories are not followed, so a link loop cannot hang us.
 pub fn walk_mail_files(root: &Path) -> (Vec<PathBuf>, Problems) {
@@ -38,9 +51,9 @@ pub fn walk_mail_files(root: &Path) -> (Vec<PathBuf>, Problems) {
             let path = entry.path();
             match entry.file_type() {
                 Ok(t) if t.is_dir() => subdirs.push(path),
-                Ok(t) if t.is_file() => files.push(path),
+                Ok(t) if t.is_file() && is_mail_name(&path) => files.push(path),
                 Ok(t) if t.is_symlink() => {
-                    if path.is_file() {
+                    if path.is_file() && is_mail_name(&path) {
                         files.push(path);
                     }
                 }
