@@ -94,6 +94,36 @@ fn check_read_model(dir: &Path) {
         .unwrap()
         .to_string_lossy()
         .contains("/messages/2026/11/"));
+    // Types from the parser; help answered by the reply (not acked by it).
+    assert_eq!(five.message.kind, amail_parser::MessageType::HelpRequest);
+    assert_eq!(
+        inbox.message_by_key("10").unwrap().message.kind,
+        amail_parser::MessageType::OfferingReady
+    );
+    assert_eq!(
+        inbox.message_by_key("8").unwrap().message.bead(),
+        Some("ol-527.1")
+    );
+    let t2 = inbox.threads.iter().find(|t| t.id == "ol-527.2").unwrap();
+    assert_eq!(t2.help, amail::inbox::HelpState::Answered);
+    assert_eq!(t2.bead.as_deref(), Some("ol-527.2"));
+    assert_eq!(
+        t2.pending, 4,
+        "5 (BlueLake), 7 (PurpleBear), 10 (BlueLake, GreenCastle)"
+    );
+    let state = |n: &str| {
+        let a = inbox.agents.iter().find(|a| a.name == n).unwrap();
+        (a.state, a.bead.clone())
+    };
+    assert_eq!(
+        state("PurpleBear"),
+        (amail::inbox::AgentState::Offered, Some("ol-527.2".into()))
+    );
+    assert_eq!(
+        state("GreenCastle"),
+        (amail::inbox::AgentState::Offered, Some("ol-527.1".into()))
+    );
+    assert_eq!(state("BlueLake").0, amail::inbox::AgentState::Idle);
     // Agents: every sender and recipient.
     let names: Vec<&str> = inbox.agents.iter().map(|a| a.name.as_str()).collect();
     assert_eq!(names, ["BlueLake", "GreenCastle", "PurpleBear"]);

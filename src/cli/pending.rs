@@ -45,7 +45,7 @@ struct PendingJson<'a> {
 }
 
 pub fn run(args: PendingArgs) -> CliResult {
-    let inbox = load_source(args.source.as_deref(), args.db)?;
+    let inbox = load_source(args.source.as_deref(), args.db, args.as_agent.as_deref())?;
     let pending = inbox.pending(args.as_agent.as_deref());
     let rows: Vec<PendingJson> = pending
         .iter()

@@ -28,9 +28,14 @@ pub struct ThreadsArgs {
 
 /// Loads SOURCE (default mailbox; `-` = stdin) and reports skipped files on
 /// stderr, so a bad file never hides the rest.
-pub fn load_source(source: Option<&Path>, db: Option<PathBuf>) -> Result<Inbox, CliError> {
+/// `viewer` (`--as`) is whose inbox piped `fetch_inbox` JSON is.
+pub fn load_source(
+    source: Option<&Path>,
+    db: Option<PathBuf>,
+    viewer: Option<&str>,
+) -> Result<Inbox, CliError> {
     let inbox = match source {
-        Some(p) if p == Path::new("-") => inbox::load_stdin(),
+        Some(p) if p == Path::new("-") => inbox::load_stdin_as(viewer),
         Some(p) => inbox::load(p, &LoadOptions { db }),
         None => {
             let p = default_mailbox();
@@ -89,7 +94,7 @@ struct ThreadJson<'a> {
 }
 
 pub fn run(args: ThreadsArgs) -> CliResult {
-    let inbox = load_source(args.source.as_deref(), args.db)?;
+    let inbox = load_source(args.source.as_deref(), args.db, None)?;
     if args.json {
         let out: Vec<ThreadJson> = inbox
             .threads

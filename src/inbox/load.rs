@@ -48,15 +48,28 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<Inbox, Error> {
 /// Loads JSON read from stdin: `fetch_inbox` output (a bare list or
 /// `{"result": [...]}`), a message object, or JSON Lines. Read-only.
 pub fn load_stdin() -> Result<Inbox, Error> {
+    load_stdin_as(None)
+}
+
+/// [`load_stdin`] for a viewer: `fetch_inbox` output is one agent's inbox
+/// and names no recipients, so messages without any are taken as addressed
+/// to `viewer` (with unknown read/ack state: the Python server's
+/// `fetch_inbox` does not report it).
+pub fn load_stdin_as(viewer: Option<&str>) -> Result<Inbox, Error> {
     let mut buf = Vec::new();
     std::io::stdin()
         .read_to_end(&mut buf)
         .map_err(|e| Error::io("<stdin>", e))?;
-    load_json(&buf)
+    load_json_as(&buf, viewer)
 }
 
 /// Loads a JSON document held in memory, as [`load_stdin`] does.
 pub fn load_json(bytes: &[u8]) -> Result<Inbox, Error> {
+    load_json_as(bytes, None)
+}
+
+/// Loads a JSON document held in memory, as [`load_stdin_as`] does.
+pub fn load_json_as(bytes: &[u8], viewer: Option<&str>) -> Result<Inbox, Error> {
     let mut problems = Vec::new();
     let mut loaded = Vec::new();
     match amail_parser::parse_bytes(bytes, &ParseOptions::default()) {
@@ -64,7 +77,10 @@ pub fn load_json(bytes: &[u8]) -> Result<Inbox, Error> {
             let mut seen = HashSet::new();
             for (n, m) in messages.into_iter().enumerate() {
                 let key = unique_key(m.id.as_deref(), || format!("stdin#{}", n + 1), &mut seen);
-                let recipients = recipients_from(&m.to, &m.cc, &[]);
+                let mut recipients = recipients_from(&m.to, &m.cc, &[]);
+                if let (true, Some(v)) = (recipients.is_empty(), viewer) {
+                    recipients = recipients_from(&[Cow::Owned(v.to_string())], &[], &[]);
+                }
                 loaded.push(Loaded {
                     key,
                     project: m.project.as_deref().map(str::to_owned),

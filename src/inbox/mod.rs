@@ -22,6 +22,8 @@ pub mod reply;
 
 pub use ack::{ack, ack_at, AckOutcome};
 pub use error::Error;
-pub use load::{load, load_json, load_mailbox, load_mcp, load_stdin, LoadOptions};
+pub use load::{
+    load, load_json, load_json_as, load_mailbox, load_mcp, load_stdin, load_stdin_as, LoadOptions,
+};
 pub use model::*;
 pub use reply::{reply, reply_at, ReplyOutcome};

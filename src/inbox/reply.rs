@@ -169,7 +169,9 @@ pub fn render_spec_text(m: &SpecMail<'_>) -> String {
     out.push_str(&format!("Id: {}\n", one_line(m.id)));
     out.push_str(&format!("From: {}\n", one_line(m.from)));
     out.push_str(&format!("To: {}\n", one_line(&m.to.join(", "))));
-    out.push_str(&format!("Thread: {}\n", one_line(m.thread)));
+    if !m.thread.trim().is_empty() {
+        out.push_str(&format!("Thread: {}\n", one_line(m.thread)));
+    }
     out.push_str(&format!(
         "Date: {}\n",
         m.date.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
