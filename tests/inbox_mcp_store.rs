@@ -449,3 +449,112 @@ fn reply_errors_are_clear() {
     // Nothing was written by the failed attempts.
     assert_eq!(load(d.path()).messages.len(), 11);
 }
+
+#[test]
+fn projects_in_one_store_are_kept_apart() {
+    let d = fixture_copy();
+    let dir = d.path();
+    let c = Connection::open(dir.join("storage.sqlite3")).unwrap();
+    c.execute_batch(
+        "INSERT INTO projects (id, slug, human_key, created_at)
+             VALUES (2, 'home-dev-other', '/home/dev/other', '2026-11-22 03:30:00.000000');
+         INSERT INTO agents (id, project_id, name, program, model, task_description, inception_ts,
+                 last_active_ts, attachments_policy, contact_policy, is_active, deleted_ts)
+             VALUES (4, 2, 'RedFox', 'codex', 'gpt', '', '2026-11-22 03:30:00.000000',
+                     '2026-11-22 03:30:00.000000', 'auto', 'auto', 1, NULL),
+                    (5, 2, 'GoldHill', 'codex', 'gpt', '', '2026-11-22 03:30:00.000000',
+                     '2026-11-22 03:30:00.000000', 'auto', 'auto', 1, NULL);
+         INSERT INTO messages (id, project_id, sender_id, thread_id, subject, body_md, importance,
+                 ack_required, created_ts, attachments)
+             VALUES (12, 2, 4, 'ol-527.2', '[ol-527.2] HELP_REQUEST',
+                     'Bead: ol-527.2\nIssue Type: STUCK\n\n## Question\nWhich branch?', 'normal', 1,
+                     '2026-11-22 03:31:00.000000', '[]');
+         INSERT INTO message_recipients VALUES (12, 5, 'to', NULL, NULL);",
+    )
+    .unwrap();
+    drop(c);
+    // Its canonical archive file, as the server would have written it.
+    let m = amail::inbox::mcp_archive::ArchiveMessage {
+        id: 12,
+        thread_id: Some("ol-527.2".into()),
+        project: "/home/dev/other".into(),
+        project_slug: "home-dev-other".into(),
+        from: "RedFox".into(),
+        to: vec!["GoldHill".into()],
+        cc: vec![],
+        bcc: vec![],
+        subject: "[ol-527.2] HELP_REQUEST".into(),
+        importance: "normal".into(),
+        ack_required: true,
+        created: chrono::DateTime::parse_from_rfc3339("2026-11-22T03:31:00Z")
+            .unwrap()
+            .with_timezone(&chrono::Utc),
+        body_md: "Bead: ol-527.2\nIssue Type: STUCK\n\n## Question\nWhich branch?".into(),
+    };
+    amail::inbox::mcp_archive::write_bundle(&dir.join("archive"), &m).unwrap();
+
+    let inbox = load(dir);
+    assert_eq!(inbox.messages.len(), 12);
+    let same_id: Vec<(&str, Option<&str>, usize)> = inbox
+        .threads
+        .iter()
+        .filter(|t| t.id == "ol-527.2")
+        .map(|t| (t.id.as_str(), t.project.as_deref(), t.messages.len()))
+        .collect();
+    assert_eq!(same_id.len(), 2, "one thread per project: {same_id:?}");
+    assert!(same_id.contains(&("ol-527.2", Some("home-dev-other"), 1)));
+    assert!(same_id.contains(&("ol-527.2", Some("home-dev-demo-repo"), 6)));
+    let other = inbox
+        .threads
+        .iter()
+        .find(|t| t.project.as_deref() == Some("home-dev-other"))
+        .unwrap();
+    assert_eq!(other.help, amail::inbox::HelpState::Unanswered);
+    assert_eq!(pending_keys(&inbox, "GoldHill"), ["12"]);
+
+    // A reply lands in that project only.
+    let out = amail(
+        &[
+            "reply",
+            "12",
+            dir.to_str().unwrap(),
+            "--as",
+            "GoldHill",
+            "--body",
+            "main",
+        ],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let inbox = load(dir);
+    let reply = inbox.message_by_key("13").unwrap();
+    assert_eq!(reply.project.as_deref(), Some("home-dev-other"));
+    assert!(reply
+        .path
+        .as_ref()
+        .unwrap()
+        .starts_with(dir.join("archive/projects/home-dev-other")));
+    assert_eq!(inbox.threads[reply.thread].messages.len(), 2);
+    assert_eq!(
+        inbox.threads[reply.thread].help,
+        amail::inbox::HelpState::Answered
+    );
+    // Acting as an agent of the other project is refused.
+    let out = amail(
+        &[
+            "reply",
+            "12",
+            dir.to_str().unwrap(),
+            "--as",
+            "BlueLake",
+            "--body",
+            "x",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
