@@ -21,16 +21,16 @@ pub(crate) fn build(
     // Thread identity: (project, thread id | bead | key). Projects never share a thread.
     let mut thread_index: HashMap<(Option<String>, String), usize> = HashMap::new();
     let mut threads: Vec<Thread> = Vec::new();
-    let mut messages: Vec<InboxMessage> = Vec::with_capacity(loaded.len());
-    for l in loaded {
-        let tid = thread_key(&l);
-        let slot = (l.project.clone(), tid.clone());
+    let mut messages = loaded;
+    for (i, m) in messages.iter_mut().enumerate() {
+        let tid = thread_key(m);
+        let slot = (m.project.clone(), tid.clone());
         let t = *thread_index.entry(slot).or_insert_with(|| {
             threads.push(Thread {
                 id: tid,
-                project: l.project.clone(),
+                project: m.project.clone(),
                 bead: None,
-                subject: l.message.subject.to_string(),
+                subject: m.message.subject.to_string(),
                 messages: Vec::new(),
                 last_at: None,
                 pending: 0,
@@ -39,21 +39,14 @@ pub(crate) fn build(
             threads.len() - 1
         });
         let thread = &mut threads[t];
-        thread.messages.push(messages.len());
+        thread.messages.push(i);
         if thread.bead.is_none() {
-            thread.bead = l.message.bead().map(str::to_owned);
+            thread.bead = m.message.bead().map(str::to_owned);
         }
-        if l.message.timestamp > thread.last_at {
-            thread.last_at = l.message.timestamp;
+        if m.message.timestamp > thread.last_at {
+            thread.last_at = m.message.timestamp;
         }
-        messages.push(InboxMessage {
-            key: l.key,
-            message: l.message,
-            path: l.path,
-            project: l.project,
-            recipients: l.recipients,
-            thread: t,
-        });
+        m.thread = t;
     }
     for thread in &mut threads {
         thread.pending = thread

@@ -14,10 +14,10 @@ use amail_parser::{OwnedMessage, ParseOptions};
 
 use super::build::build;
 use super::journal;
-use super::{Error, Inbox, Recipient, RecipientKind, SourceKind};
+use super::{Error, Inbox, InboxMessage, Recipient, RecipientKind, SourceKind};
 use crate::source::frontmatter::{self, FrontMatter};
 use crate::source::mcp_db::{self, MessageRow};
-use crate::source::{detect, files, Detected};
+use crate::source::{detect, files, parallel, Detected};
 
 /// How to load.
 #[derive(Debug, Clone, Default)]
@@ -26,15 +26,9 @@ pub struct LoadOptions {
     pub db: Option<PathBuf>,
 }
 
-/// A message before threading.
-#[derive(Debug, Clone)]
-pub(crate) struct Loaded {
-    pub key: String,
-    pub message: OwnedMessage,
-    pub path: Option<PathBuf>,
-    pub project: Option<String>,
-    pub recipients: Vec<Recipient>,
-}
+/// A message before threading: `thread` is set by `build`. (The final
+/// type from the start, so a big inbox is never held twice.)
+pub(crate) type Loaded = InboxMessage;
 
 /// Loads a mailbox directory or an mcp_agent_mail storage root, detected
 /// from what `path` holds (see [`crate::source::detect`]).
@@ -87,6 +81,7 @@ pub fn load_json_as(bytes: &[u8], viewer: Option<&str>) -> Result<Inbox, Error> 
                     message: m,
                     path: None,
                     recipients,
+                    thread: 0,
                 });
             }
         }
@@ -101,27 +96,17 @@ pub fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
     let (paths, mut problems) = files::walk_mail_files(root);
     let (acks, journal_problems) = journal::read(root);
     problems.extend(journal_problems);
+    let parsed = parallel::map(&paths, |path| read_and_parse(path));
     let mut loaded = Vec::new();
     let mut seen = HashSet::new();
-    for path in paths {
-        let bytes = match files::read_mail_file(&path) {
-            Ok(b) => b,
+    for (path, result) in paths.into_iter().zip(parsed) {
+        let (messages, fm) = match result {
+            Ok(r) => r,
             Err(why) => {
                 problems.push((path, why));
                 continue;
             }
         };
-        let messages = match amail_parser::parse_bytes(&bytes, &ParseOptions::default()) {
-            Ok(m) => m,
-            Err(e) => {
-                problems.push((path, e.to_string()));
-                continue;
-            }
-        };
-        let fm = std::str::from_utf8(&bytes)
-            .ok()
-            .and_then(frontmatter::split)
-            .map(|(fm, _)| fm);
         let rel = path
             .strip_prefix(root)
             .unwrap_or(&path)
@@ -158,6 +143,7 @@ pub fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
                 message: m,
                 path: Some(path.clone()),
                 recipients,
+                thread: 0,
             });
         }
     }
@@ -170,6 +156,27 @@ pub fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
     ))
 }
 
+/// One file's messages and, for `---json` files, its front matter.
+type FileMessages = (Vec<OwnedMessage>, Option<Box<FrontMatter>>);
+
+fn read_and_parse(path: &Path) -> Result<FileMessages, String> {
+    let bytes = files::read_mail_file(path)?;
+    let messages =
+        amail_parser::parse_bytes(&bytes, &ParseOptions::default()).map_err(|e| e.to_string())?;
+    Ok((messages, front_matter(&bytes)))
+}
+
+fn front_matter(bytes: &[u8]) -> Option<Box<FrontMatter>> {
+    let b = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+    if !b.starts_with(b"---json") {
+        return None;
+    }
+    std::str::from_utf8(bytes)
+        .ok()
+        .and_then(frontmatter::split)
+        .map(|(fm, _)| Box::new(fm))
+}
+
 /// An mcp_agent_mail archive with (when found) its database.
 ///
 /// The database decides which messages exist and who received them, with
@@ -180,36 +187,28 @@ pub fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
 pub fn load_mcp(archive: &Path, db: Option<&Path>) -> Result<Inbox, Error> {
     let (canonical, mut problems) = files::canonical_message_files(archive);
     // id -> (slug, path, parsed message, front matter)
-    let mut by_id: HashMap<String, (String, PathBuf, OwnedMessage, FrontMatter)> = HashMap::new();
+    let mut by_id: HashMap<String, (String, PathBuf, OwnedMessage, Box<FrontMatter>)> =
+        HashMap::new();
     let mut without_id = Vec::new();
-    for (slug, path) in canonical {
-        let bytes = match files::read_mail_file(&path) {
-            Ok(b) => b,
+    let parsed = parallel::map(&canonical, |(_, path)| read_and_parse(path));
+    for ((slug, path), result) in canonical.into_iter().zip(parsed) {
+        let (messages, fm) = match result {
+            Ok(r) => r,
             Err(why) => {
                 problems.push((path, why));
                 continue;
             }
         };
-        let Some((fm, _)) = std::str::from_utf8(&bytes)
-            .ok()
-            .and_then(frontmatter::split)
-        else {
+        let Some(fm) = fm else {
             problems.push((
                 path,
                 "not an mcp_agent_mail message file (no ---json front matter)".into(),
             ));
             continue;
         };
-        let message = match amail_parser::parse_bytes(&bytes, &ParseOptions::default()) {
-            Ok(mut ms) if !ms.is_empty() => ms.swap_remove(0),
-            Ok(_) => {
-                problems.push((path, "no message in file".into()));
-                continue;
-            }
-            Err(e) => {
-                problems.push((path, e.to_string()));
-                continue;
-            }
+        let Some(message) = messages.into_iter().next() else {
+            problems.push((path, "no message in file".into()));
+            continue;
         };
         match fm.id_text() {
             Some(id) => {
@@ -271,6 +270,7 @@ pub fn load_mcp(archive: &Path, db: Option<&Path>) -> Result<Inbox, Error> {
             path,
             project: Some(row.project_slug.clone()),
             recipients,
+            thread: 0,
         });
     }
     // Archive files the database does not know (or no database at all).
@@ -296,6 +296,7 @@ pub fn load_mcp(archive: &Path, db: Option<&Path>) -> Result<Inbox, Error> {
             path: Some(path),
             project: Some(fm.project_slug.clone().unwrap_or(slug)),
             recipients,
+            thread: 0,
         });
     }
     let root = archive.to_path_buf();

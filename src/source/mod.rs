@@ -10,6 +10,7 @@ pub mod detect;
 pub mod files;
 pub mod frontmatter;
 pub mod mcp_db;
+pub mod parallel;
 pub mod timestamps;
 pub mod walk;
 
