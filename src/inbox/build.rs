@@ -117,31 +117,14 @@ fn thread_key(l: &Loaded) -> String {
         .to_string()
 }
 
-/// A reply answers: `Re:` subjects (whatever type the subject names) and
-/// HELP_RESPONSE messages.
-pub(crate) fn is_answer(m: &InboxMessage) -> bool {
-    m.message.kind == MessageType::HelpResponse || is_reply(m)
-}
-
-fn is_reply(m: &InboxMessage) -> bool {
-    m.message.is_reply || {
-        let s = m.message.subject.trim_start();
-        s.len() >= 3 && s[..3].eq_ignore_ascii_case("re:")
-    }
-}
-
-fn is_help_request(m: &InboxMessage) -> bool {
-    m.message.kind == MessageType::HelpRequest && !is_reply(m)
-}
-
 /// Unanswered when a HELP_REQUEST has no answer after it in the thread.
 /// An ack is not an answer and an answer is not an ack.
 fn help_state<'a>(thread: impl Iterator<Item = &'a InboxMessage>) -> HelpState {
     let mut state = HelpState::None;
     for m in thread {
-        if is_help_request(m) {
+        if m.is_help_request() {
             state = HelpState::Unanswered;
-        } else if state == HelpState::Unanswered && is_answer(m) {
+        } else if state == HelpState::Unanswered && m.is_answer() {
             state = HelpState::Answered;
         }
     }
@@ -209,7 +192,7 @@ fn roster(messages: &[InboxMessage], threads: &[Thread]) -> Vec<Agent> {
 }
 
 fn state_of(m: &InboxMessage) -> Option<AgentState> {
-    if is_reply(m) {
+    if m.is_reply() {
         return None;
     }
     Some(match m.message.kind {
@@ -228,5 +211,5 @@ fn answered_after(messages: &[InboxMessage], threads: &[Thread], i: usize) -> bo
         .iter()
         .skip_while(|&&j| j != i)
         .skip(1)
-        .any(|&j| is_answer(&messages[j]))
+        .any(|&j| messages[j].is_answer())
 }

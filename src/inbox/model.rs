@@ -63,6 +63,25 @@ impl InboxMessage {
                 .iter()
                 .any(|r| r.agent == agent && r.ack_at.is_none())
     }
+
+    /// A `Re:` reply (whatever type its subject names).
+    pub fn is_reply(&self) -> bool {
+        self.message.is_reply || {
+            let s = self.message.subject.trim_start().as_bytes();
+            s.len() >= 3 && s[..3].eq_ignore_ascii_case(b"re:")
+        }
+    }
+
+    /// Answers a help request in its thread: a HELP_RESPONSE or any reply.
+    /// (Answering is not acknowledging.)
+    pub fn is_answer(&self) -> bool {
+        self.message.kind == amail_parser::MessageType::HelpResponse || self.is_reply()
+    }
+
+    /// A new HELP_REQUEST (not a reply in a help thread).
+    pub fn is_help_request(&self) -> bool {
+        self.message.kind == amail_parser::MessageType::HelpRequest && !self.is_reply()
+    }
 }
 
 /// The state of the help requests in a thread.
@@ -157,5 +176,16 @@ impl Inbox {
 
     pub fn message_by_key(&self, key: &str) -> Option<&InboxMessage> {
         self.messages.iter().find(|m| m.key == key)
+    }
+
+    /// The thread a message (index into `messages`) belongs to.
+    pub fn thread_of(&self, message: usize) -> Option<&Thread> {
+        self.messages
+            .get(message)
+            .and_then(|m| self.threads.get(m.thread))
+    }
+
+    pub fn agent(&self, name: &str) -> Option<&Agent> {
+        self.agents.iter().find(|a| a.name == name)
     }
 }
