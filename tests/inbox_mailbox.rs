@@ -336,3 +336,45 @@ fn threads_and_pending_commands_print_json() {
     }
     let _ = Path::new("");
 }
+
+#[test]
+fn concurrent_acks_are_recorded_once() {
+    let (d, _) = demo_inbox();
+    let mail = d.path().join("mail");
+    let journal = mail.join(".amail-acks.jsonl");
+    let before = std::fs::read_to_string(&journal).unwrap().lines().count();
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_amail"))
+                .args(["ack", "demo-17", mail.to_str().unwrap(), "--as", "BlueLake"])
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let after = std::fs::read_to_string(&journal).unwrap().lines().count();
+    assert_eq!(after, before + 1);
+}
+
+#[test]
+fn loaded_inbox_ack_and_reply() {
+    let (_d, inbox) = demo_inbox();
+    let out = inbox::ack_loaded(&inbox, &["demo-11".to_string()], "Chiron").unwrap();
+    assert!(out[0].changed);
+    let again = inbox::ack_loaded(&inbox, &["demo-11".to_string()], "Chiron").unwrap();
+    assert!(
+        !again[0].changed,
+        "the journal, not the stale inbox, decides"
+    );
+    assert_eq!(again[0].ack_at, out[0].ack_at);
+    let r = inbox::reply_loaded(&inbox, "demo-11", "Chiron", "Mock the provider.").unwrap();
+    assert_eq!(r.to, ["RedStone"]);
+    assert_eq!(r.thread, "ol-527.3");
+    assert_eq!(r.subject, "[ol-527.3] HELP_RESPONSE");
+    let text = std::fs::read_to_string(&r.paths[0]).unwrap();
+    assert!(text.starts_with("Subject: [ol-527.3] HELP_RESPONSE\n"));
+    assert!(text.contains("\nTo: RedStone\n") && text.contains("\nThread: ol-527.3\n"));
+}

@@ -558,3 +558,52 @@ fn projects_in_one_store_are_kept_apart() {
     );
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn ack_and_load_work_while_another_writer_holds_the_database() {
+    let d = fixture_copy();
+    let db = d.path().join("storage.sqlite3");
+    let writer = Connection::open(&db).unwrap();
+    writer
+        .execute_batch(
+            "BEGIN IMMEDIATE; UPDATE agents SET last_active_ts = last_active_ts WHERE id = 1;",
+        )
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    let holder = std::thread::spawn(move || {
+        // Hold the write lock until the reader has loaded, then a little longer.
+        rx.recv().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        writer.execute_batch("COMMIT").unwrap();
+    });
+    // WAL: a reader is not blocked by the writer.
+    let inbox = load(d.path());
+    assert_eq!(inbox.messages.len(), 11);
+    tx.send(()).unwrap();
+    // The ack waits (busy timeout) instead of failing.
+    let out = inbox::ack(&inbox.source, &["5".to_string()], "BlueLake").unwrap();
+    assert!(out[0].changed);
+    holder.join().unwrap();
+    assert_ne!(raw_state(&db, 5, "BlueLake").1, "NULL");
+    // ack_loaded agrees: already acked, nothing changes.
+    let out = inbox::ack_loaded(&inbox, &["5".to_string()], "BlueLake").unwrap();
+    assert!(!out[0].changed);
+}
+
+#[test]
+fn a_stale_server_lock_is_cleared_like_the_server_does() {
+    let d = fixture_copy();
+    let project = d.path().join("archive/projects/home-dev-demo-repo");
+    std::fs::write(project.join(".archive.lock"), "").unwrap();
+    // A dead owner (pid beyond pid_max) that took it long ago.
+    std::fs::write(
+        project.join(".archive.lock.owner.json"),
+        r#"{"pid": 2147483000, "created_ts": 1000.0}"#,
+    )
+    .unwrap();
+    let inbox = load(d.path());
+    let out = inbox::reply_loaded(&inbox, "5", "BlueLake", "Keep it.").unwrap();
+    assert_eq!(out.key, "12");
+    assert!(!project.join(".archive.lock").exists());
+    assert!(!project.join(".archive.lock.owner.json").exists());
+}

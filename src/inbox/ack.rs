@@ -35,9 +35,30 @@ pub fn ack(source: &SourceKind, keys: &[String], as_agent: &str) -> Result<Vec<A
     ack_at(source, keys, as_agent, Utc::now())
 }
 
+/// [`ack`] using an inbox already loaded (the TUI's): a plain mailbox is
+/// not read again. The journal and the database are still the truth for
+/// "already acked", so a stale inbox cannot cause a double ack.
+pub fn ack_loaded(
+    inbox: &Inbox,
+    keys: &[String],
+    as_agent: &str,
+) -> Result<Vec<AckOutcome>, Error> {
+    ack_with(&inbox.source, Some(inbox), keys, as_agent, Utc::now())
+}
+
 /// [`ack`] with a given clock (tests, deterministic demos).
 pub fn ack_at(
     source: &SourceKind,
+    keys: &[String],
+    as_agent: &str,
+    now: DateTime<Utc>,
+) -> Result<Vec<AckOutcome>, Error> {
+    ack_with(source, None, keys, as_agent, now)
+}
+
+fn ack_with(
+    source: &SourceKind,
+    loaded: Option<&Inbox>,
     keys: &[String],
     as_agent: &str,
     now: DateTime<Utc>,
@@ -51,9 +72,16 @@ pub fn ack_at(
                 .collect()
         }
         SourceKind::Mailbox { root } => {
-            let inbox = load_mailbox(root)?;
+            let fresh;
+            let inbox = match loaded {
+                Some(i) => i,
+                None => {
+                    fresh = load_mailbox(root)?;
+                    &fresh
+                }
+            };
             keys.iter()
-                .map(|k| ack_mailbox(&inbox, root, k, as_agent, now))
+                .map(|k| ack_mailbox(inbox, root, k, as_agent, now))
                 .collect()
         }
         SourceKind::Stdin => Err(Error::Unsupported(

@@ -20,10 +20,10 @@ pub mod mcp_archive;
 pub mod model;
 pub mod reply;
 
-pub use ack::{ack, ack_at, AckOutcome};
+pub use ack::{ack, ack_at, ack_loaded, AckOutcome};
 pub use error::Error;
 pub use load::{
     load, load_json, load_json_as, load_mailbox, load_mcp, load_stdin, load_stdin_as, LoadOptions,
 };
 pub use model::*;
-pub use reply::{reply, reply_at, ReplyOutcome};
+pub use reply::{reply, reply_at, reply_loaded, ReplyOutcome};

@@ -20,7 +20,7 @@ use rusqlite::{params, OptionalExtension};
 use super::ack::{micros, Tx};
 use super::atomic::write_atomic;
 use super::mcp_archive::{self, ArchiveMessage, SoftLock, LOCK_TIMEOUT};
-use super::{load::load_mailbox, Error, SourceKind};
+use super::{load::load_mailbox, Error, Inbox, SourceKind};
 use crate::source::mcp_db;
 
 /// What a reply wrote.
@@ -47,9 +47,31 @@ pub fn reply(
     reply_at(source, key, as_agent, body, Utc::now())
 }
 
+/// [`reply`] using an inbox already loaded (the TUI's): a plain mailbox is
+/// not read again.
+pub fn reply_loaded(
+    inbox: &Inbox,
+    key: &str,
+    as_agent: &str,
+    body: &str,
+) -> Result<ReplyOutcome, Error> {
+    reply_with(&inbox.source, Some(inbox), key, as_agent, body, Utc::now())
+}
+
 /// [`reply`] with a given clock.
 pub fn reply_at(
     source: &SourceKind,
+    key: &str,
+    as_agent: &str,
+    body: &str,
+    now: DateTime<Utc>,
+) -> Result<ReplyOutcome, Error> {
+    reply_with(source, None, key, as_agent, body, now)
+}
+
+fn reply_with(
+    source: &SourceKind,
+    loaded: Option<&Inbox>,
     key: &str,
     as_agent: &str,
     body: &str,
@@ -65,7 +87,7 @@ pub fn reply_at(
     }
     let now = micros(now);
     match source {
-        SourceKind::Mailbox { root } => reply_mailbox(root, key, as_agent, body, now),
+        SourceKind::Mailbox { root } => reply_mailbox(root, loaded, key, as_agent, body, now),
         SourceKind::McpStore { root, db } => reply_mcp(root, db, key, as_agent, body, now),
         SourceKind::Stdin => Err(Error::Unsupported(
             "JSON read from stdin is read-only: reply in the mailbox or store it came from".into(),
@@ -75,12 +97,20 @@ pub fn reply_at(
 
 fn reply_mailbox(
     root: &std::path::Path,
+    loaded: Option<&Inbox>,
     key: &str,
     as_agent: &str,
     body: &str,
     now: DateTime<Utc>,
 ) -> Result<ReplyOutcome, Error> {
-    let inbox = load_mailbox(root)?;
+    let fresh;
+    let inbox = match loaded {
+        Some(i) => i,
+        None => {
+            fresh = load_mailbox(root)?;
+            &fresh
+        }
+    };
     let orig = inbox.message_by_key(key).ok_or_else(|| Error::NotFound {
         key: key.to_string(),
         where_: root.display().to_string(),
