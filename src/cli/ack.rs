@@ -42,7 +42,14 @@ pub fn source_kind(
     source: Option<PathBuf>,
     db: Option<PathBuf>,
 ) -> Result<inbox::SourceKind, CliError> {
+    let defaulted = source.is_none();
     let path = source.unwrap_or_else(default_mailbox);
+    if defaulted && !path.exists() {
+        return Err(CliError::usage(format!(
+            "no mailbox at {} yet: give a SOURCE, or run `amail demo` to write a sample",
+            path.display()
+        )));
+    }
     match crate::source::detect(&path, db.as_deref()).map_err(CliError::bad_input)? {
         crate::source::Detected::Mailbox { root } => Ok(inbox::SourceKind::Mailbox { root }),
         crate::source::Detected::McpStore { archive, db: Some(db) } => {

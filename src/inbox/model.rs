@@ -20,6 +20,24 @@ pub enum SourceKind {
     Stdin,
 }
 
+impl SourceKind {
+    /// What to watch for live refresh (recursively for directories): a
+    /// mailbox's root (mail files and the ack journal); an mcp store's
+    /// `projects/` folder plus its database and WAL file, since acks and
+    /// reads change only the database.
+    pub fn watch_paths(&self) -> Vec<PathBuf> {
+        match self {
+            SourceKind::Mailbox { root } => vec![root.clone()],
+            SourceKind::McpStore { root, db } => {
+                let mut wal = db.clone().into_os_string();
+                wal.push("-wal");
+                vec![root.join("projects"), db.clone(), PathBuf::from(wal)]
+            }
+            SourceKind::Stdin => Vec::new(),
+        }
+    }
+}
+
 /// to / cc / bcc, as mcp_agent_mail's `message_recipients.kind`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
