@@ -378,3 +378,40 @@ fn loaded_inbox_ack_and_reply() {
     assert!(text.starts_with("Subject: [ol-527.3] HELP_RESPONSE\n"));
     assert!(text.contains("\nTo: RedStone\n") && text.contains("\nThread: ol-527.3\n"));
 }
+
+#[test]
+fn demo_command_without_dir_uses_a_fresh_folder_under_the_data_dir() {
+    let home = tempfile::tempdir().unwrap();
+    let run = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_amail"))
+            .arg("demo")
+            .env("AMAIL_HOME", home.path())
+            .output()
+            .unwrap()
+    };
+    let first = run();
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let second = run();
+    assert!(second.status.success());
+    let dirs: Vec<_> = std::fs::read_dir(home.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(dirs.len(), 2, "each run gets its own folder: {dirs:?}");
+    let stdout = String::from_utf8_lossy(&first.stdout);
+    for d in &dirs {
+        assert!(d.join("mail/.amail-acks.jsonl").exists());
+    }
+    assert!(
+        dirs.iter()
+            .any(|d| stdout.contains(&d.join("mail").display().to_string())),
+        "{stdout}"
+    );
+    // The printed mailbox loads.
+    let inbox = inbox::load(&dirs[0].join("mail"), &LoadOptions::default()).unwrap();
+    assert!(inbox.messages.len() >= 20);
+}
