@@ -29,7 +29,9 @@ pub struct AckArgs {
 /// existing directory (ids never do).
 pub fn split_source(items: &[String]) -> (Vec<String>, Option<PathBuf>) {
     match items.split_last() {
-        Some((last, rest)) if !rest.is_empty() && std::path::Path::new(last).is_dir() => {
+        Some((last, rest))
+            if !rest.is_empty() && (last == "-" || std::path::Path::new(last).is_dir()) =>
+        {
             (rest.to_vec(), Some(PathBuf::from(last)))
         }
         _ => (items.to_vec(), None),
@@ -42,6 +44,11 @@ pub fn source_kind(
     source: Option<PathBuf>,
     db: Option<PathBuf>,
 ) -> Result<inbox::SourceKind, CliError> {
+    if source.as_deref() == Some(std::path::Path::new("-")) {
+        return Err(CliError::usage(
+            "JSON from stdin is read-only: give the mailbox or store to write to",
+        ));
+    }
     let defaulted = source.is_none();
     let path = source.unwrap_or_else(default_mailbox);
     if defaulted && !path.exists() {
