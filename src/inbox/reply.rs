@@ -289,7 +289,7 @@ fn reply_mcp(
                     importance: r
                         .get::<_, Option<String>>(7)?
                         .unwrap_or_else(|| "normal".into()),
-                    ack_required: r.get::<_, Option<i64>>(8)?.unwrap_or(0) != 0,
+                    ack_required: mcp_db::truthy(r.get_ref(8)?),
                 })
             },
         )

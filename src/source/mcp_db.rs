@@ -165,7 +165,7 @@ pub fn read_messages(conn: &Connection) -> rusqlite::Result<Vec<MessageRow>> {
 }
 
 /// SQLite booleans: 0/1 integers, but tolerate text and reals.
-fn truthy(v: rusqlite::types::ValueRef<'_>) -> bool {
+pub fn truthy(v: rusqlite::types::ValueRef<'_>) -> bool {
     use rusqlite::types::ValueRef;
     match v {
         ValueRef::Integer(i) => i != 0,
