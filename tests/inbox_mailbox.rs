@@ -415,3 +415,43 @@ fn demo_command_without_dir_uses_a_fresh_folder_under_the_data_dir() {
     let inbox = inbox::load(&dirs[0].join("mail"), &LoadOptions::default()).unwrap();
     assert!(inbox.messages.len() >= 20);
 }
+
+#[test]
+fn assemble_derives_like_load() {
+    let text = "Subject: [b-1] HELP_REQUEST\nFrom: W\nTo: O\nAck-Required: true\nDate: 2026-01-01T10:00:00Z\n\nBody:\nBead: b-1\nIssue Type: STUCK\n";
+    let reply = "Subject: Re: [b-1] HELP_REQUEST\nFrom: O\nTo: W\nDate: 2026-01-01T10:05:00Z\n\nBody:\nTry again.\n";
+    let msgs: Vec<amail::inbox::InboxMessage> = [("r", reply), ("h", text)]
+        .into_iter()
+        .map(|(key, t)| {
+            let m = amail_parser::parse(t, &Default::default())
+                .unwrap()
+                .remove(0)
+                .into_owned();
+            let recipients =
+                m.to.iter()
+                    .map(|a| amail::inbox::Recipient {
+                        agent: a.to_string(),
+                        kind: amail::inbox::RecipientKind::To,
+                        read_at: None,
+                        ack_at: None,
+                    })
+                    .collect();
+            amail::inbox::InboxMessage {
+                key: key.into(),
+                message: m,
+                path: None,
+                project: None,
+                recipients,
+                thread: 99,
+            }
+        })
+        .collect();
+    let inbox = inbox::assemble(SourceKind::Stdin, msgs, vec![]);
+    assert_eq!(inbox.threads.len(), 1);
+    assert_eq!(inbox.threads[0].id, "b-1");
+    assert_eq!(inbox.threads[0].help, HelpState::Answered);
+    assert_eq!(inbox.messages[0].key, "h", "oldest first");
+    assert!(inbox.messages.iter().all(|m| m.thread == 0));
+    assert_eq!(inbox.agent("W").unwrap().state, AgentState::Working);
+    assert_eq!(inbox.thread_of(1).unwrap().id, "b-1");
+}

@@ -10,6 +10,18 @@ use amail_parser::MessageType;
 use super::load::Loaded;
 use super::{Agent, AgentState, HelpState, Inbox, InboxMessage, SourceKind, Thread};
 
+/// Derives an [`Inbox`] from messages however they were obtained (tests,
+/// other sources): sorts them, threads them (their `thread` field is
+/// recomputed), counts pending acks, decides help state and the roster,
+/// exactly as `load` does.
+pub fn assemble(
+    source: SourceKind,
+    messages: Vec<InboxMessage>,
+    problems: Vec<(PathBuf, String)>,
+) -> Inbox {
+    build(source, messages, problems)
+}
+
 pub(crate) fn build(
     source: SourceKind,
     loaded: Vec<Loaded>,

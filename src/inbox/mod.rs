@@ -21,6 +21,8 @@ pub mod model;
 pub mod reply;
 
 pub use ack::{ack, ack_at, ack_loaded, AckOutcome};
+pub use build::assemble;
+pub use demo::{write_demo, write_demo_at, DemoInfo};
 pub use error::Error;
 pub use load::{
     load, load_json, load_json_as, load_mailbox, load_mcp, load_stdin, load_stdin_as, LoadOptions,
