@@ -204,7 +204,7 @@ pub fn render_spec_text(m: &SpecMail<'_>) -> String {
     }
     out.push_str(&format!(
         "Date: {}\n",
-        m.date.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+        m.date.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
     ));
     out.push_str(&format!("Importance: {}\n", one_line(m.importance)));
     out.push_str(&format!("Ack-Required: {}\n", m.ack_required));
