@@ -97,7 +97,9 @@ pub fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
     let (acks, journal_problems) = journal::read(root);
     problems.extend(journal_problems);
     let parsed = parallel::map(&paths, |path| read_and_parse(path));
-    let mut loaded = Vec::new();
+    // About one message per file; sized up front so a big mailbox is not
+    // copied while the vector grows.
+    let mut loaded = Vec::with_capacity(paths.len());
     let mut seen = HashSet::new();
     for (path, result) in paths.into_iter().zip(parsed) {
         let (messages, fm) = match result {
@@ -242,7 +244,7 @@ pub fn load_mcp(archive: &Path, db: Option<&Path>) -> Result<Inbox, Error> {
         }
     };
 
-    let mut loaded = Vec::new();
+    let mut loaded = Vec::with_capacity(rows.len() + by_id.len());
     for row in rows {
         let key = row.id.to_string();
         let (path, mut message) = match by_id.remove(&key) {
