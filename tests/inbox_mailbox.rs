@@ -455,3 +455,41 @@ fn assemble_derives_like_load() {
     assert_eq!(inbox.agent("W").unwrap().state, AgentState::Working);
     assert_eq!(inbox.thread_of(1).unwrap().id, "b-1");
 }
+
+#[test]
+fn a_reply_threaded_on_a_seed_id_joins_the_seed_thread() {
+    // The server threads a reply to a thread-less message under the
+    // original's id; the original itself is grouped by its bead.
+    let seed = "Subject: [b-9] HELP_REQUEST\nId: 20\nFrom: W\nTo: O\nDate: 2026-01-01T10:00:00Z\n\nBody:\nBead: b-9\nIssue Type: STUCK\n";
+    let reply = "Subject: Re: [b-9] HELP_REQUEST\nId: 21\nFrom: O\nTo: W\nThread: 20\nDate: 2026-01-01T10:05:00Z\n\nBody:\nHELP_RESPONSE\n\nTry again.\n";
+    let other = "Subject: PROGRESS\nId: 22\nFrom: X\nTo: O\nThread: 20x\nDate: 2026-01-01T10:06:00Z\n\nBody:\nStep: 1\n";
+    let msgs = [seed, reply, other]
+        .into_iter()
+        .map(|t| {
+            let m = amail_parser::parse(t, &Default::default())
+                .unwrap()
+                .remove(0)
+                .into_owned();
+            amail::inbox::InboxMessage {
+                key: m.id.as_deref().unwrap().to_string(),
+                message: m,
+                path: None,
+                project: None,
+                recipients: vec![],
+                thread: 0,
+            }
+        })
+        .collect();
+    let inbox = inbox::assemble(SourceKind::Stdin, msgs, vec![]);
+    let ids: Vec<(&str, usize)> = inbox
+        .threads
+        .iter()
+        .map(|t| (t.id.as_str(), t.messages.len()))
+        .collect();
+    assert!(ids.contains(&("b-9", 2)), "{ids:?}");
+    assert!(ids.contains(&("20x", 1)), "{ids:?}");
+    assert_eq!(
+        inbox.threads.iter().find(|t| t.id == "b-9").unwrap().help,
+        HelpState::Answered
+    );
+}

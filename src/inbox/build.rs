@@ -32,12 +32,33 @@ pub(crate) fn build(
     // stable sort's scratch copy of every message.
     loaded.sort_unstable_by(message_order);
 
+    // A message without a thread id seeds a thread the server names by the
+    // message's id (`reply_message` uses `str(original.id)`): replies that
+    // carry that id as their thread id join the seed's thread, even when the
+    // seed itself was grouped by its bead.
+    let mut seeds: HashMap<(Option<&str>, &str), String> = HashMap::new();
+    for m in &loaded {
+        if explicit_thread(m).is_none() {
+            seeds.insert((m.project.as_deref(), m.key.as_str()), thread_key(m));
+        }
+    }
+    let tids: Vec<String> = loaded
+        .iter()
+        .map(|m| match explicit_thread(m) {
+            Some(t) => seeds
+                .get(&(m.project.as_deref(), t))
+                .cloned()
+                .unwrap_or_else(|| t.to_string()),
+            None => thread_key(m),
+        })
+        .collect();
+    drop(seeds);
+
     // Thread identity: (project, thread id | bead | key). Projects never share a thread.
     let mut thread_index: HashMap<(Option<String>, String), usize> = HashMap::new();
     let mut threads: Vec<Thread> = Vec::new();
     let mut messages = loaded;
-    for (i, m) in messages.iter_mut().enumerate() {
-        let tid = thread_key(m);
+    for ((i, m), tid) in messages.iter_mut().enumerate().zip(tids) {
         let slot = (m.project.clone(), tid.clone());
         let t = *thread_index.entry(slot).or_insert_with(|| {
             threads.push(Thread {
@@ -120,12 +141,16 @@ fn numeric(key: &str) -> Option<u64> {
     key.parse().ok()
 }
 
-fn thread_key(l: &Loaded) -> String {
+fn explicit_thread(l: &Loaded) -> Option<&str> {
     l.message
         .thread_id
         .as_deref()
         .map(str::trim)
         .filter(|t| !t.is_empty())
+}
+
+fn thread_key(l: &Loaded) -> String {
+    explicit_thread(l)
         .or_else(|| l.message.bead())
         .unwrap_or(&l.key)
         .to_string()
