@@ -176,4 +176,26 @@ fn real_server_sees_our_reply_and_agrees_on_acks() {
     // Its full-text search (FTS triggers) finds the reply.
     let hits = view["search"].as_array().expect("a list");
     assert!(hits.iter().any(|h| h["id"] == 12), "{hits:?}");
+
+    // The server builds on what we wrote: it replies to our reply in the same
+    // thread (its archive commit follows ours), and its thread summary counts it.
+    let server_reply = &view["server_reply"];
+    let payload = server_reply
+        .get("deliveries")
+        .map(|d| &d[0]["payload"])
+        .unwrap_or(server_reply);
+    assert_eq!(payload["thread_id"], "ol-527.2", "{server_reply}");
+    let summary_total = &view["summary"]["summary"]["total_messages"];
+    assert_eq!(summary_total, 8, "{}", view["summary"]);
+    let inbox = inbox::load(dir, &LoadOptions::default()).unwrap();
+    assert!(inbox.problems.is_empty(), "{:?}", inbox.problems);
+    let thread = inbox.threads.iter().find(|t| t.id == "ol-527.2").unwrap();
+    assert_eq!(thread.messages.len(), 8);
+    let log = git(&["log", "--format=%s"]);
+    let log = String::from_utf8_lossy(&log.stdout);
+    assert!(
+        log.lines()
+            .any(|l| l.starts_with("mail: BlueLake -> PurpleBear | Re: [ol-527.2] HELP_REQUEST")),
+        "{log}"
+    );
 }

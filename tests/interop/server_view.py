@@ -4,7 +4,8 @@ Runs the server in-process (fastmcp in-memory transport, no network), as
 make-agent-mail-sample.sh does. The caller sets STORAGE_ROOT and DATABASE_URL.
 Usage: server_view.py PROJECT_KEY REPLY_ID QUERY
 Prints one JSON object: PurpleBear's fetch_inbox, the server's acknowledge_message
-results for (BlueLake, 10) and (PurpleBear, REPLY_ID), and a search for QUERY.
+results for (BlueLake, 10) and (PurpleBear, REPLY_ID), a search for QUERY, the
+server's own reply_message to REPLY_ID and its summarize_thread of ol-527.2.
 """
 
 import asyncio
@@ -38,6 +39,11 @@ async def main(project, reply_id, query):
         out["ack_purplebear_reply"] = await call("acknowledge_message", project_key=project,
                                                  agent_name="PurpleBear", message_id=reply_id)
         out["search"] = await call("search_messages", project_key=project, query=query, limit=10)
+        # The server builds on our row: it answers our reply and summarises the thread.
+        out["server_reply"] = await call("reply_message", project_key=project, message_id=reply_id,
+                                         sender_name="PurpleBear", body_md="Thanks, backfilling now.")
+        out["summary"] = await call("summarize_thread", project_key=project, thread_id="ol-527.2",
+                                    include_examples=False, llm_mode=False)
     print(json.dumps(out, default=str))
 
 
