@@ -69,25 +69,45 @@ pub fn source_kind(
     }
 }
 
+fn print_outcome(o: &inbox::AckOutcome) {
+    let when = o.ack_at.format("%Y-%m-%d %H:%M:%S UTC");
+    if o.changed {
+        println!(
+            "acked {} as {} at {when}",
+            clean_line(&o.key),
+            clean_line(&o.agent)
+        );
+    } else {
+        println!(
+            "{} was already acked by {} at {when}; nothing changed",
+            clean_line(&o.key),
+            clean_line(&o.agent)
+        );
+    }
+}
+
 pub fn run(args: AckArgs) -> CliResult {
     let (ids, source) = split_source(&args.items);
     let kind = source_kind(source, args.db)?;
-    let outcomes = inbox::ack(&kind, &ids, &args.as_agent).map_err(from_inbox_error)?;
-    for o in outcomes {
-        let when = o.ack_at.format("%Y-%m-%d %H:%M:%S UTC");
-        if o.changed {
-            println!(
-                "acked {} as {} at {when}",
-                clean_line(&o.key),
-                clean_line(&o.agent)
-            );
-        } else {
-            println!(
-                "{} was already acked by {} at {when}; nothing changed",
-                clean_line(&o.key),
-                clean_line(&o.agent)
-            );
+    // One id at a time, so every ack that succeeded is reported even when a
+    // later id fails; the first failure decides the exit code.
+    let mut failure = None;
+    for id in &ids {
+        match inbox::ack(&kind, std::slice::from_ref(id), &args.as_agent) {
+            Ok(outcomes) => {
+                for o in outcomes {
+                    print_outcome(&o);
+                }
+            }
+            Err(e) => {
+                let e = from_inbox_error(e);
+                eprintln!("amail: {}", e.message);
+                failure.get_or_insert(e.code);
+            }
         }
+    }
+    if let Some(code) = failure {
+        return Ok(ExitCode::from(code));
     }
     Ok(ExitCode::SUCCESS)
 }
