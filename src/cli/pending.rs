@@ -46,6 +46,16 @@ struct PendingJson<'a> {
 
 pub fn run(args: PendingArgs) -> CliResult {
     let inbox = load_source(args.source.as_deref(), args.db, args.as_agent.as_deref())?;
+    if let Some(a) = args.as_agent.as_deref() {
+        if !inbox.agents.is_empty() && inbox.agent(a).is_none() {
+            let names: Vec<&str> = inbox.agents.iter().map(|a| a.name.as_str()).collect();
+            eprintln!(
+                "amail: warning: no agent named {} in this inbox (agents: {})",
+                clean_line(a),
+                clean_line(&names.join(", "))
+            );
+        }
+    }
     let pending = inbox.pending(args.as_agent.as_deref());
     let rows: Vec<PendingJson> = pending
         .iter()
