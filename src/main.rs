@@ -5,20 +5,22 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "amail", version, about = "Terminal inbox, parser and AOF router for Agent Mail")]
+#[command(
+    name = "amail",
+    version,
+    about = "Terminal inbox, parser and AOF router for Agent Mail"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
 #[derive(Subcommand)]
-enum Command {
-}
+enum Command {}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result: amail::cli::CliResult = match cli.command {
-    };
+    let result: amail::cli::CliResult = match cli.command {};
     match result {
         Ok(code) => code,
         Err(e) => {

@@ -59,5 +59,8 @@ pub fn parse<'a>(input: &'a str, _opts: &ParseOptions) -> Result<Vec<Message<'a>
 /// Parses raw bytes: strips a BOM, reports invalid UTF-8 as a diagnostic.
 pub fn parse_bytes(input: &[u8], opts: &ParseOptions) -> Result<Vec<OwnedMessage>, ParseError> {
     let text = String::from_utf8_lossy(input);
-    Ok(parse(&text, opts)?.into_iter().map(Message::into_owned).collect())
+    Ok(parse(&text, opts)?
+        .into_iter()
+        .map(Message::into_owned)
+        .collect())
 }
