@@ -17,3 +17,16 @@ pub struct TaskSummary {
     pub agent: Option<String>,
     pub updated_at: Option<DateTime<Utc>>,
 }
+
+pub mod events;
+pub mod fsio;
+pub mod journal;
+pub mod runs;
+pub mod store;
+pub mod task;
+
+pub use store::{Store, StoreError};
+pub mod handlers;
+
+pub use handlers::{Extras, RouteOutcome, Router, RouterOptions};
+pub mod mail;
