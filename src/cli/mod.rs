@@ -65,3 +65,9 @@ pub fn config_path() -> PathBuf {
         .map(|d| d.home_dir().join(".config/amail/config.toml"))
         .unwrap_or_else(|| PathBuf::from("config.toml"))
 }
+
+pub mod doctor;
+pub mod events;
+pub mod route;
+pub mod sweep;
+pub mod tasks;

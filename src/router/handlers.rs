@@ -36,8 +36,13 @@ use crate::aof::{
 /// What routing one input did.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RouteOutcome {
-    /// Handled; `transitions` status changes were applied.
-    Routed { task_id: String, transitions: usize },
+    /// Handled; `transitions` status changes were applied; `created` when
+    /// the task was created for this message (mail routing only).
+    Routed {
+        task_id: String,
+        transitions: usize,
+        created: bool,
+    },
     /// This message (by its dedupe key) was routed before: nothing done.
     Duplicate,
     /// Refused with this reason (logged as `protocol.message.rejected`).
@@ -254,6 +259,7 @@ impl Router {
         Ok(RouteOutcome::Routed {
             task_id: id,
             transitions: n,
+            created: false,
         })
     }
 
@@ -321,6 +327,7 @@ impl Router {
         Ok(RouteOutcome::Routed {
             task_id: id,
             transitions,
+            created: false,
         })
     }
 
@@ -379,6 +386,7 @@ impl Router {
             return Ok(RouteOutcome::Routed {
                 task_id: env.task_id.clone(),
                 transitions: 0,
+                created: false,
             });
         }
         child
@@ -399,6 +407,7 @@ impl Router {
         Ok(RouteOutcome::Routed {
             task_id: env.task_id.clone(),
             transitions: 0,
+            created: false,
         })
     }
 
@@ -418,6 +427,7 @@ impl Router {
             return Ok(RouteOutcome::Routed {
                 task_id: id,
                 transitions: 0,
+                created: false,
             });
         }
         let reason = p
@@ -446,6 +456,7 @@ impl Router {
         Ok(RouteOutcome::Routed {
             task_id: id,
             transitions: n,
+            created: false,
         })
     }
 

@@ -26,6 +26,7 @@ impl Router {
         if self.store.was_routed(&key) {
             return Ok(RouteOutcome::Duplicate);
         }
+        let before = tx.logged().len();
         let task_id = match self.resolve_bead(&mut tx, &bead, msg)? {
             Some(id) => id,
             None => {
@@ -46,7 +47,13 @@ impl Router {
             key: Some(key.clone()),
             summary: bridge::summary_of(msg),
         };
-        let out = self.handle(&mut tx, &env, &extras)?;
+        let created = tx.logged()[before..]
+            .iter()
+            .any(|e| e.kind == "task.created");
+        let mut out = self.handle(&mut tx, &env, &extras)?;
+        if let RouteOutcome::Routed { created: c, .. } = &mut out {
+            *c = created;
+        }
         tx.mark_routed(&key);
         tx.commit()?;
         Ok(out)

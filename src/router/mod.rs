@@ -29,4 +29,20 @@ pub use store::{Store, StoreError};
 pub mod handlers;
 
 pub use handlers::{Extras, RouteOutcome, Router, RouterOptions};
+pub mod doctor;
+pub mod inputs;
 pub mod mail;
+
+/// Makes agent-written text safe for a terminal: control characters
+/// (escape sequences included) become U+FFFD, except tab.
+pub fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() && c != '\t' {
+                '\u{fffd}'
+            } else {
+                c
+            }
+        })
+        .collect()
+}

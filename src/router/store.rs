@@ -410,3 +410,12 @@ impl<'s> Txn<'s> {
             .map_err(io_at(&self.store.root))
     }
 }
+
+/// A stable key for a piece of content (dedupe of envelope inputs).
+pub fn content_key(text: &str) -> String {
+    Sha256::digest(text.trim().as_bytes())
+        .iter()
+        .take(16)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
