@@ -14,8 +14,8 @@ use super::validate::{envelope_from_value, Validated};
 /// A raw input to detect.
 #[derive(Debug, Clone, Copy)]
 pub enum Input<'a> {
-    /// An event already parsed into JSON. Its `payload`, `message` or
-    /// `content` member is looked at first, then the object itself.
+    /// An event already parsed into JSON: the object itself when it is an
+    /// envelope, else its `payload`, `message` or `content` member.
     Object(&'a Value),
     /// Message text.
     Text(&'a str),
@@ -61,6 +61,9 @@ pub fn detect(input: Input<'_>) -> Detected {
     match input {
         Input::Object(v) => {
             let candidate = match v {
+                // A bare envelope is its own candidate (AOF would look at
+                // its `payload` and miss it).
+                Value::Object(o) if o.get("protocol").and_then(Value::as_str) == Some("aof") => v,
                 Value::Object(o) => o
                     .get("payload")
                     .or_else(|| o.get("message"))

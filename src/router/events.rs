@@ -136,7 +136,7 @@ fn append_to(path: &Path, events: &[Event]) -> io::Result<()> {
     f.write_all(out.as_bytes())?;
     f.sync_all()?;
     if len == 0 {
-        fsio::sync_dir(path.parent().unwrap_or(Path::new(".")))?;
+        fsio::sync_dir(fsio::parent_of(path))?;
     }
     Ok(())
 }

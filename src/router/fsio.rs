@@ -14,8 +14,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Writes `bytes` to `path` atomically, creating parent directories.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    create_dirs(dir)?;
     let mut tmp = tempfile::Builder::new()
         .prefix(".amail-tmp-")
         .tempfile_in(dir)?;
@@ -39,7 +42,7 @@ pub fn sync_dir(dir: &Path) -> io::Result<()> {
 
 /// Creates `dir` and its parents, fsyncing the parent of each new one.
 pub fn create_dirs(dir: &Path) -> io::Result<()> {
-    if dir.is_dir() {
+    if dir.as_os_str().is_empty() || dir.is_dir() {
         return Ok(());
     }
     if let Some(parent) = dir.parent() {
@@ -59,9 +62,17 @@ pub fn create_dirs(dir: &Path) -> io::Result<()> {
 /// Removes a file if it exists and fsyncs its directory.
 pub fn remove_file(path: &Path) -> io::Result<()> {
     match fs::remove_file(path) {
-        Ok(()) => sync_dir(path.parent().unwrap_or(Path::new("."))),
+        Ok(()) => sync_dir(parent_of(path)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(e),
+    }
+}
+
+/// The directory holding `path` (`.` for a bare file name).
+pub fn parent_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
     }
 }
 

@@ -125,8 +125,8 @@ pub fn move_merge(from: &Path, to: &Path) -> io::Result<()> {
             fsio::create_dirs(parent)?;
         }
         fs::rename(from, to)?;
-        fsio::sync_dir(from.parent().unwrap_or(Path::new(".")))?;
-        return fsio::sync_dir(to.parent().unwrap_or(Path::new(".")));
+        fsio::sync_dir(fsio::parent_of(from))?;
+        return fsio::sync_dir(fsio::parent_of(to));
     }
     for entry in fs::read_dir(from)? {
         let entry = entry?;
@@ -139,5 +139,5 @@ pub fn move_merge(from: &Path, to: &Path) -> io::Result<()> {
     }
     fsio::sync_dir(to)?;
     fs::remove_dir(from)?;
-    fsio::sync_dir(from.parent().unwrap_or(Path::new(".")))
+    fsio::sync_dir(fsio::parent_of(from))
 }

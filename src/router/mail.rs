@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::handlers::{Extras, RouteOutcome, Router};
 use super::store::{task_id_for_bead, Result, Txn};
-use super::task::{Frontmatter, Routing, Task};
+use super::task::{Routing, Task};
 use crate::aof::TaskStatus;
 use crate::bridge;
 
@@ -103,43 +103,13 @@ impl Router {
     fn create_task(&self, tx: &mut Txn<'_>, id: &str, bead: &str, msg: &Message<'_>) {
         let at = bridge::sent_at(msg);
         let title = bridge::title_of(msg);
-        let mut metadata = std::collections::BTreeMap::new();
-        metadata.insert("beadId".to_string(), json!(bead));
-        let fm = Frontmatter {
-            schema_version: 1,
-            id: id.to_string(),
-            project: msg.project.as_deref().map(str::to_string),
-            title: title.clone(),
-            status: TaskStatus::Ready.as_str().into(),
-            priority: "normal".into(),
-            routing: Routing {
-                agent: bridge::worker_of(msg),
-                ..Routing::default()
-            },
-            sla: None,
-            lease: None,
-            created_at: at.clone(),
-            updated_at: at.clone(),
-            last_transition_at: at,
-            created_by: "amail".into(),
-            parent_id: None,
-            depends_on: vec![],
-            content_hash: None,
-            metadata,
-            context_tier: None,
-            gate: None,
-            gate_history: vec![],
-            review_context: None,
-            tests: vec![],
-            tests_file: None,
-            workflow: None,
-            extra: Default::default(),
+        let mut task = Task::new(id, &title, TaskStatus::Ready.as_str(), &at);
+        task.fm.project = msg.project.as_deref().map(str::to_string);
+        task.fm.routing = Routing {
+            agent: bridge::worker_of(msg),
+            ..Routing::default()
         };
-        let mut task = Task {
-            fm,
-            body: String::new(),
-        };
-        task.set_body(String::new());
+        task.fm.metadata.insert("beadId".to_string(), json!(bead));
         tx.index_bead(bead, id);
         tx.create(TaskStatus::Ready, task);
         let actor = msg.from.as_deref().unwrap_or("system").to_string();

@@ -221,6 +221,19 @@ impl Store {
         serde_json::from_str(&text).ok()
     }
 
+    /// Adds a task as it is (for imports and tests); its directory is its
+    /// front matter's status. Replaces a task file of the same id there.
+    pub fn insert(&self, task: Task) -> Result<()> {
+        let status = TaskStatus::parse(&task.fm.status).unwrap_or(TaskStatus::Backlog);
+        let mut tx = self.begin()?;
+        let id = task.fm.id.clone();
+        if let Some(b) = task.bead().map(str::to_string) {
+            tx.index_bead(&b, &id);
+        }
+        tx.create(status, task);
+        tx.commit()
+    }
+
     /// Takes the store lock, completes an interrupted journal, and starts a
     /// transaction. The lock is released when the `Txn` is dropped.
     pub fn begin(&self) -> Result<Txn<'_>> {

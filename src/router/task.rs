@@ -113,6 +113,44 @@ pub enum TaskParseError {
 }
 
 impl Task {
+    /// A new task with AOF's defaults (schema 1, priority normal, empty
+    /// routing and metadata), all three timestamps `at`.
+    pub fn new(id: &str, title: &str, status: &str, at: &str) -> Task {
+        let fm = Frontmatter {
+            schema_version: 1,
+            id: id.to_string(),
+            project: None,
+            title: title.to_string(),
+            status: status.to_string(),
+            priority: "normal".into(),
+            routing: Routing::default(),
+            sla: None,
+            lease: None,
+            created_at: at.to_string(),
+            updated_at: at.to_string(),
+            last_transition_at: at.to_string(),
+            created_by: "amail".into(),
+            parent_id: None,
+            depends_on: vec![],
+            content_hash: None,
+            metadata: BTreeMap::new(),
+            context_tier: None,
+            gate: None,
+            gate_history: vec![],
+            review_context: None,
+            tests: vec![],
+            tests_file: None,
+            workflow: None,
+            extra: BTreeMap::new(),
+        };
+        let mut t = Task {
+            fm,
+            body: String::new(),
+        };
+        t.set_body(String::new());
+        t
+    }
+
     /// Parses a task file's text.
     pub fn parse(text: &str) -> Result<Task, TaskParseError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
