@@ -17,6 +17,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Parse Agent Mail files, directories or stdin into JSON or text.
+    Parse(amail::cli::parse::ParseArgs),
     /// Parse mail, bridge it to AOF/1 events and route them into the task store.
     Route(amail::cli::route::RouteArgs),
     /// Show the task board by AOF status.
@@ -32,6 +34,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: amail::cli::CliResult = match cli.command {
+        Command::Parse(args) => amail::cli::parse::run(args),
         Command::Route(a) => amail::cli::route::run(a),
         Command::Tasks(a) => amail::cli::tasks::run(a),
         Command::Events(a) => amail::cli::events::run(a),

@@ -1,1 +1,3 @@
-//! source (to be built).
+//! Where mail comes from: files and directories (more sources land with the inbox).
+
+pub mod walk;
