@@ -597,7 +597,8 @@ fn apply_outcome(
         if to == status || !status.can_transition_to(to) {
             continue;
         }
-        task = transition(tx, status, task, to, Some(&reason), &result.agent_id, at)?;
+        let r = (!reason.is_empty()).then_some(reason.as_str());
+        task = transition(tx, status, task, to, r, &result.agent_id, at)?;
         status = to;
         n += 1;
     }
