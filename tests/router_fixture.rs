@@ -107,11 +107,7 @@ fn routing_the_fixture_twice_changes_nothing() {
     let out = route(&store_dir, &[&fixture()]);
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("10 duplicates"));
-    assert_eq!(
-        snapshot(&store_dir),
-        files,
-        "a second routing changed files"
-    );
+    assert_same(&snapshot(&store_dir), &files, "second routing");
     assert_eq!(
         event_log(&store_dir),
         events_before,

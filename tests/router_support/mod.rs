@@ -51,8 +51,8 @@ pub fn route(store: &Path, inputs: &[&Path]) -> Output {
 /// Every file under the store except the lock and the event log, by
 /// relative path. Directories are listed too (as empty content with a
 /// trailing slash) so a missing companion directory shows.
-pub fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+pub fn snapshot(root: &Path) -> BTreeMap<String, String> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
         let mut entries: Vec<_> = fs::read_dir(dir).unwrap().map(|e| e.unwrap()).collect();
         entries.sort_by_key(|e| e.file_name());
         for e in entries {
@@ -62,10 +62,13 @@ pub fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
                 continue;
             }
             if p.is_dir() {
-                out.insert(format!("{rel}/"), vec![]);
+                out.insert(format!("{rel}/"), String::new());
                 walk(root, &p, out);
             } else {
-                out.insert(rel, fs::read(&p).unwrap());
+                out.insert(
+                    rel,
+                    String::from_utf8_lossy(&fs::read(&p).unwrap()).into_owned(),
+                );
             }
         }
     }
@@ -147,4 +150,24 @@ pub fn synthetic_mailbox(dir: &Path, prefix: &str, n: usize) {
             ),
         );
     }
+}
+
+/// Panics naming only the paths whose content differs.
+pub fn assert_same(got: &BTreeMap<String, String>, want: &BTreeMap<String, String>, context: &str) {
+    let mut diffs = Vec::new();
+    for (k, v) in want {
+        match got.get(k) {
+            None => diffs.push(format!("missing {k}")),
+            Some(g) if g != v => diffs.push(format!("differs {k}:\n--- want\n{v}\n--- got\n{g}")),
+            _ => {}
+        }
+    }
+    for k in got.keys().filter(|k| !want.contains_key(*k)) {
+        diffs.push(format!("extra {k}"));
+    }
+    assert!(
+        diffs.is_empty(),
+        "{context}: store differs:\n{}",
+        diffs.join("\n")
+    );
 }
