@@ -41,7 +41,9 @@ impl Rejection {
     }
 }
 
-/// What detection found.
+/// What detection found. (The envelope is large but short-lived; boxing
+/// it would only add an allocation per message.)
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Detected {
     Envelope(Envelope),

@@ -12,6 +12,7 @@ use super::status::TaskStatus;
 use super::task_id::is_valid_task_id;
 
 /// What a structurally valid envelope turned out to be.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Validated {
     Envelope(Envelope),

@@ -118,7 +118,7 @@ pub fn run(store: &Store, heal: bool) -> Result<Report> {
                 let mtime = fs::metadata(p).and_then(|m| m.modified()).ok();
                 (t, mtime)
             });
-            let keep = list.pop().map(|(s, p, t)| (s, p, t));
+            let keep = list.pop();
             if heal {
                 if let Some((ks, _, _)) = &keep {
                     for (s, p, _) in &list {

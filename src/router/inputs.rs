@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use amail_parser::{parse_bytes, OwnedMessage, ParseOptions};
 
 /// One thing to route, with where it came from.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum Item {
     Mail {
@@ -220,7 +221,7 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<Item>, InputError> {
             items_of(&f.display().to_string(), &bytes, &mut batch);
         }
         // Creation order: message time, then (mcp) numeric id, then path.
-        batch.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
+        batch.sort_by_key(sort_key);
         items.extend(batch);
     }
     Ok(items)
