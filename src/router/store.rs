@@ -101,8 +101,9 @@ impl Store {
     pub fn get(&self, id: &str) -> Result<Option<(TaskStatus, Task)>> {
         // A second copy can only be seen mid-write (the journal completes
         // it) or after a crash without a journal; prefer the copy whose
-        // front matter agrees with its directory.
-        let mut found = None;
+        // front matter agrees with its directory, then the latest
+        // transition (the rule `amail doctor` heals by).
+        let mut found: Option<(TaskStatus, Task)> = None;
         for s in self.locate_all(id) {
             let path = self.task_path(s, id);
             let text = match fs::read_to_string(&path) {
@@ -111,12 +112,14 @@ impl Store {
                 Err(e) => return Err(StoreError::Io { path, source: e }),
             };
             let task = Task::parse(&text).map_err(|err| StoreError::BadTask { path, err })?;
-            let agrees = task.fm.status == s.as_str();
-            if found.is_none() || agrees {
+            let rank = |s: TaskStatus, t: &Task| {
+                (t.fm.status == s.as_str(), t.fm.last_transition_at.clone())
+            };
+            if found
+                .as_ref()
+                .is_none_or(|(fs, ft)| rank(s, &task) > rank(*fs, ft))
+            {
                 found = Some((s, task));
-                if agrees {
-                    break;
-                }
             }
         }
         Ok(found)
