@@ -93,6 +93,12 @@ pub fn run(args: RouteArgs) -> CliResult {
             RouteOutcome::Ignored => t.inbox_only += 1,
         }
     }
+    // One flush for the whole batch makes it durable (each message is
+    // already durable in the write-ahead log).
+    router
+        .store
+        .checkpoint()
+        .map_err(|e| CliError::bad_input(format!("cannot flush store: {e}")))?;
     println!(
         "routed {} of {} messages into {}: {} tasks created, {} transitions, {} duplicates, {} rejected, {} unknown type, {} inbox only",
         t.routed,

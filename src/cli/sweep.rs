@@ -41,6 +41,10 @@ pub fn run(args: SweepArgs) -> CliResult {
     let stale = router
         .sweep_stale(now)
         .map_err(|e| CliError::bad_input(e.to_string()))?;
+    router
+        .store
+        .checkpoint()
+        .map_err(|e| CliError::bad_input(e.to_string()))?;
     println!(
         "sweep: {ended} session-end transition(s), {} stale task(s) recovered{}{}",
         stale.len(),

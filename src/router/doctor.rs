@@ -1,6 +1,7 @@
 //! `amail doctor`: check the store and heal what can be healed.
 //!
-//! With the lock held (which by itself completes an interrupted journal):
+//! With the lock held (which by itself replays the write-ahead log when a writer was
+//! interrupted):
 //! leftover temp files are removed; a task found in two status directories
 //! keeps the copy whose front matter names its directory (then the newest
 //! `updatedAt`, then the newest file) and the other copy's companion files
@@ -67,7 +68,7 @@ pub fn run(store: &Store, heal: bool) -> Result<Report> {
     if tx.recovered {
         report
             .healed
-            .push("completed an interrupted write from the journal".into());
+            .push("replayed the write-ahead log (an interrupted or unsynced write)".into());
     }
     if heal {
         for d in ["tasks", "state", "events"] {
@@ -125,7 +126,7 @@ pub fn run(store: &Store, heal: bool) -> Result<Report> {
                         let from = store.root().join(rel_companion(*s, &id));
                         let to = store.root().join(rel_companion(*ks, &id));
                         if from.is_dir() {
-                            move_merge(&from, &to).map_err(super::store::io_at(&from))?;
+                            move_merge(&from, &to, true).map_err(super::store::io_at(&from))?;
                         }
                         fsio::remove_file(p).map_err(super::store::io_at(p))?;
                     }
@@ -151,7 +152,7 @@ pub fn run(store: &Store, heal: bool) -> Result<Report> {
                     let cfrom = store.root().join(rel_companion(s, &id));
                     if cfrom.is_dir() {
                         let cto = store.root().join(rel_companion(target, &id));
-                        move_merge(&cfrom, &cto).map_err(super::store::io_at(&cfrom))?;
+                        move_merge(&cfrom, &cto, true).map_err(super::store::io_at(&cfrom))?;
                     }
                     fsio::remove_file(&path).map_err(super::store::io_at(&path))?;
                     report.healed.push(format!(
@@ -189,7 +190,7 @@ pub fn run(store: &Store, heal: bool) -> Result<Report> {
             match store.locate_all(&id).first() {
                 Some(owner) if heal => {
                     let to = store.root().join(rel_companion(*owner, &id));
-                    move_merge(&p, &to).map_err(super::store::io_at(&p))?;
+                    move_merge(&p, &to, true).map_err(super::store::io_at(&p))?;
                     report.healed.push(format!(
                         "merged orphaned {} into {}",
                         rel(store, &p),
@@ -258,5 +259,8 @@ pub fn run(store: &Store, heal: bool) -> Result<Report> {
         }
     }
     drop(tx);
+    if heal {
+        store.checkpoint()?;
+    }
     Ok(report)
 }

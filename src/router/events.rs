@@ -97,7 +97,9 @@ pub fn last_event_id(dir: &Path) -> io::Result<u64> {
 }
 
 /// Appends events, skipping ids already at the tail of their day file.
-pub fn append(dir: &Path, events: &[Event]) -> io::Result<()> {
+/// Returns the files written; fsyncs them only when `durable`.
+pub fn append(dir: &Path, events: &[Event], durable: bool) -> io::Result<Vec<PathBuf>> {
+    let mut written = Vec::new();
     let mut i = 0;
     while i < events.len() {
         let name = events[i].file_name();
@@ -105,13 +107,15 @@ pub fn append(dir: &Path, events: &[Event]) -> io::Result<()> {
         while j < events.len() && events[j].file_name() == name {
             j += 1;
         }
-        append_to(&dir.join(&name), &events[i..j])?;
+        let path = dir.join(&name);
+        append_to(&path, &events[i..j], durable)?;
+        written.push(path);
         i = j;
     }
-    Ok(())
+    Ok(written)
 }
 
-fn append_to(path: &Path, events: &[Event]) -> io::Result<()> {
+fn append_to(path: &Path, events: &[Event], durable: bool) -> io::Result<()> {
     let mut f = fsio::open_append(path)?;
     let len = f.metadata()?.len();
     let mut present = 0;
@@ -134,9 +138,11 @@ fn append_to(path: &Path, events: &[Event]) -> io::Result<()> {
     }
     fsio::crash_point();
     f.write_all(out.as_bytes())?;
-    f.sync_all()?;
-    if len == 0 {
-        fsio::sync_dir(fsio::parent_of(path))?;
+    if durable {
+        f.sync_all()?;
+        if len == 0 {
+            fsio::sync_dir(fsio::parent_of(path))?;
+        }
     }
     Ok(())
 }

@@ -28,6 +28,20 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     sync_dir(dir)
 }
 
+/// Replaces a file atomically without fsync (temp file in the same
+/// directory, then rename): readers see the old or the new content, never
+/// a torn file. Durability comes from the write-ahead log.
+pub fn write_replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = parent_of(path);
+    fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".amail-tmp-")
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
 /// Fsyncs a directory so entries created, renamed or removed in it are
 /// durable. A no-op where directories cannot be opened (Windows).
 pub fn sync_dir(dir: &Path) -> io::Result<()> {

@@ -19,13 +19,14 @@ use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use super::events::{self, Event};
-use super::journal::{self, Op, Plan};
+use super::journal::{self, Op, Plan, WalState};
 use super::task::{Task, TaskParseError};
 use super::TaskSummary;
 use crate::aof::task_id::ID_ALPHABET;
@@ -58,6 +59,8 @@ pub fn iso(t: DateTime<Utc>) -> String {
 #[derive(Debug, Clone)]
 pub struct Store {
     root: PathBuf,
+    /// This process's view of the write-ahead log (shared by clones).
+    wal: Arc<Mutex<WalState>>,
 }
 
 impl Store {
@@ -78,7 +81,10 @@ impl Store {
             let d = root.join(d);
             super::fsio::create_dirs(&d).map_err(io_at(&d))?;
         }
-        Ok(Store { root })
+        Ok(Store {
+            root,
+            wal: Arc::default(),
+        })
     }
 
     pub fn root(&self) -> &Path {
@@ -237,9 +243,7 @@ impl Store {
         tx.commit()
     }
 
-    /// Takes the store lock, completes an interrupted journal, and starts a
-    /// transaction. The lock is released when the `Txn` is dropped.
-    pub fn begin(&self) -> Result<Txn<'_>> {
+    fn lock(&self) -> Result<(File, MutexGuard<'_, WalState>)> {
         let lock_path = self.root.join("state/amail/lock");
         let lock = OpenOptions::new()
             .create(true)
@@ -247,12 +251,35 @@ impl Store {
             .write(true)
             .open(&lock_path)
             .map_err(io_at(&lock_path))?;
+        // flock: one writer per store across processes (and across threads,
+        // since each `begin` opens its own descriptor).
         fs4::FileExt::lock(&lock).map_err(io_at(&lock_path))?;
-        let recovered = journal::recover(&self.root).map_err(io_at(&self.root))?;
+        // A panic while holding the guard leaves state that recovery
+        // re-derives from the log, so a poisoned mutex is still usable.
+        let wal = self.wal.lock().unwrap_or_else(|p| p.into_inner());
+        Ok((lock, wal))
+    }
+
+    /// Makes every write so far durable and empties the write-ahead log.
+    /// Commands call this when they finish; it also runs every
+    /// `CHECKPOINT_EVERY` messages.
+    pub fn checkpoint(&self) -> Result<()> {
+        let (_lock, mut wal) = self.lock()?;
+        journal::recover(&self.root, &mut wal).map_err(io_at(&self.root))?;
+        journal::checkpoint(&self.root, &mut wal).map_err(io_at(&self.root))
+    }
+
+    /// Takes the store lock, completes interrupted or foreign plans from the
+    /// write-ahead log, and starts a transaction. The lock is released when
+    /// the `Txn` is dropped.
+    pub fn begin(&self) -> Result<Txn<'_>> {
+        let (lock, mut wal) = self.lock()?;
+        let recovered = journal::recover(&self.root, &mut wal).map_err(io_at(&self.root))?;
         let ev = self.root.join("events");
         let last = events::last_event_id(&ev).map_err(io_at(&ev))?;
         Ok(Txn {
             store: self,
+            wal,
             _lock: lock,
             recovered,
             plan: Plan::default(),
@@ -307,8 +334,10 @@ pub fn task_id_for_bead(bead: &str, date: DateTime<Utc>, salt: u32) -> String {
 /// One message's worth of changes, under the store lock.
 pub struct Txn<'s> {
     store: &'s Store,
+    wal: MutexGuard<'s, WalState>,
+    // Declared after `wal`: dropped (unlocked) last.
     _lock: File,
-    /// An interrupted journal was completed when the lock was taken.
+    /// Plans from the write-ahead log were replayed when the lock was taken.
     pub recovered: bool,
     plan: Plan,
     events: Vec<Event>,
@@ -415,15 +444,14 @@ impl<'s> Txn<'s> {
         &self.events
     }
 
-    /// Journals and applies everything; releases the lock.
+    /// Logs the plan to the write-ahead log, applies it, releases the lock.
     pub fn commit(mut self) -> Result<()> {
         if !self.events.is_empty() {
             let evs = std::mem::take(&mut self.events);
             self.plan.ops.push(Op::Events { events: evs });
         }
-        self.plan
-            .commit(&self.store.root)
-            .map_err(io_at(&self.store.root))
+        let root = &self.store.root;
+        self.plan.commit(root, &mut self.wal).map_err(io_at(root))
     }
 }
 
