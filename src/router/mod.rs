@@ -1,7 +1,15 @@
-//! The AOF protocol router and its task store (lands with the router issue).
+//! The AOF protocol router and its task store.
 //!
-//! Contract for the TUI and CLI: `Store::open(root)` and `Store::list() -> Vec<TaskSummary>`
-//! in `store.rs`; `TaskSummary` is defined here so readers can code against it now.
+//! - [`store`]: the AOF project root on disk, the store lock, transactions;
+//!   `Store::open(root)` and `Store::list() -> Vec<TaskSummary>` for readers.
+//! - [`task`]: the task file format (YAML front matter + body, Work Log).
+//! - [`handlers`]: what each AOF/1 message does ([`Router`]), session end,
+//!   stale-heartbeat recovery; [`mail`]: bead -> task resolution for mail.
+//! - [`journal`]: the write-ahead log that makes each message atomic and
+//!   durable; [`fsio`]: atomic file primitives and the crash-test hook.
+//! - [`events`]: the daily JSON Lines event log; [`runs`]: run artifacts.
+//! - [`doctor`]: consistency checks and healing; [`inputs`]: what
+//!   `amail route` reads.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
