@@ -7,7 +7,7 @@
 //! checker over `serde_json::Value` instead of `#[derive(Deserialize)]`, so
 //! that a bad envelope yields every problem as a readable message (the way
 //! the seed's zod schemas report them) rather than serde's first error.
-//! [`detect`] decides whether a raw input (already-parsed object, JSON text
+//! [`detect()`] decides whether a raw input (already-parsed object, JSON text
 //! or `AOF/1 ` prefixed text) is a protocol message at all.
 
 pub mod detect;

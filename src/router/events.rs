@@ -120,13 +120,24 @@ fn append_to(path: &Path, events: &[Event], durable: bool) -> io::Result<()> {
     let len = f.metadata()?.len();
     let mut present = 0;
     if len > 0 {
-        let text = tail(path, 64 * 1024)?;
-        if !text.ends_with('\n') {
+        // Work on raw bytes so the arithmetic holds even if the file holds
+        // invalid UTF-8.
+        let mut r = fs::File::open(path)?;
+        let start = len.saturating_sub(64 * 1024);
+        r.seek(SeekFrom::Start(start))?;
+        let mut buf = Vec::new();
+        r.read_to_end(&mut buf)?;
+        if buf.last() != Some(&b'\n') {
             // A torn line from an interrupted append: cut it off.
-            let keep = len - (text.len() - text.rfind('\n').map(|p| p + 1).unwrap_or(0)) as u64;
-            f.set_len(keep)?;
+            let cut = buf
+                .iter()
+                .rposition(|b| *b == b'\n')
+                .map(|p| p + 1)
+                .unwrap_or(0);
+            f.set_len(start + cut as u64)?;
+            buf.truncate(cut);
         }
-        present = max_id_in(&text).unwrap_or(0);
+        present = max_id_in(&String::from_utf8_lossy(&buf)).unwrap_or(0);
     }
     let mut out = String::new();
     for e in events.iter().filter(|e| e.event_id > present) {
