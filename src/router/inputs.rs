@@ -1,17 +1,16 @@
 //! Collecting what `amail route` reads: mail files and AOF/1 envelope files.
 //!
-//! - An mcp_agent_mail storage root (a directory with `projects/`, or with
-//!   `archive/projects/`) contributes only the canonical message copies,
-//!   `projects/*/messages/YYYY/MM/*.md` (the per-agent inbox/outbox copies
-//!   and thread digests are duplicates), in creation order.
-//! - Any other directory contributes every non-hidden file, recursively,
-//!   ordered by message time then path.
+//! - An mcp_agent_mail storage root contributes only the canonical message
+//!   copies, `projects/*/messages/YYYY/MM/*.md` (the per-agent inbox/outbox
+//!   copies and thread digests are duplicates), in creation order.
+//! - Any other directory contributes every non-hidden mail file,
+//!   recursively, ordered by message time then path.
 //! - A file whose every line is an AOF/1 envelope (`AOF/1 {...}` or a JSON
 //!   object with `"protocol"`), or whose whole text is one such JSON
 //!   object, is routed as envelopes rather than parsed as mail.
 //!
-//! This walker is deliberately small; the inbox's `source/` module will
-//! become the one place that knows mailbox layouts.
+//! Finding the files is `source::walk`'s job (shared with `amail parse`);
+//! this module decides envelope vs mail and the routing order.
 
 use std::fs;
 use std::io::{self, Read};
@@ -49,75 +48,6 @@ impl Item {
 pub struct InputError {
     pub path: PathBuf,
     pub error: io::Error,
-}
-
-fn is_storage_root(dir: &Path) -> Option<PathBuf> {
-    if dir.join("projects").is_dir() {
-        Some(dir.to_path_buf())
-    } else if dir.join("archive/projects").is_dir() {
-        Some(dir.join("archive"))
-    } else {
-        None
-    }
-}
-
-/// `projects/*/messages/YYYY/MM/*.md` under an mcp_agent_mail root.
-fn canonical_copies(root: &Path) -> io::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    let sorted = |p: &Path| -> io::Result<Vec<PathBuf>> {
-        let mut v: Vec<PathBuf> = match fs::read_dir(p) {
-            Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => vec![],
-            Err(e) => return Err(e),
-        };
-        v.sort();
-        Ok(v)
-    };
-    let is_num = |p: &Path| {
-        p.file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
-    };
-    for project in sorted(&root.join("projects"))? {
-        for year in sorted(&project.join("messages"))?
-            .into_iter()
-            .filter(|p| p.is_dir() && is_num(p))
-        {
-            for month in sorted(&year)?
-                .into_iter()
-                .filter(|p| p.is_dir() && is_num(p))
-            {
-                for f in sorted(&month)? {
-                    if f.is_file() && f.extension().is_some_and(|e| e == "md") {
-                        out.push(f);
-                    }
-                }
-            }
-        }
-    }
-    Ok(out)
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
-    let mut entries: Vec<_> = fs::read_dir(dir)?.filter_map(|e| e.ok()).collect();
-    entries.sort_by_key(|e| e.file_name());
-    for e in entries {
-        let name = e.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with('.') {
-            continue;
-        }
-        let path = e.path();
-        if path.is_dir() {
-            walk(&path, out)?;
-        } else if !(name.ends_with(".sqlite3")
-            || name.ends_with(".db")
-            || name.ends_with(".sqlite"))
-        {
-            out.push(path);
-        }
-    }
-    Ok(())
 }
 
 /// Whether a text holds AOF/1 envelopes rather than mail.
@@ -197,21 +127,14 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<Item>, InputError> {
             path: p.into(),
             error,
         })?;
-        let mut files = Vec::new();
-        let mcp = meta.is_dir().then(|| is_storage_root(p)).flatten();
-        if let Some(root) = &mcp {
-            files = canonical_copies(root).map_err(|error| InputError {
-                path: root.clone(),
-                error,
-            })?;
-        } else if meta.is_dir() {
-            walk(p, &mut files).map_err(|error| InputError {
+        let files = if meta.is_dir() {
+            crate::source::walk::mail_files(p).map_err(|error| InputError {
                 path: p.into(),
                 error,
-            })?;
+            })?
         } else {
-            files.push(p.to_path_buf());
-        }
+            vec![p.to_path_buf()]
+        };
         let mut batch = Vec::new();
         for f in files {
             let bytes = fs::read(&f).map_err(|error| InputError {
@@ -220,7 +143,8 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<Item>, InputError> {
             })?;
             items_of(&f.display().to_string(), &bytes, &mut batch);
         }
-        // Creation order: message time, then (mcp) numeric id, then path.
+        // Creation order: message time, then (mcp_agent_mail) numeric id,
+        // then path.
         batch.sort_by_key(sort_key);
         items.extend(batch);
     }
