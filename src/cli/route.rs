@@ -41,6 +41,13 @@ struct Tally {
 }
 
 pub fn run(args: RouteArgs) -> CliResult {
+    let items = inputs::collect(&args.paths).map_err(|e| {
+        CliError::bad_input(format!(
+            "{}: {} (check the path and its permissions)",
+            e.path.display(),
+            e.error
+        ))
+    })?;
     let root = args.store.unwrap_or_else(super::default_store);
     let store =
         Store::open(&root).map_err(|e| CliError::bad_input(format!("cannot open store: {e}")))?;
@@ -50,13 +57,6 @@ pub fn run(args: RouteArgs) -> CliResult {
             create_missing: !args.no_create,
         },
     );
-    let items = inputs::collect(&args.paths).map_err(|e| {
-        CliError::bad_input(format!(
-            "{}: {} (check the path and its permissions)",
-            e.path.display(),
-            e.error
-        ))
-    })?;
     let mut t = Tally::default();
     for item in &items {
         t.messages += 1;
