@@ -86,10 +86,27 @@ fn max_id_in(text: &str) -> Option<u64> {
         .max()
 }
 
+/// The id of the last complete line of a file. Ids only grow within a
+/// file (appends happen under the store lock), so this is its highest.
+/// Reads a few KiB from the end, more only for an unusually long line.
+fn last_id_in_file(path: &Path) -> io::Result<Option<u64>> {
+    for window in [4 * 1024, 64 * 1024] {
+        let text = tail(path, window)?;
+        let complete = &text[..text.rfind('\n').map(|p| p + 1).unwrap_or(0)];
+        if let Some(last) = complete.lines().rev().find(|l| !l.trim().is_empty()) {
+            if let Some(id) = max_id_in(last) {
+                return Ok(Some(id));
+            }
+        }
+    }
+    // Fall back to any id in the tail (a damaged last line).
+    Ok(max_id_in(&tail(path, 64 * 1024)?))
+}
+
 /// The highest `eventId` in the log (0 when empty).
 pub fn last_event_id(dir: &Path) -> io::Result<u64> {
     for file in day_files(dir)?.iter().rev() {
-        if let Some(id) = max_id_in(&tail(file, 64 * 1024)?) {
+        if let Some(id) = last_id_in_file(file)? {
             return Ok(id);
         }
     }
@@ -123,21 +140,23 @@ fn append_to(path: &Path, events: &[Event], durable: bool) -> io::Result<()> {
         // Work on raw bytes so the arithmetic holds even if the file holds
         // invalid UTF-8.
         let mut r = fs::File::open(path)?;
-        let start = len.saturating_sub(64 * 1024);
-        r.seek(SeekFrom::Start(start))?;
-        let mut buf = Vec::new();
-        r.read_to_end(&mut buf)?;
-        if buf.last() != Some(&b'\n') {
+        r.seek(SeekFrom::Start(len - 1))?;
+        let mut last = [0u8; 1];
+        r.read_exact(&mut last)?;
+        if last[0] != b'\n' {
             // A torn line from an interrupted append: cut it off.
+            let start = len.saturating_sub(64 * 1024);
+            r.seek(SeekFrom::Start(start))?;
+            let mut buf = Vec::new();
+            r.read_to_end(&mut buf)?;
             let cut = buf
                 .iter()
                 .rposition(|b| *b == b'\n')
                 .map(|p| p + 1)
                 .unwrap_or(0);
             f.set_len(start + cut as u64)?;
-            buf.truncate(cut);
         }
-        present = max_id_in(&String::from_utf8_lossy(&buf)).unwrap_or(0);
+        present = last_id_in_file(path)?.unwrap_or(0);
     }
     let mut out = String::new();
     for e in events.iter().filter(|e| e.event_id > present) {
