@@ -177,6 +177,31 @@ fn append_to(path: &Path, events: &[Event], durable: bool) -> io::Result<()> {
     Ok(())
 }
 
+/// Points `events.jsonl` at the newest day file, as AOF does (a relative
+/// symlink, replaced atomically; readers skip it). Unix only.
+pub fn link_latest(dir: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        let Some(latest) = day_files(dir)?.pop() else {
+            return Ok(());
+        };
+        let Some(name) = latest.file_name() else {
+            return Ok(());
+        };
+        let link = dir.join("events.jsonl");
+        if fs::read_link(&link).ok().as_deref() == Some(Path::new(name)) {
+            return Ok(());
+        }
+        let tmp = dir.join(".amail-tmp-events-link");
+        let _ = fs::remove_file(&tmp);
+        std::os::unix::fs::symlink(name, &tmp)?;
+        fs::rename(&tmp, &link)?;
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
+}
+
 /// Every event in the log, oldest first; lines that are not events are
 /// counted and skipped.
 pub fn read_all(dir: &Path) -> io::Result<(Vec<Event>, usize)> {

@@ -266,7 +266,9 @@ impl Store {
     pub fn checkpoint(&self) -> Result<()> {
         let (_lock, mut wal) = self.lock()?;
         journal::recover(&self.root, &mut wal).map_err(io_at(&self.root))?;
-        journal::checkpoint(&self.root, &mut wal).map_err(io_at(&self.root))
+        journal::checkpoint(&self.root, &mut wal).map_err(io_at(&self.root))?;
+        let ev = self.root.join("events");
+        events::link_latest(&ev).map_err(io_at(&ev))
     }
 
     /// Takes the store lock, completes interrupted or foreign plans from the
