@@ -830,3 +830,68 @@ fn dedupe_key_makes_a_resend_a_no_op() {
     assert_eq!(f.events().len(), n);
     assert_eq!(f.get(A).body.matches("Notes: once").count(), 1);
 }
+
+// §7.7 concurrent handling (threads in one process; processes are in
+// router_concurrency.rs).
+
+#[test]
+fn concurrent_reports_leave_one_whole_result_and_one_transition() {
+    let f = Fx::new();
+    f.running(A, SWE, json!({}));
+    f.running(B, SWE, json!({}));
+    std::thread::scope(|s| {
+        for n in 0..10 {
+            let r = f.r.clone();
+            s.spawn(move || {
+                let mut p = report("done");
+                p["deliverables"] = json!([format!("file-{n}")]);
+                p["notes"] = json!(format!("Completion {n}"));
+                r.route_envelope(
+                    &envelope("completion.report", A, SWE, p),
+                    &Extras::default(),
+                )
+                .unwrap();
+            });
+        }
+        for n in 0..5 {
+            let r = f.r.clone();
+            s.spawn(move || {
+                let e = envelope(
+                    "status.update",
+                    B,
+                    SWE,
+                    json!({ "taskId": B, "agentId": SWE, "progress": format!("p{n}") }),
+                );
+                r.route_envelope(&e, &Extras::default()).unwrap();
+            });
+        }
+    });
+    let rr = f.run_file(A, "run_result.json").unwrap();
+    assert_eq!(rr["deliverables"].as_array().unwrap().len(), 1);
+    let n = rr["notes"]
+        .as_str()
+        .unwrap()
+        .trim_start_matches("Completion ")
+        .to_string();
+    assert_eq!(
+        rr["deliverables"][0],
+        format!("file-{n}"),
+        "one whole report, not a mix"
+    );
+    assert_eq!(f.status(A), TaskStatus::Review);
+    assert_eq!(f.r.store.locate_all(A), vec![TaskStatus::Review]);
+    let to_review = f
+        .events_of("task.transitioned")
+        .into_iter()
+        .filter(|e| e.payload["to"] == "review")
+        .count();
+    assert_eq!(to_review, 1);
+    // All five updates landed in B's Work Log.
+    let body = f.get(B).body;
+    for n in 0..5 {
+        assert!(body.contains(&format!("Progress: p{n}")), "{body}");
+    }
+    let ids: Vec<u64> = f.events().iter().map(|e| e.event_id).collect();
+    let unique: std::collections::HashSet<_> = ids.iter().collect();
+    assert_eq!(unique.len(), ids.len());
+}
