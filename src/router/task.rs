@@ -100,11 +100,11 @@ pub struct Task {
 /// Why a task file could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TaskParseError {
-    #[error("line 1:1: task file must start with YAML frontmatter (---)")]
+    #[error("1:1: task file must start with YAML frontmatter (---)")]
     NoFrontmatter,
-    #[error("unterminated YAML frontmatter: no closing --- line")]
+    #[error("1:1: unterminated YAML frontmatter: add a closing --- line")]
     Unterminated,
-    #[error("line {line}:{column}: bad front matter: {message}")]
+    #[error("{line}:{column}: bad front matter: {message}")]
     Yaml {
         line: usize,
         column: usize,
