@@ -101,12 +101,19 @@ pub fn summary_of(msg: &Message<'_>) -> Option<String> {
         .map(str::to_string)
 }
 
-/// The key routing dedupes on: the project and message id when there is an
-/// id, else a hash of sender, time, subject and body.
+/// The key routing dedupes on: the mcp_agent_mail project and message id
+/// (ids are unique per project there); for mail from elsewhere the id plus
+/// sender and time (plain mailboxes may reuse small ids); with no id, a
+/// hash of sender, time, subject and body.
 pub fn dedupe_key(msg: &Message<'_>) -> String {
     let project = msg.project.as_deref().unwrap_or("");
     match msg.id.as_deref() {
-        Some(id) => format!("mail:{project}:{id}"),
+        Some(id) if !project.is_empty() => format!("mail:{project}:{id}"),
+        Some(id) => format!(
+            "mail::{id}:{}:{}",
+            msg.from.as_deref().unwrap_or(""),
+            msg.timestamp.map(|t| t.to_rfc3339()).unwrap_or_default()
+        ),
         None => {
             let mut h = Sha256::new();
             for part in [

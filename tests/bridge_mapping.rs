@@ -236,7 +236,14 @@ fn standalone_ids_match_what_the_router_creates() {
 #[test]
 fn dedupe_keys() {
     let a = msg("[bd-1] PROGRESS", "Bead: bd-1\nStatus: ok");
-    assert_eq!(bridge::dedupe_key(&a), "mail::7");
+    // Outside mcp_agent_mail, an id alone is not trusted to be unique.
+    assert_eq!(
+        bridge::dedupe_key(&a),
+        "mail::7:worker:2026-11-22T03:00:00.123456+00:00"
+    );
+    let mut p = a.clone();
+    p.project = Some("proj".into());
+    assert_eq!(bridge::dedupe_key(&p), "mail:proj:7");
     let mut b = a.clone();
     b.id = None;
     let k = bridge::dedupe_key(&b);

@@ -127,6 +127,18 @@ fn unreadable_task_files_are_reported_with_location() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("TASK-2026-11-22-BADBADBA.md:"), "{text}");
     assert!(bad.exists(), "doctor never deletes what it cannot read");
+    let out = amail(
+        &[
+            "doctor",
+            "--json",
+            "--store",
+            store.root().to_str().unwrap(),
+        ],
+        &[],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["consistent"], false);
+    assert_eq!(v["problems"].as_array().unwrap().len(), 1);
 }
 
 fn events_file(root: &std::path::Path) -> std::path::PathBuf {

@@ -20,6 +20,9 @@ pub struct DoctorArgs {
     /// completed: that is what taking the store lock does).
     #[arg(long)]
     pub check: bool,
+    /// Print the report as JSON: {consistent, tasks, healed, problems}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(args: DoctorArgs) -> CliResult {
@@ -28,6 +31,21 @@ pub fn run(args: DoctorArgs) -> CliResult {
         Store::open(&root).map_err(|e| CliError::bad_input(format!("cannot open store: {e}")))?;
     let report =
         doctor::run(&store, !args.check).map_err(|e| CliError::bad_input(e.to_string()))?;
+    if args.json {
+        let v = serde_json::json!({
+            "consistent": report.consistent(),
+            "tasks": report.tasks,
+            "healed": report.healed,
+            "problems": report.problems,
+        });
+        println!("{v}");
+        let code = if report.consistent() {
+            0
+        } else {
+            EXIT_BAD_INPUT
+        };
+        return Ok(ExitCode::from(code));
+    }
     for h in &report.healed {
         println!("healed: {h}");
     }
