@@ -68,18 +68,27 @@ impl Store {
     /// `events/`, `state/runs/`, `state/amail/`.
     pub fn open(root: impl Into<PathBuf>) -> Result<Store> {
         let root = root.into();
-        for s in TaskStatus::ALL {
-            let d = root.join("tasks").join(s.as_str());
-            super::fsio::create_dirs(&d).map_err(io_at(&d))?;
-        }
-        for d in [
-            "events",
-            "state/runs",
-            "state/amail/beads",
-            "state/amail/routed",
-        ] {
-            let d = root.join(d);
-            super::fsio::create_dirs(&d).map_err(io_at(&d))?;
+        let mut dirs: Vec<PathBuf> = TaskStatus::ALL
+            .iter()
+            .map(|s| root.join("tasks").join(s.as_str()))
+            .collect();
+        dirs.extend(
+            [
+                "events",
+                "state/runs",
+                "state/amail/beads",
+                "state/amail/routed",
+            ]
+            .map(|d| root.join(d)),
+        );
+        for d in dirs {
+            if let Err(e) = super::fsio::create_dirs(&d) {
+                // An existing store we may not write to (someone else's AOF
+                // data dir) can still be read; writes report their own error.
+                if !root.join("tasks").is_dir() {
+                    return Err(StoreError::Io { path: d, source: e });
+                }
+            }
         }
         Ok(Store {
             root,
