@@ -47,7 +47,9 @@ pub(crate) fn extract<'a>(kind: MessageType, body: &Body<'_, 'a>, d: &mut Diags<
             p.step = x.value(body.top(Label::Step));
             p.status = x.value(body.top(Label::Status));
             p.context_usage = x.percent(body.top(Label::ContextUsage), d);
-            p.files_touched = body.top(Label::FilesTouched).map(|h| body.field_list(h));
+            p.files_touched = body
+                .top(Label::FilesTouched)
+                .and_then(|h| body.field_list(h));
             x.require(d, p.bead_id.is_some(), "Bead");
         }
         MessageType::HelpRequest => {
@@ -55,9 +57,10 @@ pub(crate) fn extract<'a>(kind: MessageType, body: &Body<'_, 'a>, d: &mut Diags<
             p.issue_type = x.enum_value(body.top(Label::IssueType), ISSUE_TYPES, "Issue Type", d);
             p.problem = body.section_text(SectionKind::Problem);
             p.what_tried = body.section_text(SectionKind::WhatTried);
-            p.files_touched = body
-                .section_list(SectionKind::FilesTouched)
-                .or_else(|| body.top(Label::FilesTouched).map(|h| body.field_list(h)));
+            p.files_touched = body.section_list(SectionKind::FilesTouched).or_else(|| {
+                body.top(Label::FilesTouched)
+                    .and_then(|h| body.field_list(h))
+            });
             p.question = body.section_text(SectionKind::Question);
             x.require(d, p.bead_id.is_some(), "Bead");
             x.require(d, p.issue_type.is_some(), "Issue Type");
@@ -77,7 +80,7 @@ pub(crate) fn extract<'a>(kind: MessageType, body: &Body<'_, 'a>, d: &mut Diags<
             p.commit_sha = x.value(body.within(SectionKind::Changes, Label::Commit, d));
             p.files = body
                 .within(SectionKind::Changes, Label::Files, d)
-                .map(|h| body.field_list(h));
+                .and_then(|h| body.field_list(h));
             let sv = SectionKind::SelfValidation;
             p.tests_pass = x.pass_fail(body.within(sv, Label::Tests, d), d);
             p.lint_pass = x.pass_fail(body.within(sv, Label::Lint, d), d);
@@ -95,7 +98,9 @@ pub(crate) fn extract<'a>(kind: MessageType, body: &Body<'_, 'a>, d: &mut Diags<
             let pp = SectionKind::PartialProgress;
             if body.has_section(pp) {
                 p.partial_commit_sha = x.value(body.within(pp, Label::Commit, d));
-                p.files = body.within(pp, Label::Files, d).map(|h| body.field_list(h));
+                p.files = body
+                    .within(pp, Label::Files, d)
+                    .and_then(|h| body.field_list(h));
             }
             p.recommendation = body.section_text(SectionKind::Recommendation);
             x.require(d, p.bead_id.is_some(), "Bead");
