@@ -76,12 +76,24 @@ pub(crate) fn split_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Vec<Envelo
     if head == "---json" {
         return vec![archive(doc, lines, first)];
     }
-    if head.starts_with('{') || head.starts_with('[') {
+    if head.starts_with('{') || opens_json_array(head) {
         if let Some(envs) = json_document(doc, lines) {
             return envs;
         }
     }
     vec![spec_text(lines)]
+}
+
+/// `[` opens a JSON array only when what follows can start a message array
+/// (`{`, `[`, `"`, `]` or the end of the line); `[ol-13] DONE` is a bare body
+/// whose first line is a bracketed bead id and a type.
+fn opens_json_array(head: &str) -> bool {
+    head.strip_prefix('[').is_some_and(|rest| {
+        rest.trim_start()
+            .chars()
+            .next()
+            .is_none_or(|c| matches!(c, '{' | '[' | '"' | ']'))
+    })
 }
 
 /// `---json` / JSON / `---` / body, as the mcp_agent_mail server writes.
