@@ -293,6 +293,12 @@ fn assemble<'a>(
             _ => (MessageType::Unknown, subject_raw.clone()),
         },
     };
+    // `raw_type` is canonical for a known type (`done`, `help-request` are
+    // DONE, HELP_REQUEST); only an unknown token keeps its spelling.
+    let raw_type = match kind {
+        MessageType::Unknown => raw_type,
+        k => Some(Cow::Borrowed(k.as_str())),
+    };
     match (&env.subject, kind) {
         (None, _) if type_line.is_none() => {
             let line = body_lines.first().map_or(env.line, |l| l.no);
