@@ -19,8 +19,15 @@ pub(crate) const FAILURE_TYPES: &[&str] = &[
 pub(crate) const CHECKPOINT_REASONS: &[&str] = &["CONTEXT_HIGH", "MANUAL", "TIMEOUT"];
 pub(crate) const SPAWN_STATUSES: &[&str] = &["spawned", "failed"];
 
-/// Fills `Parsed` for a message of type `kind` from its body.
-pub(crate) fn extract<'a>(kind: MessageType, body: &Body<'_, 'a>, d: &mut Diags<'_>) -> Parsed<'a> {
+/// Fills `Parsed` for a message of type `kind` from its body. `outer_bead`:
+/// the subject (or a body type line) names the bead, so a body without
+/// `Bead:` still identifies it and the field is not missing.
+pub(crate) fn extract<'a>(
+    kind: MessageType,
+    body: &Body<'_, 'a>,
+    outer_bead: bool,
+    d: &mut Diags<'_>,
+) -> Parsed<'a> {
     let mut p = Parsed::default();
     let x = Extractor { body, kind };
     match kind {
@@ -40,7 +47,7 @@ pub(crate) fn extract<'a>(kind: MessageType, body: &Body<'_, 'a>, d: &mut Diags<
                 }
                 p.started_at = x.value(Some(h));
             }
-            x.require(d, p.bead_id.is_some(), "Accepted bead");
+            x.require(d, p.bead_id.is_some() || outer_bead, "Accepted bead");
         }
         MessageType::Progress => {
             p.bead_id = x.value(body.top(Label::Bead));
@@ -50,7 +57,7 @@ pub(crate) fn extract<'a>(kind: MessageType, body: &Body<'_, 'a>, d: &mut Diags<
             p.files_touched = body
                 .top(Label::FilesTouched)
                 .and_then(|h| body.field_list(h));
-            x.require(d, p.bead_id.is_some(), "Bead");
+            x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
         }
         MessageType::HelpRequest => {
             p.bead_id = x.value(body.top(Label::Bead));
@@ -62,7 +69,7 @@ pub(crate) fn extract<'a>(kind: MessageType, body: &Body<'_, 'a>, d: &mut Diags<
                     .and_then(|h| body.field_list(h))
             });
             p.question = body.section_text(SectionKind::Question);
-            x.require(d, p.bead_id.is_some(), "Bead");
+            x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
             x.require(d, p.issue_type.is_some(), "Issue Type");
             x.require(
                 d,
@@ -86,7 +93,7 @@ pub(crate) fn extract<'a>(kind: MessageType, body: &Body<'_, 'a>, d: &mut Diags<
             p.lint_pass = x.pass_fail(body.within(sv, Label::Lint, d), d);
             p.build_pass = x.pass_fail(body.within(sv, Label::Build, d), d);
             p.summary = body.section_text(SectionKind::Summary);
-            x.require(d, p.bead_id.is_some(), "Bead");
+            x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
         }
         MessageType::Failed => {
             p.bead_id = x.value(body.top(Label::Bead));
@@ -103,7 +110,7 @@ pub(crate) fn extract<'a>(kind: MessageType, body: &Body<'_, 'a>, d: &mut Diags<
                     .and_then(|h| body.field_list(h));
             }
             p.recommendation = body.section_text(SectionKind::Recommendation);
-            x.require(d, p.bead_id.is_some(), "Bead");
+            x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
             x.require(d, p.failure_type.is_some(), "Type");
             x.require(d, p.reason.is_some(), "Reason");
         }
@@ -116,7 +123,7 @@ pub(crate) fn extract<'a>(kind: MessageType, body: &Body<'_, 'a>, d: &mut Diags<
             p.progress = x.value(body.within(pr, Label::Description, d));
             p.context_usage = x.percent(body.within(pr, Label::ContextUsage, d), d);
             p.next_steps = body.section_text(SectionKind::NextSteps);
-            x.require(d, p.bead_id.is_some(), "Bead");
+            x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
             x.require(d, p.checkpoint_reason.is_some(), "Reason");
         }
         MessageType::SpawnRequest => {

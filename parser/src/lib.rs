@@ -321,10 +321,10 @@ fn assemble<'a>(
         _ => {}
     }
 
-    let mut parsed = extract::extract(kind, &index, &mut d);
-    let body_bead = parsed.bead_id.clone();
     let line_bead = type_line.and_then(|(_, _, b, _)| b).map(Cow::Borrowed);
     let outer_bead = subject_bead.or(line_bead);
+    let mut parsed = extract::extract(kind, &index, outer_bead.is_some(), &mut d);
+    let body_bead = parsed.bead_id.clone();
     match (&body_bead, &outer_bead) {
         (Some(b), Some(s)) if b != s => {
             if let Some(h) = index

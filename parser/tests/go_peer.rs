@@ -79,6 +79,8 @@ fn case02_bead_accepted_with_bracket_subject() {
     // Ours: absent is `None`, not "".
     assert_eq!(m.parsed.title, None);
     assert_eq!(m.parsed.started_at, None);
+    // The subject names the bead, so `Accepted bead` is not missing.
+    assert_eq!(m.warnings().count(), 0, "{:?}", m.diagnostics);
 }
 
 // 3
