@@ -76,7 +76,10 @@ pub(crate) fn split_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Vec<Envelo
     if head == "---json" {
         return vec![archive(doc, lines, first)];
     }
-    if head.starts_with('{') || opens_json_array(head) {
+    let is_json = head.starts_with('{')
+        || opens_json_array(head)
+        || (head.starts_with('[') && serde_json::from_str::<Value>(doc).is_ok());
+    if is_json {
         if let Some(envs) = json_document(doc, lines) {
             return envs;
         }
@@ -84,9 +87,10 @@ pub(crate) fn split_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Vec<Envelo
     vec![spec_text(lines)]
 }
 
-/// `[` opens a JSON array only when what follows can start a message array
-/// (`{`, `[`, `"`, `]` or the end of the line); `[ol-13] DONE` is a bare body
-/// whose first line is a bracketed bead id and a type.
+/// `[` opens a JSON array when what follows can start a message array
+/// (`{`, `[`, `"`, `]` or the end of the line), or when the whole document is
+/// valid JSON; `[ol-13] DONE` is a bare body whose first line is a bracketed
+/// bead id and a type.
 fn opens_json_array(head: &str) -> bool {
     head.strip_prefix('[').is_some_and(|rest| {
         rest.trim_start()
