@@ -148,6 +148,19 @@ fn body_type_line<'a>(body: &[Line<'a>]) -> Option<(MessageType, &'a str, Option
     (trailing.is_empty() || trailing.starts_with('[')).then_some((kind, raw, s.bead, idx))
 }
 
+/// The column of an unknown type token inside a subject written in the
+/// document (`Subject: [ol-1] NUDGE` points at `NUDGE`); the subject's own
+/// column when the token is not a slice of it (JSON subjects).
+fn unknown_token_column(subject: &framing::At<'_>, raw: Option<&Cow<'_, str>>) -> u32 {
+    if let (Cow::Borrowed(value), Some(Cow::Borrowed(token))) = (&subject.value, raw) {
+        let offset = (token.as_ptr() as usize).wrapping_sub(value.as_ptr() as usize);
+        if let Some(before) = value.get(..offset) {
+            return subject.column + before.chars().count() as u32;
+        }
+    }
+    subject.column
+}
+
 /// Guesses a type from the fields a bare body carries.
 fn infer_type(body: &Body<'_, '_>) -> Option<MessageType> {
     use body::{Label, SectionKind};
@@ -312,7 +325,7 @@ fn assemble<'a>(
         (Some(s), MessageType::Unknown) => d.push(
             diag::Code::UnknownType,
             s.line,
-            s.column,
+            unknown_token_column(s, raw_type.as_ref()),
             match &raw_type {
                 Some(r) => format!("`{r}` is not a protocol message type"),
                 None => format!("subject `{}` names no protocol message type", s.value),
