@@ -49,10 +49,6 @@ fn files() -> impl Strategy<Value = Vec<Cow<'static, str>>> {
     )
 }
 
-fn one_of(v: &'static [&'static str]) -> impl Strategy<Value = Cow<'static, str>> {
-    prop::sample::select(v).prop_map(Cow::Borrowed)
-}
-
 fn timestamp() -> impl Strategy<Value = String> {
     (
         2000..2100u32,
