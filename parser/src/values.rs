@@ -38,8 +38,9 @@ fn decimal(i: &str) -> IResult<&str, &str> {
 
 /// `45%`, `45 %`, `~45%`, `45`, `45.5%` (rounded): 0..=100.
 pub(crate) fn percent(s: &str) -> Result<u8, ValueError> {
-    let parsed: IResult<&str, &str> = preceded(approx_prefix, decimal).parse(s);
-    let (after, num) = parsed.map_err(|_| ValueError::NotANumber)?;
+    let parsed: IResult<&str, (Option<char>, &str)> =
+        preceded(approx_prefix, (opt(char('-')), decimal)).parse(s);
+    let (after, (minus, num)) = parsed.map_err(|_| ValueError::NotANumber)?;
     let (after, _) = (space0::<&str, nom::error::Error<&str>>, opt(char('%')))
         .parse(after)
         .map_err(|_| ValueError::NotANumber)?;
@@ -48,6 +49,8 @@ pub(crate) fn percent(s: &str) -> Result<u8, ValueError> {
         return Err(ValueError::NotANumber);
     }
     let v: f64 = num.parse().map_err(|_| ValueError::NotANumber)?;
+    // `-5%` is a number, just not a percentage of anything.
+    let v = if minus.is_some() { -v } else { v };
     if !(0.0..=100.0).contains(&v) {
         return Err(ValueError::OutOfRange(v));
     }
@@ -56,8 +59,14 @@ pub(crate) fn percent(s: &str) -> Result<u8, ValueError> {
 
 /// A leading count: `3`, `3 (max)`, `~3`.
 pub(crate) fn count(s: &str) -> Result<u32, ValueError> {
-    let parsed: IResult<&str, &str> = preceded(approx_prefix, digit1).parse(s);
-    let (_, num) = parsed.map_err(|_| ValueError::NotANumber)?;
+    let parsed: IResult<&str, (Option<char>, &str)> =
+        preceded(approx_prefix, (opt(char('-')), digit1)).parse(s);
+    let (_, (minus, num)) = parsed.map_err(|_| ValueError::NotANumber)?;
+    if minus.is_some() {
+        return Err(ValueError::OutOfRange(
+            -num.parse::<f64>().unwrap_or(f64::MAX),
+        ));
+    }
     num.parse::<u32>()
         .map_err(|_| ValueError::OutOfRange(num.parse::<f64>().unwrap_or(f64::MAX)))
 }
@@ -180,7 +189,8 @@ mod tests {
         assert_eq!(percent("45.5%"), Ok(46));
         assert_eq!(percent("45% (rough)"), Ok(45));
         assert_eq!(percent("150%"), Err(ValueError::OutOfRange(150.0)));
-        assert_eq!(percent("-5%"), Err(ValueError::NotANumber));
+        assert_eq!(percent("-5%"), Err(ValueError::OutOfRange(-5.0)));
+        assert_eq!(count("-1"), Err(ValueError::OutOfRange(-1.0)));
         assert_eq!(percent("lots"), Err(ValueError::NotANumber));
     }
 
