@@ -262,3 +262,32 @@ fn unicode_does_not_shift_sections() {
     );
     assert_eq!(m.parsed.build_pass, Some(true));
 }
+
+/// Rendering any golden message and parsing the text again gives the same
+/// type, envelope and fields (JSON, archive and bare framings included).
+#[test]
+fn golden_messages_survive_render() {
+    for lf in lf_fixtures() {
+        let bytes = std::fs::read(&lf).unwrap();
+        for m in parse_bytes(&bytes, &ParseOptions::default()).unwrap() {
+            let out = amail_parser::render(&m);
+            let again = amail_parser::parse(&out, &ParseOptions::default()).unwrap();
+            assert_eq!(again.len(), 1, "{}", lf.display());
+            let a = &again[0];
+            let name = lf.display();
+            assert_eq!(a.kind, m.kind, "{name}\n{out}");
+            assert_eq!(a.parsed, m.parsed, "{name}\n{out}");
+            assert_eq!(a.body, m.body, "{name}\n{out}");
+            assert_eq!(
+                (&a.id, &a.from, &a.to, &a.cc, &a.thread_id, a.timestamp),
+                (&m.id, &m.from, &m.to, &m.cc, &m.thread_id, m.timestamp),
+                "{name}\n{out}"
+            );
+            assert_eq!(
+                (a.ack_required, &a.importance, a.is_reply),
+                (m.ack_required, &m.importance, m.is_reply),
+                "{name}\n{out}"
+            );
+        }
+    }
+}
