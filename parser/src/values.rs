@@ -77,9 +77,18 @@ fn first_word(s: &str) -> &str {
         .unwrap_or("")
 }
 
+/// `PASS | FAIL`, `true | false`: the spec's template copied unfilled, which
+/// says nothing (its first word must not count as the answer).
+fn is_template(s: &str) -> bool {
+    s.contains('|')
+}
+
 /// PASS/FAIL as a tri-state: `None` is returned by the caller for an absent
 /// line; here an unreadable value is an error.
 pub(crate) fn pass_fail(s: &str) -> Result<bool, ValueError> {
+    if is_template(s) {
+        return Err(ValueError::NotInEnum);
+    }
     let w = first_word(s);
     let upper = w.to_uppercase();
     match upper.as_str() {
@@ -93,6 +102,9 @@ pub(crate) fn pass_fail(s: &str) -> Result<bool, ValueError> {
 
 /// true/false, yes/no, 1/0.
 pub(crate) fn yes_no(s: &str) -> Result<bool, ValueError> {
+    if is_template(s) {
+        return Err(ValueError::NotInEnum);
+    }
     match first_word(s).to_ascii_lowercase().as_str() {
         "true" | "yes" | "y" | "1" => Ok(true),
         "false" | "no" | "n" | "0" => Ok(false),
@@ -191,6 +203,8 @@ mod tests {
         assert_eq!(percent("150%"), Err(ValueError::OutOfRange(150.0)));
         assert_eq!(percent("-5%"), Err(ValueError::OutOfRange(-5.0)));
         assert_eq!(count("-1"), Err(ValueError::OutOfRange(-1.0)));
+        assert_eq!(pass_fail("PASS | FAIL"), Err(ValueError::NotInEnum));
+        assert_eq!(yes_no("true | false"), Err(ValueError::NotInEnum));
         assert_eq!(percent("lots"), Err(ValueError::NotANumber));
     }
 

@@ -43,6 +43,9 @@ const CASES: &[Case] = &[
     Case { file: "bad_pass_fail", kind: MessageType::Done,
         lenient: &[("bad-enum", 8, 9)], strict: (8, 9, "bad-enum") },
     // SPAWN_ACK Status is spawned | failed.
+    // The spec's template copied unfilled: not a PASS.
+    Case { file: "template_pass_fail", kind: MessageType::OfferingReady,
+        lenient: &[("bad-enum", 8, 10)], strict: (8, 10, "bad-enum") },
     Case { file: "bad_spawn_status", kind: MessageType::SpawnAck,
         lenient: &[("bad-enum", 5, 9)], strict: (5, 9, "bad-enum") },
     Case { file: "bad_resume", kind: MessageType::SpawnRequest,
