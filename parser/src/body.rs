@@ -236,7 +236,7 @@ impl<'l, 'a> Body<'l, 'a> {
         }
         if duplicates > MAX_DUPLICATE_REPORTS {
             let last = lines.last().map(|l| l.no).unwrap_or(1);
-            diags.push(
+            diags.push_body(
                 Code::DuplicateField,
                 last,
                 1,

@@ -187,7 +187,7 @@ impl<'a> Extractor<'_, 'a> {
             return;
         }
         let (line, col) = self.body.lines.first().map(|l| (l.no, 1)).unwrap_or((1, 1));
-        d.push(
+        d.push_body(
             Code::MissingField,
             line,
             col,

@@ -201,18 +201,26 @@ fn build<'a>(
             let body_lines = framing::owned_lines(&text);
             let (msg, err) = assemble(
                 &text,
-                &body_lines,
+                doc_lines,
                 &body_lines,
                 env_without_body(&env),
+                false,
                 opts,
             );
             (msg.into_owned(), err)
         }
         Some(BodySource::Lines(ref body_lines)) => {
             let body_lines = body_lines.clone();
-            assemble(doc, doc_lines, &body_lines, env_without_body(&env), opts)
+            assemble(
+                doc,
+                doc_lines,
+                &body_lines,
+                env_without_body(&env),
+                true,
+                opts,
+            )
         }
-        None => assemble(doc, doc_lines, &[], env_without_body(&env), opts),
+        None => assemble(doc, doc_lines, &[], env_without_body(&env), true, opts),
     }
 }
 
@@ -234,14 +242,21 @@ fn env_without_body<'a>(env: &Envelope<'a>) -> Envelope<'a> {
     }
 }
 
+/// `doc` holds the body's text: the document, or for JSON the unescaped
+/// body string (`body_in_doc` false), whose positions are then reported at
+/// the message's line in the document.
 fn assemble<'a>(
     doc: &'a str,
     doc_lines: &[Line<'_>],
     body_lines: &[Line<'a>],
     env: Envelope<'a>,
+    body_in_doc: bool,
     opts: &ParseOptions,
 ) -> (Message<'a>, Option<ParseError>) {
     let mut d = Diags::new(opts.strict, doc_lines);
+    if !body_in_doc {
+        d.body_outside_document(env.line);
+    }
     for (code, line, col, msg) in env.problems {
         d.push(code, line, col, msg);
     }
@@ -294,13 +309,11 @@ fn assemble<'a>(
         (None, Some((k, raw, _, _))) => (k, Some(Cow::Borrowed(raw))),
         (None, None) => match infer_type(&index) {
             Some(k) if env.subject.is_none() => {
-                let line = body_lines.first().map_or(env.line, |l| l.no);
-                d.push(
-                    diag::Code::TypeInferred,
-                    line,
-                    1,
-                    format!("no type given; {k} inferred from the body's fields"),
-                );
+                let message = format!("no type given; {k} inferred from the body's fields");
+                match body_lines.first() {
+                    Some(l) => d.push_body(diag::Code::TypeInferred, l.no, 1, message),
+                    None => d.push(diag::Code::TypeInferred, env.line, 1, message),
+                }
                 (k, Some(Cow::Borrowed(k.as_str())))
             }
             _ => (MessageType::Unknown, subject_raw.clone()),
@@ -314,13 +327,11 @@ fn assemble<'a>(
     };
     match (&env.subject, kind) {
         (None, _) if type_line.is_none() => {
-            let line = body_lines.first().map_or(env.line, |l| l.no);
-            d.push(
-                diag::Code::NoSubject,
-                line,
-                1,
-                "no subject line and no type line",
-            );
+            let message = "no subject line and no type line";
+            match body_lines.first() {
+                Some(l) => d.push_body(diag::Code::NoSubject, l.no, 1, message),
+                None => d.push(diag::Code::NoSubject, env.line, 1, message),
+            }
         }
         (Some(s), MessageType::Unknown) => d.push(
             diag::Code::UnknownType,

@@ -73,6 +73,13 @@ const CASES: &[Case] = &[
         lenient: &[("not-a-message", 1, 1), ("no-subject", 1, 1)], strict: (1, 1, "not-a-message") },
     Case { file: "unterminated_front_matter", kind: MessageType::Unknown,
         lenient: &[("unterminated-front-matter", 1, 1), ("no-subject", 1, 1)], strict: (1, 1, "unterminated-front-matter") },
+    // A JSON body is not document text: body problems are reported at the
+    // message's first line, the body position in the message.
+    Case { file: "json_body_out_of_range", kind: MessageType::Progress,
+        lenient: &[("out-of-range", 1, 1)], strict: (1, 1, "out-of-range") },
+    // Archive front matter: the `"created"` line, at its value.
+    Case { file: "archive_bad_created", kind: MessageType::Progress,
+        lenient: &[("bad-timestamp", 5, 14)], strict: (5, 14, "bad-timestamp") },
     // The opening fence is reported.
     Case { file: "unclosed_fence", kind: MessageType::Done,
         lenient: &[("unclosed-fence", 7, 1)], strict: (7, 1, "unclosed-fence") },
@@ -181,4 +188,26 @@ fn table_and_corpus_agree() {
 fn strict_accepts_well_formed_mail() {
     let text = "Subject: [ol-1] PROGRESS\n\nBody:\nBead: ol-1\nStep: one\nContext usage: 45%\n";
     assert!(amail_parser::parse(text, &ParseOptions::strict()).is_ok());
+}
+
+/// In JSON Lines each message's body problems point at its own line, and
+/// the message says where in the (unescaped) body the problem is.
+#[test]
+fn json_lines_body_problems_point_at_their_line() {
+    let doc = "{\"subject\": \"[a-1] PROGRESS\", \"body_md\": \"Bead: a-1\"}\n\
+               {\"subject\": \"[a-1] PROGRESS\", \"body_md\": \"Bead: a-1\"}\n\
+               {\"subject\": \"[a-1] PROGRESS\", \"body_md\": \"Bead: a-1\\nContext usage: 150%\"}\n";
+    let msgs = amail_parser::parse(doc, &ParseOptions::default()).unwrap();
+    assert_eq!(msgs.len(), 3);
+    assert!(msgs[0].diagnostics.is_empty() && msgs[1].diagnostics.is_empty());
+    let d = &msgs[2].diagnostics[0];
+    assert_eq!((d.code.as_ref(), d.line, d.column), ("out-of-range", 3, 1));
+    assert!(
+        d.message.ends_with("(body line 2, column 16)"),
+        "{}",
+        d.message
+    );
+    let e = amail_parser::parse(doc, &ParseOptions::strict()).unwrap_err();
+    assert_eq!((e.line, e.column), (3, 1));
+    assert!(e.snippet.contains("Context usage: 150%"), "{}", e.snippet);
 }
