@@ -136,20 +136,37 @@ fn case04_parse_help_request() {
     assert_eq!(m.warnings().count(), 0, "{:?}", m.diagnostics);
 }
 
-// 5a-d
+// 5a-d: one leaf per Issue Type.
+fn help_request_variant(x: &str) {
+    let m = msg(
+        "HELP_REQUEST",
+        &format!("Bead: test-123\nIssue Type: {x}\n\n## Problem\nTest"),
+    );
+    assert_eq!(s(&m.parsed.issue_type), Some(x));
+    assert_eq!(s(&m.parsed.bead_id), Some("test-123"));
+    assert_eq!(s(&m.parsed.problem), Some("Test"));
+    // No `## Question` but a `## Problem`: the requirement is met.
+    assert_eq!(m.warnings().count(), 0, "{x}: {:?}", m.diagnostics);
+}
+
 #[test]
-fn case05_help_request_variants() {
-    for x in ["STUCK", "SPEC_UNCLEAR", "BLOCKED", "TECHNICAL"] {
-        let m = msg(
-            "HELP_REQUEST",
-            &format!("Bead: test-123\nIssue Type: {x}\n\n## Problem\nTest"),
-        );
-        assert_eq!(s(&m.parsed.issue_type), Some(x));
-        assert_eq!(s(&m.parsed.bead_id), Some("test-123"));
-        assert_eq!(s(&m.parsed.problem), Some("Test"));
-        // No `## Question` but a `## Problem`: the requirement is met.
-        assert_eq!(m.warnings().count(), 0, "{x}: {:?}", m.diagnostics);
-    }
+fn case05a_help_request_stuck() {
+    help_request_variant("STUCK");
+}
+
+#[test]
+fn case05b_help_request_spec_unclear() {
+    help_request_variant("SPEC_UNCLEAR");
+}
+
+#[test]
+fn case05c_help_request_blocked() {
+    help_request_variant("BLOCKED");
+}
+
+#[test]
+fn case05d_help_request_technical() {
+    help_request_variant("TECHNICAL");
 }
 
 const OFFERING_BODY: &str = "Bead: ol-527.1\nStatus: DONE\n\n## Changes\n- Commit: abc123def\n- Files: src/auth.py, tests/test_auth.py, src/middleware.py\n\n## Self-Validation\n- Tests: PASS\n- Lint: PASS\n- Build: PASS\n\n## Summary\nAdded JWT authentication middleware with token validation and refresh logic.\n";
@@ -241,27 +258,43 @@ fn case08_parse_failed() {
     assert_eq!(v[0].warnings().count(), 0, "{:?}", v[0].diagnostics);
 }
 
-// 9a-e
+// 9a-e: one leaf per Failure Type.
+fn failed_variant(x: &str) {
+    let m = msg(
+        "FAILED",
+        &format!("Bead: test-123\n\n## Failure\nType: {x}\nReason: Test failure"),
+    );
+    assert_eq!(s(&m.parsed.failure_type), Some(x));
+    assert_eq!(s(&m.parsed.reason), Some("Test failure"));
+    // Ours: Go hard-codes Status "FAILED"; we report what the body says
+    // (nothing here), so absent is `None`.
+    assert_eq!(m.parsed.status, None);
+    assert_eq!(m.warnings().count(), 0, "{x}: {:?}", m.diagnostics);
+}
+
 #[test]
-fn case09_failed_variants() {
-    for x in [
-        "TESTS_FAIL",
-        "BUILD_FAIL",
-        "SPEC_IMPOSSIBLE",
-        "CONTEXT_HIGH",
-        "ERROR",
-    ] {
-        let m = msg(
-            "FAILED",
-            &format!("Bead: test-123\n\n## Failure\nType: {x}\nReason: Test failure"),
-        );
-        assert_eq!(s(&m.parsed.failure_type), Some(x));
-        assert_eq!(s(&m.parsed.reason), Some("Test failure"));
-        // Ours: Go hard-codes Status "FAILED"; we report what the body says
-        // (nothing here), so absent is `None`.
-        assert_eq!(m.parsed.status, None);
-        assert_eq!(m.warnings().count(), 0, "{x}: {:?}", m.diagnostics);
-    }
+fn case09a_failed_tests_fail() {
+    failed_variant("TESTS_FAIL");
+}
+
+#[test]
+fn case09b_failed_build_fail() {
+    failed_variant("BUILD_FAIL");
+}
+
+#[test]
+fn case09c_failed_spec_impossible() {
+    failed_variant("SPEC_IMPOSSIBLE");
+}
+
+#[test]
+fn case09d_failed_context_high() {
+    failed_variant("CONTEXT_HIGH");
+}
+
+#[test]
+fn case09e_failed_error() {
+    failed_variant("ERROR");
 }
 
 // 10
@@ -502,19 +535,39 @@ fn case21_filter_pending() {
 
 // 22a-f: the Go test calls its subject helper directly; here each subject
 // becomes a whole message with a body that names no bead.
+fn bead_from_subject(subject: &str, want: Option<&str>) {
+    let m = msg(subject, "Some text\n");
+    assert_eq!(s(&m.parsed.bead_id), want, "{subject}");
+}
+
 #[test]
-fn case22_bead_id_from_subject() {
-    for (subject, want) in [
-        ("[ol-527.1] PROGRESS", Some("ol-527.1")),
-        ("[test-123] DONE", Some("test-123")),
-        ("[ag-p43.13] OFFERING_READY", Some("ag-p43.13")),
-        ("ol-527.1: PROGRESS", Some("ol-527.1")),
-        ("PROGRESS", None),
-        ("Just a message", None),
-    ] {
-        let m = msg(subject, "Some text\n");
-        assert_eq!(s(&m.parsed.bead_id), want, "{subject}");
-    }
+fn case22a_subject_brackets() {
+    bead_from_subject("[ol-527.1] PROGRESS", Some("ol-527.1"));
+}
+
+#[test]
+fn case22b_subject_brackets_test_id() {
+    bead_from_subject("[test-123] DONE", Some("test-123"));
+}
+
+#[test]
+fn case22c_subject_brackets_dotted_id() {
+    bead_from_subject("[ag-p43.13] OFFERING_READY", Some("ag-p43.13"));
+}
+
+#[test]
+fn case22d_subject_colon_prefix() {
+    bead_from_subject("ol-527.1: PROGRESS", Some("ol-527.1"));
+}
+
+#[test]
+fn case22e_subject_type_only() {
+    bead_from_subject("PROGRESS", None);
+}
+
+#[test]
+fn case22f_subject_plain_text() {
+    bead_from_subject("Just a message", None);
 }
 
 // 23
@@ -538,24 +591,39 @@ fn case23_parse_validation_failures() {
 // `## Files Touched` section holds; the comma and bullet shapes are the
 // `- Files:` field of `## Changes`.
 #[test]
-fn case24_file_list_formats() {
-    let want3 = vec!["src/auth.py", "tests/test_auth.py", "lib/utils.py"];
-    let want2 = vec!["src/auth.py", "tests/test_auth.py"];
-    let comma = msg(
+fn case24a_file_list_comma() {
+    let m = msg(
         "DONE",
         "Bead: t-1\n\n## Changes\n- Commit: abc\n- Files: src/auth.py, tests/test_auth.py, lib/utils.py\n",
     );
-    assert_eq!(list(&comma.parsed.files), Some(want3));
-    let newline = msg(
+    assert_eq!(
+        list(&m.parsed.files),
+        Some(vec!["src/auth.py", "tests/test_auth.py", "lib/utils.py"])
+    );
+}
+
+#[test]
+fn case24b_file_list_newline() {
+    let m = msg(
         "HELP_REQUEST",
         "Bead: t-1\nIssue Type: STUCK\n\n## Files Touched\nsrc/auth.py\ntests/test_auth.py\n\n## Question\nwhere?\n",
     );
-    assert_eq!(list(&newline.parsed.files_touched), Some(want2.clone()));
-    let bullets = msg(
+    assert_eq!(
+        list(&m.parsed.files_touched),
+        Some(vec!["src/auth.py", "tests/test_auth.py"])
+    );
+}
+
+#[test]
+fn case24c_file_list_markdown() {
+    let m = msg(
         "DONE",
         "Bead: t-1\n\n## Changes\n- Commit: abc\n- Files:\n  - src/auth.py\n  - tests/test_auth.py\n\n## Summary\nx\n",
     );
-    assert_eq!(list(&bullets.parsed.files), Some(want2));
+    assert_eq!(
+        list(&m.parsed.files),
+        Some(vec!["src/auth.py", "tests/test_auth.py"])
+    );
     // A `Files:` line with no items is absent, not an empty list.
     let empty = msg("DONE", "Bead: t-1\n\n## Changes\n- Commit: abc\n- Files:\n");
     assert_eq!(empty.parsed.files, None);
