@@ -198,10 +198,25 @@ fn fields(kind: MessageType, p: &Pool) -> P {
     f
 }
 
-fn subject(kind: MessageType, f: &P) -> String {
-    match &f.bead_id {
-        Some(b) => format!("[{b}] {kind}"),
-        None => kind.to_string(),
+/// A subject in one of the accepted forms: `[bead] TYPE`, `bead: TYPE`,
+/// bare `TYPE`, lower-case / kebab spelling, and a `Re:` chain (not for
+/// HELP_REQUEST, whose reply is a HELP_RESPONSE).
+fn subject(kind: MessageType, f: &P, style: usize) -> String {
+    let t = kind.as_str();
+    let spelled = match style % 3 {
+        0 => t.to_string(),
+        1 => t.to_ascii_lowercase(),
+        _ => t.to_ascii_lowercase().replace('_', "-"),
+    };
+    let reply = if style >= 6 && kind != MessageType::HelpRequest {
+        "Re: Fwd: "
+    } else {
+        ""
+    };
+    match (&f.bead_id, style % 2) {
+        (Some(b), 0) => format!("{reply}[{b}] {spelled}"),
+        (Some(b), _) => format!("{reply}{b}: {spelled} update"),
+        (None, _) => format!("{reply}{spelled}"),
     }
 }
 
@@ -212,15 +227,19 @@ proptest! {
     fn rendered_fields_parse_back_and_render_is_a_fixpoint(
         kind in prop::sample::select(&MessageType::KNOWN[..]),
         p in pool(),
+        style in 0..9usize,
     ) {
         let want = fields(kind, &p);
-        let text = format!("Subject: {}\n\nBody:\n{}", subject(kind, &want), canonical_body(kind, &want));
+        let subject = subject(kind, &want, style);
+        let text = format!("Subject: {subject}\n\nBody:\n{}", canonical_body(kind, &want));
         let msgs = parse(&text, &ParseOptions::default()).unwrap();
         prop_assert_eq!(msgs.len(), 1);
         let m = &msgs[0];
         // (a) the parsed fields are the generated ones, with no diagnostics,
         // and strict mode agrees.
         prop_assert_eq!(m.kind, kind, "{}", text);
+        prop_assert_eq!(m.raw_type.as_deref(), Some(kind.as_str()));
+        prop_assert_eq!(m.is_reply, subject.starts_with("Re:"));
         prop_assert_eq!(&m.parsed, &want, "{}", text);
         prop_assert!(m.diagnostics.is_empty(), "{:?}\n{}", m.diagnostics, text);
         prop_assert!(parse(&text, &ParseOptions::strict()).is_ok(), "{}", text);
@@ -240,7 +259,7 @@ proptest! {
         p in pool(),
     ) {
         let want = fields(kind, &p);
-        let text = format!("Subject: {}\n\nBody:\n{}", subject(kind, &want), canonical_body(kind, &want));
+        let text = format!("Subject: {}\n\nBody:\n{}", subject(kind, &want, 0), canonical_body(kind, &want));
         let mut m = parse(&text, &ParseOptions::default()).unwrap().remove(0);
         m.body = Cow::Borrowed("");
         let out = render(&m);
