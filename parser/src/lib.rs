@@ -107,7 +107,14 @@ pub fn parse_bytes(input: &[u8], opts: &ParseOptions) -> Result<Vec<OwnedMessage
             let valid = &input[..e.valid_up_to()];
             let valid = std::str::from_utf8(valid).unwrap_or("");
             let line = valid.bytes().filter(|&b| b == b'\n').count() as u32 + 1;
-            let column = valid.rsplit('\n').next().unwrap_or("").chars().count() as u32 + 1;
+            // Columns count from after a BOM, as `parse` strips it.
+            let last = valid.rsplit('\n').next().unwrap_or("");
+            let last = if line == 1 {
+                last.strip_prefix('\u{feff}').unwrap_or(last)
+            } else {
+                last
+            };
+            let column = last.chars().count() as u32 + 1;
             let text = String::from_utf8_lossy(input);
             let lines = split_lines(&text, 0, 1);
             let mut diags = Diags::new(opts.strict, &lines);

@@ -151,3 +151,20 @@ fn control_and_wide_characters_in_snippets() {
         assert!(!e.snippet.contains('\u{1b}'), "{:?}", e.snippet);
     }
 }
+
+/// The invalid byte's column does not count a BOM (which `parse` strips).
+#[test]
+fn invalid_utf8_after_a_bom() {
+    for (input, col) in [
+        (&b"\xef\xbb\xbfSubject: \xff DONE\n"[..], 10),
+        (&b"Subject: \xff DONE\n"[..], 10),
+        (&b"\xef\xbb\xbf\xff"[..], 1),
+    ] {
+        let e = parse_bytes(input, &ParseOptions::strict()).unwrap_err();
+        assert_eq!(
+            (e.line, e.column, e.code.as_str()),
+            (1, col, "invalid-utf8")
+        );
+        survive(input);
+    }
+}
