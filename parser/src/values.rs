@@ -159,6 +159,16 @@ pub fn parse_timestamp(s: &str) -> Option<DateTime<Utc>> {
     if let Ok(t) = DateTime::parse_from_rfc3339(s) {
         return Some(t.with_timezone(&Utc));
     }
+    // An email `Date:` header (RFC 2822), and ISO 8601 offsets without a
+    // colon (`+0000`).
+    if let Ok(t) = DateTime::parse_from_rfc2822(s) {
+        return Some(t.with_timezone(&Utc));
+    }
+    for fmt in ["%Y-%m-%dT%H:%M:%S%.f%z", "%Y-%m-%d %H:%M:%S%.f%z"] {
+        if let Ok(t) = DateTime::parse_from_str(s, fmt) {
+            return Some(t.with_timezone(&Utc));
+        }
+    }
     for fmt in [
         "%Y-%m-%d %H:%M:%S%.f",
         "%Y-%m-%dT%H:%M:%S%.f",

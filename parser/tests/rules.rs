@@ -276,3 +276,35 @@ fn crlf_inside_sections_is_normalised() {
     assert_eq!(m.parsed.next_steps.as_deref(), Some("1. a\n2. b"));
     assert_eq!(m.parsed.checkpoint_reason.as_deref(), Some("CONTEXT_HIGH"));
 }
+
+#[test]
+fn date_headers_in_the_forms_mail_uses() {
+    for (v, want) in [
+        ("2026-01-31T10:00:00Z", "2026-01-31T10:00:00+00:00"),
+        (
+            "2026-01-31T10:00:00.123456+00:00",
+            "2026-01-31T10:00:00.123456+00:00",
+        ),
+        ("2026-01-31T12:00:00+0200", "2026-01-31T10:00:00+00:00"),
+        ("2026-01-31 10:00:00", "2026-01-31T10:00:00+00:00"),
+        // An email `Date:` header (RFC 2822).
+        (
+            "Sat, 31 Jan 2026 10:00:00 +0000",
+            "2026-01-31T10:00:00+00:00",
+        ),
+        (
+            "Sat, 31 Jan 2026 05:00:00 -0500",
+            "2026-01-31T10:00:00+00:00",
+        ),
+    ] {
+        let m = one(&format!(
+            "Subject: [x-1] DONE\nDate: {v}\n\nBody:\nBead: x-1\n"
+        ));
+        assert_eq!(
+            m.timestamp.map(|t| t.to_rfc3339()).as_deref(),
+            Some(want),
+            "{v}"
+        );
+        assert!(m.diagnostics.is_empty(), "{v}: {:?}", m.diagnostics);
+    }
+}
