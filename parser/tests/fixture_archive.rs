@@ -325,4 +325,6 @@ fn m11_status_note_is_unknown_with_an_info() {
     assert_eq!(m.diagnostics.len(), 1);
     assert_eq!(m.diagnostics[0].severity, Severity::Info);
     assert_eq!(m.diagnostics[0].code, "unknown-type");
+    // At the `"subject"` value in the front matter.
+    assert_eq!((m.diagnostics[0].line, m.diagnostics[0].column), (13, 14));
 }
