@@ -19,6 +19,16 @@ struct Cli {
 enum Command {
     /// Parse Agent Mail files, directories or stdin into JSON or text.
     Parse(amail::cli::parse::ParseArgs),
+    /// Parse mail, bridge it to AOF/1 events and route them into the task store.
+    Route(amail::cli::route::RouteArgs),
+    /// Show the task board by AOF status.
+    Tasks(amail::cli::tasks::TasksArgs),
+    /// Show the store's event log.
+    Events(amail::cli::events::EventsArgs),
+    /// Apply session-end results and recover tasks with stale heartbeats.
+    Sweep(amail::cli::sweep::SweepArgs),
+    /// Check the task store and heal what can be healed.
+    Doctor(amail::cli::doctor::DoctorArgs),
     /// Threads of a mailbox or mcp_agent_mail store, most recent first.
     Threads(amail::cli::threads::ThreadsArgs),
     /// Messages waiting for an acknowledgement, per recipient.
@@ -35,6 +45,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: amail::cli::CliResult = match cli.command {
         Command::Parse(args) => amail::cli::parse::run(args),
+        Command::Route(a) => amail::cli::route::run(a),
+        Command::Tasks(a) => amail::cli::tasks::run(a),
+        Command::Events(a) => amail::cli::events::run(a),
+        Command::Sweep(a) => amail::cli::sweep::run(a),
+        Command::Doctor(a) => amail::cli::doctor::run(a),
         Command::Threads(a) => amail::cli::threads::run(a),
         Command::Pending(a) => amail::cli::pending::run(a),
         Command::Ack(a) => amail::cli::ack::run(a),

@@ -212,3 +212,38 @@ fn text_format_shows_type_bead_and_sanitised_subject() {
         "escape sequences never reach the terminal"
     );
 }
+
+#[test]
+fn aof_format_prints_one_envelope_per_routable_message() {
+    let out = amail()
+        .args(["parse", "--format", "aof"])
+        .arg(fixture_root())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let envs = jsonl(&out);
+    // 11 messages: the unknown-type status note maps to no event.
+    assert_eq!(envs.len(), 10);
+    for e in &envs {
+        assert_eq!(e["protocol"], "aof");
+        assert_eq!(e["version"], 1);
+        assert!(e["taskId"].as_str().unwrap().starts_with("TASK-"));
+    }
+    let completions = envs
+        .iter()
+        .filter(|e| e["type"] == "completion.report")
+        .count();
+    assert_eq!(completions, 2, "two OFFERING_READY messages");
+    let help = envs
+        .iter()
+        .find(|e| e["type"] == "status.update" && e["payload"]["blockers"].is_array())
+        .expect("the help request becomes a status update with blockers");
+    assert!(help["payload"]["blockers"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("SPEC_UNCLEAR:"));
+}

@@ -236,7 +236,7 @@ impl<'l, 'a> Body<'l, 'a> {
         }
         if duplicates > MAX_DUPLICATE_REPORTS {
             let last = lines.last().map(|l| l.no).unwrap_or(1);
-            diags.push(
+            diags.push_body(
                 Code::DuplicateField,
                 last,
                 1,
@@ -340,7 +340,13 @@ impl<'l, 'a> Body<'l, 'a> {
     }
 
     /// A list-valued field: `Files: a, b`, or `Files:` followed by bullets.
-    pub fn field_list(&self, hit: Hit<'a>) -> Vec<Cow<'a, str>> {
+    /// A field with no items is absent (`None`), like an empty scalar.
+    pub fn field_list(&self, hit: Hit<'a>) -> Option<Vec<Cow<'a, str>>> {
+        let items = self.field_items(hit);
+        (!items.is_empty()).then_some(items)
+    }
+
+    fn field_items(&self, hit: Hit<'a>) -> Vec<Cow<'a, str>> {
         if !hit.value.is_empty() {
             return inline_list(hit.value);
         }

@@ -178,6 +178,10 @@ pub(crate) struct Diags<'d> {
     strict: bool,
     doc_lines: &'d [Line<'d>],
     pub first_strict: Option<ParseError>,
+    /// The body is not document text (a JSON string, unescaped): positions
+    /// in it are reported at this document line, the body position in the
+    /// message.
+    body_at: Option<u32>,
 }
 
 impl<'d> Diags<'d> {
@@ -187,6 +191,23 @@ impl<'d> Diags<'d> {
             strict,
             doc_lines,
             first_strict: None,
+            body_at: None,
+        }
+    }
+
+    /// Body positions are not document positions; report them at `line`.
+    pub fn body_outside_document(&mut self, line: u32) {
+        self.body_at = Some(line);
+    }
+
+    /// A position in the message body (see [`Diags::body_outside_document`]).
+    pub fn push_body(&mut self, code: Code, line: u32, column: u32, message: impl Into<String>) {
+        match self.body_at {
+            Some(at) => {
+                let message = format!("{} (body line {line}, column {column})", message.into());
+                self.push(code, at, 1, message);
+            }
+            None => self.push(code, line, column, message),
         }
     }
 
@@ -211,9 +232,10 @@ impl<'d> Diags<'d> {
         });
     }
 
+    /// At `inner`, a slice of body line `line`.
     pub fn at(&mut self, code: Code, line: &Line<'_>, inner: &str, message: impl Into<String>) {
         let col = line.column_of(inner);
-        self.push(code, line.no, col, message);
+        self.push_body(code, line.no, col, message);
     }
 }
 

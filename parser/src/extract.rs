@@ -19,8 +19,15 @@ pub(crate) const FAILURE_TYPES: &[&str] = &[
 pub(crate) const CHECKPOINT_REASONS: &[&str] = &["CONTEXT_HIGH", "MANUAL", "TIMEOUT"];
 pub(crate) const SPAWN_STATUSES: &[&str] = &["spawned", "failed"];
 
-/// Fills `Parsed` for a message of type `kind` from its body.
-pub(crate) fn extract<'a>(kind: MessageType, body: &Body<'_, 'a>, d: &mut Diags<'_>) -> Parsed<'a> {
+/// Fills `Parsed` for a message of type `kind` from its body. `outer_bead`:
+/// the subject (or a body type line) names the bead, so a body without
+/// `Bead:` still identifies it and the field is not missing.
+pub(crate) fn extract<'a>(
+    kind: MessageType,
+    body: &Body<'_, 'a>,
+    outer_bead: bool,
+    d: &mut Diags<'_>,
+) -> Parsed<'a> {
     let mut p = Parsed::default();
     let x = Extractor { body, kind };
     match kind {
@@ -40,26 +47,29 @@ pub(crate) fn extract<'a>(kind: MessageType, body: &Body<'_, 'a>, d: &mut Diags<
                 }
                 p.started_at = x.value(Some(h));
             }
-            x.require(d, p.bead_id.is_some(), "Accepted bead");
+            x.require(d, p.bead_id.is_some() || outer_bead, "Accepted bead");
         }
         MessageType::Progress => {
             p.bead_id = x.value(body.top(Label::Bead));
             p.step = x.value(body.top(Label::Step));
             p.status = x.value(body.top(Label::Status));
             p.context_usage = x.percent(body.top(Label::ContextUsage), d);
-            p.files_touched = body.top(Label::FilesTouched).map(|h| body.field_list(h));
-            x.require(d, p.bead_id.is_some(), "Bead");
+            p.files_touched = body
+                .top(Label::FilesTouched)
+                .and_then(|h| body.field_list(h));
+            x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
         }
         MessageType::HelpRequest => {
             p.bead_id = x.value(body.top(Label::Bead));
             p.issue_type = x.enum_value(body.top(Label::IssueType), ISSUE_TYPES, "Issue Type", d);
             p.problem = body.section_text(SectionKind::Problem);
             p.what_tried = body.section_text(SectionKind::WhatTried);
-            p.files_touched = body
-                .section_list(SectionKind::FilesTouched)
-                .or_else(|| body.top(Label::FilesTouched).map(|h| body.field_list(h)));
+            p.files_touched = body.section_list(SectionKind::FilesTouched).or_else(|| {
+                body.top(Label::FilesTouched)
+                    .and_then(|h| body.field_list(h))
+            });
             p.question = body.section_text(SectionKind::Question);
-            x.require(d, p.bead_id.is_some(), "Bead");
+            x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
             x.require(d, p.issue_type.is_some(), "Issue Type");
             x.require(
                 d,
@@ -77,13 +87,13 @@ pub(crate) fn extract<'a>(kind: MessageType, body: &Body<'_, 'a>, d: &mut Diags<
             p.commit_sha = x.value(body.within(SectionKind::Changes, Label::Commit, d));
             p.files = body
                 .within(SectionKind::Changes, Label::Files, d)
-                .map(|h| body.field_list(h));
+                .and_then(|h| body.field_list(h));
             let sv = SectionKind::SelfValidation;
             p.tests_pass = x.pass_fail(body.within(sv, Label::Tests, d), d);
             p.lint_pass = x.pass_fail(body.within(sv, Label::Lint, d), d);
             p.build_pass = x.pass_fail(body.within(sv, Label::Build, d), d);
             p.summary = body.section_text(SectionKind::Summary);
-            x.require(d, p.bead_id.is_some(), "Bead");
+            x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
         }
         MessageType::Failed => {
             p.bead_id = x.value(body.top(Label::Bead));
@@ -95,10 +105,12 @@ pub(crate) fn extract<'a>(kind: MessageType, body: &Body<'_, 'a>, d: &mut Diags<
             let pp = SectionKind::PartialProgress;
             if body.has_section(pp) {
                 p.partial_commit_sha = x.value(body.within(pp, Label::Commit, d));
-                p.files = body.within(pp, Label::Files, d).map(|h| body.field_list(h));
+                p.files = body
+                    .within(pp, Label::Files, d)
+                    .and_then(|h| body.field_list(h));
             }
             p.recommendation = body.section_text(SectionKind::Recommendation);
-            x.require(d, p.bead_id.is_some(), "Bead");
+            x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
             x.require(d, p.failure_type.is_some(), "Type");
             x.require(d, p.reason.is_some(), "Reason");
         }
@@ -111,7 +123,7 @@ pub(crate) fn extract<'a>(kind: MessageType, body: &Body<'_, 'a>, d: &mut Diags<
             p.progress = x.value(body.within(pr, Label::Description, d));
             p.context_usage = x.percent(body.within(pr, Label::ContextUsage, d), d);
             p.next_steps = body.section_text(SectionKind::NextSteps);
-            x.require(d, p.bead_id.is_some(), "Bead");
+            x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
             x.require(d, p.checkpoint_reason.is_some(), "Reason");
         }
         MessageType::SpawnRequest => {
@@ -175,7 +187,7 @@ impl<'a> Extractor<'_, 'a> {
             return;
         }
         let (line, col) = self.body.lines.first().map(|l| (l.no, 1)).unwrap_or((1, 1));
-        d.push(
+        d.push_body(
             Code::MissingField,
             line,
             col,

@@ -76,12 +76,28 @@ pub(crate) fn split_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Vec<Envelo
     if head == "---json" {
         return vec![archive(doc, lines, first)];
     }
-    if head.starts_with('{') || head.starts_with('[') {
+    let is_json = head.starts_with('{')
+        || opens_json_array(head)
+        || (head.starts_with('[') && serde_json::from_str::<Value>(doc).is_ok());
+    if is_json {
         if let Some(envs) = json_document(doc, lines) {
             return envs;
         }
     }
     vec![spec_text(lines)]
+}
+
+/// `[` opens a JSON array when what follows can start a message array
+/// (`{`, `[`, `"`, `]` or the end of the line), or when the whole document is
+/// valid JSON; `[ol-13] DONE` is a bare body whose first line is a bracketed
+/// bead id and a type.
+fn opens_json_array(head: &str) -> bool {
+    head.strip_prefix('[').is_some_and(|rest| {
+        rest.trim_start()
+            .chars()
+            .next()
+            .is_none_or(|c| matches!(c, '{' | '[' | '"' | ']'))
+    })
 }
 
 /// `---json` / JSON / `---` / body, as the mcp_agent_mail server writes.
@@ -105,7 +121,15 @@ fn archive<'a>(doc: &'a str, lines: &[Line<'a>], open: &Line<'a>) -> Envelope<'a
     let json_end = lines[close_idx].start;
     let json = doc.get(json_start..json_end).unwrap_or("");
     let mut env = match serde_json::from_str::<Value>(json) {
-        Ok(Value::Object(map)) => from_object(&map),
+        Ok(Value::Object(map)) => {
+            let mut env = from_object(&map);
+            // Point header diagnostics at the key's line in the front matter.
+            let front = &lines[open_idx + 1..close_idx];
+            let line_of = |keys: &[&str]| keys.iter().find_map(|k| key_position(front, k));
+            place(&mut env.subject, line_of(SUBJECT_KEYS), open.no);
+            place(&mut env.timestamp, line_of(TIMESTAMP_KEYS), open.no);
+            env
+        }
         Ok(_) => {
             let mut env = Envelope::default();
             env.problems.push((
@@ -200,6 +224,8 @@ fn from_value<'a>(v: Value, line: u32) -> Vec<Envelope<'a>> {
         .map(|o| {
             let mut env = from_object(o);
             env.line = line;
+            place(&mut env.subject, None, line);
+            place(&mut env.timestamp, None, line);
             env
         })
         .collect()
@@ -262,6 +288,29 @@ fn names(v: Option<&Value>) -> Vec<Cow<'static, str>> {
     }
 }
 
+const SUBJECT_KEYS: &[&str] = &["subject"];
+const TIMESTAMP_KEYS: &[&str] = &["created_ts", "created", "timestamp", "created_at", "date"];
+
+/// Where a JSON header value was written: `at` (line, column of the value)
+/// when known, else column 1 of `line` (the message's first line). Values
+/// from JSON have no position of their own until placed.
+fn place(v: &mut Option<At<'_>>, at: Option<(u32, u32)>, line: u32) {
+    if let Some(v) = v {
+        (v.line, v.column) = at.unwrap_or((line, 1));
+    }
+}
+
+/// The line and value column of `"key": value` among `lines` (one key per
+/// line, as the archive writer formats its front matter).
+fn key_position(lines: &[Line<'_>], key: &str) -> Option<(u32, u32)> {
+    lines.iter().find_map(|l| {
+        let t = l.text.trim_start();
+        let rest = t.strip_prefix('"')?.strip_prefix(key)?.strip_prefix('"')?;
+        let value = rest.trim_start().strip_prefix(':')?.trim_start();
+        Some((l.no, l.column_of(value)))
+    })
+}
+
 fn from_object<'a>(o: &Map<String, Value>) -> Envelope<'a> {
     let get = |keys: &[&str]| keys.iter().find_map(|k| o.get(*k).filter(|v| !v.is_null()));
     let owned = |keys: &[&str]| get(keys).and_then(text).map(Cow::Owned);
@@ -273,13 +322,12 @@ fn from_object<'a>(o: &Map<String, Value>) -> Envelope<'a> {
     });
     Envelope {
         id: owned(&["id", "message_id"]),
-        subject: owned(&["subject"]).map(|s| At::new(s, 1, 1)),
+        subject: owned(SUBJECT_KEYS).map(|s| At::new(s, 1, 1)),
         from: owned(&["from", "sender_name", "sender"]),
         to: names(get(&["to"])),
         cc: names(get(&["cc"])),
         thread_id: owned(&["thread_id", "threadId", "thread"]),
-        timestamp: owned(&["created_ts", "created", "timestamp", "created_at", "date"])
-            .map(|t| At::new(t, 1, 1)),
+        timestamp: owned(TIMESTAMP_KEYS).map(|t| At::new(t, 1, 1)),
         ack_required: ack,
         importance: owned(&["importance"]),
         project: owned(&["project_slug", "project"]),

@@ -140,7 +140,8 @@ pub(crate) fn colon_bead(i: &str) -> IResult<&str, &str> {
         },
     )
     .parse(i)?;
-    let (i, _) = char(':').parse(i)?;
+    // `ol-1 : DONE` too: spaces before the colon.
+    let (i, _) = (space0, char(':')).parse(i)?;
     let (i, _) = space0(i)?;
     Ok((i, id))
 }
@@ -206,5 +207,7 @@ mod tests {
             ("DONE", "my-bead_1.2")
         );
         assert!(colon_bead("Note: x").is_err());
+        assert_eq!(colon_bead("ol-1 : DONE").unwrap(), ("DONE", "ol-1"));
+        assert!(colon_bead("Step 2: DONE").is_err());
     }
 }

@@ -107,7 +107,14 @@ pub fn parse_bytes(input: &[u8], opts: &ParseOptions) -> Result<Vec<OwnedMessage
             let valid = &input[..e.valid_up_to()];
             let valid = std::str::from_utf8(valid).unwrap_or("");
             let line = valid.bytes().filter(|&b| b == b'\n').count() as u32 + 1;
-            let column = valid.rsplit('\n').next().unwrap_or("").chars().count() as u32 + 1;
+            // Columns count from after a BOM, as `parse` strips it.
+            let last = valid.rsplit('\n').next().unwrap_or("");
+            let last = if line == 1 {
+                last.strip_prefix('\u{feff}').unwrap_or(last)
+            } else {
+                last
+            };
+            let column = last.chars().count() as u32 + 1;
             let text = String::from_utf8_lossy(input);
             let lines = split_lines(&text, 0, 1);
             let mut diags = Diags::new(opts.strict, &lines);
@@ -146,6 +153,19 @@ fn body_type_line<'a>(body: &[Line<'a>]) -> Option<(MessageType, &'a str, Option
     let rest = t.len() - (raw.as_ptr() as usize - t.as_ptr() as usize) - raw.len();
     let trailing = t[t.len() - rest..].trim_start_matches([':', '.', ' ', '!']);
     (trailing.is_empty() || trailing.starts_with('[')).then_some((kind, raw, s.bead, idx))
+}
+
+/// The column of an unknown type token inside a subject written in the
+/// document (`Subject: [ol-1] NUDGE` points at `NUDGE`); the subject's own
+/// column when the token is not a slice of it (JSON subjects).
+fn unknown_token_column(subject: &framing::At<'_>, raw: Option<&Cow<'_, str>>) -> u32 {
+    if let (Cow::Borrowed(value), Some(Cow::Borrowed(token))) = (&subject.value, raw) {
+        let offset = (token.as_ptr() as usize).wrapping_sub(value.as_ptr() as usize);
+        if let Some(before) = value.get(..offset) {
+            return subject.column + before.chars().count() as u32;
+        }
+    }
+    subject.column
 }
 
 /// Guesses a type from the fields a bare body carries.
@@ -188,18 +208,26 @@ fn build<'a>(
             let body_lines = framing::owned_lines(&text);
             let (msg, err) = assemble(
                 &text,
-                &body_lines,
+                doc_lines,
                 &body_lines,
                 env_without_body(&env),
+                false,
                 opts,
             );
             (msg.into_owned(), err)
         }
         Some(BodySource::Lines(ref body_lines)) => {
             let body_lines = body_lines.clone();
-            assemble(doc, doc_lines, &body_lines, env_without_body(&env), opts)
+            assemble(
+                doc,
+                doc_lines,
+                &body_lines,
+                env_without_body(&env),
+                true,
+                opts,
+            )
         }
-        None => assemble(doc, doc_lines, &[], env_without_body(&env), opts),
+        None => assemble(doc, doc_lines, &[], env_without_body(&env), true, opts),
     }
 }
 
@@ -221,14 +249,21 @@ fn env_without_body<'a>(env: &Envelope<'a>) -> Envelope<'a> {
     }
 }
 
+/// `doc` holds the body's text: the document, or for JSON the unescaped
+/// body string (`body_in_doc` false), whose positions are then reported at
+/// the message's line in the document.
 fn assemble<'a>(
     doc: &'a str,
     doc_lines: &[Line<'_>],
     body_lines: &[Line<'a>],
     env: Envelope<'a>,
+    body_in_doc: bool,
     opts: &ParseOptions,
 ) -> (Message<'a>, Option<ParseError>) {
     let mut d = Diags::new(opts.strict, doc_lines);
+    if !body_in_doc {
+        d.body_outside_document(env.line);
+    }
     for (code, line, col, msg) in env.problems {
         d.push(code, line, col, msg);
     }
@@ -281,32 +316,34 @@ fn assemble<'a>(
         (None, Some((k, raw, _, _))) => (k, Some(Cow::Borrowed(raw))),
         (None, None) => match infer_type(&index) {
             Some(k) if env.subject.is_none() => {
-                let line = body_lines.first().map_or(env.line, |l| l.no);
-                d.push(
-                    diag::Code::TypeInferred,
-                    line,
-                    1,
-                    format!("no type given; {k} inferred from the body's fields"),
-                );
+                let message = format!("no type given; {k} inferred from the body's fields");
+                match body_lines.first() {
+                    Some(l) => d.push_body(diag::Code::TypeInferred, l.no, 1, message),
+                    None => d.push(diag::Code::TypeInferred, env.line, 1, message),
+                }
                 (k, Some(Cow::Borrowed(k.as_str())))
             }
             _ => (MessageType::Unknown, subject_raw.clone()),
         },
     };
+    // `raw_type` is canonical for a known type (`done`, `help-request` are
+    // DONE, HELP_REQUEST); only an unknown token keeps its spelling.
+    let raw_type = match kind {
+        MessageType::Unknown => raw_type,
+        k => Some(Cow::Borrowed(k.as_str())),
+    };
     match (&env.subject, kind) {
         (None, _) if type_line.is_none() => {
-            let line = body_lines.first().map_or(env.line, |l| l.no);
-            d.push(
-                diag::Code::NoSubject,
-                line,
-                1,
-                "no subject line and no type line",
-            );
+            let message = "no subject line and no type line";
+            match body_lines.first() {
+                Some(l) => d.push_body(diag::Code::NoSubject, l.no, 1, message),
+                None => d.push(diag::Code::NoSubject, env.line, 1, message),
+            }
         }
         (Some(s), MessageType::Unknown) => d.push(
             diag::Code::UnknownType,
             s.line,
-            s.column,
+            unknown_token_column(s, raw_type.as_ref()),
             match &raw_type {
                 Some(r) => format!("`{r}` is not a protocol message type"),
                 None => format!("subject `{}` names no protocol message type", s.value),
@@ -315,10 +352,10 @@ fn assemble<'a>(
         _ => {}
     }
 
-    let mut parsed = extract::extract(kind, &index, &mut d);
-    let body_bead = parsed.bead_id.clone();
     let line_bead = type_line.and_then(|(_, _, b, _)| b).map(Cow::Borrowed);
     let outer_bead = subject_bead.or(line_bead);
+    let mut parsed = extract::extract(kind, &index, outer_bead.is_some(), &mut d);
+    let body_bead = parsed.bead_id.clone();
     match (&body_bead, &outer_bead) {
         (Some(b), Some(s)) if b != s => {
             if let Some(h) = index

@@ -38,8 +38,9 @@ fn decimal(i: &str) -> IResult<&str, &str> {
 
 /// `45%`, `45 %`, `~45%`, `45`, `45.5%` (rounded): 0..=100.
 pub(crate) fn percent(s: &str) -> Result<u8, ValueError> {
-    let parsed: IResult<&str, &str> = preceded(approx_prefix, decimal).parse(s);
-    let (after, num) = parsed.map_err(|_| ValueError::NotANumber)?;
+    let parsed: IResult<&str, (Option<char>, &str)> =
+        preceded(approx_prefix, (opt(char('-')), decimal)).parse(s);
+    let (after, (minus, num)) = parsed.map_err(|_| ValueError::NotANumber)?;
     let (after, _) = (space0::<&str, nom::error::Error<&str>>, opt(char('%')))
         .parse(after)
         .map_err(|_| ValueError::NotANumber)?;
@@ -48,6 +49,8 @@ pub(crate) fn percent(s: &str) -> Result<u8, ValueError> {
         return Err(ValueError::NotANumber);
     }
     let v: f64 = num.parse().map_err(|_| ValueError::NotANumber)?;
+    // `-5%` is a number, just not a percentage of anything.
+    let v = if minus.is_some() { -v } else { v };
     if !(0.0..=100.0).contains(&v) {
         return Err(ValueError::OutOfRange(v));
     }
@@ -56,8 +59,14 @@ pub(crate) fn percent(s: &str) -> Result<u8, ValueError> {
 
 /// A leading count: `3`, `3 (max)`, `~3`.
 pub(crate) fn count(s: &str) -> Result<u32, ValueError> {
-    let parsed: IResult<&str, &str> = preceded(approx_prefix, digit1).parse(s);
-    let (_, num) = parsed.map_err(|_| ValueError::NotANumber)?;
+    let parsed: IResult<&str, (Option<char>, &str)> =
+        preceded(approx_prefix, (opt(char('-')), digit1)).parse(s);
+    let (_, (minus, num)) = parsed.map_err(|_| ValueError::NotANumber)?;
+    if minus.is_some() {
+        return Err(ValueError::OutOfRange(
+            -num.parse::<f64>().unwrap_or(f64::MAX),
+        ));
+    }
     num.parse::<u32>()
         .map_err(|_| ValueError::OutOfRange(num.parse::<f64>().unwrap_or(f64::MAX)))
 }
@@ -68,9 +77,18 @@ fn first_word(s: &str) -> &str {
         .unwrap_or("")
 }
 
+/// `PASS | FAIL`, `true | false`: the spec's template copied unfilled, which
+/// says nothing (its first word must not count as the answer).
+fn is_template(s: &str) -> bool {
+    s.contains('|')
+}
+
 /// PASS/FAIL as a tri-state: `None` is returned by the caller for an absent
 /// line; here an unreadable value is an error.
 pub(crate) fn pass_fail(s: &str) -> Result<bool, ValueError> {
+    if is_template(s) {
+        return Err(ValueError::NotInEnum);
+    }
     let w = first_word(s);
     let upper = w.to_uppercase();
     match upper.as_str() {
@@ -84,6 +102,9 @@ pub(crate) fn pass_fail(s: &str) -> Result<bool, ValueError> {
 
 /// true/false, yes/no, 1/0.
 pub(crate) fn yes_no(s: &str) -> Result<bool, ValueError> {
+    if is_template(s) {
+        return Err(ValueError::NotInEnum);
+    }
     match first_word(s).to_ascii_lowercase().as_str() {
         "true" | "yes" | "y" | "1" => Ok(true),
         "false" | "no" | "n" | "0" => Ok(false),
@@ -138,6 +159,16 @@ pub fn parse_timestamp(s: &str) -> Option<DateTime<Utc>> {
     if let Ok(t) = DateTime::parse_from_rfc3339(s) {
         return Some(t.with_timezone(&Utc));
     }
+    // An email `Date:` header (RFC 2822), and ISO 8601 offsets without a
+    // colon (`+0000`).
+    if let Ok(t) = DateTime::parse_from_rfc2822(s) {
+        return Some(t.with_timezone(&Utc));
+    }
+    for fmt in ["%Y-%m-%dT%H:%M:%S%.f%z", "%Y-%m-%d %H:%M:%S%.f%z"] {
+        if let Ok(t) = DateTime::parse_from_str(s, fmt) {
+            return Some(t.with_timezone(&Utc));
+        }
+    }
     for fmt in [
         "%Y-%m-%d %H:%M:%S%.f",
         "%Y-%m-%dT%H:%M:%S%.f",
@@ -180,7 +211,10 @@ mod tests {
         assert_eq!(percent("45.5%"), Ok(46));
         assert_eq!(percent("45% (rough)"), Ok(45));
         assert_eq!(percent("150%"), Err(ValueError::OutOfRange(150.0)));
-        assert_eq!(percent("-5%"), Err(ValueError::NotANumber));
+        assert_eq!(percent("-5%"), Err(ValueError::OutOfRange(-5.0)));
+        assert_eq!(count("-1"), Err(ValueError::OutOfRange(-1.0)));
+        assert_eq!(pass_fail("PASS | FAIL"), Err(ValueError::NotInEnum));
+        assert_eq!(yes_no("true | false"), Err(ValueError::NotInEnum));
         assert_eq!(percent("lots"), Err(ValueError::NotANumber));
     }
 

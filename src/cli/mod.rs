@@ -68,6 +68,11 @@ pub fn config_path() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("config.toml"))
 }
 
+pub mod doctor;
+pub mod events;
+pub mod route;
+pub mod sweep;
+pub mod tasks;
 pub mod ack;
 pub mod demo;
 pub mod pending;

@@ -20,11 +20,14 @@ pub enum Format {
     Jsonl,
     /// A readable summary with diagnostics.
     Text,
+    /// AOF/1 envelopes (JSON Lines), as `amail route` would route them.
+    /// Messages that map to no event (unknown types, plain replies) are left out.
+    Aof,
 }
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  amail parse mail/                      every mail file under mail/\n  amail parse --strict msg.md            fail at the first malformed message\n  cat inbox.json | amail parse --format json\n  amail parse archive/ | jq 'select(.type == \"HELP_REQUEST\")'"
+    after_help = "Examples:\n  amail parse mail/                      every mail file under mail/\n  amail parse --strict msg.md            fail at the first malformed message\n  cat inbox.json | amail parse --format json\n  amail parse archive/ | jq 'select(.type == \"HELP_REQUEST\")'\n  amail parse --format aof archive/      the AOF/1 events the router would receive"
 )]
 pub struct ParseArgs {
     /// Mail files or directories (recursive); none or `-` reads stdin.
@@ -32,7 +35,7 @@ pub struct ParseArgs {
     /// Fail on the first malformed message (exit 1, with file:line:col).
     #[arg(long)]
     pub strict: bool,
-    /// Output format [default: text on a terminal, jsonl when piped].
+    /// Output format [default: text on a terminal, jsonl when piped]; `aof` prints AOF/1 envelopes.
     #[arg(long, value_enum)]
     pub format: Option<Format>,
 }
@@ -153,6 +156,12 @@ pub fn run(args: ParseArgs) -> CliResult {
                     write_out(&mut out, b"\n")?;
                 }
                 Format::Text => write_text(&mut out, &located)?,
+                Format::Aof => {
+                    if let Some(env) = crate::bridge::to_envelope_standalone(m) {
+                        write_out(&mut out, env.to_json_line().as_bytes())?;
+                        write_out(&mut out, b"\n")?;
+                    }
+                }
             }
             first = false;
         }

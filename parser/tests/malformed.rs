@@ -1,0 +1,213 @@
+//! The malformed corpus (`parser/fixtures/malformed/*.md`): for each file,
+//! the diagnostics lenient mode reports (code, line, column) and the error
+//! strict mode fails with (line, column, code). Positions are document
+//! lines and columns, 1-based, columns in characters. Every file's CRLF twin
+//! must give the same answers.
+
+use amail_parser::{parse_bytes, MessageType, ParseOptions, Severity};
+
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/malformed");
+
+struct Case {
+    file: &'static str,
+    /// The type lenient mode still reports.
+    kind: MessageType,
+    /// Every lenient diagnostic, in order: (code, line, column).
+    lenient: &'static [(&'static str, u32, u32)],
+    /// Strict mode's error: (line, column, code).
+    strict: (u32, u32, &'static str),
+}
+
+#[rustfmt::skip]
+const CASES: &[Case] = &[
+    // No subject and nothing in the body that names or implies a type.
+    Case { file: "no_subject", kind: MessageType::Unknown,
+        lenient: &[("no-subject", 1, 1)], strict: (1, 1, "no-subject") },
+    // `NUDGE` is not a protocol type: the error points at the token.
+    Case { file: "unknown_type", kind: MessageType::Unknown,
+        lenient: &[("unknown-type", 1, 17)], strict: (1, 17, "unknown-type") },
+    // PROGRESS requires `Bead` (none in the body or the subject).
+    Case { file: "missing_bead", kind: MessageType::Progress,
+        lenient: &[("missing-field", 4, 1)], strict: (4, 1, "missing-field") },
+    // FAILED requires `Type` and `Reason` in `## Failure`.
+    Case { file: "missing_failure_fields", kind: MessageType::Failed,
+        lenient: &[("missing-field", 4, 1), ("missing-field", 4, 1)], strict: (4, 1, "missing-field") },
+    Case { file: "bad_issue_type", kind: MessageType::HelpRequest,
+        lenient: &[("bad-enum", 5, 13)], strict: (5, 13, "bad-enum") },
+    // `A | B` copied from the spec template is not one value.
+    Case { file: "bad_failure_type", kind: MessageType::Failed,
+        lenient: &[("bad-enum", 7, 7)], strict: (7, 7, "bad-enum") },
+    Case { file: "bad_checkpoint_reason", kind: MessageType::Checkpoint,
+        lenient: &[("bad-enum", 5, 9)], strict: (5, 9, "bad-enum") },
+    // `- Lint: maybe` is neither PASS nor FAIL.
+    Case { file: "bad_pass_fail", kind: MessageType::Done,
+        lenient: &[("bad-enum", 8, 9)], strict: (8, 9, "bad-enum") },
+    // SPAWN_ACK Status is spawned | failed.
+    // The spec's template copied unfilled: not a PASS.
+    Case { file: "template_pass_fail", kind: MessageType::OfferingReady,
+        lenient: &[("bad-enum", 8, 10)], strict: (8, 10, "bad-enum") },
+    Case { file: "bad_spawn_status", kind: MessageType::SpawnAck,
+        lenient: &[("bad-enum", 5, 9)], strict: (5, 9, "bad-enum") },
+    Case { file: "bad_resume", kind: MessageType::SpawnRequest,
+        lenient: &[("bad-enum", 5, 9)], strict: (5, 9, "bad-enum") },
+    Case { file: "out_of_range", kind: MessageType::Progress,
+        lenient: &[("out-of-range", 5, 16)], strict: (5, 16, "out-of-range") },
+    Case { file: "bad_number", kind: MessageType::Progress,
+        lenient: &[("bad-number", 5, 16)], strict: (5, 16, "bad-number") },
+    // A `Date:` header that is not a timestamp.
+    Case { file: "bad_timestamp", kind: MessageType::Progress,
+        lenient: &[("bad-timestamp", 2, 7)], strict: (2, 7, "bad-timestamp") },
+    // BEAD_ACCEPTED `Starting implementation at:` is a timestamp too.
+    Case { file: "bad_started_at", kind: MessageType::BeadAccepted,
+        lenient: &[("bad-timestamp", 5, 29)], strict: (5, 29, "bad-timestamp") },
+    // Subject `[ol-13]`, body `Bead: ol-31`: the error points at the body's value.
+    Case { file: "bead_mismatch", kind: MessageType::Progress,
+        lenient: &[("bead-mismatch", 4, 7)], strict: (4, 7, "bead-mismatch") },
+    Case { file: "duplicate_field", kind: MessageType::Progress,
+        lenient: &[("duplicate-field", 6, 1)], strict: (6, 1, "duplicate-field") },
+    // `"body_md": }`: serde's position of the bad value.
+    Case { file: "invalid_json", kind: MessageType::Unknown,
+        lenient: &[("invalid-json", 2, 13), ("no-subject", 1, 1)], strict: (2, 13, "invalid-json") },
+    // Valid JSON that holds no message object.
+    Case { file: "not_a_message", kind: MessageType::Unknown,
+        lenient: &[("not-a-message", 1, 1), ("no-subject", 1, 1)], strict: (1, 1, "not-a-message") },
+    Case { file: "unterminated_front_matter", kind: MessageType::Unknown,
+        lenient: &[("unterminated-front-matter", 1, 1), ("no-subject", 1, 1)], strict: (1, 1, "unterminated-front-matter") },
+    // A JSON body is not document text: body problems are reported at the
+    // message's first line, the body position in the message.
+    Case { file: "json_body_out_of_range", kind: MessageType::Progress,
+        lenient: &[("out-of-range", 1, 1)], strict: (1, 1, "out-of-range") },
+    // Archive front matter: the `"created"` line, at its value.
+    Case { file: "archive_bad_created", kind: MessageType::Progress,
+        lenient: &[("bad-timestamp", 5, 14)], strict: (5, 14, "bad-timestamp") },
+    // The opening fence is reported.
+    Case { file: "unclosed_fence", kind: MessageType::Done,
+        lenient: &[("unclosed-fence", 7, 1)], strict: (7, 1, "unclosed-fence") },
+    // `caf\xC3 \xFF`: the first bad byte is the 10th character of line 5.
+    Case { file: "invalid_utf8", kind: MessageType::Progress,
+        lenient: &[("invalid-utf8", 5, 10)], strict: (5, 10, "invalid-utf8") },
+];
+
+fn check(path: &str, c: &Case) {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let msgs = parse_bytes(&bytes, &ParseOptions::default())
+        .unwrap_or_else(|e| panic!("{path}: lenient mode failed: {e}"));
+    assert_eq!(msgs.len(), 1, "{path}");
+    let m = &msgs[0];
+    assert_eq!(m.kind, c.kind, "{path}");
+    let got: Vec<(&str, u32, u32)> = m
+        .diagnostics
+        .iter()
+        .map(|d| (d.code.as_ref(), d.line, d.column))
+        .collect();
+    assert_eq!(got, c.lenient, "{path}: lenient diagnostics");
+    // The problem the file is about is a warning or an error, never an info.
+    assert!(
+        m.diagnostics[0].severity >= Severity::Warning
+            || c.lenient[0].0 == "no-subject"
+            || c.lenient[0].0 == "unknown-type",
+        "{path}: {:?}",
+        m.diagnostics[0]
+    );
+    let err = parse_bytes(&bytes, &ParseOptions::strict())
+        .expect_err(&format!("{path}: strict mode accepted it"));
+    assert_eq!(
+        (err.line, err.column, err.code.as_str()),
+        c.strict,
+        "{path}: strict error"
+    );
+    // The snippet shows the offending line and a caret under the column.
+    let caret_line = err.snippet.lines().last().unwrap();
+    let caret_at = caret_line.chars().count() - 1;
+    let gutter = err.line.to_string().len() + 3;
+    assert_eq!(
+        caret_at + 1 - gutter,
+        err.column as usize,
+        "{path}: caret\n{}",
+        err.snippet
+    );
+    assert!(err.report("mail.md").starts_with(&format!(
+        "mail.md:{}:{}: error[{}]",
+        c.strict.0, c.strict.1, c.strict.2
+    )));
+}
+
+#[test]
+fn every_malformed_fixture_has_its_diagnostics_and_strict_error() {
+    for c in CASES {
+        check(&format!("{DIR}/{}.md", c.file), c);
+    }
+}
+
+#[test]
+fn crlf_twins_report_the_same_positions() {
+    for c in CASES {
+        check(&format!("{DIR}/{}.crlf.md", c.file), c);
+    }
+}
+
+/// The table covers the whole corpus, and the corpus covers every code
+/// strict mode refuses.
+#[test]
+fn table_and_corpus_agree() {
+    let mut files: Vec<String> = std::fs::read_dir(DIR)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.ends_with(".crlf.md"))
+        .map(|n| n.trim_end_matches(".md").to_string())
+        .collect();
+    files.sort();
+    let mut names: Vec<String> = CASES.iter().map(|c| c.file.to_string()).collect();
+    names.sort();
+    assert_eq!(files, names);
+    for code in [
+        "invalid-utf8",
+        "invalid-json",
+        "unterminated-front-matter",
+        "not-a-message",
+        "no-subject",
+        "unknown-type",
+        "missing-field",
+        "duplicate-field",
+        "bad-enum",
+        "bad-number",
+        "out-of-range",
+        "bad-timestamp",
+        "bead-mismatch",
+        "unclosed-fence",
+    ] {
+        assert!(
+            CASES.iter().any(|c| c.strict.2 == code),
+            "no fixture for {code}"
+        );
+    }
+}
+
+/// Valid mail passes strict mode: the corpus is not just "everything fails".
+#[test]
+fn strict_accepts_well_formed_mail() {
+    let text = "Subject: [ol-1] PROGRESS\n\nBody:\nBead: ol-1\nStep: one\nContext usage: 45%\n";
+    assert!(amail_parser::parse(text, &ParseOptions::strict()).is_ok());
+}
+
+/// In JSON Lines each message's body problems point at its own line, and
+/// the message says where in the (unescaped) body the problem is.
+#[test]
+fn json_lines_body_problems_point_at_their_line() {
+    let doc = "{\"subject\": \"[a-1] PROGRESS\", \"body_md\": \"Bead: a-1\"}\n\
+               {\"subject\": \"[a-1] PROGRESS\", \"body_md\": \"Bead: a-1\"}\n\
+               {\"subject\": \"[a-1] PROGRESS\", \"body_md\": \"Bead: a-1\\nContext usage: 150%\"}\n";
+    let msgs = amail_parser::parse(doc, &ParseOptions::default()).unwrap();
+    assert_eq!(msgs.len(), 3);
+    assert!(msgs[0].diagnostics.is_empty() && msgs[1].diagnostics.is_empty());
+    let d = &msgs[2].diagnostics[0];
+    assert_eq!((d.code.as_ref(), d.line, d.column), ("out-of-range", 3, 1));
+    assert!(
+        d.message.ends_with("(body line 2, column 16)"),
+        "{}",
+        d.message
+    );
+    let e = amail_parser::parse(doc, &ParseOptions::strict()).unwrap_err();
+    assert_eq!((e.line, e.column), (3, 1));
+    assert!(e.snippet.contains("Context usage: 150%"), "{}", e.snippet);
+}

@@ -1,0 +1,310 @@
+//! The design's parsing rules ("The parser" in DESIGN.md), one test per
+//! rule family: subject forms, labels, sections, lists, numbers, PASS/FAIL,
+//! headers and framings. Where the Go parser differs, the comment says so.
+
+use amail_parser::{parse, MessageType, OwnedMessage, ParseOptions};
+
+fn one(text: &str) -> OwnedMessage {
+    let mut v = parse(text, &ParseOptions::default()).unwrap();
+    assert_eq!(v.len(), 1, "{text}");
+    v.remove(0).into_owned()
+}
+
+fn subject(s: &str) -> OwnedMessage {
+    one(&format!("Subject: {s}\n\nBody:\nStatus: x\n"))
+}
+
+fn codes(m: &OwnedMessage) -> Vec<(&str, u32, u32)> {
+    m.diagnostics
+        .iter()
+        .map(|d| (d.code.as_ref(), d.line, d.column))
+        .collect()
+}
+
+#[test]
+fn subject_forms() {
+    for (s, kind, bead, reply) in [
+        (
+            "[ol-527.1] PROGRESS",
+            MessageType::Progress,
+            Some("ol-527.1"),
+            false,
+        ),
+        ("[ol-1]DONE", MessageType::Done, Some("ol-1"), false),
+        // Brackets are trimmed (Go keeps the spaces).
+        ("[ ol-1 ] DONE", MessageType::Done, Some("ol-1"), false),
+        // Leading spaces and reply chains do not hide the bead (Go: "").
+        ("  [ol-1] DONE", MessageType::Done, Some("ol-1"), false),
+        ("Re: [ol-1] DONE", MessageType::Done, Some("ol-1"), true),
+        (
+            "Re[2]: [ol-1] PROGRESS",
+            MessageType::Progress,
+            Some("ol-1"),
+            true,
+        ),
+        // `id: TYPE` with several hyphens, underscores, spaces (Go: "").
+        ("gt-123: done", MessageType::Done, Some("gt-123"), false),
+        (
+            "my-bead-1: DONE",
+            MessageType::Done,
+            Some("my-bead-1"),
+            false,
+        ),
+        ("Fwd: ol_527: done", MessageType::Done, Some("ol_527"), true),
+        ("ol-1 : DONE", MessageType::Done, Some("ol-1"), false),
+        // TYPE then a bracketed bead and words.
+        (
+            "DONE [ol-1] finished",
+            MessageType::Done,
+            Some("ol-1"),
+            false,
+        ),
+        ("\tPROGRESS  ", MessageType::Progress, None, false),
+        ("Help Request", MessageType::HelpRequest, None, false),
+        ("spawn-ack", MessageType::SpawnAck, None, false),
+        // Whole tokens only (Go: FAILED, CHECKPOINT by substring).
+        (
+            "Build DONE but tests FAILED",
+            MessageType::Unknown,
+            None,
+            false,
+        ),
+        ("PROGRESS checkpoint", MessageType::Progress, None, false),
+        (
+            "Re: Re: HELP_RESPONSE",
+            MessageType::HelpResponse,
+            None,
+            true,
+        ),
+    ] {
+        let m = subject(s);
+        assert_eq!(m.kind, kind, "{s}");
+        assert_eq!(m.parsed.bead_id.as_deref(), bead, "{s}");
+        assert_eq!(m.is_reply, reply, "{s}");
+    }
+}
+
+#[test]
+fn bead_precedence_body_then_brackets_then_prefix() {
+    // The body's field wins (and disagreeing is a diagnostic).
+    let m = one("Subject: [subj-1] PROGRESS\n\nBody:\nBead: body-1\n");
+    assert_eq!(m.parsed.bead_id.as_deref(), Some("body-1"));
+    assert_eq!(codes(&m), [("bead-mismatch", 4, 7)]);
+    // An empty `Bead:` is missing: the subject's is used.
+    let m = one("Subject: [subj-1] PROGRESS\n\nBody:\nBead:   \nStep: s\n");
+    assert_eq!(m.parsed.bead_id.as_deref(), Some("subj-1"));
+    assert!(m.diagnostics.is_empty(), "{:?}", m.diagnostics);
+}
+
+#[test]
+fn labels_are_anchored_and_case_insensitive() {
+    let m = one(
+        "Subject: [ol-1] PROGRESS\n\nBody:\nbead: ol-1\nBuild Status: green\nSTATUS: DONE\nSee Step: nothing\nstep: real\n",
+    );
+    assert_eq!(m.parsed.bead_id.as_deref(), Some("ol-1"));
+    // Go takes `Build Status: green` (unanchored); we take `STATUS:`.
+    assert_eq!(m.parsed.status.as_deref(), Some("DONE"));
+    assert_eq!(m.parsed.step.as_deref(), Some("real"));
+    let m = one(
+        "Subject: [x-1] BEAD_ACCEPTED\n\nBody:\nAccepted Bead: x-1\nSubtitle: no\nTitle: yes\n",
+    );
+    assert_eq!(m.parsed.bead_id.as_deref(), Some("x-1"));
+    assert_eq!(m.parsed.title.as_deref(), Some("yes"));
+}
+
+#[test]
+fn sections_end_only_at_level_one_or_two_headings() {
+    let m = one(
+        "Subject: [x-1] DONE\n\nBody:\nBead: x-1\n## Summary\nFixed issue ##42 and C## stuff\nsee ## Summary below\n####### seven\n## Other\nnot it\n",
+    );
+    assert_eq!(
+        m.parsed.summary.as_deref(),
+        Some("Fixed issue ##42 and C## stuff\nsee ## Summary below\n####### seven")
+    );
+    // A field outside its section is still read, with an info.
+    let m = one("Subject: [x-1] FAILED\n\nBody:\nBead: x-1\nType: ERROR\nReason: outside\n");
+    assert_eq!(m.parsed.failure_type.as_deref(), Some("ERROR"));
+    assert_eq!(m.parsed.reason.as_deref(), Some("outside"));
+    assert_eq!(
+        codes(&m),
+        [
+            ("field-outside-section", 5, 1),
+            ("field-outside-section", 6, 1)
+        ]
+    );
+    assert_eq!(m.warnings().count(), 0);
+}
+
+#[test]
+fn lists_accept_bullets_numbers_and_commas() {
+    let m = one(
+        "Subject: [x-1] HELP_REQUEST\n\nBody:\nBead: x-1\nIssue Type: spec-unclear\n## Problem\np\n## Files Touched\n+ a.rs\n* b.rs\n1. c.rs\n",
+    );
+    assert_eq!(
+        m.parsed.files_touched,
+        Some(vec!["a.rs".into(), "b.rs".into(), "c.rs".into()])
+    );
+    // Enum words are normalised (`spec-unclear` is SPEC_UNCLEAR).
+    assert_eq!(m.parsed.issue_type.as_deref(), Some("SPEC_UNCLEAR"));
+    let m = one("Subject: [x-1] DONE\n\nBody:\nBead: x-1\n## Changes\n- Files: a.go,, b.go ,\n");
+    assert_eq!(m.parsed.files, Some(vec!["a.go".into(), "b.go".into()]));
+}
+
+#[test]
+fn numbers_keep_their_meaning() {
+    for (v, want, diag) in [
+        ("45%", Some(45), None),
+        ("45 %", Some(45), None),
+        ("~45%", Some(45), None),
+        ("about 30", Some(30), None),
+        ("45% (estimate)", Some(45), None),
+        ("45.5%", Some(46), None),
+        ("0", Some(0), None),
+        ("100%", Some(100), None),
+        ("101%", None, Some("out-of-range")),
+        ("150", None, Some("out-of-range")),
+        ("-5%", None, Some("out-of-range")),
+        ("4 5%", None, Some("bad-number")),
+        ("lots", None, Some("bad-number")),
+    ] {
+        let m = one(&format!(
+            "Subject: [ol-1] PROGRESS\n\nBody:\nBead: ol-1\nContext usage: {v}\n"
+        ));
+        assert_eq!(m.parsed.context_usage, want, "{v}");
+        let got: Vec<_> = m.diagnostics.iter().map(|d| d.code.as_ref()).collect();
+        assert_eq!(got, diag.into_iter().collect::<Vec<_>>(), "{v}");
+        if let Some(code) = diag {
+            // Column 16: the value after `Context usage: `.
+            assert_eq!(codes(&m), [(code, 5, 16)]);
+        }
+    }
+    for (v, want, diag) in [
+        ("3", Some(3), None),
+        ("3 (max)", Some(3), None),
+        ("-1", None, Some("out-of-range")),
+        ("99999999999", None, Some("out-of-range")),
+        ("three", None, Some("bad-number")),
+    ] {
+        let m = one(&format!(
+            "Subject: [ol-1] FAILED\n\nBody:\nBead: ol-1\n## Failure\nType: ERROR\nReason: r\nInternal Attempts: {v}\n"
+        ));
+        assert_eq!(m.parsed.internal_attempts, want, "{v}");
+        let got: Vec<_> = m.diagnostics.iter().map(|d| d.code.as_ref()).collect();
+        assert_eq!(got, diag.into_iter().collect::<Vec<_>>(), "{v}");
+    }
+}
+
+#[test]
+fn pass_fail_and_booleans_are_tri_state() {
+    for (v, want) in [
+        ("PASS", Some(true)),
+        ("pass (2 skipped)", Some(true)),
+        ("PASSED", Some(true)),
+        ("✅", Some(true)),
+        ("ok", Some(true)),
+        ("Fail", Some(false)),
+        ("❌ 3 failing", Some(false)),
+        ("maybe", None),
+    ] {
+        let m = one(&format!(
+            "Subject: [x-1] DONE\n\nBody:\nBead: x-1\n## Self-Validation\n- Tests: {v}\n"
+        ));
+        assert_eq!(m.parsed.tests_pass, want, "{v}");
+        // Absent checks are null, never false.
+        assert_eq!((m.parsed.lint_pass, m.parsed.build_pass), (None, None));
+    }
+    for (v, want) in [("1", true), ("yes", true), ("No", false), ("TRUE", true)] {
+        let m = one(&format!(
+            "Subject: SPAWN_REQUEST\n\nBody:\nIssue: x-1\nResume: {v}\n"
+        ));
+        assert_eq!(m.parsed.resume, Some(want), "{v}");
+    }
+}
+
+#[test]
+fn spec_headers() {
+    let m = one(
+        "Subject: [x-1] DONE\nFrom: a\nTo: b, c\nCc: d\nThread: t-1\nId: m-9\nCreated: 2026-01-31 10:00:00\nImportance: urgent\nAck-Required: yes\n\nBody:\nBead: x-1\n",
+    );
+    assert_eq!(m.from.as_deref(), Some("a"));
+    assert_eq!(m.to, vec!["b", "c"]);
+    assert_eq!(m.cc, vec!["d"]);
+    assert_eq!(m.thread_id.as_deref(), Some("t-1"));
+    assert_eq!(m.id.as_deref(), Some("m-9"));
+    assert_eq!(
+        m.timestamp.unwrap().to_rfc3339(),
+        "2026-01-31T10:00:00+00:00"
+    );
+    assert_eq!(m.importance, "urgent");
+    // The envelope overrides the type's default (DONE needs no ack).
+    assert!(m.ack_required);
+}
+
+#[test]
+fn trailing_blanks_crlf_and_bom_read_the_same() {
+    let plain = one("Subject: [x-1] DONE\nFrom: a\n\nBody:\nBead: x-1\nStatus: DONE\n");
+    let noisy = one("\u{feff}Subject: [x-1] DONE  \t\r\nFrom: a\t\r\n\r\nBody:  \r\nBead: x-1  \r\nStatus: DONE\t\r\n\r\n\r\n");
+    assert_eq!(
+        serde_json::to_value(&plain).unwrap(),
+        serde_json::to_value(&noisy).unwrap()
+    );
+}
+
+#[test]
+fn json_envelopes_in_both_key_sets() {
+    let m = one(
+        r#"{"id": 7, "subject": "[x-1] DONE", "to": "a", "ack_required": 1, "created_ts": "2026-01-31T10:00:00.123456+00:00", "thread_id": null}"#,
+    );
+    assert_eq!(m.id.as_deref(), Some("7"));
+    assert_eq!(m.to, vec!["a"]);
+    assert!(m.ack_required);
+    assert_eq!(m.thread_id, None);
+    // No body: headers only, the bead from the subject.
+    assert_eq!(m.body, "");
+    assert_eq!(m.parsed.bead_id.as_deref(), Some("x-1"));
+    let m = one(
+        "\u{feff}{\"subject\": \"[x-1] DONE\",\r\n \"sender_name\": \"s\", \"body_md\": \"Bead: x-1\\r\\nStatus: DONE\"}\r\n",
+    );
+    assert_eq!(m.from.as_deref(), Some("s"));
+    assert_eq!(m.parsed.status.as_deref(), Some("DONE"));
+}
+
+#[test]
+fn crlf_inside_sections_is_normalised() {
+    // Go keeps inner `\r` in multi-line sections.
+    let m = one("Subject: [x-1] CHECKPOINT\r\n\r\nBody:\r\nBead: x-1\r\nReason: context high\r\n\r\n## Next Steps\r\n1. a\r\n2. b\r\n");
+    assert_eq!(m.parsed.next_steps.as_deref(), Some("1. a\n2. b"));
+    assert_eq!(m.parsed.checkpoint_reason.as_deref(), Some("CONTEXT_HIGH"));
+}
+
+#[test]
+fn date_headers_in_the_forms_mail_uses() {
+    for (v, want) in [
+        ("2026-01-31T10:00:00Z", "2026-01-31T10:00:00+00:00"),
+        (
+            "2026-01-31T10:00:00.123456+00:00",
+            "2026-01-31T10:00:00.123456+00:00",
+        ),
+        ("2026-01-31T12:00:00+0200", "2026-01-31T10:00:00+00:00"),
+        ("2026-01-31 10:00:00", "2026-01-31T10:00:00+00:00"),
+        // An email `Date:` header (RFC 2822).
+        (
+            "Sat, 31 Jan 2026 10:00:00 +0000",
+            "2026-01-31T10:00:00+00:00",
+        ),
+        (
+            "Sat, 31 Jan 2026 05:00:00 -0500",
+            "2026-01-31T10:00:00+00:00",
+        ),
+    ] {
+        let m = one(&format!(
+            "Subject: [x-1] DONE\nDate: {v}\n\nBody:\nBead: x-1\n"
+        ));
+        assert_eq!(
+            m.timestamp.map(|t| t.to_rfc3339()).as_deref(),
+            Some(want),
+            "{v}"
+        );
+        assert!(m.diagnostics.is_empty(), "{v}: {:?}", m.diagnostics);
+    }
+}

@@ -1,0 +1,133 @@
+//! An existing AOF data dir works: a task file and event log as the real
+//! AOF writes them (reference §1.3, §4) are read, routed into and written
+//! back with the same fields, and our event ids continue after AOF's.
+
+use std::fs;
+
+use amail::aof::validate::{envelope_from_value, Validated};
+use amail::aof::TaskStatus;
+use amail::router::events;
+use amail::router::{Extras, Router, RouterOptions, Store};
+use serde_json::json;
+
+const ID: &str = "TASK-2026-11-22-D4j2t7Vy";
+
+const AOF_TASK: &str = "---
+schemaVersion: 1
+id: TASK-2026-11-22-D4j2t7Vy
+project: demo
+title: Probe task
+status: review
+priority: normal
+routing:
+  agent: swe-backend
+  tags: []
+lease:
+  agent: swe-backend
+  acquiredAt: 2026-11-22T03:13:33.909Z
+  expiresAt: 2026-11-22T03:23:33.909Z
+  renewCount: 0
+createdAt: 2026-11-22T03:13:33.874Z
+updatedAt: 2026-11-22T03:13:33.989Z
+lastTransitionAt: 2026-11-22T03:13:33.989Z
+createdBy: main
+dependsOn: []
+contentHash: ee3489a0a8406ca7
+metadata:
+  reviewRequired: true
+gateHistory: []
+tests: []
+---
+
+## Instructions
+
+Do it.
+
+## Work Log
+- 2026-11-22T03:13:33.942Z Progress: half done | Notes: ok
+";
+
+#[test]
+fn routes_into_a_store_written_by_aof() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir_all(root.join("tasks/review").join(ID).join("outputs")).unwrap();
+    fs::write(root.join(format!("tasks/review/{ID}.md")), AOF_TASK).unwrap();
+    fs::write(
+        root.join(format!("tasks/review/{ID}/outputs/summary.md")),
+        "s\n",
+    )
+    .unwrap();
+    fs::create_dir_all(root.join("events")).unwrap();
+    fs::write(
+        root.join("events/2026-11-22.jsonl"),
+        "{\"eventId\":7,\"type\":\"task.transitioned\",\"timestamp\":\"2026-11-22T03:13:33.991Z\",\"actor\":\"swe-backend\",\"taskId\":\"TASK-2026-11-22-D4j2t7Vy\",\"payload\":{\"from\":\"in-progress\",\"to\":\"review\",\"reason\":\"done!\"}}\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("2026-11-22.jsonl", root.join("events/events.jsonl")).unwrap();
+
+    let store = Store::open(root).unwrap();
+    let tasks = store.list().unwrap();
+    assert_eq!(tasks.len(), 1);
+    assert_eq!(tasks[0].status, "review");
+    assert_eq!(tasks[0].agent.as_deref(), Some("swe-backend"));
+
+    let v = json!({ "protocol": "aof", "version": 1, "type": "status.update", "projectId": "demo", "taskId": ID,
+                    "fromAgent": "reviewer", "toAgent": "dispatcher", "sentAt": "2026-11-22T04:00:00.000Z",
+                    "payload": { "taskId": ID, "agentId": "reviewer", "status": "done", "notes": "approved" } });
+    let Ok(Validated::Envelope(e)) = envelope_from_value(&v) else {
+        panic!()
+    };
+    let router = Router::new(store.clone(), RouterOptions::default());
+    router.route_envelope(&e, &Extras::default()).unwrap();
+    store.checkpoint().unwrap();
+
+    assert_eq!(store.locate_all(ID), vec![TaskStatus::Done]);
+    assert!(root
+        .join(format!("tasks/done/{ID}/outputs/summary.md"))
+        .is_file());
+    let text = fs::read_to_string(root.join(format!("tasks/done/{ID}.md"))).unwrap();
+    // Same keys in the same order, values carried over; done clears the lease.
+    let keys: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .take_while(|l| *l != "---")
+        .filter(|l| !l.starts_with(' '))
+        .map(|l| l.split(':').next().unwrap())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "schemaVersion",
+            "id",
+            "project",
+            "title",
+            "status",
+            "priority",
+            "routing",
+            "createdAt",
+            "updatedAt",
+            "lastTransitionAt",
+            "createdBy",
+            "dependsOn",
+            "contentHash",
+            "metadata",
+            "gateHistory",
+            "tests"
+        ]
+    );
+    assert!(text.contains("status: done\n"));
+    assert!(text.contains("createdBy: main\n"));
+    assert!(text.contains("lastTransitionAt: 2026-11-22T04:00:00.000Z\n"));
+    assert!(text.contains("## Instructions\n\nDo it."));
+    // Event ids continue after AOF's 7; the symlink is not read as a log.
+    let (evs, bad) = events::read_all(&root.join("events")).unwrap();
+    assert_eq!(bad, 0);
+    let ids: Vec<u64> = evs.iter().map(|e| e.event_id).collect();
+    assert_eq!(ids, [7, 8, 9]);
+    assert_eq!(
+        evs[2].payload,
+        json!({ "from": "review", "to": "done", "reason": "approved" })
+    );
+}

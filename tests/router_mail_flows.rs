@@ -1,0 +1,143 @@
+//! Mail flows beyond the fixture, end to end through `amail route`: every
+//! completion type, a BLOCKED help request, spawn traffic, and a bead whose
+//! first message is not BEAD_ACCEPTED.
+
+mod router_support;
+
+use std::collections::HashMap;
+
+use amail::router::Store;
+use router_support::*;
+
+fn accept(dir: &std::path::Path, bead: &str, n: u32) {
+    write_mail(
+        dir,
+        &format!("{bead}-0.md"),
+        &format!("{bead}-0"),
+        &format!("w-{bead}"),
+        &format!("2026-11-22T02:{n:02}:00Z"),
+        &format!("[{bead}] BEAD_ACCEPTED"),
+        &format!("Accepted bead: {bead}\nTitle: Title {bead}\nStarting implementation at: 2026-11-22T02:00:00Z"),
+    );
+}
+
+fn send(dir: &std::path::Path, bead: &str, n: u32, kind: &str, body: &str) {
+    write_mail(
+        dir,
+        &format!("{bead}-{kind}.md"),
+        &format!("{bead}-{kind}"),
+        &format!("w-{bead}"),
+        &format!("2026-11-22T02:{n:02}:30Z"),
+        &format!("[{bead}] {kind}"),
+        &format!("Bead: {bead}\n{body}"),
+    );
+}
+
+#[test]
+fn each_kind_of_report_lands_where_the_table_says() {
+    let dir = scratch();
+    let mail = dir.path().join("mail");
+    for (i, b) in ["done-ok", "done-fail", "failed", "checkpoint", "blocked"]
+        .iter()
+        .enumerate()
+    {
+        accept(&mail, b, i as u32);
+    }
+    send(&mail, "done-ok", 0, "DONE", "Status: DONE\n\n## Self-Validation\n- Tests: PASS\n- Lint: PASS\n- Build: PASS\n\n## Summary\nAll good.");
+    send(
+        &mail,
+        "done-fail",
+        1,
+        "DONE",
+        "Status: DONE\n\n## Self-Validation\n- Tests: FAIL\n\n## Summary\nMostly.",
+    );
+    send(&mail, "failed", 2, "FAILED", "Status: FAILED\n\n## Failure\nType: BUILD_FAIL\nReason: linker error\n\n## Recommendation\nUpdate the toolchain.");
+    send(&mail, "checkpoint", 3, "CHECKPOINT", "Reason: CONTEXT_HIGH\n\n## Progress\n- Description: half\n\n## Next Steps for Successor\nDo the rest.");
+    send(
+        &mail,
+        "blocked",
+        4,
+        "HELP_REQUEST",
+        "Issue Type: BLOCKED\n\n## Problem\nNo database access.\n\n## Question\nCredentials?",
+    );
+    // A PROGRESS for a bead never accepted: the task is created ready and stays there.
+    send(
+        &mail,
+        "orphan",
+        5,
+        "PROGRESS",
+        "Step: Step 1\nStatus: started",
+    );
+    // Spawn traffic for a bead: notes only.
+    write_mail(
+        &mail,
+        "spawn.md",
+        "spawn-1",
+        "orchestrator",
+        "2026-11-22T02:59:00Z",
+        "[done-ok] SPAWN_REQUEST",
+        "Issue: done-ok\nResume: false",
+    );
+
+    let store_dir = dir.path().join("store");
+    let out = route(&store_dir, &[&mail]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let store = Store::open(&store_dir).unwrap();
+    let by_bead: HashMap<String, String> = store
+        .list()
+        .unwrap()
+        .into_iter()
+        .map(|t| (t.bead.unwrap(), t.status))
+        .collect();
+    assert_eq!(
+        by_bead["done-ok"], "review",
+        "done goes to review (review required by default)"
+    );
+    assert_eq!(by_bead["done-fail"], "review");
+    assert_eq!(by_bead["failed"], "blocked");
+    assert_eq!(by_bead["checkpoint"], "review");
+    assert_eq!(by_bead["blocked"], "blocked");
+    assert_eq!(by_bead["orphan"], "ready");
+    assert_eq!(by_bead.len(), 6);
+
+    let log = event_log(&store_dir);
+    let completed: Vec<_> = log
+        .iter()
+        .filter(|e| e.1 == "task.completed")
+        .map(|e| e.4.clone())
+        .collect();
+    for outcome in ["done", "needs_review", "blocked", "partial"] {
+        assert!(
+            completed
+                .iter()
+                .any(|p| p.contains(&format!("\"{outcome}\""))),
+            "{outcome}: {completed:?}"
+        );
+    }
+    let failed_reason = log
+        .iter()
+        .find(|e| {
+            e.1 == "task.transitioned"
+                && e.4.contains("\"to\":\"blocked\"")
+                && e.4.contains("BUILD_FAIL")
+        })
+        .map(|e| e.4.clone());
+    assert!(failed_reason.unwrap().contains("BUILD_FAIL: linker error"));
+    // The spawn request is a note in done-ok's Work Log.
+    let done_ok = store
+        .list()
+        .unwrap()
+        .into_iter()
+        .find(|t| t.bead.as_deref() == Some("done-ok"))
+        .unwrap();
+    let (_, task) = store.get(&done_ok.id).unwrap().unwrap();
+    assert!(
+        task.body.contains("Notes: spawn requested for done-ok"),
+        "{}",
+        task.body
+    );
+}
