@@ -493,3 +493,28 @@ fn a_reply_threaded_on_a_seed_id_joins_the_seed_thread() {
         HelpState::Answered
     );
 }
+
+#[test]
+fn demo_mail_is_routed_into_a_store_beside_it() {
+    let d = tempfile::tempdir().unwrap();
+    let info = demo::write_demo_at(d.path(), now()).unwrap();
+    assert_eq!(info.store, d.path().join("store"));
+    let tasks = amail::router::Store::open(&info.store)
+        .unwrap()
+        .list()
+        .unwrap();
+    let mut beads: Vec<String> = tasks.iter().filter_map(|t| t.bead.clone()).collect();
+    beads.sort();
+    assert_eq!(beads, info.beads, "one task per bead");
+    let status = |b: &str| {
+        tasks
+            .iter()
+            .find(|t| t.bead.as_deref() == Some(b))
+            .unwrap()
+            .status
+            .clone()
+    };
+    assert_eq!(status("ol-527.3"), "blocked", "BLOCKED help request");
+    assert_eq!(status("ol-527.5"), "blocked", "FAILED");
+    assert_eq!(status("ol-527.1"), "review", "OFFERING_READY");
+}

@@ -38,6 +38,7 @@ pub fn run(args: DemoArgs) -> CliResult {
     println!("  amail threads {}", info.mailbox.display());
     println!("  amail pending {} --as BlueLake", info.mailbox.display());
     println!("  amail inbox {} --as BlueLake", info.mailbox.display());
+    println!("  amail tasks --store {}", info.store.display());
     Ok(ExitCode::SUCCESS)
 }
 

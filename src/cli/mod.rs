@@ -68,13 +68,13 @@ pub fn config_path() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("config.toml"))
 }
 
+pub mod ack;
+pub mod demo;
 pub mod doctor;
 pub mod events;
+pub mod pending;
+pub mod reply;
 pub mod route;
 pub mod sweep;
 pub mod tasks;
-pub mod ack;
-pub mod demo;
-pub mod pending;
-pub mod reply;
 pub mod threads;

@@ -8,7 +8,9 @@
 //! snapshots rely on it).
 //!
 //! The script is data ([`DemoMail`] values from [`demo_mails`]); a larger
-//! corpus is more waves with renumbered beads (see `waves`).
+//! corpus is more waves with renumbered beads (see `waves`). The mail is
+//! then routed into an AOF task store beside it (`DIR/store`), so the task
+//! board has something to show too.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -130,7 +132,7 @@ pub fn write_demo_waves(dir: &Path, now: DateTime<Utc>, waves: usize) -> io::Res
     beads.sort();
     beads.dedup();
     let store = dir.join("store");
-    // route demo mail into DIR/store once the router lands
+    route_into_store(&mailbox, &store)?;
     Ok(DemoInfo {
         root: dir.to_path_buf(),
         mailbox,
@@ -139,6 +141,26 @@ pub fn write_demo_waves(dir: &Path, now: DateTime<Utc>, waves: usize) -> io::Res
         agents,
         beads,
     })
+}
+
+/// Routes the demo mail, oldest first, into the AOF store at `store`
+/// (created), through the router: the only writer of a task store.
+fn route_into_store(mailbox: &Path, store: &Path) -> io::Result<()> {
+    use crate::router::{Router, RouterOptions, Store};
+    let inbox = super::load_mailbox(mailbox).map_err(to_io)?;
+    let router_io =
+        |e: crate::router::StoreError| io::Error::other(format!("{}: {e}", store.display()));
+    let router = Router::new(
+        Store::open(store).map_err(router_io)?,
+        RouterOptions {
+            create_missing: true,
+        },
+    );
+    for m in &inbox.messages {
+        router.route_mail(&m.message).map_err(router_io)?;
+    }
+    // One flush makes the whole batch durable.
+    router.store.checkpoint().map_err(router_io)
 }
 
 fn to_io(e: super::Error) -> io::Error {
