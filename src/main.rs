@@ -13,11 +13,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// The terminal inbox: threads, pending acks, tasks and agents.
+    Inbox(amail::cli::inbox::InboxArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: amail::cli::CliResult = match cli.command {
+        Command::Inbox(args) => amail::cli::inbox::run(args),
     };
     match result {
         Ok(code) => code,

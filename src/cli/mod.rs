@@ -2,6 +2,8 @@
 //! each subcommand lives in its own module here with its `Args` struct and a
 //! `run(args) -> anyhow-free Result<ExitCode, CliError>`.
 
+pub mod inbox;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 

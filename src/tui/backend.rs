@@ -1,0 +1,61 @@
+//! Everything the TUI does to the outside world, behind one trait.
+//!
+//! `update` never performs I/O: it returns a [`super::msg::Command`], and
+//! the runtime (or a test) hands it to a [`Backend`]. The real backend
+//! wraps `inbox::load`, the ack/reply writers and the router's store; tests
+//! use [`super::testing::FakeBackend`], an in-memory mailbox.
+
+use std::path::PathBuf;
+
+use crate::inbox::{Inbox, SourceKind};
+use crate::router::TaskSummary;
+
+/// The TUI's side effects. Errors are user-facing sentences.
+pub trait Backend {
+    /// A short description of where mail comes from, for the status bar.
+    fn describe(&self) -> String;
+    /// Reads the whole inbox (called at start, on reload and on file change).
+    fn load(&mut self) -> Result<Inbox, String>;
+    /// The task board; `Ok(vec![])` when there is no store.
+    fn tasks(&mut self) -> Result<Vec<TaskSummary>, String>;
+    /// Records `as_agent`'s ack of message `key`. Acking twice is a no-op.
+    fn ack(&mut self, key: &str, as_agent: &str) -> Result<(), String>;
+    /// Writes a reply (HELP_RESPONSE) to message `key` from `as_agent`.
+    fn reply(&mut self, key: &str, as_agent: &str, body: &str) -> Result<(), String>;
+    /// Files and directories whose changes should trigger a reload.
+    fn watch_paths(&self) -> Vec<PathBuf>;
+}
+
+/// Used until a source is given or loading exists: shows an empty inbox
+/// with a reason instead of failing.
+#[derive(Debug, Clone)]
+pub struct EmptyBackend {
+    pub reason: String,
+}
+
+impl Backend for EmptyBackend {
+    fn describe(&self) -> String {
+        "(no source)".into()
+    }
+    fn load(&mut self) -> Result<Inbox, String> {
+        Ok(Inbox {
+            source: SourceKind::Stdin,
+            messages: Vec::new(),
+            threads: Vec::new(),
+            agents: Vec::new(),
+            problems: vec![(PathBuf::from("(source)"), self.reason.clone())],
+        })
+    }
+    fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
+        Ok(Vec::new())
+    }
+    fn ack(&mut self, _key: &str, _as_agent: &str) -> Result<(), String> {
+        Err(format!("cannot acknowledge: {}", self.reason))
+    }
+    fn reply(&mut self, _key: &str, _as_agent: &str, _body: &str) -> Result<(), String> {
+        Err(format!("cannot reply: {}", self.reason))
+    }
+    fn watch_paths(&self) -> Vec<PathBuf> {
+        Vec::new()
+    }
+}

@@ -1,0 +1,617 @@
+//! Test support, public so integration tests (and the lead's demo and
+//! fixture snapshots) can use it: an in-memory [`FakeBackend`], a
+//! realistic [`sample_inbox`], a key-driven [`TestApp`] harness and
+//! [`render_to_string`] to draw any model into a `TestBackend`.
+//!
+//! Rendering the app from any inbox is one line:
+//! `render_to_string(&Model::new(inbox, tasks, now, UiConfig::default()), 80, 24)`.
+
+use std::borrow::Cow;
+use std::path::PathBuf;
+
+use amail_parser::{Diagnostic, Message, MessageType, OwnedMessage, Parsed, Severity};
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+
+use super::backend::Backend;
+use super::config::UiConfig;
+use super::keymap::Chord;
+use super::model::Model;
+use super::msg::{Command, Msg};
+use super::runtime::execute;
+use super::update::update;
+use super::view::view;
+use crate::inbox::{
+    Agent, AgentState, HelpState, Inbox, InboxMessage, Recipient, RecipientKind, SourceKind, Thread,
+};
+use crate::router::TaskSummary;
+
+/// The fixed "now" of the sample inbox and the snapshots.
+pub fn fixed_now() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 22, 4, 30, 0).unwrap()
+}
+
+/// Draws `m` into a `w`×`h` `TestBackend` and returns the screen as text.
+pub fn render_to_string(m: &Model, w: u16, h: u16) -> String {
+    render_terminal(m, w, h).backend().to_string()
+}
+
+/// Same, returning the terminal (to inspect cells and styles).
+pub fn render_terminal(m: &Model, w: u16, h: u16) -> Terminal<TestBackend> {
+    let mut term = Terminal::new(TestBackend::new(w, h)).expect("test backend");
+    term.draw(|f| view(m, f)).expect("draw");
+    term
+}
+
+fn cow(s: &str) -> Cow<'static, str> {
+    Cow::Owned(s.to_string())
+}
+
+/// A message as the parser would produce it, with `parsed` filled by `fill`.
+pub fn message(
+    kind: MessageType,
+    subject: &str,
+    from: &str,
+    to: &[&str],
+    thread: &str,
+    at: DateTime<Utc>,
+    body: &str,
+    fill: impl FnOnce(&mut Parsed<'static>),
+) -> OwnedMessage {
+    let mut parsed = Parsed::default();
+    if !thread.is_empty() {
+        parsed.bead_id = Some(cow(thread));
+    }
+    fill(&mut parsed);
+    Message {
+        id: None,
+        kind,
+        raw_type: Some(cow(kind.as_str())),
+        is_reply: subject.starts_with("Re:"),
+        subject: cow(subject),
+        from: Some(cow(from)),
+        to: to.iter().map(|s| cow(s)).collect(),
+        cc: Vec::new(),
+        thread_id: Some(cow(thread)),
+        timestamp: Some(at),
+        ack_required: kind.ack_required_by_spec(),
+        importance: cow(if kind == MessageType::HelpRequest { "high" } else { "normal" }),
+        body: cow(body),
+        parsed,
+        diagnostics: Vec::new(),
+        project: None,
+        line: 1,
+    }
+}
+
+/// Builds an [`Inbox`] from messages: threads by `thread_id`, recipients
+/// from to/cc, help state and agent roster derived, newest thread first.
+pub struct InboxBuilder {
+    pub inbox: Inbox,
+}
+
+impl InboxBuilder {
+    pub fn new(root: &str) -> Self {
+        InboxBuilder {
+            inbox: Inbox {
+                source: SourceKind::Mailbox { root: PathBuf::from(root) },
+                messages: Vec::new(),
+                threads: Vec::new(),
+                agents: Vec::new(),
+                problems: Vec::new(),
+            },
+        }
+    }
+
+    /// Adds a message; `acked` lists recipients who already acknowledged.
+    pub fn add(&mut self, key: &str, msg: OwnedMessage, cc: &[&str], acked: &[&str]) -> &mut Self {
+        let at = msg.timestamp;
+        let mut recipients: Vec<Recipient> = msg
+            .to
+            .iter()
+            .map(|a| (a.to_string(), RecipientKind::To))
+            .chain(cc.iter().map(|a| (a.to_string(), RecipientKind::Cc)))
+            .map(|(agent, kind)| Recipient {
+                ack_at: acked.contains(&agent.as_str()).then(|| at.unwrap_or_else(fixed_now) + Duration::minutes(2)),
+                read_at: acked.contains(&agent.as_str()).then(|| at.unwrap_or_else(fixed_now) + Duration::minutes(1)),
+                agent,
+                kind,
+            })
+            .collect();
+        recipients.dedup_by(|a, b| a.agent == b.agent);
+        let mut msg = msg;
+        msg.cc = cc.iter().map(|s| cow(s)).collect();
+        let thread_id = msg.thread_id.as_deref().unwrap_or(key).to_string();
+        let ti = match self.inbox.threads.iter().position(|t| t.id == thread_id) {
+            Some(i) => i,
+            None => {
+                self.inbox.threads.push(Thread {
+                    id: thread_id.clone(),
+                    project: None,
+                    bead: msg.bead().map(String::from),
+                    subject: msg.subject.to_string(),
+                    messages: Vec::new(),
+                    last_at: None,
+                    pending: 0,
+                    help: HelpState::None,
+                });
+                self.inbox.threads.len() - 1
+            }
+        };
+        self.inbox.messages.push(InboxMessage {
+            key: key.to_string(),
+            message: msg,
+            path: Some(PathBuf::from(format!("mail/{key}.md"))),
+            project: None,
+            recipients,
+            thread: ti,
+        });
+        let mi = self.inbox.messages.len() - 1;
+        self.inbox.threads[ti].messages.push(mi);
+        self
+    }
+
+    pub fn build(&mut self) -> Inbox {
+        let mut inbox = self.inbox.clone();
+        derive(&mut inbox);
+        inbox
+    }
+}
+
+/// Recomputes what `inbox::load` derives: thread pending/help/last_at and
+/// order, message→thread indices, and the agent roster.
+pub fn derive(inbox: &mut Inbox) {
+    for t in inbox.threads.iter_mut() {
+        let msgs: Vec<&InboxMessage> = t.messages.iter().map(|&i| &inbox.messages[i]).collect();
+        t.last_at = msgs.iter().filter_map(|m| m.message.timestamp).max();
+        t.pending = msgs
+            .iter()
+            .filter(|m| m.message.ack_required)
+            .map(|m| m.recipients.iter().filter(|r| r.ack_at.is_none()).count())
+            .sum();
+        let mut help = HelpState::None;
+        for m in &msgs {
+            match m.message.kind {
+                MessageType::HelpRequest if !m.message.is_reply => help = HelpState::Unanswered,
+                MessageType::HelpResponse if help == HelpState::Unanswered => help = HelpState::Answered,
+                _ if m.message.is_reply && help == HelpState::Unanswered => help = HelpState::Answered,
+                _ => {}
+            }
+        }
+        t.help = help;
+    }
+    inbox.threads.sort_by(|a, b| b.last_at.cmp(&a.last_at).then(a.id.cmp(&b.id)));
+    for (ti, t) in inbox.threads.iter().enumerate() {
+        for &mi in &t.messages {
+            inbox.messages[mi].thread = ti;
+        }
+    }
+    let mut agents: Vec<Agent> = Vec::new();
+    for (i, m) in inbox.messages.iter().enumerate() {
+        let Some(from) = m.message.from.as_deref() else { continue };
+        let state = match m.message.kind {
+            MessageType::HelpRequest => AgentState::WaitingForHelp,
+            MessageType::OfferingReady | MessageType::Done => AgentState::Offered,
+            MessageType::Failed => AgentState::Failed,
+            MessageType::Checkpoint => AgentState::Checkpointed,
+            MessageType::Progress | MessageType::BeadAccepted => AgentState::Working,
+            _ => AgentState::Idle,
+        };
+        let entry = Agent {
+            name: from.to_string(),
+            state,
+            bead: m.message.bead().map(String::from),
+            last_at: m.message.timestamp,
+            last_message: Some(i),
+        };
+        match agents.iter_mut().find(|a| a.name == from) {
+            Some(a) if a.last_at <= entry.last_at => *a = entry,
+            Some(_) => {}
+            None => agents.push(entry),
+        }
+    }
+    // A worker whose help request got answered is working again.
+    for a in agents.iter_mut() {
+        if a.state == AgentState::WaitingForHelp {
+            let answered = a
+                .last_message
+                .map(|i| inbox.threads[inbox.messages[i].thread].help == HelpState::Answered)
+                .unwrap_or(false);
+            if answered {
+                a.state = AgentState::Working;
+            }
+        }
+    }
+    agents.sort_by(|a, b| a.name.cmp(&b.name));
+    inbox.agents = agents;
+}
+
+/// A realistic mailbox: an unanswered HELP_REQUEST (pending ack), an
+/// OFFERING_READY owed two acks, a FAILED, a PROGRESS with context usage
+/// and CJK text, a CHECKPOINT, an answered help thread now DONE, and a
+/// note whose subject and body carry terminal escape sequences.
+pub fn sample_inbox(now: DateTime<Utc>) -> Inbox {
+    let ago = |m: i64| now - Duration::minutes(m);
+    let mut b = InboxBuilder::new("/home/dev/demo-repo/.agent-mail");
+    use MessageType::*;
+    b.add(
+        "1",
+        message(BeadAccepted, "[ol-527.2] BEAD_ACCEPTED", "PurpleBear", &["BlueLake"], "ol-527.2", ago(95), "Accepted bead: ol-527.2\nTitle: Token refresh endpoint\nStarting implementation at: 2026-11-22T02:55:00Z\n", |p| {
+            p.title = Some(cow("Token refresh endpoint"));
+            p.started_at = Some(cow("2026-11-22T02:55:00Z"));
+        }),
+        &[],
+        &[],
+    );
+    b.add(
+        "2",
+        message(Progress, "[ol-527.2] PROGRESS", "PurpleBear", &["BlueLake"], "ol-527.2", ago(40), "Bead: ol-527.2\nStep: Step 2 - wiring refresh handler\nStatus: handler compiles, expiry test red\nContext usage: 38%\nFiles touched: src/auth/refresh.rs, tests/refresh.rs\n", |p| {
+            p.step = Some(cow("Step 2 - wiring refresh handler"));
+            p.status = Some(cow("handler compiles, expiry test red"));
+            p.context_usage = Some(38);
+            p.files_touched = Some(vec![cow("src/auth/refresh.rs"), cow("tests/refresh.rs")]);
+        }),
+        &[],
+        &[],
+    );
+    b.add(
+        "3",
+        message(HelpRequest, "[ol-527.2] HELP_REQUEST", "PurpleBear", &["BlueLake"], "ol-527.2", ago(12), "Bead: ol-527.2\nIssue Type: SPEC_UNCLEAR\n\n## Problem\nThe spec says refresh tokens expire after 15 minutes, but src/auth/refresh.rs issues 24 h tokens and two tests depend on that.\n\n## What I Tried\n- Changed the TTL to 15 min: tests/refresh.rs fails in 2 places\n- Searched the ADRs for a decision: none\n\n## Files Touched\n- src/auth/refresh.rs\n\n## Question\nShould I change the endpoint to match the spec, or is the spec out of date?\n", |p| {
+            p.issue_type = Some(cow("SPEC_UNCLEAR"));
+            p.problem = Some(cow("The spec says refresh tokens expire after 15 minutes, but src/auth/refresh.rs issues 24 h tokens and two tests depend on that."));
+            p.what_tried = Some(cow("- Changed the TTL to 15 min: tests/refresh.rs fails in 2 places\n- Searched the ADRs for a decision: none"));
+            p.question = Some(cow("Should I change the endpoint to match the spec, or is the spec out of date?"));
+            p.files_touched = Some(vec![cow("src/auth/refresh.rs")]);
+        }),
+        &[],
+        &[],
+    );
+    b.add(
+        "4",
+        message(OfferingReady, "[ol-527.1] OFFERING_READY", "GreenCastle", &["BlueLake"], "ol-527.1", ago(25), "Bead: ol-527.1\nStatus: DONE\n\n## Changes\n- Commit: 9f3c2ab\n- Files: src/auth/login.rs, src/auth/session.rs\n\n## Self-Validation\n- Tests: PASS\n- Lint: PASS\n- Build: PASS\n\n## Summary\nLogin flow with PKCE; sessions stored server-side.\n", |p| {
+            p.status = Some(cow("DONE"));
+            p.commit_sha = Some(cow("9f3c2ab"));
+            p.files = Some(vec![cow("src/auth/login.rs"), cow("src/auth/session.rs")]);
+            p.tests_pass = Some(true);
+            p.lint_pass = Some(true);
+            p.build_pass = Some(true);
+            p.summary = Some(cow("Login flow with PKCE; sessions stored server-side."));
+        }),
+        &["HumanOverseer"],
+        &[],
+    );
+    b.add(
+        "5",
+        message(Failed, "[ol-530] FAILED", "RedFox", &["BlueLake"], "ol-530", ago(180), "Bead: ol-530\nStatus: FAILED\n\n## Failure\nType: TESTS_FAIL\nReason: migration 0042 deadlocks under the parallel test runner\nInternal Attempts: 3\n\n## Partial Progress\n- Commit: 1b2c3d4\n\n## Recommendation\nRun the migration tests serially, or split 0042 into two migrations.\n", |p| {
+            p.status = Some(cow("FAILED"));
+            p.failure_type = Some(cow("TESTS_FAIL"));
+            p.reason = Some(cow("migration 0042 deadlocks under the parallel test runner"));
+            p.internal_attempts = Some(3);
+            p.partial_commit_sha = Some(cow("1b2c3d4"));
+            p.recommendation = Some(cow("Run the migration tests serially, or split 0042 into two migrations."));
+        }),
+        &[],
+        &[],
+    );
+    b.add(
+        "6",
+        message(Progress, "[ol-531] PROGRESS", "OrangeOwl", &["BlueLake"], "ol-531", ago(3), "Bead: ol-531\nStep: Step 4 - 国际化 (i18n) strings\nStatus: 正在翻译错误信息 — 测试通过 ✅\nContext usage: 72%\nFiles touched: locales/zh-CN.ftl, src/i18n.rs\n", |p| {
+            p.step = Some(cow("Step 4 - 国际化 (i18n) strings"));
+            p.status = Some(cow("正在翻译错误信息 — 测试通过 ✅"));
+            p.context_usage = Some(72);
+            p.files_touched = Some(vec![cow("locales/zh-CN.ftl"), cow("src/i18n.rs")]);
+        }),
+        &[],
+        &[],
+    );
+    b.add(
+        "7",
+        message(Checkpoint, "[ol-528] CHECKPOINT", "SilverWolf", &["BlueLake"], "ol-528", ago(55), "Bead: ol-528\nReason: CONTEXT_HIGH\n\n## Progress\n- Commit: 77aa0e1\n- Description: rate limiter middleware done, metrics not wired\n- Context usage: 91%\n\n## Next Steps for Successor\nWire the limiter counters into /metrics and add the 429 test.\n", |p| {
+            p.checkpoint_reason = Some(cow("CONTEXT_HIGH"));
+            p.partial_commit_sha = Some(cow("77aa0e1"));
+            p.progress = Some(cow("rate limiter middleware done, metrics not wired"));
+            p.context_usage = Some(91);
+            p.next_steps = Some(cow("Wire the limiter counters into /metrics and add the 429 test."));
+        }),
+        &[],
+        &[],
+    );
+    b.add(
+        "8",
+        message(HelpRequest, "[ol-529] HELP_REQUEST", "GreenCastle", &["BlueLake"], "ol-529", ago(300), "Bead: ol-529\nIssue Type: BLOCKED\n\n## Problem\nCI has no Postgres service.\n\n## Question\nMay I add one to the workflow?\n", |p| {
+            p.issue_type = Some(cow("BLOCKED"));
+            p.problem = Some(cow("CI has no Postgres service."));
+            p.question = Some(cow("May I add one to the workflow?"));
+        }),
+        &[],
+        &["BlueLake"],
+    );
+    b.add(
+        "9",
+        message(HelpResponse, "[ol-529] HELP_RESPONSE", "BlueLake", &["GreenCastle"], "ol-529", ago(290), "Yes: use the postgres:16 service container, as in api/.", |p| {
+            p.guidance = Some(cow("Yes: use the postgres:16 service container, as in api/."));
+        }),
+        &[],
+        &[],
+    );
+    b.add(
+        "10",
+        message(Done, "[ol-529] DONE", "GreenCastle", &["BlueLake"], "ol-529", ago(240), "Bead: ol-529\nStatus: DONE\n\n## Self-Validation\n- Tests: PASS\n- Lint: FAIL\n\n## Summary\nCI runs Postgres 16; one clippy lint left for later.\n", |p| {
+            p.status = Some(cow("DONE"));
+            p.tests_pass = Some(true);
+            p.lint_pass = Some(false);
+            p.summary = Some(cow("CI runs Postgres 16; one clippy lint left for later."));
+        }),
+        &[],
+        &[],
+    );
+    let mut hostile = message(
+        Unknown,
+        "status \x1b]0;pwned\x07update \x1b[31mred\x1b[0m",
+        "Mal\x1b[5mlory",
+        &["BlueLake"],
+        "ol-666",
+        ago(8),
+        "Café au lait e\u{301} 🚀 done.\n\x1b[2J\x1b[Hscreen wiped?\nclipboard \x1b]52;c;cm0gLXJmIH4=\x07 set?\nlink \x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\ here\nbidi \u{202E}txt.exe\u{202C} and bell\x07 done\n",
+        |_| {},
+    );
+    hostile.diagnostics.push(Diagnostic {
+        severity: Severity::Warning,
+        line: 1,
+        column: 1,
+        code: Cow::Borrowed("unknown-type"),
+        message: "no message type in the subject".into(),
+    });
+    b.add("11", hostile, &[], &[]);
+    b.build()
+}
+
+/// Tasks the router would hold for the sample inbox, one per status.
+pub fn sample_tasks(now: DateTime<Utc>) -> Vec<TaskSummary> {
+    let t = |id: &str, title: &str, status: &str, bead: &str, agent: Option<&str>, mins: i64| TaskSummary {
+        id: id.into(),
+        title: title.into(),
+        status: status.into(),
+        bead: Some(bead.into()),
+        agent: agent.map(String::from),
+        updated_at: Some(now - Duration::minutes(mins)),
+    };
+    vec![
+        t("TASK-527-2", "Token refresh endpoint", "blocked", "ol-527.2", Some("PurpleBear"), 12),
+        t("TASK-527-1", "Login flow with PKCE", "review", "ol-527.1", Some("GreenCastle"), 25),
+        t("TASK-530", "Migration 0042", "deadletter", "ol-530", Some("RedFox"), 180),
+        t("TASK-531", "Localise error messages", "in-progress", "ol-531", Some("OrangeOwl"), 3),
+        t("TASK-528", "Rate limiter metrics", "ready", "ol-528", None, 55),
+        t("TASK-529", "Postgres in CI", "done", "ol-529", Some("GreenCastle"), 240),
+        t("TASK-532", "Audit log export", "backlog", "ol-532", None, 600),
+        t("TASK-534", "Legacy SOAP bridge", "cancelled", "ol-534", None, 2000),
+    ]
+}
+
+/// An in-memory mailbox + task store with the real semantics the TUI
+/// relies on: acks set `ack_at`, replies become new messages in the thread
+/// (and, as the router would, unblock the thread's task).
+#[derive(Debug, Clone)]
+pub struct FakeBackend {
+    pub inbox: Inbox,
+    pub tasks: Vec<TaskSummary>,
+    pub now: DateTime<Utc>,
+    pub acks: Vec<(String, String)>,
+    pub replies: Vec<(String, String, String)>,
+    pub watch: Vec<PathBuf>,
+}
+
+impl FakeBackend {
+    pub fn new(inbox: Inbox, tasks: Vec<TaskSummary>, now: DateTime<Utc>) -> Self {
+        FakeBackend {
+            inbox,
+            tasks,
+            now,
+            acks: Vec::new(),
+            replies: Vec::new(),
+            watch: Vec::new(),
+        }
+    }
+
+    pub fn sample() -> Self {
+        let now = fixed_now();
+        FakeBackend::new(sample_inbox(now), sample_tasks(now), now)
+    }
+
+    /// Adds a message as if a new file had landed in the mailbox.
+    pub fn deliver(&mut self, key: &str, msg: OwnedMessage) {
+        let thread_id = msg.thread_id.as_deref().unwrap_or(key).to_string();
+        let recipients = msg
+            .to
+            .iter()
+            .map(|a| Recipient {
+                agent: a.to_string(),
+                kind: RecipientKind::To,
+                read_at: None,
+                ack_at: None,
+            })
+            .collect();
+        let ti = match self.inbox.threads.iter().position(|t| t.id == thread_id) {
+            Some(i) => i,
+            None => {
+                self.inbox.threads.push(Thread {
+                    id: thread_id.clone(),
+                    project: None,
+                    bead: msg.bead().map(String::from),
+                    subject: msg.subject.to_string(),
+                    messages: Vec::new(),
+                    last_at: None,
+                    pending: 0,
+                    help: HelpState::None,
+                });
+                self.inbox.threads.len() - 1
+            }
+        };
+        self.inbox.messages.push(InboxMessage {
+            key: key.into(),
+            message: msg,
+            path: Some(PathBuf::from(format!("mail/{key}.md"))),
+            project: None,
+            recipients,
+            thread: ti,
+        });
+        let mi = self.inbox.messages.len() - 1;
+        self.inbox.threads[ti].messages.push(mi);
+        derive(&mut self.inbox);
+    }
+}
+
+impl Backend for FakeBackend {
+    fn describe(&self) -> String {
+        super::model::describe_source(&self.inbox.source)
+    }
+    fn load(&mut self) -> Result<Inbox, String> {
+        Ok(self.inbox.clone())
+    }
+    fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
+        Ok(self.tasks.clone())
+    }
+    fn ack(&mut self, key: &str, as_agent: &str) -> Result<(), String> {
+        let now = self.now;
+        let m = self
+            .inbox
+            .messages
+            .iter_mut()
+            .find(|m| m.key == key)
+            .ok_or_else(|| format!("no message {key}"))?;
+        let r = m
+            .recipients
+            .iter_mut()
+            .find(|r| r.agent == as_agent)
+            .ok_or_else(|| format!("{as_agent} is not a recipient of {key}"))?;
+        r.read_at.get_or_insert(now);
+        r.ack_at.get_or_insert(now);
+        self.acks.push((key.into(), as_agent.into()));
+        derive(&mut self.inbox);
+        Ok(())
+    }
+    fn reply(&mut self, key: &str, as_agent: &str, body: &str) -> Result<(), String> {
+        let orig = self.inbox.message_by_key(key).ok_or_else(|| format!("no message {key}"))?;
+        let sender = orig.message.from.as_deref().unwrap_or("unknown").to_string();
+        let thread = orig.message.thread_id.as_deref().unwrap_or(key).to_string();
+        let bead = orig.message.bead().map(String::from);
+        let subject = match &bead {
+            Some(b) => format!("[{b}] HELP_RESPONSE"),
+            None => "HELP_RESPONSE".to_string(),
+        };
+        let mut reply = message(MessageType::HelpResponse, &subject, as_agent, &[&sender], &thread, self.now, body, |p| {
+            p.guidance = Some(cow(body));
+        });
+        reply.parsed.bead_id = bead.as_deref().map(cow);
+        let n = self.replies.len() + 1;
+        self.replies.push((key.into(), as_agent.into(), body.into()));
+        self.deliver(&format!("reply-{n}"), reply);
+        if let Some(b) = bead {
+            for t in self.tasks.iter_mut().filter(|t| t.bead.as_deref() == Some(b.as_str()) && t.status == "blocked") {
+                t.status = "in-progress".into();
+                t.updated_at = Some(self.now);
+            }
+        }
+        Ok(())
+    }
+    fn watch_paths(&self) -> Vec<PathBuf> {
+        self.watch.clone()
+    }
+}
+
+/// Drives the real `update` + `execute` loop with key strings, the way the
+/// runtime does, against a [`FakeBackend`].
+pub struct TestApp {
+    pub model: Model,
+    pub backend: FakeBackend,
+    /// `$EDITOR` requests the app made (the test answers them).
+    pub editor_requests: Vec<String>,
+    pub quit: bool,
+}
+
+impl TestApp {
+    pub fn new(mut backend: FakeBackend, config: UiConfig) -> Self {
+        let now = backend.now;
+        let mut model = Model::new(super::runtime::empty_inbox(), Vec::new(), now, config);
+        model.source = backend.describe();
+        if let Some(msg) = execute(&mut backend, Command::Load) {
+            update(&mut model, msg);
+        }
+        TestApp {
+            model,
+            backend,
+            editor_requests: Vec::new(),
+            quit: false,
+        }
+    }
+
+    pub fn sample() -> Self {
+        TestApp::new(FakeBackend::sample(), UiConfig::default())
+    }
+
+    pub fn with_identity(mut self, me: &str) -> Self {
+        self.model.identity = Some(me.into());
+        self
+    }
+
+    /// Feeds one message and everything it leads to.
+    pub fn send(&mut self, msg: Msg) {
+        let mut next = Some(msg);
+        while let Some(msg) = next.take() {
+            next = match update(&mut self.model, msg) {
+                None => None,
+                Some(Command::Quit) => {
+                    self.quit = true;
+                    None
+                }
+                Some(Command::Editor { initial }) => {
+                    self.editor_requests.push(initial);
+                    None
+                }
+                Some(cmd) => execute(&mut self.backend, cmd),
+            };
+        }
+    }
+
+    /// Presses keys: plain characters, or `<spec>` for named keys and
+    /// chords (`<enter>`, `<esc>`, `<ctrl-d>`, `<tab>`, `<down>`).
+    pub fn press(&mut self, keys: &str) -> &mut Self {
+        let mut chars = keys.chars().peekable();
+        while let Some(c) = chars.next() {
+            let spec = if c == '<' && chars.peek().is_some_and(|n| *n != '>') {
+                let mut s = String::new();
+                for n in chars.by_ref() {
+                    if n == '>' {
+                        break;
+                    }
+                    s.push(n);
+                }
+                s
+            } else {
+                c.to_string()
+            };
+            let chord = Chord::parse(&spec).unwrap_or_else(|e| panic!("bad key {spec:?}: {e}"));
+            self.send(Msg::Key(chord.to_event()));
+        }
+        self
+    }
+
+    /// Types literal text (into the editor or search prompt).
+    pub fn type_text(&mut self, text: &str) -> &mut Self {
+        for c in text.chars() {
+            let ev = ratatui::crossterm::event::KeyEvent::new(
+                ratatui::crossterm::event::KeyCode::Char(c),
+                ratatui::crossterm::event::KeyModifiers::NONE,
+            );
+            self.send(Msg::Key(ev));
+        }
+        self
+    }
+
+    /// Renders at `w`×`h` (after telling the model its size, as a resize would).
+    pub fn render(&mut self, w: u16, h: u16) -> String {
+        self.send(Msg::Resize(w, h));
+        render_to_string(&self.model, w, h)
+    }
+}
