@@ -606,6 +606,14 @@ fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                 Some(Action::HalfPageDown) => *scroll = scroll.saturating_add(10),
                 Some(Action::HalfPageUp) => *scroll = scroll.saturating_sub(10),
                 Some(Action::Top) => *scroll = 0,
+                Some(Action::Bottom) => {
+                    let visible = (m.size.1 as usize).saturating_sub(6);
+                    let total = super::view::help::help_lines(m).len();
+                    let end = total.saturating_sub(visible) as u16;
+                    if let Some(Overlay::Help { scroll }) = m.overlay.as_mut() {
+                        *scroll = end;
+                    }
+                }
                 Some(Action::Help | Action::Back | Action::Quit) => m.overlay = None,
                 _ if k.code == KeyCode::Esc => m.overlay = None,
                 _ => {}

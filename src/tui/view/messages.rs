@@ -5,7 +5,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use super::threads::first_body_line;
+use super::threads::summary;
 use super::{full_row, line_text, pane, scroll_window};
 use crate::inbox::InboxMessage;
 use crate::tui::keymap::Action;
@@ -21,7 +21,12 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         return;
     };
     let msgs: Vec<&InboxMessage> = t.messages.iter().filter_map(|&i| m.inbox.messages.get(i)).collect();
-    let title = format!("{} · {} messages", line_text(&t.subject), msgs.len());
+    let title = format!(
+        "Thread {} · {} message{}",
+        line_text(t.bead.as_deref().unwrap_or(&t.id)),
+        msgs.len(),
+        if msgs.len() == 1 { "" } else { "s" }
+    );
     let block = pane(m, title, focused);
     let inner = block.inner(area);
     f.render_widget(block, area);
@@ -56,21 +61,14 @@ fn row(m: &Model, x: &InboxMessage, width: usize, selected: bool) -> Line<'stati
     let (g, word, tone) = badge(x.message.kind);
     let (mark, pending) = ack_mark(m, x);
     let from = line_text(x.message.from.as_deref().unwrap_or("?"));
-    let what = x
-        .message
-        .parsed
-        .status
-        .as_deref()
-        .map(str::to_string)
-        .or_else(|| first_body_line(&x.message.body))
-        .unwrap_or_else(|| x.message.subject.to_string());
+    let what = summary(&x.message);
     let fixed = 2 + 5 + 11 + 13 + 5;
     Line::from(vec![
         Span::styled(if selected { "▶ " } else { "  " }, th.accent()),
         Span::styled(fit(mark, 5), if pending { th.warn() } else { th.ok() }),
         Span::styled(fit(&format!("{g} {word}"), 11), th.tone(tone)),
         Span::styled(fit(&from, 13), th.info()),
-        Span::styled(fit(&line_text(&what), width.saturating_sub(fixed)), th.base()),
+        Span::styled(fit(&what, width.saturating_sub(fixed)), th.base()),
         Span::styled(fit_right(&age(m.now, x.message.timestamp), 5), th.muted()),
     ])
 }

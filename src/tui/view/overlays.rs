@@ -13,7 +13,7 @@ use crate::tui::text::width;
 pub fn draw_chooser(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
     let Overlay::Choose { title, options, index, .. } = o else { return };
     let t = &m.config.theme;
-    let w = options.iter().map(|s| width(s)).max().unwrap_or(10).max(title.len()) as u16 + 12;
+    let w = options.iter().map(|s| width(s)).max().unwrap_or(10).max(title.len()).max(20) as u16 + 10;
     let area = centered(body, w, options.len() as u16 + 4);
     f.render_widget(Clear, area);
     let mut lines = vec![Line::styled("Several recipients apply:", t.muted())];

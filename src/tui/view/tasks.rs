@@ -47,7 +47,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let h = inner.height as usize;
     let start = scroll_window(&m.offsets.tasks, selected, rows.len(), h);
     let w = inner.width as usize;
-    let title_w = w.saturating_sub(2 + 12 + 13 + 13 + 5);
+    let title_w = w.saturating_sub(2 + 14 + 13 + 13 + 5);
     let lines: Vec<Line> = rows
         .iter()
         .enumerate()
@@ -66,7 +66,8 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
                 let (g, tone) = task_status(&t.status);
                 let line = Line::from(vec![
                     Span::styled(if sel { "▶ " } else { "  " }, th.accent()),
-                    Span::styled(fit(&format!("{g} {}", line_text(&t.id)), 12), th.tone(tone)),
+                    Span::styled(fit(&format!("{g} {}", line_text(&t.id)), 13), th.tone(tone)),
+                    Span::raw(" "),
                     Span::styled(fit(&line_text(&t.title), title_w), th.base()),
                     Span::styled(fit(&line_text(t.bead.as_deref().unwrap_or("-")), 13), th.info()),
                     Span::styled(fit(&line_text(t.agent.as_deref().unwrap_or("unassigned")), 13), th.base()),

@@ -63,7 +63,15 @@ fn empty_reason(m: &Model) -> String {
 /// The one-line summary of what a thread is at: last sender + status.
 pub fn status_line(m: &Model, t: &Thread) -> String {
     let Some(last) = m.last_message(t) else { return line_text(&t.subject) };
-    let msg = &last.message;
+    let what = summary(&last.message);
+    match last.message.from.as_deref() {
+        Some(from) => format!("{}: {what}", line_text(from)),
+        None => what,
+    }
+}
+
+/// The most telling single line of a message, by type (sanitised).
+pub fn summary(msg: &amail_parser::OwnedMessage) -> String {
     let p = &msg.parsed;
     let what = p
         .question
@@ -78,10 +86,7 @@ pub fn status_line(m: &Model, t: &Thread) -> String {
         .or(p.title.as_deref())
         .map(str::to_string)
         .unwrap_or_else(|| first_body_line(&msg.body).unwrap_or_else(|| msg.subject.to_string()));
-    match msg.from.as_deref() {
-        Some(from) => format!("{}: {}", line_text(from), line_text(&what)),
-        None => line_text(&what),
-    }
+    line_text(&what)
 }
 
 pub fn first_body_line(body: &str) -> Option<String> {
