@@ -59,7 +59,9 @@ fn navigate_with_vim_keys_and_arrows() {
     assert_eq!(app.model.sel.message.as_deref(), Some("2"));
     app.press("<enter>");
     assert_eq!(app.model.focus, Pane::Message);
-    assert!(app.render(80, 24).contains("handler compiles, expiry test red"));
+    assert!(app
+        .render(80, 24)
+        .contains("handler compiles, expiry test red"));
     app.press("<esc><esc>");
     assert_eq!(app.model.focus, Pane::Threads);
     app.press("<tab>");
@@ -89,7 +91,12 @@ fn number_keys_filter_with_counts() {
     assert!(screen.contains("5 Failed 1"));
     app.press("3");
     assert_eq!(app.model.filter, Filter::Help);
-    let ids: Vec<_> = app.model.visible_threads().iter().map(|t| t.id.clone()).collect();
+    let ids: Vec<_> = app
+        .model
+        .visible_threads()
+        .iter()
+        .map(|t| t.id.clone())
+        .collect();
     assert_eq!(ids, ["ol-527.2", "ol-529"]);
     let screen = app.render(80, 24);
     assert!(screen.contains("[3 Help 2]"));
@@ -97,7 +104,12 @@ fn number_keys_filter_with_counts() {
     app.press("5");
     assert_eq!(app.model.sel.thread.as_deref(), Some("ol-530"));
     app.press("2");
-    let ids: Vec<_> = app.model.visible_threads().iter().map(|t| t.id.clone()).collect();
+    let ids: Vec<_> = app
+        .model
+        .visible_threads()
+        .iter()
+        .map(|t| t.id.clone())
+        .collect();
     assert_eq!(ids, ["ol-527.2", "ol-527.1"]);
     // Esc on the list clears the filter.
     app.press("<esc>");
@@ -118,7 +130,11 @@ fn incremental_search_then_n_and_shift_n() {
     app.press("n");
     assert_eq!(app.model.sel.thread.as_deref(), Some("ol-529"));
     app.press("n");
-    assert_eq!(app.model.sel.thread.as_deref(), Some("ol-527.1"), "wraps around");
+    assert_eq!(
+        app.model.sel.thread.as_deref(),
+        Some("ol-527.1"),
+        "wraps around"
+    );
     app.press("N");
     assert_eq!(app.model.sel.thread.as_deref(), Some("ol-529"));
     assert!(app.render(80, 24).contains("Threads · All · 7 · /green"));
@@ -144,7 +160,10 @@ fn ack_from_thread_list_updates_store_and_mark() {
     let before = app.render(80, 24);
     assert!(row_with(&before, "ol-527.2").contains("●ACK ‼HELP"));
     app.press("a");
-    assert_eq!(app.backend.acks, vec![("3".to_string(), "BlueLake".to_string())]);
+    assert_eq!(
+        app.backend.acks,
+        vec![("3".to_string(), "BlueLake".to_string())]
+    );
     let m = app.backend.inbox.message_by_key("3").unwrap();
     assert!(m.recipients[0].ack_at.is_some(), "the store changed");
     let after = app.render(80, 24);
@@ -167,7 +186,10 @@ fn ack_asks_which_recipient_when_several_apply() {
     assert!(screen.contains("Acknowledge as"));
     assert!(screen.contains("1. BlueLake") && screen.contains("2. HumanOverseer"));
     app.press("j<enter>");
-    assert_eq!(app.backend.acks, vec![("4".to_string(), "HumanOverseer".to_string())]);
+    assert_eq!(
+        app.backend.acks,
+        vec![("4".to_string(), "HumanOverseer".to_string())]
+    );
     // BlueLake still owes one: the mark stays, now without a count.
     let row = row_with(&app.render(80, 24), "ol-527.1");
     assert!(row.contains("●ACK ") && !row.contains("●ACK2"), "{row}");
@@ -188,7 +210,10 @@ fn ack_with_identity_needs_no_question() {
     // Only the offering waits for HumanOverseer.
     assert_eq!(app.model.pending_total(), 1);
     app.press("/ol-527.1<enter>a");
-    assert_eq!(app.backend.acks, vec![("4".to_string(), "HumanOverseer".to_string())]);
+    assert_eq!(
+        app.backend.acks,
+        vec![("4".to_string(), "HumanOverseer".to_string())]
+    );
     assert_eq!(app.model.pending_total(), 0);
     assert!(app.render(80, 24).contains("as HumanOverseer"));
 }
@@ -200,8 +225,14 @@ fn inline_reply_appears_in_thread_and_board_changes() {
     assert!(row_with(&app.render(80, 24), "TASK-527-2").contains("⊘"));
     app.press("i/ol-527.2<enter>r");
     let screen = app.render(80, 24);
-    assert!(screen.contains("Reply as BlueLake → PurpleBear"), "{screen}");
-    assert!(screen.contains("> Issue Type: SPEC_UNCLEAR"), "quotes the request: {screen}");
+    assert!(
+        screen.contains("Reply as BlueLake → PurpleBear"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("> Issue Type: SPEC_UNCLEAR"),
+        "quotes the request: {screen}"
+    );
     app.type_text("The spec wins: 15 minutes.");
     app.press("<enter>");
     app.type_text("Update the two tests.");
@@ -225,7 +256,10 @@ fn inline_reply_appears_in_thread_and_board_changes() {
     // The reply is in the thread's messages.
     app.press("<enter>");
     let screen = app.render(80, 24);
-    assert!(row_with(&screen, "↩ ANSWER").contains("BlueLake"), "{screen}");
+    assert!(
+        row_with(&screen, "↩ ANSWER").contains("BlueLake"),
+        "{screen}"
+    );
     // And the task board moved the task out of blocked.
     app.press("t");
     assert!(row_with(&app.render(80, 24), "TASK-527-2").contains("…"));
@@ -248,9 +282,14 @@ fn reply_through_external_editor() {
     app.press("/ol-527.2<enter>e");
     assert_eq!(app.editor_requests.len(), 1);
     assert!(app.editor_requests[0].contains("# amail: reply from BlueLake to PurpleBear"));
-    app.send(Msg::EditorClosed(Ok("Keep 24 h for now.\n# amail: ignored\n".into())));
+    app.send(Msg::EditorClosed(Ok(
+        "Keep 24 h for now.\n# amail: ignored\n".into(),
+    )));
     assert_eq!(app.backend.replies[0].2, "Keep 24 h for now.");
-    assert_eq!(app.model.thread("ol-527.2").unwrap().help, HelpState::Answered);
+    assert_eq!(
+        app.model.thread("ol-527.2").unwrap().help,
+        HelpState::Answered
+    );
 }
 
 #[test]
@@ -267,12 +306,18 @@ fn help_overlay_lists_rebinds_from_config_file() {
     let mut app = TestApp::new(FakeBackend::sample(), config);
     app.press("?");
     let screen = app.render(160, 48);
-    assert!(row_with(&screen, "move down").contains("n Ctrl-n"), "{screen}");
+    assert!(
+        row_with(&screen, "move down").contains("n Ctrl-n"),
+        "{screen}"
+    );
     assert!(row_with(&screen, "next match").contains("(unbound)"));
     assert!(row_with(&screen, "acknowledge").contains(" A "));
     app.press("G");
     let screen = app.render(160, 48);
-    assert!(screen.contains(&format!("Config: {}", path.display())), "{screen}");
+    assert!(
+        screen.contains(&format!("Config: {}", path.display())),
+        "{screen}"
+    );
     assert!(screen.contains("Theme: light"));
     // The rebinds are live, and the hints follow them.
     app.press("<esc>n");
@@ -297,7 +342,9 @@ fn escape_sequences_in_mail_never_reach_the_buffer() {
                 for c in cell.symbol().chars() {
                     let u = c as u32;
                     assert!(
-                        u >= 0x20 && !(0x7f..=0x9f).contains(&u) && !('\u{202A}'..='\u{202E}').contains(&c),
+                        u >= 0x20
+                            && !(0x7f..=0x9f).contains(&u)
+                            && !('\u{202A}'..='\u{202E}').contains(&c),
                         "control char {u:#x} in a cell after {keys:?}"
                     );
                 }
@@ -315,21 +362,34 @@ fn new_mail_on_reload_keeps_the_selection() {
     let mut app = TestApp::sample();
     app.press("/ol-527.1<enter><enter>");
     assert_eq!(app.model.sel.message.as_deref(), Some("4"));
-    let before = app.model.selected_index(amail::tui::model::ListKind::Threads);
+    let before = app
+        .model
+        .selected_index(amail::tui::model::ListKind::Threads);
     // A new file lands: a newer thread sorts above ours.
     let now = fixed_now();
     app.backend.deliver(
         "12",
-        message(MessageType::HelpRequest, "[ol-540] HELP_REQUEST", "TealHeron", &["BlueLake"], "ol-540", now, "Bead: ol-540\n## Question\nWhich port?\n", |p| {
-            p.question = Some("Which port?".into());
-        }),
+        message(
+            MessageType::HelpRequest,
+            "[ol-540] HELP_REQUEST",
+            "TealHeron",
+            &["BlueLake"],
+            "ol-540",
+            now,
+            "Bead: ol-540\n## Question\nWhich port?\n",
+            |p| {
+                p.question = Some("Which port?".into());
+            },
+        ),
     );
     app.send(Msg::MailChanged);
     assert_eq!(app.model.inbox.threads.len(), 8);
     assert_eq!(app.model.sel.thread.as_deref(), Some("ol-527.1"));
     assert_eq!(app.model.sel.message.as_deref(), Some("4"));
     assert_eq!(app.model.focus, Pane::Messages);
-    let after = app.model.selected_index(amail::tui::model::ListKind::Threads);
+    let after = app
+        .model
+        .selected_index(amail::tui::model::ListKind::Threads);
     assert_eq!(after, before.map(|i| i + 1), "same thread, one row lower");
     app.press("<esc>");
     let screen = app.render(80, 24);
@@ -361,7 +421,17 @@ fn no_color_keeps_every_state_readable() {
         assert_eq!(cell.bg, Color::Reset);
     }
     let screen = term.backend().to_string();
-    for word in ["●ACK", "‼HELP", "? HELP", "◆ OFFERED", "✗ FAILED", "⟳ CHECKPT", "✓ DONE", "… PROGRESS", "▶ "] {
+    for word in [
+        "●ACK",
+        "‼HELP",
+        "? HELP",
+        "◆ OFFERED",
+        "✗ FAILED",
+        "⟳ CHECKPT",
+        "✓ DONE",
+        "… PROGRESS",
+        "▶ ",
+    ] {
         assert!(screen.contains(word), "{word} missing");
     }
     // The selection is reverse video, visible without colour.
@@ -375,7 +445,16 @@ fn screens_task_board_and_roster() {
     app.press("t");
     assert_eq!(app.model.screen, Screen::Tasks);
     let screen = app.render(80, 24);
-    for s in ["BACKLOG (1)", "READY (1)", "IN-PROGRESS (1)", "BLOCKED (1)", "REVIEW (1)", "DONE (1)", "CANCELLED (1)", "DEADLETTER (1)"] {
+    for s in [
+        "BACKLOG (1)",
+        "READY (1)",
+        "IN-PROGRESS (1)",
+        "BLOCKED (1)",
+        "REVIEW (1)",
+        "DONE (1)",
+        "CANCELLED (1)",
+        "DEADLETTER (1)",
+    ] {
         assert!(screen.contains(s), "{s}");
     }
     // Enter on a task opens its thread.

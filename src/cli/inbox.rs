@@ -9,7 +9,9 @@ use super::{CliError, CliResult};
 use crate::tui::{self, Backend, EmptyBackend, RunOptions, UiConfig};
 
 #[derive(Debug, Args)]
-#[command(after_help = "Examples:\n  amail inbox --demo\n  amail inbox ~/.mcp_agent_mail_git_mailbox_repo --as BlueLake\n  amail inbox ./mail\n\nKeys: ? in the app lists them; rebind in the config file's [keys] table.")]
+#[command(
+    after_help = "Examples:\n  amail inbox --demo\n  amail inbox ~/.mcp_agent_mail_git_mailbox_repo --as BlueLake\n  amail inbox ./mail\n\nKeys: ? in the app lists them; rebind in the config file's [keys] table."
+)]
 pub struct InboxArgs {
     /// A mailbox directory or an mcp_agent_mail storage root (default: the amail mailbox).
     pub source: Option<PathBuf>,

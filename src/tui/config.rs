@@ -123,7 +123,10 @@ impl UiConfig {
             for (name, v) in k {
                 let specs: Vec<String> = match v {
                     toml::Value::String(s) => vec![s.clone()],
-                    toml::Value::Array(a) => a.iter().filter_map(|x| x.as_str().map(String::from)).collect(),
+                    toml::Value::Array(a) => a
+                        .iter()
+                        .filter_map(|x| x.as_str().map(String::from))
+                        .collect(),
                     _ => {
                         warnings.push(format!("[keys] {name}: expected a key or a list of keys"));
                         continue;

@@ -287,16 +287,24 @@ impl Chord {
         let mut rest = s;
         loop {
             let lower = rest.to_ascii_lowercase();
-            if rest.chars().count() > 2 && (lower.starts_with("ctrl-") || lower.starts_with("ctrl+")) {
+            if rest.chars().count() > 2
+                && (lower.starts_with("ctrl-") || lower.starts_with("ctrl+"))
+            {
                 ctrl = true;
                 rest = &rest[5..];
-            } else if rest.chars().count() > 2 && (lower.starts_with("c-") || lower.starts_with("c+")) {
+            } else if rest.chars().count() > 2
+                && (lower.starts_with("c-") || lower.starts_with("c+"))
+            {
                 ctrl = true;
                 rest = &rest[2..];
-            } else if rest.chars().count() > 2 && (lower.starts_with("alt-") || lower.starts_with("alt+")) {
+            } else if rest.chars().count() > 2
+                && (lower.starts_with("alt-") || lower.starts_with("alt+"))
+            {
                 alt = true;
                 rest = &rest[4..];
-            } else if rest.chars().count() > 2 && (lower.starts_with("a-") || lower.starts_with("m-")) {
+            } else if rest.chars().count() > 2
+                && (lower.starts_with("a-") || lower.starts_with("m-"))
+            {
                 alt = true;
                 rest = &rest[2..];
             } else {
@@ -500,7 +508,11 @@ impl Keymap {
 
     /// All keys of an action joined for the help overlay.
     pub fn keys_label(&self, action: Action) -> String {
-        let keys: Vec<String> = self.keys_for(action).iter().map(|c| c.to_string()).collect();
+        let keys: Vec<String> = self
+            .keys_for(action)
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
         if keys.is_empty() {
             "(unbound)".into()
         } else {
@@ -515,7 +527,15 @@ mod tests {
 
     #[test]
     fn parses_and_displays_chords() {
-        for (spec, shown) in [("j", "j"), ("G", "G"), ("ctrl-d", "Ctrl-d"), ("<C-u>", "Ctrl-u"), ("enter", "Enter"), ("f2", "F2"), ("backtab", "Shift-Tab")] {
+        for (spec, shown) in [
+            ("j", "j"),
+            ("G", "G"),
+            ("ctrl-d", "Ctrl-d"),
+            ("<C-u>", "Ctrl-u"),
+            ("enter", "Enter"),
+            ("f2", "F2"),
+            ("backtab", "Shift-Tab"),
+        ] {
             assert_eq!(Chord::parse(spec).unwrap().to_string(), shown, "{spec}");
         }
         assert!(Chord::parse("hyper-x").is_err());

@@ -190,7 +190,12 @@ pub struct Model {
 }
 
 impl Model {
-    pub fn new(inbox: Inbox, tasks: Vec<TaskSummary>, now: DateTime<Utc>, config: UiConfig) -> Model {
+    pub fn new(
+        inbox: Inbox,
+        tasks: Vec<TaskSummary>,
+        now: DateTime<Utc>,
+        config: UiConfig,
+    ) -> Model {
         let mut m = Model {
             inbox,
             tasks,
@@ -277,7 +282,11 @@ impl Model {
     }
 
     pub fn filter_count(&self, f: Filter) -> usize {
-        self.inbox.threads.iter().filter(|t| self.matches_filter(t, f)).count()
+        self.inbox
+            .threads
+            .iter()
+            .filter(|t| self.matches_filter(t, f))
+            .count()
     }
 
     /// Thread ids shown under the current filter, most recent first.
@@ -298,7 +307,11 @@ impl Model {
     /// the latest.
     pub fn current_message(&self) -> Option<&InboxMessage> {
         let t = self.selected_thread()?;
-        let msgs: Vec<&InboxMessage> = t.messages.iter().filter_map(|&i| self.inbox.messages.get(i)).collect();
+        let msgs: Vec<&InboxMessage> = t
+            .messages
+            .iter()
+            .filter_map(|&i| self.inbox.messages.get(i))
+            .collect();
         if let Some(k) = &self.sel.message {
             if let Some(m) = msgs.iter().find(|m| &m.key == k) {
                 return Some(m);
@@ -326,7 +339,12 @@ impl Model {
 
     /// Tasks in board order (status, then most recently updated).
     pub fn board(&self) -> Vec<&TaskSummary> {
-        let rank = |s: &str| TASK_STATUSES.iter().position(|x| *x == s).unwrap_or(TASK_STATUSES.len());
+        let rank = |s: &str| {
+            TASK_STATUSES
+                .iter()
+                .position(|x| *x == s)
+                .unwrap_or(TASK_STATUSES.len())
+        };
         let mut v: Vec<&TaskSummary> = self.tasks.iter().collect();
         v.sort_by(|a, b| {
             rank(&a.status)
@@ -340,7 +358,11 @@ impl Model {
     /// Keys of the items in a list, in display order.
     pub fn list_keys(&self, kind: ListKind) -> Vec<String> {
         match kind {
-            ListKind::Threads => self.visible_threads().iter().map(|t| t.id.clone()).collect(),
+            ListKind::Threads => self
+                .visible_threads()
+                .iter()
+                .map(|t| t.id.clone())
+                .collect(),
             ListKind::Messages => self
                 .selected_thread()
                 .map(|t| {
@@ -360,7 +382,9 @@ impl Model {
     pub fn search_text(&self, kind: ListKind, key: &str) -> String {
         match kind {
             ListKind::Threads => {
-                let Some(t) = self.thread(key) else { return String::new() };
+                let Some(t) = self.thread(key) else {
+                    return String::new();
+                };
                 let mut s = format!("{} {} {}", t.id, t.bead.as_deref().unwrap_or(""), t.subject);
                 for &i in &t.messages {
                     if let Some(m) = self.inbox.messages.get(i) {
@@ -395,7 +419,14 @@ impl Model {
                 .agents
                 .iter()
                 .find(|a| a.name == key)
-                .map(|a| format!("{} {:?} {}", a.name, a.state, a.bead.as_deref().unwrap_or("")))
+                .map(|a| {
+                    format!(
+                        "{} {:?} {}",
+                        a.name,
+                        a.state,
+                        a.bead.as_deref().unwrap_or("")
+                    )
+                })
                 .unwrap_or_default(),
         }
     }
@@ -482,11 +513,19 @@ impl Model {
     // ---- counts for the status bar ---------------------------------------
 
     pub fn pending_total(&self) -> usize {
-        self.inbox.messages.iter().map(|m| self.pending_recipients(m).len()).sum()
+        self.inbox
+            .messages
+            .iter()
+            .map(|m| self.pending_recipients(m).len())
+            .sum()
     }
 
     pub fn unanswered_help(&self) -> usize {
-        self.inbox.threads.iter().filter(|t| t.help == HelpState::Unanswered).count()
+        self.inbox
+            .threads
+            .iter()
+            .filter(|t| t.help == HelpState::Unanswered)
+            .count()
     }
 }
 

@@ -52,7 +52,11 @@ pub fn execute(backend: &mut dyn Backend, cmd: Command) -> Option<Msg> {
                     Err(e) => errors.push(format!("{k}: {e}")),
                 }
             }
-            Some(Msg::Acked { agent, done, errors })
+            Some(Msg::Acked {
+                agent,
+                done,
+                errors,
+            })
         }
         Command::Reply { key, agent, body } => {
             let result = backend.reply(&key, &agent, &body);
@@ -75,14 +79,19 @@ pub fn empty_inbox() -> Inbox {
 /// Runs the app until the user quits. The terminal is restored on return,
 /// on error and on panic.
 pub fn run(backend: Box<dyn Backend>, opts: RunOptions) -> io::Result<()> {
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
     rt.block_on(run_loop(backend, opts))
 }
 
 async fn run_loop(mut backend: Box<dyn Backend>, opts: RunOptions) -> io::Result<()> {
     install_panic_hook();
-    let panic_key = std::env::var("AMAIL_TEST_PANIC_KEY").ok().and_then(|s| s.chars().next());
-    let mut model = Model::new(empty_inbox(), Vec::new(), Utc::now(), opts.config).with_identity(opts.identity);
+    let panic_key = std::env::var("AMAIL_TEST_PANIC_KEY")
+        .ok()
+        .and_then(|s| s.chars().next());
+    let mut model =
+        Model::new(empty_inbox(), Vec::new(), Utc::now(), opts.config).with_identity(opts.identity);
     model.source = backend.describe();
     if let Some(msg) = execute(&mut *backend, Command::Load) {
         update(&mut model, msg);
@@ -163,7 +172,10 @@ fn spawn_ticks(tx: UnboundedSender<Msg>) {
 }
 
 /// Watches the backend's paths; bursts of changes become one `MailChanged`.
-fn start_watcher(paths: Vec<PathBuf>, tx: UnboundedSender<Msg>) -> Option<notify::RecommendedWatcher> {
+fn start_watcher(
+    paths: Vec<PathBuf>,
+    tx: UnboundedSender<Msg>,
+) -> Option<notify::RecommendedWatcher> {
     use notify::{EventKind, RecursiveMode, Watcher};
     if paths.is_empty() {
         return None;
@@ -185,7 +197,11 @@ fn start_watcher(paths: Vec<PathBuf>, tx: UnboundedSender<Msg>) -> Option<notify
     };
     let mut errors = Vec::new();
     for p in &paths {
-        let mode = if p.is_dir() { RecursiveMode::Recursive } else { RecursiveMode::NonRecursive };
+        let mode = if p.is_dir() {
+            RecursiveMode::Recursive
+        } else {
+            RecursiveMode::NonRecursive
+        };
         if let Err(e) = watcher.watch(p, mode) {
             errors.push(format!("{}: {e}", p.display()));
         }
@@ -213,7 +229,11 @@ fn run_editor(initial: &str) -> Result<String, String> {
     let editor = std::env::var("VISUAL")
         .ok()
         .filter(|s| !s.trim().is_empty())
-        .or_else(|| std::env::var("EDITOR").ok().filter(|s| !s.trim().is_empty()))
+        .or_else(|| {
+            std::env::var("EDITOR")
+                .ok()
+                .filter(|s| !s.trim().is_empty())
+        })
         .unwrap_or_else(|| "vi".into());
     let file = tempfile::Builder::new()
         .prefix("amail-reply-")

@@ -68,7 +68,9 @@ fn clean(s: &str, one_line: bool) -> Cow<'_, str> {
             },
             '\u{9b}' => skip_csi(&mut it),
             '\u{9d}' | '\u{90}' | '\u{98}' | '\u{9e}' | '\u{9f}' => skip_string(&mut it),
-            c if (c as u32) < 0x20 => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}')),
+            c if (c as u32) < 0x20 => {
+                out.push(char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'))
+            }
             '\u{7f}' => out.push('\u{2421}'),
             c if (0x80..=0x9f).contains(&(c as u32)) => out.push('\u{fffd}'),
             c if is_bidi_control(c) => {}
@@ -166,7 +168,9 @@ pub fn reveal(s: &str) -> String {
             '\t' => out.push_str(TAB),
             _ if u < 0x20 => out.push(char::from_u32(0x2400 + u).unwrap_or('\u{fffd}')),
             '\u{7f}' => out.push('\u{2421}'),
-            _ if (0x80..=0x9f).contains(&u) || is_bidi_control(c) => out.push_str(&format!("<U+{u:04X}>")),
+            _ if (0x80..=0x9f).contains(&u) || is_bidi_control(c) => {
+                out.push_str(&format!("<U+{u:04X}>"))
+            }
             _ => out.push(c),
         }
     }

@@ -44,6 +44,8 @@ impl CrosstermOps<io::Stdout> {
 
 impl<W: Write> TerminalOps for CrosstermOps<W> {
     fn enter(&mut self) -> io::Result<()> {
+        // Marked first so a half-done enter is still undone by `leave`.
+        ACTIVE.store(true, Ordering::SeqCst);
         if self.raw_mode {
             enable_raw_mode()?;
         }
@@ -51,10 +53,20 @@ impl<W: Write> TerminalOps for CrosstermOps<W> {
     }
 
     fn leave(&mut self) -> io::Result<()> {
+        // Only once: leaving the alternate screen when already out of it
+        // restores a stale cursor position, so the panic hook's restore
+        // followed by the guard's would scribble over the panic message.
+        if !ACTIVE.swap(false, Ordering::SeqCst) {
+            return Ok(());
+        }
         // Try every step even if one fails: a half-restored terminal is
         // worse than a reported error.
         let screen = execute!(self.out, LeaveAlternateScreen, Show);
-        let raw = if self.raw_mode { disable_raw_mode() } else { Ok(()) };
+        let raw = if self.raw_mode {
+            disable_raw_mode()
+        } else {
+            Ok(())
+        };
         screen.and(raw)
     }
 }
@@ -67,11 +79,9 @@ pub struct TerminalGuard<O: TerminalOps> {
 
 impl<O: TerminalOps> TerminalGuard<O> {
     pub fn enter(mut ops: O) -> io::Result<Self> {
-        ACTIVE.store(true, Ordering::SeqCst);
         if let Err(e) = ops.enter() {
             // Undo a partial enter (raw mode on, alternate screen failed).
             let _ = ops.leave();
-            ACTIVE.store(false, Ordering::SeqCst);
             return Err(e);
         }
         Ok(TerminalGuard { ops, active: true })
@@ -81,7 +91,6 @@ impl<O: TerminalOps> TerminalGuard<O> {
     pub fn suspend(&mut self) -> io::Result<()> {
         if self.active {
             self.active = false;
-            ACTIVE.store(false, Ordering::SeqCst);
             self.ops.leave()?;
         }
         Ok(())
@@ -89,7 +98,6 @@ impl<O: TerminalOps> TerminalGuard<O> {
 
     pub fn resume(&mut self) -> io::Result<()> {
         if !self.active {
-            ACTIVE.store(true, Ordering::SeqCst);
             self.ops.enter()?;
             self.active = true;
         }
@@ -105,13 +113,13 @@ impl<O: TerminalOps> Drop for TerminalGuard<O> {
     fn drop(&mut self) {
         if self.active {
             self.active = false;
-            ACTIVE.store(false, Ordering::SeqCst);
             let _ = self.ops.leave();
         }
     }
 }
 
-/// Whether the real terminal is in app mode (what the panic hook checks).
+/// Whether the real terminal is in app mode, shared by the guard's ops and
+/// the panic hook so whichever runs first restores and the other does nothing.
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 
 /// Installs (once) a panic hook that restores the terminal, then runs the
@@ -121,9 +129,8 @@ pub fn install_panic_hook() {
     ONCE.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            if ACTIVE.swap(false, Ordering::SeqCst) {
-                let _ = CrosstermOps::stdout().leave();
-            }
+            // A no-op unless the app is on screen (see `leave`).
+            let _ = CrosstermOps::stdout().leave();
             previous(info);
         }));
     });

@@ -49,6 +49,7 @@ fn cow(s: &str) -> Cow<'static, str> {
 }
 
 /// A message as the parser would produce it, with `parsed` filled by `fill`.
+#[allow(clippy::too_many_arguments)] // mirrors the envelope; a builder would only add noise in fixtures
 pub fn message(
     kind: MessageType,
     subject: &str,
@@ -76,7 +77,11 @@ pub fn message(
         thread_id: Some(cow(thread)),
         timestamp: Some(at),
         ack_required: kind.ack_required_by_spec(),
-        importance: cow(if kind == MessageType::HelpRequest { "high" } else { "normal" }),
+        importance: cow(if kind == MessageType::HelpRequest {
+            "high"
+        } else {
+            "normal"
+        }),
         body: cow(body),
         parsed,
         diagnostics: Vec::new(),
@@ -95,7 +100,9 @@ impl InboxBuilder {
     pub fn new(root: &str) -> Self {
         InboxBuilder {
             inbox: Inbox {
-                source: SourceKind::Mailbox { root: PathBuf::from(root) },
+                source: SourceKind::Mailbox {
+                    root: PathBuf::from(root),
+                },
                 messages: Vec::new(),
                 threads: Vec::new(),
                 agents: Vec::new(),
@@ -113,8 +120,12 @@ impl InboxBuilder {
             .map(|a| (a.to_string(), RecipientKind::To))
             .chain(cc.iter().map(|a| (a.to_string(), RecipientKind::Cc)))
             .map(|(agent, kind)| Recipient {
-                ack_at: acked.contains(&agent.as_str()).then(|| at.unwrap_or_else(fixed_now) + Duration::minutes(2)),
-                read_at: acked.contains(&agent.as_str()).then(|| at.unwrap_or_else(fixed_now) + Duration::minutes(1)),
+                ack_at: acked
+                    .contains(&agent.as_str())
+                    .then(|| at.unwrap_or_else(fixed_now) + Duration::minutes(2)),
+                read_at: acked
+                    .contains(&agent.as_str())
+                    .then(|| at.unwrap_or_else(fixed_now) + Duration::minutes(1)),
                 agent,
                 kind,
             })
@@ -174,14 +185,20 @@ pub fn derive(inbox: &mut Inbox) {
         for m in &msgs {
             match m.message.kind {
                 MessageType::HelpRequest if !m.message.is_reply => help = HelpState::Unanswered,
-                MessageType::HelpResponse if help == HelpState::Unanswered => help = HelpState::Answered,
-                _ if m.message.is_reply && help == HelpState::Unanswered => help = HelpState::Answered,
+                MessageType::HelpResponse if help == HelpState::Unanswered => {
+                    help = HelpState::Answered
+                }
+                _ if m.message.is_reply && help == HelpState::Unanswered => {
+                    help = HelpState::Answered
+                }
                 _ => {}
             }
         }
         t.help = help;
     }
-    inbox.threads.sort_by(|a, b| b.last_at.cmp(&a.last_at).then(a.id.cmp(&b.id)));
+    inbox
+        .threads
+        .sort_by(|a, b| b.last_at.cmp(&a.last_at).then(a.id.cmp(&b.id)));
     for (ti, t) in inbox.threads.iter().enumerate() {
         for &mi in &t.messages {
             inbox.messages[mi].thread = ti;
@@ -189,7 +206,9 @@ pub fn derive(inbox: &mut Inbox) {
     }
     let mut agents: Vec<Agent> = Vec::new();
     for (i, m) in inbox.messages.iter().enumerate() {
-        let Some(from) = m.message.from.as_deref() else { continue };
+        let Some(from) = m.message.from.as_deref() else {
+            continue;
+        };
         let state = match m.message.kind {
             MessageType::HelpRequest => AgentState::WaitingForHelp,
             MessageType::OfferingReady | MessageType::Done => AgentState::Offered,
@@ -329,9 +348,20 @@ pub fn sample_inbox(now: DateTime<Utc>) -> Inbox {
     );
     b.add(
         "9",
-        message(HelpResponse, "[ol-529] HELP_RESPONSE", "BlueLake", &["GreenCastle"], "ol-529", ago(290), "Yes: use the postgres:16 service container, as in api/.", |p| {
-            p.guidance = Some(cow("Yes: use the postgres:16 service container, as in api/."));
-        }),
+        message(
+            HelpResponse,
+            "[ol-529] HELP_RESPONSE",
+            "BlueLake",
+            &["GreenCastle"],
+            "ol-529",
+            ago(290),
+            "Yes: use the postgres:16 service container, as in api/.",
+            |p| {
+                p.guidance = Some(cow(
+                    "Yes: use the postgres:16 service container, as in api/.",
+                ));
+            },
+        ),
         &[],
         &[],
     );
@@ -369,23 +399,81 @@ pub fn sample_inbox(now: DateTime<Utc>) -> Inbox {
 
 /// Tasks the router would hold for the sample inbox, one per status.
 pub fn sample_tasks(now: DateTime<Utc>) -> Vec<TaskSummary> {
-    let t = |id: &str, title: &str, status: &str, bead: &str, agent: Option<&str>, mins: i64| TaskSummary {
-        id: id.into(),
-        title: title.into(),
-        status: status.into(),
-        bead: Some(bead.into()),
-        agent: agent.map(String::from),
-        updated_at: Some(now - Duration::minutes(mins)),
+    let t = |id: &str, title: &str, status: &str, bead: &str, agent: Option<&str>, mins: i64| {
+        TaskSummary {
+            id: id.into(),
+            title: title.into(),
+            status: status.into(),
+            bead: Some(bead.into()),
+            agent: agent.map(String::from),
+            updated_at: Some(now - Duration::minutes(mins)),
+        }
     };
     vec![
-        t("TASK-527-2", "Token refresh endpoint", "blocked", "ol-527.2", Some("PurpleBear"), 12),
-        t("TASK-527-1", "Login flow with PKCE", "review", "ol-527.1", Some("GreenCastle"), 25),
-        t("TASK-530", "Migration 0042", "deadletter", "ol-530", Some("RedFox"), 180),
-        t("TASK-531", "Localise error messages", "in-progress", "ol-531", Some("OrangeOwl"), 3),
-        t("TASK-528", "Rate limiter metrics", "ready", "ol-528", None, 55),
-        t("TASK-529", "Postgres in CI", "done", "ol-529", Some("GreenCastle"), 240),
-        t("TASK-532", "Audit log export", "backlog", "ol-532", None, 600),
-        t("TASK-534", "Legacy SOAP bridge", "cancelled", "ol-534", None, 2000),
+        t(
+            "TASK-527-2",
+            "Token refresh endpoint",
+            "blocked",
+            "ol-527.2",
+            Some("PurpleBear"),
+            12,
+        ),
+        t(
+            "TASK-527-1",
+            "Login flow with PKCE",
+            "review",
+            "ol-527.1",
+            Some("GreenCastle"),
+            25,
+        ),
+        t(
+            "TASK-530",
+            "Migration 0042",
+            "deadletter",
+            "ol-530",
+            Some("RedFox"),
+            180,
+        ),
+        t(
+            "TASK-531",
+            "Localise error messages",
+            "in-progress",
+            "ol-531",
+            Some("OrangeOwl"),
+            3,
+        ),
+        t(
+            "TASK-528",
+            "Rate limiter metrics",
+            "ready",
+            "ol-528",
+            None,
+            55,
+        ),
+        t(
+            "TASK-529",
+            "Postgres in CI",
+            "done",
+            "ol-529",
+            Some("GreenCastle"),
+            240,
+        ),
+        t(
+            "TASK-532",
+            "Audit log export",
+            "backlog",
+            "ol-532",
+            None,
+            600,
+        ),
+        t(
+            "TASK-534",
+            "Legacy SOAP bridge",
+            "cancelled",
+            "ol-534",
+            None,
+            2000,
+        ),
     ]
 }
 
@@ -492,23 +580,45 @@ impl Backend for FakeBackend {
         Ok(())
     }
     fn reply(&mut self, key: &str, as_agent: &str, body: &str) -> Result<(), String> {
-        let orig = self.inbox.message_by_key(key).ok_or_else(|| format!("no message {key}"))?;
-        let sender = orig.message.from.as_deref().unwrap_or("unknown").to_string();
+        let orig = self
+            .inbox
+            .message_by_key(key)
+            .ok_or_else(|| format!("no message {key}"))?;
+        let sender = orig
+            .message
+            .from
+            .as_deref()
+            .unwrap_or("unknown")
+            .to_string();
         let thread = orig.message.thread_id.as_deref().unwrap_or(key).to_string();
         let bead = orig.message.bead().map(String::from);
         let subject = match &bead {
             Some(b) => format!("[{b}] HELP_RESPONSE"),
             None => "HELP_RESPONSE".to_string(),
         };
-        let mut reply = message(MessageType::HelpResponse, &subject, as_agent, &[&sender], &thread, self.now, body, |p| {
-            p.guidance = Some(cow(body));
-        });
+        let mut reply = message(
+            MessageType::HelpResponse,
+            &subject,
+            as_agent,
+            &[&sender],
+            &thread,
+            self.now,
+            body,
+            |p| {
+                p.guidance = Some(cow(body));
+            },
+        );
         reply.parsed.bead_id = bead.as_deref().map(cow);
         let n = self.replies.len() + 1;
-        self.replies.push((key.into(), as_agent.into(), body.into()));
+        self.replies
+            .push((key.into(), as_agent.into(), body.into()));
         self.deliver(&format!("reply-{n}"), reply);
         if let Some(b) = bead {
-            for t in self.tasks.iter_mut().filter(|t| t.bead.as_deref() == Some(b.as_str()) && t.status == "blocked") {
+            for t in self
+                .tasks
+                .iter_mut()
+                .filter(|t| t.bead.as_deref() == Some(b.as_str()) && t.status == "blocked")
+            {
                 t.status = "in-progress".into();
                 t.updated_at = Some(self.now);
             }

@@ -72,7 +72,8 @@ impl Theme {
 
     /// Sets one role from the config; `Err` names what was wrong.
     pub fn set(&mut self, role: &str, value: &str) -> Result<(), String> {
-        let c = parse_color(value).ok_or_else(|| format!("[theme] {role}: bad colour {value:?}"))?;
+        let c =
+            parse_color(value).ok_or_else(|| format!("[theme] {role}: bad colour {value:?}"))?;
         let slot = match role {
             "text" => &mut self.text,
             "muted" => &mut self.muted,
@@ -142,7 +143,8 @@ impl Theme {
         }
     }
     pub fn heading(&self) -> Style {
-        self.fg(self.accent).add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
+        self.fg(self.accent)
+            .add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
     }
 
     pub fn tone(&self, tone: Tone) -> Style {

@@ -42,7 +42,11 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             m.dirty = true;
             None
         }
-        Msg::Acked { agent, done, errors } => {
+        Msg::Acked {
+            agent,
+            done,
+            errors,
+        } => {
             m.notice = Some(if errors.is_empty() {
                 Notice {
                     text: format!("✓ acknowledged {done} message{} as {agent}", plural(done)),
@@ -127,7 +131,10 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
 pub const TEMPLATE_MARK: &str = "# amail:";
 
 fn strip_template(text: &str) -> String {
-    let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with(TEMPLATE_MARK)).collect();
+    let kept: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with(TEMPLATE_MARK))
+        .collect();
     kept.join("\n").trim().to_string()
 }
 
@@ -160,7 +167,11 @@ fn loaded(
         Ok(t) => m.tasks = t,
         Err(e) => errors.push(format!("tasks: {e}")),
     }
-    m.load_error = if errors.is_empty() { None } else { Some(errors.join("; ")) };
+    m.load_error = if errors.is_empty() {
+        None
+    } else {
+        Some(errors.join("; "))
+    };
     m.fix_selection(&before, &old.0, &old.1, &old.2, &old.3);
 }
 
@@ -203,7 +214,11 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
         Action::NextPane | Action::PrevPane if m.screen == Screen::Inbox => {
             let order = [Pane::Threads, Pane::Messages, Pane::Message];
             let i = order.iter().position(|p| *p == m.focus).unwrap_or(0);
-            let n = if a == Action::NextPane { (i + 1) % 3 } else { (i + 2) % 3 };
+            let n = if a == Action::NextPane {
+                (i + 1) % 3
+            } else {
+                (i + 2) % 3
+            };
             m.focus = order[n];
             if m.focus != Pane::Threads && m.sel.message.is_none() {
                 m.sel.message = m.current_message().map(|x| x.key.clone());
@@ -386,7 +401,9 @@ fn search_key(m: &mut Model, k: KeyEvent) {
 }
 
 fn has_match(m: &Model) -> bool {
-    let Some(kind) = m.current_list() else { return false };
+    let Some(kind) = m.current_list() else {
+        return false;
+    };
     let q = m.search.query.to_lowercase();
     m.list_keys(kind)
         .iter()
@@ -422,7 +439,11 @@ fn jump_match(m: &mut Model, forward: bool, from_origin: bool) {
         }
     };
     for i in 0..n {
-        let idx = if forward { (start + i) % n } else { (start + n - i) % n };
+        let idx = if forward {
+            (start + i) % n
+        } else {
+            (start + n - i) % n
+        };
         if m.search_text(kind, &keys[idx]).to_lowercase().contains(&q) {
             m.set_selected(kind, Some(keys[idx].clone()));
             return;
@@ -456,7 +477,10 @@ fn ack_targets(m: &Model) -> Vec<String> {
                     .collect()
             })
             .unwrap_or_default(),
-        _ => m.current_message().map(|x| vec![x.key.clone()]).unwrap_or_default(),
+        _ => m
+            .current_message()
+            .map(|x| vec![x.key.clone()])
+            .unwrap_or_default(),
     }
 }
 
@@ -501,9 +525,12 @@ fn ack_command(m: &Model, keys: Vec<String>, agent: String) -> Command {
     let keys = keys
         .into_iter()
         .filter(|k| {
-            m.inbox
-                .message_by_key(k)
-                .is_some_and(|x| x.message.ack_required && x.recipients.iter().any(|r| r.agent == agent && r.ack_at.is_none()))
+            m.inbox.message_by_key(k).is_some_and(|x| {
+                x.message.ack_required
+                    && x.recipients
+                        .iter()
+                        .any(|r| r.agent == agent && r.ack_at.is_none())
+            })
         })
         .collect();
     Command::Ack { keys, agent }
@@ -519,9 +546,17 @@ fn reply_target(m: &Model) -> Option<String> {
         return m.current_message().map(|x| x.key.clone());
     }
     let t = m.selected_thread()?;
-    let msgs: Vec<_> = t.messages.iter().filter_map(|&i| m.inbox.messages.get(i)).collect();
+    let msgs: Vec<_> = t
+        .messages
+        .iter()
+        .filter_map(|&i| m.inbox.messages.get(i))
+        .collect();
     let help = (t.help == HelpState::Unanswered)
-        .then(|| msgs.iter().rev().find(|x| x.message.kind == MessageType::HelpRequest))
+        .then(|| {
+            msgs.iter()
+                .rev()
+                .find(|x| x.message.kind == MessageType::HelpRequest)
+        })
         .flatten();
     help.or(msgs.last()).map(|x| x.key.clone())
 }
@@ -561,14 +596,22 @@ fn reply(m: &mut Model, external_editor: bool) -> Option<Command> {
                 title: "Reply as".into(),
                 options: candidates,
                 index: 0,
-                purpose: ChoiceFor::Reply { key, external_editor },
+                purpose: ChoiceFor::Reply {
+                    key,
+                    external_editor,
+                },
             });
             None
         }
     }
 }
 
-fn start_reply(m: &mut Model, key: String, agent: String, external_editor: bool) -> Option<Command> {
+fn start_reply(
+    m: &mut Model,
+    key: String,
+    agent: String,
+    external_editor: bool,
+) -> Option<Command> {
     let to = m
         .inbox
         .message_by_key(&key)
@@ -597,7 +640,7 @@ fn editor_template(agent: &str, to: &str) -> String {
 
 fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
     let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
-    let Some(overlay) = m.overlay.as_mut() else { return None };
+    let overlay = m.overlay.as_mut()?;
     match overlay {
         Overlay::Help { scroll } => {
             match m.config.keymap.action_for(&k) {
@@ -636,9 +679,10 @@ fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                     m.overlay = None;
                     return match purpose {
                         ChoiceFor::Ack { keys } => Some(ack_command(m, keys, agent)),
-                        ChoiceFor::Reply { key, external_editor } => {
-                            start_reply(m, key, agent, external_editor)
-                        }
+                        ChoiceFor::Reply {
+                            key,
+                            external_editor,
+                        } => start_reply(m, key, agent, external_editor),
                     };
                 }
                 (_, Some(Action::Down)) => *index = (*index + 1).min(options.len() - 1),
@@ -711,10 +755,8 @@ fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                         text.remove(*cursor);
                     }
                 }
-                KeyCode::Delete => {
-                    if *cursor < text.len() {
-                        text.remove(*cursor);
-                    }
+                KeyCode::Delete if *cursor < text.len() => {
+                    text.remove(*cursor);
                 }
                 KeyCode::Left => {
                     if let Some(c) = text[..*cursor].chars().next_back() {
@@ -727,7 +769,9 @@ fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                     }
                 }
                 KeyCode::Home => *cursor = text[..*cursor].rfind('\n').map_or(0, |i| i + 1),
-                KeyCode::End => *cursor += text[*cursor..].find('\n').unwrap_or(text.len() - *cursor),
+                KeyCode::End => {
+                    *cursor += text[*cursor..].find('\n').unwrap_or(text.len() - *cursor)
+                }
                 KeyCode::Up | KeyCode::Down => {
                     *cursor = vertical(text, *cursor, k.code == KeyCode::Up);
                 }
@@ -753,7 +797,9 @@ fn vertical(text: &str, cursor: usize, up: bool) -> usize {
             None => return cursor,
         }
     };
-    let line_end = text[target_start..].find('\n').map_or(text.len(), |i| target_start + i);
+    let line_end = text[target_start..]
+        .find('\n')
+        .map_or(text.len(), |i| target_start + i);
     let mut pos = target_start;
     for (n, (i, c)) in text[target_start..line_end].char_indices().enumerate() {
         if n == col {

@@ -30,17 +30,32 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let inner = block.inner(area);
     f.render_widget(block, area);
     if m.inbox.agents.is_empty() {
-        f.render_widget(Paragraph::new(Line::styled("No agents have written yet.", th.muted())), inner);
+        f.render_widget(
+            Paragraph::new(Line::styled("No agents have written yet.", th.muted())),
+            inner,
+        );
         return;
     }
     let w = inner.width as usize;
     let last_w = w.saturating_sub(2 + 16 + 14 + 13 + 8 + 5);
     let mut lines = vec![Line::styled(
-        format!("  {}{}{}{}{}{}", fit("agent", 16), fit("state", 14), fit("bead", 13), fit("owes", 8), fit("last message", last_w), fit_right("seen", 5)),
+        format!(
+            "  {}{}{}{}{}{}",
+            fit("agent", 16),
+            fit("state", 14),
+            fit("bead", 13),
+            fit("owes", 8),
+            fit("last message", last_w),
+            fit_right("seen", 5)
+        ),
         th.muted(),
     )];
     let h = (inner.height as usize).saturating_sub(1);
-    let selected = m.sel.agent.as_ref().and_then(|k| m.inbox.agents.iter().position(|a| &a.name == k));
+    let selected = m
+        .sel
+        .agent
+        .as_ref()
+        .and_then(|k| m.inbox.agents.iter().position(|a| &a.name == k));
     let start = scroll_window(&m.offsets.agents, selected, m.inbox.agents.len(), h);
     for (i, a) in m.inbox.agents.iter().enumerate().skip(start).take(h) {
         let sel = selected == Some(i);
@@ -49,7 +64,12 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
             .inbox
             .messages
             .iter()
-            .filter(|x| x.message.ack_required && x.recipients.iter().any(|r| r.agent == a.name && r.ack_at.is_none()))
+            .filter(|x| {
+                x.message.ack_required
+                    && x.recipients
+                        .iter()
+                        .any(|r| r.agent == a.name && r.ack_at.is_none())
+            })
             .count();
         let last = a
             .last_message
@@ -60,8 +80,21 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
             Span::styled(if sel { "▶ " } else { "  " }, th.accent()),
             Span::styled(fit(&line_text(&a.name), 16), th.base()),
             Span::styled(fit(word, 14), th.tone(tone)),
-            Span::styled(fit(&line_text(a.bead.as_deref().unwrap_or("-")), 13), th.info()),
-            Span::styled(fit(&if owes > 0 { format!("●{owes} ack") } else { "-".into() }, 8), if owes > 0 { th.warn() } else { th.muted() }),
+            Span::styled(
+                fit(&line_text(a.bead.as_deref().unwrap_or("-")), 13),
+                th.info(),
+            ),
+            Span::styled(
+                fit(
+                    &if owes > 0 {
+                        format!("●{owes} ack")
+                    } else {
+                        "-".into()
+                    },
+                    8,
+                ),
+                if owes > 0 { th.warn() } else { th.muted() },
+            ),
             Span::styled(fit(&last, last_w), th.base()),
             Span::styled(fit_right(&age(m.now, a.last_at), 5), th.muted()),
         ]);

@@ -17,11 +17,20 @@ pub fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
     let help = m.unanswered_help();
     let failed = m.filter_count(crate::tui::model::Filter::Failed);
     let mut right = vec![
-        Span::styled(format!("●{pending} pending"), if pending > 0 { t.warn() } else { t.muted() }),
+        Span::styled(
+            format!("●{pending} pending"),
+            if pending > 0 { t.warn() } else { t.muted() },
+        ),
         Span::raw(" "),
-        Span::styled(format!("‼{help} help"), if help > 0 { t.error() } else { t.muted() }),
+        Span::styled(
+            format!("‼{help} help"),
+            if help > 0 { t.error() } else { t.muted() },
+        ),
         Span::raw(" "),
-        Span::styled(format!("✗{failed} failed"), if failed > 0 { t.error() } else { t.muted() }),
+        Span::styled(
+            format!("✗{failed} failed"),
+            if failed > 0 { t.error() } else { t.muted() },
+        ),
         Span::raw(" "),
     ];
     let problems = m.inbox.problems.len();
@@ -56,16 +65,30 @@ pub fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
     }
     if let Some(n) = &m.notice {
         let style = if n.error { t.error() } else { t.ok() };
-        f.render_widget(Paragraph::new(Line::styled(format!(" {}", line_text(&n.text)), style)), area);
+        f.render_widget(
+            Paragraph::new(Line::styled(format!(" {}", line_text(&n.text)), style)),
+            area,
+        );
         return;
     }
     if let Some(e) = &m.load_error {
-        f.render_widget(Paragraph::new(Line::styled(format!(" ✗ {}", line_text(e)), t.error())), area);
+        f.render_widget(
+            Paragraph::new(Line::styled(format!(" ✗ {}", line_text(e)), t.error())),
+            area,
+        );
         return;
     }
     let hints: Vec<(String, &str)> = match &m.overlay {
-        Some(Overlay::Editor { .. }) => vec![("Ctrl-s".into(), "send"), ("Ctrl-e".into(), "$EDITOR"), ("Esc".into(), "discard")],
-        Some(Overlay::Choose { .. }) => vec![("j/k".into(), "move"), ("Enter".into(), "choose"), ("Esc".into(), "cancel")],
+        Some(Overlay::Editor { .. }) => vec![
+            ("Ctrl-s".into(), "send"),
+            ("Ctrl-e".into(), "$EDITOR"),
+            ("Esc".into(), "discard"),
+        ],
+        Some(Overlay::Choose { .. }) => vec![
+            ("j/k".into(), "move"),
+            ("Enter".into(), "choose"),
+            ("Esc".into(), "cancel"),
+        ],
         Some(Overlay::Help { .. }) => vec![("j/k".into(), "scroll"), ("Esc".into(), "close")],
         None => match m.screen {
             Screen::Tasks => tasks::hints(m),

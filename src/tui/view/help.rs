@@ -33,7 +33,10 @@ pub fn help_lines(m: &Model) -> Vec<Line<'static>> {
         ("  Esc", "discard / cancel search"),
         ("  Enter", "keep search / choose"),
     ] {
-        out.push(Line::from(vec![Span::styled(fit(k, 24), t.accent()), Span::styled(d.to_string(), t.base())]));
+        out.push(Line::from(vec![
+            Span::styled(fit(k, 24), t.accent()),
+            Span::styled(d.to_string(), t.base()),
+        ]));
     }
     out.push(Line::raw(""));
     out.push(Line::styled("Marks", t.heading()));
@@ -44,9 +47,15 @@ pub fn help_lines(m: &Model) -> Vec<Line<'static>> {
         ("  ? HELP  ↩ ANSWER", "help request / help response"),
         ("  … PROGRESS  ▶ ACCEPTED", "work under way"),
         ("  ◆ OFFERED  ✓ DONE", "offered for review / done"),
-        ("  ✗ FAILED  ⟳ CHECKPT", "failed / checkpointed for a successor"),
+        (
+            "  ✗ FAILED  ⟳ CHECKPT",
+            "failed / checkpointed for a successor",
+        ),
     ] {
-        out.push(Line::from(vec![Span::styled(fit(k, 26), t.base()), Span::styled(d.to_string(), t.muted())]));
+        out.push(Line::from(vec![
+            Span::styled(fit(k, 26), t.base()),
+            Span::styled(d.to_string(), t.muted()),
+        ]));
     }
     out.push(Line::raw(""));
     let path = m
@@ -56,7 +65,18 @@ pub fn help_lines(m: &Model) -> Vec<Line<'static>> {
         .map(|p| line_text(&p.display().to_string()))
         .unwrap_or_else(|| "(built-in defaults)".into());
     out.push(Line::styled(format!("Config: {path}"), t.muted()));
-    out.push(Line::styled(format!("Theme: {}{}", m.config.theme.name, if m.config.theme.color { "" } else { " (no colour)" }), t.muted()));
+    out.push(Line::styled(
+        format!(
+            "Theme: {}{}",
+            m.config.theme.name,
+            if m.config.theme.color {
+                ""
+            } else {
+                " (no colour)"
+            }
+        ),
+        t.muted(),
+    ));
     for w in &m.config.warnings {
         out.push(Line::styled(format!("⚠ {}", line_text(w)), t.warn()));
     }
@@ -66,6 +86,15 @@ pub fn help_lines(m: &Model) -> Vec<Line<'static>> {
 pub fn draw(m: &Model, f: &mut Frame, body: Rect, scroll: u16) {
     let area = centered(body, 76, body.height);
     f.render_widget(Clear, area);
-    let block = pane(m, format!("Help · {} closes", m.config.keymap.first_key(Action::Help)), true);
-    f.render_widget(Paragraph::new(help_lines(m)).block(block).scroll((scroll, 0)), area);
+    let block = pane(
+        m,
+        format!("Help · {} closes", m.config.keymap.first_key(Action::Help)),
+        true,
+    );
+    f.render_widget(
+        Paragraph::new(help_lines(m))
+            .block(block)
+            .scroll((scroll, 0)),
+        area,
+    );
 }

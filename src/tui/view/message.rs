@@ -82,11 +82,19 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
         Span::styled(format!("{:>12}  ", "type"), t.muted()),
         Span::styled(format!("{g} {w}"), t.tone(tone)),
         Span::styled(
-            if msg.importance != "normal" { format!("  importance: {}", line_text(&msg.importance)) } else { String::new() },
+            if msg.importance != "normal" {
+                format!("  importance: {}", line_text(&msg.importance))
+            } else {
+                String::new()
+            },
             t.warn(),
         ),
     ]));
-    out.push(field(t, "from", line_text(msg.from.as_deref().unwrap_or("?"))));
+    out.push(field(
+        t,
+        "from",
+        line_text(msg.from.as_deref().unwrap_or("?")),
+    ));
     for r in &x.recipients {
         let kind = match r.kind {
             RecipientKind::To => "to",
@@ -96,7 +104,14 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
         let (state, style) = match (msg.ack_required, r.ack_at) {
             (true, Some(at)) => (format!("✓ acked {} ago", age(m.now, Some(at))), t.ok()),
             (true, None) => ("● ack pending".to_string(), t.warn()),
-            (false, _) => (if r.read_at.is_some() { "read".into() } else { String::new() }, t.muted()),
+            (false, _) => (
+                if r.read_at.is_some() {
+                    "read".into()
+                } else {
+                    String::new()
+                },
+                t.muted(),
+            ),
         };
         out.push(Line::from(vec![
             Span::styled(format!("{kind:>12}  "), t.muted()),
@@ -109,12 +124,24 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
         out.push(field(t, "bead", line_text(b)));
     }
     if let Some(ts) = msg.timestamp {
-        out.push(field(t, "sent", format!("{} ({} ago)", ts.format("%Y-%m-%d %H:%M UTC"), age(m.now, Some(ts)))));
+        out.push(field(
+            t,
+            "sent",
+            format!(
+                "{} ({} ago)",
+                ts.format("%Y-%m-%d %H:%M UTC"),
+                age(m.now, Some(ts))
+            ),
+        ));
     }
     let warnings = msg.warnings().count();
     if warnings > 0 {
         out.push(Line::styled(
-            format!("{:>12}  ⚠ {warnings} parse warning{} (v shows them)", "", if warnings == 1 { "" } else { "s" }),
+            format!(
+                "{:>12}  ⚠ {warnings} parse warning{} (v shows them)",
+                "",
+                if warnings == 1 { "" } else { "s" }
+            ),
             t.warn(),
         ));
     }
@@ -152,20 +179,30 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
             if p.tests_pass.is_some() || p.lint_pass.is_some() || p.build_pass.is_some() {
                 out.push(Line::raw(""));
                 out.push(Line::styled("Self-validation", t.heading()));
-                for (name, v) in [("Tests", p.tests_pass), ("Lint", p.lint_pass), ("Build", p.build_pass)] {
+                for (name, v) in [
+                    ("Tests", p.tests_pass),
+                    ("Lint", p.lint_pass),
+                    ("Build", p.build_pass),
+                ] {
                     let (mark, style) = match v {
                         Some(true) => ("✓ PASS", t.ok()),
                         Some(false) => ("✗ FAIL", t.error()),
                         None => ("? not reported", t.muted()),
                     };
-                    out.push(Line::from(vec![Span::styled(format!("  {mark:<15}"), style), Span::styled(name.to_string(), t.base())]));
+                    out.push(Line::from(vec![
+                        Span::styled(format!("  {mark:<15}"), style),
+                        Span::styled(name.to_string(), t.base()),
+                    ]));
                 }
             }
             section(t, &mut out, "Summary", p.summary.as_deref());
         }
         MessageType::Failed => {
             if let Some(s) = opt(&p.failure_type) {
-                out.push(Line::from(vec![Span::styled(format!("{:>12}  ", "failure"), t.muted()), Span::styled(format!("✗ {s}"), t.error())]));
+                out.push(Line::from(vec![
+                    Span::styled(format!("{:>12}  ", "failure"), t.muted()),
+                    Span::styled(format!("✗ {s}"), t.error()),
+                ]));
             }
             if let Some(n) = p.internal_attempts {
                 out.push(field(t, "attempts", n.to_string()));
@@ -198,7 +235,12 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
             }
         }
         MessageType::SpawnRequest | MessageType::SpawnAck => {
-            for (n, v) in [("issue", &p.issue_id), ("status", &p.status), ("orchestrator", &p.orchestrator), ("session", &p.session)] {
+            for (n, v) in [
+                ("issue", &p.issue_id),
+                ("status", &p.status),
+                ("orchestrator", &p.orchestrator),
+                ("session", &p.session),
+            ] {
                 if let Some(s) = opt(v) {
                     out.push(field(t, n, s));
                 }
@@ -211,7 +253,15 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
     }
     let files = p.files_touched.as_ref().or(p.files.as_ref());
     if let Some(files) = files.filter(|f| !f.is_empty()) {
-        out.push(field(t, "files", files.iter().map(|f| line_text(f)).collect::<Vec<_>>().join(", ")));
+        out.push(field(
+            t,
+            "files",
+            files
+                .iter()
+                .map(|f| line_text(f))
+                .collect::<Vec<_>>()
+                .join(", "),
+        ));
     }
     // Nothing type-specific was parsed: the body is the message.
     if out.len() == before || msg.kind == MessageType::Unknown {
@@ -232,7 +282,10 @@ fn context_bar(t: &Theme, pct: u8) -> Line<'static> {
     };
     Line::from(vec![
         Span::styled(format!("{:>12}  ", "context"), t.muted()),
-        Span::styled(format!("[{}{}]", "█".repeat(filled), "░".repeat(20 - filled)), style),
+        Span::styled(
+            format!("[{}{}]", "█".repeat(filled), "░".repeat(20 - filled)),
+            style,
+        ),
         Span::styled(format!(" {pct:>3}%{word}"), style),
     ])
 }
@@ -254,7 +307,13 @@ fn raw_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
             Severity::Info => ("i", "info", t.info()),
         };
         out.push(Line::styled(
-            format!("{g} {w} {}:{} [{}] {}", d.line, d.column, line_text(&d.code), line_text(&d.message)),
+            format!(
+                "{g} {w} {}:{} [{}] {}",
+                d.line,
+                d.column,
+                line_text(&d.code),
+                line_text(&d.message)
+            ),
             style,
         ));
     }
@@ -273,7 +332,10 @@ pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
     let k = &m.config.keymap;
     vec![
         (k.first_key(Action::Down), "scroll"),
-        (k.first_key(Action::ToggleRaw), if m.raw { "fields" } else { "raw" }),
+        (
+            k.first_key(Action::ToggleRaw),
+            if m.raw { "fields" } else { "raw" },
+        ),
         (k.first_key(Action::Ack), "ack"),
         (k.first_key(Action::Reply), "reply"),
         (k.first_key(Action::ReplyInEditor), "$EDITOR"),

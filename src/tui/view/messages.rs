@@ -20,7 +20,11 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         f.render_widget(Paragraph::new("No thread selected.").block(block), area);
         return;
     };
-    let msgs: Vec<&InboxMessage> = t.messages.iter().filter_map(|&i| m.inbox.messages.get(i)).collect();
+    let msgs: Vec<&InboxMessage> = t
+        .messages
+        .iter()
+        .filter_map(|&i| m.inbox.messages.get(i))
+        .collect();
     let title = format!(
         "Thread {} · {} message{}",
         line_text(t.bead.as_deref().unwrap_or(&t.id)),
@@ -31,7 +35,9 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let inner = block.inner(area);
     f.render_widget(block, area);
     let cur = m.current_message().map(|x| x.key.clone());
-    let selected = cur.as_ref().and_then(|k| msgs.iter().position(|x| &x.key == k));
+    let selected = cur
+        .as_ref()
+        .and_then(|k| msgs.iter().position(|x| &x.key == k));
     let h = inner.height as usize;
     let start = scroll_window(&m.offsets.messages, selected, msgs.len(), h);
     let lines: Vec<Line> = msgs
@@ -39,7 +45,14 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         .enumerate()
         .skip(start)
         .take(h)
-        .map(|(i, x)| full_row(row(m, x, inner.width as usize, selected == Some(i)), inner.width, selected == Some(i), m))
+        .map(|(i, x)| {
+            full_row(
+                row(m, x, inner.width as usize, selected == Some(i)),
+                inner.width,
+                selected == Some(i),
+                m,
+            )
+        })
         .collect();
     f.render_widget(Paragraph::new(lines), inner);
 }

@@ -61,11 +61,18 @@ pub fn view(m: &Model, f: &mut Frame) {
 
 fn draw_header(m: &Model, f: &mut Frame, area: Rect) {
     let t = &m.config.theme;
-    let mut spans = vec![Span::styled(" amail ", t.accent()), Span::styled("│", t.muted())];
+    let mut spans = vec![
+        Span::styled(" amail ", t.accent()),
+        Span::styled("│", t.muted()),
+    ];
     for (screen, label, action) in [
         (Screen::Inbox, "Inbox", super::keymap::Action::ScreenInbox),
         (Screen::Tasks, "Tasks", super::keymap::Action::ScreenTasks),
-        (Screen::Agents, "Agents", super::keymap::Action::ScreenAgents),
+        (
+            Screen::Agents,
+            "Agents",
+            super::keymap::Action::ScreenAgents,
+        ),
     ] {
         let key = m.config.keymap.first_key(action);
         let text = format!(" {label} [{key}] ");
@@ -105,16 +112,25 @@ fn draw_tabs(m: &Model, f: &mut Frame, area: Rect) {
                 spans.push(Span::raw(" "));
             }
             if !m.search.query.is_empty() && !m.search.typing {
-                spans.push(Span::styled(format!("/{}", clean_line(&m.search.query)), t.warn()));
+                spans.push(Span::styled(
+                    format!("/{}", clean_line(&m.search.query)),
+                    t.warn(),
+                ));
             }
         }
         Screen::Tasks => {
             spans.push(Span::styled("Task board", t.accent()));
-            spans.push(Span::styled(format!("  {} tasks", m.tasks.len()), t.muted()));
+            spans.push(Span::styled(
+                format!("  {} tasks", m.tasks.len()),
+                t.muted(),
+            ));
         }
         Screen::Agents => {
             spans.push(Span::styled("Agent roster", t.accent()));
-            spans.push(Span::styled(format!("  {} agents", m.inbox.agents.len()), t.muted()));
+            spans.push(Span::styled(
+                format!("  {} agents", m.inbox.agents.len()),
+                t.muted(),
+            ));
         }
     }
     f.render_widget(Paragraph::new(Line::from(spans)), area);
@@ -124,7 +140,8 @@ fn draw_inbox(m: &Model, f: &mut Frame, area: Rect) {
     // Decided from the frame, not the model, so layout never lags a resize.
     if area.width >= 120 {
         let [left, right] =
-            Layout::horizontal([Constraint::Percentage(52), Constraint::Percentage(48)]).areas(area);
+            Layout::horizontal([Constraint::Percentage(52), Constraint::Percentage(48)])
+                .areas(area);
         let n = m.selected_thread().map(|t| t.messages.len()).unwrap_or(0) as u16;
         let list_h = (n + 2).clamp(4, right.height / 2);
         let [top, bottom] =
@@ -146,9 +163,16 @@ pub fn pane<'a>(m: &Model, title: String, focused: bool) -> Block<'a> {
     let t = &m.config.theme;
     Block::default()
         .borders(Borders::ALL)
-        .border_type(if focused { BorderType::Thick } else { BorderType::Plain })
+        .border_type(if focused {
+            BorderType::Thick
+        } else {
+            BorderType::Plain
+        })
         .border_style(t.border(focused))
-        .title(Span::styled(format!(" {title} "), if focused { t.accent() } else { t.base() }))
+        .title(Span::styled(
+            format!(" {title} "),
+            if focused { t.accent() } else { t.base() },
+        ))
 }
 
 /// Agent text for one line: sanitised, newlines folded.
@@ -166,7 +190,12 @@ pub fn para_text(s: &str, style: Style) -> Vec<Line<'static>> {
 
 /// First index to show so `selected` stays within `height` rows, moving
 /// the remembered offset as little as possible (no jumpy recentring).
-pub fn scroll_window(offset: &Cell<usize>, selected: Option<usize>, len: usize, height: usize) -> usize {
+pub fn scroll_window(
+    offset: &Cell<usize>,
+    selected: Option<usize>,
+    len: usize,
+    height: usize,
+) -> usize {
     let mut start = offset.get().min(len.saturating_sub(height.max(1)));
     if let Some(sel) = selected {
         if sel < start {

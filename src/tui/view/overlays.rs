@@ -11,30 +11,83 @@ use crate::tui::model::{Model, Overlay};
 use crate::tui::text::width;
 
 pub fn draw_chooser(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
-    let Overlay::Choose { title, options, index, .. } = o else { return };
+    let Overlay::Choose {
+        title,
+        options,
+        index,
+        ..
+    } = o
+    else {
+        return;
+    };
     let t = &m.config.theme;
-    let w = options.iter().map(|s| width(s)).max().unwrap_or(10).max(title.len()).max(20) as u16 + 10;
+    let w = options
+        .iter()
+        .map(|s| width(s))
+        .max()
+        .unwrap_or(10)
+        .max(title.len())
+        .max(20) as u16
+        + 10;
     let area = centered(body, w, options.len() as u16 + 4);
     f.render_widget(Clear, area);
     let mut lines = vec![Line::styled("Several recipients apply:", t.muted())];
     for (i, opt) in options.iter().enumerate() {
         let sel = i == *index;
-        let text = format!("{} {}. {}", if sel { "▶" } else { " " }, i + 1, line_text(opt));
-        lines.push(if sel { Line::styled(text, t.selected()) } else { Line::styled(text, t.base()) });
+        let text = format!(
+            "{} {}. {}",
+            if sel { "▶" } else { " " },
+            i + 1,
+            line_text(opt)
+        );
+        lines.push(if sel {
+            Line::styled(text, t.selected())
+        } else {
+            Line::styled(text, t.base())
+        });
     }
-    f.render_widget(Paragraph::new(lines).block(pane(m, format!("{title}…"), true)), area);
+    f.render_widget(
+        Paragraph::new(lines).block(pane(m, format!("{title}…"), true)),
+        area,
+    );
 }
 
 pub fn draw_editor(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
-    let Overlay::Editor { key, agent, to, text, cursor } = o else { return };
+    let Overlay::Editor {
+        key,
+        agent,
+        to,
+        text,
+        cursor,
+    } = o
+    else {
+        return;
+    };
     let t = &m.config.theme;
-    let area = centered(body, body.width.saturating_sub(4).max(20), body.height.saturating_sub(2).max(6));
+    let area = centered(
+        body,
+        body.width.saturating_sub(4).max(20),
+        body.height.saturating_sub(2).max(6),
+    );
     f.render_widget(Clear, area);
-    let block = pane(m, format!("Reply as {} → {} · Ctrl-s send · Esc discard", line_text(agent), line_text(to)), true);
+    let block = pane(
+        m,
+        format!(
+            "Reply as {} → {} · Ctrl-s send · Esc discard",
+            line_text(agent),
+            line_text(to)
+        ),
+        true,
+    );
     let inner = block.inner(area);
     f.render_widget(block, area);
     let quote_h = (inner.height / 3).max(1);
-    let [quote, sep, edit] = Layout::vertical([Constraint::Length(quote_h), Constraint::Length(1), Constraint::Min(1)]).areas(inner);
+    let [quote, sep, edit] = Layout::vertical([
+        Constraint::Length(quote_h),
+        Constraint::Length(1),
+        Constraint::Min(1),
+    ])
+    .areas(inner);
     if let Some(x) = m.inbox.message_by_key(key) {
         let q: Vec<Line> = para_text(&x.message.body, t.muted())
             .into_iter()
@@ -46,10 +99,16 @@ pub fn draw_editor(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
             .collect();
         f.render_widget(Paragraph::new(q).wrap(Wrap { trim: false }), quote);
     }
-    f.render_widget(Paragraph::new(Line::styled("─".repeat(sep.width as usize), t.muted())), sep);
+    f.render_widget(
+        Paragraph::new(Line::styled("─".repeat(sep.width as usize), t.muted())),
+        sep,
+    );
     // The typed text is the user's own, but it is sanitised like everything else.
     let lines: Vec<Line> = if text.is_empty() {
-        vec![Line::styled("Type your answer. Enter: new line.", t.muted())]
+        vec![Line::styled(
+            "Type your answer. Enter: new line.",
+            t.muted(),
+        )]
     } else {
         para_text(text, t.base())
     };

@@ -35,15 +35,17 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         rows.push(Row::Header(s, n));
         rows.extend(board.iter().filter(|t| t.status == s).map(|t| Row::Task(t)));
     }
-    let others: Vec<_> = board.iter().filter(|t| !TASK_STATUSES.contains(&t.status.as_str())).collect();
+    let others: Vec<_> = board
+        .iter()
+        .filter(|t| !TASK_STATUSES.contains(&t.status.as_str()))
+        .collect();
     for t in others {
         rows.push(Row::Task(t));
     }
-    let selected = m
-        .sel
-        .task
-        .as_ref()
-        .and_then(|k| rows.iter().position(|r| matches!(r, Row::Task(t) if &t.id == k)));
+    let selected = m.sel.task.as_ref().and_then(|k| {
+        rows.iter()
+            .position(|r| matches!(r, Row::Task(t) if &t.id == k))
+    });
     let h = inner.height as usize;
     let start = scroll_window(&m.offsets.tasks, selected, rows.len(), h);
     let w = inner.width as usize;
@@ -57,7 +59,10 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
             Row::Header(s, n) => {
                 let (g, tone) = task_status(s);
                 Line::from(vec![
-                    Span::styled(format!("{g} {}", s.to_uppercase()), th.tone(tone).add_modifier(ratatui::style::Modifier::BOLD)),
+                    Span::styled(
+                        format!("{g} {}", s.to_uppercase()),
+                        th.tone(tone).add_modifier(ratatui::style::Modifier::BOLD),
+                    ),
                     Span::styled(format!(" ({n})"), th.muted()),
                 ])
             }
@@ -69,8 +74,14 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
                     Span::styled(fit(&format!("{g} {}", line_text(&t.id)), 13), th.tone(tone)),
                     Span::raw(" "),
                     Span::styled(fit(&line_text(&t.title), title_w), th.base()),
-                    Span::styled(fit(&line_text(t.bead.as_deref().unwrap_or("-")), 13), th.info()),
-                    Span::styled(fit(&line_text(t.agent.as_deref().unwrap_or("unassigned")), 13), th.base()),
+                    Span::styled(
+                        fit(&line_text(t.bead.as_deref().unwrap_or("-")), 13),
+                        th.info(),
+                    ),
+                    Span::styled(
+                        fit(&line_text(t.agent.as_deref().unwrap_or("unassigned")), 13),
+                        th.base(),
+                    ),
                     Span::styled(fit_right(&age(m.now, t.updated_at), 5), th.muted()),
                 ]);
                 full_row(line, inner.width, sel, m)
@@ -80,7 +91,10 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     if board.is_empty() {
         let mut l = lines;
         l.push(Line::raw(""));
-        l.push(Line::styled("No tasks in the store yet (route some mail: amail route).", th.muted()));
+        l.push(Line::styled(
+            "No tasks in the store yet (route some mail: amail route).",
+            th.muted(),
+        ));
         f.render_widget(Paragraph::new(l), inner);
     } else {
         f.render_widget(Paragraph::new(lines), inner);

@@ -33,10 +33,18 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         } else {
             format!("No threads under “{}”. Press 1 for all.", m.filter.label())
         };
-        f.render_widget(Paragraph::new(Line::styled(msg, m.config.theme.muted())).wrap(ratatui::widgets::Wrap { trim: false }), inner);
+        f.render_widget(
+            Paragraph::new(Line::styled(msg, m.config.theme.muted()))
+                .wrap(ratatui::widgets::Wrap { trim: false }),
+            inner,
+        );
         return;
     }
-    let selected = m.sel.thread.as_ref().and_then(|k| threads.iter().position(|t| &t.id == k));
+    let selected = m
+        .sel
+        .thread
+        .as_ref()
+        .and_then(|k| threads.iter().position(|t| &t.id == k));
     let h = inner.height as usize;
     let start = scroll_window(&m.offsets.threads, selected, threads.len(), h);
     let lines: Vec<Line> = threads
@@ -44,7 +52,14 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         .enumerate()
         .skip(start)
         .take(h)
-        .map(|(i, t)| full_row(row(m, t, inner.width as usize, selected == Some(i)), inner.width, selected == Some(i), m))
+        .map(|(i, t)| {
+            full_row(
+                row(m, t, inner.width as usize, selected == Some(i)),
+                inner.width,
+                selected == Some(i),
+                m,
+            )
+        })
         .collect();
     f.render_widget(Paragraph::new(lines), inner);
 }
@@ -62,7 +77,9 @@ fn empty_reason(m: &Model) -> String {
 
 /// The one-line summary of what a thread is at: last sender + status.
 pub fn status_line(m: &Model, t: &Thread) -> String {
-    let Some(last) = m.last_message(t) else { return line_text(&t.subject) };
+    let Some(last) = m.last_message(t) else {
+        return line_text(&t.subject);
+    };
     let what = summary(&last.message);
     match last.message.from.as_deref() {
         Some(from) => format!("{}: {what}", line_text(from)),
@@ -77,7 +94,10 @@ pub fn summary(msg: &amail_parser::OwnedMessage) -> String {
         .question
         .as_deref()
         .filter(|_| msg.kind == amail_parser::MessageType::HelpRequest)
-        .or(p.status.as_deref().filter(|s| !s.eq_ignore_ascii_case("done") && !s.eq_ignore_ascii_case("failed")))
+        .or(p
+            .status
+            .as_deref()
+            .filter(|s| !s.eq_ignore_ascii_case("done") && !s.eq_ignore_ascii_case("failed")))
         .or(p.reason.as_deref())
         .or(p.summary.as_deref())
         .or(p.step.as_deref())
@@ -99,11 +119,29 @@ pub fn first_body_line(body: &str) -> Option<String> {
 fn row(m: &Model, t: &Thread, width: usize, selected: bool) -> Line<'static> {
     let th = &m.config.theme;
     let pending = m.thread_pending(t);
-    let kind = m.last_message(t).map(|x| x.message.kind).unwrap_or(amail_parser::MessageType::Unknown);
+    let kind = m
+        .last_message(t)
+        .map(|x| x.message.kind)
+        .unwrap_or(amail_parser::MessageType::Unknown);
     let (g, word, tone) = badge(kind);
     let bead = line_text(t.bead.as_deref().unwrap_or(&t.id));
-    let ack = if pending > 0 { format!("●ACK{}", if pending > 1 { pending.to_string() } else { String::new() }) } else { String::new() };
-    let help = if t.help == HelpState::Unanswered { "‼HELP" } else { "" };
+    let ack = if pending > 0 {
+        format!(
+            "●ACK{}",
+            if pending > 1 {
+                pending.to_string()
+            } else {
+                String::new()
+            }
+        )
+    } else {
+        String::new()
+    };
+    let help = if t.help == HelpState::Unanswered {
+        "‼HELP"
+    } else {
+        ""
+    };
     let age_s = age(m.now, t.last_at);
     // cursor 2 + ack 5 + help 6 + badge 11 + bead 13 + age 5
     let bead_w = if width >= 90 { 14 } else { 11 };
@@ -115,7 +153,14 @@ fn row(m: &Model, t: &Thread, width: usize, selected: bool) -> Line<'static> {
         Span::styled(fit(help, 6), th.error()),
         Span::styled(fit(&format!("{g} {word}"), 11), th.tone(tone)),
         Span::styled(fit(&bead, bead_w), th.info()),
-        Span::styled(fit(&status_line(m, t), rest), if tone == Tone::Muted { th.muted() } else { th.base() }),
+        Span::styled(
+            fit(&status_line(m, t), rest),
+            if tone == Tone::Muted {
+                th.muted()
+            } else {
+                th.base()
+            },
+        ),
         Span::styled(fit_right(&age_s, 5), th.muted()),
     ];
     if rest == 0 {
