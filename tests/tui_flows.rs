@@ -311,7 +311,7 @@ fn help_overlay_lists_rebinds_from_config_file() {
         "{screen}"
     );
     assert!(row_with(&screen, "next match").contains("(unbound)"));
-    assert!(row_with(&screen, "acknowledge").contains(" A "));
+    assert!(row_with(&screen, "acknowledge  ").contains(" A "));
     app.press("G");
     let screen = app.render(160, 48);
     assert!(
@@ -506,4 +506,45 @@ fn quit_keys() {
     let mut app = TestApp::sample();
     app.press("q");
     assert!(app.quit);
+}
+
+#[test]
+fn manual_reload_reports_and_keeps_place() {
+    let mut app = TestApp::sample();
+    app.press("jjj");
+    let sel = app.model.sel.thread.clone();
+    app.press("R");
+    assert_eq!(app.model.sel.thread, sel);
+    assert!(app
+        .render(80, 24)
+        .contains("✓ reloaded: 7 threads, 8 tasks"));
+}
+
+#[test]
+fn colour_marks_pending_ack_in_the_warn_colour() {
+    let mut app = TestApp::sample();
+    app.send(Msg::Resize(80, 24));
+    let term = render_terminal(&app.model, 80, 24);
+    let buf = term.backend().buffer();
+    let warn = app.model.config.theme.warn;
+    // Row of ol-527.2 (third thread): the ●ACK mark starts at column 3.
+    let (x, y) = (0..24u16)
+        .flat_map(|y| (0..80u16).map(move |x| (x, y)))
+        .find(|&(x, y)| buf[(x, y)].symbol() == "●" && y > 2)
+        .expect("an ack mark");
+    assert_eq!(buf[(x, y)].fg, warn);
+    // And the selected row has the selection background.
+    assert_eq!(buf[(2, 3)].bg, app.model.config.theme.selection_bg);
+}
+
+#[test]
+fn search_from_the_message_view_searches_the_thread() {
+    let mut app = TestApp::sample();
+    app.press("/ol-527.2<enter><enter><enter>");
+    assert_eq!(app.model.sel.message.as_deref(), Some("3"));
+    app.press("/");
+    app.type_text("accepted");
+    app.press("<enter>");
+    assert_eq!(app.model.sel.message.as_deref(), Some("1"));
+    assert!(app.render(80, 24).contains("Token refresh endpoint"));
 }

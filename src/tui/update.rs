@@ -127,6 +127,8 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
     }
 }
 
+const RELOADING: &str = "reloading…";
+
 /// Lines starting with this are instructions in the `$EDITOR` file.
 pub const TEMPLATE_MARK: &str = "# amail:";
 
@@ -172,6 +174,16 @@ fn loaded(
     } else {
         Some(errors.join("; "))
     };
+    if m.notice.as_ref().is_some_and(|n| n.text == RELOADING) {
+        m.notice = Some(Notice {
+            text: format!(
+                "✓ reloaded: {} threads, {} tasks",
+                m.inbox.threads.len(),
+                m.tasks.len()
+            ),
+            error: false,
+        });
+    }
     m.fix_selection(&before, &old.0, &old.1, &old.2, &old.3);
 }
 
@@ -198,7 +210,7 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
         Action::Help => m.overlay = Some(Overlay::Help { scroll: 0 }),
         Action::Reload => {
             m.notice = Some(Notice {
-                text: "reloading…".into(),
+                text: RELOADING.into(),
                 error: false,
             });
             return Some(Command::Load);
@@ -235,7 +247,7 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
         Action::ScreenTasks => m.screen = Screen::Tasks,
         Action::ScreenAgents => m.screen = Screen::Agents,
         Action::Search => {
-            let origin = m.current_list().and_then(|l| m.selected_key(l));
+            let origin = search_list(m).and_then(|l| m.selected_key(l));
             m.search = Search {
                 query: String::new(),
                 typing: true,
@@ -372,7 +384,7 @@ fn search_key(m: &mut Model, k: KeyEvent) {
     match k.code {
         KeyCode::Esc => {
             let origin = m.search.origin.take();
-            if let Some(kind) = m.current_list() {
+            if let Some(kind) = search_list(m) {
                 if origin.is_some() {
                     m.set_selected(kind, origin);
                 }
@@ -400,8 +412,17 @@ fn search_key(m: &mut Model, k: KeyEvent) {
     }
 }
 
+/// The list `/` searches: the focused one; from the message view, the
+/// thread's messages.
+fn search_list(m: &Model) -> Option<ListKind> {
+    m.current_list().or(match m.screen {
+        Screen::Inbox => Some(ListKind::Messages),
+        _ => None,
+    })
+}
+
 fn has_match(m: &Model) -> bool {
-    let Some(kind) = m.current_list() else {
+    let Some(kind) = search_list(m) else {
         return false;
     };
     let q = m.search.query.to_lowercase();
@@ -414,7 +435,7 @@ fn has_match(m: &Model) -> bool {
 /// (`from_origin`), the search starts at the item selected when `/` was
 /// pressed, inclusive, so each keystroke refines the same hit.
 fn jump_match(m: &mut Model, forward: bool, from_origin: bool) {
-    let Some(kind) = m.current_list() else { return };
+    let Some(kind) = search_list(m) else { return };
     if m.search.query.is_empty() {
         return;
     }
@@ -644,7 +665,12 @@ fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
     match overlay {
         Overlay::Help { scroll } => {
             match m.config.keymap.action_for(&k) {
-                Some(Action::Down) => *scroll = scroll.saturating_add(1),
+                Some(Action::Down) => {
+                    let max = super::view::help::help_lines(m).len() as u16;
+                    if let Some(Overlay::Help { scroll }) = m.overlay.as_mut() {
+                        *scroll = (*scroll + 1).min(max);
+                    }
+                }
                 Some(Action::Up) => *scroll = scroll.saturating_sub(1),
                 Some(Action::HalfPageDown) => *scroll = scroll.saturating_add(10),
                 Some(Action::HalfPageUp) => *scroll = scroll.saturating_sub(10),

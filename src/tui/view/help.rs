@@ -2,9 +2,9 @@
 //! and the config path. Built from the keymap at draw time, so rebinds in
 //! the config file show here as they are.
 
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph};
+use ratatui::widgets::{Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
 use super::{centered, line_text, pane};
@@ -12,7 +12,15 @@ use crate::tui::keymap::{Action, Group};
 use crate::tui::model::Model;
 use crate::tui::text::fit;
 
+/// Everything the overlay shows, in one column.
 pub fn help_lines(m: &Model) -> Vec<Line<'static>> {
+    let mut out = key_lines(m);
+    out.extend(extra_lines(m));
+    out
+}
+
+/// Every action with its live keys, by group.
+pub fn key_lines(m: &Model) -> Vec<Line<'static>> {
     let t = &m.config.theme;
     let km = &m.config.keymap;
     let mut out = Vec::new();
@@ -26,6 +34,13 @@ pub fn help_lines(m: &Model) -> Vec<Line<'static>> {
         }
         out.push(Line::raw(""));
     }
+    out
+}
+
+/// Text-entry keys, the legend of marks, config path and warnings.
+pub fn extra_lines(m: &Model) -> Vec<Line<'static>> {
+    let t = &m.config.theme;
+    let mut out = Vec::new();
     out.push(Line::styled("Text entry", t.heading()));
     for (k, d) in [
         ("  Ctrl-s", "send the reply"),
@@ -84,13 +99,29 @@ pub fn help_lines(m: &Model) -> Vec<Line<'static>> {
 }
 
 pub fn draw(m: &Model, f: &mut Frame, body: Rect, scroll: u16) {
+    let title = format!("Help · {} closes", m.config.keymap.first_key(Action::Help));
+    // Wide terminals get two columns so everything fits without scrolling.
+    if body.width >= 140 {
+        let area = centered(body, 150, body.height);
+        f.render_widget(Clear, area);
+        let block = pane(m, title, true);
+        let inner = block.inner(area);
+        f.render_widget(block, area);
+        let [left, right] =
+            Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+                .areas(inner);
+        f.render_widget(Paragraph::new(key_lines(m)).scroll((scroll, 0)), left);
+        f.render_widget(
+            Paragraph::new(extra_lines(m))
+                .wrap(Wrap { trim: false })
+                .scroll((scroll, 0)),
+            right,
+        );
+        return;
+    }
     let area = centered(body, 76, body.height);
     f.render_widget(Clear, area);
-    let block = pane(
-        m,
-        format!("Help · {} closes", m.config.keymap.first_key(Action::Help)),
-        true,
-    );
+    let block = pane(m, title, true);
     f.render_widget(
         Paragraph::new(help_lines(m))
             .block(block)

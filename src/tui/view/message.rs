@@ -176,6 +176,17 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
             if let Some(s) = opt(&p.commit_sha) {
                 out.push(field(t, "commit", s));
             }
+            if let Some(files) = p.files.as_ref().filter(|f| !f.is_empty()) {
+                out.push(field(
+                    t,
+                    "files",
+                    files
+                        .iter()
+                        .map(|f| line_text(f))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                ));
+            }
             if p.tests_pass.is_some() || p.lint_pass.is_some() || p.build_pass.is_some() {
                 out.push(Line::raw(""));
                 out.push(Line::styled("Self-validation", t.heading()));
@@ -251,7 +262,11 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
         }
         MessageType::Unknown => {}
     }
-    let files = p.files_touched.as_ref().or(p.files.as_ref());
+    let offering = matches!(msg.kind, MessageType::OfferingReady | MessageType::Done);
+    let files = p
+        .files_touched
+        .as_ref()
+        .or(p.files.as_ref().filter(|_| !offering));
     if let Some(files) = files.filter(|f| !f.is_empty()) {
         out.push(field(
             t,

@@ -65,7 +65,9 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
 }
 
 fn empty_reason(m: &Model) -> String {
-    let mut s = String::from("No mail yet.");
+    let mut s = String::from(
+        "No mail yet. New messages appear here as agents send them; ? lists the keys.",
+    );
     if let Some((_, why)) = m.inbox.problems.first() {
         s = format!("No mail: {}", line_text(why));
     }
