@@ -378,56 +378,42 @@ impl Model {
         }
     }
 
-    /// The text `/` searches for an item.
-    pub fn search_text(&self, kind: ListKind, key: &str) -> String {
+    /// Whether an item matches a `/` query (case-insensitive substring of
+    /// any of its fields). Checks field by field without building one big
+    /// string, since a thread search runs over every body on each keystroke.
+    pub fn item_matches(&self, kind: ListKind, key: &str, query: &str) -> bool {
+        let hit = |s: &str| contains_ci(s, query);
         match kind {
-            ListKind::Threads => {
-                let Some(t) = self.thread(key) else {
-                    return String::new();
-                };
-                let mut s = format!("{} {} {}", t.id, t.bead.as_deref().unwrap_or(""), t.subject);
-                for &i in &t.messages {
-                    if let Some(m) = self.inbox.messages.get(i) {
-                        s.push(' ');
-                        s.push_str(&message_search_text(m));
-                    }
-                }
-                s
-            }
+            ListKind::Threads => self.thread(key).is_some_and(|t| {
+                hit(&t.id)
+                    || t.bead.as_deref().is_some_and(hit)
+                    || hit(&t.subject)
+                    || t.messages
+                        .iter()
+                        .filter_map(|&i| self.inbox.messages.get(i))
+                        .any(|m| message_matches(m, query))
+            }),
             ListKind::Messages => self
                 .inbox
                 .message_by_key(key)
-                .map(message_search_text)
-                .unwrap_or_default(),
-            ListKind::Tasks => self
-                .tasks
-                .iter()
-                .find(|t| t.id == key)
-                .map(|t| {
-                    format!(
-                        "{} {} {} {} {}",
-                        t.id,
-                        t.title,
-                        t.status,
-                        t.bead.as_deref().unwrap_or(""),
-                        t.agent.as_deref().unwrap_or("")
-                    )
-                })
-                .unwrap_or_default(),
+                .is_some_and(|m| message_matches(m, query)),
+            ListKind::Tasks => self.tasks.iter().find(|t| t.id == key).is_some_and(|t| {
+                hit(&t.id)
+                    || hit(&t.title)
+                    || hit(&t.status)
+                    || t.bead.as_deref().is_some_and(hit)
+                    || t.agent.as_deref().is_some_and(hit)
+            }),
             ListKind::Agents => self
                 .inbox
                 .agents
                 .iter()
                 .find(|a| a.name == key)
-                .map(|a| {
-                    format!(
-                        "{} {:?} {}",
-                        a.name,
-                        a.state,
-                        a.bead.as_deref().unwrap_or("")
-                    )
-                })
-                .unwrap_or_default(),
+                .is_some_and(|a| {
+                    hit(&a.name)
+                        || a.bead.as_deref().is_some_and(hit)
+                        || hit(&format!("{:?}", a.state))
+                }),
         }
     }
 
@@ -529,16 +515,29 @@ impl Model {
     }
 }
 
-fn message_search_text(m: &InboxMessage) -> String {
+fn message_matches(m: &InboxMessage, q: &str) -> bool {
     let msg = &m.message;
-    format!(
-        "{} {} {} {} {}",
-        m.key,
-        msg.subject,
+    [
+        m.key.as_str(),
+        &msg.subject,
         msg.from.as_deref().unwrap_or(""),
         msg.kind.as_str(),
-        msg.body
-    )
+        &msg.body,
+    ]
+    .iter()
+    .any(|s| contains_ci(s, q))
+}
+
+/// Case-insensitive substring test; no allocation for ASCII queries.
+pub fn contains_ci(hay: &str, needle: &str) -> bool {
+    if needle.is_empty() {
+        return true;
+    }
+    if needle.is_ascii() {
+        let (h, n) = (hay.as_bytes(), needle.as_bytes());
+        return h.len() >= n.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n));
+    }
+    hay.to_lowercase().contains(&needle.to_lowercase())
 }
 
 pub fn describe_source(s: &SourceKind) -> String {
@@ -562,5 +561,30 @@ pub fn age(now: DateTime<Utc>, then: Option<DateTime<Utc>>) -> String {
         3600..86400 => format!("{}h", s / 3600),
         86400..1_209_600 => format!("{}d", s / 86400),
         _ => format!("{}w", s / 604_800),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contains_ci_handles_ascii_and_unicode() {
+        assert!(contains_ci("Token REFRESH endpoint", "refresh"));
+        assert!(!contains_ci("ab", "abc"));
+        assert!(contains_ci("正在翻译错误信息", "翻译"));
+        assert!(contains_ci("ÉCOLE", "école"));
+    }
+
+    #[test]
+    fn ages_read_in_the_largest_unit() {
+        let now = chrono::Utc::now();
+        let ago = |s| Some(now - chrono::Duration::seconds(s));
+        assert_eq!(age(now, ago(5)), "now");
+        assert_eq!(age(now, ago(300)), "5m");
+        assert_eq!(age(now, ago(7200)), "2h");
+        assert_eq!(age(now, ago(3 * 86400)), "3d");
+        assert_eq!(age(now, ago(30 * 86400)), "4w");
+        assert_eq!(age(now, None), "-");
     }
 }

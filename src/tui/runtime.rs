@@ -172,7 +172,7 @@ fn spawn_ticks(tx: UnboundedSender<Msg>) {
 }
 
 /// Watches the backend's paths; bursts of changes become one `MailChanged`.
-fn start_watcher(
+pub fn start_watcher(
     paths: Vec<PathBuf>,
     tx: UnboundedSender<Msg>,
 ) -> Option<notify::RecommendedWatcher> {

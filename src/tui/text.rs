@@ -34,6 +34,29 @@ pub fn truncate(s: &str, max: usize) -> String {
     out
 }
 
+/// Cuts from the front, keeping the end (`…/demo/mail`): for paths,
+/// whose tail says the most.
+pub fn truncate_left(s: &str, max: usize) -> String {
+    if width(s) <= max {
+        return s.to_string();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let mut kept: Vec<char> = Vec::new();
+    let mut used = 0;
+    for c in s.chars().rev() {
+        let w = c.width().unwrap_or(0);
+        if used + w > max - 1 {
+            break;
+        }
+        used += w;
+        kept.push(c);
+    }
+    kept.push('…');
+    kept.into_iter().rev().collect()
+}
+
 /// Truncates, then pads with spaces to exactly `cols` columns.
 pub fn fit(s: &str, cols: usize) -> String {
     let mut out = truncate(s, cols);
@@ -66,6 +89,12 @@ mod tests {
         // "e" + combining acute
         assert_eq!(width("e\u{301}te\u{301}"), 3);
         assert_eq!(fit("e\u{301}", 2), "e\u{301} ");
+    }
+
+    #[test]
+    fn truncate_left_keeps_the_tail() {
+        assert_eq!(truncate_left("/home/dev/mail", 6), "…/mail");
+        assert_eq!(truncate_left("short", 10), "short");
     }
 
     #[test]

@@ -425,10 +425,9 @@ fn has_match(m: &Model) -> bool {
     let Some(kind) = search_list(m) else {
         return false;
     };
-    let q = m.search.query.to_lowercase();
     m.list_keys(kind)
         .iter()
-        .any(|k| m.search_text(kind, k).to_lowercase().contains(&q))
+        .any(|k| m.item_matches(kind, k, &m.search.query))
 }
 
 /// Selects the next (or previous) item matching the query. While typing
@@ -439,7 +438,7 @@ fn jump_match(m: &mut Model, forward: bool, from_origin: bool) {
     if m.search.query.is_empty() {
         return;
     }
-    let q = m.search.query.to_lowercase();
+    let q = m.search.query.clone();
     let keys = m.list_keys(kind);
     if keys.is_empty() {
         return;
@@ -465,7 +464,7 @@ fn jump_match(m: &mut Model, forward: bool, from_origin: bool) {
         } else {
             (start + n - i) % n
         };
-        if m.search_text(kind, &keys[idx]).to_lowercase().contains(&q) {
+        if m.item_matches(kind, &keys[idx], &q) {
             m.set_selected(kind, Some(keys[idx].clone()));
             return;
         }

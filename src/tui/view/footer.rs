@@ -9,7 +9,7 @@ use ratatui::Frame;
 use super::{agents, line_text, message, messages, tasks, threads};
 use crate::tui::model::{Model, Overlay, Pane, Screen};
 use crate::tui::msg::WatchState;
-use crate::tui::text::{truncate, width};
+use crate::tui::text::{truncate_left, width};
 
 pub fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
     let t = &m.config.theme;
@@ -43,8 +43,14 @@ pub fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
         WatchState::Failed(_) => Span::styled("✗ watch failed (R reloads) ", t.error()),
     });
     let rw: usize = right.iter().map(|s| width(&s.content)).sum();
-    let src = format!(" {} ", line_text(&m.source));
-    let src = truncate(&src, (area.width as usize).saturating_sub(rw + 1));
+    let who = m
+        .identity
+        .as_deref()
+        .map(line_text)
+        .unwrap_or_else(|| "any recipient".into());
+    let who = format!(" as {who} · ");
+    let room = (area.width as usize).saturating_sub(rw + width(&who) + 1);
+    let src = format!("{}{}", who, truncate_left(&line_text(&m.source), room));
     let pad = (area.width as usize).saturating_sub(width(&src) + rw);
     let mut spans = vec![Span::styled(src, t.info()), Span::raw(" ".repeat(pad))];
     spans.extend(right);
