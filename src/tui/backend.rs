@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use crate::inbox::{Inbox, SourceKind};
+use crate::inbox::Inbox;
 use crate::router::TaskSummary;
 
 /// The TUI's side effects. Errors are user-facing sentences.
@@ -38,13 +38,7 @@ impl Backend for EmptyBackend {
         "(no source)".into()
     }
     fn load(&mut self) -> Result<Inbox, String> {
-        Ok(Inbox {
-            source: SourceKind::Stdin,
-            messages: Vec::new(),
-            threads: Vec::new(),
-            agents: Vec::new(),
-            problems: vec![(PathBuf::from("(source)"), self.reason.clone())],
-        })
+        Err(self.reason.clone())
     }
     fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
         Ok(Vec::new())
