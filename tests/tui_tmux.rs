@@ -176,3 +176,38 @@ fn a_panic_leaves_the_terminal_usable() {
         "alternate screen not left:\n{after}"
     );
 }
+
+#[test]
+fn reply_through_editor_suspends_and_restores_the_app() {
+    let dir = std::env::temp_dir().join(format!("amail-e2e-editor-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let editor = dir.join("fake-editor.sh");
+    // Stands in for $EDITOR: prints to the (restored) terminal, writes a body.
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\necho EDITOR-RAN-ON \"$1\"\nprintf 'Answer written in the editor.\\n' > \"$1\"\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let env = format!("VISUAL= EDITOR='{}'", editor.display());
+    let Some(t) = Tmux::start("editor", &shell(&env)) else {
+        return;
+    };
+    t.wait_for("Threads · All");
+    t.text("3");
+    t.wait_for("[3 Help requests 2]");
+    t.text("e");
+    // Back in the app after the editor, with the reply written.
+    t.wait_for("reply sent to PurpleBear");
+    let screen = t.wait_for("↩ ANSWER");
+    assert!(screen.contains("Threads · Help requests"), "{screen}");
+    // Keys still work after the input stream was restarted.
+    t.text("q");
+    let after = t.wait_for("EXIT=");
+    assert!(after.contains("EXIT=0"), "{after}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

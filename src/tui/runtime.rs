@@ -127,10 +127,16 @@ async fn run_loop(mut backend: Box<dyn Backend>, opts: RunOptions) -> io::Result
                 Some(Command::Editor { initial }) => {
                     // The input task would race the editor for stdin: stop it.
                     input.abort();
+                    // Wait until the stream is really dropped, so its reader
+                    // thread no longer competes with the editor for stdin.
+                    let _ = (&mut input).await;
                     guard.suspend()?;
                     let result = run_editor(&initial);
                     guard.resume()?;
-                    terminal.clear()?;
+                    // A fresh Terminal repaints everything. (`Terminal::clear`
+                    // would query the cursor position, which can time out
+                    // right after the editor hands the tty back.)
+                    terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
                     input = spawn_input(tx.clone());
                     model.dirty = true;
                     Some(Msg::EditorClosed(result))

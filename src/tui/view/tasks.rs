@@ -2,7 +2,7 @@
 //! order, each group headed by its glyph, word and count. Every status is
 //! listed even when empty so the board's shape never changes.
 
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
@@ -28,6 +28,10 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let block = pane(m, title, true);
     let inner = block.inner(area);
     f.render_widget(block, area);
+    if inner.width >= 140 && !m.tasks.is_empty() {
+        draw_columns(m, f, inner);
+        return;
+    }
     let board = m.board();
     let mut rows = Vec::new();
     for s in TASK_STATUSES {
@@ -111,4 +115,57 @@ pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
         (k.first_key(Action::Help), "help"),
         (k.first_key(Action::Quit), "quit"),
     ]
+}
+
+/// Wide terminals: one column per status, a three-line card per task.
+fn draw_columns(m: &Model, f: &mut Frame, area: Rect) {
+    let th = &m.config.theme;
+    let board = m.board();
+    let cols =
+        Layout::horizontal([Constraint::Ratio(1, TASK_STATUSES.len() as u32); TASK_STATUSES.len()])
+            .split(area);
+    for (status, col) in TASK_STATUSES.iter().zip(cols.iter()) {
+        let w = col.width.saturating_sub(1) as usize;
+        let tasks: Vec<_> = board.iter().filter(|t| t.status == *status).collect();
+        let (g, tone) = task_status(status);
+        let mut lines = vec![
+            Line::styled(
+                fit(&format!("{g} {} {}", status.to_uppercase(), tasks.len()), w),
+                th.tone(tone).add_modifier(ratatui::style::Modifier::BOLD),
+            ),
+            Line::styled("─".repeat(w), th.muted()),
+        ];
+        let per_card = 4;
+        let cap = ((col.height as usize).saturating_sub(2) / per_card).max(1);
+        let sel = tasks
+            .iter()
+            .position(|t| m.sel.task.as_deref() == Some(t.id.as_str()));
+        let start = sel.map_or(0, |i| (i + 1).saturating_sub(cap));
+        for (i, t) in tasks.iter().enumerate().skip(start).take(cap) {
+            let selected = sel == Some(i);
+            let style = if selected { th.selected() } else { th.base() };
+            let cursor = if selected { "▶ " } else { "  " };
+            lines.push(Line::styled(
+                fit(&format!("{cursor}{g} {}", line_text(&t.id)), w),
+                if selected { style } else { th.tone(tone) },
+            ));
+            lines.push(Line::styled(
+                fit(&format!("  {}", line_text(&t.title)), w),
+                style,
+            ));
+            let who = line_text(t.agent.as_deref().unwrap_or("unassigned"));
+            lines.push(Line::styled(
+                fit(&format!("  {who} · {}", age(m.now, t.updated_at)), w),
+                if selected { style } else { th.muted() },
+            ));
+            lines.push(Line::raw(""));
+        }
+        if tasks.len() > start + cap {
+            lines.push(Line::styled(
+                format!("  +{} more", tasks.len() - start - cap),
+                th.muted(),
+            ));
+        }
+        f.render_widget(Paragraph::new(lines), *col);
+    }
 }
