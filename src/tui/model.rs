@@ -146,6 +146,17 @@ pub struct Notice {
     pub error: bool,
 }
 
+/// Totals the header and footer show on every frame. Computed once per
+/// data change (each is a pass over every message), not once per frame.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub filters: [usize; 6],
+    pub pending: usize,
+    pub unanswered_help: usize,
+    /// Acks each agent still owes, by name.
+    pub owed: std::collections::BTreeMap<String, usize>,
+}
+
 #[derive(Debug, Default)]
 pub struct Offsets {
     pub threads: Cell<usize>,
@@ -185,6 +196,8 @@ pub struct Model {
     pub load_error: Option<String>,
     pub size: (u16, u16),
     pub offsets: Offsets,
+    /// Lazily computed [`Counts`]; cleared by [`Model::data_changed`].
+    counts: std::cell::RefCell<Option<Counts>>,
     pub dirty: bool,
     pub quit: bool,
 }
@@ -216,6 +229,7 @@ impl Model {
             load_error: None,
             size: (80, 24),
             offsets: Offsets::default(),
+            counts: Default::default(),
             dirty: true,
             quit: false,
         };
@@ -226,7 +240,50 @@ impl Model {
 
     pub fn with_identity(mut self, identity: Option<String>) -> Model {
         self.identity = identity;
+        self.data_changed();
         self
+    }
+
+    /// Call after changing `inbox`, `tasks` or `identity`.
+    pub fn data_changed(&mut self) {
+        self.counts.replace(None);
+    }
+
+    /// The cached totals, computed on first use after a change.
+    pub fn counts(&self) -> Counts {
+        if let Some(c) = self.counts.borrow().as_ref() {
+            return c.clone();
+        }
+        let mut c = Counts::default();
+        for (i, f) in Filter::ALL.into_iter().enumerate() {
+            c.filters[i] = self
+                .inbox
+                .threads
+                .iter()
+                .filter(|t| self.matches_filter(t, f))
+                .count();
+        }
+        c.pending = self
+            .inbox
+            .messages
+            .iter()
+            .map(|m| self.pending_recipients(m).len())
+            .sum();
+        c.unanswered_help = self
+            .inbox
+            .threads
+            .iter()
+            .filter(|t| t.help == HelpState::Unanswered)
+            .count();
+        for m in &self.inbox.messages {
+            if m.message.ack_required {
+                for r in m.recipients.iter().filter(|r| r.ack_at.is_none()) {
+                    *c.owed.entry(r.agent.clone()).or_default() += 1;
+                }
+            }
+        }
+        self.counts.replace(Some(c.clone()));
+        c
     }
 
     /// Rows a list pane shows (for half-page moves).
@@ -282,11 +339,8 @@ impl Model {
     }
 
     pub fn filter_count(&self, f: Filter) -> usize {
-        self.inbox
-            .threads
-            .iter()
-            .filter(|t| self.matches_filter(t, f))
-            .count()
+        let i = Filter::ALL.iter().position(|x| *x == f).unwrap_or(0);
+        self.counts().filters[i]
     }
 
     /// Thread ids shown under the current filter, most recent first.
@@ -499,19 +553,11 @@ impl Model {
     // ---- counts for the status bar ---------------------------------------
 
     pub fn pending_total(&self) -> usize {
-        self.inbox
-            .messages
-            .iter()
-            .map(|m| self.pending_recipients(m).len())
-            .sum()
+        self.counts().pending
     }
 
     pub fn unanswered_help(&self) -> usize {
-        self.inbox
-            .threads
-            .iter()
-            .filter(|t| t.help == HelpState::Unanswered)
-            .count()
+        self.counts().unanswered_help
     }
 }
 

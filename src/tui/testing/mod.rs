@@ -67,6 +67,7 @@ impl TestApp {
 
     pub fn with_identity(mut self, me: &str) -> Self {
         self.model.identity = Some(me.into());
+        self.model.data_changed();
         self
     }
 

@@ -168,6 +168,7 @@ fn loaded(
         Ok(t) => m.tasks = t,
         Err(e) => errors.push(format!("tasks: {e}")),
     }
+    m.data_changed();
     m.load_error = if errors.is_empty() {
         None
     } else {

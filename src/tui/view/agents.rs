@@ -57,20 +57,11 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         .as_ref()
         .and_then(|k| m.inbox.agents.iter().position(|a| &a.name == k));
     let start = scroll_window(&m.offsets.agents, selected, m.inbox.agents.len(), h);
+    let owed = m.counts().owed;
     for (i, a) in m.inbox.agents.iter().enumerate().skip(start).take(h) {
         let sel = selected == Some(i);
         let (word, tone) = state_badge(a.state);
-        let owes = m
-            .inbox
-            .messages
-            .iter()
-            .filter(|x| {
-                x.message.ack_required
-                    && x.recipients
-                        .iter()
-                        .any(|r| r.agent == a.name && r.ack_at.is_none())
-            })
-            .count();
+        let owes = owed.get(&a.name).copied().unwrap_or(0);
         let last = a
             .last_message
             .and_then(|i| m.inbox.messages.get(i))
