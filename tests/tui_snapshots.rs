@@ -131,3 +131,29 @@ fn empty_inbox() {
         });
     }
 }
+
+/// Colours are not in the text snapshots; this one records the styles of
+/// the thread list (the buffer's `Debug` lists every style change) for
+/// both built-in themes and for colour off.
+#[test]
+fn theme_styles() {
+    for (name, toml) in [
+        ("dark", ""),
+        ("light", "[theme]\nname = \"light\""),
+        ("nocolor", "color = \"never\""),
+    ] {
+        let mut app = TestApp::new(
+            amail::tui::testing::FakeBackend::sample(),
+            UiConfig::from_toml(toml, false),
+        );
+        app.send(amail::tui::msg::Msg::Resize(80, 10));
+        let term = amail::tui::testing::render_terminal(&app.model, 80, 10);
+        insta::with_settings!({
+            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots"),
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
+            insta::assert_debug_snapshot!(format!("tui_styles_{name}_80x10"), term.backend().buffer());
+        });
+    }
+}

@@ -40,7 +40,9 @@ impl Theme {
             error: Color::LightRed,
             info: Color::LightBlue,
             border: Color::DarkGray,
-            selection_bg: Color::Rgb(0x3a, 0x3f, 0x4b),
+            // 256-colour indices rather than RGB: they render the same on
+            // terminals without truecolor.
+            selection_bg: Color::Indexed(237),
             selection_fg: Color::White,
         }
     }
@@ -50,14 +52,15 @@ impl Theme {
             name: "light".into(),
             color: true,
             text: Color::Reset,
-            muted: Color::Gray,
-            accent: Color::Blue,
-            ok: Color::Rgb(0x1a, 0x7f, 0x37),
-            warn: Color::Rgb(0x9a, 0x67, 0x00),
-            error: Color::Red,
-            info: Color::Rgb(0x05, 0x50, 0xae),
-            border: Color::Gray,
-            selection_bg: Color::Rgb(0xdd, 0xe6, 0xf5),
+            // Darker tones than the dark theme's: readable on white.
+            muted: Color::Indexed(243),
+            accent: Color::Indexed(25),
+            ok: Color::Indexed(28),
+            warn: Color::Indexed(130),
+            error: Color::Indexed(160),
+            info: Color::Indexed(24),
+            border: Color::Indexed(248),
+            selection_bg: Color::Indexed(153),
             selection_fg: Color::Black,
         }
     }
