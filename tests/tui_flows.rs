@@ -548,3 +548,21 @@ fn search_from_the_message_view_searches_the_thread() {
     assert_eq!(app.model.sel.message.as_deref(), Some("1"));
     assert!(app.render(80, 24).contains("Token refresh endpoint"));
 }
+
+#[test]
+fn config_problems_are_reported_not_fatal() {
+    let config = UiConfig::from_toml(
+        "[keys]\nfly = \"x\"\nquit = \"\\u001b\"\n[theme]\nok = \"#zz\"\n",
+        false,
+    );
+    assert_eq!(config.warnings.len(), 3, "{:?}", config.warnings);
+    let mut app = TestApp::new(FakeBackend::sample(), config);
+    assert!(app
+        .render(80, 24)
+        .contains("⚠ config: 3 problems ignored; ? lists them"));
+    app.press("?G");
+    let screen = app.render(160, 48);
+    assert!(screen.contains("unknown action \"fly\""), "{screen}");
+    assert!(screen.contains("unprintable key"), "{screen}");
+    assert!(screen.contains("bad colour \"#zz\""), "{screen}");
+}

@@ -313,6 +313,7 @@ impl Chord {
         }
         let mut chars = rest.chars();
         let code = match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_control() => return Err(format!("unprintable key {spec:?}")),
             (Some(c), None) => ChordCode::Char(if ctrl { c.to_ascii_lowercase() } else { c }),
             _ => match rest.to_ascii_lowercase().as_str() {
                 "enter" | "return" | "cr" => ChordCode::Enter,

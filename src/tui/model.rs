@@ -234,6 +234,16 @@ impl Model {
             quit: false,
         };
         m.source = describe_source(&m.inbox.source);
+        if !m.config.warnings.is_empty() {
+            let n = m.config.warnings.len();
+            m.notice = Some(Notice {
+                text: format!(
+                    "⚠ config: {n} problem{} ignored; ? lists them",
+                    if n == 1 { "" } else { "s" }
+                ),
+                error: true,
+            });
+        }
         m.fix_selection(&Selection::default(), &[], &[], &[], &[]);
         m
     }

@@ -110,9 +110,13 @@ pub fn draw(m: &Model, f: &mut Frame, body: Rect, scroll: u16) {
         let [left, right] =
             Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
                 .areas(inner);
-        f.render_widget(Paragraph::new(key_lines(m)).scroll((scroll, 0)), left);
+        let (keys, extra) = (key_lines(m), extra_lines(m));
+        // Never scroll past the longer column (`G` asks for "the end").
+        let longest = keys.len().max(extra.len());
+        let scroll = scroll.min(longest.saturating_sub(inner.height as usize) as u16);
+        f.render_widget(Paragraph::new(keys).scroll((scroll, 0)), left);
         f.render_widget(
-            Paragraph::new(extra_lines(m))
+            Paragraph::new(extra)
                 .wrap(Wrap { trim: false })
                 .scroll((scroll, 0)),
             right,
@@ -122,10 +126,8 @@ pub fn draw(m: &Model, f: &mut Frame, body: Rect, scroll: u16) {
     let area = centered(body, 76, body.height);
     f.render_widget(Clear, area);
     let block = pane(m, title, true);
-    f.render_widget(
-        Paragraph::new(help_lines(m))
-            .block(block)
-            .scroll((scroll, 0)),
-        area,
-    );
+    let lines = help_lines(m);
+    let visible = area.height.saturating_sub(2) as usize;
+    let scroll = scroll.min(lines.len().saturating_sub(visible) as u16);
+    f.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)), area);
 }
