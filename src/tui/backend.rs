@@ -18,10 +18,14 @@ pub trait Backend {
     fn load(&mut self) -> Result<Inbox, String>;
     /// The task board; `Ok(vec![])` when there is no store.
     fn tasks(&mut self) -> Result<Vec<TaskSummary>, String>;
-    /// Records `as_agent`'s ack of message `key`. Acking twice is a no-op.
-    fn ack(&mut self, key: &str, as_agent: &str) -> Result<(), String>;
+    /// Records `as_agent`'s ack of each message in `keys`; returns how many
+    /// changed (acking twice is a no-op). `inbox` is the one on screen, so
+    /// a writer that works from a loaded inbox (`inbox::ack_loaded`) need
+    /// not read the mailbox again.
+    fn ack(&mut self, inbox: &Inbox, keys: &[String], as_agent: &str) -> Result<usize, String>;
     /// Writes a reply (HELP_RESPONSE) to message `key` from `as_agent`.
-    fn reply(&mut self, key: &str, as_agent: &str, body: &str) -> Result<(), String>;
+    fn reply(&mut self, inbox: &Inbox, key: &str, as_agent: &str, body: &str)
+        -> Result<(), String>;
     /// Files and directories whose changes should trigger a reload.
     fn watch_paths(&self) -> Vec<PathBuf>;
 }
@@ -43,10 +47,16 @@ impl Backend for EmptyBackend {
     fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
         Ok(Vec::new())
     }
-    fn ack(&mut self, _key: &str, _as_agent: &str) -> Result<(), String> {
+    fn ack(&mut self, _inbox: &Inbox, _keys: &[String], _as_agent: &str) -> Result<usize, String> {
         Err(format!("cannot acknowledge: {}", self.reason))
     }
-    fn reply(&mut self, _key: &str, _as_agent: &str, _body: &str) -> Result<(), String> {
+    fn reply(
+        &mut self,
+        _inbox: &Inbox,
+        _key: &str,
+        _as_agent: &str,
+        _body: &str,
+    ) -> Result<(), String> {
         Err(format!("cannot reply: {}", self.reason))
     }
     fn watch_paths(&self) -> Vec<PathBuf> {

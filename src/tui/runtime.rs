@@ -37,21 +37,17 @@ pub struct RunOptions {
 /// Performs a command's I/O and returns what happened. Editor and Quit
 /// need the terminal and are handled by the runtime, so they return `None`.
 /// Tests drive the same function with a fake backend.
-pub fn execute(backend: &mut dyn Backend, cmd: Command) -> Option<Msg> {
+pub fn execute(backend: &mut dyn Backend, inbox: &Inbox, cmd: Command) -> Option<Msg> {
     match cmd {
         Command::Load => Some(Msg::Loaded {
             inbox: backend.load(),
             tasks: backend.tasks(),
         }),
         Command::Ack { keys, agent } => {
-            let mut done = 0;
-            let mut errors = Vec::new();
-            for k in &keys {
-                match backend.ack(k, &agent) {
-                    Ok(()) => done += 1,
-                    Err(e) => errors.push(format!("{k}: {e}")),
-                }
-            }
+            let (done, errors) = match backend.ack(inbox, &keys, &agent) {
+                Ok(n) => (n, Vec::new()),
+                Err(e) => (0, vec![e]),
+            };
             Some(Msg::Acked {
                 agent,
                 done,
@@ -59,7 +55,7 @@ pub fn execute(backend: &mut dyn Backend, cmd: Command) -> Option<Msg> {
             })
         }
         Command::Reply { key, agent, body } => {
-            let result = backend.reply(&key, &agent, &body);
+            let result = backend.reply(inbox, &key, &agent, &body);
             Some(Msg::Replied { key, result })
         }
         Command::Editor { .. } | Command::Quit => None,
@@ -93,7 +89,7 @@ async fn run_loop(mut backend: Box<dyn Backend>, opts: RunOptions) -> io::Result
     let mut model =
         Model::new(empty_inbox(), Vec::new(), Utc::now(), opts.config).with_identity(opts.identity);
     model.source = backend.describe();
-    if let Some(msg) = execute(&mut *backend, Command::Load) {
+    if let Some(msg) = execute(&mut *backend, &empty_inbox(), Command::Load) {
         update(&mut model, msg);
     }
 
@@ -141,7 +137,7 @@ async fn run_loop(mut backend: Box<dyn Backend>, opts: RunOptions) -> io::Result
                     model.dirty = true;
                     Some(Msg::EditorClosed(result))
                 }
-                Some(cmd) => execute(&mut *backend, cmd),
+                Some(cmd) => execute(&mut *backend, &model.inbox, cmd),
             };
         }
     }

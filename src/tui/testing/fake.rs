@@ -93,26 +93,38 @@ impl Backend for FakeBackend {
     fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
         Ok(self.tasks.clone())
     }
-    fn ack(&mut self, key: &str, as_agent: &str) -> Result<(), String> {
+    fn ack(&mut self, _inbox: &Inbox, keys: &[String], as_agent: &str) -> Result<usize, String> {
         let now = self.now;
-        let m = self
-            .inbox
-            .messages
-            .iter_mut()
-            .find(|m| m.key == key)
-            .ok_or_else(|| format!("no message {key}"))?;
-        let r = m
-            .recipients
-            .iter_mut()
-            .find(|r| r.agent == as_agent)
-            .ok_or_else(|| format!("{as_agent} is not a recipient of {key}"))?;
-        r.read_at.get_or_insert(now);
-        r.ack_at.get_or_insert(now);
-        self.acks.push((key.into(), as_agent.into()));
+        let mut changed = 0;
+        for key in keys {
+            let m = self
+                .inbox
+                .messages
+                .iter_mut()
+                .find(|m| &m.key == key)
+                .ok_or_else(|| format!("no message {key}"))?;
+            let r = m
+                .recipients
+                .iter_mut()
+                .find(|r| r.agent == as_agent)
+                .ok_or_else(|| format!("{as_agent} is not a recipient of {key}"))?;
+            r.read_at.get_or_insert(now);
+            if r.ack_at.is_none() {
+                r.ack_at = Some(now);
+                changed += 1;
+            }
+            self.acks.push((key.clone(), as_agent.into()));
+        }
         derive(&mut self.inbox);
-        Ok(())
+        Ok(changed)
     }
-    fn reply(&mut self, key: &str, as_agent: &str, body: &str) -> Result<(), String> {
+    fn reply(
+        &mut self,
+        _inbox: &Inbox,
+        key: &str,
+        as_agent: &str,
+        body: &str,
+    ) -> Result<(), String> {
         let orig = self
             .inbox
             .message_by_key(key)

@@ -50,7 +50,11 @@ impl TestApp {
         let now = backend.now;
         let mut model = Model::new(crate::tui::runtime::empty_inbox(), Vec::new(), now, config);
         model.source = backend.describe();
-        if let Some(msg) = execute(&mut backend, Command::Load) {
+        if let Some(msg) = execute(
+            &mut backend,
+            &crate::tui::runtime::empty_inbox(),
+            Command::Load,
+        ) {
             update(&mut model, msg);
         }
         TestApp {
@@ -85,7 +89,7 @@ impl TestApp {
                     self.editor_requests.push(initial);
                     None
                 }
-                Some(cmd) => execute(&mut self.backend, cmd),
+                Some(cmd) => execute(&mut self.backend, &self.model.inbox, cmd),
             };
         }
     }
