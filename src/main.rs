@@ -5,7 +5,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "amail", version, about = "Terminal inbox, parser and AOF router for Agent Mail")]
+#[command(
+    name = "amail",
+    version,
+    about = "Terminal inbox, parser and AOF router for Agent Mail"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -15,12 +19,30 @@ struct Cli {
 enum Command {
     /// The terminal inbox: threads, pending acks, tasks and agents.
     Inbox(amail::cli::inbox::InboxArgs),
+    /// Parse Agent Mail files, directories or stdin into JSON or text.
+    Parse(amail::cli::parse::ParseArgs),
+    /// Threads of a mailbox or mcp_agent_mail store, most recent first.
+    Threads(amail::cli::threads::ThreadsArgs),
+    /// Messages waiting for an acknowledgement, per recipient.
+    Pending(amail::cli::pending::PendingArgs),
+    /// Acknowledge messages as a recipient.
+    Ack(amail::cli::ack::AckArgs),
+    /// Answer a message with a HELP_RESPONSE in its thread.
+    Reply(amail::cli::reply::ReplyArgs),
+    /// Write a realistic sample mailbox to try.
+    Demo(amail::cli::demo::DemoArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: amail::cli::CliResult = match cli.command {
         Command::Inbox(args) => amail::cli::inbox::run(args),
+        Command::Parse(args) => amail::cli::parse::run(args),
+        Command::Threads(a) => amail::cli::threads::run(a),
+        Command::Pending(a) => amail::cli::pending::run(a),
+        Command::Ack(a) => amail::cli::ack::run(a),
+        Command::Reply(a) => amail::cli::reply::run(a),
+        Command::Demo(a) => amail::cli::demo::run(a),
     };
     match result {
         Ok(code) => code,

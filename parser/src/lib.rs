@@ -1,63 +1,376 @@
-//! amail-parser: placeholder (the real grammar lands next).
+//! # amail-parser
+//!
+//! A lenient-by-default, strict-on-request parser for **Agent Mail**, the
+//! markdown messages AI coding agents send each other (`PROGRESS`,
+//! `HELP_REQUEST`, `OFFERING_READY`, `FAILED`, `CHECKPOINT`, ...).
+//!
+//! ## Design
+//!
+//! Parsing happens in three layers, each small enough to reason about:
+//!
+//! 1. **Framing** (`framing.rs`) finds the messages in a document and their
+//!    envelope: spec text (`Subject:` / `Body:`), mcp_agent_mail archive files
+//!    (`---json` front matter), JSON objects, arrays, `{"result": [...]}` and
+//!    JSON Lines, or a bare body. LF, CRLF, a UTF-8 BOM and trailing blanks
+//!    all read the same.
+//! 2. **Lines** (`lines.rs`, `grammar.rs`): the document is split into lines
+//!    once; small nom parsers classify each line (field, heading, list item,
+//!    fence). No parser ever looks past its line, so time is linear in the
+//!    input on every input, adversarial ones included.
+//! 3. **Extraction** (`body.rs`, `extract.rs`): one pass indexes the body's
+//!    `##` sections and the first occurrence of every known label in each;
+//!    per-type extractors read values from that index.
+//!
+//! The parser **never panics** and never refuses input in lenient mode: what
+//! it had to guess or skip becomes a [`Diagnostic`] with line, column and a
+//! code. In strict mode ([`ParseOptions::strict`]) the first diagnostic the
+//! design lists as malformed becomes a [`ParseError`] with a source snippet
+//! and a fix hint. Values borrow from the input where they can
+//! ([`std::borrow::Cow`]); [`Message::into_owned`] detaches them.
+//!
+//! ```
+//! use amail_parser::{parse, MessageType, ParseOptions};
+//!
+//! let mail = "Subject: [ol-527.1] PROGRESS\n\nBody:\nBead: ol-527.1\nStep: Step 2\nContext usage: 45%\n";
+//! let msgs = parse(mail, &ParseOptions::default()).unwrap();
+//! assert_eq!(msgs[0].kind, MessageType::Progress);
+//! assert_eq!(msgs[0].parsed.bead_id.as_deref(), Some("ol-527.1"));
+//! assert_eq!(msgs[0].parsed.context_usage, Some(45));
+//! ```
 #![forbid(unsafe_code)]
 
+mod body;
+mod diag;
+mod extract;
+pub mod filter;
+mod framing;
+mod grammar;
+mod lines;
 mod model;
-
-pub use model::*;
+mod render;
+mod subject;
+mod values;
 
 use std::borrow::Cow;
+
+pub use diag::{Code, ParseError};
+pub use model::*;
+pub use render::{canonical_body, render};
+pub use values::parse_timestamp;
+
+use body::{whole_text, Body};
+use diag::Diags;
+use framing::{BodySource, Envelope};
+use lines::{split_lines, Line};
 
 /// How to parse.
 #[derive(Debug, Clone, Default)]
 pub struct ParseOptions {
-    /// Fail on the first problem instead of returning diagnostics.
+    /// Fail with the first problem the design calls malformed instead of
+    /// returning diagnostics.
     pub strict: bool,
 }
 
-/// A strict-mode failure: where, what, and how to fix it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseError {
-    pub line: u32,
-    pub column: u32,
-    pub code: &'static str,
-    pub message: String,
-    pub snippet: String,
-    pub hint: String,
-}
-
-impl std::fmt::Display for ParseError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}: {}", self.line, self.column, self.message)
+impl ParseOptions {
+    pub fn strict() -> Self {
+        ParseOptions { strict: true }
     }
 }
 
-impl std::error::Error for ParseError {}
-
 /// Parses one document (any framing) into the messages it holds.
-pub fn parse<'a>(input: &'a str, _opts: &ParseOptions) -> Result<Vec<Message<'a>>, ParseError> {
-    Ok(vec![Message {
-        id: None,
-        kind: MessageType::Unknown,
-        raw_type: None,
-        is_reply: false,
-        subject: Cow::Borrowed(""),
-        from: None,
-        to: vec![],
-        cc: vec![],
-        thread_id: None,
-        timestamp: None,
-        ack_required: false,
-        importance: Cow::Borrowed("normal"),
-        body: Cow::Borrowed(input),
-        parsed: Parsed::default(),
-        diagnostics: vec![],
-        project: None,
-        line: 1,
-    }])
+///
+/// Lenient mode always returns `Ok`; strict mode returns the first problem.
+pub fn parse<'a>(input: &'a str, opts: &ParseOptions) -> Result<Vec<Message<'a>>, ParseError> {
+    let doc = input.strip_prefix('\u{feff}').unwrap_or(input);
+    let lines = split_lines(doc, 0, 1);
+    let envelopes = framing::split_document(doc, &lines);
+    let mut out = Vec::with_capacity(envelopes.len());
+    for env in envelopes {
+        let (msg, err) = build(doc, &lines, env, opts);
+        if let Some(e) = err {
+            return Err(e);
+        }
+        out.push(msg);
+    }
+    Ok(out)
 }
 
-/// Parses raw bytes: strips a BOM, reports invalid UTF-8 as a diagnostic.
+/// Parses raw bytes. Invalid UTF-8 is replaced (U+FFFD) and reported as a
+/// diagnostic at the first bad byte; strict mode refuses it.
 pub fn parse_bytes(input: &[u8], opts: &ParseOptions) -> Result<Vec<OwnedMessage>, ParseError> {
-    let text = String::from_utf8_lossy(input);
-    Ok(parse(&text, opts)?.into_iter().map(Message::into_owned).collect())
+    match std::str::from_utf8(input) {
+        Ok(text) => Ok(parse(text, opts)?
+            .into_iter()
+            .map(Message::into_owned)
+            .collect()),
+        Err(e) => {
+            let valid = &input[..e.valid_up_to()];
+            let valid = std::str::from_utf8(valid).unwrap_or("");
+            let line = valid.bytes().filter(|&b| b == b'\n').count() as u32 + 1;
+            let column = valid.rsplit('\n').next().unwrap_or("").chars().count() as u32 + 1;
+            let text = String::from_utf8_lossy(input);
+            let lines = split_lines(&text, 0, 1);
+            let mut diags = Diags::new(opts.strict, &lines);
+            diags.push(
+                diag::Code::InvalidUtf8,
+                line,
+                column,
+                format!("invalid UTF-8 at byte {}", e.valid_up_to()),
+            );
+            if let Some(err) = diags.first_strict {
+                return Err(err);
+            }
+            let mut msgs: Vec<OwnedMessage> = parse(&text, opts)?
+                .into_iter()
+                .map(Message::into_owned)
+                .collect();
+            for m in &mut msgs {
+                m.diagnostics.insert(0, diags.list[0].clone());
+            }
+            Ok(msgs)
+        }
+    }
+}
+
+/// A bare type line at the top of a body (`HELP_RESPONSE`, `[ol-1] DONE`).
+fn body_type_line<'a>(body: &[Line<'a>]) -> Option<(MessageType, &'a str, Option<&'a str>, usize)> {
+    let (idx, first) = body.iter().enumerate().find(|(_, l)| !l.is_blank())?;
+    let t = first.text.trim();
+    if t.len() > 80 {
+        return None;
+    }
+    let s = subject::parse_subject(t);
+    let kind = s.kind?;
+    // The whole line must be the type (and bead), not prose starting with it.
+    let raw = s.raw_type?;
+    let rest = t.len() - (raw.as_ptr() as usize - t.as_ptr() as usize) - raw.len();
+    let trailing = t[t.len() - rest..].trim_start_matches([':', '.', ' ', '!']);
+    (trailing.is_empty() || trailing.starts_with('[')).then_some((kind, raw, s.bead, idx))
+}
+
+/// Guesses a type from the fields a bare body carries.
+fn infer_type(body: &Body<'_, '_>) -> Option<MessageType> {
+    use body::{Label, SectionKind};
+    let has = |l: Label| body.top(l).is_some();
+    let sec = |k: SectionKind| body.has_section(k);
+    Some(if has(Label::AcceptedBead) {
+        MessageType::BeadAccepted
+    } else if has(Label::IssueType) {
+        MessageType::HelpRequest
+    } else if sec(SectionKind::Failure) {
+        MessageType::Failed
+    } else if sec(SectionKind::NextSteps) {
+        MessageType::Checkpoint
+    } else if sec(SectionKind::SelfValidation) || sec(SectionKind::Changes) {
+        MessageType::OfferingReady
+    } else if has(Label::Issue) && has(Label::Session) {
+        MessageType::SpawnAck
+    } else if has(Label::Issue) {
+        MessageType::SpawnRequest
+    } else if has(Label::Step) || has(Label::ContextUsage) {
+        MessageType::Progress
+    } else {
+        return None;
+    })
+}
+
+fn build<'a>(
+    doc: &'a str,
+    doc_lines: &[Line<'a>],
+    env: Envelope<'a>,
+    opts: &ParseOptions,
+) -> (Message<'a>, Option<ParseError>) {
+    match env.body {
+        Some(BodySource::Owned(ref text)) => {
+            // JSON bodies were unescaped into a string of their own; parse
+            // against it and detach, since nothing can borrow from it.
+            let text = text.clone();
+            let body_lines = framing::owned_lines(&text);
+            let (msg, err) = assemble(
+                &text,
+                &body_lines,
+                &body_lines,
+                env_without_body(&env),
+                opts,
+            );
+            (msg.into_owned(), err)
+        }
+        Some(BodySource::Lines(ref body_lines)) => {
+            let body_lines = body_lines.clone();
+            assemble(doc, doc_lines, &body_lines, env_without_body(&env), opts)
+        }
+        None => assemble(doc, doc_lines, &[], env_without_body(&env), opts),
+    }
+}
+
+fn env_without_body<'a>(env: &Envelope<'a>) -> Envelope<'a> {
+    Envelope {
+        id: env.id.clone(),
+        subject: env.subject.clone(),
+        from: env.from.clone(),
+        to: env.to.clone(),
+        cc: env.cc.clone(),
+        thread_id: env.thread_id.clone(),
+        timestamp: env.timestamp.clone(),
+        ack_required: env.ack_required,
+        importance: env.importance.clone(),
+        project: env.project.clone(),
+        body: None,
+        problems: env.problems.clone(),
+        line: env.line,
+    }
+}
+
+fn assemble<'a>(
+    doc: &'a str,
+    doc_lines: &[Line<'_>],
+    body_lines: &[Line<'a>],
+    env: Envelope<'a>,
+    opts: &ParseOptions,
+) -> (Message<'a>, Option<ParseError>) {
+    let mut d = Diags::new(opts.strict, doc_lines);
+    for (code, line, col, msg) in env.problems {
+        d.push(code, line, col, msg);
+    }
+
+    let subject_text: Cow<'a, str> = env
+        .subject
+        .as_ref()
+        .map(|s| s.value.clone())
+        .unwrap_or(Cow::Borrowed(""));
+    let subj = env.subject.as_ref().map(|s| match &s.value {
+        Cow::Borrowed(b) => {
+            let p = subject::parse_subject(b);
+            (
+                p.is_reply,
+                p.bead.map(Cow::Borrowed),
+                p.kind,
+                p.raw_type.map(Cow::Borrowed),
+            )
+        }
+        Cow::Owned(o) => {
+            let p = subject::parse_subject(o);
+            (
+                p.is_reply,
+                p.bead.map(|b| Cow::Owned(b.to_string())),
+                p.kind,
+                p.raw_type.map(|r| Cow::Owned(r.to_string())),
+            )
+        }
+    });
+    let (is_reply, subject_bead, subject_kind, subject_raw) =
+        subj.unwrap_or((false, None, None, None));
+
+    let type_line = body_type_line(body_lines);
+    // The body after a leading type line is what the fields come from.
+    let fields_from = match type_line {
+        Some((_, _, _, idx)) => &body_lines[idx + 1..],
+        None => body_lines,
+    };
+    let index = Body::index(doc, fields_from, &mut d);
+
+    let (kind, raw_type): (MessageType, Option<Cow<'a, str>>) = match (subject_kind, type_line) {
+        // `Re: [x] HELP_REQUEST` is an answer in a help thread, not a new
+        // request: the body's own type line decides, else it is a response.
+        (Some(_), Some((k, raw, _, _))) if is_reply => (k, Some(Cow::Borrowed(raw))),
+        (Some(MessageType::HelpRequest), None) if is_reply => (
+            MessageType::HelpResponse,
+            Some(Cow::Borrowed(MessageType::HelpResponse.as_str())),
+        ),
+        (Some(k), _) => (k, subject_raw.clone()),
+        (None, Some((k, raw, _, _))) => (k, Some(Cow::Borrowed(raw))),
+        (None, None) => match infer_type(&index) {
+            Some(k) if env.subject.is_none() => {
+                let line = body_lines.first().map_or(env.line, |l| l.no);
+                d.push(
+                    diag::Code::TypeInferred,
+                    line,
+                    1,
+                    format!("no type given; {k} inferred from the body's fields"),
+                );
+                (k, Some(Cow::Borrowed(k.as_str())))
+            }
+            _ => (MessageType::Unknown, subject_raw.clone()),
+        },
+    };
+    match (&env.subject, kind) {
+        (None, _) if type_line.is_none() => {
+            let line = body_lines.first().map_or(env.line, |l| l.no);
+            d.push(
+                diag::Code::NoSubject,
+                line,
+                1,
+                "no subject line and no type line",
+            );
+        }
+        (Some(s), MessageType::Unknown) => d.push(
+            diag::Code::UnknownType,
+            s.line,
+            s.column,
+            match &raw_type {
+                Some(r) => format!("`{r}` is not a protocol message type"),
+                None => format!("subject `{}` names no protocol message type", s.value),
+            },
+        ),
+        _ => {}
+    }
+
+    let mut parsed = extract::extract(kind, &index, &mut d);
+    let body_bead = parsed.bead_id.clone();
+    let line_bead = type_line.and_then(|(_, _, b, _)| b).map(Cow::Borrowed);
+    let outer_bead = subject_bead.or(line_bead);
+    match (&body_bead, &outer_bead) {
+        (Some(b), Some(s)) if b != s => {
+            if let Some(h) = index
+                .top(body::Label::Bead)
+                .or(index.top(body::Label::AcceptedBead))
+            {
+                let line = index.line(&h);
+                d.at(
+                    diag::Code::BeadMismatch,
+                    line,
+                    h.value,
+                    format!("body says bead `{b}` but the subject says `{s}`"),
+                );
+            }
+        }
+        (None, Some(s)) => parsed.bead_id = Some(s.clone()),
+        _ => {}
+    }
+
+    let timestamp = env.timestamp.as_ref().and_then(|t| {
+        let v = parse_timestamp(&t.value);
+        if v.is_none() {
+            d.push(
+                diag::Code::BadTimestamp,
+                t.line,
+                t.column,
+                format!("`{}` is not a timestamp", t.value),
+            );
+        }
+        v
+    });
+
+    let body = whole_text(doc, body_lines);
+    let first_strict = d.first_strict.take();
+    let msg = Message {
+        id: env.id,
+        kind,
+        raw_type,
+        is_reply,
+        subject: subject_text,
+        from: env.from,
+        to: env.to,
+        cc: env.cc,
+        thread_id: env.thread_id,
+        timestamp,
+        ack_required: env.ack_required.unwrap_or(kind.ack_required_by_spec()),
+        importance: env.importance.unwrap_or(Cow::Borrowed("normal")),
+        body,
+        parsed,
+        diagnostics: d.list,
+        project: env.project,
+        line: env.line,
+    };
+    (msg, first_strict)
 }

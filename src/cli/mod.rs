@@ -3,6 +3,7 @@
 //! `run(args) -> anyhow-free Result<ExitCode, CliError>`.
 
 pub mod inbox;
+pub mod parse;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -67,3 +68,9 @@ pub fn config_path() -> PathBuf {
         .map(|d| d.home_dir().join(".config/amail/config.toml"))
         .unwrap_or_else(|| PathBuf::from("config.toml"))
 }
+
+pub mod ack;
+pub mod demo;
+pub mod pending;
+pub mod reply;
+pub mod threads;

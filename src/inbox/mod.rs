@@ -1,11 +1,29 @@
 //! Threads, pending acks, the agent roster, and the ack/reply writers.
 //!
-//! Contract for the rest of the crate (implementations land with the inbox issue):
-//! - `load(source: &Path, opts: &LoadOptions) -> Result<Inbox, Error>` auto-detects a
-//!   mailbox directory or an mcp_agent_mail storage root.
-//! - `ack(inbox_source: &SourceKind, keys: &[String], as_agent: &str)` and
-//!   `reply(inbox_source, key, as_agent, body)` write through `inbox/`, never elsewhere.
+//! - [`load`] reads a mailbox directory or an mcp_agent_mail storage root
+//!   (auto-detected) into an [`Inbox`]; [`load_stdin`] reads piped JSON.
+//! - [`ack`] and [`reply`] write through this module, never elsewhere:
+//!   an mcp store gets exactly what the server itself would write, a plain
+//!   mailbox gets an ack journal line or a new mail file.
+//! - [`demo::write_demo`] writes a realistic sample mailbox.
+//!
+//! See `docs/inbox.md` for the choices and their limits.
 
+pub mod ack;
+mod atomic;
+mod build;
+pub mod demo;
+mod error;
+pub mod journal;
+pub mod load;
+pub mod mcp_archive;
 pub mod model;
+pub mod reply;
 
+pub use ack::{ack, ack_at, ack_loaded, AckOutcome};
+pub use error::Error;
+pub use load::{
+    load, load_json, load_json_as, load_mailbox, load_mcp, load_stdin, load_stdin_as, LoadOptions,
+};
 pub use model::*;
+pub use reply::{reply, reply_at, reply_loaded, ReplyOutcome};

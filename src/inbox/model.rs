@@ -20,6 +20,24 @@ pub enum SourceKind {
     Stdin,
 }
 
+impl SourceKind {
+    /// What to watch for live refresh (recursively for directories): a
+    /// mailbox's root (mail files and the ack journal); an mcp store's
+    /// `projects/` folder plus its database and WAL file, since acks and
+    /// reads change only the database.
+    pub fn watch_paths(&self) -> Vec<PathBuf> {
+        match self {
+            SourceKind::Mailbox { root } => vec![root.clone()],
+            SourceKind::McpStore { root, db } => {
+                let mut wal = db.clone().into_os_string();
+                wal.push("-wal");
+                vec![root.join("projects"), db.clone(), PathBuf::from(wal)]
+            }
+            SourceKind::Stdin => Vec::new(),
+        }
+    }
+}
+
 /// to / cc / bcc, as mcp_agent_mail's `message_recipients.kind`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -62,6 +80,25 @@ impl InboxMessage {
                 .recipients
                 .iter()
                 .any(|r| r.agent == agent && r.ack_at.is_none())
+    }
+
+    /// A `Re:` reply (whatever type its subject names).
+    pub fn is_reply(&self) -> bool {
+        self.message.is_reply || {
+            let s = self.message.subject.trim_start().as_bytes();
+            s.len() >= 3 && s[..3].eq_ignore_ascii_case(b"re:")
+        }
+    }
+
+    /// Answers a help request in its thread: a HELP_RESPONSE or any reply.
+    /// (Answering is not acknowledging.)
+    pub fn is_answer(&self) -> bool {
+        self.message.kind == amail_parser::MessageType::HelpResponse || self.is_reply()
+    }
+
+    /// A new HELP_REQUEST (not a reply in a help thread).
+    pub fn is_help_request(&self) -> bool {
+        self.message.kind == amail_parser::MessageType::HelpRequest && !self.is_reply()
     }
 }
 
@@ -157,5 +194,16 @@ impl Inbox {
 
     pub fn message_by_key(&self, key: &str) -> Option<&InboxMessage> {
         self.messages.iter().find(|m| m.key == key)
+    }
+
+    /// The thread a message (index into `messages`) belongs to.
+    pub fn thread_of(&self, message: usize) -> Option<&Thread> {
+        self.messages
+            .get(message)
+            .and_then(|m| self.threads.get(m.thread))
+    }
+
+    pub fn agent(&self, name: &str) -> Option<&Agent> {
+        self.agents.iter().find(|a| a.name == name)
     }
 }

@@ -1,0 +1,239 @@
+//! Diagnostics: the codes the parser can report, which of them strict mode
+//! refuses, the fix hint for each, and the strict [`ParseError`].
+
+use std::borrow::Cow;
+use std::fmt;
+
+use crate::lines::Line;
+use crate::model::{Diagnostic, Severity};
+
+/// Every diagnostic code, with its severity in lenient mode, whether strict
+/// mode refuses it, and the hint a strict error carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Code {
+    /// The bytes were not valid UTF-8; bad sequences became U+FFFD.
+    InvalidUtf8,
+    /// JSON that does not parse.
+    InvalidJson,
+    /// A `---json` front matter block with no closing `---`.
+    UnterminatedFrontMatter,
+    /// A JSON value that holds no message object.
+    NotAMessage,
+    /// No subject line and no type line in the body.
+    NoSubject,
+    /// The subject (or body) names no known type.
+    UnknownType,
+    /// The type was inferred from the body's fields.
+    TypeInferred,
+    /// A field the protocol requires for this type is missing.
+    MissingField,
+    /// A field appears twice; the first one was used.
+    DuplicateField,
+    /// A value outside its enum (Issue Type, Failure Type, ...).
+    BadEnum,
+    /// A value that should be a number is not one.
+    BadNumber,
+    /// A number outside its range.
+    OutOfRange,
+    /// A timestamp that does not parse.
+    BadTimestamp,
+    /// The body's bead id disagrees with the subject's.
+    BeadMismatch,
+    /// A field found outside the section the protocol puts it in.
+    FieldOutsideSection,
+    /// Spec framing with headers but no `Body:` label.
+    MissingBodyLabel,
+    /// A fenced code block that never closes.
+    UnclosedFence,
+}
+
+impl Code {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::InvalidUtf8 => "invalid-utf8",
+            Code::InvalidJson => "invalid-json",
+            Code::UnterminatedFrontMatter => "unterminated-front-matter",
+            Code::NotAMessage => "not-a-message",
+            Code::NoSubject => "no-subject",
+            Code::UnknownType => "unknown-type",
+            Code::TypeInferred => "type-inferred",
+            Code::MissingField => "missing-field",
+            Code::DuplicateField => "duplicate-field",
+            Code::BadEnum => "bad-enum",
+            Code::BadNumber => "bad-number",
+            Code::OutOfRange => "out-of-range",
+            Code::BadTimestamp => "bad-timestamp",
+            Code::BeadMismatch => "bead-mismatch",
+            Code::FieldOutsideSection => "field-outside-section",
+            Code::MissingBodyLabel => "missing-body-label",
+            Code::UnclosedFence => "unclosed-fence",
+        }
+    }
+
+    /// Lenient severity. Infos are guesses the parser is confident in;
+    /// warnings mean a value was lost or is suspect.
+    pub fn severity(self) -> Severity {
+        match self {
+            Code::InvalidJson | Code::UnterminatedFrontMatter | Code::NotAMessage => {
+                Severity::Error
+            }
+            Code::InvalidUtf8
+            | Code::MissingField
+            | Code::DuplicateField
+            | Code::BadEnum
+            | Code::BadNumber
+            | Code::OutOfRange
+            | Code::BadTimestamp
+            | Code::BeadMismatch
+            | Code::UnclosedFence => Severity::Warning,
+            // A message with no recognisable type is ordinary mail (a
+            // status note between agents), not a defect of the message.
+            Code::NoSubject
+            | Code::UnknownType
+            | Code::TypeInferred
+            | Code::FieldOutsideSection
+            | Code::MissingBodyLabel => Severity::Info,
+        }
+    }
+
+    /// What strict mode refuses: the design's list (no subject/type, unknown
+    /// type, missing required field, enum, range, timestamp, bead mismatch,
+    /// duplicate field) plus input that is not a message at all.
+    pub fn strict_rejects(self) -> bool {
+        !matches!(
+            self,
+            Code::TypeInferred | Code::FieldOutsideSection | Code::MissingBodyLabel
+        )
+    }
+
+    pub fn hint(self) -> &'static str {
+        match self {
+            Code::InvalidUtf8 => "save the file as UTF-8",
+            Code::InvalidJson => "fix the JSON syntax at this position",
+            Code::UnterminatedFrontMatter => "close the front matter with a line holding only `---`",
+            Code::NotAMessage => "a message object needs at least a `subject` or a `body_md`",
+            Code::NoSubject => "start the message with `Subject: [<bead-id>] TYPE`",
+            Code::UnknownType => "use one of BEAD_ACCEPTED, PROGRESS, HELP_REQUEST, HELP_RESPONSE, OFFERING_READY, DONE, FAILED, CHECKPOINT, SPAWN_REQUEST, SPAWN_ACK",
+            Code::TypeInferred => "name the type in the subject",
+            Code::MissingField => "add the field the protocol requires for this type",
+            Code::DuplicateField => "keep one of the two lines",
+            Code::BadEnum => "use one of the values the protocol lists for this field",
+            Code::BadNumber => "write a plain number, e.g. `45%`",
+            Code::OutOfRange => "use a value inside the field's range",
+            Code::BadTimestamp => "write an ISO 8601 timestamp, e.g. `2026-01-31T10:00:00Z`",
+            Code::BeadMismatch => "make the subject's `[bead]` and the body's `Bead:` agree",
+            Code::FieldOutsideSection => "move the field under its `##` section",
+            Code::MissingBodyLabel => "put a `Body:` line before the body",
+            Code::UnclosedFence => "close the code block with ```",
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A strict-mode failure: where, what, the offending line and a fix hint.
+/// `Display` gives `line:col: message`; the CLI prefixes the file name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub line: u32,
+    pub column: u32,
+    pub code: Code,
+    pub message: String,
+    /// The source line, with a caret under the column.
+    pub snippet: String,
+    pub hint: &'static str,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}: {} [{}]",
+            self.line, self.column, self.message, self.code
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+impl ParseError {
+    /// The full report: position, message, snippet and hint, prefixed by
+    /// `origin` (a file name).
+    pub fn report(&self, origin: &str) -> String {
+        format!(
+            "{origin}:{}:{}: error[{}]: {}\n{}\n  = help: {}",
+            self.line, self.column, self.code, self.message, self.snippet, self.hint
+        )
+    }
+}
+
+/// Collects diagnostics for one message; in strict mode remembers the first
+/// refused one so the caller can fail with it.
+pub(crate) struct Diags<'d> {
+    pub list: Vec<Diagnostic>,
+    strict: bool,
+    doc_lines: &'d [Line<'d>],
+    pub first_strict: Option<ParseError>,
+}
+
+impl<'d> Diags<'d> {
+    pub fn new(strict: bool, doc_lines: &'d [Line<'d>]) -> Self {
+        Diags {
+            list: Vec::new(),
+            strict,
+            doc_lines,
+            first_strict: None,
+        }
+    }
+
+    pub fn push(&mut self, code: Code, line: u32, column: u32, message: impl Into<String>) {
+        let message = message.into();
+        if self.strict && code.strict_rejects() && self.first_strict.is_none() {
+            self.first_strict = Some(ParseError {
+                line,
+                column,
+                code,
+                snippet: snippet(self.doc_lines, line, column),
+                message: message.clone(),
+                hint: code.hint(),
+            });
+        }
+        self.list.push(Diagnostic {
+            severity: code.severity(),
+            line,
+            column,
+            code: Cow::Borrowed(code.as_str()),
+            message,
+        });
+    }
+
+    pub fn at(&mut self, code: Code, line: &Line<'_>, inner: &str, message: impl Into<String>) {
+        let col = line.column_of(inner);
+        self.push(code, line.no, col, message);
+    }
+}
+
+/// `  12 | text\n     |    ^`, rustc style.
+pub(crate) fn snippet(lines: &[Line<'_>], line: u32, column: u32) -> String {
+    let text = lines
+        .binary_search_by_key(&line, |l| l.no)
+        .ok()
+        .map(|i| lines[i].text)
+        .unwrap_or("");
+    let text: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let gutter = line.to_string();
+    let pad = " ".repeat(gutter.len());
+    let caret_pad: String = text
+        .chars()
+        .take(column.saturating_sub(1) as usize)
+        .map(|c| if c == '\t' { '\t' } else { ' ' })
+        .collect();
+    format!("{pad} |\n{gutter} | {text}\n{pad} | {caret_pad}^")
+}

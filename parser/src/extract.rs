@@ -1,0 +1,300 @@
+//! Per-type field extraction over an indexed [`Body`], and the per-type
+//! rules for which fields the protocol requires.
+
+use std::borrow::Cow;
+
+use crate::body::{Body, Hit, Label, SectionKind};
+use crate::diag::{Code, Diags};
+use crate::model::{MessageType, Parsed};
+use crate::values::{count, enum_word, parse_timestamp, pass_fail, percent, yes_no, ValueError};
+
+pub(crate) const ISSUE_TYPES: &[&str] = &["STUCK", "SPEC_UNCLEAR", "BLOCKED", "TECHNICAL"];
+pub(crate) const FAILURE_TYPES: &[&str] = &[
+    "TESTS_FAIL",
+    "BUILD_FAIL",
+    "SPEC_IMPOSSIBLE",
+    "CONTEXT_HIGH",
+    "ERROR",
+];
+pub(crate) const CHECKPOINT_REASONS: &[&str] = &["CONTEXT_HIGH", "MANUAL", "TIMEOUT"];
+pub(crate) const SPAWN_STATUSES: &[&str] = &["spawned", "failed"];
+
+/// Fills `Parsed` for a message of type `kind` from its body.
+pub(crate) fn extract<'a>(kind: MessageType, body: &Body<'_, 'a>, d: &mut Diags<'_>) -> Parsed<'a> {
+    let mut p = Parsed::default();
+    let x = Extractor { body, kind };
+    match kind {
+        MessageType::BeadAccepted => {
+            p.bead_id = x
+                .value(body.top(Label::AcceptedBead))
+                .or_else(|| x.value(body.top(Label::Bead)));
+            p.title = x.value(body.top(Label::Title));
+            if let Some(h) = body.top(Label::StartingAt) {
+                if parse_timestamp(h.value).is_none() && !h.value.is_empty() {
+                    d.at(
+                        Code::BadTimestamp,
+                        body.line(&h),
+                        h.value,
+                        format!("`{}` is not a timestamp", h.value),
+                    );
+                }
+                p.started_at = x.value(Some(h));
+            }
+            x.require(d, p.bead_id.is_some(), "Accepted bead");
+        }
+        MessageType::Progress => {
+            p.bead_id = x.value(body.top(Label::Bead));
+            p.step = x.value(body.top(Label::Step));
+            p.status = x.value(body.top(Label::Status));
+            p.context_usage = x.percent(body.top(Label::ContextUsage), d);
+            p.files_touched = body.top(Label::FilesTouched).map(|h| body.field_list(h));
+            x.require(d, p.bead_id.is_some(), "Bead");
+        }
+        MessageType::HelpRequest => {
+            p.bead_id = x.value(body.top(Label::Bead));
+            p.issue_type = x.enum_value(body.top(Label::IssueType), ISSUE_TYPES, "Issue Type", d);
+            p.problem = body.section_text(SectionKind::Problem);
+            p.what_tried = body.section_text(SectionKind::WhatTried);
+            p.files_touched = body
+                .section_list(SectionKind::FilesTouched)
+                .or_else(|| body.top(Label::FilesTouched).map(|h| body.field_list(h)));
+            p.question = body.section_text(SectionKind::Question);
+            x.require(d, p.bead_id.is_some(), "Bead");
+            x.require(d, p.issue_type.is_some(), "Issue Type");
+            x.require(
+                d,
+                p.question.is_some() || p.problem.is_some(),
+                "## Question",
+            );
+        }
+        MessageType::HelpResponse => {
+            p.bead_id = x.value(body.top(Label::Bead));
+            p.guidance = guidance(body);
+        }
+        MessageType::OfferingReady | MessageType::Done => {
+            p.bead_id = x.value(body.top(Label::Bead));
+            p.status = x.value(body.top(Label::Status));
+            p.commit_sha = x.value(body.within(SectionKind::Changes, Label::Commit, d));
+            p.files = body
+                .within(SectionKind::Changes, Label::Files, d)
+                .map(|h| body.field_list(h));
+            let sv = SectionKind::SelfValidation;
+            p.tests_pass = x.pass_fail(body.within(sv, Label::Tests, d), d);
+            p.lint_pass = x.pass_fail(body.within(sv, Label::Lint, d), d);
+            p.build_pass = x.pass_fail(body.within(sv, Label::Build, d), d);
+            p.summary = body.section_text(SectionKind::Summary);
+            x.require(d, p.bead_id.is_some(), "Bead");
+        }
+        MessageType::Failed => {
+            p.bead_id = x.value(body.top(Label::Bead));
+            p.status = x.value(body.top(Label::Status));
+            let f = SectionKind::Failure;
+            p.failure_type = x.enum_value(body.within(f, Label::Type, d), FAILURE_TYPES, "Type", d);
+            p.reason = x.value(body.within(f, Label::Reason, d));
+            p.internal_attempts = x.count(body.within(f, Label::InternalAttempts, d), d);
+            let pp = SectionKind::PartialProgress;
+            if body.has_section(pp) {
+                p.partial_commit_sha = x.value(body.within(pp, Label::Commit, d));
+                p.files = body.within(pp, Label::Files, d).map(|h| body.field_list(h));
+            }
+            p.recommendation = body.section_text(SectionKind::Recommendation);
+            x.require(d, p.bead_id.is_some(), "Bead");
+            x.require(d, p.failure_type.is_some(), "Type");
+            x.require(d, p.reason.is_some(), "Reason");
+        }
+        MessageType::Checkpoint => {
+            p.bead_id = x.value(body.top(Label::Bead));
+            p.checkpoint_reason =
+                x.enum_value(body.top(Label::Reason), CHECKPOINT_REASONS, "Reason", d);
+            let pr = SectionKind::Progress;
+            p.partial_commit_sha = x.value(body.within(pr, Label::Commit, d));
+            p.progress = x.value(body.within(pr, Label::Description, d));
+            p.context_usage = x.percent(body.within(pr, Label::ContextUsage, d), d);
+            p.next_steps = body.section_text(SectionKind::NextSteps);
+            x.require(d, p.bead_id.is_some(), "Bead");
+            x.require(d, p.checkpoint_reason.is_some(), "Reason");
+        }
+        MessageType::SpawnRequest => {
+            p.issue_id = x
+                .value(body.top(Label::Issue))
+                .or_else(|| x.value(body.top(Label::Bead)));
+            p.resume = x.yes_no(body.top(Label::Resume), d);
+            p.partial_commit_sha = x.value(body.top(Label::Checkpoint));
+            p.orchestrator = x.value(body.top(Label::Orchestrator));
+            x.require(d, p.issue_id.is_some(), "Issue");
+        }
+        MessageType::SpawnAck => {
+            p.issue_id = x
+                .value(body.top(Label::Issue))
+                .or_else(|| x.value(body.top(Label::Bead)));
+            p.status = x.enum_value(body.top(Label::Status), SPAWN_STATUSES, "Status", d);
+            p.session = x.value(body.top(Label::Session));
+            x.require(d, p.issue_id.is_some(), "Issue");
+        }
+        MessageType::Unknown => {
+            // Unknown mail still often names its bead.
+            p.bead_id = x.value(body.top(Label::Bead));
+        }
+    }
+    p
+}
+
+/// HELP_RESPONSE guidance: the body without a leading type line or `Bead:`
+/// line, which some senders put first.
+fn guidance<'a>(body: &Body<'_, 'a>) -> Option<Cow<'a, str>> {
+    let mut lines = body.lines;
+    while let Some((first, rest)) = lines.split_first() {
+        let t = first.text.trim();
+        let is_type_line = MessageType::from_token(t.trim_end_matches(':')).is_some();
+        let is_bead_line = crate::grammar::field_line(first.text)
+            .is_some_and(|f| f.label.eq_ignore_ascii_case("bead"));
+        if t.is_empty() || is_type_line || is_bead_line {
+            lines = rest;
+        } else {
+            break;
+        }
+    }
+    let text = crate::body::whole_text(body.doc, lines);
+    (!text.is_empty()).then_some(text)
+}
+
+struct Extractor<'b, 'a> {
+    body: &'b Body<'b, 'a>,
+    kind: MessageType,
+}
+
+impl<'a> Extractor<'_, 'a> {
+    fn value(&self, hit: Option<Hit<'a>>) -> Option<Cow<'a, str>> {
+        let v = hit?.value.trim();
+        let v = v.trim_matches('`').trim();
+        (!v.is_empty()).then_some(Cow::Borrowed(v))
+    }
+
+    fn require(&self, d: &mut Diags<'_>, present: bool, field: &str) {
+        if present {
+            return;
+        }
+        let (line, col) = self.body.lines.first().map(|l| (l.no, 1)).unwrap_or((1, 1));
+        d.push(
+            Code::MissingField,
+            line,
+            col,
+            format!("{} requires `{field}`", self.kind),
+        );
+    }
+
+    fn percent(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_>) -> Option<u8> {
+        let h = hit.filter(|h| !h.value.is_empty())?;
+        match percent(h.value) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.number_error(&h, e, "0 to 100", d);
+                None
+            }
+        }
+    }
+
+    fn count(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_>) -> Option<u32> {
+        let h = hit.filter(|h| !h.value.is_empty())?;
+        match count(h.value) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.number_error(&h, e, "a whole number", d);
+                None
+            }
+        }
+    }
+
+    fn number_error(&self, h: &Hit<'a>, e: ValueError, range: &str, d: &mut Diags<'_>) {
+        let line = self.body.line(h);
+        match e {
+            ValueError::OutOfRange(v) => d.at(
+                Code::OutOfRange,
+                line,
+                h.value,
+                format!("{v} is out of range ({range})"),
+            ),
+            _ => d.at(
+                Code::BadNumber,
+                line,
+                h.value,
+                format!("`{}` is not a number", h.value),
+            ),
+        }
+    }
+
+    fn pass_fail(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_>) -> Option<bool> {
+        let h = hit.filter(|h| !h.value.is_empty())?;
+        match pass_fail(h.value) {
+            Ok(v) => Some(v),
+            Err(_) => {
+                d.at(
+                    Code::BadEnum,
+                    self.body.line(&h),
+                    h.value,
+                    format!("`{}` is neither PASS nor FAIL", h.value),
+                );
+                None
+            }
+        }
+    }
+
+    fn yes_no(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_>) -> Option<bool> {
+        let h = hit.filter(|h| !h.value.is_empty())?;
+        match yes_no(h.value) {
+            Ok(v) => Some(v),
+            Err(_) => {
+                d.at(
+                    Code::BadEnum,
+                    self.body.line(&h),
+                    h.value,
+                    format!("`{}` is neither true nor false", h.value),
+                );
+                None
+            }
+        }
+    }
+
+    /// An enum field: kept (normalised) even when outside the enum, so no
+    /// text is lost; the diagnostic says it is not one of the values.
+    fn enum_value(
+        &self,
+        hit: Option<Hit<'a>>,
+        allowed: &[&str],
+        name: &str,
+        d: &mut Diags<'_>,
+    ) -> Option<Cow<'a, str>> {
+        let h = hit.filter(|h| !h.value.is_empty())?;
+        let is_lower_enum = allowed
+            .iter()
+            .all(|a| a.bytes().all(|b| !b.is_ascii_uppercase()));
+        let (word, ok) = if is_lower_enum {
+            let lower = h.value.trim().to_ascii_lowercase();
+            let ok = allowed.contains(&lower.as_str());
+            let word = if lower == h.value.trim() {
+                Cow::Borrowed(h.value.trim())
+            } else {
+                Cow::Owned(lower)
+            };
+            (
+                word,
+                if ok {
+                    Ok(())
+                } else {
+                    Err(ValueError::NotInEnum)
+                },
+            )
+        } else {
+            enum_word(h.value, allowed)
+        };
+        if ok.is_err() {
+            d.at(
+                Code::BadEnum,
+                self.body.line(&h),
+                h.value,
+                format!("{name} `{}` is not one of {}", h.value, allowed.join(", ")),
+            );
+        }
+        Some(word)
+    }
+}

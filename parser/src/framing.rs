@@ -1,0 +1,456 @@
+//! Framings: how a document carries its messages. Detected in this order:
+//! mcp_agent_mail archive (`---json` front matter), JSON (object, array,
+//! `{"result": [...]}`, JSON Lines), spec text (`Subject:` headers and
+//! `Body:`), and finally a bare body.
+//!
+//! A framing yields [`Envelope`]s: header values plus where the body is.
+//! Text framings point into the document so the body stays borrowed; JSON
+//! bodies had escapes removed and are owned.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use crate::diag::Code;
+use crate::grammar::field_line;
+use crate::lines::{split_lines, Line};
+
+/// A header value and the line/column where it was written (for diagnostics).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct At<'a> {
+    pub value: Cow<'a, str>,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl<'a> At<'a> {
+    fn new(value: impl Into<Cow<'a, str>>, line: u32, column: u32) -> Self {
+        At {
+            value: value.into(),
+            line,
+            column,
+        }
+    }
+}
+
+/// Where the body of a message is.
+#[derive(Debug)]
+pub(crate) enum BodySource<'a> {
+    /// These lines of the document.
+    Lines(Vec<Line<'a>>),
+    /// Text unescaped from JSON; its positions count from its own line 1.
+    Owned(String),
+}
+
+/// The framing-level part of one message.
+#[derive(Debug, Default)]
+pub(crate) struct Envelope<'a> {
+    pub id: Option<Cow<'a, str>>,
+    pub subject: Option<At<'a>>,
+    pub from: Option<Cow<'a, str>>,
+    pub to: Vec<Cow<'a, str>>,
+    pub cc: Vec<Cow<'a, str>>,
+    pub thread_id: Option<Cow<'a, str>>,
+    pub timestamp: Option<At<'a>>,
+    pub ack_required: Option<bool>,
+    pub importance: Option<Cow<'a, str>>,
+    pub project: Option<Cow<'a, str>>,
+    pub body: Option<BodySource<'a>>,
+    /// Problems found in the framing itself: (code, line, column, message).
+    pub problems: Vec<(Code, u32, u32, String)>,
+    pub line: u32,
+}
+
+/// Splits a document into envelopes. Never fails: a broken framing becomes
+/// a problem on an envelope whose body is the raw text.
+pub(crate) fn split_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Vec<Envelope<'a>> {
+    let first = lines.iter().find(|l| !l.is_blank());
+    let Some(first) = first else {
+        return vec![Envelope {
+            body: Some(BodySource::Lines(Vec::new())),
+            line: 1,
+            ..Envelope::default()
+        }];
+    };
+    let head = first.text.trim();
+    if head == "---json" {
+        return vec![archive(doc, lines, first)];
+    }
+    if head.starts_with('{') || head.starts_with('[') {
+        if let Some(envs) = json_document(doc, lines) {
+            return envs;
+        }
+    }
+    vec![spec_text(lines)]
+}
+
+/// `---json` / JSON / `---` / body, as the mcp_agent_mail server writes.
+fn archive<'a>(doc: &'a str, lines: &[Line<'a>], open: &Line<'a>) -> Envelope<'a> {
+    let open_idx = lines.iter().position(|l| l.no == open.no).unwrap_or(0);
+    let close_idx = lines[open_idx + 1..]
+        .iter()
+        .position(|l| l.text.trim_end() == "---")
+        .map(|i| i + open_idx + 1);
+    let Some(close_idx) = close_idx else {
+        let mut env = spec_text(lines);
+        env.problems.push((
+            Code::UnterminatedFrontMatter,
+            open.no,
+            1,
+            "`---json` front matter has no closing `---`".into(),
+        ));
+        return env;
+    };
+    let json_start = lines.get(open_idx + 1).map_or(doc.len(), |l| l.start);
+    let json_end = lines[close_idx].start;
+    let json = doc.get(json_start..json_end).unwrap_or("");
+    let mut env = match serde_json::from_str::<Value>(json) {
+        Ok(Value::Object(map)) => from_object(&map),
+        Ok(_) => {
+            let mut env = Envelope::default();
+            env.problems.push((
+                Code::NotAMessage,
+                open.no + 1,
+                1,
+                "front matter is JSON but not an object".into(),
+            ));
+            env
+        }
+        Err(e) => {
+            let mut env = Envelope::default();
+            env.problems.push((
+                Code::InvalidJson,
+                open.no + e.line() as u32,
+                e.column().max(1) as u32,
+                format!("front matter: {e}"),
+            ));
+            env
+        }
+    };
+    env.body = Some(BodySource::Lines(lines[close_idx + 1..].to_vec()));
+    env.line = open.no;
+    env
+}
+
+/// A whole JSON document, or JSON Lines. `None` when the text is not JSON
+/// at all (then it is read as text, with the JSON error recorded).
+fn json_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Option<Vec<Envelope<'a>>> {
+    match serde_json::from_str::<Value>(doc) {
+        Ok(v) => {
+            let first_line = lines.iter().find(|l| !l.is_blank()).map_or(1, |l| l.no);
+            Some(from_value(v, first_line))
+        }
+        Err(whole_err) => {
+            // JSON Lines: every non-blank line is a value of its own.
+            let mut out = Vec::new();
+            for line in lines.iter().filter(|l| !l.is_blank()) {
+                match serde_json::from_str::<Value>(line.text) {
+                    Ok(v) => out.extend(from_value(v, line.no)),
+                    Err(e) if out.is_empty() && line.no == lines[0].no => {
+                        let _ = e;
+                        break;
+                    }
+                    Err(e) => out.push(Envelope {
+                        problems: vec![(
+                            Code::InvalidJson,
+                            line.no,
+                            e.column().max(1) as u32,
+                            format!("JSON Lines: {e}"),
+                        )],
+                        body: Some(BodySource::Lines(vec![*line])),
+                        line: line.no,
+                        ..Envelope::default()
+                    }),
+                }
+            }
+            if !out.is_empty() {
+                return Some(out);
+            }
+            let mut env = spec_text(lines);
+            env.problems.push((
+                Code::InvalidJson,
+                whole_err.line() as u32,
+                whole_err.column().max(1) as u32,
+                format!("{whole_err}"),
+            ));
+            Some(vec![env])
+        }
+    }
+}
+
+/// The message objects a JSON value holds.
+fn from_value<'a>(v: Value, line: u32) -> Vec<Envelope<'a>> {
+    let mut objects = Vec::new();
+    collect_objects(v, &mut objects, 0);
+    if objects.is_empty() {
+        return vec![Envelope {
+            problems: vec![(
+                Code::NotAMessage,
+                line,
+                1,
+                "JSON holds no message object (one with `subject` or `body_md`)".into(),
+            )],
+            body: Some(BodySource::Owned(String::new())),
+            line,
+            ..Envelope::default()
+        }];
+    }
+    objects
+        .iter()
+        .map(|o| {
+            let mut env = from_object(o);
+            env.line = line;
+            env
+        })
+        .collect()
+}
+
+fn is_message(o: &Map<String, Value>) -> bool {
+    ["subject", "body_md", "body"]
+        .iter()
+        .any(|k| o.contains_key(*k))
+}
+
+/// Arrays, `{"result": ...}`, `{"messages": ...}`, `{"payload": ...}` and
+/// `{"deliveries": [...]}` as the server's tools return them.
+fn collect_objects(v: Value, out: &mut Vec<Map<String, Value>>, depth: u32) {
+    if depth > 4 {
+        return;
+    }
+    match v {
+        Value::Array(items) => items
+            .into_iter()
+            .for_each(|i| collect_objects(i, out, depth + 1)),
+        Value::Object(map) if is_message(&map) => out.push(map),
+        Value::Object(mut map) => {
+            for key in [
+                "result",
+                "messages",
+                "deliveries",
+                "payload",
+                "structuredContent",
+            ] {
+                if let Some(inner) = map.remove(key) {
+                    collect_objects(inner, out, depth + 1);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Object(o) => o.get("name").and_then(text),
+        _ => None,
+    }
+}
+
+fn names(v: Option<&Value>) -> Vec<Cow<'static, str>> {
+    match v {
+        Some(Value::Array(items)) => items.iter().filter_map(text).map(Cow::Owned).collect(),
+        Some(Value::String(s)) => s
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| Cow::Owned(s.to_string()))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn from_object<'a>(o: &Map<String, Value>) -> Envelope<'a> {
+    let get = |keys: &[&str]| keys.iter().find_map(|k| o.get(*k).filter(|v| !v.is_null()));
+    let owned = |keys: &[&str]| get(keys).and_then(text).map(Cow::Owned);
+    let ack = get(&["ack_required", "ackRequired"]).and_then(|v| match v {
+        Value::Bool(b) => Some(*b),
+        Value::Number(n) => n.as_i64().map(|n| n != 0),
+        Value::String(s) => crate::values::yes_no(s).ok(),
+        _ => None,
+    });
+    Envelope {
+        id: owned(&["id", "message_id"]),
+        subject: owned(&["subject"]).map(|s| At::new(s, 1, 1)),
+        from: owned(&["from", "sender_name", "sender"]),
+        to: names(get(&["to"])),
+        cc: names(get(&["cc"])),
+        thread_id: owned(&["thread_id", "threadId", "thread"]),
+        timestamp: owned(&["created_ts", "created", "timestamp", "created_at", "date"])
+            .map(|t| At::new(t, 1, 1)),
+        ack_required: ack,
+        importance: owned(&["importance"]),
+        project: owned(&["project_slug", "project"]),
+        body: Some(BodySource::Owned(
+            get(&["body_md", "body", "text"])
+                .and_then(text)
+                .unwrap_or_default(),
+        )),
+        problems: Vec::new(),
+        line: 1,
+    }
+}
+
+/// Header names accepted before the body in spec text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Header {
+    Subject,
+    From,
+    To,
+    Cc,
+    Thread,
+    Id,
+    Date,
+    AckRequired,
+    Importance,
+    Project,
+    Body,
+}
+
+fn header(name: &str) -> Option<Header> {
+    const HEADERS: &[(&str, Header)] = &[
+        ("subject", Header::Subject),
+        ("from", Header::From),
+        ("to", Header::To),
+        ("cc", Header::Cc),
+        ("thread", Header::Thread),
+        ("thread-id", Header::Thread),
+        ("thread_id", Header::Thread),
+        ("id", Header::Id),
+        ("message-id", Header::Id),
+        ("date", Header::Date),
+        ("created", Header::Date),
+        ("timestamp", Header::Date),
+        ("ack-required", Header::AckRequired),
+        ("ack_required", Header::AckRequired),
+        ("importance", Header::Importance),
+        ("project", Header::Project),
+        ("body", Header::Body),
+    ];
+    HEADERS
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|&(_, h)| h)
+}
+
+/// `Subject: ...` headers, then `Body:` (or a blank line), then the body.
+/// With no header on the first line, the whole text is a bare body.
+fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
+    let mut env = Envelope {
+        line: lines.first().map_or(1, |l| l.no),
+        ..Envelope::default()
+    };
+    let mut i = lines
+        .iter()
+        .position(|l| !l.is_blank())
+        .unwrap_or(lines.len());
+    let mut saw_header = false;
+    let mut body_start = None;
+    while i < lines.len() {
+        let line = &lines[i];
+        if line.is_blank() {
+            if saw_header {
+                i += 1;
+                // A `Body:` label may follow the blank line.
+                let next = lines[i..].iter().position(|l| !l.is_blank()).map(|p| p + i);
+                match next.map(|n| (n, header_line(&lines[n]))) {
+                    Some((n, Some((Header::Body, value)))) => {
+                        body_start = Some(body_after_label(lines, n, value));
+                    }
+                    _ => {
+                        body_start = Some(i);
+                        env.problems.push((
+                            Code::MissingBodyLabel,
+                            lines.get(i).map_or(line.no, |l| l.no),
+                            1,
+                            "no `Body:` line; the body starts after the blank line".into(),
+                        ));
+                    }
+                }
+            }
+            break;
+        }
+        let Some((h, value)) = header_line(line) else {
+            if saw_header {
+                env.problems.push((
+                    Code::MissingBodyLabel,
+                    line.no,
+                    1,
+                    "no `Body:` line; the body starts at the first non-header line".into(),
+                ));
+            }
+            break;
+        };
+        saw_header = true;
+        let at = At::new(Cow::Borrowed(value), line.no, line.column_of(value));
+        match h {
+            Header::Subject => env.subject = env.subject.take().or(Some(at)),
+            Header::From => env.from = Some(Cow::Borrowed(value)),
+            Header::To => env.to = split_names(value),
+            Header::Cc => env.cc = split_names(value),
+            Header::Thread => env.thread_id = Some(Cow::Borrowed(value)).filter(|v| !v.is_empty()),
+            Header::Id => env.id = Some(Cow::Borrowed(value)).filter(|v| !v.is_empty()),
+            Header::Date => env.timestamp = Some(at),
+            Header::AckRequired => match crate::values::yes_no(value) {
+                Ok(b) => env.ack_required = Some(b),
+                Err(_) => env.problems.push((
+                    Code::BadEnum,
+                    line.no,
+                    line.column_of(value),
+                    format!("Ack-Required `{value}` is neither true nor false"),
+                )),
+            },
+            Header::Importance => env.importance = Some(Cow::Borrowed(value)),
+            Header::Project => env.project = Some(Cow::Borrowed(value)),
+            Header::Body => {
+                body_start = Some(body_after_label(lines, i, value));
+                break;
+            }
+        }
+        i += 1;
+    }
+    let start = body_start.unwrap_or(if saw_header { i } else { 0 });
+    let mut body: Vec<Line<'a>> = Vec::with_capacity(lines.len().saturating_sub(start) + 1);
+    // `Body: text` on the label line itself: keep that text as line one.
+    if let Some(label) = start.checked_sub(1).and_then(|p| lines.get(p)) {
+        if let Some((Header::Body, value)) = header_line(label) {
+            if !value.is_empty() {
+                body.push(Line {
+                    text: value,
+                    no: label.no,
+                    start: label.start + (value.as_ptr() as usize - label.text.as_ptr() as usize),
+                });
+            }
+        }
+    }
+    body.extend_from_slice(lines.get(start..).unwrap_or(&[]));
+    env.body = Some(BodySource::Lines(body));
+    env
+}
+
+fn body_after_label(_lines: &[Line<'_>], label_idx: usize, _value: &str) -> usize {
+    label_idx + 1
+}
+
+fn header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str)> {
+    if line.text.starts_with([' ', '\t', '-', '*', '+']) {
+        return None;
+    }
+    let f = field_line(line.text)?;
+    Some((header(f.label)?, f.value.trim()))
+}
+
+fn split_names(v: &str) -> Vec<Cow<'_, str>> {
+    v.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(Cow::Borrowed)
+        .collect()
+}
+
+/// Lines of an owned JSON body, numbered from 1.
+pub(crate) fn owned_lines(body: &str) -> Vec<Line<'_>> {
+    split_lines(body, 0, 1)
+}

@@ -1,0 +1,131 @@
+//! Splitting a document into lines once, remembering where each one starts.
+//!
+//! Everything after this works on [`Line`]s, so LF and CRLF input look the
+//! same to the grammar and every diagnostic can name a line and column of the
+//! original document.
+
+/// One line of the document, without its line ending.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Line<'a> {
+    /// The text, without `\n` or `\r\n`. Trailing spaces are kept here and
+    /// trimmed by whoever reads a value out of it.
+    pub text: &'a str,
+    /// 1-based line number in the whole document.
+    pub no: u32,
+    /// Byte offset of the first character in the document.
+    pub start: usize,
+}
+
+impl<'a> Line<'a> {
+    /// 1-based column (in characters) of a byte position inside this line's text.
+    pub fn column_of(&self, inner: &str) -> u32 {
+        let offset = (inner.as_ptr() as usize).saturating_sub(self.text.as_ptr() as usize);
+        let offset = offset.min(self.text.len());
+        let prefix = self.text.get(..offset).unwrap_or(self.text);
+        prefix.chars().count() as u32 + 1
+    }
+
+    pub fn is_blank(&self) -> bool {
+        self.text.trim().is_empty()
+    }
+}
+
+/// Splits `input` (which starts at byte `base` and line `first_no` of the
+/// document) into lines. A final line ending does not start an empty line.
+pub(crate) fn split_lines(input: &str, base: usize, first_no: u32) -> Vec<Line<'_>> {
+    let mut out = Vec::with_capacity(input.len() / 32 + 1);
+    let mut start = 0usize;
+    let mut no = first_no;
+    let bytes = input.as_bytes();
+    while start < bytes.len() {
+        let end = match memchr_newline(&bytes[start..]) {
+            Some(i) => start + i,
+            None => bytes.len(),
+        };
+        let mut text_end = end;
+        if text_end > start && bytes[text_end - 1] == b'\r' {
+            text_end -= 1;
+        }
+        out.push(Line {
+            text: &input[start..text_end],
+            no,
+            start: base + start,
+        });
+        no = no.saturating_add(1);
+        start = end + 1;
+    }
+    out
+}
+
+fn memchr_newline(hay: &[u8]) -> Option<usize> {
+    hay.iter().position(|&b| b == b'\n')
+}
+
+/// The text spanned by `lines` (inclusive range), sliced from the document
+/// when that is already canonical (LF endings, no trailing blanks on any
+/// line), otherwise rebuilt: CRLF and trailing whitespace must not change
+/// what a section holds.
+pub(crate) fn join_lines<'a>(doc: &'a str, lines: &[Line<'a>]) -> std::borrow::Cow<'a, str> {
+    use std::borrow::Cow;
+    let (first, last) = match (lines.first(), lines.last()) {
+        (Some(f), Some(l)) => (f, l),
+        _ => return Cow::Borrowed(""),
+    };
+    let canonical = lines
+        .windows(2)
+        .all(|w| w[1].start == w[0].start + w[0].text.len() + 1)
+        && lines.iter().all(|l| !l.text.ends_with([' ', '\t']));
+    if canonical {
+        if let Some(s) = doc.get(first.start..last.start + last.text.len()) {
+            return Cow::Borrowed(s);
+        }
+    }
+    let mut s = String::with_capacity(lines.iter().map(|l| l.text.len() + 1).sum());
+    for (i, l) in lines.iter().enumerate() {
+        if i > 0 {
+            s.push('\n');
+        }
+        s.push_str(l.text.trim_end_matches([' ', '\t']));
+    }
+    Cow::Owned(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crlf_and_lf_split_alike() {
+        let lf = split_lines("a\nb\n\nc", 0, 1);
+        let crlf = split_lines("a\r\nb\r\n\r\nc", 0, 1);
+        fn texts<'a>(v: &[Line<'a>]) -> Vec<&'a str> {
+            v.iter().map(|l| l.text).collect()
+        }
+        assert_eq!(texts(&lf), vec!["a", "b", "", "c"]);
+        assert_eq!(texts(&lf), texts(&crlf));
+        assert_eq!(crlf[3].start, 8);
+        assert_eq!(crlf[3].no, 4);
+    }
+
+    #[test]
+    fn join_borrows_canonical_text_and_rebuilds_crlf() {
+        let doc = "x\na\nb\n";
+        let lines = split_lines(doc, 0, 1);
+        assert!(matches!(
+            join_lines(doc, &lines[1..]),
+            std::borrow::Cow::Borrowed("a\nb")
+        ));
+        let doc = "x\r\na \r\nb\r\n";
+        let lines = split_lines(doc, 0, 1);
+        assert_eq!(join_lines(doc, &lines[1..]), "a\nb");
+    }
+
+    #[test]
+    fn column_counts_characters() {
+        let doc = "héllo: wörld";
+        let lines = split_lines(doc, 0, 1);
+        let value = &lines[0].text[8..];
+        assert_eq!(value, "wörld");
+        assert_eq!(lines[0].column_of(value), 8);
+    }
+}

@@ -1,0 +1,226 @@
+//! Reading typed values out of field text: percentages, counts, PASS/FAIL,
+//! yes/no, enum words, lists and timestamps. Each reader says *why* it could
+//! not read a value so the caller can turn that into a diagnostic.
+
+use std::borrow::Cow;
+
+use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
+use nom::character::complete::{char, digit1, space0};
+use nom::combinator::{opt, recognize};
+use nom::sequence::preceded;
+use nom::{IResult, Parser};
+
+/// Why a value could not be read.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum ValueError {
+    NotANumber,
+    OutOfRange(f64),
+    NotInEnum,
+}
+
+fn approx_prefix(i: &str) -> IResult<&str, ()> {
+    let (i, _) = space0(i)?;
+    let (i, _) = opt(nom::branch::alt((
+        nom::bytes::complete::tag("~"),
+        nom::bytes::complete::tag("≈"),
+        nom::bytes::complete::tag_no_case("about "),
+        nom::bytes::complete::tag_no_case("approx. "),
+        nom::bytes::complete::tag_no_case("approx "),
+    )))
+    .parse(i)?;
+    let (i, _) = space0(i)?;
+    Ok((i, ()))
+}
+
+fn decimal(i: &str) -> IResult<&str, &str> {
+    recognize((digit1, opt(preceded(char('.'), digit1)))).parse(i)
+}
+
+/// `45%`, `45 %`, `~45%`, `45`, `45.5%` (rounded): 0..=100.
+pub(crate) fn percent(s: &str) -> Result<u8, ValueError> {
+    let parsed: IResult<&str, &str> = preceded(approx_prefix, decimal).parse(s);
+    let (after, num) = parsed.map_err(|_| ValueError::NotANumber)?;
+    let (after, _) = (space0::<&str, nom::error::Error<&str>>, opt(char('%')))
+        .parse(after)
+        .map_err(|_| ValueError::NotANumber)?;
+    // Trailing words ("45% (estimate)") are allowed; trailing digits are not.
+    if after.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
+        return Err(ValueError::NotANumber);
+    }
+    let v: f64 = num.parse().map_err(|_| ValueError::NotANumber)?;
+    if !(0.0..=100.0).contains(&v) {
+        return Err(ValueError::OutOfRange(v));
+    }
+    Ok(v.round() as u8)
+}
+
+/// A leading count: `3`, `3 (max)`, `~3`.
+pub(crate) fn count(s: &str) -> Result<u32, ValueError> {
+    let parsed: IResult<&str, &str> = preceded(approx_prefix, digit1).parse(s);
+    let (_, num) = parsed.map_err(|_| ValueError::NotANumber)?;
+    num.parse::<u32>()
+        .map_err(|_| ValueError::OutOfRange(num.parse::<f64>().unwrap_or(f64::MAX)))
+}
+
+fn first_word(s: &str) -> &str {
+    s.split(|c: char| c.is_whitespace() || matches!(c, '(' | ',' | ';' | '.'))
+        .find(|w| !w.is_empty())
+        .unwrap_or("")
+}
+
+/// PASS/FAIL as a tri-state: `None` is returned by the caller for an absent
+/// line; here an unreadable value is an error.
+pub(crate) fn pass_fail(s: &str) -> Result<bool, ValueError> {
+    let w = first_word(s);
+    let upper = w.to_uppercase();
+    match upper.as_str() {
+        "PASS" | "PASSED" | "PASSING" | "OK" | "TRUE" | "YES" | "GREEN" | "✅" | "✓" | "✔" => {
+            Ok(true)
+        }
+        "FAIL" | "FAILED" | "FAILING" | "FALSE" | "NO" | "RED" | "❌" | "✗" | "✘" => Ok(false),
+        _ => Err(ValueError::NotInEnum),
+    }
+}
+
+/// true/false, yes/no, 1/0.
+pub(crate) fn yes_no(s: &str) -> Result<bool, ValueError> {
+    match first_word(s).to_ascii_lowercase().as_str() {
+        "true" | "yes" | "y" | "1" => Ok(true),
+        "false" | "no" | "n" | "0" => Ok(false),
+        _ => Err(ValueError::NotInEnum),
+    }
+}
+
+/// An enum word, upper-cased with `-`/space normalised to `_`; borrowed when
+/// already canonical. Checked against `allowed`.
+pub(crate) fn enum_word<'a>(
+    s: &'a str,
+    allowed: &[&str],
+) -> (Cow<'a, str>, Result<(), ValueError>) {
+    let t = s.trim();
+    let canonical = t
+        .bytes()
+        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+    let word: Cow<'a, str> = if canonical {
+        Cow::Borrowed(t)
+    } else {
+        Cow::Owned(
+            t.chars()
+                .map(|c| match c {
+                    '-' | ' ' => '_',
+                    c => c.to_ascii_uppercase(),
+                })
+                .collect(),
+        )
+    };
+    let ok = if allowed.contains(&word.as_ref()) {
+        Ok(())
+    } else {
+        Err(ValueError::NotInEnum)
+    };
+    (word, ok)
+}
+
+/// Splits an inline list: commas first, else whitespace-free single item.
+pub(crate) fn inline_list(s: &str) -> Vec<Cow<'_, str>> {
+    s.split(',')
+        .map(|p| p.trim().trim_matches('`').trim())
+        .filter(|p| !p.is_empty())
+        .map(Cow::Borrowed)
+        .collect()
+}
+
+/// Timestamps as they appear in the wild: RFC 3339 (`Z` or offset), the
+/// Python server's naive-UTC `YYYY-MM-DD HH:MM:SS[.ffffff]`, and the Rust
+/// port's integer microseconds since the epoch.
+pub fn parse_timestamp(s: &str) -> Option<DateTime<Utc>> {
+    let s = s.trim();
+    if let Ok(t) = DateTime::parse_from_rfc3339(s) {
+        return Some(t.with_timezone(&Utc));
+    }
+    for fmt in [
+        "%Y-%m-%d %H:%M:%S%.f",
+        "%Y-%m-%dT%H:%M:%S%.f",
+        "%Y-%m-%d %H:%M",
+    ] {
+        if let Ok(t) = NaiveDateTime::parse_from_str(s, fmt) {
+            return Some(Utc.from_utc_datetime(&t));
+        }
+    }
+    if let Some(t) = s
+        .strip_suffix(" UTC")
+        .and_then(|x| NaiveDateTime::parse_from_str(x, "%Y-%m-%d %H:%M:%S%.f").ok())
+    {
+        return Some(Utc.from_utc_datetime(&t));
+    }
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        let n: i64 = s.parse().ok()?;
+        // Heuristic by magnitude: microseconds, milliseconds or seconds.
+        return if n > 100_000_000_000_000 {
+            DateTime::from_timestamp_micros(n)
+        } else if n > 100_000_000_000 {
+            DateTime::from_timestamp_millis(n)
+        } else {
+            DateTime::from_timestamp(n, 0)
+        };
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentages_keep_their_meaning() {
+        assert_eq!(percent("45%"), Ok(45));
+        assert_eq!(percent("45 %"), Ok(45));
+        assert_eq!(percent("~45%"), Ok(45));
+        assert_eq!(percent("45"), Ok(45));
+        assert_eq!(percent("45.5%"), Ok(46));
+        assert_eq!(percent("45% (rough)"), Ok(45));
+        assert_eq!(percent("150%"), Err(ValueError::OutOfRange(150.0)));
+        assert_eq!(percent("-5%"), Err(ValueError::NotANumber));
+        assert_eq!(percent("lots"), Err(ValueError::NotANumber));
+    }
+
+    #[test]
+    fn counts() {
+        assert_eq!(count("3"), Ok(3));
+        assert_eq!(count("3 (max)"), Ok(3));
+        assert_eq!(count("three"), Err(ValueError::NotANumber));
+    }
+
+    #[test]
+    fn pass_fail_is_tri_state_at_the_caller() {
+        assert_eq!(pass_fail("PASS"), Ok(true));
+        assert_eq!(pass_fail("pass (2 skipped)"), Ok(true));
+        assert_eq!(pass_fail("✅"), Ok(true));
+        assert_eq!(pass_fail("FAIL"), Ok(false));
+        assert_eq!(pass_fail("flaky"), Err(ValueError::NotInEnum));
+    }
+
+    #[test]
+    fn enum_words_normalise() {
+        let allowed = ["SPEC_UNCLEAR", "STUCK"];
+        assert_eq!(
+            enum_word("spec-unclear", &allowed),
+            ("SPEC_UNCLEAR".into(), Ok(()))
+        );
+        assert!(matches!(enum_word("STUCK", &allowed).0, Cow::Borrowed(_)));
+        assert_eq!(
+            enum_word("confused", &allowed).1,
+            Err(ValueError::NotInEnum)
+        );
+    }
+
+    #[test]
+    fn timestamps_in_every_dialect() {
+        let want = Utc.with_ymd_and_hms(2026, 1, 31, 10, 0, 0).unwrap();
+        assert_eq!(parse_timestamp("2026-01-31T10:00:00Z"), Some(want));
+        assert_eq!(parse_timestamp("2026-01-31T11:00:00+01:00"), Some(want));
+        assert_eq!(parse_timestamp("2026-01-31 10:00:00.000000"), Some(want));
+        assert_eq!(parse_timestamp("1769853600000000"), Some(want));
+        assert_eq!(parse_timestamp("yesterday"), None);
+    }
+}

@@ -1,0 +1,86 @@
+//! `amail ack ID... [SOURCE] --as AGENT`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::threads::{clean_line, from_inbox_error};
+use super::{default_mailbox, CliError, CliResult};
+use crate::inbox;
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  amail ack 5 10 --as BlueLake ~/.mcp_agent_mail_git_mailbox_repo\n  amail ack ol-527.2-help --as Orchestrator ./mail\n\nThe last argument is the SOURCE when it is an existing directory."
+)]
+pub struct AckArgs {
+    /// Message ids (as `amail pending` prints them), then optionally the SOURCE.
+    #[arg(required = true, value_name = "ID... [SOURCE]")]
+    pub items: Vec<String>,
+    /// The recipient acknowledging.
+    #[arg(long = "as", value_name = "AGENT", required = true)]
+    pub as_agent: String,
+    /// The mcp_agent_mail SQLite database, when it is not beside the archive.
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+}
+
+/// Splits `ID... [SOURCE]`: the last item is the source when it names an
+/// existing directory (ids never do).
+pub fn split_source(items: &[String]) -> (Vec<String>, Option<PathBuf>) {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() && std::path::Path::new(last).is_dir() => {
+            (rest.to_vec(), Some(PathBuf::from(last)))
+        }
+        _ => (items.to_vec(), None),
+    }
+}
+
+/// Where a write goes: the source's kind, without reading every message
+/// (ack and reply re-read what they need under their own locks).
+pub fn source_kind(
+    source: Option<PathBuf>,
+    db: Option<PathBuf>,
+) -> Result<inbox::SourceKind, CliError> {
+    let defaulted = source.is_none();
+    let path = source.unwrap_or_else(default_mailbox);
+    if defaulted && !path.exists() {
+        return Err(CliError::usage(format!(
+            "no mailbox at {} yet: give a SOURCE, or run `amail demo` to write a sample",
+            path.display()
+        )));
+    }
+    match crate::source::detect(&path, db.as_deref()).map_err(CliError::bad_input)? {
+        crate::source::Detected::Mailbox { root } => Ok(inbox::SourceKind::Mailbox { root }),
+        crate::source::Detected::McpStore { archive, db: Some(db) } => {
+            Ok(inbox::SourceKind::McpStore { root: archive, db })
+        }
+        crate::source::Detected::McpStore { archive, db: None } => Err(CliError::bad_input(format!(
+            "{}: mcp_agent_mail archive without storage.sqlite3 beside it: give the database with --db FILE",
+            archive.display()
+        ))),
+    }
+}
+
+pub fn run(args: AckArgs) -> CliResult {
+    let (ids, source) = split_source(&args.items);
+    let kind = source_kind(source, args.db)?;
+    let outcomes = inbox::ack(&kind, &ids, &args.as_agent).map_err(from_inbox_error)?;
+    for o in outcomes {
+        let when = o.ack_at.format("%Y-%m-%d %H:%M:%S UTC");
+        if o.changed {
+            println!(
+                "acked {} as {} at {when}",
+                clean_line(&o.key),
+                clean_line(&o.agent)
+            );
+        } else {
+            println!(
+                "{} was already acked by {} at {when}; nothing changed",
+                clean_line(&o.key),
+                clean_line(&o.agent)
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

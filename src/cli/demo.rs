@@ -1,0 +1,57 @@
+//! `amail demo [DIR]`: write a realistic sample mailbox.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::{amail_home, CliError, CliResult};
+use crate::inbox::demo;
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  amail demo\n  amail demo /tmp/amail-demo && amail threads /tmp/amail-demo/mail"
+)]
+pub struct DemoArgs {
+    /// Where to write (`DIR/mail`, and `DIR/store` for the task store).
+    /// Default: a fresh folder under the amail data dir.
+    pub dir: Option<PathBuf>,
+}
+
+pub fn run(args: DemoArgs) -> CliResult {
+    let dir = match args.dir {
+        Some(d) => d,
+        None => fresh_dir()?,
+    };
+    let info = demo::write_demo(&dir).map_err(|e| {
+        CliError::bad_input(format!("{}: cannot write the demo: {e}", dir.display()))
+    })?;
+    println!(
+        "wrote a demo mailbox: {} messages from {} agents on {} beads",
+        info.messages,
+        info.agents.len(),
+        info.beads.len()
+    );
+    println!("  mailbox: {}", info.mailbox.display());
+    println!("  store:   {}", info.store.display());
+    println!("try:");
+    println!("  amail threads {}", info.mailbox.display());
+    println!("  amail pending {} --as BlueLake", info.mailbox.display());
+    println!("  amail inbox {} --as BlueLake", info.mailbox.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `<home>/demo-YYYYmmdd-HHMMSS`, with a suffix if that exists already.
+fn fresh_dir() -> Result<PathBuf, CliError> {
+    let base = amail_home().join(format!(
+        "demo-{}",
+        chrono::Utc::now().format("%Y%m%d-%H%M%S")
+    ));
+    let mut dir = base.clone();
+    let mut n = 2;
+    while dir.exists() {
+        dir = PathBuf::from(format!("{}-{n}", base.display()));
+        n += 1;
+    }
+    Ok(dir)
+}

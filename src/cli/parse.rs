@@ -1,0 +1,236 @@
+//! `amail parse`: files, directories (recursive) or stdin to JSON, JSON
+//! Lines or text.
+
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use amail_parser::{parse_bytes, OwnedMessage, ParseOptions, Severity};
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+
+use super::{CliError, CliResult};
+use crate::source::walk::mail_files;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// One JSON array of every message.
+    Json,
+    /// One JSON object per line.
+    Jsonl,
+    /// A readable summary with diagnostics.
+    Text,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  amail parse mail/                      every mail file under mail/\n  amail parse --strict msg.md            fail at the first malformed message\n  cat inbox.json | amail parse --format json\n  amail parse archive/ | jq 'select(.type == \"HELP_REQUEST\")'"
+)]
+pub struct ParseArgs {
+    /// Mail files or directories (recursive); none or `-` reads stdin.
+    pub paths: Vec<PathBuf>,
+    /// Fail on the first malformed message (exit 1, with file:line:col).
+    #[arg(long)]
+    pub strict: bool,
+    /// Output format [default: text on a terminal, jsonl when piped].
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+}
+
+/// One message as `amail parse` prints it: where it came from, then the
+/// parser's JSON.
+#[derive(Serialize)]
+pub struct Located<'m> {
+    pub source: String,
+    #[serde(flatten)]
+    pub message: &'m OwnedMessage,
+}
+
+/// A document to parse: a file, or stdin.
+enum Input {
+    File(PathBuf),
+    Stdin,
+}
+
+impl Input {
+    fn name(&self) -> String {
+        match self {
+            Input::File(p) => p.display().to_string(),
+            Input::Stdin => "<stdin>".to_string(),
+        }
+    }
+
+    fn read(&self) -> io::Result<Vec<u8>> {
+        match self {
+            Input::File(p) => std::fs::read(p),
+            Input::Stdin => {
+                let mut buf = Vec::new();
+                io::stdin().lock().read_to_end(&mut buf)?;
+                Ok(buf)
+            }
+        }
+    }
+}
+
+fn inputs(paths: &[PathBuf]) -> Result<Vec<Input>, CliError> {
+    if paths.is_empty() {
+        return Ok(vec![Input::Stdin]);
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        if p.as_os_str() == "-" {
+            out.push(Input::Stdin);
+        } else if p.is_dir() {
+            let files = mail_files(p).map_err(|e| {
+                CliError::bad_input(format!("{}: cannot read directory: {e}", p.display()))
+            })?;
+            out.extend(files.into_iter().map(Input::File));
+        } else if p.exists() {
+            out.push(Input::File(p.clone()));
+        } else {
+            return Err(CliError::bad_input(format!(
+                "{}: no such file or directory",
+                p.display()
+            )));
+        }
+    }
+    Ok(out)
+}
+
+pub fn run(args: ParseArgs) -> CliResult {
+    let format = args.format.unwrap_or(if io::stdout().is_terminal() {
+        Format::Text
+    } else {
+        Format::Jsonl
+    });
+    let opts = ParseOptions {
+        strict: args.strict,
+    };
+    let inputs = inputs(&args.paths)?;
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut unreadable = 0usize;
+    let mut first = true;
+    if format == Format::Json {
+        write_out(&mut out, b"[")?;
+    }
+    for input in &inputs {
+        let name = input.name();
+        let bytes = match input.read() {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("amail: {name}: cannot read: {e}");
+                unreadable += 1;
+                continue;
+            }
+        };
+        let msgs = match parse_bytes(&bytes, &opts) {
+            Ok(m) => m,
+            Err(e) => {
+                out.flush().ok();
+                return Err(CliError::bad_input(e.report(&name)));
+            }
+        };
+        for m in &msgs {
+            let located = Located {
+                source: format!("{name}:{}", m.line),
+                message: m,
+            };
+            match format {
+                Format::Json => {
+                    if !first {
+                        write_out(&mut out, b",")?;
+                    }
+                    write_out(&mut out, b"\n")?;
+                    serde_json::to_writer_pretty(&mut out, &located)
+                        .map_err(io::Error::from)
+                        .map_err(write_error)?;
+                }
+                Format::Jsonl => {
+                    serde_json::to_writer(&mut out, &located)
+                        .map_err(io::Error::from)
+                        .map_err(write_error)?;
+                    write_out(&mut out, b"\n")?;
+                }
+                Format::Text => write_text(&mut out, &located)?,
+            }
+            first = false;
+        }
+    }
+    if format == Format::Json {
+        write_out(&mut out, b"\n]\n")?;
+    }
+    out.flush().map_err(write_error)?;
+    if unreadable > 0 {
+        return Err(CliError::bad_input(format!(
+            "{unreadable} file(s) could not be read (listed above)"
+        )));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_error(e: io::Error) -> CliError {
+    CliError::bad_input(format!("cannot write output: {e}"))
+}
+
+fn write_out(out: &mut impl Write, bytes: &[u8]) -> Result<(), CliError> {
+    out.write_all(bytes).map_err(write_error)
+}
+
+fn write_text(out: &mut impl Write, m: &Located<'_>) -> Result<(), CliError> {
+    let msg = m.message;
+    let bead = msg.bead().unwrap_or("-");
+    let reply = if msg.is_reply { " (reply)" } else { "" };
+    let from = msg.from.as_deref().unwrap_or("?");
+    let to = if msg.to.is_empty() {
+        "?".to_string()
+    } else {
+        msg.to.join(", ")
+    };
+    let mut s = format!(
+        "{}  {}{}  bead {}  {} -> {}  {}\n",
+        m.source,
+        msg.kind,
+        reply,
+        bead,
+        from,
+        to,
+        sanitize(&msg.subject)
+    );
+    for d in &msg.diagnostics {
+        let sev = match d.severity {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        };
+        s.push_str(&format!(
+            "    {sev} {}:{} [{}] {}\n",
+            d.line,
+            d.column,
+            d.code,
+            sanitize(&d.message)
+        ));
+    }
+    write_out(out, s.as_bytes())
+}
+
+/// Agent text must not drive the terminal: control characters are shown
+/// as `?`.
+fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
+
+/// For tests and other commands: every message under `path`.
+pub fn parse_path(path: &Path, opts: &ParseOptions) -> Result<Vec<OwnedMessage>, CliError> {
+    let mut out = Vec::new();
+    for input in inputs(&[path.to_path_buf()])? {
+        let name = input.name();
+        let bytes = input
+            .read()
+            .map_err(|e| CliError::bad_input(format!("{name}: cannot read: {e}")))?;
+        out.extend(parse_bytes(&bytes, opts).map_err(|e| CliError::bad_input(e.report(&name)))?);
+    }
+    Ok(out)
+}

@@ -1,0 +1,98 @@
+//! `amail pending [SOURCE] [--as AGENT] [--json]`: messages waiting for an ack.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::threads::{clean_line, load_source};
+use super::CliResult;
+use crate::inbox::RecipientKind;
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  amail pending --as BlueLake\n  amail pending ~/.mcp_agent_mail_git_mailbox_repo --json"
+)]
+pub struct PendingArgs {
+    /// Mailbox directory or mcp_agent_mail storage root ("-" reads JSON on stdin).
+    pub source: Option<PathBuf>,
+    /// Only this recipient's pending acks (default: every recipient's).
+    #[arg(long = "as", value_name = "AGENT")]
+    pub as_agent: Option<String>,
+    /// The mcp_agent_mail SQLite database, when it is not beside the archive.
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Serialize)]
+struct PendingJson<'a> {
+    key: &'a str,
+    agent: &'a str,
+    kind: RecipientKind,
+    #[serde(rename = "type")]
+    message_type: &'a str,
+    subject: &'a str,
+    from: Option<&'a str>,
+    thread: &'a str,
+    project: Option<&'a str>,
+    created: Option<chrono::DateTime<chrono::Utc>>,
+    importance: &'a str,
+    read: bool,
+}
+
+pub fn run(args: PendingArgs) -> CliResult {
+    let inbox = load_source(args.source.as_deref(), args.db, args.as_agent.as_deref())?;
+    let pending = inbox.pending(args.as_agent.as_deref());
+    let rows: Vec<PendingJson> = pending
+        .iter()
+        .map(|p| {
+            let m = &inbox.messages[p.message];
+            let r = m.recipients.iter().find(|r| r.agent == p.agent);
+            PendingJson {
+                key: &m.key,
+                agent: &p.agent,
+                kind: r.map(|r| r.kind).unwrap_or(RecipientKind::To),
+                message_type: m.message.kind.as_str(),
+                subject: &m.message.subject,
+                from: m.message.from.as_deref(),
+                thread: &inbox.threads[m.thread].id,
+                project: m.project.as_deref(),
+                created: m.message.timestamp,
+                importance: &m.message.importance,
+                read: r.is_some_and(|r| r.read_at.is_some()),
+            }
+        })
+        .collect();
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&rows).unwrap_or_default()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if rows.is_empty() {
+        println!("nothing pending");
+    }
+    for r in &rows {
+        let kind = match r.kind {
+            RecipientKind::To => "",
+            RecipientKind::Cc => " (cc)",
+            RecipientKind::Bcc => " (bcc)",
+        };
+        println!(
+            "{:>6}  {}{kind}  {:<14} from {:<12} thread {}  {}{}",
+            clean_line(r.key),
+            clean_line(r.agent),
+            r.message_type,
+            clean_line(r.from.unwrap_or("?")),
+            clean_line(r.thread),
+            clean_line(r.subject),
+            if r.read { "" } else { "  [unread]" },
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

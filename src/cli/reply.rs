@@ -1,0 +1,61 @@
+//! `amail reply ID [SOURCE] --as AGENT [--body TEXT]`.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::ack::source_kind;
+use super::threads::{clean_line, from_inbox_error};
+use super::{CliError, CliResult};
+use crate::inbox;
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  amail reply 5 ~/.mcp_agent_mail_git_mailbox_repo --as BlueLake --body 'Keep the index.'\n  echo 'Use the v2 API.' | amail reply help-1 ./mail --as Chiron"
+)]
+pub struct ReplyArgs {
+    /// The message to answer (as `amail threads --json` / `amail pending` print it).
+    pub id: String,
+    /// Mailbox directory or mcp_agent_mail storage root (default: the amail mailbox).
+    pub source: Option<PathBuf>,
+    /// Who answers.
+    #[arg(long = "as", value_name = "AGENT", required = true)]
+    pub as_agent: String,
+    /// The answer; read from stdin when absent.
+    #[arg(long, value_name = "TEXT")]
+    pub body: Option<String>,
+    /// The mcp_agent_mail SQLite database, when it is not beside the archive.
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+}
+
+pub fn run(args: ReplyArgs) -> CliResult {
+    let body = match args.body {
+        Some(b) => b,
+        None => {
+            let mut s = String::new();
+            std::io::stdin().read_to_string(&mut s).map_err(|e| {
+                CliError::bad_input(format!("<stdin>: cannot read the reply body: {e}"))
+            })?;
+            s
+        }
+    };
+    let kind = source_kind(args.source, args.db)?;
+    let out = inbox::reply(&kind, &args.id, &args.as_agent, &body).map_err(from_inbox_error)?;
+    println!(
+        "replied to {} as {}: message {} \"{}\" to {} in thread {}{}",
+        clean_line(&args.id),
+        clean_line(&args.as_agent),
+        clean_line(&out.key),
+        clean_line(&out.subject),
+        clean_line(&out.to.join(", ")),
+        clean_line(&out.thread),
+        if out.committed { " (committed)" } else { "" }
+    );
+    for p in &out.paths {
+        println!("  wrote {}", p.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}

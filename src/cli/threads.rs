@@ -1,0 +1,147 @@
+//! `amail threads [SOURCE] [--json]`, and the source handling every inbox
+//! command shares.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::{default_mailbox, CliError, CliResult, EXIT_BAD_INPUT, EXIT_USAGE};
+use crate::inbox::{self, HelpState, Inbox, LoadOptions};
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  amail threads\n  amail threads ~/.mcp_agent_mail_git_mailbox_repo --json\n  amail threads ./archive --db ./storage.sqlite3\n  cat inbox.json | amail threads -"
+)]
+pub struct ThreadsArgs {
+    /// Mailbox directory or mcp_agent_mail storage root ("-" reads JSON on stdin).
+    /// Default: the amail mailbox (`$AMAIL_HOME/mail`).
+    pub source: Option<PathBuf>,
+    /// The mcp_agent_mail SQLite database, when it is not beside the archive.
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Loads SOURCE (default mailbox; `-` = stdin) and reports skipped files on
+/// stderr, so a bad file never hides the rest.
+/// `viewer` (`--as`) is whose inbox piped `fetch_inbox` JSON is.
+pub fn load_source(
+    source: Option<&Path>,
+    db: Option<PathBuf>,
+    viewer: Option<&str>,
+) -> Result<Inbox, CliError> {
+    let inbox = match source {
+        Some(p) if p == Path::new("-") => inbox::load_stdin_as(viewer),
+        Some(p) => inbox::load(p, &LoadOptions { db }),
+        None => {
+            let p = default_mailbox();
+            if !p.exists() {
+                return Err(CliError::usage(format!(
+                    "no mailbox at {} yet: give a SOURCE, or run `amail demo` to write a sample",
+                    p.display()
+                )));
+            }
+            inbox::load(&p, &LoadOptions { db })
+        }
+    }
+    .map_err(from_inbox_error)?;
+    for (path, why) in &inbox.problems {
+        eprintln!("amail: warning: {}: {}", path.display(), clean(why));
+    }
+    Ok(inbox)
+}
+
+/// Inbox errors as exit codes: asking for the wrong thing is usage (2),
+/// an unreadable store is bad input (1).
+pub fn from_inbox_error(e: inbox::Error) -> CliError {
+    CliError {
+        code: if e.is_usage() {
+            EXIT_USAGE
+        } else {
+            EXIT_BAD_INPUT
+        },
+        message: clean(&e.to_string()),
+    }
+}
+
+/// Agents write these strings: no control characters or escape sequences
+/// reach the terminal.
+pub fn clean(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() && c != '\n' { ' ' } else { c })
+        .collect()
+}
+
+/// One line of text: newlines folded too.
+pub fn clean_line(s: &str) -> String {
+    clean(s).replace('\n', " ")
+}
+
+#[derive(Serialize)]
+struct ThreadJson<'a> {
+    id: &'a str,
+    project: Option<&'a str>,
+    bead: Option<&'a str>,
+    subject: &'a str,
+    messages: Vec<&'a str>,
+    last_at: Option<chrono::DateTime<chrono::Utc>>,
+    pending: usize,
+    help: HelpState,
+}
+
+pub fn run(args: ThreadsArgs) -> CliResult {
+    let inbox = load_source(args.source.as_deref(), args.db, None)?;
+    if args.json {
+        let out: Vec<ThreadJson> = inbox
+            .threads
+            .iter()
+            .map(|t| ThreadJson {
+                id: &t.id,
+                project: t.project.as_deref(),
+                bead: t.bead.as_deref(),
+                subject: &t.subject,
+                messages: t
+                    .messages
+                    .iter()
+                    .map(|&i| inbox.messages[i].key.as_str())
+                    .collect(),
+                last_at: t.last_at,
+                pending: t.pending,
+                help: t.help,
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        return Ok(ExitCode::SUCCESS);
+    }
+    if inbox.threads.is_empty() {
+        println!("no messages");
+    }
+    for t in &inbox.threads {
+        let help = match t.help {
+            HelpState::None => "",
+            HelpState::Unanswered => "  ? help unanswered",
+            HelpState::Answered => "  help answered",
+        };
+        let last = t
+            .last_at
+            .map(|d| d.format("%Y-%m-%d %H:%M").to_string())
+            .unwrap_or_else(|| "-".into());
+        let project = t
+            .project
+            .as_deref()
+            .map(|p| format!("  [{}]", clean_line(p)))
+            .unwrap_or_default();
+        println!(
+            "{:<20} {:>3} msg  {:>2} pending  {last}  {}{help}{project}",
+            clean_line(&t.id),
+            t.messages.len(),
+            t.pending,
+            clean_line(&t.subject),
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,215 @@
+//! From loaded messages to the [`Inbox`]: time order, threads, help state,
+//! pending counts and the agent roster. Pure: no I/O.
+
+use std::cmp::Ordering;
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+
+use amail_parser::MessageType;
+
+use super::load::Loaded;
+use super::{Agent, AgentState, HelpState, Inbox, InboxMessage, SourceKind, Thread};
+
+pub(crate) fn build(
+    source: SourceKind,
+    loaded: Vec<Loaded>,
+    problems: Vec<(PathBuf, String)>,
+) -> Inbox {
+    let mut loaded = loaded;
+    loaded.sort_by(message_order);
+
+    // Thread identity: (project, thread id | bead | key). Projects never share a thread.
+    let mut thread_index: HashMap<(Option<String>, String), usize> = HashMap::new();
+    let mut threads: Vec<Thread> = Vec::new();
+    let mut messages = loaded;
+    for (i, m) in messages.iter_mut().enumerate() {
+        let tid = thread_key(m);
+        let slot = (m.project.clone(), tid.clone());
+        let t = *thread_index.entry(slot).or_insert_with(|| {
+            threads.push(Thread {
+                id: tid,
+                project: m.project.clone(),
+                bead: None,
+                subject: m.message.subject.to_string(),
+                messages: Vec::new(),
+                last_at: None,
+                pending: 0,
+                help: HelpState::None,
+            });
+            threads.len() - 1
+        });
+        let thread = &mut threads[t];
+        thread.messages.push(i);
+        if thread.bead.is_none() {
+            thread.bead = m.message.bead().map(str::to_owned);
+        }
+        if m.message.timestamp > thread.last_at {
+            thread.last_at = m.message.timestamp;
+        }
+        m.thread = t;
+    }
+    for thread in &mut threads {
+        thread.pending = thread
+            .messages
+            .iter()
+            .map(|&i| {
+                let m = &messages[i];
+                if m.message.ack_required {
+                    m.recipients.iter().filter(|r| r.ack_at.is_none()).count()
+                } else {
+                    0
+                }
+            })
+            .sum();
+        thread.help = help_state(thread.messages.iter().map(|&i| &messages[i]));
+    }
+
+    // Most recent activity first; the permutation is applied to the indices.
+    let mut order: Vec<usize> = (0..threads.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (ta, tb) = (&threads[a], &threads[b]);
+        tb.last_at
+            .cmp(&ta.last_at)
+            .then_with(|| tb.messages.last().cmp(&ta.messages.last()))
+    });
+    let mut new_index = vec![0; threads.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_index[old] = new;
+    }
+    let mut slots: Vec<Option<Thread>> = threads.into_iter().map(Some).collect();
+    let threads: Vec<Thread> = order.iter().filter_map(|&old| slots[old].take()).collect();
+    for m in &mut messages {
+        m.thread = new_index[m.thread];
+    }
+
+    let agents = roster(&messages, &threads);
+    Inbox {
+        source,
+        messages,
+        threads,
+        agents,
+        problems,
+    }
+}
+
+/// Oldest first; messages without a time first (they cannot be placed),
+/// then by numeric id (mcp ids grow with time), then by key.
+fn message_order(a: &Loaded, b: &Loaded) -> Ordering {
+    a.message
+        .timestamp
+        .cmp(&b.message.timestamp)
+        .then_with(|| numeric(&a.key).cmp(&numeric(&b.key)))
+        .then_with(|| a.key.cmp(&b.key))
+}
+
+fn numeric(key: &str) -> Option<u64> {
+    key.parse().ok()
+}
+
+fn thread_key(l: &Loaded) -> String {
+    l.message
+        .thread_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .or_else(|| l.message.bead())
+        .unwrap_or(&l.key)
+        .to_string()
+}
+
+/// Unanswered when a HELP_REQUEST has no answer after it in the thread.
+/// An ack is not an answer and an answer is not an ack.
+fn help_state<'a>(thread: impl Iterator<Item = &'a InboxMessage>) -> HelpState {
+    let mut state = HelpState::None;
+    for m in thread {
+        if m.is_help_request() {
+            state = HelpState::Unanswered;
+        } else if state == HelpState::Unanswered && m.is_answer() {
+            state = HelpState::Answered;
+        }
+    }
+    state
+}
+
+/// Every agent seen as a sender or recipient, by name, with a state from
+/// its latest state-bearing message:
+/// BEAD_ACCEPTED/PROGRESS -> working, HELP_REQUEST -> waiting for help
+/// (working again once answered), OFFERING_READY/DONE -> offered,
+/// FAILED -> failed, CHECKPOINT -> checkpointed; nothing -> idle.
+/// Replies, HELP_RESPONSE, spawn traffic and unknown messages do not change
+/// what an agent is doing on its bead.
+fn roster(messages: &[InboxMessage], threads: &[Thread]) -> Vec<Agent> {
+    let mut names = BTreeSet::new();
+    for m in messages {
+        if let Some(f) = m.message.from.as_deref().filter(|f| !f.is_empty()) {
+            names.insert(f.to_string());
+        }
+        for r in &m.recipients {
+            names.insert(r.agent.clone());
+        }
+    }
+    let mut latest_state: HashMap<&str, usize> = HashMap::new();
+    let mut latest_any: HashMap<&str, usize> = HashMap::new();
+    for (i, m) in messages.iter().enumerate() {
+        let Some(from) = m.message.from.as_deref() else {
+            continue;
+        };
+        latest_any.insert(from, i);
+        if state_of(m).is_some() {
+            latest_state.insert(from, i);
+        }
+    }
+    names
+        .into_iter()
+        .map(|name| {
+            let (state, bead, last_message) = match latest_state.get(name.as_str()) {
+                Some(&i) => {
+                    let m = &messages[i];
+                    let mut state = state_of(m).unwrap_or(AgentState::Idle);
+                    if state == AgentState::WaitingForHelp && answered_after(messages, threads, i) {
+                        state = AgentState::Working;
+                    }
+                    (state, m.message.bead().map(str::to_owned), Some(i))
+                }
+                None => (
+                    AgentState::Idle,
+                    None,
+                    latest_any.get(name.as_str()).copied(),
+                ),
+            };
+            let last_at = latest_any
+                .get(name.as_str())
+                .and_then(|&i| messages[i].message.timestamp);
+            Agent {
+                name,
+                state,
+                bead,
+                last_at,
+                last_message,
+            }
+        })
+        .collect()
+}
+
+fn state_of(m: &InboxMessage) -> Option<AgentState> {
+    if m.is_reply() {
+        return None;
+    }
+    Some(match m.message.kind {
+        MessageType::BeadAccepted | MessageType::Progress => AgentState::Working,
+        MessageType::HelpRequest => AgentState::WaitingForHelp,
+        MessageType::OfferingReady | MessageType::Done => AgentState::Offered,
+        MessageType::Failed => AgentState::Failed,
+        MessageType::Checkpoint => AgentState::Checkpointed,
+        _ => return None,
+    })
+}
+
+fn answered_after(messages: &[InboxMessage], threads: &[Thread], i: usize) -> bool {
+    let t = &threads[messages[i].thread];
+    t.messages
+        .iter()
+        .skip_while(|&&j| j != i)
+        .skip(1)
+        .any(|&j| messages[j].is_answer())
+}

@@ -1,0 +1,62 @@
+//! What can go wrong loading an inbox or writing an ack or a reply.
+
+use std::path::PathBuf;
+
+/// An inbox error. Every variant's text names the file or message involved
+/// and, where it helps, what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}: {message}", path.display())]
+    Db { path: PathBuf, message: String },
+    /// The source path is not something we can read.
+    #[error("{0}")]
+    Source(String),
+    #[error("no message {key} in {where_}; `amail threads` lists the ids")]
+    NotFound { key: String, where_: String },
+    #[error("{agent} is not a recipient of message {key} (recipients: {recipients}); use --as with one of them")]
+    NotRecipient {
+        key: String,
+        agent: String,
+        recipients: String,
+    },
+    /// The operation cannot be done on this source (e.g. writing to stdin).
+    #[error("{0}")]
+    Unsupported(String),
+    /// Bad arguments (an empty body, an unknown sender, ...).
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl Error {
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    pub(crate) fn db(path: impl Into<PathBuf>, e: impl std::fmt::Display) -> Self {
+        Error::Db {
+            path: path.into(),
+            message: e.to_string(),
+        }
+    }
+
+    /// True when the user asked for something wrong (unknown id, not a
+    /// recipient) rather than the store being unreadable.
+    pub fn is_usage(&self) -> bool {
+        matches!(
+            self,
+            Error::NotFound { .. }
+                | Error::NotRecipient { .. }
+                | Error::Invalid(_)
+                | Error::Unsupported(_)
+        )
+    }
+}

@@ -1,0 +1,154 @@
+//! The ack journal of a plain mailbox: `.amail-acks.jsonl` in the mailbox
+//! root, one JSON object per line, append-only.
+//!
+//! Why a journal and not an edit of the mail file: mail files belong to the
+//! agents that wrote them and may be watched or re-read; appending a line is
+//! the one write that can never lose or corrupt what is already there. A
+//! torn last line (a crash mid-append) is reported as a problem and skipped.
+//!
+//! Appends take an exclusive advisory lock on the journal, re-read it under
+//! the lock and write only when the (message, agent) pair is not there yet,
+//! so two `amail ack` processes never record the same ack twice.
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use fs4::FileExt;
+use serde::{Deserialize, Serialize};
+
+use super::Error;
+
+/// The journal's file name inside the mailbox root (hidden, so the mail
+/// walker never takes it for mail).
+pub const JOURNAL_FILE: &str = ".amail-acks.jsonl";
+
+/// One recorded ack.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JournalEntry {
+    /// The inbox key of the message (`amail ack` takes it).
+    pub key: String,
+    /// The message's own id, when it had one (survives a rename of the file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    pub agent: String,
+    pub ack_at: DateTime<Utc>,
+    /// An ack also marks the message read, as mcp_agent_mail does.
+    pub read_at: DateTime<Utc>,
+}
+
+pub fn journal_path(root: &Path) -> PathBuf {
+    root.join(JOURNAL_FILE)
+}
+
+/// Acks by (key, agent); the first entry for a pair wins. Bad lines become
+/// problems (path, "line N: why").
+pub type Acks = HashMap<(String, String), JournalEntry>;
+
+pub fn read(root: &Path) -> (Acks, Vec<(PathBuf, String)>) {
+    let path = journal_path(root);
+    let mut problems = Vec::new();
+    let acks = match File::open(&path) {
+        Ok(f) => read_from(BufReader::new(f), &path, &mut problems),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Acks::new(),
+        Err(e) => {
+            problems.push((path, format!("cannot read the ack journal: {e}")));
+            Acks::new()
+        }
+    };
+    (acks, problems)
+}
+
+fn read_from(r: impl BufRead, path: &Path, problems: &mut Vec<(PathBuf, String)>) -> Acks {
+    let mut acks = Acks::new();
+    for (n, line) in r.split(b'\n').enumerate() {
+        let line = match line {
+            Ok(l) => l,
+            Err(e) => {
+                problems.push((path.to_path_buf(), format!("line {}: {e}", n + 1)));
+                break;
+            }
+        };
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match serde_json::from_slice::<JournalEntry>(&line) {
+            Ok(e) => {
+                acks.entry((e.key.clone(), e.agent.clone())).or_insert(e);
+            }
+            Err(e) => problems.push((
+                path.to_path_buf(),
+                format!("line {}: not an ack record ({e}); skipped", n + 1),
+            )),
+        }
+    }
+    acks
+}
+
+/// Appends `entry` unless its (key, agent) pair is already recorded.
+/// Returns the entry in effect: the new one, or the one already there.
+pub fn append(root: &Path, entry: JournalEntry) -> Result<(JournalEntry, bool), Error> {
+    let path = journal_path(root);
+    let mut f = OpenOptions::new()
+        .create(true)
+        .read(true)
+        .append(true)
+        .open(&path)
+        .map_err(|e| Error::io(&path, e))?;
+    FileExt::lock(&f).map_err(|e| Error::io(&path, e))?;
+    let result = (|| {
+        f.seek(SeekFrom::Start(0))
+            .map_err(|e| Error::io(&path, e))?;
+        let mut ignored = Vec::new();
+        let acks = read_from(BufReader::new(&f), &path, &mut ignored);
+        if let Some(existing) = acks.get(&(entry.key.clone(), entry.agent.clone())) {
+            return Ok((existing.clone(), false));
+        }
+        let mut line = serde_json::to_string(&JsonLine::from(&entry))
+            .map_err(|e| Error::Invalid(e.to_string()))?;
+        line.push('\n');
+        // A previous crash may have left a torn line without its newline:
+        // start ours on a fresh line so it stays parseable.
+        let len = f.metadata().map_err(|e| Error::io(&path, e))?.len();
+        if len > 0 && !ends_with_newline(&mut f, len) {
+            line.insert(0, '\n');
+        }
+        f.write_all(line.as_bytes())
+            .map_err(|e| Error::io(&path, e))?;
+        f.sync_all().map_err(|e| Error::io(&path, e))?;
+        Ok((entry.clone(), true))
+    })();
+    let _ = FileExt::unlock(&f);
+    result
+}
+
+fn ends_with_newline(f: &mut File, len: u64) -> bool {
+    use std::io::Read;
+    let mut b = [0u8; 1];
+    f.seek(SeekFrom::Start(len - 1)).is_ok() && f.read_exact(&mut b).is_ok() && b[0] == b'\n'
+}
+
+/// The on-disk line: timestamps as RFC 3339 UTC with microseconds.
+#[derive(Serialize)]
+struct JsonLine<'a> {
+    key: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<&'a str>,
+    agent: &'a str,
+    ack_at: String,
+    read_at: String,
+}
+
+impl<'a> From<&'a JournalEntry> for JsonLine<'a> {
+    fn from(e: &'a JournalEntry) -> Self {
+        JsonLine {
+            key: &e.key,
+            id: e.id.as_deref(),
+            agent: &e.agent,
+            ack_at: e.ack_at.to_rfc3339_opts(SecondsFormat::Micros, true),
+            read_at: e.read_at.to_rfc3339_opts(SecondsFormat::Micros, true),
+        }
+    }
+}

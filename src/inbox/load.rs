@@ -1,0 +1,455 @@
+//! `load`: read a source into an [`Inbox`].
+//!
+//! Each source becomes a list of [`Loaded`] messages (message + recipients
+//! with their state); `build` then sorts, threads and derives the roster.
+//! Problems with single files never stop a load: they go to
+//! `Inbox::problems` and the rest loads.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use amail_parser::{OwnedMessage, ParseOptions};
+
+use super::build::build;
+use super::journal;
+use super::{Error, Inbox, InboxMessage, Recipient, RecipientKind, SourceKind};
+use crate::source::frontmatter::{self, FrontMatter};
+use crate::source::mcp_db::{self, MessageRow};
+use crate::source::{detect, files, parallel, Detected};
+
+/// How to load.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// The mcp_agent_mail database, when it is not beside the archive (`--db`).
+    pub db: Option<PathBuf>,
+}
+
+/// A message before threading: `thread` is set by `build`. (The final
+/// type from the start, so a big inbox is never held twice.)
+pub(crate) type Loaded = InboxMessage;
+
+/// Loads a mailbox directory or an mcp_agent_mail storage root, detected
+/// from what `path` holds (see [`crate::source::detect`]).
+pub fn load(path: &Path, opts: &LoadOptions) -> Result<Inbox, Error> {
+    match detect(path, opts.db.as_deref()).map_err(Error::Source)? {
+        Detected::Mailbox { root } => load_mailbox(&root),
+        Detected::McpStore { archive, db } => load_mcp(&archive, db.as_deref()),
+    }
+}
+
+/// Loads JSON read from stdin: `fetch_inbox` output (a bare list or
+/// `{"result": [...]}`), a message object, or JSON Lines. Read-only.
+pub fn load_stdin() -> Result<Inbox, Error> {
+    load_stdin_as(None)
+}
+
+/// [`load_stdin`] for a viewer: `fetch_inbox` output is one agent's inbox
+/// and names no recipients, so messages without any are taken as addressed
+/// to `viewer` (with unknown read/ack state: the Python server's
+/// `fetch_inbox` does not report it).
+pub fn load_stdin_as(viewer: Option<&str>) -> Result<Inbox, Error> {
+    let mut buf = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut buf)
+        .map_err(|e| Error::io("<stdin>", e))?;
+    load_json_as(&buf, viewer)
+}
+
+/// Loads a JSON document held in memory, as [`load_stdin`] does.
+pub fn load_json(bytes: &[u8]) -> Result<Inbox, Error> {
+    load_json_as(bytes, None)
+}
+
+/// Loads a JSON document held in memory, as [`load_stdin_as`] does.
+pub fn load_json_as(bytes: &[u8], viewer: Option<&str>) -> Result<Inbox, Error> {
+    let mut problems = Vec::new();
+    let mut loaded = Vec::new();
+    match amail_parser::parse_bytes(bytes, &ParseOptions::default()) {
+        Ok(messages) => {
+            let mut seen = HashSet::new();
+            for (n, m) in messages.into_iter().enumerate() {
+                let key = unique_key(m.id.as_deref(), || format!("stdin#{}", n + 1), &mut seen);
+                let mut recipients = recipients_from(&m.to, &m.cc, &[]);
+                if let (true, Some(v)) = (recipients.is_empty(), viewer) {
+                    recipients = recipients_from(&[Cow::Owned(v.to_string())], &[], &[]);
+                }
+                loaded.push(Loaded {
+                    key,
+                    project: m.project.as_deref().map(str::to_owned),
+                    message: m,
+                    path: None,
+                    recipients,
+                    thread: 0,
+                });
+            }
+        }
+        Err(e) => problems.push((PathBuf::from("<stdin>"), e.to_string())),
+    }
+    Ok(build(SourceKind::Stdin, loaded, problems))
+}
+
+/// A plain mailbox: every non-hidden file under `root`, any framing, plus
+/// the ack journal.
+pub fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
+    let (paths, mut problems) = files::walk_mail_files(root);
+    let (acks, journal_problems) = journal::read(root);
+    problems.extend(journal_problems);
+    let parsed = parallel::map(&paths, |path| read_and_parse(path));
+    let mut loaded = Vec::new();
+    let mut seen = HashSet::new();
+    for (path, result) in paths.into_iter().zip(parsed) {
+        let (messages, fm) = match result {
+            Ok(r) => r,
+            Err(why) => {
+                problems.push((path, why));
+                continue;
+            }
+        };
+        let rel = path
+            .strip_prefix(root)
+            .unwrap_or(&path)
+            .to_string_lossy()
+            .replace('\\', "/");
+        let several = messages.len() > 1;
+        for (n, mut m) in messages.into_iter().enumerate() {
+            let mut bcc = Vec::new();
+            if let Some(fm) = fm.as_ref().filter(|_| !several) {
+                fill_from_frontmatter(&mut m, fm);
+                bcc = fm.bcc.clone();
+            }
+            let key = unique_key(
+                m.id.as_deref(),
+                || {
+                    if several {
+                        format!("{rel}#{}", n + 1)
+                    } else {
+                        rel.clone()
+                    }
+                },
+                &mut seen,
+            );
+            let mut recipients = recipients_from(&m.to, &m.cc, &bcc);
+            for r in &mut recipients {
+                if let Some(e) = acks.get(&(key.clone(), r.agent.clone())) {
+                    r.ack_at = Some(e.ack_at);
+                    r.read_at = Some(e.read_at);
+                }
+            }
+            loaded.push(Loaded {
+                key,
+                project: m.project.as_deref().map(str::to_owned),
+                message: m,
+                path: Some(path.clone()),
+                recipients,
+                thread: 0,
+            });
+        }
+    }
+    Ok(build(
+        SourceKind::Mailbox {
+            root: root.to_path_buf(),
+        },
+        loaded,
+        problems,
+    ))
+}
+
+/// One file's messages and, for `---json` files, its front matter.
+type FileMessages = (Vec<OwnedMessage>, Option<Box<FrontMatter>>);
+
+fn read_and_parse(path: &Path) -> Result<FileMessages, String> {
+    let bytes = files::read_mail_file(path)?;
+    let messages =
+        amail_parser::parse_bytes(&bytes, &ParseOptions::default()).map_err(|e| e.to_string())?;
+    Ok((messages, front_matter(&bytes)))
+}
+
+fn front_matter(bytes: &[u8]) -> Option<Box<FrontMatter>> {
+    let b = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+    if !b.starts_with(b"---json") {
+        return None;
+    }
+    std::str::from_utf8(bytes)
+        .ok()
+        .and_then(frontmatter::split)
+        .map(|(fm, _)| Box::new(fm))
+}
+
+/// An mcp_agent_mail archive with (when found) its database.
+///
+/// The database decides which messages exist and who received them, with
+/// their read and ack state; the canonical archive file gives the text the
+/// parser sees. A message in the database without an archive file is parsed
+/// from its database row; an archive file unknown to the database still
+/// loads, with recipients from its front matter.
+pub fn load_mcp(archive: &Path, db: Option<&Path>) -> Result<Inbox, Error> {
+    let (canonical, mut problems) = files::canonical_message_files(archive);
+    // id -> (slug, path, parsed message, front matter)
+    let mut by_id: HashMap<String, (String, PathBuf, OwnedMessage, Box<FrontMatter>)> =
+        HashMap::new();
+    let mut without_id = Vec::new();
+    let parsed = parallel::map(&canonical, |(_, path)| read_and_parse(path));
+    for ((slug, path), result) in canonical.into_iter().zip(parsed) {
+        let (messages, fm) = match result {
+            Ok(r) => r,
+            Err(why) => {
+                problems.push((path, why));
+                continue;
+            }
+        };
+        let Some(fm) = fm else {
+            problems.push((
+                path,
+                "not an mcp_agent_mail message file (no ---json front matter)".into(),
+            ));
+            continue;
+        };
+        let Some(message) = messages.into_iter().next() else {
+            problems.push((path, "no message in file".into()));
+            continue;
+        };
+        match fm.id_text() {
+            Some(id) => {
+                if by_id.contains_key(&id) {
+                    problems.push((
+                        path,
+                        format!("second canonical file for message {id}; ignored"),
+                    ));
+                    continue;
+                }
+                by_id.insert(id, (slug, path, message, fm));
+            }
+            None => without_id.push((slug, path, message, fm)),
+        }
+    }
+
+    let db_path = db.map(Path::to_path_buf);
+    let rows = match db {
+        Some(db) => {
+            let conn = mcp_db::open_read_only(db).map_err(|e| Error::db(db, e))?;
+            mcp_db::read_messages(&conn).map_err(|e| Error::db(db, e))?
+        }
+        None => {
+            problems.push((
+                archive.join(crate::source::detect::DB_FILE),
+                "no storage.sqlite3 found beside the archive (give it with --db): \
+                 recipients come from the archive files, read and ack state is unknown"
+                    .into(),
+            ));
+            Vec::new()
+        }
+    };
+
+    let mut loaded = Vec::new();
+    for row in rows {
+        let key = row.id.to_string();
+        let (path, mut message) = match by_id.remove(&key) {
+            Some((_, path, message, _)) => (Some(path), message),
+            None => (None, parse_row(&row)),
+        };
+        override_from_row(&mut message, &row);
+        let recipients = row
+            .recipients
+            .iter()
+            .map(|r| Recipient {
+                agent: r.agent.clone(),
+                kind: match r.kind.as_str() {
+                    "cc" => RecipientKind::Cc,
+                    "bcc" => RecipientKind::Bcc,
+                    _ => RecipientKind::To,
+                },
+                read_at: r.read_ts,
+                ack_at: r.ack_ts,
+            })
+            .collect();
+        loaded.push(Loaded {
+            key,
+            message,
+            path,
+            project: Some(row.project_slug.clone()),
+            recipients,
+            thread: 0,
+        });
+    }
+    // Archive files the database does not know (or no database at all).
+    let mut rest: Vec<_> = by_id.into_iter().map(|(id, v)| (Some(id), v)).collect();
+    rest.extend(without_id.into_iter().map(|v| (None, v)));
+    rest.sort_by(|a, b| a.1 .1.cmp(&b.1 .1));
+    let mut seen: HashSet<String> = loaded.iter().map(|l| l.key.clone()).collect();
+    for (id, (slug, path, mut message, fm)) in rest {
+        fill_from_frontmatter(&mut message, &fm);
+        let key = unique_key(
+            id.as_deref(),
+            || {
+                path.file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            },
+            &mut seen,
+        );
+        let recipients = recipients_from(&message.to, &message.cc, &fm.bcc);
+        loaded.push(Loaded {
+            key,
+            message,
+            path: Some(path),
+            project: Some(fm.project_slug.clone().unwrap_or(slug)),
+            recipients,
+            thread: 0,
+        });
+    }
+    let root = archive.to_path_buf();
+    let db = db_path.unwrap_or_else(|| archive.join(crate::source::detect::DB_FILE));
+    Ok(build(SourceKind::McpStore { root, db }, loaded, problems))
+}
+
+/// Parses a database row that has no archive file, through the same
+/// archive framing the server would have written.
+fn parse_row(row: &MessageRow) -> OwnedMessage {
+    let text = super::mcp_archive::render_row_file(row);
+    amail_parser::parse_bytes(text.as_bytes(), &ParseOptions::default())
+        .ok()
+        .and_then(|mut v| (!v.is_empty()).then(|| v.swap_remove(0)))
+        .unwrap_or_else(|| empty_message(&row.body_md))
+}
+
+/// A message with only a body, for when the parser returned nothing.
+pub(crate) fn empty_message(body: &str) -> OwnedMessage {
+    amail_parser::Message {
+        id: None,
+        kind: amail_parser::MessageType::Unknown,
+        raw_type: None,
+        is_reply: false,
+        subject: Cow::Borrowed(""),
+        from: None,
+        to: Vec::new(),
+        cc: Vec::new(),
+        thread_id: None,
+        timestamp: None,
+        ack_required: false,
+        importance: Cow::Borrowed("normal"),
+        body: Cow::Owned(body.to_string()),
+        parsed: amail_parser::Parsed::default(),
+        diagnostics: Vec::new(),
+        project: None,
+        line: 1,
+    }
+}
+
+/// The database is the truth for an mcp store's envelope.
+fn override_from_row(m: &mut OwnedMessage, row: &MessageRow) {
+    m.id = Some(Cow::Owned(row.id.to_string()));
+    if !row.sender.is_empty() {
+        m.from = Some(Cow::Owned(row.sender.clone()));
+    }
+    m.to = names(row, "to");
+    m.cc = names(row, "cc");
+    m.thread_id = row.thread_id.clone().map(Cow::Owned);
+    if row.created.is_some() {
+        m.timestamp = row.created;
+    }
+    m.ack_required = row.ack_required;
+    m.importance = Cow::Owned(row.importance.clone());
+    if m.subject.is_empty() {
+        m.subject = Cow::Owned(row.subject.clone());
+    }
+    m.project = Some(Cow::Owned(row.project_slug.clone()));
+}
+
+fn names(row: &MessageRow, kind: &str) -> Vec<Cow<'static, str>> {
+    row.recipients
+        .iter()
+        .filter(|r| r.kind == kind)
+        .map(|r| Cow::Owned(r.agent.clone()))
+        .collect()
+}
+
+/// Fills envelope fields the parser left empty from the front matter.
+fn fill_from_frontmatter(m: &mut OwnedMessage, fm: &FrontMatter) {
+    if m.id.is_none() {
+        m.id = fm.id_text().map(Cow::Owned);
+    }
+    if m.from.is_none() {
+        m.from = fm.from.clone().map(Cow::Owned);
+    }
+    if m.to.is_empty() {
+        m.to = fm.to.iter().cloned().map(Cow::Owned).collect();
+    }
+    if m.cc.is_empty() {
+        m.cc = fm.cc.iter().cloned().map(Cow::Owned).collect();
+    }
+    if m.thread_id.is_none() {
+        m.thread_id = fm
+            .thread_id
+            .clone()
+            .filter(|t| !t.is_empty())
+            .map(Cow::Owned);
+    }
+    if m.timestamp.is_none() {
+        m.timestamp = fm.created_at();
+    }
+    if let Some(true) = fm.ack_required() {
+        m.ack_required = true;
+    }
+    if let Some(i) = &fm.importance {
+        m.importance = Cow::Owned(i.clone());
+    }
+    if m.subject.is_empty() {
+        if let Some(s) = &fm.subject {
+            m.subject = Cow::Owned(s.clone());
+        }
+    }
+    if m.project.is_none() {
+        m.project = fm.project_slug.clone().map(Cow::Owned);
+    }
+}
+
+/// to, then cc, then bcc; an agent listed twice keeps its first kind.
+fn recipients_from(
+    to: &[Cow<'static, str>],
+    cc: &[Cow<'static, str>],
+    bcc: &[String],
+) -> Vec<Recipient> {
+    let mut out: Vec<Recipient> = Vec::new();
+    let all = to
+        .iter()
+        .map(|n| (n.as_ref(), RecipientKind::To))
+        .chain(cc.iter().map(|n| (n.as_ref(), RecipientKind::Cc)))
+        .chain(bcc.iter().map(|n| (n.as_str(), RecipientKind::Bcc)));
+    for (name, kind) in all {
+        let name = name.trim();
+        if name.is_empty() || out.iter().any(|r| r.agent == name) {
+            continue;
+        }
+        out.push(Recipient {
+            agent: name.to_string(),
+            kind,
+            read_at: None,
+            ack_at: None,
+        });
+    }
+    out
+}
+
+/// The message's own id when it has one not used yet, else the fallback
+/// (made unique with a `~N` suffix if needed).
+fn unique_key(
+    id: Option<&str>,
+    fallback: impl FnOnce() -> String,
+    seen: &mut HashSet<String>,
+) -> String {
+    if let Some(id) = id.map(str::trim).filter(|s| !s.is_empty()) {
+        if seen.insert(id.to_string()) {
+            return id.to_string();
+        }
+    }
+    let base = fallback();
+    let mut key = base.clone();
+    let mut n = 2;
+    while !seen.insert(key.clone()) {
+        key = format!("{base}~{n}");
+        n += 1;
+    }
+    key
+}

@@ -1,0 +1,68 @@
+//! Auto-detection of a source path: plain mailbox directory or
+//! mcp_agent_mail storage root.
+
+use std::path::{Path, PathBuf};
+
+/// What a path turned out to be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Detected {
+    /// A directory of mail files.
+    Mailbox { root: PathBuf },
+    /// An mcp_agent_mail archive: `archive` is the folder holding
+    /// `projects/`; `db` is the SQLite database if one was found.
+    McpStore {
+        archive: PathBuf,
+        db: Option<PathBuf>,
+    },
+}
+
+/// The database file name both server implementations use by default.
+pub const DB_FILE: &str = "storage.sqlite3";
+
+/// Decides what `path` is. `db` (from `--db`) wins over any database found
+/// next to the archive.
+///
+/// Accepted mcp_agent_mail layouts:
+/// - the storage root itself (it has `projects/`), with the database inside
+///   it (Rust port default) or in its parent (a clone dir holding both);
+/// - a folder holding `archive/` (with `projects/`) and `storage.sqlite3`,
+///   as the sample generator writes.
+///
+/// Anything else that is a directory is a plain mailbox.
+pub fn detect(path: &Path, db: Option<&Path>) -> Result<Detected, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if !meta.is_dir() {
+        return Err(format!(
+            "{}: not a directory; give a mailbox directory or an mcp_agent_mail storage root \
+             (pipe JSON with `-` to read one file)",
+            path.display()
+        ));
+    }
+    let found_db = |candidates: &[PathBuf]| -> Option<PathBuf> {
+        if let Some(db) = db {
+            return Some(db.to_path_buf());
+        }
+        candidates.iter().find(|c| c.is_file()).cloned()
+    };
+    if path.join("projects").is_dir() {
+        let mut candidates = vec![path.join(DB_FILE)];
+        if let Some(parent) = path.parent() {
+            candidates.push(parent.join(DB_FILE));
+        }
+        return Ok(Detected::McpStore {
+            archive: path.to_path_buf(),
+            db: found_db(&candidates),
+        });
+    }
+    let archive = path.join("archive");
+    if archive.join("projects").is_dir() {
+        let candidates = [path.join(DB_FILE), archive.join(DB_FILE)];
+        return Ok(Detected::McpStore {
+            db: found_db(&candidates),
+            archive,
+        });
+    }
+    Ok(Detected::Mailbox {
+        root: path.to_path_buf(),
+    })
+}

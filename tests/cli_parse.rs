@@ -1,0 +1,214 @@
+//! `amail parse` as a user runs it: files, directories, stdin, formats,
+//! strict errors and exit codes.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn amail() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_amail"))
+}
+
+fn fixture_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mcp-agent-mail-0.1.0")
+}
+
+fn run_with_stdin(args: &[&str], stdin: &str) -> Output {
+    let mut child = amail()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn amail");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn jsonl(out: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect()
+}
+
+#[test]
+fn fixture_archive_yields_each_canonical_message_once() {
+    let out = amail()
+        .args(["parse", "--format", "jsonl"])
+        .arg(fixture_root())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let msgs = jsonl(&out);
+    // 11 messages in the archive; the inbox/outbox copies and thread
+    // digests must not be counted again.
+    let mut ids: Vec<i64> = msgs
+        .iter()
+        .map(|m| m["id"].as_str().unwrap().parse().unwrap())
+        .collect();
+    ids.sort();
+    assert_eq!(ids, (1..=11).collect::<Vec<_>>());
+    let help = msgs.iter().find(|m| m["id"] == "5").unwrap();
+    assert_eq!(help["type"], "HELP_REQUEST");
+    assert_eq!(help["parsed"]["issue_type"], "SPEC_UNCLEAR");
+    assert!(help["source"]
+        .as_str()
+        .unwrap()
+        .ends_with("help_request__5.md:1"));
+    let reply = msgs.iter().find(|m| m["id"] == "7").unwrap();
+    assert_eq!(reply["type"], "HELP_RESPONSE");
+    assert_eq!(reply["is_reply"], true);
+}
+
+#[test]
+fn json_keys_are_exactly_the_design_contract() {
+    let out = run_with_stdin(
+        &["parse", "--format", "json"],
+        "Subject: [ol-1] PROGRESS\n\nBody:\nBead: ol-1\nContext usage: 45%\n",
+    );
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let m = &v[0];
+    let mut keys: Vec<&str> = m.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    keys.sort();
+    let mut want = vec![
+        "source",
+        "id",
+        "type",
+        "raw_type",
+        "is_reply",
+        "subject",
+        "from",
+        "to",
+        "cc",
+        "thread_id",
+        "timestamp",
+        "ack_required",
+        "importance",
+        "body",
+        "parsed",
+        "diagnostics",
+    ];
+    want.sort();
+    assert_eq!(keys, want);
+    let mut parsed: Vec<&str> = m["parsed"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    parsed.sort();
+    let mut want_parsed = vec![
+        "bead_id",
+        "title",
+        "started_at",
+        "status",
+        "step",
+        "context_usage",
+        "files_touched",
+        "issue_type",
+        "problem",
+        "what_tried",
+        "question",
+        "guidance",
+        "commit_sha",
+        "files",
+        "tests_pass",
+        "lint_pass",
+        "build_pass",
+        "summary",
+        "failure_type",
+        "reason",
+        "internal_attempts",
+        "recommendation",
+        "checkpoint_reason",
+        "partial_commit_sha",
+        "progress",
+        "next_steps",
+        "issue_id",
+        "resume",
+        "orchestrator",
+        "session",
+    ];
+    want_parsed.sort();
+    assert_eq!(parsed, want_parsed);
+    assert_eq!(m["source"], "<stdin>:1");
+    assert_eq!(m["parsed"]["tests_pass"], serde_json::Value::Null);
+    assert_eq!(m["parsed"]["context_usage"], 45);
+}
+
+#[test]
+fn piped_output_defaults_to_json_lines() {
+    let out = run_with_stdin(&["parse"], "[{\"subject\":\"DONE\",\"body_md\":\"Bead: a-1\"},{\"subject\":\"PROGRESS\",\"body_md\":\"Bead: a-1\"}]");
+    assert!(out.status.success());
+    let msgs = jsonl(&out);
+    assert_eq!(msgs.len(), 2);
+    assert_eq!(msgs[1]["type"], "PROGRESS");
+}
+
+#[test]
+fn strict_failure_names_file_line_and_column_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.md");
+    std::fs::write(
+        &path,
+        "Subject: [ol-9] HELP_REQUEST\n\nBody:\nBead: ol-9\nIssue Type: CONFUSED\n\n## Question\nWhat now?\n",
+    )
+    .unwrap();
+    let out = amail()
+        .args(["parse", "--strict", "--format", "jsonl"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let want = format!("{}:5:13: error[bad-enum]", path.display());
+    assert!(err.contains(&want), "stderr was: {err}");
+    assert!(err.contains("help:"), "a fix hint is shown: {err}");
+    // Lenient mode reads the same file and reports it as a diagnostic.
+    let out = amail()
+        .args(["parse", "--format", "jsonl"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let m = &jsonl(&out)[0];
+    assert_eq!(m["diagnostics"][0]["code"], "bad-enum");
+    assert_eq!(m["diagnostics"][0]["line"], 5);
+    assert_eq!(m["parsed"]["issue_type"], "CONFUSED");
+}
+
+#[test]
+fn missing_path_is_exit_1_and_bad_flag_is_exit_2() {
+    let out = amail().args(["parse", "/no/such/mail"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/mail"));
+    let out = amail().args(["parse", "--format", "xml"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn text_format_shows_type_bead_and_sanitised_subject() {
+    let out = run_with_stdin(
+        &["parse", "--format", "text"],
+        "Subject: [ol-1] FAILED \u{1b}]0;pwned\u{7}\n\nBody:\nBead: ol-1\n\n## Failure\nType: TESTS_FAIL\nReason: flaky\n",
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("FAILED"));
+    assert!(text.contains("bead ol-1"));
+    assert!(
+        !text.contains('\u{1b}'),
+        "escape sequences never reach the terminal"
+    );
+}

@@ -1,0 +1,417 @@
+//! The inbox over a plain mailbox: the demo generator, threads, help state,
+//! the roster, the ack journal, replies as new files, problems, stdin JSON.
+
+mod inbox_support;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use amail::inbox::{self, demo, AgentState, HelpState, Inbox, LoadOptions, SourceKind};
+use amail_parser::MessageType;
+use chrono::{TimeZone, Utc};
+use inbox_support::{amail, fixture};
+
+fn now() -> chrono::DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap()
+}
+
+fn demo_inbox() -> (tempfile::TempDir, Inbox) {
+    let d = tempfile::tempdir().unwrap();
+    let info = demo::write_demo_at(d.path(), now()).unwrap();
+    assert_eq!(info.mailbox, d.path().join("mail"));
+    let inbox = inbox::load(&info.mailbox, &LoadOptions::default()).unwrap();
+    assert!(inbox.problems.is_empty(), "{:?}", inbox.problems);
+    (d, inbox)
+}
+
+fn thread<'a>(inbox: &'a Inbox, id: &str) -> &'a amail::inbox::Thread {
+    inbox.threads.iter().find(|t| t.id == id).unwrap()
+}
+
+fn agent<'a>(inbox: &'a Inbox, name: &str) -> &'a amail::inbox::Agent {
+    inbox.agents.iter().find(|a| a.name == name).unwrap()
+}
+
+#[test]
+fn demo_covers_every_view() {
+    let (_d, inbox) = demo_inbox();
+    assert!(matches!(inbox.source, SourceKind::Mailbox { .. }));
+    // Every message type, at least 4 agents and 6 beads.
+    let types: BTreeSet<MessageType> = inbox.messages.iter().map(|m| m.message.kind).collect();
+    for t in MessageType::KNOWN {
+        assert!(types.contains(&t), "no {t} in the demo");
+    }
+    assert!(inbox.agents.len() >= 4);
+    let beads: BTreeSet<&str> = inbox
+        .threads
+        .iter()
+        .filter_map(|t| t.bead.as_deref())
+        .collect();
+    assert!(beads.len() >= 6, "{beads:?}");
+    // Parsed cleanly: no warnings from the parser on any demo message.
+    for m in &inbox.messages {
+        assert!(
+            m.message.kind == MessageType::Unknown || m.message.warnings().next().is_none(),
+            "{}: {:?}",
+            m.key,
+            m.message.diagnostics
+        );
+    }
+    // Help: one answered, one not; answered is not acknowledged.
+    assert_eq!(thread(&inbox, "ol-527.2").help, HelpState::Answered);
+    assert_eq!(thread(&inbox, "ol-527.3").help, HelpState::Unanswered);
+    // Pending acks per recipient: the cc'd orchestrator never acked the
+    // answered help request; the helper did.
+    let pending: Vec<(String, String)> = inbox
+        .pending(None)
+        .iter()
+        .map(|p| (inbox.messages[p.message].key.clone(), p.agent.clone()))
+        .collect();
+    assert_eq!(
+        pending,
+        [
+            ("demo-07".to_string(), "BlueLake".to_string()),
+            ("demo-11".to_string(), "Chiron".to_string()),
+            ("demo-17".to_string(), "BlueLake".to_string()),
+        ]
+    );
+    let seven = inbox.message_by_key("demo-07").unwrap();
+    let chiron = seven
+        .recipients
+        .iter()
+        .find(|r| r.agent == "Chiron")
+        .unwrap();
+    assert!(chiron.ack_at.is_some());
+    // Roster states.
+    assert_eq!(agent(&inbox, "GreenCastle").state, AgentState::Failed);
+    assert_eq!(
+        agent(&inbox, "GreenCastle").bead.as_deref(),
+        Some("ol-527.5")
+    );
+    assert_eq!(agent(&inbox, "RedStone").state, AgentState::WaitingForHelp);
+    assert_eq!(agent(&inbox, "SilverFox").state, AgentState::Checkpointed);
+    assert_eq!(agent(&inbox, "PurpleBear").state, AgentState::Working);
+    assert_eq!(
+        agent(&inbox, "PurpleBear").bead.as_deref(),
+        Some("ol-527.6")
+    );
+    assert_eq!(agent(&inbox, "BlueLake").state, AgentState::Idle);
+    // Non-ASCII survives.
+    assert!(inbox
+        .messages
+        .iter()
+        .any(|m| m.message.body.contains("日本語") || m.message.subject.contains("日本語")));
+    // Time order, oldest first; threads most recent first.
+    assert!(inbox
+        .messages
+        .windows(2)
+        .all(|w| w[0].message.timestamp <= w[1].message.timestamp));
+    assert!(inbox
+        .threads
+        .windows(2)
+        .all(|w| w[0].last_at >= w[1].last_at));
+    assert!(inbox
+        .messages
+        .iter()
+        .all(|m| m.message.timestamp.unwrap() < now()));
+}
+
+#[test]
+fn demo_is_deterministic_for_a_fixed_clock() {
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    demo::write_demo_at(a.path(), now()).unwrap();
+    demo::write_demo_at(b.path(), now()).unwrap();
+    let (files, _) = amail::source::files::walk_mail_files(&a.path().join("mail"));
+    assert!(files.len() >= 20);
+    for f in files {
+        let rel = f.strip_prefix(a.path()).unwrap();
+        assert_eq!(
+            std::fs::read(&f).unwrap(),
+            std::fs::read(b.path().join(rel)).unwrap(),
+            "{}",
+            rel.display()
+        );
+    }
+    assert_eq!(
+        std::fs::read(a.path().join("mail/.amail-acks.jsonl")).unwrap(),
+        std::fs::read(b.path().join("mail/.amail-acks.jsonl")).unwrap()
+    );
+    // It never writes over an existing mailbox.
+    assert!(demo::write_demo_at(a.path(), now()).is_err());
+    // More waves, more mail (issue 6 scales this).
+    let c = tempfile::tempdir().unwrap();
+    let info = demo::write_demo_waves(c.path(), now(), 3).unwrap();
+    assert_eq!(info.messages, 66);
+    assert!(info.beads.len() >= 18);
+}
+
+#[test]
+fn ack_journal_appends_once_and_checks_recipients() {
+    let (d, _) = demo_inbox();
+    let mail = d.path().join("mail");
+    let m = mail.to_str().unwrap();
+    let journal = mail.join(".amail-acks.jsonl");
+    let before = std::fs::read_to_string(&journal).unwrap();
+    let out = amail(&["ack", "demo-17", m, "--as", "BlueLake"], None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let after = std::fs::read_to_string(&journal).unwrap();
+    assert!(after.starts_with(&before), "append-only");
+    let added: Vec<&str> = after[before.len()..].lines().collect();
+    assert_eq!(added.len(), 1);
+    let line: serde_json::Value = serde_json::from_str(added[0]).unwrap();
+    assert_eq!(line["key"], "demo-17");
+    assert_eq!(line["agent"], "BlueLake");
+    // Twice: nothing changes.
+    let out = amail(&["ack", "demo-17", m, "--as", "BlueLake"], None);
+    assert!(out.status.success());
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), after);
+    // Not a recipient.
+    let out = amail(&["ack", "demo-17", m, "--as", "RedStone"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("recipients: BlueLake"));
+    let inbox = inbox::load(&mail, &LoadOptions::default()).unwrap();
+    assert!(!inbox
+        .message_by_key("demo-17")
+        .unwrap()
+        .is_pending_for("BlueLake"));
+    assert_eq!(inbox.pending(Some("BlueLake")).len(), 1);
+}
+
+#[test]
+fn reply_in_a_mailbox_is_a_new_help_response_file() {
+    let (d, before) = demo_inbox();
+    let mail = d.path().join("mail");
+    let out = amail(
+        &["reply", "demo-11", mail.to_str().unwrap(), "--as", "Chiron"],
+        Some("Ask Dana in #payments for a CI sandbox key; meanwhile mock the provider.\n"),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let inbox = inbox::load(&mail, &LoadOptions::default()).unwrap();
+    assert!(inbox.problems.is_empty(), "{:?}", inbox.problems);
+    assert_eq!(inbox.messages.len(), before.messages.len() + 1);
+    let t = thread(&inbox, "ol-527.3");
+    assert_eq!(t.help, HelpState::Answered);
+    let reply = &inbox.messages[*t.messages.last().unwrap()];
+    assert_eq!(reply.message.kind, MessageType::HelpResponse);
+    assert_eq!(reply.message.from.as_deref(), Some("Chiron"));
+    assert_eq!(reply.message.to, ["RedStone"]);
+    assert!(reply.message.body.contains("sandbox key"));
+    // Answered is not acknowledged.
+    assert!(inbox
+        .message_by_key("demo-11")
+        .unwrap()
+        .is_pending_for("Chiron"));
+    assert_eq!(agent(&inbox, "RedStone").state, AgentState::Working);
+    // Every earlier file is untouched.
+    for m in &before.messages {
+        let p = m.path.as_ref().unwrap();
+        assert!(p.exists());
+    }
+}
+
+#[test]
+fn bad_files_are_problems_and_the_rest_loads() {
+    let (d, before) = demo_inbox();
+    let mail = d.path().join("mail");
+    std::fs::write(mail.join("binary.md"), b"\x00\x01\x02PNG").unwrap();
+    std::fs::write(mail.join("picture.png"), b"\x89PNG\x00").unwrap();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(mail.join(".amail-acks.jsonl"))
+        .and_then(|mut f| std::io::Write::write_all(&mut f, b"{\"key\": \"torn"))
+        .unwrap();
+    let inbox = inbox::load(&mail, &LoadOptions::default()).unwrap();
+    assert_eq!(inbox.messages.len(), before.messages.len());
+    let why: Vec<String> = inbox
+        .problems
+        .iter()
+        .map(|(p, w)| format!("{}: {w}", p.display()))
+        .collect();
+    assert_eq!(why.len(), 2, "{why:?}");
+    assert!(why
+        .iter()
+        .any(|w| w.contains("binary.md") && w.contains("binary")));
+    assert!(why
+        .iter()
+        .any(|w| w.contains(".amail-acks.jsonl") && w.contains("line")));
+    // An ack after a torn line still lands on a line of its own.
+    let out = amail(
+        &["ack", "demo-17", mail.to_str().unwrap(), "--as", "BlueLake"],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let inbox = inbox::load(&mail, &LoadOptions::default()).unwrap();
+    assert!(!inbox
+        .message_by_key("demo-17")
+        .unwrap()
+        .is_pending_for("BlueLake"));
+}
+
+#[test]
+fn stdin_json_in_both_fetch_inbox_shapes() {
+    let results: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(fixture().join("tool_results.json")).unwrap())
+            .unwrap();
+    let fetch = results
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["tool"] == "fetch_inbox")
+        .unwrap();
+    let wrapped = serde_json::to_string(&fetch["result"]).unwrap();
+    let bare = serde_json::to_string(&fetch["result"]["result"]).unwrap();
+    for doc in [wrapped, bare] {
+        let inbox = inbox::load_json_as(doc.as_bytes(), Some("BlueLake")).unwrap();
+        assert_eq!(inbox.source, SourceKind::Stdin);
+        assert_eq!(inbox.messages.len(), 9);
+        let t = thread(&inbox, "ol-527.2");
+        assert_eq!(t.messages.len(), 5);
+        let mut keys: Vec<&str> = inbox
+            .pending(Some("BlueLake"))
+            .iter()
+            .map(|p| inbox.messages[p.message].key.as_str())
+            .collect();
+        keys.sort();
+        // fetch_inbox carries no ack state: every ack-required message shows.
+        assert_eq!(keys, ["10", "5", "8"]);
+        let out = amail(&["pending", "-", "--as", "BlueLake", "--json"], Some(&doc));
+        assert!(out.status.success());
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v.as_array().unwrap().len(), 3);
+    }
+    // Writing to stdin input is refused clearly.
+    let err = inbox::ack(&SourceKind::Stdin, &["5".into()], "BlueLake").unwrap_err();
+    assert!(err.to_string().contains("read-only"));
+}
+
+#[test]
+fn threads_and_pending_commands_print_json() {
+    let (d, _) = demo_inbox();
+    let mail = d.path().join("mail");
+    let out = amail(&["threads", mail.to_str().unwrap(), "--json"], None);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ids: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&"ol-527.3"));
+    let out = amail(
+        &[
+            "pending",
+            mail.to_str().unwrap(),
+            "--as",
+            "Chiron",
+            "--json",
+        ],
+        None,
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["key"], "demo-11");
+    assert_eq!(v[0]["type"], "HELP_REQUEST");
+    // No such source: a clear error, exit 1.
+    let out = amail(&["threads", "/no/such/dir"], None);
+    assert_eq!(out.status.code(), Some(1));
+    for cmd in ["threads", "pending", "ack", "reply", "demo"] {
+        let out = amail(&[cmd, "--help"], None);
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("Example"),
+            "{cmd} --help has an example"
+        );
+    }
+    let _ = Path::new("");
+}
+
+#[test]
+fn concurrent_acks_are_recorded_once() {
+    let (d, _) = demo_inbox();
+    let mail = d.path().join("mail");
+    let journal = mail.join(".amail-acks.jsonl");
+    let before = std::fs::read_to_string(&journal).unwrap().lines().count();
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_amail"))
+                .args(["ack", "demo-17", mail.to_str().unwrap(), "--as", "BlueLake"])
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let after = std::fs::read_to_string(&journal).unwrap().lines().count();
+    assert_eq!(after, before + 1);
+}
+
+#[test]
+fn loaded_inbox_ack_and_reply() {
+    let (_d, inbox) = demo_inbox();
+    let out = inbox::ack_loaded(&inbox, &["demo-11".to_string()], "Chiron").unwrap();
+    assert!(out[0].changed);
+    let again = inbox::ack_loaded(&inbox, &["demo-11".to_string()], "Chiron").unwrap();
+    assert!(
+        !again[0].changed,
+        "the journal, not the stale inbox, decides"
+    );
+    assert_eq!(again[0].ack_at, out[0].ack_at);
+    let r = inbox::reply_loaded(&inbox, "demo-11", "Chiron", "Mock the provider.").unwrap();
+    assert_eq!(r.to, ["RedStone"]);
+    assert_eq!(r.thread, "ol-527.3");
+    assert_eq!(r.subject, "[ol-527.3] HELP_RESPONSE");
+    let text = std::fs::read_to_string(&r.paths[0]).unwrap();
+    assert!(text.starts_with("Subject: [ol-527.3] HELP_RESPONSE\n"));
+    assert!(text.contains("\nTo: RedStone\n") && text.contains("\nThread: ol-527.3\n"));
+}
+
+#[test]
+fn demo_command_without_dir_uses_a_fresh_folder_under_the_data_dir() {
+    let home = tempfile::tempdir().unwrap();
+    let run = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_amail"))
+            .arg("demo")
+            .env("AMAIL_HOME", home.path())
+            .output()
+            .unwrap()
+    };
+    let first = run();
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let second = run();
+    assert!(second.status.success());
+    let dirs: Vec<_> = std::fs::read_dir(home.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(dirs.len(), 2, "each run gets its own folder: {dirs:?}");
+    let stdout = String::from_utf8_lossy(&first.stdout);
+    for d in &dirs {
+        assert!(d.join("mail/.amail-acks.jsonl").exists());
+    }
+    assert!(
+        dirs.iter()
+            .any(|d| stdout.contains(&d.join("mail").display().to_string())),
+        "{stdout}"
+    );
+    // The printed mailbox loads.
+    let inbox = inbox::load(&dirs[0].join("mail"), &LoadOptions::default()).unwrap();
+    assert!(inbox.messages.len() >= 20);
+}
