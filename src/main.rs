@@ -31,6 +31,16 @@ enum Command {
     Reply(amail::cli::reply::ReplyArgs),
     /// Write a realistic sample mailbox to try.
     Demo(amail::cli::demo::DemoArgs),
+    /// Parse mail, bridge it to AOF/1 events and route them into the task store.
+    Route(amail::cli::route::RouteArgs),
+    /// Show the task board by AOF status.
+    Tasks(amail::cli::tasks::TasksArgs),
+    /// Show the store's event log.
+    Events(amail::cli::events::EventsArgs),
+    /// Apply session-end results and recover tasks with stale heartbeats.
+    Sweep(amail::cli::sweep::SweepArgs),
+    /// Check the task store and heal what can be healed.
+    Doctor(amail::cli::doctor::DoctorArgs),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +53,11 @@ fn main() -> ExitCode {
         Command::Ack(a) => amail::cli::ack::run(a),
         Command::Reply(a) => amail::cli::reply::run(a),
         Command::Demo(a) => amail::cli::demo::run(a),
+        Command::Route(a) => amail::cli::route::run(a),
+        Command::Tasks(a) => amail::cli::tasks::run(a),
+        Command::Events(a) => amail::cli::events::run(a),
+        Command::Sweep(a) => amail::cli::sweep::run(a),
+        Command::Doctor(a) => amail::cli::doctor::run(a),
     };
     match result {
         Ok(code) => code,

@@ -74,3 +74,8 @@ pub mod demo;
 pub mod pending;
 pub mod reply;
 pub mod threads;
+pub mod doctor;
+pub mod events;
+pub mod route;
+pub mod sweep;
+pub mod tasks;

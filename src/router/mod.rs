@@ -1,7 +1,15 @@
-//! The AOF protocol router and its task store (lands with the router issue).
+//! The AOF protocol router and its task store.
 //!
-//! Contract for the TUI and CLI: `Store::open(root)` and `Store::list() -> Vec<TaskSummary>`
-//! in `store.rs`; `TaskSummary` is defined here so readers can code against it now.
+//! - [`store`]: the AOF project root on disk, the store lock, transactions;
+//!   `Store::open(root)` and `Store::list() -> Vec<TaskSummary>` for readers.
+//! - [`task`]: the task file format (YAML front matter + body, Work Log).
+//! - [`handlers`]: what each AOF/1 message does ([`Router`]), session end,
+//!   stale-heartbeat recovery; [`mail`]: bead -> task resolution for mail.
+//! - [`journal`]: the write-ahead log that makes each message atomic and
+//!   durable; [`fsio`]: atomic file primitives and the crash-test hook.
+//! - [`events`]: the daily JSON Lines event log; [`runs`]: run artifacts.
+//! - [`doctor`]: consistency checks and healing; [`inputs`]: what
+//!   `amail route` reads.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -16,4 +24,33 @@ pub struct TaskSummary {
     pub bead: Option<String>,
     pub agent: Option<String>,
     pub updated_at: Option<DateTime<Utc>>,
+}
+
+pub mod events;
+pub mod fsio;
+pub mod journal;
+pub mod runs;
+pub mod store;
+pub mod task;
+
+pub use store::{Store, StoreError};
+pub mod handlers;
+
+pub use handlers::{Extras, RouteOutcome, Router, RouterOptions};
+pub mod doctor;
+pub mod inputs;
+pub mod mail;
+
+/// Makes agent-written text safe for a terminal: control characters
+/// (escape sequences included) become U+FFFD, except tab.
+pub fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() && c != '\t' {
+                '\u{fffd}'
+            } else {
+                c
+            }
+        })
+        .collect()
 }

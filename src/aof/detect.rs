@@ -1,0 +1,129 @@
+//! Detection: is this input an AOF/1 protocol message, and if so which?
+//!
+//! The seed's order: an already-parsed object with `protocol == "aof"`; a
+//! string holding JSON; a string starting with `AOF/1 ` followed by JSON.
+//! (Real AOF tests the prefix first; the two string cases are disjoint, so
+//! the outcome is the same.) Anything else is not a protocol message and is
+//! ignored silently, as the seed says for chat text.
+
+use serde_json::{json, Value};
+
+use super::envelope::{limits, Envelope};
+use super::validate::{envelope_from_value, Validated};
+
+/// A raw input to detect.
+#[derive(Debug, Clone, Copy)]
+pub enum Input<'a> {
+    /// An event already parsed into JSON: the object itself when it is an
+    /// envelope, else its `payload`, `message` or `content` member.
+    Object(&'a Value),
+    /// Message text.
+    Text(&'a str),
+}
+
+/// Why an input was refused, with the event payload to log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rejection {
+    /// `invalid_json`, `invalid_envelope`, `payload_too_large`,
+    /// `task_not_found`, `taskId_mismatch`, ...
+    pub reason: &'static str,
+    /// The `protocol.message.rejected` payload (includes `reason`).
+    pub payload: Value,
+}
+
+impl Rejection {
+    pub fn new(reason: &'static str, extra: Value) -> Rejection {
+        let mut payload = json!({ "reason": reason });
+        if let (Some(p), Value::Object(e)) = (payload.as_object_mut(), extra) {
+            p.extend(e);
+        }
+        Rejection { reason, payload }
+    }
+}
+
+/// What detection found. (The envelope is large but short-lived; boxing
+/// it would only add an allocation per message.)
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum Detected {
+    Envelope(Envelope),
+    /// A well-formed envelope of a type AOF/1 does not define.
+    Unknown {
+        kind: String,
+        task_id: Option<String>,
+        from_agent: Option<String>,
+    },
+    Rejected(Rejection),
+    /// Not a protocol message (chat text, a non-AOF object).
+    NotProtocol,
+}
+
+/// Classifies one input.
+pub fn detect(input: Input<'_>) -> Detected {
+    match input {
+        Input::Object(v) => {
+            let candidate = match v {
+                // A bare envelope is its own candidate (AOF would look at
+                // its `payload` and miss it).
+                Value::Object(o) if o.get("protocol").and_then(Value::as_str) == Some("aof") => v,
+                Value::Object(o) => o
+                    .get("payload")
+                    .or_else(|| o.get("message"))
+                    .or_else(|| o.get("content"))
+                    .unwrap_or(v),
+                _ => v,
+            };
+            match candidate {
+                Value::String(s) => detect_text(s),
+                Value::Object(o) if o.get("protocol").and_then(Value::as_str) == Some("aof") => {
+                    from_value(candidate)
+                }
+                _ => Detected::NotProtocol,
+            }
+        }
+        Input::Text(s) => detect_text(s),
+    }
+}
+
+fn detect_text(s: &str) -> Detected {
+    if s.len() > limits::MAX_ENVELOPE_BYTES {
+        return Detected::Rejected(Rejection::new(
+            "payload_too_large",
+            json!({ "maxBytes": limits::MAX_ENVELOPE_BYTES }),
+        ));
+    }
+    let t = s.trim();
+    let (json_text, source) = if let Some(rest) = t.strip_prefix("AOF/1 ") {
+        (rest.trim(), "AOF/1 prefix")
+    } else if t.starts_with('{') || t.starts_with('[') {
+        (t, "json")
+    } else {
+        return Detected::NotProtocol;
+    };
+    match serde_json::from_str::<Value>(json_text) {
+        Ok(v) => from_value(&v),
+        Err(e) => Detected::Rejected(Rejection::new(
+            "invalid_json",
+            json!({ "source": source, "error": e.to_string() }),
+        )),
+    }
+}
+
+fn from_value(v: &Value) -> Detected {
+    match envelope_from_value(v) {
+        Ok(Validated::Envelope(e)) => Detected::Envelope(e),
+        Ok(Validated::UnknownType {
+            kind,
+            task_id,
+            from_agent,
+        }) => Detected::Unknown {
+            kind,
+            task_id,
+            from_agent,
+        },
+        Err(errors) => Detected::Rejected(Rejection::new(
+            "invalid_envelope",
+            json!({ "errors": errors }),
+        )),
+    }
+}

@@ -1,0 +1,52 @@
+//! `amail doctor`: check the store and heal what can be healed.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::{CliError, CliResult, EXIT_BAD_INPUT};
+use crate::router::{doctor, Store};
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Example:\n  amail doctor --store ./store\n  amail doctor --check   # report only, change nothing"
+)]
+pub struct DoctorArgs {
+    /// AOF project root (default: the store under the amail data dir).
+    #[arg(long, value_name = "DIR")]
+    pub store: Option<PathBuf>,
+    /// Report problems without healing them (an interrupted write is still
+    /// completed: that is what taking the store lock does).
+    #[arg(long)]
+    pub check: bool,
+}
+
+pub fn run(args: DoctorArgs) -> CliResult {
+    let root = args.store.unwrap_or_else(super::default_store);
+    let store =
+        Store::open(&root).map_err(|e| CliError::bad_input(format!("cannot open store: {e}")))?;
+    let report =
+        doctor::run(&store, !args.check).map_err(|e| CliError::bad_input(e.to_string()))?;
+    for h in &report.healed {
+        println!("healed: {h}");
+    }
+    for p in &report.problems {
+        println!("problem: {p}");
+    }
+    if report.consistent() {
+        println!(
+            "store {} is consistent ({} tasks)",
+            root.display(),
+            report.tasks
+        );
+        Ok(ExitCode::SUCCESS)
+    } else {
+        println!(
+            "store {} has {} problem(s) doctor cannot fix; fix or move the files named above",
+            root.display(),
+            report.problems.len()
+        );
+        Ok(ExitCode::from(EXIT_BAD_INPUT))
+    }
+}

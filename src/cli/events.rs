@@ -1,0 +1,63 @@
+//! `amail events`: the event log.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::{CliError, CliResult};
+use crate::router::{events, sanitize, Store};
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Example:\n  amail events --store ./store --type task.transitioned\n  amail events --json --task TASK-2026-11-22-D4j2t7Vy"
+)]
+pub struct EventsArgs {
+    /// AOF project root (default: the store under the amail data dir).
+    #[arg(long, value_name = "DIR")]
+    pub store: Option<PathBuf>,
+    /// Print the events as JSON Lines, in AOF's line format.
+    #[arg(long)]
+    pub json: bool,
+    /// Only events of this task.
+    #[arg(long, value_name = "ID")]
+    pub task: Option<String>,
+    /// Only events of this type (e.g. task.transitioned).
+    #[arg(long = "type", value_name = "TYPE")]
+    pub kind: Option<String>,
+}
+
+pub fn run(args: EventsArgs) -> CliResult {
+    let root = args.store.unwrap_or_else(super::default_store);
+    let store =
+        Store::open(&root).map_err(|e| CliError::bad_input(format!("cannot open store: {e}")))?;
+    let dir = store.root().join("events");
+    let (all, bad) = events::read_all(&dir)
+        .map_err(|e| CliError::bad_input(format!("{}: {e}", dir.display())))?;
+    for e in all.iter().filter(|e| {
+        args.task
+            .as_ref()
+            .is_none_or(|t| e.task_id.as_ref() == Some(t))
+            && args.kind.as_ref().is_none_or(|k| &e.kind == k)
+    }) {
+        if args.json {
+            println!("{}", serde_json::to_string(e).unwrap_or_default());
+        } else {
+            println!(
+                "{:>5} {} {:<26} {:<14} {} {}",
+                e.event_id,
+                e.timestamp,
+                e.kind,
+                sanitize(&e.actor),
+                e.task_id.as_deref().unwrap_or("-"),
+                sanitize(&e.payload.to_string())
+            );
+        }
+    }
+    if bad > 0 {
+        eprintln!(
+            "amail: skipped {bad} line(s) that are not events; run `amail doctor` to check the log"
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,60 @@
+//! `amail tasks`: the task board, by AOF status.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::{CliError, CliResult};
+use crate::aof::TaskStatus;
+use crate::router::Store;
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Example:\n  amail tasks --store ./store\n  amail tasks --json | jq '.[] | select(.status == \"review\")'"
+)]
+pub struct TasksArgs {
+    /// AOF project root (default: the store under the amail data dir).
+    #[arg(long, value_name = "DIR")]
+    pub store: Option<PathBuf>,
+    /// Print a JSON array of tasks instead of the board.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: TasksArgs) -> CliResult {
+    let root = args.store.unwrap_or_else(super::default_store);
+    let store =
+        Store::open(&root).map_err(|e| CliError::bad_input(format!("cannot open store: {e}")))?;
+    let tasks = store
+        .list()
+        .map_err(|e| CliError::bad_input(e.to_string()))?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&tasks).unwrap_or_default()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if tasks.is_empty() {
+        println!("no tasks in {}", root.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    for s in TaskStatus::ALL {
+        let col: Vec<_> = tasks.iter().filter(|t| t.status == s.as_str()).collect();
+        if col.is_empty() {
+            continue;
+        }
+        println!("{} ({})", s.as_str(), col.len());
+        for t in col {
+            println!(
+                "  {}  {:<12} {:<14} {}",
+                t.id,
+                t.bead.as_deref().unwrap_or("-"),
+                t.agent.as_deref().unwrap_or("-"),
+                crate::router::sanitize(&t.title)
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,718 @@
+//! The protocol router: what each AOF/1 message does to the store.
+//!
+//! Behaviour follows the seed (`aof-protocols-user-guide`); where the real
+//! AOF differs (reference section 9) we follow the seed and log each
+//! transition exactly once:
+//! - no sender authorisation (the seed has none; AOF checks lease/routing
+//!   agent for completion and handoff messages);
+//! - a completion report writes `run_result.json`, logs `task.completed`
+//!   and then applies the session-end step for that task at once: in Agent
+//!   Mail a completion message (OFFERING_READY, DONE, FAILED, CHECKPOINT)
+//!   ends the worker's turn on the bead, so it *is* the session end. The
+//!   outcome-driven transitions are the seed's `resolveCompletionTransitions`;
+//! - `handoff.rejected` logs `task.transitioned` only when the child really
+//!   moved (AOF logs a fake `blocked -> blocked`);
+//! - a re-sent `handoff.request` rewrites nothing and logs no second
+//!   `delegation.requested` (the seed's "no duplicate delegation");
+//! - Work Log entries carry the message's `sentAt` (as in the seed's
+//!   examples) and go into one `## Work Log` section.
+//!
+//! Task timestamps (`updatedAt`, lease and heartbeat times, Work Log) come
+//! from the message's `sentAt`, so routing the same mail into two empty
+//! stores yields the same task files; event timestamps are wall-clock
+//! logging times, as in AOF.
+
+use chrono::{DateTime, Duration, Utc};
+use serde_json::{json, Value};
+
+use super::runs::*;
+use super::store::{iso, rel_companion, rel_run, Result, Store, Txn};
+use super::task::{append_work_log, Lease, Task};
+use crate::aof::{
+    CompletionReport, Detected, Envelope, HandoffAck, HandoffRequest, MessageKind, Outcome,
+    Payload, Rejection, StatusUpdate, TaskStatus,
+};
+
+/// What routing one input did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RouteOutcome {
+    /// Handled; `transitions` status changes were applied; `created` when
+    /// the task was created for this message (mail routing only).
+    Routed {
+        task_id: String,
+        transitions: usize,
+        created: bool,
+    },
+    /// This message (by its dedupe key) was routed before: nothing done.
+    Duplicate,
+    /// Refused with this reason (logged as `protocol.message.rejected`).
+    Rejected(String),
+    /// A type AOF/1 does not define (logged as `protocol.message.unknown`).
+    Unknown,
+    /// Not a protocol message; nothing logged.
+    Ignored,
+}
+
+/// Extra context a mail message brings that an envelope cannot carry.
+#[derive(Debug, Clone, Default)]
+pub struct Extras {
+    /// Dedupe key: routing the same key twice is a no-op.
+    pub key: Option<String>,
+    /// Text for `outputs/summary.md` (completion reports).
+    pub summary: Option<String>,
+}
+
+/// Router options.
+#[derive(Debug, Clone)]
+pub struct RouterOptions {
+    /// Create a task for a bead the store has never seen (else reject
+    /// `task_not_found`).
+    pub create_missing: bool,
+}
+
+impl Default for RouterOptions {
+    fn default() -> Self {
+        RouterOptions {
+            create_missing: true,
+        }
+    }
+}
+
+/// The router over one store.
+#[derive(Debug, Clone)]
+pub struct Router {
+    pub store: Store,
+    pub opts: RouterOptions,
+}
+
+fn parse_time(s: &str) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(s)
+        .ok()
+        .map(|t| t.with_timezone(&Utc))
+}
+
+fn plus_ms(s: &str, ms: i64) -> String {
+    parse_time(s)
+        .map(|t| iso(t + Duration::milliseconds(ms)))
+        .unwrap_or_else(|| s.to_string())
+}
+
+impl Router {
+    pub fn new(store: Store, opts: RouterOptions) -> Router {
+        Router { store, opts }
+    }
+
+    /// Detects and routes one raw input (object, JSON text, `AOF/1 ` text).
+    pub fn route_detected(&self, d: Detected, extras: &Extras) -> Result<RouteOutcome> {
+        match d {
+            Detected::Envelope(env) => self.route_envelope(&env, extras),
+            Detected::NotProtocol => Ok(RouteOutcome::Ignored),
+            Detected::Rejected(r) => {
+                let mut tx = self.store.begin()?;
+                tx.log(
+                    "protocol.message.rejected",
+                    "system",
+                    None,
+                    r.payload.clone(),
+                );
+                tx.commit()?;
+                Ok(RouteOutcome::Rejected(r.reason.to_string()))
+            }
+            Detected::Unknown { kind, task_id, .. } => {
+                if extras
+                    .key
+                    .as_deref()
+                    .is_some_and(|k| self.store.was_routed(k))
+                {
+                    return Ok(RouteOutcome::Duplicate);
+                }
+                let mut tx = self.store.begin()?;
+                tx.log(
+                    "protocol.message.unknown",
+                    "system",
+                    task_id.as_deref(),
+                    json!({ "type": kind }),
+                );
+                if let Some(k) = &extras.key {
+                    tx.mark_routed(k);
+                }
+                tx.commit()?;
+                Ok(RouteOutcome::Unknown)
+            }
+        }
+    }
+
+    /// Routes one validated envelope.
+    pub fn route_envelope(&self, env: &Envelope, extras: &Extras) -> Result<RouteOutcome> {
+        let mut tx = self.store.begin()?;
+        if extras
+            .key
+            .as_deref()
+            .is_some_and(|k| self.store.was_routed(k))
+        {
+            return Ok(RouteOutcome::Duplicate);
+        }
+        let out = self.handle(&mut tx, env, extras)?;
+        if let (Some(k), RouteOutcome::Routed { .. }) = (&extras.key, &out) {
+            tx.mark_routed(k);
+        }
+        tx.commit()?;
+        Ok(out)
+    }
+
+    /// Runs the handler for an envelope inside an open transaction.
+    pub fn handle(
+        &self,
+        tx: &mut Txn<'_>,
+        env: &Envelope,
+        extras: &Extras,
+    ) -> Result<RouteOutcome> {
+        tx.log(
+            "protocol.message.received",
+            &env.from_agent,
+            Some(&env.task_id),
+            json!({ "type": env.kind.as_str() }),
+        );
+        match (&env.kind, &env.payload) {
+            (MessageKind::CompletionReport, Payload::CompletionReport(p)) => {
+                self.completion(tx, env, p, extras)
+            }
+            (MessageKind::StatusUpdate, Payload::StatusUpdate(p)) => self.status_update(tx, env, p),
+            (MessageKind::HandoffRequest, Payload::HandoffRequest(p)) => {
+                self.handoff_request(tx, env, p)
+            }
+            (MessageKind::HandoffAccepted, Payload::HandoffAck(p)) => {
+                self.handoff_ack(tx, env, p, true)
+            }
+            (MessageKind::HandoffRejected, Payload::HandoffAck(p)) => {
+                self.handoff_ack(tx, env, p, false)
+            }
+            _ => Ok(reject(
+                tx,
+                env,
+                "invalid_envelope",
+                json!({ "errors": ["payload does not match type"] }),
+            )),
+        }
+    }
+
+    fn completion(
+        &self,
+        tx: &mut Txn<'_>,
+        env: &Envelope,
+        p: &CompletionReport,
+        extras: &Extras,
+    ) -> Result<RouteOutcome> {
+        let Some((status, task)) = tx.get(&env.task_id)? else {
+            return Ok(reject(tx, env, "task_not_found", json!({})));
+        };
+        let id = env.task_id.clone();
+        // The summary the mail carried goes to outputs/summary.md.
+        let mut summary_written = false;
+        if let Some(text) = &extras.summary {
+            if p.summary_ref == "outputs/summary.md" {
+                let mut text = text.trim_end().to_string();
+                text.push('\n');
+                tx.write(
+                    format!("{}/outputs/summary.md", rel_companion(status, &id)),
+                    text,
+                );
+                summary_written = true;
+            }
+        }
+        if !summary_written && !p.summary_ref.is_empty() {
+            let on_disk = self
+                .store
+                .root()
+                .join(rel_companion(status, &id))
+                .join(&p.summary_ref);
+            if !on_disk.exists() && !std::path::Path::new(&p.summary_ref).exists() {
+                tx.log(
+                    "protocol.message.warning",
+                    "system",
+                    Some(&id),
+                    json!({ "reason": "summary_file_not_found", "summaryRef": p.summary_ref }),
+                );
+            }
+        }
+        let result = RunResult {
+            task_id: id.clone(),
+            agent_id: env.from_agent.clone(),
+            completed_at: env.sent_at.clone(),
+            outcome: p.outcome,
+            summary_ref: p.summary_ref.clone(),
+            handoff_ref: "outputs/handoff.md".into(),
+            deliverables: p.deliverables.clone(),
+            tests: p.tests,
+            blockers: p.blockers.clone(),
+            notes: p.notes.clone(),
+        };
+        tx.write(rel_run(&id, "run_result.json"), to_pretty(&result));
+        tx.log(
+            "task.completed",
+            &env.from_agent,
+            Some(&id),
+            json!({ "outcome": p.outcome.as_str() }),
+        );
+        let n = apply_outcome(tx, status, task, &result, &env.sent_at, None)?;
+        complete_run(tx, &id, &env.sent_at);
+        Ok(RouteOutcome::Routed {
+            task_id: id,
+            transitions: n,
+            created: false,
+        })
+    }
+
+    fn status_update(
+        &self,
+        tx: &mut Txn<'_>,
+        env: &Envelope,
+        p: &StatusUpdate,
+    ) -> Result<RouteOutcome> {
+        let Some((status, mut task)) = tx.get(&env.task_id)? else {
+            return Ok(reject(tx, env, "task_not_found", json!({})));
+        };
+        let id = env.task_id.clone();
+        let actor = if p.agent_id.is_empty() {
+            env.from_agent.clone()
+        } else {
+            p.agent_id.clone()
+        };
+        let blockers = p.blockers.clone().unwrap_or_default();
+        let reason = if !blockers.is_empty() {
+            Some(blockers.join("; "))
+        } else {
+            p.notes.clone().or_else(|| p.progress.clone())
+        };
+        let mut transitions = 0;
+        if let Some(to) = p.status {
+            if to != status && status.can_transition_to(to) {
+                transition(
+                    tx,
+                    status,
+                    task.clone(),
+                    to,
+                    reason.as_deref(),
+                    &actor,
+                    &env.sent_at,
+                )?;
+                transitions = 1;
+            }
+        }
+        if transitions == 0 {
+            let mut parts = Vec::new();
+            if let Some(pr) = &p.progress {
+                parts.push(format!("Progress: {pr}"));
+            }
+            if let Some(n) = &p.notes {
+                parts.push(format!("Notes: {n}"));
+            }
+            if !blockers.is_empty() {
+                parts.push(format!("Blockers: {}", blockers.join(", ")));
+            }
+            if !parts.is_empty() {
+                let entry = format!("- {} {}", env.sent_at, parts.join(" | "));
+                let body = append_work_log(&task.body, &entry);
+                task.set_body(body);
+                task.fm.updated_at = env.sent_at.clone();
+                tx.save(status, task.clone());
+            }
+            // A message from the worker holding the task is its heartbeat.
+            if status == TaskStatus::InProgress
+                && task.fm.lease.as_ref().map(|l| &l.agent) == Some(&actor)
+            {
+                beat(tx, &id, &actor, &env.sent_at);
+            }
+        }
+        Ok(RouteOutcome::Routed {
+            task_id: id,
+            transitions,
+            created: false,
+        })
+    }
+
+    fn handoff_request(
+        &self,
+        tx: &mut Txn<'_>,
+        env: &Envelope,
+        p: &HandoffRequest,
+    ) -> Result<RouteOutcome> {
+        if p.task_id != env.task_id {
+            return Ok(reject(tx, env, "taskId_mismatch", json!({})));
+        }
+        let Some((status, mut child)) = tx.get(&env.task_id)? else {
+            let out = reject(tx, env, "task_not_found", json!({}));
+            tx.log(
+                "delegation.rejected",
+                &env.from_agent,
+                Some(&env.task_id),
+                json!({ "reason": "task_not_found" }),
+            );
+            return Ok(out);
+        };
+        let Some((_, parent)) = tx.get(&p.parent_task_id)? else {
+            tx.log(
+                "delegation.rejected",
+                &env.from_agent,
+                Some(&env.task_id),
+                json!({ "reason": "parent_not_found" }),
+            );
+            return Ok(RouteOutcome::Rejected("parent_not_found".into()));
+        };
+        let depth = parent.delegation_depth() + 1;
+        if depth > 1 {
+            tx.log(
+                "delegation.rejected",
+                &env.from_agent,
+                Some(&env.task_id),
+                json!({ "reason": "nested_delegation" }),
+            );
+            return Ok(RouteOutcome::Rejected("nested_delegation".into()));
+        }
+        let inputs = format!("{}/inputs", rel_companion(status, &env.task_id));
+        let handoff_json = to_pretty(p);
+        let existing =
+            std::fs::read_to_string(self.store.root().join(&inputs).join("handoff.json")).ok();
+        let same_depth = child
+            .fm
+            .metadata
+            .get("delegationDepth")
+            .and_then(Value::as_u64)
+            == Some(depth);
+        let same_agent = child.fm.routing.agent.as_deref() == Some(p.to_agent.as_str());
+        if existing.as_deref() == Some(handoff_json.as_str()) && same_depth && same_agent {
+            // The same request again: same artifacts already there, no
+            // duplicate delegation.
+            return Ok(RouteOutcome::Routed {
+                task_id: env.task_id.clone(),
+                transitions: 0,
+                created: false,
+            });
+        }
+        child
+            .fm
+            .metadata
+            .insert("delegationDepth".into(), json!(depth));
+        child.fm.routing.agent = Some(p.to_agent.clone());
+        child.fm.updated_at = env.sent_at.clone();
+        tx.save(status, child);
+        tx.write(format!("{inputs}/handoff.json"), handoff_json);
+        tx.write(format!("{inputs}/handoff.md"), handoff_markdown(p));
+        tx.log(
+            "delegation.requested",
+            &env.from_agent,
+            Some(&env.task_id),
+            json!({ "parentTaskId": p.parent_task_id, "toAgent": p.to_agent }),
+        );
+        Ok(RouteOutcome::Routed {
+            task_id: env.task_id.clone(),
+            transitions: 0,
+            created: false,
+        })
+    }
+
+    fn handoff_ack(
+        &self,
+        tx: &mut Txn<'_>,
+        env: &Envelope,
+        p: &HandoffAck,
+        accepted: bool,
+    ) -> Result<RouteOutcome> {
+        let Some((status, child)) = tx.get(&env.task_id)? else {
+            return Ok(reject(tx, env, "task_not_found", json!({})));
+        };
+        let id = env.task_id.clone();
+        if accepted {
+            tx.log("delegation.accepted", &env.from_agent, Some(&id), json!({}));
+            return Ok(RouteOutcome::Routed {
+                task_id: id,
+                transitions: 0,
+                created: false,
+            });
+        }
+        let reason = p
+            .reason
+            .clone()
+            .unwrap_or_else(|| "handoff_rejected".into());
+        let mut n = 0;
+        if status != TaskStatus::Blocked && status.can_transition_to(TaskStatus::Blocked) {
+            transition(
+                tx,
+                status,
+                child,
+                TaskStatus::Blocked,
+                Some(&reason),
+                &env.from_agent,
+                &env.sent_at,
+            )?;
+            n = 1;
+        }
+        tx.log(
+            "delegation.rejected",
+            &env.from_agent,
+            Some(&id),
+            json!({ "reason": reason }),
+        );
+        Ok(RouteOutcome::Routed {
+            task_id: id,
+            transitions: n,
+            created: false,
+        })
+    }
+
+    /// `session_end`: every in-progress task with a readable `run_result.json`
+    /// gets its outcome's transitions. Returns the number of transitions.
+    pub fn session_end(&self) -> Result<usize> {
+        let mut tx = self.store.begin()?;
+        let now = iso(Utc::now());
+        let mut n = 0;
+        for (id, _) in self.store.files_in(TaskStatus::InProgress)? {
+            let Some(result) = self.store.read_run::<RunResult>(&id, "run_result.json") else {
+                continue;
+            };
+            let Some((status, task)) = tx.get(&id)? else {
+                continue;
+            };
+            if status != TaskStatus::InProgress {
+                continue;
+            }
+            n += apply_outcome(&mut tx, status, task, &result, &now, None)?;
+            complete_run(&mut tx, &id, &now);
+        }
+        tx.commit()?;
+        Ok(n)
+    }
+
+    /// Stale-heartbeat recovery at time `now`: an in-progress task whose
+    /// heartbeat expired gets its `run_result` outcome applied when there is
+    /// one, and is reclaimed to `ready` (run marked expired) when there is
+    /// none. Tasks without a heartbeat are never stale. Returns the ids of
+    /// the tasks it moved.
+    pub fn sweep_stale(&self, now: DateTime<Utc>) -> Result<Vec<String>> {
+        let mut tx = self.store.begin()?;
+        let stamp = iso(now);
+        let mut moved = Vec::new();
+        for (id, _) in self.store.files_in(TaskStatus::InProgress)? {
+            let Some(hb) = self
+                .store
+                .read_run::<RunHeartbeat>(&id, "run_heartbeat.json")
+            else {
+                continue;
+            };
+            let Some(expires) = parse_time(&hb.expires_at) else {
+                continue;
+            };
+            if expires > now {
+                continue;
+            }
+            let Some((status, task)) = tx.get(&id)? else {
+                continue;
+            };
+            if status != TaskStatus::InProgress {
+                continue;
+            }
+            match self.store.read_run::<RunResult>(&id, "run_result.json") {
+                Some(result) => {
+                    let reason = format!("stale_heartbeat_{}", result.outcome.as_str());
+                    apply_outcome(&mut tx, status, task, &result, &stamp, Some(&reason))?;
+                }
+                None => {
+                    transition(
+                        &mut tx,
+                        status,
+                        task,
+                        TaskStatus::Ready,
+                        Some("stale_heartbeat_reclaim"),
+                        "scheduler",
+                        &stamp,
+                    )?;
+                    if let Some(mut run) = self.store.read_run::<RunArtifact>(&id, "run.json") {
+                        run.status = "failed".into();
+                        run.metadata.insert("expiredAt".into(), json!(stamp));
+                        run.metadata
+                            .insert("expiredReason".into(), json!("stale_heartbeat"));
+                        tx.write(rel_run(&id, "run.json"), to_pretty(&run));
+                    }
+                }
+            }
+            moved.push(id);
+        }
+        tx.commit()?;
+        Ok(moved)
+    }
+}
+
+/// Logs `protocol.message.rejected` for an envelope's task.
+fn reject(tx: &mut Txn<'_>, env: &Envelope, reason: &'static str, extra: Value) -> RouteOutcome {
+    let r = Rejection::new(reason, extra);
+    tx.log(
+        "protocol.message.rejected",
+        "system",
+        Some(&env.task_id),
+        r.payload,
+    );
+    RouteOutcome::Rejected(reason.to_string())
+}
+
+/// `resolveCompletionTransitions` (seed form: a task already at the target
+/// yields nothing).
+pub fn completion_targets(
+    status: TaskStatus,
+    review_required: bool,
+    outcome: Outcome,
+) -> Vec<TaskStatus> {
+    use TaskStatus::*;
+    let targets = match outcome {
+        Outcome::Done if status == Done => vec![],
+        Outcome::Done if review_required => vec![Review],
+        Outcome::Done => vec![Review, Done],
+        Outcome::Blocked => vec![Blocked],
+        Outcome::NeedsReview | Outcome::Partial => vec![Review],
+    };
+    if targets.last() == Some(&status) {
+        return vec![];
+    }
+    targets
+}
+
+/// Applies a completion outcome: each target in turn, skipping same-status
+/// and invalid ones. Returns the number of transitions.
+fn apply_outcome(
+    tx: &mut Txn<'_>,
+    mut status: TaskStatus,
+    mut task: Task,
+    result: &RunResult,
+    at: &str,
+    reason_override: Option<&str>,
+) -> Result<usize> {
+    let reason = match reason_override {
+        Some(r) => r.to_string(),
+        None if result.outcome == Outcome::Blocked && !result.blockers.is_empty() => {
+            result.blockers.join("; ")
+        }
+        None => result.notes.clone(),
+    };
+    let mut n = 0;
+    for to in completion_targets(status, task.review_required(), result.outcome) {
+        if to == status || !status.can_transition_to(to) {
+            continue;
+        }
+        let r = (!reason.is_empty()).then_some(reason.as_str());
+        task = transition(tx, status, task, to, r, &result.agent_id, at)?;
+        status = to;
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// Moves a task to `to` and logs `task.transitioned` once. Entering
+/// `in-progress` takes a lease for the actor and writes `run.json` and the
+/// first heartbeat (the seed's acquireLease); `done`, `ready` and `backlog`
+/// clear the lease.
+fn transition(
+    tx: &mut Txn<'_>,
+    from: TaskStatus,
+    mut task: Task,
+    to: TaskStatus,
+    reason: Option<&str>,
+    actor: &str,
+    at: &str,
+) -> Result<Task> {
+    let id = task.fm.id.clone();
+    task.fm.status = to.as_str().to_string();
+    task.fm.updated_at = at.to_string();
+    task.fm.last_transition_at = at.to_string();
+    if matches!(
+        to,
+        TaskStatus::Done | TaskStatus::Ready | TaskStatus::Backlog
+    ) {
+        task.fm.lease = None;
+    }
+    if to == TaskStatus::InProgress {
+        task.fm.lease = Some(Lease {
+            agent: actor.to_string(),
+            acquired_at: at.to_string(),
+            expires_at: plus_ms(at, LEASE_TTL_MS),
+            renew_count: 0,
+        });
+        let run = RunArtifact {
+            task_id: id.clone(),
+            agent_id: actor.to_string(),
+            started_at: at.to_string(),
+            status: "running".into(),
+            artifact_paths: ArtifactPaths::default(),
+            metadata: Default::default(),
+        };
+        tx.write(rel_run(&id, "run.json"), to_pretty(&run));
+        let hb = RunHeartbeat {
+            task_id: id.clone(),
+            agent_id: actor.to_string(),
+            last_heartbeat: at.to_string(),
+            beat_count: 0,
+            expires_at: plus_ms(at, HEARTBEAT_TTL_MS),
+        };
+        tx.write(rel_run(&id, "run_heartbeat.json"), to_pretty(&hb));
+    }
+    tx.relocate(from, task.clone())?;
+    let mut payload = json!({ "from": from.as_str(), "to": to.as_str() });
+    if let Some(r) = reason {
+        payload["reason"] = json!(r);
+    }
+    tx.log("task.transitioned", actor, Some(&id), payload);
+    Ok(task)
+}
+
+/// Refreshes the heartbeat of a running task.
+fn beat(tx: &mut Txn<'_>, id: &str, agent: &str, at: &str) {
+    let prev = tx
+        .store()
+        .read_run::<RunHeartbeat>(id, "run_heartbeat.json");
+    let count = prev.map(|h| h.beat_count + 1).unwrap_or(0);
+    let hb = RunHeartbeat {
+        task_id: id.to_string(),
+        agent_id: agent.to_string(),
+        last_heartbeat: at.to_string(),
+        beat_count: count,
+        expires_at: plus_ms(at, HEARTBEAT_TTL_MS),
+    };
+    tx.write(rel_run(id, "run_heartbeat.json"), to_pretty(&hb));
+}
+
+/// `completeRunArtifact`: run.json -> completed (no-op without run.json).
+fn complete_run(tx: &mut Txn<'_>, id: &str, at: &str) {
+    if let Some(mut run) = tx.store().read_run::<RunArtifact>(id, "run.json") {
+        if run.status == "completed" {
+            return;
+        }
+        run.status = "completed".into();
+        run.metadata.insert("completedAt".into(), json!(at));
+        tx.write(rel_run(id, "run.json"), to_pretty(&run));
+    }
+}
+
+/// `inputs/handoff.md`, the human-readable handoff.
+pub fn handoff_markdown(p: &HandoffRequest) -> String {
+    let mut s = format!(
+        "# Handoff Request\n\n**From:** {}\n**To:** {}\n**Due By:** {}\n\n",
+        p.from_agent, p.to_agent, p.due_by
+    );
+    for (title, items) in [
+        ("Acceptance Criteria", &p.acceptance_criteria),
+        ("Expected Outputs", &p.expected_outputs),
+        ("Context References", &p.context_refs),
+        ("Constraints", &p.constraints),
+    ] {
+        s.push_str(&format!("## {title}\n\n"));
+        if items.is_empty() {
+            s.push_str("None\n");
+        } else {
+            for it in items {
+                s.push_str(&format!("- {it}\n"));
+            }
+        }
+        s.push('\n');
+    }
+    s.truncate(s.trim_end().len());
+    s.push('\n');
+    s
+}

@@ -1,0 +1,84 @@
+//! Run artifacts under `state/runs/<TASK-ID>/` (AOF keeps them outside the
+//! status directories so they never move): `run.json` when a worker takes
+//! the task, `run_heartbeat.json` refreshed by its messages, and
+//! `run_result.json` written by a completion report.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::aof::{Outcome, TestReport};
+
+/// Heartbeat time-to-live: 5 minutes, AOF's default.
+pub const HEARTBEAT_TTL_MS: i64 = 300_000;
+/// Lease time-to-live: 10 minutes, AOF's default.
+pub const LEASE_TTL_MS: i64 = 600_000;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ArtifactPaths {
+    pub inputs: String,
+    pub work: String,
+    /// AOF writes `output/` here although the directory is `outputs/`; kept
+    /// for file compatibility.
+    pub output: String,
+}
+
+impl Default for ArtifactPaths {
+    fn default() -> Self {
+        ArtifactPaths {
+            inputs: "inputs/".into(),
+            work: "work/".into(),
+            output: "output/".into(),
+        }
+    }
+}
+
+/// `run.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunArtifact {
+    pub task_id: String,
+    pub agent_id: String,
+    pub started_at: String,
+    /// running | completed | failed | abandoned
+    pub status: String,
+    #[serde(default)]
+    pub artifact_paths: ArtifactPaths,
+    #[serde(default)]
+    pub metadata: Map<String, Value>,
+}
+
+/// `run_heartbeat.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunHeartbeat {
+    pub task_id: String,
+    pub agent_id: String,
+    pub last_heartbeat: String,
+    pub beat_count: u64,
+    pub expires_at: String,
+}
+
+/// `run_result.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunResult {
+    pub task_id: String,
+    pub agent_id: String,
+    pub completed_at: String,
+    pub outcome: Outcome,
+    pub summary_ref: String,
+    pub handoff_ref: String,
+    #[serde(default)]
+    pub deliverables: Vec<String>,
+    pub tests: TestReport,
+    #[serde(default)]
+    pub blockers: Vec<String>,
+    pub notes: String,
+}
+
+/// Pretty JSON with a trailing newline, as AOF writes artifacts.
+pub fn to_pretty<T: Serialize>(v: &T) -> String {
+    let mut s = serde_json::to_string_pretty(v).unwrap_or_default();
+    s.push('\n');
+    s
+}

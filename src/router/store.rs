@@ -1,0 +1,465 @@
+//! The task store: an AOF project root on disk.
+//!
+//! ```text
+//! tasks/<status>/<TASK-ID>.md          task file (YAML front matter + body)
+//! tasks/<status>/<TASK-ID>/{inputs,work,outputs}/   companion dir, moves with the task
+//! state/runs/<TASK-ID>/run.json, run_heartbeat.json, run_result.json
+//! events/YYYY-MM-DD.jsonl              event log
+//! state/amail/                         ours: lock, journal, bead index, dedupe markers
+//! ```
+//!
+//! Readers ([`Store::list`], [`Store::get`]) take no lock. Writers go
+//! through [`Store::begin`], which takes the store-wide advisory lock
+//! (`flock` on `state/amail/lock`), completes any interrupted journal, and
+//! returns a [`Txn`] that collects the message's steps into one journaled
+//! [`Plan`]. Lookups are by path, never by scanning: a task id probes the
+//! eight status directories; a bead id reads one index file.
+
+use std::collections::HashMap;
+use std::fs::{self, File, OpenOptions};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use super::events::{self, Event};
+use super::journal::{self, Op, Plan, WalState};
+use super::task::{Task, TaskParseError};
+use super::TaskSummary;
+use crate::aof::task_id::ID_ALPHABET;
+use crate::aof::TaskStatus;
+
+/// A store failure: an I/O error with the path, or a task file that does not parse.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: io::Error },
+    #[error("{path}:{err}")]
+    BadTask { path: PathBuf, err: TaskParseError },
+}
+
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+pub(crate) fn io_at(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// ISO 8601 UTC with milliseconds and `Z`, as AOF writes times.
+pub fn iso(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+/// An AOF project root.
+#[derive(Debug, Clone)]
+pub struct Store {
+    root: PathBuf,
+    /// This process's view of the write-ahead log (shared by clones).
+    wal: Arc<Mutex<WalState>>,
+}
+
+impl Store {
+    /// Opens (creating if needed) the project root: status directories,
+    /// `events/`, `state/runs/`, `state/amail/`.
+    pub fn open(root: impl Into<PathBuf>) -> Result<Store> {
+        let root = root.into();
+        for s in TaskStatus::ALL {
+            let d = root.join("tasks").join(s.as_str());
+            super::fsio::create_dirs(&d).map_err(io_at(&d))?;
+        }
+        for d in [
+            "events",
+            "state/runs",
+            "state/amail/beads",
+            "state/amail/routed",
+        ] {
+            let d = root.join(d);
+            super::fsio::create_dirs(&d).map_err(io_at(&d))?;
+        }
+        Ok(Store {
+            root,
+            wal: Arc::default(),
+        })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn task_path(&self, status: TaskStatus, id: &str) -> PathBuf {
+        self.root.join(rel_task(status, id))
+    }
+
+    /// Every copy of a task file, by probing the status directories.
+    pub fn locate_all(&self, id: &str) -> Vec<TaskStatus> {
+        TaskStatus::ALL
+            .into_iter()
+            .filter(|s| self.task_path(*s, id).is_file())
+            .collect()
+    }
+
+    /// Reads a task by id: `(directory status, task)`.
+    pub fn get(&self, id: &str) -> Result<Option<(TaskStatus, Task)>> {
+        // A second copy can only be seen mid-write (the journal completes
+        // it) or after a crash without a journal; prefer the copy whose
+        // front matter agrees with its directory, then the latest
+        // transition (the rule `amail doctor` heals by).
+        let mut found: Option<(TaskStatus, Task)> = None;
+        for s in self.locate_all(id) {
+            let path = self.task_path(s, id);
+            let text = match fs::read_to_string(&path) {
+                Ok(t) => t,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(StoreError::Io { path, source: e }),
+            };
+            let task = Task::parse(&text).map_err(|err| StoreError::BadTask { path, err })?;
+            let rank = |s: TaskStatus, t: &Task| {
+                (t.fm.status == s.as_str(), t.fm.last_transition_at.clone())
+            };
+            if found
+                .as_ref()
+                .is_none_or(|(fs, ft)| rank(s, &task) > rank(*fs, ft))
+            {
+                found = Some((s, task));
+            }
+        }
+        Ok(found)
+    }
+
+    /// The task a bead maps to, from the bead index.
+    pub fn task_for_bead(&self, bead: &str) -> Option<String> {
+        let text = fs::read_to_string(self.root.join(rel_bead(bead))).ok()?;
+        let v: Value = serde_json::from_str(&text).ok()?;
+        v.get("taskId").and_then(Value::as_str).map(str::to_string)
+    }
+
+    /// Whether a message with this dedupe key was routed already.
+    pub fn was_routed(&self, key: &str) -> bool {
+        self.root.join(rel_marker(key)).is_file()
+    }
+
+    /// Every task on the board, ordered by status then id. Unreadable files
+    /// are skipped here; `amail doctor` reports them.
+    pub fn list(&self) -> Result<Vec<TaskSummary>> {
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        let mut out: Vec<TaskSummary> = Vec::new();
+        for s in TaskStatus::ALL {
+            for (id, task) in self.tasks_in(s)? {
+                let summary = TaskSummary {
+                    id: id.clone(),
+                    title: task.fm.title.clone(),
+                    status: s.as_str().to_string(),
+                    bead: task.bead().map(str::to_string),
+                    agent: task
+                        .fm
+                        .lease
+                        .as_ref()
+                        .map(|l| l.agent.clone())
+                        .or_else(|| task.fm.routing.agent.clone()),
+                    updated_at: DateTime::parse_from_rfc3339(&task.fm.updated_at)
+                        .ok()
+                        .map(|t| t.with_timezone(&Utc)),
+                };
+                match seen.get(&id) {
+                    // A duplicate mid-move: keep the copy whose front matter
+                    // names its own directory.
+                    Some(&i) => {
+                        if task.fm.status == s.as_str() {
+                            out[i] = summary;
+                        }
+                    }
+                    None => {
+                        seen.insert(id, out.len());
+                        out.push(summary);
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Parsed tasks in one status directory (unparseable files skipped).
+    pub fn tasks_in(&self, status: TaskStatus) -> Result<Vec<(String, Task)>> {
+        let mut out = Vec::new();
+        for (id, path) in self.files_in(status)? {
+            if let Ok(text) = fs::read_to_string(&path) {
+                if let Ok(task) = Task::parse(&text) {
+                    out.push((id, task));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// `(id, path)` of every `*.md` in a status directory, sorted by id.
+    pub fn files_in(&self, status: TaskStatus) -> Result<Vec<(String, PathBuf)>> {
+        let dir = self.root.join("tasks").join(status.as_str());
+        let mut out = Vec::new();
+        let rd = match fs::read_dir(&dir) {
+            Ok(rd) => rd,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(out),
+            Err(e) => {
+                return Err(StoreError::Io {
+                    path: dir,
+                    source: e,
+                })
+            }
+        };
+        for entry in rd {
+            let entry = entry.map_err(io_at(&dir))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if let Some(id) = name.strip_suffix(".md") {
+                if entry.path().is_file() {
+                    out.push((id.to_string(), entry.path()));
+                }
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
+    /// Reads a JSON run artifact (`run.json`, `run_result.json`, ...);
+    /// missing or invalid files are `None`, as in AOF.
+    pub fn read_run<T: serde::de::DeserializeOwned>(&self, id: &str, file: &str) -> Option<T> {
+        let text = fs::read_to_string(self.root.join(rel_run(id, file))).ok()?;
+        serde_json::from_str(&text).ok()
+    }
+
+    /// Adds a task as it is (for imports and tests); its directory is its
+    /// front matter's status. Replaces a task file of the same id there.
+    pub fn insert(&self, task: Task) -> Result<()> {
+        let status = TaskStatus::parse(&task.fm.status).unwrap_or(TaskStatus::Backlog);
+        let mut tx = self.begin()?;
+        let id = task.fm.id.clone();
+        if let Some(b) = task.bead().map(str::to_string) {
+            tx.index_bead(&b, &id);
+        }
+        tx.create(status, task);
+        tx.commit()
+    }
+
+    fn lock(&self) -> Result<(File, MutexGuard<'_, WalState>)> {
+        let lock_path = self.root.join("state/amail/lock");
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(io_at(&lock_path))?;
+        // flock: one writer per store across processes (and across threads,
+        // since each `begin` opens its own descriptor).
+        fs4::FileExt::lock(&lock).map_err(io_at(&lock_path))?;
+        // A panic while holding the guard leaves state that recovery
+        // re-derives from the log, so a poisoned mutex is still usable.
+        let wal = self.wal.lock().unwrap_or_else(|p| p.into_inner());
+        Ok((lock, wal))
+    }
+
+    /// Makes every write so far durable and empties the write-ahead log.
+    /// Commands call this when they finish; it also runs every
+    /// `CHECKPOINT_EVERY` messages.
+    pub fn checkpoint(&self) -> Result<()> {
+        let (_lock, mut wal) = self.lock()?;
+        journal::recover(&self.root, &mut wal).map_err(io_at(&self.root))?;
+        journal::checkpoint(&self.root, &mut wal).map_err(io_at(&self.root))
+    }
+
+    /// Takes the store lock, completes interrupted or foreign plans from the
+    /// write-ahead log, and starts a transaction. The lock is released when
+    /// the `Txn` is dropped.
+    pub fn begin(&self) -> Result<Txn<'_>> {
+        let (lock, mut wal) = self.lock()?;
+        let recovered = journal::recover(&self.root, &mut wal).map_err(io_at(&self.root))?;
+        let ev = self.root.join("events");
+        let last = events::last_event_id(&ev).map_err(io_at(&ev))?;
+        Ok(Txn {
+            store: self,
+            wal,
+            _lock: lock,
+            recovered,
+            plan: Plan::default(),
+            events: Vec::new(),
+            cache: HashMap::new(),
+            next_event_id: last + 1,
+        })
+    }
+}
+
+pub(crate) fn rel_task(status: TaskStatus, id: &str) -> String {
+    format!("tasks/{}/{id}.md", status.as_str())
+}
+
+pub(crate) fn rel_companion(status: TaskStatus, id: &str) -> String {
+    format!("tasks/{}/{id}", status.as_str())
+}
+
+pub(crate) fn rel_run(id: &str, file: &str) -> String {
+    format!("state/runs/{id}/{file}")
+}
+
+fn hash16(s: &str) -> String {
+    Sha256::digest(s.as_bytes())
+        .iter()
+        .take(8)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+pub(crate) fn rel_bead(bead: &str) -> String {
+    format!("state/amail/beads/{}.json", hash16(bead))
+}
+
+pub(crate) fn rel_marker(key: &str) -> String {
+    format!("state/amail/routed/{}.json", hash16(key))
+}
+
+/// The task id a bead gets: `TASK-<date>-<8 chars>`, the suffix derived
+/// from the bead (and a salt, to step past a collision) in AOF's id
+/// alphabet, so the same mail always yields the same ids.
+pub fn task_id_for_bead(bead: &str, date: DateTime<Utc>, salt: u32) -> String {
+    let digest = Sha256::digest(format!("{bead}\u{0}{salt}").as_bytes());
+    let suffix: String = digest
+        .iter()
+        .take(8)
+        .map(|b| ID_ALPHABET[*b as usize % ID_ALPHABET.len()] as char)
+        .collect();
+    format!("TASK-{}-{suffix}", date.format("%Y-%m-%d"))
+}
+
+/// One message's worth of changes, under the store lock.
+pub struct Txn<'s> {
+    store: &'s Store,
+    wal: MutexGuard<'s, WalState>,
+    // Declared after `wal`: dropped (unlocked) last.
+    _lock: File,
+    /// Plans from the write-ahead log were replayed when the lock was taken.
+    pub recovered: bool,
+    plan: Plan,
+    events: Vec<Event>,
+    /// Tasks read or written in this transaction: id -> (directory, task).
+    cache: HashMap<String, (TaskStatus, Task)>,
+    next_event_id: u64,
+}
+
+impl<'s> Txn<'s> {
+    pub fn store(&self) -> &'s Store {
+        self.store
+    }
+
+    /// The task as this transaction sees it (its own writes included).
+    pub fn get(&mut self, id: &str) -> Result<Option<(TaskStatus, Task)>> {
+        if let Some(t) = self.cache.get(id) {
+            return Ok(Some(t.clone()));
+        }
+        let found = self.store.get(id)?;
+        if let Some(t) = &found {
+            self.cache.insert(id.to_string(), t.clone());
+        }
+        Ok(found)
+    }
+
+    /// Writes a task in place (in its current directory).
+    pub fn save(&mut self, status: TaskStatus, task: Task) {
+        let id = task.fm.id.clone();
+        self.plan.ops.push(Op::Write {
+            path: rel_task(status, &id),
+            content: task.render(),
+        });
+        self.cache.insert(id, (status, task));
+    }
+
+    /// Creates a new task file with its companion directories.
+    pub fn create(&mut self, status: TaskStatus, task: Task) {
+        let id = task.fm.id.clone();
+        for sub in ["inputs", "work", "outputs"] {
+            self.plan.ops.push(Op::Mkdir {
+                path: format!("{}/{sub}", rel_companion(status, &id)),
+            });
+        }
+        self.save(status, task);
+    }
+
+    /// Moves a task to another status directory: write the new file, move
+    /// the companion dir, remove the old file (AOF's failure-safe order).
+    /// The caller has already updated the front matter.
+    pub fn relocate(&mut self, from: TaskStatus, task: Task) -> Result<()> {
+        let id = task.fm.id.clone();
+        let to = TaskStatus::parse(&task.fm.status).unwrap_or(from);
+        if to == from {
+            self.save(from, task);
+            return Ok(());
+        }
+        self.plan.ops.push(Op::Write {
+            path: rel_task(to, &id),
+            content: task.render(),
+        });
+        self.plan.ops.push(Op::MoveDir {
+            from: rel_companion(from, &id),
+            to: rel_companion(to, &id),
+        });
+        self.plan.ops.push(Op::Remove {
+            path: rel_task(from, &id),
+        });
+        self.cache.insert(id, (to, task));
+        Ok(())
+    }
+
+    /// Writes any file under the root.
+    pub fn write(&mut self, rel: String, content: String) {
+        self.plan.ops.push(Op::Write { path: rel, content });
+    }
+
+    /// Records the bead -> task mapping.
+    pub fn index_bead(&mut self, bead: &str, task_id: &str) {
+        let content = json!({ "beadId": bead, "taskId": task_id }).to_string();
+        self.write(rel_bead(bead), content);
+    }
+
+    /// Marks a message as routed so routing it again is a no-op.
+    pub fn mark_routed(&mut self, key: &str) {
+        let content = json!({ "key": key }).to_string();
+        self.write(rel_marker(key), content);
+    }
+
+    /// Logs an event (written when the transaction commits).
+    pub fn log(&mut self, kind: &str, actor: &str, task_id: Option<&str>, payload: Value) {
+        self.events.push(Event {
+            event_id: self.next_event_id,
+            kind: kind.to_string(),
+            timestamp: iso(Utc::now()),
+            actor: actor.to_string(),
+            task_id: task_id.map(str::to_string),
+            payload,
+        });
+        self.next_event_id += 1;
+    }
+
+    /// Events logged so far in this transaction.
+    pub fn logged(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// Logs the plan to the write-ahead log, applies it, releases the lock.
+    pub fn commit(mut self) -> Result<()> {
+        if !self.events.is_empty() {
+            let evs = std::mem::take(&mut self.events);
+            self.plan.ops.push(Op::Events { events: evs });
+        }
+        let root = &self.store.root;
+        self.plan.commit(root, &mut self.wal).map_err(io_at(root))
+    }
+}
+
+/// A stable key for a piece of content (dedupe of envelope inputs).
+pub fn content_key(text: &str) -> String {
+    Sha256::digest(text.trim().as_bytes())
+        .iter()
+        .take(16)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
