@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{CliError, CliResult};
+use crate::tui::real::RealBackend;
 use crate::tui::{self, Backend, EmptyBackend, RunOptions, UiConfig};
 
 #[derive(Debug, Args)]
@@ -46,48 +47,40 @@ pub fn run(args: InboxArgs) -> CliResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// >>> REAL BACKEND GOES HERE (lead, at merge) <<<
+/// The real backend over `inbox::` and `router::`.
 ///
-/// - `--demo`: call `inbox::write_demo(tempdir)` and open that directory
-///   like any SOURCE. Until `write_demo` exists, the in-memory sample
-///   mailbox stands in (acks and replies work, in memory only).
-/// - SOURCE / default mailbox: wrap `inbox::load(source, opts)`, the ack
-///   and reply writers and `router::Store::list()` in a `tui::Backend`
-///   impl; `watch_paths` returns the mailbox dir (or the mcp archive +
-///   the SQLite file's directory) and the store dir.
+/// `--demo` writes a fresh demo mailbox under the data dir and routes it
+/// into its own store, so the board has tasks and follows the replies.
+/// Any other SOURCE is read as is; the board shows the default store.
 fn make_backend(args: &InboxArgs) -> Result<Box<dyn Backend>, CliError> {
     if args.demo {
-        let mut demo = tui::testing::FakeBackend::sample();
-        demo.now = chrono::Utc::now();
-        let offset = demo.now - tui::testing::fixed_now();
-        shift_times(&mut demo, offset);
-        return Ok(Box::new(demo));
+        let dir = super::amail_home().join(format!(
+            "demo-inbox-{}",
+            chrono::Utc::now().format("%Y%m%d-%H%M%S-%f")
+        ));
+        let info = crate::inbox::demo::write_demo(&dir).map_err(|e| {
+            CliError::bad_input(format!("{}: cannot write the demo: {e}", dir.display()))
+        })?;
+        return Ok(Box::new(RealBackend::new(
+            info.mailbox,
+            None,
+            info.store,
+            true,
+        )));
     }
     let source = args.source.clone().unwrap_or_else(super::default_mailbox);
-    Ok(Box::new(EmptyBackend {
-        reason: format!(
-            "no source yet: reading {} lands with the inbox loader (try --demo)",
-            source.display()
-        ),
-    }))
-}
-
-/// Moves the sample's timestamps so ages read as they do in the snapshots.
-fn shift_times(b: &mut tui::testing::FakeBackend, by: chrono::Duration) {
-    for m in b.inbox.messages.iter_mut() {
-        m.message.timestamp = m.message.timestamp.map(|t| t + by);
-        for r in m.recipients.iter_mut() {
-            r.ack_at = r.ack_at.map(|t| t + by);
-            r.read_at = r.read_at.map(|t| t + by);
-        }
+    if !source.exists() {
+        return Ok(Box::new(EmptyBackend {
+            reason: format!(
+                "{} does not exist; give a mailbox or an mcp_agent_mail root, or try --demo",
+                source.display()
+            ),
+        }));
     }
-    for t in b.inbox.threads.iter_mut() {
-        t.last_at = t.last_at.map(|x| x + by);
-    }
-    for a in b.inbox.agents.iter_mut() {
-        a.last_at = a.last_at.map(|x| x + by);
-    }
-    for t in b.tasks.iter_mut() {
-        t.updated_at = t.updated_at.map(|x| x + by);
-    }
+    Ok(Box::new(RealBackend::new(
+        source,
+        args.db.clone(),
+        super::default_store(),
+        false,
+    )))
 }

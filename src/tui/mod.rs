@@ -19,6 +19,7 @@ pub mod config;
 pub mod keymap;
 pub mod model;
 pub mod msg;
+pub mod real;
 pub mod runtime;
 pub mod sanitize;
 pub mod terminal;
