@@ -355,11 +355,18 @@ impl Model {
 
     /// Thread ids shown under the current filter, most recent first.
     pub fn visible_threads(&self) -> Vec<&Thread> {
-        self.inbox
+        let mut v: Vec<&Thread> = self
+            .inbox
             .threads
             .iter()
             .filter(|t| self.matches_filter(t, self.filter))
-            .collect()
+            .collect();
+        // Under "Help requests" the ones still waiting come first: that tab
+        // is where people go to unblock someone. (Stable: recency within.)
+        if self.filter == Filter::Help {
+            v.sort_by_key(|t| t.help != HelpState::Unanswered);
+        }
+        v
     }
 
     pub fn selected_thread(&self) -> Option<&Thread> {

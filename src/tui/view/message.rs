@@ -18,6 +18,14 @@ use super::{line_text, pane, para_text};
 use crate::inbox::{InboxMessage, RecipientKind};
 use crate::tui::keymap::Action;
 use crate::tui::model::{age, Model, Pane, Screen};
+
+/// "5m ago", or "just now".
+fn ago(now: chrono::DateTime<chrono::Utc>, then: chrono::DateTime<chrono::Utc>) -> String {
+    match age(now, Some(then)).as_str() {
+        "now" => "just now".into(),
+        a => format!("{a} ago"),
+    }
+}
 use crate::tui::sanitize::reveal;
 use crate::tui::theme::{badge, Theme};
 
@@ -102,7 +110,7 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
             RecipientKind::Bcc => "bcc",
         };
         let (state, style) = match (msg.ack_required, r.ack_at) {
-            (true, Some(at)) => (format!("✓ acked {} ago", age(m.now, Some(at))), t.ok()),
+            (true, Some(at)) => (format!("✓ acked {}", ago(m.now, at)), t.ok()),
             (true, None) => ("● ack pending".to_string(), t.warn()),
             (false, _) => (
                 if r.read_at.is_some() {
@@ -127,11 +135,7 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
         out.push(field(
             t,
             "sent",
-            format!(
-                "{} ({} ago)",
-                ts.format("%Y-%m-%d %H:%M UTC"),
-                age(m.now, Some(ts))
-            ),
+            format!("{} ({})", ts.format("%Y-%m-%d %H:%M UTC"), ago(m.now, ts)),
         ));
     }
     let warnings = msg.warnings().count();

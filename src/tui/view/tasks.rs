@@ -53,7 +53,9 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let h = inner.height as usize;
     let start = scroll_window(&m.offsets.tasks, selected, rows.len(), h);
     let w = inner.width as usize;
-    let title_w = w.saturating_sub(2 + 14 + 13 + 13 + 5);
+    // Router ids are long (TASK-2026-11-22-001): show them whole when there is room.
+    let id_w = if w >= 100 { 23 } else { 13 };
+    let title_w = w.saturating_sub(2 + id_w + 1 + 13 + 13 + 5);
     let lines: Vec<Line> = rows
         .iter()
         .enumerate()
@@ -75,7 +77,10 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
                 let (g, tone) = task_status(&t.status);
                 let line = Line::from(vec![
                     Span::styled(if sel { "▶ " } else { "  " }, th.accent()),
-                    Span::styled(fit(&format!("{g} {}", line_text(&t.id)), 13), th.tone(tone)),
+                    Span::styled(
+                        fit(&format!("{g} {}", line_text(&t.id)), id_w),
+                        th.tone(tone),
+                    ),
                     Span::raw(" "),
                     Span::styled(fit(&line_text(&t.title), title_w), th.base()),
                     Span::styled(
@@ -145,8 +150,10 @@ fn draw_columns(m: &Model, f: &mut Frame, area: Rect) {
             let selected = sel == Some(i);
             let style = if selected { th.selected() } else { th.base() };
             let cursor = if selected { "▶ " } else { "  " };
+            // The bead says more than a generated task id in a narrow card.
+            let label = t.bead.as_deref().unwrap_or(&t.id);
             lines.push(Line::styled(
-                fit(&format!("{cursor}{g} {}", line_text(&t.id)), w),
+                fit(&format!("{cursor}{g} {}", line_text(label)), w),
                 if selected { style } else { th.tone(tone) },
             ));
             lines.push(Line::styled(
