@@ -82,7 +82,11 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
                         th.tone(tone),
                     ),
                     Span::raw(" "),
-                    Span::styled(fit(&line_text(&t.title), title_w), th.base()),
+                    Span::styled(
+                        fit(&line_text(&t.title), title_w.saturating_sub(1)),
+                        th.base(),
+                    ),
+                    Span::raw(" "),
                     Span::styled(
                         fit(&line_text(t.bead.as_deref().unwrap_or("-")), 13),
                         th.info(),
