@@ -105,5 +105,13 @@ fn mcp_agent_mail_fixture() {
         m.source = "mcp-agent-mail-0.1.0".into();
         m
     };
-    snap_all("mcp_fixture", &make, &[("threads", ""), ("help_request", "3<enter><enter>"), ("agents", "w")]);
+    snap_all(
+        "mcp_fixture",
+        &make,
+        &[
+            ("threads", ""),
+            ("help_request", "3<enter><enter>"),
+            ("agents", "w"),
+        ],
+    );
 }

@@ -71,11 +71,11 @@ pub fn config_path() -> PathBuf {
 
 pub mod ack;
 pub mod demo;
-pub mod pending;
-pub mod reply;
-pub mod threads;
 pub mod doctor;
 pub mod events;
+pub mod pending;
+pub mod reply;
 pub mod route;
 pub mod sweep;
 pub mod tasks;
+pub mod threads;
