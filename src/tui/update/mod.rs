@@ -2,10 +2,10 @@
 //! no clock reads, no terminal; side effects leave as a [`Command`].
 //!
 //! Keys are routed most-specific first, each component consuming what it
-//! handles: an open overlay (reply editor, chooser, help: [`overlays`])
-//! takes every key; then the search prompt ([`search`]); then the keymap's
-//! actions, which act on the focused pane ([`nav`] for movement and views,
-//! [`mail`] for ack and reply).
+//! handles: an open overlay (reply editor, chooser, help: `overlays`)
+//! takes every key; then the search prompt (`search`); then the keymap's
+//! actions, which act on the focused pane (`nav` for movement and views,
+//! `mail` for ack and reply).
 
 mod mail;
 mod nav;
