@@ -615,11 +615,12 @@ pub fn describe_source(s: &SourceKind) -> String {
 pub fn age(now: DateTime<Utc>, then: Option<DateTime<Utc>>) -> String {
     let Some(then) = then else { return "-".into() };
     let s = (now - then).num_seconds();
-    if s < 0 {
+    // A few minutes ahead is clock skew between machines: call it now.
+    if s < -300 {
         return "soon".into();
     }
     match s {
-        0..60 => "now".into(),
+        ..60 => "now".into(),
         60..3600 => format!("{}m", s / 60),
         3600..86400 => format!("{}h", s / 3600),
         86400..1_209_600 => format!("{}d", s / 86400),
@@ -649,5 +650,7 @@ mod tests {
         assert_eq!(age(now, ago(3 * 86400)), "3d");
         assert_eq!(age(now, ago(30 * 86400)), "4w");
         assert_eq!(age(now, None), "-");
+        assert_eq!(age(now, ago(-30)), "now", "clock skew");
+        assert_eq!(age(now, ago(-3600)), "soon");
     }
 }
