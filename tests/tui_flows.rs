@@ -566,3 +566,15 @@ fn config_problems_are_reported_not_fatal() {
     assert!(screen.contains("unprintable key"), "{screen}");
     assert!(screen.contains("bad colour \"#zz\""), "{screen}");
 }
+
+#[test]
+fn mouse_wheel_scrolls_the_focused_list() {
+    let config = UiConfig::from_toml("mouse = true", false);
+    assert!(config.mouse);
+    assert!(!UiConfig::default().mouse, "off unless asked for");
+    let mut app = TestApp::new(FakeBackend::sample(), config);
+    app.send(Msg::Scroll(3));
+    assert_eq!(app.model.sel.thread.as_deref(), Some("ol-527.1"));
+    app.send(Msg::Scroll(-3));
+    assert_eq!(app.model.sel.thread.as_deref(), Some("ol-531"));
+}

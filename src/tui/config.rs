@@ -7,6 +7,7 @@
 //!
 //! ```toml
 //! color = "auto"          # "always" | "never"; beats NO_COLOR either way
+//! mouse = false           # true: the wheel scrolls lists and the message
 //! [theme]
 //! name = "light"          # or "dark" (default)
 //! accent = "#d33682"      # any role: text muted accent ok warn error info border selection_bg selection_fg
@@ -36,6 +37,9 @@ pub struct UiConfig {
     pub theme: Theme,
     pub path: Option<PathBuf>,
     pub warnings: Vec<String>,
+    /// `mouse = true`: the wheel scrolls (off by default, as in aerc and
+    /// gitui, so the terminal's own selection keeps working).
+    pub mouse: bool,
 }
 
 impl Default for UiConfig {
@@ -45,6 +49,7 @@ impl Default for UiConfig {
             theme: Theme::dark(),
             path: None,
             warnings: Vec::new(),
+            mouse: false,
         }
     }
 }
@@ -88,6 +93,14 @@ impl UiConfig {
             Some(other) => {
                 warnings.push(format!("color = {other:?}: expected auto, always or never"));
                 ColorMode::Auto
+            }
+        };
+        let mouse = match table.get("mouse") {
+            None => false,
+            Some(toml::Value::Boolean(b)) => *b,
+            Some(_) => {
+                warnings.push("mouse: expected true or false".into());
+                false
             }
         };
         let mut theme = Theme::dark();
@@ -141,6 +154,7 @@ impl UiConfig {
             theme,
             path: None,
             warnings,
+            mouse,
         }
     }
 }

@@ -22,6 +22,8 @@ pub enum WatchState {
 #[derive(Debug, Clone)]
 pub enum Msg {
     Key(KeyEvent),
+    /// Mouse wheel: positive scrolls down (only with `mouse = true`).
+    Scroll(i8),
     Resize(u16, u16),
     /// The clock moved (ages in lists).
     Tick(DateTime<Utc>),

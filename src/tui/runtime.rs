@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use chrono::Utc;
 use futures::StreamExt;
-use ratatui::crossterm::event::{Event, EventStream};
+use ratatui::crossterm::event::{Event, EventStream, MouseEventKind};
 use ratatui::prelude::CrosstermBackend;
 use ratatui::Terminal;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
@@ -83,6 +83,7 @@ pub fn run(backend: Box<dyn Backend>, opts: RunOptions) -> io::Result<()> {
 
 async fn run_loop(mut backend: Box<dyn Backend>, opts: RunOptions) -> io::Result<()> {
     install_panic_hook();
+    let opts_mouse = opts.config.mouse;
     let panic_key = std::env::var("AMAIL_TEST_PANIC_KEY")
         .ok()
         .and_then(|s| s.chars().next());
@@ -93,7 +94,9 @@ async fn run_loop(mut backend: Box<dyn Backend>, opts: RunOptions) -> io::Result
         update(&mut model, msg);
     }
 
-    let mut guard = TerminalGuard::enter(CrosstermOps::stdout())?;
+    let mut ops = CrosstermOps::stdout();
+    ops.mouse = opts_mouse;
+    let mut guard = TerminalGuard::enter(ops)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     let size = terminal.size()?;
     model.size = (size.width, size.height);
@@ -151,6 +154,11 @@ fn spawn_input(tx: UnboundedSender<Msg>) -> JoinHandle<()> {
             let msg = match ev {
                 Ok(Event::Key(k)) => Msg::Key(k),
                 Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
+                Ok(Event::Mouse(me)) => match me.kind {
+                    MouseEventKind::ScrollDown => Msg::Scroll(3),
+                    MouseEventKind::ScrollUp => Msg::Scroll(-3),
+                    _ => continue,
+                },
                 Ok(_) => continue,
                 Err(_) => break,
             };

@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 
 use ratatui::crossterm::cursor::{Hide, Show};
+use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
     disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
@@ -31,6 +32,8 @@ pub struct CrosstermOps<W: Write> {
     pub out: W,
     /// Whether to toggle raw mode (a tty-wide setting, off in unit tests).
     pub raw_mode: bool,
+    /// Capture the mouse (wheel scrolling); undone on leave.
+    pub mouse: bool,
 }
 
 impl CrosstermOps<io::Stdout> {
@@ -38,6 +41,7 @@ impl CrosstermOps<io::Stdout> {
         CrosstermOps {
             out: io::stdout(),
             raw_mode: true,
+            mouse: false,
         }
     }
 }
@@ -49,7 +53,11 @@ impl<W: Write> TerminalOps for CrosstermOps<W> {
         if self.raw_mode {
             enable_raw_mode()?;
         }
-        execute!(self.out, EnterAlternateScreen, Hide)
+        execute!(self.out, EnterAlternateScreen, Hide)?;
+        if self.mouse {
+            execute!(self.out, EnableMouseCapture)?;
+        }
+        Ok(())
     }
 
     fn leave(&mut self) -> io::Result<()> {
@@ -61,7 +69,9 @@ impl<W: Write> TerminalOps for CrosstermOps<W> {
         }
         // Try every step even if one fails: a half-restored terminal is
         // worse than a reported error.
-        let screen = execute!(self.out, LeaveAlternateScreen, Show);
+        // Mouse capture off unconditionally: harmless when it was never on,
+        // and the panic hook's ops do not know whether it was.
+        let screen = execute!(self.out, DisableMouseCapture, LeaveAlternateScreen, Show);
         let raw = if self.raw_mode {
             disable_raw_mode()
         } else {
@@ -145,10 +155,14 @@ mod tests {
         let mut ops = CrosstermOps {
             out: Vec::new(),
             raw_mode: false,
+            mouse: true,
         };
         ops.enter().unwrap();
         ops.leave().unwrap();
         let s = String::from_utf8(ops.out).unwrap();
-        assert_eq!(s, "\x1b[?1049h\x1b[?25l\x1b[?1049l\x1b[?25h");
+        assert!(s.starts_with("\x1b[?1049h\x1b[?25l\x1b[?1000h"), "{s:?}");
+        // Mouse modes off, then back to the main screen, cursor shown.
+        assert!(s.ends_with("\x1b[?1049l\x1b[?25h"), "{s:?}");
+        assert!(s.contains("\x1b[?1000l"), "{s:?}");
     }
 }

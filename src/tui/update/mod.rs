@@ -33,6 +33,13 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             m.dirty = true;
             key(m, k)
         }
+        Msg::Scroll(lines) => {
+            m.dirty = true;
+            if m.overlay.is_none() {
+                step(m, lines as isize);
+            }
+            None
+        }
         Msg::Resize(w, h) => {
             m.size = (w, h);
             m.dirty = true;
