@@ -578,3 +578,18 @@ fn mouse_wheel_scrolls_the_focused_list() {
     app.send(Msg::Scroll(-3));
     assert_eq!(app.model.sel.thread.as_deref(), Some("ol-531"));
 }
+
+#[test]
+fn ctrl_c_cancels_prompts_and_overlays_before_it_quits() {
+    let mut app = TestApp::sample();
+    app.press("/gre<ctrl-c>");
+    assert!(!app.model.search.typing && !app.quit);
+    app.press("r");
+    app.type_text("draft");
+    app.press("<ctrl-c>");
+    assert!(app.model.overlay.is_none() && !app.quit);
+    app.press("?<ctrl-c>");
+    assert!(app.model.overlay.is_none() && !app.quit);
+    app.press("<ctrl-c>");
+    assert!(app.quit);
+}

@@ -9,6 +9,7 @@ use crate::tui::model::{ChoiceFor, Model, Notice, Overlay};
 use crate::tui::msg::Command;
 
 pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
+    let k = super::search::as_cancel(k);
     let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
     let overlay = m.overlay.as_mut()?;
     match overlay {

@@ -5,7 +5,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use crate::tui::model::{ListKind, Model, Notice, Screen, Search};
 
 pub(super) fn search_key(m: &mut Model, k: KeyEvent) {
-    match k.code {
+    match as_cancel(k).code {
         KeyCode::Esc => {
             let origin = m.search.origin.take();
             if let Some(kind) = search_list(m) {
@@ -102,3 +102,13 @@ pub(super) fn jump_match(m: &mut Model, forward: bool, from_origin: bool) {
 }
 
 // ---- ack and reply -----------------------------------------------------------
+
+/// Ctrl-c in a prompt or overlay cancels it, like Esc (it never quits from
+/// there: a half-typed reply is not worth losing the app over).
+pub(super) fn as_cancel(k: KeyEvent) -> KeyEvent {
+    if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
+        KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)
+    } else {
+        k
+    }
+}

@@ -45,7 +45,7 @@ pub fn extra_lines(m: &Model) -> Vec<Line<'static>> {
     for (k, d) in [
         ("  Ctrl-s", "send the reply"),
         ("  Ctrl-e", "continue the reply in $EDITOR"),
-        ("  Esc", "discard / cancel search"),
+        ("  Esc  Ctrl-c", "discard the reply / cancel search"),
         ("  Enter", "keep search / choose"),
     ] {
         out.push(Line::from(vec![
