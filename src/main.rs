@@ -17,6 +17,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// The terminal inbox: threads, pending acks, tasks and agents.
+    Inbox(amail::cli::inbox::InboxArgs),
     /// Parse Agent Mail files, directories or stdin into JSON or text.
     Parse(amail::cli::parse::ParseArgs),
     /// Parse mail, bridge it to AOF/1 events and route them into the task store.
@@ -44,6 +46,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: amail::cli::CliResult = match cli.command {
+        Command::Inbox(args) => amail::cli::inbox::run(args),
         Command::Parse(args) => amail::cli::parse::run(args),
         Command::Route(a) => amail::cli::route::run(a),
         Command::Tasks(a) => amail::cli::tasks::run(a),

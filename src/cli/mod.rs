@@ -2,6 +2,7 @@
 //! each subcommand lives in its own module here with its `Args` struct and a
 //! `run(args) -> anyhow-free Result<ExitCode, CliError>`.
 
+pub mod inbox;
 pub mod parse;
 
 use std::path::PathBuf;

@@ -1,0 +1,86 @@
+//! `amail inbox [SOURCE] [--as AGENT] [--demo] [--db FILE]`: the TUI.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::{CliError, CliResult};
+use crate::tui::real::RealBackend;
+use crate::tui::{self, Backend, EmptyBackend, RunOptions, UiConfig};
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  amail inbox --demo\n  amail inbox ~/.mcp_agent_mail_git_mailbox_repo --as BlueLake\n  amail inbox ./mail\n\nKeys: ? in the app lists them; rebind in the config file's [keys] table."
+)]
+pub struct InboxArgs {
+    /// A mailbox directory or an mcp_agent_mail storage root (default: the amail mailbox).
+    pub source: Option<PathBuf>,
+    /// Act as this agent: whose acks are pending, who acknowledges and replies.
+    #[arg(long = "as", value_name = "AGENT")]
+    pub as_agent: Option<String>,
+    /// Open a fresh demo mailbox (nothing to set up).
+    #[arg(long, conflicts_with = "source")]
+    pub demo: bool,
+    /// The mcp_agent_mail SQLite database, when it is not inside SOURCE.
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+}
+
+pub fn run(args: InboxArgs) -> CliResult {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        return Err(CliError::usage(
+            "amail inbox needs a terminal; for scripts use `amail threads` or `amail pending`",
+        ));
+    }
+    let config = UiConfig::load(&super::config_path(), tui::config::no_color_env());
+    let backend = make_backend(&args)?;
+    tui::run(
+        backend,
+        RunOptions {
+            identity: args.as_agent.clone(),
+            config,
+        },
+    )
+    .map_err(|e| CliError::bad_input(format!("terminal error: {e}")))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The real backend over `inbox::` and `router::`.
+///
+/// `--demo` writes a fresh demo mailbox under the data dir and routes it
+/// into its own store, so the board has tasks and follows the replies.
+/// Any other SOURCE is read as is; the board shows the default store.
+fn make_backend(args: &InboxArgs) -> Result<Box<dyn Backend>, CliError> {
+    if args.demo {
+        let dir = super::amail_home().join(format!(
+            "demo-inbox-{}",
+            chrono::Utc::now().format("%Y%m%d-%H%M%S-%f")
+        ));
+        let info = crate::inbox::demo::write_demo(&dir).map_err(|e| {
+            CliError::bad_input(format!("{}: cannot write the demo: {e}", dir.display()))
+        })?;
+        return Ok(Box::new(RealBackend::new(
+            info.mailbox,
+            None,
+            info.store,
+            true,
+        )));
+    }
+    let source = args.source.clone().unwrap_or_else(super::default_mailbox);
+    if !source.exists() {
+        return Ok(Box::new(EmptyBackend {
+            reason: format!(
+                "{} does not exist; give a mailbox or an mcp_agent_mail root, or try --demo",
+                source.display()
+            ),
+        }));
+    }
+    Ok(Box::new(RealBackend::new(
+        source,
+        args.db.clone(),
+        super::default_store(),
+        false,
+    )))
+}

@@ -1,0 +1,266 @@
+//! The event loop: one channel of [`Msg`]s fed by the keyboard/resize
+//! stream, a 1 s clock tick and the debounced file watcher; `update`;
+//! commands executed through the [`Backend`]; redraw only when dirty.
+//!
+//! Runs on a current-thread tokio runtime: the app is single-user and the
+//! backend calls are short, so one thread keeps the model free of locks.
+
+use std::io;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use chrono::Utc;
+use futures::StreamExt;
+use ratatui::crossterm::event::{Event, EventStream, MouseEventKind};
+use ratatui::prelude::CrosstermBackend;
+use ratatui::Terminal;
+use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
+use tokio::task::JoinHandle;
+
+use super::backend::Backend;
+use super::config::UiConfig;
+use super::model::Model;
+use super::msg::{Command, Msg, WatchState};
+use super::terminal::{install_panic_hook, CrosstermOps, TerminalGuard};
+use super::update::update;
+use super::view::view;
+use crate::inbox::{Inbox, SourceKind};
+
+/// How long to wait for a burst of file events to settle before reloading.
+const DEBOUNCE: Duration = Duration::from_millis(250);
+
+pub struct RunOptions {
+    pub identity: Option<String>,
+    pub config: UiConfig,
+}
+
+/// Performs a command's I/O and returns what happened. Editor and Quit
+/// need the terminal and are handled by the runtime, so they return `None`.
+/// Tests drive the same function with a fake backend.
+pub fn execute(backend: &mut dyn Backend, inbox: &Inbox, cmd: Command) -> Option<Msg> {
+    match cmd {
+        Command::Load => Some(Msg::Loaded {
+            inbox: backend.load(),
+            tasks: backend.tasks(),
+        }),
+        Command::Ack { keys, agent } => {
+            let (done, errors) = match backend.ack(inbox, &keys, &agent) {
+                Ok(n) => (n, Vec::new()),
+                Err(e) => (0, vec![e]),
+            };
+            Some(Msg::Acked {
+                agent,
+                done,
+                errors,
+            })
+        }
+        Command::Reply { key, agent, body } => {
+            let result = backend.reply(inbox, &key, &agent, &body);
+            Some(Msg::Replied { key, result })
+        }
+        Command::Editor { .. } | Command::Quit => None,
+    }
+}
+
+pub fn empty_inbox() -> Inbox {
+    Inbox {
+        source: SourceKind::Stdin,
+        messages: Vec::new(),
+        threads: Vec::new(),
+        agents: Vec::new(),
+        problems: Vec::new(),
+    }
+}
+
+/// Runs the app until the user quits. The terminal is restored on return,
+/// on error and on panic.
+pub fn run(backend: Box<dyn Backend>, opts: RunOptions) -> io::Result<()> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(run_loop(backend, opts))
+}
+
+async fn run_loop(mut backend: Box<dyn Backend>, opts: RunOptions) -> io::Result<()> {
+    install_panic_hook();
+    let opts_mouse = opts.config.mouse;
+    let panic_key = std::env::var("AMAIL_TEST_PANIC_KEY")
+        .ok()
+        .and_then(|s| s.chars().next());
+    let mut model =
+        Model::new(empty_inbox(), Vec::new(), Utc::now(), opts.config).with_identity(opts.identity);
+    model.source = backend.describe();
+    if let Some(msg) = execute(&mut *backend, &empty_inbox(), Command::Load) {
+        update(&mut model, msg);
+    }
+
+    let mut ops = CrosstermOps::stdout();
+    ops.mouse = opts_mouse;
+    let mut guard = TerminalGuard::enter(ops)?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    let size = terminal.size()?;
+    model.size = (size.width, size.height);
+
+    let (tx, mut rx) = unbounded_channel::<Msg>();
+    let mut input = spawn_input(tx.clone());
+    spawn_ticks(tx.clone());
+    let _watcher = start_watcher(backend.watch_paths(), tx.clone());
+
+    loop {
+        if model.dirty {
+            terminal.draw(|f| view(&model, f))?;
+            model.dirty = false;
+        }
+        let Some(msg) = rx.recv().await else { break };
+        if let (Some(c), Msg::Key(k)) = (panic_key, &msg) {
+            // Test hook: lets the end-to-end test prove a panic restores the terminal.
+            if k.code == ratatui::crossterm::event::KeyCode::Char(c) {
+                panic!("AMAIL_TEST_PANIC_KEY pressed");
+            }
+        }
+        let mut next = Some(msg);
+        while let Some(msg) = next.take() {
+            next = match update(&mut model, msg) {
+                None => None,
+                Some(Command::Quit) => return Ok(()),
+                Some(Command::Editor { initial }) => {
+                    // The input task would race the editor for stdin: stop it.
+                    input.abort();
+                    // Wait until the stream is really dropped, so its reader
+                    // thread no longer competes with the editor for stdin.
+                    let _ = (&mut input).await;
+                    guard.suspend()?;
+                    let result = run_editor(&initial);
+                    guard.resume()?;
+                    // A fresh Terminal repaints everything. (`Terminal::clear`
+                    // would query the cursor position, which can time out
+                    // right after the editor hands the tty back.)
+                    terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+                    input = spawn_input(tx.clone());
+                    model.dirty = true;
+                    Some(Msg::EditorClosed(result))
+                }
+                Some(cmd) => execute(&mut *backend, &model.inbox, cmd),
+            };
+        }
+    }
+    Ok(())
+}
+
+fn spawn_input(tx: UnboundedSender<Msg>) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut events = EventStream::new();
+        while let Some(ev) = events.next().await {
+            let msg = match ev {
+                Ok(Event::Key(k)) => Msg::Key(k),
+                Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
+                Ok(Event::Mouse(me)) => match me.kind {
+                    MouseEventKind::ScrollDown => Msg::Scroll(3),
+                    MouseEventKind::ScrollUp => Msg::Scroll(-3),
+                    _ => continue,
+                },
+                Ok(_) => continue,
+                Err(_) => break,
+            };
+            if tx.send(msg).is_err() {
+                break;
+            }
+        }
+    })
+}
+
+fn spawn_ticks(tx: UnboundedSender<Msg>) {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_secs(1));
+        loop {
+            every.tick().await;
+            if tx.send(Msg::Tick(Utc::now())).is_err() {
+                break;
+            }
+        }
+    });
+}
+
+/// Watches the backend's paths; bursts of changes become one `MailChanged`.
+pub fn start_watcher(
+    paths: Vec<PathBuf>,
+    tx: UnboundedSender<Msg>,
+) -> Option<notify::RecommendedWatcher> {
+    use notify::{EventKind, RecursiveMode, Watcher};
+    if paths.is_empty() {
+        return None;
+    }
+    let (raw_tx, mut raw_rx) = unbounded_channel::<()>();
+    let watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+        if let Ok(ev) = res {
+            if !matches!(ev.kind, EventKind::Access(_)) {
+                let _ = raw_tx.send(());
+            }
+        }
+    });
+    let mut watcher = match watcher {
+        Ok(w) => w,
+        Err(e) => {
+            let _ = tx.send(Msg::Watch(WatchState::Failed(e.to_string())));
+            return None;
+        }
+    };
+    let mut errors = Vec::new();
+    for p in &paths {
+        let mode = if p.is_dir() {
+            RecursiveMode::Recursive
+        } else {
+            RecursiveMode::NonRecursive
+        };
+        if let Err(e) = watcher.watch(p, mode) {
+            errors.push(format!("{}: {e}", p.display()));
+        }
+    }
+    let state = if errors.len() == paths.len() {
+        WatchState::Failed(errors.join("; "))
+    } else {
+        WatchState::Watching
+    };
+    let _ = tx.send(Msg::Watch(state));
+    tokio::spawn(async move {
+        while raw_rx.recv().await.is_some() {
+            tokio::time::sleep(DEBOUNCE).await;
+            while raw_rx.try_recv().is_ok() {}
+            if tx.send(Msg::MailChanged).is_err() {
+                break;
+            }
+        }
+    });
+    Some(watcher)
+}
+
+/// Runs `$VISUAL`/`$EDITOR` (else `vi`) on a temp file holding `initial`.
+fn run_editor(initial: &str) -> Result<String, String> {
+    let editor = std::env::var("VISUAL")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+        .or_else(|| {
+            std::env::var("EDITOR")
+                .ok()
+                .filter(|s| !s.trim().is_empty())
+        })
+        .unwrap_or_else(|| "vi".into());
+    let file = tempfile::Builder::new()
+        .prefix("amail-reply-")
+        .suffix(".md")
+        .tempfile()
+        .map_err(|e| e.to_string())?;
+    std::fs::write(file.path(), initial).map_err(|e| e.to_string())?;
+    // The editor may carry arguments ("code --wait"); split on whitespace.
+    let mut parts = editor.split_whitespace();
+    let prog = parts.next().unwrap_or("vi");
+    let status = std::process::Command::new(prog)
+        .args(parts)
+        .arg(file.path())
+        .status()
+        .map_err(|e| format!("could not run {prog}: {e}"))?;
+    if !status.success() {
+        return Err(format!("{prog} exited with {status}"));
+    }
+    std::fs::read_to_string(file.path()).map_err(|e| e.to_string())
+}

@@ -1,0 +1,107 @@
+//! The agent roster: who is working on what, who waits for help, how
+//! many acks each still owes, and when each was last heard from.
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+use super::{full_row, line_text, pane, scroll_window};
+use crate::inbox::AgentState;
+use crate::tui::keymap::Action;
+use crate::tui::model::{age, Model};
+use crate::tui::text::{fit, fit_right};
+use crate::tui::theme::Tone;
+
+pub fn state_badge(s: AgentState) -> (&'static str, Tone) {
+    match s {
+        AgentState::Idle => ("○ idle", Tone::Muted),
+        AgentState::Working => ("… working", Tone::Info),
+        AgentState::WaitingForHelp => ("? needs help", Tone::Warn),
+        AgentState::Offered => ("◆ offered", Tone::Ok),
+        AgentState::Failed => ("✗ failed", Tone::Error),
+        AgentState::Checkpointed => ("⟳ checkpoint", Tone::Warn),
+    }
+}
+
+pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
+    let th = &m.config.theme;
+    let block = pane(m, format!("Agents · {}", m.inbox.agents.len()), true);
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    if m.inbox.agents.is_empty() {
+        f.render_widget(
+            Paragraph::new(Line::styled("No agents have written yet.", th.muted())),
+            inner,
+        );
+        return;
+    }
+    let w = inner.width as usize;
+    let last_w = w.saturating_sub(2 + 16 + 14 + 13 + 8 + 5);
+    let mut lines = vec![Line::styled(
+        format!(
+            "  {}{}{}{}{}{}",
+            fit("agent", 16),
+            fit("state", 14),
+            fit("bead", 13),
+            fit("owes", 8),
+            fit("last message", last_w),
+            fit_right("seen", 5)
+        ),
+        th.muted(),
+    )];
+    let h = (inner.height as usize).saturating_sub(1);
+    let selected = m
+        .sel
+        .agent
+        .as_ref()
+        .and_then(|k| m.inbox.agents.iter().position(|a| &a.name == k));
+    let start = scroll_window(&m.offsets.agents, selected, m.inbox.agents.len(), h);
+    let owed = m.counts().owed;
+    for (i, a) in m.inbox.agents.iter().enumerate().skip(start).take(h) {
+        let sel = selected == Some(i);
+        let (word, tone) = state_badge(a.state);
+        let owes = owed.get(&a.name).copied().unwrap_or(0);
+        let last = a
+            .last_message
+            .and_then(|i| m.inbox.messages.get(i))
+            .map(|x| line_text(&x.message.subject))
+            .unwrap_or_default();
+        let line = Line::from(vec![
+            Span::styled(if sel { "▶ " } else { "  " }, th.accent()),
+            Span::styled(fit(&line_text(&a.name), 16), th.base()),
+            Span::styled(fit(word, 14), th.tone(tone)),
+            Span::styled(
+                fit(&line_text(a.bead.as_deref().unwrap_or("-")), 13),
+                th.info(),
+            ),
+            Span::styled(
+                fit(
+                    &if owes > 0 {
+                        format!("●{owes} ack")
+                    } else {
+                        "-".into()
+                    },
+                    8,
+                ),
+                if owes > 0 { th.warn() } else { th.muted() },
+            ),
+            Span::styled(fit(&last, last_w), th.base()),
+            Span::styled(fit_right(&age(m.now, a.last_at), 5), th.muted()),
+        ]);
+        lines.push(full_row(line, inner.width, sel, m));
+    }
+    f.render_widget(Paragraph::new(lines), inner);
+}
+
+pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
+    let k = &m.config.keymap;
+    vec![
+        (k.first_key(Action::Open), "thread"),
+        (k.first_key(Action::Search), "search"),
+        (k.first_key(Action::ScreenInbox), "inbox"),
+        (k.first_key(Action::ScreenTasks), "tasks"),
+        (k.first_key(Action::Help), "help"),
+        (k.first_key(Action::Quit), "quit"),
+    ]
+}

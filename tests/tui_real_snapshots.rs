@@ -1,0 +1,117 @@
+//! Snapshots of the app over real data: the demo mailbox (`inbox::demo`,
+//! fixed clock, routed into a store by the real backend) and the
+//! mcp_agent_mail 0.1.0 fixture store, at 80x24 and 160x48.
+
+use std::path::Path;
+
+use amail::tui::keymap::Chord;
+use amail::tui::msg::Msg;
+use amail::tui::real::RealBackend;
+use amail::tui::testing::render_to_string;
+use amail::tui::update::update;
+use amail::tui::{Backend, Model, UiConfig};
+use chrono::{DateTime, TimeZone, Utc};
+
+fn press(m: &mut Model, keys: &str) {
+    let mut chars = keys.chars().peekable();
+    while let Some(c) = chars.next() {
+        let spec = if c == '<' && chars.peek().is_some_and(|n| *n != '>') {
+            chars.by_ref().take_while(|n| *n != '>').collect()
+        } else {
+            c.to_string()
+        };
+        // Navigation only: commands (none expected) are not executed.
+        let _ = update(m, Msg::Key(Chord::parse(&spec).unwrap().to_event()));
+    }
+}
+
+fn snap_all(name: &str, make: &dyn Fn() -> Model, scenarios: &[(&str, &str)]) {
+    for (view, keys) in scenarios {
+        for (w, h) in [(80u16, 24u16), (160, 48)] {
+            let mut m = make();
+            let _ = update(&mut m, Msg::Resize(w, h));
+            press(&mut m, keys);
+            let screen = render_to_string(&m, w, h);
+            insta::with_settings!({
+                snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots"),
+                prepend_module_to_snapshot => false,
+                omit_expression => true,
+                description => format!("keys: {keys:?}"),
+            }, {
+                insta::assert_snapshot!(format!("tui_{name}_{view}_{w}x{h}"), screen);
+            });
+        }
+    }
+}
+
+const SCENARIOS: &[(&str, &str)] = &[
+    ("threads", ""),
+    ("help_request", "3<enter><enter>"),
+    ("tasks", "t"),
+    ("agents", "w"),
+];
+
+/// Task ids and update times come from the router's clock: make them stable.
+fn stable_tasks(mut tasks: Vec<amail::router::TaskSummary>) -> Vec<amail::router::TaskSummary> {
+    tasks.sort_by(|a, b| a.bead.cmp(&b.bead));
+    for (i, t) in tasks.iter_mut().enumerate() {
+        t.id = format!("TASK-{:02}", i + 1);
+        t.updated_at = None;
+    }
+    tasks
+}
+
+#[test]
+fn demo_mailbox() {
+    let now: DateTime<Utc> = Utc.with_ymd_and_hms(2026, 11, 22, 5, 0, 0).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let info = amail::inbox::demo::write_demo_at(dir.path(), now).unwrap();
+    let mut backend = RealBackend::new(info.mailbox.clone(), None, info.store.clone(), true);
+    let inbox = backend.load().unwrap();
+    let tasks = stable_tasks(backend.tasks().unwrap());
+    assert!(!tasks.is_empty(), "the demo routes into tasks");
+    let make = || {
+        let mut m = Model::new(inbox.clone(), tasks.clone(), now, UiConfig::default());
+        m.source = "demo/mail".into();
+        m
+    };
+    snap_all("demo", &make, SCENARIOS);
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), dest).unwrap();
+        }
+    }
+}
+
+#[test]
+fn mcp_agent_mail_fixture() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mcp-agent-mail-0.1.0");
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&fixture, dir.path());
+    let inbox = amail::inbox::load(dir.path(), &amail::inbox::LoadOptions::default()).unwrap();
+    // Just after the fixture's mail was written.
+    let now: DateTime<Utc> = Utc.with_ymd_and_hms(2026, 11, 22, 3, 30, 0).unwrap();
+    let make = || {
+        let mut m = Model::new(inbox.clone(), Vec::new(), now, UiConfig::default())
+            .with_identity(Some("BlueLake".into()));
+        m.source = "mcp-agent-mail-0.1.0".into();
+        m
+    };
+    snap_all(
+        "mcp_fixture",
+        &make,
+        &[
+            ("threads", ""),
+            ("help_request", "3<enter><enter>"),
+            ("agents", "w"),
+        ],
+    );
+}

@@ -1,0 +1,58 @@
+//! The app never panics on odd sizes, and the sanitiser lets no control
+//! character through whatever an agent writes.
+
+use amail::tui::sanitize::{clean_line, clean_text, reveal};
+use amail::tui::testing::TestApp;
+use proptest::prelude::*;
+
+#[test]
+fn tiny_and_odd_terminal_sizes_render_every_view() {
+    let scenarios = [
+        "",
+        "<enter>",
+        "<enter><enter>",
+        "<enter><enter>v",
+        "t",
+        "w",
+        "?",
+        "/ol-527.1<enter>a",
+        "r",
+        "/refr",
+    ];
+    for keys in scenarios {
+        for (w, h) in [
+            (1, 1),
+            (2, 3),
+            (10, 4),
+            (20, 6),
+            (40, 10),
+            (119, 30),
+            (120, 30),
+            (300, 80),
+        ] {
+            let mut app = TestApp::sample();
+            app.press(keys);
+            let screen = app.render(w, h);
+            assert_eq!(screen.lines().count(), h as usize, "{keys:?} at {w}x{h}");
+        }
+    }
+}
+
+fn is_control(c: char) -> bool {
+    let u = c as u32;
+    (u < 0x20 && c != '\n')
+        || (0x7f..=0x9f).contains(&u)
+        || ('\u{202A}'..='\u{202E}').contains(&c)
+        || ('\u{2066}'..='\u{2069}').contains(&c)
+}
+
+proptest! {
+    #[test]
+    fn sanitised_text_has_no_controls(s in "(\\PC|[\\x00-\\x1f\\x7f-\\x9f\\u{202a}-\\u{202e}\\u{2066}-\\u{2069}]|\\x1b\\[[0-9;]*[A-Za-z]|\\x1b\\][^\\x07]*\\x07){0,40}") {
+        let t = clean_text(&s);
+        prop_assert!(!t.chars().any(is_control), "{:?} -> {:?}", s, t);
+        let l = clean_line(&s);
+        prop_assert!(!l.chars().any(|c| is_control(c) || c == '\n'));
+        prop_assert!(!reveal(&s).chars().any(is_control));
+    }
+}

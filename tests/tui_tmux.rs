@@ -1,0 +1,222 @@
+//! End to end: the real binary in a real terminal (tmux), driven with
+//! send-keys and read back with capture-pane. Skipped, with a printed
+//! reason, where tmux is not installed.
+//!
+//! Waiting is by polling the screen for expected text with a generous
+//! limit; nothing asserts on how long anything took.
+
+use std::process::Command;
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+struct Tmux {
+    session: String,
+}
+
+impl Tmux {
+    fn start(name: &str, cmd: &str) -> Option<Tmux> {
+        if Command::new("tmux")
+            .arg("-V")
+            .output()
+            .map(|o| !o.status.success())
+            .unwrap_or(true)
+        {
+            eprintln!("SKIPPED: tmux is not installed; the end-to-end TUI test needs it");
+            return None;
+        }
+        let session = format!("amail-e2e-{name}-{}", std::process::id());
+        let ok = Command::new("tmux")
+            .args([
+                "new-session",
+                "-d",
+                "-s",
+                &session,
+                "-x",
+                "110",
+                "-y",
+                "32",
+                "sh",
+                "-c",
+                cmd,
+            ])
+            .env_remove("TMUX")
+            .status()
+            .expect("tmux runs")
+            .success();
+        assert!(ok, "tmux new-session failed");
+        Some(Tmux { session })
+    }
+
+    fn screen(&self) -> String {
+        let out = Command::new("tmux")
+            .args(["capture-pane", "-p", "-t", &self.session])
+            .output()
+            .expect("capture-pane");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", &self.session];
+        args.extend_from_slice(keys);
+        assert!(Command::new("tmux").args(&args).status().unwrap().success());
+    }
+
+    fn text(&self, text: &str) {
+        assert!(Command::new("tmux")
+            .args(["send-keys", "-t", &self.session, "-l", text])
+            .status()
+            .unwrap()
+            .success());
+    }
+
+    /// Polls until `needle` is on screen; panics with the screen if it never is.
+    fn wait_for(&self, needle: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let s = self.screen();
+            if s.contains(needle) {
+                return s;
+            }
+            if Instant::now() > deadline {
+                panic!("never saw {needle:?}; screen:\n{s}");
+            }
+            sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["kill-session", "-t", &self.session])
+            .status();
+    }
+}
+
+fn shell(extra_env: &str) -> String {
+    let bin = env!("CARGO_BIN_EXE_amail");
+    let home = std::env::temp_dir().join(format!("amail-e2e-home-{}", std::process::id()));
+    // After the app exits, print its status and whether the tty is back in
+    // canonical mode (raw mode leaves "-icanon"), then idle for capture.
+    format!(
+        "AMAIL_HOME='{}' AMAIL_CONFIG=/nonexistent/config.toml TERM=xterm-256color {extra_env} '{bin}' inbox --demo; \
+         echo \"EXIT=$?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\{{0,1\\}}icanon' | sed 's/^/TTY:/'; sleep 120",
+        home.display()
+    )
+}
+
+/// The issue's "done when": find the unanswered help request, read it,
+/// acknowledge it, answer it, see the task board, quit with the terminal
+/// intact. Written against what any demo mailbox shows (one unanswered
+/// help request), not against its exact text.
+#[test]
+fn find_read_ack_answer_and_quit_in_a_real_terminal() {
+    let Some(t) = Tmux::start("flow", &shell("")) else {
+        return;
+    };
+    t.wait_for("Threads · All");
+    t.wait_for("‼HELP");
+    t.wait_for("‼1 help");
+    // The Help filter puts the unanswered request first; open it and read it.
+    t.text("3");
+    t.wait_for("[3 Help requests");
+    t.keys(&["Enter"]);
+    t.wait_for("Thread ");
+    t.keys(&["Enter"]);
+    let screen = t.wait_for("? HELP ·");
+    assert!(screen.contains("Problem"), "{screen}");
+    // Acknowledge it.
+    t.text("a");
+    t.wait_for("✓ acknowledged 1 message as");
+    // Answer it inline.
+    t.text("r");
+    t.wait_for("Reply as");
+    t.text("Follow the spec: 15 minutes.");
+    t.keys(&["C-s"]);
+    t.wait_for("✓ reply sent to");
+    t.wait_for("‼0 help");
+    // The answer is in the thread.
+    t.keys(&["Escape"]);
+    t.wait_for("↩ ANSWER");
+    // The task board shows the thread's task, just updated.
+    t.text("t");
+    let board = t.wait_for("Task board");
+    assert!(
+        board.contains("now"),
+        "a task updated by the reply:\n{board}"
+    );
+    t.text("q");
+    let after = t.wait_for("EXIT=");
+    assert!(after.contains("EXIT=0"), "{after}");
+    let after = t.wait_for("TTY:");
+    assert!(
+        after.contains("TTY:icanon"),
+        "terminal left in raw mode:\n{after}"
+    );
+    assert!(
+        !after.contains("Threads · All"),
+        "alternate screen not left:\n{after}"
+    );
+}
+
+#[test]
+fn a_panic_leaves_the_terminal_usable() {
+    let Some(t) = Tmux::start("panic", &shell("RUST_BACKTRACE=0 AMAIL_TEST_PANIC_KEY=!")) else {
+        return;
+    };
+    t.wait_for("Threads · All");
+    t.text("!");
+    let after = t.wait_for("TTY:");
+    assert!(
+        after.contains("AMAIL_TEST_PANIC_KEY pressed"),
+        "panic message readable:\n{after}"
+    );
+    assert!(after.contains("EXIT=101"), "{after}");
+    // The message is not overwritten by a second, stale restore.
+    let msg_at = after.find("AMAIL_TEST_PANIC_KEY pressed").unwrap();
+    assert!(msg_at < after.find("EXIT=101").unwrap(), "{after}");
+    assert!(
+        after.contains("TTY:icanon"),
+        "terminal left in raw mode:\n{after}"
+    );
+    assert!(
+        !after.contains("Threads · All"),
+        "alternate screen not left:\n{after}"
+    );
+}
+
+#[test]
+fn reply_through_editor_suspends_and_restores_the_app() {
+    let dir = std::env::temp_dir().join(format!("amail-e2e-editor-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let editor = dir.join("fake-editor.sh");
+    // Stands in for $EDITOR: prints to the (restored) terminal, writes a body.
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\necho EDITOR-RAN-ON \"$1\"\nprintf 'Answer written in the editor.\\n' > \"$1\"\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let env = format!("VISUAL= EDITOR='{}'", editor.display());
+    let Some(t) = Tmux::start("editor", &shell(&env)) else {
+        return;
+    };
+    t.wait_for("Threads · All");
+    t.text("3");
+    t.wait_for("[3 Help requests 2]");
+    t.text("e");
+    // Back in the app after the editor, with the reply written.
+    t.wait_for("✓ reply sent to");
+    let screen = t.wait_for("Answer written in the editor.");
+    assert!(screen.contains("↩ ANSWER"), "{screen}");
+    assert!(screen.contains("Threads · Help requests"), "{screen}");
+    // Keys still work after the input stream was restarted.
+    t.text("q");
+    let after = t.wait_for("EXIT=");
+    assert!(after.contains("EXIT=0"), "{after}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
