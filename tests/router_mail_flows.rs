@@ -141,3 +141,71 @@ fn each_kind_of_report_lands_where_the_table_says() {
         task.body
     );
 }
+
+/// Answering a BLOCKED help request unblocks the task (blocked -> ready),
+/// once: re-routing the same answer changes nothing, and an answer to a
+/// task that was never blocked leaves its status alone.
+#[test]
+fn an_answer_unblocks_a_blocked_task_once() {
+    let dir = scratch();
+    let mail = dir.path().join("mail");
+    accept(&mail, "stuck", 0);
+    accept(&mail, "busy", 1);
+    send(
+        &mail,
+        "stuck",
+        2,
+        "HELP_REQUEST",
+        "Issue Type: BLOCKED\n\n## Problem\nNo database access.\n\n## Question\nCredentials?",
+    );
+    send(
+        &mail,
+        "busy",
+        3,
+        "HELP_REQUEST",
+        "Issue Type: TECHNICAL\n\n## Problem\nSlow test.\n\n## Question\nSkip it?",
+    );
+    let store_dir = dir.path().join("store");
+    assert!(route(&store_dir, &[&mail]).status.success());
+    let status = |bead: &str| {
+        Store::open(&store_dir)
+            .unwrap()
+            .list()
+            .unwrap()
+            .into_iter()
+            .find(|t| t.bead.as_deref() == Some(bead))
+            .unwrap()
+            .status
+    };
+    assert_eq!(status("stuck"), "blocked");
+    assert_eq!(status("busy"), "in-progress");
+
+    for (bead, n) in [("stuck", 4), ("busy", 5)] {
+        write_mail(
+            &mail,
+            &format!("{bead}-answer.md"),
+            &format!("{bead}-answer"),
+            "orchestrator",
+            &format!("2026-11-22T02:{n:02}:45Z"),
+            &format!("Re: [{bead}] HELP_REQUEST"),
+            "HELP_RESPONSE\n\nUse the staging credentials.",
+        );
+    }
+    assert!(route(&store_dir, &[&mail]).status.success());
+    assert_eq!(status("stuck"), "ready", "the answer unblocks the worker");
+    assert_eq!(
+        status("busy"),
+        "in-progress",
+        "an answer never moves unblocked work"
+    );
+    let unblocked = |log: &[(u64, String, String, Option<String>, String)]| {
+        log.iter()
+            .filter(|e| e.1 == "task.transitioned" && e.4.contains("\"to\":\"ready\""))
+            .count()
+    };
+    assert_eq!(unblocked(&event_log(&store_dir)), 1);
+
+    let before = snapshot(&store_dir);
+    assert!(route(&store_dir, &[&mail]).status.success());
+    assert_same(&snapshot(&store_dir), &before, "re-routing the answer");
+}

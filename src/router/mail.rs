@@ -40,9 +40,10 @@ impl Router {
                 return Ok(RouteOutcome::Rejected("task_not_found".into()));
             }
         };
-        let Some(env) = bridge::to_envelope(msg, &task_id) else {
+        let Some(mut env) = bridge::to_envelope(msg, &task_id) else {
             return Ok(RouteOutcome::Ignored);
         };
+        unblock_on_answer(&mut tx, msg, &mut env)?;
         let extras = Extras {
             key: Some(key.clone()),
             summary: bridge::summary_of(msg),
@@ -120,4 +121,29 @@ impl Router {
             json!({ "title": title, "status": "ready", "beadId": bead }),
         );
     }
+}
+
+/// An answer to a help request unblocks the worker: a HELP_RESPONSE that
+/// reaches a task which is `blocked` moves it back to `ready` (the only way
+/// out of `blocked` in AOF's transition table), so the board shows the work
+/// can resume. The design's table maps HELP_RESPONSE to notes only; a task
+/// left blocked after its question was answered is the wrong picture, so
+/// this is the one place the router looks at the task before the envelope.
+fn unblock_on_answer(
+    tx: &mut Txn<'_>,
+    msg: &Message<'_>,
+    env: &mut crate::aof::Envelope,
+) -> Result<()> {
+    if msg.kind != amail_parser::MessageType::HelpResponse {
+        return Ok(());
+    }
+    let crate::aof::Payload::StatusUpdate(update) = &mut env.payload else {
+        return Ok(());
+    };
+    if update.status.is_none() {
+        if let Some((TaskStatus::Blocked, _)) = tx.get(&update.task_id)? {
+            update.status = Some(TaskStatus::Ready);
+        }
+    }
+    Ok(())
 }
