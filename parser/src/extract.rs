@@ -236,31 +236,31 @@ impl<'a> Extractor<'_, 'a> {
     }
 
     fn pass_fail(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_>) -> Option<bool> {
-        let h = hit.filter(|h| !h.value.is_empty())?;
-        match pass_fail(h.value) {
-            Ok(v) => Some(v),
-            Err(_) => {
-                d.at(
-                    Code::BadEnum,
-                    self.body.line(&h),
-                    h.value,
-                    format!("`{}` is neither PASS nor FAIL", h.value),
-                );
-                None
-            }
-        }
+        self.boolean(hit, pass_fail, "PASS nor FAIL", d)
     }
 
     fn yes_no(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_>) -> Option<bool> {
+        self.boolean(hit, yes_no, "true nor false", d)
+    }
+
+    /// A two-valued field read by `read`; anything else is a bad-enum
+    /// diagnostic and an absent value (tri-state: never a guessed `false`).
+    fn boolean(
+        &self,
+        hit: Option<Hit<'a>>,
+        read: fn(&str) -> Result<bool, ValueError>,
+        neither: &str,
+        d: &mut Diags<'_>,
+    ) -> Option<bool> {
         let h = hit.filter(|h| !h.value.is_empty())?;
-        match yes_no(h.value) {
+        match read(h.value) {
             Ok(v) => Some(v),
             Err(_) => {
                 d.at(
                     Code::BadEnum,
                     self.body.line(&h),
                     h.value,
-                    format!("`{}` is neither true nor false", h.value),
+                    format!("`{}` is neither {neither}", h.value),
                 );
                 None
             }
