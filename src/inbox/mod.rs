@@ -19,6 +19,7 @@ pub mod load;
 pub mod mcp_archive;
 pub mod model;
 pub mod reply;
+pub mod turn;
 
 pub use ack::{ack, ack_at, ack_loaded, AckOutcome};
 pub use build::assemble;
@@ -29,3 +30,4 @@ pub use load::{
 };
 pub use model::*;
 pub use reply::{reply, reply_at, reply_loaded, ReplyOutcome};
+pub use turn::TurnState;
