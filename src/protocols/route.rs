@@ -63,6 +63,15 @@ impl Router {
             summary,
         };
         let mut out = self.handle(&mut tx, &env, &extras)?;
+        if let Some(follow) = follow_up(item, &env) {
+            if let RouteOutcome::Routed { transitions, .. } = &mut out {
+                if let RouteOutcome::Routed { transitions: n, .. } =
+                    self.handle(&mut tx, &follow, &Extras::default())?
+                {
+                    *transitions += n;
+                }
+            }
+        }
         if let RouteOutcome::Routed { created: c, .. } = &mut out {
             *c = created;
         }
@@ -208,6 +217,37 @@ pub fn collect(
     let mut out = parsed.items;
     out.sort_by_key(|i| (bridge::at(i), i.source().path.clone(), i.source().line));
     (out, parsed.diags)
+}
+
+/// The board follows the handoff state machine where AOF's handoff acks
+/// alone would not move the task: an accepted handoff starts the task
+/// (`in-progress`, as BEAD_ACCEPTED does) and a re-offer after a failure
+/// makes it `ready` again. Both are status.updates from the agent that
+/// acted; the router skips them when the task is already there.
+fn follow_up(item: &Item, env: &crate::aof::Envelope) -> Option<crate::aof::Envelope> {
+    let Item::Handoff(h) = item else {
+        return None;
+    };
+    let (status, agent) = match h.status {
+        super::HandoffStatus::Accepted => (TaskStatus::InProgress, env.from_agent.clone()),
+        super::HandoffStatus::Offered if h.reoffered => (TaskStatus::Ready, h.from_agent.clone()),
+        _ => return None,
+    };
+    let p = crate::aof::StatusUpdate {
+        task_id: env.task_id.clone(),
+        agent_id: agent.clone(),
+        status: Some(status),
+        progress: Some(format!("handoff {}", h.state())),
+        blockers: None,
+        notes: None,
+    };
+    Some(crate::aof::Envelope::new(
+        crate::aof::Payload::StatusUpdate(p),
+        env.task_id.clone(),
+        agent,
+        "system",
+        env.sent_at.clone(),
+    ))
 }
 
 /// Counts for `amail route`'s summary line.
