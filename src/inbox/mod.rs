@@ -13,6 +13,7 @@ pub mod ack;
 mod atomic;
 mod build;
 pub mod demo;
+pub mod demo_protocols;
 mod error;
 pub mod journal;
 pub mod load;
