@@ -184,7 +184,10 @@ fn a2a(a: &A2aItem, task_id: &str, parent: &str) -> Envelope {
                 .data
                 .iter()
                 .take(crate::aof::limits::LIST_ITEMS)
-                .map(|(k, v)| clip(&format!("{k}={v}"), crate::aof::limits::LIST_ITEM))
+                .map(|(k, v)| {
+                    let v = v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string());
+                    clip(&format!("{k}={v}"), crate::aof::limits::LIST_ITEM)
+                })
                 .collect(),
             constraints: vec![format!(
                 "priority: {}",
