@@ -8,8 +8,13 @@ use amail::aof::{detect, Detected, Input, MessageKind, Outcome, Payload, TaskSta
 use amail::protocols::{self, bridge, A2aKind, A2aStatus, Item, Priority, Protocol};
 
 fn data(rel: &str) -> (String, String) {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/a2a").join(rel);
-    (format!("tests/data/a2a/{rel}"), std::fs::read_to_string(p).unwrap())
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/a2a")
+        .join(rel);
+    (
+        format!("tests/data/a2a/{rel}"),
+        std::fs::read_to_string(p).unwrap(),
+    )
 }
 
 fn parsed(rel: &str) -> protocols::Parsed {
@@ -37,7 +42,10 @@ fn task_message_with_priority_and_deadline() {
     assert_eq!(a.message, A2aKind::TaskMessage);
     assert_eq!(a.status, A2aStatus::Pending);
     assert_eq!(a.priority, Some(Priority::High));
-    assert_eq!(a.deadline.unwrap().to_rfc3339(), "2026-11-21T12:00:00+00:00");
+    assert_eq!(
+        a.deadline.unwrap().to_rfc3339(),
+        "2026-11-21T12:00:00+00:00"
+    );
     assert_eq!(a.responder.as_deref(), Some("data_processor_01"));
     assert_eq!(a.data["dataset_path"], "/data/sales_2024.csv");
 }
@@ -58,7 +66,10 @@ fn enums_by_name_or_number_and_wrapped_messages() {
 
     let p = parsed("valid/result.json");
     let r = a2a(&p)[0];
-    assert_eq!((r.message, r.status), (A2aKind::TaskResult, A2aStatus::Completed));
+    assert_eq!(
+        (r.message, r.status),
+        (A2aKind::TaskResult, A2aStatus::Completed)
+    );
 
     let p = parsed("valid/lifecycle.jsonl");
     assert!(p.diags.is_empty(), "{:?}", p.diags);
@@ -159,32 +170,50 @@ fn bridge_maps_each_message() {
     let p = parsed("valid/task.json");
     let e = env(&p.items[0]);
     assert_eq!(e.kind, MessageKind::HandoffRequest);
-    let Payload::HandoffRequest(h) = &e.payload else { panic!() };
+    let Payload::HandoffRequest(h) = &e.payload else {
+        panic!()
+    };
     assert_eq!(h.to_agent, "data_processor_01");
     assert_eq!(h.due_by, "2026-11-21T12:00:00.000Z");
     assert_eq!(h.constraints, ["priority: HIGH"]);
 
     let p = parsed("valid/progress.jsonl");
     let e = env(&p.items[0]);
-    let Payload::StatusUpdate(s) = &e.payload else { panic!() };
+    let Payload::StatusUpdate(s) = &e.payload else {
+        panic!()
+    };
     assert_eq!(s.status, Some(TaskStatus::InProgress));
     assert_eq!(s.progress.as_deref(), Some("45%: Processing data"));
 
     let p = parsed("valid/result.json");
-    let Payload::CompletionReport(c) = &env(&p.items[0]).payload else { panic!() };
+    let Payload::CompletionReport(c) = &env(&p.items[0]).payload else {
+        panic!()
+    };
     assert_eq!(c.outcome, Outcome::Done);
 
     let p = parsed("valid/lifecycle.jsonl");
-    let Payload::CompletionReport(c) = &env(&p.items[2]).payload else { panic!() };
-    assert_eq!((c.outcome, c.blockers.as_slice()), (Outcome::Blocked, &["GPU quota exceeded".to_string()][..]));
-    let Payload::StatusUpdate(s) = &env(&p.items[5]).payload else { panic!() };
+    let Payload::CompletionReport(c) = &env(&p.items[2]).payload else {
+        panic!()
+    };
+    assert_eq!(
+        (c.outcome, c.blockers.as_slice()),
+        (Outcome::Blocked, &["GPU quota exceeded".to_string()][..])
+    );
+    let Payload::StatusUpdate(s) = &env(&p.items[5]).payload else {
+        panic!()
+    };
     assert_eq!(s.status, Some(TaskStatus::Cancelled));
 }
 
 #[test]
 fn bridge_output_snapshot() {
     let mut out = String::new();
-    for f in ["task.json", "progress.jsonl", "result.json", "lifecycle.jsonl"] {
+    for f in [
+        "task.json",
+        "progress.jsonl",
+        "result.json",
+        "lifecycle.jsonl",
+    ] {
         for it in &parsed(&format!("valid/{f}")).items {
             out.push_str(&bridge::to_envelope_standalone(it).to_json_line());
             out.push('\n');

@@ -24,7 +24,12 @@ fn text(b: &[u8]) -> String {
 
 #[test]
 fn parse_prints_protocol_objects() {
-    let out = amail(&["parse", "--format", "jsonl", "tests/data/handoff/valid/reoffered.json"]);
+    let out = amail(&[
+        "parse",
+        "--format",
+        "jsonl",
+        "tests/data/handoff/valid/reoffered.json",
+    ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let lines: Vec<serde_json::Value> = text(&out.stdout)
         .lines()
@@ -33,7 +38,10 @@ fn parse_prints_protocol_objects() {
     assert_eq!(lines.len(), 4);
     assert!(lines.iter().all(|l| l["protocol"] == "handoff/0.1"));
     assert_eq!(lines[3]["state"], "re-offered");
-    assert_eq!(lines[3]["source"], "tests/data/handoff/valid/reoffered.json:5");
+    assert_eq!(
+        lines[3]["source"],
+        "tests/data/handoff/valid/reoffered.json:5"
+    );
 
     let out = amail(&["parse", "--format", "json", "tests/data/a2a/valid"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -41,13 +49,20 @@ fn parse_prints_protocol_objects() {
     let arr = v.as_array().unwrap();
     assert_eq!(arr.len(), 10);
     assert!(arr.iter().all(|o| o["protocol"] == "a2a"));
-    assert!(arr.iter().any(|o| o["priority"] == "HIGH" && o["deadline"].is_string()));
+    assert!(arr
+        .iter()
+        .any(|o| o["priority"] == "HIGH" && o["deadline"].is_string()));
     assert!(arr.iter().any(|o| o["progress_percentage"] == 45));
 }
 
 #[test]
 fn agent_mail_json_is_unchanged() {
-    let out = amail(&["parse", "--format", "jsonl", "tests/data/mixed/mail/BlueLake/001-bead-accepted.md"]);
+    let out = amail(&[
+        "parse",
+        "--format",
+        "jsonl",
+        "tests/data/mixed/mail/BlueLake/001-bead-accepted.md",
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["type"], "BEAD_ACCEPTED");
     assert!(v.get("protocol").is_none());
@@ -55,21 +70,39 @@ fn agent_mail_json_is_unchanged() {
 
 #[test]
 fn parse_reports_located_diagnostics() {
-    let out = amail(&["parse", "--format", "jsonl", "tests/data/handoff/invalid/bad-status.json"]);
+    let out = amail(&[
+        "parse",
+        "--format",
+        "jsonl",
+        "tests/data/handoff/invalid/bad-status.json",
+    ]);
     assert!(out.status.success());
     assert!(
         text(&out.stderr).contains("tests/data/handoff/invalid/bad-status.json:4:3: schema:"),
         "{}",
         text(&out.stderr)
     );
-    let out = amail(&["parse", "--strict", "tests/data/a2a/invalid/bad-transition.jsonl"]);
+    let out = amail(&[
+        "parse",
+        "--strict",
+        "tests/data/a2a/invalid/bad-transition.jsonl",
+    ]);
     assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("bad-transition.jsonl:4:1: invalid_transition"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("bad-transition.jsonl:4:1: invalid_transition"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
 fn parse_aof_bridges_protocol_items() {
-    let out = amail(&["parse", "--format", "aof", "tests/data/handoff/valid/failed.json"]);
+    let out = amail(&[
+        "parse",
+        "--format",
+        "aof",
+        "tests/data/handoff/valid/failed.json",
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["type"], "completion.report");
     assert_eq!(v["payload"]["outcome"], "blocked");
@@ -104,7 +137,11 @@ fn route_takes_a_mixed_mailbox() {
     std::fs::remove_file(mail.join(".handoffs/broken.json")).unwrap();
     let out = amail(&["route", m, "--store", s]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).contains("0 transitions, 17 duplicates"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("0 transitions, 17 duplicates"),
+        "{}",
+        text(&out.stdout)
+    );
     let out = amail(&["tasks", "--store", s]);
     let t = text(&out.stdout);
     assert!(t.contains("task_lint_9"), "{t}");
@@ -116,7 +153,10 @@ fn threads_warns_about_two_active_beads() {
     let out = amail(&["threads", "tests/data/mixed/mail"]);
     assert!(out.status.success());
     let e = text(&out.stderr);
-    assert!(e.contains("BlueLake has 2 beads in progress at once (ol-700, ol-701)"), "{e}");
+    assert!(
+        e.contains("BlueLake has 2 beads in progress at once (ol-700, ol-701)"),
+        "{e}"
+    );
     assert!(e.contains("coder has 2 beads in progress at once"), "{e}");
 }
 
@@ -126,7 +166,10 @@ fn demo_writes_handoffs_and_a2a() {
     let out = amail(&["demo", dir.path().to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let mail = dir.path().join("mail");
-    assert_eq!(std::fs::read_dir(mail.join(".handoffs")).unwrap().count(), 5);
+    assert_eq!(
+        std::fs::read_dir(mail.join(".handoffs")).unwrap().count(),
+        5
+    );
     let inbox = amail::inbox::load(&mail, &Default::default()).unwrap();
     assert!(inbox.problems.is_empty(), "{:?}", inbox.problems);
     let raw: std::collections::BTreeSet<&str> = inbox
@@ -143,7 +186,14 @@ fn demo_writes_handoffs_and_a2a() {
         .filter(|m| m.message.raw_type.as_deref() == Some("HANDOFF"))
         .filter_map(|m| m.message.parsed.status.as_deref())
         .collect();
-    for s in ["offered", "accepted", "completed", "failed", "rejected", "re-offered"] {
+    for s in [
+        "offered",
+        "accepted",
+        "completed",
+        "failed",
+        "rejected",
+        "re-offered",
+    ] {
         assert!(states.contains(s), "{s} missing: {states:?}");
     }
 }

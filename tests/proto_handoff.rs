@@ -8,7 +8,9 @@ use amail::aof::{detect, Detected, Input, MessageKind, Outcome, Payload};
 use amail::protocols::{self, bridge, handoff, HandoffStatus, Item, Protocol};
 
 fn data(rel: &str) -> (String, String) {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/handoff").join(rel);
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/handoff")
+        .join(rel);
     let text = std::fs::read_to_string(&p).unwrap();
     (format!("tests/data/handoff/{rel}"), text)
 }
@@ -46,7 +48,10 @@ fn every_state_reads_cleanly() {
     assert_eq!(offered.context["line"], 42);
     // Python's isoformat() without an offset is read as UTC.
     let accepted = only("valid/accepted.json");
-    assert_eq!(accepted.updated_at.to_rfc3339(), "2026-11-20T09:10:00.250+00:00");
+    assert_eq!(
+        accepted.updated_at.to_rfc3339(),
+        "2026-11-20T09:10:00.250+00:00"
+    );
 }
 
 #[test]
@@ -130,7 +135,12 @@ fn broken_json_is_a_diagnostic_not_a_crash() {
     assert!(p.items.is_empty());
     assert_eq!(p.diags.len(), 1);
     assert_eq!(p.diags[0].code, "invalid_json");
-    assert_eq!((p.diags[0].line, p.diags[0].column), (4, 3), "{:?}", p.diags);
+    assert_eq!(
+        (p.diags[0].line, p.diags[0].column),
+        (4, 3),
+        "{:?}",
+        p.diags
+    );
     // Inside a `.handoffs/` directory it is detected as a handoff file.
     let (proto, p) = protocols::detect("x/.handoffs/a.json", &text).unwrap();
     assert_eq!(proto, Protocol::Handoff);
@@ -166,8 +176,14 @@ fn handoff_dir_env() {
         handoff::dir_for(root, Some("shared/ho".as_ref())),
         Path::new("/m/shared/ho")
     );
-    assert_eq!(handoff::dir_for(root, Some("/abs".as_ref())), Path::new("/abs"));
-    assert_eq!(handoff::dir_for(root, Some("".as_ref())), Path::new("/m/.handoffs"));
+    assert_eq!(
+        handoff::dir_for(root, Some("/abs".as_ref())),
+        Path::new("/abs")
+    );
+    assert_eq!(
+        handoff::dir_for(root, Some("".as_ref())),
+        Path::new("/m/.handoffs")
+    );
 }
 
 fn envelope(rel: &str, n: usize) -> amail::aof::Envelope {
@@ -185,30 +201,50 @@ fn envelope(rel: &str, n: usize) -> amail::aof::Envelope {
 fn bridge_maps_each_state() {
     let e = envelope("valid/offered.json", 0);
     assert_eq!(e.kind, MessageKind::HandoffRequest);
-    assert_eq!((e.from_agent.as_str(), e.to_agent.as_str()), ("scanner", "anyone"));
-    let Payload::HandoffRequest(p) = &e.payload else { panic!() };
+    assert_eq!(
+        (e.from_agent.as_str(), e.to_agent.as_str()),
+        ("scanner", "anyone")
+    );
+    let Payload::HandoffRequest(p) = &e.payload else {
+        panic!()
+    };
     assert_eq!(p.context_refs, ["file=src/auth.py", "line=42"]);
-    assert_eq!(p.acceptance_criteria, ["Review the auth module for timing attacks"]);
+    assert_eq!(
+        p.acceptance_criteria,
+        ["Review the auth module for timing attacks"]
+    );
     assert_ne!(p.parent_task_id, p.task_id);
 
     let e = envelope("valid/accepted.json", 0);
     assert_eq!(e.kind, MessageKind::HandoffAccepted);
-    assert_eq!((e.from_agent.as_str(), e.to_agent.as_str()), ("reviewer", "scanner"));
+    assert_eq!(
+        (e.from_agent.as_str(), e.to_agent.as_str()),
+        ("reviewer", "scanner")
+    );
 
     let e = envelope("valid/rejected.json", 0);
     assert_eq!(e.kind, MessageKind::HandoffRejected);
-    let Payload::HandoffAck(a) = &e.payload else { panic!() };
+    let Payload::HandoffAck(a) = &e.payload else {
+        panic!()
+    };
     assert_eq!(a.reason.as_deref(), Some("no design capacity this week"));
 
     let e = envelope("valid/completed.json", 0);
     assert_eq!(e.kind, MessageKind::CompletionReport);
-    let Payload::CompletionReport(c) = &e.payload else { panic!() };
+    let Payload::CompletionReport(c) = &e.payload else {
+        panic!()
+    };
     assert_eq!(c.outcome, Outcome::Done);
 
     let e = envelope("valid/failed.json", 0);
-    let Payload::CompletionReport(c) = &e.payload else { panic!() };
+    let Payload::CompletionReport(c) = &e.payload else {
+        panic!()
+    };
     assert_eq!(c.outcome, Outcome::Blocked);
-    assert_eq!(c.blockers, ["handoff failed: out of memory on the 2 GB fixture"]);
+    assert_eq!(
+        c.blockers,
+        ["handoff failed: out of memory on the 2 GB fixture"]
+    );
 
     // The re-offer is a new handoff.request, to the new taker.
     let e = envelope("valid/reoffered.json", 3);
@@ -220,7 +256,12 @@ fn bridge_maps_each_state() {
 fn bridge_output_snapshot() {
     let mut out = String::new();
     for f in [
-        "offered", "accepted", "completed", "failed", "rejected", "reoffered",
+        "offered",
+        "accepted",
+        "completed",
+        "failed",
+        "rejected",
+        "reoffered",
     ] {
         let p = items(&format!("valid/{f}.json"));
         for it in &p.items {

@@ -82,16 +82,33 @@ fn a2a_fields_are_in_the_message() {
     let m = inbox
         .messages
         .iter()
-        .find(|m| m.message.raw_type.as_deref() == Some("A2A_TASK") && m.message.bead() == Some("task_lint_9"))
+        .find(|m| {
+            m.message.raw_type.as_deref() == Some("A2A_TASK")
+                && m.message.bead() == Some("task_lint_9")
+        })
         .unwrap();
-    assert!(m.message.body.contains("Priority: MEDIUM"), "{}", m.message.body);
-    assert!(m.message.body.contains("Deadline: 2026-11-20T12:00:00+00:00"));
+    assert!(
+        m.message.body.contains("Priority: MEDIUM"),
+        "{}",
+        m.message.body
+    );
+    assert!(m
+        .message
+        .body
+        .contains("Deadline: 2026-11-20T12:00:00+00:00"));
     let p = inbox
         .messages
         .iter()
-        .find(|m| m.message.raw_type.as_deref() == Some("A2A_PROGRESS") && m.message.bead() == Some("task_lint_9"))
+        .find(|m| {
+            m.message.raw_type.as_deref() == Some("A2A_PROGRESS")
+                && m.message.bead() == Some("task_lint_9")
+        })
         .unwrap();
-    assert!(p.message.body.contains("Progress: 30% [###.......]"), "{}", p.message.body);
+    assert!(
+        p.message.body.contains("Progress: 30% [###.......]"),
+        "{}",
+        p.message.body
+    );
     assert!(p.message.subject.contains("IN_PROGRESS"));
 }
 
@@ -101,7 +118,10 @@ fn route(store: &Path) -> Vec<TaskSummary> {
     let (found, diags) = amail::protocols::route::collect(&paths, &mut items);
     assert_eq!(diags.len(), 1, "{diags:?}");
     // The JSON files are routed as protocol items, not as mail.
-    assert!(items.iter().all(|i| i.location().contains(".md:")), "{items:?}");
+    assert!(
+        items.iter().all(|i| i.location().contains(".md:")),
+        "{items:?}"
+    );
     let router = Router::new(Store::open(store).unwrap(), RouterOptions::default());
     for item in &items {
         if let amail::router::inputs::Item::Mail { msg, .. } = item {
@@ -139,13 +159,21 @@ fn routes_into_one_store() {
         ("task_data.analysis_1", "review"),
     ];
     for (bead, status) in want {
-        assert_eq!(s.get(bead).map(String::as_str), Some(status), "{bead}: {s:?}");
+        assert_eq!(
+            s.get(bead).map(String::as_str),
+            Some(status),
+            "{bead}: {s:?}"
+        );
     }
     let reoffered = tasks
         .iter()
         .find(|t| t.bead.as_deref() == Some("0f1c2d3e-0000-4000-8000-000000000006"))
         .unwrap();
-    assert_eq!(reoffered.agent.as_deref(), Some("tester"), "re-offered to tester");
+    assert_eq!(
+        reoffered.agent.as_deref(),
+        Some("tester"),
+        "re-offered to tester"
+    );
     // Routing the same mailbox again changes nothing.
     let again = route(dir.path());
     assert_eq!(by_bead(&again), s);
@@ -176,7 +204,10 @@ fn tui_snapshots() {
     }
     for (view, keys) in [
         ("threads", ""),
-        ("a2a_progress", "/task_lint_9<enter><enter><enter><down><enter>"),
+        (
+            "a2a_progress",
+            "/task_lint_9<enter><enter><enter><down><enter>",
+        ),
         ("handoff_history", "/000000000006<enter><enter>"),
         ("tasks", "t"),
         ("agents", "w"),

@@ -12,7 +12,14 @@ fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 20, 8, 0, 0).unwrap()
 }
 
-fn mail(key: &str, min: i64, from: &str, to: &str, subject: &str, body: &str) -> amail::inbox::InboxMessage {
+fn mail(
+    key: &str,
+    min: i64,
+    from: &str,
+    to: &str,
+    subject: &str,
+    body: &str,
+) -> amail::inbox::InboxMessage {
     let text = format!(
         "Subject: {subject}\nId: {key}\nFrom: {from}\nTo: {to}\nDate: {}\n\nBody:\n{body}\n",
         (t0() + Duration::minutes(min)).format("%Y-%m-%dT%H:%M:%SZ")
@@ -60,29 +67,95 @@ fn turn_of(i: &Inbox, name: &str) -> (TurnState, Vec<String>, bool) {
 #[test]
 fn agent_mail_states() {
     let i = inbox(vec![
-        mail("1", 0, "W1", "O", "[b1] BEAD_ACCEPTED", "Bead: b1\nTitle: one"),
-        mail("2", 1, "W2", "O", "[b2] BEAD_ACCEPTED", "Bead: b2\nTitle: two"),
-        mail("3", 2, "W2", "O", "[b2] HELP_REQUEST", "Bead: b2\nIssue type: STUCK\nProblem: p\nQuestion: q"),
-        mail("4", 3, "W3", "O", "[b3] BEAD_ACCEPTED", "Bead: b3\nTitle: three"),
+        mail(
+            "1",
+            0,
+            "W1",
+            "O",
+            "[b1] BEAD_ACCEPTED",
+            "Bead: b1\nTitle: one",
+        ),
+        mail(
+            "2",
+            1,
+            "W2",
+            "O",
+            "[b2] BEAD_ACCEPTED",
+            "Bead: b2\nTitle: two",
+        ),
+        mail(
+            "3",
+            2,
+            "W2",
+            "O",
+            "[b2] HELP_REQUEST",
+            "Bead: b2\nIssue type: STUCK\nProblem: p\nQuestion: q",
+        ),
+        mail(
+            "4",
+            3,
+            "W3",
+            "O",
+            "[b3] BEAD_ACCEPTED",
+            "Bead: b3\nTitle: three",
+        ),
         mail("5", 4, "W3", "O", "[b3] DONE", "Bead: b3\nSummary: done"),
-        mail("6", 5, "W4", "O", "[b4] PROGRESS", "Bead: b4\nStep: 1\nStatus: waiting for the test runner"),
+        mail(
+            "6",
+            5,
+            "W4",
+            "O",
+            "[b4] PROGRESS",
+            "Bead: b4\nStep: 1\nStatus: waiting for the test runner",
+        ),
     ]);
-    assert_eq!(turn_of(&i, "W1"), (TurnState::Running, vec!["b1".into()], false));
-    assert_eq!(turn_of(&i, "W2"), (TurnState::Suspended, vec!["b2".into()], false));
+    assert_eq!(
+        turn_of(&i, "W1"),
+        (TurnState::Running, vec!["b1".into()], false)
+    );
+    assert_eq!(
+        turn_of(&i, "W2"),
+        (TurnState::Suspended, vec!["b2".into()], false)
+    );
     assert_eq!(turn_of(&i, "W3"), (TurnState::Idle, vec![], false));
-    assert_eq!(turn_of(&i, "W4").0, TurnState::Suspended, "waiting on a tool");
+    assert_eq!(
+        turn_of(&i, "W4").0,
+        TurnState::Suspended,
+        "waiting on a tool"
+    );
     assert_eq!(turn_of(&i, "O"), (TurnState::Idle, vec![], false));
     assert!(turn::warnings(&i).is_empty());
 }
 
 #[test]
 fn an_answer_resumes_the_turn() {
-    let mut help = mail("2", 1, "W", "O", "[b1] HELP_REQUEST", "Bead: b1\nIssue type: STUCK\nProblem: p\nQuestion: q");
+    let mut help = mail(
+        "2",
+        1,
+        "W",
+        "O",
+        "[b1] HELP_REQUEST",
+        "Bead: b1\nIssue type: STUCK\nProblem: p\nQuestion: q",
+    );
     help.message.thread_id = Some("b1".into());
-    let mut answer = mail("3", 2, "O", "W", "[b1] HELP_RESPONSE", "Bead: b1\nGuidance: do x");
+    let mut answer = mail(
+        "3",
+        2,
+        "O",
+        "W",
+        "[b1] HELP_RESPONSE",
+        "Bead: b1\nGuidance: do x",
+    );
     answer.message.thread_id = Some("b1".into());
     let i = inbox(vec![
-        mail("1", 0, "W", "O", "[b1] BEAD_ACCEPTED", "Bead: b1\nTitle: one"),
+        mail(
+            "1",
+            0,
+            "W",
+            "O",
+            "[b1] BEAD_ACCEPTED",
+            "Bead: b1\nTitle: one",
+        ),
         help,
         answer,
     ]);
@@ -92,8 +165,22 @@ fn an_answer_resumes_the_turn() {
 #[test]
 fn two_beads_in_progress_are_flagged() {
     let i = inbox(vec![
-        mail("1", 0, "W", "O", "[b1] BEAD_ACCEPTED", "Bead: b1\nTitle: one"),
-        mail("2", 5, "W", "O", "[b2] BEAD_ACCEPTED", "Bead: b2\nTitle: two"),
+        mail(
+            "1",
+            0,
+            "W",
+            "O",
+            "[b1] BEAD_ACCEPTED",
+            "Bead: b1\nTitle: one",
+        ),
+        mail(
+            "2",
+            5,
+            "W",
+            "O",
+            "[b2] BEAD_ACCEPTED",
+            "Bead: b2\nTitle: two",
+        ),
     ]);
     assert_eq!(
         turn_of(&i, "W"),
@@ -101,14 +188,41 @@ fn two_beads_in_progress_are_flagged() {
     );
     let w = turn::warnings(&i);
     assert_eq!(w.len(), 1);
-    assert!(w[0].starts_with("W has 2 beads in progress at once (b1, b2)"), "{w:?}");
+    assert!(
+        w[0].starts_with("W has 2 beads in progress at once (b1, b2)"),
+        "{w:?}"
+    );
     // Finishing one clears the flag.
     let i = inbox(vec![
-        mail("1", 0, "W", "O", "[b1] BEAD_ACCEPTED", "Bead: b1\nTitle: one"),
-        mail("2", 5, "W", "O", "[b2] BEAD_ACCEPTED", "Bead: b2\nTitle: two"),
-        mail("3", 9, "W", "O", "[b1] OFFERING_READY", "Bead: b1\nSummary: s"),
+        mail(
+            "1",
+            0,
+            "W",
+            "O",
+            "[b1] BEAD_ACCEPTED",
+            "Bead: b1\nTitle: one",
+        ),
+        mail(
+            "2",
+            5,
+            "W",
+            "O",
+            "[b2] BEAD_ACCEPTED",
+            "Bead: b2\nTitle: two",
+        ),
+        mail(
+            "3",
+            9,
+            "W",
+            "O",
+            "[b1] OFFERING_READY",
+            "Bead: b1\nSummary: s",
+        ),
     ]);
-    assert_eq!(turn_of(&i, "W"), (TurnState::Running, vec!["b2".into()], false));
+    assert_eq!(
+        turn_of(&i, "W"),
+        (TurnState::Running, vec!["b2".into()], false)
+    );
 }
 
 const HANDOFFS: &str = r#"[
@@ -144,7 +258,14 @@ fn handoff_and_a2a_states() {
 fn roster_view_shows_turns_and_flags() {
     let mut msgs = protocol("h.json", HANDOFFS);
     msgs.extend(protocol("a.jsonl", A2A));
-    msgs.push(mail("m1", 0, "W", "O", "[b1] BEAD_ACCEPTED", "Bead: b1\nTitle: one"));
+    msgs.push(mail(
+        "m1",
+        0,
+        "W",
+        "O",
+        "[b1] BEAD_ACCEPTED",
+        "Bead: b1\nTitle: one",
+    ));
     let i = inbox(msgs);
     let now = t0() + Duration::hours(1);
     let mut m = Model::new(i, Vec::new(), now, UiConfig::default());

@@ -127,7 +127,14 @@ pub fn run(args: ParseArgs) -> CliResult {
                 continue;
             }
         };
-        if crate::protocols::cli::print(&mut out, &name, &bytes, &format!("{format:?}"), &mut first, args.strict)? {
+        if crate::protocols::cli::print(
+            &mut out,
+            &name,
+            &bytes,
+            &format!("{format:?}"),
+            &mut first,
+            args.strict,
+        )? {
             continue;
         }
         let msgs = match parse_bytes(&bytes, &opts) {

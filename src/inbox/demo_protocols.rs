@@ -51,19 +51,59 @@ pub fn write_protocol_demo(mailbox: &Path, now: DateTime<Utc>) -> io::Result<()>
     let id = |n: u32| format!("7d3c9a10-0000-4000-8000-{n:012}");
     write(
         &hd.join(format!("{}.json", id(1))),
-        &handoff(now, &id(1), "BlueLake", "", "offered", "Audit the feature flags for dead code", 95, 95, json!({"dir": "src/flags"})),
+        &handoff(
+            now,
+            &id(1),
+            "BlueLake",
+            "",
+            "offered",
+            "Audit the feature flags for dead code",
+            95,
+            95,
+            json!({"dir": "src/flags"}),
+        ),
     )?;
     write(
         &hd.join(format!("{}.json", id(2))),
-        &handoff(now, &id(2), "BlueLake", "Chiron", "accepted", "Review the rate limiter design note", 120, 70, json!({"doc": "docs/rate-limit.md"})),
+        &handoff(
+            now,
+            &id(2),
+            "BlueLake",
+            "Chiron",
+            "accepted",
+            "Review the rate limiter design note",
+            120,
+            70,
+            json!({"doc": "docs/rate-limit.md"}),
+        ),
     )?;
     write(
         &hd.join(format!("{}.json", id(3))),
-        &handoff(now, &id(3), "BlueLake", "docs-bot", "completed", "Regenerate the API reference", 200, 110, json!({})),
+        &handoff(
+            now,
+            &id(3),
+            "BlueLake",
+            "docs-bot",
+            "completed",
+            "Regenerate the API reference",
+            200,
+            110,
+            json!({}),
+        ),
     )?;
     write(
         &hd.join(format!("{}.json", id(4))),
-        &handoff(now, &id(4), "BlueLake", "designer", "rejected", "Redraw the onboarding flow", 150, 140, json!({"reason": "no design capacity this week"})),
+        &handoff(
+            now,
+            &id(4),
+            "BlueLake",
+            "designer",
+            "rejected",
+            "Redraw the onboarding flow",
+            150,
+            140,
+            json!({"reason": "no design capacity this week"}),
+        ),
     )?;
     // A history: offered, accepted, failed, re-offered to someone else.
     let hist: Vec<Value> = [
@@ -79,7 +119,17 @@ pub fn write_protocol_demo(mailbox: &Path, now: DateTime<Utc>) -> io::Result<()>
         } else {
             json!({})
         };
-        handoff(now, &id(5), "BlueLake", to, st, "Bisect the nightly build failure", 170, *ago, ctx)
+        handoff(
+            now,
+            &id(5),
+            "BlueLake",
+            to,
+            st,
+            "Bisect the nightly build failure",
+            170,
+            *ago,
+            ctx,
+        )
     })
     .collect();
     write(&hd.join(format!("{}.json", id(5))), &Value::Array(hist))?;

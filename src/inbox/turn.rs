@@ -165,6 +165,18 @@ fn answered_after(messages: &[InboxMessage], threads: &[Thread], i: usize) -> bo
         .any(|&j| messages[j].is_answer())
 }
 
+/// Sets the turn fields of every agent already in `inbox.agents` (for
+/// inboxes built by hand, e.g. the TUI test sample).
+pub fn apply(inbox: &mut super::Inbox) {
+    let mut turns = derive(&inbox.messages, &inbox.threads);
+    for a in &mut inbox.agents {
+        let t = turns.remove(a.name.as_str()).unwrap_or_default();
+        a.multiple_active = t.multiple_active();
+        a.turn = t.state;
+        a.active_beads = t.active_beads;
+    }
+}
+
 /// One line per agent breaking the single-active-turn rule.
 pub fn warnings(inbox: &super::Inbox) -> Vec<String> {
     inbox

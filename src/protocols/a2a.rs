@@ -315,7 +315,8 @@ fn one(
             }
             Some(Value::Object(ts)) => {
                 let secs = ts.get("seconds").and_then(|s| {
-                    s.as_i64().or_else(|| s.as_str().and_then(|s| s.parse().ok()))
+                    s.as_i64()
+                        .or_else(|| s.as_str().and_then(|s| s.parse().ok()))
                 });
                 let nanos = ts.get("nanos").and_then(Value::as_u64).unwrap_or(0) as u32;
                 let t = secs.and_then(|s| DateTime::from_timestamp(s, nanos));

@@ -105,7 +105,10 @@ fn handoff(h: &Handoff, task_id: &str, parent: &str) -> Envelope {
                 .filter(|(k, _)| k.as_str() != "parent_task_id")
                 .take(crate::aof::limits::LIST_ITEMS)
                 .map(|(k, v)| {
-                    let v = v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string());
+                    let v = v
+                        .as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| v.to_string());
                     clip(&format!("{k}={v}"), crate::aof::limits::LIST_ITEM)
                 })
                 .collect();
@@ -143,18 +146,31 @@ fn handoff(h: &Handoff, task_id: &str, parent: &str) -> Envelope {
                 .or_else(|| ctx("reason"))
                 .unwrap_or_else(|| h.description.clone());
             let p = CompletionReport {
-                outcome: if done { Outcome::Done } else { Outcome::Blocked },
+                outcome: if done {
+                    Outcome::Done
+                } else {
+                    Outcome::Blocked
+                },
                 summary_ref: crate::bridge::SUMMARY_REF.into(),
                 deliverables: Vec::new(),
                 tests: TestReport::default(),
                 blockers: if done {
                     Vec::new()
                 } else {
-                    vec![clip(&format!("handoff failed: {why}"), crate::aof::limits::LIST_ITEM)]
+                    vec![clip(
+                        &format!("handoff failed: {why}"),
+                        crate::aof::limits::LIST_ITEM,
+                    )]
                 },
                 notes: clip(&h.description, crate::aof::limits::NOTES),
             };
-            Envelope::new(Payload::CompletionReport(p), task_id, to, &h.from_agent, sent)
+            Envelope::new(
+                Payload::CompletionReport(p),
+                task_id,
+                to,
+                &h.from_agent,
+                sent,
+            )
         }
     }
 }
@@ -185,13 +201,19 @@ fn a2a(a: &A2aItem, task_id: &str, parent: &str) -> Envelope {
                 .iter()
                 .take(crate::aof::limits::LIST_ITEMS)
                 .map(|(k, v)| {
-                    let v = v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string());
+                    let v = v
+                        .as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| v.to_string());
                     clip(&format!("{k}={v}"), crate::aof::limits::LIST_ITEM)
                 })
                 .collect(),
             constraints: vec![format!(
                 "priority: {}",
-                a.priority.unwrap_or(super::Priority::Unspecified).effective().as_str()
+                a.priority
+                    .unwrap_or(super::Priority::Unspecified)
+                    .effective()
+                    .as_str()
             )],
             due_by: iso(a.deadline.unwrap_or(a.at)),
         };
@@ -209,7 +231,11 @@ fn a2a(a: &A2aItem, task_id: &str, parent: &str) -> Envelope {
         A2aStatus::Completed | A2aStatus::Failed => {
             let done = a.status == A2aStatus::Completed;
             Payload::CompletionReport(CompletionReport {
-                outcome: if done { Outcome::Done } else { Outcome::Blocked },
+                outcome: if done {
+                    Outcome::Done
+                } else {
+                    Outcome::Blocked
+                },
                 summary_ref: crate::bridge::SUMMARY_REF.into(),
                 deliverables: Vec::new(),
                 tests: TestReport::default(),
@@ -224,7 +250,10 @@ fn a2a(a: &A2aItem, task_id: &str, parent: &str) -> Envelope {
                 notes: if a.data.is_empty() {
                     String::new()
                 } else {
-                    clip(&Value::Object(a.data.clone()).to_string(), crate::aof::limits::NOTES)
+                    clip(
+                        &Value::Object(a.data.clone()).to_string(),
+                        crate::aof::limits::NOTES,
+                    )
                 },
             })
         }

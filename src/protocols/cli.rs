@@ -72,8 +72,15 @@ pub fn print(
                     inbox::raw_type(item),
                     located.state,
                     m.from.as_deref().unwrap_or("?"),
-                    if m.to.is_empty() { "anyone".to_string() } else { m.to.join(", ") },
-                    m.subject.chars().map(|c| if c.is_control() { '?' } else { c }).collect::<String>()
+                    if m.to.is_empty() {
+                        "anyone".to_string()
+                    } else {
+                        m.to.join(", ")
+                    },
+                    m.subject
+                        .chars()
+                        .map(|c| if c.is_control() { '?' } else { c })
+                        .collect::<String>()
                 );
                 write(out, line.as_bytes())?;
             }

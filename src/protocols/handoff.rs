@@ -190,7 +190,9 @@ fn one(path: &str, text: &str, offset: usize, line: u32, v: &Value) -> Result<Ha
             err(
                 "status",
                 "schema",
-                format!("status `{s}` is not one of offered, accepted, completed, failed, rejected"),
+                format!(
+                    "status `{s}` is not one of offered, accepted, completed, failed, rejected"
+                ),
             );
         }
         st
@@ -199,7 +201,11 @@ fn one(path: &str, text: &str, offset: usize, line: u32, v: &Value) -> Result<Ha
         s.and_then(|s| match parse_time(&s) {
             Some(t) => Some(t),
             None => {
-                err(key, "schema", format!("`{key}` is not an ISO 8601 time: {s:?}"));
+                err(
+                    key,
+                    "schema",
+                    format!("`{key}` is not an ISO 8601 time: {s:?}"),
+                );
                 None
             }
         })
@@ -216,10 +222,21 @@ fn one(path: &str, text: &str, offset: usize, line: u32, v: &Value) -> Result<Ha
     };
     if let (Some(c), Some(u)) = (created_at, updated_at) {
         if u < c {
-            err("updated_at", "schema", "`updated_at` is before `created_at`".into());
+            err(
+                "updated_at",
+                "schema",
+                "`updated_at` is before `created_at`".into(),
+            );
         }
     }
-    match (task_id, from_agent, description, status, created_at, updated_at) {
+    match (
+        task_id,
+        from_agent,
+        description,
+        status,
+        created_at,
+        updated_at,
+    ) {
         (Some(task_id), Some(from_agent), Some(description), Some(status), Some(c), Some(u))
             if diags.is_empty() =>
         {

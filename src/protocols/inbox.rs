@@ -52,7 +52,10 @@ fn handoff_body(h: &Handoff) -> String {
     if !h.context.is_empty() {
         let _ = writeln!(b, "\nContext:");
         for (k, v) in &h.context {
-            let v = v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string());
+            let v = v
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| v.to_string());
             let _ = writeln!(b, "- {k}: {v}");
         }
     }
@@ -120,7 +123,12 @@ pub fn to_message(item: &Item) -> OwnedMessage {
             h.updated_at,
         ),
         Item::A2a(a) => {
-            let mut s = format!("[{}] {} {}", a.task_id, a.message.raw_type(), a.status.as_str());
+            let mut s = format!(
+                "[{}] {} {}",
+                a.task_id,
+                a.message.raw_type(),
+                a.status.as_str()
+            );
             if let Some(p) = a.priority {
                 let _ = write!(s, " {}", p.effective().as_str());
             }
@@ -191,9 +199,11 @@ pub fn to_inbox(item: &Item, key: String) -> InboxMessage {
 }
 
 fn is_json(p: &Path) -> bool {
-    p.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| ["json", "jsonl", "ndjson"].iter().any(|j| e.eq_ignore_ascii_case(j)))
+    p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+        ["json", "jsonl", "ndjson"]
+            .iter()
+            .any(|j| e.eq_ignore_ascii_case(j))
+    })
 }
 
 fn handoff_files(dir: &Path) -> Vec<PathBuf> {
@@ -213,7 +223,11 @@ fn handoff_files(dir: &Path) -> Vec<PathBuf> {
 /// adds the handoff directory (`root/.handoffs`, or `HANDOFF_DIR` relative
 /// to `root`), and reports protocol diagnostics as problems
 /// (`line:col: code: message`).
-pub fn merge_into(root: &Path, loaded: &mut Vec<InboxMessage>, problems: &mut Vec<(PathBuf, String)>) {
+pub fn merge_into(
+    root: &Path,
+    loaded: &mut Vec<InboxMessage>,
+    problems: &mut Vec<(PathBuf, String)>,
+) {
     let env = std::env::var_os("HANDOFF_DIR");
     merge_with(root, env.as_deref(), loaded, problems)
 }

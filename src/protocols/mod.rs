@@ -156,17 +156,23 @@ pub(crate) fn objects(text: &str) -> Result<Vec<Obj>, (u32, u32, String)> {
                         }),
                         Err(e) if out.is_empty() && n == 0 => {
                             let _ = e;
-                            return Err((whole.line() as u32, whole.column() as u32, whole.to_string()));
+                            return Err((
+                                whole.line() as u32,
+                                whole.column() as u32,
+                                whole.to_string(),
+                            ));
                         }
-                        Err(e) => {
-                            return Err((n as u32 + 1, e.column() as u32, e.to_string()))
-                        }
+                        Err(e) => return Err((n as u32 + 1, e.column() as u32, e.to_string())),
                     }
                 }
                 offset += l.len();
             }
             if out.is_empty() {
-                return Err((whole.line() as u32, whole.column() as u32, whole.to_string()));
+                return Err((
+                    whole.line() as u32,
+                    whole.column() as u32,
+                    whole.to_string(),
+                ));
             }
             Ok(out)
         }
@@ -225,13 +231,12 @@ pub fn parse_files(files: &[(String, String)]) -> Parsed {
             (Some(Protocol::Handoff), _) | (None, true) => handoff::read(path, text),
             (None, false) => continue,
         };
-        let target = if matches!(p.items.first(), Some(Item::A2a(_)))
-            || proto == Some(Protocol::A2a)
-        {
-            &mut a2as
-        } else {
-            &mut handoffs
-        };
+        let target =
+            if matches!(p.items.first(), Some(Item::A2a(_))) || proto == Some(Protocol::A2a) {
+                &mut a2as
+            } else {
+                &mut handoffs
+            };
         target.items.extend(p.items);
         target.diags.extend(p.diags);
     }

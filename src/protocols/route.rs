@@ -110,12 +110,28 @@ impl Router {
         };
         let at = day.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
         let (title, agent, from) = match (item, umbrella) {
-            (Item::Handoff(h), true) => (format!("Handoffs offered by {}", h.from_agent), Some(h.from_agent.clone()), h.from_agent.clone()),
-            (Item::A2a(a), true) => (format!("A2A tasks requested by {}", a.agent), Some(a.agent.clone()), a.agent.clone()),
-            (Item::Handoff(h), false) => (h.description.clone(), h.to_agent.clone(), h.from_agent.clone()),
+            (Item::Handoff(h), true) => (
+                format!("Handoffs offered by {}", h.from_agent),
+                Some(h.from_agent.clone()),
+                h.from_agent.clone(),
+            ),
+            (Item::A2a(a), true) => (
+                format!("A2A tasks requested by {}", a.agent),
+                Some(a.agent.clone()),
+                a.agent.clone(),
+            ),
+            (Item::Handoff(h), false) => (
+                h.description.clone(),
+                h.to_agent.clone(),
+                h.from_agent.clone(),
+            ),
             (Item::A2a(a), false) => (
                 a.task_type.clone().unwrap_or_else(|| a.task_id.clone()),
-                if a.message == super::A2aKind::TaskMessage { a.responder.clone() } else { Some(a.agent.clone()) },
+                if a.message == super::A2aKind::TaskMessage {
+                    a.responder.clone()
+                } else {
+                    Some(a.agent.clone())
+                },
                 a.agent.clone(),
             ),
         };
@@ -128,7 +144,9 @@ impl Router {
         if !umbrella {
             match item {
                 Item::Handoff(_) => {
-                    task.fm.metadata.insert("protocol".into(), json!("handoff/0.1"));
+                    task.fm
+                        .metadata
+                        .insert("protocol".into(), json!("handoff/0.1"));
                 }
                 Item::A2a(a) => {
                     task.fm.metadata.insert("protocol".into(), json!("a2a"));
@@ -136,7 +154,9 @@ impl Router {
                         task.fm.priority = p.aof().into();
                     }
                     if let Some(d) = a.deadline {
-                        task.fm.metadata.insert("deadline".into(), json!(d.to_rfc3339()));
+                        task.fm
+                            .metadata
+                            .insert("deadline".into(), json!(d.to_rfc3339()));
                     }
                 }
             }
@@ -183,7 +203,10 @@ pub fn collect(
             let mut js: Vec<PathBuf> = crate::source::walk::mail_files(p)
                 .unwrap_or_default()
                 .into_iter()
-                .filter(|f| f.extension().is_some_and(|e| e == "json" || e == "jsonl" || e == "ndjson"))
+                .filter(|f| {
+                    f.extension()
+                        .is_some_and(|e| e == "json" || e == "jsonl" || e == "ndjson")
+                })
                 .collect();
             let hd = super::handoff::dir_for(p, std::env::var_os("HANDOFF_DIR").as_deref());
             if let Ok(rd) = std::fs::read_dir(&hd) {

@@ -220,6 +220,7 @@ pub fn derive(inbox: &mut Inbox) {
     }
     agents.sort_by(|a, b| a.name.cmp(&b.name));
     inbox.agents = agents;
+    crate::inbox::turn::apply(inbox);
 }
 
 /// A realistic mailbox: an unanswered HELP_REQUEST (pending ack), an

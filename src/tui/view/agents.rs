@@ -49,13 +49,16 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         return;
     }
     let w = inner.width as usize;
-    let last_w = w.saturating_sub(2 + 16 + 14 + 13 + 13 + 8 + 5);
+    // The turn column only where the last message keeps room to be read.
+    let show_turn = w >= 100;
+    let turn_w = if show_turn { 13 } else { 0 };
+    let last_w = w.saturating_sub(2 + 16 + 14 + turn_w + 13 + 8 + 5);
     let mut lines = vec![Line::styled(
         format!(
             "  {}{}{}{}{}{}{}",
             fit("agent", 16),
             fit("state", 14),
-            fit("turn", 13),
+            fit(if show_turn { "turn" } else { "" }, turn_w),
             fit("bead", 13),
             fit("owes", 8),
             fit("last message", last_w),
@@ -81,10 +84,12 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
                 th.tone(Tone::Error),
             )
         } else {
-            Span::styled(
-                fit(&line_text(a.bead.as_deref().unwrap_or("-")), 13),
-                th.info(),
-            )
+            // The state's bead, else the bead of the active turn.
+            let b = a
+                .bead
+                .as_deref()
+                .or(a.active_beads.last().map(String::as_str));
+            Span::styled(fit(&line_text(b.unwrap_or("-")), 13), th.info())
         };
         let owes = owed.get(&a.name).copied().unwrap_or(0);
         let last = a
@@ -96,7 +101,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
             Span::styled(if sel { "▶ " } else { "  " }, th.accent()),
             Span::styled(fit(&line_text(&a.name), 16), th.base()),
             Span::styled(fit(word, 14), th.tone(tone)),
-            Span::styled(fit(turn_word, 13), th.tone(turn_tone)),
+            Span::styled(fit(turn_word, turn_w), th.tone(turn_tone)),
             bead,
             Span::styled(
                 fit(
