@@ -14,6 +14,8 @@ fn t(now: DateTime<Utc>, minutes_ago: i64) -> String {
     (now - Duration::minutes(minutes_ago)).to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
+// One handoff snapshot: the eight fields in protocol order, flat on purpose.
+#[allow(clippy::too_many_arguments)]
 fn handoff(
     now: DateTime<Utc>,
     id: &str,
