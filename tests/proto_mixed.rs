@@ -174,6 +174,16 @@ fn routes_into_one_store() {
         Some("tester"),
         "re-offered to tester"
     );
+    // A2A priority and deadline reach the board (title) and the task file.
+    let a2a = tasks
+        .iter()
+        .find(|t| t.bead.as_deref() == Some("task_data.analysis_1"))
+        .unwrap();
+    assert_eq!(a2a.title, "data.analysis · HIGH · due 2026-11-21 12:00");
+    let store = Store::open(dir.path()).unwrap();
+    let (_, task) = store.get(&a2a.id).unwrap().unwrap();
+    assert_eq!(task.fm.priority, "high");
+    assert_eq!(task.fm.metadata["deadline"], "2026-11-21T12:00:00+00:00");
     // Routing the same mailbox again changes nothing.
     let again = route(dir.path());
     assert_eq!(by_bead(&again), s);

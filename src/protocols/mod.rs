@@ -154,8 +154,9 @@ pub(crate) fn objects(text: &str) -> Result<Vec<Obj>, (u32, u32, String)> {
                             line: n as u32 + 1,
                             offset,
                         }),
-                        Err(e) if out.is_empty() && n == 0 => {
-                            let _ = e;
+                        // A first value that is not JSON: the text is not
+                        // JSON Lines either; report the whole-text error.
+                        Err(_) if out.is_empty() => {
                             return Err((
                                 whole.line() as u32,
                                 whole.column() as u32,

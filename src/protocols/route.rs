@@ -126,7 +126,7 @@ impl Router {
                 h.from_agent.clone(),
             ),
             (Item::A2a(a), false) => (
-                a.task_type.clone().unwrap_or_else(|| a.task_id.clone()),
+                a2a_title(a),
                 if a.message == super::A2aKind::TaskMessage {
                     a.responder.clone()
                 } else {
@@ -171,6 +171,20 @@ impl Router {
         );
         Ok(Some(id))
     }
+}
+
+/// An A2A task's title on the board: its type, priority and deadline (the
+/// board lists titles; AOF's priority field is set too).
+fn a2a_title(a: &super::A2aItem) -> String {
+    let mut t = a.task_type.clone().unwrap_or_else(|| a.task_id.clone());
+    if let Some(p) = a.priority {
+        t.push_str(" · ");
+        t.push_str(p.effective().as_str());
+    }
+    if let Some(d) = a.deadline {
+        t.push_str(&d.format(" · due %Y-%m-%d %H:%M").to_string());
+    }
+    t
 }
 
 /// The route hook: reads the protocol files among `paths` (and each
