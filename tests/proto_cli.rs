@@ -197,3 +197,32 @@ fn demo_writes_handoffs_and_a2a() {
         assert!(states.contains(s), "{s} missing: {states:?}");
     }
 }
+
+#[test]
+fn handoff_dir_env_points_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let mail = dir.path().join("mail");
+    copy_dir(&root().join("tests/data/mixed/mail"), &mail);
+    std::fs::rename(mail.join(".handoffs"), mail.join("shared-ho")).unwrap();
+    std::fs::remove_file(mail.join("shared-ho/broken.json")).unwrap();
+    // Hidden from the mail walker under its new name too.
+    std::fs::rename(mail.join("shared-ho"), mail.join(".shared-ho")).unwrap();
+    let m = mail.to_str().unwrap();
+    let without = amail(&["threads", m, "--json"]);
+    let with = Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(["threads", m, "--json"])
+        .env("HANDOFF_DIR", ".shared-ho")
+        .output()
+        .unwrap();
+    let ids = |o: &Output| -> Vec<String> {
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let h = "0f1c2d3e-0000-4000-8000-000000000006".to_string();
+    assert!(!ids(&without).contains(&h));
+    assert!(ids(&with).contains(&h), "{:?}", ids(&with));
+}
