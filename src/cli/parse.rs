@@ -127,6 +127,16 @@ pub fn run(args: ParseArgs) -> CliResult {
                 continue;
             }
         };
+        if crate::protocols::cli::print(
+            &mut out,
+            &name,
+            &bytes,
+            &format!("{format:?}"),
+            &mut first,
+            args.strict,
+        )? {
+            continue;
+        }
         let msgs = match parse_bytes(&bytes, &opts) {
             Ok(m) => m,
             Err(e) => {

@@ -58,6 +58,10 @@ pub fn run(args: RouteArgs) -> CliResult {
         },
     );
     let mut t = Tally::default();
+    let mut items = items;
+    let p = crate::protocols::route::run_cli(&args.paths, &mut items, &router)?;
+    (t.messages, t.routed, t.created) = (p.messages, p.routed, p.created);
+    (t.transitions, t.duplicates, t.rejected) = (p.transitions, p.duplicates, p.rejected);
     for item in &items {
         t.messages += 1;
         let out = match item {

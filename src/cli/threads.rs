@@ -95,6 +95,9 @@ struct ThreadJson<'a> {
 
 pub fn run(args: ThreadsArgs) -> CliResult {
     let inbox = load_source(args.source.as_deref(), args.db, None)?;
+    for w in crate::inbox::turn::warnings(&inbox) {
+        eprintln!("amail: warning: {}", clean_line(&w));
+    }
     if args.json {
         let out: Vec<ThreadJson> = inbox
             .threads

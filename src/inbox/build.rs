@@ -187,6 +187,7 @@ fn roster(messages: &[InboxMessage], threads: &[Thread]) -> Vec<Agent> {
             names.insert(r.agent.clone());
         }
     }
+    let mut turns = super::turn::derive(messages, threads);
     let mut latest_state: HashMap<&str, usize> = HashMap::new();
     let mut latest_any: HashMap<&str, usize> = HashMap::new();
     for (i, m) in messages.iter().enumerate() {
@@ -219,7 +220,11 @@ fn roster(messages: &[InboxMessage], threads: &[Thread]) -> Vec<Agent> {
             let last_at = latest_any
                 .get(name.as_str())
                 .and_then(|&i| messages[i].message.timestamp);
+            let turn = turns.remove(name.as_str()).unwrap_or_default();
             Agent {
+                multiple_active: turn.multiple_active(),
+                turn: turn.state,
+                active_beads: turn.active_beads,
                 name,
                 state,
                 bead,

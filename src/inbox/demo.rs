@@ -131,6 +131,7 @@ pub fn write_demo_waves(dir: &Path, now: DateTime<Utc>, waves: usize) -> io::Res
         .collect();
     beads.sort();
     beads.dedup();
+    super::demo_protocols::write_protocol_demo(&mailbox, now)?;
     let store = dir.join("store");
     route_into_store(&mailbox, &store)?;
     Ok(DemoInfo {

@@ -149,6 +149,7 @@ pub fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
             });
         }
     }
+    crate::protocols::inbox::merge_into(root, &mut loaded, &mut problems);
     Ok(build(
         SourceKind::Mailbox {
             root: root.to_path_buf(),

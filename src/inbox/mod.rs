@@ -13,12 +13,14 @@ pub mod ack;
 mod atomic;
 mod build;
 pub mod demo;
+pub mod demo_protocols;
 mod error;
 pub mod journal;
 pub mod load;
 pub mod mcp_archive;
 pub mod model;
 pub mod reply;
+pub mod turn;
 
 pub use ack::{ack, ack_at, ack_loaded, AckOutcome};
 pub use build::assemble;
@@ -29,3 +31,4 @@ pub use load::{
 };
 pub use model::*;
 pub use reply::{reply, reply_at, reply_loaded, ReplyOutcome};
+pub use turn::TurnState;

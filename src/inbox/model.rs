@@ -150,6 +150,16 @@ pub struct Agent {
     pub last_at: Option<DateTime<Utc>>,
     /// Index into `Inbox::messages` of the message the state comes from.
     pub last_message: Option<usize>,
+    /// The AgentTurn state (idle, dispatched, running, suspended), from
+    /// Agent Mail, handoff and A2A messages alike (see `inbox::turn`).
+    #[serde(default)]
+    pub turn: super::TurnState,
+    /// Beads this agent is running or suspended on, oldest first.
+    #[serde(default)]
+    pub active_beads: Vec<String>,
+    /// Two or more active beads at once: the single-active-turn rule is broken.
+    #[serde(default)]
+    pub multiple_active: bool,
 }
 
 /// A message waiting for one recipient's ack.

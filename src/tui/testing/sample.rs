@@ -196,6 +196,9 @@ pub fn derive(inbox: &mut Inbox) {
             bead: m.message.bead().map(String::from),
             last_at: m.message.timestamp,
             last_message: Some(i),
+            turn: Default::default(),
+            active_beads: Vec::new(),
+            multiple_active: false,
         };
         match agents.iter_mut().find(|a| a.name == from) {
             Some(a) if a.last_at <= entry.last_at => *a = entry,
@@ -217,6 +220,7 @@ pub fn derive(inbox: &mut Inbox) {
     }
     agents.sort_by(|a, b| a.name.cmp(&b.name));
     inbox.agents = agents;
+    crate::inbox::turn::apply(inbox);
 }
 
 /// A realistic mailbox: an unanswered HELP_REQUEST (pending ack), an

@@ -1,5 +1,8 @@
-//! The agent roster: who is working on what, who waits for help, how
-//! many acks each still owes, and when each was last heard from.
+//! The agent roster: who is working on what, who waits for help, each
+//! agent's AgentTurn state (idle, dispatched, running, suspended), how many
+//! acks each still owes, and when each was last heard from. An agent with
+//! two or more beads in progress at once breaks the single-active-turn rule
+//! and is flagged in red (`⚠ N beads` in place of its bead).
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -7,7 +10,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::{full_row, line_text, pane, scroll_window};
-use crate::inbox::AgentState;
+use crate::inbox::{AgentState, TurnState};
 use crate::tui::keymap::Action;
 use crate::tui::model::{age, Model};
 use crate::tui::text::{fit, fit_right};
@@ -24,6 +27,15 @@ pub fn state_badge(s: AgentState) -> (&'static str, Tone) {
     }
 }
 
+pub fn turn_badge(s: TurnState) -> (&'static str, Tone) {
+    match s {
+        TurnState::Idle => ("○ idle", Tone::Muted),
+        TurnState::Dispatched => ("→ dispatched", Tone::Info),
+        TurnState::Running => ("▶ running", Tone::Ok),
+        TurnState::Suspended => ("‖ suspended", Tone::Warn),
+    }
+}
+
 pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let th = &m.config.theme;
     let block = pane(m, format!("Agents · {}", m.inbox.agents.len()), true);
@@ -37,12 +49,16 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         return;
     }
     let w = inner.width as usize;
-    let last_w = w.saturating_sub(2 + 16 + 14 + 13 + 8 + 5);
+    // The turn column only where the last message keeps room to be read.
+    let show_turn = w >= 100;
+    let turn_w = if show_turn { 13 } else { 0 };
+    let last_w = w.saturating_sub(2 + 16 + 14 + turn_w + 13 + 8 + 5);
     let mut lines = vec![Line::styled(
         format!(
-            "  {}{}{}{}{}{}",
+            "  {}{}{}{}{}{}{}",
             fit("agent", 16),
             fit("state", 14),
+            fit(if show_turn { "turn" } else { "" }, turn_w),
             fit("bead", 13),
             fit("owes", 8),
             fit("last message", last_w),
@@ -61,6 +77,20 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     for (i, a) in m.inbox.agents.iter().enumerate().skip(start).take(h) {
         let sel = selected == Some(i);
         let (word, tone) = state_badge(a.state);
+        let (turn_word, turn_tone) = turn_badge(a.turn);
+        let bead = if a.multiple_active {
+            Span::styled(
+                fit(&format!("⚠ {} beads", a.active_beads.len()), 13),
+                th.tone(Tone::Error),
+            )
+        } else {
+            // The state's bead, else the bead of the active turn.
+            let b = a
+                .bead
+                .as_deref()
+                .or(a.active_beads.last().map(String::as_str));
+            Span::styled(fit(&line_text(b.unwrap_or("-")), 13), th.info())
+        };
         let owes = owed.get(&a.name).copied().unwrap_or(0);
         let last = a
             .last_message
@@ -71,10 +101,8 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
             Span::styled(if sel { "▶ " } else { "  " }, th.accent()),
             Span::styled(fit(&line_text(&a.name), 16), th.base()),
             Span::styled(fit(word, 14), th.tone(tone)),
-            Span::styled(
-                fit(&line_text(a.bead.as_deref().unwrap_or("-")), 13),
-                th.info(),
-            ),
+            Span::styled(fit(turn_word, turn_w), th.tone(turn_tone)),
+            bead,
             Span::styled(
                 fit(
                     &if owes > 0 {

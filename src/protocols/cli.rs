@@ -1,0 +1,100 @@
+//! `amail parse` for protocol files: each item printed as its own JSON
+//! object with a `protocol` key (`handoff/0.1` or `a2a`), so the Agent Mail
+//! JSON contract is unchanged. Diagnostics go to stderr as
+//! `file:line:col: code: message`; `--strict` fails on the first one.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use super::{bridge, detect, inbox, Item};
+use crate::cli::CliError;
+
+#[derive(Serialize)]
+struct Located<'a> {
+    source: String,
+    state: String,
+    #[serde(flatten)]
+    item: &'a Item,
+}
+
+fn write(out: &mut impl Write, b: &[u8]) -> Result<(), CliError> {
+    out.write_all(b)
+        .map_err(|e| CliError::bad_input(format!("cannot write output: {e}")))
+}
+
+/// Prints a protocol file in `format` (`Json`, `Jsonl`, `Text`, `Aof`, as
+/// `amail parse` spells its formats). `Ok(false)`: not a protocol file,
+/// nothing printed. `first` is the JSON array's "no element yet" flag.
+pub fn print(
+    out: &mut impl Write,
+    name: &str,
+    bytes: &[u8],
+    format: &str,
+    first: &mut bool,
+    strict: bool,
+) -> Result<bool, CliError> {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Ok(false);
+    };
+    let Some((_, parsed)) = detect(name, text) else {
+        return Ok(false);
+    };
+    if strict {
+        if let Some(d) = parsed.diags.first() {
+            return Err(CliError::bad_input(d.to_string()));
+        }
+    }
+    for d in &parsed.diags {
+        eprintln!("amail: {d}");
+    }
+    for item in &parsed.items {
+        let located = Located {
+            source: format!("{}:{}", name, item.source().line),
+            state: inbox::state(item),
+            item,
+        };
+        let json = || serde_json::to_string(&located).unwrap_or_default();
+        match format {
+            "Json" => {
+                if !*first {
+                    write(out, b",")?;
+                }
+                write(out, b"\n")?;
+                let pretty = serde_json::to_string_pretty(&located).unwrap_or_default();
+                write(out, pretty.as_bytes())?;
+            }
+            "Text" => {
+                let m = inbox::to_message(item);
+                let line = format!(
+                    "{}  {}  {}  {} -> {}  {}\n",
+                    located.source,
+                    inbox::raw_type(item),
+                    located.state,
+                    m.from.as_deref().unwrap_or("?"),
+                    if m.to.is_empty() {
+                        "anyone".to_string()
+                    } else {
+                        m.to.join(", ")
+                    },
+                    m.subject
+                        .chars()
+                        .map(|c| if c.is_control() { '?' } else { c })
+                        .collect::<String>()
+                );
+                write(out, line.as_bytes())?;
+            }
+            "Aof" => {
+                let env = bridge::to_envelope_standalone(item);
+                write(out, env.to_json_line().as_bytes())?;
+                write(out, b"\n")?;
+            }
+            _ => {
+                write(out, json().as_bytes())?;
+                write(out, b"\n")?;
+            }
+        }
+        *first = false;
+    }
+    Ok(true)
+}

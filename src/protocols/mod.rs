@@ -1,0 +1,249 @@
+//! The neighbouring protocols: handoff v0.1 directories and A2A task JSON,
+//! read as extra sources next to Agent Mail.
+//!
+//! Design (see `docs/protocols.md`):
+//! - [`handoff`] and [`a2a`] turn JSON text into typed [`Item`]s plus
+//!   [`Diag`]nostics (schema violations, impossible transitions) with
+//!   file:line:col. Bad input never panics and never stops the rest loading.
+//! - [`inbox`] shows each item as a synthetic Agent Mail message (type
+//!   `UNKNOWN`, `raw_type` `HANDOFF` / `A2A_TASK` / `A2A_PROGRESS` /
+//!   `A2A_RESULT`, bead = the protocol's task id) so threads, the message
+//!   view and search need no new code; the structured fields are rendered
+//!   into the body.
+//! - [`bridge`] maps items to AOF/1 envelopes; [`route`] routes them into
+//!   the same store as mail.
+//! - [`detect`] decides, from the text alone, whether a file is one of these
+//!   protocols (used by `amail parse`, `amail route` and the inbox loader).
+
+pub mod a2a;
+pub mod bridge;
+pub mod cli;
+pub mod handoff;
+pub mod inbox;
+mod pos;
+pub mod route;
+
+use std::fmt;
+
+use serde::Serialize;
+use serde_json::Value;
+
+pub use a2a::{A2aItem, A2aKind, A2aStatus, Priority};
+pub use handoff::{Handoff, HandoffStatus};
+
+/// Which protocol a text holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Protocol {
+    Handoff,
+    A2a,
+}
+
+impl Protocol {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Protocol::Handoff => "handoff/0.1",
+            Protocol::A2a => "a2a",
+        }
+    }
+}
+
+/// One protocol item read from a file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Item {
+    Handoff(Handoff),
+    A2a(A2aItem),
+}
+
+impl Item {
+    pub fn task_id(&self) -> &str {
+        match self {
+            Item::Handoff(h) => &h.task_id,
+            Item::A2a(a) => &a.task_id,
+        }
+    }
+    pub fn source(&self) -> &Source {
+        match self {
+            Item::Handoff(h) => &h.source,
+            Item::A2a(a) => &a.source,
+        }
+    }
+}
+
+/// Where an item was read: file and 1-based line of its object.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+pub struct Source {
+    pub path: String,
+    pub line: u32,
+}
+
+/// A problem in a protocol file, located by file, line and column (1-based).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diag {
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl fmt::Display for Diag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}: {}",
+            self.path, self.line, self.column, self.code, self.message
+        )
+    }
+}
+
+/// What reading one file gave.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Parsed {
+    pub items: Vec<Item>,
+    pub diags: Vec<Diag>,
+}
+
+/// A JSON object of the text with the line it starts on.
+pub(crate) struct Obj {
+    pub value: Value,
+    pub line: u32,
+    /// Byte offset of the object's start in the text.
+    pub offset: usize,
+}
+
+/// The text as JSON objects: one object, an array of objects, or JSON Lines.
+/// `Err` carries (line, column, message) of the first syntax error.
+pub(crate) fn objects(text: &str) -> Result<Vec<Obj>, (u32, u32, String)> {
+    let t = text.trim_start_matches('\u{feff}');
+    let skip = text.len() - t.len();
+    match serde_json::from_str::<Value>(t) {
+        Ok(Value::Array(items)) => {
+            let starts = pos::array_item_starts(t);
+            Ok(items
+                .into_iter()
+                .enumerate()
+                .map(|(i, value)| {
+                    let offset = skip + starts.get(i).copied().unwrap_or(0);
+                    Obj {
+                        value,
+                        line: pos::line_col(text, offset).0,
+                        offset,
+                    }
+                })
+                .collect())
+        }
+        Ok(value) => {
+            let offset = skip + (t.len() - t.trim_start().len());
+            Ok(vec![Obj {
+                value,
+                line: pos::line_col(text, offset).0,
+                offset,
+            }])
+        }
+        Err(whole) => {
+            // JSON Lines: every non-blank line one value.
+            let mut out = Vec::new();
+            let mut offset = 0;
+            for (n, l) in text.split_inclusive('\n').enumerate() {
+                if !l.trim().is_empty() {
+                    match serde_json::from_str::<Value>(l) {
+                        Ok(value) => out.push(Obj {
+                            value,
+                            line: n as u32 + 1,
+                            offset,
+                        }),
+                        // A first value that is not JSON: the text is not
+                        // JSON Lines either; report the whole-text error.
+                        Err(_) if out.is_empty() => {
+                            return Err((
+                                whole.line() as u32,
+                                whole.column() as u32,
+                                whole.to_string(),
+                            ));
+                        }
+                        Err(e) => return Err((n as u32 + 1, e.column() as u32, e.to_string())),
+                    }
+                }
+                offset += l.len();
+            }
+            if out.is_empty() {
+                return Err((
+                    whole.line() as u32,
+                    whole.column() as u32,
+                    whole.to_string(),
+                ));
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// Which protocol an object looks like, if any. AOF/1 envelopes (a
+/// `protocol` key) are never ours.
+pub fn classify(v: &Value) -> Option<Protocol> {
+    let o = v.as_object()?;
+    if o.contains_key("protocol") {
+        return None;
+    }
+    if a2a::unwrap(v).is_some() {
+        return Some(Protocol::A2a);
+    }
+    if o.contains_key("from_agent") && o.contains_key("status") && o.contains_key("task_id") {
+        return Some(Protocol::Handoff);
+    }
+    None
+}
+
+/// Detects and reads a protocol file. `None` when the text is not JSON of
+/// one of these protocols (then it is Agent Mail or AOF/1).
+pub fn detect(path: &str, text: &str) -> Option<(Protocol, Parsed)> {
+    let in_handoff_dir = path.replace('\\', "/").contains(".handoffs/");
+    let proto = match objects(text) {
+        Ok(objs) => objs.iter().find_map(|o| classify(&o.value)),
+        Err(_) => None,
+    };
+    let proto = match (proto, in_handoff_dir) {
+        (Some(p), _) => p,
+        // Everything in a handoff directory is a handoff, even broken JSON.
+        (None, true) => Protocol::Handoff,
+        (None, false) => return None,
+    };
+    let parsed = match proto {
+        Protocol::Handoff => handoff::parse(path, text),
+        Protocol::A2a => a2a::parse(path, text),
+    };
+    Some((proto, parsed))
+}
+
+/// Reads every item of several files together, so transitions are checked
+/// across files (a task's snapshots or messages may be spread over them).
+pub fn parse_files(files: &[(String, String)]) -> Parsed {
+    let mut handoffs = Parsed::default();
+    let mut a2as = Parsed::default();
+    for (path, text) in files {
+        let in_handoff_dir = path.replace('\\', "/").contains(".handoffs/");
+        let proto = objects(text)
+            .ok()
+            .and_then(|objs| objs.iter().find_map(|o| classify(&o.value)));
+        let p = match (proto, in_handoff_dir) {
+            (Some(Protocol::A2a), _) => a2a::read(path, text),
+            (Some(Protocol::Handoff), _) | (None, true) => handoff::read(path, text),
+            (None, false) => continue,
+        };
+        let target =
+            if matches!(p.items.first(), Some(Item::A2a(_))) || proto == Some(Protocol::A2a) {
+                &mut a2as
+            } else {
+                &mut handoffs
+            };
+        target.items.extend(p.items);
+        target.diags.extend(p.diags);
+    }
+    handoff::check_transitions(&mut handoffs);
+    a2a::check_transitions(&mut a2as);
+    handoffs.items.extend(a2as.items);
+    handoffs.diags.extend(a2as.diags);
+    handoffs
+}

@@ -1,0 +1,228 @@
+//! The CLI over the neighbouring protocols: `amail parse` and `amail route`
+//! detect handoff and A2A files by themselves, `amail threads` warns about
+//! agents breaking the single-active-turn rule, `amail demo` writes both.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn amail(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(args)
+        .current_dir(root())
+        .env_remove("HANDOFF_DIR")
+        .output()
+        .unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn parse_prints_protocol_objects() {
+    let out = amail(&[
+        "parse",
+        "--format",
+        "jsonl",
+        "tests/data/handoff/valid/reoffered.json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    assert!(lines.iter().all(|l| l["protocol"] == "handoff/0.1"));
+    assert_eq!(lines[3]["state"], "re-offered");
+    assert_eq!(
+        lines[3]["source"],
+        "tests/data/handoff/valid/reoffered.json:5"
+    );
+
+    let out = amail(&["parse", "--format", "json", "tests/data/a2a/valid"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let arr = v.as_array().unwrap();
+    assert_eq!(arr.len(), 10);
+    assert!(arr.iter().all(|o| o["protocol"] == "a2a"));
+    assert!(arr
+        .iter()
+        .any(|o| o["priority"] == "HIGH" && o["deadline"].is_string()));
+    assert!(arr.iter().any(|o| o["progress_percentage"] == 45));
+}
+
+#[test]
+fn agent_mail_json_is_unchanged() {
+    let out = amail(&[
+        "parse",
+        "--format",
+        "jsonl",
+        "tests/data/mixed/mail/BlueLake/001-bead-accepted.md",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["type"], "BEAD_ACCEPTED");
+    assert!(v.get("protocol").is_none());
+}
+
+#[test]
+fn parse_reports_located_diagnostics() {
+    let out = amail(&[
+        "parse",
+        "--format",
+        "jsonl",
+        "tests/data/handoff/invalid/bad-status.json",
+    ]);
+    assert!(out.status.success());
+    assert!(
+        text(&out.stderr).contains("tests/data/handoff/invalid/bad-status.json:4:3: schema:"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = amail(&[
+        "parse",
+        "--strict",
+        "tests/data/a2a/invalid/bad-transition.jsonl",
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("bad-transition.jsonl:4:1: invalid_transition"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn parse_aof_bridges_protocol_items() {
+    let out = amail(&[
+        "parse",
+        "--format",
+        "aof",
+        "tests/data/handoff/valid/failed.json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["type"], "completion.report");
+    assert_eq!(v["payload"]["outcome"], "blocked");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), dest).unwrap();
+        }
+    }
+}
+
+#[test]
+fn route_takes_a_mixed_mailbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let mail = dir.path().join("mail");
+    copy_dir(&root().join("tests/data/mixed/mail"), &mail);
+    let store = dir.path().join("store");
+    let (m, s) = (mail.to_str().unwrap(), store.to_str().unwrap());
+    let out = amail(&["route", m, "--store", s]);
+    let (so, se) = (text(&out.stdout), text(&out.stderr));
+    assert!(so.starts_with("routed 17 of 17 messages"), "{so}");
+    assert!(se.contains("broken.json:8:3: schema:"), "{se}");
+    assert_eq!(out.status.code(), Some(1), "a bad file is bad input");
+    // Without the broken file: clean, and idempotent.
+    std::fs::remove_file(mail.join(".handoffs/broken.json")).unwrap();
+    let out = amail(&["route", m, "--store", s]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("0 transitions, 17 duplicates"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = amail(&["tasks", "--store", s]);
+    let t = text(&out.stdout);
+    assert!(t.contains("task_lint_9"), "{t}");
+    assert!(t.contains("Review the auth module"), "{t}");
+}
+
+#[test]
+fn threads_warns_about_two_active_beads() {
+    let out = amail(&["threads", "tests/data/mixed/mail"]);
+    assert!(out.status.success());
+    let e = text(&out.stderr);
+    assert!(
+        e.contains("BlueLake has 2 beads in progress at once (ol-700, ol-701)"),
+        "{e}"
+    );
+    assert!(e.contains("coder has 2 beads in progress at once"), "{e}");
+}
+
+#[test]
+fn demo_writes_handoffs_and_a2a() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = amail(&["demo", dir.path().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mail = dir.path().join("mail");
+    assert_eq!(
+        std::fs::read_dir(mail.join(".handoffs")).unwrap().count(),
+        5
+    );
+    let inbox = amail::inbox::load(&mail, &Default::default()).unwrap();
+    assert!(inbox.problems.is_empty(), "{:?}", inbox.problems);
+    let raw: std::collections::BTreeSet<&str> = inbox
+        .messages
+        .iter()
+        .filter_map(|m| m.message.raw_type.as_deref())
+        .collect();
+    for r in ["HANDOFF", "A2A_TASK", "A2A_PROGRESS", "A2A_RESULT"] {
+        assert!(raw.contains(r), "{r} missing: {raw:?}");
+    }
+    let states: std::collections::BTreeSet<&str> = inbox
+        .messages
+        .iter()
+        .filter(|m| m.message.raw_type.as_deref() == Some("HANDOFF"))
+        .filter_map(|m| m.message.parsed.status.as_deref())
+        .collect();
+    for s in [
+        "offered",
+        "accepted",
+        "completed",
+        "failed",
+        "rejected",
+        "re-offered",
+    ] {
+        assert!(states.contains(s), "{s} missing: {states:?}");
+    }
+}
+
+#[test]
+fn handoff_dir_env_points_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let mail = dir.path().join("mail");
+    copy_dir(&root().join("tests/data/mixed/mail"), &mail);
+    std::fs::rename(mail.join(".handoffs"), mail.join("shared-ho")).unwrap();
+    std::fs::remove_file(mail.join("shared-ho/broken.json")).unwrap();
+    // Hidden from the mail walker under its new name too.
+    std::fs::rename(mail.join("shared-ho"), mail.join(".shared-ho")).unwrap();
+    let m = mail.to_str().unwrap();
+    let without = amail(&["threads", m, "--json"]);
+    let with = Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(["threads", m, "--json"])
+        .env("HANDOFF_DIR", ".shared-ho")
+        .output()
+        .unwrap();
+    let ids = |o: &Output| -> Vec<String> {
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let h = "0f1c2d3e-0000-4000-8000-000000000006".to_string();
+    assert!(!ids(&without).contains(&h));
+    assert!(ids(&with).contains(&h), "{:?}", ids(&with));
+}
