@@ -12,6 +12,7 @@
 pub mod ack;
 mod atomic;
 mod build;
+pub mod corpus;
 pub mod demo;
 mod error;
 pub mod journal;
