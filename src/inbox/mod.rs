@@ -15,6 +15,7 @@ mod build;
 pub mod corpus;
 pub mod demo;
 mod error;
+pub mod incremental;
 pub mod journal;
 pub mod load;
 pub mod mcp_archive;
