@@ -59,11 +59,17 @@ fn field_line_inner(i: &str) -> IResult<&str, FieldLine<'_>> {
 
 /// A `Label: value` line, or `None` for anything else.
 pub(crate) fn field_line(line: &str) -> Option<FieldLine<'_>> {
+    // Cheap exact pre-filter: every field has a `:`, and most body lines
+    // (prose, code) have none; the SIMD search costs far less than running
+    // the label parser over the line.
+    memchr::memchr(b':', line.as_bytes())?;
     field_line_inner(line).ok().map(|(_, f)| f)
 }
 
 /// `# Title` / `## Title`: (level, title). `##42` (no space) is prose.
 pub(crate) fn heading(line: &str) -> Option<(usize, &str)> {
+    // Both forms below need a `#`: skip the parsers for lines without one.
+    memchr::memchr(b'#', line.as_bytes())?;
     let parsed: IResult<&str, (&str, &str)> = (
         preceded(indent, take_while_m_n(1, 6, |c| c == '#')),
         preceded(space1, rest),
@@ -85,6 +91,12 @@ fn numbered(i: &str) -> IResult<&str, &str> {
 
 /// A list item (`- x`, `* x`, `+ x`, `1. x`, `2) x`): its text.
 pub(crate) fn list_item(line: &str) -> Option<&str> {
+    // An item starts (after blanks) with a digit or a bullet; the first
+    // other byte rules the line out without running the parsers.
+    let first = line.bytes().find(|&b| b != b' ' && b != b'\t')?;
+    if !(first.is_ascii_digit() || matches!(first, b'-' | b'*' | b'+')) {
+        return None;
+    }
     let parsed: IResult<&str, &str> = preceded(
         (
             take_while(|c| c == ' ' || c == '\t'),

@@ -57,8 +57,10 @@ pub(crate) fn split_lines(input: &str, base: usize, first_no: u32) -> Vec<Line<'
     out
 }
 
+/// SIMD newline search (the `memchr` crate): on a 10 MB body the split is
+/// most of the work, and a byte-at-a-time scan is several times slower.
 fn memchr_newline(hay: &[u8]) -> Option<usize> {
-    hay.iter().position(|&b| b == b'\n')
+    memchr::memchr(b'\n', hay)
 }
 
 /// The text spanned by `lines` (inclusive range), sliced from the document

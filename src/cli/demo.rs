@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{amail_home, CliError, CliResult};
-use crate::inbox::demo;
+use crate::inbox::{corpus, demo};
 
 #[derive(Debug, Args)]
 #[command(
@@ -16,6 +16,14 @@ pub struct DemoArgs {
     /// Where to write (`DIR/mail`, and `DIR/store` for the task store).
     /// Default: a fresh folder under the amail data dir.
     pub dir: Option<PathBuf>,
+    /// Write a benchmark corpus of N messages into `DIR/mail` instead
+    /// (every type, demo-sized threads, some large bodies; nothing routed).
+    #[arg(long, value_name = "N")]
+    pub messages: Option<usize>,
+    /// With --messages: also write `DIR/big.md`, one message with a body of
+    /// about this many bytes (e.g. 10800000).
+    #[arg(long, value_name = "BYTES", requires = "messages")]
+    pub big_body: Option<usize>,
 }
 
 pub fn run(args: DemoArgs) -> CliResult {
@@ -23,6 +31,9 @@ pub fn run(args: DemoArgs) -> CliResult {
         Some(d) => d,
         None => fresh_dir()?,
     };
+    if let Some(n) = args.messages {
+        return corpus(&dir, n, args.big_body);
+    }
     let info = demo::write_demo(&dir).map_err(|e| {
         CliError::bad_input(format!("{}: cannot write the demo: {e}", dir.display()))
     })?;
@@ -39,6 +50,27 @@ pub fn run(args: DemoArgs) -> CliResult {
     println!("  amail pending {} --as BlueLake", info.mailbox.display());
     println!("  amail inbox {} --as BlueLake", info.mailbox.display());
     println!("  amail tasks --store {}", info.store.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `amail demo --messages N DIR`: a benchmark corpus.
+fn corpus(dir: &std::path::Path, n: usize, big: Option<usize>) -> CliResult {
+    let info = corpus::write_corpus(&dir.join("mail"), n, chrono::Utc::now()).map_err(|e| {
+        CliError::bad_input(format!("{}: cannot write the corpus: {e}", dir.display()))
+    })?;
+    println!(
+        "wrote a corpus: {} messages, {} bytes, {} large bodies\n  mailbox: {}",
+        info.messages,
+        info.bytes,
+        info.large,
+        info.mailbox.display()
+    );
+    if let Some(bytes) = big {
+        let path = dir.join("big.md");
+        std::fs::write(&path, corpus::big_message(bytes))
+            .map_err(|e| CliError::bad_input(format!("{}: cannot write: {e}", path.display())))?;
+        println!("  big body: {}", path.display());
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -10,6 +10,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::{CliError, CliResult};
+use crate::source::parallel;
 use crate::source::walk::mail_files;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -111,69 +112,47 @@ pub fn run(args: ParseArgs) -> CliResult {
     };
     let inputs = inputs(&args.paths)?;
     let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut unreadable = 0usize;
     let mut first = true;
     if format == Format::Json {
         write_out(&mut out, b"[")?;
     }
-    for input in &inputs {
-        let name = input.name();
-        let bytes = match input.read() {
-            Ok(b) => b,
-            Err(e) => {
-                eprintln!("amail: {name}: cannot read: {e}");
-                unreadable += 1;
-                continue;
-            }
-        };
-        if crate::protocols::cli::print(
-            &mut out,
-            &name,
-            &bytes,
-            &format!("{format:?}"),
-            &mut first,
-            args.strict,
-        )? {
-            continue;
-        }
-        let msgs = match parse_bytes(&bytes, &opts) {
-            Ok(m) => m,
-            Err(e) => {
-                out.flush().ok();
-                return Err(CliError::bad_input(e.report(&name)));
-            }
-        };
-        for m in &msgs {
-            let located = Located {
-                source: format!("{name}:{}", m.line),
-                message: m,
-            };
-            match format {
-                Format::Json => {
-                    if !first {
-                        write_out(&mut out, b",")?;
+    // Files are read, parsed and rendered on every core, a batch at a time
+    // (bounded memory), then written in input order: the output is the
+    // same as a sequential run.
+    for batch in inputs.chunks(BATCH) {
+        let rendered = parallel::map_min(batch, 16, |input| render_input(input, format, &opts));
+        for (input, result) in batch.iter().zip(rendered) {
+            match result {
+                Rendered::Unreadable(e) => {
+                    out.flush().ok();
+                    eprintln!("amail: {}: cannot read: {e}", input.name());
+                    unreadable += 1;
+                }
+                Rendered::Invalid(e) => {
+                    out.flush().ok();
+                    return Err(CliError::bad_input(e.report(&input.name())));
+                }
+                Rendered::Refused(e) => {
+                    out.flush().ok();
+                    return Err(e);
+                }
+                Rendered::Ok { bytes, messages } => {
+                    if messages == 0 {
+                        continue;
                     }
-                    write_out(&mut out, b"\n")?;
-                    serde_json::to_writer_pretty(&mut out, &located)
-                        .map_err(io::Error::from)
-                        .map_err(write_error)?;
-                }
-                Format::Jsonl => {
-                    serde_json::to_writer(&mut out, &located)
-                        .map_err(io::Error::from)
-                        .map_err(write_error)?;
-                    write_out(&mut out, b"\n")?;
-                }
-                Format::Text => write_text(&mut out, &located)?,
-                Format::Aof => {
-                    if let Some(env) = crate::bridge::to_envelope_standalone(m) {
-                        write_out(&mut out, env.to_json_line().as_bytes())?;
-                        write_out(&mut out, b"\n")?;
-                    }
+                    // JSON items are rendered each with a leading `,`: the
+                    // very first one drops it.
+                    let bytes = if format == Format::Json && first {
+                        &bytes[1..]
+                    } else {
+                        &bytes[..]
+                    };
+                    write_out(&mut out, bytes)?;
+                    first = false;
                 }
             }
-            first = false;
         }
     }
     if format == Format::Json {
@@ -186,6 +165,82 @@ pub fn run(args: ParseArgs) -> CliResult {
         )));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Inputs handled in parallel before their output is written.
+const BATCH: usize = 4096;
+
+/// One input's output, rendered off the main thread.
+enum Rendered {
+    Ok { bytes: Vec<u8>, messages: usize },
+    Unreadable(io::Error),
+    Invalid(amail_parser::ParseError),
+    /// A handoff or A2A file refused in strict mode.
+    Refused(CliError),
+}
+
+fn render_input(input: &Input, format: Format, opts: &ParseOptions) -> Rendered {
+    let bytes = match input.read() {
+        Ok(b) => b,
+        Err(e) => return Rendered::Unreadable(e),
+    };
+    let name = input.name();
+    // Handoff v0.1 and A2A files are detected by content and printed as
+    // their own objects; JSON items carry a leading `,` like mail items.
+    let mut buf = Vec::new();
+    let mut first = false;
+    match crate::protocols::cli::print(
+        &mut buf,
+        &name,
+        &bytes,
+        &format!("{format:?}"),
+        &mut first,
+        opts.strict,
+    ) {
+        Ok(true) => {
+            return Rendered::Ok {
+                messages: usize::from(!buf.is_empty()),
+                bytes: buf,
+            }
+        }
+        Ok(false) => {}
+        Err(e) => return Rendered::Refused(e),
+    }
+    let msgs = match parse_bytes(&bytes, opts) {
+        Ok(m) => m,
+        Err(e) => return Rendered::Invalid(e),
+    };
+    buf.reserve(bytes.len() + 512);
+    for m in &msgs {
+        let located = Located {
+            source: format!("{name}:{}", m.line),
+            message: m,
+        };
+        // Writing into a Vec cannot fail; serde errors on these types cannot happen.
+        match format {
+            Format::Json => {
+                buf.extend_from_slice(b",\n");
+                serde_json::to_writer_pretty(&mut buf, &located).ok();
+            }
+            Format::Jsonl => {
+                serde_json::to_writer(&mut buf, &located).ok();
+                buf.push(b'\n');
+            }
+            Format::Text => {
+                write_text(&mut buf, &located).ok();
+            }
+            Format::Aof => {
+                if let Some(env) = crate::bridge::to_envelope_standalone(m) {
+                    buf.extend_from_slice(env.to_json_line().as_bytes());
+                    buf.push(b'\n');
+                }
+            }
+        }
+    }
+    Rendered::Ok {
+        messages: msgs.len(),
+        bytes: buf,
+    }
 }
 
 fn write_error(e: io::Error) -> CliError {

@@ -102,51 +102,9 @@ pub fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
     let mut loaded = Vec::with_capacity(paths.len());
     let mut seen = HashSet::new();
     for (path, result) in paths.into_iter().zip(parsed) {
-        let (messages, fm) = match result {
-            Ok(r) => r,
-            Err(why) => {
-                problems.push((path, why));
-                continue;
-            }
-        };
-        let rel = path
-            .strip_prefix(root)
-            .unwrap_or(&path)
-            .to_string_lossy()
-            .replace('\\', "/");
-        let several = messages.len() > 1;
-        for (n, mut m) in messages.into_iter().enumerate() {
-            let mut bcc = Vec::new();
-            if let Some(fm) = fm.as_ref().filter(|_| !several) {
-                fill_from_frontmatter(&mut m, fm);
-                bcc = fm.bcc.clone();
-            }
-            let key = unique_key(
-                m.id.as_deref(),
-                || {
-                    if several {
-                        format!("{rel}#{}", n + 1)
-                    } else {
-                        rel.clone()
-                    }
-                },
-                &mut seen,
-            );
-            let mut recipients = recipients_from(&m.to, &m.cc, &bcc);
-            for r in &mut recipients {
-                if let Some(e) = acks.get(&(key.clone(), r.agent.clone())) {
-                    r.ack_at = Some(e.ack_at);
-                    r.read_at = Some(e.read_at);
-                }
-            }
-            loaded.push(Loaded {
-                key,
-                project: m.project.as_deref().map(str::to_owned),
-                message: m,
-                path: Some(path.clone()),
-                recipients,
-                thread: 0,
-            });
+        match result {
+            Ok(r) => loaded.extend(file_entries(root, &path, r, &acks, &mut seen)),
+            Err(why) => problems.push((path, why)),
         }
     }
     crate::protocols::inbox::merge_into(root, &mut loaded, &mut problems);
@@ -159,10 +117,63 @@ pub fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
     ))
 }
 
-/// One file's messages and, for `---json` files, its front matter.
-type FileMessages = (Vec<OwnedMessage>, Option<Box<FrontMatter>>);
+/// One file's messages as inbox entries (threads not yet assigned): keys
+/// made unique against `seen`, acks applied. Shared by the full load and the
+/// incremental reload, so both make the same entries.
+pub(crate) fn file_entries(
+    root: &Path,
+    path: &Path,
+    (messages, fm): FileMessages,
+    acks: &journal::Acks,
+    seen: &mut HashSet<String>,
+) -> Vec<Loaded> {
+    let rel = path
+        .strip_prefix(root)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/");
+    let several = messages.len() > 1;
+    let mut out = Vec::with_capacity(messages.len());
+    for (n, mut m) in messages.into_iter().enumerate() {
+        let mut bcc = Vec::new();
+        if let Some(fm) = fm.as_ref().filter(|_| !several) {
+            fill_from_frontmatter(&mut m, fm);
+            bcc = fm.bcc.clone();
+        }
+        let key = unique_key(
+            m.id.as_deref(),
+            || {
+                if several {
+                    format!("{rel}#{}", n + 1)
+                } else {
+                    rel.clone()
+                }
+            },
+            seen,
+        );
+        let mut recipients = recipients_from(&m.to, &m.cc, &bcc);
+        for r in &mut recipients {
+            if let Some(e) = acks.get(&(key.clone(), r.agent.clone())) {
+                r.ack_at = Some(e.ack_at);
+                r.read_at = Some(e.read_at);
+            }
+        }
+        out.push(Loaded {
+            key,
+            project: m.project.as_deref().map(str::to_owned),
+            message: m,
+            path: Some(path.to_path_buf()),
+            recipients,
+            thread: 0,
+        });
+    }
+    out
+}
 
-fn read_and_parse(path: &Path) -> Result<FileMessages, String> {
+/// One file's messages and, for `---json` files, its front matter.
+pub(crate) type FileMessages = (Vec<OwnedMessage>, Option<Box<FrontMatter>>);
+
+pub(crate) fn read_and_parse(path: &Path) -> Result<FileMessages, String> {
     let bytes = files::read_mail_file(path)?;
     let messages =
         amail_parser::parse_bytes(&bytes, &ParseOptions::default()).map_err(|e| e.to_string())?;

@@ -12,9 +12,11 @@
 pub mod ack;
 mod atomic;
 mod build;
+pub mod corpus;
 pub mod demo;
 pub mod demo_protocols;
 mod error;
+pub mod incremental;
 pub mod journal;
 pub mod load;
 pub mod mcp_archive;

@@ -17,7 +17,7 @@ pub const MAIL_EXTENSIONS: &[&str] = &[
     "md", "markdown", "txt", "text", "json", "jsonl", "ndjson", "eml", "mail", "msg",
 ];
 
-fn is_mail_name(p: &Path) -> bool {
+pub(crate) fn is_mail_name(p: &Path) -> bool {
     match p.extension().and_then(|e| e.to_str()) {
         Some(ext) => MAIL_EXTENSIONS.iter().any(|m| m.eq_ignore_ascii_case(ext)),
         None => true,

@@ -9,11 +9,21 @@ const MIN_PER_THREAD: usize = 256;
 /// `items.iter().map(f).collect()`, spread over the available cores,
 /// results in input order.
 pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    map_min(items, MIN_PER_THREAD, f)
+}
+
+/// [`map`] with the smallest share worth a thread of its own given by the
+/// caller (`amail parse` renders JSON too, so a thread pays off sooner).
+pub fn map_min<T: Sync, R: Send>(
+    items: &[T],
+    min_per_thread: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
     let cores = std::thread::available_parallelism()
         .map(NonZeroUsize::get)
         .unwrap_or(1)
         .min(8);
-    let threads = cores.min(items.len() / MIN_PER_THREAD).max(1);
+    let threads = cores.min(items.len() / min_per_thread.max(1)).max(1);
     if threads == 1 {
         return items.iter().map(f).collect();
     }

@@ -1,0 +1,60 @@
+//! Headless `amail inbox` start-up for `bench/run.sh` (issue 6): loads a
+//! mailbox the way the TUI does, builds the model, draws the first frame
+//! into a `TestBackend` (120×40), then times a redraw. Prints
+//! `load_ms model_ms first_frame_ms redraw_ms messages new_file_ms` on one
+//! line, where `new_file_ms` is one new file written into the mailbox
+//! (and removed after) to the frame showing it: incremental reload, new
+//! model, draw.
+//! Usage: first_frame DIR
+
+use std::time::Instant;
+
+use amail::inbox::{self, LoadOptions};
+use amail::tui::testing::render_terminal;
+use amail::tui::{Model, UiConfig};
+
+fn main() {
+    let dir = std::env::args().nth(1).expect("usage: first_frame DIR");
+    let t0 = Instant::now();
+    let inbox = inbox::load(std::path::Path::new(&dir), &LoadOptions::default()).expect("load");
+    let messages = inbox.messages.len();
+    let t1 = Instant::now();
+    let model = Model::new(inbox, Vec::new(), chrono::Utc::now(), UiConfig::default());
+    let t2 = Instant::now();
+    let term = render_terminal(&model, 120, 40);
+    let t3 = Instant::now();
+    std::hint::black_box(&term);
+    // A redraw: the same model drawn again (what a key press or tick costs).
+    let n = 20;
+    for _ in 0..n {
+        std::hint::black_box(render_terminal(&model, 120, 40));
+    }
+    let redraw = t3.elapsed().as_secs_f64() * 1000.0 / n as f64;
+    let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
+    let new_file = new_file(std::path::Path::new(&dir), model);
+    println!(
+        "{:.1} {:.1} {:.1} {:.2} {messages} {new_file:.1}",
+        ms(t0, t1),
+        ms(t1, t2),
+        ms(t0, t3),
+        redraw
+    );
+}
+
+/// Milliseconds from a new file landing to the frame that shows it.
+fn new_file(root: &std::path::Path, model: Model) -> f64 {
+    let path = root.join("zz-bench-new-file.md");
+    std::fs::write(
+        &path,
+        "Subject: [ol-9999.1] PROGRESS\nFrom: GreenCastle\nTo: Orchestrator\n\nBody:\nBead: ol-9999.1\nStep: Step 1 - bench\nStatus: running\nContext usage: 10%\n",
+    )
+    .expect("write");
+    let t = Instant::now();
+    let now = model.now;
+    let reloaded = inbox::incremental::reload_changed(model.inbox, std::slice::from_ref(&path));
+    std::fs::remove_file(&path).ok();
+    let (inbox, _how) = reloaded.expect("reload");
+    let model = Model::new(inbox, Vec::new(), now, UiConfig::default());
+    std::hint::black_box(render_terminal(&model, 120, 40));
+    t.elapsed().as_secs_f64() * 1000.0
+}
