@@ -189,6 +189,17 @@ pub fn copy_paths(m: &ArchiveMessage) -> Vec<String> {
 /// Writes all copies and the thread digest entry. Returns the paths
 /// written, relative to the archive root (for the commit).
 pub fn write_bundle(archive: &Path, m: &ArchiveMessage) -> Result<Vec<String>, Error> {
+    let mut names = vec![
+        ("project slug", m.project_slug.as_str()),
+        ("sender", &m.from),
+    ];
+    names.extend(
+        m.to.iter()
+            .chain(&m.cc)
+            .chain(&m.bcc)
+            .map(|r| ("recipient", r.as_str())),
+    );
+    super::reply::check_components(&names)?;
     let content = render_file(m);
     let mut written = Vec::new();
     for rel in copy_paths(m) {
@@ -217,7 +228,7 @@ fn append_digest(
     else {
         return Ok(None);
     };
-    if thread.contains(['/', '\\']) || thread.starts_with('.') {
+    if super::reply::unsafe_component(thread).is_some() {
         return Ok(None);
     }
     let rel = format!("projects/{}/messages/threads/{thread}.md", m.project_slug);
