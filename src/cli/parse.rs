@@ -198,12 +198,12 @@ fn write_text(out: &mut impl Write, m: &Located<'_>) -> Result<(), CliError> {
     };
     let mut s = format!(
         "{}  {}{}  bead {}  {} -> {}  {}\n",
-        m.source,
+        sanitize(&m.source),
         msg.kind,
         reply,
-        bead,
-        from,
-        to,
+        sanitize(bead),
+        sanitize(from),
+        sanitize(&to),
         sanitize(&msg.subject)
     );
     for d in &msg.diagnostics {
@@ -224,9 +224,10 @@ fn write_text(out: &mut impl Write, m: &Located<'_>) -> Result<(), CliError> {
 }
 
 /// Agent text must not drive the terminal: control characters are shown
-/// as `?`.
+/// as `?`, bidi controls are dropped.
 fn sanitize(s: &str) -> String {
     s.chars()
+        .filter(|&c| !crate::tui::sanitize::is_bidi_control(c))
         .map(|c| if c.is_control() { '?' } else { c })
         .collect()
 }

@@ -50,7 +50,11 @@ pub fn load_source(
     }
     .map_err(from_inbox_error)?;
     for (path, why) in &inbox.problems {
-        eprintln!("amail: warning: {}: {}", path.display(), clean(why));
+        eprintln!(
+            "amail: warning: {}: {}",
+            clean_line(&path.display().to_string()),
+            clean(why)
+        );
     }
     Ok(inbox)
 }
@@ -72,6 +76,7 @@ pub fn from_inbox_error(e: inbox::Error) -> CliError {
 /// reach the terminal.
 pub fn clean(s: &str) -> String {
     s.chars()
+        .filter(|&c| !crate::tui::sanitize::is_bidi_control(c))
         .map(|c| if c.is_control() && c != '\n' { ' ' } else { c })
         .collect()
 }
