@@ -1,7 +1,7 @@
 //! `amail parse`: files, directories (recursive) or stdin to JSON, JSON
 //! Lines or text.
 
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -65,12 +65,8 @@ impl Input {
 
     fn read(&self) -> io::Result<Vec<u8>> {
         match self {
-            Input::File(p) => std::fs::read(p),
-            Input::Stdin => {
-                let mut buf = Vec::new();
-                io::stdin().lock().read_to_end(&mut buf)?;
-                Ok(buf)
-            }
+            Input::File(p) => crate::config::read_file_limited(p),
+            Input::Stdin => crate::config::read_limited(io::stdin().lock()),
         }
     }
 }
