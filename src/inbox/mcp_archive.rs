@@ -272,8 +272,12 @@ fn append_digest(
     if !exists {
         entry.insert_str(0, &format!("# Thread {thread}\n\n"));
     }
-    f.write_all(entry.as_bytes())
-        .map_err(|e| Error::io(&path, e))?;
+    let crash = crate::router::fsio::crash_point;
+    crash();
+    let (a, b) = entry.as_bytes().split_at(entry.len() / 2);
+    f.write_all(a).map_err(|e| Error::io(&path, e))?;
+    crash();
+    f.write_all(b).map_err(|e| Error::io(&path, e))?;
     f.sync_all().map_err(|e| Error::io(&path, e))?;
     Ok(Some(rel))
 }

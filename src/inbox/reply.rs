@@ -447,7 +447,9 @@ fn reply_mcp(
         params![ts, sender_id],
     )
     .map_err(dbe)?;
+    crate::router::fsio::crash_point();
     tx.commit().map_err(dbe)?;
+    crate::router::fsio::crash_point();
 
     let m = ArchiveMessage {
         id: new_id,
