@@ -96,7 +96,7 @@ fn every_good_message_loads_and_each_bad_file_is_named() {
             .message
             .diagnostics
             .iter()
-            .any(|d| d.code.as_str() == "invalid-utf8"),
+            .any(|d| d.code == "invalid-utf8"),
         "{:?}",
         latin.message.diagnostics
     );

@@ -25,7 +25,10 @@ fn once(body: &str) -> Duration {
     let t = Instant::now();
     let loaded = inbox::load(dir.path(), &LoadOptions::default()).unwrap();
     assert_eq!(loaded.messages.len(), 1, "{:?}", loaded.problems);
-    let mut app = TestApp::new(FakeBackend::new(loaded, Vec::new(), fixed_now()), UiConfig::default());
+    let mut app = TestApp::new(
+        FakeBackend::new(loaded, Vec::new(), fixed_now()),
+        UiConfig::default(),
+    );
     app.press("<enter>");
     let _ = app.render(120, 40);
     t.elapsed()
@@ -36,7 +39,10 @@ fn assert_linear(name: &str, make: impl Fn(usize) -> String, n: usize) {
     let (small, large) = (best(n / 4), best(n));
     let ratio = large.as_secs_f64() / small.as_secs_f64().max(1e-6);
     eprintln!("{name}: n/4 {small:?}, n {large:?}, ratio {ratio:.1}");
-    assert!(ratio < 10.0, "{name}: time grew {ratio:.1}x for 4x the input");
+    assert!(
+        ratio < 10.0,
+        "{name}: time grew {ratio:.1}x for 4x the input"
+    );
 }
 
 #[test]
@@ -55,5 +61,9 @@ fn a_million_bullets() {
 #[ignore = "large inputs (50 MB, 10^6 lines): run by hand, see the module docs"]
 fn thousands_of_headings_and_deep_nesting() {
     assert_linear("## x 10^5", |n| "## heading\ntext\n".repeat(n), 100_000);
-    assert_linear("> nesting", |n| format!("{}deep\n", "> ".repeat(n)), 200_000);
+    assert_linear(
+        "> nesting",
+        |n| format!("{}deep\n", "> ".repeat(n)),
+        200_000,
+    );
 }
