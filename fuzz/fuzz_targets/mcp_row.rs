@@ -47,17 +47,16 @@ fuzz_target!(|data: &[u8]| {
          CREATE TABLE message_recipients (message_id, agent_id, kind, read_ts, ack_ts);",
     )
     .unwrap();
-    let p = rusqlite::params;
-    conn.execute("INSERT INTO projects VALUES (1, ?1, ?2)", p![vals[0], vals[1]]).unwrap();
-    conn.execute("INSERT INTO agents VALUES (1, ?1)", p![vals[2]]).unwrap();
+    conn.execute("INSERT INTO projects VALUES (1, ?1, ?2)", rusqlite::params![vals[0], vals[1]]).unwrap();
+    conn.execute("INSERT INTO agents VALUES (1, ?1)", rusqlite::params![vals[2]]).unwrap();
     conn.execute(
         "INSERT INTO messages VALUES (1, 1, 1, ?1, ?2, ?3, ?4, ?5, ?6)",
-        p![vals[3], vals[4], vals[5], vals[6], vals[7], vals[8]],
+        rusqlite::params![vals[3], vals[4], vals[5], vals[6], vals[7], vals[8]],
     )
     .unwrap();
     conn.execute(
         "INSERT INTO message_recipients VALUES (1, 1, ?1, ?2, ?3)",
-        p![vals[9], vals[10], vals[11]],
+        rusqlite::params![vals[9], vals[10], vals[11]],
     )
     .unwrap();
     if let Ok(rows) = mcp_db::read_messages(&conn) {
