@@ -7,6 +7,11 @@
 //! inbox loader (with the message size limit raised), thread building, and
 //! the TUI's message view drawn into a `TestBackend`. The time at n/4 and
 //! at n is compared (best of 3): linear is 4, quadratic 16; the bound is 10.
+//!
+//! Measured 2026-11-22 (`cargo test` profile, shared 2-CPU machine, a
+//! fuzzer running beside it): 50 MB line 4.4 s -> 11.4 s (ratio 2.6);
+//! 10^6 bullets 0.40 s -> 1.08 s (2.7); 10^5 `##` headings 33 ms -> 123 ms
+//! (3.7); 200,000 levels of `>` nesting 15 ms -> 57 ms (3.8).
 
 use std::fs;
 use std::time::{Duration, Instant};
