@@ -27,6 +27,7 @@
 pub mod aof;
 pub mod bridge;
 pub mod cli;
+pub mod config;
 pub mod inbox;
 pub mod protocols;
 pub mod router;

@@ -11,6 +11,10 @@ use clap::{Parser, Subcommand};
     about = "Terminal inbox, parser and AOF router for Agent Mail"
 )]
 struct Cli {
+    /// Largest mail file or input to read (default 10MiB, or
+    /// `max_message_size` in the config file), e.g. 512KiB, 50MiB.
+    #[arg(long, global = true, value_name = "SIZE")]
+    max_size: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -45,6 +49,10 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(e) = amail::config::init(cli.max_size.as_deref()) {
+        eprintln!("amail: {e}");
+        return ExitCode::from(2);
+    }
     let result: amail::cli::CliResult = match cli.command {
         Command::Inbox(args) => amail::cli::inbox::run(args),
         Command::Parse(args) => amail::cli::parse::run(args),

@@ -1,7 +1,7 @@
 //! `amail parse`: files, directories (recursive) or stdin to JSON, JSON
 //! Lines or text.
 
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -66,12 +66,8 @@ impl Input {
 
     fn read(&self) -> io::Result<Vec<u8>> {
         match self {
-            Input::File(p) => std::fs::read(p),
-            Input::Stdin => {
-                let mut buf = Vec::new();
-                io::stdin().lock().read_to_end(&mut buf)?;
-                Ok(buf)
-            }
+            Input::File(p) => crate::config::read_file_limited(p),
+            Input::Stdin => crate::config::read_limited(io::stdin().lock()),
         }
     }
 }
@@ -263,12 +259,12 @@ fn write_text(out: &mut impl Write, m: &Located<'_>) -> Result<(), CliError> {
     };
     let mut s = format!(
         "{}  {}{}  bead {}  {} -> {}  {}\n",
-        m.source,
+        sanitize(&m.source),
         msg.kind,
         reply,
-        bead,
-        from,
-        to,
+        sanitize(bead),
+        sanitize(from),
+        sanitize(&to),
         sanitize(&msg.subject)
     );
     for d in &msg.diagnostics {
@@ -289,9 +285,10 @@ fn write_text(out: &mut impl Write, m: &Located<'_>) -> Result<(), CliError> {
 }
 
 /// Agent text must not drive the terminal: control characters are shown
-/// as `?`.
+/// as `?`, bidi controls are dropped.
 fn sanitize(s: &str) -> String {
     s.chars()
+        .filter(|&c| !crate::tui::sanitize::is_bidi_control(c))
         .map(|c| if c.is_control() { '?' } else { c })
         .collect()
 }

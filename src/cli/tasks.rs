@@ -29,6 +29,13 @@ pub fn run(args: TasksArgs) -> CliResult {
     let tasks = store
         .list()
         .map_err(|e| CliError::bad_input(e.to_string()))?;
+    for (path, why) in store.unreadable_tasks() {
+        eprintln!(
+            "amail: warning: {}: {}; skipped (see `amail doctor`)",
+            crate::router::sanitize(&path.display().to_string()),
+            crate::router::sanitize(&why)
+        );
+    }
     if args.json {
         println!(
             "{}",

@@ -50,16 +50,27 @@ pub fn load_source(
     }
     .map_err(from_inbox_error)?;
     for (path, why) in &inbox.problems {
-        eprintln!("amail: warning: {}: {}", path.display(), clean(why));
+        eprintln!(
+            "amail: warning: {}: {}",
+            clean_line(&path.display().to_string()),
+            clean(why)
+        );
     }
     Ok(inbox)
 }
 
 /// Inbox errors as exit codes: asking for the wrong thing is usage (2),
 /// an unreadable store is bad input (1).
+/// Exit status of a command that can simply be run again (sysexits'
+/// `EX_TEMPFAIL`): the SQLite database was locked by another writer.
+pub const EXIT_RETRY: u8 = 75;
+
 pub fn from_inbox_error(e: inbox::Error) -> CliError {
     CliError {
-        code: if e.is_usage() {
+        // 75 (EX_TEMPFAIL): the database was locked; run it again.
+        code: if e.is_retryable() {
+            EXIT_RETRY
+        } else if e.is_usage() {
             EXIT_USAGE
         } else {
             EXIT_BAD_INPUT
@@ -72,6 +83,7 @@ pub fn from_inbox_error(e: inbox::Error) -> CliError {
 /// reach the terminal.
 pub fn clean(s: &str) -> String {
     s.chars()
+        .filter(|&c| !crate::tui::sanitize::is_bidi_control(c))
         .map(|c| if c.is_control() && c != '\n' { ' ' } else { c })
         .collect()
 }

@@ -218,7 +218,9 @@ fn ack_mcp(
         )
         .map_err(dbe)?;
     }
+    crate::router::fsio::crash_point();
     tx.commit().map_err(dbe)?;
+    crate::router::fsio::crash_point();
     Ok(AckOutcome {
         key: key.to_string(),
         agent: agent.to_string(),

@@ -21,16 +21,22 @@ pub fn write_atomic(path: &Path, bytes: &[u8], replace: bool) -> Result<(), Erro
         .prefix(".amail-tmp-")
         .tempfile_in(dir)
         .map_err(|e| Error::io(dir, e))?;
-    tmp.write_all(bytes).map_err(|e| Error::io(tmp.path(), e))?;
+    let crash = crate::router::fsio::crash_point;
+    let (a, b) = bytes.split_at(bytes.len() / 2);
+    tmp.write_all(a).map_err(|e| Error::io(tmp.path(), e))?;
+    crash();
+    tmp.write_all(b).map_err(|e| Error::io(tmp.path(), e))?;
     tmp.as_file()
         .sync_all()
         .map_err(|e| Error::io(tmp.path(), e))?;
+    crash();
     if replace {
         tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     } else {
         tmp.persist_noclobber(path)
             .map_err(|e| Error::io(path, e.error))?;
     }
+    crash();
     sync_dir(dir);
     Ok(())
 }

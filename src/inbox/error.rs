@@ -42,10 +42,28 @@ impl Error {
     }
 
     pub(crate) fn db(path: impl Into<PathBuf>, e: impl std::fmt::Display) -> Self {
+        let mut message = e.to_string();
+        if Self::is_lock_message(&message) {
+            message.push_str(
+                " (another program is writing to the database; nothing was changed, try again)",
+            );
+        }
         Error::Db {
             path: path.into(),
-            message: e.to_string(),
+            message,
         }
+    }
+
+    fn is_lock_message(m: &str) -> bool {
+        m.contains("database is locked")
+            || m.contains("database table is locked")
+            || m.contains("busy")
+    }
+
+    /// True when the database was busy or locked by another writer: nothing
+    /// was written and the same command can simply be run again.
+    pub fn is_retryable(&self) -> bool {
+        matches!(self, Error::Db { message, .. } if Self::is_lock_message(message))
     }
 
     /// True when the user asked for something wrong (unknown id, not a

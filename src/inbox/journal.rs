@@ -4,7 +4,8 @@
 //! Why a journal and not an edit of the mail file: mail files belong to the
 //! agents that wrote them and may be watched or re-read; appending a line is
 //! the one write that can never lose or corrupt what is already there. A
-//! torn last line (a crash mid-append) is reported as a problem and skipped.
+//! torn last line (a crash mid-append) is reported as a problem and skipped;
+//! the next append cuts it off (that ack never completed nor was reported).
 //!
 //! Appends take an exclusive advisory lock on the journal, re-read it under
 //! the lock and write only when the (message, agent) pair is not there yet,
@@ -61,16 +62,19 @@ pub fn read(root: &Path) -> (Acks, Vec<(PathBuf, String)>) {
     (acks, problems)
 }
 
-fn read_from(r: impl BufRead, path: &Path, problems: &mut Vec<(PathBuf, String)>) -> Acks {
+fn read_from(mut r: impl BufRead, path: &Path, problems: &mut Vec<(PathBuf, String)>) -> Acks {
     let mut acks = Acks::new();
-    for (n, line) in r.split(b'\n').enumerate() {
-        let line = match line {
-            Ok(l) => l,
+    let mut line = Vec::new();
+    for n in 0.. {
+        line.clear();
+        match r.read_until(b'\n', &mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
             Err(e) => {
                 problems.push((path.to_path_buf(), format!("line {}: {e}", n + 1)));
                 break;
             }
-        };
+        }
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
@@ -109,19 +113,40 @@ pub fn append(root: &Path, entry: JournalEntry) -> Result<(JournalEntry, bool), 
         let mut line = serde_json::to_string(&JsonLine::from(&entry))
             .map_err(|e| Error::Invalid(e.to_string()))?;
         line.push('\n');
-        // A previous crash may have left a torn line without its newline:
-        // start ours on a fresh line so it stays parseable.
         let len = f.metadata().map_err(|e| Error::io(&path, e))?.len();
         if len > 0 && !ends_with_newline(&mut f, len) {
-            line.insert(0, '\n');
+            // A previous crash tore the last line: cut it off (it never
+            // completed) so the journal stays one record per line.
+            let keep = complete_prefix(&mut f).map_err(|e| Error::io(&path, e))?;
+            f.set_len(keep).map_err(|e| Error::io(&path, e))?;
         }
-        f.write_all(line.as_bytes())
-            .map_err(|e| Error::io(&path, e))?;
+        let crash = crate::router::fsio::crash_point;
+        crash();
+        // Written in two halves under the crash hook, so a test can leave
+        // a torn line (what a kill mid-write leaves).
+        let (a, b) = line.as_bytes().split_at(line.len() / 2);
+        f.write_all(a).map_err(|e| Error::io(&path, e))?;
+        crash();
+        f.write_all(b).map_err(|e| Error::io(&path, e))?;
+        crash();
         f.sync_all().map_err(|e| Error::io(&path, e))?;
+        crash();
         Ok((entry.clone(), true))
     })();
     let _ = FileExt::unlock(&f);
     result
+}
+
+/// The length of the file up to and including its last newline.
+fn complete_prefix(f: &mut File) -> std::io::Result<u64> {
+    use std::io::Read;
+    f.seek(SeekFrom::Start(0))?;
+    let mut all = Vec::new();
+    f.read_to_end(&mut all)?;
+    Ok(all
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i as u64 + 1))
 }
 
 fn ends_with_newline(f: &mut File, len: u64) -> bool {

@@ -189,6 +189,17 @@ pub fn copy_paths(m: &ArchiveMessage) -> Vec<String> {
 /// Writes all copies and the thread digest entry. Returns the paths
 /// written, relative to the archive root (for the commit).
 pub fn write_bundle(archive: &Path, m: &ArchiveMessage) -> Result<Vec<String>, Error> {
+    let mut names = vec![
+        ("project slug", m.project_slug.as_str()),
+        ("sender", &m.from),
+    ];
+    names.extend(
+        m.to.iter()
+            .chain(&m.cc)
+            .chain(&m.bcc)
+            .map(|r| ("recipient", r.as_str())),
+    );
+    super::reply::check_components(&names)?;
     let content = render_file(m);
     let mut written = Vec::new();
     for rel in copy_paths(m) {
@@ -217,7 +228,7 @@ fn append_digest(
     else {
         return Ok(None);
     };
-    if thread.contains(['/', '\\']) || thread.starts_with('.') {
+    if super::reply::unsafe_component(thread).is_some() {
         return Ok(None);
     }
     let rel = format!("projects/{}/messages/threads/{thread}.md", m.project_slug);
@@ -261,8 +272,12 @@ fn append_digest(
     if !exists {
         entry.insert_str(0, &format!("# Thread {thread}\n\n"));
     }
-    f.write_all(entry.as_bytes())
-        .map_err(|e| Error::io(&path, e))?;
+    let crash = crate::router::fsio::crash_point;
+    crash();
+    let (a, b) = entry.as_bytes().split_at(entry.len() / 2);
+    f.write_all(a).map_err(|e| Error::io(&path, e))?;
+    crash();
+    f.write_all(b).map_err(|e| Error::io(&path, e))?;
     f.sync_all().map_err(|e| Error::io(&path, e))?;
     Ok(Some(rel))
 }

@@ -23,6 +23,57 @@ use super::mcp_archive::{self, ArchiveMessage, SoftLock, LOCK_TIMEOUT};
 use super::{load::load_mailbox, Error, Inbox, SourceKind};
 use crate::source::mcp_db;
 
+/// Why `s` may not be one path component of a file amail writes, or
+/// `None` when it may: empty, `.`/`..` or a leading dot, a separator (`/`,
+/// `\\`), NUL or another control character, a drive colon, more than 200
+/// bytes, or a Windows reserved device name (`CON`, `NUL`, `COM1`, ...,
+/// with any extension). Agent names, project slugs and thread ids from a
+/// database pass through here before they become directories.
+pub fn unsafe_component(s: &str) -> Option<&'static str> {
+    if s.is_empty() {
+        return Some("is empty");
+    }
+    if s.starts_with('.') {
+        return Some("starts with a dot");
+    }
+    if s.contains(['/', '\\', ':']) {
+        return Some("contains a path separator");
+    }
+    if s.chars().any(char::is_control) {
+        return Some("contains a control character");
+    }
+    if s.len() > 200 {
+        return Some("is longer than 200 bytes");
+    }
+    let stem = s
+        .split('.')
+        .next()
+        .unwrap_or(s)
+        .trim_end()
+        .to_ascii_uppercase();
+    let reserved = matches!(stem.as_str(), "CON" | "PRN" | "AUX" | "NUL")
+        || ((stem.starts_with("COM") || stem.starts_with("LPT"))
+            && stem.len() == 4
+            && stem.as_bytes()[3].is_ascii_digit());
+    if reserved {
+        return Some("is a reserved device name on Windows");
+    }
+    None
+}
+
+/// `Ok` when every `(what, value)` may be a path component, else a clear
+/// error naming the first that may not.
+pub(crate) fn check_components(parts: &[(&str, &str)]) -> Result<(), Error> {
+    for (what, value) in parts {
+        if let Some(why) = unsafe_component(value) {
+            return Err(Error::Invalid(format!(
+                "refusing to write: {what} {value:?} {why} and would become a path component"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// What a reply wrote.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct ReplyOutcome {
@@ -264,6 +315,7 @@ fn reply_mcp(
         .optional()
         .map_err(dbe)?
         .ok_or_else(not_found)?;
+    check_components(&[("project slug", &slug)])?;
     let _lock = SoftLock::acquire(
         &archive.join("projects").join(&slug).join(".archive.lock"),
         LOCK_TIMEOUT,
@@ -320,6 +372,12 @@ fn reply_mcp(
             names.join(", ")
         )));
     };
+    // Every name that becomes a directory of the archive copies, checked
+    // before anything is written.
+    check_components(&[
+        ("agent name", &sender_name),
+        ("original sender", &orig.sender),
+    ])?;
     let thread = orig
         .thread_id
         .clone()
@@ -389,7 +447,9 @@ fn reply_mcp(
         params![ts, sender_id],
     )
     .map_err(dbe)?;
+    crate::router::fsio::crash_point();
     tx.commit().map_err(dbe)?;
+    crate::router::fsio::crash_point();
 
     let m = ArchiveMessage {
         id: new_id,

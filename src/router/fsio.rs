@@ -108,7 +108,9 @@ static STEPS: AtomicU64 = AtomicU64::new(0);
 /// Test hook: with `AMAIL_CRASH_AFTER=N` in the environment the process
 /// aborts (no destructors, no flushing: like `kill -9`) at the N-th durable
 /// step of this process. Every write, rename and unlink of the store calls
-/// this first, so a test can stop a routing process between any two steps.
+/// this first, so a test can stop a routing process between any two steps;
+/// the ack and reply writers (`src/inbox`) call it between theirs, and in
+/// the middle of appends, so a torn write is tested too.
 pub fn crash_point() {
     let Some(limit) = std::env::var_os("AMAIL_CRASH_AFTER") else {
         return;

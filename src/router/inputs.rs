@@ -13,7 +13,7 @@
 //! this module decides envelope vs mail and the routing order.
 
 use std::fs;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use amail_parser::{parse_bytes, OwnedMessage, ParseOptions};
@@ -113,10 +113,8 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<Item>, InputError> {
         .chain(stdin_only.then_some(Path::new("-")))
     {
         if p == Path::new("-") {
-            let mut buf = Vec::new();
-            io::stdin()
-                .read_to_end(&mut buf)
-                .map_err(|error| InputError {
+            let buf =
+                crate::config::read_limited(io::stdin().lock()).map_err(|error| InputError {
                     path: p.into(),
                     error,
                 })?;
@@ -137,7 +135,7 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<Item>, InputError> {
         };
         let mut batch = Vec::new();
         for f in files {
-            let bytes = fs::read(&f).map_err(|error| InputError {
+            let bytes = crate::config::read_file_limited(&f).map_err(|error| InputError {
                 path: f.clone(),
                 error,
             })?;

@@ -45,6 +45,7 @@ pub mod mail;
 /// (escape sequences included) become U+FFFD, except tab.
 pub fn sanitize(s: &str) -> String {
     s.chars()
+        .filter(|&c| !crate::tui::sanitize::is_bidi_control(c))
         .map(|c| {
             if c.is_control() && c != '\t' {
                 '\u{fffd}'

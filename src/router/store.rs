@@ -205,6 +205,24 @@ impl Store {
         Ok(out)
     }
 
+    /// Task files that cannot be read or whose front matter does not parse,
+    /// with why: what [`Store::tasks_in`] and [`Store::list`] skip.
+    pub fn unreadable_tasks(&self) -> Vec<(PathBuf, String)> {
+        let mut out = Vec::new();
+        for s in TaskStatus::ALL {
+            for (_, path) in self.files_in(s).unwrap_or_default() {
+                let why = match fs::read_to_string(&path) {
+                    Ok(text) => Task::parse(&text).err().map(|e| e.to_string()),
+                    Err(e) => Some(format!("cannot read: {e}")),
+                };
+                if let Some(why) = why {
+                    out.push((path, why));
+                }
+            }
+        }
+        out
+    }
+
     /// `(id, path)` of every `*.md` in a status directory, sorted by id.
     pub fn files_in(&self, status: TaskStatus) -> Result<Vec<(String, PathBuf)>> {
         let dir = self.root.join("tasks").join(status.as_str());

@@ -4,12 +4,13 @@
 //! the ack journal, temp files of atomic writes, `.git` and editor litter live.
 
 use std::fs;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// Files larger than this are reported as problems rather than read: a mail
-/// file is text written by an agent, and one huge file must not exhaust memory.
-pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+/// The default size limit of a mail file. Files larger than the limit in
+/// force ([`crate::config::max_message_bytes`]: this default, the config
+/// file's `max_message_size` or `--max-size`) are reported as problems
+/// rather than read: one huge file must not exhaust memory.
+pub const MAX_FILE_BYTES: u64 = crate::config::DEFAULT_MAX_MESSAGE_BYTES;
 
 /// Extensions a mail file may have (as `amail parse` walks); files with
 /// no extension count too. Anything else (images, archives) is not mail.
@@ -142,20 +143,13 @@ fn is_digits(p: &Path, n: usize) -> bool {
 }
 
 /// Reads a mail file. Refuses binary files (a NUL byte in the first 8 KiB)
-/// and files over [`MAX_FILE_BYTES`], with a reason fit for `Inbox::problems`.
+/// and files over the message size limit ([`crate::config::max_message_bytes`]),
+/// with a reason fit for `Inbox::problems`.
 pub fn read_mail_file(path: &Path) -> Result<Vec<u8>, String> {
-    let mut f = fs::File::open(path).map_err(|e| format!("cannot open: {e}"))?;
-    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
-    if len > MAX_FILE_BYTES {
-        return Err(format!(
-            "file is {len} bytes, over the {MAX_FILE_BYTES}-byte limit for a mail file; skipped"
-        ));
-    }
-    let mut buf = Vec::with_capacity(len as usize);
-    f.by_ref()
-        .take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut buf)
-        .map_err(|e| format!("cannot read: {e}"))?;
+    let buf = crate::config::read_file_limited(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::InvalidData => format!("file is {e}; skipped"),
+        _ => format!("cannot read: {e}"),
+    })?;
     if buf[..buf.len().min(8192)].contains(&0) {
         return Err("binary file (NUL bytes), not mail; skipped".into());
     }

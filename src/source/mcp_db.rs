@@ -44,13 +44,22 @@ pub struct MessageRow {
     pub recipients: Vec<RecipientRow>,
 }
 
+/// [`BUSY_TIMEOUT`], or `AMAIL_SQLITE_BUSY_MS` milliseconds (a test hook,
+/// so a test of a held lock does not wait five seconds).
+pub fn busy_timeout() -> Duration {
+    std::env::var("AMAIL_SQLITE_BUSY_MS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map_or(BUSY_TIMEOUT, Duration::from_millis)
+}
+
 /// Opens the database read-only with a busy timeout.
 pub fn open_read_only(path: &Path) -> rusqlite::Result<Connection> {
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )?;
-    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.busy_timeout(busy_timeout())?;
     Ok(conn)
 }
 
@@ -61,7 +70,7 @@ pub fn open_read_write(path: &Path) -> rusqlite::Result<Connection> {
         path,
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )?;
-    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.busy_timeout(busy_timeout())?;
     Ok(conn)
 }
 

@@ -40,7 +40,8 @@ fn needs_work(c: char) -> bool {
     u < 0x20 || (0x7f..=0x9f).contains(&u) || is_bidi_control(c)
 }
 
-fn is_bidi_control(c: char) -> bool {
+/// Bidi embedding, override, isolate and mark controls (Trojan Source).
+pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
 }
 

@@ -1,0 +1,65 @@
+//! SQLite-row decoding of the mcp_agent_mail store: the fuzzer chooses
+//! the SQLite type and bytes of every decoded column (ids, names, thread,
+//! subject, body, importance, ack flag, timestamps) of one message with one
+//! recipient in an in-memory database; `read_messages`, `timestamps::decode`
+//! and `truthy` must return a value or an error, never panic.
+#![no_main]
+
+use amail::source::{mcp_db, timestamps};
+use libfuzzer_sys::fuzz_target;
+use rusqlite::types::{Value, ValueRef};
+use rusqlite::Connection;
+
+fn take(data: &mut &[u8]) -> Value {
+    let Some((&tag, rest)) = data.split_first() else {
+        return Value::Null;
+    };
+    *data = rest;
+    let len = (rest.first().copied().unwrap_or(0) as usize % 24).min(rest.len().saturating_sub(1));
+    let bytes = if rest.is_empty() { &[][..] } else { &rest[1..1 + len] };
+    *data = if rest.is_empty() { rest } else { &rest[1 + len..] };
+    let mut n = [0u8; 8];
+    n[..bytes.len().min(8)].copy_from_slice(&bytes[..bytes.len().min(8)]);
+    match tag % 5 {
+        0 => Value::Null,
+        1 => Value::Integer(i64::from_le_bytes(n)),
+        2 => Value::Real(f64::from_le_bytes(n)),
+        3 => Value::Text(String::from_utf8_lossy(bytes).into_owned()),
+        _ => Value::Blob(bytes.to_vec()),
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let mut d = data;
+    let vals: Vec<Value> = (0..14).map(|_| take(&mut d)).collect();
+    for v in &vals {
+        let r = ValueRef::from(v);
+        let _ = timestamps::decode(r);
+        let _ = mcp_db::truthy(r);
+    }
+    let conn = Connection::open_in_memory().unwrap();
+    // Untyped columns: SQLite stores whatever type the fuzzer chose.
+    conn.execute_batch(
+        "CREATE TABLE projects (id, slug, human_key);
+         CREATE TABLE agents (id, name);
+         CREATE TABLE messages (id INTEGER PRIMARY KEY, project_id, sender_id, thread_id,
+             subject, body_md, importance, ack_required, created_ts);
+         CREATE TABLE message_recipients (message_id, agent_id, kind, read_ts, ack_ts);",
+    )
+    .unwrap();
+    conn.execute("INSERT INTO projects VALUES (1, ?1, ?2)", rusqlite::params![vals[0], vals[1]]).unwrap();
+    conn.execute("INSERT INTO agents VALUES (1, ?1)", rusqlite::params![vals[2]]).unwrap();
+    conn.execute(
+        "INSERT INTO messages VALUES (1, 1, 1, ?1, ?2, ?3, ?4, ?5, ?6)",
+        rusqlite::params![vals[3], vals[4], vals[5], vals[6], vals[7], vals[8]],
+    )
+    .unwrap();
+    conn.execute(
+        "INSERT INTO message_recipients VALUES (1, 1, ?1, ?2, ?3)",
+        rusqlite::params![vals[9], vals[10], vals[11]],
+    )
+    .unwrap();
+    if let Ok(rows) = mcp_db::read_messages(&conn) {
+        assert_eq!(rows.len(), 1);
+    }
+});
