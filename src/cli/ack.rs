@@ -72,13 +72,13 @@ pub fn source_kind(
 fn print_outcome(o: &inbox::AckOutcome) {
     let when = o.ack_at.format("%Y-%m-%d %H:%M:%S UTC");
     if o.changed {
-        println!(
+        crate::outln!(
             "acked {} as {} at {when}",
             clean_line(&o.key),
             clean_line(&o.agent)
         );
     } else {
-        println!(
+        crate::outln!(
             "{} was already acked by {} at {when}; nothing changed",
             clean_line(&o.key),
             clean_line(&o.agent)

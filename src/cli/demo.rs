@@ -37,19 +37,19 @@ pub fn run(args: DemoArgs) -> CliResult {
     let info = demo::write_demo(&dir).map_err(|e| {
         CliError::bad_input(format!("{}: cannot write the demo: {e}", dir.display()))
     })?;
-    println!(
+    crate::outln!(
         "wrote a demo mailbox: {} messages from {} agents on {} beads",
         info.messages,
         info.agents.len(),
         info.beads.len()
     );
-    println!("  mailbox: {}", info.mailbox.display());
-    println!("  store:   {}", info.store.display());
-    println!("try:");
-    println!("  amail threads {}", info.mailbox.display());
-    println!("  amail pending {} --as BlueLake", info.mailbox.display());
-    println!("  amail inbox {} --as BlueLake", info.mailbox.display());
-    println!("  amail tasks --store {}", info.store.display());
+    crate::outln!("  mailbox: {}", info.mailbox.display());
+    crate::outln!("  store:   {}", info.store.display());
+    crate::outln!("try:");
+    crate::outln!("  amail threads {}", info.mailbox.display());
+    crate::outln!("  amail pending {} --as BlueLake", info.mailbox.display());
+    crate::outln!("  amail inbox {} --as BlueLake", info.mailbox.display());
+    crate::outln!("  amail tasks --store {}", info.store.display());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -58,7 +58,7 @@ fn corpus(dir: &std::path::Path, n: usize, big: Option<usize>) -> CliResult {
     let info = corpus::write_corpus(&dir.join("mail"), n, chrono::Utc::now()).map_err(|e| {
         CliError::bad_input(format!("{}: cannot write the corpus: {e}", dir.display()))
     })?;
-    println!(
+    crate::outln!(
         "wrote a corpus: {} messages, {} bytes, {} large bodies\n  mailbox: {}",
         info.messages,
         info.bytes,
@@ -69,7 +69,7 @@ fn corpus(dir: &std::path::Path, n: usize, big: Option<usize>) -> CliResult {
         let path = dir.join("big.md");
         std::fs::write(&path, corpus::big_message(bytes))
             .map_err(|e| CliError::bad_input(format!("{}: cannot write: {e}", path.display())))?;
-        println!("  big body: {}", path.display());
+        crate::outln!("  big body: {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -38,7 +38,7 @@ pub fn run(args: DoctorArgs) -> CliResult {
             "healed": report.healed,
             "problems": report.problems,
         });
-        println!("{v}");
+        crate::outln!("{v}");
         let code = if report.consistent() {
             0
         } else {
@@ -47,20 +47,20 @@ pub fn run(args: DoctorArgs) -> CliResult {
         return Ok(ExitCode::from(code));
     }
     for h in &report.healed {
-        println!("healed: {h}");
+        crate::outln!("healed: {h}");
     }
     for p in &report.problems {
-        println!("problem: {p}");
+        crate::outln!("problem: {p}");
     }
     if report.consistent() {
-        println!(
+        crate::outln!(
             "store {} is consistent ({} tasks)",
             root.display(),
             report.tasks
         );
         Ok(ExitCode::SUCCESS)
     } else {
-        println!(
+        crate::outln!(
             "store {} has {} problem(s) doctor cannot fix; fix or move the files named above",
             root.display(),
             report.problems.len()

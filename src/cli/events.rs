@@ -41,9 +41,9 @@ pub fn run(args: EventsArgs) -> CliResult {
             && args.kind.as_ref().is_none_or(|k| &e.kind == k)
     }) {
         if args.json {
-            println!("{}", serde_json::to_string(e).unwrap_or_default());
+            crate::outln!("{}", serde_json::to_string(e).unwrap_or_default());
         } else {
-            println!(
+            crate::outln!(
                 "{:>5} {} {:<26} {:<14} {} {}",
                 e.event_id,
                 e.timestamp,

@@ -79,3 +79,35 @@ pub mod route;
 pub mod sweep;
 pub mod tasks;
 pub mod threads;
+
+/// Prints a line to stdout, like `println!`, except that a closed pipe
+/// (`amail threads | head`) ends the process quietly with success: the
+/// reader has what it wanted, and `println!` would panic.
+#[macro_export]
+macro_rules! outln {
+    () => {
+        $crate::cli::stdout_line(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::stdout_line(format_args!($($arg)*))
+    };
+}
+
+#[doc(hidden)]
+pub fn stdout_line(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_fmt(args).and_then(|()| out.write_all(b"\n")) {
+        exit_on_write_error(e);
+    }
+}
+
+/// Ends the process after stdout failed: quietly with success for a closed
+/// pipe, with exit 1 and the reason otherwise.
+pub fn exit_on_write_error(e: std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(i32::from(EXIT_OK));
+    }
+    eprintln!("amail: cannot write output: {e}");
+    std::process::exit(i32::from(EXIT_BAD_INPUT));
+}

@@ -168,7 +168,10 @@ const BATCH: usize = 4096;
 
 /// One input's output, rendered off the main thread.
 enum Rendered {
-    Ok { bytes: Vec<u8>, messages: usize },
+    Ok {
+        bytes: Vec<u8>,
+        messages: usize,
+    },
     Unreadable(io::Error),
     Invalid(amail_parser::ParseError),
     /// A handoff or A2A file refused in strict mode.
@@ -240,7 +243,7 @@ fn render_input(input: &Input, format: Format, opts: &ParseOptions) -> Rendered 
 }
 
 fn write_error(e: io::Error) -> CliError {
-    CliError::bad_input(format!("cannot write output: {e}"))
+    super::exit_on_write_error(e)
 }
 
 fn write_out(out: &mut impl Write, bytes: &[u8]) -> Result<(), CliError> {

@@ -78,14 +78,14 @@ pub fn run(args: PendingArgs) -> CliResult {
         })
         .collect();
     if args.json {
-        println!(
+        crate::outln!(
             "{}",
             serde_json::to_string_pretty(&rows).unwrap_or_default()
         );
         return Ok(ExitCode::SUCCESS);
     }
     if rows.is_empty() {
-        println!("nothing pending");
+        crate::outln!("nothing pending");
     }
     for r in &rows {
         let kind = match r.kind {
@@ -93,7 +93,7 @@ pub fn run(args: PendingArgs) -> CliResult {
             RecipientKind::Cc => " (cc)",
             RecipientKind::Bcc => " (bcc)",
         };
-        println!(
+        crate::outln!(
             "{:>6}  {}{kind}  {:<14} from {:<12} thread {}  {}{}",
             clean_line(r.key),
             clean_line(r.agent),

@@ -44,7 +44,7 @@ pub fn run(args: ReplyArgs) -> CliResult {
     };
     let kind = source_kind(args.source, args.db)?;
     let out = inbox::reply(&kind, &args.id, &args.as_agent, &body).map_err(from_inbox_error)?;
-    println!(
+    crate::outln!(
         "replied to {} as {}: message {} \"{}\" to {} in thread {}{}",
         clean_line(&args.id),
         clean_line(&args.as_agent),
@@ -55,7 +55,7 @@ pub fn run(args: ReplyArgs) -> CliResult {
         if out.committed { " (committed)" } else { "" }
     );
     for p in &out.paths {
-        println!("  wrote {}", p.display());
+        crate::outln!("  wrote {}", p.display());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -103,7 +103,7 @@ pub fn run(args: RouteArgs) -> CliResult {
         .store
         .checkpoint()
         .map_err(|e| CliError::bad_input(format!("cannot flush store: {e}")))?;
-    println!(
+    crate::outln!(
         "routed {} of {} messages into {}: {} tasks created, {} transitions, {} duplicates, {} rejected, {} unknown type, {} inbox only",
         t.routed,
         t.messages,

@@ -45,7 +45,7 @@ pub fn run(args: SweepArgs) -> CliResult {
         .store
         .checkpoint()
         .map_err(|e| CliError::bad_input(e.to_string()))?;
-    println!(
+    crate::outln!(
         "sweep: {ended} session-end transition(s), {} stale task(s) recovered{}{}",
         stale.len(),
         if stale.is_empty() { "" } else { ": " },

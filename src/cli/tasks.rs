@@ -37,14 +37,14 @@ pub fn run(args: TasksArgs) -> CliResult {
         );
     }
     if args.json {
-        println!(
+        crate::outln!(
             "{}",
             serde_json::to_string_pretty(&tasks).unwrap_or_default()
         );
         return Ok(ExitCode::SUCCESS);
     }
     if tasks.is_empty() {
-        println!("no tasks in {}", root.display());
+        crate::outln!("no tasks in {}", root.display());
         return Ok(ExitCode::SUCCESS);
     }
     for s in TaskStatus::ALL {
@@ -52,9 +52,9 @@ pub fn run(args: TasksArgs) -> CliResult {
         if col.is_empty() {
             continue;
         }
-        println!("{} ({})", s.as_str(), col.len());
+        crate::outln!("{} ({})", s.as_str(), col.len());
         for t in col {
-            println!(
+            crate::outln!(
                 "  {}  {:<12} {:<14} {}",
                 t.id,
                 t.bead.as_deref().unwrap_or("-"),

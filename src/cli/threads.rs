@@ -129,11 +129,11 @@ pub fn run(args: ThreadsArgs) -> CliResult {
                 help: t.help,
             })
             .collect();
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        crate::outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         return Ok(ExitCode::SUCCESS);
     }
     if inbox.threads.is_empty() {
-        println!("no messages");
+        crate::outln!("no messages");
     }
     for t in &inbox.threads {
         let help = match t.help {
@@ -150,7 +150,7 @@ pub fn run(args: ThreadsArgs) -> CliResult {
             .as_deref()
             .map(|p| format!("  [{}]", clean_line(p)))
             .unwrap_or_default();
-        println!(
+        crate::outln!(
             "{:<20} {:>3} msg  {:>2} pending  {last}  {}{help}{project}",
             clean_line(&t.id),
             t.messages.len(),
