@@ -6,7 +6,8 @@
 //! loads; the unreadable, binary and oversize files are reported with their
 //! paths (`Inbox::problems`, and `amail: warning: <path>: ...` from the
 //! CLI); the invalid-UTF-8 file is loaded lossily (U+FFFD) with an
-//! `invalid-utf8` diagnostic, so its text is not lost. The limit is 10 MiB
+//! `invalid-utf8` diagnostic, so its text is not lost, and is named in
+//! `Inbox::problems` too. The limit is 10 MiB
 //! by default, `max_message_size` in the config file or `--max-size`; it
 //! applies to `parse`, `route`, `threads`/`pending`/`inbox` and stdin.
 //!
@@ -114,7 +115,19 @@ fn every_good_message_loads_and_each_bad_file_is_named() {
             );
         }
     }
-    assert_eq!(loaded.problems.len(), bad.len(), "{:?}", loaded.problems);
+    // The invalid-UTF-8 file loads, and is also named with the damaged ones.
+    let (_, why) = loaded
+        .problems
+        .iter()
+        .find(|(p, _)| p.ends_with("latin1.md"))
+        .unwrap_or_else(|| panic!("latin1.md not reported: {:?}", loaded.problems));
+    assert!(why.starts_with("invalid UTF-8 at 1:13"), "{why}");
+    assert_eq!(
+        loaded.problems.len(),
+        bad.len() + 1,
+        "{:?}",
+        loaded.problems
+    );
 }
 
 #[test]

@@ -118,6 +118,7 @@ pub(crate) fn build(
     }
 
     let agents = roster(&messages, &threads);
+    let problems = with_encoding_problems(problems, &messages);
     Inbox {
         source,
         messages,
@@ -125,6 +126,36 @@ pub(crate) fn build(
         agents,
         problems,
     }
+}
+
+/// A file that is not valid UTF-8 still loads (its bad bytes become U+FFFD
+/// and the message carries an `invalid-utf8` diagnostic), and is listed with
+/// the unreadable and binary files, so every damaged file is named by path.
+fn with_encoding_problems(
+    mut problems: Vec<(PathBuf, String)>,
+    messages: &[InboxMessage],
+) -> Vec<(PathBuf, String)> {
+    for m in messages {
+        let Some(path) = &m.path else { continue };
+        let Some(d) = m
+            .message
+            .diagnostics
+            .iter()
+            .find(|d| d.code == "invalid-utf8")
+        else {
+            continue;
+        };
+        if !problems.iter().any(|(p, _)| p == path) {
+            problems.push((
+                path.clone(),
+                format!(
+                    "invalid UTF-8 at {}:{}; loaded with U+FFFD in place of the bad bytes",
+                    d.line, d.column
+                ),
+            ));
+        }
+    }
+    problems
 }
 
 /// Oldest first; messages without a time first (they cannot be placed),
