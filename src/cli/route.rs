@@ -9,7 +9,7 @@ use clap::Args;
 use super::{CliError, CliResult};
 use crate::aof::{detect, Input};
 use crate::router::inputs::{self, Item};
-use crate::router::{Extras, RouteOutcome, Router, RouterOptions, Store};
+use crate::router::{Extras, Router, RouterOptions, Store};
 
 #[derive(Debug, Args)]
 #[command(
@@ -26,18 +26,6 @@ pub struct RouteArgs {
     /// (rejected `task_not_found`) instead of creating tasks.
     #[arg(long)]
     pub no_create: bool,
-}
-
-#[derive(Debug, Default)]
-struct Tally {
-    messages: usize,
-    routed: usize,
-    created: usize,
-    transitions: usize,
-    duplicates: usize,
-    rejected: usize,
-    unknown: usize,
-    inbox_only: usize,
 }
 
 pub fn run(args: RouteArgs) -> CliResult {
@@ -57,13 +45,9 @@ pub fn run(args: RouteArgs) -> CliResult {
             create_missing: !args.no_create,
         },
     );
-    let mut t = Tally::default();
     let mut items = items;
-    let p = crate::protocols::route::run_cli(&args.paths, &mut items, &router)?;
-    (t.messages, t.routed, t.created) = (p.messages, p.routed, p.created);
-    (t.transitions, t.duplicates, t.rejected) = (p.transitions, p.duplicates, p.rejected);
+    let mut t = crate::protocols::route::run_cli(&args.paths, &mut items, &router)?;
     for item in &items {
-        t.messages += 1;
         let out = match item {
             Item::Mail { msg, .. } => router.route_mail(msg),
             Item::Aof { text, .. } => {
@@ -78,24 +62,7 @@ pub fn run(args: RouteArgs) -> CliResult {
             }
         }
         .map_err(|e| CliError::bad_input(format!("{}: store error: {e}", item.location())))?;
-        match out {
-            RouteOutcome::Routed {
-                transitions,
-                created,
-                ..
-            } => {
-                t.routed += 1;
-                t.transitions += transitions;
-                t.created += created as usize;
-            }
-            RouteOutcome::Duplicate => t.duplicates += 1,
-            RouteOutcome::Rejected(reason) => {
-                t.rejected += 1;
-                eprintln!("{}: rejected: {reason}", item.location());
-            }
-            RouteOutcome::Unknown => t.unknown += 1,
-            RouteOutcome::Ignored => t.inbox_only += 1,
-        }
+        t.record(out, &item.location().to_string());
     }
     // One flush for the whole batch makes it durable (each message is
     // already durable in the write-ahead log).

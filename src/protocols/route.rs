@@ -287,16 +287,7 @@ fn follow_up(item: &Item, env: &crate::aof::Envelope) -> Option<crate::aof::Enve
     ))
 }
 
-/// Counts for `amail route`'s summary line.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Tally {
-    pub messages: usize,
-    pub routed: usize,
-    pub created: usize,
-    pub transitions: usize,
-    pub duplicates: usize,
-    pub rejected: usize,
-}
+pub use crate::router::tally::Tally;
 
 /// The `amail route` hook: routes the protocol items found under `paths`
 /// (removing their files from `items`), printing diagnostics and
@@ -314,28 +305,11 @@ pub fn run_cli(
         t.rejected += 1;
     }
     for item in &found {
-        t.messages += 1;
         let loc = format!("{}:{}:1", item.source().path, item.source().line);
         let out = router
             .route_protocol(item)
             .map_err(|e| crate::cli::CliError::bad_input(format!("{loc}: store error: {e}")))?;
-        match out {
-            RouteOutcome::Routed {
-                transitions,
-                created,
-                ..
-            } => {
-                t.routed += 1;
-                t.transitions += transitions;
-                t.created += created as usize;
-            }
-            RouteOutcome::Duplicate => t.duplicates += 1,
-            RouteOutcome::Rejected(reason) => {
-                t.rejected += 1;
-                eprintln!("{loc}: rejected: {reason}");
-            }
-            RouteOutcome::Unknown | RouteOutcome::Ignored => {}
-        }
+        t.record(out, &loc);
     }
     Ok(t)
 }

@@ -31,6 +31,7 @@ pub mod fsio;
 pub mod journal;
 pub mod runs;
 pub mod store;
+pub mod tally;
 pub mod task;
 
 pub use store::{Store, StoreError};

@@ -1,0 +1,42 @@
+//! Counting routing outcomes for `amail route`'s one-line summary, shared
+//! by mail, AOF/1 envelope files and the neighbouring protocols.
+
+use super::handlers::RouteOutcome;
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Tally {
+    pub messages: usize,
+    pub routed: usize,
+    pub created: usize,
+    pub transitions: usize,
+    pub duplicates: usize,
+    pub rejected: usize,
+    pub unknown: usize,
+    pub inbox_only: usize,
+}
+
+impl Tally {
+    /// Counts one routed input; a rejection is reported on stderr at `loc`
+    /// (`file:line:col`), since it makes the command exit with an error.
+    pub fn record(&mut self, out: RouteOutcome, loc: &str) {
+        self.messages += 1;
+        match out {
+            RouteOutcome::Routed {
+                transitions,
+                created,
+                ..
+            } => {
+                self.routed += 1;
+                self.transitions += transitions;
+                self.created += usize::from(created);
+            }
+            RouteOutcome::Duplicate => self.duplicates += 1,
+            RouteOutcome::Rejected(reason) => {
+                self.rejected += 1;
+                eprintln!("{loc}: rejected: {reason}");
+            }
+            RouteOutcome::Unknown => self.unknown += 1,
+            RouteOutcome::Ignored => self.inbox_only += 1,
+        }
+    }
+}
