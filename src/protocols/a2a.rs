@@ -20,7 +20,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::handoff::parse_time;
-use super::{objects, pos, Diag, Item, Parsed, Source};
+use super::{pos, read_objects, Diag, Item, Parsed, Source};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -212,20 +212,7 @@ pub fn unwrap(v: &Value) -> Option<(A2aKind, &Map<String, Value>)> {
 /// Reads one file's messages without checking transitions.
 pub fn read(path: &str, text: &str) -> Parsed {
     let mut out = Parsed::default();
-    let objs = match objects(text) {
-        Ok(o) => o,
-        Err((line, column, message)) => {
-            out.diags.push(Diag {
-                path: path.into(),
-                line,
-                column,
-                code: "invalid_json",
-                message,
-            });
-            return out;
-        }
-    };
-    for o in objs {
+    for o in read_objects(path, text, &mut out) {
         let Some((kind, m)) = unwrap(&o.value) else {
             let (line, column) = pos::line_col(text, o.offset);
             out.diags.push(Diag {

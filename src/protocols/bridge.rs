@@ -145,25 +145,11 @@ fn handoff(h: &Handoff, task_id: &str, parent: &str) -> Envelope {
             let why = ctx("error")
                 .or_else(|| ctx("reason"))
                 .unwrap_or_else(|| h.description.clone());
-            let p = CompletionReport {
-                outcome: if done {
-                    Outcome::Done
-                } else {
-                    Outcome::Blocked
-                },
-                summary_ref: crate::bridge::SUMMARY_REF.into(),
-                deliverables: Vec::new(),
-                tests: TestReport::default(),
-                blockers: if done {
-                    Vec::new()
-                } else {
-                    vec![clip(
-                        &format!("handoff failed: {why}"),
-                        crate::aof::limits::LIST_ITEM,
-                    )]
-                },
-                notes: clip(&h.description, crate::aof::limits::NOTES),
-            };
+            let p = finished(
+                done,
+                &format!("handoff failed: {why}"),
+                clip(&h.description, crate::aof::limits::NOTES),
+            );
             Envelope::new(
                 Payload::CompletionReport(p),
                 task_id,
@@ -230,36 +216,45 @@ fn a2a(a: &A2aItem, task_id: &str, parent: &str) -> Envelope {
     let payload = match a.status {
         A2aStatus::Completed | A2aStatus::Failed => {
             let done = a.status == A2aStatus::Completed;
-            Payload::CompletionReport(CompletionReport {
-                outcome: if done {
-                    Outcome::Done
-                } else {
-                    Outcome::Blocked
-                },
-                summary_ref: crate::bridge::SUMMARY_REF.into(),
-                deliverables: Vec::new(),
-                tests: TestReport::default(),
-                blockers: if done {
-                    Vec::new()
-                } else {
-                    vec![clip(
-                        a.text.as_deref().unwrap_or("task failed"),
-                        crate::aof::limits::LIST_ITEM,
-                    )]
-                },
-                notes: if a.data.is_empty() {
-                    String::new()
-                } else {
-                    clip(
-                        &Value::Object(a.data.clone()).to_string(),
-                        crate::aof::limits::NOTES,
-                    )
-                },
-            })
+            let notes = if a.data.is_empty() {
+                String::new()
+            } else {
+                clip(
+                    &Value::Object(a.data.clone()).to_string(),
+                    crate::aof::limits::NOTES,
+                )
+            };
+            Payload::CompletionReport(finished(
+                done,
+                a.text.as_deref().unwrap_or("task failed"),
+                notes,
+            ))
         }
         A2aStatus::Cancelled => Payload::StatusUpdate(update(Some(TaskStatus::Cancelled))),
         A2aStatus::InProgress => Payload::StatusUpdate(update(Some(TaskStatus::InProgress))),
         _ => Payload::StatusUpdate(update(None)),
     };
     Envelope::new(payload, task_id, &a.agent, "system", sent)
+}
+
+/// The completion report for a handoff or A2A task that ended: `done`, or
+/// `blocked` with `failure` as its one blocker. Nothing was reported about
+/// deliverables or tests, so none are claimed.
+fn finished(done: bool, failure: &str, notes: String) -> CompletionReport {
+    CompletionReport {
+        outcome: if done {
+            Outcome::Done
+        } else {
+            Outcome::Blocked
+        },
+        summary_ref: crate::bridge::SUMMARY_REF.into(),
+        deliverables: Vec::new(),
+        tests: TestReport::default(),
+        blockers: if done {
+            Vec::new()
+        } else {
+            vec![clip(failure, crate::aof::limits::LIST_ITEM)]
+        },
+        notes,
+    }
 }

@@ -18,7 +18,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{objects, pos, Diag, Item, Parsed, Source};
+use super::{pos, read_objects, Diag, Item, Parsed, Source};
 
 /// The five stored statuses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -111,20 +111,7 @@ pub fn dir_for(root: &Path, env: Option<&std::ffi::OsStr>) -> PathBuf {
 /// Reads one file's snapshots without checking transitions.
 pub fn read(path: &str, text: &str) -> Parsed {
     let mut out = Parsed::default();
-    let objs = match objects(text) {
-        Ok(o) => o,
-        Err((line, column, message)) => {
-            out.diags.push(Diag {
-                path: path.into(),
-                line,
-                column,
-                code: "invalid_json",
-                message,
-            });
-            return out;
-        }
-    };
-    for o in objs {
+    for o in read_objects(path, text, &mut out) {
         match one(path, text, o.offset, o.line, &o.value) {
             Ok(h) => out.items.push(Item::Handoff(h)),
             Err(d) => out.diags.extend(d),

@@ -113,6 +113,21 @@ pub(crate) struct Obj {
     pub offset: usize,
 }
 
+/// The JSON values of one file; a file that is not JSON at all becomes one
+/// `invalid_json` diagnostic in `out` (and no values).
+pub(crate) fn read_objects(path: &str, text: &str, out: &mut Parsed) -> Vec<Obj> {
+    objects(text).unwrap_or_else(|(line, column, message)| {
+        out.diags.push(Diag {
+            path: path.into(),
+            line,
+            column,
+            code: "invalid_json",
+            message,
+        });
+        Vec::new()
+    })
+}
+
 /// The text as JSON objects: one object, an array of objects, or JSON Lines.
 /// `Err` carries (line, column, message) of the first syntax error.
 pub(crate) fn objects(text: &str) -> Result<Vec<Obj>, (u32, u32, String)> {
@@ -200,6 +215,16 @@ pub fn classify(v: &Value) -> Option<Protocol> {
 /// one of these protocols (then it is Agent Mail or AOF/1).
 pub fn detect(path: &str, text: &str) -> Option<(Protocol, Parsed)> {
     let in_handoff_dir = path.replace('\\', "/").contains(".handoffs/");
+    // Every mail file passes through here before the mail parser: text that
+    // does not open like JSON cannot be a protocol item, so skip the JSON
+    // attempt for it.
+    let json_like = text
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .starts_with(['{', '[']);
+    if !json_like && !in_handoff_dir {
+        return None;
+    }
     let proto = match objects(text) {
         Ok(objs) => objs.iter().find_map(|o| classify(&o.value)),
         Err(_) => None,

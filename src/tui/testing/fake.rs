@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use amail_parser::{MessageType, OwnedMessage};
 use chrono::{DateTime, Utc};
 
-use super::sample::{cow, derive, fixed_now, message, sample_inbox, sample_tasks};
-use crate::inbox::{HelpState, Inbox, InboxMessage, Recipient, RecipientKind, Thread};
+use super::sample::{cow, derive, fixed_now, message, push_message, sample_inbox, sample_tasks};
+use crate::inbox::{Inbox, Recipient, RecipientKind};
 use crate::router::TaskSummary;
 use crate::tui::backend::Backend;
 
@@ -42,7 +42,6 @@ impl FakeBackend {
 
     /// Adds a message as if a new file had landed in the mailbox.
     pub fn deliver(&mut self, key: &str, msg: OwnedMessage) {
-        let thread_id = msg.thread_id.as_deref().unwrap_or(key).to_string();
         let recipients = msg
             .to
             .iter()
@@ -53,32 +52,7 @@ impl FakeBackend {
                 ack_at: None,
             })
             .collect();
-        let ti = match self.inbox.threads.iter().position(|t| t.id == thread_id) {
-            Some(i) => i,
-            None => {
-                self.inbox.threads.push(Thread {
-                    id: thread_id.clone(),
-                    project: None,
-                    bead: msg.bead().map(String::from),
-                    subject: msg.subject.to_string(),
-                    messages: Vec::new(),
-                    last_at: None,
-                    pending: 0,
-                    help: HelpState::None,
-                });
-                self.inbox.threads.len() - 1
-            }
-        };
-        self.inbox.messages.push(InboxMessage {
-            key: key.into(),
-            message: msg,
-            path: Some(PathBuf::from(format!("mail/{key}.md"))),
-            project: None,
-            recipients,
-            thread: ti,
-        });
-        let mi = self.inbox.messages.len() - 1;
-        self.inbox.threads[ti].messages.push(mi);
+        push_message(&mut self.inbox, key, msg, recipients);
         derive(&mut self.inbox);
     }
 }

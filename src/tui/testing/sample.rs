@@ -106,33 +106,7 @@ impl InboxBuilder {
         recipients.dedup_by(|a, b| a.agent == b.agent);
         let mut msg = msg;
         msg.cc = cc.iter().map(|s| cow(s)).collect();
-        let thread_id = msg.thread_id.as_deref().unwrap_or(key).to_string();
-        let ti = match self.inbox.threads.iter().position(|t| t.id == thread_id) {
-            Some(i) => i,
-            None => {
-                self.inbox.threads.push(Thread {
-                    id: thread_id.clone(),
-                    project: None,
-                    bead: msg.bead().map(String::from),
-                    subject: msg.subject.to_string(),
-                    messages: Vec::new(),
-                    last_at: None,
-                    pending: 0,
-                    help: HelpState::None,
-                });
-                self.inbox.threads.len() - 1
-            }
-        };
-        self.inbox.messages.push(InboxMessage {
-            key: key.to_string(),
-            message: msg,
-            path: Some(PathBuf::from(format!("mail/{key}.md"))),
-            project: None,
-            recipients,
-            thread: ti,
-        });
-        let mi = self.inbox.messages.len() - 1;
-        self.inbox.threads[ti].messages.push(mi);
+        push_message(&mut self.inbox, key, msg, recipients);
         self
     }
 
@@ -145,6 +119,43 @@ impl InboxBuilder {
 
 /// Recomputes what `inbox::load` derives: thread pending/help/last_at and
 /// order, message→thread indices, and the agent roster.
+/// Appends a message to its thread (thread id, else its own key), creating
+/// the thread when it is new; `derive` fills in the rest.
+pub(crate) fn push_message(
+    inbox: &mut Inbox,
+    key: &str,
+    msg: OwnedMessage,
+    recipients: Vec<Recipient>,
+) {
+    let thread_id = msg.thread_id.as_deref().unwrap_or(key).to_string();
+    let ti = match inbox.threads.iter().position(|t| t.id == thread_id) {
+        Some(i) => i,
+        None => {
+            inbox.threads.push(Thread {
+                id: thread_id,
+                project: None,
+                bead: msg.bead().map(String::from),
+                subject: msg.subject.to_string(),
+                messages: Vec::new(),
+                last_at: None,
+                pending: 0,
+                help: HelpState::None,
+            });
+            inbox.threads.len() - 1
+        }
+    };
+    inbox.messages.push(InboxMessage {
+        key: key.to_string(),
+        message: msg,
+        path: Some(PathBuf::from(format!("mail/{key}.md"))),
+        project: None,
+        recipients,
+        thread: ti,
+    });
+    let mi = inbox.messages.len() - 1;
+    inbox.threads[ti].messages.push(mi);
+}
+
 pub fn derive(inbox: &mut Inbox) {
     for t in inbox.threads.iter_mut() {
         let msgs: Vec<&InboxMessage> = t.messages.iter().map(|&i| &inbox.messages[i]).collect();
