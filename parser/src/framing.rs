@@ -404,8 +404,8 @@ fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
                 // A `Body:` label may follow the blank line.
                 let next = lines[i..].iter().position(|l| !l.is_blank()).map(|p| p + i);
                 match next.map(|n| (n, header_line(&lines[n]))) {
-                    Some((n, Some((Header::Body, value)))) => {
-                        body_start = Some(body_after_label(lines, n, value));
+                    Some((n, Some((Header::Body, _)))) => {
+                        body_start = Some(n + 1);
                     }
                     _ => {
                         body_start = Some(i);
@@ -453,7 +453,7 @@ fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
             Header::Importance => env.importance = Some(Cow::Borrowed(value)),
             Header::Project => env.project = Some(Cow::Borrowed(value)),
             Header::Body => {
-                body_start = Some(body_after_label(lines, i, value));
+                body_start = Some(i + 1);
                 break;
             }
         }
@@ -476,10 +476,6 @@ fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
     body.extend_from_slice(lines.get(start..).unwrap_or(&[]));
     env.body = Some(BodySource::Lines(body));
     env
-}
-
-fn body_after_label(_lines: &[Line<'_>], label_idx: usize, _value: &str) -> usize {
-    label_idx + 1
 }
 
 fn header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str)> {

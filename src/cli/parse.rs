@@ -2,7 +2,7 @@
 //! Lines or text.
 
 use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use amail_parser::{parse_bytes, OwnedMessage, ParseOptions, Severity};
@@ -294,17 +294,4 @@ fn sanitize(s: &str) -> String {
         .filter(|&c| !crate::tui::sanitize::is_bidi_control(c))
         .map(|c| if c.is_control() { '?' } else { c })
         .collect()
-}
-
-/// For tests and other commands: every message under `path`.
-pub fn parse_path(path: &Path, opts: &ParseOptions) -> Result<Vec<OwnedMessage>, CliError> {
-    let mut out = Vec::new();
-    for input in inputs(&[path.to_path_buf()])? {
-        let name = input.name();
-        let bytes = input
-            .read()
-            .map_err(|e| CliError::bad_input(format!("{name}: cannot read: {e}")))?;
-        out.extend(parse_bytes(&bytes, opts).map_err(|e| CliError::bad_input(e.report(&name)))?);
-    }
-    Ok(out)
 }
