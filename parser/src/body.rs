@@ -8,8 +8,8 @@
 use std::borrow::Cow;
 
 use crate::diag::{Code, Diags};
-use crate::grammar::{field_line, heading, is_fence, list_item};
-use crate::lines::{join_lines, Line};
+use crate::grammar::{field_line, heading, is_fence, list_item, lower_ascii};
+use crate::lines::{join_lines, trim, Line};
 use crate::values::inline_list;
 
 /// Field labels the protocol uses. Matching is case-insensitive and
@@ -42,44 +42,44 @@ pub(crate) enum Label {
     Session,
 }
 
-const LABELS: &[(&str, Label)] = &[
-    ("accepted bead", Label::AcceptedBead),
-    ("title", Label::Title),
-    ("starting implementation at", Label::StartingAt),
-    ("started at", Label::StartingAt),
-    ("bead", Label::Bead),
-    ("bead id", Label::Bead),
-    ("step", Label::Step),
-    ("status", Label::Status),
-    ("context usage", Label::ContextUsage),
-    ("context", Label::ContextUsage),
-    ("files touched", Label::FilesTouched),
-    ("issue type", Label::IssueType),
-    ("commit", Label::Commit),
-    ("commit sha", Label::Commit),
-    ("files", Label::Files),
-    ("files changed", Label::Files),
-    ("tests", Label::Tests),
-    ("lint", Label::Lint),
-    ("build", Label::Build),
-    ("type", Label::Type),
-    ("failure type", Label::Type),
-    ("reason", Label::Reason),
-    ("internal attempts", Label::InternalAttempts),
-    ("description", Label::Description),
-    ("issue", Label::Issue),
-    ("resume", Label::Resume),
-    ("checkpoint", Label::Checkpoint),
-    ("orchestrator", Label::Orchestrator),
-    ("session", Label::Session),
-];
-
 impl Label {
+    /// Case-insensitive lookup: the label is lower-cased into a stack buffer
+    /// and matched as bytes (a length switch and a compare or two), since this
+    /// runs for every field line of every message.
     fn lookup(label: &str) -> Option<Label> {
-        LABELS
-            .iter()
-            .find(|(name, _)| name.eq_ignore_ascii_case(label))
-            .map(|&(_, l)| l)
+        let mut buf = [0u8; 32];
+        Some(match lower_ascii(label, &mut buf)? {
+            b"accepted bead" => Label::AcceptedBead,
+            b"title" => Label::Title,
+            b"starting implementation at" => Label::StartingAt,
+            b"started at" => Label::StartingAt,
+            b"bead" => Label::Bead,
+            b"bead id" => Label::Bead,
+            b"step" => Label::Step,
+            b"status" => Label::Status,
+            b"context usage" => Label::ContextUsage,
+            b"context" => Label::ContextUsage,
+            b"files touched" => Label::FilesTouched,
+            b"issue type" => Label::IssueType,
+            b"commit" => Label::Commit,
+            b"commit sha" => Label::Commit,
+            b"files" => Label::Files,
+            b"files changed" => Label::Files,
+            b"tests" => Label::Tests,
+            b"lint" => Label::Lint,
+            b"build" => Label::Build,
+            b"type" => Label::Type,
+            b"failure type" => Label::Type,
+            b"reason" => Label::Reason,
+            b"internal attempts" => Label::InternalAttempts,
+            b"description" => Label::Description,
+            b"issue" => Label::Issue,
+            b"resume" => Label::Resume,
+            b"checkpoint" => Label::Checkpoint,
+            b"orchestrator" => Label::Orchestrator,
+            b"session" => Label::Session,
+            _ => return None,
+        })
     }
 
     fn bit(self) -> u32 {
@@ -180,7 +180,8 @@ impl<'l, 'a> Body<'l, 'a> {
             end: lines.len(),
             seen: 0,
         }];
-        let mut hits = Vec::new();
+        // Sized for a typical message's fields, so that it does not grow.
+        let mut hits = Vec::with_capacity(lines.len().min(16));
         let mut in_fence: Option<usize> = None;
         let mut duplicates = 0usize;
         for (i, line) in lines.iter().enumerate() {
@@ -231,7 +232,7 @@ impl<'l, 'a> Body<'l, 'a> {
                 label,
                 section,
                 line: i,
-                value: f.value.trim(),
+                value: trim(f.value),
             });
         }
         if duplicates > MAX_DUPLICATE_REPORTS {

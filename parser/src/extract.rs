@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use crate::body::{Body, Hit, Label, SectionKind};
 use crate::diag::{Code, Diags};
+use crate::lines::{trim, trim_ticks};
 use crate::model::{MessageType, Parsed};
 use crate::values::{count, enum_word, parse_timestamp, pass_fail, percent, yes_no, ValueError};
 
@@ -177,8 +178,8 @@ struct Extractor<'b, 'a> {
 
 impl<'a> Extractor<'_, 'a> {
     fn value(&self, hit: Option<Hit<'a>>) -> Option<Cow<'a, str>> {
-        let v = hit?.value.trim();
-        let v = v.trim_matches('`').trim();
+        let v = trim(hit?.value);
+        let v = trim(trim_ticks(v));
         (!v.is_empty()).then_some(Cow::Borrowed(v))
     }
 

@@ -14,9 +14,13 @@
 //!    JSON Lines, or a bare body. LF, CRLF, a UTF-8 BOM and trailing blanks
 //!    all read the same.
 //! 2. **Lines** (`lines.rs`, `grammar.rs`): the document is split into lines
-//!    once; small nom parsers classify each line (field, heading, list item,
+//!    once; small parsers classify each line (field, heading, list item,
 //!    fence). No parser ever looks past its line, so time is linear in the
-//!    input on every input, adversarial ones included.
+//!    input on every input, adversarial ones included. They run on every
+//!    line of every message, so they are hand-written byte scanners (a
+//!    `char` is decoded only where a label may hold a non-ASCII letter);
+//!    the nom combinators they replaced are kept in the tests as the
+//!    reference grammar, and property tests check that both agree.
 //! 3. **Extraction** (`body.rs`, `extract.rs`): one pass indexes the body's
 //!    `##` sections and the first occurrence of every known label in each;
 //!    per-type extractors read values from that index.
@@ -142,7 +146,7 @@ pub fn parse_bytes(input: &[u8], opts: &ParseOptions) -> Result<Vec<OwnedMessage
 /// A bare type line at the top of a body (`HELP_RESPONSE`, `[ol-1] DONE`).
 fn body_type_line<'a>(body: &[Line<'a>]) -> Option<(MessageType, &'a str, Option<&'a str>, usize)> {
     let (idx, first) = body.iter().enumerate().find(|(_, l)| !l.is_blank())?;
-    let t = first.text.trim();
+    let t = lines::trim(first.text);
     if t.len() > 80 {
         return None;
     }
@@ -211,7 +215,20 @@ fn build<'a>(
             let (msg, err) = assemble(&text, doc_lines, &body_lines, env, false, opts);
             (msg.into_owned(), err)
         }
-        Some(BodySource::Lines(body_lines)) => {
+        Some(BodySource::Lines { head: None, rest }) => {
+            let body_lines = doc_lines.get(rest).unwrap_or(&[]);
+            assemble(doc, doc_lines, body_lines, env, true, opts)
+        }
+        Some(BodySource::Lines {
+            head: Some(head),
+            rest,
+        }) => {
+            // The text after `Body:` on its line, then whole lines: copied
+            // into a list of their own, as they are not one run of the
+            // document's lines.
+            let rest = doc_lines.get(rest).unwrap_or(&[]);
+            let body_lines: Vec<Line<'a>> =
+                std::iter::once(head).chain(rest.iter().copied()).collect();
             assemble(doc, doc_lines, &body_lines, env, true, opts)
         }
         None => assemble(doc, doc_lines, &[], env, true, opts),
