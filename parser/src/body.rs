@@ -164,7 +164,11 @@ pub(crate) struct Hit<'a> {
 pub(crate) struct Body<'l, 'a> {
     pub doc: &'a str,
     pub lines: &'l [Line<'a>],
-    pub sections: Vec<Section>,
+    /// Section 0: the text before the first heading. Kept apart from the
+    /// headed sections so that a body without headings allocates no list.
+    preamble: Section,
+    /// Sections 1.. (`## Heading` onwards), at `headed[n - 1]`.
+    headed: Vec<Section>,
     pub hits: Vec<Hit<'a>>,
 }
 
@@ -174,12 +178,13 @@ const MAX_DUPLICATE_REPORTS: usize = 20;
 
 impl<'l, 'a> Body<'l, 'a> {
     pub fn index(doc: &'a str, lines: &'l [Line<'a>], diags: &mut Diags<'_>) -> Body<'l, 'a> {
-        let mut sections = vec![Section {
+        let mut preamble = Section {
             kind: SectionKind::Preamble,
             start: 0,
             end: lines.len(),
             seen: 0,
-        }];
+        };
+        let mut headed: Vec<Section> = Vec::new();
         // Sized for a typical message's fields, so that it does not grow.
         let mut hits = Vec::with_capacity(lines.len().min(16));
         let mut in_fence: Option<usize> = None;
@@ -195,10 +200,8 @@ impl<'l, 'a> Body<'l, 'a> {
             if let Some((level, title)) = heading(line.text) {
                 // `###` and deeper stay inside the current section.
                 if level <= 2 {
-                    if let Some(cur) = sections.last_mut() {
-                        cur.end = i;
-                    }
-                    sections.push(Section {
+                    headed.last_mut().unwrap_or(&mut preamble).end = i;
+                    headed.push(Section {
                         kind: SectionKind::from_title(title),
                         start: i + 1,
                         end: lines.len(),
@@ -213,8 +216,8 @@ impl<'l, 'a> Body<'l, 'a> {
             let Some(label) = Label::lookup(f.label) else {
                 continue;
             };
-            let section = sections.len() - 1;
-            let cur = &mut sections[section];
+            let section = headed.len();
+            let cur = headed.last_mut().unwrap_or(&mut preamble);
             if cur.seen & label.bit() != 0 {
                 duplicates += 1;
                 if duplicates <= MAX_DUPLICATE_REPORTS {
@@ -258,13 +261,29 @@ impl<'l, 'a> Body<'l, 'a> {
         Body {
             doc,
             lines,
-            sections,
+            preamble,
+            headed,
             hits,
         }
     }
 
+    /// The number of the first section of `kind`.
     pub fn section(&self, kind: SectionKind) -> Option<usize> {
-        self.sections.iter().position(|s| s.kind == kind)
+        if kind == SectionKind::Preamble {
+            return Some(0);
+        }
+        self.headed
+            .iter()
+            .position(|s| s.kind == kind)
+            .map(|i| i + 1)
+    }
+
+    /// Section number `n` (0 is the preamble).
+    fn section_at(&self, n: usize) -> Option<&Section> {
+        match n.checked_sub(1) {
+            None => Some(&self.preamble),
+            Some(i) => self.headed.get(i),
+        }
     }
 
     pub fn has_section(&self, kind: SectionKind) -> bool {
@@ -310,7 +329,7 @@ impl<'l, 'a> Body<'l, 'a> {
 
     /// The text of a section, blank lines at either end trimmed.
     pub fn section_text(&self, kind: SectionKind) -> Option<Cow<'a, str>> {
-        let s = &self.sections[self.section(kind)?];
+        let s = self.section_at(self.section(kind)?)?;
         let content = trim_blank(&self.lines[s.start..s.end]);
         if content.is_empty() {
             return None;
@@ -321,7 +340,7 @@ impl<'l, 'a> Body<'l, 'a> {
     /// The list a section holds: its bullet or numbered items, else the
     /// comma-separated or one-per-line entries of its text.
     pub fn section_list(&self, kind: SectionKind) -> Option<Vec<Cow<'a, str>>> {
-        let s = &self.sections[self.section(kind)?];
+        let s = self.section_at(self.section(kind)?)?;
         let lines = &self.lines[s.start..s.end];
         let items: Vec<Cow<'a, str>> = lines
             .iter()

@@ -67,7 +67,9 @@ impl MessageType {
     pub fn from_token(token: &str) -> Option<MessageType> {
         let mut buf = [0u8; 16];
         let bytes = token.as_bytes();
-        if bytes.is_empty() || bytes.len() > buf.len() {
+        // The lengths of the ten names (`DONE` .. `OFFERING_READY`): any
+        // other token is none of them, without normalising it first.
+        if !matches!(bytes.len(), 4 | 6 | 8..=10 | 12..=14) {
             return None;
         }
         for (slot, &b) in buf.iter_mut().zip(bytes) {
@@ -314,4 +316,20 @@ fn own_opt(s: Option<Cow<'_, str>>) -> Option<Cow<'static, str>> {
 
 fn own_vec(v: Vec<Cow<'_, str>>) -> Vec<Cow<'static, str>> {
     v.into_iter().map(own).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_type_reads_back_from_its_token() {
+        for t in MessageType::KNOWN {
+            assert_eq!(MessageType::from_token(t.as_str()), Some(t));
+            let spaced = t.as_str().replace('_', " ").to_lowercase();
+            assert_eq!(MessageType::from_token(&spaced), Some(t));
+        }
+        assert_eq!(MessageType::from_token("UNKNOWN"), None);
+        assert_eq!(MessageType::from_token("DONES"), None);
+    }
 }
