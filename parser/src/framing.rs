@@ -498,7 +498,10 @@ fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
 }
 
 fn header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str)> {
-    if line.text.starts_with([' ', '\t', '-', '*', '+']) {
+    if matches!(
+        line.text.as_bytes().first(),
+        Some(b' ' | b'\t' | b'-' | b'*' | b'+')
+    ) {
         return None;
     }
     let f = field_line(line.text)?;

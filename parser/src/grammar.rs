@@ -199,8 +199,13 @@ pub(crate) fn list_item(line: &str) -> Option<&str> {
 
 /// A fenced code block delimiter (```` ``` ```` or `~~~`).
 pub(crate) fn is_fence(line: &str) -> bool {
-    let t = line.trim_start();
-    t.starts_with("```") || t.starts_with("~~~")
+    let fence = |t: &str| t.starts_with("```") || t.starts_with("~~~");
+    match line.as_bytes().first() {
+        // Most lines start with a letter: nothing to trim, no `char` to
+        // decode (`trim_start` looks up every leading `char`).
+        Some(b) if b.is_ascii_alphanumeric() => false,
+        _ => fence(line.trim_start()),
+    }
 }
 
 /// `s` with ASCII letters lower-cased, in `buf`; `None` when `s` is longer

@@ -65,35 +65,19 @@ impl MessageType {
     /// Looks a token up case-insensitively, with `_`, `-` or a space between
     /// its words (`help-request`, `Help Request`, `HELP_REQUEST`).
     pub fn from_token(token: &str) -> Option<MessageType> {
-        let mut buf = [0u8; 16];
-        let bytes = token.as_bytes();
-        // The lengths of the ten names (`DONE` .. `OFFERING_READY`): any
-        // other token is none of them, without normalising it first.
-        if !matches!(bytes.len(), 4 | 6 | 8..=10 | 12..=14) {
-            return None;
-        }
-        for (slot, &b) in buf.iter_mut().zip(bytes) {
-            *slot = match b {
-                b'-' | b' ' => b'_',
-                _ => b.to_ascii_uppercase(),
-            };
-        }
-        // A `match` on the bytes: a switch on the length, then a compare,
-        // rather than ten compares (this runs for several words of every
-        // subject).
-        Some(match &buf[..bytes.len()] {
-            b"BEAD_ACCEPTED" => MessageType::BeadAccepted,
-            b"PROGRESS" => MessageType::Progress,
-            b"HELP_REQUEST" => MessageType::HelpRequest,
-            b"HELP_RESPONSE" => MessageType::HelpResponse,
-            b"OFFERING_READY" => MessageType::OfferingReady,
-            b"DONE" => MessageType::Done,
-            b"FAILED" => MessageType::Failed,
-            b"CHECKPOINT" => MessageType::Checkpoint,
-            b"SPAWN_REQUEST" => MessageType::SpawnRequest,
-            b"SPAWN_ACK" => MessageType::SpawnAck,
-            _ => return None,
-        })
+        // Compared in place, byte by byte, rather than normalised into a
+        // buffer first: the length check rules out most names at once, and
+        // this runs for several words of every subject.
+        let matches = |name: &str| {
+            name.len() == token.len()
+                && name.bytes().zip(token.bytes()).all(|(n, t)| {
+                    n == match t {
+                        b'-' | b' ' => b'_',
+                        _ => t.to_ascii_uppercase(),
+                    }
+                })
+        };
+        MessageType::KNOWN.into_iter().find(|t| matches(t.as_str()))
     }
 
     /// OFFERING_READY, DONE, FAILED and CHECKPOINT end a worker's turn on a bead.
