@@ -90,14 +90,14 @@ pub fn parse<'a>(input: &'a str, opts: &ParseOptions) -> Result<Vec<Message<'a>>
     // Messages are built straight into the list: a message is large (most
     // of a kilobyte), and moving it through return values showed in the
     // profile of small messages.
-    let mut out = Vec::new();
-    match framing::split_document(doc, &lines) {
-        Envelopes::One(env) => {
-            out.reserve_exact(1);
-            build(doc, &lines, env, opts, &mut out)?;
-        }
+    let envelopes = framing::split_document(doc, &lines);
+    let mut out = Vec::with_capacity(match &envelopes {
+        Envelopes::One(_) => 1,
+        Envelopes::Many(envs) => envs.len(),
+    });
+    match envelopes {
+        Envelopes::One(env) => build(doc, &lines, env, opts, &mut out)?,
         Envelopes::Many(envs) => {
-            out.reserve_exact(envs.len());
             for env in envs {
                 build(doc, &lines, env, opts, &mut out)?;
             }
