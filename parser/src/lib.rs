@@ -217,17 +217,22 @@ fn build<'a>(
     // The body is taken out of the envelope (not cloned): `assemble` wants
     // the envelope without it, and copying the envelope and its body lines
     // per message was a measurable share of a small message's cost.
-    let (msg, err) = match env.body.take() {
+    //
+    // `assemble` hands the message to a closure that pushes it, rather
+    // than returning it: a message is most of a kilobyte, and each move
+    // through a return value was a copy in the profile of small messages.
+    let err = match env.body.take() {
         Some(BodySource::Owned(text)) => {
             // JSON bodies were unescaped into a string of their own; parse
             // against it and detach, since nothing can borrow from it.
             let body_lines = framing::owned_lines(&text);
-            let (msg, err) = assemble(&text, doc_lines, &body_lines, env, false, opts);
-            (msg.into_owned(), err)
+            assemble(&text, doc_lines, &body_lines, env, false, opts, |m| {
+                out.push(m.into_owned())
+            })
         }
         Some(BodySource::Lines { head: None, rest }) => {
             let body_lines = doc_lines.get(rest).unwrap_or(&[]);
-            assemble(doc, doc_lines, body_lines, env, true, opts)
+            assemble(doc, doc_lines, body_lines, env, true, opts, |m| out.push(m))
         }
         Some(BodySource::Lines {
             head: Some(head),
@@ -239,20 +244,20 @@ fn build<'a>(
             let rest = doc_lines.get(rest).unwrap_or(&[]);
             let body_lines: Vec<Line<'a>> =
                 std::iter::once(head).chain(rest.iter().copied()).collect();
-            assemble(doc, doc_lines, &body_lines, env, true, opts)
+            assemble(doc, doc_lines, &body_lines, env, true, opts, |m| {
+                out.push(m)
+            })
         }
-        None => assemble(doc, doc_lines, &[], env, true, opts),
+        None => assemble(doc, doc_lines, &[], env, true, opts, |m| out.push(m)),
     };
-    if let Some(e) = err {
-        return Err(e);
-    }
-    out.push(msg);
-    Ok(())
+    // In strict mode the message is not wanted: the caller drops the list.
+    err.map_or(Ok(()), Err)
 }
 
 /// `doc` holds the body's text: the document, or for JSON the unescaped
 /// body string (`body_in_doc` false), whose positions are then reported at
-/// the message's line in the document.
+/// the message's line in the document. The message goes to `emit`; strict
+/// mode's first refused problem is returned.
 fn assemble<'a>(
     doc: &'a str,
     doc_lines: &[Line<'_>],
@@ -260,7 +265,8 @@ fn assemble<'a>(
     env: Envelope<'a>,
     body_in_doc: bool,
     opts: &ParseOptions,
-) -> (Message<'a>, Option<ParseError>) {
+    emit: impl FnOnce(Message<'a>),
+) -> Option<ParseError> {
     let mut d = Diags::new(opts.strict, doc_lines);
     if !body_in_doc {
         d.body_outside_document(env.line);
@@ -355,7 +361,8 @@ fn assemble<'a>(
 
     let line_bead = type_line.and_then(|(_, _, b, _)| b).map(Cow::Borrowed);
     let outer_bead = subject_bead.or(line_bead);
-    let mut parsed = extract::extract(kind, &index, outer_bead.is_some(), &mut d);
+    let mut parsed = Parsed::default();
+    extract::extract(kind, &index, outer_bead.is_some(), &mut d, &mut parsed);
     let body_bead = parsed.bead_id.clone();
     match (&body_bead, &outer_bead) {
         (Some(b), Some(s)) if b != s => {
@@ -391,7 +398,7 @@ fn assemble<'a>(
 
     let body = whole_text(doc, body_lines);
     let first_strict = d.first_strict.take();
-    let msg = Message {
+    emit(Message {
         id: env.id,
         kind,
         raw_type,
@@ -409,6 +416,6 @@ fn assemble<'a>(
         diagnostics: d.list,
         project: env.project,
         line: env.line,
-    };
-    (msg, first_strict)
+    });
+    first_strict
 }
