@@ -48,6 +48,14 @@ pub(crate) fn trim(s: &str) -> &str {
     }
 }
 
+/// `str::trim_start`, with the same shortcut as [`trim`].
+pub(crate) fn trim_start(s: &str) -> &str {
+    match s.as_bytes().first() {
+        Some(&first) if is_solid(first) => s,
+        _ => s.trim_start(),
+    }
+}
+
 /// `s.trim_matches('`')` (inline-code backticks around a value), without
 /// the generic pattern searcher when there are none.
 pub(crate) fn trim_ticks(s: &str) -> &str {

@@ -21,17 +21,23 @@ pub(crate) struct Subject<'a> {
 fn type_at(s: &str) -> Option<(MessageType, &str, &str)> {
     let mut words = word_spans(s);
     let (start, first) = words.next()?;
-    // Where the two-word candidate ends (if there is a second word), then
-    // where the one-word candidate ends.
-    let two = words.next().map(|(at, w)| at + w.len());
-    let one = Some(start + first.len());
-    for end in [two, one].into_iter().flatten() {
-        let candidate = trim_end_punctuation(&s[start..end]);
-        if let Some(t) = MessageType::from_token(candidate) {
-            return Some((t, candidate, &s[end..]));
+    if let Some((at, second)) = words.next() {
+        if let Some(found) = type_in(s, start, at + second.len()) {
+            return Some(found);
         }
     }
-    None
+    type_in(s, start, start + first.len())
+}
+
+/// The type named by `s[start..end]` (trailing punctuation aside): the
+/// type, its token and the text after it.
+fn type_in(s: &str, start: usize, end: usize) -> Option<(MessageType, &str, &str)> {
+    let candidate = trim_end_punctuation(s.get(start..end)?);
+    Some((
+        MessageType::from_token(candidate)?,
+        candidate,
+        s.get(end..)?,
+    ))
 }
 
 /// `w` without trailing `:`, `.`, `,`, `;` and `!` (`DONE:`, `DONE!`).
@@ -87,7 +93,7 @@ pub(crate) fn parse_subject(subject: &str) -> Subject<'_> {
             s = rest;
         }
     }
-    match type_at(s.trim_start()) {
+    match type_at(crate::lines::trim_start(s)) {
         Some((kind, raw, rest)) => {
             out.kind = Some(kind);
             out.raw_type = Some(raw);
