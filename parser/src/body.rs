@@ -8,8 +8,8 @@
 use std::borrow::Cow;
 
 use crate::diag::{Code, Diags};
-use crate::grammar::{field_line, heading, is_fence, list_item};
-use crate::lines::{join_lines, Line};
+use crate::grammar::{field_line, heading, is_fence, list_item, lower_ascii};
+use crate::lines::{join_lines, trim, Line};
 use crate::values::inline_list;
 
 /// Field labels the protocol uses. Matching is case-insensitive and
@@ -42,44 +42,44 @@ pub(crate) enum Label {
     Session,
 }
 
-const LABELS: &[(&str, Label)] = &[
-    ("accepted bead", Label::AcceptedBead),
-    ("title", Label::Title),
-    ("starting implementation at", Label::StartingAt),
-    ("started at", Label::StartingAt),
-    ("bead", Label::Bead),
-    ("bead id", Label::Bead),
-    ("step", Label::Step),
-    ("status", Label::Status),
-    ("context usage", Label::ContextUsage),
-    ("context", Label::ContextUsage),
-    ("files touched", Label::FilesTouched),
-    ("issue type", Label::IssueType),
-    ("commit", Label::Commit),
-    ("commit sha", Label::Commit),
-    ("files", Label::Files),
-    ("files changed", Label::Files),
-    ("tests", Label::Tests),
-    ("lint", Label::Lint),
-    ("build", Label::Build),
-    ("type", Label::Type),
-    ("failure type", Label::Type),
-    ("reason", Label::Reason),
-    ("internal attempts", Label::InternalAttempts),
-    ("description", Label::Description),
-    ("issue", Label::Issue),
-    ("resume", Label::Resume),
-    ("checkpoint", Label::Checkpoint),
-    ("orchestrator", Label::Orchestrator),
-    ("session", Label::Session),
-];
-
 impl Label {
+    /// Case-insensitive lookup: the label is lower-cased into a stack buffer
+    /// and matched as bytes (a length switch and a compare or two), since this
+    /// runs for every field line of every message.
     fn lookup(label: &str) -> Option<Label> {
-        LABELS
-            .iter()
-            .find(|(name, _)| name.eq_ignore_ascii_case(label))
-            .map(|&(_, l)| l)
+        let mut buf = [0u8; 32];
+        Some(match lower_ascii(label, &mut buf)? {
+            b"accepted bead" => Label::AcceptedBead,
+            b"title" => Label::Title,
+            b"starting implementation at" => Label::StartingAt,
+            b"started at" => Label::StartingAt,
+            b"bead" => Label::Bead,
+            b"bead id" => Label::Bead,
+            b"step" => Label::Step,
+            b"status" => Label::Status,
+            b"context usage" => Label::ContextUsage,
+            b"context" => Label::ContextUsage,
+            b"files touched" => Label::FilesTouched,
+            b"issue type" => Label::IssueType,
+            b"commit" => Label::Commit,
+            b"commit sha" => Label::Commit,
+            b"files" => Label::Files,
+            b"files changed" => Label::Files,
+            b"tests" => Label::Tests,
+            b"lint" => Label::Lint,
+            b"build" => Label::Build,
+            b"type" => Label::Type,
+            b"failure type" => Label::Type,
+            b"reason" => Label::Reason,
+            b"internal attempts" => Label::InternalAttempts,
+            b"description" => Label::Description,
+            b"issue" => Label::Issue,
+            b"resume" => Label::Resume,
+            b"checkpoint" => Label::Checkpoint,
+            b"orchestrator" => Label::Orchestrator,
+            b"session" => Label::Session,
+            _ => return None,
+        })
     }
 
     fn bit(self) -> u32 {
@@ -164,7 +164,11 @@ pub(crate) struct Hit<'a> {
 pub(crate) struct Body<'l, 'a> {
     pub doc: &'a str,
     pub lines: &'l [Line<'a>],
-    pub sections: Vec<Section>,
+    /// Section 0: the text before the first heading. Kept apart from the
+    /// headed sections so that a body without headings allocates no list.
+    preamble: Section,
+    /// Sections 1.. (`## Heading` onwards), at `headed[n - 1]`.
+    headed: Vec<Section>,
     pub hits: Vec<Hit<'a>>,
 }
 
@@ -174,13 +178,15 @@ const MAX_DUPLICATE_REPORTS: usize = 20;
 
 impl<'l, 'a> Body<'l, 'a> {
     pub fn index(doc: &'a str, lines: &'l [Line<'a>], diags: &mut Diags<'_>) -> Body<'l, 'a> {
-        let mut sections = vec![Section {
+        let mut preamble = Section {
             kind: SectionKind::Preamble,
             start: 0,
             end: lines.len(),
             seen: 0,
-        }];
-        let mut hits = Vec::new();
+        };
+        let mut headed: Vec<Section> = Vec::new();
+        // Sized for a typical message's fields, so that it does not grow.
+        let mut hits = Vec::with_capacity(lines.len().min(16));
         let mut in_fence: Option<usize> = None;
         let mut duplicates = 0usize;
         for (i, line) in lines.iter().enumerate() {
@@ -194,10 +200,8 @@ impl<'l, 'a> Body<'l, 'a> {
             if let Some((level, title)) = heading(line.text) {
                 // `###` and deeper stay inside the current section.
                 if level <= 2 {
-                    if let Some(cur) = sections.last_mut() {
-                        cur.end = i;
-                    }
-                    sections.push(Section {
+                    headed.last_mut().unwrap_or(&mut preamble).end = i;
+                    headed.push(Section {
                         kind: SectionKind::from_title(title),
                         start: i + 1,
                         end: lines.len(),
@@ -212,8 +216,8 @@ impl<'l, 'a> Body<'l, 'a> {
             let Some(label) = Label::lookup(f.label) else {
                 continue;
             };
-            let section = sections.len() - 1;
-            let cur = &mut sections[section];
+            let section = headed.len();
+            let cur = headed.last_mut().unwrap_or(&mut preamble);
             if cur.seen & label.bit() != 0 {
                 duplicates += 1;
                 if duplicates <= MAX_DUPLICATE_REPORTS {
@@ -231,7 +235,7 @@ impl<'l, 'a> Body<'l, 'a> {
                 label,
                 section,
                 line: i,
-                value: f.value.trim(),
+                value: trim(f.value),
             });
         }
         if duplicates > MAX_DUPLICATE_REPORTS {
@@ -257,13 +261,29 @@ impl<'l, 'a> Body<'l, 'a> {
         Body {
             doc,
             lines,
-            sections,
+            preamble,
+            headed,
             hits,
         }
     }
 
+    /// The number of the first section of `kind`.
     pub fn section(&self, kind: SectionKind) -> Option<usize> {
-        self.sections.iter().position(|s| s.kind == kind)
+        if kind == SectionKind::Preamble {
+            return Some(0);
+        }
+        self.headed
+            .iter()
+            .position(|s| s.kind == kind)
+            .map(|i| i + 1)
+    }
+
+    /// Section number `n` (0 is the preamble).
+    fn section_at(&self, n: usize) -> Option<&Section> {
+        match n.checked_sub(1) {
+            None => Some(&self.preamble),
+            Some(i) => self.headed.get(i),
+        }
     }
 
     pub fn has_section(&self, kind: SectionKind) -> bool {
@@ -309,7 +329,7 @@ impl<'l, 'a> Body<'l, 'a> {
 
     /// The text of a section, blank lines at either end trimmed.
     pub fn section_text(&self, kind: SectionKind) -> Option<Cow<'a, str>> {
-        let s = &self.sections[self.section(kind)?];
+        let s = self.section_at(self.section(kind)?)?;
         let content = trim_blank(&self.lines[s.start..s.end]);
         if content.is_empty() {
             return None;
@@ -320,7 +340,7 @@ impl<'l, 'a> Body<'l, 'a> {
     /// The list a section holds: its bullet or numbered items, else the
     /// comma-separated or one-per-line entries of its text.
     pub fn section_list(&self, kind: SectionKind) -> Option<Vec<Cow<'a, str>>> {
-        let s = &self.sections[self.section(kind)?];
+        let s = self.section_at(self.section(kind)?)?;
         let lines = &self.lines[s.start..s.end];
         let items: Vec<Cow<'a, str>> = lines
             .iter()

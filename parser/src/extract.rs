@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use crate::body::{Body, Hit, Label, SectionKind};
 use crate::diag::{Code, Diags};
+use crate::lines::{trim, trim_ticks};
 use crate::model::{MessageType, Parsed};
 use crate::values::{count, enum_word, parse_timestamp, pass_fail, percent, yes_no, ValueError};
 
@@ -19,7 +20,8 @@ pub(crate) const FAILURE_TYPES: &[&str] = &[
 pub(crate) const CHECKPOINT_REASONS: &[&str] = &["CONTEXT_HIGH", "MANUAL", "TIMEOUT"];
 pub(crate) const SPAWN_STATUSES: &[&str] = &["spawned", "failed"];
 
-/// Fills `Parsed` for a message of type `kind` from its body. `outer_bead`:
+/// Fills `p` (all absent on entry) for a message of type `kind` from its
+/// body. Filled in place: `Parsed` is large, and returning it was a copy. `outer_bead`:
 /// the subject (or a body type line) names the bead, so a body without
 /// `Bead:` still identifies it and the field is not missing.
 pub(crate) fn extract<'a>(
@@ -27,8 +29,8 @@ pub(crate) fn extract<'a>(
     body: &Body<'_, 'a>,
     outer_bead: bool,
     d: &mut Diags<'_>,
-) -> Parsed<'a> {
-    let mut p = Parsed::default();
+    p: &mut Parsed<'a>,
+) {
     let x = Extractor { body, kind };
     match kind {
         MessageType::BeadAccepted => {
@@ -148,7 +150,6 @@ pub(crate) fn extract<'a>(
             p.bead_id = x.value(body.top(Label::Bead));
         }
     }
-    p
 }
 
 /// HELP_RESPONSE guidance: the body without a leading type line or `Bead:`
@@ -177,8 +178,8 @@ struct Extractor<'b, 'a> {
 
 impl<'a> Extractor<'_, 'a> {
     fn value(&self, hit: Option<Hit<'a>>) -> Option<Cow<'a, str>> {
-        let v = hit?.value.trim();
-        let v = v.trim_matches('`').trim();
+        let v = trim(hit?.value);
+        let v = trim(trim_ticks(v));
         (!v.is_empty()).then_some(Cow::Borrowed(v))
     }
 

@@ -8,12 +8,13 @@
 //! bodies had escapes removed and are owned.
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use serde_json::{Map, Value};
 
 use crate::diag::Code;
-use crate::grammar::field_line;
-use crate::lines::{split_lines, Line};
+use crate::grammar::{field_line, lower_ascii};
+use crate::lines::{split_lines, trim, Line};
 
 /// A header value and the line/column where it was written (for diagnostics).
 #[derive(Debug, Clone, Default)]
@@ -36,8 +37,14 @@ impl<'a> At<'a> {
 /// Where the body of a message is.
 #[derive(Debug)]
 pub(crate) enum BodySource<'a> {
-    /// These lines of the document.
-    Lines(Vec<Line<'a>>),
+    /// Lines `rest` (indices into the document's lines), after `head` when
+    /// there is one: the text after a `Body:` label on its own line, which is
+    /// a part of a document line rather than a whole one. A range rather
+    /// than a copy of the lines: most bodies are the document's tail.
+    Lines {
+        head: Option<Line<'a>>,
+        rest: Range<usize>,
+    },
     /// Text unescaped from JSON; its positions count from its own line 1.
     Owned(String),
 }
@@ -61,30 +68,43 @@ pub(crate) struct Envelope<'a> {
     pub line: u32,
 }
 
+/// The envelopes of a document: text framings hold one message, JSON may
+/// hold many. One is not put in a `Vec`: that allocation (and moving the
+/// envelope through it) was a measurable share of parsing a small message.
+// `One` is large, but boxing it would be the very allocation this avoids.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Envelopes<'a> {
+    One(Envelope<'a>),
+    Many(Vec<Envelope<'a>>),
+}
+
 /// Splits a document into envelopes. Never fails: a broken framing becomes
 /// a problem on an envelope whose body is the raw text.
-pub(crate) fn split_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Vec<Envelope<'a>> {
+pub(crate) fn split_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Envelopes<'a> {
     let first = lines.iter().find(|l| !l.is_blank());
     let Some(first) = first else {
-        return vec![Envelope {
-            body: Some(BodySource::Lines(Vec::new())),
+        return Envelopes::One(Envelope {
+            body: Some(BodySource::Lines {
+                head: None,
+                rest: 0..0,
+            }),
             line: 1,
             ..Envelope::default()
-        }];
+        });
     };
-    let head = first.text.trim();
+    let head = trim(first.text);
     if head == "---json" {
-        return vec![archive(doc, lines, first)];
+        return Envelopes::One(archive(doc, lines, first));
     }
     let is_json = head.starts_with('{')
         || opens_json_array(head)
         || (head.starts_with('[') && serde_json::from_str::<Value>(doc).is_ok());
     if is_json {
         if let Some(envs) = json_document(doc, lines) {
-            return envs;
+            return Envelopes::Many(envs);
         }
     }
-    vec![spec_text(lines)]
+    Envelopes::One(spec_text(lines))
 }
 
 /// `[` opens a JSON array when what follows can start a message array
@@ -151,7 +171,10 @@ fn archive<'a>(doc: &'a str, lines: &[Line<'a>], open: &Line<'a>) -> Envelope<'a
             env
         }
     };
-    env.body = Some(BodySource::Lines(lines[close_idx + 1..].to_vec()));
+    env.body = Some(BodySource::Lines {
+        head: None,
+        rest: close_idx + 1..lines.len(),
+    });
     env.line = open.no;
     env
 }
@@ -167,7 +190,7 @@ fn json_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Option<Vec<Envelope<'a
         Err(whole_err) => {
             // JSON Lines: every non-blank line is a value of its own.
             let mut out = Vec::new();
-            for line in lines.iter().filter(|l| !l.is_blank()) {
+            for (i, line) in lines.iter().enumerate().filter(|(_, l)| !l.is_blank()) {
                 match serde_json::from_str::<Value>(line.text) {
                     Ok(v) => out.extend(from_value(v, line.no)),
                     Err(e) if out.is_empty() && line.no == lines[0].no => {
@@ -181,7 +204,10 @@ fn json_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Option<Vec<Envelope<'a
                             e.column().max(1) as u32,
                             format!("JSON Lines: {e}"),
                         )],
-                        body: Some(BodySource::Lines(vec![*line])),
+                        body: Some(BodySource::Lines {
+                            head: None,
+                            rest: i..i + 1,
+                        }),
                         line: line.no,
                         ..Envelope::default()
                     }),
@@ -358,29 +384,21 @@ enum Header {
 }
 
 fn header(name: &str) -> Option<Header> {
-    const HEADERS: &[(&str, Header)] = &[
-        ("subject", Header::Subject),
-        ("from", Header::From),
-        ("to", Header::To),
-        ("cc", Header::Cc),
-        ("thread", Header::Thread),
-        ("thread-id", Header::Thread),
-        ("thread_id", Header::Thread),
-        ("id", Header::Id),
-        ("message-id", Header::Id),
-        ("date", Header::Date),
-        ("created", Header::Date),
-        ("timestamp", Header::Date),
-        ("ack-required", Header::AckRequired),
-        ("ack_required", Header::AckRequired),
-        ("importance", Header::Importance),
-        ("project", Header::Project),
-        ("body", Header::Body),
-    ];
-    HEADERS
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(name))
-        .map(|&(_, h)| h)
+    let mut buf = [0u8; 16];
+    Some(match lower_ascii(name, &mut buf)? {
+        b"subject" => Header::Subject,
+        b"from" => Header::From,
+        b"to" => Header::To,
+        b"cc" => Header::Cc,
+        b"thread" | b"thread-id" | b"thread_id" => Header::Thread,
+        b"id" | b"message-id" => Header::Id,
+        b"date" | b"created" | b"timestamp" => Header::Date,
+        b"ack-required" | b"ack_required" => Header::AckRequired,
+        b"importance" => Header::Importance,
+        b"project" => Header::Project,
+        b"body" => Header::Body,
+        _ => return None,
+    })
 }
 
 /// `Subject: ...` headers, then `Body:` (or a blank line), then the body.
@@ -396,6 +414,8 @@ fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
         .unwrap_or(lines.len());
     let mut saw_header = false;
     let mut body_start = None;
+    // The `Body:` line and the text after its colon, when there is one.
+    let mut body_label = None;
     while i < lines.len() {
         let line = &lines[i];
         if line.is_blank() {
@@ -404,8 +424,9 @@ fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
                 // A `Body:` label may follow the blank line.
                 let next = lines[i..].iter().position(|l| !l.is_blank()).map(|p| p + i);
                 match next.map(|n| (n, header_line(&lines[n]))) {
-                    Some((n, Some((Header::Body, _)))) => {
+                    Some((n, Some((Header::Body, value)))) => {
                         body_start = Some(n + 1);
+                        body_label = Some((&lines[n], value));
                     }
                     _ => {
                         body_start = Some(i);
@@ -432,15 +453,15 @@ fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
             break;
         };
         saw_header = true;
-        let at = At::new(Cow::Borrowed(value), line.no, line.column_of(value));
+        let at = || At::new(Cow::Borrowed(value), line.no, line.column_of(value));
         match h {
-            Header::Subject => env.subject = env.subject.take().or(Some(at)),
+            Header::Subject => env.subject = env.subject.take().or_else(|| Some(at())),
             Header::From => env.from = Some(Cow::Borrowed(value)),
             Header::To => env.to = split_names(value),
             Header::Cc => env.cc = split_names(value),
             Header::Thread => env.thread_id = Some(Cow::Borrowed(value)).filter(|v| !v.is_empty()),
             Header::Id => env.id = Some(Cow::Borrowed(value)).filter(|v| !v.is_empty()),
-            Header::Date => env.timestamp = Some(at),
+            Header::Date => env.timestamp = Some(at()),
             Header::AckRequired => match crate::values::yes_no(value) {
                 Ok(b) => env.ack_required = Some(b),
                 Err(_) => env.problems.push((
@@ -454,36 +475,37 @@ fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
             Header::Project => env.project = Some(Cow::Borrowed(value)),
             Header::Body => {
                 body_start = Some(i + 1);
+                body_label = Some((line, value));
                 break;
             }
         }
         i += 1;
     }
     let start = body_start.unwrap_or(if saw_header { i } else { 0 });
-    let mut body: Vec<Line<'a>> = Vec::with_capacity(lines.len().saturating_sub(start) + 1);
     // `Body: text` on the label line itself: keep that text as line one.
-    if let Some(label) = start.checked_sub(1).and_then(|p| lines.get(p)) {
-        if let Some((Header::Body, value)) = header_line(label) {
-            if !value.is_empty() {
-                body.push(Line {
-                    text: value,
-                    no: label.no,
-                    start: label.start + (value.as_ptr() as usize - label.text.as_ptr() as usize),
-                });
-            }
-        }
-    }
-    body.extend_from_slice(lines.get(start..).unwrap_or(&[]));
-    env.body = Some(BodySource::Lines(body));
+    let head = body_label
+        .filter(|(_, value)| !value.is_empty())
+        .map(|(label, value)| Line {
+            text: value,
+            no: label.no,
+            start: label.start + (value.as_ptr() as usize - label.text.as_ptr() as usize),
+        });
+    env.body = Some(BodySource::Lines {
+        head,
+        rest: start.min(lines.len())..lines.len(),
+    });
     env
 }
 
 fn header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str)> {
-    if line.text.starts_with([' ', '\t', '-', '*', '+']) {
+    if matches!(
+        line.text.as_bytes().first(),
+        Some(b' ' | b'\t' | b'-' | b'*' | b'+')
+    ) {
         return None;
     }
     let f = field_line(line.text)?;
-    Some((header(f.label)?, f.value.trim()))
+    Some((header(f.label)?, trim(f.value)))
 }
 
 fn split_names(v: &str) -> Vec<Cow<'_, str>> {

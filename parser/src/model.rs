@@ -65,21 +65,19 @@ impl MessageType {
     /// Looks a token up case-insensitively, with `_`, `-` or a space between
     /// its words (`help-request`, `Help Request`, `HELP_REQUEST`).
     pub fn from_token(token: &str) -> Option<MessageType> {
-        let mut buf = [0u8; 16];
-        let bytes = token.as_bytes();
-        if bytes.is_empty() || bytes.len() > buf.len() {
-            return None;
-        }
-        for (slot, &b) in buf.iter_mut().zip(bytes) {
-            *slot = match b {
-                b'-' | b' ' => b'_',
-                _ => b.to_ascii_uppercase(),
-            };
-        }
-        let norm = &buf[..bytes.len()];
-        MessageType::KNOWN
-            .into_iter()
-            .find(|t| t.as_str().as_bytes() == norm)
+        // Compared in place, byte by byte, rather than normalised into a
+        // buffer first: the length check rules out most names at once, and
+        // this runs for several words of every subject.
+        let matches = |name: &str| {
+            name.len() == token.len()
+                && name.bytes().zip(token.bytes()).all(|(n, t)| {
+                    n == match t {
+                        b'-' | b' ' => b'_',
+                        _ => t.to_ascii_uppercase(),
+                    }
+                })
+        };
+        MessageType::KNOWN.into_iter().find(|t| matches(t.as_str()))
     }
 
     /// OFFERING_READY, DONE, FAILED and CHECKPOINT end a worker's turn on a bead.
@@ -302,4 +300,20 @@ fn own_opt(s: Option<Cow<'_, str>>) -> Option<Cow<'static, str>> {
 
 fn own_vec(v: Vec<Cow<'_, str>>) -> Vec<Cow<'static, str>> {
     v.into_iter().map(own).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_type_reads_back_from_its_token() {
+        for t in MessageType::KNOWN {
+            assert_eq!(MessageType::from_token(t.as_str()), Some(t));
+            let spaced = t.as_str().replace('_', " ").to_lowercase();
+            assert_eq!(MessageType::from_token(&spaced), Some(t));
+        }
+        assert_eq!(MessageType::from_token("UNKNOWN"), None);
+        assert_eq!(MessageType::from_token("DONES"), None);
+    }
 }

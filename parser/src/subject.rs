@@ -5,8 +5,6 @@
 //! token, case-insensitive, with `_`, `-` or a space between its words, so
 //! `Abandoned` is not DONE and `work in progress` is not PROGRESS.
 
-use nom::Parser;
-
 use crate::grammar::{bracket_bead, colon_bead, reply_prefix};
 use crate::model::MessageType;
 
@@ -21,27 +19,50 @@ pub(crate) struct Subject<'a> {
 
 /// Longest type names have two words (`HELP REQUEST`); try those first.
 fn type_at(s: &str) -> Option<(MessageType, &str, &str)> {
-    let words: Vec<(usize, &str)> = word_spans(s).take(2).collect();
-    for n in (1..=words.len()).rev() {
-        let (start, _) = words[0];
-        let (last_start, last) = words[n - 1];
-        let end = last_start + last.len();
-        let candidate = s[start..end].trim_end_matches([':', '.', ',', ';', '!']);
-        if let Some(t) = MessageType::from_token(candidate) {
-            return Some((t, candidate, &s[end..]));
+    let mut words = word_spans(s);
+    let (start, first) = words.next()?;
+    if let Some((at, second)) = words.next() {
+        if let Some(found) = type_in(s, start, at + second.len()) {
+            return Some(found);
         }
     }
-    None
+    type_in(s, start, start + first.len())
 }
 
+/// The type named by `s[start..end]` (trailing punctuation aside): the
+/// type, its token and the text after it.
+fn type_in(s: &str, start: usize, end: usize) -> Option<(MessageType, &str, &str)> {
+    let candidate = trim_end_punctuation(s.get(start..end)?);
+    Some((
+        MessageType::from_token(candidate)?,
+        candidate,
+        s.get(end..)?,
+    ))
+}
+
+/// `w` without trailing `:`, `.`, `,`, `;` and `!` (`DONE:`, `DONE!`).
+fn trim_end_punctuation(w: &str) -> &str {
+    let punctuation = w
+        .bytes()
+        .rev()
+        .take_while(|b| matches!(b, b':' | b'.' | b',' | b';' | b'!'))
+        .count();
+    // ASCII punctuation: the cut is on a character boundary.
+    w.get(..w.len() - punctuation).unwrap_or(w)
+}
+
+/// The words of `s` (split on single spaces, empty pieces skipped) with
+/// their byte offsets.
 fn word_spans(s: &str) -> impl Iterator<Item = (usize, &str)> {
-    s.split(' ')
-        .scan(0usize, |pos, w| {
-            let start = *pos;
-            *pos += w.len() + 1;
-            Some((start, w))
-        })
-        .filter(|(_, w)| !w.is_empty())
+    let b = s.as_bytes();
+    let mut pos = 0;
+    std::iter::from_fn(move || {
+        pos += b.get(pos..)?.iter().take_while(|&&c| c == b' ').count();
+        let start = pos;
+        let len = b[start..].iter().take_while(|&&c| c != b' ').count();
+        pos += len;
+        (len > 0).then(|| (start, &s[start..pos]))
+    })
 }
 
 /// Looks like a type token someone meant: upper-case letters, digits and
@@ -54,25 +75,25 @@ fn looks_like_type(w: &str) -> bool {
 }
 
 pub(crate) fn parse_subject(subject: &str) -> Subject<'_> {
-    let mut s = subject.trim();
+    let mut s = crate::lines::trim(subject);
     let mut out = Subject::default();
-    while let Ok((rest, _)) = reply_prefix(s) {
+    while let Some((rest, _)) = reply_prefix(s) {
         out.is_reply = true;
         s = rest;
     }
-    if let Ok((rest, bead)) = bracket_bead(s) {
+    if let Some((rest, bead)) = bracket_bead(s) {
         if !bead.is_empty() {
             out.bead = Some(bead);
         }
         s = rest;
-    } else if let Ok((rest, bead)) = colon_bead.parse(s) {
+    } else if let Some((rest, bead)) = colon_bead(s) {
         // `id: TYPE` only when a type follows, so `Note: x` keeps its text.
         if type_at(rest).is_some() {
             out.bead = Some(bead);
             s = rest;
         }
     }
-    match type_at(s.trim_start()) {
+    match type_at(crate::lines::trim_start(s)) {
         Some((kind, raw, rest)) => {
             out.kind = Some(kind);
             out.raw_type = Some(raw);
@@ -95,7 +116,6 @@ pub(crate) fn parse_subject(subject: &str) -> Subject<'_> {
 fn trailing_bead(rest: &str) -> Option<&str> {
     let open = rest.find('[')?;
     bracket_bead(&rest[open..])
-        .ok()
         .map(|(_, b)| b)
         .filter(|b| !b.is_empty())
 }
