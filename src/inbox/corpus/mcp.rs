@@ -420,6 +420,33 @@ mod tests {
         assert!(info.archive.join(canonical).is_file());
     }
 
+    /// The copies and digests are byte for byte what `amail reply` writes
+    /// (`mcp_archive::write_bundle`, one message at a time, appending to
+    /// the digests), so the two cannot drift apart.
+    #[test]
+    fn files_are_what_the_bundle_writer_writes() {
+        let mails = super::super::corpus_mails(66, now());
+        let ours = tempfile::tempdir().unwrap();
+        let info = write_store(ours.path(), &mails).unwrap();
+        let theirs = tempfile::tempdir().unwrap();
+        let mut rels = Vec::new();
+        for m in archive_messages(&mails) {
+            rels.extend(mcp_archive::write_bundle(theirs.path(), &m).unwrap());
+        }
+        rels.sort();
+        rels.dedup();
+        assert!(rels.iter().any(|r| r.contains("/messages/threads/")));
+        for rel in &rels {
+            assert_eq!(
+                std::fs::read_to_string(info.archive.join(rel)).unwrap(),
+                std::fs::read_to_string(theirs.path().join(rel)).unwrap(),
+                "{rel}"
+            );
+        }
+        // Everything else is a profile or .gitattributes.
+        assert_eq!(info.files, rels.len() + info.agents + 1);
+    }
+
     #[test]
     fn digest_cuts_long_bodies_like_the_server() {
         let mut m = archive_messages(&super::super::corpus_mails(1, now())).remove(0);
