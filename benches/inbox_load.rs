@@ -1,10 +1,11 @@
-//! Inbox load cost: a plain mailbox of demo waves (22 messages per wave)
-//! and the mcp_agent_mail fixture store (archive + SQLite).
+//! Inbox load cost: a plain mailbox of demo waves (22 messages per wave),
+//! the same number of corpus messages as an mcp_agent_mail store (archive +
+//! SQLite, `amail demo --messages N --format mcp`), and the fixture store.
 //! `cargo bench --bench inbox_load`
 
 use std::path::Path;
 
-use amail::inbox::{self, demo, LoadOptions};
+use amail::inbox::{self, corpus, demo, LoadOptions};
 use chrono::{TimeZone, Utc};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
@@ -21,6 +22,21 @@ fn mailbox(c: &mut Criterion) {
             &info.mailbox,
             |b, m| b.iter(|| inbox::load(m, &LoadOptions::default()).unwrap()),
         );
+    }
+    group.finish();
+}
+
+fn mcp_corpus(c: &mut Criterion) {
+    let mut group = c.benchmark_group("inbox_load_mcp_corpus");
+    group.sample_size(10);
+    for n in [220usize, 2_200] {
+        let dir = tempfile::tempdir().unwrap();
+        let now = Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
+        let info = corpus::mcp::write_mcp_corpus(dir.path(), n, now).unwrap();
+        group.throughput(Throughput::Elements(info.messages as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(n), dir.path(), |b, d| {
+            b.iter(|| inbox::load(d, &LoadOptions::default()).unwrap())
+        });
     }
     group.finish();
 }
@@ -48,5 +64,5 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-criterion_group!(benches, mailbox, mcp_store);
+criterion_group!(benches, mailbox, mcp_corpus, mcp_store);
 criterion_main!(benches);

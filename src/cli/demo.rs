@@ -3,14 +3,25 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use super::{amail_home, CliError, CliResult};
 use crate::inbox::{corpus, demo};
 
+/// How `--messages` writes its corpus.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
+pub enum CorpusFormat {
+    /// A plain mailbox `DIR/mail`: one file a message, a folder per sender.
+    #[default]
+    Plain,
+    /// An mcp_agent_mail storage root as the server writes it:
+    /// `DIR/archive` and its database `DIR/storage.sqlite3`.
+    Mcp,
+}
+
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  amail demo\n  amail demo /tmp/amail-demo && amail threads /tmp/amail-demo/mail"
+    after_help = "Examples:\n  amail demo\n  amail demo /tmp/amail-demo && amail threads /tmp/amail-demo/mail\n  amail demo --messages 100000 DIR\n  amail demo --messages 100000 --format mcp DIR && amail inbox DIR --as BlueLake"
 )]
 pub struct DemoArgs {
     /// Where to write (`DIR/mail`, and `DIR/store` for the task store).
@@ -20,10 +31,15 @@ pub struct DemoArgs {
     /// (every type, demo-sized threads, some large bodies; nothing routed).
     #[arg(long, value_name = "N")]
     pub messages: Option<usize>,
-    /// With --messages: also write `DIR/big.md`, one message with a body of
-    /// about this many bytes (e.g. 10800000).
+    /// With --messages: also write `DIR/big.md` (plain), or `DIR/big/`, a
+    /// storage root (mcp), holding one message with a body of about this
+    /// many bytes (e.g. 10800000).
     #[arg(long, value_name = "BYTES", requires = "messages")]
     pub big_body: Option<usize>,
+    /// With --messages: write the corpus as a plain mailbox or as an
+    /// mcp_agent_mail storage root with its SQLite database.
+    #[arg(long, value_enum, default_value_t, requires = "messages")]
+    pub format: CorpusFormat,
 }
 
 pub fn run(args: DemoArgs) -> CliResult {
@@ -32,7 +48,10 @@ pub fn run(args: DemoArgs) -> CliResult {
         None => fresh_dir()?,
     };
     if let Some(n) = args.messages {
-        return corpus(&dir, n, args.big_body);
+        return match args.format {
+            CorpusFormat::Plain => corpus(&dir, n, args.big_body),
+            CorpusFormat::Mcp => mcp_corpus(&dir, n, args.big_body),
+        };
     }
     let info = demo::write_demo(&dir).map_err(|e| {
         CliError::bad_input(format!("{}: cannot write the demo: {e}", dir.display()))
@@ -71,6 +90,39 @@ fn corpus(dir: &std::path::Path, n: usize, big: Option<usize>) -> CliResult {
             .map_err(|e| CliError::bad_input(format!("{}: cannot write: {e}", path.display())))?;
         crate::outln!("  big body: {}", path.display());
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `amail demo --messages N --format mcp DIR`: the corpus as a storage
+/// root (`DIR/archive` + `DIR/storage.sqlite3`).
+fn mcp_corpus(dir: &std::path::Path, n: usize, big: Option<usize>) -> CliResult {
+    let now = chrono::Utc::now();
+    let info = corpus::mcp::write_mcp_corpus(dir, n, now).map_err(|e| {
+        CliError::bad_input(format!("{}: cannot write the corpus: {e}", dir.display()))
+    })?;
+    crate::outln!(
+        "wrote an mcp_agent_mail corpus: {} messages from {} agents, {} archive files, {} bytes, {} large bodies",
+        info.messages,
+        info.agents,
+        info.files,
+        info.bytes,
+        info.large
+    );
+    crate::outln!("  storage root: {}", info.archive.display());
+    crate::outln!("  database:     {}", info.db.display());
+    if let Some(bytes) = big {
+        // Its own store, as the plain form's big.md is its own file.
+        let big_dir = dir.join("big");
+        corpus::mcp::write_store(&big_dir, &[corpus::big_mail(bytes, now)]).map_err(|e| {
+            CliError::bad_input(format!("{}: cannot write: {e}", big_dir.display()))
+        })?;
+        crate::outln!(
+            "  big body:     {} (a storage root with one message)",
+            big_dir.display()
+        );
+    }
+    crate::outln!("try:");
+    crate::outln!("  amail inbox {} --as BlueLake", dir.display());
     Ok(ExitCode::SUCCESS)
 }
 

@@ -10,6 +10,11 @@
 //!
 //! Nothing is routed and no ack journal is written: the corpus measures
 //! parsing and loading, the router has its own benchmark.
+//!
+//! [`mcp`] writes the same messages as an mcp_agent_mail storage root
+//! (`--format mcp`).
+
+pub mod mcp;
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -68,15 +73,36 @@ pub fn prose(bytes: usize) -> String {
     s
 }
 
+/// The large-body message's envelope and the start of its body.
+const BIG_HEAD: &str =
+    "Subject: [ol-1] OFFERING_READY\nFrom: GreenCastle\nTo: Orchestrator\n\nBody:\n";
+const BIG_BODY: &str = "Bead: ol-1\nStatus: DONE\n\n## Summary\n";
+
 /// One message with a body of about `bytes`: the large-body benchmark input
 /// (the Go peer's figure is for a 10.8 MB body).
 pub fn big_message(bytes: usize) -> String {
-    let mut s = String::from(
-        "Subject: [ol-1] OFFERING_READY\nFrom: GreenCastle\nTo: Orchestrator\n\nBody:\nBead: ol-1\nStatus: DONE\n\n## Summary\n",
-    );
+    let mut s = format!("{BIG_HEAD}{BIG_BODY}");
     s.push_str(&prose(bytes.saturating_sub(s.len())));
     s.push('\n');
     s
+}
+
+/// The message of [`big_message`], as a [`DemoMail`] sent at `at` (for
+/// stores that are not plain files). Its body alone is about `bytes`.
+pub fn big_mail(bytes: usize, at: DateTime<Utc>) -> DemoMail {
+    DemoMail {
+        id: "big-1".into(),
+        from: "GreenCastle".into(),
+        to: vec!["Orchestrator".into()],
+        cc: Vec::new(),
+        thread: "ol-1".into(),
+        at,
+        subject: "[ol-1] OFFERING_READY".into(),
+        body: format!("{BIG_BODY}{}", prose(bytes.saturating_sub(BIG_BODY.len()))),
+        ack_required: false,
+        importance: "normal".into(),
+        acked_by: Vec::new(),
+    }
 }
 
 /// The text of one corpus message, as the demo writes it.
