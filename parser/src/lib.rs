@@ -16,11 +16,16 @@
 //! 2. **Lines** (`lines.rs`, `grammar.rs`): the document is split into lines
 //!    once; small parsers classify each line (field, heading, list item,
 //!    fence). No parser ever looks past its line, so time is linear in the
-//!    input on every input, adversarial ones included. They run on every
-//!    line of every message, so they are hand-written byte scanners (a
-//!    `char` is decoded only where a label may hold a non-ASCII letter);
-//!    the nom combinators they replaced are kept in the tests as the
-//!    reference grammar, and property tests check that both agree.
+//!    input on every input, adversarial ones included. The line parsers,
+//!    the subject prefixes (`Re:`, `[bead]`, `bead:`) and the number
+//!    readers (`45%`, counts) are nom 8 combinators over the line's
+//!    **bytes** with `()` as the error type: they run on every line of
+//!    every message, and nom's `&str` parsers would decode a `char` per
+//!    step and build an error value on every miss. Every token is ASCII, so
+//!    results are cut back out of the `&str` by position; a `char` is
+//!    decoded only where a label or bead id holds a non-ASCII byte. The
+//!    same grammar written as nom `&str` parsers is kept in the tests, and
+//!    property tests check that both agree.
 //! 3. **Extraction** (`body.rs`, `extract.rs`): one pass indexes the body's
 //!    `##` sections and the first occurrence of every known label in each;
 //!    per-type extractors read values from that index.

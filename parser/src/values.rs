@@ -6,6 +6,13 @@ use std::borrow::Cow;
 
 use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
 
+use nom::branch::alt;
+use nom::bytes::complete::{tag, tag_no_case};
+use nom::character::complete::{char, digit1, space0};
+use nom::combinator::{opt, recognize};
+use nom::sequence::preceded;
+use nom::{IResult, Parser};
+
 use crate::lines::{trim, trim_ticks};
 
 /// Why a value could not be read.
@@ -16,64 +23,69 @@ pub(crate) enum ValueError {
     NotInEnum,
 }
 
-/// `s` after blanks, an optional approximation marker (`~`, `≈`, `about `,
+/// A reader over a value's bytes whose misses carry nothing (see the
+/// grammar module: byte input and `()` errors keep nom as cheap as a loop).
+type PResult<'a, O> = IResult<&'a [u8], O, ()>;
+
+/// Blanks, an optional approximation marker (`~`, `≈`, `about `,
 /// `approx. `, `approx `; any case) and blanks again.
-fn skip_approx(s: &str) -> &str {
-    let s = s.trim_start_matches([' ', '\t']);
-    let marker = ["~", "≈"]
-        .into_iter()
-        .find(|m| s.starts_with(m))
-        .or_else(|| {
-            ["about ", "approx. ", "approx "]
-                .into_iter()
-                .find(|m| s.get(..m.len()).is_some_and(|p| p.eq_ignore_ascii_case(m)))
-        });
-    let s = s.get(marker.map_or(0, str::len)..).unwrap_or(s);
-    s.trim_start_matches([' ', '\t'])
-}
-
-/// Count of leading ASCII digits.
-fn digits(s: &str) -> usize {
-    s.bytes().take_while(u8::is_ascii_digit).count()
-}
-
-/// An optional leading `-`: (negative, what follows).
-fn strip_minus(s: &str) -> (bool, &str) {
-    match s.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, s),
+fn approx(i: &[u8]) -> PResult<'_, ()> {
+    // A value that starts with a digit (the usual case) has no marker:
+    // decided before the five tags are tried.
+    if i.first().is_some_and(u8::is_ascii_digit) {
+        return Ok((i, ()));
     }
+    let marker = alt((
+        tag(&b"~"[..]),
+        tag("≈".as_bytes()),
+        tag_no_case(&b"about "[..]),
+        tag_no_case(&b"approx. "[..]),
+        tag_no_case(&b"approx "[..]),
+    ));
+    let (i, _) = (space0, opt(marker), space0).parse(i)?;
+    Ok((i, ()))
+}
+
+/// An optional `-` and the digits of a number, after any approximation
+/// marker: (negative, the digits).
+fn signed<'a>(
+    digits: impl Parser<&'a [u8], Output = &'a [u8], Error = ()>,
+) -> impl Parser<&'a [u8], Output = (bool, &'a [u8]), Error = ()> {
+    preceded(approx, (opt(char('-')).map(|m| m.is_some()), digits))
+}
+
+/// Digits with an optional fraction: `.` and at least one digit (`45.` is
+/// 45, then `.`).
+fn decimal(i: &[u8]) -> PResult<'_, &[u8]> {
+    recognize((digit1, opt(preceded(char('.'), digit1)))).parse(i)
+}
+
+/// The text of a number the grammar recognised: ASCII digits, `.`.
+fn number_text(b: &[u8]) -> &str {
+    std::str::from_utf8(b).unwrap_or_default()
 }
 
 /// `45%`, `45 %`, `~45%`, `45`, `45.5%` (rounded): 0..=100.
-///
-/// Written out by hand rather than with nom: it runs for every PROGRESS
-/// message, and nom's case-insensitive tags cost more than the rest of
-/// the field together.
 pub(crate) fn percent(s: &str) -> Result<u8, ValueError> {
-    let (minus, s) = strip_minus(skip_approx(s));
-    let int = digits(s);
-    if int == 0 {
-        return Err(ValueError::NotANumber);
-    }
-    // An optional fraction: `.` and at least one digit (`45.` is 45, then `.`).
-    let frac = match s[int..].strip_prefix('.') {
-        Some(f) if digits(f) > 0 => 1 + digits(f),
-        _ => 0,
-    };
-    let (num, after) = s.split_at(int + frac);
-    let after = after.trim_start_matches([' ', '\t']);
-    let after = after.strip_prefix('%').unwrap_or(after);
-    // Trailing words ("45% (estimate)") are allowed; trailing digits are not.
+    let mut number = (signed(decimal), space0, opt(char('%')));
+    let (after, ((minus, num), _, _)) = number
+        .parse(s.as_bytes())
+        .map_err(|_: nom::Err<()>| ValueError::NotANumber)?;
+    // Trailing words ("45% (estimate)") are allowed; trailing digits are
+    // not. What follows starts after an ASCII byte: `s` from there is valid
+    // UTF-8, and `trim_start` skips any whitespace as before.
+    let after = s.get(s.len() - after.len()..).unwrap_or_default();
     if after.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
         return Err(ValueError::NotANumber);
     }
-    let v = if frac == 0 && int <= 15 {
+    let v = if num.len() <= 15 && num.iter().all(u8::is_ascii_digit) {
         // A whole number below 2^53 is exactly the f64 that parsing its
         // text would give; adding up its digits is much cheaper.
-        num.bytes().fold(0u64, |v, d| v * 10 + u64::from(d - b'0')) as f64
+        num.iter().fold(0u64, |v, d| v * 10 + u64::from(d - b'0')) as f64
     } else {
-        num.parse().map_err(|_| ValueError::NotANumber)?
+        number_text(num)
+            .parse()
+            .map_err(|_| ValueError::NotANumber)?
     };
     // `-5%` is a number, just not a percentage of anything.
     let v = if minus { -v } else { v };
@@ -85,11 +97,10 @@ pub(crate) fn percent(s: &str) -> Result<u8, ValueError> {
 
 /// A leading count: `3`, `3 (max)`, `~3`.
 pub(crate) fn count(s: &str) -> Result<u32, ValueError> {
-    let (minus, s) = strip_minus(skip_approx(s));
-    let num = &s[..digits(s)];
-    if num.is_empty() {
-        return Err(ValueError::NotANumber);
-    }
+    let (_, (minus, num)) = signed(digit1)
+        .parse(s.as_bytes())
+        .map_err(|_: nom::Err<()>| ValueError::NotANumber)?;
+    let num = number_text(num);
     if minus {
         return Err(ValueError::OutOfRange(
             -num.parse::<f64>().unwrap_or(f64::MAX),
@@ -247,8 +258,9 @@ pub fn parse_timestamp(s: &str) -> Option<DateTime<Utc>> {
 mod tests {
     use super::*;
 
-    /// The nom readers the hand-written ones replaced, as their reference.
-    mod nom_reference {
+    /// The readers as nom parsers over `&str` with nom's default error type,
+    /// as first written: the byte readers above must agree with them.
+    mod str_reference {
         use nom::character::complete::{char, digit1, space0};
         use nom::combinator::{opt, recognize};
         use nom::sequence::preceded;
@@ -308,17 +320,17 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn numbers_read_as_nom_read_them(
+        fn numbers_read_as_str_parsers_read_them(
             s in "[ \t]{0,2}(~|≈|about |ABOUT |approx\\. |Approx |aboutx)?[ \t]{0,2}-?[0-9]{0,12}(\\.[0-9]{0,3})?[ \t%.]{0,3}[0-9a-z( ]{0,4}"
         ) {
-            proptest::prop_assert_eq!(percent(&s), nom_reference::percent(&s));
-            proptest::prop_assert_eq!(count(&s), nom_reference::count(&s));
+            proptest::prop_assert_eq!(percent(&s), str_reference::percent(&s));
+            proptest::prop_assert_eq!(count(&s), str_reference::count(&s));
         }
 
         #[test]
-        fn numbers_read_as_nom_read_them_on_any_text(s in "\\PC{0,20}") {
-            proptest::prop_assert_eq!(percent(&s), nom_reference::percent(&s));
-            proptest::prop_assert_eq!(count(&s), nom_reference::count(&s));
+        fn numbers_read_as_str_parsers_read_them_on_any_text(s in "\\PC{0,20}") {
+            proptest::prop_assert_eq!(percent(&s), str_reference::percent(&s));
+            proptest::prop_assert_eq!(count(&s), str_reference::count(&s));
         }
     }
 
