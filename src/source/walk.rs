@@ -5,6 +5,7 @@
 //! outbox, each recipient's inbox) plus thread digests; only the canonical
 //! copies under `projects/<slug>/messages/YYYY/MM/` are mail.
 
+use std::ffi::{OsStr, OsString};
 use std::fs::FileType;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -13,17 +14,36 @@ const MAIL_EXTENSIONS: &[&str] = &[
     "md", "markdown", "txt", "text", "json", "jsonl", "ndjson", "eml", "mail", "msg",
 ];
 
-fn is_mail_file(p: &Path) -> bool {
-    match p.extension().and_then(|e| e.to_str()) {
+fn is_mail_file(name: &OsStr) -> bool {
+    match extension(name).and_then(|e| e.to_str()) {
         Some(ext) => MAIL_EXTENSIONS.iter().any(|m| m.eq_ignore_ascii_case(ext)),
         None => true,
     }
 }
 
-fn is_hidden(p: &Path) -> bool {
-    p.file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| n.starts_with('.'))
+/// `Path::extension` of a bare file name, without parsing it into path
+/// components first: what follows the last `.`, unless that dot starts
+/// the name; `..` has none.
+fn extension(name: &OsStr) -> Option<&OsStr> {
+    let bytes = name.as_encoded_bytes();
+    if bytes == b".." {
+        return None;
+    }
+    match bytes.iter().rposition(|&b| b == b'.') {
+        None | Some(0) => None,
+        Some(dot) => name
+            .to_str()
+            .map(|n| OsStr::new(&n[dot + 1..]))
+            .or_else(|| {
+                // Not UTF-8: no mail extension matches anyway, but answer as
+                // `Path::extension` would.
+                Path::new(name).extension()
+            }),
+    }
+}
+
+fn is_hidden(name: &OsStr) -> bool {
+    name.to_str().is_some_and(|n| n.starts_with('.'))
 }
 
 /// An mcp_agent_mail project directory: `agents/` and `messages/` side by side.
@@ -49,22 +69,22 @@ pub fn mail_files(root: &Path) -> io::Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-/// The entries of `dir` with their types (symlinks not followed), sorted
+/// The entries of `dir`, names and types (symlinks not followed), sorted
 /// by name; `skip` entries are left out before their type is asked.
 fn sorted_entries(
     dir: &Path,
-    skip: impl Fn(&Path) -> bool,
-) -> io::Result<Vec<(PathBuf, FileType)>> {
+    skip: impl Fn(&OsStr) -> bool,
+) -> io::Result<Vec<(OsString, FileType)>> {
     let mut entries = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
-        let path = entry.path();
-        if skip(&path) {
+        let name = entry.file_name();
+        if skip(&name) {
             continue;
         }
-        entries.push((path, entry.file_type()?));
+        entries.push((name, entry.file_type()?));
     }
-    entries.sort_unstable_by(|a, b| a.0.file_name().cmp(&b.0.file_name()));
+    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     Ok(entries)
 }
 
@@ -86,11 +106,14 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: u32) -> io::Result<()> {
     if is_mcp_project(dir) {
         return walk_messages(&dir.join("messages"), out);
     }
-    for (path, ft) in sorted_entries(dir, is_hidden)? {
+    for (name, ft) in sorted_entries(dir, is_hidden)? {
         if ft.is_dir() {
-            walk(&path, out, depth + 1)?;
-        } else if is_mail_file(&path) && is_file(&path, ft) {
-            out.push(path);
+            walk(&dir.join(name), out, depth + 1)?;
+        } else if is_mail_file(&name) {
+            let path = dir.join(name);
+            if is_file(&path, ft) {
+                out.push(path);
+            }
         }
     }
     Ok(())
@@ -98,17 +121,22 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, depth: u32) -> io::Result<()> {
 
 /// `messages/YYYY/MM/*.md`, skipping the `threads/` digests.
 fn walk_messages(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
-    for (year, ft) in sorted_entries(dir, |_| false)? {
-        if !is_dir(&year, ft) || year.file_name().is_some_and(|n| n == "threads") {
+    for (name, ft) in sorted_entries(dir, |_| false)? {
+        let year = dir.join(&name);
+        if !is_dir(&year, ft) || name == "threads" {
             continue;
         }
-        for (month, ft) in sorted_entries(&year, |_| false)? {
+        for (name, ft) in sorted_entries(&year, |_| false)? {
+            let month = year.join(name);
             if !is_dir(&month, ft) {
                 continue;
             }
-            for (f, ft) in sorted_entries(&month, |_| false)? {
-                if f.extension().is_some_and(|e| e == "md") && is_file(&f, ft) {
-                    out.push(f);
+            for (name, ft) in sorted_entries(&month, |_| false)? {
+                if extension(&name).is_some_and(|e| e == "md") {
+                    let f = month.join(name);
+                    if is_file(&f, ft) {
+                        out.push(f);
+                    }
                 }
             }
         }
@@ -147,5 +175,18 @@ mod tests {
         sorted.sort();
         assert_eq!(files, sorted);
         assert_eq!(files.len(), 8);
+    }
+
+    #[test]
+    fn extension_is_path_extension() {
+        for name in [
+            "a.md", "a", ".md", "..", ".", "a.", "a.b.c", "..md", ".a.b", "a..", "é.MD", "",
+        ] {
+            assert_eq!(
+                extension(OsStr::new(name)),
+                Path::new(name).extension(),
+                "{name:?}"
+            );
+        }
     }
 }
