@@ -45,31 +45,13 @@ pub struct ParseArgs {
     pub format: Option<Format>,
 }
 
-/// One message as `amail parse` prints it: where it came from, then the
-/// parser's JSON.
+/// One message as `amail parse` prints it: where it came from
+/// (`file:line`), then the parser's JSON.
 #[derive(Serialize)]
 pub struct Located<'m, 'a> {
-    pub source: SourceRef<'m>,
+    pub source: &'m str,
     #[serde(flatten)]
     pub message: &'m Message<'a>,
-}
-
-/// `file:line`, serialised as one string without being built first.
-pub struct SourceRef<'m> {
-    pub name: &'m str,
-    pub line: u32,
-}
-
-impl Serialize for SourceRef<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl std::fmt::Display for SourceRef<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}", self.name, self.line)
-    }
 }
 
 /// A document to parse: a file, or stdin.
@@ -88,9 +70,14 @@ impl Input {
     fn write_name(&self, out: &mut String) {
         use std::fmt::Write as _;
         match self {
-            Input::File(p) => write!(out, "{}", p.display()).ok(),
-            Input::Stdin => out.write_str("<stdin>").ok(),
-        };
+            Input::File(p) => match p.to_str() {
+                Some(s) => out.push_str(s),
+                None => {
+                    write!(out, "{}", p.display()).ok();
+                }
+            },
+            Input::Stdin => out.push_str("<stdin>"),
+        }
     }
 }
 
@@ -146,8 +133,13 @@ pub fn run(args: ParseArgs) -> CliResult {
         },
     };
     let inputs = inputs(&args.paths)?;
-    // Big writes: a 10 MB body goes out in a few dozen system calls.
-    let mut out = io::BufWriter::with_capacity(OUT_BUFFER, super::raw_stdout());
+    let threads = parallel::cores();
+    let inline = inputs.len() <= CHUNK || threads == 1;
+    // Rendering inline, big writes: a 10 MB body goes out in a few dozen
+    // system calls. Chunks rendered by workers are already big writes:
+    // a small buffer lets them go straight out instead of being copied.
+    let capacity = if inline { 256 * 1024 } else { 16 * 1024 };
+    let mut out = io::BufWriter::with_capacity(capacity, super::raw_stdout());
     if format == Format::Json {
         write_out(&mut out, b"[")?;
     }
@@ -158,8 +150,7 @@ pub fn run(args: ParseArgs) -> CliResult {
         skip: format == Format::Json,
     };
     let mut unreadable = 0usize;
-    let threads = parallel::cores();
-    if inputs.len() <= CHUNK || threads == 1 {
+    if inline {
         // Few inputs (one big file, stdin): rendered straight into the
         // output buffer on this thread, never held whole in memory.
         let mut worker = Worker::default();
@@ -227,9 +218,6 @@ pub fn run(args: ParseArgs) -> CliResult {
     }
     Ok(ExitCode::SUCCESS)
 }
-
-/// The stdout buffer.
-const OUT_BUFFER: usize = 256 * 1024;
 
 /// Says what went wrong with one input, in its place in the output: an
 /// unreadable file is listed and skipped, anything else ends the run.
@@ -301,7 +289,30 @@ struct Chunk {
 struct Worker {
     reader: FileReader,
     name: String,
+    source: String,
     scratch: Vec<u8>,
+}
+
+/// `name:line` in `buf`, built without the formatting machinery.
+fn source_of<'b>(buf: &'b mut String, name: &str, line: u32) -> &'b str {
+    buf.clear();
+    buf.push_str(name);
+    buf.push(':');
+    let mut digits = [0u8; 10];
+    let mut n = line;
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        buf.push(char::from(d));
+    }
+    buf
 }
 
 /// Reads, parses and renders one input into `out`. The outer error is
@@ -315,6 +326,7 @@ fn render_input(
     let Worker {
         reader,
         name,
+        source,
         scratch,
     } = worker;
     let stdin;
@@ -366,7 +378,7 @@ fn render_input(
     };
     for m in &msgs {
         let located = Located {
-            source: SourceRef { name, line: m.line },
+            source: source_of(source, name, m.line),
             message: m,
         };
         match settings.format {
@@ -410,7 +422,7 @@ fn write_text(out: &mut impl Write, m: &Located<'_, '_>) -> io::Result<()> {
     };
     let mut s = format!(
         "{}  {}{}  bead {}  {} -> {}  {}\n",
-        sanitize(&m.source.to_string()),
+        sanitize(m.source),
         msg.kind,
         reply,
         sanitize(bead),

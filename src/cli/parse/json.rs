@@ -46,6 +46,29 @@ impl<W: io::Write> Serializer<'_, W> {
         write!(self.out, "{v}").map_err(Error::io)
     }
 
+    /// Decimal digits without the formatting machinery (lines, columns
+    /// and counts are in every message).
+    fn unsigned(&mut self, mut n: u64) -> Result<()> {
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        self.raw(&digits[i..])
+    }
+
+    fn signed(&mut self, n: i64) -> Result<()> {
+        if n < 0 {
+            self.raw(b"-")?;
+        }
+        self.unsigned(n.unsigned_abs())
+    }
+
     /// Floats, through serde_json: its shortest round-trip formatting
     /// (and `null` for NaN and infinities) is the contract.
     fn delegate<T: Serialize>(&mut self, v: T) -> Result<()> {
@@ -88,25 +111,60 @@ fn escape_bits(w: u64) -> u64 {
 fn next_escape(bytes: &[u8], start: usize) -> Option<usize> {
     let rest = &bytes[start..];
     // Sixteen bytes a step (two words, one test): escapes are rare.
-    let mut pairs = rest.chunks_exact(16);
-    let mut at = start;
-    for pair in &mut pairs {
-        let (a, b) = pair.split_at(8);
-        // Little-endian whatever the machine, so the lowest bit is the
-        // first byte.
-        let a = escape_bits(u64::from_le_bytes(a.try_into().unwrap_or_default()));
-        let b = escape_bits(u64::from_le_bytes(b.try_into().unwrap_or_default()));
+    let mut blocks = rest.chunks_exact(16);
+    for (k, block) in (&mut blocks).enumerate() {
+        let (a, b) = block.split_at(8);
+        let (a, b) = (escape_bits(word(a)), escape_bits(word(b)));
         if a | b != 0 {
-            let (word, bits) = if a != 0 { (0, a) } else { (8, b) };
-            return Some(at + word + (bits.trailing_zeros() / 8) as usize);
+            let (at, bits) = if a != 0 { (0, a) } else { (8, b) };
+            return Some(start + k * 16 + at + first_byte(bits));
         }
-        at += 16;
     }
-    pairs
-        .remainder()
-        .iter()
-        .position(|&b| b < 0x20 || b == b'"' || b == b'\\')
-        .map(|p| at + p)
+    let tail = blocks.remainder();
+    tail_escape(tail).map(|i| bytes.len() - tail.len() + i)
+}
+
+/// [`next_escape`] on fewer than 16 bytes (most keys and values): two
+/// overlapping loads rather than a loop. Where they overlap the first one
+/// found nothing, so the second one's first hit is the first hit.
+#[inline]
+fn tail_escape(t: &[u8]) -> Option<usize> {
+    let n = t.len();
+    if n >= 8 {
+        let a = escape_bits(word(&t[..8]));
+        if a != 0 {
+            return Some(first_byte(a));
+        }
+        let b = escape_bits(word(&t[n - 8..]));
+        (b != 0).then(|| n - 8 + first_byte(b))
+    } else if n >= 4 {
+        let lo = u64::from(half(&t[..4]));
+        let hi = u64::from(half(&t[n - 4..]));
+        let bits = escape_bits(lo | hi << 32);
+        (bits != 0).then(|| match first_byte(bits) {
+            i @ 0..=3 => i,
+            i => i + n - 8,
+        })
+    } else {
+        t.iter().position(|&b| b < 0x20 || b == b'"' || b == b'\\')
+    }
+}
+
+/// Eight bytes as a word, first byte lowest whatever the machine.
+#[inline]
+fn word(b: &[u8]) -> u64 {
+    u64::from_le_bytes(b.try_into().unwrap_or_default())
+}
+
+#[inline]
+fn half(b: &[u8]) -> u32 {
+    u32::from_le_bytes(b.try_into().unwrap_or_default())
+}
+
+/// The byte of the lowest flagged bit.
+#[inline]
+fn first_byte(bits: u64) -> usize {
+    (bits.trailing_zeros() / 8) as usize
 }
 
 /// The contents of a JSON string (without the quotes), escaped as
@@ -167,31 +225,31 @@ impl<'a, 'w, W: io::Write> ser::Serializer for &'a mut Serializer<'w, W> {
         self.raw(if v { b"true" } else { b"false" })
     }
     fn serialize_i8(self, v: i8) -> Result<()> {
-        self.integer(v)
+        self.signed(i64::from(v))
     }
     fn serialize_i16(self, v: i16) -> Result<()> {
-        self.integer(v)
+        self.signed(i64::from(v))
     }
     fn serialize_i32(self, v: i32) -> Result<()> {
-        self.integer(v)
+        self.signed(i64::from(v))
     }
     fn serialize_i64(self, v: i64) -> Result<()> {
-        self.integer(v)
+        self.signed(v)
     }
     fn serialize_i128(self, v: i128) -> Result<()> {
         self.integer(v)
     }
     fn serialize_u8(self, v: u8) -> Result<()> {
-        self.integer(v)
+        self.unsigned(u64::from(v))
     }
     fn serialize_u16(self, v: u16) -> Result<()> {
-        self.integer(v)
+        self.unsigned(u64::from(v))
     }
     fn serialize_u32(self, v: u32) -> Result<()> {
-        self.integer(v)
+        self.unsigned(u64::from(v))
     }
     fn serialize_u64(self, v: u64) -> Result<()> {
-        self.integer(v)
+        self.unsigned(v)
     }
     fn serialize_u128(self, v: u128) -> Result<()> {
         self.integer(v)
