@@ -85,7 +85,9 @@ pub fn init(flag: Option<&str>) -> Result<(), String> {
     Ok(())
 }
 
-fn too_large(len: u64) -> io::Error {
+/// The error for input of `len` bytes over the limit; shared with
+/// [`crate::source::files::FileReader`], which must word it the same.
+pub(crate) fn too_large(len: u64) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidData,
         format!(

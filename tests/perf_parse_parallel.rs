@@ -49,3 +49,118 @@ fn parallel_parse_output_is_in_path_order_and_complete() {
     assert_eq!(all.len(), 1_200);
     assert_eq!(all[0]["source"].as_str().unwrap(), sources[0]);
 }
+
+/// Every mail file under `dir`, in path order, as `amail parse` names them.
+fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Many files go through the worker pipeline (chunks rendered on every
+/// core); a few are rendered inline. Both must print the same bytes, with
+/// the same failures in the same places.
+#[test]
+fn pipeline_output_is_byte_identical_to_inline_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = chrono::Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
+    let mailbox = dir.path().join("mail");
+    corpus::write_corpus(&mailbox, 150, now).unwrap();
+    // A file over the size limit in the middle: listed on stderr in its
+    // place, the run goes on, exit 1.
+    let mut files = files_under(&mailbox);
+    std::fs::write(&files[70], "Subject: DONE\n\nBody:\n".repeat(2000)).unwrap();
+    files = files_under(&mailbox);
+    for format in ["jsonl", "text"] {
+        let whole = amail()
+            .args(["--max-size", "20KiB", "parse", "--format", format])
+            .arg(&mailbox)
+            .output()
+            .unwrap();
+        assert_eq!(whole.status.code(), Some(1));
+        let mut stdout = Vec::new();
+        let mut stderr = Vec::new();
+        let mut unreadable = 0;
+        for part in files.chunks(20) {
+            let out = amail()
+                .args(["--max-size", "20KiB", "parse", "--format", format])
+                .args(part)
+                .output()
+                .unwrap();
+            stdout.extend_from_slice(&out.stdout);
+            let err = String::from_utf8(out.stderr).unwrap();
+            for line in err.lines().filter(|l| l.contains("cannot read")) {
+                stderr.push(line.to_string());
+                unreadable += 1;
+            }
+        }
+        assert_eq!(unreadable, 1);
+        assert!(
+            whole.stdout == stdout,
+            "{format}: pipeline and inline output differ"
+        );
+        let whole_err = String::from_utf8(whole.stderr).unwrap();
+        assert_eq!(
+            whole_err
+                .lines()
+                .filter(|l| l.contains("cannot read"))
+                .collect::<Vec<_>>(),
+            stderr
+        );
+        assert!(whole_err.contains("1 file(s) could not be read"));
+    }
+    // Strict mode stops at the first malformed file: everything before it
+    // printed, nothing after.
+    let strict_dir = dir.path().join("strict");
+    std::fs::create_dir(&strict_dir).unwrap();
+    for i in 0..120 {
+        let text = if i == 90 {
+            "no subject, no type\n".to_string()
+        } else {
+            format!("Subject: [b-{i}] PROGRESS\nFrom: A\nTo: B\n\nBody:\nBead: b-{i}\nStatus: step {i}\n")
+        };
+        std::fs::write(strict_dir.join(format!("{i:03}.md")), text).unwrap();
+    }
+    let files = files_under(&strict_dir);
+    let strict = amail()
+        .args(["parse", "--strict", "--format", "jsonl"])
+        .arg(&strict_dir)
+        .output()
+        .unwrap();
+    assert_eq!(strict.status.code(), Some(1));
+    let before = strict_inline(&files[..90]);
+    assert_eq!(String::from_utf8_lossy(&before).lines().count(), 90);
+    assert!(strict.stdout == before);
+    let err = String::from_utf8(strict.stderr).unwrap();
+    assert!(
+        err.contains(&format!("{}:1:1", files[90].display())),
+        "{err}"
+    );
+}
+
+/// `amail parse --strict --format jsonl` of `files`, which must all be
+/// valid, run inline (at most 30 inputs a run).
+fn strict_inline(files: &[std::path::PathBuf]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for part in files.chunks(30) {
+        let o = amail()
+            .args(["parse", "--strict", "--format", "jsonl"])
+            .args(part)
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        out.extend_from_slice(&o.stdout);
+    }
+    out
+}

@@ -111,3 +111,22 @@ pub fn exit_on_write_error(e: std::io::Error) -> ! {
     eprintln!("amail: cannot write output: {e}");
     std::process::exit(i32::from(EXIT_BAD_INPUT));
 }
+
+/// Standard output for bulk writes, without the standard library's line
+/// buffering: `io::Stdout` looks for the last newline in every write it
+/// gets, which on one 20 MB JSON line (a big body, its newlines escaped)
+/// is a scan of every byte for nothing. Wrap it in a `BufWriter`.
+///
+/// On Unix this is a duplicate of the stdout descriptor, so nothing may be
+/// left buffered in `io::stdout()` while it is written; elsewhere, and if
+/// the descriptor cannot be duplicated, it is `io::stdout()` itself.
+pub fn raw_stdout() -> Box<dyn std::io::Write> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() {
+            return Box::new(std::fs::File::from(fd));
+        }
+    }
+    Box::new(std::io::stdout().lock())
+}

@@ -2,16 +2,20 @@
 //! Lines or text.
 
 use std::io::{self, IsTerminal, Write};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use amail_parser::{parse_bytes, OwnedMessage, ParseOptions, Severity};
+use amail_parser::{parse, parse_bytes, Message, ParseOptions, Severity};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::{CliError, CliResult};
+use crate::source::files::FileReader;
 use crate::source::parallel;
 use crate::source::walk::mail_files;
+
+mod json;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -41,13 +45,13 @@ pub struct ParseArgs {
     pub format: Option<Format>,
 }
 
-/// One message as `amail parse` prints it: where it came from, then the
-/// parser's JSON.
+/// One message as `amail parse` prints it: where it came from
+/// (`file:line`), then the parser's JSON.
 #[derive(Serialize)]
-pub struct Located<'m> {
-    pub source: String,
+pub struct Located<'m, 'a> {
+    pub source: &'m str,
     #[serde(flatten)]
-    pub message: &'m OwnedMessage,
+    pub message: &'m Message<'a>,
 }
 
 /// A document to parse: a file, or stdin.
@@ -58,16 +62,21 @@ enum Input {
 
 impl Input {
     fn name(&self) -> String {
-        match self {
-            Input::File(p) => p.display().to_string(),
-            Input::Stdin => "<stdin>".to_string(),
-        }
+        let mut s = String::new();
+        self.write_name(&mut s);
+        s
     }
 
-    fn read(&self) -> io::Result<Vec<u8>> {
+    fn write_name(&self, out: &mut String) {
+        use std::fmt::Write as _;
         match self {
-            Input::File(p) => crate::config::read_file_limited(p),
-            Input::Stdin => crate::config::read_limited(io::stdin().lock()),
+            Input::File(p) => match p.to_str() {
+                Some(s) => out.push_str(s),
+                None => {
+                    write!(out, "{}", p.display()).ok();
+                }
+            },
+            Input::Stdin => out.push_str("<stdin>"),
         }
     }
 }
@@ -97,60 +106,107 @@ fn inputs(paths: &[PathBuf]) -> Result<Vec<Input>, CliError> {
     Ok(out)
 }
 
+/// What every input is rendered with.
+struct Settings {
+    format: Format,
+    /// The format as `protocols::cli::print` spells it.
+    format_name: String,
+    opts: ParseOptions,
+}
+
+/// Inputs rendered together by one worker before the main thread writes
+/// them: big enough that handing a chunk over costs nothing next to it,
+/// small enough to share the work out evenly.
+const CHUNK: usize = 32;
+
 pub fn run(args: ParseArgs) -> CliResult {
     let format = args.format.unwrap_or(if io::stdout().is_terminal() {
         Format::Text
     } else {
         Format::Jsonl
     });
-    let opts = ParseOptions {
-        strict: args.strict,
+    let settings = Settings {
+        format,
+        format_name: format!("{format:?}"),
+        opts: ParseOptions {
+            strict: args.strict,
+        },
     };
     let inputs = inputs(&args.paths)?;
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let mut unreadable = 0usize;
-    let mut first = true;
+    let threads = parallel::cores();
+    let inline = inputs.len() <= CHUNK || threads == 1;
+    // Rendering inline, big writes: a 10 MB body goes out in a few dozen
+    // system calls. Chunks rendered by workers are already big writes:
+    // a small buffer lets them go straight out instead of being copied.
+    let capacity = if inline { 256 * 1024 } else { 16 * 1024 };
+    let mut out = io::BufWriter::with_capacity(capacity, super::raw_stdout());
     if format == Format::Json {
         write_out(&mut out, b"[")?;
     }
-    // Files are read, parsed and rendered on every core, a batch at a time
-    // (bounded memory), then written in input order: the output is the
-    // same as a sequential run.
-    for batch in inputs.chunks(BATCH) {
-        let rendered = parallel::map_min(batch, 16, |input| render_input(input, format, &opts));
-        for (input, result) in batch.iter().zip(rendered) {
-            match result {
-                Rendered::Unreadable(e) => {
-                    out.flush().ok();
-                    eprintln!("amail: {}: cannot read: {e}", input.name());
-                    unreadable += 1;
-                }
-                Rendered::Invalid(e) => {
-                    out.flush().ok();
-                    return Err(CliError::bad_input(e.report(&input.name())));
-                }
-                Rendered::Refused(e) => {
-                    out.flush().ok();
-                    return Err(e);
-                }
-                Rendered::Ok { bytes, messages } => {
-                    if messages == 0 {
-                        continue;
-                    }
-                    // JSON items are rendered each with a leading `,`: the
-                    // very first one drops it.
-                    let bytes = if format == Format::Json && first {
-                        &bytes[1..]
-                    } else {
-                        &bytes[..]
-                    };
-                    write_out(&mut out, bytes)?;
-                    first = false;
-                }
+    // JSON array items are rendered each with a leading `,`: the very
+    // first one drops it.
+    let mut out = SkipFirst {
+        inner: out,
+        skip: format == Format::Json,
+    };
+    let mut unreadable = 0usize;
+    if inline {
+        // Few inputs (one big file, stdin): rendered straight into the
+        // output buffer on this thread, never held whole in memory.
+        let mut worker = Worker::default();
+        for input in &inputs {
+            let result =
+                render_input(&mut worker, input, &settings, &mut out).map_err(write_error)?;
+            if let Err(f) = result {
+                report(&mut out, input, f, &mut unreadable)?;
             }
         }
+    } else {
+        // Files are read, parsed and rendered on every core, a chunk at a
+        // time, and written here in input order as chunks complete: the
+        // output is the same as a sequential run.
+        let flow = parallel::ordered(
+            &inputs,
+            CHUNK,
+            threads,
+            Worker::default,
+            |worker, first, part, chunk: &mut Chunk| {
+                chunk.bytes.clear();
+                chunk.failures.clear();
+                for (i, input) in part.iter().enumerate() {
+                    // Writing into a Vec cannot fail.
+                    if let Ok(Err(f)) = render_input(worker, input, &settings, &mut chunk.bytes) {
+                        let fatal = !matches!(f, Failure::Unreadable(_));
+                        chunk.failures.push((chunk.bytes.len(), first + i, f));
+                        if fatal {
+                            // Nothing after it is printed.
+                            break;
+                        }
+                    }
+                }
+            },
+            |chunk| {
+                let mut at = 0;
+                for (end, index, f) in chunk.failures.drain(..) {
+                    if let Err(e) = write_out(&mut out, &chunk.bytes[at..end]) {
+                        return ControlFlow::Break(e);
+                    }
+                    at = end;
+                    if let Err(e) = report(&mut out, &inputs[index], f, &mut unreadable) {
+                        return ControlFlow::Break(e);
+                    }
+                }
+                match write_out(&mut out, &chunk.bytes[at..]) {
+                    Ok(()) => ControlFlow::Continue(()),
+                    Err(e) => ControlFlow::Break(e),
+                }
+            },
+        );
+        if let ControlFlow::Break(e) = flow {
+            return Err(e);
+        }
     }
+    let mut out = out.inner;
     if format == Format::Json {
         write_out(&mut out, b"\n]\n")?;
     }
@@ -163,83 +219,187 @@ pub fn run(args: ParseArgs) -> CliResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Inputs handled in parallel before their output is written.
-const BATCH: usize = 4096;
+/// Says what went wrong with one input, in its place in the output: an
+/// unreadable file is listed and skipped, anything else ends the run.
+fn report(
+    out: &mut impl Write,
+    input: &Input,
+    failure: Failure,
+    unreadable: &mut usize,
+) -> Result<(), CliError> {
+    out.flush().ok();
+    match failure {
+        Failure::Unreadable(e) => {
+            eprintln!("amail: {}: cannot read: {e}", input.name());
+            *unreadable += 1;
+            Ok(())
+        }
+        Failure::Invalid(e) => Err(CliError::bad_input(e.report(&input.name()))),
+        Failure::Refused(e) => Err(e),
+    }
+}
 
-/// One input's output, rendered off the main thread.
-enum Rendered {
-    Ok {
-        bytes: Vec<u8>,
-        messages: usize,
-    },
+/// Drops the first byte written through it when `skip` is set: the `,`
+/// before the first item of a JSON array.
+struct SkipFirst<W> {
+    inner: W,
+    skip: bool,
+}
+
+impl<W: Write> Write for SkipFirst<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.skip && !buf.is_empty() {
+            self.skip = false;
+            return Ok(self.inner.write(&buf[1..])? + 1);
+        }
+        self.inner.write(buf)
+    }
+
+    fn write_all(&mut self, mut buf: &[u8]) -> io::Result<()> {
+        if self.skip && !buf.is_empty() {
+            self.skip = false;
+            buf = &buf[1..];
+        }
+        self.inner.write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Why one input printed nothing.
+enum Failure {
     Unreadable(io::Error),
     Invalid(amail_parser::ParseError),
     /// A handoff or A2A file refused in strict mode.
     Refused(CliError),
 }
 
-fn render_input(input: &Input, format: Format, opts: &ParseOptions) -> Rendered {
-    let bytes = match input.read() {
-        Ok(b) => b,
-        Err(e) => return Rendered::Unreadable(e),
+/// A chunk of inputs rendered by a worker: their output one after the
+/// other, and the failures with where in that output each happened.
+#[derive(Default)]
+struct Chunk {
+    bytes: Vec<u8>,
+    failures: Vec<(usize, usize, Failure)>,
+}
+
+/// What a thread reuses from one input to the next.
+#[derive(Default)]
+struct Worker {
+    reader: FileReader,
+    name: String,
+    source: String,
+    scratch: Vec<u8>,
+}
+
+/// `name:line` in `buf`, built without the formatting machinery.
+fn source_of<'b>(buf: &'b mut String, name: &str, line: u32) -> &'b str {
+    buf.clear();
+    buf.push_str(name);
+    buf.push(':');
+    let mut digits = [0u8; 10];
+    let mut n = line;
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        buf.push(char::from(d));
+    }
+    buf
+}
+
+/// Reads, parses and renders one input into `out`. The outer error is
+/// `out` failing; the inner one is the input's.
+fn render_input(
+    worker: &mut Worker,
+    input: &Input,
+    settings: &Settings,
+    out: &mut impl Write,
+) -> io::Result<Result<(), Failure>> {
+    let Worker {
+        reader,
+        name,
+        source,
+        scratch,
+    } = worker;
+    let stdin;
+    let bytes = match input {
+        Input::File(p) => reader.read(p),
+        Input::Stdin => match crate::config::read_limited(io::stdin().lock()) {
+            Ok(b) => {
+                stdin = b;
+                Ok(&stdin[..])
+            }
+            Err(e) => Err(e),
+        },
     };
-    let name = input.name();
+    let bytes = match bytes {
+        Ok(b) => b,
+        Err(e) => return Ok(Err(Failure::Unreadable(e))),
+    };
+    name.clear();
+    input.write_name(name);
     // Handoff v0.1 and A2A files are detected by content and printed as
     // their own objects; JSON items carry a leading `,` like mail items.
-    let mut buf = Vec::new();
-    let mut first = false;
+    // They go through a scratch buffer so that a closed stdout is reported
+    // like any other write.
+    scratch.clear();
     match crate::protocols::cli::print(
-        &mut buf,
-        &name,
-        &bytes,
-        &format!("{format:?}"),
-        &mut first,
-        opts.strict,
+        scratch,
+        name,
+        bytes,
+        &settings.format_name,
+        &mut false,
+        settings.opts.strict,
     ) {
         Ok(true) => {
-            return Rendered::Ok {
-                messages: usize::from(!buf.is_empty()),
-                bytes: buf,
-            }
+            out.write_all(scratch)?;
+            return Ok(Ok(()));
         }
         Ok(false) => {}
-        Err(e) => return Rendered::Refused(e),
+        Err(e) => return Ok(Err(Failure::Refused(e))),
     }
-    let msgs = match parse_bytes(&bytes, opts) {
-        Ok(m) => m,
-        Err(e) => return Rendered::Invalid(e),
+    // Valid UTF-8 (nearly always) is parsed in place, the message
+    // borrowing from the read buffer; `parse_bytes` repairs the rest.
+    let msgs: Result<Vec<Message<'_>>, _> = match std::str::from_utf8(bytes) {
+        Ok(text) => parse(text, &settings.opts),
+        Err(_) => parse_bytes(bytes, &settings.opts),
     };
-    buf.reserve(bytes.len() + 512);
+    let msgs = match msgs {
+        Ok(m) => m,
+        Err(e) => return Ok(Err(Failure::Invalid(e))),
+    };
     for m in &msgs {
         let located = Located {
-            source: format!("{name}:{}", m.line),
+            source: source_of(source, name, m.line),
             message: m,
         };
-        // Writing into a Vec cannot fail; serde errors on these types cannot happen.
-        match format {
+        match settings.format {
             Format::Json => {
-                buf.extend_from_slice(b",\n");
-                serde_json::to_writer_pretty(&mut buf, &located).ok();
+                out.write_all(b",\n")?;
+                serde_json::to_writer_pretty(&mut *out, &located)?;
             }
             Format::Jsonl => {
-                serde_json::to_writer(&mut buf, &located).ok();
-                buf.push(b'\n');
+                json::to_writer(out, &located)?;
+                out.write_all(b"\n")?;
             }
-            Format::Text => {
-                write_text(&mut buf, &located).ok();
-            }
+            Format::Text => write_text(out, &located)?,
             Format::Aof => {
                 if let Some(env) = crate::bridge::to_envelope_standalone(m) {
-                    buf.extend_from_slice(env.to_json_line().as_bytes());
-                    buf.push(b'\n');
+                    out.write_all(env.to_json_line().as_bytes())?;
+                    out.write_all(b"\n")?;
                 }
             }
         }
     }
-    Rendered::Ok {
-        messages: msgs.len(),
-        bytes: buf,
-    }
+    Ok(Ok(()))
 }
 
 fn write_error(e: io::Error) -> CliError {
@@ -250,7 +410,7 @@ fn write_out(out: &mut impl Write, bytes: &[u8]) -> Result<(), CliError> {
     out.write_all(bytes).map_err(write_error)
 }
 
-fn write_text(out: &mut impl Write, m: &Located<'_>) -> Result<(), CliError> {
+fn write_text(out: &mut impl Write, m: &Located<'_, '_>) -> io::Result<()> {
     let msg = m.message;
     let bead = msg.bead().unwrap_or("-");
     let reply = if msg.is_reply { " (reply)" } else { "" };
@@ -262,7 +422,7 @@ fn write_text(out: &mut impl Write, m: &Located<'_>) -> Result<(), CliError> {
     };
     let mut s = format!(
         "{}  {}{}  bead {}  {} -> {}  {}\n",
-        sanitize(&m.source),
+        sanitize(m.source),
         msg.kind,
         reply,
         sanitize(bead),
@@ -284,7 +444,7 @@ fn write_text(out: &mut impl Write, m: &Located<'_>) -> Result<(), CliError> {
             sanitize(&d.message)
         ));
     }
-    write_out(out, s.as_bytes())
+    out.write_all(s.as_bytes())
 }
 
 /// Agent text must not drive the terminal: control characters are shown
