@@ -160,7 +160,7 @@ fn with_encoding_problems(
 
 /// Oldest first; messages without a time first (they cannot be placed),
 /// then by numeric id (mcp ids grow with time), then by key.
-fn message_order(a: &Loaded, b: &Loaded) -> Ordering {
+pub(crate) fn message_order(a: &Loaded, b: &Loaded) -> Ordering {
     a.message
         .timestamp
         .cmp(&b.message.timestamp)
@@ -172,7 +172,7 @@ fn numeric(key: &str) -> Option<u64> {
     key.parse().ok()
 }
 
-fn explicit_thread(l: &Loaded) -> Option<&str> {
+pub(crate) fn explicit_thread(l: &Loaded) -> Option<&str> {
     l.message
         .thread_id
         .as_deref()
@@ -180,7 +180,7 @@ fn explicit_thread(l: &Loaded) -> Option<&str> {
         .filter(|t| !t.is_empty())
 }
 
-fn thread_key(l: &Loaded) -> String {
+pub(crate) fn thread_key(l: &Loaded) -> String {
     explicit_thread(l)
         .or_else(|| l.message.bead())
         .unwrap_or(&l.key)
@@ -189,7 +189,7 @@ fn thread_key(l: &Loaded) -> String {
 
 /// Unanswered when a HELP_REQUEST has no answer after it in the thread.
 /// An ack is not an answer and an answer is not an ack.
-fn help_state<'a>(thread: impl Iterator<Item = &'a InboxMessage>) -> HelpState {
+pub(crate) fn help_state<'a>(thread: impl Iterator<Item = &'a InboxMessage>) -> HelpState {
     let mut state = HelpState::None;
     for m in thread {
         if m.is_help_request() {
@@ -233,40 +233,68 @@ fn roster(messages: &[InboxMessage], threads: &[Thread]) -> Vec<Agent> {
     names
         .into_iter()
         .map(|name| {
-            let (state, bead, last_message) = match latest_state.get(name.as_str()) {
-                Some(&i) => {
-                    let m = &messages[i];
-                    let mut state = state_of(m).unwrap_or(AgentState::Idle);
-                    if state == AgentState::WaitingForHelp && answered_after(messages, threads, i) {
-                        state = AgentState::Working;
-                    }
-                    (state, m.message.bead().map(str::to_owned), Some(i))
-                }
-                None => (
-                    AgentState::Idle,
-                    None,
-                    latest_any.get(name.as_str()).copied(),
-                ),
+            let latest = Latest {
+                state: latest_state.get(name.as_str()).copied(),
+                any: latest_any.get(name.as_str()).copied(),
             };
-            let last_at = latest_any
-                .get(name.as_str())
-                .and_then(|&i| messages[i].message.timestamp);
             let turn = turns.remove(name.as_str()).unwrap_or_default();
-            Agent {
-                multiple_active: turn.multiple_active(),
-                turn: turn.state,
-                active_beads: turn.active_beads,
-                name,
-                state,
-                bead,
-                last_at,
-                last_message,
-            }
+            agent(name, latest, turn, messages, threads)
         })
         .collect()
 }
 
-fn state_of(m: &InboxMessage) -> Option<AgentState> {
+/// An agent's latest message, and latest state-bearing message, as sender
+/// (indices into `messages`).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Latest {
+    pub state: Option<usize>,
+    pub any: Option<usize>,
+}
+
+impl Latest {
+    /// Takes message `i` (later than any seen so far) sent by the agent.
+    pub(crate) fn see(&mut self, i: usize, m: &InboxMessage) {
+        self.any = Some(i);
+        if state_of(m).is_some() {
+            self.state = Some(i);
+        }
+    }
+}
+
+/// One roster entry: shared by the full build and the incremental patch,
+/// so both derive the same agent.
+pub(crate) fn agent(
+    name: String,
+    latest: Latest,
+    turn: super::turn::Turn,
+    messages: &[InboxMessage],
+    threads: &[Thread],
+) -> Agent {
+    let (state, bead, last_message) = match latest.state {
+        Some(i) => {
+            let m = &messages[i];
+            let mut state = state_of(m).unwrap_or(AgentState::Idle);
+            if state == AgentState::WaitingForHelp && answered_after(messages, threads, i) {
+                state = AgentState::Working;
+            }
+            (state, m.message.bead().map(str::to_owned), Some(i))
+        }
+        None => (AgentState::Idle, None, latest.any),
+    };
+    let last_at = latest.any.and_then(|i| messages[i].message.timestamp);
+    Agent {
+        multiple_active: turn.multiple_active(),
+        turn: turn.state,
+        active_beads: turn.active_beads,
+        name,
+        state,
+        bead,
+        last_at,
+        last_message,
+    }
+}
+
+pub(crate) fn state_of(m: &InboxMessage) -> Option<AgentState> {
     if m.is_reply() {
         return None;
     }

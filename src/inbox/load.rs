@@ -100,13 +100,14 @@ pub fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
     // About one message per file; sized up front so a big mailbox is not
     // copied while the vector grows.
     let mut loaded = Vec::with_capacity(paths.len());
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::with_capacity(paths.len());
     for (path, result) in paths.into_iter().zip(parsed) {
         match result {
-            Ok(r) => loaded.extend(file_entries(root, &path, r, &acks, &mut seen)),
+            Ok(r) => loaded.extend(file_entries(root, &path, r, &mut seen)),
             Err(why) => problems.push((path, why)),
         }
     }
+    apply_acks(&mut loaded, &acks);
     crate::protocols::inbox::merge_into(root, &mut loaded, &mut problems);
     Ok(build(
         SourceKind::Mailbox {
@@ -117,21 +118,22 @@ pub fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
     ))
 }
 
-/// One file's messages as inbox entries (threads not yet assigned): keys
-/// made unique against `seen`, acks applied. Shared by the full load and the
-/// incremental reload, so both make the same entries.
+/// One file's messages as inbox entries (threads not yet assigned, acks
+/// not yet applied: see [`apply_acks`]): keys made unique against `seen`.
+/// Shared by the full load and the incremental reload, so both make the
+/// same entries.
 pub(crate) fn file_entries(
     root: &Path,
     path: &Path,
     (messages, fm): FileMessages,
-    acks: &journal::Acks,
     seen: &mut HashSet<String>,
 ) -> Vec<Loaded> {
-    let rel = path
-        .strip_prefix(root)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .replace('\\', "/");
+    let rel = || {
+        path.strip_prefix(root)
+            .unwrap_or(path)
+            .to_string_lossy()
+            .replace('\\', "/")
+    };
     let several = messages.len() > 1;
     let mut out = Vec::with_capacity(messages.len());
     for (n, mut m) in messages.into_iter().enumerate() {
@@ -144,20 +146,14 @@ pub(crate) fn file_entries(
             m.id.as_deref(),
             || {
                 if several {
-                    format!("{rel}#{}", n + 1)
+                    format!("{}#{}", rel(), n + 1)
                 } else {
-                    rel.clone()
+                    rel()
                 }
             },
             seen,
         );
-        let mut recipients = recipients_from(&m.to, &m.cc, &bcc);
-        for r in &mut recipients {
-            if let Some(e) = acks.get(&(key.clone(), r.agent.clone())) {
-                r.ack_at = Some(e.ack_at);
-                r.read_at = Some(e.read_at);
-            }
-        }
+        let recipients = recipients_from(&m.to, &m.cc, &bcc);
         out.push(Loaded {
             key,
             project: m.project.as_deref().map(str::to_owned),
@@ -168,6 +164,37 @@ pub(crate) fn file_entries(
         });
     }
     out
+}
+
+/// Sets recipients' read and ack times from the journal. One pass with an
+/// index by key, so a big mailbox costs one lookup per message (no
+/// allocation) however long the journal is. Returns the indices of the
+/// messages whose state changed.
+pub(crate) fn apply_acks(messages: &mut [Loaded], acks: &journal::Acks) -> Vec<usize> {
+    let mut changed = Vec::new();
+    if acks.is_empty() {
+        return changed;
+    }
+    let mut by_key: HashMap<&str, Vec<(&str, &journal::JournalEntry)>> = HashMap::new();
+    for ((key, agent), e) in acks {
+        by_key.entry(key).or_default().push((agent, e));
+    }
+    for (i, m) in messages.iter_mut().enumerate() {
+        let Some(entries) = by_key.get(m.key.as_str()) else {
+            continue;
+        };
+        for r in &mut m.recipients {
+            if let Some((_, e)) = entries.iter().find(|(a, _)| *a == r.agent) {
+                let (ack, read) = (Some(e.ack_at), Some(e.read_at));
+                if r.ack_at != ack || r.read_at != read {
+                    r.ack_at = ack;
+                    r.read_at = read;
+                    changed.push(i);
+                }
+            }
+        }
+    }
+    changed
 }
 
 /// One file's messages and, for `---json` files, its front matter.

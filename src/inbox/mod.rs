@@ -21,6 +21,7 @@ pub mod journal;
 pub mod load;
 pub mod mcp_archive;
 pub mod model;
+mod patch;
 pub mod reply;
 pub mod turn;
 

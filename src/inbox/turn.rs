@@ -116,9 +116,38 @@ fn evidence(m: &InboxMessage) -> Option<(String, String, Option<TurnState>)> {
 
 /// Turns of every agent that has any evidence (others are idle).
 pub fn derive(messages: &[InboxMessage], threads: &[Thread]) -> HashMap<String, Turn> {
+    derive_where(messages, threads, |_| true)
+}
+
+/// [`derive`] for just the agents in `only` (the incremental patch): an
+/// agent's turn depends only on messages it sent or, for handoff and A2A,
+/// that name it first in `to`, so other messages are skipped unread.
+pub(crate) fn derive_for(
+    messages: &[InboxMessage],
+    threads: &[Thread],
+    only: &std::collections::HashSet<&str>,
+) -> HashMap<String, Turn> {
+    let names = |m: &InboxMessage| {
+        let from = m.message.from.as_deref();
+        let to = m.message.to.first().map(|t| t.as_ref());
+        from.is_some_and(|f| only.contains(f)) || to.is_some_and(|t| only.contains(t))
+    };
+    let mut turns = derive_where(messages, threads, names);
+    turns.retain(|agent, _| only.contains(agent.as_str()));
+    turns
+}
+
+fn derive_where(
+    messages: &[InboxMessage],
+    threads: &[Thread],
+    wanted: impl Fn(&InboxMessage) -> bool,
+) -> HashMap<String, Turn> {
     // agent -> bead -> (state, index of the message that set it)
     let mut open: HashMap<String, Vec<(String, TurnState, usize)>> = HashMap::new();
     for (i, m) in messages.iter().enumerate() {
+        if !wanted(m) {
+            continue;
+        }
         let Some((agent, bead, state)) = evidence(m) else {
             continue;
         };

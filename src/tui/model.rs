@@ -173,6 +173,17 @@ pub struct Selection {
     pub agent: Option<String>,
 }
 
+/// The selection and every list's keys before a data change, for
+/// [`Model::fix_selection`] once the new data is in.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ListsBefore {
+    pub sel: Selection,
+    pub threads: Vec<String>,
+    pub messages: Vec<String>,
+    pub tasks: Vec<String>,
+    pub agents: Vec<String>,
+}
+
 #[derive(Debug)]
 pub struct Model {
     pub inbox: Inbox,
@@ -521,6 +532,22 @@ impl Model {
     pub fn selected_index(&self, kind: ListKind) -> Option<usize> {
         let key = self.selected_key(kind)?;
         self.list_keys(kind).iter().position(|k| *k == key)
+    }
+
+    /// What [`Model::restore_selection`] needs, taken before a data change.
+    pub fn lists_before(&self) -> ListsBefore {
+        ListsBefore {
+            sel: self.sel.clone(),
+            threads: self.list_keys(ListKind::Threads),
+            messages: self.list_keys(ListKind::Messages),
+            tasks: self.list_keys(ListKind::Tasks),
+            agents: self.list_keys(ListKind::Agents),
+        }
+    }
+
+    /// [`Model::fix_selection`] from a [`ListsBefore`].
+    pub fn restore_selection(&mut self, b: &ListsBefore) {
+        self.fix_selection(&b.sel, &b.threads, &b.messages, &b.tasks, &b.agents);
     }
 
     /// After the data changed: keep every selection whose key still exists;

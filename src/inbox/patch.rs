@@ -1,0 +1,273 @@
+//! Applies an incremental [`Change`] to a built [`Inbox`] in place, doing
+//! the work of `build` only for what the change touched:
+//!
+//! 1. removed messages leave and new ones are inserted at their place in
+//!    time order (new mail usually goes at the end: nothing moves);
+//! 2. every thread's and agent's message indices are shifted to match (a
+//!    pass over integers);
+//! 3. the threads that lost or gained a message get their subject, bead,
+//!    last time, pending count and help state again; emptied threads go;
+//! 4. the threads are re-sorted (already nearly in order, so this is
+//!    about one comparison per thread);
+//! 5. only the agents named by a changed message or by any message of a
+//!    touched thread (a reply there may answer their help request) are
+//!    derived again, with the same code `build` uses.
+//!
+//! It gives up (and the caller loads everything) where a thread's identity
+//! would change for messages the change did not touch: a removed or new
+//! message without a thread id that other messages use as their thread id
+//! (see the seeds in `build`).
+
+use std::collections::{HashMap, HashSet};
+
+use super::build::{agent, explicit_thread, help_state, message_order, thread_key, Latest};
+use super::incremental::Change;
+use super::load::apply_acks;
+use super::{HelpState, Inbox, InboxMessage, Thread};
+
+/// Applies `change`; false (with `inbox` untouched) when it cannot be done
+/// exactly.
+pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
+    let Change {
+        removed,
+        mut added,
+        acks,
+    } = change;
+    if !seeds_stay(inbox, &removed, &added) {
+        return false;
+    }
+    // Agents a changed message names, captured before the removed go.
+    let mut touched_agents: HashSet<String> = HashSet::new();
+    for m in removed.iter().map(|&i| &inbox.messages[i]).chain(&added) {
+        names_of(m, &mut touched_agents);
+    }
+    let mut touched_threads: HashSet<usize> =
+        removed.iter().map(|&i| inbox.messages[i].thread).collect();
+
+    // 1. Remove, then insert in time order.
+    let old_len = inbox.messages.len();
+    let mut old_to_new = vec![usize::MAX; old_len];
+    let removed_set: HashSet<usize> = removed.iter().copied().collect();
+    let mut n = 0;
+    inbox.messages.retain(|_| {
+        let keep = !removed_set.contains(&n);
+        n += 1;
+        keep
+    });
+    added.sort_by(message_order);
+    let mut inserted = Vec::with_capacity(added.len());
+    for m in added {
+        let at = inbox
+            .messages
+            .partition_point(|k| message_order(k, &m).is_lt());
+        inbox.messages.insert(at, m);
+        inserted.push(at);
+    }
+    // Sorted input, each inserted after the previous: `inserted` ascends
+    // and every position is final.
+    let is_new: HashSet<usize> = inserted.iter().copied().collect();
+    let mut old = (0..old_len).filter(|i| !removed_set.contains(i));
+    for new in 0..inbox.messages.len() {
+        if !is_new.contains(&new) {
+            if let Some(o) = old.next() {
+                old_to_new[o] = new;
+            }
+        }
+    }
+    // The journal may have grown without being reported: a kept message
+    // whose ack state changed touches its thread's pending count.
+    for i in apply_acks(&mut inbox.messages, &acks) {
+        if !is_new.contains(&i) {
+            touched_threads.insert(inbox.messages[i].thread);
+        }
+    }
+
+    // 2. Shift indices.
+    for thread in &mut inbox.threads {
+        thread.messages.retain_mut(|i| {
+            *i = old_to_new[*i];
+            *i != usize::MAX
+        });
+    }
+    for a in &mut inbox.agents {
+        a.last_message = a.last_message.map(|i| old_to_new[i]);
+    }
+
+    // New messages join their thread (or start one).
+    let mut new_threads: Vec<Thread> = Vec::new();
+    for &at in &inserted {
+        let m = &inbox.messages[at];
+        let tid = thread_id(&inbox.messages, m);
+        let same = |t: &Thread| t.project == m.project && t.id == tid;
+        let t = match inbox.threads.iter().position(same) {
+            Some(t) => {
+                let list = &mut inbox.threads[t].messages;
+                let pos = list.partition_point(|&i| i < at);
+                list.insert(pos, at);
+                t
+            }
+            None => {
+                // `inserted` ascends, so pushing keeps the list in order.
+                let n = match new_threads.iter().position(same) {
+                    Some(n) => n,
+                    None => {
+                        new_threads.push(Thread {
+                            id: tid.clone(),
+                            project: m.project.clone(),
+                            bead: None,
+                            subject: String::new(),
+                            messages: Vec::new(),
+                            last_at: None,
+                            pending: 0,
+                            help: HelpState::None,
+                        });
+                        new_threads.len() - 1
+                    }
+                };
+                new_threads[n].messages.push(at);
+                inbox.threads.len() + n
+            }
+        };
+        touched_threads.insert(t);
+    }
+    inbox.threads.extend(new_threads);
+
+    // 3. Touched threads again, as `build` derives them.
+    for &t in &touched_threads {
+        let thread = &mut inbox.threads[t];
+        let Some(&first) = thread.messages.first() else {
+            continue;
+        };
+        let msgs = &inbox.messages;
+        thread.subject = msgs[first].message.subject.to_string();
+        thread.bead = thread
+            .messages
+            .iter()
+            .find_map(|&i| msgs[i].message.bead())
+            .map(str::to_owned);
+        thread.last_at = thread
+            .messages
+            .iter()
+            .map(|&i| msgs[i].message.timestamp)
+            .fold(None, |a, b| if b > a { b } else { a });
+        thread.pending = thread
+            .messages
+            .iter()
+            .map(|&i| {
+                let m = &msgs[i];
+                if m.message.ack_required {
+                    m.recipients.iter().filter(|r| r.ack_at.is_none()).count()
+                } else {
+                    0
+                }
+            })
+            .sum();
+        thread.help = help_state(thread.messages.iter().map(|&i| &msgs[i]));
+        for &i in &thread.messages {
+            names_of(&msgs[i], &mut touched_agents);
+        }
+    }
+
+    // 4. Drop emptied threads, re-sort, and point messages at their thread.
+    inbox.threads.retain(|t| !t.messages.is_empty());
+    inbox.threads.sort_by(|ta, tb| {
+        tb.last_at
+            .cmp(&ta.last_at)
+            .then_with(|| tb.messages.last().cmp(&ta.messages.last()))
+    });
+    for (t, thread) in inbox.threads.iter().enumerate() {
+        for &i in &thread.messages {
+            inbox.messages[i].thread = t;
+        }
+    }
+
+    // 5. The touched agents.
+    patch_roster(inbox, &touched_agents);
+    true
+}
+
+/// The thread id `build` gives `m` (see its seeds): an explicit thread id
+/// that names a message without one joins that message's thread.
+fn thread_id(messages: &[InboxMessage], m: &InboxMessage) -> String {
+    match explicit_thread(m) {
+        Some(t) => messages
+            .iter()
+            .find(|s| s.key == t && s.project == m.project && explicit_thread(s).is_none())
+            .map(thread_key)
+            .unwrap_or_else(|| t.to_string()),
+        None => thread_key(m),
+    }
+}
+
+/// False when a removed or new message without a thread id is (or would
+/// be) the seed of other messages' thread: their thread would change.
+fn seeds_stay(inbox: &Inbox, removed: &[usize], added: &[InboxMessage]) -> bool {
+    let seeds: Vec<(&Option<String>, &str)> = removed
+        .iter()
+        .map(|&i| &inbox.messages[i])
+        .chain(added)
+        .filter(|m| explicit_thread(m).is_none())
+        .map(|m| (&m.project, m.key.as_str()))
+        .collect();
+    if seeds.is_empty() {
+        return true;
+    }
+    !inbox.messages.iter().chain(added).any(|m| {
+        explicit_thread(m).is_some_and(|t| seeds.iter().any(|(p, k)| *k == t && **p == m.project))
+    })
+}
+
+/// Every agent `m` names: sender and recipients (and, for turns, the first
+/// `to`, untrimmed, as `turn` reads it).
+fn names_of(m: &InboxMessage, out: &mut HashSet<String>) {
+    if let Some(f) = m.message.from.as_deref() {
+        out.insert(f.to_string());
+    }
+    if let Some(t) = m.message.to.first() {
+        out.insert(t.to_string());
+    }
+    for r in &m.recipients {
+        out.insert(r.agent.clone());
+    }
+}
+
+/// Derives the `touched` agents again (adding, updating or removing their
+/// roster entries); the others keep theirs (their indices already shifted).
+fn patch_roster(inbox: &mut Inbox, touched: &HashSet<String>) {
+    let only: HashSet<&str> = touched.iter().map(String::as_str).collect();
+    let mut latest: HashMap<&str, Latest> = HashMap::new();
+    let mut present: HashSet<&str> = HashSet::new();
+    for (i, m) in inbox.messages.iter().enumerate() {
+        if let Some(from) = m.message.from.as_deref() {
+            if let Some(&name) = only.get(from) {
+                latest.entry(name).or_default().see(i, m);
+                if !from.is_empty() {
+                    present.insert(name);
+                }
+            }
+        }
+        for r in &m.recipients {
+            if let Some(&name) = only.get(r.agent.as_str()) {
+                present.insert(name);
+            }
+        }
+    }
+    let mut turns = super::turn::derive_for(&inbox.messages, &inbox.threads, &only);
+    let mut fresh = Vec::with_capacity(present.len());
+    for &name in &present {
+        let turn = turns.remove(name).unwrap_or_default();
+        let l = latest.get(name).copied().unwrap_or_default();
+        fresh.push(agent(
+            name.to_string(),
+            l,
+            turn,
+            &inbox.messages,
+            &inbox.threads,
+        ));
+    }
+    inbox.agents.retain(|a| !touched.contains(&a.name));
+    for a in fresh {
+        let at = inbox.agents.partition_point(|b| b.name < a.name);
+        inbox.agents.insert(at, a);
+    }
+}
