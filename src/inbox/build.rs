@@ -36,43 +36,46 @@ pub(crate) fn build(
     // message's id (`reply_message` uses `str(original.id)`): replies that
     // carry that id as their thread id join the seed's thread, even when the
     // seed itself was grouped by its bead.
-    let mut seeds: HashMap<(Option<&str>, &str), String> = HashMap::new();
+    // Thread identity: (project, thread id | bead | key). Projects never
+    // share a thread. Keys borrow from the messages: one allocation per
+    // thread, not several per message.
+    let mut seeds: HashMap<(Option<&str>, &str), &str> = HashMap::new();
     for m in &loaded {
         if explicit_thread(m).is_none() {
-            seeds.insert((m.project.as_deref(), m.key.as_str()), thread_key(m));
+            seeds.insert((m.project.as_deref(), m.key.as_str()), thread_key_str(m));
         }
     }
-    let tids: Vec<String> = loaded
+    let mut thread_index: HashMap<(Option<&str>, &str), usize> = HashMap::new();
+    let mut firsts: Vec<(usize, &str)> = Vec::new();
+    let mut thread_of = Vec::with_capacity(loaded.len());
+    for (i, m) in loaded.iter().enumerate() {
+        let project = m.project.as_deref();
+        let tid = match explicit_thread(m) {
+            Some(t) => seeds.get(&(project, t)).copied().unwrap_or(t),
+            None => thread_key_str(m),
+        };
+        let t = *thread_index.entry((project, tid)).or_insert_with(|| {
+            firsts.push((i, tid));
+            firsts.len() - 1
+        });
+        thread_of.push(t);
+    }
+    let mut threads: Vec<Thread> = firsts
         .iter()
-        .map(|m| match explicit_thread(m) {
-            Some(t) => seeds
-                .get(&(m.project.as_deref(), t))
-                .cloned()
-                .unwrap_or_else(|| t.to_string()),
-            None => thread_key(m),
+        .map(|&(i, tid)| Thread {
+            id: tid.to_string(),
+            project: loaded[i].project.clone(),
+            bead: None,
+            subject: loaded[i].message.subject.to_string(),
+            messages: Vec::new(),
+            last_at: None,
+            pending: 0,
+            help: HelpState::None,
         })
         .collect();
-    drop(seeds);
-
-    // Thread identity: (project, thread id | bead | key). Projects never share a thread.
-    let mut thread_index: HashMap<(Option<String>, String), usize> = HashMap::new();
-    let mut threads: Vec<Thread> = Vec::new();
+    drop((seeds, thread_index, firsts));
     let mut messages = loaded;
-    for ((i, m), tid) in messages.iter_mut().enumerate().zip(tids) {
-        let slot = (m.project.clone(), tid.clone());
-        let t = *thread_index.entry(slot).or_insert_with(|| {
-            threads.push(Thread {
-                id: tid,
-                project: m.project.clone(),
-                bead: None,
-                subject: m.message.subject.to_string(),
-                messages: Vec::new(),
-                last_at: None,
-                pending: 0,
-                help: HelpState::None,
-            });
-            threads.len() - 1
-        });
+    for ((i, m), t) in messages.iter_mut().enumerate().zip(thread_of) {
         let thread = &mut threads[t];
         thread.messages.push(i);
         if thread.bead.is_none() {
@@ -181,10 +184,13 @@ pub(crate) fn explicit_thread(l: &Loaded) -> Option<&str> {
 }
 
 pub(crate) fn thread_key(l: &Loaded) -> String {
+    thread_key_str(l).to_string()
+}
+
+fn thread_key_str(l: &Loaded) -> &str {
     explicit_thread(l)
         .or_else(|| l.message.bead())
         .unwrap_or(&l.key)
-        .to_string()
 }
 
 /// Unanswered when a HELP_REQUEST has no answer after it in the thread.
@@ -209,13 +215,14 @@ pub(crate) fn help_state<'a>(thread: impl Iterator<Item = &'a InboxMessage>) -> 
 /// Replies, HELP_RESPONSE, spawn traffic and unknown messages do not change
 /// what an agent is doing on its bead.
 fn roster(messages: &[InboxMessage], threads: &[Thread]) -> Vec<Agent> {
-    let mut names = BTreeSet::new();
+    // Borrowed while collecting: most names repeat on every message.
+    let mut names: BTreeSet<&str> = BTreeSet::new();
     for m in messages {
         if let Some(f) = m.message.from.as_deref().filter(|f| !f.is_empty()) {
-            names.insert(f.to_string());
+            names.insert(f);
         }
         for r in &m.recipients {
-            names.insert(r.agent.clone());
+            names.insert(&r.agent);
         }
     }
     let mut turns = super::turn::derive(messages, threads);
@@ -234,11 +241,11 @@ fn roster(messages: &[InboxMessage], threads: &[Thread]) -> Vec<Agent> {
         .into_iter()
         .map(|name| {
             let latest = Latest {
-                state: latest_state.get(name.as_str()).copied(),
-                any: latest_any.get(name.as_str()).copied(),
+                state: latest_state.get(name).copied(),
+                any: latest_any.get(name).copied(),
             };
-            let turn = turns.remove(name.as_str()).unwrap_or_default();
-            agent(name, latest, turn, messages, threads)
+            let turn = turns.remove(name).unwrap_or_default();
+            agent(name.to_string(), latest, turn, messages, threads)
         })
         .collect()
 }

@@ -19,7 +19,7 @@
 //! Every file is read before the inbox is touched, so a fallback starts
 //! from the inbox as it was.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::load::{file_entries, load_mailbox, read_and_parse};
@@ -65,14 +65,20 @@ pub(crate) struct Change {
     pub acks: journal::Acks,
 }
 
+/// A mail file the patch can handle (existing or gone).
 fn eligible(root: &Path, path: &Path) -> bool {
+    eligible_name(root, path) && !path.is_symlink() && !path.is_dir()
+}
+
+/// Under `root`, visible, a mail name and not JSON (see the module doc).
+fn eligible_name(root: &Path, path: &Path) -> bool {
     let Ok(rel) = path.strip_prefix(root) else {
         return false;
     };
     let visible = rel
         .components()
         .all(|c| !c.as_os_str().to_string_lossy().starts_with('.'));
-    visible && is_mail_name(path) && !is_json(path) && !path.is_symlink() && !path.is_dir()
+    visible && is_mail_name(path) && !is_json(path)
 }
 
 fn is_json(p: &Path) -> bool {
@@ -84,23 +90,62 @@ fn is_json(p: &Path) -> bool {
 }
 
 fn read_change(inbox: &Inbox, root: &Path, changed: &[PathBuf]) -> Option<Change> {
-    if !inbox.problems.is_empty() || changed.iter().any(|p| !eligible(root, p)) {
+    if !inbox.problems.is_empty() {
         return None;
     }
-    let changed: HashSet<&Path> = changed.iter().map(PathBuf::as_path).collect();
+    // A gone file the walk would skip (hidden, not a mail name) cannot
+    // change a load: an editor's or an atomic writer's temp file. (Unless
+    // it was a folder of mail: checked below with the other gone paths.)
+    // Anything else not eligible (the journal, a folder, JSON, outside
+    // root) reloads everything.
+    let journal = journal::journal_path(root);
+    let skipped =
+        |p: &Path| !p.exists() && *p != journal && p.starts_with(root) && !eligible_name(root, p);
+    let (ignored, changed): (Vec<&Path>, Vec<&Path>) = changed
+        .iter()
+        .map(PathBuf::as_path)
+        .partition(|p| skipped(p));
+    if changed.iter().any(|p| !eligible(root, p)) {
+        return None;
+    }
     let (acks, journal_problems) = journal::read(root);
     if !journal_problems.is_empty() {
         return None;
     }
-    let mut removed = Vec::new();
-    for (i, m) in inbox.messages.iter().enumerate() {
-        let Some(p) = m.path.as_deref() else { continue };
-        if changed.contains(p) {
-            removed.push(i);
-        } else if p.ancestors().skip(1).any(|a| changed.contains(a)) {
-            return None; // a folder that held mail was removed
+    // Matched by file name first: hashing or comparing whole paths for
+    // every message would cost more than the rest of the reload.
+    let mut by_name: HashMap<&std::ffi::OsStr, Vec<&Path>> = HashMap::new();
+    for p in &changed {
+        if let Some(n) = p.file_name() {
+            by_name.entry(n).or_default().push(p);
         }
+    }
+    let mut removed = Vec::new();
+    let mut matched: HashSet<&Path> = HashSet::new();
+    for (i, m) in inbox.messages.iter().enumerate() {
         if collided(m) {
+            return None;
+        }
+        let Some(p) = m.path.as_deref() else { continue };
+        let Some(same_name) = p.file_name().and_then(|n| by_name.get(n)) else {
+            continue;
+        };
+        if let Some(&c) = same_name.iter().find(|&&c| c == p) {
+            removed.push(i);
+            matched.insert(c);
+        }
+    }
+    // A gone path that held no message may have been a folder of mail
+    // (moving one out is a single event): then the messages under it go.
+    let gone = changed
+        .iter()
+        .filter(|p| !p.exists() && !matched.contains(*p));
+    for p in gone.chain(&ignored) {
+        if inbox
+            .messages
+            .iter()
+            .any(|m| m.path.as_deref().is_some_and(|mp| mp.starts_with(p)))
+        {
             return None;
         }
     }
@@ -108,8 +153,9 @@ fn read_change(inbox: &Inbox, root: &Path, changed: &[PathBuf]) -> Option<Change
     // kept message already has means a full load would have renamed one of
     // them, depending on path order.
     let mut seen = HashSet::new();
-    let mut paths: Vec<&Path> = changed.into_iter().collect();
+    let mut paths = changed;
     paths.sort();
+    paths.dedup();
     let mut added = Vec::new();
     for path in paths {
         if !path.is_file() {
@@ -130,15 +176,11 @@ fn read_change(inbox: &Inbox, root: &Path, changed: &[PathBuf]) -> Option<Change
         added.extend(entries);
     }
     if !added.is_empty() {
-        let removed_keys: HashSet<&str> = removed
-            .iter()
-            .map(|&i| inbox.messages[i].key.as_str())
-            .collect();
-        let new_keys: HashSet<&str> = added.iter().map(|m| m.key.as_str()).collect();
-        let clash = inbox
-            .messages
-            .iter()
-            .any(|m| new_keys.contains(m.key.as_str()) && !removed_keys.contains(m.key.as_str()));
+        let new_keys: Vec<&str> = added.iter().map(|m| m.key.as_str()).collect();
+        let clash =
+            inbox.messages.iter().enumerate().any(|(i, m)| {
+                new_keys.contains(&m.key.as_str()) && removed.binary_search(&i).is_err()
+            });
         if clash {
             return None;
         }

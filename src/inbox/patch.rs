@@ -18,7 +18,7 @@
 //! message without a thread id that other messages use as their thread id
 //! (see the seeds in `build`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use super::build::{agent, explicit_thread, help_state, message_order, thread_key, Latest};
 use super::incremental::Change;
@@ -36,10 +36,23 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
     if !seeds_stay(inbox, &removed, &added) {
         return false;
     }
-    // Agents a changed message names, captured before the removed go.
+    // Agents whose roster entry may change, captured before the removed
+    // go: senders, the agent a handoff or A2A message dispatches (turns
+    // read `to`), every recipient of a removed message (it may have been
+    // their last), and recipients of new mail not in the roster yet. A
+    // known agent that only receives new mail keeps its entry.
     let mut touched_agents: HashSet<String> = HashSet::new();
-    for m in removed.iter().map(|&i| &inbox.messages[i]).chain(&added) {
-        names_of(m, &mut touched_agents);
+    for m in removed.iter().map(|&i| &inbox.messages[i]) {
+        senders_of(m, &mut touched_agents);
+        touched_agents.extend(m.recipients.iter().map(|r| r.agent.clone()));
+    }
+    for m in &added {
+        senders_of(m, &mut touched_agents);
+        for r in &m.recipients {
+            if inbox.agent_index(&r.agent).is_none() {
+                touched_agents.insert(r.agent.clone());
+            }
+        }
     }
     let mut touched_threads: HashSet<usize> =
         removed.iter().map(|&i| inbox.messages[i].thread).collect();
@@ -163,8 +176,12 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
             })
             .sum();
         thread.help = help_state(thread.messages.iter().map(|&i| &msgs[i]));
+        // A reply here may answer a help request: its asker's state and
+        // turn change.
         for &i in &thread.messages {
-            names_of(&msgs[i], &mut touched_agents);
+            if let Some(f) = msgs[i].message.from.as_deref() {
+                touched_agents.insert(f.to_string());
+            }
         }
     }
 
@@ -217,49 +234,62 @@ fn seeds_stay(inbox: &Inbox, removed: &[usize], added: &[InboxMessage]) -> bool 
     })
 }
 
-/// Every agent `m` names: sender and recipients (and, for turns, the first
-/// `to`, untrimmed, as `turn` reads it).
-fn names_of(m: &InboxMessage, out: &mut HashSet<String>) {
+/// The agents whose own state `m` is evidence of: its sender, and for a
+/// handoff or A2A message the first `to` (untrimmed, as `turn` reads it).
+fn senders_of(m: &InboxMessage, out: &mut HashSet<String>) {
     if let Some(f) = m.message.from.as_deref() {
         out.insert(f.to_string());
     }
-    if let Some(t) = m.message.to.first() {
-        out.insert(t.to_string());
-    }
-    for r in &m.recipients {
-        out.insert(r.agent.clone());
+    if m.message.kind == amail_parser::MessageType::Unknown {
+        if let Some(t) = m.message.to.first() {
+            out.insert(t.to_string());
+        }
     }
 }
 
 /// Derives the `touched` agents again (adding, updating or removing their
 /// roster entries); the others keep theirs (their indices already shifted).
 fn patch_roster(inbox: &mut Inbox, touched: &HashSet<String>) {
-    let only: HashSet<&str> = touched.iter().map(String::as_str).collect();
-    let mut latest: HashMap<&str, Latest> = HashMap::new();
-    let mut present: HashSet<&str> = HashSet::new();
+    // Sorted names, matched by binary search: usually a handful, and this
+    // runs once per message of the inbox.
+    let mut only: Vec<&str> = touched.iter().map(String::as_str).collect();
+    only.sort_unstable();
+    let find = |name: &str| only.binary_search(&name).ok();
+    let mut latest = vec![Latest::default(); only.len()];
+    let mut present = vec![false; only.len()];
     for (i, m) in inbox.messages.iter().enumerate() {
         if let Some(from) = m.message.from.as_deref() {
-            if let Some(&name) = only.get(from) {
-                latest.entry(name).or_default().see(i, m);
-                if !from.is_empty() {
-                    present.insert(name);
-                }
+            if let Some(k) = find(from) {
+                latest[k].see(i, m);
+                present[k] |= !from.is_empty();
             }
         }
+    }
+    // Agents that sent nothing may still be recipients somewhere.
+    let mut unknown = present.iter().filter(|p| !**p).count();
+    for m in &inbox.messages {
+        if unknown == 0 {
+            break;
+        }
         for r in &m.recipients {
-            if let Some(&name) = only.get(r.agent.as_str()) {
-                present.insert(name);
+            if let Some(k) = find(&r.agent) {
+                if !present[k] {
+                    present[k] = true;
+                    unknown -= 1;
+                }
             }
         }
     }
     let mut turns = super::turn::derive_for(&inbox.messages, &inbox.threads, &only);
-    let mut fresh = Vec::with_capacity(present.len());
-    for &name in &present {
+    let mut fresh = Vec::new();
+    for (k, &name) in only.iter().enumerate() {
+        if !present[k] {
+            continue;
+        }
         let turn = turns.remove(name).unwrap_or_default();
-        let l = latest.get(name).copied().unwrap_or_default();
         fresh.push(agent(
             name.to_string(),
-            l,
+            latest[k],
             turn,
             &inbox.messages,
             &inbox.threads,

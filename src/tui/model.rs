@@ -288,7 +288,7 @@ impl Model {
             .inbox
             .messages
             .iter()
-            .map(|m| self.pending_recipients(m).len())
+            .map(|m| self.pending_count(m))
             .sum();
         c.unanswered_help = self
             .inbox
@@ -327,8 +327,22 @@ impl Model {
         t.messages
             .iter()
             .filter_map(|&i| self.inbox.messages.get(i))
-            .map(|m| self.pending_recipients(m).len())
+            .map(|m| self.pending_count(m))
             .sum()
+    }
+
+    /// How many recipients still owe an ack on `m` (just `--as` when set).
+    /// [`Model::pending_recipients`] without the names: the totals run it
+    /// on every message, so it must not allocate.
+    pub fn pending_count(&self, m: &InboxMessage) -> usize {
+        if !m.message.ack_required {
+            return 0;
+        }
+        m.recipients
+            .iter()
+            .filter(|r| r.ack_at.is_none())
+            .filter(|r| self.identity.as_deref().is_none_or(|me| me == r.agent))
+            .count()
     }
 
     /// Recipients still owing an ack on `m` (just `--as` when set).
@@ -400,7 +414,7 @@ impl Model {
             }
         }
         msgs.iter()
-            .find(|m| !self.pending_recipients(m).is_empty())
+            .find(|m| self.pending_count(m) > 0)
             .or(msgs.last())
             .copied()
     }
