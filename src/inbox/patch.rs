@@ -68,6 +68,9 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
         keep
     });
     added.sort_by(message_order);
+    // Exactly: a loaded inbox has no spare room, and the default growth
+    // would double a 100,000-message vector for one new file.
+    inbox.messages.reserve_exact(added.len());
     let mut inserted = Vec::with_capacity(added.len());
     for m in added {
         let at = inbox
