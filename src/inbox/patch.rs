@@ -58,15 +58,22 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
         removed.iter().map(|&i| inbox.messages[i].thread).collect();
 
     // 1. Remove, then insert in time order.
+    // `removed` ascends (it was collected in index order), so membership
+    // is a moving cursor, not a hash per message.
     let old_len = inbox.messages.len();
     let mut old_to_new = vec![usize::MAX; old_len];
-    let removed_set: HashSet<usize> = removed.iter().copied().collect();
-    let mut n = 0;
-    inbox.messages.retain(|_| {
-        let keep = !removed_set.contains(&n);
-        n += 1;
-        keep
-    });
+    let mut is_removed = vec![false; old_len];
+    for &i in &removed {
+        is_removed[i] = true;
+    }
+    if !removed.is_empty() {
+        let mut n = 0;
+        inbox.messages.retain(|_| {
+            let keep = !is_removed[n];
+            n += 1;
+            keep
+        });
+    }
     added.sort_by(message_order);
     // Exactly: a loaded inbox has no spare room, and the default growth
     // would double a 100,000-message vector for one new file.
@@ -81,10 +88,13 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
     }
     // Sorted input, each inserted after the previous: `inserted` ascends
     // and every position is final.
-    let is_new: HashSet<usize> = inserted.iter().copied().collect();
-    let mut old = (0..old_len).filter(|i| !removed_set.contains(i));
-    for new in 0..inbox.messages.len() {
-        if !is_new.contains(&new) {
+    let mut is_new = vec![false; inbox.messages.len()];
+    for &at in &inserted {
+        is_new[at] = true;
+    }
+    let mut old = (0..old_len).filter(|&i| !is_removed[i]);
+    for (new, fresh) in is_new.iter().enumerate() {
+        if !fresh {
             if let Some(o) = old.next() {
                 old_to_new[o] = new;
             }
@@ -93,7 +103,7 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
     // The journal may have grown without being reported: a kept message
     // whose ack state changed touches its thread's pending count.
     for i in apply_acks(&mut inbox.messages, &acks) {
-        if !is_new.contains(&i) {
+        if !is_new[i] {
             touched_threads.insert(inbox.messages[i].thread);
         }
     }

@@ -142,6 +142,13 @@ fn derive_where(
     // in a big inbox, and each message would scan them all.
     let mut open: HashMap<&str, HashMap<&str, (TurnState, usize)>> = HashMap::new();
     for (i, m) in messages.iter().enumerate() {
+        // Evidence names the sender or the first `to`: skip the others
+        // before reading the message further.
+        let from = m.message.from.as_deref();
+        let to = m.message.to.first().map(|t| t.as_ref());
+        if !from.is_some_and(&wanted) && !to.is_some_and(&wanted) {
+            continue;
+        }
         let Some((agent, bead, state)) = evidence(m) else {
             continue;
         };

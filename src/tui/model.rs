@@ -296,13 +296,16 @@ impl Model {
             .iter()
             .filter(|t| t.help == HelpState::Unanswered)
             .count();
+        // Counted by borrowed name: thousands of pending acks, a few agents.
+        let mut owed: std::collections::BTreeMap<&str, usize> = Default::default();
         for m in &self.inbox.messages {
             if m.message.ack_required {
                 for r in m.recipients.iter().filter(|r| r.ack_at.is_none()) {
-                    *c.owed.entry(r.agent.clone()).or_default() += 1;
+                    *owed.entry(r.agent.as_str()).or_default() += 1;
                 }
             }
         }
+        c.owed = owed.into_iter().map(|(a, n)| (a.to_string(), n)).collect();
         self.counts.replace(Some(c.clone()));
         c
     }
