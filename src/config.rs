@@ -99,9 +99,12 @@ pub(crate) fn too_large(len: u64) -> io::Error {
 }
 
 /// Reads `r` whole unless it is over the limit.
-pub fn read_limited(mut r: impl Read) -> io::Result<Vec<u8>> {
+pub fn read_limited(r: impl Read) -> io::Result<Vec<u8>> {
+    read_limited_into(r, Vec::new())
+}
+
+fn read_limited_into(mut r: impl Read, mut buf: Vec<u8>) -> io::Result<Vec<u8>> {
     let max = max_message_bytes();
-    let mut buf = Vec::new();
     r.by_ref()
         .take(max.saturating_add(1))
         .read_to_end(&mut buf)?;
@@ -121,7 +124,9 @@ pub fn read_file_limited(path: &Path) -> io::Result<Vec<u8>> {
     if len > max_message_bytes() {
         return Err(too_large(len));
     }
-    read_limited(f)
+    // Sized from the metadata: one read of the whole file and one to see
+    // the end, not a small probe read and regrowth (100,000 files a load).
+    read_limited_into(f, Vec::with_capacity(len as usize + 1))
 }
 
 #[cfg(test)]

@@ -1,14 +1,24 @@
-//! Live refresh plumbing: a file written into a watched mailbox becomes
-//! one debounced `MailChanged` message on the app's channel.
+//! Live refresh: a file written into a watched mailbox becomes one
+//! debounced `FilesChanged` naming it on the app's channel, and that
+//! message brings the inbox on screen up to date (incrementally, with the
+//! real backend) exactly as a full load would.
 
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use amail::inbox::{corpus::write_corpus, load_mailbox};
 use amail::tui::msg::{Msg, WatchState};
+use amail::tui::real::RealBackend;
 use amail::tui::runtime::start_watcher;
+use amail::tui::testing::{message, TestApp};
+use amail::tui::UiConfig;
+use amail_parser::MessageType;
+use chrono::TimeZone;
 use tokio::sync::mpsc::unbounded_channel;
 
 #[tokio::test]
-async fn a_new_file_in_the_mailbox_becomes_mail_changed() {
+async fn new_files_in_the_mailbox_become_files_changed_naming_them() {
     let dir = tempfile::tempdir().unwrap();
     let (tx, mut rx) = unbounded_channel();
     let _watcher = start_watcher(vec![dir.path().to_path_buf()], tx).expect("watcher starts");
@@ -17,12 +27,107 @@ async fn a_new_file_in_the_mailbox_becomes_mail_changed() {
         other => panic!("expected Watching, got {other:?}"),
     }
     // A burst of writes (the way mail servers write) ...
-    for i in 0..5 {
-        std::fs::write(dir.path().join(format!("msg-{i}.md")), "# PROGRESS\n").unwrap();
+    let written: HashSet<PathBuf> = (0..5)
+        .map(|i| {
+            let p = dir.path().join(format!("msg-{i}.md"));
+            std::fs::write(&p, "# PROGRESS\n").unwrap();
+            p
+        })
+        .collect();
+    // ... arrives as reload requests naming those files, each once per
+    // request (a slow machine may split the burst). The limit only bounds
+    // a broken run.
+    let mut seen = HashSet::new();
+    while seen != written {
+        let got = tokio::time::timeout(Duration::from_secs(30), rx.recv()).await;
+        match got {
+            Ok(Some(Msg::FilesChanged(paths))) => {
+                let unique: HashSet<&PathBuf> = paths.iter().collect();
+                assert_eq!(unique.len(), paths.len(), "{paths:?}");
+                seen.extend(paths);
+            }
+            other => panic!("expected FilesChanged, got {other:?}"),
+        }
     }
-    // ... arrives as a reload request. The limit only bounds a broken run.
-    let got = tokio::time::timeout(Duration::from_secs(30), rx.recv()).await;
-    assert!(matches!(got, Ok(Some(Msg::MailChanged))), "{got:?}");
+}
+
+/// A spec-text PROGRESS mail on `bead`, in a thread of its own, newer
+/// than the corpus.
+fn write_mail(path: &Path, id: &str, bead: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(
+        path,
+        format!(
+            "Subject: [{bead}] PROGRESS\nId: {id}\nFrom: GreenCastle\nTo: BlueLake\nThread: {id}\n\
+             Date: 2030-01-01T00:00:00Z\nImportance: normal\nAck-Required: true\n\n\
+             Body:\nBead: {bead}\nStep: Step 1 - watch\nStatus: running\n"
+        ),
+    )
+    .unwrap();
+}
+
+#[test]
+fn files_changed_with_the_real_backend_patches_the_inbox_as_a_full_load_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = chrono::Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
+    let root = write_corpus(&dir.path().join("mail"), 200, now)
+        .unwrap()
+        .mailbox;
+    let backend = RealBackend::new(root.clone(), None, dir.path().join("no-store"), false);
+    let mut app = TestApp::with_backend(backend, now, UiConfig::default());
+    app.press("jj");
+    let selected = app.model.sel.thread.clone().expect("a thread is selected");
+
+    // A new file: newest activity, so it takes the top row; the selection
+    // stays on its thread.
+    let new = root.join("GreenCastle").join("zz-watch-new.md");
+    write_mail(&new, "watch-new-1", "ol-9999.1");
+    app.send(Msg::FilesChanged(vec![new.clone()]));
+    assert_eq!(app.model.load_error, None);
+    assert_eq!(app.model.inbox, load_mailbox(&root).unwrap());
+    assert_eq!(app.model.sel.thread.as_deref(), Some(selected.as_str()));
+    let screen = app.render(120, 36);
+    assert!(screen.contains("ol-9999.1"), "{screen}");
+
+    // Edited, then removed: the thread follows, then goes.
+    write_mail(&new, "watch-new-1", "ol-8888.1");
+    app.send(Msg::FilesChanged(vec![new.clone()]));
+    assert_eq!(app.model.inbox, load_mailbox(&root).unwrap());
+    let screen = app.render(120, 36);
+    assert!(screen.contains("ol-8888.1") && !screen.contains("ol-9999.1"));
+    std::fs::remove_file(&new).unwrap();
+    app.send(Msg::FilesChanged(vec![new]));
+    assert_eq!(app.model.inbox, load_mailbox(&root).unwrap());
+    assert!(!app.render(120, 36).contains("ol-8888.1"));
+    assert_eq!(app.model.sel.thread.as_deref(), Some(selected.as_str()));
+}
+
+#[test]
+fn files_changed_asks_the_backend_to_reload_just_those_paths() {
+    let mut app = TestApp::sample();
+    app.press("j");
+    let selected = app.model.sel.thread.clone();
+    let now = app.backend.now;
+    app.backend.deliver(
+        "12",
+        message(
+            MessageType::HelpRequest,
+            "[ol-540] HELP_REQUEST",
+            "TealHeron",
+            &["BlueLake"],
+            "ol-540",
+            now,
+            "Bead: ol-540\n## Question\nWhich port?\n",
+            |p| {
+                p.question = Some("Which port?".into());
+            },
+        ),
+    );
+    let path = PathBuf::from("/mail/TealHeron/12.md");
+    app.send(Msg::FilesChanged(vec![path.clone()]));
+    assert_eq!(app.backend.reloads, vec![vec![path]]);
+    assert_eq!(app.model.sel.thread, selected);
+    assert!(app.render(80, 24).contains("ol-540"));
 }
 
 #[tokio::test]

@@ -36,43 +36,46 @@ pub(crate) fn build(
     // message's id (`reply_message` uses `str(original.id)`): replies that
     // carry that id as their thread id join the seed's thread, even when the
     // seed itself was grouped by its bead.
-    let mut seeds: HashMap<(Option<&str>, &str), String> = HashMap::new();
+    // Thread identity: (project, thread id | bead | key). Projects never
+    // share a thread. Keys borrow from the messages: one allocation per
+    // thread, not several per message.
+    let mut seeds: HashMap<(Option<&str>, &str), &str> = HashMap::new();
     for m in &loaded {
         if explicit_thread(m).is_none() {
-            seeds.insert((m.project.as_deref(), m.key.as_str()), thread_key(m));
+            seeds.insert((m.project.as_deref(), m.key.as_str()), thread_key_str(m));
         }
     }
-    let tids: Vec<String> = loaded
+    let mut thread_index: HashMap<(Option<&str>, &str), usize> = HashMap::new();
+    let mut firsts: Vec<(usize, &str)> = Vec::new();
+    let mut thread_of = Vec::with_capacity(loaded.len());
+    for (i, m) in loaded.iter().enumerate() {
+        let project = m.project.as_deref();
+        let tid = match explicit_thread(m) {
+            Some(t) => seeds.get(&(project, t)).copied().unwrap_or(t),
+            None => thread_key_str(m),
+        };
+        let t = *thread_index.entry((project, tid)).or_insert_with(|| {
+            firsts.push((i, tid));
+            firsts.len() - 1
+        });
+        thread_of.push(t);
+    }
+    let mut threads: Vec<Thread> = firsts
         .iter()
-        .map(|m| match explicit_thread(m) {
-            Some(t) => seeds
-                .get(&(m.project.as_deref(), t))
-                .cloned()
-                .unwrap_or_else(|| t.to_string()),
-            None => thread_key(m),
+        .map(|&(i, tid)| Thread {
+            id: tid.to_string(),
+            project: loaded[i].project.clone(),
+            bead: None,
+            subject: loaded[i].message.subject.to_string(),
+            messages: Vec::new(),
+            last_at: None,
+            pending: 0,
+            help: HelpState::None,
         })
         .collect();
-    drop(seeds);
-
-    // Thread identity: (project, thread id | bead | key). Projects never share a thread.
-    let mut thread_index: HashMap<(Option<String>, String), usize> = HashMap::new();
-    let mut threads: Vec<Thread> = Vec::new();
+    drop((seeds, thread_index, firsts));
     let mut messages = loaded;
-    for ((i, m), tid) in messages.iter_mut().enumerate().zip(tids) {
-        let slot = (m.project.clone(), tid.clone());
-        let t = *thread_index.entry(slot).or_insert_with(|| {
-            threads.push(Thread {
-                id: tid,
-                project: m.project.clone(),
-                bead: None,
-                subject: m.message.subject.to_string(),
-                messages: Vec::new(),
-                last_at: None,
-                pending: 0,
-                help: HelpState::None,
-            });
-            threads.len() - 1
-        });
+    for ((i, m), t) in messages.iter_mut().enumerate().zip(thread_of) {
         let thread = &mut threads[t];
         thread.messages.push(i);
         if thread.bead.is_none() {
@@ -160,7 +163,7 @@ fn with_encoding_problems(
 
 /// Oldest first; messages without a time first (they cannot be placed),
 /// then by numeric id (mcp ids grow with time), then by key.
-fn message_order(a: &Loaded, b: &Loaded) -> Ordering {
+pub(crate) fn message_order(a: &Loaded, b: &Loaded) -> Ordering {
     a.message
         .timestamp
         .cmp(&b.message.timestamp)
@@ -172,7 +175,7 @@ fn numeric(key: &str) -> Option<u64> {
     key.parse().ok()
 }
 
-fn explicit_thread(l: &Loaded) -> Option<&str> {
+pub(crate) fn explicit_thread(l: &Loaded) -> Option<&str> {
     l.message
         .thread_id
         .as_deref()
@@ -180,16 +183,19 @@ fn explicit_thread(l: &Loaded) -> Option<&str> {
         .filter(|t| !t.is_empty())
 }
 
-fn thread_key(l: &Loaded) -> String {
+pub(crate) fn thread_key(l: &Loaded) -> String {
+    thread_key_str(l).to_string()
+}
+
+fn thread_key_str(l: &Loaded) -> &str {
     explicit_thread(l)
         .or_else(|| l.message.bead())
         .unwrap_or(&l.key)
-        .to_string()
 }
 
 /// Unanswered when a HELP_REQUEST has no answer after it in the thread.
 /// An ack is not an answer and an answer is not an ack.
-fn help_state<'a>(thread: impl Iterator<Item = &'a InboxMessage>) -> HelpState {
+pub(crate) fn help_state<'a>(thread: impl Iterator<Item = &'a InboxMessage>) -> HelpState {
     let mut state = HelpState::None;
     for m in thread {
         if m.is_help_request() {
@@ -209,13 +215,14 @@ fn help_state<'a>(thread: impl Iterator<Item = &'a InboxMessage>) -> HelpState {
 /// Replies, HELP_RESPONSE, spawn traffic and unknown messages do not change
 /// what an agent is doing on its bead.
 fn roster(messages: &[InboxMessage], threads: &[Thread]) -> Vec<Agent> {
-    let mut names = BTreeSet::new();
+    // Borrowed while collecting: most names repeat on every message.
+    let mut names: BTreeSet<&str> = BTreeSet::new();
     for m in messages {
         if let Some(f) = m.message.from.as_deref().filter(|f| !f.is_empty()) {
-            names.insert(f.to_string());
+            names.insert(f);
         }
         for r in &m.recipients {
-            names.insert(r.agent.clone());
+            names.insert(&r.agent);
         }
     }
     let mut turns = super::turn::derive(messages, threads);
@@ -233,40 +240,68 @@ fn roster(messages: &[InboxMessage], threads: &[Thread]) -> Vec<Agent> {
     names
         .into_iter()
         .map(|name| {
-            let (state, bead, last_message) = match latest_state.get(name.as_str()) {
-                Some(&i) => {
-                    let m = &messages[i];
-                    let mut state = state_of(m).unwrap_or(AgentState::Idle);
-                    if state == AgentState::WaitingForHelp && answered_after(messages, threads, i) {
-                        state = AgentState::Working;
-                    }
-                    (state, m.message.bead().map(str::to_owned), Some(i))
-                }
-                None => (
-                    AgentState::Idle,
-                    None,
-                    latest_any.get(name.as_str()).copied(),
-                ),
+            let latest = Latest {
+                state: latest_state.get(name).copied(),
+                any: latest_any.get(name).copied(),
             };
-            let last_at = latest_any
-                .get(name.as_str())
-                .and_then(|&i| messages[i].message.timestamp);
-            let turn = turns.remove(name.as_str()).unwrap_or_default();
-            Agent {
-                multiple_active: turn.multiple_active(),
-                turn: turn.state,
-                active_beads: turn.active_beads,
-                name,
-                state,
-                bead,
-                last_at,
-                last_message,
-            }
+            let turn = turns.remove(name).unwrap_or_default();
+            agent(name.to_string(), latest, turn, messages, threads)
         })
         .collect()
 }
 
-fn state_of(m: &InboxMessage) -> Option<AgentState> {
+/// An agent's latest message, and latest state-bearing message, as sender
+/// (indices into `messages`).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Latest {
+    pub state: Option<usize>,
+    pub any: Option<usize>,
+}
+
+impl Latest {
+    /// Takes message `i` (later than any seen so far) sent by the agent.
+    pub(crate) fn see(&mut self, i: usize, m: &InboxMessage) {
+        self.any = Some(i);
+        if state_of(m).is_some() {
+            self.state = Some(i);
+        }
+    }
+}
+
+/// One roster entry: shared by the full build and the incremental patch,
+/// so both derive the same agent.
+pub(crate) fn agent(
+    name: String,
+    latest: Latest,
+    turn: super::turn::Turn,
+    messages: &[InboxMessage],
+    threads: &[Thread],
+) -> Agent {
+    let (state, bead, last_message) = match latest.state {
+        Some(i) => {
+            let m = &messages[i];
+            let mut state = state_of(m).unwrap_or(AgentState::Idle);
+            if state == AgentState::WaitingForHelp && answered_after(messages, threads, i) {
+                state = AgentState::Working;
+            }
+            (state, m.message.bead().map(str::to_owned), Some(i))
+        }
+        None => (AgentState::Idle, None, latest.any),
+    };
+    let last_at = latest.any.and_then(|i| messages[i].message.timestamp);
+    Agent {
+        multiple_active: turn.multiple_active(),
+        turn: turn.state,
+        active_beads: turn.active_beads,
+        name,
+        state,
+        bead,
+        last_at,
+        last_message,
+    }
+}
+
+pub(crate) fn state_of(m: &InboxMessage) -> Option<AgentState> {
     if m.is_reply() {
         return None;
     }

@@ -90,24 +90,46 @@ pub fn load_json_as(bytes: &[u8], viewer: Option<&str>) -> Result<Inbox, Error> 
     Ok(build(SourceKind::Stdin, loaded, problems))
 }
 
+/// Files parsed (on every core) before their messages join the inbox.
+/// Large enough that starting threads per batch costs nothing measurable.
+const PARSE_BATCH: usize = 8192;
+
 /// A plain mailbox: every non-hidden file under `root`, any framing, plus
 /// the ack journal.
 pub fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
     let (paths, mut problems) = files::walk_mail_files(root);
     let (acks, journal_problems) = journal::read(root);
     problems.extend(journal_problems);
-    let parsed = parallel::map(&paths, |path| read_and_parse(path));
     // About one message per file; sized up front so a big mailbox is not
     // copied while the vector grows.
     let mut loaded = Vec::with_capacity(paths.len());
-    let mut seen = HashSet::new();
-    for (path, result) in paths.into_iter().zip(parsed) {
-        match result {
-            Ok(r) => loaded.extend(file_entries(root, &path, r, &acks, &mut seen)),
-            Err(why) => problems.push((path, why)),
+    let mut seen = HashSet::with_capacity(paths.len());
+    let mut protocol_files = HashMap::new();
+    // Parsed a batch at a time: the parsed messages are moved into
+    // `loaded`, and a whole mailbox parsed first would hold every message
+    // twice at the peak (about 90 MB more for 100,000 messages).
+    for batch in paths.chunks(PARSE_BATCH) {
+        // JSON files are classified (handoff or A2A items?) from the bytes
+        // read here, so the protocol merge does not read them again.
+        let parsed = parallel::map(batch, |path| {
+            let bytes = files::read_mail_file(path)?;
+            let protocol = crate::protocols::inbox::protocol_text(path, &bytes);
+            parse_read(&bytes).map(|r| (r, protocol))
+        });
+        for (path, result) in batch.iter().zip(parsed) {
+            match result {
+                Ok((r, protocol)) => {
+                    loaded.extend(file_entries(root, path, r, &mut seen));
+                    if let Some(text) = protocol {
+                        protocol_files.insert(path.clone(), text);
+                    }
+                }
+                Err(why) => problems.push((path.clone(), why)),
+            }
         }
     }
-    crate::protocols::inbox::merge_into(root, &mut loaded, &mut problems);
+    apply_acks(&mut loaded, &acks);
+    crate::protocols::inbox::merge_read(root, protocol_files, &mut loaded, &mut problems);
     Ok(build(
         SourceKind::Mailbox {
             root: root.to_path_buf(),
@@ -117,21 +139,22 @@ pub fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
     ))
 }
 
-/// One file's messages as inbox entries (threads not yet assigned): keys
-/// made unique against `seen`, acks applied. Shared by the full load and the
-/// incremental reload, so both make the same entries.
+/// One file's messages as inbox entries (threads not yet assigned, acks
+/// not yet applied: see [`apply_acks`]): keys made unique against `seen`.
+/// Shared by the full load and the incremental reload, so both make the
+/// same entries.
 pub(crate) fn file_entries(
     root: &Path,
     path: &Path,
     (messages, fm): FileMessages,
-    acks: &journal::Acks,
     seen: &mut HashSet<String>,
 ) -> Vec<Loaded> {
-    let rel = path
-        .strip_prefix(root)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .replace('\\', "/");
+    let rel = || {
+        path.strip_prefix(root)
+            .unwrap_or(path)
+            .to_string_lossy()
+            .replace('\\', "/")
+    };
     let several = messages.len() > 1;
     let mut out = Vec::with_capacity(messages.len());
     for (n, mut m) in messages.into_iter().enumerate() {
@@ -144,20 +167,14 @@ pub(crate) fn file_entries(
             m.id.as_deref(),
             || {
                 if several {
-                    format!("{rel}#{}", n + 1)
+                    format!("{}#{}", rel(), n + 1)
                 } else {
-                    rel.clone()
+                    rel()
                 }
             },
             seen,
         );
-        let mut recipients = recipients_from(&m.to, &m.cc, &bcc);
-        for r in &mut recipients {
-            if let Some(e) = acks.get(&(key.clone(), r.agent.clone())) {
-                r.ack_at = Some(e.ack_at);
-                r.read_at = Some(e.read_at);
-            }
-        }
+        let recipients = recipients_from(&m.to, &m.cc, &bcc);
         out.push(Loaded {
             key,
             project: m.project.as_deref().map(str::to_owned),
@@ -170,14 +187,48 @@ pub(crate) fn file_entries(
     out
 }
 
+/// Sets recipients' read and ack times from the journal. One pass with an
+/// index by key, so a big mailbox costs one lookup per message (no
+/// allocation) however long the journal is. Returns the indices of the
+/// messages whose state changed.
+pub(crate) fn apply_acks(messages: &mut [Loaded], acks: &journal::Acks) -> Vec<usize> {
+    let mut changed = Vec::new();
+    if acks.is_empty() {
+        return changed;
+    }
+    let mut by_key: HashMap<&str, Vec<(&str, &journal::JournalEntry)>> = HashMap::new();
+    for ((key, agent), e) in acks {
+        by_key.entry(key).or_default().push((agent, e));
+    }
+    for (i, m) in messages.iter_mut().enumerate() {
+        let Some(entries) = by_key.get(m.key.as_str()) else {
+            continue;
+        };
+        for r in &mut m.recipients {
+            if let Some((_, e)) = entries.iter().find(|(a, _)| *a == r.agent) {
+                let (ack, read) = (Some(e.ack_at), Some(e.read_at));
+                if r.ack_at != ack || r.read_at != read {
+                    r.ack_at = ack;
+                    r.read_at = read;
+                    changed.push(i);
+                }
+            }
+        }
+    }
+    changed
+}
+
 /// One file's messages and, for `---json` files, its front matter.
 pub(crate) type FileMessages = (Vec<OwnedMessage>, Option<Box<FrontMatter>>);
 
 pub(crate) fn read_and_parse(path: &Path) -> Result<FileMessages, String> {
-    let bytes = files::read_mail_file(path)?;
+    parse_read(&files::read_mail_file(path)?)
+}
+
+fn parse_read(bytes: &[u8]) -> Result<FileMessages, String> {
     let messages =
-        amail_parser::parse_bytes(&bytes, &ParseOptions::default()).map_err(|e| e.to_string())?;
-    Ok((messages, front_matter(&bytes)))
+        amail_parser::parse_bytes(bytes, &ParseOptions::default()).map_err(|e| e.to_string())?;
+    Ok((messages, front_matter(bytes)))
 }
 
 fn front_matter(bytes: &[u8]) -> Option<Box<FrontMatter>> {

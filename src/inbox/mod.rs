@@ -6,6 +6,9 @@
 //!   an mcp store gets exactly what the server itself would write, a plain
 //!   mailbox gets an ack journal line or a new mail file.
 //! - [`demo::write_demo`] writes a realistic sample mailbox.
+//! - [`incremental::reload_changed`] brings a loaded mailbox up to date
+//!   after a few files changed, reading only those (`patch` updates the
+//!   threads and agents they touch); the TUI's watcher drives it.
 //!
 //! See `docs/inbox.md` for the choices and their limits.
 
@@ -21,6 +24,7 @@ pub mod journal;
 pub mod load;
 pub mod mcp_archive;
 pub mod model;
+mod patch;
 pub mod reply;
 pub mod turn;
 

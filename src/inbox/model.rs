@@ -214,6 +214,15 @@ impl Inbox {
     }
 
     pub fn agent(&self, name: &str) -> Option<&Agent> {
-        self.agents.iter().find(|a| a.name == name)
+        self.agent_index(name).map(|i| &self.agents[i])
+    }
+
+    /// Where `name` is in `agents` (sorted by name, as `load` makes it).
+    pub fn agent_index(&self, name: &str) -> Option<usize> {
+        match self.agents.binary_search_by(|a| a.name.as_str().cmp(name)) {
+            Ok(i) => Some(i),
+            // Inboxes made by hand may not be sorted.
+            Err(_) => self.agents.iter().position(|a| a.name == name),
+        }
     }
 }

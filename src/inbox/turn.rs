@@ -65,14 +65,15 @@ impl Turn {
 }
 
 /// What one message says: (agent, bead, Some(state) or None = ended).
-fn evidence(m: &InboxMessage) -> Option<(String, String, Option<TurnState>)> {
+/// Borrowed: this runs for every message of a big inbox.
+fn evidence(m: &InboxMessage) -> Option<(&str, &str, Option<TurnState>)> {
     let msg = &m.message;
-    let bead = msg.bead()?.trim().to_string();
+    let bead = msg.bead()?.trim();
     if bead.is_empty() {
         return None;
     }
-    let from = msg.from.as_deref().map(str::to_string);
-    let to = msg.to.first().map(|t| t.to_string());
+    let from = msg.from.as_deref();
+    let to = msg.to.first().map(|t| t.as_ref());
     let status = msg.parsed.status.as_deref().unwrap_or("");
     if msg.kind == MessageType::Unknown {
         let (who, state) = match msg.raw_type.as_deref()? {
@@ -116,27 +117,67 @@ fn evidence(m: &InboxMessage) -> Option<(String, String, Option<TurnState>)> {
 
 /// Turns of every agent that has any evidence (others are idle).
 pub fn derive(messages: &[InboxMessage], threads: &[Thread]) -> HashMap<String, Turn> {
-    // agent -> bead -> (state, index of the message that set it)
-    let mut open: HashMap<String, Vec<(String, TurnState, usize)>> = HashMap::new();
+    derive_where(messages, threads, |_| true)
+}
+
+/// [`derive`] for just the agents in `only` (sorted; the incremental
+/// patch): an agent's turn depends only on evidence naming it.
+pub(crate) fn derive_for(
+    messages: &[InboxMessage],
+    threads: &[Thread],
+    only: &[&str],
+) -> HashMap<String, Turn> {
+    derive_where(messages, threads, |agent| {
+        only.binary_search(&agent).is_ok()
+    })
+}
+
+fn derive_where(
+    messages: &[InboxMessage],
+    threads: &[Thread],
+    wanted: impl Fn(&str) -> bool,
+) -> HashMap<String, Turn> {
+    // agent -> bead -> (state, index of the message that set it). A map per
+    // agent, not a list: an agent that leaves beads open collects thousands
+    // in a big inbox, and each message would scan them all.
+    let mut open: HashMap<&str, HashMap<&str, (TurnState, usize)>> = HashMap::new();
     for (i, m) in messages.iter().enumerate() {
+        // Evidence names the sender or the first `to`: skip the others
+        // before reading the message further.
+        let from = m.message.from.as_deref();
+        let to = m.message.to.first().map(|t| t.as_ref());
+        if !from.is_some_and(&wanted) && !to.is_some_and(&wanted) {
+            continue;
+        }
         let Some((agent, bead, state)) = evidence(m) else {
             continue;
         };
+        if !wanted(agent) {
+            continue;
+        }
         let beads = open.entry(agent).or_default();
-        beads.retain(|(b, _, _)| *b != bead);
-        if let Some(mut s) = state {
-            if s == TurnState::Suspended
-                && m.message.kind == MessageType::HelpRequest
-                && answered_after(messages, threads, i)
-            {
-                s = TurnState::Running;
+        match state {
+            Some(mut s) => {
+                if s == TurnState::Suspended
+                    && m.message.kind == MessageType::HelpRequest
+                    && answered_after(messages, threads, i)
+                {
+                    s = TurnState::Running;
+                }
+                beads.insert(bead, (s, i));
             }
-            beads.push((bead, s, i));
+            None => {
+                beads.remove(bead);
+            }
         }
     }
     open.into_iter()
         .map(|(agent, beads)| {
-            let active: Vec<&(String, TurnState, usize)> =
+            // Oldest change first, as the beads were last set.
+            let mut beads: Vec<(&str, TurnState, usize)> =
+                beads.into_iter().map(|(b, (s, i))| (b, s, i)).collect();
+            beads.sort_unstable_by_key(|&(_, _, i)| i);
+            let active: Vec<&(&str, TurnState, usize)> =
                 beads.iter().filter(|(_, s, _)| s.active()).collect();
             let state = match active.iter().max_by_key(|(_, _, i)| *i) {
                 Some((_, s, _)) => *s,
@@ -147,9 +188,9 @@ pub fn derive(messages: &[InboxMessage], threads: &[Thread]) -> HashMap<String, 
             };
             let turn = Turn {
                 state,
-                active_beads: active.iter().map(|(b, _, _)| b.clone()).collect(),
+                active_beads: active.iter().map(|(b, _, _)| b.to_string()).collect(),
             };
-            (agent, turn)
+            (agent.to_string(), turn)
         })
         .collect()
 }

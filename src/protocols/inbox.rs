@@ -10,7 +10,7 @@
 //! items instead.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -232,6 +232,34 @@ pub fn merge_into(
     merge_with(root, env.as_deref(), loaded, problems)
 }
 
+/// The text of a mailbox JSON file when it holds handoff or A2A items: the
+/// loader calls this on the bytes it already read, so [`merge_read`] need
+/// not read every JSON file of the mailbox a second time.
+pub fn protocol_text(path: &Path, bytes: &[u8]) -> Option<String> {
+    if !is_json(path) {
+        return None;
+    }
+    let text = String::from_utf8_lossy(bytes).into_owned();
+    let ours = super::objects(&text)
+        .ok()
+        .is_some_and(|o| o.iter().any(|o| super::classify(&o.value).is_some()));
+    ours.then_some(text)
+}
+
+/// [`merge_into`] for a loader that classified its JSON files as it read
+/// them ([`protocol_text`]): `read` holds the protocol files' text by path;
+/// a loaded JSON file not in it is known not to hold protocol items, so
+/// only the handoff directory is read here.
+pub fn merge_read(
+    root: &Path,
+    read: HashMap<PathBuf, String>,
+    loaded: &mut Vec<InboxMessage>,
+    problems: &mut Vec<(PathBuf, String)>,
+) {
+    let env = std::env::var_os("HANDOFF_DIR");
+    merge_files(root, env.as_deref(), Some(read), loaded, problems)
+}
+
 /// [`merge_into`] with the environment given (for tests).
 pub fn merge_with(
     root: &Path,
@@ -239,29 +267,53 @@ pub fn merge_with(
     loaded: &mut Vec<InboxMessage>,
     problems: &mut Vec<(PathBuf, String)>,
 ) {
+    merge_files(root, handoff_dir, None, loaded, problems)
+}
+
+/// `read`: protocol files' text as the loader read it (see [`merge_read`]);
+/// None reads and classifies every JSON candidate here.
+fn merge_files(
+    root: &Path,
+    handoff_dir: Option<&std::ffi::OsStr>,
+    mut read: Option<HashMap<PathBuf, String>>,
+    loaded: &mut Vec<InboxMessage>,
+    problems: &mut Vec<(PathBuf, String)>,
+) {
     let mut files: Vec<(String, String)> = Vec::new();
     let mut taken: HashSet<PathBuf> = HashSet::new();
+    // Filtered before cloning: a big mailbox has no JSON at all.
     let mut candidates: Vec<PathBuf> = loaded
         .iter()
-        .filter_map(|m| m.path.clone())
+        .filter_map(|m| m.path.as_deref())
         .filter(|p| is_json(p))
+        .map(Path::to_path_buf)
         .collect();
     candidates.dedup();
     let dir = super::handoff::dir_for(root, handoff_dir);
     candidates.extend(handoff_files(&dir));
     for p in candidates {
+        let in_dir = p.starts_with(&dir);
+        let known = read.as_mut().map(|r| r.remove(&p));
+        if matches!(known, Some(None)) && !in_dir {
+            continue; // read by the loader: not protocol items
+        }
         let canon = p.canonicalize().unwrap_or_else(|_| p.clone());
         if taken.contains(&canon) {
             continue;
         }
-        let Ok(bytes) = std::fs::read(&p) else {
-            continue;
+        let (text, ours) = match known.flatten() {
+            Some(text) => (text, true),
+            None => {
+                let Ok(bytes) = std::fs::read(&p) else {
+                    continue;
+                };
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                let ours = super::objects(&text)
+                    .ok()
+                    .is_some_and(|o| o.iter().any(|o| super::classify(&o.value).is_some()));
+                (text, ours)
+            }
         };
-        let text = String::from_utf8_lossy(&bytes).into_owned();
-        let in_dir = p.starts_with(&dir);
-        let ours = super::objects(&text)
-            .ok()
-            .is_some_and(|o| o.iter().any(|o| super::classify(&o.value).is_some()));
         if ours || in_dir {
             taken.insert(canon);
             // Keep the path as the loader spelled it so removal matches.

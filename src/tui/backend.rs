@@ -16,6 +16,14 @@ pub trait Backend {
     fn describe(&self) -> String;
     /// Reads the whole inbox (called at start, on reload and on file change).
     fn load(&mut self) -> Result<Inbox, String>;
+    /// Brings `inbox` (the one on screen) up to date after the watcher saw
+    /// `changed` files change. The default reads everything again; on an
+    /// error `inbox` is left as it was.
+    fn reload(&mut self, inbox: &mut Inbox, changed: &[PathBuf]) -> Result<(), String> {
+        let _ = changed;
+        *inbox = self.load()?;
+        Ok(())
+    }
     /// The task board; `Ok(vec![])` when there is no store.
     fn tasks(&mut self) -> Result<Vec<TaskSummary>, String>;
     /// Records `as_agent`'s ack of each message in `keys`; returns how many

@@ -173,6 +173,17 @@ pub struct Selection {
     pub agent: Option<String>,
 }
 
+/// The selection and every list's keys before a data change, for
+/// [`Model::fix_selection`] once the new data is in.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ListsBefore {
+    pub sel: Selection,
+    pub threads: Vec<String>,
+    pub messages: Vec<String>,
+    pub tasks: Vec<String>,
+    pub agents: Vec<String>,
+}
+
 #[derive(Debug)]
 pub struct Model {
     pub inbox: Inbox,
@@ -277,7 +288,7 @@ impl Model {
             .inbox
             .messages
             .iter()
-            .map(|m| self.pending_recipients(m).len())
+            .map(|m| self.pending_count(m))
             .sum();
         c.unanswered_help = self
             .inbox
@@ -285,13 +296,16 @@ impl Model {
             .iter()
             .filter(|t| t.help == HelpState::Unanswered)
             .count();
+        // Counted by borrowed name: thousands of pending acks, a few agents.
+        let mut owed: std::collections::BTreeMap<&str, usize> = Default::default();
         for m in &self.inbox.messages {
             if m.message.ack_required {
                 for r in m.recipients.iter().filter(|r| r.ack_at.is_none()) {
-                    *c.owed.entry(r.agent.clone()).or_default() += 1;
+                    *owed.entry(r.agent.as_str()).or_default() += 1;
                 }
             }
         }
+        c.owed = owed.into_iter().map(|(a, n)| (a.to_string(), n)).collect();
         self.counts.replace(Some(c.clone()));
         c
     }
@@ -316,8 +330,22 @@ impl Model {
         t.messages
             .iter()
             .filter_map(|&i| self.inbox.messages.get(i))
-            .map(|m| self.pending_recipients(m).len())
+            .map(|m| self.pending_count(m))
             .sum()
+    }
+
+    /// How many recipients still owe an ack on `m` (just `--as` when set).
+    /// [`Model::pending_recipients`] without the names: the totals run it
+    /// on every message, so it must not allocate.
+    pub fn pending_count(&self, m: &InboxMessage) -> usize {
+        if !m.message.ack_required {
+            return 0;
+        }
+        m.recipients
+            .iter()
+            .filter(|r| r.ack_at.is_none())
+            .filter(|r| self.identity.as_deref().is_none_or(|me| me == r.agent))
+            .count()
     }
 
     /// Recipients still owing an ack on `m` (just `--as` when set).
@@ -389,7 +417,7 @@ impl Model {
             }
         }
         msgs.iter()
-            .find(|m| !self.pending_recipients(m).is_empty())
+            .find(|m| self.pending_count(m) > 0)
             .or(msgs.last())
             .copied()
     }
@@ -521,6 +549,22 @@ impl Model {
     pub fn selected_index(&self, kind: ListKind) -> Option<usize> {
         let key = self.selected_key(kind)?;
         self.list_keys(kind).iter().position(|k| *k == key)
+    }
+
+    /// What [`Model::restore_selection`] needs, taken before a data change.
+    pub fn lists_before(&self) -> ListsBefore {
+        ListsBefore {
+            sel: self.sel.clone(),
+            threads: self.list_keys(ListKind::Threads),
+            messages: self.list_keys(ListKind::Messages),
+            tasks: self.list_keys(ListKind::Tasks),
+            agents: self.list_keys(ListKind::Agents),
+        }
+    }
+
+    /// [`Model::fix_selection`] from a [`ListsBefore`].
+    pub fn restore_selection(&mut self, b: &ListsBefore) {
+        self.fix_selection(&b.sel, &b.threads, &b.messages, &b.tasks, &b.agents);
     }
 
     /// After the data changed: keep every selection whose key still exists;

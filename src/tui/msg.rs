@@ -3,9 +3,12 @@
 //! most one `Command`; the runtime performs it (through the
 //! [`super::Backend`]) and feeds the outcome back as another `Msg`.
 
+use std::path::PathBuf;
+
 use chrono::{DateTime, Utc};
 use ratatui::crossterm::event::KeyEvent;
 
+use super::model::ListsBefore;
 use crate::inbox::Inbox;
 use crate::router::TaskSummary;
 
@@ -27,10 +30,22 @@ pub enum Msg {
     Resize(u16, u16),
     /// The clock moved (ages in lists).
     Tick(DateTime<Utc>),
-    /// A watched file changed (already debounced).
+    /// Something watched changed, but not which files (already debounced):
+    /// everything is read again.
     MailChanged,
+    /// These watched files changed (a debounced burst): only they are read
+    /// again where the backend can (see `Backend::reload`).
+    FilesChanged(Vec<PathBuf>),
     Loaded {
         inbox: Result<Inbox, String>,
+        tasks: Result<Vec<TaskSummary>, String>,
+    },
+    /// The inbox on screen was brought up to date in place (or not: why).
+    /// `before` is what the lists held when the reload was asked for, so
+    /// selections survive it as they survive a full load.
+    Reloaded {
+        before: Box<ListsBefore>,
+        inbox: Result<(), String>,
         tasks: Result<Vec<TaskSummary>, String>,
     },
     Acked {
@@ -51,6 +66,11 @@ pub enum Msg {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     Load,
+    /// Bring the inbox on screen up to date after `changed` files changed.
+    Reload {
+        changed: Vec<PathBuf>,
+        before: Box<ListsBefore>,
+    },
     Ack {
         keys: Vec<String>,
         agent: String,

@@ -102,6 +102,30 @@ impl Backend for RealBackend {
         Ok(inbox)
     }
 
+    /// A plain mailbox is patched with just the changed files
+    /// (`inbox::incremental`); changes only in the task store need no mail
+    /// read at all (the tasks are read after every reload); anything else
+    /// is read again in full.
+    fn reload(&mut self, inbox: &mut Inbox, changed: &[PathBuf]) -> Result<(), String> {
+        let SourceKind::Mailbox { root } = &inbox.source else {
+            *inbox = self.load()?;
+            return Ok(());
+        };
+        let mail: Vec<PathBuf> = changed
+            .iter()
+            .filter(|p| p.starts_with(root) || !p.starts_with(&self.store_root))
+            .cloned()
+            .collect();
+        if mail.is_empty() && !changed.is_empty() {
+            return Ok(());
+        }
+        inbox::incremental::reload_changed(inbox, &mail).map_err(|e| e.to_string())?;
+        if self.route {
+            self.route_all(inbox)?;
+        }
+        Ok(())
+    }
+
     fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
         if !self.store_root.exists() {
             return Ok(Vec::new());

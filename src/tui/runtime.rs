@@ -36,11 +36,18 @@ pub struct RunOptions {
 
 /// Performs a command's I/O and returns what happened. Editor and Quit
 /// need the terminal and are handled by the runtime, so they return `None`.
-/// Tests drive the same function with a fake backend.
-pub fn execute(backend: &mut dyn Backend, inbox: &Inbox, cmd: Command) -> Option<Msg> {
+/// Tests drive the same function with a fake backend. `inbox` is the one
+/// on screen: a reload updates it in place, so a big inbox is neither
+/// copied nor read again when one file changes.
+pub fn execute(backend: &mut dyn Backend, inbox: &mut Inbox, cmd: Command) -> Option<Msg> {
     match cmd {
         Command::Load => Some(Msg::Loaded {
             inbox: backend.load(),
+            tasks: backend.tasks(),
+        }),
+        Command::Reload { changed, before } => Some(Msg::Reloaded {
+            before,
+            inbox: backend.reload(inbox, &changed),
             tasks: backend.tasks(),
         }),
         Command::Ack { keys, agent } => {
@@ -90,7 +97,7 @@ async fn run_loop(mut backend: Box<dyn Backend>, opts: RunOptions) -> io::Result
     let mut model =
         Model::new(empty_inbox(), Vec::new(), Utc::now(), opts.config).with_identity(opts.identity);
     model.source = backend.describe();
-    if let Some(msg) = execute(&mut *backend, &empty_inbox(), Command::Load) {
+    if let Some(msg) = execute(&mut *backend, &mut empty_inbox(), Command::Load) {
         update(&mut model, msg);
     }
 
@@ -140,7 +147,7 @@ async fn run_loop(mut backend: Box<dyn Backend>, opts: RunOptions) -> io::Result
                     model.dirty = true;
                     Some(Msg::EditorClosed(result))
                 }
-                Some(cmd) => execute(&mut *backend, &model.inbox, cmd),
+                Some(cmd) => execute(&mut *backend, &mut model.inbox, cmd),
             };
         }
     }
@@ -181,7 +188,10 @@ fn spawn_ticks(tx: UnboundedSender<Msg>) {
     });
 }
 
-/// Watches the backend's paths; bursts of changes become one `MailChanged`.
+/// Watches the backend's paths; a burst of changes becomes one
+/// `FilesChanged` with the paths it touched, or one `MailChanged` when the
+/// watcher could not say which (an overflowed queue, an event without
+/// paths, a watcher error): then everything is read again.
 pub fn start_watcher(
     paths: Vec<PathBuf>,
     tx: UnboundedSender<Msg>,
@@ -190,13 +200,16 @@ pub fn start_watcher(
     if paths.is_empty() {
         return None;
     }
-    let (raw_tx, mut raw_rx) = unbounded_channel::<()>();
+    // None: something changed, we do not know what.
+    let (raw_tx, mut raw_rx) = unbounded_channel::<Option<Vec<PathBuf>>>();
     let watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
-        if let Ok(ev) = res {
-            if !matches!(ev.kind, EventKind::Access(_)) {
-                let _ = raw_tx.send(());
-            }
-        }
+        let changed = match res {
+            Ok(ev) if matches!(ev.kind, EventKind::Access(_)) => return,
+            Ok(ev) if ev.need_rescan() || ev.paths.is_empty() => None,
+            Ok(ev) => Some(ev.paths),
+            Err(_) => None,
+        };
+        let _ = raw_tx.send(changed);
     });
     let mut watcher = match watcher {
         Ok(w) => w,
@@ -223,15 +236,51 @@ pub fn start_watcher(
     };
     let _ = tx.send(Msg::Watch(state));
     tokio::spawn(async move {
-        while raw_rx.recv().await.is_some() {
+        while let Some(first) = raw_rx.recv().await {
             tokio::time::sleep(DEBOUNCE).await;
-            while raw_rx.try_recv().is_ok() {}
-            if tx.send(Msg::MailChanged).is_err() {
+            let mut burst = Burst::default();
+            burst.add(first);
+            while let Ok(more) = raw_rx.try_recv() {
+                burst.add(more);
+            }
+            if tx.send(burst.into_msg()).is_err() {
                 break;
             }
         }
     });
     Some(watcher)
+}
+
+/// The paths of one debounced burst of watcher events, each once, in the
+/// order first seen; `unknown` once any event could not name its files.
+#[derive(Default)]
+struct Burst {
+    paths: Vec<PathBuf>,
+    seen: std::collections::HashSet<PathBuf>,
+    unknown: bool,
+}
+
+impl Burst {
+    fn add(&mut self, event: Option<Vec<PathBuf>>) {
+        match event {
+            None => self.unknown = true,
+            Some(paths) => {
+                for p in paths {
+                    if self.seen.insert(p.clone()) {
+                        self.paths.push(p);
+                    }
+                }
+            }
+        }
+    }
+
+    fn into_msg(self) -> Msg {
+        if self.unknown {
+            Msg::MailChanged
+        } else {
+            Msg::FilesChanged(self.paths)
+        }
+    }
 }
 
 /// Runs `$VISUAL`/`$EDITOR` (else `vi`) on a temp file holding `initial`.

@@ -21,6 +21,8 @@ pub struct FakeBackend {
     pub acks: Vec<(String, String)>,
     pub replies: Vec<(String, String, String)>,
     pub watch: Vec<PathBuf>,
+    /// The changed paths of every `reload` asked for, in order.
+    pub reloads: Vec<Vec<PathBuf>>,
 }
 
 impl FakeBackend {
@@ -32,6 +34,7 @@ impl FakeBackend {
             acks: Vec::new(),
             replies: Vec::new(),
             watch: Vec::new(),
+            reloads: Vec::new(),
         }
     }
 
@@ -63,6 +66,12 @@ impl Backend for FakeBackend {
     }
     fn load(&mut self) -> Result<Inbox, String> {
         Ok(self.inbox.clone())
+    }
+    /// Records the paths; the in-memory mailbox is then taken whole.
+    fn reload(&mut self, inbox: &mut Inbox, changed: &[PathBuf]) -> Result<(), String> {
+        self.reloads.push(changed.to_vec());
+        *inbox = self.inbox.clone();
+        Ok(())
     }
     fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
         Ok(self.tasks.clone())

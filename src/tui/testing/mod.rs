@@ -36,23 +36,40 @@ pub fn render_terminal(m: &Model, w: u16, h: u16) -> Terminal<TestBackend> {
 }
 
 /// Drives the real `update` + `execute` loop with key strings, the way the
-/// runtime does, against a [`FakeBackend`].
-pub struct TestApp {
+/// runtime does, against a [`FakeBackend`] (or any backend: the watcher
+/// tests use the real one over a temporary mailbox).
+pub struct TestApp<B: Backend = FakeBackend> {
     pub model: Model,
-    pub backend: FakeBackend,
+    pub backend: B,
     /// `$EDITOR` requests the app made (the test answers them).
     pub editor_requests: Vec<String>,
     pub quit: bool,
 }
 
 impl TestApp {
-    pub fn new(mut backend: FakeBackend, config: UiConfig) -> Self {
+    pub fn new(backend: FakeBackend, config: UiConfig) -> Self {
         let now = backend.now;
+        TestApp::with_backend(backend, now, config)
+    }
+
+    pub fn sample() -> Self {
+        TestApp::new(FakeBackend::sample(), UiConfig::default())
+    }
+}
+
+impl<B: Backend> TestApp<B> {
+    /// Starts the app over `backend` as the runtime does (one load), with
+    /// the clock at `now`.
+    pub fn with_backend(
+        mut backend: B,
+        now: chrono::DateTime<chrono::Utc>,
+        config: UiConfig,
+    ) -> Self {
         let mut model = Model::new(crate::tui::runtime::empty_inbox(), Vec::new(), now, config);
         model.source = backend.describe();
         if let Some(msg) = execute(
             &mut backend,
-            &crate::tui::runtime::empty_inbox(),
+            &mut crate::tui::runtime::empty_inbox(),
             Command::Load,
         ) {
             update(&mut model, msg);
@@ -63,10 +80,6 @@ impl TestApp {
             editor_requests: Vec::new(),
             quit: false,
         }
-    }
-
-    pub fn sample() -> Self {
-        TestApp::new(FakeBackend::sample(), UiConfig::default())
     }
 
     pub fn with_identity(mut self, me: &str) -> Self {
@@ -89,7 +102,7 @@ impl TestApp {
                     self.editor_requests.push(initial);
                     None
                 }
-                Some(cmd) => execute(&mut self.backend, &self.model.inbox, cmd),
+                Some(cmd) => execute(&mut self.backend, &mut self.model.inbox, cmd),
             };
         }
     }

@@ -17,7 +17,7 @@ pub use mail::TEMPLATE_MARK;
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 
 use crate::tui::keymap::Action;
-use crate::tui::model::{Filter, ListKind, Model, Notice, Overlay, Pane, Screen, Search};
+use crate::tui::model::{Filter, ListsBefore, Model, Notice, Overlay, Pane, Screen, Search};
 use crate::tui::msg::{Command, Msg};
 use mail::*;
 use nav::*;
@@ -54,8 +54,23 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             None
         }
         Msg::MailChanged => Some(Command::Load),
+        Msg::FilesChanged(changed) => Some(Command::Reload {
+            changed,
+            before: Box::new(m.lists_before()),
+        }),
         Msg::Loaded { inbox, tasks } => {
-            loaded(m, inbox, tasks);
+            let before = m.lists_before();
+            let inbox = inbox.map(|i| m.inbox = i);
+            loaded(m, &before, inbox, tasks);
+            m.dirty = true;
+            None
+        }
+        Msg::Reloaded {
+            before,
+            inbox,
+            tasks,
+        } => {
+            loaded(m, &before, inbox, tasks);
             m.dirty = true;
             None
         }
@@ -154,22 +169,18 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
+/// After a load or reload: `inbox` says whether the inbox on screen is new
+/// (it is already in place); the tasks are taken; selections are fixed up
+/// against `before`.
 fn loaded(
     m: &mut Model,
-    inbox: Result<crate::inbox::Inbox, String>,
+    before: &ListsBefore,
+    inbox: Result<(), String>,
     tasks: Result<Vec<crate::router::TaskSummary>, String>,
 ) {
-    let before = m.sel.clone();
-    let old = (
-        m.list_keys(ListKind::Threads),
-        m.list_keys(ListKind::Messages),
-        m.list_keys(ListKind::Tasks),
-        m.list_keys(ListKind::Agents),
-    );
     let mut errors = Vec::new();
-    match inbox {
-        Ok(i) => m.inbox = i,
-        Err(e) => errors.push(format!("mail: {e}")),
+    if let Err(e) = inbox {
+        errors.push(format!("mail: {e}"));
     }
     match tasks {
         Ok(t) => m.tasks = t,
@@ -191,7 +202,7 @@ fn loaded(
             error: false,
         });
     }
-    m.fix_selection(&before, &old.0, &old.1, &old.2, &old.3);
+    m.restore_selection(before);
 }
 
 fn key(m: &mut Model, k: KeyEvent) -> Option<Command> {
