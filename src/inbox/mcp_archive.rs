@@ -236,33 +236,7 @@ fn append_digest(
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     }
-    let recipients: Vec<&str> =
-        m.to.iter()
-            .chain(&m.cc)
-            .chain(&m.bcc)
-            .map(String::as_str)
-            .collect();
-    let body = m.body_md.trim();
-    let preview = if body.chars().count() > 1200 {
-        let cut: String = body.chars().take(1200).collect();
-        format!("{}\n...", cut.trim_end())
-    } else {
-        body.to_string()
-    };
-    let subject = m.subject.trim();
-    let mut entry = String::new();
-    if !subject.is_empty() {
-        entry.push_str(&format!("### {subject}\n\n"));
-    }
-    entry.push_str(&format!(
-        "## {} \u{2014} {} \u{2192} {}\n\n",
-        python_iso(m.created),
-        m.from,
-        recipients.join(", ")
-    ));
-    entry.push_str(&format!("[View canonical]({canonical_rel})\n\n"));
-    entry.push_str(&preview);
-    entry.push_str("\n\n---\n\n");
+    let mut entry = digest_entry(m, canonical_rel);
     let exists = path.exists();
     let mut f = OpenOptions::new()
         .create(true)
@@ -280,6 +254,35 @@ fn append_digest(
     f.write_all(b).map_err(|e| Error::io(&path, e))?;
     f.sync_all().map_err(|e| Error::io(&path, e))?;
     Ok(Some(rel))
+}
+
+/// One entry of `messages/threads/<thread>.md`, as the server's
+/// `_update_thread_digest` appends it: subject, created, sender and every
+/// recipient, the canonical path, the body cut to 1200 characters.
+pub(crate) fn digest_entry(m: &ArchiveMessage, canonical_rel: &str) -> String {
+    let recipients: Vec<&str> =
+        m.to.iter()
+            .chain(&m.cc)
+            .chain(&m.bcc)
+            .map(String::as_str)
+            .collect();
+    let body = m.body_md.trim();
+    let preview = match body.char_indices().nth(1200) {
+        Some((cut, _)) => format!("{}\n...", body[..cut].trim_end()),
+        None => body.to_string(),
+    };
+    let subject = m.subject.trim();
+    let mut entry = String::new();
+    if !subject.is_empty() {
+        entry.push_str(&format!("### {subject}\n\n"));
+    }
+    entry.push_str(&format!(
+        "## {} \u{2014} {} \u{2192} {}\n\n[View canonical]({canonical_rel})\n\n{preview}\n\n---\n\n",
+        python_iso(m.created),
+        m.from,
+        recipients.join(", ")
+    ));
+    entry
 }
 
 /// Commits `paths` when `archive` is a Git work tree, with the server's

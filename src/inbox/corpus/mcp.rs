@@ -310,7 +310,9 @@ fn write_archive(
             digests.push((thread.to_string(), format!("# Thread {thread}\n\n")));
             digests.len() - 1
         });
-        digests[i].1.push_str(&digest_entry(m, &paths[0]));
+        digests[i]
+            .1
+            .push_str(&mcp_archive::digest_entry(m, &paths[0]));
     }
     for (thread, text) in &digests {
         write(
@@ -341,35 +343,6 @@ fn profile_json(a: &Agent) -> String {
     let mut s = serde_json::to_string_pretty(&p).unwrap_or_else(|_| "{}".into());
     s.push('\n');
     s
-}
-
-/// One entry of `messages/threads/<thread>.md`, as the server's
-/// `_update_thread_digest` appends it: subject, created, sender and every
-/// recipient, the canonical path, the body cut to 1200 characters.
-fn digest_entry(m: &ArchiveMessage, canonical_rel: &str) -> String {
-    let recipients: Vec<&str> =
-        m.to.iter()
-            .chain(&m.cc)
-            .chain(&m.bcc)
-            .map(String::as_str)
-            .collect();
-    let body = m.body_md.trim();
-    let preview = match body.char_indices().nth(1200) {
-        Some((cut, _)) => format!("{}\n...", body[..cut].trim_end()),
-        None => body.to_string(),
-    };
-    let subject = m.subject.trim();
-    let mut entry = String::new();
-    if !subject.is_empty() {
-        entry.push_str(&format!("### {subject}\n\n"));
-    }
-    entry.push_str(&format!(
-        "## {} \u{2014} {} \u{2192} {}\n\n[View canonical]({canonical_rel})\n\n{preview}\n\n---\n\n",
-        python_iso(m.created),
-        m.from,
-        recipients.join(", ")
-    ));
-    entry
 }
 
 #[cfg(test)]
@@ -451,7 +424,7 @@ mod tests {
     fn digest_cuts_long_bodies_like_the_server() {
         let mut m = archive_messages(&super::super::corpus_mails(1, now())).remove(0);
         m.body_md = format!("{}   tail", "é".repeat(1200));
-        let e = digest_entry(&m, "x.md");
+        let e = mcp_archive::digest_entry(&m, "x.md");
         assert!(e.contains(&format!("\n\n{}\n...\n\n---\n\n", "é".repeat(1200))));
     }
 
