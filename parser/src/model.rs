@@ -80,6 +80,32 @@ impl MessageType {
         MessageType::KNOWN.into_iter().find(|t| matches(t.as_str()))
     }
 
+    /// Whether `s` ends with a token [`MessageType::from_token`] knows,
+    /// compared the same way. A cheap exact pre-check: a line whose type
+    /// token must end it can be ruled out before the subject parser runs.
+    pub(crate) fn ends_with_token(s: &[u8]) -> bool {
+        // Every name ends in one of these letters; most lines are ruled out
+        // here, by their last byte.
+        if !s.last().is_some_and(|b| {
+            matches!(
+                b.to_ascii_uppercase(),
+                b'D' | b'E' | b'K' | b'S' | b'T' | b'Y'
+            )
+        }) {
+            return false;
+        }
+        MessageType::KNOWN.into_iter().any(|t| {
+            let name = t.as_str().as_bytes();
+            s.len() >= name.len()
+                && name.iter().zip(&s[s.len() - name.len()..]).all(|(&n, &t)| {
+                    n == match t {
+                        b'-' | b' ' => b'_',
+                        _ => t.to_ascii_uppercase(),
+                    }
+                })
+        })
+    }
+
     /// OFFERING_READY, DONE, FAILED and CHECKPOINT end a worker's turn on a bead.
     pub fn is_completion(self) -> bool {
         matches!(
