@@ -22,7 +22,14 @@ impl<'a> Line<'a> {
         let offset = (inner.as_ptr() as usize).saturating_sub(self.text.as_ptr() as usize);
         let offset = offset.min(self.text.len());
         let prefix = self.text.get(..offset).unwrap_or(self.text);
-        prefix.chars().count() as u32 + 1
+        // Counting `char`s decodes; an ASCII prefix (the usual one) has as
+        // many as bytes, and checking that is cheaper.
+        let chars = if prefix.is_ascii() {
+            prefix.len()
+        } else {
+            prefix.chars().count()
+        };
+        chars as u32 + 1
     }
 
     pub fn is_blank(&self) -> bool {
