@@ -14,7 +14,8 @@
 //!    JSON Lines, or a bare body. LF, CRLF, a UTF-8 BOM and trailing blanks
 //!    all read the same.
 //! 2. **Lines** (`lines.rs`, `grammar.rs`): the document is split into lines
-//!    once; small parsers classify each line (field, heading, list item,
+//!    once (kept on the stack for a document of a few lines, the usual
+//!    message); small parsers classify each line (field, heading, list item,
 //!    fence). No parser ever looks past its line, so time is linear in the
 //!    input on every input, adversarial ones included. The line parsers,
 //!    the subject prefixes (`Re:`, `[bead]`, `bead:`) and the number
@@ -70,7 +71,7 @@ pub use values::parse_timestamp;
 use body::{whole_text, Body};
 use diag::Diags;
 use framing::{BodySource, Envelope, Envelopes};
-use lines::{split_lines, Line};
+use lines::{doc_lines, split_lines, Line};
 
 /// How to parse.
 #[derive(Debug, Clone, Default)]
@@ -91,7 +92,7 @@ impl ParseOptions {
 /// Lenient mode always returns `Ok`; strict mode returns the first problem.
 pub fn parse<'a>(input: &'a str, opts: &ParseOptions) -> Result<Vec<Message<'a>>, ParseError> {
     let doc = input.strip_prefix('\u{feff}').unwrap_or(input);
-    let lines = split_lines(doc, 0, 1);
+    let lines = doc_lines(doc);
     // Messages are built straight into the list: a message is large (most
     // of a kilobyte), and moving it through return values showed in the
     // profile of small messages.
