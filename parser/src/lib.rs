@@ -14,7 +14,8 @@
 //!    JSON Lines, or a bare body. LF, CRLF, a UTF-8 BOM and trailing blanks
 //!    all read the same.
 //! 2. **Lines** (`lines.rs`, `grammar.rs`): the document is split into lines
-//!    once; small parsers classify each line (field, heading, list item,
+//!    once (kept on the stack for a document of a few lines, the usual
+//!    message); small parsers classify each line (field, heading, list item,
 //!    fence). No parser ever looks past its line, so time is linear in the
 //!    input on every input, adversarial ones included. The line parsers,
 //!    the subject prefixes (`Re:`, `[bead]`, `bead:`) and the number
@@ -70,7 +71,7 @@ pub use values::parse_timestamp;
 use body::{whole_text, Body};
 use diag::Diags;
 use framing::{BodySource, Envelope, Envelopes};
-use lines::{split_lines, Line};
+use lines::{doc_lines, split_lines, Line};
 
 /// How to parse.
 #[derive(Debug, Clone, Default)]
@@ -91,7 +92,7 @@ impl ParseOptions {
 /// Lenient mode always returns `Ok`; strict mode returns the first problem.
 pub fn parse<'a>(input: &'a str, opts: &ParseOptions) -> Result<Vec<Message<'a>>, ParseError> {
     let doc = input.strip_prefix('\u{feff}').unwrap_or(input);
-    let lines = split_lines(doc, 0, 1);
+    let lines = doc_lines(doc);
     // Messages are built straight into the list: a message is large (most
     // of a kilobyte), and moving it through return values showed in the
     // profile of small messages.
@@ -159,16 +160,36 @@ pub fn parse_bytes(input: &[u8], opts: &ParseOptions) -> Result<Vec<OwnedMessage
 fn body_type_line<'a>(body: &[Line<'a>]) -> Option<(MessageType, &'a str, Option<&'a str>, usize)> {
     let (idx, first) = body.iter().enumerate().find(|(_, l)| !l.is_blank())?;
     let t = lines::trim(first.text);
-    if t.len() > 80 {
+    if t.len() > 80 || !may_be_type_line(t) {
         return None;
     }
+    let (kind, raw, bead) = type_line(t)?;
+    Some((kind, raw, bead, idx))
+}
+
+/// An exact shortcut before [`type_line`] (the subject parser is most of
+/// its cost, on a first body line that is nearly always a field): false
+/// only where `type_line` is `None`. The line must be the type, so with no
+/// `[` after it the type token ends the line but for `:`, `.`, ` ` and `!`
+/// (see `trailing` in `type_line`; the token never ends in one of those).
+fn may_be_type_line(t: &str) -> bool {
+    let b = t.as_bytes();
+    let mut end = b.len();
+    while end > 0 && matches!(b[end - 1], b':' | b'.' | b' ' | b'!') {
+        end -= 1;
+    }
+    MessageType::ends_with_token(&b[..end]) || b.contains(&b'[')
+}
+
+/// `t` (trimmed) as a whole type line: type, its token, and a bead id.
+fn type_line(t: &str) -> Option<(MessageType, &str, Option<&str>)> {
     let s = subject::parse_subject(t);
     let kind = s.kind?;
     // The whole line must be the type (and bead), not prose starting with it.
     let raw = s.raw_type?;
     let rest = t.len() - (raw.as_ptr() as usize - t.as_ptr() as usize) - raw.len();
     let trailing = t[t.len() - rest..].trim_start_matches([':', '.', ' ', '!']);
-    (trailing.is_empty() || trailing.starts_with('[')).then_some((kind, raw, s.bead, idx))
+    (trailing.is_empty() || trailing.starts_with('[')).then_some((kind, raw, s.bead))
 }
 
 /// The column of an unknown type token inside a subject written in the
@@ -423,4 +444,47 @@ fn assemble<'a>(
         line: env.line,
     });
     first_strict
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// The shortcut never rules out a line the subject parser would
+        /// take as a type line.
+        #[test]
+        fn type_line_shortcut_is_exact(
+            t in "(Re: |\\[|\\]|[a-z0-9._/-]{1,8}|done|DONE|Help|_|-|request|progress|Spawn ack|[:.,;! ]|é){0,6}"
+        ) {
+            let t = lines::trim(&t);
+            if type_line(t).is_some() {
+                proptest::prop_assert!(may_be_type_line(t));
+            }
+        }
+
+        #[test]
+        fn type_line_shortcut_is_exact_on_any_text(t in "\\PC{0,40}") {
+            let t = lines::trim(&t);
+            if type_line(t).is_some() {
+                proptest::prop_assert!(may_be_type_line(t));
+            }
+        }
+    }
+
+    #[test]
+    fn type_lines_pass_the_shortcut() {
+        for t in [
+            "DONE",
+            "[ol-1] DONE",
+            "help request!",
+            "PROGRESS [x]",
+            "Re: Spawn-Ack:",
+            "done .",
+        ] {
+            assert!(type_line(t).is_some(), "{t}");
+            assert!(may_be_type_line(t), "{t}");
+        }
+        assert!(!may_be_type_line("Bead: ol-527.1"));
+    }
 }

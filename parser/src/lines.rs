@@ -22,7 +22,14 @@ impl<'a> Line<'a> {
         let offset = (inner.as_ptr() as usize).saturating_sub(self.text.as_ptr() as usize);
         let offset = offset.min(self.text.len());
         let prefix = self.text.get(..offset).unwrap_or(self.text);
-        prefix.chars().count() as u32 + 1
+        // Counting `char`s decodes; an ASCII prefix (the usual one) has as
+        // many as bytes, and checking that is cheaper.
+        let chars = if prefix.is_ascii() {
+            prefix.len()
+        } else {
+            prefix.chars().count()
+        };
+        chars as u32 + 1
     }
 
     pub fn is_blank(&self) -> bool {
@@ -70,6 +77,65 @@ pub(crate) fn trim_ticks(s: &str) -> &str {
 /// document) into lines. A final line ending does not start an empty line.
 pub(crate) fn split_lines(input: &str, base: usize, first_no: u32) -> Vec<Line<'_>> {
     let mut out = Vec::with_capacity(input.len() / 32 + 1);
+    for_each_line(input, base, first_no, |l| out.push(l));
+    out
+}
+
+/// Documents of up to this many lines keep them on the stack.
+const FEW: usize = 8;
+
+/// A whole document's lines: on the stack when there are few (a typical
+/// message), since allocating and freeing the list showed in the profile of
+/// small messages; in a `Vec` otherwise.
+// `Few` is large, but boxing it would be the very allocation this avoids.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum DocLines<'a> {
+    Few([Line<'a>; FEW], usize),
+    Many(Vec<Line<'a>>),
+}
+
+impl<'a> std::ops::Deref for DocLines<'a> {
+    type Target = [Line<'a>];
+    fn deref(&self) -> &[Line<'a>] {
+        match self {
+            DocLines::Few(lines, n) => lines.get(..*n).unwrap_or(lines),
+            DocLines::Many(lines) => lines,
+        }
+    }
+}
+
+/// [`split_lines`] of a whole document (from byte 0, line 1).
+pub(crate) fn doc_lines(input: &str) -> DocLines<'_> {
+    const NONE: Line<'static> = Line {
+        text: "",
+        no: 0,
+        start: 0,
+    };
+    let mut few = [NONE; FEW];
+    let mut n = 0;
+    let mut many: Option<Vec<Line<'_>>> = None;
+    for_each_line(input, 0, 1, |l| match &mut many {
+        Some(lines) => lines.push(l),
+        None if n < FEW => {
+            few[n] = l;
+            n += 1;
+        }
+        None => {
+            let mut lines = Vec::with_capacity((input.len() / 32 + 1).max(2 * FEW));
+            lines.extend_from_slice(&few);
+            lines.push(l);
+            many = Some(lines);
+        }
+    });
+    match many {
+        Some(lines) => DocLines::Many(lines),
+        None => DocLines::Few(few, n),
+    }
+}
+
+/// Calls `f` with each line of `input`, as [`split_lines`] lists them.
+#[inline]
+fn for_each_line<'a>(input: &'a str, base: usize, first_no: u32, mut f: impl FnMut(Line<'a>)) {
     let mut start = 0usize;
     let mut no = first_no;
     let bytes = input.as_bytes();
@@ -82,7 +148,7 @@ pub(crate) fn split_lines(input: &str, base: usize, first_no: u32) -> Vec<Line<'
         if text_end > start && bytes[text_end - 1] == b'\r' {
             text_end -= 1;
         }
-        out.push(Line {
+        f(Line {
             text: &input[start..text_end],
             no,
             start: base + start,
@@ -90,7 +156,6 @@ pub(crate) fn split_lines(input: &str, base: usize, first_no: u32) -> Vec<Line<'
         no = no.saturating_add(1);
         start = end + 1;
     }
-    out
 }
 
 /// SIMD newline search (the `memchr` crate): on a 10 MB body the split is
@@ -131,6 +196,16 @@ pub(crate) fn join_lines<'a>(doc: &'a str, lines: &[Line<'a>]) -> std::borrow::C
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn doc_lines_agree_with_split_lines() {
+        for n in [0, 1, 7, 8, 9, 20] {
+            let doc: String = (0..n).map(|i| format!("line {i}\r\n")).collect();
+            assert_eq!(&doc_lines(&doc)[..], &split_lines(&doc, 0, 1)[..]);
+            let doc = doc + "tail";
+            assert_eq!(&doc_lines(&doc)[..], &split_lines(&doc, 0, 1)[..]);
+        }
+    }
 
     #[test]
     fn crlf_and_lf_split_alike() {

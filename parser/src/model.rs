@@ -68,6 +68,10 @@ impl MessageType {
         // Compared in place, byte by byte, rather than normalised into a
         // buffer first: the length check rules out most names at once, and
         // this runs for several words of every subject.
+        // No name has another length: most words are ruled out here.
+        if !matches!(token.len(), 4 | 6 | 8 | 9 | 10 | 12 | 13 | 14) {
+            return None;
+        }
         let matches = |name: &str| {
             name.len() == token.len()
                 && name.bytes().zip(token.bytes()).all(|(n, t)| {
@@ -78,6 +82,32 @@ impl MessageType {
                 })
         };
         MessageType::KNOWN.into_iter().find(|t| matches(t.as_str()))
+    }
+
+    /// Whether `s` ends with a token [`MessageType::from_token`] knows,
+    /// compared the same way. A cheap exact pre-check: a line whose type
+    /// token must end it can be ruled out before the subject parser runs.
+    pub(crate) fn ends_with_token(s: &[u8]) -> bool {
+        // Every name ends in one of these letters; most lines are ruled out
+        // here, by their last byte.
+        if !s.last().is_some_and(|b| {
+            matches!(
+                b.to_ascii_uppercase(),
+                b'D' | b'E' | b'K' | b'S' | b'T' | b'Y'
+            )
+        }) {
+            return false;
+        }
+        MessageType::KNOWN.into_iter().any(|t| {
+            let name = t.as_str().as_bytes();
+            s.len() >= name.len()
+                && name.iter().zip(&s[s.len() - name.len()..]).all(|(&n, &t)| {
+                    n == match t {
+                        b'-' | b' ' => b'_',
+                        _ => t.to_ascii_uppercase(),
+                    }
+                })
+        })
     }
 
     /// OFFERING_READY, DONE, FAILED and CHECKPOINT end a worker's turn on a bead.
@@ -312,6 +342,9 @@ mod tests {
             assert_eq!(MessageType::from_token(t.as_str()), Some(t));
             let spaced = t.as_str().replace('_', " ").to_lowercase();
             assert_eq!(MessageType::from_token(&spaced), Some(t));
+            // The shortcuts' tables (lengths, last letters) hold every name.
+            assert!(MessageType::ends_with_token(spaced.as_bytes()));
+            assert!(MessageType::ends_with_token(t.as_str().as_bytes()));
         }
         assert_eq!(MessageType::from_token("UNKNOWN"), None);
         assert_eq!(MessageType::from_token("DONES"), None);

@@ -189,7 +189,7 @@ pub(crate) fn inline_list(s: &str) -> Vec<Cow<'_, str>> {
     let mut items = Vec::with_capacity(4);
     let mut rest = s;
     loop {
-        let comma = rest.bytes().position(|b| b == b',');
+        let comma = memchr::memchr(b',', rest.as_bytes());
         // `,` is ASCII: both sides of it start and end on character
         // boundaries.
         let (item, next) = match comma {
