@@ -173,16 +173,26 @@ pub struct Selection {
     pub agent: Option<String>,
 }
 
-/// The selection and every list's keys before a data change, for
-/// [`Model::fix_selection`] once the new data is in.
+/// The selection before a data change and where each selected key stood
+/// in its list, for [`Model::fix_selection`] once the new data is in. Only
+/// the positions: copying every thread's key on each reload of a large
+/// inbox cost more than the patch itself.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ListsBefore {
     pub sel: Selection,
-    pub threads: Vec<String>,
-    pub messages: Vec<String>,
-    pub tasks: Vec<String>,
-    pub agents: Vec<String>,
+    /// Index of the selected key in the threads, messages, tasks and agents
+    /// lists (in [`ListKind`] order as [`LISTS`] gives it); `None` when
+    /// nothing was selected or the key was not in its list.
+    pub at: [Option<usize>; 4],
 }
+
+/// The lists [`ListsBefore::at`] indexes, in order.
+const LISTS: [ListKind; 4] = [
+    ListKind::Threads,
+    ListKind::Messages,
+    ListKind::Tasks,
+    ListKind::Agents,
+];
 
 #[derive(Debug)]
 pub struct Model {
@@ -255,7 +265,7 @@ impl Model {
                 error: true,
             });
         }
-        m.fix_selection(&Selection::default(), &[], &[], &[], &[]);
+        m.fix_selection(&Selection::default(), &[None; 4]);
         m
     }
 
@@ -456,11 +466,20 @@ impl Model {
 
     /// Keys of the items in a list, in display order.
     pub fn list_keys(&self, kind: ListKind) -> Vec<String> {
+        self.list_key_refs(kind)
+            .into_iter()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// [`Model::list_keys`] borrowed: a reload looks keys up in the thread
+    /// list of the whole inbox, and copying them all is most of that cost.
+    fn list_key_refs(&self, kind: ListKind) -> Vec<&str> {
         match kind {
             ListKind::Threads => self
                 .visible_threads()
                 .iter()
-                .map(|t| t.id.clone())
+                .map(|t| t.id.as_str())
                 .collect(),
             ListKind::Messages => self
                 .selected_thread()
@@ -468,12 +487,12 @@ impl Model {
                     t.messages
                         .iter()
                         .filter_map(|&i| self.inbox.messages.get(i))
-                        .map(|m| m.key.clone())
+                        .map(|m| m.key.as_str())
                         .collect()
                 })
                 .unwrap_or_default(),
-            ListKind::Tasks => self.board().iter().map(|t| t.id.clone()).collect(),
-            ListKind::Agents => self.inbox.agents.iter().map(|a| a.name.clone()).collect(),
+            ListKind::Tasks => self.board().iter().map(|t| t.id.as_str()).collect(),
+            ListKind::Agents => self.inbox.agents.iter().map(|a| a.name.as_str()).collect(),
         }
     }
 
@@ -553,53 +572,53 @@ impl Model {
 
     /// What [`Model::restore_selection`] needs, taken before a data change.
     pub fn lists_before(&self) -> ListsBefore {
-        ListsBefore {
-            sel: self.sel.clone(),
-            threads: self.list_keys(ListKind::Threads),
-            messages: self.list_keys(ListKind::Messages),
-            tasks: self.list_keys(ListKind::Tasks),
-            agents: self.list_keys(ListKind::Agents),
-        }
+        let sel = self.sel.clone();
+        let at = LISTS.map(|kind| {
+            let key = match kind {
+                ListKind::Threads => sel.thread.as_deref(),
+                ListKind::Messages => sel.message.as_deref(),
+                ListKind::Tasks => sel.task.as_deref(),
+                ListKind::Agents => sel.agent.as_deref(),
+            }?;
+            self.list_key_refs(kind).iter().position(|k| *k == key)
+        });
+        ListsBefore { sel, at }
     }
 
     /// [`Model::fix_selection`] from a [`ListsBefore`].
     pub fn restore_selection(&mut self, b: &ListsBefore) {
-        self.fix_selection(&b.sel, &b.threads, &b.messages, &b.tasks, &b.agents);
+        self.fix_selection(&b.sel, &b.at);
     }
 
     /// After the data changed: keep every selection whose key still exists;
-    /// otherwise take the item now at the old position (or the first).
-    pub fn fix_selection(
-        &mut self,
-        before: &Selection,
-        old_threads: &[String],
-        old_messages: &[String],
-        old_tasks: &[String],
-        old_agents: &[String],
-    ) {
-        for (kind, old) in [
-            (ListKind::Threads, old_threads),
-            (ListKind::Tasks, old_tasks),
-            (ListKind::Agents, old_agents),
-            (ListKind::Messages, old_messages),
+    /// otherwise take the item now at the old position `at` (see
+    /// [`ListsBefore::at`]), or the first.
+    pub fn fix_selection(&mut self, before: &Selection, at: &[Option<usize>; 4]) {
+        // Threads before messages: the message list is the selected
+        // thread's.
+        for kind in [
+            ListKind::Threads,
+            ListKind::Tasks,
+            ListKind::Agents,
+            ListKind::Messages,
         ] {
-            let keys = self.list_keys(kind);
+            let slot = LISTS.iter().position(|k| *k == kind).unwrap_or(0);
             let prev = match kind {
                 ListKind::Threads => &before.thread,
                 ListKind::Messages => &before.message,
                 ListKind::Tasks => &before.task,
                 ListKind::Agents => &before.agent,
             };
-            let keep = prev.as_ref().filter(|k| keys.contains(k)).cloned();
-            let chosen = match keep {
-                Some(k) => Some(k),
-                None if kind == ListKind::Messages => None,
-                None => {
-                    let at = prev
-                        .as_ref()
-                        .and_then(|k| old.iter().position(|o| o == k))
-                        .unwrap_or(0);
-                    keys.get(at.min(keys.len().saturating_sub(1))).cloned()
+            let chosen = {
+                let keys = self.list_key_refs(kind);
+                match prev.as_deref().filter(|k| keys.contains(k)) {
+                    Some(k) => Some(k.to_string()),
+                    None if kind == ListKind::Messages => None,
+                    None => {
+                        let at = at[slot].unwrap_or(0);
+                        keys.get(at.min(keys.len().saturating_sub(1)))
+                            .map(|k| k.to_string())
+                    }
                 }
             };
             match kind {
