@@ -26,8 +26,16 @@ use super::update::update;
 use super::view::view;
 use crate::inbox::{Inbox, SourceKind};
 
-/// How long to wait for a burst of file events to settle before reloading.
-const DEBOUNCE: Duration = Duration::from_millis(250);
+/// A burst of file events has settled when this long passes without a new
+/// one (trailing edge): one saved file is a handful of events within
+/// microseconds, so a new message reaches the screen about this much after
+/// it lands, well inside the 100 ms the design allows.
+const QUIET: Duration = Duration::from_millis(40);
+
+/// A steady stream of events (a `git checkout`, a sync) still reloads this
+/// often: the incremental path is exact for any subset of the changes, so
+/// cutting a long burst into pieces costs only the extra reloads.
+const MAX_BURST: Duration = Duration::from_millis(250);
 
 pub struct RunOptions {
     pub identity: Option<String>,
@@ -237,13 +245,26 @@ pub fn start_watcher(
     let _ = tx.send(Msg::Watch(state));
     tokio::spawn(async move {
         while let Some(first) = raw_rx.recv().await {
-            tokio::time::sleep(DEBOUNCE).await;
+            let deadline = tokio::time::Instant::now() + MAX_BURST;
             let mut burst = Burst::default();
             burst.add(first);
-            while let Ok(more) = raw_rx.try_recv() {
-                burst.add(more);
+            let mut closed = false;
+            loop {
+                let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+                if left.is_zero() {
+                    break;
+                }
+                let wait = QUIET.min(left);
+                match tokio::time::timeout(wait, raw_rx.recv()).await {
+                    Ok(Some(more)) => burst.add(more),
+                    Ok(None) => {
+                        closed = true;
+                        break;
+                    }
+                    Err(_elapsed) => break,
+                }
             }
-            if tx.send(burst.into_msg()).is_err() {
+            if tx.send(burst.into_msg()).is_err() || closed {
                 break;
             }
         }
