@@ -10,41 +10,11 @@
 
 mod inbox_support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use amail::inbox::{self, LoadOptions};
-use inbox_support::{amail, fixture_copy};
-
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
-}
-
-/// The venv's python, or `None` (with the reason printed) without Python 3.12.
-fn server_python() -> Option<PathBuf> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop/setup-venv.sh");
-    let out = Command::new("bash")
-        .arg(&script)
-        .arg(target_dir().join("interop-venv"))
-        .output()
-        .expect("bash runs");
-    match out.status.code() {
-        Some(0) => Some(PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())),
-        Some(3) => {
-            eprintln!(
-                "SKIPPED interop test: {}",
-                String::from_utf8_lossy(&out.stderr).trim()
-            );
-            None
-        }
-        _ => panic!(
-            "setting up the mcp-agent-mail venv failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        ),
-    }
-}
+use inbox_support::{amail, fixture_copy, server_python};
 
 #[test]
 fn real_server_sees_our_reply_and_agrees_on_acks() {

@@ -11,43 +11,13 @@
 mod inbox_support;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use amail::inbox::corpus::mcp;
 use amail::inbox::{self, LoadOptions};
 use chrono::{TimeZone, Utc};
-
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
-}
-
-/// The venv's python, or `None` (with the reason printed) without Python
-/// 3.12. (As in interop_mcp_agent_mail.rs: the same venv serves both.)
-fn server_python() -> Option<PathBuf> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop/setup-venv.sh");
-    let out = Command::new("bash")
-        .arg(&script)
-        .arg(target_dir().join("interop-venv"))
-        .output()
-        .expect("bash runs");
-    match out.status.code() {
-        Some(0) => Some(PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())),
-        Some(3) => {
-            eprintln!(
-                "SKIPPED interop test: {}",
-                String::from_utf8_lossy(&out.stderr).trim()
-            );
-            None
-        }
-        _ => panic!(
-            "setting up the mcp-agent-mail venv failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        ),
-    }
-}
+use inbox_support::server_python;
 
 #[test]
 fn real_server_serves_a_generated_corpus() {

@@ -205,3 +205,35 @@ pub fn amail(args: &[&str], stdin: Option<&str>) -> std::process::Output {
     drop(input);
     child.wait_with_output().unwrap()
 }
+
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
+}
+
+/// The python of the virtualenv holding the real mcp-agent-mail server
+/// (`tests/interop/setup-venv.sh` makes it once under `target/`), or `None`
+/// with the reason printed where Python 3.12 is missing.
+pub fn server_python() -> Option<PathBuf> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop/setup-venv.sh");
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .arg(target_dir().join("interop-venv"))
+        .output()
+        .expect("bash runs");
+    match out.status.code() {
+        Some(0) => Some(PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())),
+        Some(3) => {
+            eprintln!(
+                "SKIPPED interop test: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            );
+            None
+        }
+        _ => panic!(
+            "setting up the mcp-agent-mail venv failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    }
+}
