@@ -10,11 +10,10 @@
 
 mod inbox_support;
 
-use std::path::Path;
 use std::process::Command;
 
 use amail::inbox::{self, LoadOptions};
-use inbox_support::{amail, fixture_copy, server_python};
+use inbox_support::{amail, fixture_copy, server_python, server_view};
 
 #[test]
 fn real_server_sees_our_reply_and_agrees_on_acks() {
@@ -76,37 +75,12 @@ fn real_server_sees_our_reply_and_agrees_on_acks() {
         .ack_at
         .unwrap();
 
-    let home = tempfile::tempdir().unwrap();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop/server_view.py");
-    let out = Command::new(&python)
-        .arg(&script)
-        .args(["/home/dev/demo-repo", "12", "interopzebra"])
-        .current_dir(dir)
-        .env("HOME", home.path())
-        .env("STORAGE_ROOT", &archive)
-        .env(
-            "DATABASE_URL",
-            format!(
-                "sqlite+aiosqlite:///{}",
-                dir.join("storage.sqlite3").display()
-            ),
-        )
-        .env("MCP_TOOLS_MODE", "extended")
-        .env("LLM_ENABLED", "false")
-        .env("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-        .env("TOOLS_LOG_ENABLED", "false")
-        .env("LOG_RICH_ENABLED", "false")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "server run failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    let view = server_view(
+        &python,
+        "server_view.py",
+        &["/home/dev/demo-repo", "12", "interopzebra"],
+        dir,
     );
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let last = stdout.lines().last().unwrap_or("");
-    let view: serde_json::Value =
-        serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {stdout}"));
 
     // fetch_inbox for PurpleBear returns our reply, in thread ol-527.2, from BlueLake.
     let inbox = view["fetch_inbox"].as_array().expect("a list");

@@ -11,13 +11,11 @@
 mod inbox_support;
 
 use std::collections::BTreeSet;
-use std::path::Path;
-use std::process::Command;
 
 use amail::inbox::corpus::mcp;
 use amail::inbox::{self, LoadOptions};
 use chrono::{TimeZone, Utc};
-use inbox_support::server_python;
+use inbox_support::{server_python, server_view};
 
 #[test]
 fn real_server_serves_a_generated_corpus() {
@@ -50,37 +48,12 @@ fn real_server_serves_a_generated_corpus() {
         .find(|t| t.id.starts_with("ol-") && t.messages.len() > 2)
         .expect("a bead thread");
 
-    let home = tempfile::tempdir().unwrap();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop/corpus_view.py");
-    let out = Command::new(&python)
-        .arg(&script)
-        .args([mcp::PROJECT_KEY, agent, &ack_id, &thread.id])
-        .current_dir(dir)
-        .env("HOME", home.path())
-        .env("STORAGE_ROOT", dir.join("archive"))
-        .env(
-            "DATABASE_URL",
-            format!(
-                "sqlite+aiosqlite:///{}",
-                dir.join("storage.sqlite3").display()
-            ),
-        )
-        .env("MCP_TOOLS_MODE", "extended")
-        .env("LLM_ENABLED", "false")
-        .env("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-        .env("TOOLS_LOG_ENABLED", "false")
-        .env("LOG_RICH_ENABLED", "false")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "server run failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    let view = server_view(
+        &python,
+        "corpus_view.py",
+        &[mcp::PROJECT_KEY, agent, &ack_id, &thread.id],
+        dir,
     );
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let last = stdout.lines().last().unwrap_or("");
-    let view: serde_json::Value =
-        serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {stdout}"));
 
     // fetch_inbox: exactly the messages amail says are addressed to BlueLake,
     // with the sender and thread amail reads.

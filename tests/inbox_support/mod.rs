@@ -237,3 +237,41 @@ pub fn server_python() -> Option<PathBuf> {
         ),
     }
 }
+
+/// Runs `tests/interop/<script>` with the real server's python against the
+/// store in `dir` (`archive/` and `storage.sqlite3`), offline and with a
+/// private HOME, and returns the JSON view it prints on its last line.
+pub fn server_view(python: &Path, script: &str, args: &[&str], dir: &Path) -> serde_json::Value {
+    let home = tempfile::tempdir().unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/interop")
+        .join(script);
+    let out = std::process::Command::new(python)
+        .arg(&script)
+        .args(args)
+        .current_dir(dir)
+        .env("HOME", home.path())
+        .env("STORAGE_ROOT", dir.join("archive"))
+        .env(
+            "DATABASE_URL",
+            format!(
+                "sqlite+aiosqlite:///{}",
+                dir.join("storage.sqlite3").display()
+            ),
+        )
+        .env("MCP_TOOLS_MODE", "extended")
+        .env("LLM_ENABLED", "false")
+        .env("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+        .env("TOOLS_LOG_ENABLED", "false")
+        .env("LOG_RICH_ENABLED", "false")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "server run failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let last = stdout.lines().last().unwrap_or("");
+    serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
