@@ -8,8 +8,9 @@ use std::hint::black_box;
 
 use amail::aof::validate::{envelope_from_value, Validated};
 use amail::aof::Envelope;
+use amail::aof::Routable;
 use amail::router::task::Task;
-use amail::router::{Extras, Router, RouterOptions, Store};
+use amail::router::{Router, RouterOptions, Store};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use serde_json::json;
 
@@ -59,7 +60,7 @@ fn bench(c: &mut Criterion) {
                     &t,
                     json!({ "taskId": t, "agentId": "w", "progress": format!("step {k}") }),
                 );
-                black_box(router.route_envelope(&e, &Extras::default()).unwrap());
+                black_box(router.route(&Routable::named(e, None, None)).unwrap());
             })
         });
         let mut k = 0usize;
@@ -72,7 +73,7 @@ fn bench(c: &mut Criterion) {
                     &t,
                     json!({ "outcome": "partial", "summaryRef": "", "tests": { "total": 0, "passed": 0, "failed": 0 }, "notes": "" }),
                 );
-                black_box(router.route_envelope(&e, &Extras::default()).unwrap());
+                black_box(router.route(&Routable::named(e, None, None)).unwrap());
             })
         });
         router.store.checkpoint().unwrap();

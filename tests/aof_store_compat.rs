@@ -5,9 +5,10 @@
 use std::fs;
 
 use amail::aof::validate::{envelope_from_value, Validated};
+use amail::aof::Routable;
 use amail::aof::TaskStatus;
 use amail::router::events;
-use amail::router::{Extras, Router, RouterOptions, Store};
+use amail::router::{Router, RouterOptions, Store};
 use serde_json::json;
 
 const ID: &str = "TASK-2026-11-22-D4j2t7Vy";
@@ -80,7 +81,7 @@ fn routes_into_a_store_written_by_aof() {
         panic!()
     };
     let router = Router::new(store.clone(), RouterOptions::default());
-    router.route_envelope(&e, &Extras::default()).unwrap();
+    router.route(&Routable::named(e, None, None)).unwrap();
     store.checkpoint().unwrap();
 
     assert_eq!(store.locate_all(ID), vec![TaskStatus::Done]);

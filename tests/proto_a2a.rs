@@ -5,7 +5,8 @@
 use std::path::Path;
 
 use amail::aof::{detect, Detected, Input, MessageKind, Outcome, Payload, TaskStatus};
-use amail::protocols::{self, bridge, A2aKind, A2aStatus, Item, Priority, Protocol};
+use amail::bridge::protocol as bridge;
+use amail::formats::{self as protocols, A2aKind, A2aStatus, Item, Priority, Protocol};
 
 fn data(rel: &str) -> (String, String) {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -5,7 +5,8 @@
 use std::path::Path;
 
 use amail::aof::{detect, Detected, Input, MessageKind, Outcome, Payload};
-use amail::protocols::{self, bridge, handoff, HandoffStatus, Item, Protocol};
+use amail::bridge::protocol as bridge;
+use amail::formats::{self as protocols, handoff, HandoffStatus, Item, Protocol};
 
 fn data(rel: &str) -> (String, String) {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))

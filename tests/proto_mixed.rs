@@ -114,8 +114,16 @@ fn a2a_fields_are_in_the_message() {
 
 fn route(store: &Path) -> Vec<TaskSummary> {
     let paths = vec![mailbox()];
-    let mut items = amail::router::inputs::collect(&paths).unwrap();
-    let (found, diags) = amail::protocols::route::collect(&paths, &mut items);
+    let opts = amail::source::inputs::InputOptions {
+        handoff_dir: None,
+        max_bytes: amail::config::DEFAULT_MAX_MESSAGE_BYTES,
+    };
+    let inputs = amail::source::inputs::collect(&paths, &opts).unwrap();
+    let diags = inputs.diags;
+    let (found, items): (Vec<_>, Vec<_>) = inputs
+        .items
+        .into_iter()
+        .partition(|i| matches!(i, amail::source::inputs::Item::Protocol(_)));
     assert_eq!(diags.len(), 1, "{diags:?}");
     // The JSON files are routed as protocol items, not as mail.
     assert!(
@@ -124,12 +132,16 @@ fn route(store: &Path) -> Vec<TaskSummary> {
     );
     let router = Router::new(Store::open(store).unwrap(), RouterOptions::default());
     for item in &items {
-        if let amail::router::inputs::Item::Mail { msg, .. } = item {
-            router.route_mail(msg).unwrap();
+        if let amail::source::inputs::Item::Mail { msg, .. } = item {
+            router.route(&amail::bridge::mail::routable(msg)).unwrap();
         }
     }
     for it in &found {
-        router.route_protocol(it).unwrap();
+        if let amail::source::inputs::Item::Protocol(it) = it {
+            router
+                .route(&amail::bridge::protocol::routable(it))
+                .unwrap();
+        }
     }
     router.store.checkpoint().unwrap();
     router.store.list().unwrap()

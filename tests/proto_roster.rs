@@ -46,12 +46,12 @@ fn mail(
 }
 
 fn protocol(path: &str, text: &str) -> Vec<amail::inbox::InboxMessage> {
-    let p = amail::protocols::parse_files(&[(path.into(), text.into())]);
+    let p = amail::formats::parse_files(&[(path.into(), text.into())]);
     assert!(p.diags.is_empty(), "{:?}", p.diags);
     p.items
         .iter()
         .enumerate()
-        .map(|(i, it)| amail::protocols::inbox::to_inbox(it, format!("{path}#{i}")))
+        .map(|(i, it)| amail::inbox::protocol_items::to_inbox(it, format!("{path}#{i}")))
         .collect()
 }
 

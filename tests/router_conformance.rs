@@ -5,10 +5,11 @@
 use std::fs;
 
 use amail::aof::validate::{envelope_from_value, Validated};
+use amail::aof::Routable;
 use amail::aof::{Envelope, TaskStatus};
 use amail::router::events::{self, Event};
 use amail::router::task::Task;
-use amail::router::{Extras, RouteOutcome, Router, RouterOptions, Store};
+use amail::router::{RouteOutcome, Router, RouterOptions, Store};
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
@@ -60,7 +61,11 @@ impl Fx {
 
     fn send(&self, kind: &str, id: &str, from: &str, payload: Value) -> RouteOutcome {
         self.r
-            .route_envelope(&envelope(kind, id, from, payload), &Extras::default())
+            .route(&Routable::named(
+                envelope(kind, id, from, payload),
+                None,
+                None,
+            ))
             .unwrap()
     }
 
@@ -309,14 +314,11 @@ fn summary_file_warning() {
 fn summary_text_from_mail_is_written_to_outputs() {
     let f = Fx::new();
     f.running(A, SWE, json!({}));
-    let extras = Extras {
-        key: None,
-        summary: Some("It works.".into()),
-    };
-    f.r.route_envelope(
-        &envelope("completion.report", A, SWE, report("needs_review")),
-        &extras,
-    )
+    f.r.route(&Routable::named(
+        envelope("completion.report", A, SWE, report("needs_review")),
+        None,
+        Some("It works.".into()),
+    ))
     .unwrap();
     let text = fs::read_to_string(
         f.root()
@@ -753,15 +755,16 @@ fn event_ids_stay_unique_across_restarts() {
     f.running(A, SWE, json!({}));
     // A second router over the same store (a new process, in effect).
     let r2 = Router::new(Store::open(f.root()).unwrap(), RouterOptions::default());
-    r2.route_envelope(
-        &envelope(
+    r2.route(&Routable::named(
+        envelope(
             "status.update",
             A,
             SWE,
             json!({ "taskId": A, "agentId": SWE, "notes": "x" }),
         ),
-        &Extras::default(),
-    )
+        None,
+        None,
+    ))
     .unwrap();
     let ids: Vec<u64> = f.events().iter().map(|e| e.event_id).collect();
     let want: Vec<u64> = (1..=ids.len() as u64).collect();
@@ -784,8 +787,11 @@ fn unknown_types_and_bad_input_are_logged_not_routed() {
     let f = Fx::new();
     let raw = r#"{"protocol":"aof","version":1,"type":"unknown.type","taskId":"TASK-2026-02-09-057","fromAgent":"a","toAgent":"b","sentAt":"2026-02-09T21:00:00Z","payload":{}}"#;
     assert_eq!(
-        f.r.route_detected(detect(Input::Text(raw)), &Extras::default())
-            .unwrap(),
+        f.r.route(&amail::bridge::envelope::routable(
+            detect(Input::Text(raw)),
+            None
+        ))
+        .unwrap(),
         RouteOutcome::Unknown
     );
     assert_eq!(
@@ -793,15 +799,21 @@ fn unknown_types_and_bad_input_are_logged_not_routed() {
         json!({ "type": "unknown.type" })
     );
     let out =
-        f.r.route_detected(detect(Input::Text("AOF/1 {bad json")), &Extras::default())
-            .unwrap();
+        f.r.route(&amail::bridge::envelope::routable(
+            detect(Input::Text("AOF/1 {bad json")),
+            None,
+        ))
+        .unwrap();
     assert_eq!(out, RouteOutcome::Rejected("invalid_json".into()));
     let rej = f.events_of("protocol.message.rejected");
     assert_eq!(rej[0].payload["source"], "AOF/1 prefix");
     assert_eq!(rej[0].actor, "system");
     assert_eq!(
-        f.r.route_detected(detect(Input::Text("hello world")), &Extras::default())
-            .unwrap(),
+        f.r.route(&amail::bridge::envelope::routable(
+            detect(Input::Text("hello world")),
+            None
+        ))
+        .unwrap(),
         RouteOutcome::Ignored
     );
     assert_eq!(f.events().len(), 2);
@@ -817,16 +829,13 @@ fn dedupe_key_makes_a_resend_a_no_op() {
         SWE,
         json!({ "taskId": A, "agentId": SWE, "notes": "once" }),
     );
-    let x = Extras {
-        key: Some("msg-1".into()),
-        summary: None,
-    };
+    let x = Routable::named(e.clone(), Some("msg-1".into()), None);
     assert!(matches!(
-        f.r.route_envelope(&e, &x).unwrap(),
+        f.r.route(&x).unwrap(),
         RouteOutcome::Routed { .. }
     ));
     let n = f.events().len();
-    assert_eq!(f.r.route_envelope(&e, &x).unwrap(), RouteOutcome::Duplicate);
+    assert_eq!(f.r.route(&x).unwrap(), RouteOutcome::Duplicate);
     assert_eq!(f.events().len(), n);
     assert_eq!(f.get(A).body.matches("Notes: once").count(), 1);
 }
@@ -846,10 +855,11 @@ fn concurrent_reports_leave_one_whole_result_and_one_transition() {
                 let mut p = report("done");
                 p["deliverables"] = json!([format!("file-{n}")]);
                 p["notes"] = json!(format!("Completion {n}"));
-                r.route_envelope(
-                    &envelope("completion.report", A, SWE, p),
-                    &Extras::default(),
-                )
+                r.route(&Routable::named(
+                    envelope("completion.report", A, SWE, p),
+                    None,
+                    None,
+                ))
                 .unwrap();
             });
         }
@@ -862,7 +872,7 @@ fn concurrent_reports_leave_one_whole_result_and_one_transition() {
                     SWE,
                     json!({ "taskId": B, "agentId": SWE, "progress": format!("p{n}") }),
                 );
-                r.route_envelope(&e, &Extras::default()).unwrap();
+                r.route(&Routable::named(e, None, None)).unwrap();
             });
         }
     });

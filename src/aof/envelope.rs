@@ -92,6 +92,23 @@ impl Envelope {
         }
     }
 
+    /// Points the envelope at the store's task `task_id` (and, for a
+    /// handoff.request, at `parent`, defaulting to the task itself). The
+    /// bridge builds envelopes before the router has found their task: every
+    /// field that names the task is set here, in one place.
+    pub fn assign_task(&mut self, task_id: &str, parent: Option<&str>) {
+        self.task_id = task_id.to_string();
+        match &mut self.payload {
+            Payload::StatusUpdate(p) => p.task_id = task_id.to_string(),
+            Payload::HandoffRequest(p) => {
+                p.task_id = task_id.to_string();
+                p.parent_task_id = parent.unwrap_or(task_id).to_string();
+            }
+            Payload::HandoffAck(p) => p.task_id = task_id.to_string(),
+            Payload::CompletionReport(_) => {}
+        }
+    }
+
     /// One JSON line (the form `amail parse --format aof` prints).
     pub fn to_json_line(&self) -> String {
         // Serialising plain strings, numbers and vectors cannot fail.

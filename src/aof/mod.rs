@@ -1,5 +1,5 @@
 //! AOF/1 protocol types: the envelope, every payload, task statuses and ids,
-//! validation and detection.
+//! validation and detection, and [`Routable`], what the router routes.
 //!
 //! Design: the serde types in [`envelope`] are the *output* shape (what the
 //! bridge produces and `amail parse --format aof` prints). Input goes the
@@ -12,11 +12,13 @@
 
 pub mod detect;
 pub mod envelope;
+pub mod routable;
 pub mod status;
 pub mod task_id;
 pub mod validate;
 
 pub use detect::{detect, Detected, Input, Rejection};
 pub use envelope::*;
+pub use routable::{Delivery, NewTask, Routable, TaskRef};
 pub use status::TaskStatus;
 pub use task_id::is_valid_task_id;

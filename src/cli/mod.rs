@@ -77,6 +77,7 @@ pub mod pending;
 pub mod reply;
 pub mod route;
 pub mod sweep;
+mod tally;
 pub mod tasks;
 pub mod threads;
 

@@ -16,6 +16,7 @@ use crate::source::parallel;
 use crate::source::walk::mail_files;
 
 mod json;
+mod protocol;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -109,7 +110,7 @@ fn inputs(paths: &[PathBuf]) -> Result<Vec<Input>, CliError> {
 /// What every input is rendered with.
 struct Settings {
     format: Format,
-    /// The format as `protocols::cli::print` spells it.
+    /// The format as `protocol::print` spells it.
     format_name: String,
     opts: ParseOptions,
 }
@@ -351,7 +352,7 @@ fn render_input(
     // They go through a scratch buffer so that a closed stdout is reported
     // like any other write.
     scratch.clear();
-    match crate::protocols::cli::print(
+    match protocol::print(
         scratch,
         name,
         bytes,

@@ -6,10 +6,11 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use super::tally::Tally;
 use super::{CliError, CliResult};
-use crate::aof::{detect, Input};
-use crate::router::inputs::{self, Item};
-use crate::router::{Extras, Router, RouterOptions, Store};
+use crate::bridge;
+use crate::router::{Router, RouterOptions, Store};
+use crate::source::inputs::{self, InputOptions, Item};
 
 #[derive(Debug, Args)]
 #[command(
@@ -29,7 +30,11 @@ pub struct RouteArgs {
 }
 
 pub fn run(args: RouteArgs) -> CliResult {
-    let items = inputs::collect(&args.paths).map_err(|e| {
+    let opts = InputOptions {
+        handoff_dir: std::env::var_os("HANDOFF_DIR"),
+        max_bytes: crate::config::max_message_bytes(),
+    };
+    let inputs = inputs::collect(&args.paths, &opts).map_err(|e| {
         CliError::bad_input(format!(
             "{}: {} (check the path and its permissions)",
             e.path.display(),
@@ -45,24 +50,23 @@ pub fn run(args: RouteArgs) -> CliResult {
             create_missing: !args.no_create,
         },
     );
-    let mut items = items;
-    let mut t = crate::protocols::route::run_cli(&args.paths, &mut items, &router)?;
-    for item in &items {
-        let out = match item {
-            Item::Mail { msg, .. } => router.route_mail(msg),
-            Item::Aof { text, .. } => {
-                let key = format!("aof:{}", crate::router::store::content_key(text));
-                router.route_detected(
-                    detect(Input::Text(text)),
-                    &Extras {
-                        key: Some(key),
-                        summary: None,
-                    },
-                )
-            }
-        }
-        .map_err(|e| CliError::bad_input(format!("{}: store error: {e}", item.location())))?;
-        t.record(out, &item.location().to_string());
+    let mut t = Tally::default();
+    // A protocol file's diagnostic is an input that is not routed; it
+    // makes the command exit with the bad-input code.
+    for d in &inputs.diags {
+        eprintln!("{d}: not routed");
+        t.rejected += 1;
+    }
+    for item in &inputs.items {
+        let routable = match item {
+            Item::Mail { msg, .. } => bridge::mail::routable(msg),
+            Item::Aof { text, .. } => bridge::envelope::routable_text(text),
+            Item::Protocol(p) => bridge::protocol::routable(p),
+        };
+        let out = router
+            .route(&routable)
+            .map_err(|e| CliError::bad_input(format!("{}: store error: {e}", item.location())))?;
+        t.record(out, &item.location());
     }
     // One flush for the whole batch makes it durable (each message is
     // already durable in the write-ahead log).

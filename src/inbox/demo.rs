@@ -158,7 +158,9 @@ fn route_into_store(mailbox: &Path, store: &Path) -> io::Result<()> {
         },
     );
     for m in &inbox.messages {
-        router.route_mail(&m.message).map_err(router_io)?;
+        router
+            .route(&crate::bridge::mail::routable(&m.message))
+            .map_err(router_io)?;
     }
     // One flush makes the whole batch durable.
     router.store.checkpoint().map_err(router_io)

@@ -10,7 +10,7 @@
 //!   outside `root`, or a hidden or non-mail file) changed;
 //! - a changed path is (or was) a directory: a moved folder is one event;
 //! - a changed file is JSON (it may hold handoff or A2A items, which
-//!   `protocols::inbox` turns into messages over the whole mailbox);
+//!   `protocol_items` turns into messages over the whole mailbox);
 //! - the previous load recorded problems (their order depends on the walk);
 //! - a new message's id collides with a key in use (key uniqueness depends
 //!   on path order in a full load);

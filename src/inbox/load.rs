@@ -127,7 +127,7 @@ pub fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
             // again.
             out.extend(part.iter().map(|path| {
                 let bytes = files::read_mail_file(path)?;
-                let protocol = crate::protocols::inbox::protocol_text(path, &bytes);
+                let protocol = super::protocol_items::protocol_text(path, &bytes);
                 parse_read(&bytes).map(|r| (r, protocol))
             }));
         },
@@ -150,7 +150,7 @@ pub fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
         },
     );
     apply_acks(&mut loaded, &acks);
-    crate::protocols::inbox::merge_read(root, protocol_files, &mut loaded, &mut problems);
+    super::protocol_items::merge_read(root, protocol_files, &mut loaded, &mut problems);
     Ok(build(
         SourceKind::Mailbox {
             root: root.to_path_buf(),

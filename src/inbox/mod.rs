@@ -25,6 +25,7 @@ pub mod load;
 pub mod mcp_archive;
 pub mod model;
 mod patch;
+pub mod protocol_items;
 pub mod reply;
 pub mod turn;
 

@@ -29,8 +29,8 @@ use super::runs::*;
 use super::store::{iso, rel_companion, rel_run, Result, Store, Txn};
 use super::task::{append_work_log, Lease, Task};
 use crate::aof::{
-    CompletionReport, Detected, Envelope, HandoffAck, HandoffRequest, MessageKind, Outcome,
-    Payload, Rejection, StatusUpdate, TaskStatus,
+    CompletionReport, Envelope, HandoffAck, HandoffRequest, MessageKind, Outcome, Payload,
+    Rejection, StatusUpdate, TaskStatus,
 };
 
 /// What routing one input did.
@@ -51,15 +51,6 @@ pub enum RouteOutcome {
     Unknown,
     /// Not a protocol message; nothing logged.
     Ignored,
-}
-
-/// Extra context a mail message brings that an envelope cannot carry.
-#[derive(Debug, Clone, Default)]
-pub struct Extras {
-    /// Dedupe key: routing the same key twice is a no-op.
-    pub key: Option<String>,
-    /// Text for `outputs/summary.md` (completion reports).
-    pub summary: Option<String>,
 }
 
 /// Router options.
@@ -102,70 +93,12 @@ impl Router {
         Router { store, opts }
     }
 
-    /// Detects and routes one raw input (object, JSON text, `AOF/1 ` text).
-    pub fn route_detected(&self, d: Detected, extras: &Extras) -> Result<RouteOutcome> {
-        match d {
-            Detected::Envelope(env) => self.route_envelope(&env, extras),
-            Detected::NotProtocol => Ok(RouteOutcome::Ignored),
-            Detected::Rejected(r) => {
-                let mut tx = self.store.begin()?;
-                tx.log(
-                    "protocol.message.rejected",
-                    "system",
-                    None,
-                    r.payload.clone(),
-                );
-                tx.commit()?;
-                Ok(RouteOutcome::Rejected(r.reason.to_string()))
-            }
-            Detected::Unknown { kind, task_id, .. } => {
-                if extras
-                    .key
-                    .as_deref()
-                    .is_some_and(|k| self.store.was_routed(k))
-                {
-                    return Ok(RouteOutcome::Duplicate);
-                }
-                let mut tx = self.store.begin()?;
-                tx.log(
-                    "protocol.message.unknown",
-                    "system",
-                    task_id.as_deref(),
-                    json!({ "type": kind }),
-                );
-                if let Some(k) = &extras.key {
-                    tx.mark_routed(k);
-                }
-                tx.commit()?;
-                Ok(RouteOutcome::Unknown)
-            }
-        }
-    }
-
-    /// Routes one validated envelope.
-    pub fn route_envelope(&self, env: &Envelope, extras: &Extras) -> Result<RouteOutcome> {
-        let mut tx = self.store.begin()?;
-        if extras
-            .key
-            .as_deref()
-            .is_some_and(|k| self.store.was_routed(k))
-        {
-            return Ok(RouteOutcome::Duplicate);
-        }
-        let out = self.handle(&mut tx, env, extras)?;
-        if let (Some(k), RouteOutcome::Routed { .. }) = (&extras.key, &out) {
-            tx.mark_routed(k);
-        }
-        tx.commit()?;
-        Ok(out)
-    }
-
     /// Runs the handler for an envelope inside an open transaction.
-    pub fn handle(
+    pub(super) fn handle(
         &self,
         tx: &mut Txn<'_>,
         env: &Envelope,
-        extras: &Extras,
+        summary: Option<&str>,
     ) -> Result<RouteOutcome> {
         tx.log(
             "protocol.message.received",
@@ -175,7 +108,7 @@ impl Router {
         );
         match (&env.kind, &env.payload) {
             (MessageKind::CompletionReport, Payload::CompletionReport(p)) => {
-                self.completion(tx, env, p, extras)
+                self.completion(tx, env, p, summary)
             }
             (MessageKind::StatusUpdate, Payload::StatusUpdate(p)) => self.status_update(tx, env, p),
             (MessageKind::HandoffRequest, Payload::HandoffRequest(p)) => {
@@ -201,7 +134,7 @@ impl Router {
         tx: &mut Txn<'_>,
         env: &Envelope,
         p: &CompletionReport,
-        extras: &Extras,
+        summary: Option<&str>,
     ) -> Result<RouteOutcome> {
         let Some((status, task)) = tx.get(&env.task_id)? else {
             return Ok(reject(tx, env, "task_not_found", json!({})));
@@ -209,7 +142,7 @@ impl Router {
         let id = env.task_id.clone();
         // The summary the mail carried goes to outputs/summary.md.
         let mut summary_written = false;
-        if let Some(text) = &extras.summary {
+        if let Some(text) = summary {
             if p.summary_ref == "outputs/summary.md" {
                 let mut text = text.trim_end().to_string();
                 text.push('\n');

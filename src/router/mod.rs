@@ -3,13 +3,18 @@
 //! - [`store`]: the AOF project root on disk, the store lock, transactions;
 //!   `Store::open(root)` and `Store::list() -> Vec<TaskSummary>` for readers.
 //! - [`task`]: the task file format (YAML front matter + body, Work Log).
+//! - `Router::route` (in `route.rs`): the one entry, taking a
+//!   [`crate::aof::Routable`] from any bridge: dedupe, bead -> task
+//!   resolution (with auto-create), the handlers, one commit.
 //! - [`handlers`]: what each AOF/1 message does ([`Router`]), session end,
-//!   stale-heartbeat recovery; [`mail`]: bead -> task resolution for mail.
+//!   stale-heartbeat recovery.
 //! - [`journal`]: the write-ahead log that makes each message atomic and
 //!   durable; [`fsio`]: atomic file primitives and the crash-test hook.
 //! - [`events`]: the daily JSON Lines event log; [`runs`]: run artifacts.
-//! - [`doctor`]: consistency checks and healing; [`inputs`]: what
-//!   `amail route` reads.
+//! - [`doctor`]: consistency checks and healing.
+//!
+//! The router knows AOF/1 and its store only: it never parses mail, walks
+//! sources or calls a bridge (those are below it or beside it).
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -31,16 +36,14 @@ pub mod fsio;
 pub mod journal;
 pub mod runs;
 pub mod store;
-pub mod tally;
 pub mod task;
 
 pub use store::{Store, StoreError};
 pub mod handlers;
 
-pub use handlers::{Extras, RouteOutcome, Router, RouterOptions};
+pub use handlers::{RouteOutcome, Router, RouterOptions};
 pub mod doctor;
-pub mod inputs;
-pub mod mail;
+mod route;
 
 /// Makes agent-written text safe for a terminal: control characters
 /// (escape sequences included) become U+FFFD, except tab.

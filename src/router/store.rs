@@ -29,7 +29,6 @@ use super::events::{self, Event};
 use super::journal::{self, Op, Plan, WalState};
 use super::task::{Task, TaskParseError};
 use super::TaskSummary;
-use crate::aof::task_id::ID_ALPHABET;
 use crate::aof::TaskStatus;
 
 /// A store failure: an I/O error with the path, or a task file that does not parse.
@@ -347,19 +346,6 @@ pub(crate) fn rel_marker(key: &str) -> String {
     format!("state/amail/routed/{}.json", hash16(key))
 }
 
-/// The task id a bead gets: `TASK-<date>-<8 chars>`, the suffix derived
-/// from the bead (and a salt, to step past a collision) in AOF's id
-/// alphabet, so the same mail always yields the same ids.
-pub fn task_id_for_bead(bead: &str, date: DateTime<Utc>, salt: u32) -> String {
-    let digest = Sha256::digest(format!("{bead}\u{0}{salt}").as_bytes());
-    let suffix: String = digest
-        .iter()
-        .take(8)
-        .map(|b| ID_ALPHABET[*b as usize % ID_ALPHABET.len()] as char)
-        .collect();
-    format!("TASK-{}-{suffix}", date.format("%Y-%m-%d"))
-}
-
 /// One message's worth of changes, under the store lock.
 pub struct Txn<'s> {
     store: &'s Store,
@@ -482,13 +468,4 @@ impl<'s> Txn<'s> {
         let root = &self.store.root;
         self.plan.commit(root, &mut self.wal).map_err(io_at(root))
     }
-}
-
-/// A stable key for a piece of content (dedupe of envelope inputs).
-pub fn content_key(text: &str) -> String {
-    Sha256::digest(text.trim().as_bytes())
-        .iter()
-        .take(16)
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }

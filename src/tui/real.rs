@@ -73,7 +73,7 @@ impl RealBackend {
         todo.sort_by_key(|&i| inbox.messages[i].message.timestamp);
         let router = self.router()?;
         for &i in &todo {
-            match router.route_mail(&inbox.messages[i].message) {
+            match router.route(&crate::bridge::mail::routable(&inbox.messages[i].message)) {
                 Ok(RouteOutcome::Rejected(_)) | Ok(_) => {}
                 Err(e) => return Err(format!("routing {}: {e}", inbox.messages[i].key)),
             }

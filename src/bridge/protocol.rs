@@ -16,15 +16,24 @@
 //! A handoff.request needs a parent task: `context.parent_task_id` (the
 //! seed's way to chain handoffs) or, without one, an umbrella task per
 //! offering agent (bead `handoffs:<agent>` / `a2a:<agent>`).
+//!
+//! [`routable`] hands the router each item's envelope with the task to find
+//! by its protocol task id (the store's bead index, shared with mail, so an
+//! Agent Mail bead and a handoff with the same id are one task) or to
+//! create `ready`, assigned to the receiver, with the A2A priority and
+//! deadline; a handoff.request's parent is found or created the same way.
+//! The dedupe key is a hash of the item, so routing a directory twice is a
+//! no-op.
 
 use chrono::{DateTime, SecondsFormat, Utc};
-use serde_json::Value;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
 
-use super::{A2aItem, A2aKind, A2aStatus, Handoff, HandoffStatus, Item};
 use crate::aof::{
-    CompletionReport, Envelope, HandoffAck, HandoffRequest, Outcome, Payload, StatusUpdate,
-    TaskStatus, TestReport,
+    task_id, CompletionReport, Delivery, Envelope, HandoffAck, HandoffRequest, NewTask, Outcome,
+    Payload, Routable, StatusUpdate, TaskRef, TaskStatus, TestReport,
 };
+use crate::formats::{A2aItem, A2aKind, A2aStatus, Handoff, HandoffStatus, Item};
 
 /// The recipient written when a task is offered to anyone.
 pub const ANYONE: &str = "anyone";
@@ -63,14 +72,6 @@ pub fn parent_bead(item: &Item) -> Option<String> {
     }
 }
 
-/// When the item happened.
-pub fn at(item: &Item) -> DateTime<Utc> {
-    match item {
-        Item::Handoff(h) => h.updated_at,
-        Item::A2a(a) => a.at,
-    }
-}
-
 /// The envelope for an item, given the store's task id (and parent's, for
 /// a handoff.request).
 pub fn to_envelope(item: &Item, task_id: &str, parent_id: Option<&str>) -> Envelope {
@@ -83,10 +84,140 @@ pub fn to_envelope(item: &Item, task_id: &str, parent_id: Option<&str>) -> Envel
 /// The envelope with the task ids the router gives first-seen beads that
 /// day (for `amail parse` where no store is at hand).
 pub fn to_envelope_standalone(item: &Item) -> Envelope {
-    let day = at(item);
-    let id = crate::router::store::task_id_for_bead(&bead(item), day, 0);
-    let parent = parent_bead(item).map(|p| crate::router::store::task_id_for_bead(&p, day, 0));
+    let day = item.at();
+    let id = task_id::for_bead(&bead(item), day, 0);
+    let parent = parent_bead(item).map(|p| task_id::for_bead(&p, day, 0));
     to_envelope(item, &id, parent.as_deref())
+}
+
+/// What the router needs to route `item` (see the module docs).
+pub fn routable(item: &Item) -> Routable {
+    let envelope = to_envelope(item, "", None);
+    let parent = parent_bead(item).map(|p| (p, new_task(item, true)));
+    Routable::Deliver(Box::new(Delivery {
+        key: Some(key_of(item)),
+        task: TaskRef::Bead {
+            bead: bead(item),
+            new_task: new_task(item, false),
+            parent,
+        },
+        follow_up: follow_up(item, &envelope),
+        envelope,
+        summary: match item {
+            Item::Handoff(h) => Some(h.description.clone()),
+            Item::A2a(a) => a.text.clone().or_else(|| a.task_type.clone()),
+        },
+        unblocks: false,
+    }))
+}
+
+fn key_of(item: &Item) -> String {
+    let mut h = Sha256::new();
+    h.update(serde_json::to_vec(item).unwrap_or_default());
+    let d = h.finalize();
+    let hex: String = d.iter().take(12).map(|b| format!("{b:02x}")).collect();
+    format!("proto:{hex}")
+}
+
+/// The task an item's bead gets when the store has none; `umbrella`: the
+/// parent task that collects one agent's offers.
+fn new_task(item: &Item, umbrella: bool) -> NewTask {
+    let day = item.at();
+    let (title, agent, actor) = match (item, umbrella) {
+        (Item::Handoff(h), true) => (
+            format!("Handoffs offered by {}", h.from_agent),
+            Some(h.from_agent.clone()),
+            h.from_agent.clone(),
+        ),
+        (Item::A2a(a), true) => (
+            format!("A2A tasks requested by {}", a.agent),
+            Some(a.agent.clone()),
+            a.agent.clone(),
+        ),
+        (Item::Handoff(h), false) => (
+            h.description.clone(),
+            h.to_agent.clone(),
+            h.from_agent.clone(),
+        ),
+        (Item::A2a(a), false) => (
+            a2a_title(a),
+            if a.message == A2aKind::TaskMessage {
+                a.responder.clone()
+            } else {
+                Some(a.agent.clone())
+            },
+            a.agent.clone(),
+        ),
+    };
+    let mut metadata = Vec::new();
+    let mut priority = None;
+    if !umbrella {
+        match item {
+            Item::Handoff(_) => metadata.push(("protocol".into(), json!("handoff/0.1"))),
+            Item::A2a(a) => {
+                metadata.push(("protocol".into(), json!("a2a")));
+                priority = a.priority.map(|p| p.aof().to_string());
+                if let Some(d) = a.deadline {
+                    metadata.push(("deadline".into(), json!(d.to_rfc3339())));
+                }
+            }
+        }
+    }
+    NewTask {
+        title,
+        agent,
+        actor,
+        day,
+        created_at: iso(day),
+        project: None,
+        priority,
+        metadata,
+    }
+}
+
+/// An A2A task's title on the board: its type, priority and deadline (the
+/// board lists titles; AOF's priority field is set too).
+fn a2a_title(a: &A2aItem) -> String {
+    let mut t = a.task_type.clone().unwrap_or_else(|| a.task_id.clone());
+    if let Some(p) = a.priority {
+        t.push_str(" · ");
+        t.push_str(p.effective().as_str());
+    }
+    if let Some(d) = a.deadline {
+        t.push_str(&d.format(" · due %Y-%m-%d %H:%M").to_string());
+    }
+    t
+}
+
+/// The board follows the handoff state machine where AOF's handoff acks
+/// alone would not move the task: an accepted handoff starts the task
+/// (`in-progress`, as BEAD_ACCEPTED does) and a re-offer after a failure
+/// makes it `ready` again. Both are status.updates from the agent that
+/// acted; the router skips them when the task is already there.
+fn follow_up(item: &Item, env: &Envelope) -> Option<Envelope> {
+    let Item::Handoff(h) = item else {
+        return None;
+    };
+    let (status, agent) = match h.status {
+        HandoffStatus::Accepted => (TaskStatus::InProgress, env.from_agent.clone()),
+        HandoffStatus::Offered if h.reoffered => (TaskStatus::Ready, h.from_agent.clone()),
+        _ => return None,
+    };
+    let p = StatusUpdate {
+        task_id: env.task_id.clone(),
+        agent_id: agent.clone(),
+        status: Some(status),
+        progress: Some(format!("handoff {}", h.state())),
+        blockers: None,
+        notes: None,
+    };
+    Some(Envelope::new(
+        Payload::StatusUpdate(p),
+        env.task_id.clone(),
+        agent,
+        "system",
+        env.sent_at.clone(),
+    ))
 }
 
 fn handoff(h: &Handoff, task_id: &str, parent: &str) -> Envelope {
@@ -97,7 +228,7 @@ fn handoff(h: &Handoff, task_id: &str, parent: &str) -> Envelope {
         HandoffStatus::Offered => {
             let due = ctx("due_by")
                 .or_else(|| ctx("deadline"))
-                .filter(|d| super::handoff::parse_time(d).is_some())
+                .filter(|d| crate::formats::handoff::parse_time(d).is_some())
                 .unwrap_or_else(|| sent.clone());
             let refs = h
                 .context
@@ -197,7 +328,7 @@ fn a2a(a: &A2aItem, task_id: &str, parent: &str) -> Envelope {
             constraints: vec![format!(
                 "priority: {}",
                 a.priority
-                    .unwrap_or(super::Priority::Unspecified)
+                    .unwrap_or(crate::formats::Priority::Unspecified)
                     .effective()
                     .as_str()
             )],

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use amail_parser::{Message, MessageType, OwnedMessage, Parsed as Fields};
 
-use super::{parse_files, A2aItem, A2aKind, Handoff, Item};
+use crate::formats::{parse_files, A2aItem, A2aKind, Handoff, Item};
 use crate::inbox::{InboxMessage, Recipient, RecipientKind};
 
 /// The synthetic `raw_type` of an item.
@@ -240,9 +240,10 @@ pub fn protocol_text(path: &Path, bytes: &[u8]) -> Option<String> {
         return None;
     }
     let text = String::from_utf8_lossy(bytes).into_owned();
-    let ours = super::objects(&text)
-        .ok()
-        .is_some_and(|o| o.iter().any(|o| super::classify(&o.value).is_some()));
+    let ours = crate::formats::objects(&text).ok().is_some_and(|o| {
+        o.iter()
+            .any(|o| crate::formats::classify(&o.value).is_some())
+    });
     ours.then_some(text)
 }
 
@@ -289,7 +290,7 @@ fn merge_files(
         .map(Path::to_path_buf)
         .collect();
     candidates.dedup();
-    let dir = super::handoff::dir_for(root, handoff_dir);
+    let dir = crate::formats::handoff::dir_for(root, handoff_dir);
     candidates.extend(handoff_files(&dir));
     for p in candidates {
         let in_dir = p.starts_with(&dir);
@@ -308,9 +309,10 @@ fn merge_files(
                     continue;
                 };
                 let text = String::from_utf8_lossy(&bytes).into_owned();
-                let ours = super::objects(&text)
-                    .ok()
-                    .is_some_and(|o| o.iter().any(|o| super::classify(&o.value).is_some()));
+                let ours = crate::formats::objects(&text).ok().is_some_and(|o| {
+                    o.iter()
+                        .any(|o| crate::formats::classify(&o.value).is_some())
+                });
                 (text, ours)
             }
         };
@@ -332,7 +334,7 @@ fn merge_files(
             "{}:{}@{}",
             raw_type(item).to_ascii_lowercase(),
             item.task_id(),
-            super::bridge::at(item).timestamp_millis()
+            item.at().timestamp_millis()
         );
         let mut key = base.clone();
         if keys.contains(&key) {

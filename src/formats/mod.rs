@@ -1,30 +1,26 @@
-//! The neighbouring protocols: handoff v0.1 directories and A2A task JSON,
-//! read as extra sources next to Agent Mail.
+//! The neighbouring protocols' formats: handoff v0.1 directories and A2A
+//! task JSON, read as extra sources next to Agent Mail. Parsing only: no
+//! file is read here, and nothing here knows the inbox, the bridge or the
+//! router.
 //!
 //! Design (see `docs/protocols.md`):
 //! - [`handoff`] and [`a2a`] turn JSON text into typed [`Item`]s plus
 //!   [`Diag`]nostics (schema violations, impossible transitions) with
 //!   file:line:col. Bad input never panics and never stops the rest loading.
-//! - [`inbox`] shows each item as a synthetic Agent Mail message (type
-//!   `UNKNOWN`, `raw_type` `HANDOFF` / `A2A_TASK` / `A2A_PROGRESS` /
-//!   `A2A_RESULT`, bead = the protocol's task id) so threads, the message
-//!   view and search need no new code; the structured fields are rendered
-//!   into the body.
-//! - [`bridge`] maps items to AOF/1 envelopes; [`route`] routes them into
-//!   the same store as mail.
-//! - [`detect`] decides, from the text alone, whether a file is one of these
-//!   protocols (used by `amail parse`, `amail route` and the inbox loader).
+//! - [`classify`] and [`detect`] decide, from the text alone, whether a text
+//!   is one of these protocols; [`parse_files`] reads several files
+//!   together so transitions are checked across them.
+//! - Elsewhere: `inbox::protocol_items` shows each item as a synthetic
+//!   Agent Mail message, `bridge::protocol` maps items to what the router
+//!   routes.
 
 pub mod a2a;
-pub mod bridge;
-pub mod cli;
 pub mod handoff;
-pub mod inbox;
 mod pos;
-pub mod route;
 
 use std::fmt;
 
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -61,6 +57,14 @@ impl Item {
         match self {
             Item::Handoff(h) => &h.task_id,
             Item::A2a(a) => &a.task_id,
+        }
+    }
+    /// When the item happened (a handoff's `updated_at`, an A2A message's
+    /// time).
+    pub fn at(&self) -> DateTime<Utc> {
+        match self {
+            Item::Handoff(h) => h.updated_at,
+            Item::A2a(a) => a.at,
         }
     }
     pub fn source(&self) -> &Source {
@@ -106,7 +110,7 @@ pub struct Parsed {
 }
 
 /// A JSON object of the text with the line it starts on.
-pub(crate) struct Obj {
+pub struct Obj {
     pub value: Value,
     pub line: u32,
     /// Byte offset of the object's start in the text.
@@ -130,7 +134,7 @@ pub(crate) fn read_objects(path: &str, text: &str, out: &mut Parsed) -> Vec<Obj>
 
 /// The text as JSON objects: one object, an array of objects, or JSON Lines.
 /// `Err` carries (line, column, message) of the first syntax error.
-pub(crate) fn objects(text: &str) -> Result<Vec<Obj>, (u32, u32, String)> {
+pub fn objects(text: &str) -> Result<Vec<Obj>, (u32, u32, String)> {
     let t = text.trim_start_matches('\u{feff}');
     let skip = text.len() - t.len();
     match serde_json::from_str::<Value>(t) {

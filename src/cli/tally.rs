@@ -1,7 +1,7 @@
 //! Counting routing outcomes for `amail route`'s one-line summary, shared
 //! by mail, AOF/1 envelope files and the neighbouring protocols.
 
-use super::handlers::RouteOutcome;
+use crate::router::RouteOutcome;
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Tally {

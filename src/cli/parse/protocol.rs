@@ -7,8 +7,10 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use super::{bridge, detect, inbox, Item};
+use crate::bridge::protocol as bridge;
 use crate::cli::CliError;
+use crate::formats::{detect, Item};
+use crate::inbox::protocol_items as inbox;
 
 #[derive(Serialize)]
 struct Located<'a> {

@@ -21,9 +21,10 @@
 //! writes the mail's summary; `notes` may be empty. A reply that is not a
 //! HELP_RESPONSE, a message without a bead, and unknown types yield `None`.
 //!
-//! Bead ids are not task ids: the router maps beads to tasks. The bridge
-//! therefore takes the task id as an argument; [`to_envelope_standalone`]
-//! derives the id the router would give a bead first seen that day, for
+//! Bead ids are not task ids: the router maps beads to tasks. [`routable`]
+//! therefore leaves the envelope's task unassigned and says which bead it
+//! is about and how to create its task; [`to_envelope_standalone`] derives
+//! the id the router would give a bead first seen that day, for
 //! `amail parse --format aof` where no store is at hand.
 
 use amail_parser::{Message, MessageType};
@@ -31,7 +32,8 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use sha2::{Digest, Sha256};
 
 use crate::aof::{
-    CompletionReport, Envelope, Outcome, Payload, StatusUpdate, TaskStatus, TestReport,
+    task_id, CompletionReport, Delivery, Envelope, NewTask, Outcome, Payload, Routable,
+    StatusUpdate, TaskRef, TaskStatus, TestReport,
 };
 
 /// Where completion summaries are written, relative to the task directory.
@@ -340,10 +342,45 @@ fn completion(
 
 /// [`to_envelope`] without a store: the task id is the one the router
 /// creates for a bead first seen on the message's day
-/// ([`crate::router::store::task_id_for_bead`] with salt 0).
+/// ([`task_id::for_bead`] with salt 0).
 pub fn to_envelope_standalone(msg: &Message<'_>) -> Option<Envelope> {
     let bead = bead_of(msg)?;
     let day = msg.timestamp.unwrap_or_else(Utc::now);
-    let id = crate::router::store::task_id_for_bead(&bead, day, 0);
-    to_envelope(msg, &id)
+    to_envelope(msg, &task_id::for_bead(&bead, day, 0))
+}
+
+/// What the router needs to route `msg`: its envelope, the bead's task (and
+/// how to create it: titled from the mail, assigned to the worker), the
+/// dedupe key and the completion summary. `Ignored` for mail the bridge
+/// does not map (unknown types, plain replies, no bead).
+pub fn routable(msg: &Message<'_>) -> Routable {
+    let Some(bead) = bead_of(msg).filter(|_| is_bridged(msg)) else {
+        return Routable::Ignored;
+    };
+    // The router assigns the task id once it has found the bead's task.
+    let Some(envelope) = to_envelope(msg, "") else {
+        return Routable::Ignored;
+    };
+    let new_task = NewTask {
+        title: title_of(msg),
+        agent: worker_of(msg),
+        actor: msg.from.as_deref().unwrap_or("system").to_string(),
+        day: msg.timestamp.unwrap_or_else(Utc::now),
+        created_at: sent_at(msg),
+        project: msg.project.as_deref().map(str::to_string),
+        priority: None,
+        metadata: Vec::new(),
+    };
+    Routable::Deliver(Box::new(Delivery {
+        key: Some(dedupe_key(msg)),
+        task: TaskRef::Bead {
+            bead,
+            new_task,
+            parent: None,
+        },
+        envelope,
+        follow_up: None,
+        summary: summary_of(msg),
+        unblocks: msg.kind == MessageType::HelpResponse,
+    }))
 }

@@ -1,0 +1,20 @@
+//! The bridges: each input format to one [`Routable`](crate::aof::Routable),
+//! the only thing the router takes.
+//!
+//! - [`mail`]: one parsed Agent Mail message (the design's mapping table);
+//! - [`protocol`]: one handoff v0.1 or A2A item;
+//! - [`envelope`]: one AOF/1 input (object or text), already an envelope,
+//!   or a rejection or an unknown type to log.
+//!
+//! A bridge is pure: it reads its input and builds envelopes, never the
+//! store. Finding a bead's task is the router's, so the envelopes a bridge
+//! builds leave the task unassigned and say how to create it.
+
+pub mod envelope;
+pub mod mail;
+pub mod protocol;
+
+pub use mail::{
+    bead_of, dedupe_key, is_bridged, sent_at, summary_of, title_of, to_envelope,
+    to_envelope_standalone, worker_of, SUMMARY_REF,
+};
