@@ -93,6 +93,12 @@ impl Router {
         Router { store, opts }
     }
 
+    /// Routes one input from any bridge: the router's one entry (the
+    /// transaction tail is in `route.rs`).
+    pub fn route(&self, input: &crate::aof::Routable) -> Result<RouteOutcome> {
+        super::route::route(self, input)
+    }
+
     /// Runs the handler for an envelope inside an open transaction.
     pub(super) fn handle(
         &self,

@@ -1,8 +1,8 @@
-//! The router's one entry: [`Router::route`] takes a [`Routable`] from any
-//! bridge (mail, handoff, A2A, AOF/1 input) and applies it in one
-//! transaction with one tail: dedupe, find or create the task (and a
-//! handoff's parent) through the bead index, point the envelope at it, run
-//! the handlers, mark the key routed, commit.
+//! The router's one entry, behind `Router::route`: a [`Routable`] from any
+//! bridge (mail, handoff, A2A, AOF/1 input) is applied in one transaction
+//! with one tail: dedupe, find or create the task (and a handoff's parent)
+//! through the bead index, point the envelope at it, run the handlers, mark
+//! the key routed, commit.
 
 use serde_json::json;
 
@@ -11,143 +11,139 @@ use super::store::{Result, Txn};
 use super::task::{Routing, Task};
 use crate::aof::{task_id, Delivery, NewTask, Payload, Routable, TaskRef, TaskStatus};
 
-impl Router {
-    /// Routes one input.
-    pub fn route(&self, input: &Routable) -> Result<RouteOutcome> {
-        match input {
-            Routable::Deliver(d) => self.deliver(d),
-            Routable::Ignored => Ok(RouteOutcome::Ignored),
-            Routable::Rejected(r) => {
-                let mut tx = self.store.begin()?;
-                tx.log(
-                    "protocol.message.rejected",
-                    "system",
-                    None,
-                    r.payload.clone(),
-                );
-                tx.commit()?;
-                Ok(RouteOutcome::Rejected(r.reason.to_string()))
+/// Routes one input (see the module docs).
+pub(super) fn route(this: &Router, input: &Routable) -> Result<RouteOutcome> {
+    match input {
+        Routable::Deliver(d) => deliver(this, d),
+        Routable::Ignored => Ok(RouteOutcome::Ignored),
+        Routable::Rejected(r) => {
+            let mut tx = this.store.begin()?;
+            tx.log(
+                "protocol.message.rejected",
+                "system",
+                None,
+                r.payload.clone(),
+            );
+            tx.commit()?;
+            Ok(RouteOutcome::Rejected(r.reason.to_string()))
+        }
+        Routable::Unknown { key, kind, task_id } => {
+            if key.as_deref().is_some_and(|k| this.store.was_routed(k)) {
+                return Ok(RouteOutcome::Duplicate);
             }
-            Routable::Unknown { key, kind, task_id } => {
-                if key.as_deref().is_some_and(|k| self.store.was_routed(k)) {
-                    return Ok(RouteOutcome::Duplicate);
-                }
-                let mut tx = self.store.begin()?;
-                tx.log(
-                    "protocol.message.unknown",
-                    "system",
-                    task_id.as_deref(),
-                    json!({ "type": kind }),
-                );
-                if let Some(k) = key {
-                    tx.mark_routed(k);
-                }
-                tx.commit()?;
-                Ok(RouteOutcome::Unknown)
+            let mut tx = this.store.begin()?;
+            tx.log(
+                "protocol.message.unknown",
+                "system",
+                task_id.as_deref(),
+                json!({ "type": kind }),
+            );
+            if let Some(k) = key {
+                tx.mark_routed(k);
             }
+            tx.commit()?;
+            Ok(RouteOutcome::Unknown)
         }
     }
+}
 
-    fn deliver(&self, d: &Delivery) -> Result<RouteOutcome> {
-        let mut tx = self.store.begin()?;
-        if d.key.as_deref().is_some_and(|k| self.store.was_routed(k)) {
-            return Ok(RouteOutcome::Duplicate);
-        }
-        let mut env = d.envelope.clone();
-        let mut created = false;
-        if let TaskRef::Bead {
-            bead,
-            new_task,
-            parent,
-        } = &d.task
-        {
-            let before = tx.logged().len();
-            let Some(id) = self.task_of_bead(&mut tx, bead, new_task)? else {
-                tx.log(
-                    "protocol.message.rejected",
-                    "system",
-                    None,
-                    json!({ "reason": "task_not_found", "beadId": bead }),
-                );
-                tx.commit()?;
-                return Ok(RouteOutcome::Rejected("task_not_found".into()));
-            };
-            created = tx.logged()[before..]
-                .iter()
-                .any(|e| e.kind == "task.created" && e.task_id.as_deref() == Some(id.as_str()));
-            let parent_id = match parent {
-                Some((p, new_parent)) => self.task_of_bead(&mut tx, p, new_parent)?,
-                None => None,
-            };
-            env.assign_task(&id, parent_id.as_deref());
-        }
-        if d.unblocks {
-            unblock_on_answer(&mut tx, &mut env)?;
-        }
-        let mut out = self.handle(&mut tx, &env, d.summary.as_deref())?;
-        if let (Some(follow), RouteOutcome::Routed { transitions, .. }) = (&d.follow_up, &mut out) {
-            let mut follow = follow.clone();
-            follow.assign_task(&env.task_id, None);
-            if let RouteOutcome::Routed { transitions: n, .. } =
-                self.handle(&mut tx, &follow, None)?
-            {
-                *transitions += n;
-            }
-        }
-        if let RouteOutcome::Routed { created: c, .. } = &mut out {
-            *c = created;
-        }
-        // An envelope that names its task is remembered only once routed:
-        // it may be refused because its task does not exist yet, and the
-        // same envelope must route once the task is there. A bead's task is
-        // created on demand, so a refusal of bead-addressed input is final.
-        let remember =
-            matches!(d.task, TaskRef::Bead { .. }) || matches!(out, RouteOutcome::Routed { .. });
-        if let (Some(k), true) = (&d.key, remember) {
-            tx.mark_routed(k);
-        }
-        tx.commit()?;
-        Ok(out)
+fn deliver(this: &Router, d: &Delivery) -> Result<RouteOutcome> {
+    let mut tx = this.store.begin()?;
+    if d.key.as_deref().is_some_and(|k| this.store.was_routed(k)) {
+        return Ok(RouteOutcome::Duplicate);
     }
+    let mut env = d.envelope.clone();
+    let mut created = false;
+    if let TaskRef::Bead {
+        bead,
+        new_task,
+        parent,
+    } = &d.task
+    {
+        let before = tx.logged().len();
+        let Some(id) = task_of_bead(this, &mut tx, bead, new_task)? else {
+            tx.log(
+                "protocol.message.rejected",
+                "system",
+                None,
+                json!({ "reason": "task_not_found", "beadId": bead }),
+            );
+            tx.commit()?;
+            return Ok(RouteOutcome::Rejected("task_not_found".into()));
+        };
+        created = tx.logged()[before..]
+            .iter()
+            .any(|e| e.kind == "task.created" && e.task_id.as_deref() == Some(id.as_str()));
+        let parent_id = match parent {
+            Some((p, new_parent)) => task_of_bead(this, &mut tx, p, new_parent)?,
+            None => None,
+        };
+        env.assign_task(&id, parent_id.as_deref());
+    }
+    if d.unblocks {
+        unblock_on_answer(&mut tx, &mut env)?;
+    }
+    let mut out = this.handle(&mut tx, &env, d.summary.as_deref())?;
+    if let (Some(follow), RouteOutcome::Routed { transitions, .. }) = (&d.follow_up, &mut out) {
+        let mut follow = follow.clone();
+        follow.assign_task(&env.task_id, None);
+        if let RouteOutcome::Routed { transitions: n, .. } = this.handle(&mut tx, &follow, None)? {
+            *transitions += n;
+        }
+    }
+    if let RouteOutcome::Routed { created: c, .. } = &mut out {
+        *c = created;
+    }
+    // An envelope that names its task is remembered only once routed:
+    // it may be refused because its task does not exist yet, and the
+    // same envelope must route once the task is there. A bead's task is
+    // created on demand, so a refusal of bead-addressed input is final.
+    let remember =
+        matches!(d.task, TaskRef::Bead { .. }) || matches!(out, RouteOutcome::Routed { .. });
+    if let (Some(k), true) = (&d.key, remember) {
+        tx.mark_routed(k);
+    }
+    tx.commit()?;
+    Ok(out)
+}
 
-    /// The task for a bead: from the index, else created (status `ready`)
-    /// unless creation is off. An indexed task whose file is gone is
-    /// recreated under the same id, so the index stays the one mapping.
-    fn task_of_bead(
-        &self,
-        tx: &mut Txn<'_>,
-        bead: &str,
-        new_task: &NewTask,
-    ) -> Result<Option<String>> {
-        if let Some(id) = self.store.task_for_bead(bead) {
-            if tx.get(&id)?.is_some() {
-                return Ok(Some(id));
-            }
-            if !self.opts.create_missing {
-                return Ok(None);
-            }
-            create_task(tx, &id, bead, new_task);
+/// The task for a bead: from the index, else created (status `ready`)
+/// unless creation is off. An indexed task whose file is gone is
+/// recreated under the same id, so the index stays the one mapping.
+fn task_of_bead(
+    this: &Router,
+    tx: &mut Txn<'_>,
+    bead: &str,
+    new_task: &NewTask,
+) -> Result<Option<String>> {
+    if let Some(id) = this.store.task_for_bead(bead) {
+        if tx.get(&id)?.is_some() {
             return Ok(Some(id));
         }
-        if !self.opts.create_missing {
+        if !this.opts.create_missing {
             return Ok(None);
         }
-        let mut salt = 0;
-        let id = loop {
-            let id = task_id::for_bead(bead, new_task.day, salt);
-            match tx.get(&id)? {
-                None => break id,
-                // Already ours (index entry lost): adopt it.
-                Some((_, t)) if t.bead() == Some(bead) => {
-                    tx.index_bead(bead, &id);
-                    return Ok(Some(id));
-                }
-                Some(_) => salt += 1,
-            }
-        };
         create_task(tx, &id, bead, new_task);
-        Ok(Some(id))
+        return Ok(Some(id));
     }
+    if !this.opts.create_missing {
+        return Ok(None);
+    }
+    let mut salt = 0;
+    let id = loop {
+        let id = task_id::for_bead(bead, new_task.day, salt);
+        match tx.get(&id)? {
+            None => break id,
+            // Already ours (index entry lost): adopt it.
+            Some((_, t)) if t.bead() == Some(bead) => {
+                tx.index_bead(bead, &id);
+                return Ok(Some(id));
+            }
+            Some(_) => salt += 1,
+        }
+    };
+    create_task(tx, &id, bead, new_task);
+    Ok(Some(id))
 }
 
 fn create_task(tx: &mut Txn<'_>, id: &str, bead: &str, new: &NewTask) {
