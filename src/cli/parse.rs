@@ -303,20 +303,7 @@ fn source_of<'b>(buf: &'b mut String, name: &str, line: u32) -> &'b str {
     buf.clear();
     buf.push_str(name);
     buf.push(':');
-    let mut digits = [0u8; 10];
-    let mut n = line;
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[i..] {
-        buf.push(char::from(d));
-    }
+    buf.push_str(itoa::Buffer::new().format(line));
     buf
 }
 
