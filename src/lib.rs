@@ -22,6 +22,8 @@
 //!   store-wide lock); [`inbox`] is the only writer of acks and replies.
 //! - [`tui`] never parses text itself; it renders the inbox model.
 //! - [`cli`] holds one module per subcommand; `main.rs` only dispatches.
+//! - [`safe_text`] is the one terminal sanitiser: every printer and the TUI
+//!   pass agent text through it; it depends on nothing else in the crate.
 #![forbid(unsafe_code)]
 
 pub mod aof;
@@ -31,5 +33,6 @@ pub mod config;
 pub mod formats;
 pub mod inbox;
 pub mod router;
+pub mod safe_text;
 pub mod source;
 pub mod tui;

@@ -70,7 +70,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("amail: {}", e.message);
+            eprintln!("amail: {}", amail::safe_text::clean_text(&e.message));
             ExitCode::from(e.code)
         }
     }

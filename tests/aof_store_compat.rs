@@ -132,3 +132,25 @@ fn routes_into_a_store_written_by_aof() {
         json!({ "from": "review", "to": "done", "reason": "approved" })
     );
 }
+
+/// The board takes a task's status from the directory its file is in, as
+/// AOF does: a front-matter status AOF does not know (or one that
+/// disagrees) does not hide the task or invent a new column.
+#[test]
+fn a_task_with_an_unknown_status_is_listed_by_its_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir_all(root.join("tasks/review")).unwrap();
+    fs::write(
+        root.join(format!("tasks/review/{ID}.md")),
+        AOF_TASK.replace("status: review", "status: on-hold"),
+    )
+    .unwrap();
+    let tasks = Store::open(root).unwrap().list().unwrap();
+    assert_eq!(tasks.len(), 1);
+    assert_eq!(tasks[0].status, TaskStatus::Review);
+    assert_eq!(
+        serde_json::to_value(&tasks[0]).unwrap()["status"],
+        json!("review")
+    );
+}

@@ -512,7 +512,6 @@ fn demo_mail_is_routed_into_a_store_beside_it() {
             .find(|t| t.bead.as_deref() == Some(b))
             .unwrap()
             .status
-            .clone()
     };
     assert_eq!(status("ol-527.3"), "blocked", "BLOCKED help request");
     assert_eq!(status("ol-527.5"), "blocked", "FAILED");

@@ -150,7 +150,7 @@ fn route(store: &Path) -> Vec<TaskSummary> {
 fn by_bead(tasks: &[TaskSummary]) -> BTreeMap<String, String> {
     tasks
         .iter()
-        .filter_map(|t| Some((t.bead.clone()?, t.status.clone())))
+        .filter_map(|t| Some((t.bead.clone()?, t.status.to_string())))
         .collect()
 }
 

@@ -170,3 +170,30 @@ fn cli_text_output_never_carries_controls() {
         assert_clean(&out, &format!("amail {args:?}"));
     }
 }
+
+/// Removing only the ESC byte leaves the rest of the sequence on screen
+/// (`[31m`): the CLI printers must drop whole sequences, as the TUI does.
+#[test]
+fn cli_text_output_drops_whole_escape_sequences() {
+    let dir = tempfile::tempdir().unwrap();
+    let mail = dir.path().join("mail");
+    fs::create_dir_all(&mail).unwrap();
+    fs::write(
+        mail.join("m3.md"),
+        "Subject: [bead-3] HELP_REQUEST \x1b[31mred\x1b[0m alert\nFrom: agent\nTo: boss\nId: msg-3\nThread: t3\nDate: 2026-11-22T02:03:00Z\nAck-Required: true\n\nBody:\nBead: bead-3\nStatus: BLOCKED\n",
+    )
+    .unwrap();
+    let m = mail.to_str().unwrap();
+    for args in [
+        vec!["parse", "--format", "text", m],
+        vec!["threads", m],
+        vec!["pending", m],
+    ] {
+        let out = run(&args);
+        assert!(out.contains("red alert"), "amail {args:?}: {out}");
+        assert!(
+            !out.contains("[31m") && !out.contains("[0m"),
+            "amail {args:?} left part of an escape sequence: {out}"
+        );
+    }
+}

@@ -91,7 +91,7 @@ fn each_kind_of_report_lands_where_the_table_says() {
         .list()
         .unwrap()
         .into_iter()
-        .map(|t| (t.bead.unwrap(), t.status))
+        .map(|t| (t.bead.unwrap(), t.status.to_string()))
         .collect();
     assert_eq!(
         by_bead["done-ok"], "review",

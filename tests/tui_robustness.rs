@@ -1,7 +1,7 @@
 //! The app never panics on odd sizes, and the sanitiser lets no control
 //! character through whatever an agent writes.
 
-use amail::tui::sanitize::{clean_line, clean_text, reveal};
+use amail::safe_text::{clean_line, clean_text, reveal};
 use amail::tui::testing::TestApp;
 use proptest::prelude::*;
 

@@ -19,8 +19,10 @@ pub enum TaskStatus {
 }
 
 impl TaskStatus {
-    /// Every status, in AOF's status-directory order (used for probing and
-    /// for deterministic tie-breaks when healing duplicates).
+    /// Every status, in AOF's status-directory order, which is also the
+    /// lifecycle order boards list them in (used for probing, for
+    /// deterministic tie-breaks when healing duplicates, and by `amail
+    /// tasks` and the TUI board). The derived `Ord` follows it.
     pub const ALL: [TaskStatus; 8] = [
         TaskStatus::Backlog,
         TaskStatus::Ready,
@@ -71,6 +73,20 @@ impl TaskStatus {
     }
 }
 
+/// Compares with AOF's spelling (`"in-progress"`), as task files and other
+/// tools write it.
+impl PartialEq<str> for TaskStatus {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for TaskStatus {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
 impl fmt::Display for TaskStatus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -92,6 +108,9 @@ mod tests {
         assert!(!Ready.can_transition_to(Ready));
         for s in TaskStatus::ALL {
             assert_eq!(TaskStatus::parse(s.as_str()), Some(s));
+            assert_eq!(s, s.as_str());
         }
+        assert!(TaskStatus::ALL.windows(2).all(|w| w[0] < w[1]));
+        assert_ne!(InProgress, "in_progress");
     }
 }

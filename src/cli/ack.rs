@@ -5,9 +5,10 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::threads::{clean_line, from_inbox_error};
+use super::threads::from_inbox_error;
 use super::{default_mailbox, CliError, CliResult};
 use crate::inbox;
+use crate::safe_text::{clean_line, clean_text};
 
 #[derive(Debug, Args)]
 #[command(
@@ -101,7 +102,7 @@ pub fn run(args: AckArgs) -> CliResult {
             }
             Err(e) => {
                 let e = from_inbox_error(e);
-                eprintln!("amail: {}", e.message);
+                eprintln!("amail: {}", clean_text(&e.message));
                 failure.get_or_insert(e.code);
             }
         }

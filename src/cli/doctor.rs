@@ -7,6 +7,7 @@ use clap::Args;
 
 use super::{CliError, CliResult, EXIT_BAD_INPUT};
 use crate::router::{doctor, Store};
+use crate::safe_text::clean_line;
 
 #[derive(Debug, Args)]
 #[command(
@@ -47,10 +48,10 @@ pub fn run(args: DoctorArgs) -> CliResult {
         return Ok(ExitCode::from(code));
     }
     for h in &report.healed {
-        crate::outln!("healed: {h}");
+        crate::outln!("healed: {}", clean_line(h));
     }
     for p in &report.problems {
-        crate::outln!("problem: {p}");
+        crate::outln!("problem: {}", clean_line(p));
     }
     if report.consistent() {
         crate::outln!(

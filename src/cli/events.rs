@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{CliError, CliResult};
-use crate::router::{events, sanitize, Store};
+use crate::router::{events, Store};
+use crate::safe_text::clean_line;
 
 #[derive(Debug, Args)]
 #[command(
@@ -46,11 +47,11 @@ pub fn run(args: EventsArgs) -> CliResult {
             crate::outln!(
                 "{:>5} {} {:<26} {:<14} {} {}",
                 e.event_id,
-                e.timestamp,
-                e.kind,
-                sanitize(&e.actor),
-                e.task_id.as_deref().unwrap_or("-"),
-                sanitize(&e.payload.to_string())
+                clean_line(&e.timestamp),
+                clean_line(&e.kind),
+                clean_line(&e.actor),
+                clean_line(e.task_id.as_deref().unwrap_or("-")),
+                clean_line(&e.payload.to_string())
             );
         }
     }

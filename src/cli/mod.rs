@@ -14,7 +14,9 @@ pub const EXIT_BAD_INPUT: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 
 /// An error a command reports to the user: the text already names file,
-/// line and column where there are any, and says what to do.
+/// line and column where there are any, and says what to do. It may quote
+/// agent text (file names, ids), so it is printed through
+/// [`crate::safe_text`], not built from it.
 #[derive(Debug)]
 pub struct CliError {
     pub code: u8,

@@ -11,6 +11,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::{CliError, CliResult};
+use crate::safe_text::clean_line;
 use crate::source::files::FileReader;
 use crate::source::parallel;
 use crate::source::walk::mail_files;
@@ -231,7 +232,11 @@ fn report(
     out.flush().ok();
     match failure {
         Failure::Unreadable(e) => {
-            eprintln!("amail: {}: cannot read: {e}", input.name());
+            eprintln!(
+                "amail: {}: cannot read: {}",
+                clean_line(&input.name()),
+                clean_line(&e.to_string())
+            );
             *unreadable += 1;
             Ok(())
         }
@@ -299,20 +304,7 @@ fn source_of<'b>(buf: &'b mut String, name: &str, line: u32) -> &'b str {
     buf.clear();
     buf.push_str(name);
     buf.push(':');
-    let mut digits = [0u8; 10];
-    let mut n = line;
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[i..] {
-        buf.push(char::from(d));
-    }
+    buf.push_str(itoa::Buffer::new().format(line));
     buf
 }
 
@@ -423,13 +415,13 @@ fn write_text(out: &mut impl Write, m: &Located<'_, '_>) -> io::Result<()> {
     };
     let mut s = format!(
         "{}  {}{}  bead {}  {} -> {}  {}\n",
-        sanitize(m.source),
+        clean_line(m.source),
         msg.kind,
         reply,
-        sanitize(bead),
-        sanitize(from),
-        sanitize(&to),
-        sanitize(&msg.subject)
+        clean_line(bead),
+        clean_line(from),
+        clean_line(&to),
+        clean_line(&msg.subject)
     );
     for d in &msg.diagnostics {
         let sev = match d.severity {
@@ -442,17 +434,8 @@ fn write_text(out: &mut impl Write, m: &Located<'_, '_>) -> io::Result<()> {
             d.line,
             d.column,
             d.code,
-            sanitize(&d.message)
+            clean_line(&d.message)
         ));
     }
     out.write_all(s.as_bytes())
-}
-
-/// Agent text must not drive the terminal: control characters are shown
-/// as `?`, bidi controls are dropped.
-fn sanitize(s: &str) -> String {
-    s.chars()
-        .filter(|&c| !crate::tui::sanitize::is_bidi_control(c))
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect()
 }

@@ -6,9 +6,10 @@ use std::process::ExitCode;
 use clap::Args;
 use serde::Serialize;
 
-use super::threads::{clean_line, load_source};
+use super::threads::load_source;
 use super::CliResult;
 use crate::inbox::RecipientKind;
+use crate::safe_text::clean_line;
 
 #[derive(Debug, Args)]
 #[command(

@@ -7,9 +7,10 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::ack::source_kind;
-use super::threads::{clean_line, from_inbox_error};
+use super::threads::from_inbox_error;
 use super::{CliError, CliResult};
 use crate::inbox;
+use crate::safe_text::clean_line;
 
 #[derive(Debug, Args)]
 #[command(
@@ -55,7 +56,7 @@ pub fn run(args: ReplyArgs) -> CliResult {
         if out.committed { " (committed)" } else { "" }
     );
     for p in &out.paths {
-        crate::outln!("  wrote {}", p.display());
+        crate::outln!("  wrote {}", clean_line(&p.display().to_string()));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -49,7 +49,7 @@ pub fn run(args: SweepArgs) -> CliResult {
         "sweep: {ended} session-end transition(s), {} stale task(s) recovered{}{}",
         stale.len(),
         if stale.is_empty() { "" } else { ": " },
-        stale.join(", ")
+        crate::safe_text::clean_line(&stale.join(", "))
     );
     Ok(ExitCode::SUCCESS)
 }

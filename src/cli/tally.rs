@@ -2,6 +2,7 @@
 //! by mail, AOF/1 envelope files and the neighbouring protocols.
 
 use crate::router::RouteOutcome;
+use crate::safe_text::clean_line;
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Tally {
@@ -33,7 +34,7 @@ impl Tally {
             RouteOutcome::Duplicate => self.duplicates += 1,
             RouteOutcome::Rejected(reason) => {
                 self.rejected += 1;
-                eprintln!("{loc}: rejected: {reason}");
+                eprintln!("{}: rejected: {}", clean_line(loc), clean_line(&reason));
             }
             RouteOutcome::Unknown => self.unknown += 1,
             RouteOutcome::Ignored => self.inbox_only += 1,

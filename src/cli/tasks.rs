@@ -8,6 +8,7 @@ use clap::Args;
 use super::{CliError, CliResult};
 use crate::aof::TaskStatus;
 use crate::router::Store;
+use crate::safe_text::clean_line;
 
 #[derive(Debug, Args)]
 #[command(
@@ -32,8 +33,8 @@ pub fn run(args: TasksArgs) -> CliResult {
     for (path, why) in store.unreadable_tasks() {
         eprintln!(
             "amail: warning: {}: {}; skipped (see `amail doctor`)",
-            crate::router::sanitize(&path.display().to_string()),
-            crate::router::sanitize(&why)
+            clean_line(&path.display().to_string()),
+            clean_line(&why)
         );
     }
     if args.json {
@@ -48,18 +49,18 @@ pub fn run(args: TasksArgs) -> CliResult {
         return Ok(ExitCode::SUCCESS);
     }
     for s in TaskStatus::ALL {
-        let col: Vec<_> = tasks.iter().filter(|t| t.status == s.as_str()).collect();
+        let col: Vec<_> = tasks.iter().filter(|t| t.status == s).collect();
         if col.is_empty() {
             continue;
         }
-        crate::outln!("{} ({})", s.as_str(), col.len());
+        crate::outln!("{s} ({})", col.len());
         for t in col {
             crate::outln!(
                 "  {}  {:<12} {:<14} {}",
-                t.id,
-                t.bead.as_deref().unwrap_or("-"),
-                t.agent.as_deref().unwrap_or("-"),
-                crate::router::sanitize(&t.title)
+                clean_line(&t.id),
+                clean_line(t.bead.as_deref().unwrap_or("-")),
+                clean_line(t.agent.as_deref().unwrap_or("-")),
+                clean_line(&t.title)
             );
         }
     }

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::{default_mailbox, CliError, CliResult, EXIT_BAD_INPUT, EXIT_USAGE};
 use crate::inbox::{self, HelpState, Inbox, LoadOptions};
+use crate::safe_text::{clean_line, clean_text};
 
 #[derive(Debug, Args)]
 #[command(
@@ -53,7 +54,7 @@ pub fn load_source(
         eprintln!(
             "amail: warning: {}: {}",
             clean_line(&path.display().to_string()),
-            clean(why)
+            clean_text(why)
         );
     }
     Ok(inbox)
@@ -75,22 +76,8 @@ pub fn from_inbox_error(e: inbox::Error) -> CliError {
         } else {
             EXIT_BAD_INPUT
         },
-        message: clean(&e.to_string()),
+        message: e.to_string(),
     }
-}
-
-/// Agents write these strings: no control characters or escape sequences
-/// reach the terminal.
-pub fn clean(s: &str) -> String {
-    s.chars()
-        .filter(|&c| !crate::tui::sanitize::is_bidi_control(c))
-        .map(|c| if c.is_control() && c != '\n' { ' ' } else { c })
-        .collect()
-}
-
-/// One line of text: newlines folded too.
-pub fn clean_line(s: &str) -> String {
-    clean(s).replace('\n', " ")
 }
 
 #[derive(Serialize)]

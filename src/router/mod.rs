@@ -19,13 +19,16 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use crate::aof::TaskStatus;
+
 /// One task as the board shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TaskSummary {
     pub id: String,
     pub title: String,
-    /// AOF status: backlog ready in-progress blocked review done cancelled deadletter.
-    pub status: String,
+    /// The status directory the task file sits in (serialised kebab-case,
+    /// as AOF names it).
+    pub status: TaskStatus,
     pub bead: Option<String>,
     pub agent: Option<String>,
     pub updated_at: Option<DateTime<Utc>>,
@@ -45,17 +48,25 @@ pub use handlers::{RouteOutcome, Router, RouterOptions};
 pub mod doctor;
 mod route;
 
-/// Makes agent-written text safe for a terminal: control characters
-/// (escape sequences included) become U+FFFD, except tab.
-pub fn sanitize(s: &str) -> String {
-    s.chars()
-        .filter(|&c| !crate::tui::sanitize::is_bidi_control(c))
-        .map(|c| {
-            if c.is_control() && c != '\t' {
-                '\u{fffd}'
-            } else {
-                c
-            }
-        })
-        .collect()
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `amail tasks --json` prints statuses as AOF spells them, as it did
+    /// when the field was a string.
+    #[test]
+    fn task_summary_json_spells_status_as_aof_does() {
+        let t = TaskSummary {
+            id: "TASK-1".into(),
+            title: "t".into(),
+            status: TaskStatus::InProgress,
+            bead: None,
+            agent: Some("a".into()),
+            updated_at: None,
+        };
+        assert_eq!(
+            serde_json::to_string(&t).unwrap(),
+            r#"{"id":"TASK-1","title":"t","status":"in-progress","bead":null,"agent":"a","updated_at":null}"#
+        );
+    }
 }

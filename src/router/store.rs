@@ -161,7 +161,7 @@ impl Store {
                 let summary = TaskSummary {
                     id: id.clone(),
                     title: task.fm.title.clone(),
-                    status: s.as_str().to_string(),
+                    status: s,
                     bead: task.bead().map(str::to_string),
                     agent: task
                         .fm

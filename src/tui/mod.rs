@@ -10,7 +10,8 @@
 //! - [`backend`]: the trait every side effect goes through;
 //! - [`keymap`], [`theme`], [`config`]: rebindable keys, light/dark
 //!   palettes, partial overrides from the config file;
-//! - [`sanitize`], [`text`]: agent text made safe, widths in columns;
+//! - [`text`]: widths in columns (agent text is made safe by
+//!   [`crate::safe_text`] before it is drawn);
 //! - [`terminal`]: the guard and panic hook that restore the terminal;
 //! - [`testing`]: fake backend, sample mailbox and render helpers.
 
@@ -21,7 +22,6 @@ pub mod model;
 pub mod msg;
 pub mod real;
 pub mod runtime;
-pub mod sanitize;
 pub mod terminal;
 pub mod testing;
 pub mod text;

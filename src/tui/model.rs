@@ -19,18 +19,6 @@ use super::msg::WatchState;
 use crate::inbox::{HelpState, Inbox, InboxMessage, SourceKind, Thread};
 use crate::router::TaskSummary;
 
-/// AOF task statuses in board order.
-pub const TASK_STATUSES: [&str; 8] = [
-    "backlog",
-    "ready",
-    "in-progress",
-    "blocked",
-    "review",
-    "done",
-    "cancelled",
-    "deadletter",
-];
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Screen {
     Inbox,
@@ -448,16 +436,11 @@ impl Model {
 
     /// Tasks in board order (status, then most recently updated).
     pub fn board(&self) -> Vec<&TaskSummary> {
-        let rank = |s: &str| {
-            TASK_STATUSES
-                .iter()
-                .position(|x| *x == s)
-                .unwrap_or(TASK_STATUSES.len())
-        };
         let mut v: Vec<&TaskSummary> = self.tasks.iter().collect();
+        // `TaskStatus` orders as the board lists it (`TaskStatus::ALL`).
         v.sort_by(|a, b| {
-            rank(&a.status)
-                .cmp(&rank(&b.status))
+            a.status
+                .cmp(&b.status)
                 .then(b.updated_at.cmp(&a.updated_at))
                 .then(a.id.cmp(&b.id))
         });
@@ -518,7 +501,7 @@ impl Model {
             ListKind::Tasks => self.tasks.iter().find(|t| t.id == key).is_some_and(|t| {
                 hit(&t.id)
                     || hit(&t.title)
-                    || hit(&t.status)
+                    || hit(t.status.as_str())
                     || t.bead.as_deref().is_some_and(hit)
                     || t.agent.as_deref().is_some_and(hit)
             }),

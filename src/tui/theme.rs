@@ -10,6 +10,8 @@
 use amail_parser::MessageType;
 use ratatui::style::{Color, Modifier, Style};
 
+use crate::aof::TaskStatus;
+
 /// Named roles the views draw with.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Theme {
@@ -202,18 +204,17 @@ pub fn badge(kind: MessageType) -> (&'static str, &'static str, Tone) {
     }
 }
 
-/// Glyph, word and tone for an AOF task status.
-pub fn task_status(status: &str) -> (&'static str, Tone) {
+/// Glyph and tone for an AOF task status.
+pub fn task_status(status: TaskStatus) -> (&'static str, Tone) {
     match status {
-        "backlog" => ("○", Tone::Muted),
-        "ready" => ("◌", Tone::Info),
-        "in-progress" => ("…", Tone::Info),
-        "blocked" => ("⊘", Tone::Warn),
-        "review" => ("◆", Tone::Ok),
-        "done" => ("✓", Tone::Ok),
-        "cancelled" => ("–", Tone::Muted),
-        "deadletter" => ("✗", Tone::Error),
-        _ => ("·", Tone::Plain),
+        TaskStatus::Backlog => ("○", Tone::Muted),
+        TaskStatus::Ready => ("◌", Tone::Info),
+        TaskStatus::InProgress => ("…", Tone::Info),
+        TaskStatus::Blocked => ("⊘", Tone::Warn),
+        TaskStatus::Review => ("◆", Tone::Ok),
+        TaskStatus::Done => ("✓", Tone::Ok),
+        TaskStatus::Cancelled => ("–", Tone::Muted),
+        TaskStatus::Deadletter => ("✗", Tone::Error),
     }
 }
 

@@ -42,31 +42,9 @@ impl<W: io::Write> Serializer<'_, W> {
         self.raw(b"\"")
     }
 
-    fn integer(&mut self, v: impl fmt::Display) -> Result<()> {
-        write!(self.out, "{v}").map_err(Error::io)
-    }
-
-    /// Decimal digits without the formatting machinery (lines, columns
-    /// and counts are in every message).
-    fn unsigned(&mut self, mut n: u64) -> Result<()> {
-        let mut digits = [0u8; 20];
-        let mut i = digits.len();
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        self.raw(&digits[i..])
-    }
-
-    fn signed(&mut self, n: i64) -> Result<()> {
-        if n < 0 {
-            self.raw(b"-")?;
-        }
-        self.unsigned(n.unsigned_abs())
+    /// Integers as serde_json prints them: through `itoa`, as it does.
+    fn integer(&mut self, v: impl itoa::Integer) -> Result<()> {
+        self.raw(itoa::Buffer::new().format(v).as_bytes())
     }
 
     /// Floats, through serde_json: its shortest round-trip formatting
@@ -225,31 +203,31 @@ impl<'a, 'w, W: io::Write> ser::Serializer for &'a mut Serializer<'w, W> {
         self.raw(if v { b"true" } else { b"false" })
     }
     fn serialize_i8(self, v: i8) -> Result<()> {
-        self.signed(i64::from(v))
+        self.integer(v)
     }
     fn serialize_i16(self, v: i16) -> Result<()> {
-        self.signed(i64::from(v))
+        self.integer(v)
     }
     fn serialize_i32(self, v: i32) -> Result<()> {
-        self.signed(i64::from(v))
+        self.integer(v)
     }
     fn serialize_i64(self, v: i64) -> Result<()> {
-        self.signed(v)
+        self.integer(v)
     }
     fn serialize_i128(self, v: i128) -> Result<()> {
         self.integer(v)
     }
     fn serialize_u8(self, v: u8) -> Result<()> {
-        self.unsigned(u64::from(v))
+        self.integer(v)
     }
     fn serialize_u16(self, v: u16) -> Result<()> {
-        self.unsigned(u64::from(v))
+        self.integer(v)
     }
     fn serialize_u32(self, v: u32) -> Result<()> {
-        self.unsigned(u64::from(v))
+        self.integer(v)
     }
     fn serialize_u64(self, v: u64) -> Result<()> {
-        self.unsigned(v)
+        self.integer(v)
     }
     fn serialize_u128(self, v: u128) -> Result<()> {
         self.integer(v)
@@ -520,7 +498,7 @@ struct MapKey<'a, 'w, W> {
 }
 
 impl<W: io::Write> MapKey<'_, '_, W> {
-    fn quoted(self, v: impl fmt::Display) -> Result<()> {
+    fn quoted(self, v: impl itoa::Integer) -> Result<()> {
         self.ser.raw(b"\"")?;
         self.ser.integer(v)?;
         self.ser.raw(b"\"")
@@ -549,7 +527,7 @@ impl<W: io::Write> ser::Serializer for MapKey<'_, '_, W> {
         self.ser.string(v.encode_utf8(&mut [0; 4]))
     }
     fn serialize_bool(self, v: bool) -> Result<()> {
-        self.quoted(v)
+        self.ser.raw(if v { b"\"true\"" } else { b"\"false\"" })
     }
     fn serialize_i8(self, v: i8) -> Result<()> {
         self.quoted(v)
@@ -744,5 +722,34 @@ mod tests {
             empty: vec![],
         });
         same(&chrono::DateTime::<chrono::Utc>::from_timestamp(1_700_000_000, 5).unwrap());
+    }
+
+    #[test]
+    fn integers_and_map_keys_match_serde_json() {
+        same(&(
+            i8::MIN,
+            i16::MIN,
+            i32::MIN,
+            i64::MIN,
+            i128::MIN,
+            -1i64,
+            0i64,
+        ));
+        same(&(
+            u8::MAX,
+            u16::MAX,
+            u32::MAX,
+            u64::MAX,
+            u128::MAX,
+            0u64,
+            10u64,
+        ));
+        same(&[(i128::MIN, 1u8)].into_iter().collect::<BTreeMap<_, _>>());
+        same(&[(u64::MAX, 1u8)].into_iter().collect::<BTreeMap<_, _>>());
+        same(
+            &[(true, 1u8), (false, 0)]
+                .into_iter()
+                .collect::<BTreeMap<_, _>>(),
+        );
     }
 }

@@ -68,8 +68,10 @@ pub fn print(
             }
             "Text" => {
                 let m = inbox::to_message(item);
+                // Every part is agent-written (names, ids, the file name):
+                // the whole line goes through the one sanitiser.
                 let line = format!(
-                    "{}  {}  {}  {} -> {}  {}\n",
+                    "{}  {}  {}  {} -> {}  {}",
                     located.source,
                     inbox::raw_type(item),
                     located.state,
@@ -80,11 +82,9 @@ pub fn print(
                         m.to.join(", ")
                     },
                     m.subject
-                        .chars()
-                        .map(|c| if c.is_control() { '?' } else { c })
-                        .collect::<String>()
                 );
-                write(out, line.as_bytes())?;
+                write(out, crate::safe_text::clean_line(&line).as_bytes())?;
+                write(out, b"\n")?;
             }
             "Aof" => {
                 let env = bridge::to_envelope_standalone(item);

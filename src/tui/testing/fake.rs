@@ -6,6 +6,7 @@ use amail_parser::{MessageType, OwnedMessage};
 use chrono::{DateTime, Utc};
 
 use super::sample::{cow, derive, fixed_now, message, push_message, sample_inbox, sample_tasks};
+use crate::aof::TaskStatus;
 use crate::inbox::{Inbox, Recipient, RecipientKind};
 use crate::router::TaskSummary;
 use crate::tui::backend::Backend;
@@ -142,12 +143,10 @@ impl Backend for FakeBackend {
             .push((key.into(), as_agent.into(), body.into()));
         self.deliver(&format!("reply-{n}"), reply);
         if let Some(b) = bead {
-            for t in self
-                .tasks
-                .iter_mut()
-                .filter(|t| t.bead.as_deref() == Some(b.as_str()) && t.status == "blocked")
-            {
-                t.status = "in-progress".into();
+            for t in self.tasks.iter_mut().filter(|t| {
+                t.bead.as_deref() == Some(b.as_str()) && t.status == TaskStatus::Blocked
+            }) {
+                t.status = TaskStatus::InProgress;
                 t.updated_at = Some(self.now);
             }
         }

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use amail_parser::{Diagnostic, Message, MessageType, OwnedMessage, Parsed, Severity};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 
+use crate::aof::TaskStatus;
 use crate::inbox::{
     Agent, AgentState, HelpState, Inbox, InboxMessage, Recipient, RecipientKind, SourceKind, Thread,
 };
@@ -387,21 +388,22 @@ pub fn sample_inbox(now: DateTime<Utc>) -> Inbox {
 
 /// Tasks the router would hold for the sample inbox, one per status.
 pub fn sample_tasks(now: DateTime<Utc>) -> Vec<TaskSummary> {
-    let t = |id: &str, title: &str, status: &str, bead: &str, agent: Option<&str>, mins: i64| {
-        TaskSummary {
-            id: id.into(),
-            title: title.into(),
-            status: status.into(),
-            bead: Some(bead.into()),
-            agent: agent.map(String::from),
-            updated_at: Some(now - Duration::minutes(mins)),
-        }
-    };
+    let t =
+        |id: &str, title: &str, status: TaskStatus, bead: &str, agent: Option<&str>, mins: i64| {
+            TaskSummary {
+                id: id.into(),
+                title: title.into(),
+                status,
+                bead: Some(bead.into()),
+                agent: agent.map(String::from),
+                updated_at: Some(now - Duration::minutes(mins)),
+            }
+        };
     vec![
         t(
             "TASK-527-2",
             "Token refresh endpoint",
-            "blocked",
+            TaskStatus::Blocked,
             "ol-527.2",
             Some("PurpleBear"),
             12,
@@ -409,7 +411,7 @@ pub fn sample_tasks(now: DateTime<Utc>) -> Vec<TaskSummary> {
         t(
             "TASK-527-1",
             "Login flow with PKCE",
-            "review",
+            TaskStatus::Review,
             "ol-527.1",
             Some("GreenCastle"),
             25,
@@ -417,7 +419,7 @@ pub fn sample_tasks(now: DateTime<Utc>) -> Vec<TaskSummary> {
         t(
             "TASK-530",
             "Migration 0042",
-            "deadletter",
+            TaskStatus::Deadletter,
             "ol-530",
             Some("RedFox"),
             180,
@@ -425,7 +427,7 @@ pub fn sample_tasks(now: DateTime<Utc>) -> Vec<TaskSummary> {
         t(
             "TASK-531",
             "Localise error messages",
-            "in-progress",
+            TaskStatus::InProgress,
             "ol-531",
             Some("OrangeOwl"),
             3,
@@ -433,7 +435,7 @@ pub fn sample_tasks(now: DateTime<Utc>) -> Vec<TaskSummary> {
         t(
             "TASK-528",
             "Rate limiter metrics",
-            "ready",
+            TaskStatus::Ready,
             "ol-528",
             None,
             55,
@@ -441,7 +443,7 @@ pub fn sample_tasks(now: DateTime<Utc>) -> Vec<TaskSummary> {
         t(
             "TASK-529",
             "Postgres in CI",
-            "done",
+            TaskStatus::Done,
             "ol-529",
             Some("GreenCastle"),
             240,
@@ -449,7 +451,7 @@ pub fn sample_tasks(now: DateTime<Utc>) -> Vec<TaskSummary> {
         t(
             "TASK-532",
             "Audit log export",
-            "backlog",
+            TaskStatus::Backlog,
             "ol-532",
             None,
             600,
@@ -457,7 +459,7 @@ pub fn sample_tasks(now: DateTime<Utc>) -> Vec<TaskSummary> {
         t(
             "TASK-534",
             "Legacy SOAP bridge",
-            "cancelled",
+            TaskStatus::Cancelled,
             "ol-534",
             None,
             2000,

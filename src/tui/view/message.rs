@@ -26,7 +26,7 @@ fn ago(now: chrono::DateTime<chrono::Utc>, then: chrono::DateTime<chrono::Utc>) 
         a => format!("{a} ago"),
     }
 }
-use crate::tui::sanitize::reveal;
+use crate::safe_text::reveal;
 use crate::tui::theme::{badge, Theme};
 
 pub fn draw(m: &Model, f: &mut Frame, area: Rect) {

@@ -6,9 +6,9 @@
 //! adapts to width: 120 columns and up show thread list | messages over
 //! message side by side; narrower terminals show the focused pane only.
 //!
-//! Every string that came from an agent goes through `sanitize` before it
-//! becomes a `Span`: the helpers [`line_text`] and [`para_text`] are the
-//! only way agent text enters a buffer here.
+//! Every string that came from an agent goes through [`crate::safe_text`]
+//! before it becomes a `Span`: the helpers [`line_text`] and [`para_text`]
+//! are the only way agent text enters a buffer here.
 
 pub mod agents;
 pub mod footer;
@@ -28,8 +28,8 @@ use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
 use ratatui::Frame;
 
 use super::model::{Filter, Model, Overlay, Pane, Screen};
-use super::sanitize::{clean_line, clean_text};
 use super::text;
+use crate::safe_text::{clean_line, clean_text};
 
 /// Draws the whole app.
 pub fn view(m: &Model, f: &mut Frame) {

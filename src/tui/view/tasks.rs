@@ -8,13 +8,14 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::{full_row, line_text, pane, scroll_window};
+use crate::aof::TaskStatus;
 use crate::tui::keymap::Action;
-use crate::tui::model::{age, Model, TASK_STATUSES};
+use crate::tui::model::{age, Model};
 use crate::tui::text::{fit, fit_right};
 use crate::tui::theme::task_status;
 
 enum Row<'a> {
-    Header(&'a str, usize),
+    Header(TaskStatus, usize),
     Task(&'a crate::router::TaskSummary),
 }
 
@@ -34,17 +35,10 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     }
     let board = m.board();
     let mut rows = Vec::new();
-    for s in TASK_STATUSES {
+    for s in TaskStatus::ALL {
         let n = board.iter().filter(|t| t.status == s).count();
         rows.push(Row::Header(s, n));
         rows.extend(board.iter().filter(|t| t.status == s).map(|t| Row::Task(t)));
-    }
-    let others: Vec<_> = board
-        .iter()
-        .filter(|t| !TASK_STATUSES.contains(&t.status.as_str()))
-        .collect();
-    for t in others {
-        rows.push(Row::Task(t));
     }
     let selected = m.sel.task.as_ref().and_then(|k| {
         rows.iter()
@@ -63,10 +57,10 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         .take(h)
         .map(|(i, r)| match r {
             Row::Header(s, n) => {
-                let (g, tone) = task_status(s);
+                let (g, tone) = task_status(*s);
                 Line::from(vec![
                     Span::styled(
-                        format!("{g} {}", s.to_uppercase()),
+                        format!("{g} {}", s.as_str().to_uppercase()),
                         th.tone(tone).add_modifier(ratatui::style::Modifier::BOLD),
                     ),
                     Span::styled(format!(" ({n})"), th.muted()),
@@ -74,7 +68,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
             }
             Row::Task(t) => {
                 let sel = selected == Some(i);
-                let (g, tone) = task_status(&t.status);
+                let (g, tone) = task_status(t.status);
                 let line = Line::from(vec![
                     Span::styled(if sel { "▶ " } else { "  " }, th.accent()),
                     Span::styled(
@@ -130,16 +124,20 @@ pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
 fn draw_columns(m: &Model, f: &mut Frame, area: Rect) {
     let th = &m.config.theme;
     let board = m.board();
-    let cols =
-        Layout::horizontal([Constraint::Ratio(1, TASK_STATUSES.len() as u32); TASK_STATUSES.len()])
-            .split(area);
-    for (status, col) in TASK_STATUSES.iter().zip(cols.iter()) {
+    let cols = Layout::horizontal(
+        [Constraint::Ratio(1, TaskStatus::ALL.len() as u32); TaskStatus::ALL.len()],
+    )
+    .split(area);
+    for (status, col) in TaskStatus::ALL.into_iter().zip(cols.iter()) {
         let w = col.width.saturating_sub(1) as usize;
-        let tasks: Vec<_> = board.iter().filter(|t| t.status == *status).collect();
+        let tasks: Vec<_> = board.iter().filter(|t| t.status == status).collect();
         let (g, tone) = task_status(status);
         let mut lines = vec![
             Line::styled(
-                fit(&format!("{g} {} {}", status.to_uppercase(), tasks.len()), w),
+                fit(
+                    &format!("{g} {} {}", status.as_str().to_uppercase(), tasks.len()),
+                    w,
+                ),
                 th.tone(tone).add_modifier(ratatui::style::Modifier::BOLD),
             ),
             Line::styled("─".repeat(w), th.muted()),

@@ -1,10 +1,13 @@
-//! Making agent text safe to put on a terminal.
+//! Making agent text safe to put on a terminal: the one sanitiser.
 //!
-//! Everything an agent wrote (subjects, bodies, names, file paths) passes
-//! through here before it reaches a ratatui buffer. ratatui writes cell
-//! symbols verbatim, so an ESC in a body would otherwise be sent to the
-//! real terminal: it could recolour the screen, move the cursor, set the
-//! window title, write the clipboard (OSC 52) or plant a link (OSC 8).
+//! Everything an agent wrote (subjects, bodies, names, file paths, error
+//! text quoting them) passes through here before it is printed, by the
+//! CLI printers (`threads`, `pending`, `tasks`, `events`, `parse --format
+//! text`, warnings) and by the TUI before a ratatui buffer, so one set of
+//! rules holds everywhere. A terminal acts on what it is sent: an ESC in
+//! a subject could recolour the screen, move the cursor, set the window
+//! title, write the clipboard (OSC 52) or plant a link (OSC 8). Replacing
+//! only the ESC would still leave `[31m` on screen, so whole sequences go.
 //!
 //! Rules, applied in one pass over the characters:
 //! - ESC-introduced sequences (CSI, OSC, DCS, SOS, PM, APC and two-byte
@@ -19,7 +22,12 @@
 //! - `\r\n` becomes `\n`, a lone `\r` is dropped, a tab becomes spaces.
 //!
 //! Newlines survive [`clean_text`]; [`clean_line`] folds them to spaces for
-//! single-line places (list rows, headers).
+//! single-line places (list rows, headers, one printed line per item).
+//! [`reveal`] is the opposite choice for the raw view: nothing removed,
+//! everything shown.
+//!
+//! It sits at the bottom of the crate (no imports from it) so that every
+//! layer, the router included, can print through it.
 
 use std::borrow::Cow;
 
@@ -41,7 +49,7 @@ fn needs_work(c: char) -> bool {
 }
 
 /// Bidi embedding, override, isolate and mark controls (Trojan Source).
-pub fn is_bidi_control(c: char) -> bool {
+fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
 }
 
@@ -111,6 +119,28 @@ fn skip_string(it: &mut std::iter::Peekable<std::str::Chars<'_>>) {
     }
 }
 
+/// For the raw view: shows the source as written, with every control
+/// character (ESC included) as its visible Control Picture and bidi
+/// controls as `<U+202E>`, so a reader sees exactly what an agent sent
+/// without the terminal acting on it.
+pub fn reveal(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        let u = c as u32;
+        match c {
+            '\n' => out.push('\n'),
+            '\t' => out.push_str(TAB),
+            _ if u < 0x20 => out.push(char::from_u32(0x2400 + u).unwrap_or('\u{fffd}')),
+            '\u{7f}' => out.push('\u{2421}'),
+            _ if (0x80..=0x9f).contains(&u) || is_bidi_control(c) => {
+                out.push_str(&format!("<U+{u:04X}>"))
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,34 +184,9 @@ mod tests {
         assert!(no_controls(&clean_text("x\x1b[")));
         assert!(no_controls(&clean_text("\x1b")));
     }
-}
 
-/// For the raw view: shows the source as written, with every control
-/// character (ESC included) as its visible Control Picture and bidi
-/// controls as `<U+202E>`, so a reader sees exactly what an agent sent
-/// without the terminal acting on it.
-pub fn reveal(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        let u = c as u32;
-        match c {
-            '\n' => out.push('\n'),
-            '\t' => out.push_str(TAB),
-            _ if u < 0x20 => out.push(char::from_u32(0x2400 + u).unwrap_or('\u{fffd}')),
-            '\u{7f}' => out.push('\u{2421}'),
-            _ if (0x80..=0x9f).contains(&u) || is_bidi_control(c) => {
-                out.push_str(&format!("<U+{u:04X}>"))
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod reveal_tests {
     #[test]
     fn reveal_shows_escapes_as_pictures() {
-        assert_eq!(super::reveal("a\x1b[31mb\u{202E}"), "a␛[31mb<U+202E>");
+        assert_eq!(reveal("a\x1b[31mb\u{202E}"), "a␛[31mb<U+202E>");
     }
 }
