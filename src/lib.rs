@@ -28,6 +28,7 @@ pub mod aof;
 pub mod bridge;
 pub mod cli;
 pub mod config;
+pub mod fsio;
 pub mod inbox;
 pub mod protocols;
 pub mod router;

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use amail::fsio::DEFAULT_MAX_MESSAGE_BYTES as MAX;
 use amail::inbox::{self, Inbox, LoadOptions};
 use amail::router::{Router, RouterOptions, Store, TaskSummary};
 use amail::tui::keymap::Chord;
@@ -114,8 +115,8 @@ fn a2a_fields_are_in_the_message() {
 
 fn route(store: &Path) -> Vec<TaskSummary> {
     let paths = vec![mailbox()];
-    let mut items = amail::router::inputs::collect(&paths).unwrap();
-    let (found, diags) = amail::protocols::route::collect(&paths, &mut items);
+    let mut items = amail::router::inputs::collect(&paths, MAX).unwrap();
+    let (found, diags) = amail::protocols::route::collect(&paths, &mut items, MAX);
     assert_eq!(diags.len(), 1, "{diags:?}");
     // The JSON files are routed as protocol items, not as mail.
     assert!(

@@ -11,7 +11,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::{CliError, CliResult};
-use crate::source::files::FileReader;
+use crate::fsio::FileReader;
 use crate::source::parallel;
 use crate::source::walk::mail_files;
 
@@ -112,6 +112,8 @@ struct Settings {
     /// The format as `protocols::cli::print` spells it.
     format_name: String,
     opts: ParseOptions,
+    /// Inputs larger than this are reported unreadable.
+    max_bytes: u64,
 }
 
 /// Inputs rendered together by one worker before the main thread writes
@@ -119,7 +121,7 @@ struct Settings {
 /// small enough to share the work out evenly.
 const CHUNK: usize = 32;
 
-pub fn run(args: ParseArgs) -> CliResult {
+pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
     let format = args.format.unwrap_or(if io::stdout().is_terminal() {
         Format::Text
     } else {
@@ -131,6 +133,7 @@ pub fn run(args: ParseArgs) -> CliResult {
         opts: ParseOptions {
             strict: args.strict,
         },
+        max_bytes,
     };
     let inputs = inputs(&args.paths)?;
     let threads = parallel::cores();
@@ -331,8 +334,8 @@ fn render_input(
     } = worker;
     let stdin;
     let bytes = match input {
-        Input::File(p) => reader.read(p),
-        Input::Stdin => match crate::config::read_limited(io::stdin().lock()) {
+        Input::File(p) => reader.read(p, settings.max_bytes),
+        Input::Stdin => match crate::fsio::read_limited(io::stdin().lock(), settings.max_bytes) {
             Ok(b) => {
                 stdin = b;
                 Ok(&stdin[..])

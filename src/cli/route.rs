@@ -28,8 +28,8 @@ pub struct RouteArgs {
     pub no_create: bool,
 }
 
-pub fn run(args: RouteArgs) -> CliResult {
-    let items = inputs::collect(&args.paths).map_err(|e| {
+pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {
+    let items = inputs::collect(&args.paths, max_bytes).map_err(|e| {
         CliError::bad_input(format!(
             "{}: {} (check the path and its permissions)",
             e.path.display(),
@@ -46,7 +46,7 @@ pub fn run(args: RouteArgs) -> CliResult {
         },
     );
     let mut items = items;
-    let mut t = crate::protocols::route::run_cli(&args.paths, &mut items, &router)?;
+    let mut t = crate::protocols::route::run_cli(&args.paths, &mut items, &router, max_bytes)?;
     for item in &items {
         let out = match item {
             Item::Mail { msg, .. } => router.route_mail(msg),

@@ -38,6 +38,12 @@ pub enum Error {
     Invalid(String),
 }
 
+impl From<crate::fsio::PathError> for Error {
+    fn from(e: crate::fsio::PathError) -> Self {
+        Error::io(e.path, e.source)
+    }
+}
+
 impl Error {
     pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {

@@ -190,10 +190,11 @@ fn a2a_title(a: &super::A2aItem) -> String {
 /// The route hook: reads the protocol files among `paths` (and each
 /// directory's `.handoffs/`), drops the mail items the mail parser made of
 /// them, and returns the protocol items to route (time order) with their
-/// diagnostics.
+/// diagnostics. Files over `max_bytes` are not read.
 pub fn collect(
     paths: &[PathBuf],
     items: &mut Vec<crate::router::inputs::Item>,
+    max_bytes: u64,
 ) -> (Vec<Item>, Vec<Diag>) {
     let mut files: Vec<(String, String)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -201,7 +202,7 @@ pub fn collect(
         if !seen.insert(p.clone()) {
             return;
         }
-        let Ok(bytes) = std::fs::read(&p) else {
+        let Ok(bytes) = crate::fsio::read_file_limited(&p, max_bytes) else {
             return;
         };
         let text = String::from_utf8_lossy(&bytes).into_owned();
@@ -297,8 +298,9 @@ pub fn run_cli(
     paths: &[PathBuf],
     items: &mut Vec<crate::router::inputs::Item>,
     router: &Router,
+    max_bytes: u64,
 ) -> std::result::Result<Tally, crate::cli::CliError> {
-    let (found, diags) = collect(paths, items);
+    let (found, diags) = collect(paths, items, max_bytes);
     let mut t = Tally::default();
     for d in &diags {
         eprintln!("{d}: not routed");

@@ -103,8 +103,8 @@ fn items_of(source: &str, bytes: &[u8], items: &mut Vec<Item>) {
 }
 
 /// Reads every input under `paths` (`-` or none: standard input), in
-/// routing order.
-pub fn collect(paths: &[PathBuf]) -> Result<Vec<Item>, InputError> {
+/// routing order. An input over `max_bytes` is an error.
+pub fn collect(paths: &[PathBuf], max_bytes: u64) -> Result<Vec<Item>, InputError> {
     let mut items = Vec::new();
     let stdin_only = paths.is_empty();
     for p in paths
@@ -114,9 +114,11 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<Item>, InputError> {
     {
         if p == Path::new("-") {
             let buf =
-                crate::config::read_limited(io::stdin().lock()).map_err(|error| InputError {
-                    path: p.into(),
-                    error,
+                crate::fsio::read_limited(io::stdin().lock(), max_bytes).map_err(|error| {
+                    InputError {
+                        path: p.into(),
+                        error,
+                    }
                 })?;
             items_of("<stdin>", &buf, &mut items);
             continue;
@@ -135,10 +137,11 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<Item>, InputError> {
         };
         let mut batch = Vec::new();
         for f in files {
-            let bytes = crate::config::read_file_limited(&f).map_err(|error| InputError {
-                path: f.clone(),
-                error,
-            })?;
+            let bytes =
+                crate::fsio::read_file_limited(&f, max_bytes).map_err(|error| InputError {
+                    path: f.clone(),
+                    error,
+                })?;
             items_of(&f.display().to_string(), &bytes, &mut batch);
         }
         // Creation order: message time, then (mcp_agent_mail) numeric id,

@@ -6,7 +6,7 @@
 //! - [`handlers`]: what each AOF/1 message does ([`Router`]), session end,
 //!   stale-heartbeat recovery; [`mail`]: bead -> task resolution for mail.
 //! - [`journal`]: the write-ahead log that makes each message atomic and
-//!   durable; [`fsio`]: atomic file primitives and the crash-test hook.
+//!   durable (its file writes go through [`crate::fsio`]).
 //! - [`events`]: the daily JSON Lines event log; [`runs`]: run artifacts.
 //! - [`doctor`]: consistency checks and healing; [`inputs`]: what
 //!   `amail route` reads.
@@ -27,7 +27,6 @@ pub struct TaskSummary {
 }
 
 pub mod events;
-pub mod fsio;
 pub mod journal;
 pub mod runs;
 pub mod store;
