@@ -20,6 +20,11 @@
 //! resolves the limit once and passes it down as a value: nothing in the
 //! library reads it from a global. Every reader refuses over-limit input
 //! with the same message, built by [`too_large`].
+//!
+//! Test hooks. [`crash_point`] aborts the process at a chosen durable step
+//! when built with the `test-hooks` feature; without it (release builds)
+//! it is an empty inline function and the environment variable is never
+//! read.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
@@ -199,6 +204,7 @@ pub fn open_append(path: &Path) -> io::Result<File> {
 /// the ack and reply writers (`src/inbox`) call it between theirs, and
 /// durable atomic writes in the middle of the write, so a torn write is
 /// tested too.
+#[cfg(feature = "test-hooks")]
 pub fn crash_point() {
     use std::sync::atomic::{AtomicU64, Ordering};
     static STEPS: AtomicU64 = AtomicU64::new(0);
@@ -212,6 +218,11 @@ pub fn crash_point() {
         std::process::abort();
     }
 }
+
+/// Without the `test-hooks` feature there is no crash hook.
+#[cfg(not(feature = "test-hooks"))]
+#[inline(always)]
+pub fn crash_point() {}
 
 /// The error for input of `len` bytes over the limit `max`. Every reader
 /// words it this way; it names the flag and the config key (see
