@@ -50,7 +50,7 @@ fn main() {
 fn new_file(root: &Path, mut model: Model) -> f64 {
     // No task store: `tasks()` is then an empty board, not a disk read.
     let store = PathBuf::from("/nonexistent/amail-first-frame-store");
-    let mut backend = RealBackend::new(root.to_path_buf(), None, store, false);
+    let mut backend = RealBackend::new(root.to_path_buf(), LoadOptions::default(), store, false);
     let path = root.join("zz-bench-new-file.md");
     let before = model.inbox.messages.len();
     std::fs::write(

@@ -7,7 +7,7 @@
 
 use std::ops::ControlFlow;
 
-use amail::source::files::FileReader;
+use amail::fsio::{FileReader, DEFAULT_MAX_MESSAGE_BYTES};
 use amail::source::{parallel, walk};
 
 fn main() {
@@ -28,7 +28,11 @@ fn main() {
         |reader, _, part, bytes: &mut usize| {
             *bytes = part
                 .iter()
-                .map(|p| reader.read(p).map_or(0, <[u8]>::len))
+                .map(|p| {
+                    reader
+                        .read(p, DEFAULT_MAX_MESSAGE_BYTES)
+                        .map_or(0, <[u8]>::len)
+                })
                 .sum();
         },
         |bytes| {

@@ -7,27 +7,13 @@
 //! The TUI's own keys (`[ui]`, keys, colours) are read by
 //! [`crate::tui::config`] from the same file.
 
-use std::io::{self, Read};
+use std::io;
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
 
-/// The default message size limit: 10 MiB, as AOF.
-pub const DEFAULT_MAX_MESSAGE_BYTES: u64 = 10 * 1024 * 1024;
+use crate::fsio::DEFAULT_MAX_MESSAGE_BYTES;
 
 /// The config key holding the limit.
 pub const MAX_MESSAGE_SIZE_KEY: &str = "max_message_size";
-
-static MAX_MESSAGE_BYTES: AtomicU64 = AtomicU64::new(DEFAULT_MAX_MESSAGE_BYTES);
-
-/// The largest message amail reads now (process-wide).
-pub fn max_message_bytes() -> u64 {
-    MAX_MESSAGE_BYTES.load(Ordering::Relaxed)
-}
-
-/// Sets the limit for this process.
-pub fn set_max_message_bytes(n: u64) {
-    MAX_MESSAGE_BYTES.store(n.max(1), Ordering::Relaxed);
-}
 
 /// `1048576`, `512k`, `512KiB`, `10M`, `10MiB`, `1G` (binary units).
 pub fn parse_size(s: &str) -> Result<u64, String> {
@@ -74,59 +60,18 @@ pub fn max_size_from_file(path: &Path) -> Result<Option<u64>, String> {
     }
 }
 
-/// Sets the process limit from the config file, then `flag` (`--max-size`).
-pub fn init(flag: Option<&str>) -> Result<(), String> {
-    if let Some(n) = max_size_from_file(&crate::cli::config_path())? {
-        set_max_message_bytes(n);
-    }
+/// The message size limit for this run: `flag` (`--max-size`), else the
+/// config file's [`MAX_MESSAGE_SIZE_KEY`], else
+/// [`DEFAULT_MAX_MESSAGE_BYTES`]. Resolved once by the binary and passed
+/// down to every reader as a value.
+pub fn resolve_max_size(flag: Option<&str>) -> Result<u64, String> {
+    // The config file is read (and a bad one reported) even when the flag
+    // overrides it, so a broken config never goes unnoticed.
+    let from_file = max_size_from_file(&crate::cli::config_path())?;
     if let Some(f) = flag {
-        set_max_message_bytes(parse_size(f).map_err(|e| format!("--max-size: {e}"))?);
+        return parse_size(f).map_err(|e| format!("--max-size: {e}"));
     }
-    Ok(())
-}
-
-/// The error for input of `len` bytes over the limit; shared with
-/// [`crate::source::files::FileReader`], which must word it the same.
-pub(crate) fn too_large(len: u64) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidData,
-        format!(
-            "{len} bytes is over the message size limit of {} bytes \
-             (raise it with --max-size or `{MAX_MESSAGE_SIZE_KEY}` in the config file)",
-            max_message_bytes()
-        ),
-    )
-}
-
-/// Reads `r` whole unless it is over the limit.
-pub fn read_limited(r: impl Read) -> io::Result<Vec<u8>> {
-    read_limited_into(r, Vec::new())
-}
-
-fn read_limited_into(mut r: impl Read, mut buf: Vec<u8>) -> io::Result<Vec<u8>> {
-    let max = max_message_bytes();
-    r.by_ref()
-        .take(max.saturating_add(1))
-        .read_to_end(&mut buf)?;
-    if buf.len() as u64 > max {
-        // Count the rest without keeping it, for the message.
-        let rest = io::copy(&mut r, &mut io::sink()).unwrap_or(0);
-        return Err(too_large(buf.len() as u64 + rest));
-    }
-    Ok(buf)
-}
-
-/// Reads the file at `path` unless it is over the limit (checked before
-/// reading, so a huge file costs nothing).
-pub fn read_file_limited(path: &Path) -> io::Result<Vec<u8>> {
-    let f = std::fs::File::open(path)?;
-    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
-    if len > max_message_bytes() {
-        return Err(too_large(len));
-    }
-    // Sized from the metadata: one read of the whole file and one to see
-    // the end, not a small probe read and regrowth (100,000 files a load).
-    read_limited_into(f, Vec::with_capacity(len as usize + 1))
+    Ok(from_file.unwrap_or(DEFAULT_MAX_MESSAGE_BYTES))
 }
 
 #[cfg(test)]
@@ -142,5 +87,11 @@ mod tests {
         assert!(parse_size("0").is_err());
         assert!(parse_size("ten").is_err());
         assert!(parse_size("5 parsecs").is_err());
+    }
+
+    #[test]
+    fn the_size_error_names_the_key_that_raises_the_limit() {
+        let e = crate::fsio::too_large(2, 1).to_string();
+        assert!(e.contains(&format!("`{MAX_MESSAGE_SIZE_KEY}`")), "{e}");
     }
 }

@@ -31,6 +31,7 @@ pub mod bridge;
 pub mod cli;
 pub mod config;
 pub mod formats;
+pub mod fsio;
 pub mod inbox;
 pub mod router;
 pub mod safe_text;

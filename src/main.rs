@@ -49,22 +49,27 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Err(e) = amail::config::init(cli.max_size.as_deref()) {
-        eprintln!("amail: {e}");
-        return ExitCode::from(2);
-    }
+    // The one place the size limit is decided; everything below gets it
+    // as a value.
+    let max_bytes = match amail::config::resolve_max_size(cli.max_size.as_deref()) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("amail: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let result: amail::cli::CliResult = match cli.command {
-        Command::Inbox(args) => amail::cli::inbox::run(args),
-        Command::Parse(args) => amail::cli::parse::run(args),
-        Command::Route(a) => amail::cli::route::run(a),
+        Command::Inbox(args) => amail::cli::inbox::run(args, max_bytes),
+        Command::Parse(args) => amail::cli::parse::run(args, max_bytes),
+        Command::Route(a) => amail::cli::route::run(a, max_bytes),
         Command::Tasks(a) => amail::cli::tasks::run(a),
         Command::Events(a) => amail::cli::events::run(a),
         Command::Sweep(a) => amail::cli::sweep::run(a),
         Command::Doctor(a) => amail::cli::doctor::run(a),
-        Command::Threads(a) => amail::cli::threads::run(a),
-        Command::Pending(a) => amail::cli::pending::run(a),
-        Command::Ack(a) => amail::cli::ack::run(a),
-        Command::Reply(a) => amail::cli::reply::run(a),
+        Command::Threads(a) => amail::cli::threads::run(a, max_bytes),
+        Command::Pending(a) => amail::cli::pending::run(a, max_bytes),
+        Command::Ack(a) => amail::cli::ack::run(a, max_bytes),
+        Command::Reply(a) => amail::cli::reply::run(a, max_bytes),
         Command::Demo(a) => amail::cli::demo::run(a),
     };
     match result {

@@ -6,6 +6,7 @@ mod inbox_support;
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use amail::fsio::DEFAULT_MAX_MESSAGE_BYTES as MAX;
 use amail::inbox::{self, demo, AgentState, HelpState, Inbox, LoadOptions, SourceKind};
 use amail_parser::MessageType;
 use chrono::{TimeZone, Utc};
@@ -293,7 +294,7 @@ fn stdin_json_in_both_fetch_inbox_shapes() {
         assert_eq!(v.as_array().unwrap().len(), 3);
     }
     // Writing to stdin input is refused clearly.
-    let err = inbox::ack(&SourceKind::Stdin, &["5".into()], "BlueLake").unwrap_err();
+    let err = inbox::ack(&SourceKind::Stdin, &["5".into()], "BlueLake", MAX).unwrap_err();
     assert!(err.to_string().contains("read-only"));
 }
 

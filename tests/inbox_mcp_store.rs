@@ -6,6 +6,7 @@ mod inbox_support;
 
 use std::path::Path;
 
+use amail::fsio::DEFAULT_MAX_MESSAGE_BYTES as MAX;
 use amail::inbox::{self, Inbox, LoadOptions, RecipientKind, SourceKind};
 use inbox_support::{amail, convert_to_integer_dialect, fixture_copy};
 use rusqlite::Connection;
@@ -249,7 +250,14 @@ fn storage_root_and_db_flag_are_accepted() {
     let elsewhere = tempfile::tempdir().unwrap();
     let db = elsewhere.path().join("other.sqlite3");
     std::fs::rename(d.path().join("storage.sqlite3"), &db).unwrap();
-    let inbox = inbox::load(&d.path().join("archive"), &LoadOptions { db: Some(db) }).unwrap();
+    let inbox = inbox::load(
+        &d.path().join("archive"),
+        &LoadOptions {
+            db: Some(db),
+            ..LoadOptions::default()
+        },
+    )
+    .unwrap();
     assert_eq!(inbox.pending(Some("BlueLake")).len(), 2);
     // No database at all: messages still load, with a problem saying why.
     let inbox = inbox::load(d.path(), &LoadOptions::default()).unwrap();
@@ -581,7 +589,7 @@ fn ack_and_load_work_while_another_writer_holds_the_database() {
     assert_eq!(inbox.messages.len(), 11);
     tx.send(()).unwrap();
     // The ack waits (busy timeout) instead of failing.
-    let out = inbox::ack(&inbox.source, &["5".to_string()], "BlueLake").unwrap();
+    let out = inbox::ack(&inbox.source, &["5".to_string()], "BlueLake", MAX).unwrap();
     assert!(out[0].changed);
     holder.join().unwrap();
     assert_ne!(raw_state(&db, 5, "BlueLake").1, "NULL");

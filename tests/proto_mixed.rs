@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use amail::fsio::DEFAULT_MAX_MESSAGE_BYTES as MAX;
 use amail::inbox::{self, Inbox, LoadOptions};
 use amail::router::{Router, RouterOptions, Store, TaskSummary};
 use amail::tui::keymap::Chord;
@@ -116,7 +117,7 @@ fn route(store: &Path) -> Vec<TaskSummary> {
     let paths = vec![mailbox()];
     let opts = amail::source::inputs::InputOptions {
         handoff_dir: None,
-        max_bytes: amail::config::DEFAULT_MAX_MESSAGE_BYTES,
+        max_bytes: MAX,
     };
     let inputs = amail::source::inputs::collect(&paths, &opts).unwrap();
     let diags = inputs.diags;

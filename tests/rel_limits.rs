@@ -84,9 +84,11 @@ fn every_good_message_loads_and_each_bad_file_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let mail = dir.path().join("mail");
     let bad = bad_mailbox(&mail);
-    amail::config::set_max_message_bytes(2048);
-    let loaded = inbox::load(&mail, &LoadOptions::default()).unwrap();
-    amail::config::set_max_message_bytes(amail::config::DEFAULT_MAX_MESSAGE_BYTES);
+    let opts = LoadOptions {
+        max_bytes: 2048,
+        ..LoadOptions::default()
+    };
+    let loaded = inbox::load(&mail, &opts).unwrap();
     let keys: Vec<&str> = loaded.messages.iter().map(|m| m.key.as_str()).collect();
     for k in ["good-0", "good-1", "good-2", "latin1"] {
         assert!(keys.contains(&k), "{k} missing from {keys:?}");

@@ -15,6 +15,7 @@ mod inbox_support;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use amail::fsio::DEFAULT_MAX_MESSAGE_BYTES as MAX;
 use amail::inbox::{self, LoadOptions, SourceKind};
 use rusqlite::Connection;
 
@@ -213,7 +214,7 @@ fn mcp_store_replies_refuse_hostile_names_from_the_database() {
             .unwrap()
             .query_row("SELECT count(*) FROM messages", [], |r| r.get(0))
             .unwrap();
-        let r = inbox::reply::reply(&source, "5", "BlueLake", "an answer");
+        let r = inbox::reply::reply(&source, "5", "BlueLake", "an answer", MAX);
         let after: i64 = Connection::open(&db)
             .unwrap()
             .query_row("SELECT count(*) FROM messages", [], |r| r.get(0))

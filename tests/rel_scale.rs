@@ -26,9 +26,12 @@ fn once(body: &str) -> Duration {
         "Subject: [big] PROGRESS\nFrom: w\nTo: boss\nId: big\nDate: 2026-11-22T02:00:00Z\n\nBody:\n{body}\n"
     );
     fs::write(dir.path().join("big.md"), text).unwrap();
-    amail::config::set_max_message_bytes(1 << 30);
+    let opts = LoadOptions {
+        max_bytes: 1 << 30,
+        ..LoadOptions::default()
+    };
     let t = Instant::now();
-    let loaded = inbox::load(dir.path(), &LoadOptions::default()).unwrap();
+    let loaded = inbox::load(dir.path(), &opts).unwrap();
     assert_eq!(loaded.messages.len(), 1, "{:?}", loaded.problems);
     let mut app = TestApp::new(
         FakeBackend::new(loaded, Vec::new(), fixed_now()),

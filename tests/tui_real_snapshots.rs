@@ -66,7 +66,12 @@ fn demo_mailbox() {
     let now: DateTime<Utc> = Utc.with_ymd_and_hms(2026, 11, 22, 5, 0, 0).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let info = amail::inbox::demo::write_demo_at(dir.path(), now).unwrap();
-    let mut backend = RealBackend::new(info.mailbox.clone(), None, info.store.clone(), true);
+    let mut backend = RealBackend::new(
+        info.mailbox.clone(),
+        amail::inbox::LoadOptions::default(),
+        info.store.clone(),
+        true,
+    );
     let inbox = backend.load().unwrap();
     let tasks = stable_tasks(backend.tasks().unwrap());
     assert!(!tasks.is_empty(), "the demo routes into tasks");

@@ -7,7 +7,8 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use amail::inbox::{corpus::write_corpus, load_mailbox};
+use amail::fsio::DEFAULT_MAX_MESSAGE_BYTES;
+use amail::inbox::{corpus::write_corpus, Inbox, LoadOptions};
 use amail::tui::msg::{Msg, WatchState};
 use amail::tui::real::RealBackend;
 use amail::tui::runtime::start_watcher;
@@ -16,6 +17,10 @@ use amail::tui::UiConfig;
 use amail_parser::MessageType;
 use chrono::TimeZone;
 use tokio::sync::mpsc::unbounded_channel;
+
+fn load_mailbox(root: &Path) -> Result<Inbox, amail::inbox::Error> {
+    amail::inbox::load_mailbox(root, DEFAULT_MAX_MESSAGE_BYTES)
+}
 
 #[tokio::test]
 async fn new_files_in_the_mailbox_become_files_changed_naming_them() {
@@ -73,7 +78,12 @@ fn files_changed_with_the_real_backend_patches_the_inbox_as_a_full_load_would() 
     let root = write_corpus(&dir.path().join("mail"), 200, now)
         .unwrap()
         .mailbox;
-    let backend = RealBackend::new(root.clone(), None, dir.path().join("no-store"), false);
+    let backend = RealBackend::new(
+        root.clone(),
+        LoadOptions::default(),
+        dir.path().join("no-store"),
+        false,
+    );
     let mut app = TestApp::with_backend(backend, now, UiConfig::default());
     app.press("jj");
     let selected = app.model.sel.thread.clone().expect("a thread is selected");

@@ -87,14 +87,14 @@ fn print_outcome(o: &inbox::AckOutcome) {
     }
 }
 
-pub fn run(args: AckArgs) -> CliResult {
+pub fn run(args: AckArgs, max_bytes: u64) -> CliResult {
     let (ids, source) = split_source(&args.items);
     let kind = source_kind(source, args.db)?;
     // One id at a time, so every ack that succeeded is reported even when a
     // later id fails; the first failure decides the exit code.
     let mut failure = None;
     for id in &ids {
-        match inbox::ack(&kind, std::slice::from_ref(id), &args.as_agent) {
+        match inbox::ack(&kind, std::slice::from_ref(id), &args.as_agent, max_bytes) {
             Ok(outcomes) => {
                 for o in outcomes {
                     print_outcome(&o);

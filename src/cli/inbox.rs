@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{CliError, CliResult};
+use crate::inbox::LoadOptions;
 use crate::tui::real::RealBackend;
 use crate::tui::{self, Backend, EmptyBackend, RunOptions, UiConfig};
 
@@ -27,7 +28,7 @@ pub struct InboxArgs {
     pub db: Option<PathBuf>,
 }
 
-pub fn run(args: InboxArgs) -> CliResult {
+pub fn run(args: InboxArgs, max_bytes: u64) -> CliResult {
     use std::io::IsTerminal;
     if !std::io::stdout().is_terminal() {
         return Err(CliError::usage(
@@ -35,7 +36,7 @@ pub fn run(args: InboxArgs) -> CliResult {
         ));
     }
     let config = UiConfig::load(&super::config_path(), tui::config::no_color_env());
-    let backend = make_backend(&args)?;
+    let backend = make_backend(&args, max_bytes)?;
     tui::run(
         backend,
         RunOptions {
@@ -52,7 +53,7 @@ pub fn run(args: InboxArgs) -> CliResult {
 /// `--demo` writes a fresh demo mailbox under the data dir and routes it
 /// into its own store, so the board has tasks and follows the replies.
 /// Any other SOURCE is read as is; the board shows the default store.
-fn make_backend(args: &InboxArgs) -> Result<Box<dyn Backend>, CliError> {
+fn make_backend(args: &InboxArgs, max_bytes: u64) -> Result<Box<dyn Backend>, CliError> {
     if args.demo {
         let dir = super::amail_home().join(format!(
             "demo-inbox-{}",
@@ -63,7 +64,10 @@ fn make_backend(args: &InboxArgs) -> Result<Box<dyn Backend>, CliError> {
         })?;
         return Ok(Box::new(RealBackend::new(
             info.mailbox,
-            None,
+            LoadOptions {
+                db: None,
+                max_bytes,
+            },
             info.store,
             true,
         )));
@@ -79,7 +83,10 @@ fn make_backend(args: &InboxArgs) -> Result<Box<dyn Backend>, CliError> {
     }
     Ok(Box::new(RealBackend::new(
         source,
-        args.db.clone(),
+        LoadOptions {
+            db: args.db.clone(),
+            max_bytes,
+        },
         super::default_store(),
         false,
     )))

@@ -11,8 +11,8 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::{CliError, CliResult};
+use crate::fsio::FileReader;
 use crate::safe_text::clean_line;
-use crate::source::files::FileReader;
 use crate::source::parallel;
 use crate::source::walk::mail_files;
 
@@ -114,6 +114,8 @@ struct Settings {
     /// The format as `protocol::print` spells it.
     format_name: String,
     opts: ParseOptions,
+    /// Inputs larger than this are reported unreadable.
+    max_bytes: u64,
 }
 
 /// Inputs rendered together by one worker before the main thread writes
@@ -121,7 +123,7 @@ struct Settings {
 /// small enough to share the work out evenly.
 const CHUNK: usize = 32;
 
-pub fn run(args: ParseArgs) -> CliResult {
+pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
     let format = args.format.unwrap_or(if io::stdout().is_terminal() {
         Format::Text
     } else {
@@ -133,6 +135,7 @@ pub fn run(args: ParseArgs) -> CliResult {
         opts: ParseOptions {
             strict: args.strict,
         },
+        max_bytes,
     };
     let inputs = inputs(&args.paths)?;
     let threads = parallel::cores();
@@ -324,8 +327,8 @@ fn render_input(
     } = worker;
     let stdin;
     let bytes = match input {
-        Input::File(p) => reader.read(p),
-        Input::Stdin => match crate::config::read_limited(io::stdin().lock()) {
+        Input::File(p) => reader.read(p, settings.max_bytes),
+        Input::Stdin => match crate::fsio::read_limited(io::stdin().lock(), settings.max_bytes) {
             Ok(b) => {
                 stdin = b;
                 Ok(&stdin[..])

@@ -45,8 +45,13 @@ struct PendingJson<'a> {
     read: bool,
 }
 
-pub fn run(args: PendingArgs) -> CliResult {
-    let inbox = load_source(args.source.as_deref(), args.db, args.as_agent.as_deref())?;
+pub fn run(args: PendingArgs, max_bytes: u64) -> CliResult {
+    let inbox = load_source(
+        args.source.as_deref(),
+        args.db,
+        args.as_agent.as_deref(),
+        max_bytes,
+    )?;
     if let Some(a) = args.as_agent.as_deref() {
         if !inbox.agents.is_empty() && inbox.agent(a).is_none() {
             let names: Vec<&str> = inbox.agents.iter().map(|a| a.name.as_str()).collect();

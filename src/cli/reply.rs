@@ -32,7 +32,7 @@ pub struct ReplyArgs {
     pub db: Option<PathBuf>,
 }
 
-pub fn run(args: ReplyArgs) -> CliResult {
+pub fn run(args: ReplyArgs, max_bytes: u64) -> CliResult {
     let body = match args.body {
         Some(b) => b,
         None => {
@@ -44,7 +44,8 @@ pub fn run(args: ReplyArgs) -> CliResult {
         }
     };
     let kind = source_kind(args.source, args.db)?;
-    let out = inbox::reply(&kind, &args.id, &args.as_agent, &body).map_err(from_inbox_error)?;
+    let out = inbox::reply(&kind, &args.id, &args.as_agent, &body, max_bytes)
+        .map_err(from_inbox_error)?;
     crate::outln!(
         "replied to {} as {}: message {} \"{}\" to {} in thread {}{}",
         clean_line(&args.id),

@@ -29,10 +29,10 @@ pub struct RouteArgs {
     pub no_create: bool,
 }
 
-pub fn run(args: RouteArgs) -> CliResult {
+pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {
     let opts = InputOptions {
         handoff_dir: std::env::var_os("HANDOFF_DIR"),
-        max_bytes: crate::config::max_message_bytes(),
+        max_bytes,
     };
     let inputs = inputs::collect(&args.paths, &opts).map_err(|e| {
         CliError::bad_input(format!(

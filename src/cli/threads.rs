@@ -30,14 +30,17 @@ pub struct ThreadsArgs {
 /// Loads SOURCE (default mailbox; `-` = stdin) and reports skipped files on
 /// stderr, so a bad file never hides the rest.
 /// `viewer` (`--as`) is whose inbox piped `fetch_inbox` JSON is.
+/// Files (or stdin) over `max_bytes` are skipped as problems.
 pub fn load_source(
     source: Option<&Path>,
     db: Option<PathBuf>,
     viewer: Option<&str>,
+    max_bytes: u64,
 ) -> Result<Inbox, CliError> {
+    let opts = LoadOptions { db, max_bytes };
     let inbox = match source {
-        Some(p) if p == Path::new("-") => inbox::load_stdin_as(viewer),
-        Some(p) => inbox::load(p, &LoadOptions { db }),
+        Some(p) if p == Path::new("-") => inbox::load_stdin_as(viewer, max_bytes),
+        Some(p) => inbox::load(p, &opts),
         None => {
             let p = default_mailbox();
             if !p.exists() {
@@ -46,7 +49,7 @@ pub fn load_source(
                     p.display()
                 )));
             }
-            inbox::load(&p, &LoadOptions { db })
+            inbox::load(&p, &opts)
         }
     }
     .map_err(from_inbox_error)?;
@@ -92,8 +95,8 @@ struct ThreadJson<'a> {
     help: HelpState,
 }
 
-pub fn run(args: ThreadsArgs) -> CliResult {
-    let inbox = load_source(args.source.as_deref(), args.db, None)?;
+pub fn run(args: ThreadsArgs, max_bytes: u64) -> CliResult {
+    let inbox = load_source(args.source.as_deref(), args.db, None, max_bytes)?;
     for w in crate::inbox::turn::warnings(&inbox) {
         eprintln!("amail: warning: {}", clean_line(&w));
     }

@@ -14,7 +14,8 @@ use chrono::{DateTime, DurationRound, TimeDelta, Utc};
 use rusqlite::{params, OptionalExtension};
 
 use super::journal::{self, JournalEntry};
-use super::{load::load_mailbox, Error, Inbox, SourceKind};
+use super::load::{load_mailbox, Messages};
+use super::{Error, Inbox, SourceKind};
 use crate::source::mcp_db;
 use crate::source::timestamps;
 
@@ -30,9 +31,15 @@ pub struct AckOutcome {
 }
 
 /// Acks each of `keys` as `as_agent`, in order, now. Stops at the first
-/// error; acks already recorded stay recorded.
-pub fn ack(source: &SourceKind, keys: &[String], as_agent: &str) -> Result<Vec<AckOutcome>, Error> {
-    ack_at(source, keys, as_agent, Utc::now())
+/// error; acks already recorded stay recorded. A plain mailbox is read
+/// with the size limit `max_bytes`.
+pub fn ack(
+    source: &SourceKind,
+    keys: &[String],
+    as_agent: &str,
+    max_bytes: u64,
+) -> Result<Vec<AckOutcome>, Error> {
+    ack_at(source, keys, as_agent, Utc::now(), max_bytes)
 }
 
 /// [`ack`] using an inbox already loaded (the TUI's): a plain mailbox is
@@ -43,7 +50,13 @@ pub fn ack_loaded(
     keys: &[String],
     as_agent: &str,
 ) -> Result<Vec<AckOutcome>, Error> {
-    ack_with(&inbox.source, Some(inbox), keys, as_agent, Utc::now())
+    ack_with(
+        &inbox.source,
+        Messages::Loaded(inbox),
+        keys,
+        as_agent,
+        Utc::now(),
+    )
 }
 
 /// [`ack`] with a given clock (tests, deterministic demos).
@@ -52,13 +65,14 @@ pub fn ack_at(
     keys: &[String],
     as_agent: &str,
     now: DateTime<Utc>,
+    max_bytes: u64,
 ) -> Result<Vec<AckOutcome>, Error> {
-    ack_with(source, None, keys, as_agent, now)
+    ack_with(source, Messages::Read { max_bytes }, keys, as_agent, now)
 }
 
 fn ack_with(
     source: &SourceKind,
-    loaded: Option<&Inbox>,
+    messages: Messages<'_>,
     keys: &[String],
     as_agent: &str,
     now: DateTime<Utc>,
@@ -73,10 +87,10 @@ fn ack_with(
         }
         SourceKind::Mailbox { root } => {
             let fresh;
-            let inbox = match loaded {
-                Some(i) => i,
-                None => {
-                    fresh = load_mailbox(root)?;
+            let inbox = match messages {
+                Messages::Loaded(i) => i,
+                Messages::Read { max_bytes } => {
+                    fresh = load_mailbox(root, max_bytes)?;
                     &fresh
                 }
             };
@@ -218,9 +232,9 @@ fn ack_mcp(
         )
         .map_err(dbe)?;
     }
-    crate::router::fsio::crash_point();
+    crate::fsio::crash_point();
     tx.commit().map_err(dbe)?;
-    crate::router::fsio::crash_point();
+    crate::fsio::crash_point();
     Ok(AckOutcome {
         key: key.to_string(),
         agent: agent.to_string(),

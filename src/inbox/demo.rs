@@ -98,7 +98,7 @@ pub fn write_demo_waves(dir: &Path, now: DateTime<Utc>, waves: usize) -> io::Res
         let path = mailbox
             .join(&m.from)
             .join(format!("{:03}-{slug}.md", n + 1));
-        super::atomic::write_atomic(&path, text.as_bytes(), false).map_err(to_io)?;
+        crate::fsio::write_new(&path, text.as_bytes()).map_err(|e| to_io(e.into()))?;
     }
     // Acks: a little after each message.
     for m in &mails {
@@ -148,7 +148,9 @@ pub fn write_demo_waves(dir: &Path, now: DateTime<Utc>, waves: usize) -> io::Res
 /// (created), through the router: the only writer of a task store.
 fn route_into_store(mailbox: &Path, store: &Path) -> io::Result<()> {
     use crate::router::{Router, RouterOptions, Store};
-    let inbox = super::load_mailbox(mailbox).map_err(to_io)?;
+    // The demo's own files, all far below the default limit.
+    let inbox =
+        super::load_mailbox(mailbox, crate::fsio::DEFAULT_MAX_MESSAGE_BYTES).map_err(to_io)?;
     let router_io =
         |e: crate::router::StoreError| io::Error::other(format!("{}: {e}", store.display()));
     let router = Router::new(

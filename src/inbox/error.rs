@@ -13,7 +13,12 @@ pub enum Error {
         source: std::io::Error,
     },
     #[error("{}: {message}", path.display())]
-    Db { path: PathBuf, message: String },
+    Db {
+        path: PathBuf,
+        message: String,
+        /// Another connection held the database (SQLite busy or locked).
+        locked: bool,
+    },
     /// The source path is not something we can read.
     #[error("{0}")]
     Source(String),
@@ -33,6 +38,12 @@ pub enum Error {
     Invalid(String),
 }
 
+impl From<crate::fsio::PathError> for Error {
+    fn from(e: crate::fsio::PathError) -> Self {
+        Error::io(e.path, e.source)
+    }
+}
+
 impl Error {
     pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
@@ -41,9 +52,15 @@ impl Error {
         }
     }
 
-    pub(crate) fn db(path: impl Into<PathBuf>, e: impl std::fmt::Display) -> Self {
+    pub(crate) fn db(path: impl Into<PathBuf>, e: rusqlite::Error) -> Self {
+        // By SQLite's result code (extended codes such as BUSY_SNAPSHOT
+        // included), not its wording.
+        let locked = matches!(
+            e.sqlite_error_code(),
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+        );
         let mut message = e.to_string();
-        if Self::is_lock_message(&message) {
+        if locked {
             message.push_str(
                 " (another program is writing to the database; nothing was changed, try again)",
             );
@@ -51,19 +68,14 @@ impl Error {
         Error::Db {
             path: path.into(),
             message,
+            locked,
         }
-    }
-
-    fn is_lock_message(m: &str) -> bool {
-        m.contains("database is locked")
-            || m.contains("database table is locked")
-            || m.contains("busy")
     }
 
     /// True when the database was busy or locked by another writer: nothing
     /// was written and the same command can simply be run again.
     pub fn is_retryable(&self) -> bool {
-        matches!(self, Error::Db { message, .. } if Self::is_lock_message(message))
+        matches!(self, Error::Db { locked: true, .. })
     }
 
     /// True when the user asked for something wrong (unknown id, not a

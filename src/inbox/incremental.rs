@@ -37,8 +37,13 @@ pub enum Reload {
 
 /// Brings `inbox` up to date after `changed` files (added, modified or
 /// removed) under the mailbox it was loaded from, and says how. On an
-/// error (the full load failed) `inbox` is left as it was.
-pub fn reload_changed(inbox: &mut Inbox, changed: &[PathBuf]) -> Result<Reload, Error> {
+/// error (the full load failed) `inbox` is left as it was. `max_bytes` is
+/// the size limit the inbox was loaded with.
+pub fn reload_changed(
+    inbox: &mut Inbox,
+    changed: &[PathBuf],
+    max_bytes: u64,
+) -> Result<Reload, Error> {
     let root = match &inbox.source {
         SourceKind::Mailbox { root } => root.clone(),
         _ => {
@@ -47,12 +52,12 @@ pub fn reload_changed(inbox: &mut Inbox, changed: &[PathBuf]) -> Result<Reload, 
             ))
         }
     };
-    if let Some(change) = read_change(inbox, &root, changed) {
+    if let Some(change) = read_change(inbox, &root, changed, max_bytes) {
         if super::patch::apply(inbox, change) {
             return Ok(Reload::Incremental);
         }
     }
-    *inbox = load_mailbox(&root)?;
+    *inbox = load_mailbox(&root, max_bytes)?;
     Ok(Reload::Full)
 }
 
@@ -89,7 +94,7 @@ fn is_json(p: &Path) -> bool {
     })
 }
 
-fn read_change(inbox: &Inbox, root: &Path, changed: &[PathBuf]) -> Option<Change> {
+fn read_change(inbox: &Inbox, root: &Path, changed: &[PathBuf], max_bytes: u64) -> Option<Change> {
     if !inbox.problems.is_empty() {
         return None;
     }
@@ -161,7 +166,7 @@ fn read_change(inbox: &Inbox, root: &Path, changed: &[PathBuf]) -> Option<Change
         if !path.is_file() {
             continue; // removed
         }
-        let file = read_and_parse(path).ok()?;
+        let file = read_and_parse(path, max_bytes).ok()?;
         let entries = file_entries(root, path, file, &mut seen);
         // A damaged file is named in `problems` by a full load.
         let damaged = |m: &InboxMessage| {
@@ -217,6 +222,17 @@ fn collided(m: &super::InboxMessage) -> bool {
 mod tests {
     use super::*;
     use chrono::TimeZone;
+
+    // These tests load and reload with the default size limit.
+    const MAX: u64 = crate::fsio::DEFAULT_MAX_MESSAGE_BYTES;
+
+    fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
+        super::load_mailbox(root, MAX)
+    }
+
+    fn reload_changed(inbox: &mut Inbox, changed: &[PathBuf]) -> Result<Reload, Error> {
+        super::reload_changed(inbox, changed, MAX)
+    }
 
     fn corpus(n: usize) -> (tempfile::TempDir, PathBuf) {
         let dir = tempfile::tempdir().unwrap();

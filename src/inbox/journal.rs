@@ -120,7 +120,7 @@ pub fn append(root: &Path, entry: JournalEntry) -> Result<(JournalEntry, bool), 
             let keep = complete_prefix(&mut f).map_err(|e| Error::io(&path, e))?;
             f.set_len(keep).map_err(|e| Error::io(&path, e))?;
         }
-        let crash = crate::router::fsio::crash_point;
+        let crash = crate::fsio::crash_point;
         crash();
         // Written in two halves under the crash hook, so a test can leave
         // a torn line (what a kill mid-write leaves).

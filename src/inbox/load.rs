@@ -7,7 +7,6 @@
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use amail_parser::{OwnedMessage, ParseOptions};
@@ -20,10 +19,29 @@ use crate::source::mcp_db::{self, MessageRow};
 use crate::source::{detect, files, parallel, Detected};
 
 /// How to load.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct LoadOptions {
     /// The mcp_agent_mail database, when it is not beside the archive (`--db`).
     pub db: Option<PathBuf>,
+    /// Files larger than this are named in `Inbox::problems`, not read.
+    pub max_bytes: u64,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            db: None,
+            max_bytes: crate::fsio::DEFAULT_MAX_MESSAGE_BYTES,
+        }
+    }
+}
+
+/// Where a writer (ack, reply) finds a plain mailbox's messages.
+pub(crate) enum Messages<'a> {
+    /// The caller's inbox, already loaded (the TUI's).
+    Loaded(&'a Inbox),
+    /// Read now, with this size limit.
+    Read { max_bytes: u64 },
 }
 
 /// A message before threading: `thread` is set by `build`. (The final
@@ -34,25 +52,24 @@ pub(crate) type Loaded = InboxMessage;
 /// from what `path` holds (see [`crate::source::detect`]).
 pub fn load(path: &Path, opts: &LoadOptions) -> Result<Inbox, Error> {
     match detect(path, opts.db.as_deref()).map_err(Error::Source)? {
-        Detected::Mailbox { root } => load_mailbox(&root),
-        Detected::McpStore { archive, db } => load_mcp(&archive, db.as_deref()),
+        Detected::Mailbox { root } => load_mailbox(&root, opts.max_bytes),
+        Detected::McpStore { archive, db } => load_mcp(&archive, db.as_deref(), opts.max_bytes),
     }
 }
 
 /// Loads JSON read from stdin: `fetch_inbox` output (a bare list or
-/// `{"result": [...]}`), a message object, or JSON Lines. Read-only.
-pub fn load_stdin() -> Result<Inbox, Error> {
-    load_stdin_as(None)
+/// `{"result": [...]}`), a message object, or JSON Lines, of at most
+/// `max_bytes`. Read-only.
+pub fn load_stdin(max_bytes: u64) -> Result<Inbox, Error> {
+    load_stdin_as(None, max_bytes)
 }
 
 /// [`load_stdin`] for a viewer: `fetch_inbox` output is one agent's inbox
 /// and names no recipients, so messages without any are taken as addressed
 /// to `viewer` (with unknown read/ack state: the Python server's
 /// `fetch_inbox` does not report it).
-pub fn load_stdin_as(viewer: Option<&str>) -> Result<Inbox, Error> {
-    let mut buf = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut buf)
+pub fn load_stdin_as(viewer: Option<&str>, max_bytes: u64) -> Result<Inbox, Error> {
+    let buf = crate::fsio::read_limited(std::io::stdin().lock(), max_bytes)
         .map_err(|e| Error::io("<stdin>", e))?;
     load_json_as(&buf, viewer)
 }
@@ -100,8 +117,8 @@ const PARSE_CHUNK: usize = 128;
 type ParsedFile = Result<(FileMessages, Option<String>), String>;
 
 /// A plain mailbox: every non-hidden file under `root`, any framing, plus
-/// the ack journal.
-pub fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
+/// the ack journal. Files over `max_bytes` are problems, not read.
+pub fn load_mailbox(root: &Path, max_bytes: u64) -> Result<Inbox, Error> {
     let (paths, mut problems) = files::walk_mail_files(root);
     let (acks, journal_problems) = journal::read(root);
     problems.extend(journal_problems);
@@ -126,7 +143,7 @@ pub fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
             // bytes read here, so the protocol merge does not read them
             // again.
             out.extend(part.iter().map(|path| {
-                let bytes = files::read_mail_file(path)?;
+                let bytes = files::read_mail_file(path, max_bytes)?;
                 let protocol = super::protocol_items::protocol_text(path, &bytes);
                 parse_read(&bytes).map(|r| (r, protocol))
             }));
@@ -150,7 +167,7 @@ pub fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
         },
     );
     apply_acks(&mut loaded, &acks);
-    super::protocol_items::merge_read(root, protocol_files, &mut loaded, &mut problems);
+    super::protocol_items::merge_read(root, protocol_files, &mut loaded, &mut problems, max_bytes);
     Ok(build(
         SourceKind::Mailbox {
             root: root.to_path_buf(),
@@ -242,8 +259,8 @@ pub(crate) fn apply_acks(messages: &mut [Loaded], acks: &journal::Acks) -> Vec<u
 /// One file's messages and, for `---json` files, its front matter.
 pub(crate) type FileMessages = (Vec<OwnedMessage>, Option<Box<FrontMatter>>);
 
-pub(crate) fn read_and_parse(path: &Path) -> Result<FileMessages, String> {
-    parse_read(&files::read_mail_file(path)?)
+pub(crate) fn read_and_parse(path: &Path, max_bytes: u64) -> Result<FileMessages, String> {
+    parse_read(&files::read_mail_file(path, max_bytes)?)
 }
 
 fn parse_read(bytes: &[u8]) -> Result<FileMessages, String> {
@@ -269,14 +286,15 @@ fn front_matter(bytes: &[u8]) -> Option<Box<FrontMatter>> {
 /// their read and ack state; the canonical archive file gives the text the
 /// parser sees. A message in the database without an archive file is parsed
 /// from its database row; an archive file unknown to the database still
-/// loads, with recipients from its front matter.
-pub fn load_mcp(archive: &Path, db: Option<&Path>) -> Result<Inbox, Error> {
+/// loads, with recipients from its front matter. Archive files over
+/// `max_bytes` are problems, not read.
+pub fn load_mcp(archive: &Path, db: Option<&Path>, max_bytes: u64) -> Result<Inbox, Error> {
     let (canonical, mut problems) = files::canonical_message_files(archive);
     // id -> (slug, path, parsed message, front matter)
     let mut by_id: HashMap<String, (String, PathBuf, OwnedMessage, Box<FrontMatter>)> =
         HashMap::new();
     let mut without_id = Vec::new();
-    let parsed = parallel::map(&canonical, |(_, path)| read_and_parse(path));
+    let parsed = parallel::map(&canonical, |(_, path)| read_and_parse(path, max_bytes));
     for ((slug, path), result) in canonical.into_iter().zip(parsed) {
         let (messages, fm) = match result {
             Ok(r) => r,

@@ -21,8 +21,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use super::atomic::{sync_dir, write_atomic};
 use super::Error;
+use crate::fsio;
 use crate::source::mcp_db::MessageRow;
 
 /// The envelope the server writes as front matter.
@@ -203,7 +203,7 @@ pub fn write_bundle(archive: &Path, m: &ArchiveMessage) -> Result<Vec<String>, E
     let content = render_file(m);
     let mut written = Vec::new();
     for rel in copy_paths(m) {
-        write_atomic(&archive.join(&rel), content.as_bytes(), true)?;
+        fsio::write_atomic(&archive.join(&rel), content.as_bytes())?;
         written.push(rel);
     }
     if let Some(digest) = append_digest(archive, m, &written[0])? {
@@ -246,7 +246,7 @@ fn append_digest(
     if !exists {
         entry.insert_str(0, &format!("# Thread {thread}\n\n"));
     }
-    let crash = crate::router::fsio::crash_point;
+    let crash = crate::fsio::crash_point;
     crash();
     let (a, b) = entry.as_bytes().split_at(entry.len() / 2);
     f.write_all(a).map_err(|e| Error::io(&path, e))?;
@@ -408,7 +408,8 @@ impl Drop for SoftLock {
         let _ = fs::remove_file(&self.owner);
         let _ = fs::remove_file(&self.path);
         if let Some(dir) = self.path.parent() {
-            sync_dir(dir);
+            // Best effort: the lock is gone either way.
+            let _ = fsio::sync_dir(dir);
         }
     }
 }

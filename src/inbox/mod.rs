@@ -13,7 +13,6 @@
 //! See `docs/inbox.md` for the choices and their limits.
 
 pub mod ack;
-mod atomic;
 mod build;
 pub mod corpus;
 pub mod demo;

@@ -222,14 +222,15 @@ fn handoff_files(dir: &Path) -> Vec<PathBuf> {
 /// A2A items (the mail parser read them as unknown mail) by their items,
 /// adds the handoff directory (`root/.handoffs`, or `HANDOFF_DIR` relative
 /// to `root`), and reports protocol diagnostics as problems
-/// (`line:col: code: message`).
+/// (`line:col: code: message`). Files over `max_bytes` are not read.
 pub fn merge_into(
     root: &Path,
     loaded: &mut Vec<InboxMessage>,
     problems: &mut Vec<(PathBuf, String)>,
+    max_bytes: u64,
 ) {
     let env = std::env::var_os("HANDOFF_DIR");
-    merge_with(root, env.as_deref(), loaded, problems)
+    merge_with(root, env.as_deref(), loaded, problems, max_bytes)
 }
 
 /// The text of a mailbox JSON file when it holds handoff or A2A items: the
@@ -256,9 +257,17 @@ pub fn merge_read(
     read: HashMap<PathBuf, String>,
     loaded: &mut Vec<InboxMessage>,
     problems: &mut Vec<(PathBuf, String)>,
+    max_bytes: u64,
 ) {
     let env = std::env::var_os("HANDOFF_DIR");
-    merge_files(root, env.as_deref(), Some(read), loaded, problems)
+    merge_files(
+        root,
+        env.as_deref(),
+        Some(read),
+        loaded,
+        problems,
+        max_bytes,
+    )
 }
 
 /// [`merge_into`] with the environment given (for tests).
@@ -267,8 +276,9 @@ pub fn merge_with(
     handoff_dir: Option<&std::ffi::OsStr>,
     loaded: &mut Vec<InboxMessage>,
     problems: &mut Vec<(PathBuf, String)>,
+    max_bytes: u64,
 ) {
-    merge_files(root, handoff_dir, None, loaded, problems)
+    merge_files(root, handoff_dir, None, loaded, problems, max_bytes)
 }
 
 /// `read`: protocol files' text as the loader read it (see [`merge_read`]);
@@ -279,6 +289,7 @@ fn merge_files(
     mut read: Option<HashMap<PathBuf, String>>,
     loaded: &mut Vec<InboxMessage>,
     problems: &mut Vec<(PathBuf, String)>,
+    max_bytes: u64,
 ) {
     let mut files: Vec<(String, String)> = Vec::new();
     let mut taken: HashSet<PathBuf> = HashSet::new();
@@ -305,7 +316,7 @@ fn merge_files(
         let (text, ours) = match known.flatten() {
             Some(text) => (text, true),
             None => {
-                let Ok(bytes) = std::fs::read(&p) else {
+                let Ok(bytes) = crate::fsio::read_file_limited(&p, max_bytes) else {
                     continue;
                 };
                 let text = String::from_utf8_lossy(&bytes).into_owned();

@@ -18,9 +18,9 @@ use chrono::{DateTime, Utc};
 use rusqlite::{params, OptionalExtension};
 
 use super::ack::{micros, Tx};
-use super::atomic::write_atomic;
+use super::load::{load_mailbox, Messages};
 use super::mcp_archive::{self, ArchiveMessage, SoftLock, LOCK_TIMEOUT};
-use super::{load::load_mailbox, Error, Inbox, SourceKind};
+use super::{Error, Inbox, SourceKind};
 use crate::source::mcp_db;
 
 /// Why `s` may not be one path component of a file amail writes, or
@@ -88,14 +88,16 @@ pub struct ReplyOutcome {
     pub committed: bool,
 }
 
-/// Replies to `key` as `as_agent` with `body`, now.
+/// Replies to `key` as `as_agent` with `body`, now. A plain mailbox is
+/// read with the size limit `max_bytes`.
 pub fn reply(
     source: &SourceKind,
     key: &str,
     as_agent: &str,
     body: &str,
+    max_bytes: u64,
 ) -> Result<ReplyOutcome, Error> {
-    reply_at(source, key, as_agent, body, Utc::now())
+    reply_at(source, key, as_agent, body, Utc::now(), max_bytes)
 }
 
 /// [`reply`] using an inbox already loaded (the TUI's): a plain mailbox is
@@ -106,7 +108,14 @@ pub fn reply_loaded(
     as_agent: &str,
     body: &str,
 ) -> Result<ReplyOutcome, Error> {
-    reply_with(&inbox.source, Some(inbox), key, as_agent, body, Utc::now())
+    reply_with(
+        &inbox.source,
+        Messages::Loaded(inbox),
+        key,
+        as_agent,
+        body,
+        Utc::now(),
+    )
 }
 
 /// [`reply`] with a given clock.
@@ -116,13 +125,21 @@ pub fn reply_at(
     as_agent: &str,
     body: &str,
     now: DateTime<Utc>,
+    max_bytes: u64,
 ) -> Result<ReplyOutcome, Error> {
-    reply_with(source, None, key, as_agent, body, now)
+    reply_with(
+        source,
+        Messages::Read { max_bytes },
+        key,
+        as_agent,
+        body,
+        now,
+    )
 }
 
 fn reply_with(
     source: &SourceKind,
-    loaded: Option<&Inbox>,
+    messages: Messages<'_>,
     key: &str,
     as_agent: &str,
     body: &str,
@@ -138,7 +155,7 @@ fn reply_with(
     }
     let now = micros(now);
     match source {
-        SourceKind::Mailbox { root } => reply_mailbox(root, loaded, key, as_agent, body, now),
+        SourceKind::Mailbox { root } => reply_mailbox(root, messages, key, as_agent, body, now),
         SourceKind::McpStore { root, db } => reply_mcp(root, db, key, as_agent, body, now),
         SourceKind::Stdin => Err(Error::Unsupported(
             "JSON read from stdin is read-only: reply in the mailbox or store it came from".into(),
@@ -148,17 +165,17 @@ fn reply_with(
 
 fn reply_mailbox(
     root: &std::path::Path,
-    loaded: Option<&Inbox>,
+    messages: Messages<'_>,
     key: &str,
     as_agent: &str,
     body: &str,
     now: DateTime<Utc>,
 ) -> Result<ReplyOutcome, Error> {
     let fresh;
-    let inbox = match loaded {
-        Some(i) => i,
-        None => {
-            fresh = load_mailbox(root)?;
+    let inbox = match messages {
+        Messages::Loaded(i) => i,
+        Messages::Read { max_bytes } => {
+            fresh = load_mailbox(root, max_bytes)?;
             &fresh
         }
     };
@@ -207,15 +224,13 @@ fn reply_mailbox(
     let mut n = 2;
     // Never overwrite: a second reply in the same second gets a suffix.
     loop {
-        match write_atomic(&path, text.as_bytes(), false) {
+        match crate::fsio::write_new(&path, text.as_bytes()) {
             Ok(()) => break,
-            Err(Error::Io { source, .. })
-                if source.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 =>
-            {
+            Err(e) if e.source.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => {
                 path = dir.join(name.replace(".md", &format!("-{n}.md")));
                 n += 1;
             }
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.into()),
         }
     }
     Ok(ReplyOutcome {
@@ -447,9 +462,9 @@ fn reply_mcp(
         params![ts, sender_id],
     )
     .map_err(dbe)?;
-    crate::router::fsio::crash_point();
+    crate::fsio::crash_point();
     tx.commit().map_err(dbe)?;
-    crate::router::fsio::crash_point();
+    crate::fsio::crash_point();
 
     let m = ArchiveMessage {
         id: new_id,

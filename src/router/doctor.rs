@@ -15,11 +15,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::fsio;
 use super::journal::move_merge;
 use super::store::{rel_bead, rel_companion, rel_task, Result, Store};
 use super::task::Task;
 use crate::aof::TaskStatus;
+use crate::fsio;
 
 /// What doctor found.
 #[derive(Debug, Default)]
@@ -148,7 +148,7 @@ pub fn run(store: &Store, heal: bool) -> Result<Report> {
                 Some(target) if heal => {
                     let to = store.root().join(rel_task(target, &id));
                     fsio::write_atomic(&to, task.render().as_bytes())
-                        .map_err(super::store::io_at(&to))?;
+                        .map_err(|e| super::store::io_at(&to)(e.source))?;
                     let cfrom = store.root().join(rel_companion(s, &id));
                     if cfrom.is_dir() {
                         let cto = store.root().join(rel_companion(target, &id));
@@ -217,7 +217,8 @@ pub fn run(store: &Store, heal: bool) -> Result<Report> {
             if heal {
                 let p = store.root().join(rel_bead(bead));
                 let content = serde_json::json!({ "beadId": bead, "taskId": ids[0] }).to_string();
-                fsio::write_atomic(&p, content.as_bytes()).map_err(super::store::io_at(&p))?;
+                fsio::write_atomic(&p, content.as_bytes())
+                    .map_err(|e| super::store::io_at(&p)(e.source))?;
                 report
                     .healed
                     .push(format!("bead index entry for {bead} rebuilt"));

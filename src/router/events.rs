@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::fsio;
+use crate::fsio;
 
 /// One logged event.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

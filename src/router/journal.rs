@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::events::{self, Event};
-use super::fsio;
+use crate::fsio;
 
 /// One idempotent step. Paths are relative to the project root.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -119,7 +119,7 @@ impl Plan {
                 Op::Write { path, content } => {
                     let p = root.join(path);
                     fsio::crash_point();
-                    fsio::write_replace(&p, content.as_bytes())?;
+                    fsio::write_atomic_unsynced(&p, content.as_bytes())?;
                     touch(&p);
                 }
                 Op::MoveDir { from, to } => {

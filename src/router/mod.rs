@@ -9,7 +9,7 @@
 //! - [`handlers`]: what each AOF/1 message does ([`Router`]), session end,
 //!   stale-heartbeat recovery.
 //! - [`journal`]: the write-ahead log that makes each message atomic and
-//!   durable; [`fsio`]: atomic file primitives and the crash-test hook.
+//!   durable (its file writes go through [`crate::fsio`]).
 //! - [`events`]: the daily JSON Lines event log; [`runs`]: run artifacts.
 //! - [`doctor`]: consistency checks and healing.
 //!
@@ -35,7 +35,6 @@ pub struct TaskSummary {
 }
 
 pub mod events;
-pub mod fsio;
 pub mod journal;
 pub mod runs;
 pub mod store;

@@ -81,7 +81,7 @@ impl Store {
             .map(|d| root.join(d)),
         );
         for d in dirs {
-            if let Err(e) = super::fsio::create_dirs(&d) {
+            if let Err(e) = crate::fsio::create_dirs(&d) {
                 // An existing store we may not write to (someone else's AOF
                 // data dir) can still be read; writes report their own error.
                 if !root.join("tasks").is_dir() {

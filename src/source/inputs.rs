@@ -173,7 +173,7 @@ pub fn collect(paths: &[PathBuf], opts: &InputOptions) -> Result<Inputs, InputEr
     let mut protocol = ProtocolFiles::default();
     let stdin_only = paths.is_empty();
     let read = |f: &Path| {
-        crate::config::read_file_limited(f).map_err(|error| InputError {
+        crate::fsio::read_file_limited(f, opts.max_bytes).map_err(|error| InputError {
             path: f.to_path_buf(),
             error,
         })
@@ -185,9 +185,11 @@ pub fn collect(paths: &[PathBuf], opts: &InputOptions) -> Result<Inputs, InputEr
     {
         if p == Path::new("-") {
             let buf =
-                crate::config::read_limited(io::stdin().lock()).map_err(|error| InputError {
-                    path: p.into(),
-                    error,
+                crate::fsio::read_limited(io::stdin().lock(), opts.max_bytes).map_err(|error| {
+                    InputError {
+                        path: p.into(),
+                        error,
+                    }
                 })?;
             classify_into(
                 "<stdin>",

@@ -24,17 +24,18 @@ pub struct RealBackend {
 }
 
 impl RealBackend {
-    /// `route`: route the mail into the store on every load (demo).
-    pub fn new(source: PathBuf, db: Option<PathBuf>, store_root: PathBuf, route: bool) -> Self {
+    /// `opts`: how to load `source` (database, size limit); `route`:
+    /// route the mail into the store on every load (demo).
+    pub fn new(source: PathBuf, opts: LoadOptions, store_root: PathBuf, route: bool) -> Self {
         let mut watch = vec![source.clone()];
-        if let Some(db) = &db {
+        if let Some(db) = &opts.db {
             // SQLite writes the -wal beside the file: watch the folder.
             watch.push(db.parent().map(PathBuf::from).unwrap_or_else(|| db.clone()));
         }
         watch.push(store_root.clone());
         RealBackend {
             source,
-            opts: LoadOptions { db },
+            opts,
             store_root,
             router: None,
             route,
@@ -119,7 +120,8 @@ impl Backend for RealBackend {
         if mail.is_empty() && !changed.is_empty() {
             return Ok(());
         }
-        inbox::incremental::reload_changed(inbox, &mail).map_err(|e| e.to_string())?;
+        inbox::incremental::reload_changed(inbox, &mail, self.opts.max_bytes)
+            .map_err(|e| e.to_string())?;
         if self.route {
             self.route_all(inbox)?;
         }

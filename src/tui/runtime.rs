@@ -99,6 +99,10 @@ pub fn run(backend: Box<dyn Backend>, opts: RunOptions) -> io::Result<()> {
 async fn run_loop(mut backend: Box<dyn Backend>, opts: RunOptions) -> io::Result<()> {
     install_panic_hook();
     let opts_mouse = opts.config.mouse;
+    // Test hook, only with the `test-hooks` feature: the key in
+    // `AMAIL_TEST_PANIC_KEY` panics the app, so the end-to-end test can
+    // prove a panic restores the terminal.
+    #[cfg(feature = "test-hooks")]
     let panic_key = std::env::var("AMAIL_TEST_PANIC_KEY")
         .ok()
         .and_then(|s| s.chars().next());
@@ -127,8 +131,8 @@ async fn run_loop(mut backend: Box<dyn Backend>, opts: RunOptions) -> io::Result
             model.dirty = false;
         }
         let Some(msg) = rx.recv().await else { break };
+        #[cfg(feature = "test-hooks")]
         if let (Some(c), Msg::Key(k)) = (panic_key, &msg) {
-            // Test hook: lets the end-to-end test prove a panic restores the terminal.
             if k.code == ratatui::crossterm::event::KeyCode::Char(c) {
                 panic!("AMAIL_TEST_PANIC_KEY pressed");
             }

@@ -1,0 +1,419 @@
+//! File I/O every layer shares: the one atomic writer and the one
+//! size-limited reader, plus the durable-step hook the crash tests use.
+//!
+//! Writing. An atomic write puts the new bytes in a hidden temp file
+//! (`.amail-tmp-*`, which the mail walker skips) in the target's own
+//! directory, so the rename cannot cross filesystems, and renames it over
+//! the target: a reader sees the old file or the new one, never a torn
+//! one, and a crash leaves at worst a stray temp file. Three modes:
+//! - [`write_atomic`] replaces the target and is durable: file and
+//!   directory are fsynced, so the rename itself survives a power cut;
+//! - [`write_new`] is the same but never replaces: an existing target is
+//!   an `AlreadyExists` error and stays intact (replies, demo mail);
+//! - [`write_atomic_unsynced`] replaces without any fsync, for the
+//!   router's store, whose write-ahead log provides the durability and
+//!   whose checkpoint syncs the whole filesystem at once.
+//!
+//! Reading. Every file or stream amail reads as mail goes through a reader
+//! here with a byte limit (`--max-size`, the config file's
+//! `max_message_size`, else [`DEFAULT_MAX_MESSAGE_BYTES`]). The binary
+//! resolves the limit once and passes it down as a value: nothing in the
+//! library reads it from a global. Every reader refuses over-limit input
+//! with the same message, built by [`too_large`].
+//!
+//! Test hooks. [`crash_point`] aborts the process at a chosen durable step
+//! when built with the `test-hooks` feature; without it (release builds)
+//! it is an empty inline function and the environment variable is never
+//! read.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// The default message size limit: 10 MiB, as AOF's envelope limit.
+pub const DEFAULT_MAX_MESSAGE_BYTES: u64 = 10 * 1024 * 1024;
+
+/// An I/O error with the file or directory it happened on: the target's
+/// directory (creating it, making the temp file, syncing it), the temp
+/// file (writing it) or the target (the rename).
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {source}", path.display())]
+pub struct PathError {
+    pub path: PathBuf,
+    #[source]
+    pub source: io::Error,
+}
+
+impl PathError {
+    fn at(path: &Path) -> impl FnOnce(io::Error) -> PathError + '_ {
+        move |source| PathError {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// The bare error, for callers that name the path themselves.
+impl From<PathError> for io::Error {
+    fn from(e: PathError) -> Self {
+        e.source
+    }
+}
+
+/// Writes `bytes` to `path` atomically and durably, replacing any file
+/// there and creating parent directories.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), PathError> {
+    write(path, bytes, Replace::Yes, Sync::Yes)
+}
+
+/// [`write_atomic`] that never replaces: when `path` exists the error is
+/// `AlreadyExists` and the file is left as it was.
+pub fn write_new(path: &Path, bytes: &[u8]) -> Result<(), PathError> {
+    write(path, bytes, Replace::No, Sync::Yes)
+}
+
+/// Replaces `path` atomically without fsync: readers see the old or the
+/// new content, never a torn file, but a power cut may lose either. For
+/// writers whose durability comes from elsewhere (the router's
+/// write-ahead log, which calls [`crash_point`] before each step itself).
+pub fn write_atomic_unsynced(path: &Path, bytes: &[u8]) -> Result<(), PathError> {
+    write(path, bytes, Replace::Yes, Sync::No)
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Replace {
+    Yes,
+    No,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Sync {
+    Yes,
+    No,
+}
+
+/// The one atomic writer behind the three modes.
+fn write(path: &Path, bytes: &[u8], replace: Replace, sync: Sync) -> Result<(), PathError> {
+    let durable = sync == Sync::Yes;
+    let dir = parent_of(path);
+    if durable {
+        create_dirs(dir)
+    } else {
+        fs::create_dir_all(dir)
+    }
+    .map_err(PathError::at(dir))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".amail-tmp-")
+        .tempfile_in(dir)
+        .map_err(PathError::at(dir))?;
+    // A durable write is a durable step: the crash hook may stop it
+    // half-written, written but not renamed, and renamed but the directory
+    // not yet synced.
+    let crash = || {
+        if durable {
+            crash_point();
+        }
+    };
+    let (a, b) = bytes.split_at(bytes.len() / 2);
+    tmp.write_all(a).map_err(PathError::at(tmp.path()))?;
+    crash();
+    tmp.write_all(b).map_err(PathError::at(tmp.path()))?;
+    if durable {
+        tmp.as_file()
+            .sync_all()
+            .map_err(PathError::at(tmp.path()))?;
+    }
+    crash();
+    match replace {
+        Replace::Yes => tmp.persist(path).map(drop),
+        Replace::No => tmp.persist_noclobber(path).map(drop),
+    }
+    .map_err(|e| PathError::at(path)(e.error))?;
+    crash();
+    if durable {
+        sync_dir(dir).map_err(PathError::at(dir))?;
+    }
+    Ok(())
+}
+
+/// Fsyncs a directory so entries created, renamed or removed in it are
+/// durable. A no-op where directories cannot be opened (Windows).
+pub fn sync_dir(dir: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        File::open(dir)?.sync_all()?;
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
+}
+
+/// Creates `dir` and its parents, fsyncing the parent of each new one.
+pub fn create_dirs(dir: &Path) -> io::Result<()> {
+    if dir.as_os_str().is_empty() || dir.is_dir() {
+        return Ok(());
+    }
+    if let Some(parent) = dir.parent() {
+        create_dirs(parent)?;
+    }
+    match fs::create_dir(dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Ok(()),
+        Err(e) => return Err(e),
+    }
+    if let Some(parent) = dir.parent() {
+        sync_dir(parent)?;
+    }
+    Ok(())
+}
+
+/// Removes a file if it exists and fsyncs its directory.
+pub fn remove_file(path: &Path) -> io::Result<()> {
+    match fs::remove_file(path) {
+        Ok(()) => sync_dir(parent_of(path)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// The directory holding `path` (`.` for a bare file name).
+pub fn parent_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// Opens a file for appending, creating it.
+pub fn open_append(path: &Path) -> io::Result<File> {
+    if let Some(dir) = path.parent() {
+        create_dirs(dir)?;
+    }
+    OpenOptions::new().create(true).append(true).open(path)
+}
+
+/// Test hook: with `AMAIL_CRASH_AFTER=N` in the environment the process
+/// aborts (no destructors, no flushing: like `kill -9`) at the N-th durable
+/// step of this process. Every write, rename and unlink of the store calls
+/// this first, so a test can stop a routing process between any two steps;
+/// the ack and reply writers (`src/inbox`) call it between theirs, and
+/// durable atomic writes in the middle of the write, so a torn write is
+/// tested too.
+#[cfg(feature = "test-hooks")]
+pub fn crash_point() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static STEPS: AtomicU64 = AtomicU64::new(0);
+    let Some(limit) = std::env::var_os("AMAIL_CRASH_AFTER") else {
+        return;
+    };
+    let Some(limit) = limit.to_str().and_then(|s| s.parse::<u64>().ok()) else {
+        return;
+    };
+    if STEPS.fetch_add(1, Ordering::SeqCst) + 1 >= limit {
+        std::process::abort();
+    }
+}
+
+/// Without the `test-hooks` feature there is no crash hook.
+#[cfg(not(feature = "test-hooks"))]
+#[inline(always)]
+pub fn crash_point() {}
+
+/// The error for input of `len` bytes over the limit `max`. Every reader
+/// words it this way; it names the flag and the config key (see
+/// `crate::config`) that raise the limit.
+pub fn too_large(len: u64, max: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!(
+            "{len} bytes is over the message size limit of {max} bytes \
+             (raise it with --max-size or `max_message_size` in the config file)"
+        ),
+    )
+}
+
+/// Reads `r` whole unless it is over `max` bytes (`InvalidData`, see
+/// [`too_large`]). At most `max + 1` bytes are kept; the rest of an
+/// over-limit stream is counted for the message, not stored.
+pub fn read_limited(r: impl Read, max: u64) -> io::Result<Vec<u8>> {
+    read_limited_into(r, Vec::new(), max)
+}
+
+fn read_limited_into(mut r: impl Read, mut buf: Vec<u8>, max: u64) -> io::Result<Vec<u8>> {
+    r.by_ref()
+        .take(max.saturating_add(1))
+        .read_to_end(&mut buf)?;
+    if buf.len() as u64 > max {
+        let rest = io::copy(&mut r, &mut io::sink()).unwrap_or(0);
+        return Err(too_large(buf.len() as u64 + rest, max));
+    }
+    Ok(buf)
+}
+
+/// Reads the file at `path` unless it is over `max` bytes (checked before
+/// reading, so a huge file costs nothing).
+pub fn read_file_limited(path: &Path, max: u64) -> io::Result<Vec<u8>> {
+    let f = File::open(path)?;
+    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+    if len > max {
+        return Err(too_large(len, max));
+    }
+    // Sized from the metadata: one read of the whole file and one to see
+    // the end, not a small probe read and regrowth (100,000 files a load).
+    read_limited_into(f, Vec::with_capacity(len as usize + 1), max)
+}
+
+/// [`read_file_limited`] for many files one after another, into one reused
+/// buffer: an open and reads straight into memory that is already there,
+/// and no `stat` unless a file outgrows the buffer. Reading ten thousand
+/// small mail files is then little more than the system calls a `cat`
+/// makes.
+///
+/// Limits and errors are those of [`read_file_limited`]: a file over the
+/// limit is refused with the same message, and at most the limit plus one
+/// byte of it is read.
+#[derive(Default)]
+pub struct FileReader {
+    /// Zero-filled once when it grows, so reads need no unsafe code; its
+    /// length is the capacity in use.
+    buf: Vec<u8>,
+}
+
+/// The first buffer: most mail files fit, and it costs 16 pages.
+const FIRST_BUFFER: usize = 64 * 1024;
+
+impl FileReader {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The whole file at `path` if it is at most `max` bytes, valid until
+    /// the next read.
+    pub fn read(&mut self, path: &Path, max: u64) -> io::Result<&[u8]> {
+        let mut f = File::open(path)?;
+        // Reading one byte past the limit tells an over-limit file apart.
+        let limit = usize::try_from(max.saturating_add(1)).unwrap_or(usize::MAX);
+        if self.buf.is_empty() {
+            self.buf = vec![0; FIRST_BUFFER.min(limit)];
+        }
+        let mut filled = 0;
+        loop {
+            let cap = self.buf.len().min(limit);
+            if filled == cap {
+                if cap == limit {
+                    break;
+                }
+                self.grow(&f, filled, max, limit)?;
+                continue;
+            }
+            match f.read(&mut self.buf[filled..cap]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        if filled as u64 > max {
+            // As `read_file_limited` words it: the file's size, else
+            // (a file that grew, or one that does not know its size)
+            // what was read plus the rest, counted without keeping it.
+            let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+            if len > max {
+                return Err(too_large(len, max));
+            }
+            let rest = io::copy(&mut f, &mut io::sink()).unwrap_or(0);
+            return Err(too_large(filled as u64 + rest, max));
+        }
+        Ok(&self.buf[..filled])
+    }
+
+    /// The buffer is full and the file goes on: ask its size once and
+    /// grow straight to it (one byte more, to see the end), at least
+    /// doubling for a file that keeps growing.
+    fn grow(&mut self, f: &File, filled: usize, max: u64, limit: usize) -> io::Result<()> {
+        let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+        if len > max {
+            return Err(too_large(len, max));
+        }
+        let want = usize::try_from(len)
+            .unwrap_or(usize::MAX)
+            .saturating_add(1)
+            .max(filled.saturating_mul(2))
+            .min(limit);
+        // A fresh zeroed allocation (calloc) of a big buffer costs no
+        // writes: the kernel hands out zero pages as the read fills them.
+        let mut bigger = vec![0; want];
+        bigger[..filled].copy_from_slice(&self.buf[..filled]);
+        self.buf = bigger;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reader_reads_small_big_and_empty_files_with_one_buffer() {
+        let dir = tempfile::tempdir().unwrap();
+        let big: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+        std::fs::write(dir.path().join("small"), b"hello").unwrap();
+        std::fs::write(dir.path().join("big"), &big).unwrap();
+        std::fs::write(dir.path().join("empty"), b"").unwrap();
+        let max = DEFAULT_MAX_MESSAGE_BYTES;
+        let mut r = FileReader::new();
+        assert_eq!(r.read(&dir.path().join("small"), max).unwrap(), b"hello");
+        assert_eq!(r.read(&dir.path().join("big"), max).unwrap(), &big[..]);
+        assert_eq!(r.read(&dir.path().join("empty"), max).unwrap(), b"");
+        assert_eq!(r.read(&dir.path().join("small"), max).unwrap(), b"hello");
+        let e = r.read(&dir.path().join("missing"), max).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::NotFound);
+    }
+
+    #[test]
+    fn every_reader_refuses_an_over_limit_file_with_the_same_message() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big");
+        std::fs::write(&path, vec![b'x'; 5000]).unwrap();
+        let want = "5000 bytes is over the message size limit of 4096 bytes \
+                    (raise it with --max-size or `max_message_size` in the config file)";
+        let e = read_file_limited(&path, 4096).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.to_string().as_str()),
+            (io::ErrorKind::InvalidData, want)
+        );
+        let e = read_limited(&b"x".repeat(5000)[..], 4096).unwrap_err();
+        assert_eq!(e.to_string(), want);
+        let e = FileReader::new().read(&path, 4096).unwrap_err();
+        assert_eq!(e.to_string(), want);
+        // The limit is the caller's: the same file under a higher one reads.
+        assert_eq!(read_file_limited(&path, 5000).unwrap().len(), 5000);
+        assert_eq!(FileReader::new().read(&path, 5000).unwrap().len(), 5000);
+    }
+
+    #[test]
+    fn write_new_never_replaces_and_write_atomic_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a/b/file.md");
+        write_new(&path, b"first").unwrap();
+        let e = write_new(&path, b"second").unwrap_err();
+        assert_eq!(e.source.kind(), io::ErrorKind::AlreadyExists);
+        assert_eq!(e.path, path);
+        assert_eq!(fs::read(&path).unwrap(), b"first");
+        write_atomic(&path, b"third").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"third");
+        write_atomic_unsynced(&path, b"fourth").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"fourth");
+        // No temp file is left behind.
+        let names: Vec<_> = fs::read_dir(path.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["file.md"]);
+    }
+}
