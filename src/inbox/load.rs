@@ -17,7 +17,7 @@ use super::journal;
 use super::{Error, Inbox, InboxMessage, Recipient, RecipientKind, SourceKind};
 use crate::source::frontmatter::{self, FrontMatter};
 use crate::source::mcp_db::{self, MessageRow};
-use crate::source::{detect, files, parallel, Detected};
+use crate::source::{detect, files, parallel, walk, Detected};
 
 /// How to load.
 #[derive(Debug, Clone, Default)]
@@ -99,10 +99,10 @@ const PARSE_CHUNK: usize = 128;
 /// files, the protocol text.
 type ParsedFile = Result<(FileMessages, Option<String>), String>;
 
-/// A plain mailbox: every non-hidden file under `root`, any framing, plus
-/// the ack journal.
+/// A plain mailbox: every mail file [`walk::walk`] finds under `root`, any
+/// framing, plus the ack journal.
 pub fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
-    let (paths, mut problems) = files::walk_mail_files(root);
+    let (paths, mut problems) = walk::walk(root).into_parts();
     let (acks, journal_problems) = journal::read(root);
     problems.extend(journal_problems);
     // About one message per file; sized up front so a big mailbox is not
@@ -271,13 +271,16 @@ fn front_matter(bytes: &[u8]) -> Option<Box<FrontMatter>> {
 /// from its database row; an archive file unknown to the database still
 /// loads, with recipients from its front matter.
 pub fn load_mcp(archive: &Path, db: Option<&Path>) -> Result<Inbox, Error> {
-    let (canonical, mut problems) = files::canonical_message_files(archive);
+    let (canonical, mut problems) = walk::store_files(archive).into_parts();
     // id -> (slug, path, parsed message, front matter)
     let mut by_id: HashMap<String, (String, PathBuf, OwnedMessage, Box<FrontMatter>)> =
         HashMap::new();
     let mut without_id = Vec::new();
-    let parsed = parallel::map(&canonical, |(_, path)| read_and_parse(path));
-    for ((slug, path), result) in canonical.into_iter().zip(parsed) {
+    let parsed = parallel::map(&canonical, |path| read_and_parse(path));
+    for (path, result) in canonical.into_iter().zip(parsed) {
+        let slug = walk::project_of(&path)
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let (messages, fm) = match result {
             Ok(r) => r,
             Err(why) => {
