@@ -246,21 +246,28 @@ pub(crate) fn read_and_parse(path: &Path) -> Result<FileMessages, String> {
     parse_read(&files::read_mail_file(path)?)
 }
 
+/// Parses a file's bytes. An archive file's front matter comes back from
+/// the parser, which read it to frame the message: the JSON is parsed once.
 fn parse_read(bytes: &[u8]) -> Result<FileMessages, String> {
-    let messages =
-        amail_parser::parse_bytes(bytes, &ParseOptions::default()).map_err(|e| e.to_string())?;
-    Ok((messages, front_matter(bytes)))
-}
-
-fn front_matter(bytes: &[u8]) -> Option<Box<FrontMatter>> {
-    let b = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
-    if !b.starts_with(b"---json") {
-        return None;
+    let opts = ParseOptions::default();
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        // Read as the parser reads damaged text, and (as before) with no
+        // front matter.
+        let messages = amail_parser::parse_bytes(bytes, &opts).map_err(|e| e.to_string())?;
+        return Ok((messages, None));
+    };
+    let (messages, object) = if frontmatter::is_archive_text(text) {
+        amail_parser::parse_with_front_matter(text, &opts)
+    } else {
+        amail_parser::parse(text, &opts).map(|m| (m, None))
     }
-    std::str::from_utf8(bytes)
-        .ok()
-        .and_then(frontmatter::split)
-        .map(|(fm, _)| Box::new(fm))
+    .map_err(|e| e.to_string())?;
+    let messages = messages
+        .into_iter()
+        .map(amail_parser::Message::into_owned)
+        .collect();
+    let fm = object.and_then(FrontMatter::from_object).map(Box::new);
+    Ok((messages, fm))
 }
 
 /// An mcp_agent_mail archive with (when found) its database.
