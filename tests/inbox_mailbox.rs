@@ -123,7 +123,7 @@ fn demo_is_deterministic_for_a_fixed_clock() {
     let b = tempfile::tempdir().unwrap();
     demo::write_demo_at(a.path(), now()).unwrap();
     demo::write_demo_at(b.path(), now()).unwrap();
-    let (files, _) = amail::source::files::walk_mail_files(&a.path().join("mail"));
+    let (files, _) = amail::source::walk::walk(&a.path().join("mail")).into_parts();
     assert!(files.len() >= 20);
     for f in files {
         let rel = f.strip_prefix(a.path()).unwrap();

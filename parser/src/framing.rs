@@ -79,8 +79,15 @@ pub(crate) enum Envelopes<'a> {
 }
 
 /// Splits a document into envelopes. Never fails: a broken framing becomes
-/// a problem on an envelope whose body is the raw text.
-pub(crate) fn split_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Envelopes<'a> {
+/// a problem on an envelope whose body is the raw text. An archive
+/// document's front matter object goes to `keep` once its envelope is read
+/// from it (see [`crate::parse_with_front_matter`]); a generic, so that
+/// [`crate::parse`], which drops it, carries no trace of it.
+pub(crate) fn split_document<'a>(
+    doc: &'a str,
+    lines: &[Line<'a>],
+    keep: impl FnOnce(Map<String, Value>),
+) -> Envelopes<'a> {
     let first = lines.iter().find(|l| !l.is_blank());
     let Some(first) = first else {
         return Envelopes::One(Envelope {
@@ -94,7 +101,7 @@ pub(crate) fn split_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Envelopes<
     };
     let head = trim(first.text);
     if head == "---json" {
-        return Envelopes::One(archive(doc, lines, first));
+        return Envelopes::One(archive(doc, lines, first, keep));
     }
     let is_json = head.starts_with('{')
         || opens_json_array(head)
@@ -121,7 +128,12 @@ fn opens_json_array(head: &str) -> bool {
 }
 
 /// `---json` / JSON / `---` / body, as the mcp_agent_mail server writes.
-fn archive<'a>(doc: &'a str, lines: &[Line<'a>], open: &Line<'a>) -> Envelope<'a> {
+fn archive<'a>(
+    doc: &'a str,
+    lines: &[Line<'a>],
+    open: &Line<'a>,
+    keep: impl FnOnce(Map<String, Value>),
+) -> Envelope<'a> {
     let open_idx = lines.iter().position(|l| l.no == open.no).unwrap_or(0);
     let close_idx = lines[open_idx + 1..]
         .iter()
@@ -148,6 +160,7 @@ fn archive<'a>(doc: &'a str, lines: &[Line<'a>], open: &Line<'a>) -> Envelope<'a
             let line_of = |keys: &[&str]| keys.iter().find_map(|k| key_position(front, k));
             place(&mut env.subject, line_of(SUBJECT_KEYS), open.no);
             place(&mut env.timestamp, line_of(TIMESTAMP_KEYS), open.no);
+            keep(map);
             env
         }
         Ok(_) => {

@@ -91,12 +91,37 @@ impl ParseOptions {
 ///
 /// Lenient mode always returns `Ok`; strict mode returns the first problem.
 pub fn parse<'a>(input: &'a str, opts: &ParseOptions) -> Result<Vec<Message<'a>>, ParseError> {
+    parse_document(input, opts, drop)
+}
+
+/// A JSON object, as `serde_json` holds it.
+pub type JsonObject = serde_json::Map<String, serde_json::Value>;
+
+/// [`parse`], also handing back the `---json` front matter object of an
+/// mcp_agent_mail archive document as framing read it (`None` for any
+/// other framing, or front matter that is not a JSON object). A caller
+/// that needs keys the message does not model (`bcc`) reads them here
+/// instead of parsing the JSON a second time.
+pub fn parse_with_front_matter<'a>(
+    input: &'a str,
+    opts: &ParseOptions,
+) -> Result<(Vec<Message<'a>>, Option<JsonObject>), ParseError> {
+    let mut front_matter = None;
+    let messages = parse_document(input, opts, |o| front_matter = Some(o))?;
+    Ok((messages, front_matter))
+}
+
+fn parse_document<'a>(
+    input: &'a str,
+    opts: &ParseOptions,
+    keep: impl FnOnce(JsonObject),
+) -> Result<Vec<Message<'a>>, ParseError> {
     let doc = input.strip_prefix('\u{feff}').unwrap_or(input);
     let lines = doc_lines(doc);
     // Messages are built straight into the list: a message is large (most
     // of a kilobyte), and moving it through return values showed in the
     // profile of small messages.
-    let envelopes = framing::split_document(doc, &lines);
+    let envelopes = framing::split_document(doc, &lines, keep);
     let mut out = Vec::with_capacity(match &envelopes {
         Envelopes::One(_) => 1,
         Envelopes::Many(envs) => envs.len(),

@@ -7,7 +7,7 @@
 //! The result must equal a full [`super::load_mailbox`]. Where equality is
 //! not cheap to guarantee the reload falls back to a full load:
 //! - the source is not a plain mailbox, or the ack journal (or anything
-//!   outside `root`, or a hidden or non-mail file) changed;
+//!   outside `root`, or a file the walk does not list) changed;
 //! - a changed path is (or was) a directory: a moved folder is one event;
 //! - a changed file is JSON (it may hold handoff or A2A items, which
 //!   `protocol_items` turns into messages over the whole mailbox);
@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use super::load::{file_entries, load_mailbox, read_and_parse};
 use super::{journal, Error, Inbox, InboxMessage, SourceKind};
-use crate::source::files::is_mail_name;
+use crate::source::walk;
 
 /// How a reload was done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,15 +75,9 @@ fn eligible(root: &Path, path: &Path) -> bool {
     eligible_name(root, path) && !path.is_symlink() && !path.is_dir()
 }
 
-/// Under `root`, visible, a mail name and not JSON (see the module doc).
+/// A file the walk of `root` lists, and not JSON (see the module doc).
 fn eligible_name(root: &Path, path: &Path) -> bool {
-    let Ok(rel) = path.strip_prefix(root) else {
-        return false;
-    };
-    let visible = rel
-        .components()
-        .all(|c| !c.as_os_str().to_string_lossy().starts_with('.'));
-    visible && is_mail_name(path) && !is_json(path)
+    walk::lists(root, path) && !is_json(path)
 }
 
 fn is_json(p: &Path) -> bool {

@@ -16,7 +16,7 @@ use super::journal;
 use super::{Error, Inbox, InboxMessage, Recipient, RecipientKind, SourceKind};
 use crate::source::frontmatter::{self, FrontMatter};
 use crate::source::mcp_db::{self, MessageRow};
-use crate::source::{detect, files, parallel, Detected};
+use crate::source::{detect, files, parallel, walk, Detected};
 
 /// How to load.
 #[derive(Debug, Clone)]
@@ -116,10 +116,11 @@ const PARSE_CHUNK: usize = 128;
 /// files, the protocol text.
 type ParsedFile = Result<(FileMessages, Option<String>), String>;
 
-/// A plain mailbox: every non-hidden file under `root`, any framing, plus
-/// the ack journal. Files over `max_bytes` are problems, not read.
+/// A plain mailbox: every mail file [`walk::walk`] finds under `root`, any
+/// framing, plus the ack journal. Files over `max_bytes` are problems, not
+/// read.
 pub fn load_mailbox(root: &Path, max_bytes: u64) -> Result<Inbox, Error> {
-    let (paths, mut problems) = files::walk_mail_files(root);
+    let (paths, mut problems) = walk::walk(root).into_parts();
     let (acks, journal_problems) = journal::read(root);
     problems.extend(journal_problems);
     // About one message per file; sized up front so a big mailbox is not
@@ -263,21 +264,28 @@ pub(crate) fn read_and_parse(path: &Path, max_bytes: u64) -> Result<FileMessages
     parse_read(&files::read_mail_file(path, max_bytes)?)
 }
 
+/// Parses a file's bytes. An archive file's front matter comes back from
+/// the parser, which read it to frame the message: the JSON is parsed once.
 fn parse_read(bytes: &[u8]) -> Result<FileMessages, String> {
-    let messages =
-        amail_parser::parse_bytes(bytes, &ParseOptions::default()).map_err(|e| e.to_string())?;
-    Ok((messages, front_matter(bytes)))
-}
-
-fn front_matter(bytes: &[u8]) -> Option<Box<FrontMatter>> {
-    let b = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
-    if !b.starts_with(b"---json") {
-        return None;
+    let opts = ParseOptions::default();
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        // Read as the parser reads damaged text, and (as before) with no
+        // front matter.
+        let messages = amail_parser::parse_bytes(bytes, &opts).map_err(|e| e.to_string())?;
+        return Ok((messages, None));
+    };
+    let (messages, object) = if frontmatter::is_archive_text(text) {
+        amail_parser::parse_with_front_matter(text, &opts)
+    } else {
+        amail_parser::parse(text, &opts).map(|m| (m, None))
     }
-    std::str::from_utf8(bytes)
-        .ok()
-        .and_then(frontmatter::split)
-        .map(|(fm, _)| Box::new(fm))
+    .map_err(|e| e.to_string())?;
+    let messages = messages
+        .into_iter()
+        .map(amail_parser::Message::into_owned)
+        .collect();
+    let fm = object.and_then(FrontMatter::from_object).map(Box::new);
+    Ok((messages, fm))
 }
 
 /// An mcp_agent_mail archive with (when found) its database.
@@ -289,13 +297,16 @@ fn front_matter(bytes: &[u8]) -> Option<Box<FrontMatter>> {
 /// loads, with recipients from its front matter. Archive files over
 /// `max_bytes` are problems, not read.
 pub fn load_mcp(archive: &Path, db: Option<&Path>, max_bytes: u64) -> Result<Inbox, Error> {
-    let (canonical, mut problems) = files::canonical_message_files(archive);
+    let (canonical, mut problems) = walk::store_files(archive).into_parts();
     // id -> (slug, path, parsed message, front matter)
     let mut by_id: HashMap<String, (String, PathBuf, OwnedMessage, Box<FrontMatter>)> =
         HashMap::new();
     let mut without_id = Vec::new();
-    let parsed = parallel::map(&canonical, |(_, path)| read_and_parse(path, max_bytes));
-    for ((slug, path), result) in canonical.into_iter().zip(parsed) {
+    let parsed = parallel::map(&canonical, |path| read_and_parse(path, max_bytes));
+    for (path, result) in canonical.into_iter().zip(parsed) {
+        let slug = walk::project_of(&path)
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let (messages, fm) = match result {
             Ok(r) => r,
             Err(why) => {

@@ -44,25 +44,38 @@ pub fn detect(path: &Path, db: Option<&Path>) -> Result<Detected, String> {
         }
         candidates.iter().find(|c| c.is_file()).cloned()
     };
-    if path.join("projects").is_dir() {
-        let mut candidates = vec![path.join(DB_FILE)];
-        if let Some(parent) = path.parent() {
-            candidates.push(parent.join(DB_FILE));
+    match archive_of(path) {
+        Some(archive) if archive == path => {
+            let mut candidates = vec![path.join(DB_FILE)];
+            if let Some(parent) = path.parent() {
+                candidates.push(parent.join(DB_FILE));
+            }
+            Ok(Detected::McpStore {
+                archive,
+                db: found_db(&candidates),
+            })
         }
-        return Ok(Detected::McpStore {
-            archive: path.to_path_buf(),
-            db: found_db(&candidates),
-        });
+        Some(archive) => {
+            let candidates = [path.join(DB_FILE), archive.join(DB_FILE)];
+            Ok(Detected::McpStore {
+                db: found_db(&candidates),
+                archive,
+            })
+        }
+        None => Ok(Detected::Mailbox {
+            root: path.to_path_buf(),
+        }),
+    }
+}
+
+/// The mcp_agent_mail archive (the folder holding `projects/`) when `path`
+/// is a storage root in one of the layouts [`detect`] accepts: `path`
+/// itself, or its `archive/`. The walker asks this too, so what is read as
+/// a storage root is decided in one place.
+pub fn archive_of(path: &Path) -> Option<PathBuf> {
+    if path.join("projects").is_dir() {
+        return Some(path.to_path_buf());
     }
     let archive = path.join("archive");
-    if archive.join("projects").is_dir() {
-        let candidates = [path.join(DB_FILE), archive.join(DB_FILE)];
-        return Ok(Detected::McpStore {
-            db: found_db(&candidates),
-            archive,
-        });
-    }
-    Ok(Detected::Mailbox {
-        root: path.to_path_buf(),
-    })
+    archive.join("projects").is_dir().then_some(archive)
 }

@@ -1,8 +1,11 @@
-//! The `---json` front matter of mcp_agent_mail archive files, read directly.
+//! The `---json` front matter of mcp_agent_mail archive files.
 //!
-//! The parser also reads it, but the inbox needs the envelope (id,
-//! recipients, thread) even when the parser's view is partial, and it
-//! needs the exact keys (`bcc`, `project_slug`) the parser does not model.
+//! The parser reads it to frame the message, but the inbox needs the
+//! envelope (id, recipients, thread) even when the parser's view is
+//! partial, and it needs the exact keys (`bcc`, `project_slug`) the parser
+//! does not model. The JSON is parsed once, by the parser, which hands the
+//! object back ([`amail_parser::parse_with_front_matter`]); it is typed
+//! here.
 
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
@@ -52,33 +55,21 @@ impl FrontMatter {
     }
 }
 
-/// Splits a `---json` file into its front matter and body. `None` when the
-/// text does not start with a `---json` fence or the JSON does not parse.
-/// Accepts LF and CRLF and a UTF-8 BOM.
-pub fn split(text: &str) -> Option<(FrontMatter, &str)> {
+/// Whether `text` is framed as an archive file: `---json` alone on its
+/// first line (after a UTF-8 BOM), LF or CRLF.
+pub fn is_archive_text(text: &str) -> bool {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let rest = text
-        .strip_prefix("---json\r\n")
-        .or_else(|| text.strip_prefix("---json\n"))?;
-    // The JSON ends at the first line that is exactly `---`.
-    let mut offset = 0;
-    let mut json_end = None;
-    for line in rest.split_inclusive('\n') {
-        if line.trim_end_matches(['\r', '\n']) == "---" {
-            json_end = Some((offset, offset + line.len()));
-            break;
-        }
-        offset += line.len();
+    text.starts_with("---json\n") || text.starts_with("---json\r\n")
+}
+
+impl FrontMatter {
+    /// The envelope keys of a front matter object, as the parser's framing
+    /// read it ([`amail_parser::parse_with_front_matter`]): converted, not
+    /// parsed again. `None` when a key has another type than the server
+    /// writes.
+    pub fn from_object(object: amail_parser::JsonObject) -> Option<Self> {
+        serde_json::from_value(serde_json::Value::Object(object)).ok()
     }
-    let (end, body_start) = json_end?;
-    let fm: FrontMatter = serde_json::from_str(&rest[..end]).ok()?;
-    let mut body = &rest[body_start..];
-    // Exactly one blank line separates the fence from the body.
-    body = body
-        .strip_prefix("\r\n")
-        .or_else(|| body.strip_prefix('\n'))
-        .unwrap_or(body);
-    Some((fm, body))
 }
 
 #[cfg(test)]
@@ -88,12 +79,19 @@ mod tests {
     #[test]
     fn reads_server_file() {
         let t = "---json\n{\n  \"id\": 5,\n  \"to\": [\n    \"BlueLake\"\n  ],\n  \"ack_required\": true\n}\n---\n\nBead: x\n";
-        let (fm, body) = split(t).unwrap();
+        let parse = |t| amail_parser::parse_with_front_matter(t, &Default::default()).unwrap();
+        assert!(is_archive_text(t));
+        let (messages, object) = parse(t);
+        let fm = FrontMatter::from_object(object.unwrap()).unwrap();
         assert_eq!(fm.id_text().as_deref(), Some("5"));
         assert_eq!(fm.to, vec!["BlueLake"]);
         assert_eq!(fm.ack_required(), Some(true));
-        assert_eq!(body, "Bead: x\n");
-        assert!(split("Subject: x").is_none());
-        assert!(split("---json\n{not json\n---\n").is_none());
+        assert_eq!(messages[0].body, "Bead: x");
+        assert!(!is_archive_text("Subject: x"));
+        assert!(parse("Subject: x").1.is_none());
+        assert!(parse("---json\n{not json\n---\n").1.is_none());
+        // A key of another type than the server writes: no front matter.
+        let (_, object) = parse("---json\n{\"to\": 5}\n---\n\nx\n");
+        assert!(FrontMatter::from_object(object.unwrap()).is_none());
     }
 }
