@@ -1,7 +1,7 @@
 //! The bridge: parsed messages to AOF/1 envelopes, over the demo mix
 //! (every type; plain mail maps to nothing). `cargo bench --bench bridge`
 
-use amail::inbox::corpus;
+use amail::demo::corpus;
 use amail_parser::{parse, ParseOptions};
 use chrono::TimeZone;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -21,7 +21,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("to_envelope_2200_msgs", |b| {
         b.iter(|| {
             msgs.iter()
-                .filter_map(amail::bridge::to_envelope_standalone)
+                .filter_map(amail_core::bridge::to_envelope_standalone)
                 .count()
         })
     });

@@ -5,7 +5,8 @@
 
 use std::path::Path;
 
-use amail::inbox::{self, corpus, demo, LoadOptions};
+use amail::demo::{corpus, mailbox as demo};
+use amail_core::inbox::{self, LoadOptions};
 use chrono::{TimeZone, Utc};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 

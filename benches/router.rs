@@ -6,11 +6,11 @@
 use std::fs;
 use std::hint::black_box;
 
-use amail::aof::validate::{envelope_from_value, Validated};
-use amail::aof::Envelope;
-use amail::aof::Routable;
-use amail::router::task::Task;
-use amail::router::{Router, RouterOptions, Store};
+use amail_core::aof::validate::{envelope_from_value, Validated};
+use amail_core::aof::Envelope;
+use amail_core::aof::Routable;
+use amail_core::router::task::Task;
+use amail_core::router::{Router, RouterOptions, Store};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use serde_json::json;
 
@@ -37,7 +37,7 @@ fn store(n: usize) -> (tempfile::TempDir, Router) {
     for i in 0..n {
         let mut t = Task::new(&id(i), "bench", "in-progress", "2026-02-09T20:00:00.000Z");
         t.fm.routing.agent = Some("w".into());
-        let p = store.task_path(amail::aof::TaskStatus::InProgress, &id(i));
+        let p = store.task_path(amail_core::aof::TaskStatus::InProgress, &id(i));
         fs::write(p, t.render()).unwrap();
     }
     // Flush the setup's writes so they do not slow the measured fsyncs.

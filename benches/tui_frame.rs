@@ -2,9 +2,10 @@
 //! corpus messages: the redraw cost a key press pays.
 //! `cargo bench --bench tui_frame`
 
-use amail::inbox::{self, corpus, LoadOptions};
-use amail::tui::testing::render_terminal;
-use amail::tui::{Model, UiConfig};
+use amail::demo::corpus;
+use amail_core::inbox::{self, LoadOptions};
+use amail_tui::testing::render_terminal;
+use amail_tui::{Model, UiConfig};
 use chrono::TimeZone;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 

@@ -11,12 +11,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use amail::inbox::{self, LoadOptions};
-use amail::tui::real::RealBackend;
-use amail::tui::runtime::execute;
-use amail::tui::testing::render_terminal;
-use amail::tui::update::update;
-use amail::tui::{Model, Msg, UiConfig};
+use amail::backend::RealBackend;
+use amail_core::inbox::{self, LoadOptions};
+use amail_tui::runtime::execute;
+use amail_tui::testing::render_terminal;
+use amail_tui::update::update;
+use amail_tui::{Model, Msg, UiConfig};
 
 fn main() {
     let dir = std::env::args().nth(1).expect("usage: first_frame DIR");

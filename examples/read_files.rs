@@ -7,8 +7,8 @@
 
 use std::ops::ControlFlow;
 
-use amail::fsio::{FileReader, DEFAULT_MAX_MESSAGE_BYTES};
-use amail::source::{parallel, walk};
+use amail_core::fsio::{FileReader, DEFAULT_MAX_MESSAGE_BYTES};
+use amail_core::source::{parallel, walk};
 
 fn main() {
     let Some(dir) = std::env::args_os().nth(1) else {

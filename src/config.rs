@@ -5,12 +5,12 @@
 //! input) amail reads, default 10 MiB like AOF's envelope limit. Bytes as
 //! an integer, or a string with a unit: `"512KiB"`, `"10MiB"`, `"1G"`.
 //! The TUI's own keys (`[ui]`, keys, colours) are read by
-//! [`crate::tui::config`] from the same file.
+//! [`amail_tui::config`] from the same file.
 
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::fsio::DEFAULT_MAX_MESSAGE_BYTES;
+use amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES;
 
 /// The config key holding the limit.
 pub const MAX_MESSAGE_SIZE_KEY: &str = "max_message_size";
@@ -67,11 +67,41 @@ pub fn max_size_from_file(path: &Path) -> Result<Option<u64>, String> {
 pub fn resolve_max_size(flag: Option<&str>) -> Result<u64, String> {
     // The config file is read (and a bad one reported) even when the flag
     // overrides it, so a broken config never goes unnoticed.
-    let from_file = max_size_from_file(&crate::cli::config_path())?;
+    let from_file = max_size_from_file(&config_path())?;
     if let Some(f) = flag {
         return parse_size(f).map_err(|e| format!("--max-size: {e}"));
     }
     Ok(from_file.unwrap_or(DEFAULT_MAX_MESSAGE_BYTES))
+}
+
+/// `AMAIL_HOME`, else the platform data dir (`~/.local/share/amail` on Linux).
+pub fn amail_home() -> PathBuf {
+    if let Some(h) = std::env::var_os("AMAIL_HOME") {
+        return PathBuf::from(h);
+    }
+    directories::ProjectDirs::from("", "", "amail")
+        .map(|d| d.data_dir().to_path_buf())
+        .unwrap_or_else(|| PathBuf::from(".amail"))
+}
+
+/// The default AOF project root: `<home>/store`.
+pub fn default_store() -> PathBuf {
+    amail_home().join("store")
+}
+
+/// The default plain mailbox: `<home>/mail`.
+pub fn default_mailbox() -> PathBuf {
+    amail_home().join("mail")
+}
+
+/// `AMAIL_CONFIG`, else `~/.config/amail/config.toml` (also on macOS).
+pub fn config_path() -> PathBuf {
+    if let Some(p) = std::env::var_os("AMAIL_CONFIG") {
+        return PathBuf::from(p);
+    }
+    directories::BaseDirs::new()
+        .map(|d| d.home_dir().join(".config/amail/config.toml"))
+        .unwrap_or_else(|| PathBuf::from("config.toml"))
 }
 
 #[cfg(test)]
@@ -91,7 +121,7 @@ mod tests {
 
     #[test]
     fn the_size_error_names_the_key_that_raises_the_limit() {
-        let e = crate::fsio::too_large(2, 1).to_string();
+        let e = amail_core::fsio::too_large(2, 1).to_string();
         assert!(e.contains(&format!("`{MAX_MESSAGE_SIZE_KEY}`")), "{e}");
     }
 }

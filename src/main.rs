@@ -4,6 +4,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod cli;
+
 #[derive(Parser)]
 #[command(
     name = "amail",
@@ -22,29 +24,29 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// The terminal inbox: threads, pending acks, tasks and agents.
-    Inbox(amail::cli::inbox::InboxArgs),
+    Inbox(cli::inbox::InboxArgs),
     /// Parse Agent Mail files, directories or stdin into JSON or text.
-    Parse(amail::cli::parse::ParseArgs),
+    Parse(cli::parse::ParseArgs),
     /// Parse mail, bridge it to AOF/1 events and route them into the task store.
-    Route(amail::cli::route::RouteArgs),
+    Route(cli::route::RouteArgs),
     /// Show the task board by AOF status.
-    Tasks(amail::cli::tasks::TasksArgs),
+    Tasks(cli::tasks::TasksArgs),
     /// Show the store's event log.
-    Events(amail::cli::events::EventsArgs),
+    Events(cli::events::EventsArgs),
     /// Apply session-end results and recover tasks with stale heartbeats.
-    Sweep(amail::cli::sweep::SweepArgs),
+    Sweep(cli::sweep::SweepArgs),
     /// Check the task store and heal what can be healed.
-    Doctor(amail::cli::doctor::DoctorArgs),
+    Doctor(cli::doctor::DoctorArgs),
     /// Threads of a mailbox or mcp_agent_mail store, most recent first.
-    Threads(amail::cli::threads::ThreadsArgs),
+    Threads(cli::threads::ThreadsArgs),
     /// Messages waiting for an acknowledgement, per recipient.
-    Pending(amail::cli::pending::PendingArgs),
+    Pending(cli::pending::PendingArgs),
     /// Acknowledge messages as a recipient.
-    Ack(amail::cli::ack::AckArgs),
+    Ack(cli::ack::AckArgs),
     /// Answer a message with a HELP_RESPONSE in its thread.
-    Reply(amail::cli::reply::ReplyArgs),
+    Reply(cli::reply::ReplyArgs),
     /// Write a realistic sample mailbox to try.
-    Demo(amail::cli::demo::DemoArgs),
+    Demo(cli::demo::DemoArgs),
 }
 
 fn main() -> ExitCode {
@@ -58,24 +60,24 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let result: amail::cli::CliResult = match cli.command {
-        Command::Inbox(args) => amail::cli::inbox::run(args, max_bytes),
-        Command::Parse(args) => amail::cli::parse::run(args, max_bytes),
-        Command::Route(a) => amail::cli::route::run(a, max_bytes),
-        Command::Tasks(a) => amail::cli::tasks::run(a),
-        Command::Events(a) => amail::cli::events::run(a),
-        Command::Sweep(a) => amail::cli::sweep::run(a),
-        Command::Doctor(a) => amail::cli::doctor::run(a),
-        Command::Threads(a) => amail::cli::threads::run(a, max_bytes),
-        Command::Pending(a) => amail::cli::pending::run(a, max_bytes),
-        Command::Ack(a) => amail::cli::ack::run(a, max_bytes),
-        Command::Reply(a) => amail::cli::reply::run(a, max_bytes),
-        Command::Demo(a) => amail::cli::demo::run(a),
+    let result: cli::CliResult = match cli.command {
+        Command::Inbox(args) => cli::inbox::run(args, max_bytes),
+        Command::Parse(args) => cli::parse::run(args, max_bytes),
+        Command::Route(a) => cli::route::run(a, max_bytes),
+        Command::Tasks(a) => cli::tasks::run(a),
+        Command::Events(a) => cli::events::run(a),
+        Command::Sweep(a) => cli::sweep::run(a),
+        Command::Doctor(a) => cli::doctor::run(a),
+        Command::Threads(a) => cli::threads::run(a, max_bytes),
+        Command::Pending(a) => cli::pending::run(a, max_bytes),
+        Command::Ack(a) => cli::ack::run(a, max_bytes),
+        Command::Reply(a) => cli::reply::run(a, max_bytes),
+        Command::Demo(a) => cli::demo::run(a),
     };
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("amail: {}", amail::safe_text::clean_text(&e.message));
+            eprintln!("amail: {}", amail_core::safe_text::clean_text(&e.message));
             ExitCode::from(e.code)
         }
     }

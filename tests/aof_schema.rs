@@ -1,8 +1,8 @@
 //! Envelope and payload validation and detection: the scenarios of
 //! aof-router.md §7.1-§7.3 that follow the seed.
 
-use amail::aof::validate::{envelope_from_value, Validated};
-use amail::aof::{detect, Detected, Input, MessageKind, Payload};
+use amail_core::aof::validate::{envelope_from_value, Validated};
+use amail_core::aof::{detect, Detected, Input, MessageKind, Payload};
 use serde_json::{json, Value};
 
 fn env(kind: &str, payload: Value) -> Value {
@@ -27,7 +27,7 @@ fn handoff() -> Value {
             "fromAgent": "a", "toAgent": "b", "dueBy": "2026-02-10T12:00:00.000Z" })
 }
 
-fn ok(v: &Value) -> amail::aof::Envelope {
+fn ok(v: &Value) -> amail_core::aof::Envelope {
     match envelope_from_value(v) {
         Ok(Validated::Envelope(e)) => e,
         other => panic!("expected a valid envelope, got {other:?}"),

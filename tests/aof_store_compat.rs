@@ -4,11 +4,11 @@
 
 use std::fs;
 
-use amail::aof::validate::{envelope_from_value, Validated};
-use amail::aof::Routable;
-use amail::aof::TaskStatus;
-use amail::router::events;
-use amail::router::{Router, RouterOptions, Store};
+use amail_core::aof::validate::{envelope_from_value, Validated};
+use amail_core::aof::Routable;
+use amail_core::aof::TaskStatus;
+use amail_core::router::events;
+use amail_core::router::{Router, RouterOptions, Store};
 use serde_json::json;
 
 const ID: &str = "TASK-2026-11-22-D4j2t7Vy";

@@ -2,8 +2,8 @@
 //! "AOF events and the bridge"). Messages come from the real parser where
 //! that is clearest, and are built by hand where a field must be absent.
 
-use amail::aof::{Envelope, MessageKind, Outcome, Payload, TaskStatus};
-use amail::bridge::{self, to_envelope};
+use amail_core::aof::{Envelope, MessageKind, Outcome, Payload, TaskStatus};
+use amail_core::bridge::{self, to_envelope};
 use amail_parser::{parse, Message, MessageType, ParseOptions};
 use serde_json::json;
 
@@ -21,14 +21,14 @@ fn env(m: &Message<'_>) -> Envelope {
     to_envelope(m, TASK).unwrap_or_else(|| panic!("no envelope for {:?}", m.kind))
 }
 
-fn status_update(e: &Envelope) -> &amail::aof::StatusUpdate {
+fn status_update(e: &Envelope) -> &amail_core::aof::StatusUpdate {
     match &e.payload {
         Payload::StatusUpdate(p) => p,
         other => panic!("{other:?}"),
     }
 }
 
-fn completion(e: &Envelope) -> &amail::aof::CompletionReport {
+fn completion(e: &Envelope) -> &amail_core::aof::CompletionReport {
     match &e.payload {
         Payload::CompletionReport(p) => p,
         other => panic!("{other:?}"),
@@ -51,7 +51,7 @@ fn envelope_fields_come_from_the_mail() {
     assert_eq!(e.sent_at, "2026-11-22T03:00:00.123Z");
     // The envelope we print validates as AOF/1.
     let v: serde_json::Value = serde_json::from_str(&e.to_json_line()).unwrap();
-    assert!(amail::aof::validate::envelope_from_value(&v).is_ok());
+    assert!(amail_core::aof::validate::envelope_from_value(&v).is_ok());
 }
 
 #[test]
@@ -225,7 +225,11 @@ fn spawn_messages_are_recorded_as_notes() {
 fn standalone_ids_match_what_the_router_creates() {
     let m = msg("[bd-1] PROGRESS", "Bead: bd-1\nStatus: ok");
     let e = bridge::to_envelope_standalone(&m).unwrap();
-    assert!(amail::aof::is_valid_task_id(&e.task_id), "{}", e.task_id);
+    assert!(
+        amail_core::aof::is_valid_task_id(&e.task_id),
+        "{}",
+        e.task_id
+    );
     assert!(e.task_id.starts_with("TASK-2026-11-22-"));
     assert_eq!(
         e.task_id,

@@ -9,8 +9,8 @@ mod inbox_support;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use amail::inbox::corpus::{self, mcp};
-use amail::inbox::{self, Inbox, LoadOptions};
+use amail::demo::corpus::{self, mcp};
+use amail_core::inbox::{self, Inbox, LoadOptions};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use inbox_support::{amail, fixture};
 use rusqlite::{Connection, OpenFlags};

@@ -6,8 +6,9 @@ mod inbox_support;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use amail::fsio::DEFAULT_MAX_MESSAGE_BYTES as MAX;
-use amail::inbox::{self, demo, AgentState, HelpState, Inbox, LoadOptions, SourceKind};
+use amail::demo::mailbox as demo;
+use amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES as MAX;
+use amail_core::inbox::{self, AgentState, HelpState, Inbox, LoadOptions, SourceKind};
 use amail_parser::MessageType;
 use chrono::{TimeZone, Utc};
 use inbox_support::{amail, fixture};
@@ -25,11 +26,11 @@ fn demo_inbox() -> (tempfile::TempDir, Inbox) {
     (d, inbox)
 }
 
-fn thread<'a>(inbox: &'a Inbox, id: &str) -> &'a amail::inbox::Thread {
+fn thread<'a>(inbox: &'a Inbox, id: &str) -> &'a amail_core::inbox::Thread {
     inbox.threads.iter().find(|t| t.id == id).unwrap()
 }
 
-fn agent<'a>(inbox: &'a Inbox, name: &str) -> &'a amail::inbox::Agent {
+fn agent<'a>(inbox: &'a Inbox, name: &str) -> &'a amail_core::inbox::Agent {
     inbox.agents.iter().find(|a| a.name == name).unwrap()
 }
 
@@ -123,7 +124,7 @@ fn demo_is_deterministic_for_a_fixed_clock() {
     let b = tempfile::tempdir().unwrap();
     demo::write_demo_at(a.path(), now()).unwrap();
     demo::write_demo_at(b.path(), now()).unwrap();
-    let (files, _) = amail::source::walk::walk(&a.path().join("mail")).into_parts();
+    let (files, _) = amail_core::source::walk::walk(&a.path().join("mail")).into_parts();
     assert!(files.len() >= 20);
     for f in files {
         let rel = f.strip_prefix(a.path()).unwrap();
@@ -421,7 +422,7 @@ fn demo_command_without_dir_uses_a_fresh_folder_under_the_data_dir() {
 fn assemble_derives_like_load() {
     let text = "Subject: [b-1] HELP_REQUEST\nFrom: W\nTo: O\nAck-Required: true\nDate: 2026-01-01T10:00:00Z\n\nBody:\nBead: b-1\nIssue Type: STUCK\n";
     let reply = "Subject: Re: [b-1] HELP_REQUEST\nFrom: O\nTo: W\nDate: 2026-01-01T10:05:00Z\n\nBody:\nTry again.\n";
-    let msgs: Vec<amail::inbox::InboxMessage> = [("r", reply), ("h", text)]
+    let msgs: Vec<amail_core::inbox::InboxMessage> = [("r", reply), ("h", text)]
         .into_iter()
         .map(|(key, t)| {
             let m = amail_parser::parse(t, &Default::default())
@@ -430,14 +431,14 @@ fn assemble_derives_like_load() {
                 .into_owned();
             let recipients =
                 m.to.iter()
-                    .map(|a| amail::inbox::Recipient {
+                    .map(|a| amail_core::inbox::Recipient {
                         agent: a.to_string(),
-                        kind: amail::inbox::RecipientKind::To,
+                        kind: amail_core::inbox::RecipientKind::To,
                         read_at: None,
                         ack_at: None,
                     })
                     .collect();
-            amail::inbox::InboxMessage {
+            amail_core::inbox::InboxMessage {
                 key: key.into(),
                 message: m,
                 path: None,
@@ -471,7 +472,7 @@ fn a_reply_threaded_on_a_seed_id_joins_the_seed_thread() {
                 .unwrap()
                 .remove(0)
                 .into_owned();
-            amail::inbox::InboxMessage {
+            amail_core::inbox::InboxMessage {
                 key: m.id.as_deref().unwrap().to_string(),
                 message: m,
                 path: None,
@@ -500,7 +501,7 @@ fn demo_mail_is_routed_into_a_store_beside_it() {
     let d = tempfile::tempdir().unwrap();
     let info = demo::write_demo_at(d.path(), now()).unwrap();
     assert_eq!(info.store, d.path().join("store"));
-    let tasks = amail::router::Store::open(&info.store)
+    let tasks = amail_core::router::Store::open(&info.store)
         .unwrap()
         .list()
         .unwrap();

@@ -6,8 +6,8 @@ mod inbox_support;
 
 use std::path::Path;
 
-use amail::fsio::DEFAULT_MAX_MESSAGE_BYTES as MAX;
-use amail::inbox::{self, Inbox, LoadOptions, RecipientKind, SourceKind};
+use amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES as MAX;
+use amail_core::inbox::{self, Inbox, LoadOptions, RecipientKind, SourceKind};
 use inbox_support::{amail, convert_to_integer_dialect, fixture_copy};
 use rusqlite::Connection;
 
@@ -106,7 +106,7 @@ fn check_read_model(dir: &Path) {
         Some("ol-527.1")
     );
     let t2 = inbox.threads.iter().find(|t| t.id == "ol-527.2").unwrap();
-    assert_eq!(t2.help, amail::inbox::HelpState::Answered);
+    assert_eq!(t2.help, amail_core::inbox::HelpState::Answered);
     assert_eq!(t2.bead.as_deref(), Some("ol-527.2"));
     assert_eq!(
         t2.pending, 4,
@@ -118,13 +118,19 @@ fn check_read_model(dir: &Path) {
     };
     assert_eq!(
         state("PurpleBear"),
-        (amail::inbox::AgentState::Offered, Some("ol-527.2".into()))
+        (
+            amail_core::inbox::AgentState::Offered,
+            Some("ol-527.2".into())
+        )
     );
     assert_eq!(
         state("GreenCastle"),
-        (amail::inbox::AgentState::Offered, Some("ol-527.1".into()))
+        (
+            amail_core::inbox::AgentState::Offered,
+            Some("ol-527.1".into())
+        )
     );
-    assert_eq!(state("BlueLake").0, amail::inbox::AgentState::Idle);
+    assert_eq!(state("BlueLake").0, amail_core::inbox::AgentState::Idle);
     // Agents: every sender and recipient.
     let names: Vec<&str> = inbox.agents.iter().map(|a| a.name.as_str()).collect();
     assert_eq!(names, ["BlueLake", "GreenCastle", "PurpleBear"]);
@@ -482,7 +488,7 @@ fn projects_in_one_store_are_kept_apart() {
     .unwrap();
     drop(c);
     // Its canonical archive file, as the server would have written it.
-    let m = amail::inbox::mcp_archive::ArchiveMessage {
+    let m = amail_core::inbox::mcp_archive::ArchiveMessage {
         id: 12,
         thread_id: Some("ol-527.2".into()),
         project: "/home/dev/other".into(),
@@ -499,7 +505,7 @@ fn projects_in_one_store_are_kept_apart() {
             .with_timezone(&chrono::Utc),
         body_md: "Bead: ol-527.2\nIssue Type: STUCK\n\n## Question\nWhich branch?".into(),
     };
-    amail::inbox::mcp_archive::write_bundle(&dir.join("archive"), &m).unwrap();
+    amail_core::inbox::mcp_archive::write_bundle(&dir.join("archive"), &m).unwrap();
 
     let inbox = load(dir);
     assert_eq!(inbox.messages.len(), 12);
@@ -517,7 +523,7 @@ fn projects_in_one_store_are_kept_apart() {
         .iter()
         .find(|t| t.project.as_deref() == Some("home-dev-other"))
         .unwrap();
-    assert_eq!(other.help, amail::inbox::HelpState::Unanswered);
+    assert_eq!(other.help, amail_core::inbox::HelpState::Unanswered);
     assert_eq!(pending_keys(&inbox, "GoldHill"), ["12"]);
 
     // A reply lands in that project only.
@@ -549,7 +555,7 @@ fn projects_in_one_store_are_kept_apart() {
     assert_eq!(inbox.threads[reply.thread].messages.len(), 2);
     assert_eq!(
         inbox.threads[reply.thread].help,
-        amail::inbox::HelpState::Answered
+        amail_core::inbox::HelpState::Answered
     );
     // Acting as an agent of the other project is refused.
     let out = amail(

@@ -12,7 +12,7 @@ mod inbox_support;
 
 use std::process::Command;
 
-use amail::inbox::{self, LoadOptions};
+use amail_core::inbox::{self, LoadOptions};
 use inbox_support::{amail, fixture_copy, server_python, server_view};
 
 #[test]

@@ -12,8 +12,8 @@ mod inbox_support;
 
 use std::collections::BTreeSet;
 
-use amail::inbox::corpus::mcp;
-use amail::inbox::{self, LoadOptions};
+use amail::demo::corpus::mcp;
+use amail_core::inbox::{self, LoadOptions};
 use chrono::{TimeZone, Utc};
 use inbox_support::{server_python, server_view};
 

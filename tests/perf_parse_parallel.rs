@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use amail::inbox::corpus;
+use amail::demo::corpus;
 use chrono::TimeZone;
 
 fn amail() -> Command {

@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use amail::aof::{detect, Detected, Input, MessageKind, Outcome, Payload, TaskStatus};
-use amail::bridge::protocol as bridge;
-use amail::formats::{self as protocols, A2aKind, A2aStatus, Item, Priority, Protocol};
+use amail_core::aof::{detect, Detected, Input, MessageKind, Outcome, Payload, TaskStatus};
+use amail_core::bridge::protocol as bridge;
+use amail_core::formats::{self as protocols, A2aKind, A2aStatus, Item, Priority, Protocol};
 
 fn data(rel: &str) -> (String, String) {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -157,7 +157,7 @@ fn garbage_never_panics() {
     }
 }
 
-fn env(item: &Item) -> amail::aof::Envelope {
+fn env(item: &Item) -> amail_core::aof::Envelope {
     let e = bridge::to_envelope_standalone(item);
     match detect(Input::Text(&e.to_json_line())) {
         Detected::Envelope(v) => assert_eq!(v, e),

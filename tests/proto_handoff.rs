@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use amail::aof::{detect, Detected, Input, MessageKind, Outcome, Payload};
-use amail::bridge::protocol as bridge;
-use amail::formats::{self as protocols, handoff, HandoffStatus, Item, Protocol};
+use amail_core::aof::{detect, Detected, Input, MessageKind, Outcome, Payload};
+use amail_core::bridge::protocol as bridge;
+use amail_core::formats::{self as protocols, handoff, HandoffStatus, Item, Protocol};
 
 fn data(rel: &str) -> (String, String) {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -187,7 +187,7 @@ fn handoff_dir_env() {
     );
 }
 
-fn envelope(rel: &str, n: usize) -> amail::aof::Envelope {
+fn envelope(rel: &str, n: usize) -> amail_core::aof::Envelope {
     let p = items(rel);
     let env = bridge::to_envelope_standalone(&p.items[n]);
     // What we print is what the AOF/1 validator accepts.

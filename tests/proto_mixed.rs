@@ -5,14 +5,14 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use amail::fsio::DEFAULT_MAX_MESSAGE_BYTES as MAX;
-use amail::inbox::{self, Inbox, LoadOptions};
-use amail::router::{Router, RouterOptions, Store, TaskSummary};
-use amail::tui::keymap::Chord;
-use amail::tui::msg::Msg;
-use amail::tui::testing::render_to_string;
-use amail::tui::update::update;
-use amail::tui::{Model, UiConfig};
+use amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES as MAX;
+use amail_core::inbox::{self, Inbox, LoadOptions};
+use amail_core::router::{Router, RouterOptions, Store, TaskSummary};
+use amail_tui::keymap::Chord;
+use amail_tui::msg::Msg;
+use amail_tui::testing::render_to_string;
+use amail_tui::update::update;
+use amail_tui::{Model, UiConfig};
 use chrono::{DateTime, TimeZone, Utc};
 
 fn mailbox() -> PathBuf {
@@ -115,16 +115,16 @@ fn a2a_fields_are_in_the_message() {
 
 fn route(store: &Path) -> Vec<TaskSummary> {
     let paths = vec![mailbox()];
-    let opts = amail::source::inputs::InputOptions {
+    let opts = amail_core::source::inputs::InputOptions {
         handoff_dir: None,
         max_bytes: MAX,
     };
-    let inputs = amail::source::inputs::collect(&paths, &opts).unwrap();
+    let inputs = amail_core::source::inputs::collect(&paths, &opts).unwrap();
     let diags = inputs.diags;
     let (found, items): (Vec<_>, Vec<_>) = inputs
         .items
         .into_iter()
-        .partition(|i| matches!(i, amail::source::inputs::Item::Protocol(_)));
+        .partition(|i| matches!(i, amail_core::source::inputs::Item::Protocol(_)));
     assert_eq!(diags.len(), 1, "{diags:?}");
     // The JSON files are routed as protocol items, not as mail.
     assert!(
@@ -133,14 +133,16 @@ fn route(store: &Path) -> Vec<TaskSummary> {
     );
     let router = Router::new(Store::open(store).unwrap(), RouterOptions::default());
     for item in &items {
-        if let amail::source::inputs::Item::Mail { msg, .. } = item {
-            router.route(&amail::bridge::mail::routable(msg)).unwrap();
+        if let amail_core::source::inputs::Item::Mail { msg, .. } = item {
+            router
+                .route(&amail_core::bridge::mail::routable(msg))
+                .unwrap();
         }
     }
     for it in &found {
-        if let amail::source::inputs::Item::Protocol(it) = it {
+        if let amail_core::source::inputs::Item::Protocol(it) = it {
             router
-                .route(&amail::bridge::protocol::routable(it))
+                .route(&amail_core::bridge::protocol::routable(it))
                 .unwrap();
         }
     }

@@ -2,10 +2,10 @@
 //! derived from Agent Mail, handoff and A2A messages, and the flag for an
 //! agent with more than one bead in progress (single-active-turn rule).
 
-use amail::inbox::{assemble, turn, Inbox, SourceKind, TurnState};
-use amail::tui::testing::render_to_string;
-use amail::tui::update::update;
-use amail::tui::{Model, UiConfig};
+use amail_core::inbox::{assemble, turn, Inbox, SourceKind, TurnState};
+use amail_tui::testing::render_to_string;
+use amail_tui::update::update;
+use amail_tui::{Model, UiConfig};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 
 fn t0() -> DateTime<Utc> {
@@ -19,7 +19,7 @@ fn mail(
     to: &str,
     subject: &str,
     body: &str,
-) -> amail::inbox::InboxMessage {
+) -> amail_core::inbox::InboxMessage {
     let text = format!(
         "Subject: {subject}\nId: {key}\nFrom: {from}\nTo: {to}\nDate: {}\n\nBody:\n{body}\n",
         (t0() + Duration::minutes(min)).format("%Y-%m-%dT%H:%M:%SZ")
@@ -30,11 +30,11 @@ fn mail(
         .next()
         .unwrap()
         .into_owned();
-    amail::inbox::InboxMessage {
+    amail_core::inbox::InboxMessage {
         key: key.into(),
-        recipients: vec![amail::inbox::Recipient {
+        recipients: vec![amail_core::inbox::Recipient {
             agent: to.into(),
-            kind: amail::inbox::RecipientKind::To,
+            kind: amail_core::inbox::RecipientKind::To,
             read_at: None,
             ack_at: None,
         }],
@@ -45,17 +45,17 @@ fn mail(
     }
 }
 
-fn protocol(path: &str, text: &str) -> Vec<amail::inbox::InboxMessage> {
-    let p = amail::formats::parse_files(&[(path.into(), text.into())]);
+fn protocol(path: &str, text: &str) -> Vec<amail_core::inbox::InboxMessage> {
+    let p = amail_core::formats::parse_files(&[(path.into(), text.into())]);
     assert!(p.diags.is_empty(), "{:?}", p.diags);
     p.items
         .iter()
         .enumerate()
-        .map(|(i, it)| amail::inbox::protocol_items::to_inbox(it, format!("{path}#{i}")))
+        .map(|(i, it)| amail_core::inbox::protocol_items::to_inbox(it, format!("{path}#{i}")))
         .collect()
 }
 
-fn inbox(msgs: Vec<amail::inbox::InboxMessage>) -> Inbox {
+fn inbox(msgs: Vec<amail_core::inbox::InboxMessage>) -> Inbox {
     assemble(SourceKind::Stdin, msgs, Vec::new())
 }
 
@@ -270,10 +270,10 @@ fn roster_view_shows_turns_and_flags() {
     let now = t0() + Duration::hours(1);
     let mut m = Model::new(i, Vec::new(), now, UiConfig::default());
     m.source = "roster".into();
-    let _ = update(&mut m, amail::tui::msg::Msg::Resize(120, 16));
+    let _ = update(&mut m, amail_tui::msg::Msg::Resize(120, 16));
     let _ = update(
         &mut m,
-        amail::tui::msg::Msg::Key(amail::tui::keymap::Chord::parse("w").unwrap().to_event()),
+        amail_tui::msg::Msg::Key(amail_tui::keymap::Chord::parse("w").unwrap().to_event()),
     );
     let screen = render_to_string(&m, 120, 16);
     assert!(screen.contains("⚠ 2 beads"), "{screen}");

@@ -29,7 +29,7 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use amail::inbox::{self, LoadOptions};
+use amail_core::inbox::{self, LoadOptions};
 use rusqlite::Connection;
 
 fn amail(args: &[&str], crash: Option<(u64, u64)>) -> Output {

@@ -20,7 +20,7 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use amail::inbox::{self, LoadOptions};
+use amail_core::inbox::{self, LoadOptions};
 
 fn good(dir: &Path, i: usize) {
     fs::write(

@@ -15,8 +15,8 @@ mod inbox_support;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use amail::fsio::DEFAULT_MAX_MESSAGE_BYTES as MAX;
-use amail::inbox::{self, LoadOptions, SourceKind};
+use amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES as MAX;
+use amail_core::inbox::{self, LoadOptions, SourceKind};
 use rusqlite::Connection;
 
 fn hostile(sandbox: &Path) -> Vec<String> {

@@ -16,9 +16,9 @@
 use std::fs;
 use std::time::{Duration, Instant};
 
-use amail::inbox::{self, LoadOptions};
-use amail::tui::config::UiConfig;
-use amail::tui::testing::{fixed_now, FakeBackend, TestApp};
+use amail_core::inbox::{self, LoadOptions};
+use amail_tui::config::UiConfig;
+use amail_tui::testing::{fixed_now, FakeBackend, TestApp};
 
 fn once(body: &str) -> Duration {
     let dir = tempfile::tempdir().unwrap();

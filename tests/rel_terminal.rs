@@ -13,9 +13,9 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use amail::inbox::{self, LoadOptions};
-use amail::tui::config::UiConfig;
-use amail::tui::testing::{fixed_now, render_terminal, FakeBackend, TestApp};
+use amail_core::inbox::{self, LoadOptions};
+use amail_tui::config::UiConfig;
+use amail_tui::testing::{fixed_now, render_terminal, FakeBackend, TestApp};
 use ratatui::style::Modifier;
 
 fn payloads() -> Vec<String> {

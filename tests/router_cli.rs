@@ -6,7 +6,7 @@ use std::fs;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use amail::router::Store;
+use amail_core::router::Store;
 use router_support::*;
 
 #[test]

@@ -7,7 +7,7 @@ mod router_support;
 use std::collections::HashSet;
 use std::process::{Command, Stdio};
 
-use amail::router::Store;
+use amail_core::router::Store;
 use router_support::*;
 
 fn spawn_route(store: &std::path::Path, input: &std::path::Path) -> std::process::Child {

@@ -4,12 +4,12 @@
 
 use std::fs;
 
-use amail::aof::validate::{envelope_from_value, Validated};
-use amail::aof::Routable;
-use amail::aof::{Envelope, TaskStatus};
-use amail::router::events::{self, Event};
-use amail::router::task::Task;
-use amail::router::{RouteOutcome, Router, RouterOptions, Store};
+use amail_core::aof::validate::{envelope_from_value, Validated};
+use amail_core::aof::Routable;
+use amail_core::aof::{Envelope, TaskStatus};
+use amail_core::router::events::{self, Event};
+use amail_core::router::task::Task;
+use amail_core::router::{RouteOutcome, Router, RouterOptions, Store};
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
@@ -783,11 +783,11 @@ fn event_ids_stay_unique_across_restarts() {
 
 #[test]
 fn unknown_types_and_bad_input_are_logged_not_routed() {
-    use amail::aof::{detect, Input};
+    use amail_core::aof::{detect, Input};
     let f = Fx::new();
     let raw = r#"{"protocol":"aof","version":1,"type":"unknown.type","taskId":"TASK-2026-02-09-057","fromAgent":"a","toAgent":"b","sentAt":"2026-02-09T21:00:00Z","payload":{}}"#;
     assert_eq!(
-        f.r.route(&amail::bridge::envelope::routable(
+        f.r.route(&amail_core::bridge::envelope::routable(
             detect(Input::Text(raw)),
             None
         ))
@@ -799,7 +799,7 @@ fn unknown_types_and_bad_input_are_logged_not_routed() {
         json!({ "type": "unknown.type" })
     );
     let out =
-        f.r.route(&amail::bridge::envelope::routable(
+        f.r.route(&amail_core::bridge::envelope::routable(
             detect(Input::Text("AOF/1 {bad json")),
             None,
         ))
@@ -809,7 +809,7 @@ fn unknown_types_and_bad_input_are_logged_not_routed() {
     assert_eq!(rej[0].payload["source"], "AOF/1 prefix");
     assert_eq!(rej[0].actor, "system");
     assert_eq!(
-        f.r.route(&amail::bridge::envelope::routable(
+        f.r.route(&amail_core::bridge::envelope::routable(
             detect(Input::Text("hello world")),
             None
         ))

@@ -6,8 +6,8 @@ mod router_support;
 
 use std::fs;
 
-use amail::aof::TaskStatus;
-use amail::router::{doctor, Store};
+use amail_core::aof::TaskStatus;
+use amail_core::router::{doctor, Store};
 use router_support::*;
 
 fn routed_store() -> (tempfile::TempDir, Store, String) {
@@ -142,7 +142,7 @@ fn unreadable_task_files_are_reported_with_location() {
 }
 
 fn events_file(root: &std::path::Path) -> std::path::PathBuf {
-    amail::router::events::day_files(&root.join("events"))
+    amail_core::router::events::day_files(&root.join("events"))
         .unwrap()
         .pop()
         .unwrap()

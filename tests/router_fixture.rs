@@ -5,7 +5,7 @@ mod router_support;
 
 use std::fs;
 
-use amail::router::Store;
+use amail_core::router::Store;
 use router_support::*;
 
 #[test]

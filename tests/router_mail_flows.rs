@@ -6,7 +6,7 @@ mod router_support;
 
 use std::collections::HashMap;
 
-use amail::router::Store;
+use amail_core::router::Store;
 use router_support::*;
 
 fn accept(dir: &std::path::Path, bead: &str, n: u32) {

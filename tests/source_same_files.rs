@@ -14,7 +14,7 @@ mod inbox_support;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use amail::inbox::{self, LoadOptions};
+use amail_core::inbox::{self, LoadOptions};
 use chrono::{TimeZone, Utc};
 use inbox_support::{amail, copy_dir, fixture, fixture_copy};
 
@@ -122,7 +122,7 @@ fn storage_root_with_other_files_both_read_only_the_canonical_copies() {
 fn plain_mailbox_both_read_every_mail_file() {
     let dir = tempfile::tempdir().unwrap();
     let now = Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
-    inbox::demo::write_demo_at(dir.path(), now).unwrap();
+    amail::demo::write_demo_at(dir.path(), now).unwrap();
     let files = assert_same_files(&dir.path().join("mail"));
     assert!(files.len() >= 22, "{files:#?}");
 }
@@ -131,7 +131,7 @@ fn plain_mailbox_both_read_every_mail_file() {
 fn plain_mailbox_holding_a_project_folder_reads_only_its_canonical_copies() {
     let dir = tempfile::tempdir().unwrap();
     let now = Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
-    inbox::demo::write_demo_at(dir.path(), now).unwrap();
+    amail::demo::write_demo_at(dir.path(), now).unwrap();
     let mail = dir.path().join("mail");
     let alone = assert_same_files(&mail);
     // An mcp_agent_mail project copied in: `agents/*/inbox|outbox` hold

@@ -2,12 +2,12 @@
 //! in-memory fake mailbox: asserted on the model, the fake store and the
 //! rendered screen.
 
-use amail::inbox::HelpState;
-use amail::tui::model::{Filter, Pane, Screen};
-use amail::tui::msg::Msg;
-use amail::tui::testing::{fixed_now, message, render_terminal, FakeBackend, TestApp};
-use amail::tui::UiConfig;
+use amail_core::inbox::HelpState;
 use amail_parser::MessageType;
+use amail_tui::model::{Filter, Pane, Screen};
+use amail_tui::msg::Msg;
+use amail_tui::testing::{fixed_now, message, render_terminal, FakeBackend, TestApp};
+use amail_tui::UiConfig;
 use chrono::Duration;
 
 /// The row of the rendered screen that carries the selection cursor.
@@ -364,7 +364,7 @@ fn new_mail_on_reload_keeps_the_selection() {
     assert_eq!(app.model.sel.message.as_deref(), Some("4"));
     let before = app
         .model
-        .selected_index(amail::tui::model::ListKind::Threads);
+        .selected_index(amail_tui::model::ListKind::Threads);
     // A new file lands: a newer thread sorts above ours.
     let now = fixed_now();
     app.backend.deliver(
@@ -389,7 +389,7 @@ fn new_mail_on_reload_keeps_the_selection() {
     assert_eq!(app.model.focus, Pane::Messages);
     let after = app
         .model
-        .selected_index(amail::tui::model::ListKind::Threads);
+        .selected_index(amail_tui::model::ListKind::Threads);
     assert_eq!(after, before.map(|i| i + 1), "same thread, one row lower");
     app.press("<esc>");
     let screen = app.render(80, 24);

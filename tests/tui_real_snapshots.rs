@@ -4,12 +4,12 @@
 
 use std::path::Path;
 
-use amail::tui::keymap::Chord;
-use amail::tui::msg::Msg;
-use amail::tui::real::RealBackend;
-use amail::tui::testing::render_to_string;
-use amail::tui::update::update;
-use amail::tui::{Backend, Model, UiConfig};
+use amail::backend::RealBackend;
+use amail_tui::keymap::Chord;
+use amail_tui::msg::Msg;
+use amail_tui::testing::render_to_string;
+use amail_tui::update::update;
+use amail_tui::{Backend, Model, UiConfig};
 use chrono::{DateTime, TimeZone, Utc};
 
 fn press(m: &mut Model, keys: &str) {
@@ -52,7 +52,9 @@ const SCENARIOS: &[(&str, &str)] = &[
 ];
 
 /// Task ids and update times come from the router's clock: make them stable.
-fn stable_tasks(mut tasks: Vec<amail::router::TaskSummary>) -> Vec<amail::router::TaskSummary> {
+fn stable_tasks(
+    mut tasks: Vec<amail_core::router::TaskSummary>,
+) -> Vec<amail_core::router::TaskSummary> {
     tasks.sort_by(|a, b| a.bead.cmp(&b.bead));
     for (i, t) in tasks.iter_mut().enumerate() {
         t.id = format!("TASK-{:02}", i + 1);
@@ -65,10 +67,10 @@ fn stable_tasks(mut tasks: Vec<amail::router::TaskSummary>) -> Vec<amail::router
 fn demo_mailbox() {
     let now: DateTime<Utc> = Utc.with_ymd_and_hms(2026, 11, 22, 5, 0, 0).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let info = amail::inbox::demo::write_demo_at(dir.path(), now).unwrap();
+    let info = amail::demo::mailbox::write_demo_at(dir.path(), now).unwrap();
     let mut backend = RealBackend::new(
         info.mailbox.clone(),
-        amail::inbox::LoadOptions::default(),
+        amail_core::inbox::LoadOptions::default(),
         info.store.clone(),
         true,
     );
@@ -101,7 +103,8 @@ fn mcp_agent_mail_fixture() {
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mcp-agent-mail-0.1.0");
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&fixture, dir.path());
-    let inbox = amail::inbox::load(dir.path(), &amail::inbox::LoadOptions::default()).unwrap();
+    let inbox =
+        amail_core::inbox::load(dir.path(), &amail_core::inbox::LoadOptions::default()).unwrap();
     // Just after the fixture's mail was written.
     let now: DateTime<Utc> = Utc.with_ymd_and_hms(2026, 11, 22, 3, 30, 0).unwrap();
     let make = || {

@@ -1,8 +1,8 @@
 //! The app never panics on odd sizes, and the sanitiser lets no control
 //! character through whatever an agent writes.
 
-use amail::safe_text::{clean_line, clean_text, reveal};
-use amail::tui::testing::TestApp;
+use amail_core::safe_text::{clean_line, clean_text, reveal};
+use amail_tui::testing::TestApp;
 use proptest::prelude::*;
 
 #[test]

@@ -2,8 +2,8 @@
 //! 160x48, on the sample inbox with a fixed clock. Each scenario is a key
 //! sequence from the start screen, so the snapshots double as flow tests.
 
-use amail::tui::testing::TestApp;
-use amail::tui::UiConfig;
+use amail_tui::testing::TestApp;
+use amail_tui::UiConfig;
 
 fn snap(name: &str, keys: &str) {
     for (w, h) in [(80u16, 24u16), (160, 48)] {
@@ -115,7 +115,7 @@ fn search_prompt() {
 #[test]
 fn empty_inbox() {
     for (w, h) in [(80u16, 24u16), (160, 48)] {
-        let mut fake = amail::tui::testing::FakeBackend::sample();
+        let mut fake = amail_tui::testing::FakeBackend::sample();
         fake.inbox.messages.clear();
         fake.inbox.threads.clear();
         fake.inbox.agents.clear();
@@ -143,11 +143,11 @@ fn theme_styles() {
         ("nocolor", "color = \"never\""),
     ] {
         let mut app = TestApp::new(
-            amail::tui::testing::FakeBackend::sample(),
+            amail_tui::testing::FakeBackend::sample(),
             UiConfig::from_toml(toml, false),
         );
-        app.send(amail::tui::msg::Msg::Resize(80, 10));
-        let term = amail::tui::testing::render_terminal(&app.model, 80, 10);
+        app.send(amail_tui::msg::Msg::Resize(80, 10));
+        let term = amail_tui::testing::render_terminal(&app.model, 80, 10);
         insta::with_settings!({
             snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots"),
             prepend_module_to_snapshot => false,

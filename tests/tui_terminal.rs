@@ -5,8 +5,8 @@ use std::io;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 
-use amail::tui::terminal::{TerminalGuard, TerminalOps};
-use amail::tui::testing::TestApp;
+use amail_tui::terminal::{TerminalGuard, TerminalOps};
+use amail_tui::testing::TestApp;
 
 #[derive(Clone, Default)]
 struct Recorder {

@@ -7,19 +7,20 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use amail::fsio::DEFAULT_MAX_MESSAGE_BYTES;
-use amail::inbox::{corpus::write_corpus, Inbox, LoadOptions};
-use amail::tui::msg::{Msg, WatchState};
-use amail::tui::real::RealBackend;
-use amail::tui::runtime::start_watcher;
-use amail::tui::testing::{message, TestApp};
-use amail::tui::UiConfig;
+use amail::backend::RealBackend;
+use amail::demo::corpus::write_corpus;
+use amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES;
+use amail_core::inbox::{Inbox, LoadOptions};
 use amail_parser::MessageType;
+use amail_tui::msg::{Msg, WatchState};
+use amail_tui::runtime::start_watcher;
+use amail_tui::testing::{message, TestApp};
+use amail_tui::UiConfig;
 use chrono::TimeZone;
 use tokio::sync::mpsc::unbounded_channel;
 
-fn load_mailbox(root: &Path) -> Result<Inbox, amail::inbox::Error> {
-    amail::inbox::load_mailbox(root, DEFAULT_MAX_MESSAGE_BYTES)
+fn load_mailbox(root: &Path) -> Result<Inbox, amail_core::inbox::Error> {
+    amail_core::inbox::load_mailbox(root, DEFAULT_MAX_MESSAGE_BYTES)
 }
 
 #[tokio::test]

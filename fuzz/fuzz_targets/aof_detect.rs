@@ -1,9 +1,9 @@
-//! Envelope detection (`amail::aof::detect`): arbitrary text as message
+//! Envelope detection (`amail_core::aof::detect`): arbitrary text as message
 //! text, and, when it is JSON, as an already-parsed event object. Nothing
 //! may panic; an accepted envelope must survive re-serialisation.
 #![no_main]
 
-use amail::aof::detect::{detect, Detected, Input};
+use amail_core::aof::detect::{detect, Detected, Input};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

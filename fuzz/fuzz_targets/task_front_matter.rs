@@ -1,9 +1,9 @@
-//! Task-file front matter (`amail::router::task::Task::parse`): arbitrary
+//! Task-file front matter (`amail_core::router::task::Task::parse`): arbitrary
 //! text must parse or fail with a 1-based position, never panic; a parsed
 //! task renders to text that parses again to the same front matter.
 #![no_main]
 
-use amail::router::task::{Task, TaskParseError};
+use amail_core::router::task::{Task, TaskParseError};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

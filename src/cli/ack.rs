@@ -7,8 +7,8 @@ use clap::Args;
 
 use super::threads::from_inbox_error;
 use super::{default_mailbox, CliError, CliResult};
-use crate::inbox;
-use crate::safe_text::{clean_line, clean_text};
+use amail_core::inbox;
+use amail_core::safe_text::{clean_line, clean_text};
 
 #[derive(Debug, Args)]
 #[command(
@@ -58,12 +58,12 @@ pub fn source_kind(
             path.display()
         )));
     }
-    match crate::source::detect(&path, db.as_deref()).map_err(CliError::bad_input)? {
-        crate::source::Detected::Mailbox { root } => Ok(inbox::SourceKind::Mailbox { root }),
-        crate::source::Detected::McpStore { archive, db: Some(db) } => {
+    match amail_core::source::detect(&path, db.as_deref()).map_err(CliError::bad_input)? {
+        amail_core::source::Detected::Mailbox { root } => Ok(inbox::SourceKind::Mailbox { root }),
+        amail_core::source::Detected::McpStore { archive, db: Some(db) } => {
             Ok(inbox::SourceKind::McpStore { root: archive, db })
         }
-        crate::source::Detected::McpStore { archive, db: None } => Err(CliError::bad_input(format!(
+        amail_core::source::Detected::McpStore { archive, db: None } => Err(CliError::bad_input(format!(
             "{}: mcp_agent_mail archive without storage.sqlite3 beside it: give the database with --db FILE",
             archive.display()
         ))),

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use super::{amail_home, CliError, CliResult};
-use crate::inbox::{corpus, demo};
+use amail::demo::{corpus, mailbox as demo};
 
 /// How `--messages` writes its corpus.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{CliError, CliResult, EXIT_BAD_INPUT};
-use crate::router::{doctor, Store};
-use crate::safe_text::clean_line;
+use amail_core::router::{doctor, Store};
+use amail_core::safe_text::clean_line;
 
 #[derive(Debug, Args)]
 #[command(

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{CliError, CliResult};
-use crate::router::{events, Store};
-use crate::safe_text::clean_line;
+use amail_core::router::{events, Store};
+use amail_core::safe_text::clean_line;
 
 #[derive(Debug, Args)]
 #[command(

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{CliError, CliResult};
-use crate::inbox::LoadOptions;
-use crate::tui::real::RealBackend;
-use crate::tui::{self, Backend, EmptyBackend, RunOptions, UiConfig};
+use amail::backend::RealBackend;
+use amail_core::inbox::LoadOptions;
+use amail_tui::{Backend, EmptyBackend, RunOptions, UiConfig};
 
 #[derive(Debug, Args)]
 #[command(
@@ -35,9 +35,9 @@ pub fn run(args: InboxArgs, max_bytes: u64) -> CliResult {
             "amail inbox needs a terminal; for scripts use `amail threads` or `amail pending`",
         ));
     }
-    let config = UiConfig::load(&super::config_path(), tui::config::no_color_env());
+    let config = UiConfig::load(&super::config_path(), amail_tui::config::no_color_env());
     let backend = make_backend(&args, max_bytes)?;
-    tui::run(
+    amail_tui::run(
         backend,
         RunOptions {
             identity: args.as_agent.clone(),
@@ -59,7 +59,7 @@ fn make_backend(args: &InboxArgs, max_bytes: u64) -> Result<Box<dyn Backend>, Cl
             "demo-inbox-{}",
             chrono::Utc::now().format("%Y%m%d-%H%M%S-%f")
         ));
-        let info = crate::inbox::demo::write_demo(&dir).map_err(|e| {
+        let info = amail::demo::mailbox::write_demo(&dir).map_err(|e| {
             CliError::bad_input(format!("{}: cannot write the demo: {e}", dir.display()))
         })?;
         return Ok(Box::new(RealBackend::new(

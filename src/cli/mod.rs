@@ -5,7 +5,6 @@
 pub mod inbox;
 pub mod parse;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Exit codes from the design: 0 success, 1 bad input or store, 2 usage.
@@ -16,7 +15,7 @@ pub const EXIT_USAGE: u8 = 2;
 /// An error a command reports to the user: the text already names file,
 /// line and column where there are any, and says what to do. It may quote
 /// agent text (file names, ids), so it is printed through
-/// [`crate::safe_text`], not built from it.
+/// [`amail_core::safe_text`], not built from it.
 #[derive(Debug)]
 pub struct CliError {
     pub code: u8,
@@ -41,35 +40,7 @@ impl CliError {
 
 pub type CliResult = Result<ExitCode, CliError>;
 
-/// `AMAIL_HOME`, else the platform data dir (`~/.local/share/amail` on Linux).
-pub fn amail_home() -> PathBuf {
-    if let Some(h) = std::env::var_os("AMAIL_HOME") {
-        return PathBuf::from(h);
-    }
-    directories::ProjectDirs::from("", "", "amail")
-        .map(|d| d.data_dir().to_path_buf())
-        .unwrap_or_else(|| PathBuf::from(".amail"))
-}
-
-/// The default AOF project root: `<home>/store`.
-pub fn default_store() -> PathBuf {
-    amail_home().join("store")
-}
-
-/// The default plain mailbox: `<home>/mail`.
-pub fn default_mailbox() -> PathBuf {
-    amail_home().join("mail")
-}
-
-/// `AMAIL_CONFIG`, else `~/.config/amail/config.toml` (also on macOS).
-pub fn config_path() -> PathBuf {
-    if let Some(p) = std::env::var_os("AMAIL_CONFIG") {
-        return PathBuf::from(p);
-    }
-    directories::BaseDirs::new()
-        .map(|d| d.home_dir().join(".config/amail/config.toml"))
-        .unwrap_or_else(|| PathBuf::from("config.toml"))
-}
+pub use amail::config::{amail_home, config_path, default_mailbox, default_store};
 
 pub mod ack;
 pub mod demo;

@@ -11,10 +11,10 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::{CliError, CliResult};
-use crate::fsio::FileReader;
-use crate::safe_text::clean_line;
-use crate::source::parallel;
-use crate::source::walk::mail_files;
+use amail_core::fsio::FileReader;
+use amail_core::safe_text::clean_line;
+use amail_core::source::parallel;
+use amail_core::source::walk::mail_files;
 
 mod json;
 mod protocol;
@@ -328,13 +328,15 @@ fn render_input(
     let stdin;
     let bytes = match input {
         Input::File(p) => reader.read(p, settings.max_bytes),
-        Input::Stdin => match crate::fsio::read_limited(io::stdin().lock(), settings.max_bytes) {
-            Ok(b) => {
-                stdin = b;
-                Ok(&stdin[..])
+        Input::Stdin => {
+            match amail_core::fsio::read_limited(io::stdin().lock(), settings.max_bytes) {
+                Ok(b) => {
+                    stdin = b;
+                    Ok(&stdin[..])
+                }
+                Err(e) => Err(e),
             }
-            Err(e) => Err(e),
-        },
+        }
     };
     let bytes = match bytes {
         Ok(b) => b,
@@ -388,7 +390,7 @@ fn render_input(
             }
             Format::Text => write_text(out, &located)?,
             Format::Aof => {
-                if let Some(env) = crate::bridge::to_envelope_standalone(m) {
+                if let Some(env) = amail_core::bridge::to_envelope_standalone(m) {
                     out.write_all(env.to_json_line().as_bytes())?;
                     out.write_all(b"\n")?;
                 }

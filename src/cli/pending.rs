@@ -8,8 +8,8 @@ use serde::Serialize;
 
 use super::threads::load_source;
 use super::CliResult;
-use crate::inbox::RecipientKind;
-use crate::safe_text::clean_line;
+use amail_core::inbox::RecipientKind;
+use amail_core::safe_text::clean_line;
 
 #[derive(Debug, Args)]
 #[command(

@@ -9,8 +9,8 @@ use clap::Args;
 use super::ack::source_kind;
 use super::threads::from_inbox_error;
 use super::{CliError, CliResult};
-use crate::inbox;
-use crate::safe_text::clean_line;
+use amail_core::inbox;
+use amail_core::safe_text::clean_line;
 
 #[derive(Debug, Args)]
 #[command(

@@ -8,9 +8,9 @@ use clap::Args;
 
 use super::tally::Tally;
 use super::{CliError, CliResult};
-use crate::bridge;
-use crate::router::{Router, RouterOptions, Store};
-use crate::source::inputs::{self, InputOptions, Item};
+use amail_core::bridge;
+use amail_core::router::{Router, RouterOptions, Store};
+use amail_core::source::inputs::{self, InputOptions, Item};
 
 #[derive(Debug, Args)]
 #[command(

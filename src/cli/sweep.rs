@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use clap::Args;
 
 use super::{CliError, CliResult};
-use crate::router::{Router, RouterOptions, Store};
+use amail_core::router::{Router, RouterOptions, Store};
 
 #[derive(Debug, Args)]
 #[command(
@@ -49,7 +49,7 @@ pub fn run(args: SweepArgs) -> CliResult {
         "sweep: {ended} session-end transition(s), {} stale task(s) recovered{}{}",
         stale.len(),
         if stale.is_empty() { "" } else { ": " },
-        crate::safe_text::clean_line(&stale.join(", "))
+        amail_core::safe_text::clean_line(&stale.join(", "))
     );
     Ok(ExitCode::SUCCESS)
 }

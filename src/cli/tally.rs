@@ -1,8 +1,8 @@
 //! Counting routing outcomes for `amail route`'s one-line summary, shared
 //! by mail, AOF/1 envelope files and the neighbouring protocols.
 
-use crate::router::RouteOutcome;
-use crate::safe_text::clean_line;
+use amail_core::router::RouteOutcome;
+use amail_core::safe_text::clean_line;
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Tally {

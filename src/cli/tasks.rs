@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{CliError, CliResult};
-use crate::aof::TaskStatus;
-use crate::router::Store;
-use crate::safe_text::clean_line;
+use amail_core::aof::TaskStatus;
+use amail_core::router::Store;
+use amail_core::safe_text::clean_line;
 
 #[derive(Debug, Args)]
 #[command(

@@ -8,8 +8,8 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{default_mailbox, CliError, CliResult, EXIT_BAD_INPUT, EXIT_USAGE};
-use crate::inbox::{self, HelpState, Inbox, LoadOptions};
-use crate::safe_text::{clean_line, clean_text};
+use amail_core::inbox::{self, HelpState, Inbox, LoadOptions};
+use amail_core::safe_text::{clean_line, clean_text};
 
 #[derive(Debug, Args)]
 #[command(
@@ -97,7 +97,7 @@ struct ThreadJson<'a> {
 
 pub fn run(args: ThreadsArgs, max_bytes: u64) -> CliResult {
     let inbox = load_source(args.source.as_deref(), args.db, None, max_bytes)?;
-    for w in crate::inbox::turn::warnings(&inbox) {
+    for w in amail_core::inbox::turn::warnings(&inbox) {
         eprintln!("amail: warning: {}", clean_line(&w));
     }
     if args.json {

@@ -6,7 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use amail::router::events;
+use amail_core::router::events;
 
 /// The mcp_agent_mail 0.1.0 sample mailbox.
 pub fn fixture() -> PathBuf {

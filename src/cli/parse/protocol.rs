@@ -7,10 +7,10 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use crate::bridge::protocol as bridge;
 use crate::cli::CliError;
-use crate::formats::{detect, Item};
-use crate::inbox::protocol_items as inbox;
+use amail_core::bridge::protocol as bridge;
+use amail_core::formats::{detect, Item};
+use amail_core::inbox::protocol_items as inbox;
 
 #[derive(Serialize)]
 struct Located<'a> {
@@ -83,7 +83,7 @@ pub fn print(
                     },
                     m.subject
                 );
-                write(out, crate::safe_text::clean_line(&line).as_bytes())?;
+                write(out, amail_core::safe_text::clean_line(&line).as_bytes())?;
                 write(out, b"\n")?;
             }
             "Aof" => {

@@ -1,0 +1,304 @@
+//! The incremental reload (`inbox::incremental`) ends equal to a full
+//! load after adds, edits, removals and mixed bursts, on generated corpora.
+use std::path::{Path, PathBuf};
+
+use amail_core::inbox::incremental::Reload;
+use amail_core::inbox::{journal, Error, Inbox};
+use chrono::TimeZone;
+
+// These tests load and reload with the default size limit.
+const MAX: u64 = amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES;
+
+fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
+    amail_core::inbox::load_mailbox(root, MAX)
+}
+
+fn reload_changed(inbox: &mut Inbox, changed: &[PathBuf]) -> Result<Reload, Error> {
+    amail_core::inbox::incremental::reload_changed(inbox, changed, MAX)
+}
+
+fn corpus(n: usize) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let now = chrono::Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
+    let info = amail::demo::corpus::write_corpus(&dir.path().join("mail"), n, now).unwrap();
+    (dir, info.mailbox)
+}
+
+#[test]
+fn one_new_file_gives_the_same_model_as_a_full_load() {
+    let (_d, root) = corpus(300);
+    let before = load_mailbox(&root).unwrap();
+    let count = before.messages.len();
+    let new = root.join("PurpleBear").join("zz-new.md");
+    std::fs::write(
+        &new,
+        "Subject: [ol-527.2] PROGRESS\nFrom: PurpleBear\nTo: Orchestrator\nThread: ol-527.2\n\nBody:\nBead: ol-527.2\nStep: Step 3 - backfill\nStatus: running\nContext usage: 40%\n",
+    )
+    .unwrap();
+    let mut inc = before;
+    let how = reload_changed(&mut inc, std::slice::from_ref(&new)).unwrap();
+    assert_eq!(how, Reload::Incremental);
+    assert_eq!(inc.messages.len(), count + 1);
+    assert_eq!(inc, load_mailbox(&root).unwrap());
+}
+
+#[test]
+fn modified_and_removed_files_match_a_full_load() {
+    let (_d, root) = corpus(300);
+    let before = load_mailbox(&root).unwrap();
+    let a = before.messages[5].path.clone().unwrap();
+    let b = before.messages[9].path.clone().unwrap();
+    std::fs::remove_file(&a).unwrap();
+    let text = std::fs::read_to_string(&b).unwrap();
+    std::fs::write(&b, text.replace("Subject: [", "Subject: Re: [")).unwrap();
+    let mut inc = before;
+    let how = reload_changed(&mut inc, &[a, b]).unwrap();
+    assert_eq!(how, Reload::Incremental);
+    assert_eq!(inc.messages.len(), 299);
+    assert_eq!(inc, load_mailbox(&root).unwrap());
+}
+
+/// Changed paths are matched as spelled; one spelled another way than
+/// the load spelled it must still end equal to a full load (by falling
+/// back), never as a duplicate message.
+#[test]
+fn a_changed_path_spelled_another_way_still_matches_a_full_load() {
+    let (_d, root) = corpus(300);
+    let before = load_mailbox(&root).unwrap();
+    let a = before.messages[5].path.clone().unwrap();
+    let b = before.messages[9].path.clone().unwrap();
+    let text = std::fs::read_to_string(&a).unwrap();
+    std::fs::write(&a, text.replace("Subject: [", "Subject: Re: [")).unwrap();
+    std::fs::remove_file(&b).unwrap();
+    let respell = |p: &Path| {
+        let s = p.to_str().unwrap();
+        let (dir, name) = s.rsplit_once('/').unwrap();
+        PathBuf::from(format!("{dir}//{name}"))
+    };
+    let mut inc = before;
+    reload_changed(&mut inc, &[respell(&a), respell(&b)]).unwrap();
+    assert_eq!(inc.messages.len(), 299);
+    assert_eq!(inc, load_mailbox(&root).unwrap());
+}
+
+/// Reloads `changed` incrementally and checks the result against a
+/// full load of the mailbox as it is now.
+fn same_as_full(root: &Path, inbox: &mut Inbox, changed: &[PathBuf]) {
+    let how = reload_changed(inbox, changed).unwrap();
+    assert_eq!(how, Reload::Incremental, "{changed:?}");
+    let full = load_mailbox(root).unwrap();
+    if *inbox != full {
+        panic!(
+            "after {changed:?} the patched inbox differs from a full load: {}",
+            first_difference(inbox, &full)
+        );
+    }
+}
+
+fn first_difference(a: &Inbox, b: &Inbox) -> String {
+    if a.messages.len() != b.messages.len() {
+        return format!("{} vs {} messages", a.messages.len(), b.messages.len());
+    }
+    if let Some(i) = (0..a.messages.len()).find(|&i| a.messages[i] != b.messages[i]) {
+        return format!("message {i}: {:?}\nvs {:?}", a.messages[i], b.messages[i]);
+    }
+    if a.threads.len() != b.threads.len() {
+        return format!("{} vs {} threads", a.threads.len(), b.threads.len());
+    }
+    if let Some(i) = (0..a.threads.len()).find(|&i| a.threads[i] != b.threads[i]) {
+        return format!("thread {i}: {:?}\nvs {:?}", a.threads[i], b.threads[i]);
+    }
+    if a.agents.len() != b.agents.len() {
+        return format!("{:?}\nvs {:?}", a.agents, b.agents);
+    }
+    if let Some(i) = (0..a.agents.len()).find(|&i| a.agents[i] != b.agents[i]) {
+        return format!("agent {i}: {:?}\nvs {:?}", a.agents[i], b.agents[i]);
+    }
+    "problems or source".into()
+}
+
+/// Sets header `name` in a spec-text mail (added if missing).
+fn set_header(text: &str, name: &str, value: &str) -> String {
+    let prefix = format!("{name}: ");
+    let (head, body) = text.split_once("\n\n").unwrap();
+    if !head.lines().any(|l| l.starts_with(&prefix)) {
+        return format!("{head}\n{prefix}{value}\n\n{body}");
+    }
+    let head: Vec<String> = head
+        .lines()
+        .map(|l| {
+            if l.starts_with(&prefix) {
+                format!("{prefix}{value}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    format!("{}\n\n{body}", head.join("\n"))
+}
+
+/// Writes a copy of mail `from` at `to` with headers set.
+fn copy_with(from: &Path, to: &Path, headers: &[(&str, &str)]) -> PathBuf {
+    let mut text = std::fs::read_to_string(from).unwrap();
+    for (name, value) in headers {
+        text = set_header(&text, name, value);
+    }
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    std::fs::write(to, text).unwrap();
+    to.to_path_buf()
+}
+
+#[test]
+fn each_kind_of_change_in_turn_matches_a_full_load() {
+    let (_d, root) = corpus(300);
+    let mut inbox = load_mailbox(&root).unwrap();
+    let path_of = |inbox: &Inbox, i: usize| inbox.messages[i].path.clone().unwrap();
+
+    // A reply that answers an open help request: its thread becomes
+    // answered and the asker's state changes.
+    let (t, req) = inbox
+        .threads
+        .iter()
+        .enumerate()
+        .find_map(|(t, th)| {
+            (th.help == amail_core::inbox::HelpState::Unanswered).then(|| {
+                let req = *th
+                    .messages
+                    .iter()
+                    .find(|&&i| inbox.messages[i].is_help_request())
+                    .unwrap();
+                (t, req)
+            })
+        })
+        .expect("an unanswered help request in the corpus");
+    let thread_id = inbox.threads[t].id.clone();
+    let asker = inbox.messages[req]
+        .message
+        .from
+        .as_deref()
+        .unwrap()
+        .to_string();
+    let helper = inbox.messages[req].recipients[0].agent.clone();
+    let subject = format!("Re: {}", inbox.messages[req].message.subject);
+    let reply = copy_with(
+        &path_of(&inbox, req),
+        &root.join(&helper).join("zz-reply.md"),
+        &[
+            ("Id", "inc-reply-1"),
+            ("From", &helper),
+            ("To", &asker),
+            ("Subject", &subject),
+        ],
+    );
+    same_as_full(&root, &mut inbox, &[reply]);
+    let th = inbox.threads.iter().find(|t| t.id == thread_id).unwrap();
+    assert_eq!(th.help, amail_core::inbox::HelpState::Answered);
+
+    // A new thread, older than everything (inserted first: every index
+    // shifts), from and to agents nobody has seen.
+    let old = copy_with(
+        &path_of(&inbox, 7),
+        &root.join("Newcomer").join("old.md"),
+        &[
+            ("Id", "inc-old-1"),
+            ("From", "Newcomer"),
+            ("To", "Stranger"),
+            ("Thread", "inc-brand-new-thread"),
+            ("Date", "2001-01-01T00:00:00Z"),
+        ],
+    );
+    same_as_full(&root, &mut inbox, std::slice::from_ref(&old));
+    assert!(inbox.agent("Stranger").is_some());
+
+    // A modified file: its subject becomes a reply.
+    let m = path_of(&inbox, 40);
+    let text = std::fs::read_to_string(&m).unwrap();
+    std::fs::write(&m, text.replacen("Subject: ", "Subject: Re: ", 1)).unwrap();
+    same_as_full(&root, &mut inbox, &[m]);
+
+    // Every message of a thread removed: the thread goes.
+    let gone = inbox
+        .threads
+        .iter()
+        .find(|t| t.messages.len() >= 2)
+        .unwrap()
+        .clone();
+    let files: Vec<PathBuf> = gone.messages.iter().map(|&i| path_of(&inbox, i)).collect();
+    for f in &files {
+        std::fs::remove_file(f).unwrap();
+    }
+    same_as_full(&root, &mut inbox, &files);
+    assert!(!inbox.threads.iter().any(|t| t.id == gone.id));
+
+    // The newcomers' only message removed: they leave the roster.
+    std::fs::remove_file(&old).unwrap();
+    same_as_full(&root, &mut inbox, &[old]);
+    assert!(inbox.agent("Stranger").is_none());
+
+    // Several changes in one burst: two added, one removed, one edited.
+    let a = copy_with(
+        &path_of(&inbox, 3),
+        &root.join("zz-a.md"),
+        &[("Id", "inc-burst-a")],
+    );
+    let b = copy_with(
+        &path_of(&inbox, 100),
+        &root.join("sub").join("zz-b.md"),
+        &[("Id", "inc-burst-b"), ("Thread", "inc-burst-thread")],
+    );
+    let r = path_of(&inbox, 150);
+    std::fs::remove_file(&r).unwrap();
+    let e = path_of(&inbox, 200);
+    let text = std::fs::read_to_string(&e).unwrap();
+    std::fs::write(&e, set_header(&text, "Ack-Required", "true")).unwrap();
+    same_as_full(&root, &mut inbox, &[a, b, r, e]);
+}
+
+#[test]
+fn a_new_seed_of_existing_replies_falls_back_to_a_full_load() {
+    let (_d, root) = corpus(60);
+    let src = root.join("orphan.md");
+    let first = load_mailbox(&root).unwrap();
+    let any = first.messages[3].path.clone().unwrap();
+    let mut inbox = first;
+    // A reply naming a thread no message seeds yet ...
+    let text = std::fs::read_to_string(&any).unwrap();
+    let text = set_header(&text, "Id", "inc-orphan");
+    std::fs::write(&src, set_header(&text, "Thread", "inc-seed")).unwrap();
+    same_as_full(&root, &mut inbox, std::slice::from_ref(&src));
+    // ... then the message it names, without a thread id: the reply
+    // moves to the seed's thread, which the patch does not do.
+    let seed = root.join("seed.md");
+    let text: String = set_header(&text, "Id", "inc-seed")
+        .lines()
+        .filter(|l| !l.starts_with("Thread: "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&seed, text).unwrap();
+    let how = reload_changed(&mut inbox, std::slice::from_ref(&seed)).unwrap();
+    assert_eq!(how, Reload::Full);
+    assert_eq!(inbox, load_mailbox(&root).unwrap());
+}
+
+#[test]
+fn a_removed_folder_falls_back_to_a_full_load() {
+    let (_d, root) = corpus(60);
+    let mut inbox = load_mailbox(&root).unwrap();
+    let dir = inbox.messages[0].path.clone().unwrap();
+    let dir = dir.parent().unwrap().to_path_buf();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let how = reload_changed(&mut inbox, &[dir]).unwrap();
+    assert_eq!(how, Reload::Full);
+    assert_eq!(inbox, load_mailbox(&root).unwrap());
+}
+
+#[test]
+fn a_journal_change_falls_back_to_a_full_load() {
+    let (_d, root) = corpus(50);
+    let before = load_mailbox(&root).unwrap();
+    let journal = journal::journal_path(&root);
+    let mut inc = before;
+    let how = reload_changed(&mut inc, &[journal]).unwrap();
+    assert_eq!(how, Reload::Full);
+    assert_eq!(inc, load_mailbox(&root).unwrap());
+}

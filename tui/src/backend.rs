@@ -1,0 +1,73 @@
+//! Everything the TUI does to the outside world, behind one trait.
+//!
+//! `update` never performs I/O: it returns a [`super::msg::Command`], and
+//! the runtime (or a test) hands it to a [`Backend`]. The real backend
+//! wraps `inbox::load`, the ack/reply writers and the router's store; tests
+//! use [`super::testing::FakeBackend`], an in-memory mailbox.
+
+use std::path::PathBuf;
+
+use amail_core::inbox::Inbox;
+use amail_core::router::TaskSummary;
+
+/// The TUI's side effects. Errors are user-facing sentences.
+pub trait Backend {
+    /// A short description of where mail comes from, for the status bar.
+    fn describe(&self) -> String;
+    /// Reads the whole inbox (called at start, on reload and on file change).
+    fn load(&mut self) -> Result<Inbox, String>;
+    /// Brings `inbox` (the one on screen) up to date after the watcher saw
+    /// `changed` files change. The default reads everything again; on an
+    /// error `inbox` is left as it was.
+    fn reload(&mut self, inbox: &mut Inbox, changed: &[PathBuf]) -> Result<(), String> {
+        let _ = changed;
+        *inbox = self.load()?;
+        Ok(())
+    }
+    /// The task board; `Ok(vec![])` when there is no store.
+    fn tasks(&mut self) -> Result<Vec<TaskSummary>, String>;
+    /// Records `as_agent`'s ack of each message in `keys`; returns how many
+    /// changed (acking twice is a no-op). `inbox` is the one on screen, so
+    /// a writer that works from a loaded inbox (`inbox::ack_loaded`) need
+    /// not read the mailbox again.
+    fn ack(&mut self, inbox: &Inbox, keys: &[String], as_agent: &str) -> Result<usize, String>;
+    /// Writes a reply (HELP_RESPONSE) to message `key` from `as_agent`.
+    fn reply(&mut self, inbox: &Inbox, key: &str, as_agent: &str, body: &str)
+        -> Result<(), String>;
+    /// Files and directories whose changes should trigger a reload.
+    fn watch_paths(&self) -> Vec<PathBuf>;
+}
+
+/// Used until a source is given or loading exists: shows an empty inbox
+/// with a reason instead of failing.
+#[derive(Debug, Clone)]
+pub struct EmptyBackend {
+    pub reason: String,
+}
+
+impl Backend for EmptyBackend {
+    fn describe(&self) -> String {
+        "(no source)".into()
+    }
+    fn load(&mut self) -> Result<Inbox, String> {
+        Err(self.reason.clone())
+    }
+    fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
+        Ok(Vec::new())
+    }
+    fn ack(&mut self, _inbox: &Inbox, _keys: &[String], _as_agent: &str) -> Result<usize, String> {
+        Err(format!("cannot acknowledge: {}", self.reason))
+    }
+    fn reply(
+        &mut self,
+        _inbox: &Inbox,
+        _key: &str,
+        _as_agent: &str,
+        _body: &str,
+    ) -> Result<(), String> {
+        Err(format!("cannot reply: {}", self.reason))
+    }
+    fn watch_paths(&self) -> Vec<PathBuf> {
+        Vec::new()
+    }
+}

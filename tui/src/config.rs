@@ -1,0 +1,195 @@
+//! The `[keys]`, `[theme]` and `color` parts of the amail config file.
+//!
+//! Everything is optional: a missing file is the defaults, and each table
+//! only overrides what it names (partial overrides, gitui style). Problems
+//! never stop the app; they come back as warnings shown in the status bar
+//! and the help overlay.
+//!
+//! ```toml
+//! color = "auto"          # "always" | "never"; beats NO_COLOR either way
+//! mouse = false           # true: the wheel scrolls lists and the message
+//! [theme]
+//! name = "light"          # or "dark" (default)
+//! accent = "#d33682"      # any role: text muted accent ok warn error info border selection_bg selection_fg
+//! [keys]
+//! down = ["j", "ctrl-n"]  # or a single string
+//! quit = "Q"
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::keymap::Keymap;
+use super::theme::Theme;
+
+/// When to use colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColorMode {
+    Auto,
+    Always,
+    Never,
+}
+
+/// The resolved UI configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UiConfig {
+    pub keymap: Keymap,
+    pub theme: Theme,
+    pub path: Option<PathBuf>,
+    pub warnings: Vec<String>,
+    /// `mouse = true`: the wheel scrolls (off by default, as in aerc and
+    /// gitui, so the terminal's own selection keeps working).
+    pub mouse: bool,
+}
+
+impl Default for UiConfig {
+    fn default() -> Self {
+        UiConfig {
+            keymap: Keymap::default(),
+            theme: Theme::dark(),
+            path: None,
+            warnings: Vec::new(),
+            mouse: false,
+        }
+    }
+}
+
+impl UiConfig {
+    /// Reads `path` (missing is fine) and resolves colour against `no_color`
+    /// (whether the NO_COLOR variable is set and non-empty).
+    pub fn load(path: &Path, no_color: bool) -> UiConfig {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => Some(t),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => {
+                let mut c = UiConfig::from_toml("", no_color);
+                c.warnings.push(format!("{}: {e}", path.display()));
+                c.path = Some(path.to_path_buf());
+                return c;
+            }
+        };
+        let mut c = UiConfig::from_toml(text.as_deref().unwrap_or(""), no_color);
+        c.path = Some(path.to_path_buf());
+        for w in c.warnings.iter_mut() {
+            *w = format!("{}: {w}", path.display());
+        }
+        c
+    }
+
+    /// Resolves a config from TOML text.
+    pub fn from_toml(text: &str, no_color: bool) -> UiConfig {
+        let mut warnings = Vec::new();
+        let table: toml::Table = match text.parse() {
+            Ok(t) => t,
+            Err(e) => {
+                warnings.push(format!("not valid TOML, using defaults: {}", e.message()));
+                toml::Table::new()
+            }
+        };
+        let mode = match table.get("color").and_then(|v| v.as_str()) {
+            None | Some("auto") => ColorMode::Auto,
+            Some("always") => ColorMode::Always,
+            Some("never") => ColorMode::Never,
+            Some(other) => {
+                warnings.push(format!("color = {other:?}: expected auto, always or never"));
+                ColorMode::Auto
+            }
+        };
+        let mouse = match table.get("mouse") {
+            None => false,
+            Some(toml::Value::Boolean(b)) => *b,
+            Some(_) => {
+                warnings.push("mouse: expected true or false".into());
+                false
+            }
+        };
+        let mut theme = Theme::dark();
+        if let Some(t) = table.get("theme").and_then(|v| v.as_table()) {
+            if let Some(name) = t.get("name").and_then(|v| v.as_str()) {
+                match Theme::by_name(name) {
+                    Some(th) => theme = th,
+                    None => warnings.push(format!("[theme] name {name:?}: expected dark or light")),
+                }
+            }
+            for (role, v) in t {
+                if role == "name" {
+                    continue;
+                }
+                match v.as_str() {
+                    Some(s) => {
+                        if let Err(e) = theme.set(role, s) {
+                            warnings.push(e);
+                        }
+                    }
+                    None => warnings.push(format!("[theme] {role}: expected a string")),
+                }
+            }
+        }
+        theme.color = match mode {
+            ColorMode::Always => true,
+            ColorMode::Never => false,
+            ColorMode::Auto => !no_color,
+        };
+        let mut keymap = Keymap::default();
+        if let Some(k) = table.get("keys").and_then(|v| v.as_table()) {
+            let mut overrides = BTreeMap::new();
+            for (name, v) in k {
+                let specs: Vec<String> = match v {
+                    toml::Value::String(s) => vec![s.clone()],
+                    toml::Value::Array(a) => a
+                        .iter()
+                        .filter_map(|x| x.as_str().map(String::from))
+                        .collect(),
+                    _ => {
+                        warnings.push(format!("[keys] {name}: expected a key or a list of keys"));
+                        continue;
+                    }
+                };
+                overrides.insert(name.clone(), specs);
+            }
+            warnings.extend(keymap.apply_overrides(&overrides));
+        }
+        UiConfig {
+            keymap,
+            theme,
+            path: None,
+            warnings,
+            mouse,
+        }
+    }
+}
+
+/// Whether NO_COLOR asks for no colour (set and not empty, per no-color.org).
+pub fn no_color_env() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::keymap::Action;
+
+    #[test]
+    fn partial_overrides_keep_the_rest() {
+        let c = UiConfig::from_toml("[keys]\nquit = \"Q\"\n[theme]\nname = \"light\"\n", false);
+        assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+        assert_eq!(c.keymap.keys_label(Action::Quit), "Q");
+        assert_eq!(c.keymap.keys_label(Action::Down), "j ↓");
+        assert_eq!(c.theme.name, "light");
+        assert!(c.theme.color);
+    }
+
+    #[test]
+    fn color_never_and_no_color() {
+        assert!(!UiConfig::from_toml("color = \"never\"", false).theme.color);
+        assert!(!UiConfig::from_toml("", true).theme.color);
+        assert!(UiConfig::from_toml("color = \"always\"", true).theme.color);
+    }
+
+    #[test]
+    fn bad_input_warns_and_uses_defaults() {
+        let c = UiConfig::from_toml("[keys\n", false);
+        assert_eq!(c.warnings.len(), 1);
+        assert_eq!(c.keymap, Keymap::default());
+    }
+}

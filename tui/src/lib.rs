@@ -1,0 +1,36 @@
+//! `amail inbox`: the terminal inbox.
+//!
+//! The Elm Architecture on ratatui + crossterm + tokio:
+//! - [`model`]: the state, selections held by key so reloads keep them;
+//! - [`msg`]: what can happen ([`Msg`]) and what the app asks for ([`Command`]);
+//! - [`update`]: the only place state changes, pure over the model;
+//! - [`view`]: draws the model, one module per pane, no side effects;
+//! - [`runtime`]: the event loop (keys, resize, ticks, file watch in one
+//!   channel), command execution through a [`Backend`], redraw when dirty;
+//! - [`backend`]: the trait every side effect goes through;
+//! - [`keymap`], [`theme`], [`config`]: rebindable keys, light/dark
+//!   palettes, partial overrides from the config file;
+//! - [`text`]: widths in columns (agent text is made safe by
+//!   [`amail_core::safe_text`] before it is drawn);
+//! - [`terminal`]: the guard and panic hook that restore the terminal;
+//! - [`testing`]: fake backend, sample mailbox and render helpers.
+
+pub mod backend;
+pub mod config;
+pub mod keymap;
+pub mod model;
+pub mod msg;
+pub mod runtime;
+pub mod terminal;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
+pub mod text;
+pub mod theme;
+pub mod update;
+pub mod view;
+
+pub use backend::{Backend, EmptyBackend};
+pub use config::UiConfig;
+pub use model::Model;
+pub use msg::{Command, Msg};
+pub use runtime::{run, RunOptions};

@@ -1,0 +1,702 @@
+//! The app state and the read-only questions views and `update` ask of it.
+//!
+//! Selections are held by key (thread id, message key, task id, agent
+//! name), never by index, so a reload that inserts or removes items keeps
+//! the user on the same thing. Filtered lists are derived on demand from
+//! the inbox, so there is no cached list to go stale.
+//!
+//! The one concession to immediate-mode rendering: list scroll offsets are
+//! `Cell`s written by the view (it alone knows the pane height); they are
+//! presentation memory, not state `update` reasons about.
+
+use std::cell::Cell;
+
+use amail_parser::MessageType;
+use chrono::{DateTime, Utc};
+
+use super::config::UiConfig;
+use super::msg::WatchState;
+use amail_core::inbox::{HelpState, Inbox, InboxMessage, SourceKind, Thread};
+use amail_core::router::TaskSummary;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    Inbox,
+    Tasks,
+    Agents,
+}
+
+/// The inbox screen's panes, in Tab order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    Threads,
+    Messages,
+    Message,
+}
+
+/// Quick filters over threads (number keys 1-6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Filter {
+    All,
+    PendingAck,
+    Help,
+    InProgress,
+    Failed,
+    Done,
+}
+
+impl Filter {
+    pub const ALL: [Filter; 6] = [
+        Filter::All,
+        Filter::PendingAck,
+        Filter::Help,
+        Filter::InProgress,
+        Filter::Failed,
+        Filter::Done,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Filter::All => "All",
+            Filter::PendingAck => "Pending ack",
+            Filter::Help => "Help requests",
+            Filter::InProgress => "In progress",
+            Filter::Failed => "Failed",
+            Filter::Done => "Done",
+        }
+    }
+
+    /// For narrow terminals.
+    pub fn short(self) -> &'static str {
+        match self {
+            Filter::All => "All",
+            Filter::PendingAck => "Ack",
+            Filter::Help => "Help",
+            Filter::InProgress => "Active",
+            Filter::Failed => "Failed",
+            Filter::Done => "Done",
+        }
+    }
+}
+
+/// The lists a selection can live in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListKind {
+    Threads,
+    Messages,
+    Tasks,
+    Agents,
+}
+
+/// What a recipient choice is for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChoiceFor {
+    Ack { keys: Vec<String> },
+    Reply { key: String, external_editor: bool },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Overlay {
+    Help {
+        scroll: u16,
+    },
+    /// "Act as which agent?" when several recipients apply.
+    Choose {
+        title: String,
+        options: Vec<String>,
+        index: usize,
+        purpose: ChoiceFor,
+    },
+    /// The inline reply editor. `cursor` is a byte offset into `text`.
+    Editor {
+        key: String,
+        agent: String,
+        to: String,
+        text: String,
+        cursor: usize,
+    },
+}
+
+/// `/` search: incremental while typing, then `n`/`N`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Search {
+    pub query: String,
+    /// The prompt is open and takes keys.
+    pub typing: bool,
+    /// The selection when the prompt opened (Esc goes back to it).
+    pub origin: Option<String>,
+}
+
+/// A one-line message for the user in the footer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    pub text: String,
+    pub error: bool,
+}
+
+/// Totals the header and footer show on every frame. Computed once per
+/// data change (each is a pass over every message), not once per frame.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub filters: [usize; 6],
+    pub pending: usize,
+    pub unanswered_help: usize,
+    /// Acks each agent still owes, by name.
+    pub owed: std::collections::BTreeMap<String, usize>,
+}
+
+#[derive(Debug, Default)]
+pub struct Offsets {
+    pub threads: Cell<usize>,
+    pub messages: Cell<usize>,
+    pub tasks: Cell<usize>,
+    pub agents: Cell<usize>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Selection {
+    pub thread: Option<String>,
+    pub message: Option<String>,
+    pub task: Option<String>,
+    pub agent: Option<String>,
+}
+
+/// The selection before a data change and where each selected key stood
+/// in its list, for [`Model::fix_selection`] once the new data is in. Only
+/// the positions: copying every thread's key on each reload of a large
+/// inbox cost more than the patch itself.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ListsBefore {
+    pub sel: Selection,
+    /// Index of the selected key in the threads, messages, tasks and agents
+    /// lists (in [`ListKind`] order as [`LISTS`] gives it); `None` when
+    /// nothing was selected or the key was not in its list.
+    pub at: [Option<usize>; 4],
+}
+
+/// The lists [`ListsBefore::at`] indexes, in order.
+const LISTS: [ListKind; 4] = [
+    ListKind::Threads,
+    ListKind::Messages,
+    ListKind::Tasks,
+    ListKind::Agents,
+];
+
+#[derive(Debug)]
+pub struct Model {
+    pub inbox: Inbox,
+    pub tasks: Vec<TaskSummary>,
+    pub now: DateTime<Utc>,
+    /// `--as`: whose acks are pending and who replies.
+    pub identity: Option<String>,
+    /// Where mail comes from, for the status bar.
+    pub source: String,
+    pub config: UiConfig,
+    pub screen: Screen,
+    pub focus: Pane,
+    pub filter: Filter,
+    pub sel: Selection,
+    pub detail_scroll: u16,
+    pub raw: bool,
+    pub overlay: Option<Overlay>,
+    pub search: Search,
+    pub notice: Option<Notice>,
+    pub watch: WatchState,
+    pub load_error: Option<String>,
+    pub size: (u16, u16),
+    pub offsets: Offsets,
+    /// Lazily computed [`Counts`]; cleared by [`Model::data_changed`].
+    counts: std::cell::RefCell<Option<Counts>>,
+    pub dirty: bool,
+    pub quit: bool,
+}
+
+impl Model {
+    pub fn new(
+        inbox: Inbox,
+        tasks: Vec<TaskSummary>,
+        now: DateTime<Utc>,
+        config: UiConfig,
+    ) -> Model {
+        let mut m = Model {
+            inbox,
+            tasks,
+            now,
+            identity: None,
+            source: String::new(),
+            config,
+            screen: Screen::Inbox,
+            focus: Pane::Threads,
+            filter: Filter::All,
+            sel: Selection::default(),
+            detail_scroll: 0,
+            raw: false,
+            overlay: None,
+            search: Search::default(),
+            notice: None,
+            watch: WatchState::Off,
+            load_error: None,
+            size: (80, 24),
+            offsets: Offsets::default(),
+            counts: Default::default(),
+            dirty: true,
+            quit: false,
+        };
+        m.source = describe_source(&m.inbox.source);
+        if !m.config.warnings.is_empty() {
+            let n = m.config.warnings.len();
+            m.notice = Some(Notice {
+                text: format!(
+                    "⚠ config: {n} problem{} ignored; ? lists them",
+                    if n == 1 { "" } else { "s" }
+                ),
+                error: true,
+            });
+        }
+        m.fix_selection(&Selection::default(), &[None; 4]);
+        m
+    }
+
+    pub fn with_identity(mut self, identity: Option<String>) -> Model {
+        self.identity = identity;
+        self.data_changed();
+        self
+    }
+
+    /// Call after changing `inbox`, `tasks` or `identity`.
+    pub fn data_changed(&mut self) {
+        self.counts.replace(None);
+    }
+
+    /// The cached totals, computed on first use after a change.
+    pub fn counts(&self) -> Counts {
+        if let Some(c) = self.counts.borrow().as_ref() {
+            return c.clone();
+        }
+        let mut c = Counts::default();
+        for (i, f) in Filter::ALL.into_iter().enumerate() {
+            c.filters[i] = self
+                .inbox
+                .threads
+                .iter()
+                .filter(|t| self.matches_filter(t, f))
+                .count();
+        }
+        c.pending = self
+            .inbox
+            .messages
+            .iter()
+            .map(|m| self.pending_count(m))
+            .sum();
+        c.unanswered_help = self
+            .inbox
+            .threads
+            .iter()
+            .filter(|t| t.help == HelpState::Unanswered)
+            .count();
+        // Counted by borrowed name: thousands of pending acks, a few agents.
+        let mut owed: std::collections::BTreeMap<&str, usize> = Default::default();
+        for m in &self.inbox.messages {
+            if m.message.ack_required {
+                for r in m.recipients.iter().filter(|r| r.ack_at.is_none()) {
+                    *owed.entry(r.agent.as_str()).or_default() += 1;
+                }
+            }
+        }
+        c.owed = owed.into_iter().map(|(a, n)| (a.to_string(), n)).collect();
+        self.counts.replace(Some(c.clone()));
+        c
+    }
+
+    /// Rows a list pane shows (for half-page moves).
+    pub fn page_rows(&self) -> usize {
+        (self.size.1 as usize).saturating_sub(6).max(2)
+    }
+
+    // ---- thread questions -------------------------------------------------
+
+    pub fn thread(&self, id: &str) -> Option<&Thread> {
+        self.inbox.threads.iter().find(|t| t.id == id)
+    }
+
+    pub fn last_message(&self, t: &Thread) -> Option<&InboxMessage> {
+        t.messages.last().and_then(|&i| self.inbox.messages.get(i))
+    }
+
+    /// Pending (message, recipient) pairs in a thread, for `--as` if given.
+    pub fn thread_pending(&self, t: &Thread) -> usize {
+        t.messages
+            .iter()
+            .filter_map(|&i| self.inbox.messages.get(i))
+            .map(|m| self.pending_count(m))
+            .sum()
+    }
+
+    /// How many recipients still owe an ack on `m` (just `--as` when set).
+    /// [`Model::pending_recipients`] without the names: the totals run it
+    /// on every message, so it must not allocate.
+    pub fn pending_count(&self, m: &InboxMessage) -> usize {
+        if !m.message.ack_required {
+            return 0;
+        }
+        m.recipients
+            .iter()
+            .filter(|r| r.ack_at.is_none())
+            .filter(|r| self.identity.as_deref().is_none_or(|me| me == r.agent))
+            .count()
+    }
+
+    /// Recipients still owing an ack on `m` (just `--as` when set).
+    pub fn pending_recipients(&self, m: &InboxMessage) -> Vec<String> {
+        if !m.message.ack_required {
+            return Vec::new();
+        }
+        m.recipients
+            .iter()
+            .filter(|r| r.ack_at.is_none())
+            .filter(|r| self.identity.as_deref().is_none_or(|me| me == r.agent))
+            .map(|r| r.agent.clone())
+            .collect()
+    }
+
+    pub fn matches_filter(&self, t: &Thread, f: Filter) -> bool {
+        let last = self.last_message(t).map(|m| m.message.kind);
+        match f {
+            Filter::All => true,
+            Filter::PendingAck => self.thread_pending(t) > 0,
+            Filter::Help => t.help != HelpState::None,
+            Filter::Failed => last == Some(MessageType::Failed),
+            Filter::Done => matches!(last, Some(MessageType::Done | MessageType::OfferingReady)),
+            Filter::InProgress => !matches!(
+                last,
+                Some(MessageType::Done | MessageType::OfferingReady | MessageType::Failed)
+            ),
+        }
+    }
+
+    pub fn filter_count(&self, f: Filter) -> usize {
+        let i = Filter::ALL.iter().position(|x| *x == f).unwrap_or(0);
+        self.counts().filters[i]
+    }
+
+    /// Thread ids shown under the current filter, most recent first.
+    pub fn visible_threads(&self) -> Vec<&Thread> {
+        let mut v: Vec<&Thread> = self
+            .inbox
+            .threads
+            .iter()
+            .filter(|t| self.matches_filter(t, self.filter))
+            .collect();
+        // Under "Help requests" the ones still waiting come first: that tab
+        // is where people go to unblock someone. (Stable: recency within.)
+        if self.filter == Filter::Help {
+            v.sort_by_key(|t| t.help != HelpState::Unanswered);
+        }
+        v
+    }
+
+    pub fn selected_thread(&self) -> Option<&Thread> {
+        self.sel.thread.as_deref().and_then(|id| self.thread(id))
+    }
+
+    /// The message shown for the selected thread: the selected one when it
+    /// belongs to the thread, else the first still waiting for an ack, else
+    /// the latest.
+    pub fn current_message(&self) -> Option<&InboxMessage> {
+        let t = self.selected_thread()?;
+        let msgs: Vec<&InboxMessage> = t
+            .messages
+            .iter()
+            .filter_map(|&i| self.inbox.messages.get(i))
+            .collect();
+        if let Some(k) = &self.sel.message {
+            if let Some(m) = msgs.iter().find(|m| &m.key == k) {
+                return Some(m);
+            }
+        }
+        msgs.iter()
+            .find(|m| self.pending_count(m) > 0)
+            .or(msgs.last())
+            .copied()
+    }
+
+    // ---- generic lists ----------------------------------------------------
+
+    pub fn current_list(&self) -> Option<ListKind> {
+        match self.screen {
+            Screen::Tasks => Some(ListKind::Tasks),
+            Screen::Agents => Some(ListKind::Agents),
+            Screen::Inbox => match self.focus {
+                Pane::Threads => Some(ListKind::Threads),
+                Pane::Messages => Some(ListKind::Messages),
+                Pane::Message => None,
+            },
+        }
+    }
+
+    /// Tasks in board order (status, then most recently updated).
+    pub fn board(&self) -> Vec<&TaskSummary> {
+        let mut v: Vec<&TaskSummary> = self.tasks.iter().collect();
+        // `TaskStatus` orders as the board lists it (`TaskStatus::ALL`).
+        v.sort_by(|a, b| {
+            a.status
+                .cmp(&b.status)
+                .then(b.updated_at.cmp(&a.updated_at))
+                .then(a.id.cmp(&b.id))
+        });
+        v
+    }
+
+    /// Keys of the items in a list, in display order.
+    pub fn list_keys(&self, kind: ListKind) -> Vec<String> {
+        self.list_key_refs(kind)
+            .into_iter()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// [`Model::list_keys`] borrowed: a reload looks keys up in the thread
+    /// list of the whole inbox, and copying them all is most of that cost.
+    fn list_key_refs(&self, kind: ListKind) -> Vec<&str> {
+        match kind {
+            ListKind::Threads => self
+                .visible_threads()
+                .iter()
+                .map(|t| t.id.as_str())
+                .collect(),
+            ListKind::Messages => self
+                .selected_thread()
+                .map(|t| {
+                    t.messages
+                        .iter()
+                        .filter_map(|&i| self.inbox.messages.get(i))
+                        .map(|m| m.key.as_str())
+                        .collect()
+                })
+                .unwrap_or_default(),
+            ListKind::Tasks => self.board().iter().map(|t| t.id.as_str()).collect(),
+            ListKind::Agents => self.inbox.agents.iter().map(|a| a.name.as_str()).collect(),
+        }
+    }
+
+    /// Whether an item matches a `/` query (case-insensitive substring of
+    /// any of its fields). Checks field by field without building one big
+    /// string, since a thread search runs over every body on each keystroke.
+    pub fn item_matches(&self, kind: ListKind, key: &str, query: &str) -> bool {
+        let hit = |s: &str| contains_ci(s, query);
+        match kind {
+            ListKind::Threads => self.thread(key).is_some_and(|t| {
+                hit(&t.id)
+                    || t.bead.as_deref().is_some_and(hit)
+                    || hit(&t.subject)
+                    || t.messages
+                        .iter()
+                        .filter_map(|&i| self.inbox.messages.get(i))
+                        .any(|m| message_matches(m, query))
+            }),
+            ListKind::Messages => self
+                .inbox
+                .message_by_key(key)
+                .is_some_and(|m| message_matches(m, query)),
+            ListKind::Tasks => self.tasks.iter().find(|t| t.id == key).is_some_and(|t| {
+                hit(&t.id)
+                    || hit(&t.title)
+                    || hit(t.status.as_str())
+                    || t.bead.as_deref().is_some_and(hit)
+                    || t.agent.as_deref().is_some_and(hit)
+            }),
+            ListKind::Agents => self
+                .inbox
+                .agents
+                .iter()
+                .find(|a| a.name == key)
+                .is_some_and(|a| {
+                    hit(&a.name)
+                        || a.bead.as_deref().is_some_and(hit)
+                        || hit(&format!("{:?}", a.state))
+                }),
+        }
+    }
+
+    pub fn selected_key(&self, kind: ListKind) -> Option<String> {
+        match kind {
+            ListKind::Threads => self.sel.thread.clone(),
+            ListKind::Messages => self.current_message().map(|m| m.key.clone()),
+            ListKind::Tasks => self.sel.task.clone(),
+            ListKind::Agents => self.sel.agent.clone(),
+        }
+    }
+
+    pub fn set_selected(&mut self, kind: ListKind, key: Option<String>) {
+        match kind {
+            ListKind::Threads => {
+                if self.sel.thread != key {
+                    self.sel.message = None;
+                    self.detail_scroll = 0;
+                }
+                self.sel.thread = key;
+            }
+            ListKind::Messages => {
+                if self.sel.message != key {
+                    self.detail_scroll = 0;
+                }
+                self.sel.message = key;
+            }
+            ListKind::Tasks => self.sel.task = key,
+            ListKind::Agents => self.sel.agent = key,
+        }
+    }
+
+    /// Index of the selection in its list.
+    pub fn selected_index(&self, kind: ListKind) -> Option<usize> {
+        let key = self.selected_key(kind)?;
+        self.list_keys(kind).iter().position(|k| *k == key)
+    }
+
+    /// What [`Model::restore_selection`] needs, taken before a data change.
+    pub fn lists_before(&self) -> ListsBefore {
+        let sel = self.sel.clone();
+        let at = LISTS.map(|kind| {
+            let key = match kind {
+                ListKind::Threads => sel.thread.as_deref(),
+                ListKind::Messages => sel.message.as_deref(),
+                ListKind::Tasks => sel.task.as_deref(),
+                ListKind::Agents => sel.agent.as_deref(),
+            }?;
+            self.list_key_refs(kind).iter().position(|k| *k == key)
+        });
+        ListsBefore { sel, at }
+    }
+
+    /// [`Model::fix_selection`] from a [`ListsBefore`].
+    pub fn restore_selection(&mut self, b: &ListsBefore) {
+        self.fix_selection(&b.sel, &b.at);
+    }
+
+    /// After the data changed: keep every selection whose key still exists;
+    /// otherwise take the item now at the old position `at` (see
+    /// [`ListsBefore::at`]), or the first.
+    pub fn fix_selection(&mut self, before: &Selection, at: &[Option<usize>; 4]) {
+        // Threads before messages: the message list is the selected
+        // thread's.
+        for kind in [
+            ListKind::Threads,
+            ListKind::Tasks,
+            ListKind::Agents,
+            ListKind::Messages,
+        ] {
+            let slot = LISTS.iter().position(|k| *k == kind).unwrap_or(0);
+            let prev = match kind {
+                ListKind::Threads => &before.thread,
+                ListKind::Messages => &before.message,
+                ListKind::Tasks => &before.task,
+                ListKind::Agents => &before.agent,
+            };
+            let chosen = {
+                let keys = self.list_key_refs(kind);
+                match prev.as_deref().filter(|k| keys.contains(k)) {
+                    Some(k) => Some(k.to_string()),
+                    None if kind == ListKind::Messages => None,
+                    None => {
+                        let at = at[slot].unwrap_or(0);
+                        keys.get(at.min(keys.len().saturating_sub(1)))
+                            .map(|k| k.to_string())
+                    }
+                }
+            };
+            match kind {
+                ListKind::Threads => self.sel.thread = chosen,
+                ListKind::Messages => self.sel.message = chosen,
+                ListKind::Tasks => self.sel.task = chosen,
+                ListKind::Agents => self.sel.agent = chosen,
+            }
+        }
+    }
+
+    // ---- counts for the status bar ---------------------------------------
+
+    pub fn pending_total(&self) -> usize {
+        self.counts().pending
+    }
+
+    pub fn unanswered_help(&self) -> usize {
+        self.counts().unanswered_help
+    }
+}
+
+fn message_matches(m: &InboxMessage, q: &str) -> bool {
+    let msg = &m.message;
+    [
+        m.key.as_str(),
+        &msg.subject,
+        msg.from.as_deref().unwrap_or(""),
+        msg.kind.as_str(),
+        &msg.body,
+    ]
+    .iter()
+    .any(|s| contains_ci(s, q))
+}
+
+/// Case-insensitive substring test; no allocation for ASCII queries.
+pub fn contains_ci(hay: &str, needle: &str) -> bool {
+    if needle.is_empty() {
+        return true;
+    }
+    if needle.is_ascii() {
+        let (h, n) = (hay.as_bytes(), needle.as_bytes());
+        return h.len() >= n.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n));
+    }
+    hay.to_lowercase().contains(&needle.to_lowercase())
+}
+
+pub fn describe_source(s: &SourceKind) -> String {
+    match s {
+        SourceKind::Mailbox { root } => root.display().to_string(),
+        SourceKind::McpStore { root, .. } => root.display().to_string(),
+        SourceKind::Stdin => "stdin".into(),
+    }
+}
+
+/// "now", "5m", "3h", "2d", "6w": the age column.
+pub fn age(now: DateTime<Utc>, then: Option<DateTime<Utc>>) -> String {
+    let Some(then) = then else { return "-".into() };
+    let s = (now - then).num_seconds();
+    // A few minutes ahead is clock skew between machines: call it now.
+    if s < -300 {
+        return "soon".into();
+    }
+    match s {
+        ..60 => "now".into(),
+        60..3600 => format!("{}m", s / 60),
+        3600..86400 => format!("{}h", s / 3600),
+        86400..1_209_600 => format!("{}d", s / 86400),
+        _ => format!("{}w", s / 604_800),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contains_ci_handles_ascii_and_unicode() {
+        assert!(contains_ci("Token REFRESH endpoint", "refresh"));
+        assert!(!contains_ci("ab", "abc"));
+        assert!(contains_ci("正在翻译错误信息", "翻译"));
+        assert!(contains_ci("ÉCOLE", "école"));
+    }
+
+    #[test]
+    fn ages_read_in_the_largest_unit() {
+        let now = chrono::Utc::now();
+        let ago = |s| Some(now - chrono::Duration::seconds(s));
+        assert_eq!(age(now, ago(5)), "now");
+        assert_eq!(age(now, ago(300)), "5m");
+        assert_eq!(age(now, ago(7200)), "2h");
+        assert_eq!(age(now, ago(3 * 86400)), "3d");
+        assert_eq!(age(now, ago(30 * 86400)), "4w");
+        assert_eq!(age(now, None), "-");
+        assert_eq!(age(now, ago(-30)), "now", "clock skew");
+        assert_eq!(age(now, ago(-3600)), "soon");
+    }
+}

@@ -1,0 +1,340 @@
+//! The event loop: one channel of [`Msg`]s fed by the keyboard/resize
+//! stream, a 1 s clock tick and the debounced file watcher; `update`;
+//! commands executed through the [`Backend`]; redraw only when dirty.
+//!
+//! Runs on a current-thread tokio runtime: the app is single-user and the
+//! backend calls are short, so one thread keeps the model free of locks.
+
+use std::io;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use chrono::Utc;
+use futures::StreamExt;
+use ratatui::crossterm::event::{Event, EventStream, MouseEventKind};
+use ratatui::prelude::CrosstermBackend;
+use ratatui::Terminal;
+use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
+use tokio::task::JoinHandle;
+
+use super::backend::Backend;
+use super::config::UiConfig;
+use super::model::Model;
+use super::msg::{Command, Msg, WatchState};
+use super::terminal::{install_panic_hook, CrosstermOps, TerminalGuard};
+use super::update::update;
+use super::view::view;
+use amail_core::inbox::{Inbox, SourceKind};
+
+/// A burst of file events has settled when this long passes without a new
+/// one (trailing edge): one saved file is a handful of events within
+/// microseconds, so a new message reaches the screen about this much after
+/// it lands, well inside the 100 ms the design allows.
+const QUIET: Duration = Duration::from_millis(40);
+
+/// A steady stream of events (a `git checkout`, a sync) still reloads this
+/// often: the incremental path is exact for any subset of the changes, so
+/// cutting a long burst into pieces costs only the extra reloads.
+const MAX_BURST: Duration = Duration::from_millis(250);
+
+pub struct RunOptions {
+    pub identity: Option<String>,
+    pub config: UiConfig,
+}
+
+/// Performs a command's I/O and returns what happened. Editor and Quit
+/// need the terminal and are handled by the runtime, so they return `None`.
+/// Tests drive the same function with a fake backend. `inbox` is the one
+/// on screen: a reload updates it in place, so a big inbox is neither
+/// copied nor read again when one file changes.
+pub fn execute(backend: &mut dyn Backend, inbox: &mut Inbox, cmd: Command) -> Option<Msg> {
+    match cmd {
+        Command::Load => Some(Msg::Loaded {
+            inbox: backend.load(),
+            tasks: backend.tasks(),
+        }),
+        Command::Reload { changed, before } => Some(Msg::Reloaded {
+            before,
+            inbox: backend.reload(inbox, &changed),
+            tasks: backend.tasks(),
+        }),
+        Command::Ack { keys, agent } => {
+            let (done, errors) = match backend.ack(inbox, &keys, &agent) {
+                Ok(n) => (n, Vec::new()),
+                Err(e) => (0, vec![e]),
+            };
+            Some(Msg::Acked {
+                agent,
+                done,
+                errors,
+            })
+        }
+        Command::Reply { key, agent, body } => {
+            let result = backend.reply(inbox, &key, &agent, &body);
+            Some(Msg::Replied { key, result })
+        }
+        Command::Editor { .. } | Command::Quit => None,
+    }
+}
+
+pub fn empty_inbox() -> Inbox {
+    Inbox {
+        source: SourceKind::Stdin,
+        messages: Vec::new(),
+        threads: Vec::new(),
+        agents: Vec::new(),
+        problems: Vec::new(),
+    }
+}
+
+/// Runs the app until the user quits. The terminal is restored on return,
+/// on error and on panic.
+pub fn run(backend: Box<dyn Backend>, opts: RunOptions) -> io::Result<()> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(run_loop(backend, opts))
+}
+
+async fn run_loop(mut backend: Box<dyn Backend>, opts: RunOptions) -> io::Result<()> {
+    install_panic_hook();
+    let opts_mouse = opts.config.mouse;
+    // Test hook, only with the `test-hooks` feature: the key in
+    // `AMAIL_TEST_PANIC_KEY` panics the app, so the end-to-end test can
+    // prove a panic restores the terminal.
+    #[cfg(feature = "test-hooks")]
+    let panic_key = std::env::var("AMAIL_TEST_PANIC_KEY")
+        .ok()
+        .and_then(|s| s.chars().next());
+    let mut model =
+        Model::new(empty_inbox(), Vec::new(), Utc::now(), opts.config).with_identity(opts.identity);
+    model.source = backend.describe();
+    if let Some(msg) = execute(&mut *backend, &mut empty_inbox(), Command::Load) {
+        update(&mut model, msg);
+    }
+
+    let mut ops = CrosstermOps::stdout();
+    ops.mouse = opts_mouse;
+    let mut guard = TerminalGuard::enter(ops)?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    let size = terminal.size()?;
+    model.size = (size.width, size.height);
+
+    let (tx, mut rx) = unbounded_channel::<Msg>();
+    let mut input = spawn_input(tx.clone());
+    spawn_ticks(tx.clone());
+    let _watcher = start_watcher(backend.watch_paths(), tx.clone());
+
+    loop {
+        if model.dirty {
+            terminal.draw(|f| view(&model, f))?;
+            model.dirty = false;
+        }
+        let Some(msg) = rx.recv().await else { break };
+        #[cfg(feature = "test-hooks")]
+        if let (Some(c), Msg::Key(k)) = (panic_key, &msg) {
+            if k.code == ratatui::crossterm::event::KeyCode::Char(c) {
+                panic!("AMAIL_TEST_PANIC_KEY pressed");
+            }
+        }
+        let mut next = Some(msg);
+        while let Some(msg) = next.take() {
+            next = match update(&mut model, msg) {
+                None => None,
+                Some(Command::Quit) => return Ok(()),
+                Some(Command::Editor { initial }) => {
+                    // The input task would race the editor for stdin: stop it.
+                    input.abort();
+                    // Wait until the stream is really dropped, so its reader
+                    // thread no longer competes with the editor for stdin.
+                    let _ = (&mut input).await;
+                    guard.suspend()?;
+                    let result = run_editor(&initial);
+                    guard.resume()?;
+                    // A fresh Terminal repaints everything. (`Terminal::clear`
+                    // would query the cursor position, which can time out
+                    // right after the editor hands the tty back.)
+                    terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+                    input = spawn_input(tx.clone());
+                    model.dirty = true;
+                    Some(Msg::EditorClosed(result))
+                }
+                Some(cmd) => execute(&mut *backend, &mut model.inbox, cmd),
+            };
+        }
+    }
+    Ok(())
+}
+
+fn spawn_input(tx: UnboundedSender<Msg>) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut events = EventStream::new();
+        while let Some(ev) = events.next().await {
+            let msg = match ev {
+                Ok(Event::Key(k)) => Msg::Key(k),
+                Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
+                Ok(Event::Mouse(me)) => match me.kind {
+                    MouseEventKind::ScrollDown => Msg::Scroll(3),
+                    MouseEventKind::ScrollUp => Msg::Scroll(-3),
+                    _ => continue,
+                },
+                Ok(_) => continue,
+                Err(_) => break,
+            };
+            if tx.send(msg).is_err() {
+                break;
+            }
+        }
+    })
+}
+
+fn spawn_ticks(tx: UnboundedSender<Msg>) {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_secs(1));
+        loop {
+            every.tick().await;
+            if tx.send(Msg::Tick(Utc::now())).is_err() {
+                break;
+            }
+        }
+    });
+}
+
+/// Watches the backend's paths; a burst of changes becomes one
+/// `FilesChanged` with the paths it touched, or one `MailChanged` when the
+/// watcher could not say which (an overflowed queue, an event without
+/// paths, a watcher error): then everything is read again.
+pub fn start_watcher(
+    paths: Vec<PathBuf>,
+    tx: UnboundedSender<Msg>,
+) -> Option<notify::RecommendedWatcher> {
+    use notify::{EventKind, RecursiveMode, Watcher};
+    if paths.is_empty() {
+        return None;
+    }
+    // None: something changed, we do not know what.
+    let (raw_tx, mut raw_rx) = unbounded_channel::<Option<Vec<PathBuf>>>();
+    let watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+        let changed = match res {
+            Ok(ev) if matches!(ev.kind, EventKind::Access(_)) => return,
+            Ok(ev) if ev.need_rescan() || ev.paths.is_empty() => None,
+            Ok(ev) => Some(ev.paths),
+            Err(_) => None,
+        };
+        let _ = raw_tx.send(changed);
+    });
+    let mut watcher = match watcher {
+        Ok(w) => w,
+        Err(e) => {
+            let _ = tx.send(Msg::Watch(WatchState::Failed(e.to_string())));
+            return None;
+        }
+    };
+    let mut errors = Vec::new();
+    for p in &paths {
+        let mode = if p.is_dir() {
+            RecursiveMode::Recursive
+        } else {
+            RecursiveMode::NonRecursive
+        };
+        if let Err(e) = watcher.watch(p, mode) {
+            errors.push(format!("{}: {e}", p.display()));
+        }
+    }
+    let state = if errors.len() == paths.len() {
+        WatchState::Failed(errors.join("; "))
+    } else {
+        WatchState::Watching
+    };
+    let _ = tx.send(Msg::Watch(state));
+    tokio::spawn(async move {
+        while let Some(first) = raw_rx.recv().await {
+            let deadline = tokio::time::Instant::now() + MAX_BURST;
+            let mut burst = Burst::default();
+            burst.add(first);
+            let mut closed = false;
+            loop {
+                let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+                if left.is_zero() {
+                    break;
+                }
+                let wait = QUIET.min(left);
+                match tokio::time::timeout(wait, raw_rx.recv()).await {
+                    Ok(Some(more)) => burst.add(more),
+                    Ok(None) => {
+                        closed = true;
+                        break;
+                    }
+                    Err(_elapsed) => break,
+                }
+            }
+            if tx.send(burst.into_msg()).is_err() || closed {
+                break;
+            }
+        }
+    });
+    Some(watcher)
+}
+
+/// The paths of one debounced burst of watcher events, each once, in the
+/// order first seen; `unknown` once any event could not name its files.
+#[derive(Default)]
+struct Burst {
+    paths: Vec<PathBuf>,
+    seen: std::collections::HashSet<PathBuf>,
+    unknown: bool,
+}
+
+impl Burst {
+    fn add(&mut self, event: Option<Vec<PathBuf>>) {
+        match event {
+            None => self.unknown = true,
+            Some(paths) => {
+                for p in paths {
+                    if self.seen.insert(p.clone()) {
+                        self.paths.push(p);
+                    }
+                }
+            }
+        }
+    }
+
+    fn into_msg(self) -> Msg {
+        if self.unknown {
+            Msg::MailChanged
+        } else {
+            Msg::FilesChanged(self.paths)
+        }
+    }
+}
+
+/// Runs `$VISUAL`/`$EDITOR` (else `vi`) on a temp file holding `initial`.
+fn run_editor(initial: &str) -> Result<String, String> {
+    let editor = std::env::var("VISUAL")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+        .or_else(|| {
+            std::env::var("EDITOR")
+                .ok()
+                .filter(|s| !s.trim().is_empty())
+        })
+        .unwrap_or_else(|| "vi".into());
+    let file = tempfile::Builder::new()
+        .prefix("amail-reply-")
+        .suffix(".md")
+        .tempfile()
+        .map_err(|e| e.to_string())?;
+    std::fs::write(file.path(), initial).map_err(|e| e.to_string())?;
+    // The editor may carry arguments ("code --wait"); split on whitespace.
+    let mut parts = editor.split_whitespace();
+    let prog = parts.next().unwrap_or("vi");
+    let status = std::process::Command::new(prog)
+        .args(parts)
+        .arg(file.path())
+        .status()
+        .map_err(|e| format!("could not run {prog}: {e}"))?;
+    if !status.success() {
+        return Err(format!("{prog} exited with {status}"));
+    }
+    std::fs::read_to_string(file.path()).map_err(|e| e.to_string())
+}

@@ -1,0 +1,158 @@
+//! [`FakeBackend`]: the in-memory mailbox and task store the tests drive.
+
+use std::path::PathBuf;
+
+use amail_parser::{MessageType, OwnedMessage};
+use chrono::{DateTime, Utc};
+
+use super::sample::{cow, derive, fixed_now, message, push_message, sample_inbox, sample_tasks};
+use crate::backend::Backend;
+use amail_core::aof::TaskStatus;
+use amail_core::inbox::{Inbox, Recipient, RecipientKind};
+use amail_core::router::TaskSummary;
+
+/// An in-memory mailbox + task store with the real semantics the TUI
+/// relies on: acks set `ack_at`, replies become new messages in the thread
+/// (and, as the router would, unblock the thread's task).
+#[derive(Debug, Clone)]
+pub struct FakeBackend {
+    pub inbox: Inbox,
+    pub tasks: Vec<TaskSummary>,
+    pub now: DateTime<Utc>,
+    pub acks: Vec<(String, String)>,
+    pub replies: Vec<(String, String, String)>,
+    pub watch: Vec<PathBuf>,
+    /// The changed paths of every `reload` asked for, in order.
+    pub reloads: Vec<Vec<PathBuf>>,
+}
+
+impl FakeBackend {
+    pub fn new(inbox: Inbox, tasks: Vec<TaskSummary>, now: DateTime<Utc>) -> Self {
+        FakeBackend {
+            inbox,
+            tasks,
+            now,
+            acks: Vec::new(),
+            replies: Vec::new(),
+            watch: Vec::new(),
+            reloads: Vec::new(),
+        }
+    }
+
+    pub fn sample() -> Self {
+        let now = fixed_now();
+        FakeBackend::new(sample_inbox(now), sample_tasks(now), now)
+    }
+
+    /// Adds a message as if a new file had landed in the mailbox.
+    pub fn deliver(&mut self, key: &str, msg: OwnedMessage) {
+        let recipients = msg
+            .to
+            .iter()
+            .map(|a| Recipient {
+                agent: a.to_string(),
+                kind: RecipientKind::To,
+                read_at: None,
+                ack_at: None,
+            })
+            .collect();
+        push_message(&mut self.inbox, key, msg, recipients);
+        derive(&mut self.inbox);
+    }
+}
+
+impl Backend for FakeBackend {
+    fn describe(&self) -> String {
+        crate::model::describe_source(&self.inbox.source)
+    }
+    fn load(&mut self) -> Result<Inbox, String> {
+        Ok(self.inbox.clone())
+    }
+    /// Records the paths; the in-memory mailbox is then taken whole.
+    fn reload(&mut self, inbox: &mut Inbox, changed: &[PathBuf]) -> Result<(), String> {
+        self.reloads.push(changed.to_vec());
+        *inbox = self.inbox.clone();
+        Ok(())
+    }
+    fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
+        Ok(self.tasks.clone())
+    }
+    fn ack(&mut self, _inbox: &Inbox, keys: &[String], as_agent: &str) -> Result<usize, String> {
+        let now = self.now;
+        let mut changed = 0;
+        for key in keys {
+            let m = self
+                .inbox
+                .messages
+                .iter_mut()
+                .find(|m| &m.key == key)
+                .ok_or_else(|| format!("no message {key}"))?;
+            let r = m
+                .recipients
+                .iter_mut()
+                .find(|r| r.agent == as_agent)
+                .ok_or_else(|| format!("{as_agent} is not a recipient of {key}"))?;
+            r.read_at.get_or_insert(now);
+            if r.ack_at.is_none() {
+                r.ack_at = Some(now);
+                changed += 1;
+            }
+            self.acks.push((key.clone(), as_agent.into()));
+        }
+        derive(&mut self.inbox);
+        Ok(changed)
+    }
+    fn reply(
+        &mut self,
+        _inbox: &Inbox,
+        key: &str,
+        as_agent: &str,
+        body: &str,
+    ) -> Result<(), String> {
+        let orig = self
+            .inbox
+            .message_by_key(key)
+            .ok_or_else(|| format!("no message {key}"))?;
+        let sender = orig
+            .message
+            .from
+            .as_deref()
+            .unwrap_or("unknown")
+            .to_string();
+        let thread = orig.message.thread_id.as_deref().unwrap_or(key).to_string();
+        let bead = orig.message.bead().map(String::from);
+        let subject = match &bead {
+            Some(b) => format!("[{b}] HELP_RESPONSE"),
+            None => "HELP_RESPONSE".to_string(),
+        };
+        let mut reply = message(
+            MessageType::HelpResponse,
+            &subject,
+            as_agent,
+            &[&sender],
+            &thread,
+            self.now,
+            body,
+            |p| {
+                p.guidance = Some(cow(body));
+            },
+        );
+        reply.parsed.bead_id = bead.as_deref().map(cow);
+        let n = self.replies.len() + 1;
+        self.replies
+            .push((key.into(), as_agent.into(), body.into()));
+        self.deliver(&format!("reply-{n}"), reply);
+        if let Some(b) = bead {
+            for t in self.tasks.iter_mut().filter(|t| {
+                t.bead.as_deref() == Some(b.as_str()) && t.status == TaskStatus::Blocked
+            }) {
+                t.status = TaskStatus::InProgress;
+                t.updated_at = Some(self.now);
+            }
+        }
+        Ok(())
+    }
+    fn watch_paths(&self) -> Vec<PathBuf> {
+        self.watch.clone()
+    }
+}

@@ -1,0 +1,206 @@
+//! Keys for the modal overlays: help, the recipient chooser and the inline
+//! reply editor. An open overlay consumes every key.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::mail::*;
+use crate::keymap::Action;
+use crate::model::{ChoiceFor, Model, Notice, Overlay};
+use crate::msg::Command;
+
+pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
+    let k = super::search::as_cancel(k);
+    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+    let overlay = m.overlay.as_mut()?;
+    match overlay {
+        Overlay::Help { scroll } => {
+            match m.config.keymap.action_for(&k) {
+                Some(Action::Down) => {
+                    let max = crate::view::help::help_lines(m).len() as u16;
+                    if let Some(Overlay::Help { scroll }) = m.overlay.as_mut() {
+                        *scroll = (*scroll + 1).min(max);
+                    }
+                }
+                Some(Action::Up) => *scroll = scroll.saturating_sub(1),
+                Some(Action::HalfPageDown) => *scroll = scroll.saturating_add(10),
+                Some(Action::HalfPageUp) => *scroll = scroll.saturating_sub(10),
+                Some(Action::Top) => *scroll = 0,
+                Some(Action::Bottom) => {
+                    let visible = (m.size.1 as usize).saturating_sub(6);
+                    let total = crate::view::help::help_lines(m).len();
+                    let end = total.saturating_sub(visible) as u16;
+                    if let Some(Overlay::Help { scroll }) = m.overlay.as_mut() {
+                        *scroll = end;
+                    }
+                }
+                Some(Action::Help | Action::Back | Action::Quit) => m.overlay = None,
+                _ if k.code == KeyCode::Esc => m.overlay = None,
+                _ => {}
+            }
+            None
+        }
+        Overlay::Choose {
+            options,
+            index,
+            purpose,
+            ..
+        } => {
+            match (k.code, m.config.keymap.action_for(&k)) {
+                (KeyCode::Esc, _) | (_, Some(Action::Back)) if k.code != KeyCode::Enter => {
+                    m.overlay = None;
+                }
+                (KeyCode::Enter, _) => {
+                    let agent = options[*index].clone();
+                    let purpose = purpose.clone();
+                    m.overlay = None;
+                    return match purpose {
+                        ChoiceFor::Ack { keys } => Some(ack_command(m, keys, agent)),
+                        ChoiceFor::Reply {
+                            key,
+                            external_editor,
+                        } => start_reply(m, key, agent, external_editor),
+                    };
+                }
+                (_, Some(Action::Down)) => *index = (*index + 1).min(options.len() - 1),
+                (_, Some(Action::Up)) => *index = index.saturating_sub(1),
+                (KeyCode::Char(c), _) if c.is_ascii_digit() => {
+                    let n = c.to_digit(10).unwrap_or(0) as usize;
+                    if n >= 1 && n <= options.len() {
+                        *index = n - 1;
+                    }
+                }
+                _ => {}
+            }
+            None
+        }
+        Overlay::Editor {
+            key,
+            agent,
+            to,
+            text,
+            cursor,
+        } => {
+            match k.code {
+                KeyCode::Esc => {
+                    m.overlay = None;
+                    m.notice = Some(Notice {
+                        text: "reply discarded".into(),
+                        error: false,
+                    });
+                }
+                KeyCode::Char('s') if ctrl => {
+                    if text.trim().is_empty() {
+                        m.notice = Some(Notice {
+                            text: "type a reply first (Esc discards)".into(),
+                            error: true,
+                        });
+                        return None;
+                    }
+                    let cmd = Command::Reply {
+                        key: key.clone(),
+                        agent: agent.clone(),
+                        body: text.trim().to_string(),
+                    };
+                    m.notice = Some(Notice {
+                        text: format!("sending reply to {to}…"),
+                        error: false,
+                    });
+                    m.overlay = None;
+                    return Some(cmd);
+                }
+                KeyCode::Char('e') if ctrl => {
+                    let mut initial = text.clone();
+                    initial.push_str(&editor_template(agent, to));
+                    return Some(Command::Editor { initial });
+                }
+                KeyCode::Char(c) if !ctrl => {
+                    text.insert(*cursor, c);
+                    *cursor += c.len_utf8();
+                }
+                KeyCode::Enter => {
+                    text.insert(*cursor, '\n');
+                    *cursor += 1;
+                }
+                KeyCode::Tab => {
+                    text.insert_str(*cursor, "    ");
+                    *cursor += 4;
+                }
+                KeyCode::Backspace => {
+                    if let Some(c) = text[..*cursor].chars().next_back() {
+                        *cursor -= c.len_utf8();
+                        text.remove(*cursor);
+                    }
+                }
+                KeyCode::Delete if *cursor < text.len() => {
+                    text.remove(*cursor);
+                }
+                KeyCode::Left => {
+                    if let Some(c) = text[..*cursor].chars().next_back() {
+                        *cursor -= c.len_utf8();
+                    }
+                }
+                KeyCode::Right => {
+                    if let Some(c) = text[*cursor..].chars().next() {
+                        *cursor += c.len_utf8();
+                    }
+                }
+                KeyCode::Home => *cursor = text[..*cursor].rfind('\n').map_or(0, |i| i + 1),
+                KeyCode::End => {
+                    *cursor += text[*cursor..].find('\n').unwrap_or(text.len() - *cursor)
+                }
+                KeyCode::Up | KeyCode::Down => {
+                    *cursor = vertical(text, *cursor, k.code == KeyCode::Up);
+                }
+                _ => {}
+            }
+            None
+        }
+    }
+}
+
+/// Cursor movement one line up or down, keeping the column (in chars).
+pub(super) fn vertical(text: &str, cursor: usize, up: bool) -> usize {
+    let line_start = text[..cursor].rfind('\n').map_or(0, |i| i + 1);
+    let col = text[line_start..cursor].chars().count();
+    let target_start = if up {
+        if line_start == 0 {
+            return cursor;
+        }
+        text[..line_start - 1].rfind('\n').map_or(0, |i| i + 1)
+    } else {
+        match text[cursor..].find('\n') {
+            Some(i) => cursor + i + 1,
+            None => return cursor,
+        }
+    };
+    let line_end = text[target_start..]
+        .find('\n')
+        .map_or(text.len(), |i| target_start + i);
+    let mut pos = target_start;
+    for (n, (i, c)) in text[target_start..line_end].char_indices().enumerate() {
+        if n == col {
+            return target_start + i;
+        }
+        pos = target_start + i + c.len_utf8();
+    }
+    pos
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn template_lines_are_dropped() {
+        assert_eq!(strip_template("Use PKCE.\n# amail: x\n"), "Use PKCE.");
+    }
+
+    #[test]
+    fn vertical_moves_keep_column() {
+        let t = "abc\nde\nfghij";
+        assert_eq!(vertical(t, 2, false), 6); // 'c' -> end of "de"
+        assert_eq!(vertical(t, 6, false), 9);
+        assert_eq!(vertical(t, 9, true), 6);
+        assert_eq!(vertical(t, 1, true), 1);
+    }
+}

@@ -1,0 +1,124 @@
+//! The two footer lines: status (source, identity, counts, watch state)
+//! and below it the search prompt, a notice, or the focused pane's hints.
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+use super::{agents, line_text, message, messages, tasks, threads};
+use crate::model::{Model, Overlay, Pane, Screen};
+use crate::msg::WatchState;
+use crate::text::{truncate_left, width};
+
+pub fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
+    let t = &m.config.theme;
+    let pending = m.pending_total();
+    let help = m.unanswered_help();
+    let failed = m.filter_count(crate::model::Filter::Failed);
+    let mut right = vec![
+        Span::styled(
+            format!("●{pending} pending"),
+            if pending > 0 { t.warn() } else { t.muted() },
+        ),
+        Span::raw(" "),
+        Span::styled(
+            format!("‼{help} help"),
+            if help > 0 { t.error() } else { t.muted() },
+        ),
+        Span::raw(" "),
+        Span::styled(
+            format!("✗{failed} failed"),
+            if failed > 0 { t.error() } else { t.muted() },
+        ),
+        Span::raw(" "),
+    ];
+    let problems = m.inbox.problems.len();
+    if problems > 0 {
+        right.push(Span::styled(format!("⚠{problems} unreadable "), t.warn()));
+    }
+    right.push(match &m.watch {
+        WatchState::Watching => Span::styled("◉ live ", t.ok()),
+        WatchState::Off => Span::styled("○ not watching ", t.muted()),
+        WatchState::Failed(_) => Span::styled("✗ watch failed (R reloads) ", t.error()),
+    });
+    let rw: usize = right.iter().map(|s| width(&s.content)).sum();
+    let who = m
+        .identity
+        .as_deref()
+        .map(line_text)
+        .unwrap_or_else(|| "any recipient".into());
+    let who = format!(" as {who} · ");
+    let room = (area.width as usize).saturating_sub(rw + width(&who) + 1);
+    let src = format!("{}{}", who, truncate_left(&line_text(&m.source), room));
+    let pad = (area.width as usize).saturating_sub(width(&src) + rw);
+    let mut spans = vec![Span::styled(src, t.info()), Span::raw(" ".repeat(pad))];
+    spans.extend(right);
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+pub fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
+    let t = &m.config.theme;
+    if m.search.typing {
+        let line = Line::from(vec![
+            Span::styled("/", t.accent()),
+            Span::styled(line_text(&m.search.query), t.base()),
+            Span::styled("▏", t.accent()),
+            Span::styled("  Enter keep · Esc cancel · n/N next/prev", t.muted()),
+        ]);
+        f.render_widget(Paragraph::new(line), area);
+        return;
+    }
+    if let Some(n) = &m.notice {
+        let style = if n.error { t.error() } else { t.ok() };
+        f.render_widget(
+            Paragraph::new(Line::styled(format!(" {}", line_text(&n.text)), style)),
+            area,
+        );
+        return;
+    }
+    if let Some(e) = &m.load_error {
+        f.render_widget(
+            Paragraph::new(Line::styled(format!(" ✗ {}", line_text(e)), t.error())),
+            area,
+        );
+        return;
+    }
+    let hints: Vec<(String, &str)> = match &m.overlay {
+        Some(Overlay::Editor { .. }) => vec![
+            ("Ctrl-s".into(), "send"),
+            ("Ctrl-e".into(), "$EDITOR"),
+            ("Esc".into(), "discard"),
+        ],
+        Some(Overlay::Choose { .. }) => vec![
+            ("j/k".into(), "move"),
+            ("Enter".into(), "choose"),
+            ("Esc".into(), "cancel"),
+        ],
+        Some(Overlay::Help { .. }) => vec![("j/k".into(), "scroll"), ("Esc".into(), "close")],
+        None => match m.screen {
+            Screen::Tasks => tasks::hints(m),
+            Screen::Agents => agents::hints(m),
+            Screen::Inbox => match m.focus {
+                Pane::Threads => threads::hints(m),
+                Pane::Messages => messages::hints(m),
+                Pane::Message => message::hints(m),
+            },
+        },
+    };
+    let mut spans = vec![Span::raw(" ")];
+    let mut used = 1;
+    for (k, label) in hints {
+        if k.is_empty() {
+            continue;
+        }
+        let piece = width(&k) + width(label) + 3;
+        if used + piece > area.width as usize {
+            break;
+        }
+        used += piece;
+        spans.push(Span::styled(k, t.accent()));
+        spans.push(Span::styled(format!(" {label}  "), t.muted()));
+    }
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}

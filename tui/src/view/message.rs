@@ -1,0 +1,364 @@
+//! One message, laid out by type: the envelope with per-recipient ack
+//! state, then the fields that type carries (a context-usage bar for
+//! progress, problem/question for help, the self-validation checklist for
+//! an offering, reason and recommendation for a failure...), then the
+//! body. `v` switches to the raw source with the parser's diagnostics.
+//!
+//! [`detail_lines`] is pure so `update` can bound scrolling with the same
+//! lines the view draws.
+
+use amail_parser::{MessageType, Severity};
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::Frame;
+
+use super::{line_text, pane, para_text};
+use crate::keymap::Action;
+use crate::model::{age, Model, Pane, Screen};
+use amail_core::inbox::{InboxMessage, RecipientKind};
+
+/// "5m ago", or "just now".
+fn ago(now: chrono::DateTime<chrono::Utc>, then: chrono::DateTime<chrono::Utc>) -> String {
+    match age(now, Some(then)).as_str() {
+        "now" => "just now".into(),
+        a => format!("{a} ago"),
+    }
+}
+use crate::theme::{badge, Theme};
+use amail_core::safe_text::reveal;
+
+pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
+    let focused = m.screen == Screen::Inbox && m.focus == Pane::Message;
+    let title = match m.current_message() {
+        Some(x) if m.raw => format!("Raw · {}", line_text(&x.key)),
+        Some(x) => {
+            let (g, w, _) = badge(x.message.kind);
+            format!("{g} {w} · {}", line_text(&x.message.subject))
+        }
+        None => "Message".into(),
+    };
+    let block = pane(m, title, focused);
+    let lines = detail_lines(m);
+    f.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .wrap(Wrap { trim: false })
+            .scroll((m.detail_scroll, 0)),
+        area,
+    );
+}
+
+pub fn detail_line_count(m: &Model) -> usize {
+    detail_lines(m).len()
+}
+
+pub fn detail_lines(m: &Model) -> Vec<Line<'static>> {
+    let Some(x) = m.current_message() else {
+        return vec![Line::styled("No message selected.", m.config.theme.muted())];
+    };
+    if m.raw {
+        raw_lines(m, x)
+    } else {
+        structured_lines(m, x)
+    }
+}
+
+fn field(t: &Theme, name: &str, value: String) -> Line<'static> {
+    Line::from(vec![
+        Span::styled(format!("{name:>12}  "), t.muted()),
+        Span::styled(value, t.base()),
+    ])
+}
+
+fn section(t: &Theme, out: &mut Vec<Line<'static>>, title: &str, body: Option<&str>) {
+    if let Some(b) = body.filter(|b| !b.trim().is_empty()) {
+        out.push(Line::raw(""));
+        out.push(Line::styled(title.to_string(), t.heading()));
+        out.extend(para_text(b.trim(), t.base()));
+    }
+}
+
+fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
+    let t = &m.config.theme;
+    let msg = &x.message;
+    let p = &msg.parsed;
+    let mut out = Vec::new();
+    let (g, w, tone) = badge(msg.kind);
+    out.push(Line::from(vec![
+        Span::styled(format!("{:>12}  ", "type"), t.muted()),
+        Span::styled(format!("{g} {w}"), t.tone(tone)),
+        Span::styled(
+            if msg.importance != "normal" {
+                format!("  importance: {}", line_text(&msg.importance))
+            } else {
+                String::new()
+            },
+            t.warn(),
+        ),
+    ]));
+    out.push(field(
+        t,
+        "from",
+        line_text(msg.from.as_deref().unwrap_or("?")),
+    ));
+    for r in &x.recipients {
+        let kind = match r.kind {
+            RecipientKind::To => "to",
+            RecipientKind::Cc => "cc",
+            RecipientKind::Bcc => "bcc",
+        };
+        let (state, style) = match (msg.ack_required, r.ack_at) {
+            (true, Some(at)) => (format!("✓ acked {}", ago(m.now, at)), t.ok()),
+            (true, None) => ("● ack pending".to_string(), t.warn()),
+            (false, _) => (
+                if r.read_at.is_some() {
+                    "read".into()
+                } else {
+                    String::new()
+                },
+                t.muted(),
+            ),
+        };
+        out.push(Line::from(vec![
+            Span::styled(format!("{kind:>12}  "), t.muted()),
+            Span::styled(format!("{}  ", line_text(&r.agent)), t.base()),
+            Span::styled(state, style),
+        ]));
+    }
+    out.push(field(t, "subject", line_text(&msg.subject)));
+    if let Some(b) = msg.bead() {
+        out.push(field(t, "bead", line_text(b)));
+    }
+    if let Some(ts) = msg.timestamp {
+        out.push(field(
+            t,
+            "sent",
+            format!("{} ({})", ts.format("%Y-%m-%d %H:%M UTC"), ago(m.now, ts)),
+        ));
+    }
+    let warnings = msg.warnings().count();
+    if warnings > 0 {
+        out.push(Line::styled(
+            format!(
+                "{:>12}  ⚠ {warnings} parse warning{} (v shows them)",
+                "",
+                if warnings == 1 { "" } else { "s" }
+            ),
+            t.warn(),
+        ));
+    }
+    out.push(Line::raw(""));
+    let before = out.len();
+    let opt = |o: &Option<std::borrow::Cow<'static, str>>| o.as_deref().map(line_text);
+    match msg.kind {
+        MessageType::Progress => {
+            if let Some(s) = opt(&p.step) {
+                out.push(field(t, "step", s));
+            }
+            if let Some(s) = opt(&p.status) {
+                out.push(field(t, "status", s));
+            }
+            if let Some(c) = p.context_usage {
+                out.push(context_bar(t, c));
+            }
+        }
+        MessageType::HelpRequest => {
+            if let Some(s) = opt(&p.issue_type) {
+                out.push(field(t, "issue", format!("? {s}")));
+            }
+            section(t, &mut out, "Problem", p.problem.as_deref());
+            section(t, &mut out, "What I tried", p.what_tried.as_deref());
+            section(t, &mut out, "Question", p.question.as_deref());
+        }
+        MessageType::HelpResponse => section(t, &mut out, "Guidance", p.guidance.as_deref()),
+        MessageType::OfferingReady | MessageType::Done => {
+            if let Some(s) = opt(&p.status) {
+                out.push(field(t, "status", s));
+            }
+            if let Some(s) = opt(&p.commit_sha) {
+                out.push(field(t, "commit", s));
+            }
+            if let Some(files) = p.files.as_ref().filter(|f| !f.is_empty()) {
+                out.push(field(
+                    t,
+                    "files",
+                    files
+                        .iter()
+                        .map(|f| line_text(f))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                ));
+            }
+            if p.tests_pass.is_some() || p.lint_pass.is_some() || p.build_pass.is_some() {
+                out.push(Line::raw(""));
+                out.push(Line::styled("Self-validation", t.heading()));
+                for (name, v) in [
+                    ("Tests", p.tests_pass),
+                    ("Lint", p.lint_pass),
+                    ("Build", p.build_pass),
+                ] {
+                    let (mark, style) = match v {
+                        Some(true) => ("✓ PASS", t.ok()),
+                        Some(false) => ("✗ FAIL", t.error()),
+                        None => ("? not reported", t.muted()),
+                    };
+                    out.push(Line::from(vec![
+                        Span::styled(format!("  {mark:<15}"), style),
+                        Span::styled(name.to_string(), t.base()),
+                    ]));
+                }
+            }
+            section(t, &mut out, "Summary", p.summary.as_deref());
+        }
+        MessageType::Failed => {
+            if let Some(s) = opt(&p.failure_type) {
+                out.push(Line::from(vec![
+                    Span::styled(format!("{:>12}  ", "failure"), t.muted()),
+                    Span::styled(format!("✗ {s}"), t.error()),
+                ]));
+            }
+            if let Some(n) = p.internal_attempts {
+                out.push(field(t, "attempts", n.to_string()));
+            }
+            if let Some(s) = opt(&p.partial_commit_sha) {
+                out.push(field(t, "partial", s));
+            }
+            section(t, &mut out, "Reason", p.reason.as_deref());
+            section(t, &mut out, "Recommendation", p.recommendation.as_deref());
+        }
+        MessageType::Checkpoint => {
+            if let Some(s) = opt(&p.checkpoint_reason) {
+                out.push(field(t, "reason", format!("⟳ {s}")));
+            }
+            if let Some(s) = opt(&p.partial_commit_sha) {
+                out.push(field(t, "commit", s));
+            }
+            if let Some(c) = p.context_usage {
+                out.push(context_bar(t, c));
+            }
+            section(t, &mut out, "Progress", p.progress.as_deref());
+            section(t, &mut out, "Next steps", p.next_steps.as_deref());
+        }
+        MessageType::BeadAccepted => {
+            if let Some(s) = opt(&p.title) {
+                out.push(field(t, "title", s));
+            }
+            if let Some(s) = opt(&p.started_at) {
+                out.push(field(t, "started", s));
+            }
+        }
+        MessageType::SpawnRequest | MessageType::SpawnAck => {
+            for (n, v) in [
+                ("issue", &p.issue_id),
+                ("status", &p.status),
+                ("orchestrator", &p.orchestrator),
+                ("session", &p.session),
+            ] {
+                if let Some(s) = opt(v) {
+                    out.push(field(t, n, s));
+                }
+            }
+            if let Some(r) = p.resume {
+                out.push(field(t, "resume", r.to_string()));
+            }
+        }
+        MessageType::Unknown => {}
+    }
+    let offering = matches!(msg.kind, MessageType::OfferingReady | MessageType::Done);
+    let files = p
+        .files_touched
+        .as_ref()
+        .or(p.files.as_ref().filter(|_| !offering));
+    if let Some(files) = files.filter(|f| !f.is_empty()) {
+        out.push(field(
+            t,
+            "files",
+            files
+                .iter()
+                .map(|f| line_text(f))
+                .collect::<Vec<_>>()
+                .join(", "),
+        ));
+    }
+    // Nothing type-specific was parsed: the body is the message.
+    if out.len() == before || msg.kind == MessageType::Unknown {
+        out.push(Line::styled("Body", t.heading()));
+        out.extend(para_text(msg.body.trim(), t.base()));
+    }
+    out
+}
+
+/// `context  [██████████░░░░░░░░░░]  52%`, with a word once it runs high.
+fn context_bar(t: &Theme, pct: u8) -> Line<'static> {
+    let pct = pct.min(100);
+    let filled = (pct as usize * 20 + 50) / 100;
+    let (word, style): (&str, Style) = match pct {
+        0..=59 => ("", t.ok()),
+        60..=79 => ("  high", t.warn()),
+        _ => ("  ⚠ critical", t.error()),
+    };
+    Line::from(vec![
+        Span::styled(format!("{:>12}  ", "context"), t.muted()),
+        Span::styled(
+            format!("[{}{}]", "█".repeat(filled), "░".repeat(20 - filled)),
+            style,
+        ),
+        Span::styled(format!(" {pct:>3}%{word}"), style),
+    ])
+}
+
+fn raw_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
+    let t = &m.config.theme;
+    let msg = &x.message;
+    let mut out = Vec::new();
+    if let Some(p) = &x.path {
+        out.push(field(t, "file", line_text(&p.display().to_string())));
+    }
+    if msg.diagnostics.is_empty() {
+        out.push(Line::styled("✓ no parse diagnostics", t.ok()));
+    }
+    for d in &msg.diagnostics {
+        let (g, w, style) = match d.severity {
+            Severity::Error => ("✗", "error", t.error()),
+            Severity::Warning => ("⚠", "warning", t.warn()),
+            Severity::Info => ("i", "info", t.info()),
+        };
+        out.push(Line::styled(
+            format!(
+                "{g} {w} {}:{} [{}] {}",
+                d.line,
+                d.column,
+                line_text(&d.code),
+                line_text(&d.message)
+            ),
+            style,
+        ));
+    }
+    out.push(Line::styled("─".repeat(20), t.muted()));
+    let body_start = 1;
+    for (i, l) in reveal(&msg.body).lines().enumerate() {
+        out.push(Line::from(vec![
+            Span::styled(format!("{:>4} ", body_start + i), t.muted()),
+            Span::styled(l.to_string(), t.base()),
+        ]));
+    }
+    out
+}
+
+pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
+    let k = &m.config.keymap;
+    vec![
+        (k.first_key(Action::Down), "scroll"),
+        (
+            k.first_key(Action::ToggleRaw),
+            if m.raw { "fields" } else { "raw" },
+        ),
+        (k.first_key(Action::Ack), "ack"),
+        (k.first_key(Action::Reply), "reply"),
+        (k.first_key(Action::ReplyInEditor), "$EDITOR"),
+        (k.first_key(Action::Back), "back"),
+        (k.first_key(Action::Help), "help"),
+    ]
+}

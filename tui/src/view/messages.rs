@@ -1,0 +1,99 @@
+//! The selected thread's messages, oldest first, with per-message ack state.
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+use super::threads::summary;
+use super::{full_row, line_text, pane, scroll_window};
+use crate::keymap::Action;
+use crate::model::{age, Model, Pane, Screen};
+use crate::text::{fit, fit_right};
+use crate::theme::badge;
+use amail_core::inbox::InboxMessage;
+
+pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
+    let focused = m.screen == Screen::Inbox && m.focus == Pane::Messages;
+    let Some(t) = m.selected_thread() else {
+        let block = pane(m, "Messages".into(), focused);
+        f.render_widget(Paragraph::new("No thread selected.").block(block), area);
+        return;
+    };
+    let msgs: Vec<&InboxMessage> = t
+        .messages
+        .iter()
+        .filter_map(|&i| m.inbox.messages.get(i))
+        .collect();
+    let title = format!(
+        "Thread {} · {} message{}",
+        line_text(t.bead.as_deref().unwrap_or(&t.id)),
+        msgs.len(),
+        if msgs.len() == 1 { "" } else { "s" }
+    );
+    let block = pane(m, title, focused);
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let cur = m.current_message().map(|x| x.key.clone());
+    let selected = cur
+        .as_ref()
+        .and_then(|k| msgs.iter().position(|x| &x.key == k));
+    let h = inner.height as usize;
+    let start = scroll_window(&m.offsets.messages, selected, msgs.len(), h);
+    let lines: Vec<Line> = msgs
+        .iter()
+        .enumerate()
+        .skip(start)
+        .take(h)
+        .map(|(i, x)| {
+            full_row(
+                row(m, x, inner.width as usize, selected == Some(i)),
+                inner.width,
+                selected == Some(i),
+                m,
+            )
+        })
+        .collect();
+    f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// `●ACK` when someone (or `--as`) still owes an ack, `✓ACK` when all did.
+pub fn ack_mark(m: &Model, x: &InboxMessage) -> (&'static str, bool) {
+    if !x.message.ack_required {
+        return ("", false);
+    }
+    if m.pending_recipients(x).is_empty() {
+        ("✓ACK", false)
+    } else {
+        ("●ACK", true)
+    }
+}
+
+fn row(m: &Model, x: &InboxMessage, width: usize, selected: bool) -> Line<'static> {
+    let th = &m.config.theme;
+    let (g, word, tone) = badge(x.message.kind);
+    let (mark, pending) = ack_mark(m, x);
+    let from = line_text(x.message.from.as_deref().unwrap_or("?"));
+    let what = summary(&x.message);
+    let fixed = 2 + 5 + 11 + 13 + 5;
+    Line::from(vec![
+        Span::styled(if selected { "▶ " } else { "  " }, th.accent()),
+        Span::styled(fit(mark, 5), if pending { th.warn() } else { th.ok() }),
+        Span::styled(fit(&format!("{g} {word}"), 11), th.tone(tone)),
+        Span::styled(fit(&from, 13), th.info()),
+        Span::styled(fit(&what, width.saturating_sub(fixed)), th.base()),
+        Span::styled(fit_right(&age(m.now, x.message.timestamp), 5), th.muted()),
+    ])
+}
+
+pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
+    let k = &m.config.keymap;
+    vec![
+        (k.first_key(Action::Open), "read"),
+        (k.first_key(Action::Back), "back"),
+        (k.first_key(Action::Ack), "ack"),
+        (k.first_key(Action::Reply), "reply"),
+        (k.first_key(Action::NextPane), "pane"),
+        (k.first_key(Action::Help), "help"),
+    ]
+}

@@ -1,0 +1,233 @@
+//! The view: draws a [`Model`] into a ratatui `Frame`. No side effects
+//! beyond remembering list scroll offsets (see `model`).
+//!
+//! Layout: a header (screens + filter tabs), the body, and a two-line
+//! footer (status line; key hints, notice or search prompt). The body
+//! adapts to width: 120 columns and up show thread list | messages over
+//! message side by side; narrower terminals show the focused pane only.
+//!
+//! Every string that came from an agent goes through [`amail_core::safe_text`]
+//! before it becomes a `Span`: the helpers [`line_text`] and [`para_text`]
+//! are the only way agent text enters a buffer here.
+
+pub mod agents;
+pub mod footer;
+pub mod help;
+pub mod message;
+pub mod messages;
+pub mod overlays;
+pub mod tasks;
+pub mod threads;
+
+use std::cell::Cell;
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
+use ratatui::Frame;
+
+use super::model::{Filter, Model, Overlay, Pane, Screen};
+use super::text;
+use amail_core::safe_text::{clean_line, clean_text};
+
+/// Draws the whole app.
+pub fn view(m: &Model, f: &mut Frame) {
+    let area = f.area();
+    let [header, tabs, body, status, hints] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Min(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    draw_header(m, f, header);
+    draw_tabs(m, f, tabs);
+    match m.screen {
+        Screen::Inbox => draw_inbox(m, f, body),
+        Screen::Tasks => tasks::draw(m, f, body),
+        Screen::Agents => agents::draw(m, f, body),
+    }
+    footer::draw_status(m, f, status);
+    footer::draw_hints(m, f, hints);
+    match &m.overlay {
+        Some(Overlay::Help { scroll }) => help::draw(m, f, body, *scroll),
+        Some(o @ Overlay::Choose { .. }) => overlays::draw_chooser(m, f, body, o),
+        Some(o @ Overlay::Editor { .. }) => overlays::draw_editor(m, f, body, o),
+        None => {}
+    }
+}
+
+fn draw_header(m: &Model, f: &mut Frame, area: Rect) {
+    let t = &m.config.theme;
+    let mut spans = vec![
+        Span::styled(" amail ", t.accent()),
+        Span::styled("│", t.muted()),
+    ];
+    for (screen, label, action) in [
+        (Screen::Inbox, "Inbox", super::keymap::Action::ScreenInbox),
+        (Screen::Tasks, "Tasks", super::keymap::Action::ScreenTasks),
+        (
+            Screen::Agents,
+            "Agents",
+            super::keymap::Action::ScreenAgents,
+        ),
+    ] {
+        let key = m.config.keymap.first_key(action);
+        let text = format!(" {label} [{key}] ");
+        spans.push(if m.screen == screen {
+            Span::styled(format!("▸{}", text.trim_start()), t.selected())
+        } else {
+            Span::styled(text, t.muted())
+        });
+    }
+    let who = match &m.identity {
+        Some(me) => format!("as {} ", clean_line(me)),
+        None => "as any recipient ".into(),
+    };
+    let left = Line::from(spans);
+    let used: usize = left.width();
+    let pad = (area.width as usize).saturating_sub(used + text::width(&who));
+    let mut line = left;
+    line.spans.push(Span::raw(" ".repeat(pad)));
+    line.spans.push(Span::styled(who, t.info()));
+    f.render_widget(Paragraph::new(line), area);
+}
+
+fn draw_tabs(m: &Model, f: &mut Frame, area: Rect) {
+    let t = &m.config.theme;
+    let mut spans = vec![Span::raw(" ")];
+    match m.screen {
+        Screen::Inbox => {
+            let wide = area.width >= 100;
+            for (i, filter) in Filter::ALL.into_iter().enumerate() {
+                let label = if wide { filter.label() } else { filter.short() };
+                let text = format!("{} {} {}", i + 1, label, m.filter_count(filter));
+                if m.filter == filter {
+                    spans.push(Span::styled(format!("[{text}]"), t.selected()));
+                } else {
+                    spans.push(Span::styled(format!(" {text} "), t.base()));
+                }
+                spans.push(Span::raw(" "));
+            }
+            if !m.search.query.is_empty() && !m.search.typing {
+                spans.push(Span::styled(
+                    format!("/{}", clean_line(&m.search.query)),
+                    t.warn(),
+                ));
+            }
+        }
+        Screen::Tasks => {
+            spans.push(Span::styled("Task board", t.accent()));
+            spans.push(Span::styled(
+                format!("  {} tasks", m.tasks.len()),
+                t.muted(),
+            ));
+        }
+        Screen::Agents => {
+            spans.push(Span::styled("Agent roster", t.accent()));
+            spans.push(Span::styled(
+                format!("  {} agents", m.inbox.agents.len()),
+                t.muted(),
+            ));
+        }
+    }
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+fn draw_inbox(m: &Model, f: &mut Frame, area: Rect) {
+    // Decided from the frame, not the model, so layout never lags a resize.
+    if area.width >= 120 {
+        let [left, right] =
+            Layout::horizontal([Constraint::Percentage(52), Constraint::Percentage(48)])
+                .areas(area);
+        let n = m.selected_thread().map(|t| t.messages.len()).unwrap_or(0) as u16;
+        let list_h = (n + 2).clamp(4, right.height / 2);
+        let [top, bottom] =
+            Layout::vertical([Constraint::Length(list_h), Constraint::Min(3)]).areas(right);
+        threads::draw(m, f, left);
+        messages::draw(m, f, top);
+        message::draw(m, f, bottom);
+    } else {
+        match m.focus {
+            Pane::Threads => threads::draw(m, f, area),
+            Pane::Messages => messages::draw(m, f, area),
+            Pane::Message => message::draw(m, f, area),
+        }
+    }
+}
+
+/// A bordered pane; the focused one gets the accent and a heavier border.
+pub fn pane<'a>(m: &Model, title: String, focused: bool) -> Block<'a> {
+    let t = &m.config.theme;
+    Block::default()
+        .borders(Borders::ALL)
+        .border_type(if focused {
+            BorderType::Thick
+        } else {
+            BorderType::Plain
+        })
+        .border_style(t.border(focused))
+        .title(Span::styled(
+            format!(" {title} "),
+            if focused { t.accent() } else { t.base() },
+        ))
+}
+
+/// Agent text for one line: sanitised, newlines folded.
+pub fn line_text(s: &str) -> String {
+    clean_line(s).into_owned()
+}
+
+/// Agent text for a paragraph: sanitised, one `Line` per source line.
+pub fn para_text(s: &str, style: Style) -> Vec<Line<'static>> {
+    clean_text(s)
+        .lines()
+        .map(|l| Line::styled(l.to_string(), style))
+        .collect()
+}
+
+/// First index to show so `selected` stays within `height` rows, moving
+/// the remembered offset as little as possible (no jumpy recentring).
+pub fn scroll_window(
+    offset: &Cell<usize>,
+    selected: Option<usize>,
+    len: usize,
+    height: usize,
+) -> usize {
+    let mut start = offset.get().min(len.saturating_sub(height.max(1)));
+    if let Some(sel) = selected {
+        if sel < start {
+            start = sel;
+        } else if height > 0 && sel >= start + height {
+            start = sel + 1 - height;
+        }
+    }
+    offset.set(start);
+    start
+}
+
+/// Pads a row to the pane width so a selected row is highlighted edge to edge.
+pub fn full_row(mut line: Line<'static>, width: u16, selected: bool, m: &Model) -> Line<'static> {
+    let w = line.width();
+    if w < width as usize {
+        line.spans.push(Span::raw(" ".repeat(width as usize - w)));
+    }
+    if selected {
+        line = line.style(m.config.theme.selected());
+    }
+    line
+}
+
+/// Centered rectangle for overlays.
+pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}

@@ -1,0 +1,123 @@
+//! Modal overlays: the "act as which agent" chooser and the inline reply
+//! editor. The editor shows the message being answered above the text.
+
+use ratatui::layout::{Constraint, Layout, Position, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph, Wrap};
+use ratatui::Frame;
+
+use super::{centered, line_text, pane, para_text};
+use crate::model::{Model, Overlay};
+use crate::text::width;
+
+pub fn draw_chooser(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
+    let Overlay::Choose {
+        title,
+        options,
+        index,
+        ..
+    } = o
+    else {
+        return;
+    };
+    let t = &m.config.theme;
+    let w = options
+        .iter()
+        .map(|s| width(s))
+        .max()
+        .unwrap_or(10)
+        .max(title.len())
+        .max(20) as u16
+        + 10;
+    let area = centered(body, w, options.len() as u16 + 4);
+    f.render_widget(Clear, area);
+    let mut lines = vec![Line::styled("Several recipients apply:", t.muted())];
+    for (i, opt) in options.iter().enumerate() {
+        let sel = i == *index;
+        let text = format!(
+            "{} {}. {}",
+            if sel { "▶" } else { " " },
+            i + 1,
+            line_text(opt)
+        );
+        lines.push(if sel {
+            Line::styled(text, t.selected())
+        } else {
+            Line::styled(text, t.base())
+        });
+    }
+    f.render_widget(
+        Paragraph::new(lines).block(pane(m, format!("{title}…"), true)),
+        area,
+    );
+}
+
+pub fn draw_editor(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
+    let Overlay::Editor {
+        key,
+        agent,
+        to,
+        text,
+        cursor,
+    } = o
+    else {
+        return;
+    };
+    let t = &m.config.theme;
+    let area = centered(
+        body,
+        body.width.saturating_sub(4).max(20),
+        body.height.saturating_sub(2).max(6),
+    );
+    f.render_widget(Clear, area);
+    let block = pane(
+        m,
+        format!(
+            "Reply as {} → {} · Ctrl-s send · Esc discard",
+            line_text(agent),
+            line_text(to)
+        ),
+        true,
+    );
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let quote_h = (inner.height / 3).max(1);
+    let [quote, sep, edit] = Layout::vertical([
+        Constraint::Length(quote_h),
+        Constraint::Length(1),
+        Constraint::Min(1),
+    ])
+    .areas(inner);
+    if let Some(x) = m.inbox.message_by_key(key) {
+        let q: Vec<Line> = para_text(&x.message.body, t.muted())
+            .into_iter()
+            .map(|l| {
+                let mut spans = vec![Span::styled("> ", t.muted())];
+                spans.extend(l.spans);
+                Line::from(spans)
+            })
+            .collect();
+        f.render_widget(Paragraph::new(q).wrap(Wrap { trim: false }), quote);
+    }
+    f.render_widget(
+        Paragraph::new(Line::styled("─".repeat(sep.width as usize), t.muted())),
+        sep,
+    );
+    // The typed text is the user's own, but it is sanitised like everything else.
+    let lines: Vec<Line> = if text.is_empty() {
+        vec![Line::styled(
+            "Type your answer. Enter: new line.",
+            t.muted(),
+        )]
+    } else {
+        para_text(text, t.base())
+    };
+    let before = &text[..*cursor];
+    let row = before.matches('\n').count() as u16;
+    let col = width(before.rsplit('\n').next().unwrap_or(""));
+    let scroll = row.saturating_sub(edit.height.saturating_sub(1));
+    f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), edit);
+    let x = edit.x + (col as u16).min(edit.width.saturating_sub(1));
+    let y = edit.y + (row - scroll).min(edit.height.saturating_sub(1));
+    f.set_cursor_position(Position::new(x, y));
+}

@@ -1,0 +1,180 @@
+//! The task board: the router's tasks grouped by AOF status, in lifecycle
+//! order, each group headed by its glyph, word and count. Every status is
+//! listed even when empty so the board's shape never changes.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+use super::{full_row, line_text, pane, scroll_window};
+use crate::keymap::Action;
+use crate::model::{age, Model};
+use crate::text::{fit, fit_right};
+use crate::theme::task_status;
+use amail_core::aof::TaskStatus;
+
+enum Row<'a> {
+    Header(TaskStatus, usize),
+    Task(&'a amail_core::router::TaskSummary),
+}
+
+pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
+    let th = &m.config.theme;
+    let title = if m.search.query.is_empty() {
+        "Task board".to_string()
+    } else {
+        format!("Task board · /{}", line_text(&m.search.query))
+    };
+    let block = pane(m, title, true);
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    if inner.width >= 140 && !m.tasks.is_empty() {
+        draw_columns(m, f, inner);
+        return;
+    }
+    let board = m.board();
+    let mut rows = Vec::new();
+    for s in TaskStatus::ALL {
+        let n = board.iter().filter(|t| t.status == s).count();
+        rows.push(Row::Header(s, n));
+        rows.extend(board.iter().filter(|t| t.status == s).map(|t| Row::Task(t)));
+    }
+    let selected = m.sel.task.as_ref().and_then(|k| {
+        rows.iter()
+            .position(|r| matches!(r, Row::Task(t) if &t.id == k))
+    });
+    let h = inner.height as usize;
+    let start = scroll_window(&m.offsets.tasks, selected, rows.len(), h);
+    let w = inner.width as usize;
+    // Router ids are long (TASK-2026-11-22-001): show them whole when there is room.
+    let id_w = if w >= 100 { 23 } else { 13 };
+    let title_w = w.saturating_sub(2 + id_w + 1 + 13 + 13 + 5);
+    let lines: Vec<Line> = rows
+        .iter()
+        .enumerate()
+        .skip(start)
+        .take(h)
+        .map(|(i, r)| match r {
+            Row::Header(s, n) => {
+                let (g, tone) = task_status(*s);
+                Line::from(vec![
+                    Span::styled(
+                        format!("{g} {}", s.as_str().to_uppercase()),
+                        th.tone(tone).add_modifier(ratatui::style::Modifier::BOLD),
+                    ),
+                    Span::styled(format!(" ({n})"), th.muted()),
+                ])
+            }
+            Row::Task(t) => {
+                let sel = selected == Some(i);
+                let (g, tone) = task_status(t.status);
+                let line = Line::from(vec![
+                    Span::styled(if sel { "▶ " } else { "  " }, th.accent()),
+                    Span::styled(
+                        fit(&format!("{g} {}", line_text(&t.id)), id_w),
+                        th.tone(tone),
+                    ),
+                    Span::raw(" "),
+                    Span::styled(
+                        fit(&line_text(&t.title), title_w.saturating_sub(1)),
+                        th.base(),
+                    ),
+                    Span::raw(" "),
+                    Span::styled(
+                        fit(&line_text(t.bead.as_deref().unwrap_or("-")), 13),
+                        th.info(),
+                    ),
+                    Span::styled(
+                        fit(&line_text(t.agent.as_deref().unwrap_or("unassigned")), 13),
+                        th.base(),
+                    ),
+                    Span::styled(fit_right(&age(m.now, t.updated_at), 5), th.muted()),
+                ]);
+                full_row(line, inner.width, sel, m)
+            }
+        })
+        .collect();
+    if board.is_empty() {
+        let mut l = lines;
+        l.push(Line::raw(""));
+        l.push(Line::styled(
+            "No tasks in the store yet (route some mail: amail route).",
+            th.muted(),
+        ));
+        f.render_widget(Paragraph::new(l), inner);
+    } else {
+        f.render_widget(Paragraph::new(lines), inner);
+    }
+}
+
+pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
+    let k = &m.config.keymap;
+    vec![
+        (k.first_key(Action::Open), "thread"),
+        (k.first_key(Action::Search), "search"),
+        (k.first_key(Action::ScreenInbox), "inbox"),
+        (k.first_key(Action::ScreenAgents), "agents"),
+        (k.first_key(Action::Help), "help"),
+        (k.first_key(Action::Quit), "quit"),
+    ]
+}
+
+/// Wide terminals: one column per status, a three-line card per task.
+fn draw_columns(m: &Model, f: &mut Frame, area: Rect) {
+    let th = &m.config.theme;
+    let board = m.board();
+    let cols = Layout::horizontal(
+        [Constraint::Ratio(1, TaskStatus::ALL.len() as u32); TaskStatus::ALL.len()],
+    )
+    .split(area);
+    for (status, col) in TaskStatus::ALL.into_iter().zip(cols.iter()) {
+        let w = col.width.saturating_sub(1) as usize;
+        let tasks: Vec<_> = board.iter().filter(|t| t.status == status).collect();
+        let (g, tone) = task_status(status);
+        let mut lines = vec![
+            Line::styled(
+                fit(
+                    &format!("{g} {} {}", status.as_str().to_uppercase(), tasks.len()),
+                    w,
+                ),
+                th.tone(tone).add_modifier(ratatui::style::Modifier::BOLD),
+            ),
+            Line::styled("─".repeat(w), th.muted()),
+        ];
+        let per_card = 4;
+        let cap = ((col.height as usize).saturating_sub(2) / per_card).max(1);
+        let sel = tasks
+            .iter()
+            .position(|t| m.sel.task.as_deref() == Some(t.id.as_str()));
+        let start = sel.map_or(0, |i| (i + 1).saturating_sub(cap));
+        for (i, t) in tasks.iter().enumerate().skip(start).take(cap) {
+            let selected = sel == Some(i);
+            let style = if selected { th.selected() } else { th.base() };
+            let cursor = if selected { "▶ " } else { "  " };
+            // The bead says more than a generated task id in a narrow card.
+            let label = t.bead.as_deref().unwrap_or(&t.id);
+            lines.push(Line::styled(
+                fit(&format!("{cursor}{g} {}", line_text(label)), w),
+                if selected { style } else { th.tone(tone) },
+            ));
+            lines.push(Line::styled(
+                fit(&format!("  {}", line_text(&t.title)), w),
+                style,
+            ));
+            let who = line_text(t.agent.as_deref().unwrap_or("unassigned"));
+            lines.push(Line::styled(
+                fit(&format!("  {who} · {}", age(m.now, t.updated_at)), w),
+                if selected { style } else { th.muted() },
+            ));
+            lines.push(Line::raw(""));
+        }
+        if tasks.len() > start + cap {
+            lines.push(Line::styled(
+                format!("  +{} more", tasks.len() - start - cap),
+                th.muted(),
+            ));
+        }
+        f.render_widget(Paragraph::new(lines), *col);
+    }
+}
