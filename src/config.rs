@@ -1,11 +1,11 @@
-//! Settings shared by every command, read from the config file
-//! ([`crate::cli::config_path`], TOML) and overridden by global flags.
+//! Settings shared by every command, read once from the config file
+//! ([`config_path`], TOML) and overridden by global flags.
 //!
 //! Today one key: `max_message_size`, the largest mail file (or standard
 //! input) amail reads, default 10 MiB like AOF's envelope limit. Bytes as
 //! an integer, or a string with a unit: `"512KiB"`, `"10MiB"`, `"1G"`.
-//! The TUI's own keys (`[ui]`, keys, colours) are read by
-//! [`amail_tui::config`] from the same file.
+//! The TUI's own keys (`[ui]`, keys, colours) are parsed by
+//! [`amail_tui::config`] from the same text, read here once.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -35,15 +35,54 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("bad size {s:?}: must be between 1 byte and 2^64"))
 }
 
-/// The limit the config file at `path` sets, if any. A missing file is
-/// no limit; an unreadable or malformed one, or a bad value, is an error
-/// naming the file.
-pub fn max_size_from_file(path: &Path) -> Result<Option<u64>, String> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("{}: cannot read config: {e}", path.display())),
-    };
+/// The config file, read once per run, and what the binary resolved from
+/// it. The TUI's keys are parsed from the same text
+/// (`amail_tui::UiConfig::from_file`); nothing reads the file again.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub path: PathBuf,
+    /// The file's text; `None` when there is no config file.
+    pub text: Option<String>,
+    /// The message size limit for this run: `--max-size`, else the file's
+    /// [`MAX_MESSAGE_SIZE_KEY`], else [`DEFAULT_MAX_MESSAGE_BYTES`].
+    pub max_bytes: u64,
+}
+
+impl Config {
+    /// Reads the config file at [`config_path`] and resolves the size
+    /// limit against `flag` (`--max-size`).
+    pub fn load(flag: Option<&str>) -> Result<Config, String> {
+        Config::load_from(&config_path(), flag)
+    }
+
+    /// [`Config::load`] from a given path. A missing file is no config; an
+    /// unreadable or malformed one, or a bad value, is an error naming the
+    /// file, even when the flag overrides the value, so a broken config
+    /// never goes unnoticed.
+    pub fn load_from(path: &Path, flag: Option<&str>) -> Result<Config, String> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => Some(t),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(format!("{}: cannot read config: {e}", path.display())),
+        };
+        let from_file = match &text {
+            Some(t) => max_size_from_text(path, t)?,
+            None => None,
+        };
+        let max_bytes = match flag {
+            Some(f) => parse_size(f).map_err(|e| format!("--max-size: {e}"))?,
+            None => from_file.unwrap_or(DEFAULT_MAX_MESSAGE_BYTES),
+        };
+        Ok(Config {
+            path: path.to_path_buf(),
+            text,
+            max_bytes,
+        })
+    }
+}
+
+/// The limit a config file's text sets, if any.
+fn max_size_from_text(path: &Path, text: &str) -> Result<Option<u64>, String> {
     let table: toml::Table = text
         .parse()
         .map_err(|e| format!("{}: bad config: {e}", path.display()))?;
@@ -58,20 +97,6 @@ pub fn max_size_from_file(path: &Path) -> Result<Option<u64>, String> {
             path.display()
         )),
     }
-}
-
-/// The message size limit for this run: `flag` (`--max-size`), else the
-/// config file's [`MAX_MESSAGE_SIZE_KEY`], else
-/// [`DEFAULT_MAX_MESSAGE_BYTES`]. Resolved once by the binary and passed
-/// down to every reader as a value.
-pub fn resolve_max_size(flag: Option<&str>) -> Result<u64, String> {
-    // The config file is read (and a bad one reported) even when the flag
-    // overrides it, so a broken config never goes unnoticed.
-    let from_file = max_size_from_file(&config_path())?;
-    if let Some(f) = flag {
-        return parse_size(f).map_err(|e| format!("--max-size: {e}"));
-    }
-    Ok(from_file.unwrap_or(DEFAULT_MAX_MESSAGE_BYTES))
 }
 
 /// `AMAIL_HOME`, else the platform data dir (`~/.local/share/amail` on Linux).

@@ -53,15 +53,16 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // The one place the size limit is decided; everything below gets it
     // as a value.
-    let max_bytes = match amail::config::resolve_max_size(cli.max_size.as_deref()) {
-        Ok(n) => n,
+    let config = match amail::config::Config::load(cli.max_size.as_deref()) {
+        Ok(c) => c,
         Err(e) => {
             eprintln!("amail: {e}");
             return ExitCode::from(2);
         }
     };
+    let max_bytes = config.max_bytes;
     let result: cli::CliResult = match cli.command {
-        Command::Inbox(args) => cli::inbox::run(args, max_bytes),
+        Command::Inbox(args) => cli::inbox::run(args, &config),
         Command::Parse(args) => cli::parse::run(args, max_bytes),
         Command::Route(a) => cli::route::run(a, max_bytes),
         Command::Tasks(a) => cli::tasks::run(a),

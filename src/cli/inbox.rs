@@ -28,14 +28,19 @@ pub struct InboxArgs {
     pub db: Option<PathBuf>,
 }
 
-pub fn run(args: InboxArgs, max_bytes: u64) -> CliResult {
+pub fn run(args: InboxArgs, settings: &amail::config::Config) -> CliResult {
+    let max_bytes = settings.max_bytes;
     use std::io::IsTerminal;
     if !std::io::stdout().is_terminal() {
         return Err(CliError::usage(
             "amail inbox needs a terminal; for scripts use `amail threads` or `amail pending`",
         ));
     }
-    let config = UiConfig::load(&super::config_path(), amail_tui::config::no_color_env());
+    let config = UiConfig::from_file(
+        &settings.path,
+        settings.text.as_deref(),
+        amail_tui::config::no_color_env(),
+    );
     let backend = make_backend(&args, max_bytes)?;
     amail_tui::run(
         backend,

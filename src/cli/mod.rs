@@ -40,7 +40,7 @@ impl CliError {
 
 pub type CliResult = Result<ExitCode, CliError>;
 
-pub use amail::config::{amail_home, config_path, default_mailbox, default_store};
+pub use amail::config::{amail_home, default_mailbox, default_store};
 
 pub mod ack;
 pub mod demo;

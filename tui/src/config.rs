@@ -58,17 +58,25 @@ impl UiConfig {
     /// Reads `path` (missing is fine) and resolves colour against `no_color`
     /// (whether the NO_COLOR variable is set and non-empty).
     pub fn load(path: &Path, no_color: bool) -> UiConfig {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => Some(t),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        match std::fs::read_to_string(path) {
+            Ok(t) => UiConfig::from_file(path, Some(&t), no_color),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                UiConfig::from_file(path, None, no_color)
+            }
             Err(e) => {
                 let mut c = UiConfig::from_toml("", no_color);
                 c.warnings.push(format!("{}: {e}", path.display()));
                 c.path = Some(path.to_path_buf());
-                return c;
+                c
             }
-        };
-        let mut c = UiConfig::from_toml(text.as_deref().unwrap_or(""), no_color);
+        }
+    }
+
+    /// The config file at `path` as already read by the caller (`None`: there
+    /// is none): the binary reads the file once for all its settings and
+    /// hands the text here, so warnings still name the file.
+    pub fn from_file(path: &Path, text: Option<&str>, no_color: bool) -> UiConfig {
+        let mut c = UiConfig::from_toml(text.unwrap_or(""), no_color);
         c.path = Some(path.to_path_buf());
         for w in c.warnings.iter_mut() {
             *w = format!("{}: {w}", path.display());
