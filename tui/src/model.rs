@@ -15,7 +15,6 @@ use amail_parser::MessageType;
 use chrono::{DateTime, Utc};
 
 use super::config::UiConfig;
-use super::msg::WatchState;
 use amail_core::inbox::{HelpState, Inbox, InboxMessage, SourceKind, Thread};
 use amail_core::router::TaskSummary;
 
@@ -159,6 +158,16 @@ pub struct Selection {
     pub message: Option<String>,
     pub task: Option<String>,
     pub agent: Option<String>,
+}
+
+/// Whether live refresh is running, shown in the status bar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WatchState {
+    /// Not started yet (tests, or before the first event loop turn).
+    Off,
+    Watching,
+    /// Watching failed; the reason, and reload is manual (`R`).
+    Failed(String),
 }
 
 /// The selection before a data change and where each selected key stood

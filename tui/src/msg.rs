@@ -9,18 +9,10 @@ use chrono::{DateTime, Utc};
 use ratatui::crossterm::event::KeyEvent;
 
 use super::model::ListsBefore;
+// The watcher state is the model's; a `Msg::Watch` carries it.
+pub use super::model::WatchState;
 use amail_core::inbox::Inbox;
 use amail_core::router::TaskSummary;
-
-/// Whether live refresh is running, shown in the status bar.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum WatchState {
-    /// Not started yet (tests, or before the first event loop turn).
-    Off,
-    Watching,
-    /// Watching failed; the reason, and reload is manual (`R`).
-    Failed(String),
-}
 
 #[derive(Debug, Clone)]
 pub enum Msg {
