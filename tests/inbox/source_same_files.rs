@@ -9,14 +9,15 @@
 //! reads handoff files from its handoff directory (hidden, never walked);
 //! those are left out of its side.
 
-mod inbox_support;
-
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use amail_core::inbox::{self, LoadOptions};
 use chrono::{TimeZone, Utc};
-use inbox_support::{amail, copy_dir, fixture, fixture_copy};
+
+use crate::support::cli::amail;
+use crate::support::copy::{copy_dir, fixture_copy};
+use crate::support::fixture::fixture;
 
 /// The files `amail parse DIR --format jsonl` printed messages from.
 fn parse_files(dir: &Path) -> BTreeSet<PathBuf> {

@@ -1,8 +1,6 @@
 //! The inbox over a plain mailbox: the demo generator, threads, help state,
 //! the roster, the ack journal, replies as new files, problems, stdin JSON.
 
-mod inbox_support;
-
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -11,7 +9,9 @@ use amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES as MAX;
 use amail_core::inbox::{self, AgentState, HelpState, Inbox, LoadOptions, SourceKind};
 use amail_parser::MessageType;
 use chrono::{TimeZone, Utc};
-use inbox_support::{amail, fixture};
+
+use crate::support::cli::amail;
+use crate::support::fixture::fixture;
 
 fn now() -> chrono::DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap()

@@ -8,12 +8,13 @@
 //!
 //! Skipped, with the reason printed, only where Python 3.12 is missing.
 
-mod inbox_support;
-
 use std::process::Command;
 
 use amail_core::inbox::{self, LoadOptions};
-use inbox_support::{amail, fixture_copy, server_python, server_view};
+
+use crate::support::cli::amail;
+use crate::support::copy::fixture_copy;
+use crate::support::interop::{server_python, server_view};
 
 #[test]
 fn real_server_sees_our_reply_and_agrees_on_acks() {

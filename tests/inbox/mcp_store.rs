@@ -2,14 +2,15 @@
 //! server wrote), in both SQLite timestamp dialects: threads, pending per
 //! recipient, read/ack state, ack and reply.
 
-mod inbox_support;
-
 use std::path::Path;
 
 use amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES as MAX;
 use amail_core::inbox::{self, Inbox, LoadOptions, RecipientKind, SourceKind};
-use inbox_support::{amail, convert_to_integer_dialect, fixture_copy};
 use rusqlite::Connection;
+
+use crate::support::cli::amail;
+use crate::support::copy::fixture_copy;
+use crate::support::integer_dialect::convert_to_integer_dialect;
 
 fn load(dir: &Path) -> Inbox {
     let inbox = inbox::load(dir, &LoadOptions::default()).unwrap();

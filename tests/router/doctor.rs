@@ -2,13 +2,13 @@
 //! companion directories, a lost bead index entry, leftover temp files and
 //! a torn event line; reports what it cannot fix.
 
-mod router_support;
-
 use std::fs;
 
 use amail_core::aof::TaskStatus;
 use amail_core::router::{doctor, Store};
-use router_support::*;
+
+use crate::support::fixture::fixture;
+use crate::support::router::*;
 
 fn routed_store() -> (tempfile::TempDir, Store, String) {
     let dir = scratch();

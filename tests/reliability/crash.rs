@@ -1,7 +1,7 @@
 //! Guarantee: `amail ack` and `amail reply` survive a kill at any point.
 //!
 //! The kill is the router's `AMAIL_CRASH_AFTER=N` hook (see
-//! `tests/router_crash.rs`): the process aborts (no unwinding, no flushing:
+//! `tests/router/crash.rs`): the process aborts (no unwinding, no flushing:
 //! the effect of `kill -9`) at its N-th durable step. The ack and reply
 //! writers have steps before and after every SQLite commit, between the two
 //! halves of every append and temp-file write (so torn writes happen),
@@ -23,14 +23,15 @@
 //!   exists the reply is visible (from its row if an archive copy is
 //!   missing); the archive loads without problems.
 
-mod inbox_support;
-
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
 
 use amail_core::inbox::{self, LoadOptions};
 use rusqlite::Connection;
+
+use crate::support::copy::copy_dir;
+use crate::support::fixture::fixture;
 
 fn amail(args: &[&str], crash: Option<(u64, u64)>) -> Output {
     let mut c = Command::new(env!("CARGO_BIN_EXE_amail"));
@@ -190,7 +191,7 @@ fn killed_mailbox_reply_is_whole_or_absent() {
 
 fn store(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
     let root = dir.join("store");
-    inbox_support::copy_dir(&inbox_support::fixture(), &root);
+    copy_dir(&fixture(), &root);
     let db = root.join("storage.sqlite3");
     (root, db)
 }

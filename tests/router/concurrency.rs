@@ -2,13 +2,13 @@
 //! nothing: every message is received once, every transition logged once,
 //! event ids stay unique, and the store equals a sequential run's.
 
-mod router_support;
-
 use std::collections::HashSet;
 use std::process::{Command, Stdio};
 
 use amail_core::router::Store;
-use router_support::*;
+
+use crate::support::fixture::fixture;
+use crate::support::router::*;
 
 fn spawn_route(store: &std::path::Path, input: &std::path::Path) -> std::process::Child {
     Command::new(env!("CARGO_BIN_EXE_amail"))

@@ -1,17 +1,13 @@
-//! Helpers shared by the router integration tests.
-#![allow(dead_code)]
+//! The router tests' helpers: a scratch store, `amail route` through the
+//! built binary, and the store's files and event log read back for
+//! comparison.
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use amail_core::router::events;
-
-/// The mcp_agent_mail 0.1.0 sample mailbox.
-pub fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mcp-agent-mail-0.1.0")
-}
 
 /// A scratch directory, on tmpfs when there is one (fsync there is cheap,
 /// which keeps the crash test's hundreds of runs fast; crash safety under

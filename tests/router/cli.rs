@@ -1,13 +1,13 @@
 //! `amail route` over files of AOF/1 envelopes and standard input.
 
-mod router_support;
-
 use std::fs;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
 use amail_core::router::Store;
-use router_support::*;
+
+use crate::support::fixture::fixture;
+use crate::support::router::*;
 
 #[test]
 fn envelope_files_are_routed_and_bad_lines_named() {

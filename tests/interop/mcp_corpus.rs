@@ -8,14 +8,13 @@
 //!
 //! Skipped, with the reason printed, only where Python 3.12 is missing.
 
-mod inbox_support;
-
 use std::collections::BTreeSet;
 
 use amail::demo::corpus::mcp;
 use amail_core::inbox::{self, LoadOptions};
 use chrono::{TimeZone, Utc};
-use inbox_support::{server_python, server_view};
+
+use crate::support::interop::{server_python, server_view};
 
 #[test]
 fn real_server_serves_a_generated_corpus() {

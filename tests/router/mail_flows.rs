@@ -2,12 +2,11 @@
 //! completion type, a BLOCKED help request, spawn traffic, and a bead whose
 //! first message is not BEAD_ACCEPTED.
 
-mod router_support;
-
 use std::collections::HashMap;
 
 use amail_core::router::Store;
-use router_support::*;
+
+use crate::support::router::*;
 
 fn accept(dir: &std::path::Path, bead: &str, n: u32) {
     write_mail(

@@ -4,16 +4,16 @@
 //! diagnostics, and has the real server's schema and archive shapes (checked
 //! against the fixture the server wrote, so drift on either side fails).
 
-mod inbox_support;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use amail::demo::corpus::{self, mcp};
 use amail_core::inbox::{self, Inbox, LoadOptions};
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use inbox_support::{amail, fixture};
 use rusqlite::{Connection, OpenFlags};
+
+use crate::support::cli::amail;
+use crate::support::fixture::fixture;
 
 fn now() -> DateTime<Utc> {
     // Sub-second digits beyond microseconds: the store keeps microseconds.

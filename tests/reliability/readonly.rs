@@ -14,14 +14,14 @@
 //! - A task file with broken front matter: `amail tasks` lists the others
 //!   and names the file, `amail doctor` names it, routing still works.
 
-mod inbox_support;
-
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use inbox_support::{copy_dir, fixture};
 use rusqlite::Connection;
+
+use crate::support::copy::copy_dir;
+use crate::support::fixture::fixture;
 
 fn amail(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_amail"))

@@ -841,7 +841,7 @@ fn dedupe_key_makes_a_resend_a_no_op() {
 }
 
 // §7.7 concurrent handling (threads in one process; processes are in
-// router_concurrency.rs).
+// concurrency.rs).
 
 #[test]
 fn concurrent_reports_leave_one_whole_result_and_one_transition() {

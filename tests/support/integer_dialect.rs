@@ -1,35 +1,11 @@
-//! Helpers shared by the inbox tests: fixture copies and an
-//! integer-microseconds database built from the schema facts.
-#![allow(dead_code)]
+//! The fixture store in the Rust port's SQLite dialect (integer
+//! microsecond timestamps), built from the Python server's database so the
+//! inbox tests read the same rows in both dialects.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use rusqlite::Connection;
-
-pub fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mcp-agent-mail-0.1.0")
-}
-
-/// A private copy of the fixture (never write to the original).
-pub fn fixture_copy() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    copy_dir(&fixture(), dir.path());
-    dir
-}
-
-pub fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for e in fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            fs::copy(e.path(), &target).unwrap();
-        }
-    }
-}
 
 /// Rewrites the copy's database into the Rust port's dialect: the same rows,
 /// every timestamp as INTEGER microseconds since the epoch, with the Rust
@@ -181,97 +157,4 @@ pub fn convert_to_integer_dialect(db: &Path) {
         }
     }
     fs::rename(&new_path, db).unwrap();
-}
-
-/// Runs the built `amail` binary.
-pub fn amail(args: &[&str], stdin: Option<&str>) -> std::process::Output {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_amail"))
-        .args(args)
-        .env(
-            "AMAIL_HOME",
-            std::env::temp_dir().join("amail-test-home-unused"),
-        )
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    if let Some(s) = stdin {
-        input.write_all(s.as_bytes()).unwrap();
-    }
-    drop(input);
-    child.wait_with_output().unwrap()
-}
-
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
-}
-
-/// The python of the virtualenv holding the real mcp-agent-mail server
-/// (`tests/interop/setup-venv.sh` makes it once under `target/`), or `None`
-/// with the reason printed where Python 3.12 is missing.
-pub fn server_python() -> Option<PathBuf> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop/setup-venv.sh");
-    let out = std::process::Command::new("bash")
-        .arg(&script)
-        .arg(target_dir().join("interop-venv"))
-        .output()
-        .expect("bash runs");
-    match out.status.code() {
-        Some(0) => Some(PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())),
-        Some(3) => {
-            eprintln!(
-                "SKIPPED interop test: {}",
-                String::from_utf8_lossy(&out.stderr).trim()
-            );
-            None
-        }
-        _ => panic!(
-            "setting up the mcp-agent-mail venv failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        ),
-    }
-}
-
-/// Runs `tests/interop/<script>` with the real server's python against the
-/// store in `dir` (`archive/` and `storage.sqlite3`), offline and with a
-/// private HOME, and returns the JSON view it prints on its last line.
-pub fn server_view(python: &Path, script: &str, args: &[&str], dir: &Path) -> serde_json::Value {
-    let home = tempfile::tempdir().unwrap();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/interop")
-        .join(script);
-    let out = std::process::Command::new(python)
-        .arg(&script)
-        .args(args)
-        .current_dir(dir)
-        .env("HOME", home.path())
-        .env("STORAGE_ROOT", dir.join("archive"))
-        .env(
-            "DATABASE_URL",
-            format!(
-                "sqlite+aiosqlite:///{}",
-                dir.join("storage.sqlite3").display()
-            ),
-        )
-        .env("MCP_TOOLS_MODE", "extended")
-        .env("LLM_ENABLED", "false")
-        .env("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-        .env("TOOLS_LOG_ENABLED", "false")
-        .env("LOG_RICH_ENABLED", "false")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "server run failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let last = stdout.lines().last().unwrap_or("");
-    serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {stdout}"))
 }

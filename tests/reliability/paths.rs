@@ -10,14 +10,15 @@
 //! outside the store / mailbox, and no path component is longer than 255
 //! bytes or a Windows device name.
 
-mod inbox_support;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES as MAX;
 use amail_core::inbox::{self, LoadOptions, SourceKind};
 use rusqlite::Connection;
+
+use crate::support::copy::copy_dir;
+use crate::support::fixture::fixture;
 
 fn hostile(sandbox: &Path) -> Vec<String> {
     vec![
@@ -194,7 +195,7 @@ fn mcp_store_replies_refuse_hostile_names_from_the_database() {
     {
         let sandbox = tempfile::tempdir().unwrap();
         let root = sandbox.path().join("store");
-        inbox_support::copy_dir(&inbox_support::fixture(), &root);
+        copy_dir(&fixture(), &root);
         let db = root.join("storage.sqlite3");
         let conn = Connection::open(&db).unwrap();
         let h_abs = h.replace("{abs}", &sandbox.path().display().to_string());

@@ -10,11 +10,10 @@
 //! covers every file's bytes, the directory tree and the event log (ids,
 //! types, actors, tasks, payloads; only logging times may differ).
 
-mod router_support;
-
 use std::path::Path;
 
-use router_support::*;
+use crate::support::fixture::fixture;
+use crate::support::router::*;
 
 fn route_with_crash(store: &Path, n: u64) -> bool {
     let s = store.to_str().unwrap();

@@ -1,15 +1,15 @@
 //! Guarantee: acking or replying while another program holds the SQLite
 //! database never corrupts it. A short hold is waited out (busy timeout,
-//! 5 s; `tests/inbox_mcp_store.rs` covers it); a hold longer than that
+//! 5 s; `tests/inbox/mcp_store.rs` covers it); a hold longer than that
 //! fails with a clear, retryable error (exit status 75, "try again") and
 //! changes nothing; run again after the hold, the ack and the reply land
-//! once. Two routers sharing a store: `tests/router_concurrency.rs`.
-
-mod inbox_support;
+//! once. Two routers sharing a store: `tests/router/concurrency.rs`.
 
 use std::process::{Command, Output};
 
 use rusqlite::Connection;
+
+use crate::support::copy::fixture_copy;
 
 fn amail(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_amail"))
@@ -40,7 +40,7 @@ fn state(db: &std::path::Path) -> (i64, Option<String>) {
 
 #[test]
 fn a_held_database_gives_a_retryable_error_and_no_change() {
-    let dir = inbox_support::fixture_copy();
+    let dir = fixture_copy();
     let root = dir.path();
     let db = root.join("storage.sqlite3");
     let r = root.to_str().unwrap();

@@ -1,12 +1,12 @@
 //! End to end over the fixture mailbox (mcp_agent_mail 0.1.0 sample):
 //! `amail route`, then the store's board, Work Logs and event log.
 
-mod router_support;
-
 use std::fs;
 
 use amail_core::router::Store;
-use router_support::*;
+
+use crate::support::fixture::fixture;
+use crate::support::router::*;
 
 #[test]
 fn fixture_routes_to_one_task_per_bead_both_in_review() {

@@ -1,7 +1,7 @@
 //! Superlinearity beyond the parser (the parser's own shapes, to 10 MB, are
 //! in `parser/tests/linear.rs` and run in CI). These are too big for CI and
 //! are `#[ignore]`d; run them with
-//! `cargo test --release --test rel_scale -- --ignored --test-threads=1`.
+//! `cargo test --release --test reliability scale:: -- --ignored --test-threads=1`.
 //!
 //! Each input goes through the whole read path: a mail file on disk, the
 //! inbox loader (with the message size limit raised), thread building, and

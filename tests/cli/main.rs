@@ -1,0 +1,8 @@
+//! `amail parse` and the pipes around it as a user runs them: files,
+//! directories, stdin, formats, strict errors and exit codes; parallel
+//! parsing printing exactly what a sequential run prints; a reader that
+//! stops early.
+
+mod parse;
+mod parse_parallel;
+mod pipe;

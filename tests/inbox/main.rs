@@ -1,0 +1,18 @@
+//! The inbox model over both mailbox kinds: plain mail directories (the
+//! demo generator, threads, roster, ack journal, replies) and an
+//! mcp_agent_mail storage root in both SQLite dialects (pending, read and
+//! ack state, ack and reply), the generated mcp corpus against the real
+//! server's shapes, and one walker for `amail parse` and the inbox.
+
+#[path = "../support"]
+mod support {
+    pub mod cli;
+    pub mod copy;
+    pub mod fixture;
+    pub mod integer_dialect;
+}
+
+mod demo_mcp_corpus;
+mod mailbox;
+mod mcp_store;
+mod source_same_files;

@@ -1,0 +1,20 @@
+//! The guarantees of the README's reliability table, one module each: kills
+//! during `amail ack` and `amail reply`, the fuzz seeds, bad and oversize
+//! files, hostile names, read-only and missing things, growth with input
+//! size (ignored in CI), a held SQLite database, and agent text that must
+//! not drive the terminal.
+
+#[path = "../support"]
+mod support {
+    pub mod copy;
+    pub mod fixture;
+}
+
+mod crash;
+mod fuzz_seeds;
+mod limits;
+mod paths;
+mod readonly;
+mod scale;
+mod sqlite_lock;
+mod terminal;

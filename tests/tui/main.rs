@@ -1,0 +1,11 @@
+//! The TUI: snapshots of every view on sample and real data, key-driven
+//! flows, odd sizes and the sanitiser, the terminal guard, live refresh
+//! from a watched mailbox, and the real binary in tmux.
+
+mod flows;
+mod real_snapshots;
+mod robustness;
+mod snapshots;
+mod terminal;
+mod tmux;
+mod watch;
