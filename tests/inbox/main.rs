@@ -1,8 +1,9 @@
 //! The inbox model over both mailbox kinds: plain mail directories (the
 //! demo generator, threads, roster, ack journal, replies) and an
 //! mcp_agent_mail storage root in both SQLite dialects (pending, read and
-//! ack state, ack and reply), the generated mcp corpus against the real
-//! server's shapes, and one walker for `amail parse` and the inbox.
+//! ack state, ack and reply), the incremental reload against a full load,
+//! the generated mcp corpus against the real server's shapes, and one
+//! walker for `amail parse` and the inbox.
 
 #[path = "../support"]
 mod support {
@@ -13,6 +14,7 @@ mod support {
 }
 
 mod demo_mcp_corpus;
+mod incremental;
 mod mailbox;
 mod mcp_store;
 mod source_same_files;
