@@ -1,289 +1,26 @@
-//! `amail reply`: answer a message (usually a HELP_REQUEST) with a
-//! HELP_RESPONSE in the same thread, addressed to the original sender.
-//!
-//! - plain mailbox: a new mail file in spec-text framing (headers,
-//!   `Subject:`, `Body:`), written atomically; nothing existing is touched.
-//! - mcp_agent_mail store: what the server's `reply_message` does, so the
-//!   agents see the reply through their normal `fetch_inbox`: under the
-//!   server's archive lock, the `messages` row and `message_recipients` rows
-//!   in one transaction (the FTS triggers index it), then the canonical,
-//!   outbox and inbox copies, the thread digest entry and a Git commit.
-//!   Like `reply_message`: thread = original thread id or the original's id,
-//!   subject `Re: ` + original unless already prefixed, importance and
-//!   ack_required inherited from the original.
-
-use std::path::PathBuf;
+//! Replying in an mcp_agent_mail store: what the server's `reply_message`
+//! does, so the agents see the reply through their normal `fetch_inbox`:
+//! under the server's archive lock, the `messages` row and
+//! `message_recipients` rows in one transaction (the FTS triggers index it),
+//! then the canonical, outbox and inbox copies, the thread digest entry and
+//! a Git commit ([`super::archive`]). Like `reply_message`: thread =
+//! original thread id or the original's id, subject `Re: ` + original
+//! unless already prefixed, importance and ack_required inherited from the
+//! original.
 
 use chrono::{DateTime, Utc};
 use rusqlite::{params, OptionalExtension};
 
-use super::ack::{micros, Tx};
-use super::load::{load_mailbox, Messages};
-use super::mcp_archive::{self, ArchiveMessage, SoftLock, LOCK_TIMEOUT};
-use super::{Error, Inbox, SourceKind};
-use crate::source::mcp_db;
-
-/// Why `s` may not be one path component of a file amail writes, or
-/// `None` when it may: empty, `.`/`..` or a leading dot, a separator (`/`,
-/// `\\`), NUL or another control character, a drive colon, more than 200
-/// bytes, or a Windows reserved device name (`CON`, `NUL`, `COM1`, ...,
-/// with any extension). Agent names, project slugs and thread ids from a
-/// database pass through here before they become directories.
-pub fn unsafe_component(s: &str) -> Option<&'static str> {
-    if s.is_empty() {
-        return Some("is empty");
-    }
-    if s.starts_with('.') {
-        return Some("starts with a dot");
-    }
-    if s.contains(['/', '\\', ':']) {
-        return Some("contains a path separator");
-    }
-    if s.chars().any(char::is_control) {
-        return Some("contains a control character");
-    }
-    if s.len() > 200 {
-        return Some("is longer than 200 bytes");
-    }
-    let stem = s
-        .split('.')
-        .next()
-        .unwrap_or(s)
-        .trim_end()
-        .to_ascii_uppercase();
-    let reserved = matches!(stem.as_str(), "CON" | "PRN" | "AUX" | "NUL")
-        || ((stem.starts_with("COM") || stem.starts_with("LPT"))
-            && stem.len() == 4
-            && stem.as_bytes()[3].is_ascii_digit());
-    if reserved {
-        return Some("is a reserved device name on Windows");
-    }
-    None
-}
-
-/// `Ok` when every `(what, value)` may be a path component, else a clear
-/// error naming the first that may not.
-pub(crate) fn check_components(parts: &[(&str, &str)]) -> Result<(), Error> {
-    for (what, value) in parts {
-        if let Some(why) = unsafe_component(value) {
-            return Err(Error::Invalid(format!(
-                "refusing to write: {what} {value:?} {why} and would become a path component"
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// What a reply wrote.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct ReplyOutcome {
-    /// The new message's key (mcp id, or the mail file's `Id:`).
-    pub key: String,
-    pub thread: String,
-    pub subject: String,
-    pub to: Vec<String>,
-    /// Files written (absolute).
-    pub paths: Vec<PathBuf>,
-    /// A Git commit was made in the archive.
-    pub committed: bool,
-}
-
-/// Replies to `key` as `as_agent` with `body`, now. A plain mailbox is
-/// read with the size limit `max_bytes`.
-pub fn reply(
-    source: &SourceKind,
-    key: &str,
-    as_agent: &str,
-    body: &str,
-    max_bytes: u64,
-) -> Result<ReplyOutcome, Error> {
-    reply_at(source, key, as_agent, body, Utc::now(), max_bytes)
-}
-
-/// [`reply`] using an inbox already loaded (the TUI's): a plain mailbox is
-/// not read again.
-pub fn reply_loaded(
-    inbox: &Inbox,
-    key: &str,
-    as_agent: &str,
-    body: &str,
-) -> Result<ReplyOutcome, Error> {
-    reply_with(
-        &inbox.source,
-        Messages::Loaded(inbox),
-        key,
-        as_agent,
-        body,
-        Utc::now(),
-    )
-}
-
-/// [`reply`] with a given clock.
-pub fn reply_at(
-    source: &SourceKind,
-    key: &str,
-    as_agent: &str,
-    body: &str,
-    now: DateTime<Utc>,
-    max_bytes: u64,
-) -> Result<ReplyOutcome, Error> {
-    reply_with(
-        source,
-        Messages::Read { max_bytes },
-        key,
-        as_agent,
-        body,
-        now,
-    )
-}
-
-fn reply_with(
-    source: &SourceKind,
-    messages: Messages<'_>,
-    key: &str,
-    as_agent: &str,
-    body: &str,
-    now: DateTime<Utc>,
-) -> Result<ReplyOutcome, Error> {
-    if body.trim().is_empty() {
-        return Err(Error::Invalid(
-            "the reply body is empty: give --body TEXT or pipe it on stdin".into(),
-        ));
-    }
-    if as_agent.trim().is_empty() {
-        return Err(Error::Invalid("--as AGENT is empty".into()));
-    }
-    let now = micros(now);
-    match source {
-        SourceKind::Mailbox { root } => reply_mailbox(root, messages, key, as_agent, body, now),
-        SourceKind::McpStore { root, db } => reply_mcp(root, db, key, as_agent, body, now),
-        SourceKind::Stdin => Err(Error::Unsupported(
-            "JSON read from stdin is read-only: reply in the mailbox or store it came from".into(),
-        )),
-    }
-}
-
-fn reply_mailbox(
-    root: &std::path::Path,
-    messages: Messages<'_>,
-    key: &str,
-    as_agent: &str,
-    body: &str,
-    now: DateTime<Utc>,
-) -> Result<ReplyOutcome, Error> {
-    let fresh;
-    let inbox = match messages {
-        Messages::Loaded(i) => i,
-        Messages::Read { max_bytes } => {
-            fresh = load_mailbox(root, max_bytes)?;
-            &fresh
-        }
-    };
-    let orig = inbox.message_by_key(key).ok_or_else(|| Error::NotFound {
-        key: key.to_string(),
-        where_: root.display().to_string(),
-    })?;
-    let to = orig
-        .message
-        .from
-        .as_deref()
-        .map(str::trim)
-        .filter(|f| !f.is_empty())
-        .ok_or_else(|| Error::Invalid(format!("message {key} has no sender (From:) to reply to")))?
-        .to_string();
-    let thread = inbox.threads[orig.thread].id.clone();
-    let bead = orig.message.bead().map(str::to_owned);
-    let subject = match &bead {
-        Some(b) => format!("[{b}] HELP_RESPONSE"),
-        None => "HELP_RESPONSE".to_string(),
-    };
-    let stamp = now
-        .format("%Y%m%dT%H%M%S%.6fZ")
-        .to_string()
-        .replace('.', "");
-    let id = format!("amail-{stamp}-{}", mcp_archive::subject_slug(as_agent));
-    let text = render_spec_text(&SpecMail {
-        id: &id,
-        from: as_agent,
-        to: std::slice::from_ref(&to),
-        thread: &thread,
-        date: now,
-        subject: &subject,
-        body,
-        ack_required: false,
-        importance: "normal",
-    });
-    let name = format!(
-        "{}__{}__re-{}.md",
-        now.format("%Y-%m-%dT%H-%M-%SZ"),
-        mcp_archive::subject_slug(&subject),
-        mcp_archive::subject_slug(key)
-    );
-    let dir = root.join("replies");
-    let mut path = dir.join(&name);
-    let mut n = 2;
-    // Never overwrite: a second reply in the same second gets a suffix.
-    loop {
-        match crate::fsio::write_new(&path, text.as_bytes()) {
-            Ok(()) => break,
-            Err(e) if e.source.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => {
-                path = dir.join(name.replace(".md", &format!("-{n}.md")));
-                n += 1;
-            }
-            Err(e) => return Err(e.into()),
-        }
-    }
-    Ok(ReplyOutcome {
-        key: id,
-        thread,
-        subject,
-        to: vec![to],
-        paths: vec![path],
-        committed: false,
-    })
-}
-
-/// A message in the protocol's spec-text framing with envelope headers.
-pub struct SpecMail<'a> {
-    pub id: &'a str,
-    pub from: &'a str,
-    pub to: &'a [String],
-    pub thread: &'a str,
-    pub date: DateTime<Utc>,
-    pub subject: &'a str,
-    pub body: &'a str,
-    pub ack_required: bool,
-    pub importance: &'a str,
-}
-
-/// `Subject:` first (every reader of the seed's form expects it), then the
-/// envelope headers, a blank line, `Body:` and the body.
-pub fn render_spec_text(m: &SpecMail<'_>) -> String {
-    let one_line = |s: &str| s.replace(['\r', '\n'], " ");
-    let mut out = String::new();
-    out.push_str(&format!("Subject: {}\n", one_line(m.subject)));
-    out.push_str(&format!("Id: {}\n", one_line(m.id)));
-    out.push_str(&format!("From: {}\n", one_line(m.from)));
-    out.push_str(&format!("To: {}\n", one_line(&m.to.join(", "))));
-    if !m.thread.trim().is_empty() {
-        out.push_str(&format!("Thread: {}\n", one_line(m.thread)));
-    }
-    out.push_str(&format!(
-        "Date: {}\n",
-        m.date.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
-    ));
-    out.push_str(&format!("Importance: {}\n", one_line(m.importance)));
-    out.push_str(&format!("Ack-Required: {}\n", m.ack_required));
-    out.push_str("\nBody:\n");
-    out.push_str(m.body.trim_end());
-    out.push('\n');
-    out
-}
+use super::archive::{self as mcp_archive, ArchiveMessage, SoftLock, LOCK_TIMEOUT};
+use super::db::{self as mcp_db, Tx};
+use crate::stores::error::Error;
+use crate::stores::names::check_components;
+use crate::stores::store::ReplyOutcome;
 
 /// The body the server stores for our reply: the HELP_RESPONSE type on the
 /// first line (as the fixture's orchestrator writes it), because the
 /// subject stays the original's `Re: [bead] HELP_REQUEST`.
-pub fn help_response_body(body: &str) -> String {
+fn help_response_body(body: &str) -> String {
     let b = body.trim();
     let first = b.lines().next().unwrap_or("").trim();
     if first.eq_ignore_ascii_case("HELP_RESPONSE") {
@@ -305,7 +42,9 @@ struct Original {
     ack_required: bool,
 }
 
-fn reply_mcp(
+/// Answers message `key` (the database id) as `as_agent` at `now` in the
+/// store of `archive` and `db`.
+pub(crate) fn reply(
     archive: &std::path::Path,
     db: &std::path::Path,
     key: &str,
