@@ -164,3 +164,85 @@ pub fn reply_loaded(
         Utc::now(),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn opts(db: Option<PathBuf>) -> LoadOptions {
+        LoadOptions {
+            db,
+            ..LoadOptions::default()
+        }
+    }
+
+    #[test]
+    fn open_tells_a_mailbox_from_a_storage_root_and_watches_what_the_user_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let mail = dir.path().join("mail");
+        std::fs::create_dir_all(&mail).unwrap();
+        let store = open(&mail, &opts(None)).unwrap();
+        assert_eq!(store.describe(), mail.display().to_string());
+        assert_eq!(store.watch_paths(), vec![mail.clone()]);
+        assert!(matches!(
+            store.load().unwrap().source,
+            SourceKind::Mailbox { .. }
+        ));
+
+        let root = dir.path().join("root");
+        std::fs::create_dir_all(root.join("projects")).unwrap();
+        let store = open(&root, &opts(None)).unwrap();
+        assert_eq!(store.describe(), root.display().to_string());
+        assert_eq!(store.watch_paths(), vec![root.clone()]);
+        // A database named elsewhere: its folder too (SQLite writes the
+        // -wal beside it).
+        let db = dir.path().join("elsewhere").join("storage.sqlite3");
+        let store = open(&root, &opts(Some(db))).unwrap();
+        assert_eq!(
+            store.watch_paths(),
+            vec![root.clone(), dir.path().join("elsewhere")]
+        );
+    }
+
+    #[test]
+    fn open_refuses_a_file_without_reading_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("one.md");
+        std::fs::write(&file, "Subject: x\n").unwrap();
+        let Err(e) = open(&file, &opts(None)) else {
+            panic!("a file is no store");
+        };
+        assert!(e.to_string().contains("not a directory"), "{e}");
+    }
+
+    #[test]
+    fn a_mailbox_reloads_an_inbox_from_elsewhere_in_full() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("1.md"),
+            "Subject: [b1] PROGRESS\nFrom: A\nTo: B\n\nBody:\nhi\n",
+        )
+        .unwrap();
+        let store = open(dir.path(), &opts(None)).unwrap();
+        // What the TUI holds before its first load succeeds.
+        let mut inbox = load_json(b"[]").unwrap();
+        store.reload(&mut inbox, &[]).unwrap();
+        assert_eq!(inbox, store.load().unwrap());
+        assert_eq!(inbox.messages.len(), 1);
+    }
+
+    #[test]
+    fn stdin_is_read_only_whatever_is_asked() {
+        let store = for_source(&SourceKind::Stdin, 1024);
+        let now = Utc::now();
+        let ack = store.ack(None, &["1".into()], "A", now).unwrap_err();
+        assert!(
+            ack.is_usage() && ack.to_string().contains("read-only"),
+            "{ack}"
+        );
+        let reply = store.reply(None, "1", "A", "text", now).unwrap_err();
+        assert!(reply.to_string().contains("read-only"), "{reply}");
+        assert!(store.watch_paths().is_empty());
+    }
+}
