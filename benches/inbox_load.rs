@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use amail::demo::{corpus, mailbox as demo};
-use amail_core::inbox::{self, LoadOptions};
+use amail_core::stores::{self, LoadOptions};
 use chrono::{TimeZone, Utc};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
@@ -21,7 +21,7 @@ fn mailbox(c: &mut Criterion) {
         group.bench_with_input(
             BenchmarkId::from_parameter(info.messages),
             &info.mailbox,
-            |b, m| b.iter(|| inbox::load(m, &LoadOptions::default()).unwrap()),
+            |b, m| b.iter(|| stores::load(m, &LoadOptions::default()).unwrap()),
         );
     }
     group.finish();
@@ -36,7 +36,7 @@ fn mcp_corpus(c: &mut Criterion) {
         let info = corpus::mcp::write_mcp_corpus(dir.path(), n, now).unwrap();
         group.throughput(Throughput::Elements(info.messages as u64));
         group.bench_with_input(BenchmarkId::from_parameter(n), dir.path(), |b, d| {
-            b.iter(|| inbox::load(d, &LoadOptions::default()).unwrap())
+            b.iter(|| stores::load(d, &LoadOptions::default()).unwrap())
         });
     }
     group.finish();
@@ -49,7 +49,7 @@ fn mcp_store(c: &mut Criterion) {
     let copy = tempfile::tempdir().unwrap();
     copy_dir(&fixture, copy.path());
     c.bench_function("inbox_load_mcp_fixture", |b| {
-        b.iter(|| inbox::load(copy.path(), &LoadOptions::default()).unwrap())
+        b.iter(|| stores::load(copy.path(), &LoadOptions::default()).unwrap())
     });
 }
 

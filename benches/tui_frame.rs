@@ -3,7 +3,7 @@
 //! `cargo bench --bench tui_frame`
 
 use amail::demo::corpus;
-use amail_core::inbox::{self, LoadOptions};
+use amail_core::stores::{self, LoadOptions};
 use amail_tui::testing::render_terminal;
 use amail_tui::{Model, UiConfig};
 use chrono::TimeZone;
@@ -16,7 +16,7 @@ fn bench(c: &mut Criterion) {
     for n in [1_000usize, 10_000] {
         let dir = tempfile::tempdir().unwrap();
         let info = corpus::write_corpus(&dir.path().join("mail"), n, now).unwrap();
-        let inbox = inbox::load(&info.mailbox, &LoadOptions::default()).unwrap();
+        let inbox = stores::load(&info.mailbox, &LoadOptions::default()).unwrap();
         let model = Model::new(inbox, Vec::new(), now, UiConfig::default());
         g.bench_with_input(BenchmarkId::from_parameter(n), &model, |b, m| {
             b.iter(|| render_terminal(m, 120, 40))

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use amail::backend::RealBackend;
-use amail_core::inbox::{self, LoadOptions};
+use amail_core::stores::{self, LoadOptions};
 use amail_tui::runtime::execute;
 use amail_tui::testing::render_terminal;
 use amail_tui::update::update;
@@ -21,7 +21,7 @@ use amail_tui::{Model, Msg, UiConfig};
 fn main() {
     let dir = std::env::args().nth(1).expect("usage: first_frame DIR");
     let t0 = Instant::now();
-    let inbox = inbox::load(Path::new(&dir), &LoadOptions::default()).expect("load");
+    let inbox = stores::load(Path::new(&dir), &LoadOptions::default()).expect("load");
     let messages = inbox.messages.len();
     let t1 = Instant::now();
     let model = Model::new(inbox, Vec::new(), chrono::Utc::now(), UiConfig::default());

@@ -1,5 +1,5 @@
-//! The real [`Backend`]: `inbox::` for mail, acks and replies, `router::`
-//! for the task board.
+//! The real [`Backend`]: a [`MailStore`] for mail, acks and replies (which
+//! store is decided once, by `stores::open`), `router::` for the task board.
 //!
 //! With `route` on (the demo), every load also routes the mailbox through
 //! the protocol router, so the board follows the mail, replies included;
@@ -9,39 +9,46 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use amail_core::inbox::{self, Inbox, LoadOptions, SourceKind};
+use chrono::Utc;
+
+use amail_core::inbox::{Inbox, SourceKind};
 use amail_core::router::{RouteOutcome, Router, RouterOptions, Store, TaskSummary};
+use amail_core::stores::{self, LoadOptions, MailStore};
 use amail_tui::Backend;
 
 pub struct RealBackend {
     source: PathBuf,
     opts: LoadOptions,
+    /// The store at `source`; `None` until it opens (a load says why not).
+    mail: Option<Box<dyn MailStore>>,
     store_root: PathBuf,
     router: Option<Router>,
     route: bool,
     routed: HashSet<String>,
-    watch: Vec<PathBuf>,
 }
 
 impl RealBackend {
     /// `opts`: how to load `source` (database, size limit); `route`:
     /// route the mail into the store on every load (demo).
     pub fn new(source: PathBuf, opts: LoadOptions, store_root: PathBuf, route: bool) -> Self {
-        let mut watch = vec![source.clone()];
-        if let Some(db) = &opts.db {
-            // SQLite writes the -wal beside the file: watch the folder.
-            watch.push(db.parent().map(PathBuf::from).unwrap_or_else(|| db.clone()));
-        }
-        watch.push(store_root.clone());
+        let mail = stores::open(&source, &opts).ok();
         RealBackend {
             source,
             opts,
+            mail,
             store_root,
             router: None,
             route,
             routed: HashSet::new(),
-            watch,
         }
+    }
+
+    /// The mail store, opened now if it could not be before.
+    fn mail(&mut self) -> Result<&dyn MailStore, String> {
+        if self.mail.is_none() {
+            self.mail = Some(stores::open(&self.source, &self.opts).map_err(|e| e.to_string())?);
+        }
+        Ok(self.mail.as_deref().expect("just set"))
     }
 
     fn router(&mut self) -> Result<&Router, String> {
@@ -94,35 +101,34 @@ impl RealBackend {
 
 impl Backend for RealBackend {
     fn describe(&self) -> String {
-        self.source.display().to_string()
+        match &self.mail {
+            Some(mail) => mail.describe(),
+            None => self.source.display().to_string(),
+        }
     }
 
     fn load(&mut self) -> Result<Inbox, String> {
-        let inbox = inbox::load(&self.source, &self.opts).map_err(|e| e.to_string())?;
+        let inbox = self.mail()?.load().map_err(|e| e.to_string())?;
         if self.route {
             self.route_all(&inbox)?;
         }
         Ok(inbox)
     }
 
-    /// A plain mailbox is patched with just the changed files
-    /// (`inbox::incremental`); changes only in the task store need no mail
-    /// read at all (the tasks are read after every reload); anything else
-    /// is read again in full.
+    /// The store brings the mail up to date (a plain mailbox reads just the
+    /// changed files); changes only in the task store need no mail read at
+    /// all (the tasks are read after every reload).
     fn reload(&mut self, inbox: &mut Inbox, changed: &[PathBuf]) -> Result<(), String> {
-        let SourceKind::Mailbox { root } = &inbox.source else {
-            *inbox = self.load()?;
-            return Ok(());
-        };
-        let mail: Vec<PathBuf> = changed
-            .iter()
-            .filter(|p| p.starts_with(root) || !p.starts_with(&self.store_root))
-            .cloned()
-            .collect();
-        if mail.is_empty() && !changed.is_empty() {
+        let store_root = self.store_root.clone();
+        let mail = self.mail()?;
+        let watched = mail.watch_paths();
+        let in_mail =
+            |p: &PathBuf| !p.starts_with(&store_root) || watched.iter().any(|w| p.starts_with(w));
+        let mail_changed: Vec<PathBuf> = changed.iter().filter(|p| in_mail(p)).cloned().collect();
+        if mail_changed.is_empty() && !changed.is_empty() {
             return Ok(());
         }
-        inbox::incremental::reload_changed(inbox, &mail, self.opts.max_bytes)
+        mail.reload(inbox, &mail_changed)
             .map_err(|e| e.to_string())?;
         if self.route {
             self.route_all(inbox)?;
@@ -141,7 +147,10 @@ impl Backend for RealBackend {
         if matches!(inbox.source, SourceKind::Stdin) {
             return Err("mail piped on stdin is read-only".into());
         }
-        let out = inbox::ack_loaded(inbox, keys, as_agent).map_err(|e| e.to_string())?;
+        let out = self
+            .mail()?
+            .ack(Some(inbox), keys, as_agent, Utc::now())
+            .map_err(|e| e.to_string())?;
         Ok(out.iter().filter(|o| o.changed).count())
     }
 
@@ -152,12 +161,19 @@ impl Backend for RealBackend {
         as_agent: &str,
         body: &str,
     ) -> Result<(), String> {
-        inbox::reply_loaded(inbox, key, as_agent, body)
+        self.mail()?
+            .reply(Some(inbox), key, as_agent, body, Utc::now())
             .map(|_| ())
             .map_err(|e| e.to_string())
     }
 
+    /// The store's paths and the task store's.
     fn watch_paths(&self) -> Vec<PathBuf> {
-        self.watch.clone()
+        let mut watch = match &self.mail {
+            Some(mail) => mail.watch_paths(),
+            None => vec![self.source.clone()],
+        };
+        watch.push(self.store_root.clone());
+        watch
     }
 }

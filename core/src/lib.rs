@@ -50,3 +50,4 @@ pub mod inbox;
 pub mod router;
 pub mod safe_text;
 pub mod source;
+pub mod stores;

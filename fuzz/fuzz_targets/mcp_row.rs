@@ -5,7 +5,7 @@
 //! and `truthy` must return a value or an error, never panic.
 #![no_main]
 
-use amail_core::source::{mcp_db, timestamps};
+use amail_core::stores::mcp::{db as mcp_db, timestamps};
 use libfuzzer_sys::fuzz_target;
 use rusqlite::types::{Value, ValueRef};
 use rusqlite::Connection;

@@ -7,8 +7,8 @@ use clap::Args;
 
 use super::threads::from_inbox_error;
 use super::{default_mailbox, CliError, CliResult};
-use amail_core::inbox;
 use amail_core::safe_text::{clean_line, clean_text};
+use amail_core::{inbox, stores};
 
 #[derive(Debug, Args)]
 #[command(
@@ -70,7 +70,7 @@ pub fn source_kind(
     }
 }
 
-fn print_outcome(o: &inbox::AckOutcome) {
+fn print_outcome(o: &stores::AckOutcome) {
     let when = o.ack_at.format("%Y-%m-%d %H:%M:%S UTC");
     if o.changed {
         crate::outln!(
@@ -94,7 +94,7 @@ pub fn run(args: AckArgs, max_bytes: u64) -> CliResult {
     // later id fails; the first failure decides the exit code.
     let mut failure = None;
     for id in &ids {
-        match inbox::ack(&kind, std::slice::from_ref(id), &args.as_agent, max_bytes) {
+        match stores::ack(&kind, std::slice::from_ref(id), &args.as_agent, max_bytes) {
             Ok(outcomes) => {
                 for o in outcomes {
                     print_outcome(&o);

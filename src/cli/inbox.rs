@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::{CliError, CliResult};
 use amail::backend::RealBackend;
-use amail_core::inbox::LoadOptions;
+use amail_core::stores::LoadOptions;
 use amail_tui::{Backend, EmptyBackend, RunOptions, UiConfig};
 
 #[derive(Debug, Args)]
@@ -53,7 +53,7 @@ pub fn run(args: InboxArgs, settings: &amail::config::Config) -> CliResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The real backend over `inbox::` and `router::`.
+/// The real backend over `stores::` and `router::`.
 ///
 /// `--demo` writes a fresh demo mailbox under the data dir and routes it
 /// into its own store, so the board has tasks and follows the replies.

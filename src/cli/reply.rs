@@ -9,8 +9,8 @@ use clap::Args;
 use super::ack::source_kind;
 use super::threads::from_inbox_error;
 use super::{CliError, CliResult};
-use amail_core::inbox;
 use amail_core::safe_text::clean_line;
+use amail_core::stores;
 
 #[derive(Debug, Args)]
 #[command(
@@ -44,7 +44,7 @@ pub fn run(args: ReplyArgs, max_bytes: u64) -> CliResult {
         }
     };
     let kind = source_kind(args.source, args.db)?;
-    let out = inbox::reply(&kind, &args.id, &args.as_agent, &body, max_bytes)
+    let out = stores::reply(&kind, &args.id, &args.as_agent, &body, max_bytes)
         .map_err(from_inbox_error)?;
     crate::outln!(
         "replied to {} as {}: message {} \"{}\" to {} in thread {}{}",

@@ -8,8 +8,9 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{default_mailbox, CliError, CliResult, EXIT_BAD_INPUT, EXIT_USAGE};
-use amail_core::inbox::{self, HelpState, Inbox, LoadOptions};
+use amail_core::inbox::{HelpState, Inbox};
 use amail_core::safe_text::{clean_line, clean_text};
+use amail_core::stores::{self, LoadOptions};
 
 #[derive(Debug, Args)]
 #[command(
@@ -39,8 +40,8 @@ pub fn load_source(
 ) -> Result<Inbox, CliError> {
     let opts = LoadOptions { db, max_bytes };
     let inbox = match source {
-        Some(p) if p == Path::new("-") => inbox::load_stdin_as(viewer, max_bytes),
-        Some(p) => inbox::load(p, &opts),
+        Some(p) if p == Path::new("-") => stores::load_stdin_as(viewer, max_bytes),
+        Some(p) => stores::load(p, &opts),
         None => {
             let p = default_mailbox();
             if !p.exists() {
@@ -49,7 +50,7 @@ pub fn load_source(
                     p.display()
                 )));
             }
-            inbox::load(&p, &opts)
+            stores::load(&p, &opts)
         }
     }
     .map_err(from_inbox_error)?;
@@ -63,13 +64,13 @@ pub fn load_source(
     Ok(inbox)
 }
 
-/// Inbox errors as exit codes: asking for the wrong thing is usage (2),
+/// Store errors as exit codes: asking for the wrong thing is usage (2),
 /// an unreadable store is bad input (1).
 /// Exit status of a command that can simply be run again (sysexits'
 /// `EX_TEMPFAIL`): the SQLite database was locked by another writer.
 pub const EXIT_RETRY: u8 = 75;
 
-pub fn from_inbox_error(e: inbox::Error) -> CliError {
+pub fn from_inbox_error(e: stores::Error) -> CliError {
     CliError {
         // 75 (EX_TEMPFAIL): the database was locked; run it again.
         code: if e.is_retryable() {

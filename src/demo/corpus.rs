@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 
 use super::mailbox::{demo_mails, DemoMail};
-use amail_core::inbox::reply::{render_spec_text, SpecMail};
+use amail_core::stores::mailbox::{render_spec_text, SpecMail};
 
 /// Messages per demo wave.
 const WAVE: usize = 22;
@@ -151,7 +151,7 @@ pub fn write_corpus(mailbox: &Path, n: usize, now: DateTime<Utc>) -> io::Result<
             large += 1;
         }
         bytes += text.len() as u64;
-        let slug = amail_core::inbox::mcp_archive::subject_slug(&m.subject);
+        let slug = amail_core::stores::names::subject_slug(&m.subject);
         std::fs::write(dir.join(format!("{:06}-{slug}.md", i + 1)), text)?;
     }
     Ok(CorpusInfo {

@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Duration, DurationRound, TimeDelta, Utc};
 
-use amail_core::inbox::journal::{self, JournalEntry};
-use amail_core::inbox::reply::{render_spec_text, SpecMail};
+use amail_core::stores::mailbox::journal::{self, JournalEntry};
+use amail_core::stores::mailbox::{render_spec_text, SpecMail};
 
 /// One demo message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,7 +94,7 @@ pub fn write_demo_waves(dir: &Path, now: DateTime<Utc>, waves: usize) -> io::Res
             let to_line = format!("To: {}\n", m.to.join(", "));
             text.replacen(&to_line, &format!("{to_line}Cc: {}\n", m.cc.join(", ")), 1)
         };
-        let slug = amail_core::inbox::mcp_archive::subject_slug(&m.subject);
+        let slug = amail_core::stores::names::subject_slug(&m.subject);
         let path = mailbox
             .join(&m.from)
             .join(format!("{:03}-{slug}.md", n + 1));
@@ -150,7 +150,7 @@ fn route_into_store(mailbox: &Path, store: &Path) -> io::Result<()> {
     use amail_core::router::{Router, RouterOptions, Store};
     // The demo's own files, all far below the default limit.
     let inbox =
-        amail_core::inbox::load_mailbox(mailbox, amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES)
+        amail_core::stores::load_mailbox(mailbox, amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES)
             .map_err(to_io)?;
     let router_io =
         |e: amail_core::router::StoreError| io::Error::other(format!("{}: {e}", store.display()));
@@ -169,9 +169,9 @@ fn route_into_store(mailbox: &Path, store: &Path) -> io::Result<()> {
     router.store.checkpoint().map_err(router_io)
 }
 
-fn to_io(e: amail_core::inbox::Error) -> io::Error {
+fn to_io(e: amail_core::stores::Error) -> io::Error {
     match e {
-        amail_core::inbox::Error::Io { source, path } => {
+        amail_core::stores::Error::Io { source, path } => {
             io::Error::new(source.kind(), format!("{}: {source}", path.display()))
         }
         other => io::Error::other(other.to_string()),

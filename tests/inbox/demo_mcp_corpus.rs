@@ -8,7 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use amail::demo::corpus::{self, mcp};
-use amail_core::inbox::{self, Inbox, LoadOptions};
+use amail_core::inbox::{self, Inbox};
+use amail_core::stores::{self, LoadOptions};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use rusqlite::{Connection, OpenFlags};
 
@@ -21,7 +22,7 @@ fn now() -> DateTime<Utc> {
 }
 
 fn load(path: &Path) -> Inbox {
-    inbox::load(path, &LoadOptions::default()).unwrap()
+    stores::load(path, &LoadOptions::default()).unwrap()
 }
 
 /// What must be equal between the two forms of one message (the keys

@@ -1,20 +1,22 @@
-//! The incremental reload (`inbox::incremental`) ends equal to a full
+//! The incremental reload (`stores::mailbox::incremental`) ends equal to a full
 //! load after adds, edits, removals and mixed bursts, on generated corpora.
 use std::path::{Path, PathBuf};
 
-use amail_core::inbox::incremental::Reload;
-use amail_core::inbox::{journal, Error, Inbox};
+use amail_core::inbox::Inbox;
+use amail_core::stores::mailbox::incremental::Reload;
+use amail_core::stores::mailbox::journal;
+use amail_core::stores::Error;
 use chrono::TimeZone;
 
 // These tests load and reload with the default size limit.
 const MAX: u64 = amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES;
 
 fn load_mailbox(root: &Path) -> Result<Inbox, Error> {
-    amail_core::inbox::load_mailbox(root, MAX)
+    amail_core::stores::load_mailbox(root, MAX)
 }
 
 fn reload_changed(inbox: &mut Inbox, changed: &[PathBuf]) -> Result<Reload, Error> {
-    amail_core::inbox::incremental::reload_changed(inbox, changed, MAX)
+    amail_core::stores::mailbox::reload_changed(inbox, changed, MAX)
 }
 
 fn corpus(n: usize) -> (tempfile::TempDir, PathBuf) {

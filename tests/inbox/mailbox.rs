@@ -6,7 +6,8 @@ use std::path::Path;
 
 use amail::demo::mailbox as demo;
 use amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES as MAX;
-use amail_core::inbox::{self, AgentState, HelpState, Inbox, LoadOptions, SourceKind};
+use amail_core::inbox::{self, AgentState, HelpState, Inbox, SourceKind};
+use amail_core::stores::{self, LoadOptions};
 use amail_parser::MessageType;
 use chrono::{TimeZone, Utc};
 
@@ -21,7 +22,7 @@ fn demo_inbox() -> (tempfile::TempDir, Inbox) {
     let d = tempfile::tempdir().unwrap();
     let info = demo::write_demo_at(d.path(), now()).unwrap();
     assert_eq!(info.mailbox, d.path().join("mail"));
-    let inbox = inbox::load(&info.mailbox, &LoadOptions::default()).unwrap();
+    let inbox = stores::load(&info.mailbox, &LoadOptions::default()).unwrap();
     assert!(inbox.problems.is_empty(), "{:?}", inbox.problems);
     (d, inbox)
 }
@@ -176,7 +177,7 @@ fn ack_journal_appends_once_and_checks_recipients() {
     let out = amail(&["ack", "demo-17", m, "--as", "RedStone"], None);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("recipients: BlueLake"));
-    let inbox = inbox::load(&mail, &LoadOptions::default()).unwrap();
+    let inbox = stores::load(&mail, &LoadOptions::default()).unwrap();
     assert!(!inbox
         .message_by_key("demo-17")
         .unwrap()
@@ -197,7 +198,7 @@ fn reply_in_a_mailbox_is_a_new_help_response_file() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let inbox = inbox::load(&mail, &LoadOptions::default()).unwrap();
+    let inbox = stores::load(&mail, &LoadOptions::default()).unwrap();
     assert!(inbox.problems.is_empty(), "{:?}", inbox.problems);
     assert_eq!(inbox.messages.len(), before.messages.len() + 1);
     let t = thread(&inbox, "ol-527.3");
@@ -231,7 +232,7 @@ fn bad_files_are_problems_and_the_rest_loads() {
         .open(mail.join(".amail-acks.jsonl"))
         .and_then(|mut f| std::io::Write::write_all(&mut f, b"{\"key\": \"torn"))
         .unwrap();
-    let inbox = inbox::load(&mail, &LoadOptions::default()).unwrap();
+    let inbox = stores::load(&mail, &LoadOptions::default()).unwrap();
     assert_eq!(inbox.messages.len(), before.messages.len());
     let why: Vec<String> = inbox
         .problems
@@ -255,7 +256,7 @@ fn bad_files_are_problems_and_the_rest_loads() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let inbox = inbox::load(&mail, &LoadOptions::default()).unwrap();
+    let inbox = stores::load(&mail, &LoadOptions::default()).unwrap();
     assert!(!inbox
         .message_by_key("demo-17")
         .unwrap()
@@ -276,7 +277,7 @@ fn stdin_json_in_both_fetch_inbox_shapes() {
     let wrapped = serde_json::to_string(&fetch["result"]).unwrap();
     let bare = serde_json::to_string(&fetch["result"]["result"]).unwrap();
     for doc in [wrapped, bare] {
-        let inbox = inbox::load_json_as(doc.as_bytes(), Some("BlueLake")).unwrap();
+        let inbox = stores::load_json_as(doc.as_bytes(), Some("BlueLake")).unwrap();
         assert_eq!(inbox.source, SourceKind::Stdin);
         assert_eq!(inbox.messages.len(), 9);
         let t = thread(&inbox, "ol-527.2");
@@ -295,7 +296,7 @@ fn stdin_json_in_both_fetch_inbox_shapes() {
         assert_eq!(v.as_array().unwrap().len(), 3);
     }
     // Writing to stdin input is refused clearly.
-    let err = inbox::ack(&SourceKind::Stdin, &["5".into()], "BlueLake", MAX).unwrap_err();
+    let err = stores::ack(&SourceKind::Stdin, &["5".into()], "BlueLake", MAX).unwrap_err();
     assert!(err.to_string().contains("read-only"));
 }
 
@@ -364,15 +365,15 @@ fn concurrent_acks_are_recorded_once() {
 #[test]
 fn loaded_inbox_ack_and_reply() {
     let (_d, inbox) = demo_inbox();
-    let out = inbox::ack_loaded(&inbox, &["demo-11".to_string()], "Chiron").unwrap();
+    let out = stores::ack_loaded(&inbox, &["demo-11".to_string()], "Chiron").unwrap();
     assert!(out[0].changed);
-    let again = inbox::ack_loaded(&inbox, &["demo-11".to_string()], "Chiron").unwrap();
+    let again = stores::ack_loaded(&inbox, &["demo-11".to_string()], "Chiron").unwrap();
     assert!(
         !again[0].changed,
         "the journal, not the stale inbox, decides"
     );
     assert_eq!(again[0].ack_at, out[0].ack_at);
-    let r = inbox::reply_loaded(&inbox, "demo-11", "Chiron", "Mock the provider.").unwrap();
+    let r = stores::reply_loaded(&inbox, "demo-11", "Chiron", "Mock the provider.").unwrap();
     assert_eq!(r.to, ["RedStone"]);
     assert_eq!(r.thread, "ol-527.3");
     assert_eq!(r.subject, "[ol-527.3] HELP_RESPONSE");
@@ -414,7 +415,7 @@ fn demo_command_without_dir_uses_a_fresh_folder_under_the_data_dir() {
         "{stdout}"
     );
     // The printed mailbox loads.
-    let inbox = inbox::load(&dirs[0].join("mail"), &LoadOptions::default()).unwrap();
+    let inbox = stores::load(&dirs[0].join("mail"), &LoadOptions::default()).unwrap();
     assert!(inbox.messages.len() >= 20);
 }
 

@@ -5,7 +5,8 @@
 use std::path::Path;
 
 use amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES as MAX;
-use amail_core::inbox::{self, Inbox, LoadOptions, RecipientKind, SourceKind};
+use amail_core::inbox::{Inbox, RecipientKind, SourceKind};
+use amail_core::stores::{self, LoadOptions};
 use rusqlite::Connection;
 
 use crate::support::cli::amail;
@@ -13,7 +14,7 @@ use crate::support::copy::fixture_copy;
 use crate::support::integer_dialect::convert_to_integer_dialect;
 
 fn load(dir: &Path) -> Inbox {
-    let inbox = inbox::load(dir, &LoadOptions::default()).unwrap();
+    let inbox = stores::load(dir, &LoadOptions::default()).unwrap();
     assert!(inbox.problems.is_empty(), "problems: {:?}", inbox.problems);
     inbox
 }
@@ -257,7 +258,7 @@ fn storage_root_and_db_flag_are_accepted() {
     let elsewhere = tempfile::tempdir().unwrap();
     let db = elsewhere.path().join("other.sqlite3");
     std::fs::rename(d.path().join("storage.sqlite3"), &db).unwrap();
-    let inbox = inbox::load(
+    let inbox = stores::load(
         &d.path().join("archive"),
         &LoadOptions {
             db: Some(db),
@@ -267,7 +268,7 @@ fn storage_root_and_db_flag_are_accepted() {
     .unwrap();
     assert_eq!(inbox.pending(Some("BlueLake")).len(), 2);
     // No database at all: messages still load, with a problem saying why.
-    let inbox = inbox::load(d.path(), &LoadOptions::default()).unwrap();
+    let inbox = stores::load(d.path(), &LoadOptions::default()).unwrap();
     assert_eq!(inbox.messages.len(), 11);
     assert_eq!(inbox.problems.len(), 1);
     assert!(inbox.problems[0].1.contains("--db"));
@@ -489,7 +490,7 @@ fn projects_in_one_store_are_kept_apart() {
     .unwrap();
     drop(c);
     // Its canonical archive file, as the server would have written it.
-    let m = amail_core::inbox::mcp_archive::ArchiveMessage {
+    let m = amail_core::stores::mcp::archive::ArchiveMessage {
         id: 12,
         thread_id: Some("ol-527.2".into()),
         project: "/home/dev/other".into(),
@@ -506,7 +507,7 @@ fn projects_in_one_store_are_kept_apart() {
             .with_timezone(&chrono::Utc),
         body_md: "Bead: ol-527.2\nIssue Type: STUCK\n\n## Question\nWhich branch?".into(),
     };
-    amail_core::inbox::mcp_archive::write_bundle(&dir.join("archive"), &m).unwrap();
+    amail_core::stores::mcp::archive::write_bundle(&dir.join("archive"), &m).unwrap();
 
     let inbox = load(dir);
     assert_eq!(inbox.messages.len(), 12);
@@ -596,12 +597,12 @@ fn ack_and_load_work_while_another_writer_holds_the_database() {
     assert_eq!(inbox.messages.len(), 11);
     tx.send(()).unwrap();
     // The ack waits (busy timeout) instead of failing.
-    let out = inbox::ack(&inbox.source, &["5".to_string()], "BlueLake", MAX).unwrap();
+    let out = stores::ack(&inbox.source, &["5".to_string()], "BlueLake", MAX).unwrap();
     assert!(out[0].changed);
     holder.join().unwrap();
     assert_ne!(raw_state(&db, 5, "BlueLake").1, "NULL");
     // ack_loaded agrees: already acked, nothing changes.
-    let out = inbox::ack_loaded(&inbox, &["5".to_string()], "BlueLake").unwrap();
+    let out = stores::ack_loaded(&inbox, &["5".to_string()], "BlueLake").unwrap();
     assert!(!out[0].changed);
 }
 
@@ -617,7 +618,7 @@ fn a_stale_server_lock_is_cleared_like_the_server_does() {
     )
     .unwrap();
     let inbox = load(d.path());
-    let out = inbox::reply_loaded(&inbox, "5", "BlueLake", "Keep it.").unwrap();
+    let out = stores::reply_loaded(&inbox, "5", "BlueLake", "Keep it.").unwrap();
     assert_eq!(out.key, "12");
     assert!(!project.join(".archive.lock").exists());
     assert!(!project.join(".archive.lock.owner.json").exists());

@@ -12,7 +12,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use amail_core::inbox::{self, LoadOptions};
+use amail_core::stores::{self, LoadOptions};
 use chrono::{TimeZone, Utc};
 
 use crate::support::cli::amail;
@@ -41,7 +41,7 @@ fn parse_files(dir: &Path) -> BTreeSet<PathBuf> {
 
 /// The files the inbox loader made messages of (walked ones only).
 fn inbox_files(dir: &Path) -> BTreeSet<PathBuf> {
-    let inbox = inbox::load(dir, &LoadOptions::default()).unwrap();
+    let inbox = stores::load(dir, &LoadOptions::default()).unwrap();
     inbox
         .messages
         .iter()

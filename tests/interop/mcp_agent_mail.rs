@@ -10,7 +10,7 @@
 
 use std::process::Command;
 
-use amail_core::inbox::{self, LoadOptions};
+use amail_core::stores::{self, LoadOptions};
 
 use crate::support::cli::amail;
 use crate::support::copy::fixture_copy;
@@ -71,7 +71,7 @@ fn real_server_sees_our_reply_and_agrees_on_acks() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let ours = inbox::load(dir, &LoadOptions::default()).unwrap();
+    let ours = stores::load(dir, &LoadOptions::default()).unwrap();
     let our_ack_10 = ours.message_by_key("10").unwrap().recipients[0]
         .ack_at
         .unwrap();
@@ -109,7 +109,7 @@ fn real_server_sees_our_reply_and_agrees_on_acks() {
     let server_ack_12 = chrono::DateTime::parse_from_rfc3339(server_ack_12)
         .unwrap()
         .with_timezone(&chrono::Utc);
-    let after = inbox::load(dir, &LoadOptions::default()).unwrap();
+    let after = stores::load(dir, &LoadOptions::default()).unwrap();
     let r = &after.message_by_key("12").unwrap().recipients[0];
     assert_eq!(r.agent, "PurpleBear");
     assert_eq!(r.ack_at, Some(server_ack_12));
@@ -132,7 +132,7 @@ fn real_server_sees_our_reply_and_agrees_on_acks() {
     assert_eq!(payload["thread_id"], "ol-527.2", "{server_reply}");
     let summary_total = &view["summary"]["summary"]["total_messages"];
     assert_eq!(summary_total, 8, "{}", view["summary"]);
-    let inbox = inbox::load(dir, &LoadOptions::default()).unwrap();
+    let inbox = stores::load(dir, &LoadOptions::default()).unwrap();
     assert!(inbox.problems.is_empty(), "{:?}", inbox.problems);
     let thread = inbox.threads.iter().find(|t| t.id == "ol-527.2").unwrap();
     assert_eq!(thread.messages.len(), 8);

@@ -11,7 +11,7 @@
 use std::collections::BTreeSet;
 
 use amail::demo::corpus::mcp;
-use amail_core::inbox::{self, LoadOptions};
+use amail_core::stores::{self, LoadOptions};
 use chrono::{TimeZone, Utc};
 
 use crate::support::interop::{server_python, server_view};
@@ -25,7 +25,7 @@ fn real_server_serves_a_generated_corpus() {
     let dir = d.path();
     let now = Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
     mcp::write_mcp_corpus(dir, 66, now).unwrap();
-    let ours = inbox::load(dir, &LoadOptions::default()).unwrap();
+    let ours = stores::load(dir, &LoadOptions::default()).unwrap();
     assert!(ours.problems.is_empty(), "{:?}", ours.problems);
 
     let agent = "BlueLake";
@@ -99,7 +99,7 @@ fn real_server_serves_a_generated_corpus() {
     let at = chrono::DateTime::parse_from_rfc3339(at)
         .unwrap()
         .with_timezone(&Utc);
-    let after = inbox::load(dir, &LoadOptions::default()).unwrap();
+    let after = stores::load(dir, &LoadOptions::default()).unwrap();
     let r = after
         .message_by_key(&ack_id)
         .unwrap()

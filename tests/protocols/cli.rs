@@ -170,7 +170,7 @@ fn demo_writes_handoffs_and_a2a() {
         std::fs::read_dir(mail.join(".handoffs")).unwrap().count(),
         5
     );
-    let inbox = amail_core::inbox::load(&mail, &Default::default()).unwrap();
+    let inbox = amail_core::stores::load(&mail, &Default::default()).unwrap();
     assert!(inbox.problems.is_empty(), "{:?}", inbox.problems);
     let raw: std::collections::BTreeSet<&str> = inbox
         .messages

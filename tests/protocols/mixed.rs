@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES as MAX;
-use amail_core::inbox::{self, Inbox, LoadOptions};
+use amail_core::inbox::Inbox;
 use amail_core::router::{Router, RouterOptions, Store, TaskSummary};
+use amail_core::stores::{self, LoadOptions};
 use amail_tui::keymap::Chord;
 use amail_tui::msg::Msg;
 use amail_tui::testing::render_to_string;
@@ -20,7 +21,7 @@ fn mailbox() -> PathBuf {
 }
 
 fn load() -> Inbox {
-    inbox::load(&mailbox(), &LoadOptions::default()).unwrap()
+    stores::load(&mailbox(), &LoadOptions::default()).unwrap()
 }
 
 fn now() -> DateTime<Utc> {

@@ -27,7 +27,7 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use amail_core::inbox::{self, LoadOptions};
+use amail_core::stores::{self, LoadOptions};
 use rusqlite::Connection;
 
 use crate::support::copy::copy_dir;
@@ -137,7 +137,7 @@ fn killed_mailbox_ack_loses_and_duplicates_nothing() {
                 "kill at {first}: ack {b} was lost or changed"
             );
         }
-        let loaded = inbox::load(&mail, &LoadOptions::default()).unwrap();
+        let loaded = stores::load(&mail, &LoadOptions::default()).unwrap();
         assert!(
             loaded.problems.is_empty(),
             "kill at {first}: {:?}",
@@ -168,7 +168,7 @@ fn killed_mailbox_reply_is_whole_or_absent() {
             })
             .unwrap_or_default();
         assert!(replies.len() <= 1, "kill at {first}: {replies:?}");
-        let loaded = inbox::load(&mail, &LoadOptions::default()).unwrap();
+        let loaded = stores::load(&mail, &LoadOptions::default()).unwrap();
         assert!(
             loaded.problems.is_empty(),
             "kill at {first}: {:?}",
@@ -287,7 +287,7 @@ fn killed_store_reply_is_atomic_in_the_database_and_visible() {
         if out.status.success() {
             assert_eq!(n, 12);
         }
-        let loaded = inbox::load(&root, &LoadOptions::default()).unwrap();
+        let loaded = stores::load(&root, &LoadOptions::default()).unwrap();
         assert!(
             loaded.problems.is_empty(),
             "kill at {first}: {:?}",

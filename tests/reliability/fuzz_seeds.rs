@@ -9,7 +9,7 @@ use std::path::Path;
 
 use amail_core::aof::detect::{detect, Input};
 use amail_core::router::task::Task;
-use amail_core::source::{mcp_db, timestamps};
+use amail_core::stores::mcp::{db as mcp_db, timestamps};
 use rusqlite::types::ValueRef;
 
 fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {

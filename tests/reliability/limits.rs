@@ -20,7 +20,7 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use amail_core::inbox::{self, LoadOptions};
+use amail_core::stores::{self, LoadOptions};
 
 fn good(dir: &Path, i: usize) {
     fs::write(
@@ -88,7 +88,7 @@ fn every_good_message_loads_and_each_bad_file_is_named() {
         max_bytes: 2048,
         ..LoadOptions::default()
     };
-    let loaded = inbox::load(&mail, &opts).unwrap();
+    let loaded = stores::load(&mail, &opts).unwrap();
     let keys: Vec<&str> = loaded.messages.iter().map(|m| m.key.as_str()).collect();
     for k in ["good-0", "good-1", "good-2", "latin1"] {
         assert!(keys.contains(&k), "{k} missing from {keys:?}");

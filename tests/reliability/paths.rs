@@ -14,7 +14,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES as MAX;
-use amail_core::inbox::{self, LoadOptions, SourceKind};
+use amail_core::inbox::SourceKind;
+use amail_core::stores::{self, LoadOptions};
 use rusqlite::Connection;
 
 use crate::support::copy::copy_dir;
@@ -163,7 +164,7 @@ fn replies_and_acks_to_hostile_mail_stay_inside_the_mailbox() {
     let sandbox = tempfile::tempdir().unwrap();
     let sandbox = sandbox.path();
     let mail = hostile_mailbox(sandbox);
-    let loaded = inbox::load(&mail, &LoadOptions::default()).unwrap();
+    let loaded = stores::load(&mail, &LoadOptions::default()).unwrap();
     let keys: Vec<String> = loaded.messages.iter().map(|m| m.key.clone()).collect();
     assert!(keys.len() >= 40, "{} messages", keys.len());
     let names = hostile(sandbox);
@@ -171,10 +172,10 @@ fn replies_and_acks_to_hostile_mail_stay_inside_the_mailbox() {
     for (i, k) in keys.iter().enumerate() {
         // Every key, each with a hostile replying / acking agent in turn.
         let h = &names[i % names.len()];
-        if inbox::reply::reply_loaded(&loaded, k, h, "an answer").is_ok() {
+        if stores::reply_loaded(&loaded, k, h, "an answer").is_ok() {
             replied += 1;
         }
-        let _ = inbox::ack::ack_loaded(&loaded, std::slice::from_ref(k), h);
+        let _ = stores::ack_loaded(&loaded, std::slice::from_ref(k), h);
     }
     assert!(replied > 0, "no reply was written at all");
     assert_contained(sandbox, &[&mail], "mailbox reply/ack");
@@ -215,7 +216,7 @@ fn mcp_store_replies_refuse_hostile_names_from_the_database() {
             .unwrap()
             .query_row("SELECT count(*) FROM messages", [], |r| r.get(0))
             .unwrap();
-        let r = inbox::reply::reply(&source, "5", "BlueLake", "an answer", MAX);
+        let r = stores::reply(&source, "5", "BlueLake", "an answer", MAX);
         let after: i64 = Connection::open(&db)
             .unwrap()
             .query_row("SELECT count(*) FROM messages", [], |r| r.get(0))

@@ -16,7 +16,7 @@
 use std::fs;
 use std::time::{Duration, Instant};
 
-use amail_core::inbox::{self, LoadOptions};
+use amail_core::stores::{self, LoadOptions};
 use amail_tui::config::UiConfig;
 use amail_tui::testing::{fixed_now, FakeBackend, TestApp};
 
@@ -31,7 +31,7 @@ fn once(body: &str) -> Duration {
         ..LoadOptions::default()
     };
     let t = Instant::now();
-    let loaded = inbox::load(dir.path(), &opts).unwrap();
+    let loaded = stores::load(dir.path(), &opts).unwrap();
     assert_eq!(loaded.messages.len(), 1, "{:?}", loaded.problems);
     let mut app = TestApp::new(
         FakeBackend::new(loaded, Vec::new(), fixed_now()),

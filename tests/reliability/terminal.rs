@@ -13,7 +13,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use amail_core::inbox::{self, LoadOptions};
+use amail_core::stores::{self, LoadOptions};
 use amail_tui::config::UiConfig;
 use amail_tui::testing::{fixed_now, render_terminal, FakeBackend, TestApp};
 use ratatui::style::Modifier;
@@ -85,7 +85,7 @@ fn tui_views_never_put_controls_into_cells() {
     let dir = tempfile::tempdir().unwrap();
     let mail = dir.path().join("mail");
     hostile_mailbox(&mail);
-    let loaded = inbox::load(&mail, &LoadOptions::default()).unwrap();
+    let loaded = stores::load(&mail, &LoadOptions::default()).unwrap();
     // The all-controls file holds NUL: it is refused as binary (a problem).
     assert_eq!(
         loaded.messages.len() + loaded.problems.len(),

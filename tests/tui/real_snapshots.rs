@@ -70,7 +70,7 @@ fn demo_mailbox() {
     let info = amail::demo::mailbox::write_demo_at(dir.path(), now).unwrap();
     let mut backend = RealBackend::new(
         info.mailbox.clone(),
-        amail_core::inbox::LoadOptions::default(),
+        amail_core::stores::LoadOptions::default(),
         info.store.clone(),
         true,
     );
@@ -104,7 +104,7 @@ fn mcp_agent_mail_fixture() {
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&fixture, dir.path());
     let inbox =
-        amail_core::inbox::load(dir.path(), &amail_core::inbox::LoadOptions::default()).unwrap();
+        amail_core::stores::load(dir.path(), &amail_core::stores::LoadOptions::default()).unwrap();
     // Just after the fixture's mail was written.
     let now: DateTime<Utc> = Utc.with_ymd_and_hms(2026, 11, 22, 3, 30, 0).unwrap();
     let make = || {

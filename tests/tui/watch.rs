@@ -10,7 +10,8 @@ use std::time::Duration;
 use amail::backend::RealBackend;
 use amail::demo::corpus::write_corpus;
 use amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES;
-use amail_core::inbox::{Inbox, LoadOptions};
+use amail_core::inbox::Inbox;
+use amail_core::stores::LoadOptions;
 use amail_parser::MessageType;
 use amail_tui::msg::{Msg, WatchState};
 use amail_tui::runtime::start_watcher;
@@ -19,8 +20,8 @@ use amail_tui::UiConfig;
 use chrono::TimeZone;
 use tokio::sync::mpsc::unbounded_channel;
 
-fn load_mailbox(root: &Path) -> Result<Inbox, amail_core::inbox::Error> {
-    amail_core::inbox::load_mailbox(root, DEFAULT_MAX_MESSAGE_BYTES)
+fn load_mailbox(root: &Path) -> Result<Inbox, amail_core::stores::Error> {
+    amail_core::stores::load_mailbox(root, DEFAULT_MAX_MESSAGE_BYTES)
 }
 
 #[tokio::test]

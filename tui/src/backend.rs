@@ -2,8 +2,9 @@
 //!
 //! `update` never performs I/O: it returns a [`super::msg::Command`], and
 //! the runtime (or a test) hands it to a [`Backend`]. The real backend
-//! wraps `inbox::load`, the ack/reply writers and the router's store; tests
-//! use [`super::testing::FakeBackend`], an in-memory mailbox.
+//! (in the `amail` binary) wraps a mail store (`amail_core::stores::MailStore`)
+//! and the router's store; tests use [`super::testing::FakeBackend`], an
+//! in-memory mailbox.
 
 use std::path::PathBuf;
 
@@ -28,8 +29,8 @@ pub trait Backend {
     fn tasks(&mut self) -> Result<Vec<TaskSummary>, String>;
     /// Records `as_agent`'s ack of each message in `keys`; returns how many
     /// changed (acking twice is a no-op). `inbox` is the one on screen, so
-    /// a writer that works from a loaded inbox (`inbox::ack_loaded`) need
-    /// not read the mailbox again.
+    /// a store that works from a loaded inbox (`MailStore::ack`) need not
+    /// read the mailbox again.
     fn ack(&mut self, inbox: &Inbox, keys: &[String], as_agent: &str) -> Result<usize, String>;
     /// Writes a reply (HELP_RESPONSE) to message `key` from `as_agent`.
     fn reply(&mut self, inbox: &Inbox, key: &str, as_agent: &str, body: &str)

@@ -1,5 +1,7 @@
 //! From loaded messages to the [`Inbox`]: time order, threads, help state,
-//! pending counts and the agent roster. Pure: no I/O.
+//! pending counts and the agent roster, and recorded acks applied to the
+//! recipients. Pure: no I/O. Every store's loader ends here, so a mailbox,
+//! an mcp_agent_mail root and piped JSON derive the same way.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, HashMap};
@@ -7,13 +9,15 @@ use std::path::PathBuf;
 
 use amail_parser::MessageType;
 
-use super::load::Loaded;
-use super::{Agent, AgentState, HelpState, Inbox, InboxMessage, SourceKind, Thread};
+use super::model::{
+    AckTimes, Acks, Agent, AgentState, HelpState, Inbox, InboxMessage, SourceKind, Thread,
+};
+use super::turn;
 
 /// Derives an [`Inbox`] from messages however they were obtained (tests,
 /// other sources): sorts them, threads them (their `thread` field is
 /// recomputed), counts pending acks, decides help state and the roster,
-/// exactly as `load` does.
+/// exactly as a store's load does.
 pub fn assemble(
     source: SourceKind,
     messages: Vec<InboxMessage>,
@@ -22,9 +26,11 @@ pub fn assemble(
     build(source, messages, problems)
 }
 
+/// The derivation itself; `loaded` is moved in, so a big inbox is never
+/// held twice.
 pub(crate) fn build(
     source: SourceKind,
-    loaded: Vec<Loaded>,
+    loaded: Vec<InboxMessage>,
     problems: Vec<(PathBuf, String)>,
 ) -> Inbox {
     let mut loaded = loaded;
@@ -163,7 +169,7 @@ fn with_encoding_problems(
 
 /// Oldest first; messages without a time first (they cannot be placed),
 /// then by numeric id (mcp ids grow with time), then by key.
-pub(crate) fn message_order(a: &Loaded, b: &Loaded) -> Ordering {
+pub(crate) fn message_order(a: &InboxMessage, b: &InboxMessage) -> Ordering {
     a.message
         .timestamp
         .cmp(&b.message.timestamp)
@@ -175,7 +181,7 @@ fn numeric(key: &str) -> Option<u64> {
     key.parse().ok()
 }
 
-pub(crate) fn explicit_thread(l: &Loaded) -> Option<&str> {
+pub(crate) fn explicit_thread(l: &InboxMessage) -> Option<&str> {
     l.message
         .thread_id
         .as_deref()
@@ -183,11 +189,11 @@ pub(crate) fn explicit_thread(l: &Loaded) -> Option<&str> {
         .filter(|t| !t.is_empty())
 }
 
-pub(crate) fn thread_key(l: &Loaded) -> String {
+pub(crate) fn thread_key(l: &InboxMessage) -> String {
     thread_key_str(l).to_string()
 }
 
-fn thread_key_str(l: &Loaded) -> &str {
+fn thread_key_str(l: &InboxMessage) -> &str {
     explicit_thread(l)
         .or_else(|| l.message.bead())
         .unwrap_or(&l.key)
@@ -225,7 +231,7 @@ fn roster(messages: &[InboxMessage], threads: &[Thread]) -> Vec<Agent> {
             names.insert(&r.agent);
         }
     }
-    let mut turns = super::turn::derive(messages, threads);
+    let mut turns = turn::derive(messages, threads);
     let mut latest_state: HashMap<&str, usize> = HashMap::new();
     let mut latest_any: HashMap<&str, usize> = HashMap::new();
     for (i, m) in messages.iter().enumerate() {
@@ -273,7 +279,7 @@ impl Latest {
 pub(crate) fn agent(
     name: String,
     latest: Latest,
-    turn: super::turn::Turn,
+    turn: turn::Turn,
     messages: &[InboxMessage],
     threads: &[Thread],
 ) -> Agent {
@@ -322,4 +328,36 @@ fn answered_after(messages: &[InboxMessage], threads: &[Thread], i: usize) -> bo
         .skip_while(|&&j| j != i)
         .skip(1)
         .any(|&j| messages[j].is_answer())
+}
+
+/// Sets recipients' read and ack times from acks a store records apart
+/// from the messages (a plain mailbox's journal). One pass with an index by
+/// key, so a big mailbox costs one lookup per message (no allocation)
+/// however many acks there are. Returns the indices of the messages whose
+/// state changed.
+pub(crate) fn apply_acks(messages: &mut [InboxMessage], acks: &Acks) -> Vec<usize> {
+    let mut changed = Vec::new();
+    if acks.is_empty() {
+        return changed;
+    }
+    let mut by_key: HashMap<&str, Vec<(&str, &AckTimes)>> = HashMap::new();
+    for ((key, agent), e) in acks {
+        by_key.entry(key).or_default().push((agent, e));
+    }
+    for (i, m) in messages.iter_mut().enumerate() {
+        let Some(entries) = by_key.get(m.key.as_str()) else {
+            continue;
+        };
+        for r in &mut m.recipients {
+            if let Some((_, e)) = entries.iter().find(|(a, _)| *a == r.agent) {
+                let (ack, read) = (Some(e.ack_at), Some(e.read_at));
+                if r.ack_at != ack || r.read_at != read {
+                    r.ack_at = ack;
+                    r.read_at = read;
+                    changed.push(i);
+                }
+            }
+        }
+    }
+    changed
 }

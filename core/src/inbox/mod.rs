@@ -1,36 +1,27 @@
-//! Threads, pending acks, the agent roster, and the ack/reply writers.
+//! The inbox model: threads, pending acks, the agent roster and turns,
+//! derived from messages however they were read. Pure: no file or database
+//! I/O, and nothing here knows which store the mail came from.
 //!
-//! - [`load`] reads a mailbox directory or an mcp_agent_mail storage root
-//!   (auto-detected) into an [`Inbox`]; [`load_stdin`] reads piped JSON.
-//! - [`ack`] and [`reply`] write through this module, never elsewhere:
-//!   an mcp store gets exactly what the server itself would write, a plain
-//!   mailbox gets an ack journal line or a new mail file.
-//! - (The demo mailbox and corpora are written by the `amail` package.)
-//! - [`incremental::reload_changed`] brings a loaded mailbox up to date
-//!   after a few files changed, reading only those (`patch` updates the
-//!   threads and agents they touch); the TUI's watcher drives it.
+//! - [`model`]: the types ([`Inbox`], [`InboxMessage`], [`Thread`],
+//!   [`Agent`], ...);
+//! - `build`: from loaded messages to the [`Inbox`] ([`assemble`] for
+//!   messages from anywhere), and recorded acks applied to recipients;
+//! - `patch`: an incremental change applied in place, touching only the
+//!   threads and agents it concerns (a store reads the change, this
+//!   applies it);
+//! - [`turn`]: AgentTurn states for the roster;
+//! - [`protocol_items`]: handoff and A2A items shown as messages.
 //!
-//! See `docs/inbox.md` for the choices and their limits.
+//! Reading a mailbox or an mcp_agent_mail root, and writing acks and
+//! replies, is `stores/`'s job. See `docs/inbox.md` for the choices and
+//! their limits.
 
-pub mod ack;
 mod build;
-mod error;
-pub mod incremental;
-pub mod journal;
-pub mod load;
-pub mod mcp_archive;
 pub mod model;
-mod patch;
+pub(crate) mod patch;
 pub mod protocol_items;
-pub mod reply;
 pub mod turn;
 
-pub use ack::{ack, ack_at, ack_loaded, AckOutcome};
 pub use build::assemble;
-pub use error::Error;
-pub use load::{
-    load, load_json, load_json_as, load_mailbox, load_mcp, load_stdin, load_stdin_as, LoadOptions,
-};
+pub(crate) use build::{apply_acks, build};
 pub use model::*;
-pub use reply::{reply, reply_at, reply_loaded, ReplyOutcome};
-pub use turn::TurnState;

@@ -1,14 +1,17 @@
 //! The inbox model: messages with their per-recipient state, grouped into
-//! threads, plus the agent roster. Built by `inbox::load`, read by the CLI
-//! (`threads`, `pending`) and the TUI. Pure data: no I/O here.
+//! threads, plus the agent roster. Built by a store's load
+//! (`stores::MailStore::load`), read by the CLI (`threads`, `pending`) and
+//! the TUI. Pure data: no I/O here.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use amail_parser::OwnedMessage;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-/// Where the inbox was read from; decides how acks and replies are written.
+/// Where the inbox was read from; decides which store writes its acks and
+/// replies (`stores::for_source`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SourceKind {
@@ -18,24 +21,6 @@ pub enum SourceKind {
     McpStore { root: PathBuf, db: PathBuf },
     /// JSON piped on stdin: read-only.
     Stdin,
-}
-
-impl SourceKind {
-    /// What to watch for live refresh (recursively for directories): a
-    /// mailbox's root (mail files and the ack journal); an mcp store's
-    /// `projects/` folder plus its database and WAL file, since acks and
-    /// reads change only the database.
-    pub fn watch_paths(&self) -> Vec<PathBuf> {
-        match self {
-            SourceKind::Mailbox { root } => vec![root.clone()],
-            SourceKind::McpStore { root, db } => {
-                let mut wal = db.clone().into_os_string();
-                wal.push("-wal");
-                vec![root.join("projects"), db.clone(), PathBuf::from(wal)]
-            }
-            SourceKind::Stdin => Vec::new(),
-        }
-    }
 }
 
 /// to / cc / bcc, as mcp_agent_mail's `message_recipients.kind`.
@@ -55,6 +40,17 @@ pub struct Recipient {
     pub read_at: Option<DateTime<Utc>>,
     pub ack_at: Option<DateTime<Utc>>,
 }
+
+/// A read and ack time recorded apart from the message (a plain mailbox's
+/// ack journal): an ack also marks the message read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AckTimes {
+    pub read_at: DateTime<Utc>,
+    pub ack_at: DateTime<Utc>,
+}
+
+/// Recorded acks by (message key, agent).
+pub type Acks = HashMap<(String, String), AckTimes>;
 
 /// A message in the inbox. `key` is unique within the inbox and is what
 /// `amail ack` / `amail reply` take (the mcp id, or the message's own id, or
@@ -153,13 +149,39 @@ pub struct Agent {
     /// The AgentTurn state (idle, dispatched, running, suspended), from
     /// Agent Mail, handoff and A2A messages alike (see `inbox::turn`).
     #[serde(default)]
-    pub turn: super::TurnState,
+    pub turn: TurnState,
     /// Beads this agent is running or suspended on, oldest first.
     #[serde(default)]
     pub active_beads: Vec<String>,
     /// Two or more active beads at once: the single-active-turn rule is broken.
     #[serde(default)]
     pub multiple_active: bool,
+}
+
+/// The AgentTurn state.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnState {
+    #[default]
+    Idle,
+    Dispatched,
+    Running,
+    Suspended,
+}
+
+impl TurnState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TurnState::Idle => "idle",
+            TurnState::Dispatched => "dispatched",
+            TurnState::Running => "running",
+            TurnState::Suspended => "suspended",
+        }
+    }
+    /// Running or suspended: the turns that count as active.
+    pub(crate) fn active(self) -> bool {
+        matches!(self, TurnState::Running | TurnState::Suspended)
+    }
 }
 
 /// A message waiting for one recipient's ack.

@@ -1,5 +1,7 @@
 //! Applies an incremental [`Change`] to a built [`Inbox`] in place, doing
-//! the work of `build` only for what the change touched:
+//! the work of `build` only for what the change touched. Pure: the store
+//! reads the changed files into a `Change` (a plain mailbox's
+//! `stores::mailbox::incremental`), this applies it:
 //!
 //! 1. removed messages leave and new ones are inserted at their place in
 //!    time order (new mail usually goes at the end: nothing moves);
@@ -20,10 +22,21 @@
 
 use std::collections::HashSet;
 
-use super::build::{agent, explicit_thread, help_state, message_order, thread_key, Latest};
-use super::incremental::Change;
-use super::load::apply_acks;
-use super::{HelpState, Inbox, InboxMessage, Thread};
+use super::build::{
+    agent, apply_acks, explicit_thread, help_state, message_order, thread_key, Latest,
+};
+use super::model::{Acks, HelpState, Inbox, InboxMessage, Thread};
+use super::turn;
+
+/// What a change does to the inbox, read from disk but not yet applied.
+pub(crate) struct Change {
+    /// Indices into `Inbox::messages` of what the changed files held.
+    pub removed: Vec<usize>,
+    /// What they hold now (threads not assigned; `acks` applied here).
+    pub added: Vec<InboxMessage>,
+    /// Every ack the store records now (the journal may have grown).
+    pub acks: Acks,
+}
 
 /// Applies `change`; false (with `inbox` untouched) when it cannot be done
 /// exactly.
@@ -293,7 +306,7 @@ fn patch_roster(inbox: &mut Inbox, touched: &HashSet<String>) {
             }
         }
     }
-    let mut turns = super::turn::derive_for(&inbox.messages, &inbox.threads, &only);
+    let mut turns = turn::derive_for(&inbox.messages, &inbox.threads, &only);
     let mut fresh = Vec::new();
     for (k, &name) in only.iter().enumerate() {
         if !present[k] {

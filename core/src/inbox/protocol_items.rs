@@ -8,16 +8,18 @@
 //! (state machine, priority, deadline, progress). Nothing downstream needs
 //! to know about the protocols; the bridge and router work from the typed
 //! items instead.
+//!
+//! Pure: finding the JSON files and the handoff directory of a mailbox is
+//! the mailbox store's loader hook (`stores::mailbox::protocol`).
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use amail_parser::{Message, MessageType, OwnedMessage, Parsed as Fields};
 
-use crate::formats::{parse_files, A2aItem, A2aKind, Handoff, Item};
-use crate::inbox::{InboxMessage, Recipient, RecipientKind};
+use super::model::{InboxMessage, Recipient, RecipientKind};
+use crate::formats::{A2aItem, A2aKind, Handoff, Item};
 
 /// The synthetic `raw_type` of an item.
 pub fn raw_type(item: &Item) -> &'static str {
@@ -195,169 +197,5 @@ pub fn to_inbox(item: &Item, key: String) -> InboxMessage {
         project: None,
         recipients,
         thread: 0,
-    }
-}
-
-fn is_json(p: &Path) -> bool {
-    p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
-        ["json", "jsonl", "ndjson"]
-            .iter()
-            .any(|j| e.eq_ignore_ascii_case(j))
-    })
-}
-
-fn handoff_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    out.sort();
-    out
-}
-
-/// The loader hook: replaces JSON files of the mailbox that hold handoff or
-/// A2A items (the mail parser read them as unknown mail) by their items,
-/// adds the handoff directory (`root/.handoffs`, or `HANDOFF_DIR` relative
-/// to `root`), and reports protocol diagnostics as problems
-/// (`line:col: code: message`). Files over `max_bytes` are not read.
-pub fn merge_into(
-    root: &Path,
-    loaded: &mut Vec<InboxMessage>,
-    problems: &mut Vec<(PathBuf, String)>,
-    max_bytes: u64,
-) {
-    let env = std::env::var_os("HANDOFF_DIR");
-    merge_with(root, env.as_deref(), loaded, problems, max_bytes)
-}
-
-/// The text of a mailbox JSON file when it holds handoff or A2A items: the
-/// loader calls this on the bytes it already read, so [`merge_read`] need
-/// not read every JSON file of the mailbox a second time.
-pub fn protocol_text(path: &Path, bytes: &[u8]) -> Option<String> {
-    if !is_json(path) {
-        return None;
-    }
-    let text = String::from_utf8_lossy(bytes).into_owned();
-    let ours = crate::formats::objects(&text).ok().is_some_and(|o| {
-        o.iter()
-            .any(|o| crate::formats::classify(&o.value).is_some())
-    });
-    ours.then_some(text)
-}
-
-/// [`merge_into`] for a loader that classified its JSON files as it read
-/// them ([`protocol_text`]): `read` holds the protocol files' text by path;
-/// a loaded JSON file not in it is known not to hold protocol items, so
-/// only the handoff directory is read here.
-pub fn merge_read(
-    root: &Path,
-    read: HashMap<PathBuf, String>,
-    loaded: &mut Vec<InboxMessage>,
-    problems: &mut Vec<(PathBuf, String)>,
-    max_bytes: u64,
-) {
-    let env = std::env::var_os("HANDOFF_DIR");
-    merge_files(
-        root,
-        env.as_deref(),
-        Some(read),
-        loaded,
-        problems,
-        max_bytes,
-    )
-}
-
-/// [`merge_into`] with the environment given (for tests).
-pub fn merge_with(
-    root: &Path,
-    handoff_dir: Option<&std::ffi::OsStr>,
-    loaded: &mut Vec<InboxMessage>,
-    problems: &mut Vec<(PathBuf, String)>,
-    max_bytes: u64,
-) {
-    merge_files(root, handoff_dir, None, loaded, problems, max_bytes)
-}
-
-/// `read`: protocol files' text as the loader read it (see [`merge_read`]);
-/// None reads and classifies every JSON candidate here.
-fn merge_files(
-    root: &Path,
-    handoff_dir: Option<&std::ffi::OsStr>,
-    mut read: Option<HashMap<PathBuf, String>>,
-    loaded: &mut Vec<InboxMessage>,
-    problems: &mut Vec<(PathBuf, String)>,
-    max_bytes: u64,
-) {
-    let mut files: Vec<(String, String)> = Vec::new();
-    let mut taken: HashSet<PathBuf> = HashSet::new();
-    // Filtered before cloning: a big mailbox has no JSON at all.
-    let mut candidates: Vec<PathBuf> = loaded
-        .iter()
-        .filter_map(|m| m.path.as_deref())
-        .filter(|p| is_json(p))
-        .map(Path::to_path_buf)
-        .collect();
-    candidates.dedup();
-    let dir = crate::formats::handoff::dir_for(root, handoff_dir);
-    candidates.extend(handoff_files(&dir));
-    for p in candidates {
-        let in_dir = p.starts_with(&dir);
-        let known = read.as_mut().map(|r| r.remove(&p));
-        if matches!(known, Some(None)) && !in_dir {
-            continue; // read by the loader: not protocol items
-        }
-        let canon = p.canonicalize().unwrap_or_else(|_| p.clone());
-        if taken.contains(&canon) {
-            continue;
-        }
-        let (text, ours) = match known.flatten() {
-            Some(text) => (text, true),
-            None => {
-                let Ok(bytes) = crate::fsio::read_file_limited(&p, max_bytes) else {
-                    continue;
-                };
-                let text = String::from_utf8_lossy(&bytes).into_owned();
-                let ours = crate::formats::objects(&text).ok().is_some_and(|o| {
-                    o.iter()
-                        .any(|o| crate::formats::classify(&o.value).is_some())
-                });
-                (text, ours)
-            }
-        };
-        if ours || in_dir {
-            taken.insert(canon);
-            // Keep the path as the loader spelled it so removal matches.
-            let path = p.clone();
-            loaded.retain(|m| m.path.as_deref() != Some(path.as_path()));
-            files.push((path.display().to_string(), text));
-        }
-    }
-    if files.is_empty() {
-        return;
-    }
-    let parsed = parse_files(&files);
-    let mut keys: HashSet<String> = loaded.iter().map(|m| m.key.clone()).collect();
-    for (n, item) in parsed.items.iter().enumerate() {
-        let base = format!(
-            "{}:{}@{}",
-            raw_type(item).to_ascii_lowercase(),
-            item.task_id(),
-            item.at().timestamp_millis()
-        );
-        let mut key = base.clone();
-        if keys.contains(&key) {
-            key = format!("{base}#{n}");
-        }
-        keys.insert(key.clone());
-        loaded.push(to_inbox(item, key));
-    }
-    for d in parsed.diags {
-        problems.push((
-            PathBuf::from(&d.path),
-            format!("{}:{}: {}: {}", d.line, d.column, d.code, d.message),
-        ));
     }
 }

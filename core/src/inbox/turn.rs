@@ -20,34 +20,8 @@
 use std::collections::HashMap;
 
 use amail_parser::MessageType;
-use serde::Serialize;
 
-use super::{InboxMessage, Thread};
-
-/// The AgentTurn state.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TurnState {
-    #[default]
-    Idle,
-    Dispatched,
-    Running,
-    Suspended,
-}
-
-impl TurnState {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TurnState::Idle => "idle",
-            TurnState::Dispatched => "dispatched",
-            TurnState::Running => "running",
-            TurnState::Suspended => "suspended",
-        }
-    }
-    fn active(self) -> bool {
-        matches!(self, TurnState::Running | TurnState::Suspended)
-    }
-}
+use super::model::{Inbox, InboxMessage, Thread, TurnState};
 
 /// An agent's derived turn.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -208,7 +182,7 @@ fn answered_after(messages: &[InboxMessage], threads: &[Thread], i: usize) -> bo
 
 /// Sets the turn fields of every agent already in `inbox.agents` (for
 /// inboxes built by hand, e.g. the TUI test sample).
-pub fn apply(inbox: &mut super::Inbox) {
+pub fn apply(inbox: &mut Inbox) {
     let mut turns = derive(&inbox.messages, &inbox.threads);
     for a in &mut inbox.agents {
         let t = turns.remove(a.name.as_str()).unwrap_or_default();
@@ -219,7 +193,7 @@ pub fn apply(inbox: &mut super::Inbox) {
 }
 
 /// One line per agent breaking the single-active-turn rule.
-pub fn warnings(inbox: &super::Inbox) -> Vec<String> {
+pub fn warnings(inbox: &Inbox) -> Vec<String> {
     inbox
         .agents
         .iter()

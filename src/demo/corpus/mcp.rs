@@ -37,9 +37,9 @@ use rusqlite::{params, Connection};
 use serde_json::Value;
 
 use crate::demo::mailbox::DemoMail;
-use amail_core::inbox::mcp_archive::{self, python_iso, ArchiveMessage};
 use amail_core::source::detect::DB_FILE;
-use amail_core::source::timestamps::format_text;
+use amail_core::stores::mcp::archive::{self as mcp_archive, python_iso, ArchiveMessage};
+use amail_core::stores::mcp::timestamps::format_text;
 
 /// The project every corpus message belongs to: the fixture's, so the
 /// corpus and the fixture read alike.
@@ -303,7 +303,7 @@ fn write_archive(
         };
         // A thread id that is no safe file name gets no digest (the server
         // refuses such ids at send time).
-        if amail_core::inbox::reply::unsafe_component(thread).is_some() {
+        if amail_core::stores::names::unsafe_component(thread).is_some() {
             continue;
         }
         let i = *digest_of.entry(thread.to_string()).or_insert_with(|| {

@@ -1,5 +1,5 @@
 //! The sample mailbox: realistic threads of every message type, and the
-//! builder that derives threads, help state and roster the way `inbox::load` does.
+//! builder that derives threads, help state and roster the way a store's load does.
 
 use std::borrow::Cow;
 use std::path::PathBuf;
@@ -118,7 +118,7 @@ impl InboxBuilder {
     }
 }
 
-/// Recomputes what `inbox::load` derives: thread pending/help/last_at and
+/// Recomputes what a store's load derives: thread pending/help/last_at and
 /// order, message→thread indices, and the agent roster.
 /// Appends a message to its thread (thread id, else its own key), creating
 /// the thread when it is new; `derive` fills in the rest.

@@ -21,9 +21,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use super::Error;
+use super::db::MessageRow;
 use crate::fsio;
-use crate::source::mcp_db::MessageRow;
+use crate::stores::error::Error;
+use crate::stores::names::{check_components, subject_slug, unsafe_component};
 
 /// The envelope the server writes as front matter.
 #[derive(Debug, Clone)]
@@ -50,33 +51,6 @@ pub fn python_iso(t: DateTime<Utc>) -> String {
         t.format("%Y-%m-%dT%H:%M:%S+00:00").to_string()
     } else {
         t.format("%Y-%m-%dT%H:%M:%S%.6f+00:00").to_string()
-    }
-}
-
-/// `re.sub(r"[^a-zA-Z0-9._-]+", "-", subject).strip("-_").lower()[:80] or "message"`.
-pub fn subject_slug(subject: &str) -> String {
-    let subject = subject.trim();
-    let mut out = String::new();
-    let mut in_run = false;
-    for c in subject.chars() {
-        if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
-            out.push(c);
-            in_run = false;
-        } else if !in_run {
-            out.push('-');
-            in_run = true;
-        }
-    }
-    let trimmed: String = out
-        .trim_matches(|c| c == '-' || c == '_')
-        .to_ascii_lowercase()
-        .chars()
-        .take(80)
-        .collect();
-    if trimmed.is_empty() {
-        "message".into()
-    } else {
-        trimmed
     }
 }
 
@@ -199,7 +173,7 @@ pub fn write_bundle(archive: &Path, m: &ArchiveMessage) -> Result<Vec<String>, E
             .chain(&m.bcc)
             .map(|r| ("recipient", r.as_str())),
     );
-    super::reply::check_components(&names)?;
+    check_components(&names)?;
     let content = render_file(m);
     let mut written = Vec::new();
     for rel in copy_paths(m) {
@@ -228,7 +202,7 @@ fn append_digest(
     else {
         return Ok(None);
     };
-    if super::reply::unsafe_component(thread).is_some() {
+    if unsafe_component(thread).is_some() {
         return Ok(None);
     }
     let rel = format!("projects/{}/messages/threads/{thread}.md", m.project_slug);
@@ -459,20 +433,6 @@ fn is_stale(lock: &Path, owner: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn slugs_match_the_server() {
-        assert_eq!(
-            subject_slug("[ol-527.2] HELP_REQUEST"),
-            "ol-527.2-help_request"
-        );
-        assert_eq!(
-            subject_slug("Re: [ol-527.2] HELP_REQUEST"),
-            "re-ol-527.2-help_request"
-        );
-        assert_eq!(subject_slug("Wave 1 status"), "wave-1-status");
-        assert_eq!(subject_slug("¿¿"), "message");
-    }
 
     #[test]
     fn escapes_like_python() {

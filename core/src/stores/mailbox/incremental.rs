@@ -1,7 +1,7 @@
 //! Incremental reload of a plain mailbox (issue 6): when the watcher reports
 //! a few changed files, only those are read and parsed; the other messages
 //! are kept as loaded, in place (no directory walk, no other file read, no
-//! copy of the inbox), and [`super::patch`] updates only the threads and
+//! copy of the inbox), and the model's `patch` updates only the threads and
 //! agents the change touched.
 //!
 //! The result must equal a full [`super::load_mailbox`]. Where equality is
@@ -22,9 +22,14 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::load::{file_entries, load_mailbox, read_and_parse};
-use super::{journal, Error, Inbox, InboxMessage, SourceKind};
+use super::journal;
+use super::load::{file_entries, load_mailbox};
+use super::protocol::is_json;
+use crate::inbox::patch::{self, Change};
+use crate::inbox::{Inbox, InboxMessage, SourceKind};
 use crate::source::walk;
+use crate::stores::error::Error;
+use crate::stores::read::read_and_parse;
 
 /// How a reload was done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,21 +58,12 @@ pub fn reload_changed(
         }
     };
     if let Some(change) = read_change(inbox, &root, changed, max_bytes) {
-        if super::patch::apply(inbox, change) {
+        if patch::apply(inbox, change) {
             return Ok(Reload::Incremental);
         }
     }
     *inbox = load_mailbox(&root, max_bytes)?;
     Ok(Reload::Full)
-}
-
-/// What a change does to the inbox, read from disk but not yet applied.
-pub(crate) struct Change {
-    /// Indices into `Inbox::messages` of what the changed files held.
-    pub removed: Vec<usize>,
-    /// What they hold now (threads not assigned, acks applied).
-    pub added: Vec<InboxMessage>,
-    pub acks: journal::Acks,
 }
 
 /// A mail file the patch can handle (existing or gone).
@@ -78,14 +74,6 @@ fn eligible(root: &Path, path: &Path) -> bool {
 /// A file the walk of `root` lists, and not JSON (see the module doc).
 fn eligible_name(root: &Path, path: &Path) -> bool {
     walk::lists(root, path) && !is_json(path)
-}
-
-fn is_json(p: &Path) -> bool {
-    p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
-        ["json", "jsonl", "ndjson"]
-            .iter()
-            .any(|j| e.eq_ignore_ascii_case(j))
-    })
 }
 
 fn read_change(inbox: &Inbox, root: &Path, changed: &[PathBuf], max_bytes: u64) -> Option<Change> {
@@ -198,10 +186,10 @@ fn bytes(p: &Path) -> &[u8] {
 }
 
 /// The key was made unique against another message's (see
-/// `load::unique_key`): the message's id was taken, or its path-derived key
-/// got a `~N` suffix. Which message wins depends on path order in a full
+/// `stores::read::unique_key`): the message's id was taken, or its
+/// path-derived key got a `~N` suffix. Which message wins depends on path order in a full
 /// load, so such inboxes are reloaded in full.
-fn collided(m: &super::InboxMessage) -> bool {
+fn collided(m: &InboxMessage) -> bool {
     let id = m.message.id.as_deref().map(str::trim).unwrap_or("");
     if !id.is_empty() && m.key != id {
         return true;

@@ -11,7 +11,6 @@
 //! the lock and write only when the (message, agent) pair is not there yet,
 //! so two `amail ack` processes never record the same ack twice.
 
-use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -20,7 +19,8 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use fs4::FileExt;
 use serde::{Deserialize, Serialize};
 
-use super::Error;
+use crate::inbox::{AckTimes, Acks};
+use crate::stores::error::Error;
 
 /// The journal's file name inside the mailbox root (hidden, so the mail
 /// walker never takes it for mail).
@@ -44,10 +44,8 @@ pub fn journal_path(root: &Path) -> PathBuf {
     root.join(JOURNAL_FILE)
 }
 
-/// Acks by (key, agent); the first entry for a pair wins. Bad lines become
-/// problems (path, "line N: why").
-pub type Acks = HashMap<(String, String), JournalEntry>;
-
+/// The recorded acks by (key, agent); the first entry for a pair wins. Bad
+/// lines become problems (path, "line N: why").
 pub fn read(root: &Path) -> (Acks, Vec<(PathBuf, String)>) {
     let path = journal_path(root);
     let mut problems = Vec::new();
@@ -62,8 +60,24 @@ pub fn read(root: &Path) -> (Acks, Vec<(PathBuf, String)>) {
     (acks, problems)
 }
 
-fn read_from(mut r: impl BufRead, path: &Path, problems: &mut Vec<(PathBuf, String)>) -> Acks {
+fn read_from(r: impl BufRead, path: &Path, problems: &mut Vec<(PathBuf, String)>) -> Acks {
     let mut acks = Acks::new();
+    entries(r, path, problems, |e| {
+        acks.entry((e.key, e.agent)).or_insert(AckTimes {
+            read_at: e.read_at,
+            ack_at: e.ack_at,
+        });
+    });
+    acks
+}
+
+/// Every well-formed entry, in file order.
+fn entries(
+    mut r: impl BufRead,
+    path: &Path,
+    problems: &mut Vec<(PathBuf, String)>,
+    mut each: impl FnMut(JournalEntry),
+) {
     let mut line = Vec::new();
     for n in 0.. {
         line.clear();
@@ -79,16 +93,13 @@ fn read_from(mut r: impl BufRead, path: &Path, problems: &mut Vec<(PathBuf, Stri
             continue;
         }
         match serde_json::from_slice::<JournalEntry>(&line) {
-            Ok(e) => {
-                acks.entry((e.key.clone(), e.agent.clone())).or_insert(e);
-            }
+            Ok(e) => each(e),
             Err(e) => problems.push((
                 path.to_path_buf(),
                 format!("line {}: not an ack record ({e}); skipped", n + 1),
             )),
         }
     }
-    acks
 }
 
 /// Appends `entry` unless its (key, agent) pair is already recorded.
@@ -106,9 +117,15 @@ pub fn append(root: &Path, entry: JournalEntry) -> Result<(JournalEntry, bool), 
         f.seek(SeekFrom::Start(0))
             .map_err(|e| Error::io(&path, e))?;
         let mut ignored = Vec::new();
-        let acks = read_from(BufReader::new(&f), &path, &mut ignored);
-        if let Some(existing) = acks.get(&(entry.key.clone(), entry.agent.clone())) {
-            return Ok((existing.clone(), false));
+        // The first entry for the pair is the one in effect, as `read` has it.
+        let mut existing = None;
+        entries(BufReader::new(&f), &path, &mut ignored, |e| {
+            if existing.is_none() && e.key == entry.key && e.agent == entry.agent {
+                existing = Some(e);
+            }
+        });
+        if let Some(existing) = existing {
+            return Ok((existing, false));
         }
         let mut line = serde_json::to_string(&JsonLine::from(&entry))
             .map_err(|e| Error::Invalid(e.to_string()))?;

@@ -1,7 +1,8 @@
-//! Reading an mcp_agent_mail `storage.sqlite3` without disturbing the live
+//! The mcp_agent_mail `storage.sqlite3`, without disturbing the live
 //! server: a read-only connection, a busy timeout so a writer's lock makes us
 //! wait instead of fail, and one read transaction so the snapshot is
-//! consistent (in WAL mode readers never block the writer).
+//! consistent (in WAL mode readers never block the writer); writes (ack,
+//! reply) in one short `BEGIN IMMEDIATE` transaction (`Tx`).
 //!
 //! Works on the Python schema (TEXT timestamps; with or without `topic`) and
 //! on the Rust port's (INTEGER microseconds). Only columns present in every
@@ -181,5 +182,41 @@ pub fn truthy(v: rusqlite::types::ValueRef<'_>) -> bool {
         ValueRef::Real(f) => f != 0.0,
         ValueRef::Text(t) => matches!(t, b"1" | b"true" | b"TRUE" | b"True"),
         _ => false,
+    }
+}
+
+/// A `BEGIN IMMEDIATE` transaction rolled back on drop unless committed.
+/// (`rusqlite::Transaction` wants `&mut Connection`; one connection serves
+/// every key of an `amail ack`, so it is driven by hand.)
+pub(crate) struct Tx<'c> {
+    conn: &'c Connection,
+    done: bool,
+}
+
+impl<'c> Tx<'c> {
+    pub(crate) fn begin(conn: &'c Connection) -> rusqlite::Result<Tx<'c>> {
+        conn.execute_batch("BEGIN IMMEDIATE")?;
+        Ok(Tx { conn, done: false })
+    }
+
+    pub(crate) fn commit(mut self) -> rusqlite::Result<()> {
+        self.conn.execute_batch("COMMIT")?;
+        self.done = true;
+        Ok(())
+    }
+}
+
+impl std::ops::Deref for Tx<'_> {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        self.conn
+    }
+}
+
+impl Drop for Tx<'_> {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = self.conn.execute_batch("ROLLBACK");
+        }
     }
 }

@@ -1,8 +1,10 @@
-//! What can go wrong loading an inbox or writing an ack or a reply.
+//! What can go wrong loading an inbox or writing an ack or a reply, in
+//! any store: one error type, so the CLI maps every store's failures to the
+//! same exit codes and the TUI shows them the same way.
 
 use std::path::PathBuf;
 
-/// An inbox error. Every variant's text names the file or message involved
+/// A store error. Every variant's text names the file or message involved
 /// and, where it helps, what to do.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -69,6 +71,24 @@ impl Error {
             path: path.into(),
             message,
             locked,
+        }
+    }
+
+    /// `agent` is not among `names`, the recipients of message `key`.
+    pub(crate) fn not_recipient<'a>(
+        key: &str,
+        agent: &str,
+        names: impl Iterator<Item = &'a str>,
+    ) -> Self {
+        let names: Vec<&str> = names.collect();
+        Error::NotRecipient {
+            key: key.to_string(),
+            agent: agent.to_string(),
+            recipients: if names.is_empty() {
+                "none recorded".into()
+            } else {
+                names.join(", ")
+            },
         }
     }
 

@@ -1,0 +1,111 @@
+//! A plain mailbox: a directory of mail files in any framing (spec text,
+//! Markdown, JSON, archive files), as agents without a server write them.
+//!
+//! - [`load_mailbox`] reads every file the walker lists, in parallel, plus
+//!   the ack journal and the handoff and A2A items (`protocol`);
+//! - [`reload_changed`] reads only the files the watcher names and patches
+//!   the inbox in place, falling back to a full load where that would not
+//!   be exact;
+//! - an ack is a line appended to the [`journal`] (mail files belong to the
+//!   agents that wrote them and are never edited);
+//! - a reply is a new spec-text file under `replies/` ([`render_spec_text`]).
+
+mod ack;
+pub mod incremental;
+pub mod journal;
+mod load;
+pub(crate) mod protocol;
+mod reply;
+
+use std::path::PathBuf;
+
+use chrono::{DateTime, Utc};
+
+pub use incremental::{reload_changed, Reload};
+pub use load::load_mailbox;
+pub use reply::{render_spec_text, SpecMail};
+
+use super::error::Error;
+use super::store::{check_reply, micros, AckOutcome, MailStore, ReplyOutcome};
+use crate::inbox::{Inbox, SourceKind};
+
+/// A plain mailbox directory as a [`MailStore`].
+#[derive(Debug, Clone)]
+pub struct MailboxStore {
+    root: PathBuf,
+    /// Files over this size are problems, not read.
+    max_bytes: u64,
+}
+
+impl MailboxStore {
+    pub fn new(root: PathBuf, max_bytes: u64) -> Self {
+        MailboxStore { root, max_bytes }
+    }
+
+    /// `inbox` when given, else the mailbox read now.
+    fn messages<'a>(
+        &self,
+        inbox: Option<&'a Inbox>,
+        fresh: &'a mut Option<Inbox>,
+    ) -> Result<&'a Inbox, Error> {
+        Ok(match inbox {
+            Some(i) => i,
+            None => fresh.insert(load_mailbox(&self.root, self.max_bytes)?),
+        })
+    }
+}
+
+impl MailStore for MailboxStore {
+    fn describe(&self) -> String {
+        self.root.display().to_string()
+    }
+
+    fn load(&self) -> Result<Inbox, Error> {
+        load_mailbox(&self.root, self.max_bytes)
+    }
+
+    /// Only the changed files are read ([`reload_changed`]), unless `inbox`
+    /// did not come from this mailbox.
+    fn reload(&self, inbox: &mut Inbox, changed: &[PathBuf]) -> Result<(), Error> {
+        if !matches!(&inbox.source, SourceKind::Mailbox { root } if *root == self.root) {
+            *inbox = self.load()?;
+            return Ok(());
+        }
+        reload_changed(inbox, changed, self.max_bytes).map(|_| ())
+    }
+
+    fn ack(
+        &self,
+        inbox: Option<&Inbox>,
+        keys: &[String],
+        as_agent: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<AckOutcome>, Error> {
+        let now = micros(now);
+        let mut fresh = None;
+        let inbox = self.messages(inbox, &mut fresh)?;
+        keys.iter()
+            .map(|k| ack::ack(inbox, &self.root, k, as_agent, now))
+            .collect()
+    }
+
+    fn reply(
+        &self,
+        inbox: Option<&Inbox>,
+        key: &str,
+        as_agent: &str,
+        body: &str,
+        now: DateTime<Utc>,
+    ) -> Result<ReplyOutcome, Error> {
+        check_reply(as_agent, body)?;
+        let now = micros(now);
+        let mut fresh = None;
+        let inbox = self.messages(inbox, &mut fresh)?;
+        reply::reply(inbox, &self.root, key, as_agent, body, now)
+    }
+
+    /// The root, recursively: the mail files and the ack journal.
+    fn watch_paths(&self) -> Vec<PathBuf> {
+        vec![self.root.clone()]
+    }
+}

@@ -1,0 +1,135 @@
+//! The plain mailbox loader's hook for handoff and A2A items: a JSON file
+//! of the mailbox that holds such items (the mail parser read it as unknown
+//! mail) is replaced by its items, and the handoff directory
+//! (`root/.handoffs`, or `HANDOFF_DIR` relative to `root`) is added. How an
+//! item looks as a message is the model's (`inbox::protocol_items`); which
+//! files to read, and reading them, is here.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use crate::formats::{self, parse_files};
+use crate::inbox::protocol_items::{raw_type, to_inbox};
+use crate::inbox::InboxMessage;
+
+/// A JSON mail file (`.json`, `.jsonl`, `.ndjson`, any case): it may hold
+/// handoff or A2A items rather than mail.
+pub(crate) fn is_json(p: &Path) -> bool {
+    p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+        ["json", "jsonl", "ndjson"]
+            .iter()
+            .any(|j| e.eq_ignore_ascii_case(j))
+    })
+}
+
+fn handoff_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    out.sort();
+    out
+}
+
+/// The text of a mailbox JSON file when it holds handoff or A2A items: the
+/// loader calls this on the bytes it already read, so [`merge_read`] need
+/// not read every JSON file of the mailbox a second time.
+pub(crate) fn protocol_text(path: &Path, bytes: &[u8]) -> Option<String> {
+    if !is_json(path) {
+        return None;
+    }
+    let text = String::from_utf8_lossy(bytes).into_owned();
+    holds_items(&text).then_some(text)
+}
+
+fn holds_items(text: &str) -> bool {
+    formats::objects(text)
+        .ok()
+        .is_some_and(|o| o.iter().any(|o| formats::classify(&o.value).is_some()))
+}
+
+/// Replaces the loaded JSON files that hold handoff or A2A items by their
+/// items, adds the handoff directory, and reports protocol diagnostics as
+/// problems (`line:col: code: message`). `read` holds the protocol files'
+/// text by path, as the loader classified them while reading
+/// ([`protocol_text`]); a loaded JSON file not in it is known not to hold
+/// protocol items, so only the handoff directory is read here (files over
+/// `max_bytes` are not).
+pub(crate) fn merge_read(
+    root: &Path,
+    mut read: HashMap<PathBuf, String>,
+    loaded: &mut Vec<InboxMessage>,
+    problems: &mut Vec<(PathBuf, String)>,
+    max_bytes: u64,
+) {
+    let handoff_dir = std::env::var_os("HANDOFF_DIR");
+    let mut files: Vec<(String, String)> = Vec::new();
+    let mut taken: HashSet<PathBuf> = HashSet::new();
+    // Filtered before cloning: a big mailbox has no JSON at all.
+    let mut candidates: Vec<PathBuf> = loaded
+        .iter()
+        .filter_map(|m| m.path.as_deref())
+        .filter(|p| is_json(p))
+        .map(Path::to_path_buf)
+        .collect();
+    candidates.dedup();
+    let dir = formats::handoff::dir_for(root, handoff_dir.as_deref());
+    candidates.extend(handoff_files(&dir));
+    for p in candidates {
+        let in_dir = p.starts_with(&dir);
+        let known = read.remove(&p);
+        if known.is_none() && !in_dir {
+            continue; // read by the loader: not protocol items
+        }
+        let canon = p.canonicalize().unwrap_or_else(|_| p.clone());
+        if taken.contains(&canon) {
+            continue;
+        }
+        let (text, ours) = match known {
+            Some(text) => (text, true),
+            None => {
+                let Ok(bytes) = crate::fsio::read_file_limited(&p, max_bytes) else {
+                    continue;
+                };
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                let ours = holds_items(&text);
+                (text, ours)
+            }
+        };
+        if ours || in_dir {
+            taken.insert(canon);
+            // Keep the path as the loader spelled it so removal matches.
+            let path = p.clone();
+            loaded.retain(|m| m.path.as_deref() != Some(path.as_path()));
+            files.push((path.display().to_string(), text));
+        }
+    }
+    if files.is_empty() {
+        return;
+    }
+    let parsed = parse_files(&files);
+    let mut keys: HashSet<String> = loaded.iter().map(|m| m.key.clone()).collect();
+    for (n, item) in parsed.items.iter().enumerate() {
+        let base = format!(
+            "{}:{}@{}",
+            raw_type(item).to_ascii_lowercase(),
+            item.task_id(),
+            item.at().timestamp_millis()
+        );
+        let mut key = base.clone();
+        if keys.contains(&key) {
+            key = format!("{base}#{n}");
+        }
+        keys.insert(key.clone());
+        loaded.push(to_inbox(item, key));
+    }
+    for d in parsed.diags {
+        problems.push((
+            PathBuf::from(&d.path),
+            format!("{}:{}: {}: {}", d.line, d.column, d.code, d.message),
+        ));
+    }
+}

@@ -1,0 +1,123 @@
+//! Replying in a plain mailbox: a new mail file under `replies/` in
+//! spec-text framing (headers, `Subject:`, `Body:`), written atomically and
+//! never over an existing file; nothing existing is touched.
+
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+
+use crate::inbox::Inbox;
+use crate::stores::error::Error;
+use crate::stores::names::subject_slug;
+use crate::stores::store::ReplyOutcome;
+
+/// Answers `key` of `inbox` (loaded from `root`) as `as_agent` at `now`: a
+/// HELP_RESPONSE to the original's sender, in its thread.
+pub(crate) fn reply(
+    inbox: &Inbox,
+    root: &Path,
+    key: &str,
+    as_agent: &str,
+    body: &str,
+    now: DateTime<Utc>,
+) -> Result<ReplyOutcome, Error> {
+    let orig = inbox.message_by_key(key).ok_or_else(|| Error::NotFound {
+        key: key.to_string(),
+        where_: root.display().to_string(),
+    })?;
+    let to = orig
+        .message
+        .from
+        .as_deref()
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .ok_or_else(|| Error::Invalid(format!("message {key} has no sender (From:) to reply to")))?
+        .to_string();
+    let thread = inbox.threads[orig.thread].id.clone();
+    let bead = orig.message.bead().map(str::to_owned);
+    let subject = match &bead {
+        Some(b) => format!("[{b}] HELP_RESPONSE"),
+        None => "HELP_RESPONSE".to_string(),
+    };
+    let stamp = now
+        .format("%Y%m%dT%H%M%S%.6fZ")
+        .to_string()
+        .replace('.', "");
+    let id = format!("amail-{stamp}-{}", subject_slug(as_agent));
+    let text = render_spec_text(&SpecMail {
+        id: &id,
+        from: as_agent,
+        to: std::slice::from_ref(&to),
+        thread: &thread,
+        date: now,
+        subject: &subject,
+        body,
+        ack_required: false,
+        importance: "normal",
+    });
+    let name = format!(
+        "{}__{}__re-{}.md",
+        now.format("%Y-%m-%dT%H-%M-%SZ"),
+        subject_slug(&subject),
+        subject_slug(key)
+    );
+    let dir = root.join("replies");
+    let mut path = dir.join(&name);
+    let mut n = 2;
+    // Never overwrite: a second reply in the same second gets a suffix.
+    loop {
+        match crate::fsio::write_new(&path, text.as_bytes()) {
+            Ok(()) => break,
+            Err(e) if e.source.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => {
+                path = dir.join(name.replace(".md", &format!("-{n}.md")));
+                n += 1;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(ReplyOutcome {
+        key: id,
+        thread,
+        subject,
+        to: vec![to],
+        paths: vec![path],
+        committed: false,
+    })
+}
+
+/// A message in the protocol's spec-text framing with envelope headers.
+pub struct SpecMail<'a> {
+    pub id: &'a str,
+    pub from: &'a str,
+    pub to: &'a [String],
+    pub thread: &'a str,
+    pub date: DateTime<Utc>,
+    pub subject: &'a str,
+    pub body: &'a str,
+    pub ack_required: bool,
+    pub importance: &'a str,
+}
+
+/// `Subject:` first (every reader of the seed's form expects it), then the
+/// envelope headers, a blank line, `Body:` and the body.
+pub fn render_spec_text(m: &SpecMail<'_>) -> String {
+    let one_line = |s: &str| s.replace(['\r', '\n'], " ");
+    let mut out = String::new();
+    out.push_str(&format!("Subject: {}\n", one_line(m.subject)));
+    out.push_str(&format!("Id: {}\n", one_line(m.id)));
+    out.push_str(&format!("From: {}\n", one_line(m.from)));
+    out.push_str(&format!("To: {}\n", one_line(&m.to.join(", "))));
+    if !m.thread.trim().is_empty() {
+        out.push_str(&format!("Thread: {}\n", one_line(m.thread)));
+    }
+    out.push_str(&format!(
+        "Date: {}\n",
+        m.date.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
+    ));
+    out.push_str(&format!("Importance: {}\n", one_line(m.importance)));
+    out.push_str(&format!("Ack-Required: {}\n", m.ack_required));
+    out.push_str("\nBody:\n");
+    out.push_str(m.body.trim_end());
+    out.push('\n');
+    out
+}

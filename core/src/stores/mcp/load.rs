@@ -1,0 +1,213 @@
+//! Loading an mcp_agent_mail storage root: the archive's canonical message
+//! files, read and parsed in parallel, joined with the database's rows.
+//!
+//! The database decides which messages exist and who received them, with
+//! their read and ack state; the canonical archive file gives the text the
+//! parser sees.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use amail_parser::{OwnedMessage, ParseOptions};
+
+use super::archive::render_row_file;
+use super::db::{self as mcp_db, MessageRow};
+use super::frontmatter::FrontMatter;
+use crate::inbox::{build, Inbox, InboxMessage, Recipient, RecipientKind, SourceKind};
+use crate::source::detect::DB_FILE;
+use crate::source::{parallel, walk};
+use crate::stores::error::Error;
+use crate::stores::read::{fill_from_frontmatter, read_and_parse, recipients_from, unique_key};
+
+/// An mcp_agent_mail archive with (when found) its database.
+///
+/// The database decides which messages exist and who received them, with
+/// their read and ack state; the canonical archive file gives the text the
+/// parser sees. A message in the database without an archive file is parsed
+/// from its database row; an archive file unknown to the database still
+/// loads, with recipients from its front matter. Archive files over
+/// `max_bytes` are problems, not read.
+pub fn load_mcp(archive: &Path, db: Option<&Path>, max_bytes: u64) -> Result<Inbox, Error> {
+    let (canonical, mut problems) = walk::store_files(archive).into_parts();
+    // id -> (slug, path, parsed message, front matter)
+    let mut by_id: HashMap<String, (String, PathBuf, OwnedMessage, Box<FrontMatter>)> =
+        HashMap::new();
+    let mut without_id = Vec::new();
+    let parsed = parallel::map(&canonical, |path| read_and_parse(path, max_bytes));
+    for (path, result) in canonical.into_iter().zip(parsed) {
+        let slug = walk::project_of(&path)
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let (messages, fm) = match result {
+            Ok(r) => r,
+            Err(why) => {
+                problems.push((path, why));
+                continue;
+            }
+        };
+        let Some(fm) = fm else {
+            problems.push((
+                path,
+                "not an mcp_agent_mail message file (no ---json front matter)".into(),
+            ));
+            continue;
+        };
+        let Some(message) = messages.into_iter().next() else {
+            problems.push((path, "no message in file".into()));
+            continue;
+        };
+        match fm.id_text() {
+            Some(id) => {
+                if by_id.contains_key(&id) {
+                    problems.push((
+                        path,
+                        format!("second canonical file for message {id}; ignored"),
+                    ));
+                    continue;
+                }
+                by_id.insert(id, (slug, path, message, fm));
+            }
+            None => without_id.push((slug, path, message, fm)),
+        }
+    }
+
+    let db_path = db.map(Path::to_path_buf);
+    let rows = match db {
+        Some(db) => {
+            let conn = mcp_db::open_read_only(db).map_err(|e| Error::db(db, e))?;
+            mcp_db::read_messages(&conn).map_err(|e| Error::db(db, e))?
+        }
+        None => {
+            problems.push((
+                archive.join(DB_FILE),
+                "no storage.sqlite3 found beside the archive (give it with --db): \
+                 recipients come from the archive files, read and ack state is unknown"
+                    .into(),
+            ));
+            Vec::new()
+        }
+    };
+
+    let mut loaded = Vec::with_capacity(rows.len() + by_id.len());
+    for row in rows {
+        let key = row.id.to_string();
+        let (path, mut message) = match by_id.remove(&key) {
+            Some((_, path, message, _)) => (Some(path), message),
+            None => (None, parse_row(&row)),
+        };
+        override_from_row(&mut message, &row);
+        let recipients = row
+            .recipients
+            .iter()
+            .map(|r| Recipient {
+                agent: r.agent.clone(),
+                kind: match r.kind.as_str() {
+                    "cc" => RecipientKind::Cc,
+                    "bcc" => RecipientKind::Bcc,
+                    _ => RecipientKind::To,
+                },
+                read_at: r.read_ts,
+                ack_at: r.ack_ts,
+            })
+            .collect();
+        loaded.push(InboxMessage {
+            key,
+            message,
+            path,
+            project: Some(row.project_slug.clone()),
+            recipients,
+            thread: 0,
+        });
+    }
+    // Archive files the database does not know (or no database at all).
+    let mut rest: Vec<_> = by_id.into_iter().map(|(id, v)| (Some(id), v)).collect();
+    rest.extend(without_id.into_iter().map(|v| (None, v)));
+    rest.sort_by(|a, b| a.1 .1.cmp(&b.1 .1));
+    let mut seen: HashSet<String> = loaded.iter().map(|l| l.key.clone()).collect();
+    for (id, (slug, path, mut message, fm)) in rest {
+        fill_from_frontmatter(&mut message, &fm);
+        let key = unique_key(
+            id.as_deref(),
+            || {
+                path.file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            },
+            &mut seen,
+        );
+        let recipients = recipients_from(&message.to, &message.cc, &fm.bcc);
+        loaded.push(InboxMessage {
+            key,
+            message,
+            path: Some(path),
+            project: Some(fm.project_slug.clone().unwrap_or(slug)),
+            recipients,
+            thread: 0,
+        });
+    }
+    let root = archive.to_path_buf();
+    let db = db_path.unwrap_or_else(|| archive.join(DB_FILE));
+    Ok(build(SourceKind::McpStore { root, db }, loaded, problems))
+}
+
+/// Parses a database row that has no archive file, through the same
+/// archive framing the server would have written.
+fn parse_row(row: &MessageRow) -> OwnedMessage {
+    let text = render_row_file(row);
+    amail_parser::parse_bytes(text.as_bytes(), &ParseOptions::default())
+        .ok()
+        .and_then(|mut v| (!v.is_empty()).then(|| v.swap_remove(0)))
+        .unwrap_or_else(|| empty_message(&row.body_md))
+}
+
+/// A message with only a body, for when the parser returned nothing.
+fn empty_message(body: &str) -> OwnedMessage {
+    amail_parser::Message {
+        id: None,
+        kind: amail_parser::MessageType::Unknown,
+        raw_type: None,
+        is_reply: false,
+        subject: Cow::Borrowed(""),
+        from: None,
+        to: Vec::new(),
+        cc: Vec::new(),
+        thread_id: None,
+        timestamp: None,
+        ack_required: false,
+        importance: Cow::Borrowed("normal"),
+        body: Cow::Owned(body.to_string()),
+        parsed: amail_parser::Parsed::default(),
+        diagnostics: Vec::new(),
+        project: None,
+        line: 1,
+    }
+}
+
+/// The database is the truth for an mcp store's envelope.
+fn override_from_row(m: &mut OwnedMessage, row: &MessageRow) {
+    m.id = Some(Cow::Owned(row.id.to_string()));
+    if !row.sender.is_empty() {
+        m.from = Some(Cow::Owned(row.sender.clone()));
+    }
+    m.to = names(row, "to");
+    m.cc = names(row, "cc");
+    m.thread_id = row.thread_id.clone().map(Cow::Owned);
+    if row.created.is_some() {
+        m.timestamp = row.created;
+    }
+    m.ack_required = row.ack_required;
+    m.importance = Cow::Owned(row.importance.clone());
+    if m.subject.is_empty() {
+        m.subject = Cow::Owned(row.subject.clone());
+    }
+    m.project = Some(Cow::Owned(row.project_slug.clone()));
+}
+
+fn names(row: &MessageRow, kind: &str) -> Vec<Cow<'static, str>> {
+    row.recipients
+        .iter()
+        .filter(|r| r.kind == kind)
+        .map(|r| Cow::Owned(r.agent.clone()))
+        .collect()
+}

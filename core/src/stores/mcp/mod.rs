@@ -1,0 +1,133 @@
+//! An mcp_agent_mail storage root: the Git archive of message files
+//! (`projects/<slug>/...`) and the SQLite database `storage.sqlite3`, read
+//! and written exactly as the server itself does, so the agents see what
+//! amail wrote through their normal tools and the server keeps running.
+//!
+//! - [`db`]: the database (read-only snapshot reads, short write
+//!   transactions) in either [`timestamps`] dialect;
+//! - [`frontmatter`]: the `---json` envelope of an archive file;
+//! - `load`: the database's rows joined with the canonical archive files;
+//! - `ack`: the server's `acknowledge_message` (database only);
+//! - `reply`: the server's `reply_message` (database row, then the
+//!   [`archive`] copies, thread digest and Git commit, under the server's
+//!   own locks).
+
+mod ack;
+pub mod archive;
+pub mod db;
+pub mod frontmatter;
+mod load;
+mod reply;
+pub mod timestamps;
+
+use std::path::PathBuf;
+
+use chrono::{DateTime, Utc};
+
+pub use load::load_mcp;
+
+use super::error::Error;
+use super::store::{check_reply, micros, AckOutcome, MailStore, ReplyOutcome};
+use crate::inbox::Inbox;
+use crate::source::detect::DB_FILE;
+
+/// An mcp_agent_mail storage root as a [`MailStore`].
+#[derive(Debug, Clone)]
+pub struct McpStore {
+    /// The storage root as the user named it.
+    at: PathBuf,
+    /// The folder holding `projects/`.
+    archive: PathBuf,
+    /// The database, when one was found or named.
+    db: Option<PathBuf>,
+    /// The database was named (`--db`) and may lie outside `at`.
+    db_named: bool,
+    /// Archive files over this size are problems, not read.
+    max_bytes: u64,
+}
+
+impl McpStore {
+    /// `at`: the storage root as named; `archive`: the folder holding
+    /// `projects/` (`at` or its `archive/`); `db`: the database, if found,
+    /// with `db_named` when the user named it.
+    pub fn new(
+        at: PathBuf,
+        archive: PathBuf,
+        db: Option<PathBuf>,
+        db_named: bool,
+        max_bytes: u64,
+    ) -> Self {
+        McpStore {
+            at,
+            archive,
+            db,
+            db_named,
+            max_bytes,
+        }
+    }
+
+    /// Where writes go: the database found, else where it should be (a
+    /// write then fails naming it; nothing is created).
+    fn db_path(&self) -> PathBuf {
+        self.db
+            .clone()
+            .unwrap_or_else(|| self.archive.join(DB_FILE))
+    }
+}
+
+impl MailStore for McpStore {
+    fn describe(&self) -> String {
+        self.at.display().to_string()
+    }
+
+    fn load(&self) -> Result<Inbox, Error> {
+        load_mcp(&self.archive, self.db.as_deref(), self.max_bytes)
+    }
+
+    /// The database is the truth: `inbox` is not consulted.
+    fn ack(
+        &self,
+        _inbox: Option<&Inbox>,
+        keys: &[String],
+        as_agent: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<AckOutcome>, Error> {
+        let now = micros(now);
+        let db = self.db_path();
+        let conn = db::open_read_write(&db).map_err(|e| Error::db(&db, e))?;
+        keys.iter()
+            .map(|k| ack::ack(&conn, &db, k, as_agent, now))
+            .collect()
+    }
+
+    /// The database is the truth: `inbox` is not consulted.
+    fn reply(
+        &self,
+        _inbox: Option<&Inbox>,
+        key: &str,
+        as_agent: &str,
+        body: &str,
+        now: DateTime<Utc>,
+    ) -> Result<ReplyOutcome, Error> {
+        check_reply(as_agent, body)?;
+        reply::reply(
+            &self.archive,
+            &self.db_path(),
+            key,
+            as_agent,
+            body,
+            micros(now),
+        )
+    }
+
+    /// The storage root as named, recursively (archive, and the database
+    /// with its `-wal` when they lie inside it), plus the folder of a
+    /// database named with `--db` (SQLite writes the `-wal` beside it).
+    fn watch_paths(&self) -> Vec<PathBuf> {
+        let mut watch = vec![self.at.clone()];
+        if let (true, Some(db)) = (self.db_named, &self.db) {
+            watch.push(db.parent().map(PathBuf::from).unwrap_or_else(|| db.clone()));
+        }
+        watch
+    }
+}

@@ -1,0 +1,138 @@
+//! Reading one mail file into inbox entries, the same way for every
+//! loader: the size-limited read, one parse (an archive file's `---json`
+//! front matter comes back from the parser), envelope fields the parser
+//! left empty filled from the front matter, recipients, and keys made
+//! unique. A plain mailbox may hold archive-framed files too, so both
+//! stores' loaders (and piped JSON) share these.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::path::Path;
+
+use amail_parser::{OwnedMessage, ParseOptions};
+
+use super::mcp::frontmatter::{self, FrontMatter};
+use crate::inbox::{Recipient, RecipientKind};
+use crate::source::files;
+
+/// One file's messages and, for `---json` files, its front matter.
+pub(crate) type FileMessages = (Vec<OwnedMessage>, Option<Box<FrontMatter>>);
+
+/// Reads and parses one mail file; the error is a reason fit for
+/// `Inbox::problems`.
+pub(crate) fn read_and_parse(path: &Path, max_bytes: u64) -> Result<FileMessages, String> {
+    parse_read(&files::read_mail_file(path, max_bytes)?)
+}
+
+/// Parses a file's bytes. An archive file's front matter comes back from
+/// the parser, which read it to frame the message: the JSON is parsed once.
+pub(crate) fn parse_read(bytes: &[u8]) -> Result<FileMessages, String> {
+    let opts = ParseOptions::default();
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        // Read as the parser reads damaged text, and (as before) with no
+        // front matter.
+        let messages = amail_parser::parse_bytes(bytes, &opts).map_err(|e| e.to_string())?;
+        return Ok((messages, None));
+    };
+    let (messages, object) = if frontmatter::is_archive_text(text) {
+        amail_parser::parse_with_front_matter(text, &opts)
+    } else {
+        amail_parser::parse(text, &opts).map(|m| (m, None))
+    }
+    .map_err(|e| e.to_string())?;
+    let messages = messages
+        .into_iter()
+        .map(amail_parser::Message::into_owned)
+        .collect();
+    let fm = object.and_then(FrontMatter::from_object).map(Box::new);
+    Ok((messages, fm))
+}
+
+/// Fills envelope fields the parser left empty from the front matter.
+pub(crate) fn fill_from_frontmatter(m: &mut OwnedMessage, fm: &FrontMatter) {
+    if m.id.is_none() {
+        m.id = fm.id_text().map(Cow::Owned);
+    }
+    if m.from.is_none() {
+        m.from = fm.from.clone().map(Cow::Owned);
+    }
+    if m.to.is_empty() {
+        m.to = fm.to.iter().cloned().map(Cow::Owned).collect();
+    }
+    if m.cc.is_empty() {
+        m.cc = fm.cc.iter().cloned().map(Cow::Owned).collect();
+    }
+    if m.thread_id.is_none() {
+        m.thread_id = fm
+            .thread_id
+            .clone()
+            .filter(|t| !t.is_empty())
+            .map(Cow::Owned);
+    }
+    if m.timestamp.is_none() {
+        m.timestamp = fm.created_at();
+    }
+    if let Some(true) = fm.ack_required() {
+        m.ack_required = true;
+    }
+    if let Some(i) = &fm.importance {
+        m.importance = Cow::Owned(i.clone());
+    }
+    if m.subject.is_empty() {
+        if let Some(s) = &fm.subject {
+            m.subject = Cow::Owned(s.clone());
+        }
+    }
+    if m.project.is_none() {
+        m.project = fm.project_slug.clone().map(Cow::Owned);
+    }
+}
+
+/// to, then cc, then bcc; an agent listed twice keeps its first kind.
+pub(crate) fn recipients_from(
+    to: &[Cow<'static, str>],
+    cc: &[Cow<'static, str>],
+    bcc: &[String],
+) -> Vec<Recipient> {
+    let mut out: Vec<Recipient> = Vec::new();
+    let all = to
+        .iter()
+        .map(|n| (n.as_ref(), RecipientKind::To))
+        .chain(cc.iter().map(|n| (n.as_ref(), RecipientKind::Cc)))
+        .chain(bcc.iter().map(|n| (n.as_str(), RecipientKind::Bcc)));
+    for (name, kind) in all {
+        let name = name.trim();
+        if name.is_empty() || out.iter().any(|r| r.agent == name) {
+            continue;
+        }
+        out.push(Recipient {
+            agent: name.to_string(),
+            kind,
+            read_at: None,
+            ack_at: None,
+        });
+    }
+    out
+}
+
+/// The message's own id when it has one not used yet, else the fallback
+/// (made unique with a `~N` suffix if needed).
+pub(crate) fn unique_key(
+    id: Option<&str>,
+    fallback: impl FnOnce() -> String,
+    seen: &mut HashSet<String>,
+) -> String {
+    if let Some(id) = id.map(str::trim).filter(|s| !s.is_empty()) {
+        if seen.insert(id.to_string()) {
+            return id.to_string();
+        }
+    }
+    let base = fallback();
+    let mut key = base.clone();
+    let mut n = 2;
+    while !seen.insert(key.clone()) {
+        key = format!("{base}~{n}");
+        n += 1;
+    }
+    key
+}

@@ -1,0 +1,122 @@
+//! The one interface of a mailbox backend, [`MailStore`], and what its
+//! operations take and give back. Each store (`mailbox/`, `mcp/`, `stdin`)
+//! implements it; callers hold a `Box<dyn MailStore>` and never ask which
+//! one they have.
+
+use std::path::PathBuf;
+
+use chrono::{DateTime, DurationRound, TimeDelta, Utc};
+
+use super::error::Error;
+use crate::inbox::Inbox;
+
+/// How to open and read a store.
+#[derive(Debug, Clone)]
+pub struct LoadOptions {
+    /// The mcp_agent_mail database, when it is not beside the archive (`--db`).
+    pub db: Option<PathBuf>,
+    /// Files larger than this are named in `Inbox::problems`, not read.
+    pub max_bytes: u64,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            db: None,
+            max_bytes: crate::fsio::DEFAULT_MAX_MESSAGE_BYTES,
+        }
+    }
+}
+
+/// What one ack did.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct AckOutcome {
+    pub key: String,
+    pub agent: String,
+    pub ack_at: DateTime<Utc>,
+    pub read_at: Option<DateTime<Utc>>,
+    /// False when the recipient had already acknowledged (nothing written).
+    pub changed: bool,
+}
+
+/// What a reply wrote.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ReplyOutcome {
+    /// The new message's key (mcp id, or the mail file's `Id:`).
+    pub key: String,
+    pub thread: String,
+    pub subject: String,
+    pub to: Vec<String>,
+    /// Files written (absolute).
+    pub paths: Vec<PathBuf>,
+    /// A Git commit was made in the archive.
+    pub committed: bool,
+}
+
+/// A mailbox backend: where mail is read from and acks and replies are
+/// written to, exactly as the agents' own tools would.
+///
+/// `inbox` in [`ack`](MailStore::ack) and [`reply`](MailStore::reply) is
+/// an inbox the caller loaded from this store (the TUI's, on screen), so a
+/// store that needs the messages to write need not read them again; `None`
+/// reads what is needed now (the CLI). The store's own records (the ack
+/// journal, the database) stay the truth for "already acked", so a stale
+/// inbox cannot cause a double ack.
+pub trait MailStore {
+    /// Where the mail is, as the user named it (for the status bar).
+    fn describe(&self) -> String;
+    /// Reads every message into an [`Inbox`]. Problems with single files go
+    /// to `Inbox::problems`; the rest loads.
+    fn load(&self) -> Result<Inbox, Error>;
+    /// Brings `inbox` (loaded from this store) up to date after `changed`
+    /// paths changed (added, modified or removed); an empty list means
+    /// "something changed". The default reads everything again. On an
+    /// error `inbox` is left as it was.
+    fn reload(&self, inbox: &mut Inbox, changed: &[PathBuf]) -> Result<(), Error> {
+        let _ = changed;
+        *inbox = self.load()?;
+        Ok(())
+    }
+    /// Acks each of `keys` as `as_agent`, in order, at `now`. Stops at the
+    /// first error; acks already recorded stay recorded. Acking twice
+    /// changes nothing and reports the first ack's time.
+    fn ack(
+        &self,
+        inbox: Option<&Inbox>,
+        keys: &[String],
+        as_agent: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<AckOutcome>, Error>;
+    /// Answers message `key` as `as_agent` with `body` (a HELP_RESPONSE in
+    /// its thread, to its sender), at `now`.
+    fn reply(
+        &self,
+        inbox: Option<&Inbox>,
+        key: &str,
+        as_agent: &str,
+        body: &str,
+        now: DateTime<Utc>,
+    ) -> Result<ReplyOutcome, Error>;
+    /// Files and directories whose changes should trigger a reload
+    /// (directories recursively).
+    fn watch_paths(&self) -> Vec<PathBuf>;
+}
+
+/// Microsecond precision: what both SQLite dialects and the journal keep,
+/// so what a write reports is what a later read sees.
+pub(crate) fn micros(t: DateTime<Utc>) -> DateTime<Utc> {
+    t.duration_trunc(TimeDelta::microseconds(1)).unwrap_or(t)
+}
+
+/// The arguments every store's reply refuses before looking at anything.
+pub(crate) fn check_reply(as_agent: &str, body: &str) -> Result<(), Error> {
+    if body.trim().is_empty() {
+        return Err(Error::Invalid(
+            "the reply body is empty: give --body TEXT or pipe it on stdin".into(),
+        ));
+    }
+    if as_agent.trim().is_empty() {
+        return Err(Error::Invalid("--as AGENT is empty".into()));
+    }
+    Ok(())
+}
