@@ -1,10 +1,18 @@
 //! Reading and parsing many files on every core: the work per file is
 //! independent, and on a big mailbox the filesystem calls dominate.
+//!
+//! The threads are rayon's: [`map`] is a parallel iterator, and the
+//! workers of [`ordered`] are tasks spawned on rayon's pool (no threads
+//! started per call). What rayon does not offer is [`ordered`]'s contract
+//! (results handed over in input order *while* later chunks are still
+//! worked on, with a bounded number in flight); that hand-over is here.
 
 use std::num::NonZeroUsize;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+
+use rayon::prelude::*;
 
 /// Below this many items threads cost more than they save.
 const MIN_PER_THREAD: usize = 256;
@@ -22,27 +30,12 @@ pub fn map_min<T: Sync, R: Send>(
     min_per_thread: usize,
     f: impl Fn(&T) -> R + Sync,
 ) -> Vec<R> {
-    let threads = cores().min(items.len() / min_per_thread.max(1)).max(1);
-    if threads == 1 {
+    let min = min_per_thread.max(1);
+    if cores() == 1 || items.len() < 2 * min {
         return items.iter().map(f).collect();
     }
-    let chunk = items.len().div_ceil(threads);
     let f = &f;
-    std::thread::scope(|s| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| s.spawn(move || part.iter().map(f).collect::<Vec<R>>()))
-            .collect();
-        let mut out = Vec::with_capacity(items.len());
-        for h in handles {
-            match h.join() {
-                Ok(part) => out.extend(part),
-                // A panic in a worker is a bug; surface it where it happened.
-                Err(p) => std::panic::resume_unwind(p),
-            }
-        }
-        out
-    })
+    items.par_iter().with_min_len(min).map(f).collect()
 }
 
 /// The cores worth a thread (at most eight: past that the filesystem, not
@@ -112,9 +105,14 @@ where
     };
     let next = AtomicUsize::new(0);
     let (shared, next, init, work) = (&shared, &next, &init, &work);
-    std::thread::scope(|s| {
+    // The workers run on rayon's pool; this thread (never one of the
+    // pool's: callers are the CLI and the loader) stays the consumer. A
+    // worker waits for room while the consumer is behind, and the consumer
+    // frees it without help from the pool, so a pool smaller than
+    // `threads` only runs the workers in turn.
+    rayon::in_place_scope(|s| {
         for _ in 0..threads {
-            s.spawn(move || {
+            s.spawn(move |_| {
                 // Tells the consumer this worker is gone even if `work`
                 // panics, so it never waits for a chunk nobody will finish
                 // (the scope then re-raises the panic).
