@@ -5,6 +5,8 @@
 //! the generated mcp corpus against the real server's shapes, and one
 //! walker for `amail parse` and the inbox.
 
+// Only the shared helpers this binary calls: one it stops calling is a
+// dead-code warning, so helpers no test uses do not pile up.
 #[path = "../support"]
 mod support {
     pub mod cli;

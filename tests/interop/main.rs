@@ -4,6 +4,8 @@
 //! directory; the Python view scripts are here too). Skipped, with the
 //! reason printed, only where Python 3.12 is missing.
 
+// Only the shared helpers this binary calls: one it stops calling is a
+// dead-code warning, so helpers no test uses do not pile up.
 #[path = "../support"]
 mod support {
     pub mod cli;

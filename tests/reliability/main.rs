@@ -4,6 +4,8 @@
 //! size (ignored in CI), a held SQLite database, and agent text that must
 //! not drive the terminal.
 
+// Only the shared helpers this binary calls: one it stops calling is a
+// dead-code warning, so helpers no test uses do not pile up.
 #[path = "../support"]
 mod support {
     pub mod copy;

@@ -4,6 +4,8 @@
 //! the fixture mailbox end to end), `amail route` and `amail doctor`, two
 //! routers on one store, and crash safety under kills at every durable step.
 
+// Only the shared helpers this binary calls: one it stops calling is a
+// dead-code warning, so helpers no test uses do not pile up.
 #[path = "../support"]
 mod support {
     pub mod fixture;
