@@ -11,7 +11,7 @@
 //! handed to serde_json itself, so they cannot drift.
 //!
 //! The output is checked against serde_json on every message of the test
-//! corpora (`tests` below, and the `cli_parse` tests through the binary).
+//! corpora (`tests` below, and the `tests/cli/parse.rs` tests through the binary).
 
 use std::fmt;
 use std::io;
