@@ -140,7 +140,7 @@ impl Backend for RealBackend {
         if !self.store_root.exists() {
             return Ok(Vec::new());
         }
-        self.router()?.store.list().map_err(|e| e.to_string())
+        Store::board(&self.store_root).map_err(|e| e.to_string())
     }
 
     fn ack(&mut self, inbox: &Inbox, keys: &[String], as_agent: &str) -> Result<usize, String> {

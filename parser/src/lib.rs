@@ -31,6 +31,8 @@
 //!    `##` sections and the first occurrence of every known label in each;
 //!    per-type extractors read values from that index.
 //!
+//! An empty document (only whitespace) holds no message.
+//!
 //! The parser **never panics** and never refuses input in lenient mode: what
 //! it had to guess or skip becomes a [`Diagnostic`] with line, column and a
 //! code. In strict mode ([`ParseOptions::strict`]) the first diagnostic the
@@ -90,6 +92,9 @@ impl ParseOptions {
 /// Parses one document (any framing) into the messages it holds.
 ///
 /// Lenient mode always returns `Ok`; strict mode returns the first problem.
+/// An empty document (no bytes, or only whitespace and a BOM) holds no
+/// message, in both modes: empty standard input or an empty file is not a
+/// message about nothing.
 pub fn parse<'a>(input: &'a str, opts: &ParseOptions) -> Result<Vec<Message<'a>>, ParseError> {
     parse_document(input, opts, drop)
 }
@@ -117,6 +122,9 @@ fn parse_document<'a>(
     keep: impl FnOnce(JsonObject),
 ) -> Result<Vec<Message<'a>>, ParseError> {
     let doc = input.strip_prefix('\u{feff}').unwrap_or(input);
+    if doc.trim().is_empty() {
+        return Ok(Vec::new());
+    }
     let lines = doc_lines(doc);
     // Messages are built straight into the list: a message is large (most
     // of a kilobyte), and moving it through return values showed in the

@@ -378,14 +378,17 @@ fn case13_parse_unknown_type() {
 }
 
 // 14: `Parse(nil)` has no Rust counterpart (no null input); the closest is
-// an empty document, which lenient mode parses to an UNKNOWN message with a
-// no-subject diagnostic and strict mode refuses.
+// an empty document, which holds no message in either mode (issue 12: empty
+// standard input is zero messages, not an UNKNOWN one).
 #[test]
 fn case14_parse_nil_message() {
-    let m = one("");
+    assert!(parse("", &ParseOptions::default()).unwrap().is_empty());
+    assert!(parse("", &ParseOptions::strict()).unwrap().is_empty());
+    // Anything that is not blank is still a message, however bare.
+    let m = one("x");
     assert_eq!(m.kind, MessageType::Unknown);
     assert!(m.diagnostics.iter().any(|d| d.code == "no-subject"));
-    let err = parse("", &ParseOptions::strict()).unwrap_err();
+    let err = parse("x", &ParseOptions::strict()).unwrap_err();
     assert_eq!(err.code.as_str(), "no-subject");
     assert_eq!((err.line, err.column), (1, 1));
 }

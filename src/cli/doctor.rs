@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{CliError, CliResult, EXIT_BAD_INPUT};
-use amail_core::router::{doctor, Store};
+use amail_core::router::doctor;
 use amail_core::safe_text::clean_line;
 
 #[derive(Debug, Args)]
@@ -14,7 +14,8 @@ use amail_core::safe_text::clean_line;
     after_help = "Example:\n  amail doctor --store ./store\n  amail doctor --check   # report only, change nothing"
 )]
 pub struct DoctorArgs {
-    /// AOF project root (default: the store under the amail data dir).
+    /// AOF project root (default: the store under the amail data dir); it
+    /// must exist (only `amail route` creates one).
     #[arg(long, value_name = "DIR")]
     pub store: Option<PathBuf>,
     /// Report problems without healing them (an interrupted write is still
@@ -28,8 +29,7 @@ pub struct DoctorArgs {
 
 pub fn run(args: DoctorArgs) -> CliResult {
     let root = args.store.unwrap_or_else(super::default_store);
-    let store =
-        Store::open(&root).map_err(|e| CliError::bad_input(format!("cannot open store: {e}")))?;
+    let store = super::open_store(&root)?;
     let report =
         doctor::run(&store, !args.check).map_err(|e| CliError::bad_input(e.to_string()))?;
     if args.json {

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{CliError, CliResult};
-use amail_core::router::{events, Store};
+use amail_core::router::events;
 use amail_core::safe_text::clean_line;
 
 #[derive(Debug, Args)]
@@ -14,7 +14,8 @@ use amail_core::safe_text::clean_line;
     after_help = "Example:\n  amail events --store ./store --type task.transitioned\n  amail events --json --task TASK-2026-11-22-D4j2t7Vy"
 )]
 pub struct EventsArgs {
-    /// AOF project root (default: the store under the amail data dir).
+    /// AOF project root (default: the store under the amail data dir); it
+    /// must exist (only `amail route` creates one).
     #[arg(long, value_name = "DIR")]
     pub store: Option<PathBuf>,
     /// Print the events as JSON Lines, in AOF's line format.
@@ -30,8 +31,7 @@ pub struct EventsArgs {
 
 pub fn run(args: EventsArgs) -> CliResult {
     let root = args.store.unwrap_or_else(super::default_store);
-    let store =
-        Store::open(&root).map_err(|e| CliError::bad_input(format!("cannot open store: {e}")))?;
+    let store = super::open_store(&root)?;
     let dir = store.root().join("events");
     let (all, bad) = events::read_all(&dir)
         .map_err(|e| CliError::bad_input(format!("{}: {e}", dir.display())))?;

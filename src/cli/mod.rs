@@ -40,6 +40,31 @@ impl CliError {
 
 pub type CliResult = Result<ExitCode, CliError>;
 
+/// Says on stderr that the command is reading standard input when that is a
+/// terminal: a bare `amail parse` would otherwise sit waiting, silent.
+/// (Piped input needs no hint, and gets none.)
+pub fn say_reading_stdin() {
+    use std::io::IsTerminal;
+    if std::io::stdin().is_terminal() {
+        eprintln!("amail: reading standard input (type or paste mail, then Ctrl-D to end; Ctrl-C to quit)");
+    }
+}
+
+/// Opens the store a command reads or works on, never creating one: a
+/// missing store (a mistyped `--store`, or nothing routed yet) is an error
+/// that names the path and says how a store is made.
+pub fn open_store(root: &std::path::Path) -> Result<amail_core::router::Store, CliError> {
+    use amail_core::router::{Store, StoreError};
+    Store::open_existing(root).map_err(|e| match e {
+        StoreError::Missing { path } => CliError::bad_input(format!(
+            "no task store at {} (nothing was created); check the path, or route mail into a new store first: `amail route MAIL --store {}`",
+            path.display(),
+            path.display()
+        )),
+        e => CliError::bad_input(format!("cannot open store: {e}")),
+    })
+}
+
 pub use amail::config::{amail_home, default_mailbox, default_store};
 
 pub mod ack;

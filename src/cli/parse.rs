@@ -37,7 +37,9 @@ pub enum Format {
     after_help = "Examples:\n  amail parse mail/                      every mail file under mail/\n  amail parse --strict msg.md            fail at the first malformed message\n  cat inbox.json | amail parse --format json\n  amail parse archive/ | jq 'select(.type == \"HELP_REQUEST\")'\n  amail parse --format aof archive/      the AOF/1 events the router would receive"
 )]
 pub struct ParseArgs {
-    /// Mail files or directories (recursive); none or `-` reads stdin.
+    /// Mail files or directories (recursive); none or `-` reads stdin
+    /// (on a terminal, until Ctrl-D). Binary files are skipped with a
+    /// warning; empty input is no message.
     pub paths: Vec<PathBuf>,
     /// Fail on the first malformed message (exit 1, with file:line:col).
     #[arg(long)]
@@ -138,6 +140,9 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
         max_bytes,
     };
     let inputs = inputs(&args.paths)?;
+    if inputs.iter().any(|i| matches!(i, Input::Stdin)) {
+        super::say_reading_stdin();
+    }
     let threads = parallel::cores();
     let inline = inputs.len() <= CHUNK || threads == 1;
     // Rendering inline, big writes: a 10 MB body goes out in a few dozen
@@ -181,7 +186,7 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
                 for (i, input) in part.iter().enumerate() {
                     // Writing into a Vec cannot fail.
                     if let Ok(Err(f)) = render_input(worker, input, &settings, &mut chunk.bytes) {
-                        let fatal = !matches!(f, Failure::Unreadable(_));
+                        let fatal = !matches!(f, Failure::Unreadable(_) | Failure::NotMail(_));
                         chunk.failures.push((chunk.bytes.len(), first + i, f));
                         if fatal {
                             // Nothing after it is printed.
@@ -225,7 +230,8 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
 }
 
 /// Says what went wrong with one input, in its place in the output: an
-/// unreadable file is listed and skipped, anything else ends the run.
+/// unreadable file is listed and skipped (the run then fails), a binary one
+/// is a warning, anything else ends the run.
 fn report(
     out: &mut impl Write,
     input: &Input,
@@ -241,6 +247,10 @@ fn report(
                 clean_line(&e.to_string())
             );
             *unreadable += 1;
+            Ok(())
+        }
+        Failure::NotMail(why) => {
+            eprintln!("amail: warning: {}: {why}", clean_line(&input.name()));
             Ok(())
         }
         Failure::Invalid(e) => Err(CliError::bad_input(e.report(&input.name()))),
@@ -280,6 +290,8 @@ impl<W: Write> Write for SkipFirst<W> {
 /// Why one input printed nothing.
 enum Failure {
     Unreadable(io::Error),
+    /// Not mail (a binary file): a warning, and the run goes on.
+    NotMail(&'static str),
     Invalid(amail_parser::ParseError),
     /// A handoff or A2A file refused in strict mode.
     Refused(CliError),
@@ -342,6 +354,9 @@ fn render_input(
         Ok(b) => b,
         Err(e) => return Ok(Err(Failure::Unreadable(e))),
     };
+    if let Some(why) = amail_core::source::files::not_mail(bytes) {
+        return Ok(Err(Failure::NotMail(why)));
+    }
     name.clear();
     input.write_name(name);
     // Handoff v0.1 and A2A files are detected by content and printed as

@@ -18,9 +18,11 @@ use amail_core::source::inputs::{self, InputOptions, Item};
 )]
 pub struct RouteArgs {
     /// Mail files, mailbox directories, mcp_agent_mail storage roots, or
-    /// files of AOF/1 envelopes; standard input when none or "-".
+    /// files of AOF/1 envelopes; standard input when none or "-" (on a
+    /// terminal, until Ctrl-D). Binary files are skipped with a warning.
     pub paths: Vec<PathBuf>,
-    /// AOF project root (default: the store under the amail data dir).
+    /// AOF project root (default: the store under the amail data dir);
+    /// created, with a note on stderr, when there is none.
     #[arg(long, value_name = "DIR")]
     pub store: Option<PathBuf>,
     /// Refuse messages about beads the store has no task for
@@ -30,6 +32,9 @@ pub struct RouteArgs {
 }
 
 pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {
+    if args.paths.is_empty() || args.paths.iter().any(|p| p.as_os_str() == "-") {
+        super::say_reading_stdin();
+    }
     let opts = InputOptions {
         handoff_dir: std::env::var_os("HANDOFF_DIR"),
         max_bytes,
@@ -42,8 +47,17 @@ pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {
         ))
     })?;
     let root = args.store.unwrap_or_else(super::default_store);
+    // The one command that may start a store; it says so, since a
+    // mistyped --store would otherwise go unnoticed.
+    let fresh = !Store::exists(&root);
     let store =
         Store::open(&root).map_err(|e| CliError::bad_input(format!("cannot open store: {e}")))?;
+    if fresh {
+        eprintln!(
+            "amail: created a new task store at {}",
+            amail_core::safe_text::clean_line(&root.display().to_string())
+        );
+    }
     let router = Router::new(
         store,
         RouterOptions {
@@ -56,6 +70,12 @@ pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {
     for d in &inputs.diags {
         eprintln!("{d}: not routed");
         t.rejected += 1;
+    }
+    for (name, why) in &inputs.skipped {
+        eprintln!(
+            "amail: warning: {}: {why}",
+            amail_core::safe_text::clean_line(name)
+        );
     }
     for item in &inputs.items {
         let routable = match item {

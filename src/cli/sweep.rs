@@ -7,14 +7,15 @@ use chrono::{DateTime, Utc};
 use clap::Args;
 
 use super::{CliError, CliResult};
-use amail_core::router::{Router, RouterOptions, Store};
+use amail_core::router::{Router, RouterOptions};
 
 #[derive(Debug, Args)]
 #[command(
     after_help = "Example:\n  amail sweep --store ./store\n  amail sweep --now 2026-11-22T06:00:00Z"
 )]
 pub struct SweepArgs {
-    /// AOF project root (default: the store under the amail data dir).
+    /// AOF project root (default: the store under the amail data dir); it
+    /// must exist (only `amail route` creates one).
     #[arg(long, value_name = "DIR")]
     pub store: Option<PathBuf>,
     /// Evaluate heartbeats as of this time (RFC 3339) instead of now.
@@ -32,8 +33,7 @@ pub fn run(args: SweepArgs) -> CliResult {
         None => Utc::now(),
     };
     let root = args.store.unwrap_or_else(super::default_store);
-    let store =
-        Store::open(&root).map_err(|e| CliError::bad_input(format!("cannot open store: {e}")))?;
+    let store = super::open_store(&root)?;
     let router = Router::new(store, RouterOptions::default());
     let ended = router
         .session_end()

@@ -7,7 +7,6 @@ use clap::Args;
 
 use super::{CliError, CliResult};
 use amail_core::aof::TaskStatus;
-use amail_core::router::Store;
 use amail_core::safe_text::clean_line;
 
 #[derive(Debug, Args)]
@@ -15,7 +14,8 @@ use amail_core::safe_text::clean_line;
     after_help = "Example:\n  amail tasks --store ./store\n  amail tasks --json | jq '.[] | select(.status == \"review\")'"
 )]
 pub struct TasksArgs {
-    /// AOF project root (default: the store under the amail data dir).
+    /// AOF project root (default: the store under the amail data dir); it
+    /// must exist (only `amail route` creates one).
     #[arg(long, value_name = "DIR")]
     pub store: Option<PathBuf>,
     /// Print a JSON array of tasks instead of the board.
@@ -25,8 +25,7 @@ pub struct TasksArgs {
 
 pub fn run(args: TasksArgs) -> CliResult {
     let root = args.store.unwrap_or_else(super::default_store);
-    let store =
-        Store::open(&root).map_err(|e| CliError::bad_input(format!("cannot open store: {e}")))?;
+    let store = super::open_store(&root)?;
     let tasks = store
         .list()
         .map_err(|e| CliError::bad_input(e.to_string()))?;

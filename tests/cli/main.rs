@@ -1,8 +1,9 @@
 //! `amail parse` and the pipes around it as a user runs them: files,
 //! directories, stdin, formats, strict errors and exit codes; parallel
 //! parsing printing exactly what a sequential run prints; a reader that
-//! stops early.
+//! stops early; the regressions of the defects a new user hit (issue 12).
 
+mod defects;
 mod parse;
 mod parse_parallel;
 mod pipe;

@@ -46,6 +46,7 @@ impl Routable {
             follow_up: None,
             summary,
             unblocks: false,
+            title: None,
         }))
     }
 }
@@ -67,6 +68,12 @@ pub struct Delivery {
     /// An answer to a help request: a status.update without a status moves a
     /// `blocked` task back to `ready`.
     pub unblocks: bool,
+    /// The task's title, when this input knows it for certain (Agent
+    /// Mail's BEAD_ACCEPTED states it): a bead's existing task titled
+    /// otherwise takes it (`task.updated`). Without it, `new_task.title`
+    /// titles a new task, and replaces only a placeholder (a title that is
+    /// just the bead id).
+    pub title: Option<String>,
 }
 
 /// How the router finds the envelope's task. (It lives inside the boxed

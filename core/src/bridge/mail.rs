@@ -18,8 +18,11 @@
 //! Completion reports: `deliverables` = the files listed; `tests` counts
 //! only the checks the mail reported (`total` present, `passed` PASS,
 //! `failed` FAIL); `summaryRef` is `outputs/summary.md`, where the router
-//! writes the mail's summary; `notes` may be empty. A reply that is not a
-//! HELP_RESPONSE, a message without a bead, and unknown types yield `None`.
+//! writes the mail's `## Summary`, and empty when the mail has none (a FAILED
+//! or CHECKPOINT usually): a reference to a file nobody writes would only
+//! make the router warn `summary_file_not_found` about its own report.
+//! `notes` may be empty. A reply that is not a HELP_RESPONSE, a message
+//! without a bead, and unknown types yield `None`.
 //!
 //! Bead ids are not task ids: the router maps beads to tasks. [`routable`]
 //! therefore leaves the envelope's task unassigned and says which bead it
@@ -77,20 +80,100 @@ pub fn worker_of(msg: &Message<'_>) -> Option<String> {
     }
 }
 
-/// A task title: BEAD_ACCEPTED's `Title:`, else the subject.
+/// A task title, the best this message knows: BEAD_ACCEPTED's `Title:`,
+/// else the subject's own words ([`subject_title`]: "[ol-3] PROGRESS:
+/// wiring the login page" is "wiring the login page"), else the bead (a
+/// subject that is only bead and type, "[ol-527.6] SPAWN_REQUEST", says
+/// nothing a title could).
 pub fn title_of(msg: &Message<'_>) -> String {
-    let t = msg
-        .parsed
-        .title
-        .as_deref()
-        .map(str::trim)
-        .filter(|t| !t.is_empty());
-    let t = t.unwrap_or_else(|| msg.subject.trim());
-    if t.is_empty() {
-        msg.kind.as_str().to_string()
-    } else {
-        t.to_string()
+    if let Some(t) = stated_title(msg) {
+        return t;
     }
+    let bead = bead_of(msg);
+    let t = subject_title(&msg.subject, bead.as_deref());
+    if !t.is_empty() {
+        return t;
+    }
+    bead.unwrap_or_else(|| msg.kind.as_str().to_string())
+}
+
+/// The title a message states: a `Title:` field (BEAD_ACCEPTED's).
+fn stated_title(msg: &Message<'_>) -> Option<String> {
+    nonempty(msg.parsed.title.as_deref())
+}
+
+/// Words that only join the subject's parts ("OFFERING READY for ol-9.4"):
+/// dropped at either end of what is left.
+const JOINERS: [&str; 9] = ["for", "on", "of", "in", "to", "about", "from", "at", "re"];
+
+/// The words of a subject that are neither its reply chain, its bead nor
+/// its type, nor decoration (words without a letter or digit: `✅`, `-`),
+/// nor joining words at either end. Empty when nothing is left.
+pub fn subject_title(subject: &str, bead: Option<&str>) -> String {
+    let mut words: Vec<&str> = subject.split_whitespace().collect();
+    // The reply chain, also written without a space (`Re:[x] ...`).
+    while let Some(first) = words.first().copied() {
+        let lower = first.to_ascii_lowercase();
+        let Some(len) = ["re:", "fwd:", "fw:"]
+            .iter()
+            .find(|p| lower.starts_with(*p))
+            .map(|p| p.len())
+        else {
+            break;
+        };
+        match &first[len..] {
+            "" => {
+                words.remove(0);
+            }
+            rest => words[0] = rest,
+        }
+    }
+    // The bead where the subject grammar reads it: `[bead]` first.
+    if words
+        .first()
+        .is_some_and(|w| w.starts_with('[') && w.ends_with(']'))
+    {
+        words.remove(0);
+    }
+    // The type: the first word, or pair of words, that names one; a
+    // `bead:` just before it goes with it.
+    let punct: &[char] = &[':', '.', ',', ';', '!'];
+    let is_type = |s: &str| MessageType::from_token(s.trim_end_matches(punct)).is_some();
+    let found = (0..words.len()).find_map(|i| {
+        if i + 1 < words.len() && is_type(&format!("{} {}", words[i], words[i + 1])) {
+            Some((i, 2))
+        } else {
+            is_type(words[i]).then_some((i, 1))
+        }
+    });
+    if let Some((i, n)) = found {
+        words.drain(i..i + n);
+        if i == 1 && words[0].ends_with(':') {
+            words.remove(0);
+        }
+    }
+    let trim: &[char] = &['[', ']', '(', ')', ':', '.', ',', ';', '!', '?'];
+    words.retain(|w| {
+        let core = w.trim_matches(trim);
+        Some(core) != bead && w.chars().any(char::is_alphanumeric)
+    });
+    let joiner = |w: &&str| JOINERS.contains(&w.trim_matches(trim).to_lowercase().as_str());
+    while words.first().is_some_and(joiner) {
+        words.remove(0);
+    }
+    while words.last().is_some_and(joiner) {
+        words.pop();
+    }
+    words.join(" ")
+}
+
+/// The title an existing task should take from this message, which knows
+/// it for certain: BEAD_ACCEPTED's `Title:` (a task created from an earlier
+/// message, a SPAWN_REQUEST or a PROGRESS, was titled from its subject).
+pub fn retitle_of(msg: &Message<'_>) -> Option<String> {
+    (msg.kind == MessageType::BeadAccepted)
+        .then(|| stated_title(msg))
+        .flatten()
 }
 
 /// The summary text a completion writes to `outputs/summary.md`.
@@ -332,7 +415,11 @@ fn completion(
         .unwrap_or_default();
     Payload::CompletionReport(CompletionReport {
         outcome,
-        summary_ref: SUMMARY_REF.into(),
+        summary_ref: if summary_of(msg).is_some() {
+            SUMMARY_REF.into()
+        } else {
+            String::new()
+        },
         deliverables,
         tests,
         blockers,
@@ -382,5 +469,57 @@ pub fn routable(msg: &Message<'_>) -> Routable {
         follow_up: None,
         summary: summary_of(msg),
         unblocks: msg.kind == MessageType::HelpResponse,
+        title: retitle_of(msg),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_subject_title_is_what_is_left_of_bead_type_and_decoration() {
+        let t = |s: &str, b: &str| subject_title(s, Some(b));
+        assert_eq!(t("[ol-527.6] SPAWN_REQUEST", "ol-527.6"), "");
+        assert_eq!(t("OFFERING READY for ol-9.4 ✅", "ol-9.4"), "");
+        assert_eq!(
+            t("[ol-3] PROGRESS: wiring the login page", "ol-3"),
+            "wiring the login page"
+        );
+        assert_eq!(t("bd-1: DONE — token auth", "bd-1"), "token auth");
+        assert_eq!(t("Re: Fwd: [ol-2] HELP_REQUEST", "ol-2"), "");
+        assert_eq!(
+            t("Re:[ol-2] help request about the schema", "ol-2"),
+            "the schema"
+        );
+        assert_eq!(
+            t("PROGRESS [ol-4] (WIP) retry loop", "ol-4"),
+            "(WIP) retry loop"
+        );
+        // Only the subject's own type goes: a later type word is text.
+        assert_eq!(t("[x] PROGRESS: mark DONE items", "x"), "mark DONE items");
+        assert_eq!(subject_title("Wave 1 status", None), "Wave 1 status");
+    }
+
+    fn mail(subject: &str, body: &str) -> amail_parser::OwnedMessage {
+        let text = format!("Subject: {subject}\nFrom: w\n\nBody:\n{body}\n");
+        amail_parser::parse_bytes(text.as_bytes(), &Default::default())
+            .unwrap()
+            .remove(0)
+    }
+
+    #[test]
+    fn titles_prefer_the_stated_one_then_the_subject_then_the_bead() {
+        let m = mail(
+            "[ol-1] BEAD_ACCEPTED",
+            "Accepted bead: ol-1\nTitle: Add auth",
+        );
+        assert_eq!(title_of(&m), "Add auth");
+        assert_eq!(retitle_of(&m).as_deref(), Some("Add auth"));
+        let m = mail("[ol-1] PROGRESS: half way", "Bead: ol-1");
+        assert_eq!(title_of(&m), "half way");
+        assert_eq!(retitle_of(&m), None);
+        let m = mail("[ol-527.6] SPAWN_REQUEST", "Issue: ol-527.6");
+        assert_eq!(title_of(&m), "ol-527.6");
+    }
 }

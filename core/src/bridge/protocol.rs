@@ -103,12 +103,33 @@ pub fn routable(item: &Item) -> Routable {
         },
         follow_up: follow_up(item, &envelope),
         envelope,
-        summary: match item {
-            Item::Handoff(h) => Some(h.description.clone()),
-            Item::A2a(a) => a.text.clone().or_else(|| a.task_type.clone()),
-        },
+        summary: summary_of(item),
         unblocks: false,
+        title: None,
     }))
+}
+
+/// The text a finished item gives `outputs/summary.md`: the handoff's
+/// description, the A2A result's text (else its task type).
+pub fn summary_of(item: &Item) -> Option<String> {
+    match item {
+        Item::Handoff(h) => handoff_summary(h),
+        Item::A2a(a) => a2a_summary(a),
+    }
+}
+
+fn nonempty(s: Option<&str>) -> Option<String> {
+    s.map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+}
+
+fn handoff_summary(h: &Handoff) -> Option<String> {
+    nonempty(Some(&h.description))
+}
+
+fn a2a_summary(a: &A2aItem) -> Option<String> {
+    nonempty(a.text.as_deref()).or_else(|| nonempty(a.task_type.as_deref()))
 }
 
 fn key_of(item: &Item) -> String {
@@ -280,6 +301,7 @@ fn handoff(h: &Handoff, task_id: &str, parent: &str) -> Envelope {
                 done,
                 &format!("handoff failed: {why}"),
                 clip(&h.description, crate::aof::limits::NOTES),
+                handoff_summary(h).is_some(),
             );
             Envelope::new(
                 Payload::CompletionReport(p),
@@ -359,6 +381,7 @@ fn a2a(a: &A2aItem, task_id: &str, parent: &str) -> Envelope {
                 done,
                 a.text.as_deref().unwrap_or("task failed"),
                 notes,
+                a2a_summary(a).is_some(),
             ))
         }
         A2aStatus::Cancelled => Payload::StatusUpdate(update(Some(TaskStatus::Cancelled))),
@@ -370,15 +393,21 @@ fn a2a(a: &A2aItem, task_id: &str, parent: &str) -> Envelope {
 
 /// The completion report for a handoff or A2A task that ended: `done`, or
 /// `blocked` with `failure` as its one blocker. Nothing was reported about
-/// deliverables or tests, so none are claimed.
-fn finished(done: bool, failure: &str, notes: String) -> CompletionReport {
+/// deliverables or tests, so none are claimed. `summaryRef` names the
+/// summary file only when the item has a summary for the router to write
+/// there (see `bridge::mail`'s rule).
+fn finished(done: bool, failure: &str, notes: String, has_summary: bool) -> CompletionReport {
     CompletionReport {
         outcome: if done {
             Outcome::Done
         } else {
             Outcome::Blocked
         },
-        summary_ref: crate::bridge::SUMMARY_REF.into(),
+        summary_ref: if has_summary {
+            crate::bridge::SUMMARY_REF.into()
+        } else {
+            String::new()
+        },
         deliverables: Vec::new(),
         tests: TestReport::default(),
         blockers: if done {

@@ -10,6 +10,14 @@
 //!   Mail a completion message (OFFERING_READY, DONE, FAILED, CHECKPOINT)
 //!   ends the worker's turn on the bead, so it *is* the session end. The
 //!   outcome-driven transitions are the seed's `resolveCompletionTransitions`;
+//! - a completion report for a task that is not in progress reaches its
+//!   outcome's status through in-progress ([`completion_path`]): the mail
+//!   shows the work was done, so `ready -> review` (not in AOF's table, and
+//!   silently dropped by AOF) becomes `ready -> in-progress -> review`. A
+//!   report for a `done` or `cancelled` task, which nothing can move, is
+//!   rejected `invalid_transition` with nothing written (AOF writes
+//!   `run_result.json` and logs `task.completed` for a move that never
+//!   happens);
 //! - `handoff.rejected` logs `task.transitioned` only when the child really
 //!   moved (AOF logs a fake `blocked -> blocked`);
 //! - a re-sent `handoff.request` rewrites nothing and logs no second
@@ -146,6 +154,21 @@ impl Router {
             return Ok(reject(tx, env, "task_not_found", json!({})));
         };
         let id = env.task_id.clone();
+        // A report whose outcome the task can no longer reach (it is done or
+        // cancelled) changes nothing and says so: it is not a routed report.
+        if completion_path(status, task.review_required(), p.outcome).is_none() {
+            let to = completion_targets(status, task.review_required(), p.outcome);
+            return Ok(reject(
+                tx,
+                env,
+                "invalid_transition",
+                json!({
+                    "from": status.as_str(),
+                    "to": to.last().map(|t| t.as_str()),
+                    "outcome": p.outcome.as_str(),
+                }),
+            ));
+        }
         // The summary the mail carried goes to outputs/summary.md.
         let mut summary_written = false;
         if let Some(text) = summary {
@@ -514,8 +537,62 @@ pub fn completion_targets(
     targets
 }
 
-/// Applies a completion outcome: each target in turn, skipping same-status
-/// and invalid ones. Returns the number of transitions.
+/// Every status a completion takes the task through, in order: the
+/// outcome's targets ([`completion_targets`]), each reached along AOF's
+/// table. A target the task cannot enter from where it is goes through the
+/// work statuses first: a report for a `ready` task (never accepted, or its
+/// BEAD_ACCEPTED lost) takes it `ready -> in-progress -> review`, since the
+/// report shows the work ran, where AOF would drop the move (`ready ->
+/// review` is not in its table). `None` when a target cannot be reached at
+/// all: the task is `done` or `cancelled`.
+pub fn completion_path(
+    status: TaskStatus,
+    review_required: bool,
+    outcome: Outcome,
+) -> Option<Vec<TaskStatus>> {
+    let mut at = status;
+    let mut path = Vec::new();
+    for to in completion_targets(status, review_required, outcome) {
+        if to != at {
+            path.extend(way_to(at, to)?);
+            at = to;
+        }
+    }
+    Some(path)
+}
+
+/// The shortest way from `from` to `to` in AOF's table, passing only
+/// through `ready` and `in-progress` (how work gets done); `None` if there
+/// is none.
+fn way_to(from: TaskStatus, to: TaskStatus) -> Option<Vec<TaskStatus>> {
+    use TaskStatus::{InProgress, Ready};
+    let mut ways: Vec<Vec<TaskStatus>> = vec![Vec::new()];
+    // Two work statuses: no useful way has more than three steps.
+    for _ in 0..3 {
+        let mut next = Vec::new();
+        for way in ways {
+            let at = way.last().copied().unwrap_or(from);
+            if at.can_transition_to(to) {
+                let mut w = way;
+                w.push(to);
+                return Some(w);
+            }
+            for via in [Ready, InProgress] {
+                if at.can_transition_to(via) && !way.contains(&via) {
+                    let mut w = way.clone();
+                    w.push(via);
+                    next.push(w);
+                }
+            }
+        }
+        ways = next;
+    }
+    None
+}
+
+/// Applies a completion outcome along [`completion_path`]. The steps
+/// taken only to reach a target carry the reason `completion_reported`.
+/// Returns the number of transitions.
 fn apply_outcome(
     tx: &mut Txn<'_>,
     mut status: TaskStatus,
@@ -531,12 +608,16 @@ fn apply_outcome(
         }
         None => result.notes.clone(),
     };
+    let review_required = task.review_required();
+    let targets = completion_targets(status, review_required, result.outcome);
+    let path = completion_path(status, review_required, result.outcome).unwrap_or_default();
     let mut n = 0;
-    for to in completion_targets(status, task.review_required(), result.outcome) {
-        if to == status || !status.can_transition_to(to) {
-            continue;
-        }
-        let r = (!reason.is_empty()).then_some(reason.as_str());
+    for to in path {
+        let r = if !targets.contains(&to) {
+            Some(reason_override.unwrap_or("completion_reported"))
+        } else {
+            (!reason.is_empty()).then_some(reason.as_str())
+        };
         task = transition(tx, status, task, to, r, &result.agent_id, at)?;
         status = to;
         n += 1;
@@ -603,9 +684,7 @@ fn transition(
 
 /// Refreshes the heartbeat of a running task.
 fn beat(tx: &mut Txn<'_>, id: &str, agent: &str, at: &str) {
-    let prev = tx
-        .store()
-        .read_run::<RunHeartbeat>(id, "run_heartbeat.json");
+    let prev = tx.read_run::<RunHeartbeat>(id, "run_heartbeat.json");
     let count = prev.map(|h| h.beat_count + 1).unwrap_or(0);
     let hb = RunHeartbeat {
         task_id: id.to_string(),
@@ -619,7 +698,7 @@ fn beat(tx: &mut Txn<'_>, id: &str, agent: &str, at: &str) {
 
 /// `completeRunArtifact`: run.json -> completed (no-op without run.json).
 fn complete_run(tx: &mut Txn<'_>, id: &str, at: &str) {
-    if let Some(mut run) = tx.store().read_run::<RunArtifact>(id, "run.json") {
+    if let Some(mut run) = tx.read_run::<RunArtifact>(id, "run.json") {
         if run.status == "completed" {
             return;
         }
@@ -654,4 +733,75 @@ pub fn handoff_markdown(p: &HandoffRequest) -> String {
     s.truncate(s.trim_end().len());
     s.push('\n');
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use TaskStatus::*;
+
+    #[test]
+    fn a_completion_reaches_its_status_through_the_work_statuses() {
+        let path = |s, rr, o| completion_path(s, rr, o);
+        assert_eq!(
+            path(Ready, true, Outcome::NeedsReview),
+            Some(vec![InProgress, Review])
+        );
+        assert_eq!(
+            path(Ready, false, Outcome::Done),
+            Some(vec![InProgress, Review, Done])
+        );
+        assert_eq!(
+            path(Backlog, true, Outcome::Partial),
+            Some(vec![Ready, InProgress, Review])
+        );
+        assert_eq!(
+            path(Blocked, true, Outcome::Done),
+            Some(vec![Ready, InProgress, Review])
+        );
+        assert_eq!(
+            path(Deadletter, true, Outcome::NeedsReview),
+            Some(vec![Ready, InProgress, Review])
+        );
+        // Entered directly where the table allows it.
+        assert_eq!(path(Ready, true, Outcome::Blocked), Some(vec![Blocked]));
+        assert_eq!(path(Review, true, Outcome::Blocked), Some(vec![Blocked]));
+        assert_eq!(
+            path(InProgress, false, Outcome::Done),
+            Some(vec![Review, Done])
+        );
+        assert_eq!(path(Review, false, Outcome::Done), Some(vec![Done]));
+        // Already there: nothing to do, and nothing wrong.
+        assert_eq!(path(Review, true, Outcome::Partial), Some(vec![]));
+        assert_eq!(path(Blocked, true, Outcome::Blocked), Some(vec![]));
+        assert_eq!(path(Done, false, Outcome::Done), Some(vec![]));
+        // Final statuses: no way anywhere.
+        assert_eq!(path(Done, true, Outcome::Partial), None);
+        assert_eq!(path(Cancelled, true, Outcome::Blocked), None);
+        assert_eq!(path(Cancelled, true, Outcome::Done), None);
+    }
+
+    #[test]
+    fn every_step_of_a_path_is_in_the_table() {
+        for s in TaskStatus::ALL {
+            for o in [
+                Outcome::Done,
+                Outcome::Blocked,
+                Outcome::NeedsReview,
+                Outcome::Partial,
+            ] {
+                for rr in [true, false] {
+                    let Some(p) = completion_path(s, rr, o) else {
+                        assert!(matches!(s, Done | Cancelled), "{s:?} {o:?}");
+                        continue;
+                    };
+                    let mut at = s;
+                    for to in p {
+                        assert!(at.can_transition_to(to), "{at:?} -> {to:?}");
+                        at = to;
+                    }
+                }
+            }
+        }
+    }
 }

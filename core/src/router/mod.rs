@@ -1,7 +1,9 @@
 //! The AOF protocol router and its task store.
 //!
 //! - [`store`]: the AOF project root on disk, the store lock, transactions;
-//!   `Store::open(root)` and `Store::list() -> Vec<TaskSummary>` for readers.
+//!   `Store::open_existing(root)` (never creates) and
+//!   `Store::list() -> Vec<TaskSummary>` for readers, `Store::open(root)`
+//!   (creates a store when there is none) for `amail route`.
 //! - [`task`]: the task file format (YAML front matter + body, Work Log).
 //! - `Router::route` (in `route.rs`): the one entry, taking a
 //!   [`crate::aof::Routable`] from any bridge: dedupe, bead -> task

@@ -1,8 +1,8 @@
 //! The router's one entry, behind `Router::route`: a [`Routable`] from any
 //! bridge (mail, handoff, A2A, AOF/1 input) is applied in one transaction
 //! with one tail: dedupe, find or create the task (and a handoff's parent)
-//! through the bead index, point the envelope at it, run the handlers, mark
-//! the key routed, commit.
+//! through the bead index, give it the best title known, point the envelope
+//! at it, run the handlers, mark the key routed, commit.
 
 use serde_json::json;
 
@@ -74,6 +74,16 @@ fn deliver(this: &Router, d: &Delivery) -> Result<RouteOutcome> {
         created = tx.logged()[before..]
             .iter()
             .any(|e| e.kind == "task.created" && e.task_id.as_deref() == Some(id.as_str()));
+        if !created {
+            retitle(
+                &mut tx,
+                &id,
+                bead,
+                d.title.as_deref(),
+                new_task,
+                &env.sent_at,
+            )?;
+        }
         let parent_id = match parent {
             Some((p, new_parent)) => task_of_bead(this, &mut tx, p, new_parent)?,
             None => None,
@@ -168,6 +178,43 @@ fn create_task(tx: &mut Txn<'_>, id: &str, bead: &str, new: &NewTask) {
         Some(id),
         json!({ "title": new.title, "status": "ready", "beadId": bead }),
     );
+}
+
+/// Gives an existing task the best title known: `stated` (an input that
+/// knows the real title) when it differs, else `new_task.title` in place of
+/// a placeholder (a title that is only the bead id, given when the first
+/// input had nothing better). A done task keeps its title, as AOF's
+/// `update` refuses done tasks. Logged as AOF's `task.updated {changes}`.
+fn retitle(
+    tx: &mut Txn<'_>,
+    id: &str,
+    bead: &str,
+    stated: Option<&str>,
+    new_task: &NewTask,
+    at: &str,
+) -> Result<()> {
+    let Some((status, mut task)) = tx.get(id)? else {
+        return Ok(());
+    };
+    let offered = new_task.title.trim();
+    let title = match stated.map(str::trim).filter(|t| !t.is_empty()) {
+        Some(t) => t,
+        None if task.fm.title == bead && !offered.is_empty() => offered,
+        None => return Ok(()),
+    };
+    if title == task.fm.title || status == TaskStatus::Done {
+        return Ok(());
+    }
+    task.fm.title = title.to_string();
+    task.fm.updated_at = at.to_string();
+    tx.save(status, task);
+    tx.log(
+        "task.updated",
+        &new_task.actor,
+        Some(id),
+        json!({ "changes": { "title": title } }),
+    );
+    Ok(())
 }
 
 /// An answer to a help request unblocks the worker: a HELP_RESPONSE that

@@ -8,6 +8,10 @@
 //! state/amail/                         ours: lock, journal, bead index, dedupe markers
 //! ```
 //!
+//! Reading never creates: [`Store::open_existing`] (and [`Store::board`])
+//! refuse a path that holds no store, and only [`Store::open`], for what
+//! may start a store (`amail route`, the demo), makes one.
+//!
 //! Readers ([`Store::list`], [`Store::get`]) take no lock. Writers go
 //! through [`Store::begin`], which takes the store-wide advisory lock
 //! (`flock` on `state/amail/lock`), completes any interrupted journal, and
@@ -38,6 +42,10 @@ pub enum StoreError {
     Io { path: PathBuf, source: io::Error },
     #[error("{path}:{err}")]
     BadTask { path: PathBuf, err: TaskParseError },
+    /// No store at this path (no `tasks/` directory): what a reader gets
+    /// instead of a store made for it.
+    #[error("no task store at {}", path.display())]
+    Missing { path: PathBuf },
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
@@ -63,8 +71,44 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens (creating if needed) the project root: status directories,
-    /// `events/`, `state/runs/`, `state/amail/`.
+    /// Whether `root` holds a store: an AOF project root has its `tasks/`
+    /// directory (AOF's `init` makes it, and so does [`Store::open`]).
+    pub fn exists(root: &Path) -> bool {
+        root.join("tasks").is_dir()
+    }
+
+    /// Opens the store at `root` without creating anything: a missing store
+    /// is [`StoreError::Missing`]. For every command that reads a store or
+    /// works on an existing one (`tasks`, `events`, `sweep`, `doctor`, the
+    /// TUI's board): a mistyped `--store` must not leave a new store behind.
+    /// Writers through [`Store::begin`] still add amail's own `state/amail/`
+    /// (the lock and journal) to a store the real AOF made.
+    pub fn open_existing(root: impl Into<PathBuf>) -> Result<Store> {
+        let root = root.into();
+        if !Store::exists(&root) {
+            return Err(StoreError::Missing { path: root });
+        }
+        Ok(Store {
+            root,
+            wal: Arc::default(),
+        })
+    }
+
+    /// The board of the store at `root`, read without creating anything;
+    /// empty when there is no store there yet (the inbox shows its mail
+    /// whether or not anything was routed).
+    pub fn board(root: &Path) -> Result<Vec<TaskSummary>> {
+        match Store::open_existing(root) {
+            Ok(store) => store.list(),
+            Err(StoreError::Missing { .. }) => Ok(Vec::new()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Opens the project root, creating a store there when there is none
+    /// (status directories, `events/`, `state/runs/`, `state/amail/`). Only
+    /// for what may start a store (`amail route`, the demo); anything else
+    /// uses [`Store::open_existing`].
     pub fn open(root: impl Into<PathBuf>) -> Result<Store> {
         let root = root.into();
         let mut dirs: Vec<PathBuf> = TaskStatus::ALL
@@ -271,6 +315,12 @@ impl Store {
 
     fn lock(&self) -> Result<(File, MutexGuard<'_, WalState>)> {
         let lock_path = self.root.join("state/amail/lock");
+        // A store the real AOF made has no `state/amail/` yet: a writer adds
+        // it (readers never get here).
+        let own = crate::fsio::parent_of(&lock_path);
+        if !own.is_dir() {
+            crate::fsio::create_dirs(own).map_err(io_at(own))?;
+        }
         let lock = OpenOptions::new()
             .create(true)
             .truncate(false)
@@ -424,6 +474,22 @@ impl<'s> Txn<'s> {
         Ok(())
     }
 
+    /// A JSON run artifact as this transaction sees it: its own latest
+    /// write, else the file ([`Store::read_run`]). A task started and
+    /// completed by one message (a report for a task not in progress) has
+    /// its `run.json` only in the plan.
+    pub fn read_run<T: serde::de::DeserializeOwned>(&self, id: &str, file: &str) -> Option<T> {
+        let rel = rel_run(id, file);
+        let own = self.plan.ops.iter().rev().find_map(|op| match op {
+            Op::Write { path, content } if *path == rel => Some(content),
+            _ => None,
+        });
+        match own {
+            Some(text) => serde_json::from_str(text).ok(),
+            None => self.store.read_run(id, file),
+        }
+    }
+
     /// Writes any file under the root.
     pub fn write(&mut self, rel: String, content: String) {
         self.plan.ops.push(Op::Write { path: rel, content });
@@ -467,5 +533,78 @@ impl<'s> Txn<'s> {
         }
         let root = &self.store.root;
         self.plan.commit(root, &mut self.wal).map_err(io_at(root))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(root: &Path) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        let mut todo = vec![root.to_path_buf()];
+        while let Some(d) = todo.pop() {
+            for e in fs::read_dir(&d).into_iter().flatten().flatten() {
+                if e.path().is_dir() {
+                    todo.push(e.path());
+                }
+                out.push(e.path());
+            }
+        }
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn opening_an_existing_store_creates_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("typo");
+        assert!(matches!(
+            Store::open_existing(&missing),
+            Err(StoreError::Missing { path }) if path == missing
+        ));
+        assert!(!missing.exists());
+        assert_eq!(Store::board(&missing).unwrap(), Vec::new());
+        assert!(!missing.exists());
+        // A directory without `tasks/` is not a store either.
+        fs::create_dir(&missing).unwrap();
+        assert!(Store::open_existing(&missing).is_err());
+        assert_eq!(Store::board(&missing).unwrap(), Vec::new());
+        assert!(tree(&missing).is_empty());
+        // An AOF store: read as it is.
+        fs::create_dir_all(missing.join("tasks/ready")).unwrap();
+        let before = tree(&missing);
+        let store = Store::open_existing(&missing).unwrap();
+        assert!(store.list().unwrap().is_empty());
+        assert_eq!(tree(&missing), before);
+    }
+
+    #[test]
+    fn a_writer_adds_its_own_state_to_a_store_aof_made() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("tasks/ready")).unwrap();
+        let store = Store::open_existing(dir.path()).unwrap();
+        let mut tx = store.begin().unwrap();
+        tx.log("test.event", "me", None, json!({}));
+        tx.commit().unwrap();
+        store.checkpoint().unwrap();
+        assert!(dir.path().join("state/amail/lock").is_file());
+        assert_eq!(
+            super::events::read_all(&dir.path().join("events"))
+                .unwrap()
+                .0
+                .len(),
+            1
+        );
+    }
+
+    #[test]
+    fn open_creates_a_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("new");
+        assert!(!Store::exists(&root));
+        Store::open(&root).unwrap();
+        assert!(Store::exists(&root));
+        Store::open_existing(&root).unwrap();
     }
 }

@@ -3,16 +3,44 @@
 
 use std::path::Path;
 
-/// Reads a mail file. Refuses binary files (a NUL byte in the first 8 KiB)
-/// and files over `max_bytes` (one huge file must not exhaust memory),
-/// with a reason fit for `Inbox::problems`.
+/// Why bytes read as mail are not mail, if they are not: a NUL byte in the
+/// first 8 KiB marks a binary file (an image, an archive), which no agent
+/// wrote as a message. The one rule for every command that reads mail
+/// (`parse`, `route`, `threads`, `pending`, the inbox): each reports such a
+/// file as `amail: warning: PATH: <reason>` (or in `Inbox::problems`) and
+/// reads on.
+pub fn not_mail(bytes: &[u8]) -> Option<&'static str> {
+    bytes[..bytes.len().min(8192)]
+        .contains(&0)
+        .then_some("binary file (NUL bytes), not mail; skipped")
+}
+
+/// Reads a mail file. Refuses binary files ([`not_mail`]) and files over
+/// `max_bytes` (one huge file must not exhaust memory), with a reason fit
+/// for `Inbox::problems`.
 pub fn read_mail_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>, String> {
     let buf = crate::fsio::read_file_limited(path, max_bytes).map_err(|e| match e.kind() {
         std::io::ErrorKind::InvalidData => format!("file is {e}; skipped"),
         _ => format!("cannot read: {e}"),
     })?;
-    if buf[..buf.len().min(8192)].contains(&0) {
-        return Err("binary file (NUL bytes), not mail; skipped".into());
+    if let Some(why) = not_mail(&buf) {
+        return Err(why.into());
     }
     Ok(buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_nul_byte_near_the_start_is_not_mail() {
+        assert!(not_mail(b"Subject: x\n\0\x01").is_some());
+        assert!(not_mail(b"").is_none());
+        assert!(not_mail("Subject: caf\u{e9}\n".as_bytes()).is_none());
+        // Past the first 8 KiB a NUL is a damaged message, not a binary file.
+        let mut late = vec![b'a'; 9000];
+        late.push(0);
+        assert!(not_mail(&late).is_none());
+    }
 }

@@ -14,6 +14,10 @@
 //!   `"protocol"`), or its whole text is one such JSON object; Agent Mail
 //!   otherwise.
 //!
+//! A binary file (or standard input) is not read as anything: it is listed
+//! in [`Inputs::skipped`] by the one rule every command applies
+//! ([`crate::source::files::not_mail`]).
+//!
 //! Protocol items are read together at the end, so a task's transitions are
 //! checked across files, and come first, in time order: an offer is routed
 //! before the mail that reports on its work.
@@ -61,6 +65,10 @@ impl Item {
 pub struct Inputs {
     pub items: Vec<Item>,
     pub diags: Vec<Diag>,
+    /// Files (or standard input, `<stdin>`) that are not mail, with why
+    /// ([`crate::source::files::not_mail`]): skipped, for the caller to
+    /// report.
+    pub skipped: Vec<(String, &'static str)>,
 }
 
 /// How to read.
@@ -164,6 +172,8 @@ fn mail_items(source: &str, bytes: &[u8], items: &mut Vec<Item>) {
 struct ProtocolFiles {
     files: Vec<(String, String)>,
     seen: std::collections::HashSet<PathBuf>,
+    /// Inputs that are not mail (binary), with why.
+    skipped: Vec<(String, &'static str)>,
 }
 
 /// Reads every input under `paths` (`-` or none: standard input), in
@@ -263,6 +273,7 @@ pub fn collect(paths: &[PathBuf], opts: &InputOptions) -> Result<Inputs, InputEr
     Ok(Inputs {
         items: all,
         diags: parsed.diags,
+        skipped: protocol.skipped,
     })
 }
 
@@ -275,6 +286,10 @@ fn classify_into(
     items: &mut Vec<Item>,
     protocol: &mut ProtocolFiles,
 ) {
+    if let Some(why) = crate::source::files::not_mail(bytes) {
+        protocol.skipped.push((name.to_string(), why));
+        return;
+    }
     match classify(path, bytes, json_only, in_handoff_dir) {
         Class::Protocol(text) => {
             let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());

@@ -1,0 +1,784 @@
+//! Regression tests for issue 12's defects (items 3, 5, 6, 7, 8 and 9),
+//! each written before its fix and failing without it.
+//!
+//! - 3: commands that only read (`tasks`, `events`, `sweep`, `doctor`)
+//!   never create a store; `route` says when it creates one.
+//! - 5: a completion report for a task that is not in progress is not
+//!   dropped, and one that cannot apply is not counted as routed; the
+//!   README's mapping table names the status each completion ends in.
+//! - 6: no `summary_file_not_found` for reports the router wrote itself.
+//! - 7: task titles are the best known, never a raw subject.
+//! - 8: binary files are skipped with a warning by every command.
+//! - 9: empty input is zero messages; a terminal on stdin gets a hint.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+/// Runs the built binary with `stdin` (empty when `None`), in an empty
+/// amail home and without a config file.
+fn amail_in(home: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(args)
+        .env("AMAIL_HOME", home)
+        .env("AMAIL_CONFIG", home.join("no-config.toml"))
+        .env_remove("AMAIL_CRASH_AFTER")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run amail");
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(stdin.unwrap_or_default()).unwrap();
+    drop(pipe);
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A mail file in the protocol's text framing.
+fn mail(dir: &Path, name: &str, id: &str, from: &str, minute: u32, subject: &str, body: &str) {
+    fs::create_dir_all(dir).unwrap();
+    fs::write(
+        dir.join(name),
+        format!(
+            "Subject: {subject}\nFrom: {from}\nTo: boss\nId: {id}\nDate: 2026-11-22T01:{minute:02}:00Z\n\nBody:\n{body}\n"
+        ),
+    )
+    .unwrap();
+}
+
+/// Every path under `dir`, relative, sorted.
+fn tree(dir: &Path) -> Vec<String> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
+        let Ok(rd) = fs::read_dir(dir) else { return };
+        for e in rd.flatten() {
+            let p = e.path();
+            out.push(p.strip_prefix(root).unwrap().display().to_string());
+            if p.is_dir() {
+                walk(root, &p, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+struct Fx {
+    dir: tempfile::TempDir,
+}
+
+impl Fx {
+    fn new() -> Fx {
+        Fx {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+    fn path(&self, p: &str) -> PathBuf {
+        self.dir.path().join(p)
+    }
+    fn run(&self, args: &[&str]) -> Output {
+        amail_in(self.dir.path(), args, None)
+    }
+    fn run_stdin(&self, args: &[&str], input: &[u8]) -> Output {
+        amail_in(self.dir.path(), args, Some(input))
+    }
+    fn store(&self) -> String {
+        self.path("store").display().to_string()
+    }
+    /// `amail route PATH --store STORE`.
+    fn route(&self, path: &Path) -> Output {
+        self.run(&["route", path.to_str().unwrap(), "--store", &self.store()])
+    }
+    fn tasks(&self) -> Vec<Value> {
+        let out = self.run(&["tasks", "--store", &self.store(), "--json"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_slice::<Vec<Value>>(&out.stdout).unwrap()
+    }
+    fn task_of(&self, bead: &str) -> Value {
+        self.tasks()
+            .into_iter()
+            .find(|t| t["bead"] == bead)
+            .unwrap_or_else(|| panic!("no task for {bead}: {:?}", self.tasks()))
+    }
+    fn events(&self) -> Vec<Value> {
+        let out = self.run(&["events", "--store", &self.store(), "--json"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+}
+
+// ---------------------------------------------------------------- item 3
+
+#[test]
+fn reading_commands_never_create_a_store() {
+    let fx = Fx::new();
+    let typo = fx.path("typo");
+    let t = typo.to_str().unwrap();
+    for args in [
+        vec!["tasks", "--store", t],
+        vec!["tasks", "--store", t, "--json"],
+        vec!["events", "--store", t],
+        vec!["sweep", "--store", t],
+        vec!["doctor", "--store", t, "--check"],
+        vec!["doctor", "--store", t],
+    ] {
+        let out = fx.run(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains(t) && err.contains("amail route"),
+            "{args:?} must name the path and say what to do: {err}"
+        );
+        assert!(!typo.exists(), "{args:?} created {t}");
+    }
+    // A directory that exists but holds no store is not made into one.
+    fs::create_dir_all(&typo).unwrap();
+    for args in [
+        vec!["tasks", "--store", t],
+        vec!["events", "--store", t],
+        vec!["sweep", "--store", t],
+        vec!["doctor", "--store", t, "--check"],
+    ] {
+        let out = fx.run(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        assert!(tree(&typo).is_empty(), "{args:?} wrote {:?}", tree(&typo));
+    }
+    // The default store too.
+    let out = fx.run(&["tasks"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(!fx.path("store").exists());
+}
+
+#[test]
+fn route_says_when_it_creates_a_store_and_readers_then_work() {
+    let fx = Fx::new();
+    let m = fx.path("mail");
+    mail(
+        &m,
+        "1.md",
+        "1",
+        "w",
+        1,
+        "[bd-1] BEAD_ACCEPTED",
+        "Accepted bead: bd-1\nTitle: One",
+    );
+    let out = fx.route(&m);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(
+        err.lines()
+            .filter(|l| l.contains("created") && l.contains(&fx.store()))
+            .count(),
+        1,
+        "one line says the store was created: {err}"
+    );
+    // Routing again into the store it made says nothing of the kind.
+    mail(
+        &m,
+        "2.md",
+        "2",
+        "w",
+        2,
+        "[bd-1] PROGRESS",
+        "Bead: bd-1\nStatus: going",
+    );
+    let out = fx.route(&m);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("created"), "{}", stderr(&out));
+    for args in [
+        vec!["tasks", "--store", &fx.store()],
+        vec!["events", "--store", &fx.store()],
+        vec!["sweep", "--store", &fx.store()],
+        vec!["doctor", "--store", &fx.store(), "--check"],
+    ] {
+        let out = fx.run(&args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    }
+}
+
+/// A store the real AOF wrote has its task directories but none of
+/// amail's own state: reading it adds nothing.
+#[test]
+fn reading_an_existing_store_adds_nothing_to_it() {
+    let fx = Fx::new();
+    let store = fx.path("store");
+    fs::create_dir_all(store.join("tasks/ready")).unwrap();
+    fs::write(
+        store.join("tasks/ready/TASK-2026-11-22-001.md"),
+        "---\nschemaVersion: 1\nid: TASK-2026-11-22-001\ntitle: From AOF\nstatus: ready\npriority: normal\nrouting:\n  tags: []\ncreatedAt: 2026-11-22T00:00:00.000Z\nupdatedAt: 2026-11-22T00:00:00.000Z\nlastTransitionAt: 2026-11-22T00:00:00.000Z\ncreatedBy: main\ndependsOn: []\nmetadata: {}\n---\n\nDo it.\n",
+    )
+    .unwrap();
+    let before = tree(&store);
+    let out = fx.run(&["tasks", "--store", &fx.store()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("From AOF"), "{}", stdout(&out));
+    let out = fx.run(&["events", "--store", &fx.store()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(tree(&store), before);
+}
+
+/// The TUI's real backend reads the board without making a store.
+#[test]
+fn the_inbox_backend_reads_the_board_without_creating_a_store() {
+    use amail_tui::Backend;
+    let fx = Fx::new();
+    let m = fx.path("mail");
+    mail(
+        &m,
+        "1.md",
+        "1",
+        "w",
+        1,
+        "[bd-1] PROGRESS",
+        "Bead: bd-1\nStatus: going",
+    );
+    let store = fx.path("store");
+    fs::create_dir_all(&store).unwrap();
+    let mut backend = amail::backend::RealBackend::new(
+        m,
+        amail_core::stores::LoadOptions::default(),
+        store.clone(),
+        false,
+    );
+    assert_eq!(backend.tasks().unwrap(), Vec::new());
+    assert!(tree(&store).is_empty(), "{:?}", tree(&store));
+}
+
+// ---------------------------------------------------------------- item 5
+
+const OFFER: &str = "Bead: bd-9\nStatus: DONE\n\n## Changes\n- Commit: abc\n- Files: a.rs\n\n## Self-Validation\n- Tests: PASS\n- Lint: PASS\n- Build: PASS\n\n## Summary\nDid it.";
+
+#[test]
+fn a_completion_for_a_task_not_in_progress_takes_it_through_in_progress() {
+    let fx = Fx::new();
+    let m = fx.path("mail");
+    mail(&m, "1.md", "1", "w", 1, "[bd-9] OFFERING_READY", OFFER);
+    let out = fx.route(&m);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let t = fx.task_of("bd-9");
+    assert_eq!(t["status"], "review", "{t}");
+    let moves: Vec<(String, String)> = fx
+        .events()
+        .iter()
+        .filter(|e| e["type"] == "task.transitioned")
+        .map(|e| {
+            (
+                e["payload"]["from"].as_str().unwrap().to_string(),
+                e["payload"]["to"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        moves,
+        [
+            ("ready".to_string(), "in-progress".to_string()),
+            ("in-progress".to_string(), "review".to_string())
+        ]
+    );
+    assert!(
+        stdout(&out).contains("routed 1 of 1 messages")
+            && stdout(&out).contains("1 tasks created, 2 transitions")
+            && stdout(&out).contains("0 rejected"),
+        "{}",
+        stdout(&out)
+    );
+    // The worker who reported it holds the run that ended.
+    let run: Value = serde_json::from_str(
+        &fs::read_to_string(
+            fx.path("store")
+                .join("state/runs")
+                .join(t["id"].as_str().unwrap())
+                .join("run.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(run["agentId"], "w");
+    assert_eq!(run["status"], "completed");
+}
+
+#[test]
+fn a_completion_that_cannot_apply_is_rejected_not_counted_as_routed() {
+    let fx = Fx::new();
+    let m = fx.path("mail");
+    mail(&m, "1.md", "1", "w", 1, "[bd-9] OFFERING_READY", OFFER);
+    assert!(fx.route(&m).status.success());
+    let id = fx.task_of("bd-9")["id"].as_str().unwrap().to_string();
+    // The reviewer closes it (an AOF/1 status update: review -> done) ...
+    let env = fx.path("close.aof");
+    fs::write(
+        &env,
+        format!(
+            r#"AOF/1 {{"protocol":"aof","version":1,"type":"status.update","taskId":"{id}","fromAgent":"lead","toAgent":"w","sentAt":"2026-11-22T02:00:00Z","payload":{{"taskId":"{id}","agentId":"lead","status":"done"}}}}"#
+        ) + "\n",
+    )
+    .unwrap();
+    assert!(fx.route(&env).status.success());
+    assert_eq!(fx.task_of("bd-9")["status"], "done");
+    // ... and a late checkpoint cannot move a finished task anywhere.
+    let late = fx.path("late");
+    mail(
+        &late,
+        "2.md",
+        "2",
+        "w",
+        30,
+        "[bd-9] CHECKPOINT",
+        "Bead: bd-9\nReason: CONTEXT_HIGH\n\n## Progress\n- Description: half",
+    );
+    let out = fx.route(&late);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("routed 0 of 1") && stdout(&out).contains("1 rejected"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(stderr(&out).contains("rejected"), "{}", stderr(&out));
+    assert_eq!(fx.task_of("bd-9")["status"], "done");
+    let completed = fx
+        .events()
+        .iter()
+        .filter(|e| e["type"] == "task.completed")
+        .count();
+    assert_eq!(completed, 1, "the refused report logged task.completed");
+}
+
+/// The README's mapping table says where each completion leaves the task,
+/// and that is where the router leaves it.
+#[test]
+fn the_readme_names_the_status_each_completion_ends_in() {
+    let fx = Fx::new();
+    let m = fx.path("mail");
+    let cases = [
+        ("OFFERING_READY", OFFER.to_string()),
+        ("DONE", OFFER.to_string()),
+        (
+            "FAILED",
+            "Bead: bd-9\nStatus: FAILED\n\n## Failure\nType: TESTS_FAIL\nReason: flaky".into(),
+        ),
+        (
+            "CHECKPOINT",
+            "Bead: bd-9\nReason: CONTEXT_HIGH\n\n## Progress\n- Description: half".into(),
+        ),
+    ];
+    let readme =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let router_doc =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/router.md")).unwrap();
+    for (i, (kind, body)) in cases.iter().enumerate() {
+        let bead = format!("bd-{i}");
+        let body = body.replace("bd-9", &bead);
+        mail(
+            &m,
+            &format!("{i}-a.md"),
+            &format!("{i}a"),
+            "w",
+            2 * i as u32,
+            &format!("[{bead}] BEAD_ACCEPTED"),
+            &format!("Accepted bead: {bead}\nTitle: T{i}"),
+        );
+        mail(
+            &m,
+            &format!("{i}-b.md"),
+            &format!("{i}b"),
+            "w",
+            2 * i as u32 + 1,
+            &format!("[{bead}] {kind}"),
+            &body,
+        );
+    }
+    let out = fx.route(&m);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for (i, (kind, _)) in cases.iter().enumerate() {
+        let status = fx.task_of(&format!("bd-{i}"))["status"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        for (doc, text) in [("README.md", &readme), ("docs/router.md", &router_doc)] {
+            let row = text
+                .lines()
+                .find(|l| l.starts_with(&format!("| {kind} |")))
+                .unwrap_or_else(|| panic!("{doc} has no row for {kind}"));
+            let last = row.trim_end_matches('|').rsplit('|').next().unwrap();
+            let named = last.split('`').nth(1).unwrap_or("");
+            assert_eq!(
+                named, status,
+                "{doc}: {kind} ends in `{status}`, the table says: {row}"
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------- item 6
+
+#[test]
+fn no_missing_summary_warning_for_reports_the_router_routed() {
+    let fx = Fx::new();
+    let m = fx.path("mail");
+    mail(
+        &m,
+        "1.md",
+        "1",
+        "w",
+        1,
+        "[bd-1] BEAD_ACCEPTED",
+        "Accepted bead: bd-1\nTitle: One",
+    );
+    mail(&m, "2.md", "2", "w", 2, "[bd-1] FAILED", "Bead: bd-1\nStatus: FAILED\n\n## Failure\nType: TESTS_FAIL\nReason: flaky\n\n## Recommendation\nRetry.");
+    mail(
+        &m,
+        "3.md",
+        "3",
+        "v",
+        3,
+        "[bd-2] BEAD_ACCEPTED",
+        "Accepted bead: bd-2\nTitle: Two",
+    );
+    mail(&m, "4.md", "4", "v", 4, "[bd-2] CHECKPOINT", "Bead: bd-2\nReason: CONTEXT_HIGH\n\n## Progress\n- Description: half\n\n## Next Steps for Successor\n1. Finish");
+    mail(
+        &m,
+        "5.md",
+        "5",
+        "u",
+        5,
+        "[bd-3] OFFERING_READY",
+        "Bead: bd-3\nStatus: DONE",
+    );
+    mail(
+        &m,
+        "6.md",
+        "6",
+        "t",
+        6,
+        "[bd-4] OFFERING_READY",
+        &OFFER.replace("bd-9", "bd-4"),
+    );
+    let out = fx.route(&m);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let warnings: Vec<Value> = fx
+        .events()
+        .into_iter()
+        .filter(|e| e["type"] == "protocol.message.warning")
+        .collect();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    // A report with no summary points at none; one with a summary points
+    // at the file the router wrote.
+    for (bead, has_summary) in [
+        ("bd-1", false),
+        ("bd-2", false),
+        ("bd-3", false),
+        ("bd-4", true),
+    ] {
+        let id = fx.task_of(bead)["id"].as_str().unwrap().to_string();
+        let rr: Value = serde_json::from_str(
+            &fs::read_to_string(
+                fx.path("store")
+                    .join(format!("state/runs/{id}/run_result.json")),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            rr["summaryRef"] == "outputs/summary.md",
+            has_summary,
+            "{bead}: {rr}"
+        );
+    }
+}
+
+#[test]
+fn a_bridged_report_names_a_summary_file_only_when_it_has_a_summary() {
+    let opts = amail_parser::ParseOptions::default();
+    let failed = amail_parser::parse(
+        "Subject: [bd-1] FAILED\nFrom: w\nDate: 2026-11-22T01:00:00Z\n\nBody:\nBead: bd-1\nStatus: FAILED\nType: TESTS_FAIL\nReason: flaky\n",
+        &opts,
+    )
+    .unwrap();
+    let env = amail_core::bridge::to_envelope_standalone(&failed[0]).unwrap();
+    assert!(
+        env.to_json_line().contains(r#""summaryRef":"""#),
+        "{}",
+        env.to_json_line()
+    );
+    let text = format!(
+        "Subject: [bd-9] OFFERING_READY\nFrom: w\nDate: 2026-11-22T01:00:00Z\n\nBody:\n{OFFER}\n"
+    );
+    let offered = amail_parser::parse(&text, &opts).unwrap();
+    let env = amail_core::bridge::to_envelope_standalone(&offered[0]).unwrap();
+    assert!(
+        env.to_json_line()
+            .contains(r#""summaryRef":"outputs/summary.md""#),
+        "{}",
+        env.to_json_line()
+    );
+}
+
+// ---------------------------------------------------------------- item 7
+
+#[test]
+fn task_titles_are_the_best_known_never_a_raw_subject() {
+    let fx = Fx::new();
+    let m = fx.path("mail");
+    mail(
+        &m,
+        "1.md",
+        "1",
+        "boss",
+        1,
+        "[ol-527.6] SPAWN_REQUEST",
+        "Issue: ol-527.6\nResume: false",
+    );
+    mail(
+        &m,
+        "2.md",
+        "2",
+        "w",
+        2,
+        "OFFERING READY for ol-9.4 ✅",
+        OFFER.replace("bd-9", "ol-9.4").as_str(),
+    );
+    mail(
+        &m,
+        "3.md",
+        "3",
+        "v",
+        3,
+        "[ol-3] PROGRESS: wiring the login page",
+        "Bead: ol-3\nStatus: going",
+    );
+    let out = fx.route(&m);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for bead in ["ol-527.6", "ol-9.4", "ol-3"] {
+        let title = fx.task_of(bead)["title"].as_str().unwrap().to_string();
+        for noise in ["SPAWN", "OFFERING", "PROGRESS", "[", "✅"] {
+            assert!(
+                !title.contains(noise),
+                "{bead}: title {title:?} has {noise:?}"
+            );
+        }
+        assert!(!title.trim().is_empty());
+    }
+    assert_eq!(fx.task_of("ol-3")["title"], "wiring the login page");
+
+    // BEAD_ACCEPTED's title replaces whatever the task had.
+    let m2 = fx.path("mail2");
+    mail(
+        &m2,
+        "4.md",
+        "4",
+        "w",
+        10,
+        "[ol-527.6] BEAD_ACCEPTED",
+        "Accepted bead: ol-527.6\nTitle: Resume the localisation (fr, es)",
+    );
+    mail(
+        &m2,
+        "5.md",
+        "5",
+        "v",
+        11,
+        "[ol-3] BEAD_ACCEPTED",
+        "Accepted bead: ol-3\nTitle: Login page",
+    );
+    let out = fx.route(&m2);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        fx.task_of("ol-527.6")["title"],
+        "Resume the localisation (fr, es)"
+    );
+    assert_eq!(fx.task_of("ol-3")["title"], "Login page");
+    // The task file says so too, and the change is in the event log.
+    let board = stdout(&fx.run(&["tasks", "--store", &fx.store()]));
+    assert!(
+        board.contains("Resume the localisation (fr, es)"),
+        "{board}"
+    );
+    assert!(
+        fx.events().iter().any(|e| e["type"] == "task.updated"
+            && e["payload"].to_string().contains("Login page")),
+        "{:?}",
+        fx.events()
+    );
+}
+
+// ---------------------------------------------------------------- item 8
+
+fn mailbox_with_binary(fx: &Fx) -> PathBuf {
+    let m = fx.path("mail");
+    mail(
+        &m,
+        "good.md",
+        "1",
+        "w",
+        1,
+        "[bd-1] PROGRESS",
+        "Bead: bd-1\nStatus: going",
+    );
+    fs::write(m.join("image.md"), b"Subject: y\n\0\0\0\x01\x02PNG").unwrap();
+    m
+}
+
+#[test]
+fn every_command_skips_a_binary_file_with_a_warning() {
+    let fx = Fx::new();
+    let m = mailbox_with_binary(&fx);
+    let bin = m.join("image.md");
+    let b = bin.to_str().unwrap();
+    let warned = |o: &Output| {
+        stderr(o)
+            .lines()
+            .any(|l| l.contains("warning") && l.contains(b) && l.contains("binary"))
+    };
+    // parse, a directory and the file named.
+    let out = fx.run(&["parse", "--format", "jsonl", m.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(warned(&out), "parse DIR: {}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 1, "{}", stdout(&out));
+    assert!(!stdout(&out).contains("image.md"));
+    let out = fx.run(&["parse", "--format", "jsonl", b]);
+    assert!(warned(&out), "parse FILE: {}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    // route
+    let out = fx.route(&m);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(warned(&out), "route: {}", stderr(&out));
+    assert!(stdout(&out).contains("routed 1 of 1"), "{}", stdout(&out));
+    // threads, as before
+    let out = fx.run(&["threads", m.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(warned(&out), "threads: {}", stderr(&out));
+}
+
+/// More files than one worker's share: the parallel path skips them too.
+#[test]
+fn parse_skips_binary_files_in_a_big_directory() {
+    let fx = Fx::new();
+    let m = fx.path("mail");
+    for i in 0..100 {
+        mail(
+            &m,
+            &format!("{i:03}.md"),
+            &i.to_string(),
+            "w",
+            i % 60,
+            "[bd-1] PROGRESS",
+            "Bead: bd-1\nStatus: going",
+        );
+    }
+    fs::write(m.join("050-image.md"), b"\0\0\0\x01\x02PNG").unwrap();
+    let out = fx.run(&["parse", "--format", "jsonl", m.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 100);
+    assert!(stderr(&out).contains("050-image.md"), "{}", stderr(&out));
+}
+
+// ---------------------------------------------------------------- item 9
+
+#[test]
+fn empty_input_is_zero_messages() {
+    let fx = Fx::new();
+    for input in [&b""[..], b"   \n\t\r\n\n", b"\xef\xbb\xbf\n"] {
+        let out = fx.run_stdin(&["parse", "--format", "jsonl"], input);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(stdout(&out), "", "{input:?}");
+        let out = fx.run_stdin(&["parse", "--format", "json"], input);
+        assert_eq!(stdout(&out).split_whitespace().collect::<String>(), "[]");
+        let out = fx.run_stdin(&["parse", "--strict", "--format", "jsonl"], input);
+        assert!(out.status.success(), "strict: {}", stderr(&out));
+        let out = fx.run_stdin(&["route", "--store", &fx.store()], input);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            stdout(&out).contains("routed 0 of 0 messages"),
+            "{}",
+            stdout(&out)
+        );
+    }
+    // An empty file in a mailbox is no message either.
+    let m = fx.path("mail");
+    mail(
+        &m,
+        "good.md",
+        "1",
+        "w",
+        1,
+        "[bd-1] PROGRESS",
+        "Bead: bd-1\nStatus: going",
+    );
+    fs::write(m.join("empty.md"), "").unwrap();
+    fs::write(m.join("blank.md"), "\n\n  \n").unwrap();
+    let out = fx.run(&["parse", "--format", "jsonl", m.to_str().unwrap()]);
+    assert_eq!(stdout(&out).lines().count(), 1, "{}", stdout(&out));
+    let out = fx.run(&["threads", "--json", m.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stdout(&out).contains("UNKNOWN"), "{}", stdout(&out));
+    // The library says the same.
+    for s in ["", " ", "\n\r\n", "\u{feff}"] {
+        let opts = amail_parser::ParseOptions::default();
+        assert!(amail_parser::parse(s, &opts).unwrap().is_empty(), "{s:?}");
+        assert!(
+            amail_parser::parse(s, &amail_parser::ParseOptions::strict())
+                .unwrap()
+                .is_empty()
+        );
+        assert!(amail_parser::parse_bytes(s.as_bytes(), &opts)
+            .unwrap()
+            .is_empty());
+    }
+}
+
+/// `amail parse` with a terminal on standard input says it is reading it.
+/// Runs the binary under `script`, which gives it a pseudo-terminal.
+#[test]
+fn reading_a_terminal_says_so() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` (util-linux) to make a terminal");
+        return;
+    }
+    let fx = Fx::new();
+    for sub in ["parse --format jsonl", "route"] {
+        let store = format!(" --store {}", fx.store());
+        let cmd = format!(
+            "{} {sub}{}",
+            env!("CARGO_BIN_EXE_amail"),
+            if sub == "route" { store.as_str() } else { "" }
+        );
+        let mut child = Command::new("script")
+            .args(["-q", "-e", "-c", &cmd, "/dev/null"])
+            .env("AMAIL_HOME", fx.dir.path())
+            .env("AMAIL_CONFIG", fx.path("none.toml"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut pipe = child.stdin.take().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        // Ctrl-D on an empty line: end of input.
+        pipe.write_all(b"\x04").unwrap();
+        drop(pipe);
+        let out = child.wait_with_output().unwrap();
+        let all = format!("{}{}", stdout(&out), stderr(&out));
+        assert!(
+            all.contains("reading standard input") && all.contains("Ctrl-D"),
+            "{sub}: {all}"
+        );
+    }
+    // Not on a pipe.
+    let out = fx.run_stdin(&["parse", "--format", "jsonl"], b"");
+    assert!(!stderr(&out).contains("reading standard input"));
+}
