@@ -3,7 +3,7 @@
 //! the same files from the same directory.
 //!
 //! Two layouts:
-//! - An mcp_agent_mail storage root (as [`super::detect`] recognises it:
+//! - An mcp_agent_mail storage root (as [`super::detect()`] recognises it:
 //!   `projects/` in it, or `archive/projects/`) holds each message three
 //!   times (canonical copy, sender's outbox, each recipient's inbox) plus
 //!   thread digests; only the canonical copies
