@@ -8,7 +8,7 @@ use clap::Args;
 use super::{CliError, CliResult};
 use amail::backend::RealBackend;
 use amail_core::stores::LoadOptions;
-use amail_tui::{Backend, EmptyBackend, RunOptions, UiConfig};
+use amail_tui::{Backend, RunOptions, UiConfig};
 
 #[derive(Debug, Args)]
 #[command(
@@ -30,6 +30,11 @@ pub struct InboxArgs {
 
 pub fn run(args: InboxArgs, settings: &amail::config::Config) -> CliResult {
     let max_bytes = settings.max_bytes;
+    // The source is checked before the terminal is touched: a mistyped
+    // path is a command-line error, not a screen with an error inside.
+    if !args.demo {
+        check_source(&args)?;
+    }
     use std::io::IsTerminal;
     if !std::io::stdout().is_terminal() {
         return Err(CliError::usage(
@@ -51,6 +56,23 @@ pub fn run(args: InboxArgs, settings: &amail::config::Config) -> CliResult {
     )
     .map_err(|e| CliError::bad_input(format!("terminal error: {e}")))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// SOURCE (or the default mailbox) must be a mailbox or a storage root.
+fn check_source(args: &InboxArgs) -> Result<(), CliError> {
+    let Some(source) = &args.source else {
+        let p = super::default_mailbox();
+        if p.exists() {
+            return Ok(());
+        }
+        return Err(CliError::bad_input(format!(
+            "no mailbox at {} yet: give a SOURCE, or try `amail inbox --demo`",
+            p.display()
+        )));
+    };
+    amail_core::source::detect(source, args.db.as_deref())
+        .map(|_| ())
+        .map_err(CliError::bad_input)
 }
 
 /// The real backend over `stores::` and `router::`.
@@ -78,14 +100,6 @@ fn make_backend(args: &InboxArgs, max_bytes: u64) -> Result<Box<dyn Backend>, Cl
         )));
     }
     let source = args.source.clone().unwrap_or_else(super::default_mailbox);
-    if !source.exists() {
-        return Ok(Box::new(EmptyBackend {
-            reason: format!(
-                "{} does not exist; give a mailbox or an mcp_agent_mail root, or try --demo",
-                source.display()
-            ),
-        }));
-    }
     Ok(Box::new(RealBackend::new(
         source,
         LoadOptions {
