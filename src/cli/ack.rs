@@ -12,7 +12,7 @@ use amail_core::{inbox, stores};
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  amail ack 5 10 --as BlueLake ~/.mcp_agent_mail_git_mailbox_repo\n  amail ack ol-527.2-help --as Orchestrator ./mail\n\nThe last argument is the SOURCE when it is an existing directory."
+    after_help = "Examples:\n  amail ack 5 10 --as BlueLake ~/.mcp_agent_mail_git_mailbox_repo\n  amail ack ol-527.2-help --as Orchestrator ./mail\n\nThe last argument is the SOURCE when it is an existing directory; one that\nlooks like a path (/..., ./..., ~...) but does not exist is an error, and\nnothing is acked. With several ids, every one must exist before any is acked."
 )]
 pub struct AckArgs {
     /// Message ids (as `amail pending` prints them), then optionally the SOURCE.
@@ -27,16 +27,54 @@ pub struct AckArgs {
 }
 
 /// Splits `ID... [SOURCE]`: the last item is the source when it names an
-/// existing directory (ids never do).
-pub fn split_source(items: &[String]) -> (Vec<String>, Option<PathBuf>) {
+/// existing directory or is `-` (ids never do). A last item that looks
+/// like a path (absolute, `./`, `../`, `~`, or ending in `/`) but is no
+/// directory is an error: the user named a source and mistyped it, and
+/// falling back to the default mailbox would write somewhere else.
+pub fn split_source(items: &[String]) -> Result<(Vec<String>, Option<PathBuf>), CliError> {
     match items.split_last() {
         Some((last, rest))
             if !rest.is_empty() && (last == "-" || std::path::Path::new(last).is_dir()) =>
         {
-            (rest.to_vec(), Some(PathBuf::from(last)))
+            Ok((rest.to_vec(), Some(PathBuf::from(last))))
         }
-        _ => (items.to_vec(), None),
+        Some((last, rest)) if !rest.is_empty() && looks_like_a_path(last) => {
+            Err(CliError::bad_input(format!(
+                "{last}: no such directory; nothing was written (the SOURCE must be an existing mailbox directory or mcp_agent_mail storage root)"
+            )))
+        }
+        _ => Ok((items.to_vec(), None)),
     }
+}
+
+/// Mailbox keys can hold a `/` (a file's path inside the mailbox), but
+/// never start like a path of the user's own.
+fn looks_like_a_path(s: &str) -> bool {
+    let p = std::path::Path::new(s);
+    p.is_absolute()
+        || s.starts_with("./")
+        || s.starts_with("../")
+        || s.starts_with('~')
+        || s.ends_with('/')
+}
+
+/// Every id must name a message before any is acked: a mistyped SOURCE
+/// that did not look like a path is then an unknown id, and nothing is
+/// half done.
+fn check_ids(kind: &inbox::SourceKind, ids: &[String], max_bytes: u64) -> Result<(), CliError> {
+    let inbox = stores::for_source(kind, max_bytes)
+        .load()
+        .map_err(from_inbox_error)?;
+    if let Some(id) = ids
+        .iter()
+        .find(|id| !inbox.messages.iter().any(|m| &m.key == *id))
+    {
+        return Err(CliError::bad_input(format!(
+            "no message {id} in {}; nothing was acked (`amail threads` lists the ids; a SOURCE must be an existing directory)",
+            stores::for_source(kind, max_bytes).describe()
+        )));
+    }
+    Ok(())
 }
 
 /// Where a write goes: the source's kind, without reading every message
@@ -53,7 +91,7 @@ pub fn source_kind(
     let defaulted = source.is_none();
     let path = source.unwrap_or_else(default_mailbox);
     if defaulted && !path.exists() {
-        return Err(CliError::usage(format!(
+        return Err(CliError::bad_input(format!(
             "no mailbox at {} yet: give a SOURCE, or run `amail demo` to write a sample",
             path.display()
         )));
@@ -88,8 +126,11 @@ fn print_outcome(o: &stores::AckOutcome) {
 }
 
 pub fn run(args: AckArgs, max_bytes: u64) -> CliResult {
-    let (ids, source) = split_source(&args.items);
+    let (ids, source) = split_source(&args.items)?;
     let kind = source_kind(source, args.db)?;
+    if ids.len() > 1 {
+        check_ids(&kind, &ids, max_bytes)?;
+    }
     // One id at a time, so every ack that succeeded is reported even when a
     // later id fails; the first failure decides the exit code.
     let mut failure = None;

@@ -8,11 +8,11 @@ use clap::Args;
 use super::{CliError, CliResult};
 use amail::backend::RealBackend;
 use amail_core::stores::LoadOptions;
-use amail_tui::{Backend, EmptyBackend, RunOptions, UiConfig};
+use amail_tui::{Backend, RunOptions, UiConfig};
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  amail inbox --demo\n  amail inbox ~/.mcp_agent_mail_git_mailbox_repo --as BlueLake\n  amail inbox ./mail\n\nKeys: ? in the app lists them; rebind in the config file's [keys] table."
+    after_help = "Examples:\n  amail inbox --demo\n  amail inbox --demo --fresh\n  amail inbox ~/.mcp_agent_mail_git_mailbox_repo --as BlueLake\n  amail inbox ./mail\n\nThe demo mailbox is DATA_DIR/demo-inbox (DATA_DIR: $AMAIL_HOME, else ~/.local/share/amail);\nits path is printed on stderr.\n\nKeys: ? in the app lists them; rebind in the config file's [keys] table."
 )]
 pub struct InboxArgs {
     /// A mailbox directory or an mcp_agent_mail storage root (default: the amail mailbox).
@@ -20,9 +20,15 @@ pub struct InboxArgs {
     /// Act as this agent: whose acks are pending, who acknowledges and replies.
     #[arg(long = "as", value_name = "AGENT")]
     pub as_agent: Option<String>,
-    /// Open a fresh demo mailbox (nothing to set up).
+    /// Open the demo mailbox (nothing to set up): `demo-inbox` under the
+    /// data directory, written on first use and reused after, so acks and
+    /// replies stay; its path is printed.
     #[arg(long, conflicts_with = "source")]
     pub demo: bool,
+    /// With --demo: write the demo mailbox anew, dropping earlier acks and
+    /// replies.
+    #[arg(long, requires = "demo")]
+    pub fresh: bool,
     /// The mcp_agent_mail SQLite database, when it is not inside SOURCE.
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
@@ -30,6 +36,11 @@ pub struct InboxArgs {
 
 pub fn run(args: InboxArgs, settings: &amail::config::Config) -> CliResult {
     let max_bytes = settings.max_bytes;
+    // The source is checked before the terminal is touched: a mistyped
+    // path is a command-line error, not a screen with an error inside.
+    if !args.demo {
+        check_source(&args)?;
+    }
     use std::io::IsTerminal;
     if !std::io::stdout().is_terminal() {
         return Err(CliError::usage(
@@ -53,39 +64,43 @@ pub fn run(args: InboxArgs, settings: &amail::config::Config) -> CliResult {
     Ok(ExitCode::SUCCESS)
 }
 
+/// SOURCE (or the default mailbox) must be a mailbox or a storage root.
+fn check_source(args: &InboxArgs) -> Result<(), CliError> {
+    let Some(source) = &args.source else {
+        let p = super::default_mailbox();
+        if p.exists() {
+            return Ok(());
+        }
+        return Err(CliError::bad_input(format!(
+            "no mailbox at {} yet: give a SOURCE, or try `amail inbox --demo`",
+            p.display()
+        )));
+    };
+    amail_core::source::detect(source, args.db.as_deref())
+        .map(|_| ())
+        .map_err(CliError::bad_input)
+}
+
 /// The real backend over `stores::` and `router::`.
 ///
-/// `--demo` writes a fresh demo mailbox under the data dir and routes it
-/// into its own store, so the board has tasks and follows the replies.
+/// `--demo` opens the demo mailbox under the data dir (see [`demo_dir`]),
+/// routed into its own store, so the board has tasks and follows the
+/// replies.
 /// Any other SOURCE is read as is; the board shows the default store.
 fn make_backend(args: &InboxArgs, max_bytes: u64) -> Result<Box<dyn Backend>, CliError> {
     if args.demo {
-        let dir = super::amail_home().join(format!(
-            "demo-inbox-{}",
-            chrono::Utc::now().format("%Y%m%d-%H%M%S-%f")
-        ));
-        let info = amail::demo::mailbox::write_demo(&dir).map_err(|e| {
-            CliError::bad_input(format!("{}: cannot write the demo: {e}", dir.display()))
-        })?;
+        let dir = demo_dir(&super::amail_home(), args.fresh)?;
         return Ok(Box::new(RealBackend::new(
-            info.mailbox,
+            dir.join("mail"),
             LoadOptions {
                 db: None,
                 max_bytes,
             },
-            info.store,
+            dir.join("store"),
             true,
         )));
     }
     let source = args.source.clone().unwrap_or_else(super::default_mailbox);
-    if !source.exists() {
-        return Ok(Box::new(EmptyBackend {
-            reason: format!(
-                "{} does not exist; give a mailbox or an mcp_agent_mail root, or try --demo",
-                source.display()
-            ),
-        }));
-    }
     Ok(Box::new(RealBackend::new(
         source,
         LoadOptions {
@@ -95,4 +110,35 @@ fn make_backend(args: &InboxArgs, max_bytes: u64) -> Result<Box<dyn Backend>, Cl
         super::default_store(),
         false,
     )))
+}
+
+/// The one demo folder, `HOME/demo-inbox`: written when it is missing or
+/// `fresh` is asked, else reused (one folder, not one per run). It is
+/// written beside and renamed into place, so a run killed while writing
+/// leaves no half demo to be reused. Its path goes to stderr before the
+/// terminal switches to the inbox's screen, so it is still there after
+/// quitting.
+fn demo_dir(home: &std::path::Path, fresh: bool) -> Result<PathBuf, CliError> {
+    let dir = home.join("demo-inbox");
+    let cannot = |p: &std::path::Path, e: std::io::Error| {
+        CliError::bad_input(format!("{}: cannot write the demo: {e}", p.display()))
+    };
+    let reused = !fresh && dir.join("mail").is_dir();
+    if !reused {
+        let new = home.join("demo-inbox.new");
+        if new.exists() {
+            std::fs::remove_dir_all(&new).map_err(|e| cannot(&new, e))?;
+        }
+        amail::demo::mailbox::write_demo(&new).map_err(|e| cannot(&new, e))?;
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).map_err(|e| cannot(&dir, e))?;
+        }
+        std::fs::rename(&new, &dir).map_err(|e| cannot(&dir, e))?;
+    }
+    eprintln!(
+        "amail: demo mailbox at {} ({}; `amail inbox --demo --fresh` writes it anew)",
+        amail_core::safe_text::clean_line(&dir.display().to_string()),
+        if reused { "reused" } else { "written" }
+    );
+    Ok(dir)
 }

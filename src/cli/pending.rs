@@ -13,12 +13,13 @@ use amail_core::safe_text::clean_line;
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  amail pending --as BlueLake\n  amail pending ~/.mcp_agent_mail_git_mailbox_repo --json"
+    after_help = "Examples:\n  amail pending --as BlueLake\n  amail pending ~/.mcp_agent_mail_git_mailbox_repo --json\n  amail pending - --as BlueLake < fetch_inbox.json"
 )]
 pub struct PendingArgs {
     /// Mailbox directory or mcp_agent_mail storage root ("-" reads JSON on stdin).
     pub source: Option<PathBuf>,
     /// Only this recipient's pending acks (default: every recipient's).
+    /// For piped `fetch_inbox` JSON, whose inbox it is (default: `(you)`).
     #[arg(long = "as", value_name = "AGENT")]
     pub as_agent: Option<String>,
     /// The mcp_agent_mail SQLite database, when it is not beside the archive.

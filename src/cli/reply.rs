@@ -33,6 +33,8 @@ pub struct ReplyArgs {
 }
 
 pub fn run(args: ReplyArgs, max_bytes: u64) -> CliResult {
+    // The source first: a mistyped one fails before stdin is read.
+    let kind = source_kind(args.source, args.db)?;
     let body = match args.body {
         Some(b) => b,
         None => {
@@ -43,7 +45,6 @@ pub fn run(args: ReplyArgs, max_bytes: u64) -> CliResult {
             s
         }
     };
-    let kind = source_kind(args.source, args.db)?;
     let out = stores::reply(&kind, &args.id, &args.as_agent, &body, max_bytes)
         .map_err(from_inbox_error)?;
     crate::outln!(

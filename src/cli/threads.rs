@@ -45,7 +45,7 @@ pub fn load_source(
         None => {
             let p = default_mailbox();
             if !p.exists() {
-                return Err(CliError::usage(format!(
+                return Err(CliError::bad_input(format!(
                     "no mailbox at {} yet: give a SOURCE, or run `amail demo` to write a sample",
                     p.display()
                 )));
@@ -64,12 +64,14 @@ pub fn load_source(
     Ok(inbox)
 }
 
-/// Store errors as exit codes: asking for the wrong thing is usage (2),
-/// an unreadable store is bad input (1).
 /// Exit status of a command that can simply be run again (sysexits'
 /// `EX_TEMPFAIL`): the SQLite database was locked by another writer.
 pub const EXIT_RETRY: u8 = 75;
 
+/// Store errors as exit codes, as the README lists them: a request the
+/// command cannot make (writing to stdin, an empty body) is usage (2);
+/// an unknown id, a wrong recipient or an unreadable store is bad input
+/// (1).
 pub fn from_inbox_error(e: stores::Error) -> CliError {
     CliError {
         // 75 (EX_TEMPFAIL): the database was locked; run it again.

@@ -1,5 +1,8 @@
-//! Regression tests for issue 12's defects (items 3, 5, 6, 7, 8 and 9),
-//! each written before its fix and failing without it.
+//! Regression tests for issue 12's defects (items 2, 3, 5, 6, 7, 8, 9,
+//! 10, 11 and 13), each written before its fix and failing without it.
+//!
+//! - 2: a SOURCE the user named and mistyped is an error before anything
+//!   is written; nothing falls back to the default mailbox.
 //!
 //! - 3: commands that only read (`tasks`, `events`, `sweep`, `doctor`)
 //!   never create a store; `route` says when it creates one.
@@ -10,6 +13,9 @@
 //! - 7: task titles are the best known, never a raw subject.
 //! - 8: binary files are skipped with a warning by every command.
 //! - 9: empty input is zero messages; a terminal on stdin gets a hint.
+//! - 10: piped `fetch_inbox` output shows its pending acks.
+//! - 11: exit codes as the README says (1 bad input, 2 usage).
+//! - 13: `inbox --demo` reuses one folder and prints where it is.
 
 use std::fs;
 use std::io::Write;
@@ -781,4 +787,245 @@ fn reading_a_terminal_says_so() {
     // Not on a pipe.
     let out = fx.run_stdin(&["parse", "--format", "jsonl"], b"");
     assert!(!stderr(&out).contains("reading standard input"));
+}
+
+// ---------------------------------------------------------------- item 2
+
+/// A mailbox at the default place (`$AMAIL_HOME/mail`) holding one
+/// ack-required message, `m-1`, from `w` to `boss`.
+fn default_mailbox_with_pending(fx: &Fx) -> PathBuf {
+    let m = fx.path("mail");
+    fs::create_dir_all(&m).unwrap();
+    fs::write(
+        m.join("1.md"),
+        "Subject: [b1] HELP_REQUEST\nFrom: w\nTo: boss\nId: m-1\nDate: 2026-11-22T01:01:00Z\nAck-Required: yes\n\nBody:\nBead: b1\nIssue Type: STUCK\n\n## Problem\nstuck\n",
+    )
+    .unwrap();
+    m
+}
+
+/// A SOURCE the user named but mistyped is an error naming it, before
+/// anything is written; no command falls back to the default mailbox.
+#[test]
+fn a_named_source_that_does_not_exist_is_an_error_before_anything_is_written() {
+    let fx = Fx::new();
+    default_mailbox_with_pending(&fx);
+    let before = tree(fx.dir.path());
+    let typo = fx.path("demo2/mial");
+    for t in [typo.to_str().unwrap(), "./no-such-dir/mial"] {
+        for args in [
+            vec!["ack", "m-1", t, "--as", "boss"],
+            vec!["reply", "m-1", t, "--as", "boss", "--body", "x"],
+            vec!["threads", t],
+            vec!["pending", t],
+            vec!["pending", t, "--as", "boss"],
+            vec!["inbox", t],
+        ] {
+            let out = fx.run(&args);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+            assert!(stderr(&out).contains(t), "{args:?}: {}", stderr(&out));
+            assert!(stdout(&out).is_empty(), "{args:?}: {}", stdout(&out));
+            assert_eq!(tree(fx.dir.path()), before, "{args:?} wrote something");
+        }
+    }
+}
+
+// ---------------------------------------------------------------- item 10
+
+/// BlueLake's and GreenCastle's `fetch_inbox` results, as the real server
+/// returned them (`{"result": [...]}`), from the recorded tool calls.
+fn fetch_inbox_json(agent: &str) -> Value {
+    let calls: Vec<Value> = serde_json::from_str(
+        &fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/data/mcp-agent-mail-0.1.0/tool_results.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    calls
+        .into_iter()
+        .find(|c| c["tool"] == "fetch_inbox" && c["args"]["agent_name"] == agent)
+        .unwrap()["result"]
+        .clone()
+}
+
+fn pending_json(fx: &Fx, args: &[&str], input: &Value) -> Vec<Value> {
+    let mut all = vec!["pending", "-", "--json"];
+    all.extend_from_slice(args);
+    let out = fx.run_stdin(&all, input.to_string().as_bytes());
+    assert!(out.status.success(), "{}", stderr(&out));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn keys(rows: &[Value]) -> Vec<String> {
+    let mut k: Vec<String> = rows
+        .iter()
+        .map(|r| r["key"].as_str().unwrap().into())
+        .collect();
+    k.sort();
+    k
+}
+
+/// `fetch_inbox` output is one agent's inbox: its ack-required messages
+/// are that agent's pending acks (the Python server reports no ack state;
+/// the Rust port's `read_ts`/`ack_ts` are honoured), to or cc as `kind`
+/// says.
+#[test]
+fn piped_fetch_inbox_shows_its_pending_acks() {
+    let fx = Fx::new();
+    let blue = fetch_inbox_json("BlueLake");
+    // Without --as: the inbox's owner, unnamed.
+    let out = fx.run_stdin(&["pending", "-"], blue.to_string().as_bytes());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        !stdout(&out).contains("nothing pending"),
+        "{}",
+        stdout(&out)
+    );
+    let rows = pending_json(&fx, &[], &blue);
+    assert_eq!(keys(&rows), ["10", "5", "8"], "{rows:?}");
+    // With --as: that agent's.
+    let rows = pending_json(&fx, &["--as", "BlueLake"], &blue);
+    assert_eq!(keys(&rows), ["10", "5", "8"], "{rows:?}");
+    assert!(rows
+        .iter()
+        .all(|r| r["agent"] == "BlueLake" && r["kind"] == "to"));
+    // GreenCastle is cc'd on 10 only.
+    let green = fetch_inbox_json("GreenCastle");
+    let rows = pending_json(&fx, &["--as", "GreenCastle"], &green);
+    assert_eq!(keys(&rows), ["10"], "{rows:?}");
+    assert_eq!(rows[0]["kind"], "cc");
+    // The Rust port's shape: read and ack times per message.
+    let mut rust = blue.clone();
+    for m in rust["result"].as_array_mut().unwrap() {
+        if m["id"] == 8 {
+            m["read_ts"] = "2026-11-22T03:23:50.870028+00:00".into();
+            m["ack_ts"] = "2026-11-22T03:23:50.873376+00:00".into();
+        }
+        if m["id"] == 5 {
+            m["read_ts"] = "2026-11-22T03:24:00+00:00".into();
+        }
+    }
+    let rows = pending_json(&fx, &["--as", "BlueLake"], &rust);
+    assert_eq!(keys(&rows), ["10", "5"], "{rows:?}");
+    let read: Vec<bool> = rows.iter().map(|r| r["read"].as_bool().unwrap()).collect();
+    assert_eq!(read.iter().filter(|r| **r).count(), 1, "{rows:?}");
+}
+
+// ---------------------------------------------------------------- item 11
+
+/// The README's exit codes: 1 for bad input or store (an unknown id, not a
+/// recipient, no mailbox), 2 for usage.
+#[test]
+fn bad_input_exits_1_and_usage_exits_2() {
+    let fx = Fx::new();
+    let m = default_mailbox_with_pending(&fx);
+    let ms = m.to_str().unwrap();
+    for (args, says) in [
+        (vec!["ack", "nope", ms, "--as", "boss"], "no message nope"),
+        (
+            vec!["reply", "nope", ms, "--as", "boss", "--body", "x"],
+            "no message nope",
+        ),
+        (vec!["ack", "m-1", ms, "--as", "w"], "not a recipient"),
+    ] {
+        let out = fx.run(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+    }
+    // No mailbox at the default place.
+    let empty = Fx::new();
+    for args in [
+        vec!["threads"],
+        vec!["pending"],
+        vec!["ack", "x", "--as", "boss"],
+        vec!["reply", "x", "--as", "boss", "--body", "x"],
+        vec!["inbox"],
+    ] {
+        let out = empty.run(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("no mailbox at"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    // Usage stays 2.
+    assert_eq!(fx.run(&["ack", "m-1"]).status.code(), Some(2));
+    assert_eq!(fx.run(&["threads", "--bogus"]).status.code(), Some(2));
+}
+
+// ---------------------------------------------------------------- item 13
+
+/// Runs `amail inbox --demo EXTRA` in a pseudo-terminal (under `script`),
+/// pressing `q` until it quits; returns everything it printed.
+fn inbox_demo_in_a_terminal(fx: &Fx, extra: &str) -> String {
+    let log = fx.path(&format!("script-{}.log", extra.trim()));
+    let mut child = Command::new("script")
+        .args([
+            "-q",
+            "-e",
+            "-c",
+            &format!("{} inbox --demo{extra}", env!("CARGO_BIN_EXE_amail")),
+            "/dev/null",
+        ])
+        .env("AMAIL_HOME", fx.dir.path())
+        .env("AMAIL_CONFIG", fx.path("none.toml"))
+        .env("TERM", "xterm-256color")
+        .stdin(Stdio::piped())
+        .stdout(fs::File::create(&log).unwrap())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "the inbox did not quit"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let _ = pipe.write_all(b"q").and_then(|()| pipe.flush());
+    }
+    drop(pipe);
+    let out = child.wait_with_output().unwrap();
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&fs::read(&log).unwrap()),
+        stderr(&out)
+    );
+    fs::remove_file(&log).unwrap();
+    all
+}
+
+/// `inbox --demo` prints where its mailbox is and reuses one folder under
+/// the data dir; `--fresh` writes it anew.
+#[test]
+fn the_demo_inbox_is_one_folder_reused_and_its_path_printed() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` (util-linux) to make a terminal");
+        return;
+    }
+    let fx = Fx::new();
+    let demo = fx.path("demo-inbox");
+    let demo_dirs = || -> Vec<String> {
+        tree(fx.dir.path())
+            .into_iter()
+            .filter(|p| p.starts_with("demo") && !p.contains('/'))
+            .collect()
+    };
+    let first = inbox_demo_in_a_terminal(&fx, "");
+    assert!(first.contains(demo.to_str().unwrap()), "{first}");
+    assert!(demo.join("mail").is_dir());
+    fs::write(demo.join("mark"), "").unwrap();
+    let second = inbox_demo_in_a_terminal(&fx, "");
+    assert!(second.contains(demo.to_str().unwrap()), "{second}");
+    assert!(demo.join("mark").exists(), "the demo folder was not reused");
+    assert_eq!(demo_dirs(), ["demo-inbox"]);
+    let fresh = inbox_demo_in_a_terminal(&fx, " --fresh");
+    assert!(fresh.contains(demo.to_str().unwrap()), "{fresh}");
+    assert!(!demo.join("mark").exists(), "--fresh kept the old folder");
+    assert!(demo.join("mail").is_dir());
+    assert_eq!(demo_dirs(), ["demo-inbox"]);
 }

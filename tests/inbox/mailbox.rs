@@ -173,9 +173,9 @@ fn ack_journal_appends_once_and_checks_recipients() {
     let out = amail(&["ack", "demo-17", m, "--as", "BlueLake"], None);
     assert!(out.status.success());
     assert_eq!(std::fs::read_to_string(&journal).unwrap(), after);
-    // Not a recipient.
+    // Not a recipient: bad input (issue 12 item 11; was 2).
     let out = amail(&["ack", "demo-17", m, "--as", "RedStone"], None);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("recipients: BlueLake"));
     let inbox = stores::load(&mail, &LoadOptions::default()).unwrap();
     assert!(!inbox

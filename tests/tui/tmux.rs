@@ -95,7 +95,11 @@ impl Drop for Tmux {
 
 fn shell(extra_env: &str) -> String {
     let bin = env!("CARGO_BIN_EXE_amail");
-    let home = std::env::temp_dir().join(format!("amail-e2e-home-{}", std::process::id()));
+    // One home per session: `inbox --demo` reuses the demo folder of its
+    // home, and these tests must not see each other's acks and replies.
+    static SESSIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = SESSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let home = std::env::temp_dir().join(format!("amail-e2e-home-{}-{n}", std::process::id()));
     // After the app exits, print its status and whether the tty is back in
     // canonical mode (raw mode leaves "-icanon"), then idle for capture.
     format!(

@@ -98,15 +98,11 @@ impl Error {
         matches!(self, Error::Db { locked: true, .. })
     }
 
-    /// True when the user asked for something wrong (unknown id, not a
-    /// recipient) rather than the store being unreadable.
+    /// True when the request cannot be made as asked (writing to stdin,
+    /// an empty body, an unknown sender) whatever the store holds. An
+    /// unknown id or a wrong recipient is not: that is bad input, like
+    /// an unreadable store (the README's exit codes).
     pub fn is_usage(&self) -> bool {
-        matches!(
-            self,
-            Error::NotFound { .. }
-                | Error::NotRecipient { .. }
-                | Error::Invalid(_)
-                | Error::Unsupported(_)
-        )
+        matches!(self, Error::Invalid(_) | Error::Unsupported(_))
     }
 }

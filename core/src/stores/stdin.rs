@@ -2,17 +2,18 @@
 //! list or `{"result": [...]}`), a message object, or JSON Lines. A store
 //! that only reads: there is nowhere to write an ack or a reply back to.
 
-use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 use amail_parser::ParseOptions;
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, TimeZone, Utc};
+use serde_json::Value;
 
 use super::error::Error;
+use super::mcp::timestamps;
 use super::read::{recipients_from, unique_key};
 use super::store::{check_reply, AckOutcome, MailStore, ReplyOutcome};
-use crate::inbox::{build, Inbox, InboxMessage, SourceKind};
+use crate::inbox::{build, Inbox, InboxMessage, Recipient, RecipientKind, SourceKind};
 
 /// Stdin as a [`MailStore`]: loads once, refuses acks and replies.
 #[derive(Debug, Clone, Default)]
@@ -63,6 +64,10 @@ impl MailStore for StdinStore {
     }
 }
 
+/// Who a piped `fetch_inbox` result is addressed to when `--as` does not
+/// say: the inbox's owner, whom the result does not name.
+pub const UNNAMED_VIEWER: &str = "(you)";
+
 /// Loads JSON read from stdin, of at most `max_bytes`. Read-only.
 pub fn load_stdin(max_bytes: u64) -> Result<Inbox, Error> {
     load_stdin_as(None, max_bytes)
@@ -70,8 +75,11 @@ pub fn load_stdin(max_bytes: u64) -> Result<Inbox, Error> {
 
 /// [`load_stdin`] for a viewer: `fetch_inbox` output is one agent's inbox
 /// and names no recipients, so messages without any are taken as addressed
-/// to `viewer` (with unknown read/ack state: the Python server's
-/// `fetch_inbox` does not report it).
+/// to `viewer`, or to [`UNNAMED_VIEWER`] when none is given, as the
+/// object's `kind` says (`to`, `cc`, `bcc`). Read and ack state come from
+/// the object's `read_ts` / `ack_ts` (the Rust port reports them); the
+/// Python server's `fetch_inbox` reports none, so there every ack-required
+/// message is pending.
 pub fn load_stdin_as(viewer: Option<&str>, max_bytes: u64) -> Result<Inbox, Error> {
     let buf = crate::fsio::read_limited(std::io::stdin().lock(), max_bytes)
         .map_err(|e| Error::io("<stdin>", e))?;
@@ -87,14 +95,21 @@ pub fn load_json(bytes: &[u8]) -> Result<Inbox, Error> {
 pub fn load_json_as(bytes: &[u8], viewer: Option<&str>) -> Result<Inbox, Error> {
     let mut problems = Vec::new();
     let mut loaded = Vec::new();
+    let states = viewer_states(bytes);
     match amail_parser::parse_bytes(bytes, &ParseOptions::default()) {
         Ok(messages) => {
             let mut seen = HashSet::new();
             for (n, m) in messages.into_iter().enumerate() {
                 let key = unique_key(m.id.as_deref(), || format!("stdin#{}", n + 1), &mut seen);
                 let mut recipients = recipients_from(&m.to, &m.cc, &[]);
-                if let (true, Some(v)) = (recipients.is_empty(), viewer) {
-                    recipients = recipients_from(&[Cow::Owned(v.to_string())], &[], &[]);
+                if recipients.is_empty() {
+                    let state = m.id.as_deref().and_then(|id| states.get(id.trim()));
+                    recipients.push(Recipient {
+                        agent: viewer.unwrap_or(UNNAMED_VIEWER).to_string(),
+                        kind: state.map_or(RecipientKind::To, |s| s.kind),
+                        read_at: state.and_then(|s| s.read_at),
+                        ack_at: state.and_then(|s| s.ack_at),
+                    });
                 }
                 loaded.push(InboxMessage {
                     key,
@@ -109,4 +124,56 @@ pub fn load_json_as(bytes: &[u8], viewer: Option<&str>) -> Result<Inbox, Error> 
         Err(e) => problems.push((PathBuf::from("<stdin>"), e.to_string())),
     }
     Ok(build(SourceKind::Stdin, loaded, problems))
+}
+
+/// What a `fetch_inbox` entry says about its viewer: how they were
+/// addressed, and when they read and acked it (Rust port only).
+struct ViewerState {
+    kind: RecipientKind,
+    read_at: Option<DateTime<Utc>>,
+    ack_at: Option<DateTime<Utc>>,
+}
+
+/// The viewer's state per message id, from the same JSON the parser
+/// reads (one value, an array, `{"result": [...]}`, or JSON Lines). The
+/// parser keeps the message, not these per-recipient fields.
+fn viewer_states(bytes: &[u8]) -> HashMap<String, ViewerState> {
+    let mut out = HashMap::new();
+    let mut add = |v: &Value| {
+        let Some(o) = v.as_object() else { return };
+        let id = match o.get("id").or_else(|| o.get("message_id")) {
+            Some(Value::String(s)) => s.trim().to_string(),
+            Some(Value::Number(n)) => n.to_string(),
+            _ => return,
+        };
+        let time = |k: &str| match o.get(k) {
+            Some(Value::String(s)) => timestamps::parse_text(s),
+            Some(Value::Number(n)) => n.as_i64().and_then(|us| Utc.timestamp_micros(us).single()),
+            _ => None,
+        };
+        let kind = match o.get("kind").and_then(Value::as_str) {
+            Some(k) if k.eq_ignore_ascii_case("cc") => RecipientKind::Cc,
+            Some(k) if k.eq_ignore_ascii_case("bcc") => RecipientKind::Bcc,
+            _ => RecipientKind::To,
+        };
+        out.insert(
+            id,
+            ViewerState {
+                kind,
+                read_at: time("read_ts"),
+                ack_at: time("ack_ts"),
+            },
+        );
+    };
+    for v in serde_json::Deserializer::from_slice(bytes)
+        .into_iter::<Value>()
+        .map_while(Result::ok)
+    {
+        let list = v.get("result").unwrap_or(&v);
+        match list {
+            Value::Array(items) => items.iter().for_each(&mut add),
+            one => add(one),
+        }
+    }
+    out
 }
