@@ -43,7 +43,7 @@ enum Command {
     Pending(cli::pending::PendingArgs),
     /// Acknowledge messages as a recipient.
     Ack(cli::ack::AckArgs),
-    /// Answer a message with a HELP_RESPONSE in its thread.
+    /// Answer a message in its thread (a HELP_RESPONSE to a help request).
     Reply(cli::reply::ReplyArgs),
     /// Write a realistic sample mailbox to try.
     Demo(cli::demo::DemoArgs),

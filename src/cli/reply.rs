@@ -21,7 +21,8 @@ pub struct ReplyArgs {
     pub id: String,
     /// Mailbox directory or mcp_agent_mail storage root (default: the amail mailbox).
     pub source: Option<PathBuf>,
-    /// Who answers.
+    /// Who answers: a sender or recipient of the message (answering your
+    /// own message writes to its recipients).
     #[arg(long = "as", value_name = "AGENT", required = true)]
     pub as_agent: String,
     /// The answer; read from stdin when absent.

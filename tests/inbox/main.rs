@@ -19,4 +19,5 @@ mod demo_mcp_corpus;
 mod incremental;
 mod mailbox;
 mod mcp_store;
+mod reply_rules;
 mod source_same_files;

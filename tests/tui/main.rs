@@ -4,6 +4,7 @@
 
 mod flows;
 mod real_snapshots;
+mod reply_identity;
 mod robustness;
 mod snapshots;
 mod terminal;

@@ -32,7 +32,8 @@ pub trait Backend {
     /// a store that works from a loaded inbox (`MailStore::ack`) need not
     /// read the mailbox again.
     fn ack(&mut self, inbox: &Inbox, keys: &[String], as_agent: &str) -> Result<usize, String>;
-    /// Writes a reply (HELP_RESPONSE) to message `key` from `as_agent`.
+    /// Writes a reply to message `key` from `as_agent`; the store decides
+    /// its recipients and type (`amail_core::stores::reply_rule`).
     fn reply(&mut self, inbox: &Inbox, key: &str, as_agent: &str, body: &str)
         -> Result<(), String>;
     /// Files and directories whose changes should trigger a reload.

@@ -90,8 +90,13 @@ pub enum ListKind {
 /// What a recipient choice is for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ChoiceFor {
-    Ack { keys: Vec<String> },
-    Reply { key: String, external_editor: bool },
+    Ack {
+        keys: Vec<String>,
+    },
+    /// Who the person is, asked before a reply; the answer is remembered.
+    Reply {
+        external_editor: bool,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,7 +115,9 @@ pub enum Overlay {
     Editor {
         key: String,
         agent: String,
+        /// Every recipient, comma-separated.
         to: String,
+        kind: amail_core::stores::reply_rule::ReplyKind,
         text: String,
         cursor: usize,
     },
@@ -198,6 +205,9 @@ pub struct Model {
     pub now: DateTime<Utc>,
     /// `--as`: whose acks are pending and who replies.
     pub identity: Option<String>,
+    /// Without `--as`: the agent the person said they are when a reply
+    /// asked, so the next reply neither asks again nor guesses.
+    pub reply_as: Option<String>,
     /// Where mail comes from, for the status bar.
     pub source: String,
     pub config: UiConfig,
@@ -232,6 +242,7 @@ impl Model {
             tasks,
             now,
             identity: None,
+            reply_as: None,
             source: String::new(),
             config,
             screen: Screen::Inbox,

@@ -27,6 +27,7 @@ pub mod mailbox;
 pub mod mcp;
 pub mod names;
 mod read;
+pub mod reply_rule;
 mod stdin;
 mod store;
 

@@ -87,8 +87,10 @@ pub trait MailStore {
         as_agent: &str,
         now: DateTime<Utc>,
     ) -> Result<Vec<AckOutcome>, Error>;
-    /// Answers message `key` as `as_agent` with `body` (a HELP_RESPONSE in
-    /// its thread, to its sender), at `now`.
+    /// Answers message `key` as `as_agent` with `body` at `now`, in its
+    /// thread, as [`super::reply_rule::plan`] decides: refused unless
+    /// `as_agent` sent or received it; a HELP_RESPONSE only to someone
+    /// else's help request, else a plain `Re:` reply.
     fn reply(
         &self,
         inbox: Option<&Inbox>,

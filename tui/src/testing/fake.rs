@@ -10,6 +10,7 @@ use crate::backend::Backend;
 use amail_core::aof::TaskStatus;
 use amail_core::inbox::{Inbox, Recipient, RecipientKind};
 use amail_core::router::TaskSummary;
+use amail_core::stores::reply_rule::{self, ReplyKind};
 
 /// An in-memory mailbox + task store with the real semantics the TUI
 /// relies on: acks set `ack_at`, replies become new messages in the thread
@@ -113,23 +114,26 @@ impl Backend for FakeBackend {
             .inbox
             .message_by_key(key)
             .ok_or_else(|| format!("no message {key}"))?;
-        let sender = orig
-            .message
-            .from
-            .as_deref()
-            .unwrap_or("unknown")
-            .to_string();
+        // The stores' own rule: who may reply, to whom, with which type.
+        let plan = reply_rule::plan_for(orig, as_agent).map_err(|e| e.to_string())?;
+        let as_agent = plan.from.as_str();
         let thread = orig.message.thread_id.as_deref().unwrap_or(key).to_string();
         let bead = orig.message.bead().map(String::from);
-        let subject = match &bead {
-            Some(b) => format!("[{b}] HELP_RESPONSE"),
-            None => "HELP_RESPONSE".to_string(),
+        let (kind, subject) = match (plan.kind, &bead) {
+            (ReplyKind::HelpResponse, Some(b)) => {
+                (MessageType::HelpResponse, format!("[{b}] HELP_RESPONSE"))
+            }
+            (ReplyKind::HelpResponse, None) => {
+                (MessageType::HelpResponse, "HELP_RESPONSE".to_string())
+            }
+            (ReplyKind::Plain, _) => (orig.message.kind, plan.re_subject.clone()),
         };
+        let to: Vec<&str> = plan.to.iter().map(String::as_str).collect();
         let mut reply = message(
-            MessageType::HelpResponse,
+            kind,
             &subject,
             as_agent,
-            &[&sender],
+            &to,
             &thread,
             self.now,
             body,
@@ -137,6 +141,7 @@ impl Backend for FakeBackend {
                 p.guidance = Some(cow(body));
             },
         );
+        reply.is_reply = plan.kind == ReplyKind::Plain;
         reply.parsed.bead_id = bead.as_deref().map(cow);
         let n = self.replies.len() + 1;
         self.replies

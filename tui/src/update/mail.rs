@@ -1,11 +1,13 @@
 //! `a` and `r`: which messages and which recipient identity an ack or a
-//! reply applies to, and the commands that carry them out.
-
-use amail_parser::MessageType;
+//! reply applies to, and the commands that carry them out. Who may reply,
+//! to whom and with which type is core's `reply_rule`, the same rule the
+//! stores apply when they write, so the editor shows what will be sent.
 
 use crate::model::{ChoiceFor, Model, Notice, Overlay, Pane, Screen};
 use crate::msg::Command;
-use amail_core::inbox::HelpState;
+use amail_core::inbox::{HelpState, InboxMessage};
+use amail_core::stores::reply_rule::{self, ReplyKind};
+use amail_parser::MessageType;
 
 /// Lines starting with this are instructions in the `$EDITOR` file.
 pub const TEMPLATE_MARK: &str = "# amail:";
@@ -95,104 +97,174 @@ pub(super) fn ack_command(m: &Model, keys: Vec<String>, agent: String) -> Comman
     Command::Ack { keys, agent }
 }
 
-/// The message `r` answers: the selected one, or in the thread list the
-/// latest unanswered help request, else the latest message.
-pub(super) fn reply_target(m: &Model) -> Option<String> {
+/// Who the person replying is: configured or `--as`, else the agent they
+/// chose the first time a reply asked (remembered while the inbox is open).
+fn replying_identity(m: &Model) -> Option<String> {
+    m.identity.clone().or_else(|| m.reply_as.clone())
+}
+
+fn addressed_to(x: &InboxMessage, me: &str) -> bool {
+    x.recipients
+        .iter()
+        .any(|r| r.agent.eq_ignore_ascii_case(me))
+        || x.message.to.iter().any(|t| t.eq_ignore_ascii_case(me))
+        || x.message.cc.iter().any(|t| t.eq_ignore_ascii_case(me))
+}
+
+/// The message `r` answers as `me`: the selected one in the message pane;
+/// in the thread list the thread's newest message addressed to `me`.
+pub(super) fn reply_target(m: &Model, me: &str) -> Result<String, String> {
     if m.screen != Screen::Inbox {
-        return None;
+        return Err("select a thread or message to reply to".into());
     }
     if m.focus != Pane::Threads {
-        return m.current_message().map(|x| x.key.clone());
+        return m
+            .current_message()
+            .map(|x| x.key.clone())
+            .ok_or_else(|| "select a thread or message to reply to".into());
     }
-    let t = m.selected_thread()?;
-    let msgs: Vec<_> = t
-        .messages
+    let t = m
+        .selected_thread()
+        .ok_or_else(|| "select a thread or message to reply to".to_string())?;
+    t.messages
         .iter()
+        .rev()
         .filter_map(|&i| m.inbox.messages.get(i))
-        .collect();
-    let help = (t.help == HelpState::Unanswered)
-        .then(|| {
-            msgs.iter()
-                .rev()
-                .find(|x| x.message.kind == MessageType::HelpRequest)
+        .find(|x| addressed_to(x, me))
+        .map(|x| x.key.clone())
+        .ok_or_else(|| {
+            format!("nothing in this thread is addressed to {me}; open it and select the message to answer")
         })
-        .flatten();
-    help.or(msgs.last()).map(|x| x.key.clone())
+}
+
+/// The agents a person replying here could be, when they have not said:
+/// everyone the selected message was addressed to; in the thread list,
+/// whoever an unanswered help request asks (that is what `r` on a help
+/// thread is for), else everyone any message of the thread reached.
+fn identity_candidates(m: &Model) -> Vec<String> {
+    let msgs: Vec<&InboxMessage> = if m.focus != Pane::Threads {
+        m.current_message().into_iter().collect()
+    } else {
+        let Some(t) = m.selected_thread() else {
+            return Vec::new();
+        };
+        let all: Vec<&InboxMessage> = t
+            .messages
+            .iter()
+            .filter_map(|&i| m.inbox.messages.get(i))
+            .collect();
+        let request = (t.help == HelpState::Unanswered)
+            .then(|| {
+                all.iter()
+                    .rev()
+                    .find(|x| x.message.kind == MessageType::HelpRequest && !x.is_reply())
+            })
+            .flatten();
+        match request {
+            Some(r) => vec![*r],
+            None => all,
+        }
+    };
+    let mut v: Vec<String> = msgs
+        .iter()
+        .flat_map(|x| x.recipients.iter().map(|r| r.agent.clone()))
+        .collect();
+    v.sort();
+    v.dedup();
+    v
 }
 
 pub(super) fn reply(m: &mut Model, external_editor: bool) -> Option<Command> {
-    let Some(key) = reply_target(m) else {
-        m.notice = Some(Notice {
-            text: "select a thread or message to reply to".into(),
-            error: false,
-        });
-        return None;
+    let notice = |m: &mut Model, text: String, error: bool| {
+        m.notice = Some(Notice { text, error });
+        None
     };
-    let candidates: Vec<String> = match &m.identity {
-        Some(me) => vec![me.clone()],
-        None => {
-            let mut v: Vec<String> = m
-                .inbox
-                .message_by_key(&key)
-                .map(|x| x.recipients.iter().map(|r| r.agent.clone()).collect())
-                .unwrap_or_default();
-            v.sort();
-            v.dedup();
-            v
-        }
-    };
-    match candidates.len() {
-        0 => {
-            m.notice = Some(Notice {
-                text: "no recipient to reply as; start with --as AGENT".into(),
-                error: true,
-            });
-            None
-        }
-        1 => start_reply(m, key, candidates[0].clone(), external_editor),
-        _ => {
-            m.overlay = Some(Overlay::Choose {
-                title: "Reply as".into(),
-                options: candidates,
-                index: 0,
-                purpose: ChoiceFor::Reply {
-                    key,
-                    external_editor,
-                },
-            });
-            None
-        }
+    if m.screen != Screen::Inbox {
+        return notice(m, "select a thread or message to reply to".into(), false);
     }
+    let me = match replying_identity(m) {
+        Some(me) => me,
+        None => {
+            let mut candidates = identity_candidates(m);
+            match candidates.len() {
+                0 => {
+                    return notice(
+                        m,
+                        "no recipient to reply as; start with --as AGENT".into(),
+                        true,
+                    )
+                }
+                // Only one agent this mail reached: that is who answers.
+                1 => candidates.remove(0),
+                _ => {
+                    m.overlay = Some(Overlay::Choose {
+                        title: "Reply as".into(),
+                        options: candidates,
+                        index: 0,
+                        purpose: ChoiceFor::Reply { external_editor },
+                    });
+                    return None;
+                }
+            }
+        }
+    };
+    let key = match reply_target(m, &me) {
+        Ok(k) => k,
+        Err(e) => return notice(m, e, true),
+    };
+    let Some(orig) = m.inbox.message_by_key(&key) else {
+        return notice(m, "select a thread or message to reply to".into(), false);
+    };
+    match reply_rule::plan_for(orig, &me) {
+        Ok(plan) => start_reply(
+            m,
+            key,
+            plan.from,
+            plan.to.join(", "),
+            plan.kind,
+            external_editor,
+        ),
+        Err(e) => notice(m, e.to_string(), true),
+    }
+}
+
+/// The person chose who they are: remembered for every later reply.
+pub(super) fn reply_as_chosen(
+    m: &mut Model,
+    agent: String,
+    external_editor: bool,
+) -> Option<Command> {
+    m.reply_as = Some(agent);
+    reply(m, external_editor)
 }
 
 pub(super) fn start_reply(
     m: &mut Model,
     key: String,
     agent: String,
+    to: String,
+    kind: ReplyKind,
     external_editor: bool,
 ) -> Option<Command> {
-    let to = m
-        .inbox
-        .message_by_key(&key)
-        .and_then(|x| x.message.from.as_deref().map(String::from))
-        .unwrap_or_else(|| "(unknown sender)".into());
     m.overlay = Some(Overlay::Editor {
         key,
         agent: agent.clone(),
         to: to.clone(),
+        kind,
         text: String::new(),
         cursor: 0,
     });
     if external_editor {
         return Some(Command::Editor {
-            initial: editor_template(&agent, &to),
+            initial: editor_template(&agent, &to, kind),
         });
     }
     None
 }
 
-pub(super) fn editor_template(agent: &str, to: &str) -> String {
+pub(super) fn editor_template(agent: &str, to: &str, kind: ReplyKind) -> String {
+    let kind = kind.label();
     format!(
-        "\n{TEMPLATE_MARK} reply from {agent} to {to} (HELP_RESPONSE).\n{TEMPLATE_MARK} Lines starting with '{TEMPLATE_MARK}' are dropped. Save an empty body to cancel.\n"
+        "\n{TEMPLATE_MARK} reply from {agent} to {to} ({kind}).\n{TEMPLATE_MARK} Lines starting with '{TEMPLATE_MARK}' are dropped. Save an empty body to cancel.\n"
     )
 }

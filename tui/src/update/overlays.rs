@@ -55,10 +55,9 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                     m.overlay = None;
                     return match purpose {
                         ChoiceFor::Ack { keys } => Some(ack_command(m, keys, agent)),
-                        ChoiceFor::Reply {
-                            key,
-                            external_editor,
-                        } => start_reply(m, key, agent, external_editor),
+                        ChoiceFor::Reply { external_editor } => {
+                            reply_as_chosen(m, agent, external_editor)
+                        }
                     };
                 }
                 (_, Some(Action::Down)) => *index = (*index + 1).min(options.len() - 1),
@@ -77,6 +76,7 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
             key,
             agent,
             to,
+            kind,
             text,
             cursor,
         } => {
@@ -110,7 +110,7 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                 }
                 KeyCode::Char('e') if ctrl => {
                     let mut initial = text.clone();
-                    initial.push_str(&editor_template(agent, to));
+                    initial.push_str(&editor_template(agent, to, *kind));
                     return Some(Command::Editor { initial });
                 }
                 KeyCode::Char(c) if !ctrl => {

@@ -59,6 +59,7 @@ pub fn draw_editor(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
         to,
         text,
         cursor,
+        ..
     } = o
     else {
         return;

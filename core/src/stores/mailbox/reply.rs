@@ -1,6 +1,7 @@
 //! Replying in a plain mailbox: a new mail file under `replies/` in
 //! spec-text framing (headers, `Subject:`, `Body:`), written atomically and
-//! never over an existing file; nothing existing is touched.
+//! never over an existing file; nothing existing is touched. Who may
+//! reply, to whom and with what type is [`reply_rule`]'s.
 
 use std::path::Path;
 
@@ -9,10 +10,13 @@ use chrono::{DateTime, Utc};
 use crate::inbox::Inbox;
 use crate::stores::error::Error;
 use crate::stores::names::subject_slug;
+use crate::stores::reply_rule::{self, ReplyKind};
 use crate::stores::store::ReplyOutcome;
 
-/// Answers `key` of `inbox` (loaded from `root`) as `as_agent` at `now`: a
-/// HELP_RESPONSE to the original's sender, in its thread.
+/// Answers `key` of `inbox` (loaded from `root`) as `as_agent` at `now`,
+/// as [`reply_rule::plan`] decides: in its thread, with its importance
+/// and ack requirement. A HELP_RESPONSE is framed as the protocol's
+/// `[bead] HELP_RESPONSE` subject; a plain reply is `Re: <subject>`.
 pub(crate) fn reply(
     inbox: &Inbox,
     root: &Path,
@@ -25,19 +29,15 @@ pub(crate) fn reply(
         key: key.to_string(),
         where_: root.display().to_string(),
     })?;
-    let to = orig
-        .message
-        .from
-        .as_deref()
-        .map(str::trim)
-        .filter(|f| !f.is_empty())
-        .ok_or_else(|| Error::Invalid(format!("message {key} has no sender (From:) to reply to")))?
-        .to_string();
+    let plan = reply_rule::plan_for(orig, as_agent)?;
+    let as_agent = plan.from.as_str();
+    let to = plan.to;
     let thread = inbox.threads[orig.thread].id.clone();
     let bead = orig.message.bead().map(str::to_owned);
-    let subject = match &bead {
-        Some(b) => format!("[{b}] HELP_RESPONSE"),
-        None => "HELP_RESPONSE".to_string(),
+    let subject = match (plan.kind, &bead) {
+        (ReplyKind::HelpResponse, Some(b)) => format!("[{b}] HELP_RESPONSE"),
+        (ReplyKind::HelpResponse, None) => "HELP_RESPONSE".to_string(),
+        (ReplyKind::Plain, _) => plan.re_subject,
     };
     let stamp = now
         .format("%Y%m%dT%H%M%S%.6fZ")
@@ -47,13 +47,13 @@ pub(crate) fn reply(
     let text = render_spec_text(&SpecMail {
         id: &id,
         from: as_agent,
-        to: std::slice::from_ref(&to),
+        to: &to,
         thread: &thread,
         date: now,
         subject: &subject,
         body,
-        ack_required: false,
-        importance: "normal",
+        ack_required: orig.message.ack_required,
+        importance: &orig.message.importance,
     });
     let name = format!(
         "{}__{}__re-{}.md",
@@ -79,7 +79,7 @@ pub(crate) fn reply(
         key: id,
         thread,
         subject,
-        to: vec![to],
+        to,
         paths: vec![path],
         committed: false,
     })

@@ -6,7 +6,8 @@
 //! a Git commit ([`super::archive`]). Like `reply_message`: thread =
 //! original thread id or the original's id, subject `Re: ` + original
 //! unless already prefixed, importance and ack_required inherited from the
-//! original.
+//! original. Who may reply, to whom and whether it is a HELP_RESPONSE is
+//! [`reply_rule`], the rule the plain mailbox applies too.
 
 use chrono::{DateTime, Utc};
 use rusqlite::{params, OptionalExtension};
@@ -15,6 +16,7 @@ use super::archive::{self as mcp_archive, ArchiveMessage, SoftLock, LOCK_TIMEOUT
 use super::db::{self as mcp_db, Tx};
 use crate::stores::error::Error;
 use crate::stores::names::check_components;
+use crate::stores::reply_rule::{self, ReplyKind};
 use crate::stores::store::ReplyOutcome;
 
 /// The body the server stores for our reply: the HELP_RESPONSE type on the
@@ -34,12 +36,12 @@ struct Original {
     project_id: i64,
     slug: String,
     human_key: String,
-    sender_id: i64,
     sender: String,
     thread_id: Option<String>,
     subject: String,
     importance: String,
     ack_required: bool,
+    body_md: String,
 }
 
 /// Answers message `key` (the database id) as `as_agent` at `now` in the
@@ -79,7 +81,7 @@ pub(crate) fn reply(
     let orig = tx
         .query_row(
             "SELECT m.project_id, p.slug, p.human_key, m.sender_id, a.name, m.thread_id,
-                    m.subject, m.importance, m.ack_required
+                    m.subject, m.importance, m.ack_required, m.body_md
              FROM messages m JOIN projects p ON p.id = m.project_id
              JOIN agents a ON a.id = m.sender_id WHERE m.id = ?1",
             [orig_id],
@@ -88,7 +90,6 @@ pub(crate) fn reply(
                     project_id: r.get(0)?,
                     slug: r.get(1)?,
                     human_key: r.get(2)?,
-                    sender_id: r.get(3)?,
                     sender: r.get(4)?,
                     thread_id: r.get::<_, Option<String>>(5)?.filter(|t| !t.is_empty()),
                     subject: r.get(6)?,
@@ -96,12 +97,34 @@ pub(crate) fn reply(
                         .get::<_, Option<String>>(7)?
                         .unwrap_or_else(|| "normal".into()),
                     ack_required: mcp_db::truthy(r.get_ref(8)?),
+                    body_md: r.get::<_, Option<String>>(9)?.unwrap_or_default(),
                 })
             },
         )
         .optional()
         .map_err(dbe)?
         .ok_or_else(not_found)?;
+    let mut recipients: (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
+    {
+        let mut stmt = tx
+            .prepare(
+                "SELECT a.name, r.kind FROM message_recipients r JOIN agents a ON a.id = r.agent_id
+                 WHERE r.message_id = ?1 ORDER BY a.id",
+            )
+            .map_err(dbe)?;
+        let rows = stmt
+            .query_map([orig_id], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?))
+            })
+            .map_err(dbe)?;
+        for row in rows {
+            let (name, kind) = row.map_err(dbe)?;
+            match kind.as_deref().unwrap_or("to") {
+                "to" => recipients.0.push(name),
+                _ => recipients.1.push(name),
+            }
+        }
+    }
     let sender: Option<(i64, String)> = tx
         .query_row(
             "SELECT id, name FROM agents WHERE project_id = ?1 AND lower(name) = lower(?2)
@@ -126,22 +149,43 @@ pub(crate) fn reply(
             names.join(", ")
         )));
     };
+    let orig_kind = reply_rule::kind_of(&orig.subject, &orig.body_md);
+    let plan = reply_rule::plan(
+        &reply_rule::Original {
+            key,
+            sender: Some(&orig.sender),
+            to: &recipients.0,
+            cc: &recipients.1,
+            subject: &orig.subject,
+            kind: orig_kind,
+        },
+        &sender_name,
+    )?;
+    let mut to_ids: Vec<i64> = Vec::new();
+    for name in &plan.to {
+        let id: i64 = tx
+            .query_row(
+                "SELECT id FROM agents WHERE project_id = ?1 AND name = ?2",
+                params![orig.project_id, name],
+                |r| r.get(0),
+            )
+            .map_err(dbe)?;
+        to_ids.push(id);
+    }
     // Every name that becomes a directory of the archive copies, checked
     // before anything is written.
-    check_components(&[
-        ("agent name", &sender_name),
-        ("original sender", &orig.sender),
-    ])?;
+    let mut names = vec![("agent name", sender_name.as_str())];
+    names.extend(plan.to.iter().map(|n| ("recipient", n.as_str())));
+    check_components(&names)?;
     let thread = orig
         .thread_id
         .clone()
         .unwrap_or_else(|| orig_id.to_string());
-    let subject = if orig.subject.to_lowercase().starts_with("re:") {
-        orig.subject.clone()
-    } else {
-        format!("Re: {}", orig.subject).trim().to_string()
+    let subject = plan.re_subject.clone();
+    let body_md = match plan.kind {
+        ReplyKind::HelpResponse => help_response_body(body),
+        ReplyKind::Plain => body.trim().to_string(),
     };
-    let body_md = help_response_body(body);
     let ts = dialect.encode(now);
 
     // Only the columns this database has (the Rust port adds recipients_json).
@@ -173,7 +217,7 @@ pub(crate) fn reply(
     if has_recipients_json {
         cols.push("recipients_json");
         values.push(
-            serde_json::json!({"to": [orig.sender.clone()], "cc": [], "bcc": []})
+            serde_json::json!({"to": plan.to.clone(), "cc": [], "bcc": []})
                 .to_string()
                 .into(),
         );
@@ -189,12 +233,14 @@ pub(crate) fn reply(
     )
     .map_err(dbe)?;
     let new_id = tx.last_insert_rowid();
-    tx.execute(
-        "INSERT INTO message_recipients (message_id, agent_id, kind, read_ts, ack_ts)
-         VALUES (?1, ?2, 'to', NULL, NULL)",
-        params![new_id, orig.sender_id],
-    )
-    .map_err(dbe)?;
+    for id in &to_ids {
+        tx.execute(
+            "INSERT INTO message_recipients (message_id, agent_id, kind, read_ts, ack_ts)
+             VALUES (?1, ?2, 'to', NULL, NULL)",
+            params![new_id, id],
+        )
+        .map_err(dbe)?;
+    }
     // The server marks the sender active when it sends.
     tx.execute(
         "UPDATE agents SET last_active_ts = ?1 WHERE id = ?2",
@@ -211,7 +257,7 @@ pub(crate) fn reply(
         project: orig.human_key.clone(),
         project_slug: orig.slug.clone(),
         from: sender_name,
-        to: vec![orig.sender.clone()],
+        to: plan.to.clone(),
         cc: vec![],
         bcc: vec![],
         subject: subject.clone(),
@@ -226,7 +272,7 @@ pub(crate) fn reply(
         key: new_id.to_string(),
         thread,
         subject,
-        to: vec![orig.sender],
+        to: plan.to,
         paths: rel.iter().map(|r| archive.join(r)).collect(),
         committed,
     })

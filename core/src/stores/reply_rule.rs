@@ -1,0 +1,185 @@
+//! The one rule for a reply, whatever store it is written to: who may
+//! reply, to whom it goes, what it inherits and what type it is. Both
+//! stores (`mailbox/reply.rs`, `mcp/reply.rs`) and the TUI (to show who a
+//! reply goes to before it is written) ask [`plan`]; only the framing
+//! (spec-text headers or the server's rows and archive copies) is theirs.
+//!
+//! The rule is the mcp_agent_mail 0.3.x server's `reply_message`: only a
+//! sender or recipient of a message may answer it; the reply stays in the
+//! message's thread and keeps its importance and ack requirement; it goes
+//! to the original sender, or, when the sender answers their own message,
+//! to the original recipients. A reply is a HELP_RESPONSE only when it
+//! answers someone else's help request; anything else gets a plain `Re:` reply, so an
+//! "ok, merging" to an OFFERING_READY is not counted as help given.
+
+use amail_parser::MessageType;
+
+use super::error::Error;
+
+/// What a reply is, decided by what it answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplyKind {
+    /// The answer to a HELP_REQUEST.
+    HelpResponse,
+    /// Any other answer: `Re: <subject>`, no type of its own.
+    Plain,
+}
+
+impl ReplyKind {
+    /// The type a reply to a message of `kind` has.
+    pub fn answering(kind: MessageType) -> ReplyKind {
+        if kind == MessageType::HelpRequest {
+            ReplyKind::HelpResponse
+        } else {
+            ReplyKind::Plain
+        }
+    }
+
+    /// For people: "HELP_RESPONSE" or "reply".
+    pub fn label(self) -> &'static str {
+        match self {
+            ReplyKind::HelpResponse => "HELP_RESPONSE",
+            ReplyKind::Plain => "reply",
+        }
+    }
+}
+
+/// The message being answered, as every store can describe it.
+#[derive(Debug, Clone, Copy)]
+pub struct Original<'a> {
+    pub key: &'a str,
+    pub sender: Option<&'a str>,
+    /// `to` recipients first, then `cc` and `bcc`: the order the reply keeps.
+    pub to: &'a [String],
+    pub cc: &'a [String],
+    pub subject: &'a str,
+    pub kind: MessageType,
+}
+
+/// What a reply will be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplyPlan {
+    /// The replying agent's name as the message spells it.
+    pub from: String,
+    pub to: Vec<String>,
+    pub kind: ReplyKind,
+    /// `Re: <original subject>` (not doubled).
+    pub re_subject: String,
+}
+
+fn same(a: &str, b: &str) -> bool {
+    a.trim().eq_ignore_ascii_case(b.trim())
+}
+
+/// Decides the reply to `orig` by `as_agent`, or says why it may not be
+/// written.
+pub fn plan(orig: &Original<'_>, as_agent: &str) -> Result<ReplyPlan, Error> {
+    let sender = orig.sender.map(str::trim).filter(|s| !s.is_empty());
+    let recipients: Vec<&String> = orig.to.iter().chain(orig.cc.iter()).collect();
+    let from = if let Some(s) = sender.filter(|s| same(s, as_agent)) {
+        s.to_string()
+    } else if let Some(r) = recipients.iter().find(|r| same(r, as_agent)) {
+        r.trim().to_string()
+    } else {
+        let mut party: Vec<String> = sender.map(String::from).into_iter().collect();
+        party.extend(recipients.iter().map(|r| r.trim().to_string()));
+        return Err(Error::Invalid(format!(
+            "{} is neither the sender nor a recipient of message {} ({}); reply --as one of them",
+            as_agent.trim(),
+            orig.key,
+            party.join(", ")
+        )));
+    };
+    let own = sender.is_some_and(|s| same(s, &from));
+    let to: Vec<String> = match sender {
+        Some(_) if own => {
+            // Your own message: a follow-up to the people it went to
+            // (`to` first, else everyone it reached), never to yourself.
+            let others = |list: &[String]| -> Vec<String> {
+                let mut v: Vec<String> = Vec::new();
+                for r in list.iter().map(|r| r.trim()) {
+                    if !r.is_empty() && !same(r, &from) && !v.iter().any(|x| same(x, r)) {
+                        v.push(r.to_string());
+                    }
+                }
+                v
+            };
+            let mut v = others(orig.to);
+            if v.is_empty() {
+                v = others(orig.cc);
+            }
+            if v.is_empty() {
+                return Err(Error::Invalid(format!(
+                    "message {} went only to {from}: there is no one else to reply to",
+                    orig.key
+                )));
+            }
+            v
+        }
+        Some(s) => vec![s.to_string()],
+        None => {
+            return Err(Error::Invalid(format!(
+                "message {} has no sender (From:) to reply to",
+                orig.key
+            )))
+        }
+    };
+    let subject = orig.subject.trim();
+    let re_subject = if subject.to_lowercase().starts_with("re:") {
+        subject.to_string()
+    } else {
+        format!("Re: {subject}").trim().to_string()
+    };
+    Ok(ReplyPlan {
+        from,
+        to,
+        // Following up your own request is not help given.
+        kind: if own {
+            ReplyKind::Plain
+        } else {
+            ReplyKind::answering(orig.kind)
+        },
+        re_subject,
+    })
+}
+
+/// The type of a message known only by its subject and body (a database
+/// row), read the way the parser reads any mail.
+pub fn kind_of(subject: &str, body: &str) -> MessageType {
+    let text = format!(
+        "Subject: {}\n\nBody:\n{body}\n",
+        subject.replace(['\r', '\n'], " ")
+    );
+    amail_parser::parse(&text, &amail_parser::ParseOptions::default())
+        .ok()
+        .and_then(|v| v.into_iter().next())
+        .map_or(MessageType::Unknown, |m| m.kind)
+}
+
+/// [`plan`] for a message of a loaded inbox: its recipients as the store
+/// recorded them (the envelope's `To:`/`Cc:` when it recorded none).
+pub fn plan_for(m: &crate::inbox::InboxMessage, as_agent: &str) -> Result<ReplyPlan, Error> {
+    use crate::inbox::RecipientKind;
+    let (mut to, mut cc): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
+    for r in &m.recipients {
+        match r.kind {
+            RecipientKind::To => to.push(r.agent.clone()),
+            RecipientKind::Cc | RecipientKind::Bcc => cc.push(r.agent.clone()),
+        }
+    }
+    if to.is_empty() && cc.is_empty() {
+        to = m.message.to.iter().map(|s| s.to_string()).collect();
+        cc = m.message.cc.iter().map(|s| s.to_string()).collect();
+    }
+    plan(
+        &Original {
+            key: &m.key,
+            sender: m.message.from.as_deref(),
+            to: &to,
+            cc: &cc,
+            subject: &m.message.subject,
+            kind: m.message.kind,
+        },
+        as_agent,
+    )
+}
