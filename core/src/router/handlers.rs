@@ -33,6 +33,7 @@
 use chrono::{DateTime, Duration, Utc};
 use serde_json::{json, Value};
 
+use super::route::{RouteOutcome, Router, RouterOptions};
 use super::runs::*;
 use super::store::{iso, rel_companion, rel_run, Result, Store, Txn};
 use super::task::{append_work_log, Lease, Task};
@@ -40,49 +41,6 @@ use crate::aof::{
     CompletionReport, Envelope, HandoffAck, HandoffRequest, MessageKind, Outcome, Payload,
     Rejection, StatusUpdate, TaskStatus,
 };
-
-/// What routing one input did.
-#[derive(Debug, Clone, PartialEq)]
-pub enum RouteOutcome {
-    /// Handled; `transitions` status changes were applied; `created` when
-    /// the task was created for this message (mail routing only).
-    Routed {
-        task_id: String,
-        transitions: usize,
-        created: bool,
-    },
-    /// This message (by its dedupe key) was routed before: nothing done.
-    Duplicate,
-    /// Refused with this reason (logged as `protocol.message.rejected`).
-    Rejected(String),
-    /// A type AOF/1 does not define (logged as `protocol.message.unknown`).
-    Unknown,
-    /// Not a protocol message; nothing logged.
-    Ignored,
-}
-
-/// Router options.
-#[derive(Debug, Clone)]
-pub struct RouterOptions {
-    /// Create a task for a bead the store has never seen (else reject
-    /// `task_not_found`).
-    pub create_missing: bool,
-}
-
-impl Default for RouterOptions {
-    fn default() -> Self {
-        RouterOptions {
-            create_missing: true,
-        }
-    }
-}
-
-/// The router over one store.
-#[derive(Debug, Clone)]
-pub struct Router {
-    pub store: Store,
-    pub opts: RouterOptions,
-}
 
 fn parse_time(s: &str) -> Option<DateTime<Utc>> {
     DateTime::parse_from_rfc3339(s)

@@ -45,7 +45,7 @@ pub mod task;
 pub use store::{Store, StoreError};
 pub mod handlers;
 
-pub use handlers::{RouteOutcome, Router, RouterOptions};
+pub use route::{RouteOutcome, Router, RouterOptions};
 pub mod doctor;
 mod route;
 

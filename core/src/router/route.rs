@@ -6,10 +6,52 @@
 
 use serde_json::json;
 
-use super::handlers::{RouteOutcome, Router};
-use super::store::{Result, Txn};
+use super::store::{Result, Store, Txn};
 use super::task::{Routing, Task};
 use crate::aof::{task_id, Delivery, NewTask, Payload, Routable, TaskRef, TaskStatus};
+
+/// What routing one input did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RouteOutcome {
+    /// Handled; `transitions` status changes were applied; `created` when
+    /// the task was created for this message (mail routing only).
+    Routed {
+        task_id: String,
+        transitions: usize,
+        created: bool,
+    },
+    /// This message (by its dedupe key) was routed before: nothing done.
+    Duplicate,
+    /// Refused with this reason (logged as `protocol.message.rejected`).
+    Rejected(String),
+    /// A type AOF/1 does not define (logged as `protocol.message.unknown`).
+    Unknown,
+    /// Not a protocol message; nothing logged.
+    Ignored,
+}
+
+/// Router options.
+#[derive(Debug, Clone)]
+pub struct RouterOptions {
+    /// Create a task for a bead the store has never seen (else reject
+    /// `task_not_found`).
+    pub create_missing: bool,
+}
+
+impl Default for RouterOptions {
+    fn default() -> Self {
+        RouterOptions {
+            create_missing: true,
+        }
+    }
+}
+
+/// The router over one store.
+#[derive(Debug, Clone)]
+pub struct Router {
+    pub store: Store,
+    pub opts: RouterOptions,
+}
 
 /// Routes one input (see the module docs).
 pub(super) fn route(this: &Router, input: &Routable) -> Result<RouteOutcome> {
