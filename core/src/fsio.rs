@@ -62,7 +62,7 @@ impl From<PathError> for io::Error {
 
 /// Writes `bytes` to `path` atomically and durably, replacing any file
 /// there and creating parent directories.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), PathError> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), PathError> {
     write(path, bytes, Replace::Yes, Sync::Yes)
 }
 
@@ -76,7 +76,7 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> Result<(), PathError> {
 /// new content, never a torn file, but a power cut may lose either. For
 /// writers whose durability comes from elsewhere (the router's
 /// write-ahead log, which calls [`crash_point`] before each step itself).
-pub fn write_atomic_unsynced(path: &Path, bytes: &[u8]) -> Result<(), PathError> {
+pub(crate) fn write_atomic_unsynced(path: &Path, bytes: &[u8]) -> Result<(), PathError> {
     write(path, bytes, Replace::Yes, Sync::No)
 }
 
@@ -138,7 +138,7 @@ fn write(path: &Path, bytes: &[u8], replace: Replace, sync: Sync) -> Result<(), 
 
 /// Fsyncs a directory so entries created, renamed or removed in it are
 /// durable. A no-op where directories cannot be opened (Windows).
-pub fn sync_dir(dir: &Path) -> io::Result<()> {
+pub(crate) fn sync_dir(dir: &Path) -> io::Result<()> {
     #[cfg(unix)]
     {
         let dir = if dir.as_os_str().is_empty() {
@@ -154,7 +154,7 @@ pub fn sync_dir(dir: &Path) -> io::Result<()> {
 }
 
 /// Creates `dir` and its parents, fsyncing the parent of each new one.
-pub fn create_dirs(dir: &Path) -> io::Result<()> {
+pub(crate) fn create_dirs(dir: &Path) -> io::Result<()> {
     if dir.as_os_str().is_empty() || dir.is_dir() {
         return Ok(());
     }
@@ -182,7 +182,7 @@ pub fn remove_file(path: &Path) -> io::Result<()> {
 }
 
 /// The directory holding `path` (`.` for a bare file name).
-pub fn parent_of(path: &Path) -> &Path {
+pub(crate) fn parent_of(path: &Path) -> &Path {
     match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -190,7 +190,7 @@ pub fn parent_of(path: &Path) -> &Path {
 }
 
 /// Opens a file for appending, creating it.
-pub fn open_append(path: &Path) -> io::Result<File> {
+pub(crate) fn open_append(path: &Path) -> io::Result<File> {
     if let Some(dir) = path.parent() {
         create_dirs(dir)?;
     }
@@ -205,7 +205,7 @@ pub fn open_append(path: &Path) -> io::Result<File> {
 /// durable atomic writes in the middle of the write, so a torn write is
 /// tested too.
 #[cfg(feature = "test-hooks")]
-pub fn crash_point() {
+pub(crate) fn crash_point() {
     use std::sync::atomic::{AtomicU64, Ordering};
     static STEPS: AtomicU64 = AtomicU64::new(0);
     let Some(limit) = std::env::var_os("AMAIL_CRASH_AFTER") else {
@@ -222,7 +222,7 @@ pub fn crash_point() {
 /// Without the `test-hooks` feature there is no crash hook.
 #[cfg(not(feature = "test-hooks"))]
 #[inline(always)]
-pub fn crash_point() {}
+pub(crate) fn crash_point() {}
 
 /// The error for input of `len` bytes over the limit `max`. Every reader
 /// words it this way; it names the flag and the config key (see
@@ -257,7 +257,7 @@ fn read_limited_into(mut r: impl Read, mut buf: Vec<u8>, max: u64) -> io::Result
 
 /// Reads the file at `path` unless it is over `max` bytes (checked before
 /// reading, so a huge file costs nothing).
-pub fn read_file_limited(path: &Path, max: u64) -> io::Result<Vec<u8>> {
+pub(crate) fn read_file_limited(path: &Path, max: u64) -> io::Result<Vec<u8>> {
     let f = File::open(path)?;
     let len = f.metadata().map(|m| m.len()).unwrap_or(0);
     if len > max {

@@ -96,7 +96,7 @@ impl Envelope {
     /// handoff.request, at `parent`, defaulting to the task itself). The
     /// bridge builds envelopes before the router has found their task: every
     /// field that names the task is set here, in one place.
-    pub fn assign_task(&mut self, task_id: &str, parent: Option<&str>) {
+    pub(crate) fn assign_task(&mut self, task_id: &str, parent: Option<&str>) {
         self.task_id = task_id.to_string();
         match &mut self.payload {
             Payload::StatusUpdate(p) => p.task_id = task_id.to_string(),
@@ -236,13 +236,13 @@ pub struct HandoffAck {
 
 /// Size limits of the payload schemas (AOF's SEC-003).
 pub mod limits {
-    pub const SUMMARY_REF: usize = 256;
-    pub const LIST_ITEMS: usize = 50;
-    pub const LIST_ITEM: usize = 256;
-    pub const BLOCKERS: usize = 20;
+    pub(crate) const SUMMARY_REF: usize = 256;
+    pub(crate) const LIST_ITEMS: usize = 50;
+    pub(crate) const LIST_ITEM: usize = 256;
+    pub(crate) const BLOCKERS: usize = 20;
     pub const NOTES: usize = 10_000;
     pub const PROGRESS: usize = 1_000;
-    pub const REASON: usize = 512;
+    pub(crate) const REASON: usize = 512;
     /// A raw protocol string above this is rejected `payload_too_large`.
-    pub const MAX_ENVELOPE_BYTES: usize = 10 * 1024 * 1024;
+    pub(crate) const MAX_ENVELOPE_BYTES: usize = 10 * 1024 * 1024;
 }

@@ -53,7 +53,7 @@ impl TaskStatus {
 
     /// The targets AOF allows from this status. `in-progress -> done` is
     /// deliberately absent: done always goes through review.
-    pub fn allowed_targets(self) -> &'static [TaskStatus] {
+    pub(crate) fn allowed_targets(self) -> &'static [TaskStatus] {
         use TaskStatus::*;
         match self {
             Backlog => &[Ready, Blocked, Cancelled],
@@ -68,7 +68,7 @@ impl TaskStatus {
 
     /// `isValidTransition`: same-status is not a transition (callers treat
     /// it as a no-op), so it is `false` here.
-    pub fn can_transition_to(self, to: TaskStatus) -> bool {
+    pub(crate) fn can_transition_to(self, to: TaskStatus) -> bool {
         self.allowed_targets().contains(&to)
     }
 }

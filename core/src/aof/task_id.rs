@@ -10,14 +10,14 @@ use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
 /// The alphabet AOF draws generated id suffixes from (no 0, 1, I, O, l).
-pub const ID_ALPHABET: &[u8] = b"23456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+pub(crate) const ID_ALPHABET: &[u8] = b"23456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
 /// The task id a bead gets: `TASK-<date>-<8 chars>`, the suffix derived
 /// from the bead (and a salt, to step past a collision) in AOF's id
 /// alphabet, so the same mail always yields the same ids. The router uses
 /// it to create tasks; `amail parse --format aof` uses it (salt 0) to show
 /// the id a bead first seen that day would get.
-pub fn for_bead(bead: &str, date: DateTime<Utc>, salt: u32) -> String {
+pub(crate) fn for_bead(bead: &str, date: DateTime<Utc>, salt: u32) -> String {
     let digest = Sha256::digest(format!("{bead}\u{0}{salt}").as_bytes());
     let suffix: String = digest
         .iter()

@@ -28,7 +28,7 @@ pub enum Validated {
 
 /// Whether `s` is an ISO 8601 UTC datetime with a `Z` suffix
 /// (`2026-02-09T21:00:00Z`, fractional seconds optional; offsets rejected).
-pub fn is_utc_datetime(s: &str) -> bool {
+pub(crate) fn is_utc_datetime(s: &str) -> bool {
     let b = s.as_bytes();
     if b.len() < 20 || b[b.len() - 1] != b'Z' || b[10] != b'T' {
         return false;
@@ -254,7 +254,7 @@ pub fn envelope_from_value(v: &Value) -> Result<Validated, Vec<String>> {
 }
 
 /// Validates a payload object for a known type.
-pub fn payload_from_object(
+pub(crate) fn payload_from_object(
     kind: MessageKind,
     p: &Map<String, Value>,
 ) -> Result<Payload, Vec<String>> {

@@ -6,7 +6,7 @@ use crate::aof::{detect, Detected, Input, Routable};
 
 /// The dedupe key of one AOF/1 input text: a hash of its content, so
 /// routing the same file twice is a no-op.
-pub fn key_of(text: &str) -> String {
+pub(crate) fn key_of(text: &str) -> String {
     format!("aof:{}", content_key(text))
 }
 

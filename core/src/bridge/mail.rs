@@ -40,10 +40,10 @@ use crate::aof::{
 };
 
 /// Where completion summaries are written, relative to the task directory.
-pub const SUMMARY_REF: &str = "outputs/summary.md";
+pub(crate) const SUMMARY_REF: &str = "outputs/summary.md";
 
 /// Whether this message produces an AOF event at all.
-pub fn is_bridged(msg: &Message<'_>) -> bool {
+pub(crate) fn is_bridged(msg: &Message<'_>) -> bool {
     match msg.kind {
         MessageType::Unknown => false,
         MessageType::HelpResponse => bead_of(msg).is_some(),
@@ -56,7 +56,7 @@ pub fn is_bridged(msg: &Message<'_>) -> bool {
 
 /// The bead a message is about. A HELP_RESPONSE that names none belongs to
 /// its thread, whose id is the bead's in Agent Mail's convention.
-pub fn bead_of(msg: &Message<'_>) -> Option<String> {
+pub(crate) fn bead_of(msg: &Message<'_>) -> Option<String> {
     let b = msg.bead().map(str::trim).filter(|b| !b.is_empty());
     match b {
         Some(b) => Some(b.to_string()),
@@ -85,7 +85,7 @@ pub fn worker_of(msg: &Message<'_>) -> Option<String> {
 /// wiring the login page" is "wiring the login page"), else the bead (a
 /// subject that is only bead and type, "[ol-527.6] SPAWN_REQUEST", says
 /// nothing a title could).
-pub fn title_of(msg: &Message<'_>) -> String {
+pub(crate) fn title_of(msg: &Message<'_>) -> String {
     if let Some(t) = stated_title(msg) {
         return t;
     }
@@ -109,7 +109,7 @@ const JOINERS: [&str; 9] = ["for", "on", "of", "in", "to", "about", "from", "at"
 /// The words of a subject that are neither its reply chain, its bead nor
 /// its type, nor decoration (words without a letter or digit: `✅`, `-`),
 /// nor joining words at either end. Empty when nothing is left.
-pub fn subject_title(subject: &str, bead: Option<&str>) -> String {
+pub(crate) fn subject_title(subject: &str, bead: Option<&str>) -> String {
     let mut words: Vec<&str> = subject.split_whitespace().collect();
     // The reply chain, also written without a space (`Re:[x] ...`).
     while let Some(first) = words.first().copied() {
@@ -170,14 +170,14 @@ pub fn subject_title(subject: &str, bead: Option<&str>) -> String {
 /// The title an existing task should take from this message, which knows
 /// it for certain: BEAD_ACCEPTED's `Title:` (a task created from an earlier
 /// message, a SPAWN_REQUEST or a PROGRESS, was titled from its subject).
-pub fn retitle_of(msg: &Message<'_>) -> Option<String> {
+pub(crate) fn retitle_of(msg: &Message<'_>) -> Option<String> {
     (msg.kind == MessageType::BeadAccepted)
         .then(|| stated_title(msg))
         .flatten()
 }
 
 /// The summary text a completion writes to `outputs/summary.md`.
-pub fn summary_of(msg: &Message<'_>) -> Option<String> {
+pub(crate) fn summary_of(msg: &Message<'_>) -> Option<String> {
     msg.parsed
         .summary
         .as_deref()

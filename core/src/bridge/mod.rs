@@ -14,7 +14,5 @@ pub mod envelope;
 pub mod mail;
 pub mod protocol;
 
-pub use mail::{
-    bead_of, dedupe_key, is_bridged, sent_at, summary_of, title_of, to_envelope,
-    to_envelope_standalone, worker_of, SUMMARY_REF,
-};
+pub(crate) use mail::SUMMARY_REF;
+pub use mail::{dedupe_key, sent_at, to_envelope, to_envelope_standalone, worker_of};

@@ -36,7 +36,7 @@ use crate::aof::{
 use crate::formats::{A2aItem, A2aKind, A2aStatus, Handoff, HandoffStatus, Item};
 
 /// The recipient written when a task is offered to anyone.
-pub const ANYONE: &str = "anyone";
+pub(crate) const ANYONE: &str = "anyone";
 
 fn iso(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Millis, true)
@@ -52,7 +52,7 @@ pub fn bead(item: &Item) -> String {
 }
 
 /// The bead of the parent a handoff.request names, if the item has one.
-pub fn parent_bead(item: &Item) -> Option<String> {
+pub(crate) fn parent_bead(item: &Item) -> Option<String> {
     match item {
         Item::Handoff(h) if h.status == HandoffStatus::Offered => Some(
             h.context
@@ -111,7 +111,7 @@ pub fn routable(item: &Item) -> Routable {
 
 /// The text a finished item gives `outputs/summary.md`: the handoff's
 /// description, the A2A result's text (else its task type).
-pub fn summary_of(item: &Item) -> Option<String> {
+pub(crate) fn summary_of(item: &Item) -> Option<String> {
     match item {
         Item::Handoff(h) => handoff_summary(h),
         Item::A2a(a) => a2a_summary(a),

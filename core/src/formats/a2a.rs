@@ -64,7 +64,7 @@ impl Priority {
         Self::NAMES[self as usize]
     }
     /// UNSPECIFIED is treated as MEDIUM.
-    pub fn effective(self) -> Priority {
+    pub(crate) fn effective(self) -> Priority {
         if self == Priority::Unspecified {
             Priority::Medium
         } else {
@@ -113,7 +113,7 @@ impl A2aStatus {
     pub fn as_str(self) -> &'static str {
         Self::NAMES[self as usize]
     }
-    pub fn is_final(self) -> bool {
+    pub(crate) fn is_final(self) -> bool {
         matches!(
             self,
             A2aStatus::Completed | A2aStatus::Failed | A2aStatus::Cancelled
@@ -407,7 +407,7 @@ fn one(
 
 /// Checks each task's status sequence (ordered by time, a TaskMessage
 /// first on ties); invalid steps are reported, the messages still shown.
-pub fn check_transitions(p: &mut Parsed) {
+pub(crate) fn check_transitions(p: &mut Parsed) {
     let mut by_task: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, it) in p.items.iter().enumerate() {
         if let Item::A2a(a) = it {

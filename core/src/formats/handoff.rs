@@ -262,7 +262,7 @@ pub(crate) fn parse_time(s: &str) -> Option<DateTime<Utc>> {
 
 /// Orders each task's snapshots by `updated_at`, marks re-offers and
 /// reports impossible transitions (the text is re-read for positions).
-pub fn check_transitions(p: &mut Parsed) {
+pub(crate) fn check_transitions(p: &mut Parsed) {
     let mut by_task: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, it) in p.items.iter().enumerate() {
         if let Item::Handoff(h) = it {

@@ -1,7 +1,7 @@
 //! Line and column lookup in JSON text (serde_json's `Value` keeps no spans).
 
 /// 1-based (line, column in characters) of a byte offset.
-pub fn line_col(text: &str, offset: usize) -> (u32, u32) {
+pub(crate) fn line_col(text: &str, offset: usize) -> (u32, u32) {
     let offset = offset.min(text.len());
     let mut cut = offset;
     while !text.is_char_boundary(cut) {
@@ -20,7 +20,7 @@ pub fn line_col(text: &str, offset: usize) -> (u32, u32) {
 
 /// Position of `"key"` in the object starting at `from` (first occurrence
 /// after it), else of the object itself.
-pub fn key_pos(text: &str, from: usize, key: &str) -> (u32, u32) {
+pub(crate) fn key_pos(text: &str, from: usize, key: &str) -> (u32, u32) {
     let needle = format!("\"{key}\"");
     let from = from.min(text.len());
     let at = text
@@ -32,7 +32,7 @@ pub fn key_pos(text: &str, from: usize, key: &str) -> (u32, u32) {
 }
 
 /// Byte offsets (relative to `t`) of the top-level items of a JSON array.
-pub fn array_item_starts(t: &str) -> Vec<usize> {
+pub(crate) fn array_item_starts(t: &str) -> Vec<usize> {
     let mut out = Vec::new();
     let mut depth = 0i32;
     let mut in_str = false;

@@ -88,7 +88,7 @@ impl InboxMessage {
 
     /// Answers a help request in its thread: a HELP_RESPONSE or any reply.
     /// (Answering is not acknowledging.)
-    pub fn is_answer(&self) -> bool {
+    pub(crate) fn is_answer(&self) -> bool {
         self.message.kind == amail_parser::MessageType::HelpResponse || self.is_reply()
     }
 
@@ -240,7 +240,7 @@ impl Inbox {
     }
 
     /// Where `name` is in `agents` (sorted by name, as `load` makes it).
-    pub fn agent_index(&self, name: &str) -> Option<usize> {
+    pub(crate) fn agent_index(&self, name: &str) -> Option<usize> {
         match self.agents.binary_search_by(|a| a.name.as_str().cmp(name)) {
             Ok(i) => Some(i),
             // Inboxes made by hand may not be sorted.

@@ -104,7 +104,7 @@ fn last_id_in_file(path: &Path) -> io::Result<Option<u64>> {
 }
 
 /// The highest `eventId` in the log (0 when empty).
-pub fn last_event_id(dir: &Path) -> io::Result<u64> {
+pub(crate) fn last_event_id(dir: &Path) -> io::Result<u64> {
     for file in day_files(dir)?.iter().rev() {
         if let Some(id) = last_id_in_file(file)? {
             return Ok(id);
@@ -179,7 +179,7 @@ fn append_to(path: &Path, events: &[Event], durable: bool) -> io::Result<()> {
 
 /// Points `events.jsonl` at the newest day file, as AOF does (a relative
 /// symlink, replaced atomically; readers skip it). Unix only.
-pub fn link_latest(dir: &Path) -> io::Result<()> {
+pub(crate) fn link_latest(dir: &Path) -> io::Result<()> {
     #[cfg(unix)]
     {
         let Some(latest) = day_files(dir)?.pop() else {

@@ -476,7 +476,7 @@ fn reject(tx: &mut Txn<'_>, env: &Envelope, reason: &'static str, extra: Value) 
 
 /// `resolveCompletionTransitions` (seed form: a task already at the target
 /// yields nothing).
-pub fn completion_targets(
+pub(crate) fn completion_targets(
     status: TaskStatus,
     review_required: bool,
     outcome: Outcome,
@@ -503,7 +503,7 @@ pub fn completion_targets(
 /// report shows the work ran, where AOF would drop the move (`ready ->
 /// review` is not in its table). `None` when a target cannot be reached at
 /// all: the task is `done` or `cancelled`.
-pub fn completion_path(
+pub(crate) fn completion_path(
     status: TaskStatus,
     review_required: bool,
     outcome: Outcome,
@@ -667,7 +667,7 @@ fn complete_run(tx: &mut Txn<'_>, id: &str, at: &str) {
 }
 
 /// `inputs/handoff.md`, the human-readable handoff.
-pub fn handoff_markdown(p: &HandoffRequest) -> String {
+pub(crate) fn handoff_markdown(p: &HandoffRequest) -> String {
     let mut s = format!(
         "# Handoff Request\n\n**From:** {}\n**To:** {}\n**Due By:** {}\n\n",
         p.from_agent, p.to_agent, p.due_by

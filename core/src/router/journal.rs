@@ -40,7 +40,7 @@ use crate::fsio;
 /// One idempotent step. Paths are relative to the project root.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "camelCase")]
-pub enum Op {
+pub(crate) enum Op {
     /// Atomically replace a file's content.
     Write { path: String, content: String },
     /// Move a directory; when the target exists, merge into it.
@@ -55,7 +55,7 @@ pub enum Op {
 
 /// The steps of one message, in order.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Plan {
+pub(crate) struct Plan {
     pub ops: Vec<Op>,
 }
 
@@ -63,7 +63,7 @@ pub struct Plan {
 pub const WAL: &str = "state/amail/wal.jsonl";
 
 /// Plans between automatic checkpoints.
-pub const CHECKPOINT_EVERY: usize = 256;
+pub(crate) const CHECKPOINT_EVERY: usize = 256;
 
 /// What this process knows about the log (kept in the `Store`).
 #[derive(Debug, Default)]
@@ -238,7 +238,7 @@ pub fn recover(root: &Path, wal: &mut WalState) -> io::Result<bool> {
 /// Renames `from` to `to`; when `to` exists, moves `from`'s entries into it
 /// (replacing files of the same name) and removes `from`. With `durable`,
 /// fsyncs the directories involved.
-pub fn move_merge(from: &Path, to: &Path, durable: bool) -> io::Result<()> {
+pub(crate) fn move_merge(from: &Path, to: &Path, durable: bool) -> io::Result<()> {
     let sync = |d: &Path| if durable { fsio::sync_dir(d) } else { Ok(()) };
     if !to.exists() {
         if let Some(parent) = to.parent() {

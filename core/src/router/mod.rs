@@ -43,7 +43,7 @@ pub mod store;
 pub mod task;
 
 pub use store::{Store, StoreError};
-pub mod handlers;
+pub(crate) mod handlers;
 
 pub use route::{RouteOutcome, Router, RouterOptions};
 pub mod doctor;

@@ -9,12 +9,12 @@ use serde_json::{Map, Value};
 use crate::aof::{Outcome, TestReport};
 
 /// Heartbeat time-to-live: 5 minutes, AOF's default.
-pub const HEARTBEAT_TTL_MS: i64 = 300_000;
+pub(crate) const HEARTBEAT_TTL_MS: i64 = 300_000;
 /// Lease time-to-live: 10 minutes, AOF's default.
-pub const LEASE_TTL_MS: i64 = 600_000;
+pub(crate) const LEASE_TTL_MS: i64 = 600_000;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ArtifactPaths {
+pub(crate) struct ArtifactPaths {
     pub inputs: String,
     pub work: String,
     /// AOF writes `output/` here although the directory is `outputs/`; kept
@@ -35,7 +35,7 @@ impl Default for ArtifactPaths {
 /// `run.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RunArtifact {
+pub(crate) struct RunArtifact {
     pub task_id: String,
     pub agent_id: String,
     pub started_at: String,
@@ -50,7 +50,7 @@ pub struct RunArtifact {
 /// `run_heartbeat.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RunHeartbeat {
+pub(crate) struct RunHeartbeat {
     pub task_id: String,
     pub agent_id: String,
     pub last_heartbeat: String,
@@ -61,7 +61,7 @@ pub struct RunHeartbeat {
 /// `run_result.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RunResult {
+pub(crate) struct RunResult {
     pub task_id: String,
     pub agent_id: String,
     pub completed_at: String,
@@ -77,7 +77,7 @@ pub struct RunResult {
 }
 
 /// Pretty JSON with a trailing newline, as AOF writes artifacts.
-pub fn to_pretty<T: Serialize>(v: &T) -> String {
+pub(crate) fn to_pretty<T: Serialize>(v: &T) -> String {
     let mut s = serde_json::to_string_pretty(v).unwrap_or_default();
     s.push('\n');
     s

@@ -191,7 +191,7 @@ impl Store {
     }
 
     /// Whether a message with this dedupe key was routed already.
-    pub fn was_routed(&self, key: &str) -> bool {
+    pub(crate) fn was_routed(&self, key: &str) -> bool {
         self.root.join(rel_marker(key)).is_file()
     }
 
@@ -236,7 +236,7 @@ impl Store {
     }
 
     /// Parsed tasks in one status directory (unparseable files skipped).
-    pub fn tasks_in(&self, status: TaskStatus) -> Result<Vec<(String, Task)>> {
+    pub(crate) fn tasks_in(&self, status: TaskStatus) -> Result<Vec<(String, Task)>> {
         let mut out = Vec::new();
         for (id, path) in self.files_in(status)? {
             if let Ok(text) = fs::read_to_string(&path) {
@@ -267,7 +267,7 @@ impl Store {
     }
 
     /// `(id, path)` of every `*.md` in a status directory, sorted by id.
-    pub fn files_in(&self, status: TaskStatus) -> Result<Vec<(String, PathBuf)>> {
+    pub(crate) fn files_in(&self, status: TaskStatus) -> Result<Vec<(String, PathBuf)>> {
         let dir = self.root.join("tasks").join(status.as_str());
         let mut out = Vec::new();
         let rd = match fs::read_dir(&dir) {
@@ -295,7 +295,11 @@ impl Store {
 
     /// Reads a JSON run artifact (`run.json`, `run_result.json`, ...);
     /// missing or invalid files are `None`, as in AOF.
-    pub fn read_run<T: serde::de::DeserializeOwned>(&self, id: &str, file: &str) -> Option<T> {
+    pub(crate) fn read_run<T: serde::de::DeserializeOwned>(
+        &self,
+        id: &str,
+        file: &str,
+    ) -> Option<T> {
         let text = fs::read_to_string(self.root.join(rel_run(id, file))).ok()?;
         serde_json::from_str(&text).ok()
     }
@@ -350,7 +354,7 @@ impl Store {
     /// Takes the store lock, completes interrupted or foreign plans from the
     /// write-ahead log, and starts a transaction. The lock is released when
     /// the `Txn` is dropped.
-    pub fn begin(&self) -> Result<Txn<'_>> {
+    pub(crate) fn begin(&self) -> Result<Txn<'_>> {
         let (lock, mut wal) = self.lock()?;
         let recovered = journal::recover(&self.root, &mut wal).map_err(io_at(&self.root))?;
         let ev = self.root.join("events");
@@ -397,7 +401,7 @@ pub(crate) fn rel_marker(key: &str) -> String {
 }
 
 /// One message's worth of changes, under the store lock.
-pub struct Txn<'s> {
+pub(crate) struct Txn<'s> {
     store: &'s Store,
     wal: MutexGuard<'s, WalState>,
     // Declared after `wal`: dropped (unlocked) last.
@@ -412,10 +416,6 @@ pub struct Txn<'s> {
 }
 
 impl<'s> Txn<'s> {
-    pub fn store(&self) -> &'s Store {
-        self.store
-    }
-
     /// The task as this transaction sees it (its own writes included).
     pub fn get(&mut self, id: &str) -> Result<Option<(TaskStatus, Task)>> {
         if let Some(t) = self.cache.get(id) {
@@ -429,7 +429,7 @@ impl<'s> Txn<'s> {
     }
 
     /// Writes a task in place (in its current directory).
-    pub fn save(&mut self, status: TaskStatus, task: Task) {
+    pub(crate) fn save(&mut self, status: TaskStatus, task: Task) {
         let id = task.fm.id.clone();
         self.plan.ops.push(Op::Write {
             path: rel_task(status, &id),
@@ -452,7 +452,7 @@ impl<'s> Txn<'s> {
     /// Moves a task to another status directory: write the new file, move
     /// the companion dir, remove the old file (AOF's failure-safe order).
     /// The caller has already updated the front matter.
-    pub fn relocate(&mut self, from: TaskStatus, task: Task) -> Result<()> {
+    pub(crate) fn relocate(&mut self, from: TaskStatus, task: Task) -> Result<()> {
         let id = task.fm.id.clone();
         let to = TaskStatus::parse(&task.fm.status).unwrap_or(from);
         if to == from {
@@ -478,7 +478,11 @@ impl<'s> Txn<'s> {
     /// write, else the file ([`Store::read_run`]). A task started and
     /// completed by one message (a report for a task not in progress) has
     /// its `run.json` only in the plan.
-    pub fn read_run<T: serde::de::DeserializeOwned>(&self, id: &str, file: &str) -> Option<T> {
+    pub(crate) fn read_run<T: serde::de::DeserializeOwned>(
+        &self,
+        id: &str,
+        file: &str,
+    ) -> Option<T> {
         let rel = rel_run(id, file);
         let own = self.plan.ops.iter().rev().find_map(|op| match op {
             Op::Write { path, content } if *path == rel => Some(content),
@@ -496,13 +500,13 @@ impl<'s> Txn<'s> {
     }
 
     /// Records the bead -> task mapping.
-    pub fn index_bead(&mut self, bead: &str, task_id: &str) {
+    pub(crate) fn index_bead(&mut self, bead: &str, task_id: &str) {
         let content = json!({ "beadId": bead, "taskId": task_id }).to_string();
         self.write(rel_bead(bead), content);
     }
 
     /// Marks a message as routed so routing it again is a no-op.
-    pub fn mark_routed(&mut self, key: &str) {
+    pub(crate) fn mark_routed(&mut self, key: &str) {
         let content = json!({ "key": key }).to_string();
         self.write(rel_marker(key), content);
     }

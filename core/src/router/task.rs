@@ -200,7 +200,7 @@ impl Task {
     }
 
     /// Sets the body and refreshes `contentHash`.
-    pub fn set_body(&mut self, body: String) {
+    pub(crate) fn set_body(&mut self, body: String) {
         self.fm.content_hash = Some(Task::content_hash(&body));
         self.body = body;
     }
@@ -210,7 +210,7 @@ impl Task {
     }
 
     /// `metadata.reviewRequired`: anything but a literal `false` means yes.
-    pub fn review_required(&self) -> bool {
+    pub(crate) fn review_required(&self) -> bool {
         self.fm.metadata.get("reviewRequired") != Some(&Value::Bool(false))
     }
 
@@ -230,7 +230,7 @@ impl Task {
 /// entry goes into the Work Log section. We follow the seed: one section,
 /// entries appended to it, the heading created when missing. Both forms
 /// parse the same for AOF.
-pub fn append_work_log(body: &str, entry: &str) -> String {
+pub(crate) fn append_work_log(body: &str, entry: &str) -> String {
     let body = body.trim();
     if body.is_empty() {
         return format!("## Work Log\n{entry}");

@@ -72,7 +72,7 @@ pub fn detect(path: &Path, db: Option<&Path>) -> Result<Detected, String> {
 /// is a storage root in one of the layouts [`detect`] accepts: `path`
 /// itself, or its `archive/`. The walker asks this too, so what is read as
 /// a storage root is decided in one place.
-pub fn archive_of(path: &Path) -> Option<PathBuf> {
+pub(crate) fn archive_of(path: &Path) -> Option<PathBuf> {
     if path.join("projects").is_dir() {
         return Some(path.to_path_buf());
     }

@@ -18,7 +18,7 @@ pub fn not_mail(bytes: &[u8]) -> Option<&'static str> {
 /// Reads a mail file. Refuses binary files ([`not_mail`]) and files over
 /// `max_bytes` (one huge file must not exhaust memory), with a reason fit
 /// for `Inbox::problems`.
-pub fn read_mail_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>, String> {
+pub(crate) fn read_mail_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>, String> {
     let buf = crate::fsio::read_file_limited(path, max_bytes).map_err(|e| match e.kind() {
         std::io::ErrorKind::InvalidData => format!("file is {e}; skipped"),
         _ => format!("cannot read: {e}"),

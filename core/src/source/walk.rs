@@ -29,7 +29,7 @@ use std::path::{Component, Path, PathBuf};
 
 /// Extensions a mail file may have; files with no extension count too.
 /// Anything else (images, archives, scripts, databases) is not mail.
-pub const MAIL_EXTENSIONS: &[&str] = &[
+pub(crate) const MAIL_EXTENSIONS: &[&str] = &[
     "md", "markdown", "txt", "text", "json", "jsonl", "ndjson", "eml", "mail", "msg",
 ];
 
@@ -102,7 +102,7 @@ pub fn mail_files(root: &Path) -> io::Result<Vec<PathBuf>> {
 /// The canonical message copies of the mcp_agent_mail archive `archive`
 /// (the folder holding `projects/`), in path order: project by project,
 /// then by month.
-pub fn store_files(archive: &Path) -> MailFiles {
+pub(crate) fn store_files(archive: &Path) -> MailFiles {
     let mut w = Walker::default();
     let projects = archive.join("projects");
     for (name, ft) in w.list(&projects) {
@@ -118,7 +118,7 @@ pub fn store_files(archive: &Path) -> MailFiles {
 
 /// The project slug of a canonical copy [`store_files`] listed:
 /// `projects/<slug>/messages/YYYY/MM/<file>`.
-pub fn project_of(canonical: &Path) -> Option<&OsStr> {
+pub(crate) fn project_of(canonical: &Path) -> Option<&OsStr> {
     canonical.ancestors().nth(4)?.file_name()
 }
 
@@ -177,7 +177,7 @@ fn is_canonical(names: &[&OsStr]) -> bool {
 
 /// Whether a file name may be mail: one of [`MAIL_EXTENSIONS`] (any case),
 /// or no extension at all.
-pub fn is_mail_name(name: &OsStr) -> bool {
+pub(crate) fn is_mail_name(name: &OsStr) -> bool {
     match extension(name).and_then(|e| e.to_str()) {
         Some(ext) => MAIL_EXTENSIONS.iter().any(|m| m.eq_ignore_ascii_case(ext)),
         None => true,

@@ -37,8 +37,8 @@ use chrono::{DateTime, Utc};
 
 pub use error::Error;
 pub use mailbox::{load_mailbox, MailboxStore};
-pub use mcp::{load_mcp, McpStore};
-pub use stdin::{load_json, load_json_as, load_stdin, load_stdin_as, StdinStore};
+pub use mcp::McpStore;
+pub use stdin::{load_json_as, load_stdin_as, StdinStore};
 pub use store::{AckOutcome, LoadOptions, MailStore, ReplyOutcome};
 
 use crate::inbox::{Inbox, SourceKind};
@@ -138,7 +138,7 @@ pub fn reply(
 }
 
 /// [`reply`] with a given clock.
-pub fn reply_at(
+pub(crate) fn reply_at(
     source: &SourceKind,
     key: &str,
     as_agent: &str,
@@ -227,7 +227,7 @@ mod tests {
         .unwrap();
         let store = open(dir.path(), &opts(None)).unwrap();
         // What the TUI holds before its first load succeeds.
-        let mut inbox = load_json(b"[]").unwrap();
+        let mut inbox = stdin::load_json(b"[]").unwrap();
         store.reload(&mut inbox, &[]).unwrap();
         assert_eq!(inbox, store.load().unwrap());
         assert_eq!(inbox.messages.len(), 1);

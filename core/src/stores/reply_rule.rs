@@ -145,7 +145,7 @@ pub fn plan(orig: &Original<'_>, as_agent: &str) -> Result<ReplyPlan, Error> {
 
 /// The type of a message known only by its subject and body (a database
 /// row), read the way the parser reads any mail.
-pub fn kind_of(subject: &str, body: &str) -> MessageType {
+pub(crate) fn kind_of(subject: &str, body: &str) -> MessageType {
     let text = format!(
         "Subject: {}\n\nBody:\n{body}\n",
         subject.replace(['\r', '\n'], " ")

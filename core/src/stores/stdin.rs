@@ -66,16 +66,11 @@ impl MailStore for StdinStore {
 
 /// Who a piped `fetch_inbox` result is addressed to when `--as` does not
 /// say: the inbox's owner, whom the result does not name.
-pub const UNNAMED_VIEWER: &str = "(you)";
+pub(crate) const UNNAMED_VIEWER: &str = "(you)";
 
-/// Loads JSON read from stdin, of at most `max_bytes`. Read-only.
-pub fn load_stdin(max_bytes: u64) -> Result<Inbox, Error> {
-    load_stdin_as(None, max_bytes)
-}
-
-/// [`load_stdin`] for a viewer: `fetch_inbox` output is one agent's inbox
-/// and names no recipients, so messages without any are taken as addressed
-/// to `viewer`, or to [`UNNAMED_VIEWER`] when none is given, as the
+/// Loads JSON read from stdin, of at most `max_bytes`, for a viewer.
+/// Read-only. `fetch_inbox` output is one agent's inbox and names no
+/// recipients, so messages without any are taken as addressed to `viewer`, or to [`UNNAMED_VIEWER`] when none is given, as the
 /// object's `kind` says (`to`, `cc`, `bcc`). Read and ack state come from
 /// the object's `read_ts` / `ack_ts` (the Rust port reports them); the
 /// Python server's `fetch_inbox` reports none, so there every ack-required
@@ -86,8 +81,9 @@ pub fn load_stdin_as(viewer: Option<&str>, max_bytes: u64) -> Result<Inbox, Erro
     load_json_as(&buf, viewer)
 }
 
-/// Loads a JSON document held in memory, as [`load_stdin`] does.
-pub fn load_json(bytes: &[u8]) -> Result<Inbox, Error> {
+/// Loads a JSON document held in memory, for no viewer.
+#[cfg(test)]
+pub(crate) fn load_json(bytes: &[u8]) -> Result<Inbox, Error> {
     load_json_as(bytes, None)
 }
 

@@ -24,7 +24,7 @@ use crate::stores::error::Error;
 
 /// The journal's file name inside the mailbox root (hidden, so the mail
 /// walker never takes it for mail).
-pub const JOURNAL_FILE: &str = ".amail-acks.jsonl";
+pub(crate) const JOURNAL_FILE: &str = ".amail-acks.jsonl";
 
 /// One recorded ack.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -263,7 +263,7 @@ pub fn digest_entry(m: &ArchiveMessage, canonical_rel: &str) -> String {
 /// commit subject `mail: <from> -> <recipients> | <subject>`. The server's
 /// default identity is used unless GIT_AUTHOR_* / GIT_COMMITTER_* are set.
 /// Returns whether a commit was made.
-pub fn git_commit(
+pub(crate) fn git_commit(
     archive: &Path,
     m: &ArchiveMessage,
     paths: &[String],
@@ -322,20 +322,20 @@ pub fn git_commit(
 }
 
 /// How long we wait for the server's archive lock before giving up.
-pub const LOCK_TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const LOCK_TIMEOUT: Duration = Duration::from_secs(60);
 /// The server treats a lock whose owner is gone and which is older than this as stale.
 const STALE_AFTER: Duration = Duration::from_secs(180);
 
 /// The server's `SoftFileLock`: held while the lock file exists, created
 /// with O_EXCL; `<lock>.owner.json` records `{pid, created_ts}` so either
 /// side can clear a stale lock left by a dead process.
-pub struct SoftLock {
+pub(crate) struct SoftLock {
     path: PathBuf,
     owner: PathBuf,
 }
 
 impl SoftLock {
-    pub fn acquire(path: &Path, timeout: Duration) -> Result<SoftLock, Error> {
+    pub(crate) fn acquire(path: &Path, timeout: Duration) -> Result<SoftLock, Error> {
         let owner = owner_path(path);
         if let Some(dir) = path.parent() {
             fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;

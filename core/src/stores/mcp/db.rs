@@ -18,7 +18,7 @@ use rusqlite::{Connection, OpenFlags};
 use super::timestamps::{self, Dialect};
 
 /// How long a reader or writer waits for a busy database before giving up.
-pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// One `message_recipients` row with the agent's name.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,7 +47,7 @@ pub struct MessageRow {
 
 /// [`BUSY_TIMEOUT`], or `AMAIL_SQLITE_BUSY_MS` milliseconds (a test hook,
 /// so a test of a held lock does not wait five seconds).
-pub fn busy_timeout() -> Duration {
+pub(crate) fn busy_timeout() -> Duration {
     std::env::var("AMAIL_SQLITE_BUSY_MS")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -55,7 +55,7 @@ pub fn busy_timeout() -> Duration {
 }
 
 /// Opens the database read-only with a busy timeout.
-pub fn open_read_only(path: &Path) -> rusqlite::Result<Connection> {
+pub(crate) fn open_read_only(path: &Path) -> rusqlite::Result<Connection> {
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -66,7 +66,7 @@ pub fn open_read_only(path: &Path) -> rusqlite::Result<Connection> {
 
 /// Opens the database for a short write (ack, reply) with a busy timeout.
 /// The journal mode is left as the server set it (WAL).
-pub fn open_read_write(path: &Path) -> rusqlite::Result<Connection> {
+pub(crate) fn open_read_write(path: &Path) -> rusqlite::Result<Connection> {
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -101,7 +101,7 @@ pub fn dialect(conn: &Connection) -> rusqlite::Result<Dialect> {
 }
 
 /// The declared type of a column, `None` when the column does not exist.
-pub fn column_type(
+pub(crate) fn column_type(
     conn: &Connection,
     table: &str,
     column: &str,

@@ -13,7 +13,7 @@ use serde::Deserialize;
 /// The envelope keys of an archive file, as the server writes them.
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
 #[serde(default)]
-pub struct FrontMatter {
+pub(crate) struct FrontMatter {
     pub id: Option<serde_json::Value>,
     pub thread_id: Option<String>,
     pub project: Option<String>,
@@ -30,7 +30,7 @@ pub struct FrontMatter {
 
 impl FrontMatter {
     /// The id as decimal text (the server writes an integer).
-    pub fn id_text(&self) -> Option<String> {
+    pub(crate) fn id_text(&self) -> Option<String> {
         match self.id.as_ref()? {
             serde_json::Value::Number(n) => Some(n.to_string()),
             serde_json::Value::String(s) if !s.is_empty() => Some(s.clone()),
@@ -57,7 +57,7 @@ impl FrontMatter {
 
 /// Whether `text` is framed as an archive file: `---json` alone on its
 /// first line (after a UTF-8 BOM), LF or CRLF.
-pub fn is_archive_text(text: &str) -> bool {
+pub(crate) fn is_archive_text(text: &str) -> bool {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     text.starts_with("---json\n") || text.starts_with("---json\r\n")
 }
@@ -67,7 +67,7 @@ impl FrontMatter {
     /// read it ([`amail_parser::parse_with_front_matter`]): converted, not
     /// parsed again. `None` when a key has another type than the server
     /// writes.
-    pub fn from_object(object: amail_parser::JsonObject) -> Option<Self> {
+    pub(crate) fn from_object(object: amail_parser::JsonObject) -> Option<Self> {
         serde_json::from_value(serde_json::Value::Object(object)).ok()
     }
 }

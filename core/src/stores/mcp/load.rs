@@ -28,7 +28,7 @@ use crate::stores::read::{fill_from_frontmatter, read_and_parse, recipients_from
 /// from its database row; an archive file unknown to the database still
 /// loads, with recipients from its front matter. Archive files over
 /// `max_bytes` are problems, not read.
-pub fn load_mcp(archive: &Path, db: Option<&Path>, max_bytes: u64) -> Result<Inbox, Error> {
+pub(crate) fn load_mcp(archive: &Path, db: Option<&Path>, max_bytes: u64) -> Result<Inbox, Error> {
     let (canonical, mut problems) = walk::store_files(archive).into_parts();
     // id -> (slug, path, parsed message, front matter)
     let mut by_id: HashMap<String, (String, PathBuf, OwnedMessage, Box<FrontMatter>)> =

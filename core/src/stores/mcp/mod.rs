@@ -24,7 +24,7 @@ use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 
-pub use load::load_mcp;
+pub(crate) use load::load_mcp;
 
 use super::error::Error;
 use super::store::{check_reply, micros, AckOutcome, MailStore, ReplyOutcome};

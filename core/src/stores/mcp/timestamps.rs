@@ -17,7 +17,7 @@ pub enum Dialect {
 
 impl Dialect {
     /// The SQL value for `t` in this dialect.
-    pub fn encode(self, t: DateTime<Utc>) -> rusqlite::types::Value {
+    pub(crate) fn encode(self, t: DateTime<Utc>) -> rusqlite::types::Value {
         match self {
             Dialect::Text => rusqlite::types::Value::Text(format_text(t)),
             Dialect::IntegerMicros => rusqlite::types::Value::Integer(t.timestamp_micros()),
@@ -48,7 +48,7 @@ fn from_micros(i: i64) -> Option<DateTime<Utc>> {
 }
 
 /// Parses the text forms seen in the wild.
-pub fn parse_text(s: &str) -> Option<DateTime<Utc>> {
+pub(crate) fn parse_text(s: &str) -> Option<DateTime<Utc>> {
     let s = s.trim();
     if let Ok(t) = DateTime::parse_from_rfc3339(s) {
         return Some(t.with_timezone(&Utc));
