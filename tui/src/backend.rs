@@ -39,37 +39,3 @@ pub trait Backend {
     /// Files and directories whose changes should trigger a reload.
     fn watch_paths(&self) -> Vec<PathBuf>;
 }
-
-/// Used until a source is given or loading exists: shows an empty inbox
-/// with a reason instead of failing.
-#[derive(Debug, Clone)]
-pub struct EmptyBackend {
-    pub reason: String,
-}
-
-impl Backend for EmptyBackend {
-    fn describe(&self) -> String {
-        "(no source)".into()
-    }
-    fn load(&mut self) -> Result<Inbox, String> {
-        Err(self.reason.clone())
-    }
-    fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
-        Ok(Vec::new())
-    }
-    fn ack(&mut self, _inbox: &Inbox, _keys: &[String], _as_agent: &str) -> Result<usize, String> {
-        Err(format!("cannot acknowledge: {}", self.reason))
-    }
-    fn reply(
-        &mut self,
-        _inbox: &Inbox,
-        _key: &str,
-        _as_agent: &str,
-        _body: &str,
-    ) -> Result<(), String> {
-        Err(format!("cannot reply: {}", self.reason))
-    }
-    fn watch_paths(&self) -> Vec<PathBuf> {
-        Vec::new()
-    }
-}

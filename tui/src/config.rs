@@ -24,7 +24,7 @@ use super::theme::Theme;
 
 /// When to use colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ColorMode {
+pub(crate) enum ColorMode {
     Auto,
     Always,
     Never,

@@ -18,7 +18,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 /// Something the user can ask for from the keyboard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Action {
+pub(crate) enum Action {
     Up,
     Down,
     Top,
@@ -52,7 +52,7 @@ pub enum Action {
 
 /// Where an action shows in the help overlay.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Group {
+pub(crate) enum Group {
     Move,
     Views,
     Mail,
@@ -138,7 +138,7 @@ impl Action {
         }
     }
 
-    pub fn from_name(name: &str) -> Option<Action> {
+    pub(crate) fn from_name(name: &str) -> Option<Action> {
         Action::ALL.into_iter().find(|a| a.name() == name)
     }
 
@@ -173,26 +173,6 @@ impl Action {
             Action::Reload => "reload now",
             Action::Help => "this help",
             Action::Quit => "quit",
-        }
-    }
-
-    /// Short label for the status-bar hints.
-    pub fn hint(self) -> &'static str {
-        match self {
-            Action::Open => "open",
-            Action::Back => "back",
-            Action::NextPane => "pane",
-            Action::Search => "search",
-            Action::Ack => "ack",
-            Action::Reply => "reply",
-            Action::ToggleRaw => "raw",
-            Action::Help => "help",
-            Action::Quit => "quit",
-            Action::ScreenInbox => "inbox",
-            Action::ScreenTasks => "tasks",
-            Action::ScreenAgents => "agents",
-            Action::Reload => "reload",
-            other => other.name(),
         }
     }
 
@@ -342,7 +322,7 @@ impl Chord {
 
     /// The chord a terminal key event stands for (`None` for releases and
     /// keys we never bind).
-    pub fn from_event(ev: &KeyEvent) -> Option<Chord> {
+    pub(crate) fn from_event(ev: &KeyEvent) -> Option<Chord> {
         if ev.kind == KeyEventKind::Release {
             return None;
         }
@@ -462,7 +442,10 @@ impl Default for Keymap {
 impl Keymap {
     /// Applies `action name -> key specs` overrides; returns warnings for
     /// unknown actions and unparsable keys (the rest still applies).
-    pub fn apply_overrides(&mut self, overrides: &BTreeMap<String, Vec<String>>) -> Vec<String> {
+    pub(crate) fn apply_overrides(
+        &mut self,
+        overrides: &BTreeMap<String, Vec<String>>,
+    ) -> Vec<String> {
         let mut warnings = Vec::new();
         for (name, specs) in overrides {
             let Some(action) = Action::from_name(name) else {
@@ -487,7 +470,7 @@ impl Keymap {
         warnings
     }
 
-    pub fn action_for(&self, ev: &KeyEvent) -> Option<Action> {
+    pub(crate) fn action_for(&self, ev: &KeyEvent) -> Option<Action> {
         let chord = Chord::from_event(ev)?;
         self.keys
             .iter()
@@ -495,12 +478,12 @@ impl Keymap {
             .map(|(a, _)| *a)
     }
 
-    pub fn keys_for(&self, action: Action) -> &[Chord] {
+    pub(crate) fn keys_for(&self, action: Action) -> &[Chord] {
         self.keys.get(&action).map(Vec::as_slice).unwrap_or(&[])
     }
 
     /// The first key of an action, for hints ("" when unbound).
-    pub fn first_key(&self, action: Action) -> String {
+    pub(crate) fn first_key(&self, action: Action) -> String {
         self.keys_for(action)
             .first()
             .map(|c| c.to_string())
@@ -508,7 +491,7 @@ impl Keymap {
     }
 
     /// All keys of an action joined for the help overlay.
-    pub fn keys_label(&self, action: Action) -> String {
+    pub(crate) fn keys_label(&self, action: Action) -> String {
         let keys: Vec<String> = self
             .keys_for(action)
             .iter()

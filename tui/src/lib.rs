@@ -29,7 +29,7 @@ pub mod theme;
 pub mod update;
 pub mod view;
 
-pub use backend::{Backend, EmptyBackend};
+pub use backend::Backend;
 pub use config::UiConfig;
 pub use model::Model;
 pub use msg::{Command, Msg};

@@ -54,7 +54,7 @@ impl Filter {
         Filter::Done,
     ];
 
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Filter::All => "All",
             Filter::PendingAck => "Pending ack",
@@ -284,7 +284,7 @@ impl Model {
     }
 
     /// Call after changing `inbox`, `tasks` or `identity`.
-    pub fn data_changed(&mut self) {
+    pub(crate) fn data_changed(&mut self) {
         self.counts.replace(None);
     }
 
@@ -329,7 +329,7 @@ impl Model {
     }
 
     /// Rows a list pane shows (for half-page moves).
-    pub fn page_rows(&self) -> usize {
+    pub(crate) fn page_rows(&self) -> usize {
         (self.size.1 as usize).saturating_sub(6).max(2)
     }
 
@@ -339,12 +339,12 @@ impl Model {
         self.inbox.threads.iter().find(|t| t.id == id)
     }
 
-    pub fn last_message(&self, t: &Thread) -> Option<&InboxMessage> {
+    pub(crate) fn last_message(&self, t: &Thread) -> Option<&InboxMessage> {
         t.messages.last().and_then(|&i| self.inbox.messages.get(i))
     }
 
     /// Pending (message, recipient) pairs in a thread, for `--as` if given.
-    pub fn thread_pending(&self, t: &Thread) -> usize {
+    pub(crate) fn thread_pending(&self, t: &Thread) -> usize {
         t.messages
             .iter()
             .filter_map(|&i| self.inbox.messages.get(i))
@@ -355,7 +355,7 @@ impl Model {
     /// How many recipients still owe an ack on `m` (just `--as` when set).
     /// [`Model::pending_recipients`] without the names: the totals run it
     /// on every message, so it must not allocate.
-    pub fn pending_count(&self, m: &InboxMessage) -> usize {
+    pub(crate) fn pending_count(&self, m: &InboxMessage) -> usize {
         if !m.message.ack_required {
             return 0;
         }
@@ -367,7 +367,7 @@ impl Model {
     }
 
     /// Recipients still owing an ack on `m` (just `--as` when set).
-    pub fn pending_recipients(&self, m: &InboxMessage) -> Vec<String> {
+    pub(crate) fn pending_recipients(&self, m: &InboxMessage) -> Vec<String> {
         if !m.message.ack_required {
             return Vec::new();
         }
@@ -379,7 +379,7 @@ impl Model {
             .collect()
     }
 
-    pub fn matches_filter(&self, t: &Thread, f: Filter) -> bool {
+    pub(crate) fn matches_filter(&self, t: &Thread, f: Filter) -> bool {
         let last = self.last_message(t).map(|m| m.message.kind);
         match f {
             Filter::All => true,
@@ -394,7 +394,7 @@ impl Model {
         }
     }
 
-    pub fn filter_count(&self, f: Filter) -> usize {
+    pub(crate) fn filter_count(&self, f: Filter) -> usize {
         let i = Filter::ALL.iter().position(|x| *x == f).unwrap_or(0);
         self.counts().filters[i]
     }
@@ -415,14 +415,14 @@ impl Model {
         v
     }
 
-    pub fn selected_thread(&self) -> Option<&Thread> {
+    pub(crate) fn selected_thread(&self) -> Option<&Thread> {
         self.sel.thread.as_deref().and_then(|id| self.thread(id))
     }
 
     /// The message shown for the selected thread: the selected one when it
     /// belongs to the thread, else the first still waiting for an ack, else
     /// the latest.
-    pub fn current_message(&self) -> Option<&InboxMessage> {
+    pub(crate) fn current_message(&self) -> Option<&InboxMessage> {
         let t = self.selected_thread()?;
         let msgs: Vec<&InboxMessage> = t
             .messages
@@ -442,7 +442,7 @@ impl Model {
 
     // ---- generic lists ----------------------------------------------------
 
-    pub fn current_list(&self) -> Option<ListKind> {
+    pub(crate) fn current_list(&self) -> Option<ListKind> {
         match self.screen {
             Screen::Tasks => Some(ListKind::Tasks),
             Screen::Agents => Some(ListKind::Agents),
@@ -468,7 +468,7 @@ impl Model {
     }
 
     /// Keys of the items in a list, in display order.
-    pub fn list_keys(&self, kind: ListKind) -> Vec<String> {
+    pub(crate) fn list_keys(&self, kind: ListKind) -> Vec<String> {
         self.list_key_refs(kind)
             .into_iter()
             .map(str::to_owned)
@@ -502,7 +502,7 @@ impl Model {
     /// Whether an item matches a `/` query (case-insensitive substring of
     /// any of its fields). Checks field by field without building one big
     /// string, since a thread search runs over every body on each keystroke.
-    pub fn item_matches(&self, kind: ListKind, key: &str, query: &str) -> bool {
+    pub(crate) fn item_matches(&self, kind: ListKind, key: &str, query: &str) -> bool {
         let hit = |s: &str| contains_ci(s, query);
         match kind {
             ListKind::Threads => self.thread(key).is_some_and(|t| {
@@ -538,7 +538,7 @@ impl Model {
         }
     }
 
-    pub fn selected_key(&self, kind: ListKind) -> Option<String> {
+    pub(crate) fn selected_key(&self, kind: ListKind) -> Option<String> {
         match kind {
             ListKind::Threads => self.sel.thread.clone(),
             ListKind::Messages => self.current_message().map(|m| m.key.clone()),
@@ -547,7 +547,7 @@ impl Model {
         }
     }
 
-    pub fn set_selected(&mut self, kind: ListKind, key: Option<String>) {
+    pub(crate) fn set_selected(&mut self, kind: ListKind, key: Option<String>) {
         match kind {
             ListKind::Threads => {
                 if self.sel.thread != key {
@@ -574,7 +574,7 @@ impl Model {
     }
 
     /// What [`Model::restore_selection`] needs, taken before a data change.
-    pub fn lists_before(&self) -> ListsBefore {
+    pub(crate) fn lists_before(&self) -> ListsBefore {
         let sel = self.sel.clone();
         let at = LISTS.map(|kind| {
             let key = match kind {
@@ -589,14 +589,14 @@ impl Model {
     }
 
     /// [`Model::fix_selection`] from a [`ListsBefore`].
-    pub fn restore_selection(&mut self, b: &ListsBefore) {
+    pub(crate) fn restore_selection(&mut self, b: &ListsBefore) {
         self.fix_selection(&b.sel, &b.at);
     }
 
     /// After the data changed: keep every selection whose key still exists;
     /// otherwise take the item now at the old position `at` (see
     /// [`ListsBefore::at`]), or the first.
-    pub fn fix_selection(&mut self, before: &Selection, at: &[Option<usize>; 4]) {
+    pub(crate) fn fix_selection(&mut self, before: &Selection, at: &[Option<usize>; 4]) {
         // Threads before messages: the message list is the selected
         // thread's.
         for kind in [
@@ -639,7 +639,7 @@ impl Model {
         self.counts().pending
     }
 
-    pub fn unanswered_help(&self) -> usize {
+    pub(crate) fn unanswered_help(&self) -> usize {
         self.counts().unanswered_help
     }
 }
@@ -658,7 +658,7 @@ fn message_matches(m: &InboxMessage, q: &str) -> bool {
 }
 
 /// Case-insensitive substring test; no allocation for ASCII queries.
-pub fn contains_ci(hay: &str, needle: &str) -> bool {
+pub(crate) fn contains_ci(hay: &str, needle: &str) -> bool {
     if needle.is_empty() {
         return true;
     }
@@ -669,7 +669,7 @@ pub fn contains_ci(hay: &str, needle: &str) -> bool {
     hay.to_lowercase().contains(&needle.to_lowercase())
 }
 
-pub fn describe_source(s: &SourceKind) -> String {
+pub(crate) fn describe_source(s: &SourceKind) -> String {
     match s {
         SourceKind::Mailbox { root } => root.display().to_string(),
         SourceKind::McpStore { root, .. } => root.display().to_string(),
@@ -678,7 +678,7 @@ pub fn describe_source(s: &SourceKind) -> String {
 }
 
 /// "now", "5m", "3h", "2d", "6w": the age column.
-pub fn age(now: DateTime<Utc>, then: Option<DateTime<Utc>>) -> String {
+pub(crate) fn age(now: DateTime<Utc>, then: Option<DateTime<Utc>>) -> String {
     let Some(then) = then else { return "-".into() };
     let s = (now - then).num_seconds();
     // A few minutes ahead is clock skew between machines: call it now.

@@ -28,7 +28,7 @@ pub trait TerminalOps {
 }
 
 /// The real terminal via crossterm, writing control sequences to `W`.
-pub struct CrosstermOps<W: Write> {
+pub(crate) struct CrosstermOps<W: Write> {
     pub out: W,
     /// Whether to toggle raw mode (a tty-wide setting, off in unit tests).
     pub raw_mode: bool,
@@ -134,7 +134,7 @@ static ACTIVE: AtomicBool = AtomicBool::new(false);
 
 /// Installs (once) a panic hook that restores the terminal, then runs the
 /// previously installed hook (which prints the message).
-pub fn install_panic_hook() {
+pub(crate) fn install_panic_hook() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let previous = std::panic::take_hook();

@@ -7,7 +7,7 @@
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// Display columns of `s`.
-pub fn width(s: &str) -> usize {
+pub(crate) fn width(s: &str) -> usize {
     UnicodeWidthStr::width(s)
 }
 
@@ -36,7 +36,7 @@ pub fn truncate(s: &str, max: usize) -> String {
 
 /// Cuts from the front, keeping the end (`…/demo/mail`): for paths,
 /// whose tail says the most.
-pub fn truncate_left(s: &str, max: usize) -> String {
+pub(crate) fn truncate_left(s: &str, max: usize) -> String {
     if width(s) <= max {
         return s.to_string();
     }
@@ -58,7 +58,7 @@ pub fn truncate_left(s: &str, max: usize) -> String {
 }
 
 /// Truncates, then pads with spaces to exactly `cols` columns.
-pub fn fit(s: &str, cols: usize) -> String {
+pub(crate) fn fit(s: &str, cols: usize) -> String {
     let mut out = truncate(s, cols);
     let w = width(&out);
     out.extend(std::iter::repeat_n(' ', cols.saturating_sub(w)));
@@ -66,7 +66,7 @@ pub fn fit(s: &str, cols: usize) -> String {
 }
 
 /// Right-aligns within `cols` columns.
-pub fn fit_right(s: &str, cols: usize) -> String {
+pub(crate) fn fit_right(s: &str, cols: usize) -> String {
     let t = truncate(s, cols);
     let pad = cols.saturating_sub(width(&t));
     format!("{}{}", " ".repeat(pad), t)

@@ -67,7 +67,7 @@ impl Theme {
         }
     }
 
-    pub fn by_name(name: &str) -> Option<Theme> {
+    pub(crate) fn by_name(name: &str) -> Option<Theme> {
         match name {
             "dark" => Some(Theme::dark()),
             "light" => Some(Theme::light()),
@@ -107,14 +107,14 @@ impl Theme {
     pub fn base(&self) -> Style {
         self.fg(self.text)
     }
-    pub fn muted(&self) -> Style {
+    pub(crate) fn muted(&self) -> Style {
         if self.color {
             self.fg(self.muted)
         } else {
             Style::new().add_modifier(Modifier::DIM)
         }
     }
-    pub fn accent(&self) -> Style {
+    pub(crate) fn accent(&self) -> Style {
         self.fg(self.accent).add_modifier(Modifier::BOLD)
     }
     pub fn ok(&self) -> Style {
@@ -129,7 +129,7 @@ impl Theme {
     pub fn info(&self) -> Style {
         self.fg(self.info)
     }
-    pub fn border(&self, focused: bool) -> Style {
+    pub(crate) fn border(&self, focused: bool) -> Style {
         if focused {
             self.fg(self.accent).add_modifier(Modifier::BOLD)
         } else {
@@ -152,7 +152,7 @@ impl Theme {
             .add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
     }
 
-    pub fn tone(&self, tone: Tone) -> Style {
+    pub(crate) fn tone(&self, tone: Tone) -> Style {
         match tone {
             Tone::Ok => self.ok(),
             Tone::Warn => self.warn(),
@@ -178,7 +178,7 @@ fn parse_color(s: &str) -> Option<Color> {
 
 /// How a state should look, independent of the palette.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tone {
+pub(crate) enum Tone {
     Ok,
     Warn,
     Error,
@@ -188,7 +188,7 @@ pub enum Tone {
 }
 
 /// Glyph, short word and tone for a message type: the badge in lists.
-pub fn badge(kind: MessageType) -> (&'static str, &'static str, Tone) {
+pub(crate) fn badge(kind: MessageType) -> (&'static str, &'static str, Tone) {
     match kind {
         MessageType::BeadAccepted => ("▶", "ACCEPTED", Tone::Info),
         MessageType::Progress => ("…", "PROGRESS", Tone::Info),
@@ -205,7 +205,7 @@ pub fn badge(kind: MessageType) -> (&'static str, &'static str, Tone) {
 }
 
 /// Glyph and tone for an AOF task status.
-pub fn task_status(status: TaskStatus) -> (&'static str, Tone) {
+pub(crate) fn task_status(status: TaskStatus) -> (&'static str, Tone) {
     match status {
         TaskStatus::Backlog => ("○", Tone::Muted),
         TaskStatus::Ready => ("◌", Tone::Info),

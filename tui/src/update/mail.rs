@@ -10,7 +10,7 @@ use amail_core::stores::reply_rule::{self, ReplyKind};
 use amail_parser::MessageType;
 
 /// Lines starting with this are instructions in the `$EDITOR` file.
-pub const TEMPLATE_MARK: &str = "# amail:";
+pub(crate) const TEMPLATE_MARK: &str = "# amail:";
 
 pub(super) fn strip_template(text: &str) -> String {
     let kept: Vec<&str> = text

@@ -12,8 +12,6 @@ mod nav;
 mod overlays;
 mod search;
 
-pub use mail::TEMPLATE_MARK;
-
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 
 use crate::keymap::Action;

@@ -16,7 +16,7 @@ use crate::text::{fit, fit_right};
 use crate::theme::Tone;
 use amail_core::inbox::{AgentState, TurnState};
 
-pub fn state_badge(s: AgentState) -> (&'static str, Tone) {
+pub(crate) fn state_badge(s: AgentState) -> (&'static str, Tone) {
     match s {
         AgentState::Idle => ("○ idle", Tone::Muted),
         AgentState::Working => ("… working", Tone::Info),
@@ -27,7 +27,7 @@ pub fn state_badge(s: AgentState) -> (&'static str, Tone) {
     }
 }
 
-pub fn turn_badge(s: TurnState) -> (&'static str, Tone) {
+pub(crate) fn turn_badge(s: TurnState) -> (&'static str, Tone) {
     match s {
         TurnState::Idle => ("○ idle", Tone::Muted),
         TurnState::Dispatched => ("→ dispatched", Tone::Info),

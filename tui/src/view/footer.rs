@@ -11,7 +11,7 @@ use crate::model::{Model, Overlay, Pane, Screen};
 use crate::msg::WatchState;
 use crate::text::{truncate_left, width};
 
-pub fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
+pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
     let t = &m.config.theme;
     let pending = m.pending_total();
     let help = m.unanswered_help();
@@ -57,7 +57,7 @@ pub fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-pub fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
+pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
     let t = &m.config.theme;
     if m.search.typing {
         let line = Line::from(vec![

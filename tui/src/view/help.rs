@@ -13,14 +13,14 @@ use crate::model::Model;
 use crate::text::fit;
 
 /// Everything the overlay shows, in one column.
-pub fn help_lines(m: &Model) -> Vec<Line<'static>> {
+pub(crate) fn help_lines(m: &Model) -> Vec<Line<'static>> {
     let mut out = key_lines(m);
     out.extend(extra_lines(m));
     out
 }
 
 /// Every action with its live keys, by group.
-pub fn key_lines(m: &Model) -> Vec<Line<'static>> {
+pub(crate) fn key_lines(m: &Model) -> Vec<Line<'static>> {
     let t = &m.config.theme;
     let km = &m.config.keymap;
     let mut out = Vec::new();
@@ -38,7 +38,7 @@ pub fn key_lines(m: &Model) -> Vec<Line<'static>> {
 }
 
 /// Text-entry keys, the legend of marks, config path and warnings.
-pub fn extra_lines(m: &Model) -> Vec<Line<'static>> {
+pub(crate) fn extra_lines(m: &Model) -> Vec<Line<'static>> {
     let t = &m.config.theme;
     let mut out = Vec::new();
     out.push(Line::styled("Text entry", t.heading()));

@@ -50,11 +50,11 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     );
 }
 
-pub fn detail_line_count(m: &Model) -> usize {
+pub(crate) fn detail_line_count(m: &Model) -> usize {
     detail_lines(m).len()
 }
 
-pub fn detail_lines(m: &Model) -> Vec<Line<'static>> {
+pub(crate) fn detail_lines(m: &Model) -> Vec<Line<'static>> {
     let Some(x) = m.current_message() else {
         return vec![Line::styled("No message selected.", m.config.theme.muted())];
     };

@@ -58,7 +58,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
 }
 
 /// `●ACK` when someone (or `--as`) still owes an ack, `✓ACK` when all did.
-pub fn ack_mark(m: &Model, x: &InboxMessage) -> (&'static str, bool) {
+pub(crate) fn ack_mark(m: &Model, x: &InboxMessage) -> (&'static str, bool) {
     if !x.message.ack_required {
         return ("", false);
     }

@@ -11,11 +11,11 @@
 //! are the only way agent text enters a buffer here.
 
 pub mod agents;
-pub mod footer;
+pub(crate) mod footer;
 pub mod help;
 pub mod message;
 pub mod messages;
-pub mod overlays;
+pub(crate) mod overlays;
 pub mod tasks;
 pub mod threads;
 
@@ -176,12 +176,12 @@ pub fn pane<'a>(m: &Model, title: String, focused: bool) -> Block<'a> {
 }
 
 /// Agent text for one line: sanitised, newlines folded.
-pub fn line_text(s: &str) -> String {
+pub(crate) fn line_text(s: &str) -> String {
     clean_line(s).into_owned()
 }
 
 /// Agent text for a paragraph: sanitised, one `Line` per source line.
-pub fn para_text(s: &str, style: Style) -> Vec<Line<'static>> {
+pub(crate) fn para_text(s: &str, style: Style) -> Vec<Line<'static>> {
     clean_text(s)
         .lines()
         .map(|l| Line::styled(l.to_string(), style))
@@ -190,7 +190,7 @@ pub fn para_text(s: &str, style: Style) -> Vec<Line<'static>> {
 
 /// First index to show so `selected` stays within `height` rows, moving
 /// the remembered offset as little as possible (no jumpy recentring).
-pub fn scroll_window(
+pub(crate) fn scroll_window(
     offset: &Cell<usize>,
     selected: Option<usize>,
     len: usize,
@@ -209,7 +209,12 @@ pub fn scroll_window(
 }
 
 /// Pads a row to the pane width so a selected row is highlighted edge to edge.
-pub fn full_row(mut line: Line<'static>, width: u16, selected: bool, m: &Model) -> Line<'static> {
+pub(crate) fn full_row(
+    mut line: Line<'static>,
+    width: u16,
+    selected: bool,
+    m: &Model,
+) -> Line<'static> {
     let w = line.width();
     if w < width as usize {
         line.spans.push(Span::raw(" ".repeat(width as usize - w)));
@@ -221,7 +226,7 @@ pub fn full_row(mut line: Line<'static>, width: u16, selected: bool, m: &Model) 
 }
 
 /// Centered rectangle for overlays.
-pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
+pub(crate) fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width);
     let h = h.min(area.height);
     Rect {

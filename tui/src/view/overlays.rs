@@ -10,7 +10,7 @@ use super::{centered, line_text, pane, para_text};
 use crate::model::{Model, Overlay};
 use crate::text::width;
 
-pub fn draw_chooser(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
+pub(crate) fn draw_chooser(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
     let Overlay::Choose {
         title,
         options,
@@ -52,7 +52,7 @@ pub fn draw_chooser(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
     );
 }
 
-pub fn draw_editor(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
+pub(crate) fn draw_editor(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
     let Overlay::Editor {
         key,
         agent,

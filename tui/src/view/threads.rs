@@ -78,7 +78,7 @@ fn empty_reason(m: &Model) -> String {
 }
 
 /// The one-line summary of what a thread is at: last sender + status.
-pub fn status_line(m: &Model, t: &Thread) -> String {
+pub(crate) fn status_line(m: &Model, t: &Thread) -> String {
     let Some(last) = m.last_message(t) else {
         return line_text(&t.subject);
     };
@@ -111,7 +111,7 @@ pub fn summary(msg: &amail_parser::OwnedMessage) -> String {
     line_text(&what)
 }
 
-pub fn first_body_line(body: &str) -> Option<String> {
+pub(crate) fn first_body_line(body: &str) -> Option<String> {
     body.lines()
         .map(str::trim)
         .find(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("Bead:"))
