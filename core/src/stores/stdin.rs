@@ -70,11 +70,12 @@ pub(crate) const UNNAMED_VIEWER: &str = "(you)";
 
 /// Loads JSON read from stdin, of at most `max_bytes`, for a viewer.
 /// Read-only. `fetch_inbox` output is one agent's inbox and names no
-/// recipients, so messages without any are taken as addressed to `viewer`, or to [`UNNAMED_VIEWER`] when none is given, as the
-/// object's `kind` says (`to`, `cc`, `bcc`). Read and ack state come from
-/// the object's `read_ts` / `ack_ts` (the Rust port reports them); the
-/// Python server's `fetch_inbox` reports none, so there every ack-required
-/// message is pending.
+/// recipients, so messages without any are taken as addressed to `viewer`,
+/// or to `(you)` when none is given, as the object's `kind` says (`to`,
+/// `cc`, `bcc`). Read and ack state come from the object's `read_ts` /
+/// `ack_ts` (the Rust port reports them); the Python server's
+/// `fetch_inbox` reports none, so there every ack-required message is
+/// pending.
 pub fn load_stdin_as(viewer: Option<&str>, max_bytes: u64) -> Result<Inbox, Error> {
     let buf = crate::fsio::read_limited(std::io::stdin().lock(), max_bytes)
         .map_err(|e| Error::io("<stdin>", e))?;
