@@ -4,6 +4,7 @@
 //! a store.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
@@ -13,8 +14,16 @@ fn target_dir() -> PathBuf {
 
 /// The python of the virtualenv holding the real mcp-agent-mail server
 /// (`tests/interop/setup-venv.sh` makes it once under `target/`), or `None`
-/// with the reason printed where Python 3.12 is missing.
+/// with the reason printed where Python 3.12 is missing. The interop tests
+/// share one process: the set-up runs once, and a second test waits for it
+/// instead of running the script beside it (the script starts by removing a
+/// half-made venv, which would pull it from under the first).
 pub fn server_python() -> Option<PathBuf> {
+    static PYTHON: OnceLock<Option<PathBuf>> = OnceLock::new();
+    PYTHON.get_or_init(set_up_venv).clone()
+}
+
+fn set_up_venv() -> Option<PathBuf> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop/setup-venv.sh");
     let out = std::process::Command::new("bash")
         .arg(&script)

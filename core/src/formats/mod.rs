@@ -215,6 +215,20 @@ pub fn classify(v: &Value) -> Option<Protocol> {
     None
 }
 
+/// Whether a text holds at least one handoff or A2A object (the test every
+/// reader of mixed mail and protocol files makes).
+pub fn holds_items(text: &str) -> bool {
+    // Markdown mail is most of what passes here: it cannot open like JSON.
+    let json_like = text
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .starts_with(['{', '[']);
+    json_like
+        && objects(text)
+            .ok()
+            .is_some_and(|o| o.iter().any(|o| classify(&o.value).is_some()))
+}
+
 /// Detects and reads a protocol file. `None` when the text is not JSON of
 /// one of these protocols (then it is Agent Mail or AOF/1).
 pub fn detect(path: &str, text: &str) -> Option<(Protocol, Parsed)> {

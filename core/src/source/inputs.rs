@@ -116,13 +116,6 @@ fn aof_lines(text: &str) -> Option<Vec<(u32, String)>> {
     None
 }
 
-/// Whether a JSON text holds at least one handoff or A2A object.
-fn holds_protocol_items(text: &str) -> bool {
-    formats::objects(text)
-        .ok()
-        .is_some_and(|o| o.iter().any(|o| formats::classify(&o.value).is_some()))
-}
-
 /// What one file is.
 enum Class {
     /// Handoff or A2A: its text, read with the other protocol files.
@@ -142,7 +135,7 @@ fn classify(path: &Path, bytes: &[u8], json_only: bool, in_handoff_dir: bool) ->
             .is_some_and(|e| e == "json" || e == "jsonl" || e == "ndjson");
     if may_be_protocol {
         let text = String::from_utf8_lossy(bytes);
-        if in_handoff_dir || holds_protocol_items(&text) {
+        if in_handoff_dir || formats::holds_items(&text) {
             return Class::Protocol(text.into_owned());
         }
     }
@@ -219,7 +212,7 @@ pub fn collect(paths: &[PathBuf], opts: &InputOptions) -> Result<Inputs, InputEr
         let mut batch = Vec::new();
         if meta.is_dir() {
             let handoffs = formats::handoff::dir_for(p, opts.handoff_dir.as_deref());
-            for f in handoff_files(&handoffs) {
+            for f in crate::source::walk::handoff_files(&handoffs) {
                 let bytes = read(&f)?;
                 classify_into(
                     &f.display().to_string(),
@@ -308,20 +301,6 @@ fn classify_into(
         }
         Class::Mail => mail_items(name, bytes, items),
     }
-}
-
-/// The `.json` files of a handoff directory, sorted.
-fn handoff_files(dir: &Path) -> Vec<PathBuf> {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut h: Vec<PathBuf> = rd
-        .flatten()
-        .map(|e| e.path())
-        .filter(|f| f.is_file() && f.extension().is_some_and(|e| e == "json"))
-        .collect();
-    h.sort();
-    h
 }
 
 fn sort_key(item: &Item) -> (Option<i64>, u64, String, u32) {

@@ -1,18 +1,29 @@
 //! Reading and parsing many files on every core: the work per file is
 //! independent, and on a big mailbox the filesystem calls dominate.
 //!
-//! The threads are rayon's: [`map`] is a parallel iterator, and the
-//! workers of [`ordered`] are tasks spawned on rayon's pool (no threads
-//! started per call). What rayon does not offer is [`ordered`]'s contract
-//! (results handed over in input order *while* later chunks are still
-//! worked on, with a bounded number in flight); that hand-over is here.
+//! Why not rayon: [`ordered`]'s contract (results handed over in input
+//! order *while* later chunks are worked on, a bounded number in flight)
+//! is not one of rayon's iterators, so only the threads could move to its
+//! pool. That was tried (workers spawned in `rayon::in_place_scope`, `map`
+//! as `par_iter().with_min_len(..)`) and measured, threads here vs rayon,
+//! interleaved runs at real-time priority on the shared 2-core machine,
+//! two sessions:
+//! - `cargo bench --bench inbox_load`, medians of 4 rounds: mailbox 2,200
+//!   messages 23.2, 23.4, 20.1, 27.3 ms vs 25.2, 30.5, 21.2, 29.1 ms (rayon
+//!   slower in every round); mcp corpus 2,200 51.8, 53.3, 45.6, 48.4 ms vs
+//!   51.5, 66.7, 47.4, 58.1 ms; mailbox 220 2.79, 2.96, 2.81, 3.50 ms vs
+//!   3.08, 3.28, 2.41, 2.57 ms; the fixture within noise;
+//! - `amail parse --format jsonl` over 10,000 files (`amail demo
+//!   --messages 10000`), 40 and 30 runs: median 65.4 / 68.2 ms vs 66.2 /
+//!   67.4 ms; `amail threads` on the same mailbox 126.3 vs 124.9 ms.
+//!
+//! Mixed on small loads, the same end to end, slower on the larger
+//! in-process loads: the threads stay `std::thread::scope`'s.
 
 use std::num::NonZeroUsize;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
-
-use rayon::prelude::*;
 
 /// Below this many items threads cost more than they save.
 const MIN_PER_THREAD: usize = 256;
@@ -30,12 +41,27 @@ pub(crate) fn map_min<T: Sync, R: Send>(
     min_per_thread: usize,
     f: impl Fn(&T) -> R + Sync,
 ) -> Vec<R> {
-    let min = min_per_thread.max(1);
-    if cores() == 1 || items.len() < 2 * min {
+    let threads = cores().min(items.len() / min_per_thread.max(1)).max(1);
+    if threads == 1 {
         return items.iter().map(f).collect();
     }
+    let chunk = items.len().div_ceil(threads);
     let f = &f;
-    items.par_iter().with_min_len(min).map(f).collect()
+    std::thread::scope(|s| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| s.spawn(move || part.iter().map(f).collect::<Vec<R>>()))
+            .collect();
+        let mut out = Vec::with_capacity(items.len());
+        for h in handles {
+            match h.join() {
+                Ok(part) => out.extend(part),
+                // A panic in a worker is a bug; surface it where it happened.
+                Err(p) => std::panic::resume_unwind(p),
+            }
+        }
+        out
+    })
 }
 
 /// The cores worth a thread (at most eight: past that the filesystem, not
@@ -105,14 +131,9 @@ where
     };
     let next = AtomicUsize::new(0);
     let (shared, next, init, work) = (&shared, &next, &init, &work);
-    // The workers run on rayon's pool; this thread (never one of the
-    // pool's: callers are the CLI and the loader) stays the consumer. A
-    // worker waits for room while the consumer is behind, and the consumer
-    // frees it without help from the pool, so a pool smaller than
-    // `threads` only runs the workers in turn.
-    rayon::in_place_scope(|s| {
+    std::thread::scope(|s| {
         for _ in 0..threads {
-            s.spawn(move |_| {
+            s.spawn(move || {
                 // Tells the consumer this worker is gone even if `work`
                 // panics, so it never waits for a chunk nobody will finish
                 // (the scope then re-raises the panic).

@@ -348,6 +348,21 @@ impl Walker {
     }
 }
 
+/// The `.json` files of a handoff directory (`.handoffs/` or `HANDOFF_DIR`),
+/// sorted; none when it is missing. Everything there is a handoff, so the
+/// mail walk (which skips hidden entries) does not list it.
+pub fn handoff_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    out.sort();
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,18 +22,6 @@ pub(crate) fn is_json(p: &Path) -> bool {
     })
 }
 
-fn handoff_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    out.sort();
-    out
-}
-
 /// The text of a mailbox JSON file when it holds handoff or A2A items: the
 /// loader calls this on the bytes it already read, so [`merge_read`] need
 /// not read every JSON file of the mailbox a second time.
@@ -42,13 +30,7 @@ pub(crate) fn protocol_text(path: &Path, bytes: &[u8]) -> Option<String> {
         return None;
     }
     let text = String::from_utf8_lossy(bytes).into_owned();
-    holds_items(&text).then_some(text)
-}
-
-fn holds_items(text: &str) -> bool {
-    formats::objects(text)
-        .ok()
-        .is_some_and(|o| o.iter().any(|o| formats::classify(&o.value).is_some()))
+    formats::holds_items(&text).then_some(text)
 }
 
 /// Replaces the loaded JSON files that hold handoff or A2A items by their
@@ -77,7 +59,7 @@ pub(crate) fn merge_read(
         .collect();
     candidates.dedup();
     let dir = formats::handoff::dir_for(root, handoff_dir.as_deref());
-    candidates.extend(handoff_files(&dir));
+    candidates.extend(crate::source::walk::handoff_files(&dir));
     for p in candidates {
         let in_dir = p.starts_with(&dir);
         let known = read.remove(&p);
@@ -95,7 +77,7 @@ pub(crate) fn merge_read(
                     continue;
                 };
                 let text = String::from_utf8_lossy(&bytes).into_owned();
-                let ours = holds_items(&text);
+                let ours = formats::holds_items(&text);
                 (text, ours)
             }
         };
