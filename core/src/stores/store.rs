@@ -53,6 +53,39 @@ pub struct ReplyOutcome {
     pub committed: bool,
 }
 
+/// What one mark-read did.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ReadOutcome {
+    pub key: String,
+    pub agent: String,
+    pub read_at: DateTime<Utc>,
+    /// False when the recipient had already read it (nothing written).
+    pub changed: bool,
+}
+
+/// A new message a person writes to agents (`c` in the TUI, and any
+/// future `amail send`): not an answer to one message, so no reply rule
+/// applies; the store writes it where the recipients read mail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Draft {
+    pub from: String,
+    /// One or more agents; a caller that means "all agents of the
+    /// project" expands the roster before building the draft.
+    pub to: Vec<String>,
+    /// The protocol type written into the subject and first body line
+    /// (HELP_RESPONSE, GUIDANCE, NUDGE, TERMINATE), or `None` for a plain
+    /// message.
+    pub kind: Option<String>,
+    /// The bead the message is about, written as `[bead]` in the subject.
+    pub bead: Option<String>,
+    pub subject: String,
+    pub body: String,
+    /// The thread to file it under; `None` starts a new one.
+    pub thread: Option<String>,
+    pub importance: Option<String>,
+    pub ack_required: bool,
+}
+
 /// A mailbox backend: where mail is read from and acks and replies are
 /// written to, exactly as the agents' own tools would.
 ///
@@ -99,6 +132,37 @@ pub trait MailStore {
         body: &str,
         now: DateTime<Utc>,
     ) -> Result<ReplyOutcome, Error>;
+    /// Marks each of `keys` read by `as_agent` at `now`, without
+    /// acknowledging. Same ordering and idempotence as [`ack`](Self::ack).
+    /// Stores that cannot record reads (mail piped on stdin) refuse.
+    fn mark_read(
+        &self,
+        inbox: Option<&Inbox>,
+        keys: &[String],
+        as_agent: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<ReadOutcome>, Error> {
+        let _ = (inbox, keys, as_agent, now);
+        Err(Error::Unsupported(format!(
+            "{} cannot record reads",
+            self.describe()
+        )))
+    }
+    /// Writes a new message from `draft.from` to `draft.to` at `now`,
+    /// where the recipients read mail (the same files and rows a reply
+    /// writes). Stores that cannot be written (stdin) refuse.
+    fn send(
+        &self,
+        inbox: Option<&Inbox>,
+        draft: &Draft,
+        now: DateTime<Utc>,
+    ) -> Result<ReplyOutcome, Error> {
+        let _ = (inbox, draft, now);
+        Err(Error::Unsupported(format!(
+            "{} cannot be written to",
+            self.describe()
+        )))
+    }
     /// Files and directories whose changes should trigger a reload
     /// (directories recursively).
     fn watch_paths(&self) -> Vec<PathBuf>;
