@@ -16,6 +16,20 @@ use amail_core::router::{RouteOutcome, Router, RouterOptions, Store, TaskSummary
 use amail_core::stores::{self, LoadOptions, MailStore};
 use amail_tui::Backend;
 
+/// The task store whose board goes with the mail at `source`: the `store`
+/// directory beside it when there is one (`amail demo DIR` writes
+/// `DIR/mail` and `DIR/store`; `amail route DIR/mail --store DIR/store` is
+/// the usual pairing), else `default`. Only an existing store counts: the
+/// inbox never creates one.
+pub fn store_beside(source: &std::path::Path, default: PathBuf) -> PathBuf {
+    let source = std::path::absolute(source).unwrap_or_else(|_| source.to_path_buf());
+    source
+        .parent()
+        .map(|dir| dir.join("store"))
+        .filter(|s| Store::exists(s))
+        .unwrap_or(default)
+}
+
 pub struct RealBackend {
     source: PathBuf,
     opts: LoadOptions,

@@ -1,4 +1,4 @@
-//! `amail inbox [SOURCE] [--as AGENT] [--demo] [--db FILE]`: the TUI.
+//! `amail inbox [SOURCE] [--as AGENT] [--store DIR] [--demo] [--db FILE]`: the TUI.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,7 +12,7 @@ use amail_tui::{Backend, RunOptions, UiConfig};
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  amail inbox --demo\n  amail inbox --demo --fresh\n  amail inbox ~/.mcp_agent_mail_git_mailbox_repo --as BlueLake\n  amail inbox ./mail\n\nThe demo mailbox is DATA_DIR/demo-inbox (DATA_DIR: $AMAIL_HOME, else ~/.local/share/amail);\nits path is printed on stderr.\n\nKeys: ? in the app lists them; rebind in the config file's [keys] table."
+    after_help = "Examples:\n  amail inbox --demo\n  amail inbox --demo --fresh\n  amail inbox ~/.mcp_agent_mail_git_mailbox_repo --as BlueLake\n  amail inbox ./mail              # board: ./store when it exists\n  amail inbox ./mail --store ./tasks\n\nThe demo mailbox is DATA_DIR/demo-inbox (DATA_DIR: $AMAIL_HOME, else ~/.local/share/amail);\nits path is printed on stderr.\n\nKeys: ? in the app lists them; rebind in the config file's [keys] table."
 )]
 pub struct InboxArgs {
     /// A mailbox directory or an mcp_agent_mail storage root (default: the amail mailbox).
@@ -32,6 +32,10 @@ pub struct InboxArgs {
     /// The mcp_agent_mail SQLite database, when it is not inside SOURCE.
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
+    /// The task store the board shows (default: the `store` directory
+    /// beside SOURCE when there is one, else the amail data dir's store).
+    #[arg(long, value_name = "DIR", conflicts_with = "demo")]
+    pub store: Option<PathBuf>,
 }
 
 pub fn run(args: InboxArgs, settings: &amail::config::Config) -> CliResult {
@@ -40,6 +44,10 @@ pub fn run(args: InboxArgs, settings: &amail::config::Config) -> CliResult {
     // path is a command-line error, not a screen with an error inside.
     if !args.demo {
         check_source(&args)?;
+    }
+    if let Some(store) = &args.store {
+        // A mistyped --store must say so, not show an empty board.
+        super::open_store(store)?;
     }
     use std::io::IsTerminal;
     if !std::io::stdout().is_terminal() {
@@ -86,7 +94,8 @@ fn check_source(args: &InboxArgs) -> Result<(), CliError> {
 /// `--demo` opens the demo mailbox under the data dir (see [`demo_dir`]),
 /// routed into its own store, so the board has tasks and follows the
 /// replies.
-/// Any other SOURCE is read as is; the board shows the default store.
+/// Any other SOURCE is read as is; the board shows `--store`, else the
+/// store beside SOURCE (`DIR/store` for `DIR/mail`), else the default one.
 fn make_backend(args: &InboxArgs, max_bytes: u64) -> Result<Box<dyn Backend>, CliError> {
     if args.demo {
         let dir = demo_dir(&super::amail_home(), args.fresh)?;
@@ -101,13 +110,17 @@ fn make_backend(args: &InboxArgs, max_bytes: u64) -> Result<Box<dyn Backend>, Cl
         )));
     }
     let source = args.source.clone().unwrap_or_else(super::default_mailbox);
+    let store = match &args.store {
+        Some(s) => s.clone(),
+        None => amail::backend::store_beside(&source, super::default_store()),
+    };
     Ok(Box::new(RealBackend::new(
         source,
         LoadOptions {
             db: args.db.clone(),
             max_bytes,
         },
-        super::default_store(),
+        store,
         false,
     )))
 }

@@ -79,7 +79,7 @@ fn narrow_shows_one_pane_wide_shows_all() {
     let wide = app.render(160, 48);
     assert!(wide.contains("Threads · All"));
     assert!(wide.contains("Thread ol-531 · 1 message"));
-    assert!(wide.contains("context  [")); // the message pane too
+    assert!(wide.contains("context usage  [")); // the message pane too
 }
 
 #[test]
@@ -87,7 +87,7 @@ fn number_keys_filter_with_counts() {
     let mut app = TestApp::sample();
     let screen = app.render(160, 48);
     assert!(screen.contains("[1 All 7]"));
-    assert!(screen.contains("2 Pending ack 2"));
+    assert!(screen.contains("2 Pending 2"));
     assert!(screen.contains("5 Failed 1"));
     app.press("3");
     assert_eq!(app.model.filter, Filter::Help);
@@ -486,8 +486,9 @@ fn message_view_scrolls_and_raw_toggles() {
     app.press("/ol-527.2<enter><enter><enter>");
     app.send(Msg::Resize(80, 24));
     assert_eq!(app.model.detail_scroll, 0);
+    // Scrolling stops once the end of the message shows (two rows here).
     app.press("jjj");
-    assert_eq!(app.model.detail_scroll, 3);
+    assert_eq!(app.model.detail_scroll, 2);
     let screen = app.render(80, 24);
     assert!(!screen.contains("type  ? HELP"), "scrolled past the header");
     app.press("G");

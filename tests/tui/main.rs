@@ -9,4 +9,5 @@ mod robustness;
 mod snapshots;
 mod terminal;
 mod tmux;
+mod truth;
 mod watch;

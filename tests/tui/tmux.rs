@@ -123,7 +123,7 @@ fn find_read_ack_answer_and_quit_in_a_real_terminal() {
     t.wait_for("‼1 help");
     // The Help filter puts the unanswered request first; open it and read it.
     t.text("3");
-    t.wait_for("[3 Help requests");
+    t.wait_for("[3 Help");
     t.keys(&["Enter"]);
     t.wait_for("Thread ");
     t.keys(&["Enter"]);
@@ -211,13 +211,13 @@ fn reply_through_editor_suspends_and_restores_the_app() {
     };
     t.wait_for("Threads · All");
     t.text("3");
-    t.wait_for("[3 Help requests 2]");
+    t.wait_for("[3 Help 2]");
     t.text("e");
     // Back in the app after the editor, with the reply written.
     t.wait_for("✓ reply sent to");
     let screen = t.wait_for("Answer written in the editor.");
     assert!(screen.contains("↩ ANSWER"), "{screen}");
-    assert!(screen.contains("Threads · Help requests"), "{screen}");
+    assert!(screen.contains("Threads · Help"), "{screen}");
     // Keys still work after the input stream was restarted.
     t.text("q");
     let after = t.wait_for("EXIT=");

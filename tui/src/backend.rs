@@ -36,6 +36,14 @@ pub trait Backend {
     /// its recipients and type (`amail_core::stores::reply_rule`).
     fn reply(&mut self, inbox: &Inbox, key: &str, as_agent: &str, body: &str)
         -> Result<(), String>;
+    /// The text of a mail file, for `v` (lossy UTF-8, at most the
+    /// message size limit).
+    fn read_file(&mut self, path: &std::path::Path) -> Result<String, String> {
+        let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = amail_core::fsio::read_limited(f, amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
     /// Files and directories whose changes should trigger a reload.
     fn watch_paths(&self) -> Vec<PathBuf>;
 }

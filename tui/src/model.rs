@@ -54,22 +54,12 @@ impl Filter {
         Filter::Done,
     ];
 
-    pub(crate) fn label(self) -> &'static str {
+    /// One name at every width (tabs, pane titles, help), so a person
+    /// who resizes the terminal never has to learn a second vocabulary.
+    pub fn label(self) -> &'static str {
         match self {
             Filter::All => "All",
-            Filter::PendingAck => "Pending ack",
-            Filter::Help => "Help requests",
-            Filter::InProgress => "In progress",
-            Filter::Failed => "Failed",
-            Filter::Done => "Done",
-        }
-    }
-
-    /// For narrow terminals.
-    pub fn short(self) -> &'static str {
-        match self {
-            Filter::All => "All",
-            Filter::PendingAck => "Ack",
+            Filter::PendingAck => "Pending",
             Filter::Help => "Help",
             Filter::InProgress => "Active",
             Filter::Failed => "Failed",
@@ -131,6 +121,13 @@ pub struct Search {
     pub typing: bool,
     /// The selection when the prompt opened (Esc goes back to it).
     pub origin: Option<String>,
+}
+
+/// A mail file as `v` shows it, read through the backend on demand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileText {
+    pub path: std::path::PathBuf,
+    pub text: Result<String, String>,
 }
 
 /// A one-line message for the user in the footer.
@@ -217,6 +214,8 @@ pub struct Model {
     pub sel: Selection,
     pub detail_scroll: u16,
     pub raw: bool,
+    /// The file `v` shows (the current message's, once read).
+    pub file: Option<FileText>,
     pub overlay: Option<Overlay>,
     pub search: Search,
     pub notice: Option<Notice>,
@@ -251,6 +250,7 @@ impl Model {
             sel: Selection::default(),
             detail_scroll: 0,
             raw: false,
+            file: None,
             overlay: None,
             search: Search::default(),
             notice: None,
@@ -380,18 +380,31 @@ impl Model {
     }
 
     pub(crate) fn matches_filter(&self, t: &Thread, f: Filter) -> bool {
-        let last = self.last_message(t).map(|m| m.message.kind);
+        let phase = self.last_message(t).map_or(Phase::Active, phase);
         match f {
             Filter::All => true,
             Filter::PendingAck => self.thread_pending(t) > 0,
             Filter::Help => t.help != HelpState::None,
-            Filter::Failed => last == Some(MessageType::Failed),
-            Filter::Done => matches!(last, Some(MessageType::Done | MessageType::OfferingReady)),
-            Filter::InProgress => !matches!(
-                last,
-                Some(MessageType::Done | MessageType::OfferingReady | MessageType::Failed)
-            ),
+            Filter::Failed => phase == Phase::Failed,
+            Filter::Done => phase == Phase::Done,
+            Filter::InProgress => phase == Phase::Active,
         }
+    }
+
+    /// Whether `m` waits for an ack from the person at the keyboard: with
+    /// `--as`, from that agent only (`None`: it was never theirs to ack);
+    /// without, from anyone. `Some(false)`: owed and given.
+    pub fn owes_ack(&self, m: &InboxMessage) -> Option<bool> {
+        if !m.message.ack_required {
+            return None;
+        }
+        let mut mine = m
+            .recipients
+            .iter()
+            .filter(|r| self.identity.as_deref().is_none_or(|me| me == r.agent))
+            .peekable();
+        mine.peek()?;
+        Some(mine.any(|r| r.ack_at.is_none()))
     }
 
     pub(crate) fn filter_count(&self, f: Filter) -> usize {
@@ -642,6 +655,39 @@ impl Model {
     pub(crate) fn unanswered_help(&self) -> usize {
         self.counts().unanswered_help
     }
+}
+
+/// Where a thread stands by its latest message, for the filters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Phase {
+    Active,
+    Failed,
+    Done,
+}
+
+/// A protocol item (handoff, A2A) is a NOTE whose `parsed.status` holds the
+/// protocol's state word: a completed A2A task or a completed or rejected
+/// handoff is over, as DONE is; its failure is a failure.
+pub(crate) fn phase(m: &InboxMessage) -> Phase {
+    let msg = &m.message;
+    match msg.kind {
+        MessageType::Done | MessageType::OfferingReady => Phase::Done,
+        MessageType::Failed => Phase::Failed,
+        MessageType::Unknown if is_protocol_item(msg) => {
+            match msg.parsed.status.as_deref().unwrap_or("") {
+                "completed" | "rejected" | "COMPLETED" | "CANCELLED" => Phase::Done,
+                "failed" | "FAILED" => Phase::Failed,
+                _ => Phase::Active,
+            }
+        }
+        _ => Phase::Active,
+    }
+}
+
+fn is_protocol_item(msg: &amail_parser::OwnedMessage) -> bool {
+    msg.raw_type
+        .as_deref()
+        .is_some_and(|r| r == "HANDOFF" || r.starts_with("A2A_"))
 }
 
 fn message_matches(m: &InboxMessage, q: &str) -> bool {

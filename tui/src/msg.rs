@@ -50,6 +50,11 @@ pub enum Msg {
         key: String,
         result: Result<(), String>,
     },
+    /// A mail file was read for `v` (or why not).
+    FileRead {
+        path: PathBuf,
+        text: Result<String, String>,
+    },
     /// `$EDITOR` returned: the text, or why it failed.
     EditorClosed(Result<String, String>),
     Watch(WatchState),
@@ -71,6 +76,10 @@ pub enum Command {
         key: String,
         agent: String,
         body: String,
+    },
+    /// Read a mail file for the raw view.
+    ReadFile {
+        path: PathBuf,
     },
     /// Suspend the terminal and edit `initial` in `$EDITOR`.
     Editor {

@@ -73,6 +73,10 @@ pub fn execute(backend: &mut dyn Backend, inbox: &mut Inbox, cmd: Command) -> Op
             let result = backend.reply(inbox, &key, &agent, &body);
             Some(Msg::Replied { key, result })
         }
+        Command::ReadFile { path } => {
+            let text = backend.read_file(&path);
+            Some(Msg::FileRead { path, text })
+        }
         Command::Editor { .. } | Command::Quit => None,
     }
 }

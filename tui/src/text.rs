@@ -57,6 +57,99 @@ pub(crate) fn truncate_left(s: &str, max: usize) -> String {
     kept.into_iter().rev().collect()
 }
 
+/// Cuts `s` to at most `max` columns by dropping its middle (`7d3c…9f21`):
+/// for ids, which often share a prefix (a date, a UUID's first group) and
+/// differ at the end. Two thirds of the room go to the tail.
+pub fn shorten_middle(s: &str, max: usize) -> String {
+    if width(s) <= max {
+        return s.to_string();
+    }
+    if max < 5 {
+        return truncate(s, max);
+    }
+    let room = max - 1;
+    let head_w = room / 3;
+    let tail_w = room - head_w;
+    let mut head = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w > head_w {
+            break;
+        }
+        used += w;
+        head.push(c);
+    }
+    let mut tail: Vec<char> = Vec::new();
+    used = 0;
+    for c in s.chars().rev() {
+        let w = c.width().unwrap_or(0);
+        if used + w > tail_w {
+            break;
+        }
+        used += w;
+        tail.push(c);
+    }
+    head.push('…');
+    head.extend(tail.into_iter().rev());
+    head
+}
+
+/// [`shorten_middle`], then padded to exactly `cols` columns.
+pub(crate) fn fit_middle(s: &str, cols: usize) -> String {
+    let mut out = shorten_middle(s, cols);
+    let w = width(&out);
+    out.extend(std::iter::repeat_n(' ', cols.saturating_sub(w)));
+    out
+}
+
+/// The byte length of the longest prefix of `s` at most `cols` wide (at
+/// least one char, so a loop over it always advances).
+pub(crate) fn prefix_within(s: &str, cols: usize) -> usize {
+    let mut used = 0;
+    for (i, c) in s.char_indices() {
+        let w = c.width().unwrap_or(0);
+        if used + w > cols && i > 0 {
+            return i;
+        }
+        used += w;
+    }
+    s.len()
+}
+
+/// Greedy word wrap to rows of at most `cols` columns; a word longer than
+/// a row is cut. Spaces at the breaks are dropped.
+pub(crate) fn wrap_words(s: &str, cols: usize) -> Vec<String> {
+    let cols = cols.max(1);
+    let mut rows = vec![String::new()];
+    for word in s.split(' ') {
+        let mut word = word;
+        loop {
+            let row = rows.last_mut().expect("one row");
+            let sep = usize::from(!row.is_empty());
+            if width(row) + sep + width(word) <= cols {
+                if sep == 1 {
+                    row.push(' ');
+                }
+                row.push_str(word);
+                break;
+            }
+            if !row.is_empty() {
+                rows.push(String::new());
+                continue;
+            }
+            let cut = prefix_within(word, cols);
+            row.push_str(&word[..cut]);
+            word = &word[cut..];
+            if word.is_empty() {
+                break;
+            }
+            rows.push(String::new());
+        }
+    }
+    rows
+}
+
 /// Truncates, then pads with spaces to exactly `cols` columns.
 pub(crate) fn fit(s: &str, cols: usize) -> String {
     let mut out = truncate(s, cols);
@@ -95,6 +188,28 @@ mod tests {
     fn truncate_left_keeps_the_tail() {
         assert_eq!(truncate_left("/home/dev/mail", 6), "…/mail");
         assert_eq!(truncate_left("short", 10), "short");
+    }
+
+    #[test]
+    fn shorten_middle_keeps_both_ends() {
+        let a = "7d3c9a10-0e4f-4c1b-9a55-3f1e2d7c9b01";
+        let b = "7d3c9a10-0e4f-4c1b-9a55-3f1e2d7c4a77";
+        assert_eq!(shorten_middle(a, 12), "7d3…2d7c9b01");
+        assert_ne!(shorten_middle(a, 12), shorten_middle(b, 12));
+        assert_eq!(shorten_middle("short", 12), "short");
+        for max in 0..12 {
+            assert!(
+                width(&shorten_middle("ab世界cd🚀ef世界", max)) <= max,
+                "{max}"
+            );
+        }
+    }
+
+    #[test]
+    fn wrap_words_breaks_between_words() {
+        assert_eq!(wrap_words("one two three", 7), ["one two", "three"]);
+        assert_eq!(wrap_words("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        assert!(wrap_words("a 世界世界 b", 4).iter().all(|r| width(r) <= 4));
     }
 
     #[test]

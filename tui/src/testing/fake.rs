@@ -25,6 +25,9 @@ pub struct FakeBackend {
     pub watch: Vec<PathBuf>,
     /// The changed paths of every `reload` asked for, in order.
     pub reloads: Vec<Vec<PathBuf>>,
+    /// Mail files `read_file` serves (the sample's, written as a plain
+    /// mailbox stores them).
+    pub files: std::collections::BTreeMap<PathBuf, String>,
 }
 
 impl FakeBackend {
@@ -37,12 +40,15 @@ impl FakeBackend {
             replies: Vec::new(),
             watch: Vec::new(),
             reloads: Vec::new(),
+            files: Default::default(),
         }
     }
 
     pub fn sample() -> Self {
         let now = fixed_now();
-        FakeBackend::new(sample_inbox(now), sample_tasks(now), now)
+        let mut b = FakeBackend::new(sample_inbox(now), sample_tasks(now), now);
+        b.files = sample_files(&b.inbox);
+        b
     }
 
     /// Adds a message as if a new file had landed in the mailbox.
@@ -157,7 +163,38 @@ impl Backend for FakeBackend {
         }
         Ok(())
     }
+    fn read_file(&mut self, path: &std::path::Path) -> Result<String, String> {
+        self.files
+            .get(path)
+            .cloned()
+            .ok_or_else(|| format!("{}: no such file", path.display()))
+    }
     fn watch_paths(&self) -> Vec<PathBuf> {
         self.watch.clone()
     }
+}
+
+/// Each sample message's file, as a plain mailbox keeps it (spec text).
+fn sample_files(inbox: &Inbox) -> std::collections::BTreeMap<PathBuf, String> {
+    use amail_core::stores::mailbox::{render_spec_text, SpecMail};
+    inbox
+        .messages
+        .iter()
+        .filter_map(|x| {
+            let m = &x.message;
+            let to: Vec<String> = m.to.iter().map(|s| s.to_string()).collect();
+            let text = render_spec_text(&SpecMail {
+                id: &x.key,
+                from: m.from.as_deref().unwrap_or(""),
+                to: &to,
+                thread: m.thread_id.as_deref().unwrap_or(""),
+                date: m.timestamp?,
+                subject: &m.subject,
+                body: &m.body,
+                ack_required: m.ack_required,
+                importance: &m.importance,
+            });
+            Some((x.path.clone()?, text))
+        })
+        .collect()
 }

@@ -29,7 +29,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                 return None;
             }
             m.dirty = true;
-            key(m, k)
+            key(m, k).or_else(|| wants_file(m))
         }
         Msg::Scroll(lines) => {
             m.dirty = true;
@@ -61,7 +61,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             let inbox = inbox.map(|i| m.inbox = i);
             loaded(m, &before, inbox, tasks);
             m.dirty = true;
-            None
+            wants_file(m)
         }
         Msg::Reloaded {
             before,
@@ -69,6 +69,11 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             tasks,
         } => {
             loaded(m, &before, inbox, tasks);
+            m.dirty = true;
+            wants_file(m)
+        }
+        Msg::FileRead { path, text } => {
+            m.file = Some(crate::model::FileText { path, text });
             m.dirty = true;
             None
         }
@@ -159,6 +164,19 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
 
 const RELOADING: &str = "reloading…";
 
+/// With the raw view on, the current message's file unless it is the one
+/// already read.
+fn wants_file(m: &Model) -> Option<Command> {
+    if !m.raw {
+        return None;
+    }
+    let path = m.current_message()?.path.clone()?;
+    if m.file.as_ref().is_some_and(|f| f.path == path) {
+        return None;
+    }
+    Some(Command::ReadFile { path })
+}
+
 fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
@@ -185,6 +203,8 @@ fn loaded(
         Err(e) => errors.push(format!("tasks: {e}")),
     }
     m.data_changed();
+    // The file may have changed with the mail: read it again when shown.
+    m.file = None;
     m.load_error = if errors.is_empty() {
         None
     } else {

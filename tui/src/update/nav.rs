@@ -1,7 +1,7 @@
 //! Moving around: selection steps, drilling in and out, filters, screens.
 
 use crate::model::{Filter, ListKind, Model, Notice, Pane, Screen, Search};
-use crate::view::message::detail_line_count;
+use crate::view::message::{detail_line_count, detail_rows_visible};
 
 pub(super) fn set_filter(m: &mut Model, f: Filter) {
     m.screen = Screen::Inbox;
@@ -19,7 +19,8 @@ pub(super) fn set_filter(m: &mut Model, f: Filter) {
 /// or scrolls the message view when that has focus.
 pub(super) fn step(m: &mut Model, delta: isize) {
     let Some(kind) = m.current_list() else {
-        let max = detail_line_count(m).saturating_sub(1) as isize;
+        // The last page fills the pane: scrolling stops when the end shows.
+        let max = detail_line_count(m).saturating_sub(detail_rows_visible(m)) as isize;
         let cur = m.detail_scroll as isize;
         let next = cur.saturating_add(delta).clamp(0, max.max(0));
         m.detail_scroll = next as u16;

@@ -1,6 +1,8 @@
-//! The agent roster: who is working on what, who waits for help, each
-//! agent's AgentTurn state (idle, dispatched, running, suspended), how many
-//! acks each still owes, and when each was last heard from. An agent with
+//! The agent roster: who is working on what, who waits for help, how many
+//! acks each still owes, and when each was last heard from. One state per
+//! agent ([`roster_state`]): what its mail says when that is news (help,
+//! offered, failed, checkpoint), else its AgentTurn state (dispatched,
+//! running, suspended), so "idle" never stands beside "running". An agent with
 //! two or more beads in progress at once breaks the single-active-turn rule
 //! and is flagged in red (`⚠ N beads` in place of its bead).
 
@@ -9,7 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use super::{full_row, line_text, pane, scroll_window};
+use super::{full_row, line_text, scroll_window, titled};
 use crate::keymap::Action;
 use crate::model::{age, Model};
 use crate::text::{fit, fit_right};
@@ -36,9 +38,22 @@ pub(crate) fn turn_badge(s: TurnState) -> (&'static str, Tone) {
     }
 }
 
+/// The one state shown for an agent. Mail that asks for a person (help,
+/// an offering, a failure, a checkpoint) wins; otherwise a live turn
+/// (dispatched, running, suspended) says more than "working" or "idle".
+pub(crate) fn roster_state(a: &amail_core::inbox::Agent) -> (&'static str, Tone) {
+    match (a.state, a.turn) {
+        (
+            AgentState::Idle | AgentState::Working,
+            TurnState::Dispatched | TurnState::Running | TurnState::Suspended,
+        ) => turn_badge(a.turn),
+        (s, _) => state_badge(s),
+    }
+}
+
 pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let th = &m.config.theme;
-    let block = pane(m, format!("Agents · {}", m.inbox.agents.len()), true);
+    let block = titled(m, format!("Agents · {}", m.inbox.agents.len()), true, area);
     let inner = block.inner(area);
     f.render_widget(block, area);
     if m.inbox.agents.is_empty() {
@@ -49,16 +64,12 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         return;
     }
     let w = inner.width as usize;
-    // The turn column only where the last message keeps room to be read.
-    let show_turn = w >= 100;
-    let turn_w = if show_turn { 13 } else { 0 };
-    let last_w = w.saturating_sub(2 + 16 + 14 + turn_w + 13 + 8 + 5);
+    let last_w = w.saturating_sub(2 + 16 + 14 + 13 + 8 + 5);
     let mut lines = vec![Line::styled(
         format!(
-            "  {}{}{}{}{}{}{}",
+            "  {}{}{}{}{}{}",
             fit("agent", 16),
             fit("state", 14),
-            fit(if show_turn { "turn" } else { "" }, turn_w),
             fit("bead", 13),
             fit("owes", 8),
             fit("last message", last_w),
@@ -76,8 +87,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let owed = m.counts().owed;
     for (i, a) in m.inbox.agents.iter().enumerate().skip(start).take(h) {
         let sel = selected == Some(i);
-        let (word, tone) = state_badge(a.state);
-        let (turn_word, turn_tone) = turn_badge(a.turn);
+        let (word, tone) = roster_state(a);
         let bead = if a.multiple_active {
             Span::styled(
                 fit(&format!("⚠ {} beads", a.active_beads.len()), 13),
@@ -101,7 +111,6 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
             Span::styled(if sel { "▶ " } else { "  " }, th.accent()),
             Span::styled(fit(&line_text(&a.name), 16), th.base()),
             Span::styled(fit(word, 14), th.tone(tone)),
-            Span::styled(fit(turn_word, turn_w), th.tone(turn_tone)),
             bead,
             Span::styled(
                 fit(

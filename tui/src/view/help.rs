@@ -4,13 +4,15 @@
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph, Wrap};
+use ratatui::widgets::{Clear, Paragraph};
 use ratatui::Frame;
 
 use super::{centered, line_text, pane};
 use crate::keymap::{Action, Group};
 use crate::model::Model;
 use crate::text::fit;
+use crate::theme::badge;
+use amail_parser::MessageType;
 
 /// Everything the overlay shows, in one column.
 pub(crate) fn help_lines(m: &Model) -> Vec<Line<'static>> {
@@ -57,19 +59,22 @@ pub(crate) fn extra_lines(m: &Model) -> Vec<Line<'static>> {
     out.push(Line::styled("Marks", t.heading()));
     for (k, d) in [
         ("  ●ACK", "an acknowledgement is still owed (●ACK3: three)"),
-        ("  ✓ACK", "every recipient acknowledged"),
+        ("  ✓ACK", "every recipient (with --as: you) acknowledged"),
         ("  ‼HELP", "a help request nobody has answered"),
-        ("  ? HELP  ↩ ANSWER", "help request / help response"),
-        ("  … PROGRESS  ▶ ACCEPTED", "work under way"),
-        ("  ◆ OFFERED  ✓ DONE", "offered for review / done"),
-        (
-            "  ✗ FAILED  ⟳ CHECKPT",
-            "failed / checkpointed for a successor",
-        ),
     ] {
         out.push(Line::from(vec![
             Span::styled(fit(k, 26), t.base()),
             Span::styled(d.to_string(), t.muted()),
+        ]));
+    }
+    // Every badge a row can carry, from the same table the rows use.
+    let mut kinds = MessageType::KNOWN.to_vec();
+    kinds.push(MessageType::Unknown);
+    for kind in kinds {
+        let (g, w, tone) = badge(kind);
+        out.push(Line::from(vec![
+            Span::styled(fit(&format!("  {g} {w}"), 26), t.tone(tone)),
+            Span::styled(badge_meaning(kind).to_string(), t.muted()),
         ]));
     }
     out.push(Line::raw(""));
@@ -92,42 +97,81 @@ pub(crate) fn extra_lines(m: &Model) -> Vec<Line<'static>> {
         ),
         t.muted(),
     ));
+    // Config problems whole: wrapped here (the overlay does not wrap, so
+    // its scrolling counts real rows), continuation rows indented.
     for w in &m.config.warnings {
-        out.push(Line::styled(format!("⚠ {}", line_text(w)), t.warn()));
+        let text = format!("⚠ {}", line_text(w));
+        for (i, row) in crate::text::wrap_words(&text, WRAP - 2)
+            .into_iter()
+            .enumerate()
+        {
+            let indent = if i == 0 { "" } else { "  " };
+            out.push(Line::styled(format!("{indent}{row}"), t.warn()));
+        }
     }
     out
 }
 
+/// Columns the help text is wrapped to (fits the 76-column overlay).
+const WRAP: usize = 70;
+
+fn badge_meaning(kind: MessageType) -> &'static str {
+    match kind {
+        MessageType::BeadAccepted => "an agent took the bead",
+        MessageType::Progress => "work under way",
+        MessageType::HelpRequest => "a help request",
+        MessageType::HelpResponse => "an answer to a help request",
+        MessageType::OfferingReady => "offered for review",
+        MessageType::Done => "done",
+        MessageType::Failed => "failed",
+        MessageType::Checkpoint => "checkpointed for a successor",
+        MessageType::SpawnRequest => "asks for an agent to be started",
+        MessageType::SpawnAck => "an agent was started",
+        MessageType::Unknown => "no protocol type: a note, handoff or A2A item",
+    }
+}
+
+/// `Help · ? closes · 1-20 of 64 ↓`: where the view is and which way more is.
+fn title(m: &Model, scroll: usize, visible: usize, total: usize) -> String {
+    let mut t = format!("Help · {} closes", m.config.keymap.first_key(Action::Help));
+    if total > visible {
+        let last = (scroll + visible).min(total);
+        let arrows = match (scroll > 0, last < total) {
+            (true, true) => " ↑↓",
+            (true, false) => " ↑",
+            (false, true) => " ↓",
+            (false, false) => "",
+        };
+        t.push_str(&format!(" · {}-{last} of {total}{arrows}", scroll + 1));
+    }
+    t
+}
+
 pub fn draw(m: &Model, f: &mut Frame, body: Rect, scroll: u16) {
-    let title = format!("Help · {} closes", m.config.keymap.first_key(Action::Help));
     // Wide terminals get two columns so everything fits without scrolling.
     if body.width >= 140 {
         let area = centered(body, 150, body.height);
         f.render_widget(Clear, area);
-        let block = pane(m, title, true);
+        let (keys, extra) = (key_lines(m), extra_lines(m));
+        // Never scroll past the longer column (`G` asks for "the end").
+        let longest = keys.len().max(extra.len());
+        let visible = area.height.saturating_sub(2) as usize;
+        let scroll = scroll.min(longest.saturating_sub(visible) as u16);
+        let block = pane(m, title(m, scroll as usize, visible, longest), true);
         let inner = block.inner(area);
         f.render_widget(block, area);
         let [left, right] =
             Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
                 .areas(inner);
-        let (keys, extra) = (key_lines(m), extra_lines(m));
-        // Never scroll past the longer column (`G` asks for "the end").
-        let longest = keys.len().max(extra.len());
-        let scroll = scroll.min(longest.saturating_sub(inner.height as usize) as u16);
         f.render_widget(Paragraph::new(keys).scroll((scroll, 0)), left);
-        f.render_widget(
-            Paragraph::new(extra)
-                .wrap(Wrap { trim: false })
-                .scroll((scroll, 0)),
-            right,
-        );
+        f.render_widget(Paragraph::new(extra).scroll((scroll, 0)), right);
         return;
     }
     let area = centered(body, 76, body.height);
     f.render_widget(Clear, area);
-    let block = pane(m, title, true);
     let lines = help_lines(m);
     let visible = area.height.saturating_sub(2) as usize;
     let scroll = scroll.min(lines.len().saturating_sub(visible) as u16);
+    let block = pane(m, title(m, scroll as usize, visible, lines.len()), true);
     f.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)), area);
 }

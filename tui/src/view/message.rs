@@ -4,8 +4,14 @@
 //! an offering, reason and recommendation for a failure...), then the
 //! body. `v` switches to the raw source with the parser's diagnostics.
 //!
+//! Nothing is hidden: after the fields, every body line the parser did not
+//! map to one of them (an `### problem` section, intro prose) follows under
+//! "Also in the message", so the view never has fewer words than the file.
+//! `v` shows the file itself (read through the backend when asked), with
+//! the file's own line numbers, so a diagnostic at 5:13 points at line 5.
+//!
 //! [`detail_lines`] is pure so `update` can bound scrolling with the same
-//! lines the view draws.
+//! lines the view draws; field values that wrap hang under their value.
 
 use amail_parser::{MessageType, Severity};
 use ratatui::layout::Rect;
@@ -14,7 +20,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::{line_text, pane, para_text};
+use super::{line_text, para_text, titled};
 use crate::keymap::Action;
 use crate::model::{age, Model, Pane, Screen};
 use amail_core::inbox::{InboxMessage, RecipientKind};
@@ -39,8 +45,8 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         }
         None => "Message".into(),
     };
-    let block = pane(m, title, focused);
-    let lines = detail_lines(m);
+    let block = titled(m, title, focused, area);
+    let lines = detail_lines(m, area.width.saturating_sub(2) as usize);
     f.render_widget(
         Paragraph::new(lines)
             .block(block)
@@ -50,24 +56,157 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     );
 }
 
-pub(crate) fn detail_line_count(m: &Model) -> usize {
-    detail_lines(m).len()
+/// Rows the message view holds at the current size (for scrolling): the
+/// pane's inner width as `draw_inbox` lays it out.
+/// Rows of text the message view shows at once, as `draw_inbox` lays it
+/// out (header, tabs and the two footer lines take four rows; borders two).
+pub(crate) fn detail_rows_visible(m: &Model) -> usize {
+    let body = (m.size.1 as usize).saturating_sub(4);
+    let pane = if m.size.0 >= 120 {
+        let n = m.selected_thread().map_or(0, |t| t.messages.len());
+        let list = (n + 2).clamp(4, body / 2);
+        body.saturating_sub(list)
+    } else {
+        body
+    };
+    pane.saturating_sub(2).max(1)
 }
 
-pub(crate) fn detail_lines(m: &Model) -> Vec<Line<'static>> {
+pub(crate) fn detail_line_count(m: &Model) -> usize {
+    let w = m.size.0 as usize;
+    let pane = if w >= 120 { w * 48 / 100 } else { w };
+    let inner = pane.saturating_sub(2).max(1);
+    detail_lines(m, inner)
+        .iter()
+        .map(|l| l.width().max(1).div_ceil(inner))
+        .sum()
+}
+
+pub(crate) fn detail_lines(m: &Model, width: usize) -> Vec<Line<'static>> {
     let Some(x) = m.current_message() else {
         return vec![Line::styled("No message selected.", m.config.theme.muted())];
     };
     if m.raw {
         raw_lines(m, x)
     } else {
-        structured_lines(m, x)
+        hang(structured_lines(m, x), width.max(20))
     }
+}
+
+/// Width of the field-name gutter (`{:>13}` and two spaces).
+const GUTTER: usize = 15;
+
+/// Wraps field lines (a gutter span, then the value) so continuation rows
+/// start under the value, not under the field name. Other lines are left
+/// to the paragraph's own wrapping.
+fn hang(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
+    let mut out = Vec::with_capacity(lines.len());
+    for line in lines {
+        let is_field = line.spans.len() >= 2
+            && crate::text::width(&line.spans[0].content) == GUTTER
+            && line.spans[0].content.ends_with("  ");
+        if !is_field || line.width() <= width {
+            out.push(line);
+            continue;
+        }
+        let room = width.saturating_sub(GUTTER).max(8);
+        let mut rows: Vec<Vec<Span<'static>>> = vec![vec![line.spans[0].clone()]];
+        let mut used = 0;
+        for span in &line.spans[1..] {
+            for word in span.content.split_inclusive(' ') {
+                let mut word = word.to_string();
+                loop {
+                    let w = crate::text::width(&word);
+                    if used + w <= room {
+                        rows.last_mut()
+                            .expect("one row")
+                            .push(Span::styled(word, span.style));
+                        used += w;
+                        break;
+                    }
+                    if used > 0 {
+                        rows.push(vec![Span::raw(" ".repeat(GUTTER))]);
+                        used = 0;
+                        if word.trim().is_empty() {
+                            break;
+                        }
+                        continue;
+                    }
+                    // One word longer than the room: cut it.
+                    let head = split_at_width(&word, room);
+                    let tail = word[head.len()..].to_string();
+                    rows.last_mut()
+                        .expect("one row")
+                        .push(Span::styled(head, span.style));
+                    rows.push(vec![Span::raw(" ".repeat(GUTTER))]);
+                    word = tail;
+                    if word.is_empty() {
+                        break;
+                    }
+                }
+            }
+        }
+        out.extend(rows.into_iter().map(Line::from));
+    }
+    out
+}
+
+/// The longest prefix of `s` at most `cols` wide (at least one char).
+fn split_at_width(s: &str, cols: usize) -> String {
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w > cols && !out.is_empty() {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    out
+}
+
+/// Lowercase words of `s` (runs of letters and digits).
+fn words(s: &str) -> impl Iterator<Item = String> + '_ {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+}
+
+/// The body lines with a word the lines already built do not show: what
+/// the parser did not map to a field. A line whose every word is shown is
+/// left out (it is the field), so nothing appears twice and no word of
+/// the file is missing.
+fn unmapped_lines(shown: &[Line<'static>], body: &str) -> Vec<String> {
+    let seen: std::collections::HashSet<String> = shown
+        .iter()
+        .flat_map(|l| l.spans.iter())
+        .flat_map(|s| words(&s.content).collect::<Vec<_>>())
+        .collect();
+    let body = amail_core::safe_text::clean_text(body);
+    let lines: Vec<&str> = body.lines().collect();
+    let keep: Vec<bool> = lines
+        .iter()
+        .map(|l| words(l).any(|w| !seen.contains(&w)))
+        .collect();
+    // Keep blank lines only between kept lines, so paragraphs stay apart.
+    let mut out: Vec<String> = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        if keep[i] {
+            out.push(l.trim_end().to_string());
+        } else if l.trim().is_empty() && out.last().is_some_and(|p| !p.is_empty()) {
+            out.push(String::new());
+        }
+    }
+    while out.last().is_some_and(|l| l.is_empty()) {
+        out.pop();
+    }
+    out
 }
 
 fn field(t: &Theme, name: &str, value: String) -> Line<'static> {
     Line::from(vec![
-        Span::styled(format!("{name:>12}  "), t.muted()),
+        Span::styled(format!("{name:>13}  "), t.muted()),
         Span::styled(value, t.base()),
     ])
 }
@@ -87,7 +226,7 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     let (g, w, tone) = badge(msg.kind);
     out.push(Line::from(vec![
-        Span::styled(format!("{:>12}  ", "type"), t.muted()),
+        Span::styled(format!("{:>13}  ", "type"), t.muted()),
         Span::styled(format!("{g} {w}"), t.tone(tone)),
         Span::styled(
             if msg.importance != "normal" {
@@ -122,7 +261,7 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
             ),
         };
         out.push(Line::from(vec![
-            Span::styled(format!("{kind:>12}  "), t.muted()),
+            Span::styled(format!("{kind:>13}  "), t.muted()),
             Span::styled(format!("{}  ", line_text(&r.agent)), t.base()),
             Span::styled(state, style),
         ]));
@@ -142,7 +281,7 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
     if warnings > 0 {
         out.push(Line::styled(
             format!(
-                "{:>12}  ⚠ {warnings} parse warning{} (v shows them)",
+                "{:>13}  ⚠ {warnings} parse warning{} (v shows them)",
                 "",
                 if warnings == 1 { "" } else { "s" }
             ),
@@ -215,7 +354,7 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
         MessageType::Failed => {
             if let Some(s) = opt(&p.failure_type) {
                 out.push(Line::from(vec![
-                    Span::styled(format!("{:>12}  ", "failure"), t.muted()),
+                    Span::styled(format!("{:>13}  ", "failure"), t.muted()),
                     Span::styled(format!("✗ {s}"), t.error()),
                 ]));
             }
@@ -274,7 +413,11 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
     if let Some(files) = files.filter(|f| !f.is_empty()) {
         out.push(field(
             t,
-            "files",
+            if p.files_touched.is_some() {
+                "files touched"
+            } else {
+                "files"
+            },
             files
                 .iter()
                 .map(|f| line_text(f))
@@ -286,6 +429,13 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
     if out.len() == before || msg.kind == MessageType::Unknown {
         out.push(Line::styled("Body", t.heading()));
         out.extend(para_text(msg.body.trim(), t.base()));
+        return out;
+    }
+    let rest = unmapped_lines(&out, &msg.body);
+    if !rest.is_empty() {
+        out.push(Line::raw(""));
+        out.push(Line::styled("Also in the message", t.heading()));
+        out.extend(rest.into_iter().map(|l| Line::styled(l, t.base())));
     }
     out
 }
@@ -300,7 +450,7 @@ fn context_bar(t: &Theme, pct: u8) -> Line<'static> {
         _ => ("  ⚠ critical", t.error()),
     };
     Line::from(vec![
-        Span::styled(format!("{:>12}  ", "context"), t.muted()),
+        Span::styled(format!("{:>13}  ", "context usage"), t.muted()),
         Span::styled(
             format!("[{}{}]", "█".repeat(filled), "░".repeat(20 - filled)),
             style,
@@ -337,12 +487,38 @@ fn raw_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
         ));
     }
     out.push(Line::styled("─".repeat(20), t.muted()));
-    let body_start = 1;
-    for (i, l) in reveal(&msg.body).lines().enumerate() {
-        out.push(Line::from(vec![
-            Span::styled(format!("{:>4} ", body_start + i), t.muted()),
-            Span::styled(l.to_string(), t.base()),
-        ]));
+    let file = x
+        .path
+        .as_ref()
+        .and_then(|p| m.file.as_ref().filter(|f| &f.path == p));
+    match file.map(|f| &f.text) {
+        Some(Ok(text)) => {
+            // The file's own numbers: diagnostics are file positions.
+            let flagged: std::collections::HashSet<u32> =
+                msg.diagnostics.iter().map(|d| d.line).collect();
+            for (i, l) in reveal(text).lines().enumerate() {
+                let no = i as u32 + 1;
+                let mark = if flagged.contains(&no) { "▸" } else { " " };
+                out.push(Line::from(vec![
+                    Span::styled(format!("{mark}{no:>4} "), t.muted()),
+                    Span::styled(l.to_string(), t.base()),
+                ]));
+            }
+        }
+        other => {
+            let why = match (other, &x.path) {
+                (Some(Err(e)), _) => format!("cannot read the file ({})", line_text(e)),
+                (_, Some(_)) => "reading the file…".to_string(),
+                (_, None) => "no file: the message came from a database".to_string(),
+            };
+            out.push(Line::styled(
+                format!("{why}; the body as parsed, unnumbered:"),
+                t.muted(),
+            ));
+            for l in reveal(&msg.body).lines() {
+                out.push(Line::styled(format!("      {l}"), t.base()));
+            }
+        }
     }
     out
 }

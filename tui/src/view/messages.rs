@@ -6,7 +6,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::threads::summary;
-use super::{full_row, line_text, pane, scroll_window};
+use super::{full_row, line_text, pane, scroll_window, titled};
 use crate::keymap::Action;
 use crate::model::{age, Model, Pane, Screen};
 use crate::text::{fit, fit_right};
@@ -31,7 +31,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         msgs.len(),
         if msgs.len() == 1 { "" } else { "s" }
     );
-    let block = pane(m, title, focused);
+    let block = titled(m, title, focused, area);
     let inner = block.inner(area);
     f.render_widget(block, area);
     let cur = m.current_message().map(|x| x.key.clone());
@@ -57,15 +57,14 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     f.render_widget(Paragraph::new(lines), inner);
 }
 
-/// `●ACK` when someone (or `--as`) still owes an ack, `✓ACK` when all did.
+/// `●ACK` when someone (with `--as`: that agent) still owes an ack,
+/// `✓ACK` when they all acked; nothing when no ack was ever owed by them
+/// (with `--as`, mail to other agents is not theirs to acknowledge).
 pub(crate) fn ack_mark(m: &Model, x: &InboxMessage) -> (&'static str, bool) {
-    if !x.message.ack_required {
-        return ("", false);
-    }
-    if m.pending_recipients(x).is_empty() {
-        ("✓ACK", false)
-    } else {
-        ("●ACK", true)
+    match m.owes_ack(x) {
+        None => ("", false),
+        Some(false) => ("✓ACK", false),
+        Some(true) => ("●ACK", true),
     }
 }
 

@@ -100,14 +100,23 @@ fn draw_tabs(m: &Model, f: &mut Frame, area: Rect) {
     let mut spans = vec![Span::raw(" ")];
     match m.screen {
         Screen::Inbox => {
-            let wide = area.width >= 100;
+            // The same names at every width; narrow terminals drop the key
+            // digits (the hints say "1-6 filter") so no tab falls off.
+            let keyed = area.width >= 80;
             for (i, filter) in Filter::ALL.into_iter().enumerate() {
-                let label = if wide { filter.label() } else { filter.short() };
-                let text = format!("{} {} {}", i + 1, label, m.filter_count(filter));
+                let label = filter.label();
+                let count = m.filter_count(filter);
+                let text = if keyed {
+                    format!("{} {label} {count}", i + 1)
+                } else {
+                    format!("{label} {count}")
+                };
                 if m.filter == filter {
                     spans.push(Span::styled(format!("[{text}]"), t.selected()));
-                } else {
+                } else if keyed {
                     spans.push(Span::styled(format!(" {text} "), t.base()));
+                } else {
+                    spans.push(Span::styled(text, t.base()));
                 }
                 spans.push(Span::raw(" "));
             }
@@ -173,6 +182,13 @@ pub fn pane<'a>(m: &Model, title: String, focused: bool) -> Block<'a> {
             format!(" {title} "),
             if focused { t.accent() } else { t.base() },
         ))
+}
+
+/// [`pane`] with its title cut to the pane's width (an ellipsis shows it
+/// was cut; ratatui would clip it silently).
+pub fn titled<'a>(m: &Model, title: String, focused: bool, area: Rect) -> Block<'a> {
+    let room = (area.width as usize).saturating_sub(4);
+    pane(m, text::truncate(&title, room), focused)
 }
 
 /// Agent text for one line: sanitised, newlines folded.

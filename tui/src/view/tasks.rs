@@ -7,10 +7,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use super::{full_row, line_text, pane, scroll_window};
+use super::{full_row, line_text, scroll_window, titled};
 use crate::keymap::Action;
 use crate::model::{age, Model};
-use crate::text::{fit, fit_right};
+use crate::text::{fit, fit_middle, fit_right};
 use crate::theme::task_status;
 use amail_core::aof::TaskStatus;
 
@@ -26,7 +26,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     } else {
         format!("Task board · /{}", line_text(&m.search.query))
     };
-    let block = pane(m, title, true);
+    let block = titled(m, title, true, area);
     let inner = block.inner(area);
     f.render_widget(block, area);
     if inner.width >= 140 && !m.tasks.is_empty() {
@@ -47,8 +47,15 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let h = inner.height as usize;
     let start = scroll_window(&m.offsets.tasks, selected, rows.len(), h);
     let w = inner.width as usize;
-    // Router ids are long (TASK-2026-11-22-001): show them whole when there is room.
-    let id_w = if w >= 100 { 23 } else { 13 };
+    // Router ids are long and share their date (TASK-2026-11-24-3sEa…): the
+    // column takes what the longest needs, up to a third of the row, and
+    // an id that still does not fit loses its middle, not its tail.
+    let longest = board
+        .iter()
+        .map(|t| crate::text::width(&line_text(&t.id)))
+        .max()
+        .unwrap_or(10);
+    let id_w = (longest + 2).clamp(13, (w / 3).max(13));
     let title_w = w.saturating_sub(2 + id_w + 1 + 13 + 13 + 5);
     let lines: Vec<Line> = rows
         .iter()
@@ -72,7 +79,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
                 let line = Line::from(vec![
                     Span::styled(if sel { "▶ " } else { "  " }, th.accent()),
                     Span::styled(
-                        fit(&format!("{g} {}", line_text(&t.id)), id_w),
+                        format!("{g} {}", fit_middle(&line_text(&t.id), id_w - 2)),
                         th.tone(tone),
                     ),
                     Span::raw(" "),
@@ -155,7 +162,13 @@ fn draw_columns(m: &Model, f: &mut Frame, area: Rect) {
             // The bead says more than a generated task id in a narrow card.
             let label = t.bead.as_deref().unwrap_or(&t.id);
             lines.push(Line::styled(
-                fit(&format!("{cursor}{g} {}", line_text(label)), w),
+                fit(
+                    &format!(
+                        "{cursor}{g} {}",
+                        crate::text::shorten_middle(&line_text(label), w.saturating_sub(4))
+                    ),
+                    w,
+                ),
                 if selected { style } else { th.tone(tone) },
             ));
             lines.push(Line::styled(

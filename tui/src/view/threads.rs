@@ -1,7 +1,7 @@
 //! The thread list: one row per thread with flags, type badge, bead,
 //! who said what last, and age.
 //!
-//! Row: `▶ ●ACK ‼HELP  ? HELP     ol-527.2    PurpleBear: Which auth…   5m`
+//! Row: `▶ ●ACK ‼HELP  ? HELP     ol-527.2  PurpleBear: Which auth…   5m`
 //! The flags and the badge carry both a glyph and a word so they read the
 //! same without colour.
 
@@ -10,10 +10,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use super::{full_row, line_text, pane, scroll_window};
+use super::{full_row, line_text, scroll_window, titled};
 use crate::keymap::Action;
 use crate::model::{age, Model, Pane, Screen};
-use crate::text::{fit, fit_right};
+use crate::text::{fit, fit_middle, fit_right, width as width_of};
 use crate::theme::{badge, Tone};
 use amail_core::inbox::{HelpState, Thread};
 
@@ -24,7 +24,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     if !m.search.query.is_empty() {
         title.push_str(&format!(" · /{}", line_text(&m.search.query)));
     }
-    let block = pane(m, title, focused);
+    let block = titled(m, title, focused, area);
     let inner = block.inner(area);
     f.render_widget(block, area);
     if threads.is_empty() {
@@ -47,6 +47,8 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         .and_then(|k| threads.iter().position(|t| &t.id == k));
     let h = inner.height as usize;
     let start = scroll_window(&m.offsets.threads, selected, threads.len(), h);
+    let shown: Vec<&Thread> = threads.iter().skip(start).take(h).copied().collect();
+    let cols = Columns::for_rows(m, &shown, inner.width as usize);
     let lines: Vec<Line> = threads
         .iter()
         .enumerate()
@@ -54,7 +56,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         .take(h)
         .map(|(i, t)| {
             full_row(
-                row(m, t, inner.width as usize, selected == Some(i)),
+                row(m, t, inner.width as usize, &cols, selected == Some(i)),
                 inner.width,
                 selected == Some(i),
                 m,
@@ -118,7 +120,60 @@ pub(crate) fn first_body_line(body: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-fn row(m: &Model, t: &Thread, width: usize, selected: bool) -> Line<'static> {
+/// Column widths shared by every row of one frame.
+pub(crate) struct Columns {
+    /// `●ACK` and `‼HELP` each get a column only when a row shown carries
+    /// them, so no gutter sits empty; narrow rows that need both share one
+    /// (help first).
+    flags: Flags,
+    id: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Flags {
+    Both,
+    Ack,
+    Help,
+    One,
+    None,
+}
+
+const CURSOR: usize = 2;
+const BADGE: usize = 11;
+const AGE: usize = 5;
+
+impl Columns {
+    /// Ids get what the longest shown one needs, up to a third of the row
+    /// (ids that share a prefix are cut in the middle, see `shorten_middle`).
+    pub(crate) fn for_rows(m: &Model, threads: &[&Thread], width: usize) -> Columns {
+        let help = threads.iter().any(|t| t.help == HelpState::Unanswered);
+        let ack = threads.iter().any(|t| m.thread_pending(t) > 0);
+        let flags = match (ack, help) {
+            (true, true) if width >= 76 => Flags::Both,
+            (true, true) => Flags::One,
+            (true, false) => Flags::Ack,
+            (false, true) => Flags::Help,
+            (false, false) => Flags::None,
+        };
+        let longest = threads
+            .iter()
+            .map(|t| width_of(&line_text(t.bead.as_deref().unwrap_or(&t.id))))
+            .max()
+            .unwrap_or(8);
+        let id = (longest + 1).clamp(8, (width / 3).max(8));
+        Columns { flags, id }
+    }
+
+    fn flags_w(&self) -> usize {
+        match self.flags {
+            Flags::Both => 11,
+            Flags::Ack | Flags::Help | Flags::One => 6,
+            Flags::None => 0,
+        }
+    }
+}
+
+fn row(m: &Model, t: &Thread, width: usize, cols: &Columns, selected: bool) -> Line<'static> {
     let th = &m.config.theme;
     let pending = m.thread_pending(t);
     let kind = m
@@ -127,47 +182,50 @@ fn row(m: &Model, t: &Thread, width: usize, selected: bool) -> Line<'static> {
         .unwrap_or(amail_parser::MessageType::Unknown);
     let (g, word, tone) = badge(kind);
     let bead = line_text(t.bead.as_deref().unwrap_or(&t.id));
-    let ack = if pending > 0 {
-        format!(
-            "●ACK{}",
-            if pending > 1 {
-                pending.to_string()
-            } else {
-                String::new()
-            }
-        )
-    } else {
-        String::new()
+    let ack = match pending {
+        0 => String::new(),
+        1 => "●ACK".to_string(),
+        n => format!("●ACK{n}"),
     };
-    let help = if t.help == HelpState::Unanswered {
-        "‼HELP"
-    } else {
-        ""
-    };
+    let help = t.help == HelpState::Unanswered;
     let age_s = age(m.now, t.last_at);
-    // cursor 2 + ack 5 + help 6 + badge 11 + bead 13 + age 5
-    let bead_w = if width >= 90 { 14 } else { 11 };
-    let fixed = 2 + 5 + 6 + 11 + bead_w + 5;
+    let fixed = CURSOR + cols.flags_w() + BADGE + cols.id + AGE;
     let rest = width.saturating_sub(fixed);
-    let mut spans = vec![
-        Span::styled(if selected { "▶ " } else { "  " }, th.accent()),
-        Span::styled(fit(&ack, 5), th.warn()),
-        Span::styled(fit(help, 6), th.error()),
-        Span::styled(fit(&format!("{g} {word}"), 11), th.tone(tone)),
-        Span::styled(fit(&bead, bead_w), th.info()),
-        Span::styled(
+    let mut spans = vec![Span::styled(
+        if selected { "▶ " } else { "  " },
+        th.accent(),
+    )];
+    let help_mark = if help { "‼HELP" } else { "" };
+    match cols.flags {
+        Flags::Both => {
+            spans.push(Span::styled(fit(&ack, 5), th.warn()));
+            spans.push(Span::styled(fit(help_mark, 6), th.error()));
+        }
+        Flags::Ack => spans.push(Span::styled(fit(&ack, 6), th.warn())),
+        Flags::Help => spans.push(Span::styled(fit(help_mark, 6), th.error())),
+        Flags::One if help => spans.push(Span::styled(fit(help_mark, 6), th.error())),
+        Flags::One => spans.push(Span::styled(fit(&ack, 6), th.warn())),
+        Flags::None => {}
+    }
+    spans.push(Span::styled(
+        fit(&format!("{g} {word}"), BADGE),
+        th.tone(tone),
+    ));
+    spans.push(Span::styled(
+        fit_middle(&bead, cols.id - 1) + " ",
+        th.info(),
+    ));
+    if rest > 0 {
+        spans.push(Span::styled(
             fit(&status_line(m, t), rest),
             if tone == Tone::Muted {
                 th.muted()
             } else {
                 th.base()
             },
-        ),
-        Span::styled(fit_right(&age_s, 5), th.muted()),
-    ];
-    if rest == 0 {
-        spans.remove(5);
+        ));
     }
+    spans.push(Span::styled(fit_right(&age_s, AGE), th.muted()));
     Line::from(spans)
 }
 

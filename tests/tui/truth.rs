@@ -1,0 +1,399 @@
+//! What the person sees is true and complete (issue 14, first part): no
+//! body text hidden, `v` numbered as the file, `--as` marks, protocol
+//! items in the right filter, the board beside the mailbox, one roster
+//! state, ids told apart, every filter at 60 columns, the whole legend.
+
+use std::path::Path;
+
+use amail::backend::{store_beside, RealBackend};
+use amail_core::inbox::{AgentState, TurnState};
+use amail_parser::MessageType;
+use amail_tui::model::{Filter, Pane, Screen};
+use amail_tui::testing::{
+    fixed_now, message, render_to_string, FakeBackend, InboxBuilder, TestApp,
+};
+use amail_tui::{Model, UiConfig};
+use chrono::{Duration, TimeZone, Utc};
+
+fn words(s: &str) -> Vec<String> {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Each message of `m`'s inbox in the message view on a tall screen: every
+/// word of its body is on screen.
+fn assert_every_body_word_shown(m: &mut Model) {
+    let keys: Vec<(String, String)> = m
+        .inbox
+        .messages
+        .iter()
+        .map(|x| (m.inbox.threads[x.thread].id.clone(), x.key.clone()))
+        .collect();
+    assert!(!keys.is_empty());
+    for (thread, key) in keys {
+        m.screen = Screen::Inbox;
+        m.filter = Filter::All;
+        m.sel.thread = Some(thread);
+        m.sel.message = Some(key.clone());
+        m.focus = Pane::Message;
+        m.size = (100, 400);
+        let screen = render_to_string(m, 100, 400);
+        let shown: std::collections::HashSet<String> = words(&screen).into_iter().collect();
+        let body =
+            amail_core::safe_text::clean_text(&m.inbox.message_by_key(&key).unwrap().message.body)
+                .into_owned();
+        let missing: Vec<String> = words(&body)
+            .into_iter()
+            .filter(|w| !shown.contains(w))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "message {key}: body words not shown: {missing:?}\n{screen}"
+        );
+    }
+}
+
+#[test]
+fn the_message_view_never_has_fewer_words_than_the_body() {
+    // The sample inbox, and the demo mailbox read by the real store (its
+    // help requests carry `### problem` sections and intro prose).
+    let mut sample = TestApp::sample().model;
+    assert_every_body_word_shown(&mut sample);
+    let dir = tempfile::tempdir().unwrap();
+    let now = Utc.with_ymd_and_hms(2026, 11, 22, 5, 0, 0).unwrap();
+    let info = amail::demo::mailbox::write_demo_at(dir.path(), now).unwrap();
+    let inbox = amail_core::stores::load(&info.mailbox, &Default::default()).unwrap();
+    let mut demo = Model::new(inbox, Vec::new(), now, UiConfig::default());
+    assert_every_body_word_shown(&mut demo);
+}
+
+#[test]
+fn unmapped_body_lines_follow_the_fields() {
+    let now = fixed_now();
+    let mut b = InboxBuilder::new("mail");
+    let msg = message(
+        MessageType::HelpRequest,
+        "[ol-9] HELP_REQUEST",
+        "PurpleBear",
+        &["BlueLake"],
+        "ol-9",
+        now,
+        "Context first: I am on the second pass.\n\n## Question\nWhich port?\n\n### problem\nThe sidecar binds 8080 twice.",
+        |p| p.question = Some("Which port?".into()),
+    );
+    b.add("1", msg, &[], &[]);
+    let mut app = TestApp::new(
+        FakeBackend::new(b.build(), Vec::new(), now),
+        UiConfig::default(),
+    );
+    app.press("<enter><enter>");
+    let screen = app.render(80, 30);
+    assert!(screen.contains("Also in the message"), "{screen}");
+    assert!(
+        screen.contains("Context first: I am on the second pass."),
+        "{screen}"
+    );
+    assert!(screen.contains("The sidecar binds 8080 twice."), "{screen}");
+    // The mapped question is shown once, as its field.
+    assert_eq!(screen.matches("Which port?").count(), 1, "{screen}");
+}
+
+#[test]
+fn raw_view_numbers_the_lines_as_the_file_does() {
+    // A plain mailbox through the real backend: the diagnostic on the
+    // subject (line 4 of the file) points at the line shown as 4.
+    let dir = tempfile::tempdir().unwrap();
+    let now = Utc.with_ymd_and_hms(2026, 11, 22, 5, 0, 0).unwrap();
+    let mail = dir.path().join("mail");
+    std::fs::create_dir(&mail).unwrap();
+    std::fs::write(
+        mail.join("note.md"),
+        "From: PurpleBear\nTo: BlueLake\nDate: 2026-11-22T04:00:00Z\nSubject: [ol-9] WIBBLE\n\nFirst body line.\n",
+    )
+    .unwrap();
+    let backend = RealBackend::new(mail, Default::default(), dir.path().join("store"), false);
+    let mut app = TestApp::with_backend(backend, now, UiConfig::default());
+    let (thread, key, path, line) = app
+        .model
+        .inbox
+        .messages
+        .iter()
+        .find_map(|x| {
+            let d = x.message.diagnostics.iter().find(|d| d.line > 1)?;
+            Some((
+                app.model.inbox.threads[x.thread].id.clone(),
+                x.key.clone(),
+                x.path.clone()?,
+                d.line,
+            ))
+        })
+        .expect("a diagnostic past line 1");
+    app.model.sel.thread = Some(thread);
+    app.model.sel.message = Some(key);
+    app.model.focus = Pane::Message;
+    app.press("v");
+    let file = std::fs::read_to_string(&path).unwrap();
+    let nth = file.lines().nth(line as usize - 1).unwrap().trim_end();
+    let screen = app.render(120, 200);
+    let want = format!("▸{line:>4} {}", amail_core::safe_text::reveal(nth));
+    let want: String = want.chars().take(40).collect();
+    assert!(screen.contains(&want), "want {want:?} in\n{screen}");
+}
+
+#[test]
+fn as_agent_marks_only_what_that_agent_owes() {
+    // The help request in ol-527.2 is PurpleBear's to BlueLake: as
+    // PurpleBear it owes nothing, so no ✓ACK (it never acked it).
+    let mut app = TestApp::sample().with_identity("PurpleBear");
+    app.press("/ol-527.2<enter><enter>");
+    let screen = app.render(80, 24);
+    let row = screen.lines().find(|l| l.contains("? HELP")).unwrap();
+    assert!(!row.contains("ACK"), "{row}");
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    app.press("/ol-527.2<enter><enter>");
+    let screen = app.render(80, 24);
+    let row = screen.lines().find(|l| l.contains("? HELP")).unwrap();
+    assert!(row.contains("●ACK"), "{row}");
+}
+
+#[test]
+fn completed_protocol_items_count_as_done() {
+    let now = fixed_now();
+    let mut b = InboxBuilder::new("mail");
+    for (key, raw, status) in [
+        ("a2a", "A2A_RESULT", "COMPLETED"),
+        ("handoff-done", "HANDOFF", "completed"),
+        ("handoff-no", "HANDOFF", "rejected"),
+        ("handoff-open", "HANDOFF", "accepted"),
+        ("a2a-failed", "A2A_RESULT", "FAILED"),
+    ] {
+        let mut msg = message(
+            MessageType::Unknown,
+            &format!("[{key}] {raw} {status}"),
+            "A",
+            &["B"],
+            key,
+            now,
+            "x",
+            |p| p.status = Some(status.to_string().into()),
+        );
+        msg.raw_type = Some(raw.into());
+        b.add(key, msg, &[], &[]);
+    }
+    let app = TestApp::new(
+        FakeBackend::new(b.build(), Vec::new(), now),
+        UiConfig::default(),
+    );
+    let ids = |f: Filter| {
+        let mut m = Model::new(
+            app.model.inbox.clone(),
+            Vec::new(),
+            now,
+            UiConfig::default(),
+        );
+        m.filter = f;
+        let mut v: Vec<String> = m.visible_threads().iter().map(|t| t.id.clone()).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(ids(Filter::Done), ["a2a", "handoff-done", "handoff-no"]);
+    assert_eq!(ids(Filter::InProgress), ["handoff-open"]);
+    assert_eq!(ids(Filter::Failed), ["a2a-failed"]);
+}
+
+#[test]
+fn the_inbox_finds_the_store_beside_a_mailbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_amail"))
+        .arg("demo")
+        .arg(dir.path())
+        .env("AMAIL_HOME", dir.path().join("home"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let default = dir.path().join("elsewhere");
+    let found = store_beside(&dir.path().join("mail"), default.clone());
+    assert_eq!(found, dir.path().join("store"));
+    // And the board it opens has the demo's tasks.
+    let mut backend = RealBackend::new(dir.path().join("mail"), Default::default(), found, false);
+    use amail_tui::Backend;
+    assert!(!backend.tasks().unwrap().is_empty());
+    // No store beside: the default.
+    let lone = tempfile::tempdir().unwrap();
+    std::fs::create_dir(lone.path().join("mail")).unwrap();
+    assert_eq!(
+        store_beside(&lone.path().join("mail"), default.clone()),
+        default
+    );
+    // A mistyped --store is an error, before any terminal is needed.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(["inbox"])
+        .arg(dir.path().join("mail"))
+        .arg("--store")
+        .arg(dir.path().join("nope"))
+        .env("AMAIL_HOME", dir.path().join("home"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no task store at"), "{err}");
+}
+
+#[test]
+fn the_roster_shows_one_state_per_agent() {
+    let mut app = TestApp::sample();
+    let a = &mut app.model.inbox.agents[0];
+    a.state = AgentState::Idle;
+    a.turn = TurnState::Running;
+    let name = a.name.clone();
+    app.press("w");
+    let screen = app.render(160, 30);
+    let row = screen.lines().find(|l| l.contains(&name)).unwrap();
+    assert!(row.contains("▶ running"), "{row}");
+    assert!(!row.contains("idle"), "{row}");
+    assert!(
+        !screen.contains(" turn "),
+        "no second state column:\n{screen}"
+    );
+}
+
+#[test]
+fn ids_that_share_a_prefix_stay_apart() {
+    let now = fixed_now();
+    let mut b = InboxBuilder::new("mail");
+    for (i, id) in [
+        "7d3c9a10-0e4f-4c1b-9a55-3f1e2d7c9b01",
+        "7d3c9a10-0e4f-4c1b-9a55-3f1e2d7c4a77",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let msg = message(
+            MessageType::Progress,
+            &format!("[{id}] PROGRESS"),
+            "A",
+            &["B"],
+            id,
+            now - Duration::minutes(i as i64),
+            "step",
+            |_| {},
+        );
+        b.add(&i.to_string(), msg, &[], &[]);
+    }
+    let mut tasks = amail_tui::testing::sample_tasks(now);
+    tasks[0].id = "TASK-2026-11-24-3sEaQ1".into();
+    tasks[1].id = "TASK-2026-11-24-3sEaZ9".into();
+    let mut app = TestApp::new(FakeBackend::new(b.build(), tasks, now), UiConfig::default());
+    for w in [60u16, 80, 120] {
+        let screen = app.render(w, 20);
+        assert!(screen.contains("9b01"), "{w}: {screen}");
+        assert!(screen.contains("4a77"), "{w}: {screen}");
+    }
+    app.press("t");
+    for w in [80u16, 120] {
+        let screen = app.render(w, 30);
+        assert!(screen.contains("3sEaQ1"), "{w}: {screen}");
+        assert!(screen.contains("3sEaZ9"), "{w}: {screen}");
+    }
+}
+
+#[test]
+fn clipped_pane_titles_end_in_an_ellipsis() {
+    let now = fixed_now();
+    let mut b = InboxBuilder::new("mail");
+    let subject = "[ol-9] PROGRESS: wiring the rate limiter counters into the metrics endpoint";
+    b.add(
+        "1",
+        message(
+            MessageType::Progress,
+            subject,
+            "A",
+            &["B"],
+            "ol-9",
+            now,
+            "step",
+            |_| {},
+        ),
+        &[],
+        &[],
+    );
+    let mut app = TestApp::new(
+        FakeBackend::new(b.build(), Vec::new(), now),
+        UiConfig::default(),
+    );
+    app.press("<enter><enter>");
+    let screen = app.render(60, 20);
+    let title = screen.lines().find(|l| l.contains("PROGRESS ·")).unwrap();
+    let after = title.split("PROGRESS ·").nth(1).unwrap();
+    assert!(
+        after.trim_end_matches(['"', '┓', '━', ' ']).ends_with('…'),
+        "{title}"
+    );
+}
+
+#[test]
+fn at_60_columns_every_filter_shows_under_its_one_name() {
+    let mut app = TestApp::sample();
+    let narrow = app.render(60, 20);
+    let wide = app.render(200, 60);
+    let tabs = |s: &str| s.lines().nth(1).unwrap().to_string();
+    for f in Filter::ALL {
+        let name = match f {
+            Filter::All => "All",
+            Filter::PendingAck => "Pending",
+            Filter::Help => "Help",
+            Filter::InProgress => "Active",
+            Filter::Failed => "Failed",
+            Filter::Done => "Done",
+        };
+        assert!(tabs(&narrow).contains(name), "{name}: {}", tabs(&narrow));
+        assert!(tabs(&wide).contains(name), "{name}: {}", tabs(&wide));
+    }
+    // No empty gutter: with no flag on any row shown, the badge follows the
+    // cursor directly.
+    app.press("5");
+    let screen = app.render(60, 20);
+    let row = screen.lines().find(|l| l.contains("✗ FAILED")).unwrap();
+    assert!(row.starts_with("\"┃▶ ✗ FAILED"), "{row}");
+}
+
+#[test]
+fn the_help_legend_lists_every_badge_and_scrolls_with_an_indicator() {
+    let long = "x".repeat(10);
+    let cfg = format!("[keys]\nno_such_action_with_a_long_name_{long} = \"z\"\nalso_not_an_action_{long}_{long}_{long} = \"y\"\n");
+    let config = UiConfig::from_file(
+        Path::new("/home/someone/.config/amail/config.toml"),
+        Some(&cfg),
+        false,
+    );
+    assert_eq!(config.warnings.len(), 2);
+    let mut app = TestApp::new(FakeBackend::sample(), config.clone());
+    app.press("?");
+    let top = app.render(80, 24);
+    assert!(top.contains(" of "), "{top}");
+    assert!(top.contains("↓"), "{top}");
+    app.press("G");
+    let bottom = app.render(80, 24);
+    assert!(bottom.contains("↑"), "{bottom}");
+    // Every badge word, NOTE included, somewhere in the overlay.
+    let mut all = String::new();
+    for _ in 0..40 {
+        all.push_str(&app.render(80, 24));
+        app.press("k");
+    }
+    for w in [
+        "ACCEPTED", "PROGRESS", "HELP", "ANSWER", "OFFERED", "DONE", "FAILED", "CHECKPT", "SPAWN",
+        "SPAWNED", "NOTE",
+    ] {
+        assert!(all.contains(w), "{w} missing from the legend");
+    }
+    // Config problems whole (wrapped, not cut).
+    let flat: String = words(&bottom).join(" ");
+    for w in &config.warnings {
+        for word in words(w) {
+            assert!(flat.contains(&word), "{word} of {w:?} not shown:\n{bottom}");
+        }
+    }
+}
