@@ -271,7 +271,8 @@ fn reply_discarded_with_esc_and_empty_refused() {
     app.press("r<ctrl-s>");
     assert!(app.model.overlay.is_some(), "empty reply is not sent");
     app.type_text("never mind");
-    app.press("<esc>");
+    // Text typed: Esc asks first; y discards.
+    app.press("<esc>y");
     assert!(app.model.overlay.is_none());
     assert!(app.backend.replies.is_empty());
 }
@@ -285,6 +286,9 @@ fn reply_through_external_editor() {
     app.send(Msg::EditorClosed(Ok(
         "Keep 24 h for now.\n# amail: ignored\n".into(),
     )));
+    // Reviewed before it goes (y sends).
+    assert!(app.backend.replies.is_empty());
+    app.press("y");
     assert_eq!(app.backend.replies[0].2, "Keep 24 h for now.");
     assert_eq!(
         app.model.thread("ol-527.2").unwrap().help,
@@ -457,8 +461,9 @@ fn screens_task_board_and_roster() {
     ] {
         assert!(screen.contains(s), "{s}");
     }
-    // Enter on a task opens its thread.
-    app.press("jj<enter>");
+    // Enter on a task opens its thread (l l: two columns right, to the
+    // task in progress).
+    app.press("ll<enter>");
     assert_eq!(app.model.screen, Screen::Inbox);
     assert_eq!(app.model.sel.thread.as_deref(), Some("ol-531"));
     app.press("w");
@@ -587,7 +592,10 @@ fn ctrl_c_cancels_prompts_and_overlays_before_it_quits() {
     assert!(!app.model.search.typing && !app.quit);
     app.press("r");
     app.type_text("draft");
+    // With text typed it asks first (y discards), as Esc does.
     app.press("<ctrl-c>");
+    assert!(app.model.overlay.is_some() && !app.quit);
+    app.press("y");
     assert!(app.model.overlay.is_none() && !app.quit);
     app.press("?<ctrl-c>");
     assert!(app.model.overlay.is_none() && !app.quit);

@@ -3,6 +3,7 @@
 //! from a watched mailbox, and the real binary in tmux.
 
 mod flows;
+mod keys;
 mod real_snapshots;
 mod reply_identity;
 mod robustness;

@@ -213,7 +213,10 @@ fn reply_through_editor_suspends_and_restores_the_app() {
     t.text("3");
     t.wait_for("[3 Help 2]");
     t.text("e");
-    // Back in the app after the editor, with the reply written.
+    // Back in the app after the editor: the reply comes up for review (as
+    // in aerc), and `y` sends it.
+    t.wait_for("Review reply as");
+    t.text("y");
     t.wait_for("✓ reply sent to");
     let screen = t.wait_for("Answer written in the editor.");
     assert!(screen.contains("↩ ANSWER"), "{screen}");

@@ -110,7 +110,23 @@ pub enum Overlay {
         kind: amail_core::stores::reply_rule::ReplyKind,
         text: String,
         cursor: usize,
+        mode: EditMode,
     },
+}
+
+/// What keys in the reply editor do.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum EditMode {
+    /// Keys type into the text.
+    #[default]
+    Typing,
+    /// Esc was pressed with text typed: `y` discards, `k` keeps the draft
+    /// for this message (the next reply to it starts from it), anything
+    /// else goes back to typing.
+    ConfirmDiscard,
+    /// Back from `$EDITOR` (as in aerc): `y` sends, `e` edits again, `d`
+    /// discards, Esc edits inline.
+    Review,
 }
 
 /// `/` search: incremental while typing, then `n`/`N`.
@@ -121,6 +137,9 @@ pub struct Search {
     pub typing: bool,
     /// The selection when the prompt opened (Esc goes back to it).
     pub origin: Option<String>,
+    /// The list searched; counts are shown only while it is the one `/`
+    /// would search now.
+    pub list: Option<ListKind>,
 }
 
 /// A mail file as `v` shows it, read through the backend on demand.
@@ -217,6 +236,11 @@ pub struct Model {
     /// The file `v` shows (the current message's, once read).
     pub file: Option<FileText>,
     pub overlay: Option<Overlay>,
+    /// Replies put aside with Esc then `k`, by the key of the message they
+    /// answer; the next reply to that message starts from its draft.
+    pub drafts: std::collections::HashMap<String, String>,
+    /// The screen Enter jumped from (a task, an agent), where Esc goes back.
+    pub came_from: Option<Screen>,
     pub search: Search,
     pub notice: Option<Notice>,
     pub watch: WatchState,
@@ -252,6 +276,8 @@ impl Model {
             raw: false,
             file: None,
             overlay: None,
+            drafts: Default::default(),
+            came_from: None,
             search: Search::default(),
             notice: None,
             watch: WatchState::Off,
@@ -549,6 +575,37 @@ impl Model {
                         || hit(&format!("{:?}", a.state))
                 }),
         }
+    }
+
+    /// The list `/` searches: the focused one; from the message view, the
+    /// thread's messages.
+    pub(crate) fn search_list(&self) -> Option<ListKind> {
+        self.current_list().or(match self.screen {
+            Screen::Inbox => Some(ListKind::Messages),
+            _ => None,
+        })
+    }
+
+    /// How many items of the searched list match the query, and which of
+    /// them (1-based) is selected, for "3/7" and "no match"; `None` when
+    /// there is no query or the focus moved to another list since.
+    pub fn search_matches(&self) -> Option<(usize, Option<usize>)> {
+        let kind = self.search_list()?;
+        if self.search.query.is_empty() || self.search.list.is_some_and(|l| l != kind) {
+            return None;
+        }
+        let sel = self.selected_key(kind);
+        let mut n = 0;
+        let mut at = None;
+        for k in self.list_keys(kind) {
+            if self.item_matches(kind, &k, &self.search.query) {
+                n += 1;
+                if sel.as_deref() == Some(k.as_str()) {
+                    at = Some(n);
+                }
+            }
+        }
+        Some((n, at))
     }
 
     pub(crate) fn selected_key(&self, kind: ListKind) -> Option<String> {

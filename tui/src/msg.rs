@@ -17,8 +17,21 @@ use amail_core::router::TaskSummary;
 #[derive(Debug, Clone)]
 pub enum Msg {
     Key(KeyEvent),
-    /// Mouse wheel: positive scrolls down (only with `mouse = true`).
+    /// Mouse wheel over the focused pane: positive scrolls down (only
+    /// with `mouse = true`).
     Scroll(i8),
+    /// Mouse wheel at column `x`, row `y`: scrolls the pane under the
+    /// pointer.
+    ScrollAt {
+        x: u16,
+        y: u16,
+        lines: i8,
+    },
+    /// Left click at column `x`, row `y`: selects the tab or row there.
+    Click {
+        x: u16,
+        y: u16,
+    },
     Resize(u16, u16),
     /// The clock moved (ages in lists).
     Tick(DateTime<Utc>),

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use chrono::Utc;
 use futures::StreamExt;
-use ratatui::crossterm::event::{Event, EventStream, MouseEventKind};
+use ratatui::crossterm::event::{Event, EventStream, MouseButton, MouseEventKind};
 use ratatui::prelude::CrosstermBackend;
 use ratatui::Terminal;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
@@ -177,11 +177,15 @@ fn spawn_input(tx: UnboundedSender<Msg>) -> JoinHandle<()> {
             let msg = match ev {
                 Ok(Event::Key(k)) => Msg::Key(k),
                 Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
-                Ok(Event::Mouse(me)) => match me.kind {
-                    MouseEventKind::ScrollDown => Msg::Scroll(3),
-                    MouseEventKind::ScrollUp => Msg::Scroll(-3),
-                    _ => continue,
-                },
+                Ok(Event::Mouse(me)) => {
+                    let (x, y) = (me.column, me.row);
+                    match me.kind {
+                        MouseEventKind::ScrollDown => Msg::ScrollAt { x, y, lines: 3 },
+                        MouseEventKind::ScrollUp => Msg::ScrollAt { x, y, lines: -3 },
+                        MouseEventKind::Down(MouseButton::Left) => Msg::Click { x, y },
+                        _ => continue,
+                    }
+                }
                 Ok(_) => continue,
                 Err(_) => break,
             };

@@ -3,9 +3,10 @@
 //! to whom and with which type is core's `reply_rule`, the same rule the
 //! stores apply when they write, so the editor shows what will be sent.
 
-use crate::model::{ChoiceFor, Model, Notice, Overlay, Pane, Screen};
+use crate::model::{ChoiceFor, EditMode, Model, Notice, Overlay, Pane, Screen};
 use crate::msg::Command;
 use amail_core::inbox::{HelpState, InboxMessage};
+use amail_core::safe_text::{clean_line, clean_text};
 use amail_core::stores::reply_rule::{self, ReplyKind};
 use amail_parser::MessageType;
 
@@ -246,20 +247,50 @@ pub(super) fn start_reply(
     kind: ReplyKind,
     external_editor: bool,
 ) -> Option<Command> {
+    // A draft kept for this message (Esc, then k) is where it resumes.
+    let text = m.drafts.get(&key).cloned().unwrap_or_default();
+    let initial = external_editor.then(|| editor_file(m, &key, &agent, &to, kind, &text));
     m.overlay = Some(Overlay::Editor {
         key,
-        agent: agent.clone(),
-        to: to.clone(),
+        agent,
+        to,
         kind,
-        text: String::new(),
-        cursor: 0,
+        cursor: text.len(),
+        text,
+        mode: EditMode::Typing,
     });
-    if external_editor {
-        return Some(Command::Editor {
-            initial: editor_template(&agent, &to, kind),
-        });
+    initial.map(|initial| Command::Editor { initial })
+}
+
+/// The `$EDITOR` file: the text so far, then the instructions and the
+/// message being answered, quoted in full (instruction lines, so they are
+/// never sent back to the agents, who have the thread already).
+pub(super) fn editor_file(
+    m: &Model,
+    key: &str,
+    agent: &str,
+    to: &str,
+    kind: ReplyKind,
+    text: &str,
+) -> String {
+    let mut out = String::from(text);
+    out.push_str(&editor_template(agent, to, kind));
+    if let Some(x) = m.inbox.message_by_key(key) {
+        let from = x.message.from.as_deref().unwrap_or("?");
+        let when = x
+            .message
+            .timestamp
+            .map(|t| t.format(" on %Y-%m-%d %H:%M UTC").to_string())
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "{TEMPLATE_MARK}\n{TEMPLATE_MARK} {from} wrote{when}:\n{TEMPLATE_MARK} > {}\n",
+            clean_line(&x.message.subject)
+        ));
+        for line in clean_text(&x.message.body).lines() {
+            out.push_str(&format!("{TEMPLATE_MARK} > {line}\n"));
+        }
     }
-    None
+    out
 }
 
 pub(super) fn editor_template(agent: &str, to: &str, kind: ReplyKind) -> String {

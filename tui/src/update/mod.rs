@@ -12,10 +12,10 @@ mod nav;
 mod overlays;
 mod search;
 
-use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 
 use crate::keymap::Action;
-use crate::model::{Filter, ListsBefore, Model, Notice, Overlay, Pane, Screen, Search};
+use crate::model::{EditMode, Filter, ListsBefore, Model, Notice, Overlay, Pane, Screen, Search};
 use crate::msg::{Command, Msg};
 use mail::*;
 use nav::*;
@@ -35,6 +35,20 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             m.dirty = true;
             if m.overlay.is_none() {
                 step(m, lines as isize);
+            }
+            None
+        }
+        Msg::ScrollAt { x, y, lines } => {
+            m.dirty = true;
+            if m.overlay.is_none() {
+                scroll_at(m, x, y, lines as isize);
+            }
+            None
+        }
+        Msg::Click { x, y } => {
+            m.dirty = true;
+            if m.overlay.is_none() && !m.search.typing {
+                click(m, x, y);
             }
             None
         }
@@ -123,35 +137,40 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
         }
         Msg::EditorClosed(result) => {
             m.dirty = true;
-            match (result, m.overlay.take()) {
-                (Ok(text), Some(Overlay::Editor { key, agent, to, .. })) => {
+            match (result, m.overlay.as_mut()) {
+                // Back from $EDITOR: the text comes up for review (aerc's
+                // y send / e edit again / d discard), never sent unseen.
+                (
+                    Ok(text),
+                    Some(Overlay::Editor {
+                        text: t,
+                        cursor,
+                        mode,
+                        ..
+                    }),
+                ) => {
                     let body = strip_template(&text);
                     if body.trim().is_empty() {
+                        m.overlay = None;
                         m.notice = Some(Notice {
                             text: "reply not sent: the editor returned an empty body".into(),
                             error: false,
                         });
-                        None
                     } else {
-                        m.notice = Some(Notice {
-                            text: format!("sending reply to {to}…"),
-                            error: false,
-                        });
-                        Some(Command::Reply { key, agent, body })
+                        *cursor = body.len();
+                        *t = body;
+                        *mode = EditMode::Review;
                     }
+                    None
                 }
-                (Err(e), overlay) => {
-                    m.overlay = overlay;
+                (Err(e), _) => {
                     m.notice = Some(Notice {
                         text: format!("✗ $EDITOR: {e}"),
                         error: true,
                     });
                     None
                 }
-                (Ok(_), other) => {
-                    m.overlay = other;
-                    None
-                }
+                (Ok(_), _) => None,
             }
         }
         Msg::Watch(w) => {
@@ -234,6 +253,15 @@ fn key(m: &mut Model, k: KeyEvent) -> Option<Command> {
     let action = m.config.keymap.action_for(&k)?;
     // A fresh action clears the last notice so old news does not linger.
     m.notice = None;
+    // On the board, the open/back keys other than Enter and Esc (l h → ←)
+    // move between columns, as in lazygit; Enter opens, Esc leaves.
+    if m.screen == Screen::Tasks
+        && matches!(action, Action::Open | Action::Back)
+        && !matches!(k.code, KeyCode::Enter | KeyCode::Esc)
+    {
+        board_column(m, action == Action::Open);
+        return None;
+    }
     act(m, action)
 }
 
@@ -279,15 +307,25 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
         Action::FilterInProgress => set_filter(m, Filter::InProgress),
         Action::FilterFailed => set_filter(m, Filter::Failed),
         Action::FilterDone => set_filter(m, Filter::Done),
-        Action::ScreenInbox => m.screen = Screen::Inbox,
-        Action::ScreenTasks => m.screen = Screen::Tasks,
-        Action::ScreenAgents => m.screen = Screen::Agents,
+        Action::ScreenInbox => {
+            m.screen = Screen::Inbox;
+            m.came_from = None;
+        }
+        Action::ScreenTasks => {
+            m.screen = Screen::Tasks;
+            m.came_from = None;
+        }
+        Action::ScreenAgents => {
+            m.screen = Screen::Agents;
+            m.came_from = None;
+        }
         Action::Search => {
             let origin = search_list(m).and_then(|l| m.selected_key(l));
             m.search = Search {
                 query: String::new(),
                 typing: true,
                 origin,
+                list: search_list(m),
             };
         }
         Action::SearchNext => jump_match(m, true, false),

@@ -1,7 +1,52 @@
 //! Moving around: selection steps, drilling in and out, filters, screens.
 
 use crate::model::{Filter, ListKind, Model, Notice, Pane, Screen, Search};
+use crate::view::hit::{hit, Hit};
 use crate::view::message::{detail_line_count, detail_rows_visible};
+
+/// A click: a screen tab, a filter tab, or a row (which also focuses its
+/// pane), or the message view (focuses it).
+pub(super) fn click(m: &mut Model, x: u16, y: u16) {
+    let Some(hit) = hit(m, x, y) else { return };
+    match hit {
+        Hit::Screen(s) => {
+            m.screen = s;
+            m.came_from = None;
+        }
+        Hit::Filter(f) => set_filter(m, f),
+        Hit::Row(kind, i) => {
+            if let Some(pane) = pane_of(kind) {
+                m.focus = pane;
+            }
+            let key = m.list_keys(kind).get(i).cloned();
+            m.set_selected(kind, key);
+        }
+        Hit::List(kind) => {
+            if let Some(pane) = pane_of(kind) {
+                m.focus = pane;
+            }
+        }
+        Hit::Message => m.focus = Pane::Message,
+    }
+}
+
+/// The wheel: the pane under the pointer scrolls (its selection moves, or
+/// the message view scrolls), whichever pane has the focus.
+pub(super) fn scroll_at(m: &mut Model, x: u16, y: u16, delta: isize) {
+    match hit(m, x, y) {
+        Some(Hit::Row(kind, _) | Hit::List(kind)) => step_list(m, kind, delta),
+        Some(Hit::Message) => step_detail(m, delta),
+        _ => {}
+    }
+}
+
+fn pane_of(kind: ListKind) -> Option<Pane> {
+    match kind {
+        ListKind::Threads => Some(Pane::Threads),
+        ListKind::Messages => Some(Pane::Messages),
+        _ => None,
+    }
+}
 
 pub(super) fn set_filter(m: &mut Model, f: Filter) {
     m.screen = Screen::Inbox;
@@ -18,14 +63,25 @@ pub(super) fn set_filter(m: &mut Model, f: Filter) {
 /// Moves the focused list's selection by `delta` (clamped; MIN/MAX = ends),
 /// or scrolls the message view when that has focus.
 pub(super) fn step(m: &mut Model, delta: isize) {
-    let Some(kind) = m.current_list() else {
-        // The last page fills the pane: scrolling stops when the end shows.
-        let max = detail_line_count(m).saturating_sub(detail_rows_visible(m)) as isize;
-        let cur = m.detail_scroll as isize;
-        let next = cur.saturating_add(delta).clamp(0, max.max(0));
-        m.detail_scroll = next as u16;
-        return;
-    };
+    match m.current_list() {
+        Some(kind) => step_list(m, kind, delta),
+        None => step_detail(m, delta),
+    }
+}
+
+/// Scrolls the message view; the last page fills the pane, so scrolling
+/// stops when the end shows.
+fn step_detail(m: &mut Model, delta: isize) {
+    let max = detail_line_count(m).saturating_sub(detail_rows_visible(m)) as isize;
+    let cur = m.detail_scroll as isize;
+    let next = cur.saturating_add(delta).clamp(0, max.max(0));
+    m.detail_scroll = next as u16;
+}
+
+fn step_list(m: &mut Model, kind: ListKind, delta: isize) {
+    if kind == ListKind::Tasks {
+        return board_step(m, delta);
+    }
     let keys = m.list_keys(kind);
     if keys.is_empty() {
         return;
@@ -33,6 +89,66 @@ pub(super) fn step(m: &mut Model, delta: isize) {
     let cur = m.selected_index(kind).unwrap_or(0) as isize;
     let next = cur.saturating_add(delta).clamp(0, keys.len() as isize - 1) as usize;
     m.set_selected(kind, Some(keys[next].clone()));
+}
+
+/// The board's columns: each status that holds tasks, in board order, with
+/// its task ids.
+fn board_columns(m: &Model) -> Vec<Vec<String>> {
+    let board = m.board();
+    let mut cols: Vec<Vec<String>> = Vec::new();
+    let mut last = None;
+    for t in board {
+        if last != Some(t.status) {
+            cols.push(Vec::new());
+            last = Some(t.status);
+        }
+        cols.last_mut().expect("pushed").push(t.id.clone());
+    }
+    cols
+}
+
+/// Where the selected task is: (column, row).
+fn board_position(m: &Model, cols: &[Vec<String>]) -> (usize, usize) {
+    let sel = m.sel.task.as_deref();
+    cols.iter()
+        .enumerate()
+        .find_map(|(c, ids)| {
+            ids.iter()
+                .position(|id| Some(id.as_str()) == sel)
+                .map(|r| (c, r))
+        })
+        .unwrap_or((0, 0))
+}
+
+/// `j`/`k` on the board: within the selected task's column.
+fn board_step(m: &mut Model, delta: isize) {
+    let cols = board_columns(m);
+    if cols.is_empty() {
+        return;
+    }
+    let (c, r) = board_position(m, &cols);
+    let col = &cols[c];
+    let next = (r as isize)
+        .saturating_add(delta)
+        .clamp(0, col.len() as isize - 1) as usize;
+    m.sel.task = Some(col[next].clone());
+}
+
+/// `h`/`l` (and the arrows) on the board: the next column that holds
+/// tasks, at the same row where it can.
+pub(super) fn board_column(m: &mut Model, right: bool) {
+    let cols = board_columns(m);
+    if cols.is_empty() {
+        return;
+    }
+    let (c, r) = board_position(m, &cols);
+    let next = if right {
+        (c + 1).min(cols.len() - 1)
+    } else {
+        c.saturating_sub(1)
+    };
+    let col = &cols[next];
+    m.sel.task = Some(col[r.min(col.len() - 1)].clone());
 }
 
 pub(super) fn open(m: &mut Model) {
@@ -93,6 +209,8 @@ pub(super) fn jump_to_bead(m: &mut Model, bead: Option<String>) {
         });
         return;
     };
+    // Esc from here goes back where Enter was pressed (the board, the roster).
+    m.came_from = Some(m.screen).filter(|s| *s != Screen::Inbox);
     m.screen = Screen::Inbox;
     m.filter = Filter::All;
     m.set_selected(ListKind::Threads, Some(id));
@@ -103,6 +221,12 @@ pub(super) fn back(m: &mut Model) {
     if m.screen != Screen::Inbox {
         m.screen = Screen::Inbox;
         return;
+    }
+    if m.focus != Pane::Message {
+        if let Some(s) = m.came_from.take() {
+            m.screen = s;
+            return;
+        }
     }
     match m.focus {
         Pane::Message => m.focus = Pane::Messages,

@@ -5,7 +5,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::mail::*;
 use crate::keymap::Action;
-use crate::model::{ChoiceFor, Model, Notice, Overlay};
+use crate::model::{ChoiceFor, EditMode, Model, Notice, Overlay};
 use crate::msg::Command;
 
 pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
@@ -79,15 +79,78 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
             kind,
             text,
             cursor,
+            mode,
         } => {
+            match (*mode, k.code) {
+                (EditMode::ConfirmDiscard, KeyCode::Char('y')) => {
+                    m.drafts.remove(key.as_str());
+                    m.overlay = None;
+                    m.notice = Some(Notice {
+                        text: "reply discarded".into(),
+                        error: false,
+                    });
+                    return None;
+                }
+                (EditMode::ConfirmDiscard, KeyCode::Char('k')) => {
+                    m.drafts.insert(key.clone(), text.clone());
+                    m.overlay = None;
+                    m.notice = Some(Notice {
+                        text: "draft kept: r on this message picks it up".into(),
+                        error: false,
+                    });
+                    return None;
+                }
+                (EditMode::ConfirmDiscard, _) => {
+                    *mode = EditMode::Typing;
+                    return None;
+                }
+                (EditMode::Review, KeyCode::Char('y')) => {
+                    let cmd = Command::Reply {
+                        key: key.clone(),
+                        agent: agent.clone(),
+                        body: text.trim().to_string(),
+                    };
+                    m.drafts.remove(key.as_str());
+                    m.notice = Some(Notice {
+                        text: format!("sending reply to {to}…"),
+                        error: false,
+                    });
+                    m.overlay = None;
+                    return Some(cmd);
+                }
+                (EditMode::Review, KeyCode::Char('e')) => {
+                    let (key, agent, to, kind, text) =
+                        (key.clone(), agent.clone(), to.clone(), *kind, text.clone());
+                    let initial = editor_file(m, &key, &agent, &to, kind, &text);
+                    return Some(Command::Editor { initial });
+                }
+                (EditMode::Review, KeyCode::Char('d')) => {
+                    m.drafts.remove(key.as_str());
+                    m.overlay = None;
+                    m.notice = Some(Notice {
+                        text: "reply discarded".into(),
+                        error: false,
+                    });
+                    return None;
+                }
+                (EditMode::Review, KeyCode::Esc) => {
+                    *mode = EditMode::Typing;
+                    *cursor = text.len();
+                    return None;
+                }
+                (EditMode::Review, KeyCode::Char('s')) if ctrl => {}
+                (EditMode::Review, _) => return None,
+                (EditMode::Typing, _) => {}
+            }
             match k.code {
-                KeyCode::Esc => {
+                KeyCode::Esc if text.trim().is_empty() => {
                     m.overlay = None;
                     m.notice = Some(Notice {
                         text: "reply discarded".into(),
                         error: false,
                     });
                 }
+                KeyCode::Esc => *mode = EditMode::ConfirmDiscard,
                 KeyCode::Char('s') if ctrl => {
                     if text.trim().is_empty() {
                         m.notice = Some(Notice {
@@ -101,6 +164,7 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                         agent: agent.clone(),
                         body: text.trim().to_string(),
                     };
+                    m.drafts.remove(key.as_str());
                     m.notice = Some(Notice {
                         text: format!("sending reply to {to}…"),
                         error: false,
@@ -109,8 +173,9 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                     return Some(cmd);
                 }
                 KeyCode::Char('e') if ctrl => {
-                    let mut initial = text.clone();
-                    initial.push_str(&editor_template(agent, to, *kind));
+                    let (key, agent, to, kind, text) =
+                        (key.clone(), agent.clone(), to.clone(), *kind, text.clone());
+                    let initial = editor_file(m, &key, &agent, &to, kind, &text);
                     return Some(Command::Editor { initial });
                 }
                 KeyCode::Char(c) if !ctrl => {

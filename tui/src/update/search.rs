@@ -2,7 +2,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::model::{ListKind, Model, Notice, Screen, Search};
+use crate::model::{ListKind, Model, Notice, Search};
 
 pub(super) fn search_key(m: &mut Model, k: KeyEvent) {
     match as_cancel(k).code {
@@ -39,10 +39,7 @@ pub(super) fn search_key(m: &mut Model, k: KeyEvent) {
 /// The list `/` searches: the focused one; from the message view, the
 /// thread's messages.
 pub(super) fn search_list(m: &Model) -> Option<ListKind> {
-    m.current_list().or(match m.screen {
-        Screen::Inbox => Some(ListKind::Messages),
-        _ => None,
-    })
+    m.search_list()
 }
 
 pub(super) fn has_match(m: &Model) -> bool {

@@ -131,6 +131,11 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     f.render_widget(Paragraph::new(lines), inner);
 }
 
+/// Whether row `y` is the column headings of the roster drawn in `area`.
+pub(crate) fn is_header(y: u16, area: Rect) -> bool {
+    y == area.y + 1
+}
+
 pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
     let k = &m.config.keymap;
     vec![

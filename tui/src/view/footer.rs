@@ -7,7 +7,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::{agents, line_text, message, messages, tasks, threads};
-use crate::model::{Model, Overlay, Pane, Screen};
+use crate::model::{EditMode, Model, Overlay, Pane, Screen};
 use crate::msg::WatchState;
 use crate::text::{truncate_left, width};
 
@@ -60,11 +60,18 @@ pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
 pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
     let t = &m.config.theme;
     if m.search.typing {
+        let count = match m.search_matches() {
+            None => Span::raw(""),
+            Some((0, _)) => Span::styled("  no match", t.error()),
+            Some((n, Some(i))) => Span::styled(format!("  {i}/{n}"), t.ok()),
+            Some((n, None)) => Span::styled(format!("  {n} matches"), t.ok()),
+        };
         let line = Line::from(vec![
             Span::styled("/", t.accent()),
             Span::styled(line_text(&m.search.query), t.base()),
             Span::styled("▏", t.accent()),
-            Span::styled("  Enter keep · Esc cancel · n/N next/prev", t.muted()),
+            count,
+            Span::styled("  Enter keep, then n/N · Esc cancel", t.muted()),
         ]);
         f.render_widget(Paragraph::new(line), area);
         return;
@@ -85,11 +92,24 @@ pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
         return;
     }
     let hints: Vec<(String, &str)> = match &m.overlay {
-        Some(Overlay::Editor { .. }) => vec![
-            ("Ctrl-s".into(), "send"),
-            ("Ctrl-e".into(), "$EDITOR"),
-            ("Esc".into(), "discard"),
-        ],
+        Some(Overlay::Editor { mode, .. }) => match mode {
+            EditMode::Typing => vec![
+                ("Ctrl-s".into(), "send"),
+                ("Ctrl-e".into(), "$EDITOR"),
+                ("Esc".into(), "discard"),
+            ],
+            EditMode::ConfirmDiscard => vec![
+                ("y".into(), "discard"),
+                ("k".into(), "keep as draft"),
+                ("any key".into(), "keep typing"),
+            ],
+            EditMode::Review => vec![
+                ("y".into(), "send"),
+                ("e".into(), "edit again"),
+                ("d".into(), "discard"),
+                ("Esc".into(), "edit here"),
+            ],
+        },
         Some(Overlay::Choose { .. }) => vec![
             ("j/k".into(), "move"),
             ("Enter".into(), "choose"),

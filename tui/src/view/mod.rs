@@ -13,6 +13,7 @@
 pub mod agents;
 pub(crate) mod footer;
 pub mod help;
+pub mod hit;
 pub mod message;
 pub mod messages;
 pub(crate) mod overlays;
@@ -121,8 +122,14 @@ fn draw_tabs(m: &Model, f: &mut Frame, area: Rect) {
                 spans.push(Span::raw(" "));
             }
             if !m.search.query.is_empty() && !m.search.typing {
+                let pos = match m.search_matches() {
+                    None => String::new(),
+                    Some((0, _)) => " no match".to_string(),
+                    Some((n, Some(i))) => format!(" {i}/{n}"),
+                    Some((n, None)) => format!(" {n}"),
+                };
                 spans.push(Span::styled(
-                    format!("/{}", clean_line(&m.search.query)),
+                    format!("/{}{pos}", clean_line(&m.search.query)),
                     t.warn(),
                 ));
             }

@@ -6,8 +6,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::{centered, line_text, pane, para_text};
-use crate::model::{Model, Overlay};
+use super::{centered, line_text, pane, para_text, titled};
+use crate::model::{EditMode, Model, Overlay};
 use crate::text::width;
 
 pub(crate) fn draw_chooser(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
@@ -59,6 +59,7 @@ pub(crate) fn draw_editor(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
         to,
         text,
         cursor,
+        mode,
         ..
     } = o
     else {
@@ -71,15 +72,17 @@ pub(crate) fn draw_editor(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
         body.height.saturating_sub(2).max(6),
     );
     f.render_widget(Clear, area);
-    let block = pane(
-        m,
-        format!(
-            "Reply as {} → {} · Ctrl-s send · Esc discard",
-            line_text(agent),
-            line_text(to)
-        ),
-        true,
-    );
+    let who = format!("{} → {}", line_text(agent), line_text(to));
+    let title = match mode {
+        EditMode::Typing => format!("Reply as {who} · Ctrl-s send · Esc discard"),
+        EditMode::ConfirmDiscard => {
+            "Discard this reply? y discard · k keep as draft · other keys: keep typing".into()
+        }
+        EditMode::Review => {
+            format!("Review reply as {who} · y send · e edit again · d discard · Esc edit here")
+        }
+    };
+    let block = titled(m, title, true, area);
     let inner = block.inner(area);
     f.render_widget(block, area);
     let quote_h = (inner.height / 3).max(1);

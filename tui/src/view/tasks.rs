@@ -115,6 +115,57 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     }
 }
 
+/// The task at (`x`, `y`) of the board drawn in `area`: in the list, the
+/// row's task (a status heading selects nothing); in columns, the card.
+pub(crate) fn hit_row(m: &Model, area: Rect, x: u16, y: u16) -> Option<super::hit::Hit> {
+    use super::hit::Hit;
+    use crate::model::ListKind;
+    let inner = Rect::new(
+        area.x + 1,
+        area.y + 1,
+        area.width.saturating_sub(2),
+        area.height.saturating_sub(2),
+    );
+    if y < inner.y || y >= inner.y + inner.height {
+        return None;
+    }
+    let board = m.board();
+    let keys = m.list_keys(ListKind::Tasks);
+    let index_of = |id: &str| keys.iter().position(|k| k == id);
+    if inner.width >= 140 && !m.tasks.is_empty() {
+        let cols = Layout::horizontal(
+            [Constraint::Ratio(1, TaskStatus::ALL.len() as u32); TaskStatus::ALL.len()],
+        )
+        .split(inner);
+        let (status, col) = TaskStatus::ALL
+            .into_iter()
+            .zip(cols.iter())
+            .find(|(_, c)| x >= c.x && x < c.x + c.width)?;
+        let tasks: Vec<_> = board.iter().filter(|t| t.status == status).collect();
+        let cap = ((col.height as usize).saturating_sub(2) / 4).max(1);
+        let sel = tasks
+            .iter()
+            .position(|t| m.sel.task.as_deref() == Some(t.id.as_str()));
+        let start = sel.map_or(0, |i| (i + 1).saturating_sub(cap));
+        let card = (y.checked_sub(col.y + 2)? / 4) as usize;
+        let t = tasks.get(start + card)?;
+        return index_of(&t.id).map(|i| Hit::Row(ListKind::Tasks, i));
+    }
+    let mut rows: Vec<Option<&str>> = Vec::new();
+    for s in TaskStatus::ALL {
+        rows.push(None);
+        rows.extend(
+            board
+                .iter()
+                .filter(|t| t.status == s)
+                .map(|t| Some(t.id.as_str())),
+        );
+    }
+    let at = m.offsets.tasks.get() + (y - inner.y) as usize;
+    let id = rows.get(at).copied().flatten()?;
+    index_of(id).map(|i| Hit::Row(ListKind::Tasks, i))
+}
+
 pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
     let k = &m.config.keymap;
     vec![

@@ -23,6 +23,14 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let mut title = format!("Threads · {} · {}", m.filter.label(), threads.len());
     if !m.search.query.is_empty() {
         title.push_str(&format!(" · /{}", line_text(&m.search.query)));
+        if !m.search.typing && m.search_list() == Some(crate::model::ListKind::Threads) {
+            match m.search_matches() {
+                None => {}
+                Some((0, _)) => title.push_str(" no match"),
+                Some((n, Some(i))) => title.push_str(&format!(" {i}/{n}")),
+                Some((n, None)) => title.push_str(&format!(" ({n})")),
+            }
+        }
     }
     let block = titled(m, title, focused, area);
     let inner = block.inner(area);

@@ -1,0 +1,234 @@
+//! Keys and drafts as in the anchors (issue 14, second part): the board's
+//! columns, Esc back to the board, a reply never lost on Esc, `$EDITOR`
+//! replies reviewed before sending, search counts, the mouse.
+
+use amail_core::aof::TaskStatus;
+use amail_tui::model::{EditMode, Filter, Overlay, Pane, Screen};
+use amail_tui::msg::Msg;
+use amail_tui::testing::{FakeBackend, TestApp};
+use amail_tui::UiConfig;
+
+/// The sample with a second task in progress, so a column has two.
+fn board_app() -> TestApp {
+    let mut backend = FakeBackend::sample();
+    let mut extra = backend
+        .tasks
+        .iter()
+        .find(|t| t.status == TaskStatus::InProgress)
+        .unwrap()
+        .clone();
+    extra.id = "TASK-531-b".into();
+    extra.title = "Second task in progress".into();
+    extra.updated_at = extra.updated_at.map(|t| t - chrono::Duration::minutes(1));
+    backend.tasks.push(extra);
+    TestApp::new(backend, UiConfig::default())
+}
+
+fn status_of(app: &TestApp) -> TaskStatus {
+    let id = app.model.sel.task.clone().unwrap();
+    app.model.tasks.iter().find(|t| t.id == id).unwrap().status
+}
+
+#[test]
+fn the_board_moves_between_columns_with_h_l_and_within_with_j_k() {
+    let mut app = board_app();
+    app.press("t");
+    assert_eq!(status_of(&app), TaskStatus::Backlog);
+    // j stays in its column (one task in BACKLOG).
+    app.press("j");
+    assert_eq!(status_of(&app), TaskStatus::Backlog);
+    app.press("l");
+    assert_eq!(status_of(&app), TaskStatus::Ready);
+    app.press("<right>");
+    assert_eq!(status_of(&app), TaskStatus::InProgress);
+    let first = app.model.sel.task.clone();
+    app.press("j");
+    assert_eq!(status_of(&app), TaskStatus::InProgress);
+    assert_ne!(app.model.sel.task, first, "j moves within the column");
+    app.press("j");
+    assert_eq!(
+        status_of(&app),
+        TaskStatus::InProgress,
+        "and stops at its end"
+    );
+    app.press("k");
+    assert_eq!(app.model.sel.task, first);
+    app.press("h");
+    assert_eq!(status_of(&app), TaskStatus::Ready);
+    app.press("<left><left><left>");
+    assert_eq!(status_of(&app), TaskStatus::Backlog);
+    assert_eq!(app.model.screen, Screen::Tasks, "h never leaves the board");
+    // The wide board (one column per status) follows the same selection.
+    app.press("ll");
+    let screen = app.render(200, 60);
+    let row = screen.lines().find(|l| l.contains("▶ …")).unwrap();
+    assert!(row.contains("ol-531"), "{row}");
+}
+
+#[test]
+fn esc_from_a_task_returns_to_the_board() {
+    let mut app = board_app();
+    app.press("tll");
+    let task = app.model.sel.task.clone();
+    app.press("<enter>");
+    assert_eq!(app.model.screen, Screen::Inbox);
+    assert_eq!(app.model.sel.thread.as_deref(), Some("ol-531"));
+    app.press("<esc>");
+    assert_eq!(app.model.screen, Screen::Tasks);
+    assert_eq!(app.model.sel.task, task);
+    // From the roster too.
+    app.press("w<enter><esc>");
+    assert_eq!(app.model.screen, Screen::Agents);
+}
+
+#[test]
+fn esc_on_a_reply_with_text_asks_and_can_keep_the_draft() {
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    app.press("/ol-527.2<enter>r");
+    app.type_text("Use the spec");
+    app.press("<esc>");
+    assert!(
+        matches!(
+            app.model.overlay,
+            Some(Overlay::Editor {
+                mode: EditMode::ConfirmDiscard,
+                ..
+            })
+        ),
+        "Esc with text asks first"
+    );
+    assert!(app.render(80, 24).contains("Discard this reply?"));
+    // Any other key goes back to typing, text intact.
+    app.press("x");
+    app.type_text("'s 15 minutes");
+    // k keeps the draft for this message.
+    app.press("<esc>k");
+    assert!(app.model.overlay.is_none());
+    assert!(app.backend.replies.is_empty());
+    app.press("r");
+    match &app.model.overlay {
+        Some(Overlay::Editor { text, .. }) => assert_eq!(text, "Use the spec's 15 minutes"),
+        o => panic!("{o:?}"),
+    }
+    app.press("<ctrl-s>");
+    assert_eq!(app.backend.replies[0].2, "Use the spec's 15 minutes");
+    assert!(app.model.drafts.is_empty(), "a sent draft is gone");
+    // y discards, for good.
+    app.press("r");
+    app.type_text("scratch that");
+    app.press("<esc>y");
+    assert!(app.model.overlay.is_none());
+    app.press("r");
+    assert!(
+        matches!(&app.model.overlay, Some(Overlay::Editor { text, .. }) if text.is_empty()),
+        "{:?}",
+        app.model.overlay
+    );
+}
+
+#[test]
+fn an_editor_reply_comes_back_for_review_with_the_message_quoted() {
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    app.press("/ol-527.2<enter>e");
+    let file = &app.editor_requests[0];
+    // The message answered, quoted in full in instruction lines.
+    assert!(
+        file.contains("# amail: PurpleBear wrote on 2026-11-22"),
+        "{file}"
+    );
+    assert!(
+        file.contains("# amail: > Should I change the endpoint to match the spec"),
+        "{file}"
+    );
+    assert!(
+        file.contains("# amail: > - Searched the ADRs for a decision: none"),
+        "{file}"
+    );
+    app.send(Msg::EditorClosed(Ok(
+        "Keep 24 h\n# amail: > quoted\n".into()
+    )));
+    assert!(app.backend.replies.is_empty(), "not sent unseen");
+    assert!(app.render(100, 30).contains("Review reply as"));
+    // e: edit again, starting from the text.
+    app.press("e");
+    assert_eq!(app.editor_requests.len(), 2);
+    assert!(app.editor_requests[1].starts_with("Keep 24 h\n"));
+    app.send(Msg::EditorClosed(Ok("Keep 24 h for now.\n".into())));
+    app.press("y");
+    assert_eq!(app.backend.replies[0].2, "Keep 24 h for now.");
+    // d discards.
+    app.press("e");
+    app.send(Msg::EditorClosed(Ok("never mind".into())));
+    app.press("d");
+    assert!(app.model.overlay.is_none());
+    assert_eq!(app.backend.replies.len(), 1);
+}
+
+#[test]
+fn search_counts_matches_and_n_moves_after_the_prompt_closes() {
+    let mut app = TestApp::sample();
+    app.press("/");
+    app.type_text("green");
+    let screen = app.render(80, 24);
+    assert!(screen.contains("/green▏  1/2"), "{screen}");
+    app.press("<enter>");
+    assert!(app
+        .render(80, 24)
+        .contains("Threads · All · 7 · /green 1/2"));
+    app.press("n");
+    assert_eq!(app.model.sel.thread.as_deref(), Some("ol-529"));
+    assert!(app.render(80, 24).contains("/green 2/2"));
+    app.press("/");
+    app.type_text("zzz-nothing");
+    assert!(app.render(80, 24).contains("no match"));
+}
+
+#[test]
+fn mouse_clicks_select_tabs_and_rows_and_the_wheel_scrolls_the_pane_under_it() {
+    let config = UiConfig::from_toml("mouse = true", false);
+    let mut app = TestApp::new(FakeBackend::sample(), config);
+    let screen = app.render(160, 48);
+    let tabs = screen.lines().nth(1).unwrap();
+    // A filter tab: the column where "3 Help" starts (the line is quoted).
+    let x = tabs.find("3 Help").unwrap() as u16 - 1;
+    app.send(Msg::Click { x, y: 1 });
+    assert_eq!(app.model.filter, Filter::Help);
+    app.send(Msg::Click { x: 3, y: 1 });
+    assert_eq!(app.model.filter, Filter::All);
+    // A thread row: the third row of the list (border at y=2, rows from 3).
+    app.send(Msg::Click { x: 10, y: 5 });
+    assert_eq!(app.model.sel.thread.as_deref(), Some("ol-527.2"));
+    assert_eq!(app.model.focus, Pane::Threads);
+    // The wheel over the message pane scrolls it, not the focused list.
+    app.render(160, 24);
+    app.send(Msg::ScrollAt {
+        x: 120,
+        y: 20,
+        lines: 3,
+    });
+    assert_eq!(app.model.sel.thread.as_deref(), Some("ol-527.2"));
+    assert!(app.model.detail_scroll > 0);
+    // Over the thread list it moves the list.
+    app.send(Msg::ScrollAt {
+        x: 10,
+        y: 10,
+        lines: 3,
+    });
+    assert_ne!(app.model.sel.thread.as_deref(), Some("ol-527.2"));
+    // A message row focuses the messages pane.
+    app.send(Msg::Click { x: 100, y: 3 });
+    assert_eq!(app.model.focus, Pane::Messages);
+    // Screen tabs on the header row.
+    let header = app.render(160, 48).lines().next().unwrap().to_string();
+    let x = header.find("Tasks").unwrap() as u16 - 1;
+    app.send(Msg::Click { x, y: 0 });
+    assert_eq!(app.model.screen, Screen::Tasks);
+    // A task row in the list board (first task under BACKLOG).
+    app.render(100, 30);
+    app.send(Msg::Click { x: 10, y: 4 });
+    let id = app.model.sel.task.clone().unwrap();
+    assert_eq!(
+        app.model.tasks.iter().find(|t| t.id == id).unwrap().status,
+        TaskStatus::Backlog
+    );
+}

@@ -1,0 +1,155 @@
+//! Where a mouse event landed: the same layout the view draws, asked the
+//! other way round (which tab, pane or row is at column x, row y). Pure
+//! over the model and its size, so `update` can act on a click without
+//! the view keeping a map of what it drew.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+
+use super::agents;
+use crate::keymap::Action;
+use crate::model::{Filter, ListKind, Model, Pane, Screen};
+use crate::text::width;
+
+/// What is under the pointer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Hit {
+    Screen(Screen),
+    Filter(Filter),
+    /// Row `index` of a list (as `Model::list_keys` orders it).
+    Row(ListKind, usize),
+    /// A list pane, below its last row.
+    List(ListKind),
+    /// The message view.
+    Message,
+}
+
+/// The body rectangle, as `view::view` splits the frame.
+fn body(m: &Model) -> Rect {
+    let (w, h) = m.size;
+    Rect::new(0, 2, w, h.saturating_sub(4))
+}
+
+/// The inbox panes and their rectangles at the current size.
+pub(crate) fn inbox_panes(m: &Model) -> Vec<(Pane, Rect)> {
+    let area = body(m);
+    if area.width >= 120 {
+        let [left, right] =
+            Layout::horizontal([Constraint::Percentage(52), Constraint::Percentage(48)])
+                .areas(area);
+        let n = m.selected_thread().map(|t| t.messages.len()).unwrap_or(0) as u16;
+        let list_h = (n + 2).clamp(4, right.height / 2);
+        let [top, bottom] =
+            Layout::vertical([Constraint::Length(list_h), Constraint::Min(3)]).areas(right);
+        vec![
+            (Pane::Threads, left),
+            (Pane::Messages, top),
+            (Pane::Message, bottom),
+        ]
+    } else {
+        vec![(m.focus, area)]
+    }
+}
+
+fn inside(r: Rect, x: u16, y: u16) -> bool {
+    x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height
+}
+
+/// The tab labels of the header, in order, with their widths.
+fn screen_tabs(m: &Model) -> Vec<(Screen, usize)> {
+    [
+        (Screen::Inbox, "Inbox", Action::ScreenInbox),
+        (Screen::Tasks, "Tasks", Action::ScreenTasks),
+        (Screen::Agents, "Agents", Action::ScreenAgents),
+    ]
+    .into_iter()
+    .map(|(s, label, a)| {
+        let key = m.config.keymap.first_key(a);
+        (s, width(&format!(" {label} [{key}] ")))
+    })
+    .collect()
+}
+
+/// The filter tabs' widths, as `draw_tabs` writes them (each followed by
+/// one space).
+fn filter_tabs(m: &Model) -> Vec<(Filter, usize)> {
+    let keyed = m.size.0 >= 80;
+    Filter::ALL
+        .into_iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let count = m.filter_count(f);
+            let text = if keyed {
+                format!("{} {} {count}", i + 1, f.label())
+            } else {
+                format!("{} {count}", f.label())
+            };
+            let w = width(&text) + if keyed || m.filter == f { 2 } else { 0 };
+            (f, w)
+        })
+        .collect()
+}
+
+pub fn hit(m: &Model, x: u16, y: u16) -> Option<Hit> {
+    let x_us = x as usize;
+    if y == 0 {
+        // " amail " and "│" come first.
+        let mut at = width(" amail ") + 1;
+        for (s, w) in screen_tabs(m) {
+            if x_us >= at && x_us < at + w {
+                return Some(Hit::Screen(s));
+            }
+            at += w;
+        }
+        return None;
+    }
+    if y == 1 {
+        if m.screen != Screen::Inbox {
+            return None;
+        }
+        let mut at = 1;
+        for (f, w) in filter_tabs(m) {
+            if x_us >= at && x_us < at + w {
+                return Some(Hit::Filter(f));
+            }
+            at += w + 1;
+        }
+        return None;
+    }
+    let area = body(m);
+    if !inside(area, x, y) {
+        return None;
+    }
+    match m.screen {
+        Screen::Inbox => {
+            let (pane, r) = inbox_panes(m).into_iter().find(|(_, r)| inside(*r, x, y))?;
+            let kind = match pane {
+                Pane::Threads => ListKind::Threads,
+                Pane::Messages => ListKind::Messages,
+                Pane::Message => return Some(Hit::Message),
+            };
+            let offset = match kind {
+                ListKind::Threads => m.offsets.threads.get(),
+                _ => m.offsets.messages.get(),
+            };
+            row(m, kind, r, 0, offset, y)
+        }
+        Screen::Agents => row(m, ListKind::Agents, area, 1, m.offsets.agents.get(), y)
+            .or_else(|| agents::is_header(y, area).then_some(Hit::List(ListKind::Agents))),
+        Screen::Tasks => super::tasks::hit_row(m, area, x, y),
+    }
+}
+
+/// Row `y` of a bordered list pane `r` whose first `skip` inner rows are
+/// headings and whose view starts at `offset`.
+fn row(m: &Model, kind: ListKind, r: Rect, skip: u16, offset: usize, y: u16) -> Option<Hit> {
+    let first = r.y + 1 + skip;
+    if y < first || y + 1 >= r.y + r.height {
+        return Some(Hit::List(kind));
+    }
+    let index = offset + (y - first) as usize;
+    if index < m.list_keys(kind).len() {
+        Some(Hit::Row(kind, index))
+    } else {
+        Some(Hit::List(kind))
+    }
+}
