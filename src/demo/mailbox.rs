@@ -110,7 +110,7 @@ pub fn write_demo_waves(dir: &Path, now: DateTime<Utc>, waves: usize) -> io::Res
                     key: m.id.clone(),
                     id: Some(m.id.clone()),
                     agent: agent.clone(),
-                    ack_at: at,
+                    ack_at: Some(at),
                     read_at: at,
                 },
             )

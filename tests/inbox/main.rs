@@ -21,3 +21,4 @@ mod mailbox;
 mod mcp_store;
 mod reply_rules;
 mod source_same_files;
+mod triage;

@@ -350,7 +350,7 @@ pub(crate) fn apply_acks(messages: &mut [InboxMessage], acks: &Acks) -> Vec<usiz
         };
         for r in &mut m.recipients {
             if let Some((_, e)) = entries.iter().find(|(a, _)| *a == r.agent) {
-                let (ack, read) = (Some(e.ack_at), Some(e.read_at));
+                let (ack, read) = (e.ack_at, Some(e.read_at));
                 if r.ack_at != ack || r.read_at != read {
                     r.ack_at = ack;
                     r.read_at = read;

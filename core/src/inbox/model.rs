@@ -42,11 +42,12 @@ pub struct Recipient {
 }
 
 /// A read and ack time recorded apart from the message (a plain mailbox's
-/// ack journal): an ack also marks the message read.
+/// ack journal): an ack also marks the message read; a read alone has no
+/// ack time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AckTimes {
     pub read_at: DateTime<Utc>,
-    pub ack_at: DateTime<Utc>,
+    pub ack_at: Option<DateTime<Utc>>,
 }
 
 /// Recorded acks by (message key, agent).

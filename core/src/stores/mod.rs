@@ -22,6 +22,7 @@
 //! from the messages (threads, pending, roster) is the model's (`inbox/`).
 //! See `docs/inbox.md` for the choices and their limits.
 
+pub mod draft;
 mod error;
 pub mod mailbox;
 pub mod mcp;

@@ -9,7 +9,13 @@
 //!
 //! Appends take an exclusive advisory lock on the journal, re-read it under
 //! the lock and write only when the (message, agent) pair is not there yet,
-//! so two `amail ack` processes never record the same ack twice.
+//! so two `amail ack` processes never record the same ack twice. A batch
+//! ([`append_many`]: "ack these twelve") is one lock, one write and one
+//! fsync: the journal's form of one transaction.
+//!
+//! A line without `ack_at` records a read only (mark read without
+//! acknowledging); a later ack of the pair still records, and the pair
+//! then reads as acked at the ack's time and read at the earlier read's.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
@@ -35,7 +41,9 @@ pub struct JournalEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     pub agent: String,
-    pub ack_at: DateTime<Utc>,
+    /// `None`: a read only (the message was marked read, not acknowledged).
+    #[serde(default)]
+    pub ack_at: Option<DateTime<Utc>>,
     /// An ack also marks the message read, as mcp_agent_mail does.
     pub read_at: DateTime<Utc>,
 }
@@ -62,13 +70,23 @@ pub fn read(root: &Path) -> (Acks, Vec<(PathBuf, String)>) {
 
 fn read_from(r: impl BufRead, path: &Path, problems: &mut Vec<(PathBuf, String)>) -> Acks {
     let mut acks = Acks::new();
-    entries(r, path, problems, |e| {
-        acks.entry((e.key, e.agent)).or_insert(AckTimes {
+    entries(r, path, problems, |e| merge(&mut acks, &e));
+    acks
+}
+
+/// Folds one entry into the pairs' state: the first ack and the first
+/// read of a pair are the ones in effect.
+fn merge(acks: &mut Acks, e: &JournalEntry) {
+    let t = acks
+        .entry((e.key.clone(), e.agent.clone()))
+        .or_insert(AckTimes {
             read_at: e.read_at,
             ack_at: e.ack_at,
         });
-    });
-    acks
+    if t.ack_at.is_none() {
+        t.ack_at = e.ack_at;
+    }
+    t.read_at = t.read_at.min(e.read_at);
 }
 
 /// Every well-formed entry, in file order.
@@ -105,6 +123,18 @@ fn entries(
 /// Appends `entry` unless its (key, agent) pair is already recorded.
 /// Returns the entry in effect: the new one, or the one already there.
 pub fn append(root: &Path, entry: JournalEntry) -> Result<(JournalEntry, bool), Error> {
+    let mut out = append_many(root, vec![entry])?;
+    Ok(out.remove(0))
+}
+
+/// Appends each of `entries` that records something new for its (key,
+/// agent) pair (an ack where none was recorded, a read where nothing
+/// was), under one lock with one write and one fsync. Returns, in order,
+/// each pair's state in effect afterwards and whether it changed.
+pub fn append_many(
+    root: &Path,
+    entries: Vec<JournalEntry>,
+) -> Result<Vec<(JournalEntry, bool)>, Error> {
     let path = journal_path(root);
     let mut f = OpenOptions::new()
         .create(true)
@@ -117,19 +147,47 @@ pub fn append(root: &Path, entry: JournalEntry) -> Result<(JournalEntry, bool), 
         f.seek(SeekFrom::Start(0))
             .map_err(|e| Error::io(&path, e))?;
         let mut ignored = Vec::new();
-        // The first entry for the pair is the one in effect, as `read` has it.
-        let mut existing = None;
-        entries(BufReader::new(&f), &path, &mut ignored, |e| {
-            if existing.is_none() && e.key == entry.key && e.agent == entry.agent {
-                existing = Some(e);
+        // The pairs as recorded (only those the batch names), then as the
+        // batch changes them.
+        let wanted: std::collections::HashSet<(&str, &str)> = entries
+            .iter()
+            .map(|e| (e.key.as_str(), e.agent.as_str()))
+            .collect();
+        let mut state = Acks::new();
+        self::entries(BufReader::new(&f), &path, &mut ignored, |e| {
+            if wanted.contains(&(e.key.as_str(), e.agent.as_str())) {
+                merge(&mut state, &e);
             }
         });
-        if let Some(existing) = existing {
-            return Ok((existing, false));
+        let mut out = Vec::with_capacity(entries.len());
+        let mut lines = String::new();
+        for entry in entries {
+            let pair = (entry.key.clone(), entry.agent.clone());
+            let changed = match (state.get(&pair), entry.ack_at) {
+                (None, _) => true,
+                (Some(t), Some(_)) => t.ack_at.is_none(),
+                (Some(_), None) => false,
+            };
+            if changed {
+                let mut line = serde_json::to_string(&JsonLine::from(&entry))
+                    .map_err(|e| Error::Invalid(e.to_string()))?;
+                line.push('\n');
+                lines.push_str(&line);
+                merge(&mut state, &entry);
+            }
+            let t = state[&pair];
+            out.push((
+                JournalEntry {
+                    ack_at: t.ack_at,
+                    read_at: t.read_at,
+                    ..entry
+                },
+                changed,
+            ));
         }
-        let mut line = serde_json::to_string(&JsonLine::from(&entry))
-            .map_err(|e| Error::Invalid(e.to_string()))?;
-        line.push('\n');
+        if lines.is_empty() {
+            return Ok(out);
+        }
         let len = f.metadata().map_err(|e| Error::io(&path, e))?.len();
         if len > 0 && !ends_with_newline(&mut f, len) {
             // A previous crash tore the last line: cut it off (it never
@@ -141,14 +199,14 @@ pub fn append(root: &Path, entry: JournalEntry) -> Result<(JournalEntry, bool), 
         crash();
         // Written in two halves under the crash hook, so a test can leave
         // a torn line (what a kill mid-write leaves).
-        let (a, b) = line.as_bytes().split_at(line.len() / 2);
+        let (a, b) = lines.as_bytes().split_at(lines.len() / 2);
         f.write_all(a).map_err(|e| Error::io(&path, e))?;
         crash();
         f.write_all(b).map_err(|e| Error::io(&path, e))?;
         crash();
         f.sync_all().map_err(|e| Error::io(&path, e))?;
         crash();
-        Ok((entry.clone(), true))
+        Ok(out)
     })();
     let _ = FileExt::unlock(&f);
     result
@@ -179,7 +237,8 @@ struct JsonLine<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     id: Option<&'a str>,
     agent: &'a str,
-    ack_at: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ack_at: Option<String>,
     read_at: String,
 }
 
@@ -189,7 +248,9 @@ impl<'a> From<&'a JournalEntry> for JsonLine<'a> {
             key: &e.key,
             id: e.id.as_deref(),
             agent: &e.agent,
-            ack_at: e.ack_at.to_rfc3339_opts(SecondsFormat::Micros, true),
+            ack_at: e
+                .ack_at
+                .map(|t| t.to_rfc3339_opts(SecondsFormat::Micros, true)),
             read_at: e.read_at.to_rfc3339_opts(SecondsFormat::Micros, true),
         }
     }

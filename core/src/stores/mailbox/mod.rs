@@ -6,16 +6,20 @@
 //! - [`reload_changed`] reads only the files the watcher names and patches
 //!   the inbox in place, falling back to a full load where that would not
 //!   be exact;
-//! - an ack is a line appended to the [`journal`] (mail files belong to the
-//!   agents that wrote them and are never edited);
-//! - a reply is a new spec-text file under `replies/` ([`render_spec_text`]).
+//! - an ack or a mark-read is a line appended to the [`journal`] (mail
+//!   files belong to the agents that wrote them and are never edited);
+//!   several keys are one batch (`read`);
+//! - a reply is a new spec-text file under `replies/` ([`render_spec_text`]);
+//!   a new message (`send`) one in its sender's folder.
 
 mod ack;
 pub mod incremental;
 pub mod journal;
 mod load;
 pub(crate) mod protocol;
+mod read;
 mod reply;
+mod send;
 
 use std::path::PathBuf;
 
@@ -26,7 +30,7 @@ pub use load::load_mailbox;
 pub use reply::{render_spec_text, SpecMail};
 
 use super::error::Error;
-use super::store::{check_reply, micros, AckOutcome, MailStore, ReplyOutcome};
+use super::store::{check_reply, micros, AckOutcome, Draft, MailStore, ReadOutcome, ReplyOutcome};
 use crate::inbox::{Inbox, SourceKind};
 
 /// A plain mailbox directory as a [`MailStore`].
@@ -84,9 +88,30 @@ impl MailStore for MailboxStore {
         let now = micros(now);
         let mut fresh = None;
         let inbox = self.messages(inbox, &mut fresh)?;
-        keys.iter()
-            .map(|k| ack::ack(inbox, &self.root, k, as_agent, now))
-            .collect()
+        ack::ack(inbox, &self.root, keys, as_agent, now)
+    }
+
+    fn mark_read(
+        &self,
+        inbox: Option<&Inbox>,
+        keys: &[String],
+        as_agent: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<ReadOutcome>, Error> {
+        let now = micros(now);
+        let mut fresh = None;
+        let inbox = self.messages(inbox, &mut fresh)?;
+        read::mark_read(inbox, &self.root, keys, as_agent, now)
+    }
+
+    /// A new file in the sender's folder; `inbox` is not needed.
+    fn send(
+        &self,
+        _inbox: Option<&Inbox>,
+        draft: &Draft,
+        now: DateTime<Utc>,
+    ) -> Result<ReplyOutcome, Error> {
+        send::send(&self.root, draft, micros(now))
     }
 
     fn reply(

@@ -3,7 +3,10 @@
 //! set `read_ts` and `ack_ts` when they are NULL, in the database's own
 //! timestamp dialect, in one short `BEGIN IMMEDIATE` transaction with a busy
 //! timeout (safe while the server runs: SQLite serialises writers, WAL
-//! readers are not blocked). Like the server, no archive file and no commit.
+//! readers are not blocked). Every key of one call goes in that one
+//! transaction; a bad key stops the batch and what came before it is
+//! committed (the [`MailStore::ack`](crate::stores::MailStore::ack)
+//! contract). Like the server, no archive file and no commit.
 
 use chrono::{DateTime, Utc};
 use rusqlite::{params, OptionalExtension};
@@ -13,25 +16,92 @@ use super::timestamps;
 use crate::stores::error::Error;
 use crate::stores::store::AckOutcome;
 
-/// Acks message `key` (the database id) as `agent` at `now`, on `conn`
-/// (opened read-write on `db`).
+/// What one batch sets on each recipient row.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Set {
+    /// `read_ts` and `ack_ts` (acknowledge_message).
+    Ack,
+    /// `read_ts` only (mark_message_read).
+    Read,
+}
+
+/// One row's state before and after.
+pub(crate) struct Row {
+    pub key: String,
+    pub read_was: Option<DateTime<Utc>>,
+    pub ack_was: Option<DateTime<Utc>>,
+}
+
+/// Sets `what` on each of `keys` (database ids) for `agent` at `now`, on
+/// `conn` (opened read-write on `db`), in one transaction.
+pub(crate) fn set_many(
+    conn: &rusqlite::Connection,
+    db: &std::path::Path,
+    keys: &[String],
+    agent: &str,
+    now: DateTime<Utc>,
+    what: Set,
+) -> Result<Vec<Row>, Error> {
+    let dbe = |e: rusqlite::Error| Error::db(db, e);
+    let dialect = mcp_db::dialect(conn).map_err(dbe)?;
+    // IMMEDIATE takes the write lock up front, so the read-then-update
+    // below cannot interleave with the server's own ack of the same row.
+    let tx = Tx::begin(conn).map_err(dbe)?;
+    let mut rows = Vec::with_capacity(keys.len());
+    let mut failed = None;
+    for key in keys {
+        match set_one(&tx, &dialect, db, key, agent, now, what) {
+            Ok(r) => rows.push(r),
+            Err(e) => {
+                failed = Some(e);
+                break;
+            }
+        }
+    }
+    crate::fsio::crash_point();
+    tx.commit().map_err(dbe)?;
+    crate::fsio::crash_point();
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(rows),
+    }
+}
+
+/// Acks each of `keys` as `agent` at `now` in one transaction.
 pub(crate) fn ack(
     conn: &rusqlite::Connection,
+    db: &std::path::Path,
+    keys: &[String],
+    agent: &str,
+    now: DateTime<Utc>,
+) -> Result<Vec<AckOutcome>, Error> {
+    Ok(set_many(conn, db, keys, agent, now, Set::Ack)?
+        .into_iter()
+        .map(|r| AckOutcome {
+            key: r.key,
+            agent: agent.to_string(),
+            ack_at: r.ack_was.unwrap_or(now),
+            read_at: Some(r.read_was.unwrap_or(now)),
+            changed: r.ack_was.is_none(),
+        })
+        .collect())
+}
+
+fn set_one(
+    tx: &Tx<'_>,
+    dialect: &super::timestamps::Dialect,
     db: &std::path::Path,
     key: &str,
     agent: &str,
     now: DateTime<Utc>,
-) -> Result<AckOutcome, Error> {
+    what: Set,
+) -> Result<Row, Error> {
     let not_found = || Error::NotFound {
         key: key.to_string(),
         where_: db.display().to_string(),
     };
     let id: i64 = key.trim().parse().map_err(|_| not_found())?;
     let dbe = |e: rusqlite::Error| Error::db(db, e);
-    let dialect = mcp_db::dialect(conn).map_err(dbe)?;
-    // IMMEDIATE takes the write lock up front, so the read-then-update
-    // below cannot interleave with the server's own ack of the same row.
-    let tx = Tx::begin(conn).map_err(dbe)?;
     let project: i64 = tx
         .query_row("SELECT project_id FROM messages WHERE id = ?1", [id], |r| {
             r.get(0)
@@ -72,26 +142,26 @@ pub(crate) fn ack(
     };
     let read_was = decode(&read_ts);
     let ack_was = decode(&ack_ts);
-    let changed = ack_was.is_none() || read_was.is_none();
-    if changed {
-        let v = dialect.encode(now);
-        tx.execute(
+    let sql = match what {
+        Set::Ack if ack_was.is_none() || read_was.is_none() => Some(
             "UPDATE message_recipients
              SET read_ts = COALESCE(read_ts, ?1), ack_ts = COALESCE(ack_ts, ?1)
              WHERE message_id = ?2 AND agent_id = ?3",
-            params![v, id, agent_id],
-        )
-        .map_err(dbe)?;
+        ),
+        Set::Read if read_was.is_none() => Some(
+            "UPDATE message_recipients SET read_ts = COALESCE(read_ts, ?1)
+             WHERE message_id = ?2 AND agent_id = ?3",
+        ),
+        _ => None,
+    };
+    if let Some(sql) = sql {
+        let v = dialect.encode(now);
+        tx.execute(sql, params![v, id, agent_id]).map_err(dbe)?;
     }
-    crate::fsio::crash_point();
-    tx.commit().map_err(dbe)?;
-    crate::fsio::crash_point();
-    Ok(AckOutcome {
+    Ok(Row {
         key: key.to_string(),
-        agent: agent.to_string(),
-        ack_at: ack_was.unwrap_or(now),
-        read_at: Some(read_was.unwrap_or(now)),
-        changed: ack_was.is_none(),
+        read_was,
+        ack_was,
     })
 }
 

@@ -7,17 +7,20 @@
 //!   transactions) in either [`timestamps`] dialect;
 //! - [`frontmatter`]: the `---json` envelope of an archive file;
 //! - `load`: the database's rows joined with the canonical archive files;
-//! - `ack`: the server's `acknowledge_message` (database only);
+//! - `ack`: the server's `acknowledge_message` (database only), every key
+//!   of one call in one transaction; `read`: its `mark_message_read`;
 //! - `reply`: the server's `reply_message` (database row, then the
 //!   [`archive`] copies, thread digest and Git commit, under the server's
-//!   own locks).
+//!   own locks); `send`: its `send_message`, the same writes.
 
 mod ack;
 pub mod archive;
 pub mod db;
 pub mod frontmatter;
 mod load;
+mod read;
 mod reply;
+mod send;
 pub mod timestamps;
 
 use std::path::PathBuf;
@@ -27,7 +30,7 @@ use chrono::{DateTime, Utc};
 pub(crate) use load::load_mcp;
 
 use super::error::Error;
-use super::store::{check_reply, micros, AckOutcome, MailStore, ReplyOutcome};
+use super::store::{check_reply, micros, AckOutcome, Draft, MailStore, ReadOutcome, ReplyOutcome};
 use crate::inbox::Inbox;
 use crate::source::detect::DB_FILE;
 
@@ -95,9 +98,30 @@ impl MailStore for McpStore {
         let now = micros(now);
         let db = self.db_path();
         let conn = db::open_read_write(&db).map_err(|e| Error::db(&db, e))?;
-        keys.iter()
-            .map(|k| ack::ack(&conn, &db, k, as_agent, now))
-            .collect()
+        ack::ack(&conn, &db, keys, as_agent, now)
+    }
+
+    /// The database is the truth: `inbox` is not consulted.
+    fn mark_read(
+        &self,
+        _inbox: Option<&Inbox>,
+        keys: &[String],
+        as_agent: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<ReadOutcome>, Error> {
+        let now = micros(now);
+        let db = self.db_path();
+        let conn = db::open_read_write(&db).map_err(|e| Error::db(&db, e))?;
+        read::mark_read(&conn, &db, keys, as_agent, now)
+    }
+
+    fn send(
+        &self,
+        _inbox: Option<&Inbox>,
+        draft: &Draft,
+        now: DateTime<Utc>,
+    ) -> Result<ReplyOutcome, Error> {
+        send::send(&self.archive, &self.db_path(), draft, micros(now))
     }
 
     /// The database is the truth: `inbox` is not consulted.

@@ -1,0 +1,114 @@
+//! Marking read in a plain mailbox, and the journal batch acks share: the
+//! keys are checked against the inbox in order, and what they record is
+//! appended to the [`journal`] in one batch (one lock, one write, one
+//! fsync). Stops at the first bad key; what came before it is recorded.
+
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+
+use super::journal::{self, JournalEntry};
+use crate::inbox::Inbox;
+use crate::stores::error::Error;
+use crate::stores::store::ReadOutcome;
+
+/// What a batch asks the journal to record for each key.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Record {
+    Ack,
+    Read,
+}
+
+/// Records `what` for each of `keys` as `agent` at `now`; returns the
+/// pair's state in effect and whether it changed, per key, in order.
+pub(crate) fn record(
+    inbox: &Inbox,
+    root: &Path,
+    keys: &[String],
+    agent: &str,
+    now: DateTime<Utc>,
+    what: Record,
+) -> Result<Vec<(JournalEntry, bool)>, Error> {
+    // Per key: already in effect (nothing to write), or to append.
+    let mut plan: Vec<(JournalEntry, bool)> = Vec::with_capacity(keys.len());
+    let mut failed = None;
+    for key in keys {
+        let Some(m) = inbox.message_by_key(key) else {
+            failed = Some(Error::NotFound {
+                key: key.to_string(),
+                where_: root.display().to_string(),
+            });
+            break;
+        };
+        let Some(r) = m.recipients.iter().find(|r| r.agent == agent) else {
+            failed = Some(Error::not_recipient(
+                key,
+                agent,
+                m.recipients.iter().map(|r| r.agent.as_str()),
+            ));
+            break;
+        };
+        // Already acked (or read) as the inbox shows it: nothing to write.
+        let done = match what {
+            Record::Ack => r.ack_at.is_some(),
+            Record::Read => r.read_at.is_some(),
+        };
+        plan.push((
+            JournalEntry {
+                key: key.to_string(),
+                id: m.message.id.as_deref().map(str::to_owned),
+                agent: agent.to_string(),
+                ack_at: match what {
+                    Record::Ack => Some(r.ack_at.unwrap_or(now)),
+                    Record::Read => r.ack_at,
+                },
+                read_at: r.read_at.unwrap_or(now),
+            },
+            !done,
+        ));
+    }
+    let todo: Vec<JournalEntry> = plan
+        .iter()
+        .filter(|(_, write)| *write)
+        .map(|(e, _)| e.clone())
+        .collect();
+    let mut written = if todo.is_empty() {
+        Vec::new()
+    } else {
+        journal::append_many(root, todo)?
+    }
+    .into_iter();
+    let out = plan
+        .into_iter()
+        .map(|(e, write)| {
+            if write {
+                written.next().unwrap_or((e, false))
+            } else {
+                (e, false)
+            }
+        })
+        .collect();
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
+}
+
+/// Marks each of `keys` read by `agent` at `now` (see [`record`]).
+pub(crate) fn mark_read(
+    inbox: &Inbox,
+    root: &Path,
+    keys: &[String],
+    agent: &str,
+    now: DateTime<Utc>,
+) -> Result<Vec<ReadOutcome>, Error> {
+    Ok(record(inbox, root, keys, agent, now, Record::Read)?
+        .into_iter()
+        .map(|(e, changed)| ReadOutcome {
+            key: e.key,
+            agent: e.agent,
+            read_at: e.read_at,
+            changed,
+        })
+        .collect())
+}

@@ -1,0 +1,67 @@
+//! Sending a new message from a plain mailbox: one spec-text file in the
+//! sender's folder (`<root>/<from>/`, where the demo and agents without a
+//! server keep what each agent wrote), written atomically and never over
+//! an existing file, with the reply's writer ([`render_spec_text`]).
+
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+
+use super::reply::{render_spec_text, SpecMail};
+use crate::stores::draft;
+use crate::stores::error::Error;
+use crate::stores::names::{check_components, subject_slug};
+use crate::stores::store::{Draft, ReplyOutcome};
+
+pub(crate) fn send(root: &Path, d: &Draft, now: DateTime<Utc>) -> Result<ReplyOutcome, Error> {
+    draft::check(d)?;
+    let from = d.from.trim();
+    check_components(&[("agent name", from)])?;
+    let to = draft::recipients(d);
+    let subject = draft::subject(d);
+    let body = draft::body(d);
+    let stamp = now
+        .format("%Y%m%dT%H%M%S%.6fZ")
+        .to_string()
+        .replace('.', "");
+    let id = format!("amail-{stamp}-{}", subject_slug(from));
+    let thread = d.thread.clone().unwrap_or_else(|| id.clone());
+    let text = render_spec_text(&SpecMail {
+        id: &id,
+        from,
+        to: &to,
+        thread: &thread,
+        date: now,
+        subject: &subject,
+        body: &body,
+        ack_required: d.ack_required,
+        importance: d.importance.as_deref().unwrap_or("normal"),
+    });
+    let dir = root.join(from);
+    let name = format!(
+        "{}__{}.md",
+        now.format("%Y-%m-%dT%H-%M-%SZ"),
+        subject_slug(&subject)
+    );
+    let mut path = dir.join(&name);
+    let mut n = 2;
+    // Never overwrite: a second message in the same second gets a suffix.
+    loop {
+        match crate::fsio::write_new(&path, text.as_bytes()) {
+            Ok(()) => break,
+            Err(e) if e.source.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => {
+                path = dir.join(name.replace(".md", &format!("-{n}.md")));
+                n += 1;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(ReplyOutcome {
+        key: id,
+        thread,
+        subject,
+        to,
+        paths: vec![path],
+        committed: false,
+    })
+}

@@ -1,0 +1,205 @@
+//! Triage writes through `MailStore` (issue 14): a new message (`send`)
+//! to one agent or several, mark read without acking, and many acks in one
+//! batch, in a plain mailbox (the journal) and an mcp_agent_mail store
+//! (rows and archive copies, as the server writes them).
+
+use amail_core::stores::{self, Draft, LoadOptions};
+use chrono::{TimeZone, Utc};
+use rusqlite::Connection;
+
+use crate::support::copy::fixture_copy;
+use crate::support::integer_dialect::convert_to_integer_dialect;
+
+fn draft(from: &str, to: &[&str], kind: Option<&str>) -> Draft {
+    Draft {
+        from: from.into(),
+        to: to.iter().map(|s| s.to_string()).collect(),
+        kind: kind.map(String::from),
+        bead: Some("ol-527.2".into()),
+        subject: "follow the spec".into(),
+        body: "Refresh tokens last 15 minutes; update the two tests.".into(),
+        thread: None,
+        importance: None,
+        ack_required: true,
+    }
+}
+
+fn now() -> chrono::DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 22, 6, 0, 0).unwrap()
+}
+
+fn raw(db: &std::path::Path, message: i64, agent: &str) -> (String, String) {
+    let c = Connection::open(db).unwrap();
+    c.query_row(
+        "SELECT quote(r.read_ts), quote(r.ack_ts) FROM message_recipients r
+         JOIN agents a ON a.id = r.agent_id WHERE r.message_id = ?1 AND a.name = ?2",
+        rusqlite::params![message, agent],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .unwrap()
+}
+
+fn mcp_send_reaches_rows_and_archive(dir: &std::path::Path) {
+    let store = stores::open(dir, &LoadOptions::default()).unwrap();
+    let out = store
+        .send(
+            None,
+            &draft("PurpleBear", &["BlueLake", "greencastle"], Some("GUIDANCE")),
+            now(),
+        )
+        .unwrap();
+    assert_eq!(
+        out.to,
+        ["BlueLake", "GreenCastle"],
+        "names as the server stores them"
+    );
+    assert_eq!(out.subject, "[ol-527.2] GUIDANCE: follow the spec");
+    assert!(
+        out.paths.len() >= 3,
+        "canonical, outbox and inbox copies: {:?}",
+        out.paths
+    );
+    for p in &out.paths {
+        let text = std::fs::read_to_string(p).unwrap();
+        assert!(
+            text.contains("Refresh tokens last 15 minutes"),
+            "{}",
+            p.display()
+        );
+    }
+    let inbox = store.load().unwrap();
+    let m = inbox.message_by_key(&out.key).expect("the new row loads");
+    assert_eq!(m.message.subject, "[ol-527.2] GUIDANCE: follow the spec");
+    assert!(m.message.body.starts_with("GUIDANCE\n"));
+    let mut to: Vec<&str> = m.recipients.iter().map(|r| r.agent.as_str()).collect();
+    to.sort();
+    assert_eq!(to, ["BlueLake", "GreenCastle"]);
+    assert!(m.recipients.iter().all(|r| r.ack_at.is_none()));
+    // Not an agent of the project: refused, nothing written.
+    let before = store.load().unwrap().messages.len();
+    let err = store
+        .send(None, &draft("Nobody", &["BlueLake"], None), now())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("Nobody"), "{err}");
+    assert_eq!(store.load().unwrap().messages.len(), before);
+}
+
+#[test]
+fn mcp_send_text_dialect() {
+    let d = fixture_copy();
+    mcp_send_reaches_rows_and_archive(d.path());
+}
+
+#[test]
+fn mcp_send_integer_dialect() {
+    let d = fixture_copy();
+    convert_to_integer_dialect(&d.path().join("storage.sqlite3"));
+    mcp_send_reaches_rows_and_archive(d.path());
+}
+
+#[test]
+fn mcp_mark_read_sets_read_only_and_acks_go_in_one_batch() {
+    let d = fixture_copy();
+    let db = d.path().join("storage.sqlite3");
+    let store = stores::open(d.path(), &LoadOptions::default()).unwrap();
+    let keys = ["5".to_string(), "10".to_string()];
+    let read = store.mark_read(None, &keys, "BlueLake", now()).unwrap();
+    assert!(read.iter().all(|r| r.changed));
+    for id in [5, 10] {
+        let (r, a) = raw(&db, id, "BlueLake");
+        assert_ne!(r, "NULL");
+        assert_eq!(a, "NULL", "read, not acknowledged");
+    }
+    let again = store.mark_read(None, &keys, "BlueLake", now()).unwrap();
+    assert!(again.iter().all(|r| !r.changed));
+    // A bad key stops the batch; what came before it is recorded.
+    let err = store
+        .ack(
+            None,
+            &["5".into(), "999".into(), "10".into()],
+            "BlueLake",
+            now(),
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("999"), "{err}");
+    assert_ne!(raw(&db, 5, "BlueLake").1, "NULL");
+    assert_eq!(raw(&db, 10, "BlueLake").1, "NULL");
+    let acked = store.ack(None, &keys, "BlueLake", now()).unwrap();
+    assert_eq!(acked.iter().filter(|a| a.changed).count(), 1);
+    assert_ne!(raw(&db, 10, "BlueLake").1, "NULL");
+}
+
+#[test]
+fn mailbox_send_mark_read_and_ack_many() {
+    let d = tempfile::tempdir().unwrap();
+    let info = amail::demo::mailbox::write_demo_at(d.path(), now()).unwrap();
+    let store = stores::open(&info.mailbox, &LoadOptions::default()).unwrap();
+    // Send to several agents: one file in the sender's folder.
+    let out = store
+        .send(
+            None,
+            &draft("Overseer", &["BlueLake", "RedFox"], Some("NUDGE")),
+            now(),
+        )
+        .unwrap();
+    assert_eq!(out.paths.len(), 1);
+    assert!(out.paths[0].starts_with(info.mailbox.join("Overseer")));
+    let inbox = store.load().unwrap();
+    assert!(inbox.problems.is_empty(), "{:?}", inbox.problems);
+    let m = inbox.message_by_key(&out.key).expect("the new file loads");
+    assert_eq!(m.message.subject, "[ol-527.2] NUDGE: follow the spec");
+    assert_eq!(m.message.from.as_deref(), Some("Overseer"));
+    assert_eq!(m.recipients.len(), 2);
+    // Mark read: journal lines without an ack; the inbox shows read, owed.
+    let journal = info.mailbox.join(".amail-acks.jsonl");
+    let before = std::fs::read_to_string(&journal).unwrap();
+    let keys: Vec<String> = inbox
+        .pending(Some("BlueLake"))
+        .iter()
+        .map(|p| inbox.messages[p.message].key.clone())
+        .collect();
+    assert!(keys.len() >= 2, "{keys:?}");
+    let read = store
+        .mark_read(Some(&inbox), &keys, "BlueLake", now())
+        .unwrap();
+    assert!(read.iter().all(|r| r.changed));
+    let after = std::fs::read_to_string(&journal).unwrap();
+    let added: Vec<serde_json::Value> = after[before.len()..]
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(added.len(), keys.len());
+    assert!(added.iter().all(|l| l.get("ack_at").is_none()));
+    let reread = store.load().unwrap();
+    assert!(reread.problems.is_empty(), "{:?}", reread.problems);
+    for k in &keys {
+        let r = reread
+            .message_by_key(k)
+            .unwrap()
+            .recipients
+            .iter()
+            .find(|r| r.agent == "BlueLake")
+            .unwrap();
+        assert!(r.read_at.is_some() && r.ack_at.is_none(), "{k}");
+    }
+    assert_eq!(
+        reread.pending(Some("BlueLake")).len(),
+        keys.len(),
+        "still owed"
+    );
+    // Ack them all: one batch, each pair once; read times kept.
+    let acked = store
+        .ack(
+            Some(&reread),
+            &keys,
+            "BlueLake",
+            now() + chrono::Duration::minutes(5),
+        )
+        .unwrap();
+    assert!(acked.iter().all(|a| a.changed && a.read_at == Some(now())));
+    let done = store.load().unwrap();
+    assert!(done.pending(Some("BlueLake")).is_empty());
+    let again = store.ack(Some(&done), &keys, "BlueLake", now()).unwrap();
+    assert!(again.iter().all(|a| !a.changed));
+}
