@@ -181,6 +181,29 @@ impl Backend for RealBackend {
             .map_err(|e| e.to_string())
     }
 
+    fn mark_read(
+        &mut self,
+        inbox: &Inbox,
+        keys: &[String],
+        as_agent: &str,
+    ) -> Result<usize, String> {
+        if matches!(inbox.source, SourceKind::Stdin) {
+            return Err("mail piped on stdin is read-only".into());
+        }
+        let out = self
+            .mail()?
+            .mark_read(Some(inbox), keys, as_agent, Utc::now())
+            .map_err(|e| e.to_string())?;
+        Ok(out.iter().filter(|o| o.changed).count())
+    }
+
+    fn send(&mut self, inbox: &Inbox, draft: &amail_core::stores::Draft) -> Result<(), String> {
+        self.mail()?
+            .send(Some(inbox), draft, Utc::now())
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
     /// The store's paths and the task store's.
     fn watch_paths(&self) -> Vec<PathBuf> {
         let mut watch = match &self.mail {

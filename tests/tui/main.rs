@@ -10,5 +10,6 @@ mod robustness;
 mod snapshots;
 mod terminal;
 mod tmux;
+mod triage;
 mod truth;
 mod watch;

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 
 use amail_core::inbox::Inbox;
 use amail_core::router::TaskSummary;
+use amail_core::stores::Draft;
 
 /// The TUI's side effects. Errors are user-facing sentences.
 pub trait Backend {
@@ -36,6 +37,22 @@ pub trait Backend {
     /// its recipients and type (`amail_core::stores::reply_rule`).
     fn reply(&mut self, inbox: &Inbox, key: &str, as_agent: &str, body: &str)
         -> Result<(), String>;
+    /// Marks each message in `keys` read by `as_agent` without acking;
+    /// returns how many changed. Stores that cannot record reads refuse.
+    fn mark_read(
+        &mut self,
+        inbox: &Inbox,
+        keys: &[String],
+        as_agent: &str,
+    ) -> Result<usize, String> {
+        let _ = (inbox, keys, as_agent);
+        Err(format!("{} cannot record reads", self.describe()))
+    }
+    /// Writes a new message (`c`) where its recipients read mail.
+    fn send(&mut self, inbox: &Inbox, draft: &Draft) -> Result<(), String> {
+        let _ = (inbox, draft);
+        Err(format!("{} cannot be written to", self.describe()))
+    }
     /// The text of a mail file, for `v` (lossy UTF-8, at most the
     /// message size limit).
     fn read_file(&mut self, path: &std::path::Path) -> Result<String, String> {

@@ -7,7 +7,8 @@
 //!
 //! ```toml
 //! color = "auto"          # "always" | "never"; beats NO_COLOR either way
-//! mouse = false           # true: the wheel scrolls lists and the message
+//! mouse = false           # true: click selects, the wheel scrolls the pane under it
+//! notify = "off"          # "bell", "osc9" or "osc777": new help requests and failures
 //! [theme]
 //! name = "light"          # or "dark" (default)
 //! accent = "#d33682"      # any role: text muted accent ok warn error info border selection_bg selection_fg
@@ -40,6 +41,9 @@ pub struct UiConfig {
     /// `mouse = true`: the wheel scrolls (off by default, as in aerc and
     /// gitui, so the terminal's own selection keeps working).
     pub mouse: bool,
+    /// `notify`: how a new help request or failure is announced (off by
+    /// default).
+    pub notify: crate::notify::NotifyMode,
 }
 
 impl Default for UiConfig {
@@ -50,6 +54,7 @@ impl Default for UiConfig {
             path: None,
             warnings: Vec::new(),
             mouse: false,
+            notify: Default::default(),
         }
     }
 }
@@ -111,6 +116,18 @@ impl UiConfig {
                 false
             }
         };
+        let notify = match table.get("notify") {
+            None => Default::default(),
+            Some(v) => match v.as_str().and_then(crate::notify::NotifyMode::parse) {
+                Some(n) => n,
+                None => {
+                    warnings.push(format!(
+                        "notify = {v}: expected \"off\", \"bell\", \"osc9\" or \"osc777\""
+                    ));
+                    Default::default()
+                }
+            },
+        };
         let mut theme = Theme::dark();
         if let Some(t) = table.get("theme").and_then(|v| v.as_table()) {
             if let Some(name) = t.get("name").and_then(|v| v.as_str()) {
@@ -163,6 +180,7 @@ impl UiConfig {
             path: None,
             warnings,
             mouse,
+            notify,
         }
     }
 }

@@ -44,6 +44,10 @@ pub(crate) enum Action {
     Ack,
     Reply,
     ReplyInEditor,
+    Mark,
+    MarkRange,
+    MarkRead,
+    Compose,
     ToggleRaw,
     Reload,
     Help,
@@ -71,7 +75,7 @@ impl Group {
 }
 
 impl Action {
-    pub const ALL: [Action; 29] = [
+    pub const ALL: [Action; 33] = [
         Action::Up,
         Action::Down,
         Action::Top,
@@ -97,6 +101,10 @@ impl Action {
         Action::Ack,
         Action::Reply,
         Action::ReplyInEditor,
+        Action::Mark,
+        Action::MarkRange,
+        Action::MarkRead,
+        Action::Compose,
         Action::ToggleRaw,
         Action::Reload,
         Action::Help,
@@ -131,6 +139,10 @@ impl Action {
             Action::Ack => "ack",
             Action::Reply => "reply",
             Action::ReplyInEditor => "reply_in_editor",
+            Action::Mark => "mark",
+            Action::MarkRange => "mark_range",
+            Action::MarkRead => "mark_read",
+            Action::Compose => "compose",
             Action::ToggleRaw => "toggle_raw",
             Action::Reload => "reload",
             Action::Help => "help",
@@ -169,6 +181,10 @@ impl Action {
             Action::Ack => "acknowledge",
             Action::Reply => "reply (inline editor)",
             Action::ReplyInEditor => "reply in $EDITOR",
+            Action::Mark => "mark / unmark (then a acks all marked)",
+            Action::MarkRange => "mark from the last mark to here",
+            Action::MarkRead => "mark read (no ack)",
+            Action::Compose => "new message to agents",
             Action::ToggleRaw => "raw source + diagnostics",
             Action::Reload => "reload now",
             Action::Help => "this help",
@@ -183,7 +199,7 @@ impl Action {
             | PrevPane | Search | SearchNext | SearchPrev => Group::Move,
             FilterAll | FilterPending | FilterHelp | FilterInProgress | FilterFailed
             | FilterDone | ScreenInbox | ScreenTasks | ScreenAgents | ToggleRaw => Group::Views,
-            Ack | Reply | ReplyInEditor => Group::Mail,
+            Ack | Reply | ReplyInEditor | Mark | MarkRange | MarkRead | Compose => Group::Mail,
             Reload | Help | Quit => Group::App,
         }
     }
@@ -215,6 +231,10 @@ impl Action {
             Action::Ack => &["a"],
             Action::Reply => &["r"],
             Action::ReplyInEditor => &["e"],
+            Action::Mark => &["space"],
+            Action::MarkRange => &["V"],
+            Action::MarkRead => &["m"],
+            Action::Compose => &["c"],
             Action::ToggleRaw => &["v"],
             Action::Reload => &["R", "ctrl-r"],
             Action::Help => &["?"],

@@ -12,6 +12,7 @@
 //!   palettes, partial overrides from the config file;
 //! - [`text`]: widths in columns (agent text is made safe by
 //!   [`amail_core::safe_text`] before it is drawn);
+//! - [`notify`]: the opt-in bell / desktop notification, made safe;
 //! - [`terminal`]: the guard and panic hook that restore the terminal;
 //! - [`testing`]: fake backend, sample mailbox and render helpers.
 
@@ -20,6 +21,7 @@ pub mod config;
 pub mod keymap;
 pub mod model;
 pub mod msg;
+pub mod notify;
 pub mod runtime;
 pub mod terminal;
 #[cfg(any(test, feature = "testing"))]

@@ -87,6 +87,16 @@ pub enum ChoiceFor {
     Reply {
         external_editor: bool,
     },
+    MarkRead {
+        keys: Vec<String>,
+    },
+    /// `c`: who the new message is from.
+    ComposeFrom,
+    /// `c`: which protocol type it is.
+    ComposeKind {
+        from: String,
+        to: Vec<String>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,6 +110,28 @@ pub enum Overlay {
         options: Vec<String>,
         index: usize,
         purpose: ChoiceFor,
+    },
+    /// Several choices at once (`c`'s recipients): Space marks, Enter takes
+    /// the marked ones (or the one under the cursor).
+    Pick {
+        title: String,
+        options: Vec<String>,
+        marked: Vec<bool>,
+        index: usize,
+        /// Who the message is from.
+        from: String,
+    },
+    /// `c`: a new message. The first line of `text` is the subject, the
+    /// rest the body.
+    Compose {
+        from: String,
+        to: Vec<String>,
+        kind: Option<String>,
+        bead: Option<String>,
+        thread: Option<String>,
+        text: String,
+        cursor: usize,
+        mode: EditMode,
     },
     /// The inline reply editor. `cursor` is a byte offset into `text`.
     Editor {
@@ -147,6 +179,22 @@ pub struct Search {
 pub struct FileText {
     pub path: std::path::PathBuf,
     pub text: Result<String, String>,
+}
+
+/// Items marked with Space or `V` for one ack or mark-read: thread ids in
+/// the thread list, message keys in a thread's messages.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Marks {
+    pub threads: std::collections::BTreeSet<String>,
+    pub messages: std::collections::BTreeSet<String>,
+    /// Where a `V` range starts: the last item marked.
+    pub anchor: Option<String>,
+}
+
+impl Marks {
+    pub fn is_empty(&self) -> bool {
+        self.threads.is_empty() && self.messages.is_empty()
+    }
 }
 
 /// A one-line message for the user in the footer.
@@ -239,6 +287,14 @@ pub struct Model {
     /// Replies put aside with Esc then `k`, by the key of the message they
     /// answer; the next reply to that message starts from its draft.
     pub drafts: std::collections::HashMap<String, String>,
+    /// Space / `V` marks.
+    pub marks: Marks,
+    /// Keys of every message seen so far (for notifications: each new help
+    /// request or failure rings once); `None` until the first load.
+    pub seen: Option<std::collections::HashSet<String>>,
+    /// Notifications for the runtime to send to the terminal, already made
+    /// safe (see `notify`).
+    pub notify: Vec<String>,
     /// The screen Enter jumped from (a task, an agent), where Esc goes back.
     pub came_from: Option<Screen>,
     pub search: Search,
@@ -277,6 +333,9 @@ impl Model {
             file: None,
             overlay: None,
             drafts: Default::default(),
+            marks: Marks::default(),
+            seen: None,
+            notify: Vec::new(),
             came_from: None,
             search: Search::default(),
             notice: None,

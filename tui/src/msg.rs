@@ -58,6 +58,16 @@ pub enum Msg {
         done: usize,
         errors: Vec<String>,
     },
+    /// Messages were marked read (how many changed), or why not.
+    MarkedRead {
+        agent: String,
+        result: Result<usize, String>,
+    },
+    /// A new message was written (or not).
+    Sent {
+        to: Vec<String>,
+        result: Result<(), String>,
+    },
     /// A reply to message `key` was written (or not).
     Replied {
         key: String,
@@ -90,6 +100,11 @@ pub enum Command {
         agent: String,
         body: String,
     },
+    MarkRead {
+        keys: Vec<String>,
+        agent: String,
+    },
+    Send(Box<amail_core::stores::Draft>),
     /// Read a mail file for the raw view.
     ReadFile {
         path: PathBuf,

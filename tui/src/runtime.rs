@@ -73,6 +73,17 @@ pub fn execute(backend: &mut dyn Backend, inbox: &mut Inbox, cmd: Command) -> Op
             let result = backend.reply(inbox, &key, &agent, &body);
             Some(Msg::Replied { key, result })
         }
+        Command::MarkRead { keys, agent } => {
+            let result = backend.mark_read(inbox, &keys, &agent);
+            Some(Msg::MarkedRead { agent, result })
+        }
+        Command::Send(draft) => {
+            let result = backend.send(inbox, &draft);
+            Some(Msg::Sent {
+                to: draft.to.clone(),
+                result,
+            })
+        }
         Command::ReadFile { path } => {
             let text = backend.read_file(&path);
             Some(Msg::FileRead { path, text })
@@ -133,6 +144,15 @@ async fn run_loop(mut backend: Box<dyn Backend>, opts: RunOptions) -> io::Result
         if model.dirty {
             terminal.draw(|f| view(&model, f))?;
             model.dirty = false;
+        }
+        // Notifications (opt-in), already made safe by `notify`.
+        if !model.notify.is_empty() {
+            use std::io::Write;
+            let mut out = io::stdout();
+            for n in model.notify.drain(..) {
+                out.write_all(n.as_bytes())?;
+            }
+            out.flush()?;
         }
         let Some(msg) = rx.recv().await else { break };
         #[cfg(feature = "test-hooks")]

@@ -21,6 +21,12 @@ pub struct FakeBackend {
     pub tasks: Vec<TaskSummary>,
     pub now: DateTime<Utc>,
     pub acks: Vec<(String, String)>,
+    /// The keys of each `ack` call, in order: one entry per batch.
+    pub ack_batches: Vec<Vec<String>>,
+    /// Marked read without an ack: (key, agent).
+    pub reads: Vec<(String, String)>,
+    /// New messages written with `c`.
+    pub sent: Vec<amail_core::stores::Draft>,
     pub replies: Vec<(String, String, String)>,
     pub watch: Vec<PathBuf>,
     /// The changed paths of every `reload` asked for, in order.
@@ -37,6 +43,9 @@ impl FakeBackend {
             tasks,
             now,
             acks: Vec::new(),
+            ack_batches: Vec::new(),
+            reads: Vec::new(),
+            sent: Vec::new(),
             replies: Vec::new(),
             watch: Vec::new(),
             reloads: Vec::new(),
@@ -87,6 +96,7 @@ impl Backend for FakeBackend {
     fn ack(&mut self, _inbox: &Inbox, keys: &[String], as_agent: &str) -> Result<usize, String> {
         let now = self.now;
         let mut changed = 0;
+        self.ack_batches.push(keys.to_vec());
         for key in keys {
             let m = self
                 .inbox
@@ -161,6 +171,66 @@ impl Backend for FakeBackend {
                 t.updated_at = Some(self.now);
             }
         }
+        Ok(())
+    }
+    fn mark_read(
+        &mut self,
+        _inbox: &Inbox,
+        keys: &[String],
+        as_agent: &str,
+    ) -> Result<usize, String> {
+        let now = self.now;
+        let mut changed = 0;
+        for key in keys {
+            let m = self
+                .inbox
+                .messages
+                .iter_mut()
+                .find(|m| &m.key == key)
+                .ok_or_else(|| format!("no message {key}"))?;
+            let r = m
+                .recipients
+                .iter_mut()
+                .find(|r| r.agent == as_agent)
+                .ok_or_else(|| format!("{as_agent} is not a recipient of {key}"))?;
+            if r.read_at.is_none() {
+                r.read_at = Some(now);
+                changed += 1;
+            }
+            self.reads.push((key.clone(), as_agent.into()));
+        }
+        derive(&mut self.inbox);
+        Ok(changed)
+    }
+    fn send(&mut self, _inbox: &Inbox, draft: &amail_core::stores::Draft) -> Result<(), String> {
+        let kind = draft
+            .kind
+            .as_deref()
+            .and_then(MessageType::from_token)
+            .unwrap_or(MessageType::Unknown);
+        let subject = match (&draft.bead, &draft.kind) {
+            (Some(b), Some(k)) => format!("[{b}] {k}: {}", draft.subject),
+            (None, Some(k)) => format!("{k}: {}", draft.subject),
+            _ => draft.subject.clone(),
+        };
+        let n = self.sent.len() + 1;
+        let key = format!("sent-{n}");
+        let thread = draft.thread.clone().unwrap_or_else(|| key.clone());
+        let to: Vec<&str> = draft.to.iter().map(String::as_str).collect();
+        let mut msg = message(
+            kind,
+            &subject,
+            &draft.from,
+            &to,
+            &thread,
+            self.now,
+            &draft.body,
+            |p| p.guidance = Some(cow(&draft.body)),
+        );
+        msg.parsed.bead_id = draft.bead.as_deref().map(cow);
+        msg.ack_required = draft.ack_required;
+        self.sent.push(draft.clone());
+        self.deliver(&key, msg);
         Ok(())
     }
     fn read_file(&mut self, path: &std::path::Path) -> Result<String, String> {

@@ -21,29 +21,11 @@ pub(super) fn strip_template(text: &str) -> String {
     kept.join("\n").trim().to_string()
 }
 
-/// The messages `a` acts on: the selected message, or in the thread list
-/// every message of the thread still owed an ack.
+/// The messages `a` acts on: the marked ones (Space, `V`) when the focused
+/// list has marks, else the selected message, or in the thread list every
+/// message of the thread still owed an ack.
 pub(super) fn ack_targets(m: &Model) -> Vec<String> {
-    if m.screen != Screen::Inbox {
-        return Vec::new();
-    }
-    match m.focus {
-        Pane::Threads => m
-            .selected_thread()
-            .map(|t| {
-                t.messages
-                    .iter()
-                    .filter_map(|&i| m.inbox.messages.get(i))
-                    .filter(|x| !m.pending_recipients(x).is_empty())
-                    .map(|x| x.key.clone())
-                    .collect()
-            })
-            .unwrap_or_default(),
-        _ => m
-            .current_message()
-            .map(|x| vec![x.key.clone()])
-            .unwrap_or_default(),
-    }
+    super::triage::targets(m, |x| !m.pending_recipients(x).is_empty())
 }
 
 pub(super) fn ack(m: &mut Model) -> Option<Command> {

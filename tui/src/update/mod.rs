@@ -11,6 +11,7 @@ mod mail;
 mod nav;
 mod overlays;
 mod search;
+mod triage;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 
@@ -96,6 +97,9 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             done,
             errors,
         } => {
+            if errors.is_empty() {
+                m.marks = Default::default();
+            }
             m.notice = Some(if errors.is_empty() {
                 Notice {
                     text: format!("✓ acknowledged {done} message{} as {agent}", plural(done)),
@@ -109,6 +113,42 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             });
             m.dirty = true;
             Some(Command::Load)
+        }
+        Msg::MarkedRead { agent, result } => {
+            m.dirty = true;
+            m.notice = Some(match result {
+                Ok(n) => {
+                    m.marks = Default::default();
+                    Notice {
+                        text: format!("✓ marked {n} message{} read as {agent}", plural(n)),
+                        error: false,
+                    }
+                }
+                Err(e) => Notice {
+                    text: format!("✗ mark read failed: {e}"),
+                    error: true,
+                },
+            });
+            Some(Command::Load)
+        }
+        Msg::Sent { to, result } => {
+            m.dirty = true;
+            match result {
+                Ok(()) => {
+                    m.notice = Some(Notice {
+                        text: format!("✓ sent to {}", to.join(", ")),
+                        error: false,
+                    });
+                    Some(Command::Load)
+                }
+                Err(e) => {
+                    m.notice = Some(Notice {
+                        text: format!("✗ send failed: {e}"),
+                        error: true,
+                    });
+                    None
+                }
+            }
         }
         Msg::Replied { key, result } => {
             m.dirty = true;
@@ -213,6 +253,9 @@ fn loaded(
     inbox: Result<(), String>,
     tasks: Result<Vec<amail_core::router::TaskSummary>, String>,
 ) {
+    if inbox.is_ok() {
+        crate::notify::collect(m);
+    }
     let mut errors = Vec::new();
     if let Err(e) = inbox {
         errors.push(format!("mail: {e}"));
@@ -335,6 +378,10 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
             m.detail_scroll = 0;
         }
         Action::Ack => return ack(m),
+        Action::Mark => triage::toggle_mark(m),
+        Action::MarkRange => triage::mark_range(m),
+        Action::MarkRead => return triage::mark_read(m),
+        Action::Compose => return triage::compose(m),
         Action::Reply => return reply(m, false),
         Action::ReplyInEditor => return reply(m, true),
     }

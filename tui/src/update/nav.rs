@@ -222,6 +222,11 @@ pub(super) fn back(m: &mut Model) {
         m.screen = Screen::Inbox;
         return;
     }
+    // The first Esc drops the marks.
+    if !m.marks.is_empty() {
+        m.marks = Default::default();
+        return;
+    }
     if m.focus != Pane::Message {
         if let Some(s) = m.came_from.take() {
             m.screen = s;

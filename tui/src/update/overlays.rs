@@ -58,10 +58,17 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                         ChoiceFor::Reply { external_editor } => {
                             reply_as_chosen(m, agent, external_editor)
                         }
+                        ChoiceFor::MarkRead { keys } => Some(Command::MarkRead { keys, agent }),
+                        ChoiceFor::ComposeFrom => super::triage::compose_from(m, agent),
+                        ChoiceFor::ComposeKind { from, to } => {
+                            super::triage::compose_kind(m, from, to, &agent)
+                        }
                     };
                 }
                 (_, Some(Action::Down)) => *index = (*index + 1).min(options.len() - 1),
                 (_, Some(Action::Up)) => *index = index.saturating_sub(1),
+                (_, Some(Action::Top)) => *index = 0,
+                (_, Some(Action::Bottom)) => *index = options.len() - 1,
                 (KeyCode::Char(c), _) if c.is_ascii_digit() => {
                     let n = c.to_digit(10).unwrap_or(0) as usize;
                     if n >= 1 && n <= options.len() {
@@ -178,48 +185,56 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                     let initial = editor_file(m, &key, &agent, &to, kind, &text);
                     return Some(Command::Editor { initial });
                 }
-                KeyCode::Char(c) if !ctrl => {
-                    text.insert(*cursor, c);
-                    *cursor += c.len_utf8();
-                }
-                KeyCode::Enter => {
-                    text.insert(*cursor, '\n');
-                    *cursor += 1;
-                }
-                KeyCode::Tab => {
-                    text.insert_str(*cursor, "    ");
-                    *cursor += 4;
-                }
-                KeyCode::Backspace => {
-                    if let Some(c) = text[..*cursor].chars().next_back() {
-                        *cursor -= c.len_utf8();
-                        text.remove(*cursor);
-                    }
-                }
-                KeyCode::Delete if *cursor < text.len() => {
-                    text.remove(*cursor);
-                }
-                KeyCode::Left => {
-                    if let Some(c) = text[..*cursor].chars().next_back() {
-                        *cursor -= c.len_utf8();
-                    }
-                }
-                KeyCode::Right => {
-                    if let Some(c) = text[*cursor..].chars().next() {
-                        *cursor += c.len_utf8();
-                    }
-                }
-                KeyCode::Home => *cursor = text[..*cursor].rfind('\n').map_or(0, |i| i + 1),
-                KeyCode::End => {
-                    *cursor += text[*cursor..].find('\n').unwrap_or(text.len() - *cursor)
-                }
-                KeyCode::Up | KeyCode::Down => {
-                    *cursor = vertical(text, *cursor, k.code == KeyCode::Up);
-                }
-                _ => {}
+                _ => edit_key(text, cursor, k),
             }
             None
         }
+        Overlay::Pick { .. } | Overlay::Compose { .. } => super::triage::overlay_key(m, k),
+    }
+}
+
+/// The keys every text box shares (the reply and compose editors):
+/// typing, Enter for a new line, Backspace/Delete, arrows, Home/End.
+pub(super) fn edit_key(text: &mut String, cursor: &mut usize, k: KeyEvent) {
+    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+    match k.code {
+        KeyCode::Char(c) if !ctrl => {
+            text.insert(*cursor, c);
+            *cursor += c.len_utf8();
+        }
+        KeyCode::Enter => {
+            text.insert(*cursor, '\n');
+            *cursor += 1;
+        }
+        KeyCode::Tab => {
+            text.insert_str(*cursor, "    ");
+            *cursor += 4;
+        }
+        KeyCode::Backspace => {
+            if let Some(c) = text[..*cursor].chars().next_back() {
+                *cursor -= c.len_utf8();
+                text.remove(*cursor);
+            }
+        }
+        KeyCode::Delete if *cursor < text.len() => {
+            text.remove(*cursor);
+        }
+        KeyCode::Left => {
+            if let Some(c) = text[..*cursor].chars().next_back() {
+                *cursor -= c.len_utf8();
+            }
+        }
+        KeyCode::Right => {
+            if let Some(c) = text[*cursor..].chars().next() {
+                *cursor += c.len_utf8();
+            }
+        }
+        KeyCode::Home => *cursor = text[..*cursor].rfind('\n').map_or(0, |i| i + 1),
+        KeyCode::End => *cursor += text[*cursor..].find('\n').unwrap_or(text.len() - *cursor),
+        KeyCode::Up | KeyCode::Down => {
+            *cursor = vertical(text, *cursor, k.code == KeyCode::Up);
+        }
+        _ => {}
     }
 }
 

@@ -64,14 +64,19 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         return;
     }
     let w = inner.width as usize;
-    let last_w = w.saturating_sub(2 + 16 + 14 + 13 + 8 + 5);
+    // Context and rate only where the last message keeps room to be read.
+    let (ctx_w, rate_w) = if w >= 96 { (CONTEXT_W, 7) } else { (0, 0) };
+    let last_w = w.saturating_sub(2 + 16 + 14 + 13 + 8 + ctx_w + rate_w + 5);
+    let activity = Activity::of(m);
     let mut lines = vec![Line::styled(
         format!(
-            "  {}{}{}{}{}{}",
+            "  {}{}{}{}{}{}{}{}",
             fit("agent", 16),
             fit("state", 14),
             fit("bead", 13),
             fit("owes", 8),
+            fit(if ctx_w > 0 { "context" } else { "" }, ctx_w),
+            fit(if rate_w > 0 { "msg/h" } else { "" }, rate_w),
             fit("last message", last_w),
             fit_right("seen", 5)
         ),
@@ -123,12 +128,93 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
                 ),
                 if owes > 0 { th.warn() } else { th.muted() },
             ),
+            context_span(m, activity.context(&a.name), ctx_w),
+            Span::styled(
+                fit(&activity.per_hour(&a.name).to_string(), rate_w),
+                th.muted(),
+            ),
             Span::styled(fit(&last, last_w), th.base()),
             Span::styled(fit_right(&age(m.now, a.last_at), 5), th.muted()),
         ]);
         lines.push(full_row(line, inner.width, sel, m));
     }
     f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// Width of the context column: an 8-reading sparkline and the latest %.
+const CONTEXT_W: usize = 14;
+/// Readings the sparkline shows (the most recent).
+const READINGS: usize = 8;
+
+/// What each agent's mail says about its pace, from one pass over the
+/// messages: context usage readings (PROGRESS and CHECKPOINT carry them),
+/// oldest first, and how many messages it sent in the last hour.
+pub(crate) struct Activity<'a> {
+    context: std::collections::HashMap<&'a str, Vec<(chrono::DateTime<chrono::Utc>, u8)>>,
+    last_hour: std::collections::HashMap<&'a str, usize>,
+}
+
+impl<'a> Activity<'a> {
+    pub(crate) fn of(m: &'a Model) -> Activity<'a> {
+        let mut context: std::collections::HashMap<&str, Vec<_>> = Default::default();
+        let mut last_hour: std::collections::HashMap<&str, usize> = Default::default();
+        let hour_ago = m.now - chrono::Duration::hours(1);
+        for x in &m.inbox.messages {
+            let msg = &x.message;
+            let Some(from) = msg.from.as_deref() else {
+                continue;
+            };
+            if let (Some(pct), Some(at)) = (msg.parsed.context_usage, msg.timestamp) {
+                context.entry(from).or_default().push((at, pct.min(100)));
+            }
+            if msg.timestamp.is_some_and(|t| t > hour_ago && t <= m.now) {
+                *last_hour.entry(from).or_default() += 1;
+            }
+        }
+        for v in context.values_mut() {
+            v.sort_by_key(|(at, _)| *at);
+        }
+        Activity { context, last_hour }
+    }
+
+    /// The latest readings, oldest first.
+    pub(crate) fn context(&self, agent: &str) -> &[(chrono::DateTime<chrono::Utc>, u8)] {
+        let v = self.context.get(agent).map(Vec::as_slice).unwrap_or(&[]);
+        &v[v.len().saturating_sub(READINGS)..]
+    }
+
+    pub(crate) fn per_hour(&self, agent: &str) -> usize {
+        self.last_hour.get(agent).copied().unwrap_or(0)
+    }
+}
+
+/// `▂▃▅▇  82%`: one bar per reading (eighths of 100%), then the latest,
+/// in the warn or error tone once it runs high (as the message view's bar).
+pub(crate) fn sparkline(readings: &[(chrono::DateTime<chrono::Utc>, u8)]) -> String {
+    const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    let bars: String = readings
+        .iter()
+        .map(|(_, p)| BARS[((*p as usize) * 8 / 101).min(7)])
+        .collect();
+    match readings.last() {
+        Some((_, p)) => format!("{bars:<8} {p:>3}%"),
+        None => "-".into(),
+    }
+}
+
+fn context_span(
+    m: &Model,
+    readings: &[(chrono::DateTime<chrono::Utc>, u8)],
+    w: usize,
+) -> Span<'static> {
+    let th = &m.config.theme;
+    let style = match readings.last().map(|(_, p)| *p) {
+        Some(80..) => th.error(),
+        Some(60..) => th.warn(),
+        Some(_) => th.ok(),
+        None => th.muted(),
+    };
+    Span::styled(fit(&sparkline(readings), w), style)
 }
 
 /// Whether row `y` is the column headings of the roster drawn in `area`.

@@ -116,6 +116,17 @@ pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
             ("Esc".into(), "cancel"),
         ],
         Some(Overlay::Help { .. }) => vec![("j/k".into(), "scroll"), ("Esc".into(), "close")],
+        Some(Overlay::Pick { .. }) => vec![
+            ("Space".into(), "mark"),
+            ("Enter".into(), "take"),
+            ("Esc".into(), "cancel"),
+        ],
+        Some(Overlay::Compose { mode, .. }) => match mode {
+            EditMode::ConfirmDiscard => {
+                vec![("y".into(), "discard"), ("any key".into(), "keep typing")]
+            }
+            _ => vec![("Ctrl-s".into(), "send"), ("Esc".into(), "cancel")],
+        },
         None => match m.screen {
             Screen::Tasks => tasks::hints(m),
             Screen::Agents => agents::hints(m),

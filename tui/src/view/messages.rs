@@ -25,12 +25,15 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         .iter()
         .filter_map(|&i| m.inbox.messages.get(i))
         .collect();
-    let title = format!(
+    let mut title = format!(
         "Thread {} · {} message{}",
         line_text(t.bead.as_deref().unwrap_or(&t.id)),
         msgs.len(),
         if msgs.len() == 1 { "" } else { "s" }
     );
+    if !m.marks.messages.is_empty() {
+        title.push_str(&format!(" · {} marked", m.marks.messages.len()));
+    }
     let block = titled(m, title, focused, area);
     let inner = block.inner(area);
     f.render_widget(block, area);
@@ -76,7 +79,10 @@ fn row(m: &Model, x: &InboxMessage, width: usize, selected: bool) -> Line<'stati
     let what = summary(&x.message);
     let fixed = 2 + 5 + 11 + 13 + 5;
     Line::from(vec![
-        Span::styled(if selected { "▶ " } else { "  " }, th.accent()),
+        Span::styled(
+            super::cursor(selected, m.marks.messages.contains(&x.key)),
+            th.accent(),
+        ),
         Span::styled(fit(mark, 5), if pending { th.warn() } else { th.ok() }),
         Span::styled(fit(&format!("{g} {word}"), 11), th.tone(tone)),
         Span::styled(fit(&from, 13), th.info()),

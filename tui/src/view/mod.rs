@@ -11,6 +11,7 @@
 //! are the only way agent text enters a buffer here.
 
 pub mod agents;
+pub(crate) mod compose;
 pub(crate) mod footer;
 pub mod help;
 pub mod hit;
@@ -56,6 +57,8 @@ pub fn view(m: &Model, f: &mut Frame) {
         Some(Overlay::Help { scroll }) => help::draw(m, f, body, *scroll),
         Some(o @ Overlay::Choose { .. }) => overlays::draw_chooser(m, f, body, o),
         Some(o @ Overlay::Editor { .. }) => overlays::draw_editor(m, f, body, o),
+        Some(o @ Overlay::Pick { .. }) => compose::draw_pick(m, f, body, o),
+        Some(o @ Overlay::Compose { .. }) => compose::draw_compose(m, f, body, o),
         None => {}
     }
 }
@@ -229,6 +232,17 @@ pub(crate) fn scroll_window(
     }
     offset.set(start);
     start
+}
+
+/// The two columns before a row: `▶` on the cursor's row, `■` on a
+/// marked one (Space, `V`).
+pub(crate) fn cursor(selected: bool, marked: bool) -> &'static str {
+    match (selected, marked) {
+        (true, true) => "▶■",
+        (true, false) => "▶ ",
+        (false, true) => " ■",
+        (false, false) => "  ",
+    }
 }
 
 /// Pads a row to the pane width so a selected row is highlighted edge to edge.

@@ -32,6 +32,9 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
             }
         }
     }
+    if !m.marks.threads.is_empty() {
+        title.push_str(&format!(" · {} marked", m.marks.threads.len()));
+    }
     let block = titled(m, title, focused, area);
     let inner = block.inner(area);
     f.render_widget(block, area);
@@ -200,7 +203,7 @@ fn row(m: &Model, t: &Thread, width: usize, cols: &Columns, selected: bool) -> L
     let fixed = CURSOR + cols.flags_w() + BADGE + cols.id + AGE;
     let rest = width.saturating_sub(fixed);
     let mut spans = vec![Span::styled(
-        if selected { "▶ " } else { "  " },
+        super::cursor(selected, m.marks.threads.contains(&t.id)),
         th.accent(),
     )];
     let help_mark = if help { "‼HELP" } else { "" };

@@ -1,0 +1,236 @@
+//! Triage no peer offers (issue 14, third part): marks and one ack for
+//! many, mark read, compose to one agent / several / all, notifications
+//! made safe, and each agent's context and pace in the roster.
+
+use amail_parser::MessageType;
+use amail_tui::model::{Overlay, Pane};
+use amail_tui::msg::Msg;
+use amail_tui::testing::{fixed_now, message, FakeBackend, TestApp};
+use amail_tui::UiConfig;
+
+#[test]
+fn space_marks_threads_and_one_ack_covers_them_all() {
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    // ol-527.2 and ol-527.1 both hold acks BlueLake owes.
+    app.press("/ol-527.2<enter>");
+    app.press("<space>");
+    assert_eq!(
+        app.model.sel.thread.as_deref(),
+        Some("ol-527.1"),
+        "Space moves on"
+    );
+    app.press("<space>");
+    let screen = app.render(80, 24);
+    assert!(screen.contains("2 marked"), "{screen}");
+    assert!(screen.contains("▶■") || screen.contains(" ■"), "{screen}");
+    app.press("a");
+    assert_eq!(
+        app.backend.ack_batches.len(),
+        1,
+        "one store call: one transaction"
+    );
+    let batch = &app.backend.ack_batches[0];
+    assert!(batch.len() >= 2, "{batch:?}");
+    assert!(app.model.marks.is_empty(), "marks go once acked");
+    let inbox = &app.model.inbox;
+    let owed: Vec<&str> = inbox
+        .pending(Some("BlueLake"))
+        .iter()
+        .map(|p| inbox.threads[inbox.messages[p.message].thread].id.as_str())
+        .collect();
+    assert!(
+        !owed.contains(&"ol-527.2") && !owed.contains(&"ol-527.1"),
+        "{owed:?}"
+    );
+}
+
+#[test]
+fn v_marks_a_range_of_messages_and_esc_drops_marks() {
+    let mut app = TestApp::sample();
+    app.press("/ol-527.2<enter><enter>g");
+    assert_eq!(app.model.focus, Pane::Messages);
+    app.press("<space>");
+    app.press("G");
+    app.press("V");
+    let n = app.model.thread("ol-527.2").unwrap().messages.len();
+    assert_eq!(app.model.marks.messages.len(), n, "first to last");
+    app.press("<esc>");
+    assert!(app.model.marks.is_empty());
+    assert_eq!(
+        app.model.focus,
+        Pane::Messages,
+        "the first Esc only drops marks"
+    );
+}
+
+#[test]
+fn m_marks_read_without_acknowledging() {
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    app.press("/ol-527.2<enter>");
+    app.press("m");
+    assert!(!app.backend.reads.is_empty());
+    let (key, _) = app.backend.reads[0].clone();
+    let r = app
+        .backend
+        .inbox
+        .message_by_key(&key)
+        .unwrap()
+        .recipients
+        .iter()
+        .find(|r| r.agent == "BlueLake")
+        .unwrap()
+        .clone();
+    assert!(r.read_at.is_some());
+    assert!(r.ack_at.is_none(), "read, not acknowledged");
+    assert!(app.backend.acks.is_empty());
+    assert!(app.render(80, 24).contains("marked"), "says so");
+}
+
+#[test]
+fn compose_to_several_agents_with_a_protocol_type() {
+    let mut app = TestApp::sample();
+    app.press("c");
+    assert!(
+        matches!(&app.model.overlay, Some(Overlay::Choose { title, .. }) if title == "Send as")
+    );
+    app.press("<enter>"); // Overseer, a person
+    let Some(Overlay::Pick { options, .. }) = &app.model.overlay else {
+        panic!("{:?}", app.model.overlay);
+    };
+    let blue = options.iter().position(|o| o == "BlueLake").unwrap();
+    let red = options.iter().position(|o| o == "RedFox").unwrap();
+    for _ in 0..blue {
+        app.press("j");
+    }
+    app.press("<space>");
+    for _ in blue + 1..red {
+        app.press("j");
+    }
+    app.press("<space><enter>");
+    // Type: GUIDANCE is first.
+    assert!(matches!(&app.model.overlay, Some(Overlay::Choose { .. })));
+    app.press("<enter>");
+    assert!(app
+        .render(100, 30)
+        .contains("New GUIDANCE from Overseer → BlueLake, RedFox"));
+    app.type_text("Use the spec");
+    app.press("<enter>");
+    app.type_text("Refresh tokens last 15 minutes.");
+    app.press("<ctrl-s>");
+    let d = &app.backend.sent[0];
+    assert_eq!(d.from, "Overseer");
+    assert_eq!(d.to, ["BlueLake", "RedFox"]);
+    assert_eq!(d.kind.as_deref(), Some("GUIDANCE"));
+    assert_eq!(d.subject, "Use the spec");
+    assert_eq!(d.body, "Refresh tokens last 15 minutes.");
+    assert!(app.render(80, 24).contains("✓ sent to BlueLake, RedFox"));
+}
+
+#[test]
+fn compose_to_all_agents_of_the_project() {
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    app.press("c<enter>");
+    // "plain message" is the last type.
+    app.press("G<enter>");
+    app.type_text("Standup in 5");
+    app.press("<ctrl-s>");
+    let d = &app.backend.sent[0];
+    assert_eq!(d.from, "BlueLake");
+    assert_eq!(d.kind, None);
+    let mut all: Vec<String> = app
+        .model
+        .inbox
+        .agents
+        .iter()
+        .map(|a| a.name.clone())
+        .filter(|a| a != "BlueLake")
+        .collect();
+    all.sort();
+    let mut to = d.to.clone();
+    to.sort();
+    assert_eq!(to, all);
+}
+
+#[test]
+fn notifications_ring_once_per_new_help_request_or_failure() {
+    let config = UiConfig::from_toml("notify = \"osc9\"", false);
+    assert!(config.warnings.is_empty(), "{:?}", config.warnings);
+    let mut app = TestApp::new(FakeBackend::sample(), config);
+    assert!(
+        app.model.notify.is_empty(),
+        "what was there at start does not ring"
+    );
+    let now = fixed_now();
+    let hostile = message(
+        MessageType::HelpRequest,
+        "[ol-9] HELP_REQUEST \x1b]52;c;cm0=\x07",
+        "Mallory",
+        &["BlueLake"],
+        "ol-9",
+        now,
+        "stuck",
+        |_| {},
+    );
+    app.backend.deliver("new-help", hostile);
+    app.send(Msg::MailChanged);
+    assert_eq!(app.model.notify.len(), 1, "{:?}", app.model.notify);
+    let n = &app.model.notify[0];
+    assert!(n.starts_with("\x1b]9;help request from Mallory"), "{n:?}");
+    assert_eq!(
+        n.matches('\x1b').count(),
+        1,
+        "no agent escape inside: {n:?}"
+    );
+    assert_eq!(n.matches('\x07').count(), 1, "{n:?}");
+    app.model.notify.clear();
+    app.send(Msg::MailChanged);
+    assert!(app.model.notify.is_empty(), "once per message");
+    // Off by default.
+    let mut quiet = TestApp::sample();
+    quiet.backend.deliver(
+        "x",
+        message(
+            MessageType::Failed,
+            "[ol-9] FAILED",
+            "RedFox",
+            &["BlueLake"],
+            "ol-9",
+            now,
+            "boom",
+            |_| {},
+        ),
+    );
+    quiet.send(Msg::MailChanged);
+    assert!(quiet.model.notify.is_empty());
+}
+
+#[test]
+fn the_roster_shows_context_over_time_and_messages_per_hour() {
+    let mut app = TestApp::sample();
+    let now = fixed_now();
+    for (i, pct) in [40u8, 55, 71, 88].into_iter().enumerate() {
+        let at = now - chrono::Duration::minutes(40 - 13 * i as i64);
+        let msg = message(
+            MessageType::Progress,
+            "[ol-531] PROGRESS",
+            "OrangeOwl",
+            &["BlueLake"],
+            "ol-531",
+            at,
+            "step",
+            |p| p.context_usage = Some(pct),
+        );
+        app.backend.deliver(&format!("p{i}"), msg);
+    }
+    app.send(Msg::MailChanged);
+    app.press("w");
+    let screen = app.render(160, 30);
+    let head = screen
+        .lines()
+        .find(|l| l.contains("agent") && l.contains("state"))
+        .unwrap();
+    assert!(head.contains("context") && head.contains("msg/h"), "{head}");
+    let row = screen.lines().find(|l| l.contains("OrangeOwl")).unwrap();
+    assert!(row.contains("88%"), "latest reading: {row}");
+    assert!(row.contains('█') || row.contains('▇'), "a sparkline: {row}");
+}

@@ -1,0 +1,116 @@
+//! Notifications (opt-in, `notify = "bell" | "osc9" | "osc777"` in the
+//! config): a new help request or failure rings the terminal bell or sends
+//! a desktop-notification escape, once per message.
+//!
+//! The text inside an OSC escape comes from agents, so it is made safe
+//! first ([`amail_core::safe_text::clean_line`] shows every control
+//! character as a visible symbol) and then stripped of what could still
+//! end or split the escape: any remaining control character, and `;`,
+//! which separates OSC 777's fields. Nothing an agent writes can close
+//! the escape early and smuggle its own.
+
+use amail_core::inbox::InboxMessage;
+use amail_core::safe_text::clean_line;
+use amail_parser::MessageType;
+
+use crate::model::Model;
+
+/// How a notification reaches the person.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum NotifyMode {
+    #[default]
+    Off,
+    /// BEL: the terminal's own bell (or its visual bell).
+    Bell,
+    /// OSC 9 (iTerm2, WezTerm, Windows Terminal, foot...).
+    Osc9,
+    /// OSC 777 `notify` (rxvt-unicode, VTE terminals, kitty...).
+    Osc777,
+}
+
+impl NotifyMode {
+    pub(crate) fn parse(s: &str) -> Option<NotifyMode> {
+        Some(match s {
+            "off" | "none" => NotifyMode::Off,
+            "bell" => NotifyMode::Bell,
+            "osc9" => NotifyMode::Osc9,
+            "osc777" => NotifyMode::Osc777,
+            _ => return None,
+        })
+    }
+}
+
+/// Longest text put in an escape (terminals cut long ones anyway).
+const MAX_CHARS: usize = 160;
+
+/// Agent text as it may sit inside an OSC string.
+pub fn osc_safe(text: &str) -> String {
+    clean_line(text)
+        .chars()
+        .filter(|c| !c.is_control())
+        .map(|c| if c == ';' { ',' } else { c })
+        .take(MAX_CHARS)
+        .collect()
+}
+
+/// The bytes that notify with `text` in `mode` (empty when off).
+pub fn escape(mode: NotifyMode, text: &str) -> String {
+    match mode {
+        NotifyMode::Off => String::new(),
+        NotifyMode::Bell => "\x07".into(),
+        NotifyMode::Osc9 => format!("\x1b]9;{}\x07", osc_safe(text)),
+        NotifyMode::Osc777 => format!("\x1b]777;notify;amail;{}\x07", osc_safe(text)),
+    }
+}
+
+/// What a message says in a notification, if it is one that notifies.
+fn about(x: &InboxMessage) -> Option<String> {
+    let msg = &x.message;
+    let from = msg.from.as_deref().unwrap_or("?");
+    match msg.kind {
+        MessageType::HelpRequest if !msg.is_reply => {
+            Some(format!("help request from {from}: {}", msg.subject))
+        }
+        MessageType::Failed => Some(format!("FAILED from {from}: {}", msg.subject)),
+        _ => None,
+    }
+}
+
+/// After a load: queues one notification per help request or failure not
+/// seen before (the first load only remembers what is there).
+pub(crate) fn collect(m: &mut Model) {
+    let mode = m.config.notify;
+    let Some(seen) = m.seen.as_mut() else {
+        m.seen = Some(m.inbox.messages.iter().map(|x| x.key.clone()).collect());
+        return;
+    };
+    for x in &m.inbox.messages {
+        if seen.insert(x.key.clone()) && mode != NotifyMode::Off {
+            if let Some(text) = about(x) {
+                m.notify.push(escape(mode, &text));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agent_text_cannot_break_out_of_the_escape() {
+        let hostile = "help\x07\x1b]52;c;cm0gLXJmIH4=\x07 now\x1b\\; x";
+        for mode in [NotifyMode::Osc9, NotifyMode::Osc777] {
+            let e = escape(mode, hostile);
+            // One ESC (the opener) and one BEL (the terminator), nothing else.
+            assert_eq!(e.matches('\x1b').count(), 1, "{e:?}");
+            assert_eq!(e.matches('\x07').count(), 1, "{e:?}");
+            assert!(e.ends_with('\x07'));
+            let inner = &e[..e.len() - 1];
+            assert!(!inner[1..].chars().any(|c| c.is_control()), "{e:?}");
+        }
+        assert_eq!(escape(NotifyMode::Osc777, "a;b").matches(';').count(), 3);
+        assert_eq!(escape(NotifyMode::Bell, hostile), "\x07");
+        assert_eq!(escape(NotifyMode::Off, hostile), "");
+    }
+}

@@ -1,0 +1,372 @@
+//! Triage: marks (Space, `V`) so one `a` or `m` acts on many messages in
+//! one store call (one transaction); `m` marks read without acking; `c`
+//! composes a new message to one agent, several, or all of them, with the
+//! protocol types agents act on (GUIDANCE, NUDGE, TERMINATE, HELP_RESPONSE),
+//! sent through the store (`Command::Send`).
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::overlays::edit_key;
+use crate::keymap::Action;
+use crate::model::{ChoiceFor, EditMode, ListKind, Model, Notice, Overlay, Pane, Screen};
+use crate::msg::Command;
+use amail_core::inbox::InboxMessage;
+use amail_core::stores::Draft;
+
+/// The types offered by `c`, then "plain".
+pub(crate) const COMPOSE_KINDS: [&str; 5] = [
+    "GUIDANCE",
+    "NUDGE",
+    "TERMINATE",
+    "HELP_RESPONSE",
+    "plain message",
+];
+
+/// The name a person sends as when no `--as` says otherwise.
+pub(crate) const PERSON: &str = "Overseer";
+
+fn marks_of(m: &mut Model, kind: ListKind) -> Option<&mut std::collections::BTreeSet<String>> {
+    match kind {
+        ListKind::Threads => Some(&mut m.marks.threads),
+        ListKind::Messages => Some(&mut m.marks.messages),
+        _ => None,
+    }
+}
+
+/// Space: marks or unmarks the item under the cursor, then moves down.
+pub(super) fn toggle_mark(m: &mut Model) {
+    let Some(kind) = m.current_list().filter(|_| m.screen == Screen::Inbox) else {
+        return;
+    };
+    let Some(key) = m.selected_key(kind) else {
+        return;
+    };
+    let set = marks_of(m, kind).expect("inbox lists hold marks");
+    if !set.remove(&key) {
+        set.insert(key.clone());
+    }
+    m.marks.anchor = Some(key);
+    super::nav::step(m, 1);
+}
+
+/// `V`: marks every item from the last one marked to the cursor.
+pub(super) fn mark_range(m: &mut Model) {
+    let Some(kind) = m.current_list().filter(|_| m.screen == Screen::Inbox) else {
+        return;
+    };
+    let keys = m.list_keys(kind);
+    let Some(cur) = m.selected_index(kind) else {
+        return;
+    };
+    let from = m
+        .marks
+        .anchor
+        .as_ref()
+        .and_then(|a| keys.iter().position(|k| k == a))
+        .unwrap_or(cur);
+    let (lo, hi) = (from.min(cur), from.max(cur));
+    let set = marks_of(m, kind).expect("inbox lists hold marks");
+    set.extend(keys[lo..=hi].iter().cloned());
+    m.marks.anchor = Some(keys[cur].clone());
+}
+
+/// The messages an action applies to: the focused list's marks when it
+/// has any (a marked thread stands for its messages that `wanted`), else
+/// the selected message, or in the thread list the selected thread's.
+pub(super) fn targets(m: &Model, wanted: impl Fn(&InboxMessage) -> bool) -> Vec<String> {
+    if m.screen != Screen::Inbox {
+        return Vec::new();
+    }
+    let thread_msgs = |id: &str| -> Vec<String> {
+        m.thread(id)
+            .map(|t| {
+                t.messages
+                    .iter()
+                    .filter_map(|&i| m.inbox.messages.get(i))
+                    .filter(|x| wanted(x))
+                    .map(|x| x.key.clone())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    match m.focus {
+        Pane::Threads if !m.marks.threads.is_empty() => m
+            .visible_threads()
+            .iter()
+            .filter(|t| m.marks.threads.contains(&t.id))
+            .flat_map(|t| thread_msgs(&t.id))
+            .collect(),
+        Pane::Threads => m.sel.thread.as_deref().map(thread_msgs).unwrap_or_default(),
+        _ if !m.marks.messages.is_empty() => m
+            .list_keys(ListKind::Messages)
+            .into_iter()
+            .filter(|k| m.marks.messages.contains(k))
+            .collect(),
+        _ => m
+            .current_message()
+            .map(|x| vec![x.key.clone()])
+            .unwrap_or_default(),
+    }
+}
+
+/// Recipients (just `--as` when set) who have not read `x`.
+fn unread_by(m: &Model, x: &InboxMessage) -> Vec<String> {
+    x.recipients
+        .iter()
+        .filter(|r| r.read_at.is_none() && r.ack_at.is_none())
+        .filter(|r| m.identity.as_deref().is_none_or(|me| me == r.agent))
+        .map(|r| r.agent.clone())
+        .collect()
+}
+
+/// `m`: marks the targets read (not acknowledged) for the one recipient
+/// they are unread by, or asks which.
+pub(super) fn mark_read(m: &mut Model) -> Option<Command> {
+    let keys = targets(m, |x| !unread_by(m, x).is_empty());
+    let mut who: Vec<String> = Vec::new();
+    for k in &keys {
+        if let Some(x) = m.inbox.message_by_key(k) {
+            for a in unread_by(m, x) {
+                if !who.contains(&a) {
+                    who.push(a);
+                }
+            }
+        }
+    }
+    match who.len() {
+        0 => {
+            m.notice = Some(Notice {
+                text: "nothing here is unread".into(),
+                error: false,
+            });
+            None
+        }
+        1 => Some(read_command(m, keys, who.remove(0))),
+        _ => {
+            who.sort();
+            m.overlay = Some(Overlay::Choose {
+                title: "Mark read as".into(),
+                options: who,
+                index: 0,
+                purpose: ChoiceFor::MarkRead { keys },
+            });
+            None
+        }
+    }
+}
+
+/// Only the messages `agent` has not read yet.
+fn read_command(m: &Model, keys: Vec<String>, agent: String) -> Command {
+    let keys = keys
+        .into_iter()
+        .filter(|k| {
+            m.inbox.message_by_key(k).is_some_and(|x| {
+                x.recipients
+                    .iter()
+                    .any(|r| r.agent == agent && r.read_at.is_none() && r.ack_at.is_none())
+            })
+        })
+        .collect();
+    Command::MarkRead { keys, agent }
+}
+
+/// `c`: who sends (`--as`, the identity a reply chose, or asked), then
+/// to whom, which type, and the text.
+pub(super) fn compose(m: &mut Model) -> Option<Command> {
+    if m.inbox.agents.is_empty() {
+        m.notice = Some(Notice {
+            text: "no agents to write to yet".into(),
+            error: true,
+        });
+        return None;
+    }
+    match m.identity.clone().or_else(|| m.reply_as.clone()) {
+        Some(me) => compose_from(m, me),
+        None => {
+            let mut options = vec![PERSON.to_string()];
+            options.extend(m.inbox.agents.iter().map(|a| a.name.clone()));
+            m.overlay = Some(Overlay::Choose {
+                title: "Send as".into(),
+                options,
+                index: 0,
+                purpose: ChoiceFor::ComposeFrom,
+            });
+            None
+        }
+    }
+}
+
+/// The sender is known: pick recipients ("all agents" first; the agent
+/// selected in the roster comes marked).
+pub(super) fn compose_from(m: &mut Model, from: String) -> Option<Command> {
+    let agents: Vec<String> = m
+        .inbox
+        .agents
+        .iter()
+        .map(|a| a.name.clone())
+        .filter(|a| *a != from)
+        .collect();
+    let mut options = vec![format!("all agents ({})", agents.len())];
+    options.extend(agents);
+    let pre = (m.screen == Screen::Agents)
+        .then(|| m.sel.agent.clone())
+        .flatten();
+    let marked = options
+        .iter()
+        .enumerate()
+        .map(|(i, o)| i > 0 && pre.as_deref() == Some(o.as_str()))
+        .collect();
+    m.overlay = Some(Overlay::Pick {
+        title: "To".into(),
+        options,
+        marked,
+        index: 0,
+        from,
+    });
+    None
+}
+
+/// The recipients are chosen: which type.
+fn compose_to(m: &mut Model, from: String, to: Vec<String>) {
+    m.overlay = Some(Overlay::Choose {
+        title: format!("Type of the message to {}", to.join(", ")),
+        options: COMPOSE_KINDS.iter().map(|s| s.to_string()).collect(),
+        index: 0,
+        purpose: ChoiceFor::ComposeKind { from, to },
+    });
+}
+
+/// The type is chosen: the editor. Inside a thread the message goes into
+/// that thread, about its bead; elsewhere it starts a new one.
+pub(super) fn compose_kind(
+    m: &mut Model,
+    from: String,
+    to: Vec<String>,
+    kind: &str,
+) -> Option<Command> {
+    let in_thread = m.screen == Screen::Inbox && m.focus != Pane::Threads;
+    let (bead, thread) = match m.selected_thread().filter(|_| in_thread) {
+        Some(t) => (t.bead.clone(), Some(t.id.clone())),
+        None => (None, None),
+    };
+    m.overlay = Some(Overlay::Compose {
+        from,
+        to,
+        kind: COMPOSE_KINDS[..4].contains(&kind).then(|| kind.to_string()),
+        bead,
+        thread,
+        text: String::new(),
+        cursor: 0,
+        mode: EditMode::Typing,
+    });
+    None
+}
+
+/// Keys of the recipient picker and the compose editor.
+pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
+    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+    let action = m.config.keymap.action_for(&k);
+    match m.overlay.as_mut()? {
+        Overlay::Pick {
+            options,
+            marked,
+            index,
+            from,
+            ..
+        } => {
+            match (k.code, action) {
+                (KeyCode::Esc, _) => m.overlay = None,
+                (KeyCode::Char(' '), _) => {
+                    marked[*index] = !marked[*index];
+                    *index = (*index + 1).min(options.len() - 1);
+                }
+                (KeyCode::Enter, _) => {
+                    let all = marked[0] || (!marked.iter().any(|b| *b) && *index == 0);
+                    let to: Vec<String> = if all {
+                        options[1..].to_vec()
+                    } else if marked.iter().any(|b| *b) {
+                        options
+                            .iter()
+                            .zip(marked.iter())
+                            .filter(|(_, b)| **b)
+                            .map(|(o, _)| o.clone())
+                            .collect()
+                    } else {
+                        vec![options[*index].clone()]
+                    };
+                    let from = from.clone();
+                    if to.is_empty() {
+                        m.overlay = None;
+                        return None;
+                    }
+                    compose_to(m, from, to);
+                }
+                (_, Some(Action::Down)) => *index = (*index + 1).min(options.len() - 1),
+                (_, Some(Action::Up)) => *index = index.saturating_sub(1),
+                _ => {}
+            }
+            None
+        }
+        Overlay::Compose {
+            from,
+            to,
+            kind,
+            bead,
+            thread,
+            text,
+            cursor,
+            mode,
+        } => {
+            if *mode == EditMode::ConfirmDiscard {
+                if k.code == KeyCode::Char('y') {
+                    m.overlay = None;
+                    m.notice = Some(Notice {
+                        text: "message discarded".into(),
+                        error: false,
+                    });
+                } else {
+                    *mode = EditMode::Typing;
+                }
+                return None;
+            }
+            match k.code {
+                KeyCode::Esc if text.trim().is_empty() => m.overlay = None,
+                KeyCode::Esc => *mode = EditMode::ConfirmDiscard,
+                KeyCode::Char('s') if ctrl => {
+                    let (subject, body) = match text.trim().split_once('\n') {
+                        Some((s, b)) => (s.trim().to_string(), b.trim().to_string()),
+                        None => (text.trim().to_string(), String::new()),
+                    };
+                    if subject.is_empty() && body.is_empty() {
+                        m.notice = Some(Notice {
+                            text: "type a message first (Esc cancels)".into(),
+                            error: true,
+                        });
+                        return None;
+                    }
+                    let draft = Draft {
+                        from: from.clone(),
+                        to: to.clone(),
+                        kind: kind.clone(),
+                        bead: bead.clone(),
+                        subject,
+                        body,
+                        thread: thread.clone(),
+                        importance: None,
+                        // What agents must act on asks for an ack.
+                        ack_required: kind.is_some(),
+                    };
+                    m.notice = Some(Notice {
+                        text: format!("sending to {}…", to.join(", ")),
+                        error: false,
+                    });
+                    m.overlay = None;
+                    return Some(Command::Send(Box::new(draft)));
+                }
+                _ => edit_key(text, cursor, k),
+            }
+            None
+        }
+        _ => None,
+    }
+}

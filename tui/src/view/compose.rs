@@ -1,0 +1,109 @@
+//! `c`'s overlays: the recipient picker (several at once) and the editor
+//! of a new message, whose title says who it goes to and as what type.
+
+use ratatui::layout::{Position, Rect};
+use ratatui::text::Line;
+use ratatui::widgets::{Clear, Paragraph};
+use ratatui::Frame;
+
+use super::{centered, line_text, para_text, titled};
+use crate::model::{EditMode, Model, Overlay};
+use crate::text::width;
+
+pub(crate) fn draw_pick(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
+    let Overlay::Pick {
+        title,
+        options,
+        marked,
+        index,
+        from,
+    } = o
+    else {
+        return;
+    };
+    let t = &m.config.theme;
+    let w = options.iter().map(|s| width(s)).max().unwrap_or(10).max(30) as u16 + 12;
+    let area = centered(body, w, options.len() as u16 + 4);
+    f.render_widget(Clear, area);
+    let mut lines = vec![Line::styled(
+        format!("from {}: Space marks, Enter takes", line_text(from)),
+        t.muted(),
+    )];
+    for (i, opt) in options.iter().enumerate() {
+        let text = format!(
+            "{} [{}] {}",
+            if i == *index { "▶" } else { " " },
+            if marked[i] { "x" } else { " " },
+            line_text(opt)
+        );
+        lines.push(if i == *index {
+            Line::styled(text, t.selected())
+        } else {
+            Line::styled(text, t.base())
+        });
+    }
+    let block = titled(m, format!("{title}…"), true, area);
+    f.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+pub(crate) fn draw_compose(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
+    let Overlay::Compose {
+        from,
+        to,
+        kind,
+        bead,
+        text,
+        cursor,
+        mode,
+        ..
+    } = o
+    else {
+        return;
+    };
+    let t = &m.config.theme;
+    let area = centered(
+        body,
+        body.width.saturating_sub(4).max(20),
+        body.height.saturating_sub(2).max(6),
+    );
+    f.render_widget(Clear, area);
+    let what = match (kind, bead) {
+        (Some(k), Some(b)) => format!("[{}] {k}", line_text(b)),
+        (Some(k), None) => k.clone(),
+        (None, Some(b)) => format!("[{}]", line_text(b)),
+        (None, None) => "message".into(),
+    };
+    let title = match mode {
+        EditMode::ConfirmDiscard => {
+            "Discard this message? y discard · other keys: keep typing".to_string()
+        }
+        _ => format!(
+            "New {what} from {} → {} · Ctrl-s send · Esc cancel",
+            line_text(from),
+            line_text(&to.join(", "))
+        ),
+    };
+    let block = titled(m, title, true, area);
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let lines: Vec<Line> = if text.is_empty() {
+        vec![Line::styled(
+            "First line: the subject. Then the body. Enter: new line.",
+            t.muted(),
+        )]
+    } else {
+        let mut l = para_text(text, t.base());
+        if let Some(first) = l.first_mut() {
+            *first = first.clone().style(t.heading());
+        }
+        l
+    };
+    let before = &text[..*cursor];
+    let row = before.matches('\n').count() as u16;
+    let col = width(before.rsplit('\n').next().unwrap_or(""));
+    let scroll = row.saturating_sub(inner.height.saturating_sub(1));
+    f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
+    let x = inner.x + (col as u16).min(inner.width.saturating_sub(1));
+    let y = inner.y + (row - scroll).min(inner.height.saturating_sub(1));
+    f.set_cursor_position(Position::new(x, y));
+}
