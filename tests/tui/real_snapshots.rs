@@ -27,7 +27,7 @@ fn press(m: &mut Model, keys: &str) {
 
 fn snap_all(name: &str, make: &dyn Fn() -> Model, scenarios: &[(&str, &str)]) {
     for (view, keys) in scenarios {
-        for (w, h) in [(80u16, 24u16), (160, 48)] {
+        for (w, h) in crate::snapshots::SIZES {
             let mut m = make();
             let _ = update(&mut m, Msg::Resize(w, h));
             press(&mut m, keys);

@@ -1,12 +1,17 @@
-//! Snapshots of the real app rendered into `TestBackend` at 80x24 and
-//! 160x48, on the sample inbox with a fixed clock. Each scenario is a key
+//! Snapshots of the real app rendered into `TestBackend` at 60x20, 80x24,
+//! 120x36 and 200x60 ([`SIZES`]: the narrowest supported, the classic
+//! terminal, the first side-by-side layout, the board's columns), on the
+//! sample inbox with a fixed clock. Each scenario is a key
 //! sequence from the start screen, so the snapshots double as flow tests.
 
 use amail_tui::testing::TestApp;
 use amail_tui::UiConfig;
 
+/// Every screen is snapshotted at these sizes.
+pub(crate) const SIZES: [(u16, u16); 4] = [(60, 20), (80, 24), (120, 36), (200, 60)];
+
 fn snap(name: &str, keys: &str) {
-    for (w, h) in [(80u16, 24u16), (160, 48)] {
+    for (w, h) in SIZES {
         let mut app = TestApp::sample();
         app.press(keys);
         let screen = app.render(w, h);
@@ -113,8 +118,39 @@ fn search_prompt() {
 }
 
 #[test]
+fn reply_asks_before_discarding() {
+    snap(
+        "reply_confirm_discard",
+        "/ol-527.2<enter>rUse the spec<esc>",
+    );
+}
+
+#[test]
+fn compose_recipients() {
+    snap("compose_pick", "c<enter>j<space>jj<space>");
+}
+
+#[test]
+fn compose_editor() {
+    snap(
+        "compose_editor",
+        "c<enter>j<space><enter><enter>Use the spec<enter>Refresh tokens last 15 minutes.",
+    );
+}
+
+#[test]
+fn marked_threads() {
+    snap("marked", "<space>j<space>");
+}
+
+#[test]
+fn board_column_moves() {
+    snap("tasks_moved", "tll");
+}
+
+#[test]
 fn empty_inbox() {
-    for (w, h) in [(80u16, 24u16), (160, 48)] {
+    for (w, h) in SIZES {
         let mut fake = amail_tui::testing::FakeBackend::sample();
         fake.inbox.messages.clear();
         fake.inbox.threads.clear();

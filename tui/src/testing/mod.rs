@@ -121,6 +121,8 @@ impl<B: Backend> TestApp<B> {
                     s.push(n);
                 }
                 s
+            } else if c == ' ' {
+                "space".to_string()
             } else {
                 c.to_string()
             };

@@ -16,31 +16,45 @@ pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
     let pending = m.pending_total();
     let help = m.unanswered_help();
     let failed = m.filter_count(crate::model::Filter::Failed);
+    // Narrow terminals keep the counts and drop the words (the glyphs
+    // say which is which; `?` has the legend).
+    let narrow = area.width < 80;
+    let word = |w: &'static str| if narrow { "" } else { w };
     let mut right = vec![
         Span::styled(
-            format!("●{pending} pending"),
+            format!("●{pending}{}", word(" pending")),
             if pending > 0 { t.warn() } else { t.muted() },
         ),
         Span::raw(" "),
         Span::styled(
-            format!("‼{help} help"),
+            format!("‼{help}{}", word(" help")),
             if help > 0 { t.error() } else { t.muted() },
         ),
         Span::raw(" "),
         Span::styled(
-            format!("✗{failed} failed"),
+            format!("✗{failed}{}", word(" failed")),
             if failed > 0 { t.error() } else { t.muted() },
         ),
         Span::raw(" "),
     ];
     let problems = m.inbox.problems.len();
     if problems > 0 {
-        right.push(Span::styled(format!("⚠{problems} unreadable "), t.warn()));
+        right.push(Span::styled(
+            format!("⚠{problems}{} ", word(" unreadable")),
+            t.warn(),
+        ));
     }
     right.push(match &m.watch {
-        WatchState::Watching => Span::styled("◉ live ", t.ok()),
-        WatchState::Off => Span::styled("○ not watching ", t.muted()),
-        WatchState::Failed(_) => Span::styled("✗ watch failed (R reloads) ", t.error()),
+        WatchState::Watching => Span::styled(if narrow { "◉ " } else { "◉ live " }, t.ok()),
+        WatchState::Off => Span::styled(if narrow { "○ " } else { "○ not watching " }, t.muted()),
+        WatchState::Failed(_) => Span::styled(
+            if narrow {
+                "✗ R "
+            } else {
+                "✗ watch failed (R reloads) "
+            },
+            t.error(),
+        ),
     });
     let rw: usize = right.iter().map(|s| width(&s.content)).sum();
     let who = m
