@@ -94,6 +94,12 @@ impl Drop for Tmux {
 }
 
 fn shell(extra_env: &str) -> String {
+    shell_in_home(extra_env, "").0
+}
+
+/// The command line, and the `AMAIL_HOME` it uses (the demo mailbox is
+/// `HOME/demo-inbox/mail`). `args` go after `inbox --demo`.
+fn shell_in_home(extra_env: &str, args: &str) -> (String, std::path::PathBuf) {
     let bin = env!("CARGO_BIN_EXE_amail");
     // One home per session: `inbox --demo` reuses the demo folder of its
     // home, and these tests must not see each other's acks and replies.
@@ -102,11 +108,12 @@ fn shell(extra_env: &str) -> String {
     let home = std::env::temp_dir().join(format!("amail-e2e-home-{}-{n}", std::process::id()));
     // After the app exits, print its status and whether the tty is back in
     // canonical mode (raw mode leaves "-icanon"), then idle for capture.
-    format!(
-        "AMAIL_HOME='{}' AMAIL_CONFIG=/nonexistent/config.toml TERM=xterm-256color {extra_env} '{bin}' inbox --demo; \
+    let cmd = format!(
+        "AMAIL_HOME='{}' AMAIL_CONFIG=/nonexistent/config.toml TERM=xterm-256color {extra_env} '{bin}' inbox --demo {args}; \
          echo \"EXIT=$?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\{{0,1\\}}icanon' | sed 's/^/TTY:/'; sleep 120",
         home.display()
-    )
+    );
+    (cmd, home)
 }
 
 /// The issue's "done when": find the unanswered help request, read it,
@@ -226,4 +233,69 @@ fn reply_through_editor_suspends_and_restores_the_app() {
     let after = t.wait_for("EXIT=");
     assert!(after.contains("EXIT=0"), "{after}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The issue's "done when": compose a message to an agent from the
+/// keyboard, then mark several threads and acknowledge them with one key,
+/// and find both in the mailbox on disk.
+#[test]
+fn compose_a_message_and_ack_several_at_once_in_a_real_terminal() {
+    let (cmd, home) = shell_in_home("", "--as BlueLake");
+    let Some(t) = Tmux::start("triage", &cmd) else {
+        return;
+    };
+    let mail = home.join("demo-inbox").join("mail");
+    t.wait_for("Threads · All");
+    // c: as BlueLake (--as), to one agent, as GUIDANCE.
+    t.text("c");
+    t.wait_for("To…");
+    t.keys(&["j", "Space", "Enter"]);
+    t.wait_for("Type of the message to");
+    t.keys(&["Enter"]);
+    t.wait_for("New GUIDANCE from BlueLake");
+    t.text("Hold the release");
+    t.keys(&["Enter"]);
+    t.text("Wait for the limiter fix before tagging.");
+    t.keys(&["C-s"]);
+    t.wait_for("✓ sent to");
+    let sent: Vec<String> = std::fs::read_dir(mail.join("BlueLake"))
+        .unwrap()
+        .filter_map(|e| std::fs::read_to_string(e.unwrap().path()).ok())
+        .filter(|t| t.contains("GUIDANCE: Hold the release"))
+        .collect();
+    assert_eq!(sent.len(), 1, "the message is a file in the mailbox");
+    assert!(sent[0].contains("Wait for the limiter fix before tagging."));
+    // The Pending filter, every thread marked, one a.
+    let journal = mail.join(".amail-acks.jsonl");
+    let before = std::fs::read_to_string(&journal)
+        .unwrap_or_default()
+        .lines()
+        .count();
+    t.text("2");
+    let screen = t.wait_for("[2 Pending");
+    let pending: usize = screen
+        .split("[2 Pending ")
+        .nth(1)
+        .and_then(|s| s.split(']').next())
+        .and_then(|n| n.trim().parse().ok())
+        .expect("the Pending tab's count");
+    assert!(
+        pending >= 2,
+        "the demo has several threads to ack:\n{screen}"
+    );
+    t.keys(&["g", "V", "G"]);
+    t.keys(&["V"]);
+    t.wait_for(&format!("{pending} marked"));
+    t.text("a");
+    let done = t.wait_for("✓ acknowledged");
+    assert!(done.contains("messages as BlueLake"), "{done}");
+    let after = std::fs::read_to_string(&journal).unwrap().lines().count();
+    assert!(
+        after >= before + pending,
+        "one ack line per message: {before} -> {after}"
+    );
+    t.text("q");
+    let out = t.wait_for("EXIT=");
+    assert!(out.contains("EXIT=0"), "{out}");
+    let _ = std::fs::remove_dir_all(&home);
 }
