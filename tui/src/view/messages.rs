@@ -43,6 +43,11 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         .and_then(|k| msgs.iter().position(|x| &x.key == k));
     let h = inner.height as usize;
     let start = scroll_window(&m.offsets.messages, selected, msgs.len(), h);
+    let ack_w = if msgs.iter().any(|x| m.owes_ack(x).is_some()) {
+        5
+    } else {
+        0
+    };
     let lines: Vec<Line> = msgs
         .iter()
         .enumerate()
@@ -50,7 +55,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         .take(h)
         .map(|(i, x)| {
             full_row(
-                row(m, x, inner.width as usize, selected == Some(i)),
+                row(m, x, inner.width as usize, ack_w, selected == Some(i)),
                 inner.width,
                 selected == Some(i),
                 m,
@@ -71,19 +76,21 @@ pub(crate) fn ack_mark(m: &Model, x: &InboxMessage) -> (&'static str, bool) {
     }
 }
 
-fn row(m: &Model, x: &InboxMessage, width: usize, selected: bool) -> Line<'static> {
+/// `ack_w`: the ack mark column's width, 0 when no message shown has one
+/// (no empty gutter).
+fn row(m: &Model, x: &InboxMessage, width: usize, ack_w: usize, selected: bool) -> Line<'static> {
     let th = &m.config.theme;
     let (g, word, tone) = badge(x.message.kind);
     let (mark, pending) = ack_mark(m, x);
     let from = line_text(x.message.from.as_deref().unwrap_or("?"));
     let what = summary(&x.message);
-    let fixed = 2 + 5 + 11 + 13 + 5;
+    let fixed = 2 + ack_w + 11 + 13 + 5;
     Line::from(vec![
         Span::styled(
             super::cursor(selected, m.marks.messages.contains(&x.key)),
             th.accent(),
         ),
-        Span::styled(fit(mark, 5), if pending { th.warn() } else { th.ok() }),
+        Span::styled(fit(mark, ack_w), if pending { th.warn() } else { th.ok() }),
         Span::styled(fit(&format!("{g} {word}"), 11), th.tone(tone)),
         Span::styled(fit(&from, 13), th.info()),
         Span::styled(fit(&what, width.saturating_sub(fixed)), th.base()),
