@@ -45,9 +45,12 @@ pub(crate) fn extra_lines(m: &Model) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     out.push(Line::styled("Text entry", t.heading()));
     for (k, d) in [
-        ("  Ctrl-s", "send the reply"),
+        ("  Ctrl-s", "send the reply or message"),
         ("  Ctrl-e", "continue the reply in $EDITOR"),
-        ("  Esc  Ctrl-c", "discard the reply / cancel search"),
+        ("  Esc  Ctrl-c", "cancel search; on typed text, ask first"),
+        ("  y / k", "asked: discard / keep the draft"),
+        ("  y / e / d", "after $EDITOR: send / edit again / discard"),
+        ("  Space", "choosing recipients: mark several"),
         ("  Enter", "keep search / choose"),
     ] {
         out.push(Line::from(vec![

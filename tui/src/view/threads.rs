@@ -243,14 +243,17 @@ fn row(m: &Model, t: &Thread, width: usize, cols: &Columns, selected: bool) -> L
 /// Key hints this pane offers (gitui style: the focused component says).
 pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
     let k = &m.config.keymap;
+    // Most used first: narrow terminals keep the front of the list.
     vec![
         (k.first_key(Action::Open), "open"),
         (k.first_key(Action::Ack), "ack"),
         (k.first_key(Action::Reply), "reply"),
         (k.first_key(Action::Search), "search"),
+        (k.first_key(Action::Help), "help"),
+        (k.first_key(Action::Mark), "mark"),
+        (k.first_key(Action::Compose), "new"),
         ("1-6".into(), "filter"),
         (k.first_key(Action::ScreenTasks), "tasks"),
-        (k.first_key(Action::Help), "help"),
         (k.first_key(Action::Quit), "quit"),
     ]
 }
