@@ -305,6 +305,10 @@ pub struct Model {
     pub offsets: Offsets,
     /// Lazily computed [`Counts`]; cleared by [`Model::data_changed`].
     counts: std::cell::RefCell<Option<Counts>>,
+    /// The last [`Model::search_matches`] answer and what it was for: the
+    /// tab line, the list title and the prompt all ask each frame, and each
+    /// answer is a pass over every item.
+    search_cache: std::cell::RefCell<Option<(SearchKey, SearchAnswer)>>,
     pub dirty: bool,
     pub quit: bool,
 }
@@ -344,6 +348,7 @@ impl Model {
             size: (80, 24),
             offsets: Offsets::default(),
             counts: Default::default(),
+            search_cache: Default::default(),
             dirty: true,
             quit: false,
         };
@@ -371,6 +376,7 @@ impl Model {
     /// Call after changing `inbox`, `tasks` or `identity`.
     pub(crate) fn data_changed(&mut self) {
         self.counts.replace(None);
+        self.search_cache.replace(None);
     }
 
     /// The cached totals, computed on first use after a change.
@@ -654,6 +660,18 @@ impl Model {
             return None;
         }
         let sel = self.selected_key(kind);
+        let key = SearchKey {
+            query: self.search.query.clone(),
+            list: kind,
+            selected: sel.clone(),
+            thread: self.sel.thread.clone(),
+            filter: self.filter,
+        };
+        if let Some((k, answer)) = self.search_cache.borrow().as_ref() {
+            if *k == key {
+                return Some(*answer);
+            }
+        }
         let mut n = 0;
         let mut at = None;
         for k in self.list_keys(kind) {
@@ -664,6 +682,7 @@ impl Model {
                 }
             }
         }
+        self.search_cache.replace(Some((key, (n, at))));
         Some((n, at))
     }
 
@@ -771,6 +790,19 @@ impl Model {
     pub(crate) fn unanswered_help(&self) -> usize {
         self.counts().unanswered_help
     }
+}
+
+/// How many items match, and which of them (1-based) is selected.
+type SearchAnswer = (usize, Option<usize>);
+
+/// What a cached search count was computed for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct SearchKey {
+    query: String,
+    list: ListKind,
+    selected: Option<String>,
+    thread: Option<String>,
+    filter: Filter,
 }
 
 /// Where a thread stands by its latest message, for the filters.

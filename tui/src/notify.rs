@@ -78,17 +78,25 @@ fn about(x: &InboxMessage) -> Option<String> {
 
 /// After a load: queues one notification per help request or failure not
 /// seen before (the first load only remembers what is there).
+/// Off (the default), nothing is tracked: a reload of a large inbox pays
+/// nothing for a feature not asked for. On, a reload looks each key up and
+/// copies only the new ones.
 pub(crate) fn collect(m: &mut Model) {
     let mode = m.config.notify;
+    if mode == NotifyMode::Off {
+        return;
+    }
     let Some(seen) = m.seen.as_mut() else {
         m.seen = Some(m.inbox.messages.iter().map(|x| x.key.clone()).collect());
         return;
     };
     for x in &m.inbox.messages {
-        if seen.insert(x.key.clone()) && mode != NotifyMode::Off {
-            if let Some(text) = about(x) {
-                m.notify.push(escape(mode, &text));
-            }
+        if seen.contains(&x.key) {
+            continue;
+        }
+        seen.insert(x.key.clone());
+        if let Some(text) = about(x) {
+            m.notify.push(escape(mode, &text));
         }
     }
 }
