@@ -32,16 +32,19 @@ pub struct PendingArgs {
 
 #[derive(Serialize)]
 struct PendingJson<'a> {
-    key: &'a str,
+    /// The message's id, named as `amail parse` names it.
+    id: &'a str,
     agent: &'a str,
     kind: RecipientKind,
     #[serde(rename = "type")]
     message_type: &'a str,
     subject: &'a str,
     from: Option<&'a str>,
-    thread: &'a str,
+    /// The thread amail files the message under (`threads --json`'s
+    /// `thread_id`).
+    thread_id: &'a str,
     project: Option<&'a str>,
-    created: Option<chrono::DateTime<chrono::Utc>>,
+    timestamp: Option<chrono::DateTime<chrono::Utc>>,
     importance: &'a str,
     read: bool,
 }
@@ -70,15 +73,15 @@ pub fn run(args: PendingArgs, max_bytes: u64) -> CliResult {
             let m = &inbox.messages[p.message];
             let r = m.recipients.iter().find(|r| r.agent == p.agent);
             PendingJson {
-                key: &m.key,
+                id: &m.key,
                 agent: &p.agent,
                 kind: r.map(|r| r.kind).unwrap_or(RecipientKind::To),
                 message_type: m.message.kind.as_str(),
                 subject: &m.message.subject,
                 from: m.message.from.as_deref(),
-                thread: &inbox.threads[m.thread].id,
+                thread_id: &inbox.threads[m.thread].id,
                 project: m.project.as_deref(),
-                created: m.message.timestamp,
+                timestamp: m.message.timestamp,
                 importance: &m.message.importance,
                 read: r.is_some_and(|r| r.read_at.is_some()),
             }
@@ -102,11 +105,11 @@ pub fn run(args: PendingArgs, max_bytes: u64) -> CliResult {
         };
         crate::outln!(
             "{:>6}  {}{kind}  {:<14} from {:<12} thread {}  {}{}",
-            clean_line(r.key),
+            clean_line(r.id),
             clean_line(r.agent),
             r.message_type,
             clean_line(r.from.unwrap_or("?")),
-            clean_line(r.thread),
+            clean_line(r.thread_id),
             clean_line(r.subject),
             if r.read { "" } else { "  [unread]" },
         );

@@ -88,11 +88,12 @@ pub fn from_inbox_error(e: stores::Error) -> CliError {
 
 #[derive(Serialize)]
 struct ThreadJson<'a> {
-    id: &'a str,
+    thread_id: &'a str,
     project: Option<&'a str>,
-    bead: Option<&'a str>,
+    bead_id: Option<&'a str>,
     subject: &'a str,
-    messages: Vec<&'a str>,
+    /// The ids of its messages, oldest first (`amail parse`'s `id`).
+    message_ids: Vec<&'a str>,
     last_at: Option<chrono::DateTime<chrono::Utc>>,
     pending: usize,
     help: HelpState,
@@ -108,11 +109,11 @@ pub fn run(args: ThreadsArgs, max_bytes: u64) -> CliResult {
             .threads
             .iter()
             .map(|t| ThreadJson {
-                id: &t.id,
+                thread_id: &t.id,
                 project: t.project.as_deref(),
-                bead: t.bead.as_deref(),
+                bead_id: t.bead.as_deref(),
                 subject: &t.subject,
-                messages: t
+                message_ids: t
                     .messages
                     .iter()
                     .map(|&i| inbox.messages[i].key.as_str())
