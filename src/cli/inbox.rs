@@ -32,6 +32,8 @@ pub struct InboxArgs {
     /// The mcp_agent_mail SQLite database, when it is not inside SOURCE.
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
+    #[command(flatten)]
+    pub limit: super::ReadLimit,
 }
 
 pub fn run(args: InboxArgs, settings: &amail::config::Config) -> CliResult {

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 use serde::Serialize;
 
+use super::table::{Align, Table};
 use super::threads::load_source;
 use super::CliResult;
 use amail_core::inbox::RecipientKind;
@@ -28,6 +29,8 @@ pub struct PendingArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub limit: super::ReadLimit,
 }
 
 #[derive(Serialize)]
@@ -97,22 +100,35 @@ pub fn run(args: PendingArgs, max_bytes: u64) -> CliResult {
     if rows.is_empty() {
         crate::outln!("nothing pending");
     }
+    let mut table = Table::new(&[
+        Align::Right,
+        Align::Left,
+        Align::Left,
+        Align::Left,
+        Align::Left,
+        Align::Left,
+    ]);
     for r in &rows {
         let kind = match r.kind {
             RecipientKind::To => "",
             RecipientKind::Cc => " (cc)",
             RecipientKind::Bcc => " (bcc)",
         };
-        crate::outln!(
-            "{:>6}  {}{kind}  {:<14} from {:<12} thread {}  {}{}",
-            clean_line(r.id),
-            clean_line(r.agent),
-            r.message_type,
-            clean_line(r.from.unwrap_or("?")),
-            clean_line(r.thread_id),
-            clean_line(r.subject),
-            if r.read { "" } else { "  [unread]" },
-        );
+        table.push(vec![
+            clean_line(r.id).into_owned(),
+            format!("{}{kind}", clean_line(r.agent)),
+            r.message_type.to_string(),
+            format!("from {}", clean_line(r.from.unwrap_or("?"))),
+            format!("thread {}", clean_line(r.thread_id)),
+            format!(
+                "{}{}",
+                clean_line(r.subject),
+                if r.read { "" } else { "  [unread]" }
+            ),
+        ]);
+    }
+    for line in table.lines() {
+        crate::outln!("{line}");
     }
     Ok(ExitCode::SUCCESS)
 }

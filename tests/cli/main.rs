@@ -9,3 +9,4 @@ mod json_names;
 mod parse;
 mod parse_parallel;
 mod pipe;
+mod tables;
