@@ -73,7 +73,7 @@ fi
 echo
 echo "== amail parse --format jsonl, end to end (warm cache, best of 5) =="
 # The body is over the default 10 MiB message limit: raise it.
-p_big=$(best "$AMAIL --max-size 64MiB parse --format jsonl $BIG > /dev/null")
+p_big=$(best "$AMAIL parse --max-size 64MiB --format jsonl $BIG > /dev/null")
 w_big=$(best "wc -l $BIG > /dev/null")
 echo "10.8 MB body:     amail ${p_big} ms   wc -l ${w_big} ms   ratio $(ratio "$p_big" "$w_big")x   vs Go peer (320 ms): $(ratio 320 "$p_big")x faster (target >= 10x)"
 p_small=$(best "$AMAIL parse --format jsonl $SMALL > /dev/null")

@@ -13,10 +13,6 @@ mod cli;
     about = "Terminal inbox, parser and AOF router for Agent Mail"
 )]
 struct Cli {
-    /// Largest mail file or input to read (default 10MiB, or
-    /// `max_message_size` in the config file), e.g. 512KiB, 50MiB.
-    #[arg(long, global = true, value_name = "SIZE")]
-    max_size: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -53,7 +49,21 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // The one place the size limit is decided; everything below gets it
     // as a value.
-    let config = match amail::config::Config::load(cli.max_size.as_deref()) {
+    let max_size = match &cli.command {
+        Command::Inbox(a) => a.limit.max_size.as_deref(),
+        Command::Parse(a) => a.limit.max_size.as_deref(),
+        Command::Route(a) => a.limit.max_size.as_deref(),
+        Command::Threads(a) => a.limit.max_size.as_deref(),
+        Command::Pending(a) => a.limit.max_size.as_deref(),
+        Command::Ack(a) => a.limit.max_size.as_deref(),
+        Command::Reply(a) => a.limit.max_size.as_deref(),
+        Command::Tasks(_)
+        | Command::Events(_)
+        | Command::Sweep(_)
+        | Command::Doctor(_)
+        | Command::Demo(_) => None,
+    };
+    let config = match amail::config::Config::load(max_size) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("amail: {e}");

@@ -12,11 +12,12 @@ use amail_core::{inbox, stores};
 
 #[derive(Debug, Args)]
 #[command(
+    override_usage = "amail ack <ID>... [SOURCE] --as <AGENT> [OPTIONS]",
     after_help = "Examples:\n  amail ack 5 10 --as BlueLake ~/.mcp_agent_mail_git_mailbox_repo\n  amail ack ol-527.2-help --as Orchestrator ./mail\n\nThe last argument is the SOURCE when it is an existing directory; one that\nlooks like a path (/..., ./..., ~...) but does not exist is an error, and\nnothing is acked. With several ids, every one must exist before any is acked."
 )]
 pub struct AckArgs {
     /// Message ids (as `amail pending` prints them), then optionally the SOURCE.
-    #[arg(required = true, value_name = "ID... [SOURCE]")]
+    #[arg(required = true, value_name = "ID")]
     pub items: Vec<String>,
     /// The recipient acknowledging.
     #[arg(long = "as", value_name = "AGENT", required = true)]
@@ -24,6 +25,8 @@ pub struct AckArgs {
     /// The mcp_agent_mail SQLite database, when it is not beside the archive.
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
+    #[command(flatten)]
+    pub limit: super::ReadLimit,
 }
 
 /// Splits `ID... [SOURCE]`: the last item is the source when it names an

@@ -36,6 +36,8 @@ pub struct InboxArgs {
     /// beside SOURCE when there is one, else the amail data dir's store).
     #[arg(long, value_name = "DIR", conflicts_with = "demo")]
     pub store: Option<PathBuf>,
+    #[command(flatten)]
+    pub limit: super::ReadLimit,
 }
 
 pub fn run(args: InboxArgs, settings: &amail::config::Config) -> CliResult {

@@ -12,6 +12,16 @@ pub const EXIT_OK: u8 = 0;
 pub const EXIT_BAD_INPUT: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 
+/// `--max-size`, offered by the commands that read mail and by no other
+/// (a flag that does nothing where it is accepted misleads).
+#[derive(Debug, Default, clap::Args)]
+pub struct ReadLimit {
+    /// Largest mail file or input to read (default 10MiB, or
+    /// `max_message_size` in the config file), e.g. 512KiB, 50MiB.
+    #[arg(long = "max-size", value_name = "SIZE")]
+    pub max_size: Option<String>,
+}
+
 /// An error a command reports to the user: the text already names file,
 /// line and column where there are any, and says what to do. It may quote
 /// agent text (file names, ids), so it is printed through
@@ -75,6 +85,7 @@ pub mod pending;
 pub mod reply;
 pub mod route;
 pub mod sweep;
+mod table;
 mod tally;
 pub mod tasks;
 pub mod threads;

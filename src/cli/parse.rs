@@ -47,6 +47,8 @@ pub struct ParseArgs {
     /// Output format [default: text on a terminal, jsonl when piped]; `aof` prints AOF/1 envelopes.
     #[arg(long, value_enum)]
     pub format: Option<Format>,
+    #[command(flatten)]
+    pub limit: super::ReadLimit,
 }
 
 /// One message as `amail parse` prints it: where it came from

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 use serde::Serialize;
 
+use super::table::{Align, Table};
 use super::threads::load_source;
 use super::CliResult;
 use amail_core::inbox::RecipientKind;
@@ -28,20 +29,25 @@ pub struct PendingArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub limit: super::ReadLimit,
 }
 
 #[derive(Serialize)]
 struct PendingJson<'a> {
-    key: &'a str,
+    /// The message's id, named as `amail parse` names it.
+    id: &'a str,
     agent: &'a str,
     kind: RecipientKind,
     #[serde(rename = "type")]
     message_type: &'a str,
     subject: &'a str,
     from: Option<&'a str>,
-    thread: &'a str,
+    /// The thread amail files the message under (`threads --json`'s
+    /// `thread_id`).
+    thread_id: &'a str,
     project: Option<&'a str>,
-    created: Option<chrono::DateTime<chrono::Utc>>,
+    timestamp: Option<chrono::DateTime<chrono::Utc>>,
     importance: &'a str,
     read: bool,
 }
@@ -70,15 +76,15 @@ pub fn run(args: PendingArgs, max_bytes: u64) -> CliResult {
             let m = &inbox.messages[p.message];
             let r = m.recipients.iter().find(|r| r.agent == p.agent);
             PendingJson {
-                key: &m.key,
+                id: &m.key,
                 agent: &p.agent,
                 kind: r.map(|r| r.kind).unwrap_or(RecipientKind::To),
                 message_type: m.message.kind.as_str(),
                 subject: &m.message.subject,
                 from: m.message.from.as_deref(),
-                thread: &inbox.threads[m.thread].id,
+                thread_id: &inbox.threads[m.thread].id,
                 project: m.project.as_deref(),
-                created: m.message.timestamp,
+                timestamp: m.message.timestamp,
                 importance: &m.message.importance,
                 read: r.is_some_and(|r| r.read_at.is_some()),
             }
@@ -94,22 +100,35 @@ pub fn run(args: PendingArgs, max_bytes: u64) -> CliResult {
     if rows.is_empty() {
         crate::outln!("nothing pending");
     }
+    let mut table = Table::new(&[
+        Align::Right,
+        Align::Left,
+        Align::Left,
+        Align::Left,
+        Align::Left,
+        Align::Left,
+    ]);
     for r in &rows {
         let kind = match r.kind {
             RecipientKind::To => "",
             RecipientKind::Cc => " (cc)",
             RecipientKind::Bcc => " (bcc)",
         };
-        crate::outln!(
-            "{:>6}  {}{kind}  {:<14} from {:<12} thread {}  {}{}",
-            clean_line(r.key),
-            clean_line(r.agent),
-            r.message_type,
-            clean_line(r.from.unwrap_or("?")),
-            clean_line(r.thread),
-            clean_line(r.subject),
-            if r.read { "" } else { "  [unread]" },
-        );
+        table.push(vec![
+            clean_line(r.id).into_owned(),
+            format!("{}{kind}", clean_line(r.agent)),
+            r.message_type.to_string(),
+            format!("from {}", clean_line(r.from.unwrap_or("?"))),
+            format!("thread {}", clean_line(r.thread_id)),
+            format!(
+                "{}{}",
+                clean_line(r.subject),
+                if r.read { "" } else { "  [unread]" }
+            ),
+        ]);
+    }
+    for line in table.lines() {
+        crate::outln!("{line}");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -31,6 +31,8 @@ pub struct ReplyArgs {
     /// The mcp_agent_mail SQLite database, when it is not beside the archive.
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
+    #[command(flatten)]
+    pub limit: super::ReadLimit,
 }
 
 pub fn run(args: ReplyArgs, max_bytes: u64) -> CliResult {

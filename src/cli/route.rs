@@ -29,6 +29,8 @@ pub struct RouteArgs {
     /// (rejected `task_not_found`) instead of creating tasks.
     #[arg(long)]
     pub no_create: bool,
+    #[command(flatten)]
+    pub limit: super::ReadLimit,
 }
 
 pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 use serde::Serialize;
 
+use super::table::{Align, Table};
 use super::{default_mailbox, CliError, CliResult, EXIT_BAD_INPUT, EXIT_USAGE};
 use amail_core::inbox::{HelpState, Inbox};
 use amail_core::safe_text::{clean_line, clean_text};
@@ -26,6 +27,8 @@ pub struct ThreadsArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub limit: super::ReadLimit,
 }
 
 /// Loads SOURCE (default mailbox; `-` = stdin) and reports skipped files on
@@ -88,11 +91,12 @@ pub fn from_inbox_error(e: stores::Error) -> CliError {
 
 #[derive(Serialize)]
 struct ThreadJson<'a> {
-    id: &'a str,
+    thread_id: &'a str,
     project: Option<&'a str>,
-    bead: Option<&'a str>,
+    bead_id: Option<&'a str>,
     subject: &'a str,
-    messages: Vec<&'a str>,
+    /// The ids of its messages, oldest first (`amail parse`'s `id`).
+    message_ids: Vec<&'a str>,
     last_at: Option<chrono::DateTime<chrono::Utc>>,
     pending: usize,
     help: HelpState,
@@ -108,11 +112,11 @@ pub fn run(args: ThreadsArgs, max_bytes: u64) -> CliResult {
             .threads
             .iter()
             .map(|t| ThreadJson {
-                id: &t.id,
+                thread_id: &t.id,
                 project: t.project.as_deref(),
-                bead: t.bead.as_deref(),
+                bead_id: t.bead.as_deref(),
                 subject: &t.subject,
-                messages: t
+                message_ids: t
                     .messages
                     .iter()
                     .map(|&i| inbox.messages[i].key.as_str())
@@ -128,6 +132,16 @@ pub fn run(args: ThreadsArgs, max_bytes: u64) -> CliResult {
     if inbox.threads.is_empty() {
         crate::outln!("no messages");
     }
+    // id, size, acks owed, newest, its type, what the thread is at now
+    // (the newest message's sender and line, as the TUI's list shows it).
+    let mut table = Table::new(&[
+        Align::Left,
+        Align::Right,
+        Align::Right,
+        Align::Left,
+        Align::Left,
+        Align::Left,
+    ]);
     for t in &inbox.threads {
         let help = match t.help {
             HelpState::None => "",
@@ -138,18 +152,28 @@ pub fn run(args: ThreadsArgs, max_bytes: u64) -> CliResult {
             .last_at
             .map(|d| d.format("%Y-%m-%d %H:%M").to_string())
             .unwrap_or_else(|| "-".into());
+        // A message of no protocol type (a plain note, a handoff or A2A
+        // item) is a NOTE, as the TUI's badge says, not "UNKNOWN".
+        let kind = match inbox.last_message(t).map(|m| m.message.kind) {
+            Some(amail_parser::MessageType::Unknown) | None => "NOTE",
+            Some(k) => k.as_str(),
+        };
         let project = t
             .project
             .as_deref()
             .map(|p| format!("  [{}]", clean_line(p)))
             .unwrap_or_default();
-        crate::outln!(
-            "{:<20} {:>3} msg  {:>2} pending  {last}  {}{help}{project}",
-            clean_line(&t.id),
-            t.messages.len(),
-            t.pending,
-            clean_line(&t.subject),
-        );
+        table.push(vec![
+            clean_line(&t.id).into_owned(),
+            format!("{} msg", t.messages.len()),
+            format!("{} pending", t.pending),
+            last,
+            kind.to_string(),
+            format!("{}{help}{project}", clean_line(&inbox.thread_state(t))),
+        ]);
+    }
+    for line in table.lines() {
+        crate::outln!("{line}");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -18,115 +18,14 @@
 //! - 13: `inbox --demo` reuses one folder and prints where it is.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-/// Runs the built binary with `stdin` (empty when `None`), in an empty
-/// amail home and without a config file.
-fn amail_in(home: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_amail"))
-        .args(args)
-        .env("AMAIL_HOME", home)
-        .env("AMAIL_CONFIG", home.join("no-config.toml"))
-        .env_remove("AMAIL_CRASH_AFTER")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run amail");
-    let mut pipe = child.stdin.take().unwrap();
-    pipe.write_all(stdin.unwrap_or_default()).unwrap();
-    drop(pipe);
-    child.wait_with_output().unwrap()
-}
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A mail file in the protocol's text framing.
-fn mail(dir: &Path, name: &str, id: &str, from: &str, minute: u32, subject: &str, body: &str) {
-    fs::create_dir_all(dir).unwrap();
-    fs::write(
-        dir.join(name),
-        format!(
-            "Subject: {subject}\nFrom: {from}\nTo: boss\nId: {id}\nDate: 2026-11-22T01:{minute:02}:00Z\n\nBody:\n{body}\n"
-        ),
-    )
-    .unwrap();
-}
-
-/// Every path under `dir`, relative, sorted.
-fn tree(dir: &Path) -> Vec<String> {
-    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
-        let Ok(rd) = fs::read_dir(dir) else { return };
-        for e in rd.flatten() {
-            let p = e.path();
-            out.push(p.strip_prefix(root).unwrap().display().to_string());
-            if p.is_dir() {
-                walk(root, &p, out);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out);
-    out.sort();
-    out
-}
-
-struct Fx {
-    dir: tempfile::TempDir,
-}
-
-impl Fx {
-    fn new() -> Fx {
-        Fx {
-            dir: tempfile::tempdir().unwrap(),
-        }
-    }
-    fn path(&self, p: &str) -> PathBuf {
-        self.dir.path().join(p)
-    }
-    fn run(&self, args: &[&str]) -> Output {
-        amail_in(self.dir.path(), args, None)
-    }
-    fn run_stdin(&self, args: &[&str], input: &[u8]) -> Output {
-        amail_in(self.dir.path(), args, Some(input))
-    }
-    fn store(&self) -> String {
-        self.path("store").display().to_string()
-    }
-    /// `amail route PATH --store STORE`.
-    fn route(&self, path: &Path) -> Output {
-        self.run(&["route", path.to_str().unwrap(), "--store", &self.store()])
-    }
-    fn tasks(&self) -> Vec<Value> {
-        let out = self.run(&["tasks", "--store", &self.store(), "--json"]);
-        assert!(out.status.success(), "{}", stderr(&out));
-        serde_json::from_slice::<Vec<Value>>(&out.stdout).unwrap()
-    }
-    fn task_of(&self, bead: &str) -> Value {
-        self.tasks()
-            .into_iter()
-            .find(|t| t["bead"] == bead)
-            .unwrap_or_else(|| panic!("no task for {bead}: {:?}", self.tasks()))
-    }
-    fn events(&self) -> Vec<Value> {
-        let out = self.run(&["events", "--store", &self.store(), "--json"]);
-        assert!(out.status.success(), "{}", stderr(&out));
-        stdout(&out)
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
-    }
-}
+use super::fx::{mail, stderr, stdout, tree, Fx};
 
 // ---------------------------------------------------------------- item 3
 
@@ -308,7 +207,7 @@ fn a_completion_for_a_task_not_in_progress_takes_it_through_in_progress() {
         &fs::read_to_string(
             fx.path("store")
                 .join("state/runs")
-                .join(t["id"].as_str().unwrap())
+                .join(t["task_id"].as_str().unwrap())
                 .join("run.json"),
         )
         .unwrap(),
@@ -324,7 +223,7 @@ fn a_completion_that_cannot_apply_is_rejected_not_counted_as_routed() {
     let m = fx.path("mail");
     mail(&m, "1.md", "1", "w", 1, "[bd-9] OFFERING_READY", OFFER);
     assert!(fx.route(&m).status.success());
-    let id = fx.task_of("bd-9")["id"].as_str().unwrap().to_string();
+    let id = fx.task_of("bd-9")["task_id"].as_str().unwrap().to_string();
     // The reviewer closes it (an AOF/1 status update: review -> done) ...
     let env = fx.path("close.aof");
     fs::write(
@@ -490,7 +389,7 @@ fn no_missing_summary_warning_for_reports_the_router_routed() {
         ("bd-3", false),
         ("bd-4", true),
     ] {
-        let id = fx.task_of(bead)["id"].as_str().unwrap().to_string();
+        let id = fx.task_of(bead)["task_id"].as_str().unwrap().to_string();
         let rr: Value = serde_json::from_str(
             &fs::read_to_string(
                 fx.path("store")
@@ -861,7 +760,7 @@ fn pending_json(fx: &Fx, args: &[&str], input: &Value) -> Vec<Value> {
 fn keys(rows: &[Value]) -> Vec<String> {
     let mut k: Vec<String> = rows
         .iter()
-        .map(|r| r["key"].as_str().unwrap().into())
+        .map(|r| r["id"].as_str().unwrap().into())
         .collect();
     k.sort();
     k

@@ -4,6 +4,9 @@
 //! stops early; the regressions of the defects a new user hit (issue 12).
 
 mod defects;
+mod fx;
+mod json_names;
 mod parse;
 mod parse_parallel;
 mod pipe;
+mod tables;

@@ -84,7 +84,7 @@ fn pipeline_output_is_byte_identical_to_inline_runs() {
     files = files_under(&mailbox);
     for format in ["jsonl", "text"] {
         let whole = amail()
-            .args(["--max-size", "20KiB", "parse", "--format", format])
+            .args(["parse", "--max-size", "20KiB", "--format", format])
             .arg(&mailbox)
             .output()
             .unwrap();
@@ -94,7 +94,7 @@ fn pipeline_output_is_byte_identical_to_inline_runs() {
         let mut unreadable = 0;
         for part in files.chunks(20) {
             let out = amail()
-                .args(["--max-size", "20KiB", "parse", "--format", format])
+                .args(["parse", "--max-size", "20KiB", "--format", format])
                 .args(part)
                 .output()
                 .unwrap();

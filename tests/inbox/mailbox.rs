@@ -311,7 +311,7 @@ fn threads_and_pending_commands_print_json() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|t| t["id"].as_str().unwrap())
+        .map(|t| t["thread_id"].as_str().unwrap())
         .collect();
     assert!(ids.contains(&"ol-527.3"));
     let out = amail(
@@ -325,7 +325,7 @@ fn threads_and_pending_commands_print_json() {
         None,
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v[0]["key"], "demo-11");
+    assert_eq!(v[0]["id"], "demo-11");
     assert_eq!(v[0]["type"], "HELP_REQUEST");
     // No such source: a clear error, exit 1.
     let out = amail(&["threads", "/no/such/dir"], None);

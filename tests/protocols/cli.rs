@@ -219,7 +219,7 @@ fn handoff_dir_env_points_elsewhere() {
         v.as_array()
             .unwrap()
             .iter()
-            .map(|t| t["id"].as_str().unwrap().to_string())
+            .map(|t| t["thread_id"].as_str().unwrap().to_string())
             .collect()
     };
     let h = "0f1c2d3e-0000-4000-8000-000000000006".to_string();

@@ -431,7 +431,7 @@ impl Model {
     }
 
     pub(crate) fn last_message(&self, t: &Thread) -> Option<&InboxMessage> {
-        t.messages.last().and_then(|&i| self.inbox.messages.get(i))
+        self.inbox.last_message(t)
     }
 
     /// Pending (message, recipient) pairs in a thread, for `--as` if given.

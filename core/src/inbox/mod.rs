@@ -10,7 +10,9 @@
 //!   threads and agents it concerns (a store reads the change, this
 //!   applies it);
 //! - [`turn`]: AgentTurn states for the roster;
-//! - [`protocol_items`]: handoff and A2A items shown as messages.
+//! - [`protocol_items`]: handoff and A2A items shown as messages;
+//! - [`summary`]: one line for a message, and what a thread is at (the
+//!   TUI's thread list and `amail threads` say the same).
 //!
 //! Reading a mailbox or an mcp_agent_mail root, and writing acks and
 //! replies, is `stores/`'s job. See `docs/inbox.md` for the choices and
@@ -20,6 +22,7 @@ mod build;
 pub mod model;
 pub(crate) mod patch;
 pub mod protocol_items;
+pub mod summary;
 pub mod turn;
 
 pub use build::assemble;

@@ -26,11 +26,15 @@ use crate::aof::TaskStatus;
 /// One task as the board shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TaskSummary {
+    /// `task_id` in JSON, as every `--json` output names a task's id (the
+    /// README's JSON field names table).
+    #[serde(rename = "task_id")]
     pub id: String,
     pub title: String,
     /// The status directory the task file sits in (serialised kebab-case,
     /// as AOF names it).
     pub status: TaskStatus,
+    #[serde(rename = "bead_id")]
     pub bead: Option<String>,
     pub agent: Option<String>,
     pub updated_at: Option<DateTime<Utc>>,
@@ -67,7 +71,7 @@ mod tests {
         };
         assert_eq!(
             serde_json::to_string(&t).unwrap(),
-            r#"{"id":"TASK-1","title":"t","status":"in-progress","bead":null,"agent":"a","updated_at":null}"#
+            r#"{"task_id":"TASK-1","title":"t","status":"in-progress","bead_id":null,"agent":"a","updated_at":null}"#
         );
     }
 }

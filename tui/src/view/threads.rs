@@ -90,45 +90,15 @@ fn empty_reason(m: &Model) -> String {
     s
 }
 
-/// The one-line summary of what a thread is at: last sender + status.
+/// The one-line summary of what a thread is at: last sender + status
+/// (the same words as `amail threads`), safe for the terminal.
 pub(crate) fn status_line(m: &Model, t: &Thread) -> String {
-    let Some(last) = m.last_message(t) else {
-        return line_text(&t.subject);
-    };
-    let what = summary(&last.message);
-    match last.message.from.as_deref() {
-        Some(from) => format!("{}: {what}", line_text(from)),
-        None => what,
-    }
+    line_text(&m.inbox.thread_state(t))
 }
 
 /// The most telling single line of a message, by type (sanitised).
 pub fn summary(msg: &amail_parser::OwnedMessage) -> String {
-    let p = &msg.parsed;
-    let what = p
-        .question
-        .as_deref()
-        .filter(|_| msg.kind == amail_parser::MessageType::HelpRequest)
-        .or(p
-            .status
-            .as_deref()
-            .filter(|s| !s.eq_ignore_ascii_case("done") && !s.eq_ignore_ascii_case("failed")))
-        .or(p.reason.as_deref())
-        .or(p.summary.as_deref())
-        .or(p.step.as_deref())
-        .or(p.guidance.as_deref())
-        .or(p.next_steps.as_deref())
-        .or(p.title.as_deref())
-        .map(str::to_string)
-        .unwrap_or_else(|| first_body_line(&msg.body).unwrap_or_else(|| msg.subject.to_string()));
-    line_text(&what)
-}
-
-pub(crate) fn first_body_line(body: &str) -> Option<String> {
-    body.lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("Bead:"))
-        .map(str::to_string)
+    line_text(&amail_core::inbox::summary::message_line(msg))
 }
 
 /// Column widths shared by every row of one frame.

@@ -1,0 +1,123 @@
+//! The fixture the command-line regression tests share: the built binary
+//! run in an empty amail home of its own (no config file, no test hooks),
+//! a temp directory to build mailboxes and stores in, and the JSON the
+//! reading commands print.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+/// Runs the built binary with `stdin` (empty when `None`), in an empty
+/// amail home and without a config file.
+pub(crate) fn amail_in(home: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(args)
+        .env("AMAIL_HOME", home)
+        .env("AMAIL_CONFIG", home.join("no-config.toml"))
+        .env_remove("AMAIL_CRASH_AFTER")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run amail");
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(stdin.unwrap_or_default()).unwrap();
+    drop(pipe);
+    child.wait_with_output().unwrap()
+}
+
+pub(crate) fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub(crate) fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A mail file in the protocol's text framing.
+pub(crate) fn mail(
+    dir: &Path,
+    name: &str,
+    id: &str,
+    from: &str,
+    minute: u32,
+    subject: &str,
+    body: &str,
+) {
+    fs::create_dir_all(dir).unwrap();
+    fs::write(
+        dir.join(name),
+        format!(
+            "Subject: {subject}\nFrom: {from}\nTo: boss\nId: {id}\nDate: 2026-11-22T01:{minute:02}:00Z\n\nBody:\n{body}\n"
+        ),
+    )
+    .unwrap();
+}
+
+/// Every path under `dir`, relative, sorted.
+pub(crate) fn tree(dir: &Path) -> Vec<String> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
+        let Ok(rd) = fs::read_dir(dir) else { return };
+        for e in rd.flatten() {
+            let p = e.path();
+            out.push(p.strip_prefix(root).unwrap().display().to_string());
+            if p.is_dir() {
+                walk(root, &p, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+pub(crate) struct Fx {
+    pub(crate) dir: tempfile::TempDir,
+}
+
+impl Fx {
+    pub(crate) fn new() -> Fx {
+        Fx {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+    pub(crate) fn path(&self, p: &str) -> PathBuf {
+        self.dir.path().join(p)
+    }
+    pub(crate) fn run(&self, args: &[&str]) -> Output {
+        amail_in(self.dir.path(), args, None)
+    }
+    pub(crate) fn run_stdin(&self, args: &[&str], input: &[u8]) -> Output {
+        amail_in(self.dir.path(), args, Some(input))
+    }
+    pub(crate) fn store(&self) -> String {
+        self.path("store").display().to_string()
+    }
+    /// `amail route PATH --store STORE`.
+    pub(crate) fn route(&self, path: &Path) -> Output {
+        self.run(&["route", path.to_str().unwrap(), "--store", &self.store()])
+    }
+    pub(crate) fn tasks(&self) -> Vec<Value> {
+        let out = self.run(&["tasks", "--store", &self.store(), "--json"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_slice::<Vec<Value>>(&out.stdout).unwrap()
+    }
+    pub(crate) fn task_of(&self, bead: &str) -> Value {
+        self.tasks()
+            .into_iter()
+            .find(|t| t["bead_id"] == bead)
+            .unwrap_or_else(|| panic!("no task for {bead}: {:?}", self.tasks()))
+    }
+    pub(crate) fn events(&self) -> Vec<Value> {
+        let out = self.run(&["events", "--store", &self.store(), "--json"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+}

@@ -1,0 +1,197 @@
+//! Issue 14, "CLI tables": `amail threads` and `amail pending` line their
+//! columns up by display width (as the TUI does), `threads` shows what
+//! each thread is at now, not its first subject; `--max-size` appears only
+//! on commands that read mail; `ack`'s usage line reads as a person would
+//! write the command.
+
+use std::path::Path;
+
+use unicode_width::UnicodeWidthStr;
+
+use super::fx::{mail, stderr, stdout, Fx};
+
+/// The display column at which `marker` starts on `line`.
+fn column_of(line: &str, marker: &str) -> usize {
+    let at = line
+        .find(marker)
+        .unwrap_or_else(|| panic!("no {marker:?} in {line:?}"));
+    line[..at].width()
+}
+
+/// A mailbox whose thread ids and agent names differ in display width:
+/// ASCII, and CJK (two columns a character).
+fn mixed_width_mailbox(dir: &Path) {
+    mail(
+        dir,
+        "1.md",
+        "m1",
+        "Alice",
+        1,
+        "[b-1] PROGRESS",
+        "Bead: b-1\nStatus: compiling",
+    );
+    mail(
+        dir,
+        "2.md",
+        "m2",
+        "李小龍",
+        2,
+        "[構築-長い名前] HELP_REQUEST",
+        "Bead: 構築-長い名前\n## Question\nWhich lock order?",
+    );
+    mail(
+        dir,
+        "3.md",
+        "m3",
+        "Bob",
+        3,
+        "[b-22] PROGRESS",
+        "Bead: b-22\nStatus: tests green",
+    );
+}
+
+#[test]
+fn threads_and_pending_line_up_by_display_width() {
+    let fx = Fx::new();
+    let dir = fx.path("mail");
+    mixed_width_mailbox(&dir);
+    let src = dir.to_str().unwrap();
+
+    let out = fx.run(&["threads", src]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    for marker in [" msg", " pending"] {
+        let cols: Vec<usize> = lines.iter().map(|l| column_of(l, marker)).collect();
+        assert!(
+            cols.windows(2).all(|w| w[0] == w[1]),
+            "{marker:?} at display columns {cols:?}:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn pending_rows_line_up_by_display_width() {
+    let fx = Fx::new();
+    let dir = fx.path("mail");
+    for (i, (id, from, agent)) in [
+        ("m-1", "Alice", "boss"),
+        ("m-22", "李小龍", "構築係"),
+        ("m-333", "Bob", "boss"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join(format!("{i}.md")),
+            format!(
+                "Subject: [b-{i}] HELP_REQUEST\nFrom: {from}\nTo: {agent}\nId: {id}\nAck-Required: true\nDate: 2026-11-22T01:0{i}:00Z\n\nBody:\n## Question\nWhy?\n"
+            ),
+        )
+        .unwrap();
+    }
+    let out = fx.run(&["pending", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    for marker in ["HELP_REQUEST", "from ", "thread "] {
+        let cols: Vec<usize> = lines.iter().map(|l| column_of(l, marker)).collect();
+        assert!(
+            cols.windows(2).all(|w| w[0] == w[1]),
+            "{marker:?} at display columns {cols:?}:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn threads_show_what_each_thread_is_at_now() {
+    let fx = Fx::new();
+    let dir = fx.path("mail");
+    mail(
+        &dir,
+        "1.md",
+        "m1",
+        "Alice",
+        1,
+        "[b-7] PROGRESS",
+        "Bead: b-7\nStatus: starting",
+    );
+    mail(
+        &dir,
+        "2.md",
+        "m2",
+        "Alice",
+        2,
+        "[b-7] FAILED",
+        "Bead: b-7\nReason: disk full on the runner\nFailure-Type: environment",
+    );
+    let out = fx.run(&["threads", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("FAILED"), "{text}");
+    assert!(
+        text.contains("Alice: disk full on the runner"),
+        "the newest message's sender and reason: {text}"
+    );
+    assert!(
+        !text.contains("[b-7] PROGRESS"),
+        "not the first subject: {text}"
+    );
+}
+
+#[test]
+fn max_size_is_offered_only_by_commands_that_read_mail() {
+    let fx = Fx::new();
+    for cmd in [
+        "parse", "route", "inbox", "threads", "pending", "ack", "reply",
+    ] {
+        let help = stdout(&fx.run(&[cmd, "--help"]));
+        assert!(
+            help.contains("--max-size"),
+            "{cmd} --help lacks it:\n{help}"
+        );
+    }
+    for cmd in ["tasks", "events", "sweep", "doctor", "demo"] {
+        let help = stdout(&fx.run(&[cmd, "--help"]));
+        assert!(
+            !help.contains("--max-size"),
+            "{cmd} --help offers it:\n{help}"
+        );
+        let out = fx.run(&[cmd, "--max-size", "1KiB"]);
+        assert_eq!(out.status.code(), Some(2), "{cmd}: {}", stderr(&out));
+    }
+    let top = stdout(&fx.run(&["--help"]));
+    assert!(!top.contains("--max-size"), "{top}");
+
+    // It still does its job where it is offered.
+    let dir = fx.path("mail");
+    mail(
+        &dir,
+        "1.md",
+        "m1",
+        "Alice",
+        1,
+        "[b] PROGRESS",
+        &"x".repeat(4000),
+    );
+    let out = fx.run(&["parse", "--max-size", "1KiB", dir.to_str().unwrap()]);
+    assert!(stderr(&out).contains("1.md"), "{}", stderr(&out));
+}
+
+#[test]
+fn ack_usage_reads_as_the_command_is_written() {
+    let fx = Fx::new();
+    let help = stdout(&fx.run(&["ack", "--help"]));
+    let usage = help
+        .lines()
+        .find(|l| l.starts_with("Usage:"))
+        .unwrap_or_else(|| panic!("{help}"));
+    assert_eq!(
+        usage.trim(),
+        "Usage: amail ack <ID>... [SOURCE] --as <AGENT> [OPTIONS]",
+        "{help}"
+    );
+}
