@@ -202,3 +202,48 @@ fn review_commands_never_create_a_store() {
         assert!(!missing.exists(), "{args:?} created a store");
     }
 }
+
+/// The TUI's real backend reviews and reads queues through the same
+/// router calls (`amail_tui::Backend::{approve, reject, mailbox}`).
+#[test]
+fn the_tui_backend_approves_rejects_and_reads_an_agents_queues() {
+    use amail_tui::Backend;
+    let dir = scratch();
+    let root = dir.path().join("store");
+    let store = Store::open(&root).unwrap();
+    put(&store, A, "review", |t| {
+        t.fm.routing.agent = Some("ann".into())
+    });
+    put(&store, B, "backlog", |t| t.fm.depends_on = vec![A.into()]);
+    put(&store, C, "review", |t| {
+        t.fm.routing.agent = Some("ann".into())
+    });
+    let mut backend = amail::backend::RealBackend::new(
+        dir.path().join("no-mail"),
+        amail_core::stores::LoadOptions::default(),
+        root.clone(),
+        false,
+    );
+    let m = backend.mailbox("ann").unwrap();
+    assert_eq!(m.outbox.len(), 2);
+    assert_eq!(
+        backend.approve(A).unwrap(),
+        format!("{A} approved: done; ready now: {B}")
+    );
+    assert_eq!(store.get(B).unwrap().unwrap().0.as_str(), "ready");
+    backend.reject(C, "missing tests").unwrap();
+    let m = backend.mailbox("ann").unwrap();
+    assert!(m.outbox.is_empty());
+    assert_eq!(m.processing.len(), 1);
+    assert!(backend.approve(C).unwrap_err().contains("not in review"));
+    // Without a store: empty queues, and nothing is created.
+    let mut none = amail::backend::RealBackend::new(
+        dir.path().join("no-mail"),
+        amail_core::stores::LoadOptions::default(),
+        dir.path().join("typo"),
+        false,
+    );
+    assert!(none.mailbox("ann").unwrap().inbox.is_empty());
+    assert!(none.approve(A).is_err());
+    assert!(!dir.path().join("typo").exists());
+}
