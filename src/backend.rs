@@ -12,7 +12,10 @@ use std::path::PathBuf;
 use chrono::Utc;
 
 use amail_core::inbox::{Inbox, SourceKind};
-use amail_core::router::{RouteOutcome, Router, RouterOptions, Store, TaskSummary};
+use amail_core::router::mailbox::Mailbox;
+use amail_core::router::{
+    review, RouteOutcome, Router, RouterOptions, Store, StoreError, TaskSummary,
+};
 use amail_core::stores::{self, LoadOptions, MailStore};
 use amail_tui::Backend;
 
@@ -29,6 +32,9 @@ pub fn store_beside(source: &std::path::Path, default: PathBuf) -> PathBuf {
         .filter(|s| Store::exists(s))
         .unwrap_or(default)
 }
+
+/// The actor a review from the TUI is logged as.
+const REVIEWER: &str = "human";
 
 pub struct RealBackend {
     source: PathBuf,
@@ -155,6 +161,36 @@ impl Backend for RealBackend {
             return Ok(Vec::new());
         }
         Store::board(&self.store_root).map_err(|e| e.to_string())
+    }
+
+    fn approve(&mut self, id: &str) -> Result<String, String> {
+        let store = Store::open_existing(&self.store_root).map_err(|e| e.to_string())?;
+        let done = review::approve(&store, id, REVIEWER).map_err(|e| e.to_string())?;
+        Ok(if done.promoted.is_empty() {
+            format!("{id} approved: done")
+        } else {
+            format!(
+                "{id} approved: done; ready now: {}",
+                done.promoted.join(", ")
+            )
+        })
+    }
+
+    fn reject(&mut self, id: &str, reason: &str) -> Result<String, String> {
+        let store = Store::open_existing(&self.store_root).map_err(|e| e.to_string())?;
+        review::reject(&store, id, reason, REVIEWER).map_err(|e| e.to_string())?;
+        Ok(format!("{id} rejected: back in progress"))
+    }
+
+    fn mailbox(&mut self, agent: &str) -> Result<Mailbox, String> {
+        match Store::open_existing(&self.store_root) {
+            Ok(store) => store.mailbox(agent).map_err(|e| e.to_string()),
+            Err(StoreError::Missing { .. }) => Ok(Mailbox {
+                agent: agent.to_string(),
+                ..Mailbox::default()
+            }),
+            Err(e) => Err(e.to_string()),
+        }
     }
 
     fn ack(&mut self, inbox: &Inbox, keys: &[String], as_agent: &str) -> Result<usize, String> {

@@ -1,34 +1,135 @@
-//! `amail tasks`: the task board, by AOF status.
+//! `amail tasks`: the task board by AOF status, one agent's mailbox
+//! (`--agent`), and the commands a person gives the store: `depend`,
+//! `approve`, `reject`. Every one works on the store the user named
+//! (`--store`, else the default) and never creates one.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 
 use super::{CliError, CliResult};
 use amail_core::aof::TaskStatus;
+use amail_core::router::{deps, review, Store, TaskSummary};
 use amail_core::safe_text::clean_line;
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Example:\n  amail tasks --store ./store\n  amail tasks --json | jq '.[] | select(.status == \"review\")'"
+    after_help = "Example:\n  amail tasks --store ./store\n  amail tasks --json | jq '.[] | select(.status == \"review\")'\n  amail tasks --agent GreenCastle\n  amail tasks depend TASK-B --on TASK-A\n  amail tasks approve TASK-A\n  amail tasks reject TASK-A --reason \"tests fail on CI\""
 )]
 pub struct TasksArgs {
     /// AOF project root (default: the store under the amail data dir); it
     /// must exist (only `amail route` creates one).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", global = true)]
     pub store: Option<PathBuf>,
-    /// Print a JSON array of tasks instead of the board.
-    #[arg(long)]
+    /// Print JSON instead of text.
+    #[arg(long, global = true)]
     pub json: bool,
+    /// Show one agent's mailbox (AOF's view): inbox = ready, processing =
+    /// in-progress and blocked, outbox = review. The owner of a task is its
+    /// lease agent, else its routing agent, else `metadata.assignee`.
+    #[arg(long, value_name = "NAME")]
+    pub agent: Option<String>,
+    #[command(subcommand)]
+    pub cmd: Option<TasksCmd>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TasksCmd {
+    /// Make TASK wait for another task (AOF's `dependsOn`); a cycle is refused.
+    Depend {
+        task: String,
+        /// The task TASK waits for.
+        #[arg(long, value_name = "TASK")]
+        on: String,
+        /// Who is asking (the event's actor).
+        #[arg(long, value_name = "NAME", default_value = "human")]
+        actor: String,
+    },
+    /// Accept a task in review: review -> done, which promotes the tasks
+    /// that were waiting only for it.
+    Approve {
+        task: String,
+        #[arg(long, value_name = "NAME", default_value = "human")]
+        actor: String,
+    },
+    /// Send a task in review back to work: review -> in-progress, the
+    /// reason in its Work Log.
+    Reject {
+        task: String,
+        #[arg(long, value_name = "TEXT")]
+        reason: String,
+        #[arg(long, value_name = "NAME", default_value = "human")]
+        actor: String,
+    },
 }
 
 pub fn run(args: TasksArgs) -> CliResult {
-    let root = args.store.unwrap_or_else(super::default_store);
+    let root = args.store.clone().unwrap_or_else(super::default_store);
     let store = super::open_store(&root)?;
-    let tasks = store
-        .list()
-        .map_err(|e| CliError::bad_input(e.to_string()))?;
+    match args.cmd {
+        Some(cmd) => command(&store, cmd, args.json),
+        None => match &args.agent {
+            Some(agent) => mailbox(&store, agent, args.json),
+            None => board(&store, &root, args.json),
+        },
+    }
+}
+
+fn command(store: &Store, cmd: TasksCmd, json: bool) -> CliResult {
+    let (id, said, extra) = match cmd {
+        TasksCmd::Depend { task, on, actor } => {
+            let added = deps::add(store, &task, &on, &actor)
+                .map_err(|e| CliError::bad_input(e.to_string()))?;
+            let said = if added {
+                format!("{task} now depends on {on}")
+            } else {
+                format!("{task} already depends on {on}")
+            };
+            (
+                task,
+                said,
+                serde_json::json!({ "dependsOn": on, "added": added }),
+            )
+        }
+        TasksCmd::Approve { task, actor } => {
+            let done = review::approve(store, &task, &actor)
+                .map_err(|e| CliError::bad_input(e.to_string()))?;
+            let mut said = format!("{task}: review -> done");
+            if !done.promoted.is_empty() {
+                said.push_str(&format!("; ready now: {}", done.promoted.join(", ")));
+            }
+            (
+                task,
+                said,
+                serde_json::json!({ "status": "done", "promoted": done.promoted }),
+            )
+        }
+        TasksCmd::Reject {
+            task,
+            reason,
+            actor,
+        } => {
+            review::reject(store, &task, &reason, &actor)
+                .map_err(|e| CliError::bad_input(e.to_string()))?;
+            (
+                task.clone(),
+                format!("{task}: review -> in-progress"),
+                serde_json::json!({ "status": "in-progress" }),
+            )
+        }
+    };
+    if json {
+        let mut v = extra;
+        v["task"] = serde_json::json!(id);
+        crate::outln!("{v}");
+    } else {
+        crate::outln!("{}", clean_line(&said));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn warn_unreadable(store: &Store) {
     for (path, why) in store.unreadable_tasks() {
         eprintln!(
             "amail: warning: {}: {}; skipped (see `amail doctor`)",
@@ -36,7 +137,47 @@ pub fn run(args: TasksArgs) -> CliResult {
             clean_line(&why)
         );
     }
-    if args.json {
+}
+
+fn line(t: &TaskSummary) -> String {
+    format!(
+        "  {}  {:<12} {:<14} {}",
+        clean_line(&t.id),
+        clean_line(t.bead.as_deref().unwrap_or("-")),
+        clean_line(t.agent.as_deref().unwrap_or("-")),
+        clean_line(&t.title)
+    )
+}
+
+fn mailbox(store: &Store, agent: &str, json: bool) -> CliResult {
+    let m = store
+        .mailbox(agent)
+        .map_err(|e| CliError::bad_input(e.to_string()))?;
+    warn_unreadable(store);
+    if json {
+        crate::outln!("{}", serde_json::to_string_pretty(&m).unwrap_or_default());
+        return Ok(ExitCode::SUCCESS);
+    }
+    crate::outln!("{}", clean_line(agent));
+    for (name, queue) in [
+        ("inbox", &m.inbox),
+        ("processing", &m.processing),
+        ("outbox", &m.outbox),
+    ] {
+        crate::outln!("{name} ({})", queue.len());
+        for t in queue {
+            crate::outln!("{}  {}", line(t), t.status);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn board(store: &Store, root: &Path, json: bool) -> CliResult {
+    let tasks = store
+        .list()
+        .map_err(|e| CliError::bad_input(e.to_string()))?;
+    warn_unreadable(store);
+    if json {
         crate::outln!(
             "{}",
             serde_json::to_string_pretty(&tasks).unwrap_or_default()
@@ -54,13 +195,7 @@ pub fn run(args: TasksArgs) -> CliResult {
         }
         crate::outln!("{s} ({})", col.len());
         for t in col {
-            crate::outln!(
-                "  {}  {:<12} {:<14} {}",
-                clean_line(&t.id),
-                clean_line(t.bead.as_deref().unwrap_or("-")),
-                clean_line(t.agent.as_deref().unwrap_or("-")),
-                clean_line(&t.title)
-            );
+            crate::outln!("{}", line(t));
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -15,6 +15,8 @@ mod support {
 mod aof_schema;
 mod aof_store_compat;
 mod bridge_mapping;
+mod cascade;
+mod cascade_crash;
 mod cli;
 mod concurrency;
 mod conformance;
@@ -22,3 +24,4 @@ mod crash;
 mod doctor;
 mod fixture;
 mod mail_flows;
+mod tasks_cli;

@@ -54,7 +54,11 @@ pub fn snapshot(root: &Path) -> BTreeMap<String, String> {
         for e in entries {
             let p = e.path();
             let rel = p.strip_prefix(root).unwrap().display().to_string();
-            if rel == "state/amail/lock" || rel.starts_with("events") {
+            // scan.json holds directory mtimes: a cache, different every run.
+            if rel == "state/amail/lock"
+                || rel == "state/amail/deps/scan.json"
+                || rel.starts_with("events")
+            {
                 continue;
             }
             if p.is_dir() {

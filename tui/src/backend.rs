@@ -9,6 +9,7 @@
 use std::path::PathBuf;
 
 use amail_core::inbox::Inbox;
+use amail_core::router::mailbox::Mailbox;
 use amail_core::router::TaskSummary;
 use amail_core::stores::Draft;
 
@@ -63,4 +64,23 @@ pub trait Backend {
     }
     /// Files and directories whose changes should trigger a reload.
     fn watch_paths(&self) -> Vec<PathBuf>;
+    /// Approves task `id` in review (review -> done, which promotes the
+    /// tasks that waited only for it); returns a sentence for the status
+    /// bar. The default has no task store to write to.
+    fn approve(&mut self, id: &str) -> Result<String, String> {
+        let _ = id;
+        Err("no task store to approve in".into())
+    }
+    /// Sends task `id` in review back to work with `reason` in its Work Log.
+    fn reject(&mut self, id: &str, reason: &str) -> Result<String, String> {
+        let _ = (id, reason);
+        Err("no task store to reject in".into())
+    }
+    /// `agent`'s three queues (AOF's mailbox view); empty without a store.
+    fn mailbox(&mut self, agent: &str) -> Result<Mailbox, String> {
+        Ok(Mailbox {
+            agent: agent.to_string(),
+            ..Mailbox::default()
+        })
+    }
 }

@@ -9,12 +9,14 @@
 //! directory is moved to the front matter's status (AOF's reconcileDrift
 //! rule); an orphaned companion directory is merged into its task's; the
 //! bead index is rebuilt from `metadata.beadId`; a torn last event line is
-//! cut. Unreadable task files are reported, never deleted.
+//! cut; the dependents index ([`super::deps`]) is rebuilt from every task's
+//! `dependsOn`. Unreadable task files are reported, never deleted.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use super::deps;
 use super::journal::move_merge;
 use super::store::{rel_bead, rel_companion, rel_task, Result, Store};
 use super::task::Task;
@@ -63,7 +65,7 @@ fn remove_temps(store: &Store, dir: &Path, report: &mut Report) {
 
 /// Checks the store; heals when `heal` is true.
 pub fn run(store: &Store, heal: bool) -> Result<Report> {
-    let tx = store.begin()?;
+    let mut tx = store.begin()?;
     let mut report = Report::default();
     if tx.recovered {
         report
@@ -99,6 +101,8 @@ pub fn run(store: &Store, heal: bool) -> Result<Report> {
     report.tasks = copies.len();
 
     let mut beads: HashMap<String, Vec<String>> = HashMap::new();
+    // id -> the tasks whose `dependsOn` names it.
+    let mut dependents: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (id, mut list) in copies {
         list.retain(|(_, _, t)| t.is_some());
         if list.is_empty() {
@@ -172,6 +176,12 @@ pub fn run(store: &Store, heal: bool) -> Result<Report> {
         if let Some(b) = task.bead() {
             beads.entry(b.to_string()).or_default().push(id.clone());
         }
+        for dep in &task.fm.depends_on {
+            dependents
+                .entry(dep.clone())
+                .or_default()
+                .insert(id.clone());
+        }
     }
 
     // Orphaned companion directories.
@@ -230,6 +240,50 @@ pub fn run(store: &Store, heal: bool) -> Result<Report> {
         }
     }
 
+    // Dependents index: exactly the reverse of every task's `dependsOn`
+    // (as this transaction sees it: edges the start-up scan just found
+    // count as indexed).
+    let mut on_disk: BTreeSet<String> = BTreeSet::new();
+    for e in fs::read_dir(store.root().join(deps::DIR))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".json") && format!("{}/{name}", deps::DIR) != deps::SCAN {
+            on_disk.insert(format!("{}/{name}", deps::DIR));
+        }
+    }
+    for (id, want) in &dependents {
+        let rel_entry = deps::rel_dependents(id);
+        on_disk.remove(&rel_entry);
+        if deps::dependents(&tx, id) == *want {
+            continue;
+        }
+        if heal {
+            tx.write(rel_entry, deps::render_entry(id, want));
+            report
+                .healed
+                .push(format!("dependents index entry for {id} rebuilt"));
+        } else {
+            report
+                .problems
+                .push(format!("dependents index entry for {id} missing or wrong"));
+        }
+    }
+    for stale in on_disk {
+        if heal {
+            report
+                .healed
+                .push(format!("removed stale dependents index entry {stale}"));
+            tx.remove(stale);
+        } else {
+            report
+                .problems
+                .push(format!("stale dependents index entry {stale}"));
+        }
+    }
+
     // Event log: every line must be an event.
     for file in super::events::day_files(&store.root().join("events")).unwrap_or_default() {
         let text = fs::read_to_string(&file).unwrap_or_default();
@@ -259,9 +313,11 @@ pub fn run(store: &Store, heal: bool) -> Result<Report> {
             }
         }
     }
-    drop(tx);
     if heal {
+        tx.commit()?;
         store.checkpoint()?;
+    } else {
+        drop(tx);
     }
     Ok(report)
 }

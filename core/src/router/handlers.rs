@@ -33,6 +33,7 @@
 use chrono::{DateTime, Duration, Utc};
 use serde_json::{json, Value};
 
+use super::deps;
 use super::route::{RouteOutcome, Router, RouterOptions};
 use super::runs::*;
 use super::store::{iso, rel_companion, rel_run, Result, Store, Txn};
@@ -217,6 +218,7 @@ impl Router {
                     &env.sent_at,
                 )?;
                 transitions = 1;
+                after_move(tx, &id, to, &env.sent_at)?;
             }
         }
         if transitions == 0 {
@@ -366,6 +368,7 @@ impl Router {
                 &env.sent_at,
             )?;
             n = 1;
+            deps::on_blocked(tx, &id, &env.sent_at)?;
         }
         tx.log(
             "delegation.rejected",
@@ -456,6 +459,46 @@ impl Router {
                 }
             }
             moved.push(id);
+        }
+        // AOF's `expireLeases` for blocked tasks: an expired lease is
+        // cleared, and the task is requeued only when everything it
+        // depends on is done (else it stays blocked, lease cleared).
+        for (id, _) in self.store.files_in(TaskStatus::Blocked)? {
+            let Some((status, mut task)) = tx.get(&id)? else {
+                continue;
+            };
+            let expired = task
+                .fm
+                .lease
+                .as_ref()
+                .and_then(|l| parse_time(&l.expires_at))
+                .is_some_and(|t| t <= now);
+            if status != TaskStatus::Blocked || !expired {
+                continue;
+            }
+            let mut deps_done = true;
+            for dep in &task.fm.depends_on {
+                if tx.get(dep)?.map(|(s, _)| s) != Some(TaskStatus::Done) {
+                    deps_done = false;
+                    break;
+                }
+            }
+            task.fm.lease = None;
+            if deps_done {
+                transition(
+                    &mut tx,
+                    status,
+                    task,
+                    TaskStatus::Ready,
+                    Some("lease_expired_requeue"),
+                    "system",
+                    &stamp,
+                )?;
+                moved.push(id);
+            } else {
+                task.fm.updated_at = stamp.clone();
+                tx.save(status, task);
+            }
         }
         tx.commit()?;
         Ok(moved)
@@ -580,6 +623,17 @@ fn apply_outcome(
         status = to;
         n += 1;
     }
+    // AOF cascades on every `done` report, even one that only reached
+    // review (its dependents are then "skipped").
+    match result.outcome {
+        Outcome::Done => {
+            deps::on_done(tx, &result.task_id, at)?;
+        }
+        Outcome::Blocked if n > 0 => {
+            deps::on_blocked(tx, &result.task_id, at)?;
+        }
+        _ => {}
+    }
     Ok(n)
 }
 
@@ -587,13 +641,29 @@ fn apply_outcome(
 /// `in-progress` takes a lease for the actor and writes `run.json` and the
 /// first heartbeat (the seed's acquireLease); `done`, `ready` and `backlog`
 /// clear the lease.
-fn transition(
+pub(crate) fn transition(
+    tx: &mut Txn<'_>,
+    from: TaskStatus,
+    task: Task,
+    to: TaskStatus,
+    reason: Option<&str>,
+    actor: &str,
+    at: &str,
+) -> Result<Task> {
+    transition_as(tx, from, task, to, reason, actor, actor, at)
+}
+
+/// [`transition`] where the lease taken on entering `in-progress` goes to
+/// `worker` rather than to the actor logged (a reviewer sending work back).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn transition_as(
     tx: &mut Txn<'_>,
     from: TaskStatus,
     mut task: Task,
     to: TaskStatus,
     reason: Option<&str>,
     actor: &str,
+    worker: &str,
     at: &str,
 ) -> Result<Task> {
     let id = task.fm.id.clone();
@@ -608,14 +678,14 @@ fn transition(
     }
     if to == TaskStatus::InProgress {
         task.fm.lease = Some(Lease {
-            agent: actor.to_string(),
+            agent: worker.to_string(),
             acquired_at: at.to_string(),
             expires_at: plus_ms(at, LEASE_TTL_MS),
             renew_count: 0,
         });
         let run = RunArtifact {
             task_id: id.clone(),
-            agent_id: actor.to_string(),
+            agent_id: worker.to_string(),
             started_at: at.to_string(),
             status: "running".into(),
             artifact_paths: ArtifactPaths::default(),
@@ -624,7 +694,7 @@ fn transition(
         tx.write(rel_run(&id, "run.json"), to_pretty(&run));
         let hb = RunHeartbeat {
             task_id: id.clone(),
-            agent_id: actor.to_string(),
+            agent_id: worker.to_string(),
             last_heartbeat: at.to_string(),
             beat_count: 0,
             expires_at: plus_ms(at, HEARTBEAT_TTL_MS),
@@ -638,6 +708,21 @@ fn transition(
     }
     tx.log("task.transitioned", actor, Some(&id), payload);
     Ok(task)
+}
+
+/// The cascades a transition outside a completion report starts: `done`
+/// promotes dependents, `blocked` blocks them when the store asks for it.
+pub(crate) fn after_move(tx: &mut Txn<'_>, id: &str, to: TaskStatus, at: &str) -> Result<()> {
+    match to {
+        TaskStatus::Done => {
+            deps::on_done(tx, id, at)?;
+        }
+        TaskStatus::Blocked => {
+            deps::on_blocked(tx, id, at)?;
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 /// Refreshes the heartbeat of a running task.

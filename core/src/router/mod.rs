@@ -40,8 +40,32 @@ pub struct TaskSummary {
     pub updated_at: Option<DateTime<Utc>>,
 }
 
+impl TaskSummary {
+    /// The summary of `task`, found in `status`'s directory.
+    pub fn of(id: String, status: TaskStatus, task: &task::Task) -> TaskSummary {
+        TaskSummary {
+            id,
+            title: task.fm.title.clone(),
+            status,
+            bead: task.bead().map(str::to_string),
+            agent: task
+                .fm
+                .lease
+                .as_ref()
+                .map(|l| l.agent.clone())
+                .or_else(|| task.fm.routing.agent.clone()),
+            updated_at: DateTime::parse_from_rfc3339(&task.fm.updated_at)
+                .ok()
+                .map(|t| t.with_timezone(&Utc)),
+        }
+    }
+}
+
+pub mod deps;
 pub mod events;
 pub mod journal;
+pub mod mailbox;
+pub mod review;
 pub mod runs;
 pub mod store;
 pub mod task;

@@ -29,6 +29,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
+use super::deps;
 use super::events::{self, Event};
 use super::journal::{self, Op, Plan, WalState};
 use super::task::{Task, TaskParseError};
@@ -202,21 +203,7 @@ impl Store {
         let mut out: Vec<TaskSummary> = Vec::new();
         for s in TaskStatus::ALL {
             for (id, task) in self.tasks_in(s)? {
-                let summary = TaskSummary {
-                    id: id.clone(),
-                    title: task.fm.title.clone(),
-                    status: s,
-                    bead: task.bead().map(str::to_string),
-                    agent: task
-                        .fm
-                        .lease
-                        .as_ref()
-                        .map(|l| l.agent.clone())
-                        .or_else(|| task.fm.routing.agent.clone()),
-                    updated_at: DateTime::parse_from_rfc3339(&task.fm.updated_at)
-                        .ok()
-                        .map(|t| t.with_timezone(&Utc)),
-                };
+                let summary = TaskSummary::of(id.clone(), s, &task);
                 match seen.get(&id) {
                     // A duplicate mid-move: keep the copy whose front matter
                     // names its own directory.
@@ -313,6 +300,9 @@ impl Store {
         if let Some(b) = task.bead().map(str::to_string) {
             tx.index_bead(&b, &id);
         }
+        for dep in &task.fm.depends_on {
+            deps::add_dependent(&mut tx, dep, &id);
+        }
         tx.create(status, task);
         tx.commit()
     }
@@ -359,7 +349,7 @@ impl Store {
         let recovered = journal::recover(&self.root, &mut wal).map_err(io_at(&self.root))?;
         let ev = self.root.join("events");
         let last = events::last_event_id(&ev).map_err(io_at(&ev))?;
-        Ok(Txn {
+        let mut tx = Txn {
             store: self,
             wal,
             _lock: lock,
@@ -368,7 +358,10 @@ impl Store {
             events: Vec::new(),
             cache: HashMap::new(),
             next_event_id: last + 1,
-        })
+            scanned: deps::Mtimes::new(),
+        };
+        tx.scanned = deps::sync(&mut tx)?;
+        Ok(tx)
     }
 }
 
@@ -384,7 +377,7 @@ pub(crate) fn rel_run(id: &str, file: &str) -> String {
     format!("state/runs/{id}/{file}")
 }
 
-fn hash16(s: &str) -> String {
+pub(crate) fn hash16(s: &str) -> String {
     Sha256::digest(s.as_bytes())
         .iter()
         .take(8)
@@ -413,9 +406,29 @@ pub(crate) struct Txn<'s> {
     /// Tasks read or written in this transaction: id -> (directory, task).
     cache: HashMap<String, (TaskStatus, Task)>,
     next_event_id: u64,
+    /// Status-directory mtimes the dependents index covers (see `deps`).
+    scanned: deps::Mtimes,
 }
 
 impl<'s> Txn<'s> {
+    pub(crate) fn store(&self) -> &'s Store {
+        self.store
+    }
+
+    pub(crate) fn root(&self) -> &'s Path {
+        &self.store.root
+    }
+
+    /// A file under the root as this transaction sees it: its own latest
+    /// write, else the file on disk.
+    pub(crate) fn read_own(&self, rel: &str) -> Option<String> {
+        let own = self.plan.ops.iter().rev().find_map(|op| match op {
+            Op::Write { path, content } if path == rel => Some(content.clone()),
+            _ => None,
+        });
+        own.or_else(|| fs::read_to_string(self.store.root.join(rel)).ok())
+    }
+
     /// The task as this transaction sees it (its own writes included).
     pub fn get(&mut self, id: &str) -> Result<Option<(TaskStatus, Task)>> {
         if let Some(t) = self.cache.get(id) {
@@ -499,6 +512,11 @@ impl<'s> Txn<'s> {
         self.plan.ops.push(Op::Write { path: rel, content });
     }
 
+    /// Removes a file under the root (if it is there).
+    pub(crate) fn remove(&mut self, rel: String) {
+        self.plan.ops.push(Op::Remove { path: rel });
+    }
+
     /// Records the bead -> task mapping.
     pub(crate) fn index_bead(&mut self, bead: &str, task_id: &str) {
         let content = json!({ "beadId": bead, "taskId": task_id }).to_string();
@@ -536,7 +554,22 @@ impl<'s> Txn<'s> {
             self.plan.ops.push(Op::Events { events: evs });
         }
         let root = &self.store.root;
-        self.plan.commit(root, &mut self.wal).map_err(io_at(root))
+        // The index covers this commit's own task writes; a directory
+        // someone else changed since `begin` keeps its old stamp, so the
+        // next transaction reads it.
+        let before = deps::mtimes(root);
+        self.plan.commit(root, &mut self.wal).map_err(io_at(root))?;
+        let after = deps::mtimes(root);
+        let mut stamp = self.scanned.clone();
+        for (dir, t) in after {
+            if before.get(dir) == self.scanned.get(dir) {
+                stamp.insert(dir, t);
+            }
+        }
+        if stamp != deps::read_scan(root) {
+            deps::write_scan(root, &stamp);
+        }
+        Ok(())
     }
 }
 

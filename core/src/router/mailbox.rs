@@ -1,0 +1,64 @@
+//! AOF's per-agent mailbox view (`src/views/mailbox.ts`), computed in
+//! memory: a task's owner is its lease agent, else its routing agent, else
+//! `metadata.assignee`; `ready` tasks are the owner's inbox, `in-progress`
+//! and `blocked` its processing queue, `review` its outbox. Backlog and the
+//! final statuses appear nowhere. AOF writes the view as pointer files
+//! under `views/mailbox/`; amail only reads (a view is derived, never a
+//! source of truth), so nothing is written.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::store::{Result, Store};
+use super::task::Task;
+use super::TaskSummary;
+use crate::aof::TaskStatus;
+
+/// One agent's three queues, each ordered by task id.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Mailbox {
+    pub agent: String,
+    pub inbox: Vec<TaskSummary>,
+    pub processing: Vec<TaskSummary>,
+    pub outbox: Vec<TaskSummary>,
+}
+
+/// The owner AOF's view files a task under.
+pub fn owner(task: &Task) -> Option<&str> {
+    task.fm
+        .lease
+        .as_ref()
+        .map(|l| l.agent.as_str())
+        .or(task.fm.routing.agent.as_deref())
+        .or_else(|| task.fm.metadata.get("assignee").and_then(Value::as_str))
+}
+
+impl Store {
+    /// `agent`'s mailbox: reads the four status directories that feed it.
+    pub fn mailbox(&self, agent: &str) -> Result<Mailbox> {
+        let mut m = Mailbox {
+            agent: agent.to_string(),
+            ..Mailbox::default()
+        };
+        for status in [
+            TaskStatus::Ready,
+            TaskStatus::InProgress,
+            TaskStatus::Blocked,
+            TaskStatus::Review,
+        ] {
+            for (id, task) in self.tasks_in(status)? {
+                // A copy left behind mid-move names another status.
+                if task.fm.status != status.as_str() || owner(&task) != Some(agent) {
+                    continue;
+                }
+                let queue = match status {
+                    TaskStatus::Ready => &mut m.inbox,
+                    TaskStatus::Review => &mut m.outbox,
+                    _ => &mut m.processing,
+                };
+                queue.push(TaskSummary::of(id, status, &task));
+            }
+        }
+        Ok(m)
+    }
+}
