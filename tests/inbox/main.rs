@@ -18,6 +18,7 @@ mod support {
 mod demo_mcp_corpus;
 mod incremental;
 mod mailbox;
+mod mcp_db_bodies;
 mod mcp_store;
 mod reply_rules;
 mod source_same_files;

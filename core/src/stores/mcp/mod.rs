@@ -17,6 +17,7 @@ pub mod archive;
 pub mod db;
 pub mod frontmatter;
 mod load;
+mod render;
 mod reply;
 pub mod timestamps;
 
