@@ -87,7 +87,7 @@ fn check_source(args: &InboxArgs) -> Result<(), CliError> {
 /// routed into its own store, so the board has tasks and follows the
 /// replies.
 /// Any other SOURCE is read as is; the board shows the default store.
-fn make_backend(args: &InboxArgs, max_bytes: u64) -> Result<Box<dyn Backend>, CliError> {
+fn make_backend(args: &InboxArgs, max_bytes: u64) -> Result<Box<dyn Backend + Send>, CliError> {
     if args.demo {
         let dir = demo_dir(&super::amail_home(), args.fresh)?;
         return Ok(Box::new(RealBackend::new(

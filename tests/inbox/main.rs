@@ -22,3 +22,4 @@ mod mcp_db_bodies;
 mod mcp_store;
 mod reply_rules;
 mod source_same_files;
+mod subset;

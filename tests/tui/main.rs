@@ -10,3 +10,4 @@ mod snapshots;
 mod terminal;
 mod tmux;
 mod watch;
+mod worker;

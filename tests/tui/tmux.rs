@@ -224,3 +224,56 @@ fn reply_through_editor_suspends_and_restores_the_app() {
     assert!(after.contains("EXIT=0"), "{after}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 16: backend work never freezes the screen. A generated
+/// mcp_agent_mail store whose database another process holds locked: the
+/// first frame shows the spinner while the load waits for the lock, keys
+/// work (help opens and closes), and once the lock is let go the full
+/// inbox arrives (its thread count in the title) and the spinner goes.
+#[test]
+fn a_locked_database_shows_the_spinner_and_keys_still_work() {
+    use rusqlite::Connection;
+    let dir = tempfile::tempdir().unwrap();
+    let now = chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 1, 15, 12, 0, 0).unwrap();
+    amail::demo::corpus::mcp::write_mcp_corpus(dir.path(), 1100, now).unwrap();
+    let threads = amail_core::stores::load(dir.path(), &Default::default())
+        .unwrap()
+        .threads
+        .len();
+    let db = dir.path().join("storage.sqlite3");
+    let lock = Connection::open(&db).unwrap();
+    // A rollback-journal database: an exclusive writer shuts readers out
+    // (in WAL mode they would read past it).
+    lock.execute_batch("PRAGMA journal_mode=DELETE; BEGIN EXCLUSIVE; UPDATE messages SET importance = importance WHERE id = 1;")
+        .unwrap();
+
+    let bin = env!("CARGO_BIN_EXE_amail");
+    let home = dir.path().join("home");
+    let cmd = format!(
+        "AMAIL_HOME='{}' AMAIL_CONFIG=/nonexistent/config.toml AMAIL_SQLITE_BUSY_MS=600000 TERM=xterm-256color '{bin}' inbox '{}'; echo \"EXIT=$?\"; sleep 120",
+        home.display(),
+        dir.path().display()
+    );
+    let Some(t) = Tmux::start("locked", &cmd) else {
+        return;
+    };
+    t.wait_for("working");
+    t.wait_for("Threads · All · 0");
+    // Keys are handled while the load waits.
+    t.text("?");
+    t.wait_for("Help · ? closes");
+    t.text("?");
+    t.wait_for("Threads · All · 0");
+    assert!(t.screen().contains("working"), "{}", t.screen());
+
+    lock.execute_batch("COMMIT").unwrap();
+    let full = t.wait_for(&format!("Threads · All · {threads}"));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while t.screen().contains("working") {
+        assert!(Instant::now() < deadline, "spinner never went:\n{full}");
+        sleep(Duration::from_millis(100));
+    }
+    t.text("q");
+    let after = t.wait_for("EXIT=");
+    assert!(after.contains("EXIT=0"), "{after}");
+}

@@ -222,6 +222,8 @@ pub struct Model {
     pub notice: Option<Notice>,
     pub watch: WatchState,
     pub load_error: Option<String>,
+    /// Backend work (a load, an ack, a reply) has not reported yet.
+    pub working: bool,
     pub size: (u16, u16),
     pub offsets: Offsets,
     /// Lazily computed [`Counts`]; cleared by [`Model::data_changed`].
@@ -256,6 +258,7 @@ impl Model {
             notice: None,
             watch: WatchState::Off,
             load_error: None,
+            working: false,
             size: (80, 24),
             offsets: Offsets::default(),
             counts: Default::default(),

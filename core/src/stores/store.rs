@@ -95,7 +95,7 @@ pub struct Draft {
 /// reads what is needed now (the CLI). The store's own records (the ack
 /// journal, the database) stay the truth for "already acked", so a stale
 /// inbox cannot cause a double ack.
-pub trait MailStore {
+pub trait MailStore: Send {
     /// Where the mail is, as the user named it (for the status bar).
     fn describe(&self) -> String;
     /// Reads every message into an [`Inbox`]. Problems with single files go

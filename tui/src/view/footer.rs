@@ -37,6 +37,9 @@ pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
     if problems > 0 {
         right.push(Span::styled(format!("⚠{problems} unreadable "), t.warn()));
     }
+    if m.working {
+        right.push(Span::styled(format!("{} working ", spinner(m)), t.warn()));
+    }
     right.push(match &m.watch {
         WatchState::Watching => Span::styled("◉ live ", t.ok()),
         WatchState::Off => Span::styled("○ not watching ", t.muted()),
@@ -121,4 +124,11 @@ pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
         spans.push(Span::styled(format!(" {label}  "), t.muted()));
     }
     f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// One frame of the spinner shown while backend work is out, turned by
+/// the clock's ticks.
+fn spinner(m: &Model) -> char {
+    const FRAMES: [char; 4] = ['◐', '◓', '◑', '◒'];
+    FRAMES[(m.now.timestamp().rem_euclid(4)) as usize]
 }
