@@ -277,3 +277,45 @@ fn a_locked_database_shows_the_spinner_and_keys_still_work() {
     let after = t.wait_for("EXIT=");
     assert!(after.contains("EXIT=0"), "{after}");
 }
+
+/// Issue 16: a large generated mailbox opens at once with the load's
+/// progress (files done of all, per second) in the status bar, then the
+/// full counts. (The load of 20,000 files in a test build takes far longer
+/// than the 100 ms between progress reports, so the count is on screen
+/// for many polls.)
+#[test]
+fn a_large_mailbox_shows_the_load_progress_then_the_full_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 1, 15, 12, 0, 0).unwrap();
+    let mail = dir.path().join("mail");
+    amail::demo::corpus::write_corpus(&mail, 20_000, now).unwrap();
+    let threads = amail_core::stores::load(&mail, &Default::default())
+        .unwrap()
+        .threads
+        .len();
+    let bin = env!("CARGO_BIN_EXE_amail");
+    let home = dir.path().join("home");
+    let cmd = format!(
+        "AMAIL_HOME='{}' AMAIL_CONFIG=/nonexistent/config.toml TERM=xterm-256color '{bin}' inbox '{}' 2>/dev/null; echo \"EXIT=$?\"; sleep 120",
+        home.display(),
+        mail.display()
+    );
+    let Some(t) = Tmux::start("large", &cmd) else {
+        return;
+    };
+    let loading = t.wait_for("/20000 · ");
+    assert!(loading.contains("loading "), "{loading}");
+    t.wait_for(&format!("Threads · All · {threads}"));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while t.screen().contains("loading ") {
+        assert!(
+            Instant::now() < deadline,
+            "progress never went:\n{}",
+            t.screen()
+        );
+        sleep(Duration::from_millis(100));
+    }
+    t.text("q");
+    let after = t.wait_for("EXIT=");
+    assert!(after.contains("EXIT=0"), "{after}");
+}

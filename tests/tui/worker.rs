@@ -189,3 +189,90 @@ fn a_reload_while_the_worker_is_busy_becomes_a_load_over_there() {
     }
     assert!(!worker.busy());
 }
+
+/// Reports progress until the gate opens, then loads.
+struct Counting {
+    inner: FakeBackend,
+    gate: Gate,
+}
+
+impl Backend for Counting {
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+    fn load(&mut self) -> Result<Inbox, String> {
+        self.inner.load()
+    }
+    fn load_with_progress(&mut self, progress: &dyn Fn(usize, usize)) -> Result<Inbox, String> {
+        while !*self.gate.0 .0.lock().unwrap() {
+            progress(5, 10);
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        self.inner.load()
+    }
+    fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
+        self.inner.tasks()
+    }
+    fn ack(&mut self, inbox: &Inbox, keys: &[String], as_agent: &str) -> Result<usize, String> {
+        self.inner.ack(inbox, keys, as_agent)
+    }
+    fn reply(
+        &mut self,
+        inbox: &Inbox,
+        key: &str,
+        as_agent: &str,
+        body: &str,
+    ) -> Result<(), String> {
+        self.inner.reply(inbox, key, as_agent, body)
+    }
+    fn watch_paths(&self) -> Vec<PathBuf> {
+        Vec::new()
+    }
+}
+
+#[test]
+fn a_load_reports_its_progress_in_the_status_bar() {
+    let fake = FakeBackend::sample();
+    let gate = Gate::default();
+    let backend = Counting {
+        inner: fake.clone(),
+        gate: gate.clone(),
+    };
+    let (tx, rx) = mpsc::channel();
+    let mut worker = Worker::spawn(Box::new(backend), move |m| {
+        let _ = tx.send(m);
+    });
+    let mut model = Model::new(empty_inbox(), Vec::new(), fake.now, UiConfig::default());
+    assert!(worker.dispatch(&mut model.inbox, Command::Load).is_none());
+    model.working = worker.busy();
+    let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+    assert!(
+        matches!(
+            msg,
+            Msg::Progress {
+                done: 5,
+                total: 10,
+                ..
+            }
+        ),
+        "{msg:?}"
+    );
+    assert!(!msg.from_backend());
+    update(&mut model, msg);
+    let screen = render_to_string(&model, 120, 30);
+    assert!(screen.contains("loading 5/10 · "), "{screen}");
+    gate.open();
+    loop {
+        let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+        let done = msg.from_backend();
+        update(&mut model, msg);
+        if done {
+            worker.reported();
+            break;
+        }
+    }
+    model.working = worker.busy();
+    assert_eq!(model.progress, None);
+    assert_eq!(model.inbox.messages.len(), fake.inbox.messages.len());
+    assert!(!render_to_string(&model, 120, 30).contains("loading"));
+}

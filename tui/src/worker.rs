@@ -5,6 +5,9 @@
 //! disk or a locked database then shows "working" in the status bar while
 //! keys keep working, instead of a frozen screen.
 //!
+//! A load reports how many files it has read, of how many and how fast,
+//! every 100 ms ([`Msg::Progress`]), for the status bar.
+//!
 //! One thread, jobs in order: a reply is written before the load it asks
 //! for, as when they ran inline. An ack or reply takes only the messages it
 //! names ([`Inbox::subset`]) to the worker, never a copy of the inbox.
@@ -14,9 +17,11 @@
 //! worker is idle (`try_lock`): while the worker is busy it becomes a full
 //! load on the worker instead, so the screen never waits for it.
 
+use std::cell::Cell;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, PoisonError, TryLockError};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use amail_core::inbox::Inbox;
 
@@ -52,7 +57,11 @@ impl Worker {
             .spawn(move || {
                 for mut job in rx {
                     let mut b = shared.lock().unwrap_or_else(PoisonError::into_inner);
-                    if let Some(msg) = execute(&mut **b, &mut job.inbox, job.cmd) {
+                    let msg = match job.cmd {
+                        Command::Load => Some(load(&mut **b, &report)),
+                        cmd => execute(&mut **b, &mut job.inbox, cmd),
+                    };
+                    if let Some(msg) = msg {
                         drop(b);
                         report(msg);
                     }
@@ -127,6 +136,33 @@ impl Worker {
     /// A job's report reached the event loop.
     pub fn reported(&mut self) {
         self.in_flight = self.in_flight.saturating_sub(1);
+    }
+}
+
+/// How often a load reports its progress.
+const PROGRESS_EVERY: Duration = Duration::from_millis(100);
+
+/// A load that reports files done, in all and per second as it goes.
+fn load(backend: &mut dyn Backend, report: &impl Fn(Msg)) -> Msg {
+    let start = Instant::now();
+    let last = Cell::new(start);
+    let progress = |done: usize, total: usize| {
+        let now = Instant::now();
+        if now - last.get() < PROGRESS_EVERY {
+            return;
+        }
+        last.set(now);
+        let secs = (now - start).as_secs_f64();
+        report(Msg::Progress {
+            done,
+            total,
+            per_sec: (done as f64 / secs) as u64,
+        });
+    };
+    let inbox = backend.load_with_progress(&progress);
+    Msg::Loaded {
+        inbox,
+        tasks: backend.tasks(),
     }
 }
 

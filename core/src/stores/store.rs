@@ -101,6 +101,13 @@ pub trait MailStore: Send {
     /// Reads every message into an [`Inbox`]. Problems with single files go
     /// to `Inbox::problems`; the rest loads.
     fn load(&self) -> Result<Inbox, Error>;
+    /// [`load`](MailStore::load), telling `progress` how many of how many
+    /// files are read as it goes (for a progress count; called from the
+    /// loading thread, often). The default reports nothing.
+    fn load_with_progress(&self, progress: &dyn Fn(usize, usize)) -> Result<Inbox, Error> {
+        let _ = progress;
+        self.load()
+    }
     /// Brings `inbox` (loaded from this store) up to date after `changed`
     /// paths changed (added, modified or removed); an empty list means
     /// "something changed". The default reads everything again. On an

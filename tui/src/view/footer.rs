@@ -37,8 +37,13 @@ pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
     if problems > 0 {
         right.push(Span::styled(format!("⚠{problems} unreadable "), t.warn()));
     }
-    if m.working {
-        right.push(Span::styled(format!("{} working ", spinner(m)), t.warn()));
+    match m.progress {
+        Some((done, total, per_sec)) if m.working => right.push(Span::styled(
+            format!("{} loading {done}/{total} · {per_sec}/s ", spinner(m)),
+            t.warn(),
+        )),
+        _ if m.working => right.push(Span::styled(format!("{} working ", spinner(m)), t.warn())),
+        _ => {}
     }
     right.push(match &m.watch {
         WatchState::Watching => Span::styled("◉ live ", t.ok()),
