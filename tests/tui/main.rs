@@ -13,3 +13,4 @@ mod tmux;
 mod triage;
 mod truth;
 mod watch;
+mod worker;
