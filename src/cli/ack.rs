@@ -96,13 +96,13 @@ pub fn source_kind(
             path.display()
         )));
     }
-    match amail_core::source::detect(&path, db.as_deref()).map_err(CliError::bad_input)? {
+    match stores::detect_store(&path, db.as_deref()).map_err(CliError::bad_input)? {
         amail_core::source::Detected::Mailbox { root } => Ok(inbox::SourceKind::Mailbox { root }),
         amail_core::source::Detected::McpStore { archive, db: Some(db) } => {
             Ok(inbox::SourceKind::McpStore { root: archive, db })
         }
         amail_core::source::Detected::McpStore { archive, db: None } => Err(CliError::bad_input(format!(
-            "{}: mcp_agent_mail archive without storage.sqlite3 beside it: give the database with --db FILE",
+            "{}: mcp_agent_mail archive whose database was not found (not in DATABASE_URL, the server's .env, nor beside it): give it with --db FILE",
             archive.display()
         ))),
     }

@@ -20,4 +20,5 @@ mod incremental;
 mod mailbox;
 mod mcp_store;
 mod reply_rules;
+mod server_rules;
 mod source_same_files;

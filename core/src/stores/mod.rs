@@ -49,7 +49,7 @@ use crate::source::{detect, Detected};
 /// is read.
 pub fn open(path: &Path, opts: &LoadOptions) -> Result<Box<dyn MailStore>, Error> {
     Ok(
-        match detect(path, opts.db.as_deref()).map_err(Error::Source)? {
+        match detect_store(path, opts.db.as_deref()).map_err(Error::Source)? {
             Detected::Mailbox { root } => Box::new(MailboxStore::new(root, opts.max_bytes)),
             Detected::McpStore { archive, db } => Box::new(McpStore::new(
                 path.to_path_buf(),
@@ -60,6 +60,20 @@ pub fn open(path: &Path, opts: &LoadOptions) -> Result<Box<dyn MailStore>, Error
             )),
         },
     )
+}
+
+/// What `path` is ([`crate::source::detect()`]), with the database of a
+/// storage root found the way the server finds it when `--db` (`db`) does
+/// not name it: `DATABASE_URL`, the server's `.env`, beside the archive
+/// (see [`mcp::locate`]).
+pub fn detect_store(path: &Path, db: Option<&Path>) -> Result<Detected, String> {
+    Ok(match detect(path, db)? {
+        Detected::McpStore { archive, db: found } if db.is_none() => Detected::McpStore {
+            db: mcp::locate::database(path, &archive, found, &mcp::locate::Env::current()),
+            archive,
+        },
+        other => other,
+    })
 }
 
 /// The store an inbox with this source was loaded from, to write to it.

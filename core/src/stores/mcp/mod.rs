@@ -6,6 +6,8 @@
 //! - [`db`]: the database (read-only snapshot reads, short write
 //!   transactions) in either [`timestamps`] dialect;
 //! - [`frontmatter`]: the `---json` envelope of an archive file;
+//! - [`locate`]: where the database is (`--db`, `DATABASE_URL`, the
+//!   server's `.env`, beside the archive);
 //! - `load`: the database's rows joined with the canonical archive files;
 //! - `ack`: the server's `acknowledge_message` (database only);
 //! - `reply`: the server's `reply_message` (database row, then the
@@ -17,6 +19,7 @@ pub mod archive;
 pub mod db;
 pub mod frontmatter;
 mod load;
+pub mod locate;
 mod reply;
 pub mod timestamps;
 
