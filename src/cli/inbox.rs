@@ -32,13 +32,15 @@ pub struct InboxArgs {
     /// The mcp_agent_mail SQLite database, when it is not inside SOURCE.
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
+    #[command(flatten)]
+    pub server: super::server::ServerArgs,
 }
 
 pub fn run(args: InboxArgs, settings: &amail::config::Config) -> CliResult {
     let max_bytes = settings.max_bytes;
     // The source is checked before the terminal is touched: a mistyped
     // path is a command-line error, not a screen with an error inside.
-    if !args.demo {
+    if !args.demo && args.server.server.is_none() {
         check_source(&args)?;
     }
     use std::io::IsTerminal;
@@ -88,6 +90,12 @@ fn check_source(args: &InboxArgs) -> Result<(), CliError> {
 /// replies.
 /// Any other SOURCE is read as is; the board shows the default store.
 fn make_backend(args: &InboxArgs, max_bytes: u64) -> Result<Box<dyn Backend>, CliError> {
+    if let Some(store) = super::server::open(&args.server)? {
+        return Ok(Box::new(RealBackend::with_store(
+            store,
+            super::default_store(),
+        )));
+    }
     if args.demo {
         let dir = demo_dir(&super::amail_home(), args.fresh)?;
         return Ok(Box::new(RealBackend::new(

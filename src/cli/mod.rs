@@ -74,6 +74,7 @@ pub mod events;
 pub mod pending;
 pub mod reply;
 pub mod route;
+pub mod server;
 pub mod sweep;
 mod tally;
 pub mod tasks;

@@ -38,4 +38,9 @@ pub trait Backend {
         -> Result<(), String>;
     /// Files and directories whose changes should trigger a reload.
     fn watch_paths(&self) -> Vec<PathBuf>;
+    /// How often to reload with no file change (a server polled for new
+    /// mail); `None`: only on changes.
+    fn poll_interval(&self) -> Option<std::time::Duration> {
+        None
+    }
 }

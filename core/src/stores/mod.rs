@@ -92,6 +92,53 @@ pub fn for_source(source: &SourceKind, max_bytes: u64) -> Box<dyn MailStore> {
             viewer: None,
             max_bytes,
         }),
+        // Written through the server store that loaded it (amail-remote);
+        // from here only a refusal naming it.
+        SourceKind::Server { url } => Box::new(ServerSource(url.clone())),
+    }
+}
+
+/// A server inbox met without its store: every write is refused with the
+/// way to reach it.
+struct ServerSource(String);
+
+impl MailStore for ServerSource {
+    fn describe(&self) -> String {
+        self.0.clone()
+    }
+    fn load(&self) -> Result<Inbox, Error> {
+        Err(self.refuse())
+    }
+    fn ack(
+        &self,
+        _: Option<&Inbox>,
+        _: &[String],
+        _: &str,
+        _: DateTime<Utc>,
+    ) -> Result<Vec<AckOutcome>, Error> {
+        Err(self.refuse())
+    }
+    fn reply(
+        &self,
+        _: Option<&Inbox>,
+        _: &str,
+        _: &str,
+        _: &str,
+        _: DateTime<Utc>,
+    ) -> Result<ReplyOutcome, Error> {
+        Err(self.refuse())
+    }
+    fn watch_paths(&self) -> Vec<std::path::PathBuf> {
+        Vec::new()
+    }
+}
+
+impl ServerSource {
+    fn refuse(&self) -> Error {
+        Error::Unsupported(format!(
+            "{}: mail of a server is read and written through it: give --server {}",
+            self.0, self.0
+        ))
     }
 }
 

@@ -27,19 +27,6 @@ use crate::stores::names::check_components;
 use crate::stores::reply_rule::{self, ReplyKind};
 use crate::stores::store::ReplyOutcome;
 
-/// The body the server stores for our reply: the HELP_RESPONSE type on the
-/// first line (as the fixture's orchestrator writes it), because the
-/// subject stays the original's `Re: [bead] HELP_REQUEST`.
-fn help_response_body(body: &str) -> String {
-    let b = body.trim();
-    let first = b.lines().next().unwrap_or("").trim();
-    if first.eq_ignore_ascii_case("HELP_RESPONSE") {
-        b.to_string()
-    } else {
-        format!("HELP_RESPONSE\n\n{b}")
-    }
-}
-
 struct Original {
     project_id: i64,
     slug: String,
@@ -294,7 +281,7 @@ pub(crate) fn reply(
         .unwrap_or_else(|| orig_id.to_string());
     let subject = plan.re_subject.clone();
     let body_md = match plan.kind {
-        ReplyKind::HelpResponse => help_response_body(body),
+        ReplyKind::HelpResponse => reply_rule::help_response_body(body),
         ReplyKind::Plain => body.trim().to_string(),
     };
     let ts = dialect.encode(now);
