@@ -17,5 +17,6 @@ mod support {
 }
 
 mod live_server;
+mod live_tui;
 mod mcp_agent_mail;
 mod mcp_corpus;
