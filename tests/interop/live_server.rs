@@ -245,7 +245,7 @@ fn check_release(release: Release) {
     let green = tools.inbox("GreenCastle");
     let m = green
         .iter()
-        .find(|m| m["id"].to_string() == sent.key)
+        .find(|m| amail_remote::convert::id_of(m).map(|i| i.to_string()) == Some(sent.key.clone()))
         .unwrap_or_else(|| panic!("the new message is not in GreenCastle's inbox: {green:?}"));
     assert_eq!(m["subject"], "[b2] GUIDANCE: index first");
     assert_eq!(m["from"], "BlueLake");
