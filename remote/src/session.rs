@@ -459,6 +459,35 @@ mod tests {
     }
 
     #[test]
+    fn a_server_that_never_answers_times_out_in_one_line() {
+        // Accepts connections and holds them, never answering.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            let mut held = Vec::new();
+            for c in listener.incoming() {
+                held.push(c);
+            }
+        });
+        let url = format!("http://127.0.0.1:{port}/mcp/");
+        let s = Session::new(ServerConfig {
+            url: url.clone(),
+            token: None,
+            project: None,
+            timeout: Duration::from_secs(1),
+        })
+        .unwrap();
+        let e = s.call("fetch_inbox", Map::new()).unwrap_err();
+        assert!(matches!(e, ServerError::Timeout { .. }), "{e:?}");
+        let line = e.to_string();
+        assert!(
+            line.starts_with(&url) && line.contains("within 1s"),
+            "{line}"
+        );
+        assert!(!line.contains('\n'));
+    }
+
+    #[test]
     fn an_unreachable_server_is_one_clear_line() {
         let s = Session::new(ServerConfig {
             // Port 1 on loopback: nothing listens there.

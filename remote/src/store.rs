@@ -85,7 +85,7 @@ impl ServerStore {
                     .collect();
                 if hit.is_empty() {
                     let names: Vec<&str> = all.iter().map(|(s, _)| s.as_str()).collect();
-                    return Err(Error::Invalid(format!(
+                    return Err(Error::Source(format!(
                         "{}: no project {want} on this server (projects: {}); give --project with one of them",
                         self.url(),
                         if names.is_empty() { "none".into() } else { names.join(", ") }

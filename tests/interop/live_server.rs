@@ -292,6 +292,38 @@ fn check_release(release: Release) {
     );
     assert_eq!(out.status.code(), Some(1));
 
+    // A tool error from the server: its own message, on one line.
+    let e = tools
+        .0
+        .call(
+            "fetch_inbox",
+            args(json!({"project_key": PROJECT, "agent_name": "NoSuchAgent"})),
+        )
+        .unwrap_err();
+    let line = e.to_string();
+    assert!(
+        line.starts_with(&server.url) && line.contains("fetch_inbox failed"),
+        "{line}"
+    );
+    assert!(!line.contains('\n'), "{line}");
+    // A server too old for a feature: 0.2.x dropped summarize_threads.
+    if release == Release::V021 {
+        let e = tools.0.call("summarize_threads", Map::new()).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("(0.2.x tools) has no summarize_threads tool"),
+            "{e}"
+        );
+    }
+    // An unknown project: one line, exit 1.
+    let out = amail(&server, token, &["threads", "--project", "nope"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no project nope on this server"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
     // A stopped server: one line, exit 1.
     server.stop();
     let out = amail(&server, token, &["pending"]);
