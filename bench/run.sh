@@ -19,7 +19,7 @@ fi
 
 # Examples pull in the dev-dependencies, and with them the `test-hooks`
 # feature: built on their own, so the amail measured is the release binary.
-cargo build --release --quiet --example first_frame --example read_files
+cargo build --release --quiet --example first_frame --example read_files --example remote_frame
 cargo build --release --quiet --bin amail
 cargo build --release --quiet -p amail-parser --example parse_loop
 LOOP=$PWD/target/release/examples/parse_loop
@@ -133,3 +133,71 @@ t0=$(date +%s.%N)
 t1=$(date +%s.%N)
 python3 -c "d=$t1-$t0; print(f'{2200/d:.0f} messages/s, {d*1000/2200:.2f} ms per message (whole process, fsync on)')"
 echo "(per-message cost against store size: cargo bench --bench router)"
+
+# ---- remote (issue 13): a live MCP Agent Mail server over HTTP -------------
+# The 0.1.0 server from the interop tests' venv, `serve-http` on a free
+# port of 127.0.0.1 with a bearer token. 10,000 messages (10 agents x
+# 1,000, every 5th ack-required) are seeded straight into its SQLite
+# database with python's sqlite3 after the server made the schema and
+# registered the agents through its own tools: sending them through
+# send_message would commit to Git 10,000 times (minutes), and fetch_inbox
+# reads only the database. Rows: the remote first frame (load through the
+# server store + model + first draw, target < 1 s) and an ack's round trip.
+remote_rows() {
+  local venv_root="${CARGO_TARGET_DIR:-$PWD/target}"
+  local py
+  if ! py=$(bash "$PWD/tests/interop/setup-venv.sh" "$venv_root/interop-venv" 0.1.0 2>/dev/null); then
+    echo "(skipped: no python3.12 for the mcp-agent-mail 0.1.0 server)"
+    return
+  fi
+  local d="$WORK/remote" port token="bench-t0ken"
+  mkdir -p "$d/home"
+  echo "$token" > "$d/token"
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  (cd "$d" && HOME="$d/home" STORAGE_ROOT="$d/archive" \
+    DATABASE_URL="sqlite+aiosqlite:///$d/storage.sqlite3" HTTP_HOST=127.0.0.1 HTTP_PORT=$port \
+    HTTP_BEARER_TOKEN=$token HTTP_ALLOW_LOCALHOST_UNAUTHENTICATED=false HTTP_RBAC_ENABLED=false \
+    MCP_TOOLS_MODE=extended LLM_ENABLED=false LITELLM_LOCAL_MODEL_COST_MAP=True \
+    TOOLS_LOG_ENABLED=false LOG_RICH_ENABLED=false \
+    exec "$py" -c "from mcp_agent_mail.cli import app; app()" serve-http >"$d/server.log" 2>&1) &
+  local pid=$!
+  for _ in $(seq 1 900); do grep -q "Uvicorn running" "$d/server.log" 2>/dev/null && break; sleep 0.2; done
+  local url="http://127.0.0.1:$port/mcp/"
+  call() {
+    curl -s -X POST "$url" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+      -H 'Accept: application/json, text/event-stream' \
+      -d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"$1\",\"arguments\":$2}}" >/dev/null
+  }
+  call ensure_project '{"human_key":"/bench/repo"}'
+  for i in $(seq 0 9); do
+    call register_agent "{\"project_key\":\"/bench/repo\",\"program\":\"b\",\"model\":\"b\",\"name\":\"Agent$i\"}"
+  done
+  python3 - "$d/storage.sqlite3" <<'PY'
+import sqlite3, sys, datetime
+c = sqlite3.connect(sys.argv[1], timeout=30)
+pid = c.execute("select id from projects").fetchone()[0]
+agents = [r[0] for r in c.execute("select id from agents order by id")]
+t0 = datetime.datetime(2026, 11, 1)
+rows, recips = [], []
+for i in range(10000):
+    mid = i + 1
+    ts = (t0 + datetime.timedelta(seconds=i)).strftime("%Y-%m-%d %H:%M:%S.%f")
+    bead = f"bench-{i // 20}"
+    kind = "HELP_REQUEST" if i % 5 == 0 else "PROGRESS"
+    rows.append((mid, pid, agents[(i + 1) % 10], bead, f"[{bead}] {kind}",
+                 f"Bead: {bead}\nStep: {i}\nStatus: running", "normal", int(i % 5 == 0), ts, "[]"))
+    recips.append((mid, agents[i % 10], "to", None, None))
+c.executemany("insert into messages (id, project_id, sender_id, thread_id, subject, body_md, importance, ack_required, created_ts, attachments) values (?,?,?,?,?,?,?,?,?,?)", rows)
+c.executemany("insert into message_recipients (message_id, agent_id, kind, read_ts, ack_ts) values (?,?,?,?,?)", recips)
+c.commit()
+PY
+  local out
+  out=$("${REMOTE_FRAME:-$PWD/target/release/examples/remote_frame}" "$url" "$d/token" 2>&1 || true)
+  kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+  read -r first msgs ack <<<"$out"
+  echo "server holding $msgs messages: remote first frame ${first} ms (target < 1000), one ack's round trip ${ack} ms (best of 5)"
+}
+echo
+echo "== remote: amail inbox --server on a live mcp-agent-mail 0.1.0 =="
+remote_rows
+# ---- end remote -------------------------------------------------------------

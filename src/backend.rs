@@ -63,6 +63,19 @@ impl RealBackend {
         }
     }
 
+    /// A backend over a store opened elsewhere (a server: `--server`).
+    pub fn with_store(mail: Box<dyn MailStore>, store_root: PathBuf) -> Self {
+        RealBackend {
+            source: PathBuf::from(mail.describe()),
+            opts: LoadOptions::default(),
+            mail: Some(mail),
+            store_root,
+            router: None,
+            route: false,
+            routed: HashSet::new(),
+        }
+    }
+
     /// The mail store, opened now if it could not be before.
     fn mail(&mut self) -> Result<&dyn MailStore, String> {
         if self.mail.is_none() {
@@ -245,6 +258,10 @@ impl Backend for RealBackend {
             .send(Some(inbox), draft, Utc::now())
             .map(|_| ())
             .map_err(|e| e.to_string())
+    }
+
+    fn poll_interval(&self) -> Option<std::time::Duration> {
+        self.mail.as_ref().and_then(|m| m.poll_interval())
     }
 
     /// The store's paths and the task store's.

@@ -81,6 +81,36 @@ impl Config {
     }
 }
 
+/// The config key naming a file that holds a server's bearer token.
+pub const SERVER_TOKEN_FILE_KEY: &str = "server_token_file";
+
+impl Config {
+    /// The file holding the server's bearer token (`server_token_file`),
+    /// `~` expanded; the token itself is never written in the config file.
+    pub fn server_token_file(&self) -> Result<Option<PathBuf>, String> {
+        let Some(text) = &self.text else {
+            return Ok(None);
+        };
+        let table: toml::Table = text
+            .parse()
+            .map_err(|e| format!("{}: bad config: {e}", self.path.display()))?;
+        match table.get(SERVER_TOKEN_FILE_KEY) {
+            None => Ok(None),
+            Some(toml::Value::String(s)) => Ok(Some(match s.strip_prefix("~/") {
+                Some(rest) => std::env::var_os("HOME")
+                    .map(PathBuf::from)
+                    .unwrap_or_default()
+                    .join(rest),
+                None => PathBuf::from(s),
+            })),
+            Some(v) => Err(format!(
+                "{}: {SERVER_TOKEN_FILE_KEY} must be a file path, not {v}",
+                self.path.display()
+            )),
+        }
+    }
+}
+
 /// The limit a config file's text sets, if any.
 fn max_size_from_text(path: &Path, text: &str) -> Result<Option<u64>, String> {
     let table: toml::Table = text

@@ -4,7 +4,9 @@
 //! are right, so the manifests are checked: `amail-parser` depends on no
 //! other amail crate, `amail-core` on the parser only (and on no terminal,
 //! async or command-line crate), `amail-tui` on core and parser, never on
-//! the binary. Inside `amail-core` the modules form a stack that only this
+//! the binary; `amail-remote` (the server store, which needs tokio and
+//! rmcp) on core and parser, never on the TUI or the binary, and only the
+//! binary uses it. Inside `amail-core` the modules form a stack that only this
 //! test enforces: every `crate::<module>` and `amail_parser` path in a
 //! module's code (comments excluded) must name a module below it, and the
 //! two refused edges stay refused (router -> parser, bridge, source, inbox;
@@ -51,9 +53,11 @@ fn crates_depend_only_downwards() {
     for d in [
         "amail",
         "amail-tui",
+        "amail-remote",
         "ratatui",
         "crossterm",
         "tokio",
+        "rmcp",
         "clap",
         "notify",
     ] {
@@ -65,6 +69,22 @@ fn crates_depend_only_downwards() {
         "amail-tui depends on the binary"
     );
     assert!(tui.iter().any(|x| x == "amail-core"));
+    let remote = dependencies(&manifest("remote/Cargo.toml"));
+    for d in ["amail", "amail-tui", "ratatui", "crossterm", "clap"] {
+        assert!(
+            !remote.iter().any(|x| x == d),
+            "amail-remote depends on {d}"
+        );
+    }
+    assert!(remote.iter().any(|x| x == "amail-core"));
+    for (name, deps) in [("parser", &parser), ("core", &core), ("tui", &tui)] {
+        assert!(
+            !deps.iter().any(|x| x == "amail-remote"),
+            "{name} depends on amail-remote: the server store is the binary's"
+        );
+    }
+    let bin = dependencies(&manifest("Cargo.toml"));
+    assert!(bin.iter().any(|x| x == "amail-remote"));
 }
 
 /// The modules of amail-core, bottom first; a module may use the ones

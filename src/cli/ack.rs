@@ -26,6 +26,8 @@ pub struct AckArgs {
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
     #[command(flatten)]
+    pub server: super::server::ServerArgs,
+    #[command(flatten)]
     pub limit: super::ReadLimit,
 }
 
@@ -99,13 +101,13 @@ pub fn source_kind(
             path.display()
         )));
     }
-    match amail_core::source::detect(&path, db.as_deref()).map_err(CliError::bad_input)? {
+    match stores::detect_store(&path, db.as_deref()).map_err(CliError::bad_input)? {
         amail_core::source::Detected::Mailbox { root } => Ok(inbox::SourceKind::Mailbox { root }),
         amail_core::source::Detected::McpStore { archive, db: Some(db) } => {
             Ok(inbox::SourceKind::McpStore { root: archive, db })
         }
         amail_core::source::Detected::McpStore { archive, db: None } => Err(CliError::bad_input(format!(
-            "{}: mcp_agent_mail archive without storage.sqlite3 beside it: give the database with --db FILE",
+            "{}: mcp_agent_mail archive whose database was not found (not in DATABASE_URL, the server's .env, nor beside it): give it with --db FILE",
             archive.display()
         ))),
     }
@@ -129,6 +131,9 @@ fn print_outcome(o: &stores::AckOutcome) {
 }
 
 pub fn run(args: AckArgs, max_bytes: u64) -> CliResult {
+    if let Some(store) = super::server::open(&args.server)? {
+        return run_on_server(store.as_ref(), &args.items, &args.as_agent);
+    }
     let (ids, source) = split_source(&args.items)?;
     let kind = source_kind(source, args.db)?;
     if ids.len() > 1 {
@@ -144,6 +149,41 @@ pub fn run(args: AckArgs, max_bytes: u64) -> CliResult {
                     print_outcome(&o);
                 }
             }
+            Err(e) => {
+                let e = from_inbox_error(e);
+                eprintln!("amail: {}", clean_text(&e.message));
+                failure.get_or_insert(e.code);
+            }
+        }
+    }
+    if let Some(code) = failure {
+        return Ok(ExitCode::from(code));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `amail ack ID... --server URL`: every id is checked against one load of
+/// the server's inbox before the first ack is sent, so a mistyped id acks
+/// nothing; then each ack is the server's `acknowledge_message`.
+fn run_on_server(store: &dyn stores::MailStore, ids: &[String], as_agent: &str) -> CliResult {
+    let inbox = super::server::load(store)?;
+    if let Some(missing) = ids.iter().find(|id| inbox.message_by_key(id).is_none()) {
+        return Err(CliError::bad_input(format!(
+            "no message {} on {}; nothing was acked; `amail threads --server {}` lists the ids",
+            clean_line(missing),
+            store.describe(),
+            store.describe()
+        )));
+    }
+    let mut failure = None;
+    for id in ids {
+        match store.ack(
+            Some(&inbox),
+            std::slice::from_ref(id),
+            as_agent,
+            chrono::Utc::now(),
+        ) {
+            Ok(outcomes) => outcomes.iter().for_each(print_outcome),
             Err(e) => {
                 let e = from_inbox_error(e);
                 eprintln!("amail: {}", clean_text(&e.message));

@@ -37,6 +37,8 @@ pub struct InboxArgs {
     #[arg(long, value_name = "DIR", conflicts_with = "demo")]
     pub store: Option<PathBuf>,
     #[command(flatten)]
+    pub server: super::server::ServerArgs,
+    #[command(flatten)]
     pub limit: super::ReadLimit,
 }
 
@@ -44,7 +46,7 @@ pub fn run(args: InboxArgs, settings: &amail::config::Config) -> CliResult {
     let max_bytes = settings.max_bytes;
     // The source is checked before the terminal is touched: a mistyped
     // path is a command-line error, not a screen with an error inside.
-    if !args.demo {
+    if !args.demo && args.server.server.is_none() {
         check_source(&args)?;
     }
     if let Some(store) = &args.store {
@@ -98,7 +100,15 @@ fn check_source(args: &InboxArgs) -> Result<(), CliError> {
 /// replies.
 /// Any other SOURCE is read as is; the board shows `--store`, else the
 /// store beside SOURCE (`DIR/store` for `DIR/mail`), else the default one.
+/// With `--server`, the mail is the server's and the board `--store` or
+/// the default one.
 fn make_backend(args: &InboxArgs, max_bytes: u64) -> Result<Box<dyn Backend + Send>, CliError> {
+    if let Some(store) = super::server::open(&args.server)? {
+        return Ok(Box::new(RealBackend::with_store(
+            store,
+            args.store.clone().unwrap_or_else(super::default_store),
+        )));
+    }
     if args.demo {
         let dir = demo_dir(&super::amail_home(), args.fresh)?;
         return Ok(Box::new(RealBackend::new(

@@ -84,6 +84,7 @@ pub mod events;
 pub mod pending;
 pub mod reply;
 pub mod route;
+pub mod server;
 pub mod sweep;
 mod table;
 mod tally;

@@ -26,6 +26,8 @@ pub struct PendingArgs {
     /// The mcp_agent_mail SQLite database, when it is not beside the archive.
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
+    #[command(flatten)]
+    pub server: super::server::ServerArgs,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -53,12 +55,15 @@ struct PendingJson<'a> {
 }
 
 pub fn run(args: PendingArgs, max_bytes: u64) -> CliResult {
-    let inbox = load_source(
-        args.source.as_deref(),
-        args.db,
-        args.as_agent.as_deref(),
-        max_bytes,
-    )?;
+    let inbox = match super::server::open(&args.server)? {
+        Some(store) => super::server::load(store.as_ref())?,
+        None => load_source(
+            args.source.as_deref(),
+            args.db,
+            args.as_agent.as_deref(),
+            max_bytes,
+        )?,
+    };
     if let Some(a) = args.as_agent.as_deref() {
         if !inbox.agents.is_empty() && inbox.agent(a).is_none() {
             let names: Vec<&str> = inbox.agents.iter().map(|a| a.name.as_str()).collect();

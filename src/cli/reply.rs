@@ -32,12 +32,18 @@ pub struct ReplyArgs {
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
     #[command(flatten)]
+    pub server: super::server::ServerArgs,
+    #[command(flatten)]
     pub limit: super::ReadLimit,
 }
 
 pub fn run(args: ReplyArgs, max_bytes: u64) -> CliResult {
     // The source first: a mistyped one fails before stdin is read.
-    let kind = source_kind(args.source, args.db)?;
+    let server = super::server::open(&args.server)?;
+    let kind = match server {
+        Some(_) => None,
+        None => Some(source_kind(args.source, args.db)?),
+    };
     let body = match args.body {
         Some(b) => b,
         None => {
@@ -48,8 +54,12 @@ pub fn run(args: ReplyArgs, max_bytes: u64) -> CliResult {
             s
         }
     };
-    let out = stores::reply(&kind, &args.id, &args.as_agent, &body, max_bytes)
-        .map_err(from_inbox_error)?;
+    let out = match (&server, &kind) {
+        (Some(store), _) => store.reply(None, &args.id, &args.as_agent, &body, chrono::Utc::now()),
+        (None, Some(kind)) => stores::reply(kind, &args.id, &args.as_agent, &body, max_bytes),
+        (None, None) => unreachable!("a source or a server"),
+    }
+    .map_err(from_inbox_error)?;
     crate::outln!(
         "replied to {} as {}: message {} \"{}\" to {} in thread {}{}",
         clean_line(&args.id),

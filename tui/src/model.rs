@@ -874,6 +874,7 @@ pub(crate) fn describe_source(s: &SourceKind) -> String {
         SourceKind::Mailbox { root } => root.display().to_string(),
         SourceKind::McpStore { root, .. } => root.display().to_string(),
         SourceKind::Stdin => "stdin".into(),
+        SourceKind::Server { url } => url.clone(),
     }
 }
 

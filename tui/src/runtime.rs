@@ -128,6 +128,7 @@ async fn run_loop(backend: Box<dyn Backend + Send>, opts: RunOptions) -> io::Res
         Model::new(empty_inbox(), Vec::new(), Utc::now(), opts.config).with_identity(opts.identity);
     model.source = backend.describe();
     let watch_paths = backend.watch_paths();
+    let poll = backend.poll_interval();
 
     let mut ops = CrosstermOps::stdout();
     ops.mouse = opts_mouse;
@@ -147,6 +148,9 @@ async fn run_loop(backend: Box<dyn Backend + Send>, opts: RunOptions) -> io::Res
     let mut input = spawn_input(tx.clone());
     spawn_ticks(tx.clone());
     let _watcher = start_watcher(watch_paths, tx.clone());
+    if let Some(every) = poll {
+        spawn_polls(every, tx.clone());
+    }
 
     loop {
         if model.dirty {
@@ -229,6 +233,23 @@ fn spawn_input(tx: UnboundedSender<Msg>) -> JoinHandle<()> {
             }
         }
     })
+}
+
+/// A store with nothing on disk to watch (a server) is asked for what is
+/// new every `every`, as if its files had changed. A failed poll shows in
+/// the status bar and the next one tries again (the store reconnects).
+fn spawn_polls(every: Duration, tx: UnboundedSender<Msg>) {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(every);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        every.tick().await;
+        loop {
+            every.tick().await;
+            if tx.send(Msg::FilesChanged(Vec::new())).is_err() {
+                break;
+            }
+        }
+    });
 }
 
 fn spawn_ticks(tx: UnboundedSender<Msg>) {

@@ -15,7 +15,11 @@
 //! The incremental reload after a watched file changes patches the inbox
 //! on screen in place, so it stays on the event loop, but only when the
 //! worker is idle (`try_lock`): while the worker is busy it becomes a full
-//! load on the worker instead, so the screen never waits for it.
+//! load on the worker instead, so the screen never waits for it. A store
+//! that is polled (a server: every reload is a network call that may
+//! wait for its timeout) never reloads on the event loop: the worker
+//! reloads a copy and hands it back whole, and a poll that finds the
+//! worker busy is dropped (the next one catches up).
 
 use std::cell::Cell;
 use std::sync::mpsc;
@@ -44,11 +48,14 @@ pub struct Worker {
     jobs: Option<mpsc::Sender<Job>>,
     thread: Option<JoinHandle<()>>,
     in_flight: usize,
+    /// The backend is polled over the network (see the module doc).
+    remote: bool,
 }
 
 impl Worker {
     /// Starts the worker; each job's outcome goes to `report`.
     pub fn spawn(backend: Box<dyn Backend + Send>, report: impl Fn(Msg) + Send + 'static) -> Self {
+        let remote = backend.poll_interval().is_some();
         let backend: Shared = Arc::new(Mutex::new(backend));
         let (tx, rx) = mpsc::channel::<Job>();
         let shared = Arc::clone(&backend);
@@ -59,6 +66,13 @@ impl Worker {
                     let mut b = shared.lock().unwrap_or_else(PoisonError::into_inner);
                     let msg = match job.cmd {
                         Command::Load => Some(load(&mut **b, &report)),
+                        Command::Reload { changed, .. } => {
+                            let reloaded = b.reload(&mut job.inbox, &changed);
+                            Some(Msg::Loaded {
+                                inbox: reloaded.map(|()| job.inbox),
+                                tasks: b.tasks(),
+                            })
+                        }
                         cmd => execute(&mut **b, &mut job.inbox, cmd),
                     };
                     if let Some(msg) = msg {
@@ -73,6 +87,7 @@ impl Worker {
             jobs: Some(tx),
             thread: Some(thread),
             in_flight: 0,
+            remote,
         }
     }
 
@@ -94,6 +109,11 @@ impl Worker {
     /// arrives later through `report`. Editor and Quit are the runtime's.
     pub fn dispatch(&mut self, inbox: &mut Inbox, cmd: Command) -> Option<Msg> {
         let job = match cmd {
+            Command::Reload { .. } if self.remote && self.in_flight > 0 => return None,
+            Command::Reload { changed, before } if self.remote => Job {
+                cmd: Command::Reload { changed, before },
+                inbox: inbox.clone(),
+            },
             Command::Reload { changed, before } => {
                 match self.backend.try_lock() {
                     Ok(mut b) if self.in_flight == 0 => {

@@ -21,6 +21,9 @@ pub enum SourceKind {
     McpStore { root: PathBuf, db: PathBuf },
     /// JSON piped on stdin: read-only.
     Stdin,
+    /// A running mcp_agent_mail server (`--server URL`): read and written
+    /// only through its tools, by the store that loaded it.
+    Server { url: String },
 }
 
 /// to / cc / bcc, as mcp_agent_mail's `message_recipients.kind`.

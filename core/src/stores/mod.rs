@@ -50,7 +50,7 @@ use crate::source::{detect, Detected};
 /// is read.
 pub fn open(path: &Path, opts: &LoadOptions) -> Result<Box<dyn MailStore>, Error> {
     Ok(
-        match detect(path, opts.db.as_deref()).map_err(Error::Source)? {
+        match detect_store(path, opts.db.as_deref()).map_err(Error::Source)? {
             Detected::Mailbox { root } => Box::new(MailboxStore::new(root, opts.max_bytes)),
             Detected::McpStore { archive, db } => Box::new(McpStore::new(
                 path.to_path_buf(),
@@ -61,6 +61,20 @@ pub fn open(path: &Path, opts: &LoadOptions) -> Result<Box<dyn MailStore>, Error
             )),
         },
     )
+}
+
+/// What `path` is ([`crate::source::detect()`]), with the database of a
+/// storage root found the way the server finds it when `--db` (`db`) does
+/// not name it: `DATABASE_URL`, the server's `.env`, beside the archive
+/// (see [`mcp::locate`]).
+pub fn detect_store(path: &Path, db: Option<&Path>) -> Result<Detected, String> {
+    Ok(match detect(path, db)? {
+        Detected::McpStore { archive, db: found } if db.is_none() => Detected::McpStore {
+            db: mcp::locate::database(path, &archive, found, &mcp::locate::Env::current()),
+            archive,
+        },
+        other => other,
+    })
 }
 
 /// The store an inbox with this source was loaded from, to write to it.
@@ -79,6 +93,53 @@ pub fn for_source(source: &SourceKind, max_bytes: u64) -> Box<dyn MailStore> {
             viewer: None,
             max_bytes,
         }),
+        // Written through the server store that loaded it (amail-remote);
+        // from here only a refusal naming it.
+        SourceKind::Server { url } => Box::new(ServerSource(url.clone())),
+    }
+}
+
+/// A server inbox met without its store: every write is refused with the
+/// way to reach it.
+struct ServerSource(String);
+
+impl MailStore for ServerSource {
+    fn describe(&self) -> String {
+        self.0.clone()
+    }
+    fn load(&self) -> Result<Inbox, Error> {
+        Err(self.refuse())
+    }
+    fn ack(
+        &self,
+        _: Option<&Inbox>,
+        _: &[String],
+        _: &str,
+        _: DateTime<Utc>,
+    ) -> Result<Vec<AckOutcome>, Error> {
+        Err(self.refuse())
+    }
+    fn reply(
+        &self,
+        _: Option<&Inbox>,
+        _: &str,
+        _: &str,
+        _: &str,
+        _: DateTime<Utc>,
+    ) -> Result<ReplyOutcome, Error> {
+        Err(self.refuse())
+    }
+    fn watch_paths(&self) -> Vec<std::path::PathBuf> {
+        Vec::new()
+    }
+}
+
+impl ServerSource {
+    fn refuse(&self) -> Error {
+        Error::Unsupported(format!(
+            "{}: mail of a server is read and written through it: give --server {}",
+            self.0, self.0
+        ))
     }
 }
 

@@ -183,3 +183,17 @@ pub fn plan_for(m: &crate::inbox::InboxMessage, as_agent: &str) -> Result<ReplyP
         as_agent,
     )
 }
+
+/// The body of an mcp_agent_mail HELP_RESPONSE (direct write or through
+/// the server's `reply_message`): the HELP_RESPONSE type on the
+/// first line (as the fixture's orchestrator writes it), because the
+/// subject stays the original's `Re: [bead] HELP_REQUEST`.
+pub fn help_response_body(body: &str) -> String {
+    let b = body.trim();
+    let first = b.lines().next().unwrap_or("").trim();
+    if first.eq_ignore_ascii_case("HELP_RESPONSE") {
+        b.to_string()
+    } else {
+        format!("HELP_RESPONSE\n\n{b}")
+    }
+}

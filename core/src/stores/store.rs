@@ -173,6 +173,12 @@ pub trait MailStore: Send {
     /// Files and directories whose changes should trigger a reload
     /// (directories recursively).
     fn watch_paths(&self) -> Vec<PathBuf>;
+    /// How often the TUI should call [`reload`](Self::reload) without a
+    /// file change: a store with nothing on disk to watch (a server,
+    /// polled for mail newer than what it holds). `None`: only on changes.
+    fn poll_interval(&self) -> Option<std::time::Duration> {
+        None
+    }
 }
 
 /// Microsecond precision: what both SQLite dialects and the journal keep,

@@ -137,6 +137,7 @@ fn archive_messages(mails: &[DemoMail]) -> Vec<ArchiveMessage> {
             ack_required: m.ack_required,
             created: m.at.trunc_subsecs(6),
             body_md: m.body.clone(),
+            from_project: None,
         })
         .collect()
 }

@@ -7,8 +7,13 @@
 //! - file content `---json\n<front matter, indent 2, sorted keys, ASCII>\n---\n\n<body.strip()>\n`;
 //! - an entry appended to `messages/threads/<thread_id>.md`;
 //! - the server's own locks: `projects/<slug>/.archive.lock` around the
-//!   whole write and `.commit.lock` at the archive root around the commit
-//!   (`filelock.SoftFileLock`: a lock is held while its file exists);
+//!   whole write and `.commit.lock` around the commit, at the archive root
+//!   (0.1.0, 0.2.x) or per project, `projects/<slug>/.commit.lock` (0.3.x,
+//!   told by its schema: [`CommitLock`]) (`filelock.SoftFileLock`: a lock
+//!   is held while its file exists);
+//! - for a sender from another project (a reply across projects), the
+//!   upstream server's `from_project`, `from_project_slug` and
+//!   `from_address` keys;
 //! - one Git commit when the archive is a Git repository.
 
 use std::fs::{self, OpenOptions};
@@ -42,6 +47,35 @@ pub struct ArchiveMessage {
     pub ack_required: bool,
     pub created: DateTime<Utc>,
     pub body_md: String,
+    /// The sender's project when it is not `project` (a reply across
+    /// projects is written into the recipient's project).
+    pub from_project: Option<FromProject>,
+}
+
+/// The project a cross-project sender belongs to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FromProject {
+    pub human_key: String,
+    pub slug: String,
+}
+
+/// Where the server takes its commit lock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommitLock {
+    /// `<archive>/.commit.lock` (0.1.0, 0.2.x).
+    ArchiveRoot,
+    /// `projects/<slug>/.commit.lock` (0.3.x).
+    PerProject,
+}
+
+impl CommitLock {
+    /// The lock file for a commit in project `slug`.
+    pub fn path(self, archive: &Path, slug: &str) -> PathBuf {
+        match self {
+            CommitLock::ArchiveRoot => archive.join(".commit.lock"),
+            CommitLock::PerProject => archive.join("projects").join(slug).join(".commit.lock"),
+        }
+    }
 }
 
 /// Python's `datetime.isoformat()` of an aware UTC datetime: microseconds
@@ -75,6 +109,10 @@ pub fn render_file(m: &ArchiveMessage) -> String {
         project: &m.project,
         project_slug: &m.project_slug,
         from: &m.from,
+        from_project: m
+            .from_project
+            .as_ref()
+            .map(|fp| (fp.human_key.as_str(), fp.slug.as_str())),
         to: strs(&m.to),
         cc: strs(&m.cc),
         bcc: strs(&m.bcc),
@@ -109,6 +147,7 @@ pub(crate) fn render_row_file(row: &MessageRow) -> String {
         ack_required: row.ack_required,
         created: row.created.unwrap_or(DateTime::<Utc>::UNIX_EPOCH),
         body_md: &row.body_md,
+        from_project: None,
     })
 }
 
@@ -238,11 +277,12 @@ pub(crate) fn git_commit(
     m: &ArchiveMessage,
     paths: &[String],
     tool: &str,
+    lock: CommitLock,
 ) -> Result<bool, Error> {
     if !archive.join(".git").exists() {
         return Ok(false);
     }
-    let _lock = SoftLock::acquire(&archive.join(".commit.lock"), LOCK_TIMEOUT)?;
+    let _lock = SoftLock::acquire(&lock.path(archive, &m.project_slug), LOCK_TIMEOUT)?;
     let recipients: Vec<&str> =
         m.to.iter()
             .chain(&m.cc)

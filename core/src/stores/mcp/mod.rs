@@ -6,6 +6,8 @@
 //! - [`db`]: the database (read-only snapshot reads, short write
 //!   transactions) in either [`timestamps`] dialect;
 //! - [`frontmatter`]: the `---json` envelope of an archive file;
+//! - [`locate`]: where the database is (`--db`, `DATABASE_URL`, the
+//!   server's `.env`, beside the archive);
 //! - `load`: the database's rows joined with the canonical archive files;
 //! - `ack`: the server's `acknowledge_message` (database only), every key
 //!   of one call in one transaction; `read`: its `mark_message_read`;
@@ -18,6 +20,7 @@ pub mod archive;
 pub mod db;
 pub mod frontmatter;
 mod load;
+pub mod locate;
 mod read;
 mod render;
 mod reply;

@@ -21,6 +21,10 @@ pub(crate) struct Fields<'a> {
     pub project: &'a str,
     pub project_slug: &'a str,
     pub from: &'a str,
+    /// The sender's project (human key, slug) when it is not `project`:
+    /// a reply across projects carries upstream's `from_address`,
+    /// `from_project` and `from_project_slug` keys.
+    pub from_project: Option<(&'a str, &'a str)>,
     pub to: Vec<&'a str>,
     pub cc: Vec<&'a str>,
     pub bcc: Vec<&'a str>,
@@ -44,6 +48,15 @@ pub(crate) fn file(f: &Fields<'_>) -> String {
     let _ = write!(out, "{}", super::archive::python_iso(f.created));
     out.push_str("\",\n");
     key_str(&mut out, "from", f.from);
+    if let Some((human_key, slug)) = f.from_project {
+        key_str(
+            &mut out,
+            "from_address",
+            &format!("project:{slug}#{}", f.from),
+        );
+        key_str(&mut out, "from_project", human_key);
+        key_str(&mut out, "from_project_slug", slug);
+    }
     let _ = writeln!(out, "  \"id\": {},", f.id);
     key_str(&mut out, "importance", f.importance);
     key_str(&mut out, "project", f.project);
@@ -138,6 +151,12 @@ mod tests {
         let created = super::super::archive::python_iso(f.created);
         fm.insert("created", Value::String(created));
         fm.insert("from", Value::from(f.from));
+        if let Some((human_key, slug)) = f.from_project {
+            let address = format!("project:{slug}#{}", f.from);
+            fm.insert("from_address", Value::from(address));
+            fm.insert("from_project", Value::from(human_key));
+            fm.insert("from_project_slug", Value::from(slug));
+        }
         fm.insert("id", Value::from(f.id));
         fm.insert("importance", Value::from(f.importance));
         fm.insert("project", Value::from(f.project));
@@ -183,13 +202,18 @@ mod tests {
             ),
             ("", vec!["A", "B"], vec![], vec![], Some("t-1")),
         ] {
-            for ack_required in [false, true] {
+            for (ack_required, from_project) in [
+                (false, None),
+                (true, None),
+                (true, Some(("/data/other é", "data-other"))),
+            ] {
                 let f = Fields {
                     id: 42,
                     thread_id: thread,
                     project: "/data/proj é",
                     project_slug: "data-proj",
                     from: "BlueLake",
+                    from_project,
                     to: to.clone(),
                     cc: cc.clone(),
                     bcc: bcc.clone(),

@@ -8,40 +8,52 @@
 //! unless already prefixed, importance and ack_required inherited from the
 //! original. Who may reply, to whom and whether it is a HELP_RESPONSE is
 //! [`reply_rule`], the rule the plain mailbox applies too.
+//!
+//! The 0.3.x server's rules too: a reply goes into the project of its
+//! recipient (a message from an agent of another project is answered in
+//! that agent's project, with the upstream `from_project` keys), copies
+//! the original's `topic` when the schema has one, and is committed under
+//! the per-project commit lock of that schema.
 
 use chrono::{DateTime, Utc};
 use rusqlite::{params, OptionalExtension};
 
-use super::archive::{self as mcp_archive, ArchiveMessage, SoftLock, LOCK_TIMEOUT};
+use super::archive::{
+    self as mcp_archive, ArchiveMessage, CommitLock, FromProject, SoftLock, LOCK_TIMEOUT,
+};
 use super::db::{self as mcp_db, Tx};
 use crate::stores::error::Error;
 use crate::stores::names::check_components;
 use crate::stores::reply_rule::{self, ReplyKind};
 use crate::stores::store::ReplyOutcome;
 
-/// The body the server stores for our reply: the HELP_RESPONSE type on the
-/// first line (as the fixture's orchestrator writes it), because the
-/// subject stays the original's `Re: [bead] HELP_REQUEST`.
-fn help_response_body(body: &str) -> String {
-    let b = body.trim();
-    let first = b.lines().next().unwrap_or("").trim();
-    if first.eq_ignore_ascii_case("HELP_RESPONSE") {
-        b.to_string()
-    } else {
-        format!("HELP_RESPONSE\n\n{b}")
-    }
-}
-
 struct Original {
     project_id: i64,
     slug: String,
-    human_key: String,
     sender: String,
     thread_id: Option<String>,
+    topic: Option<String>,
     subject: String,
     importance: String,
     ack_required: bool,
     body_md: String,
+}
+
+/// An agent of the original message (its sender or a recipient) with the
+/// project it belongs to: a sender from another project answers there.
+struct Participant {
+    id: i64,
+    name: String,
+    project_id: i64,
+}
+
+/// Slug and human key of project `id`.
+fn project(tx: &rusqlite::Connection, id: i64) -> rusqlite::Result<(String, String)> {
+    tx.query_row(
+        "SELECT slug, human_key FROM projects WHERE id = ?1",
+        [id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
 }
 
 /// Answers message `key` (the database id) as `as_agent` at `now` in the
@@ -61,43 +73,69 @@ pub(crate) fn reply(
     };
     let orig_id: i64 = key.trim().parse().map_err(|_| not_found())?;
     let conn = mcp_db::open_read_write(db).map_err(dbe)?;
-    // The project slug is needed for the lock before the write transaction.
-    let slug: String = conn
-        .query_row(
-            "SELECT p.slug FROM messages m JOIN projects p ON p.id = m.project_id WHERE m.id = ?1",
-            [orig_id],
-            |r| r.get(0),
-        )
-        .optional()
-        .map_err(dbe)?
-        .ok_or_else(not_found)?;
-    check_components(&[("project slug", &slug)])?;
-    let _lock = SoftLock::acquire(
-        &archive.join("projects").join(&slug).join(".archive.lock"),
-        LOCK_TIMEOUT,
-    )?;
+    // The locks come before the write transaction (the server's order), so
+    // every project the reply may be written into is read first: the
+    // message's and those of its participants (a cross-project sender's).
+    let mut slugs: Vec<String> = {
+        let mut stmt = conn
+            .prepare(
+                "SELECT p.slug FROM messages m JOIN projects p ON p.id = m.project_id WHERE m.id = ?1
+                 UNION SELECT p.slug FROM messages m JOIN agents a ON a.id = m.sender_id
+                       JOIN projects p ON p.id = a.project_id WHERE m.id = ?1
+                 UNION SELECT p.slug FROM message_recipients r JOIN agents a ON a.id = r.agent_id
+                       JOIN projects p ON p.id = a.project_id WHERE r.message_id = ?1",
+            )
+            .map_err(dbe)?;
+        let rows = stmt.query_map([orig_id], |r| r.get(0)).map_err(dbe)?;
+        rows.collect::<Result<_, _>>().map_err(dbe)?
+    };
+    if slugs.is_empty() {
+        return Err(not_found());
+    }
+    // One order for every writer that takes several: no lock cycle.
+    slugs.sort();
+    let components: Vec<(&str, &str)> =
+        slugs.iter().map(|s| ("project slug", s.as_str())).collect();
+    check_components(&components)?;
+    let _locks = slugs
+        .iter()
+        .map(|slug| {
+            SoftLock::acquire(
+                &archive.join("projects").join(slug).join(".archive.lock"),
+                LOCK_TIMEOUT,
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let dialect = mcp_db::dialect(&conn).map_err(dbe)?;
+    // The 0.3.x schema: messages.topic, copied into the reply, and the
+    // commit lock per project.
+    let has_topic = mcp_db::column_type(&conn, "messages", "topic")
+        .map_err(dbe)?
+        .is_some();
     let tx = Tx::begin(&conn).map_err(dbe)?;
+    let topic_col = if has_topic { "m.topic" } else { "NULL" };
     let orig = tx
         .query_row(
-            "SELECT m.project_id, p.slug, p.human_key, m.sender_id, a.name, m.thread_id,
-                    m.subject, m.importance, m.ack_required, m.body_md
-             FROM messages m JOIN projects p ON p.id = m.project_id
-             JOIN agents a ON a.id = m.sender_id WHERE m.id = ?1",
+            &format!(
+                "SELECT m.project_id, p.slug, a.name, m.thread_id,
+                        m.subject, m.importance, m.ack_required, m.body_md, {topic_col}
+                 FROM messages m JOIN projects p ON p.id = m.project_id
+                 JOIN agents a ON a.id = m.sender_id WHERE m.id = ?1"
+            ),
             [orig_id],
             |r| {
                 Ok(Original {
                     project_id: r.get(0)?,
                     slug: r.get(1)?,
-                    human_key: r.get(2)?,
-                    sender: r.get(4)?,
-                    thread_id: r.get::<_, Option<String>>(5)?.filter(|t| !t.is_empty()),
-                    subject: r.get(6)?,
+                    sender: r.get(2)?,
+                    thread_id: r.get::<_, Option<String>>(3)?.filter(|t| !t.is_empty()),
+                    subject: r.get(4)?,
                     importance: r
-                        .get::<_, Option<String>>(7)?
+                        .get::<_, Option<String>>(5)?
                         .unwrap_or_else(|| "normal".into()),
-                    ack_required: mcp_db::truthy(r.get_ref(8)?),
-                    body_md: r.get::<_, Option<String>>(9)?.unwrap_or_default(),
+                    ack_required: mcp_db::truthy(r.get_ref(6)?),
+                    body_md: r.get::<_, Option<String>>(7)?.unwrap_or_default(),
+                    topic: r.get::<_, Option<String>>(8)?,
                 })
             },
         )
@@ -105,36 +143,74 @@ pub(crate) fn reply(
         .map_err(dbe)?
         .ok_or_else(not_found)?;
     let mut recipients: (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
+    // The sender first, then the recipients: who may answer, and where.
+    let mut participants: Vec<Participant> = vec![tx
+        .query_row(
+            "SELECT a.id, a.name, a.project_id FROM messages m JOIN agents a ON a.id = m.sender_id
+             WHERE m.id = ?1",
+            [orig_id],
+            |r| {
+                Ok(Participant {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    project_id: r.get(2)?,
+                })
+            },
+        )
+        .map_err(dbe)?];
     {
         let mut stmt = tx
             .prepare(
-                "SELECT a.name, r.kind FROM message_recipients r JOIN agents a ON a.id = r.agent_id
+                "SELECT a.name, r.kind, a.id, a.project_id FROM message_recipients r
+                 JOIN agents a ON a.id = r.agent_id
                  WHERE r.message_id = ?1 ORDER BY a.id",
             )
             .map_err(dbe)?;
         let rows = stmt
             .query_map([orig_id], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?))
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, Option<String>>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, i64>(3)?,
+                ))
             })
             .map_err(dbe)?;
         for row in rows {
-            let (name, kind) = row.map_err(dbe)?;
+            let (name, kind, id, project_id) = row.map_err(dbe)?;
             match kind.as_deref().unwrap_or("to") {
-                "to" => recipients.0.push(name),
-                _ => recipients.1.push(name),
+                "to" => recipients.0.push(name.clone()),
+                _ => recipients.1.push(name.clone()),
             }
+            participants.push(Participant {
+                id,
+                name,
+                project_id,
+            });
         }
     }
-    let sender: Option<(i64, String)> = tx
-        .query_row(
-            "SELECT id, name FROM agents WHERE project_id = ?1 AND lower(name) = lower(?2)
-             ORDER BY name = ?2 DESC LIMIT 1",
-            params![orig.project_id, as_agent],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()
-        .map_err(dbe)?;
-    let Some((sender_id, sender_name)) = sender else {
+    let participant = |name: &str| {
+        participants.iter().find(|p| p.name == name).or_else(|| {
+            participants
+                .iter()
+                .find(|p| p.name.eq_ignore_ascii_case(name))
+        })
+    };
+    // The replier: a participant (whatever project it is in), else an agent
+    // of the message's project, whom the reply rule then refuses.
+    let sender: Option<(i64, String, i64)> = match participant(as_agent) {
+        Some(p) => Some((p.id, p.name.clone(), p.project_id)),
+        None => tx
+            .query_row(
+                "SELECT id, name, project_id FROM agents WHERE project_id = ?1 AND lower(name) = lower(?2)
+                 ORDER BY name = ?2 DESC LIMIT 1",
+                params![orig.project_id, as_agent],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()
+            .map_err(dbe)?,
+    };
+    let Some((sender_id, sender_name, sender_project)) = sender else {
         let mut stmt = tx
             .prepare("SELECT name FROM agents WHERE project_id = ?1 ORDER BY name")
             .map_err(dbe)?;
@@ -161,17 +237,39 @@ pub(crate) fn reply(
         },
         &sender_name,
     )?;
+    // The recipients are participants of the original (the reply rule
+    // picks them from it), with the project each belongs to.
     let mut to_ids: Vec<i64> = Vec::new();
+    let mut to_projects: Vec<i64> = Vec::new();
     for name in &plan.to {
-        let id: i64 = tx
-            .query_row(
-                "SELECT id FROM agents WHERE project_id = ?1 AND name = ?2",
-                params![orig.project_id, name],
-                |r| r.get(0),
-            )
-            .map_err(dbe)?;
+        let (id, project_id) = match participant(name) {
+            Some(p) => (p.id, p.project_id),
+            None => tx
+                .query_row(
+                    "SELECT id, project_id FROM agents WHERE project_id = ?1 AND name = ?2",
+                    params![orig.project_id, name],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .map_err(dbe)?,
+        };
         to_ids.push(id);
+        to_projects.push(project_id);
     }
+    // The server writes a reply into its recipient's project, where the
+    // recipient's fetch_inbox reads it: a message from another project is
+    // answered there, not in the project it arrived in.
+    let reply_project = match to_projects.first() {
+        Some(&p) if to_projects.iter().all(|&q| q == p) => p,
+        _ => orig.project_id,
+    };
+    let (reply_slug, reply_key) = project(&tx, reply_project).map_err(dbe)?;
+    debug_assert!(reply_project != orig.project_id || reply_slug == orig.slug);
+    let from_project = if sender_project != reply_project {
+        let (slug, human_key) = project(&tx, sender_project).map_err(dbe)?;
+        Some(FromProject { human_key, slug })
+    } else {
+        None
+    };
     // Every name that becomes a directory of the archive copies, checked
     // before anything is written.
     let mut names = vec![("agent name", sender_name.as_str())];
@@ -183,7 +281,7 @@ pub(crate) fn reply(
         .unwrap_or_else(|| orig_id.to_string());
     let subject = plan.re_subject.clone();
     let body_md = match plan.kind {
-        ReplyKind::HelpResponse => help_response_body(body),
+        ReplyKind::HelpResponse => reply_rule::help_response_body(body),
         ReplyKind::Plain => body.trim().to_string(),
     };
     let ts = dialect.encode(now);
@@ -204,7 +302,7 @@ pub(crate) fn reply(
         "attachments",
     ];
     let mut values: Vec<rusqlite::types::Value> = vec![
-        orig.project_id.into(),
+        reply_project.into(),
         sender_id.into(),
         thread.clone().into(),
         subject.clone().into(),
@@ -214,6 +312,10 @@ pub(crate) fn reply(
         ts.clone(),
         "[]".to_string().into(),
     ];
+    if has_topic {
+        cols.push("topic");
+        values.push(orig.topic.clone().into());
+    }
     if has_recipients_json {
         cols.push("recipients_json");
         values.push(
@@ -254,8 +356,8 @@ pub(crate) fn reply(
     let m = ArchiveMessage {
         id: new_id,
         thread_id: Some(thread.clone()),
-        project: orig.human_key.clone(),
-        project_slug: orig.slug.clone(),
+        project: reply_key,
+        project_slug: reply_slug,
         from: sender_name,
         to: plan.to.clone(),
         cc: vec![],
@@ -265,9 +367,15 @@ pub(crate) fn reply(
         ack_required: orig.ack_required,
         created: now,
         body_md,
+        from_project,
     };
     let rel = mcp_archive::write_bundle(archive, &m)?;
-    let committed = mcp_archive::git_commit(archive, &m, &rel, "reply_message")?;
+    let lock = if has_topic {
+        CommitLock::PerProject
+    } else {
+        CommitLock::ArchiveRoot
+    };
+    let committed = mcp_archive::git_commit(archive, &m, &rel, "reply_message", lock)?;
     Ok(ReplyOutcome {
         key: new_id.to_string(),
         thread,

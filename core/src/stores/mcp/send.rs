@@ -130,6 +130,11 @@ pub(crate) fn send(
     let has_recipients_json = mcp_db::column_type(&tx, "messages", "recipients_json")
         .map_err(dbe)?
         .is_some();
+    // The 0.3.x schema (it has `messages.topic`) commits under a lock per
+    // project, as replies do.
+    let per_project_lock = mcp_db::column_type(&tx, "messages", "topic")
+        .map_err(dbe)?
+        .is_some();
     let mut cols = vec![
         "project_id",
         "sender_id",
@@ -203,9 +208,15 @@ pub(crate) fn send(
         ack_required: d.ack_required,
         created: now,
         body_md,
+        from_project: None,
     };
     let rel = mcp_archive::write_bundle(archive, &m)?;
-    let committed = mcp_archive::git_commit(archive, &m, &rel, "send_message")?;
+    let lock = if per_project_lock {
+        mcp_archive::CommitLock::PerProject
+    } else {
+        mcp_archive::CommitLock::ArchiveRoot
+    };
+    let committed = mcp_archive::git_commit(archive, &m, &rel, "send_message", lock)?;
     Ok(ReplyOutcome {
         key: new_id.to_string(),
         thread: thread.unwrap_or_else(|| new_id.to_string()),

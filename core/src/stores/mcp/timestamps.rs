@@ -48,7 +48,7 @@ fn from_micros(i: i64) -> Option<DateTime<Utc>> {
 }
 
 /// Parses the text forms seen in the wild.
-pub(crate) fn parse_text(s: &str) -> Option<DateTime<Utc>> {
+pub fn parse_text(s: &str) -> Option<DateTime<Utc>> {
     let s = s.trim();
     if let Ok(t) = DateTime::parse_from_rfc3339(s) {
         return Some(t.with_timezone(&Utc));

@@ -1,0 +1,219 @@
+//! Server payloads into inbox messages.
+//!
+//! `fetch_inbox` gives one agent's view of each message: the message (the
+//! JSON the parser already reads from a pipe, so there is one reading of
+//! it) and how that agent was addressed (`kind`). A message in several
+//! inboxes is one [`InboxMessage`] with one recipient per inbox.
+//!
+//! Read and ack state: the Rust port's payloads carry `read_ts` / `ack_ts`
+//! and are taken as they are. The Python server's carry none; its
+//! `views/ack-required` resource lists, per agent, the ack-required
+//! messages not yet acknowledged, so an ack-required message missing from
+//! it is acknowledged (and so read). Its time is not reported: the message's
+//! own time stands for it.
+
+use std::collections::{HashMap, HashSet};
+
+use amail_core::inbox::{InboxMessage, Recipient, RecipientKind};
+use amail_core::stores::mcp::timestamps;
+use amail_parser::ParseOptions;
+use chrono::{DateTime, TimeZone, Utc};
+use serde_json::Value;
+
+/// One agent's inbox as the server gave it.
+#[derive(Debug, Clone)]
+pub struct AgentInbox {
+    /// The project's slug (messages of different projects never share a
+    /// thread).
+    pub project: String,
+    pub agent: String,
+    /// `fetch_inbox` entries.
+    pub items: Vec<Value>,
+    /// Ids of the ack-required messages this agent has not acknowledged
+    /// (`None` when the server's payloads carry `ack_ts` themselves).
+    pub unacked: Option<HashSet<i64>>,
+}
+
+/// The message id of a payload.
+pub fn id_of(item: &Value) -> Option<i64> {
+    match item.get("id").or_else(|| item.get("message_id"))? {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+/// A payload's time field (ISO text, or the Rust port's microseconds).
+pub fn time_of(item: &Value, key: &str) -> Option<DateTime<Utc>> {
+    match item.get(key)? {
+        Value::String(s) => timestamps::parse_text(s),
+        Value::Number(n) => n.as_i64().and_then(|us| Utc.timestamp_micros(us).single()),
+        _ => None,
+    }
+}
+
+/// This agent's state of `item`.
+fn recipient(inbox: &AgentInbox, item: &Value, id: i64) -> Recipient {
+    let kind = match item.get("kind").and_then(Value::as_str) {
+        Some(k) if k.eq_ignore_ascii_case("cc") => RecipientKind::Cc,
+        Some(k) if k.eq_ignore_ascii_case("bcc") => RecipientKind::Bcc,
+        _ => RecipientKind::To,
+    };
+    let mut read_at = time_of(item, "read_ts");
+    let mut ack_at = time_of(item, "ack_ts");
+    let ack_required = match item.get("ack_required") {
+        Some(Value::Bool(b)) => *b,
+        Some(Value::Number(n)) => n.as_i64() == Some(1),
+        _ => false,
+    };
+    if let Some(unacked) = &inbox.unacked {
+        if ack_required && ack_at.is_none() && !unacked.contains(&id) {
+            ack_at = time_of(item, "created_ts");
+            read_at = read_at.or(ack_at);
+        }
+    }
+    Recipient {
+        agent: inbox.agent.clone(),
+        kind,
+        read_at,
+        ack_at,
+    }
+}
+
+/// The messages of `inboxes`, one per id, merged into `known` (messages
+/// already held, keyed by id: a reload adds to them). Entries the parser
+/// cannot read are returned as problems naming the agent and id.
+pub fn merge(
+    known: Vec<InboxMessage>,
+    inboxes: &[AgentInbox],
+) -> (Vec<InboxMessage>, Vec<(std::path::PathBuf, String)>) {
+    let mut problems = Vec::new();
+    let mut by_id: HashMap<String, InboxMessage> =
+        known.into_iter().map(|m| (m.key.clone(), m)).collect();
+    for inbox in inboxes {
+        for item in &inbox.items {
+            let Some(id) = id_of(item) else {
+                problems.push((
+                    format!("{}/{}", inbox.project, inbox.agent).into(),
+                    "a fetch_inbox entry without an id".into(),
+                ));
+                continue;
+            };
+            let key = id.to_string();
+            let r = recipient(inbox, item, id);
+            if let Some(m) = by_id.get_mut(&key) {
+                match m.recipients.iter_mut().find(|x| x.agent == r.agent) {
+                    Some(x) => *x = r,
+                    None => m.recipients.push(r),
+                }
+                continue;
+            }
+            let bytes = serde_json::to_vec(item).unwrap_or_default();
+            match amail_parser::parse_bytes(&bytes, &ParseOptions::default()) {
+                Ok(mut ms) if !ms.is_empty() => {
+                    let message = ms.swap_remove(0);
+                    by_id.insert(
+                        key.clone(),
+                        InboxMessage {
+                            key,
+                            project: Some(inbox.project.clone()),
+                            message,
+                            path: None,
+                            recipients: vec![r],
+                            thread: 0,
+                        },
+                    );
+                }
+                Ok(_) => problems.push((
+                    format!("{}/{}#{id}", inbox.project, inbox.agent).into(),
+                    "an empty message".into(),
+                )),
+                Err(e) => problems.push((
+                    format!("{}/{}#{id}", inbox.project, inbox.agent).into(),
+                    e.to_string(),
+                )),
+            }
+        }
+    }
+    (by_id.into_values().collect(), problems)
+}
+
+/// Brings the ack state of held messages up to date from fresh
+/// `ack-required` views (`unacked` per project and agent): an ack made
+/// elsewhere (an agent, another amail) shows on the next poll.
+pub fn refresh_acks(
+    messages: &mut [InboxMessage],
+    unacked: &HashMap<(String, String), HashSet<i64>>,
+) {
+    for m in messages {
+        if !m.message.ack_required {
+            continue;
+        }
+        let (Some(project), Ok(id)) = (m.project.clone(), m.key.parse::<i64>()) else {
+            continue;
+        };
+        let created = m.message.timestamp;
+        for r in &mut m.recipients {
+            let Some(set) = unacked.get(&(project.clone(), r.agent.clone())) else {
+                continue;
+            };
+            if set.contains(&id) {
+                r.ack_at = None;
+            } else if r.ack_at.is_none() {
+                r.ack_at = created;
+                r.read_at = r.read_at.or(created);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn item(id: i64, kind: &str, ack: bool) -> Value {
+        json!({"id": id, "project_id": 1, "sender_id": 3, "thread_id": "b1",
+               "subject": "[b1] HELP_REQUEST", "importance": "high", "ack_required": ack,
+               "created_ts": "2026-11-25T00:26:56.060682+00:00", "attachments": [],
+               "body_md": "Bead: b1\nIssue Type: STUCK", "from": "PurpleBear", "kind": kind})
+    }
+
+    #[test]
+    fn one_message_per_id_with_a_recipient_per_inbox_and_acks_from_the_view() {
+        let blue = AgentInbox {
+            project: "p".into(),
+            agent: "BlueLake".into(),
+            items: vec![item(1, "to", true)],
+            unacked: Some(HashSet::from([1])),
+        };
+        let green = AgentInbox {
+            project: "p".into(),
+            agent: "GreenCastle".into(),
+            items: vec![item(1, "cc", true)],
+            unacked: Some(HashSet::new()),
+        };
+        let (ms, problems) = merge(vec![], &[blue, green]);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(ms.len(), 1);
+        let m = &ms[0];
+        assert_eq!(m.key, "1");
+        assert_eq!(m.message.from.as_deref(), Some("PurpleBear"));
+        assert!(m.message.ack_required);
+        assert_eq!(m.recipients.len(), 2);
+        assert!(m.is_pending_for("BlueLake"));
+        assert!(!m.is_pending_for("GreenCastle"));
+        let green = m
+            .recipients
+            .iter()
+            .find(|r| r.agent == "GreenCastle")
+            .unwrap();
+        assert_eq!(green.kind, RecipientKind::Cc);
+
+        // BlueLake acks elsewhere: the next view no longer lists it.
+        let mut ms = ms;
+        let views = HashMap::from([(("p".to_string(), "BlueLake".to_string()), HashSet::new())]);
+        refresh_acks(&mut ms, &views);
+        assert!(!ms[0].is_pending_for("BlueLake"));
+    }
+}

@@ -1,0 +1,29 @@
+//! amail's mail store over a running MCP Agent Mail server.
+//!
+//! [`ServerStore`] implements `amail_core::stores::MailStore` by calling
+//! the server's own MCP tools and resources over streamable HTTP, with the
+//! official Rust SDK (`rmcp`): `fetch_inbox` per agent (with `since_ts`
+//! for updates), the `ack-required` view for pending state,
+//! `acknowledge_message`, `mark_message_read`, `reply_message`,
+//! `send_message`, and the project and agent lists. The server does every
+//! write; amail keeps no shadow state, so what it shows is what the
+//! agents' own tools see.
+//!
+//! The crate is apart from `amail-core` because `rmcp` needs tokio: the
+//! store owns a current-thread runtime and blocks on it, so its callers
+//! (the commands, the TUI's backend) stay synchronous.
+//!
+//! - [`session`]: one connection (bearer token, timeouts, reconnecting
+//!   after a failure), calls and their errors in one line each;
+//! - [`toolset`]: which release's tool set the server offers;
+//! - [`convert`]: server payloads into inbox messages;
+//! - `store`: the `MailStore` itself.
+
+pub mod convert;
+pub mod session;
+mod store;
+pub mod toolset;
+
+pub use session::{ServerConfig, ServerError};
+pub use store::ServerStore;
+pub use toolset::ToolSet;

@@ -1,0 +1,506 @@
+//! One MCP connection to a server, made on first use and made again after
+//! it fails (a server that went away and came back is picked up by the
+//! next call). Each call is bounded by a timeout; every failure becomes a
+//! [`ServerError`], one line saying what failed, where, and what to do.
+//!
+//! The bearer token is sent in the `Authorization` header only; it is never
+//! part of an error message, a log line or `Debug` output.
+
+use std::fmt;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams};
+use rmcp::service::RunningService;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Map, Value};
+
+use crate::toolset::{Route, ToolSet};
+
+/// Where the server is and how to talk to it.
+#[derive(Clone)]
+pub struct ServerConfig {
+    /// The MCP endpoint, e.g. `http://127.0.0.1:8765/mcp/`.
+    pub url: String,
+    /// The bearer token (`HTTP_BEARER_TOKEN` of the server).
+    pub token: Option<String>,
+    /// Only this project (slug or human key); `None`: every project.
+    pub project: Option<String>,
+    /// Longest wait for one call, connecting included.
+    pub timeout: Duration,
+}
+
+impl fmt::Debug for ServerConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ServerConfig")
+            .field("url", &self.url)
+            .field("token", &self.token.as_ref().map(|_| "<hidden>"))
+            .field("project", &self.project)
+            .field("timeout", &self.timeout)
+            .finish()
+    }
+}
+
+/// What went wrong talking to a server, as the user can act on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerError {
+    /// 401: no token, or not the server's.
+    Unauthorized { url: String },
+    /// 403: the token is accepted but may not do this.
+    Forbidden { url: String, what: String },
+    /// Nothing answers there.
+    Unreachable { url: String, detail: String },
+    /// No answer in time.
+    Timeout {
+        url: String,
+        what: String,
+        after: Duration,
+    },
+    /// The server ran the tool and it failed.
+    Tool {
+        url: String,
+        tool: String,
+        message: String,
+    },
+    /// The server's release lacks what was asked.
+    TooOld {
+        url: String,
+        release: &'static str,
+        feature: String,
+    },
+    /// It answered, but not as an MCP Agent Mail server does.
+    Protocol { url: String, detail: String },
+}
+
+impl fmt::Display for ServerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ServerError::Unauthorized { url } => write!(
+                f,
+                "{url}: the server refused the token (401 Unauthorized): give its HTTP_BEARER_TOKEN \
+                 with --token-file FILE, AMAIL_SERVER_TOKEN or server_token_file in the config file"
+            ),
+            ServerError::Forbidden { url, what } => write!(
+                f,
+                "{url}: the server refused {what} (403 Forbidden): the token may only read; \
+                 a server without JWT needs HTTP_RBAC_ENABLED=false or HTTP_RBAC_DEFAULT_ROLE=writer \
+                 for writes"
+            ),
+            ServerError::Unreachable { url, detail } => write!(
+                f,
+                "{url}: no server answers ({detail}): is `mcp-agent-mail serve-http` running there, \
+                 on that port and path?"
+            ),
+            ServerError::Timeout { url, what, after } => write!(
+                f,
+                "{url}: no answer to {what} within {}s: the server is busy or stuck; try again, \
+                 or raise --timeout",
+                after.as_secs()
+            ),
+            ServerError::Tool { url, tool, message } => {
+                write!(f, "{url}: the server's {tool} failed: {message}")
+            }
+            ServerError::TooOld {
+                url,
+                release,
+                feature,
+            } => write!(
+                f,
+                "{url}: this server ({release} tools) has no {feature}: upgrade the server, \
+                 or work on its storage root directly"
+            ),
+            ServerError::Protocol { url, detail } => write!(
+                f,
+                "{url}: not an MCP Agent Mail server answer ({detail}): check the URL's path \
+                 (the server's HTTP_PATH, default /mcp/)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ServerError {}
+
+impl ServerError {
+    /// The connection is gone or never was: the next call reconnects.
+    pub fn is_connection(&self) -> bool {
+        matches!(
+            self,
+            ServerError::Unreachable { .. } | ServerError::Timeout { .. }
+        )
+    }
+}
+
+struct Connection {
+    client: RunningService<RoleClient, ()>,
+    tools: ToolSet,
+}
+
+/// A connection to one server, used from synchronous code.
+pub struct Session {
+    config: ServerConfig,
+    runtime: tokio::runtime::Runtime,
+    conn: Mutex<Option<Connection>>,
+}
+
+impl Session {
+    pub fn new(config: ServerConfig) -> Result<Session, ServerError> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| ServerError::Protocol {
+                url: config.url.clone(),
+                detail: format!("cannot start the network runtime: {e}"),
+            })?;
+        Ok(Session {
+            config,
+            runtime,
+            conn: Mutex::new(None),
+        })
+    }
+
+    /// Runs `fut` on the store's runtime. Called from inside another
+    /// runtime (the TUI's), it runs on a short-lived thread of its own:
+    /// tokio forbids blocking on a runtime from within one.
+    fn block<F>(&self, fut: F) -> F::Output
+    where
+        F: std::future::Future + Send,
+        F::Output: Send,
+    {
+        if tokio::runtime::Handle::try_current().is_ok() {
+            std::thread::scope(|s| {
+                s.spawn(|| self.runtime.block_on(fut))
+                    .join()
+                    .unwrap_or_else(|p| std::panic::resume_unwind(p))
+            })
+        } else {
+            self.runtime.block_on(fut)
+        }
+    }
+
+    pub fn config(&self) -> &ServerConfig {
+        &self.config
+    }
+
+    /// The server's tool set (connecting if needed).
+    pub fn tools(&self) -> Result<ToolSet, ServerError> {
+        let mut guard = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        self.connected(&mut guard).map(|c| c.tools.clone())
+    }
+
+    fn connected<'a>(
+        &self,
+        slot: &'a mut Option<Connection>,
+    ) -> Result<&'a Connection, ServerError> {
+        if slot.is_none() {
+            *slot = Some(self.connect()?);
+        }
+        Ok(slot.as_ref().expect("just set"))
+    }
+
+    fn connect(&self) -> Result<Connection, ServerError> {
+        let url = self.config.url.clone();
+        let mut cfg = StreamableHttpClientTransportConfig::with_uri(url.clone());
+        // The inbox of a busy agent is large: allow 256 MiB of JSON.
+        cfg.max_json_response_size = 256 << 20;
+        if let Some(token) = &self.config.token {
+            cfg = cfg.auth_header(token.clone());
+        }
+        let timeout = self.config.timeout;
+        self.block(async {
+            let transport = StreamableHttpClientTransport::from_config(cfg);
+            let client = tokio::time::timeout(timeout, ().serve(transport))
+                .await
+                .map_err(|_| ServerError::Timeout {
+                    url: url.clone(),
+                    what: "the MCP handshake".into(),
+                    after: timeout,
+                })?
+                .map_err(|e| classify(&url, "the MCP handshake", &e))?;
+            let listed = tokio::time::timeout(timeout, client.list_all_tools())
+                .await
+                .map_err(|_| ServerError::Timeout {
+                    url: url.clone(),
+                    what: "tools/list".into(),
+                    after: timeout,
+                })?
+                .map_err(|e| classify(&url, "tools/list", &e))?;
+            let tools = ToolSet::new(listed.into_iter().map(|t| {
+                let args: Vec<String> = t
+                    .input_schema
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .map(|p| p.keys().cloned().collect())
+                    .unwrap_or_default();
+                (t.name.to_string(), args)
+            }));
+            if tools.route("fetch_inbox").is_none() {
+                return Err(ServerError::Protocol {
+                    url: url.clone(),
+                    detail: "it has no fetch_inbox tool".into(),
+                });
+            }
+            Ok(Connection { client, tools })
+        })
+    }
+
+    /// Calls tool `tool` with `args` and returns its result as JSON (the
+    /// structured result, `{"result": x}` unwrapped, else the text parsed).
+    pub fn call(&self, tool: &str, args: Map<String, Value>) -> Result<Value, ServerError> {
+        let url = self.config.url.clone();
+        let timeout = self.config.timeout;
+        let mut guard = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        let conn = self.connected(&mut guard)?;
+        let (name, args) = match conn.tools.route(tool) {
+            Some(Route::Direct) => (tool.to_string(), args),
+            Some(Route::Extended) => {
+                let mut wrapped = Map::new();
+                wrapped.insert("tool_name".into(), Value::String(tool.into()));
+                wrapped.insert("arguments".into(), Value::Object(args));
+                ("call_extended_tool".to_string(), wrapped)
+            }
+            None => {
+                return Err(ServerError::TooOld {
+                    url,
+                    release: conn.tools.release().label(),
+                    feature: format!("{tool} tool"),
+                })
+            }
+        };
+        let res = self.block(async {
+            let call = conn
+                .client
+                .call_tool(CallToolRequestParams::new(name).with_arguments(args));
+            tokio::time::timeout(timeout, call).await
+        });
+        let res = match res {
+            Err(_) => Err(ServerError::Timeout {
+                url: url.clone(),
+                what: tool.into(),
+                after: timeout,
+            }),
+            Ok(Err(e)) => Err(classify(&url, tool, &e)),
+            Ok(Ok(r)) => Ok(r),
+        };
+        let res = match res {
+            Ok(r) => r,
+            Err(e) => {
+                if e.is_connection() {
+                    *guard = None;
+                }
+                return Err(e);
+            }
+        };
+        let text = || -> String {
+            res.content
+                .iter()
+                .filter_map(|c| serde_json::to_value(c).ok())
+                .filter_map(|v| v.get("text").and_then(Value::as_str).map(str::to_owned))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        if res.is_error == Some(true) {
+            return Err(ServerError::Tool {
+                url,
+                tool: tool.into(),
+                message: one_line(&text()),
+            });
+        }
+        let value = match &res.structured_content {
+            Some(v) => v.clone(),
+            None => {
+                let t = text();
+                serde_json::from_str(&t).unwrap_or(Value::String(t))
+            }
+        };
+        Ok(match value {
+            Value::Object(mut o) if o.len() == 1 && o.contains_key("result") => {
+                o.remove("result").unwrap_or(Value::Null)
+            }
+            v => v,
+        })
+    }
+
+    /// Reads resource `uri` and returns its JSON text parsed.
+    pub fn read(&self, uri: &str) -> Result<Value, ServerError> {
+        let url = self.config.url.clone();
+        let timeout = self.config.timeout;
+        let mut guard = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        let conn = self.connected(&mut guard)?;
+        let res = self.block(async {
+            let read = conn
+                .client
+                .read_resource(ReadResourceRequestParams::new(uri));
+            tokio::time::timeout(timeout, read).await
+        });
+        let res = match res {
+            Err(_) => Err(ServerError::Timeout {
+                url: url.clone(),
+                what: uri.into(),
+                after: timeout,
+            }),
+            Ok(Err(e)) => Err(classify(&url, uri, &e)),
+            Ok(Ok(r)) => Ok(r),
+        };
+        let res = match res {
+            Ok(r) => r,
+            Err(e) => {
+                if e.is_connection() {
+                    *guard = None;
+                }
+                return Err(e);
+            }
+        };
+        let v = serde_json::to_value(&res).map_err(|e| ServerError::Protocol {
+            url: url.clone(),
+            detail: e.to_string(),
+        })?;
+        let text = v["contents"][0]["text"].as_str().unwrap_or("null");
+        serde_json::from_str(text).map_err(|e| ServerError::Protocol {
+            url,
+            detail: format!("{uri}: {e}"),
+        })
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        // Close the MCP session politely, bounded: a gone server must not
+        // hold up exit.
+        let conn = self
+            .conn
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(c) = conn {
+            let _ = self.block(async {
+                tokio::time::timeout(Duration::from_millis(500), c.client.cancel()).await
+            });
+        }
+    }
+}
+
+/// Sorts an rmcp error into what the user can act on, by its message
+/// chain (the transport's error types differ between versions; the HTTP
+/// status and the connect failure are in the text either way).
+fn classify(url: &str, what: &str, e: &dyn std::error::Error) -> ServerError {
+    let mut chain = e.to_string();
+    let mut root_cause = chain.clone();
+    let mut src = e.source();
+    while let Some(s) = src {
+        chain.push_str(": ");
+        chain.push_str(&s.to_string());
+        root_cause = s.to_string();
+        src = s.source();
+    }
+    let lower = chain.to_ascii_lowercase();
+    let url = url.to_string();
+    if lower.contains("401") || lower.contains("unauthorized") || lower.contains("auth required") {
+        ServerError::Unauthorized { url }
+    } else if lower.contains("403")
+        || lower.contains("forbidden")
+        || lower.contains("insufficient scope")
+    {
+        ServerError::Forbidden {
+            url,
+            what: what.to_string(),
+        }
+    } else if lower.contains("connect")
+        || lower.contains("error sending request")
+        || lower.contains("transport closed")
+        || lower.contains("channel closed")
+        || lower.contains("connection")
+    {
+        ServerError::Unreachable {
+            url,
+            detail: short(&root_cause),
+        }
+    } else if lower.contains("timeout") || lower.contains("timed out") {
+        ServerError::Timeout {
+            url,
+            what: what.to_string(),
+            after: Duration::ZERO,
+        }
+    } else {
+        ServerError::Protocol {
+            url,
+            detail: short(&chain),
+        }
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The first 200 characters of an error chain on one line.
+fn short(s: &str) -> String {
+    let s = one_line(s);
+    match s.char_indices().nth(200) {
+        Some((i, _)) => format!("{}...", &s[..i]),
+        None => s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_token_is_never_in_debug_output() {
+        let c = ServerConfig {
+            url: "http://127.0.0.1:1/mcp/".into(),
+            token: Some("s3cr3t-token".into()),
+            project: None,
+            timeout: Duration::from_secs(1),
+        };
+        assert!(!format!("{c:?}").contains("s3cr3t"));
+    }
+
+    #[test]
+    fn a_server_that_never_answers_times_out_in_one_line() {
+        // Accepts connections and holds them, never answering.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            let mut held = Vec::new();
+            for c in listener.incoming() {
+                held.push(c);
+            }
+        });
+        let url = format!("http://127.0.0.1:{port}/mcp/");
+        let s = Session::new(ServerConfig {
+            url: url.clone(),
+            token: None,
+            project: None,
+            timeout: Duration::from_secs(1),
+        })
+        .unwrap();
+        let e = s.call("fetch_inbox", Map::new()).unwrap_err();
+        assert!(matches!(e, ServerError::Timeout { .. }), "{e:?}");
+        let line = e.to_string();
+        assert!(
+            line.starts_with(&url) && line.contains("within 1s"),
+            "{line}"
+        );
+        assert!(!line.contains('\n'));
+    }
+
+    #[test]
+    fn an_unreachable_server_is_one_clear_line() {
+        let s = Session::new(ServerConfig {
+            // Port 1 on loopback: nothing listens there.
+            url: "http://127.0.0.1:1/mcp/".into(),
+            token: Some("s3cr3t-token".into()),
+            project: None,
+            timeout: Duration::from_secs(5),
+        })
+        .unwrap();
+        let e = s.call("fetch_inbox", Map::new()).unwrap_err();
+        assert!(matches!(e, ServerError::Unreachable { .. }), "{e:?}");
+        let line = e.to_string();
+        assert!(!line.contains('\n') && line.starts_with("http://127.0.0.1:1/mcp/"));
+        assert!(!line.contains("s3cr3t"));
+    }
+}

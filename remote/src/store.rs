@@ -1,0 +1,529 @@
+//! [`ServerStore`]: the `MailStore` of a running server. Reads are the
+//! server's tools and resources per project and agent; every write is one
+//! of its tools; nothing is kept but what the last read returned and, per
+//! agent, the newest message time seen (the `since_ts` of the next poll).
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use amail_core::inbox::{assemble, Inbox, InboxMessage, SourceKind};
+use amail_core::stores::reply_rule::{self, ReplyKind};
+use amail_core::stores::{AckOutcome, Draft, Error, MailStore, ReadOutcome, ReplyOutcome};
+use chrono::{DateTime, Utc};
+use serde_json::{json, Map, Value};
+
+use crate::convert::{self, AgentInbox};
+use crate::session::{ServerConfig, ServerError, Session};
+
+/// How often the TUI polls: new mail shows within two seconds.
+const POLL: Duration = Duration::from_secs(1);
+/// What one `fetch_inbox` asks for: the whole inbox (0.3.x caps it at 1000).
+const FETCH_LIMIT: i64 = 100_000;
+
+/// A project as the server lists it.
+#[derive(Debug, Clone)]
+struct Project {
+    slug: String,
+    agents: Vec<String>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    /// Newest `created_ts` seen per (project slug, agent), as the server wrote it.
+    newest: HashMap<(String, String), (DateTime<Utc>, String)>,
+}
+
+/// A running mcp_agent_mail server as a `MailStore`.
+pub struct ServerStore {
+    session: Session,
+    state: Mutex<State>,
+}
+
+fn err(e: ServerError) -> Error {
+    Error::Source(e.to_string())
+}
+
+impl ServerStore {
+    /// A store for the server `config` names; nothing is sent until the
+    /// first read or write.
+    pub fn new(config: ServerConfig) -> Result<ServerStore, Error> {
+        Ok(ServerStore {
+            session: Session::new(config).map_err(err)?,
+            state: Mutex::new(State::default()),
+        })
+    }
+
+    fn url(&self) -> &str {
+        &self.session.config().url
+    }
+
+    /// The projects to read, with their agents.
+    fn projects(&self) -> Result<Vec<Project>, Error> {
+        let listed = self.session.read("resource://projects").map_err(err)?;
+        let all: Vec<(String, String)> = listed
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|p| {
+                        Some((
+                            p.get("slug")?.as_str()?.to_string(),
+                            p.get("human_key")?.as_str()?.to_string(),
+                        ))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let chosen: Vec<(String, String)> = match &self.session.config().project {
+            None => all,
+            Some(want) => {
+                let hit: Vec<_> = all
+                    .iter()
+                    .filter(|(s, k)| s == want || k == want)
+                    .cloned()
+                    .collect();
+                if hit.is_empty() {
+                    let names: Vec<&str> = all.iter().map(|(s, _)| s.as_str()).collect();
+                    return Err(Error::Source(format!(
+                        "{}: no project {want} on this server (projects: {}); give --project with one of them",
+                        self.url(),
+                        if names.is_empty() { "none".into() } else { names.join(", ") }
+                    )));
+                }
+                hit
+            }
+        };
+        chosen
+            .into_iter()
+            .map(|(slug, _human_key)| {
+                let v = self
+                    .session
+                    .read(&format!("resource://agents/{slug}"))
+                    .map_err(err)?;
+                let agents = v
+                    .get("agents")
+                    .and_then(Value::as_array)
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|x| x.get("name").and_then(Value::as_str))
+                            .map(str::to_owned)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                Ok(Project { slug, agents })
+            })
+            .collect()
+    }
+
+    /// One agent's inbox, newer than `since` when given, and its
+    /// not-yet-acknowledged ids.
+    fn fetch(&self, p: &Project, agent: &str, since: Option<&str>) -> Result<AgentInbox, Error> {
+        let mut args = Map::new();
+        args.insert("project_key".into(), json!(p.slug));
+        args.insert("agent_name".into(), json!(agent));
+        args.insert("include_bodies".into(), json!(true));
+        args.insert("limit".into(), json!(FETCH_LIMIT));
+        if let Some(s) = since {
+            args.insert("since_ts".into(), json!(s));
+        }
+        let items = match self.session.call("fetch_inbox", args).map_err(err)? {
+            Value::Array(a) => a,
+            Value::Object(mut o) => match o.remove("messages") {
+                Some(Value::Array(a)) => a,
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        };
+        let unacked = self.unacked(p, agent)?;
+        Ok(AgentInbox {
+            project: p.slug.clone(),
+            agent: agent.to_string(),
+            items,
+            unacked,
+        })
+    }
+
+    /// The ack-required messages `agent` has not acknowledged, from the
+    /// server's view; `None` when the payloads carry `ack_ts` (Rust port)
+    /// and the view is not needed, or the server has no such view.
+    fn unacked(&self, p: &Project, agent: &str) -> Result<Option<HashSet<i64>>, Error> {
+        let uri = format!(
+            "resource://views/ack-required/{agent}?project={}&limit={FETCH_LIMIT}",
+            p.slug
+        );
+        match self.session.read(&uri) {
+            Ok(v) => Ok(Some(
+                v.get("messages")
+                    .and_then(Value::as_array)
+                    .map(|a| a.iter().filter_map(convert::id_of).collect())
+                    .unwrap_or_default(),
+            )),
+            Err(e) if e.is_connection() => Err(err(e)),
+            Err(_) => Ok(None),
+        }
+    }
+
+    fn remember(&self, inboxes: &[AgentInbox]) {
+        let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        for inbox in inboxes {
+            for item in &inbox.items {
+                let (Some(t), Some(raw)) = (
+                    convert::time_of(item, "created_ts"),
+                    item.get("created_ts").and_then(Value::as_str),
+                ) else {
+                    continue;
+                };
+                let key = (inbox.project.clone(), inbox.agent.clone());
+                let newer = st.newest.get(&key).is_none_or(|(old, _)| t > *old);
+                if newer {
+                    st.newest.insert(key, (t, raw.to_string()));
+                }
+            }
+        }
+    }
+
+    fn build(&self, messages: Vec<InboxMessage>, problems: Vec<(PathBuf, String)>) -> Inbox {
+        assemble(
+            SourceKind::Server {
+                url: self.url().to_string(),
+            },
+            messages,
+            problems,
+        )
+    }
+
+    /// The message `key` and its project from `inbox`, or from a fresh
+    /// load when the caller has none.
+    fn find(&self, inbox: Option<&Inbox>, key: &str) -> Result<(InboxMessage, String), Error> {
+        let loaded;
+        let inbox = match inbox {
+            Some(i) if i.message_by_key(key).is_some() => i,
+            _ => {
+                loaded = self.load()?;
+                &loaded
+            }
+        };
+        let m = inbox.message_by_key(key).ok_or_else(|| Error::NotFound {
+            key: key.to_string(),
+            where_: self.url().to_string(),
+        })?;
+        let project = m.project.clone().unwrap_or_default();
+        Ok((m.clone(), project))
+    }
+
+    fn recipient_check(m: &InboxMessage, agent: &str) -> Result<String, Error> {
+        match m
+            .recipients
+            .iter()
+            .find(|r| r.agent.eq_ignore_ascii_case(agent))
+        {
+            Some(r) => Ok(r.agent.clone()),
+            None => Err(Error::NotRecipient {
+                key: m.key.clone(),
+                agent: agent.to_string(),
+                recipients: m
+                    .recipients
+                    .iter()
+                    .map(|r| r.agent.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }),
+        }
+    }
+
+    fn time_field(&self, v: &Value, key: &str, tool: &str) -> Result<DateTime<Utc>, Error> {
+        convert::time_of(v, key).ok_or_else(|| {
+            err(ServerError::Protocol {
+                url: self.url().to_string(),
+                detail: format!("{tool} returned no {key}: {v}"),
+            })
+        })
+    }
+}
+
+/// The message payload of a send or reply result (0.1.0 and 0.2.x wrap it
+/// in `deliveries`).
+fn payload(v: &Value) -> &Value {
+    v.get("deliveries")
+        .and_then(|d| d.get(0))
+        .and_then(|d| d.get("payload"))
+        .unwrap_or(v)
+}
+
+fn outcome(v: &Value, fallback_to: &[String]) -> ReplyOutcome {
+    let p = payload(v);
+    let strings = |k: &str| -> Option<Vec<String>> {
+        p.get(k)?.as_array().map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+    };
+    ReplyOutcome {
+        key: convert::id_of(p).map(|i| i.to_string()).unwrap_or_default(),
+        thread: p
+            .get("thread_id")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
+        subject: p
+            .get("subject")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
+        to: strings("to").unwrap_or_else(|| fallback_to.to_vec()),
+        paths: Vec::new(),
+        // The server commits its own archive.
+        committed: false,
+    }
+}
+
+impl MailStore for ServerStore {
+    fn describe(&self) -> String {
+        self.url().to_string()
+    }
+
+    fn load(&self) -> Result<Inbox, Error> {
+        let mut inboxes = Vec::new();
+        for p in self.projects()? {
+            for agent in &p.agents {
+                inboxes.push(self.fetch(&p, agent, None)?);
+            }
+        }
+        let (messages, problems) = convert::merge(Vec::new(), &inboxes);
+        self.state
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .newest
+            .clear();
+        self.remember(&inboxes);
+        Ok(self.build(messages, problems))
+    }
+
+    /// Asks each agent's inbox only for mail newer than the newest seen
+    /// (`since_ts`), and the ack views for acks made elsewhere; agents new
+    /// to the server are read whole. `inbox` is replaced only when all of
+    /// it was read.
+    fn reload(&self, inbox: &mut Inbox, _changed: &[PathBuf]) -> Result<(), Error> {
+        if !matches!(&inbox.source, SourceKind::Server { url } if url == self.url()) {
+            *inbox = self.load()?;
+            return Ok(());
+        }
+        let newest = self
+            .state
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .newest
+            .clone();
+        let mut inboxes = Vec::new();
+        let mut views = HashMap::new();
+        for p in self.projects()? {
+            for agent in &p.agents {
+                let since = newest
+                    .get(&(p.slug.clone(), agent.clone()))
+                    .map(|(_, raw)| raw.as_str());
+                let fetched = self.fetch(&p, agent, since)?;
+                if let Some(set) = &fetched.unacked {
+                    views.insert((p.slug.clone(), agent.clone()), set.clone());
+                }
+                inboxes.push(fetched);
+            }
+        }
+        let (mut messages, problems) = convert::merge(inbox.messages.clone(), &inboxes);
+        convert::refresh_acks(&mut messages, &views);
+        let mut all_problems = inbox.problems.clone();
+        all_problems.extend(problems);
+        self.remember(&inboxes);
+        *inbox = self.build(messages, all_problems);
+        Ok(())
+    }
+
+    fn ack(
+        &self,
+        inbox: Option<&Inbox>,
+        keys: &[String],
+        as_agent: &str,
+        _now: DateTime<Utc>,
+    ) -> Result<Vec<AckOutcome>, Error> {
+        let mut out = Vec::new();
+        for key in keys {
+            let (m, project) = self.find(inbox, key)?;
+            let agent = Self::recipient_check(&m, as_agent)?;
+            let before = m
+                .recipients
+                .iter()
+                .find(|r| r.agent == agent)
+                .and_then(|r| r.ack_at);
+            let mut args = Map::new();
+            args.insert("project_key".into(), json!(project));
+            args.insert("agent_name".into(), json!(agent));
+            args.insert("message_id".into(), json!(key.parse::<i64>().unwrap_or(-1)));
+            let v = self
+                .session
+                .call("acknowledge_message", args)
+                .map_err(err)?;
+            let ack_at = self.time_field(&v, "acknowledged_at", "acknowledge_message")?;
+            out.push(AckOutcome {
+                key: key.clone(),
+                agent,
+                ack_at,
+                read_at: convert::time_of(&v, "read_at"),
+                changed: before.is_none(),
+            });
+        }
+        Ok(out)
+    }
+
+    fn mark_read(
+        &self,
+        inbox: Option<&Inbox>,
+        keys: &[String],
+        as_agent: &str,
+        _now: DateTime<Utc>,
+    ) -> Result<Vec<ReadOutcome>, Error> {
+        let mut out = Vec::new();
+        for key in keys {
+            let (m, project) = self.find(inbox, key)?;
+            let agent = Self::recipient_check(&m, as_agent)?;
+            let before = m
+                .recipients
+                .iter()
+                .find(|r| r.agent == agent)
+                .and_then(|r| r.read_at);
+            let mut args = Map::new();
+            args.insert("project_key".into(), json!(project));
+            args.insert("agent_name".into(), json!(agent));
+            args.insert("message_id".into(), json!(key.parse::<i64>().unwrap_or(-1)));
+            let v = self.session.call("mark_message_read", args).map_err(err)?;
+            let read_at = self.time_field(&v, "read_at", "mark_message_read")?;
+            out.push(ReadOutcome {
+                key: key.clone(),
+                agent,
+                read_at,
+                changed: before.is_none(),
+            });
+        }
+        Ok(out)
+    }
+
+    /// The reply rule is amail's one rule (`reply_rule`), so a reply reads
+    /// the same through the server as written directly; the server's
+    /// `reply_message` writes it, to the recipients the rule names.
+    fn reply(
+        &self,
+        inbox: Option<&Inbox>,
+        key: &str,
+        as_agent: &str,
+        body: &str,
+        _now: DateTime<Utc>,
+    ) -> Result<ReplyOutcome, Error> {
+        if body.trim().is_empty() {
+            return Err(Error::Invalid(
+                "the reply body is empty: give --body TEXT or pipe it on stdin".into(),
+            ));
+        }
+        if as_agent.trim().is_empty() {
+            return Err(Error::Invalid("--as AGENT is empty".into()));
+        }
+        let (m, project) = self.find(inbox, key)?;
+        let plan = reply_rule::plan_for(&m, as_agent)?;
+        let body_md = match plan.kind {
+            ReplyKind::HelpResponse => reply_rule::help_response_body(body),
+            ReplyKind::Plain => body.trim().to_string(),
+        };
+        let mut args = Map::new();
+        args.insert("project_key".into(), json!(project));
+        args.insert("message_id".into(), json!(key.parse::<i64>().unwrap_or(-1)));
+        args.insert("sender_name".into(), json!(plan.from));
+        args.insert("body_md".into(), json!(body_md));
+        args.insert("to".into(), json!(plan.to));
+        let v = self.session.call("reply_message", args).map_err(err)?;
+        Ok(outcome(&v, &plan.to))
+    }
+
+    /// `send_message` in the project holding the sender and every
+    /// recipient (or `--project`).
+    fn send(
+        &self,
+        _inbox: Option<&Inbox>,
+        draft: &Draft,
+        _now: DateTime<Utc>,
+    ) -> Result<ReplyOutcome, Error> {
+        if draft.to.is_empty() {
+            return Err(Error::Invalid(
+                "a message needs at least one recipient".into(),
+            ));
+        }
+        let projects = self.projects()?;
+        let holds = |p: &Project, name: &str| p.agents.iter().any(|a| a.eq_ignore_ascii_case(name));
+        let fits: Vec<&Project> = projects
+            .iter()
+            .filter(|p| holds(p, &draft.from) && draft.to.iter().all(|t| holds(p, t)))
+            .collect();
+        let project = match fits.as_slice() {
+            [one] => *one,
+            [] => {
+                return Err(Error::Invalid(format!(
+                    "{}: no project has {} and {} as agents; register them on the server, \
+                     or give --project",
+                    self.url(),
+                    draft.from,
+                    draft.to.join(", ")
+                )))
+            }
+            many => {
+                return Err(Error::Invalid(format!(
+                    "{}: {} and {} are agents of several projects ({}): give --project",
+                    self.url(),
+                    draft.from,
+                    draft.to.join(", "),
+                    many.iter()
+                        .map(|p| p.slug.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )))
+            }
+        };
+        let mut subject = String::new();
+        if let Some(b) = &draft.bead {
+            subject.push_str(&format!("[{b}] "));
+        }
+        if let Some(k) = &draft.kind {
+            subject.push_str(k);
+            if !draft.subject.trim().is_empty() {
+                subject.push_str(": ");
+            }
+        }
+        subject.push_str(draft.subject.trim());
+        let body_md = match &draft.kind {
+            Some(k) => format!("{k}\n\n{}", draft.body.trim()),
+            None => draft.body.trim().to_string(),
+        };
+        let mut args = Map::new();
+        args.insert("project_key".into(), json!(project.slug));
+        args.insert("sender_name".into(), json!(draft.from));
+        args.insert("to".into(), json!(draft.to));
+        args.insert("subject".into(), json!(subject.trim()));
+        args.insert("body_md".into(), json!(body_md));
+        args.insert(
+            "importance".into(),
+            json!(draft.importance.as_deref().unwrap_or("normal")),
+        );
+        args.insert("ack_required".into(), json!(draft.ack_required));
+        if let Some(t) = draft.thread.as_ref().or(draft.bead.as_ref()) {
+            args.insert("thread_id".into(), json!(t));
+        }
+        let v = self.session.call("send_message", args).map_err(err)?;
+        Ok(outcome(&v, &draft.to))
+    }
+
+    fn watch_paths(&self) -> Vec<PathBuf> {
+        Vec::new()
+    }
+
+    fn poll_interval(&self) -> Option<Duration> {
+        Some(POLL)
+    }
+}

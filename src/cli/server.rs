@@ -1,0 +1,105 @@
+//! `--server URL` and its companions, shared by `inbox`, `threads`,
+//! `pending`, `ack` and `reply`: the commands then work through a running
+//! MCP Agent Mail server (`amail_remote::ServerStore`) instead of files.
+//!
+//! The bearer token comes from `--token-file FILE`, else the environment
+//! variable `AMAIL_SERVER_TOKEN`, else the config file's
+//! `server_token_file`; it is never taken as a command-line value (other
+//! users of the machine can read process arguments) and never printed.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use amail_core::stores::MailStore;
+use amail_remote::{ServerConfig, ServerStore};
+use clap::Args;
+
+use super::CliError;
+
+/// The environment variable holding the server's bearer token.
+pub const TOKEN_ENV: &str = "AMAIL_SERVER_TOKEN";
+
+#[derive(Debug, Clone, Default, Args)]
+pub struct ServerArgs {
+    /// Work through a running MCP Agent Mail server instead of files: its
+    /// MCP endpoint, e.g. http://127.0.0.1:8765/mcp/ (SOURCE and --db are
+    /// then not used).
+    #[arg(long, value_name = "URL")]
+    pub server: Option<String>,
+    /// A file holding the server's bearer token (else AMAIL_SERVER_TOKEN,
+    /// else the config file's `server_token_file`).
+    #[arg(long, value_name = "FILE", requires = "server")]
+    pub token_file: Option<PathBuf>,
+    /// Only this project of the server (slug or human key).
+    #[arg(long, value_name = "KEY", requires = "server")]
+    pub project: Option<String>,
+    /// Seconds to wait for the server on each call.
+    #[arg(long, value_name = "SECS", default_value_t = 30, requires = "server")]
+    pub timeout: u64,
+}
+
+/// The server store when `--server` is given, else `None` (files).
+pub fn open(args: &ServerArgs) -> Result<Option<Box<dyn MailStore>>, CliError> {
+    let Some(url) = args.server.clone() else {
+        return Ok(None);
+    };
+    if !(url.starts_with("http://") || url.starts_with("https://")) {
+        return Err(CliError::usage(format!(
+            "--server {url}: give the server's MCP URL, e.g. http://127.0.0.1:8765/mcp/"
+        )));
+    }
+    let token = token(args)?;
+    let store = ServerStore::new(ServerConfig {
+        url,
+        token,
+        project: args.project.clone(),
+        timeout: Duration::from_secs(args.timeout.max(1)),
+    })
+    .map_err(super::threads::from_inbox_error)?;
+    Ok(Some(Box::new(store)))
+}
+
+/// The bearer token, from the first place that has one.
+fn token(args: &ServerArgs) -> Result<Option<String>, CliError> {
+    if let Some(f) = &args.token_file {
+        return read_token(f).map(Some);
+    }
+    if let Ok(t) = std::env::var(TOKEN_ENV) {
+        if !t.trim().is_empty() {
+            return Ok(Some(t.trim().to_string()));
+        }
+    }
+    let config = amail::config::Config::load(None).map_err(CliError::usage)?;
+    match config.server_token_file().map_err(CliError::usage)? {
+        Some(f) => read_token(&f).map(Some),
+        None => Ok(None),
+    }
+}
+
+fn read_token(f: &std::path::Path) -> Result<String, CliError> {
+    let t = std::fs::read_to_string(f).map_err(|e| {
+        CliError::bad_input(format!("{}: cannot read the token file: {e}", f.display()))
+    })?;
+    let t = t.trim();
+    if t.is_empty() {
+        return Err(CliError::bad_input(format!(
+            "{}: the token file is empty: put the server's HTTP_BEARER_TOKEN in it",
+            f.display()
+        )));
+    }
+    Ok(t.to_string())
+}
+
+/// Loads the inbox through `store`, reporting skipped entries on stderr
+/// as `threads::load_source` does for files.
+pub fn load(store: &dyn MailStore) -> Result<amail_core::inbox::Inbox, CliError> {
+    let inbox = store.load().map_err(super::threads::from_inbox_error)?;
+    for (path, why) in &inbox.problems {
+        eprintln!(
+            "amail: warning: {}: {}",
+            amail_core::safe_text::clean_line(&path.display().to_string()),
+            amail_core::safe_text::clean_text(why)
+        );
+    }
+    Ok(inbox)
+}

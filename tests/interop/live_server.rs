@@ -1,0 +1,344 @@
+//! amail against real running servers, started here over HTTP with a
+//! bearer token (`mcp-agent-mail==0.1.0` and the 0.2.1 repackaging): the
+//! remote inbox is the server's own `fetch_inbox` for every agent; an ack,
+//! a mark-read, a reply and a new message made through amail are what the
+//! server's tools then report; a wrong token and a stopped server each give
+//! one clear line and exit 1.
+//!
+//! The servers' own view comes from their tools, called over the same MCP
+//! connection code (`amail_remote::session`), not from amail's reading.
+//! Skipped, with the reason printed, only where the Python is missing.
+
+use std::collections::BTreeSet;
+use std::process::{Command, Output};
+use std::time::Duration;
+
+use amail_core::stores::{Draft, MailStore};
+use amail_remote::session::Session;
+use amail_remote::{ServerConfig, ServerStore};
+use serde_json::{json, Map, Value};
+
+use crate::support::interop::{release_python, LiveServer, Release};
+
+const PROJECT: &str = "/home/dev/live-repo";
+const AGENTS: [&str; 3] = ["BlueLake", "GreenCastle", "PurpleBear"];
+
+fn config(server: &LiveServer, token: &str) -> ServerConfig {
+    ServerConfig {
+        url: server.url.clone(),
+        token: Some(token.to_string()),
+        project: None,
+        timeout: Duration::from_secs(60),
+    }
+}
+
+fn args(v: Value) -> Map<String, Value> {
+    v.as_object().unwrap().clone()
+}
+
+/// The server's own tools, as an agent calls them.
+struct Tools(Session);
+
+impl Tools {
+    fn call(&self, tool: &str, a: Value) -> Value {
+        self.0
+            .call(tool, args(a))
+            .unwrap_or_else(|e| panic!("{tool}: {e}"))
+    }
+
+    fn inbox_ids(&self, agent: &str) -> BTreeSet<String> {
+        self.call(
+            "fetch_inbox",
+            json!({"project_key": PROJECT, "agent_name": agent, "limit": 1000,
+                   "include_bodies": true}),
+        )
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].to_string())
+        .collect()
+    }
+
+    fn inbox(&self, agent: &str) -> Vec<Value> {
+        self.call(
+            "fetch_inbox",
+            json!({"project_key": PROJECT, "agent_name": agent, "limit": 1000,
+                   "include_bodies": true}),
+        )
+        .as_array()
+        .unwrap()
+        .clone()
+    }
+}
+
+/// A project, three agents, a help request (ack required, with a cc) and a
+/// progress note, all sent through the server's own tools.
+fn seed(tools: &Tools) {
+    tools.call("ensure_project", json!({"human_key": PROJECT}));
+    for name in AGENTS {
+        tools.call(
+            "register_agent",
+            json!({"project_key": PROJECT, "program": "claude-code", "model": "test",
+                   "name": name, "task_description": "interop"}),
+        );
+    }
+    tools.call(
+        "send_message",
+        json!({"project_key": PROJECT, "sender_name": "PurpleBear", "to": ["BlueLake"],
+               "cc": ["GreenCastle"], "subject": "[b1] HELP_REQUEST",
+               "body_md": "Bead: b1\nIssue Type: STUCK\n\n## Question\nWhich index?",
+               "ack_required": true, "importance": "high", "thread_id": "b1"}),
+    );
+    tools.call(
+        "send_message",
+        json!({"project_key": PROJECT, "sender_name": "GreenCastle", "to": ["BlueLake"],
+               "subject": "[b2] PROGRESS", "body_md": "Bead: b2\nStep: 1",
+               "thread_id": "b2"}),
+    );
+}
+
+fn amail(server: &LiveServer, token: &str, a: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(a)
+        .args(["--server", &server.url])
+        .env("AMAIL_SERVER_TOKEN", token)
+        .env("AMAIL_HOME", server.dir.path().join("amail-home"))
+        .output()
+        .unwrap()
+}
+
+fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn check_release(release: Release) {
+    let Some(python) = release_python(release) else {
+        return;
+    };
+    let token = "interop-t0ken-7f3a";
+    let mut server = LiveServer::start(&python, token);
+    let tools = Tools(Session::new(config(&server, token)).unwrap());
+    seed(&tools);
+    let store = ServerStore::new(config(&server, token)).unwrap();
+
+    // The remote inbox is the server's fetch_inbox, agent by agent.
+    let inbox = store.load().unwrap();
+    assert!(inbox.problems.is_empty(), "{:?}", inbox.problems);
+    for agent in AGENTS {
+        let ours: BTreeSet<String> = inbox
+            .messages
+            .iter()
+            .filter(|m| m.recipients.iter().any(|r| r.agent == agent))
+            .map(|m| m.key.clone())
+            .collect();
+        assert_eq!(ours, tools.inbox_ids(agent), "{agent}'s inbox");
+    }
+    let help = inbox
+        .messages
+        .iter()
+        .find(|m| m.message.subject == "[b1] HELP_REQUEST")
+        .unwrap();
+    let help_id = help.key.clone();
+    assert!(help.is_pending_for("BlueLake") && help.is_pending_for("GreenCastle"));
+
+    // amail ack through the server: its ack view no longer lists it for
+    // BlueLake, and its own acknowledge_message reports amail's time.
+    let out = ok(&amail(
+        &server,
+        token,
+        &["ack", &help_id, "--as", "BlueLake"],
+    ));
+    assert!(
+        out.contains(&format!("acked {help_id} as BlueLake")),
+        "{out}"
+    );
+    let again = tools.call(
+        "acknowledge_message",
+        json!({"project_key": PROJECT, "agent_name": "BlueLake",
+               "message_id": help_id.parse::<i64>().unwrap()}),
+    );
+    assert_eq!(again["acknowledged"], true);
+    let pending = ok(&amail(&server, token, &["pending", "--json"]));
+    let pending: Vec<Value> = serde_json::from_str(&pending).unwrap();
+    let who: Vec<&str> = pending
+        .iter()
+        .filter(|p| p["key"] == help_id.as_str())
+        .map(|p| p["agent"].as_str().unwrap())
+        .collect();
+    assert_eq!(who, ["GreenCastle"], "{pending:?}");
+
+    // Mark read: the server's own mark_message_read returns amail's time.
+    let progress = inbox
+        .messages
+        .iter()
+        .find(|m| m.message.subject == "[b2] PROGRESS")
+        .unwrap()
+        .key
+        .clone();
+    let read = store
+        .mark_read(
+            Some(&inbox),
+            std::slice::from_ref(&progress),
+            "BlueLake",
+            chrono::Utc::now(),
+        )
+        .unwrap();
+    assert!(read[0].changed);
+    let server_read = tools.call(
+        "mark_message_read",
+        json!({"project_key": PROJECT, "agent_name": "BlueLake",
+               "message_id": progress.parse::<i64>().unwrap()}),
+    );
+    let server_read_at = amail_remote::convert::time_of(&server_read, "read_at").unwrap();
+    assert_eq!(server_read_at, read[0].read_at);
+
+    // Reply through amail: PurpleBear's fetch_inbox has it, in the thread,
+    // as a HELP_RESPONSE.
+    let out = ok(&amail(
+        &server,
+        token,
+        &[
+            "reply",
+            &help_id,
+            "--as",
+            "BlueLake",
+            "--body",
+            "Use the partial index.",
+        ],
+    ));
+    assert!(out.contains("to PurpleBear in thread b1"), "{out}");
+    let purple = tools.inbox("PurpleBear");
+    let reply = purple
+        .iter()
+        .find(|m| m["subject"] == "Re: [b1] HELP_REQUEST")
+        .unwrap_or_else(|| panic!("no reply in PurpleBear's inbox: {purple:?}"));
+    assert_eq!(reply["from"], "BlueLake");
+    assert_eq!(reply["thread_id"], "b1");
+    assert!(reply["body_md"]
+        .as_str()
+        .unwrap()
+        .starts_with("HELP_RESPONSE"));
+
+    // A new message composed in amail: GreenCastle's fetch_inbox has it.
+    let sent = store
+        .send(
+            None,
+            &Draft {
+                from: "BlueLake".into(),
+                to: vec!["GreenCastle".into()],
+                kind: Some("GUIDANCE".into()),
+                bead: Some("b2".into()),
+                subject: "index first".into(),
+                body: "Build the index before the backfill.".into(),
+                thread: None,
+                importance: None,
+                ack_required: false,
+            },
+            chrono::Utc::now(),
+        )
+        .unwrap();
+    let green = tools.inbox("GreenCastle");
+    let m = green
+        .iter()
+        .find(|m| amail_remote::convert::id_of(m).map(|i| i.to_string()) == Some(sent.key.clone()))
+        .unwrap_or_else(|| panic!("the new message is not in GreenCastle's inbox: {green:?}"));
+    assert_eq!(m["subject"], "[b2] GUIDANCE: index first");
+    assert_eq!(m["from"], "BlueLake");
+
+    // Since-ts reload picks up mail the server receives later.
+    let mut held = store.load().unwrap();
+    let before = held.messages.len();
+    tools.call(
+        "send_message",
+        json!({"project_key": PROJECT, "sender_name": "GreenCastle", "to": ["BlueLake"],
+               "subject": "[b2] PROGRESS", "body_md": "Bead: b2\nStep: 2", "thread_id": "b2"}),
+    );
+    store.reload(&mut held, &[]).unwrap();
+    assert_eq!(held.messages.len(), before + 1);
+    assert_eq!(
+        held.messages
+            .iter()
+            .map(|m| &m.key)
+            .collect::<BTreeSet<_>>(),
+        store
+            .load()
+            .unwrap()
+            .messages
+            .iter()
+            .map(|m| &m.key)
+            .collect::<BTreeSet<_>>()
+    );
+
+    // A wrong token: one line, exit 1, naming the server and the fix.
+    let out = amail(&server, "not-the-token", &["threads"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains(&server.url) && err.contains("401"), "{err}");
+    assert!(
+        !err.contains("not-the-token"),
+        "the token is never echoed: {err}"
+    );
+    // A wrong token writes nothing: the ack view still lists GreenCastle's.
+    let out = amail(
+        &server,
+        "not-the-token",
+        &["ack", &help_id, "--as", "GreenCastle"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+
+    // A tool error from the server: its own message, on one line.
+    let e = tools
+        .0
+        .call(
+            "fetch_inbox",
+            args(json!({"project_key": PROJECT, "agent_name": "NoSuchAgent"})),
+        )
+        .unwrap_err();
+    let line = e.to_string();
+    assert!(
+        line.starts_with(&server.url) && line.contains("fetch_inbox failed"),
+        "{line}"
+    );
+    assert!(!line.contains('\n'), "{line}");
+    // A server too old for a feature: 0.2.x dropped summarize_threads.
+    if release == Release::V021 {
+        let e = tools.0.call("summarize_threads", Map::new()).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("(0.2.x tools) has no summarize_threads tool"),
+            "{e}"
+        );
+    }
+    // An unknown project: one line, exit 1.
+    let out = amail(&server, token, &["threads", "--project", "nope"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no project nope on this server"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // A stopped server: one line, exit 1.
+    server.stop();
+    let out = amail(&server, token, &["pending"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("no server answers"), "{err}");
+}
+
+#[test]
+fn live_server_0_1_0() {
+    check_release(Release::V010);
+}
+
+#[test]
+fn live_server_0_2_1() {
+    check_release(Release::V021);
+}

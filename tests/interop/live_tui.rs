@@ -1,0 +1,143 @@
+//! The TUI on a live server, in a real terminal (tmux): a message the
+//! server receives while the inbox is open appears on screen without a
+//! key press (the server store asks to be polled; the TUI reloads with
+//! `since_ts` every second). The test waits with a generous limit and
+//! prints how long it took; the 2 s target is measured, not asserted
+//! (no timing assertions in tests).
+//!
+//! Skipped, with the reason printed, where tmux or the server's Python
+//! is missing.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use amail_remote::session::Session;
+use amail_remote::ServerConfig;
+use serde_json::json;
+
+use crate::support::interop::{release_python, LiveServer, Release};
+
+const PROJECT: &str = "/home/dev/tui-repo";
+
+fn tmux(args: &[&str]) -> std::process::Output {
+    Command::new("tmux")
+        .args(args)
+        .env_remove("TMUX")
+        .output()
+        .expect("tmux runs")
+}
+
+/// Kills the tmux session when the test ends, passing or not.
+struct TmuxSession(String);
+
+impl Drop for TmuxSession {
+    fn drop(&mut self) {
+        tmux(&["kill-session", "-t", &self.0]);
+    }
+}
+
+fn screen(session: &str) -> String {
+    String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-t", session]).stdout).into_owned()
+}
+
+fn wait_for(session: &str, needle: &str, limit: Duration) -> Option<Duration> {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if screen(session).contains(needle) {
+            return Some(start.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    None
+}
+
+#[test]
+fn the_tui_shows_mail_the_server_receives_while_open() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!("SKIPPED: tmux is not installed");
+        return;
+    }
+    let Some(python) = release_python(Release::V010) else {
+        return;
+    };
+    let token = "tui-t0ken-91c2";
+    let server = LiveServer::start(&python, token);
+    let tools = Session::new(ServerConfig {
+        url: server.url.clone(),
+        token: Some(token.into()),
+        project: None,
+        timeout: Duration::from_secs(60),
+    })
+    .unwrap();
+    let call = |tool: &str, a: serde_json::Value| {
+        tools
+            .call(tool, a.as_object().unwrap().clone())
+            .unwrap_or_else(|e| panic!("{tool}: {e}"))
+    };
+    call("ensure_project", json!({"human_key": PROJECT}));
+    for name in ["BlueLake", "GreenCastle"] {
+        call(
+            "register_agent",
+            json!({"project_key": PROJECT, "program": "x", "model": "y", "name": name}),
+        );
+    }
+    call(
+        "send_message",
+        json!({"project_key": PROJECT, "sender_name": "GreenCastle", "to": ["BlueLake"],
+               "subject": "[b1] PROGRESS first", "body_md": "Bead: b1\nStep: 1", "thread_id": "b1"}),
+    );
+    let token_file = server.dir.path().join("token");
+    std::fs::write(&token_file, token).unwrap();
+    let session = format!("amail-live-{}", std::process::id());
+    let cmd = format!(
+        "AMAIL_HOME={} {} inbox --server {} --token-file {} --as BlueLake",
+        server.dir.path().join("amail-home").display(),
+        env!("CARGO_BIN_EXE_amail"),
+        server.url,
+        token_file.display()
+    );
+    let ok = tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        &session,
+        "-x",
+        "120",
+        "-y",
+        "32",
+        "sh",
+        "-c",
+        &cmd,
+    ]);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let _guard = TmuxSession(session.clone());
+    assert!(
+        wait_for(&session, "PROGRESS first", Duration::from_secs(60)).is_some(),
+        "the inbox never showed the first message:\n{}",
+        screen(&session)
+    );
+
+    // The server receives a new message while the inbox is open.
+    call(
+        "send_message",
+        json!({"project_key": PROJECT, "sender_name": "GreenCastle", "to": ["BlueLake"],
+               "subject": "[b7] HELP_REQUEST live", "body_md": "Bead: b7\nIssue Type: STUCK",
+               "thread_id": "b7", "ack_required": true}),
+    );
+    // Its thread (b7) shows in the list, as a help request.
+    let seen = wait_for(&session, "b7", Duration::from_secs(30));
+    let Some(after) = seen else {
+        panic!(
+            "the new message never appeared without a key press:\n{}",
+            screen(&session)
+        );
+    };
+    eprintln!(
+        "new server mail on screen after {:.2}s",
+        after.as_secs_f64()
+    );
+}
