@@ -58,6 +58,7 @@ pub(crate) fn extra_lines(m: &Model) -> Vec<Line<'static>> {
         ("  y / e / d", "after $EDITOR: send / edit again / discard"),
         ("  Space", "choosing recipients: mark several"),
         ("  Enter", "keep search / choose"),
+        ("  Enter / Esc", "reject's reason: reject / cancel"),
     ] {
         out.push(Line::from(vec![
             Span::styled(fit(k, 24), t.accent()),
