@@ -13,7 +13,7 @@ use amail_tui::UiConfig;
 /// The sample's task in review (GreenCastle's login flow).
 const REVIEW: &str = "TASK-527-1";
 
-fn task(app: &TestApp, id: &str) -> TaskStatus {
+fn task<B: amail_tui::Backend>(app: &TestApp<B>, id: &str) -> TaskStatus {
     app.model
         .tasks
         .iter()
@@ -54,7 +54,7 @@ fn hint_line(screen: &str) -> String {
     last.trim_matches('"').trim().to_string()
 }
 
-fn notice(app: &TestApp) -> String {
+fn notice<B: amail_tui::Backend>(app: &TestApp<B>) -> String {
     app.model
         .notice
         .as_ref()
@@ -347,4 +347,65 @@ fn review_snapshots() {
             });
         }
     }
+}
+
+/// The same keys over the real backend and a real AOF store: `A` runs
+/// the router's approval (the dependent is promoted on disk), `X` its
+/// rejection (the reason lands in the Work Log), and the agents view
+/// reads the router's own mailbox view.
+#[test]
+fn the_keys_write_through_the_real_backend_to_the_store() {
+    use amail_core::router::task::Task;
+    use amail_core::router::Store;
+    const A: &str = "TASK-2026-02-09-301";
+    const B: &str = "TASK-2026-02-09-302";
+    const C: &str = "TASK-2026-02-09-303";
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("store");
+    let store = Store::open(&root).unwrap();
+    let put = |id: &str, status: &str, deps: &[&str]| {
+        let mut t = Task::new(
+            id,
+            &format!("Task {id}"),
+            status,
+            "2026-02-09T20:00:00.000Z",
+        );
+        t.fm.routing.agent = Some("ann".into());
+        t.fm.depends_on = deps.iter().map(|d| d.to_string()).collect();
+        store.insert(t).unwrap();
+    };
+    put(A, "review", &[]);
+    put(B, "backlog", &[A]);
+    put(C, "review", &[]);
+    let mail = dir.path().join("mail");
+    std::fs::create_dir_all(&mail).unwrap();
+    let backend = amail::backend::RealBackend::new(
+        mail,
+        amail_core::stores::LoadOptions::default(),
+        root.clone(),
+        false,
+    );
+    let mut app = TestApp::with_backend(backend, chrono::Utc::now(), UiConfig::default());
+    assert_eq!(app.model.tasks.len(), 3, "{:?}", app.model.load_error);
+    app.press(&format!("t/{A}<enter>A"));
+    let status = |id: &str| store.get(id).unwrap().unwrap().0;
+    assert_eq!(status(A), TaskStatus::Done);
+    assert_eq!(status(B), TaskStatus::Ready, "the cascade ran");
+    assert_eq!(
+        notice(&app),
+        format!("✓ {A} approved: done; 1 dependent ready now: {B}")
+    );
+    assert_eq!(task(&app, B), TaskStatus::Ready, "the board reloaded");
+    app.press(&format!("/{C}<enter>X"));
+    app.type_text("missing tests");
+    app.press("<enter>");
+    assert_eq!(status(C), TaskStatus::InProgress);
+    let (_, t) = store.get(C).unwrap().unwrap();
+    let log = t.body.split("## Work Log").nth(1).expect("a Work Log");
+    assert!(log.contains("missing tests"), "{log}");
+    // ann has B ready and C back in progress; nothing in review.
+    let q = amail_tui::Backend::mailbox(&mut app.backend, "ann").unwrap();
+    assert_eq!(q.inbox.len(), 1);
+    assert_eq!(q.processing.len(), 1);
+    assert!(q.outbox.is_empty());
 }
