@@ -6,6 +6,10 @@
 //! (and removed after) to the frame showing it, through the path the
 //! running TUI takes: the watcher's `FilesChanged`, `update`, the real
 //! backend's reload (incremental), `update` again, draw.
+//! Then the TUI's way since issue 16: a fresh model drawn at once while the
+//! load runs on the worker (`worker_first_ms`), and the load's report
+//! drawn (`worker_full_ms`), both from the worker's start; appended to
+//! the line.
 //! Usage: first_frame DIR
 
 use std::path::{Path, PathBuf};
@@ -37,13 +41,48 @@ fn main() {
     let redraw = t3.elapsed().as_secs_f64() * 1000.0 / n as f64;
     let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
     let new_file = new_file(Path::new(&dir), model);
+    let (worker_first, worker_full) = through_worker(Path::new(&dir));
     println!(
-        "{:.1} {:.1} {:.1} {:.2} {messages} {new_file:.1}",
+        "{:.1} {:.1} {:.1} {:.2} {messages} {new_file:.1} {worker_first:.1} {worker_full:.1}",
         ms(t0, t1),
         ms(t1, t2),
         ms(t0, t3),
         redraw
     );
+}
+
+/// Milliseconds to the first frame and to the loaded frame when the load
+/// runs on the worker, as `amail inbox` does.
+fn through_worker(root: &Path) -> (f64, f64) {
+    let t = Instant::now();
+    let store = PathBuf::from("/nonexistent/amail-first-frame-store");
+    let backend = RealBackend::new(root.to_path_buf(), LoadOptions::default(), store, false);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut worker = amail_tui::worker::Worker::spawn(Box::new(backend), move |m| {
+        let _ = tx.send(m);
+    });
+    let mut model = Model::new(
+        amail_tui::runtime::empty_inbox(),
+        Vec::new(),
+        chrono::Utc::now(),
+        UiConfig::default(),
+    );
+    worker.dispatch(&mut model.inbox, amail_tui::Command::Load);
+    model.working = worker.busy();
+    std::hint::black_box(render_terminal(&model, 120, 40));
+    let first = t.elapsed().as_secs_f64() * 1000.0;
+    loop {
+        let msg = rx.recv().expect("the worker reports");
+        let done = msg.from_backend();
+        update(&mut model, msg);
+        if done {
+            worker.reported();
+            break;
+        }
+    }
+    model.working = worker.busy();
+    std::hint::black_box(render_terminal(&model, 120, 40));
+    (first, t.elapsed().as_secs_f64() * 1000.0)
 }
 
 /// Milliseconds from a new file landing to the frame that shows it.

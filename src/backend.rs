@@ -128,7 +128,14 @@ impl Backend for RealBackend {
     }
 
     fn load(&mut self) -> Result<Inbox, String> {
-        let inbox = self.mail()?.load().map_err(|e| e.to_string())?;
+        self.load_with_progress(&|_, _| ())
+    }
+
+    fn load_with_progress(&mut self, progress: &dyn Fn(usize, usize)) -> Result<Inbox, String> {
+        let inbox = self
+            .mail()?
+            .load_with_progress(progress)
+            .map_err(|e| e.to_string())?;
         if self.route {
             self.route_all(&inbox)?;
         }

@@ -98,7 +98,7 @@ fn check_source(args: &InboxArgs) -> Result<(), CliError> {
 /// replies.
 /// Any other SOURCE is read as is; the board shows `--store`, else the
 /// store beside SOURCE (`DIR/store` for `DIR/mail`), else the default one.
-fn make_backend(args: &InboxArgs, max_bytes: u64) -> Result<Box<dyn Backend>, CliError> {
+fn make_backend(args: &InboxArgs, max_bytes: u64) -> Result<Box<dyn Backend + Send>, CliError> {
     if args.demo {
         let dir = demo_dir(&super::amail_home(), args.fresh)?;
         return Ok(Box::new(RealBackend::new(

@@ -147,6 +147,10 @@ fn the_readme_table_lists_every_field_each_command_prints() {
         ("threads", vec!["threads", &mail, "--json"]),
         ("tasks", vec!["tasks", "--store", &store, "--json"]),
         (
+            "tasks",
+            vec!["tasks", "--store", &store, "--agent", "BlueLake", "--json"],
+        ),
+        (
             "doctor",
             vec!["doctor", "--store", &store, "--check", "--json"],
         ),

@@ -18,7 +18,9 @@ mod support {
 mod demo_mcp_corpus;
 mod incremental;
 mod mailbox;
+mod mcp_db_bodies;
 mod mcp_store;
 mod reply_rules;
 mod source_same_files;
+mod subset;
 mod triage;

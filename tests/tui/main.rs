@@ -14,3 +14,4 @@ mod tmux;
 mod triage;
 mod truth;
 mod watch;
+mod worker;

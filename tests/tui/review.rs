@@ -409,3 +409,60 @@ fn the_keys_write_through_the_real_backend_to_the_store() {
     assert_eq!(q.processing.len(), 1);
     assert!(q.outbox.is_empty());
 }
+
+/// In the app the three calls run on the backend worker (issue 16) and
+/// their outcomes count as its reports, so "working" clears once they
+/// are in.
+#[test]
+fn the_worker_runs_review_and_queue_calls_and_counts_their_reports() {
+    use amail_tui::msg::{Msg, Verdict};
+    use amail_tui::worker::Worker;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut worker = Worker::spawn(Box::new(FakeBackend::sample()), move |m| {
+        let _ = tx.send(m);
+    });
+    let mut inbox = amail_tui::runtime::empty_inbox();
+    for cmd in [
+        amail_tui::Command::Mailbox {
+            agent: "GreenCastle".into(),
+        },
+        amail_tui::Command::Reject {
+            id: REVIEW.into(),
+            reason: "needs a test".into(),
+        },
+        amail_tui::Command::Approve { id: REVIEW.into() },
+    ] {
+        assert!(worker.dispatch(&mut inbox, cmd).is_none(), "not inline");
+        assert!(worker.busy());
+        let msg = rx
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("the worker reports");
+        assert!(msg.from_backend(), "{msg:?}");
+        worker.reported();
+        assert!(!worker.busy());
+        match msg {
+            Msg::MailboxRead { agent, result } => {
+                assert_eq!(agent, "GreenCastle");
+                assert_eq!(result.unwrap().outbox.len(), 1);
+            }
+            Msg::Reviewed {
+                id,
+                verdict: Verdict::Rejected,
+                result,
+            } => {
+                assert_eq!(id, REVIEW);
+                assert_eq!(
+                    result.unwrap(),
+                    format!("{REVIEW} rejected: back in progress")
+                );
+            }
+            // Rejected first, so the approval is refused: not in review.
+            Msg::Reviewed {
+                verdict: Verdict::Approved,
+                result,
+                ..
+            } => assert!(result.unwrap_err().contains("not in review")),
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -299,3 +299,98 @@ fn compose_a_message_and_ack_several_at_once_in_a_real_terminal() {
     assert!(out.contains("EXIT=0"), "{out}");
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// Issue 16: backend work never freezes the screen. A generated
+/// mcp_agent_mail store whose database another process holds locked: the
+/// first frame shows the spinner while the load waits for the lock, keys
+/// work (help opens and closes), and once the lock is let go the full
+/// inbox arrives (its thread count in the title) and the spinner goes.
+#[test]
+fn a_locked_database_shows_the_spinner_and_keys_still_work() {
+    use rusqlite::Connection;
+    let dir = tempfile::tempdir().unwrap();
+    let now = chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 1, 15, 12, 0, 0).unwrap();
+    amail::demo::corpus::mcp::write_mcp_corpus(dir.path(), 1100, now).unwrap();
+    let threads = amail_core::stores::load(dir.path(), &Default::default())
+        .unwrap()
+        .threads
+        .len();
+    let db = dir.path().join("storage.sqlite3");
+    let lock = Connection::open(&db).unwrap();
+    // A rollback-journal database: an exclusive writer shuts readers out
+    // (in WAL mode they would read past it).
+    lock.execute_batch("PRAGMA journal_mode=DELETE; BEGIN EXCLUSIVE; UPDATE messages SET importance = importance WHERE id = 1;")
+        .unwrap();
+
+    let bin = env!("CARGO_BIN_EXE_amail");
+    let home = dir.path().join("home");
+    let cmd = format!(
+        "AMAIL_HOME='{}' AMAIL_CONFIG=/nonexistent/config.toml AMAIL_SQLITE_BUSY_MS=600000 TERM=xterm-256color '{bin}' inbox '{}'; echo \"EXIT=$?\"; sleep 120",
+        home.display(),
+        dir.path().display()
+    );
+    let Some(t) = Tmux::start("locked", &cmd) else {
+        return;
+    };
+    t.wait_for("working");
+    t.wait_for("Threads · All · 0");
+    // Keys are handled while the load waits.
+    t.text("?");
+    t.wait_for("Help · ? closes");
+    t.text("?");
+    t.wait_for("Threads · All · 0");
+    assert!(t.screen().contains("working"), "{}", t.screen());
+
+    lock.execute_batch("COMMIT").unwrap();
+    let full = t.wait_for(&format!("Threads · All · {threads}"));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while t.screen().contains("working") {
+        assert!(Instant::now() < deadline, "spinner never went:\n{full}");
+        sleep(Duration::from_millis(100));
+    }
+    t.text("q");
+    let after = t.wait_for("EXIT=");
+    assert!(after.contains("EXIT=0"), "{after}");
+}
+
+/// Issue 16: a large generated mailbox opens at once with the load's
+/// progress (files done of all, per second) in the status bar, then the
+/// full counts. (The load of 20,000 files in a test build takes far longer
+/// than the 100 ms between progress reports, so the count is on screen
+/// for many polls.)
+#[test]
+fn a_large_mailbox_shows_the_load_progress_then_the_full_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 1, 15, 12, 0, 0).unwrap();
+    let mail = dir.path().join("mail");
+    amail::demo::corpus::write_corpus(&mail, 20_000, now).unwrap();
+    let threads = amail_core::stores::load(&mail, &Default::default())
+        .unwrap()
+        .threads
+        .len();
+    let bin = env!("CARGO_BIN_EXE_amail");
+    let home = dir.path().join("home");
+    let cmd = format!(
+        "AMAIL_HOME='{}' AMAIL_CONFIG=/nonexistent/config.toml TERM=xterm-256color '{bin}' inbox '{}' 2>/dev/null; echo \"EXIT=$?\"; sleep 120",
+        home.display(),
+        mail.display()
+    );
+    let Some(t) = Tmux::start("large", &cmd) else {
+        return;
+    };
+    let loading = t.wait_for("/20000 · ");
+    assert!(loading.contains("loading "), "{loading}");
+    t.wait_for(&format!("Threads · All · {threads}"));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while t.screen().contains("loading ") {
+        assert!(
+            Instant::now() < deadline,
+            "progress never went:\n{}",
+            t.screen()
+        );
+        sleep(Duration::from_millis(100));
+    }
+    t.text("q");
+    let after = t.wait_for("EXIT=");
+    assert!(after.contains("EXIT=0"), "{after}");
+}

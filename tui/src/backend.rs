@@ -19,6 +19,13 @@ pub trait Backend {
     fn describe(&self) -> String;
     /// Reads the whole inbox (called at start, on reload and on file change).
     fn load(&mut self) -> Result<Inbox, String>;
+    /// [`load`](Backend::load), telling `progress` files done and files
+    /// in all as it goes (the worker turns it into the status bar's
+    /// count). The default reports nothing.
+    fn load_with_progress(&mut self, progress: &dyn Fn(usize, usize)) -> Result<Inbox, String> {
+        let _ = progress;
+        self.load()
+    }
     /// Brings `inbox` (the one on screen) up to date after the watcher saw
     /// `changed` files change. The default reads everything again; on an
     /// error `inbox` is left as it was.

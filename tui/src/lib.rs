@@ -8,6 +8,7 @@
 //! - [`runtime`]: the event loop (keys, resize, ticks, file watch in one
 //!   channel), command execution through a [`Backend`], redraw when dirty;
 //! - [`backend`]: the trait every side effect goes through;
+//! - [`worker`]: the thread that runs the backend's work off the UI thread;
 //! - [`keymap`], [`theme`], [`config`]: rebindable keys, light/dark
 //!   palettes, partial overrides from the config file;
 //! - [`text`]: widths in columns (agent text is made safe by
@@ -30,6 +31,7 @@ pub mod text;
 pub mod theme;
 pub mod update;
 pub mod view;
+pub mod worker;
 
 pub use backend::Backend;
 pub use config::UiConfig;

@@ -315,6 +315,10 @@ pub struct Model {
     pub notice: Option<Notice>,
     pub watch: WatchState,
     pub load_error: Option<String>,
+    /// Backend work (a load, an ack, a reply) has not reported yet.
+    pub working: bool,
+    /// How far the load on the worker is: files done, in all, per second.
+    pub progress: Option<(usize, usize, u64)>,
     pub size: (u16, u16),
     pub offsets: Offsets,
     /// Lazily computed [`Counts`]; cleared by [`Model::data_changed`].
@@ -361,6 +365,8 @@ impl Model {
             notice: None,
             watch: WatchState::Off,
             load_error: None,
+            working: false,
+            progress: None,
             size: (80, 24),
             offsets: Offsets::default(),
             counts: Default::default(),

@@ -49,6 +49,13 @@ pub enum Msg {
     /// These watched files changed (a debounced burst): only they are read
     /// again where the backend can (see `Backend::reload`).
     FilesChanged(Vec<PathBuf>),
+    /// A load on the worker has read `done` of `total` files, at
+    /// `per_sec` files a second so far.
+    Progress {
+        done: usize,
+        total: usize,
+        per_sec: u64,
+    },
     Loaded {
         inbox: Result<Inbox, String>,
         tasks: Result<Vec<TaskSummary>, String>,

@@ -2,8 +2,10 @@
 //! stream, a 1 s clock tick and the debounced file watcher; `update`;
 //! commands executed through the [`Backend`]; redraw only when dirty.
 //!
-//! Runs on a current-thread tokio runtime: the app is single-user and the
-//! backend calls are short, so one thread keeps the model free of locks.
+//! Runs on a current-thread tokio runtime: the app is single-user, so one
+//! thread keeps the model free of locks. Backend work (loading, acks,
+//! replies) runs on the [`Worker`]'s thread and reports back through the
+//! same channel, so the screen never waits for a disk or a database.
 
 use std::io;
 use std::path::PathBuf;
@@ -24,6 +26,7 @@ use super::msg::{Command, Msg, Verdict, WatchState};
 use super::terminal::{install_panic_hook, CrosstermOps, TerminalGuard};
 use super::update::update;
 use super::view::view;
+use super::worker::Worker;
 use amail_core::inbox::{Inbox, SourceKind};
 
 /// A burst of file events has settled when this long passes without a new
@@ -124,14 +127,14 @@ pub fn empty_inbox() -> Inbox {
 
 /// Runs the app until the user quits. The terminal is restored on return,
 /// on error and on panic.
-pub fn run(backend: Box<dyn Backend>, opts: RunOptions) -> io::Result<()> {
+pub fn run(backend: Box<dyn Backend + Send>, opts: RunOptions) -> io::Result<()> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     rt.block_on(run_loop(backend, opts))
 }
 
-async fn run_loop(mut backend: Box<dyn Backend>, opts: RunOptions) -> io::Result<()> {
+async fn run_loop(backend: Box<dyn Backend + Send>, opts: RunOptions) -> io::Result<()> {
     install_panic_hook();
     let opts_mouse = opts.config.mouse;
     // Test hook, only with the `test-hooks` feature: the key in
@@ -144,9 +147,7 @@ async fn run_loop(mut backend: Box<dyn Backend>, opts: RunOptions) -> io::Result
     let mut model =
         Model::new(empty_inbox(), Vec::new(), Utc::now(), opts.config).with_identity(opts.identity);
     model.source = backend.describe();
-    if let Some(msg) = execute(&mut *backend, &mut empty_inbox(), Command::Load) {
-        update(&mut model, msg);
-    }
+    let watch_paths = backend.watch_paths();
 
     let mut ops = CrosstermOps::stdout();
     ops.mouse = opts_mouse;
@@ -156,9 +157,16 @@ async fn run_loop(mut backend: Box<dyn Backend>, opts: RunOptions) -> io::Result
     model.size = (size.width, size.height);
 
     let (tx, mut rx) = unbounded_channel::<Msg>();
+    let report = tx.clone();
+    let mut worker = Worker::spawn(backend, move |msg| {
+        let _ = report.send(msg);
+    });
+    // The first frame is drawn at once; the inbox arrives when loaded.
+    worker.dispatch(&mut model.inbox, Command::Load);
+    model.working = worker.busy();
     let mut input = spawn_input(tx.clone());
     spawn_ticks(tx.clone());
-    let _watcher = start_watcher(backend.watch_paths(), tx.clone());
+    let _watcher = start_watcher(watch_paths, tx.clone());
 
     loop {
         if model.dirty {
@@ -180,6 +188,9 @@ async fn run_loop(mut backend: Box<dyn Backend>, opts: RunOptions) -> io::Result
             if k.code == ratatui::crossterm::event::KeyCode::Char(c) {
                 panic!("AMAIL_TEST_PANIC_KEY pressed");
             }
+        }
+        if msg.from_backend() {
+            worker.reported();
         }
         let mut next = Some(msg);
         while let Some(msg) = next.take() {
@@ -203,8 +214,12 @@ async fn run_loop(mut backend: Box<dyn Backend>, opts: RunOptions) -> io::Result
                     model.dirty = true;
                     Some(Msg::EditorClosed(result))
                 }
-                Some(cmd) => execute(&mut *backend, &mut model.inbox, cmd),
+                Some(cmd) => worker.dispatch(&mut model.inbox, cmd),
             };
+        }
+        if model.working != worker.busy() {
+            model.working = worker.busy();
+            model.dirty = true;
         }
     }
     Ok(())

@@ -249,3 +249,44 @@ impl Inbox {
         }
     }
 }
+
+impl Inbox {
+    /// The messages with these keys and their threads, for work done away
+    /// from the inbox on screen (an ack or reply on the TUI's worker
+    /// thread): a store that answers from a loaded inbox finds the same
+    /// messages and thread ids there, without a copy of the whole inbox.
+    /// Agents and problems are left out; keys not found are skipped.
+    pub fn subset(&self, keys: &[&str]) -> Inbox {
+        let mut messages: Vec<InboxMessage> = Vec::new();
+        let mut threads: Vec<Thread> = Vec::new();
+        for key in keys {
+            let Some(m) = self.message_by_key(key) else {
+                continue;
+            };
+            if messages.iter().any(|x| x.key == m.key) {
+                continue;
+            }
+            let mut m = m.clone();
+            let thread = &self.threads[m.thread];
+            m.thread = match threads.iter().position(|t| t.id == thread.id) {
+                Some(i) => i,
+                None => {
+                    threads.push(Thread {
+                        messages: Vec::new(),
+                        ..thread.clone()
+                    });
+                    threads.len() - 1
+                }
+            };
+            threads[m.thread].messages.push(messages.len());
+            messages.push(m);
+        }
+        Inbox {
+            source: self.source.clone(),
+            messages,
+            threads,
+            agents: Vec::new(),
+            problems: Vec::new(),
+        }
+    }
+}

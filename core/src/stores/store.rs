@@ -95,12 +95,19 @@ pub struct Draft {
 /// reads what is needed now (the CLI). The store's own records (the ack
 /// journal, the database) stay the truth for "already acked", so a stale
 /// inbox cannot cause a double ack.
-pub trait MailStore {
+pub trait MailStore: Send {
     /// Where the mail is, as the user named it (for the status bar).
     fn describe(&self) -> String;
     /// Reads every message into an [`Inbox`]. Problems with single files go
     /// to `Inbox::problems`; the rest loads.
     fn load(&self) -> Result<Inbox, Error>;
+    /// [`load`](MailStore::load), telling `progress` how many of how many
+    /// files are read as it goes (for a progress count; called from the
+    /// loading thread, often). The default reports nothing.
+    fn load_with_progress(&self, progress: &dyn Fn(usize, usize)) -> Result<Inbox, Error> {
+        let _ = progress;
+        self.load()
+    }
     /// Brings `inbox` (loaded from this store) up to date after `changed`
     /// paths changed (added, modified or removed); an empty list means
     /// "something changed". The default reads everything again. On an

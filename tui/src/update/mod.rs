@@ -74,7 +74,17 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             changed,
             before: Box::new(m.lists_before()),
         }),
+        Msg::Progress {
+            done,
+            total,
+            per_sec,
+        } => {
+            m.progress = Some((done, total, per_sec));
+            m.dirty = true;
+            None
+        }
         Msg::Loaded { inbox, tasks } => {
+            m.progress = None;
             let before = m.lists_before();
             let inbox = inbox.map(|i| m.inbox = i);
             loaded(m, &before, inbox, tasks);

@@ -44,6 +44,14 @@ pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
             t.warn(),
         ));
     }
+    match m.progress {
+        Some((done, total, per_sec)) if m.working => right.push(Span::styled(
+            format!("{} loading {done}/{total} · {per_sec}/s ", spinner(m)),
+            t.warn(),
+        )),
+        _ if m.working => right.push(Span::styled(format!("{} working ", spinner(m)), t.warn())),
+        _ => {}
+    }
     right.push(match &m.watch {
         WatchState::Watching => Span::styled(if narrow { "◉ " } else { "◉ live " }, t.ok()),
         WatchState::Off => Span::styled(if narrow { "○ " } else { "○ not watching " }, t.muted()),
@@ -188,4 +196,11 @@ fn draw_reason(m: &Model, f: &mut Frame, area: Rect, task: &str, text: &str) {
         tail,
     ]);
     f.render_widget(Paragraph::new(line), area);
+}
+
+/// One frame of the spinner shown while backend work is out, turned by
+/// the clock's ticks.
+fn spinner(m: &Model) -> char {
+    const FRAMES: [char; 4] = ['◐', '◓', '◑', '◒'];
+    FRAMES[(m.now.timestamp().rem_euclid(4)) as usize]
 }

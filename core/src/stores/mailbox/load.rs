@@ -30,7 +30,18 @@ type ParsedFile = Result<(FileMessages, Option<String>), String>;
 /// framing, plus the ack journal. Files over `max_bytes` are problems, not
 /// read.
 pub fn load_mailbox(root: &Path, max_bytes: u64) -> Result<Inbox, Error> {
+    load_mailbox_with(root, max_bytes, &|_, _| ())
+}
+
+/// [`load_mailbox`], telling `progress` (files done, files in all) after
+/// each chunk joined.
+pub fn load_mailbox_with(
+    root: &Path,
+    max_bytes: u64,
+    progress: &dyn Fn(usize, usize),
+) -> Result<Inbox, Error> {
     let (paths, mut problems) = walk::walk(root).into_parts();
+    progress(0, paths.len());
     let (acks, journal_problems) = journal::read(root);
     problems.extend(journal_problems);
     // About one message per file; sized up front so a big mailbox is not
@@ -74,6 +85,7 @@ pub fn load_mailbox(root: &Path, max_bytes: u64) -> Result<Inbox, Error> {
                     Err(why) => problems.push((path.clone(), why)),
                 }
             }
+            progress(paths.len() - pending.len(), paths.len());
             std::ops::ControlFlow::<()>::Continue(())
         },
     );

@@ -26,7 +26,7 @@ use std::path::PathBuf;
 use chrono::{DateTime, Utc};
 
 pub use incremental::{reload_changed, Reload};
-pub use load::load_mailbox;
+pub use load::{load_mailbox, load_mailbox_with};
 pub use reply::{render_spec_text, SpecMail};
 
 use super::error::Error;
@@ -66,6 +66,10 @@ impl MailStore for MailboxStore {
 
     fn load(&self) -> Result<Inbox, Error> {
         load_mailbox(&self.root, self.max_bytes)
+    }
+
+    fn load_with_progress(&self, progress: &dyn Fn(usize, usize)) -> Result<Inbox, Error> {
+        load_mailbox_with(&self.root, self.max_bytes, progress)
     }
 
     /// Only the changed files are read ([`reload_changed`]), unless `inbox`

@@ -11,7 +11,6 @@
 //!   (`filelock.SoftFileLock`: a lock is held while its file exists);
 //! - one Git commit when the archive is a Git repository.
 
-use std::collections::BTreeMap;
 use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -22,6 +21,7 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use super::db::MessageRow;
+use super::render;
 use crate::fsio;
 use crate::stores::error::Error;
 use crate::stores::names::{check_components, subject_slug, unsafe_component};
@@ -66,80 +66,50 @@ pub fn file_name(m: &ArchiveMessage) -> String {
 
 /// The file content, byte for byte as the Python server writes it.
 pub fn render_file(m: &ArchiveMessage) -> String {
-    let mut fm: BTreeMap<&str, Value> = BTreeMap::new();
-    fm.insert("ack_required", Value::Bool(m.ack_required));
-    fm.insert("attachments", Value::Array(vec![]));
-    fm.insert("bcc", strings(&m.bcc));
-    fm.insert("cc", strings(&m.cc));
-    fm.insert("created", Value::String(python_iso(m.created)));
-    fm.insert("from", Value::String(m.from.clone()));
-    fm.insert("id", Value::from(m.id));
-    fm.insert("importance", Value::String(m.importance.clone()));
-    fm.insert("project", Value::String(m.project.clone()));
-    fm.insert("project_slug", Value::String(m.project_slug.clone()));
-    fm.insert("subject", Value::String(m.subject.clone()));
-    fm.insert(
-        "thread_id",
-        m.thread_id
-            .clone()
-            .map(Value::String)
-            .unwrap_or(Value::Null),
-    );
-    fm.insert("to", strings(&m.to));
-    let json = serde_json::to_string_pretty(&fm).unwrap_or_else(|_| "{}".into());
-    format!(
-        "---json\n{}\n---\n\n{}\n",
-        ascii_escape(&json),
-        m.body_md.trim()
-    )
+    fn strs(v: &[String]) -> Vec<&str> {
+        v.iter().map(String::as_str).collect()
+    }
+    render::file(&render::Fields {
+        id: m.id,
+        thread_id: m.thread_id.as_deref(),
+        project: &m.project,
+        project_slug: &m.project_slug,
+        from: &m.from,
+        to: strs(&m.to),
+        cc: strs(&m.cc),
+        bcc: strs(&m.bcc),
+        subject: &m.subject,
+        importance: &m.importance,
+        ack_required: m.ack_required,
+        created: m.created,
+        body_md: &m.body_md,
+    })
 }
 
 /// The archive form of a database row that has no archive file.
 pub(crate) fn render_row_file(row: &MessageRow) -> String {
-    let kind = |k: &str| -> Vec<String> {
+    let kind = |k: &str| -> Vec<&str> {
         row.recipients
             .iter()
             .filter(|r| r.kind == k)
-            .map(|r| r.agent.clone())
+            .map(|r| r.agent.as_str())
             .collect()
     };
-    render_file(&ArchiveMessage {
+    render::file(&render::Fields {
         id: row.id,
-        thread_id: row.thread_id.clone(),
-        project: row.project_key.clone(),
-        project_slug: row.project_slug.clone(),
-        from: row.sender.clone(),
+        thread_id: row.thread_id.as_deref(),
+        project: &row.project_key,
+        project_slug: &row.project_slug,
+        from: &row.sender,
         to: kind("to"),
         cc: kind("cc"),
         bcc: kind("bcc"),
-        subject: row.subject.clone(),
-        importance: row.importance.clone(),
+        subject: &row.subject,
+        importance: &row.importance,
         ack_required: row.ack_required,
         created: row.created.unwrap_or(DateTime::<Utc>::UNIX_EPOCH),
-        body_md: row.body_md.clone(),
+        body_md: &row.body_md,
     })
-}
-
-fn strings(v: &[String]) -> Value {
-    Value::Array(v.iter().cloned().map(Value::String).collect())
-}
-
-/// Python's `json.dumps` default `ensure_ascii=True`: every non-ASCII
-/// character as `\uXXXX` (UTF-16 surrogate pairs beyond the BMP). Outside
-/// strings JSON is ASCII already, so a plain pass over the text is exact.
-fn ascii_escape(json: &str) -> String {
-    let mut out = String::with_capacity(json.len());
-    for c in json.chars() {
-        if c.is_ascii() {
-            out.push(c);
-        } else {
-            let mut buf = [0u16; 2];
-            for unit in c.encode_utf16(&mut buf) {
-                out.push_str(&format!("\\u{unit:04x}"));
-            }
-        }
-    }
-    out
 }
 
 /// The paths (relative to the archive root) of every copy of a message.
@@ -427,15 +397,5 @@ fn is_stale(lock: &Path, owner: &Path) -> bool {
     match created {
         Some(c) => now - c >= STALE_AFTER.as_secs_f64(),
         None => false,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escapes_like_python() {
-        assert_eq!(ascii_escape("\"é😀\""), "\"\\u00e9\\ud83d\\ude00\"");
     }
 }

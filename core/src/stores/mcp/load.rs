@@ -23,19 +23,58 @@ use crate::stores::read::{fill_from_frontmatter, read_and_parse, recipients_from
 /// An mcp_agent_mail archive with (when found) its database.
 ///
 /// The database decides which messages exist and who received them, with
-/// their read and ack state; the canonical archive file gives the text the
-/// parser sees. A message in the database without an archive file is parsed
-/// from its database row; an archive file unknown to the database still
-/// loads, with recipients from its front matter. Archive files over
-/// `max_bytes` are problems, not read.
+/// their read and ack state, and holds each message's body: a row with a
+/// body is parsed from the row (rendered as the archive file the server
+/// writes for it, so the parser sees the same text), and its archive file
+/// is never opened; the archive is read only where the database lacks a
+/// body, and for files the database does not know (they still load, with
+/// recipients from their front matter). The archive's canonical folders are
+/// still listed (names only, no opens) to find those. Without a database
+/// the whole archive is read. Archive files over `max_bytes` are problems,
+/// not read.
 pub(crate) fn load_mcp(archive: &Path, db: Option<&Path>, max_bytes: u64) -> Result<Inbox, Error> {
     let (canonical, mut problems) = walk::store_files(archive).into_parts();
+    let db_path = db.map(Path::to_path_buf);
+    let rows = match db {
+        Some(db) => {
+            let conn = mcp_db::open_read_only(db).map_err(|e| Error::db(db, e))?;
+            mcp_db::read_messages(&conn).map_err(|e| Error::db(db, e))?
+        }
+        None => {
+            problems.push((
+                archive.join(DB_FILE),
+                "no storage.sqlite3 found beside the archive (give it with --db): \
+                 recipients come from the archive files, read and ack state is unknown"
+                    .into(),
+            ));
+            Vec::new()
+        }
+    };
+
+    // Which canonical files need reading: the server names each one
+    // `..__<id>.md`, so a file of a row with a body is known by name.
+    let with_body: HashSet<i64> = rows.iter().filter(|r| has_body(r)).map(|r| r.id).collect();
+    let mut file_of: HashMap<i64, PathBuf> = HashMap::with_capacity(with_body.len());
+    let mut to_read = Vec::new();
+    for path in canonical {
+        match id_in_name(&path).filter(|id| with_body.contains(id)) {
+            Some(id) if file_of.contains_key(&id) => problems.push((
+                path,
+                format!("second canonical file for message {id}; ignored"),
+            )),
+            Some(id) => {
+                file_of.insert(id, path);
+            }
+            None => to_read.push(path),
+        }
+    }
+
     // id -> (slug, path, parsed message, front matter)
     let mut by_id: HashMap<String, (String, PathBuf, OwnedMessage, Box<FrontMatter>)> =
         HashMap::new();
     let mut without_id = Vec::new();
-    let parsed = parallel::map(&canonical, |path| read_and_parse(path, max_bytes));
-    for (path, result) in canonical.into_iter().zip(parsed) {
+    let parsed = parallel::map(&to_read, |path| read_and_parse(path, max_bytes));
+    for (path, result) in to_read.into_iter().zip(parsed) {
         let slug = walk::project_of(&path)
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
@@ -59,7 +98,9 @@ pub(crate) fn load_mcp(archive: &Path, db: Option<&Path>, max_bytes: u64) -> Res
         };
         match fm.id_text() {
             Some(id) => {
-                if by_id.contains_key(&id) {
+                let dup = by_id.contains_key(&id)
+                    || id.parse().is_ok_and(|id: i64| file_of.contains_key(&id));
+                if dup {
                     problems.push((
                         path,
                         format!("second canonical file for message {id}; ignored"),
@@ -72,31 +113,21 @@ pub(crate) fn load_mcp(archive: &Path, db: Option<&Path>, max_bytes: u64) -> Res
         }
     }
 
-    let db_path = db.map(Path::to_path_buf);
-    let rows = match db {
-        Some(db) => {
-            let conn = mcp_db::open_read_only(db).map_err(|e| Error::db(db, e))?;
-            mcp_db::read_messages(&conn).map_err(|e| Error::db(db, e))?
-        }
-        None => {
-            problems.push((
-                archive.join(DB_FILE),
-                "no storage.sqlite3 found beside the archive (give it with --db): \
-                 recipients come from the archive files, read and ack state is unknown"
-                    .into(),
-            ));
-            Vec::new()
-        }
-    };
+    // Rows whose text is not in a file read above are parsed from the row,
+    // on every core (the parse is the cost once the opens are gone).
+    let keys: Vec<String> = rows.iter().map(|r| r.id.to_string()).collect();
+    let from_rows = parallel::map(&rows, |row| {
+        (!by_id.contains_key(&row.id.to_string())).then(|| parse_row(row))
+    });
 
     let mut loaded = Vec::with_capacity(rows.len() + by_id.len());
-    for row in rows {
-        let key = row.id.to_string();
-        let (path, mut message) = match by_id.remove(&key) {
-            Some((_, path, message, _)) => (Some(path), message),
-            None => (None, parse_row(&row)),
+    for ((row, key), from_row) in rows.iter().zip(keys).zip(from_rows) {
+        let (path, mut message) = match (by_id.remove(&key), from_row) {
+            (Some((_, path, message, _)), _) => (Some(path), message),
+            (None, Some(message)) => (file_of.remove(&row.id), message),
+            (None, None) => (None, parse_row(row)),
         };
-        override_from_row(&mut message, &row);
+        override_from_row(&mut message, row);
         let recipients = row
             .recipients
             .iter()
@@ -151,8 +182,22 @@ pub(crate) fn load_mcp(archive: &Path, db: Option<&Path>, max_bytes: u64) -> Res
     Ok(build(SourceKind::McpStore { root, db }, loaded, problems))
 }
 
-/// Parses a database row that has no archive file, through the same
-/// archive framing the server would have written.
+/// Whether the database holds the message's text (the server always
+/// writes one; a row without it is read from its archive file).
+fn has_body(row: &MessageRow) -> bool {
+    !row.body_md.trim().is_empty()
+}
+
+/// The id in a canonical file's name, `<ISO>__<subject-slug>__<id>.md`
+/// (`archive::file_name`).
+fn id_in_name(path: &Path) -> Option<i64> {
+    let stem = path.file_name()?.to_str()?.strip_suffix(".md")?;
+    let (_, id) = stem.rsplit_once("__")?;
+    id.parse().ok().filter(|&id: &i64| id > 0)
+}
+
+/// Parses a database row through the same archive framing the server
+/// writes for it, so it reads as its archive file would.
 fn parse_row(row: &MessageRow) -> OwnedMessage {
     let text = render_row_file(row);
     amail_parser::parse_bytes(text.as_bytes(), &ParseOptions::default())

@@ -19,6 +19,7 @@ pub mod db;
 pub mod frontmatter;
 mod load;
 mod read;
+mod render;
 mod reply;
 mod send;
 pub mod timestamps;

@@ -1,0 +1,115 @@
+//! An mcp_agent_mail storage root loads its messages from the database
+//! (issue 16): a row's body is parsed as the archive file the server
+//! writes for it, and the archive is read only where the database lacks
+//! a body. Both paths give the same inbox, on the real server's fixture
+//! and on a generated corpus; the archive is really not read where the
+//! database has the body.
+
+use std::path::{Path, PathBuf};
+
+use amail::demo::corpus::mcp;
+use amail_core::inbox::Inbox;
+use amail_core::stores::{self, LoadOptions};
+use chrono::{TimeZone, Utc};
+use rusqlite::Connection;
+
+use crate::support::copy::fixture_copy;
+
+fn load(root: &Path) -> Inbox {
+    stores::load(root, &LoadOptions::default()).unwrap()
+}
+
+fn db_of(inbox: &Inbox) -> PathBuf {
+    match &inbox.source {
+        amail_core::inbox::SourceKind::McpStore { db, .. } => db.clone(),
+        other => panic!("not an mcp store: {other:?}"),
+    }
+}
+
+/// Empties every `body_md`: the loader must take each text from the archive.
+fn blank_bodies(db: &Path) {
+    let conn = Connection::open(db).unwrap();
+    let n = conn
+        .execute("UPDATE messages SET body_md = ''", [])
+        .unwrap();
+    assert!(n > 0);
+}
+
+/// Rewrites the body of every canonical archive file.
+fn scribble_on_archive(root: &Path) -> usize {
+    let mut n = 0;
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "md")
+                && p.components().any(|c| c.as_os_str() == "messages")
+                && !p.components().any(|c| c.as_os_str() == "threads")
+            {
+                let text = std::fs::read_to_string(&p).unwrap();
+                let (head, _) = text.split_once("\n---\n").unwrap();
+                std::fs::write(
+                    &p,
+                    format!("{head}\n---\n\nScribbled: not from the database\n"),
+                )
+                .unwrap();
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+fn check_both_paths(root: &Path) {
+    let from_db = load(root);
+    assert!(from_db.messages.len() > 1);
+    assert!(from_db.messages.iter().all(|m| m.path.is_some()));
+
+    // The database has every body: the archive's text is not read.
+    assert!(scribble_on_archive(root) > 0);
+    assert_eq!(load(root), from_db, "a body came from the archive");
+
+    // No body in the database: every text comes from the (scribbled) archive.
+    blank_bodies(&db_of(&from_db));
+    let from_archive = load(root);
+    assert!(from_archive
+        .messages
+        .iter()
+        .all(|m| m.message.body.contains("Scribbled")));
+}
+
+/// Same inbox with the bodies in the database and only in the archive.
+fn check_same_inbox(root: &Path) {
+    let from_db = load(root);
+    blank_bodies(&db_of(&from_db));
+    let from_archive = load(root);
+    assert_eq!(from_archive.messages.len(), from_db.messages.len());
+    for (a, b) in from_archive.messages.iter().zip(&from_db.messages) {
+        assert_eq!(a, b, "message {}", a.key);
+    }
+    assert_eq!(from_archive, from_db);
+}
+
+#[test]
+fn fixture_same_inbox_from_database_and_archive() {
+    let dir = fixture_copy();
+    check_same_inbox(dir.path());
+}
+
+#[test]
+fn corpus_same_inbox_from_database_and_archive() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
+    mcp::write_mcp_corpus(dir.path(), 440, now).unwrap();
+    check_same_inbox(dir.path());
+}
+
+#[test]
+fn archive_read_only_where_the_database_lacks_a_body() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
+    mcp::write_mcp_corpus(dir.path(), 220, now).unwrap();
+    check_both_paths(dir.path());
+}

@@ -1,0 +1,278 @@
+//! Backend work runs on the worker, not the UI thread (issue 16): while a
+//! backend blocks (a slow disk, a locked database) keys are still handled
+//! and the status bar says work is out; the outcome then arrives as the
+//! same message an inline call returned.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Condvar, Mutex};
+use std::time::Duration;
+
+use amail_core::inbox::Inbox;
+use amail_core::router::TaskSummary;
+use amail_tui::runtime::empty_inbox;
+use amail_tui::testing::{render_to_string, FakeBackend};
+use amail_tui::update::update;
+use amail_tui::worker::Worker;
+use amail_tui::{Backend, Command, Model, Msg, UiConfig};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// Opens once; everything waiting on it then goes on.
+#[derive(Clone, Default)]
+struct Gate(Arc<(Mutex<bool>, Condvar)>);
+
+impl Gate {
+    fn open(&self) {
+        *self.0 .0.lock().unwrap() = true;
+        self.0 .1.notify_all();
+    }
+    fn wait(&self) {
+        let mut open = self.0 .0.lock().unwrap();
+        while !*open {
+            open = self.0 .1.wait(open).unwrap();
+        }
+    }
+}
+
+/// The fake mailbox, but every load and ack waits for the gate.
+struct Blocking {
+    inner: FakeBackend,
+    gate: Gate,
+    done: Arc<AtomicBool>,
+}
+
+impl Backend for Blocking {
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+    fn load(&mut self) -> Result<Inbox, String> {
+        self.gate.wait();
+        self.done.store(true, Ordering::SeqCst);
+        self.inner.load()
+    }
+    fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
+        self.inner.tasks()
+    }
+    fn ack(&mut self, inbox: &Inbox, keys: &[String], as_agent: &str) -> Result<usize, String> {
+        self.gate.wait();
+        self.done.store(true, Ordering::SeqCst);
+        self.inner.ack(inbox, keys, as_agent)
+    }
+    fn reply(
+        &mut self,
+        inbox: &Inbox,
+        key: &str,
+        as_agent: &str,
+        body: &str,
+    ) -> Result<(), String> {
+        self.inner.reply(inbox, key, as_agent, body)
+    }
+    fn watch_paths(&self) -> Vec<PathBuf> {
+        Vec::new()
+    }
+}
+
+fn key(c: char) -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+}
+
+/// A worker over a blocked backend, its reports, and a watchdog that
+/// opens the gate after a while: if the worker ran the job inline the test
+/// then fails (the job is done before the key) instead of hanging.
+fn blocked() -> (
+    Worker,
+    mpsc::Receiver<Msg>,
+    Gate,
+    Arc<AtomicBool>,
+    FakeBackend,
+) {
+    let fake = FakeBackend::sample();
+    let gate = Gate::default();
+    let done = Arc::new(AtomicBool::new(false));
+    let backend = Blocking {
+        inner: fake.clone(),
+        gate: gate.clone(),
+        done: Arc::clone(&done),
+    };
+    let (tx, rx) = mpsc::channel();
+    let worker = Worker::spawn(Box::new(backend), move |m| {
+        let _ = tx.send(m);
+    });
+    let watchdog = gate.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(20));
+        watchdog.open();
+    });
+    (worker, rx, gate, done, fake)
+}
+
+#[test]
+fn keys_are_handled_while_the_backend_blocks_on_load() {
+    let (mut worker, rx, gate, done, fake) = blocked();
+    let mut model = Model::new(empty_inbox(), Vec::new(), fake.now, UiConfig::default());
+    model.size = (100, 30);
+
+    assert!(worker.dispatch(&mut model.inbox, Command::Load).is_none());
+    model.working = worker.busy();
+    assert!(model.working);
+    assert!(render_to_string(&model, 100, 30).contains("working"));
+
+    // The load is still blocked: keys work (the help overlay opens).
+    update(&mut model, key('?'));
+    assert!(model.overlay.is_some(), "a key was not handled");
+    assert!(
+        !done.load(Ordering::SeqCst),
+        "the load ran on the UI thread"
+    );
+    assert!(rx.try_recv().is_err());
+
+    gate.open();
+    let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+    assert!(matches!(msg, Msg::Loaded { .. }), "{msg:?}");
+    assert!(msg.from_backend());
+    worker.reported();
+    update(&mut model, msg);
+    model.working = worker.busy();
+    assert!(!model.working);
+    assert_eq!(model.inbox.messages.len(), fake.inbox.messages.len());
+    assert!(!render_to_string(&model, 100, 30).contains("working"));
+}
+
+#[test]
+fn an_ack_runs_on_the_worker_with_only_its_messages() {
+    let (mut worker, rx, gate, done, fake) = blocked();
+    let mut inbox = fake.inbox.clone();
+    let before = inbox.clone();
+    let m = inbox
+        .messages
+        .iter()
+        .find(|m| m.message.ack_required)
+        .unwrap();
+    let (key, agent) = (m.key.clone(), m.recipients[0].agent.clone());
+    let cmd = Command::Ack {
+        keys: vec![key.clone()],
+        agent: agent.clone(),
+    };
+    assert!(worker.dispatch(&mut inbox, cmd).is_none());
+    assert!(worker.busy());
+    assert!(!done.load(Ordering::SeqCst));
+    gate.open();
+    match rx.recv_timeout(Duration::from_secs(60)).unwrap() {
+        Msg::Acked {
+            agent: a,
+            done,
+            errors,
+        } => {
+            assert_eq!((a, done, errors), (agent, 1, Vec::<String>::new()));
+        }
+        other => panic!("{other:?}"),
+    }
+    // The inbox on screen was not touched: the reload shows the ack.
+    assert_eq!(inbox, before);
+}
+
+#[test]
+fn a_reload_while_the_worker_is_busy_becomes_a_load_over_there() {
+    let (mut worker, rx, gate, _done, fake) = blocked();
+    let mut inbox = empty_inbox();
+    assert!(worker.dispatch(&mut inbox, Command::Load).is_none());
+    let mut model = Model::new(empty_inbox(), Vec::new(), fake.now, UiConfig::default());
+    let reload = update(&mut model, Msg::FilesChanged(vec![PathBuf::from("/x.md")])).unwrap();
+    assert!(matches!(reload, Command::Reload { .. }));
+    // Not done in place (that would wait for the blocked worker).
+    assert!(worker.dispatch(&mut inbox, reload).is_none());
+    gate.open();
+    for _ in 0..2 {
+        let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+        assert!(matches!(msg, Msg::Loaded { .. }), "{msg:?}");
+        worker.reported();
+    }
+    assert!(!worker.busy());
+}
+
+/// Reports progress until the gate opens, then loads.
+struct Counting {
+    inner: FakeBackend,
+    gate: Gate,
+}
+
+impl Backend for Counting {
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+    fn load(&mut self) -> Result<Inbox, String> {
+        self.inner.load()
+    }
+    fn load_with_progress(&mut self, progress: &dyn Fn(usize, usize)) -> Result<Inbox, String> {
+        while !*self.gate.0 .0.lock().unwrap() {
+            progress(5, 10);
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        self.inner.load()
+    }
+    fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
+        self.inner.tasks()
+    }
+    fn ack(&mut self, inbox: &Inbox, keys: &[String], as_agent: &str) -> Result<usize, String> {
+        self.inner.ack(inbox, keys, as_agent)
+    }
+    fn reply(
+        &mut self,
+        inbox: &Inbox,
+        key: &str,
+        as_agent: &str,
+        body: &str,
+    ) -> Result<(), String> {
+        self.inner.reply(inbox, key, as_agent, body)
+    }
+    fn watch_paths(&self) -> Vec<PathBuf> {
+        Vec::new()
+    }
+}
+
+#[test]
+fn a_load_reports_its_progress_in_the_status_bar() {
+    let fake = FakeBackend::sample();
+    let gate = Gate::default();
+    let backend = Counting {
+        inner: fake.clone(),
+        gate: gate.clone(),
+    };
+    let (tx, rx) = mpsc::channel();
+    let mut worker = Worker::spawn(Box::new(backend), move |m| {
+        let _ = tx.send(m);
+    });
+    let mut model = Model::new(empty_inbox(), Vec::new(), fake.now, UiConfig::default());
+    assert!(worker.dispatch(&mut model.inbox, Command::Load).is_none());
+    model.working = worker.busy();
+    let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+    assert!(
+        matches!(
+            msg,
+            Msg::Progress {
+                done: 5,
+                total: 10,
+                ..
+            }
+        ),
+        "{msg:?}"
+    );
+    assert!(!msg.from_backend());
+    update(&mut model, msg);
+    let screen = render_to_string(&model, 120, 30);
+    assert!(screen.contains("loading 5/10 · "), "{screen}");
+    gate.open();
+    loop {
+        let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+        let done = msg.from_backend();
+        update(&mut model, msg);
+        if done {
+            worker.reported();
+            break;
+        }
+    }
+    model.working = worker.busy();
+    assert_eq!(model.progress, None);
+    assert_eq!(model.inbox.messages.len(), fake.inbox.messages.len());
+    assert!(!render_to_string(&model, 120, 30).contains("loading"));
+}

@@ -1,0 +1,209 @@
+//! Backend work off the UI thread: loading, acks, replies (and the routing
+//! a real backend does while loading) run on one worker thread that owns
+//! the [`Backend`], and come back to the event loop as the same [`Msg`]s
+//! [`execute`] returns, so `update` cannot tell the difference. A slow
+//! disk or a locked database then shows "working" in the status bar while
+//! keys keep working, instead of a frozen screen.
+//!
+//! A load reports how many files it has read, of how many and how fast,
+//! every 100 ms ([`Msg::Progress`]), for the status bar.
+//!
+//! One thread, jobs in order: a reply is written before the load it asks
+//! for, as when they ran inline. An ack or reply takes only the messages it
+//! names ([`Inbox::subset`]) to the worker, never a copy of the inbox.
+//!
+//! The incremental reload after a watched file changes patches the inbox
+//! on screen in place, so it stays on the event loop, but only when the
+//! worker is idle (`try_lock`): while the worker is busy it becomes a full
+//! load on the worker instead, so the screen never waits for it.
+
+use std::cell::Cell;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, PoisonError, TryLockError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use amail_core::inbox::Inbox;
+
+use super::backend::Backend;
+use super::msg::{Command, Msg};
+use super::runtime::execute;
+
+/// The backend, shared by the worker and the event loop's in-place reload.
+type Shared = Arc<Mutex<Box<dyn Backend + Send>>>;
+
+/// A command and the messages it needs, on its way to the worker.
+struct Job {
+    cmd: Command,
+    inbox: Inbox,
+}
+
+/// The worker thread and the jobs in flight.
+pub struct Worker {
+    backend: Shared,
+    jobs: Option<mpsc::Sender<Job>>,
+    thread: Option<JoinHandle<()>>,
+    in_flight: usize,
+}
+
+impl Worker {
+    /// Starts the worker; each job's outcome goes to `report`.
+    pub fn spawn(backend: Box<dyn Backend + Send>, report: impl Fn(Msg) + Send + 'static) -> Self {
+        let backend: Shared = Arc::new(Mutex::new(backend));
+        let (tx, rx) = mpsc::channel::<Job>();
+        let shared = Arc::clone(&backend);
+        let thread = std::thread::Builder::new()
+            .name("amail-backend".into())
+            .spawn(move || {
+                for mut job in rx {
+                    let mut b = shared.lock().unwrap_or_else(PoisonError::into_inner);
+                    let msg = match job.cmd {
+                        Command::Load => Some(load(&mut **b, &report)),
+                        cmd => execute(&mut **b, &mut job.inbox, cmd),
+                    };
+                    if let Some(msg) = msg {
+                        drop(b);
+                        report(msg);
+                    }
+                }
+            })
+            .expect("spawn the backend worker");
+        Worker {
+            backend,
+            jobs: Some(tx),
+            thread: Some(thread),
+            in_flight: 0,
+        }
+    }
+
+    /// Something the worker was asked to do has not reported yet: what,
+    /// for the status bar.
+    pub fn busy(&self) -> bool {
+        self.in_flight > 0
+    }
+
+    /// Runs `f` on the backend from the event loop (describe, watch
+    /// paths), waiting for the worker if it holds it.
+    pub fn with_backend<R>(&self, f: impl FnOnce(&mut dyn Backend) -> R) -> R {
+        let mut b = self.backend.lock().unwrap_or_else(PoisonError::into_inner);
+        f(&mut **b)
+    }
+
+    /// Hands `cmd` to the worker. Returns a message only for the in-place
+    /// reload done here because the worker was idle; every other outcome
+    /// arrives later through `report`. Editor and Quit are the runtime's.
+    pub fn dispatch(&mut self, inbox: &mut Inbox, cmd: Command) -> Option<Msg> {
+        let job = match cmd {
+            Command::Reload { changed, before } => {
+                match self.backend.try_lock() {
+                    Ok(mut b) if self.in_flight == 0 => {
+                        return execute(&mut **b, inbox, Command::Reload { changed, before });
+                    }
+                    Err(TryLockError::Poisoned(p)) if self.in_flight == 0 => {
+                        let mut b = p.into_inner();
+                        return execute(&mut **b, inbox, Command::Reload { changed, before });
+                    }
+                    // Busy: read everything again over there.
+                    _ => Job {
+                        cmd: Command::Load,
+                        inbox: Inbox::subset(inbox, &[]),
+                    },
+                }
+            }
+            Command::Ack { ref keys, .. } => {
+                let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+                let inbox = inbox.subset(&keys);
+                Job { cmd, inbox }
+            }
+            Command::MarkRead { ref keys, .. } => {
+                let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+                let inbox = inbox.subset(&keys);
+                Job { cmd, inbox }
+            }
+            Command::Reply { ref key, .. } => {
+                let inbox = inbox.subset(&[key.as_str()]);
+                Job { cmd, inbox }
+            }
+            // A new message, a file to show and the task store's review
+            // and queues need none of the inbox: the draft names its
+            // recipients, the others their path, task or agent.
+            Command::Send(_)
+            | Command::ReadFile { .. }
+            | Command::Load
+            | Command::Approve { .. }
+            | Command::Reject { .. }
+            | Command::Mailbox { .. } => Job {
+                cmd,
+                inbox: inbox.subset(&[]),
+            },
+            Command::Editor { .. } | Command::Quit => return None,
+        };
+        if let Some(jobs) = &self.jobs {
+            if jobs.send(job).is_ok() {
+                self.in_flight += 1;
+            }
+        }
+        None
+    }
+
+    /// A job's report reached the event loop.
+    pub fn reported(&mut self) {
+        self.in_flight = self.in_flight.saturating_sub(1);
+    }
+}
+
+/// How often a load reports its progress.
+const PROGRESS_EVERY: Duration = Duration::from_millis(100);
+
+/// A load that reports files done, in all and per second as it goes.
+fn load(backend: &mut dyn Backend, report: &impl Fn(Msg)) -> Msg {
+    let start = Instant::now();
+    let last = Cell::new(start);
+    let progress = |done: usize, total: usize| {
+        let now = Instant::now();
+        if now - last.get() < PROGRESS_EVERY {
+            return;
+        }
+        last.set(now);
+        let secs = (now - start).as_secs_f64();
+        report(Msg::Progress {
+            done,
+            total,
+            per_sec: (done as f64 / secs) as u64,
+        });
+    };
+    let inbox = backend.load_with_progress(&progress);
+    Msg::Loaded {
+        inbox,
+        tasks: backend.tasks(),
+    }
+}
+
+impl Drop for Worker {
+    /// Lets the job in hand finish (a reply half written is worse than a
+    /// slow quit), drops the rest.
+    fn drop(&mut self) {
+        self.jobs = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Msg {
+    /// The outcome of a job the worker ran.
+    pub fn from_backend(&self) -> bool {
+        matches!(
+            self,
+            Msg::Loaded { .. }
+                | Msg::Reloaded { .. }
+                | Msg::Acked { .. }
+                | Msg::Replied { .. }
+                | Msg::MarkedRead { .. }
+                | Msg::Sent { .. }
+                | Msg::FileRead { .. }
+                | Msg::Reviewed { .. }
+                | Msg::MailboxRead { .. }
+        )
+    }
+}
