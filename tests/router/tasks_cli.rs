@@ -170,7 +170,7 @@ fn agent_mailbox_in_text_and_json() {
         v[k].as_array()
             .unwrap()
             .iter()
-            .map(|t| t["id"].as_str().unwrap().to_string())
+            .map(|t| t["task_id"].as_str().unwrap().to_string())
             .collect()
     };
     assert_eq!(v["agent"], "ann");
