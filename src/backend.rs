@@ -186,14 +186,7 @@ impl Backend for RealBackend {
     fn approve(&mut self, id: &str) -> Result<String, String> {
         let store = Store::open_existing(&self.store_root).map_err(|e| e.to_string())?;
         let done = review::approve(&store, id, REVIEWER).map_err(|e| e.to_string())?;
-        Ok(if done.promoted.is_empty() {
-            format!("{id} approved: done")
-        } else {
-            format!(
-                "{id} approved: done; ready now: {}",
-                done.promoted.join(", ")
-            )
-        })
+        Ok(amail_tui::backend::approved_sentence(id, &done.promoted))
     }
 
     fn reject(&mut self, id: &str, reason: &str) -> Result<String, String> {

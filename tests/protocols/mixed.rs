@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES as MAX;
 use amail_core::inbox::Inbox;
+use amail_core::router::mailbox::Mailbox;
 use amail_core::router::{Router, RouterOptions, Store, TaskSummary};
 use amail_core::stores::{self, LoadOptions};
 use amail_tui::keymap::Chord;
@@ -206,7 +207,9 @@ fn routes_into_one_store() {
     assert_eq!(again.len(), tasks.len());
 }
 
-fn press(m: &mut Model, keys: &str) {
+/// Presses keys; the one command navigation asks for, an agent's task
+/// queues (the agents view), is answered by `queues`.
+fn press(m: &mut Model, keys: &str, queues: &dyn Fn(&str) -> Mailbox) {
     let mut chars = keys.chars().peekable();
     while let Some(c) = chars.next() {
         let spec = if c == '<' && chars.peek().is_some_and(|n| *n != '>') {
@@ -214,7 +217,13 @@ fn press(m: &mut Model, keys: &str) {
         } else {
             c.to_string()
         };
-        let _ = update(m, Msg::Key(Chord::parse(&spec).unwrap().to_event()));
+        let mut next = update(m, Msg::Key(Chord::parse(&spec).unwrap().to_event()));
+        while let Some(cmd) = next.take() {
+            if let amail_tui::Command::Mailbox { agent } = cmd {
+                let result = Ok(queues(&agent));
+                next = update(m, Msg::MailboxRead { agent, result });
+            }
+        }
     }
 }
 
@@ -224,10 +233,27 @@ fn tui_snapshots() {
     let dir = tempfile::tempdir().unwrap();
     let mut tasks = route(dir.path());
     tasks.sort_by(|a, b| a.bead.cmp(&b.bead));
+    let mut names = std::collections::HashMap::new();
     for (i, t) in tasks.iter_mut().enumerate() {
-        t.id = format!("TASK-{:02}", i + 1);
+        let stable = format!("TASK-{:02}", i + 1);
+        names.insert(std::mem::replace(&mut t.id, stable.clone()), stable);
         t.updated_at = None;
     }
+    // The router's own mailbox view of the store, ids made stable.
+    let store = Store::open(dir.path()).unwrap();
+    let queues = |agent: &str| {
+        let mut q = store.mailbox(agent).unwrap();
+        for t in q
+            .inbox
+            .iter_mut()
+            .chain(&mut q.processing)
+            .chain(&mut q.outbox)
+        {
+            t.id = names[&t.id].clone();
+            t.updated_at = None;
+        }
+        q
+    };
     for (view, keys) in [
         ("threads", ""),
         (
@@ -242,7 +268,7 @@ fn tui_snapshots() {
             let mut m = Model::new(inbox.clone(), tasks.clone(), now(), UiConfig::default());
             m.source = "mixed/mail".into();
             let _ = update(&mut m, Msg::Resize(w, h));
-            press(&mut m, keys);
+            press(&mut m, keys, &queues);
             let screen = render_to_string(&m, w, h);
             insta::with_settings!({
                 snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots"),

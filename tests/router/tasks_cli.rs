@@ -228,7 +228,7 @@ fn the_tui_backend_approves_rejects_and_reads_an_agents_queues() {
     assert_eq!(m.outbox.len(), 2);
     assert_eq!(
         backend.approve(A).unwrap(),
-        format!("{A} approved: done; ready now: {B}")
+        format!("{A} approved: done; 1 dependent ready now: {B}")
     );
     assert_eq!(store.get(B).unwrap().unwrap().0.as_str(), "ready");
     backend.reject(C, "missing tests").unwrap();

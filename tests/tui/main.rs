@@ -6,6 +6,7 @@ mod flows;
 mod keys;
 mod real_snapshots;
 mod reply_identity;
+mod review;
 mod robustness;
 mod snapshots;
 mod terminal;

@@ -97,3 +97,16 @@ pub trait Backend {
         None
     }
 }
+
+/// What an approval says on the status bar: the task, and the tasks the
+/// cascade made ready (how many, then which).
+pub fn approved_sentence(id: &str, promoted: &[String]) -> String {
+    match promoted.len() {
+        0 => format!("{id} approved: done"),
+        n => format!(
+            "{id} approved: done; {n} dependent{} ready now: {}",
+            if n == 1 { "" } else { "s" },
+            promoted.join(", ")
+        ),
+    }
+}

@@ -48,6 +48,8 @@ pub(crate) enum Action {
     MarkRange,
     MarkRead,
     Compose,
+    Approve,
+    Reject,
     ToggleRaw,
     Reload,
     Help,
@@ -60,6 +62,7 @@ pub(crate) enum Group {
     Move,
     Views,
     Mail,
+    Tasks,
     App,
 }
 
@@ -69,13 +72,14 @@ impl Group {
             Group::Move => "Move",
             Group::Views => "Views and filters",
             Group::Mail => "Mail",
+            Group::Tasks => "Task board",
             Group::App => "App",
         }
     }
 }
 
 impl Action {
-    pub const ALL: [Action; 33] = [
+    pub const ALL: [Action; 35] = [
         Action::Up,
         Action::Down,
         Action::Top,
@@ -105,6 +109,8 @@ impl Action {
         Action::MarkRange,
         Action::MarkRead,
         Action::Compose,
+        Action::Approve,
+        Action::Reject,
         Action::ToggleRaw,
         Action::Reload,
         Action::Help,
@@ -143,6 +149,8 @@ impl Action {
             Action::MarkRange => "mark_range",
             Action::MarkRead => "mark_read",
             Action::Compose => "compose",
+            Action::Approve => "approve",
+            Action::Reject => "reject",
             Action::ToggleRaw => "toggle_raw",
             Action::Reload => "reload",
             Action::Help => "help",
@@ -185,6 +193,8 @@ impl Action {
             Action::MarkRange => "mark from the last mark to here",
             Action::MarkRead => "mark read (no ack)",
             Action::Compose => "new message to agents",
+            Action::Approve => "approve the task in review (done)",
+            Action::Reject => "reject the task in review (asks why)",
             Action::ToggleRaw => "raw source + diagnostics",
             Action::Reload => "reload now",
             Action::Help => "this help",
@@ -200,6 +210,7 @@ impl Action {
             FilterAll | FilterPending | FilterHelp | FilterInProgress | FilterFailed
             | FilterDone | ScreenInbox | ScreenTasks | ScreenAgents | ToggleRaw => Group::Views,
             Ack | Reply | ReplyInEditor | Mark | MarkRange | MarkRead | Compose => Group::Mail,
+            Approve | Reject => Group::Tasks,
             Reload | Help | Quit => Group::App,
         }
     }
@@ -235,6 +246,8 @@ impl Action {
             Action::MarkRange => &["V"],
             Action::MarkRead => &["m"],
             Action::Compose => &["c"],
+            Action::Approve => &["A"],
+            Action::Reject => &["X"],
             Action::ToggleRaw => &["v"],
             Action::Reload => &["R", "ctrl-r"],
             Action::Help => &["?"],

@@ -133,6 +133,13 @@ pub enum Overlay {
         cursor: usize,
         mode: EditMode,
     },
+    /// `X` on a task in review: the one-line reason it goes back to work
+    /// (asked in the footer; empty is refused, Esc cancels).
+    Reason {
+        task: String,
+        text: String,
+        cursor: usize,
+    },
     /// The inline reply editor. `cursor` is a byte offset into `text`.
     Editor {
         key: String,
@@ -298,6 +305,13 @@ pub struct Model {
     /// The screen Enter jumped from (a task, an agent), where Esc goes back.
     pub came_from: Option<Screen>,
     pub search: Search,
+    /// The selected agent's task queues (agents view), read through the
+    /// backend when the selection or the data changes: whose, and what
+    /// came back.
+    pub queues: Option<(String, Result<amail_core::router::mailbox::Mailbox, String>)>,
+    /// The agent whose queues were last asked for since the data changed
+    /// (so a selection asks once, and a reload asks again).
+    pub queues_asked: Option<String>,
     pub notice: Option<Notice>,
     pub watch: WatchState,
     pub load_error: Option<String>,
@@ -346,6 +360,8 @@ impl Model {
             notify: Vec::new(),
             came_from: None,
             search: Search::default(),
+            queues: None,
+            queues_asked: None,
             notice: None,
             watch: WatchState::Off,
             load_error: None,

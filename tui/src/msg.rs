@@ -12,7 +12,15 @@ use super::model::ListsBefore;
 // The watcher state is the model's; a `Msg::Watch` carries it.
 pub use super::model::WatchState;
 use amail_core::inbox::Inbox;
+use amail_core::router::mailbox::Mailbox;
 use amail_core::router::TaskSummary;
+
+/// What a review decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Approved,
+    Rejected,
+}
 
 #[derive(Debug, Clone)]
 pub enum Msg {
@@ -85,6 +93,18 @@ pub enum Msg {
         path: PathBuf,
         text: Result<String, String>,
     },
+    /// A task in review was approved or rejected (the backend's sentence),
+    /// or why not.
+    Reviewed {
+        id: String,
+        verdict: Verdict,
+        result: Result<String, String>,
+    },
+    /// An agent's three task queues for the agents view (or why not).
+    MailboxRead {
+        agent: String,
+        result: Result<Mailbox, String>,
+    },
     /// `$EDITOR` returned: the text, or why it failed.
     EditorClosed(Result<String, String>),
     Watch(WatchState),
@@ -115,6 +135,19 @@ pub enum Command {
     /// Read a mail file for the raw view.
     ReadFile {
         path: PathBuf,
+    },
+    /// `A`: approve task `id` in review (review -> done).
+    Approve {
+        id: String,
+    },
+    /// `X`: send task `id` in review back to work with `reason`.
+    Reject {
+        id: String,
+        reason: String,
+    },
+    /// Read `agent`'s three task queues (the agents view).
+    Mailbox {
+        agent: String,
     },
     /// Suspend the terminal and edit `initial` in `$EDITOR`.
     Editor {

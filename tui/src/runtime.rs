@@ -22,7 +22,7 @@ use tokio::task::JoinHandle;
 use super::backend::Backend;
 use super::config::UiConfig;
 use super::model::Model;
-use super::msg::{Command, Msg, WatchState};
+use super::msg::{Command, Msg, Verdict, WatchState};
 use super::terminal::{install_panic_hook, CrosstermOps, TerminalGuard};
 use super::update::update;
 use super::view::view;
@@ -90,6 +90,26 @@ pub fn execute(backend: &mut dyn Backend, inbox: &mut Inbox, cmd: Command) -> Op
         Command::ReadFile { path } => {
             let text = backend.read_file(&path);
             Some(Msg::FileRead { path, text })
+        }
+        Command::Approve { id } => {
+            let result = backend.approve(&id);
+            Some(Msg::Reviewed {
+                id,
+                verdict: Verdict::Approved,
+                result,
+            })
+        }
+        Command::Reject { id, reason } => {
+            let result = backend.reject(&id, &reason);
+            Some(Msg::Reviewed {
+                id,
+                verdict: Verdict::Rejected,
+                result,
+            })
+        }
+        Command::Mailbox { agent } => {
+            let result = backend.mailbox(&agent);
+            Some(Msg::MailboxRead { agent, result })
         }
         Command::Editor { .. } | Command::Quit => None,
     }

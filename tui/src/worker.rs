@@ -144,9 +144,15 @@ impl Worker {
                 let inbox = inbox.subset(&[key.as_str()]);
                 Job { cmd, inbox }
             }
-            // A new message and a file to show need none of the inbox:
-            // the draft names its recipients, the command its path.
-            Command::Send(_) | Command::ReadFile { .. } | Command::Load => Job {
+            // A new message, a file to show and the task store's review
+            // and queues need none of the inbox: the draft names its
+            // recipients, the others their path, task or agent.
+            Command::Send(_)
+            | Command::ReadFile { .. }
+            | Command::Load
+            | Command::Approve { .. }
+            | Command::Reject { .. }
+            | Command::Mailbox { .. } => Job {
                 cmd,
                 inbox: inbox.subset(&[]),
             },
@@ -216,6 +222,8 @@ impl Msg {
                 | Msg::MarkedRead { .. }
                 | Msg::Sent { .. }
                 | Msg::FileRead { .. }
+                | Msg::Reviewed { .. }
+                | Msg::MailboxRead { .. }
         )
     }
 }

@@ -9,6 +9,7 @@ use super::sample::{cow, derive, fixed_now, message, push_message, sample_inbox,
 use crate::backend::Backend;
 use amail_core::aof::TaskStatus;
 use amail_core::inbox::{Inbox, Recipient, RecipientKind};
+use amail_core::router::mailbox::Mailbox;
 use amail_core::router::TaskSummary;
 use amail_core::stores::reply_rule::{self, ReplyKind};
 
@@ -34,6 +35,15 @@ pub struct FakeBackend {
     /// Mail files `read_file` serves (the sample's, written as a plain
     /// mailbox stores them).
     pub files: std::collections::BTreeMap<PathBuf, String>,
+    /// Tasks approved (`A`), in order.
+    pub approvals: Vec<String>,
+    /// Tasks rejected (`X`) with their reasons, in order.
+    pub rejections: Vec<(String, String)>,
+    /// Agents whose queues were asked for, in order.
+    pub mailbox_calls: Vec<String>,
+    /// Task -> the tasks that wait only for it: approving it promotes
+    /// them to ready, as the router's cascade does.
+    pub dependents: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 impl FakeBackend {
@@ -50,7 +60,27 @@ impl FakeBackend {
             watch: Vec::new(),
             reloads: Vec::new(),
             files: Default::default(),
+            approvals: Vec::new(),
+            rejections: Vec::new(),
+            mailbox_calls: Vec::new(),
+            dependents: Default::default(),
         }
+    }
+
+    /// The task `id` in review, or the router's refusal.
+    fn in_review(&mut self, id: &str, verb: &str) -> Result<&mut TaskSummary, String> {
+        let t = self
+            .tasks
+            .iter_mut()
+            .find(|t| t.id == id)
+            .ok_or_else(|| format!("no task {id}"))?;
+        if t.status != TaskStatus::Review {
+            return Err(format!(
+                "task {id} is in '{}', not in review: only a task in review can be {verb}",
+                t.status.as_str()
+            ));
+        }
+        Ok(t)
     }
 
     pub fn sample() -> Self {
@@ -241,6 +271,60 @@ impl Backend for FakeBackend {
     }
     fn watch_paths(&self) -> Vec<PathBuf> {
         self.watch.clone()
+    }
+    /// Review -> done, then the dependents in backlog become ready; the
+    /// sentence is the real backend's.
+    fn approve(&mut self, id: &str) -> Result<String, String> {
+        let now = self.now;
+        let t = self.in_review(id, "approved")?;
+        t.status = TaskStatus::Done;
+        t.updated_at = Some(now);
+        self.approvals.push(id.to_string());
+        let mut promoted = Vec::new();
+        for dep in self.dependents.get(id).cloned().unwrap_or_default() {
+            if let Some(d) = self
+                .tasks
+                .iter_mut()
+                .find(|t| t.id == dep && t.status == TaskStatus::Backlog)
+            {
+                d.status = TaskStatus::Ready;
+                d.updated_at = Some(now);
+                promoted.push(dep);
+            }
+        }
+        Ok(crate::backend::approved_sentence(id, &promoted))
+    }
+    fn reject(&mut self, id: &str, reason: &str) -> Result<String, String> {
+        let now = self.now;
+        let t = self.in_review(id, "rejected")?;
+        t.status = TaskStatus::InProgress;
+        t.updated_at = Some(now);
+        self.rejections.push((id.to_string(), reason.to_string()));
+        Ok(format!("{id} rejected: back in progress"))
+    }
+    /// The queues by each task's agent, as the router files them.
+    fn mailbox(&mut self, agent: &str) -> Result<Mailbox, String> {
+        self.mailbox_calls.push(agent.to_string());
+        let mut m = Mailbox {
+            agent: agent.to_string(),
+            ..Mailbox::default()
+        };
+        let mut mine: Vec<&TaskSummary> = self
+            .tasks
+            .iter()
+            .filter(|t| t.agent.as_deref() == Some(agent))
+            .collect();
+        mine.sort_by(|a, b| a.id.cmp(&b.id));
+        for t in mine {
+            let queue = match t.status {
+                TaskStatus::Ready => &mut m.inbox,
+                TaskStatus::InProgress | TaskStatus::Blocked => &mut m.processing,
+                TaskStatus::Review => &mut m.outbox,
+                _ => continue,
+            };
+            queue.push(t.clone());
+        }
+        Ok(m)
     }
 }
 

@@ -10,6 +10,7 @@
 mod mail;
 mod nav;
 mod overlays;
+mod review;
 mod search;
 mod triage;
 
@@ -30,28 +31,30 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                 return None;
             }
             m.dirty = true;
-            key(m, k).or_else(|| wants_file(m))
+            key(m, k)
+                .or_else(|| wants_file(m))
+                .or_else(|| review::wants_queues(m))
         }
         Msg::Scroll(lines) => {
             m.dirty = true;
             if m.overlay.is_none() {
                 step(m, lines as isize);
             }
-            None
+            review::wants_queues(m)
         }
         Msg::ScrollAt { x, y, lines } => {
             m.dirty = true;
             if m.overlay.is_none() {
                 scroll_at(m, x, y, lines as isize);
             }
-            None
+            review::wants_queues(m)
         }
         Msg::Click { x, y } => {
             m.dirty = true;
             if m.overlay.is_none() && !m.search.typing {
                 click(m, x, y);
             }
-            None
+            review::wants_queues(m)
         }
         Msg::Resize(w, h) => {
             m.size = (w, h);
@@ -86,7 +89,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             let inbox = inbox.map(|i| m.inbox = i);
             loaded(m, &before, inbox, tasks);
             m.dirty = true;
-            wants_file(m)
+            wants_file(m).or_else(|| review::wants_queues(m))
         }
         Msg::Reloaded {
             before,
@@ -95,7 +98,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
         } => {
             loaded(m, &before, inbox, tasks);
             m.dirty = true;
-            wants_file(m)
+            wants_file(m).or_else(|| review::wants_queues(m))
         }
         Msg::FileRead { path, text } => {
             m.file = Some(crate::model::FileText { path, text });
@@ -184,6 +187,19 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                     None
                 }
             }
+        }
+        Msg::Reviewed {
+            id,
+            verdict,
+            result,
+        } => {
+            m.dirty = true;
+            review::reviewed(m, &id, verdict, result)
+        }
+        Msg::MailboxRead { agent, result } => {
+            m.dirty = true;
+            review::queues_read(m, agent, result);
+            None
         }
         Msg::EditorClosed(result) => {
             m.dirty = true;
@@ -275,6 +291,9 @@ fn loaded(
         Err(e) => errors.push(format!("tasks: {e}")),
     }
     m.data_changed();
+    // The queues may have moved with the tasks: ask again (the old answer
+    // stays on screen until the new one comes).
+    m.queues_asked = None;
     // The file may have changed with the mail: read it again when shown.
     m.file = None;
     m.load_error = if errors.is_empty() {
@@ -392,6 +411,8 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
         Action::MarkRange => triage::mark_range(m),
         Action::MarkRead => return triage::mark_read(m),
         Action::Compose => return triage::compose(m),
+        Action::Approve => return review::approve(m),
+        Action::Reject => review::reject(m),
         Action::Reply => return reply(m, false),
         Action::ReplyInEditor => return reply(m, true),
     }

@@ -190,6 +190,7 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
             None
         }
         Overlay::Pick { .. } | Overlay::Compose { .. } => super::triage::overlay_key(m, k),
+        Overlay::Reason { .. } => super::review::reason_key(m, k),
     }
 }
 

@@ -6,7 +6,7 @@
 //! two or more beads in progress at once breaks the single-active-turn rule
 //! and is flagged in red (`⚠ N beads` in place of its bead).
 
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
@@ -51,7 +51,33 @@ pub(crate) fn roster_state(a: &amail_core::inbox::Agent) -> (&'static str, Tone)
     }
 }
 
+/// The roster over the selected agent's task queues: the roster takes
+/// the rows its agents need (it scrolls once the queues' minimum is
+/// reached), the queues take the rest. The roster comes first: when the
+/// queues would leave it fewer than [`ROSTER_MIN`] rows (and it needs
+/// them), or there are no agents, the roster takes it all.
+pub(crate) fn split(m: &Model, area: Rect) -> (Rect, Option<Rect>) {
+    // Borders and the column headings, then one row per agent.
+    let want = m.inbox.agents.len() as u16 + 3;
+    let room = area.height.saturating_sub(super::agent_queues::MIN_HEIGHT);
+    if m.inbox.agents.is_empty() || room < want.min(ROSTER_MIN) {
+        return (area, None);
+    }
+    let roster_h = want.min(room);
+    let [roster, queues] =
+        Layout::vertical([Constraint::Length(roster_h), Constraint::Min(0)]).areas(area);
+    (roster, Some(queues))
+}
+
+/// Rows the roster keeps before the queues get any: borders, headings and
+/// five agents.
+const ROSTER_MIN: u16 = 8;
+
 pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
+    let (area, queues) = split(m, area);
+    if let Some(q) = queues {
+        super::agent_queues::draw(m, f, q);
+    }
     let th = &m.config.theme;
     let block = titled(m, format!("Agents · {}", m.inbox.agents.len()), true, area);
     let inner = block.inner(area);

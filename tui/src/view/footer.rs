@@ -98,6 +98,10 @@ pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
         f.render_widget(Paragraph::new(line), area);
         return;
     }
+    if let Some(Overlay::Reason { task, text, .. }) = &m.overlay {
+        draw_reason(m, f, area, task, text);
+        return;
+    }
     if let Some(n) = &m.notice {
         let style = if n.error { t.error() } else { t.ok() };
         f.render_widget(
@@ -143,6 +147,7 @@ pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
             ("Enter".into(), "take"),
             ("Esc".into(), "cancel"),
         ],
+        Some(Overlay::Reason { .. }) => Vec::new(),
         Some(Overlay::Compose { mode, .. }) => match mode {
             EditMode::ConfirmDiscard => {
                 vec![("y".into(), "discard"), ("any key".into(), "keep typing")]
@@ -174,6 +179,23 @@ pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
         spans.push(Span::styled(format!(" {label}  "), t.muted()));
     }
     f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// `X`'s prompt: why the task goes back to work. The reason is one line;
+/// a refusal (empty reason) shows after it in place of the key hints.
+fn draw_reason(m: &Model, f: &mut Frame, area: Rect, task: &str, text: &str) {
+    let t = &m.config.theme;
+    let tail = match &m.notice {
+        Some(n) if n.error => Span::styled(format!("  {}", line_text(&n.text)), t.error()),
+        _ => Span::styled("  Enter reject · Esc cancel", t.muted()),
+    };
+    let line = Line::from(vec![
+        Span::styled(format!(" reject {} · why: ", line_text(task)), t.accent()),
+        Span::styled(line_text(text), t.base()),
+        Span::styled("▏", t.accent()),
+        tail,
+    ]);
+    f.render_widget(Paragraph::new(line), area);
 }
 
 /// One frame of the spinner shown while backend work is out, turned by

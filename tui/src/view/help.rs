@@ -26,7 +26,13 @@ pub(crate) fn key_lines(m: &Model) -> Vec<Line<'static>> {
     let t = &m.config.theme;
     let km = &m.config.keymap;
     let mut out = Vec::new();
-    for g in [Group::Move, Group::Views, Group::Mail, Group::App] {
+    for g in [
+        Group::Move,
+        Group::Views,
+        Group::Mail,
+        Group::Tasks,
+        Group::App,
+    ] {
         out.push(Line::styled(g.title().to_string(), t.heading()));
         for a in Action::ALL.into_iter().filter(|a| a.group() == g) {
             out.push(Line::from(vec![
@@ -52,6 +58,7 @@ pub(crate) fn extra_lines(m: &Model) -> Vec<Line<'static>> {
         ("  y / e / d", "after $EDITOR: send / edit again / discard"),
         ("  Space", "choosing recipients: mark several"),
         ("  Enter", "keep search / choose"),
+        ("  Enter / Esc", "reject's reason: reject / cancel"),
     ] {
         out.push(Line::from(vec![
             Span::styled(fit(k, 24), t.accent()),

@@ -133,8 +133,14 @@ pub fn hit(m: &Model, x: u16, y: u16) -> Option<Hit> {
             };
             row(m, kind, r, 0, offset, y)
         }
-        Screen::Agents => row(m, ListKind::Agents, area, 1, m.offsets.agents.get(), y)
-            .or_else(|| agents::is_header(y, area).then_some(Hit::List(ListKind::Agents))),
+        Screen::Agents => {
+            let (roster, _) = agents::split(m, area);
+            if !inside(roster, x, y) {
+                return None;
+            }
+            row(m, ListKind::Agents, roster, 1, m.offsets.agents.get(), y)
+                .or_else(|| agents::is_header(y, roster).then_some(Hit::List(ListKind::Agents)))
+        }
         Screen::Tasks => super::tasks::hit_row(m, area, x, y),
     }
 }

@@ -10,6 +10,7 @@
 //! before it becomes a `Span`: the helpers [`line_text`] and [`para_text`]
 //! are the only way agent text enters a buffer here.
 
+pub(crate) mod agent_queues;
 pub mod agents;
 pub(crate) mod compose;
 pub(crate) mod footer;
@@ -59,7 +60,8 @@ pub fn view(m: &Model, f: &mut Frame) {
         Some(o @ Overlay::Editor { .. }) => overlays::draw_editor(m, f, body, o),
         Some(o @ Overlay::Pick { .. }) => compose::draw_pick(m, f, body, o),
         Some(o @ Overlay::Compose { .. }) => compose::draw_compose(m, f, body, o),
-        None => {}
+        // A one-line prompt: the footer draws it.
+        Some(Overlay::Reason { .. }) | None => {}
     }
 }
 

@@ -168,14 +168,35 @@ pub(crate) fn hit_row(m: &Model, area: Rect, x: u16, y: u16) -> Option<super::hi
 
 pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
     let k = &m.config.keymap;
-    vec![
+    let review = [
+        (k.first_key(Action::Approve), "approve"),
+        (k.first_key(Action::Reject), "reject"),
+    ];
+    // A task waiting for review puts its two answers first.
+    let in_review = m
+        .sel
+        .task
+        .as_deref()
+        .and_then(|id| m.tasks.iter().find(|t| t.id == id))
+        .is_some_and(|t| t.status == TaskStatus::Review);
+    let mut hints = Vec::new();
+    if in_review {
+        hints.extend(review.clone());
+    }
+    hints.extend([
         (k.first_key(Action::Open), "thread"),
         (k.first_key(Action::Search), "search"),
+    ]);
+    if !in_review {
+        hints.extend(review);
+    }
+    hints.extend([
         (k.first_key(Action::ScreenInbox), "inbox"),
         (k.first_key(Action::ScreenAgents), "agents"),
         (k.first_key(Action::Help), "help"),
         (k.first_key(Action::Quit), "quit"),
-    ]
+    ]);
+    hints
 }
 
 /// Wide terminals: one column per status, a three-line card per task.

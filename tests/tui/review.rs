@@ -1,0 +1,468 @@
+//! Issue 17's TUI part: a task in review answered from the board (`A`
+//! approves, `X` rejects with a reason) and the selected agent's three
+//! task queues (AOF's mailbox view) under the agents roster. Driven
+//! through the real `update` + `execute` loop against the fake backend,
+//! which records the calls; snapshots show the screens.
+
+use amail_core::aof::TaskStatus;
+use amail_core::router::TaskSummary;
+use amail_tui::model::{Overlay, Screen};
+use amail_tui::testing::{FakeBackend, TestApp};
+use amail_tui::UiConfig;
+
+/// The sample's task in review (GreenCastle's login flow).
+const REVIEW: &str = "TASK-527-1";
+
+fn task<B: amail_tui::Backend>(app: &TestApp<B>, id: &str) -> TaskStatus {
+    app.model
+        .tasks
+        .iter()
+        .find(|t| t.id == id)
+        .unwrap_or_else(|| panic!("{id} on the board"))
+        .status
+}
+
+fn extra(b: &FakeBackend, id: &str, title: &str, status: TaskStatus, agent: &str) -> TaskSummary {
+    TaskSummary {
+        id: id.into(),
+        title: title.into(),
+        status,
+        bead: None,
+        agent: Some(agent.into()),
+        updated_at: Some(b.now - chrono::Duration::minutes(7)),
+    }
+}
+
+/// The sample plus a task that waits only for the one in review.
+fn with_dependent() -> FakeBackend {
+    let mut b = FakeBackend::sample();
+    let t = extra(
+        &b,
+        "TASK-542",
+        "Session cookies",
+        TaskStatus::Backlog,
+        "GreenCastle",
+    );
+    b.tasks.push(t);
+    b.dependents.insert(REVIEW.into(), vec!["TASK-542".into()]);
+    b
+}
+
+/// The footer's last line (key hints), without the test backend's quotes.
+fn hint_line(screen: &str) -> String {
+    let last = screen.lines().last().unwrap_or("");
+    last.trim_matches('"').trim().to_string()
+}
+
+fn notice<B: amail_tui::Backend>(app: &TestApp<B>) -> String {
+    app.model
+        .notice
+        .as_ref()
+        .map(|n| n.text.clone())
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_approves_the_task_in_review_and_the_board_shows_the_cascade() {
+    let mut app = TestApp::new(with_dependent(), UiConfig::default());
+    app.press(&format!("t/{REVIEW}<enter>"));
+    assert_eq!(app.model.sel.task.as_deref(), Some(REVIEW));
+    app.press("A");
+    assert_eq!(app.backend.approvals, vec![REVIEW.to_string()]);
+    // The board was read again: the task is done, its dependent ready.
+    assert_eq!(task(&app, REVIEW), TaskStatus::Done);
+    assert_eq!(task(&app, "TASK-542"), TaskStatus::Ready);
+    let n = notice(&app);
+    assert_eq!(
+        n,
+        format!("✓ {REVIEW} approved: done; 1 dependent ready now: TASK-542")
+    );
+    assert!(!app.model.notice.as_ref().unwrap().error);
+    let screen = app.render(80, 24);
+    assert!(screen.contains("1 dependent ready now"), "{screen}");
+}
+
+#[test]
+fn x_asks_why_refuses_an_empty_reason_then_rejects_with_it() {
+    let mut app = TestApp::sample();
+    app.press(&format!("t/{REVIEW}<enter>X"));
+    assert!(
+        matches!(&app.model.overlay, Some(Overlay::Reason { task, .. }) if task == REVIEW),
+        "{:?}",
+        app.model.overlay
+    );
+    let screen = app.render(80, 24);
+    assert!(
+        screen.contains(&format!("reject {REVIEW} · why:")),
+        "{screen}"
+    );
+    // Keys type into the prompt, not into the board: `A` is a letter here.
+    app.press("<enter>");
+    assert!(app.model.overlay.is_some(), "an empty reason is refused");
+    assert!(app.model.notice.as_ref().unwrap().error);
+    assert!(notice(&app).contains("type why"), "{}", notice(&app));
+    app.type_text("  ");
+    app.press("<enter>");
+    assert!(app.backend.rejections.is_empty(), "blanks are no reason");
+    app.type_text("Add a test for the PKCE verifier");
+    app.press("<enter>");
+    assert_eq!(
+        app.backend.rejections,
+        vec![(
+            REVIEW.to_string(),
+            "Add a test for the PKCE verifier".to_string()
+        )]
+    );
+    assert!(app.model.overlay.is_none());
+    assert_eq!(task(&app, REVIEW), TaskStatus::InProgress);
+    assert_eq!(
+        notice(&app),
+        format!("✓ {REVIEW} rejected: back in progress")
+    );
+    assert!(app.backend.approvals.is_empty());
+}
+
+#[test]
+fn esc_cancels_the_reason_and_nothing_is_written() {
+    let mut app = TestApp::sample();
+    app.press(&format!("t/{REVIEW}<enter>X"));
+    app.type_text("not yet");
+    app.press("<esc>");
+    assert!(app.model.overlay.is_none());
+    assert!(app.backend.rejections.is_empty());
+    assert_eq!(task(&app, REVIEW), TaskStatus::Review);
+    assert_eq!(notice(&app), "reject cancelled");
+    // Ctrl-c cancels as Esc does.
+    app.press("X");
+    app.press("<ctrl-c>");
+    assert!(app.model.overlay.is_none());
+    assert!(!app.quit, "Ctrl-c in the prompt cancels, it does not quit");
+}
+
+#[test]
+fn the_keys_act_only_on_a_task_in_review_and_say_why_not() {
+    let mut app = TestApp::sample();
+    // TASK-531 is in progress.
+    app.press("t/TASK-531<enter>");
+    app.press("A");
+    assert!(app.backend.approvals.is_empty());
+    let n = notice(&app);
+    assert_eq!(
+        n,
+        "TASK-531 is in-progress: A approves only a task in review"
+    );
+    assert!(app.model.notice.as_ref().unwrap().error);
+    app.press("X");
+    assert!(
+        app.model.overlay.is_none(),
+        "no prompt for a task not in review"
+    );
+    assert_eq!(
+        notice(&app),
+        "TASK-531 is in-progress: X rejects only a task in review"
+    );
+    // Away from the board the keys point to it.
+    app.press("i");
+    app.press("A");
+    assert_eq!(
+        notice(&app),
+        "A approves a task in review on the task board (t)"
+    );
+    app.press("X");
+    assert!(app.model.overlay.is_none());
+    assert!(app.backend.approvals.is_empty() && app.backend.rejections.is_empty());
+    let screen = app.render(80, 24);
+    assert!(screen.contains("X rejects a task in review"), "{screen}");
+}
+
+#[test]
+fn a_refusal_from_the_store_is_shown_and_the_board_reloads() {
+    let mut app = TestApp::sample();
+    app.press(&format!("t/{REVIEW}<enter>"));
+    // Someone else sent it back meanwhile: the board on screen is stale.
+    app.backend
+        .tasks
+        .iter_mut()
+        .find(|t| t.id == REVIEW)
+        .unwrap()
+        .status = TaskStatus::InProgress;
+    assert_eq!(task(&app, REVIEW), TaskStatus::Review);
+    app.press("A");
+    assert!(app.backend.approvals.is_empty());
+    let n = notice(&app);
+    assert!(
+        n.starts_with(&format!(
+            "✗ approving {REVIEW} failed: task {REVIEW} is in 'in-progress', not in review"
+        )),
+        "{n}"
+    );
+    assert!(app.model.notice.as_ref().unwrap().error);
+    assert_eq!(task(&app, REVIEW), TaskStatus::InProgress, "reloaded");
+}
+
+#[test]
+fn the_board_hints_help_and_keymap_carry_both_keys() {
+    let mut app = TestApp::sample();
+    // On a task in review its two answers come first.
+    app.press(&format!("t/{REVIEW}<enter>"));
+    let screen = app.render(80, 24);
+    let hints = hint_line(&screen);
+    assert!(hints.starts_with("A approve  X reject"), "{hints}");
+    // Elsewhere on the board they are still listed, after the basics.
+    app.press("/TASK-531<enter>");
+    let screen = app.render(100, 24);
+    let hints = hint_line(&screen);
+    assert!(
+        hints.contains("A approve") && hints.contains("X reject"),
+        "{hints}"
+    );
+    assert!(hints.starts_with("Enter thread"), "{hints}");
+    // The help overlay lists them under the board's group.
+    app.press("?");
+    let help = app.render(100, 60);
+    assert!(help.contains("Task board"), "{help}");
+    assert!(help.contains("approve the task in review (done)"), "{help}");
+    assert!(
+        help.contains("reject the task in review (asks why)"),
+        "{help}"
+    );
+    // Rebinding in the config moves the key everywhere.
+    let config = UiConfig::from_toml("[keys]\napprove = [\"ctrl-y\"]\nreject = [\"D\"]\n", false);
+    assert!(config.warnings.is_empty(), "{:?}", config.warnings);
+    let mut app = TestApp::new(FakeBackend::sample(), config);
+    app.press(&format!("t/{REVIEW}<enter>"));
+    let screen = app.render(80, 24);
+    let hints = hint_line(&screen);
+    assert!(hints.starts_with("Ctrl-y approve  D reject"), "{hints}");
+    app.press("A");
+    assert!(app.backend.approvals.is_empty(), "A is no longer bound");
+    app.press("<ctrl-y>");
+    assert_eq!(app.backend.approvals, vec![REVIEW.to_string()]);
+}
+
+#[test]
+fn the_agents_view_reads_the_selected_agents_queues() {
+    let mut app = TestApp::sample();
+    assert!(app.backend.mailbox_calls.is_empty(), "not read until shown");
+    app.press("w");
+    assert_eq!(app.model.screen, Screen::Agents);
+    let first = app.model.sel.agent.clone().unwrap();
+    assert_eq!(app.backend.mailbox_calls, vec![first.clone()]);
+    // Moving about the roster asks once per agent selected.
+    app.press("/GreenCastle<enter>");
+    assert_eq!(
+        app.backend.mailbox_calls.last().map(String::as_str),
+        Some("GreenCastle")
+    );
+    let calls = app.backend.mailbox_calls.len();
+    let screen = app.render(120, 36);
+    assert_eq!(
+        app.backend.mailbox_calls.len(),
+        calls,
+        "drawing asks nothing"
+    );
+    assert!(
+        screen.contains("Task queues · GreenCastle · 0 to do · 0 working · 1 in review"),
+        "{screen}"
+    );
+    assert!(screen.contains("OUTBOX 1"), "{screen}");
+    assert!(screen.contains(REVIEW), "{screen}");
+    // Approving on the board empties the outbox: the queues are read
+    // again after the reload.
+    app.press(&format!("t/{REVIEW}<enter>A"));
+    app.press("w");
+    assert_eq!(app.model.sel.agent.as_deref(), Some("GreenCastle"));
+    assert_eq!(
+        app.backend.mailbox_calls.last().map(String::as_str),
+        Some("GreenCastle")
+    );
+    assert_eq!(app.backend.mailbox_calls.len(), calls + 1);
+    let screen = app.render(120, 36);
+    assert!(screen.contains("0 in review"), "{screen}");
+    assert!(screen.contains("OUTBOX 0"), "{screen}");
+}
+
+/// GreenCastle with something in every queue, and more than fits at 60x20.
+fn busy_backend() -> FakeBackend {
+    let mut b = FakeBackend::sample();
+    let agent = "GreenCastle";
+    let more = [
+        ("TASK-533", "Refresh token rotation", TaskStatus::Ready),
+        ("TASK-534", "Audit log for logins", TaskStatus::Ready),
+        ("TASK-535", "Password reset mail", TaskStatus::Ready),
+        ("TASK-536", "Device list page", TaskStatus::Ready),
+        ("TASK-537", "Login rate limits", TaskStatus::Ready),
+        ("TASK-538", "OAuth scopes", TaskStatus::InProgress),
+        ("TASK-539", "SSO with the IdP", TaskStatus::Blocked),
+        ("TASK-540", "Logout everywhere", TaskStatus::Review),
+        ("TASK-541", "Old session sweep", TaskStatus::Done),
+    ];
+    for (id, title, status) in more {
+        let t = extra(&b, id, title, status, agent);
+        b.tasks.push(t);
+    }
+    b
+}
+
+#[test]
+fn queue_snapshots() {
+    for (w, h) in [(60, 20), (80, 24), (120, 36), (200, 60)] {
+        let mut app = TestApp::new(busy_backend(), UiConfig::default());
+        app.press("w/GreenCastle<enter>");
+        let screen = app.render(w, h);
+        // Done tasks are in no queue.
+        assert!(!screen.contains("TASK-541"), "{screen}");
+        insta::with_settings!({
+            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots"),
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+            description => "keys: \"w/GreenCastle<enter>\" (GreenCastle busy)",
+        }, {
+            insta::assert_snapshot!(format!("tui_agent_queues_{w}x{h}"), screen);
+        });
+    }
+}
+
+#[test]
+fn review_snapshots() {
+    for (name, keys) in [
+        ("board_reject_reason", "t/TASK-527-1<enter>X"),
+        ("board_approved", "t/TASK-527-1<enter>A"),
+        ("board_not_in_review", "t/TASK-531<enter>A"),
+    ] {
+        for (w, h) in [(60, 20), (80, 24)] {
+            let mut app = TestApp::new(with_dependent(), UiConfig::default());
+            app.press(keys);
+            if name == "board_reject_reason" {
+                app.type_text("needs a test");
+            }
+            let screen = app.render(w, h);
+            insta::with_settings!({
+                snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots"),
+                prepend_module_to_snapshot => false,
+                omit_expression => true,
+                description => format!("keys: {keys:?}"),
+            }, {
+                insta::assert_snapshot!(format!("tui_{name}_{w}x{h}"), screen);
+            });
+        }
+    }
+}
+
+/// The same keys over the real backend and a real AOF store: `A` runs
+/// the router's approval (the dependent is promoted on disk), `X` its
+/// rejection (the reason lands in the Work Log), and the agents view
+/// reads the router's own mailbox view.
+#[test]
+fn the_keys_write_through_the_real_backend_to_the_store() {
+    use amail_core::router::task::Task;
+    use amail_core::router::Store;
+    const A: &str = "TASK-2026-02-09-301";
+    const B: &str = "TASK-2026-02-09-302";
+    const C: &str = "TASK-2026-02-09-303";
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("store");
+    let store = Store::open(&root).unwrap();
+    let put = |id: &str, status: &str, deps: &[&str]| {
+        let mut t = Task::new(
+            id,
+            &format!("Task {id}"),
+            status,
+            "2026-02-09T20:00:00.000Z",
+        );
+        t.fm.routing.agent = Some("ann".into());
+        t.fm.depends_on = deps.iter().map(|d| d.to_string()).collect();
+        store.insert(t).unwrap();
+    };
+    put(A, "review", &[]);
+    put(B, "backlog", &[A]);
+    put(C, "review", &[]);
+    let mail = dir.path().join("mail");
+    std::fs::create_dir_all(&mail).unwrap();
+    let backend = amail::backend::RealBackend::new(
+        mail,
+        amail_core::stores::LoadOptions::default(),
+        root.clone(),
+        false,
+    );
+    let mut app = TestApp::with_backend(backend, chrono::Utc::now(), UiConfig::default());
+    assert_eq!(app.model.tasks.len(), 3, "{:?}", app.model.load_error);
+    app.press(&format!("t/{A}<enter>A"));
+    let status = |id: &str| store.get(id).unwrap().unwrap().0;
+    assert_eq!(status(A), TaskStatus::Done);
+    assert_eq!(status(B), TaskStatus::Ready, "the cascade ran");
+    assert_eq!(
+        notice(&app),
+        format!("✓ {A} approved: done; 1 dependent ready now: {B}")
+    );
+    assert_eq!(task(&app, B), TaskStatus::Ready, "the board reloaded");
+    app.press(&format!("/{C}<enter>X"));
+    app.type_text("missing tests");
+    app.press("<enter>");
+    assert_eq!(status(C), TaskStatus::InProgress);
+    let (_, t) = store.get(C).unwrap().unwrap();
+    let log = t.body.split("## Work Log").nth(1).expect("a Work Log");
+    assert!(log.contains("missing tests"), "{log}");
+    // ann has B ready and C back in progress; nothing in review.
+    let q = amail_tui::Backend::mailbox(&mut app.backend, "ann").unwrap();
+    assert_eq!(q.inbox.len(), 1);
+    assert_eq!(q.processing.len(), 1);
+    assert!(q.outbox.is_empty());
+}
+
+/// In the app the three calls run on the backend worker (issue 16) and
+/// their outcomes count as its reports, so "working" clears once they
+/// are in.
+#[test]
+fn the_worker_runs_review_and_queue_calls_and_counts_their_reports() {
+    use amail_tui::msg::{Msg, Verdict};
+    use amail_tui::worker::Worker;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut worker = Worker::spawn(Box::new(FakeBackend::sample()), move |m| {
+        let _ = tx.send(m);
+    });
+    let mut inbox = amail_tui::runtime::empty_inbox();
+    for cmd in [
+        amail_tui::Command::Mailbox {
+            agent: "GreenCastle".into(),
+        },
+        amail_tui::Command::Reject {
+            id: REVIEW.into(),
+            reason: "needs a test".into(),
+        },
+        amail_tui::Command::Approve { id: REVIEW.into() },
+    ] {
+        assert!(worker.dispatch(&mut inbox, cmd).is_none(), "not inline");
+        assert!(worker.busy());
+        let msg = rx
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("the worker reports");
+        assert!(msg.from_backend(), "{msg:?}");
+        worker.reported();
+        assert!(!worker.busy());
+        match msg {
+            Msg::MailboxRead { agent, result } => {
+                assert_eq!(agent, "GreenCastle");
+                assert_eq!(result.unwrap().outbox.len(), 1);
+            }
+            Msg::Reviewed {
+                id,
+                verdict: Verdict::Rejected,
+                result,
+            } => {
+                assert_eq!(id, REVIEW);
+                assert_eq!(
+                    result.unwrap(),
+                    format!("{REVIEW} rejected: back in progress")
+                );
+            }
+            // Rejected first, so the approval is refused: not in review.
+            Msg::Reviewed {
+                verdict: Verdict::Approved,
+                result,
+                ..
+            } => assert!(result.unwrap_err().contains("not in review")),
+            other => panic!("{other:?}"),
+        }
+    }
+}

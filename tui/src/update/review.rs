@@ -1,0 +1,168 @@
+//! Task review from the board (`A` approve, `X` reject with a reason) and
+//! the agents view's task queues. Both leave as one small [`Command`]
+//! (`Approve`, `Reject`, `Mailbox`) that the runtime hands to the backend,
+//! and come back as one [`Msg`](crate::msg::Msg) handled here, so moving
+//! backend calls elsewhere (a worker thread) touches only `execute`.
+//!
+//! The keys act only on a task in `review` on the board: AOF lets only a
+//! reviewed task be approved or sent back, and a key that did nothing
+//! silently would leave the person guessing, so every refusal says why.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+use super::overlays::edit_key;
+use crate::keymap::Action;
+use crate::model::{Model, Notice, Overlay, Screen};
+use crate::msg::{Command, Verdict};
+use amail_core::aof::TaskStatus;
+use amail_core::router::mailbox::Mailbox;
+
+/// The task `A`/`X` act on: the selected one on the board, in review.
+/// Otherwise a notice says why nothing happens.
+fn task_in_review(m: &mut Model, a: Action) -> Option<String> {
+    let key = m.config.keymap.first_key(a);
+    let verb = if a == Action::Approve {
+        "approves"
+    } else {
+        "rejects"
+    };
+    let refuse = |m: &mut Model, text: String| {
+        m.notice = Some(Notice { text, error: true });
+        None
+    };
+    if m.screen != Screen::Tasks {
+        let board = m.config.keymap.first_key(Action::ScreenTasks);
+        return refuse(
+            m,
+            format!("{key} {verb} a task in review on the task board ({board})"),
+        );
+    }
+    let Some(task) = m
+        .sel
+        .task
+        .as_deref()
+        .and_then(|id| m.tasks.iter().find(|t| t.id == id))
+    else {
+        return refuse(m, "no task selected".into());
+    };
+    if task.status != TaskStatus::Review {
+        let text = format!(
+            "{} is {}: {key} {verb} only a task in review",
+            task.id,
+            task.status.as_str()
+        );
+        return refuse(m, text);
+    }
+    Some(task.id.clone())
+}
+
+/// `A`: approve the selected task in review.
+pub(super) fn approve(m: &mut Model) -> Option<Command> {
+    let id = task_in_review(m, Action::Approve)?;
+    m.notice = Some(Notice {
+        text: format!("approving {}…", id),
+        error: false,
+    });
+    Some(Command::Approve { id })
+}
+
+/// `X`: ask why the selected task in review goes back to work.
+pub(super) fn reject(m: &mut Model) {
+    if let Some(task) = task_in_review(m, Action::Reject) {
+        m.overlay = Some(Overlay::Reason {
+            task,
+            text: String::new(),
+            cursor: 0,
+        });
+    }
+}
+
+/// Keys while the reason prompt is open: one line of text; Enter rejects
+/// (not with an empty reason: the Work Log must say why), Esc cancels.
+pub(super) fn reason_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
+    let Some(Overlay::Reason { task, text, cursor }) = m.overlay.as_mut() else {
+        return None;
+    };
+    match k.code {
+        KeyCode::Esc => {
+            m.overlay = None;
+            m.notice = Some(Notice {
+                text: "reject cancelled".into(),
+                error: false,
+            });
+        }
+        KeyCode::Enter if text.trim().is_empty() => {
+            m.notice = Some(Notice {
+                text: "type why it goes back (the reason goes in the Work Log); Esc cancels".into(),
+                error: true,
+            });
+        }
+        KeyCode::Enter => {
+            let cmd = Command::Reject {
+                id: task.clone(),
+                reason: text.trim().to_string(),
+            };
+            m.notice = Some(Notice {
+                text: format!("rejecting {}…", task),
+                error: false,
+            });
+            m.overlay = None;
+            return Some(cmd);
+        }
+        // One line: no new lines, no tab stops.
+        KeyCode::Tab => {}
+        _ => {
+            m.notice = None;
+            edit_key(text, cursor, k);
+        }
+    }
+    None
+}
+
+/// The backend approved or rejected (or refused): say so, then reload the
+/// board (the task moved; an approval may have promoted others).
+pub(super) fn reviewed(
+    m: &mut Model,
+    id: &str,
+    verdict: Verdict,
+    result: Result<String, String>,
+) -> Option<Command> {
+    m.notice = Some(match result {
+        Ok(sentence) => Notice {
+            text: format!("✓ {sentence}"),
+            error: false,
+        },
+        Err(e) => Notice {
+            text: format!(
+                "✗ {} {} failed: {e}",
+                match verdict {
+                    Verdict::Approved => "approving",
+                    Verdict::Rejected => "rejecting",
+                },
+                id
+            ),
+            error: true,
+        },
+    });
+    Some(Command::Load)
+}
+
+/// On the agents view, the selected agent's queues when they have not been
+/// asked for since the selection or the data last changed.
+pub(super) fn wants_queues(m: &mut Model) -> Option<Command> {
+    if m.screen != Screen::Agents {
+        return None;
+    }
+    let agent = m.sel.agent.clone()?;
+    if m.queues_asked.as_deref() == Some(agent.as_str()) {
+        return None;
+    }
+    m.queues_asked = Some(agent.clone());
+    Some(Command::Mailbox { agent })
+}
+
+/// The queues came back. An answer for an agent no longer selected is
+/// kept anyway: it is drawn only beside its own agent.
+pub(super) fn queues_read(m: &mut Model, agent: String, result: Result<Mailbox, String>) {
+    m.queues = Some((agent, result));
+}

@@ -1,0 +1,141 @@
+//! The selected agent's three task queues, under the roster: AOF's
+//! mailbox view (`aof watch mailbox`), read through
+//! `Backend::mailbox`. Inbox is what waits for the agent (ready),
+//! processing what it holds (in-progress, blocked), outbox what waits for
+//! a reviewer (review, where `A`/`X` on the board answer it).
+//!
+//! Three columns side by side at every width, one task per row, so the
+//! queues keep their shape from 60 columns up; a wide or tall terminal
+//! shows more of each title and more rows, and a queue longer than its
+//! column ends in "+N more".
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+use super::{line_text, titled};
+use crate::model::{age, Model};
+use crate::text::{fit, fit_middle, fit_right, width};
+use crate::theme::task_status;
+use amail_core::router::TaskSummary;
+
+/// Rows the pane needs at least: borders, the headings and three tasks.
+pub(crate) const MIN_HEIGHT: u16 = 6;
+
+pub(crate) fn draw(m: &Model, f: &mut Frame, area: Rect) {
+    let th = &m.config.theme;
+    let Some(agent) = m.sel.agent.as_deref() else {
+        return;
+    };
+    // The answer on screen is drawn only beside its own agent.
+    let answer = m
+        .queues
+        .as_ref()
+        .filter(|(a, _)| a == agent)
+        .map(|(_, r)| r);
+    // Narrow panes leave the counts to the column headings.
+    let title = match answer {
+        Some(Ok(q)) if area.width >= 90 => format!(
+            "Task queues · {} · {} to do · {} working · {} in review",
+            line_text(agent),
+            q.inbox.len(),
+            q.processing.len(),
+            q.outbox.len()
+        ),
+        _ => format!("Task queues · {}", line_text(agent)),
+    };
+    let block = titled(m, title, false, area);
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let q = match answer {
+        Some(Ok(q)) => q,
+        Some(Err(e)) => {
+            f.render_widget(
+                Paragraph::new(Line::styled(format!("✗ {}", line_text(e)), th.error())),
+                inner,
+            );
+            return;
+        }
+        None => {
+            f.render_widget(
+                Paragraph::new(Line::styled("reading the task store…", th.muted())),
+                inner,
+            );
+            return;
+        }
+    };
+    let cols = Layout::horizontal([Constraint::Ratio(1, 3); 3]).split(inner);
+    let narrow = inner.width < 90;
+    for ((label, hint, tasks), col) in [
+        ("INBOX", "ready", &q.inbox),
+        ("PROCESSING", "in progress, blocked", &q.processing),
+        ("OUTBOX", "review", &q.outbox),
+    ]
+    .into_iter()
+    .zip(cols.iter())
+    {
+        draw_queue(m, f, *col, label, if narrow { "" } else { hint }, tasks);
+    }
+}
+
+fn draw_queue(m: &Model, f: &mut Frame, col: Rect, label: &str, hint: &str, tasks: &[TaskSummary]) {
+    let th = &m.config.theme;
+    // One column of space between queues.
+    let w = (col.width as usize).saturating_sub(1);
+    let heading = if hint.is_empty() {
+        format!("{label} {}", tasks.len())
+    } else {
+        format!("{label} {} ({hint})", tasks.len())
+    };
+    let mut lines = vec![Line::styled(
+        fit(&heading, w),
+        th.accent().add_modifier(ratatui::style::Modifier::BOLD),
+    )];
+    let rows = (col.height as usize).saturating_sub(1);
+    if tasks.is_empty() {
+        lines.push(Line::styled(fit("  none", w), th.muted()));
+    }
+    // The last row says how many more when they do not all fit.
+    let shown = if tasks.len() > rows {
+        rows.saturating_sub(1)
+    } else {
+        tasks.len()
+    };
+    // Ids take what the longest needs, up to two thirds of the column
+    // (the id is what `A`/`X` and the CLI take); the title gets the rest,
+    // and the age shows once there is room for it.
+    let longest = tasks
+        .iter()
+        .take(shown)
+        .map(|t| width(&line_text(&t.id)))
+        .max()
+        .unwrap_or(0);
+    let id_w = longest.min(w * 2 / 3).max(6.min(w));
+    let age_w = if w >= 40 { 5 } else { 0 };
+    let title_w = w.saturating_sub(2 + id_w + 1 + age_w);
+    for t in tasks.iter().take(shown) {
+        let (g, tone) = task_status(t.status);
+        lines.push(Line::from(vec![
+            Span::styled(format!("{g} "), th.tone(tone)),
+            Span::styled(fit_middle(&line_text(&t.id), id_w), th.tone(tone)),
+            Span::raw(" "),
+            Span::styled(fit(&line_text(&t.title), title_w), th.base()),
+            Span::styled(
+                if age_w > 0 {
+                    fit_right(&age(m.now, t.updated_at), age_w)
+                } else {
+                    String::new()
+                },
+                th.muted(),
+            ),
+        ]));
+    }
+    if shown < tasks.len() {
+        lines.push(Line::styled(
+            format!("  +{} more", tasks.len() - shown),
+            th.muted(),
+        ));
+    }
+    f.render_widget(Paragraph::new(lines), col);
+}
