@@ -182,7 +182,7 @@ fn item5_the_database_is_found_where_the_server_keeps_it() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|p| p["key"].as_str().unwrap().to_string())
+            .map(|p| p["id"].as_str().unwrap().to_string())
             .collect();
         keys.sort();
         (keys, String::from_utf8_lossy(&out.stderr).to_string())

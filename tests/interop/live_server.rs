@@ -167,7 +167,7 @@ fn check_release(release: Release) {
     let pending: Vec<Value> = serde_json::from_str(&pending).unwrap();
     let who: Vec<&str> = pending
         .iter()
-        .filter(|p| p["key"] == help_id.as_str())
+        .filter(|p| p["id"] == help_id.as_str())
         .map(|p| p["agent"].as_str().unwrap())
         .collect();
     assert_eq!(who, ["GreenCastle"], "{pending:?}");
