@@ -7,8 +7,9 @@
 
 use std::borrow::Cow;
 
+use crate::decor::concat;
 use crate::diag::{Code, Diags};
-use crate::grammar::{field_line, heading, is_fence, list_item, lower_ascii, FieldLine};
+use crate::grammar::{field_line, heading, is_fence, list_item, FieldLine};
 use crate::lines::{join_lines, trim, Line};
 use crate::values::inline_list;
 
@@ -43,43 +44,58 @@ pub(crate) enum Label {
 }
 
 impl Label {
-    /// Case-insensitive lookup: the label is lower-cased into a stack buffer
-    /// and matched as bytes (a length switch and a compare or two), since this
-    /// runs for every field line of every message.
+    /// Case-insensitive lookup: a switch on the label's length, then a
+    /// case-insensitive compare with the names of that length (one or a
+    /// few), since this runs for every field line of every message.
+    #[inline]
     pub(crate) fn lookup(label: &str) -> Option<Label> {
-        let mut buf = [0u8; 32];
-        Some(match lower_ascii(label, &mut buf)? {
-            b"accepted bead" => Label::AcceptedBead,
-            b"title" => Label::Title,
-            b"starting implementation at" => Label::StartingAt,
-            b"started at" => Label::StartingAt,
-            b"bead" => Label::Bead,
-            b"bead id" => Label::Bead,
-            b"step" => Label::Step,
-            b"status" => Label::Status,
-            b"context usage" => Label::ContextUsage,
-            b"context" => Label::ContextUsage,
-            b"files touched" => Label::FilesTouched,
-            b"issue type" => Label::IssueType,
-            b"commit" => Label::Commit,
-            b"commit sha" => Label::Commit,
-            b"files" => Label::Files,
-            b"files changed" => Label::Files,
-            b"tests" => Label::Tests,
-            b"lint" => Label::Lint,
-            b"build" => Label::Build,
-            b"type" => Label::Type,
-            b"failure type" => Label::Type,
-            b"reason" => Label::Reason,
-            b"internal attempts" => Label::InternalAttempts,
-            b"description" => Label::Description,
-            b"issue" => Label::Issue,
-            b"resume" => Label::Resume,
-            b"checkpoint" => Label::Checkpoint,
-            b"orchestrator" => Label::Orchestrator,
-            b"session" => Label::Session,
-            _ => return None,
-        })
+        let l = label.as_bytes();
+        let is = |name: &[u8]| l.eq_ignore_ascii_case(name);
+        let pick = |names: &[(&[u8], Label)]| names.iter().find(|(n, _)| is(n)).map(|(_, l)| *l);
+        use Label::*;
+        match l.len() {
+            4 => pick(&[
+                (b"bead", Bead),
+                (b"step", Step),
+                (b"type", Type),
+                (b"lint", Lint),
+            ]),
+            5 => pick(&[
+                (b"title", Title),
+                (b"files", Files),
+                (b"tests", Tests),
+                (b"build", Build),
+                (b"issue", Issue),
+            ]),
+            6 => pick(&[
+                (b"status", Status),
+                (b"commit", Commit),
+                (b"reason", Reason),
+                (b"resume", Resume),
+            ]),
+            7 => pick(&[
+                (b"bead id", Bead),
+                (b"context", ContextUsage),
+                (b"session", Session),
+            ]),
+            10 => pick(&[
+                (b"started at", StartingAt),
+                (b"issue type", IssueType),
+                (b"commit sha", Commit),
+                (b"checkpoint", Checkpoint),
+            ]),
+            11 => pick(&[(b"description", Description)]),
+            12 => pick(&[(b"failure type", Type), (b"orchestrator", Orchestrator)]),
+            13 => pick(&[
+                (b"accepted bead", AcceptedBead),
+                (b"context usage", ContextUsage),
+                (b"files touched", FilesTouched),
+                (b"files changed", Files),
+            ]),
+            17 => pick(&[(b"internal attempts", InternalAttempts)]),
+            26 => pick(&[(b"starting implementation at", StartingAt)]),
+            _ => None,
+        }
     }
 
     fn bit(self) -> u32 {
@@ -239,11 +255,13 @@ impl<'l, 'a> Body<'l, 'a> {
                         diags.normalised(
                             line,
                             line.text.trim_start(),
-                            format!(
-                                "heading `{}` reads as `## {}`",
-                                crate::decor::shorten(trim(line.text)),
-                                k.title()
-                            ),
+                            concat(&[
+                                "heading `",
+                                &crate::decor::shorten(trim(line.text)),
+                                "` reads as `## ",
+                                k.title(),
+                                "`",
+                            ]),
                         );
                     }
                     // `###` and deeper naming no section stay inside the
@@ -272,11 +290,13 @@ impl<'l, 'a> Body<'l, 'a> {
                                 diags.normalised(
                                     line,
                                     line.text.trim_start(),
-                                    format!(
-                                        "`{}` alone on its line reads as the heading `## {}`",
+                                    concat(&[
+                                        "`",
                                         trim(line.text),
-                                        kind.title()
-                                    ),
+                                        "` alone on its line reads as the heading `## ",
+                                        kind.title(),
+                                        "`",
+                                    ]),
                                 );
                                 headed.last_mut().unwrap_or(&mut preamble).end = i;
                                 headed.push(Section {
@@ -297,11 +317,13 @@ impl<'l, 'a> Body<'l, 'a> {
                             diags.normalised(
                                 line,
                                 line.text.trim_start(),
-                                format!(
-                                    "`{}` reads as the field `{}:`",
+                                concat(&[
+                                    "`",
                                     label_part(line.text, f.value),
-                                    f.label
-                                ),
+                                    "` reads as the field `",
+                                    f.label,
+                                    ":`",
+                                ]),
                             );
                         }
                         (f, label)
@@ -310,11 +332,13 @@ impl<'l, 'a> Body<'l, 'a> {
                         diags.normalised(
                             line,
                             line.text.trim_start(),
-                            format!(
-                                "`{}` alone on its line reads as the heading `## {}`",
+                            concat(&[
+                                "`",
                                 trim(line.text),
-                                kind.title()
-                            ),
+                                "` alone on its line reads as the heading `## ",
+                                kind.title(),
+                                "`",
+                            ]),
                         );
                         headed.last_mut().unwrap_or(&mut preamble).end = i;
                         headed.push(Section {
@@ -615,4 +639,54 @@ fn trim_blank<'l, 'a>(lines: &'l [Line<'a>]) -> &'l [Line<'a>] {
 /// The whole body text with blank lines at either end trimmed.
 pub(crate) fn whole_text<'a>(doc: &'a str, lines: &[Line<'a>]) -> Cow<'a, str> {
     join_lines(doc, trim_blank(lines))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every label name, in any case, and nothing else.
+    #[test]
+    fn labels_look_up_in_any_case() {
+        for (name, label) in [
+            ("accepted bead", Label::AcceptedBead),
+            ("title", Label::Title),
+            ("starting implementation at", Label::StartingAt),
+            ("started at", Label::StartingAt),
+            ("bead", Label::Bead),
+            ("bead id", Label::Bead),
+            ("step", Label::Step),
+            ("status", Label::Status),
+            ("context usage", Label::ContextUsage),
+            ("context", Label::ContextUsage),
+            ("files touched", Label::FilesTouched),
+            ("issue type", Label::IssueType),
+            ("commit", Label::Commit),
+            ("commit sha", Label::Commit),
+            ("files", Label::Files),
+            ("files changed", Label::Files),
+            ("tests", Label::Tests),
+            ("lint", Label::Lint),
+            ("build", Label::Build),
+            ("type", Label::Type),
+            ("failure type", Label::Type),
+            ("reason", Label::Reason),
+            ("internal attempts", Label::InternalAttempts),
+            ("description", Label::Description),
+            ("issue", Label::Issue),
+            ("resume", Label::Resume),
+            ("checkpoint", Label::Checkpoint),
+            ("orchestrator", Label::Orchestrator),
+            ("session", Label::Session),
+        ] {
+            assert_eq!(Label::lookup(name), Some(label), "{name}");
+            assert_eq!(Label::lookup(&name.to_uppercase()), Some(label), "{name}");
+            let mut title = name.to_string();
+            title[..1].make_ascii_uppercase();
+            assert_eq!(Label::lookup(&title), Some(label), "{name}");
+        }
+        for other in ["", "bead ", "beads", "Stat", "contexts", "Größe", "summary"] {
+            assert_eq!(Label::lookup(other), None, "{other}");
+        }
+    }
 }

@@ -142,27 +142,32 @@ fn parse_document<'a>(
     // Messages are built straight into the list: a message is large (most
     // of a kilobyte), and moving it through return values showed in the
     // profile of small messages.
-    let envelopes = framing::split_document(doc, frame, keep);
+    let mut envelopes = framing::split_document(doc, frame, keep);
+    if !notes.is_empty() {
+        // Noted in place: an envelope is large, and moving it showed in
+        // the profile of small messages.
+        let note = |env: &mut Envelope<'a>| {
+            for (i, message) in notes.iter().rev() {
+                let line = &lines[*i];
+                let column = line.column_of(lines::trim_start(line.text));
+                let problem = (diag::Code::Normalised, line.no, column, message.clone());
+                env.problems.insert(0, problem);
+            }
+        };
+        match &mut envelopes {
+            Envelopes::One(env) => note(env),
+            Envelopes::Many(envs) => envs.iter_mut().for_each(note),
+        }
+    }
     let mut out = Vec::with_capacity(match &envelopes {
         Envelopes::One(_) => 1,
         Envelopes::Many(envs) => envs.len(),
     });
-    let noted = |mut env: Envelope<'a>| {
-        for (i, message) in notes.iter().rev() {
-            let line = &lines[*i];
-            let column = line.column_of(lines::trim_start(line.text));
-            env.problems.insert(
-                0,
-                (diag::Code::Normalised, line.no, column, message.clone()),
-            );
-        }
-        env
-    };
     match envelopes {
-        Envelopes::One(env) => build(doc, &lines, frame, noted(env), opts, &mut out)?,
+        Envelopes::One(env) => build(doc, &lines, frame, env, opts, &mut out)?,
         Envelopes::Many(envs) => {
             for env in envs {
-                build(doc, &lines, frame, noted(env), opts, &mut out)?;
+                build(doc, &lines, frame, env, opts, &mut out)?;
             }
         }
     }

@@ -23,7 +23,8 @@ fn type_at(s: &str) -> Option<(MessageType, &str, &str)> {
 }
 
 /// [`type_at`], with `trim` cutting what may follow a type token.
-fn type_at_with(s: &str, trim: fn(&str) -> &str) -> Option<(MessageType, &str, &str)> {
+#[inline]
+fn type_at_with(s: &str, trim: impl Fn(&str) -> &str + Copy) -> Option<(MessageType, &str, &str)> {
     let mut words = word_spans(s);
     let (start, first) = words.next()?;
     if let Some((at, second)) = words.next() {
@@ -36,11 +37,12 @@ fn type_at_with(s: &str, trim: fn(&str) -> &str) -> Option<(MessageType, &str, &
 
 /// The type named by `s[start..end]` (trailing punctuation aside): the
 /// type, its token and the text after it.
+#[inline]
 fn type_in(
     s: &str,
     start: usize,
     end: usize,
-    trim: fn(&str) -> &str,
+    trim: impl Fn(&str) -> &str,
 ) -> Option<(MessageType, &str, &str)> {
     let candidate = trim(s.get(start..end)?);
     Some((
