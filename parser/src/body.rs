@@ -7,8 +7,9 @@
 
 use std::borrow::Cow;
 
+use crate::decor::concat;
 use crate::diag::{Code, Diags};
-use crate::grammar::{field_line, heading, is_fence, list_item, lower_ascii};
+use crate::grammar::{field_line, heading, is_fence, list_item, FieldLine};
 use crate::lines::{join_lines, trim, Line};
 use crate::values::inline_list;
 
@@ -43,43 +44,58 @@ pub(crate) enum Label {
 }
 
 impl Label {
-    /// Case-insensitive lookup: the label is lower-cased into a stack buffer
-    /// and matched as bytes (a length switch and a compare or two), since this
-    /// runs for every field line of every message.
-    fn lookup(label: &str) -> Option<Label> {
-        let mut buf = [0u8; 32];
-        Some(match lower_ascii(label, &mut buf)? {
-            b"accepted bead" => Label::AcceptedBead,
-            b"title" => Label::Title,
-            b"starting implementation at" => Label::StartingAt,
-            b"started at" => Label::StartingAt,
-            b"bead" => Label::Bead,
-            b"bead id" => Label::Bead,
-            b"step" => Label::Step,
-            b"status" => Label::Status,
-            b"context usage" => Label::ContextUsage,
-            b"context" => Label::ContextUsage,
-            b"files touched" => Label::FilesTouched,
-            b"issue type" => Label::IssueType,
-            b"commit" => Label::Commit,
-            b"commit sha" => Label::Commit,
-            b"files" => Label::Files,
-            b"files changed" => Label::Files,
-            b"tests" => Label::Tests,
-            b"lint" => Label::Lint,
-            b"build" => Label::Build,
-            b"type" => Label::Type,
-            b"failure type" => Label::Type,
-            b"reason" => Label::Reason,
-            b"internal attempts" => Label::InternalAttempts,
-            b"description" => Label::Description,
-            b"issue" => Label::Issue,
-            b"resume" => Label::Resume,
-            b"checkpoint" => Label::Checkpoint,
-            b"orchestrator" => Label::Orchestrator,
-            b"session" => Label::Session,
-            _ => return None,
-        })
+    /// Case-insensitive lookup: a switch on the label's length, then a
+    /// case-insensitive compare with the names of that length (one or a
+    /// few), since this runs for every field line of every message.
+    #[inline]
+    pub(crate) fn lookup(label: &str) -> Option<Label> {
+        let l = label.as_bytes();
+        let is = |name: &[u8]| l.eq_ignore_ascii_case(name);
+        let pick = |names: &[(&[u8], Label)]| names.iter().find(|(n, _)| is(n)).map(|(_, l)| *l);
+        use Label::*;
+        match l.len() {
+            4 => pick(&[
+                (b"bead", Bead),
+                (b"step", Step),
+                (b"type", Type),
+                (b"lint", Lint),
+            ]),
+            5 => pick(&[
+                (b"title", Title),
+                (b"files", Files),
+                (b"tests", Tests),
+                (b"build", Build),
+                (b"issue", Issue),
+            ]),
+            6 => pick(&[
+                (b"status", Status),
+                (b"commit", Commit),
+                (b"reason", Reason),
+                (b"resume", Resume),
+            ]),
+            7 => pick(&[
+                (b"bead id", Bead),
+                (b"context", ContextUsage),
+                (b"session", Session),
+            ]),
+            10 => pick(&[
+                (b"started at", StartingAt),
+                (b"issue type", IssueType),
+                (b"commit sha", Commit),
+                (b"checkpoint", Checkpoint),
+            ]),
+            11 => pick(&[(b"description", Description)]),
+            12 => pick(&[(b"failure type", Type), (b"orchestrator", Orchestrator)]),
+            13 => pick(&[
+                (b"accepted bead", AcceptedBead),
+                (b"context usage", ContextUsage),
+                (b"files touched", FilesTouched),
+                (b"files changed", Files),
+            ]),
+            17 => pick(&[(b"internal attempts", InternalAttempts)]),
+            26 => pick(&[(b"starting implementation at", StartingAt)]),
+            _ => None,
+        }
     }
 
     fn bit(self) -> u32 {
@@ -137,6 +153,36 @@ impl SectionKind {
             SectionKind::NextSteps
         } else {
             SectionKind::Other
+        }
+    }
+
+    /// The heading the protocol writes for this kind.
+    fn title(self) -> &'static str {
+        match self {
+            SectionKind::Preamble | SectionKind::Other => "",
+            SectionKind::Problem => "Problem",
+            SectionKind::WhatTried => "What I Tried",
+            SectionKind::FilesTouched => "Files Touched",
+            SectionKind::Question => "Question",
+            SectionKind::Changes => "Changes",
+            SectionKind::SelfValidation => "Self-Validation",
+            SectionKind::Summary => "Summary",
+            SectionKind::Failure => "Failure",
+            SectionKind::PartialProgress => "Partial Progress",
+            SectionKind::Recommendation => "Recommendation",
+            SectionKind::Progress => "Progress",
+            SectionKind::NextSteps => "Next Steps for Successor",
+        }
+    }
+
+    /// A decorated title (`🧩 Problem`, `**Summary**`) read through: the
+    /// kind it names, `None` for none.
+    fn from_decorated_title(title: &str) -> Option<SectionKind> {
+        let t = crate::decor::strip(title);
+        let t = t.strip_suffix(':').unwrap_or(t);
+        match SectionKind::from_title(crate::decor::strip(t)) {
+            SectionKind::Other => None,
+            k => Some(k),
         }
     }
 }
@@ -198,11 +244,34 @@ impl<'l, 'a> Body<'l, 'a> {
                 continue;
             }
             if let Some((level, title)) = heading(line.text) {
-                // `###` and deeper stay inside the current section.
-                if level <= 2 {
+                let plain = SectionKind::from_title(title);
+                let kind = if level <= 2 && plain != SectionKind::Other {
+                    Some(plain)
+                } else {
+                    // `### Problem`, `## 🧩 Problem`: a known section at
+                    // any level, through decorations.
+                    let decorated = SectionKind::from_decorated_title(title);
+                    if let Some(k) = decorated {
+                        diags.normalised(
+                            line,
+                            line.text.trim_start(),
+                            concat(&[
+                                "heading `",
+                                &crate::decor::shorten(trim(line.text)),
+                                "` reads as `## ",
+                                k.title(),
+                                "`",
+                            ]),
+                        );
+                    }
+                    // `###` and deeper naming no section stay inside the
+                    // current one.
+                    decorated.or((level <= 2).then_some(plain))
+                };
+                if let Some(kind) = kind {
                     headed.last_mut().unwrap_or(&mut preamble).end = i;
                     headed.push(Section {
-                        kind: SectionKind::from_title(title),
+                        kind,
                         start: i + 1,
                         end: lines.len(),
                         seen: 0,
@@ -210,11 +279,78 @@ impl<'l, 'a> Body<'l, 'a> {
                 }
                 continue;
             }
-            let Some(f) = field_line(line.text) else {
-                continue;
-            };
-            let Some(label) = Label::lookup(f.label) else {
-                continue;
+            let (f, label) = match field_line(line.text) {
+                Some(f) => match Label::lookup(f.label) {
+                    Some(label) => (f, label),
+                    None => {
+                        // `Problem:` or `**Problem:**` alone on its line: a
+                        // heading.
+                        if f.value.is_empty() {
+                            if let Some(kind) = SectionKind::from_decorated_title(f.label) {
+                                diags.normalised(
+                                    line,
+                                    line.text.trim_start(),
+                                    concat(&[
+                                        "`",
+                                        trim(line.text),
+                                        "` alone on its line reads as the heading `## ",
+                                        kind.title(),
+                                        "`",
+                                    ]),
+                                );
+                                headed.last_mut().unwrap_or(&mut preamble).end = i;
+                                headed.push(Section {
+                                    kind,
+                                    start: i + 1,
+                                    end: lines.len(),
+                                    seen: 0,
+                                });
+                            }
+                        }
+                        continue;
+                    }
+                },
+                None => match decorated_line(line.text) {
+                    Decorated::Field(f, label) => {
+                        let cur = headed.last_mut().unwrap_or(&mut preamble);
+                        if cur.seen & label.bit() == 0 {
+                            diags.normalised(
+                                line,
+                                line.text.trim_start(),
+                                concat(&[
+                                    "`",
+                                    label_part(line.text, f.value),
+                                    "` reads as the field `",
+                                    f.label,
+                                    ":`",
+                                ]),
+                            );
+                        }
+                        (f, label)
+                    }
+                    Decorated::Heading(kind) => {
+                        diags.normalised(
+                            line,
+                            line.text.trim_start(),
+                            concat(&[
+                                "`",
+                                trim(line.text),
+                                "` alone on its line reads as the heading `## ",
+                                kind.title(),
+                                "`",
+                            ]),
+                        );
+                        headed.last_mut().unwrap_or(&mut preamble).end = i;
+                        headed.push(Section {
+                            kind,
+                            start: i + 1,
+                            end: lines.len(),
+                            seen: 0,
+                        });
+                        continue;
+                    }
+                    Decorated::Neither => continue,
+                },
             };
             let section = headed.len();
             let cur = headed.last_mut().unwrap_or(&mut preamble);
@@ -339,15 +475,17 @@ impl<'l, 'a> Body<'l, 'a> {
 
     /// The list a section holds: its bullet or numbered items, else the
     /// comma-separated or one-per-line entries of its text.
-    pub fn section_list(&self, kind: SectionKind) -> Option<Vec<Cow<'a, str>>> {
+    pub fn section_list(
+        &self,
+        kind: SectionKind,
+        diags: &mut Diags<'_>,
+    ) -> Option<Vec<Cow<'a, str>>> {
         let s = self.section_at(self.section(kind)?)?;
         let lines = &self.lines[s.start..s.end];
-        let items: Vec<Cow<'a, str>> = lines
-            .iter()
-            .filter_map(|l| list_item(l.text))
-            .filter(|t| !t.is_empty())
-            .map(|t| Cow::Borrowed(t.trim_matches('`')))
-            .collect();
+        let items = file_items(
+            lines.iter().filter_map(|l| Some((l, list_item(l.text)?))),
+            diags,
+        );
         if !items.is_empty() {
             return Some(items);
         }
@@ -361,32 +499,125 @@ impl<'l, 'a> Body<'l, 'a> {
 
     /// A list-valued field: `Files: a, b`, or `Files:` followed by bullets.
     /// A field with no items is absent (`None`), like an empty scalar.
-    pub fn field_list(&self, hit: Hit<'a>) -> Option<Vec<Cow<'a, str>>> {
-        let items = self.field_items(hit);
+    pub fn field_list(&self, hit: Hit<'a>, diags: &mut Diags<'_>) -> Option<Vec<Cow<'a, str>>> {
+        let items = self.field_items(hit, diags);
         (!items.is_empty()).then_some(items)
     }
 
-    fn field_items(&self, hit: Hit<'a>) -> Vec<Cow<'a, str>> {
+    fn field_items(&self, hit: Hit<'a>, diags: &mut Diags<'_>) -> Vec<Cow<'a, str>> {
+        let line = &self.lines[hit.line];
         if !hit.value.is_empty() {
+            // `` `a.rs` `b.rs` ``: backtick spans with no commas between.
+            if let Some(spans) = crate::decor::backtick_spans(hit.value) {
+                diags.normalised(
+                    line,
+                    hit.value,
+                    "files in backticks separated by spaces read as a list",
+                );
+                return spans.into_iter().map(Cow::Borrowed).collect();
+            }
             return inline_list(hit.value);
         }
-        let field_indent = indent_of(self.lines[hit.line].text);
-        self.lines[hit.line + 1..]
+        let field_indent = indent_of(line.text);
+        let following = &self.lines[hit.line + 1..];
+        let items = following.iter().take_while(|l| {
+            list_item(l.text).is_some()
+                && (indent_of(l.text) > field_indent || !l.text.contains(':'))
+                && heading(l.text).is_none()
+        });
+        let items = file_items(items.filter_map(|l| Some((l, list_item(l.text)?))), diags);
+        if !items.is_empty() {
+            return items;
+        }
+        // One file per line, with no list marker.
+        let bare: Vec<(&Line<'a>, &'a str)> = following
             .iter()
-            .take_while(|l| {
-                list_item(l.text).is_some()
-                    && (indent_of(l.text) > field_indent || !l.text.contains(':'))
-                    && heading(l.text).is_none()
-            })
-            .filter_map(|l| list_item(l.text))
-            .filter(|t| !t.is_empty())
-            .map(|t| Cow::Borrowed(t.trim_matches('`')))
-            .collect()
+            .map_while(|l| Some((l, crate::decor::bare_file_line(l.text)?)))
+            .collect();
+        if let Some((first, _)) = bare.first() {
+            diags.normalised(
+                first,
+                first.text.trim_start(),
+                "files one per line, with no list marker, read as a list",
+            );
+        }
+        bare.into_iter().map(|(_, f)| Cow::Borrowed(f)).collect()
     }
 
     pub fn line(&self, hit: &Hit<'a>) -> &Line<'a> {
         &self.lines[hit.line]
     }
+}
+
+/// The files a list's items name: each item's text, backticks trimmed; an
+/// item with a note (`` `a.rs` — new ``, `b.rs (new)`) is its file, with
+/// one normalisation reported for the list.
+fn file_items<'l, 'a: 'l>(
+    items: impl Iterator<Item = (&'l Line<'a>, &'a str)>,
+    diags: &mut Diags<'_>,
+) -> Vec<Cow<'a, str>> {
+    let mut noted = false;
+    let mut out = Vec::new();
+    for (line, text) in items {
+        if text.is_empty() {
+            continue;
+        }
+        let file = match crate::decor::file_item(text) {
+            Some(file) => {
+                if !noted {
+                    noted = true;
+                    diags.normalised(
+                        line,
+                        text,
+                        format!(
+                            "list item `{}` reads as the file `{file}`",
+                            crate::decor::shorten(text)
+                        ),
+                    );
+                }
+                file
+            }
+            None => text.trim_matches('`'),
+        };
+        out.push(Cow::Borrowed(file));
+    }
+    out
+}
+
+/// What a line the plain grammar does not read may be, decorated.
+enum Decorated<'a> {
+    Field(FieldLine<'a>, Label),
+    Heading(SectionKind),
+    Neither,
+}
+
+/// A decorated field with a known label (`**Bead**: x`, `1. Step: y`,
+/// `📊 Context usage: 45%`) or an emphasised title naming a section
+/// (`**Problem**`). Lines that cannot start a decoration cost one test.
+#[inline]
+fn decorated_line(text: &str) -> Decorated<'_> {
+    match text.as_bytes().first() {
+        Some(&b) if crate::decor::may_decorate(b) => decorated_line_rest(text),
+        _ => Decorated::Neither,
+    }
+}
+
+fn decorated_line_rest(text: &str) -> Decorated<'_> {
+    if let Some(f) = crate::decor::decorated_field(text) {
+        if let Some(label) = Label::lookup(f.label) {
+            return Decorated::Field(f, label);
+        }
+    }
+    match crate::decor::emphasised_title(text).and_then(SectionKind::from_decorated_title) {
+        Some(kind) => Decorated::Heading(kind),
+        None => Decorated::Neither,
+    }
+}
+
+/// The line before `value` (a slice of it), trimmed: the label as written.
+fn label_part<'a>(line: &'a str, value: &str) -> &'a str {
+    let end = (value.as_ptr() as usize).saturating_sub(line.as_ptr() as usize);
+    trim(line.get(..end).unwrap_or(line))
 }
 
 fn indent_of(s: &str) -> usize {
@@ -408,4 +639,54 @@ fn trim_blank<'l, 'a>(lines: &'l [Line<'a>]) -> &'l [Line<'a>] {
 /// The whole body text with blank lines at either end trimmed.
 pub(crate) fn whole_text<'a>(doc: &'a str, lines: &[Line<'a>]) -> Cow<'a, str> {
     join_lines(doc, trim_blank(lines))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every label name, in any case, and nothing else.
+    #[test]
+    fn labels_look_up_in_any_case() {
+        for (name, label) in [
+            ("accepted bead", Label::AcceptedBead),
+            ("title", Label::Title),
+            ("starting implementation at", Label::StartingAt),
+            ("started at", Label::StartingAt),
+            ("bead", Label::Bead),
+            ("bead id", Label::Bead),
+            ("step", Label::Step),
+            ("status", Label::Status),
+            ("context usage", Label::ContextUsage),
+            ("context", Label::ContextUsage),
+            ("files touched", Label::FilesTouched),
+            ("issue type", Label::IssueType),
+            ("commit", Label::Commit),
+            ("commit sha", Label::Commit),
+            ("files", Label::Files),
+            ("files changed", Label::Files),
+            ("tests", Label::Tests),
+            ("lint", Label::Lint),
+            ("build", Label::Build),
+            ("type", Label::Type),
+            ("failure type", Label::Type),
+            ("reason", Label::Reason),
+            ("internal attempts", Label::InternalAttempts),
+            ("description", Label::Description),
+            ("issue", Label::Issue),
+            ("resume", Label::Resume),
+            ("checkpoint", Label::Checkpoint),
+            ("orchestrator", Label::Orchestrator),
+            ("session", Label::Session),
+        ] {
+            assert_eq!(Label::lookup(name), Some(label), "{name}");
+            assert_eq!(Label::lookup(&name.to_uppercase()), Some(label), "{name}");
+            let mut title = name.to_string();
+            title[..1].make_ascii_uppercase();
+            assert_eq!(Label::lookup(&title), Some(label), "{name}");
+        }
+        for other in ["", "bead ", "beads", "Stat", "contexts", "Größe", "summary"] {
+            assert_eq!(Label::lookup(other), None, "{other}");
+        }
+    }
 }

@@ -45,6 +45,10 @@ pub enum Code {
     MissingBodyLabel,
     /// A fenced code block that never closes.
     UnclosedFence,
+    /// A decoration agents add (an emoji subject, a `### Problem` heading,
+    /// a `**Bead**:` label, a body in a code fence, ...) that lenient mode
+    /// read through; the message says what it read it as.
+    Normalised,
 }
 
 impl Code {
@@ -67,6 +71,7 @@ impl Code {
             Code::FieldOutsideSection => "field-outside-section",
             Code::MissingBodyLabel => "missing-body-label",
             Code::UnclosedFence => "unclosed-fence",
+            Code::Normalised => "normalised",
         }
     }
 
@@ -92,13 +97,15 @@ impl Code {
             | Code::UnknownType
             | Code::TypeInferred
             | Code::FieldOutsideSection
-            | Code::MissingBodyLabel => Severity::Info,
+            | Code::MissingBodyLabel
+            | Code::Normalised => Severity::Info,
         }
     }
 
     /// What strict mode refuses: the design's list (no subject/type, unknown
     /// type, missing required field, enum, range, timestamp, bead mismatch,
-    /// duplicate field) plus input that is not a message at all.
+    /// duplicate field) plus input that is not a message at all, and every
+    /// normalisation: strict mode reads the protocol's plain form only.
     pub fn strict_rejects(self) -> bool {
         !matches!(
             self,
@@ -125,6 +132,7 @@ impl Code {
             Code::FieldOutsideSection => "move the field under its `##` section",
             Code::MissingBodyLabel => "put a `Body:` line before the body",
             Code::UnclosedFence => "close the code block with ```",
+            Code::Normalised => "write the protocol's plain form (lenient mode reads this one as the message says)",
         }
     }
 }
@@ -182,7 +190,13 @@ pub(crate) struct Diags<'d> {
     /// in it are reported at this document line, the body position in the
     /// message.
     body_at: Option<u32>,
+    /// Normalisations reported so far (see [`Diags::normalised`]).
+    normalisations: usize,
 }
+
+/// Beyond this many, normalisations are not listed one by one: a large
+/// body of decorated lines must not turn into an unbounded list.
+const MAX_NORMALISATIONS: usize = 20;
 
 impl<'d> Diags<'d> {
     pub fn new(strict: bool, doc_lines: &'d [Line<'d>]) -> Self {
@@ -192,6 +206,32 @@ impl<'d> Diags<'d> {
             doc_lines,
             first_strict: None,
             body_at: None,
+            normalisations: 0,
+        }
+    }
+
+    /// A decoration read through, at `inner` (a slice of body line `line`):
+    /// an `info` in lenient mode, refused in strict mode (see
+    /// [`Code::Normalised`]). Past [`MAX_NORMALISATIONS`] one line says how
+    /// many more there were, once, at the end ([`Diags::finish`]).
+    pub fn normalised(&mut self, line: &Line<'_>, inner: &str, message: impl Into<String>) {
+        self.normalisations += 1;
+        if self.normalisations <= MAX_NORMALISATIONS {
+            self.at(Code::Normalised, line, inner, message);
+        }
+    }
+
+    /// Closes the list: the count of normalisations not listed, if any.
+    pub fn finish(&mut self, line: u32) {
+        if self.normalisations > MAX_NORMALISATIONS {
+            let more = self.normalisations - MAX_NORMALISATIONS;
+            self.push_body(
+                Code::Normalised,
+                line,
+                1,
+                format!("{more} more normalisations not listed"),
+            );
+            self.normalisations = MAX_NORMALISATIONS;
         }
     }
 
@@ -219,7 +259,14 @@ impl<'d> Diags<'d> {
                 column,
                 code,
                 snippet: snippet(self.doc_lines, line, column),
-                message: message.clone(),
+                // A normalisation is refused for what it is: the error says
+                // what lenient mode would have read.
+                message: match code {
+                    Code::Normalised => format!(
+                        "not the protocol's plain form (lenient mode would read it: {message})"
+                    ),
+                    _ => message.clone(),
+                },
                 hint: code.hint(),
             });
         }

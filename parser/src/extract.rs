@@ -21,23 +21,24 @@ pub(crate) const CHECKPOINT_REASONS: &[&str] = &["CONTEXT_HIGH", "MANUAL", "TIME
 pub(crate) const SPAWN_STATUSES: &[&str] = &["spawned", "failed"];
 
 /// Fills `p` (all absent on entry) for a message of type `kind` from its
-/// body. Filled in place: `Parsed` is large, and returning it was a copy. `outer_bead`:
-/// the subject (or a body type line) names the bead, so a body without
-/// `Bead:` still identifies it and the field is not missing.
+/// body. Filled in place: `Parsed` is large, and returning it was a copy.
+/// `outer`: the bead the subject (or a body type line) names, so a body
+/// without `Bead:` still identifies it and the field is not missing.
 pub(crate) fn extract<'a>(
     kind: MessageType,
     body: &Body<'_, 'a>,
-    outer_bead: bool,
+    outer: Option<&str>,
     d: &mut Diags<'_>,
     p: &mut Parsed<'a>,
 ) {
-    let x = Extractor { body, kind };
+    let outer_bead = outer.is_some();
+    let x = Extractor { body, kind, outer };
     match kind {
         MessageType::BeadAccepted => {
             p.bead_id = x
-                .value(body.top(Label::AcceptedBead))
-                .or_else(|| x.value(body.top(Label::Bead)));
-            p.title = x.value(body.top(Label::Title));
+                .id(body.top(Label::AcceptedBead), d)
+                .or_else(|| x.id(body.top(Label::Bead), d));
+            p.title = x.value(body.top(Label::Title), d);
             if let Some(h) = body.top(Label::StartingAt) {
                 if parse_timestamp(h.value).is_none() && !h.value.is_empty() {
                     d.at(
@@ -47,28 +48,28 @@ pub(crate) fn extract<'a>(
                         format!("`{}` is not a timestamp", h.value),
                     );
                 }
-                p.started_at = x.value(Some(h));
+                p.started_at = x.value(Some(h), d);
             }
             x.require(d, p.bead_id.is_some() || outer_bead, "Accepted bead");
         }
         MessageType::Progress => {
-            p.bead_id = x.value(body.top(Label::Bead));
-            p.step = x.value(body.top(Label::Step));
-            p.status = x.value(body.top(Label::Status));
+            p.bead_id = x.id(body.top(Label::Bead), d);
+            p.step = x.value(body.top(Label::Step), d);
+            p.status = x.value(body.top(Label::Status), d);
             p.context_usage = x.percent(body.top(Label::ContextUsage), d);
             p.files_touched = body
                 .top(Label::FilesTouched)
-                .and_then(|h| body.field_list(h));
+                .and_then(|h| body.field_list(h, d));
             x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
         }
         MessageType::HelpRequest => {
-            p.bead_id = x.value(body.top(Label::Bead));
+            p.bead_id = x.id(body.top(Label::Bead), d);
             p.issue_type = x.enum_value(body.top(Label::IssueType), ISSUE_TYPES, "Issue Type", d);
             p.problem = body.section_text(SectionKind::Problem);
             p.what_tried = body.section_text(SectionKind::WhatTried);
-            p.files_touched = body.section_list(SectionKind::FilesTouched).or_else(|| {
+            p.files_touched = body.section_list(SectionKind::FilesTouched, d).or_else(|| {
                 body.top(Label::FilesTouched)
-                    .and_then(|h| body.field_list(h))
+                    .and_then(|h| body.field_list(h, d))
             });
             p.question = body.section_text(SectionKind::Question);
             x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
@@ -80,16 +81,16 @@ pub(crate) fn extract<'a>(
             );
         }
         MessageType::HelpResponse => {
-            p.bead_id = x.value(body.top(Label::Bead));
+            p.bead_id = x.id(body.top(Label::Bead), d);
             p.guidance = guidance(body);
         }
         MessageType::OfferingReady | MessageType::Done => {
-            p.bead_id = x.value(body.top(Label::Bead));
-            p.status = x.value(body.top(Label::Status));
-            p.commit_sha = x.value(body.within(SectionKind::Changes, Label::Commit, d));
+            p.bead_id = x.id(body.top(Label::Bead), d);
+            p.status = x.value(body.top(Label::Status), d);
+            p.commit_sha = x.id(body.within(SectionKind::Changes, Label::Commit, d), d);
             p.files = body
                 .within(SectionKind::Changes, Label::Files, d)
-                .and_then(|h| body.field_list(h));
+                .and_then(|h| body.field_list(h, d));
             let sv = SectionKind::SelfValidation;
             p.tests_pass = x.pass_fail(body.within(sv, Label::Tests, d), d);
             p.lint_pass = x.pass_fail(body.within(sv, Label::Lint, d), d);
@@ -98,18 +99,18 @@ pub(crate) fn extract<'a>(
             x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
         }
         MessageType::Failed => {
-            p.bead_id = x.value(body.top(Label::Bead));
-            p.status = x.value(body.top(Label::Status));
+            p.bead_id = x.id(body.top(Label::Bead), d);
+            p.status = x.value(body.top(Label::Status), d);
             let f = SectionKind::Failure;
             p.failure_type = x.enum_value(body.within(f, Label::Type, d), FAILURE_TYPES, "Type", d);
-            p.reason = x.value(body.within(f, Label::Reason, d));
+            p.reason = x.value(body.within(f, Label::Reason, d), d);
             p.internal_attempts = x.count(body.within(f, Label::InternalAttempts, d), d);
             let pp = SectionKind::PartialProgress;
             if body.has_section(pp) {
-                p.partial_commit_sha = x.value(body.within(pp, Label::Commit, d));
+                p.partial_commit_sha = x.id(body.within(pp, Label::Commit, d), d);
                 p.files = body
                     .within(pp, Label::Files, d)
-                    .and_then(|h| body.field_list(h));
+                    .and_then(|h| body.field_list(h, d));
             }
             p.recommendation = body.section_text(SectionKind::Recommendation);
             x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
@@ -117,12 +118,12 @@ pub(crate) fn extract<'a>(
             x.require(d, p.reason.is_some(), "Reason");
         }
         MessageType::Checkpoint => {
-            p.bead_id = x.value(body.top(Label::Bead));
+            p.bead_id = x.id(body.top(Label::Bead), d);
             p.checkpoint_reason =
                 x.enum_value(body.top(Label::Reason), CHECKPOINT_REASONS, "Reason", d);
             let pr = SectionKind::Progress;
-            p.partial_commit_sha = x.value(body.within(pr, Label::Commit, d));
-            p.progress = x.value(body.within(pr, Label::Description, d));
+            p.partial_commit_sha = x.id(body.within(pr, Label::Commit, d), d);
+            p.progress = x.value(body.within(pr, Label::Description, d), d);
             p.context_usage = x.percent(body.within(pr, Label::ContextUsage, d), d);
             p.next_steps = body.section_text(SectionKind::NextSteps);
             x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
@@ -130,24 +131,24 @@ pub(crate) fn extract<'a>(
         }
         MessageType::SpawnRequest => {
             p.issue_id = x
-                .value(body.top(Label::Issue))
-                .or_else(|| x.value(body.top(Label::Bead)));
+                .id(body.top(Label::Issue), d)
+                .or_else(|| x.id(body.top(Label::Bead), d));
             p.resume = x.yes_no(body.top(Label::Resume), d);
-            p.partial_commit_sha = x.value(body.top(Label::Checkpoint));
-            p.orchestrator = x.value(body.top(Label::Orchestrator));
+            p.partial_commit_sha = x.id(body.top(Label::Checkpoint), d);
+            p.orchestrator = x.value(body.top(Label::Orchestrator), d);
             x.require(d, p.issue_id.is_some(), "Issue");
         }
         MessageType::SpawnAck => {
             p.issue_id = x
-                .value(body.top(Label::Issue))
-                .or_else(|| x.value(body.top(Label::Bead)));
+                .id(body.top(Label::Issue), d)
+                .or_else(|| x.id(body.top(Label::Bead), d));
             p.status = x.enum_value(body.top(Label::Status), SPAWN_STATUSES, "Status", d);
-            p.session = x.value(body.top(Label::Session));
+            p.session = x.id(body.top(Label::Session), d);
             x.require(d, p.issue_id.is_some(), "Issue");
         }
         MessageType::Unknown => {
             // Unknown mail still often names its bead.
-            p.bead_id = x.value(body.top(Label::Bead));
+            p.bead_id = x.id(body.top(Label::Bead), d);
         }
     }
 }
@@ -171,16 +172,82 @@ fn guidance<'a>(body: &Body<'_, 'a>) -> Option<Cow<'a, str>> {
     (!text.is_empty()).then_some(text)
 }
 
+/// An enum value with decorations or a note (`BLOCKED (waiting on keys)`,
+/// `BUILD_FAIL ❌`, `` `SPEC_UNCLEAR` ``, `spawned ✅`): the allowed value
+/// its first one or two words name, as the protocol spells it.
+fn decorated_enum(v: &str, allowed: &[&'static str]) -> Option<&'static str> {
+    // `A | B`, the spec's template copied unfilled, names no value.
+    if v.contains('|') {
+        return None;
+    }
+    let v = crate::decor::strip(v);
+    let words: Vec<&str> = v
+        .split(|c: char| c.is_whitespace() || matches!(c, '(' | ',' | ';' | '-' | '—'))
+        .filter(|w| !w.is_empty())
+        .take(2)
+        .collect();
+    let name = |n: usize| -> String {
+        words[..n]
+            .iter()
+            .map(|w| crate::decor::strip(w).to_ascii_uppercase())
+            .collect::<Vec<_>>()
+            .join("_")
+    };
+    (1..=words.len()).find_map(|n| {
+        let name = name(n);
+        allowed
+            .iter()
+            .find(|a| a.eq_ignore_ascii_case(&name))
+            .copied()
+    })
+}
+
 struct Extractor<'b, 'a> {
     body: &'b Body<'b, 'a>,
     kind: MessageType,
+    outer: Option<&'b str>,
 }
 
 impl<'a> Extractor<'_, 'a> {
-    fn value(&self, hit: Option<Hit<'a>>) -> Option<Cow<'a, str>> {
-        let v = trim(hit?.value);
-        let v = trim(trim_ticks(v));
+    /// A text value, trimmed, inline-code ticks dropped; emphasis around
+    /// the whole of it (`**DONE**`) is read through.
+    fn value(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_>) -> Option<Cow<'a, str>> {
+        let h = hit?;
+        let v = trim(trim_ticks(trim(h.value)));
+        if let Some(inner) = crate::decor::unemphasise(v) {
+            self.normalised(&h, format!("value `{v}` reads as `{inner}`"), d);
+            return Some(Cow::Borrowed(inner));
+        }
         (!v.is_empty()).then_some(Cow::Borrowed(v))
+    }
+
+    /// An id (bead, commit, issue, session): [`Extractor::value`], and a
+    /// note after the id is not part of it when the id is in backticks
+    /// (`` `a1b2c3d` (feat: x) ``) or is the subject's bead (`ol-1
+    /// (auth)` under `[ol-1]`). Only then: a plain value is taken as
+    /// written, whatever it holds (the renderer cannot escape one).
+    fn id(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_>) -> Option<Cow<'a, str>> {
+        let h = hit?;
+        let v = trim(h.value);
+        let noted = crate::decor::id_before_note(v)
+            .filter(|id| v.starts_with('`') || self.outer == Some(*id));
+        if let Some(id) = noted {
+            self.normalised(&h, format!("`{v}` reads as the id `{id}`"), d);
+            return Some(Cow::Borrowed(id));
+        }
+        self.value(Some(h), d)
+    }
+
+    fn normalised(&self, h: &Hit<'a>, message: String, d: &mut Diags<'_>) {
+        d.normalised(self.body.line(h), h.value, message);
+    }
+
+    /// `v` read through decorations, for a reader that refused it as
+    /// written: the value without emphasis or code marks, else its first
+    /// word without glyphs (`PASS ✅`, `**45%**`).
+    fn undecorated(v: &str) -> Option<&str> {
+        let inner = crate::decor::strip(v);
+        (inner != v && !inner.is_empty()).then_some(inner)
     }
 
     fn require(&self, d: &mut Diags<'_>, present: bool, field: &str) {
@@ -201,6 +268,10 @@ impl<'a> Extractor<'_, 'a> {
         match percent(h.value) {
             Ok(v) => Some(v),
             Err(e) => {
+                if let Some(v) = Self::undecorated(h.value).and_then(|u| percent(u).ok()) {
+                    self.normalised(&h, format!("`{}` reads as {v}%", h.value), d);
+                    return Some(v);
+                }
                 self.number_error(&h, e, "0 to 100", d);
                 None
             }
@@ -257,6 +328,10 @@ impl<'a> Extractor<'_, 'a> {
         match read(h.value) {
             Ok(v) => Some(v),
             Err(_) => {
+                if let Some(v) = Self::undecorated(h.value).and_then(|u| read(u).ok()) {
+                    self.normalised(&h, format!("`{}` reads as {v}", h.value), d);
+                    return Some(v);
+                }
                 d.at(
                     Code::BadEnum,
                     self.body.line(&h),
@@ -273,7 +348,7 @@ impl<'a> Extractor<'_, 'a> {
     fn enum_value(
         &self,
         hit: Option<Hit<'a>>,
-        allowed: &[&str],
+        allowed: &[&'static str],
         name: &str,
         d: &mut Diags<'_>,
     ) -> Option<Cow<'a, str>> {
@@ -301,6 +376,10 @@ impl<'a> Extractor<'_, 'a> {
             enum_word(h.value, allowed)
         };
         if ok.is_err() {
+            if let Some(word) = decorated_enum(h.value, allowed) {
+                self.normalised(&h, format!("{name} `{}` reads as `{word}`", h.value), d);
+                return Some(Cow::Borrowed(word));
+            }
             d.at(
                 Code::BadEnum,
                 self.body.line(&h),

@@ -510,6 +510,12 @@ fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
     env
 }
 
+/// Whether `line` is a spec header: `Some(true)` for `Subject:`,
+/// `Some(false)` for another header, `None` for no header.
+pub(crate) fn header_kind(line: &Line<'_>) -> Option<bool> {
+    header_line(line).map(|(h, _)| h == Header::Subject)
+}
+
 fn header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str)> {
     if matches!(
         line.text.as_bytes().first(),

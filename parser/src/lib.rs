@@ -30,6 +30,11 @@
 //! 3. **Extraction** (`body.rs`, `extract.rs`): one pass indexes the body's
 //!    `##` sections and the first occurrence of every known label in each;
 //!    per-type extractors read values from that index.
+//! 4. **Decorations** (`decor.rs`): what language models add around the
+//!    plain form (emoji subjects, `### Problem`, `**Bead**:`, a fenced body,
+//!    prose first), each read by one rule that runs only where the plain
+//!    grammar found nothing, and reported as a `normalised` info that
+//!    strict mode refuses.
 //!
 //! An empty document (only whitespace) holds no message.
 //!
@@ -52,6 +57,7 @@
 #![forbid(unsafe_code)]
 
 mod body;
+mod decor;
 mod diag;
 mod extract;
 pub mod filter;
@@ -126,19 +132,42 @@ fn parse_document<'a>(
         return Ok(Vec::new());
     }
     let lines = doc_lines(doc);
+    // Prose before the message, or a fence around it (see `decor`): the
+    // framings read the lines inside; diagnostics still see every line.
+    let unwrapped = decor::unwrap_document(&lines, framing::header_kind, is_message_line);
+    let (frame, notes) = match &unwrapped {
+        Some(u) => (&lines[u.start..u.end], &u.notes[..]),
+        None => (&lines[..], &[][..]),
+    };
     // Messages are built straight into the list: a message is large (most
     // of a kilobyte), and moving it through return values showed in the
     // profile of small messages.
-    let envelopes = framing::split_document(doc, &lines, keep);
+    let mut envelopes = framing::split_document(doc, frame, keep);
+    if !notes.is_empty() {
+        // Noted in place: an envelope is large, and moving it showed in
+        // the profile of small messages.
+        let note = |env: &mut Envelope<'a>| {
+            for (i, message) in notes.iter().rev() {
+                let line = &lines[*i];
+                let column = line.column_of(lines::trim_start(line.text));
+                let problem = (diag::Code::Normalised, line.no, column, message.clone());
+                env.problems.insert(0, problem);
+            }
+        };
+        match &mut envelopes {
+            Envelopes::One(env) => note(env),
+            Envelopes::Many(envs) => envs.iter_mut().for_each(note),
+        }
+    }
     let mut out = Vec::with_capacity(match &envelopes {
         Envelopes::One(_) => 1,
         Envelopes::Many(envs) => envs.len(),
     });
     match envelopes {
-        Envelopes::One(env) => build(doc, &lines, env, opts, &mut out)?,
+        Envelopes::One(env) => build(doc, &lines, frame, env, opts, &mut out)?,
         Envelopes::Many(envs) => {
             for env in envs {
-                build(doc, &lines, env, opts, &mut out)?;
+                build(doc, &lines, frame, env, opts, &mut out)?;
             }
         }
     }
@@ -189,15 +218,75 @@ pub fn parse_bytes(input: &[u8], opts: &ParseOptions) -> Result<Vec<OwnedMessage
     }
 }
 
-/// A bare type line at the top of a body (`HELP_RESPONSE`, `[ol-1] DONE`).
-fn body_type_line<'a>(body: &[Line<'a>]) -> Option<(MessageType, &'a str, Option<&'a str>, usize)> {
+/// A line a bare body is read from: a type line or a known label.
+fn is_message_line(l: &Line<'_>) -> bool {
+    let t = lines::trim(l.text);
+    (t.len() <= 80 && may_be_type_line(t) && type_line(t).is_some())
+        || decorated_type_line(t).is_some()
+        || grammar::field_line(l.text).is_some_and(|f| body::Label::lookup(f.label).is_some())
+}
+
+/// A bare type line at the top of a body (`HELP_RESPONSE`, `[ol-1] DONE`):
+/// (type, token, bead, line index, what was read through when the line
+/// was decorated or came after a line of prose).
+type TypeLine<'a> = (MessageType, &'a str, Option<&'a str>, usize, Option<String>);
+
+fn body_type_line<'a>(body: &[Line<'a>]) -> Option<TypeLine<'a>> {
     let (idx, first) = body.iter().enumerate().find(|(_, l)| !l.is_blank())?;
     let t = lines::trim(first.text);
-    if t.len() > 80 || !may_be_type_line(t) {
+    if t.len() <= 80 && may_be_type_line(t) {
+        if let Some((kind, raw, bead)) = type_line(t) {
+            return Some((kind, raw, bead, idx, None));
+        }
+    }
+    if let Some((kind, raw, bead)) = decorated_type_line(t) {
+        let note = format!("type line `{t}` reads as `{}`", plain_type_line(kind, bead));
+        return Some((kind, raw, bead, idx, Some(note)));
+    }
+    // A line of prose first (`Here is my progress update:`), then the type.
+    if !t.ends_with([':', '.', '!']) || t.len() > 200 || is_message_line(first) {
         return None;
     }
-    let (kind, raw, bead) = type_line(t)?;
-    Some((kind, raw, bead, idx))
+    let (next_idx, next) = body
+        .iter()
+        .enumerate()
+        .skip(idx + 1)
+        .find(|(_, l)| !l.is_blank())?;
+    let n = lines::trim(next.text);
+    let (kind, raw, bead) = (n.len() <= 80 && may_be_type_line(n))
+        .then(|| type_line(n))
+        .flatten()
+        .or_else(|| decorated_type_line(n))?;
+    let note = format!(
+        "prose before the type line (`{}`) is not part of the message; `{n}` reads as `{}`",
+        decor::shorten(t),
+        plain_type_line(kind, bead)
+    );
+    Some((kind, raw, bead, next_idx, Some(note)))
+}
+
+/// `[bead] TYPE`, as the protocol writes a type line.
+fn plain_type_line(kind: MessageType, bead: Option<&str>) -> String {
+    match bead {
+        Some(b) => format!("[{b}] {kind}"),
+        None => kind.to_string(),
+    }
+}
+
+/// A type line in decorations (`**[ol-1] DONE**`, `# ✅ DONE`,
+/// `DONE ✅`): lines that cannot hold one cost a byte test or two.
+fn decorated_type_line(t: &str) -> Option<(MessageType, &str, Option<&str>)> {
+    let (first, last) = (*t.as_bytes().first()?, *t.as_bytes().last()?);
+    let decorated =
+        |b: u8| !b.is_ascii_alphanumeric() && !matches!(b, b'[' | b']' | b':' | b'.' | b'!');
+    if t.len() > 120 || !(decorated(first) || decorated(last)) {
+        return None;
+    }
+    let inner = decor::strip(t);
+    if inner.len() == t.len() || inner.is_empty() {
+        return None;
+    }
+    type_line(inner)
 }
 
 /// An exact shortcut before [`type_line`] (the subject parser is most of
@@ -238,6 +327,55 @@ fn unknown_token_column(subject: &framing::At<'_>, raw: Option<&Cow<'_, str>>) -
     subject.column
 }
 
+/// The subject's parts (reply, bead, type, token), read through
+/// decorations when the plain grammar finds no type; then also the byte
+/// offset of the first decoration and the subject as the protocol writes it.
+#[allow(clippy::type_complexity)]
+fn read_subject<'s>(
+    subject: &'s str,
+) -> (
+    (
+        bool,
+        Option<Cow<'s, str>>,
+        Option<MessageType>,
+        Option<Cow<'s, str>>,
+    ),
+    Option<(usize, String)>,
+) {
+    let p = subject::parse_subject(subject);
+    let (p, decorated) = match p.kind {
+        Some(_) => (p, None),
+        None => match subject::parse_decorated(subject) {
+            Some((d, offset)) => {
+                let plain = plain_type_line(d.kind.unwrap_or(MessageType::Unknown), d.bead);
+                let plain = if d.is_reply {
+                    format!("Re: {plain}")
+                } else {
+                    plain
+                };
+                (d, Some((offset, plain)))
+            }
+            None => (p, None),
+        },
+    };
+    (
+        (
+            p.is_reply,
+            p.bead.map(Cow::Borrowed),
+            p.kind,
+            p.raw_type.map(Cow::Borrowed),
+        ),
+        decorated,
+    )
+}
+
+/// A body that carries a HELP_REQUEST's own fields.
+fn is_request_body(body: &Body<'_, '_>) -> bool {
+    body.top(body::Label::IssueType).is_some()
+        || body.has_section(body::SectionKind::Problem)
+        || body.has_section(body::SectionKind::Question)
+}
+
 /// Guesses a type from the fields a bare body carries.
 fn infer_type(body: &Body<'_, '_>) -> Option<MessageType> {
     use body::{Label, SectionKind};
@@ -269,6 +407,7 @@ fn infer_type(body: &Body<'_, '_>) -> Option<MessageType> {
 fn build<'a>(
     doc: &'a str,
     doc_lines: &[Line<'a>],
+    frame_lines: &[Line<'a>],
     mut env: Envelope<'a>,
     opts: &ParseOptions,
     out: &mut Vec<Message<'a>>,
@@ -290,7 +429,7 @@ fn build<'a>(
             })
         }
         Some(BodySource::Lines { head: None, rest }) => {
-            let body_lines = doc_lines.get(rest).unwrap_or(&[]);
+            let body_lines = frame_lines.get(rest).unwrap_or(&[]);
             assemble(doc, doc_lines, body_lines, env, true, opts, |m| out.push(m))
         }
         Some(BodySource::Lines {
@@ -300,7 +439,7 @@ fn build<'a>(
             // The text after `Body:` on its line, then whole lines: copied
             // into a list of their own, as they are not one run of the
             // document's lines.
-            let rest = doc_lines.get(rest).unwrap_or(&[]);
+            let rest = frame_lines.get(rest).unwrap_or(&[]);
             let body_lines: Vec<Line<'a>> =
                 std::iter::once(head).chain(rest.iter().copied()).collect();
             assemble(doc, doc_lines, &body_lines, env, true, opts, |m| {
@@ -339,47 +478,83 @@ fn assemble<'a>(
         .as_ref()
         .map(|s| s.value.clone())
         .unwrap_or(Cow::Borrowed(""));
-    let subj = env.subject.as_ref().map(|s| match &s.value {
-        Cow::Borrowed(b) => {
-            let p = subject::parse_subject(b);
-            (
-                p.is_reply,
-                p.bead.map(Cow::Borrowed),
-                p.kind,
-                p.raw_type.map(Cow::Borrowed),
-            )
+    let subj = env.subject.as_ref().map(|s| {
+        let (p, decorated) = match &s.value {
+            Cow::Borrowed(b) => read_subject(b),
+            // A JSON subject is owned by the envelope: its parts are copied.
+            Cow::Owned(o) => {
+                let (p, decorated) = read_subject(o);
+                (
+                    (
+                        p.0,
+                        p.1.map(|b| Cow::Owned(b.into_owned())),
+                        p.2,
+                        p.3.map(|r| Cow::Owned(r.into_owned())),
+                    ),
+                    decorated,
+                )
+            }
+        };
+        if let Some((offset, plain)) = decorated {
+            let column = s.column + s.value[..offset].chars().count() as u32;
+            d.push(
+                diag::Code::Normalised,
+                s.line,
+                column,
+                format!("decorated subject `{}` reads as `{plain}`", s.value),
+            );
         }
-        Cow::Owned(o) => {
-            let p = subject::parse_subject(o);
-            (
-                p.is_reply,
-                p.bead.map(|b| Cow::Owned(b.to_string())),
-                p.kind,
-                p.raw_type.map(|r| Cow::Owned(r.to_string())),
-            )
-        }
+        p
     });
     let (is_reply, subject_bead, subject_kind, subject_raw) =
         subj.unwrap_or((false, None, None, None));
 
+    // A body wrapped whole in one fenced block (```` ```markdown ````) is
+    // read inside it; the body text stays as written.
+    let raw_body_lines = body_lines;
+    let body_lines = match decor::fenced_whole(body_lines) {
+        Some((open, inner))
+            if inner
+                .iter()
+                .find(|l| !l.is_blank())
+                .is_some_and(is_message_line) =>
+        {
+            let fence = &body_lines[open];
+            d.normalised(
+                fence,
+                fence.text.trim_start(),
+                "the body is wrapped in a fenced code block; read as the text inside it",
+            );
+            inner
+        }
+        _ => body_lines,
+    };
+
     let type_line = body_type_line(body_lines);
+    if let Some((_, _, _, idx, Some(note))) = &type_line {
+        let line = &body_lines[*idx];
+        d.normalised(line, line.text.trim_start(), note.clone());
+    }
     // The body after a leading type line is what the fields come from.
     let fields_from = match type_line {
-        Some((_, _, _, idx)) => &body_lines[idx + 1..],
+        Some((_, _, _, idx, _)) => &body_lines[idx + 1..],
         None => body_lines,
     };
     let index = Body::index(doc, fields_from, &mut d);
 
-    let (kind, raw_type): (MessageType, Option<Cow<'a, str>>) = match (subject_kind, type_line) {
+    let (kind, raw_type): (MessageType, Option<Cow<'a, str>>) = match (subject_kind, &type_line) {
         // `Re: [x] HELP_REQUEST` is an answer in a help thread, not a new
-        // request: the body's own type line decides, else it is a response.
-        (Some(_), Some((k, raw, _, _))) if is_reply => (k, Some(Cow::Borrowed(raw))),
-        (Some(MessageType::HelpRequest), None) if is_reply => (
+        // request: the body's own type line decides, else it is a response,
+        // unless the body carries the request's own fields (`Issue Type:`,
+        // `## Problem`, `## Question`): then it is the requester's
+        // follow-up to its own request, still a request.
+        (Some(_), Some((k, raw, _, _, _))) if is_reply => (*k, Some(Cow::Borrowed(*raw))),
+        (Some(MessageType::HelpRequest), None) if is_reply && !is_request_body(&index) => (
             MessageType::HelpResponse,
             Some(Cow::Borrowed(MessageType::HelpResponse.as_str())),
         ),
         (Some(k), _) => (k, subject_raw.clone()),
-        (None, Some((k, raw, _, _))) => (k, Some(Cow::Borrowed(raw))),
+        (None, Some((k, raw, _, _, _))) => (*k, Some(Cow::Borrowed(*raw))),
         (None, None) => match infer_type(&index) {
             Some(k) if env.subject.is_none() => {
                 let message = format!("no type given; {k} inferred from the body's fields");
@@ -418,10 +593,10 @@ fn assemble<'a>(
         _ => {}
     }
 
-    let line_bead = type_line.and_then(|(_, _, b, _)| b).map(Cow::Borrowed);
+    let line_bead = type_line.and_then(|(_, _, b, _, _)| b).map(Cow::Borrowed);
     let outer_bead = subject_bead.or(line_bead);
     let mut parsed = Parsed::default();
-    extract::extract(kind, &index, outer_bead.is_some(), &mut d, &mut parsed);
+    extract::extract(kind, &index, outer_bead.as_deref(), &mut d, &mut parsed);
     let body_bead = parsed.bead_id.clone();
     match (&body_bead, &outer_bead) {
         (Some(b), Some(s)) if b != s => {
@@ -455,7 +630,8 @@ fn assemble<'a>(
         v
     });
 
-    let body = whole_text(doc, body_lines);
+    d.finish(body_lines.last().map_or(env.line, |l| l.no));
+    let body = whole_text(doc, raw_body_lines);
     let first_strict = d.first_strict.take();
     emit(Message {
         id: env.id,

@@ -19,25 +19,43 @@ pub(crate) struct Subject<'a> {
 
 /// Longest type names have two words (`HELP REQUEST`); try those first.
 fn type_at(s: &str) -> Option<(MessageType, &str, &str)> {
+    type_at_with(s, trim_end_punctuation)
+}
+
+/// [`type_at`], with `trim` cutting what may follow a type token.
+#[inline]
+fn type_at_with(s: &str, trim: impl Fn(&str) -> &str + Copy) -> Option<(MessageType, &str, &str)> {
     let mut words = word_spans(s);
     let (start, first) = words.next()?;
     if let Some((at, second)) = words.next() {
-        if let Some(found) = type_in(s, start, at + second.len()) {
+        if let Some(found) = type_in(s, start, at + second.len(), trim) {
             return Some(found);
         }
     }
-    type_in(s, start, start + first.len())
+    type_in(s, start, start + first.len(), trim)
 }
 
 /// The type named by `s[start..end]` (trailing punctuation aside): the
 /// type, its token and the text after it.
-fn type_in(s: &str, start: usize, end: usize) -> Option<(MessageType, &str, &str)> {
-    let candidate = trim_end_punctuation(s.get(start..end)?);
+#[inline]
+fn type_in(
+    s: &str,
+    start: usize,
+    end: usize,
+    trim: impl Fn(&str) -> &str,
+) -> Option<(MessageType, &str, &str)> {
+    let candidate = trim(s.get(start..end)?);
     Some((
         MessageType::from_token(candidate)?,
         candidate,
         s.get(end..)?,
     ))
+}
+
+/// [`trim_end_punctuation`], and decorations (`PROGRESS**`, `DONE✅`).
+fn trim_end_decorated(w: &str) -> &str {
+    let w = crate::decor::strip_end(w);
+    trim_end_punctuation(w)
 }
 
 /// `w` without trailing `:`, `.`, `,`, `;` and `!` (`DONE:`, `DONE!`).
@@ -112,6 +130,69 @@ pub(crate) fn parse_subject(subject: &str) -> Subject<'_> {
     out
 }
 
+/// A subject the plain grammar finds no type in, read through decorations
+/// (see `decor`): an emoji or glyph first (`🚧 [ol-1] PROGRESS`), bold or
+/// code around it (`**[ol-1] PROGRESS**`), a glyph between the bead and
+/// the type (`[ol-1] ✅ DONE`). The subject and the byte offset of the
+/// first decoration read through; `None` when no type is found this way
+/// either.
+pub(crate) fn parse_decorated(subject: &str) -> Option<(Subject<'_>, usize)> {
+    use crate::decor::strip_start;
+    let base = subject.as_ptr() as usize;
+    let mut first_decoration: Option<usize> = None;
+    let mut note = |before: &str, after: &str| {
+        let t = before.trim_start();
+        if t.len() != after.len() && first_decoration.is_none() {
+            first_decoration = Some(t.as_ptr() as usize - base);
+        }
+    };
+    let mut out = Subject::default();
+    let mut s = subject;
+    loop {
+        let t = strip_start(s);
+        note(s, t);
+        match reply_prefix(t) {
+            Some((rest, _)) => {
+                out.is_reply = true;
+                s = rest;
+            }
+            None => {
+                s = t;
+                break;
+            }
+        }
+    }
+    if let Some((rest, bead)) = bracket_bead(s) {
+        let bead = crate::decor::strip(bead);
+        if !bead.is_empty() {
+            out.bead = Some(bead);
+        }
+        let t = strip_start(rest);
+        note(rest, t);
+        s = t;
+    } else if let Some((rest, bead)) = colon_bead(s) {
+        let t = strip_start(rest);
+        if type_at_with(t, trim_end_decorated).is_some() {
+            note(rest, t);
+            out.bead = Some(bead);
+            s = t;
+        }
+    }
+    let (kind, raw, rest) = type_at_with(s, trim_end_decorated)?;
+    // Decorations after the token (`PROGRESS**`): the token is cut before
+    // them.
+    let after = &s[raw.as_ptr() as usize - s.as_ptr() as usize + raw.len()..];
+    if after.starts_with(crate::decor::is_decoration) {
+        note(after, "");
+    }
+    out.kind = Some(kind);
+    out.raw_type = Some(raw);
+    if out.bead.is_none() {
+        out.bead = trailing_bead(rest).map(crate::decor::strip);
+    }
+    Some((out, first_decoration?))
+}
+
 /// `PROGRESS [ol-1]`: a bracketed id after the type.
 fn trailing_bead(rest: &str) -> Option<&str> {
     let open = rest.find('[')?;
@@ -154,6 +235,32 @@ mod tests {
         assert_eq!(parse_subject("[ ol-1 ] DONE").bead, Some("ol-1"));
         assert_eq!(parse_subject("PROGRESS [gt-9]").bead, Some("gt-9"));
         assert_eq!(parse_subject("Note: hello").bead, None);
+    }
+
+    #[test]
+    fn decorated_subjects() {
+        for (subject, bead, kind, at) in [
+            ("🚧 [ol-1] PROGRESS", Some("ol-1"), Progress, 0),
+            ("**[ol-1] PROGRESS**", Some("ol-1"), Progress, 0),
+            ("Re: **[ol-2] HELP_REQUEST**", Some("ol-2"), HelpRequest, 4),
+            ("[ol-1] ✅ DONE", Some("ol-1"), Done, 7),
+            ("[ol-1] **DONE** - update", Some("ol-1"), Done, 7),
+            ("❌ **[ol-8] FAILED**", Some("ol-8"), Failed, 0),
+            ("🚀 SPAWN_REQUEST", None, SpawnRequest, 0),
+        ] {
+            assert_eq!(parse_subject(subject).kind, None, "{subject}");
+            let (s, offset) = parse_decorated(subject).unwrap();
+            assert_eq!(
+                (s.bead, s.kind, offset),
+                (bead, Some(kind), at),
+                "{subject}"
+            );
+        }
+        assert!(parse_decorated("🚧 work in progress").is_none());
+        assert!(
+            parse_decorated("[ol-1] PROGRESS").is_none(),
+            "plain: no decoration"
+        );
     }
 
     #[test]

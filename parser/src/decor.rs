@@ -1,0 +1,467 @@
+//! Decorations: what language models add around the protocol's plain form,
+//! and how lenient mode reads through them.
+//!
+//! Agents that send Agent Mail decorate: an emoji or a status glyph before
+//! the subject, the subject or a type line in bold, `### Problem` or
+//! `## 🧩 Problem:` for `## Problem`, `**Bead**:` or `- *Status*:` or
+//! `1. Step:` for a label, `**PASS**` or `` `a1b2c3d` (feat: ...) `` for a
+//! value, file lists in backticks or one per line, the whole message in a
+//! fenced code block or after a line of prose. Each family is read by one
+//! rule here, and every rule runs only where the plain grammar found
+//! nothing (so a plain message pays for none of them, and nothing that
+//! parsed before parses differently). What a rule read is reported by the
+//! caller as an `info` diagnostic with code `normalised`, which strict mode
+//! refuses: strict mode reads the protocol's plain form only, and its error
+//! says what lenient mode would have read.
+
+use crate::grammar::{field_line, is_fence, trim_end_blanks, FieldLine};
+use crate::lines::{trim, Line};
+
+/// A character that decorates rather than says something: markdown
+/// emphasis, code, heading and quote marks, and any symbol that is not a
+/// letter or digit of some script (emoji, check marks, arrows, the
+/// variation selectors and joiners inside emoji).
+pub(crate) fn is_decoration(c: char) -> bool {
+    matches!(c, '*' | '_' | '`' | '#' | '>' | '~' | '|')
+        || (!c.is_ascii() && !c.is_alphanumeric() && !c.is_whitespace())
+}
+
+/// `s` without decorations and whitespace at its start.
+pub(crate) fn strip_start(s: &str) -> &str {
+    s.trim_start_matches(|c: char| is_decoration(c) || c.is_whitespace())
+}
+
+/// `s` without decorations and whitespace at its end.
+pub(crate) fn strip_end(s: &str) -> &str {
+    s.trim_end_matches(|c: char| is_decoration(c) || c.is_whitespace())
+}
+
+/// `s` without decorations at either end.
+pub(crate) fn strip(s: &str) -> &str {
+    strip_end(strip_start(s))
+}
+
+/// Whether `b`, the first byte of a line, may open a decoration (ASCII
+/// marks, list markers, or a non-ASCII character): a line starting with
+/// anything else is never read by a rule here.
+#[inline]
+pub(crate) fn may_decorate(b: u8) -> bool {
+    !b.is_ascii()
+        || matches!(
+            b,
+            b'*' | b'_' | b'`' | b'#' | b'>' | b'~' | b'|' | b'-' | b'+' | b'[' | b' ' | b'\t'
+        )
+        || b.is_ascii_digit()
+}
+
+/// `**x**`, `__x__`, `*x*`, `_x_`: the text inside emphasis around the
+/// whole of `v`, when there is some.
+#[inline]
+pub(crate) fn unemphasise(v: &str) -> Option<&str> {
+    // Most values open with a letter or digit: no emphasis to look for.
+    if !matches!(v.as_bytes().first(), Some(b'*' | b'_')) {
+        return None;
+    }
+    for mark in ["***", "**", "__", "*", "_"] {
+        if let Some(inner) = v
+            .strip_prefix(mark)
+            .and_then(|r| r.strip_suffix(mark))
+            .map(trim)
+        {
+            if !inner.is_empty() {
+                return Some(inner);
+            }
+        }
+    }
+    None
+}
+
+/// A label line in one of the decorated forms: up to three spaces, then any
+/// of a list marker (`-`, `*`, `+`, `1.`, `2)`), a task box (`[x]`), glyphs
+/// (`📊`, `✅`) and emphasis (`**`, `*`, `__`, `_`), then the label, with
+/// the colon inside or outside the emphasis. `None` for the plain forms
+/// [`field_line`] reads (call it first) and for anything else.
+pub(crate) fn decorated_field(line: &str) -> Option<FieldLine<'_>> {
+    let first = *line.as_bytes().first()?;
+    if !may_decorate(first) {
+        return None;
+    }
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    if indent > 3 {
+        return None;
+    }
+    let mut s = &line[indent..];
+    // A list marker: a bullet or a number, then blanks.
+    if let Some(rest) = s.strip_prefix(['-', '*', '+']) {
+        if rest.starts_with([' ', '\t']) {
+            s = rest.trim_start_matches([' ', '\t']);
+        }
+    } else {
+        let digits = s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits > 0 {
+            let rest = s[digits..].strip_prefix(['.', ')'])?;
+            if !rest.starts_with([' ', '\t']) {
+                return None;
+            }
+            s = rest.trim_start_matches([' ', '\t']);
+        }
+    }
+    // What follows the marker must open a label, emphasis, a task box or
+    // a glyph: a log line (`- 10:32 ...`) is ruled out here, by one byte.
+    match s.as_bytes().first() {
+        Some(b) if b.is_ascii_alphabetic() || matches!(b, b'*' | b'_' | b'[') || !b.is_ascii() => {}
+        _ => return None,
+    }
+    // A task box.
+    for tick in ["[x] ", "[X] ", "[ ] "] {
+        if let Some(rest) = s.strip_prefix(tick) {
+            s = rest.trim_start_matches([' ', '\t']);
+        }
+    }
+    // Glyphs, each followed by blanks (`✅ Tests:`, `📊 Context usage:`).
+    while let Some(c) = s.chars().next() {
+        if c.is_ascii() || c.is_alphanumeric() {
+            break;
+        }
+        let after = s.trim_start_matches(|c: char| !c.is_ascii() && !c.is_alphanumeric());
+        if !after.starts_with([' ', '\t']) {
+            return None;
+        }
+        s = after.trim_start_matches([' ', '\t']);
+    }
+    // Emphasis around the label, the colon inside or outside it.
+    let open = s.len() - s.trim_start_matches(['*', '_']).len();
+    let mark = &s[..open];
+    s = &s[open..];
+    let label_len = s
+        .find(|c: char| !(c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '/')))
+        .unwrap_or(s.len());
+    // `_` may end an emphasised label (`_Status_:`): it is not part of it.
+    let label_len = if mark.contains('_') {
+        s[..label_len].trim_end_matches('_').len()
+    } else {
+        label_len
+    };
+    let label = trim_end_blanks(&s[..label_len]);
+    if label.is_empty() || label.len() > 48 || !label.starts_with(char::is_alphabetic) {
+        return None;
+    }
+    let mut rest = &s[label_len..];
+    if open > 0 {
+        // `**Label**:` or `**Label:**` (and `*`, `_`, `__`).
+        if let Some(r) = rest.strip_prefix(mark) {
+            rest = r.strip_prefix(':')?;
+        } else {
+            rest = rest.strip_prefix(':')?;
+            rest = rest.strip_prefix(mark).unwrap_or(rest);
+        }
+    } else {
+        rest = rest.strip_prefix(':')?;
+    }
+    let value = trim_end_blanks(rest.trim_start_matches([' ', '\t']));
+    Some(FieldLine { label, value })
+}
+
+/// A line that is only an emphasised title, `**Problem**` or
+/// `**Question:**` (the colon inside or outside): the title. Agents use it
+/// for a heading.
+pub(crate) fn emphasised_title(line: &str) -> Option<&str> {
+    let t = trim(line);
+    let inner = unemphasise(t.strip_suffix(':').unwrap_or(t))?;
+    let inner = inner.strip_suffix(':').unwrap_or(inner);
+    (!inner.contains(['*', '_'])).then_some(inner)
+}
+
+/// A fence line that opens a block: ```` ``` ```` or `~~~`, maybe with an
+/// info word (```` ```markdown ````).
+fn is_opening_fence(line: &str) -> bool {
+    is_fence(line)
+}
+
+/// A fence line with nothing after the marks: the close of a block.
+fn is_closing_fence(line: &str) -> bool {
+    let t = trim(line);
+    t.len() >= 3 && (t.bytes().all(|b| b == b'`') || t.bytes().all(|b| b == b'~'))
+}
+
+/// `lines` wrapped whole in one fenced block (the first and last non-blank
+/// lines are its fences, and no fence is between them): the index of the
+/// opening fence and the lines inside.
+pub(crate) fn fenced_whole<'l, 'a>(lines: &'l [Line<'a>]) -> Option<(usize, &'l [Line<'a>])> {
+    let open = lines.iter().position(|l| !l.is_blank())?;
+    if !is_opening_fence(lines[open].text) {
+        return None;
+    }
+    let close = lines.iter().rposition(|l| !l.is_blank())?;
+    if close <= open || !is_closing_fence(lines[close].text) {
+        return None;
+    }
+    let inner = &lines[open + 1..close];
+    if inner.iter().any(|l| is_fence(l.text)) {
+        return None;
+    }
+    Some((open, inner))
+}
+
+/// What a document-level rule read: the lines the message is in, and a
+/// note (line index, message) per normalisation.
+pub(crate) struct Unwrapped {
+    pub start: usize,
+    pub end: usize,
+    pub notes: Vec<(usize, String)>,
+}
+
+/// Prose before the message and a fence around it, at the document level:
+/// `Here is my progress update:` then `Subject: ...`, or the whole message
+/// in a ```` ``` ```` block (after prose or not). `header` says whether a
+/// line is a spec header (`Some(true)` for `Subject:`, `Some(false)` for
+/// another), `is_message_line` whether a line is something the parser
+/// reads in a bare body (a type line, a known label). `None` when neither
+/// applies.
+pub(crate) fn unwrap_document(
+    lines: &[Line<'_>],
+    header: impl Fn(&Line<'_>) -> Option<bool>,
+    is_message_line: impl Fn(&Line<'_>) -> bool,
+) -> Option<Unwrapped> {
+    // The usual document opens with its subject: decided at once.
+    if lines.first().is_some_and(|l| {
+        l.text
+            .as_bytes()
+            .get(..8)
+            .is_some_and(|h| h.eq_ignore_ascii_case(b"subject:"))
+    }) {
+        return None;
+    }
+    let first = lines.iter().position(|l| !l.is_blank())?;
+    let head = trim(lines[first].text);
+    // Framings that open with their own marks, and headers, are framing's.
+    if head.starts_with(['{', '[']) || head == "---json" || header(&lines[first]).is_some() {
+        return None;
+    }
+    let is_subject = |l: &Line<'_>| header(l) == Some(true);
+    let mut notes = Vec::new();
+    let mut at = first;
+    // Up to three lines of prose before a `Subject:` line or a fence.
+    if !is_opening_fence(lines[first].text) {
+        let mut seen = 0;
+        let mut found = None;
+        for (i, l) in lines.iter().enumerate().skip(first) {
+            if l.is_blank() {
+                continue;
+            }
+            if is_subject(l) || is_opening_fence(l.text) {
+                found = Some(i);
+                break;
+            }
+            if header(l).is_some() {
+                return None;
+            }
+            seen += 1;
+            if seen > 3 || is_message_line(l) {
+                break;
+            }
+        }
+        let found = found?;
+        if is_opening_fence(lines[found].text) && !fence_holds_message(lines, found, &is_subject) {
+            return None;
+        }
+        notes.push((
+            first,
+            format!(
+                "prose before the message (`{}`) is not part of it",
+                shorten(head)
+            ),
+        ));
+        at = found;
+    }
+    if is_opening_fence(lines[at].text) {
+        let close = lines[at + 1..]
+            .iter()
+            .position(|l| is_fence(l.text))
+            .map(|p| p + at + 1)?;
+        let inner_first = lines[at + 1..close].iter().find(|l| !l.is_blank())?;
+        let after_blank = lines[close + 1..].iter().all(Line::is_blank);
+        if !(is_subject(inner_first) || (after_blank && is_message_line(inner_first))) {
+            return None;
+        }
+        notes.push((
+            at,
+            "the message is wrapped in a fenced code block; read as the text inside it".into(),
+        ));
+        return Some(Unwrapped {
+            start: at + 1,
+            end: close,
+            notes,
+        });
+    }
+    Some(Unwrapped {
+        start: at,
+        end: lines.len(),
+        notes,
+    })
+}
+
+fn fence_holds_message(
+    lines: &[Line<'_>],
+    open: usize,
+    is_subject: &impl Fn(&Line<'_>) -> bool,
+) -> bool {
+    lines[open + 1..]
+        .iter()
+        .find(|l| !l.is_blank())
+        .is_some_and(is_subject)
+}
+
+/// At most 40 characters of `s`, for a message.
+pub(crate) fn shorten(s: &str) -> std::borrow::Cow<'_, str> {
+    match s.char_indices().nth(40) {
+        Some((at, _)) => std::borrow::Cow::Owned(concat(&[&s[..at], "…"])),
+        None => std::borrow::Cow::Borrowed(s),
+    }
+}
+
+/// `parts` joined: a diagnostic's message built without the formatting
+/// machinery, which was a tenth of a decorated message's parse.
+pub(crate) fn concat(parts: &[&str]) -> String {
+    let mut s = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    for p in parts {
+        s.push_str(p);
+    }
+    s
+}
+
+/// An id-like value with a note after it: `ol-1 (auth)`, `` `a1b2c3d`
+/// (feat: x) ``, `ol-1 — auth`: the id. `None` when `v` is one word or the
+/// words after the first are not a note.
+#[inline]
+pub(crate) fn id_before_note(v: &str) -> Option<&str> {
+    // An id is one word: most values have no blank to split at.
+    // (A plain loop: ids are a few bytes, shorter than a SIMD search's
+    // set-up.)
+    let at = v.bytes().position(|b| b == b' ' || b == b'\t')?;
+    // A blank is ASCII: both sides are on character boundaries.
+    let (first, rest) = (&v[..at], &v[at + 1..]);
+    let rest = rest.trim_start();
+    let is_note = rest.starts_with(['(', '-', '—', '–', ':', '#', '['])
+        || rest.starts_with(is_decoration_char);
+    let id = first.trim_matches(|c: char| c == '`' || c == '*' || c == '_');
+    (is_note && !id.is_empty()).then_some(id)
+}
+
+fn is_decoration_char(c: char) -> bool {
+    !c.is_ascii() && !c.is_alphanumeric()
+}
+
+/// A list item that is a file with a note: `` `src/a.rs` — new ``,
+/// `src/b.rs (new)`, `**src/c.rs**`: the file. `None` when the item is
+/// already plain.
+pub(crate) fn file_item(item: &str) -> Option<&str> {
+    if let Some(inner) = item.strip_prefix('`') {
+        let end = inner.find('`')?;
+        let file = trim(&inner[..end]);
+        let rest = trim(&inner[end + 1..]);
+        if !file.is_empty() && (rest.is_empty() || !rest.starts_with(',')) && end + 1 < inner.len()
+        {
+            return Some(file);
+        }
+        return None;
+    }
+    if let Some(inner) = unemphasise(item) {
+        return Some(inner.trim_matches('`'));
+    }
+    let (first, _) = item.split_once([' ', '\t'])?;
+    let looks_like_path = first.contains(['/', '.']) && !first.ends_with('.');
+    (looks_like_path && id_before_note(item).is_some()).then_some(first.trim_matches('`'))
+}
+
+/// Files written as backtick spans with only blanks between them:
+/// `` `a.rs` `b.rs` ``. `None` unless there are at least two spans.
+#[inline]
+pub(crate) fn backtick_spans(v: &str) -> Option<Vec<&str>> {
+    if !v.starts_with('`') || v.contains(',') {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut rest = v;
+    while let Some(r) = rest.strip_prefix('`') {
+        let end = r.find('`')?;
+        let item = trim(&r[..end]);
+        if !item.is_empty() {
+            out.push(item);
+        }
+        rest = r[end + 1..].trim_start();
+    }
+    (rest.is_empty() && out.len() >= 2).then_some(out)
+}
+
+/// A line after an empty list label that is one file on its own line (no
+/// marker): one word with a `.` or `/` (a path, not `none`), no colon, not
+/// a heading or a fence.
+pub(crate) fn bare_file_line(line: &str) -> Option<&str> {
+    let t = trim(line).trim_matches('`');
+    let ok = t.contains(['.', '/'])
+        && !t.contains([' ', '\t', ':'])
+        && !t.starts_with(['#', '`', '~', '-', '*', '+'])
+        && field_line(line).is_none();
+    ok.then_some(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(line: &str) -> Option<(&str, &str)> {
+        decorated_field(line).map(|f| (f.label, f.value))
+    }
+
+    #[test]
+    fn decorated_labels() {
+        assert_eq!(f("**Bead**: ol-1"), Some(("Bead", "ol-1")));
+        assert_eq!(f("- *Status*: ok"), Some(("Status", "ok")));
+        assert_eq!(f("- _Status_: ok"), Some(("Status", "ok")));
+        assert_eq!(f("- *Context usage:* 64%"), Some(("Context usage", "64%")));
+        assert_eq!(f("1. Step: read"), Some(("Step", "read")));
+        assert_eq!(f("2) **Type:** ERROR"), Some(("Type", "ERROR")));
+        assert_eq!(f("📊 Context usage: 38%"), Some(("Context usage", "38%")));
+        assert_eq!(f("- [x] Tests: PASS"), Some(("Tests", "PASS")));
+        assert_eq!(f("- ✅ Tests: PASS"), Some(("Tests", "PASS")));
+        assert_eq!(f("Bead: plain"), None, "plain lines are field_line's");
+        assert_eq!(f("10:32 build started"), None);
+        assert_eq!(f("- 10:32 build started"), None);
+        assert_eq!(f("    **Bead**: code"), None);
+        assert_eq!(f("**Bead** ol-1"), None);
+        assert_eq!(f("1.5: x"), None);
+    }
+
+    #[test]
+    fn emphasised_titles() {
+        assert_eq!(emphasised_title("**Problem:**"), Some("Problem"));
+        assert_eq!(emphasised_title("**Question**:"), Some("Question"));
+        assert_eq!(emphasised_title("__What I Tried__"), Some("What I Tried"));
+        assert_eq!(emphasised_title("**a** and **b**"), None);
+        assert_eq!(emphasised_title("Problem:"), None);
+    }
+
+    #[test]
+    fn values_with_notes() {
+        assert_eq!(id_before_note("ol-1 (auth)"), Some("ol-1"));
+        assert_eq!(id_before_note("`a1b2c3d` (feat: x)"), Some("a1b2c3d"));
+        assert_eq!(id_before_note("ol-1 — auth"), Some("ol-1"));
+        assert_eq!(id_before_note("two words"), None);
+        assert_eq!(file_item("`src/a.rs` — new"), Some("src/a.rs"));
+        assert_eq!(file_item("src/b.rs (new)"), Some("src/b.rs"));
+        assert_eq!(file_item("src/b.rs"), None);
+        assert_eq!(file_item("`src/b.rs`"), None);
+        assert_eq!(backtick_spans("`a.rs` `b.rs`"), Some(vec!["a.rs", "b.rs"]));
+        assert_eq!(backtick_spans("`a.rs`, `b.rs`"), None);
+        assert_eq!(bare_file_line("src/a.rs"), Some("src/a.rs"));
+        assert_eq!(bare_file_line("Some prose here"), None);
+    }
+
+    #[test]
+    fn decorations_strip_from_either_end() {
+        assert_eq!(strip("🚧 **[ol-1] PROGRESS**"), "[ol-1] PROGRESS");
+        assert_eq!(strip("## 🧩 Problem:"), "Problem:");
+        assert_eq!(strip("➡️ HELP_RESPONSE"), "HELP_RESPONSE");
+    }
+}
