@@ -72,6 +72,33 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> Result<(), PathError> {
     write(path, bytes, Replace::No, Sync::Yes)
 }
 
+/// [`write_new`] under the first free name in `dir`: `name`, else
+/// `stem-2.ext`, `stem-3.ext`, ... (two messages written in the same
+/// second get the same timestamped name). Returns the path written.
+pub(crate) fn write_new_numbered(
+    dir: &Path,
+    name: &str,
+    bytes: &[u8],
+) -> Result<PathBuf, PathError> {
+    let (stem, ext) = name.rsplit_once('.').unwrap_or((name, ""));
+    let mut path = dir.join(name);
+    let mut n = 2;
+    loop {
+        match write_new(&path, bytes) {
+            Ok(()) => return Ok(path),
+            Err(e) if e.source.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => {
+                path = dir.join(if ext.is_empty() {
+                    format!("{stem}-{n}")
+                } else {
+                    format!("{stem}-{n}.{ext}")
+                });
+                n += 1;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 /// Replaces `path` atomically without fsync: readers see the old or the
 /// new content, never a torn file, but a power cut may lose either. For
 /// writers whose durability comes from elsewhere (the router's
@@ -357,6 +384,19 @@ impl FileReader {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn write_new_numbered_never_replaces_and_numbers_the_next() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = write_new_numbered(dir.path(), "m.md", b"first").unwrap();
+        let b = write_new_numbered(dir.path(), "m.md", b"second").unwrap();
+        let c = write_new_numbered(dir.path(), "m.md", b"third").unwrap();
+        assert_eq!(a, dir.path().join("m.md"));
+        assert_eq!(b, dir.path().join("m-2.md"));
+        assert_eq!(c, dir.path().join("m-3.md"));
+        assert_eq!(std::fs::read(&a).unwrap(), b"first");
+        assert_eq!(std::fs::read(&b).unwrap(), b"second");
+    }
 
     #[test]
     fn reader_reads_small_big_and_empty_files_with_one_buffer() {

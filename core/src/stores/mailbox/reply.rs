@@ -62,19 +62,8 @@ pub(crate) fn reply(
         subject_slug(key)
     );
     let dir = root.join("replies");
-    let mut path = dir.join(&name);
-    let mut n = 2;
-    // Never overwrite: a second reply in the same second gets a suffix.
-    loop {
-        match crate::fsio::write_new(&path, text.as_bytes()) {
-            Ok(()) => break,
-            Err(e) if e.source.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => {
-                path = dir.join(name.replace(".md", &format!("-{n}.md")));
-                n += 1;
-            }
-            Err(e) => return Err(e.into()),
-        }
-    }
+    // Never overwrite: a second message in the same second gets a suffix.
+    let path = crate::fsio::write_new_numbered(&dir, &name, text.as_bytes())?;
     Ok(ReplyOutcome {
         key: id,
         thread,

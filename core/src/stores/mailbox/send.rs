@@ -43,19 +43,8 @@ pub(crate) fn send(root: &Path, d: &Draft, now: DateTime<Utc>) -> Result<ReplyOu
         now.format("%Y-%m-%dT%H-%M-%SZ"),
         subject_slug(&subject)
     );
-    let mut path = dir.join(&name);
-    let mut n = 2;
     // Never overwrite: a second message in the same second gets a suffix.
-    loop {
-        match crate::fsio::write_new(&path, text.as_bytes()) {
-            Ok(()) => break,
-            Err(e) if e.source.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => {
-                path = dir.join(name.replace(".md", &format!("-{n}.md")));
-                n += 1;
-            }
-            Err(e) => return Err(e.into()),
-        }
-    }
+    let path = crate::fsio::write_new_numbered(&dir, &name, text.as_bytes())?;
     Ok(ReplyOutcome {
         key: id,
         thread,

@@ -19,6 +19,7 @@ mod ack;
 pub mod archive;
 pub mod db;
 pub mod frontmatter;
+mod insert;
 mod load;
 pub mod locate;
 mod read;

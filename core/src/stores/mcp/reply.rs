@@ -22,6 +22,7 @@ use super::archive::{
     self as mcp_archive, ArchiveMessage, CommitLock, FromProject, SoftLock, LOCK_TIMEOUT,
 };
 use super::db::{self as mcp_db, Tx};
+use super::insert;
 use crate::stores::error::Error;
 use crate::stores::names::check_components;
 use crate::stores::reply_rule::{self, ReplyKind};
@@ -286,67 +287,21 @@ pub(crate) fn reply(
     };
     let ts = dialect.encode(now);
 
-    // Only the columns this database has (the Rust port adds recipients_json).
-    let has_recipients_json = mcp_db::column_type(&tx, "messages", "recipients_json")
-        .map_err(dbe)?
-        .is_some();
-    let mut cols = vec![
-        "project_id",
-        "sender_id",
-        "thread_id",
-        "subject",
-        "body_md",
-        "importance",
-        "ack_required",
-        "created_ts",
-        "attachments",
-    ];
-    let mut values: Vec<rusqlite::types::Value> = vec![
-        reply_project.into(),
-        sender_id.into(),
-        thread.clone().into(),
-        subject.clone().into(),
-        body_md.clone().into(),
-        orig.importance.clone().into(),
-        i64::from(orig.ack_required).into(),
-        ts.clone(),
-        "[]".to_string().into(),
-    ];
-    if has_topic {
-        cols.push("topic");
-        values.push(orig.topic.clone().into());
-    }
-    if has_recipients_json {
-        cols.push("recipients_json");
-        values.push(
-            serde_json::json!({"to": plan.to.clone(), "cc": [], "bcc": []})
-                .to_string()
-                .into(),
-        );
-    }
-    let placeholders: Vec<String> = (1..=cols.len()).map(|i| format!("?{i}")).collect();
-    tx.execute(
-        &format!(
-            "INSERT INTO messages ({}) VALUES ({})",
-            cols.join(", "),
-            placeholders.join(", ")
-        ),
-        rusqlite::params_from_iter(values.iter()),
-    )
-    .map_err(dbe)?;
-    let new_id = tx.last_insert_rowid();
-    for id in &to_ids {
-        tx.execute(
-            "INSERT INTO message_recipients (message_id, agent_id, kind, read_ts, ack_ts)
-             VALUES (?1, ?2, 'to', NULL, NULL)",
-            params![new_id, id],
-        )
-        .map_err(dbe)?;
-    }
-    // The server marks the sender active when it sends.
-    tx.execute(
-        "UPDATE agents SET last_active_ts = ?1 WHERE id = ?2",
-        params![ts, sender_id],
+    let to: Vec<(i64, String)> = to_ids.iter().copied().zip(plan.to.clone()).collect();
+    let new_id = insert::insert(
+        &tx,
+        &insert::NewRow {
+            project_id: reply_project,
+            sender_id,
+            thread_id: Some(&thread),
+            subject: &subject,
+            body_md: &body_md,
+            importance: &orig.importance,
+            ack_required: orig.ack_required,
+            ts: &ts,
+            topic: orig.topic.as_deref(),
+            to: &to,
+        },
     )
     .map_err(dbe)?;
     crate::fsio::crash_point();

@@ -13,6 +13,7 @@ use rusqlite::{params, OptionalExtension};
 
 use super::archive::{self as mcp_archive, ArchiveMessage, SoftLock, LOCK_TIMEOUT};
 use super::db::{self as mcp_db, Tx};
+use super::insert;
 use crate::stores::draft;
 use crate::stores::error::Error;
 use crate::stores::names::check_components;
@@ -127,67 +128,25 @@ pub(crate) fn send(
     let importance = d.importance.clone().unwrap_or_else(|| "normal".into());
     let thread = d.thread.clone().filter(|t| !t.trim().is_empty());
     let ts = dialect.encode(now);
-    let has_recipients_json = mcp_db::column_type(&tx, "messages", "recipients_json")
-        .map_err(dbe)?
-        .is_some();
     // The 0.3.x schema (it has `messages.topic`) commits under a lock per
     // project, as replies do.
     let per_project_lock = mcp_db::column_type(&tx, "messages", "topic")
         .map_err(dbe)?
         .is_some();
-    let mut cols = vec![
-        "project_id",
-        "sender_id",
-        "thread_id",
-        "subject",
-        "body_md",
-        "importance",
-        "ack_required",
-        "created_ts",
-        "attachments",
-    ];
-    let mut values: Vec<rusqlite::types::Value> = vec![
-        project_id.into(),
-        sender_id.into(),
-        thread.clone().into(),
-        subject.clone().into(),
-        body_md.clone().into(),
-        importance.clone().into(),
-        i64::from(d.ack_required).into(),
-        ts.clone(),
-        "[]".to_string().into(),
-    ];
-    if has_recipients_json {
-        cols.push("recipients_json");
-        values.push(
-            serde_json::json!({"to": names.clone(), "cc": [], "bcc": []})
-                .to_string()
-                .into(),
-        );
-    }
-    let placeholders: Vec<String> = (1..=cols.len()).map(|i| format!("?{i}")).collect();
-    tx.execute(
-        &format!(
-            "INSERT INTO messages ({}) VALUES ({})",
-            cols.join(", "),
-            placeholders.join(", ")
-        ),
-        rusqlite::params_from_iter(values.iter()),
-    )
-    .map_err(dbe)?;
-    let new_id = tx.last_insert_rowid();
-    for (id, _) in &recipients {
-        tx.execute(
-            "INSERT INTO message_recipients (message_id, agent_id, kind, read_ts, ack_ts)
-             VALUES (?1, ?2, 'to', NULL, NULL)",
-            params![new_id, id],
-        )
-        .map_err(dbe)?;
-    }
-    // The server marks the sender active when it sends.
-    tx.execute(
-        "UPDATE agents SET last_active_ts = ?1 WHERE id = ?2",
-        params![ts, sender_id],
+    let new_id = insert::insert(
+        &tx,
+        &insert::NewRow {
+            project_id,
+            sender_id,
+            thread_id: thread.as_deref(),
+            subject: &subject,
+            body_md: &body_md,
+            importance: &importance,
+            ack_required: d.ack_required,
+            ts: &ts,
+            topic: None,
+            to: &recipients,
+        },
     )
     .map_err(dbe)?;
     crate::fsio::crash_point();
