@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use amail_core::inbox::{assemble, Inbox, InboxMessage, SourceKind};
+use amail_core::inbox::{assemble, Inbox, InboxMessage, Recipient, SourceKind};
 use amail_core::stores::reply_rule::{self, ReplyKind};
 use amail_core::stores::{AckOutcome, Draft, Error, MailStore, ReadOutcome, ReplyOutcome};
 use chrono::{DateTime, Utc};
@@ -232,6 +232,27 @@ impl ServerStore {
         }
     }
 
+    /// Calls `tool` (ack, mark read) on message `key` for its recipient
+    /// `as_agent`: the recipient's name as the message spells it, their
+    /// state before the call, and the server's answer.
+    fn call_as_recipient(
+        &self,
+        inbox: Option<&Inbox>,
+        key: &str,
+        as_agent: &str,
+        tool: &str,
+    ) -> Result<(String, Option<Recipient>, Value), Error> {
+        let (m, project) = self.find(inbox, key)?;
+        let agent = Self::recipient_check(&m, as_agent)?;
+        let before = m.recipients.iter().find(|r| r.agent == agent).cloned();
+        let mut args = Map::new();
+        args.insert("project_key".into(), json!(project));
+        args.insert("agent_name".into(), json!(agent));
+        args.insert("message_id".into(), json!(key.parse::<i64>().unwrap_or(-1)));
+        let v = self.session.call(tool, args).map_err(err)?;
+        Ok((agent, before, v))
+    }
+
     fn time_field(&self, v: &Value, key: &str, tool: &str) -> Result<DateTime<Utc>, Error> {
         convert::time_of(v, key).ok_or_else(|| {
             err(ServerError::Protocol {
@@ -349,28 +370,15 @@ impl MailStore for ServerStore {
     ) -> Result<Vec<AckOutcome>, Error> {
         let mut out = Vec::new();
         for key in keys {
-            let (m, project) = self.find(inbox, key)?;
-            let agent = Self::recipient_check(&m, as_agent)?;
-            let before = m
-                .recipients
-                .iter()
-                .find(|r| r.agent == agent)
-                .and_then(|r| r.ack_at);
-            let mut args = Map::new();
-            args.insert("project_key".into(), json!(project));
-            args.insert("agent_name".into(), json!(agent));
-            args.insert("message_id".into(), json!(key.parse::<i64>().unwrap_or(-1)));
-            let v = self
-                .session
-                .call("acknowledge_message", args)
-                .map_err(err)?;
+            let (agent, before, v) =
+                self.call_as_recipient(inbox, key, as_agent, "acknowledge_message")?;
             let ack_at = self.time_field(&v, "acknowledged_at", "acknowledge_message")?;
             out.push(AckOutcome {
                 key: key.clone(),
                 agent,
                 ack_at,
                 read_at: convert::time_of(&v, "read_at"),
-                changed: before.is_none(),
+                changed: before.and_then(|r| r.ack_at).is_none(),
             });
         }
         Ok(out)
@@ -385,24 +393,14 @@ impl MailStore for ServerStore {
     ) -> Result<Vec<ReadOutcome>, Error> {
         let mut out = Vec::new();
         for key in keys {
-            let (m, project) = self.find(inbox, key)?;
-            let agent = Self::recipient_check(&m, as_agent)?;
-            let before = m
-                .recipients
-                .iter()
-                .find(|r| r.agent == agent)
-                .and_then(|r| r.read_at);
-            let mut args = Map::new();
-            args.insert("project_key".into(), json!(project));
-            args.insert("agent_name".into(), json!(agent));
-            args.insert("message_id".into(), json!(key.parse::<i64>().unwrap_or(-1)));
-            let v = self.session.call("mark_message_read", args).map_err(err)?;
+            let (agent, before, v) =
+                self.call_as_recipient(inbox, key, as_agent, "mark_message_read")?;
             let read_at = self.time_field(&v, "read_at", "mark_message_read")?;
             out.push(ReadOutcome {
                 key: key.clone(),
                 agent,
                 read_at,
-                changed: before.is_none(),
+                changed: before.and_then(|r| r.read_at).is_none(),
             });
         }
         Ok(out)
