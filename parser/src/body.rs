@@ -187,6 +187,40 @@ impl SectionKind {
     }
 }
 
+/// Ends the current section (or the preamble) at line `i` and opens a
+/// `kind` section from the next line to the end.
+fn open_section(
+    headed: &mut Vec<Section>,
+    preamble: &mut Section,
+    kind: SectionKind,
+    i: usize,
+    lines: usize,
+) {
+    headed.last_mut().unwrap_or(preamble).end = i;
+    headed.push(Section {
+        kind,
+        start: i + 1,
+        end: lines,
+        seen: 0,
+    });
+}
+
+/// The `info` for a decorated line (`**Problem:**`, `Problem:`) read as
+/// the heading `## Problem`.
+fn alone_as_heading(diags: &mut Diags<'_>, line: &Line<'_>, kind: SectionKind) {
+    diags.normalised(
+        line,
+        line.text.trim_start(),
+        concat(&[
+            "`",
+            trim(line.text),
+            "` alone on its line reads as the heading `## ",
+            kind.title(),
+            "`",
+        ]),
+    );
+}
+
 #[derive(Debug)]
 pub(crate) struct Section {
     pub kind: SectionKind,
@@ -269,13 +303,7 @@ impl<'l, 'a> Body<'l, 'a> {
                     decorated.or((level <= 2).then_some(plain))
                 };
                 if let Some(kind) = kind {
-                    headed.last_mut().unwrap_or(&mut preamble).end = i;
-                    headed.push(Section {
-                        kind,
-                        start: i + 1,
-                        end: lines.len(),
-                        seen: 0,
-                    });
+                    open_section(&mut headed, &mut preamble, kind, i, lines.len());
                 }
                 continue;
             }
@@ -287,24 +315,8 @@ impl<'l, 'a> Body<'l, 'a> {
                         // heading.
                         if f.value.is_empty() {
                             if let Some(kind) = SectionKind::from_decorated_title(f.label) {
-                                diags.normalised(
-                                    line,
-                                    line.text.trim_start(),
-                                    concat(&[
-                                        "`",
-                                        trim(line.text),
-                                        "` alone on its line reads as the heading `## ",
-                                        kind.title(),
-                                        "`",
-                                    ]),
-                                );
-                                headed.last_mut().unwrap_or(&mut preamble).end = i;
-                                headed.push(Section {
-                                    kind,
-                                    start: i + 1,
-                                    end: lines.len(),
-                                    seen: 0,
-                                });
+                                alone_as_heading(diags, line, kind);
+                                open_section(&mut headed, &mut preamble, kind, i, lines.len());
                             }
                         }
                         continue;
@@ -329,24 +341,8 @@ impl<'l, 'a> Body<'l, 'a> {
                         (f, label)
                     }
                     Decorated::Heading(kind) => {
-                        diags.normalised(
-                            line,
-                            line.text.trim_start(),
-                            concat(&[
-                                "`",
-                                trim(line.text),
-                                "` alone on its line reads as the heading `## ",
-                                kind.title(),
-                                "`",
-                            ]),
-                        );
-                        headed.last_mut().unwrap_or(&mut preamble).end = i;
-                        headed.push(Section {
-                            kind,
-                            start: i + 1,
-                            end: lines.len(),
-                            seen: 0,
-                        });
+                        alone_as_heading(diags, line, kind);
+                        open_section(&mut headed, &mut preamble, kind, i, lines.len());
                         continue;
                     }
                     Decorated::Neither => continue,
