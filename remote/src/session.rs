@@ -274,24 +274,7 @@ impl Session {
                 .call_tool(CallToolRequestParams::new(name).with_arguments(args));
             tokio::time::timeout(timeout, call).await
         });
-        let res = match res {
-            Err(_) => Err(ServerError::Timeout {
-                url: url.clone(),
-                what: tool.into(),
-                after: timeout,
-            }),
-            Ok(Err(e)) => Err(classify(&url, tool, &e)),
-            Ok(Ok(r)) => Ok(r),
-        };
-        let res = match res {
-            Ok(r) => r,
-            Err(e) => {
-                if e.is_connection() {
-                    *guard = None;
-                }
-                return Err(e);
-            }
-        };
+        let res = self.settle(&mut guard, tool, res)?;
         let text = || -> String {
             res.content
                 .iter()
@@ -322,6 +305,31 @@ impl Session {
         })
     }
 
+    /// One request's outcome as a [`ServerError`] naming `what`: a
+    /// timeout, or the error classified; an error that lost the
+    /// connection drops it, so the next request connects again.
+    fn settle<T, E: std::error::Error + 'static>(
+        &self,
+        slot: &mut Option<Connection>,
+        what: &str,
+        res: Result<Result<T, E>, tokio::time::error::Elapsed>,
+    ) -> Result<T, ServerError> {
+        let url = &self.config.url;
+        let res = match res {
+            Err(_) => Err(ServerError::Timeout {
+                url: url.clone(),
+                what: what.into(),
+                after: self.config.timeout,
+            }),
+            Ok(Err(e)) => Err(classify(url, what, &e)),
+            Ok(Ok(r)) => Ok(r),
+        };
+        if res.as_ref().is_err_and(ServerError::is_connection) {
+            *slot = None;
+        }
+        res
+    }
+
     /// Reads resource `uri` and returns its JSON text parsed.
     pub fn read(&self, uri: &str) -> Result<Value, ServerError> {
         let url = self.config.url.clone();
@@ -334,24 +342,7 @@ impl Session {
                 .read_resource(ReadResourceRequestParams::new(uri));
             tokio::time::timeout(timeout, read).await
         });
-        let res = match res {
-            Err(_) => Err(ServerError::Timeout {
-                url: url.clone(),
-                what: uri.into(),
-                after: timeout,
-            }),
-            Ok(Err(e)) => Err(classify(&url, uri, &e)),
-            Ok(Ok(r)) => Ok(r),
-        };
-        let res = match res {
-            Ok(r) => r,
-            Err(e) => {
-                if e.is_connection() {
-                    *guard = None;
-                }
-                return Err(e);
-            }
-        };
+        let res = self.settle(&mut guard, uri, res)?;
         let v = serde_json::to_value(&res).map_err(|e| ServerError::Protocol {
             url: url.clone(),
             detail: e.to_string(),
