@@ -257,7 +257,11 @@ pub(crate) struct Body<'l, 'a> {
 const MAX_DUPLICATE_REPORTS: usize = 20;
 
 impl<'l, 'a> Body<'l, 'a> {
-    pub fn index(doc: &'a str, lines: &'l [Line<'a>], diags: &mut Diags<'_>) -> Body<'l, 'a> {
+    pub(crate) fn index(
+        doc: &'a str,
+        lines: &'l [Line<'a>],
+        diags: &mut Diags<'_>,
+    ) -> Body<'l, 'a> {
         let mut preamble = Section {
             kind: SectionKind::Preamble,
             start: 0,
@@ -400,7 +404,7 @@ impl<'l, 'a> Body<'l, 'a> {
     }
 
     /// The number of the first section of `kind`.
-    pub fn section(&self, kind: SectionKind) -> Option<usize> {
+    pub(crate) fn section(&self, kind: SectionKind) -> Option<usize> {
         if kind == SectionKind::Preamble {
             return Some(0);
         }
@@ -418,19 +422,19 @@ impl<'l, 'a> Body<'l, 'a> {
         }
     }
 
-    pub fn has_section(&self, kind: SectionKind) -> bool {
+    pub(crate) fn has_section(&self, kind: SectionKind) -> bool {
         self.section(kind).is_some()
     }
 
     /// A label in the preamble, else anywhere in the body.
-    pub fn top(&self, label: Label) -> Option<Hit<'a>> {
+    pub(crate) fn top(&self, label: Label) -> Option<Hit<'a>> {
         self.in_section(0, label)
             .or_else(|| self.hits.iter().find(|h| h.label == label).copied())
     }
 
     /// A label in the first section of `kind`; outside it, the first one
     /// anywhere, reported as an info because the writer put it elsewhere.
-    pub fn within(
+    pub(crate) fn within(
         &self,
         kind: SectionKind,
         label: Label,
@@ -460,7 +464,7 @@ impl<'l, 'a> Body<'l, 'a> {
     }
 
     /// The text of a section, blank lines at either end trimmed.
-    pub fn section_text(&self, kind: SectionKind) -> Option<Cow<'a, str>> {
+    pub(crate) fn section_text(&self, kind: SectionKind) -> Option<Cow<'a, str>> {
         let s = self.section_at(self.section(kind)?)?;
         let content = trim_blank(&self.lines[s.start..s.end]);
         if content.is_empty() {
@@ -471,7 +475,7 @@ impl<'l, 'a> Body<'l, 'a> {
 
     /// The list a section holds: its bullet or numbered items, else the
     /// comma-separated or one-per-line entries of its text.
-    pub fn section_list(
+    pub(crate) fn section_list(
         &self,
         kind: SectionKind,
         diags: &mut Diags<'_>,
@@ -495,7 +499,11 @@ impl<'l, 'a> Body<'l, 'a> {
 
     /// A list-valued field: `Files: a, b`, or `Files:` followed by bullets.
     /// A field with no items is absent (`None`), like an empty scalar.
-    pub fn field_list(&self, hit: Hit<'a>, diags: &mut Diags<'_>) -> Option<Vec<Cow<'a, str>>> {
+    pub(crate) fn field_list(
+        &self,
+        hit: Hit<'a>,
+        diags: &mut Diags<'_>,
+    ) -> Option<Vec<Cow<'a, str>>> {
         let items = self.field_items(hit, diags);
         (!items.is_empty()).then_some(items)
     }
@@ -540,7 +548,7 @@ impl<'l, 'a> Body<'l, 'a> {
         bare.into_iter().map(|(_, f)| Cow::Borrowed(f)).collect()
     }
 
-    pub fn line(&self, hit: &Hit<'a>) -> &Line<'a> {
+    pub(crate) fn line(&self, hit: &Hit<'a>) -> &Line<'a> {
         &self.lines[hit.line]
     }
 }

@@ -199,7 +199,7 @@ pub(crate) struct Diags<'d> {
 const MAX_NORMALISATIONS: usize = 20;
 
 impl<'d> Diags<'d> {
-    pub fn new(strict: bool, doc_lines: &'d [Line<'d>]) -> Self {
+    pub(crate) fn new(strict: bool, doc_lines: &'d [Line<'d>]) -> Self {
         Diags {
             list: Vec::new(),
             strict,
@@ -214,7 +214,7 @@ impl<'d> Diags<'d> {
     /// an `info` in lenient mode, refused in strict mode (see
     /// [`Code::Normalised`]). Past [`MAX_NORMALISATIONS`] one line says how
     /// many more there were, once, at the end ([`Diags::finish`]).
-    pub fn normalised(&mut self, line: &Line<'_>, inner: &str, message: impl Into<String>) {
+    pub(crate) fn normalised(&mut self, line: &Line<'_>, inner: &str, message: impl Into<String>) {
         self.normalisations += 1;
         if self.normalisations <= MAX_NORMALISATIONS {
             self.at(Code::Normalised, line, inner, message);
@@ -222,7 +222,7 @@ impl<'d> Diags<'d> {
     }
 
     /// Closes the list: the count of normalisations not listed, if any.
-    pub fn finish(&mut self, line: u32) {
+    pub(crate) fn finish(&mut self, line: u32) {
         if self.normalisations > MAX_NORMALISATIONS {
             let more = self.normalisations - MAX_NORMALISATIONS;
             self.push_body(
@@ -236,12 +236,18 @@ impl<'d> Diags<'d> {
     }
 
     /// Body positions are not document positions; report them at `line`.
-    pub fn body_outside_document(&mut self, line: u32) {
+    pub(crate) fn body_outside_document(&mut self, line: u32) {
         self.body_at = Some(line);
     }
 
     /// A position in the message body (see [`Diags::body_outside_document`]).
-    pub fn push_body(&mut self, code: Code, line: u32, column: u32, message: impl Into<String>) {
+    pub(crate) fn push_body(
+        &mut self,
+        code: Code,
+        line: u32,
+        column: u32,
+        message: impl Into<String>,
+    ) {
         match self.body_at {
             Some(at) => {
                 let message = format!("{} (body line {line}, column {column})", message.into());
@@ -251,7 +257,7 @@ impl<'d> Diags<'d> {
         }
     }
 
-    pub fn push(&mut self, code: Code, line: u32, column: u32, message: impl Into<String>) {
+    pub(crate) fn push(&mut self, code: Code, line: u32, column: u32, message: impl Into<String>) {
         let message = message.into();
         if self.strict && code.strict_rejects() && self.first_strict.is_none() {
             self.first_strict = Some(ParseError {
@@ -280,7 +286,13 @@ impl<'d> Diags<'d> {
     }
 
     /// At `inner`, a slice of body line `line`.
-    pub fn at(&mut self, code: Code, line: &Line<'_>, inner: &str, message: impl Into<String>) {
+    pub(crate) fn at(
+        &mut self,
+        code: Code,
+        line: &Line<'_>,
+        inner: &str,
+        message: impl Into<String>,
+    ) {
         let col = line.column_of(inner);
         self.push_body(code, line.no, col, message);
     }

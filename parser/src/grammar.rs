@@ -537,11 +537,11 @@ mod tests {
             ))
         }
 
-        pub fn field_line(line: &str) -> Option<FieldLine<'_>> {
+        pub(super) fn field_line(line: &str) -> Option<FieldLine<'_>> {
             field_line_inner(line).ok().map(|(_, f)| f)
         }
 
-        pub fn heading(line: &str) -> Option<(usize, &str)> {
+        pub(super) fn heading(line: &str) -> Option<(usize, &str)> {
             let parsed: IResult<&str, (&str, &str)> = (
                 preceded(indent, take_while_m_n(1, 6, |c| c == '#')),
                 preceded(space1, rest),
@@ -561,7 +561,7 @@ mod tests {
             terminated(digit1, terminated(alt((char('.'), char(')'))), space1)).parse(i)
         }
 
-        pub fn list_item(line: &str) -> Option<&str> {
+        pub(super) fn list_item(line: &str) -> Option<&str> {
             let parsed: IResult<&str, &str> = preceded(
                 (
                     take_while(|c| c == ' ' || c == '\t'),
@@ -574,7 +574,7 @@ mod tests {
         }
 
         /// A `Re:` / `Fwd:` / `Fw:` prefix (any case), with the space after it.
-        pub fn reply_prefix(i: &str) -> IResult<&str, &str> {
+        pub(super) fn reply_prefix(i: &str) -> IResult<&str, &str> {
             let (i, _) = space0(i)?;
             let (rest_, word) = take_while1(|c: char| c.is_ascii_alphabetic()).parse(i)?;
             if !["re", "fwd", "fw"]
@@ -594,7 +594,7 @@ mod tests {
         }
 
         /// `[bead-id]` at the start of `i`, brackets and inner spaces trimmed.
-        pub fn bracket_bead(i: &str) -> IResult<&str, &str> {
+        pub(super) fn bracket_bead(i: &str) -> IResult<&str, &str> {
             let (i, _) = space0(i)?;
             let (i, inner) = preceded(char('['), take_while1(|c| c != ']' && c != '[')).parse(i)?;
             let (i, _) = char(']').parse(i)?;
@@ -604,7 +604,7 @@ mod tests {
 
         /// A bead id written as a prefix, `ol-527.1:`. Ids may hold several
         /// hyphens, underscores and dots.
-        pub fn colon_bead(i: &str) -> IResult<&str, &str> {
+        pub(super) fn colon_bead(i: &str) -> IResult<&str, &str> {
             let (i, _) = space0(i)?;
             let (i, id) = verify(
                 take_while1(|c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/')),

@@ -18,7 +18,7 @@ pub(crate) struct Line<'a> {
 
 impl<'a> Line<'a> {
     /// 1-based column (in characters) of a byte position inside this line's text.
-    pub fn column_of(&self, inner: &str) -> u32 {
+    pub(crate) fn column_of(&self, inner: &str) -> u32 {
         let offset = (inner.as_ptr() as usize).saturating_sub(self.text.as_ptr() as usize);
         let offset = offset.min(self.text.len());
         let prefix = self.text.get(..offset).unwrap_or(self.text);
@@ -32,7 +32,7 @@ impl<'a> Line<'a> {
         chars as u32 + 1
     }
 
-    pub fn is_blank(&self) -> bool {
+    pub(crate) fn is_blank(&self) -> bool {
         trim(self.text).is_empty()
     }
 }

@@ -310,7 +310,7 @@ mod tests {
             recognize((digit1, opt(preceded(char('.'), digit1)))).parse(i)
         }
 
-        pub fn percent(s: &str) -> Result<u8, ValueError> {
+        pub(super) fn percent(s: &str) -> Result<u8, ValueError> {
             let parsed: IResult<&str, (Option<char>, &str)> =
                 preceded(approx_prefix, (opt(char('-')), decimal)).parse(s);
             let (after, (minus, num)) = parsed.map_err(|_| ValueError::NotANumber)?;
@@ -328,7 +328,7 @@ mod tests {
             Ok(v.round() as u8)
         }
 
-        pub fn count(s: &str) -> Result<u32, ValueError> {
+        pub(super) fn count(s: &str) -> Result<u32, ValueError> {
             let parsed: IResult<&str, (Option<char>, &str)> =
                 preceded(approx_prefix, (opt(char('-')), digit1)).parse(s);
             let (_, (minus, num)) = parsed.map_err(|_| ValueError::NotANumber)?;

@@ -67,7 +67,7 @@ pub(crate) enum Group {
 }
 
 impl Group {
-    pub fn title(self) -> &'static str {
+    pub(crate) fn title(self) -> &'static str {
         match self {
             Group::Move => "Move",
             Group::Views => "Views and filters",
@@ -79,7 +79,7 @@ impl Group {
 }
 
 impl Action {
-    pub const ALL: [Action; 35] = [
+    pub(crate) const ALL: [Action; 35] = [
         Action::Up,
         Action::Down,
         Action::Top,
@@ -118,7 +118,7 @@ impl Action {
     ];
 
     /// The name used in the config file's `[keys]` table.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Action::Up => "up",
             Action::Down => "down",
@@ -162,7 +162,7 @@ impl Action {
         Action::ALL.into_iter().find(|a| a.name() == name)
     }
 
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Action::Up => "move up",
             Action::Down => "move down",
@@ -202,7 +202,7 @@ impl Action {
         }
     }
 
-    pub fn group(self) -> Group {
+    pub(crate) fn group(self) -> Group {
         use Action::*;
         match self {
             Up | Down | Top | Bottom | HalfPageDown | HalfPageUp | Open | Back | NextPane

@@ -37,7 +37,7 @@ pub(crate) struct CrosstermOps<W: Write> {
 }
 
 impl CrosstermOps<io::Stdout> {
-    pub fn stdout() -> Self {
+    pub(crate) fn stdout() -> Self {
         CrosstermOps {
             out: io::stdout(),
             raw_mode: true,

@@ -78,12 +78,12 @@ pub struct WalState {
 }
 
 impl Plan {
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.ops.is_empty()
     }
 
     /// Logs the plan durably, then applies it.
-    pub fn commit(&self, root: &Path, wal: &mut WalState) -> io::Result<()> {
+    pub(crate) fn commit(&self, root: &Path, wal: &mut WalState) -> io::Result<()> {
         if self.is_empty() {
             return Ok(());
         }
@@ -109,7 +109,7 @@ impl Plan {
 
     /// Applies every step without fsync, recording what it touched; safe
     /// to repeat.
-    pub fn apply(&self, root: &Path, dirty: &mut BTreeSet<PathBuf>) -> io::Result<()> {
+    pub(crate) fn apply(&self, root: &Path, dirty: &mut BTreeSet<PathBuf>) -> io::Result<()> {
         let mut touch = |p: &Path| {
             dirty.insert(p.to_path_buf());
             dirty.insert(fsio::parent_of(p).to_path_buf());

@@ -430,7 +430,7 @@ impl<'s> Txn<'s> {
     }
 
     /// The task as this transaction sees it (its own writes included).
-    pub fn get(&mut self, id: &str) -> Result<Option<(TaskStatus, Task)>> {
+    pub(crate) fn get(&mut self, id: &str) -> Result<Option<(TaskStatus, Task)>> {
         if let Some(t) = self.cache.get(id) {
             return Ok(Some(t.clone()));
         }
@@ -452,7 +452,7 @@ impl<'s> Txn<'s> {
     }
 
     /// Creates a new task file with its companion directories.
-    pub fn create(&mut self, status: TaskStatus, task: Task) {
+    pub(crate) fn create(&mut self, status: TaskStatus, task: Task) {
         let id = task.fm.id.clone();
         for sub in ["inputs", "work", "outputs"] {
             self.plan.ops.push(Op::Mkdir {
@@ -508,7 +508,7 @@ impl<'s> Txn<'s> {
     }
 
     /// Writes any file under the root.
-    pub fn write(&mut self, rel: String, content: String) {
+    pub(crate) fn write(&mut self, rel: String, content: String) {
         self.plan.ops.push(Op::Write { path: rel, content });
     }
 
@@ -530,7 +530,7 @@ impl<'s> Txn<'s> {
     }
 
     /// Logs an event (written when the transaction commits).
-    pub fn log(&mut self, kind: &str, actor: &str, task_id: Option<&str>, payload: Value) {
+    pub(crate) fn log(&mut self, kind: &str, actor: &str, task_id: Option<&str>, payload: Value) {
         self.events.push(Event {
             event_id: self.next_event_id,
             kind: kind.to_string(),
@@ -543,12 +543,12 @@ impl<'s> Txn<'s> {
     }
 
     /// Events logged so far in this transaction.
-    pub fn logged(&self) -> &[Event] {
+    pub(crate) fn logged(&self) -> &[Event] {
         &self.events
     }
 
     /// Logs the plan to the write-ahead log, applies it, releases the lock.
-    pub fn commit(mut self) -> Result<()> {
+    pub(crate) fn commit(mut self) -> Result<()> {
         if !self.events.is_empty() {
             let evs = std::mem::take(&mut self.events);
             self.plan.ops.push(Op::Events { events: evs });

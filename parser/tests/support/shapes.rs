@@ -6,7 +6,7 @@
 
 /// One shape: `make(n)` builds an input of about `n` units; it is
 /// measured at `big / 4` and at `big`.
-pub struct Shape {
+pub(crate) struct Shape {
     pub name: &'static str,
     pub big: usize,
     /// Also measured in strict mode.
@@ -18,7 +18,7 @@ fn spec(body: &str) -> String {
     format!("Subject: [ol-1] DONE\n\nBody:\nBead: ol-1\nStatus: DONE\n\n## Summary\n{body}")
 }
 
-pub const SHAPES: &[Shape] = &[
+pub(crate) const SHAPES: &[Shape] = &[
     Shape {
         name: "10 MB body",
         big: 10 << 20,

@@ -39,7 +39,7 @@ impl FrontMatter {
     }
 
     /// `true`, `1` or `"true"` all mean ack required.
-    pub fn ack_required(&self) -> Option<bool> {
+    pub(crate) fn ack_required(&self) -> Option<bool> {
         match self.ack_required.as_ref()? {
             serde_json::Value::Bool(b) => Some(*b),
             serde_json::Value::Number(n) => Some(n.as_i64() != Some(0)),
@@ -48,7 +48,7 @@ impl FrontMatter {
         }
     }
 
-    pub fn created_at(&self) -> Option<DateTime<Utc>> {
+    pub(crate) fn created_at(&self) -> Option<DateTime<Utc>> {
         self.created
             .as_deref()
             .and_then(super::timestamps::parse_text)
