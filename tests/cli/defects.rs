@@ -25,7 +25,7 @@ use serde_json::Value;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-use super::fx::{mail, stderr, stdout, tree, Fx};
+use super::fx::{accepted, mail, stderr, stdout, tree, Fx};
 
 // ---------------------------------------------------------------- item 3
 
@@ -73,15 +73,7 @@ fn reading_commands_never_create_a_store() {
 fn route_says_when_it_creates_a_store_and_readers_then_work() {
     let fx = Fx::new();
     let m = fx.path("mail");
-    mail(
-        &m,
-        "1.md",
-        "1",
-        "w",
-        1,
-        "[bd-1] BEAD_ACCEPTED",
-        "Accepted bead: bd-1\nTitle: One",
-    );
+    accepted(&m, 1, "w", 1, "bd-1", "One");
     let out = fx.route(&m);
     assert!(out.status.success(), "{}", stderr(&out));
     let err = stderr(&out);
@@ -335,25 +327,9 @@ fn the_readme_names_the_status_each_completion_ends_in() {
 fn no_missing_summary_warning_for_reports_the_router_routed() {
     let fx = Fx::new();
     let m = fx.path("mail");
-    mail(
-        &m,
-        "1.md",
-        "1",
-        "w",
-        1,
-        "[bd-1] BEAD_ACCEPTED",
-        "Accepted bead: bd-1\nTitle: One",
-    );
+    accepted(&m, 1, "w", 1, "bd-1", "One");
     mail(&m, "2.md", "2", "w", 2, "[bd-1] FAILED", "Bead: bd-1\nStatus: FAILED\n\n## Failure\nType: TESTS_FAIL\nReason: flaky\n\n## Recommendation\nRetry.");
-    mail(
-        &m,
-        "3.md",
-        "3",
-        "v",
-        3,
-        "[bd-2] BEAD_ACCEPTED",
-        "Accepted bead: bd-2\nTitle: Two",
-    );
+    accepted(&m, 3, "v", 3, "bd-2", "Two");
     mail(&m, "4.md", "4", "v", 4, "[bd-2] CHECKPOINT", "Bead: bd-2\nReason: CONTEXT_HIGH\n\n## Progress\n- Description: half\n\n## Next Steps for Successor\n1. Finish");
     mail(
         &m,
@@ -482,24 +458,15 @@ fn task_titles_are_the_best_known_never_a_raw_subject() {
 
     // BEAD_ACCEPTED's title replaces whatever the task had.
     let m2 = fx.path("mail2");
-    mail(
+    accepted(
         &m2,
-        "4.md",
-        "4",
+        4,
         "w",
         10,
-        "[ol-527.6] BEAD_ACCEPTED",
-        "Accepted bead: ol-527.6\nTitle: Resume the localisation (fr, es)",
+        "ol-527.6",
+        "Resume the localisation (fr, es)",
     );
-    mail(
-        &m2,
-        "5.md",
-        "5",
-        "v",
-        11,
-        "[ol-3] BEAD_ACCEPTED",
-        "Accepted bead: ol-3\nTitle: Login page",
-    );
+    accepted(&m2, 5, "v", 11, "ol-3", "Login page");
     let out = fx.route(&m2);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(

@@ -57,6 +57,19 @@ pub(crate) fn mail(
     .unwrap();
 }
 
+/// A BEAD_ACCEPTED for `bead` titled `title`, as file `N.md` with id `N`.
+pub(crate) fn accepted(dir: &Path, n: u32, from: &str, minute: u32, bead: &str, title: &str) {
+    mail(
+        dir,
+        &format!("{n}.md"),
+        &n.to_string(),
+        from,
+        minute,
+        &format!("[{bead}] BEAD_ACCEPTED"),
+        &format!("Accepted bead: {bead}\nTitle: {title}"),
+    );
+}
+
 /// Every path under `dir`, relative, sorted.
 pub(crate) fn tree(dir: &Path) -> Vec<String> {
     fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {

@@ -90,12 +90,8 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
         } => {
             match (*mode, k.code) {
                 (EditMode::ConfirmDiscard, KeyCode::Char('y')) => {
-                    m.drafts.remove(key.as_str());
-                    m.overlay = None;
-                    m.notice = Some(Notice {
-                        text: "reply discarded".into(),
-                        error: false,
-                    });
+                    let key = key.clone();
+                    discard_reply(m, Some(&key));
                     return None;
                 }
                 (EditMode::ConfirmDiscard, KeyCode::Char('k')) => {
@@ -117,13 +113,8 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                         agent: agent.clone(),
                         body: text.trim().to_string(),
                     };
-                    m.drafts.remove(key.as_str());
-                    m.notice = Some(Notice {
-                        text: format!("sending reply to {to}…"),
-                        error: false,
-                    });
-                    m.overlay = None;
-                    return Some(cmd);
+                    let to = to.clone();
+                    return Some(send_reply(m, cmd, &to));
                 }
                 (EditMode::Review, KeyCode::Char('e')) => {
                     let (key, agent, to, kind, text) =
@@ -132,12 +123,8 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                     return Some(Command::Editor { initial });
                 }
                 (EditMode::Review, KeyCode::Char('d')) => {
-                    m.drafts.remove(key.as_str());
-                    m.overlay = None;
-                    m.notice = Some(Notice {
-                        text: "reply discarded".into(),
-                        error: false,
-                    });
+                    let key = key.clone();
+                    discard_reply(m, Some(&key));
                     return None;
                 }
                 (EditMode::Review, KeyCode::Esc) => {
@@ -150,13 +137,7 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                 (EditMode::Typing, _) => {}
             }
             match k.code {
-                KeyCode::Esc if text.trim().is_empty() => {
-                    m.overlay = None;
-                    m.notice = Some(Notice {
-                        text: "reply discarded".into(),
-                        error: false,
-                    });
-                }
+                KeyCode::Esc if text.trim().is_empty() => discard_reply(m, None),
                 KeyCode::Esc => *mode = EditMode::ConfirmDiscard,
                 KeyCode::Char('s') if ctrl => {
                     if text.trim().is_empty() {
@@ -171,13 +152,8 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                         agent: agent.clone(),
                         body: text.trim().to_string(),
                     };
-                    m.drafts.remove(key.as_str());
-                    m.notice = Some(Notice {
-                        text: format!("sending reply to {to}…"),
-                        error: false,
-                    });
-                    m.overlay = None;
-                    return Some(cmd);
+                    let to = to.clone();
+                    return Some(send_reply(m, cmd, &to));
                 }
                 KeyCode::Char('e') if ctrl => {
                     let (key, agent, to, kind, text) =
@@ -192,6 +168,33 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
         Overlay::Pick { .. } | Overlay::Compose { .. } => super::triage::overlay_key(m, k),
         Overlay::Reason { .. } => super::review::reason_key(m, k),
     }
+}
+
+/// Sends the reply in the editor (`cmd`, to `to`): its draft is dropped,
+/// the editor closed, and the status bar says where it goes.
+fn send_reply(m: &mut Model, cmd: Command, to: &str) -> Command {
+    if let Command::Reply { key, .. } = &cmd {
+        m.drafts.remove(key.as_str());
+    }
+    m.notice = Some(Notice {
+        text: format!("sending reply to {to}…"),
+        error: false,
+    });
+    m.overlay = None;
+    cmd
+}
+
+/// Closes the reply editor without sending; `key`'s kept draft, if any,
+/// goes too (an empty editor had none to drop).
+fn discard_reply(m: &mut Model, key: Option<&str>) {
+    if let Some(key) = key {
+        m.drafts.remove(key);
+    }
+    m.overlay = None;
+    m.notice = Some(Notice {
+        text: "reply discarded".into(),
+        error: false,
+    });
 }
 
 /// The keys every text box shares (the reply and compose editors):
