@@ -843,7 +843,7 @@ pub(crate) fn phase(m: &InboxMessage) -> Phase {
     match msg.kind {
         MessageType::Done | MessageType::OfferingReady => Phase::Done,
         MessageType::Failed => Phase::Failed,
-        MessageType::Unknown if is_protocol_item(msg) => {
+        MessageType::Unknown if is_protocol_item(msg.raw_type.as_deref()) => {
             match msg.parsed.status.as_deref().unwrap_or("") {
                 "completed" | "rejected" | "COMPLETED" | "CANCELLED" => Phase::Done,
                 "failed" | "FAILED" => Phase::Failed,
@@ -854,10 +854,8 @@ pub(crate) fn phase(m: &InboxMessage) -> Phase {
     }
 }
 
-fn is_protocol_item(msg: &amail_parser::OwnedMessage) -> bool {
-    msg.raw_type
-        .as_deref()
-        .is_some_and(|r| r == "HANDOFF" || r.starts_with("A2A_"))
+fn is_protocol_item(raw_type: Option<&str>) -> bool {
+    raw_type.is_some_and(|r| r == "HANDOFF" || r.starts_with("A2A_"))
 }
 
 fn message_matches(m: &InboxMessage, q: &str) -> bool {
@@ -867,7 +865,8 @@ fn message_matches(m: &InboxMessage, q: &str) -> bool {
         &msg.subject,
         msg.from.as_deref().unwrap_or(""),
         msg.kind.as_str(),
-        &msg.body,
+        // From the kept text: a search does not parse every message again.
+        msg.body_text(),
     ]
     .iter()
     .any(|s| contains_ci(s, q))

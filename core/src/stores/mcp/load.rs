@@ -144,7 +144,7 @@ pub(crate) fn load_mcp(archive: &Path, db: Option<&Path>, max_bytes: u64) -> Res
             .collect();
         loaded.push(InboxMessage {
             key,
-            message,
+            message: message.into(),
             path,
             project: Some(row.project_slug.clone()),
             recipients,
@@ -170,7 +170,7 @@ pub(crate) fn load_mcp(archive: &Path, db: Option<&Path>, max_bytes: u64) -> Res
         let recipients = recipients_from(&message.to, &message.cc, &fm.bcc);
         loaded.push(InboxMessage {
             key,
-            message,
+            message: message.into(),
             path: Some(path),
             project: Some(fm.project_slug.clone().unwrap_or(slug)),
             recipients,
