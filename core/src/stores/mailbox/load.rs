@@ -10,6 +10,7 @@ use std::path::Path;
 
 use super::journal;
 use super::protocol;
+use crate::fsio::FileReader;
 use crate::inbox::{apply_acks, build, Inbox, InboxMessage, SourceKind};
 use crate::source::{files, parallel, walk};
 use crate::stores::error::Error;
@@ -56,16 +57,16 @@ pub fn load_mailbox_with(
         &paths,
         PARSE_CHUNK,
         parallel::cores(),
-        || (),
-        |_, _, part, out: &mut Vec<ParsedFile>| {
+        FileReader::new,
+        |reader, _, part, out: &mut Vec<ParsedFile>| {
             out.clear();
             // JSON files are classified (handoff or A2A items?) from the
             // bytes read here, so the protocol merge does not read them
             // again.
             out.extend(part.iter().map(|path| {
-                let bytes = files::read_mail_file(path, max_bytes)?;
-                let protocol = protocol::protocol_text(path, &bytes);
-                parse_records(&bytes).map(|r| (r, protocol))
+                let bytes = files::read_mail_file_into(reader, path, max_bytes)?;
+                let protocol = protocol::protocol_text(path, bytes);
+                parse_records(bytes).map(|r| (r, protocol))
             }));
         },
         |out| {
