@@ -10,6 +10,10 @@
 //! load runs on the worker (`worker_first_ms`), and the load's report
 //! drawn (`worker_full_ms`), both from the worker's start; appended to
 //! the line.
+//! The worker's way runs first, and the process's peak resident memory
+//! right after it (`worker_peak_kb`, what `amail inbox` holds: one load)
+//! ends the line; the inline load after it would add a second inbox's
+//! worth of freed-but-kept heap to the process's peak.
 //! Usage: first_frame DIR
 
 use std::path::{Path, PathBuf};
@@ -24,6 +28,8 @@ use amail_tui::{Model, Msg, UiConfig};
 
 fn main() {
     let dir = std::env::args().nth(1).expect("usage: first_frame DIR");
+    let (worker_first, worker_full) = through_worker(Path::new(&dir));
+    let worker_peak_kb = peak_rss_kb();
     let t0 = Instant::now();
     let inbox = stores::load(Path::new(&dir), &LoadOptions::default()).expect("load");
     let messages = inbox.messages.len();
@@ -41,9 +47,8 @@ fn main() {
     let redraw = t3.elapsed().as_secs_f64() * 1000.0 / n as f64;
     let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
     let new_file = new_file(Path::new(&dir), model);
-    let (worker_first, worker_full) = through_worker(Path::new(&dir));
     println!(
-        "{:.1} {:.1} {:.1} {:.2} {messages} {new_file:.1} {worker_first:.1} {worker_full:.1}",
+        "{:.1} {:.1} {:.1} {:.2} {messages} {new_file:.1} {worker_first:.1} {worker_full:.1} {worker_peak_kb}",
         ms(t0, t1),
         ms(t1, t2),
         ms(t0, t3),
@@ -111,4 +116,16 @@ fn new_file(root: &Path, mut model: Model) -> f64 {
         "the new file loaded"
     );
     elapsed
+}
+
+/// The process's peak resident set so far, in KiB (Linux; 0 elsewhere).
+fn peak_rss_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
 }

@@ -117,7 +117,7 @@ pub fn merge(
                         InboxMessage {
                             key,
                             project: Some(inbox.project.clone()),
-                            message,
+                            message: message.into(),
                             path: None,
                             recipients: vec![r],
                             thread: 0,

@@ -441,7 +441,7 @@ fn assemble_derives_like_load() {
                     .collect();
             amail_core::inbox::InboxMessage {
                 key: key.into(),
-                message: m,
+                message: m.into(),
                 path: None,
                 project: None,
                 recipients,
@@ -475,7 +475,7 @@ fn a_reply_threaded_on_a_seed_id_joins_the_seed_thread() {
                 .into_owned();
             amail_core::inbox::InboxMessage {
                 key: m.id.as_deref().unwrap().to_string(),
-                message: m,
+                message: m.into(),
                 path: None,
                 project: None,
                 recipients: vec![],

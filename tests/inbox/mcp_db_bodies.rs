@@ -113,3 +113,34 @@ fn archive_read_only_where_the_database_lacks_a_body() {
     mcp::write_mcp_corpus(dir.path(), 220, now).unwrap();
     check_both_paths(dir.path());
 }
+
+/// The TUI's status bar counts an mcp root's load as it goes, as it does a
+/// plain mailbox's: from nothing to every message, never backwards, and
+/// the inbox is the plain load's.
+#[test]
+fn an_mcp_load_reports_its_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap();
+    mcp::write_mcp_corpus(dir.path(), 440, now).unwrap();
+    // Half the rows without a body: both the archive reads and the row
+    // parses are counted.
+    let plain = load(dir.path());
+    let conn = Connection::open(db_of(&plain)).unwrap();
+    conn.execute("UPDATE messages SET body_md = '' WHERE id % 2 = 0", [])
+        .unwrap();
+    drop(conn);
+    let plain = load(dir.path());
+    let store = stores::open(dir.path(), &LoadOptions::default()).unwrap();
+    let seen = std::sync::Mutex::new(Vec::new());
+    let inbox = store
+        .load_with_progress(&|done, total| seen.lock().unwrap().push((done, total)))
+        .unwrap();
+    assert_eq!(inbox, plain);
+    let seen = seen.into_inner().unwrap();
+    assert_eq!(seen.first().map(|s| s.0), Some(0), "{seen:?}");
+    let &(done, total) = seen.last().unwrap();
+    assert_eq!(done, total, "{seen:?}");
+    assert!(total >= plain.messages.len(), "{seen:?}");
+    assert!(seen.len() > 2, "counted as it went: {seen:?}");
+    assert!(seen.windows(2).all(|w| w[0].0 <= w[1].0), "{seen:?}");
+}

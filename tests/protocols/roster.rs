@@ -38,7 +38,7 @@ fn mail(
             read_at: None,
             ack_at: None,
         }],
-        message: msg,
+        message: msg.into(),
         path: None,
         project: None,
         thread: 0,

@@ -327,6 +327,15 @@ pub struct Model {
     /// tab line, the list title and the prompt all ask each frame, and each
     /// answer is a pass over every item.
     search_cache: std::cell::RefCell<Option<(SearchKey, SearchAnswer)>>,
+    /// The threads the filter shows (indices, in display order) and the
+    /// filter they are for: every frame asks, and each answer is a pass
+    /// over every thread (318,000 of them in a million messages). Cleared
+    /// by [`Model::data_changed`].
+    visible: std::cell::RefCell<Option<(Filter, std::sync::Arc<[usize]>)>>,
+    /// Where the thread last looked up by id is (the first with that id;
+    /// checked before use, reset by [`Model::data_changed`]): the selected
+    /// thread is asked for many times a frame.
+    last_thread: std::cell::Cell<usize>,
     pub dirty: bool,
     pub quit: bool,
 }
@@ -371,6 +380,8 @@ impl Model {
             offsets: Offsets::default(),
             counts: Default::default(),
             search_cache: Default::default(),
+            visible: Default::default(),
+            last_thread: Default::default(),
             dirty: true,
             quit: false,
         };
@@ -399,6 +410,8 @@ impl Model {
     pub(crate) fn data_changed(&mut self) {
         self.counts.replace(None);
         self.search_cache.replace(None);
+        self.visible.replace(None);
+        self.last_thread.set(0);
     }
 
     /// The cached totals, computed on first use after a change.
@@ -449,7 +462,13 @@ impl Model {
     // ---- thread questions -------------------------------------------------
 
     pub fn thread(&self, id: &str) -> Option<&Thread> {
-        self.inbox.threads.iter().find(|t| t.id == id)
+        let threads = &self.inbox.threads;
+        if let Some(t) = threads.get(self.last_thread.get()).filter(|t| t.id == id) {
+            return Some(t);
+        }
+        let i = threads.iter().position(|t| t.id == id)?;
+        self.last_thread.set(i);
+        Some(&threads[i])
     }
 
     pub(crate) fn last_message(&self, t: &Thread) -> Option<&InboxMessage> {
@@ -493,14 +512,14 @@ impl Model {
     }
 
     pub(crate) fn matches_filter(&self, t: &Thread, f: Filter) -> bool {
-        let phase = self.last_message(t).map_or(Phase::Active, phase);
+        let phase = || self.last_message(t).map_or(Phase::Active, phase);
         match f {
             Filter::All => true,
             Filter::PendingAck => self.thread_pending(t) > 0,
             Filter::Help => t.help != HelpState::None,
-            Filter::Failed => phase == Phase::Failed,
-            Filter::Done => phase == Phase::Done,
-            Filter::InProgress => phase == Phase::Active,
+            Filter::Failed => phase() == Phase::Failed,
+            Filter::Done => phase() == Phase::Done,
+            Filter::InProgress => phase() == Phase::Active,
         }
     }
 
@@ -527,17 +546,32 @@ impl Model {
 
     /// Thread ids shown under the current filter, most recent first.
     pub fn visible_threads(&self) -> Vec<&Thread> {
-        let mut v: Vec<&Thread> = self
-            .inbox
-            .threads
+        let threads = &self.inbox.threads;
+        self.visible_indices()
             .iter()
-            .filter(|t| self.matches_filter(t, self.filter))
+            .filter_map(|&i| threads.get(i))
+            .collect()
+    }
+
+    /// [`Model::visible_threads`] as indices into `inbox.threads`, cached
+    /// until the data or the filter changes.
+    fn visible_indices(&self) -> std::sync::Arc<[usize]> {
+        if let Some((f, v)) = self.visible.borrow().as_ref() {
+            if *f == self.filter {
+                return v.clone();
+            }
+        }
+        let threads = &self.inbox.threads;
+        let mut v: Vec<usize> = (0..threads.len())
+            .filter(|&i| self.matches_filter(&threads[i], self.filter))
             .collect();
         // Under "Help requests" the ones still waiting come first: that tab
         // is where people go to unblock someone. (Stable: recency within.)
         if self.filter == Filter::Help {
-            v.sort_by_key(|t| t.help != HelpState::Unanswered);
+            v.sort_by_key(|&i| threads[i].help != HelpState::Unanswered);
         }
+        let v: std::sync::Arc<[usize]> = v.into();
+        self.visible.replace(Some((self.filter, v.clone())));
         v
     }
 
@@ -843,7 +877,7 @@ pub(crate) fn phase(m: &InboxMessage) -> Phase {
     match msg.kind {
         MessageType::Done | MessageType::OfferingReady => Phase::Done,
         MessageType::Failed => Phase::Failed,
-        MessageType::Unknown if is_protocol_item(msg) => {
+        MessageType::Unknown if is_protocol_item(msg.raw_type.as_deref()) => {
             match msg.parsed.status.as_deref().unwrap_or("") {
                 "completed" | "rejected" | "COMPLETED" | "CANCELLED" => Phase::Done,
                 "failed" | "FAILED" => Phase::Failed,
@@ -854,10 +888,8 @@ pub(crate) fn phase(m: &InboxMessage) -> Phase {
     }
 }
 
-fn is_protocol_item(msg: &amail_parser::OwnedMessage) -> bool {
-    msg.raw_type
-        .as_deref()
-        .is_some_and(|r| r == "HANDOFF" || r.starts_with("A2A_"))
+fn is_protocol_item(raw_type: Option<&str>) -> bool {
+    raw_type.is_some_and(|r| r == "HANDOFF" || r.starts_with("A2A_"))
 }
 
 fn message_matches(m: &InboxMessage, q: &str) -> bool {
@@ -867,7 +899,8 @@ fn message_matches(m: &InboxMessage, q: &str) -> bool {
         &msg.subject,
         msg.from.as_deref().unwrap_or(""),
         msg.kind.as_str(),
-        &msg.body,
+        // From the kept text: a search does not parse every message again.
+        msg.body_text(),
     ]
     .iter()
     .any(|s| contains_ci(s, q))

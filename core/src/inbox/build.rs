@@ -146,11 +146,12 @@ fn with_encoding_problems(
 ) -> Vec<(PathBuf, String)> {
     for m in messages {
         let Some(path) = &m.path else { continue };
+        // A record parsed again from kept text was valid UTF-8: only a
+        // message held whole can carry the diagnostic.
         let Some(d) = m
             .message
-            .diagnostics
-            .iter()
-            .find(|d| d.code == "invalid-utf8")
+            .full_if_held()
+            .and_then(|full| full.diagnostics.iter().find(|d| d.code == "invalid-utf8"))
         else {
             continue;
         };

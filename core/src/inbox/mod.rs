@@ -2,6 +2,9 @@
 //! derived from messages however they were read. Pure: no file or database
 //! I/O, and nothing here knows which store the mail came from.
 //!
+//! - `compact`: [`CompactMessage`], a message as the inbox holds it: the
+//!   envelope kept small, the rest parsed again from the file's text on
+//!   first use;
 //! - [`model`]: the types ([`Inbox`], [`InboxMessage`], [`Thread`],
 //!   [`Agent`], ...);
 //! - `build`: from loaded messages to the [`Inbox`] ([`assemble`] for
@@ -19,6 +22,7 @@
 //! their limits.
 
 mod build;
+mod compact;
 pub mod model;
 pub(crate) mod patch;
 pub mod protocol_items;
@@ -27,4 +31,5 @@ pub mod turn;
 
 pub use build::assemble;
 pub(crate) use build::{apply_acks, build};
+pub use compact::CompactMessage;
 pub use model::*;

@@ -6,9 +6,10 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use amail_parser::OwnedMessage;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
+
+use super::compact::CompactMessage;
 
 /// Where the inbox was read from; decides which store writes its acks and
 /// replies (`stores::for_source`).
@@ -62,7 +63,9 @@ pub type Acks = HashMap<(String, String), AckTimes>;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct InboxMessage {
     pub key: String,
-    pub message: OwnedMessage,
+    /// The envelope, kept compact; the rest is parsed again on first use
+    /// (see [`CompactMessage`]).
+    pub message: CompactMessage,
     /// The file it came from, if any.
     pub path: Option<PathBuf>,
     /// mcp_agent_mail project slug; messages of different projects never share a thread.

@@ -192,7 +192,7 @@ pub fn to_inbox(item: &Item, key: String) -> InboxMessage {
         .collect();
     InboxMessage {
         key,
-        message,
+        message: message.into(),
         path: Some(PathBuf::from(&item.source().path)),
         project: None,
         recipients,

@@ -48,7 +48,7 @@ fn evidence(m: &InboxMessage) -> Option<(&str, &str, Option<TurnState>)> {
     }
     let from = msg.from.as_deref();
     let to = msg.to.first().map(|t| t.as_ref());
-    let status = msg.parsed.status.as_deref().unwrap_or("");
+    let status = msg.status().unwrap_or("");
     if msg.kind == MessageType::Unknown {
         let (who, state) = match msg.raw_type.as_deref()? {
             "HANDOFF" => match status {

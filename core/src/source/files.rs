@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use crate::fsio::FileReader;
+
 /// Why bytes read as mail are not mail, if they are not: a NUL byte in the
 /// first 8 KiB marks a binary file (an image, an archive), which no agent
 /// wrote as a message. The one rule for every command that reads mail
@@ -19,14 +21,32 @@ pub fn not_mail(bytes: &[u8]) -> Option<&'static str> {
 /// `max_bytes` (one huge file must not exhaust memory), with a reason fit
 /// for `Inbox::problems`.
 pub(crate) fn read_mail_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>, String> {
-    let buf = crate::fsio::read_file_limited(path, max_bytes).map_err(|e| match e.kind() {
-        std::io::ErrorKind::InvalidData => format!("file is {e}; skipped"),
-        _ => format!("cannot read: {e}"),
-    })?;
+    let buf = crate::fsio::read_file_limited(path, max_bytes).map_err(reason)?;
     if let Some(why) = not_mail(&buf) {
         return Err(why.into());
     }
     Ok(buf)
+}
+
+/// [`read_mail_file`] into `reader`'s reused buffer, for a loader reading
+/// many files: no allocation per file.
+pub(crate) fn read_mail_file_into<'r>(
+    reader: &'r mut FileReader,
+    path: &Path,
+    max_bytes: u64,
+) -> Result<&'r [u8], String> {
+    let buf = reader.read(path, max_bytes).map_err(reason)?;
+    if let Some(why) = not_mail(buf) {
+        return Err(why.into());
+    }
+    Ok(buf)
+}
+
+fn reason(e: std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::InvalidData => format!("file is {e}; skipped"),
+        _ => format!("cannot read: {e}"),
+    }
 }
 
 #[cfg(test)]

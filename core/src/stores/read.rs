@@ -8,11 +8,12 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::path::Path;
+use std::sync::Arc;
 
 use amail_parser::{OwnedMessage, ParseOptions};
 
 use super::mcp::frontmatter::{self, FrontMatter};
-use crate::inbox::{Recipient, RecipientKind};
+use crate::inbox::{CompactMessage, Recipient, RecipientKind};
 use crate::source::files;
 
 /// One file's messages and, for `---json` files, its front matter.
@@ -46,6 +47,42 @@ pub(crate) fn parse_read(bytes: &[u8]) -> Result<FileMessages, String> {
         .collect();
     let fm = object.and_then(FrontMatter::from_object).map(Box::new);
     Ok((messages, fm))
+}
+
+/// One file's messages as inbox records, with the front matter's bcc (the
+/// envelope fields it fills are filled already).
+pub(crate) type FileRecords = (Vec<CompactMessage>, Vec<String>);
+
+/// Parses a file's bytes into inbox records. Plain UTF-8 text (the usual
+/// mail file) is kept, once per file, and the records hold only the
+/// envelope, parsed again from it when a view needs the rest; damaged text
+/// and archive files (their front matter fills the envelope) keep the
+/// whole message, as [`parse_read`] gives it.
+pub(crate) fn parse_records(bytes: &[u8]) -> Result<FileRecords, String> {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        if !frontmatter::is_archive_text(text) {
+            let text: Arc<str> = Arc::from(text);
+            let messages =
+                amail_parser::parse(&text, &ParseOptions::default()).map_err(|e| e.to_string())?;
+            let records = messages
+                .iter()
+                .enumerate()
+                .map(|(i, m)| CompactMessage::from_text(m, &text, i))
+                .collect();
+            return Ok((records, Vec::new()));
+        }
+    }
+    let (mut messages, fm) = parse_read(bytes)?;
+    let mut bcc = Vec::new();
+    // A file of several messages has no one front matter.
+    if let Some(fm) = fm.filter(|_| messages.len() == 1) {
+        fill_from_frontmatter(&mut messages[0], &fm);
+        bcc = fm.bcc;
+    }
+    Ok((
+        messages.into_iter().map(CompactMessage::from).collect(),
+        bcc,
+    ))
 }
 
 /// Fills envelope fields the parser left empty from the front matter.

@@ -111,7 +111,7 @@ pub fn load_json_as(bytes: &[u8], viewer: Option<&str>) -> Result<Inbox, Error> 
                 loaded.push(InboxMessage {
                     key,
                     project: m.project.as_deref().map(str::to_owned),
-                    message: m,
+                    message: m.into(),
                     path: None,
                     recipients,
                     thread: 0,

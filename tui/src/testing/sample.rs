@@ -147,7 +147,7 @@ pub(crate) fn push_message(
     };
     inbox.messages.push(InboxMessage {
         key: key.to_string(),
-        message: msg,
+        message: msg.into(),
         path: Some(PathBuf::from(format!("mail/{key}.md"))),
         project: None,
         recipients,

@@ -27,9 +27,10 @@ use super::load::{file_entries, load_mailbox};
 use super::protocol::is_json;
 use crate::inbox::patch::{self, Change};
 use crate::inbox::{Inbox, InboxMessage, SourceKind};
+use crate::source::files;
 use crate::source::walk;
 use crate::stores::error::Error;
-use crate::stores::read::read_and_parse;
+use crate::stores::read::parse_records;
 
 /// How a reload was done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,14 +149,13 @@ fn read_change(inbox: &Inbox, root: &Path, changed: &[PathBuf], max_bytes: u64) 
         if !path.is_file() {
             continue; // removed
         }
-        let file = read_and_parse(path, max_bytes).ok()?;
+        let file = parse_records(&files::read_mail_file(path, max_bytes).ok()?).ok()?;
         let entries = file_entries(root, path, file, &mut seen);
         // A damaged file is named in `problems` by a full load.
         let damaged = |m: &InboxMessage| {
             m.message
-                .diagnostics
-                .iter()
-                .any(|d| d.code == "invalid-utf8")
+                .full_if_held()
+                .is_some_and(|full| full.diagnostics.iter().any(|d| d.code == "invalid-utf8"))
         };
         if entries.iter().any(|m| collided(m) || damaged(m)) {
             return None;

@@ -10,12 +10,11 @@ use std::path::Path;
 
 use super::journal;
 use super::protocol;
+use crate::fsio::FileReader;
 use crate::inbox::{apply_acks, build, Inbox, InboxMessage, SourceKind};
 use crate::source::{files, parallel, walk};
 use crate::stores::error::Error;
-use crate::stores::read::{
-    fill_from_frontmatter, parse_read, recipients_from, unique_key, FileMessages,
-};
+use crate::stores::read::{parse_records, recipients_from, unique_key, FileRecords};
 
 /// Files read and parsed per chunk handed out to a worker. Small chunks
 /// keep both cores busy to the end (file sizes vary 100-fold), while the
@@ -24,7 +23,7 @@ const PARSE_CHUNK: usize = 128;
 
 /// One file read and parsed: its messages (or why not) and, for JSON
 /// files, the protocol text.
-type ParsedFile = Result<(FileMessages, Option<String>), String>;
+type ParsedFile = Result<(FileRecords, Option<String>), String>;
 
 /// A plain mailbox: every mail file [`walk::walk`] finds under `root`, any
 /// framing, plus the ack journal. Files over `max_bytes` are problems, not
@@ -58,16 +57,16 @@ pub fn load_mailbox_with(
         &paths,
         PARSE_CHUNK,
         parallel::cores(),
-        || (),
-        |_, _, part, out: &mut Vec<ParsedFile>| {
+        FileReader::new,
+        |reader, _, part, out: &mut Vec<ParsedFile>| {
             out.clear();
             // JSON files are classified (handoff or A2A items?) from the
             // bytes read here, so the protocol merge does not read them
             // again.
             out.extend(part.iter().map(|path| {
-                let bytes = files::read_mail_file(path, max_bytes)?;
-                let protocol = protocol::protocol_text(path, &bytes);
-                parse_read(&bytes).map(|r| (r, protocol))
+                let bytes = files::read_mail_file_into(reader, path, max_bytes)?;
+                let protocol = protocol::protocol_text(path, bytes);
+                parse_records(bytes).map(|r| (r, protocol))
             }));
         },
         |out| {
@@ -107,7 +106,7 @@ pub fn load_mailbox_with(
 pub(crate) fn file_entries(
     root: &Path,
     path: &Path,
-    (messages, fm): FileMessages,
+    (messages, bcc): FileRecords,
     seen: &mut HashSet<String>,
 ) -> Vec<InboxMessage> {
     let rel = || {
@@ -118,12 +117,7 @@ pub(crate) fn file_entries(
     };
     let several = messages.len() > 1;
     let mut out = Vec::with_capacity(messages.len());
-    for (n, mut m) in messages.into_iter().enumerate() {
-        let mut bcc = Vec::new();
-        if let Some(fm) = fm.as_ref().filter(|_| !several) {
-            fill_from_frontmatter(&mut m, fm);
-            bcc = fm.bcc.clone();
-        }
+    for (n, m) in messages.into_iter().enumerate() {
         let key = unique_key(
             m.id.as_deref(),
             || {

@@ -32,7 +32,15 @@ use crate::stores::read::{fill_from_frontmatter, read_and_parse, recipients_from
 /// still listed (names only, no opens) to find those. Without a database
 /// the whole archive is read. Archive files over `max_bytes` are problems,
 /// not read.
-pub(crate) fn load_mcp(archive: &Path, db: Option<&Path>, max_bytes: u64) -> Result<Inbox, Error> {
+///
+/// `progress` is told (messages done, messages in all) as files are read
+/// and rows parsed; the one database query before them has no count.
+pub(crate) fn load_mcp(
+    archive: &Path,
+    db: Option<&Path>,
+    max_bytes: u64,
+    progress: &dyn Fn(usize, usize),
+) -> Result<Inbox, Error> {
     let (canonical, mut problems) = walk::store_files(archive).into_parts();
     let db_path = db.map(Path::to_path_buf);
     let rows = match db {
@@ -73,7 +81,15 @@ pub(crate) fn load_mcp(archive: &Path, db: Option<&Path>, max_bytes: u64) -> Res
     let mut by_id: HashMap<String, (String, PathBuf, OwnedMessage, Box<FrontMatter>)> =
         HashMap::new();
     let mut without_id = Vec::new();
-    let parsed = parallel::map(&to_read, |path| read_and_parse(path, max_bytes));
+    // Files read, then rows parsed: one count over both.
+    let total = to_read.len() + rows.len();
+    let done = std::cell::Cell::new(0);
+    let tick = |n: usize| {
+        done.set(done.get() + n);
+        progress(done.get(), total);
+    };
+    progress(0, total);
+    let parsed = parallel::map_counted(&to_read, |path| read_and_parse(path, max_bytes), tick);
     for (path, result) in to_read.into_iter().zip(parsed) {
         let slug = walk::project_of(&path)
             .map(|s| s.to_string_lossy().into_owned())
@@ -116,9 +132,11 @@ pub(crate) fn load_mcp(archive: &Path, db: Option<&Path>, max_bytes: u64) -> Res
     // Rows whose text is not in a file read above are parsed from the row,
     // on every core (the parse is the cost once the opens are gone).
     let keys: Vec<String> = rows.iter().map(|r| r.id.to_string()).collect();
-    let from_rows = parallel::map(&rows, |row| {
-        (!by_id.contains_key(&row.id.to_string())).then(|| parse_row(row))
-    });
+    let from_rows = parallel::map_counted(
+        &rows,
+        |row| (!by_id.contains_key(&row.id.to_string())).then(|| parse_row(row)),
+        tick,
+    );
 
     let mut loaded = Vec::with_capacity(rows.len() + by_id.len());
     for ((row, key), from_row) in rows.iter().zip(keys).zip(from_rows) {
@@ -144,7 +162,7 @@ pub(crate) fn load_mcp(archive: &Path, db: Option<&Path>, max_bytes: u64) -> Res
             .collect();
         loaded.push(InboxMessage {
             key,
-            message,
+            message: message.into(),
             path,
             project: Some(row.project_slug.clone()),
             recipients,
@@ -170,7 +188,7 @@ pub(crate) fn load_mcp(archive: &Path, db: Option<&Path>, max_bytes: u64) -> Res
         let recipients = recipients_from(&message.to, &message.cc, &fm.bcc);
         loaded.push(InboxMessage {
             key,
-            message,
+            message: message.into(),
             path: Some(path),
             project: Some(fm.project_slug.clone().unwrap_or(slug)),
             recipients,

@@ -89,7 +89,11 @@ impl MailStore for McpStore {
     }
 
     fn load(&self) -> Result<Inbox, Error> {
-        load_mcp(&self.archive, self.db.as_deref(), self.max_bytes)
+        self.load_with_progress(&|_, _| ())
+    }
+
+    fn load_with_progress(&self, progress: &dyn Fn(usize, usize)) -> Result<Inbox, Error> {
+        load_mcp(&self.archive, self.db.as_deref(), self.max_bytes, progress)
     }
 
     /// The database is the truth: `inbox` is not consulted.

@@ -1,0 +1,371 @@
+//! The inbox's record of one message: the envelope every derivation and
+//! list reads (type, sender, recipients, thread, time, ack, bead, status)
+//! kept small, and the rest (body, parsed fields, diagnostics) parsed again
+//! from the file's text the first time something asks for it.
+//!
+//! Why (issue 16): a parsed [`OwnedMessage`] is 880 bytes inline (thirty
+//! optional fields, most of them empty) plus a dozen owned strings, about
+//! 2 KB a message; 100,000 of them held 6.9x the corpus on disk. The record
+//! is about a third of that inline, the repeated names (agents, threads,
+//! beads, importance, type words) are interned once per process, and the
+//! file's text is kept once, shared by the messages of one file, so the
+//! full message can be re-parsed (about a microsecond) without I/O.
+//!
+//! The envelope fields have the names and types of [`amail_parser::Message`]'s,
+//! so `m.message.subject` reads the record itself; anything else
+//! (`m.message.parsed`, `.body`, `.diagnostics`, or `&m.message` passed as a
+//! `&OwnedMessage`) goes through [`Deref`] to the full message, parsed
+//! once on first use and then kept. A record made from a full message (the
+//! mcp database, piped JSON, protocol items, a server) keeps that message
+//! as it is. The envelope fields are the record's own: set them before the
+//! inbox is built, not after (the full message keeps the parse's values).
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::fmt;
+use std::ops::Deref;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use amail_parser::{Message, MessageType, OwnedMessage, ParseOptions, Parsed};
+use chrono::{DateTime, Utc};
+use serde::{Serialize, Serializer};
+
+/// One message as the inbox holds it. See the module documentation.
+pub struct CompactMessage {
+    pub id: Option<Cow<'static, str>>,
+    pub kind: MessageType,
+    pub raw_type: Option<Cow<'static, str>>,
+    pub is_reply: bool,
+    pub subject: Cow<'static, str>,
+    pub from: Option<Cow<'static, str>>,
+    pub to: Vec<Cow<'static, str>>,
+    pub cc: Vec<Cow<'static, str>>,
+    pub thread_id: Option<Cow<'static, str>>,
+    pub timestamp: Option<DateTime<Utc>>,
+    pub ack_required: bool,
+    pub importance: Cow<'static, str>,
+    pub project: Option<Cow<'static, str>>,
+    /// [`Message::bead`], read for every message by threading and turns.
+    bead: Option<Cow<'static, str>>,
+    /// `parsed.status`, read for every message by turns.
+    status: Option<Cow<'static, str>>,
+    /// Where the full message is parsed again from; `None` when `full` was
+    /// set at construction.
+    source: Option<Source>,
+    full: OnceLock<Box<OwnedMessage>>,
+}
+
+/// The text of the file a message was parsed from.
+#[derive(Clone)]
+struct Source {
+    text: Arc<str>,
+    /// Which of the file's messages.
+    index: u32,
+    /// The body's byte range in `text`, when the parser borrowed it as
+    /// written (search reads every body; this keeps it from parsing all).
+    body: Option<(u32, u32)>,
+}
+
+impl CompactMessage {
+    /// The record of `m`, the `index`-th message parsed (with the default
+    /// options, by [`amail_parser::parse`]) from `text`. Re-parsing `text`
+    /// must give `m` again: the caller passes text whose messages came
+    /// from that call alone (no front matter applied, no lossy decoding).
+    pub fn from_text(m: &Message<'_>, text: &Arc<str>, index: usize) -> CompactMessage {
+        let body = span_in(&m.body, text);
+        CompactMessage {
+            id: m.id.as_deref().map(owned),
+            kind: m.kind,
+            raw_type: m.raw_type.as_deref().map(interned),
+            is_reply: m.is_reply,
+            subject: owned(&m.subject),
+            from: m.from.as_deref().map(interned),
+            to: m.to.iter().map(|t| interned(t)).collect(),
+            cc: m.cc.iter().map(|t| interned(t)).collect(),
+            thread_id: m.thread_id.as_deref().map(interned),
+            timestamp: m.timestamp,
+            ack_required: m.ack_required,
+            importance: interned(&m.importance),
+            project: m.project.as_deref().map(interned),
+            bead: m.bead().map(interned),
+            status: m.parsed.status.as_deref().map(owned),
+            source: Some(Source {
+                text: Arc::clone(text),
+                index: u32::try_from(index).unwrap_or(u32::MAX),
+                body,
+            }),
+            full: OnceLock::new(),
+        }
+    }
+
+    /// [`Message::bead`], without parsing the message again.
+    pub fn bead(&self) -> Option<&str> {
+        self.bead.as_deref()
+    }
+
+    /// `parsed.status`, without parsing the message again.
+    pub fn status(&self) -> Option<&str> {
+        self.status.as_deref()
+    }
+
+    /// The body, from the kept text when the parser took it as written.
+    pub fn body_text(&self) -> &str {
+        match &self.source {
+            Some(Source {
+                text,
+                body: Some((at, len)),
+                ..
+            }) => text
+                .get(*at as usize..(*at + *len) as usize)
+                .unwrap_or_default(),
+            _ => &self.full().body,
+        }
+    }
+
+    /// The full message, parsed again from the kept text on first use.
+    pub fn full(&self) -> &OwnedMessage {
+        self.full.get_or_init(|| Box::new(self.reparse()))
+    }
+
+    /// The full message if it is already held: what is known without
+    /// parsing again.
+    pub fn full_if_held(&self) -> Option<&OwnedMessage> {
+        self.full.get().map(|b| &**b)
+    }
+
+    fn reparse(&self) -> OwnedMessage {
+        let again = self.source.as_ref().and_then(|s| {
+            amail_parser::parse(&s.text, &ParseOptions::default())
+                .ok()?
+                .into_iter()
+                .nth(s.index as usize)
+                .map(Message::into_owned)
+        });
+        // The text parsed once already, so this is never reached; if it
+        // were, the envelope still shows.
+        again.unwrap_or_else(|| self.envelope_only())
+    }
+
+    fn envelope_only(&self) -> OwnedMessage {
+        Message {
+            id: self.id.clone(),
+            kind: self.kind,
+            raw_type: self.raw_type.clone(),
+            is_reply: self.is_reply,
+            subject: self.subject.clone(),
+            from: self.from.clone(),
+            to: self.to.clone(),
+            cc: self.cc.clone(),
+            thread_id: self.thread_id.clone(),
+            timestamp: self.timestamp,
+            ack_required: self.ack_required,
+            importance: self.importance.clone(),
+            body: Cow::Borrowed(""),
+            parsed: Parsed {
+                bead_id: self.bead.clone(),
+                status: self.status.clone(),
+                ..Parsed::default()
+            },
+            diagnostics: Vec::new(),
+            project: self.project.clone(),
+            line: 0,
+        }
+    }
+}
+
+impl From<OwnedMessage> for CompactMessage {
+    /// Keeps the full message; the envelope's repeated names are shared.
+    fn from(m: OwnedMessage) -> CompactMessage {
+        let record = CompactMessage {
+            id: m.id.clone(),
+            kind: m.kind,
+            raw_type: m.raw_type.as_deref().map(interned),
+            is_reply: m.is_reply,
+            subject: m.subject.clone(),
+            from: m.from.as_deref().map(interned),
+            to: m.to.iter().map(|t| interned(t)).collect(),
+            cc: m.cc.iter().map(|t| interned(t)).collect(),
+            thread_id: m.thread_id.as_deref().map(interned),
+            timestamp: m.timestamp,
+            ack_required: m.ack_required,
+            importance: interned(&m.importance),
+            project: m.project.as_deref().map(interned),
+            bead: m.bead().map(interned),
+            status: m.parsed.status.clone(),
+            source: None,
+            full: OnceLock::new(),
+        };
+        let _ = record.full.set(Box::new(m));
+        record
+    }
+}
+
+impl Deref for CompactMessage {
+    type Target = OwnedMessage;
+
+    fn deref(&self) -> &OwnedMessage {
+        self.full()
+    }
+}
+
+impl Clone for CompactMessage {
+    fn clone(&self) -> CompactMessage {
+        CompactMessage {
+            id: self.id.clone(),
+            kind: self.kind,
+            raw_type: self.raw_type.clone(),
+            is_reply: self.is_reply,
+            subject: self.subject.clone(),
+            from: self.from.clone(),
+            to: self.to.clone(),
+            cc: self.cc.clone(),
+            thread_id: self.thread_id.clone(),
+            timestamp: self.timestamp,
+            ack_required: self.ack_required,
+            importance: self.importance.clone(),
+            project: self.project.clone(),
+            bead: self.bead.clone(),
+            status: self.status.clone(),
+            source: self.source.clone(),
+            full: self.full.clone(),
+        }
+    }
+}
+
+/// Equal when the full messages are: how a record was made does not count.
+impl PartialEq for CompactMessage {
+    fn eq(&self, other: &CompactMessage) -> bool {
+        self.full() == other.full()
+    }
+}
+
+impl fmt::Debug for CompactMessage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.full().fmt(f)
+    }
+}
+
+/// The full message's JSON, as before the record existed.
+impl Serialize for CompactMessage {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.full().serialize(s)
+    }
+}
+
+fn owned(s: &str) -> Cow<'static, str> {
+    Cow::Owned(s.to_owned())
+}
+
+/// `p`'s byte range in `text`, when it is a slice of it (the parser
+/// borrowed it as written; a normalised copy lives elsewhere).
+fn span_in(p: &str, text: &str) -> Option<(u32, u32)> {
+    let start = (p.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    (start + p.len() <= text.len()).then_some(())?;
+    Some((u32::try_from(start).ok()?, u32::try_from(p.len()).ok()?))
+}
+
+/// One copy per process of a name that repeats across messages (agents,
+/// thread ids, beads, importance, type words). The copies are never freed:
+/// they are bounded by the distinct names a process sees, a few bytes per
+/// agent and bead, where owning them cost one allocation per message.
+/// Each thread first asks its own cache, so the parse workers do not
+/// contend for the lock.
+fn interned(s: &str) -> Cow<'static, str> {
+    static ALL: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    thread_local! {
+        static NEAR: std::cell::RefCell<HashSet<&'static str>> = Default::default();
+    }
+    if s.is_empty() {
+        return Cow::Borrowed("");
+    }
+    let found = NEAR.with(|near| near.borrow().get(s).copied());
+    let name = found.unwrap_or_else(|| {
+        let all = ALL.get_or_init(Default::default);
+        let mut all = all.lock().unwrap_or_else(|e| e.into_inner());
+        let name = match all.get(s) {
+            Some(&name) => name,
+            None => {
+                let name: &'static str = Box::leak(s.into());
+                all.insert(name);
+                name
+            }
+        };
+        NEAR.with(|near| near.borrow_mut().insert(name));
+        name
+    });
+    Cow::Borrowed(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Vec<OwnedMessage> {
+        amail_parser::parse(text, &ParseOptions::default())
+            .unwrap()
+            .into_iter()
+            .map(Message::into_owned)
+            .collect()
+    }
+
+    #[test]
+    fn a_record_from_text_gives_the_parsed_message_back() {
+        let text: Arc<str> = Arc::from(
+            "Subject: [ol-1.1] PROGRESS\nFrom: GreenCastle\nTo: BlueLake\nCc: Chiron\n\
+             Thread: ol-1.1\nImportance: high\n\nBody:\nBead: ol-1.1\nStep: 2\n\
+             Status: drafting SQL\nContext usage: 30%\n",
+        );
+        let parsed = amail_parser::parse(&text, &ParseOptions::default()).unwrap();
+        let record = CompactMessage::from_text(&parsed[0], &text, 0);
+        let want = parse(&text).remove(0);
+        assert_eq!(record.full_if_held(), None, "nothing parsed again yet");
+        assert_eq!(record.subject, want.subject);
+        assert_eq!(record.from, want.from);
+        assert_eq!(record.to, want.to);
+        assert_eq!(record.cc, want.cc);
+        assert_eq!(record.bead(), Some("ol-1.1"));
+        assert_eq!(record.status(), Some("drafting SQL"));
+        assert_eq!(record.body_text(), want.body);
+        assert_eq!(record.full_if_held(), None, "the body came from the text");
+        assert_eq!(*record.full(), want);
+        assert_eq!(record.parsed.context_usage, Some(30), "through Deref");
+    }
+
+    #[test]
+    fn the_nth_message_of_a_file_is_the_nth_parsed_again() {
+        let text: Arc<str> = Arc::from(concat!(
+            r#"{"subject":"[b-1] PROGRESS","from":"A","body_md":"Bead: b-1\nStatus: one"}"#,
+            "\n",
+            r#"{"subject":"[b-2] DONE","from":"B","body_md":"Bead: b-2\nStatus: DONE"}"#,
+            "\n"
+        ));
+        let parsed = amail_parser::parse(&text, &ParseOptions::default()).unwrap();
+        assert_eq!(parsed.len(), 2);
+        let want = parse(&text);
+        for (i, m) in parsed.iter().enumerate() {
+            let record = CompactMessage::from_text(m, &text, i);
+            assert_eq!(record.body_text(), want[i].body);
+            assert_eq!(*record.full(), want[i]);
+        }
+    }
+
+    #[test]
+    fn a_record_from_a_full_message_keeps_it() {
+        let m =
+            parse("Subject: [b] HELP_REQUEST\nFrom: A\n\nBody:\nBead: b\n\n## Question\nWhy?\n")
+                .remove(0);
+        let record = CompactMessage::from(m.clone());
+        assert_eq!(record.full_if_held(), Some(&m));
+        assert_eq!(record.body_text(), m.body);
+        assert_eq!(record, CompactMessage::from(m));
+    }
+
+    #[test]
+    fn names_are_shared() {
+        let (a, b) = (
+            interned("GreenCastle"),
+            interned(&String::from("GreenCastle")),
+        );
+        assert!(std::ptr::eq(a.as_ptr(), b.as_ptr()));
+    }
+}
