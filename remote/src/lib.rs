@@ -24,6 +24,6 @@ pub mod session;
 mod store;
 pub mod toolset;
 
-pub use session::{ServerConfig, ServerError};
-pub use store::ServerStore;
+pub use session::{Request, ServerConfig, ServerError};
+pub use store::{ServerStore, FIRST_PAGE};
 pub use toolset::ToolSet;

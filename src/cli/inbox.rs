@@ -103,7 +103,7 @@ fn check_source(args: &InboxArgs) -> Result<(), CliError> {
 /// With `--server`, the mail is the server's and the board `--store` or
 /// the default one.
 fn make_backend(args: &InboxArgs, max_bytes: u64) -> Result<Box<dyn Backend + Send>, CliError> {
-    if let Some(store) = super::server::open(&args.server)? {
+    if let Some(store) = super::server::open_paged(&args.server)? {
         return Ok(Box::new(RealBackend::with_store(
             store,
             args.store.clone().unwrap_or_else(super::default_store),

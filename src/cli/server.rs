@@ -40,6 +40,18 @@ pub struct ServerArgs {
 
 /// The server store when `--server` is given, else `None` (files).
 pub fn open(args: &ServerArgs) -> Result<Option<Box<dyn MailStore>>, CliError> {
+    Ok(server_store(args)?.map(|s| Box::new(s) as Box<dyn MailStore>))
+}
+
+/// [`open`] for the TUI: the store reads each agent's first page first
+/// and the rest on its polls ([`ServerStore::paged`]), so the first frame
+/// of a large server does not wait for all of its mail.
+pub fn open_paged(args: &ServerArgs) -> Result<Option<Box<dyn MailStore>>, CliError> {
+    Ok(server_store(args)?
+        .map(|s| Box::new(s.paged(amail_remote::FIRST_PAGE)) as Box<dyn MailStore>))
+}
+
+fn server_store(args: &ServerArgs) -> Result<Option<ServerStore>, CliError> {
     let Some(url) = args.server.clone() else {
         return Ok(None);
     };
@@ -56,7 +68,7 @@ pub fn open(args: &ServerArgs) -> Result<Option<Box<dyn MailStore>>, CliError> {
         timeout: Duration::from_secs(args.timeout.max(1)),
     })
     .map_err(super::threads::from_inbox_error)?;
-    Ok(Some(Box::new(store)))
+    Ok(Some(store))
 }
 
 /// The bearer token, from the first place that has one.

@@ -274,6 +274,45 @@ fn check_release(release: Release) {
             .collect::<BTreeSet<_>>()
     );
 
+    // The TUI's paged store: the first load holds each agent's newest
+    // message only; the polls bring in the rest, an agent at a time, until
+    // it holds what a whole load does, pending state included.
+    let whole = store.load().unwrap();
+    let paged = ServerStore::new(config(&server, token)).unwrap().paged(1);
+    let mut first = paged.load().unwrap();
+    assert!(!paged.complete());
+    assert!(
+        first.messages.len() < whole.messages.len(),
+        "{} of {}",
+        first.messages.len(),
+        whole.messages.len()
+    );
+    for agent in AGENTS {
+        let n = first
+            .messages
+            .iter()
+            .filter(|m| m.recipients.iter().any(|r| r.agent == agent))
+            .count();
+        assert!(n <= 1, "{agent}: {n} messages on the first page");
+    }
+    for _ in AGENTS {
+        if !paged.complete() {
+            paged.reload(&mut first, &[]).unwrap();
+        }
+    }
+    assert!(paged.complete());
+    let state = |i: &amail_core::inbox::Inbox| -> BTreeSet<(String, String, bool)> {
+        i.messages
+            .iter()
+            .flat_map(|m| {
+                m.recipients
+                    .iter()
+                    .map(|r| (m.key.clone(), r.agent.clone(), m.is_pending_for(&r.agent)))
+            })
+            .collect()
+    };
+    assert_eq!(state(&first), state(&whole));
+
     // A wrong token: one line, exit 1, naming the server and the fix.
     let out = amail(&server, "not-the-token", &["threads"]);
     assert_eq!(out.status.code(), Some(1));
