@@ -276,3 +276,36 @@ fn a_load_reports_its_progress_in_the_status_bar() {
     assert_eq!(model.inbox.messages.len(), fake.inbox.messages.len());
     assert!(!render_to_string(&model, 120, 30).contains("loading"));
 }
+
+/// A server that stops answering (issue 13): a failed poll says so in the
+/// status bar, keeps the inbox and the reply being written; the first poll
+/// that answers again shows the link up by itself.
+#[test]
+fn a_failed_poll_shows_the_server_unreachable_and_keeps_the_draft() {
+    use amail_tui::model::Link;
+    use amail_tui::testing::TestApp;
+    let mut app = TestApp::sample();
+    app.model.link = Some(Link::Up);
+    let held = app.model.inbox.messages.len();
+    app.press("r");
+    app.type_text("half a reply");
+    app.send(Msg::Loaded {
+        inbox: Err("http://127.0.0.1:9/mcp/: no server answers (connection refused)".into()),
+        tasks: Ok(Vec::new()),
+    });
+    assert_eq!(app.model.link, Some(Link::Down));
+    let screen = app.render(140, 30);
+    assert!(screen.contains("server unreachable · retrying"), "{screen}");
+    assert!(screen.contains("half a reply"), "{screen}");
+    assert_eq!(app.model.inbox.messages.len(), held);
+
+    let inbox = app.backend.load().unwrap();
+    app.send(Msg::Loaded {
+        inbox: Ok(inbox),
+        tasks: Ok(Vec::new()),
+    });
+    assert_eq!(app.model.link, Some(Link::Up));
+    let screen = app.render(140, 30);
+    assert!(!screen.contains("server unreachable"), "{screen}");
+    assert!(screen.contains("half a reply"), "{screen}");
+}

@@ -282,6 +282,13 @@ fn loaded(
     if inbox.is_ok() {
         crate::notify::collect(m);
     }
+    if let Some(link) = &mut m.link {
+        *link = if inbox.is_ok() {
+            crate::model::Link::Up
+        } else {
+            crate::model::Link::Down
+        };
+    }
     let mut errors = Vec::new();
     if let Err(e) = inbox {
         errors.push(format!("mail: {e}"));
