@@ -7,11 +7,12 @@
 //! `server_token_file`; it is never taken as a command-line value (other
 //! users of the machine can read process arguments) and never printed.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use amail_core::stores::MailStore;
-use amail_remote::{ServerConfig, ServerStore};
+use amail::config::Config;
+use amail_core::stores::{self, LoadOptions, MailStore};
+use amail_remote::{ServerConfig, ServerStore, WriteThrough};
 use clap::Args;
 
 use super::CliError;
@@ -39,19 +40,22 @@ pub struct ServerArgs {
 }
 
 /// The server store when `--server` is given, else `None` (files).
-pub fn open(args: &ServerArgs) -> Result<Option<Box<dyn MailStore>>, CliError> {
-    Ok(server_store(args)?.map(|s| Box::new(s) as Box<dyn MailStore>))
+pub fn open(args: &ServerArgs, config: &Config) -> Result<Option<Box<dyn MailStore>>, CliError> {
+    Ok(server_store(args, config)?.map(|s| Box::new(s) as Box<dyn MailStore>))
 }
 
 /// [`open`] for the TUI: the store reads each agent's first page first
 /// and the rest on its polls ([`ServerStore::paged`]), so the first frame
 /// of a large server does not wait for all of its mail.
-pub fn open_paged(args: &ServerArgs) -> Result<Option<Box<dyn MailStore>>, CliError> {
-    Ok(server_store(args)?
+pub fn open_paged(
+    args: &ServerArgs,
+    config: &Config,
+) -> Result<Option<Box<dyn MailStore>>, CliError> {
+    Ok(server_store(args, config)?
         .map(|s| Box::new(s.paged(amail_remote::FIRST_PAGE)) as Box<dyn MailStore>))
 }
 
-fn server_store(args: &ServerArgs) -> Result<Option<ServerStore>, CliError> {
+fn server_store(args: &ServerArgs, config: &Config) -> Result<Option<ServerStore>, CliError> {
     let Some(url) = args.server.clone() else {
         return Ok(None);
     };
@@ -60,7 +64,7 @@ fn server_store(args: &ServerArgs) -> Result<Option<ServerStore>, CliError> {
             "--server {url}: give the server's MCP URL, e.g. http://127.0.0.1:8765/mcp/"
         )));
     }
-    let token = token(args)?;
+    let token = token(args.token_file.as_deref(), config)?;
     let store = ServerStore::new(ServerConfig {
         url,
         token,
@@ -71,9 +75,11 @@ fn server_store(args: &ServerArgs) -> Result<Option<ServerStore>, CliError> {
     Ok(Some(store))
 }
 
-/// The bearer token, from the first place that has one.
-fn token(args: &ServerArgs) -> Result<Option<String>, CliError> {
-    if let Some(f) = &args.token_file {
+/// The bearer token, from the first place that has one: `file` (the
+/// flag's or the `[[servers]]` entry's), `AMAIL_SERVER_TOKEN`, the
+/// config's `server_token_file`.
+fn token(file: Option<&Path>, config: &Config) -> Result<Option<String>, CliError> {
+    if let Some(f) = file {
         return read_token(f).map(Some);
     }
     if let Ok(t) = std::env::var(TOKEN_ENV) {
@@ -81,14 +87,41 @@ fn token(args: &ServerArgs) -> Result<Option<String>, CliError> {
             return Ok(Some(t.trim().to_string()));
         }
     }
-    let config = amail::config::Config::load(None).map_err(CliError::usage)?;
     match config.server_token_file().map_err(CliError::usage)? {
         Some(f) => read_token(&f).map(Some),
         None => Ok(None),
     }
 }
 
-fn read_token(f: &std::path::Path) -> Result<String, CliError> {
+/// The mail store at `source` (as `stores::open` opens it), writing
+/// through its server when the config's `[[servers]]` names one for that
+/// storage root ([`WriteThrough`]); reads stay on the disk. `None`: no
+/// server is configured for it (write into its files as before).
+pub fn write_through(
+    source: &Path,
+    opts: &LoadOptions,
+    timeout: Duration,
+    config: &Config,
+) -> Result<Option<Box<dyn MailStore>>, CliError> {
+    let Some(entry) = config.server_for(source).map_err(CliError::usage)? else {
+        return Ok(None);
+    };
+    let local = stores::open(source, opts).map_err(super::threads::from_inbox_error)?;
+    let server = ServerStore::new(ServerConfig {
+        url: entry.url,
+        token: token(entry.token_file.as_deref(), config)?,
+        project: None,
+        timeout,
+    })
+    .map_err(super::threads::from_inbox_error)?;
+    Ok(Some(Box::new(WriteThrough::new(
+        local,
+        server,
+        format!("[[servers]] in {}", config.path.display()),
+    ))))
+}
+
+fn read_token(f: &Path) -> Result<String, CliError> {
     let t = std::fs::read_to_string(f).map_err(|e| {
         CliError::bad_input(format!("{}: cannot read the token file: {e}", f.display()))
     })?;
