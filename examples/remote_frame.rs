@@ -26,6 +26,7 @@ fn main() {
         token: Some(token.trim().to_string()),
         project: None,
         timeout: Duration::from_secs(120),
+        agent_tokens: Default::default(),
     })
     .expect("store")
     .paged(amail_remote::FIRST_PAGE);

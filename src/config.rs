@@ -187,6 +187,30 @@ fn expand_home(s: &str) -> PathBuf {
     }
 }
 
+/// The config key naming a file of the agents' own tokens (0.3.x servers).
+pub const AGENT_TOKENS_FILE_KEY: &str = "agent_tokens_file";
+
+impl Config {
+    /// The file of agents' tokens (`agent_tokens_file`, `~` expanded): a
+    /// TOML table `AgentName = "registration token"`.
+    pub fn agent_tokens_file(&self) -> Result<Option<PathBuf>, String> {
+        let Some(text) = &self.text else {
+            return Ok(None);
+        };
+        let table: toml::Table = text
+            .parse()
+            .map_err(|e| format!("{}: bad config: {e}", self.path.display()))?;
+        match table.get(AGENT_TOKENS_FILE_KEY) {
+            None => Ok(None),
+            Some(toml::Value::String(s)) => Ok(Some(expand_home(s))),
+            Some(v) => Err(format!(
+                "{}: {AGENT_TOKENS_FILE_KEY} must be a file path, not {v}",
+                self.path.display()
+            )),
+        }
+    }
+}
+
 /// The limit a config file's text sets, if any.
 fn max_size_from_text(path: &Path, text: &str) -> Result<Option<u64>, String> {
     let table: toml::Table = text

@@ -27,7 +27,7 @@ mod store;
 pub mod toolset;
 pub mod write_through;
 
-pub use session::{Request, ServerConfig, ServerError};
+pub use session::{AgentTokens, Request, ServerConfig, ServerError};
 pub use store::{ServerStore, FIRST_PAGE};
 pub use toolset::ToolSet;
 pub use write_through::WriteThrough;

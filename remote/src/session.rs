@@ -30,6 +30,41 @@ pub struct ServerConfig {
     pub project: Option<String>,
     /// Longest wait for one call, connecting included.
     pub timeout: Duration,
+    /// The agents' own tokens, by agent name (their `registration_token`
+    /// from `register_agent`), for 0.3.x servers, whose tools check a
+    /// `registration_token` (fetch, ack, mark read) or `sender_token`
+    /// (send, reply) unless the session is bound to the agent. Sent only
+    /// to tools whose schema asks for them; never printed.
+    pub agent_tokens: AgentTokens,
+}
+
+/// Agent name -> that agent's token (see [`ServerConfig::agent_tokens`]).
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct AgentTokens(std::collections::BTreeMap<String, String>);
+
+impl AgentTokens {
+    pub fn new<I: IntoIterator<Item = (String, String)>>(pairs: I) -> AgentTokens {
+        AgentTokens(pairs.into_iter().collect())
+    }
+
+    /// `agent`'s token (names compared as the server does, ignoring case).
+    pub fn get(&self, agent: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(a, _)| a.eq_ignore_ascii_case(agent))
+            .map(|(_, t)| t.as_str())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Debug for AgentTokens {
+    /// The agents' names only.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.0.keys()).finish()
+    }
 }
 
 impl fmt::Debug for ServerConfig {
@@ -39,6 +74,7 @@ impl fmt::Debug for ServerConfig {
             .field("token", &self.token.as_ref().map(|_| "<hidden>"))
             .field("project", &self.project)
             .field("timeout", &self.timeout)
+            .field("agent_tokens", &self.agent_tokens)
             .finish()
     }
 }
@@ -294,6 +330,7 @@ impl Session {
         let timeout = self.config.timeout;
         match request {
             Request::Call { tool, args } => {
+                let args = self.with_tokens(&conn.tools, &tool, args);
                 let (name, args) = match conn.tools.route(&tool) {
                     Some(Route::Direct) => (tool.clone(), args),
                     Some(Route::Extended) => {
@@ -332,6 +369,30 @@ impl Session {
                 })
             }
         }
+    }
+
+    /// `args` with the acting agent's token added where `tool`'s schema
+    /// asks for one (0.3.x): `registration_token` for `agent_name`,
+    /// `sender_token` for `sender_name`. A token the caller set stays.
+    fn with_tokens(
+        &self,
+        tools: &ToolSet,
+        tool: &str,
+        mut args: Map<String, Value>,
+    ) -> Map<String, Value> {
+        for (field, who) in [
+            ("registration_token", "agent_name"),
+            ("sender_token", "sender_name"),
+        ] {
+            if !tools.takes(tool, field) || args.contains_key(field) {
+                continue;
+            }
+            let agent = args.get(who).and_then(Value::as_str);
+            if let Some(token) = agent.and_then(|a| self.config.agent_tokens.get(a)) {
+                args.insert(field.into(), Value::String(token.to_string()));
+            }
+        }
+        args
     }
 
     /// One request's outcome as a [`ServerError`] naming `what`: a
@@ -493,6 +554,7 @@ mod tests {
             token: Some("s3cr3t-token".into()),
             project: None,
             timeout: Duration::from_secs(1),
+            agent_tokens: Default::default(),
         };
         assert!(!format!("{c:?}").contains("s3cr3t"));
     }
@@ -514,6 +576,7 @@ mod tests {
             token: None,
             project: None,
             timeout: Duration::from_secs(1),
+            agent_tokens: Default::default(),
         })
         .unwrap();
         let e = s.call("fetch_inbox", Map::new()).unwrap_err();
@@ -534,6 +597,7 @@ mod tests {
             token: Some("s3cr3t-token".into()),
             project: None,
             timeout: Duration::from_secs(5),
+            agent_tokens: Default::default(),
         })
         .unwrap();
         let e = s.call("fetch_inbox", Map::new()).unwrap_err();

@@ -16,6 +16,7 @@ use serde_json::{json, Map, Value};
 
 use crate::convert::{self, AgentInbox};
 use crate::session::{Request, ServerConfig, ServerError, Session};
+use crate::toolset::Release;
 
 /// How often the TUI polls: new mail shows within two seconds.
 const POLL: Duration = Duration::from_secs(1);
@@ -164,13 +165,18 @@ impl ServerStore {
     /// `limit` newest), with their not-yet-acknowledged ids: two requests
     /// per agent, all sent at once (see [`Session::batch`]).
     fn fetch(&self, wanted: &[Fetch<'_>]) -> Result<Vec<AgentInbox>, Error> {
+        // 0.3.x refuses more than its cap: ask for at most that.
+        let cap = match self.session.tools() {
+            Ok(t) if t.release() == Release::V03 => convert::V03_CAP,
+            _ => i64::MAX,
+        };
         let mut requests = Vec::with_capacity(wanted.len() * 2);
         for w in wanted {
             let mut args = Map::new();
             args.insert("project_key".into(), json!(w.project.slug));
             args.insert("agent_name".into(), json!(w.agent));
             args.insert("include_bodies".into(), json!(true));
-            args.insert("limit".into(), json!(w.limit));
+            args.insert("limit".into(), json!(w.limit.min(cap)));
             if let Some(s) = w.since {
                 args.insert("since_ts".into(), json!(s));
             }
@@ -215,6 +221,7 @@ impl ServerStore {
             out.push(AgentInbox {
                 project: w.project.slug.clone(),
                 agent: w.agent.to_string(),
+                capped: w.limit > cap && items.len() as i64 >= cap,
                 items,
                 unacked,
             });

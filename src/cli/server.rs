@@ -12,13 +12,17 @@ use std::time::Duration;
 
 use amail::config::Config;
 use amail_core::stores::{self, LoadOptions, MailStore};
-use amail_remote::{ServerConfig, ServerStore, WriteThrough};
+use amail_remote::{AgentTokens, ServerConfig, ServerStore, WriteThrough};
 use clap::Args;
 
 use super::CliError;
 
 /// The environment variable holding the server's bearer token.
 pub const TOKEN_ENV: &str = "AMAIL_SERVER_TOKEN";
+
+/// The environment variable naming the agents' tokens file (else the
+/// config's `agent_tokens_file`).
+pub const AGENT_TOKENS_ENV: &str = "AMAIL_AGENT_TOKENS_FILE";
 
 #[derive(Debug, Clone, Default, Args)]
 pub struct ServerArgs {
@@ -70,6 +74,7 @@ fn server_store(args: &ServerArgs, config: &Config) -> Result<Option<ServerStore
         token,
         project: args.project.clone(),
         timeout: Duration::from_secs(args.timeout.max(1)),
+        agent_tokens: agent_tokens(config)?,
     })
     .map_err(super::threads::from_inbox_error)?;
     Ok(Some(store))
@@ -112,6 +117,7 @@ pub fn write_through(
         token: token(entry.token_file.as_deref(), config)?,
         project: None,
         timeout,
+        agent_tokens: agent_tokens(config)?,
     })
     .map_err(super::threads::from_inbox_error)?;
     Ok(Some(Box::new(WriteThrough::new(
@@ -119,6 +125,43 @@ pub fn write_through(
         server,
         format!("[[servers]] in {}", config.path.display()),
     ))))
+}
+
+/// The agents' own tokens for a 0.3.x server, from the file
+/// `AMAIL_AGENT_TOKENS_FILE` names, else the config's `agent_tokens_file`
+/// (a TOML table `AgentName = "token"`); none when neither is set. Errors
+/// name the file and the agent, never a token.
+fn agent_tokens(config: &Config) -> Result<AgentTokens, CliError> {
+    let file = match std::env::var_os(AGENT_TOKENS_ENV) {
+        Some(f) if !f.is_empty() => Some(PathBuf::from(f)),
+        _ => config.agent_tokens_file().map_err(CliError::usage)?,
+    };
+    let Some(file) = file else {
+        return Ok(AgentTokens::default());
+    };
+    let text = std::fs::read_to_string(&file).map_err(|e| {
+        CliError::bad_input(format!(
+            "{}: cannot read the agents' tokens file: {e}",
+            file.display()
+        ))
+    })?;
+    let table: toml::Table = text.parse().map_err(|_| {
+        CliError::bad_input(format!(
+            "{}: not a TOML table of AgentName = \"token\" lines",
+            file.display()
+        ))
+    })?;
+    let mut pairs = Vec::new();
+    for (agent, v) in table {
+        let Some(t) = v.as_str() else {
+            return Err(CliError::bad_input(format!(
+                "{}: the token of {agent} must be a string",
+                file.display()
+            )));
+        };
+        pairs.push((agent, t.trim().to_string()));
+    }
+    Ok(AgentTokens::new(pairs))
 }
 
 fn read_token(f: &Path) -> Result<String, CliError> {

@@ -29,6 +29,7 @@ fn config(server: &LiveServer, token: &str) -> ServerConfig {
         token: Some(token.to_string()),
         project: None,
         timeout: Duration::from_secs(60),
+        agent_tokens: Default::default(),
     }
 }
 

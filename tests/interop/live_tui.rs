@@ -67,6 +67,7 @@ fn the_tui_shows_mail_the_server_receives_while_open() {
         token: Some(token.into()),
         project: None,
         timeout: Duration::from_secs(60),
+        agent_tokens: Default::default(),
     })
     .unwrap();
     let call = |tool: &str, a: serde_json::Value| {
@@ -163,6 +164,7 @@ fn the_tui_rides_out_a_server_that_goes_away_and_comes_back() {
         token: Some(token.into()),
         project: None,
         timeout: Duration::from_secs(60),
+        agent_tokens: Default::default(),
     })
     .unwrap();
     let call = |tool: &str, a: serde_json::Value| {
@@ -240,6 +242,7 @@ fn the_tui_rides_out_a_server_that_goes_away_and_comes_back() {
         token: Some(token.into()),
         project: None,
         timeout: Duration::from_secs(60),
+        agent_tokens: Default::default(),
     })
     .unwrap();
     tools
