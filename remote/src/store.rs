@@ -1,7 +1,8 @@
 //! [`ServerStore`]: the `MailStore` of a running server. Reads are the
 //! server's tools and resources per project and agent; every write is one
 //! of its tools; nothing is kept but what the last read returned and, per
-//! agent, the newest message time seen (the `since_ts` of the next poll).
+//! agent, the newest message time seen (the `since_ts` of the next poll)
+//! and whether only its first page is held yet (a paged store).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
