@@ -309,3 +309,68 @@ fn a_failed_poll_shows_the_server_unreachable_and_keeps_the_draft() {
     assert!(!screen.contains("server unreachable"), "{screen}");
     assert!(screen.contains("half a reply"), "{screen}");
 }
+
+/// The fake mailbox behind a server that does not answer writes.
+struct Away(FakeBackend);
+
+const AWAY: &str = "http://127.0.0.1:9/mcp/: no server answers (connection refused)";
+
+impl Backend for Away {
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+    fn load(&mut self) -> Result<Inbox, String> {
+        self.0.load()
+    }
+    fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
+        self.0.tasks()
+    }
+    fn ack(&mut self, _: &Inbox, _: &[String], _: &str) -> Result<usize, String> {
+        Err(AWAY.into())
+    }
+    fn reply(&mut self, _: &Inbox, _: &str, _: &str, _: &str) -> Result<(), String> {
+        Err(AWAY.into())
+    }
+    fn send(&mut self, _: &Inbox, _: &amail_core::stores::Draft) -> Result<(), String> {
+        Err(AWAY.into())
+    }
+    fn watch_paths(&self) -> Vec<PathBuf> {
+        Vec::new()
+    }
+}
+
+/// A reply or a new message sent while the server is away is not lost:
+/// the reply stays the message's draft (`r` picks it up), the new message
+/// comes back in its editor, each to send again.
+#[test]
+fn a_send_that_fails_keeps_what_was_written() {
+    use amail_tui::model::Overlay;
+    use amail_tui::testing::TestApp;
+    let fake = FakeBackend::sample();
+    let now = fake.now;
+    let mut app = TestApp::with_backend(Away(fake), now, UiConfig::default());
+    app.press("i/ol-527.2<enter>r");
+    app.type_text("The spec wins.");
+    app.press("<ctrl-s>");
+    let screen = app.render(140, 30);
+    assert!(
+        screen.contains("reply failed") && screen.contains("draft kept"),
+        "{screen}"
+    );
+    assert!(app.model.overlay.is_none());
+    app.press("r");
+    assert!(app.render(140, 30).contains("The spec wins."));
+    app.press("<esc>y");
+
+    let mut app = app.with_identity("BlueLake");
+    app.press("c<enter>G<enter>");
+    app.type_text("Standup in 5");
+    app.press("<ctrl-s>");
+    assert!(
+        matches!(&app.model.overlay, Some(Overlay::Compose { text, .. }) if text == "Standup in 5"),
+        "{:?}",
+        app.model.overlay
+    );
+    let screen = app.render(140, 30);
+    assert!(screen.contains("send failed"), "{screen}");
+}

@@ -305,6 +305,9 @@ pub struct Model {
     /// Replies put aside with Esc then `k`, by the key of the message they
     /// answer; the next reply to that message starts from its draft.
     pub drafts: std::collections::HashMap<String, String>,
+    /// A new message on its way to the store, in its editor as it was
+    /// sent: reopened when the send fails, dropped when it succeeds.
+    pub unsent: Option<Overlay>,
     /// Space / `V` marks.
     pub marks: Marks,
     /// Keys of every message seen so far (for notifications: each new help
@@ -369,6 +372,7 @@ impl Model {
             file: None,
             overlay: None,
             drafts: Default::default(),
+            unsent: None,
             marks: Marks::default(),
             seen: None,
             notify: Vec::new(),
