@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use chrono::Utc;
 
-use amail_core::inbox::{Inbox, SourceKind};
+use amail_core::inbox::Inbox;
 use amail_core::router::mailbox::Mailbox;
 use amail_core::router::{
     review, RouteOutcome, Router, RouterOptions, Store, StoreError, TaskSummary,
@@ -207,9 +207,6 @@ impl Backend for RealBackend {
     }
 
     fn ack(&mut self, inbox: &Inbox, keys: &[String], as_agent: &str) -> Result<usize, String> {
-        if matches!(inbox.source, SourceKind::Stdin) {
-            return Err("mail piped on stdin is read-only".into());
-        }
         let out = self
             .mail()?
             .ack(Some(inbox), keys, as_agent, Utc::now())
@@ -236,9 +233,6 @@ impl Backend for RealBackend {
         keys: &[String],
         as_agent: &str,
     ) -> Result<usize, String> {
-        if matches!(inbox.source, SourceKind::Stdin) {
-            return Err("mail piped on stdin is read-only".into());
-        }
         let out = self
             .mail()?
             .mark_read(Some(inbox), keys, as_agent, Utc::now())
@@ -265,5 +259,31 @@ impl Backend for RealBackend {
         };
         watch.push(self.store_root.clone());
         watch
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use amail_core::inbox::SourceKind;
+
+    /// Mail piped on stdin cannot be acked or marked read: the stdin
+    /// store refuses every write itself (the backend keeps no copy of
+    /// the rule), and its reason reaches the status bar.
+    #[test]
+    fn the_stdin_store_refusal_reaches_the_user() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut b = RealBackend::with_store(
+            stores::for_source(&SourceKind::Stdin, 1024),
+            dir.path().join("store"),
+        );
+        let inbox = amail_core::inbox::assemble(SourceKind::Stdin, Vec::new(), Vec::new());
+        let keys = ["1".to_string()];
+        let e = b.ack(&inbox, &keys, "BlueLake").unwrap_err();
+        assert!(e.contains("read-only"), "{e}");
+        let e = b.mark_read(&inbox, &keys, "BlueLake").unwrap_err();
+        assert!(e.contains("stdin") || e.contains("read-only"), "{e}");
+        let e = b.reply(&inbox, "1", "BlueLake", "hi").unwrap_err();
+        assert!(e.contains("read-only"), "{e}");
     }
 }

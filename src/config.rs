@@ -96,15 +96,115 @@ impl Config {
             .map_err(|e| format!("{}: bad config: {e}", self.path.display()))?;
         match table.get(SERVER_TOKEN_FILE_KEY) {
             None => Ok(None),
-            Some(toml::Value::String(s)) => Ok(Some(match s.strip_prefix("~/") {
-                Some(rest) => std::env::var_os("HOME")
-                    .map(PathBuf::from)
-                    .unwrap_or_default()
-                    .join(rest),
-                None => PathBuf::from(s),
-            })),
+            Some(toml::Value::String(s)) => Ok(Some(expand_home(s))),
             Some(v) => Err(format!(
                 "{}: {SERVER_TOKEN_FILE_KEY} must be a file path, not {v}",
+                self.path.display()
+            )),
+        }
+    }
+}
+
+/// The config table naming a running server for a storage root.
+pub const SERVERS_KEY: &str = "servers";
+
+/// A `[[servers]]` entry: writes into `storage_root` go through `url`.
+///
+/// ```toml
+/// [[servers]]
+/// storage_root = "~/.mcp_agent_mail_git_mailbox_repo"
+/// url = "http://127.0.0.1:8765/mcp/"
+/// token_file = "~/.config/amail/agent-mail-token"   # optional
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerFor {
+    pub storage_root: PathBuf,
+    pub url: String,
+    /// The bearer token's file; `None`: `AMAIL_SERVER_TOKEN`, else
+    /// `server_token_file`.
+    pub token_file: Option<PathBuf>,
+}
+
+impl Config {
+    /// The server that owns the storage root at `root`, when a
+    /// `[[servers]]` entry names it (paths compared after resolving links
+    /// and `~`). A malformed entry is an error naming the file.
+    pub fn server_for(&self, root: &Path) -> Result<Option<ServerFor>, String> {
+        let Some(text) = &self.text else {
+            return Ok(None);
+        };
+        let table: toml::Table = text
+            .parse()
+            .map_err(|e| format!("{}: bad config: {e}", self.path.display()))?;
+        let Some(entries) = table.get(SERVERS_KEY) else {
+            return Ok(None);
+        };
+        let bad = |what: &str| {
+            format!(
+                "{}: [[{SERVERS_KEY}]] {what}: each entry needs storage_root = \"DIR\" and \
+                 url = \"http://HOST:PORT/mcp/\" (token_file optional)",
+                self.path.display()
+            )
+        };
+        let entries = entries
+            .as_array()
+            .ok_or_else(|| bad("must be an array of tables"))?;
+        let want = canonical(root);
+        for e in entries {
+            let string = |k: &str| e.get(k).and_then(toml::Value::as_str);
+            let (Some(r), Some(url)) = (string("storage_root"), string("url")) else {
+                return Err(bad("lacks storage_root or url"));
+            };
+            if !(url.starts_with("http://") || url.starts_with("https://")) {
+                return Err(bad(&format!("url {url:?} is not an http(s) URL")));
+            }
+            if canonical(&expand_home(r)) == want {
+                return Ok(Some(ServerFor {
+                    storage_root: expand_home(r),
+                    url: url.to_string(),
+                    token_file: string("token_file").map(expand_home),
+                }));
+            }
+        }
+        Ok(None)
+    }
+}
+
+fn canonical(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p)
+        .or_else(|_| std::path::absolute(p))
+        .unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// `~/x` under `$HOME`; other paths as they are.
+fn expand_home(s: &str) -> PathBuf {
+    match s.strip_prefix("~/") {
+        Some(rest) => std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .unwrap_or_default()
+            .join(rest),
+        None => PathBuf::from(s),
+    }
+}
+
+/// The config key naming a file of the agents' own tokens (0.3.x servers).
+pub const AGENT_TOKENS_FILE_KEY: &str = "agent_tokens_file";
+
+impl Config {
+    /// The file of agents' tokens (`agent_tokens_file`, `~` expanded): a
+    /// TOML table `AgentName = "registration token"`.
+    pub fn agent_tokens_file(&self) -> Result<Option<PathBuf>, String> {
+        let Some(text) = &self.text else {
+            return Ok(None);
+        };
+        let table: toml::Table = text
+            .parse()
+            .map_err(|e| format!("{}: bad config: {e}", self.path.display()))?;
+        match table.get(AGENT_TOKENS_FILE_KEY) {
+            None => Ok(None),
+            Some(toml::Value::String(s)) => Ok(Some(expand_home(s))),
+            Some(v) => Err(format!(
+                "{}: {AGENT_TOKENS_FILE_KEY} must be a file path, not {v}",
                 self.path.display()
             )),
         }
@@ -162,6 +262,34 @@ pub fn config_path() -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_servers_entry_names_the_server_of_a_storage_root() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("root");
+        std::fs::create_dir(&root).unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(
+            &path,
+            format!(
+                "[[servers]]\nstorage_root = \"{}\"\nurl = \"http://127.0.0.1:8765/mcp/\"\n",
+                root.display()
+            ),
+        )
+        .unwrap();
+        let c = Config::load_from(&path, None).unwrap();
+        let s = c.server_for(&root.join(".")).unwrap().unwrap();
+        assert_eq!(s.url, "http://127.0.0.1:8765/mcp/");
+        assert_eq!(s.token_file, None);
+        assert_eq!(c.server_for(dir.path()).unwrap(), None);
+        std::fs::write(&path, "[[servers]]\nurl = \"ftp://x\"\n").unwrap();
+        let c = Config::load_from(&path, None).unwrap();
+        let e = c.server_for(&root).unwrap_err();
+        assert!(
+            e.contains("config.toml") && e.contains("storage_root"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn sizes() {

@@ -79,10 +79,10 @@ fn main() -> ExitCode {
         Command::Events(a) => cli::events::run(a),
         Command::Sweep(a) => cli::sweep::run(a),
         Command::Doctor(a) => cli::doctor::run(a),
-        Command::Threads(a) => cli::threads::run(a, max_bytes),
-        Command::Pending(a) => cli::pending::run(a, max_bytes),
-        Command::Ack(a) => cli::ack::run(a, max_bytes),
-        Command::Reply(a) => cli::reply::run(a, max_bytes),
+        Command::Threads(a) => cli::threads::run(a, &config),
+        Command::Pending(a) => cli::pending::run(a, &config),
+        Command::Ack(a) => cli::ack::run(a, &config),
+        Command::Reply(a) => cli::reply::run(a, &config),
         Command::Demo(a) => cli::demo::run(a),
     };
     match result {

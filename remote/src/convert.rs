@@ -20,6 +20,9 @@ use amail_parser::ParseOptions;
 use chrono::{DateTime, TimeZone, Utc};
 use serde_json::Value;
 
+/// The most a 0.3.x server's `fetch_inbox` returns at once.
+pub const V03_CAP: i64 = 1000;
+
 /// One agent's inbox as the server gave it.
 #[derive(Debug, Clone)]
 pub struct AgentInbox {
@@ -32,6 +35,9 @@ pub struct AgentInbox {
     /// Ids of the ack-required messages this agent has not acknowledged
     /// (`None` when the server's payloads carry `ack_ts` themselves).
     pub unacked: Option<HashSet<i64>>,
+    /// The server stopped at its cap (0.3.x: 1,000): older mail of this
+    /// inbox was not returned.
+    pub capped: bool,
 }
 
 /// The message id of a payload.
@@ -87,7 +93,20 @@ pub fn merge(
     known: Vec<InboxMessage>,
     inboxes: &[AgentInbox],
 ) -> (Vec<InboxMessage>, Vec<(std::path::PathBuf, String)>) {
-    let mut problems = Vec::new();
+    let mut problems: Vec<(std::path::PathBuf, String)> = inboxes
+        .iter()
+        .filter(|i| i.capped)
+        .map(|i| {
+            (
+                format!("{}/{}", i.project, i.agent).into(),
+                format!(
+                    "the server returns at most {V03_CAP} messages of an inbox (0.3.x \
+                     fetch_inbox, newest first, with no way to page further back): older \
+                     mail of this inbox is not shown"
+                ),
+            )
+        })
+        .collect();
     let mut by_id: HashMap<String, InboxMessage> =
         known.into_iter().map(|m| (m.key.clone(), m)).collect();
     for inbox in inboxes {
@@ -186,12 +205,14 @@ mod tests {
             agent: "BlueLake".into(),
             items: vec![item(1, "to", true)],
             unacked: Some(HashSet::from([1])),
+            capped: false,
         };
         let green = AgentInbox {
             project: "p".into(),
             agent: "GreenCastle".into(),
             items: vec![item(1, "cc", true)],
             unacked: Some(HashSet::new()),
+            capped: false,
         };
         let (ms, problems) = merge(vec![], &[blue, green]);
         assert!(problems.is_empty(), "{problems:?}");

@@ -17,13 +17,17 @@
 //!   after a failure), calls and their errors in one line each;
 //! - [`toolset`]: which release's tool set the server offers;
 //! - [`convert`]: server payloads into inbox messages;
-//! - `store`: the `MailStore` itself.
+//! - `store`: the `MailStore` itself;
+//! - [`write_through`]: a storage root read from disk, written through its
+//!   server.
 
 pub mod convert;
 pub mod session;
 mod store;
 pub mod toolset;
+pub mod write_through;
 
-pub use session::{ServerConfig, ServerError};
-pub use store::ServerStore;
+pub use session::{AgentTokens, Request, ServerConfig, ServerError};
+pub use store::{ServerStore, FIRST_PAGE};
 pub use toolset::ToolSet;
+pub use write_through::WriteThrough;

@@ -30,6 +30,41 @@ pub struct ServerConfig {
     pub project: Option<String>,
     /// Longest wait for one call, connecting included.
     pub timeout: Duration,
+    /// The agents' own tokens, by agent name (their `registration_token`
+    /// from `register_agent`), for 0.3.x servers, whose tools check a
+    /// `registration_token` (fetch, ack, mark read) or `sender_token`
+    /// (send, reply) unless the session is bound to the agent. Sent only
+    /// to tools whose schema asks for them; never printed.
+    pub agent_tokens: AgentTokens,
+}
+
+/// Agent name -> that agent's token (see [`ServerConfig::agent_tokens`]).
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct AgentTokens(std::collections::BTreeMap<String, String>);
+
+impl AgentTokens {
+    pub fn new<I: IntoIterator<Item = (String, String)>>(pairs: I) -> AgentTokens {
+        AgentTokens(pairs.into_iter().collect())
+    }
+
+    /// `agent`'s token (names compared as the server does, ignoring case).
+    pub fn get(&self, agent: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(a, _)| a.eq_ignore_ascii_case(agent))
+            .map(|(_, t)| t.as_str())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Debug for AgentTokens {
+    /// The agents' names only.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.0.keys()).finish()
+    }
 }
 
 impl fmt::Debug for ServerConfig {
@@ -39,6 +74,7 @@ impl fmt::Debug for ServerConfig {
             .field("token", &self.token.as_ref().map(|_| "<hidden>"))
             .field("project", &self.project)
             .field("timeout", &self.timeout)
+            .field("agent_tokens", &self.agent_tokens)
             .finish()
     }
 }
@@ -248,74 +284,126 @@ impl Session {
     /// Calls tool `tool` with `args` and returns its result as JSON (the
     /// structured result, `{"result": x}` unwrapped, else the text parsed).
     pub fn call(&self, tool: &str, args: Map<String, Value>) -> Result<Value, ServerError> {
+        self.batch(vec![Request::Call {
+            tool: tool.to_string(),
+            args,
+        }])
+        .pop()
+        .expect("one answer per request")
+    }
+
+    /// Reads resource `uri` and returns its JSON text parsed.
+    pub fn read(&self, uri: &str) -> Result<Value, ServerError> {
+        self.batch(vec![Request::Read {
+            uri: uri.to_string(),
+        }])
+        .pop()
+        .expect("one answer per request")
+    }
+
+    /// Sends `requests` at once on the one connection and returns their
+    /// answers in order. The server's per-request cost (HTTP, auth, JSON)
+    /// then overlaps instead of adding up: the inbox of every agent is one
+    /// round of requests, not one per agent. A connection error in any
+    /// answer drops the connection, so the next call connects again.
+    pub fn batch(&self, requests: Vec<Request>) -> Vec<Result<Value, ServerError>> {
+        let mut guard = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        let conn = match self.connected(&mut guard) {
+            Ok(c) => c,
+            Err(e) => return requests.iter().map(|_| Err(e.clone())).collect(),
+        };
+        let answers = self.block(futures::future::join_all(
+            requests.into_iter().map(|r| self.send(conn, r)),
+        ));
+        if answers
+            .iter()
+            .any(|a| a.as_ref().is_err_and(ServerError::is_connection))
+        {
+            *guard = None;
+        }
+        answers
+    }
+
+    /// One request on `conn`, bounded by the timeout, its answer as JSON.
+    async fn send(&self, conn: &Connection, request: Request) -> Result<Value, ServerError> {
         let url = self.config.url.clone();
         let timeout = self.config.timeout;
-        let mut guard = self.conn.lock().unwrap_or_else(|p| p.into_inner());
-        let conn = self.connected(&mut guard)?;
-        let (name, args) = match conn.tools.route(tool) {
-            Some(Route::Direct) => (tool.to_string(), args),
-            Some(Route::Extended) => {
-                let mut wrapped = Map::new();
-                wrapped.insert("tool_name".into(), Value::String(tool.into()));
-                wrapped.insert("arguments".into(), Value::Object(args));
-                ("call_extended_tool".to_string(), wrapped)
+        match request {
+            Request::Call { tool, args } => {
+                let args = self.with_tokens(&conn.tools, &tool, args);
+                let (name, args) = match conn.tools.route(&tool) {
+                    Some(Route::Direct) => (tool.clone(), args),
+                    Some(Route::Extended) => {
+                        let mut wrapped = Map::new();
+                        wrapped.insert("tool_name".into(), Value::String(tool.clone()));
+                        wrapped.insert("arguments".into(), Value::Object(args));
+                        ("call_extended_tool".to_string(), wrapped)
+                    }
+                    None => {
+                        return Err(ServerError::TooOld {
+                            url,
+                            release: conn.tools.release().label(),
+                            feature: format!("{tool} tool"),
+                        })
+                    }
+                };
+                let call = conn
+                    .client
+                    .call_tool(CallToolRequestParams::new(name).with_arguments(args));
+                let res = self.settle(&tool, tokio::time::timeout(timeout, call).await)?;
+                tool_value(&url, &tool, res)
             }
-            None => {
-                return Err(ServerError::TooOld {
+            Request::Read { uri } => {
+                let read = conn
+                    .client
+                    .read_resource(ReadResourceRequestParams::new(uri.clone()));
+                let res = self.settle(&uri, tokio::time::timeout(timeout, read).await)?;
+                let v = serde_json::to_value(&res).map_err(|e| ServerError::Protocol {
+                    url: url.clone(),
+                    detail: e.to_string(),
+                })?;
+                let text = v["contents"][0]["text"].as_str().unwrap_or("null");
+                serde_json::from_str(text).map_err(|e| ServerError::Protocol {
                     url,
-                    release: conn.tools.release().label(),
-                    feature: format!("{tool} tool"),
+                    detail: format!("{uri}: {e}"),
                 })
             }
-        };
-        let res = self.block(async {
-            let call = conn
-                .client
-                .call_tool(CallToolRequestParams::new(name).with_arguments(args));
-            tokio::time::timeout(timeout, call).await
-        });
-        let res = self.settle(&mut guard, tool, res)?;
-        let text = || -> String {
-            res.content
-                .iter()
-                .filter_map(|c| serde_json::to_value(c).ok())
-                .filter_map(|v| v.get("text").and_then(Value::as_str).map(str::to_owned))
-                .collect::<Vec<_>>()
-                .join("\n")
-        };
-        if res.is_error == Some(true) {
-            return Err(ServerError::Tool {
-                url,
-                tool: tool.into(),
-                message: one_line(&text()),
-            });
         }
-        let value = match &res.structured_content {
-            Some(v) => v.clone(),
-            None => {
-                let t = text();
-                serde_json::from_str(&t).unwrap_or(Value::String(t))
+    }
+
+    /// `args` with the acting agent's token added where `tool`'s schema
+    /// asks for one (0.3.x): `registration_token` for `agent_name`,
+    /// `sender_token` for `sender_name`. A token the caller set stays.
+    fn with_tokens(
+        &self,
+        tools: &ToolSet,
+        tool: &str,
+        mut args: Map<String, Value>,
+    ) -> Map<String, Value> {
+        for (field, who) in [
+            ("registration_token", "agent_name"),
+            ("sender_token", "sender_name"),
+        ] {
+            if !tools.takes(tool, field) || args.contains_key(field) {
+                continue;
             }
-        };
-        Ok(match value {
-            Value::Object(mut o) if o.len() == 1 && o.contains_key("result") => {
-                o.remove("result").unwrap_or(Value::Null)
+            let agent = args.get(who).and_then(Value::as_str);
+            if let Some(token) = agent.and_then(|a| self.config.agent_tokens.get(a)) {
+                args.insert(field.into(), Value::String(token.to_string()));
             }
-            v => v,
-        })
+        }
+        args
     }
 
     /// One request's outcome as a [`ServerError`] naming `what`: a
-    /// timeout, or the error classified; an error that lost the
-    /// connection drops it, so the next request connects again.
+    /// timeout, or the error classified.
     fn settle<T, E: std::error::Error + 'static>(
         &self,
-        slot: &mut Option<Connection>,
         what: &str,
         res: Result<Result<T, E>, tokio::time::error::Elapsed>,
     ) -> Result<T, ServerError> {
         let url = &self.config.url;
-        let res = match res {
+        match res {
             Err(_) => Err(ServerError::Timeout {
                 url: url.clone(),
                 what: what.into(),
@@ -323,36 +411,57 @@ impl Session {
             }),
             Ok(Err(e)) => Err(classify(url, what, &e)),
             Ok(Ok(r)) => Ok(r),
-        };
-        if res.as_ref().is_err_and(ServerError::is_connection) {
-            *slot = None;
         }
-        res
     }
+}
 
-    /// Reads resource `uri` and returns its JSON text parsed.
-    pub fn read(&self, uri: &str) -> Result<Value, ServerError> {
-        let url = self.config.url.clone();
-        let timeout = self.config.timeout;
-        let mut guard = self.conn.lock().unwrap_or_else(|p| p.into_inner());
-        let conn = self.connected(&mut guard)?;
-        let res = self.block(async {
-            let read = conn
-                .client
-                .read_resource(ReadResourceRequestParams::new(uri));
-            tokio::time::timeout(timeout, read).await
+/// One request of a [`Session::batch`].
+#[derive(Debug, Clone)]
+pub enum Request {
+    /// A tool call (routed through `call_extended_tool` where needed).
+    Call {
+        tool: String,
+        args: Map<String, Value>,
+    },
+    /// A resource read.
+    Read { uri: String },
+}
+
+/// A tool's result as JSON: the structured result, `{"result": x}`
+/// unwrapped, else the text parsed; a tool error as [`ServerError::Tool`].
+fn tool_value(
+    url: &str,
+    tool: &str,
+    res: rmcp::model::CallToolResult,
+) -> Result<Value, ServerError> {
+    let text = || -> String {
+        res.content
+            .iter()
+            .filter_map(|c| serde_json::to_value(c).ok())
+            .filter_map(|v| v.get("text").and_then(Value::as_str).map(str::to_owned))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    if res.is_error == Some(true) {
+        return Err(ServerError::Tool {
+            url: url.to_string(),
+            tool: tool.into(),
+            message: one_line(&text()),
         });
-        let res = self.settle(&mut guard, uri, res)?;
-        let v = serde_json::to_value(&res).map_err(|e| ServerError::Protocol {
-            url: url.clone(),
-            detail: e.to_string(),
-        })?;
-        let text = v["contents"][0]["text"].as_str().unwrap_or("null");
-        serde_json::from_str(text).map_err(|e| ServerError::Protocol {
-            url,
-            detail: format!("{uri}: {e}"),
-        })
     }
+    let value = match &res.structured_content {
+        Some(v) => v.clone(),
+        None => {
+            let t = text();
+            serde_json::from_str(&t).unwrap_or(Value::String(t))
+        }
+    };
+    Ok(match value {
+        Value::Object(mut o) if o.len() == 1 && o.contains_key("result") => {
+            o.remove("result").unwrap_or(Value::Null)
+        }
+        v => v,
+    })
 }
 
 impl Drop for Session {
@@ -445,6 +554,7 @@ mod tests {
             token: Some("s3cr3t-token".into()),
             project: None,
             timeout: Duration::from_secs(1),
+            agent_tokens: Default::default(),
         };
         assert!(!format!("{c:?}").contains("s3cr3t"));
     }
@@ -466,6 +576,7 @@ mod tests {
             token: None,
             project: None,
             timeout: Duration::from_secs(1),
+            agent_tokens: Default::default(),
         })
         .unwrap();
         let e = s.call("fetch_inbox", Map::new()).unwrap_err();
@@ -486,6 +597,7 @@ mod tests {
             token: Some("s3cr3t-token".into()),
             project: None,
             timeout: Duration::from_secs(5),
+            agent_tokens: Default::default(),
         })
         .unwrap();
         let e = s.call("fetch_inbox", Map::new()).unwrap_err();

@@ -1,9 +1,10 @@
 //! [`ServerStore`]: the `MailStore` of a running server. Reads are the
 //! server's tools and resources per project and agent; every write is one
 //! of its tools; nothing is kept but what the last read returned and, per
-//! agent, the newest message time seen (the `since_ts` of the next poll).
+//! agent, the newest message time seen (the `since_ts` of the next poll)
+//! and whether only its first page is held yet (a paged store).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -15,12 +16,25 @@ use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
 
 use crate::convert::{self, AgentInbox};
-use crate::session::{ServerConfig, ServerError, Session};
+use crate::session::{Request, ServerConfig, ServerError, Session};
+use crate::toolset::Release;
 
 /// How often the TUI polls: new mail shows within two seconds.
 const POLL: Duration = Duration::from_secs(1);
 /// What one `fetch_inbox` asks for: the whole inbox (0.3.x caps it at 1000).
 const FETCH_LIMIT: i64 = 100_000;
+
+/// How many of each agent's newest messages the first load of a paged
+/// store reads (see [`ServerStore::paged`]).
+pub const FIRST_PAGE: i64 = 50;
+
+/// One agent inbox to read.
+struct Fetch<'a> {
+    project: &'a Project,
+    agent: &'a str,
+    since: Option<&'a str>,
+    limit: i64,
+}
 
 /// A project as the server lists it.
 #[derive(Debug, Clone)]
@@ -33,12 +47,18 @@ struct Project {
 struct State {
     /// Newest `created_ts` seen per (project slug, agent), as the server wrote it.
     newest: HashMap<(String, String), (DateTime<Utc>, String)>,
+    /// Agents of whom only the first page is held (slug, agent), oldest
+    /// first in line to be read whole by the next reload.
+    partial: Vec<(String, String)>,
 }
 
 /// A running mcp_agent_mail server as a `MailStore`.
 pub struct ServerStore {
     session: Session,
     state: Mutex<State>,
+    /// How many of each agent's newest messages a load reads, when it
+    /// reads only a first page (the TUI).
+    first_page: Option<i64>,
 }
 
 fn err(e: ServerError) -> Error {
@@ -52,7 +72,29 @@ impl ServerStore {
         Ok(ServerStore {
             session: Session::new(config).map_err(err)?,
             state: Mutex::new(State::default()),
+            first_page: None,
         })
+    }
+
+    /// A store whose [`load`](MailStore::load) reads each agent's
+    /// `first_page` newest messages only (the TUI: [`FIRST_PAGE`]), so the first frame does not
+    /// wait for the whole of a large server (the Python server spends
+    /// about half a second per thousand messages of one agent); each
+    /// later [`reload`](MailStore::reload) (the TUI's poll) reads one
+    /// partly read agent whole, until all are. For the TUI: the commands
+    /// need the whole inbox at once and use [`ServerStore::new`] alone.
+    pub fn paged(mut self, first_page: i64) -> ServerStore {
+        self.first_page = Some(first_page.max(1));
+        self
+    }
+
+    /// Every agent's inbox is held whole (not only its first page).
+    pub fn complete(&self) -> bool {
+        self.state
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .partial
+            .is_empty()
     }
 
     fn url(&self) -> &str {
@@ -94,13 +136,17 @@ impl ServerStore {
                 hit
             }
         };
+        let requests = chosen
+            .iter()
+            .map(|(slug, _)| Request::Read {
+                uri: format!("resource://agents/{slug}"),
+            })
+            .collect();
         chosen
             .into_iter()
-            .map(|(slug, _human_key)| {
-                let v = self
-                    .session
-                    .read(&format!("resource://agents/{slug}"))
-                    .map_err(err)?;
+            .zip(self.session.batch(requests))
+            .map(|((slug, _human_key), listed)| {
+                let v = listed.map_err(err)?;
                 let agents = v
                     .get("agents")
                     .and_then(Value::as_array)
@@ -116,52 +162,72 @@ impl ServerStore {
             .collect()
     }
 
-    /// One agent's inbox, newer than `since` when given, and its
-    /// not-yet-acknowledged ids.
-    fn fetch(&self, p: &Project, agent: &str, since: Option<&str>) -> Result<AgentInbox, Error> {
-        let mut args = Map::new();
-        args.insert("project_key".into(), json!(p.slug));
-        args.insert("agent_name".into(), json!(agent));
-        args.insert("include_bodies".into(), json!(true));
-        args.insert("limit".into(), json!(FETCH_LIMIT));
-        if let Some(s) = since {
-            args.insert("since_ts".into(), json!(s));
-        }
-        let items = match self.session.call("fetch_inbox", args).map_err(err)? {
-            Value::Array(a) => a,
-            Value::Object(mut o) => match o.remove("messages") {
-                Some(Value::Array(a)) => a,
-                _ => Vec::new(),
-            },
-            _ => Vec::new(),
+    /// Agents' inboxes (each newer than its `since` when given, at most
+    /// `limit` newest), with their not-yet-acknowledged ids: two requests
+    /// per agent, all sent at once (see [`Session::batch`]).
+    fn fetch(&self, wanted: &[Fetch<'_>]) -> Result<Vec<AgentInbox>, Error> {
+        // 0.3.x refuses more than its cap: ask for at most that.
+        let cap = match self.session.tools() {
+            Ok(t) if t.release() == Release::V03 => convert::V03_CAP,
+            _ => i64::MAX,
         };
-        let unacked = self.unacked(p, agent)?;
-        Ok(AgentInbox {
-            project: p.slug.clone(),
-            agent: agent.to_string(),
-            items,
-            unacked,
-        })
-    }
-
-    /// The ack-required messages `agent` has not acknowledged, from the
-    /// server's view; `None` when the payloads carry `ack_ts` (Rust port)
-    /// and the view is not needed, or the server has no such view.
-    fn unacked(&self, p: &Project, agent: &str) -> Result<Option<HashSet<i64>>, Error> {
-        let uri = format!(
-            "resource://views/ack-required/{agent}?project={}&limit={FETCH_LIMIT}",
-            p.slug
-        );
-        match self.session.read(&uri) {
-            Ok(v) => Ok(Some(
-                v.get("messages")
-                    .and_then(Value::as_array)
-                    .map(|a| a.iter().filter_map(convert::id_of).collect())
-                    .unwrap_or_default(),
-            )),
-            Err(e) if e.is_connection() => Err(err(e)),
-            Err(_) => Ok(None),
+        let mut requests = Vec::with_capacity(wanted.len() * 2);
+        for w in wanted {
+            let mut args = Map::new();
+            args.insert("project_key".into(), json!(w.project.slug));
+            args.insert("agent_name".into(), json!(w.agent));
+            args.insert("include_bodies".into(), json!(true));
+            args.insert("limit".into(), json!(w.limit.min(cap)));
+            if let Some(s) = w.since {
+                args.insert("since_ts".into(), json!(s));
+            }
+            requests.push(Request::Call {
+                tool: "fetch_inbox".into(),
+                args,
+            });
+            requests.push(Request::Read {
+                uri: format!(
+                    "resource://views/ack-required/{}?project={}&limit={FETCH_LIMIT}",
+                    w.agent, w.project.slug
+                ),
+            });
         }
+        let mut answers = self.session.batch(requests).into_iter();
+        let mut out = Vec::with_capacity(wanted.len());
+        for w in wanted {
+            let (Some(fetched), Some(view)) = (answers.next(), answers.next()) else {
+                break;
+            };
+            let items = match fetched.map_err(err)? {
+                Value::Array(a) => a,
+                Value::Object(mut o) => match o.remove("messages") {
+                    Some(Value::Array(a)) => a,
+                    _ => Vec::new(),
+                },
+                _ => Vec::new(),
+            };
+            // The ack-required messages the agent has not acknowledged,
+            // from the server's view; `None` when the server has no such
+            // view (the Rust port's payloads carry `ack_ts` instead).
+            let unacked = match view {
+                Ok(v) => Some(
+                    v.get("messages")
+                        .and_then(Value::as_array)
+                        .map(|a| a.iter().filter_map(convert::id_of).collect())
+                        .unwrap_or_default(),
+                ),
+                Err(e) if e.is_connection() => return Err(err(e)),
+                Err(_) => None,
+            };
+            out.push(AgentInbox {
+                project: w.project.slug.clone(),
+                agent: w.agent.to_string(),
+                capped: w.limit > cap && items.len() as i64 >= cap,
+                items,
+                unacked,
+            });
+        }
+        Ok(out)
     }
 
     fn remember(&self, inboxes: &[AgentInbox]) {
@@ -307,56 +373,86 @@ impl MailStore for ServerStore {
     }
 
     fn load(&self) -> Result<Inbox, Error> {
-        let mut inboxes = Vec::new();
-        for p in self.projects()? {
-            for agent in &p.agents {
-                inboxes.push(self.fetch(&p, agent, None)?);
-            }
-        }
+        let projects = self.projects()?;
+        let limit = self.first_page.unwrap_or(FETCH_LIMIT);
+        let wanted: Vec<Fetch<'_>> = projects
+            .iter()
+            .flat_map(|p| {
+                p.agents.iter().map(move |agent| Fetch {
+                    project: p,
+                    agent,
+                    since: None,
+                    limit,
+                })
+            })
+            .collect();
+        let inboxes = self.fetch(&wanted)?;
         let (messages, problems) = convert::merge(Vec::new(), &inboxes);
-        self.state
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .newest
-            .clear();
+        let partial = inboxes
+            .iter()
+            .filter(|i| self.first_page.is_some() && i.items.len() as i64 >= limit)
+            .map(|i| (i.project.clone(), i.agent.clone()))
+            .collect();
+        {
+            let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+            st.newest.clear();
+            st.partial = partial;
+        }
         self.remember(&inboxes);
         Ok(self.build(messages, problems))
     }
 
     /// Asks each agent's inbox only for mail newer than the newest seen
     /// (`since_ts`), and the ack views for acks made elsewhere; agents new
-    /// to the server are read whole. `inbox` is replaced only when all of
-    /// it was read.
+    /// to the server are read whole, and so is the first agent of whom a
+    /// paged load read only the first page. `inbox` is replaced only when
+    /// all of it was read.
     fn reload(&self, inbox: &mut Inbox, _changed: &[PathBuf]) -> Result<(), Error> {
         if !matches!(&inbox.source, SourceKind::Server { url } if url == self.url()) {
             *inbox = self.load()?;
             return Ok(());
         }
-        let newest = self
-            .state
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .newest
-            .clone();
-        let mut inboxes = Vec::new();
-        let mut views = HashMap::new();
-        for p in self.projects()? {
-            for agent in &p.agents {
-                let since = newest
-                    .get(&(p.slug.clone(), agent.clone()))
-                    .map(|(_, raw)| raw.as_str());
-                let fetched = self.fetch(&p, agent, since)?;
-                if let Some(set) = &fetched.unacked {
-                    views.insert((p.slug.clone(), agent.clone()), set.clone());
-                }
-                inboxes.push(fetched);
-            }
-        }
+        let (newest, whole) = {
+            let st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+            (st.newest.clone(), st.partial.first().cloned())
+        };
+        let projects = self.projects()?;
+        let wanted: Vec<Fetch<'_>> = projects
+            .iter()
+            .flat_map(|p| {
+                let (newest, whole) = (&newest, &whole);
+                p.agents.iter().map(move |agent| {
+                    let key = (p.slug.clone(), agent.clone());
+                    let since = match whole {
+                        Some(w) if *w == key => None,
+                        _ => newest.get(&key).map(|(_, raw)| raw.as_str()),
+                    };
+                    Fetch {
+                        project: p,
+                        agent,
+                        since,
+                        limit: FETCH_LIMIT,
+                    }
+                })
+            })
+            .collect();
+        let inboxes = self.fetch(&wanted)?;
+        let views = inboxes
+            .iter()
+            .filter_map(|i| {
+                let set = i.unacked.clone()?;
+                Some(((i.project.clone(), i.agent.clone()), set))
+            })
+            .collect();
         let (mut messages, problems) = convert::merge(inbox.messages.clone(), &inboxes);
         convert::refresh_acks(&mut messages, &views);
         let mut all_problems = inbox.problems.clone();
         all_problems.extend(problems);
         self.remember(&inboxes);
+        if let Some(w) = whole {
+            let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+            st.partial.retain(|p| *p != w);
+        }
         *inbox = self.build(messages, all_problems);
         Ok(())
     }

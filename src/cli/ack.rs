@@ -130,12 +130,16 @@ fn print_outcome(o: &stores::AckOutcome) {
     }
 }
 
-pub fn run(args: AckArgs, max_bytes: u64) -> CliResult {
-    if let Some(store) = super::server::open(&args.server)? {
+pub fn run(args: AckArgs, config: &amail::config::Config) -> CliResult {
+    let max_bytes = config.max_bytes;
+    if let Some(store) = super::server::open(&args.server, config)? {
         return run_on_server(store.as_ref(), &args.items, &args.as_agent);
     }
     let (ids, source) = split_source(&args.items)?;
     let kind = source_kind(source, args.db)?;
+    if let Some(store) = through(&kind, &args.server, config)? {
+        return run_on_server(store.as_ref(), &ids, &args.as_agent);
+    }
     if ids.len() > 1 {
         check_ids(&kind, &ids, max_bytes)?;
     }
@@ -162,7 +166,29 @@ pub fn run(args: AckArgs, max_bytes: u64) -> CliResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `amail ack ID... --server URL`: every id is checked against one load of
+/// The store of an mcp storage root `kind` that writes through the server
+/// the config names for it (see `server::write_through`), if any.
+pub fn through(
+    kind: &inbox::SourceKind,
+    server: &super::server::ServerArgs,
+    config: &amail::config::Config,
+) -> Result<Option<Box<dyn stores::MailStore>>, CliError> {
+    let inbox::SourceKind::McpStore { root, db } = kind else {
+        return Ok(None);
+    };
+    super::server::write_through(
+        root,
+        &stores::LoadOptions {
+            db: Some(db.clone()),
+            max_bytes: config.max_bytes,
+        },
+        std::time::Duration::from_secs(server.timeout.max(1)),
+        config,
+    )
+}
+
+/// `amail ack ID... --server URL` (or a storage root that writes through
+/// its server): every id is checked against one load of
 /// the server's inbox before the first ack is sent, so a mistyped id acks
 /// nothing; then each ack is the server's `acknowledge_message`.
 fn run_on_server(store: &dyn stores::MailStore, ids: &[String], as_agent: &str) -> CliResult {

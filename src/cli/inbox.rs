@@ -43,7 +43,6 @@ pub struct InboxArgs {
 }
 
 pub fn run(args: InboxArgs, settings: &amail::config::Config) -> CliResult {
-    let max_bytes = settings.max_bytes;
     // The source is checked before the terminal is touched: a mistyped
     // path is a command-line error, not a screen with an error inside.
     if !args.demo && args.server.server.is_none() {
@@ -64,7 +63,7 @@ pub fn run(args: InboxArgs, settings: &amail::config::Config) -> CliResult {
         settings.text.as_deref(),
         amail_tui::config::no_color_env(),
     );
-    let backend = make_backend(&args, max_bytes)?;
+    let backend = make_backend(&args, settings)?;
     amail_tui::run(
         backend,
         RunOptions {
@@ -102,8 +101,12 @@ fn check_source(args: &InboxArgs) -> Result<(), CliError> {
 /// store beside SOURCE (`DIR/store` for `DIR/mail`), else the default one.
 /// With `--server`, the mail is the server's and the board `--store` or
 /// the default one.
-fn make_backend(args: &InboxArgs, max_bytes: u64) -> Result<Box<dyn Backend + Send>, CliError> {
-    if let Some(store) = super::server::open(&args.server)? {
+fn make_backend(
+    args: &InboxArgs,
+    config: &amail::config::Config,
+) -> Result<Box<dyn Backend + Send>, CliError> {
+    let max_bytes = config.max_bytes;
+    if let Some(store) = super::server::open_paged(&args.server, config)? {
         return Ok(Box::new(RealBackend::with_store(
             store,
             args.store.clone().unwrap_or_else(super::default_store),
@@ -126,15 +129,17 @@ fn make_backend(args: &InboxArgs, max_bytes: u64) -> Result<Box<dyn Backend + Se
         Some(s) => s.clone(),
         None => amail::backend::store_beside(&source, super::default_store()),
     };
-    Ok(Box::new(RealBackend::new(
-        source,
-        LoadOptions {
-            db: args.db.clone(),
-            max_bytes,
-        },
-        store,
-        false,
-    )))
+    let opts = LoadOptions {
+        db: args.db.clone(),
+        max_bytes,
+    };
+    // A storage root whose config names its server: read here, written
+    // through the server.
+    let timeout = std::time::Duration::from_secs(args.server.timeout.max(1));
+    if let Some(mail) = super::server::write_through(&source, &opts, timeout, config)? {
+        return Ok(Box::new(RealBackend::with_store(mail, store)));
+    }
+    Ok(Box::new(RealBackend::new(source, opts, store, false)))
 }
 
 /// The one demo folder, `HOME/demo-inbox`: written when it is missing or

@@ -54,8 +54,9 @@ struct PendingJson<'a> {
     read: bool,
 }
 
-pub fn run(args: PendingArgs, max_bytes: u64) -> CliResult {
-    let inbox = match super::server::open(&args.server)? {
+pub fn run(args: PendingArgs, config: &amail::config::Config) -> CliResult {
+    let max_bytes = config.max_bytes;
+    let inbox = match super::server::open(&args.server, config)? {
         Some(store) => super::server::load(store.as_ref())?,
         None => load_source(
             args.source.as_deref(),

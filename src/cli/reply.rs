@@ -37,13 +37,18 @@ pub struct ReplyArgs {
     pub limit: super::ReadLimit,
 }
 
-pub fn run(args: ReplyArgs, max_bytes: u64) -> CliResult {
+pub fn run(args: ReplyArgs, config: &amail::config::Config) -> CliResult {
+    let max_bytes = config.max_bytes;
     // The source first: a mistyped one fails before stdin is read.
-    let server = super::server::open(&args.server)?;
+    let mut server = super::server::open(&args.server, config)?;
     let kind = match server {
         Some(_) => None,
         None => Some(source_kind(args.source, args.db)?),
     };
+    // A storage root whose config names its server writes through it.
+    if let Some(kind) = &kind {
+        server = super::ack::through(kind, &args.server, config)?;
+    }
     let body = match args.body {
         Some(b) => b,
         None => {

@@ -7,17 +7,22 @@
 //! `server_token_file`; it is never taken as a command-line value (other
 //! users of the machine can read process arguments) and never printed.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use amail_core::stores::MailStore;
-use amail_remote::{ServerConfig, ServerStore};
+use amail::config::Config;
+use amail_core::stores::{self, LoadOptions, MailStore};
+use amail_remote::{AgentTokens, ServerConfig, ServerStore, WriteThrough};
 use clap::Args;
 
 use super::CliError;
 
 /// The environment variable holding the server's bearer token.
 pub const TOKEN_ENV: &str = "AMAIL_SERVER_TOKEN";
+
+/// The environment variable naming the agents' tokens file (else the
+/// config's `agent_tokens_file`).
+pub const AGENT_TOKENS_ENV: &str = "AMAIL_AGENT_TOKENS_FILE";
 
 #[derive(Debug, Clone, Default, Args)]
 pub struct ServerArgs {
@@ -39,7 +44,22 @@ pub struct ServerArgs {
 }
 
 /// The server store when `--server` is given, else `None` (files).
-pub fn open(args: &ServerArgs) -> Result<Option<Box<dyn MailStore>>, CliError> {
+pub fn open(args: &ServerArgs, config: &Config) -> Result<Option<Box<dyn MailStore>>, CliError> {
+    Ok(server_store(args, config)?.map(|s| Box::new(s) as Box<dyn MailStore>))
+}
+
+/// [`open`] for the TUI: the store reads each agent's first page first
+/// and the rest on its polls ([`ServerStore::paged`]), so the first frame
+/// of a large server does not wait for all of its mail.
+pub fn open_paged(
+    args: &ServerArgs,
+    config: &Config,
+) -> Result<Option<Box<dyn MailStore>>, CliError> {
+    Ok(server_store(args, config)?
+        .map(|s| Box::new(s.paged(amail_remote::FIRST_PAGE)) as Box<dyn MailStore>))
+}
+
+fn server_store(args: &ServerArgs, config: &Config) -> Result<Option<ServerStore>, CliError> {
     let Some(url) = args.server.clone() else {
         return Ok(None);
     };
@@ -48,20 +68,23 @@ pub fn open(args: &ServerArgs) -> Result<Option<Box<dyn MailStore>>, CliError> {
             "--server {url}: give the server's MCP URL, e.g. http://127.0.0.1:8765/mcp/"
         )));
     }
-    let token = token(args)?;
+    let token = token(args.token_file.as_deref(), config)?;
     let store = ServerStore::new(ServerConfig {
         url,
         token,
         project: args.project.clone(),
         timeout: Duration::from_secs(args.timeout.max(1)),
+        agent_tokens: agent_tokens(config)?,
     })
     .map_err(super::threads::from_inbox_error)?;
-    Ok(Some(Box::new(store)))
+    Ok(Some(store))
 }
 
-/// The bearer token, from the first place that has one.
-fn token(args: &ServerArgs) -> Result<Option<String>, CliError> {
-    if let Some(f) = &args.token_file {
+/// The bearer token, from the first place that has one: `file` (the
+/// flag's or the `[[servers]]` entry's), `AMAIL_SERVER_TOKEN`, the
+/// config's `server_token_file`.
+fn token(file: Option<&Path>, config: &Config) -> Result<Option<String>, CliError> {
+    if let Some(f) = file {
         return read_token(f).map(Some);
     }
     if let Ok(t) = std::env::var(TOKEN_ENV) {
@@ -69,14 +92,79 @@ fn token(args: &ServerArgs) -> Result<Option<String>, CliError> {
             return Ok(Some(t.trim().to_string()));
         }
     }
-    let config = amail::config::Config::load(None).map_err(CliError::usage)?;
     match config.server_token_file().map_err(CliError::usage)? {
         Some(f) => read_token(&f).map(Some),
         None => Ok(None),
     }
 }
 
-fn read_token(f: &std::path::Path) -> Result<String, CliError> {
+/// The mail store at `source` (as `stores::open` opens it), writing
+/// through its server when the config's `[[servers]]` names one for that
+/// storage root ([`WriteThrough`]); reads stay on the disk. `None`: no
+/// server is configured for it (write into its files as before).
+pub fn write_through(
+    source: &Path,
+    opts: &LoadOptions,
+    timeout: Duration,
+    config: &Config,
+) -> Result<Option<Box<dyn MailStore>>, CliError> {
+    let Some(entry) = config.server_for(source).map_err(CliError::usage)? else {
+        return Ok(None);
+    };
+    let local = stores::open(source, opts).map_err(super::threads::from_inbox_error)?;
+    let server = ServerStore::new(ServerConfig {
+        url: entry.url,
+        token: token(entry.token_file.as_deref(), config)?,
+        project: None,
+        timeout,
+        agent_tokens: agent_tokens(config)?,
+    })
+    .map_err(super::threads::from_inbox_error)?;
+    Ok(Some(Box::new(WriteThrough::new(
+        local,
+        server,
+        format!("[[servers]] in {}", config.path.display()),
+    ))))
+}
+
+/// The agents' own tokens for a 0.3.x server, from the file
+/// `AMAIL_AGENT_TOKENS_FILE` names, else the config's `agent_tokens_file`
+/// (a TOML table `AgentName = "token"`); none when neither is set. Errors
+/// name the file and the agent, never a token.
+fn agent_tokens(config: &Config) -> Result<AgentTokens, CliError> {
+    let file = match std::env::var_os(AGENT_TOKENS_ENV) {
+        Some(f) if !f.is_empty() => Some(PathBuf::from(f)),
+        _ => config.agent_tokens_file().map_err(CliError::usage)?,
+    };
+    let Some(file) = file else {
+        return Ok(AgentTokens::default());
+    };
+    let text = std::fs::read_to_string(&file).map_err(|e| {
+        CliError::bad_input(format!(
+            "{}: cannot read the agents' tokens file: {e}",
+            file.display()
+        ))
+    })?;
+    let table: toml::Table = text.parse().map_err(|_| {
+        CliError::bad_input(format!(
+            "{}: not a TOML table of AgentName = \"token\" lines",
+            file.display()
+        ))
+    })?;
+    let mut pairs = Vec::new();
+    for (agent, v) in table {
+        let Some(t) = v.as_str() else {
+            return Err(CliError::bad_input(format!(
+                "{}: the token of {agent} must be a string",
+                file.display()
+            )));
+        };
+        pairs.push((agent, t.trim().to_string()));
+    }
+    Ok(AgentTokens::new(pairs))
+}
+
+fn read_token(f: &Path) -> Result<String, CliError> {
     let t = std::fs::read_to_string(f).map_err(|e| {
         CliError::bad_input(format!("{}: cannot read the token file: {e}", f.display()))
     })?;

@@ -104,8 +104,9 @@ struct ThreadJson<'a> {
     help: HelpState,
 }
 
-pub fn run(args: ThreadsArgs, max_bytes: u64) -> CliResult {
-    let inbox = match super::server::open(&args.server)? {
+pub fn run(args: ThreadsArgs, config: &amail::config::Config) -> CliResult {
+    let max_bytes = config.max_bytes;
+    let inbox = match super::server::open(&args.server, config)? {
         Some(store) => super::server::load(store.as_ref())?,
         None => load_source(args.source.as_deref(), args.db, None, max_bytes)?,
     };

@@ -29,6 +29,7 @@ fn config(server: &LiveServer, token: &str) -> ServerConfig {
         token: Some(token.to_string()),
         project: None,
         timeout: Duration::from_secs(60),
+        agent_tokens: Default::default(),
     }
 }
 
@@ -274,6 +275,45 @@ fn check_release(release: Release) {
             .collect::<BTreeSet<_>>()
     );
 
+    // The TUI's paged store: the first load holds each agent's newest
+    // message only; the polls bring in the rest, an agent at a time, until
+    // it holds what a whole load does, pending state included.
+    let whole = store.load().unwrap();
+    let paged = ServerStore::new(config(&server, token)).unwrap().paged(1);
+    let mut first = paged.load().unwrap();
+    assert!(!paged.complete());
+    assert!(
+        first.messages.len() < whole.messages.len(),
+        "{} of {}",
+        first.messages.len(),
+        whole.messages.len()
+    );
+    for agent in AGENTS {
+        let n = first
+            .messages
+            .iter()
+            .filter(|m| m.recipients.iter().any(|r| r.agent == agent))
+            .count();
+        assert!(n <= 1, "{agent}: {n} messages on the first page");
+    }
+    for _ in AGENTS {
+        if !paged.complete() {
+            paged.reload(&mut first, &[]).unwrap();
+        }
+    }
+    assert!(paged.complete());
+    let state = |i: &amail_core::inbox::Inbox| -> BTreeSet<(String, String, bool)> {
+        i.messages
+            .iter()
+            .flat_map(|m| {
+                m.recipients
+                    .iter()
+                    .map(|r| (m.key.clone(), r.agent.clone(), m.is_pending_for(&r.agent)))
+            })
+            .collect()
+    };
+    assert_eq!(state(&first), state(&whole));
+
     // A wrong token: one line, exit 1, naming the server and the fix.
     let out = amail(&server, "not-the-token", &["threads"]);
     assert_eq!(out.status.code(), Some(1));
@@ -341,4 +381,177 @@ fn live_server_0_1_0() {
 #[test]
 fn live_server_0_2_1() {
     check_release(Release::V021);
+}
+
+/// The bytes of every file under `dir` (the local copy's database and Git
+/// archive), to show nothing there changed; but SQLite's `-shm` index,
+/// which every reader of a WAL database updates.
+fn snapshot(dir: &std::path::Path) -> std::collections::BTreeMap<std::path::PathBuf, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if !p.to_string_lossy().ends_with("-shm") {
+                out.insert(p.clone(), std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), dest).unwrap();
+        }
+    }
+}
+
+/// A storage root opened from disk whose config names its server
+/// (`[[servers]]`): reads stay local, the ack and the reply are the
+/// server's own (its tools see them) and nothing is written into the local
+/// files; with the server stopped, the write is refused in one line that
+/// names the server and how to write directly, and still nothing is
+/// written. The local root is a copy of the server's, taken after seeding,
+/// so any direct write would show in it.
+#[test]
+fn a_configured_server_takes_the_writes_of_its_storage_root() {
+    let Some(python) = release_python(Release::V021) else {
+        return;
+    };
+    let token = "through-t0ken-2b9c";
+    let mut server = LiveServer::start(&python, token);
+    let tools = Tools(Session::new(config(&server, token)).unwrap());
+    seed(&tools);
+    let local = server.dir.path().join("local");
+    copy_dir(&server.dir.path().join("archive"), &local.join("root"));
+    for f in [
+        "storage.sqlite3",
+        "storage.sqlite3-wal",
+        "storage.sqlite3-shm",
+    ] {
+        let from = server.dir.path().join(f);
+        if from.exists() {
+            std::fs::copy(&from, local.join(f)).unwrap();
+        }
+    }
+    let root = local.join("root");
+    let db = local.join("storage.sqlite3");
+    let cfg = server.dir.path().join("config.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "[[servers]]\nstorage_root = \"{}\"\nurl = \"{}\"\n",
+            root.display(),
+            server.url
+        ),
+    )
+    .unwrap();
+    let home = server.dir.path().join("amail-home");
+    let run = |a: &[&str]| -> Output {
+        Command::new(env!("CARGO_BIN_EXE_amail"))
+            .args(a)
+            .env("AMAIL_CONFIG", &cfg)
+            .env("AMAIL_SERVER_TOKEN", token)
+            .env("AMAIL_HOME", &home)
+            .output()
+            .unwrap()
+    };
+    let (root_s, db_s) = (root.display().to_string(), db.display().to_string());
+    let before = snapshot(&local);
+    let help = tools
+        .inbox("BlueLake")
+        .into_iter()
+        .find(|m| m["subject"] == "[b1] HELP_REQUEST")
+        .unwrap()["id"]
+        .to_string();
+
+    // Reads are local: the pending list comes from the copy.
+    let pending = ok(&run(&["pending", &root_s, "--db", &db_s, "--json"]));
+    assert!(pending.contains(&format!("\"{help}\"")), "{pending}");
+
+    // The ack goes through the server: its view no longer lists it.
+    let out = ok(&run(&[
+        "ack", &help, "--as", "BlueLake", &root_s, "--db", &db_s,
+    ]));
+    assert!(out.contains(&format!("acked {help} as BlueLake")), "{out}");
+    let view = tools
+        .0
+        .read(&format!(
+            "resource://views/ack-required/BlueLake?project={}",
+            PROJECT.trim_start_matches('/').replace('/', "-")
+        ))
+        .unwrap();
+    let still: Vec<String> = view["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].to_string())
+        .collect();
+    assert!(
+        !still.contains(&help),
+        "the server's view still lists it: {view}"
+    );
+
+    // The reply too: PurpleBear's fetch_inbox has it.
+    let out = ok(&run(&[
+        "reply",
+        &help,
+        "--as",
+        "BlueLake",
+        "--body",
+        "Through the server.",
+        &root_s,
+        "--db",
+        &db_s,
+    ]));
+    assert!(out.contains("to PurpleBear"), "{out}");
+    assert!(
+        tools.inbox("PurpleBear").iter().any(|m| m["body_md"]
+            .as_str()
+            .is_some_and(|b| b.contains("Through the server."))),
+        "the server has no reply"
+    );
+    let changed = |now: &std::collections::BTreeMap<std::path::PathBuf, Vec<u8>>| -> Vec<String> {
+        now.iter()
+            .filter(|(p, b)| before.get(*p) != Some(*b))
+            .map(|(p, _)| p.display().to_string())
+            .chain(
+                before
+                    .keys()
+                    .filter(|p| !now.contains_key(*p))
+                    .map(|p| p.display().to_string()),
+            )
+            .collect()
+    };
+    let now = snapshot(&local);
+    assert!(
+        changed(&now).is_empty(),
+        "amail wrote into the local storage root: {:?}",
+        changed(&now)
+    );
+
+    // The server stops: a clear line, exit 1, nothing written anywhere.
+    let url = server.url.clone();
+    server.stop();
+    let out = run(&["ack", &help, "--as", "GreenCastle", &root_s, "--db", &db_s]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&url) && err.contains("nothing was written") && err.contains("[[servers]]"),
+        "{err}"
+    );
+    assert!(
+        snapshot(&local) == before,
+        "a refused write touched the files"
+    );
 }

@@ -67,6 +67,7 @@ fn the_tui_shows_mail_the_server_receives_while_open() {
         token: Some(token.into()),
         project: None,
         timeout: Duration::from_secs(60),
+        agent_tokens: Default::default(),
     })
     .unwrap();
     let call = |tool: &str, a: serde_json::Value| {
@@ -140,4 +141,182 @@ fn the_tui_shows_mail_the_server_receives_while_open() {
         "new server mail on screen after {:.2}s",
         after.as_secs_f64()
     );
+}
+
+/// A server that goes away while the inbox is open, with a reply being
+/// written: the status bar says the server is unreachable and that it
+/// retries; started again on the same port, storage root and database, the
+/// status bar comes back by itself, mail the server took meanwhile shows,
+/// and the reply, still in its editor, sends.
+#[test]
+fn the_tui_rides_out_a_server_that_goes_away_and_comes_back() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!("SKIPPED: tmux is not installed");
+        return;
+    }
+    let Some(python) = release_python(Release::V010) else {
+        return;
+    };
+    let token = "tui-t0ken-5e07";
+    let mut server = LiveServer::start(&python, token);
+    let tools = Session::new(ServerConfig {
+        url: server.url.clone(),
+        token: Some(token.into()),
+        project: None,
+        timeout: Duration::from_secs(60),
+        agent_tokens: Default::default(),
+    })
+    .unwrap();
+    let call = |tool: &str, a: serde_json::Value| {
+        tools
+            .call(tool, a.as_object().unwrap().clone())
+            .unwrap_or_else(|e| panic!("{tool}: {e}"))
+    };
+    call("ensure_project", json!({"human_key": PROJECT}));
+    for name in ["BlueLake", "GreenCastle"] {
+        call(
+            "register_agent",
+            json!({"project_key": PROJECT, "program": "x", "model": "y", "name": name}),
+        );
+    }
+    call(
+        "send_message",
+        json!({"project_key": PROJECT, "sender_name": "GreenCastle", "to": ["BlueLake"],
+               "subject": "[b1] PROGRESS first", "body_md": "Bead: b1\nStep: 1", "thread_id": "b1"}),
+    );
+    let token_file = server.dir.path().join("token");
+    std::fs::write(&token_file, token).unwrap();
+    let session = format!("amail-away-{}", std::process::id());
+    let cmd = format!(
+        "AMAIL_HOME={} {} inbox --server {} --token-file {} --as BlueLake",
+        server.dir.path().join("amail-home").display(),
+        env!("CARGO_BIN_EXE_amail"),
+        server.url,
+        token_file.display()
+    );
+    let ok = tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        &session,
+        "-x",
+        "140",
+        "-y",
+        "36",
+        "sh",
+        "-c",
+        &cmd,
+    ]);
+    assert!(ok.status.success());
+    let _guard = TmuxSession(session.clone());
+    assert!(
+        wait_for(&session, "PROGRESS first", Duration::from_secs(60)).is_some(),
+        "the inbox never showed the first message:\n{}",
+        screen(&session)
+    );
+    // A reply to the selected thread, being written.
+    tmux(&["send-keys", "-t", &session, "r"]);
+    tmux(&["send-keys", "-t", &session, "-l", "kept through the outage"]);
+    assert!(
+        wait_for(&session, "kept through the outage", Duration::from_secs(10)).is_some(),
+        "{}",
+        screen(&session)
+    );
+
+    server.stop();
+    assert!(
+        wait_for(
+            &session,
+            "server unreachable · retrying",
+            Duration::from_secs(30)
+        )
+        .is_some(),
+        "a stopped server never showed in the status bar:\n{}",
+        screen(&session)
+    );
+
+    server.restart();
+    // Mail the server takes as soon as it is back.
+    let tools = Session::new(ServerConfig {
+        url: server.url.clone(),
+        token: Some(token.into()),
+        project: None,
+        timeout: Duration::from_secs(60),
+        agent_tokens: Default::default(),
+    })
+    .unwrap();
+    tools
+        .call(
+            "send_message",
+            json!({"project_key": PROJECT, "sender_name": "GreenCastle", "to": ["BlueLake"],
+                   "subject": "[b9] PROGRESS after", "body_md": "Bead: b9\nStep: 1",
+                   "thread_id": "b9"})
+            .as_object()
+            .unwrap()
+            .clone(),
+        )
+        .unwrap();
+    let start = Instant::now();
+    while screen(&session).contains("server unreachable") {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the status bar never came back by itself:\n{}",
+            screen(&session)
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    eprintln!(
+        "status bar live again {:.2}s after the restart",
+        start.elapsed().as_secs_f64()
+    );
+    assert!(
+        screen(&session).contains("kept through the outage"),
+        "the draft was lost:\n{}",
+        screen(&session)
+    );
+    // The reply sends, and the server's own fetch_inbox has it.
+    tmux(&["send-keys", "-t", &session, "C-s"]);
+    assert!(
+        wait_for(&session, "b9", Duration::from_secs(30)).is_some(),
+        "the mail sent while away never showed:\n{}",
+        screen(&session)
+    );
+    let green = tools
+        .call(
+            "fetch_inbox",
+            json!({"project_key": PROJECT, "agent_name": "GreenCastle", "limit": 100,
+                   "include_bodies": true})
+            .as_object()
+            .unwrap()
+            .clone(),
+        )
+        .unwrap();
+    let start = Instant::now();
+    let mut green = green;
+    loop {
+        let has = green.as_array().unwrap().iter().any(|m| {
+            m["body_md"]
+                .as_str()
+                .is_some_and(|b| b.contains("kept through the outage"))
+        });
+        if has {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the reply never reached GreenCastle: {green}\n{}",
+            screen(&session)
+        );
+        std::thread::sleep(Duration::from_millis(200));
+        green = tools
+            .call(
+                "fetch_inbox",
+                json!({"project_key": PROJECT, "agent_name": "GreenCastle", "limit": 100,
+                       "include_bodies": true})
+                .as_object()
+                .unwrap()
+                .clone(),
+            )
+            .unwrap();
+    }
 }

@@ -121,6 +121,9 @@ pub struct LiveServer {
     child: Option<std::process::Child>,
     pub url: String,
     pub dir: tempfile::TempDir,
+    python: PathBuf,
+    token: String,
+    port: u16,
 }
 
 impl LiveServer {
@@ -134,26 +137,52 @@ impl LiveServer {
             .unwrap()
             .port();
         std::fs::create_dir_all(dir.path().join("home")).unwrap();
-        let log = std::fs::File::create(dir.path().join("server.log")).unwrap();
-        let child = std::process::Command::new(python)
+        let mut server = LiveServer {
+            child: None,
+            url: format!("http://127.0.0.1:{port}/mcp/"),
+            dir,
+            python: python.to_path_buf(),
+            token: token.to_string(),
+            port,
+        };
+        server.spawn();
+        server
+    }
+
+    /// Starts the server process on this server's port, storage root and
+    /// database, and waits until it listens.
+    fn spawn(&mut self) {
+        let dir = self.dir.path();
+        let log_path = dir.join("server.log");
+        // A restart appends: the log of the first run stays readable.
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log_path)
+            .unwrap();
+        let ready_before = std::fs::read_to_string(&log_path)
+            .unwrap_or_default()
+            .matches("Uvicorn running on")
+            .count();
+        let child = std::process::Command::new(&self.python)
             .args([
                 "-c",
                 "from mcp_agent_mail.cli import app; app()",
                 "serve-http",
             ])
-            .current_dir(dir.path())
-            .env("HOME", dir.path().join("home"))
-            .env("STORAGE_ROOT", dir.path().join("archive"))
+            .current_dir(dir)
+            .env("HOME", dir.join("home"))
+            .env("STORAGE_ROOT", dir.join("archive"))
             .env(
                 "DATABASE_URL",
                 format!(
                     "sqlite+aiosqlite:///{}",
-                    dir.path().join("storage.sqlite3").display()
+                    dir.join("storage.sqlite3").display()
                 ),
             )
             .env("HTTP_HOST", "127.0.0.1")
-            .env("HTTP_PORT", port.to_string())
-            .env("HTTP_BEARER_TOKEN", token)
+            .env("HTTP_PORT", self.port.to_string())
+            .env("HTTP_BEARER_TOKEN", &self.token)
             // The token is checked for local clients too, and a valid one
             // may write (no JWT roles on these servers).
             .env("HTTP_ALLOW_LOCALHOST_UNAUTHENTICATED", "false")
@@ -168,18 +197,14 @@ impl LiveServer {
             .stderr(log)
             .spawn()
             .unwrap();
-        let mut server = LiveServer {
-            child: Some(child),
-            url: format!("http://127.0.0.1:{port}/mcp/"),
-            dir,
-        };
+        self.child = Some(child);
         let started = std::time::Instant::now();
         loop {
-            let log = std::fs::read_to_string(server.dir.path().join("server.log")).unwrap();
-            if log.contains("Uvicorn running on") {
+            let log = std::fs::read_to_string(&log_path).unwrap();
+            if log.matches("Uvicorn running on").count() > ready_before {
                 break;
             }
-            if let Some(status) = server.child.as_mut().unwrap().try_wait().unwrap() {
+            if let Some(status) = self.child.as_mut().unwrap().try_wait().unwrap() {
                 panic!("the server exited ({status}) before listening:\n{log}");
             }
             assert!(
@@ -188,7 +213,6 @@ impl LiveServer {
             );
             std::thread::sleep(std::time::Duration::from_millis(200));
         }
-        server
     }
 
     /// Stops the server now (a test of a server that went away).
@@ -197,6 +221,13 @@ impl LiveServer {
             let _ = c.kill();
             let _ = c.wait();
         }
+    }
+
+    /// Starts the stopped server again, on the same port, storage root and
+    /// database (a server that came back).
+    pub fn restart(&mut self) {
+        self.stop();
+        self.spawn();
     }
 }
 

@@ -276,3 +276,101 @@ fn a_load_reports_its_progress_in_the_status_bar() {
     assert_eq!(model.inbox.messages.len(), fake.inbox.messages.len());
     assert!(!render_to_string(&model, 120, 30).contains("loading"));
 }
+
+/// A server that stops answering (issue 13): a failed poll says so in the
+/// status bar, keeps the inbox and the reply being written; the first poll
+/// that answers again shows the link up by itself.
+#[test]
+fn a_failed_poll_shows_the_server_unreachable_and_keeps_the_draft() {
+    use amail_tui::model::Link;
+    use amail_tui::testing::TestApp;
+    let mut app = TestApp::sample();
+    app.model.link = Some(Link::Up);
+    let held = app.model.inbox.messages.len();
+    app.press("r");
+    app.type_text("half a reply");
+    app.send(Msg::Loaded {
+        inbox: Err("http://127.0.0.1:9/mcp/: no server answers (connection refused)".into()),
+        tasks: Ok(Vec::new()),
+    });
+    assert_eq!(app.model.link, Some(Link::Down));
+    let screen = app.render(140, 30);
+    assert!(screen.contains("server unreachable · retrying"), "{screen}");
+    assert!(screen.contains("half a reply"), "{screen}");
+    assert_eq!(app.model.inbox.messages.len(), held);
+
+    let inbox = app.backend.load().unwrap();
+    app.send(Msg::Loaded {
+        inbox: Ok(inbox),
+        tasks: Ok(Vec::new()),
+    });
+    assert_eq!(app.model.link, Some(Link::Up));
+    let screen = app.render(140, 30);
+    assert!(!screen.contains("server unreachable"), "{screen}");
+    assert!(screen.contains("half a reply"), "{screen}");
+}
+
+/// The fake mailbox behind a server that does not answer writes.
+struct Away(FakeBackend);
+
+const AWAY: &str = "http://127.0.0.1:9/mcp/: no server answers (connection refused)";
+
+impl Backend for Away {
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+    fn load(&mut self) -> Result<Inbox, String> {
+        self.0.load()
+    }
+    fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
+        self.0.tasks()
+    }
+    fn ack(&mut self, _: &Inbox, _: &[String], _: &str) -> Result<usize, String> {
+        Err(AWAY.into())
+    }
+    fn reply(&mut self, _: &Inbox, _: &str, _: &str, _: &str) -> Result<(), String> {
+        Err(AWAY.into())
+    }
+    fn send(&mut self, _: &Inbox, _: &amail_core::stores::Draft) -> Result<(), String> {
+        Err(AWAY.into())
+    }
+    fn watch_paths(&self) -> Vec<PathBuf> {
+        Vec::new()
+    }
+}
+
+/// A reply or a new message sent while the server is away is not lost:
+/// the reply stays the message's draft (`r` picks it up), the new message
+/// comes back in its editor, each to send again.
+#[test]
+fn a_send_that_fails_keeps_what_was_written() {
+    use amail_tui::model::Overlay;
+    use amail_tui::testing::TestApp;
+    let fake = FakeBackend::sample();
+    let now = fake.now;
+    let mut app = TestApp::with_backend(Away(fake), now, UiConfig::default());
+    app.press("i/ol-527.2<enter>r");
+    app.type_text("The spec wins.");
+    app.press("<ctrl-s>");
+    let screen = app.render(140, 30);
+    assert!(
+        screen.contains("reply failed") && screen.contains("draft kept"),
+        "{screen}"
+    );
+    assert!(app.model.overlay.is_none());
+    app.press("r");
+    assert!(app.render(140, 30).contains("The spec wins."));
+    app.press("<esc>y");
+
+    let mut app = app.with_identity("BlueLake");
+    app.press("c<enter>G<enter>");
+    app.type_text("Standup in 5");
+    app.press("<ctrl-s>");
+    assert!(
+        matches!(&app.model.overlay, Some(Overlay::Compose { text, .. }) if text == "Standup in 5"),
+        "{:?}",
+        app.model.overlay
+    );
+    let screen = app.render(140, 30);
+    assert!(screen.contains("send failed"), "{screen}");
+}

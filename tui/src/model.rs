@@ -248,6 +248,17 @@ pub enum WatchState {
     Failed(String),
 }
 
+/// A polled store's (a server's) connection, as the last poll found it.
+/// A poll that fails shows [`Link::Down`] in the status bar; the next
+/// poll tries again (the store reconnects), and the first that succeeds
+/// shows the link up again. Nothing on screen is dropped meanwhile: the
+/// inbox stays as last read, drafts stay in their editors.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Link {
+    Up,
+    Down,
+}
+
 /// The selection before a data change and where each selected key stood
 /// in its list, for [`Model::fix_selection`] once the new data is in. Only
 /// the positions: copying every thread's key on each reload of a large
@@ -294,6 +305,9 @@ pub struct Model {
     /// Replies put aside with Esc then `k`, by the key of the message they
     /// answer; the next reply to that message starts from its draft.
     pub drafts: std::collections::HashMap<String, String>,
+    /// A new message on its way to the store, in its editor as it was
+    /// sent: reopened when the send fails, dropped when it succeeds.
+    pub unsent: Option<Overlay>,
     /// Space / `V` marks.
     pub marks: Marks,
     /// Keys of every message seen so far (for notifications: each new help
@@ -314,6 +328,9 @@ pub struct Model {
     pub queues_asked: Option<String>,
     pub notice: Option<Notice>,
     pub watch: WatchState,
+    /// `Some` for a polled store (a server): whether its last poll
+    /// answered; `None` for mail on disk.
+    pub link: Option<Link>,
     pub load_error: Option<String>,
     /// Backend work (a load, an ack, a reply) has not reported yet.
     pub working: bool,
@@ -364,6 +381,7 @@ impl Model {
             file: None,
             overlay: None,
             drafts: Default::default(),
+            unsent: None,
             marks: Marks::default(),
             seen: None,
             notify: Vec::new(),
@@ -373,6 +391,7 @@ impl Model {
             queues_asked: None,
             notice: None,
             watch: WatchState::Off,
+            link: None,
             load_error: None,
             working: false,
             progress: None,

@@ -149,6 +149,7 @@ async fn run_loop(backend: Box<dyn Backend + Send>, opts: RunOptions) -> io::Res
     model.source = backend.describe();
     let watch_paths = backend.watch_paths();
     let poll = backend.poll_interval();
+    model.link = poll.map(|_| crate::model::Link::Up);
 
     let mut ops = CrosstermOps::stdout();
     ops.mouse = opts_mouse;

@@ -110,6 +110,17 @@ impl Worker {
     pub fn dispatch(&mut self, inbox: &mut Inbox, cmd: Command) -> Option<Msg> {
         let job = match cmd {
             Command::Reload { .. } if self.remote && self.in_flight > 0 => return None,
+            // A server's inbox is brought up to date, not read again
+            // whole: after a send or a manual reload the polled store asks
+            // only for what is new (and the TUI's paged store keeps what it
+            // already holds, not just the first page).
+            Command::Load if self.remote => Job {
+                cmd: Command::Reload {
+                    changed: Vec::new(),
+                    before: Box::default(),
+                },
+                inbox: inbox.clone(),
+            },
             Command::Reload { changed, before } if self.remote => Job {
                 cmd: Command::Reload { changed, before },
                 inbox: inbox.clone(),

@@ -148,6 +148,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             m.dirty = true;
             match result {
                 Ok(()) => {
+                    m.unsent = None;
                     m.notice = Some(Notice {
                         text: format!("✓ sent to {}", to.join(", ")),
                         error: false,
@@ -155,8 +156,14 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                     Some(Command::Load)
                 }
                 Err(e) => {
+                    // The message comes back in its editor, to send again.
+                    if m.overlay.is_none() {
+                        m.overlay = m.unsent.take();
+                    }
                     m.notice = Some(Notice {
-                        text: format!("✗ send failed: {e}"),
+                        text: format!(
+                            "✗ send failed: {e} (kept in the editor: Ctrl-s sends again)"
+                        ),
                         error: true,
                     });
                     None
@@ -173,6 +180,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                 .to_string();
             match result {
                 Ok(()) => {
+                    m.drafts.remove(&key);
                     m.notice = Some(Notice {
                         text: format!("✓ reply sent to {to}"),
                         error: false,
@@ -181,7 +189,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                 }
                 Err(e) => {
                     m.notice = Some(Notice {
-                        text: format!("✗ reply failed: {e}"),
+                        text: format!("✗ reply failed: {e} (draft kept: r sends it again)"),
                         error: true,
                     });
                     None
@@ -281,6 +289,13 @@ fn loaded(
 ) {
     if inbox.is_ok() {
         crate::notify::collect(m);
+    }
+    if let Some(link) = &mut m.link {
+        *link = if inbox.is_ok() {
+            crate::model::Link::Up
+        } else {
+            crate::model::Link::Down
+        };
     }
     let mut errors = Vec::new();
     if let Err(e) = inbox {

@@ -170,11 +170,13 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
     }
 }
 
-/// Sends the reply in the editor (`cmd`, to `to`): its draft is dropped,
-/// the editor closed, and the status bar says where it goes.
+/// Sends the reply in the editor (`cmd`, to `to`): the editor closes and
+/// the status bar says where it goes. Its text stays the message's draft
+/// until the store says it was written, so a send that fails (a server
+/// that went away) loses nothing: `r` picks it up again.
 fn send_reply(m: &mut Model, cmd: Command, to: &str) -> Command {
-    if let Command::Reply { key, .. } = &cmd {
-        m.drafts.remove(key.as_str());
+    if let Command::Reply { key, body, .. } = &cmd {
+        m.drafts.insert(key.clone(), body.clone());
     }
     m.notice = Some(Notice {
         text: format!("sending reply to {to}…"),

@@ -360,7 +360,8 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                         text: format!("sending to {}…", to.join(", ")),
                         error: false,
                     });
-                    m.overlay = None;
+                    // Kept until the store says it was written.
+                    m.unsent = m.overlay.take();
                     return Some(Command::Send(Box::new(draft)));
                 }
                 _ => edit_key(text, cursor, k),

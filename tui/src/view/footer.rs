@@ -7,7 +7,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::{agents, line_text, message, messages, tasks, threads};
-use crate::model::{EditMode, Model, Overlay, Pane, Screen};
+use crate::model::{EditMode, Link, Model, Overlay, Pane, Screen};
 use crate::msg::WatchState;
 use crate::text::{truncate_left, width};
 
@@ -52,10 +52,21 @@ pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
         _ if m.working => right.push(Span::styled(format!("{} working ", spinner(m)), t.warn())),
         _ => {}
     }
-    right.push(match &m.watch {
-        WatchState::Watching => Span::styled(if narrow { "◉ " } else { "◉ live " }, t.ok()),
-        WatchState::Off => Span::styled(if narrow { "○ " } else { "○ not watching " }, t.muted()),
-        WatchState::Failed(_) => Span::styled(
+    right.push(match (&m.link, &m.watch) {
+        // The server did not answer the last poll; the next one retries.
+        (Some(Link::Down), _) => Span::styled(
+            if narrow {
+                "✗ offline "
+            } else {
+                "✗ server unreachable · retrying "
+            },
+            t.error(),
+        ),
+        (_, WatchState::Watching) => Span::styled(if narrow { "◉ " } else { "◉ live " }, t.ok()),
+        (_, WatchState::Off) => {
+            Span::styled(if narrow { "○ " } else { "○ not watching " }, t.muted())
+        }
+        (_, WatchState::Failed(_)) => Span::styled(
             if narrow {
                 "✗ R "
             } else {
