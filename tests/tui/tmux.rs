@@ -71,14 +71,33 @@ impl Tmux {
 
     /// Polls until `needle` is on screen; panics with the screen if it never is.
     fn wait_for(&self, needle: &str) -> String {
+        self.wait_until(needle, |s| s.contains(needle))
+    }
+
+    /// Polls until the inbox has loaded: the first frame comes before the
+    /// load (the worker reads the mailbox behind it), so keys that need the
+    /// mail (compose needs the roster) wait for threads and a quiet status
+    /// bar.
+    fn wait_loaded(&self) -> String {
+        self.wait_until("the loaded inbox", |s| {
+            let threads = s
+                .split("Threads · All · ")
+                .nth(1)
+                .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+                .and_then(|n| n.parse::<usize>().ok());
+            threads.is_some_and(|n| n > 0) && !s.contains("loading") && !s.contains("working")
+        })
+    }
+
+    fn wait_until(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             let s = self.screen();
-            if s.contains(needle) {
+            if ready(&s) {
                 return s;
             }
             if Instant::now() > deadline {
-                panic!("never saw {needle:?}; screen:\n{s}");
+                panic!("never saw {what:?}; screen:\n{s}");
             }
             sleep(Duration::from_millis(100));
         }
@@ -245,7 +264,7 @@ fn compose_a_message_and_ack_several_at_once_in_a_real_terminal() {
         return;
     };
     let mail = home.join("demo-inbox").join("mail");
-    t.wait_for("Threads · All");
+    t.wait_loaded();
     // c: as BlueLake (--as), to one agent, as GUIDANCE.
     t.text("c");
     t.wait_for("To…");
