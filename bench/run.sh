@@ -121,7 +121,7 @@ PY
   local f p_ms c_ms m_ms
   for f in log_progress summary_offering; do
     # The body is over the default 10 MiB message limit: raise it.
-    p_ms=$(best "$AMAIL --max-size 64MiB parse --format jsonl $WORK/$f.md > /dev/null")
+    p_ms=$(best "$AMAIL parse --max-size 64MiB --format jsonl $WORK/$f.md > /dev/null")
     c_ms=$(best "cat $WORK/$f.md > /dev/null")
     m_ms=$(best "$loop $WORK/$f.md 1 > /dev/null")
     echo "$f.md ($(wc -c <"$WORK/$f.md") bytes): amail ${p_ms} ms   floor (cat) ${c_ms} ms   ratio $(ratio "$p_ms" "$c_ms")x (target <= 2x)   read+parse in memory ${m_ms} ms"

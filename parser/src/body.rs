@@ -274,14 +274,21 @@ impl<'l, 'a> Body<'l, 'a> {
         let mut in_fence: Option<usize> = None;
         let mut duplicates = 0usize;
         for (i, line) in lines.iter().enumerate() {
-            if is_fence(line.text) {
+            // A line that opens with a letter (most fields, most prose) is
+            // no fence, heading or list item: only a field may read it.
+            let letter = line
+                .text
+                .as_bytes()
+                .first()
+                .is_some_and(u8::is_ascii_alphabetic);
+            if !letter && is_fence(line.text) {
                 in_fence = if in_fence.is_some() { None } else { Some(i) };
                 continue;
             }
-            if in_fence.is_some() {
+            if in_fence.is_some() || (!letter && is_inert_item(line.text)) {
                 continue;
             }
-            if let Some((level, title)) = heading(line.text) {
+            if let Some((level, title)) = heading(line.text).filter(|_| !letter) {
                 let plain = SectionKind::from_title(title);
                 let kind = if level <= 2 && plain != SectionKind::Other {
                     Some(plain)
@@ -595,6 +602,32 @@ enum Decorated<'a> {
     Neither,
 }
 
+/// A `-` or `+` list item whose text opens with an ASCII byte that can
+/// open no label, emphasis or task box (`- 10:32 run 1: ok`, a log line):
+/// no rule of [`Body::index`] reads it (no fence or heading opens with a
+/// bullet; a field's label, plain or decorated, opens with a letter, `*`,
+/// `_`, `[` or a non-ASCII glyph after one marker; an emphasised title
+/// opens with `*` or `_`). Decided in a few byte tests instead of every
+/// rule's own, which made such lines five times the cost of prose.
+#[inline]
+fn is_inert_item(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < 3 && b.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    if !matches!(b.get(i), Some(b'-' | b'+')) || !matches!(b.get(i + 1), Some(b' ' | b'\t')) {
+        return false;
+    }
+    i += 2;
+    while matches!(b.get(i), Some(b' ' | b'\t')) {
+        i += 1;
+    }
+    b.get(i).is_some_and(|&c| {
+        c.is_ascii() && !c.is_ascii_alphabetic() && !matches!(c, b'*' | b'_' | b'[')
+    })
+}
+
 /// A decorated field with a known label (`**Bead**: x`, `1. Step: y`,
 /// `📊 Context usage: 45%`) or an emphasised title naming a section
 /// (`**Problem**`). Lines that cannot start a decoration cost one test.
@@ -691,6 +724,39 @@ mod tests {
         }
         for other in ["", "bead ", "beads", "Stat", "contexts", "Größe", "summary"] {
             assert_eq!(Label::lookup(other), None, "{other}");
+        }
+    }
+
+    proptest::proptest! {
+        /// A line `is_inert_item` skips is one no rule reads: no fence,
+        /// heading, plain field or decoration.
+        #[test]
+        fn inert_items_are_read_by_no_rule(
+            line in "[ ]{0,4}[-+*]?[ \t]{0,2}(\\PC|[*_#`~\\[0-9:. ]){0,12}(:| )?(\\PC){0,6}"
+        ) {
+            if is_inert_item(&line) {
+                proptest::prop_assert!(!is_fence(&line));
+                proptest::prop_assert_eq!(heading(&line), None);
+                proptest::prop_assert_eq!(field_line(&line), None);
+                proptest::prop_assert!(matches!(decorated_line(&line), Decorated::Neither));
+            }
+        }
+    }
+
+    #[test]
+    fn log_lines_are_inert_and_fields_are_not() {
+        assert!(is_inert_item("- 10:32:01 run 1: ok, 42 tests"));
+        assert!(is_inert_item("  + 3 files: a, b"));
+        for read in [
+            "- Status: ok",
+            "- **Status:** ok",
+            "- [x] Tests: PASS",
+            "- ✅ Tests: PASS",
+            "* *Problem*",
+            "1. Step: x",
+            "-10:32 not an item",
+        ] {
+            assert!(!is_inert_item(read), "{read}");
         }
     }
 }

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use crate::body::{Body, Hit, Label, SectionKind};
+use crate::decor::concat;
 use crate::diag::{Code, Diags};
 use crate::lines::{trim, trim_ticks};
 use crate::model::{MessageType, Parsed};
@@ -215,7 +216,7 @@ impl<'a> Extractor<'_, 'a> {
         let h = hit?;
         let v = trim(trim_ticks(trim(h.value)));
         if let Some(inner) = crate::decor::unemphasise(v) {
-            self.normalised(&h, format!("value `{v}` reads as `{inner}`"), d);
+            self.normalised(&h, concat(&["value `", v, "` reads as `", inner, "`"]), d);
             return Some(Cow::Borrowed(inner));
         }
         (!v.is_empty()).then_some(Cow::Borrowed(v))
@@ -232,7 +233,7 @@ impl<'a> Extractor<'_, 'a> {
         let noted = crate::decor::id_before_note(v)
             .filter(|id| v.starts_with('`') || self.outer == Some(*id));
         if let Some(id) = noted {
-            self.normalised(&h, format!("`{v}` reads as the id `{id}`"), d);
+            self.normalised(&h, concat(&["`", v, "` reads as the id `", id, "`"]), d);
             return Some(Cow::Borrowed(id));
         }
         self.value(Some(h), d)
@@ -377,7 +378,8 @@ impl<'a> Extractor<'_, 'a> {
         };
         if ok.is_err() {
             if let Some(word) = decorated_enum(h.value, allowed) {
-                self.normalised(&h, format!("{name} `{}` reads as `{word}`", h.value), d);
+                let note = concat(&[name, " `", h.value, "` reads as `", word, "`"]);
+                self.normalised(&h, note, d);
                 return Some(Cow::Borrowed(word));
             }
             d.at(

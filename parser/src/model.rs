@@ -222,6 +222,7 @@ pub struct Message<'a> {
     pub to: Vec<Cow<'a, str>>,
     pub cc: Vec<Cow<'a, str>>,
     pub thread_id: Option<Cow<'a, str>>,
+    #[serde(serialize_with = "rfc3339::serialize")]
     pub timestamp: Option<DateTime<Utc>>,
     pub ack_required: bool,
     pub importance: Cow<'a, str>,
@@ -332,6 +333,67 @@ fn own_vec(v: Vec<Cow<'_, str>>) -> Vec<Cow<'static, str>> {
     v.into_iter().map(own).collect()
 }
 
+/// A timestamp as chrono's serde writes it (RFC 3339 with `Z`, and the
+/// fraction of a second to the milli-, micro- or nanosecond as it needs),
+/// written by hand: chrono's goes through `fmt` a piece at a time, which
+/// was a tenth of the instructions of `amail parse` over 10,000 files.
+/// Years outside 0..=9999 and leap seconds are left to chrono.
+mod rfc3339 {
+    use chrono::{DateTime, Datelike, Timelike, Utc};
+    use serde::Serializer;
+
+    pub(super) fn serialize<S: Serializer>(
+        t: &Option<DateTime<Utc>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        match t {
+            None => s.serialize_none(),
+            Some(t) => {
+                let mut buf = [0u8; 31];
+                match write(t, &mut buf) {
+                    Some(text) => s.serialize_some(text),
+                    None => s.serialize_some(t),
+                }
+            }
+        }
+    }
+
+    /// `t` in `buf`, or `None` where chrono must write it.
+    pub(super) fn write<'b>(t: &DateTime<Utc>, buf: &'b mut [u8; 31]) -> Option<&'b str> {
+        let (year, nano) = (t.year(), t.nanosecond());
+        if !(0..=9999).contains(&year) || nano >= 1_000_000_000 {
+            return None;
+        }
+        let mut len = 0;
+        let mut digits = |v: u32, n: u32, sep: u8, buf: &mut [u8; 31]| {
+            for k in (0..n).rev() {
+                buf[len] = b'0' + (v / 10u32.pow(k) % 10) as u8;
+                len += 1;
+            }
+            buf[len] = sep;
+            len += 1;
+        };
+        digits(year as u32, 4, b'-', buf);
+        digits(t.month(), 2, b'-', buf);
+        digits(t.day(), 2, b'T', buf);
+        digits(t.hour(), 2, b':', buf);
+        digits(t.minute(), 2, b':', buf);
+        if nano == 0 {
+            digits(t.second(), 2, b'Z', buf);
+        } else {
+            digits(t.second(), 2, b'.', buf);
+            if nano % 1_000_000 == 0 {
+                digits(nano / 1_000_000, 3, b'Z', buf);
+            } else if nano % 1_000 == 0 {
+                digits(nano / 1_000, 6, b'Z', buf);
+            } else {
+                digits(nano, 9, b'Z', buf);
+            }
+        }
+        std::str::from_utf8(&buf[..len]).ok()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -348,5 +410,51 @@ mod tests {
         }
         assert_eq!(MessageType::from_token("UNKNOWN"), None);
         assert_eq!(MessageType::from_token("DONES"), None);
+    }
+
+    use proptest::strategy::Strategy as _;
+
+    proptest::proptest! {
+        /// The hand-written timestamp is chrono's, byte for byte, for every
+        /// second from year 0 to 9999 and every kind of fraction.
+        #[test]
+        fn timestamps_serialize_as_chrono_does(
+            secs in -62_167_219_200i64..253_402_300_800,
+            nano in proptest::prop_oneof![
+                proptest::strategy::Just(0u32),
+                (0u32..1000).prop_map(|m| m * 1_000_000),
+                (0u32..1_000_000).prop_map(|u| u * 1000),
+                0u32..1_000_000_000,
+            ],
+        ) {
+            let t = DateTime::<Utc>::from_timestamp(secs, nano).unwrap();
+            let mut buf = [0u8; 31];
+            let ours = rfc3339::write(&t, &mut buf).map(|s| format!("\"{s}\""));
+            proptest::prop_assert_eq!(ours, Some(serde_json::to_string(&t).unwrap()));
+        }
+    }
+
+    #[test]
+    fn timestamps_outside_the_hand_written_range_go_to_chrono() {
+        let mut buf = [0u8; 31];
+        let far = DateTime::<Utc>::from_timestamp(300_000_000_000, 0).unwrap();
+        assert_eq!(rfc3339::write(&far, &mut buf), None);
+        let t = DateTime::<Utc>::from_timestamp(1_700_000_000, 5).unwrap();
+        assert_eq!(
+            rfc3339::write(&t, &mut buf),
+            Some("2023-11-14T22:13:20.000000005Z")
+        );
+        // Through the field's serializer, both ways, as chrono writes.
+        #[derive(Serialize)]
+        struct Field {
+            #[serde(serialize_with = "rfc3339::serialize")]
+            timestamp: Option<DateTime<Utc>>,
+        }
+        for t in [Some(far), Some(t), None] {
+            assert_eq!(
+                serde_json::to_string(&Field { timestamp: t }).unwrap(),
+                serde_json::to_string(&serde_json::json!({ "timestamp": t })).unwrap()
+            );
+        }
     }
 }

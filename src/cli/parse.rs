@@ -366,10 +366,12 @@ fn render_input(
     // They go through a scratch buffer so that a closed stdout is reported
     // like any other write.
     scratch.clear();
+    // Validated once, for the protocol check and the parse.
+    let text = std::str::from_utf8(bytes).ok();
     match protocol::print(
         scratch,
         name,
-        bytes,
+        text,
         &settings.format_name,
         &mut false,
         settings.opts.strict,
@@ -383,9 +385,9 @@ fn render_input(
     }
     // Valid UTF-8 (nearly always) is parsed in place, the message
     // borrowing from the read buffer; `parse_bytes` repairs the rest.
-    let msgs: Result<Vec<Message<'_>>, _> = match std::str::from_utf8(bytes) {
-        Ok(text) => parse(text, &settings.opts),
-        Err(_) => parse_bytes(bytes, &settings.opts),
+    let msgs: Result<Vec<Message<'_>>, _> = match text {
+        Some(text) => parse(text, &settings.opts),
+        None => parse_bytes(bytes, &settings.opts),
     };
     let msgs = match msgs {
         Ok(m) => m,

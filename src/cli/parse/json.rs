@@ -676,6 +676,28 @@ mod tests {
     }
 
     #[test]
+    fn escapes_in_long_strings_match_serde_json() {
+        // Every escape kind at every position of strings long enough for
+        // the sixteen-byte steps and the tail, one escape or two.
+        for esc in ['"', '\\', '\n', '\u{1}', '\u{1f}'] {
+            for len in [15, 16, 17, 31, 32, 33, 47, 64, 65, 100] {
+                for at in 0..len {
+                    let mut s: String = "a".repeat(len);
+                    s.replace_range(at..at + 1, &esc.to_string());
+                    same(&s);
+                    s.push_str(&"é".repeat(at));
+                    s.push(esc);
+                    same(&s);
+                }
+            }
+        }
+        let long: String = (0..2000)
+            .map(|i| if i % 97 == 0 { '\n' } else { 'x' })
+            .collect();
+        same(&long);
+    }
+
+    #[test]
     fn values_and_containers_match_serde_json() {
         #[derive(serde::Serialize)]
         enum E {

@@ -28,15 +28,17 @@ fn write(out: &mut impl Write, b: &[u8]) -> Result<(), CliError> {
 /// Prints a protocol file in `format` (`Json`, `Jsonl`, `Text`, `Aof`, as
 /// `amail parse` spells its formats). `Ok(false)`: not a protocol file,
 /// nothing printed. `first` is the JSON array's "no element yet" flag.
+/// `text` is the file's text, `None` when it is not UTF-8 (then it is no
+/// protocol file): validated once by the caller, which parses it next.
 pub fn print(
     out: &mut impl Write,
     name: &str,
-    bytes: &[u8],
+    text: Option<&str>,
     format: &str,
     first: &mut bool,
     strict: bool,
 ) -> Result<bool, CliError> {
-    let Ok(text) = std::str::from_utf8(bytes) else {
+    let Some(text) = text else {
         return Ok(false);
     };
     let Some((_, parsed)) = detect(name, text) else {
