@@ -51,45 +51,50 @@ fn wait_for(session: &str, needle: &str, limit: Duration) -> Option<Duration> {
     None
 }
 
-#[test]
-fn the_tui_shows_mail_the_server_receives_while_open() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        eprintln!("SKIPPED: tmux is not installed");
-        return;
+/// A session on `server` with the project, BlueLake and GreenCastle
+/// registered, and one message from GreenCastle to BlueLake.
+fn seeded(server: &LiveServer, token: &str) -> Session {
+    let tools = connect(server, token);
+    call(&tools, "ensure_project", json!({"human_key": PROJECT}));
+    for name in ["BlueLake", "GreenCastle"] {
+        call(
+            &tools,
+            "register_agent",
+            json!({"project_key": PROJECT, "program": "x", "model": "y", "name": name}),
+        );
     }
-    let Some(python) = release_python(Release::V010) else {
-        return;
-    };
-    let token = "tui-t0ken-91c2";
-    let server = LiveServer::start(&python, token);
-    let tools = Session::new(ServerConfig {
+    call(
+        &tools,
+        "send_message",
+        json!({"project_key": PROJECT, "sender_name": "GreenCastle", "to": ["BlueLake"],
+               "subject": "[b1] PROGRESS first", "body_md": "Bead: b1\nStep: 1", "thread_id": "b1"}),
+    );
+    tools
+}
+
+fn connect(server: &LiveServer, token: &str) -> Session {
+    Session::new(ServerConfig {
         url: server.url.clone(),
         token: Some(token.into()),
         project: None,
         timeout: Duration::from_secs(60),
         agent_tokens: Default::default(),
     })
-    .unwrap();
-    let call = |tool: &str, a: serde_json::Value| {
-        tools
-            .call(tool, a.as_object().unwrap().clone())
-            .unwrap_or_else(|e| panic!("{tool}: {e}"))
-    };
-    call("ensure_project", json!({"human_key": PROJECT}));
-    for name in ["BlueLake", "GreenCastle"] {
-        call(
-            "register_agent",
-            json!({"project_key": PROJECT, "program": "x", "model": "y", "name": name}),
-        );
-    }
-    call(
-        "send_message",
-        json!({"project_key": PROJECT, "sender_name": "GreenCastle", "to": ["BlueLake"],
-               "subject": "[b1] PROGRESS first", "body_md": "Bead: b1\nStep: 1", "thread_id": "b1"}),
-    );
+    .unwrap()
+}
+
+fn call(tools: &Session, tool: &str, args: serde_json::Value) -> serde_json::Value {
+    tools
+        .call(tool, args.as_object().unwrap().clone())
+        .unwrap_or_else(|e| panic!("{tool}: {e}"))
+}
+
+/// `amail inbox --server` as BlueLake in a tmux session of `cols` x
+/// `rows`, once it shows the seeded message.
+fn open_inbox(server: &LiveServer, token: &str, name: &str, cols: u16, rows: u16) -> TmuxSession {
     let token_file = server.dir.path().join("token");
     std::fs::write(&token_file, token).unwrap();
-    let session = format!("amail-live-{}", std::process::id());
+    let session = format!("amail-{name}-{}", std::process::id());
     let cmd = format!(
         "AMAIL_HOME={} {} inbox --server {} --token-file {} --as BlueLake",
         server.dir.path().join("amail-home").display(),
@@ -97,15 +102,16 @@ fn the_tui_shows_mail_the_server_receives_while_open() {
         server.url,
         token_file.display()
     );
+    let (cols, rows) = (cols.to_string(), rows.to_string());
     let ok = tmux(&[
         "new-session",
         "-d",
         "-s",
         &session,
         "-x",
-        "120",
+        &cols,
         "-y",
-        "32",
+        &rows,
         "sh",
         "-c",
         &cmd,
@@ -115,26 +121,51 @@ fn the_tui_shows_mail_the_server_receives_while_open() {
         "{}",
         String::from_utf8_lossy(&ok.stderr)
     );
-    let _guard = TmuxSession(session.clone());
+    let guard = TmuxSession(session.clone());
     assert!(
         wait_for(&session, "PROGRESS first", Duration::from_secs(60)).is_some(),
         "the inbox never showed the first message:\n{}",
         screen(&session)
     );
+    guard
+}
+
+fn tmux_present() -> bool {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!("SKIPPED: tmux is not installed");
+        return false;
+    }
+    true
+}
+
+#[test]
+fn the_tui_shows_mail_the_server_receives_while_open() {
+    if !tmux_present() {
+        return;
+    }
+    let Some(python) = release_python(Release::V010) else {
+        return;
+    };
+    let token = "tui-t0ken-91c2";
+    let server = LiveServer::start(&python, token);
+    let tools = seeded(&server, token);
+    let guard = open_inbox(&server, token, "live", 120, 32);
+    let session = &guard.0;
 
     // The server receives a new message while the inbox is open.
     call(
+        &tools,
         "send_message",
         json!({"project_key": PROJECT, "sender_name": "GreenCastle", "to": ["BlueLake"],
                "subject": "[b7] HELP_REQUEST live", "body_md": "Bead: b7\nIssue Type: STUCK",
                "thread_id": "b7", "ack_required": true}),
     );
     // Its thread (b7) shows in the list, as a help request.
-    let seen = wait_for(&session, "b7", Duration::from_secs(30));
+    let seen = wait_for(session, "b7", Duration::from_secs(30));
     let Some(after) = seen else {
         panic!(
             "the new message never appeared without a key press:\n{}",
-            screen(&session)
+            screen(session)
         );
     };
     eprintln!(
@@ -150,8 +181,7 @@ fn the_tui_shows_mail_the_server_receives_while_open() {
 /// and the reply, still in its editor, sends.
 #[test]
 fn the_tui_rides_out_a_server_that_goes_away_and_comes_back() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        eprintln!("SKIPPED: tmux is not installed");
+    if !tmux_present() {
         return;
     }
     let Some(python) = release_python(Release::V010) else {
@@ -159,109 +189,46 @@ fn the_tui_rides_out_a_server_that_goes_away_and_comes_back() {
     };
     let token = "tui-t0ken-5e07";
     let mut server = LiveServer::start(&python, token);
-    let tools = Session::new(ServerConfig {
-        url: server.url.clone(),
-        token: Some(token.into()),
-        project: None,
-        timeout: Duration::from_secs(60),
-        agent_tokens: Default::default(),
-    })
-    .unwrap();
-    let call = |tool: &str, a: serde_json::Value| {
-        tools
-            .call(tool, a.as_object().unwrap().clone())
-            .unwrap_or_else(|e| panic!("{tool}: {e}"))
-    };
-    call("ensure_project", json!({"human_key": PROJECT}));
-    for name in ["BlueLake", "GreenCastle"] {
-        call(
-            "register_agent",
-            json!({"project_key": PROJECT, "program": "x", "model": "y", "name": name}),
-        );
-    }
-    call(
-        "send_message",
-        json!({"project_key": PROJECT, "sender_name": "GreenCastle", "to": ["BlueLake"],
-               "subject": "[b1] PROGRESS first", "body_md": "Bead: b1\nStep: 1", "thread_id": "b1"}),
-    );
-    let token_file = server.dir.path().join("token");
-    std::fs::write(&token_file, token).unwrap();
-    let session = format!("amail-away-{}", std::process::id());
-    let cmd = format!(
-        "AMAIL_HOME={} {} inbox --server {} --token-file {} --as BlueLake",
-        server.dir.path().join("amail-home").display(),
-        env!("CARGO_BIN_EXE_amail"),
-        server.url,
-        token_file.display()
-    );
-    let ok = tmux(&[
-        "new-session",
-        "-d",
-        "-s",
-        &session,
-        "-x",
-        "140",
-        "-y",
-        "36",
-        "sh",
-        "-c",
-        &cmd,
-    ]);
-    assert!(ok.status.success());
-    let _guard = TmuxSession(session.clone());
-    assert!(
-        wait_for(&session, "PROGRESS first", Duration::from_secs(60)).is_some(),
-        "the inbox never showed the first message:\n{}",
-        screen(&session)
-    );
+    drop(seeded(&server, token));
+    let guard = open_inbox(&server, token, "away", 140, 36);
+    let session = &guard.0;
     // A reply to the selected thread, being written.
-    tmux(&["send-keys", "-t", &session, "r"]);
-    tmux(&["send-keys", "-t", &session, "-l", "kept through the outage"]);
+    tmux(&["send-keys", "-t", session, "r"]);
+    tmux(&["send-keys", "-t", session, "-l", "kept through the outage"]);
     assert!(
-        wait_for(&session, "kept through the outage", Duration::from_secs(10)).is_some(),
+        wait_for(session, "kept through the outage", Duration::from_secs(10)).is_some(),
         "{}",
-        screen(&session)
+        screen(session)
     );
 
     server.stop();
     assert!(
         wait_for(
-            &session,
+            session,
             "server unreachable · retrying",
             Duration::from_secs(30)
         )
         .is_some(),
         "a stopped server never showed in the status bar:\n{}",
-        screen(&session)
+        screen(session)
     );
 
     server.restart();
     // Mail the server takes as soon as it is back.
-    let tools = Session::new(ServerConfig {
-        url: server.url.clone(),
-        token: Some(token.into()),
-        project: None,
-        timeout: Duration::from_secs(60),
-        agent_tokens: Default::default(),
-    })
-    .unwrap();
-    tools
-        .call(
-            "send_message",
-            json!({"project_key": PROJECT, "sender_name": "GreenCastle", "to": ["BlueLake"],
-                   "subject": "[b9] PROGRESS after", "body_md": "Bead: b9\nStep: 1",
-                   "thread_id": "b9"})
-            .as_object()
-            .unwrap()
-            .clone(),
-        )
-        .unwrap();
+    let tools = connect(&server, token);
+    call(
+        &tools,
+        "send_message",
+        json!({"project_key": PROJECT, "sender_name": "GreenCastle", "to": ["BlueLake"],
+               "subject": "[b9] PROGRESS after", "body_md": "Bead: b9\nStep: 1",
+               "thread_id": "b9"}),
+    );
     let start = Instant::now();
-    while screen(&session).contains("server unreachable") {
+    while screen(session).contains("server unreachable") {
         assert!(
             start.elapsed() < Duration::from_secs(60),
             "the status bar never came back by itself:\n{}",
-            screen(&session)
+            screen(session)
         );
         std::thread::sleep(Duration::from_millis(100));
     }
@@ -270,29 +237,27 @@ fn the_tui_rides_out_a_server_that_goes_away_and_comes_back() {
         start.elapsed().as_secs_f64()
     );
     assert!(
-        screen(&session).contains("kept through the outage"),
+        screen(session).contains("kept through the outage"),
         "the draft was lost:\n{}",
-        screen(&session)
+        screen(session)
     );
     // The reply sends, and the server's own fetch_inbox has it.
-    tmux(&["send-keys", "-t", &session, "C-s"]);
+    tmux(&["send-keys", "-t", session, "C-s"]);
     assert!(
-        wait_for(&session, "b9", Duration::from_secs(30)).is_some(),
+        wait_for(session, "b9", Duration::from_secs(30)).is_some(),
         "the mail sent while away never showed:\n{}",
-        screen(&session)
+        screen(session)
     );
-    let green = tools
-        .call(
+    let fetch_green = || {
+        call(
+            &tools,
             "fetch_inbox",
             json!({"project_key": PROJECT, "agent_name": "GreenCastle", "limit": 100,
-                   "include_bodies": true})
-            .as_object()
-            .unwrap()
-            .clone(),
+                   "include_bodies": true}),
         )
-        .unwrap();
+    };
     let start = Instant::now();
-    let mut green = green;
+    let mut green = fetch_green();
     loop {
         let has = green.as_array().unwrap().iter().any(|m| {
             m["body_md"]
@@ -305,18 +270,9 @@ fn the_tui_rides_out_a_server_that_goes_away_and_comes_back() {
         assert!(
             start.elapsed() < Duration::from_secs(30),
             "the reply never reached GreenCastle: {green}\n{}",
-            screen(&session)
+            screen(session)
         );
         std::thread::sleep(Duration::from_millis(200));
-        green = tools
-            .call(
-                "fetch_inbox",
-                json!({"project_key": PROJECT, "agent_name": "GreenCastle", "limit": 100,
-                       "include_bodies": true})
-                .as_object()
-                .unwrap()
-                .clone(),
-            )
-            .unwrap();
+        green = fetch_green();
     }
 }
