@@ -31,6 +31,7 @@ use chrono::{DateTime, Utc};
 use serde::{Serialize, Serializer};
 
 /// One message as the inbox holds it. See the module documentation.
+#[derive(Clone)]
 pub struct CompactMessage {
     pub id: Option<Cow<'static, str>>,
     pub kind: MessageType,
@@ -205,30 +206,6 @@ impl Deref for CompactMessage {
 
     fn deref(&self) -> &OwnedMessage {
         self.full()
-    }
-}
-
-impl Clone for CompactMessage {
-    fn clone(&self) -> CompactMessage {
-        CompactMessage {
-            id: self.id.clone(),
-            kind: self.kind,
-            raw_type: self.raw_type.clone(),
-            is_reply: self.is_reply,
-            subject: self.subject.clone(),
-            from: self.from.clone(),
-            to: self.to.clone(),
-            cc: self.cc.clone(),
-            thread_id: self.thread_id.clone(),
-            timestamp: self.timestamp,
-            ack_required: self.ack_required,
-            importance: self.importance.clone(),
-            project: self.project.clone(),
-            bead: self.bead.clone(),
-            status: self.status.clone(),
-            source: self.source.clone(),
-            full: self.full.clone(),
-        }
     }
 }
 
