@@ -10,6 +10,7 @@
 //! fallback to writing the files: the line names the server, says nothing
 //! was written, and how to write directly (remove the `[[servers]]` entry).
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -137,10 +138,10 @@ impl WriteThrough {
     /// The messages a write names, as the files hold them (their ids are
     /// the server's, their project its slug): the caller's inbox, else the
     /// root read now, so the server store needs no read of its own.
-    fn held(&self, inbox: Option<&Inbox>) -> Result<Inbox, Error> {
+    fn held<'a>(&self, inbox: Option<&'a Inbox>) -> Result<Cow<'a, Inbox>, Error> {
         match inbox {
-            Some(i) => Ok(i.clone()),
-            None => self.local.load(),
+            Some(i) => Ok(Cow::Borrowed(i)),
+            None => self.local.load().map(Cow::Owned),
         }
     }
 }

@@ -18,6 +18,7 @@ use amail_remote::session::Session;
 use amail_remote::{ServerConfig, ServerStore};
 use serde_json::{json, Map, Value};
 
+use crate::support::copy::copy_dir;
 use crate::support::interop::{release_python, LiveServer, Release};
 
 const PROJECT: &str = "/home/dev/live-repo";
@@ -400,19 +401,6 @@ fn snapshot(dir: &std::path::Path) -> std::collections::BTreeMap<std::path::Path
         }
     }
     out
-}
-
-fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), dest).unwrap();
-        }
-    }
 }
 
 /// A storage root opened from disk whose config names its server
