@@ -26,6 +26,7 @@ use super::journal;
 use super::load::{file_entries, load_mailbox};
 use super::protocol::is_json;
 use crate::inbox::patch::{self, Change};
+use crate::inbox::trimmed;
 use crate::inbox::{Acks, Inbox, InboxMessage, SourceKind};
 use crate::source::files;
 use crate::source::walk;
@@ -245,7 +246,7 @@ fn bytes(p: &Path) -> &[u8] {
 /// path-derived key got a `~N` suffix. Which message wins depends on path order in a full
 /// load, so such inboxes are reloaded in full.
 fn collided(m: &InboxMessage) -> bool {
-    let id = m.message.id.as_deref().map(str::trim).unwrap_or("");
+    let id = m.message.id.as_deref().map(trimmed).unwrap_or("");
     if !id.is_empty() && m.key != id {
         return true;
     }
