@@ -11,12 +11,12 @@ use std::path::PathBuf;
 
 use chrono::Utc;
 
-use amail_core::inbox::Inbox;
+use amail_core::inbox::{Inbox, InboxMessage};
 use amail_core::router::mailbox::Mailbox;
 use amail_core::router::{
     review, RouteOutcome, Router, RouterOptions, Store, StoreError, TaskSummary,
 };
-use amail_core::stores::{self, LoadOptions, MailStore};
+use amail_core::stores::{self, LoadOptions, MailStore, Refresh};
 use amail_tui::Backend;
 
 /// The task store whose board goes with the mail at `source`: the `store`
@@ -99,8 +99,26 @@ impl RealBackend {
     }
 
     fn route_all(&mut self, inbox: &Inbox) -> Result<(), String> {
-        let todo: Vec<usize> = inbox
-            .messages
+        self.route_new(&inbox.messages)
+    }
+
+    /// The `changed` paths that are mail (not the task store); `None`
+    /// when only the task store changed.
+    fn mail_changed(&mut self, changed: &[PathBuf]) -> Result<Option<Vec<PathBuf>>, String> {
+        let store_root = self.store_root.clone();
+        let watched = self.mail()?.watch_paths();
+        let in_mail =
+            |p: &PathBuf| !p.starts_with(&store_root) || watched.iter().any(|w| p.starts_with(w));
+        let mail_changed: Vec<PathBuf> = changed.iter().filter(|p| in_mail(p)).cloned().collect();
+        if mail_changed.is_empty() && !changed.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(mail_changed))
+    }
+
+    /// Routes those of `messages` not routed yet this session.
+    fn route_new(&mut self, messages: &[InboxMessage]) -> Result<(), String> {
+        let todo: Vec<usize> = messages
             .iter()
             .enumerate()
             .filter(|(_, m)| !self.routed.contains(&m.key))
@@ -111,14 +129,12 @@ impl RealBackend {
         }
         // Oldest first, as the mail was written, so transitions apply in order.
         let mut todo = todo;
-        todo.sort_by_key(|&i| inbox.messages[i].message.timestamp);
+        todo.sort_by_key(|&i| messages[i].message.timestamp);
         let router = self.router()?;
         for &i in &todo {
-            match router.route(&amail_core::bridge::mail::routable(
-                &inbox.messages[i].message,
-            )) {
+            match router.route(&amail_core::bridge::mail::routable(&messages[i].message)) {
                 Ok(RouteOutcome::Rejected(_)) | Ok(_) => {}
-                Err(e) => return Err(format!("routing {}: {e}", inbox.messages[i].key)),
+                Err(e) => return Err(format!("routing {}: {e}", messages[i].key)),
             }
         }
         router
@@ -126,7 +142,7 @@ impl RealBackend {
             .checkpoint()
             .map_err(|e| format!("cannot flush the store: {e}"))?;
         for i in todo {
-            self.routed.insert(inbox.messages[i].key.clone());
+            self.routed.insert(messages[i].key.clone());
         }
         Ok(())
     }
@@ -159,21 +175,36 @@ impl Backend for RealBackend {
     /// changed files); changes only in the task store need no mail read at
     /// all (the tasks are read after every reload).
     fn reload(&mut self, inbox: &mut Inbox, changed: &[PathBuf]) -> Result<(), String> {
-        let store_root = self.store_root.clone();
-        let mail = self.mail()?;
-        let watched = mail.watch_paths();
-        let in_mail =
-            |p: &PathBuf| !p.starts_with(&store_root) || watched.iter().any(|w| p.starts_with(w));
-        let mail_changed: Vec<PathBuf> = changed.iter().filter(|p| in_mail(p)).cloned().collect();
-        if mail_changed.is_empty() && !changed.is_empty() {
+        let Some(mail_changed) = self.mail_changed(changed)? else {
             return Ok(());
-        }
-        mail.reload(inbox, &mail_changed)
+        };
+        self.mail()?
+            .reload(inbox, &mail_changed)
             .map_err(|e| e.to_string())?;
         if self.route {
             self.route_all(inbox)?;
         }
         Ok(())
+    }
+
+    /// As `reload`, but only the reading (on the TUI's worker); the new
+    /// messages are routed here, so the UI thread only patches.
+    fn refresh(&mut self, changed: &[PathBuf]) -> Result<Refresh, String> {
+        let Some(mail_changed) = self.mail_changed(changed)? else {
+            return Ok(Refresh::Unchanged);
+        };
+        let refresh = self
+            .mail()?
+            .refresh(&mail_changed)
+            .map_err(|e| e.to_string())?;
+        if self.route {
+            match &refresh {
+                Refresh::Unchanged => {}
+                Refresh::Whole(inbox) => self.route_all(inbox)?,
+                Refresh::Files(files) => self.route_new(files.added())?,
+            }
+        }
+        Ok(refresh)
     }
 
     fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use amail_core::inbox::Inbox;
-use amail_core::stores::{AckOutcome, Draft, Error, MailStore, ReadOutcome, ReplyOutcome};
+use amail_core::stores::{AckOutcome, Draft, Error, MailStore, ReadOutcome, Refresh, ReplyOutcome};
 use chrono::{DateTime, Utc};
 
 use crate::ServerStore;
@@ -72,6 +72,10 @@ impl MailStore for WriteThrough {
 
     fn reload(&self, inbox: &mut Inbox, changed: &[PathBuf]) -> Result<(), Error> {
         self.local.reload(inbox, changed)
+    }
+
+    fn refresh(&self, changed: &[PathBuf]) -> Result<Refresh, Error> {
+        self.local.refresh(changed)
     }
 
     fn ack(

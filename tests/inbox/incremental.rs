@@ -304,3 +304,55 @@ fn a_journal_change_falls_back_to_a_full_load() {
     assert_eq!(how, Reload::Full);
     assert_eq!(inc, load_mailbox(&root).unwrap());
 }
+
+/// The TUI reads the changed files on its worker (`read_changed`, no
+/// inbox needed) and patches the inbox on screen later (`apply_changed`):
+/// the two halves end equal to a full load, for new mail from a new
+/// sender to a new recipient (the roster patch), an undated file (it goes
+/// first in time order: every index shifts) and a dated reply in an
+/// existing thread; and the files read under one mailbox never patch an
+/// inbox loaded from another.
+#[test]
+fn a_reload_read_then_applied_gives_the_same_inbox_as_a_full_load() {
+    use amail_core::stores::mailbox::{apply_changed, read_changed};
+    let (_d, root) = corpus(300);
+    let mut inbox = load_mailbox(&root).unwrap();
+    let thread = inbox.threads[3].id.clone();
+    let files = [
+        (
+            root.join("NewSender").join("zz-1.md"),
+            "Subject: [ol-777.1] HELP_REQUEST\nFrom: NewSender\nTo: NewRecipient\nDate: 2026-01-15T12:30:00Z\n\nBody:\nBead: ol-777.1\n## Question\nWhich port?\n".to_string(),
+        ),
+        (
+            root.join("PurpleBear").join("zz-2.md"),
+            "Subject: [ol-778.1] PROGRESS\nFrom: PurpleBear\nTo: Orchestrator\n\nBody:\nBead: ol-778.1\nStep: Step 1 - undated\nStatus: running\nContext usage: 10%\n".to_string(),
+        ),
+        (
+            root.join("PurpleBear").join("zz-3.md"),
+            format!("Subject: Re: a reply\nFrom: PurpleBear\nTo: Orchestrator\nThread: {thread}\nDate: 2026-01-15T12:31:00Z\n\nBody:\nnoted\n"),
+        ),
+    ];
+    for (path, text) in &files {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+        let read = read_changed(&root, std::slice::from_ref(path), MAX).expect("readable");
+        assert_eq!(read.added().len(), 1);
+        let mut elsewhere = inbox.clone();
+        elsewhere.source = amail_core::inbox::SourceKind::Mailbox {
+            root: root.join("other"),
+        };
+        let untouched = elsewhere.clone();
+        assert!(!apply_changed(&mut elsewhere, read.clone()));
+        assert_eq!(elsewhere, untouched);
+        assert!(apply_changed(&mut inbox, read), "{}", path.display());
+        let full = load_mailbox(&root).unwrap();
+        if inbox != full {
+            panic!(
+                "after {} the patched inbox differs from a full load: {}",
+                path.display(),
+                first_difference(&inbox, &full)
+            );
+        }
+    }
+    assert!(inbox.agents.iter().any(|a| a.name == "NewRecipient"));
+}

@@ -120,11 +120,16 @@ fn shell(extra_env: &str) -> String {
 /// `HOME/demo-inbox/mail`). `args` go after `inbox --demo`.
 fn shell_in_home(extra_env: &str, args: &str) -> (String, std::path::PathBuf) {
     let bin = env!("CARGO_BIN_EXE_amail");
-    // One home per session: `inbox --demo` reuses the demo folder of its
-    // home, and these tests must not see each other's acks and replies.
-    static SESSIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = SESSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let home = std::env::temp_dir().join(format!("amail-e2e-home-{}-{n}", std::process::id()));
+    // One fresh home per session: `inbox --demo` reuses the demo folder of
+    // its home, and these tests must not see each other's acks and replies,
+    // nor an earlier run's (a home named by pid was reused when the pid
+    // came round again, with the help request already answered). Kept
+    // after the test, as before: the tmux session outlives it.
+    let home = tempfile::Builder::new()
+        .prefix("amail-e2e-home-")
+        .tempdir()
+        .unwrap()
+        .keep();
     // After the app exits, print its status and whether the tty is back in
     // canonical mode (raw mode leaves "-icanon"), then idle for capture.
     let cmd = format!(

@@ -397,3 +397,44 @@ fn the_help_legend_lists_every_badge_and_scrolls_with_an_indicator() {
         }
     }
 }
+
+/// The status bar's pending total and per-agent debts, now counted from
+/// the threads still owed an ack, equal a count over every message: with
+/// and without `--as`, before and after acks.
+#[test]
+fn pending_counts_equal_a_count_over_every_message() {
+    let by_messages = |m: &Model| {
+        let mut owed = std::collections::BTreeMap::<String, usize>::new();
+        for x in m.inbox.messages.iter().filter(|x| x.message.ack_required) {
+            for r in x.recipients.iter().filter(|r| r.ack_at.is_none()) {
+                *owed.entry(r.agent.clone()).or_default() += 1;
+            }
+        }
+        let pending = match m.identity.as_deref() {
+            Some(me) => owed.get(me).copied().unwrap_or(0),
+            None => owed.values().sum(),
+        };
+        (pending, owed)
+    };
+    for who in [None, Some("BlueLake"), Some("PurpleBear")] {
+        let mut app = match who {
+            Some(me) => TestApp::sample().with_identity(me),
+            None => TestApp::sample(),
+        };
+        for round in 0..3 {
+            let (pending, owed) = by_messages(&app.model);
+            let c = app.model.counts();
+            assert_eq!(
+                (c.pending, c.owed),
+                (pending, owed),
+                "{who:?} round {round}"
+            );
+            if round == 0 && who.is_none() {
+                assert!(pending > 0, "the sample owes acks");
+            }
+            // Ack the selected thread (as whoever it asks), then count again.
+            app.press("a");
+            app.press("<Enter>");
+        }
+    }
+}

@@ -172,22 +172,65 @@ fn an_ack_runs_on_the_worker_with_only_its_messages() {
 }
 
 #[test]
-fn a_reload_while_the_worker_is_busy_becomes_a_load_over_there() {
+fn keys_are_handled_while_a_reload_blocks() {
+    let (mut worker, rx, gate, done, fake) = blocked();
+    let mut model = Model::new(
+        fake.inbox.clone(),
+        Vec::new(),
+        fake.now,
+        UiConfig::default(),
+    );
+    model.size = (100, 30);
+    let changed = Msg::FilesChanged(vec![PathBuf::from("/mail/BlueLake/new.md")]);
+    let reload = update(&mut model, changed).unwrap();
+    assert!(matches!(reload, Command::Reload { .. }));
+    // The worker is idle, and still the reload (its reading blocks on the
+    // gate) is not done here.
+    assert!(worker.dispatch(&mut model.inbox, reload).is_none());
+    model.working = worker.busy();
+    assert!(model.working);
+
+    update(&mut model, key('?'));
+    assert!(model.overlay.is_some(), "a key was not handled");
+    assert!(
+        !done.load(Ordering::SeqCst),
+        "the reload ran on the UI thread"
+    );
+    assert!(rx.try_recv().is_err());
+
+    gate.open();
+    let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+    assert!(matches!(msg, Msg::Reloaded { .. }), "{msg:?}");
+    assert!(msg.from_backend());
+    worker.reported();
+    assert!(!worker.busy());
+    update(&mut model, msg);
+    assert_eq!(model.load_error, None);
+    assert_eq!(model.inbox, fake.inbox);
+}
+
+/// Before the reload moved to the worker, a reload that found the worker
+/// busy became a full load there; now it simply queues behind the job and
+/// its outcome is applied when it arrives.
+#[test]
+fn a_reload_while_the_worker_is_busy_queues_behind_its_job() {
     let (mut worker, rx, gate, _done, fake) = blocked();
-    let mut inbox = empty_inbox();
-    assert!(worker.dispatch(&mut inbox, Command::Load).is_none());
     let mut model = Model::new(empty_inbox(), Vec::new(), fake.now, UiConfig::default());
+    assert!(worker.dispatch(&mut model.inbox, Command::Load).is_none());
     let reload = update(&mut model, Msg::FilesChanged(vec![PathBuf::from("/x.md")])).unwrap();
     assert!(matches!(reload, Command::Reload { .. }));
-    // Not done in place (that would wait for the blocked worker).
-    assert!(worker.dispatch(&mut inbox, reload).is_none());
+    assert!(worker.dispatch(&mut model.inbox, reload).is_none());
     gate.open();
-    for _ in 0..2 {
-        let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
-        assert!(matches!(msg, Msg::Loaded { .. }), "{msg:?}");
-        worker.reported();
-    }
+    let first = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+    assert!(matches!(first, Msg::Loaded { .. }), "{first:?}");
+    worker.reported();
+    update(&mut model, first);
+    let second = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+    assert!(matches!(second, Msg::Reloaded { .. }), "{second:?}");
+    worker.reported();
+    update(&mut model, second);
     assert!(!worker.busy());
+    assert_eq!(model.inbox, fake.inbox);
 }
 
 /// Reports progress until the gate opens, then loads.

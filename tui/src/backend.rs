@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use amail_core::inbox::Inbox;
 use amail_core::router::mailbox::Mailbox;
 use amail_core::router::TaskSummary;
-use amail_core::stores::Draft;
+use amail_core::stores::{Draft, Refresh};
 
 /// The TUI's side effects. Errors are user-facing sentences.
 pub trait Backend {
@@ -33,6 +33,13 @@ pub trait Backend {
         let _ = changed;
         *inbox = self.load()?;
         Ok(())
+    }
+    /// The I/O half of a reload, run on the worker: what the `changed`
+    /// files hold now, for the event loop to apply to the inbox on screen
+    /// ([`Refresh::apply`], in memory). The default reads everything.
+    fn refresh(&mut self, changed: &[PathBuf]) -> Result<Refresh, String> {
+        let _ = changed;
+        Ok(Refresh::Whole(self.load()?))
     }
     /// The task board; `Ok(vec![])` when there is no store.
     fn tasks(&mut self) -> Result<Vec<TaskSummary>, String>;

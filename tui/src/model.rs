@@ -447,12 +447,6 @@ impl Model {
                 .filter(|t| self.matches_filter(t, f))
                 .count();
         }
-        c.pending = self
-            .inbox
-            .messages
-            .iter()
-            .map(|m| self.pending_count(m))
-            .sum();
         c.unanswered_help = self
             .inbox
             .threads
@@ -460,14 +454,23 @@ impl Model {
             .filter(|t| t.help == HelpState::Unanswered)
             .count();
         // Counted by borrowed name: thousands of pending acks, a few agents.
+        // Only the threads still owed an ack are read (`Thread::pending`
+        // counts the same recipients), not every message: the first frame
+        // after one new file walked all 100,000 twice for these.
         let mut owed: std::collections::BTreeMap<&str, usize> = Default::default();
-        for m in &self.inbox.messages {
+        let waiting = self.inbox.threads.iter().filter(|t| t.pending > 0);
+        for &i in waiting.flat_map(|t| &t.messages) {
+            let m = &self.inbox.messages[i];
             if m.message.ack_required {
                 for r in m.recipients.iter().filter(|r| r.ack_at.is_none()) {
                     *owed.entry(r.agent.as_str()).or_default() += 1;
                 }
             }
         }
+        c.pending = match self.identity.as_deref() {
+            Some(me) => owed.get(me).copied().unwrap_or(0),
+            None => owed.values().sum(),
+        };
         c.owed = owed.into_iter().map(|(a, n)| (a.to_string(), n)).collect();
         self.counts.replace(Some(c.clone()));
         c

@@ -14,6 +14,7 @@ pub use super::model::WatchState;
 use amail_core::inbox::Inbox;
 use amail_core::router::mailbox::Mailbox;
 use amail_core::router::TaskSummary;
+use amail_core::stores::Refresh;
 
 /// What a review decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,12 +61,13 @@ pub enum Msg {
         inbox: Result<Inbox, String>,
         tasks: Result<Vec<TaskSummary>, String>,
     },
-    /// The inbox on screen was brought up to date in place (or not: why).
-    /// `before` is what the lists held when the reload was asked for, so
-    /// selections survive it as they survive a full load.
+    /// What changed files hold now (or why they could not be read), to
+    /// apply to the inbox on screen. `before` is what the lists held when
+    /// the reload was asked for, so selections survive it as they survive
+    /// a full load.
     Reloaded {
         before: Box<ListsBefore>,
-        inbox: Result<(), String>,
+        refresh: Result<Refresh, String>,
         tasks: Result<Vec<TaskSummary>, String>,
     },
     Acked {

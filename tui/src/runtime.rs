@@ -47,9 +47,10 @@ pub struct RunOptions {
 
 /// Performs a command's I/O and returns what happened. Editor and Quit
 /// need the terminal and are handled by the runtime, so they return `None`.
-/// Tests drive the same function with a fake backend. `inbox` is the one
-/// on screen: a reload updates it in place, so a big inbox is neither
-/// copied nor read again when one file changes.
+/// Tests drive the same function with a fake backend. `inbox` holds the
+/// messages an ack or a reply names. A reload only reads the changed
+/// files; `update` applies them to the inbox on screen, so a big inbox is
+/// neither copied nor read again when one file changes.
 pub fn execute(backend: &mut dyn Backend, inbox: &mut Inbox, cmd: Command) -> Option<Msg> {
     match cmd {
         Command::Load => Some(Msg::Loaded {
@@ -58,7 +59,7 @@ pub fn execute(backend: &mut dyn Backend, inbox: &mut Inbox, cmd: Command) -> Op
         }),
         Command::Reload { changed, before } => Some(Msg::Reloaded {
             before,
-            inbox: backend.reload(inbox, &changed),
+            refresh: backend.refresh(&changed),
             tasks: backend.tasks(),
         }),
         Command::Ack { keys, agent } => {

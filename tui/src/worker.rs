@@ -12,18 +12,20 @@
 //! for, as when they ran inline. An ack or reply takes only the messages it
 //! names ([`Inbox::subset`]) to the worker, never a copy of the inbox.
 //!
-//! The incremental reload after a watched file changes patches the inbox
-//! on screen in place, so it stays on the event loop, but only when the
-//! worker is idle (`try_lock`): while the worker is busy it becomes a full
-//! load on the worker instead, so the screen never waits for it. A store
-//! that is polled (a server: every reload is a network call that may
-//! wait for its timeout) never reloads on the event loop: the worker
-//! reloads a copy and hands it back whole, and a poll that finds the
-//! worker busy is dropped (the next one catches up).
+//! The incremental reload after a watched file changes is split: the
+//! worker reads the changed files ([`Backend::refresh`]: the disk, the
+//! journal, the router), and `update` applies what they hold to the inbox
+//! on screen, in memory and in proportion to the change (the patch), so
+//! the inbox is never copied and the screen never waits for a disk. A
+//! reload asked while the worker is busy queues behind its job (the patch
+//! matches the inbox by path when it arrives). A store that is polled (a
+//! server: every reload is a network call that may wait for its timeout)
+//! reloads a copy on the worker and hands it back whole, and a poll that
+//! finds the worker busy is dropped (the next one catches up).
 
 use std::cell::Cell;
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex, PoisonError, TryLockError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -66,7 +68,7 @@ impl Worker {
                     let mut b = shared.lock().unwrap_or_else(PoisonError::into_inner);
                     let msg = match job.cmd {
                         Command::Load => Some(load(&mut **b, &report)),
-                        Command::Reload { changed, .. } => {
+                        Command::Reload { changed, .. } if remote => {
                             let reloaded = b.reload(&mut job.inbox, &changed);
                             Some(Msg::Loaded {
                                 inbox: reloaded.map(|()| job.inbox),
@@ -104,9 +106,9 @@ impl Worker {
         f(&mut **b)
     }
 
-    /// Hands `cmd` to the worker. Returns a message only for the in-place
-    /// reload done here because the worker was idle; every other outcome
-    /// arrives later through `report`. Editor and Quit are the runtime's.
+    /// Hands `cmd` to the worker; its outcome arrives later through
+    /// `report`. Returns `None` (kept for callers that handled an inline
+    /// outcome). Editor and Quit are the runtime's.
     pub fn dispatch(&mut self, inbox: &mut Inbox, cmd: Command) -> Option<Msg> {
         let job = match cmd {
             Command::Reload { .. } if self.remote && self.in_flight > 0 => return None,
@@ -125,22 +127,6 @@ impl Worker {
                 cmd: Command::Reload { changed, before },
                 inbox: inbox.clone(),
             },
-            Command::Reload { changed, before } => {
-                match self.backend.try_lock() {
-                    Ok(mut b) if self.in_flight == 0 => {
-                        return execute(&mut **b, inbox, Command::Reload { changed, before });
-                    }
-                    Err(TryLockError::Poisoned(p)) if self.in_flight == 0 => {
-                        let mut b = p.into_inner();
-                        return execute(&mut **b, inbox, Command::Reload { changed, before });
-                    }
-                    // Busy: read everything again over there.
-                    _ => Job {
-                        cmd: Command::Load,
-                        inbox: Inbox::subset(inbox, &[]),
-                    },
-                }
-            }
             Command::Ack { ref keys, .. } => {
                 let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
                 let inbox = inbox.subset(&keys);
@@ -159,6 +145,7 @@ impl Worker {
             // and queues need none of the inbox: the draft names its
             // recipients, the others their path, task or agent.
             Command::Send(_)
+            | Command::Reload { .. }
             | Command::ReadFile { .. }
             | Command::Load
             | Command::Approve { .. }

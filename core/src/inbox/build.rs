@@ -186,8 +186,22 @@ pub(crate) fn explicit_thread(l: &InboxMessage) -> Option<&str> {
     l.message
         .thread_id
         .as_deref()
-        .map(str::trim)
+        .map(trimmed)
         .filter(|t| !t.is_empty())
+}
+
+/// `s.trim()`, without walking the characters when `s` starts and ends
+/// with a printable ASCII byte (nearly every id): the incremental reload
+/// checks each message's id and thread id, and `trim` per message was a
+/// fifth of its time at 100,000 messages.
+pub(crate) fn trimmed(s: &str) -> &str {
+    let plain = |b: Option<&u8>| b.is_some_and(u8::is_ascii_graphic);
+    let bytes = s.as_bytes();
+    if plain(bytes.first()) && plain(bytes.last()) {
+        s
+    } else {
+        s.trim()
+    }
 }
 
 pub(crate) fn thread_key(l: &InboxMessage) -> String {
@@ -361,4 +375,29 @@ pub(crate) fn apply_acks(messages: &mut [InboxMessage], acks: &Acks) -> Vec<usiz
         }
     }
     changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::trimmed;
+
+    #[test]
+    fn trimmed_is_trim() {
+        for s in [
+            "",
+            "x",
+            "ol-1.2",
+            " x",
+            "x ",
+            "\tx\n",
+            "\x0Bx\x0B",
+            "\u{a0}x",
+            "x\u{3000}",
+            "é",
+            " ",
+            "\u{85}",
+        ] {
+            assert_eq!(trimmed(s), s.trim(), "{s:?}");
+        }
+    }
 }

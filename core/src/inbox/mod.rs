@@ -30,6 +30,6 @@ pub mod summary;
 pub mod turn;
 
 pub use build::assemble;
-pub(crate) use build::{apply_acks, build};
+pub(crate) use build::{apply_acks, build, trimmed};
 pub use compact::CompactMessage;
 pub use model::*;

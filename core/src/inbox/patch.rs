@@ -121,15 +121,19 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
         }
     }
 
-    // 2. Shift indices.
-    for thread in &mut inbox.threads {
-        thread.messages.retain_mut(|i| {
-            *i = old_to_new[*i];
-            *i != usize::MAX
-        });
-    }
-    for a in &mut inbox.agents {
-        a.last_message = a.last_message.map(|i| old_to_new[i]);
+    // 2. Shift indices, unless nothing moved (new mail at the end, the
+    // usual case: no pass over every thread's messages).
+    let moved = !removed.is_empty() || inserted.first().is_some_and(|&at| at < old_len);
+    if moved {
+        for thread in &mut inbox.threads {
+            thread.messages.retain_mut(|i| {
+                *i = old_to_new[*i];
+                *i != usize::MAX
+            });
+        }
+        for a in &mut inbox.agents {
+            a.last_message = a.last_message.map(|i| old_to_new[i]);
+        }
     }
 
     // New messages join their thread (or start one).
@@ -283,17 +287,27 @@ fn patch_roster(inbox: &mut Inbox, touched: &HashSet<String>) {
     let find = |name: &str| only.binary_search(&name).ok();
     let mut latest = vec![Latest::default(); only.len()];
     let mut present = vec![false; only.len()];
+    // One pass: the touched agents' latest messages, and the messages
+    // their turns read (sender or first `to` among them), so the turns
+    // do not walk the whole inbox again.
+    let mut evidence = Vec::new();
     for (i, m) in inbox.messages.iter().enumerate() {
+        let mut named = false;
         if let Some(from) = m.message.from.as_deref() {
             if let Some(k) = find(from) {
                 latest[k].see(i, m);
                 present[k] |= !from.is_empty();
+                named = true;
             }
         }
+        if named || m.message.to.first().is_some_and(|t| find(t).is_some()) {
+            evidence.push(i);
+        }
     }
-    // Agents that sent nothing may still be recipients somewhere.
+    // Agents that sent nothing may still be recipients somewhere; newest
+    // first, since a new recipient is usually in the new mail at the end.
     let mut unknown = present.iter().filter(|p| !**p).count();
-    for m in &inbox.messages {
+    for m in inbox.messages.iter().rev() {
         if unknown == 0 {
             break;
         }
@@ -306,7 +320,7 @@ fn patch_roster(inbox: &mut Inbox, touched: &HashSet<String>) {
             }
         }
     }
-    let mut turns = turn::derive_for(&inbox.messages, &inbox.threads, &only);
+    let mut turns = turn::derive_for(&inbox.messages, &inbox.threads, &evidence, &only);
     let mut fresh = Vec::new();
     for (k, &name) in only.iter().enumerate() {
         if !present[k] {

@@ -91,17 +91,20 @@ fn evidence(m: &InboxMessage) -> Option<(&str, &str, Option<TurnState>)> {
 
 /// Turns of every agent that has any evidence (others are idle).
 pub fn derive(messages: &[InboxMessage], threads: &[Thread]) -> HashMap<String, Turn> {
-    derive_where(messages, threads, |_| true)
+    derive_where(messages, threads, 0..messages.len(), |_| true)
 }
 
 /// [`derive`] for just the agents in `only` (sorted; the incremental
-/// patch): an agent's turn depends only on evidence naming it.
+/// patch): an agent's turn depends only on evidence naming it, so only
+/// the messages at `at` (ascending: those whose sender or first `to` is
+/// in `only`) are read.
 pub(crate) fn derive_for(
     messages: &[InboxMessage],
     threads: &[Thread],
+    at: &[usize],
     only: &[&str],
 ) -> HashMap<String, Turn> {
-    derive_where(messages, threads, |agent| {
+    derive_where(messages, threads, at.iter().copied(), |agent| {
         only.binary_search(&agent).is_ok()
     })
 }
@@ -109,13 +112,15 @@ pub(crate) fn derive_for(
 fn derive_where(
     messages: &[InboxMessage],
     threads: &[Thread],
+    at: impl Iterator<Item = usize>,
     wanted: impl Fn(&str) -> bool,
 ) -> HashMap<String, Turn> {
     // agent -> bead -> (state, index of the message that set it). A map per
     // agent, not a list: an agent that leaves beads open collects thousands
     // in a big inbox, and each message would scan them all.
     let mut open: HashMap<&str, HashMap<&str, (TurnState, usize)>> = HashMap::new();
-    for (i, m) in messages.iter().enumerate() {
+    for i in at {
+        let m = &messages[i];
         // Evidence names the sender or the first `to`: skip the others
         // before reading the message further.
         let from = m.message.from.as_deref();

@@ -8,7 +8,35 @@ use std::path::PathBuf;
 use chrono::{DateTime, DurationRound, TimeDelta, Utc};
 
 use super::error::Error;
+use super::mailbox::incremental::{apply_changed, ChangedFiles};
 use crate::inbox::Inbox;
+
+/// What a store read after some of its files changed, not yet applied
+/// (see [`MailStore::refresh`]).
+#[derive(Debug, Clone)]
+pub enum Refresh {
+    /// Nothing the inbox shows changed.
+    Unchanged,
+    /// Everything, read again.
+    Whole(Inbox),
+    /// Only the changed files of a plain mailbox.
+    Files(ChangedFiles),
+}
+
+impl Refresh {
+    /// Brings `inbox` up to date; false (with `inbox` untouched) when the
+    /// change cannot be applied exactly to it: then load everything again.
+    pub fn apply(self, inbox: &mut Inbox) -> bool {
+        match self {
+            Refresh::Unchanged => true,
+            Refresh::Whole(whole) => {
+                *inbox = whole;
+                true
+            }
+            Refresh::Files(files) => apply_changed(inbox, files),
+        }
+    }
+}
 
 /// How to open and read a store.
 #[derive(Debug, Clone)]
@@ -116,6 +144,14 @@ pub trait MailStore: Send {
         let _ = changed;
         *inbox = self.load()?;
         Ok(())
+    }
+    /// The I/O half of [`reload`](MailStore::reload), without the inbox:
+    /// what `changed` paths hold now, for [`Refresh::apply`] to bring an
+    /// inbox loaded from this store up to date (the TUI reads on its
+    /// worker and applies on the UI thread). The default reads everything.
+    fn refresh(&self, changed: &[PathBuf]) -> Result<Refresh, Error> {
+        let _ = changed;
+        Ok(Refresh::Whole(self.load()?))
     }
     /// Acks each of `keys` as `as_agent`, in order, at `now`. Stops at the
     /// first error; acks already recorded stay recorded. Acking twice

@@ -12,6 +12,7 @@ use amail_core::inbox::{Inbox, Recipient, RecipientKind};
 use amail_core::router::mailbox::Mailbox;
 use amail_core::router::TaskSummary;
 use amail_core::stores::reply_rule::{self, ReplyKind};
+use amail_core::stores::Refresh;
 
 /// An in-memory mailbox + task store with the real semantics the TUI
 /// relies on: acks set `ack_at`, replies become new messages in the thread
@@ -119,6 +120,11 @@ impl Backend for FakeBackend {
         self.reloads.push(changed.to_vec());
         *inbox = self.inbox.clone();
         Ok(())
+    }
+    /// Records the paths; the in-memory mailbox is then taken whole.
+    fn refresh(&mut self, changed: &[PathBuf]) -> Result<Refresh, String> {
+        self.reloads.push(changed.to_vec());
+        Ok(Refresh::Whole(self.inbox.clone()))
     }
     fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
         Ok(self.tasks.clone())

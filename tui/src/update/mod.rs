@@ -93,9 +93,20 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
         }
         Msg::Reloaded {
             before,
-            inbox,
+            refresh,
             tasks,
         } => {
+            // Applied here, in memory and in proportion to the change; one
+            // it cannot apply exactly is read again whole, on the worker.
+            let inbox = match refresh {
+                Ok(r) => {
+                    if !r.apply(&mut m.inbox) {
+                        return Some(Command::Load);
+                    }
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            };
             loaded(m, &before, inbox, tasks);
             m.dirty = true;
             wants_file(m).or_else(|| review::wants_queues(m))

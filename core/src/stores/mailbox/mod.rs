@@ -25,12 +25,14 @@ use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 
-pub use incremental::{reload_changed, Reload};
+pub use incremental::{apply_changed, read_changed, reload_changed, ChangedFiles, Reload};
 pub use load::{load_mailbox, load_mailbox_with};
 pub use reply::{render_spec_text, SpecMail};
 
 use super::error::Error;
-use super::store::{check_reply, micros, AckOutcome, Draft, MailStore, ReadOutcome, ReplyOutcome};
+use super::store::{
+    check_reply, micros, AckOutcome, Draft, MailStore, ReadOutcome, Refresh, ReplyOutcome,
+};
 use crate::inbox::{Inbox, SourceKind};
 
 /// A plain mailbox directory as a [`MailStore`].
@@ -80,6 +82,15 @@ impl MailStore for MailboxStore {
             return Ok(());
         }
         reload_changed(inbox, changed, self.max_bytes).map(|_| ())
+    }
+
+    /// Only the changed files are read ([`read_changed`]); `None` from it
+    /// (a change only a full load gets exactly right) reads everything.
+    fn refresh(&self, changed: &[PathBuf]) -> Result<Refresh, Error> {
+        match incremental::read_changed(&self.root, changed, self.max_bytes) {
+            Some(files) => Ok(Refresh::Files(files)),
+            None => Ok(Refresh::Whole(self.load()?)),
+        }
     }
 
     fn ack(
