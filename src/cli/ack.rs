@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::threads::from_inbox_error;
+use super::from_inbox_error;
 use super::{default_mailbox, CliError, CliResult};
 use amail_core::safe_text::{clean_line, clean_text};
 use amail_core::{inbox, stores};

@@ -50,6 +50,28 @@ impl CliError {
 
 pub type CliResult = Result<ExitCode, CliError>;
 
+/// Exit status of a command that can simply be run again (sysexits'
+/// `EX_TEMPFAIL`): the SQLite database was locked by another writer.
+pub const EXIT_RETRY: u8 = 75;
+
+/// Store errors as exit codes, as the README lists them: a request the
+/// command cannot make (writing to stdin, an empty body) is usage (2);
+/// an unknown id, a wrong recipient or an unreadable store is bad input
+/// (1).
+pub fn from_inbox_error(e: amail_core::stores::Error) -> CliError {
+    CliError {
+        // 75 (EX_TEMPFAIL): the database was locked; run it again.
+        code: if e.is_retryable() {
+            EXIT_RETRY
+        } else if e.is_usage() {
+            EXIT_USAGE
+        } else {
+            EXIT_BAD_INPUT
+        },
+        message: e.to_string(),
+    }
+}
+
 /// Says on stderr that the command is reading standard input when that is a
 /// terminal: a bare `amail parse` would otherwise sit waiting, silent.
 /// (Piped input needs no hint, and gets none.)

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::ack::source_kind;
-use super::threads::from_inbox_error;
+use super::from_inbox_error;
 use super::{CliError, CliResult};
 use amail_core::safe_text::clean_line;
 use amail_core::stores;

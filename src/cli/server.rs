@@ -76,7 +76,7 @@ fn server_store(args: &ServerArgs, config: &Config) -> Result<Option<ServerStore
         timeout: Duration::from_secs(args.timeout.max(1)),
         agent_tokens: agent_tokens(config)?,
     })
-    .map_err(super::threads::from_inbox_error)?;
+    .map_err(super::from_inbox_error)?;
     Ok(Some(store))
 }
 
@@ -111,7 +111,7 @@ pub fn write_through(
     let Some(entry) = config.server_for(source).map_err(CliError::usage)? else {
         return Ok(None);
     };
-    let local = stores::open(source, opts).map_err(super::threads::from_inbox_error)?;
+    let local = stores::open(source, opts).map_err(super::from_inbox_error)?;
     let server = ServerStore::new(ServerConfig {
         url: entry.url,
         token: token(entry.token_file.as_deref(), config)?,
@@ -119,7 +119,7 @@ pub fn write_through(
         timeout,
         agent_tokens: agent_tokens(config)?,
     })
-    .map_err(super::threads::from_inbox_error)?;
+    .map_err(super::from_inbox_error)?;
     Ok(Some(Box::new(WriteThrough::new(
         local,
         server,
@@ -181,7 +181,7 @@ fn read_token(f: &Path) -> Result<String, CliError> {
 /// Loads the inbox through `store`, reporting skipped entries on stderr
 /// as `threads::load_source` does for files.
 pub fn load(store: &dyn MailStore) -> Result<amail_core::inbox::Inbox, CliError> {
-    let inbox = store.load().map_err(super::threads::from_inbox_error)?;
+    let inbox = store.load().map_err(super::from_inbox_error)?;
     for (path, why) in &inbox.problems {
         eprintln!(
             "amail: warning: {}: {}",

@@ -8,7 +8,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::table::{Align, Table};
-use super::{default_mailbox, CliError, CliResult, EXIT_BAD_INPUT, EXIT_USAGE};
+use super::{default_mailbox, from_inbox_error, CliError, CliResult};
 use amail_core::inbox::{HelpState, Inbox};
 use amail_core::safe_text::{clean_line, clean_text};
 use amail_core::stores::{self, LoadOptions};
@@ -67,28 +67,6 @@ pub fn load_source(
         );
     }
     Ok(inbox)
-}
-
-/// Exit status of a command that can simply be run again (sysexits'
-/// `EX_TEMPFAIL`): the SQLite database was locked by another writer.
-pub const EXIT_RETRY: u8 = 75;
-
-/// Store errors as exit codes, as the README lists them: a request the
-/// command cannot make (writing to stdin, an empty body) is usage (2);
-/// an unknown id, a wrong recipient or an unreadable store is bad input
-/// (1).
-pub fn from_inbox_error(e: stores::Error) -> CliError {
-    CliError {
-        // 75 (EX_TEMPFAIL): the database was locked; run it again.
-        code: if e.is_retryable() {
-            EXIT_RETRY
-        } else if e.is_usage() {
-            EXIT_USAGE
-        } else {
-            EXIT_BAD_INPUT
-        },
-        message: e.to_string(),
-    }
 }
 
 #[derive(Serialize)]
