@@ -74,6 +74,19 @@ impl CompactMessage {
     /// from that call alone (no front matter applied, no lossy decoding).
     pub fn from_text(m: &Message<'_>, text: &Arc<str>, index: usize) -> CompactMessage {
         let body = span_in(&m.body, text);
+        CompactMessage::envelope(
+            m,
+            Some(Source {
+                text: Arc::clone(text),
+                index: u32::try_from(index).unwrap_or(u32::MAX),
+                body,
+            }),
+        )
+    }
+
+    /// `m`'s envelope, with `source` to parse the rest from (none: the
+    /// caller sets `full`).
+    fn envelope(m: &Message<'_>, source: Option<Source>) -> CompactMessage {
         CompactMessage {
             id: m.id.as_deref().map(owned),
             kind: m.kind,
@@ -90,11 +103,7 @@ impl CompactMessage {
             project: m.project.as_deref().map(interned),
             bead: m.bead().map(interned),
             status: m.parsed.status.as_deref().map(owned),
-            source: Some(Source {
-                text: Arc::clone(text),
-                index: u32::try_from(index).unwrap_or(u32::MAX),
-                body,
-            }),
+            source,
             full: OnceLock::new(),
         }
     }
@@ -177,25 +186,7 @@ impl CompactMessage {
 impl From<OwnedMessage> for CompactMessage {
     /// Keeps the full message; the envelope's repeated names are shared.
     fn from(m: OwnedMessage) -> CompactMessage {
-        let record = CompactMessage {
-            id: m.id.clone(),
-            kind: m.kind,
-            raw_type: m.raw_type.as_deref().map(interned),
-            is_reply: m.is_reply,
-            subject: m.subject.clone(),
-            from: m.from.as_deref().map(interned),
-            to: m.to.iter().map(|t| interned(t)).collect(),
-            cc: m.cc.iter().map(|t| interned(t)).collect(),
-            thread_id: m.thread_id.as_deref().map(interned),
-            timestamp: m.timestamp,
-            ack_required: m.ack_required,
-            importance: interned(&m.importance),
-            project: m.project.as_deref().map(interned),
-            bead: m.bead().map(interned),
-            status: m.parsed.status.clone(),
-            source: None,
-            full: OnceLock::new(),
-        };
+        let record = CompactMessage::envelope(&m, None);
         let _ = record.full.set(Box::new(m));
         record
     }
