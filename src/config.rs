@@ -43,6 +43,8 @@ pub struct Config {
     pub path: PathBuf,
     /// The file's text; `None` when there is no config file.
     pub text: Option<String>,
+    /// The text parsed once, for the binary's own keys.
+    table: Option<toml::Table>,
     /// The message size limit for this run: `--max-size`, else the file's
     /// [`MAX_MESSAGE_SIZE_KEY`], else [`DEFAULT_MAX_MESSAGE_BYTES`].
     pub max_bytes: u64,
@@ -65,8 +67,15 @@ impl Config {
             Err(e) if e.kind() == io::ErrorKind::NotFound => None,
             Err(e) => return Err(format!("{}: cannot read config: {e}", path.display())),
         };
-        let from_file = match &text {
-            Some(t) => max_size_from_text(path, t)?,
+        let table = match &text {
+            Some(t) => Some(
+                t.parse::<toml::Table>()
+                    .map_err(|e| format!("{}: bad config: {e}", path.display()))?,
+            ),
+            None => None,
+        };
+        let from_file = match &table {
+            Some(t) => max_size_from_table(path, t)?,
             None => None,
         };
         let max_bytes = match flag {
@@ -76,6 +85,7 @@ impl Config {
         Ok(Config {
             path: path.to_path_buf(),
             text,
+            table,
             max_bytes,
         })
     }
@@ -88,17 +98,17 @@ impl Config {
     /// The file holding the server's bearer token (`server_token_file`),
     /// `~` expanded; the token itself is never written in the config file.
     pub fn server_token_file(&self) -> Result<Option<PathBuf>, String> {
-        let Some(text) = &self.text else {
-            return Ok(None);
-        };
-        let table: toml::Table = text
-            .parse()
-            .map_err(|e| format!("{}: bad config: {e}", self.path.display()))?;
-        match table.get(SERVER_TOKEN_FILE_KEY) {
+        self.path_key(SERVER_TOKEN_FILE_KEY)
+    }
+
+    /// The file path a top-level `key` names, `~` expanded; a value that
+    /// is not a string is an error naming the file and the key.
+    fn path_key(&self, key: &str) -> Result<Option<PathBuf>, String> {
+        match self.table.as_ref().and_then(|t| t.get(key)) {
             None => Ok(None),
             Some(toml::Value::String(s)) => Ok(Some(expand_home(s))),
             Some(v) => Err(format!(
-                "{}: {SERVER_TOKEN_FILE_KEY} must be a file path, not {v}",
+                "{}: {key} must be a file path, not {v}",
                 self.path.display()
             )),
         }
@@ -130,13 +140,7 @@ impl Config {
     /// `[[servers]]` entry names it (paths compared after resolving links
     /// and `~`). A malformed entry is an error naming the file.
     pub fn server_for(&self, root: &Path) -> Result<Option<ServerFor>, String> {
-        let Some(text) = &self.text else {
-            return Ok(None);
-        };
-        let table: toml::Table = text
-            .parse()
-            .map_err(|e| format!("{}: bad config: {e}", self.path.display()))?;
-        let Some(entries) = table.get(SERVERS_KEY) else {
+        let Some(entries) = self.table.as_ref().and_then(|t| t.get(SERVERS_KEY)) else {
             return Ok(None);
         };
         let bad = |what: &str| {
@@ -194,28 +198,12 @@ impl Config {
     /// The file of agents' tokens (`agent_tokens_file`, `~` expanded): a
     /// TOML table `AgentName = "registration token"`.
     pub fn agent_tokens_file(&self) -> Result<Option<PathBuf>, String> {
-        let Some(text) = &self.text else {
-            return Ok(None);
-        };
-        let table: toml::Table = text
-            .parse()
-            .map_err(|e| format!("{}: bad config: {e}", self.path.display()))?;
-        match table.get(AGENT_TOKENS_FILE_KEY) {
-            None => Ok(None),
-            Some(toml::Value::String(s)) => Ok(Some(expand_home(s))),
-            Some(v) => Err(format!(
-                "{}: {AGENT_TOKENS_FILE_KEY} must be a file path, not {v}",
-                self.path.display()
-            )),
-        }
+        self.path_key(AGENT_TOKENS_FILE_KEY)
     }
 }
 
-/// The limit a config file's text sets, if any.
-fn max_size_from_text(path: &Path, text: &str) -> Result<Option<u64>, String> {
-    let table: toml::Table = text
-        .parse()
-        .map_err(|e| format!("{}: bad config: {e}", path.display()))?;
+/// The limit a config file's table sets, if any.
+fn max_size_from_table(path: &Path, table: &toml::Table) -> Result<Option<u64>, String> {
     match table.get(MAX_MESSAGE_SIZE_KEY) {
         None => Ok(None),
         Some(toml::Value::Integer(i)) if *i > 0 => Ok(Some(*i as u64)),
