@@ -147,11 +147,10 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
     }
     let threads = parallel::cores();
     let inline = inputs.len() <= CHUNK || threads == 1;
-    // Rendering inline, big writes: a 10 MB body goes out in a few dozen
-    // system calls. Chunks rendered by workers are already big writes:
-    // a small buffer lets them go straight out instead of being copied.
-    let capacity = if inline { 256 * 1024 } else { 16 * 1024 };
-    let mut out = io::BufWriter::with_capacity(capacity, super::raw_stdout());
+    // Every input is rendered into memory first (a worker's chunk, or one
+    // reused buffer inline), so what reaches the writer is big writes that
+    // go straight out; the buffer only gathers the small ones.
+    let mut out = io::BufWriter::with_capacity(16 * 1024, super::raw_stdout());
     if format == Format::Json {
         write_out(&mut out, b"[")?;
     }
@@ -163,12 +162,15 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
     };
     let mut unreadable = 0usize;
     if inline {
-        // Few inputs (one big file, stdin): rendered straight into the
-        // output buffer on this thread, never held whole in memory.
+        // Few inputs (one big file, stdin): rendered on this thread, one
+        // at a time, each written out whole before the next is read.
         let mut worker = Worker::default();
+        let mut rendered = Vec::new();
         for input in &inputs {
+            rendered.clear();
             let result =
-                render_input(&mut worker, input, &settings, &mut out).map_err(write_error)?;
+                render_input(&mut worker, input, &settings, &mut rendered).map_err(write_error)?;
+            write_out(&mut out, &rendered)?;
             if let Err(f) = result {
                 report(&mut out, input, f, &mut unreadable)?;
             }
@@ -325,13 +327,13 @@ fn source_of<'b>(buf: &'b mut String, name: &str, line: u32) -> &'b str {
     buf
 }
 
-/// Reads, parses and renders one input into `out`. The outer error is
-/// `out` failing; the inner one is the input's.
+/// Reads, parses and renders one input at the end of `out`. The outer
+/// error is the rendering failing; the inner one is the input's.
 fn render_input(
     worker: &mut Worker,
     input: &Input,
     settings: &Settings,
-    out: &mut impl Write,
+    out: &mut Vec<u8>,
 ) -> io::Result<Result<(), Failure>> {
     let Worker {
         reader,
@@ -404,8 +406,9 @@ fn render_input(
                 serde_json::to_writer_pretty(&mut *out, &located)?;
             }
             Format::Jsonl => {
-                json::to_writer(out, &located)?;
-                out.write_all(b"\n")?;
+                // The body is the text the sections are slices of.
+                json::to_vec(out, &located, &m.body)?;
+                out.push(b'\n');
             }
             Format::Text => write_text(out, &located)?,
             Format::Aof => {

@@ -1,45 +1,112 @@
 //! Compact JSON for `amail parse --format jsonl`, byte for byte what
-//! `serde_json::to_writer` prints, with a faster string escaper.
+//! `serde_json::to_writer` prints, with a faster string escaper, and a
+//! long text escaped once however often it is printed.
 //!
 //! Almost all of a message's JSON is its body, printed twice (as `body`
-//! and usually again inside `parsed`), and serde_json escapes a string one
-//! byte at a time through a table: on a 10.8 MB body that loop was two
-//! thirds of the whole process. Here strings are scanned eight bytes at a
-//! time for the three things JSON must escape (control characters, `"`
-//! and `\`), and the runs between are copied whole. Everything else
-//! mirrors serde_json's compact output; numbers other than integers are
-//! handed to serde_json itself, so they cannot drift.
+//! and usually again, whole or in part, inside `parsed`), and serde_json
+//! escapes a string one byte at a time through a table: on a 10.8 MB body
+//! that loop was two thirds of the whole process. Here:
 //!
-//! The output is checked against serde_json on every message of the test
-//! corpora (`tests` below, and the `tests/cli/parse.rs` tests through the binary).
+//! - Strings are scanned sixteen bytes at a time for the three things JSON
+//!   must escape (control characters, `"` and `\`), with a plain loop
+//!   LLVM turns into a few SSE2 compares, and the clean runs between are
+//!   copied whole.
+//! - Output goes into one `Vec<u8>`, not through `io::Write`: a body with
+//!   an escape every 30 bytes made a buffered-writer call for each run
+//!   and each escape.
+//! - A string that is a slice of the message's body (a section such as a
+//!   `## Summary` is borrowed from it) is not escaped again: its escaped
+//!   bytes are copied from where the body's were written. Escaping is
+//!   byte by byte and context free, so the escaped slice is a slice of
+//!   the escaped body; only where it starts and ends has to be counted.
+//!
+//! Everything else mirrors serde_json's compact output; numbers other than
+//! integers are handed to serde_json itself, so they cannot drift. The
+//! output is checked against serde_json on every message of the test
+//! corpora (`tests` below, and the `tests/cli/parse.rs` tests through the
+//! binary) and on arbitrary strings (a property test).
 
 use std::fmt;
-use std::io;
+use std::ops::Range;
 
 use serde::ser::{self, Serialize};
 
 type Error = serde_json::Error;
 type Result<T> = std::result::Result<T, Error>;
 
-/// Writes `value` as compact JSON to `out`, exactly as
-/// `serde_json::to_writer` would.
-pub fn to_writer<W: io::Write, T: ?Sized + Serialize>(out: &mut W, value: &T) -> Result<()> {
-    value.serialize(&mut Serializer { out })
+/// Appends `value` as compact JSON to `out`, exactly as
+/// `serde_json::to_writer` would write it. `shared` is the text other
+/// strings of `value` may be slices of (the message's body): once it has
+/// been written, such slices are copied from its escaped bytes.
+pub fn to_vec<T: ?Sized + Serialize>(out: &mut Vec<u8>, value: &T, shared: &str) -> Result<()> {
+    value.serialize(&mut Serializer {
+        out,
+        shared: Shared {
+            text: shared,
+            escaped: None,
+        },
+    })
 }
 
-struct Serializer<'w, W> {
-    out: &'w mut W,
+struct Serializer<'w, 's> {
+    out: &'w mut Vec<u8>,
+    shared: Shared<'s>,
 }
 
-impl<W: io::Write> Serializer<'_, W> {
+/// The text whose slices are escaped once, and where in the output its
+/// escaped form is once it has been written.
+struct Shared<'s> {
+    text: &'s str,
+    escaped: Option<Range<usize>>,
+}
+
+/// Strings shorter than this are escaped, not looked up: the lookup and
+/// the counting would cost more than the escaping.
+const SHARE_MIN: usize = 256;
+
+impl Serializer<'_, '_> {
     fn raw(&mut self, b: &[u8]) -> Result<()> {
-        self.out.write_all(b).map_err(Error::io)
+        self.out.extend_from_slice(b);
+        Ok(())
     }
 
     fn string(&mut self, s: &str) -> Result<()> {
-        self.raw(b"\"")?;
-        write_escaped(self.out, s).map_err(Error::io)?;
-        self.raw(b"\"")
+        self.out.push(b'"');
+        if !(s.len() >= SHARE_MIN && self.copy_shared(s)) {
+            let start = self.out.len();
+            escape_into(self.out, s);
+            let text = self.shared.text;
+            if self.shared.escaped.is_none()
+                && s.len() == text.len()
+                && std::ptr::eq(s.as_ptr(), text.as_ptr())
+            {
+                self.shared.escaped = Some(start..self.out.len());
+            }
+        }
+        self.out.push(b'"');
+        Ok(())
+    }
+
+    /// Writes `s` from the escaped shared text if it is a slice of it
+    /// (its bytes lie inside the shared text's: two live strings cannot
+    /// overlap otherwise). `false`: not a slice, or the shared text not
+    /// written yet; nothing written.
+    fn copy_shared(&mut self, s: &str) -> bool {
+        let Some(escaped) = self.shared.escaped.clone() else {
+            return false;
+        };
+        let text = self.shared.text.as_bytes();
+        let (t, a) = (text.as_ptr() as usize, s.as_ptr() as usize);
+        if a < t || a + s.len() > t + text.len() {
+            return false;
+        }
+        let from = a - t;
+        let to = from + s.len();
+        let len = escaped.len();
+        let range = escaped.start + escaped_offset(text, len, from)
+            ..escaped.start + escaped_offset(text, len, to);
+        self.out.extend_from_within(range);
+        true
     }
 
     /// Integers as serde_json prints them: through `itoa`, as it does.
@@ -54,18 +121,15 @@ impl<W: io::Write> Serializer<'_, W> {
     }
 }
 
-/// The two-character escapes; the other control characters are `\u00XX`.
-fn short_escape(b: u8) -> Option<&'static [u8]> {
-    Some(match b {
-        b'"' => b"\\\"",
-        b'\\' => b"\\\\",
-        b'\n' => b"\\n",
-        b'\r' => b"\\r",
-        b'\t' => b"\\t",
-        0x08 => b"\\b",
-        0x0c => b"\\f",
-        _ => return None,
-    })
+/// Where byte `i` of `text` starts in its escaped form (`escaped_len`
+/// bytes long), counted from the nearer end: a section near the end of a
+/// long body costs a count over its few bytes to either end.
+fn escaped_offset(text: &[u8], escaped_len: usize, i: usize) -> usize {
+    if i <= text.len() - i {
+        i + growth(&text[..i])
+    } else {
+        escaped_len - (text.len() - i) - growth(&text[i..])
+    }
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -84,26 +148,8 @@ fn escape_bits(w: u64) -> u64 {
     (control | quote | slash) & HIGHS
 }
 
-/// The index of the first byte at or after `start` that must be escaped.
-#[inline]
-fn next_escape(bytes: &[u8], start: usize) -> Option<usize> {
-    let rest = &bytes[start..];
-    // Sixteen bytes a step (two words, one test): escapes are rare.
-    let mut blocks = rest.chunks_exact(16);
-    for (k, block) in (&mut blocks).enumerate() {
-        let (a, b) = block.split_at(8);
-        let (a, b) = (escape_bits(word(a)), escape_bits(word(b)));
-        if a | b != 0 {
-            let (at, bits) = if a != 0 { (0, a) } else { (8, b) };
-            return Some(start + k * 16 + at + first_byte(bits));
-        }
-    }
-    let tail = blocks.remainder();
-    tail_escape(tail).map(|i| bytes.len() - tail.len() + i)
-}
-
-/// [`next_escape`] on fewer than 16 bytes (most keys and values): two
-/// overlapping loads rather than a loop. Where they overlap the first one
+/// The first byte of `t`, fewer than 16 bytes (most keys and values), that
+/// must be escaped: two overlapping loads rather than a loop. Where they overlap the first one
 /// found nothing, so the second one's first hit is the first hit.
 #[inline]
 fn tail_escape(t: &[u8]) -> Option<usize> {
@@ -145,59 +191,196 @@ fn first_byte(bits: u64) -> usize {
     (bits.trailing_zeros() / 8) as usize
 }
 
-/// The contents of a JSON string (without the quotes), escaped as
-/// serde_json escapes them.
-pub fn write_escaped(out: &mut impl io::Write, s: &str) -> io::Result<()> {
-    let bytes = s.as_bytes();
-    let mut start = 0;
-    while let Some(i) = next_escape(bytes, start) {
-        out.write_all(&bytes[start..i])?;
-        let b = bytes[i];
-        match short_escape(b) {
-            Some(short) => out.write_all(short)?,
-            None => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.write_all(&[
-                    b'\\',
-                    b'u',
-                    b'0',
-                    b'0',
-                    HEX[usize::from(b >> 4)],
-                    HEX[usize::from(b & 0xf)],
-                ])?
-            }
-        }
-        start = i + 1;
+/// The second character of the two-character escapes; the other control
+/// characters are `\u00XX`.
+#[inline(always)]
+fn short_escape(b: u8) -> Option<u8> {
+    Some(match b {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        b'\n' => b'n',
+        b'\r' => b'r',
+        b'\t' => b't',
+        0x08 => b'b',
+        0x0c => b'f',
+        _ => return None,
+    })
+}
+
+/// Appends the escape of `b`, a byte JSON must escape, as serde_json
+/// writes it. Both forms are fixed-size copies, not `memcpy` calls.
+#[inline(always)]
+fn push_escape(out: &mut Vec<u8>, b: u8) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    match short_escape(b) {
+        Some(c) => out.extend_from_slice(&[b'\\', c]),
+        None => out.extend_from_slice(&[
+            b'\\',
+            b'u',
+            b'0',
+            b'0',
+            HEX[usize::from(b >> 4)],
+            HEX[usize::from(b & 0xf)],
+        ]),
     }
-    out.write_all(&bytes[start..])
+}
+
+/// How many bytes escaping `bytes` adds.
+fn growth(bytes: &[u8]) -> usize {
+    let mut n = 0;
+    for_each_escape(bytes, |_, b| {
+        n += if short_escape(b).is_some() { 1 } else { 5 }
+    });
+    n
+}
+
+/// Whether JSON must escape `b`. Written without short-circuits so that
+/// the loop in [`block_flags`] compiles to vector compares.
+#[inline(always)]
+fn must_escape(b: u8) -> bool {
+    (b < 0x20) | (b == b'"') | (b == b'\\')
+}
+
+/// The high bit of each byte of the sixteen at `at` that must be escaped.
+/// LLVM turns the loop into a handful of SSE2 instructions (`pminub`,
+/// `pcmpeqb`, `por`) for all sixteen bytes at once: the crate forbids
+/// `unsafe`, so there are no intrinsics, but the plain loop gets the same
+/// code. (Each flag is built as `0xff`, what the compare gives, then
+/// masked: asking for `0x80` directly made LLVM test the bytes one by one.)
+#[inline(always)]
+fn block_flags(bytes: &[u8], at: usize) -> u128 {
+    let block: &[u8; 16] = match bytes.get(at..at + 16).map(<&[u8; 16]>::try_from) {
+        Some(Ok(b)) => b,
+        _ => return 0,
+    };
+    let mut flags = [0u8; 16];
+    for (f, &b) in flags.iter_mut().zip(block) {
+        *f = if must_escape(b) { 0xff } else { 0 };
+    }
+    u128::from_le_bytes(flags) & (u128::MAX / 0xff * 0x80)
+}
+
+/// Calls `f(i, byte)` for each byte of `bytes` JSON must escape, in order.
+#[inline(always)]
+fn for_each_escape(bytes: &[u8], mut f: impl FnMut(usize, u8)) {
+    let n = bytes.len();
+    if n < 16 {
+        let mut at = 0;
+        while let Some(i) = tail_escape(&bytes[at..]) {
+            f(at + i, bytes[at + i]);
+            at += i + 1;
+        }
+        return;
+    }
+    let mut base = 0;
+    loop {
+        let (at, mut bits) = if base + 16 <= n {
+            (base, block_flags(bytes, base))
+        } else if base < n {
+            // The last sixteen bytes, overlapping some already scanned,
+            // whose flags are dropped.
+            let last = n - 16;
+            let seen = (base - last) * 8;
+            (last, block_flags(bytes, last) >> seen << seen)
+        } else {
+            break;
+        };
+        while bits != 0 {
+            let i = at + (bits.trailing_zeros() / 8) as usize;
+            f(i, bytes[i]);
+            bits &= bits - 1;
+        }
+        base += 16;
+    }
+}
+
+/// Appends `bytes[start..end]`, clean bytes. A short run (most of them,
+/// in prose with quotes) is copied as a whole sixteen-byte block and the
+/// excess cut off, a fixed-size copy rather than a `memcpy` call.
+#[inline(always)]
+fn copy_run(out: &mut Vec<u8>, bytes: &[u8], start: usize, end: usize) {
+    let len = end - start;
+    if len < 16 {
+        if let Some(Ok(block)) = bytes.get(start..start + 16).map(<&[u8; 16]>::try_from) {
+            let at = out.len();
+            out.extend_from_slice(block);
+            out.truncate(at + len);
+            return;
+        }
+    }
+    out.extend_from_slice(&bytes[start..end]);
+}
+
+/// Appends `bytes`, fewer than 16, with fixed-size copies (two
+/// overlapping words) rather than a `memcpy` call: most keys and values
+/// are this short, and the call cost more than the copy.
+#[inline(always)]
+fn push_short(out: &mut Vec<u8>, bytes: &[u8]) {
+    let n = bytes.len();
+    let mut block = [0u8; 16];
+    if n >= 8 {
+        block[..8].copy_from_slice(&bytes[..8]);
+        block[n - 8..n].copy_from_slice(&bytes[n - 8..]);
+    } else if n >= 4 {
+        block[..4].copy_from_slice(&bytes[..4]);
+        block[n - 4..n].copy_from_slice(&bytes[n - 4..]);
+    } else {
+        for (b, &c) in block.iter_mut().zip(bytes) {
+            *b = c;
+        }
+    }
+    let at = out.len();
+    out.extend_from_slice(&block);
+    out.truncate(at + n.min(16));
+}
+
+/// Appends the contents of a JSON string (without the quotes), escaped
+/// as serde_json escapes them.
+pub fn escape_into(out: &mut Vec<u8>, s: &str) {
+    let bytes = s.as_bytes();
+    if bytes.len() < 16 {
+        let mut start = 0;
+        while let Some(i) = tail_escape(&bytes[start..]) {
+            push_short(out, &bytes[start..start + i]);
+            push_escape(out, bytes[start + i]);
+            start += i + 1;
+        }
+        push_short(out, &bytes[start..]);
+        return;
+    }
+    out.reserve(bytes.len() + 16);
+    let mut start = 0;
+    for_each_escape(bytes, |i, b| {
+        copy_run(out, bytes, start, i);
+        push_escape(out, b);
+        start = i + 1;
+    });
+    out.extend_from_slice(&bytes[start..]);
 }
 
 /// `collect_str` without building the string: each piece the `Display`
 /// impl writes is escaped as it comes, as serde_json does.
-struct EscapingAdapter<'a, W> {
-    out: &'a mut W,
-    error: Option<io::Error>,
+struct EscapingAdapter<'a> {
+    out: &'a mut Vec<u8>,
 }
 
-impl<W: io::Write> fmt::Write for EscapingAdapter<'_, W> {
+impl fmt::Write for EscapingAdapter<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        write_escaped(self.out, s).map_err(|e| {
-            self.error = Some(e);
-            fmt::Error
-        })
+        escape_into(self.out, s);
+        Ok(())
     }
 }
 
-impl<'a, 'w, W: io::Write> ser::Serializer for &'a mut Serializer<'w, W> {
+impl<'a, 'w, 's> ser::Serializer for &'a mut Serializer<'w, 's> {
     type Ok = ();
     type Error = Error;
-    type SerializeSeq = Compound<'a, 'w, W>;
-    type SerializeTuple = Compound<'a, 'w, W>;
-    type SerializeTupleStruct = Compound<'a, 'w, W>;
-    type SerializeTupleVariant = Compound<'a, 'w, W>;
-    type SerializeMap = Compound<'a, 'w, W>;
-    type SerializeStruct = Compound<'a, 'w, W>;
-    type SerializeStructVariant = Compound<'a, 'w, W>;
+    type SerializeSeq = Compound<'a, 'w, 's>;
+    type SerializeTuple = Compound<'a, 'w, 's>;
+    type SerializeTupleStruct = Compound<'a, 'w, 's>;
+    type SerializeTupleVariant = Compound<'a, 'w, 's>;
+    type SerializeMap = Compound<'a, 'w, 's>;
+    type SerializeStruct = Compound<'a, 'w, 's>;
+    type SerializeStructVariant = Compound<'a, 'w, 's>;
 
     fn serialize_bool(self, v: bool) -> Result<()> {
         self.raw(if v { b"true" } else { b"false" })
@@ -352,13 +535,11 @@ impl<'a, 'w, W: io::Write> ser::Serializer for &'a mut Serializer<'w, W> {
         self.raw(b"\"")?;
         let mut adapter = EscapingAdapter {
             out: &mut *self.out,
-            error: None,
         };
         if fmt::write(&mut adapter, format_args!("{value}")).is_err() {
-            return Err(match adapter.error {
-                Some(e) => Error::io(e),
-                None => ser::Error::custom("a Display implementation returned an error"),
-            });
+            return Err(ser::Error::custom(
+                "a Display implementation returned an error",
+            ));
         }
         self.raw(b"\"")
     }
@@ -366,13 +547,13 @@ impl<'a, 'w, W: io::Write> ser::Serializer for &'a mut Serializer<'w, W> {
 
 /// A sequence, map or struct being written: commas between the items,
 /// `close` at the end.
-pub struct Compound<'a, 'w, W> {
-    ser: &'a mut Serializer<'w, W>,
+pub struct Compound<'a, 'w, 's> {
+    ser: &'a mut Serializer<'w, 's>,
     first: bool,
     close: &'static [u8],
 }
 
-impl<W: io::Write> Compound<'_, '_, W> {
+impl Compound<'_, '_, '_> {
     fn comma(&mut self) -> Result<()> {
         if self.first {
             self.first = false;
@@ -399,7 +580,7 @@ impl<W: io::Write> Compound<'_, '_, W> {
     }
 }
 
-impl<W: io::Write> ser::SerializeSeq for Compound<'_, '_, W> {
+impl ser::SerializeSeq for Compound<'_, '_, '_> {
     type Ok = ();
     type Error = Error;
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
@@ -410,7 +591,7 @@ impl<W: io::Write> ser::SerializeSeq for Compound<'_, '_, W> {
     }
 }
 
-impl<W: io::Write> ser::SerializeTuple for Compound<'_, '_, W> {
+impl ser::SerializeTuple for Compound<'_, '_, '_> {
     type Ok = ();
     type Error = Error;
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
@@ -421,7 +602,7 @@ impl<W: io::Write> ser::SerializeTuple for Compound<'_, '_, W> {
     }
 }
 
-impl<W: io::Write> ser::SerializeTupleStruct for Compound<'_, '_, W> {
+impl ser::SerializeTupleStruct for Compound<'_, '_, '_> {
     type Ok = ();
     type Error = Error;
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
@@ -432,7 +613,7 @@ impl<W: io::Write> ser::SerializeTupleStruct for Compound<'_, '_, W> {
     }
 }
 
-impl<W: io::Write> ser::SerializeTupleVariant for Compound<'_, '_, W> {
+impl ser::SerializeTupleVariant for Compound<'_, '_, '_> {
     type Ok = ();
     type Error = Error;
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
@@ -443,7 +624,7 @@ impl<W: io::Write> ser::SerializeTupleVariant for Compound<'_, '_, W> {
     }
 }
 
-impl<W: io::Write> ser::SerializeMap for Compound<'_, '_, W> {
+impl ser::SerializeMap for Compound<'_, '_, '_> {
     type Ok = ();
     type Error = Error;
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
@@ -461,7 +642,7 @@ impl<W: io::Write> ser::SerializeMap for Compound<'_, '_, W> {
     }
 }
 
-impl<W: io::Write> ser::SerializeStruct for Compound<'_, '_, W> {
+impl ser::SerializeStruct for Compound<'_, '_, '_> {
     type Ok = ();
     type Error = Error;
     fn serialize_field<T: ?Sized + Serialize>(
@@ -476,7 +657,7 @@ impl<W: io::Write> ser::SerializeStruct for Compound<'_, '_, W> {
     }
 }
 
-impl<W: io::Write> ser::SerializeStructVariant for Compound<'_, '_, W> {
+impl ser::SerializeStructVariant for Compound<'_, '_, '_> {
     type Ok = ();
     type Error = Error;
     fn serialize_field<T: ?Sized + Serialize>(
@@ -493,11 +674,11 @@ impl<W: io::Write> ser::SerializeStructVariant for Compound<'_, '_, W> {
 
 /// A map key: strings as they are; integers, booleans and chars quoted,
 /// as serde_json does; anything else is refused as serde_json refuses it.
-struct MapKey<'a, 'w, W> {
-    ser: &'a mut Serializer<'w, W>,
+struct MapKey<'a, 'w, 's> {
+    ser: &'a mut Serializer<'w, 's>,
 }
 
-impl<W: io::Write> MapKey<'_, '_, W> {
+impl MapKey<'_, '_, '_> {
     fn quoted(self, v: impl itoa::Integer) -> Result<()> {
         self.ser.raw(b"\"")?;
         self.ser.integer(v)?;
@@ -509,7 +690,7 @@ fn key_must_be_a_string() -> Error {
     ser::Error::custom("key must be a string")
 }
 
-impl<W: io::Write> ser::Serializer for MapKey<'_, '_, W> {
+impl ser::Serializer for MapKey<'_, '_, '_> {
     type Ok = ();
     type Error = Error;
     type SerializeSeq = ser::Impossible<(), Error>;
@@ -649,7 +830,7 @@ mod tests {
 
     fn ours<T: Serialize>(v: &T) -> String {
         let mut out = Vec::new();
-        to_writer(&mut out, v).unwrap();
+        to_vec(&mut out, v, "").unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -661,8 +842,8 @@ mod tests {
     fn every_byte_escapes_as_serde_json_does() {
         let all: String = (0u8..=0x7f).map(char::from).collect();
         same(&all);
-        // At every offset and length, so the word scan, the tail scan and
-        // the lowest-byte logic all meet each escape.
+        // At every offset and length, so the block scan and the padded
+        // tail both meet each escape.
         let text = "ab\"c\\d\u{1}e\u{1f}f\tg\nh\u{7f}i é😀 j\u{0}k  ";
         for start in 0..text.len() {
             for end in start..=text.len() {
@@ -678,7 +859,7 @@ mod tests {
     #[test]
     fn escapes_in_long_strings_match_serde_json() {
         // Every escape kind at every position of strings long enough for
-        // the sixteen-byte steps and the tail, one escape or two.
+        // the sixteen-byte blocks and the tail, one escape or two.
         for esc in ['"', '\\', '\n', '\u{1}', '\u{1f}'] {
             for len in [15, 16, 17, 31, 32, 33, 47, 64, 65, 100] {
                 for at in 0..len {
@@ -773,5 +954,70 @@ mod tests {
                 .into_iter()
                 .collect::<BTreeMap<_, _>>(),
         );
+    }
+
+    /// A message-like value whose later fields are slices of its body,
+    /// as a parsed message's sections are.
+    #[derive(serde::Serialize)]
+    struct Sliced<'a> {
+        before: &'a str,
+        body: &'a str,
+        parts: Vec<&'a str>,
+    }
+
+    /// `value` written with `shared` after some earlier output, as a
+    /// worker's chunk holds the messages before it.
+    fn ours_shared<T: Serialize>(v: &T, shared: &str) -> String {
+        let mut out = b"earlier output\n".to_vec();
+        to_vec(&mut out, v, shared).unwrap();
+        String::from_utf8(out.split_off(15)).unwrap()
+    }
+
+    #[test]
+    fn slices_of_the_body_are_copied_as_serde_json_escapes_them() {
+        let body: String = (0..200)
+            .map(|i| format!("line {i}: \"quoted\"\t\\ é\u{1}\n"))
+            .collect();
+        let n = body.len();
+        let cuts = [0, 1, 16, 300, n / 2, n - 300, n - 1, n];
+        let mut parts = Vec::new();
+        for &a in &cuts {
+            for &b in &cuts {
+                if a <= b && body.is_char_boundary(a) && body.is_char_boundary(b) {
+                    parts.push(&body[a..b]);
+                }
+            }
+        }
+        let v = Sliced {
+            before: &body[n - 400..],
+            body: &body,
+            parts,
+        };
+        assert_eq!(ours_shared(&v, &body), serde_json::to_string(&v).unwrap());
+        // An equal text elsewhere is not a slice: escaped on its own.
+        let copy = body.clone();
+        assert_eq!(ours_shared(&v, &copy), serde_json::to_string(&v).unwrap());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_string_escapes_as_serde_json_does(
+            s in "(?s)[a-z \"\\\\\\x00-\\x1f\\x7f-\\u{3ff}😀]{0,80}|.{0,300}"
+        ) {
+            proptest::prop_assert_eq!(ours(&s), serde_json::to_string(&s).unwrap());
+        }
+
+        #[test]
+        fn any_slice_of_the_body_is_written_as_serde_json_writes_it(
+            body in "(?s)[a-z \"\\\\\\x00-\\x1f é]{0,700}",
+            cuts in proptest::collection::vec((0usize..800, 0usize..800), 0..6),
+        ) {
+            let parts: Vec<&str> = cuts
+                .iter()
+                .filter_map(|&(a, b)| body.get(a.min(b)..a.max(b)))
+                .collect();
+            let v = Sliced { before: "", body: &body, parts };
+            proptest::prop_assert_eq!(ours_shared(&v, &body), serde_json::to_string(&v).unwrap());
+        }
     }
 }
