@@ -168,8 +168,8 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
         let mut rendered = Vec::new();
         for input in &inputs {
             rendered.clear();
-            let result =
-                render_input(&mut worker, input, &settings, &mut rendered).map_err(write_error)?;
+            let result = render_input(&mut worker, input, &settings, &mut rendered, Some(&mut out))
+                .map_err(write_error)?;
             write_out(&mut out, &rendered)?;
             if let Err(f) = result {
                 report(&mut out, input, f, &mut unreadable)?;
@@ -189,7 +189,9 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
                 chunk.failures.clear();
                 for (i, input) in part.iter().enumerate() {
                     // Writing into a Vec cannot fail.
-                    if let Ok(Err(f)) = render_input(worker, input, &settings, &mut chunk.bytes) {
+                    if let Ok(Err(f)) =
+                        render_input(worker, input, &settings, &mut chunk.bytes, None)
+                    {
                         let fatal = !matches!(f, Failure::Unreadable(_) | Failure::NotMail(_));
                         chunk.failures.push((chunk.bytes.len(), first + i, f));
                         if fatal {
@@ -327,13 +329,16 @@ fn source_of<'b>(buf: &'b mut String, name: &str, line: u32) -> &'b str {
     buf
 }
 
-/// Reads, parses and renders one input at the end of `out`. The outer
-/// error is the rendering failing; the inner one is the input's.
+/// Reads, parses and renders one input at the end of `out`. With a
+/// `sink`, a huge message's output goes to it in pieces as it is rendered
+/// (whatever `out` held first goes before them). The outer error is the
+/// rendering or the sink failing; the inner one is the input's.
 fn render_input(
     worker: &mut Worker,
     input: &Input,
     settings: &Settings,
     out: &mut Vec<u8>,
+    mut sink: Option<&mut dyn Write>,
 ) -> io::Result<Result<(), Failure>> {
     let Worker {
         reader,
@@ -407,7 +412,9 @@ fn render_input(
             }
             Format::Jsonl => {
                 // The body is the text the sections are slices of.
-                json::to_vec(out, &located, &m.body)?;
+                // (Reborrowed for this message, the object lifetime shortened.)
+                let sink = sink.as_mut().map(|s| &mut **s as &mut dyn Write);
+                json::to_vec(out, sink, &located, &m.body)?;
                 out.push(b'\n');
             }
             Format::Text => write_text(out, &located)?,

@@ -27,6 +27,7 @@
 //! binary) and on arbitrary strings (a property test).
 
 use std::fmt;
+use std::io;
 use std::ops::Range;
 
 use serde::ser::{self, Serialize};
@@ -38,9 +39,22 @@ type Result<T> = std::result::Result<T, Error>;
 /// `serde_json::to_writer` would write it. `shared` is the text other
 /// strings of `value` may be slices of (the message's body): once it has
 /// been written, such slices are copied from its escaped bytes.
-pub fn to_vec<T: ?Sized + Serialize>(out: &mut Vec<u8>, value: &T, shared: &str) -> Result<()> {
+///
+/// With a `sink`, `out` is written to it and emptied whenever it passes
+/// [`FLUSH_AT`], so a huge body goes out in pieces through one small
+/// buffer instead of growing `out` to its size: fresh memory costs a page
+/// fault per 4 KiB (about 3.4 µs each on the machines measured, 0.85 ms a
+/// MB), more than escaping the bytes. A slice of a body that has gone out
+/// is then escaped again.
+pub fn to_vec<'w, T: ?Sized + Serialize>(
+    out: &'w mut Vec<u8>,
+    sink: Option<&'w mut dyn io::Write>,
+    value: &T,
+    shared: &str,
+) -> Result<()> {
     value.serialize(&mut Serializer {
         out,
+        sink,
         shared: Shared {
             text: shared,
             escaped: None,
@@ -48,8 +62,14 @@ pub fn to_vec<T: ?Sized + Serialize>(out: &mut Vec<u8>, value: &T, shared: &str)
     })
 }
 
+/// How much output is gathered before it goes to the sink, and how much
+/// of a long string is escaped between two looks at that.
+pub const FLUSH_AT: usize = 256 * 1024;
+const SEGMENT: usize = 64 * 1024;
+
 struct Serializer<'w, 's> {
     out: &'w mut Vec<u8>,
+    sink: Option<&'w mut dyn io::Write>,
     shared: Shared<'s>,
 }
 
@@ -74,9 +94,18 @@ impl Serializer<'_, '_> {
         self.out.push(b'"');
         if !(s.len() >= SHARE_MIN && self.copy_shared(s)) {
             let start = self.out.len();
-            escape_into(self.out, s);
+            let mut flushed = false;
+            if s.len() > SEGMENT && self.sink.is_some() {
+                for segment in s.as_bytes().chunks(SEGMENT) {
+                    escape_bytes(self.out, segment);
+                    flushed |= self.flush_if_full()?;
+                }
+            } else {
+                escape_into(self.out, s);
+            }
             let text = self.shared.text;
-            if self.shared.escaped.is_none()
+            if !flushed
+                && self.shared.escaped.is_none()
                 && s.len() == text.len()
                 && std::ptr::eq(s.as_ptr(), text.as_ptr())
             {
@@ -85,6 +114,22 @@ impl Serializer<'_, '_> {
         }
         self.out.push(b'"');
         Ok(())
+    }
+
+    /// Sends the output gathered so far to the sink if it is past
+    /// [`FLUSH_AT`]; `true` if it did (the escaped shared text, if any,
+    /// went with it).
+    fn flush_if_full(&mut self) -> Result<bool> {
+        let Some(sink) = self.sink.as_mut() else {
+            return Ok(false);
+        };
+        if self.out.len() < FLUSH_AT {
+            return Ok(false);
+        }
+        sink.write_all(self.out).map_err(Error::io)?;
+        self.out.clear();
+        self.shared.escaped = None;
+        Ok(true)
     }
 
     /// Writes `s` from the escaped shared text if it is a slice of it
@@ -337,7 +382,13 @@ fn push_short(out: &mut Vec<u8>, bytes: &[u8]) {
 /// Appends the contents of a JSON string (without the quotes), escaped
 /// as serde_json escapes them.
 pub fn escape_into(out: &mut Vec<u8>, s: &str) {
-    let bytes = s.as_bytes();
+    escape_bytes(out, s.as_bytes());
+}
+
+/// [`escape_into`] on bytes: escaping is byte by byte (UTF-8 sequences
+/// pass through whole), so any piece of a string escapes as the string's
+/// escaped form cut at the same place.
+fn escape_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
     if bytes.len() < 16 {
         let mut start = 0;
         while let Some(i) = tail_escape(&bytes[start..]) {
@@ -830,7 +881,7 @@ mod tests {
 
     fn ours<T: Serialize>(v: &T) -> String {
         let mut out = Vec::new();
-        to_vec(&mut out, v, "").unwrap();
+        to_vec(&mut out, None, v, "").unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -969,7 +1020,7 @@ mod tests {
     /// worker's chunk holds the messages before it.
     fn ours_shared<T: Serialize>(v: &T, shared: &str) -> String {
         let mut out = b"earlier output\n".to_vec();
-        to_vec(&mut out, v, shared).unwrap();
+        to_vec(&mut out, None, v, shared).unwrap();
         String::from_utf8(out.split_off(15)).unwrap()
     }
 
@@ -997,6 +1048,30 @@ mod tests {
         // An equal text elsewhere is not a slice: escaped on its own.
         let copy = body.clone();
         assert_eq!(ours_shared(&v, &copy), serde_json::to_string(&v).unwrap());
+    }
+
+    #[test]
+    fn a_huge_body_streams_through_the_sink_and_its_slices_are_escaped_again() {
+        // Past FLUSH_AT and several segments, with escapes across the
+        // segment edges.
+        let body: String = (0..40_000)
+            .map(|i| format!("{i} \"q\"\t\\ é\u{1}\n"))
+            .collect();
+        assert!(body.len() > FLUSH_AT + 3 * SEGMENT);
+        let n = body.len();
+        let v = Sliced {
+            before: "x",
+            body: &body,
+            parts: vec![&body[n - 1000..], &body[10..SEGMENT + 20], &body],
+        };
+        let mut sink = Vec::new();
+        let mut out = b"earlier\n".to_vec();
+        to_vec(&mut out, Some(&mut sink), &v, &body).unwrap();
+        // Everything went out in order, what was in the buffer first too.
+        assert!(sink.len() >= FLUSH_AT && out.len() < FLUSH_AT + SEGMENT * 6);
+        sink.extend_from_slice(&out);
+        let expected = format!("earlier\n{}", serde_json::to_string(&v).unwrap());
+        assert!(String::from_utf8(sink).unwrap() == expected);
     }
 
     proptest::proptest! {
