@@ -132,6 +132,49 @@ impl Serializer<'_, '_> {
         Ok(true)
     }
 
+    /// `,"key":` (the comma if `comma`), the start of every object member.
+    /// A key (nearly always a field name: short, nothing to escape) goes
+    /// out as one fixed-size block with its closing quote and colon, not
+    /// through [`Serializer::string`]: keys are most of the strings of a
+    /// small message.
+    fn key(&mut self, key: &str, comma: bool) -> Result<()> {
+        let k = key.as_bytes();
+        let n = k.len();
+        if n < 30 {
+            // The key at the start of a block of spaces (fixed offsets:
+            // LLVM vectorizes the checks only then).
+            let mut block = [b' '; 32];
+            if n >= 16 {
+                block[..16].copy_from_slice(&k[..16]);
+                block[n - 16..n].copy_from_slice(&k[n - 16..]);
+            } else {
+                block[..16].copy_from_slice(&short_block(k));
+            }
+            let (lo, hi) = block.split_at(16);
+            if let (Ok(lo), Ok(hi)) = (<&[u8; 16]>::try_from(lo), <&[u8; 16]>::try_from(hi)) {
+                // (Tested apart: OR-ing the two flag words made LLVM
+                // combine them byte by byte.)
+                if flags16(lo) == 0 && (n <= 16 || flags16(hi) == 0) {
+                    block[n] = b'"';
+                    block[n + 1] = b':';
+                    if comma {
+                        self.out.push(b',');
+                    }
+                    self.out.push(b'"');
+                    let at = self.out.len();
+                    self.out.extend_from_slice(&block);
+                    self.out.truncate(at + n + 2);
+                    return Ok(());
+                }
+            }
+        }
+        if comma {
+            self.raw(b",")?;
+        }
+        self.string(key)?;
+        self.raw(b":")
+    }
+
     /// Writes `s` from the escaped shared text if it is a slice of it
     /// (its bytes lie inside the shared text's: two live strings cannot
     /// overlap otherwise). `false`: not a slice, or the shared text not
@@ -175,65 +218,6 @@ fn escaped_offset(text: &[u8], escaped_len: usize, i: usize) -> usize {
     } else {
         escaped_len - (text.len() - i) - growth(&text[i..])
     }
-}
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-/// The high bit of each byte of `w` that must be escaped; exact for the
-/// lowest such byte (higher ones may be false alarms, which the caller
-/// never looks at).
-#[inline]
-fn escape_bits(w: u64) -> u64 {
-    let control = w.wrapping_sub(ONES * 0x20) & !w;
-    let q = w ^ (ONES * u64::from(b'"'));
-    let quote = q.wrapping_sub(ONES) & !q;
-    let s = w ^ (ONES * u64::from(b'\\'));
-    let slash = s.wrapping_sub(ONES) & !s;
-    (control | quote | slash) & HIGHS
-}
-
-/// The first byte of `t`, fewer than 16 bytes (most keys and values), that
-/// must be escaped: two overlapping loads rather than a loop. Where they overlap the first one
-/// found nothing, so the second one's first hit is the first hit.
-#[inline]
-fn tail_escape(t: &[u8]) -> Option<usize> {
-    let n = t.len();
-    if n >= 8 {
-        let a = escape_bits(word(&t[..8]));
-        if a != 0 {
-            return Some(first_byte(a));
-        }
-        let b = escape_bits(word(&t[n - 8..]));
-        (b != 0).then(|| n - 8 + first_byte(b))
-    } else if n >= 4 {
-        let lo = u64::from(half(&t[..4]));
-        let hi = u64::from(half(&t[n - 4..]));
-        let bits = escape_bits(lo | hi << 32);
-        (bits != 0).then(|| match first_byte(bits) {
-            i @ 0..=3 => i,
-            i => i + n - 8,
-        })
-    } else {
-        t.iter().position(|&b| b < 0x20 || b == b'"' || b == b'\\')
-    }
-}
-
-/// Eight bytes as a word, first byte lowest whatever the machine.
-#[inline]
-fn word(b: &[u8]) -> u64 {
-    u64::from_le_bytes(b.try_into().unwrap_or_default())
-}
-
-#[inline]
-fn half(b: &[u8]) -> u32 {
-    u32::from_le_bytes(b.try_into().unwrap_or_default())
-}
-
-/// The byte of the lowest flagged bit.
-#[inline]
-fn first_byte(bits: u64) -> usize {
-    (bits.trailing_zeros() / 8) as usize
 }
 
 /// The second character of the two-character escapes; the other control
@@ -286,18 +270,14 @@ fn must_escape(b: u8) -> bool {
     (b < 0x20) | (b == b'"') | (b == b'\\')
 }
 
-/// The high bit of each byte of the sixteen at `at` that must be escaped.
-/// LLVM turns the loop into a handful of SSE2 instructions (`pminub`,
-/// `pcmpeqb`, `por`) for all sixteen bytes at once: the crate forbids
-/// `unsafe`, so there are no intrinsics, but the plain loop gets the same
-/// code. (Each flag is built as `0xff`, what the compare gives, then
-/// masked: asking for `0x80` directly made LLVM test the bytes one by one.)
+/// The high bit of each byte of `block` that must be escaped. LLVM turns
+/// the loop into a handful of SSE2 instructions (`pminub`, `pcmpeqb`,
+/// `por`) for all sixteen bytes at once: the crate forbids `unsafe`, so
+/// there are no intrinsics, but the plain loop gets the same code. (Each
+/// flag is built as `0xff`, what the compare gives, then masked: asking
+/// for `0x80` directly made LLVM test the bytes one by one.)
 #[inline(always)]
-fn block_flags(bytes: &[u8], at: usize) -> u128 {
-    let block: &[u8; 16] = match bytes.get(at..at + 16).map(<&[u8; 16]>::try_from) {
-        Some(Ok(b)) => b,
-        _ => return 0,
-    };
+fn flags16(block: &[u8; 16]) -> u128 {
     let mut flags = [0u8; 16];
     for (f, &b) in flags.iter_mut().zip(block) {
         *f = if must_escape(b) { 0xff } else { 0 };
@@ -305,15 +285,47 @@ fn block_flags(bytes: &[u8], at: usize) -> u128 {
     u128::from_le_bytes(flags) & (u128::MAX / 0xff * 0x80)
 }
 
+/// [`flags16`] of the sixteen bytes at `at`.
+#[inline(always)]
+fn block_flags(bytes: &[u8], at: usize) -> u128 {
+    match bytes.get(at..at + 16).map(<&[u8; 16]>::try_from) {
+        Some(Ok(block)) => flags16(block),
+        _ => 0,
+    }
+}
+
+/// `bytes`, fewer than sixteen, at the start of a block padded with
+/// spaces (which need no escape), copied as two overlapping words rather
+/// than by a `memcpy` call: most keys and values are this short, and the
+/// call cost more than the copy.
+#[inline(always)]
+fn short_block(bytes: &[u8]) -> [u8; 16] {
+    let n = bytes.len();
+    let mut block = [b' '; 16];
+    if (8..16).contains(&n) {
+        block[..8].copy_from_slice(&bytes[..8]);
+        block[n - 8..n].copy_from_slice(&bytes[n - 8..]);
+    } else if (4..8).contains(&n) {
+        block[..4].copy_from_slice(&bytes[..4]);
+        block[n - 4..n].copy_from_slice(&bytes[n - 4..]);
+    } else {
+        for (b, &c) in block.iter_mut().zip(bytes) {
+            *b = c;
+        }
+    }
+    block
+}
+
 /// Calls `f(i, byte)` for each byte of `bytes` JSON must escape, in order.
 #[inline(always)]
 fn for_each_escape(bytes: &[u8], mut f: impl FnMut(usize, u8)) {
     let n = bytes.len();
     if n < 16 {
-        let mut at = 0;
-        while let Some(i) = tail_escape(&bytes[at..]) {
-            f(at + i, bytes[at + i]);
-            at += i + 1;
+        let mut bits = flags16(&short_block(bytes));
+        while bits != 0 {
+            let i = (bits.trailing_zeros() / 8) as usize;
+            f(i, bytes[i]);
+            bits &= bits - 1;
         }
         return;
     }
@@ -356,29 +368,6 @@ fn copy_run(out: &mut Vec<u8>, bytes: &[u8], start: usize, end: usize) {
     out.extend_from_slice(&bytes[start..end]);
 }
 
-/// Appends `bytes`, fewer than 16, with fixed-size copies (two
-/// overlapping words) rather than a `memcpy` call: most keys and values
-/// are this short, and the call cost more than the copy.
-#[inline(always)]
-fn push_short(out: &mut Vec<u8>, bytes: &[u8]) {
-    let n = bytes.len();
-    let mut block = [0u8; 16];
-    if n >= 8 {
-        block[..8].copy_from_slice(&bytes[..8]);
-        block[n - 8..n].copy_from_slice(&bytes[n - 8..]);
-    } else if n >= 4 {
-        block[..4].copy_from_slice(&bytes[..4]);
-        block[n - 4..n].copy_from_slice(&bytes[n - 4..]);
-    } else {
-        for (b, &c) in block.iter_mut().zip(bytes) {
-            *b = c;
-        }
-    }
-    let at = out.len();
-    out.extend_from_slice(&block);
-    out.truncate(at + n.min(16));
-}
-
 /// Appends the contents of a JSON string (without the quotes), escaped
 /// as serde_json escapes them.
 pub fn escape_into(out: &mut Vec<u8>, s: &str) {
@@ -389,14 +378,26 @@ pub fn escape_into(out: &mut Vec<u8>, s: &str) {
 /// pass through whole), so any piece of a string escapes as the string's
 /// escaped form cut at the same place.
 fn escape_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
-    if bytes.len() < 16 {
-        let mut start = 0;
-        while let Some(i) = tail_escape(&bytes[start..]) {
-            push_short(out, &bytes[start..start + i]);
-            push_escape(out, bytes[start + i]);
-            start += i + 1;
+    let n = bytes.len();
+    if n < 16 {
+        let block = short_block(bytes);
+        let mut bits = flags16(&block);
+        if bits == 0 {
+            // Clean (nearly always): the block, cut to length.
+            let at = out.len();
+            out.extend_from_slice(&block);
+            out.truncate(at + n);
+            return;
         }
-        push_short(out, &bytes[start..]);
+        let mut start = 0;
+        while bits != 0 {
+            let i = (bits.trailing_zeros() / 8) as usize;
+            out.extend_from_slice(&bytes[start..i]);
+            push_escape(out, bytes[i]);
+            start = i + 1;
+            bits &= bits - 1;
+        }
+        out.extend_from_slice(&bytes[start..]);
         return;
     }
     out.reserve(bytes.len() + 16);
@@ -620,9 +621,8 @@ impl Compound<'_, '_, '_> {
     }
 
     fn field<T: ?Sized + Serialize>(&mut self, key: &str, value: &T) -> Result<()> {
-        self.comma()?;
-        self.ser.string(key)?;
-        self.ser.raw(b":")?;
+        let comma = !std::mem::replace(&mut self.first, false);
+        self.ser.key(key, comma)?;
         value.serialize(&mut *self.ser)
     }
 
@@ -679,11 +679,11 @@ impl ser::SerializeMap for Compound<'_, '_, '_> {
     type Ok = ();
     type Error = Error;
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
-        self.comma()?;
+        let comma = !std::mem::replace(&mut self.first, false);
         key.serialize(MapKey {
             ser: &mut *self.ser,
-        })?;
-        self.ser.raw(b":")
+            comma,
+        })
     }
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
         value.serialize(&mut *self.ser)
@@ -723,17 +723,30 @@ impl ser::SerializeStructVariant for Compound<'_, '_, '_> {
     }
 }
 
-/// A map key: strings as they are; integers, booleans and chars quoted,
-/// as serde_json does; anything else is refused as serde_json refuses it.
+/// A map key, written with the comma before it (if `comma`) and the colon
+/// after: strings as they are; integers, booleans and chars quoted, as
+/// serde_json does; anything else is refused as serde_json refuses it.
 struct MapKey<'a, 'w, 's> {
     ser: &'a mut Serializer<'w, 's>,
+    comma: bool,
 }
 
 impl MapKey<'_, '_, '_> {
+    /// The key `write` writes, between the comma and the colon.
+    fn member(self, write: impl FnOnce(&mut Serializer) -> Result<()>) -> Result<()> {
+        if self.comma {
+            self.ser.raw(b",")?;
+        }
+        write(self.ser)?;
+        self.ser.raw(b":")
+    }
+
     fn quoted(self, v: impl itoa::Integer) -> Result<()> {
-        self.ser.raw(b"\"")?;
-        self.ser.integer(v)?;
-        self.ser.raw(b"\"")
+        self.member(|ser| {
+            ser.raw(b"\"")?;
+            ser.integer(v)?;
+            ser.raw(b"\"")
+        })
     }
 }
 
@@ -753,13 +766,13 @@ impl ser::Serializer for MapKey<'_, '_, '_> {
     type SerializeStructVariant = ser::Impossible<(), Error>;
 
     fn serialize_str(self, v: &str) -> Result<()> {
-        self.ser.string(v)
+        self.ser.key(v, self.comma)
     }
     fn serialize_char(self, v: char) -> Result<()> {
-        self.ser.string(v.encode_utf8(&mut [0; 4]))
+        self.ser.key(v.encode_utf8(&mut [0; 4]), self.comma)
     }
     fn serialize_bool(self, v: bool) -> Result<()> {
-        self.ser.raw(if v { b"\"true\"" } else { b"\"false\"" })
+        self.member(|ser| ser.raw(if v { b"\"true\"" } else { b"\"false\"" }))
     }
     fn serialize_i8(self, v: i8) -> Result<()> {
         self.quoted(v)
@@ -792,7 +805,7 @@ impl ser::Serializer for MapKey<'_, '_, '_> {
         self.quoted(v)
     }
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<()> {
-        self.ser.string(variant)
+        self.ser.key(variant, self.comma)
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
@@ -802,7 +815,7 @@ impl ser::Serializer for MapKey<'_, '_, '_> {
         value.serialize(self)
     }
     fn collect_str<T: ?Sized + fmt::Display>(self, value: &T) -> Result<()> {
-        ser::Serializer::collect_str(&mut *self.ser, value)
+        self.member(|ser| ser::Serializer::collect_str(ser, value))
     }
 
     fn serialize_f32(self, _: f32) -> Result<()> {
@@ -979,6 +992,27 @@ mod tests {
     }
 
     #[test]
+    fn keys_of_every_length_match_serde_json() {
+        // Around the one-block key's limits (16 and 30 bytes), clean and
+        // with an escape at either end; first in the object and not.
+        for n in 0..40 {
+            for esc in ["", "\"", "\n", "\\"] {
+                let plain = "k".repeat(n);
+                for key in [
+                    plain.clone(),
+                    format!("{esc}{plain}"),
+                    format!("{plain}{esc}"),
+                ] {
+                    let map: BTreeMap<&str, u8> =
+                        [("", 0), (key.as_str(), 1)].into_iter().collect();
+                    same(&map);
+                    same(&[(key.as_str(), 1)].into_iter().collect::<BTreeMap<_, _>>());
+                }
+            }
+        }
+    }
+
+    #[test]
     fn integers_and_map_keys_match_serde_json() {
         same(&(
             i8::MIN,
@@ -1080,6 +1114,17 @@ mod tests {
             s in "(?s)[a-z \"\\\\\\x00-\\x1f\\x7f-\\u{3ff}😀]{0,80}|.{0,300}"
         ) {
             proptest::prop_assert_eq!(ours(&s), serde_json::to_string(&s).unwrap());
+        }
+
+        #[test]
+        fn any_map_keys_are_written_as_serde_json_writes_them(
+            map in proptest::collection::btree_map(
+                "(?s)[a-z_ \"\\\\\\x00-\\x1f é]{0,40}",
+                proptest::option::of(0u8..3),
+                0..8,
+            )
+        ) {
+            proptest::prop_assert_eq!(ours(&map), serde_json::to_string(&map).unwrap());
         }
 
         #[test]
