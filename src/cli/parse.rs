@@ -427,6 +427,13 @@ fn render_input(
                 }
             }
         }
+        // A file of many messages goes out as it is rendered too.
+        if let Some(sink) = sink.as_mut() {
+            if out.len() >= json::FLUSH_AT {
+                sink.write_all(out)?;
+                out.clear();
+            }
+        }
     }
     Ok(Ok(()))
 }
