@@ -861,6 +861,15 @@ impl Model {
 
     // ---- counts for the status bar ---------------------------------------
 
+    /// Files read and files in all while a load runs on the worker (the
+    /// inbox on screen may then be the newest part of the mailbox only);
+    /// `None` when no load is running.
+    pub fn loading(&self) -> Option<(usize, usize)> {
+        self.progress
+            .filter(|_| self.working)
+            .map(|(done, total, _)| (done, total))
+    }
+
     pub fn pending_total(&self) -> usize {
         self.counts().pending
     }

@@ -83,6 +83,19 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             m.dirty = true;
             None
         }
+        Msg::Partial(inbox) => {
+            // The newest part of a large mailbox, while the rest loads:
+            // browsable as it is; the selection, filter and search stay
+            // (held by key), so the screen grows under the user. Nothing
+            // else a load does (notifications, tasks, errors) happens
+            // until the whole inbox is in.
+            let before = m.lists_before();
+            m.inbox = *inbox;
+            m.data_changed();
+            m.restore_selection(&before);
+            m.dirty = true;
+            wants_file(m).or_else(|| review::wants_queues(m))
+        }
         Msg::Loaded { inbox, tasks } => {
             m.progress = None;
             let before = m.lists_before();
