@@ -192,3 +192,33 @@ fn compose_while_loading_says_what_it_writes_to() {
     let notice = m.notice.clone().unwrap();
     assert!(notice.text.contains("has no mail"), "{notice:?}");
 }
+
+/// An ack asked for while the load runs goes to the worker (behind the
+/// load) with the loaded messages it names, and says so: older messages
+/// of the thread may not be loaded yet.
+#[test]
+fn an_ack_while_loading_says_it_acks_the_loaded_messages() {
+    let fake = FakeBackend::sample();
+    let whole = fake.inbox.clone();
+    let n = whole.messages.len();
+    let mut m = loading(&fake, n - 1, n);
+    update(&mut m, Msg::Partial(Box::new(newest(&whole, n))));
+    update(&mut m, key('2'));
+    assert!(!thread_ids(&m).is_empty(), "the sample owes acks");
+    let mut cmd = update(&mut m, key('a'));
+    if matches!(m.overlay, Some(Overlay::Choose { .. })) {
+        cmd = update(&mut m, enter());
+    }
+    let Some(amail_tui::Command::Ack { keys, .. }) = cmd else {
+        panic!("no ack: {cmd:?}");
+    };
+    let notice = m.notice.clone().unwrap();
+    assert!(
+        notice.text.contains("still loading")
+            && notice
+                .text
+                .contains(&format!("the {} loaded message", keys.len())),
+        "{notice:?}"
+    );
+    assert!(!notice.error);
+}

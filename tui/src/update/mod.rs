@@ -31,8 +31,9 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                 return None;
             }
             m.dirty = true;
-            key(m, k)
-                .or_else(|| wants_file(m))
+            let cmd = key(m, k);
+            while_loading(m, cmd.as_ref());
+            cmd.or_else(|| wants_file(m))
                 .or_else(|| review::wants_queues(m))
         }
         Msg::Scroll(lines) => {
@@ -280,6 +281,28 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
 }
 
 const RELOADING: &str = "reloading…";
+
+/// An ack or mark-read asked for while a large mailbox still loads runs on
+/// the worker once the load is done, on the messages on screen now (the
+/// newest part): say so, since older messages of the same threads may not
+/// be loaded yet.
+fn while_loading(m: &mut Model, cmd: Option<&Command>) {
+    let Some((done, total)) = m.loading() else {
+        return;
+    };
+    let (verb, n) = match cmd {
+        Some(Command::Ack { keys, .. }) => ("acknowledging", keys.len()),
+        Some(Command::MarkRead { keys, .. }) => ("marking read", keys.len()),
+        _ => return,
+    };
+    m.notice = Some(Notice {
+        text: format!(
+            "still loading ({done}/{total} files): {verb} the {n} loaded message{} once it is done; older ones may follow",
+            plural(n)
+        ),
+        error: false,
+    });
+}
 
 /// With the raw view on, the current message's file unless it is the one
 /// already read.
