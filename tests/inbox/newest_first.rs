@@ -43,7 +43,7 @@ fn load_in_steps_counted(
 fn a_load_in_steps_hands_out_the_newest_threads_first_then_the_whole_inbox() {
     let dir = tempfile::tempdir().unwrap();
     let now = chrono::Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
-    let root = amail::demo::corpus::write_corpus(&dir.path().join("mail"), 10_000, now)
+    let root = amail::demo::corpus::write_corpus(&dir.path().join("mail"), 20_000, now)
         .unwrap()
         .mailbox;
     // Some acks, old and new, so the steps have acks to show.
@@ -73,8 +73,8 @@ fn a_load_in_steps_hands_out_the_newest_threads_first_then_the_whole_inbox() {
 
     let (parts, stepped) = load_in_steps(&root);
     assert_eq!(stepped, whole, "a load in steps ends with the same inbox");
-    // 10,000 files: a step at the first ~1,000 messages, one at ~4,000,
-    // none past half the files.
+    // 20,000 files: a step at the first ~1,000 messages, one at ~4,000,
+    // none past a quarter of the files.
     assert_eq!(
         parts.len(),
         2,
@@ -165,4 +165,48 @@ fn of_two_files_with_one_id_the_newer_by_name_keeps_it() {
         assert_eq!(by("same-id"), "new");
         assert_eq!(by("000001-old.md"), "old");
     }
+}
+
+/// A JSON file of A2A items read in a step is left out of it: the whole
+/// inbox shows its items, never the file as a message, and a step must
+/// not show what the whole inbox will not.
+#[test]
+fn a_step_leaves_out_the_files_whose_items_come_with_the_whole_inbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("mail");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mixed/mail");
+    crate::support::copy::copy_dir(&data, &root);
+    // Named to be read first.
+    let items = root.join("a2a/999999-task.json");
+    std::fs::rename(root.join("a2a/task.json"), &items).unwrap();
+    let filler = root.join("Filler");
+    std::fs::create_dir_all(&filler).unwrap();
+    // Enough for one step: it comes within the first quarter of the files.
+    for n in 1..=4 * FIRST_STEP + 100 {
+        std::fs::write(
+            filler.join(format!("{n:06}-note.md")),
+            format!("Subject: note {n}\nFrom: Filler\nTo: BlueLake\n\nBody:\nnote {n}\n"),
+        )
+        .unwrap();
+    }
+    let whole = load_mailbox(&root);
+    let from_items = |i: &Inbox| {
+        i.messages
+            .iter()
+            .filter(|m| m.path.as_deref() == Some(items.as_path()))
+            .map(|m| m.key.clone())
+            .collect::<Vec<_>>()
+    };
+    assert!(!from_items(&whole).is_empty(), "the file's items are in");
+    let (parts, stepped) = load_in_steps(&root);
+    assert_eq!(stepped, whole);
+    assert_eq!(parts.len(), 1);
+    let part = &parts[0];
+    assert!(part.messages.len() >= FIRST_STEP);
+    // Every message a step holds is in the whole inbox.
+    for m in &part.messages {
+        let full = whole.message_by_key(&m.key);
+        assert!(full.is_some(), "{} is not in the whole inbox", m.key);
+    }
+    assert!(from_items(part).is_empty(), "{:?}", from_items(part));
 }

@@ -118,50 +118,32 @@ impl Worker {
     /// `report`. Returns `None` (kept for callers that handled an inline
     /// outcome). Editor and Quit are the runtime's.
     pub fn dispatch(&mut self, inbox: &mut Inbox, cmd: Command) -> Option<Msg> {
-        let job = match cmd {
+        // A load onto an empty screen shows the newest part as it goes.
+        let steps = cmd == Command::Load && !self.remote && inbox.messages.is_empty();
+        let (cmd, inbox) = match cmd {
             Command::Reload { .. } if self.remote && self.in_flight > 0 => return None,
             // A server's inbox is brought up to date, not read again
             // whole: after a send or a manual reload the polled store asks
             // only for what is new (and the TUI's paged store keeps what it
             // already holds, not just the first page).
-            Command::Load if self.remote => Job {
-                cmd: Command::Reload {
+            Command::Load if self.remote => {
+                let cmd = Command::Reload {
                     changed: Vec::new(),
                     before: Box::default(),
-                },
-                inbox: inbox.clone(),
-                steps: false,
-            },
-            Command::Reload { changed, before } if self.remote => Job {
-                cmd: Command::Reload { changed, before },
-                inbox: inbox.clone(),
-                steps: false,
-            },
-            Command::Ack { ref keys, .. } => {
-                let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
-                let inbox = inbox.subset(&keys);
-                Job {
-                    cmd,
-                    inbox,
-                    steps: false,
-                }
+                };
+                (cmd, inbox.clone())
             }
-            Command::MarkRead { ref keys, .. } => {
+            Command::Reload { changed, before } if self.remote => {
+                (Command::Reload { changed, before }, inbox.clone())
+            }
+            Command::Ack { ref keys, .. } | Command::MarkRead { ref keys, .. } => {
                 let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
                 let inbox = inbox.subset(&keys);
-                Job {
-                    cmd,
-                    inbox,
-                    steps: false,
-                }
+                (cmd, inbox)
             }
             Command::Reply { ref key, .. } => {
                 let inbox = inbox.subset(&[key.as_str()]);
-                Job {
-                    cmd,
-                    inbox,
-                    steps: false,
-                }
+                (cmd, inbox)
             }
             // A new message, a file to show and the task store's review
             // and queues need none of the inbox: the draft names its
@@ -172,15 +154,11 @@ impl Worker {
             | Command::Load
             | Command::Approve { .. }
             | Command::Reject { .. }
-            | Command::Mailbox { .. } => Job {
-                steps: cmd == Command::Load && inbox.messages.is_empty(),
-                cmd,
-                inbox: inbox.subset(&[]),
-            },
+            | Command::Mailbox { .. } => (cmd, inbox.subset(&[])),
             Command::Editor { .. } | Command::Quit => return None,
         };
         if let Some(jobs) = &self.jobs {
-            if jobs.send(job).is_ok() {
+            if jobs.send(Job { cmd, inbox, steps }).is_ok() {
                 self.in_flight += 1;
             }
         }

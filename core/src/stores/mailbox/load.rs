@@ -9,14 +9,13 @@
 //! stat'ed for it), so a caller that wants to show mail before the whole
 //! mailbox is read ([`load_mailbox_in_steps`], the TUI) gets a browsable
 //! inbox of the newest messages after the first [`FIRST_STEP`], then each
-//! time the count has grown fourfold, and the whole inbox at the end. The top of a
-//! partial inbox's thread list is the top of the whole one: a thread's
-//! newest message is read before any older one. Each step is built from
-//! scratch (a copy of the messages read so far, then `build`): the steps
-//! together cost at most two thirds of one more build of half the
-//! mailbox ([`STEP_GROWTH`]), and none is built past half the files (the
-//! whole inbox is not far off then). A
-//! mailbox whose names carry no order is read in path order, as before.
+//! time the count has grown fourfold, and the whole inbox at the end. The
+//! top of a partial inbox's thread list is the top of the whole one: a
+//! thread's newest message is read before any older one. Each step is
+//! built from scratch (a copy of the messages read so far, then `build`;
+//! the file texts are shared, not copied): see [`STEP_GROWTH`] and
+//! [`LAST_STEP`] for what that costs. A mailbox whose names carry no
+//! order is read in path order, as before.
 //!
 //! Keys are made unique in reading order (the first message read with an
 //! id keeps it), which the names fix, so every load of the same files
@@ -48,14 +47,21 @@ const PARSE_CHUNK: usize = 128;
 pub const FIRST_STEP: usize = 1_000;
 
 /// Each later step holds this many times the messages of the one before.
-/// A step costs about a build of what it holds (a copy, then `build`: 70
-/// ms for 16,000 messages at load 5 on 2 cores, on the thread that joins
-/// the parsed files, so the parsing waits), so the steps together cost
-/// `4/3` of the last one, at most two thirds of the whole inbox's build;
-/// doubling cost twice the last, about as much as the whole build again
-/// (100,000 messages: 2,000 to 32,000 in doubling steps added 215 ms to a
-/// 1.5-2 s load at load 5-7, against about 90 ms now).
+/// A step costs about a build of what it holds (a copy, then `build`: 40
+/// ms for 16,000 messages at load 5-7 on 2 cores, on the thread that
+/// joins the parsed files, so the parsing waits), so the steps together
+/// cost `4/3` of the last one; doubling costs twice the last (100,000
+/// messages: 2,000 to 32,000 in doubling steps added 215 ms to a 1.5-2 s
+/// load, 1,000 to 16,000 in fourfold ones about 65 ms).
 const STEP_GROWTH: usize = 4;
+
+/// No step once this share of the files is read: the last one is held on
+/// screen while the rest loads, beside the whole inbox being built, so it
+/// adds to the peak memory (1,000,000 messages with steps up to half the
+/// files: the largest held 256,000 messages, peak RSS 1.83 -> 2.06 GB;
+/// up to a quarter: 64,000), and the later a step the less it adds to
+/// what is already on screen.
+const LAST_STEP: usize = 4;
 
 /// One file read and parsed: its messages (or why not) and, for JSON
 /// files, the protocol text.
@@ -149,10 +155,16 @@ fn load(
             let done = paths.len() - pending.len();
             progress(done, paths.len());
             if let Some(partial) = partial {
-                // Past half the files the whole inbox is near: no step.
-                if loaded.len() >= next_step && done <= paths.len() / 2 {
+                if loaded.len() >= next_step && done <= paths.len() / LAST_STEP {
                     next_step = loaded.len() * STEP_GROWTH;
-                    partial(browsable(root, &loaded, &acks, &problems, &unreadable));
+                    let read = Read {
+                        loaded: &loaded,
+                        acks: &acks,
+                        protocol_files: &protocol_files,
+                        problems: &problems,
+                        unreadable: &unreadable,
+                    };
+                    partial(read.browsable(root));
                 }
             }
             std::ops::ControlFlow::<()>::Continue(())
@@ -171,26 +183,40 @@ fn load(
     ))
 }
 
-/// An inbox of the messages read so far, acks applied (the handoff and
-/// A2A items come with the whole inbox).
-fn browsable(
-    root: &Path,
-    loaded: &[InboxMessage],
-    acks: &Acks,
-    problems: &[(PathBuf, String)],
-    unreadable: &[(PathBuf, String)],
-) -> Inbox {
-    let mut part = loaded.to_vec();
-    apply_acks(&mut part, acks);
-    let mut problems = problems.to_vec();
-    problems.extend_from_slice(unreadable);
-    build(
-        SourceKind::Mailbox {
-            root: root.to_path_buf(),
-        },
-        part,
-        problems,
-    )
+/// What a load has read so far.
+struct Read<'a> {
+    loaded: &'a [InboxMessage],
+    acks: &'a Acks,
+    protocol_files: &'a HashMap<PathBuf, String>,
+    problems: &'a [(PathBuf, String)],
+    unreadable: &'a [(PathBuf, String)],
+}
+
+impl Read<'_> {
+    /// An inbox of the messages read so far, acks applied. The handoff
+    /// and A2A items come with the whole inbox; the JSON files that hold
+    /// them are left out until then (the whole inbox shows their items,
+    /// not the files).
+    fn browsable(&self, root: &Path) -> Inbox {
+        let mut part = self.loaded.to_vec();
+        if !self.protocol_files.is_empty() {
+            part.retain(|m| {
+                m.path
+                    .as_ref()
+                    .is_none_or(|p| !self.protocol_files.contains_key(p))
+            });
+        }
+        apply_acks(&mut part, self.acks);
+        let mut problems = self.problems.to_vec();
+        problems.extend_from_slice(self.unreadable);
+        build(
+            SourceKind::Mailbox {
+                root: root.to_path_buf(),
+            },
+            part,
+            problems,
+        )
+    }
 }
 
 /// Where a file's name puts it in time, as far as the name says: ordered
