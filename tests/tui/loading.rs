@@ -176,8 +176,28 @@ fn compose_while_loading_says_what_it_writes_to() {
         other => panic!("no recipient picker: {other:?}"),
     }
 
-    // Once loaded, "all agents" is all of them again.
-    let mut m = Model::new(whole, Vec::new(), fake.now, UiConfig::default());
+    // Once loaded, "all agents" is all of them again, also while a later
+    // load (after an ack, `R`) runs over the whole inbox on screen.
+    update(
+        &mut m,
+        Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
+    );
+    update(
+        &mut m,
+        Msg::Loaded {
+            inbox: Ok(whole.clone()),
+            tasks: Ok(Vec::new()),
+        },
+    );
+    update(
+        &mut m,
+        Msg::Progress {
+            done: 1,
+            total: n,
+            per_sec: 10,
+        },
+    );
+    assert!(m.loading().is_some());
     update(&mut m, key('c'));
     update(&mut m, enter());
     match &m.overlay {
@@ -221,4 +241,31 @@ fn an_ack_while_loading_says_it_acks_the_loaded_messages() {
         "{notice:?}"
     );
     assert!(!notice.error);
+
+    // A later load over the whole inbox on screen: an ack is just an ack.
+    update(
+        &mut m,
+        Msg::Loaded {
+            inbox: Ok(whole),
+            tasks: Ok(Vec::new()),
+        },
+    );
+    update(
+        &mut m,
+        Msg::Progress {
+            done: 1,
+            total: n,
+            per_sec: 10,
+        },
+    );
+    m.notice = None;
+    let mut cmd = update(&mut m, key('a'));
+    if matches!(m.overlay, Some(Overlay::Choose { .. })) {
+        cmd = update(&mut m, enter());
+    }
+    assert!(
+        matches!(cmd, Some(amail_tui::Command::Ack { .. })),
+        "{cmd:?}"
+    );
+    assert!(m.notice.is_none(), "{:?}", m.notice);
 }

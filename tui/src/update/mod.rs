@@ -92,6 +92,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             // until the whole inbox is in.
             let before = m.lists_before();
             m.inbox = *inbox;
+            m.partial = true;
             m.data_changed();
             m.restore_selection(&before);
             m.dirty = true;
@@ -99,6 +100,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
         }
         Msg::Loaded { inbox, tasks } => {
             m.progress = None;
+            m.partial = false;
             let before = m.lists_before();
             let inbox = inbox.map(|i| m.inbox = i);
             loaded(m, &before, inbox, tasks);
@@ -282,11 +284,14 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
 
 const RELOADING: &str = "reloading…";
 
-/// An ack or mark-read asked for while a large mailbox still loads runs on
-/// the worker once the load is done, on the messages on screen now (the
-/// newest part): say so, since older messages of the same threads may not
-/// be loaded yet.
+/// An ack or mark-read asked for while the screen shows the newest part of
+/// a mailbox still loading runs on the worker once the load is done, on
+/// the messages on screen now: say so, since older messages of the same
+/// threads may not be loaded yet.
 fn while_loading(m: &mut Model, cmd: Option<&Command>) {
+    if !m.partial {
+        return;
+    }
     let Some((done, total)) = m.loading() else {
         return;
     };

@@ -214,10 +214,12 @@ pub(super) fn compose_from(m: &mut Model, from: String) -> Option<Command> {
         .map(|a| a.name.clone())
         .filter(|a| *a != from)
         .collect();
-    // During a load the roster is the loaded part's: "all" says so.
-    let all = match m.loading() {
-        Some(_) => format!("all agents seen so far ({}; still loading)", agents.len()),
-        None => format!("all agents ({})", agents.len()),
+    // On the newest part of a mailbox still loading the roster is that
+    // part's: "all" says so.
+    let all = if m.partial {
+        format!("all agents seen so far ({}; still loading)", agents.len())
+    } else {
+        format!("all agents ({})", agents.len())
     };
     let mut options = vec![all];
     options.extend(agents);
