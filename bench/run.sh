@@ -172,14 +172,15 @@ inbox_rows() {
   local mail=$1 label=$2 full_target=$3
   echo
   echo "== amail inbox on $label messages: first frame, full load, memory =="
-  local corpus_kb out load_ms model_ms first_ms redraw_ms msgs new_ms wfirst_ms wfull_ms wpeak_kb r_ms peak_kb
+  local corpus_kb out load_ms model_ms first_ms redraw_ms msgs new_ms wfirst_ms wfull_ms wpeak_kb wrows_ms r_ms peak_kb
   corpus_kb=$(du -sk --apparent-size "$mail" | cut -f1)
   "$FRAME" "$mail" >/dev/null  # warm the page cache, as for the other rows
   out=$( (/usr/bin/time -v "$FRAME" "$mail") 2>"$WORK/time.txt")
-  read -r load_ms model_ms first_ms redraw_ms msgs new_ms wfirst_ms wfull_ms wpeak_kb <<<"$out"
+  read -r load_ms model_ms first_ms redraw_ms msgs new_ms wfirst_ms wfull_ms wpeak_kb wrows_ms <<<"$out"
   r_ms=$(best "$READ $mail > /dev/null")
   peak_kb=$(grep 'Maximum resident' "$WORK/time.txt" | awk '{print $NF}')
   echo "first frame (worker):  ${wfirst_ms} ms   target <= 150 ms"
+  echo "newest threads on screen (worker): ${wrows_ms} ms   (the rest loads behind them)"
   echo "fully loaded (worker): ${wfull_ms} ms   floor walk+read ${r_ms} ms ($(ratio "$wfull_ms" "$r_ms")x)   target ${full_target}"
   echo "inline load ${load_ms} ms + model ${model_ms} ms, frame ${first_ms} ms; redraw ${redraw_ms} ms (target < 2); $msgs messages"
   echo "one new file to its frame (incremental reload): ${new_ms} ms (target < 100)"
