@@ -7,6 +7,8 @@
 
 use std::borrow::Cow;
 
+use smallvec::SmallVec;
+
 use crate::decor::concat;
 use crate::diag::{Code, Diags};
 use crate::grammar::{field_line, heading, is_fence, list_item, FieldLine};
@@ -335,7 +337,9 @@ pub(crate) struct Body<'l, 'a> {
     preamble: Section,
     /// Sections 1.. (`## Heading` onwards), at `headed[n - 1]`.
     headed: Vec<Section>,
-    pub hits: Vec<Hit<'a>>,
+    /// On the stack for a typical message's fields: allocating and
+    /// freeing the list was a tenth of a small message's index.
+    pub hits: SmallVec<[Hit<'a>; 8]>,
 }
 
 /// Beyond this many, duplicate-field diagnostics are summarised: adversarial
@@ -355,8 +359,7 @@ impl<'l, 'a> Body<'l, 'a> {
             seen: 0,
         };
         let mut headed: Vec<Section> = Vec::new();
-        // Sized for a typical message's fields, so that it does not grow.
-        let mut hits = Vec::with_capacity(lines.len().min(16));
+        let mut hits = SmallVec::new();
         let mut in_fence: Option<usize> = None;
         let mut duplicates = 0usize;
         for (i, line) in lines.iter().enumerate() {

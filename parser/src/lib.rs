@@ -128,7 +128,10 @@ fn parse_document<'a>(
     keep: impl FnOnce(JsonObject),
 ) -> Result<Vec<Message<'a>>, ParseError> {
     let doc = input.strip_prefix('\u{feff}').unwrap_or(input);
-    if doc.trim().is_empty() {
+    // A document that opens with a visible ASCII byte (nearly every one)
+    // holds something: decided without trimming it.
+    let visible = doc.as_bytes().first().is_some_and(u8::is_ascii_graphic);
+    if !visible && doc.trim().is_empty() {
         return Ok(Vec::new());
     }
     let lines = doc_lines(doc);

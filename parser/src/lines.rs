@@ -323,6 +323,14 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #[test]
+        fn trim_is_str_trim(s in "[ \t\u{a0}\u{3000}\u{b}\r\n]{0,3}(a|é|,| |\t|\u{a0}){0,4}[ \t\u{a0}\u{2003}\r]{0,3}") {
+            proptest::prop_assert_eq!(trim(&s), s.trim());
+            proptest::prop_assert_eq!(trim_start(&s), s.trim_start());
+        }
+    }
+
     #[test]
     fn crlf_and_lf_split_alike() {
         let lf = split_lines("a\nb\n\nc", 0, 1);
