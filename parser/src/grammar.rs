@@ -31,14 +31,18 @@
 //! back to nom. The two runs are built the way nom builds `space0` and
 //! `digit1`, on `Input::split_at_position*_complete`. nom's own `space0`,
 //! `space1`, `digit1`, `opt`, `alt`, `preceded`, `terminated`, `delimited`
-//! and tuples are used as they are, and so are `tag` and `take_while_m_n`
-//! where a first byte has already said the line may match.
+//! and tuples are used as they are, and so is `tag` where a first byte has
+//! already said the line may match.
 //!
-//! The one hand-written step is inside [`word_with_unicode`]: whether a
-//! non-ASCII `char` in a label or bead id is a letter or digit. nom over
-//! bytes has no parser for a run of `char`s that would not decode every
-//! byte, so it decodes (with `str::from_utf8`) only a run that has already
-//! been found to hold a non-ASCII byte.
+//! Hand-written steps: inside [`word_with_unicode`], whether a non-ASCII
+//! `char` in a label or bead id is a letter or digit (nom over bytes has
+//! no parser for a run of `char`s that would not decode every byte, so it
+//! decodes, with `str::from_utf8`, only a run that has already been found
+//! to hold a non-ASCII byte); and the runs of a few marks that open a
+//! decorated label ([`prelude`]: indent, bullet, `**`) and a heading
+//! ([`atx_heading`]: indent, hashes), which were `take_while_m_n` and
+//! `tag` and ran out of line (`TakeWhileMN::process`) on every decorated
+//! label and heading, about a fifth of a decorated message's line cost.
 //!
 //! The grammar each function accepts is spelled out in its doc and pinned
 //! against nom `&str` parsers with nom's default error type (the grammar as
@@ -46,7 +50,7 @@
 //! of this file.
 
 use nom::branch::alt;
-use nom::bytes::complete::{tag, take_while_m_n};
+use nom::bytes::complete::tag;
 use nom::character::complete::{digit1, space0, space1};
 use nom::combinator::opt;
 use nom::error::ErrorKind;
@@ -129,12 +133,6 @@ fn check<'a, O>(
 
 fn is_blank_byte(b: u8) -> bool {
     b == b' ' || b == b'\t'
-}
-
-/// Up to three spaces of indentation, as markdown allows before a block.
-#[inline]
-fn indent(i: &[u8]) -> PResult<'_, &[u8]> {
-    take_while_m_n(0, 3, |b| b == b' ').parse(i)
 }
 
 /// A bullet: `-`, `*` or `+` followed by spaces or tabs.
@@ -238,23 +236,42 @@ fn label(i: &[u8]) -> PResult<'_, &[u8]> {
 }
 
 /// `field_line`'s grammar: the label, untrimmed; what remains is the value.
+///
+/// The prelude (indent, bullet, `**`) is [`prelude`], by hand: nom's
+/// `take_while_m_n` and `tag` do not inline on bytes (see the module
+/// doc), and this runs on every decorated label line.
 #[inline]
 fn field(i: &[u8]) -> PResult<'_, &[u8]> {
-    // Most fields start with their label's first letter: then there is no
-    // indent, bullet or `**` to try for.
-    let (i, bold) = if i.first().is_some_and(u8::is_ascii_alphabetic) {
-        (i, None)
-    } else {
-        preceded((indent, opt(bullet)), opt(tag(&b"**"[..]))).parse(i)?
-    };
+    let (start, bold) = prelude(i);
+    let i = &i[start..];
     let (i, label) = terminated(label, byte(b':')).parse(i)?;
-    let (i, _) = if bold.is_some() {
-        opt(tag(&b"**"[..])).parse(i)?
-    } else {
-        (i, None)
+    let i = match i {
+        [b'*', b'*', rest @ ..] if bold => rest,
+        _ => i,
     };
     let (value, _) = space0(i)?;
     Ok((value, label))
+}
+
+/// The prelude of a decorated label: up to three spaces (`indent`), an
+/// optional bullet (`-`, `*` or `+` and at least one blank), an optional
+/// `**`: the offset where the label may start, and whether `**` opened.
+/// The grammar of `(indent, opt(bullet), opt(tag("**")))`, by hand.
+#[inline]
+fn prelude(b: &[u8]) -> (usize, bool) {
+    let blank = |i: usize| matches!(b.get(i), Some(b' ' | b'\t'));
+    let mut i = 0;
+    while i < 3 && b.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    if matches!(b.get(i), Some(b'-' | b'*' | b'+')) && blank(i + 1) {
+        i += 2;
+        while blank(i) {
+            i += 1;
+        }
+    }
+    let bold = b.get(i..i + 2) == Some(&b"**"[..]);
+    (if bold { i + 2 } else { i }, bold)
 }
 
 /// `s` without trailing spaces and tabs.
@@ -307,25 +324,11 @@ pub(crate) fn field_line(line: &str) -> Option<FieldLine<'_>> {
 /// Whether [`field`]'s prelude (indent, bullet, `**`) can be followed by
 /// a label on this line: the byte after it is an ASCII letter, or a
 /// non-ASCII byte (maybe a letter of another script; [`field`] decides).
-/// The same steps as [`field`]'s combinators, by hand, so that a body line
-/// that is no field (`- 10:32 run 1: ok`, a log line) costs a few
-/// byte tests instead of the combinators' setup.
+/// A body line that is no field (`- 10:32 run 1: ok`, a log line) costs a
+/// few byte tests.
 #[inline]
 fn may_open_label(b: &[u8]) -> bool {
-    let blank = |i: usize| matches!(b.get(i), Some(b' ' | b'\t'));
-    let mut i = 0;
-    while i < 3 && b.get(i) == Some(&b' ') {
-        i += 1;
-    }
-    if matches!(b.get(i), Some(b'-' | b'*' | b'+')) && blank(i + 1) {
-        i += 2;
-        while blank(i) {
-            i += 1;
-        }
-    }
-    if b.get(i..i + 2) == Some(&b"**"[..]) {
-        i += 2;
-    }
+    let (i, _) = prelude(b);
     b.get(i)
         .is_some_and(|c| c.is_ascii_alphabetic() || !c.is_ascii())
 }
@@ -372,9 +375,28 @@ fn plain_field_line(line: &str) -> Option<Option<FieldLine<'_>>> {
 
 /// `heading`'s main grammar: the hashes; what remains is the title,
 /// untrimmed.
+///
+/// By hand (`delimited(indent, take_while_m_n(1, 6, '#'), space1)`): nom's
+/// `take_while_m_n` does not inline on bytes, and this runs on every line
+/// that opens with `#` or a blank.
 #[inline]
-fn atx_heading(i: &[u8]) -> PResult<'_, &[u8]> {
-    delimited(indent, take_while_m_n(1, 6, |b| b == b'#'), space1).parse(i)
+fn atx_heading(b: &[u8]) -> PResult<'_, &[u8]> {
+    let mut i = 0;
+    while i < 3 && b.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    let hashes = i;
+    while i < hashes + 6 && b.get(i) == Some(&b'#') {
+        i += 1;
+    }
+    let marks = &b[hashes..i];
+    if marks.is_empty() || !matches!(b.get(i), Some(b' ' | b'\t')) {
+        return Err(nom::Err::Error(()));
+    }
+    while matches!(b.get(i), Some(b' ' | b'\t')) {
+        i += 1;
+    }
+    Ok((&b[i..], marks))
 }
 
 /// `# Title` / `## Title`: (level, title). `##42` (no space) is prose.

@@ -85,7 +85,7 @@ pub(crate) fn split_lines(input: &str, base: usize, first_no: u32) -> Vec<Line<'
     impl<'a> Collect<'a> for ToVec {
         type Out = Vec<Line<'a>>;
         fn collect(self, lines: impl Iterator<Item = Line<'a>>) -> Vec<Line<'a>> {
-            let mut out = Vec::with_capacity(self.0 / 32 + 1);
+            let mut out = Vec::with_capacity(line_estimate(self.0));
             out.extend(lines);
             out
         }
@@ -135,13 +135,26 @@ pub(crate) fn doc_lines(input: &str) -> DocLines<'_> {
                     None => return DocLines::Few(few, n),
                 }
             }
-            let mut many = Vec::with_capacity((self.0 / 32 + 1).max(2 * FEW));
+            let mut many = Vec::with_capacity(line_estimate(self.0));
             many.extend_from_slice(&few);
             many.extend(lines);
             DocLines::Many(many)
         }
     }
     with_lines(input, 0, 1, ToDoc(input.len()))
+}
+
+/// How many lines to make room for in a text of `len` bytes: short lines
+/// (16 bytes) in a small text, so that a message's list never grows (the
+/// growth, copying as it went, cost a decorated message 800 instructions
+/// when a line was taken to be 32 bytes); 32 in a large one, where the
+/// room would be memory and the growth is a small share.
+fn line_estimate(len: usize) -> usize {
+    if len <= 64 * 1024 {
+        len / 16 + FEW
+    } else {
+        len / 32 + 1
+    }
 }
 
 /// What becomes of a text's lines ([`with_lines`]): a trait rather than a
