@@ -11,7 +11,7 @@ use smallvec::SmallVec;
 
 use crate::decor::concat;
 use crate::diag::{Code, Diags};
-use crate::grammar::{field_line, heading, is_fence, list_item, FieldLine};
+use crate::grammar::{colonless_prose, field_line, heading, is_fence, list_item, FieldLine};
 use crate::lines::{join_lines, trim, Line};
 use crate::values::inline_list;
 
@@ -362,17 +362,21 @@ impl<'l, 'a> Body<'l, 'a> {
         let mut hits = SmallVec::new();
         let mut in_fence: Option<usize> = None;
         let mut duplicates = 0usize;
-        for (i, line) in lines.iter().enumerate() {
-            // An empty line is read by no rule.
+        let mut i = 0;
+        while i < lines.len() {
+            // Lines no rule reads, most of a long body (a log, prose), are
+            // passed over in a loop that does nothing else.
+            while lines.get(i).is_some_and(|l| is_inert_line(l.text)) {
+                i += 1;
+            }
+            let Some(line) = lines.get(i) else {
+                break;
+            };
+            i += 1;
+            let i = i - 1;
             let Some(&first) = line.text.as_bytes().first() else {
                 continue;
             };
-            // A list item no rule reads (a log line), the commonest line
-            // of a long body: skipped first, inside a fence or not (no
-            // fence opens with a bullet).
-            if matches!(first, b'-' | b'+') && is_inert_item(line.text) {
-                continue;
-            }
             // A line that opens with a letter (most fields, most prose) is
             // no fence, heading or list item: only a field may read it.
             let letter = first.is_ascii_alphabetic();
@@ -697,6 +701,20 @@ enum Decorated<'a> {
     Neither,
 }
 
+/// A line no rule of [`Body::index`] reads, inside a fence or outside
+/// it: an empty line, an inert list item ([`is_inert_item`]), or long prose
+/// that opens with a letter and has no colon where a label could end
+/// ([`colonless_prose`]: a letter opens no fence, heading, list item or
+/// decoration, and such a line is no field either).
+#[inline]
+fn is_inert_line(text: &str) -> bool {
+    match text.as_bytes().first() {
+        None => true,
+        Some(b'-' | b'+') => is_inert_item(text),
+        Some(_) => colonless_prose(text.as_bytes()),
+    }
+}
+
 /// A `-` or `+` list item whose text opens with an ASCII byte that can
 /// open no label, emphasis or task box (`- 10:32 run 1: ok`, a log line):
 /// no rule of [`Body::index`] reads it (no fence or heading opens with a
@@ -899,11 +917,32 @@ mod tests {
         fn inert_items_are_read_by_no_rule(
             line in "[ ]{0,4}[-+*]?[ \t]{0,2}(\\PC|[*_#`~\\[0-9:. ]){0,12}(:| )?(\\PC){0,6}"
         ) {
+            if is_inert_line(&line) {
+                proptest::prop_assert!(!is_fence(&line));
+                proptest::prop_assert_eq!(heading(&line), None);
+                proptest::prop_assert_eq!(field_line(&line), None);
+                proptest::prop_assert!(matches!(decorated_line(&line), Decorated::Neither));
+            }
             if is_inert_item(&line) {
                 proptest::prop_assert!(!is_fence(&line));
                 proptest::prop_assert_eq!(heading(&line), None);
                 proptest::prop_assert_eq!(field_line(&line), None);
                 proptest::prop_assert!(matches!(decorated_line(&line), Decorated::Neither));
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Long prose the index passes over is read by no rule.
+        #[test]
+        fn passed_over_prose_is_read_by_no_rule(
+            line in "[A-Za-zé][a-zA-Z0-9 ,.()é*_#`\\[\\]-]{40,70}(:)?[a-z :]{0,20}"
+        ) {
+            if is_inert_line(&line) {
+                proptest::prop_assert_eq!(heading(&line), None);
+                proptest::prop_assert_eq!(field_line(&line), None);
+                proptest::prop_assert!(matches!(decorated_line(&line), Decorated::Neither));
+                proptest::prop_assert!(!is_fence(&line));
             }
         }
     }
