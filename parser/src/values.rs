@@ -235,7 +235,15 @@ pub(crate) fn inline_list(s: &str) -> Vec<Cow<'_, str>> {
             Some(i) => (&rest[..i], Some(&rest[i + 1..])),
             None => (rest, None),
         };
-        let item = trim(trim_ticks(trim(item)));
+        // The blanks after a comma (`a, b`) cut on bytes first: `trim`'s
+        // shortcut then holds, where a leading blank sent every item
+        // after the first through `str::trim`'s Unicode tables.
+        let blanks = item
+            .bytes()
+            .take_while(|&b| b == b' ' || b == b'\t')
+            .count();
+        // Blanks are ASCII: the cut is on a character boundary.
+        let item = trim(trim_ticks(trim(item.get(blanks..).unwrap_or(item))));
         if !item.is_empty() {
             items.push(Cow::Borrowed(item));
         }
