@@ -9,10 +9,11 @@ use std::path::PathBuf;
 
 use amail_parser::MessageType;
 
+use super::index::Index;
 use super::model::{
     AckTimes, Acks, Agent, AgentState, HelpState, Inbox, InboxMessage, SourceKind, Thread,
 };
-use super::turn;
+use super::turn::{self, Open};
 
 /// Derives an [`Inbox`] from messages however they were obtained (tests,
 /// other sources): sorts them, threads them (their `thread` field is
@@ -126,14 +127,17 @@ pub(crate) fn build(
         m.thread = new_index[m.thread];
     }
 
-    let agents = roster(&messages, &threads);
+    let (agents, evidence) = roster(&messages, &threads);
     let problems = with_encoding_problems(problems, &messages);
+    let mut index = Index::of(&messages);
+    index.roster = Some(evidence);
     Inbox {
         source,
         messages,
         threads,
         agents,
         problems,
+        index,
     }
 }
 
@@ -235,7 +239,7 @@ pub(crate) fn help_state<'a>(thread: impl Iterator<Item = &'a InboxMessage>) -> 
 /// FAILED -> failed, CHECKPOINT -> checkpointed; nothing -> idle.
 /// Replies, HELP_RESPONSE, spawn traffic and unknown messages do not change
 /// what an agent is doing on its bead.
-fn roster(messages: &[InboxMessage], threads: &[Thread]) -> Vec<Agent> {
+fn roster(messages: &[InboxMessage], threads: &[Thread]) -> (Vec<Agent>, HashMap<String, Open>) {
     // Borrowed while collecting: most names repeat on every message.
     let mut names: BTreeSet<&str> = BTreeSet::new();
     for m in messages {
@@ -246,29 +250,32 @@ fn roster(messages: &[InboxMessage], threads: &[Thread]) -> Vec<Agent> {
             names.insert(&r.agent);
         }
     }
-    let mut turns = turn::derive(messages, threads);
-    let mut latest_state: HashMap<&str, usize> = HashMap::new();
-    let mut latest_any: HashMap<&str, usize> = HashMap::new();
-    for (i, m) in messages.iter().enumerate() {
-        let Some(from) = m.message.from.as_deref() else {
-            continue;
-        };
-        latest_any.insert(from, i);
-        if state_of(m).is_some() {
-            latest_state.insert(from, i);
-        }
-    }
-    names
+    let evidence = turn::evidence_of(messages, 0..messages.len(), |_| true);
+    let agents = names
         .into_iter()
-        .map(|name| {
-            let latest = Latest {
-                state: latest_state.get(name).copied(),
-                any: latest_any.get(name).copied(),
-            };
-            let turn = turns.remove(name).unwrap_or_default();
-            agent(name.to_string(), latest, turn, messages, threads)
+        .map(|name| match evidence.get(name) {
+            Some(open) => agent(
+                name.to_string(),
+                open.latest,
+                open.turn(messages, threads),
+                messages,
+                threads,
+            ),
+            None => agent(
+                name.to_string(),
+                Latest::default(),
+                turn::Turn::default(),
+                messages,
+                threads,
+            ),
         })
-        .collect()
+        .collect();
+    // Kept with the inbox, so a new message updates it in place.
+    let kept = evidence
+        .into_iter()
+        .map(|(name, open)| (name.to_string(), open.owned()))
+        .collect();
+    (agents, kept)
 }
 
 /// An agent's latest message, and latest state-bearing message, as sender

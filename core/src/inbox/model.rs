@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::compact::CompactMessage;
+use super::index::Index;
 
 /// Where the inbox was read from; decides which store writes its acks and
 /// replies (`stores::for_source`).
@@ -199,7 +200,7 @@ pub struct PendingAck {
 }
 
 /// Everything the inbox shows.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Inbox {
     pub source: SourceKind,
     /// Oldest first.
@@ -209,9 +210,36 @@ pub struct Inbox {
     pub agents: Vec<Agent>,
     /// Files that could not be read or parsed, with why (the rest still loads).
     pub problems: Vec<(PathBuf, String)>,
+    /// Lookups kept so that a change costs in proportion to itself (see
+    /// `inbox::index`); derived from the rest, so not part of equality.
+    #[serde(skip)]
+    pub(crate) index: Index,
+}
+
+/// Equal when what they show is: the index is derived from the rest.
+impl PartialEq for Inbox {
+    fn eq(&self, other: &Inbox) -> bool {
+        self.source == other.source
+            && self.messages == other.messages
+            && self.threads == other.threads
+            && self.agents == other.agents
+            && self.problems == other.problems
+    }
 }
 
 impl Inbox {
+    /// An inbox with nothing in it yet, read from `source`.
+    pub fn empty(source: SourceKind) -> Inbox {
+        Inbox {
+            source,
+            messages: Vec::new(),
+            threads: Vec::new(),
+            agents: Vec::new(),
+            problems: Vec::new(),
+            index: Index::default(),
+        }
+    }
+
     /// Pending acks, for one agent or (None) for every recipient.
     pub fn pending(&self, agent: Option<&str>) -> Vec<PendingAck> {
         let mut out = Vec::new();
@@ -232,7 +260,18 @@ impl Inbox {
     }
 
     pub fn message_by_key(&self, key: &str) -> Option<&InboxMessage> {
-        self.messages.iter().find(|m| m.key == key)
+        self.position_of_key(key).map(|i| &self.messages[i])
+    }
+
+    /// Where the message with `key` is in `messages`: looked up in the
+    /// index when it fits the messages, else found by a scan (an inbox
+    /// made by hand).
+    pub(crate) fn position_of_key(&self, key: &str) -> Option<usize> {
+        if self.index.fits(&self.messages) {
+            self.index.by_key(&self.messages, key)
+        } else {
+            self.messages.iter().position(|m| m.key == key)
+        }
     }
 
     /// The thread a message (index into `messages`) belongs to.
@@ -288,11 +327,9 @@ impl Inbox {
             messages.push(m);
         }
         Inbox {
-            source: self.source.clone(),
             messages,
             threads,
-            agents: Vec::new(),
-            problems: Vec::new(),
+            ..Inbox::empty(self.source.clone())
         }
     }
 }

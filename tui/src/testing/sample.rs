@@ -73,15 +73,9 @@ pub struct InboxBuilder {
 impl InboxBuilder {
     pub fn new(root: &str) -> Self {
         InboxBuilder {
-            inbox: Inbox {
-                source: SourceKind::Mailbox {
-                    root: PathBuf::from(root),
-                },
-                messages: Vec::new(),
-                threads: Vec::new(),
-                agents: Vec::new(),
-                problems: Vec::new(),
-            },
+            inbox: Inbox::empty(SourceKind::Mailbox {
+                root: PathBuf::from(root),
+            }),
         }
     }
 

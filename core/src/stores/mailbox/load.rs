@@ -90,13 +90,16 @@ pub fn load_mailbox_with(
     );
     apply_acks(&mut loaded, &acks);
     protocol::merge_read(root, protocol_files, &mut loaded, &mut problems, max_bytes);
-    Ok(build(
+    let mut inbox = build(
         SourceKind::Mailbox {
             root: root.to_path_buf(),
         },
         loaded,
         problems,
-    ))
+    );
+    // Kept, so a reload applies only what the journal changed.
+    inbox.index.acks = Some(acks);
+    Ok(inbox)
 }
 
 /// One file's messages as inbox entries (threads not yet assigned, acks
