@@ -549,3 +549,69 @@ fn patches_in_a_row_keep_finding_messages_by_key_and_file() {
         "edited"
     );
 }
+
+/// New mail changes an agent's turn: a bead ends, a new one starts, an
+/// old one moves to the newest end, a help request suspends one and an
+/// answer resumes it. Each patch (which updates the turn from the one
+/// before, not from the agent's whole history) equals a full load.
+#[test]
+fn new_mail_moves_turns_as_a_full_load_does() {
+    let (_d, root) = corpus(300);
+    let mut inbox = load_mailbox(&root).unwrap();
+    let agent = inbox
+        .agents
+        .iter()
+        .max_by_key(|a| a.active_beads.len())
+        .unwrap()
+        .clone();
+    assert!(agent.active_beads.len() >= 3, "{agent:?}");
+    let name = agent.name.as_str();
+    let (oldest, middle) = (
+        agent.active_beads[0].clone(),
+        agent.active_beads[agent.active_beads.len() / 2].clone(),
+    );
+    let mail = |n: i64, kind: &str, bead: &str, extra: &str| {
+        let at = chrono::Utc.with_ymd_and_hms(2027, 3, 1, 0, 0, 0).unwrap()
+            + chrono::Duration::minutes(n);
+        format!(
+            "Subject: [{bead}] {kind}\nId: inc-turn-{n}\nFrom: {name}\nTo: Orchestrator\nDate: {}\n\nBody:\nBead: {bead}\n{extra}",
+            at.to_rfc3339()
+        )
+    };
+    let steps = [
+        mail(1, "DONE", &oldest, "Commit: abc123\n"),
+        mail(2, "PROGRESS", "ol-9100.1", "Step: 1\nStatus: running\n"),
+        mail(3, "PROGRESS", &middle, "Step: 9\nStatus: running again\n"),
+        mail(
+            4,
+            "PROGRESS",
+            "ol-9100.1",
+            "Step: 2\nStatus: waiting on review\n",
+        ),
+        mail(5, "HELP_REQUEST", "ol-9101.1", "## Question\nWhich port?\n"),
+    ];
+    for (n, text) in steps.iter().enumerate() {
+        let path = root.join(name).join(format!("zz-turn-{n}.md"));
+        std::fs::write(&path, text).unwrap();
+        same_as_full(&root, &mut inbox, std::slice::from_ref(&path));
+    }
+    let a = inbox.agent(name).unwrap();
+    assert!(!a.active_beads.contains(&oldest));
+    assert_eq!(a.active_beads.last().map(String::as_str), Some("ol-9101.1"));
+    assert_eq!(a.turn, amail_core::inbox::TurnState::Suspended);
+    // Answered in its thread: the bead runs again.
+    let answer = root.join("Orchestrator").join("zz-answer.md");
+    std::fs::create_dir_all(answer.parent().unwrap()).unwrap();
+    std::fs::write(
+        &answer,
+        format!(
+            "Subject: Re: [ol-9101.1] HELP_REQUEST\nId: inc-turn-answer\nFrom: Orchestrator\nTo: {name}\nThread: ol-9101.1\nDate: 2027-03-01T01:00:00Z\n\nBody:\nPort 8080.\n"
+        ),
+    )
+    .unwrap();
+    same_as_full(&root, &mut inbox, std::slice::from_ref(&answer));
+    assert_eq!(
+        inbox.agent(name).unwrap().turn,
+        amail_core::inbox::TurnState::Running
+    );
+}

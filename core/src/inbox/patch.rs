@@ -470,6 +470,7 @@ fn senders_of(m: &InboxMessage, out: &mut HashSet<String>) {
 fn patch_roster(inbox: &mut Inbox, touched: &HashSet<String>, appended: Option<&[usize]>) {
     let mut only: Vec<&str> = touched.iter().map(String::as_str).collect();
     only.sort_unstable();
+    let kept = inbox.index.roster.is_some();
     let (evidence, present) = match (appended, inbox.index.roster.take()) {
         (Some(new), Some(mut evidence)) => {
             for &i in new {
@@ -497,9 +498,30 @@ fn patch_roster(inbox: &mut Inbox, touched: &HashSet<String>, appended: Option<&
         if !present[k] {
             continue;
         }
-        let (latest, turn) = match evidence.get(name) {
-            Some(open) => (open.latest, open.turn(&inbox.messages, &inbox.threads)),
-            None => (Latest::default(), turn::Turn::default()),
+        // The turn before, when known and only new mail came: updated in
+        // proportion to it.
+        let known = appended.filter(|_| kept).zip(inbox.agent_index(name));
+        let before = known.map(|(new, j)| {
+            let a = &mut inbox.agents[j];
+            let turn = turn::Turn {
+                state: a.turn,
+                active_beads: std::mem::take(&mut a.active_beads),
+            };
+            let beads: Vec<&str> = new
+                .iter()
+                .filter_map(|&i| turn::evidence(&inbox.messages[i]))
+                .filter(|&(agent, _, _)| agent == name)
+                .map(|(_, bead, _)| bead)
+                .collect();
+            (turn, beads)
+        });
+        let (latest, turn) = match (evidence.get(name), before) {
+            (Some(open), Some((before, beads))) => (
+                open.latest,
+                open.turn_after(before, &beads, &inbox.messages, &inbox.threads),
+            ),
+            (Some(open), None) => (open.latest, open.turn(&inbox.messages, &inbox.threads)),
+            (None, _) => (Latest::default(), turn::Turn::default()),
         };
         fresh.push(agent(
             name.to_string(),

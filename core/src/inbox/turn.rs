@@ -41,7 +41,7 @@ impl Turn {
 
 /// What one message says: (agent, bead, Some(state) or None = ended).
 /// Borrowed: this runs for every message of a big inbox.
-fn evidence(m: &InboxMessage) -> Option<(&str, &str, Option<TurnState>)> {
+pub(crate) fn evidence(m: &InboxMessage) -> Option<(&str, &str, Option<TurnState>)> {
     let msg = &m.message;
     let bead = msg.bead()?.trim();
     if bead.is_empty() {
@@ -106,19 +106,20 @@ pub fn derive(messages: &[InboxMessage], threads: &[Thread]) -> HashMap<String, 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Open<K = String> {
     pub(crate) latest: Latest,
-    /// bead -> (the state the message said, the message). A HELP_REQUEST's
-    /// suspension is decided when the turn is read: a later answer in its
-    /// thread makes it running.
-    beads: HashMap<K, (TurnState, usize)>,
+    /// bead -> (the state the message said, the message, whether it is a
+    /// HELP_REQUEST). A HELP_REQUEST's suspension is decided when the turn
+    /// is read: a later answer in its thread makes it running.
+    beads: HashMap<K, (TurnState, usize, bool)>,
 }
 
 impl<K: std::borrow::Borrow<str> + std::hash::Hash + Eq> Open<K> {
     /// Takes what message `i` (after every message seen so far) says about
     /// this agent's beads (`evidence(m)` named it).
-    fn take(&mut self, i: usize, bead: K, state: Option<TurnState>) {
+    fn take(&mut self, i: usize, m: &InboxMessage, bead: K, state: Option<TurnState>) {
         match state {
             Some(s) => {
-                self.beads.insert(bead, (s, i));
+                let help = m.message.kind == MessageType::HelpRequest;
+                self.beads.insert(bead, (s, i, help));
             }
             None => {
                 self.beads.remove(bead.borrow());
@@ -132,15 +133,7 @@ impl<K: std::borrow::Borrow<str> + std::hash::Hash + Eq> Open<K> {
         let mut beads: Vec<(&str, TurnState, usize)> = self
             .beads
             .iter()
-            .map(|(b, &(mut s, i))| {
-                if s == TurnState::Suspended
-                    && messages[i].message.kind == MessageType::HelpRequest
-                    && answered_after(messages, threads, i)
-                {
-                    s = TurnState::Running;
-                }
-                (b.borrow(), s, i)
-            })
+            .map(|(b, &(s, i, help))| (b.borrow(), resolved(s, i, help, messages, threads), i))
             .collect();
         beads.sort_unstable_by_key(|&(_, _, i)| i);
         let active: Vec<&(&str, TurnState, usize)> =
@@ -156,6 +149,22 @@ impl<K: std::borrow::Borrow<str> + std::hash::Hash + Eq> Open<K> {
             state,
             active_beads: active.iter().map(|(b, _, _)| b.to_string()).collect(),
         }
+    }
+}
+
+/// A bead's state as its turn counts it: a suspension by a HELP_REQUEST
+/// answered later in its thread is running again.
+fn resolved(
+    s: TurnState,
+    i: usize,
+    help: bool,
+    messages: &[InboxMessage],
+    threads: &[Thread],
+) -> TurnState {
+    if s == TurnState::Suspended && help && answered_after(messages, threads, i) {
+        TurnState::Running
+    } else {
+        s
     }
 }
 
@@ -181,7 +190,59 @@ impl Open {
             entry(all, from).latest.see(i, m);
         }
         if let Some((agent, bead, state)) = evidence(m) {
-            entry(all, agent).take(i, bead.to_string(), state);
+            entry(all, agent).take(i, m, bead.to_string(), state);
+        }
+    }
+
+    /// The turn, from the one `before` the messages that set or ended the
+    /// beads `new` (all after every message seen before them): the changed
+    /// beads leave or join the active list at its newest end. In proportion
+    /// to the change, not to the agent's open beads (an agent that leaves
+    /// beads open has thousands). An answer to a help request elsewhere
+    /// changes nothing here: suspended and running are both active, and
+    /// the state is read from the newest active bead as it is now.
+    pub(crate) fn turn_after(
+        &self,
+        before: Turn,
+        new: &[&str],
+        messages: &[InboxMessage],
+        threads: &[Thread],
+    ) -> Turn {
+        let mut changed: Vec<(&str, Option<usize>)> = new
+            .iter()
+            .map(|&b| (b, self.beads.get(b).map(|&(_, i, _)| i)))
+            .collect();
+        changed.sort_unstable();
+        changed.dedup();
+        // Ended beads first (they only leave), then by the message that
+        // set them, so pushing keeps the list oldest change first.
+        changed.sort_by_key(|&(_, i)| i);
+        let mut active = before.active_beads;
+        for (b, at) in changed {
+            if let Some(p) = active.iter().position(|x| x == b) {
+                active.remove(p);
+            }
+            let Some(&(s, i, help)) = at.and_then(|_| self.beads.get(b)) else {
+                continue;
+            };
+            if resolved(s, i, help, messages, threads).active() {
+                active.push(b.to_string());
+            }
+        }
+        let state = match active.last().and_then(|b| self.beads.get(b.as_str())) {
+            Some(&(s, i, help)) => resolved(s, i, help, messages, threads),
+            None if self
+                .beads
+                .values()
+                .any(|&(s, _, _)| s == TurnState::Dispatched) =>
+            {
+                TurnState::Dispatched
+            }
+            None => TurnState::Idle,
+        };
+        Turn {
+            state,
+            active_beads: active,
         }
     }
 
@@ -190,7 +251,7 @@ impl Open {
         let at = |i: usize| old_to_new.get(i).copied().unwrap_or(usize::MAX);
         self.latest.any = self.latest.any.map(at);
         self.latest.state = self.latest.state.map(at);
-        for (_, i) in self.beads.values_mut() {
+        for (_, i, _) in self.beads.values_mut() {
             *i = at(*i);
         }
     }
@@ -230,7 +291,7 @@ pub(crate) fn evidence_of(
             continue;
         };
         if wanted(agent) {
-            all.entry(agent).or_default().take(i, bead, state);
+            all.entry(agent).or_default().take(i, m, bead, state);
         }
     }
     all
