@@ -498,7 +498,7 @@ fn a_reply_into_an_old_thread_moves_it_to_the_top() {
     assert_eq!(inbox.threads[1].id, "inc-top");
     for (t, thread) in inbox.threads.iter().enumerate() {
         for &i in &thread.messages {
-            assert_eq!(inbox.messages[i].thread, t);
+            assert_eq!(inbox.thread_index(&inbox.messages[i]), t);
         }
     }
 }

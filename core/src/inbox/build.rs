@@ -11,7 +11,8 @@ use amail_parser::MessageType;
 
 use super::index::Index;
 use super::model::{
-    AckTimes, Acks, Agent, AgentState, HelpState, Inbox, InboxMessage, SourceKind, Thread,
+    thread_position, AckTimes, Acks, Agent, AgentState, HelpState, Inbox, InboxMessage, SourceKind,
+    Thread,
 };
 use super::turn::{self, Open};
 
@@ -91,7 +92,7 @@ pub(crate) fn build(
         if m.message.timestamp > thread.last_at {
             thread.last_at = m.message.timestamp;
         }
-        m.thread = t;
+        m.thread_from_end = t;
     }
     for thread in &mut threads {
         thread.pending = thread
@@ -123,8 +124,9 @@ pub(crate) fn build(
     }
     let mut slots: Vec<Option<Thread>> = threads.into_iter().map(Some).collect();
     let threads: Vec<Thread> = order.iter().filter_map(|&old| slots[old].take()).collect();
+    let last = threads.len().saturating_sub(1);
     for m in &mut messages {
-        m.thread = new_index[m.thread];
+        m.thread_from_end = last - new_index[m.thread_from_end];
     }
 
     let (agents, evidence) = roster(&messages, &threads);
@@ -344,7 +346,7 @@ pub(crate) fn state_of(m: &InboxMessage) -> Option<AgentState> {
 }
 
 fn answered_after(messages: &[InboxMessage], threads: &[Thread], i: usize) -> bool {
-    let t = &threads[messages[i].thread];
+    let t = &threads[thread_position(threads.len(), messages[i].thread_from_end)];
     t.messages
         .iter()
         .skip_while(|&&j| j != i)

@@ -72,8 +72,14 @@ pub struct InboxMessage {
     /// mcp_agent_mail project slug; messages of different projects never share a thread.
     pub project: Option<String>,
     pub recipients: Vec<Recipient>,
-    /// Index into `Inbox::threads`.
-    pub thread: usize,
+    /// Which thread it is in, counted from the end of `Inbox::threads`
+    /// (0: the last, the thread with the oldest activity); see
+    /// [`Inbox::thread_for`]. Counted from that end because threads start
+    /// at the top: a new thread, or one lifted there by new mail, leaves
+    /// the count of every thread below it as it was, so the incremental
+    /// patch re-points only the messages of threads that moved up past
+    /// others, not every message of a big inbox.
+    pub thread_from_end: usize,
 }
 
 impl InboxMessage {
@@ -278,7 +284,20 @@ impl Inbox {
     pub fn thread_of(&self, message: usize) -> Option<&Thread> {
         self.messages
             .get(message)
-            .and_then(|m| self.threads.get(m.thread))
+            .and_then(|m| self.threads.get(self.thread_index(m)))
+    }
+
+    /// The thread `m` (a message of this inbox) belongs to.
+    ///
+    /// # Panics
+    /// When `m` names no thread here (a message of another inbox).
+    pub fn thread_for(&self, m: &InboxMessage) -> &Thread {
+        &self.threads[self.thread_index(m)]
+    }
+
+    /// Where `m`'s thread is in `threads` (`usize::MAX` when it names none).
+    pub fn thread_index(&self, m: &InboxMessage) -> usize {
+        thread_position(self.threads.len(), m.thread_from_end)
     }
 
     pub fn agent(&self, name: &str) -> Option<&Agent> {
@@ -312,8 +331,8 @@ impl Inbox {
                 continue;
             }
             let mut m = m.clone();
-            let thread = &self.threads[m.thread];
-            m.thread = match threads.iter().position(|t| t.id == thread.id) {
+            let thread = self.thread_for(&m);
+            let at = match threads.iter().position(|t| t.id == thread.id) {
                 Some(i) => i,
                 None => {
                     threads.push(Thread {
@@ -323,8 +342,13 @@ impl Inbox {
                     threads.len() - 1
                 }
             };
-            threads[m.thread].messages.push(messages.len());
+            threads[at].messages.push(messages.len());
+            // Counted from the end once every thread is in.
+            m.thread_from_end = at;
             messages.push(m);
+        }
+        for m in &mut messages {
+            m.thread_from_end = threads.len() - 1 - m.thread_from_end;
         }
         Inbox {
             messages,
@@ -332,4 +356,12 @@ impl Inbox {
             ..Inbox::empty(self.source.clone())
         }
     }
+}
+
+/// The position in a list of `len` threads of the one `from_end` from its
+/// end (`usize::MAX` when there is none).
+pub(crate) fn thread_position(len: usize, from_end: usize) -> usize {
+    len.checked_sub(1)
+        .and_then(|last| last.checked_sub(from_end))
+        .unwrap_or(usize::MAX)
 }

@@ -89,8 +89,11 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
             }
         }
     }
-    let mut touched_threads: HashSet<usize> =
-        removed.iter().map(|&i| inbox.messages[i].thread).collect();
+    let mut touched_threads: HashSet<usize> = removed
+        .iter()
+        .map(|&i| inbox.thread_index(&inbox.messages[i]))
+        .collect();
+    let threads_before = inbox.threads.len();
 
     // 1. Remove, then insert in time order. New mail usually comes after
     // everything (the common case: nothing moves, no pass over the inbox).
@@ -136,7 +139,7 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
     inbox.index.acks = Some(acks);
     for i in changed {
         if !is_new(i) {
-            touched_threads.insert(inbox.messages[i].thread);
+            touched_threads.insert(inbox.thread_index(&inbox.messages[i]));
         }
     }
 
@@ -236,7 +239,7 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
     }
 
     // 4. Re-sort, and point messages at their thread.
-    resort(inbox, &touched_threads);
+    resort(inbox, &touched_threads, threads_before);
 
     // 5. The touched agents.
     patch_roster(
@@ -355,49 +358,85 @@ fn thread_order(a: &Thread, b: &Thread) -> Ordering {
         .then_with(|| b.messages.last().cmp(&a.messages.last()))
 }
 
-/// Drops emptied threads, puts the `touched` ones (positions) where the
-/// order wants them, and points the messages of every thread that moved
-/// at its new position. The others were in order and stay: when every
-/// touched thread belongs before the first untouched one after them (new
-/// mail lifts its thread toward the top), only the threads down to the
-/// lowest touched one are sorted again and re-pointed.
-fn resort(inbox: &mut Inbox, touched: &HashSet<usize>) {
+/// Drops emptied threads, puts the `touched` ones (positions; those from
+/// `before` on are new) where the order wants them, and re-points the
+/// messages of the threads whose count from the end changed
+/// (`InboxMessage::thread_from_end`). The untouched threads were in order
+/// and stay so among themselves: the touched ones are merged in. When
+/// they all belong above the first untouched thread below them (new mail
+/// lifts its thread), only the threads down to there are visited; a new
+/// thread at the top changes no other thread's count.
+fn resort(inbox: &mut Inbox, touched: &HashSet<usize>, before: usize) {
     let threads = &mut inbox.threads;
-    let emptied = touched.iter().any(|&t| threads[t].messages.is_empty());
     let Some(&lowest) = touched.iter().max() else {
         return;
     };
+    let emptied = touched.iter().any(|&t| threads[t].messages.is_empty());
     let prefix_only = !emptied
         && threads.get(lowest + 1).is_none_or(|next| {
             touched
                 .iter()
                 .all(|&t| thread_order(&threads[t], next).is_lt())
         });
-    // Touched threads' messages (some new, some maybe moved) are marked,
-    // so below every thread whose first message does not point at its
-    // position is re-pointed whole; an untouched thread's messages all
-    // point at one place, so its first tells.
-    for &t in touched {
-        if t < threads.len() {
-            for &i in &threads[t].messages {
-                inbox.messages[i].thread = usize::MAX;
-            }
-        }
-    }
     let end = if prefix_only {
         lowest + 1
     } else {
-        threads.retain(|t| !t.messages.is_empty());
         threads.len()
     };
-    threads[..end].sort_by(thread_order);
-    for (t, thread) in threads[..end].iter().enumerate() {
-        let first = thread.messages.first().map(|&i| inbox.messages[i].thread);
-        if first == Some(t) {
-            continue;
+    // The new order of the first `end` threads, as old positions: the
+    // touched ones in order, merged into the untouched; emptied ones last,
+    // to go.
+    let mut lifted: Vec<usize> = touched
+        .iter()
+        .copied()
+        .filter(|&t| !threads[t].messages.is_empty())
+        .collect();
+    lifted.sort_by(|&a, &b| thread_order(&threads[a], &threads[b]));
+    let mut order = Vec::with_capacity(end);
+    let mut next = lifted.iter().peekable();
+    for p in (0..end).filter(|p| !touched.contains(p)) {
+        while let Some(&&t) = next.peek() {
+            if thread_order(&threads[t], &threads[p]).is_gt() {
+                break;
+            }
+            order.push(t);
+            next.next();
         }
-        for &i in &thread.messages {
-            inbox.messages[i].thread = t;
+        order.push(p);
+    }
+    order.extend(next);
+    let kept = order.len();
+    order.extend(touched.iter().filter(|&&t| threads[t].messages.is_empty()));
+    permute(&mut threads[..end], &order);
+    threads.drain(kept..end);
+    let Some(last) = threads.len().checked_sub(1) else {
+        return;
+    };
+    for (q, &p) in order[..kept].iter().enumerate() {
+        let from_end = last - q;
+        let moved = p >= before || touched.contains(&p) || before - 1 - p != from_end;
+        if moved {
+            for &i in &threads[q].messages {
+                inbox.messages[i].thread_from_end = from_end;
+            }
+        }
+    }
+}
+
+/// Puts `items[order[q]]` at `q` for every `q`, in place (one swap per
+/// item moved: a thread is a few hundred bytes, not copied twice).
+fn permute<T>(items: &mut [T], order: &[usize]) {
+    let mut done = vec![false; order.len()];
+    for start in 0..order.len() {
+        let mut q = start;
+        while !done[q] {
+            done[q] = true;
+            let p = order[q];
+            if p == start {
+                break;
+            }
+            items.swap(q, p);
+            q = p;
         }
     }
 }
@@ -435,7 +474,10 @@ fn seeds_stay(inbox: &Inbox, removed: &[usize], added: &[InboxMessage]) -> bool 
     // A kept message naming a removed seed is in that seed's thread; one
     // naming a new seed's key (keys are unique: no kept message has it)
     // is in the thread of that id. Only those threads are read.
-    let mut threads: Vec<usize> = removed.iter().map(|&i| inbox.messages[i].thread).collect();
+    let mut threads: Vec<usize> = removed
+        .iter()
+        .map(|&i| inbox.thread_index(&inbox.messages[i]))
+        .collect();
     for (p, k) in &seeds {
         let named = |t: &Thread| t.id == *k && t.project == **p;
         threads.extend(inbox.threads.iter().position(named));
@@ -599,4 +641,23 @@ fn read_again(
             .map(|(name, open)| (name.to_string(), open.owned())),
     );
     (evidence, present)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::permute;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn permute_puts_each_item_where_the_order_says(
+            order in (0usize..40).prop_flat_map(|n| Just((0..n).collect::<Vec<_>>()).prop_shuffle())
+        ) {
+            let before: Vec<usize> = (100..100 + order.len()).collect();
+            let mut items = before.clone();
+            permute(&mut items, &order);
+            let want: Vec<usize> = order.iter().map(|&p| before[p]).collect();
+            prop_assert_eq!(items, want);
+        }
+    }
 }

@@ -298,7 +298,8 @@ pub(crate) fn evidence_of(
 }
 
 fn answered_after(messages: &[InboxMessage], threads: &[Thread], i: usize) -> bool {
-    let Some(t) = threads.get(messages[i].thread) else {
+    let at = super::model::thread_position(threads.len(), messages[i].thread_from_end);
+    let Some(t) = threads.get(at) else {
         return false;
     };
     t.messages

@@ -139,7 +139,7 @@ pub(crate) fn file_entries(
             message: m,
             path: Some(path.to_path_buf()),
             recipients,
-            thread: 0,
+            thread_from_end: 0,
         });
     }
     out
