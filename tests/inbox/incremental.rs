@@ -496,6 +496,24 @@ fn a_reply_into_an_old_thread_moves_it_to_the_top() {
     same_as_full(&root, &mut inbox, &[a, b]);
     assert_eq!(inbox.threads[0].id, second);
     assert_eq!(inbox.threads[1].id, "inc-top");
+    // Two lifted in one burst, the lower one to the very top: the upper
+    // one moves down on the way before it is lifted too.
+    let (fifth, third) = (inbox.threads[5].id.clone(), inbox.threads[3].id.clone());
+    let c = root.join("Chiron").join("zz-fifth.md");
+    std::fs::write(
+        &c,
+        dated_mail("inc-fifth", "Chiron", "BlueLake", &fifth, "Re: five", 9),
+    )
+    .unwrap();
+    let d = root.join("Chiron").join("zz-third.md");
+    std::fs::write(
+        &d,
+        dated_mail("inc-third", "Chiron", "BlueLake", &third, "Re: three", 8),
+    )
+    .unwrap();
+    same_as_full(&root, &mut inbox, &[c, d]);
+    assert_eq!(inbox.threads[0].id, fifth);
+    assert_eq!(inbox.threads[1].id, third);
     for (t, thread) in inbox.threads.iter().enumerate() {
         for &i in &thread.messages {
             assert_eq!(inbox.thread_index(&inbox.messages[i]), t);

@@ -392,9 +392,13 @@ fn resort(inbox: &mut Inbox, touched: &HashSet<usize>, before: usize) {
         .filter(|&t| !threads[t].messages.is_empty())
         .collect();
     lifted.sort_by(|&a, &b| thread_order(&threads[a], &threads[b]));
+    // Sorted, searched: one lookup per thread below.
+    let mut touched: Vec<usize> = touched.iter().copied().collect();
+    touched.sort_unstable();
+    let is_touched = |p: &usize| touched.binary_search(p).is_ok();
     let mut order = Vec::with_capacity(end);
     let mut next = lifted.iter().peekable();
-    for p in (0..end).filter(|p| !touched.contains(p)) {
+    for p in (0..end).filter(|p| !is_touched(p)) {
         while let Some(&&t) = next.peek() {
             if thread_order(&threads[t], &threads[p]).is_gt() {
                 break;
@@ -407,14 +411,36 @@ fn resort(inbox: &mut Inbox, touched: &HashSet<usize>, before: usize) {
     order.extend(next);
     let kept = order.len();
     order.extend(touched.iter().filter(|&&t| threads[t].messages.is_empty()));
-    permute(&mut threads[..end], &order);
+    // New mail lifts threads: each is rotated up to its place (the threads
+    // it passes move down one), in proportion to the distance; otherwise
+    // the order is applied whole.
+    let targets: Vec<(usize, usize)> = order
+        .iter()
+        .enumerate()
+        .filter(|&(_, p)| is_touched(p))
+        .map(|(q, &p)| (q, p))
+        .collect();
+    if targets.iter().all(|&(q, p)| q <= p) && kept == end {
+        let mut at: Vec<usize> = targets.iter().map(|&(_, p)| p).collect();
+        for (k, &(q, _)) in targets.iter().enumerate() {
+            let c = at[k];
+            threads[q..=c].rotate_right(1);
+            for later in &mut at[k + 1..] {
+                if (q..c).contains(later) {
+                    *later += 1;
+                }
+            }
+        }
+    } else {
+        permute(&mut threads[..end], &order);
+    }
     threads.drain(kept..end);
     let Some(last) = threads.len().checked_sub(1) else {
         return;
     };
     for (q, &p) in order[..kept].iter().enumerate() {
         let from_end = last - q;
-        let moved = p >= before || touched.contains(&p) || before - 1 - p != from_end;
+        let moved = p >= before || is_touched(&p) || before - 1 - p != from_end;
         if moved {
             for &i in &threads[q].messages {
                 inbox.messages[i].thread_from_end = from_end;
