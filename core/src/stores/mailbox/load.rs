@@ -88,6 +88,8 @@ pub fn load_mailbox_with(
             std::ops::ControlFlow::<()>::Continue(())
         },
     );
+    // Every key is in; the copies go before the inbox is built, not after.
+    drop(seen);
     apply_acks(&mut loaded, &acks);
     protocol::merge_read(root, protocol_files, &mut loaded, &mut problems, max_bytes);
     let mut inbox = build(
