@@ -15,8 +15,11 @@
 //! the line.
 //! The worker's way runs first, and the process's peak resident memory
 //! right after it (`worker_peak_kb`, what `amail inbox` holds: one load)
-//! ends the line; the inline load after it would add a second inbox's
-//! worth of freed-but-kept heap to the process's peak.
+//! comes next; the inline load after it would add a second inbox's
+//! worth of freed-but-kept heap to the process's peak. Last, the first
+//! frame that shows threads (`worker_rows_ms`, from the worker's start:
+//! the newest threads of a large mailbox, read first and handed over
+//! while the rest loads; the full load's frame when it hands none).
 //! Usage: first_frame DIR
 
 use std::path::{Path, PathBuf};
@@ -31,7 +34,7 @@ use amail_tui::{Model, Msg, UiConfig};
 
 fn main() {
     let dir = std::env::args().nth(1).expect("usage: first_frame DIR");
-    let (worker_first, worker_full) = through_worker(Path::new(&dir));
+    let (worker_first, worker_full, worker_rows) = through_worker(Path::new(&dir));
     let worker_peak_kb = peak_rss_kb();
     let t0 = Instant::now();
     let inbox = stores::load(Path::new(&dir), &LoadOptions::default()).expect("load");
@@ -54,7 +57,7 @@ fn main() {
     let undated = new_file(Path::new(&dir), &mut model, false);
     eprintln!("undated new file: {undated:.1} ms");
     println!(
-        "{:.1} {:.1} {:.1} {:.2} {messages} {dated:.1} {worker_first:.1} {worker_full:.1} {worker_peak_kb}",
+        "{:.1} {:.1} {:.1} {:.2} {messages} {dated:.1} {worker_first:.1} {worker_full:.1} {worker_peak_kb} {worker_rows:.1}",
         ms(t0, t1),
         ms(t1, t2),
         ms(t0, t3),
@@ -62,9 +65,10 @@ fn main() {
     );
 }
 
-/// Milliseconds to the first frame and to the loaded frame when the load
-/// runs on the worker, as `amail inbox` does.
-fn through_worker(root: &Path) -> (f64, f64) {
+/// Milliseconds to the first frame, to the loaded frame and to the first
+/// frame with threads when the load runs on the worker, as `amail inbox`
+/// does.
+fn through_worker(root: &Path) -> (f64, f64, f64) {
     let t = Instant::now();
     let store = PathBuf::from("/nonexistent/amail-first-frame-store");
     let backend = RealBackend::new(root.to_path_buf(), LoadOptions::default(), store, false);
@@ -82,6 +86,7 @@ fn through_worker(root: &Path) -> (f64, f64) {
     model.working = worker.busy();
     std::hint::black_box(render_terminal(&model, 120, 40));
     let first = t.elapsed().as_secs_f64() * 1000.0;
+    let mut rows = None;
     loop {
         let msg = rx.recv().expect("the worker reports");
         let done = msg.from_backend();
@@ -90,10 +95,15 @@ fn through_worker(root: &Path) -> (f64, f64) {
             worker.reported();
             break;
         }
+        if rows.is_none() && !model.inbox.threads.is_empty() {
+            std::hint::black_box(render_terminal(&model, 120, 40));
+            rows = Some(t.elapsed().as_secs_f64() * 1000.0);
+        }
     }
     model.working = worker.busy();
     std::hint::black_box(render_terminal(&model, 120, 40));
-    (first, t.elapsed().as_secs_f64() * 1000.0)
+    let full = t.elapsed().as_secs_f64() * 1000.0;
+    (first, full, rows.unwrap_or(full))
 }
 
 /// Milliseconds from a new file landing to the frame that shows it

@@ -171,6 +171,22 @@ impl Backend for RealBackend {
         Ok(inbox)
     }
 
+    /// The partial inboxes are not routed: the whole one is, at the end.
+    fn load_in_steps(
+        &mut self,
+        progress: &dyn Fn(usize, usize),
+        partial: &dyn Fn(Inbox),
+    ) -> Result<Inbox, String> {
+        let inbox = self
+            .mail()?
+            .load_in_steps(progress, partial)
+            .map_err(|e| e.to_string())?;
+        if self.route {
+            self.route_all(&inbox)?;
+        }
+        Ok(inbox)
+    }
+
     /// The store brings the mail up to date (a plain mailbox reads just the
     /// changed files); changes only in the task store need no mail read at
     /// all (the tasks are read after every reload).

@@ -147,11 +147,10 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
     }
     let threads = parallel::cores();
     let inline = inputs.len() <= CHUNK || threads == 1;
-    // Rendering inline, big writes: a 10 MB body goes out in a few dozen
-    // system calls. Chunks rendered by workers are already big writes:
-    // a small buffer lets them go straight out instead of being copied.
-    let capacity = if inline { 256 * 1024 } else { 16 * 1024 };
-    let mut out = io::BufWriter::with_capacity(capacity, super::raw_stdout());
+    // Every input is rendered into memory first (a worker's chunk, or one
+    // reused buffer inline), so what reaches the writer is big writes that
+    // go straight out; the buffer only gathers the small ones.
+    let mut out = io::BufWriter::with_capacity(16 * 1024, super::raw_stdout());
     if format == Format::Json {
         write_out(&mut out, b"[")?;
     }
@@ -163,12 +162,15 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
     };
     let mut unreadable = 0usize;
     if inline {
-        // Few inputs (one big file, stdin): rendered straight into the
-        // output buffer on this thread, never held whole in memory.
+        // Few inputs (one big file, stdin): rendered on this thread, one
+        // at a time, each written out whole before the next is read.
         let mut worker = Worker::default();
+        let mut rendered = Vec::new();
         for input in &inputs {
-            let result =
-                render_input(&mut worker, input, &settings, &mut out).map_err(write_error)?;
+            rendered.clear();
+            let result = render_input(&mut worker, input, &settings, &mut rendered, Some(&mut out))
+                .map_err(write_error)?;
+            write_out(&mut out, &rendered)?;
             if let Err(f) = result {
                 report(&mut out, input, f, &mut unreadable)?;
             }
@@ -187,7 +189,9 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
                 chunk.failures.clear();
                 for (i, input) in part.iter().enumerate() {
                     // Writing into a Vec cannot fail.
-                    if let Ok(Err(f)) = render_input(worker, input, &settings, &mut chunk.bytes) {
+                    if let Ok(Err(f)) =
+                        render_input(worker, input, &settings, &mut chunk.bytes, None)
+                    {
                         let fatal = !matches!(f, Failure::Unreadable(_) | Failure::NotMail(_));
                         chunk.failures.push((chunk.bytes.len(), first + i, f));
                         if fatal {
@@ -325,13 +329,16 @@ fn source_of<'b>(buf: &'b mut String, name: &str, line: u32) -> &'b str {
     buf
 }
 
-/// Reads, parses and renders one input into `out`. The outer error is
-/// `out` failing; the inner one is the input's.
+/// Reads, parses and renders one input at the end of `out`. With a
+/// `sink`, a huge message's output goes to it in pieces as it is rendered
+/// (whatever `out` held first goes before them). The outer error is the
+/// rendering or the sink failing; the inner one is the input's.
 fn render_input(
     worker: &mut Worker,
     input: &Input,
     settings: &Settings,
-    out: &mut impl Write,
+    out: &mut Vec<u8>,
+    mut sink: Option<&mut dyn Write>,
 ) -> io::Result<Result<(), Failure>> {
     let Worker {
         reader,
@@ -366,8 +373,10 @@ fn render_input(
     // They go through a scratch buffer so that a closed stdout is reported
     // like any other write.
     scratch.clear();
-    // Validated once, for the protocol check and the parse.
-    let text = std::str::from_utf8(bytes).ok();
+    // Validated once, for the protocol check and the parse, with SIMD
+    // (simdutf8): std's `from_utf8` cost 4.7 M instructions on a 10.8 MB
+    // body, this 1.5 M (callgrind, whole `amail parse`).
+    let text = simdutf8::basic::from_utf8(bytes).ok();
     match protocol::print(
         scratch,
         name,
@@ -404,8 +413,11 @@ fn render_input(
                 serde_json::to_writer_pretty(&mut *out, &located)?;
             }
             Format::Jsonl => {
-                json::to_writer(out, &located)?;
-                out.write_all(b"\n")?;
+                // The body is the text the sections are slices of.
+                // (Reborrowed for this message, the object lifetime shortened.)
+                let sink = sink.as_mut().map(|s| &mut **s as &mut dyn Write);
+                json::to_vec(out, sink, &located, &m.body)?;
+                out.push(b'\n');
             }
             Format::Text => write_text(out, &located)?,
             Format::Aof => {
@@ -413,6 +425,13 @@ fn render_input(
                     out.write_all(env.to_json_line().as_bytes())?;
                     out.write_all(b"\n")?;
                 }
+            }
+        }
+        // A file of many messages goes out as it is rendered too.
+        if let Some(sink) = sink.as_mut() {
+            if out.len() >= json::FLUSH_AT {
+                sink.write_all(out)?;
+                out.clear();
             }
         }
     }

@@ -20,6 +20,7 @@ mod incremental;
 mod mailbox;
 mod mcp_db_bodies;
 mod mcp_store;
+mod newest_first;
 mod reply_rules;
 mod server_rules;
 mod source_same_files;

@@ -4,6 +4,7 @@
 
 mod flows;
 mod keys;
+mod loading;
 mod real_snapshots;
 mod reply_identity;
 mod review;

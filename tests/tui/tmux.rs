@@ -378,10 +378,12 @@ fn a_locked_database_shows_the_spinner_and_keys_still_work() {
 }
 
 /// Issue 16: a large generated mailbox opens at once with the load's
-/// progress (files done of all, per second) in the status bar, then the
-/// full counts. (The load of 20,000 files in a test build takes far longer
-/// than the 100 ms between progress reports, so the count is on screen
-/// for many polls.)
+/// progress (files done of all, per second) in the status bar, shows its
+/// newest threads while that count still runs (and takes keys on them),
+/// then the full counts. (The load of 20,000 files in a test build takes
+/// far longer than the 100 ms between progress reports, and the first
+/// threads come after about a twentieth of it, so both are on screen for
+/// many polls.)
 #[test]
 fn a_large_mailbox_shows_the_load_progress_then_the_full_counts() {
     let dir = tempfile::tempdir().unwrap();
@@ -404,6 +406,22 @@ fn a_large_mailbox_shows_the_load_progress_then_the_full_counts() {
     };
     let loading = t.wait_for("/20000 · ");
     assert!(loading.contains("loading "), "{loading}");
+    // The newest threads, while the rest loads behind them.
+    let shown = |s: &str| {
+        s.split("Threads · All · ")
+            .nth(1)
+            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|n| n.parse::<usize>().ok())
+    };
+    let partial = t.wait_until("threads while loading", |s| {
+        s.contains("loading ") && shown(s).is_some_and(|n| n > 0)
+    });
+    assert!(shown(&partial).unwrap() < threads, "{partial}");
+    assert!(partial.contains("▶"), "no thread row selected:\n{partial}");
+    // Keys work on them: a filter, and back.
+    t.text("6");
+    t.wait_for("Threads · Done · ");
+    t.text("1");
     t.wait_for(&format!("Threads · All · {threads}"));
     let deadline = Instant::now() + Duration::from_secs(20);
     while t.screen().contains("loading ") {

@@ -417,3 +417,128 @@ fn a_send_that_fails_keeps_what_was_written() {
     let screen = app.render(140, 30);
     assert!(screen.contains("send failed"), "{screen}");
 }
+
+/// Hands out the newest part of the sample as a step, then waits for the
+/// gate before the whole inbox; records which kind of load it was asked
+/// for.
+struct Stepping {
+    inner: FakeBackend,
+    gate: Gate,
+    calls: Arc<Mutex<Vec<&'static str>>>,
+}
+
+impl Backend for Stepping {
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+    fn load(&mut self) -> Result<Inbox, String> {
+        self.inner.load()
+    }
+    fn load_with_progress(&mut self, progress: &dyn Fn(usize, usize)) -> Result<Inbox, String> {
+        self.calls.lock().unwrap().push("whole");
+        progress(11, 11);
+        self.inner.load()
+    }
+    fn load_in_steps(
+        &mut self,
+        progress: &dyn Fn(usize, usize),
+        partial: &dyn Fn(Inbox),
+    ) -> Result<Inbox, String> {
+        self.calls.lock().unwrap().push("steps");
+        progress(4, 11);
+        partial(crate::loading::newest(&self.inner.inbox, 4));
+        self.gate.wait();
+        self.inner.load()
+    }
+    fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
+        self.inner.tasks()
+    }
+    fn ack(&mut self, inbox: &Inbox, keys: &[String], as_agent: &str) -> Result<usize, String> {
+        self.inner.ack(inbox, keys, as_agent)
+    }
+    fn reply(
+        &mut self,
+        inbox: &Inbox,
+        key: &str,
+        as_agent: &str,
+        body: &str,
+    ) -> Result<(), String> {
+        self.inner.reply(inbox, key, as_agent, body)
+    }
+    fn watch_paths(&self) -> Vec<PathBuf> {
+        Vec::new()
+    }
+}
+
+/// Issue 16: the first load hands the newest threads to the screen while
+/// the rest loads (the count shown beside them), keys work on them, and
+/// the whole inbox then takes their place with the selection kept. A load
+/// over an inbox already on screen (after an ack, `R`) hands out no steps:
+/// the screen never shrinks to one.
+#[test]
+fn the_first_load_shows_the_newest_threads_while_the_rest_loads() {
+    let fake = FakeBackend::sample();
+    let gate = Gate::default();
+    let calls = Arc::new(Mutex::new(Vec::new()));
+    let backend = Stepping {
+        inner: fake.clone(),
+        gate: gate.clone(),
+        calls: Arc::clone(&calls),
+    };
+    let (tx, rx) = mpsc::channel();
+    let mut worker = Worker::spawn(Box::new(backend), move |m| {
+        let _ = tx.send(m);
+    });
+    let watchdog = gate.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(20));
+        watchdog.open();
+    });
+    let mut model = Model::new(empty_inbox(), Vec::new(), fake.now, UiConfig::default());
+    assert!(worker.dispatch(&mut model.inbox, Command::Load).is_none());
+    model.working = worker.busy();
+
+    // The step's progress first, then the step itself, neither the job's end.
+    let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+    assert!(matches!(msg, Msg::Progress { done: 4, .. }), "{msg:?}");
+    assert!(!msg.from_backend());
+    update(&mut model, msg);
+    let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+    assert!(matches!(msg, Msg::Partial(_)), "{msg:?}");
+    assert!(!msg.from_backend());
+    update(&mut model, msg);
+    assert!(worker.busy());
+    assert_eq!(model.inbox.messages.len(), 4);
+    let screen = render_to_string(&model, 120, 30);
+    let top = model.visible_threads()[0].id.clone();
+    assert!(
+        screen.contains("loading 4/11 · ") && screen.contains(&top),
+        "{screen}"
+    );
+    // Keys work on the partial inbox while the load is still out.
+    update(&mut model, key('j'));
+    let chosen = model.sel.thread.clone().unwrap();
+    assert_ne!(chosen, top);
+    assert!(rx.try_recv().is_err(), "the load went on without the gate");
+
+    gate.open();
+    let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+    assert!(matches!(msg, Msg::Loaded { .. }), "{msg:?}");
+    worker.reported();
+    update(&mut model, msg);
+    model.working = worker.busy();
+    assert_eq!(model.inbox, fake.inbox);
+    assert_eq!(model.sel.thread.as_deref(), Some(chosen.as_str()));
+
+    // Again, over the inbox on screen: the whole inbox at the end, no step.
+    assert!(worker.dispatch(&mut model.inbox, Command::Load).is_none());
+    loop {
+        let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+        assert!(!matches!(msg, Msg::Partial(_)), "a step over a full screen");
+        if msg.from_backend() {
+            worker.reported();
+            break;
+        }
+    }
+    assert_eq!(*calls.lock().unwrap(), ["steps", "whole"]);
+}

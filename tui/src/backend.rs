@@ -26,6 +26,19 @@ pub trait Backend {
         let _ = progress;
         self.load()
     }
+    /// [`load_with_progress`](Backend::load_with_progress), also handing
+    /// `partial` a browsable inbox of the newest messages read so far, at
+    /// growing steps, before the whole one is returned (the worker shows
+    /// them while the rest loads: `MailStore::load_in_steps`). The default
+    /// hands out none.
+    fn load_in_steps(
+        &mut self,
+        progress: &dyn Fn(usize, usize),
+        partial: &dyn Fn(Inbox),
+    ) -> Result<Inbox, String> {
+        let _ = partial;
+        self.load_with_progress(progress)
+    }
     /// Brings `inbox` (the one on screen) up to date after the watcher saw
     /// `changed` files change. The default reads everything again; on an
     /// error `inbox` is left as it was.

@@ -336,6 +336,9 @@ pub struct Model {
     pub working: bool,
     /// How far the load on the worker is: files done, in all, per second.
     pub progress: Option<(usize, usize, u64)>,
+    /// The inbox on screen is the newest part of a mailbox still loading
+    /// (`Msg::Partial`), not all of it, until `Msg::Loaded`.
+    pub partial: bool,
     pub size: (u16, u16),
     pub offsets: Offsets,
     /// Lazily computed [`Counts`]; cleared by [`Model::data_changed`].
@@ -395,6 +398,7 @@ impl Model {
             load_error: None,
             working: false,
             progress: None,
+            partial: false,
             size: (80, 24),
             offsets: Offsets::default(),
             counts: Default::default(),
@@ -860,6 +864,15 @@ impl Model {
     }
 
     // ---- counts for the status bar ---------------------------------------
+
+    /// Files read and files in all while a load runs on the worker (the
+    /// inbox on screen may then be the newest part of the mailbox only);
+    /// `None` when no load is running.
+    pub fn loading(&self) -> Option<(usize, usize)> {
+        self.progress
+            .filter(|_| self.working)
+            .map(|(done, total, _)| (done, total))
+    }
 
     pub fn pending_total(&self) -> usize {
         self.counts().pending

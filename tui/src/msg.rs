@@ -57,6 +57,10 @@ pub enum Msg {
         total: usize,
         per_sec: u64,
     },
+    /// A load on the worker has read the newest messages of a large
+    /// mailbox: a browsable inbox of them, shown while the rest loads (the
+    /// whole one comes as [`Msg::Loaded`]).
+    Partial(Box<Inbox>),
     Loaded {
         inbox: Result<Inbox, String>,
         tasks: Result<Vec<TaskSummary>, String>,

@@ -6,7 +6,13 @@
 //! keys keep working, instead of a frozen screen.
 //!
 //! A load reports how many files it has read, of how many and how fast,
-//! every 100 ms ([`Msg::Progress`]), for the status bar.
+//! every 100 ms ([`Msg::Progress`]), for the status bar. A load onto an
+//! empty screen (the first one) also hands over a browsable inbox of the
+//! newest messages as it goes ([`Msg::Partial`], from
+//! [`Backend::load_in_steps`]), so a large mailbox shows its newest
+//! threads, and keys work on them, long before the whole inbox is read; a
+//! load over an inbox already on screen (after an ack, `R`) swaps the
+//! whole new one in at the end instead of shrinking the screen to a step.
 //!
 //! One thread, jobs in order: a reply is written before the load it asks
 //! for, as when they ran inline. An ack or reply takes only the messages it
@@ -42,6 +48,8 @@ type Shared = Arc<Mutex<Box<dyn Backend + Send>>>;
 struct Job {
     cmd: Command,
     inbox: Inbox,
+    /// A load hands out partial inboxes as it goes.
+    steps: bool,
 }
 
 /// The worker thread and the jobs in flight.
@@ -67,7 +75,7 @@ impl Worker {
                 for mut job in rx {
                     let mut b = shared.lock().unwrap_or_else(PoisonError::into_inner);
                     let msg = match job.cmd {
-                        Command::Load => Some(load(&mut **b, &report)),
+                        Command::Load => Some(load(&mut **b, &report, job.steps)),
                         Command::Reload { changed, .. } if remote => {
                             let reloaded = b.reload(&mut job.inbox, &changed);
                             Some(Msg::Loaded {
@@ -110,36 +118,32 @@ impl Worker {
     /// `report`. Returns `None` (kept for callers that handled an inline
     /// outcome). Editor and Quit are the runtime's.
     pub fn dispatch(&mut self, inbox: &mut Inbox, cmd: Command) -> Option<Msg> {
-        let job = match cmd {
+        // A load onto an empty screen shows the newest part as it goes.
+        let steps = cmd == Command::Load && !self.remote && inbox.messages.is_empty();
+        let (cmd, inbox) = match cmd {
             Command::Reload { .. } if self.remote && self.in_flight > 0 => return None,
             // A server's inbox is brought up to date, not read again
             // whole: after a send or a manual reload the polled store asks
             // only for what is new (and the TUI's paged store keeps what it
             // already holds, not just the first page).
-            Command::Load if self.remote => Job {
-                cmd: Command::Reload {
+            Command::Load if self.remote => {
+                let cmd = Command::Reload {
                     changed: Vec::new(),
                     before: Box::default(),
-                },
-                inbox: inbox.clone(),
-            },
-            Command::Reload { changed, before } if self.remote => Job {
-                cmd: Command::Reload { changed, before },
-                inbox: inbox.clone(),
-            },
-            Command::Ack { ref keys, .. } => {
-                let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
-                let inbox = inbox.subset(&keys);
-                Job { cmd, inbox }
+                };
+                (cmd, inbox.clone())
             }
-            Command::MarkRead { ref keys, .. } => {
+            Command::Reload { changed, before } if self.remote => {
+                (Command::Reload { changed, before }, inbox.clone())
+            }
+            Command::Ack { ref keys, .. } | Command::MarkRead { ref keys, .. } => {
                 let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
                 let inbox = inbox.subset(&keys);
-                Job { cmd, inbox }
+                (cmd, inbox)
             }
             Command::Reply { ref key, .. } => {
                 let inbox = inbox.subset(&[key.as_str()]);
-                Job { cmd, inbox }
+                (cmd, inbox)
             }
             // A new message, a file to show and the task store's review
             // and queues need none of the inbox: the draft names its
@@ -150,14 +154,11 @@ impl Worker {
             | Command::Load
             | Command::Approve { .. }
             | Command::Reject { .. }
-            | Command::Mailbox { .. } => Job {
-                cmd,
-                inbox: inbox.subset(&[]),
-            },
+            | Command::Mailbox { .. } => (cmd, inbox.subset(&[])),
             Command::Editor { .. } | Command::Quit => return None,
         };
         if let Some(jobs) = &self.jobs {
-            if jobs.send(job).is_ok() {
+            if jobs.send(Job { cmd, inbox, steps }).is_ok() {
                 self.in_flight += 1;
             }
         }
@@ -173,15 +174,14 @@ impl Worker {
 /// How often a load reports its progress.
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
-/// A load that reports files done, in all and per second as it goes.
-fn load(backend: &mut dyn Backend, report: &impl Fn(Msg)) -> Msg {
+/// A load that reports files done, in all and per second as it goes, and
+/// with `steps` the partial inboxes (each after a progress report that
+/// counts it, so the status bar never shows threads without the count).
+fn load(backend: &mut dyn Backend, report: &impl Fn(Msg), steps: bool) -> Msg {
     let start = Instant::now();
     let last = Cell::new(start);
-    let progress = |done: usize, total: usize| {
-        let now = Instant::now();
-        if now - last.get() < PROGRESS_EVERY {
-            return;
-        }
+    let latest = Cell::new((0, 0));
+    let tell = |done: usize, total: usize, now: Instant| {
         last.set(now);
         let secs = (now - start).as_secs_f64();
         report(Msg::Progress {
@@ -190,7 +190,23 @@ fn load(backend: &mut dyn Backend, report: &impl Fn(Msg)) -> Msg {
             per_sec: (done as f64 / secs) as u64,
         });
     };
-    let inbox = backend.load_with_progress(&progress);
+    let progress = |done: usize, total: usize| {
+        latest.set((done, total));
+        let now = Instant::now();
+        if now - last.get() >= PROGRESS_EVERY {
+            tell(done, total, now);
+        }
+    };
+    let partial = |inbox: Inbox| {
+        let (done, total) = latest.get();
+        tell(done, total, Instant::now());
+        report(Msg::Partial(Box::new(inbox)));
+    };
+    let inbox = if steps {
+        backend.load_in_steps(&progress, &partial)
+    } else {
+        backend.load_with_progress(&progress)
+    };
     Msg::Loaded {
         inbox,
         tasks: backend.tasks(),

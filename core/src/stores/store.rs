@@ -136,6 +136,20 @@ pub trait MailStore: Send {
         let _ = progress;
         self.load()
     }
+    /// [`load_with_progress`](MailStore::load_with_progress), also handing
+    /// `partial` a browsable inbox of the newest messages read so far, at
+    /// growing steps, before the whole one is returned (the TUI shows the
+    /// newest threads while the rest loads). A step is whole in itself
+    /// (threads, counts, acks of what it holds), only smaller. The default
+    /// hands out none.
+    fn load_in_steps(
+        &self,
+        progress: &dyn Fn(usize, usize),
+        partial: &dyn Fn(Inbox),
+    ) -> Result<Inbox, Error> {
+        let _ = partial;
+        self.load_with_progress(progress)
+    }
     /// Brings `inbox` (loaded from this store) up to date after `changed`
     /// paths changed (added, modified or removed); an empty list means
     /// "something changed". The default reads everything again. On an

@@ -31,8 +31,9 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                 return None;
             }
             m.dirty = true;
-            key(m, k)
-                .or_else(|| wants_file(m))
+            let cmd = key(m, k);
+            while_loading(m, cmd.as_ref());
+            cmd.or_else(|| wants_file(m))
                 .or_else(|| review::wants_queues(m))
         }
         Msg::Scroll(lines) => {
@@ -83,8 +84,23 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             m.dirty = true;
             None
         }
+        Msg::Partial(inbox) => {
+            // The newest part of a large mailbox, while the rest loads:
+            // browsable as it is; the selection, filter and search stay
+            // (held by key), so the screen grows under the user. Nothing
+            // else a load does (notifications, tasks, errors) happens
+            // until the whole inbox is in.
+            let before = m.lists_before();
+            m.inbox = *inbox;
+            m.partial = true;
+            m.data_changed();
+            m.restore_selection(&before);
+            m.dirty = true;
+            wants_file(m).or_else(|| review::wants_queues(m))
+        }
         Msg::Loaded { inbox, tasks } => {
             m.progress = None;
+            m.partial = false;
             let before = m.lists_before();
             let inbox = inbox.map(|i| m.inbox = i);
             loaded(m, &before, inbox, tasks);
@@ -267,6 +283,31 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
 }
 
 const RELOADING: &str = "reloading…";
+
+/// An ack or mark-read asked for while the screen shows the newest part of
+/// a mailbox still loading runs on the worker once the load is done, on
+/// the messages on screen now: say so, since older messages of the same
+/// threads may not be loaded yet.
+fn while_loading(m: &mut Model, cmd: Option<&Command>) {
+    if !m.partial {
+        return;
+    }
+    let Some((done, total)) = m.loading() else {
+        return;
+    };
+    let (verb, n) = match cmd {
+        Some(Command::Ack { keys, .. }) => ("acknowledging", keys.len()),
+        Some(Command::MarkRead { keys, .. }) => ("marking read", keys.len()),
+        _ => return,
+    };
+    m.notice = Some(Notice {
+        text: format!(
+            "still loading ({done}/{total} files): {verb} the {n} loaded message{} once it is done; older ones may follow",
+            plural(n)
+        ),
+        error: false,
+    });
+}
 
 /// With the raw view on, the current message's file unless it is the one
 /// already read.

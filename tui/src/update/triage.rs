@@ -174,10 +174,18 @@ fn read_command(m: &Model, keys: Vec<String>, agent: String) -> Command {
 /// to whom, which type, and the text.
 pub(super) fn compose(m: &mut Model) -> Option<Command> {
     if m.inbox.agents.is_empty() {
-        m.notice = Some(Notice {
-            text: "no agents to write to yet".into(),
-            error: true,
-        });
+        // While a large mailbox loads, its newest part comes first: say
+        // that the roster is on its way, not that there is none.
+        let text = match (m.loading(), m.working) {
+            (Some((done, total)), _) => format!(
+                "no agents yet: the inbox is still loading ({done}/{total} files read); c again once it shows mail"
+            ),
+            (None, true) => {
+                "no agents yet: the inbox is still loading; c again once it shows mail".into()
+            }
+            (None, false) => "no agents to write to: the inbox has no mail".into(),
+        };
+        m.notice = Some(Notice { text, error: true });
         return None;
     }
     match m.identity.clone().or_else(|| m.reply_as.clone()) {
@@ -206,7 +214,14 @@ pub(super) fn compose_from(m: &mut Model, from: String) -> Option<Command> {
         .map(|a| a.name.clone())
         .filter(|a| *a != from)
         .collect();
-    let mut options = vec![format!("all agents ({})", agents.len())];
+    // On the newest part of a mailbox still loading the roster is that
+    // part's: "all" says so.
+    let all = if m.partial {
+        format!("all agents seen so far ({}; still loading)", agents.len())
+    } else {
+        format!("all agents ({})", agents.len())
+    };
+    let mut options = vec![all];
     options.extend(agents);
     let pre = (m.screen == Screen::Agents)
         .then(|| m.sel.agent.clone())

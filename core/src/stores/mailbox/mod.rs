@@ -1,8 +1,10 @@
 //! A plain mailbox: a directory of mail files in any framing (spec text,
 //! Markdown, JSON, archive files), as agents without a server write them.
 //!
-//! - [`load_mailbox`] reads every file the walker lists, in parallel, plus
-//!   the ack journal and the handoff and A2A items (`protocol`);
+//! - [`load_mailbox`] reads every file the walker lists, in parallel,
+//!   newest names first, plus the ack journal and the handoff and A2A
+//!   items (`protocol`); [`load_mailbox_in_steps`] hands out a browsable
+//!   inbox of the newest messages as it goes;
 //! - [`reload_changed`] reads only the files the watcher names and patches
 //!   the inbox in place, falling back to a full load where that would not
 //!   be exact;
@@ -26,7 +28,7 @@ use std::path::PathBuf;
 use chrono::{DateTime, Utc};
 
 pub use incremental::{apply_changed, read_changed, reload_changed, ChangedFiles, Reload};
-pub use load::{load_mailbox, load_mailbox_with};
+pub use load::{load_mailbox, load_mailbox_in_steps, load_mailbox_with, FIRST_STEP};
 pub use reply::{render_spec_text, SpecMail};
 
 use super::error::Error;
@@ -72,6 +74,16 @@ impl MailStore for MailboxStore {
 
     fn load_with_progress(&self, progress: &dyn Fn(usize, usize)) -> Result<Inbox, Error> {
         load_mailbox_with(&self.root, self.max_bytes, progress)
+    }
+
+    /// Newest files first, a browsable inbox at growing steps
+    /// ([`load_mailbox_in_steps`]).
+    fn load_in_steps(
+        &self,
+        progress: &dyn Fn(usize, usize),
+        partial: &dyn Fn(Inbox),
+    ) -> Result<Inbox, Error> {
+        load_mailbox_in_steps(&self.root, self.max_bytes, progress, partial)
     }
 
     /// Only the changed files are read ([`reload_changed`]), unless `inbox`

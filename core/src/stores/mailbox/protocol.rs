@@ -57,6 +57,9 @@ pub(crate) fn merge_read(
         .filter(|p| is_json(p))
         .map(Path::to_path_buf)
         .collect();
+    // In path order, whatever order the loader read them in: the items'
+    // keys are made unique in this order.
+    candidates.sort();
     candidates.dedup();
     let dir = formats::handoff::dir_for(root, handoff_dir.as_deref());
     candidates.extend(crate::source::walk::handoff_files(&dir));

@@ -1,0 +1,226 @@
+//! A plain mailbox is read newest first, and a load in steps hands out a
+//! browsable inbox of the newest messages before the whole one (issue 16:
+//! the TUI shows the newest threads while the rest loads).
+use std::cell::RefCell;
+use std::path::Path;
+
+use amail_core::inbox::Inbox;
+use amail_core::stores::mailbox::journal::{self, JournalEntry};
+use amail_core::stores::mailbox::{load_mailbox_in_steps, FIRST_STEP};
+use chrono::TimeZone;
+
+const MAX: u64 = amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES;
+
+fn load_mailbox(root: &Path) -> Inbox {
+    amail_core::stores::load_mailbox(root, MAX).unwrap()
+}
+
+/// The steps a load of `root` hands out, and the inbox it returns.
+fn load_in_steps(root: &Path) -> (Vec<Inbox>, Inbox) {
+    let parts = RefCell::new(Vec::new());
+    let counted = RefCell::new(Vec::new());
+    let whole = load_in_steps_counted(root, &parts, &counted);
+    // Each step comes after the progress call that counted its files.
+    let counted = counted.into_inner();
+    assert!(counted.windows(2).all(|w| w[0] <= w[1]), "{counted:?}");
+    (parts.into_inner(), whole)
+}
+
+fn load_in_steps_counted(
+    root: &Path,
+    parts: &RefCell<Vec<Inbox>>,
+    counted: &RefCell<Vec<usize>>,
+) -> Inbox {
+    let done = std::cell::Cell::new(0);
+    load_mailbox_in_steps(root, MAX, &|n, _| done.set(n), &|inbox| {
+        counted.borrow_mut().push(done.get());
+        parts.borrow_mut().push(inbox);
+    })
+    .unwrap()
+}
+
+/// Each message's thread id, by key, from the threads' message lists.
+fn thread_of(inbox: &Inbox) -> std::collections::HashMap<&str, &str> {
+    inbox
+        .threads
+        .iter()
+        .flat_map(|t| {
+            t.messages
+                .iter()
+                .map(|&i| (inbox.messages[i].key.as_str(), t.id.as_str()))
+        })
+        .collect()
+}
+
+#[test]
+fn a_load_in_steps_hands_out_the_newest_threads_first_then_the_whole_inbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = chrono::Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
+    let root = amail::demo::corpus::write_corpus(&dir.path().join("mail"), 20_000, now)
+        .unwrap()
+        .mailbox;
+    // Some acks, old and new, so the steps have acks to show.
+    let whole = load_mailbox(&root);
+    let acked: Vec<_> = whole
+        .messages
+        .iter()
+        .filter(|m| m.message.ack_required && !m.recipients.is_empty())
+        .step_by(97)
+        .map(|m| (m.key.clone(), m.recipients[0].agent.clone()))
+        .collect();
+    assert!(acked.len() > 10);
+    for (key, agent) in &acked {
+        journal::append(
+            &root,
+            JournalEntry {
+                key: key.clone(),
+                id: None,
+                agent: agent.clone(),
+                ack_at: Some(now),
+                read_at: now,
+            },
+        )
+        .unwrap();
+    }
+    let whole = load_mailbox(&root);
+
+    let (parts, stepped) = load_in_steps(&root);
+    assert_eq!(stepped, whole, "a load in steps ends with the same inbox");
+    // 20,000 files: a step at the first ~1,000 messages, one at ~4,000,
+    // none past a quarter of the files.
+    assert_eq!(
+        parts.len(),
+        2,
+        "{:?}",
+        parts.iter().map(|p| p.messages.len()).collect::<Vec<_>>()
+    );
+    assert!(parts[0].messages.len() >= FIRST_STEP);
+    assert!(parts[0].messages.len() < parts[1].messages.len());
+    assert!(parts[1].messages.len() < whole.messages.len());
+
+    for part in &parts {
+        // The newest messages: none left out is newer than one held.
+        let held: std::collections::HashSet<&str> =
+            part.messages.iter().map(|m| m.key.as_str()).collect();
+        let oldest_held = part.messages.iter().map(|m| m.message.timestamp).min();
+        let newest_left = whole
+            .messages
+            .iter()
+            .filter(|m| !held.contains(m.key.as_str()))
+            .map(|m| m.message.timestamp)
+            .max();
+        assert!(
+            newest_left <= oldest_held,
+            "{newest_left:?} > {oldest_held:?}"
+        );
+        // So its threads are the top of the whole inbox's list, in order:
+        // what the first screen shows does not move when the rest comes.
+        let ids = |i: &Inbox| i.threads.iter().map(|t| t.id.clone()).collect::<Vec<_>>();
+        let top = ids(part);
+        assert_eq!(top, ids(&whole)[..top.len()]);
+        // Browsable as it is: each thread's messages and acks as in the
+        // whole inbox, for the messages it holds.
+        let (in_part, in_whole) = (thread_of(part), thread_of(&whole));
+        for m in &part.messages {
+            let full = whole.message_by_key(&m.key).unwrap();
+            assert_eq!(m.recipients, full.recipients, "{}", m.key);
+            assert_eq!(in_part[m.key.as_str()], in_whole[m.key.as_str()]);
+        }
+        assert!(part.agents.len() <= whole.agents.len());
+        assert!(!part.agents.is_empty());
+    }
+    let acks_in = |i: &Inbox| {
+        i.messages
+            .iter()
+            .flat_map(|m| &m.recipients)
+            .filter(|r| r.ack_at.is_some())
+            .count()
+    };
+    assert!(acks_in(&parts[1]) > 0);
+    assert!(acks_in(&parts[0]) <= acks_in(&parts[1]));
+    assert_eq!(acks_in(&whole), acked.len());
+}
+
+#[test]
+fn a_small_mailbox_loads_whole_without_steps() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = chrono::Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
+    let root = amail::demo::corpus::write_corpus(&dir.path().join("mail"), 300, now)
+        .unwrap()
+        .mailbox;
+    let (parts, whole) = load_in_steps(&root);
+    assert!(parts.is_empty());
+    assert_eq!(whole, load_mailbox(&root));
+}
+
+/// Keys are made unique in reading order, newest name first: of two
+/// files with the same id, the newer keeps it, on every load.
+#[test]
+fn of_two_files_with_one_id_the_newer_by_name_keeps_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let mail = |subject: &str| {
+        format!(
+            "Subject: {subject}\nId: same-id\nFrom: BlueLake\nTo: GreenCastle\n\nBody:\nhello\n"
+        )
+    };
+    std::fs::write(root.join("000001-old.md"), mail("old")).unwrap();
+    std::fs::write(root.join("000002-new.md"), mail("new")).unwrap();
+    for _ in 0..2 {
+        let inbox = load_mailbox(root);
+        let by = |key: &str| {
+            inbox
+                .message_by_key(key)
+                .unwrap()
+                .message
+                .subject
+                .to_string()
+        };
+        assert_eq!(by("same-id"), "new");
+        assert_eq!(by("000001-old.md"), "old");
+    }
+}
+
+/// A JSON file of A2A items read in a step is left out of it: the whole
+/// inbox shows its items, never the file as a message, and a step must
+/// not show what the whole inbox will not.
+#[test]
+fn a_step_leaves_out_the_files_whose_items_come_with_the_whole_inbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("mail");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mixed/mail");
+    crate::support::copy::copy_dir(&data, &root);
+    // Named to be read first.
+    let items = root.join("a2a/999999-task.json");
+    std::fs::rename(root.join("a2a/task.json"), &items).unwrap();
+    let filler = root.join("Filler");
+    std::fs::create_dir_all(&filler).unwrap();
+    // Enough for one step: it comes within the first quarter of the files.
+    for n in 1..=4 * FIRST_STEP + 100 {
+        std::fs::write(
+            filler.join(format!("{n:06}-note.md")),
+            format!("Subject: note {n}\nFrom: Filler\nTo: BlueLake\n\nBody:\nnote {n}\n"),
+        )
+        .unwrap();
+    }
+    let whole = load_mailbox(&root);
+    let from_items = |i: &Inbox| {
+        i.messages
+            .iter()
+            .filter(|m| m.path.as_deref() == Some(items.as_path()))
+            .map(|m| m.key.clone())
+            .collect::<Vec<_>>()
+    };
+    assert!(!from_items(&whole).is_empty(), "the file's items are in");
+    let (parts, stepped) = load_in_steps(&root);
+    assert_eq!(stepped, whole);
+    assert_eq!(parts.len(), 1);
+    let part = &parts[0];
+    assert!(part.messages.len() >= FIRST_STEP);
+    // Every message a step holds is in the whole inbox.
+    for m in &part.messages {
+        let full = whole.message_by_key(&m.key);
+        assert!(full.is_some(), "{} is not in the whole inbox", m.key);
+    }
+    assert!(from_items(part).is_empty(), "{:?}", from_items(part));
+}
