@@ -139,7 +139,7 @@ pub fn merge(
                             message: message.into(),
                             path: None,
                             recipients: vec![r],
-                            thread: 0,
+                            thread_from_end: 0,
                         },
                     );
                 }

@@ -29,7 +29,7 @@ fn assert_every_body_word_shown(m: &mut Model) {
         .inbox
         .messages
         .iter()
-        .map(|x| (m.inbox.threads[x.thread].id.clone(), x.key.clone()))
+        .map(|x| (m.inbox.thread_for(x).id.clone(), x.key.clone()))
         .collect();
     assert!(!keys.is_empty());
     for (thread, key) in keys {
@@ -123,7 +123,7 @@ fn raw_view_numbers_the_lines_as_the_file_does() {
         .find_map(|x| {
             let d = x.message.diagnostics.iter().find(|d| d.line > 1)?;
             Some((
-                app.model.inbox.threads[x.thread].id.clone(),
+                app.model.inbox.thread_for(x).id.clone(),
                 x.key.clone(),
                 x.path.clone()?,
                 d.line,

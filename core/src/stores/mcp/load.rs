@@ -166,7 +166,7 @@ pub(crate) fn load_mcp(
             path,
             project: Some(row.project_slug.clone()),
             recipients,
-            thread: 0,
+            thread_from_end: 0,
         });
     }
     // Archive files the database does not know (or no database at all).
@@ -192,7 +192,7 @@ pub(crate) fn load_mcp(
             path: Some(path),
             project: Some(fm.project_slug.clone().unwrap_or(slug)),
             recipients,
-            thread: 0,
+            thread_from_end: 0,
         });
     }
     let root = archive.to_path_buf();
