@@ -41,6 +41,10 @@ pub struct RealBackend {
     opts: LoadOptions,
     /// The store at `source`; `None` until it opens (a load says why not).
     mail: Option<Box<dyn MailStore>>,
+    /// The store's [`MailStore::watch_paths`], asked once: every store's
+    /// are fixed when it opens (its root; an archive and its database's
+    /// directory), and a refresh needs them on every file change.
+    mail_paths: Option<Vec<PathBuf>>,
     store_root: PathBuf,
     router: Option<Router>,
     route: bool,
@@ -56,6 +60,7 @@ impl RealBackend {
             source,
             opts,
             mail,
+            mail_paths: None,
             store_root,
             router: None,
             route,
@@ -69,6 +74,7 @@ impl RealBackend {
             source: PathBuf::from(mail.describe()),
             opts: LoadOptions::default(),
             mail: Some(mail),
+            mail_paths: None,
             store_root,
             router: None,
             route: false,
@@ -105,10 +111,12 @@ impl RealBackend {
     /// The `changed` paths that are mail (not the task store); `None`
     /// when only the task store changed.
     fn mail_changed(&mut self, changed: &[PathBuf]) -> Result<Option<Vec<PathBuf>>, String> {
-        let store_root = self.store_root.clone();
-        let watched = self.mail()?.watch_paths();
+        if self.mail_paths.is_none() {
+            self.mail_paths = Some(self.mail()?.watch_paths());
+        }
+        let (store_root, watched) = (&self.store_root, self.mail_paths.as_deref().unwrap_or(&[]));
         let in_mail =
-            |p: &PathBuf| !p.starts_with(&store_root) || watched.iter().any(|w| p.starts_with(w));
+            |p: &PathBuf| !p.starts_with(store_root) || watched.iter().any(|w| p.starts_with(w));
         let mail_changed: Vec<PathBuf> = changed.iter().filter(|p| in_mail(p)).cloned().collect();
         if mail_changed.is_empty() && !changed.is_empty() {
             return Ok(None);
