@@ -195,24 +195,11 @@ impl Backend for RealBackend {
         Ok(inbox)
     }
 
-    /// The store brings the mail up to date (a plain mailbox reads just the
-    /// changed files); changes only in the task store need no mail read at
-    /// all (the tasks are read after every reload).
-    fn reload(&mut self, inbox: &mut Inbox, changed: &[PathBuf]) -> Result<(), String> {
-        let Some(mail_changed) = self.mail_changed(changed)? else {
-            return Ok(());
-        };
-        self.mail()?
-            .reload(inbox, &mail_changed)
-            .map_err(|e| e.to_string())?;
-        if self.route {
-            self.route_all(inbox)?;
-        }
-        Ok(())
-    }
-
-    /// As `reload`, but only the reading (on the TUI's worker); the new
-    /// messages are routed here, so the UI thread only patches.
+    /// The store reads what changed (a plain mailbox just the changed
+    /// files, a server what is new), on the TUI's worker; changes only in
+    /// the task store need no mail read at all (the tasks are read after
+    /// every reload). The new messages are routed here, so the UI thread
+    /// only patches.
     fn refresh(&mut self, changed: &[PathBuf]) -> Result<Refresh, String> {
         let Some(mail_changed) = self.mail_changed(changed)? else {
             return Ok(Refresh::Unchanged);
@@ -226,6 +213,9 @@ impl Backend for RealBackend {
                 Refresh::Unchanged => {}
                 Refresh::Whole(inbox) => self.route_all(inbox)?,
                 Refresh::Files(files) => self.route_new(files.added())?,
+                // Only a server's store answers with a patch, and a
+                // backend over a server never routes (`with_store`).
+                Refresh::Patch(_) => {}
             }
         }
         Ok(refresh)

@@ -116,12 +116,6 @@ impl Backend for FakeBackend {
         Ok(self.inbox.clone())
     }
     /// Records the paths; the in-memory mailbox is then taken whole.
-    fn reload(&mut self, inbox: &mut Inbox, changed: &[PathBuf]) -> Result<(), String> {
-        self.reloads.push(changed.to_vec());
-        *inbox = self.inbox.clone();
-        Ok(())
-    }
-    /// Records the paths; the in-memory mailbox is then taken whole.
     fn refresh(&mut self, changed: &[PathBuf]) -> Result<Refresh, String> {
         self.reloads.push(changed.to_vec());
         Ok(Refresh::Whole(self.inbox.clone()))
