@@ -57,8 +57,7 @@ pub fn execute(backend: &mut dyn Backend, inbox: &mut Inbox, cmd: Command) -> Op
             inbox: backend.load(),
             tasks: backend.tasks(),
         }),
-        Command::Reload { changed, before } => Some(Msg::Reloaded {
-            before,
+        Command::Reload { changed } => Some(Msg::Reloaded {
             refresh: backend.refresh(&changed),
             tasks: backend.tasks(),
         }),

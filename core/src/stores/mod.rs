@@ -40,7 +40,9 @@ pub use error::Error;
 pub use mailbox::{load_mailbox, MailboxStore};
 pub use mcp::McpStore;
 pub use stdin::{load_json_as, load_stdin_as, StdinStore};
-pub use store::{AckOutcome, Draft, LoadOptions, MailStore, ReadOutcome, Refresh, ReplyOutcome};
+pub use store::{
+    AckOutcome, Draft, LoadOptions, MailStore, Patch, ReadOutcome, Refresh, ReplyOutcome,
+};
 
 use crate::inbox::{Inbox, SourceKind};
 use crate::source::{detect, Detected};
