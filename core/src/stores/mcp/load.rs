@@ -152,6 +152,10 @@ pub(crate) fn load_mcp(
             if let Some(partial) = partial.filter(|_| rows.is_empty()) {
                 let held = order.len() - pending.len();
                 if steps.due(held, done.get(), total) {
+                    // Sorted and keyed as the whole load sorts and keys
+                    // them, over what is read so far: only two files with
+                    // one id (or a stem that is another's id), the first
+                    // in walk order not yet read, show otherwise in a step.
                     let so_far = to_read
                         .iter()
                         .zip(&read)
