@@ -5,7 +5,10 @@
 //! line, where `new_file_ms` is one new file written into the mailbox
 //! (and removed after) to the frame showing it, through the path the
 //! running TUI takes: the watcher's `FilesChanged`, `update`, the real
-//! backend's reload (incremental), `update` again, draw.
+//! backend's reload (incremental), `update` again, draw. The file is dated
+//! now, as agents date their mail: it lands after every message. An
+//! undated one sorts before them all and moves every index; its figure
+//! goes to stderr (`undated new file: N ms`).
 //! Then the TUI's way since issue 16: a fresh model drawn at once while the
 //! load runs on the worker (`worker_first_ms`), and the load's report
 //! drawn (`worker_full_ms`), both from the worker's start; appended to
@@ -49,9 +52,12 @@ fn main() {
     }
     let redraw = t3.elapsed().as_secs_f64() * 1000.0 / n as f64;
     let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
-    let new_file = new_file(Path::new(&dir), model);
+    let mut model = model;
+    let dated = new_file(Path::new(&dir), &mut model, true);
+    let undated = new_file(Path::new(&dir), &mut model, false);
+    eprintln!("undated new file: {undated:.1} ms");
     println!(
-        "{:.1} {:.1} {:.1} {:.2} {messages} {new_file:.1} {worker_first:.1} {worker_full:.1} {worker_peak_kb} {worker_rows:.1}",
+        "{:.1} {:.1} {:.1} {:.2} {messages} {dated:.1} {worker_first:.1} {worker_full:.1} {worker_peak_kb} {worker_rows:.1}",
         ms(t0, t1),
         ms(t1, t2),
         ms(t0, t3),
@@ -100,25 +106,53 @@ fn through_worker(root: &Path) -> (f64, f64, f64) {
     (first, full, rows.unwrap_or(full))
 }
 
-/// Milliseconds from a new file landing to the frame that shows it.
-fn new_file(root: &Path, mut model: Model) -> f64 {
+/// Milliseconds from a new file landing to the frame that shows it
+/// (`dated`: with a `Date:` of now).
+fn new_file(root: &Path, model: &mut Model, dated: bool) -> f64 {
     // No task store: `tasks()` is then an empty board, not a disk read.
     let store = PathBuf::from("/nonexistent/amail-first-frame-store");
     let mut backend = RealBackend::new(root.to_path_buf(), LoadOptions::default(), store, false);
-    let path = root.join("zz-bench-new-file.md");
+    let path = root.join(if dated {
+        "zz-bench-new-file.md"
+    } else {
+        "zz-bench-new-file-undated.md"
+    });
     let before = model.inbox.messages.len();
+    let date = if dated {
+        format!(
+            "Date: {}\n",
+            chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
+        )
+    } else {
+        String::new()
+    };
     std::fs::write(
         &path,
-        "Subject: [ol-9999.1] PROGRESS\nFrom: GreenCastle\nTo: Orchestrator\n\nBody:\nBead: ol-9999.1\nStep: Step 1 - bench\nStatus: running\nContext usage: 10%\n",
+        format!("Subject: [ol-9999.1] PROGRESS\nFrom: GreenCastle\nTo: Orchestrator\n{date}\nBody:\nBead: ol-9999.1\nStep: Step 1 - bench\nStatus: running\nContext usage: 10%\n"),
     )
     .expect("write");
     let t = Instant::now();
+    // Where the time goes, on stderr: `update` (the patch and the model's
+    // own work), the backend (reading the file), the draw.
+    let (mut in_update, mut in_backend) = (0.0, 0.0);
+    let ms = |t: Instant| t.elapsed().as_secs_f64() * 1000.0;
     let mut next = Some(Msg::FilesChanged(vec![path.clone()]));
     while let Some(msg) = next.take() {
-        next = update(&mut model, msg).and_then(|cmd| execute(&mut backend, &mut model.inbox, cmd));
+        let u = Instant::now();
+        let cmd = update(model, msg);
+        in_update += ms(u);
+        let b = Instant::now();
+        next = cmd.and_then(|cmd| execute(&mut backend, &mut model.inbox, cmd));
+        in_backend += ms(b);
     }
-    std::hint::black_box(render_terminal(&model, 120, 40));
+    let d = Instant::now();
+    std::hint::black_box(render_terminal(model, 120, 40));
     let elapsed = t.elapsed().as_secs_f64() * 1000.0;
+    eprintln!(
+        "new file ({}): {elapsed:.1} ms = update {in_update:.1} + backend {in_backend:.1} + draw {:.1}",
+        if dated { "dated" } else { "undated" },
+        ms(d)
+    );
     std::fs::remove_file(&path).ok();
     assert_eq!(
         model.inbox.messages.len(),

@@ -41,6 +41,10 @@ pub struct RealBackend {
     opts: LoadOptions,
     /// The store at `source`; `None` until it opens (a load says why not).
     mail: Option<Box<dyn MailStore>>,
+    /// The store's [`MailStore::watch_paths`], asked once: every store's
+    /// are fixed when it opens (its root; an archive and its database's
+    /// directory), and a refresh needs them on every file change.
+    mail_paths: Option<Vec<PathBuf>>,
     store_root: PathBuf,
     router: Option<Router>,
     route: bool,
@@ -56,6 +60,7 @@ impl RealBackend {
             source,
             opts,
             mail,
+            mail_paths: None,
             store_root,
             router: None,
             route,
@@ -69,6 +74,7 @@ impl RealBackend {
             source: PathBuf::from(mail.describe()),
             opts: LoadOptions::default(),
             mail: Some(mail),
+            mail_paths: None,
             store_root,
             router: None,
             route: false,
@@ -105,10 +111,12 @@ impl RealBackend {
     /// The `changed` paths that are mail (not the task store); `None`
     /// when only the task store changed.
     fn mail_changed(&mut self, changed: &[PathBuf]) -> Result<Option<Vec<PathBuf>>, String> {
-        let store_root = self.store_root.clone();
-        let watched = self.mail()?.watch_paths();
+        if self.mail_paths.is_none() {
+            self.mail_paths = Some(self.mail()?.watch_paths());
+        }
+        let (store_root, watched) = (&self.store_root, self.mail_paths.as_deref().unwrap_or(&[]));
         let in_mail =
-            |p: &PathBuf| !p.starts_with(&store_root) || watched.iter().any(|w| p.starts_with(w));
+            |p: &PathBuf| !p.starts_with(store_root) || watched.iter().any(|w| p.starts_with(w));
         let mail_changed: Vec<PathBuf> = changed.iter().filter(|p| in_mail(p)).cloned().collect();
         if mail_changed.is_empty() && !changed.is_empty() {
             return Ok(None);
@@ -187,24 +195,11 @@ impl Backend for RealBackend {
         Ok(inbox)
     }
 
-    /// The store brings the mail up to date (a plain mailbox reads just the
-    /// changed files); changes only in the task store need no mail read at
-    /// all (the tasks are read after every reload).
-    fn reload(&mut self, inbox: &mut Inbox, changed: &[PathBuf]) -> Result<(), String> {
-        let Some(mail_changed) = self.mail_changed(changed)? else {
-            return Ok(());
-        };
-        self.mail()?
-            .reload(inbox, &mail_changed)
-            .map_err(|e| e.to_string())?;
-        if self.route {
-            self.route_all(inbox)?;
-        }
-        Ok(())
-    }
-
-    /// As `reload`, but only the reading (on the TUI's worker); the new
-    /// messages are routed here, so the UI thread only patches.
+    /// The store reads what changed (a plain mailbox just the changed
+    /// files, a server what is new), on the TUI's worker; changes only in
+    /// the task store need no mail read at all (the tasks are read after
+    /// every reload). The new messages are routed here, so the UI thread
+    /// only patches.
     fn refresh(&mut self, changed: &[PathBuf]) -> Result<Refresh, String> {
         let Some(mail_changed) = self.mail_changed(changed)? else {
             return Ok(Refresh::Unchanged);
@@ -218,6 +213,9 @@ impl Backend for RealBackend {
                 Refresh::Unchanged => {}
                 Refresh::Whole(inbox) => self.route_all(inbox)?,
                 Refresh::Files(files) => self.route_new(files.added())?,
+                // Only a server's store answers with a patch, and a
+                // backend over a server never routes (`with_store`).
+                Refresh::Patch(_) => {}
             }
         }
         Ok(refresh)

@@ -276,6 +276,11 @@ impl<'d> Diags<'d> {
                 hint: code.hint(),
             });
         }
+        if self.list.capacity() == 0 {
+            // Room for a decorated message's few notes at once: grown one
+            // push at a time, the list was reallocated on most of them.
+            self.list.reserve_exact(8);
+        }
         self.list.push(Diagnostic {
             severity: code.severity(),
             line,

@@ -502,6 +502,12 @@ fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
             text: value,
             no: label.no,
             start: label.start + (value.as_ptr() as usize - label.text.as_ptr() as usize),
+            // The value ends where the label line's text does, or before
+            // whitespace trimmed off it: then the text between it and the
+            // next line is more than a line ending.
+            plain_end: label.plain_end
+                && value.as_ptr() as usize + value.len()
+                    == label.text.as_ptr() as usize + label.text.len(),
         });
     env.body = Some(BodySource::Lines {
         head,

@@ -128,7 +128,10 @@ fn parse_document<'a>(
     keep: impl FnOnce(JsonObject),
 ) -> Result<Vec<Message<'a>>, ParseError> {
     let doc = input.strip_prefix('\u{feff}').unwrap_or(input);
-    if doc.trim().is_empty() {
+    // A document that opens with a visible ASCII byte (nearly every one)
+    // holds something: decided without trimming it.
+    let visible = doc.as_bytes().first().is_some_and(u8::is_ascii_graphic);
+    if !visible && doc.trim().is_empty() {
         return Ok(Vec::new());
     }
     let lines = doc_lines(doc);
@@ -163,7 +166,10 @@ fn parse_document<'a>(
         Envelopes::One(_) => 1,
         Envelopes::Many(envs) => envs.len(),
     });
-    match envelopes {
+    // Envelopes are handed on by reference and their values taken out
+    // where the message needs them: an envelope is a few hundred bytes,
+    // and each move of one was a copy in the profile of small messages.
+    match &mut envelopes {
         Envelopes::One(env) => build(doc, &lines, frame, env, opts, &mut out)?,
         Envelopes::Many(envs) => {
             for env in envs {
@@ -416,7 +422,7 @@ fn build<'a>(
     doc: &'a str,
     doc_lines: &[Line<'a>],
     frame_lines: &[Line<'a>],
-    mut env: Envelope<'a>,
+    env: &mut Envelope<'a>,
     opts: &ParseOptions,
     out: &mut Vec<Message<'a>>,
 ) -> Result<(), ParseError> {
@@ -432,7 +438,10 @@ fn build<'a>(
             // JSON bodies were unescaped into a string of their own; parse
             // against it and detach, since nothing can borrow from it.
             let body_lines = framing::owned_lines(&text);
-            assemble(&text, doc_lines, &body_lines, env, false, opts, |m| {
+            // Moved out (JSON only): the message borrows from `text`, which
+            // the envelope, borrowing from the document, outlives.
+            let mut env = std::mem::take(env);
+            assemble(&text, doc_lines, &body_lines, &mut env, false, opts, |m| {
                 out.push(m.into_owned())
             })
         }
@@ -468,7 +477,7 @@ fn assemble<'a>(
     doc: &'a str,
     doc_lines: &[Line<'_>],
     body_lines: &[Line<'a>],
-    env: Envelope<'a>,
+    env: &mut Envelope<'a>,
     body_in_doc: bool,
     opts: &ParseOptions,
     emit: impl FnOnce(Message<'a>),
@@ -477,7 +486,7 @@ fn assemble<'a>(
     if !body_in_doc {
         d.body_outside_document(env.line);
     }
-    for (code, line, col, msg) in env.problems {
+    for (code, line, col, msg) in std::mem::take(&mut env.problems) {
         d.push(code, line, col, msg);
     }
 
@@ -642,22 +651,22 @@ fn assemble<'a>(
     let body = whole_text(doc, raw_body_lines);
     let first_strict = d.first_strict.take();
     emit(Message {
-        id: env.id,
+        id: env.id.take(),
         kind,
         raw_type,
         is_reply,
         subject: subject_text,
-        from: env.from,
-        to: env.to,
-        cc: env.cc,
-        thread_id: env.thread_id,
+        from: env.from.take(),
+        to: std::mem::take(&mut env.to),
+        cc: std::mem::take(&mut env.cc),
+        thread_id: env.thread_id.take(),
         timestamp,
         ack_required: env.ack_required.unwrap_or(kind.ack_required_by_spec()),
-        importance: env.importance.unwrap_or(Cow::Borrowed("normal")),
+        importance: env.importance.take().unwrap_or(Cow::Borrowed("normal")),
         body,
         parsed,
         diagnostics: d.list,
-        project: env.project,
+        project: env.project.take(),
         line: env.line,
     });
     first_strict

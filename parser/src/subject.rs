@@ -93,7 +93,43 @@ fn looks_like_type(w: &str) -> bool {
 }
 
 pub(crate) fn parse_subject(subject: &str) -> Subject<'_> {
-    let mut s = crate::lines::trim(subject);
+    let s = crate::lines::trim(subject);
+    plain_subject(s).unwrap_or_else(|| parse_subject_in_full(s))
+}
+
+/// The usual subject, `[bead] TYPE` with nothing after the type but
+/// punctuation, read in one scan: what [`parse_subject_in_full`] reads
+/// from it (no reply prefix can open with `[`; the bead is the bracket's
+/// text up to the first `]`, trimmed; the type is the one word left, as
+/// `type_at` reads a lone word). `None` for any other shape, which the
+/// full parser then reads. (The reply, bracket and colon parsers and the
+/// word splitter were most of a small message's subject cost.)
+#[inline]
+fn plain_subject(s: &str) -> Option<Subject<'_>> {
+    let after_open = s.strip_prefix('[')?;
+    let close = after_open.bytes().position(|b| b == b']' || b == b'[')?;
+    if close == 0 || after_open.as_bytes()[close] != b']' {
+        return None;
+    }
+    // `[` and `]` are ASCII: both cuts are on character boundaries.
+    let bead = crate::lines::trim(&after_open[..close]);
+    let rest = after_open[close + 1..].trim_start_matches([' ', '\t']);
+    let first = *rest.as_bytes().first()?;
+    if bead.is_empty() || !first.is_ascii_graphic() || rest.bytes().any(|b| b == b' ') {
+        return None;
+    }
+    let token = trim_end_punctuation(rest);
+    Some(Subject {
+        is_reply: false,
+        bead: Some(bead),
+        kind: Some(MessageType::from_token(token)?),
+        raw_type: Some(token),
+    })
+}
+
+/// [`parse_subject`] of a trimmed subject, every shape.
+fn parse_subject_in_full(subject: &str) -> Subject<'_> {
+    let mut s = subject;
     let mut out = Subject::default();
     while let Some((rest, _)) = reply_prefix(s) {
         out.is_reply = true;
@@ -261,6 +297,36 @@ mod tests {
             parse_decorated("[ol-1] PROGRESS").is_none(),
             "plain: no decoration"
         );
+    }
+
+    proptest::proptest! {
+        /// The one-scan reading of `[bead] TYPE` is the full parser's.
+        #[test]
+        fn plain_subjects_read_as_in_full(
+            s in "[ \t]{0,2}\\[?[ \t]?(ol-1|x|é|\\[|\\]| |\t){0,4}\\]?[ \t\u{a0}]{0,2}(PROGRESS|done|Help-Request|HELP REQUEST|DONES|x|\\[a\\]|[:.!,; ]|é){0,4}"
+        ) {
+            let t = crate::lines::trim(&s);
+            if let Some(fast) = plain_subject(t) {
+                proptest::prop_assert_eq!(fast, parse_subject_in_full(t));
+            }
+            proptest::prop_assert_eq!(parse_subject(&s), parse_subject_in_full(t));
+        }
+    }
+
+    #[test]
+    fn plain_subjects_take_the_short_way() {
+        for s in ["[ol-527.1] PROGRESS", "[ ol-1 ] done:", "[x]\tSPAWN_ACK!"] {
+            assert!(plain_subject(s).is_some(), "{s}");
+        }
+        for s in [
+            "[ol-1] HELP REQUEST",
+            "Re: [x] DONE",
+            "[] DONE",
+            "[a[b] DONE",
+            "[x] nudge",
+        ] {
+            assert!(plain_subject(s).is_none(), "{s}");
+        }
     }
 
     #[test]

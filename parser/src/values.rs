@@ -151,8 +151,20 @@ pub(crate) fn pass_fail(s: &str) -> Result<bool, ValueError> {
         return Err(ValueError::NotInEnum);
     }
     let w = first_word(s);
-    let upper = w.to_uppercase();
-    match upper.as_str() {
+    // An ASCII word is upper-cased on the stack: `to_uppercase` allocated
+    // a string for every PASS/FAIL value read. Anything else goes through
+    // `to_uppercase` as before (`ß` upper-cases to `SS`).
+    let mut buf = [0u8; 8];
+    let upper: std::borrow::Cow<'_, str> =
+        match w.is_ascii().then(|| buf.get_mut(..w.len())).flatten() {
+            Some(out) => {
+                out.copy_from_slice(w.as_bytes());
+                out.make_ascii_uppercase();
+                std::borrow::Cow::Borrowed(std::str::from_utf8(out).unwrap_or_default())
+            }
+            None => std::borrow::Cow::Owned(w.to_uppercase()),
+        };
+    match upper.as_ref() {
         "PASS" | "PASSED" | "PASSING" | "OK" | "TRUE" | "YES" | "GREEN" | "✅" | "✓" | "✔" => {
             Ok(true)
         }
@@ -166,9 +178,12 @@ pub(crate) fn yes_no(s: &str) -> Result<bool, ValueError> {
     if is_template(s) {
         return Err(ValueError::NotInEnum);
     }
-    match first_word(s).to_ascii_lowercase().as_str() {
-        "true" | "yes" | "y" | "1" => Ok(true),
-        "false" | "no" | "n" | "0" => Ok(false),
+    // Lower-cased on the stack (`to_ascii_lowercase` allocated): no word
+    // of more than 5 bytes is one of these.
+    let mut buf = [0u8; 5];
+    match crate::grammar::lower_ascii(first_word(s), &mut buf) {
+        Some(b"true" | b"yes" | b"y" | b"1") => Ok(true),
+        Some(b"false" | b"no" | b"n" | b"0") => Ok(false),
         _ => Err(ValueError::NotInEnum),
     }
 }
@@ -220,7 +235,15 @@ pub(crate) fn inline_list(s: &str) -> Vec<Cow<'_, str>> {
             Some(i) => (&rest[..i], Some(&rest[i + 1..])),
             None => (rest, None),
         };
-        let item = trim(trim_ticks(trim(item)));
+        // The blanks after a comma (`a, b`) cut on bytes first: `trim`'s
+        // shortcut then holds, where a leading blank sent every item
+        // after the first through `str::trim`'s Unicode tables.
+        let blanks = item
+            .bytes()
+            .take_while(|&b| b == b' ' || b == b'\t')
+            .count();
+        // Blanks are ASCII: the cut is on a character boundary.
+        let item = trim(trim_ticks(trim(item.get(blanks..).unwrap_or(item))));
         if !item.is_empty() {
             items.push(Cow::Borrowed(item));
         }
@@ -355,6 +378,44 @@ mod tests {
         fn numbers_read_as_str_parsers_read_them_on_any_text(s in "\\PC{0,20}") {
             proptest::prop_assert_eq!(percent(&s), str_reference::percent(&s));
             proptest::prop_assert_eq!(count(&s), str_reference::count(&s));
+        }
+    }
+
+    /// PASS/FAIL and yes/no as first written, through `to_uppercase`
+    /// and `to_ascii_lowercase` strings.
+    fn pass_fail_by_strings(s: &str) -> Result<bool, ValueError> {
+        if is_template(s) {
+            return Err(ValueError::NotInEnum);
+        }
+        match first_word(s).to_uppercase().as_str() {
+            "PASS" | "PASSED" | "PASSING" | "OK" | "TRUE" | "YES" | "GREEN" | "✅" | "✓" | "✔" => {
+                Ok(true)
+            }
+            "FAIL" | "FAILED" | "FAILING" | "FALSE" | "NO" | "RED" | "❌" | "✗" | "✘" => {
+                Ok(false)
+            }
+            _ => Err(ValueError::NotInEnum),
+        }
+    }
+
+    fn yes_no_by_strings(s: &str) -> Result<bool, ValueError> {
+        if is_template(s) {
+            return Err(ValueError::NotInEnum);
+        }
+        match first_word(s).to_ascii_lowercase().as_str() {
+            "true" | "yes" | "y" | "1" => Ok(true),
+            "false" | "no" | "n" | "0" => Ok(false),
+            _ => Err(ValueError::NotInEnum),
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn two_valued_words_read_as_with_strings(
+            s in "[ ]?(pass|Passed|PASSING|ok|true|yes|Y|green|fail|FAILED|failing|false|No|n|red|1|0|paß|PAẞ|✅|✓|✔|❌|✗|✘|ﬁ|x|é|[ (,;.|])*"
+        ) {
+            proptest::prop_assert_eq!(pass_fail(&s), pass_fail_by_strings(&s));
+            proptest::prop_assert_eq!(yes_no(&s), yes_no_by_strings(&s));
         }
     }
 

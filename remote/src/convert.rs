@@ -86,13 +86,36 @@ fn recipient(inbox: &AgentInbox, item: &Value, id: i64) -> Recipient {
     }
 }
 
-/// The messages of `inboxes`, one per id, merged into `known` (messages
-/// already held, keyed by id: a reload adds to them). Entries the parser
-/// cannot read are returned as problems naming the agent and id.
-pub fn merge(
-    known: Vec<InboxMessage>,
-    inboxes: &[AgentInbox],
-) -> (Vec<InboxMessage>, Vec<(std::path::PathBuf, String)>) {
+/// Messages `fetched` (from [`merge`] over a poll's inboxes) merged into
+/// `known` (the messages held, keyed by id): a message held already keeps
+/// its text and takes the fetched recipients' state; the rest are added.
+pub fn fold(known: Vec<InboxMessage>, fetched: Vec<InboxMessage>) -> Vec<InboxMessage> {
+    let mut by_id: HashMap<String, InboxMessage> =
+        known.into_iter().map(|m| (m.key.clone(), m)).collect();
+    for m in fetched {
+        match by_id.get_mut(&m.key) {
+            Some(held) => m.recipients.into_iter().for_each(|r| take_state(held, r)),
+            None => {
+                by_id.insert(m.key.clone(), m);
+            }
+        }
+    }
+    by_id.into_values().collect()
+}
+
+/// `r`'s state of `m`: replaces what `m` held for that agent, or adds it.
+fn take_state(m: &mut InboxMessage, r: Recipient) {
+    match m.recipients.iter_mut().find(|x| x.agent == r.agent) {
+        Some(x) => *x = r,
+        None => m.recipients.push(r),
+    }
+}
+
+/// The messages of `inboxes`, one per id (a message in several inboxes
+/// is one message with a recipient per inbox); a poll's are then
+/// [`fold`]ed into those held. Entries the parser cannot read are
+/// returned as problems naming the agent and id.
+pub fn merge(inboxes: &[AgentInbox]) -> (Vec<InboxMessage>, Vec<(std::path::PathBuf, String)>) {
     let mut problems: Vec<(std::path::PathBuf, String)> = inboxes
         .iter()
         .filter(|i| i.capped)
@@ -107,8 +130,7 @@ pub fn merge(
             )
         })
         .collect();
-    let mut by_id: HashMap<String, InboxMessage> =
-        known.into_iter().map(|m| (m.key.clone(), m)).collect();
+    let mut by_id: HashMap<String, InboxMessage> = HashMap::new();
     for inbox in inboxes {
         for item in &inbox.items {
             let Some(id) = id_of(item) else {
@@ -121,10 +143,7 @@ pub fn merge(
             let key = id.to_string();
             let r = recipient(inbox, item, id);
             if let Some(m) = by_id.get_mut(&key) {
-                match m.recipients.iter_mut().find(|x| x.agent == r.agent) {
-                    Some(x) => *x = r,
-                    None => m.recipients.push(r),
-                }
+                take_state(m, r);
                 continue;
             }
             let bytes = serde_json::to_vec(item).unwrap_or_default();
@@ -139,7 +158,7 @@ pub fn merge(
                             message: message.into(),
                             path: None,
                             recipients: vec![r],
-                            thread: 0,
+                            thread_from_end: 0,
                         },
                     );
                 }
@@ -214,7 +233,7 @@ mod tests {
             unacked: Some(HashSet::new()),
             capped: false,
         };
-        let (ms, problems) = merge(vec![], &[blue, green]);
+        let (ms, problems) = merge(&[blue, green]);
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(ms.len(), 1);
         let m = &ms[0];

@@ -4,14 +4,16 @@
 //! agent, the newest message time seen (the `since_ts` of the next poll)
 //! and whether only its first page is held yet (a paged store).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use amail_core::inbox::{assemble, Inbox, InboxMessage, Recipient, SourceKind};
 use amail_core::stores::reply_rule::{self, ReplyKind};
-use amail_core::stores::{AckOutcome, Draft, Error, MailStore, ReadOutcome, ReplyOutcome};
+use amail_core::stores::{
+    AckOutcome, Draft, Error, MailStore, Patch, ReadOutcome, Refresh, ReplyOutcome,
+};
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
 
@@ -50,6 +52,41 @@ struct State {
     /// Agents of whom only the first page is held (slug, agent), oldest
     /// first in line to be read whole by the next reload.
     partial: Vec<(String, String)>,
+    /// A load has succeeded: a refresh asks only for what is new.
+    loaded: bool,
+}
+
+/// What one poll fetched ([`ServerStore`]'s refresh), for an inbox loaded
+/// from the same server.
+#[derive(Debug)]
+struct Polled {
+    url: String,
+    /// The fetched messages, one per id, each with the recipients whose
+    /// inboxes returned it.
+    messages: Vec<InboxMessage>,
+    problems: Vec<(PathBuf, String)>,
+    /// Per (project, agent): the ack-required messages not acknowledged.
+    unacked: HashMap<(String, String), HashSet<i64>>,
+}
+
+impl Patch for Polled {
+    /// Adds the new messages, takes the fetched recipients' state of those
+    /// held, and the acks the views show; the inbox is then threaded again.
+    fn apply(&self, inbox: &mut Inbox) -> bool {
+        if !matches!(&inbox.source, SourceKind::Server { url } if *url == self.url) {
+            return false;
+        }
+        let held = std::mem::take(&mut inbox.messages);
+        let mut messages = convert::fold(held, self.messages.clone());
+        convert::refresh_acks(&mut messages, &self.unacked);
+        let mut problems = std::mem::take(&mut inbox.problems);
+        problems.extend(self.problems.iter().cloned());
+        let source = SourceKind::Server {
+            url: self.url.clone(),
+        };
+        *inbox = assemble(source, messages, problems);
+        true
+    }
 }
 
 /// A running mcp_agent_mail server as a `MailStore`.
@@ -387,7 +424,7 @@ impl MailStore for ServerStore {
             })
             .collect();
         let inboxes = self.fetch(&wanted)?;
-        let (messages, problems) = convert::merge(Vec::new(), &inboxes);
+        let (messages, problems) = convert::merge(&inboxes);
         let partial = inboxes
             .iter()
             .filter(|i| self.first_page.is_some() && i.items.len() as i64 >= limit)
@@ -397,23 +434,32 @@ impl MailStore for ServerStore {
             let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
             st.newest.clear();
             st.partial = partial;
+            st.loaded = true;
         }
         self.remember(&inboxes);
         Ok(self.build(messages, problems))
     }
 
+    /// What [`refresh`](MailStore::refresh) fetches, applied: `inbox` is
+    /// replaced only when all of it was read (see [`Polled::apply`]).
+    fn reload(&self, inbox: &mut Inbox, changed: &[PathBuf]) -> Result<(), Error> {
+        if !self.refresh(changed)?.apply(inbox) {
+            *inbox = self.load()?;
+        }
+        Ok(())
+    }
+
     /// Asks each agent's inbox only for mail newer than the newest seen
     /// (`since_ts`), and the ack views for acks made elsewhere; agents new
     /// to the server are read whole, and so is the first agent of whom a
-    /// paged load read only the first page. `inbox` is replaced only when
-    /// all of it was read.
-    fn reload(&self, inbox: &mut Inbox, _changed: &[PathBuf]) -> Result<(), Error> {
-        if !matches!(&inbox.source, SourceKind::Server { url } if url == self.url()) {
-            *inbox = self.load()?;
-            return Ok(());
-        }
+    /// paged load read only the first page. Before any load it loads.
+    fn refresh(&self, _changed: &[PathBuf]) -> Result<Refresh, Error> {
         let (newest, whole) = {
             let st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+            if !st.loaded {
+                drop(st);
+                return Ok(Refresh::Whole(self.load()?));
+            }
             (st.newest.clone(), st.partial.first().cloned())
         };
         let projects = self.projects()?;
@@ -437,24 +483,27 @@ impl MailStore for ServerStore {
             })
             .collect();
         let inboxes = self.fetch(&wanted)?;
-        let views = inboxes
+        let unacked = inboxes
             .iter()
             .filter_map(|i| {
                 let set = i.unacked.clone()?;
                 Some(((i.project.clone(), i.agent.clone()), set))
             })
             .collect();
-        let (mut messages, problems) = convert::merge(inbox.messages.clone(), &inboxes);
-        convert::refresh_acks(&mut messages, &views);
-        let mut all_problems = inbox.problems.clone();
-        all_problems.extend(problems);
+        // Parsed here, on the caller's reading thread; only the merge is
+        // left for `apply`.
+        let (messages, problems) = convert::merge(&inboxes);
         self.remember(&inboxes);
         if let Some(w) = whole {
             let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
             st.partial.retain(|p| *p != w);
         }
-        *inbox = self.build(messages, all_problems);
-        Ok(())
+        Ok(Refresh::Patch(Arc::new(Polled {
+            url: self.url().to_string(),
+            messages,
+            problems,
+            unacked,
+        })))
     }
 
     fn ack(

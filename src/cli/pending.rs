@@ -88,7 +88,7 @@ pub fn run(args: PendingArgs, config: &amail::config::Config) -> CliResult {
                 message_type: m.message.kind.as_str(),
                 subject: &m.message.subject,
                 from: m.message.from.as_deref(),
-                thread_id: &inbox.threads[m.thread].id,
+                thread_id: &inbox.thread_for(m).id,
                 project: m.project.as_deref(),
                 timestamp: m.message.timestamp,
                 importance: &m.message.importance,

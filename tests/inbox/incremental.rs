@@ -356,3 +356,280 @@ fn a_reload_read_then_applied_gives_the_same_inbox_as_a_full_load() {
     }
     assert!(inbox.agents.iter().any(|a| a.name == "NewRecipient"));
 }
+
+/// A dated spec-text message, `at` minutes after the corpus's newest.
+fn dated_mail(id: &str, from: &str, to: &str, thread: &str, subject: &str, minutes: i64) -> String {
+    let at = chrono::Utc.with_ymd_and_hms(2027, 1, 1, 0, 0, 0).unwrap()
+        + chrono::Duration::minutes(minutes);
+    format!(
+        "Subject: {subject}\nId: {id}\nFrom: {from}\nTo: {to}\nThread: {thread}\nDate: {}\nAck-Required: true\n\nBody:\nnoted\n",
+        at.to_rfc3339()
+    )
+}
+
+fn thread_of_key<'a>(inbox: &'a Inbox, key: &str) -> &'a amail_core::inbox::Thread {
+    let m = inbox.messages.iter().position(|m| m.key == key).unwrap();
+    inbox.thread_of(m).unwrap()
+}
+
+/// A new file whose id is a kept message's key: a full load gives one of
+/// them a renamed key, depending on path order, so the reload is full.
+#[test]
+fn a_new_file_whose_key_collides_falls_back_to_a_full_load() {
+    let (_d, root) = corpus(300);
+    let mut inbox = load_mailbox(&root).unwrap();
+    let taken = inbox.messages[10].key.clone();
+    let new = root.join("zz-collides.md");
+    std::fs::write(
+        &new,
+        dated_mail(&taken, "GreenCastle", "BlueLake", "zz-t", "a clash", 1),
+    )
+    .unwrap();
+    let how = reload_changed(&mut inbox, std::slice::from_ref(&new)).unwrap();
+    assert_eq!(how, Reload::Full);
+    assert_eq!(inbox, load_mailbox(&root).unwrap());
+}
+
+/// The journal grew (an ack for an old message, one for a message not
+/// loaded yet) and lost a line, unreported, while a new file landed: the
+/// reload applies only what the journal changed, and ends equal to a
+/// full load, pending counts included.
+#[test]
+fn acks_recorded_since_the_load_reach_old_and_new_messages() {
+    let (_d, root) = corpus(300);
+    let mut inbox = load_mailbox(&root).unwrap();
+    let (old, agent) = inbox
+        .messages
+        .iter()
+        .find_map(|m| {
+            let r = m.recipients.iter().find(|r| r.ack_at.is_none())?;
+            m.message
+                .ack_required
+                .then(|| (m.key.clone(), r.agent.clone()))
+        })
+        .expect("a pending ack in the corpus");
+    let pending_before = thread_of_key(&inbox, &old).pending;
+    let at = chrono::Utc.with_ymd_and_hms(2027, 2, 1, 0, 0, 0).unwrap();
+    let entry = |key: &str, agent: &str| journal::JournalEntry {
+        key: key.to_string(),
+        id: None,
+        agent: agent.to_string(),
+        ack_at: Some(at),
+        read_at: at,
+    };
+    journal::append(&root, entry(&old, &agent)).unwrap();
+    journal::append(&root, entry("inc-acked-early", "BlueLake")).unwrap();
+    let new = root.join("GreenCastle").join("zz-acked.md");
+    std::fs::write(
+        &new,
+        dated_mail(
+            "inc-acked-early",
+            "GreenCastle",
+            "BlueLake",
+            "zz-t",
+            "early",
+            1,
+        ),
+    )
+    .unwrap();
+    same_as_full(&root, &mut inbox, std::slice::from_ref(&new));
+    assert_eq!(thread_of_key(&inbox, &old).pending, pending_before - 1);
+    let m = inbox.message_by_key("inc-acked-early").unwrap();
+    assert_eq!(m.recipients[0].ack_at, Some(at));
+
+    // The journal loses the old message's line (rewritten by hand): its
+    // ack is gone from a full load, so from the patch too.
+    let path = journal::journal_path(&root);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let kept: String = text
+        .lines()
+        .filter(|l| !l.contains(&format!("\"key\":\"{old}\"")))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&path, kept).unwrap();
+    let other = root.join("GreenCastle").join("zz-after.md");
+    std::fs::write(
+        &other,
+        dated_mail("inc-after", "GreenCastle", "BlueLake", "zz-t", "after", 2),
+    )
+    .unwrap();
+    same_as_full(&root, &mut inbox, std::slice::from_ref(&other));
+    assert_eq!(thread_of_key(&inbox, &old).pending, pending_before);
+}
+
+/// A reply in the oldest thread lifts it to the top; every thread above
+/// moves down one, and each message still points at its thread.
+#[test]
+fn a_reply_into_an_old_thread_moves_it_to_the_top() {
+    let (_d, root) = corpus(300);
+    let mut inbox = load_mailbox(&root).unwrap();
+    let oldest = inbox.threads.last().unwrap().id.clone();
+    let reply = root.join("BlueLake").join("zz-late-reply.md");
+    std::fs::write(
+        &reply,
+        dated_mail(
+            "inc-late",
+            "BlueLake",
+            "GreenCastle",
+            &oldest,
+            "Re: late",
+            5,
+        ),
+    )
+    .unwrap();
+    same_as_full(&root, &mut inbox, std::slice::from_ref(&reply));
+    assert_eq!(inbox.threads[0].id, oldest);
+    // Then a new thread above it, and a reply into the second thread.
+    let second = inbox.threads[1].id.clone();
+    let a = root.join("BlueLake").join("zz-new-thread.md");
+    std::fs::write(
+        &a,
+        dated_mail("inc-new-top", "BlueLake", "Chiron", "inc-top", "top", 6),
+    )
+    .unwrap();
+    let b = root.join("Chiron").join("zz-second.md");
+    std::fs::write(
+        &b,
+        dated_mail("inc-second", "Chiron", "BlueLake", &second, "Re: again", 7),
+    )
+    .unwrap();
+    same_as_full(&root, &mut inbox, &[a, b]);
+    assert_eq!(inbox.threads[0].id, second);
+    assert_eq!(inbox.threads[1].id, "inc-top");
+    // Two lifted in one burst, the lower one to the very top: the upper
+    // one moves down on the way before it is lifted too.
+    let (fifth, third) = (inbox.threads[5].id.clone(), inbox.threads[3].id.clone());
+    let c = root.join("Chiron").join("zz-fifth.md");
+    std::fs::write(
+        &c,
+        dated_mail("inc-fifth", "Chiron", "BlueLake", &fifth, "Re: five", 9),
+    )
+    .unwrap();
+    let d = root.join("Chiron").join("zz-third.md");
+    std::fs::write(
+        &d,
+        dated_mail("inc-third", "Chiron", "BlueLake", &third, "Re: three", 8),
+    )
+    .unwrap();
+    same_as_full(&root, &mut inbox, &[c, d]);
+    assert_eq!(inbox.threads[0].id, fifth);
+    assert_eq!(inbox.threads[1].id, third);
+    for (t, thread) in inbox.threads.iter().enumerate() {
+        for &i in &thread.messages {
+            assert_eq!(inbox.thread_index(&inbox.messages[i]), t);
+        }
+    }
+}
+
+/// An undated new file sorts before every message (every index moves),
+/// then a dated one lands after them all, then one is removed: each
+/// patch leaves what the next one reads (the inbox's index) true.
+#[test]
+fn patches_in_a_row_keep_finding_messages_by_key_and_file() {
+    let (_d, root) = corpus(200);
+    let mut inbox = load_mailbox(&root).unwrap();
+    let undated = root.join("zz-undated.md");
+    std::fs::write(
+        &undated,
+        "Subject: [ol-778.1] PROGRESS\nId: inc-undated\nFrom: PurpleBear\nTo: Orchestrator\n\nBody:\nBead: ol-778.1\nStatus: running\n",
+    )
+    .unwrap();
+    same_as_full(&root, &mut inbox, std::slice::from_ref(&undated));
+    assert_eq!(inbox.messages[0].key, "inc-undated");
+    let dated = root.join("zz-dated.md");
+    std::fs::write(
+        &dated,
+        dated_mail(
+            "inc-dated",
+            "PurpleBear",
+            "Orchestrator",
+            "zz-t",
+            "dated",
+            1,
+        ),
+    )
+    .unwrap();
+    same_as_full(&root, &mut inbox, std::slice::from_ref(&dated));
+    for key in ["inc-undated", "inc-dated", &inbox.messages[100].key.clone()] {
+        assert_eq!(inbox.message_by_key(key).map(|m| m.key.as_str()), Some(key));
+    }
+    // Removing the undated file finds its message by path after the
+    // indices moved twice.
+    std::fs::remove_file(&undated).unwrap();
+    same_as_full(&root, &mut inbox, std::slice::from_ref(&undated));
+    assert!(inbox.message_by_key("inc-undated").is_none());
+    // And the dated one, edited.
+    let text = std::fs::read_to_string(&dated).unwrap();
+    std::fs::write(&dated, text.replace("Subject: dated", "Subject: edited")).unwrap();
+    same_as_full(&root, &mut inbox, std::slice::from_ref(&dated));
+    assert_eq!(
+        inbox.message_by_key("inc-dated").unwrap().message.subject,
+        "edited"
+    );
+}
+
+/// New mail changes an agent's turn: a bead ends, a new one starts, an
+/// old one moves to the newest end, a help request suspends one and an
+/// answer resumes it. Each patch (which updates the turn from the one
+/// before, not from the agent's whole history) equals a full load.
+#[test]
+fn new_mail_moves_turns_as_a_full_load_does() {
+    let (_d, root) = corpus(300);
+    let mut inbox = load_mailbox(&root).unwrap();
+    let agent = inbox
+        .agents
+        .iter()
+        .max_by_key(|a| a.active_beads.len())
+        .unwrap()
+        .clone();
+    assert!(agent.active_beads.len() >= 3, "{agent:?}");
+    let name = agent.name.as_str();
+    let (oldest, middle) = (
+        agent.active_beads[0].clone(),
+        agent.active_beads[agent.active_beads.len() / 2].clone(),
+    );
+    let mail = |n: i64, kind: &str, bead: &str, extra: &str| {
+        let at = chrono::Utc.with_ymd_and_hms(2027, 3, 1, 0, 0, 0).unwrap()
+            + chrono::Duration::minutes(n);
+        format!(
+            "Subject: [{bead}] {kind}\nId: inc-turn-{n}\nFrom: {name}\nTo: Orchestrator\nDate: {}\n\nBody:\nBead: {bead}\n{extra}",
+            at.to_rfc3339()
+        )
+    };
+    let steps = [
+        mail(1, "DONE", &oldest, "Commit: abc123\n"),
+        mail(2, "PROGRESS", "ol-9100.1", "Step: 1\nStatus: running\n"),
+        mail(3, "PROGRESS", &middle, "Step: 9\nStatus: running again\n"),
+        mail(
+            4,
+            "PROGRESS",
+            "ol-9100.1",
+            "Step: 2\nStatus: waiting on review\n",
+        ),
+        mail(5, "HELP_REQUEST", "ol-9101.1", "## Question\nWhich port?\n"),
+    ];
+    for (n, text) in steps.iter().enumerate() {
+        let path = root.join(name).join(format!("zz-turn-{n}.md"));
+        std::fs::write(&path, text).unwrap();
+        same_as_full(&root, &mut inbox, std::slice::from_ref(&path));
+    }
+    let a = inbox.agent(name).unwrap();
+    assert!(!a.active_beads.contains(&oldest));
+    assert_eq!(a.active_beads.last().map(String::as_str), Some("ol-9101.1"));
+    assert_eq!(a.turn, amail_core::inbox::TurnState::Suspended);
+    // Answered in its thread: the bead runs again.
+    let answer = root.join("Orchestrator").join("zz-answer.md");
+    std::fs::create_dir_all(answer.parent().unwrap()).unwrap();
+    std::fs::write(
+        &answer,
+        format!(
+            "Subject: Re: [ol-9101.1] HELP_REQUEST\nId: inc-turn-answer\nFrom: Orchestrator\nTo: {name}\nThread: ol-9101.1\nDate: 2027-03-01T01:00:00Z\n\nBody:\nPort 8080.\n"
+        ),
+    )
+    .unwrap();
+    same_as_full(&root, &mut inbox, std::slice::from_ref(&answer));
+    assert_eq!(
+        inbox.agent(name).unwrap().turn,
+        amail_core::inbox::TurnState::Running
+    );
+}

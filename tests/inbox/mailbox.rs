@@ -445,7 +445,7 @@ fn assemble_derives_like_load() {
                 path: None,
                 project: None,
                 recipients,
-                thread: 99,
+                thread_from_end: 99,
             }
         })
         .collect();
@@ -454,7 +454,7 @@ fn assemble_derives_like_load() {
     assert_eq!(inbox.threads[0].id, "b-1");
     assert_eq!(inbox.threads[0].help, HelpState::Answered);
     assert_eq!(inbox.messages[0].key, "h", "oldest first");
-    assert!(inbox.messages.iter().all(|m| m.thread == 0));
+    assert!(inbox.messages.iter().all(|m| inbox.thread_index(m) == 0));
     assert_eq!(inbox.agent("W").unwrap().state, AgentState::Working);
     assert_eq!(inbox.thread_of(1).unwrap().id, "b-1");
 }
@@ -479,7 +479,7 @@ fn a_reply_threaded_on_a_seed_id_joins_the_seed_thread() {
                 path: None,
                 project: None,
                 recipients: vec![],
-                thread: 0,
+                thread_from_end: 0,
             }
         })
         .collect();

@@ -12,6 +12,7 @@ mod support {
     pub mod cli;
     pub mod copy;
     pub mod fixture;
+    pub mod fs;
     pub mod integer_dialect;
 }
 

@@ -290,7 +290,7 @@ fn check_reply(dir: &Path) {
     assert_eq!(reply.message.from.as_deref(), Some("BlueLake"));
     assert_eq!(reply.message.to, ["PurpleBear"]);
     assert_eq!(reply.message.thread_id.as_deref(), Some("ol-527.2"));
-    assert_eq!(inbox.threads[reply.thread].id, "ol-527.2");
+    assert_eq!(inbox.thread_for(reply).id, "ol-527.2");
     assert_eq!(reply.message.subject, "Re: [ol-527.2] HELP_REQUEST");
     // Inherited from the original, as reply_message does.
     assert!(reply.message.ack_required);
@@ -555,9 +555,9 @@ fn projects_in_one_store_are_kept_apart() {
         .as_ref()
         .unwrap()
         .starts_with(dir.join("archive/projects/home-dev-other")));
-    assert_eq!(inbox.threads[reply.thread].messages.len(), 2);
+    assert_eq!(inbox.thread_for(reply).messages.len(), 2);
     assert_eq!(
-        inbox.threads[reply.thread].help,
+        inbox.thread_for(reply).help,
         amail_core::inbox::HelpState::Answered
     );
     // Acting as an agent of the other project is refused.

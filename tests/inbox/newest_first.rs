@@ -189,7 +189,7 @@ fn a_step_leaves_out_the_files_whose_items_come_with_the_whole_inbox() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("mail");
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mixed/mail");
-    crate::support::copy::copy_dir(&data, &root);
+    crate::support::fs::copy_dir(&data, &root);
     // Named to be read first.
     let items = root.join("a2a/999999-task.json");
     std::fs::rename(root.join("a2a/task.json"), &items).unwrap();

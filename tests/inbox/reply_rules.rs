@@ -53,7 +53,7 @@ fn mailbox_reply_inherits_importance_and_thread() {
     let reply = after.message_by_key(&r.key).unwrap();
     assert_eq!(reply.message.importance, "high");
     assert_eq!(reply.message.kind, MessageType::HelpResponse);
-    assert_eq!(after.threads[reply.thread].id, "ol-527.3");
+    assert_eq!(after.thread_for(reply).id, "ol-527.3");
 }
 
 #[test]
@@ -86,7 +86,7 @@ fn mailbox_reply_to_an_offering_is_a_plain_reply() {
     let reply = after.message_by_key(&r.key).unwrap();
     assert_ne!(reply.message.kind, MessageType::HelpResponse);
     assert_eq!(
-        after.threads[reply.thread].id,
+        after.thread_for(reply).id,
         offer.message.thread_id.clone().unwrap()
     );
 }

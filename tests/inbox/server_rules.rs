@@ -14,8 +14,9 @@ use amail_core::stores::mcp::archive::{write_bundle, ArchiveMessage};
 use amail_core::stores::{self, LoadOptions};
 use rusqlite::Connection;
 
-use crate::support::copy::{copy_dir, fixture_copy};
+use crate::support::copy::fixture_copy;
 use crate::support::fixture::fixture;
+use crate::support::fs::copy_dir;
 
 fn load(dir: &Path) -> Inbox {
     stores::load(dir, &LoadOptions::default()).unwrap()

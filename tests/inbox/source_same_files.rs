@@ -16,8 +16,9 @@ use amail_core::stores::{self, LoadOptions};
 use chrono::{TimeZone, Utc};
 
 use crate::support::cli::amail;
-use crate::support::copy::{copy_dir, fixture_copy};
+use crate::support::copy::fixture_copy;
 use crate::support::fixture::fixture;
+use crate::support::fs::copy_dir;
 
 /// The files `amail parse DIR --format jsonl` printed messages from.
 fn parse_files(dir: &Path) -> BTreeSet<PathBuf> {

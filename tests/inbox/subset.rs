@@ -32,10 +32,13 @@ fn subset_holds_the_named_messages_and_their_threads() {
         let full = inbox.message_by_key(&m.key).unwrap();
         assert_eq!(m.message, full.message);
         assert_eq!(m.recipients, full.recipients);
-        assert_eq!(sub.threads[m.thread].id, inbox.threads[full.thread].id);
+        assert_eq!(sub.thread_for(m).id, inbox.thread_for(full).id);
     }
     for (i, t) in sub.threads.iter().enumerate() {
-        assert!(t.messages.iter().all(|&j| sub.messages[j].thread == i));
+        assert!(t
+            .messages
+            .iter()
+            .all(|&j| sub.thread_index(&sub.messages[j]) == i));
     }
 }
 
@@ -48,7 +51,7 @@ fn mailbox_ack_and_reply_from_a_subset_match_the_whole_inbox() {
         .find(|m| m.message.ack_required && !m.recipients.is_empty())
         .unwrap();
     let (key, agent) = (m.key.clone(), m.recipients[0].agent.clone());
-    let thread = inbox.threads[m.thread].id.clone();
+    let thread = inbox.thread_for(m).id.clone();
 
     let sub = inbox.subset(&[key.as_str()]);
     let out = stores::ack_loaded(&sub, std::slice::from_ref(&key), &agent).unwrap();
@@ -64,6 +67,6 @@ fn mailbox_ack_and_reply_from_a_subset_match_the_whole_inbox() {
         .iter()
         .find(|x| x.message.body.contains("from the subset"))
         .unwrap();
-    assert_eq!(after.threads[reply.thread].id, thread);
+    assert_eq!(after.thread_for(reply).id, thread);
     assert_eq!(after.messages.len(), inbox.messages.len() + 1);
 }

@@ -18,7 +18,7 @@ use amail_remote::session::Session;
 use amail_remote::{ServerConfig, ServerStore};
 use serde_json::{json, Map, Value};
 
-use crate::support::copy::copy_dir;
+use crate::support::fs::copy_dir;
 use crate::support::interop::{release_python, LiveServer, Release};
 
 const PROJECT: &str = "/home/dev/live-repo";

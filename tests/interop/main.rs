@@ -13,6 +13,7 @@ mod support {
     pub mod cli;
     pub mod copy;
     pub mod fixture;
+    pub mod fs;
     pub mod interop;
 }
 

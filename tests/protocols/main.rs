@@ -3,6 +3,12 @@
 //! (inbox, TUI snapshots, routing), AgentTurn states in the roster, and the
 //! CLI commands that detect them by themselves.
 
+// Only the shared helpers this binary calls (see tests/inbox/main.rs).
+#[path = "../support"]
+mod support {
+    pub mod fs;
+}
+
 mod a2a;
 mod cli;
 mod handoff;

@@ -41,7 +41,7 @@ fn mail(
         message: msg.into(),
         path: None,
         project: None,
-        thread: 0,
+        thread_from_end: 0,
     }
 }
 

@@ -30,8 +30,8 @@ use std::process::{Command, Output};
 use amail_core::stores::{self, LoadOptions};
 use rusqlite::Connection;
 
-use crate::support::copy::copy_dir;
 use crate::support::fixture::fixture;
+use crate::support::fs::copy_dir;
 
 fn amail(args: &[&str], crash: Option<(u64, u64)>) -> Output {
     let mut c = Command::new(env!("CARGO_BIN_EXE_amail"));

@@ -10,6 +10,7 @@
 mod support {
     pub mod copy;
     pub mod fixture;
+    pub mod fs;
 }
 
 mod crash;

@@ -18,8 +18,8 @@ use amail_core::inbox::SourceKind;
 use amail_core::stores::{self, LoadOptions};
 use rusqlite::Connection;
 
-use crate::support::copy::copy_dir;
 use crate::support::fixture::fixture;
+use crate::support::fs::copy_dir;
 
 fn hostile(sandbox: &Path) -> Vec<String> {
     vec![

@@ -20,8 +20,8 @@ use std::process::{Command, Output};
 
 use rusqlite::Connection;
 
-use crate::support::copy::copy_dir;
 use crate::support::fixture::fixture;
+use crate::support::fs::copy_dir;
 
 fn amail(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_amail"))

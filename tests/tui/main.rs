@@ -2,6 +2,14 @@
 //! flows, odd sizes and the sanitiser, the terminal guard, live refresh
 //! from a watched mailbox, and the real binary in tmux.
 
+// Only the shared helpers this binary calls (see tests/inbox/main.rs).
+#[path = "../support"]
+mod support {
+    pub mod copy;
+    pub mod fixture;
+    pub mod fs;
+}
+
 mod flows;
 mod keys;
 mod loading;

@@ -2,8 +2,6 @@
 //! fixed clock, routed into a store by the real backend) and the
 //! mcp_agent_mail 0.1.0 fixture store, at 80x24 and 160x48.
 
-use std::path::Path;
-
 use amail::backend::RealBackend;
 use amail_tui::keymap::Chord;
 use amail_tui::msg::{Command, Msg};
@@ -117,24 +115,9 @@ fn demo_mailbox() {
     snap_all("demo", &make, &queues, SCENARIOS);
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), dest).unwrap();
-        }
-    }
-}
-
 #[test]
 fn mcp_agent_mail_fixture() {
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mcp-agent-mail-0.1.0");
-    let dir = tempfile::tempdir().unwrap();
-    copy_dir(&fixture, dir.path());
+    let dir = crate::support::copy::fixture_copy();
     let inbox =
         amail_core::stores::load(dir.path(), &amail_core::stores::LoadOptions::default()).unwrap();
     // Just after the fixture's mail was written.

@@ -36,7 +36,7 @@ fn space_marks_threads_and_one_ack_covers_them_all() {
     let owed: Vec<&str> = inbox
         .pending(Some("BlueLake"))
         .iter()
-        .map(|p| inbox.threads[inbox.messages[p.message].thread].id.as_str())
+        .map(|p| inbox.thread_for(&inbox.messages[p.message]).id.as_str())
         .collect();
     assert!(
         !owed.contains(&"ol-527.2") && !owed.contains(&"ol-527.1"),

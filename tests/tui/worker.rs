@@ -351,6 +351,17 @@ fn a_failed_poll_shows_the_server_unreachable_and_keeps_the_draft() {
     let screen = app.render(140, 30);
     assert!(!screen.contains("server unreachable"), "{screen}");
     assert!(screen.contains("half a reply"), "{screen}");
+
+    // A poll is a refresh: its failure reads the same.
+    app.send(Msg::Reloaded {
+        refresh: Err(AWAY.into()),
+        tasks: Ok(Vec::new()),
+    });
+    assert_eq!(app.model.link, Some(Link::Down));
+    let screen = app.render(140, 30);
+    assert!(screen.contains("server unreachable · retrying"), "{screen}");
+    assert!(screen.contains("half a reply"), "{screen}");
+    assert_eq!(app.model.inbox.messages.len(), held);
 }
 
 /// The fake mailbox behind a server that does not answer writes.
@@ -541,4 +552,63 @@ fn the_first_load_shows_the_newest_threads_while_the_rest_loads() {
         }
     }
     assert_eq!(*calls.lock().unwrap(), ["steps", "whole"]);
+}
+
+/// A reload is applied where the lists stand when its answer arrives, not
+/// where they stood when it was asked for: a selection moved while the
+/// worker was reading (a slow disk, a server's poll) stays where the user
+/// moved it.
+#[test]
+fn a_selection_moved_while_a_reload_is_out_stays_moved() {
+    let mut fake = FakeBackend::sample();
+    let mut model = Model::new(
+        fake.inbox.clone(),
+        Vec::new(),
+        fake.now,
+        UiConfig::default(),
+    );
+    model.size = (100, 30);
+    let reload = update(&mut model, Msg::FilesChanged(vec![PathBuf::from("/x.md")])).unwrap();
+    let asked = model.sel.thread.clone();
+    update(&mut model, key('j'));
+    let moved = model.sel.thread.clone();
+    assert!(moved.is_some() && moved != asked, "{asked:?} -> {moved:?}");
+
+    let msg = amail_tui::runtime::execute(&mut fake, &mut empty_inbox(), reload).unwrap();
+    assert!(matches!(msg, Msg::Reloaded { .. }), "{msg:?}");
+    update(&mut model, msg);
+    assert_eq!(model.sel.thread, moved);
+}
+
+/// A server's polls and loads take the one reload path: a poll is a
+/// refresh answered as `Reloaded` (never a copy of the inbox reloaded on
+/// the worker), and so is a load over a server's inbox on screen (a paged
+/// store keeps what it holds); only a load onto a screen without one
+/// reads the server whole.
+#[test]
+fn a_server_is_polled_and_reloaded_through_refresh() {
+    let mut fake = FakeBackend::sample();
+    fake.poll = Some(Duration::from_secs(1));
+    let (tx, rx) = mpsc::channel();
+    let mut worker = Worker::spawn(Box::new(fake.clone()), move |msg| {
+        let _ = tx.send(msg);
+    });
+    let mut model = Model::new(empty_inbox(), Vec::new(), fake.now, UiConfig::default());
+    worker.dispatch(&mut model.inbox, Command::Load);
+    let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+    assert!(matches!(msg, Msg::Loaded { .. }), "{msg:?}");
+    worker.reported();
+
+    model.inbox = fake.inbox.clone();
+    model.inbox.source = amail_core::inbox::SourceKind::Server {
+        url: "http://127.0.0.1:8765/mcp/".into(),
+    };
+    let poll = update(&mut model, Msg::FilesChanged(Vec::new())).unwrap();
+    for cmd in [poll, Command::Load] {
+        worker.dispatch(&mut model.inbox, cmd);
+        // Only a refresh answers `Reloaded`.
+        let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+        assert!(matches!(msg, Msg::Reloaded { .. }), "{msg:?}");
+        worker.reported();
+    }
 }

@@ -39,16 +39,9 @@ pub trait Backend {
         let _ = partial;
         self.load_with_progress(progress)
     }
-    /// Brings `inbox` (the one on screen) up to date after the watcher saw
-    /// `changed` files change. The default reads everything again; on an
-    /// error `inbox` is left as it was.
-    fn reload(&mut self, inbox: &mut Inbox, changed: &[PathBuf]) -> Result<(), String> {
-        let _ = changed;
-        *inbox = self.load()?;
-        Ok(())
-    }
-    /// The I/O half of a reload, run on the worker: what the `changed`
-    /// files hold now, for the event loop to apply to the inbox on screen
+    /// A reload's I/O, run on the worker after the watcher saw `changed`
+    /// files change (or a poll found none to watch): what they hold now,
+    /// for the event loop to apply to the inbox on screen
     /// ([`Refresh::apply`], in memory). The default reads everything.
     fn refresh(&mut self, changed: &[PathBuf]) -> Result<Refresh, String> {
         let _ = changed;

@@ -8,7 +8,6 @@ use std::path::PathBuf;
 use chrono::{DateTime, Utc};
 use ratatui::crossterm::event::KeyEvent;
 
-use super::model::ListsBefore;
 // The watcher state is the model's; a `Msg::Watch` carries it.
 pub use super::model::WatchState;
 use amail_core::inbox::Inbox;
@@ -66,11 +65,10 @@ pub enum Msg {
         tasks: Result<Vec<TaskSummary>, String>,
     },
     /// What changed files hold now (or why they could not be read), to
-    /// apply to the inbox on screen. `before` is what the lists held when
-    /// the reload was asked for, so selections survive it as they survive
-    /// a full load.
+    /// apply to the inbox on screen. Selections survive it as they survive
+    /// a full load: they are taken where the lists stand when it arrives,
+    /// so a selection moved while the worker read stays moved.
     Reloaded {
-        before: Box<ListsBefore>,
         refresh: Result<Refresh, String>,
         tasks: Result<Vec<TaskSummary>, String>,
     },
@@ -122,7 +120,6 @@ pub enum Command {
     /// Bring the inbox on screen up to date after `changed` files changed.
     Reload {
         changed: Vec<PathBuf>,
-        before: Box<ListsBefore>,
     },
     Ack {
         keys: Vec<String>,

@@ -57,8 +57,7 @@ pub fn execute(backend: &mut dyn Backend, inbox: &mut Inbox, cmd: Command) -> Op
             inbox: backend.load(),
             tasks: backend.tasks(),
         }),
-        Command::Reload { changed, before } => Some(Msg::Reloaded {
-            before,
+        Command::Reload { changed } => Some(Msg::Reloaded {
             refresh: backend.refresh(&changed),
             tasks: backend.tasks(),
         }),
@@ -117,13 +116,7 @@ pub fn execute(backend: &mut dyn Backend, inbox: &mut Inbox, cmd: Command) -> Op
 }
 
 pub fn empty_inbox() -> Inbox {
-    Inbox {
-        source: SourceKind::Stdin,
-        messages: Vec::new(),
-        threads: Vec::new(),
-        agents: Vec::new(),
-        problems: Vec::new(),
-    }
+    Inbox::empty(SourceKind::Stdin)
 }
 
 /// Runs the app until the user quits. The terminal is restored on return,

@@ -25,9 +25,12 @@
 //! the inbox is never copied and the screen never waits for a disk. A
 //! reload asked while the worker is busy queues behind its job (the patch
 //! matches the inbox by path when it arrives). A store that is polled (a
-//! server: every reload is a network call that may wait for its timeout)
-//! reloads a copy on the worker and hands it back whole, and a poll that
-//! finds the worker busy is dropped (the next one catches up).
+//! server) answers the same way: its refresh fetches what is new on the
+//! worker and hands back a patch (`Refresh::Patch`) that `update` merges
+//! into the inbox on screen. Every poll is a network call that may wait
+//! for its timeout, so a poll that finds the worker busy is dropped (the
+//! next one catches up), and a load over a server's inbox on screen is
+//! such a refresh too (see [`Worker::dispatch`]).
 
 use std::cell::Cell;
 use std::sync::mpsc;
@@ -35,7 +38,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use amail_core::inbox::Inbox;
+use amail_core::inbox::{Inbox, SourceKind};
 
 use super::backend::Backend;
 use super::msg::{Command, Msg};
@@ -76,13 +79,6 @@ impl Worker {
                     let mut b = shared.lock().unwrap_or_else(PoisonError::into_inner);
                     let msg = match job.cmd {
                         Command::Load => Some(load(&mut **b, &report, job.steps)),
-                        Command::Reload { changed, .. } if remote => {
-                            let reloaded = b.reload(&mut job.inbox, &changed);
-                            Some(Msg::Loaded {
-                                inbox: reloaded.map(|()| job.inbox),
-                                tasks: b.tasks(),
-                            })
-                        }
                         cmd => execute(&mut **b, &mut job.inbox, cmd),
                     };
                     if let Some(msg) = msg {
@@ -122,19 +118,15 @@ impl Worker {
         let steps = cmd == Command::Load && !self.remote && inbox.messages.is_empty();
         let (cmd, inbox) = match cmd {
             Command::Reload { .. } if self.remote && self.in_flight > 0 => return None,
-            // A server's inbox is brought up to date, not read again
-            // whole: after a send or a manual reload the polled store asks
-            // only for what is new (and the TUI's paged store keeps what it
-            // already holds, not just the first page).
-            Command::Load if self.remote => {
+            // A server's inbox on screen is brought up to date, not read
+            // again whole: after a send or a manual reload the polled
+            // store asks only for what is new (and the TUI's paged store
+            // keeps what it already holds, not just the first page).
+            Command::Load if self.remote && matches!(inbox.source, SourceKind::Server { .. }) => {
                 let cmd = Command::Reload {
                     changed: Vec::new(),
-                    before: Box::default(),
                 };
-                (cmd, inbox.clone())
-            }
-            Command::Reload { changed, before } if self.remote => {
-                (Command::Reload { changed, before }, inbox.clone())
+                (cmd, inbox.subset(&[]))
             }
             Command::Ack { ref keys, .. } | Command::MarkRead { ref keys, .. } => {
                 let keys: Vec<&str> = keys.iter().map(String::as_str).collect();

@@ -9,10 +9,12 @@ use std::path::PathBuf;
 
 use amail_parser::MessageType;
 
+use super::index::Index;
 use super::model::{
-    AckTimes, Acks, Agent, AgentState, HelpState, Inbox, InboxMessage, SourceKind, Thread,
+    thread_position, AckTimes, Acks, Agent, AgentState, HelpState, Inbox, InboxMessage, SourceKind,
+    Thread,
 };
-use super::turn;
+use super::turn::{self, Open};
 
 /// Derives an [`Inbox`] from messages however they were obtained (tests,
 /// other sources): sorts them, threads them (their `thread` field is
@@ -90,7 +92,7 @@ pub(crate) fn build(
         if m.message.timestamp > thread.last_at {
             thread.last_at = m.message.timestamp;
         }
-        m.thread = t;
+        m.thread_from_end = t;
     }
     for thread in &mut threads {
         thread.pending = thread
@@ -122,18 +124,22 @@ pub(crate) fn build(
     }
     let mut slots: Vec<Option<Thread>> = threads.into_iter().map(Some).collect();
     let threads: Vec<Thread> = order.iter().filter_map(|&old| slots[old].take()).collect();
+    let last = threads.len().saturating_sub(1);
     for m in &mut messages {
-        m.thread = new_index[m.thread];
+        m.thread_from_end = last - new_index[m.thread_from_end];
     }
 
-    let agents = roster(&messages, &threads);
+    let (agents, evidence) = roster(&messages, &threads);
     let problems = with_encoding_problems(problems, &messages);
+    let mut index = Index::of(&messages);
+    index.roster = Some(evidence);
     Inbox {
         source,
         messages,
         threads,
         agents,
         problems,
+        index,
     }
 }
 
@@ -235,7 +241,7 @@ pub(crate) fn help_state<'a>(thread: impl Iterator<Item = &'a InboxMessage>) -> 
 /// FAILED -> failed, CHECKPOINT -> checkpointed; nothing -> idle.
 /// Replies, HELP_RESPONSE, spawn traffic and unknown messages do not change
 /// what an agent is doing on its bead.
-fn roster(messages: &[InboxMessage], threads: &[Thread]) -> Vec<Agent> {
+fn roster(messages: &[InboxMessage], threads: &[Thread]) -> (Vec<Agent>, HashMap<String, Open>) {
     // Borrowed while collecting: most names repeat on every message.
     let mut names: BTreeSet<&str> = BTreeSet::new();
     for m in messages {
@@ -246,29 +252,32 @@ fn roster(messages: &[InboxMessage], threads: &[Thread]) -> Vec<Agent> {
             names.insert(&r.agent);
         }
     }
-    let mut turns = turn::derive(messages, threads);
-    let mut latest_state: HashMap<&str, usize> = HashMap::new();
-    let mut latest_any: HashMap<&str, usize> = HashMap::new();
-    for (i, m) in messages.iter().enumerate() {
-        let Some(from) = m.message.from.as_deref() else {
-            continue;
-        };
-        latest_any.insert(from, i);
-        if state_of(m).is_some() {
-            latest_state.insert(from, i);
-        }
-    }
-    names
+    let evidence = turn::evidence_of(messages, 0..messages.len(), |_| true);
+    let agents = names
         .into_iter()
-        .map(|name| {
-            let latest = Latest {
-                state: latest_state.get(name).copied(),
-                any: latest_any.get(name).copied(),
-            };
-            let turn = turns.remove(name).unwrap_or_default();
-            agent(name.to_string(), latest, turn, messages, threads)
+        .map(|name| match evidence.get(name) {
+            Some(open) => agent(
+                name.to_string(),
+                open.latest,
+                open.turn(messages, threads),
+                messages,
+                threads,
+            ),
+            None => agent(
+                name.to_string(),
+                Latest::default(),
+                turn::Turn::default(),
+                messages,
+                threads,
+            ),
         })
-        .collect()
+        .collect();
+    // Kept with the inbox, so a new message updates it in place.
+    let kept = evidence
+        .into_iter()
+        .map(|(name, open)| (name.to_string(), open.owned()))
+        .collect();
+    (agents, kept)
 }
 
 /// An agent's latest message, and latest state-bearing message, as sender
@@ -337,7 +346,7 @@ pub(crate) fn state_of(m: &InboxMessage) -> Option<AgentState> {
 }
 
 fn answered_after(messages: &[InboxMessage], threads: &[Thread], i: usize) -> bool {
-    let t = &threads[messages[i].thread];
+    let t = &threads[thread_position(threads.len(), messages[i].thread_from_end)];
     t.messages
         .iter()
         .skip_while(|&&j| j != i)

@@ -48,12 +48,21 @@ pub struct CompactMessage {
     pub project: Option<Cow<'static, str>>,
     /// [`Message::bead`], read for every message by threading and turns.
     bead: Option<Cow<'static, str>>,
-    /// `parsed.status`, read for every message by turns.
-    status: Option<Cow<'static, str>>,
+    /// `parsed.status`, read for every message by turns: where it is in
+    /// the kept text, when the parser took it as written (most do; no
+    /// copy of it per message).
+    status: Option<Kept>,
     /// Where the full message is parsed again from; `None` when `full` was
     /// set at construction.
     source: Option<Source>,
     full: OnceLock<Box<OwnedMessage>>,
+}
+
+/// A field's text: a byte range in the kept text, or its own copy.
+#[derive(Clone)]
+enum Kept {
+    At(u32, u32),
+    Own(Box<str>),
 }
 
 /// The text of the file a message was parsed from.
@@ -87,6 +96,12 @@ impl CompactMessage {
     /// `m`'s envelope, with `source` to parse the rest from (none: the
     /// caller sets `full`).
     fn envelope(m: &Message<'_>, source: Option<Source>) -> CompactMessage {
+        let status = m.parsed.status.as_deref().map(|st| {
+            match source.as_ref().and_then(|s| span_in(st, &s.text)) {
+                Some((at, len)) => Kept::At(at, len),
+                None => Kept::Own(st.into()),
+            }
+        });
         CompactMessage {
             id: m.id.as_deref().map(owned),
             kind: m.kind,
@@ -102,7 +117,7 @@ impl CompactMessage {
             importance: interned(&m.importance),
             project: m.project.as_deref().map(interned),
             bead: m.bead().map(interned),
-            status: m.parsed.status.as_deref().map(owned),
+            status,
             source,
             full: OnceLock::new(),
         }
@@ -115,7 +130,13 @@ impl CompactMessage {
 
     /// `parsed.status`, without parsing the message again.
     pub fn status(&self) -> Option<&str> {
-        self.status.as_deref()
+        match self.status.as_ref()? {
+            Kept::Own(s) => Some(s),
+            Kept::At(at, len) => {
+                let text = &self.source.as_ref()?.text;
+                text.get(*at as usize..(*at + *len) as usize)
+            }
+        }
     }
 
     /// The body, from the kept text when the parser took it as written.
@@ -173,7 +194,7 @@ impl CompactMessage {
             body: Cow::Borrowed(""),
             parsed: Parsed {
                 bead_id: self.bead.clone(),
-                status: self.status.clone(),
+                status: self.status().map(|s| Cow::Owned(s.to_owned())),
                 ..Parsed::default()
             },
             diagnostics: Vec::new(),
@@ -293,6 +314,10 @@ mod tests {
         assert_eq!(record.cc, want.cc);
         assert_eq!(record.bead(), Some("ol-1.1"));
         assert_eq!(record.status(), Some("drafting SQL"));
+        assert!(
+            matches!(record.status, Some(Kept::At(..))),
+            "the status is a range of the kept text, not a copy"
+        );
         assert_eq!(record.body_text(), want.body);
         assert_eq!(record.full_if_held(), None, "the body came from the text");
         assert_eq!(*record.full(), want);

@@ -9,6 +9,9 @@
 //!   [`Agent`], ...);
 //! - `build`: from loaded messages to the [`Inbox`] ([`assemble`] for
 //!   messages from anywhere), and recorded acks applied to recipients;
+//! - `index`: what the inbox keeps beside its messages so that a change
+//!   costs in proportion to itself (messages by key and file, the acks in
+//!   effect, each agent's roster evidence);
 //! - `patch`: an incremental change applied in place, touching only the
 //!   threads and agents it concerns (a store reads the change, this
 //!   applies it);
@@ -23,6 +26,7 @@
 
 mod build;
 mod compact;
+pub(crate) mod index;
 pub mod model;
 pub(crate) mod patch;
 pub mod protocol_items;
@@ -30,6 +34,6 @@ pub mod summary;
 pub mod turn;
 
 pub use build::assemble;
-pub(crate) use build::{apply_acks, build, trimmed};
+pub(crate) use build::{apply_acks, build};
 pub use compact::CompactMessage;
 pub use model::*;

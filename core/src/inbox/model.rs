@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::compact::CompactMessage;
+use super::index::Index;
 
 /// Where the inbox was read from; decides which store writes its acks and
 /// replies (`stores::for_source`).
@@ -71,8 +72,14 @@ pub struct InboxMessage {
     /// mcp_agent_mail project slug; messages of different projects never share a thread.
     pub project: Option<String>,
     pub recipients: Vec<Recipient>,
-    /// Index into `Inbox::threads`.
-    pub thread: usize,
+    /// Which thread it is in, counted from the end of `Inbox::threads`
+    /// (0: the last, the thread with the oldest activity); see
+    /// [`Inbox::thread_for`]. Counted from that end because threads start
+    /// at the top: a new thread, or one lifted there by new mail, leaves
+    /// the count of every thread below it as it was, so the incremental
+    /// patch re-points only the messages of threads that moved up past
+    /// others, not every message of a big inbox.
+    pub thread_from_end: usize,
 }
 
 impl InboxMessage {
@@ -199,7 +206,7 @@ pub struct PendingAck {
 }
 
 /// Everything the inbox shows.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Inbox {
     pub source: SourceKind,
     /// Oldest first.
@@ -209,9 +216,36 @@ pub struct Inbox {
     pub agents: Vec<Agent>,
     /// Files that could not be read or parsed, with why (the rest still loads).
     pub problems: Vec<(PathBuf, String)>,
+    /// Lookups kept so that a change costs in proportion to itself (see
+    /// `inbox::index`); derived from the rest, so not part of equality.
+    #[serde(skip)]
+    pub(crate) index: Index,
+}
+
+/// Equal when what they show is: the index is derived from the rest.
+impl PartialEq for Inbox {
+    fn eq(&self, other: &Inbox) -> bool {
+        self.source == other.source
+            && self.messages == other.messages
+            && self.threads == other.threads
+            && self.agents == other.agents
+            && self.problems == other.problems
+    }
 }
 
 impl Inbox {
+    /// An inbox with nothing in it yet, read from `source`.
+    pub fn empty(source: SourceKind) -> Inbox {
+        Inbox {
+            source,
+            messages: Vec::new(),
+            threads: Vec::new(),
+            agents: Vec::new(),
+            problems: Vec::new(),
+            index: Index::default(),
+        }
+    }
+
     /// Pending acks, for one agent or (None) for every recipient.
     pub fn pending(&self, agent: Option<&str>) -> Vec<PendingAck> {
         let mut out = Vec::new();
@@ -232,14 +266,38 @@ impl Inbox {
     }
 
     pub fn message_by_key(&self, key: &str) -> Option<&InboxMessage> {
-        self.messages.iter().find(|m| m.key == key)
+        self.position_of_key(key).map(|i| &self.messages[i])
+    }
+
+    /// Where the message with `key` is in `messages`: looked up in the
+    /// index when it fits the messages, else found by a scan (an inbox
+    /// made by hand).
+    pub(crate) fn position_of_key(&self, key: &str) -> Option<usize> {
+        if self.index.fits(&self.messages) {
+            self.index.by_key(&self.messages, key)
+        } else {
+            self.messages.iter().position(|m| m.key == key)
+        }
     }
 
     /// The thread a message (index into `messages`) belongs to.
     pub fn thread_of(&self, message: usize) -> Option<&Thread> {
         self.messages
             .get(message)
-            .and_then(|m| self.threads.get(m.thread))
+            .and_then(|m| self.threads.get(self.thread_index(m)))
+    }
+
+    /// The thread `m` (a message of this inbox) belongs to.
+    ///
+    /// # Panics
+    /// When `m` names no thread here (a message of another inbox).
+    pub fn thread_for(&self, m: &InboxMessage) -> &Thread {
+        &self.threads[self.thread_index(m)]
+    }
+
+    /// Where `m`'s thread is in `threads` (`usize::MAX` when it names none).
+    pub fn thread_index(&self, m: &InboxMessage) -> usize {
+        thread_position(self.threads.len(), m.thread_from_end)
     }
 
     pub fn agent(&self, name: &str) -> Option<&Agent> {
@@ -273,8 +331,8 @@ impl Inbox {
                 continue;
             }
             let mut m = m.clone();
-            let thread = &self.threads[m.thread];
-            m.thread = match threads.iter().position(|t| t.id == thread.id) {
+            let thread = self.thread_for(&m);
+            let at = match threads.iter().position(|t| t.id == thread.id) {
                 Some(i) => i,
                 None => {
                     threads.push(Thread {
@@ -284,15 +342,26 @@ impl Inbox {
                     threads.len() - 1
                 }
             };
-            threads[m.thread].messages.push(messages.len());
+            threads[at].messages.push(messages.len());
+            // Counted from the end once every thread is in.
+            m.thread_from_end = at;
             messages.push(m);
         }
+        for m in &mut messages {
+            m.thread_from_end = threads.len() - 1 - m.thread_from_end;
+        }
         Inbox {
-            source: self.source.clone(),
             messages,
             threads,
-            agents: Vec::new(),
-            problems: Vec::new(),
+            ..Inbox::empty(self.source.clone())
         }
     }
+}
+
+/// The position in a list of `len` threads of the one `from_end` from its
+/// end (`usize::MAX` when there is none).
+pub(crate) fn thread_position(len: usize, from_end: usize) -> usize {
+    len.checked_sub(1)
+        .and_then(|last| last.checked_sub(from_end))
+        .unwrap_or(usize::MAX)
 }

@@ -4,33 +4,51 @@
 //! `stores::mailbox::incremental`), this applies it:
 //!
 //! 1. removed messages leave and new ones are inserted at their place in
-//!    time order (new mail usually goes at the end: nothing moves);
-//! 2. every thread's and agent's message indices are shifted to match (a
-//!    pass over integers);
-//! 3. the threads that lost or gained a message get their subject, bead,
+//!    time order; new mail usually comes after everything and is pushed
+//!    (nothing moves, the index takes the new keys and paths in);
+//! 2. the acks the journal changed since the last load or patch (the
+//!    index keeps the ones applied) reach their messages by key, and the
+//!    new messages take theirs;
+//! 3. when something moved, every thread's and agent's message indices
+//!    are shifted to match (a pass over integers, and the index's
+//!    positions renumbered without hashing again);
+//! 4. the threads that lost or gained a message get their subject, bead,
 //!    last time, pending count and help state again; emptied threads go;
-//! 4. the threads are re-sorted (already nearly in order, so this is
-//!    about one comparison per thread);
-//! 5. only the agents named by a changed message or by any message of a
+//! 5. the touched threads go where the order wants them: when they all
+//!    belong above the first untouched thread below them (new mail lifts
+//!    its thread), only the threads down to there are sorted and their
+//!    messages re-pointed, and only where a thread moved;
+//! 6. only the agents named by a changed message or by any message of a
 //!    touched thread (a reply there may answer their help request) are
-//!    derived again, with the same code `build` uses.
+//!    derived again, with the same code `build` uses, from each agent's
+//!    evidence kept in the index (updated in place by mail that comes
+//!    after everything, read again otherwise).
+//!
+//! So one new dated file costs in proportion to its thread and agents,
+//! except one step: a new thread goes to the top, and every message below
+//! it points one thread further down (`InboxMessage::thread` is a
+//! position), a pass of integer writes. An undated file sorts before every
+//! message and moves every index: that costs a pass over the inbox.
 //!
 //! It gives up (and the caller loads everything) where a thread's identity
 //! would change for messages the change did not touch: a removed or new
 //! message without a thread id that other messages use as their thread id
 //! (see the seeds in `build`).
 
-use std::collections::HashSet;
+use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
 
 use super::build::{
     agent, apply_acks, explicit_thread, help_state, message_order, thread_key, Latest,
 };
-use super::model::{Acks, HelpState, Inbox, InboxMessage, Thread};
-use super::turn;
+use super::index::Index;
+use super::model::{AckTimes, Acks, HelpState, Inbox, InboxMessage, Thread};
+use super::turn::{self, Open};
 
 /// What a change does to the inbox, read from disk but not yet applied.
 pub(crate) struct Change {
-    /// Indices into `Inbox::messages` of what the changed files held.
+    /// Indices into `Inbox::messages` of what the changed files held
+    /// (ascending).
     pub removed: Vec<usize>,
     /// What they hold now (threads not assigned; `acks` applied here).
     pub added: Vec<InboxMessage>,
@@ -46,6 +64,10 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
         mut added,
         acks,
     } = change;
+    if !inbox.index.fits(&inbox.messages) {
+        // Made or changed by hand: what it held is not known.
+        inbox.index = Index::of(&inbox.messages);
+    }
     if !seeds_stay(inbox, &removed, &added) {
         return false;
     }
@@ -67,64 +89,62 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
             }
         }
     }
-    let mut touched_threads: HashSet<usize> =
-        removed.iter().map(|&i| inbox.messages[i].thread).collect();
+    let mut touched_threads: HashSet<usize> = removed
+        .iter()
+        .map(|&i| inbox.thread_index(&inbox.messages[i]))
+        .collect();
+    let threads_before = inbox.threads.len();
 
-    // 1. Remove, then insert in time order.
-    // `removed` ascends (it was collected in index order), so membership
-    // is a moving cursor, not a hash per message.
-    let old_len = inbox.messages.len();
-    let mut old_to_new = vec![usize::MAX; old_len];
-    let mut is_removed = vec![false; old_len];
-    for &i in &removed {
-        is_removed[i] = true;
-    }
-    if !removed.is_empty() {
-        let mut n = 0;
-        inbox.messages.retain(|_| {
-            let keep = !is_removed[n];
-            n += 1;
-            keep
-        });
-    }
+    // 1. Remove, then insert in time order. New mail usually comes after
+    // everything (the common case: nothing moves, no pass over the inbox).
     added.sort_by(message_order);
+    let appended = removed.is_empty()
+        && match (inbox.messages.last(), added.first()) {
+            (Some(last), Some(first)) => message_order(last, first).is_lt(),
+            _ => true,
+        };
     // Exactly: a loaded inbox has no spare room, and the default growth
     // would double a 100,000-message vector for one new file.
     inbox.messages.reserve_exact(added.len());
-    let mut inserted = Vec::with_capacity(added.len());
-    for m in added {
-        let at = inbox
-            .messages
-            .partition_point(|k| message_order(k, &m).is_lt());
-        inbox.messages.insert(at, m);
-        inserted.push(at);
-    }
-    // Sorted input, each inserted after the previous: `inserted` ascends
-    // and every position is final.
-    let mut is_new = vec![false; inbox.messages.len()];
-    for &at in &inserted {
-        is_new[at] = true;
-    }
-    let mut old = (0..old_len).filter(|&i| !is_removed[i]);
-    for (new, fresh) in is_new.iter().enumerate() {
-        if !fresh {
-            if let Some(o) = old.next() {
-                old_to_new[o] = new;
-            }
+    let (inserted, old_to_new) = if appended {
+        let mut inserted = Vec::with_capacity(added.len());
+        for m in added {
+            inbox.messages.push(m);
+            let at = inbox.messages.len() - 1;
+            inbox.index.take(&inbox.messages, at);
+            inserted.push(at);
         }
-    }
+        (inserted, None)
+    } else {
+        for &i in &removed {
+            inbox.index.forget(&inbox.messages[i]);
+        }
+        let (inserted, old_to_new) = remove_and_insert(&mut inbox.messages, &removed, added);
+        inbox
+            .index
+            .renumber(&old_to_new, inbox.messages.len() - inserted.len());
+        for &at in &inserted {
+            inbox.index.take(&inbox.messages, at);
+        }
+        (inserted, Some(old_to_new))
+    };
+    let is_new = |i: usize| inserted.binary_search(&i).is_ok();
+
     // The journal may have grown without being reported: a kept message
     // whose ack state changed touches its thread's pending count.
-    for i in apply_acks(&mut inbox.messages, &acks) {
-        if !is_new[i] {
-            touched_threads.insert(inbox.messages[i].thread);
+    let changed = match inbox.index.acks.take() {
+        Some(before) => apply_ack_changes(inbox, &before, &acks, &inserted),
+        None => apply_acks(&mut inbox.messages, &acks),
+    };
+    inbox.index.acks = Some(acks);
+    for i in changed {
+        if !is_new(i) {
+            touched_threads.insert(inbox.thread_index(&inbox.messages[i]));
         }
     }
 
-    // 2. Shift indices, unless nothing moved (new mail at the end, the
-    // usual case: no pass over every thread's messages).
-    let moved = !removed.is_empty() || inserted.first().is_some_and(|&at| at < old_len);
-    if moved {
+    // 2. Shift indices, when something moved.
+    if let Some(old_to_new) = &old_to_new {
         for thread in &mut inbox.threads {
             thread.messages.retain_mut(|i| {
                 *i = old_to_new[*i];
@@ -134,14 +154,17 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
         for a in &mut inbox.agents {
             a.last_message = a.last_message.map(|i| old_to_new[i]);
         }
+        for open in inbox.index.roster.iter_mut().flat_map(|r| r.values_mut()) {
+            open.renumber(old_to_new);
+        }
     }
 
     // New messages join their thread (or start one).
     let mut new_threads: Vec<Thread> = Vec::new();
     for &at in &inserted {
         let m = &inbox.messages[at];
-        let tid = thread_id(&inbox.messages, m);
-        let same = |t: &Thread| t.project == m.project && t.id == tid;
+        let tid = thread_id(inbox, m);
+        let same = |t: &Thread| t.id == tid && t.project == m.project;
         let t = match inbox.threads.iter().position(same) {
             Some(t) => {
                 let list = &mut inbox.threads[t].messages;
@@ -215,31 +238,243 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
         }
     }
 
-    // 4. Drop emptied threads, re-sort, and point messages at their thread.
-    inbox.threads.retain(|t| !t.messages.is_empty());
-    inbox.threads.sort_by(|ta, tb| {
-        tb.last_at
-            .cmp(&ta.last_at)
-            .then_with(|| tb.messages.last().cmp(&ta.messages.last()))
-    });
-    for (t, thread) in inbox.threads.iter().enumerate() {
-        for &i in &thread.messages {
-            inbox.messages[i].thread = t;
-        }
-    }
+    // 4. Re-sort, and point messages at their thread.
+    resort(inbox, &touched_threads, threads_before);
 
     // 5. The touched agents.
-    patch_roster(inbox, &touched_agents);
+    patch_roster(
+        inbox,
+        &touched_agents,
+        old_to_new.is_none().then_some(&inserted[..]),
+    );
     true
+}
+
+/// Removes the messages at `removed` (ascending) and inserts `added`
+/// (sorted) at their place in time order; returns where they went
+/// (ascending) and each old position's new one (`usize::MAX`: removed).
+fn remove_and_insert(
+    messages: &mut Vec<InboxMessage>,
+    removed: &[usize],
+    added: Vec<InboxMessage>,
+) -> (Vec<usize>, Vec<usize>) {
+    // `removed` ascends, so membership is a flag per position, not a hash.
+    let old_len = messages.len();
+    let mut old_to_new = vec![usize::MAX; old_len];
+    let mut is_removed = vec![false; old_len];
+    for &i in removed {
+        is_removed[i] = true;
+    }
+    if !removed.is_empty() {
+        let mut n = 0;
+        messages.retain(|_| {
+            let keep = !is_removed[n];
+            n += 1;
+            keep
+        });
+    }
+    let mut inserted = Vec::with_capacity(added.len());
+    for m in added {
+        let at = messages.partition_point(|k| message_order(k, &m).is_lt());
+        messages.insert(at, m);
+        inserted.push(at);
+    }
+    // Sorted input, each inserted after the previous: `inserted` ascends
+    // and every position is final.
+    let mut is_new = vec![false; messages.len()];
+    for &at in &inserted {
+        is_new[at] = true;
+    }
+    let mut old = (0..old_len).filter(|&i| !is_removed[i]);
+    for (new, fresh) in is_new.iter().enumerate() {
+        if !fresh {
+            if let Some(o) = old.next() {
+                old_to_new[o] = new;
+            }
+        }
+    }
+    (inserted, old_to_new)
+}
+
+/// Brings recipients' read and ack times from the acks applied before
+/// (`before`) to those recorded now: the new messages take every ack
+/// recorded for them, the kept ones only the pairs whose record changed,
+/// found by key. Work in proportion to the journal's change, not the
+/// inbox. Returns the positions of the messages whose state changed.
+fn apply_ack_changes(inbox: &mut Inbox, before: &Acks, now: &Acks, new: &[usize]) -> Vec<usize> {
+    let mut changed = Vec::new();
+    if now.is_empty() && before.is_empty() {
+        return changed;
+    }
+    for &at in new {
+        let m = &mut inbox.messages[at];
+        let key = m.key.clone();
+        for r in &mut m.recipients {
+            if let Some(t) = now.get(&(key.clone(), r.agent.clone())) {
+                set_times(r, Some(t));
+            }
+        }
+    }
+    let differs = now
+        .iter()
+        .filter(|(pair, t)| before.get(*pair) != Some(*t))
+        .map(|(pair, t)| (pair, Some(t)));
+    let dropped = before
+        .keys()
+        .filter(|pair| !now.contains_key(*pair))
+        .map(|pair| (pair, None));
+    for ((key, agent), t) in differs.chain(dropped) {
+        let Some(i) = inbox.index.by_key(&inbox.messages, key) else {
+            continue;
+        };
+        let r = inbox.messages[i]
+            .recipients
+            .iter_mut()
+            .find(|r| r.agent == *agent);
+        if r.is_some_and(|r| set_times(r, t)) {
+            changed.push(i);
+        }
+    }
+    changed
+}
+
+/// Sets a recipient's times from its recorded ack (`None`: none recorded,
+/// as a full load leaves it); true when they changed.
+fn set_times(r: &mut super::model::Recipient, t: Option<&AckTimes>) -> bool {
+    let (ack, read) = match t {
+        Some(t) => (t.ack_at, Some(t.read_at)),
+        None => (None, None),
+    };
+    let changed = r.ack_at != ack || r.read_at != read;
+    r.ack_at = ack;
+    r.read_at = read;
+    changed
+}
+
+/// Thread order: most recent activity first, then the latest message.
+fn thread_order(a: &Thread, b: &Thread) -> Ordering {
+    b.last_at
+        .cmp(&a.last_at)
+        .then_with(|| b.messages.last().cmp(&a.messages.last()))
+}
+
+/// Drops emptied threads, puts the `touched` ones (positions; those from
+/// `before` on are new) where the order wants them, and re-points the
+/// messages of the threads whose count from the end changed
+/// (`InboxMessage::thread_from_end`). The untouched threads were in order
+/// and stay so among themselves: the touched ones are merged in. When
+/// they all belong above the first untouched thread below them (new mail
+/// lifts its thread), only the threads down to there are visited; a new
+/// thread at the top changes no other thread's count.
+fn resort(inbox: &mut Inbox, touched: &HashSet<usize>, before: usize) {
+    let threads = &mut inbox.threads;
+    let Some(&lowest) = touched.iter().max() else {
+        return;
+    };
+    let emptied = touched.iter().any(|&t| threads[t].messages.is_empty());
+    let prefix_only = !emptied
+        && threads.get(lowest + 1).is_none_or(|next| {
+            touched
+                .iter()
+                .all(|&t| thread_order(&threads[t], next).is_lt())
+        });
+    let end = if prefix_only {
+        lowest + 1
+    } else {
+        threads.len()
+    };
+    // The new order of the first `end` threads, as old positions: the
+    // touched ones in order, merged into the untouched; emptied ones last,
+    // to go.
+    let mut lifted: Vec<usize> = touched
+        .iter()
+        .copied()
+        .filter(|&t| !threads[t].messages.is_empty())
+        .collect();
+    lifted.sort_by(|&a, &b| thread_order(&threads[a], &threads[b]));
+    // Sorted, searched: one lookup per thread below.
+    let mut touched: Vec<usize> = touched.iter().copied().collect();
+    touched.sort_unstable();
+    let is_touched = |p: &usize| touched.binary_search(p).is_ok();
+    let mut order = Vec::with_capacity(end);
+    let mut next = lifted.iter().peekable();
+    for p in (0..end).filter(|p| !is_touched(p)) {
+        while let Some(&&t) = next.peek() {
+            if thread_order(&threads[t], &threads[p]).is_gt() {
+                break;
+            }
+            order.push(t);
+            next.next();
+        }
+        order.push(p);
+    }
+    order.extend(next);
+    let kept = order.len();
+    order.extend(touched.iter().filter(|&&t| threads[t].messages.is_empty()));
+    // New mail lifts threads: each is rotated up to its place (the threads
+    // it passes move down one), in proportion to the distance; otherwise
+    // the order is applied whole.
+    let targets: Vec<(usize, usize)> = order
+        .iter()
+        .enumerate()
+        .filter(|&(_, p)| is_touched(p))
+        .map(|(q, &p)| (q, p))
+        .collect();
+    if targets.iter().all(|&(q, p)| q <= p) && kept == end {
+        let mut at: Vec<usize> = targets.iter().map(|&(_, p)| p).collect();
+        for (k, &(q, _)) in targets.iter().enumerate() {
+            let c = at[k];
+            threads[q..=c].rotate_right(1);
+            for later in &mut at[k + 1..] {
+                if (q..c).contains(later) {
+                    *later += 1;
+                }
+            }
+        }
+    } else {
+        permute(&mut threads[..end], &order);
+    }
+    threads.drain(kept..end);
+    let Some(last) = threads.len().checked_sub(1) else {
+        return;
+    };
+    for (q, &p) in order[..kept].iter().enumerate() {
+        let from_end = last - q;
+        let moved = p >= before || is_touched(&p) || before - 1 - p != from_end;
+        if moved {
+            for &i in &threads[q].messages {
+                inbox.messages[i].thread_from_end = from_end;
+            }
+        }
+    }
+}
+
+/// Puts `items[order[q]]` at `q` for every `q`, in place (one swap per
+/// item moved: a thread is a few hundred bytes, not copied twice).
+fn permute<T>(items: &mut [T], order: &[usize]) {
+    let mut done = vec![false; order.len()];
+    for start in 0..order.len() {
+        let mut q = start;
+        while !done[q] {
+            done[q] = true;
+            let p = order[q];
+            if p == start {
+                break;
+            }
+            items.swap(q, p);
+            q = p;
+        }
+    }
 }
 
 /// The thread id `build` gives `m` (see its seeds): an explicit thread id
 /// that names a message without one joins that message's thread.
-fn thread_id(messages: &[InboxMessage], m: &InboxMessage) -> String {
+fn thread_id(inbox: &Inbox, m: &InboxMessage) -> String {
     match explicit_thread(m) {
-        Some(t) => messages
-            .iter()
-            .find(|s| s.key == t && s.project == m.project && explicit_thread(s).is_none())
+        Some(t) => inbox
+            .position_of_key(t)
+            .map(|i| &inbox.messages[i])
+            .filter(|s| s.project == m.project && explicit_thread(s).is_none())
             .map(thread_key)
             .unwrap_or_else(|| t.to_string()),
         None => thread_key(m),
@@ -259,9 +494,25 @@ fn seeds_stay(inbox: &Inbox, removed: &[usize], added: &[InboxMessage]) -> bool 
     if seeds.is_empty() {
         return true;
     }
-    !inbox.messages.iter().chain(added).any(|m| {
+    let names_a_seed = |m: &InboxMessage| {
         explicit_thread(m).is_some_and(|t| seeds.iter().any(|(p, k)| *k == t && **p == m.project))
-    })
+    };
+    // A kept message naming a removed seed is in that seed's thread; one
+    // naming a new seed's key (keys are unique: no kept message has it)
+    // is in the thread of that id. Only those threads are read.
+    let mut threads: Vec<usize> = removed
+        .iter()
+        .map(|&i| inbox.thread_index(&inbox.messages[i]))
+        .collect();
+    for (p, k) in &seeds {
+        let named = |t: &Thread| t.id == *k && t.project == **p;
+        threads.extend(inbox.threads.iter().position(named));
+    }
+    let in_threads = threads.iter().filter_map(|&t| inbox.threads.get(t));
+    !added.iter().any(names_a_seed)
+        && !in_threads
+            .flat_map(|t| &t.messages)
+            .any(|&i| names_a_seed(&inbox.messages[i]))
 }
 
 /// The agents whose own state `m` is evidence of: its sender, and for a
@@ -279,29 +530,109 @@ fn senders_of(m: &InboxMessage, out: &mut HashSet<String>) {
 
 /// Derives the `touched` agents again (adding, updating or removing their
 /// roster entries); the others keep theirs (their indices already shifted).
-fn patch_roster(inbox: &mut Inbox, touched: &HashSet<String>) {
-    // Sorted names, matched by binary search: usually a handful, and this
-    // runs once per message of the inbox.
+///
+/// Each agent's evidence is kept in the index (`turn::Open`). When the
+/// change only `appended` messages after all the others, those update it
+/// in place and nothing else is read; otherwise the touched agents'
+/// evidence is read again in one pass over the inbox.
+fn patch_roster(inbox: &mut Inbox, touched: &HashSet<String>, appended: Option<&[usize]>) {
     let mut only: Vec<&str> = touched.iter().map(String::as_str).collect();
     only.sort_unstable();
+    let kept = inbox.index.roster.is_some();
+    let (evidence, present) = match (appended, inbox.index.roster.take()) {
+        (Some(new), Some(mut evidence)) => {
+            for &i in new {
+                Open::see(&mut evidence, i, &inbox.messages[i]);
+            }
+            // Every message before these was read: an agent is in the
+            // roster already, or named by the new mail.
+            let named = |name: &str| {
+                new.iter().any(|&i| {
+                    let m = &inbox.messages[i];
+                    m.message.from.as_deref() == Some(name) && !name.is_empty()
+                        || m.recipients.iter().any(|r| r.agent == name)
+                })
+            };
+            let present = only
+                .iter()
+                .map(|&name| inbox.agent_index(name).is_some() || named(name))
+                .collect();
+            (evidence, present)
+        }
+        (_, kept) => read_again(inbox, &only, kept),
+    };
+    let mut fresh = Vec::new();
+    for (k, &name) in only.iter().enumerate() {
+        if !present[k] {
+            continue;
+        }
+        // The turn before, when known and only new mail came: updated in
+        // proportion to it.
+        let known = appended.filter(|_| kept).zip(inbox.agent_index(name));
+        let before = known.map(|(new, j)| {
+            let a = &mut inbox.agents[j];
+            let turn = turn::Turn {
+                state: a.turn,
+                active_beads: std::mem::take(&mut a.active_beads),
+            };
+            let beads: Vec<&str> = new
+                .iter()
+                .filter_map(|&i| turn::evidence(&inbox.messages[i]))
+                .filter(|&(agent, _, _)| agent == name)
+                .map(|(_, bead, _)| bead)
+                .collect();
+            (turn, beads)
+        });
+        let (latest, turn) = match (evidence.get(name), before) {
+            (Some(open), Some((before, beads))) => (
+                open.latest,
+                open.turn_after(before, &beads, &inbox.messages, &inbox.threads),
+            ),
+            (Some(open), None) => (open.latest, open.turn(&inbox.messages, &inbox.threads)),
+            (None, _) => (Latest::default(), turn::Turn::default()),
+        };
+        fresh.push(agent(
+            name.to_string(),
+            latest,
+            turn,
+            &inbox.messages,
+            &inbox.threads,
+        ));
+    }
+    inbox.index.roster = Some(evidence);
+    inbox.agents.retain(|a| !touched.contains(&a.name));
+    for a in fresh {
+        let at = inbox.agents.partition_point(|b| b.name < a.name);
+        inbox.agents.insert(at, a);
+    }
+}
+
+/// The evidence of the agents `only` (sorted) read again over the inbox,
+/// put into what was `kept` (or, with nothing kept, everyone's read), and
+/// whether each of them is still anywhere in the inbox.
+fn read_again(
+    inbox: &Inbox,
+    only: &[&str],
+    kept: Option<HashMap<String, Open>>,
+) -> (HashMap<String, Open>, Vec<bool>) {
+    // Matched by binary search: usually a handful, and this runs once per
+    // message of the inbox.
     let find = |name: &str| only.binary_search(&name).ok();
-    let mut latest = vec![Latest::default(); only.len()];
     let mut present = vec![false; only.len()];
-    // One pass: the touched agents' latest messages, and the messages
-    // their turns read (sender or first `to` among them), so the turns
-    // do not walk the whole inbox again.
-    let mut evidence = Vec::new();
+    // One pass: the messages naming the touched agents as sender or first
+    // `to` (all their evidence), so their turns do not walk the whole
+    // inbox again.
+    let mut at = Vec::new();
     for (i, m) in inbox.messages.iter().enumerate() {
         let mut named = false;
         if let Some(from) = m.message.from.as_deref() {
             if let Some(k) = find(from) {
-                latest[k].see(i, m);
                 present[k] |= !from.is_empty();
                 named = true;
             }
         }
         if named || m.message.to.first().is_some_and(|t| find(t).is_some()) {
-            evidence.push(i);
+            at.push(i);
         }
     }
     // Agents that sent nothing may still be recipients somewhere; newest
@@ -320,24 +651,39 @@ fn patch_roster(inbox: &mut Inbox, touched: &HashSet<String>) {
             }
         }
     }
-    let mut turns = turn::derive_for(&inbox.messages, &inbox.threads, &evidence, &only);
-    let mut fresh = Vec::new();
-    for (k, &name) in only.iter().enumerate() {
-        if !present[k] {
-            continue;
-        }
-        let turn = turns.remove(name).unwrap_or_default();
-        fresh.push(agent(
-            name.to_string(),
-            latest[k],
-            turn,
-            &inbox.messages,
-            &inbox.threads,
-        ));
+    let mut evidence = match kept {
+        Some(kept) => kept,
+        None => turn::evidence_of(&inbox.messages, 0..inbox.messages.len(), |_| true)
+            .into_iter()
+            .map(|(name, open)| (name.to_string(), open.owned()))
+            .collect(),
+    };
+    for name in only {
+        evidence.remove(*name);
     }
-    inbox.agents.retain(|a| !touched.contains(&a.name));
-    for a in fresh {
-        let at = inbox.agents.partition_point(|b| b.name < a.name);
-        inbox.agents.insert(at, a);
+    let read = turn::evidence_of(&inbox.messages, at.into_iter(), |a| find(a).is_some());
+    evidence.extend(
+        read.into_iter()
+            .map(|(name, open)| (name.to_string(), open.owned())),
+    );
+    (evidence, present)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::permute;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn permute_puts_each_item_where_the_order_says(
+            order in (0usize..40).prop_flat_map(|n| Just((0..n).collect::<Vec<_>>()).prop_shuffle())
+        ) {
+            let before: Vec<usize> = (100..100 + order.len()).collect();
+            let mut items = before.clone();
+            permute(&mut items, &order);
+            let want: Vec<usize> = order.iter().map(|&p| before[p]).collect();
+            prop_assert_eq!(items, want);
+        }
     }
 }

@@ -196,6 +196,6 @@ pub fn to_inbox(item: &Item, key: String) -> InboxMessage {
         path: Some(PathBuf::from(&item.source().path)),
         project: None,
         recipients,
-        thread: 0,
+        thread_from_end: 0,
     }
 }

@@ -21,6 +21,7 @@ use std::collections::HashMap;
 
 use amail_parser::MessageType;
 
+use super::build::Latest;
 use super::model::{Inbox, InboxMessage, Thread, TurnState};
 
 /// An agent's derived turn.
@@ -40,7 +41,7 @@ impl Turn {
 
 /// What one message says: (agent, bead, Some(state) or None = ended).
 /// Borrowed: this runs for every message of a big inbox.
-fn evidence(m: &InboxMessage) -> Option<(&str, &str, Option<TurnState>)> {
+pub(crate) fn evidence(m: &InboxMessage) -> Option<(&str, &str, Option<TurnState>)> {
     let msg = &m.message;
     let bead = msg.bead()?.trim();
     if bead.is_empty() {
@@ -91,91 +92,214 @@ fn evidence(m: &InboxMessage) -> Option<(&str, &str, Option<TurnState>)> {
 
 /// Turns of every agent that has any evidence (others are idle).
 pub fn derive(messages: &[InboxMessage], threads: &[Thread]) -> HashMap<String, Turn> {
-    derive_where(messages, threads, 0..messages.len(), |_| true)
+    evidence_of(messages, 0..messages.len(), |_| true)
+        .into_iter()
+        .map(|(agent, open)| (agent.to_string(), open.turn(messages, threads)))
+        .collect()
 }
 
-/// [`derive`] for just the agents in `only` (sorted; the incremental
-/// patch): an agent's turn depends only on evidence naming it, so only
-/// the messages at `at` (ascending: those whose sender or first `to` is
-/// in `only`) are read.
-pub(crate) fn derive_for(
-    messages: &[InboxMessage],
-    threads: &[Thread],
-    at: &[usize],
-    only: &[&str],
-) -> HashMap<String, Turn> {
-    derive_where(messages, threads, at.iter().copied(), |agent| {
-        only.binary_search(&agent).is_ok()
-    })
+/// What an agent's messages so far say: its latest messages as sender,
+/// and the turn each bead was last put in. The turns follow from it
+/// ([`Open::turn`]), and a message added after all the others updates it
+/// in place ([`Open::see`]): the index keeps one per agent, so one new
+/// file does not read the agent's whole history again.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Open<K = String> {
+    pub(crate) latest: Latest,
+    /// bead -> (the state the message said, the message, whether it is a
+    /// HELP_REQUEST). A HELP_REQUEST's suspension is decided when the turn
+    /// is read: a later answer in its thread makes it running.
+    beads: HashMap<K, (TurnState, usize, bool)>,
 }
 
-fn derive_where(
+impl<K: std::borrow::Borrow<str> + std::hash::Hash + Eq> Open<K> {
+    /// Takes what message `i` (after every message seen so far) says about
+    /// this agent's beads (`evidence(m)` named it).
+    fn take(&mut self, i: usize, m: &InboxMessage, bead: K, state: Option<TurnState>) {
+        match state {
+            Some(s) => {
+                let help = m.message.kind == MessageType::HelpRequest;
+                self.beads.insert(bead, (s, i, help));
+            }
+            None => {
+                self.beads.remove(bead.borrow());
+            }
+        }
+    }
+
+    /// The agent's turn, as `derive` gives it.
+    pub(crate) fn turn(&self, messages: &[InboxMessage], threads: &[Thread]) -> Turn {
+        // Oldest change first, as the beads were last set.
+        let mut beads: Vec<(&str, TurnState, usize)> = self
+            .beads
+            .iter()
+            .map(|(b, &(s, i, help))| (b.borrow(), resolved(s, i, help, messages, threads), i))
+            .collect();
+        beads.sort_unstable_by_key(|&(_, _, i)| i);
+        let active: Vec<&(&str, TurnState, usize)> =
+            beads.iter().filter(|(_, s, _)| s.active()).collect();
+        let state = match active.iter().max_by_key(|(_, _, i)| *i) {
+            Some((_, s, _)) => *s,
+            None if beads.iter().any(|(_, s, _)| *s == TurnState::Dispatched) => {
+                TurnState::Dispatched
+            }
+            None => TurnState::Idle,
+        };
+        Turn {
+            state,
+            active_beads: active.iter().map(|(b, _, _)| b.to_string()).collect(),
+        }
+    }
+}
+
+/// A bead's state as its turn counts it: a suspension by a HELP_REQUEST
+/// answered later in its thread is running again.
+fn resolved(
+    s: TurnState,
+    i: usize,
+    help: bool,
     messages: &[InboxMessage],
     threads: &[Thread],
+) -> TurnState {
+    if s == TurnState::Suspended && help && answered_after(messages, threads, i) {
+        TurnState::Running
+    } else {
+        s
+    }
+}
+
+impl Open<&str> {
+    /// The same evidence with owned names, to keep.
+    pub(crate) fn owned(self) -> Open {
+        Open {
+            latest: self.latest,
+            beads: self
+                .beads
+                .into_iter()
+                .map(|(b, v)| (b.to_string(), v))
+                .collect(),
+        }
+    }
+}
+
+impl Open {
+    /// Message `i`, newer than every message seen so far, as the evidence
+    /// of every agent it names, in `all` (agent -> evidence).
+    pub(crate) fn see(all: &mut HashMap<String, Open>, i: usize, m: &InboxMessage) {
+        if let Some(from) = m.message.from.as_deref() {
+            entry(all, from).latest.see(i, m);
+        }
+        if let Some((agent, bead, state)) = evidence(m) {
+            entry(all, agent).take(i, m, bead.to_string(), state);
+        }
+    }
+
+    /// The turn, from the one `before` the messages that set or ended the
+    /// beads `new` (all after every message seen before them): the changed
+    /// beads leave or join the active list at its newest end. In proportion
+    /// to the change, not to the agent's open beads (an agent that leaves
+    /// beads open has thousands). An answer to a help request elsewhere
+    /// changes nothing here: suspended and running are both active, and
+    /// the state is read from the newest active bead as it is now.
+    pub(crate) fn turn_after(
+        &self,
+        before: Turn,
+        new: &[&str],
+        messages: &[InboxMessage],
+        threads: &[Thread],
+    ) -> Turn {
+        let mut changed: Vec<(&str, Option<usize>)> = new
+            .iter()
+            .map(|&b| (b, self.beads.get(b).map(|&(_, i, _)| i)))
+            .collect();
+        changed.sort_unstable();
+        changed.dedup();
+        // Ended beads first (they only leave), then by the message that
+        // set them, so pushing keeps the list oldest change first.
+        changed.sort_by_key(|&(_, i)| i);
+        let mut active = before.active_beads;
+        for (b, at) in changed {
+            if let Some(p) = active.iter().position(|x| x == b) {
+                active.remove(p);
+            }
+            let Some(&(s, i, help)) = at.and_then(|_| self.beads.get(b)) else {
+                continue;
+            };
+            if resolved(s, i, help, messages, threads).active() {
+                active.push(b.to_string());
+            }
+        }
+        let state = match active.last().and_then(|b| self.beads.get(b.as_str())) {
+            Some(&(s, i, help)) => resolved(s, i, help, messages, threads),
+            None if self
+                .beads
+                .values()
+                .any(|&(s, _, _)| s == TurnState::Dispatched) =>
+            {
+                TurnState::Dispatched
+            }
+            None => TurnState::Idle,
+        };
+        Turn {
+            state,
+            active_beads: active,
+        }
+    }
+
+    /// Positions moved (messages inserted or removed before others).
+    pub(crate) fn renumber(&mut self, old_to_new: &[usize]) {
+        let at = |i: usize| old_to_new.get(i).copied().unwrap_or(usize::MAX);
+        self.latest.any = self.latest.any.map(at);
+        self.latest.state = self.latest.state.map(at);
+        for (_, i, _) in self.beads.values_mut() {
+            *i = at(*i);
+        }
+    }
+}
+
+fn entry<'m>(all: &'m mut HashMap<String, Open>, name: &str) -> &'m mut Open {
+    if !all.contains_key(name) {
+        all.insert(name.to_string(), Open::default());
+    }
+    all.get_mut(name).expect("just inserted")
+}
+
+/// The evidence of the agents `wanted` says yes to, from the messages at
+/// `at` (ascending): everything a roster entry and its turn are made of.
+/// Borrowed: this runs over every message of a big inbox.
+pub(crate) fn evidence_of(
+    messages: &[InboxMessage],
     at: impl Iterator<Item = usize>,
     wanted: impl Fn(&str) -> bool,
-) -> HashMap<String, Turn> {
-    // agent -> bead -> (state, index of the message that set it). A map per
-    // agent, not a list: an agent that leaves beads open collects thousands
-    // in a big inbox, and each message would scan them all.
-    let mut open: HashMap<&str, HashMap<&str, (TurnState, usize)>> = HashMap::new();
+) -> HashMap<&str, Open<&str>> {
+    // A map per agent, not a list: an agent that leaves beads open
+    // collects thousands in a big inbox, and each message would scan them
+    // all.
+    let mut all: HashMap<&str, Open<&str>> = HashMap::new();
     for i in at {
         let m = &messages[i];
         // Evidence names the sender or the first `to`: skip the others
         // before reading the message further.
-        let from = m.message.from.as_deref();
+        let from = m.message.from.as_deref().filter(|f| wanted(f));
         let to = m.message.to.first().map(|t| t.as_ref());
-        if !from.is_some_and(&wanted) && !to.is_some_and(&wanted) {
+        if let Some(from) = from {
+            all.entry(from).or_default().latest.see(i, m);
+        } else if !to.is_some_and(&wanted) {
             continue;
         }
         let Some((agent, bead, state)) = evidence(m) else {
             continue;
         };
-        if !wanted(agent) {
-            continue;
-        }
-        let beads = open.entry(agent).or_default();
-        match state {
-            Some(mut s) => {
-                if s == TurnState::Suspended
-                    && m.message.kind == MessageType::HelpRequest
-                    && answered_after(messages, threads, i)
-                {
-                    s = TurnState::Running;
-                }
-                beads.insert(bead, (s, i));
-            }
-            None => {
-                beads.remove(bead);
-            }
+        if wanted(agent) {
+            all.entry(agent).or_default().take(i, m, bead, state);
         }
     }
-    open.into_iter()
-        .map(|(agent, beads)| {
-            // Oldest change first, as the beads were last set.
-            let mut beads: Vec<(&str, TurnState, usize)> =
-                beads.into_iter().map(|(b, (s, i))| (b, s, i)).collect();
-            beads.sort_unstable_by_key(|&(_, _, i)| i);
-            let active: Vec<&(&str, TurnState, usize)> =
-                beads.iter().filter(|(_, s, _)| s.active()).collect();
-            let state = match active.iter().max_by_key(|(_, _, i)| *i) {
-                Some((_, s, _)) => *s,
-                None if beads.iter().any(|(_, s, _)| *s == TurnState::Dispatched) => {
-                    TurnState::Dispatched
-                }
-                None => TurnState::Idle,
-            };
-            let turn = Turn {
-                state,
-                active_beads: active.iter().map(|(b, _, _)| b.to_string()).collect(),
-            };
-            (agent.to_string(), turn)
-        })
-        .collect()
+    all
 }
 
 fn answered_after(messages: &[InboxMessage], threads: &[Thread], i: usize) -> bool {
-    let Some(t) = threads.get(messages[i].thread) else {
+    let at = super::model::thread_position(threads.len(), messages[i].thread_from_end);
+    let Some(t) = threads.get(at) else {
         return false;
     };
     t.messages

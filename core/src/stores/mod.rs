@@ -43,7 +43,9 @@ pub use mailbox::{load_mailbox, MailboxStore};
 pub use mcp::McpStore;
 pub use stdin::{load_json_as, load_stdin_as, StdinStore};
 pub use steps::FIRST_STEP;
-pub use store::{AckOutcome, Draft, LoadOptions, MailStore, ReadOutcome, Refresh, ReplyOutcome};
+pub use store::{
+    AckOutcome, Draft, LoadOptions, MailStore, Patch, ReadOutcome, Refresh, ReplyOutcome,
+};
 
 use crate::inbox::{Inbox, SourceKind};
 use crate::source::{detect, Detected};

@@ -114,7 +114,7 @@ pub fn load_json_as(bytes: &[u8], viewer: Option<&str>) -> Result<Inbox, Error> 
                     message: m.into(),
                     path: None,
                     recipients,
-                    thread: 0,
+                    thread_from_end: 0,
                 });
             }
         }

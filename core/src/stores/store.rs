@@ -4,6 +4,7 @@
 //! one they have.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use chrono::{DateTime, DurationRound, TimeDelta, Utc};
 
@@ -21,6 +22,21 @@ pub enum Refresh {
     Whole(Inbox),
     /// Only the changed files of a plain mailbox.
     Files(ChangedFiles),
+    /// What a polled store (a server) fetched since its last read, merged
+    /// into the inbox by the store's own rule (see [`Patch`]).
+    Patch(Arc<dyn Patch>),
+}
+
+/// A store's own change to an inbox loaded from it, made in memory: a
+/// server's poll hands back the mail newer than what the inbox holds and
+/// the acks made elsewhere, and only the server's store knows how its
+/// payloads merge into held messages, so the rule travels with the data
+/// (the reading stays on the caller's worker, the merge is in proportion
+/// to what was fetched).
+pub trait Patch: std::fmt::Debug + Send + Sync {
+    /// Brings `inbox` up to date; false (with `inbox` untouched) when it
+    /// was not loaded from this store.
+    fn apply(&self, inbox: &mut Inbox) -> bool;
 }
 
 impl Refresh {
@@ -34,6 +50,7 @@ impl Refresh {
                 true
             }
             Refresh::Files(files) => apply_changed(inbox, files),
+            Refresh::Patch(patch) => patch.apply(inbox),
         }
     }
 }

@@ -31,8 +31,11 @@ pub struct FakeBackend {
     pub sent: Vec<amail_core::stores::Draft>,
     pub replies: Vec<(String, String, String)>,
     pub watch: Vec<PathBuf>,
-    /// The changed paths of every `reload` asked for, in order.
+    /// The changed paths of every `refresh` asked for, in order.
     pub reloads: Vec<Vec<PathBuf>>,
+    /// Polled like a server every so often (`poll_interval`); `None`:
+    /// watched like a mailbox.
+    pub poll: Option<std::time::Duration>,
     /// Mail files `read_file` serves (the sample's, written as a plain
     /// mailbox stores them).
     pub files: std::collections::BTreeMap<PathBuf, String>,
@@ -60,6 +63,7 @@ impl FakeBackend {
             replies: Vec::new(),
             watch: Vec::new(),
             reloads: Vec::new(),
+            poll: None,
             files: Default::default(),
             approvals: Vec::new(),
             rejections: Vec::new(),
@@ -116,15 +120,12 @@ impl Backend for FakeBackend {
         Ok(self.inbox.clone())
     }
     /// Records the paths; the in-memory mailbox is then taken whole.
-    fn reload(&mut self, inbox: &mut Inbox, changed: &[PathBuf]) -> Result<(), String> {
-        self.reloads.push(changed.to_vec());
-        *inbox = self.inbox.clone();
-        Ok(())
-    }
-    /// Records the paths; the in-memory mailbox is then taken whole.
     fn refresh(&mut self, changed: &[PathBuf]) -> Result<Refresh, String> {
         self.reloads.push(changed.to_vec());
         Ok(Refresh::Whole(self.inbox.clone()))
+    }
+    fn poll_interval(&self) -> Option<std::time::Duration> {
+        self.poll
     }
     fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
         Ok(self.tasks.clone())

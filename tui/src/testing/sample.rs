@@ -73,15 +73,9 @@ pub struct InboxBuilder {
 impl InboxBuilder {
     pub fn new(root: &str) -> Self {
         InboxBuilder {
-            inbox: Inbox {
-                source: SourceKind::Mailbox {
-                    root: PathBuf::from(root),
-                },
-                messages: Vec::new(),
-                threads: Vec::new(),
-                agents: Vec::new(),
-                problems: Vec::new(),
-            },
+            inbox: Inbox::empty(SourceKind::Mailbox {
+                root: PathBuf::from(root),
+            }),
         }
     }
 
@@ -151,7 +145,8 @@ pub(crate) fn push_message(
         path: Some(PathBuf::from(format!("mail/{key}.md"))),
         project: None,
         recipients,
-        thread: ti,
+        // Set by `derive` once the threads are in order.
+        thread_from_end: 0,
     });
     let mi = inbox.messages.len() - 1;
     inbox.threads[ti].messages.push(mi);
@@ -184,9 +179,10 @@ pub fn derive(inbox: &mut Inbox) {
     inbox
         .threads
         .sort_by(|a, b| b.last_at.cmp(&a.last_at).then(a.id.cmp(&b.id)));
+    let last = inbox.threads.len().saturating_sub(1);
     for (ti, t) in inbox.threads.iter().enumerate() {
         for &mi in &t.messages {
-            inbox.messages[mi].thread = ti;
+            inbox.messages[mi].thread_from_end = last - ti;
         }
     }
     let mut agents: Vec<Agent> = Vec::new();
@@ -223,7 +219,8 @@ pub fn derive(inbox: &mut Inbox) {
         if a.state == AgentState::WaitingForHelp {
             let answered = a
                 .last_message
-                .map(|i| inbox.threads[inbox.messages[i].thread].help == HelpState::Answered)
+                .and_then(|i| inbox.thread_of(i))
+                .map(|t| t.help == HelpState::Answered)
                 .unwrap_or(false);
             if answered {
                 a.state = AgentState::Working;

@@ -71,10 +71,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             None
         }
         Msg::MailChanged => Some(Command::Load),
-        Msg::FilesChanged(changed) => Some(Command::Reload {
-            changed,
-            before: Box::new(m.lists_before()),
-        }),
+        Msg::FilesChanged(changed) => Some(Command::Reload { changed }),
         Msg::Progress {
             done,
             total,
@@ -107,13 +104,10 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             m.dirty = true;
             wants_file(m).or_else(|| review::wants_queues(m))
         }
-        Msg::Reloaded {
-            before,
-            refresh,
-            tasks,
-        } => {
+        Msg::Reloaded { refresh, tasks } => {
             // Applied here, in memory and in proportion to the change; one
             // it cannot apply exactly is read again whole, on the worker.
+            let before = m.lists_before();
             let inbox = match refresh {
                 Ok(r) => {
                     if !r.apply(&mut m.inbox) {

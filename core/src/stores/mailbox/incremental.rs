@@ -12,21 +12,25 @@
 //! - a changed file is JSON (it may hold handoff or A2A items, which
 //!   `protocol_items` turns into messages over the whole mailbox);
 //! - the previous load recorded problems (their order depends on the walk);
-//! - a new message's id collides with a key in use (key uniqueness depends
-//!   on path order in a full load);
+//! - a new message's id collides with a key in use, or a key in use was
+//!   made unique against another (key uniqueness depends on path order in
+//!   a full load);
+//! - a changed path climbs (`..`), or the root is not spelled plainly
+//!   (`a//b`): paths are matched as the walk spells them;
 //! - the patch itself finds a case it does not handle (see `patch`).
 //!
 //! Every file is read before the inbox is touched, so a fallback starts
-//! from the inbox as it was.
+//! from the inbox as it was. The changed paths are found in the inbox's
+//! index (by file, by key), not by a pass over its messages.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use super::journal;
 use super::load::{file_entries, load_mailbox};
 use super::protocol::is_json;
+use crate::inbox::index::{key_was_renamed, Index};
 use crate::inbox::patch::{self, Change};
-use crate::inbox::trimmed;
 use crate::inbox::{Acks, Inbox, InboxMessage, SourceKind};
 use crate::source::files;
 use crate::source::walk;
@@ -123,6 +127,13 @@ pub fn read_changed(root: &Path, changed: &[PathBuf], max_bytes: u64) -> Option<
     // it was a folder of mail: checked with the other gone paths when
     // applied.) Anything else not eligible (the journal, a folder, JSON,
     // outside root) reloads everything.
+    // Paths are matched as the walk spells them (bytes, not components:
+    // see `change_for`), so the changed ones are spelled that way first;
+    // a root spelled otherwise is read again whole.
+    if plain(root).is_none_or(|r| r.as_os_str() != root.as_os_str()) {
+        return None;
+    }
+    let changed: Vec<PathBuf> = changed.iter().map(|p| plain(p)).collect::<Option<_>>()?;
     let journal = journal::journal_path(root);
     let skipped =
         |p: &Path| !p.exists() && *p != journal && p.starts_with(root) && !eligible_name(root, p);
@@ -159,7 +170,7 @@ pub fn read_changed(root: &Path, changed: &[PathBuf], max_bytes: u64) -> Option<
                 .full_if_held()
                 .is_some_and(|full| full.diagnostics.iter().any(|d| d.code == "invalid-utf8"))
         };
-        if entries.iter().any(|m| collided(m) || damaged(m)) {
+        if entries.iter().any(|m| key_was_renamed(m) || damaged(m)) {
             return None;
         }
         added.extend(entries);
@@ -175,56 +186,46 @@ pub fn read_changed(root: &Path, changed: &[PathBuf], max_bytes: u64) -> Option<
 }
 
 /// What `files` do to `inbox`, matched by path; `None` when only a full
-/// load is exact.
-fn change_for(inbox: &Inbox, files: ChangedFiles) -> Option<Change> {
+/// load is exact. Looked up in the inbox's index (by path, by key), so
+/// this costs in proportion to the change, not the inbox.
+fn change_for(inbox: &mut Inbox, files: ChangedFiles) -> Option<Change> {
     if !inbox.problems.is_empty() {
         return None;
     }
-    // Matched as bytes against the sorted changed paths: `Path` equality
-    // and `file_name` walk components, and doing that (or hashing) for
-    // every message cost about half the reload of a large inbox. A changed
-    // path spelled another way (`a//b`) is then not matched; its file reads
-    // as a new message whose key clashes with the kept one (or, gone, it
-    // is a prefix of a message's path), and both checks below reload in
-    // full, so the result stays exact.
-    let mut wanted: Vec<&[u8]> = files.changed.iter().map(|p| bytes(p)).collect();
-    wanted.sort_unstable();
-    wanted.dedup();
+    if !inbox.index.fits(&inbox.messages) {
+        inbox.index = Index::of(&inbox.messages);
+    }
+    // A key made unique against another's: which message got which key
+    // depends on the order of a full load.
+    if inbox.index.renamed {
+        return None;
+    }
+    // The changed paths are spelled as the walk spells paths under a
+    // plain root (see `read_changed`), so they are matched as bytes.
     let mut removed = Vec::new();
-    let mut matched: HashSet<&[u8]> = HashSet::new();
-    for (i, m) in inbox.messages.iter().enumerate() {
-        if collided(m) {
-            return None;
-        }
-        let Some(p) = m.path.as_deref() else { continue };
-        let b = bytes(p);
-        if wanted.binary_search(&b).is_ok() {
-            removed.push(i);
-            matched.insert(b);
+    let mut gone = Vec::new();
+    for p in &files.changed {
+        let before = removed.len();
+        removed.extend(inbox.index.by_path(&inbox.messages, p));
+        if removed.len() == before && files.gone.contains(p) {
+            gone.push(p);
         }
     }
+    removed.sort_unstable();
+    removed.dedup();
     // A gone path that held no message may have been a folder of mail
     // (moving one out is a single event): then the messages under it go.
-    let gone = files.gone.iter().filter(|p| !matched.contains(bytes(p)));
-    for p in gone.chain(&files.ignored) {
-        if inbox
-            .messages
-            .iter()
-            .any(|m| m.path.as_deref().is_some_and(|mp| mp.starts_with(p)))
-        {
+    for p in gone.into_iter().chain(&files.ignored) {
+        if inbox.index.holds_under(&inbox.messages, p) {
             return None;
         }
     }
     // Keys are made unique against the new files only; a new key that a
     // kept message already has means a full load would have renamed one of
     // them, depending on path order.
-    if !files.added.is_empty() {
-        let new_keys: Vec<&str> = files.added.iter().map(|m| m.key.as_str()).collect();
-        let clash =
-            inbox.messages.iter().enumerate().any(|(i, m)| {
-                new_keys.contains(&m.key.as_str()) && removed.binary_search(&i).is_err()
-            });
-        if clash {
+    for m in &files.added {
+        let kept = inbox.index.by_key(&inbox.messages, &m.key);
+        if kept.is_some_and(|i| removed.binary_search(&i).is_err()) {
             return None;
         }
     }
@@ -235,23 +236,16 @@ fn change_for(inbox: &Inbox, files: ChangedFiles) -> Option<Change> {
     })
 }
 
-/// A path as the bytes it is spelled with, for matching without parsing
-/// components.
-fn bytes(p: &Path) -> &[u8] {
-    p.as_os_str().as_encoded_bytes()
-}
-
-/// The key was made unique against another message's (see
-/// `stores::read::unique_key`): the message's id was taken, or its
-/// path-derived key got a `~N` suffix. Which message wins depends on path order in a full
-/// load, so such inboxes are reloaded in full.
-fn collided(m: &InboxMessage) -> bool {
-    let id = m.message.id.as_deref().map(trimmed).unwrap_or("");
-    if !id.is_empty() && m.key != id {
-        return true;
+/// `p` spelled as the walk spells it: its components joined by single
+/// separators (`a//b` and `a/./b` are `a/b`); `None` when a component
+/// climbs (`..`), which only the file system could resolve.
+fn plain(p: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        if c == Component::ParentDir {
+            return None;
+        }
+        out.push(c);
     }
-    match m.key.rsplit_once('~') {
-        Some((_, n)) => !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()),
-        None => false,
-    }
+    Some(out)
 }

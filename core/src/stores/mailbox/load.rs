@@ -154,15 +154,20 @@ fn load(
     );
     unreadable.sort_by(|a, b| a.0.cmp(&b.0));
     problems.extend(unreadable);
+    // Every key is in; the copies go before the inbox is built, not after.
+    drop(seen);
     apply_acks(&mut loaded, &acks);
     protocol::merge_read(root, protocol_files, &mut loaded, &mut problems, max_bytes);
-    Ok(build(
+    let mut inbox = build(
         SourceKind::Mailbox {
             root: root.to_path_buf(),
         },
         loaded,
         problems,
-    ))
+    );
+    // Kept, so a reload applies only what the journal changed.
+    inbox.index.acks = Some(acks);
+    Ok(inbox)
 }
 
 /// What a load has read so far.
@@ -303,7 +308,7 @@ pub(crate) fn file_entries(
             message: m,
             path: Some(path.to_path_buf()),
             recipients,
-            thread: 0,
+            thread_from_end: 0,
         });
     }
     out

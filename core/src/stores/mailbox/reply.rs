@@ -32,7 +32,7 @@ pub(crate) fn reply(
     let plan = reply_rule::plan_for(orig, as_agent)?;
     let as_agent = plan.from.as_str();
     let to = plan.to;
-    let thread = inbox.threads[orig.thread].id.clone();
+    let thread = inbox.thread_for(orig).id.clone();
     let bead = orig.message.bead().map(str::to_owned);
     let subject = match (plan.kind, &bead) {
         (ReplyKind::HelpResponse, Some(b)) => format!("[{b}] HELP_RESPONSE"),

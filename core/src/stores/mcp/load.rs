@@ -324,7 +324,7 @@ impl ArchiveFiles {
                 path: Some(path),
                 project: Some(fm.project_slug.clone().unwrap_or(slug)),
                 recipients,
-                thread: 0,
+                thread_from_end: 0,
             });
         }
         out
@@ -360,7 +360,7 @@ fn row_entry(
         path,
         project: Some(row.project_slug.clone()),
         recipients,
-        thread: 0,
+        thread_from_end: 0,
     }
 }
 

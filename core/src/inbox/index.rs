@@ -1,0 +1,206 @@
+//! What the inbox keeps beside its messages so that a change costs in
+//! proportion to itself (issue 16: one new file in a million-message
+//! inbox): messages by key and by file, the folders that hold mail,
+//! whether any key was renamed against another, the acks in effect, and
+//! each agent's roster evidence.
+//!
+//! Built once with the inbox (`build`), kept up to date by the patch, and
+//! never part of what an inbox *is*: two inboxes with the same messages,
+//! threads and agents are equal whatever their indexes hold. An inbox
+//! made or changed by hand (its fields are public) is noticed by its
+//! message count, and the index is made again before it is used; a key or
+//! path changed in place without a count change is not noticed (nothing in
+//! the project does that to an inbox it then patches).
+//!
+//! The tables hold positions (`u32`) into `Inbox::messages`, hashed by the
+//! message's key or path bytes: about 5 bytes a message each, no copy of
+//! any string.
+
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::hash::BuildHasher;
+use std::path::Path;
+
+use hashbrown::{DefaultHashBuilder, HashTable};
+
+use super::build::trimmed;
+use super::model::{Acks, InboxMessage};
+use super::turn::Open;
+
+/// See the module documentation.
+#[derive(Clone, Default)]
+pub(crate) struct Index {
+    /// `Inbox::messages.len()` when the index was made (or patched):
+    /// another count means the inbox changed by hand.
+    len: usize,
+    /// Made at all (an empty inbox's index is made too).
+    made: bool,
+    hasher: DefaultHashBuilder,
+    /// Message positions by key (keys are unique).
+    keys: HashTable<u32>,
+    /// Message positions by path bytes (several for a file of several
+    /// messages).
+    paths: HashTable<u32>,
+    /// The folders that directly hold a message's file, with how many.
+    folders: hashbrown::HashMap<OsString, u32>,
+    /// Some message's key was made unique against another's (see
+    /// [`key_was_renamed`]): which one wins depends on the order of a full
+    /// load, so such an inbox is never patched.
+    pub(crate) renamed: bool,
+    /// The acks applied to the recipients, as the store recorded them
+    /// (`None`: not known, e.g. an inbox from a database).
+    pub(crate) acks: Option<Acks>,
+    /// Each agent's roster evidence, by name (see `turn::Open`); `None`
+    /// until made (the first patch that needs it makes it).
+    pub(crate) roster: Option<HashMap<String, Open>>,
+}
+
+impl std::fmt::Debug for Index {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Index")
+            .field("len", &self.len)
+            .field("keys", &self.keys.len())
+            .field("folders", &self.folders.len())
+            .field("renamed", &self.renamed)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Index {
+    /// The index of `messages`.
+    pub(crate) fn of(messages: &[InboxMessage]) -> Index {
+        let mut index = Index::default();
+        index.remake(messages);
+        index
+    }
+
+    /// Makes the message tables again; the acks and the roster evidence
+    /// are kept (the caller keeps them true).
+    pub(crate) fn remake(&mut self, messages: &[InboxMessage]) {
+        self.keys = HashTable::with_capacity(messages.len());
+        self.paths = HashTable::with_capacity(messages.len());
+        self.folders.clear();
+        self.renamed = false;
+        self.made = u32::try_from(messages.len()).is_ok();
+        if !self.made {
+            return;
+        }
+        for i in 0..messages.len() {
+            self.take(messages, i);
+        }
+    }
+
+    /// True when the index describes `messages` (see the module doc).
+    pub(crate) fn fits(&self, messages: &[InboxMessage]) -> bool {
+        self.made && self.len == messages.len()
+    }
+
+    /// Takes in the message at `i` (pushed, or inserted after
+    /// [`renumber`](Index::renumber) made room).
+    pub(crate) fn take(&mut self, messages: &[InboxMessage], i: usize) {
+        let Ok(at) = u32::try_from(i) else {
+            self.made = false;
+            return;
+        };
+        let m = &messages[i];
+        let h = &self.hasher;
+        self.keys
+            .insert_unique(h.hash_one(m.key.as_str()), at, |&j| {
+                h.hash_one(messages[j as usize].key.as_str())
+            });
+        if let Some(path) = &m.path {
+            self.paths.insert_unique(h.hash_one(bytes(path)), at, |&j| {
+                h.hash_one(messages[j as usize].path.as_deref().map_or(&[][..], bytes))
+            });
+            if let Some(folder) = path.parent() {
+                match self.folders.get_mut(folder.as_os_str()) {
+                    Some(n) => *n += 1,
+                    None => {
+                        self.folders.insert(folder.as_os_str().to_owned(), 1);
+                    }
+                }
+            }
+        }
+        self.renamed |= key_was_renamed(m);
+        self.len = messages.len();
+    }
+
+    /// `m` is about to leave the inbox: its folder counts one less.
+    pub(crate) fn forget(&mut self, m: &InboxMessage) {
+        let Some(folder) = m.path.as_deref().and_then(Path::parent) else {
+            return;
+        };
+        if let Some(n) = self.folders.get_mut(folder.as_os_str()) {
+            *n -= 1;
+            if *n == 0 {
+                self.folders.remove(folder.as_os_str());
+            }
+        }
+    }
+
+    /// Messages moved: the one at `i` is now at `old_to_new[i]`
+    /// (`usize::MAX`: removed, after [`forget`](Index::forget)). Keys and
+    /// paths did not change, so nothing is hashed again. `len` is the
+    /// count of messages now, before any is taken in.
+    pub(crate) fn renumber(&mut self, old_to_new: &[usize], len: usize) {
+        self.len = len;
+        let mut moved = |j: &mut u32| match old_to_new.get(*j as usize).copied() {
+            Some(new) if new != usize::MAX => {
+                *j = new as u32;
+                true
+            }
+            _ => false,
+        };
+        self.keys.retain(&mut moved);
+        self.paths.retain(&mut moved);
+    }
+
+    /// Where the message with `key` is.
+    pub(crate) fn by_key(&self, messages: &[InboxMessage], key: &str) -> Option<usize> {
+        self.keys
+            .find(self.hasher.hash_one(key), |&j| {
+                messages[j as usize].key == key
+            })
+            .map(|&j| j as usize)
+    }
+
+    /// Where the messages read from the file spelled `path` are.
+    pub(crate) fn by_path<'a>(
+        &'a self,
+        messages: &'a [InboxMessage],
+        path: &'a Path,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let b = bytes(path);
+        self.paths
+            .iter_hash(self.hasher.hash_one(b))
+            .map(|&j| j as usize)
+            .filter(move |&j| messages[j].path.as_deref().map(bytes) == Some(b))
+    }
+
+    /// Some message's file is under `dir` (or is `dir`), compared by
+    /// components (as `Path::starts_with`).
+    pub(crate) fn holds_under(&self, messages: &[InboxMessage], dir: &Path) -> bool {
+        self.by_path(messages, dir).next().is_some()
+            || self.folders.keys().any(|f| Path::new(f).starts_with(dir))
+    }
+}
+
+/// A path as the bytes it is spelled with.
+pub(crate) fn bytes(p: &Path) -> &[u8] {
+    p.as_os_str().as_encoded_bytes()
+}
+
+/// The key was made unique against another message's (see
+/// `stores::read::unique_key`): the message's id was taken, or its
+/// path-derived key got a `~N` suffix. Which message wins depends on path
+/// order in a full load.
+pub(crate) fn key_was_renamed(m: &InboxMessage) -> bool {
+    let id = m.message.id.as_deref().map(trimmed).unwrap_or("");
+    if !id.is_empty() && m.key != id {
+        return true;
+    }
+    match m.key.rsplit_once('~') {
+        Some((_, n)) => !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()),
+        None => false,
+    }
+}
