@@ -20,6 +20,7 @@ mod demo_mcp_corpus;
 mod incremental;
 mod mailbox;
 mod mcp_db_bodies;
+mod mcp_newest_first;
 mod mcp_store;
 mod newest_first;
 mod reply_rules;

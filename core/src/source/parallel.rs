@@ -34,31 +34,6 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
     map_min(items, MIN_PER_THREAD, f)
 }
 
-/// [`map`], telling `done` how many more items are finished each time a
-/// chunk of them is (in input order), for a progress count.
-pub(crate) fn map_counted<T: Sync, R: Send>(
-    items: &[T],
-    f: impl Fn(&T) -> R + Sync,
-    mut done: impl FnMut(usize),
-) -> Vec<R> {
-    /// Small enough for a count that moves, large enough to cost nothing.
-    const CHUNK: usize = 128;
-    let mut out = Vec::with_capacity(items.len());
-    let _ = ordered(
-        items,
-        CHUNK,
-        cores(),
-        || (),
-        |_, _, part, buf: &mut Vec<R>| buf.extend(part.iter().map(&f)),
-        |buf| {
-            done(buf.len());
-            out.append(buf);
-            ControlFlow::<()>::Continue(())
-        },
-    );
-    out
-}
-
 /// [`map`] with the smallest share worth a thread of its own given by the
 /// caller.
 pub(crate) fn map_min<T: Sync, R: Send>(

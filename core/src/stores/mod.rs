@@ -17,7 +17,8 @@
 //!
 //! Inside, each file has one job and imports flow one way: `store` (the
 //! trait) and `error` at the bottom, `names` (path components, slugs) and
-//! `read` (one mail file into inbox entries) above them, then each store's
+//! `read` (one mail file into inbox entries) and `steps` (when a load
+//! hands out a partial inbox) above them, then each store's
 //! files, then this module, which only wires them. What every store derives
 //! from the messages (threads, pending, roster) is the model's (`inbox/`).
 //! See `docs/inbox.md` for the choices and their limits.
@@ -30,6 +31,7 @@ pub mod names;
 mod read;
 pub mod reply_rule;
 mod stdin;
+mod steps;
 mod store;
 
 use std::path::Path;
@@ -40,6 +42,7 @@ pub use error::Error;
 pub use mailbox::{load_mailbox, MailboxStore};
 pub use mcp::McpStore;
 pub use stdin::{load_json_as, load_stdin_as, StdinStore};
+pub use steps::FIRST_STEP;
 pub use store::{
     AckOutcome, Draft, LoadOptions, MailStore, Patch, ReadOutcome, Refresh, ReplyOutcome,
 };

@@ -8,14 +8,15 @@
 //! and many agents' `000123-…` sequence numbers; no file is opened or
 //! stat'ed for it), so a caller that wants to show mail before the whole
 //! mailbox is read ([`load_mailbox_in_steps`], the TUI) gets a browsable
-//! inbox of the newest messages after the first [`FIRST_STEP`], then each
-//! time the count has grown fourfold, and the whole inbox at the end. The
+//! inbox of the newest messages after the first `FIRST_STEP`, then each
+//! time the count has grown fourfold, and the whole inbox at the end (the
+//! step policy is `stores::steps`, shared with the mcp store). The
 //! top of a partial inbox's thread list is the top of the whole one: a
 //! thread's newest message is read before any older one. Each step is
 //! built from scratch (a copy of the messages read so far, then `build`;
-//! the file texts are shared, not copied): see [`STEP_GROWTH`] and
-//! [`LAST_STEP`] for what that costs. A mailbox whose names carry no
-//! order is read in path order, as before.
+//! the file texts are shared, not copied): see `stores::steps` for what
+//! that costs. A mailbox whose names carry no order is read in path
+//! order, as before.
 //!
 //! Keys are made unique in reading order (the first message read with an
 //! id keeps it), which the names fix, so every load of the same files
@@ -36,32 +37,12 @@ use crate::inbox::{apply_acks, build, Acks, Inbox, InboxMessage, SourceKind};
 use crate::source::{files, parallel, walk};
 use crate::stores::error::Error;
 use crate::stores::read::{parse_records, recipients_from, unique_key, FileRecords};
+use crate::stores::steps::Steps;
 
 /// Files read and parsed per chunk handed out to a worker. Small chunks
 /// keep both cores busy to the end (file sizes vary 100-fold), while the
 /// calling thread joins finished chunks into the inbox.
 const PARSE_CHUNK: usize = 128;
-
-/// Messages read before the first partial inbox is handed out: a few
-/// screens of threads, read in a few tens of milliseconds.
-pub const FIRST_STEP: usize = 1_000;
-
-/// Each later step holds this many times the messages of the one before.
-/// A step costs about a build of what it holds (a copy, then `build`: 40
-/// ms for 16,000 messages at load 5-7 on 2 cores, on the thread that
-/// joins the parsed files, so the parsing waits), so the steps together
-/// cost `4/3` of the last one; doubling costs twice the last (100,000
-/// messages: 2,000 to 32,000 in doubling steps added 215 ms to a 1.5-2 s
-/// load, 1,000 to 16,000 in fourfold ones about 65 ms).
-const STEP_GROWTH: usize = 4;
-
-/// No step once this share of the files is read: the last one is held on
-/// screen while the rest loads, beside the whole inbox being built, so it
-/// adds to the peak memory (1,000,000 messages with steps up to half the
-/// files: the largest held 256,000 messages, peak RSS 1.83 -> 2.06 GB;
-/// up to a quarter: 64,000), and the later a step the less it adds to
-/// what is already on screen.
-const LAST_STEP: usize = 4;
 
 /// One file read and parsed: its messages (or why not) and, for JSON
 /// files, the protocol text.
@@ -88,6 +69,8 @@ pub fn load_mailbox_with(
 /// newest messages read so far at growing steps (see the module doc),
 /// each after the progress call that counted it. A mailbox of fewer than
 /// [`FIRST_STEP`] messages gets none.
+///
+/// [`FIRST_STEP`]: crate::stores::FIRST_STEP
 pub fn load_mailbox_in_steps(
     root: &Path,
     max_bytes: u64,
@@ -115,7 +98,7 @@ fn load(
     let mut protocol_files = HashMap::new();
     // Files that could not be read, put back in path order at the end.
     let mut unreadable = Vec::new();
-    let mut next_step = FIRST_STEP;
+    let mut steps = Steps::new();
     let mut pending = &paths[..];
     // Workers take chunks in turn and the parsed messages are moved into
     // `loaded` here as soon as each chunk (and all before it) is done: the
@@ -155,8 +138,7 @@ fn load(
             let done = paths.len() - pending.len();
             progress(done, paths.len());
             if let Some(partial) = partial {
-                if loaded.len() >= next_step && done <= paths.len() / LAST_STEP {
-                    next_step = loaded.len() * STEP_GROWTH;
+                if steps.due(loaded.len(), done, paths.len()) {
                     let read = Read {
                         loaded: &loaded,
                         acks: &acks,
@@ -278,7 +260,7 @@ fn name_age(path: &Path) -> NameAge {
 /// `paths` (in walk order) reordered newest first by their names
 /// ([`name_age`]), walk order among equals; unchanged when no name
 /// carries an order.
-fn newest_first(paths: Vec<PathBuf>) -> Vec<PathBuf> {
+pub(crate) fn newest_first(paths: Vec<PathBuf>) -> Vec<PathBuf> {
     let ages: Vec<NameAge> = paths.iter().map(|p| name_age(p)).collect();
     if ages.iter().all(|a| *a == NameAge::Unknown) {
         return paths;

@@ -27,8 +27,10 @@ use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 
+pub use super::steps::FIRST_STEP;
 pub use incremental::{apply_changed, read_changed, reload_changed, ChangedFiles, Reload};
-pub use load::{load_mailbox, load_mailbox_in_steps, load_mailbox_with, FIRST_STEP};
+pub(crate) use load::newest_first;
+pub use load::{load_mailbox, load_mailbox_in_steps, load_mailbox_with};
 pub use reply::{render_spec_text, SpecMail};
 
 use super::error::Error;

@@ -93,7 +93,28 @@ impl MailStore for McpStore {
     }
 
     fn load_with_progress(&self, progress: &dyn Fn(usize, usize)) -> Result<Inbox, Error> {
-        load_mcp(&self.archive, self.db.as_deref(), self.max_bytes, progress)
+        load_mcp(
+            &self.archive,
+            self.db.as_deref(),
+            self.max_bytes,
+            progress,
+            None,
+        )
+    }
+
+    /// Newest messages first: see `load::load_mcp`.
+    fn load_in_steps(
+        &self,
+        progress: &dyn Fn(usize, usize),
+        partial: &dyn Fn(Inbox),
+    ) -> Result<Inbox, Error> {
+        load_mcp(
+            &self.archive,
+            self.db.as_deref(),
+            self.max_bytes,
+            progress,
+            Some(partial),
+        )
     }
 
     /// The database is the truth: `inbox` is not consulted.
