@@ -5,7 +5,7 @@
 //! gives.
 
 use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::Path;
 
 use amail::demo::corpus::mcp;
@@ -69,21 +69,7 @@ fn thread_of(inbox: &Inbox) -> HashMap<&str, &str> {
 fn check_part(part: &Inbox, whole: &Inbox) {
     assert!(part.messages.len() >= FIRST_STEP);
     assert!(part.messages.len() < whole.messages.len());
-    let held: HashSet<&str> = part.messages.iter().map(|m| m.key.as_str()).collect();
-    let oldest_held = part.messages.iter().map(|m| m.message.timestamp).min();
-    let newest_left = whole
-        .messages
-        .iter()
-        .filter(|m| !held.contains(m.key.as_str()))
-        .map(|m| m.message.timestamp)
-        .max();
-    assert!(
-        newest_left <= oldest_held,
-        "{newest_left:?} > {oldest_held:?}"
-    );
-    let ids = |i: &Inbox| i.threads.iter().map(|t| t.id.clone()).collect::<Vec<_>>();
-    let top = ids(part);
-    assert_eq!(top, ids(whole)[..top.len()]);
+    super::newest_first::assert_newest_top(part, whole);
     let (in_part, in_whole) = (thread_of(part), thread_of(whole));
     for m in &part.messages {
         // The same message, acks and all; where its thread stands is an

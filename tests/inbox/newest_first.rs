@@ -99,25 +99,7 @@ fn a_load_in_steps_hands_out_the_newest_threads_first_then_the_whole_inbox() {
     assert!(parts[1].messages.len() < whole.messages.len());
 
     for part in &parts {
-        // The newest messages: none left out is newer than one held.
-        let held: std::collections::HashSet<&str> =
-            part.messages.iter().map(|m| m.key.as_str()).collect();
-        let oldest_held = part.messages.iter().map(|m| m.message.timestamp).min();
-        let newest_left = whole
-            .messages
-            .iter()
-            .filter(|m| !held.contains(m.key.as_str()))
-            .map(|m| m.message.timestamp)
-            .max();
-        assert!(
-            newest_left <= oldest_held,
-            "{newest_left:?} > {oldest_held:?}"
-        );
-        // So its threads are the top of the whole inbox's list, in order:
-        // what the first screen shows does not move when the rest comes.
-        let ids = |i: &Inbox| i.threads.iter().map(|t| t.id.clone()).collect::<Vec<_>>();
-        let top = ids(part);
-        assert_eq!(top, ids(&whole)[..top.len()]);
+        assert_newest_top(part, &whole);
         // Browsable as it is: each thread's messages and acks as in the
         // whole inbox, for the messages it holds.
         let (in_part, in_whole) = (thread_of(part), thread_of(&whole));
@@ -223,4 +205,27 @@ fn a_step_leaves_out_the_files_whose_items_come_with_the_whole_inbox() {
         assert!(full.is_some(), "{} is not in the whole inbox", m.key);
     }
     assert!(from_items(part).is_empty(), "{:?}", from_items(part));
+}
+
+/// `part` holds the newest messages of `whole` (none left out is newer
+/// than one held), so its threads are the top of `whole`'s list, in
+/// order: what the first screen shows does not move when the rest comes.
+/// Shared with the mcp root's steps (`mcp_newest_first`).
+pub(crate) fn assert_newest_top(part: &Inbox, whole: &Inbox) {
+    let held: std::collections::HashSet<&str> =
+        part.messages.iter().map(|m| m.key.as_str()).collect();
+    let oldest_held = part.messages.iter().map(|m| m.message.timestamp).min();
+    let newest_left = whole
+        .messages
+        .iter()
+        .filter(|m| !held.contains(m.key.as_str()))
+        .map(|m| m.message.timestamp)
+        .max();
+    assert!(
+        newest_left <= oldest_held,
+        "{newest_left:?} > {oldest_held:?}"
+    );
+    let ids = |i: &Inbox| i.threads.iter().map(|t| t.id.clone()).collect::<Vec<_>>();
+    let top = ids(part);
+    assert_eq!(top, ids(whole)[..top.len()]);
 }
