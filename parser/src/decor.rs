@@ -4,7 +4,8 @@
 //! Agents that send Agent Mail decorate: an emoji or a status glyph before
 //! the subject, the subject or a type line in bold, `### Problem` or
 //! `## 🧩 Problem:` for `## Problem`, `**Bead**:` or `- *Status*:` or
-//! `1. Step:` for a label, `**PASS**` or `` `a1b2c3d` (feat: ...) `` for a
+//! `1. Step:` for a label (and `**Subject:**` or `- *From*:` for a spec
+//! header's, read by framing through the same rule), `**PASS**` or `` `a1b2c3d` (feat: ...) `` for a
 //! value, file lists in backticks or one per line, the whole message in a
 //! fenced code block or after a line of prose. Each family is read by one
 //! rule here, and every rule runs only where the plain grammar found
