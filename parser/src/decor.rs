@@ -339,13 +339,20 @@ fn fence_holds_message(
 /// section for each field the protocol writes as one (`problem`,
 /// `next_steps`). Other keys are left out. `None` unless the block holds
 /// a JSON object. The JSON is read by serde_json, as framing reads it.
+#[inline]
 pub(crate) fn fenced_json_fields(lines: &[Line<'_>]) -> Option<(usize, String)> {
     // Decided by the first byte for nearly every body: a fence opens with
-    // `` ` `` or `~`.
+    // `` ` `` or `~` (and its first line is seldom blank).
     let first = lines.iter().find(|l| !l.is_blank())?;
     if !matches!(trim(first.text).as_bytes().first(), Some(b'`' | b'~')) {
         return None;
     }
+    json_fields(lines)
+}
+
+#[cold]
+#[inline(never)]
+fn json_fields(lines: &[Line<'_>]) -> Option<(usize, String)> {
     let (open, inner) = fenced_whole(lines)?;
     if !inner
         .iter()

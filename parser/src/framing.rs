@@ -564,12 +564,19 @@ fn header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str, bool)> {
     if !decor::may_decorate(first) {
         return None;
     }
+    decorated_header_line(line)
+}
+
+#[cold]
+#[inline(never)]
+fn decorated_header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str, bool)> {
     let f = decor::decorated_field(line.text)?;
     Some((header(f.label)?, trim(f.value), true))
 }
 
 /// Records a decorated header label as a normalisation (an `info` in
 /// lenient mode, refused by strict mode, naming the plain header).
+#[cold]
 fn note_decorated(env: &mut Envelope<'_>, line: &Line<'_>, value: &str, name: &str) {
     let written = crate::lines::trim_start(line.text);
     // The label as written: what comes before the value (a subslice).

@@ -448,7 +448,11 @@ fn build<'a>(
         }
         Some(BodySource::Lines { head: None, rest }) => {
             let body_lines = frame_lines.get(rest).unwrap_or(&[]);
-            match decor::fenced_json_fields(body_lines).filter(|_| env.subject.is_some()) {
+            let json = match env.subject {
+                Some(_) => decor::fenced_json_fields(body_lines),
+                None => None,
+            };
+            match json {
                 // A body that is one fenced JSON object of the fields: read
                 // as the same fields in the markdown form (see `decor`),
                 // against that text, detached like a JSON framing's body;
