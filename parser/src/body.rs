@@ -212,7 +212,7 @@ pub(crate) enum SectionKind {
 }
 
 impl SectionKind {
-    fn from_title(title: &str) -> SectionKind {
+    pub(crate) fn from_title(title: &str) -> SectionKind {
         let t = title.trim_end_matches(':').trim();
         let is = |s: &str| t.eq_ignore_ascii_case(s);
         if is("problem") {

@@ -4,16 +4,19 @@
 //! Agents that send Agent Mail decorate: an emoji or a status glyph before
 //! the subject, the subject or a type line in bold, `### Problem` or
 //! `## 🧩 Problem:` for `## Problem`, `**Bead**:` or `- *Status*:` or
-//! `1. Step:` for a label, `**PASS**` or `` `a1b2c3d` (feat: ...) `` for a
-//! value, file lists in backticks or one per line, the whole message in a
-//! fenced code block or after a line of prose. Each family is read by one
-//! rule here, and every rule runs only where the plain grammar found
-//! nothing (so a plain message pays for none of them, and nothing that
-//! parsed before parses differently). What a rule read is reported by the
-//! caller as an `info` diagnostic with code `normalised`, which strict mode
-//! refuses: strict mode reads the protocol's plain form only, and its error
-//! says what lenient mode would have read.
+//! `1. Step:` for a label (and `**Subject:**` or `- *From*:` for a spec
+//! header's, read by framing through the same rule), `**PASS**` or
+//! `` `a1b2c3d` (feat: ...) `` for a value, file lists in backticks or one
+//! per line, the whole message in a fenced code block or after a line of
+//! prose, a body that is one fenced JSON object of the fields. Each family
+//! is read by one rule here, and every rule runs only where the plain
+//! grammar found nothing (so a plain message pays for none of them, and
+//! nothing that parsed before parses differently). What a rule read is
+//! reported by the caller as an `info` diagnostic with code `normalised`,
+//! which strict mode refuses: strict mode reads the protocol's plain form
+//! only, and its error says what lenient mode would have read.
 
+use crate::body::{Label, SectionKind};
 use crate::grammar::{field_line, is_fence, trim_end_blanks, FieldLine};
 use crate::lines::{trim, Line};
 
@@ -325,6 +328,108 @@ fn fence_holds_message(
         .iter()
         .find(|l| !l.is_blank())
         .is_some_and(is_subject)
+}
+
+/// A body that is one fenced block holding a JSON object of the message's
+/// fields (```` ```json ```` then `{"bead": "ol-1", "status": "...",
+/// "files": [...]}`): the index of the opening fence and the same fields
+/// written in the markdown form the body index reads, one `Label: value`
+/// line per field the protocol labels (`bead_id` is `Bead id:`, arrays
+/// joined with `, `, `tests_pass: true` is `Tests: PASS`) and a `## Title`
+/// section for each field the protocol writes as one (`problem`,
+/// `next_steps`). Other keys are left out. `None` unless the block holds
+/// a JSON object. The JSON is read by serde_json, as framing reads it.
+#[inline]
+pub(crate) fn fenced_json_fields(lines: &[Line<'_>]) -> Option<(usize, String)> {
+    // Decided by the first byte for nearly every body: a fence opens with
+    // `` ` `` or `~` (and its first line is seldom blank).
+    let first = lines.iter().find(|l| !l.is_blank())?;
+    if !matches!(trim(first.text).as_bytes().first(), Some(b'`' | b'~')) {
+        return None;
+    }
+    json_fields(lines)
+}
+
+#[cold]
+#[inline(never)]
+fn json_fields(lines: &[Line<'_>]) -> Option<(usize, String)> {
+    let (open, inner) = fenced_whole(lines)?;
+    if !inner
+        .iter()
+        .find(|l| !l.is_blank())
+        .is_some_and(|l| trim(l.text).starts_with('{'))
+    {
+        return None;
+    }
+    let text: String = inner.iter().flat_map(|l| [l.text, "\n"]).collect();
+    let serde_json::Value::Object(fields) = serde_json::from_str(&text).ok()? else {
+        return None;
+    };
+    // Labels first, sections after them: a section runs to the next
+    // heading, so a label written after one would be read inside it (and
+    // serde_json's map is in key order, not the order written).
+    let mut out = String::new();
+    let mut sections = String::new();
+    for (key, value) in &fields {
+        // The names amail's own JSON gives fields whose labels differ.
+        let alias = JSON_ALIASES
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(key))
+            .map(|(_, label)| *label);
+        let name: String = alias
+            .unwrap_or(key)
+            .chars()
+            .map(|c| if c == '_' || c == '-' { ' ' } else { c })
+            .collect();
+        let name = name.trim();
+        // `tests_pass: true` (amail's own JSON) is `Tests: PASS`.
+        if let (Some(check), serde_json::Value::Bool(b)) = (name.strip_suffix(" pass"), value) {
+            if Label::lookup(check).is_some() {
+                out.push_str(&concat(&[
+                    check,
+                    ": ",
+                    if *b { "PASS" } else { "FAIL" },
+                    "\n",
+                ]));
+            }
+            continue;
+        }
+        if Label::lookup(name).is_some() {
+            // One line: a line break would end the field.
+            let v = json_text(value, ", ").replace(['\r', '\n'], " ");
+            out.push_str(&concat(&[name, ": ", &v, "\n"]));
+        } else if SectionKind::from_title(name) != SectionKind::Other {
+            let v = json_text(value, "\n");
+            sections.push_str(&concat(&["\n## ", name, "\n", &v, "\n"]));
+        }
+    }
+    out.push_str(&sections);
+    Some((open, out))
+}
+
+/// JSON keys (the field names of amail's own JSON) whose markdown label
+/// is not the key with spaces for underscores.
+const JSON_ALIASES: &[(&str, &str)] = &[
+    ("checkpoint_reason", "Reason"),
+    ("partial_commit_sha", "Commit"),
+    ("what_tried", "What I tried"),
+    ("progress", "Description"),
+];
+
+/// A JSON value as field text: a string as it is, an array's items joined
+/// by `sep`, anything else as JSON.
+fn json_text(v: &serde_json::Value, sep: &str) -> String {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        Value::Array(items) => items
+            .iter()
+            .map(|i| json_text(i, " "))
+            .collect::<Vec<_>>()
+            .join(sep),
+        other => other.to_string(),
+    }
 }
 
 /// At most 40 characters of `s`, for a message.

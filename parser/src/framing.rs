@@ -12,6 +12,7 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
+use crate::decor;
 use crate::diag::Code;
 use crate::grammar::{field_line, lower_ascii};
 use crate::lines::{split_lines, trim, Line};
@@ -396,6 +397,25 @@ enum Header {
     Body,
 }
 
+impl Header {
+    /// The header's name in the protocol's plain form.
+    fn name(self) -> &'static str {
+        match self {
+            Header::Subject => "Subject",
+            Header::From => "From",
+            Header::To => "To",
+            Header::Cc => "Cc",
+            Header::Thread => "Thread",
+            Header::Id => "Id",
+            Header::Date => "Date",
+            Header::AckRequired => "Ack-Required",
+            Header::Importance => "Importance",
+            Header::Project => "Project",
+            Header::Body => "Body",
+        }
+    }
+}
+
 fn header(name: &str) -> Option<Header> {
     let mut buf = [0u8; 16];
     Some(match lower_ascii(name, &mut buf)? {
@@ -437,7 +457,10 @@ fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
                 // A `Body:` label may follow the blank line.
                 let next = lines[i..].iter().position(|l| !l.is_blank()).map(|p| p + i);
                 match next.map(|n| (n, header_line(&lines[n]))) {
-                    Some((n, Some((Header::Body, value)))) => {
+                    Some((n, Some((Header::Body, value, decorated)))) => {
+                        if decorated {
+                            note_decorated(&mut env, &lines[n], value, "Body");
+                        }
                         body_start = Some(n + 1);
                         body_label = Some((&lines[n], value));
                     }
@@ -454,7 +477,7 @@ fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
             }
             break;
         }
-        let Some((h, value)) = header_line(line) else {
+        let Some((h, value, decorated)) = header_line(line) else {
             if saw_header {
                 env.problems.push((
                     Code::MissingBodyLabel,
@@ -466,6 +489,9 @@ fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
             break;
         };
         saw_header = true;
+        if decorated {
+            note_decorated(&mut env, line, value, h.name());
+        }
         let at = || At::new(Cow::Borrowed(value), line.no, line.column_of(value));
         match h {
             Header::Subject => env.subject = env.subject.take().or_else(|| Some(at())),
@@ -519,18 +545,57 @@ fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
 /// Whether `line` is a spec header: `Some(true)` for `Subject:`,
 /// `Some(false)` for another header, `None` for no header.
 pub(crate) fn header_kind(line: &Line<'_>) -> Option<bool> {
-    header_line(line).map(|(h, _)| h == Header::Subject)
+    header_line(line).map(|(h, _, _)| h == Header::Subject)
 }
 
-fn header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str)> {
-    if matches!(
-        line.text.as_bytes().first(),
-        Some(b' ' | b'\t' | b'-' | b'*' | b'+')
-    ) {
+/// A header line: its header, its value, and whether its label was
+/// decorated (`**Subject:** x`, `- *From*: y`), read by the body's
+/// decorated-label rule ([`decor::decorated_field`]) only where the plain
+/// form found no header.
+fn header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str, bool)> {
+    let first = *line.text.as_bytes().first()?;
+    if !matches!(first, b' ' | b'\t' | b'-' | b'*' | b'+') {
+        if let Some(h) = field_line(line.text).and_then(|f| Some((header(f.label)?, f.value))) {
+            return Some((h.0, trim(h.1), false));
+        }
+    }
+    // Plain headers open with a letter: a line that cannot open a
+    // decoration is decided by its first byte.
+    if !decor::may_decorate(first) {
         return None;
     }
-    let f = field_line(line.text)?;
-    Some((header(f.label)?, trim(f.value)))
+    decorated_header_line(line)
+}
+
+#[cold]
+#[inline(never)]
+fn decorated_header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str, bool)> {
+    let f = decor::decorated_field(line.text)?;
+    Some((header(f.label)?, trim(f.value), true))
+}
+
+/// Records a decorated header label as a normalisation (an `info` in
+/// lenient mode, refused by strict mode, naming the plain header).
+#[cold]
+fn note_decorated(env: &mut Envelope<'_>, line: &Line<'_>, value: &str, name: &str) {
+    let written = crate::lines::trim_start(line.text);
+    // The label as written: what comes before the value (a subslice).
+    let label_end = (value.as_ptr() as usize)
+        .saturating_sub(written.as_ptr() as usize)
+        .min(written.len());
+    let label = written.get(..label_end).map_or(written, str::trim_end);
+    env.problems.push((
+        Code::Normalised,
+        line.no,
+        line.column_of(written),
+        decor::concat(&[
+            "decorated header label `",
+            &decor::shorten(label),
+            "` reads as `",
+            name,
+            ":`",
+        ]),
+    ));
 }
 
 fn split_names(v: &str) -> Vec<Cow<'_, str>> {

@@ -441,13 +441,50 @@ fn build<'a>(
             // Moved out (JSON only): the message borrows from `text`, which
             // the envelope, borrowing from the document, outlives.
             let mut env = std::mem::take(env);
-            assemble(&text, doc_lines, &body_lines, &mut env, false, opts, |m| {
+            let at = Some(env.line);
+            assemble(&text, doc_lines, &body_lines, &mut env, at, opts, |m| {
                 out.push(m.into_owned())
             })
         }
         Some(BodySource::Lines { head: None, rest }) => {
             let body_lines = frame_lines.get(rest).unwrap_or(&[]);
-            assemble(doc, doc_lines, body_lines, env, true, opts, |m| out.push(m))
+            let json = match env.subject {
+                Some(_) => decor::fenced_json_fields(body_lines),
+                None => None,
+            };
+            match json {
+                // A body that is one fenced JSON object of the fields: read
+                // as the same fields in the markdown form (see `decor`),
+                // against that text, detached like a JSON framing's body;
+                // the body text stays as written.
+                Some((open, text)) => {
+                    let fence = &body_lines[open];
+                    env.problems.push((
+                        diag::Code::Normalised,
+                        fence.no,
+                        fence.column_of(lines::trim_start(fence.text)),
+                        "the body is one fenced JSON object; its keys read as the message's fields"
+                            .into(),
+                    ));
+                    let fields = framing::owned_lines(&text);
+                    let body = whole_text(doc, body_lines);
+                    let mut env = std::mem::take(env);
+                    assemble(
+                        &text,
+                        doc_lines,
+                        &fields,
+                        &mut env,
+                        Some(fence.no),
+                        opts,
+                        |m| {
+                            let mut m: Message<'a> = m.into_owned();
+                            m.body = body;
+                            out.push(m)
+                        },
+                    )
+                }
+                None => assemble(doc, doc_lines, body_lines, env, None, opts, |m| out.push(m)),
+            }
         }
         Some(BodySource::Lines {
             head: Some(head),
@@ -459,32 +496,33 @@ fn build<'a>(
             let rest = frame_lines.get(rest).unwrap_or(&[]);
             let body_lines: Vec<Line<'a>> =
                 std::iter::once(head).chain(rest.iter().copied()).collect();
-            assemble(doc, doc_lines, &body_lines, env, true, opts, |m| {
+            assemble(doc, doc_lines, &body_lines, env, None, opts, |m| {
                 out.push(m)
             })
         }
-        None => assemble(doc, doc_lines, &[], env, true, opts, |m| out.push(m)),
+        None => assemble(doc, doc_lines, &[], env, None, opts, |m| out.push(m)),
     };
     // In strict mode the message is not wanted: the caller drops the list.
     err.map_or(Ok(()), Err)
 }
 
-/// `doc` holds the body's text: the document, or for JSON the unescaped
-/// body string (`body_in_doc` false), whose positions are then reported at
-/// the message's line in the document. The message goes to `emit`; strict
+/// `doc` holds the body's text: the document (`body_at` `None`), or text
+/// of its own (a JSON framing's unescaped body, a fenced JSON body's
+/// fields), whose positions are then reported at line `body_at` of the
+/// document (the message's line, the fence's). The message goes to `emit`; strict
 /// mode's first refused problem is returned.
 fn assemble<'a>(
     doc: &'a str,
     doc_lines: &[Line<'_>],
     body_lines: &[Line<'a>],
     env: &mut Envelope<'a>,
-    body_in_doc: bool,
+    body_at: Option<u32>,
     opts: &ParseOptions,
     emit: impl FnOnce(Message<'a>),
 ) -> Option<ParseError> {
     let mut d = Diags::new(opts.strict, doc_lines);
-    if !body_in_doc {
-        d.body_outside_document(env.line);
+    if let Some(line) = body_at {
+        d.body_outside_document(line);
     }
     for (code, line, col, msg) in std::mem::take(&mut env.problems) {
         d.push(code, line, col, msg);
