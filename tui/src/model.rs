@@ -285,7 +285,7 @@ pub enum Link {
 /// the positions: copying every thread's key on each reload of a large
 /// inbox cost more than the patch itself.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ListsBefore {
+pub(crate) struct ListsBefore {
     pub sel: Selection,
     /// Index of the selected key in the threads, messages, tasks and agents
     /// lists (in [`ListKind`] order as [`LISTS`] gives it); `None` when
@@ -520,6 +520,11 @@ impl Model {
 
     /// Pending (message, recipient) pairs in a thread, for `--as` if given.
     pub(crate) fn thread_pending(&self, t: &Thread) -> usize {
+        // Without `--as` the inbox keeps the same sum with the thread
+        // (`Thread::pending`): no walk of its messages, on every row drawn.
+        if self.identity.is_none() {
+            return t.pending;
+        }
         t.messages
             .iter()
             .filter_map(|&i| self.inbox.messages.get(i))
@@ -561,12 +566,7 @@ impl Model {
     /// What the tabs ask of a thread.
     fn facts(&self, t: &Thread) -> ThreadFacts {
         ThreadFacts {
-            // Without `--as` the inbox keeps the same sum with the thread
-            // (`Thread::pending`): no walk of its messages.
-            pending: match self.identity {
-                None => t.pending > 0,
-                Some(_) => self.thread_pending(t) > 0,
-            },
+            pending: self.thread_pending(t) > 0,
             help: t.help != HelpState::None,
             phase: self.last_message(t).map_or(Phase::Active, phase),
         }
