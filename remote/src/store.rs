@@ -54,7 +54,13 @@ struct State {
     partial: Vec<(String, String)>,
     /// A load has succeeded: a refresh asks only for what is new.
     loaded: bool,
+    /// The ack views' answer at the last poll since the load: a poll that
+    /// fetched nothing new and finds them the same changed nothing.
+    unacked: Option<Unacked>,
 }
+
+/// Per (project, agent): the ack-required messages not acknowledged.
+type Unacked = HashMap<(String, String), HashSet<i64>>;
 
 /// What one poll fetched ([`ServerStore`]'s refresh), for an inbox loaded
 /// from the same server.
@@ -65,8 +71,7 @@ struct Polled {
     /// inboxes returned it.
     messages: Vec<InboxMessage>,
     problems: Vec<(PathBuf, String)>,
-    /// Per (project, agent): the ack-required messages not acknowledged.
-    unacked: HashMap<(String, String), HashSet<i64>>,
+    unacked: Unacked,
 }
 
 impl Patch for Polled {
@@ -435,6 +440,7 @@ impl MailStore for ServerStore {
             st.newest.clear();
             st.partial = partial;
             st.loaded = true;
+            st.unacked = None;
         }
         self.remember(&inboxes);
         Ok(self.build(messages, problems))
@@ -443,7 +449,9 @@ impl MailStore for ServerStore {
     /// What [`refresh`](MailStore::refresh) fetches, applied: `inbox` is
     /// replaced only when all of it was read (see [`Polled::apply`]).
     fn reload(&self, inbox: &mut Inbox, changed: &[PathBuf]) -> Result<(), Error> {
-        if !self.refresh(changed)?.apply(inbox) {
+        // An inbox from elsewhere is replaced: no poll to fetch and throw away.
+        let ours = matches!(&inbox.source, SourceKind::Server { url } if url == self.url());
+        if !ours || !self.refresh(changed)?.apply(inbox) {
             *inbox = self.load()?;
         }
         Ok(())
@@ -483,7 +491,7 @@ impl MailStore for ServerStore {
             })
             .collect();
         let inboxes = self.fetch(&wanted)?;
-        let unacked = inboxes
+        let unacked: Unacked = inboxes
             .iter()
             .filter_map(|i| {
                 let set = i.unacked.clone()?;
@@ -494,9 +502,19 @@ impl MailStore for ServerStore {
         // left for `apply`.
         let (messages, problems) = convert::merge(&inboxes);
         self.remember(&inboxes);
-        if let Some(w) = whole {
+        {
             let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
-            st.partial.retain(|p| *p != w);
+            if let Some(w) = whole {
+                st.partial.retain(|p| *p != w);
+            }
+            // Nothing new and no ack made elsewhere: the inbox on screen
+            // is not threaded again (on the UI thread) for a quiet poll.
+            let quiet =
+                messages.is_empty() && problems.is_empty() && st.unacked.as_ref() == Some(&unacked);
+            st.unacked = Some(unacked.clone());
+            if quiet {
+                return Ok(Refresh::Unchanged);
+            }
         }
         Ok(Refresh::Patch(Arc::new(Polled {
             url: self.url().to_string(),

@@ -31,8 +31,9 @@ pub enum Refresh {
 /// server's poll hands back the mail newer than what the inbox holds and
 /// the acks made elsewhere, and only the server's store knows how its
 /// payloads merge into held messages, so the rule travels with the data
-/// (the reading stays on the caller's worker, the merge is in proportion
-/// to what was fetched).
+/// (the reading stays on the caller's worker; the merge, in `update`,
+/// threads the whole inbox again, so a store hands back
+/// [`Refresh::Unchanged`] for a poll that found nothing new).
 pub trait Patch: std::fmt::Debug + Send + Sync {
     /// Brings `inbox` up to date; false (with `inbox` untouched) when it
     /// was not loaded from this store.
@@ -240,7 +241,7 @@ pub trait MailStore: Send {
     /// Files and directories whose changes should trigger a reload
     /// (directories recursively).
     fn watch_paths(&self) -> Vec<PathBuf>;
-    /// How often the TUI should call [`reload`](Self::reload) without a
+    /// How often the TUI should call [`refresh`](Self::refresh) without a
     /// file change: a store with nothing on disk to watch (a server,
     /// polled for mail newer than what it holds). `None`: only on changes.
     fn poll_interval(&self) -> Option<std::time::Duration> {
