@@ -633,3 +633,31 @@ fn new_mail_moves_turns_as_a_full_load_does() {
         amail_core::inbox::TurnState::Running
     );
 }
+
+/// A mailbox named with a trailing slash (as shell completion types it)
+/// reloads in proportion to the change like any other: the store reads the
+/// changed file instead of loading everything again.
+#[test]
+fn a_root_typed_with_a_trailing_slash_reloads_incrementally() {
+    use amail_core::stores::{MailStore, Refresh};
+    let (_d, root) = corpus(50);
+    let typed = PathBuf::from(format!("{}/", root.display()));
+    let store = amail_core::stores::mailbox::MailboxStore::new(typed.clone(), MAX);
+    let mut inbox = store.load().unwrap();
+    let new = typed.join("PurpleBear").join("zz-new.md");
+    std::fs::write(
+        &new,
+        "Subject: [ol-527.2] PROGRESS\nFrom: PurpleBear\nTo: Orchestrator\n\nBody:\nBead: ol-527.2\nStatus: running\n",
+    )
+    .unwrap();
+    // The watcher reports paths under the watched path, as the store gave it.
+    let watched = store.watch_paths();
+    let changed = watched[0].join("PurpleBear").join("zz-new.md");
+    let refresh = store.refresh(&[changed]).unwrap();
+    assert!(
+        matches!(refresh, Refresh::Files(_)),
+        "a full load instead of the changed file"
+    );
+    assert!(refresh.apply(&mut inbox));
+    assert_eq!(inbox, load_mailbox(&root).unwrap());
+}

@@ -239,7 +239,7 @@ fn change_for(inbox: &mut Inbox, files: ChangedFiles) -> Option<Change> {
 /// `p` spelled as the walk spells it: its components joined by single
 /// separators (`a//b` and `a/./b` are `a/b`); `None` when a component
 /// climbs (`..`), which only the file system could resolve.
-fn plain(p: &Path) -> Option<PathBuf> {
+pub(crate) fn plain(p: &Path) -> Option<PathBuf> {
     let mut out = PathBuf::new();
     for c in p.components() {
         if c == Component::ParentDir {

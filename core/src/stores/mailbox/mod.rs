@@ -49,6 +49,10 @@ pub struct MailboxStore {
 
 impl MailboxStore {
     pub fn new(root: PathBuf, max_bytes: u64) -> Self {
+        // Spelled as the walk spells its paths (`mail/` as `mail`), so the
+        // changed paths the watcher reports match them byte for byte and a
+        // reload reads only what changed.
+        let root = incremental::plain(&root).unwrap_or(root);
         MailboxStore { root, max_bytes }
     }
 
