@@ -410,7 +410,18 @@ fn render_input(
         match settings.format {
             Format::Json => {
                 out.write_all(b",\n")?;
-                serde_json::to_writer_pretty(&mut *out, &located)?;
+                // Where there is a sink, what is gathered goes first and
+                // the message straight after it: a big body (written twice
+                // here, as text and as its sections) is not grown whole in
+                // `out`, whose fresh pages cost more than the writing.
+                match sink.as_mut() {
+                    Some(s) => {
+                        s.write_all(out)?;
+                        out.clear();
+                        serde_json::to_writer_pretty(&mut **s, &located)?;
+                    }
+                    None => serde_json::to_writer_pretty(&mut *out, &located)?,
+                }
             }
             Format::Jsonl => {
                 // The body is the text the sections are slices of.
