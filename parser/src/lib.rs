@@ -180,9 +180,24 @@ fn parse_document<'a>(
     Ok(out)
 }
 
+/// `bytes` as text when they are valid UTF-8: the one check every reader
+/// of mail files makes before [`parse`], with SIMD (simdutf8): std's
+/// `from_utf8` cost 4.7 M instructions on a 10.8 MB body, this 1.5 M
+/// (callgrind, whole `amail parse`).
+pub fn as_text(bytes: &[u8]) -> Option<&str> {
+    simdutf8::basic::from_utf8(bytes).ok()
+}
+
 /// Parses raw bytes. Invalid UTF-8 is replaced (U+FFFD) and reported as a
 /// diagnostic at the first bad byte; strict mode refuses it.
 pub fn parse_bytes(input: &[u8], opts: &ParseOptions) -> Result<Vec<OwnedMessage>, ParseError> {
+    if let Some(text) = as_text(input) {
+        return Ok(parse(text, opts)?
+            .into_iter()
+            .map(Message::into_owned)
+            .collect());
+    }
+    // Damaged text (rare): std says where the first bad byte is.
     match std::str::from_utf8(input) {
         Ok(text) => Ok(parse(text, opts)?
             .into_iter()

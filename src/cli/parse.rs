@@ -373,10 +373,8 @@ fn render_input(
     // They go through a scratch buffer so that a closed stdout is reported
     // like any other write.
     scratch.clear();
-    // Validated once, for the protocol check and the parse, with SIMD
-    // (simdutf8): std's `from_utf8` cost 4.7 M instructions on a 10.8 MB
-    // body, this 1.5 M (callgrind, whole `amail parse`).
-    let text = simdutf8::basic::from_utf8(bytes).ok();
+    // Validated once, for the protocol check and the parse.
+    let text = amail_parser::as_text(bytes);
     match protocol::print(
         scratch,
         name,

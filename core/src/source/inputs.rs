@@ -139,7 +139,7 @@ fn classify(path: &Path, bytes: &[u8], json_only: bool, in_handoff_dir: bool) ->
             return Class::Protocol(text.into_owned());
         }
     }
-    if let Ok(text) = std::str::from_utf8(bytes) {
+    if let Some(text) = amail_parser::as_text(bytes) {
         if let Some(lines) = aof_lines(text) {
             return Class::Aof(lines);
         }

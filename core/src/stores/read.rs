@@ -29,7 +29,7 @@ pub(crate) fn read_and_parse(path: &Path, max_bytes: u64) -> Result<FileMessages
 /// the parser, which read it to frame the message: the JSON is parsed once.
 pub(crate) fn parse_read(bytes: &[u8]) -> Result<FileMessages, String> {
     let opts = ParseOptions::default();
-    let Ok(text) = std::str::from_utf8(bytes) else {
+    let Some(text) = amail_parser::as_text(bytes) else {
         // Read as the parser reads damaged text, and (as before) with no
         // front matter.
         let messages = amail_parser::parse_bytes(bytes, &opts).map_err(|e| e.to_string())?;
@@ -59,7 +59,7 @@ pub(crate) type FileRecords = (Vec<CompactMessage>, Vec<String>);
 /// and archive files (their front matter fills the envelope) keep the
 /// whole message, as [`parse_read`] gives it.
 pub(crate) fn parse_records(bytes: &[u8]) -> Result<FileRecords, String> {
-    if let Ok(text) = std::str::from_utf8(bytes) {
+    if let Some(text) = amail_parser::as_text(bytes) {
         if !frontmatter::is_archive_text(text) {
             let text: Arc<str> = Arc::from(text);
             let messages =
