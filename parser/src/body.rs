@@ -765,7 +765,7 @@ fn decorated_line_rest(text: &str) -> Decorated<'_> {
 }
 
 /// The line before `value` (a slice of it), trimmed: the label as written.
-fn label_part<'a>(line: &'a str, value: &str) -> &'a str {
+pub(crate) fn label_part<'a>(line: &'a str, value: &str) -> &'a str {
     let end = (value.as_ptr() as usize).saturating_sub(line.as_ptr() as usize);
     trim(line.get(..end).unwrap_or(line))
 }

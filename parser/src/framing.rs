@@ -579,11 +579,7 @@ fn decorated_header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str, bool)>
 #[cold]
 fn note_decorated(env: &mut Envelope<'_>, line: &Line<'_>, value: &str, name: &str) {
     let written = crate::lines::trim_start(line.text);
-    // The label as written: what comes before the value (a subslice).
-    let label_end = (value.as_ptr() as usize)
-        .saturating_sub(written.as_ptr() as usize)
-        .min(written.len());
-    let label = written.get(..label_end).map_or(written, str::trim_end);
+    let label = crate::body::label_part(written, value);
     env.problems.push((
         Code::Normalised,
         line.no,
