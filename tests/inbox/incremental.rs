@@ -19,7 +19,7 @@ fn reload_changed(inbox: &mut Inbox, changed: &[PathBuf]) -> Result<Reload, Erro
     amail_core::stores::mailbox::reload_changed(inbox, changed, MAX)
 }
 
-fn corpus(n: usize) -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn corpus(n: usize) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let now = chrono::Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
     let info = amail::demo::corpus::write_corpus(&dir.path().join("mail"), n, now).unwrap();

@@ -54,11 +54,8 @@ fn thread_of(inbox: &Inbox) -> std::collections::HashMap<&str, &str> {
 
 #[test]
 fn a_load_in_steps_hands_out_the_newest_threads_first_then_the_whole_inbox() {
-    let dir = tempfile::tempdir().unwrap();
+    let (_dir, root) = super::incremental::corpus(20_000);
     let now = chrono::Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
-    let root = amail::demo::corpus::write_corpus(&dir.path().join("mail"), 20_000, now)
-        .unwrap()
-        .mailbox;
     // Some acks, old and new, so the steps have acks to show.
     let whole = load_mailbox(&root);
     let acked: Vec<_> = whole
@@ -125,11 +122,7 @@ fn a_load_in_steps_hands_out_the_newest_threads_first_then_the_whole_inbox() {
 
 #[test]
 fn a_small_mailbox_loads_whole_without_steps() {
-    let dir = tempfile::tempdir().unwrap();
-    let now = chrono::Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
-    let root = amail::demo::corpus::write_corpus(&dir.path().join("mail"), 300, now)
-        .unwrap()
-        .mailbox;
+    let (_dir, root) = super::incremental::corpus(300);
     let (parts, whole) = load_in_steps(&root);
     assert!(parts.is_empty());
     assert_eq!(whole, load_mailbox(&root));
