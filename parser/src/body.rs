@@ -14,6 +14,7 @@ use crate::diag::{Code, Diags};
 use crate::grammar::{colonless_prose, field_line, heading, is_fence, list_item, FieldLine};
 use crate::lines::{join_lines, trim, Line};
 use crate::values::inline_list;
+use crate::words::{name, Name};
 
 /// Field labels the protocol uses. Matching is case-insensitive and
 /// anchored at the line start (after an optional bullet).
@@ -48,7 +49,7 @@ pub(crate) enum Label {
 impl Label {
     /// Case-insensitive lookup, since this runs for every field line of
     /// every message: the label's bytes are read as a few overlapping
-    /// words ([`label_words`]), OR-ed with `0x20` at the name's letters
+    /// words ([`crate::words`]), OR-ed with `0x20` at the name's letters
     /// (which folds exactly the ASCII capitals onto their small letters)
     /// and compared whole with each name of the label's length, one or a
     /// few. (A case-insensitive compare byte by byte cost about 130
@@ -56,7 +57,7 @@ impl Label {
     #[inline]
     pub(crate) fn lookup(label: &str) -> Option<Label> {
         let l = label.as_bytes();
-        let names: &[Name] = match l.len() {
+        let names: &[Name<Label>] = match l.len() {
             4 => &NAMES_4,
             5 => &NAMES_5,
             6 => &NAMES_6,
@@ -69,11 +70,7 @@ impl Label {
             26 => &NAMES_26,
             _ => return None,
         };
-        let w = label_words(l);
-        names
-            .iter()
-            .find(|n| (0..4).all(|i| w[i] | n.fold[i] == n.words[i]))
-            .map(|n| n.label)
+        crate::words::find(names, l)
     }
 
     fn bit(self) -> u32 {
@@ -81,115 +78,49 @@ impl Label {
     }
 }
 
-/// A label name as [`Label::lookup`] compares it: its words (see
-/// [`label_words`]) and, per byte, `0x20` where the name has a letter.
-struct Name {
-    words: [u64; 4],
-    fold: [u64; 4],
-    label: Label,
-}
-
-/// Byte `i` of `b` in a little-endian word, `n` bytes from `at`.
-const fn word_at(b: &[u8], at: usize, n: usize) -> u64 {
-    let mut w = 0u64;
-    let mut i = 0;
-    while i < n {
-        w |= (b[at + i] as u64) << (8 * i);
-        i += 1;
-    }
-    w
-}
-
-/// Up to four words that together hold every byte of `b` (4 to 32 bytes
-/// long), read at fixed places for its length, overlapping where the
-/// length is not a multiple of the word: `[0..4, len-4..len]` in one word
-/// for 4 to 7 bytes, `[0..8, len-8..len]` for 8 to 16, and so on. Two
-/// texts of one length are equal exactly when their words are. Unused
-/// words are 0. (`const`: the names' words are computed at compile time
-/// by the same function that reads a label.)
-const fn label_words(b: &[u8]) -> [u64; 4] {
-    let n = b.len();
-    if n < 4 {
-        [0; 4]
-    } else if n < 8 {
-        [word_at(b, 0, 4) | word_at(b, n - 4, 4) << 32, 0, 0, 0]
-    } else if n <= 16 {
-        [word_at(b, 0, 8), word_at(b, n - 8, 8), 0, 0]
-    } else if n <= 24 {
-        [word_at(b, 0, 8), word_at(b, 8, 8), word_at(b, n - 8, 8), 0]
-    } else if n <= 32 {
-        [
-            word_at(b, 0, 8),
-            word_at(b, 8, 8),
-            word_at(b, 16, 8),
-            word_at(b, n - 8, 8),
-        ]
-    } else {
-        [0; 4]
-    }
-}
-
-/// `name` (lower case) as [`Label::lookup`] compares it.
-const fn name(name: &[u8], label: Label) -> Name {
-    let mut letters = [0u8; 32];
-    let mut i = 0;
-    while i < name.len() {
-        if name[i].is_ascii_lowercase() {
-            letters[i] = 0x20;
-        }
-        i += 1;
-    }
-    let (letters, _) = letters.split_at(name.len());
-    Name {
-        words: label_words(name),
-        fold: label_words(letters),
-        label,
-    }
-}
-
-const NAMES_4: [Name; 4] = [
+const NAMES_4: [Name<Label>; 4] = [
     name(b"bead", Label::Bead),
     name(b"step", Label::Step),
     name(b"type", Label::Type),
     name(b"lint", Label::Lint),
 ];
-const NAMES_5: [Name; 5] = [
+const NAMES_5: [Name<Label>; 5] = [
     name(b"title", Label::Title),
     name(b"files", Label::Files),
     name(b"tests", Label::Tests),
     name(b"build", Label::Build),
     name(b"issue", Label::Issue),
 ];
-const NAMES_6: [Name; 4] = [
+const NAMES_6: [Name<Label>; 4] = [
     name(b"status", Label::Status),
     name(b"commit", Label::Commit),
     name(b"reason", Label::Reason),
     name(b"resume", Label::Resume),
 ];
-const NAMES_7: [Name; 3] = [
+const NAMES_7: [Name<Label>; 3] = [
     name(b"bead id", Label::Bead),
     name(b"context", Label::ContextUsage),
     name(b"session", Label::Session),
 ];
-const NAMES_10: [Name; 4] = [
+const NAMES_10: [Name<Label>; 4] = [
     name(b"started at", Label::StartingAt),
     name(b"issue type", Label::IssueType),
     name(b"commit sha", Label::Commit),
     name(b"checkpoint", Label::Checkpoint),
 ];
-const NAMES_11: [Name; 1] = [name(b"description", Label::Description)];
-const NAMES_12: [Name; 2] = [
+const NAMES_11: [Name<Label>; 1] = [name(b"description", Label::Description)];
+const NAMES_12: [Name<Label>; 2] = [
     name(b"failure type", Label::Type),
     name(b"orchestrator", Label::Orchestrator),
 ];
-const NAMES_13: [Name; 4] = [
+const NAMES_13: [Name<Label>; 4] = [
     name(b"accepted bead", Label::AcceptedBead),
     name(b"context usage", Label::ContextUsage),
     name(b"files touched", Label::FilesTouched),
     name(b"files changed", Label::Files),
 ];
-const NAMES_17: [Name; 1] = [name(b"internal attempts", Label::InternalAttempts)];
-const NAMES_26: [Name; 1] = [name(b"starting implementation at", Label::StartingAt)];
+const NAMES_17: [Name<Label>; 1] = [name(b"internal attempts", Label::InternalAttempts)];
+const NAMES_26: [Name<Label>; 1] = [name(b"starting implementation at", Label::StartingAt)];
 
 /// `## Section` kinds the protocol names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -68,6 +68,7 @@ mod model;
 mod render;
 mod subject;
 mod values;
+mod words;
 
 use std::borrow::Cow;
 
@@ -445,9 +446,10 @@ fn build<'a>(
     // the envelope without it, and copying the envelope and its body lines
     // per message was a measurable share of a small message's cost.
     //
-    // `assemble` hands the message to a closure that pushes it, rather
-    // than returning it: a message is most of a kilobyte, and each move
-    // through a return value was a copy in the profile of small messages.
+    // A message whose text borrows from the document is built in place,
+    // in its slot at the end of `out`: a message is most of a kilobyte,
+    // and building it aside and moving it in (with its `Parsed` moved into
+    // it first) was two copies of it in the profile of small messages.
     let err = match env.body.take() {
         Some(BodySource::Owned(text)) => {
             // JSON bodies were unescaped into a string of their own; parse
@@ -457,9 +459,10 @@ fn build<'a>(
             // the envelope, borrowing from the document, outlives.
             let mut env = std::mem::take(env);
             let at = Some(env.line);
-            assemble(&text, doc_lines, &body_lines, &mut env, at, opts, |m| {
-                out.push(m.into_owned())
-            })
+            let mut m = Message::empty();
+            let err = assemble(&text, doc_lines, &body_lines, &mut env, at, opts, &mut m);
+            out.push(m.into_owned());
+            err
         }
         Some(BodySource::Lines { head: None, rest }) => {
             let body_lines = frame_lines.get(rest).unwrap_or(&[]);
@@ -484,21 +487,22 @@ fn build<'a>(
                     let fields = framing::owned_lines(&text);
                     let body = whole_text(doc, body_lines);
                     let mut env = std::mem::take(env);
-                    assemble(
+                    let mut m = Message::empty();
+                    let err = assemble(
                         &text,
                         doc_lines,
                         &fields,
                         &mut env,
                         Some(fence.no),
                         opts,
-                        |m| {
-                            let mut m: Message<'a> = m.into_owned();
-                            m.body = body;
-                            out.push(m)
-                        },
-                    )
+                        &mut m,
+                    );
+                    let mut m: Message<'a> = m.into_owned();
+                    m.body = body;
+                    out.push(m);
+                    err
                 }
-                None => assemble(doc, doc_lines, body_lines, env, None, opts, |m| out.push(m)),
+                None => assemble(doc, doc_lines, body_lines, env, None, opts, slot(out)),
             }
         }
         Some(BodySource::Lines {
@@ -511,21 +515,27 @@ fn build<'a>(
             let rest = frame_lines.get(rest).unwrap_or(&[]);
             let body_lines: Vec<Line<'a>> =
                 std::iter::once(head).chain(rest.iter().copied()).collect();
-            assemble(doc, doc_lines, &body_lines, env, None, opts, |m| {
-                out.push(m)
-            })
+            assemble(doc, doc_lines, &body_lines, env, None, opts, slot(out))
         }
-        None => assemble(doc, doc_lines, &[], env, None, opts, |m| out.push(m)),
+        None => assemble(doc, doc_lines, &[], env, None, opts, slot(out)),
     };
     // In strict mode the message is not wanted: the caller drops the list.
     err.map_or(Ok(()), Err)
 }
 
+/// A new empty message at the end of `out`, to be filled in place.
+fn slot<'m, 'a>(out: &'m mut Vec<Message<'a>>) -> &'m mut Message<'a> {
+    out.push(Message::empty());
+    let last = out.len() - 1;
+    &mut out[last]
+}
+
 /// `doc` holds the body's text: the document (`body_at` `None`), or text
 /// of its own (a JSON framing's unescaped body, a fenced JSON body's
 /// fields), whose positions are then reported at line `body_at` of the
-/// document (the message's line, the fence's). The message goes to `emit`; strict
-/// mode's first refused problem is returned.
+/// document (the message's line, the fence's). The message is written into
+/// `m` (empty on entry, see [`Message::empty`]); strict mode's first
+/// refused problem is returned.
 fn assemble<'a>(
     doc: &'a str,
     doc_lines: &[Line<'_>],
@@ -533,7 +543,7 @@ fn assemble<'a>(
     env: &mut Envelope<'a>,
     body_at: Option<u32>,
     opts: &ParseOptions,
-    emit: impl FnOnce(Message<'a>),
+    m: &mut Message<'a>,
 ) -> Option<ParseError> {
     let mut d = Diags::new(opts.strict, doc_lines);
     if let Some(line) = body_at {
@@ -665,8 +675,8 @@ fn assemble<'a>(
 
     let line_bead = type_line.and_then(|(_, _, b, _, _)| b).map(Cow::Borrowed);
     let outer_bead = subject_bead.or(line_bead);
-    let mut parsed = Parsed::default();
-    extract::extract(kind, &index, outer_bead.as_deref(), &mut d, &mut parsed);
+    let parsed = &mut m.parsed;
+    extract::extract(kind, &index, outer_bead.as_deref(), &mut d, parsed);
     let body_bead = parsed.bead_id.clone();
     match (&body_bead, &outer_bead) {
         (Some(b), Some(s)) if b != s => {
@@ -703,25 +713,22 @@ fn assemble<'a>(
     d.finish(body_lines.last().map_or(env.line, |l| l.no));
     let body = whole_text(doc, raw_body_lines);
     let first_strict = d.first_strict.take();
-    emit(Message {
-        id: env.id.take(),
-        kind,
-        raw_type,
-        is_reply,
-        subject: subject_text,
-        from: env.from.take(),
-        to: std::mem::take(&mut env.to),
-        cc: std::mem::take(&mut env.cc),
-        thread_id: env.thread_id.take(),
-        timestamp,
-        ack_required: env.ack_required.unwrap_or(kind.ack_required_by_spec()),
-        importance: env.importance.take().unwrap_or(Cow::Borrowed("normal")),
-        body,
-        parsed,
-        diagnostics: d.list,
-        project: env.project.take(),
-        line: env.line,
-    });
+    m.id = env.id.take();
+    m.kind = kind;
+    m.raw_type = raw_type;
+    m.is_reply = is_reply;
+    m.subject = subject_text;
+    m.from = env.from.take();
+    m.to = std::mem::take(&mut env.to);
+    m.cc = std::mem::take(&mut env.cc);
+    m.thread_id = env.thread_id.take();
+    m.timestamp = timestamp;
+    m.ack_required = env.ack_required.unwrap_or(kind.ack_required_by_spec());
+    m.importance = env.importance.take().unwrap_or(Cow::Borrowed("normal"));
+    m.body = body;
+    m.diagnostics = d.list;
+    m.project = env.project.take();
+    m.line = env.line;
     first_strict
 }
 

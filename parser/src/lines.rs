@@ -19,6 +19,12 @@ pub(crate) struct Line<'a> {
     /// text. Set once where the line is split, so that [`join_lines`] need
     /// not look at every line's bytes again.
     pub plain_end: bool,
+    /// The line is empty or all whitespace (`str::trim` leaves nothing):
+    /// decided once where the line is split, from its first byte for
+    /// nearly every line, because every stage asks it of the lines it
+    /// passes (the first line that is not blank, blank lines around a
+    /// section), which was a trim per line per stage.
+    pub blank: bool,
 }
 
 impl<'a> Line<'a> {
@@ -38,7 +44,7 @@ impl<'a> Line<'a> {
     }
 
     pub(crate) fn is_blank(&self) -> bool {
-        trim(self.text).is_empty()
+        self.blank
     }
 }
 
@@ -47,6 +53,17 @@ impl<'a> Line<'a> {
 /// `u8::is_ascii_whitespace` includes the vertical tab).
 fn is_solid(b: u8) -> bool {
     b.is_ascii() && !(b == b' ' || (b'\t'..=b'\r').contains(&b))
+}
+
+/// Whether `text` is empty or all whitespace, as `str::trim` sees it: a
+/// visible ASCII first byte (nearly every line) decides at once.
+#[inline]
+pub(crate) fn is_blank_text(text: &str) -> bool {
+    match text.as_bytes().first() {
+        None => true,
+        Some(&b) if is_solid(b) => false,
+        _ => text.trim().is_empty(),
+    }
 }
 
 /// `str::trim`, with a shortcut for the common case of text that starts
@@ -123,6 +140,7 @@ pub(crate) fn doc_lines(input: &str) -> DocLines<'_> {
         no: 0,
         start: 0,
         plain_end: true,
+        blank: true,
     };
     struct ToDoc(usize);
     impl<'a> Collect<'a> for ToDoc {
@@ -228,13 +246,15 @@ impl<'a, I: Iterator<Item = usize>> Iterator for LineIter<'a, I> {
         let blank_end = text_end > start && matches!(bytes[text_end - 1], b' ' | b'\t');
         let no = self.no;
         self.no = no.saturating_add(1);
+        // `\r` and `\n` are ASCII: both ends are on character
+        // boundaries (`get` checks, and never fails here).
+        let text = self.input.get(start..text_end).unwrap_or_default();
         Some(Line {
-            // `\r` and `\n` are ASCII: both ends are on character
-            // boundaries (`get` checks, and never fails here).
-            text: self.input.get(start..text_end).unwrap_or_default(),
+            text,
             no,
             start: self.base + start,
             plain_end: !crlf && !blank_end,
+            blank: is_blank_text(text),
         })
     }
 }
@@ -341,6 +361,23 @@ mod tests {
         fn trim_is_str_trim(s in "[ \t\u{a0}\u{3000}\u{b}\r\n]{0,3}(a|é|,| |\t|\u{a0}){0,4}[ \t\u{a0}\u{2003}\r]{0,3}") {
             proptest::prop_assert_eq!(trim(&s), s.trim());
             proptest::prop_assert_eq!(trim_start(&s), s.trim_start());
+        }
+    }
+
+    proptest::proptest! {
+        /// Each line knows it is blank exactly when `str::trim` leaves
+        /// nothing of it (Unicode whitespace included), in a short
+        /// document (lines on the stack) and a long one.
+        #[test]
+        fn lines_know_whether_they_are_blank(
+            doc in "([ \t\u{a0}\u{3000}\u{b}\u{c}]{0,2}(a|é|\u{2003})?[ \t\u{a0}]{0,2}(\r\n|\n|\r)){0,12}",
+        ) {
+            for doc in [doc.clone(), doc.repeat(3)] {
+                let lines = doc_lines(&doc);
+                for l in lines.iter() {
+                    proptest::prop_assert_eq!(l.is_blank(), l.text.trim().is_empty());
+                }
+            }
         }
     }
 

@@ -65,23 +65,54 @@ impl MessageType {
     /// Looks a token up case-insensitively, with `_`, `-` or a space between
     /// its words (`help-request`, `Help Request`, `HELP_REQUEST`).
     pub fn from_token(token: &str) -> Option<MessageType> {
-        // Compared in place, byte by byte, rather than normalised into a
-        // buffer first: the length check rules out most names at once, and
-        // this runs for several words of every subject.
-        // No name has another length: most words are ruled out here.
-        if !matches!(token.len(), 4 | 6 | 8 | 9 | 10 | 12 | 13 | 14) {
-            return None;
-        }
-        let matches = |name: &str| {
-            name.len() == token.len()
-                && name.bytes().zip(token.bytes()).all(|(n, t)| {
-                    n == match t {
-                        b'-' | b' ' => b'_',
-                        _ => t.to_ascii_uppercase(),
-                    }
-                })
+        use crate::words::{find, name as n, Name};
+        use MessageType as T;
+        // Compared as words by length (see `words`), each name in its
+        // three spellings: comparing each name in turn, byte by byte,
+        // cost about 140 instructions a subject, and this runs for
+        // several words of every subject.
+        const FOUR: [Name<T>; 1] = [n(b"done", T::Done)];
+        const SIX: [Name<T>; 1] = [n(b"failed", T::Failed)];
+        const EIGHT: [Name<T>; 1] = [n(b"progress", T::Progress)];
+        const NINE: [Name<T>; 3] = [
+            n(b"spawn_ack", T::SpawnAck),
+            n(b"spawn-ack", T::SpawnAck),
+            n(b"spawn ack", T::SpawnAck),
+        ];
+        const TEN: [Name<T>; 1] = [n(b"checkpoint", T::Checkpoint)];
+        const TWELVE: [Name<T>; 3] = [
+            n(b"help_request", T::HelpRequest),
+            n(b"help-request", T::HelpRequest),
+            n(b"help request", T::HelpRequest),
+        ];
+        const THIRTEEN: [Name<T>; 9] = [
+            n(b"bead_accepted", T::BeadAccepted),
+            n(b"bead-accepted", T::BeadAccepted),
+            n(b"bead accepted", T::BeadAccepted),
+            n(b"help_response", T::HelpResponse),
+            n(b"help-response", T::HelpResponse),
+            n(b"help response", T::HelpResponse),
+            n(b"spawn_request", T::SpawnRequest),
+            n(b"spawn-request", T::SpawnRequest),
+            n(b"spawn request", T::SpawnRequest),
+        ];
+        const FOURTEEN: [Name<T>; 3] = [
+            n(b"offering_ready", T::OfferingReady),
+            n(b"offering-ready", T::OfferingReady),
+            n(b"offering ready", T::OfferingReady),
+        ];
+        let names: &[Name<T>] = match token.len() {
+            4 => &FOUR,
+            6 => &SIX,
+            8 => &EIGHT,
+            9 => &NINE,
+            10 => &TEN,
+            12 => &TWELVE,
+            13 => &THIRTEEN,
+            14 => &FOURTEEN,
+            _ => return None,
         };
-        MessageType::KNOWN.into_iter().find(|t| matches(t.as_str()))
+        find(names, token.as_bytes())
     }
 
     /// Whether `s` ends with a token [`MessageType::from_token`] knows,
@@ -259,6 +290,29 @@ impl<'a> Message<'a> {
             .filter(|d| d.severity >= Severity::Warning)
     }
 
+    /// A message with nothing in it, for the parser to fill in place.
+    pub(crate) fn empty() -> Self {
+        Message {
+            id: None,
+            kind: MessageType::Unknown,
+            raw_type: None,
+            is_reply: false,
+            subject: Cow::Borrowed(""),
+            from: None,
+            to: Vec::new(),
+            cc: Vec::new(),
+            thread_id: None,
+            timestamp: None,
+            ack_required: false,
+            importance: Cow::Borrowed(""),
+            body: Cow::Borrowed(""),
+            parsed: Parsed::default(),
+            diagnostics: Vec::new(),
+            project: None,
+            line: 0,
+        }
+    }
+
     /// Copies every borrowed string so the message outlives its input.
     pub fn into_owned(self) -> OwnedMessage {
         Message {
@@ -410,6 +464,45 @@ mod tests {
         }
         assert_eq!(MessageType::from_token("UNKNOWN"), None);
         assert_eq!(MessageType::from_token("DONES"), None);
+    }
+
+    /// [`MessageType::from_token`] as first written: each name compared
+    /// in turn.
+    fn from_token_by_compare(token: &str) -> Option<MessageType> {
+        MessageType::KNOWN.into_iter().find(|t| {
+            let name = t.as_str();
+            name.len() == token.len()
+                && name.bytes().zip(token.bytes()).all(|(n, t)| {
+                    n == match t {
+                        b'-' | b' ' => b'_',
+                        _ => t.to_ascii_uppercase(),
+                    }
+                })
+        })
+    }
+
+    proptest::proptest! {
+        /// The lookup by length and first letter finds what comparing every
+        /// name found: on each name in any case and spacing, on near misses
+        /// (one byte changed to any other) and on any text.
+        #[test]
+        fn tokens_read_as_comparing_every_name_read_them(
+            kind in 0usize..10,
+            at in 0usize..14,
+            byte in proptest::num::u8::ANY,
+            lower in proptest::bool::ANY,
+            other in "\\PC{0,15}",
+        ) {
+            let name = MessageType::KNOWN[kind].as_str();
+            let mut b = if lower { name.replace('_', "-").to_lowercase() } else { name.to_string() }
+                .into_bytes();
+            let i = at % b.len();
+            b[i] = byte;
+            if let Ok(near) = std::str::from_utf8(&b) {
+                proptest::prop_assert_eq!(MessageType::from_token(near), from_token_by_compare(near));
+            }
+            proptest::prop_assert_eq!(MessageType::from_token(&other), from_token_by_compare(&other));
+        }
     }
 
     use proptest::strategy::Strategy as _;
