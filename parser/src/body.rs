@@ -144,35 +144,51 @@ pub(crate) enum SectionKind {
 
 impl SectionKind {
     pub(crate) fn from_title(title: &str) -> SectionKind {
+        use crate::words::find;
+        use SectionKind as K;
+        // Compared as words by length (see `words`): comparing each title
+        // in turn cost up to sixteen compares a heading.
+        const SEVEN: [Name<K>; 4] = [
+            name(b"problem", K::Problem),
+            name(b"changes", K::Changes),
+            name(b"summary", K::Summary),
+            name(b"failure", K::Failure),
+        ];
+        const EIGHT: [Name<K>; 2] = [
+            name(b"question", K::Question),
+            name(b"progress", K::Progress),
+        ];
+        const TEN: [Name<K>; 2] = [
+            name(b"validation", K::SelfValidation),
+            name(b"next steps", K::NextSteps),
+        ];
+        const TWELVE: [Name<K>; 1] = [name(b"what i tried", K::WhatTried)];
+        const THIRTEEN: [Name<K>; 1] = [name(b"files touched", K::FilesTouched)];
+        const FOURTEEN: [Name<K>; 2] = [
+            name(b"what was tried", K::WhatTried),
+            name(b"recommendation", K::Recommendation),
+        ];
+        const FIFTEEN: [Name<K>; 3] = [
+            name(b"what i've tried", K::WhatTried),
+            name(b"self-validation", K::SelfValidation),
+            name(b"self validation", K::SelfValidation),
+        ];
+        const SIXTEEN: [Name<K>; 1] = [name(b"partial progress", K::PartialProgress)];
+        const TWENTY_FOUR: [Name<K>; 1] = [name(b"next steps for successor", K::NextSteps)];
         let t = title.trim_end_matches(':').trim();
-        let is = |s: &str| t.eq_ignore_ascii_case(s);
-        if is("problem") {
-            SectionKind::Problem
-        } else if is("what i tried") || is("what i've tried") || is("what was tried") {
-            SectionKind::WhatTried
-        } else if is("files touched") {
-            SectionKind::FilesTouched
-        } else if is("question") {
-            SectionKind::Question
-        } else if is("changes") {
-            SectionKind::Changes
-        } else if is("self-validation") || is("self validation") || is("validation") {
-            SectionKind::SelfValidation
-        } else if is("summary") {
-            SectionKind::Summary
-        } else if is("failure") {
-            SectionKind::Failure
-        } else if is("partial progress") {
-            SectionKind::PartialProgress
-        } else if is("recommendation") {
-            SectionKind::Recommendation
-        } else if is("progress") {
-            SectionKind::Progress
-        } else if is("next steps for successor") || is("next steps") {
-            SectionKind::NextSteps
-        } else {
-            SectionKind::Other
-        }
+        let names: &[Name<K>] = match t.len() {
+            7 => &SEVEN,
+            8 => &EIGHT,
+            10 => &TEN,
+            12 => &TWELVE,
+            13 => &THIRTEEN,
+            14 => &FOURTEEN,
+            15 => &FIFTEEN,
+            16 => &SIXTEEN,
+            24 => &TWENTY_FOUR,
+            _ => return K::Other,
+        };
+        find(names, t.as_bytes()).unwrap_or(K::Other)
     }
 
     /// The heading the protocol writes for this kind.
@@ -256,6 +272,7 @@ pub(crate) struct Hit<'a> {
     pub section: usize,
     /// Index into `Body::lines`.
     pub line: usize,
+    /// The value, trimmed ([`trim`]): its readers rely on it.
     pub value: &'a str,
 }
 
@@ -283,14 +300,20 @@ impl<'l, 'a> Body<'l, 'a> {
         lines: &'l [Line<'a>],
         diags: &mut Diags<'_>,
     ) -> Body<'l, 'a> {
-        let mut preamble = Section {
-            kind: SectionKind::Preamble,
-            start: 0,
-            end: lines.len(),
-            seen: 0,
+        // Built where it is returned: moved out at the end instead, the
+        // index (its hits on the stack) was copied whole.
+        let mut body = Body {
+            doc,
+            lines,
+            preamble: Section {
+                kind: SectionKind::Preamble,
+                start: 0,
+                end: lines.len(),
+                seen: 0,
+            },
+            headed: Vec::new(),
+            hits: SmallVec::new(),
         };
-        let mut headed: Vec<Section> = Vec::new();
-        let mut hits = SmallVec::new();
         let mut in_fence: Option<usize> = None;
         let mut duplicates = 0usize;
         let mut i = 0;
@@ -344,7 +367,7 @@ impl<'l, 'a> Body<'l, 'a> {
                     decorated.or((level <= 2).then_some(plain))
                 };
                 if let Some(kind) = kind {
-                    open_section(&mut headed, &mut preamble, kind, i, lines.len());
+                    open_section(&mut body.headed, &mut body.preamble, kind, i, lines.len());
                 }
                 continue;
             }
@@ -357,7 +380,13 @@ impl<'l, 'a> Body<'l, 'a> {
                         if f.value.is_empty() {
                             if let Some(kind) = SectionKind::from_decorated_title(f.label) {
                                 alone_as_heading(diags, line, kind);
-                                open_section(&mut headed, &mut preamble, kind, i, lines.len());
+                                open_section(
+                                    &mut body.headed,
+                                    &mut body.preamble,
+                                    kind,
+                                    i,
+                                    lines.len(),
+                                );
                             }
                         }
                         continue;
@@ -365,7 +394,7 @@ impl<'l, 'a> Body<'l, 'a> {
                 },
                 None => match decorated_line(line.text) {
                     Decorated::Field(f, label) => {
-                        let cur = headed.last_mut().unwrap_or(&mut preamble);
+                        let cur = body.headed.last_mut().unwrap_or(&mut body.preamble);
                         if cur.seen & label.bit() == 0 {
                             diags.normalised(
                                 line,
@@ -383,14 +412,14 @@ impl<'l, 'a> Body<'l, 'a> {
                     }
                     Decorated::Heading(kind) => {
                         alone_as_heading(diags, line, kind);
-                        open_section(&mut headed, &mut preamble, kind, i, lines.len());
+                        open_section(&mut body.headed, &mut body.preamble, kind, i, lines.len());
                         continue;
                     }
                     Decorated::Neither => continue,
                 },
             };
-            let section = headed.len();
-            let cur = headed.last_mut().unwrap_or(&mut preamble);
+            let section = body.headed.len();
+            let cur = body.headed.last_mut().unwrap_or(&mut body.preamble);
             if cur.seen & label.bit() != 0 {
                 duplicates += 1;
                 if duplicates <= MAX_DUPLICATE_REPORTS {
@@ -404,7 +433,7 @@ impl<'l, 'a> Body<'l, 'a> {
                 continue;
             }
             cur.seen |= label.bit();
-            hits.push(Hit {
+            body.hits.push(Hit {
                 label,
                 section,
                 line: i,
@@ -431,13 +460,7 @@ impl<'l, 'a> Body<'l, 'a> {
                 "this code block is never closed",
             );
         }
-        Body {
-            doc,
-            lines,
-            preamble,
-            headed,
-            hits,
-        }
+        body
     }
 
     /// The number of the first section of `kind`.
@@ -725,6 +748,74 @@ pub(crate) fn whole_text<'a>(doc: &'a str, lines: &[Line<'a>]) -> Cow<'a, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`SectionKind::from_title`] as first written: each title compared
+    /// in turn.
+    fn from_title_by_compare(title: &str) -> SectionKind {
+        let t = title.trim_end_matches(':').trim();
+        let is = |s: &str| t.eq_ignore_ascii_case(s);
+        if is("problem") {
+            SectionKind::Problem
+        } else if is("what i tried") || is("what i've tried") || is("what was tried") {
+            SectionKind::WhatTried
+        } else if is("files touched") {
+            SectionKind::FilesTouched
+        } else if is("question") {
+            SectionKind::Question
+        } else if is("changes") {
+            SectionKind::Changes
+        } else if is("self-validation") || is("self validation") || is("validation") {
+            SectionKind::SelfValidation
+        } else if is("summary") {
+            SectionKind::Summary
+        } else if is("failure") {
+            SectionKind::Failure
+        } else if is("partial progress") {
+            SectionKind::PartialProgress
+        } else if is("recommendation") {
+            SectionKind::Recommendation
+        } else if is("progress") {
+            SectionKind::Progress
+        } else if is("next steps for successor") || is("next steps") {
+            SectionKind::NextSteps
+        } else {
+            SectionKind::Other
+        }
+    }
+
+    proptest::proptest! {
+        /// The compare by length reads every title as comparing each in
+        /// turn did: each title in any case, with colons and blanks
+        /// around it, near misses (one byte changed) and any text.
+        #[test]
+        fn titles_read_as_comparing_each_did(
+            title in 0usize..17,
+            at in 0usize..24,
+            byte in proptest::num::u8::ANY,
+            upper in proptest::bool::ANY,
+            around in "[ :\t]{0,2}",
+            other in "\\PC{0,26}",
+        ) {
+            let titles = [
+                "problem", "what i tried", "what i've tried", "what was tried", "files touched",
+                "question", "changes", "self-validation", "self validation", "validation",
+                "summary", "failure", "partial progress", "recommendation", "progress",
+                "next steps for successor", "next steps",
+            ];
+            let mut b = titles[title].as_bytes().to_vec();
+            if upper {
+                b.make_ascii_uppercase();
+            }
+            let whole = format!("{}{around}", std::str::from_utf8(&b).unwrap_or(""));
+            proptest::prop_assert_eq!(SectionKind::from_title(&whole), from_title_by_compare(&whole));
+            let i = at % b.len();
+            b[i] = byte;
+            if let Ok(near) = std::str::from_utf8(&b) {
+                proptest::prop_assert_eq!(SectionKind::from_title(near), from_title_by_compare(near));
+            }
+            proptest::prop_assert_eq!(SectionKind::from_title(&other), from_title_by_compare(&other));
+        }
+    }
 
     /// Every label name, in any case, and nothing else.
     #[test]

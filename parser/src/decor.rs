@@ -29,14 +29,49 @@ pub(crate) fn is_decoration(c: char) -> bool {
         || (!c.is_ascii() && !c.is_alphanumeric() && !c.is_whitespace())
 }
 
-/// `s` without decorations and whitespace at its start.
-pub(crate) fn strip_start(s: &str) -> &str {
-    s.trim_start_matches(|c: char| is_decoration(c) || c.is_whitespace())
+/// An ASCII byte that [`strip_start`] and [`strip_end`] remove: a mark
+/// [`is_decoration`] names, or whitespace as `char::is_whitespace` sees it.
+#[inline]
+fn is_ascii_strip(b: u8) -> bool {
+    matches!(
+        b,
+        b'*' | b'_' | b'`' | b'#' | b'>' | b'~' | b'|' | b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'
+    )
 }
 
-/// `s` without decorations and whitespace at its end.
+/// `s` without decorations and whitespace at its start. The ASCII marks
+/// are passed over on bytes; a `char` is decoded only from the first
+/// non-ASCII byte on (an emoji), where the pattern search it was written
+/// with decoded and looked up every `char` (a tenth of a decorated
+/// message's parse went to these two trims).
+pub(crate) fn strip_start(s: &str) -> &str {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() && is_ascii_strip(b[i]) {
+        i += 1;
+    }
+    // Every byte before `i` is ASCII: `i` is on a character boundary.
+    let rest = s.get(i..).unwrap_or(s);
+    if b.get(i).is_some_and(|c| !c.is_ascii()) {
+        return rest.trim_start_matches(|c: char| is_decoration(c) || c.is_whitespace());
+    }
+    rest
+}
+
+/// `s` without decorations and whitespace at its end ([`strip_start`]'s
+/// way, from the end).
 pub(crate) fn strip_end(s: &str) -> &str {
-    s.trim_end_matches(|c: char| is_decoration(c) || c.is_whitespace())
+    let b = s.as_bytes();
+    let mut end = b.len();
+    while end > 0 && is_ascii_strip(b[end - 1]) {
+        end -= 1;
+    }
+    // Every byte from `end` on is ASCII: `end` is on a character boundary.
+    let rest = s.get(..end).unwrap_or(s);
+    if end > 0 && !b[end - 1].is_ascii() {
+        return rest.trim_end_matches(|c: char| is_decoration(c) || c.is_whitespace());
+    }
+    rest
 }
 
 /// `s` without decorations at either end.
@@ -151,9 +186,7 @@ pub(crate) fn decorated_field(line: &str) -> Option<FieldLine<'_>> {
     let open = s.len() - s.trim_start_matches(['*', '_']).len();
     let mark = &s[..open];
     s = &s[open..];
-    let label_len = s
-        .find(|c: char| !(c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '/')))
-        .unwrap_or(s.len());
+    let label_len = label_run(s);
     // `_` may end an emphasised label (`_Status_:`): it is not part of it.
     let label_len = if mark.contains('_') {
         s[..label_len].trim_end_matches('_').len()
@@ -178,6 +211,25 @@ pub(crate) fn decorated_field(line: &str) -> Option<FieldLine<'_>> {
     }
     let value = trim_end_blanks(rest.trim_start_matches([' ', '\t']));
     Some(FieldLine { label, value })
+}
+
+/// The length of the run of label characters (letters and digits of any
+/// script, space, `-`, `_`, `/`) that `s` opens with: ASCII bytes tested
+/// as bytes, `char`s decoded only from a non-ASCII byte on (a label in
+/// another script), where a `char` search decoded every one.
+#[inline]
+fn label_run(s: &str) -> usize {
+    let is_label = |c: char| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '/');
+    let ascii = s
+        .bytes()
+        .take_while(|&c| c.is_ascii() && is_label(char::from(c)))
+        .count();
+    match (s.as_bytes().get(ascii), s.get(ascii..)) {
+        (Some(c), Some(rest)) if !c.is_ascii() => {
+            ascii + rest.find(|c: char| !is_label(c)).unwrap_or(rest.len())
+        }
+        _ => ascii,
+    }
 }
 
 /// A line that is only an emphasised title, `**Problem**` or
@@ -361,15 +413,22 @@ fn json_fields(lines: &[Line<'_>]) -> Option<(usize, String)> {
     {
         return None;
     }
-    let text: String = inner.iter().flat_map(|l| [l.text, "\n"]).collect();
+    // Sized once: grown piece by piece, these strings were reallocated
+    // several times per fenced JSON body.
+    let mut text = String::with_capacity(inner.iter().map(|l| l.text.len() + 1).sum());
+    for l in inner {
+        text.push_str(l.text);
+        text.push('\n');
+    }
     let serde_json::Value::Object(fields) = serde_json::from_str(&text).ok()? else {
         return None;
     };
     // Labels first, sections after them: a section runs to the next
     // heading, so a label written after one would be read inside it (and
     // serde_json's map is in key order, not the order written).
-    let mut out = String::new();
+    let mut out = String::with_capacity(text.len());
     let mut sections = String::new();
+    let push = |to: &mut String, parts: &[&str]| parts.iter().for_each(|p| to.push_str(p));
     for (key, value) in &fields {
         // The names amail's own JSON gives fields whose labels differ.
         let alias = JSON_ALIASES
@@ -385,22 +444,20 @@ fn json_fields(lines: &[Line<'_>]) -> Option<(usize, String)> {
         // `tests_pass: true` (amail's own JSON) is `Tests: PASS`.
         if let (Some(check), serde_json::Value::Bool(b)) = (name.strip_suffix(" pass"), value) {
             if Label::lookup(check).is_some() {
-                out.push_str(&concat(&[
-                    check,
-                    ": ",
-                    if *b { "PASS" } else { "FAIL" },
-                    "\n",
-                ]));
+                push(
+                    &mut out,
+                    &[check, ": ", if *b { "PASS" } else { "FAIL" }, "\n"],
+                );
             }
             continue;
         }
         if Label::lookup(name).is_some() {
             // One line: a line break would end the field.
             let v = json_text(value, ", ").replace(['\r', '\n'], " ");
-            out.push_str(&concat(&[name, ": ", &v, "\n"]));
+            push(&mut out, &[name, ": ", &v, "\n"]);
         } else if SectionKind::from_title(name) != SectionKind::Other {
             let v = json_text(value, "\n");
-            sections.push_str(&concat(&["\n## ", name, "\n", &v, "\n"]));
+            push(&mut sections, &["\n## ", name, "\n", &v, "\n"]);
         }
     }
     out.push_str(&sections);
@@ -529,6 +586,20 @@ pub(crate) fn bare_file_line(line: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The byte-wise strips remove what the `char` patterns removed.
+        #[test]
+        fn strips_are_the_char_patterns(
+            s in "([*_`#>~| \t\n\u{b}\u{c}\r\u{a0}\u{3000}✅🧩\u{fe0f}]|[a-zé:.,]){0,12}"
+        ) {
+            let pattern = |c: char| is_decoration(c) || c.is_whitespace();
+            proptest::prop_assert_eq!(strip_start(&s), s.trim_start_matches(pattern));
+            proptest::prop_assert_eq!(strip_end(&s), s.trim_end_matches(pattern));
+            let is_label = |c: char| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '/');
+            proptest::prop_assert_eq!(label_run(&s), s.find(|c: char| !is_label(c)).unwrap_or(s.len()));
+        }
+    }
 
     fn f(line: &str) -> Option<(&str, &str)> {
         decorated_field(line).map(|f| (f.label, f.value))

@@ -214,7 +214,11 @@ impl<'a> Extractor<'_, 'a> {
     /// the whole of it (`**DONE**`) is read through.
     fn value(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_>) -> Option<Cow<'a, str>> {
         let h = hit?;
-        let v = trim(trim_ticks(trim(h.value)));
+        // The index trimmed the value; trimmed again only if ticks came off.
+        let v = match trim_ticks(h.value) {
+            t if t.len() == h.value.len() => t,
+            t => trim(t),
+        };
         if let Some(inner) = crate::decor::unemphasise(v) {
             self.normalised(&h, concat(&["value `", v, "` reads as `", inner, "`"]), d);
             return Some(Cow::Borrowed(inner));
@@ -229,7 +233,8 @@ impl<'a> Extractor<'_, 'a> {
     /// written, whatever it holds (the renderer cannot escape one).
     fn id(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_>) -> Option<Cow<'a, str>> {
         let h = hit?;
-        let v = trim(h.value);
+        // Trimmed by the index.
+        let v = h.value;
         let noted = crate::decor::id_before_note(v)
             .filter(|id| v.starts_with('`') || self.outer == Some(*id));
         if let Some(id) = noted {

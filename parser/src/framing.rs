@@ -84,14 +84,20 @@ pub(crate) enum Envelopes<'a> {
 /// document's front matter object goes to `keep` once its envelope is read
 /// from it (see [`crate::parse_with_front_matter`]); a generic, so that
 /// [`crate::parse`], which drops it, carries no trace of it.
+///
+/// The envelopes are written into `out`, which holds one empty envelope on
+/// entry: spec text (nearly every document) fills it in place, since an
+/// envelope is a few hundred bytes and each move of one was a copy in the
+/// profile of small messages.
 pub(crate) fn split_document<'a>(
     doc: &'a str,
     lines: &[Line<'a>],
     keep: impl FnOnce(Map<String, Value>),
-) -> Envelopes<'a> {
+    out: &mut Envelopes<'a>,
+) {
     let first = lines.iter().find(|l| !l.is_blank());
     let Some(first) = first else {
-        return Envelopes::One(Envelope {
+        *out = Envelopes::One(Envelope {
             body: Some(BodySource::Lines {
                 head: None,
                 rest: 0..0,
@@ -99,20 +105,26 @@ pub(crate) fn split_document<'a>(
             line: 1,
             ..Envelope::default()
         });
+        return;
     };
     let head = trim(first.text);
     if head == "---json" {
-        return Envelopes::One(archive(doc, lines, first, keep));
+        *out = Envelopes::One(archive(doc, lines, first, keep));
+        return;
     }
     let is_json = head.starts_with('{')
         || opens_json_array(head)
         || (head.starts_with('[') && serde_json::from_str::<Value>(doc).is_ok());
     if is_json {
         if let Some(envs) = json_document(doc, lines) {
-            return Envelopes::Many(envs);
+            *out = Envelopes::Many(envs);
+            return;
         }
     }
-    Envelopes::One(spec_text(lines))
+    match out {
+        Envelopes::One(env) => spec_text_into(lines, env),
+        Envelopes::Many(_) => *out = Envelopes::One(spec_text(lines)),
+    }
 }
 
 /// `[` opens a JSON array when what follows can start a message array
@@ -466,10 +478,14 @@ fn header(name: &str) -> Option<Header> {
 /// `Subject: ...` headers, then `Body:` (or a blank line), then the body.
 /// With no header on the first line, the whole text is a bare body.
 fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
-    let mut env = Envelope {
-        line: lines.first().map_or(1, |l| l.no),
-        ..Envelope::default()
-    };
+    let mut env = Envelope::default();
+    spec_text_into(lines, &mut env);
+    env
+}
+
+/// [`spec_text`] into `env`, an empty envelope.
+fn spec_text_into<'a>(lines: &[Line<'a>], env: &mut Envelope<'a>) {
+    env.line = lines.first().map_or(1, |l| l.no);
     let mut i = lines
         .iter()
         .position(|l| !l.is_blank())
@@ -488,7 +504,7 @@ fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
                 match next.map(|n| (n, header_line(&lines[n]))) {
                     Some((n, Some((Header::Body, value, decorated)))) => {
                         if decorated {
-                            note_decorated(&mut env, &lines[n], value, "Body");
+                            note_decorated(env, &lines[n], value, "Body");
                         }
                         body_start = Some(n + 1);
                         body_label = Some((&lines[n], value));
@@ -519,7 +535,7 @@ fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
         };
         saw_header = true;
         if decorated {
-            note_decorated(&mut env, line, value, h.name());
+            note_decorated(env, line, value, h.name());
         }
         let at = || At::new(Cow::Borrowed(value), line.no, line.column_of(value));
         match h {
@@ -569,7 +585,6 @@ fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
         head,
         rest: start.min(lines.len())..lines.len(),
     });
-    env
 }
 
 /// Whether `line` is a spec header: `Some(true)` for `Subject:`,

@@ -402,14 +402,26 @@ fn plain_field_line(line: &str) -> Option<Option<FieldLine<'_>>> {
         Some(c) if !c.is_ascii() => return None,
         _ => return Some(None),
     }
-    // `:` is ASCII and the label's bytes are ASCII: every cut is on a
-    // character boundary.
-    let label = trim_end_blanks(line.get(..i)?);
-    let blanks = b[i + 1..].iter().take_while(|&&c| is_blank_byte(c)).count();
-    let value = line.get(i + 1 + blanks..)?;
+    // The label without the spaces before the colon (its only blank),
+    // the value without blanks at either end: found by index, where
+    // slicing and trimming each piece in turn checked every cut twice.
+    // `:` and blanks are ASCII, and so are the label's bytes: every cut
+    // is on a character boundary (`get` checks anyway).
+    let mut label_end = i;
+    while label_end > 1 && b[label_end - 1] == b' ' {
+        label_end -= 1;
+    }
+    let mut from = i + 1;
+    while from < b.len() && is_blank_byte(b[from]) {
+        from += 1;
+    }
+    let mut to = b.len();
+    while to > from && is_blank_byte(b[to - 1]) {
+        to -= 1;
+    }
     Some(Some(FieldLine {
-        label,
-        value: trim_end_blanks(value),
+        label: line.get(..label_end)?,
+        value: line.get(from..to)?,
     }))
 }
 

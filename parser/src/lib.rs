@@ -146,7 +146,8 @@ fn parse_document<'a>(
     // Messages are built straight into the list: a message is large (most
     // of a kilobyte), and moving it through return values showed in the
     // profile of small messages.
-    let mut envelopes = framing::split_document(doc, frame, keep);
+    let mut envelopes = Envelopes::One(Envelope::default());
+    framing::split_document(doc, frame, keep, &mut envelopes);
     if !notes.is_empty() {
         // Noted in place: an envelope is large, and moving it showed in
         // the profile of small messages.
