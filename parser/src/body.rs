@@ -225,7 +225,7 @@ impl SectionKind {
 /// Ends the current section (or the preamble) at line `i` and opens a
 /// `kind` section from the next line to the end.
 fn open_section(
-    headed: &mut Vec<Section>,
+    headed: &mut Headed,
     preamble: &mut Section,
     kind: SectionKind,
     i: usize,
@@ -256,6 +256,11 @@ fn alone_as_heading(diags: &mut Diags<'_>, line: &Line<'_>, kind: SectionKind) {
     );
 }
 
+/// The headed sections of a body: on the stack for a message's few (an
+/// OFFERING_READY has three or four), where each message with a heading
+/// allocated the list.
+type Headed = SmallVec<[Section; 4]>;
+
 #[derive(Debug)]
 pub(crate) struct Section {
     pub kind: SectionKind,
@@ -284,7 +289,7 @@ pub(crate) struct Body<'l, 'a> {
     /// headed sections so that a body without headings allocates no list.
     preamble: Section,
     /// Sections 1.. (`## Heading` onwards), at `headed[n - 1]`.
-    headed: Vec<Section>,
+    headed: Headed,
     /// On the stack for a typical message's fields: allocating and
     /// freeing the list was a tenth of a small message's index.
     pub hits: SmallVec<[Hit<'a>; 8]>,
@@ -311,7 +316,7 @@ impl<'l, 'a> Body<'l, 'a> {
                 end: lines.len(),
                 seen: 0,
             },
-            headed: Vec::new(),
+            headed: SmallVec::new(),
             hits: SmallVec::new(),
         };
         let mut in_fence: Option<usize> = None;

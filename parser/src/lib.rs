@@ -525,8 +525,11 @@ fn build<'a>(
 }
 
 /// A new empty message at the end of `out`, to be filled in place.
+/// (`resize_with` makes it after the room is found, so it is written
+/// straight into the list; `push` took it made, on the stack, and copied
+/// it in.)
 fn slot<'m, 'a>(out: &'m mut Vec<Message<'a>>) -> &'m mut Message<'a> {
-    out.push(Message::empty());
+    out.resize_with(out.len() + 1, Message::empty);
     let last = out.len() - 1;
     &mut out[last]
 }

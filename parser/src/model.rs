@@ -291,6 +291,7 @@ impl<'a> Message<'a> {
     }
 
     /// A message with nothing in it, for the parser to fill in place.
+    #[inline]
     pub(crate) fn empty() -> Self {
         Message {
             id: None,
