@@ -579,7 +579,6 @@ fn spec_text_into<'a>(lines: &[Line<'a>], env: &mut Envelope<'a>) {
             plain_end: label.plain_end
                 && value.as_ptr() as usize + value.len()
                     == label.text.as_ptr() as usize + label.text.len(),
-            blank: crate::lines::is_blank_text(value),
         });
     env.body = Some(BodySource::Lines {
         head,

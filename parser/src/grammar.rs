@@ -322,13 +322,22 @@ pub(crate) fn colonless_prose(b: &[u8]) -> bool {
         && !has_colon(&b[..MAX_LABEL + 1])
 }
 
-/// [`field_line`] past its colon test: out of line, so that the test
-/// (inlined where lines are read) is all a colon-less prose line costs.
-#[inline(never)]
+/// [`field_line`] past its colon test: the usual line (a letter first,
+/// an ASCII label) inline where lines are read, every other shape out of
+/// line ([`field_line_marked`]); the call per field line cost more than
+/// the plain read.
+#[inline]
 fn field_line_rest(line: &str) -> Option<FieldLine<'_>> {
-    if let Some(found) = plain_field_line(line) {
-        return found;
+    match plain_field_line(line) {
+        Some(found) => found,
+        None => field_line_marked(line),
     }
+}
+
+/// [`field_line`] of a line that opens with a mark (indent, bullet, `**`)
+/// or holds a non-ASCII label.
+#[inline(never)]
+fn field_line_marked(line: &str) -> Option<FieldLine<'_>> {
     if !may_open_label(line.as_bytes()) {
         return None;
     }
