@@ -67,8 +67,10 @@ fn main() {
         std::process::exit(2);
     };
     println!(
-        "bytes inline: InboxMessage {}, parser Message {}, Thread {}",
+        "bytes inline: InboxMessage {} (CompactMessage {}), Recipient {}, parser Message {}, Thread {}",
         size_of::<amail_core::inbox::InboxMessage>(),
+        size_of::<amail_core::inbox::CompactMessage>(),
+        size_of::<amail_core::inbox::Recipient>(),
         size_of::<amail_parser::OwnedMessage>(),
         size_of::<amail_core::inbox::Thread>()
     );

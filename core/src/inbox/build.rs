@@ -50,14 +50,14 @@ pub(crate) fn build(
     let mut seeds: HashMap<(Option<&str>, &str), &str> = HashMap::new();
     for m in &loaded {
         if explicit_thread(m).is_none() {
-            seeds.insert((m.project.as_deref(), m.key.as_str()), thread_key_str(m));
+            seeds.insert((m.project, m.key.as_str()), thread_key_str(m));
         }
     }
     let mut thread_index: HashMap<(Option<&str>, &str), usize> = HashMap::new();
     let mut firsts: Vec<(usize, &str)> = Vec::new();
     let mut thread_of = Vec::with_capacity(loaded.len());
     for (i, m) in loaded.iter().enumerate() {
-        let project = m.project.as_deref();
+        let project = m.project;
         let tid = match explicit_thread(m) {
             Some(t) => seeds.get(&(project, t)).copied().unwrap_or(t),
             None => thread_key_str(m),
@@ -72,7 +72,7 @@ pub(crate) fn build(
         .iter()
         .map(|&(i, tid)| Thread {
             id: tid.to_string(),
-            project: loaded[i].project.clone(),
+            project: loaded[i].project,
             bead: None,
             subject: loaded[i].message.subject.to_string(),
             messages: Vec::new(),
@@ -87,7 +87,7 @@ pub(crate) fn build(
         let thread = &mut threads[t];
         thread.messages.push(i);
         if thread.bead.is_none() {
-            thread.bead = m.message.bead().map(str::to_owned);
+            thread.bead = m.message.bead();
         }
         if m.message.timestamp > thread.last_at {
             thread.last_at = m.message.timestamp;
@@ -189,11 +189,7 @@ fn numeric(key: &str) -> Option<u64> {
 }
 
 pub(crate) fn explicit_thread(l: &InboxMessage) -> Option<&str> {
-    l.message
-        .thread_id
-        .as_deref()
-        .map(trimmed)
-        .filter(|t| !t.is_empty())
+    l.message.thread_id.map(trimmed).filter(|t| !t.is_empty())
 }
 
 /// `s.trim()`, without walking the characters when `s` starts and ends
@@ -245,11 +241,11 @@ fn roster(messages: &[InboxMessage], threads: &[Thread]) -> (Vec<Agent>, HashMap
     // Borrowed while collecting: most names repeat on every message.
     let mut names: BTreeSet<&str> = BTreeSet::new();
     for m in messages {
-        if let Some(f) = m.message.from.as_deref().filter(|f| !f.is_empty()) {
+        if let Some(f) = m.message.from.filter(|f| !f.is_empty()) {
             names.insert(f);
         }
         for r in &m.recipients {
-            names.insert(&r.agent);
+            names.insert(r.agent);
         }
     }
     let evidence = turn::evidence_of(messages, 0..messages.len(), |_| true);

@@ -35,5 +35,5 @@ pub mod turn;
 
 pub use build::assemble;
 pub(crate) use build::{apply_acks, build};
-pub use compact::CompactMessage;
+pub use compact::{intern, CompactMessage, Name, Names};
 pub use model::*;

@@ -47,11 +47,11 @@ pub(crate) fn evidence(m: &InboxMessage) -> Option<(&str, &str, Option<TurnState
     if bead.is_empty() {
         return None;
     }
-    let from = msg.from.as_deref();
+    let from = msg.from;
     let to = msg.to.first().map(|t| t.as_ref());
     let status = msg.status().unwrap_or("");
     if msg.kind == MessageType::Unknown {
-        let (who, state) = match msg.raw_type.as_deref()? {
+        let (who, state) = match msg.raw_type? {
             "HANDOFF" => match status {
                 "offered" | "re-offered" => (to, Some(TurnState::Dispatched)),
                 "accepted" => (to, Some(TurnState::Running)),
@@ -186,7 +186,7 @@ impl Open {
     /// Message `i`, newer than every message seen so far, as the evidence
     /// of every agent it names, in `all` (agent -> evidence).
     pub(crate) fn see(all: &mut HashMap<String, Open>, i: usize, m: &InboxMessage) {
-        if let Some(from) = m.message.from.as_deref() {
+        if let Some(from) = m.message.from {
             entry(all, from).latest.see(i, m);
         }
         if let Some((agent, bead, state)) = evidence(m) {
@@ -280,7 +280,7 @@ pub(crate) fn evidence_of(
         let m = &messages[i];
         // Evidence names the sender or the first `to`: skip the others
         // before reading the message further.
-        let from = m.message.from.as_deref().filter(|f| wanted(f));
+        let from = m.message.from.filter(|f| wanted(f));
         let to = m.message.to.first().map(|t| t.as_ref());
         if let Some(from) = from {
             all.entry(from).or_default().latest.see(i, m);
