@@ -21,7 +21,6 @@
 //! inbox is built, not after (the full message keeps the parse's values).
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 use std::fmt;
 use std::ops::Deref;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -325,9 +324,11 @@ impl fmt::Debug for Names {
 /// workers do not contend for the lock. Not for text unique to a message
 /// (ids, keys, subjects): that would be kept for the life of the process.
 pub fn intern(s: &str) -> Name {
-    static ALL: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    static ALL: OnceLock<Mutex<hashbrown::HashSet<&'static str>>> = OnceLock::new();
     thread_local! {
-        static NEAR: std::cell::RefCell<HashSet<&'static str>> = Default::default();
+        // hashbrown's foldhash: SipHash was most of this lookup, made
+        // several times for every message parsed.
+        static NEAR: std::cell::RefCell<hashbrown::HashSet<&'static str>> = Default::default();
     }
     if s.is_empty() {
         return "";

@@ -112,7 +112,7 @@ impl Index {
             self.paths.insert_unique(h.hash_one(bytes(path)), at, |&j| {
                 h.hash_one(messages[j as usize].path.as_deref().map_or(&[][..], bytes))
             });
-            if let Some(folder) = path.parent() {
+            if let Some(folder) = parent(path) {
                 match self.folders.get_mut(folder.as_os_str()) {
                     Some(n) => *n += 1,
                     None => {
@@ -127,7 +127,7 @@ impl Index {
 
     /// `m` is about to leave the inbox: its folder counts one less.
     pub(crate) fn forget(&mut self, m: &InboxMessage) {
-        let Some(folder) = m.path.as_deref().and_then(Path::parent) else {
+        let Some(folder) = m.path.as_deref().and_then(parent) else {
             return;
         };
         if let Some(n) = self.folders.get_mut(folder.as_os_str()) {
@@ -185,6 +185,27 @@ impl Index {
     }
 }
 
+/// `p.parent()`, without parsing the path's components when its spelling
+/// makes the answer plain (the walker's paths: `dir/name`, `dir` not
+/// ending in a separator or a dot): `Path::parent` was a tenth of the
+/// index's time at 100,000 messages.
+fn parent(p: &Path) -> Option<&Path> {
+    let b = bytes(p);
+    if cfg!(unix) {
+        if let Some(cut) = b.iter().rposition(|&c| c == b'/') {
+            let (dir, name) = (&b[..cut], &b[cut + 1..]);
+            let plain_name = !name.is_empty() && name != b"." && name != b"..";
+            if plain_name && dir.last().is_some_and(|&c| c != b'/' && c != b'.') {
+                return p
+                    .to_str()
+                    .map(|s| Path::new(&s[..cut]))
+                    .or_else(|| p.parent());
+            }
+        }
+    }
+    p.parent()
+}
+
 /// A path as the bytes it is spelled with.
 pub(crate) fn bytes(p: &Path) -> &[u8] {
     p.as_os_str().as_encoded_bytes()
@@ -202,5 +223,38 @@ pub(crate) fn key_was_renamed(m: &InboxMessage) -> bool {
     match m.key.rsplit_once('~') {
         Some((_, n)) => !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()),
         None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parent_is_path_parent() {
+        for p in [
+            "/work/mail/BlueLake/000001-x.md",
+            "mail/a.md",
+            "a.md",
+            "/a.md",
+            "./a.md",
+            "a/./b.md",
+            "a/.",
+            "a/..",
+            "a/../b.md",
+            "a//b.md",
+            "a/b/",
+            "a/.b.md",
+            "a./b.md",
+            "a/b./c.md",
+            "/",
+            "",
+            ".",
+            "..",
+            "a/é/ü.md",
+        ] {
+            let p = Path::new(p);
+            assert_eq!(parent(p), p.parent(), "{p:?}");
+        }
     }
 }

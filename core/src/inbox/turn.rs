@@ -23,6 +23,7 @@ use amail_parser::MessageType;
 
 use super::build::Latest;
 use super::model::{Inbox, InboxMessage, Thread, TurnState};
+use super::FastMap;
 
 /// An agent's derived turn.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -76,8 +77,12 @@ pub(crate) fn evidence(m: &InboxMessage) -> Option<(&str, &str, Option<TurnState
     let state = match msg.kind {
         MessageType::BeadAccepted => Some(TurnState::Running),
         MessageType::Progress => {
-            let s = status.to_ascii_lowercase();
-            if s.starts_with("waiting") || s.starts_with("awaiting") {
+            let starts = |p: &str| {
+                status
+                    .get(..p.len())
+                    .is_some_and(|s| s.eq_ignore_ascii_case(p))
+            };
+            if starts("waiting") || starts("awaiting") {
                 Some(TurnState::Suspended)
             } else {
                 Some(TurnState::Running)
@@ -109,7 +114,7 @@ pub(crate) struct Open<K = String> {
     /// bead -> (the state the message said, the message, whether it is a
     /// HELP_REQUEST). A HELP_REQUEST's suspension is decided when the turn
     /// is read: a later answer in its thread makes it running.
-    beads: HashMap<K, (TurnState, usize, bool)>,
+    beads: FastMap<K, (TurnState, usize, bool)>,
 }
 
 impl<K: std::borrow::Borrow<str> + std::hash::Hash + Eq> Open<K> {
@@ -271,11 +276,11 @@ pub(crate) fn evidence_of(
     messages: &[InboxMessage],
     at: impl Iterator<Item = usize>,
     wanted: impl Fn(&str) -> bool,
-) -> HashMap<&str, Open<&str>> {
+) -> FastMap<&str, Open<&str>> {
     // A map per agent, not a list: an agent that leaves beads open
     // collects thousands in a big inbox, and each message would scan them
     // all.
-    let mut all: HashMap<&str, Open<&str>> = HashMap::new();
+    let mut all: FastMap<&str, Open<&str>> = FastMap::new();
     for i in at {
         let m = &messages[i];
         // Evidence names the sender or the first `to`: skip the others
