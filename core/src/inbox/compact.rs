@@ -420,6 +420,24 @@ mod tests {
     }
 
     #[test]
+    fn a_names_list_reads_as_the_names_given() {
+        for names in [
+            &[][..],
+            &["BlueLake"][..],
+            &["BlueLake", "Chiron", "BlueLake"][..],
+        ] {
+            let list = Names::of(names);
+            assert_eq!(*list, *names);
+            let owned: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+            assert_eq!(list, Names::of(&owned), "the same names, interned");
+        }
+        assert_eq!(Names::default(), Names::of::<&str>(&[]));
+        assert_eq!(Names::of(&["A"]), ["A"]);
+        // One name is held inline: no allocation for the usual `to`.
+        assert!(matches!(Names::of(&["A"]).0, NamesRepr::One(_)));
+    }
+
+    #[test]
     fn names_are_shared() {
         let (a, b) = (intern("GreenCastle"), intern(&String::from("GreenCastle")));
         assert!(std::ptr::eq(a.as_ptr(), b.as_ptr()));
