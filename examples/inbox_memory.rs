@@ -67,8 +67,10 @@ fn main() {
         std::process::exit(2);
     };
     println!(
-        "bytes inline: InboxMessage {}, parser Message {}, Thread {}",
+        "bytes inline: InboxMessage {} (CompactMessage {}), Recipient {}, parser Message {}, Thread {}",
         size_of::<amail_core::inbox::InboxMessage>(),
+        size_of::<amail_core::inbox::CompactMessage>(),
+        size_of::<amail_core::inbox::Recipient>(),
         size_of::<amail_parser::OwnedMessage>(),
         size_of::<amail_core::inbox::Thread>()
     );
@@ -83,6 +85,17 @@ fn main() {
         held_whole(&inbox)
     );
     println!("after the load: {}", status());
+    // The derivation alone (threads, roster, turns, index), timed on the
+    // loaded messages: what a load costs beyond reading and parsing.
+    let mut inbox = inbox;
+    for _ in 0..3 {
+        let (source, problems) = (inbox.source.clone(), std::mem::take(&mut inbox.problems));
+        let messages = std::mem::take(&mut inbox.messages);
+        drop(inbox);
+        let t = std::time::Instant::now();
+        inbox = amail_core::inbox::assemble(source, messages, problems);
+        println!("build: {:.1} ms", t.elapsed().as_secs_f64() * 1000.0);
+    }
     let model = amail_tui::Model::new(inbox, Vec::new(), chrono::Utc::now(), Default::default());
     std::hint::black_box(amail_tui::testing::render_terminal(&model, 120, 40));
     println!(

@@ -14,7 +14,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use amail_core::inbox::{InboxMessage, Recipient, RecipientKind};
+use amail_core::inbox::{intern, InboxMessage, Recipient, RecipientKind};
 use amail_core::stores::mcp::timestamps;
 use amail_parser::ParseOptions;
 use chrono::{DateTime, TimeZone, Utc};
@@ -79,7 +79,7 @@ fn recipient(inbox: &AgentInbox, item: &Value, id: i64) -> Recipient {
         }
     }
     Recipient {
-        agent: inbox.agent.clone(),
+        agent: intern(&inbox.agent),
         kind,
         read_at,
         ack_at,
@@ -154,7 +154,7 @@ pub fn merge(inboxes: &[AgentInbox]) -> (Vec<InboxMessage>, Vec<(std::path::Path
                         key.clone(),
                         InboxMessage {
                             key,
-                            project: Some(inbox.project.clone()),
+                            project: Some(intern(&inbox.project)),
                             message: message.into(),
                             path: None,
                             recipients: vec![r],
@@ -187,12 +187,12 @@ pub fn refresh_acks(
         if !m.message.ack_required {
             continue;
         }
-        let (Some(project), Ok(id)) = (m.project.clone(), m.key.parse::<i64>()) else {
+        let (Some(project), Ok(id)) = (m.project.map(str::to_owned), m.key.parse::<i64>()) else {
             continue;
         };
         let created = m.message.timestamp;
         for r in &mut m.recipients {
-            let Some(set) = unacked.get(&(project.clone(), r.agent.clone())) else {
+            let Some(set) = unacked.get(&(project.clone(), r.agent.to_string())) else {
                 continue;
             };
             if set.contains(&id) {
@@ -238,7 +238,7 @@ mod tests {
         assert_eq!(ms.len(), 1);
         let m = &ms[0];
         assert_eq!(m.key, "1");
-        assert_eq!(m.message.from.as_deref(), Some("PurpleBear"));
+        assert_eq!(m.message.from, Some("PurpleBear"));
         assert!(m.message.ack_required);
         assert_eq!(m.recipients.len(), 2);
         assert!(m.is_pending_for("BlueLake"));

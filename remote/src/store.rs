@@ -316,7 +316,7 @@ impl ServerStore {
             key: key.to_string(),
             where_: self.url().to_string(),
         })?;
-        let project = m.project.clone().unwrap_or_default();
+        let project = m.project.unwrap_or_default().to_string();
         Ok((m.clone(), project))
     }
 
@@ -326,14 +326,14 @@ impl ServerStore {
             .iter()
             .find(|r| r.agent.eq_ignore_ascii_case(agent))
         {
-            Some(r) => Ok(r.agent.clone()),
+            Some(r) => Ok(r.agent.to_string()),
             None => Err(Error::NotRecipient {
                 key: m.key.clone(),
                 agent: agent.to_string(),
                 recipients: m
                     .recipients
                     .iter()
-                    .map(|r| r.agent.as_str())
+                    .map(|r| r.agent)
                     .collect::<Vec<_>>()
                     .join(", "),
             }),

@@ -97,8 +97,8 @@ pub fn run(args: ThreadsArgs, config: &amail::config::Config) -> CliResult {
             .iter()
             .map(|t| ThreadJson {
                 thread_id: &t.id,
-                project: t.project.as_deref(),
-                bead_id: t.bead.as_deref(),
+                project: t.project,
+                bead_id: t.bead,
                 subject: &t.subject,
                 message_ids: t
                     .messages
@@ -144,7 +144,6 @@ pub fn run(args: ThreadsArgs, config: &amail::config::Config) -> CliResult {
         };
         let project = t
             .project
-            .as_deref()
             .map(|p| format!("  [{}]", clean_line(p)))
             .unwrap_or_default();
         table.push(vec![

@@ -42,17 +42,17 @@ fn signature(inbox: &Inbox, i: usize) -> String {
         .collect();
     serde_json::json!({
         "kind": msg.kind.to_string(),
-        "raw_type": msg.raw_type.as_deref(),
+        "raw_type": msg.raw_type,
         "is_reply": msg.is_reply,
         "subject": msg.subject.as_ref(),
-        "from": msg.from.as_deref(),
+        "from": msg.from,
         "to": msg.to.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
         "cc": msg.cc.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
-        "thread_id": msg.thread_id.as_deref(),
+        "thread_id": msg.thread_id,
         // The mailbox keeps nanoseconds, the store microseconds.
         "at": msg.timestamp.map(|t| t.timestamp_micros()),
         "ack_required": msg.ack_required,
-        "importance": msg.importance.as_ref(),
+        "importance": msg.importance,
         "body": msg.body.trim(),
         "parsed": serde_json::to_value(&msg.parsed).unwrap(),
         "diagnostics": diagnostics,

@@ -174,20 +174,15 @@ fn each_kind_of_change_in_turn_matches_a_full_load() {
         })
         .expect("an unanswered help request in the corpus");
     let thread_id = inbox.threads[t].id.clone();
-    let asker = inbox.messages[req]
-        .message
-        .from
-        .as_deref()
-        .unwrap()
-        .to_string();
-    let helper = inbox.messages[req].recipients[0].agent.clone();
+    let asker = inbox.messages[req].message.from.unwrap().to_string();
+    let helper = inbox.messages[req].recipients[0].agent;
     let subject = format!("Re: {}", inbox.messages[req].message.subject);
     let reply = copy_with(
         &path_of(&inbox, req),
-        &root.join(&helper).join("zz-reply.md"),
+        &root.join(helper).join("zz-reply.md"),
         &[
             ("Id", "inc-reply-1"),
-            ("From", &helper),
+            ("From", helper),
             ("To", &asker),
             ("Subject", &subject),
         ],
@@ -403,9 +398,7 @@ fn acks_recorded_since_the_load_reach_old_and_new_messages() {
         .iter()
         .find_map(|m| {
             let r = m.recipients.iter().find(|r| r.ack_at.is_none())?;
-            m.message
-                .ack_required
-                .then(|| (m.key.clone(), r.agent.clone()))
+            m.message.ack_required.then(|| (m.key.clone(), r.agent))
         })
         .expect("a pending ack in the corpus");
     let pending_before = thread_of_key(&inbox, &old).pending;
@@ -417,7 +410,7 @@ fn acks_recorded_since_the_load_reach_old_and_new_messages() {
         ack_at: Some(at),
         read_at: at,
     };
-    journal::append(&root, entry(&old, &agent)).unwrap();
+    journal::append(&root, entry(&old, agent)).unwrap();
     journal::append(&root, entry("inc-acked-early", "BlueLake")).unwrap();
     let new = root.join("GreenCastle").join("zz-acked.md");
     std::fs::write(

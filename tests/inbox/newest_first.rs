@@ -63,7 +63,7 @@ fn a_load_in_steps_hands_out_the_newest_threads_first_then_the_whole_inbox() {
         .iter()
         .filter(|m| m.message.ack_required && !m.recipients.is_empty())
         .step_by(97)
-        .map(|m| (m.key.clone(), m.recipients[0].agent.clone()))
+        .map(|m| (m.key.clone(), m.recipients[0].agent))
         .collect();
     assert!(acked.len() > 10);
     for (key, agent) in &acked {
@@ -72,7 +72,7 @@ fn a_load_in_steps_hands_out_the_newest_threads_first_then_the_whole_inbox() {
             JournalEntry {
                 key: key.clone(),
                 id: None,
-                agent: agent.clone(),
+                agent: agent.to_string(),
                 ack_at: Some(now),
                 read_at: now,
             },

@@ -50,13 +50,13 @@ fn mailbox_ack_and_reply_from_a_subset_match_the_whole_inbox() {
         .iter()
         .find(|m| m.message.ack_required && !m.recipients.is_empty())
         .unwrap();
-    let (key, agent) = (m.key.clone(), m.recipients[0].agent.clone());
+    let (key, agent) = (m.key.clone(), m.recipients[0].agent);
     let thread = inbox.thread_for(m).id.clone();
 
     let sub = inbox.subset(&[key.as_str()]);
-    let out = stores::ack_loaded(&sub, std::slice::from_ref(&key), &agent).unwrap();
+    let out = stores::ack_loaded(&sub, std::slice::from_ref(&key), agent).unwrap();
     assert_eq!(out.len(), 1);
-    stores::reply_loaded(&sub, &key, &agent, "from the subset").unwrap();
+    stores::reply_loaded(&sub, &key, agent, "from the subset").unwrap();
 
     let after = stores::load(&mail, &LoadOptions::default()).unwrap();
     let acked = after.message_by_key(&key).unwrap();

@@ -307,9 +307,13 @@ fn check_release(release: Release) {
         i.messages
             .iter()
             .flat_map(|m| {
-                m.recipients
-                    .iter()
-                    .map(|r| (m.key.clone(), r.agent.clone(), m.is_pending_for(&r.agent)))
+                m.recipients.iter().map(|r| {
+                    (
+                        m.key.clone(),
+                        r.agent.to_string(),
+                        m.is_pending_for(r.agent),
+                    )
+                })
             })
             .collect()
     };

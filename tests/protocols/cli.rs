@@ -164,7 +164,7 @@ fn demo_writes_handoffs_and_a2a() {
     let raw: std::collections::BTreeSet<&str> = inbox
         .messages
         .iter()
-        .filter_map(|m| m.message.raw_type.as_deref())
+        .filter_map(|m| m.message.raw_type)
         .collect();
     for r in ["HANDOFF", "A2A_TASK", "A2A_PROGRESS", "A2A_RESULT"] {
         assert!(raw.contains(r), "{r} missing: {raw:?}");
@@ -172,7 +172,7 @@ fn demo_writes_handoffs_and_a2a() {
     let states: std::collections::BTreeSet<&str> = inbox
         .messages
         .iter()
-        .filter(|m| m.message.raw_type.as_deref() == Some("HANDOFF"))
+        .filter(|m| m.message.raw_type == Some("HANDOFF"))
         .filter_map(|m| m.message.parsed.status.as_deref())
         .collect();
     for s in [

@@ -55,7 +55,7 @@ fn one_inbox_one_thread_list() {
             .path
             .as_ref()
             .is_some_and(|p| p.extension().is_some_and(|e| e != "md"));
-        let raw = m.message.raw_type.as_deref().unwrap_or("");
+        let raw = m.message.raw_type.unwrap_or("");
         assert_eq!(
             json,
             ["HANDOFF", "A2A_TASK", "A2A_PROGRESS", "A2A_RESULT"].contains(&raw),
@@ -85,10 +85,7 @@ fn a2a_fields_are_in_the_message() {
     let m = inbox
         .messages
         .iter()
-        .find(|m| {
-            m.message.raw_type.as_deref() == Some("A2A_TASK")
-                && m.message.bead() == Some("task_lint_9")
-        })
+        .find(|m| m.message.raw_type == Some("A2A_TASK") && m.message.bead() == Some("task_lint_9"))
         .unwrap();
     assert!(
         m.message.body.contains("Priority: MEDIUM"),
@@ -103,8 +100,7 @@ fn a2a_fields_are_in_the_message() {
         .messages
         .iter()
         .find(|m| {
-            m.message.raw_type.as_deref() == Some("A2A_PROGRESS")
-                && m.message.bead() == Some("task_lint_9")
+            m.message.raw_type == Some("A2A_PROGRESS") && m.message.bead() == Some("task_lint_9")
         })
         .unwrap();
     assert!(

@@ -33,7 +33,7 @@ fn mail(
     amail_core::inbox::InboxMessage {
         key: key.into(),
         recipients: vec![amail_core::inbox::Recipient {
-            agent: to.into(),
+            agent: amail_core::inbox::intern(to),
             kind: amail_core::inbox::RecipientKind::To,
             read_at: None,
             ack_at: None,
@@ -137,7 +137,7 @@ fn an_answer_resumes_the_turn() {
         "[b1] HELP_REQUEST",
         "Bead: b1\nIssue type: STUCK\nProblem: p\nQuestion: q",
     );
-    help.message.thread_id = Some("b1".into());
+    help.message.thread_id = Some("b1");
     let mut answer = mail(
         "3",
         2,
@@ -146,7 +146,7 @@ fn an_answer_resumes_the_turn() {
         "[b1] HELP_RESPONSE",
         "Bead: b1\nGuidance: do x",
     );
-    answer.message.thread_id = Some("b1".into());
+    answer.message.thread_id = Some("b1");
     let i = inbox(vec![
         mail(
             "1",

@@ -407,7 +407,7 @@ fn pending_counts_equal_a_count_over_every_message() {
         let mut owed = std::collections::BTreeMap::<String, usize>::new();
         for x in m.inbox.messages.iter().filter(|x| x.message.ack_required) {
             for r in x.recipients.iter().filter(|r| r.ack_at.is_none()) {
-                *owed.entry(r.agent.clone()).or_default() += 1;
+                *owed.entry(r.agent.to_string()).or_default() += 1;
             }
         }
         let pending = match m.identity.as_deref() {

@@ -484,7 +484,7 @@ impl Model {
             let m = &self.inbox.messages[i];
             if m.message.ack_required {
                 for r in m.recipients.iter().filter(|r| r.ack_at.is_none()) {
-                    *owed.entry(r.agent.as_str()).or_default() += 1;
+                    *owed.entry(r.agent).or_default() += 1;
                 }
             }
         }
@@ -555,7 +555,7 @@ impl Model {
             .iter()
             .filter(|r| r.ack_at.is_none())
             .filter(|r| self.identity.as_deref().is_none_or(|me| me == r.agent))
-            .map(|r| r.agent.clone())
+            .map(|r| r.agent.to_string())
             .collect()
     }
 
@@ -716,7 +716,7 @@ impl Model {
         match kind {
             ListKind::Threads => self.thread(key).is_some_and(|t| {
                 hit(&t.id)
-                    || t.bead.as_deref().is_some_and(hit)
+                    || t.bead.is_some_and(hit)
                     || hit(&t.subject)
                     || t.messages
                         .iter()
@@ -935,7 +935,7 @@ pub(crate) fn phase(m: &InboxMessage) -> Phase {
     match msg.kind {
         MessageType::Done | MessageType::OfferingReady => Phase::Done,
         MessageType::Failed => Phase::Failed,
-        MessageType::Unknown if is_protocol_item(msg.raw_type.as_deref()) => {
+        MessageType::Unknown if is_protocol_item(msg.raw_type) => {
             match msg.parsed.status.as_deref().unwrap_or("") {
                 "completed" | "rejected" | "COMPLETED" | "CANCELLED" => Phase::Done,
                 "failed" | "FAILED" => Phase::Failed,
@@ -955,7 +955,7 @@ fn message_matches(m: &InboxMessage, q: &str) -> bool {
     [
         m.key.as_str(),
         &msg.subject,
-        msg.from.as_deref().unwrap_or(""),
+        msg.from.unwrap_or(""),
         msg.kind.as_str(),
         // From the kept text: a search does not parse every message again.
         msg.body_text(),

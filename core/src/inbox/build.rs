@@ -4,7 +4,7 @@
 //! an mcp_agent_mail root and piped JSON derive the same way.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use amail_parser::MessageType;
@@ -15,6 +15,7 @@ use super::model::{
     Thread,
 };
 use super::turn::{self, Open};
+use super::FastMap;
 
 /// Derives an [`Inbox`] from messages however they were obtained (tests,
 /// other sources): sorts them, threads them (their `thread` field is
@@ -47,17 +48,17 @@ pub(crate) fn build(
     // Thread identity: (project, thread id | bead | key). Projects never
     // share a thread. Keys borrow from the messages: one allocation per
     // thread, not several per message.
-    let mut seeds: HashMap<(Option<&str>, &str), &str> = HashMap::new();
+    let mut seeds: FastMap<(Option<&str>, &str), &str> = FastMap::new();
     for m in &loaded {
         if explicit_thread(m).is_none() {
-            seeds.insert((m.project.as_deref(), m.key.as_str()), thread_key_str(m));
+            seeds.insert((m.project, m.key.as_str()), thread_key_str(m));
         }
     }
-    let mut thread_index: HashMap<(Option<&str>, &str), usize> = HashMap::new();
+    let mut thread_index: FastMap<(Option<&str>, &str), usize> = FastMap::new();
     let mut firsts: Vec<(usize, &str)> = Vec::new();
     let mut thread_of = Vec::with_capacity(loaded.len());
     for (i, m) in loaded.iter().enumerate() {
-        let project = m.project.as_deref();
+        let project = m.project;
         let tid = match explicit_thread(m) {
             Some(t) => seeds.get(&(project, t)).copied().unwrap_or(t),
             None => thread_key_str(m),
@@ -72,7 +73,7 @@ pub(crate) fn build(
         .iter()
         .map(|&(i, tid)| Thread {
             id: tid.to_string(),
-            project: loaded[i].project.clone(),
+            project: loaded[i].project,
             bead: None,
             subject: loaded[i].message.subject.to_string(),
             messages: Vec::new(),
@@ -82,12 +83,21 @@ pub(crate) fn build(
         })
         .collect();
     drop((seeds, thread_index, firsts));
+    // Each thread's list sized exactly: grown by doubling it kept a third
+    // spare on average.
+    let mut sizes = vec![0usize; threads.len()];
+    for &t in &thread_of {
+        sizes[t] += 1;
+    }
+    for (thread, n) in threads.iter_mut().zip(sizes) {
+        thread.messages = Vec::with_capacity(n);
+    }
     let mut messages = loaded;
     for ((i, m), t) in messages.iter_mut().enumerate().zip(thread_of) {
         let thread = &mut threads[t];
         thread.messages.push(i);
         if thread.bead.is_none() {
-            thread.bead = m.message.bead().map(str::to_owned);
+            thread.bead = m.message.bead();
         }
         if m.message.timestamp > thread.last_at {
             thread.last_at = m.message.timestamp;
@@ -189,11 +199,7 @@ fn numeric(key: &str) -> Option<u64> {
 }
 
 pub(crate) fn explicit_thread(l: &InboxMessage) -> Option<&str> {
-    l.message
-        .thread_id
-        .as_deref()
-        .map(trimmed)
-        .filter(|t| !t.is_empty())
+    l.message.thread_id.map(trimmed).filter(|t| !t.is_empty())
 }
 
 /// `s.trim()`, without walking the characters when `s` starts and ends
@@ -242,16 +248,24 @@ pub(crate) fn help_state<'a>(thread: impl Iterator<Item = &'a InboxMessage>) -> 
 /// Replies, HELP_RESPONSE, spawn traffic and unknown messages do not change
 /// what an agent is doing on its bead.
 fn roster(messages: &[InboxMessage], threads: &[Thread]) -> (Vec<Agent>, HashMap<String, Open>) {
-    // Borrowed while collecting: most names repeat on every message.
-    let mut names: BTreeSet<&str> = BTreeSet::new();
+    // Borrowed while collecting: most names repeat on every message, and
+    // they are interned, so a repeat is the same pointer and length, told
+    // apart without reading the name.
+    let mut seen: FastMap<(*const u8, usize), &str> = FastMap::new();
+    let mut see = |name: &'static str| {
+        seen.entry((name.as_ptr(), name.len())).or_insert(name);
+    };
     for m in messages {
-        if let Some(f) = m.message.from.as_deref().filter(|f| !f.is_empty()) {
-            names.insert(f);
+        if let Some(f) = m.message.from.filter(|f| !f.is_empty()) {
+            see(f);
         }
         for r in &m.recipients {
-            names.insert(&r.agent);
+            see(r.agent);
         }
     }
+    let mut names: Vec<&str> = seen.into_values().collect();
+    names.sort_unstable();
+    names.dedup();
     let evidence = turn::evidence_of(messages, 0..messages.len(), |_| true);
     let agents = names
         .into_iter()
@@ -364,7 +378,7 @@ pub(crate) fn apply_acks(messages: &mut [InboxMessage], acks: &Acks) -> Vec<usiz
     if acks.is_empty() {
         return changed;
     }
-    let mut by_key: HashMap<&str, Vec<(&str, &AckTimes)>> = HashMap::new();
+    let mut by_key: FastMap<&str, Vec<(&str, &AckTimes)>> = FastMap::new();
     for ((key, agent), e) in acks {
         by_key.entry(key).or_default().push((agent, e));
     }

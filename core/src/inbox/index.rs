@@ -112,7 +112,7 @@ impl Index {
             self.paths.insert_unique(h.hash_one(bytes(path)), at, |&j| {
                 h.hash_one(messages[j as usize].path.as_deref().map_or(&[][..], bytes))
             });
-            if let Some(folder) = path.parent() {
+            if let Some(folder) = parent(path) {
                 match self.folders.get_mut(folder.as_os_str()) {
                     Some(n) => *n += 1,
                     None => {
@@ -127,7 +127,7 @@ impl Index {
 
     /// `m` is about to leave the inbox: its folder counts one less.
     pub(crate) fn forget(&mut self, m: &InboxMessage) {
-        let Some(folder) = m.path.as_deref().and_then(Path::parent) else {
+        let Some(folder) = m.path.as_deref().and_then(parent) else {
             return;
         };
         if let Some(n) = self.folders.get_mut(folder.as_os_str()) {
@@ -185,6 +185,29 @@ impl Index {
     }
 }
 
+/// `p.parent()`, without parsing the path's components when its spelling
+/// makes the answer plain (the walker's paths: `dir/name`, `dir` not
+/// ending in a separator or a dot): `Path::parent` was a tenth of the
+/// index's time at 100,000 messages.
+#[cfg(unix)]
+fn parent(p: &Path) -> Option<&Path> {
+    use std::os::unix::ffi::OsStrExt;
+    let b = bytes(p);
+    if let Some(cut) = memchr::memrchr(b'/', b) {
+        let (dir, name) = (&b[..cut], &b[cut + 1..]);
+        let plain_name = !name.is_empty() && name != b"." && name != b"..";
+        if plain_name && dir.last().is_some_and(|&c| c != b'/' && c != b'.') {
+            return Some(Path::new(std::ffi::OsStr::from_bytes(dir)));
+        }
+    }
+    p.parent()
+}
+
+#[cfg(not(unix))]
+fn parent(p: &Path) -> Option<&Path> {
+    p.parent()
+}
+
 /// A path as the bytes it is spelled with.
 pub(crate) fn bytes(p: &Path) -> &[u8] {
     p.as_os_str().as_encoded_bytes()
@@ -199,8 +222,47 @@ pub(crate) fn key_was_renamed(m: &InboxMessage) -> bool {
     if !id.is_empty() && m.key != id {
         return true;
     }
-    match m.key.rsplit_once('~') {
-        Some((_, n)) => !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()),
+    // memchr's search: the standard one was a twentieth of a build.
+    let key = m.key.as_bytes();
+    match memchr::memrchr(b'~', key) {
+        Some(at) => {
+            let n = &key[at + 1..];
+            !n.is_empty() && n.iter().all(u8::is_ascii_digit)
+        }
         None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parent_is_path_parent() {
+        for p in [
+            "/work/mail/BlueLake/000001-x.md",
+            "mail/a.md",
+            "a.md",
+            "/a.md",
+            "./a.md",
+            "a/./b.md",
+            "a/.",
+            "a/..",
+            "a/../b.md",
+            "a//b.md",
+            "a/b/",
+            "a/.b.md",
+            "a./b.md",
+            "a/b./c.md",
+            "/",
+            "",
+            ".",
+            "..",
+            "a/é/ü.md",
+            "/tmp/x\u{1F600}/b.md",
+        ] {
+            let p = Path::new(p);
+            assert_eq!(parent(p), p.parent(), "{p:?}");
+        }
     }
 }

@@ -33,7 +33,18 @@ pub mod protocol_items;
 pub mod summary;
 pub mod turn;
 
+/// The hash map of the derivation's internal tables (threads by id, the
+/// roster's evidence, acks by key): hashbrown's with its default hasher,
+/// foldhash, several times faster than the standard SipHash on these
+/// short keys (SipHash was a tenth of a 100,000-message build). The keys
+/// (message keys, thread ids, agent names) can come from a remote server,
+/// so a collision flood is the risk to weigh: foldhash seeds every map
+/// from a per-process random seed, so colliding keys cannot be prepared
+/// in advance, and a worst case would cost one slow load of that
+/// server's own mail, not a service to others.
+pub(crate) type FastMap<K, V> = hashbrown::HashMap<K, V>;
+
 pub use build::assemble;
 pub(crate) use build::{apply_acks, build};
-pub use compact::CompactMessage;
+pub use compact::{intern, CompactMessage, Name, Names};
 pub use model::*;

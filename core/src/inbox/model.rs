@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::compact::CompactMessage;
+use super::compact::{CompactMessage, Name};
 use super::index::Index;
 
 /// Where the inbox was read from; decides which store writes its acks and
@@ -40,7 +40,8 @@ pub enum RecipientKind {
 /// One recipient's view of one message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Recipient {
-    pub agent: String,
+    /// Interned ([`super::intern`]): one copy per agent, not per message.
+    pub agent: Name,
     pub kind: RecipientKind,
     pub read_at: Option<DateTime<Utc>>,
     pub ack_at: Option<DateTime<Utc>>,
@@ -69,8 +70,9 @@ pub struct InboxMessage {
     pub message: CompactMessage,
     /// The file it came from, if any.
     pub path: Option<PathBuf>,
-    /// mcp_agent_mail project slug; messages of different projects never share a thread.
-    pub project: Option<String>,
+    /// mcp_agent_mail project slug (interned); messages of different
+    /// projects never share a thread.
+    pub project: Option<Name>,
     pub recipients: Vec<Recipient>,
     /// Which thread it is in, counted from the end of `Inbox::threads`
     /// (0: the last, the thread with the oldest activity); see
@@ -128,8 +130,8 @@ pub enum HelpState {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Thread {
     pub id: String,
-    pub project: Option<String>,
-    pub bead: Option<String>,
+    pub project: Option<Name>,
+    pub bead: Option<Name>,
     /// Subject of the first message.
     pub subject: String,
     /// Indices into `Inbox::messages`, oldest first.
@@ -257,7 +259,7 @@ impl Inbox {
                 if r.ack_at.is_none() && agent.is_none_or(|a| a == r.agent) {
                     out.push(PendingAck {
                         message: i,
-                        agent: r.agent.clone(),
+                        agent: r.agent.to_string(),
                     });
                 }
             }

@@ -41,6 +41,7 @@ use std::collections::{HashMap, HashSet};
 use super::build::{
     agent, apply_acks, explicit_thread, help_state, message_order, thread_key, Latest,
 };
+use super::compact::Name;
 use super::index::Index;
 use super::model::{AckTimes, Acks, HelpState, Inbox, InboxMessage, Thread};
 use super::turn::{self, Open};
@@ -79,13 +80,13 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
     let mut touched_agents: HashSet<String> = HashSet::new();
     for m in removed.iter().map(|&i| &inbox.messages[i]) {
         senders_of(m, &mut touched_agents);
-        touched_agents.extend(m.recipients.iter().map(|r| r.agent.clone()));
+        touched_agents.extend(m.recipients.iter().map(|r| r.agent.to_string()));
     }
     for m in &added {
         senders_of(m, &mut touched_agents);
         for r in &m.recipients {
-            if inbox.agent_index(&r.agent).is_none() {
-                touched_agents.insert(r.agent.clone());
+            if inbox.agent_index(r.agent).is_none() {
+                touched_agents.insert(r.agent.to_string());
             }
         }
     }
@@ -179,7 +180,7 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
                     None => {
                         new_threads.push(Thread {
                             id: tid.clone(),
-                            project: m.project.clone(),
+                            project: m.project,
                             bead: None,
                             subject: String::new(),
                             messages: Vec::new(),
@@ -206,11 +207,7 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
         };
         let msgs = &inbox.messages;
         thread.subject = msgs[first].message.subject.to_string();
-        thread.bead = thread
-            .messages
-            .iter()
-            .find_map(|&i| msgs[i].message.bead())
-            .map(str::to_owned);
+        thread.bead = thread.messages.iter().find_map(|&i| msgs[i].message.bead());
         thread.last_at = thread
             .messages
             .iter()
@@ -232,7 +229,7 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
         // A reply here may answer a help request: its asker's state and
         // turn change.
         for &i in &thread.messages {
-            if let Some(f) = msgs[i].message.from.as_deref() {
+            if let Some(f) = msgs[i].message.from {
                 touched_agents.insert(f.to_string());
             }
         }
@@ -310,7 +307,7 @@ fn apply_ack_changes(inbox: &mut Inbox, before: &Acks, now: &Acks, new: &[usize]
         let m = &mut inbox.messages[at];
         let key = m.key.clone();
         for r in &mut m.recipients {
-            if let Some(t) = now.get(&(key.clone(), r.agent.clone())) {
+            if let Some(t) = now.get(&(key.clone(), r.agent.to_string())) {
                 set_times(r, Some(t));
             }
         }
@@ -484,7 +481,7 @@ fn thread_id(inbox: &Inbox, m: &InboxMessage) -> String {
 /// False when a removed or new message without a thread id is (or would
 /// be) the seed of other messages' thread: their thread would change.
 fn seeds_stay(inbox: &Inbox, removed: &[usize], added: &[InboxMessage]) -> bool {
-    let seeds: Vec<(&Option<String>, &str)> = removed
+    let seeds: Vec<(&Option<Name>, &str)> = removed
         .iter()
         .map(|&i| &inbox.messages[i])
         .chain(added)
@@ -518,7 +515,7 @@ fn seeds_stay(inbox: &Inbox, removed: &[usize], added: &[InboxMessage]) -> bool 
 /// The agents whose own state `m` is evidence of: its sender, and for a
 /// handoff or A2A message the first `to` (untrimmed, as `turn` reads it).
 fn senders_of(m: &InboxMessage, out: &mut HashSet<String>) {
-    if let Some(f) = m.message.from.as_deref() {
+    if let Some(f) = m.message.from {
         out.insert(f.to_string());
     }
     if m.message.kind == amail_parser::MessageType::Unknown {
@@ -549,7 +546,7 @@ fn patch_roster(inbox: &mut Inbox, touched: &HashSet<String>, appended: Option<&
             let named = |name: &str| {
                 new.iter().any(|&i| {
                     let m = &inbox.messages[i];
-                    m.message.from.as_deref() == Some(name) && !name.is_empty()
+                    m.message.from == Some(name) && !name.is_empty()
                         || m.recipients.iter().any(|r| r.agent == name)
                 })
             };
@@ -625,7 +622,7 @@ fn read_again(
     let mut at = Vec::new();
     for (i, m) in inbox.messages.iter().enumerate() {
         let mut named = false;
-        if let Some(from) = m.message.from.as_deref() {
+        if let Some(from) = m.message.from {
             if let Some(k) = find(from) {
                 present[k] |= !from.is_empty();
                 named = true;
@@ -643,7 +640,7 @@ fn read_again(
             break;
         }
         for r in &m.recipients {
-            if let Some(k) = find(&r.agent) {
+            if let Some(k) = find(r.agent) {
                 if !present[k] {
                     present[k] = true;
                     unknown -= 1;

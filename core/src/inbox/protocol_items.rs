@@ -18,6 +18,7 @@ use std::path::PathBuf;
 
 use amail_parser::{Message, MessageType, OwnedMessage, Parsed as Fields};
 
+use super::compact::intern;
 use super::model::{InboxMessage, Recipient, RecipientKind};
 use crate::formats::{A2aItem, A2aKind, Handoff, Item};
 
@@ -184,7 +185,7 @@ pub fn to_inbox(item: &Item, key: String) -> InboxMessage {
         .to
         .iter()
         .map(|a| Recipient {
-            agent: a.to_string(),
+            agent: intern(a),
             kind: RecipientKind::To,
             read_at: None,
             ack_at: None,

@@ -53,7 +53,7 @@ impl Inbox {
             return t.subject.clone();
         };
         let what = message_line(&last.message);
-        match last.message.from.as_deref() {
+        match last.message.from {
             Some(from) => format!("{from}: {what}"),
             None => what,
         }

@@ -23,6 +23,7 @@ use amail_parser::MessageType;
 
 use super::build::Latest;
 use super::model::{Inbox, InboxMessage, Thread, TurnState};
+use super::FastMap;
 
 /// An agent's derived turn.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -47,11 +48,11 @@ pub(crate) fn evidence(m: &InboxMessage) -> Option<(&str, &str, Option<TurnState
     if bead.is_empty() {
         return None;
     }
-    let from = msg.from.as_deref();
+    let from = msg.from;
     let to = msg.to.first().map(|t| t.as_ref());
     let status = msg.status().unwrap_or("");
     if msg.kind == MessageType::Unknown {
-        let (who, state) = match msg.raw_type.as_deref()? {
+        let (who, state) = match msg.raw_type? {
             "HANDOFF" => match status {
                 "offered" | "re-offered" => (to, Some(TurnState::Dispatched)),
                 "accepted" => (to, Some(TurnState::Running)),
@@ -76,8 +77,12 @@ pub(crate) fn evidence(m: &InboxMessage) -> Option<(&str, &str, Option<TurnState
     let state = match msg.kind {
         MessageType::BeadAccepted => Some(TurnState::Running),
         MessageType::Progress => {
-            let s = status.to_ascii_lowercase();
-            if s.starts_with("waiting") || s.starts_with("awaiting") {
+            let starts = |p: &str| {
+                status
+                    .get(..p.len())
+                    .is_some_and(|s| s.eq_ignore_ascii_case(p))
+            };
+            if starts("waiting") || starts("awaiting") {
                 Some(TurnState::Suspended)
             } else {
                 Some(TurnState::Running)
@@ -109,7 +114,7 @@ pub(crate) struct Open<K = String> {
     /// bead -> (the state the message said, the message, whether it is a
     /// HELP_REQUEST). A HELP_REQUEST's suspension is decided when the turn
     /// is read: a later answer in its thread makes it running.
-    beads: HashMap<K, (TurnState, usize, bool)>,
+    beads: FastMap<K, (TurnState, usize, bool)>,
 }
 
 impl<K: std::borrow::Borrow<str> + std::hash::Hash + Eq> Open<K> {
@@ -186,7 +191,7 @@ impl Open {
     /// Message `i`, newer than every message seen so far, as the evidence
     /// of every agent it names, in `all` (agent -> evidence).
     pub(crate) fn see(all: &mut HashMap<String, Open>, i: usize, m: &InboxMessage) {
-        if let Some(from) = m.message.from.as_deref() {
+        if let Some(from) = m.message.from {
             entry(all, from).latest.see(i, m);
         }
         if let Some((agent, bead, state)) = evidence(m) {
@@ -271,16 +276,16 @@ pub(crate) fn evidence_of(
     messages: &[InboxMessage],
     at: impl Iterator<Item = usize>,
     wanted: impl Fn(&str) -> bool,
-) -> HashMap<&str, Open<&str>> {
+) -> FastMap<&str, Open<&str>> {
     // A map per agent, not a list: an agent that leaves beads open
     // collects thousands in a big inbox, and each message would scan them
     // all.
-    let mut all: HashMap<&str, Open<&str>> = HashMap::new();
+    let mut all: FastMap<&str, Open<&str>> = FastMap::new();
     for i in at {
         let m = &messages[i];
         // Evidence names the sender or the first `to`: skip the others
         // before reading the message further.
-        let from = m.message.from.as_deref().filter(|f| wanted(f));
+        let from = m.message.from.filter(|f| wanted(f));
         let to = m.message.to.first().map(|t| t.as_ref());
         if let Some(from) = from {
             all.entry(from).or_default().latest.see(i, m);

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use amail_parser::{OwnedMessage, ParseOptions};
 
 use super::mcp::frontmatter::{self, FrontMatter};
-use crate::inbox::{CompactMessage, Recipient, RecipientKind};
+use crate::inbox::{intern, CompactMessage, Recipient, RecipientKind};
 use crate::source::files;
 
 /// One file's messages and, for `---json` files, its front matter.
@@ -127,8 +127,8 @@ pub(crate) fn fill_from_frontmatter(m: &mut OwnedMessage, fm: &FrontMatter) {
 
 /// to, then cc, then bcc; an agent listed twice keeps its first kind.
 pub(crate) fn recipients_from(
-    to: &[Cow<'static, str>],
-    cc: &[Cow<'static, str>],
+    to: &[impl AsRef<str>],
+    cc: &[impl AsRef<str>],
     bcc: &[String],
 ) -> Vec<Recipient> {
     // Sized up front: pushing into an empty vector reserves room for
@@ -146,7 +146,7 @@ pub(crate) fn recipients_from(
             continue;
         }
         out.push(Recipient {
-            agent: name.to_string(),
+            agent: intern(name),
             kind,
             read_at: None,
             ack_at: None,

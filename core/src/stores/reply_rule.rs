@@ -163,8 +163,8 @@ pub fn plan_for(m: &crate::inbox::InboxMessage, as_agent: &str) -> Result<ReplyP
     let (mut to, mut cc): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
     for r in &m.recipients {
         match r.kind {
-            RecipientKind::To => to.push(r.agent.clone()),
-            RecipientKind::Cc | RecipientKind::Bcc => cc.push(r.agent.clone()),
+            RecipientKind::To => to.push(r.agent.to_string()),
+            RecipientKind::Cc | RecipientKind::Bcc => cc.push(r.agent.to_string()),
         }
     }
     if to.is_empty() && cc.is_empty() {
@@ -174,7 +174,7 @@ pub fn plan_for(m: &crate::inbox::InboxMessage, as_agent: &str) -> Result<ReplyP
     plan(
         &Original {
             key: &m.key,
-            sender: m.message.from.as_deref(),
+            sender: m.message.from,
             to: &to,
             cc: &cc,
             subject: &m.message.subject,

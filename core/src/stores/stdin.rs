@@ -13,7 +13,7 @@ use super::error::Error;
 use super::mcp::timestamps;
 use super::read::{recipients_from, unique_key};
 use super::store::{check_reply, AckOutcome, MailStore, ReplyOutcome};
-use crate::inbox::{build, Inbox, InboxMessage, Recipient, RecipientKind, SourceKind};
+use crate::inbox::{build, intern, Inbox, InboxMessage, Recipient, RecipientKind, SourceKind};
 
 /// Stdin as a [`MailStore`]: loads once, refuses acks and replies.
 #[derive(Debug, Clone, Default)]
@@ -102,7 +102,7 @@ pub fn load_json_as(bytes: &[u8], viewer: Option<&str>) -> Result<Inbox, Error> 
                 if recipients.is_empty() {
                     let state = m.id.as_deref().and_then(|id| states.get(id.trim()));
                     recipients.push(Recipient {
-                        agent: viewer.unwrap_or(UNNAMED_VIEWER).to_string(),
+                        agent: intern(viewer.unwrap_or(UNNAMED_VIEWER)),
                         kind: state.map_or(RecipientKind::To, |s| s.kind),
                         read_at: state.and_then(|s| s.read_at),
                         ack_at: state.and_then(|s| s.ack_at),
@@ -110,7 +110,7 @@ pub fn load_json_as(bytes: &[u8], viewer: Option<&str>) -> Result<Inbox, Error> 
                 }
                 loaded.push(InboxMessage {
                     key,
-                    project: m.project.as_deref().map(str::to_owned),
+                    project: m.project.as_deref().map(intern),
                     message: m.into(),
                     path: None,
                     recipients,

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use super::sample::{cow, derive, fixed_now, message, push_message, sample_inbox, sample_tasks};
 use crate::backend::Backend;
 use amail_core::aof::TaskStatus;
-use amail_core::inbox::{Inbox, Recipient, RecipientKind};
+use amail_core::inbox::{intern, Inbox, Recipient, RecipientKind};
 use amail_core::router::mailbox::Mailbox;
 use amail_core::router::TaskSummary;
 use amail_core::stores::reply_rule::{self, ReplyKind};
@@ -101,7 +101,7 @@ impl FakeBackend {
             .to
             .iter()
             .map(|a| Recipient {
-                agent: a.to_string(),
+                agent: intern(a),
                 kind: RecipientKind::To,
                 read_at: None,
                 ack_at: None,
@@ -170,7 +170,7 @@ impl Backend for FakeBackend {
         // The stores' own rule: who may reply, to whom, with which type.
         let plan = reply_rule::plan_for(orig, as_agent).map_err(|e| e.to_string())?;
         let as_agent = plan.from.as_str();
-        let thread = orig.message.thread_id.as_deref().unwrap_or(key).to_string();
+        let thread = orig.message.thread_id.unwrap_or(key).to_string();
         let bead = orig.message.bead().map(String::from);
         let (kind, subject) = match (plan.kind, &bead) {
             (ReplyKind::HelpResponse, Some(b)) => {
@@ -346,14 +346,14 @@ fn sample_files(inbox: &Inbox) -> std::collections::BTreeMap<PathBuf, String> {
             let to: Vec<String> = m.to.iter().map(|s| s.to_string()).collect();
             let text = render_spec_text(&SpecMail {
                 id: &x.key,
-                from: m.from.as_deref().unwrap_or(""),
+                from: m.from.unwrap_or(""),
                 to: &to,
-                thread: m.thread_id.as_deref().unwrap_or(""),
+                thread: m.thread_id.unwrap_or(""),
                 date: m.timestamp?,
                 subject: &m.subject,
                 body: &m.body,
                 ack_required: m.ack_required,
-                importance: &m.importance,
+                importance: m.importance,
             });
             Some((x.path.clone()?, text))
         })

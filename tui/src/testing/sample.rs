@@ -9,7 +9,8 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 
 use amail_core::aof::TaskStatus;
 use amail_core::inbox::{
-    Agent, AgentState, HelpState, Inbox, InboxMessage, Recipient, RecipientKind, SourceKind, Thread,
+    intern, Agent, AgentState, HelpState, Inbox, InboxMessage, Recipient, RecipientKind,
+    SourceKind, Thread,
 };
 use amail_core::router::TaskSummary;
 
@@ -85,14 +86,14 @@ impl InboxBuilder {
         let mut recipients: Vec<Recipient> = msg
             .to
             .iter()
-            .map(|a| (a.to_string(), RecipientKind::To))
-            .chain(cc.iter().map(|a| (a.to_string(), RecipientKind::Cc)))
+            .map(|a| (intern(a), RecipientKind::To))
+            .chain(cc.iter().map(|&a| (intern(a), RecipientKind::Cc)))
             .map(|(agent, kind)| Recipient {
                 ack_at: acked
-                    .contains(&agent.as_str())
+                    .contains(&agent)
                     .then(|| at.unwrap_or_else(fixed_now) + Duration::minutes(2)),
                 read_at: acked
-                    .contains(&agent.as_str())
+                    .contains(&agent)
                     .then(|| at.unwrap_or_else(fixed_now) + Duration::minutes(1)),
                 agent,
                 kind,
@@ -129,7 +130,7 @@ pub(crate) fn push_message(
             inbox.threads.push(Thread {
                 id: thread_id,
                 project: None,
-                bead: msg.bead().map(String::from),
+                bead: msg.bead().map(intern),
                 subject: msg.subject.to_string(),
                 messages: Vec::new(),
                 last_at: None,
@@ -187,7 +188,7 @@ pub fn derive(inbox: &mut Inbox) {
     }
     let mut agents: Vec<Agent> = Vec::new();
     for (i, m) in inbox.messages.iter().enumerate() {
-        let Some(from) = m.message.from.as_deref() else {
+        let Some(from) = m.message.from else {
             continue;
         };
         let state = match m.message.kind {

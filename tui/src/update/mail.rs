@@ -150,7 +150,7 @@ fn identity_candidates(m: &Model) -> Vec<String> {
     };
     let mut v: Vec<String> = msgs
         .iter()
-        .flat_map(|x| x.recipients.iter().map(|r| r.agent.clone()))
+        .flat_map(|x| x.recipients.iter().map(|r| r.agent.to_string()))
         .collect();
     v.sort();
     v.dedup();
@@ -258,7 +258,7 @@ pub(super) fn editor_file(
     let mut out = String::from(text);
     out.push_str(&editor_template(agent, to, kind));
     if let Some(x) = m.inbox.message_by_key(key) {
-        let from = x.message.from.as_deref().unwrap_or("?");
+        let from = x.message.from.unwrap_or("?");
         let when = x
             .message
             .timestamp

@@ -196,7 +196,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             let to = m
                 .inbox
                 .message_by_key(&key)
-                .and_then(|x| x.message.from.as_deref())
+                .and_then(|x| x.message.from)
                 .unwrap_or("the sender")
                 .to_string();
             match result {

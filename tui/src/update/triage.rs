@@ -115,7 +115,7 @@ fn unread_by(m: &Model, x: &InboxMessage) -> Vec<String> {
         .iter()
         .filter(|r| r.read_at.is_none() && r.ack_at.is_none())
         .filter(|r| m.identity.as_deref().is_none_or(|me| me == r.agent))
-        .map(|r| r.agent.clone())
+        .map(|r| r.agent.to_string())
         .collect()
 }
 
@@ -261,7 +261,7 @@ pub(super) fn compose_kind(
 ) -> Option<Command> {
     let in_thread = m.screen == Screen::Inbox && m.focus != Pane::Threads;
     let (bead, thread) = match m.selected_thread().filter(|_| in_thread) {
-        Some(t) => (t.bead.clone(), Some(t.id.clone())),
+        Some(t) => (t.bead.map(str::to_owned), Some(t.id.clone())),
         None => (None, None),
     };
     m.overlay = Some(Overlay::Compose {

@@ -187,7 +187,7 @@ impl<'a> Activity<'a> {
         let hour_ago = m.now - chrono::Duration::hours(1);
         for x in &m.inbox.messages {
             let msg = &x.message;
-            let Some(from) = msg.from.as_deref() else {
+            let Some(from) = msg.from else {
                 continue;
             };
             if let (Some(pct), Some(at)) = (msg.parsed.context_usage, msg.timestamp) {

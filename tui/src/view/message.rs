@@ -230,18 +230,14 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
         Span::styled(format!("{g} {w}"), t.tone(tone)),
         Span::styled(
             if msg.importance != "normal" {
-                format!("  importance: {}", line_text(&msg.importance))
+                format!("  importance: {}", line_text(msg.importance))
             } else {
                 String::new()
             },
             t.warn(),
         ),
     ]));
-    out.push(field(
-        t,
-        "from",
-        line_text(msg.from.as_deref().unwrap_or("?")),
-    ));
+    out.push(field(t, "from", line_text(msg.from.unwrap_or("?"))));
     for r in &x.recipients {
         let kind = match r.kind {
             RecipientKind::To => "to",
@@ -262,7 +258,7 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
         };
         out.push(Line::from(vec![
             Span::styled(format!("{kind:>13}  "), t.muted()),
-            Span::styled(format!("{}  ", line_text(&r.agent)), t.base()),
+            Span::styled(format!("{}  ", line_text(r.agent)), t.base()),
             Span::styled(state, style),
         ]));
     }

@@ -304,7 +304,7 @@ pub(crate) fn file_entries(
         let recipients = recipients_from(&m.to, &m.cc, &bcc);
         out.push(InboxMessage {
             key,
-            project: m.project.as_deref().map(str::to_owned),
+            project: m.project,
             message: m,
             path: Some(path.to_path_buf()),
             recipients,

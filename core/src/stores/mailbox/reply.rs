@@ -53,7 +53,7 @@ pub(crate) fn reply(
         subject: &subject,
         body,
         ack_required: orig.message.ack_required,
-        importance: &orig.message.importance,
+        importance: orig.message.importance,
     });
     let name = format!(
         "{}__{}__re-{}.md",

@@ -16,7 +16,7 @@ use amail_parser::{OwnedMessage, ParseOptions};
 use super::archive::render_row_file;
 use super::db::{self as mcp_db, MessageRow};
 use super::frontmatter::FrontMatter;
-use crate::inbox::{build, Inbox, InboxMessage, Recipient, RecipientKind, SourceKind};
+use crate::inbox::{build, intern, Inbox, InboxMessage, Recipient, RecipientKind, SourceKind};
 use crate::source::detect::DB_FILE;
 use crate::source::{parallel, walk};
 use crate::stores::error::Error;
@@ -322,7 +322,7 @@ impl ArchiveFiles {
                 key,
                 message: message.into(),
                 path: Some(path),
-                project: Some(fm.project_slug.clone().unwrap_or(slug)),
+                project: Some(intern(fm.project_slug.as_deref().unwrap_or(&slug))),
                 recipients,
                 thread_from_end: 0,
             });
@@ -344,7 +344,7 @@ fn row_entry(
         .recipients
         .iter()
         .map(|r| Recipient {
-            agent: r.agent.clone(),
+            agent: intern(&r.agent),
             kind: match r.kind.as_str() {
                 "cc" => RecipientKind::Cc,
                 "bcc" => RecipientKind::Bcc,
@@ -358,7 +358,7 @@ fn row_entry(
         key,
         message: message.into(),
         path,
-        project: Some(row.project_slug.clone()),
+        project: Some(intern(&row.project_slug)),
         recipients,
         thread_from_end: 0,
     }
