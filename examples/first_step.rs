@@ -28,14 +28,9 @@ fn main() {
     let walk_ms = ms(t);
     let t = Instant::now();
     let report = |step_ms: f64| println!("{walk_ms:.1} {step_ms:.1} {files}");
-    let _ = load_mailbox_in_steps(
-        root,
-        DEFAULT_MAX_MESSAGE_BYTES,
-        &|_, _| (),
-        &|_| {
-            report(ms(t));
-            std::process::exit(0);
-        },
-    );
+    let _ = load_mailbox_in_steps(root, DEFAULT_MAX_MESSAGE_BYTES, &|_, _| (), &|_| {
+        report(ms(t));
+        std::process::exit(0);
+    });
     report(ms(t));
 }

@@ -363,18 +363,18 @@ impl Folder {
     }
 
     /// Keeps `name`, or None when the folder's names outgrow `u32`.
-    fn add(&mut self, name: OsString) -> Option<Name> {
-        match name.into_string() {
-            Ok(utf8) => {
+    fn add(&mut self, name: &OsStr) -> Option<Name> {
+        match name.to_str() {
+            Some(utf8) => {
                 let start = u32::try_from(self.text.len()).ok()?;
                 let len = u32::try_from(utf8.len()).ok().filter(|&l| l != Name::ODD)?;
                 start.checked_add(len)?;
-                self.text.push_str(&utf8);
+                self.text.push_str(utf8);
                 Some(Name { start, len })
             }
-            Err(odd) => {
+            None => {
                 let start = u32::try_from(self.odd.len()).ok()?;
-                self.odd.push(odd);
+                self.odd.push(name.to_os_string());
                 Some(Name {
                     start,
                     len: Name::ODD,
@@ -478,54 +478,57 @@ impl Listed {
 /// takes (checked while the name is at hand, before the sort); None (and
 /// a problem) when it cannot be listed.
 fn list_dir(dir: &Path, problems: &mut Vec<Problem>, keep: fn(&[u8]) -> bool) -> Option<Listed> {
-    let read = match fs::read_dir(dir) {
-        Ok(r) => r,
-        Err(error) => {
-            problems.push(Problem::listing(dir.to_path_buf(), error));
-            return None;
-        }
-    };
     let mut folder = Folder {
         dir: dir.to_path_buf(),
         text: String::new(),
         odd: Vec::new(),
     };
     let mut entries = Vec::new();
-    for entry in read {
-        let entry = match entry {
-            Ok(e) => e,
-            Err(error) => {
-                problems.push(Problem::listing(dir.to_path_buf(), error));
-                break;
-            }
-        };
-        let name = entry.file_name();
-        if is_hidden(&name) {
-            continue;
-        }
-        let kind = match entry.file_type() {
-            Ok(ft) => Kind::from(ft),
-            Err(error) => {
-                problems.push(Problem {
-                    path: entry.path(),
-                    error,
-                    listing: false,
-                });
-                continue;
-            }
+    let mut full = false;
+    let listed = each_entry(dir, |name, kind| {
+        let kind = match kind {
+            Some(kind) => kind,
+            // The filesystem did not say: asked of the entry itself.
+            None => match fs::symlink_metadata(dir.join(name)) {
+                Ok(m) => Kind::from(m.file_type()),
+                Err(error) => {
+                    problems.push(Problem {
+                        path: dir.join(name),
+                        error,
+                        listing: false,
+                    });
+                    return true;
+                }
+            },
         };
         if kind != Kind::Dir && !keep(name.as_encoded_bytes()) {
-            continue;
+            return true;
         }
         let key = sort_key(name.as_encoded_bytes());
-        let Some(name) = folder.add(name) else {
-            problems.push(Problem::listing(
-                dir.to_path_buf(),
-                io::Error::other("more than 4 GiB of names in one directory"),
-            ));
-            break;
-        };
-        entries.push(Entry { key, name, kind });
+        match folder.add(name) {
+            Some(name) => {
+                entries.push(Entry { key, name, kind });
+                true
+            }
+            None => {
+                full = true;
+                false
+            }
+        }
+    });
+    match listed {
+        Ok(None) => {}
+        Ok(Some(error)) => problems.push(Problem::listing(dir.to_path_buf(), error)),
+        Err(error) => {
+            problems.push(Problem::listing(dir.to_path_buf(), error));
+            return None;
+        }
+    }
+    if full {
+        problems.push(Problem::listing(
+            dir.to_path_buf(),
+            io::Error::other("more than 4 GiB of names in one directory"),
+        ));
     }
     let mut listed = Listed { folder, entries };
     let mut entries = std::mem::take(&mut listed.entries);
@@ -548,6 +551,79 @@ fn list_dir(dir: &Path, problems: &mut Vec<Problem>, keep: fn(&[u8]) -> bool) ->
     }
     listed.entries = entries;
     Some(listed)
+}
+
+/// Calls `each` with the name and type (symlinks not followed; None when
+/// the filesystem does not say) of every visible entry of `dir` until it
+/// says stop. Err when `dir` cannot be opened; an error part way is handed
+/// back after the entries before it.
+///
+/// On Linux straight from `getdents64` into one 256 KiB buffer: no
+/// allocation per entry (`std::fs::read_dir` makes a `CString` per entry,
+/// and `file_name()` an `OsString` copy of it), and fewer calls than
+/// glibc's 32 KiB buffer makes (each call walks ext4's hash tree to where
+/// the last one stopped). Measured with `examples/first_step` (two walks
+/// of a million files and the load to its first step), four interleaved
+/// runs each at load 7.5-8: 1.63-1.73 s of CPU against 1.76-1.83 s
+/// through `read_dir`.
+#[cfg(target_os = "linux")]
+fn each_entry(
+    dir: &Path,
+    mut each: impl FnMut(&OsStr, Option<Kind>) -> bool,
+) -> io::Result<Option<io::Error>> {
+    use rustix::fs::{FileType as Raw, Mode, OFlags, RawDir};
+    use std::os::unix::ffi::OsStrExt;
+    let fd = rustix::fs::open(
+        dir,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    let mut buf = Vec::with_capacity(256 * 1024);
+    let mut raw = RawDir::new(fd, buf.spare_capacity_mut());
+    while let Some(entry) = raw.next() {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(errno) => return Ok(Some(errno.into())),
+        };
+        let name = OsStr::from_bytes(entry.file_name().to_bytes());
+        // `.` and `..` are hidden too.
+        if is_hidden(name) {
+            continue;
+        }
+        let kind = match entry.file_type() {
+            Raw::Directory => Some(Kind::Dir),
+            Raw::RegularFile => Some(Kind::File),
+            Raw::Symlink => Some(Kind::Symlink),
+            Raw::Unknown => None,
+            _ => Some(Kind::Other),
+        };
+        if !each(name, kind) {
+            break;
+        }
+    }
+    Ok(None)
+}
+
+/// [`each_entry`] through `std::fs::read_dir`.
+#[cfg(not(target_os = "linux"))]
+fn each_entry(
+    dir: &Path,
+    mut each: impl FnMut(&OsStr, Option<Kind>) -> bool,
+) -> io::Result<Option<io::Error>> {
+    for entry in fs::read_dir(dir)? {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(error) => return Ok(Some(error)),
+        };
+        let name = entry.file_name();
+        if is_hidden(&name) {
+            continue;
+        }
+        if !each(&name, entry.file_type().ok().map(Kind::from)) {
+            break;
+        }
+    }
+    Ok(None)
 }
 
 /// For [`list_dir`]: keep no files, only folders.
