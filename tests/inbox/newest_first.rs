@@ -156,6 +156,43 @@ fn of_two_files_with_one_id_the_newer_by_name_keeps_it() {
     }
 }
 
+/// Newest name first across folders and depths, not folder by folder:
+/// in path order the oldest file comes first, so a load that read in
+/// path order would give it the id.
+#[test]
+fn files_are_read_newest_name_first_across_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let mail = |subject: &str| {
+        format!(
+            "Subject: {subject}\nId: same-id\nFrom: BlueLake\nTo: GreenCastle\n\nBody:\nhello\n"
+        )
+    };
+    for (rel, subject) in [
+        ("a/000001-old.md", "old"),
+        ("a/notes.md", "undated"),
+        ("b/000002-mid.md", "mid"),
+        ("b/c/000003-new.md", "new"),
+        ("b/c/d/000000-oldest.md", "oldest"),
+    ] {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, mail(subject)).unwrap();
+    }
+    let inbox = load_mailbox(root);
+    let subject = |key: &str| {
+        inbox
+            .message_by_key(key)
+            .unwrap()
+            .message
+            .subject
+            .to_string()
+    };
+    assert_eq!(subject("same-id"), "new");
+    assert_eq!(subject("a/000001-old.md"), "old");
+    assert_eq!(subject("a/notes.md"), "undated");
+}
+
 /// A JSON file of A2A items read in a step is left out of it: the whole
 /// inbox shows its items, never the file as a message, and a step must
 /// not show what the whole inbox will not.

@@ -20,12 +20,28 @@
 //! walk, and nothing outside the tree is read twice), symlinked files are;
 //! a directory that cannot be listed is a [`Problem`] and the rest is still
 //! walked. Files come out in path order.
+//!
+//! A walk keeps what it lists as a [`Listing`]: each folder's path once
+//! and its mail files' names side by side in one buffer, sorted as bytes
+//! (a 16-byte prefix compared as one number first, so most comparisons
+//! never reach `memcmp`). A full path is made only when a caller asks
+//! for it ([`Listing::iter`] hands out folder and name; [`walk`] joins
+//! them all for the callers that want paths). Sub-folders are walked on
+//! every core (rayon: a tree of any shape, its results joined in path
+//! order). Measured on a million files in six folders (`amail demo
+//! --messages 1000000`, 2 cores): the walk that kept a `PathBuf` per file
+//! and two allocations per entry, sorted by `OsString`, spent 1.8 s of
+//! CPU, of which the kernel's `getdents64` was 0.56 s; the rest was
+//! `memcmp` from the sort, `malloc` and the extension check.
 
+use std::cmp::Ordering;
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::fs::{self, FileType};
 use std::io;
 use std::path::{Component, Path, PathBuf};
+
+use rayon::prelude::*;
 
 /// Extensions a mail file may have; files with no extension count too.
 /// Anything else (images, archives, scripts, databases) is not mail.
@@ -64,14 +80,7 @@ impl fmt::Display for Problem {
 impl MailFiles {
     /// The files, and the problems as `Inbox::problems` words them.
     pub fn into_parts(self) -> (Vec<PathBuf>, Vec<(PathBuf, String)>) {
-        let problems = self
-            .problems
-            .into_iter()
-            .map(|p| {
-                let text = p.to_string();
-                (p.path, text)
-            })
-            .collect();
+        let problems = self.problems.into_iter().map(Problem::into_entry).collect();
         (self.files, problems)
     }
 }
@@ -79,13 +88,16 @@ impl MailFiles {
 /// Every mail file under `root`, in path order, in the layout `root` has
 /// (see the module doc). Problems never stop the walk.
 pub fn walk(root: &Path) -> MailFiles {
+    list(root).into_mail_files()
+}
+
+/// [`walk`] without making the paths: each file's folder and name, for a
+/// caller that needs only some of the paths at once (the inbox load makes
+/// each one as it reads the file).
+pub fn list(root: &Path) -> Listing {
     match super::detect::archive_of(root) {
-        Some(archive) => store_files(&archive),
-        None => {
-            let mut w = Walker::default();
-            w.plain(root);
-            w.done()
-        }
+        Some(archive) => list_store(&archive),
+        None => plain(root.to_path_buf()),
     }
 }
 
@@ -103,17 +115,30 @@ pub fn mail_files(root: &Path) -> io::Result<Vec<PathBuf>> {
 /// (the folder holding `projects/`), in path order: project by project,
 /// then by month.
 pub(crate) fn store_files(archive: &Path) -> MailFiles {
-    let mut w = Walker::default();
+    list_store(archive).into_mail_files()
+}
+
+fn list_store(archive: &Path) -> Listing {
     let projects = archive.join("projects");
-    for (name, ft) in w.list(&projects) {
-        if ft.is_dir() {
-            let messages = projects.join(name).join("messages");
-            if is_real_dir(&messages) {
-                w.messages(&messages);
-            }
-        }
+    let mut out = Listing::default();
+    let Some(found) = list_dir(&projects, &mut out.problems, no_files) else {
+        return out;
+    };
+    let messages: Vec<PathBuf> = found
+        .entries
+        .iter()
+        .filter(|e| e.kind == Kind::Dir)
+        .map(|e| projects.join(found.name(e.name)).join("messages"))
+        .filter(|m| is_real_dir(m))
+        .collect();
+    for part in messages
+        .into_par_iter()
+        .map(messages_of)
+        .collect::<Vec<_>>()
+    {
+        out.append(part);
     }
-    w.done()
+    out
 }
 
 /// The project slug of a canonical copy [`store_files`] listed:
@@ -172,41 +197,43 @@ fn is_canonical_under_project(names: &[&OsStr]) -> bool {
 
 /// `YYYY/MM/<file>.md`.
 fn is_canonical(names: &[&OsStr]) -> bool {
-    matches!(names, [y, m, f] if is_digits(y, 4) && is_digits(m, 2) && is_message_copy(f))
+    matches!(names, [y, m, f] if is_digits(y.as_encoded_bytes(), 4)
+        && is_digits(m.as_encoded_bytes(), 2)
+        && is_message_copy(f.as_encoded_bytes()))
 }
 
 /// Whether a file name may be mail: one of [`MAIL_EXTENSIONS`] (any case),
 /// or no extension at all.
 pub(crate) fn is_mail_name(name: &OsStr) -> bool {
-    match extension(name).and_then(|e| e.to_str()) {
-        Some(ext) => MAIL_EXTENSIONS.iter().any(|m| m.eq_ignore_ascii_case(ext)),
+    is_mail_bytes(name.as_encoded_bytes())
+}
+
+/// [`is_mail_name`] of a name's bytes: no UTF-8 check, the extensions are
+/// ASCII.
+fn is_mail_bytes(name: &[u8]) -> bool {
+    match extension(name) {
+        Some(ext) => MAIL_EXTENSIONS
+            .iter()
+            .any(|m| m.as_bytes().eq_ignore_ascii_case(ext)),
         None => true,
     }
 }
 
 /// A canonical message copy's name, as the server writes it.
-fn is_message_copy(name: &OsStr) -> bool {
-    extension(name).is_some_and(|e| e == "md")
+fn is_message_copy(name: &[u8]) -> bool {
+    extension(name) == Some(b"md")
 }
 
-/// `Path::extension` of a bare file name, without parsing it into path
-/// components first: what follows the last `.`, unless that dot starts
-/// the name; `..` has none.
-fn extension(name: &OsStr) -> Option<&OsStr> {
-    let bytes = name.as_encoded_bytes();
-    if bytes == b".." {
+/// `Path::extension` of a bare file name's bytes, without parsing it into
+/// path components first: what follows the last `.`, unless that dot
+/// starts the name; `..` has none.
+fn extension(name: &[u8]) -> Option<&[u8]> {
+    if name == b".." {
         return None;
     }
-    match bytes.iter().rposition(|&b| b == b'.') {
+    match memchr::memrchr(b'.', name) {
         None | Some(0) => None,
-        Some(dot) => name
-            .to_str()
-            .map(|n| OsStr::new(&n[dot + 1..]))
-            .or_else(|| {
-                // Not UTF-8: no mail extension matches anyway, but answer as
-                // `Path::extension` would.
-                Path::new(name).extension()
-            }),
+        Some(dot) => Some(&name[dot + 1..]),
     }
 }
 
@@ -214,9 +241,8 @@ fn is_hidden(name: &OsStr) -> bool {
     name.as_encoded_bytes().first() == Some(&b'.')
 }
 
-fn is_digits(name: &OsStr, n: usize) -> bool {
-    let b = name.as_encoded_bytes();
-    b.len() == n && b.iter().all(u8::is_ascii_digit)
+fn is_digits(name: &[u8], n: usize) -> bool {
+    name.len() == n && name.iter().all(u8::is_ascii_digit)
 }
 
 /// A directory, not a symlink to one.
@@ -224,128 +250,485 @@ fn is_real_dir(path: &Path) -> bool {
     fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
 }
 
-/// `is_file()` as `Path::is_file` answers it (through symlinks), without
-/// a `stat` when the listing already said.
-fn is_file(path: &Path, ft: FileType) -> bool {
-    ft.is_file() || (ft.is_symlink() && path.is_file())
-}
-
 /// [`is_project`] asked of the filesystem.
 fn is_project_dir(dir: &Path) -> bool {
     is_real_dir(&dir.join("agents")) && is_real_dir(&dir.join("messages"))
 }
 
-/// Whether a sorted listing is an mcp_agent_mail project folder.
-fn is_project(entries: &[(OsString, FileType)]) -> bool {
-    let has_dir = |name: &str| {
-        entries
-            .binary_search_by(|(n, _)| n.as_os_str().cmp(OsStr::new(name)))
-            .is_ok_and(|i| entries[i].1.is_dir())
-    };
-    has_dir("agents") && has_dir("messages")
+/// Mail files as a walk found them, in path order, without their full
+/// paths: each folder's path once, its files' names in one buffer.
+#[derive(Debug, Default)]
+pub struct Listing {
+    folders: Vec<Folder>,
+    /// Path order: runs of one folder's files, in name order (a folder's
+    /// files come in several runs when sub-folders sort between them).
+    runs: Vec<Run>,
+    pub problems: Vec<Problem>,
 }
 
-#[derive(Default)]
-struct Walker {
-    files: Vec<PathBuf>,
-    problems: Vec<Problem>,
+#[derive(Debug)]
+struct Run {
+    folder: usize,
+    names: Vec<Name>,
 }
 
-impl Walker {
-    fn done(self) -> MailFiles {
+impl Listing {
+    /// How many files.
+    pub fn len(&self) -> usize {
+        self.runs.iter().map(|r| r.names.len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.runs.iter().all(|r| r.names.is_empty())
+    }
+
+    /// Each file's folder and name, in path order.
+    pub fn iter(&self) -> impl Iterator<Item = (&Path, &OsStr)> + '_ {
+        self.runs.iter().flat_map(move |run| {
+            let folder = &self.folders[run.folder];
+            run.names
+                .iter()
+                .map(move |&n| (folder.dir.as_path(), folder.name(n)))
+        })
+    }
+
+    /// The files' full paths, and the problems.
+    pub fn into_mail_files(self) -> MailFiles {
+        let files = self.iter().map(|(dir, name)| dir.join(name)).collect();
         MailFiles {
-            files: self.files,
+            files,
             problems: self.problems,
         }
     }
 
-    /// The visible entries of `dir`, names and types (symlinks not
-    /// followed), sorted by name. Sorting each directory's entries and
-    /// walking depth first is exactly path order (paths compare component
-    /// by component), so the list comes out sorted without comparing whole
-    /// paths; the type comes from the listing, so only symlinks cost a
-    /// `stat`. Hidden names are left out before their type is asked.
-    fn list(&mut self, dir: &Path) -> Vec<(OsString, FileType)> {
-        let read = match fs::read_dir(dir) {
-            Ok(r) => r,
-            Err(error) => {
-                self.problem(dir.to_path_buf(), error, true);
-                return Vec::new();
-            }
-        };
-        let mut entries = Vec::new();
-        for entry in read {
-            let entry = match entry {
-                Ok(e) => e,
-                Err(error) => {
-                    self.problem(dir.to_path_buf(), error, true);
-                    break;
-                }
-            };
-            let name = entry.file_name();
-            if is_hidden(&name) {
-                continue;
-            }
-            match entry.file_type() {
-                Ok(ft) => entries.push((name, ft)),
-                Err(error) => self.problem(entry.path(), error, false),
-            }
-        }
-        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        entries
+    /// `other`'s files after this one's.
+    fn append(&mut self, other: Listing) {
+        let base = self.folders.len();
+        self.folders.extend(other.folders);
+        self.runs.extend(other.runs.into_iter().map(|mut r| {
+            r.folder += base;
+            r
+        }));
+        self.problems.extend(other.problems);
     }
 
-    fn problem(&mut self, path: PathBuf, error: io::Error, listing: bool) {
-        self.problems.push(Problem {
+    /// Keeps `folder`, for the runs of its files.
+    fn push_folder(&mut self, folder: Folder) -> usize {
+        self.folders.push(folder);
+        self.folders.len() - 1
+    }
+
+    /// A run of the files of the folder kept at `folder` (none when empty).
+    fn push_run(&mut self, folder: usize, names: Vec<Name>) {
+        if !names.is_empty() {
+            self.runs.push(Run { folder, names });
+        }
+    }
+}
+
+/// One listed folder: its path and its entries' names, one after another.
+#[derive(Debug)]
+struct Folder {
+    dir: PathBuf,
+    /// The UTF-8 names, back to back.
+    text: String,
+    /// The names that are not UTF-8 (rare: kept whole, not in `text`).
+    odd: Vec<OsString>,
+}
+
+/// Where a name is in its [`Folder`]: `text[start..start + len]`, or
+/// `odd[start]` when `len` is [`Name::ODD`].
+#[derive(Debug, Clone, Copy)]
+struct Name {
+    start: u32,
+    len: u32,
+}
+
+impl Name {
+    const ODD: u32 = u32::MAX;
+}
+
+impl Folder {
+    fn name(&self, n: Name) -> &OsStr {
+        if n.len == Name::ODD {
+            &self.odd[n.start as usize]
+        } else {
+            let start = n.start as usize;
+            OsStr::new(&self.text[start..start + n.len as usize])
+        }
+    }
+
+    fn bytes(&self, n: Name) -> &[u8] {
+        self.name(n).as_encoded_bytes()
+    }
+
+    /// Keeps `name`, or None when the folder's names outgrow `u32`.
+    fn add(&mut self, name: &OsStr) -> Option<Name> {
+        match name.to_str() {
+            Some(utf8) => {
+                let start = u32::try_from(self.text.len()).ok()?;
+                let len = u32::try_from(utf8.len()).ok().filter(|&l| l != Name::ODD)?;
+                start.checked_add(len)?;
+                self.text.push_str(utf8);
+                Some(Name { start, len })
+            }
+            None => {
+                let start = u32::try_from(self.odd.len()).ok()?;
+                self.odd.push(name.to_os_string());
+                Some(Name {
+                    start,
+                    len: Name::ODD,
+                })
+            }
+        }
+    }
+}
+
+/// What a listing says an entry is (symlinks not followed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Dir,
+    File,
+    Symlink,
+    Other,
+}
+
+impl From<FileType> for Kind {
+    fn from(ft: FileType) -> Self {
+        if ft.is_dir() {
+            Kind::Dir
+        } else if ft.is_file() {
+            Kind::File
+        } else if ft.is_symlink() {
+            Kind::Symlink
+        } else {
+            Kind::Other
+        }
+    }
+}
+
+/// One visible entry of a listed folder, with the first 16 bytes of its
+/// name as one big-endian number (zero-padded: names hold no NUL, so a
+/// shorter name still sorts first), which orders most pairs without
+/// comparing the names.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    key: u128,
+    name: Name,
+    kind: Kind,
+}
+
+fn sort_key(name: &[u8]) -> u128 {
+    let mut head = [0u8; 16];
+    let n = name.len().min(16);
+    head[..n].copy_from_slice(&name[..n]);
+    u128::from_be_bytes(head)
+}
+
+/// A folder's visible entries, sorted by name. Sorting each directory's
+/// entries and walking depth first is exactly path order (paths compare
+/// component by component), so the files come out sorted without
+/// comparing whole paths; the type comes from the listing, so only
+/// symlinks cost a `stat`. Hidden names are left out before their type
+/// is asked.
+struct Listed {
+    folder: Folder,
+    entries: Vec<Entry>,
+}
+
+impl Listed {
+    fn name(&self, n: Name) -> &OsStr {
+        self.folder.name(n)
+    }
+
+    fn cmp(&self, a: &Entry, b: &Entry) -> Ordering {
+        a.key
+            .cmp(&b.key)
+            .then_with(|| self.folder.bytes(a.name).cmp(self.folder.bytes(b.name)))
+    }
+
+    /// The entry named `name`.
+    fn find(&self, name: &str) -> Option<&Entry> {
+        let key = sort_key(name.as_bytes());
+        self.entries
+            .binary_search_by(|e| {
+                e.key
+                    .cmp(&key)
+                    .then_with(|| self.folder.bytes(e.name).cmp(name.as_bytes()))
+            })
+            .ok()
+            .map(|i| &self.entries[i])
+    }
+
+    /// Whether this is an mcp_agent_mail project folder.
+    fn is_project(&self) -> bool {
+        let is_dir = |n| self.find(n).is_some_and(|e| e.kind == Kind::Dir);
+        is_dir("agents") && is_dir("messages")
+    }
+
+    /// Whether the entry `e` is a file, as `Path::is_file` answers it
+    /// (through symlinks), without a `stat` when the listing already said.
+    fn is_file(&self, e: &Entry) -> bool {
+        e.kind == Kind::File
+            || (e.kind == Kind::Symlink && self.folder.dir.join(self.name(e.name)).is_file())
+    }
+}
+
+/// [`Listed`] of `dir`: its folders, and the files whose name `keep`
+/// takes (checked while the name is at hand, before the sort); None (and
+/// a problem) when it cannot be listed.
+fn list_dir(dir: &Path, problems: &mut Vec<Problem>, keep: fn(&[u8]) -> bool) -> Option<Listed> {
+    let mut folder = Folder {
+        dir: dir.to_path_buf(),
+        text: String::new(),
+        odd: Vec::new(),
+    };
+    let mut entries = Vec::new();
+    let mut full = false;
+    let listed = each_entry(dir, |name, kind| {
+        let kind = match kind {
+            Some(kind) => kind,
+            // The filesystem did not say: asked of the entry itself.
+            None => match fs::symlink_metadata(dir.join(name)) {
+                Ok(m) => Kind::from(m.file_type()),
+                Err(error) => {
+                    problems.push(Problem {
+                        path: dir.join(name),
+                        error,
+                        listing: false,
+                    });
+                    return true;
+                }
+            },
+        };
+        if kind != Kind::Dir && !keep(name.as_encoded_bytes()) {
+            return true;
+        }
+        let key = sort_key(name.as_encoded_bytes());
+        match folder.add(name) {
+            Some(name) => {
+                entries.push(Entry { key, name, kind });
+                true
+            }
+            None => {
+                full = true;
+                false
+            }
+        }
+    });
+    match listed {
+        Ok(None) => {}
+        Ok(Some(error)) => problems.push(Problem::listing(dir.to_path_buf(), error)),
+        Err(error) => {
+            problems.push(Problem::listing(dir.to_path_buf(), error));
+            return None;
+        }
+    }
+    if full {
+        problems.push(Problem::listing(
+            dir.to_path_buf(),
+            io::Error::other("more than 4 GiB of names in one directory"),
+        ));
+    }
+    let mut listed = Listed { folder, entries };
+    let mut entries = std::mem::take(&mut listed.entries);
+    entries.sort_unstable_by(|a, b| listed.cmp(a, b));
+    // The names copied again in sorted order: every later pass (the walk
+    // joining paths, the load reading each name's date) then reads them
+    // one after another instead of at random in a buffer of megabytes
+    // (a million names: each such pass was a cache miss per name).
+    let old = std::mem::take(&mut listed.folder.text);
+    listed.folder.text.reserve_exact(old.len());
+    for e in &mut entries {
+        if e.name.len != Name::ODD {
+            let start = e.name.start as usize;
+            e.name.start = listed.folder.text.len() as u32;
+            listed
+                .folder
+                .text
+                .push_str(&old[start..start + e.name.len as usize]);
+        }
+    }
+    listed.entries = entries;
+    Some(listed)
+}
+
+/// Calls `each` with the name and type (symlinks not followed; None when
+/// the filesystem does not say) of every visible entry of `dir` until it
+/// says stop. Err when `dir` cannot be opened; an error part way is handed
+/// back after the entries before it.
+///
+/// On Linux straight from `getdents64` into one 256 KiB buffer: no
+/// allocation per entry (`std::fs::read_dir` makes a `CString` per entry,
+/// and `file_name()` an `OsString` copy of it), and fewer calls than
+/// glibc's 32 KiB buffer makes (each call walks ext4's hash tree to where
+/// the last one stopped). Measured with `examples/first_step` (two walks
+/// of a million files and the load to its first step), four interleaved
+/// runs each at load 7.5-8: 1.63-1.73 s of CPU against 1.76-1.83 s
+/// through `read_dir`.
+#[cfg(target_os = "linux")]
+fn each_entry(
+    dir: &Path,
+    mut each: impl FnMut(&OsStr, Option<Kind>) -> bool,
+) -> io::Result<Option<io::Error>> {
+    use rustix::fs::{FileType as Raw, Mode, OFlags, RawDir};
+    use std::os::unix::ffi::OsStrExt;
+    let fd = rustix::fs::open(
+        dir,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    let mut buf = Vec::with_capacity(256 * 1024);
+    let mut raw = RawDir::new(fd, buf.spare_capacity_mut());
+    while let Some(entry) = raw.next() {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(errno) => return Ok(Some(errno.into())),
+        };
+        let name = OsStr::from_bytes(entry.file_name().to_bytes());
+        // `.` and `..` are hidden too.
+        if is_hidden(name) {
+            continue;
+        }
+        let kind = match entry.file_type() {
+            Raw::Directory => Some(Kind::Dir),
+            Raw::RegularFile => Some(Kind::File),
+            Raw::Symlink => Some(Kind::Symlink),
+            Raw::Unknown => None,
+            _ => Some(Kind::Other),
+        };
+        if !each(name, kind) {
+            break;
+        }
+    }
+    Ok(None)
+}
+
+/// [`each_entry`] through `std::fs::read_dir`.
+#[cfg(not(target_os = "linux"))]
+fn each_entry(
+    dir: &Path,
+    mut each: impl FnMut(&OsStr, Option<Kind>) -> bool,
+) -> io::Result<Option<io::Error>> {
+    for entry in fs::read_dir(dir)? {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(error) => return Ok(Some(error)),
+        };
+        let name = entry.file_name();
+        if is_hidden(&name) {
+            continue;
+        }
+        if !each(&name, entry.file_type().ok().map(Kind::from)) {
+            break;
+        }
+    }
+    Ok(None)
+}
+
+/// For [`list_dir`]: keep no files, only folders.
+fn no_files(_: &[u8]) -> bool {
+    false
+}
+
+impl Problem {
+    /// The path and the problem as `Inbox::problems` words it.
+    pub fn into_entry(self) -> (PathBuf, String) {
+        let text = self.to_string();
+        (self.path, text)
+    }
+
+    fn listing(path: PathBuf, error: io::Error) -> Self {
+        Problem {
             path,
             error,
-            listing,
-        });
+            listing: true,
+        }
     }
+}
 
-    /// A plain mailbox folder, recursively. Depth needs no limit: only real
-    /// directories are entered, and paths are bounded in length.
-    fn plain(&mut self, dir: &Path) {
-        let entries = self.list(dir);
-        if is_project(&entries) {
-            return self.messages(&dir.join("messages"));
-        }
-        for (name, ft) in entries {
-            if ft.is_dir() {
-                self.plain(&dir.join(name));
-            } else if is_mail_name(&name) {
-                let path = dir.join(name);
-                if is_file(&path, ft) {
-                    self.files.push(path);
-                }
-            }
+/// A plain mailbox folder, recursively, its sub-folders on every core.
+/// Depth needs no limit: only real directories are entered, and paths are
+/// bounded in length.
+fn plain(dir: PathBuf) -> Listing {
+    let mut out = Listing::default();
+    let Some(listed) = list_dir(&dir, &mut out.problems, is_mail_bytes) else {
+        return out;
+    };
+    if listed.is_project() {
+        drop(listed);
+        out.append(messages_of(dir.join("messages")));
+        return out;
+    }
+    // The folder's files in runs, each sub-folder between two runs.
+    let mut runs = vec![Vec::new()];
+    let mut subdirs = Vec::new();
+    for e in &listed.entries {
+        let name = listed.name(e.name);
+        if e.kind == Kind::Dir {
+            subdirs.push(dir.join(name));
+            runs.push(Vec::new());
+        } else if listed.is_file(e) {
+            runs.last_mut().expect("one run at least").push(e.name);
         }
     }
+    let subs: Vec<Listing> = if subdirs.len() > 1 {
+        subdirs.into_par_iter().map(plain).collect()
+    } else {
+        subdirs.into_iter().map(plain).collect()
+    };
+    let folder = out.push_folder(listed.folder);
+    let mut runs = runs.into_iter();
+    out.push_run(folder, runs.next().unwrap_or_default());
+    for (sub, run) in subs.into_iter().zip(runs) {
+        out.append(sub);
+        out.push_run(folder, run);
+    }
+    out
+}
 
-    /// A project's `messages/`: `YYYY/MM/*.md`, so not the `threads/`
-    /// digests.
-    fn messages(&mut self, dir: &Path) {
-        for (year, ft) in self.list(dir) {
-            if !ft.is_dir() || !is_digits(&year, 4) {
-                continue;
-            }
-            let year = dir.join(year);
-            for (month, ft) in self.list(&year) {
-                if !ft.is_dir() || !is_digits(&month, 2) {
-                    continue;
-                }
-                let month = year.join(month);
-                for (name, ft) in self.list(&month) {
-                    if is_message_copy(&name) {
-                        let f = month.join(name);
-                        if is_file(&f, ft) {
-                            self.files.push(f);
-                        }
-                    }
-                }
-            }
+/// A project's `messages/`: `YYYY/MM/*.md`, so not the `threads/`
+/// digests; the months listed on every core.
+fn messages_of(dir: PathBuf) -> Listing {
+    let mut out = Listing::default();
+    let Some(years) = list_dir(&dir, &mut out.problems, no_files) else {
+        return out;
+    };
+    for e in &years.entries {
+        if e.kind != Kind::Dir || !is_digits(years.folder.bytes(e.name), 4) {
+            continue;
+        }
+        let year = dir.join(years.name(e.name));
+        let Some(listed) = list_dir(&year, &mut out.problems, no_files) else {
+            continue;
+        };
+        let months: Vec<PathBuf> = listed
+            .entries
+            .iter()
+            .filter(|e| e.kind == Kind::Dir && is_digits(listed.folder.bytes(e.name), 2))
+            .map(|e| year.join(listed.name(e.name)))
+            .collect();
+        for part in months.into_par_iter().map(month_of).collect::<Vec<_>>() {
+            out.append(part);
         }
     }
+    out
+}
+
+/// A month folder of a project's `messages/`: its `*.md` files.
+fn month_of(month: PathBuf) -> Listing {
+    let mut out = Listing::default();
+    if let Some(listed) = list_dir(&month, &mut out.problems, is_message_copy) {
+        let names = listed
+            .entries
+            .iter()
+            .filter(|e| listed.is_file(e))
+            .map(|e| e.name)
+            .collect();
+        let folder = out.push_folder(listed.folder);
+        out.push_run(folder, names);
+    }
+    out
 }
 
 /// The `.json` files of a handoff directory (`.handoffs/` or `HANDOFF_DIR`),
@@ -396,14 +779,56 @@ mod tests {
         assert_eq!(files.len(), 8);
     }
 
+    /// Names that tie on the sort key's 16 bytes and part after it, names
+    /// that are another's prefix, sub-folders between files, a folder of
+    /// many sub-folders (walked on several threads): the walk lists them
+    /// all, in the order of the sorted full paths.
+    #[test]
+    fn names_sorted_by_key_and_bytes_give_path_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let mut expected = Vec::new();
+        for rel in [
+            "2026-11-22T03-16-28Z__b.md",
+            "2026-11-22T03-16-28Z__a.md",
+            "2026-11-22T03-16-28Z__a.md.md",
+            "2026-11-22T03-16-2.md",
+            "2026-11-22T03-16",
+            "2026-11-22T03-16-28Z__a/x.md",
+            "0123456789abcdef",
+            "0123456789abcdeF",
+            "0123456789abcde",
+            "é-ü.md",
+            "z",
+        ] {
+            expected.push(touch(root, rel));
+        }
+        for n in 0..40 {
+            expected.push(touch(root, &format!("sub{}/m{n}.md", n % 13)));
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            let odd = root.join(OsStr::from_bytes(b"odd-\xff.md"));
+            std::fs::write(&odd, "Subject: x\n").unwrap();
+            expected.push(odd);
+        }
+        expected.sort();
+        assert_eq!(mail_files(root).unwrap(), expected);
+        let listing = list(root);
+        assert_eq!(listing.len(), expected.len());
+        let joined: Vec<PathBuf> = listing.iter().map(|(d, n)| d.join(n)).collect();
+        assert_eq!(joined, expected);
+    }
+
     #[test]
     fn extension_is_path_extension() {
         for name in [
             "a.md", "a", ".md", "..", ".", "a.", "a.b.c", "..md", ".a.b", "a..", "é.MD", "",
         ] {
             assert_eq!(
-                extension(OsStr::new(name)),
-                Path::new(name).extension(),
+                extension(name.as_bytes()),
+                Path::new(name).extension().map(OsStr::as_encoded_bytes),
                 "{name:?}"
             );
         }
