@@ -10,6 +10,7 @@ use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 
 use amail_parser::{OwnedMessage, ParseOptions};
 
@@ -26,10 +27,21 @@ use crate::stores::read::{
 };
 use crate::stores::steps::Steps;
 
-/// Files read or rows parsed per chunk handed to a worker: small enough
-/// for a count that moves and steps that come on time, large enough to
-/// cost nothing.
+/// Files read per chunk handed to a worker: small enough for a count
+/// that moves and steps that come on time, large enough to cost nothing.
 const CHUNK: usize = 128;
+
+/// Pages the database reader may read ahead of the parse: it never waits
+/// for the parse, and memory stays a few pages.
+const PAGES_AHEAD: usize = 2;
+
+/// What the database reader hands the load, in this order.
+enum FromDb {
+    /// How many `messages` rows there are (before the first page).
+    Count(usize),
+    /// The next rows, newest first.
+    Page(Vec<MessageRow>),
+}
 
 /// An mcp_agent_mail archive with (when found) its database.
 ///
@@ -44,18 +56,23 @@ const CHUNK: usize = 128;
 /// the whole archive is read. Archive files over `max_bytes` are problems,
 /// not read.
 ///
-/// `progress` is told (messages done, messages in all) as files are read
-/// and rows parsed; the one database query before them has no count.
+/// `progress` is told (messages done, messages in all) as rows are
+/// parsed and files read: the rows' count is the database's before the
+/// first page, the files join it once the rows are all read.
 ///
-/// Newest first (issue 16): the archive files are read newest name first
-/// (`mailbox::newest_first`, the names start with the message's time) and
-/// the rows parsed newest first (`created_ts`, then id, as the inbox
-/// orders them), so `partial`, when given, gets a browsable inbox of the
-/// newest messages at the steps of `stores::steps`: from the rows when
-/// the database has any (after the archive files are read; the files it
-/// does not know come with the whole inbox), else from the archive files.
-/// What is returned does not depend on the order: the same inbox as a
-/// load without steps.
+/// Newest first (issue 16): the rows come from the database in pages,
+/// newest first (`created_ts`, then id, as the inbox orders them;
+/// `db::read_pages`, read on a thread of its own while the archive is
+/// listed on another), each page parsed on every core as it comes, so
+/// `partial`, when given, gets a browsable inbox of the newest messages
+/// at the steps of `stores::steps`: the first after one page and the
+/// archive's listing (a row's file name is its `path`). Steps stop at the
+/// first row without a body (its text is in a file, read with the others
+/// after the rows). Without rows the archive files are read newest name
+/// first (`mailbox::newest_first`, the names start with the message's
+/// time) and the steps come from them. The files the database does not
+/// know come with the whole inbox. What is returned does not depend on
+/// the order: the same inbox as a load without steps.
 pub(crate) fn load_mcp(
     archive: &Path,
     db: Option<&Path>,
@@ -63,37 +80,67 @@ pub(crate) fn load_mcp(
     progress: &dyn Fn(usize, usize),
     partial: Option<&dyn Fn(Inbox)>,
 ) -> Result<Inbox, Error> {
-    // The archive is listed while the database is read: the two wait on
-    // different files (100,000 messages: about 250 and 800 ms at load 6
-    // on 2 cores).
-    let (walked, rows) = std::thread::scope(|s| {
-        let walked = s.spawn(|| walk::store_files(archive));
-        let rows = db.map(|db| {
-            let conn = mcp_db::open_read_only(db).map_err(|e| Error::db(db, e))?;
-            mcp_db::read_messages(&conn).map_err(|e| Error::db(db, e))
-        });
-        let walked = walked
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        (walked, rows)
-    });
-    let (canonical, mut problems) = walked.into_parts();
     let source = SourceKind::McpStore {
         root: archive.to_path_buf(),
         db: db.map_or_else(|| archive.join(DB_FILE), Path::to_path_buf),
     };
-    let rows = match rows {
-        Some(rows) => rows?,
-        None => {
-            problems.push((
-                archive.join(DB_FILE),
-                "no storage.sqlite3 found beside the archive (give it with --db): \
-                 recipients come from the archive files, read and ack state is unknown"
-                    .into(),
-            ));
-            Vec::new()
+    // The archive is listed while the database is read: the two wait on
+    // different files.
+    let (walked, rows, parsed) = std::thread::scope(|s| {
+        let walking = s.spawn(|| walk::store_files(archive));
+        let (send, pages) = mpsc::sync_channel(PAGES_AHEAD);
+        let reader = db.map(|db| s.spawn(move || read_rows(db, send)));
+        let mut walking = Some(walking);
+        let mut walked = None;
+        let mut parsed = ParsedRows::default();
+        let (mut count, mut steps) = (0, Steps::new());
+        for from_db in pages {
+            let page = match from_db {
+                FromDb::Count(n) => {
+                    count = n;
+                    progress(0, count);
+                    continue;
+                }
+                FromDb::Page(page) => page,
+            };
+            let messages = parallel::map(&page, |r| has_body(r).then(|| parse_row(r)));
+            // A row's path is its file in the listing: wait for it once.
+            let (files, problems) = walked
+                .get_or_insert_with(|| Listing::new(join(walking.take().expect("joined once"))));
+            parsed.extend(page, messages, files);
+            progress(parsed.rows.len(), count.max(parsed.rows.len()));
+            if let Some(partial) = partial.filter(|_| parsed.later.is_empty()) {
+                if steps.due(parsed.newest.len(), parsed.rows.len(), count) {
+                    partial(build(
+                        source.clone(),
+                        parsed.newest.clone(),
+                        problems.clone(),
+                    ));
+                }
+            }
         }
-    };
+        let rows = reader.map(|r| join(r));
+        let walked =
+            walked.unwrap_or_else(|| Listing::new(join(walking.take().expect("joined once"))));
+        (walked, rows, parsed)
+    });
+    if let Some(Err(e)) = rows {
+        return Err(e);
+    }
+    let (Listing { canonical, .. }, mut problems) = walked;
+    let ParsedRows {
+        rows,
+        newest,
+        later,
+    } = parsed;
+    if db.is_none() {
+        problems.push((
+            archive.join(DB_FILE),
+            "no storage.sqlite3 found beside the archive (give it with --db): \
+             recipients come from the archive files, read and ack state is unknown"
+                .into(),
+        ));
+    }
 
     // Which canonical files need reading: the server names each one
     // `..__<id>.md`, so a file of a row with a body is known by name.
@@ -113,14 +160,14 @@ pub(crate) fn load_mcp(
         }
     }
 
-    // Files read, then rows parsed: one count over both.
-    let total = to_read.len() + rows.len();
-    let done = std::cell::Cell::new(0);
+    // Rows parsed, then files read: one count over both.
+    let total = rows.len() + to_read.len();
+    let done = std::cell::Cell::new(rows.len());
     let tick = |n: usize| {
         done.set(done.get() + n);
         progress(done.get(), total);
     };
-    progress(0, total);
+    progress(done.get(), total);
     let mut steps = Steps::new();
 
     // The files, newest name first; each result put back in its walk
@@ -175,55 +222,120 @@ pub(crate) fn load_mcp(
         .filter_map(|(path, r)| r.map(|r| (path, r)));
     let mut files = ArchiveFiles::classify(so_far, &file_of, &mut problems);
 
-    // Rows whose text is not in a file read above are parsed from the row,
-    // on every core (the parse is the cost once the opens are gone),
-    // newest first.
-    let mut newest: Vec<usize> = (0..rows.len()).collect();
-    newest.sort_unstable_by_key(|&i| Reverse((rows[i].created, rows[i].id)));
-    let in_file: Vec<bool> = rows
-        .iter()
-        .map(|r| files.by_id.contains_key(&r.id.to_string()))
-        .collect();
+    // Each row as the inbox holds it, newest first as the inbox orders
+    // them (the timestamps decoded: the database's order is its values'),
+    // its text from a file read above when one claims its id, else from
+    // the row as parsed with its page, else (no body, no file) from the
+    // row's fields.
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_unstable_by_key(|&i| Reverse((rows[i].created, rows[i].id)));
+    let split = newest.len();
+    let mut newest: Vec<Option<InboxMessage>> = newest.into_iter().map(Some).collect();
+    let mut later = later;
     let mut loaded = Vec::with_capacity(rows.len() + files.by_id.len());
-    let mut pending = &newest[..];
-    let _ = parallel::ordered(
-        &newest,
-        CHUNK,
-        parallel::cores(),
-        || (),
-        |_, _, part, out: &mut Vec<Option<OwnedMessage>>| {
-            out.clear();
-            out.extend(
-                part.iter()
-                    .map(|&i| (!in_file[i]).then(|| parse_row(&rows[i]))),
-            );
-        },
-        |out| {
-            let (part, rest) = pending.split_at(out.len());
-            pending = rest;
-            for (&i, from_row) in part.iter().zip(out.drain(..)) {
-                let row = &rows[i];
-                let key = row.id.to_string();
-                let (path, message) = match (files.by_id.remove(&key), from_row) {
-                    (Some((_, path, message, _)), _) => (Some(path), message),
-                    (None, Some(message)) => (file_of.remove(&row.id), message),
-                    (None, None) => (None, parse_row(row)),
-                };
-                loaded.push(row_entry(row, key, path, message));
-            }
-            tick(part.len());
-            if let Some(partial) = partial {
-                if steps.due(loaded.len(), done.get(), total) {
-                    partial(build(source.clone(), loaded.clone(), problems.clone()));
-                }
-            }
-            ControlFlow::<()>::Continue(())
-        },
-    );
+    for i in order {
+        let row = &rows[i];
+        let key = row.id.to_string();
+        let from_row = if i < split {
+            newest[i].take().map(Ok)
+        } else {
+            later[i - split].take().map(Err)
+        };
+        loaded.push(match (files.by_id.remove(&key), from_row) {
+            (Some((_, path, message, _)), _) => row_entry(row, key, Some(path), message),
+            (None, Some(Ok(entry))) => entry,
+            (None, Some(Err(message))) => row_entry(row, key, file_of.remove(&row.id), message),
+            (None, None) => row_entry(row, key, None, parse_row(row)),
+        });
+    }
     // Archive files the database does not know (or no database at all).
     let seen: HashSet<String> = loaded.iter().map(|l| l.key.clone()).collect();
     loaded.extend(files.into_entries(seen));
     Ok(build(source, loaded, problems))
+}
+
+/// Reads the database's rows in pages into `send` (the count first);
+/// stops when the load no longer listens.
+fn read_rows(db: &Path, send: mpsc::SyncSender<FromDb>) -> Result<(), Error> {
+    let conn = mcp_db::open_read_only(db).map_err(|e| Error::db(db, e))?;
+    mcp_db::read_pages(
+        &conn,
+        mcp_db::PAGE_ROWS,
+        |n| {
+            let _ = send.send(FromDb::Count(n));
+        },
+        |page| match send.send(FromDb::Page(page)) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(_) => ControlFlow::Break(()),
+        },
+    )
+    .map_err(|e| Error::db(db, e))
+}
+
+/// A scoped thread's result; its panic goes on where it happened.
+fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+}
+
+/// The archive's canonical files as listed, and which is each id's by
+/// name (the first listed).
+struct Listing {
+    canonical: Vec<PathBuf>,
+    by_name: HashMap<i64, usize>,
+}
+
+impl Listing {
+    /// The listing and the walk's problems.
+    fn new(walked: walk::MailFiles) -> (Self, Vec<(PathBuf, String)>) {
+        let (canonical, problems) = walked.into_parts();
+        let mut by_name = HashMap::with_capacity(canonical.len());
+        for (i, path) in canonical.iter().enumerate() {
+            if let Some(id) = id_in_name(path) {
+                by_name.entry(id).or_insert(i);
+            }
+        }
+        (Listing { canonical, by_name }, problems)
+    }
+
+    /// The file named for message `id`.
+    fn file_of(&self, id: i64) -> Option<&PathBuf> {
+        self.by_name.get(&id).map(|&i| &self.canonical[i])
+    }
+}
+
+/// The database's rows as read so far, newest first, and what is made of
+/// them.
+#[derive(Default)]
+struct ParsedRows {
+    rows: Vec<MessageRow>,
+    /// The first rows' inbox entries, up to the first row without a body
+    /// (the steps are made of these).
+    newest: Vec<InboxMessage>,
+    /// Each later row's text parsed from the row (`None`: no body).
+    later: Vec<Option<OwnedMessage>>,
+}
+
+impl ParsedRows {
+    /// Takes the next page of rows and their texts (`messages`, one per
+    /// row), with paths from `files`.
+    fn extend(
+        &mut self,
+        page: Vec<MessageRow>,
+        messages: Vec<Option<OwnedMessage>>,
+        files: &Listing,
+    ) {
+        for (row, message) in page.into_iter().zip(messages) {
+            match message {
+                Some(message) if self.later.is_empty() => {
+                    let path = files.file_of(row.id).cloned();
+                    self.newest
+                        .push(row_entry(&row, row.id.to_string(), path, message));
+                }
+                message => self.later.push(message),
+            }
+            self.rows.push(row);
+        }
+    }
 }
 
 /// One archive file read and parsed, or why not.
