@@ -22,10 +22,14 @@ use super::timestamps::{self, Dialect};
 /// How long a reader or writer waits for a busy database before giving up.
 pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Rows per page of a load's [`read_pages`]: the first step of a load in
-/// steps (`stores::FIRST_STEP`, 1,000 messages) comes after the first
-/// page; a page is parsed on every core while the next one is read.
+/// Rows in the first page of a load's [`read_pages`]: the first step of a
+/// load in steps (`stores::FIRST_STEP`, 1,000 messages) comes after it.
 pub const PAGE_ROWS: usize = 1_024;
+
+/// Rows in a load's largest page: each page is four times the one before
+/// up to this. A page is parsed on every core (threads started per page)
+/// while the next one is read, then its entries are joined on one.
+pub const PAGE_ROWS_MOST: usize = 8_192;
 
 /// One `message_recipients` row with the agent's name.
 #[derive(Debug, Clone, PartialEq)]
@@ -130,7 +134,8 @@ pub fn read_messages(conn: &Connection) -> rusqlite::Result<Vec<MessageRow>> {
     let mut out = Vec::new();
     read_pages(
         conn,
-        1024,
+        PAGE_ROWS,
+        PAGE_ROWS_MOST,
         |_| (),
         |page| {
             out.extend(page);
@@ -142,7 +147,8 @@ pub fn read_messages(conn: &Connection) -> rusqlite::Result<Vec<MessageRow>> {
 
 /// The messages newest first, `created_ts` then id, each with its
 /// recipients (`to`, `cc`, `bcc`, then by name), handed to `on_page` in
-/// pages of `page` rows as they are read, so the first page costs what it
+/// pages as they are read (`first` rows, then four times as many each
+/// page up to `most`), so the first page costs what it
 /// holds, not what the database holds (issue 16); `on_count` first gets
 /// the number of `messages` rows (an upper bound: a row whose project is
 /// missing is not read). All in one read transaction: one snapshot,
@@ -154,7 +160,7 @@ pub fn read_messages(conn: &Connection) -> rusqlite::Result<Vec<MessageRow>> {
 /// and the Rust port), and an index on one column of a rowid table holds
 /// its entries in (`created_ts`, rowid) order, so SQLite reads the index
 /// backwards and never sorts (`SCAN m USING INDEX idx_messages_created_ts`
-/// with statistics or without). A page is the next `page` rows of that one
+/// with statistics or without). A page is the next rows of that one
 /// walk: no page boundary can lose or repeat a row, however many share a
 /// time, where pages queried apart (`WHERE (created_ts, id) < (?, ?)
 /// LIMIT n`) would seek again per page and scan the run of equal times
@@ -167,11 +173,12 @@ pub fn read_messages(conn: &Connection) -> rusqlite::Result<Vec<MessageRow>> {
 /// before its first row by SQLite's planner without statistics.
 pub(crate) fn read_pages(
     conn: &Connection,
-    page: usize,
+    first: usize,
+    most: usize,
     on_count: impl FnOnce(usize),
     mut on_page: impl FnMut(Vec<MessageRow>) -> ControlFlow<()>,
 ) -> rusqlite::Result<()> {
-    let page = page.max(1);
+    let mut page = first.max(1);
     let tx = conn.unchecked_transaction()?;
     let count: i64 = tx.query_row("SELECT count(*) FROM messages", [], |r| r.get(0))?;
     on_count(usize::try_from(count).unwrap_or(0));
@@ -191,6 +198,7 @@ pub(crate) fn read_pages(
             out.push(message_row(r)?);
         }
         if out.len() == page || (last && !out.is_empty()) {
+            page = page.saturating_mul(4).min(most.max(page));
             let mut full = std::mem::replace(&mut out, Vec::with_capacity(page));
             add_recipients(&mut recipients, &mut full)?;
             if on_page(full).is_break() {
@@ -363,6 +371,7 @@ mod tests {
         read_pages(
             conn,
             page,
+            page,
             |n| count = n,
             |rows| {
                 out.push(
@@ -429,6 +438,26 @@ mod tests {
         assert!(!plan.iter().any(|p| p.contains("TEMP B-TREE")), "{plan:?}");
     }
 
+    /// Pages grow fourfold from the first up to the largest, the last
+    /// holding what is left.
+    #[test]
+    fn pages_grow_fourfold_up_to_the_largest() {
+        let conn = database(60, 60);
+        let mut sizes = Vec::new();
+        read_pages(
+            &conn,
+            2,
+            10,
+            |_| (),
+            |rows| {
+                sizes.push(rows.len());
+                ControlFlow::Continue(())
+            },
+        )
+        .unwrap();
+        assert_eq!(sizes, [2, 8, 10, 10, 10, 10, 10]);
+    }
+
     #[test]
     fn an_empty_database_reads_no_page_and_a_stop_stops() {
         let (count, read) = pages(&database(0, 1), 4);
@@ -437,6 +466,7 @@ mod tests {
         let mut seen = 0;
         read_pages(
             &conn,
+            4,
             4,
             |_| (),
             |_| {

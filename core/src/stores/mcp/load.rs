@@ -6,7 +6,6 @@
 //! parser sees.
 
 use std::borrow::Cow;
-use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -27,8 +26,9 @@ use crate::stores::read::{
 };
 use crate::stores::steps::Steps;
 
-/// Files read per chunk handed to a worker: small enough for a count
-/// that moves and steps that come on time, large enough to cost nothing.
+/// Files read per chunk handed to a worker, and rows per count and step
+/// check: small enough for a count that moves and steps that come on
+/// time, large enough to cost nothing.
 const CHUNK: usize = 128;
 
 /// Pages the database reader may read ahead of the parse: it never waits
@@ -103,19 +103,27 @@ pub(crate) fn load_mcp(
                 }
                 FromDb::Page(page) => page,
             };
-            let messages = parallel::map(&page, |r| has_body(r).then(|| parse_row(r)));
-            // A row's path is its file in the listing: wait for it once.
+            // Each row with a body parsed and made an entry on every core,
+            // its path (its file in the listing, waited for once) set here.
+            let entries = parallel::map(&page, |r| {
+                has_body(r).then(|| row_entry(r, r.id.to_string(), None, parse_row(r)))
+            });
             let (files, problems) = walked
                 .get_or_insert_with(|| Listing::new(join(walking.take().expect("joined once"))));
-            parsed.extend(page, messages, files);
-            progress(parsed.rows.len(), count.max(parsed.rows.len()));
-            if let Some(partial) = partial.filter(|_| parsed.later.is_empty()) {
-                if steps.due(parsed.newest.len(), parsed.rows.len(), count) {
-                    partial(build(
-                        source.clone(),
-                        parsed.newest.clone(),
-                        problems.clone(),
-                    ));
+            // Counted, and the step policy asked, every `CHUNK` rows as
+            // a file load does: its steps come at the same sizes, not
+            // rounded up to the (growing) pages.
+            let n = page.len();
+            for (k, (row, entry)) in page.into_iter().zip(entries).enumerate() {
+                parsed.push(row, entry, files);
+                if (k + 1) % CHUNK != 0 && k + 1 != n {
+                    continue;
+                }
+                progress(parsed.rows.len(), count.max(parsed.rows.len()));
+                if let Some(partial) = partial.filter(|_| parsed.whole == parsed.rows.len()) {
+                    if steps.due(parsed.whole, parsed.rows.len(), count) {
+                        partial(build(source.clone(), parsed.newest(), problems.clone()));
+                    }
                 }
             }
         }
@@ -128,11 +136,7 @@ pub(crate) fn load_mcp(
         return Err(e);
     }
     let (Listing { canonical, .. }, mut problems) = walked;
-    let ParsedRows {
-        rows,
-        newest,
-        later,
-    } = parsed;
+    let ParsedRows { rows, entries, .. } = parsed;
     if db.is_none() {
         problems.push((
             archive.join(DB_FILE),
@@ -145,16 +149,17 @@ pub(crate) fn load_mcp(
     // Which canonical files need reading: the server names each one
     // `..__<id>.md`, so a file of a row with a body is known by name.
     let with_body: HashSet<i64> = rows.iter().filter(|r| has_body(r)).map(|r| r.id).collect();
-    let mut file_of: HashMap<i64, PathBuf> = HashMap::with_capacity(with_body.len());
+    // (The rows' entries hold those paths already, from the listing.)
+    let mut named: HashSet<i64> = HashSet::with_capacity(with_body.len());
     let mut to_read = Vec::new();
     for path in canonical {
         match id_in_name(&path).filter(|id| with_body.contains(id)) {
-            Some(id) if file_of.contains_key(&id) => problems.push((
+            Some(id) if named.contains(&id) => problems.push((
                 path,
                 format!("second canonical file for message {id}; ignored"),
             )),
             Some(id) => {
-                file_of.insert(id, path);
+                named.insert(id);
             }
             None => to_read.push(path),
         }
@@ -208,7 +213,7 @@ pub(crate) fn load_mcp(
                         .zip(&read)
                         .filter_map(|(path, r)| r.as_ref().map(|r| (path.clone(), r.clone())));
                     let mut problems = problems.clone();
-                    let files = ArchiveFiles::classify(so_far, &file_of, &mut problems);
+                    let files = ArchiveFiles::classify(so_far, &named, &mut problems);
                     let part = files.into_entries(HashSet::new());
                     partial(build(source.clone(), part, problems));
                 }
@@ -220,34 +225,27 @@ pub(crate) fn load_mcp(
         .into_iter()
         .zip(read)
         .filter_map(|(path, r)| r.map(|r| (path, r)));
-    let mut files = ArchiveFiles::classify(so_far, &file_of, &mut problems);
+    let mut files = ArchiveFiles::classify(so_far, &named, &mut problems);
 
-    // Each row as the inbox holds it, newest first as the inbox orders
-    // them (the timestamps decoded: the database's order is its values'),
+    // Each row as the inbox holds it, in the order read (`build` sorts),
     // its text from a file read above when one claims its id, else from
     // the row as parsed with its page, else (no body, no file) from the
-    // row's fields.
-    let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.sort_unstable_by_key(|&i| Reverse((rows[i].created, rows[i].id)));
-    let split = newest.len();
-    let mut newest: Vec<Option<InboxMessage>> = newest.into_iter().map(Some).collect();
-    let mut later = later;
-    let mut loaded = Vec::with_capacity(rows.len() + files.by_id.len());
-    for i in order {
-        let row = &rows[i];
-        let key = row.id.to_string();
-        let from_row = if i < split {
-            newest[i].take().map(Ok)
-        } else {
-            later[i - split].take().map(Err)
-        };
-        loaded.push(match (files.by_id.remove(&key), from_row) {
-            (Some((_, path, message, _)), _) => row_entry(row, key, Some(path), message),
-            (None, Some(Ok(entry))) => entry,
-            (None, Some(Err(message))) => row_entry(row, key, file_of.remove(&row.id), message),
-            (None, None) => row_entry(row, key, None, parse_row(row)),
-        });
-    }
+    // row's fields. Made in the entries' own allocation (an `Option` of
+    // an entry is an entry's size), the rows dropped before the build.
+    let mut loaded: Vec<InboxMessage> = entries
+        .into_iter()
+        .enumerate()
+        .map(|(i, entry)| {
+            let row = &rows[i];
+            let key = row.id.to_string();
+            match (files.by_id.remove(&key), entry) {
+                (Some((_, path, message, _)), _) => row_entry(row, key, Some(path), message),
+                (None, Some(entry)) => entry,
+                (None, None) => row_entry(row, key, None, parse_row(row)),
+            }
+        })
+        .collect();
+    drop(rows);
     // Archive files the database does not know (or no database at all).
     let seen: HashSet<String> = loaded.iter().map(|l| l.key.clone()).collect();
     loaded.extend(files.into_entries(seen));
@@ -261,6 +259,7 @@ fn read_rows(db: &Path, send: mpsc::SyncSender<FromDb>) -> Result<(), Error> {
     mcp_db::read_pages(
         &conn,
         mcp_db::PAGE_ROWS,
+        mcp_db::PAGE_ROWS_MOST,
         |n| {
             let _ = send.send(FromDb::Count(n));
         },
@@ -308,33 +307,34 @@ impl Listing {
 #[derive(Default)]
 struct ParsedRows {
     rows: Vec<MessageRow>,
-    /// The first rows' inbox entries, up to the first row without a body
-    /// (the steps are made of these).
-    newest: Vec<InboxMessage>,
-    /// Each later row's text parsed from the row (`None`: no body).
-    later: Vec<Option<OwnedMessage>>,
+    /// Each row's inbox entry, parsed from its body (`None`: no body).
+    entries: Vec<Option<InboxMessage>>,
+    /// How many rows come before the first without a body: the steps are
+    /// made of these.
+    whole: usize,
 }
 
 impl ParsedRows {
-    /// Takes the next page of rows and their texts (`messages`, one per
-    /// row), with paths from `files`.
-    fn extend(
-        &mut self,
-        page: Vec<MessageRow>,
-        messages: Vec<Option<OwnedMessage>>,
-        files: &Listing,
-    ) {
-        for (row, message) in page.into_iter().zip(messages) {
-            match message {
-                Some(message) if self.later.is_empty() => {
-                    let path = files.file_of(row.id).cloned();
-                    self.newest
-                        .push(row_entry(&row, row.id.to_string(), path, message));
-                }
-                message => self.later.push(message),
+    /// Takes the next row and its entry, given the path of its file in
+    /// `files`.
+    fn push(&mut self, row: MessageRow, mut entry: Option<InboxMessage>, files: &Listing) {
+        if let Some(entry) = &mut entry {
+            entry.path = files.file_of(row.id).cloned();
+            if self.whole == self.rows.len() {
+                self.whole += 1;
             }
-            self.rows.push(row);
         }
+        self.entries.push(entry);
+        self.rows.push(row);
+    }
+
+    /// The entries of the newest rows, up to the first without a body.
+    fn newest(&self) -> Vec<InboxMessage> {
+        self.entries[..self.whole]
+            .iter()
+            .flatten()
+            .cloned()
+            .collect()
     }
 }
 
@@ -358,10 +358,10 @@ impl ArchiveFiles {
     /// Sorts `files` (in walk order: of two files with one id, the first
     /// keeps it) into [`ArchiveFiles`]; what is not a message goes to
     /// `problems`, as does a second file for an id, or for a row whose
-    /// file `file_of` names.
+    /// file is among the `named`.
     fn classify(
         files: impl Iterator<Item = (PathBuf, ReadFile)>,
-        file_of: &HashMap<i64, PathBuf>,
+        named: &HashSet<i64>,
         problems: &mut Vec<(PathBuf, String)>,
     ) -> Self {
         let mut by_id: HashMap<String, ArchiveFile> = HashMap::new();
@@ -391,7 +391,7 @@ impl ArchiveFiles {
             match fm.id_text() {
                 Some(id) => {
                     let dup = by_id.contains_key(&id)
-                        || id.parse().is_ok_and(|id: i64| file_of.contains_key(&id));
+                        || id.parse().is_ok_and(|id: i64| named.contains(&id));
                     if dup {
                         problems.push((
                             path,
