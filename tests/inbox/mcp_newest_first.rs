@@ -5,11 +5,12 @@
 //! gives.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use amail::demo::corpus::mcp;
 use amail_core::inbox::Inbox;
+use amail_core::stores::mcp::db::PAGE_ROWS;
 use amail_core::stores::{self, LoadOptions, FIRST_STEP};
 use chrono::{TimeZone, Utc};
 use rusqlite::Connection;
@@ -26,24 +27,28 @@ fn load(root: &Path) -> Inbox {
 /// returns; each step comes after the progress call that counted it, and
 /// the count never goes back.
 fn load_in_steps(root: &Path) -> (Vec<Inbox>, Inbox) {
+    let (parts, whole) = try_load_in_steps(root);
+    (parts, whole.unwrap())
+}
+
+/// [`load_in_steps`], the load's error returned.
+fn try_load_in_steps(root: &Path) -> (Vec<Inbox>, Result<Inbox, stores::Error>) {
     let store = stores::open(root, &LoadOptions::default()).unwrap();
     let (parts, counted, seen) = (
         RefCell::new(Vec::new()),
         RefCell::new(Vec::new()),
         Cell::new(0),
     );
-    let whole = store
-        .load_in_steps(
-            &|done, total| {
-                assert!(done >= seen.get() && done <= total, "{done} of {total}");
-                seen.set(done);
-            },
-            &|inbox| {
-                counted.borrow_mut().push(seen.get());
-                parts.borrow_mut().push(inbox);
-            },
-        )
-        .unwrap();
+    let whole = store.load_in_steps(
+        &|done, total| {
+            assert!(done >= seen.get() && done <= total, "{done} of {total}");
+            seen.set(done);
+        },
+        &|inbox| {
+            counted.borrow_mut().push(seen.get());
+            parts.borrow_mut().push(inbox);
+        },
+    );
     let parts = parts.into_inner();
     for (part, counted) in parts.iter().zip(counted.into_inner()) {
         assert!(counted >= part.messages.len(), "{counted}");
@@ -92,8 +97,17 @@ fn acks_in(inbox: &Inbox) -> usize {
 }
 
 fn corpus(dir: &Path) -> mcp::McpCorpusInfo {
+    corpus_of(dir, MESSAGES)
+}
+
+fn corpus_of(dir: &Path, messages: usize) -> mcp::McpCorpusInfo {
     let now = Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
-    mcp::write_mcp_corpus(dir, MESSAGES, now).unwrap()
+    mcp::write_mcp_corpus(dir, messages, now).unwrap()
+}
+
+/// The sizes of a load's steps.
+fn sizes(parts: &[Inbox]) -> Vec<usize> {
+    parts.iter().map(|p| p.messages.len()).collect()
 }
 
 #[test]
@@ -169,4 +183,93 @@ fn rows_without_a_body_load_whole_and_alike() {
     let (parts, stepped) = load_in_steps(dir.path());
     assert!(parts.is_empty());
     assert_eq!(stepped, whole);
+}
+
+/// The rows come from the database in pages (`PAGE_ROWS`), newest first
+/// by `created_ts` then id. Runs of 700 rows share one time, so page
+/// boundaries (1,024, 2,048, ...) fall inside runs: no row is lost or
+/// read twice there, and the step holds the newest rows, the highest ids
+/// of its oldest run, as the inbox orders them.
+#[test]
+fn equal_times_across_page_boundaries_lose_and_repeat_no_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let info = corpus(dir.path());
+    let conn = Connection::open(&info.db).unwrap();
+    let moved = conn
+        .execute(
+            "UPDATE messages SET created_ts = (SELECT m.created_ts FROM messages m
+             WHERE m.id = ((messages.id - 1) / 700) * 700 + 1)",
+            [],
+        )
+        .unwrap();
+    assert_eq!(moved, MESSAGES);
+    let times: i64 = conn
+        .query_row("SELECT count(DISTINCT created_ts) FROM messages", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(times, MESSAGES.div_ceil(700) as i64);
+    drop(conn);
+
+    let whole = load(dir.path());
+    assert_eq!(whole.messages.len(), MESSAGES);
+    let (parts, stepped) = load_in_steps(dir.path());
+    assert_eq!(stepped, whole);
+    assert_eq!(sizes(&parts), [PAGE_ROWS]);
+    check_part(&parts[0], &whole);
+    // The step ends inside a run: its oldest rows share a time with rows
+    // it does not hold, and it holds the higher ids of that run.
+    let keys: HashSet<u64> = parts[0]
+        .messages
+        .iter()
+        .map(|m| m.key.parse().unwrap())
+        .collect();
+    let top = MESSAGES as u64;
+    assert_eq!(keys, (top - PAGE_ROWS as u64 + 1..=top).collect());
+}
+
+/// 4 pages of rows: the first page ends exactly where the step policy's
+/// last step may come (a quarter of the work), so the one step is that
+/// page, whole, and no second page joins it.
+#[test]
+fn a_page_ending_at_a_quarter_of_the_rows_is_the_one_step() {
+    let dir = tempfile::tempdir().unwrap();
+    corpus_of(dir.path(), 4 * PAGE_ROWS);
+    let whole = load(dir.path());
+    let (parts, stepped) = load_in_steps(dir.path());
+    assert_eq!(stepped, whole);
+    assert_eq!(sizes(&parts), [PAGE_ROWS]);
+    check_part(&parts[0], &whole);
+}
+
+/// The first step comes after the first page, before the last one is
+/// read: the oldest row is made unreadable (its project's slug a BLOB),
+/// so the load fails on its last page, yet the step of the newest rows
+/// was handed out before. (Read whole before the first step, the query
+/// failed before any.)
+#[test]
+fn the_first_step_comes_before_the_oldest_rows_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let info = corpus(dir.path());
+    let conn = Connection::open(&info.db).unwrap();
+    conn.execute_batch(
+        "INSERT INTO projects (id, slug, human_key, created_at)
+         VALUES (99, X'FF', 'unreadable', '2026-01-01 00:00:00.000000');
+         UPDATE messages SET project_id = 99 WHERE id = 1;",
+    )
+    .unwrap();
+    drop(conn);
+    assert!(stores::load(dir.path(), &LoadOptions::default()).is_err());
+    let (parts, whole) = try_load_in_steps(dir.path());
+    let error = whole.unwrap_err().to_string();
+    assert!(error.contains("storage.sqlite3"), "{error}");
+    assert_eq!(sizes(&parts), [PAGE_ROWS]);
+    assert_eq!(
+        parts[0]
+            .messages
+            .iter()
+            .map(|m| m.key.parse::<usize>().unwrap())
+            .min(),
+        Some(MESSAGES - PAGE_ROWS + 1)
+    );
 }

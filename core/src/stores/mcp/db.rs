@@ -9,6 +9,8 @@
 //! dialect are read.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::Duration;
 
@@ -19,6 +21,15 @@ use super::timestamps::{self, Dialect};
 
 /// How long a reader or writer waits for a busy database before giving up.
 pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Rows in the first page of a load's [`read_pages`]: the first step of a
+/// load in steps (`stores::FIRST_STEP`, 1,000 messages) comes after it.
+pub const PAGE_ROWS: usize = 1_024;
+
+/// Rows in a load's largest page: each page is four times the one before
+/// up to this. A page is parsed on every core (threads started per page)
+/// while the next one is read, then its entries are joined on one.
+pub const PAGE_ROWS_MOST: usize = 8_192;
 
 /// One `message_recipients` row with the agent's name.
 #[derive(Debug, Clone, PartialEq)]
@@ -117,61 +128,152 @@ pub(crate) fn column_type(
     Ok(None)
 }
 
-/// Every message with its recipients, oldest id first, in one consistent
-/// read snapshot.
+/// Every message with its recipients, newest first (`created_ts`, then
+/// id), in one consistent read snapshot: [`read_pages`] collected.
 pub fn read_messages(conn: &Connection) -> rusqlite::Result<Vec<MessageRow>> {
-    let tx = conn.unchecked_transaction()?;
-    let mut recipients: HashMap<i64, Vec<RecipientRow>> = HashMap::new();
-    {
-        let mut stmt = tx.prepare(
-            "SELECT r.message_id, a.name, r.kind, r.read_ts, r.ack_ts
-             FROM message_recipients r JOIN agents a ON a.id = r.agent_id
-             ORDER BY r.message_id, CASE r.kind WHEN 'to' THEN 0 WHEN 'cc' THEN 1 ELSE 2 END, a.name",
-        )?;
-        let mut rows = stmt.query([])?;
-        while let Some(r) = rows.next()? {
-            recipients.entry(r.get(0)?).or_default().push(RecipientRow {
-                agent: r.get(1)?,
-                kind: r
-                    .get::<_, Option<String>>(2)?
-                    .unwrap_or_else(|| "to".into()),
-                read_ts: timestamps::decode(r.get_ref(3)?),
-                ack_ts: timestamps::decode(r.get_ref(4)?),
-            });
-        }
-    }
     let mut out = Vec::new();
-    {
-        let mut stmt = tx.prepare(
-            "SELECT m.id, p.slug, p.human_key, a.name, m.thread_id, m.subject, m.body_md,
-                    m.importance, m.ack_required, m.created_ts
-             FROM messages m
-             JOIN projects p ON p.id = m.project_id
-             LEFT JOIN agents a ON a.id = m.sender_id
-             ORDER BY m.id",
-        )?;
-        let mut rows = stmt.query([])?;
-        while let Some(r) = rows.next()? {
-            let id: i64 = r.get(0)?;
-            out.push(MessageRow {
-                id,
-                project_slug: r.get(1)?,
-                project_key: r.get(2)?,
-                sender: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
-                thread_id: r.get::<_, Option<String>>(4)?.filter(|t| !t.is_empty()),
-                subject: r.get::<_, Option<String>>(5)?.unwrap_or_default(),
-                body_md: r.get::<_, Option<String>>(6)?.unwrap_or_default(),
-                importance: r
-                    .get::<_, Option<String>>(7)?
-                    .unwrap_or_else(|| "normal".into()),
-                ack_required: truthy(r.get_ref(8)?),
-                created: timestamps::decode(r.get_ref(9)?),
-                recipients: recipients.remove(&id).unwrap_or_default(),
-            });
+    read_pages(
+        conn,
+        PAGE_ROWS,
+        PAGE_ROWS_MOST,
+        |_| (),
+        |page| {
+            out.extend(page);
+            ControlFlow::Continue(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// The messages newest first, `created_ts` then id, each with its
+/// recipients (`to`, `cc`, `bcc`, then by name), handed to `on_page` in
+/// pages as they are read (`first` rows, then four times as many each
+/// page up to `most`), so the first page costs what it
+/// holds, not what the database holds (issue 16); `on_count` first gets
+/// the number of `messages` rows (an upper bound: a row whose project is
+/// missing is not read). All in one read transaction: one snapshot,
+/// whatever a writer does meanwhile. `on_page` returning `Break` stops the
+/// read.
+///
+/// One statement walks the rows in that order: the server indexes
+/// `created_ts` (`idx_messages_created_ts`, in PyPI 0.1.0, upstream 0.3
+/// and the Rust port), and an index on one column of a rowid table holds
+/// its entries in (`created_ts`, rowid) order, so SQLite reads the index
+/// backwards and never sorts (`SCAN m USING INDEX idx_messages_created_ts`
+/// with statistics or without). A page is the next rows of that one
+/// walk: no page boundary can lose or repeat a row, however many share a
+/// time, where pages queried apart (`WHERE (created_ts, id) < (?, ?)
+/// LIMIT n`) would seek again per page and scan the run of equal times
+/// they had already passed. Without such an index SQLite sorts every row
+/// once before the first (the load's first page then waits for that, as
+/// the whole query did before); paged queries would sort per page.
+/// A page's recipients come by its ids, through the primary key of
+/// `message_recipients` (its `message_id` leads), by a second statement
+/// per page: one walk of them in the messages' order is sorted whole
+/// before its first row by SQLite's planner without statistics.
+pub(crate) fn read_pages(
+    conn: &Connection,
+    first: usize,
+    most: usize,
+    on_count: impl FnOnce(usize),
+    mut on_page: impl FnMut(Vec<MessageRow>) -> ControlFlow<()>,
+) -> rusqlite::Result<()> {
+    let mut page = first.max(1);
+    let tx = conn.unchecked_transaction()?;
+    let count: i64 = tx.query_row("SELECT count(*) FROM messages", [], |r| r.get(0))?;
+    on_count(usize::try_from(count).unwrap_or(0));
+    let mut recipients = tx.prepare(
+        "SELECT r.message_id, a.name, r.kind, r.read_ts, r.ack_ts
+         FROM message_recipients r JOIN agents a ON a.id = r.agent_id
+         WHERE r.message_id IN (SELECT value FROM json_each(?1))
+         ORDER BY r.message_id, CASE r.kind WHEN 'to' THEN 0 WHEN 'cc' THEN 1 ELSE 2 END, a.name",
+    )?;
+    let mut messages = tx.prepare(MESSAGES_NEWEST_FIRST)?;
+    let mut rows = messages.query([])?;
+    let mut out = Vec::with_capacity(page);
+    loop {
+        let row = rows.next()?;
+        let last = row.is_none();
+        if let Some(r) = row {
+            out.push(message_row(r)?);
+        }
+        if out.len() == page || (last && !out.is_empty()) {
+            page = page.saturating_mul(4).min(most.max(page));
+            let mut full = std::mem::replace(&mut out, Vec::with_capacity(page));
+            add_recipients(&mut recipients, &mut full)?;
+            if on_page(full).is_break() {
+                break;
+            }
+        }
+        if last {
+            break;
         }
     }
-    tx.finish()?;
-    Ok(out)
+    drop(rows);
+    drop(messages);
+    drop(recipients);
+    tx.finish()
+}
+
+/// The messages with their project and sender, newest first: the walk of
+/// [`read_pages`].
+const MESSAGES_NEWEST_FIRST: &str =
+    "SELECT m.id, p.slug, p.human_key, a.name, m.thread_id, m.subject, m.body_md,
+            m.importance, m.ack_required, m.created_ts
+     FROM messages m
+     JOIN projects p ON p.id = m.project_id
+     LEFT JOIN agents a ON a.id = m.sender_id
+     ORDER BY m.created_ts DESC, m.id DESC";
+
+/// A `messages` row as the query of [`read_pages`] selects it, without
+/// its recipients.
+fn message_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<MessageRow> {
+    Ok(MessageRow {
+        id: r.get(0)?,
+        project_slug: r.get(1)?,
+        project_key: r.get(2)?,
+        sender: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
+        thread_id: r.get::<_, Option<String>>(4)?.filter(|t| !t.is_empty()),
+        subject: r.get::<_, Option<String>>(5)?.unwrap_or_default(),
+        body_md: r.get::<_, Option<String>>(6)?.unwrap_or_default(),
+        importance: r
+            .get::<_, Option<String>>(7)?
+            .unwrap_or_else(|| "normal".into()),
+        ack_required: truthy(r.get_ref(8)?),
+        created: timestamps::decode(r.get_ref(9)?),
+        recipients: Vec::new(),
+    })
+}
+
+/// Fills each row's recipients with one query over the page's ids (a JSON
+/// array: one bound value whatever the page's size).
+fn add_recipients(
+    stmt: &mut rusqlite::Statement<'_>,
+    page: &mut [MessageRow],
+) -> rusqlite::Result<()> {
+    let mut ids = String::with_capacity(page.len() * 8 + 2);
+    ids.push('[');
+    for (i, row) in page.iter().enumerate() {
+        let sep = if i > 0 { "," } else { "" };
+        let _ = write!(ids, "{sep}{}", row.id);
+    }
+    ids.push(']');
+    let mut of: HashMap<i64, Vec<RecipientRow>> = HashMap::with_capacity(page.len());
+    let mut rows = stmt.query([ids])?;
+    while let Some(r) = rows.next()? {
+        of.entry(r.get(0)?).or_default().push(RecipientRow {
+            agent: r.get(1)?,
+            kind: r
+                .get::<_, Option<String>>(2)?
+                .unwrap_or_else(|| "to".into()),
+            read_ts: timestamps::decode(r.get_ref(3)?),
+            ack_ts: timestamps::decode(r.get_ref(4)?),
+        });
+    }
+    for row in page {
+        row.recipients = of.remove(&row.id).unwrap_or_default();
+    }
+    Ok(())
 }
 
 /// SQLite booleans: 0/1 integers, but tolerate text and reals.
@@ -218,5 +320,161 @@ impl Drop for Tx<'_> {
         if !self.done {
             let _ = self.conn.execute_batch("ROLLBACK");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The columns `read_pages` reads, as the server declares them, with
+    /// its index on `created_ts`; `n` messages at `times` distinct times
+    /// (runs of equal `created_ts`, ids interleaved across the runs), each
+    /// to one agent, every third acked.
+    fn database(n: i64, times: i64) -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE projects (id INTEGER PRIMARY KEY, slug TEXT NOT NULL, human_key TEXT NOT NULL);
+             CREATE TABLE agents (id INTEGER PRIMARY KEY, project_id INTEGER, name TEXT NOT NULL);
+             CREATE TABLE messages (id INTEGER NOT NULL, project_id INTEGER NOT NULL,
+                 sender_id INTEGER NOT NULL, thread_id VARCHAR(128), subject VARCHAR(512) NOT NULL,
+                 body_md VARCHAR NOT NULL, importance VARCHAR(16) NOT NULL,
+                 ack_required BOOLEAN NOT NULL, created_ts DATETIME NOT NULL, PRIMARY KEY (id));
+             CREATE TABLE message_recipients (message_id INTEGER NOT NULL, agent_id INTEGER NOT NULL,
+                 kind VARCHAR(8) NOT NULL, read_ts DATETIME, ack_ts DATETIME,
+                 PRIMARY KEY (message_id, agent_id));
+             CREATE INDEX idx_messages_created_ts ON messages(created_ts);
+             INSERT INTO projects VALUES (1, 'p', '/p');
+             INSERT INTO agents VALUES (1, 1, 'BlueLake'), (2, 1, 'GreenCastle');",
+        )
+        .unwrap();
+        for id in 1..=n {
+            let ts = format!("2026-01-01 00:00:{:02}.000000", id % times);
+            conn.execute(
+                "INSERT INTO messages VALUES (?1, 1, 1, NULL, 's', 'b', 'normal', 1, ?2)",
+                rusqlite::params![id, ts],
+            )
+            .unwrap();
+            let ack = (id % 3 == 0).then_some("2026-01-02 00:00:00.000000");
+            conn.execute(
+                "INSERT INTO message_recipients VALUES (?1, 2, 'to', ?2, ?2)",
+                rusqlite::params![id, ack],
+            )
+            .unwrap();
+        }
+        conn
+    }
+
+    /// Each page's (id, acked) in the order read.
+    fn pages(conn: &Connection, page: usize) -> (usize, Vec<Vec<(i64, bool)>>) {
+        let (mut count, mut out) = (0, Vec::new());
+        read_pages(
+            conn,
+            page,
+            page,
+            |n| count = n,
+            |rows| {
+                out.push(
+                    rows.iter()
+                        .map(|r| (r.id, r.recipients[0].ack_ts.is_some()))
+                        .collect(),
+                );
+                ControlFlow::Continue(())
+            },
+        )
+        .unwrap();
+        (count, out)
+    }
+
+    /// Every id once, newest time first and within a time the highest id
+    /// first, each with its own recipients, whatever the page size: pages
+    /// of one row, pages ending inside a run of equal times, pages that
+    /// divide the rows exactly (no empty page after the last), one page.
+    #[test]
+    fn pages_read_every_row_once_newest_first_across_runs_of_equal_times() {
+        let (n, times) = (60, 4);
+        let mut want: Vec<i64> = (1..=n).collect();
+        want.sort_by_key(|&id| std::cmp::Reverse((id % times, id)));
+        for indexed in [true, false] {
+            let conn = database(n, times);
+            if !indexed {
+                // Without the index SQLite sorts: the same rows, in the same order.
+                conn.execute_batch("DROP INDEX idx_messages_created_ts")
+                    .unwrap();
+            }
+            for page in [1, 7, 15, 30, 60, 100] {
+                let (count, read) = pages(&conn, page);
+                assert_eq!(count, n as usize);
+                assert_eq!(read.len(), (n as usize).div_ceil(page), "page {page}");
+                assert!(
+                    read.iter().rev().skip(1).all(|p| p.len() == page),
+                    "page {page}"
+                );
+                let flat: Vec<(i64, bool)> = read.into_iter().flatten().collect();
+                let ids: Vec<i64> = flat.iter().map(|r| r.0).collect();
+                assert_eq!(ids, want, "page {page}, index {indexed}");
+                assert!(flat.iter().all(|&(id, acked)| acked == (id % 3 == 0)));
+            }
+        }
+    }
+
+    /// The server's index is what the walk uses: no sort before the first
+    /// row.
+    #[test]
+    fn the_walk_reads_the_created_ts_index_backwards_without_sorting() {
+        let conn = database(10, 3);
+        let plan: Vec<String> = conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {MESSAGES_NEWEST_FIRST}"))
+            .unwrap()
+            .query_map([], |r| r.get::<_, String>(3))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert!(
+            plan.iter()
+                .any(|p| p.contains("USING INDEX idx_messages_created_ts")),
+            "{plan:?}"
+        );
+        assert!(!plan.iter().any(|p| p.contains("TEMP B-TREE")), "{plan:?}");
+    }
+
+    /// Pages grow fourfold from the first up to the largest, the last
+    /// holding what is left.
+    #[test]
+    fn pages_grow_fourfold_up_to_the_largest() {
+        let conn = database(60, 60);
+        let mut sizes = Vec::new();
+        read_pages(
+            &conn,
+            2,
+            10,
+            |_| (),
+            |rows| {
+                sizes.push(rows.len());
+                ControlFlow::Continue(())
+            },
+        )
+        .unwrap();
+        assert_eq!(sizes, [2, 8, 10, 10, 10, 10, 10]);
+    }
+
+    #[test]
+    fn an_empty_database_reads_no_page_and_a_stop_stops() {
+        let (count, read) = pages(&database(0, 1), 4);
+        assert_eq!((count, read.len()), (0, 0));
+        let conn = database(20, 20);
+        let mut seen = 0;
+        read_pages(
+            &conn,
+            4,
+            4,
+            |_| (),
+            |_| {
+                seen += 1;
+                ControlFlow::Break(())
+            },
+        )
+        .unwrap();
+        assert_eq!(seen, 1);
     }
 }

@@ -6,10 +6,10 @@
 //! parser sees.
 
 use std::borrow::Cow;
-use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 
 use amail_parser::{OwnedMessage, ParseOptions};
 
@@ -26,10 +26,22 @@ use crate::stores::read::{
 };
 use crate::stores::steps::Steps;
 
-/// Files read or rows parsed per chunk handed to a worker: small enough
-/// for a count that moves and steps that come on time, large enough to
-/// cost nothing.
+/// Files read per chunk handed to a worker, and rows per count and step
+/// check: small enough for a count that moves and steps that come on
+/// time, large enough to cost nothing.
 const CHUNK: usize = 128;
+
+/// Pages the database reader may read ahead of the parse: it never waits
+/// for the parse, and memory stays a few pages.
+const PAGES_AHEAD: usize = 2;
+
+/// What the database reader hands the load, in this order.
+enum FromDb {
+    /// How many `messages` rows there are (before the first page).
+    Count(usize),
+    /// The next rows, newest first.
+    Page(Vec<MessageRow>),
+}
 
 /// An mcp_agent_mail archive with (when found) its database.
 ///
@@ -44,18 +56,23 @@ const CHUNK: usize = 128;
 /// the whole archive is read. Archive files over `max_bytes` are problems,
 /// not read.
 ///
-/// `progress` is told (messages done, messages in all) as files are read
-/// and rows parsed; the one database query before them has no count.
+/// `progress` is told (messages done, messages in all) as rows are
+/// parsed and files read: the rows' count is the database's before the
+/// first page, the files join it once the rows are all read.
 ///
-/// Newest first (issue 16): the archive files are read newest name first
-/// (`mailbox::newest_first`, the names start with the message's time) and
-/// the rows parsed newest first (`created_ts`, then id, as the inbox
-/// orders them), so `partial`, when given, gets a browsable inbox of the
-/// newest messages at the steps of `stores::steps`: from the rows when
-/// the database has any (after the archive files are read; the files it
-/// does not know come with the whole inbox), else from the archive files.
-/// What is returned does not depend on the order: the same inbox as a
-/// load without steps.
+/// Newest first (issue 16): the rows come from the database in pages,
+/// newest first (`created_ts`, then id, as the inbox orders them;
+/// `db::read_pages`, read on a thread of its own while the archive is
+/// listed on another), each page parsed on every core as it comes, so
+/// `partial`, when given, gets a browsable inbox of the newest messages
+/// at the steps of `stores::steps`: the first after one page and the
+/// archive's listing (a row's file name is its `path`). Steps stop at the
+/// first row without a body (its text is in a file, read with the others
+/// after the rows). Without rows the archive files are read newest name
+/// first (`mailbox::newest_first`, the names start with the message's
+/// time) and the steps come from them. The files the database does not
+/// know come with the whole inbox. What is returned does not depend on
+/// the order: the same inbox as a load without steps.
 pub(crate) fn load_mcp(
     archive: &Path,
     db: Option<&Path>,
@@ -63,64 +80,99 @@ pub(crate) fn load_mcp(
     progress: &dyn Fn(usize, usize),
     partial: Option<&dyn Fn(Inbox)>,
 ) -> Result<Inbox, Error> {
-    // The archive is listed while the database is read: the two wait on
-    // different files (100,000 messages: about 250 and 800 ms at load 6
-    // on 2 cores).
-    let (walked, rows) = std::thread::scope(|s| {
-        let walked = s.spawn(|| walk::store_files(archive));
-        let rows = db.map(|db| {
-            let conn = mcp_db::open_read_only(db).map_err(|e| Error::db(db, e))?;
-            mcp_db::read_messages(&conn).map_err(|e| Error::db(db, e))
-        });
-        let walked = walked
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        (walked, rows)
-    });
-    let (canonical, mut problems) = walked.into_parts();
     let source = SourceKind::McpStore {
         root: archive.to_path_buf(),
         db: db.map_or_else(|| archive.join(DB_FILE), Path::to_path_buf),
     };
-    let rows = match rows {
-        Some(rows) => rows?,
-        None => {
-            problems.push((
-                archive.join(DB_FILE),
-                "no storage.sqlite3 found beside the archive (give it with --db): \
-                 recipients come from the archive files, read and ack state is unknown"
-                    .into(),
-            ));
-            Vec::new()
+    // The archive is listed while the database is read: the two wait on
+    // different files.
+    let (walked, rows, parsed) = std::thread::scope(|s| {
+        let walking = s.spawn(|| walk::store_files(archive));
+        let (send, pages) = mpsc::sync_channel(PAGES_AHEAD);
+        let reader = db.map(|db| s.spawn(move || read_rows(db, send)));
+        let mut walking = Some(walking);
+        let mut walked = None;
+        let mut parsed = ParsedRows::default();
+        let (mut count, mut steps) = (0, Steps::new());
+        for from_db in pages {
+            let page = match from_db {
+                FromDb::Count(n) => {
+                    count = n;
+                    progress(0, count);
+                    continue;
+                }
+                FromDb::Page(page) => page,
+            };
+            // Each row with a body parsed and made an entry on every core,
+            // its path (its file in the listing, waited for once) set here.
+            let entries = parallel::map(&page, |r| {
+                has_body(r).then(|| row_entry(r, r.id.to_string(), None, parse_row(r)))
+            });
+            let (files, problems) = walked
+                .get_or_insert_with(|| Listing::new(join(walking.take().expect("joined once"))));
+            // Counted, and the step policy asked, every `CHUNK` rows as
+            // a file load does: its steps come at the same sizes, not
+            // rounded up to the (growing) pages.
+            let n = page.len();
+            for (k, (row, entry)) in page.into_iter().zip(entries).enumerate() {
+                parsed.push(row, entry, files);
+                if (k + 1) % CHUNK != 0 && k + 1 != n {
+                    continue;
+                }
+                progress(parsed.rows.len(), count.max(parsed.rows.len()));
+                if let Some(partial) = partial.filter(|_| parsed.whole == parsed.rows.len()) {
+                    if steps.due(parsed.whole, parsed.rows.len(), count) {
+                        partial(build(source.clone(), parsed.newest(), problems.clone()));
+                    }
+                }
+            }
         }
-    };
+        let rows = reader.map(|r| join(r));
+        let walked =
+            walked.unwrap_or_else(|| Listing::new(join(walking.take().expect("joined once"))));
+        (walked, rows, parsed)
+    });
+    if let Some(Err(e)) = rows {
+        return Err(e);
+    }
+    let (Listing { canonical, .. }, mut problems) = walked;
+    let ParsedRows { rows, entries, .. } = parsed;
+    if db.is_none() {
+        problems.push((
+            archive.join(DB_FILE),
+            "no storage.sqlite3 found beside the archive (give it with --db): \
+             recipients come from the archive files, read and ack state is unknown"
+                .into(),
+        ));
+    }
 
     // Which canonical files need reading: the server names each one
     // `..__<id>.md`, so a file of a row with a body is known by name.
     let with_body: HashSet<i64> = rows.iter().filter(|r| has_body(r)).map(|r| r.id).collect();
-    let mut file_of: HashMap<i64, PathBuf> = HashMap::with_capacity(with_body.len());
+    // (The rows' entries hold those paths already, from the listing.)
+    let mut named: HashSet<i64> = HashSet::with_capacity(with_body.len());
     let mut to_read = Vec::new();
     for path in canonical {
         match id_in_name(&path).filter(|id| with_body.contains(id)) {
-            Some(id) if file_of.contains_key(&id) => problems.push((
+            Some(id) if named.contains(&id) => problems.push((
                 path,
                 format!("second canonical file for message {id}; ignored"),
             )),
             Some(id) => {
-                file_of.insert(id, path);
+                named.insert(id);
             }
             None => to_read.push(path),
         }
     }
 
-    // Files read, then rows parsed: one count over both.
-    let total = to_read.len() + rows.len();
-    let done = std::cell::Cell::new(0);
+    // Rows parsed, then files read: one count over both.
+    let total = rows.len() + to_read.len();
+    let done = std::cell::Cell::new(rows.len());
     let tick = |n: usize| {
         done.set(done.get() + n);
         progress(done.get(), total);
     };
-    progress(0, total);
+    progress(done.get(), total);
     let mut steps = Steps::new();
 
     // The files, newest name first; each result put back in its walk
@@ -161,7 +213,7 @@ pub(crate) fn load_mcp(
                         .zip(&read)
                         .filter_map(|(path, r)| r.as_ref().map(|r| (path.clone(), r.clone())));
                     let mut problems = problems.clone();
-                    let files = ArchiveFiles::classify(so_far, &file_of, &mut problems);
+                    let files = ArchiveFiles::classify(so_far, &named, &mut problems);
                     let part = files.into_entries(HashSet::new());
                     partial(build(source.clone(), part, problems));
                 }
@@ -173,57 +225,117 @@ pub(crate) fn load_mcp(
         .into_iter()
         .zip(read)
         .filter_map(|(path, r)| r.map(|r| (path, r)));
-    let mut files = ArchiveFiles::classify(so_far, &file_of, &mut problems);
+    let mut files = ArchiveFiles::classify(so_far, &named, &mut problems);
 
-    // Rows whose text is not in a file read above are parsed from the row,
-    // on every core (the parse is the cost once the opens are gone),
-    // newest first.
-    let mut newest: Vec<usize> = (0..rows.len()).collect();
-    newest.sort_unstable_by_key(|&i| Reverse((rows[i].created, rows[i].id)));
-    let in_file: Vec<bool> = rows
-        .iter()
-        .map(|r| files.by_id.contains_key(&r.id.to_string()))
+    // Each row as the inbox holds it, in the order read (`build` sorts),
+    // its text from a file read above when one claims its id, else from
+    // the row as parsed with its page, else (no body, no file) from the
+    // row's fields. Made in the entries' own allocation (an `Option` of
+    // an entry is an entry's size), the rows dropped before the build.
+    let mut loaded: Vec<InboxMessage> = entries
+        .into_iter()
+        .enumerate()
+        .map(|(i, entry)| {
+            let row = &rows[i];
+            let key = row.id.to_string();
+            match (files.by_id.remove(&key), entry) {
+                (Some((_, path, message, _)), _) => row_entry(row, key, Some(path), message),
+                (None, Some(entry)) => entry,
+                (None, None) => row_entry(row, key, None, parse_row(row)),
+            }
+        })
         .collect();
-    let mut loaded = Vec::with_capacity(rows.len() + files.by_id.len());
-    let mut pending = &newest[..];
-    let _ = parallel::ordered(
-        &newest,
-        CHUNK,
-        parallel::cores(),
-        || (),
-        |_, _, part, out: &mut Vec<Option<OwnedMessage>>| {
-            out.clear();
-            out.extend(
-                part.iter()
-                    .map(|&i| (!in_file[i]).then(|| parse_row(&rows[i]))),
-            );
-        },
-        |out| {
-            let (part, rest) = pending.split_at(out.len());
-            pending = rest;
-            for (&i, from_row) in part.iter().zip(out.drain(..)) {
-                let row = &rows[i];
-                let key = row.id.to_string();
-                let (path, message) = match (files.by_id.remove(&key), from_row) {
-                    (Some((_, path, message, _)), _) => (Some(path), message),
-                    (None, Some(message)) => (file_of.remove(&row.id), message),
-                    (None, None) => (None, parse_row(row)),
-                };
-                loaded.push(row_entry(row, key, path, message));
-            }
-            tick(part.len());
-            if let Some(partial) = partial {
-                if steps.due(loaded.len(), done.get(), total) {
-                    partial(build(source.clone(), loaded.clone(), problems.clone()));
-                }
-            }
-            ControlFlow::<()>::Continue(())
-        },
-    );
+    drop(rows);
     // Archive files the database does not know (or no database at all).
     let seen: HashSet<String> = loaded.iter().map(|l| l.key.clone()).collect();
     loaded.extend(files.into_entries(seen));
     Ok(build(source, loaded, problems))
+}
+
+/// Reads the database's rows in pages into `send` (the count first);
+/// stops when the load no longer listens.
+fn read_rows(db: &Path, send: mpsc::SyncSender<FromDb>) -> Result<(), Error> {
+    let conn = mcp_db::open_read_only(db).map_err(|e| Error::db(db, e))?;
+    mcp_db::read_pages(
+        &conn,
+        mcp_db::PAGE_ROWS,
+        mcp_db::PAGE_ROWS_MOST,
+        |n| {
+            let _ = send.send(FromDb::Count(n));
+        },
+        |page| match send.send(FromDb::Page(page)) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(_) => ControlFlow::Break(()),
+        },
+    )
+    .map_err(|e| Error::db(db, e))
+}
+
+/// A scoped thread's result; its panic goes on where it happened.
+fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+}
+
+/// The archive's canonical files as listed, and which is each id's by
+/// name (the first listed).
+struct Listing {
+    canonical: Vec<PathBuf>,
+    by_name: HashMap<i64, usize>,
+}
+
+impl Listing {
+    /// The listing and the walk's problems.
+    fn new(walked: walk::MailFiles) -> (Self, Vec<(PathBuf, String)>) {
+        let (canonical, problems) = walked.into_parts();
+        let mut by_name = HashMap::with_capacity(canonical.len());
+        for (i, path) in canonical.iter().enumerate() {
+            if let Some(id) = id_in_name(path) {
+                by_name.entry(id).or_insert(i);
+            }
+        }
+        (Listing { canonical, by_name }, problems)
+    }
+
+    /// The file named for message `id`.
+    fn file_of(&self, id: i64) -> Option<&PathBuf> {
+        self.by_name.get(&id).map(|&i| &self.canonical[i])
+    }
+}
+
+/// The database's rows as read so far, newest first, and what is made of
+/// them.
+#[derive(Default)]
+struct ParsedRows {
+    rows: Vec<MessageRow>,
+    /// Each row's inbox entry, parsed from its body (`None`: no body).
+    entries: Vec<Option<InboxMessage>>,
+    /// How many rows come before the first without a body: the steps are
+    /// made of these.
+    whole: usize,
+}
+
+impl ParsedRows {
+    /// Takes the next row and its entry, given the path of its file in
+    /// `files`.
+    fn push(&mut self, row: MessageRow, mut entry: Option<InboxMessage>, files: &Listing) {
+        if let Some(entry) = &mut entry {
+            entry.path = files.file_of(row.id).cloned();
+            if self.whole == self.rows.len() {
+                self.whole += 1;
+            }
+        }
+        self.entries.push(entry);
+        self.rows.push(row);
+    }
+
+    /// The entries of the newest rows, up to the first without a body.
+    fn newest(&self) -> Vec<InboxMessage> {
+        self.entries[..self.whole]
+            .iter()
+            .flatten()
+            .cloned()
+            .collect()
+    }
 }
 
 /// One archive file read and parsed, or why not.
@@ -246,10 +358,10 @@ impl ArchiveFiles {
     /// Sorts `files` (in walk order: of two files with one id, the first
     /// keeps it) into [`ArchiveFiles`]; what is not a message goes to
     /// `problems`, as does a second file for an id, or for a row whose
-    /// file `file_of` names.
+    /// file is among the `named`.
     fn classify(
         files: impl Iterator<Item = (PathBuf, ReadFile)>,
-        file_of: &HashMap<i64, PathBuf>,
+        named: &HashSet<i64>,
         problems: &mut Vec<(PathBuf, String)>,
     ) -> Self {
         let mut by_id: HashMap<String, ArchiveFile> = HashMap::new();
@@ -279,7 +391,7 @@ impl ArchiveFiles {
             match fm.id_text() {
                 Some(id) => {
                     let dup = by_id.contains_key(&id)
-                        || id.parse().is_ok_and(|id: i64| file_of.contains_key(&id));
+                        || id.parse().is_ok_and(|id: i64| named.contains(&id));
                     if dup {
                         problems.push((
                             path,
