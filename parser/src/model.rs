@@ -290,9 +290,11 @@ impl<'a> Message<'a> {
             .filter(|d| d.severity >= Severity::Warning)
     }
 
-    /// A message with nothing in it, for the parser to fill in place.
+    /// A message with nothing in it: what the parser fills in place, and
+    /// the base a store's stand-in message is made from
+    /// (`Message { body, ..Message::empty() }`).
     #[inline]
-    pub(crate) fn empty() -> Self {
+    pub fn empty() -> Self {
         Message {
             id: None,
             kind: MessageType::Unknown,

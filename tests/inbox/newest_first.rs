@@ -143,14 +143,7 @@ fn of_two_files_with_one_id_the_newer_by_name_keeps_it() {
     std::fs::write(root.join("000002-new.md"), mail("new")).unwrap();
     for _ in 0..2 {
         let inbox = load_mailbox(root);
-        let by = |key: &str| {
-            inbox
-                .message_by_key(key)
-                .unwrap()
-                .message
-                .subject
-                .to_string()
-        };
+        let by = |key: &str| subject_of(&inbox, key);
         assert_eq!(by("same-id"), "new");
         assert_eq!(by("000001-old.md"), "old");
     }
@@ -180,14 +173,7 @@ fn files_are_read_newest_name_first_across_folders() {
         std::fs::write(path, mail(subject)).unwrap();
     }
     let inbox = load_mailbox(root);
-    let subject = |key: &str| {
-        inbox
-            .message_by_key(key)
-            .unwrap()
-            .message
-            .subject
-            .to_string()
-    };
+    let subject = |key: &str| subject_of(&inbox, key);
     assert_eq!(subject("same-id"), "new");
     assert_eq!(subject("a/000001-old.md"), "old");
     assert_eq!(subject("a/notes.md"), "undated");
@@ -258,4 +244,14 @@ pub(crate) fn assert_newest_top(part: &Inbox, whole: &Inbox) {
     let ids = |i: &Inbox| i.threads.iter().map(|t| t.id.clone()).collect::<Vec<_>>();
     let top = ids(part);
     assert_eq!(top, ids(whole)[..top.len()]);
+}
+
+/// The subject of the message `key` names in `inbox`.
+fn subject_of(inbox: &amail_core::inbox::Inbox, key: &str) -> String {
+    inbox
+        .message_by_key(key)
+        .unwrap()
+        .message
+        .subject
+        .to_string()
 }

@@ -503,23 +503,10 @@ fn parse_row(row: &MessageRow) -> OwnedMessage {
 /// A message with only a body, for when the parser returned nothing.
 fn empty_message(body: &str) -> OwnedMessage {
     amail_parser::Message {
-        id: None,
-        kind: amail_parser::MessageType::Unknown,
-        raw_type: None,
-        is_reply: false,
-        subject: Cow::Borrowed(""),
-        from: None,
-        to: Vec::new(),
-        cc: Vec::new(),
-        thread_id: None,
-        timestamp: None,
-        ack_required: false,
         importance: Cow::Borrowed("normal"),
         body: Cow::Owned(body.to_string()),
-        parsed: amail_parser::Parsed::default(),
-        diagnostics: Vec::new(),
-        project: None,
         line: 1,
+        ..amail_parser::Message::empty()
     }
 }
 
