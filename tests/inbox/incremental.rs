@@ -654,3 +654,41 @@ fn a_root_typed_with_a_trailing_slash_reloads_incrementally() {
     assert!(refresh.apply(&mut inbox));
     assert_eq!(inbox, load_mailbox(&root).unwrap());
 }
+
+/// A thread's phase (what the Active, Failed and Done tabs list by) is
+/// kept with the thread: a FAILED then a DONE landing in a thread move it
+/// from tab to tab through the patch as a full load would place it.
+#[test]
+fn new_mail_moves_a_threads_phase_as_a_full_load_does() {
+    use amail_core::inbox::Phase;
+    let (_d, root) = corpus(300);
+    let mut inbox = load_mailbox(&root).unwrap();
+    let thread = inbox.threads.last().unwrap().id.clone();
+    let phase_of = |inbox: &Inbox| inbox.threads.iter().find(|t| t.id == thread).unwrap().phase;
+    let failed = root.join("BlueLake").join("zz-failed.md");
+    std::fs::write(
+        &failed,
+        dated_mail(
+            "inc-failed",
+            "BlueLake",
+            "Chiron",
+            &thread,
+            "[x-1] FAILED",
+            5,
+        ),
+    )
+    .unwrap();
+    same_as_full(&root, &mut inbox, std::slice::from_ref(&failed));
+    assert_eq!(phase_of(&inbox), Phase::Failed);
+    let done = root.join("BlueLake").join("zz-done.md");
+    std::fs::write(
+        &done,
+        dated_mail("inc-done", "BlueLake", "Chiron", &thread, "[x-1] DONE", 6),
+    )
+    .unwrap();
+    same_as_full(&root, &mut inbox, std::slice::from_ref(&done));
+    assert_eq!(phase_of(&inbox), Phase::Done);
+    std::fs::remove_file(&done).unwrap();
+    same_as_full(&root, &mut inbox, std::slice::from_ref(&done));
+    assert_eq!(phase_of(&inbox), Phase::Failed);
+}

@@ -11,11 +11,10 @@
 
 use std::cell::Cell;
 
-use amail_parser::MessageType;
 use chrono::{DateTime, Utc};
 
 use super::config::UiConfig;
-use amail_core::inbox::{HelpState, Inbox, InboxMessage, SourceKind, Thread};
+use amail_core::inbox::{HelpState, Inbox, InboxMessage, Phase, SourceKind, Thread};
 use amail_core::router::TaskSummary;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -568,7 +567,7 @@ impl Model {
         ThreadFacts {
             pending: self.thread_pending(t) > 0,
             help: t.help != HelpState::None,
-            phase: self.last_message(t).map_or(Phase::Active, phase),
+            phase: t.phase,
         }
     }
 
@@ -917,37 +916,6 @@ struct SearchKey {
     selected: Option<String>,
     thread: Option<String>,
     filter: Filter,
-}
-
-/// Where a thread stands by its latest message, for the filters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Phase {
-    Active,
-    Failed,
-    Done,
-}
-
-/// A protocol item (handoff, A2A) is a NOTE whose `parsed.status` holds the
-/// protocol's state word: a completed A2A task or a completed or rejected
-/// handoff is over, as DONE is; its failure is a failure.
-pub(crate) fn phase(m: &InboxMessage) -> Phase {
-    let msg = &m.message;
-    match msg.kind {
-        MessageType::Done | MessageType::OfferingReady => Phase::Done,
-        MessageType::Failed => Phase::Failed,
-        MessageType::Unknown if is_protocol_item(msg.raw_type) => {
-            match msg.parsed.status.as_deref().unwrap_or("") {
-                "completed" | "rejected" | "COMPLETED" | "CANCELLED" => Phase::Done,
-                "failed" | "FAILED" => Phase::Failed,
-                _ => Phase::Active,
-            }
-        }
-        _ => Phase::Active,
-    }
-}
-
-fn is_protocol_item(raw_type: Option<&str>) -> bool {
-    raw_type.is_some_and(|r| r == "HANDOFF" || r.starts_with("A2A_"))
 }
 
 fn message_matches(m: &InboxMessage, q: &str) -> bool {

@@ -11,8 +11,8 @@ use amail_parser::MessageType;
 
 use super::index::Index;
 use super::model::{
-    thread_position, AckTimes, Acks, Agent, AgentState, HelpState, Inbox, InboxMessage, SourceKind,
-    Thread,
+    thread_position, AckTimes, Acks, Agent, AgentState, HelpState, Inbox, InboxMessage, Phase,
+    SourceKind, Thread,
 };
 use super::turn::{self, Open};
 use super::FastMap;
@@ -80,6 +80,7 @@ pub(crate) fn build(
             last_at: None,
             pending: 0,
             help: HelpState::None,
+            phase: Phase::Active,
         })
         .collect();
     drop((seeds, thread_index, firsts));
@@ -118,6 +119,10 @@ pub(crate) fn build(
             })
             .sum();
         thread.help = help_state(thread.messages.iter().map(|&i| &messages[i]));
+        thread.phase = thread
+            .messages
+            .last()
+            .map_or(Phase::Active, |&i| messages[i].phase());
     }
 
     // Most recent activity first; the permutation is applied to the indices.

@@ -43,7 +43,7 @@ use super::build::{
 };
 use super::compact::Name;
 use super::index::Index;
-use super::model::{AckTimes, Acks, HelpState, Inbox, InboxMessage, Thread};
+use super::model::{AckTimes, Acks, HelpState, Inbox, InboxMessage, Phase, Thread};
 use super::turn::{self, Open};
 
 /// What a change does to the inbox, read from disk but not yet applied.
@@ -187,6 +187,7 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
                             last_at: None,
                             pending: 0,
                             help: HelpState::None,
+                            phase: Phase::Active,
                         });
                         new_threads.len() - 1
                     }
@@ -226,6 +227,10 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
             })
             .sum();
         thread.help = help_state(thread.messages.iter().map(|&i| &msgs[i]));
+        thread.phase = thread
+            .messages
+            .last()
+            .map_or(Phase::Active, |&i| msgs[i].phase());
         // A reply here may answer a help request: its asker's state and
         // turn change.
         for &i in &thread.messages {

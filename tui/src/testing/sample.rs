@@ -9,7 +9,7 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 
 use amail_core::aof::TaskStatus;
 use amail_core::inbox::{
-    intern, Agent, AgentState, HelpState, Inbox, InboxMessage, Recipient, RecipientKind,
+    intern, Agent, AgentState, HelpState, Inbox, InboxMessage, Phase, Recipient, RecipientKind,
     SourceKind, Thread,
 };
 use amail_core::router::TaskSummary;
@@ -136,6 +136,7 @@ pub(crate) fn push_message(
                 last_at: None,
                 pending: 0,
                 help: HelpState::None,
+                phase: Phase::Active,
             });
             inbox.threads.len() - 1
         }
@@ -176,6 +177,7 @@ pub fn derive(inbox: &mut Inbox) {
             }
         }
         t.help = help;
+        t.phase = msgs.last().map_or(Phase::Active, |m| m.phase());
     }
     inbox
         .threads
