@@ -5,13 +5,15 @@
 //! gives.
 
 use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::Path;
 
 use amail::demo::corpus::mcp;
 use amail_core::inbox::Inbox;
 use amail_core::stores::mcp::db::PAGE_ROWS;
 use amail_core::stores::{self, LoadOptions, FIRST_STEP};
+
+use super::newest_first::{acks_in, thread_of};
 use chrono::{TimeZone, Utc};
 use rusqlite::Connection;
 
@@ -56,19 +58,6 @@ fn try_load_in_steps(root: &Path) -> (Vec<Inbox>, Result<Inbox, stores::Error>) 
     (parts, whole)
 }
 
-/// Each message's thread id, by key, from the threads' message lists.
-fn thread_of(inbox: &Inbox) -> HashMap<&str, &str> {
-    inbox
-        .threads
-        .iter()
-        .flat_map(|t| {
-            t.messages
-                .iter()
-                .map(|&i| (inbox.messages[i].key.as_str(), t.id.as_str()))
-        })
-        .collect()
-}
-
 /// `part` holds the newest messages of `whole`, as `whole` holds them, so
 /// its threads are the top of `whole`'s list, in order.
 fn check_part(part: &Inbox, whole: &Inbox) {
@@ -85,15 +74,6 @@ fn check_part(part: &Inbox, whole: &Inbox) {
         assert_eq!(in_part[m.key.as_str()], in_whole[m.key.as_str()]);
     }
     assert!(!part.agents.is_empty() && part.agents.len() <= whole.agents.len());
-}
-
-fn acks_in(inbox: &Inbox) -> usize {
-    inbox
-        .messages
-        .iter()
-        .flat_map(|m| &m.recipients)
-        .filter(|r| r.ack_at.is_some())
-        .count()
 }
 
 fn corpus(dir: &Path) -> mcp::McpCorpusInfo {

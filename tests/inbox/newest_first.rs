@@ -40,7 +40,7 @@ fn load_in_steps_counted(
 }
 
 /// Each message's thread id, by key, from the threads' message lists.
-fn thread_of(inbox: &Inbox) -> std::collections::HashMap<&str, &str> {
+pub(crate) fn thread_of(inbox: &Inbox) -> std::collections::HashMap<&str, &str> {
     inbox
         .threads
         .iter()
@@ -108,13 +108,6 @@ fn a_load_in_steps_hands_out_the_newest_threads_first_then_the_whole_inbox() {
         assert!(part.agents.len() <= whole.agents.len());
         assert!(!part.agents.is_empty());
     }
-    let acks_in = |i: &Inbox| {
-        i.messages
-            .iter()
-            .flat_map(|m| &m.recipients)
-            .filter(|r| r.ack_at.is_some())
-            .count()
-    };
     assert!(acks_in(&parts[1]) > 0);
     assert!(acks_in(&parts[0]) <= acks_in(&parts[1]));
     assert_eq!(acks_in(&whole), acked.len());
@@ -254,4 +247,14 @@ fn subject_of(inbox: &amail_core::inbox::Inbox, key: &str) -> String {
         .message
         .subject
         .to_string()
+}
+
+/// How many (message, recipient) pairs of `inbox` are acknowledged.
+pub(crate) fn acks_in(inbox: &Inbox) -> usize {
+    inbox
+        .messages
+        .iter()
+        .flat_map(|m| &m.recipients)
+        .filter(|r| r.ack_at.is_some())
+        .count()
 }
