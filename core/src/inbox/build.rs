@@ -106,33 +106,12 @@ pub(crate) fn build(
         m.thread_from_end = t;
     }
     for thread in &mut threads {
-        thread.pending = thread
-            .messages
-            .iter()
-            .map(|&i| {
-                let m = &messages[i];
-                if m.message.ack_required {
-                    m.recipients.iter().filter(|r| r.ack_at.is_none()).count()
-                } else {
-                    0
-                }
-            })
-            .sum();
-        thread.help = help_state(thread.messages.iter().map(|&i| &messages[i]));
-        thread.phase = thread
-            .messages
-            .last()
-            .map_or(Phase::Active, |&i| messages[i].phase());
+        derive_state(thread, &messages);
     }
 
     // Most recent activity first; the permutation is applied to the indices.
     let mut order: Vec<usize> = (0..threads.len()).collect();
-    order.sort_by(|&a, &b| {
-        let (ta, tb) = (&threads[a], &threads[b]);
-        tb.last_at
-            .cmp(&ta.last_at)
-            .then_with(|| tb.messages.last().cmp(&ta.messages.last()))
-    });
+    order.sort_by(|&a, &b| thread_order(&threads[a], &threads[b]));
     let mut new_index = vec![0; threads.len()];
     for (new, &old) in order.iter().enumerate() {
         new_index[old] = new;
@@ -403,6 +382,36 @@ pub(crate) fn apply_acks(messages: &mut [InboxMessage], acks: &Acks) -> Vec<usiz
         }
     }
     changed
+}
+
+/// What a thread's messages say of it: the acks still owed (`pending`),
+/// its help requests' state and its latest message's phase. The build and
+/// the patch (for the threads it touched) both derive them here.
+pub(super) fn derive_state(thread: &mut Thread, messages: &[InboxMessage]) {
+    thread.pending = thread
+        .messages
+        .iter()
+        .map(|&i| {
+            let m = &messages[i];
+            if m.message.ack_required {
+                m.recipients.iter().filter(|r| r.ack_at.is_none()).count()
+            } else {
+                0
+            }
+        })
+        .sum();
+    thread.help = help_state(thread.messages.iter().map(|&i| &messages[i]));
+    thread.phase = thread
+        .messages
+        .last()
+        .map_or(Phase::Active, |&i| messages[i].phase());
+}
+
+/// Thread order: most recent activity first, then the latest message.
+pub(super) fn thread_order(a: &Thread, b: &Thread) -> std::cmp::Ordering {
+    b.last_at
+        .cmp(&a.last_at)
+        .then_with(|| b.messages.last().cmp(&a.messages.last()))
 }
 
 #[cfg(test)]

@@ -69,25 +69,18 @@ impl std::fmt::Debug for Index {
 impl Index {
     /// The index of `messages`.
     pub(crate) fn of(messages: &[InboxMessage]) -> Index {
-        let mut index = Index::default();
-        index.remake(messages);
+        let mut index = Index {
+            keys: HashTable::with_capacity(messages.len()),
+            paths: HashTable::with_capacity(messages.len()),
+            made: u32::try_from(messages.len()).is_ok(),
+            ..Index::default()
+        };
+        if index.made {
+            for i in 0..messages.len() {
+                index.take(messages, i);
+            }
+        }
         index
-    }
-
-    /// Makes the message tables again; the acks and the roster evidence
-    /// are kept (the caller keeps them true).
-    pub(crate) fn remake(&mut self, messages: &[InboxMessage]) {
-        self.keys = HashTable::with_capacity(messages.len());
-        self.paths = HashTable::with_capacity(messages.len());
-        self.folders.clear();
-        self.renamed = false;
-        self.made = u32::try_from(messages.len()).is_ok();
-        if !self.made {
-            return;
-        }
-        for i in 0..messages.len() {
-            self.take(messages, i);
-        }
     }
 
     /// True when the index describes `messages` (see the module doc).

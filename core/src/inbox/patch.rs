@@ -35,11 +35,11 @@
 //! message without a thread id that other messages use as their thread id
 //! (see the seeds in `build`).
 
-use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 
 use super::build::{
-    agent, apply_acks, explicit_thread, help_state, message_order, thread_key, Latest,
+    agent, apply_acks, derive_state, explicit_thread, message_order, thread_key, thread_order,
+    Latest,
 };
 use super::compact::Name;
 use super::index::Index;
@@ -214,23 +214,7 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
             .iter()
             .map(|&i| msgs[i].message.timestamp)
             .fold(None, |a, b| if b > a { b } else { a });
-        thread.pending = thread
-            .messages
-            .iter()
-            .map(|&i| {
-                let m = &msgs[i];
-                if m.message.ack_required {
-                    m.recipients.iter().filter(|r| r.ack_at.is_none()).count()
-                } else {
-                    0
-                }
-            })
-            .sum();
-        thread.help = help_state(thread.messages.iter().map(|&i| &msgs[i]));
-        thread.phase = thread
-            .messages
-            .last()
-            .map_or(Phase::Active, |&i| msgs[i].phase());
+        derive_state(thread, msgs);
         // A reply here may answer a help request: its asker's state and
         // turn change.
         for &i in &thread.messages {
@@ -351,13 +335,6 @@ fn set_times(r: &mut super::model::Recipient, t: Option<&AckTimes>) -> bool {
     r.ack_at = ack;
     r.read_at = read;
     changed
-}
-
-/// Thread order: most recent activity first, then the latest message.
-fn thread_order(a: &Thread, b: &Thread) -> Ordering {
-    b.last_at
-        .cmp(&a.last_at)
-        .then_with(|| b.messages.last().cmp(&a.messages.last()))
 }
 
 /// Drops emptied threads, puts the `touched` ones (positions; those from
