@@ -25,18 +25,25 @@ use crate::lines::{trim, Line};
 /// letter or digit of some script (emoji, check marks, arrows, the
 /// variation selectors and joiners inside emoji).
 pub(crate) fn is_decoration(c: char) -> bool {
-    matches!(c, '*' | '_' | '`' | '#' | '>' | '~' | '|')
-        || (!c.is_ascii() && !c.is_alphanumeric() && !c.is_whitespace())
+    if c.is_ascii() {
+        is_mark(c as u8)
+    } else {
+        !c.is_alphanumeric() && !c.is_whitespace()
+    }
+}
+
+/// The ASCII marks that decorate: markdown emphasis, code, heading, quote,
+/// strike and table marks. One list for every rule here that names them.
+#[inline]
+const fn is_mark(b: u8) -> bool {
+    matches!(b, b'*' | b'_' | b'`' | b'#' | b'>' | b'~' | b'|')
 }
 
 /// An ASCII byte that [`strip_start`] and [`strip_end`] remove: a mark
 /// [`is_decoration`] names, or whitespace as `char::is_whitespace` sees it.
 #[inline]
 fn is_ascii_strip(b: u8) -> bool {
-    matches!(
-        b,
-        b'*' | b'_' | b'`' | b'#' | b'>' | b'~' | b'|' | b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'
-    )
+    is_mark(b) || matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
 }
 
 /// `s` without decorations and whitespace at its start. The ASCII marks
@@ -85,10 +92,8 @@ pub(crate) fn strip(s: &str) -> &str {
 #[inline]
 pub(crate) fn may_decorate(b: u8) -> bool {
     !b.is_ascii()
-        || matches!(
-            b,
-            b'*' | b'_' | b'`' | b'#' | b'>' | b'~' | b'|' | b'-' | b'+' | b'[' | b' ' | b'\t'
-        )
+        || is_mark(b)
+        || matches!(b, b'-' | b'+' | b'[' | b' ' | b'\t')
         || b.is_ascii_digit()
 }
 

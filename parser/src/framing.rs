@@ -121,9 +121,9 @@ pub(crate) fn split_document<'a>(
             return;
         }
     }
-    match out {
-        Envelopes::One(env) => spec_text_into(lines, env),
-        Envelopes::Many(_) => *out = Envelopes::One(spec_text(lines)),
+    // The caller hands in one envelope; only the JSON branch above makes many.
+    if let Envelopes::One(env) = out {
+        spec_text_into(lines, env);
     }
 }
 
