@@ -86,9 +86,8 @@ impl Patch for Polled {
         convert::refresh_acks(&mut messages, &self.unacked);
         let mut problems = std::mem::take(&mut inbox.problems);
         problems.extend(self.problems.iter().cloned());
-        let source = SourceKind::Server {
-            url: self.url.clone(),
-        };
+        // Checked above to be this server.
+        let source = inbox.source.clone();
         *inbox = assemble(source, messages, problems);
         true
     }

@@ -210,27 +210,6 @@ pub struct Notice {
     pub error: bool,
 }
 
-/// What the filter tabs ask of one thread, worked out once per thread.
-struct ThreadFacts {
-    pending: bool,
-    help: bool,
-    phase: Phase,
-}
-
-impl Filter {
-    /// Whether a thread with these facts is listed under this tab.
-    fn admits(self, t: &ThreadFacts) -> bool {
-        match self {
-            Filter::All => true,
-            Filter::PendingAck => t.pending,
-            Filter::Help => t.help,
-            Filter::Failed => t.phase == Phase::Failed,
-            Filter::Done => t.phase == Phase::Done,
-            Filter::InProgress => t.phase == Phase::Active,
-        }
-    }
-}
-
 /// Totals the header and footer show on every frame. Computed once per
 /// data change (each is a pass over every message), not once per frame.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -463,13 +442,12 @@ impl Model {
             return c.clone();
         }
         let mut c = Counts::default();
-        // One pass, each thread's facts worked out once for all six tabs:
-        // a pass per tab read every thread six times, most of the first
-        // frame after one new file at a million messages.
+        // One pass over the threads for all six tabs (a pass per tab was
+        // most of the frame after one new file at a million messages);
+        // each tab asks one fact the thread carries.
         for t in &self.inbox.threads {
-            let facts = self.facts(t);
             for (n, f) in c.filters.iter_mut().zip(Filter::ALL) {
-                *n += usize::from(f.admits(&facts));
+                *n += usize::from(self.matches_filter(t, f));
             }
             c.unanswered_help += usize::from(t.help == HelpState::Unanswered);
         }
@@ -558,19 +536,17 @@ impl Model {
             .collect()
     }
 
+    /// Whether thread `t` is listed under tab `f`.
     pub(crate) fn matches_filter(&self, t: &Thread, f: Filter) -> bool {
-        f == Filter::All || f.admits(&self.facts(t))
-    }
-
-    /// What the tabs ask of a thread.
-    fn facts(&self, t: &Thread) -> ThreadFacts {
-        ThreadFacts {
-            pending: self.thread_pending(t) > 0,
-            help: t.help != HelpState::None,
-            phase: t.phase,
+        match f {
+            Filter::All => true,
+            Filter::PendingAck => self.thread_pending(t) > 0,
+            Filter::Help => t.help != HelpState::None,
+            Filter::Failed => t.phase == Phase::Failed,
+            Filter::Done => t.phase == Phase::Done,
+            Filter::InProgress => t.phase == Phase::Active,
         }
     }
-
     /// Whether `m` waits for an ack from the person at the keyboard: with
     /// `--as`, from that agent only (`None`: it was never theirs to ack);
     /// without, from anyone. `Some(false)`: owed and given.
