@@ -228,12 +228,25 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
     resort(inbox, &touched_threads, threads_before);
 
     // 5. The touched agents.
-    patch_roster(
-        inbox,
-        &touched_agents,
-        old_to_new.is_none().then_some(&inserted[..]),
-    );
+    let placed = if old_to_new.is_none() {
+        Placed::After(&inserted)
+    } else if removed.is_empty() && inserted.iter().enumerate().all(|(k, &at)| k == at) {
+        Placed::Before(&inserted)
+    } else {
+        Placed::Between
+    };
+    patch_roster(inbox, &touched_agents, placed);
     true
+}
+
+/// Where the change put new mail, for the roster: all of it after every
+/// kept message (dated mail, the usual), all before (undated mail sorts
+/// first), or anything else (removals, mail in between).
+#[derive(Clone, Copy)]
+enum Placed<'a> {
+    After(&'a [usize]),
+    Before(&'a [usize]),
+    Between,
 }
 
 /// Removes the messages at `removed` (ascending) and inserts `added`
@@ -511,19 +524,40 @@ fn senders_of(m: &InboxMessage, out: &mut HashSet<String>) {
 /// roster entries); the others keep theirs (their indices already shifted).
 ///
 /// Each agent's evidence is kept in the index (`turn::Open`). When the
-/// change only `appended` messages after all the others, those update it
-/// in place and nothing else is read; otherwise the touched agents'
-/// evidence is read again in one pass over the inbox.
-fn patch_roster(inbox: &mut Inbox, touched: &HashSet<String>, appended: Option<&[usize]>) {
+/// change only added messages after all the others, or only before them
+/// all, those update it in place and nothing else is read (unless an
+/// older message would set a bead a later one may have ended); otherwise
+/// the touched agents' evidence is read again in one pass over the inbox.
+fn patch_roster(inbox: &mut Inbox, touched: &HashSet<String>, placed: Placed<'_>) {
     let mut only: Vec<&str> = touched.iter().map(String::as_str).collect();
     only.sort_unstable();
     let kept = inbox.index.roster.is_some();
-    let (evidence, present) = match (appended, inbox.index.roster.take()) {
-        (Some(new), Some(mut evidence)) => {
+    let in_place = match (placed, inbox.index.roster.take()) {
+        (Placed::After(new), Some(mut evidence)) => {
             for &i in new {
                 Open::see(&mut evidence, i, &inbox.messages[i]);
             }
-            // Every message before these was read: an agent is in the
+            Ok((new, evidence))
+        }
+        (Placed::Before(new), Some(mut evidence)) => {
+            // Newest first; every message is seen even after one that
+            // needs the read (the touched agents' evidence is read again
+            // whole then, the rest kept).
+            let mut decided = true;
+            for &i in new.iter().rev() {
+                decided &= Open::see_before(&mut evidence, i, &inbox.messages[i]);
+            }
+            if decided {
+                Ok((new, evidence))
+            } else {
+                Err(Some(evidence))
+            }
+        }
+        (_, kept) => Err(kept),
+    };
+    let (evidence, present) = match in_place {
+        Ok((new, evidence)) => {
+            // Every message but these was read: an agent is in the
             // roster already, or named by the new mail.
             let named = |name: &str| {
                 new.iter().any(|&i| {
@@ -538,7 +572,11 @@ fn patch_roster(inbox: &mut Inbox, touched: &HashSet<String>, appended: Option<&
                 .collect();
             (evidence, present)
         }
-        (_, kept) => read_again(inbox, &only, kept),
+        Err(kept) => read_again(inbox, &only, kept),
+    };
+    let appended = match placed {
+        Placed::After(new) => Some(new),
+        _ => None,
     };
     let mut fresh = Vec::new();
     for (k, &name) in only.iter().enumerate() {
