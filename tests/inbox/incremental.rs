@@ -352,19 +352,26 @@ fn a_reload_read_then_applied_gives_the_same_inbox_as_a_full_load() {
     assert!(inbox.agents.iter().any(|a| a.name == "NewRecipient"));
 }
 
-/// A dated spec-text message, `at` minutes after the corpus's newest.
+/// A dated spec-text message, `at` minutes after the corpus's newest,
+/// written as the mailbox store writes one.
 fn dated_mail(id: &str, from: &str, to: &str, thread: &str, subject: &str, minutes: i64) -> String {
-    let at = chrono::Utc.with_ymd_and_hms(2027, 1, 1, 0, 0, 0).unwrap()
-        + chrono::Duration::minutes(minutes);
-    format!(
-        "Subject: {subject}\nId: {id}\nFrom: {from}\nTo: {to}\nThread: {thread}\nDate: {}\nAck-Required: true\n\nBody:\nnoted\n",
-        at.to_rfc3339()
-    )
+    use amail_core::stores::mailbox::{render_spec_text, SpecMail};
+    render_spec_text(&SpecMail {
+        id,
+        from,
+        to: &[to.to_string()],
+        thread,
+        date: chrono::Utc.with_ymd_and_hms(2027, 1, 1, 0, 0, 0).unwrap()
+            + chrono::Duration::minutes(minutes),
+        subject,
+        body: "noted",
+        ack_required: true,
+        importance: "normal",
+    })
 }
 
 fn thread_of_key<'a>(inbox: &'a Inbox, key: &str) -> &'a amail_core::inbox::Thread {
-    let m = inbox.messages.iter().position(|m| m.key == key).unwrap();
-    inbox.thread_of(m).unwrap()
+    inbox.thread_for(inbox.message_by_key(key).unwrap())
 }
 
 /// A new file whose id is a kept message's key: a full load gives one of
