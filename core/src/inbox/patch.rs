@@ -28,7 +28,14 @@
 //! except one step: a new thread goes to the top, and every message below
 //! it points one thread further down (`InboxMessage::thread` is a
 //! position), a pass of integer writes. An undated file sorts before every
-//! message and moves every index: that costs a pass over the inbox.
+//! message and moves every index: that costs a pass over the inbox's
+//! integers (threads' lists, the index's positions) and one move of the
+//! records; its agents' evidence is still updated in place
+//! (`turn::Open::see_before`).
+//!
+//! [`Inbox::patch`] is the same patch for a store that fetches changes
+//! (a server's poll): new messages, and held messages' recipients as they
+//! are now.
 //!
 //! It gives up (and the caller loads everything) where a thread's identity
 //! would change for messages the change did not touch: a removed or new
