@@ -14,7 +14,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use amail_core::inbox::{intern, InboxMessage, Recipient, RecipientKind};
+use amail_core::inbox::{intern, InboxMessage, Name, Recipient, RecipientKind};
 use amail_core::stores::mcp::timestamps;
 use amail_parser::ParseOptions;
 use chrono::{DateTime, TimeZone, Utc};
@@ -105,9 +105,15 @@ pub fn fold(known: Vec<InboxMessage>, fetched: Vec<InboxMessage>) -> Vec<InboxMe
 
 /// `r`'s state of `m`: replaces what `m` held for that agent, or adds it.
 fn take_state(m: &mut InboxMessage, r: Recipient) {
-    match m.recipients.iter_mut().find(|x| x.agent == r.agent) {
+    take_state_in(&mut m.recipients, r);
+}
+
+/// `r`'s state in a message's `recipients`: replaces what they held for
+/// that agent, or adds it.
+pub fn take_state_in(recipients: &mut Vec<Recipient>, r: Recipient) {
+    match recipients.iter_mut().find(|x| x.agent == r.agent) {
         Some(x) => *x = r,
-        None => m.recipients.push(r),
+        None => recipients.push(r),
     }
 }
 
@@ -176,33 +182,55 @@ pub fn merge(inboxes: &[AgentInbox]) -> (Vec<InboxMessage>, Vec<(std::path::Path
     (by_id.into_values().collect(), problems)
 }
 
+/// Per (project, agent), interned: the ack-required messages not
+/// acknowledged, as the server's `ack-required` view lists them.
+pub type Unacked = HashMap<(Name, Name), HashSet<i64>>;
+
 /// Brings the ack state of held messages up to date from fresh
 /// `ack-required` views (`unacked` per project and agent): an ack made
 /// elsewhere (an agent, another amail) shows on the next poll.
-pub fn refresh_acks(
-    messages: &mut [InboxMessage],
-    unacked: &HashMap<(String, String), HashSet<i64>>,
-) {
+pub fn refresh_acks(messages: &mut [InboxMessage], unacked: &Unacked) {
     for m in messages {
         if !m.message.ack_required {
             continue;
         }
-        let (Some(project), Ok(id)) = (m.project.map(str::to_owned), m.key.parse::<i64>()) else {
+        let (Some(project), Ok(id)) = (m.project, m.key.parse::<i64>()) else {
             continue;
         };
         let created = m.message.timestamp;
         for r in &mut m.recipients {
-            let Some(set) = unacked.get(&(project.clone(), r.agent.to_string())) else {
-                continue;
-            };
-            if set.contains(&id) {
-                r.ack_at = None;
-            } else if r.ack_at.is_none() {
-                r.ack_at = created;
-                r.read_at = r.read_at.or(created);
+            if let Some(set) = unacked.get(&(project, r.agent)) {
+                view_state(r, created, set.contains(&id));
             }
         }
     }
+}
+
+/// A recipient's state of an ack-required message made `created` by the
+/// view: `listed` (not acknowledged) clears its ack; not listed, it is
+/// acknowledged (and so read) at the message's own time unless a time is
+/// held already.
+pub fn view_state(r: &mut Recipient, created: Option<DateTime<Utc>>, listed: bool) {
+    if listed {
+        r.ack_at = None;
+    } else if r.ack_at.is_none() {
+        r.ack_at = created;
+        r.read_at = r.read_at.or(created);
+    }
+}
+
+/// What changed between two polls' views: (project, agent, message id,
+/// listed now); `None` when a view is new (an agent the earlier poll had
+/// no view of: every held message of theirs is to be read again).
+pub fn view_changes(before: &Unacked, now: &Unacked) -> Option<Vec<(Name, Name, i64, bool)>> {
+    let mut out = Vec::new();
+    for (pair, set) in now {
+        let old = before.get(pair)?;
+        let (project, agent) = *pair;
+        out.extend(set.difference(old).map(|&id| (project, agent, id, true)));
+        out.extend(old.difference(set).map(|&id| (project, agent, id, false)));
+    }
+    Some(out)
 }
 
 #[cfg(test)]
@@ -252,7 +280,7 @@ mod tests {
 
         // BlueLake acks elsewhere: the next view no longer lists it.
         let mut ms = ms;
-        let views = HashMap::from([(("p".to_string(), "BlueLake".to_string()), HashSet::new())]);
+        let views = HashMap::from([((intern("p"), intern("BlueLake")), HashSet::new())]);
         refresh_acks(&mut ms, &views);
         assert!(!ms[0].is_pending_for("BlueLake"));
     }

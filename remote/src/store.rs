@@ -4,12 +4,12 @@
 //! agent, the newest message time seen (the `since_ts` of the next poll)
 //! and whether only its first page is held yet (a paged store).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use amail_core::inbox::{assemble, Inbox, InboxMessage, Recipient, SourceKind};
+use amail_core::inbox::{assemble, intern, Inbox, InboxMessage, Name, Recipient, SourceKind};
 use amail_core::stores::reply_rule::{self, ReplyKind};
 use amail_core::stores::{
     AckOutcome, Draft, Error, MailStore, Patch, ReadOutcome, Refresh, ReplyOutcome,
@@ -17,7 +17,7 @@ use amail_core::stores::{
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
 
-use crate::convert::{self, AgentInbox};
+use crate::convert::{self, AgentInbox, Unacked};
 use crate::session::{Request, ServerConfig, ServerError, Session};
 use crate::toolset::Release;
 
@@ -54,16 +54,16 @@ struct State {
     partial: Vec<(String, String)>,
     /// A load has succeeded: a refresh asks only for what is new.
     loaded: bool,
-    /// The ack views' answer at the last poll since the load: a poll that
-    /// fetched nothing new and finds them the same changed nothing.
+    /// The ack views' answer at the load or the last poll since: a poll
+    /// that fetched nothing new and finds them the same changed nothing,
+    /// and one that did changes only the acks that differ.
     unacked: Option<Unacked>,
 }
 
-/// Per (project, agent): the ack-required messages not acknowledged.
-type Unacked = HashMap<(String, String), HashSet<i64>>;
-
 /// What one poll fetched ([`ServerStore`]'s refresh), for an inbox loaded
-/// from the same server.
+/// from the same server. Made on the worker that read it, applied in the
+/// TUI's `update` (the UI thread), so the apply costs what the poll
+/// brought, not the inbox.
 #[derive(Debug)]
 struct Polled {
     url: String,
@@ -72,24 +72,83 @@ struct Polled {
     messages: Vec<InboxMessage>,
     problems: Vec<(PathBuf, String)>,
     unacked: Unacked,
+    /// The acks whose view changed since the load or the last poll:
+    /// (project, agent, id, listed as unacknowledged now); `None` when a
+    /// view is new, and every held message is read again.
+    changed_acks: Option<Vec<(Name, Name, i64, bool)>>,
 }
 
 impl Patch for Polled {
     /// Adds the new messages, takes the fetched recipients' state of those
-    /// held, and the acks the views show; the inbox is then threaded again.
+    /// held and the acks the views changed, through the inbox's patch (in
+    /// proportion to the poll); where it cannot patch exactly, every held
+    /// message is folded with the fetched ones and threaded again.
     fn apply(&self, inbox: &mut Inbox) -> bool {
         if !matches!(&inbox.source, SourceKind::Server { url } if *url == self.url) {
             return false;
         }
-        let held = std::mem::take(&mut inbox.messages);
-        let mut messages = convert::fold(held, self.messages.clone());
-        convert::refresh_acks(&mut messages, &self.unacked);
-        let mut problems = std::mem::take(&mut inbox.problems);
-        problems.extend(self.problems.iter().cloned());
-        // Checked above to be this server.
-        let source = inbox.source.clone();
-        *inbox = assemble(source, messages, problems);
+        if !self.patch(inbox) {
+            let held = std::mem::take(&mut inbox.messages);
+            let mut messages = convert::fold(held, self.messages.clone());
+            convert::refresh_acks(&mut messages, &self.unacked);
+            let problems = std::mem::take(&mut inbox.problems);
+            // Checked above to be this server.
+            let source = inbox.source.clone();
+            *inbox = assemble(source, messages, problems);
+        }
+        inbox.problems.extend(self.problems.iter().cloned());
         true
+    }
+}
+
+impl Polled {
+    /// The poll as a patch of `inbox`: new messages added, held ones'
+    /// recipients restated (fetched state, then the views' changes);
+    /// false, with `inbox` untouched, when it cannot be done exactly.
+    fn patch(&self, inbox: &mut Inbox) -> bool {
+        let Some(changed_acks) = &self.changed_acks else {
+            return false;
+        };
+        let mut added = Vec::new();
+        let mut restated: HashMap<&str, Vec<Recipient>> = HashMap::new();
+        for m in &self.messages {
+            match inbox.message_by_key(&m.key) {
+                Some(held) => {
+                    let recipients = restated
+                        .entry(held.key.as_str())
+                        .or_insert_with(|| held.recipients.clone());
+                    for r in &m.recipients {
+                        convert::take_state_in(recipients, r.clone());
+                    }
+                }
+                None => added.push(m.clone()),
+            }
+        }
+        for &(project, agent, id, listed) in changed_acks {
+            // A message new in this poll took its view when it was read.
+            let Some(held) = inbox.message_by_key(&id.to_string()) else {
+                continue;
+            };
+            if !held.message.ack_required || held.project != Some(project) {
+                continue;
+            }
+            let recipients = restated
+                .entry(held.key.as_str())
+                .or_insert_with(|| held.recipients.clone());
+            if let Some(r) = recipients.iter_mut().find(|r| r.agent == agent) {
+                convert::view_state(r, held.message.timestamp, listed);
+            }
+        }
+        let restated: Vec<(String, Vec<Recipient>)> = restated
+            .into_iter()
+            .filter(|(key, recipients)| {
+                inbox
+                    .message_by_key(key)
+                    .is_some_and(|held| held.recipients != *recipients)
+            })
+            .map(|(key, recipients)| (key.to_string(), recipients))
+            .collect();
+        inbox.patch(added, restated)
     }
 }
 
@@ -370,6 +429,18 @@ impl ServerStore {
     }
 }
 
+/// The ack views the agents' inboxes came with, by interned (project,
+/// agent).
+fn views(inboxes: &[AgentInbox]) -> Unacked {
+    inboxes
+        .iter()
+        .filter_map(|i| {
+            let set = i.unacked.clone()?;
+            Some(((intern(&i.project), intern(&i.agent)), set))
+        })
+        .collect()
+}
+
 /// The message payload of a send or reply result (0.1.0 and 0.2.x wrap it
 /// in `deliveries`).
 fn payload(v: &Value) -> &Value {
@@ -429,6 +500,7 @@ impl MailStore for ServerStore {
             .collect();
         let inboxes = self.fetch(&wanted)?;
         let (messages, problems) = convert::merge(&inboxes);
+        let unacked = views(&inboxes);
         let partial = inboxes
             .iter()
             .filter(|i| self.first_page.is_some() && i.items.len() as i64 >= limit)
@@ -439,7 +511,9 @@ impl MailStore for ServerStore {
             st.newest.clear();
             st.partial = partial;
             st.loaded = true;
-            st.unacked = None;
+            // The views this load's messages took: the first poll changes
+            // only what differs from them.
+            st.unacked = Some(unacked);
         }
         self.remember(&inboxes);
         Ok(self.build(messages, problems))
@@ -490,13 +564,7 @@ impl MailStore for ServerStore {
             })
             .collect();
         let inboxes = self.fetch(&wanted)?;
-        let unacked: Unacked = inboxes
-            .iter()
-            .filter_map(|i| {
-                let set = i.unacked.clone()?;
-                Some(((i.project.clone(), i.agent.clone()), set))
-            })
-            .collect();
+        let unacked = views(&inboxes);
         // Parsed here, on the caller's reading thread; only the merge is
         // left for `apply`.
         let (messages, problems) = convert::merge(&inboxes);
@@ -508,19 +576,25 @@ impl MailStore for ServerStore {
             }
             // Nothing new and no ack made elsewhere: the inbox on screen
             // is not threaded again (on the UI thread) for a quiet poll.
-            let quiet =
-                messages.is_empty() && problems.is_empty() && st.unacked.as_ref() == Some(&unacked);
+            let changed_acks = st
+                .unacked
+                .as_ref()
+                .and_then(|before| convert::view_changes(before, &unacked));
+            let quiet = messages.is_empty()
+                && problems.is_empty()
+                && changed_acks.as_ref().is_some_and(Vec::is_empty);
             st.unacked = Some(unacked.clone());
             if quiet {
                 return Ok(Refresh::Unchanged);
             }
+            Ok(Refresh::Patch(Arc::new(Polled {
+                url: self.url().to_string(),
+                messages,
+                problems,
+                unacked,
+                changed_acks,
+            })))
         }
-        Ok(Refresh::Patch(Arc::new(Polled {
-            url: self.url().to_string(),
-            messages,
-            problems,
-            unacked,
-        })))
     }
 
     fn ack(

@@ -352,19 +352,26 @@ fn a_reload_read_then_applied_gives_the_same_inbox_as_a_full_load() {
     assert!(inbox.agents.iter().any(|a| a.name == "NewRecipient"));
 }
 
-/// A dated spec-text message, `at` minutes after the corpus's newest.
+/// A dated spec-text message, `at` minutes after the corpus's newest,
+/// written as the mailbox store writes one.
 fn dated_mail(id: &str, from: &str, to: &str, thread: &str, subject: &str, minutes: i64) -> String {
-    let at = chrono::Utc.with_ymd_and_hms(2027, 1, 1, 0, 0, 0).unwrap()
-        + chrono::Duration::minutes(minutes);
-    format!(
-        "Subject: {subject}\nId: {id}\nFrom: {from}\nTo: {to}\nThread: {thread}\nDate: {}\nAck-Required: true\n\nBody:\nnoted\n",
-        at.to_rfc3339()
-    )
+    use amail_core::stores::mailbox::{render_spec_text, SpecMail};
+    render_spec_text(&SpecMail {
+        id,
+        from,
+        to: &[to.to_string()],
+        thread,
+        date: chrono::Utc.with_ymd_and_hms(2027, 1, 1, 0, 0, 0).unwrap()
+            + chrono::Duration::minutes(minutes),
+        subject,
+        body: "noted",
+        ack_required: true,
+        importance: "normal",
+    })
 }
 
 fn thread_of_key<'a>(inbox: &'a Inbox, key: &str) -> &'a amail_core::inbox::Thread {
-    let m = inbox.messages.iter().position(|m| m.key == key).unwrap();
-    inbox.thread_of(m).unwrap()
+    inbox.thread_for(inbox.message_by_key(key).unwrap())
 }
 
 /// A new file whose id is a kept message's key: a full load gives one of
@@ -559,6 +566,58 @@ fn patches_in_a_row_keep_finding_messages_by_key_and_file() {
         inbox.message_by_key("inc-dated").unwrap().message.subject,
         "edited"
     );
+}
+
+/// Undated mail sorts before every message, so it counts for an agent
+/// only where nothing later does: a bead a later message ended stays
+/// ended, one a later message set keeps that state, an agent new to the
+/// inbox takes it whole. The patch updates the kept evidence in place
+/// (no read of the agent's mail) and equals a full load each time.
+#[test]
+fn undated_mail_counts_only_where_nothing_later_does() {
+    let (_d, root) = corpus(200);
+    let mut inbox = load_mailbox(&root).unwrap();
+    let write = |name: &str, text: String| {
+        let path = root.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let progress = |id: &str, from: &str, bead: &str, date: &str| {
+        format!("Subject: [{bead}] PROGRESS\nId: {id}\nFrom: {from}\nTo: Orchestrator\n{date}\nBody:\nBead: {bead}\nStatus: running\n")
+    };
+    // PurpleBear ends ol-901.1 now; then an undated PROGRESS on it.
+    let done = write(
+        "zz-done.md",
+        "Subject: [ol-901.1] DONE\nId: und-done\nFrom: PurpleBear\nTo: Orchestrator\nDate: 2027-01-01T00:00:00Z\n\nBody:\nBead: ol-901.1\n".to_string(),
+    );
+    same_as_full(&root, &mut inbox, std::slice::from_ref(&done));
+    // Written one at a time: each patch is compared with a full load.
+    let changes = [
+        ("zz-u1.md", progress("und-1", "PurpleBear", "ol-901.1", "")),
+        // A bead a later message set.
+        ("zz-u2.md", progress("und-2", "PurpleBear", "ol-778.1", "")),
+        (
+            "zz-dated.md",
+            progress(
+                "und-3",
+                "PurpleBear",
+                "ol-778.1",
+                "Date: 2027-01-01T00:01:00Z\n",
+            ),
+        ),
+        ("zz-u4.md", progress("und-4", "PurpleBear", "ol-778.1", "")),
+        // An agent the inbox has never seen.
+        ("zz-u5.md", progress("und-5", "NewUndated", "ol-902.1", "")),
+    ];
+    for (name, text) in changes {
+        let path = write(name, text);
+        same_as_full(&root, &mut inbox, std::slice::from_ref(&path));
+    }
+    let new = inbox.agent("NewUndated").expect("in the roster");
+    assert_eq!(new.active_beads, ["ol-902.1"]);
+    let purple = inbox.agent("PurpleBear").unwrap();
+    assert!(!purple.active_beads.iter().any(|b| b == "ol-901.1"));
+    assert!(purple.active_beads.iter().any(|b| b == "ol-778.1"));
 }
 
 /// New mail changes an agent's turn: a bead ends, a new one starts, an

@@ -20,21 +20,46 @@ use super::FastMap;
 /// Derives an [`Inbox`] from messages however they were obtained (tests,
 /// other sources): sorts them, threads them (their `thread` field is
 /// recomputed), counts pending acks, decides help state and the roster,
-/// exactly as a store's load does.
+/// exactly as a store's load does. Made to be patched
+/// ([`Inbox::patch`]): its index and roster evidence are made now.
 pub fn assemble(
     source: SourceKind,
     messages: Vec<InboxMessage>,
     problems: Vec<(PathBuf, String)>,
 ) -> Inbox {
-    build(source, messages, problems)
+    build_to_patch(source, messages, problems)
 }
 
 /// The derivation itself; `loaded` is moved in, so a big inbox is never
-/// held twice.
+/// held twice. The index's tables are made on first use and no roster
+/// evidence is kept: see [`build_to_patch`] for an inbox a reload patches.
 pub(crate) fn build(
     source: SourceKind,
     loaded: Vec<InboxMessage>,
     problems: Vec<(PathBuf, String)>,
+) -> Inbox {
+    build_keeping(source, loaded, problems, false)
+}
+
+/// [`build`], for the inbox a reload will patch (a plain mailbox's final
+/// load): its index's tables are made now and each agent's roster
+/// evidence is kept, so the first new file costs what the next ones do.
+/// Not for the partial inboxes a load hands over (thrown away), nor
+/// inboxes no patch reaches: the tables are 5 bytes a message each and
+/// made in a pass over them.
+pub(crate) fn build_to_patch(
+    source: SourceKind,
+    loaded: Vec<InboxMessage>,
+    problems: Vec<(PathBuf, String)>,
+) -> Inbox {
+    build_keeping(source, loaded, problems, true)
+}
+
+fn build_keeping(
+    source: SourceKind,
+    loaded: Vec<InboxMessage>,
+    problems: Vec<(PathBuf, String)>,
+    to_patch: bool,
 ) -> Inbox {
     let mut loaded = loaded;
     // Keys are unique, so an unstable sort gives the same order without the
@@ -123,10 +148,14 @@ pub(crate) fn build(
         m.thread_from_end = last - new_index[m.thread_from_end];
     }
 
-    let (agents, evidence) = roster(&messages, &threads);
+    let (agents, evidence) = roster(&messages, &threads, to_patch);
     let problems = with_encoding_problems(problems, &messages);
-    let mut index = Index::of(&messages);
-    index.roster = Some(evidence);
+    let mut index = if to_patch {
+        Index::of(&messages)
+    } else {
+        Index::default()
+    };
+    index.roster = evidence;
     Inbox {
         source,
         messages,
@@ -231,7 +260,13 @@ pub(crate) fn help_state<'a>(thread: impl Iterator<Item = &'a InboxMessage>) -> 
 /// FAILED -> failed, CHECKPOINT -> checkpointed; nothing -> idle.
 /// Replies, HELP_RESPONSE, spawn traffic and unknown messages do not change
 /// what an agent is doing on its bead.
-fn roster(messages: &[InboxMessage], threads: &[Thread]) -> (Vec<Agent>, HashMap<String, Open>) {
+/// Each agent's evidence comes back too when `keep` says so (see
+/// [`build_to_patch`]).
+fn roster(
+    messages: &[InboxMessage],
+    threads: &[Thread],
+    keep: bool,
+) -> (Vec<Agent>, Option<HashMap<String, Open>>) {
     // Borrowed while collecting: most names repeat on every message, and
     // they are interned, so a repeat is the same pointer and length, told
     // apart without reading the name.
@@ -271,10 +306,12 @@ fn roster(messages: &[InboxMessage], threads: &[Thread]) -> (Vec<Agent>, HashMap
         })
         .collect();
     // Kept with the inbox, so a new message updates it in place.
-    let kept = evidence
-        .into_iter()
-        .map(|(name, open)| (name.to_string(), open.owned()))
-        .collect();
+    let kept = keep.then(|| {
+        evidence
+            .into_iter()
+            .map(|(name, open)| (name.to_string(), open.owned()))
+            .collect()
+    });
     (agents, kept)
 }
 

@@ -4,8 +4,11 @@
 //! whether any key was renamed against another, the acks in effect, and
 //! each agent's roster evidence.
 //!
-//! Built once with the inbox (`build`), kept up to date by the patch, and
-//! never part of what an inbox *is*: two inboxes with the same messages,
+//! The tables (by key, by file, the folders) are made on first use, or
+//! by the load of an inbox a reload will patch (a plain mailbox's final
+//! inbox); the acks and each agent's evidence are kept only by such a
+//! load. Kept up to date by the patch, and never part of what an inbox
+//! *is*: two inboxes with the same messages,
 //! threads and agents are equal whatever their indexes hold. An inbox
 //! made or changed by hand (its fields are public) is noticed by its
 //! message count, and the index is made again before it is used; a key or
@@ -20,6 +23,7 @@ use std::collections::HashMap;
 use std::ffi::OsString;
 use std::hash::BuildHasher;
 use std::path::Path;
+use std::sync::OnceLock;
 
 use hashbrown::{DefaultHashBuilder, HashTable};
 
@@ -30,10 +34,28 @@ use super::turn::Open;
 /// See the module documentation.
 #[derive(Clone, Default)]
 pub(crate) struct Index {
-    /// `Inbox::messages.len()` when the index was made (or patched):
+    /// Messages by key and by file, the folders, `renamed`: made on first
+    /// use ([`Index::lookups`], a patch) unless the load made them (a
+    /// plain mailbox's final inbox, the one a reload patches): the
+    /// partial inboxes a load hands over while it reads, an mcp root's,
+    /// piped JSON's and a server's never need them.
+    lookups: OnceLock<Box<Lookups>>,
+    /// The acks applied to the recipients, as the store recorded them
+    /// (`None`: not known, e.g. an inbox from a database).
+    pub(crate) acks: Option<Acks>,
+    /// Each agent's roster evidence, by name (see `turn::Open`); kept by
+    /// the load of an inbox a reload patches, else `None` until made (the
+    /// first patch that needs it makes it).
+    pub(crate) roster: Option<HashMap<String, Open>>,
+}
+
+/// The tables of an [`Index`].
+#[derive(Clone, Default)]
+pub(crate) struct Lookups {
+    /// `Inbox::messages.len()` when the tables were made (or patched):
     /// another count means the inbox changed by hand.
     len: usize,
-    /// Made at all (an empty inbox's index is made too).
+    /// Made at all (an inbox past `u32::MAX` messages is not).
     made: bool,
     hasher: DefaultHashBuilder,
     /// Message positions by key (keys are unique).
@@ -46,51 +68,125 @@ pub(crate) struct Index {
     /// Some message's key was made unique against another's (see
     /// [`key_was_renamed`]): which one wins depends on the order of a full
     /// load, so such an inbox is never patched.
-    pub(crate) renamed: bool,
-    /// The acks applied to the recipients, as the store recorded them
-    /// (`None`: not known, e.g. an inbox from a database).
-    pub(crate) acks: Option<Acks>,
-    /// Each agent's roster evidence, by name (see `turn::Open`); `None`
-    /// until made (the first patch that needs it makes it).
-    pub(crate) roster: Option<HashMap<String, Open>>,
+    renamed: bool,
 }
 
 impl std::fmt::Debug for Index {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let l = self.lookups.get();
         f.debug_struct("Index")
-            .field("len", &self.len)
-            .field("keys", &self.keys.len())
-            .field("folders", &self.folders.len())
-            .field("renamed", &self.renamed)
+            .field("made", &l.is_some())
+            .field("len", &l.map(|l| l.len))
+            .field("keys", &l.map(|l| l.keys.len()))
+            .field("folders", &l.map(|l| l.folders.len()))
             .finish_non_exhaustive()
     }
 }
 
 impl Index {
-    /// The index of `messages`.
+    /// The index of `messages`, its tables made now (an inbox a reload
+    /// will patch: the first new file should not wait for them).
     pub(crate) fn of(messages: &[InboxMessage]) -> Index {
-        let mut index = Index {
+        Index {
+            lookups: OnceLock::from(Box::new(Lookups::of(messages))),
+            ..Index::default()
+        }
+    }
+
+    /// The tables, made now if they were not; `None` when they do not
+    /// describe `messages` (see the module doc).
+    pub(crate) fn lookups(&self, messages: &[InboxMessage]) -> Option<&Lookups> {
+        let l = self.lookups.get_or_init(|| Box::new(Lookups::of(messages)));
+        (l.made && l.len == messages.len()).then_some(l)
+    }
+
+    /// Makes the tables describe `messages` for a patch: made now if they
+    /// were not; when they no longer describe them (the inbox was changed
+    /// by hand), the whole index is made again, since the acks and
+    /// evidence kept are not known to hold either. False for an inbox too
+    /// big to index.
+    pub(crate) fn fit(&mut self, messages: &[InboxMessage]) -> bool {
+        if self.lookups(messages).is_none() {
+            *self = Index::of(messages);
+        }
+        self.lookups.get().is_some_and(|l| l.made)
+    }
+
+    /// Some message's key was made unique against another's (see
+    /// [`Lookups::renamed`]); false when the tables are not made.
+    pub(crate) fn renamed(&self) -> bool {
+        self.lookups.get().is_some_and(|l| l.renamed)
+    }
+
+    // The patch's steps, on tables it has [`fit`](Index::fit) first (else
+    // nothing to keep up to date).
+
+    /// See [`Lookups::take`].
+    pub(crate) fn take(&mut self, messages: &[InboxMessage], i: usize) {
+        if let Some(l) = self.lookups.get_mut() {
+            l.take(messages, i);
+        }
+    }
+
+    /// See [`Lookups::forget`].
+    pub(crate) fn forget(&mut self, m: &InboxMessage) {
+        if let Some(l) = self.lookups.get_mut() {
+            l.forget(m);
+        }
+    }
+
+    /// See [`Lookups::renumber`].
+    pub(crate) fn renumber(&mut self, old_to_new: &[usize], len: usize) {
+        if let Some(l) = self.lookups.get_mut() {
+            l.renumber(old_to_new, len);
+        }
+    }
+
+    /// Where the message with `key` is, when the tables are made (the
+    /// patch's lookups, after [`fit`](Index::fit)).
+    pub(crate) fn by_key(&self, messages: &[InboxMessage], key: &str) -> Option<usize> {
+        self.lookups.get()?.by_key(messages, key)
+    }
+
+    /// Where the messages read from the file spelled `path` are.
+    pub(crate) fn by_path<'a>(
+        &'a self,
+        messages: &'a [InboxMessage],
+        path: &'a Path,
+    ) -> impl Iterator<Item = usize> + 'a {
+        self.lookups
+            .get()
+            .into_iter()
+            .flat_map(move |l| l.by_path(messages, path))
+    }
+
+    /// Some message's file is under `dir` (or is `dir`).
+    pub(crate) fn holds_under(&self, messages: &[InboxMessage], dir: &Path) -> bool {
+        self.lookups
+            .get()
+            .is_some_and(|l| l.holds_under(messages, dir))
+    }
+}
+
+impl Lookups {
+    fn of(messages: &[InboxMessage]) -> Lookups {
+        let mut l = Lookups {
             keys: HashTable::with_capacity(messages.len()),
             paths: HashTable::with_capacity(messages.len()),
             made: u32::try_from(messages.len()).is_ok(),
-            ..Index::default()
+            ..Lookups::default()
         };
-        if index.made {
+        if l.made {
             for i in 0..messages.len() {
-                index.take(messages, i);
+                l.take(messages, i);
             }
         }
-        index
-    }
-
-    /// True when the index describes `messages` (see the module doc).
-    pub(crate) fn fits(&self, messages: &[InboxMessage]) -> bool {
-        self.made && self.len == messages.len()
+        l
     }
 
     /// Takes in the message at `i` (pushed, or inserted after
-    /// [`renumber`](Index::renumber) made room).
-    pub(crate) fn take(&mut self, messages: &[InboxMessage], i: usize) {
+    /// [`renumber`](Lookups::renumber) made room).
+    fn take(&mut self, messages: &[InboxMessage], i: usize) {
         let Ok(at) = u32::try_from(i) else {
             self.made = false;
             return;
@@ -119,7 +215,7 @@ impl Index {
     }
 
     /// `m` is about to leave the inbox: its folder counts one less.
-    pub(crate) fn forget(&mut self, m: &InboxMessage) {
+    fn forget(&mut self, m: &InboxMessage) {
         let Some(folder) = m.path.as_deref().and_then(parent) else {
             return;
         };
@@ -132,10 +228,10 @@ impl Index {
     }
 
     /// Messages moved: the one at `i` is now at `old_to_new[i]`
-    /// (`usize::MAX`: removed, after [`forget`](Index::forget)). Keys and
+    /// (`usize::MAX`: removed, after [`forget`](Lookups::forget)). Keys and
     /// paths did not change, so nothing is hashed again. `len` is the
     /// count of messages now, before any is taken in.
-    pub(crate) fn renumber(&mut self, old_to_new: &[usize], len: usize) {
+    fn renumber(&mut self, old_to_new: &[usize], len: usize) {
         self.len = len;
         let mut moved = |j: &mut u32| match old_to_new.get(*j as usize).copied() {
             Some(new) if new != usize::MAX => {
@@ -158,7 +254,7 @@ impl Index {
     }
 
     /// Where the messages read from the file spelled `path` are.
-    pub(crate) fn by_path<'a>(
+    fn by_path<'a>(
         &'a self,
         messages: &'a [InboxMessage],
         path: &'a Path,
@@ -172,7 +268,7 @@ impl Index {
 
     /// Some message's file is under `dir` (or is `dir`), compared by
     /// components (as `Path::starts_with`).
-    pub(crate) fn holds_under(&self, messages: &[InboxMessage], dir: &Path) -> bool {
+    fn holds_under(&self, messages: &[InboxMessage], dir: &Path) -> bool {
         self.by_path(messages, dir).next().is_some()
             || self.folders.keys().any(|f| Path::new(f).starts_with(dir))
     }

@@ -45,6 +45,6 @@ pub mod turn;
 pub(crate) type FastMap<K, V> = hashbrown::HashMap<K, V>;
 
 pub use build::assemble;
-pub(crate) use build::{apply_acks, build};
+pub(crate) use build::{apply_acks, build, build_to_patch};
 pub use compact::{intern, CompactMessage, Name, Names};
 pub use model::*;

@@ -313,13 +313,12 @@ impl Inbox {
     }
 
     /// Where the message with `key` is in `messages`: looked up in the
-    /// index when it fits the messages, else found by a scan (an inbox
-    /// made by hand).
+    /// index (made by the first lookup) when it fits the messages, else
+    /// found by a scan (an inbox changed by hand).
     pub(crate) fn position_of_key(&self, key: &str) -> Option<usize> {
-        if self.index.fits(&self.messages) {
-            self.index.by_key(&self.messages, key)
-        } else {
-            self.messages.iter().position(|m| m.key == key)
+        match self.index.lookups(&self.messages) {
+            Some(l) => l.by_key(&self.messages, key),
+            None => self.messages.iter().position(|m| m.key == key),
         }
     }
 

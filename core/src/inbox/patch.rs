@@ -28,7 +28,14 @@
 //! except one step: a new thread goes to the top, and every message below
 //! it points one thread further down (`InboxMessage::thread` is a
 //! position), a pass of integer writes. An undated file sorts before every
-//! message and moves every index: that costs a pass over the inbox.
+//! message and moves every index: that costs a pass over the inbox's
+//! integers (threads' lists, the index's positions) and one move of the
+//! records; its agents' evidence is still updated in place
+//! (`turn::Open::see_before`).
+//!
+//! [`Inbox::patch`] is the same patch for a store that fetches changes
+//! (a server's poll): new messages, and held messages' recipients as they
+//! are now.
 //!
 //! It gives up (and the caller loads everything) where a thread's identity
 //! would change for messages the change did not touch: a removed or new
@@ -42,8 +49,7 @@ use super::build::{
     Latest,
 };
 use super::compact::Name;
-use super::index::Index;
-use super::model::{AckTimes, Acks, HelpState, Inbox, InboxMessage, Phase, Thread};
+use super::model::{AckTimes, Acks, HelpState, Inbox, InboxMessage, Phase, Recipient, Thread};
 use super::turn::{self, Open};
 
 /// What a change does to the inbox, read from disk but not yet applied.
@@ -53,8 +59,12 @@ pub(crate) struct Change {
     pub removed: Vec<usize>,
     /// What they hold now (threads not assigned; `acks` applied here).
     pub added: Vec<InboxMessage>,
-    /// Every ack the store records now (the journal may have grown).
-    pub acks: Acks,
+    /// Every ack the store records now (the journal may have grown);
+    /// `None` for a store that records none apart from its messages.
+    pub acks: Option<Acks>,
+    /// Kept messages (indices into `Inbox::messages`) whose recipients'
+    /// state the store read again: their recipients as they are now.
+    pub restated: Vec<(usize, Vec<Recipient>)>,
 }
 
 /// Applies `change`; false (with `inbox` untouched) when it cannot be done
@@ -64,10 +74,12 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
         removed,
         mut added,
         acks,
+        restated,
     } = change;
-    if !inbox.index.fits(&inbox.messages) {
-        // Made or changed by hand: what it held is not known.
-        inbox.index = Index::of(&inbox.messages);
+    // The change's positions were found in the index its reader fitted
+    // (`Index::fit`); an inbox changed since is not patched.
+    if inbox.index.lookups(&inbox.messages).is_none() {
+        return false;
     }
     if !seeds_stay(inbox, &removed, &added) {
         return false;
@@ -77,16 +89,17 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
     // read `to`), every recipient of a removed message (it may have been
     // their last), and recipients of new mail not in the roster yet. A
     // known agent that only receives new mail keeps its entry.
-    let mut touched_agents: HashSet<String> = HashSet::new();
+    // Interned names: a set of pointers' worth, nothing copied.
+    let mut touched_agents: HashSet<Name> = HashSet::new();
     for m in removed.iter().map(|&i| &inbox.messages[i]) {
         senders_of(m, &mut touched_agents);
-        touched_agents.extend(m.recipients.iter().map(|r| r.agent.to_string()));
+        touched_agents.extend(m.recipients.iter().map(|r| r.agent));
     }
     for m in &added {
         senders_of(m, &mut touched_agents);
         for r in &m.recipients {
             if inbox.agent_index(r.agent).is_none() {
-                touched_agents.insert(r.agent.to_string());
+                touched_agents.insert(r.agent);
             }
         }
     }
@@ -94,6 +107,21 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
         .iter()
         .map(|&i| inbox.thread_index(&inbox.messages[i]))
         .collect();
+    // Restated recipients, while positions are as the change found them:
+    // their thread's pending count changes; an agent new to the roster
+    // as a recipient of a kept message is found only by a read of the
+    // inbox (see `patch_roster`).
+    let mut new_recipient = false;
+    for (i, recipients) in restated {
+        for r in &recipients {
+            if inbox.agent_index(r.agent).is_none() {
+                new_recipient = true;
+                touched_agents.insert(r.agent);
+            }
+        }
+        touched_threads.insert(inbox.thread_index(&inbox.messages[i]));
+        inbox.messages[i].recipients = recipients;
+    }
     let threads_before = inbox.threads.len();
 
     // 1. Remove, then insert in time order. New mail usually comes after
@@ -133,11 +161,22 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
 
     // The journal may have grown without being reported: a kept message
     // whose ack state changed touches its thread's pending count.
-    let changed = match inbox.index.acks.take() {
-        Some(before) => apply_ack_changes(inbox, &before, &acks, &inserted),
-        None => apply_acks(&mut inbox.messages, &acks),
+    let changed = match (acks, inbox.index.acks.take()) {
+        (Some(acks), Some(before)) => {
+            let changed = apply_ack_changes(inbox, &before, &acks, &inserted);
+            inbox.index.acks = Some(acks);
+            changed
+        }
+        (Some(acks), None) => {
+            let changed = apply_acks(&mut inbox.messages, &acks);
+            inbox.index.acks = Some(acks);
+            changed
+        }
+        (None, before) => {
+            inbox.index.acks = before;
+            Vec::new()
+        }
     };
-    inbox.index.acks = Some(acks);
     for i in changed {
         if !is_new(i) {
             touched_threads.insert(inbox.thread_index(&inbox.messages[i]));
@@ -219,7 +258,7 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
         // turn change.
         for &i in &thread.messages {
             if let Some(f) = msgs[i].message.from {
-                touched_agents.insert(f.to_string());
+                touched_agents.insert(f);
             }
         }
     }
@@ -228,12 +267,68 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
     resort(inbox, &touched_threads, threads_before);
 
     // 5. The touched agents.
-    patch_roster(
-        inbox,
-        &touched_agents,
-        old_to_new.is_none().then_some(&inserted[..]),
-    );
+    let placed = if new_recipient {
+        Placed::Between
+    } else if old_to_new.is_none() {
+        Placed::After(&inserted)
+    } else if removed.is_empty() && inserted.iter().enumerate().all(|(k, &at)| k == at) {
+        Placed::Before(&inserted)
+    } else {
+        Placed::Between
+    };
+    patch_roster(inbox, &touched_agents, placed);
     true
+}
+
+/// Where the change put new mail, for the roster: all of it after every
+/// kept message (dated mail, the usual), all before (undated mail sorts
+/// first), or anything else (removals, mail in between).
+#[derive(Clone, Copy)]
+enum Placed<'a> {
+    After(&'a [usize]),
+    Before(&'a [usize]),
+    Between,
+}
+
+impl Inbox {
+    /// Brings the inbox up to date with what a store read since it was
+    /// loaded: `added` messages (keys not held here) and held messages'
+    /// recipients as they are now (`restated`, by key), at the cost of
+    /// the change, as a mailbox's reload does (a server's poll). The
+    /// result equals [`assemble`](super::assemble) over the held messages
+    /// so changed. False, with the inbox untouched, when only that is
+    /// exact: an added key is held already, a restated one is not, or an
+    /// added message without a thread id is the seed of held messages'
+    /// thread.
+    pub fn patch(
+        &mut self,
+        added: Vec<InboxMessage>,
+        restated: Vec<(String, Vec<Recipient>)>,
+    ) -> bool {
+        if !self.index.fit(&self.messages) {
+            return false;
+        }
+        let by_key = |key: &str| self.index.by_key(&self.messages, key);
+        if added.iter().any(|m| by_key(&m.key).is_some()) {
+            return false;
+        }
+        let mut at = Vec::with_capacity(restated.len());
+        for (key, recipients) in restated {
+            let Some(i) = by_key(&key) else {
+                return false;
+            };
+            at.push((i, recipients));
+        }
+        apply(
+            self,
+            Change {
+                removed: Vec::new(),
+                added,
+                acks: None,
+                restated: at,
+            },
+        )
+    }
 }
 
 /// Removes the messages at `removed` (ascending) and inserts `added`
@@ -285,43 +380,52 @@ fn remove_and_insert(
 /// Brings recipients' read and ack times from the acks applied before
 /// (`before`) to those recorded now: the new messages take every ack
 /// recorded for them, the kept ones only the pairs whose record changed,
-/// found by key. Work in proportion to the journal's change, not the
-/// inbox. Returns the positions of the messages whose state changed.
+/// found by key. One pass over the acks recorded (a journal's worth), no
+/// pass over the inbox and no name copied per recipient. Returns the
+/// positions of the kept messages whose state changed.
 fn apply_ack_changes(inbox: &mut Inbox, before: &Acks, now: &Acks, new: &[usize]) -> Vec<usize> {
     let mut changed = Vec::new();
     if now.is_empty() && before.is_empty() {
         return changed;
     }
-    for &at in new {
-        let m = &mut inbox.messages[at];
-        let key = m.key.clone();
-        for r in &mut m.recipients {
-            if let Some(t) = now.get(&(key.clone(), r.agent.to_string())) {
-                set_times(r, Some(t));
+    // The new messages' keys, one copy each (usually one message).
+    let new_keys: HashMap<String, usize> = new
+        .iter()
+        .map(|&at| (inbox.messages[at].key.clone(), at))
+        .collect();
+    for (pair, t) in now {
+        let (key, agent) = pair;
+        if let Some(&at) = new_keys.get(key) {
+            set_agent_times(&mut inbox.messages[at], agent, Some(t));
+        } else if before.get(pair) != Some(t) {
+            let Some(i) = inbox.index.by_key(&inbox.messages, key) else {
+                continue;
+            };
+            if set_agent_times(&mut inbox.messages[i], agent, Some(t)) {
+                changed.push(i);
             }
         }
     }
-    let differs = now
-        .iter()
-        .filter(|(pair, t)| before.get(*pair) != Some(*t))
-        .map(|(pair, t)| (pair, Some(t)));
-    let dropped = before
-        .keys()
-        .filter(|pair| !now.contains_key(*pair))
-        .map(|pair| (pair, None));
-    for ((key, agent), t) in differs.chain(dropped) {
+    // Pairs no longer recorded; a new message has none applied yet (as a
+    // full load leaves it).
+    for (key, agent) in before.keys().filter(|pair| !now.contains_key(*pair)) {
+        if new_keys.contains_key(key) {
+            continue;
+        }
         let Some(i) = inbox.index.by_key(&inbox.messages, key) else {
             continue;
         };
-        let r = inbox.messages[i]
-            .recipients
-            .iter_mut()
-            .find(|r| r.agent == *agent);
-        if r.is_some_and(|r| set_times(r, t)) {
+        if set_agent_times(&mut inbox.messages[i], agent, None) {
             changed.push(i);
         }
     }
     changed
+}
+
+/// [`set_times`] for `agent`'s recipient entry of `m`, if it has one.
+fn set_agent_times(m: &mut InboxMessage, agent: &str, t: Option<&AckTimes>) -> bool {
+    let r = m.recipients.iter_mut().find(|r| r.agent == agent);
+    r.is_some_and(|r| set_times(r, t))
 }
 
 /// Sets a recipient's times from its recorded ack (`None`: none recorded,
@@ -496,13 +600,13 @@ fn seeds_stay(inbox: &Inbox, removed: &[usize], added: &[InboxMessage]) -> bool 
 
 /// The agents whose own state `m` is evidence of: its sender, and for a
 /// handoff or A2A message the first `to` (untrimmed, as `turn` reads it).
-fn senders_of(m: &InboxMessage, out: &mut HashSet<String>) {
+fn senders_of(m: &InboxMessage, out: &mut HashSet<Name>) {
     if let Some(f) = m.message.from {
-        out.insert(f.to_string());
+        out.insert(f);
     }
     if m.message.kind == amail_parser::MessageType::Unknown {
-        if let Some(t) = m.message.to.first() {
-            out.insert(t.to_string());
+        if let Some(&t) = m.message.to.first() {
+            out.insert(t);
         }
     }
 }
@@ -511,19 +615,40 @@ fn senders_of(m: &InboxMessage, out: &mut HashSet<String>) {
 /// roster entries); the others keep theirs (their indices already shifted).
 ///
 /// Each agent's evidence is kept in the index (`turn::Open`). When the
-/// change only `appended` messages after all the others, those update it
-/// in place and nothing else is read; otherwise the touched agents'
-/// evidence is read again in one pass over the inbox.
-fn patch_roster(inbox: &mut Inbox, touched: &HashSet<String>, appended: Option<&[usize]>) {
-    let mut only: Vec<&str> = touched.iter().map(String::as_str).collect();
+/// change only added messages after all the others, or only before them
+/// all, those update it in place and nothing else is read (unless an
+/// older message would set a bead a later one may have ended); otherwise
+/// the touched agents' evidence is read again in one pass over the inbox.
+fn patch_roster(inbox: &mut Inbox, touched: &HashSet<Name>, placed: Placed<'_>) {
+    let mut only: Vec<&str> = touched.iter().copied().collect();
     only.sort_unstable();
     let kept = inbox.index.roster.is_some();
-    let (evidence, present) = match (appended, inbox.index.roster.take()) {
-        (Some(new), Some(mut evidence)) => {
+    let in_place = match (placed, inbox.index.roster.take()) {
+        (Placed::After(new), Some(mut evidence)) => {
             for &i in new {
                 Open::see(&mut evidence, i, &inbox.messages[i]);
             }
-            // Every message before these was read: an agent is in the
+            Ok((new, evidence))
+        }
+        (Placed::Before(new), Some(mut evidence)) => {
+            // Newest first; every message is seen even after one that
+            // needs the read (the touched agents' evidence is read again
+            // whole then, the rest kept).
+            let mut decided = true;
+            for &i in new.iter().rev() {
+                decided &= Open::see_before(&mut evidence, i, &inbox.messages[i]);
+            }
+            if decided {
+                Ok((new, evidence))
+            } else {
+                Err(Some(evidence))
+            }
+        }
+        (_, kept) => Err(kept),
+    };
+    let (evidence, present) = match in_place {
+        Ok((new, evidence)) => {
+            // Every message but these was read: an agent is in the
             // roster already, or named by the new mail.
             let named = |name: &str| {
                 new.iter().any(|&i| {
@@ -538,7 +663,11 @@ fn patch_roster(inbox: &mut Inbox, touched: &HashSet<String>, appended: Option<&
                 .collect();
             (evidence, present)
         }
-        (_, kept) => read_again(inbox, &only, kept),
+        Err(kept) => read_again(inbox, &only, kept),
+    };
+    let appended = match placed {
+        Placed::After(new) => Some(new),
+        _ => None,
     };
     let mut fresh = Vec::new();
     for (k, &name) in only.iter().enumerate() {
@@ -579,7 +708,7 @@ fn patch_roster(inbox: &mut Inbox, touched: &HashSet<String>, appended: Option<&
         ));
     }
     inbox.index.roster = Some(evidence);
-    inbox.agents.retain(|a| !touched.contains(&a.name));
+    inbox.agents.retain(|a| !touched.contains(a.name.as_str()));
     for a in fresh {
         let at = inbox.agents.partition_point(|b| b.name < a.name);
         inbox.agents.insert(at, a);

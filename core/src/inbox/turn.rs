@@ -199,6 +199,43 @@ impl Open {
         }
     }
 
+    /// Message `i`, older than every message seen so far (an undated file
+    /// sorts before all mail), as the evidence of every agent it names:
+    /// it counts only where nothing newer does (the agent's latest
+    /// messages, a bead's turn). False, with `all` unchanged for the
+    /// bead, when it would set a bead the evidence lacks: a later message
+    /// may have ended it (an ended bead leaves no entry), which only a
+    /// read of the agent's mail tells. With several such messages, take
+    /// them newest first.
+    pub(crate) fn see_before(all: &mut HashMap<String, Open>, i: usize, m: &InboxMessage) -> bool {
+        let decided = match evidence(m) {
+            Some((agent, bead, Some(s))) => match all.get(agent) {
+                // Set by a later message: that one stands. Absent: never
+                // set, or ended since.
+                Some(open) => open.beads.contains_key(bead),
+                // No evidence of this agent at all: nothing later set or
+                // ended the bead.
+                None => {
+                    let help = m.message.kind == MessageType::HelpRequest;
+                    entry(all, agent)
+                        .beads
+                        .insert(bead.to_string(), (s, i, help));
+                    true
+                }
+            },
+            // Ends a bead: a later message decides, or nothing was set.
+            _ => true,
+        };
+        if let Some(from) = m.message.from {
+            let latest = &mut entry(all, from).latest;
+            latest.any.get_or_insert(i);
+            if latest.state.is_none() && super::build::state_of(m).is_some() {
+                latest.state = Some(i);
+            }
+        }
+        decided
+    }
+
     /// The turn, from the one `before` the messages that set or ended the
     /// beads `new` (all after every message seen before them): the changed
     /// beads leave or join the active list at its newest end. In proportion

@@ -29,7 +29,7 @@ use std::path::{Component, Path, PathBuf};
 use super::journal;
 use super::load::{file_entries, load_mailbox};
 use super::protocol::is_json;
-use crate::inbox::index::{key_was_renamed, Index};
+use crate::inbox::index::key_was_renamed;
 use crate::inbox::patch::{self, Change};
 use crate::inbox::{Acks, Inbox, InboxMessage, SourceKind};
 use crate::source::files;
@@ -192,12 +192,14 @@ fn change_for(inbox: &mut Inbox, files: ChangedFiles) -> Option<Change> {
     if !inbox.problems.is_empty() {
         return None;
     }
-    if !inbox.index.fits(&inbox.messages) {
-        inbox.index = Index::of(&inbox.messages);
+    // Made now if the load did not (or the inbox changed by hand); the
+    // patch uses the same tables.
+    if !inbox.index.fit(&inbox.messages) {
+        return None;
     }
     // A key made unique against another's: which message got which key
     // depends on the order of a full load.
-    if inbox.index.renamed {
+    if inbox.index.renamed() {
         return None;
     }
     // The changed paths are spelled as the walk spells paths under a
@@ -232,7 +234,8 @@ fn change_for(inbox: &mut Inbox, files: ChangedFiles) -> Option<Change> {
     Some(Change {
         removed,
         added: files.added,
-        acks: files.acks,
+        acks: Some(files.acks),
+        restated: Vec::new(),
     })
 }
 

@@ -35,7 +35,7 @@ use rayon::prelude::*;
 use super::journal;
 use super::protocol;
 use crate::fsio::FileReader;
-use crate::inbox::{apply_acks, build, Acks, Inbox, InboxMessage, SourceKind};
+use crate::inbox::{apply_acks, build, build_to_patch, Acks, Inbox, InboxMessage, SourceKind};
 use crate::source::{files, parallel, walk};
 use crate::stores::error::Error;
 use crate::stores::read::{parse_records, recipients_from, unique_key, FileRecords};
@@ -170,7 +170,7 @@ fn load(
     drop(seen);
     apply_acks(&mut loaded, &acks);
     protocol::merge_read(root, protocol_files, &mut loaded, &mut problems, max_bytes);
-    let mut inbox = build(
+    let mut inbox = build_to_patch(
         SourceKind::Mailbox {
             root: root.to_path_buf(),
         },
