@@ -504,7 +504,7 @@ fn spec_text_into<'a>(lines: &[Line<'a>], env: &mut Envelope<'a>) {
                 match next.map(|n| (n, header_line(&lines[n]))) {
                     Some((n, Some((Header::Body, value, decorated)))) => {
                         if decorated {
-                            note_decorated(env, &lines[n], value, "Body");
+                            note_decorated(env, &lines[n], value, Header::Body);
                         }
                         body_start = Some(n + 1);
                         body_label = Some((&lines[n], value));
@@ -535,7 +535,7 @@ fn spec_text_into<'a>(lines: &[Line<'a>], env: &mut Envelope<'a>) {
         };
         saw_header = true;
         if decorated {
-            note_decorated(env, line, value, h.name());
+            note_decorated(env, line, value, h);
         }
         let at = || At::new(Cow::Borrowed(value), line.no, line.column_of(value));
         match h {
@@ -621,7 +621,7 @@ fn decorated_header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str, bool)>
 /// Records a decorated header label as a normalisation (an `info` in
 /// lenient mode, refused by strict mode, naming the plain header).
 #[cold]
-fn note_decorated(env: &mut Envelope<'_>, line: &Line<'_>, value: &str, name: &str) {
+fn note_decorated(env: &mut Envelope<'_>, line: &Line<'_>, value: &str, header: Header) {
     let written = crate::lines::trim_start(line.text);
     let label = crate::body::label_part(written, value);
     env.problems.push((
@@ -632,7 +632,7 @@ fn note_decorated(env: &mut Envelope<'_>, line: &Line<'_>, value: &str, name: &s
             "decorated header label `",
             &decor::shorten(label),
             "` reads as `",
-            name,
+            header.name(),
             ":`",
         ]),
     ));
