@@ -456,17 +456,9 @@ fn build<'a>(
     // it first) was two copies of it in the profile of small messages.
     let err = match env.body.take() {
         Some(BodySource::Owned(text)) => {
-            // JSON bodies were unescaped into a string of their own; parse
-            // against it and detach, since nothing can borrow from it.
-            let body_lines = framing::owned_lines(&text);
-            // Moved out (JSON only): the message borrows from `text`, which
-            // the envelope, borrowing from the document, outlives.
-            let mut env = std::mem::take(env);
-            let at = Some(env.line);
-            let mut m = Message::empty();
-            let err = assemble(&text, doc_lines, &body_lines, &mut env, at, opts, &mut m);
-            out.push(m.into_owned());
-            err
+            // JSON bodies were unescaped into a string of their own.
+            let at = env.line;
+            assemble_detached(&text, doc_lines, env, at, None, opts, out)
         }
         Some(BodySource::Lines { head: None, rest }) => {
             let body_lines = frame_lines.get(rest).unwrap_or(&[]);
@@ -488,23 +480,8 @@ fn build<'a>(
                         "the body is one fenced JSON object; its keys read as the message's fields"
                             .into(),
                     ));
-                    let fields = framing::owned_lines(&text);
                     let body = whole_text(doc, body_lines);
-                    let mut env = std::mem::take(env);
-                    let mut m = Message::empty();
-                    let err = assemble(
-                        &text,
-                        doc_lines,
-                        &fields,
-                        &mut env,
-                        Some(fence.no),
-                        opts,
-                        &mut m,
-                    );
-                    let mut m: Message<'a> = m.into_owned();
-                    m.body = body;
-                    out.push(m);
-                    err
+                    assemble_detached(&text, doc_lines, env, fence.no, Some(body), opts, out)
                 }
                 None => assemble(doc, doc_lines, body_lines, env, None, opts, slot(out)),
             }
@@ -525,6 +502,38 @@ fn build<'a>(
     };
     // In strict mode the message is not wanted: the caller drops the list.
     err.map_or(Ok(()), Err)
+}
+
+/// Adds to `out` the message of `env` whose fields are read from `text`,
+/// a string of their own (a JSON framing's unescaped body, a fenced JSON
+/// body's fields as markdown), with positions reported at line `at` of
+/// the document; detached, since nothing can borrow from `text`. `body`,
+/// when given, is the body text as written, in place of `text`'s (the
+/// made-up markdown is dropped before detaching, not copied).
+fn assemble_detached<'a>(
+    text: &str,
+    doc_lines: &[Line<'_>],
+    env: &mut Envelope<'a>,
+    at: u32,
+    body: Option<Cow<'a, str>>,
+    opts: &ParseOptions,
+    out: &mut Vec<Message<'a>>,
+) -> Option<ParseError> {
+    let lines = framing::owned_lines(text);
+    // Moved out: the message borrows from `text`, which the envelope,
+    // borrowing from the document, outlives.
+    let mut env = std::mem::take(env);
+    let mut m = Message::empty();
+    let err = assemble(text, doc_lines, &lines, &mut env, Some(at), opts, &mut m);
+    if body.is_some() {
+        m.body = Cow::Borrowed("");
+    }
+    let mut m = m.into_owned();
+    if let Some(body) = body {
+        m.body = body;
+    }
+    out.push(m);
+    err
 }
 
 /// A new empty message at the end of `out`, to be filled in place.
