@@ -461,10 +461,12 @@ fn build<'a>(
             assemble_detached(&text, doc_lines, env, at, None, opts, out)
         }
         Some(BodySource::Lines { head: None, rest }) => {
-            let body_lines = frame_lines.get(rest).unwrap_or(&[]);
-            let json = match env.subject {
-                Some(_) => decor::fenced_json_fields(body_lines),
-                None => None,
+            let body_lines = BodyLines::new(frame_lines.get(rest).unwrap_or(&[]));
+            let json = match (&env.subject, body_lines.fenced) {
+                (Some(_), Some((open, inner))) => {
+                    decor::fenced_json_fields(inner).map(|text| (open, text))
+                }
+                _ => None,
             };
             match json {
                 // A body that is one fenced JSON object of the fields: read
@@ -472,7 +474,7 @@ fn build<'a>(
                 // against that text, detached like a JSON framing's body;
                 // the body text stays as written.
                 Some((open, text)) => {
-                    let fence = &body_lines[open];
+                    let fence = &body_lines.all[open];
                     env.problems.push((
                         diag::Code::Normalised,
                         fence.no,
@@ -480,7 +482,7 @@ fn build<'a>(
                         "the body is one fenced JSON object; its keys read as the message's fields"
                             .into(),
                     ));
-                    let body = whole_text(doc, body_lines);
+                    let body = whole_text(doc, body_lines.all);
                     assemble_detached(&text, doc_lines, env, fence.no, Some(body), opts, out)
                 }
                 None => assemble(doc, doc_lines, body_lines, env, None, opts, slot(out)),
@@ -496,9 +498,18 @@ fn build<'a>(
             let rest = frame_lines.get(rest).unwrap_or(&[]);
             let body_lines: Vec<Line<'a>> =
                 std::iter::once(head).chain(rest.iter().copied()).collect();
-            assemble(doc, doc_lines, &body_lines, env, None, opts, slot(out))
+            let body_lines = BodyLines::new(&body_lines);
+            assemble(doc, doc_lines, body_lines, env, None, opts, slot(out))
         }
-        None => assemble(doc, doc_lines, &[], env, None, opts, slot(out)),
+        None => assemble(
+            doc,
+            doc_lines,
+            BodyLines::new(&[]),
+            env,
+            None,
+            opts,
+            slot(out),
+        ),
     };
     // In strict mode the message is not wanted: the caller drops the list.
     err.map_or(Ok(()), Err)
@@ -524,7 +535,8 @@ fn assemble_detached<'a>(
     // borrowing from the document, outlives.
     let mut env = std::mem::take(env);
     let mut m = Message::empty();
-    let err = assemble(text, doc_lines, &lines, &mut env, Some(at), opts, &mut m);
+    let lines = BodyLines::new(&lines);
+    let err = assemble(text, doc_lines, lines, &mut env, Some(at), opts, &mut m);
     if body.is_some() {
         m.body = Cow::Borrowed("");
     }
@@ -534,6 +546,25 @@ fn assemble_detached<'a>(
     }
     out.push(m);
     err
+}
+
+/// A body's lines, and the fenced block that wraps them whole when one
+/// does ([`decor::fenced_whole`]): looked for once, where both the fenced
+/// JSON rule and the fenced markdown rule read it.
+#[derive(Clone, Copy)]
+struct BodyLines<'l, 'a> {
+    all: &'l [Line<'a>],
+    /// The opening fence's index and the lines inside.
+    fenced: Option<(usize, &'l [Line<'a>])>,
+}
+
+impl<'l, 'a> BodyLines<'l, 'a> {
+    fn new(all: &'l [Line<'a>]) -> Self {
+        BodyLines {
+            all,
+            fenced: decor::fenced_whole(all),
+        }
+    }
 }
 
 /// A new empty message at the end of `out`, to be filled in place.
@@ -555,7 +586,7 @@ fn slot<'m, 'a>(out: &'m mut Vec<Message<'a>>) -> &'m mut Message<'a> {
 fn assemble<'a>(
     doc: &'a str,
     doc_lines: &[Line<'_>],
-    body_lines: &[Line<'a>],
+    body_lines: BodyLines<'_, 'a>,
     env: &mut Envelope<'a>,
     body_at: Option<u32>,
     opts: &ParseOptions,
@@ -607,15 +638,15 @@ fn assemble<'a>(
 
     // A body wrapped whole in one fenced block (```` ```markdown ````) is
     // read inside it; the body text stays as written.
-    let raw_body_lines = body_lines;
-    let body_lines = match decor::fenced_whole(body_lines) {
+    let raw_body_lines = body_lines.all;
+    let body_lines = match body_lines.fenced {
         Some((open, inner))
             if inner
                 .iter()
                 .find(|l| !l.is_blank())
                 .is_some_and(is_message_line) =>
         {
-            let fence = &body_lines[open];
+            let fence = &raw_body_lines[open];
             d.normalised(
                 fence,
                 fence.text.trim_start(),
@@ -623,7 +654,7 @@ fn assemble<'a>(
             );
             inner
         }
-        _ => body_lines,
+        _ => raw_body_lines,
     };
 
     let type_line = body_type_line(body_lines);
