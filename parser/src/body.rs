@@ -794,31 +794,18 @@ mod tests {
         /// around it, near misses (one byte changed) and any text.
         #[test]
         fn titles_read_as_comparing_each_did(
-            title in 0usize..17,
-            at in 0usize..24,
-            byte in proptest::num::u8::ANY,
-            upper in proptest::bool::ANY,
-            around in "[ :\t]{0,2}",
-            other in "\\PC{0,26}",
-        ) {
-            let titles = [
+            s in crate::words::spellings(&[
                 "problem", "what i tried", "what i've tried", "what was tried", "files touched",
                 "question", "changes", "self-validation", "self validation", "validation",
                 "summary", "failure", "partial progress", "recommendation", "progress",
                 "next steps for successor", "next steps",
-            ];
-            let mut b = titles[title].as_bytes().to_vec();
-            if upper {
-                b.make_ascii_uppercase();
+            ], 26),
+            around in "[ :\t]{0,2}",
+        ) {
+            let whole = format!("{}{around}", s.name);
+            for t in s.all().chain([whole.as_str()]) {
+                proptest::prop_assert_eq!(SectionKind::from_title(t), from_title_by_compare(t));
             }
-            let whole = format!("{}{around}", std::str::from_utf8(&b).unwrap_or(""));
-            proptest::prop_assert_eq!(SectionKind::from_title(&whole), from_title_by_compare(&whole));
-            let i = at % b.len();
-            b[i] = byte;
-            if let Ok(near) = std::str::from_utf8(&b) {
-                proptest::prop_assert_eq!(SectionKind::from_title(near), from_title_by_compare(near));
-            }
-            proptest::prop_assert_eq!(SectionKind::from_title(&other), from_title_by_compare(&other));
         }
     }
 
@@ -913,29 +900,17 @@ mod tests {
         /// one byte changed to any other).
         #[test]
         fn labels_look_up_as_a_compare_would(
-            name in 0usize..29,
-            at in 0usize..32,
-            byte in proptest::num::u8::ANY,
-            upper in proptest::bool::ANY,
-            other in "\\PC{0,30}",
-        ) {
-            let names = [
+            s in crate::words::spellings(&[
                 "bead", "bead id", "step", "type", "failure type", "lint", "title", "files",
                 "files changed", "tests", "build", "issue", "status", "commit", "commit sha",
                 "reason", "resume", "context", "context usage", "session", "started at",
                 "starting implementation at", "issue type", "checkpoint", "description",
                 "orchestrator", "accepted bead", "files touched", "internal attempts",
-            ];
-            let mut b = names[name].as_bytes().to_vec();
-            if upper {
-                b.make_ascii_uppercase();
+            ], 30),
+        ) {
+            for t in s.all() {
+                proptest::prop_assert_eq!(Label::lookup(t), lookup_by_compare(t));
             }
-            let i = at % b.len();
-            b[i] = byte;
-            if let Ok(near) = std::str::from_utf8(&b) {
-                proptest::prop_assert_eq!(Label::lookup(near), lookup_by_compare(near));
-            }
-            proptest::prop_assert_eq!(Label::lookup(&other), lookup_by_compare(&other));
         }
 
         /// A line `is_inert_item` skips is one no rule reads: no fence,
