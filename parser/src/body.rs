@@ -11,7 +11,7 @@ use smallvec::SmallVec;
 
 use crate::decor::concat;
 use crate::diag::{Code, Diags};
-use crate::grammar::{colonless_prose, field_line, heading, is_fence, list_item, FieldLine};
+use crate::grammar::{field_line, heading, is_fence, list_item, FieldLine, ProseAhead};
 use crate::lines::{join_lines, trim, Line};
 use crate::values::inline_list;
 use crate::words::{name, Name};
@@ -321,11 +321,15 @@ impl<'l, 'a> Body<'l, 'a> {
         };
         let mut in_fence: Option<usize> = None;
         let mut duplicates = 0usize;
+        let mut prose = ProseAhead::new(doc);
         let mut i = 0;
         while i < lines.len() {
             // Lines no rule reads, most of a long body (a log, prose), are
             // passed over in a loop that does nothing else.
-            while lines.get(i).is_some_and(|l| is_inert_line(l.text)) {
+            while lines
+                .get(i)
+                .is_some_and(|l| is_inert_line(l.text, &mut prose))
+            {
                 i += 1;
             }
             let Some(line) = lines.get(i) else {
@@ -666,11 +670,11 @@ enum Decorated<'a> {
 /// ([`colonless_prose`]: a letter opens no fence, heading, list item or
 /// decoration, and such a line is no field either).
 #[inline]
-fn is_inert_line(text: &str) -> bool {
+fn is_inert_line(text: &str, prose: &mut ProseAhead<'_>) -> bool {
     match text.as_bytes().first() {
         None => true,
         Some(b'-' | b'+') => is_inert_item(text),
-        Some(_) => colonless_prose(text.as_bytes()),
+        Some(_) => prose.colonless_prose(text),
     }
 }
 
@@ -919,7 +923,7 @@ mod tests {
         fn inert_items_are_read_by_no_rule(
             line in "[ ]{0,4}[-+*]?[ \t]{0,2}(\\PC|[*_#`~\\[0-9:. ]){0,12}(:| )?(\\PC){0,6}"
         ) {
-            if is_inert_line(&line) {
+            if is_inert_line(&line, &mut ProseAhead::new(&line)) {
                 proptest::prop_assert!(!is_fence(&line));
                 proptest::prop_assert_eq!(heading(&line), None);
                 proptest::prop_assert_eq!(field_line(&line), None);
@@ -940,7 +944,7 @@ mod tests {
         fn passed_over_prose_is_read_by_no_rule(
             line in "[A-Za-zé][a-zA-Z0-9 ,.()é*_#`\\[\\]-]{40,70}(:)?[a-z :]{0,20}"
         ) {
-            if is_inert_line(&line) {
+            if is_inert_line(&line, &mut ProseAhead::new(&line)) {
                 proptest::prop_assert_eq!(heading(&line), None);
                 proptest::prop_assert_eq!(field_line(&line), None);
                 proptest::prop_assert!(matches!(decorated_line(&line), Decorated::Neither));
