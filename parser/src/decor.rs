@@ -387,30 +387,18 @@ fn fence_holds_message(
         .is_some_and(is_subject)
 }
 
-/// A body that is one fenced block holding a JSON object of the message's
-/// fields (```` ```json ```` then `{"bead": "ol-1", "status": "...",
-/// "files": [...]}`): the index of the opening fence and the same fields
+/// The lines inside a fenced block that wraps a body whole ([`fenced_whole`])
+/// as a JSON object of the message's fields (```` ```json ```` then
+/// `{"bead": "ol-1", "status": "...", "files": [...]}`): the same fields
 /// written in the markdown form the body index reads, one `Label: value`
 /// line per field the protocol labels (`bead_id` is `Bead id:`, arrays
 /// joined with `, `, `tests_pass: true` is `Tests: PASS`) and a `## Title`
 /// section for each field the protocol writes as one (`problem`,
 /// `next_steps`). Other keys are left out. `None` unless the block holds
 /// a JSON object. The JSON is read by serde_json, as framing reads it.
-#[inline]
-pub(crate) fn fenced_json_fields(lines: &[Line<'_>]) -> Option<(usize, String)> {
-    // Decided by the first byte for nearly every body: a fence opens with
-    // `` ` `` or `~` (and its first line is seldom blank).
-    let first = lines.iter().find(|l| !l.is_blank())?;
-    if !matches!(trim(first.text).as_bytes().first(), Some(b'`' | b'~')) {
-        return None;
-    }
-    json_fields(lines)
-}
-
 #[cold]
 #[inline(never)]
-fn json_fields(lines: &[Line<'_>]) -> Option<(usize, String)> {
-    let (open, inner) = fenced_whole(lines)?;
+pub(crate) fn fenced_json_fields(inner: &[Line<'_>]) -> Option<String> {
     if !inner
         .iter()
         .find(|l| !l.is_blank())
@@ -466,7 +454,7 @@ fn json_fields(lines: &[Line<'_>]) -> Option<(usize, String)> {
         }
     }
     out.push_str(&sections);
-    Some((open, out))
+    Some(out)
 }
 
 /// JSON keys (the field names of amail's own JSON) whose markdown label

@@ -456,23 +456,17 @@ fn build<'a>(
     // it first) was two copies of it in the profile of small messages.
     let err = match env.body.take() {
         Some(BodySource::Owned(text)) => {
-            // JSON bodies were unescaped into a string of their own; parse
-            // against it and detach, since nothing can borrow from it.
-            let body_lines = framing::owned_lines(&text);
-            // Moved out (JSON only): the message borrows from `text`, which
-            // the envelope, borrowing from the document, outlives.
-            let mut env = std::mem::take(env);
-            let at = Some(env.line);
-            let mut m = Message::empty();
-            let err = assemble(&text, doc_lines, &body_lines, &mut env, at, opts, &mut m);
-            out.push(m.into_owned());
-            err
+            // JSON bodies were unescaped into a string of their own.
+            let at = env.line;
+            assemble_detached(&text, doc_lines, env, at, None, opts, out)
         }
         Some(BodySource::Lines { head: None, rest }) => {
-            let body_lines = frame_lines.get(rest).unwrap_or(&[]);
-            let json = match env.subject {
-                Some(_) => decor::fenced_json_fields(body_lines),
-                None => None,
+            let body_lines = BodyLines::new(frame_lines.get(rest).unwrap_or(&[]));
+            let json = match (&env.subject, body_lines.fenced) {
+                (Some(_), Some((open, inner))) => {
+                    decor::fenced_json_fields(inner).map(|text| (open, text))
+                }
+                _ => None,
             };
             match json {
                 // A body that is one fenced JSON object of the fields: read
@@ -480,7 +474,7 @@ fn build<'a>(
                 // against that text, detached like a JSON framing's body;
                 // the body text stays as written.
                 Some((open, text)) => {
-                    let fence = &body_lines[open];
+                    let fence = &body_lines.all[open];
                     env.problems.push((
                         diag::Code::Normalised,
                         fence.no,
@@ -488,23 +482,8 @@ fn build<'a>(
                         "the body is one fenced JSON object; its keys read as the message's fields"
                             .into(),
                     ));
-                    let fields = framing::owned_lines(&text);
-                    let body = whole_text(doc, body_lines);
-                    let mut env = std::mem::take(env);
-                    let mut m = Message::empty();
-                    let err = assemble(
-                        &text,
-                        doc_lines,
-                        &fields,
-                        &mut env,
-                        Some(fence.no),
-                        opts,
-                        &mut m,
-                    );
-                    let mut m: Message<'a> = m.into_owned();
-                    m.body = body;
-                    out.push(m);
-                    err
+                    let body = whole_text(doc, body_lines.all);
+                    assemble_detached(&text, doc_lines, env, fence.no, Some(body), opts, out)
                 }
                 None => assemble(doc, doc_lines, body_lines, env, None, opts, slot(out)),
             }
@@ -519,12 +498,73 @@ fn build<'a>(
             let rest = frame_lines.get(rest).unwrap_or(&[]);
             let body_lines: Vec<Line<'a>> =
                 std::iter::once(head).chain(rest.iter().copied()).collect();
-            assemble(doc, doc_lines, &body_lines, env, None, opts, slot(out))
+            let body_lines = BodyLines::new(&body_lines);
+            assemble(doc, doc_lines, body_lines, env, None, opts, slot(out))
         }
-        None => assemble(doc, doc_lines, &[], env, None, opts, slot(out)),
+        None => assemble(
+            doc,
+            doc_lines,
+            BodyLines::new(&[]),
+            env,
+            None,
+            opts,
+            slot(out),
+        ),
     };
     // In strict mode the message is not wanted: the caller drops the list.
     err.map_or(Ok(()), Err)
+}
+
+/// Adds to `out` the message of `env` whose fields are read from `text`,
+/// a string of their own (a JSON framing's unescaped body, a fenced JSON
+/// body's fields as markdown), with positions reported at line `at` of
+/// the document; detached, since nothing can borrow from `text`. `body`,
+/// when given, is the body text as written, in place of `text`'s (the
+/// made-up markdown is dropped before detaching, not copied).
+fn assemble_detached<'a>(
+    text: &str,
+    doc_lines: &[Line<'_>],
+    env: &mut Envelope<'a>,
+    at: u32,
+    body: Option<Cow<'a, str>>,
+    opts: &ParseOptions,
+    out: &mut Vec<Message<'a>>,
+) -> Option<ParseError> {
+    let lines = framing::owned_lines(text);
+    // Moved out: the message borrows from `text`, which the envelope,
+    // borrowing from the document, outlives.
+    let mut env = std::mem::take(env);
+    let mut m = Message::empty();
+    let lines = BodyLines::new(&lines);
+    let err = assemble(text, doc_lines, lines, &mut env, Some(at), opts, &mut m);
+    if body.is_some() {
+        m.body = Cow::Borrowed("");
+    }
+    let mut m = m.into_owned();
+    if let Some(body) = body {
+        m.body = body;
+    }
+    out.push(m);
+    err
+}
+
+/// A body's lines, and the fenced block that wraps them whole when one
+/// does ([`decor::fenced_whole`]): looked for once, where both the fenced
+/// JSON rule and the fenced markdown rule read it.
+#[derive(Clone, Copy)]
+struct BodyLines<'l, 'a> {
+    all: &'l [Line<'a>],
+    /// The opening fence's index and the lines inside.
+    fenced: Option<(usize, &'l [Line<'a>])>,
+}
+
+impl<'l, 'a> BodyLines<'l, 'a> {
+    fn new(all: &'l [Line<'a>]) -> Self {
+        BodyLines {
+            all,
+            fenced: decor::fenced_whole(all),
+        }
+    }
 }
 
 /// A new empty message at the end of `out`, to be filled in place.
@@ -546,7 +586,7 @@ fn slot<'m, 'a>(out: &'m mut Vec<Message<'a>>) -> &'m mut Message<'a> {
 fn assemble<'a>(
     doc: &'a str,
     doc_lines: &[Line<'_>],
-    body_lines: &[Line<'a>],
+    body_lines: BodyLines<'_, 'a>,
     env: &mut Envelope<'a>,
     body_at: Option<u32>,
     opts: &ParseOptions,
@@ -598,15 +638,15 @@ fn assemble<'a>(
 
     // A body wrapped whole in one fenced block (```` ```markdown ````) is
     // read inside it; the body text stays as written.
-    let raw_body_lines = body_lines;
-    let body_lines = match decor::fenced_whole(body_lines) {
+    let raw_body_lines = body_lines.all;
+    let body_lines = match body_lines.fenced {
         Some((open, inner))
             if inner
                 .iter()
                 .find(|l| !l.is_blank())
                 .is_some_and(is_message_line) =>
         {
-            let fence = &body_lines[open];
+            let fence = &raw_body_lines[open];
             d.normalised(
                 fence,
                 fence.text.trim_start(),
@@ -614,7 +654,7 @@ fn assemble<'a>(
             );
             inner
         }
-        _ => body_lines,
+        _ => raw_body_lines,
     };
 
     let type_line = body_type_line(body_lines);

@@ -236,12 +236,15 @@ impl<'a, I: Iterator<Item = usize>> Iterator for LineIter<'a, I> {
             None => return None,
         };
         self.start = end + 1;
-        let mut text_end = end;
-        let crlf = text_end > start && bytes[text_end - 1] == b'\r';
-        if crlf {
-            text_end -= 1;
-        }
-        let blank_end = text_end > start && matches!(bytes[text_end - 1], b' ' | b'\t');
+        // The line's last byte decides both its end and whether the end
+        // is plain: a `\r` (before the `\n`) is not text, and neither a
+        // CRLF nor a trailing blank is plain. (Read once: two bounds-checked
+        // reads of it cost ~10 instructions a line more on a big body.)
+        let (text_end, plain_end) = match bytes.get(start..end).and_then(<[u8]>::last) {
+            Some(b'\r') => (end - 1, false),
+            Some(b' ' | b'\t') => (end, false),
+            _ => (end, true),
+        };
         let no = self.no;
         self.no = no.saturating_add(1);
         // `\r` and `\n` are ASCII: both ends are on character
@@ -251,7 +254,7 @@ impl<'a, I: Iterator<Item = usize>> Iterator for LineIter<'a, I> {
             text,
             no,
             start: self.base + start,
-            plain_end: !crlf && !blank_end,
+            plain_end,
         })
     }
 }

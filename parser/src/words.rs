@@ -94,3 +94,64 @@ pub(crate) fn find<T: Copy>(names: &[Name<T>], text: &[u8]) -> Option<T> {
         .find(|n| n.len == text.len() && (0..4).all(|i| w[i] | n.fold[i] == n.words[i]))
         .map(|n| n.value)
 }
+
+/// Texts to hold a lookup built on [`find`] to the compare it replaced,
+/// for the property tests of each (labels, titles, header names, type
+/// tokens): one of `names`, as written or in capitals; the same with one
+/// byte changed to any other, when that is still UTF-8 (a near miss, the
+/// case a word compare could get wrong); and any text of up to `other`
+/// characters.
+#[cfg(test)]
+pub(crate) fn spellings(
+    names: &[&str],
+    other: usize,
+) -> impl proptest::strategy::Strategy<Value = Spellings> {
+    use proptest::prelude::*;
+    let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    let any_text = proptest::string::string_regex(&format!("\\PC{{0,{other}}}"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    (
+        0..names.len(),
+        any::<usize>(),
+        any::<u8>(),
+        any::<bool>(),
+        any_text,
+    )
+        .prop_map(move |(i, at, byte, upper, other)| {
+            let mut name = names[i].clone();
+            if upper {
+                name.make_ascii_uppercase();
+            }
+            let mut b = name.clone().into_bytes();
+            if let Some(at) = at.checked_rem(b.len()) {
+                b[at] = byte;
+            }
+            Spellings {
+                name,
+                near: String::from_utf8(b).ok(),
+                other,
+            }
+        })
+}
+
+/// What [`spellings`] makes.
+#[cfg(test)]
+#[derive(Debug, Clone)]
+pub(crate) struct Spellings {
+    /// A name, as written or in capitals.
+    pub name: String,
+    /// The name with one byte changed, when still UTF-8.
+    pub near: Option<String>,
+    /// Any text.
+    pub other: String,
+}
+
+#[cfg(test)]
+impl Spellings {
+    /// The name, the near miss and the other text.
+    pub(crate) fn all(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.name.as_str())
+            .chain(self.near.as_deref())
+            .chain(std::iter::once(self.other.as_str()))
+    }
+}
