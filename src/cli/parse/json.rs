@@ -33,6 +33,12 @@
 //! from 19 to 32 instructions), and OR-ing two flag words into one test
 //! (LLVM then combines them byte by byte: a key cost 3x more).
 //!
+//! A parsed message, which is what `amail parse` writes, does not go
+//! through serde at all: [`message`] writes its members directly with
+//! this module's strings and integers. The generic serializer below is
+//! for the one member whose format lives in the parser's model (the
+//! timestamp) and for the tests, which hold it to serde_json.
+//!
 //! Everything else mirrors serde_json's compact output; numbers other than
 //! integers are handed to serde_json itself, so they cannot drift. The
 //! output is checked against serde_json on every message of the test

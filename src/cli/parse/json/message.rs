@@ -10,7 +10,10 @@
 //! value, so a member costs one fixed-size copy and a branch.
 //!
 //! Figures (callgrind, whole `amail parse --format jsonl` over the 10,000
-//! files of `bench/run.sh`): see the commit that added this module.
+//! small files of `bench/run.sh`): 265.6 M -> 215.7 M instructions, the
+//! JSON's share 101.1 M -> 51.0 M; what is left of it is the strings'
+//! escaping (33 M) and the timestamp (10 M, nearly all the model's own
+//! `rfc3339::write`).
 //!
 //! The record mirrors the derive in `amail_parser::model`: the structs are
 //! destructured without `..`, so a field added there fails to compile here
