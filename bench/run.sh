@@ -149,6 +149,15 @@ p_small=$(best "$AMAIL parse --format jsonl $SMALL > /dev/null")
 r_small=$(best "$READ $SMALL > /dev/null")
 c_small=$(best "find $SMALL -type f -exec cat {} + > /dev/null")
 echo "10,000 files:     amail ${p_small} ms   walk+read ${r_small} ms   cat ${c_small} ms   ratio to walk+read $(ratio "$p_small" "$r_small")x (target <= 1.15x)   vs Go peer (100 ms): $(ratio 100 "$p_small")x faster (target >= 3x)   load $(cut -d' ' -f1 /proc/loadavg)"
+if command -v perf >/dev/null 2>&1; then
+  # CPU time (user + system, all threads) beside the wall time: on a
+  # shared machine the wall time of a two-core run swings with the other
+  # work, its CPU time much less. Mean of 10 runs each.
+  cpu() { perf stat -x, -e task-clock -r 10 "$@" 2>&1 >/dev/null | awk -F, '/task-clock/ {print $1}'; }
+  p_cpu=$(cpu "$AMAIL" parse --format jsonl "$SMALL")
+  r_cpu=$(cpu "$READ" "$SMALL")
+  echo "10,000 files CPU: amail ${p_cpu} ms   walk+read ${r_cpu} ms   ratio $(ratio "$p_cpu" "$r_cpu")x   load $(cut -d' ' -f1 /proc/loadavg)"
+fi
 if command -v valgrind >/dev/null 2>&1; then
   # Wall times swing with the machine's load; instruction counts do not.
   # Whole process (start-up, reading, parsing, JSON, writing), beside the

@@ -425,7 +425,7 @@ fn render_input(
                 // The body is the text the sections are slices of.
                 // (Reborrowed for this message, the object lifetime shortened.)
                 let sink = sink.as_mut().map(|s| &mut **s as &mut dyn Write);
-                json::to_vec(out, sink, &located, &m.body)?;
+                json::message_to_vec(out, sink, &located)?;
                 out.push(b'\n');
             }
             Format::Text => write_text(out, &located)?,

@@ -1,0 +1,534 @@
+//! One parsed message as a JSON Lines record, written field by field
+//! instead of through its `Serialize` impl: byte for byte what
+//! `serde_json::to_writer` prints for a [`Located`] message.
+//!
+//! Through serde, every member is a call chain (the flattened `Located`
+//! goes through serde's map adapter, each key is checked for escapes, each
+//! `Option` dispatched), and a message has 47 members, 30 of them the
+//! `parsed` fields, which are nearly all `null`. Here each member's
+//! `,"key":null` is one constant whose `null` is cut off when there is a
+//! value, so a member costs one fixed-size copy and a branch.
+//!
+//! Figures (callgrind, whole `amail parse --format jsonl` over the 10,000
+//! small files of `bench/run.sh`): 265.6 M -> 215.7 M instructions, the
+//! JSON's share 101.1 M -> 51.0 M; what is left of it is the strings'
+//! escaping (33 M) and the timestamp (10 M, nearly all the model's own
+//! `rfc3339::write`).
+//!
+//! The record mirrors the derive in `amail_parser::model`: the structs are
+//! destructured without `..`, so a field added there fails to compile here
+//! until it is written, and the tests compare the output with serde_json's
+//! on every message of the parser's fixture corpora. The timestamp is the
+//! one field with its own format (`rfc3339` in the model, private to the
+//! parser): it is taken from the model's own `Serialize` impl, whose
+//! fields are visited up to the timestamp and no further ([`timestamp`]).
+
+use std::borrow::Cow;
+use std::fmt;
+
+use amail_parser::{Diagnostic, Message, Parsed, Severity};
+use serde::ser::{self, Impossible, Serialize};
+
+use super::{Result, Serializer};
+use crate::cli::parse::Located;
+
+/// `,"key":null`: the member with its comma, `null` cut off for a value.
+type Member = &'static [u8];
+
+impl Serializer<'_, '_> {
+    /// Writes `located` as `serde_json::to_writer` writes it.
+    pub(super) fn message(&mut self, located: &Located<'_, '_>) -> Result<()> {
+        let Message {
+            id,
+            kind,
+            raw_type,
+            is_reply,
+            subject,
+            from,
+            to,
+            cc,
+            thread_id,
+            timestamp: _,
+            ack_required,
+            importance,
+            body,
+            parsed,
+            diagnostics,
+            project: _,
+            line: _,
+        } = located.message;
+        self.raw(b"{\"source\":")?;
+        self.string(located.source)?;
+        self.opt_str(b",\"id\":null", id)?;
+        self.raw(b",\"type\":\"")?;
+        self.raw(kind.as_str().as_bytes())?;
+        self.raw(b"\"")?;
+        self.opt_str(b",\"raw_type\":null", raw_type)?;
+        self.raw(if *is_reply {
+            b",\"is_reply\":true,\"subject\":"
+        } else {
+            b",\"is_reply\":false,\"subject\":"
+        })?;
+        self.string(subject)?;
+        self.opt_str(b",\"from\":null", from)?;
+        self.raw(b",\"to\":")?;
+        self.strings(to)?;
+        self.raw(b",\"cc\":")?;
+        self.strings(cc)?;
+        self.opt_str(b",\"thread_id\":null", thread_id)?;
+        self.raw(b",\"timestamp\":")?;
+        self.timestamp(located.message)?;
+        self.raw(if *ack_required {
+            b",\"ack_required\":true,\"importance\":"
+        } else {
+            b",\"ack_required\":false,\"importance\":"
+        })?;
+        self.string(importance)?;
+        self.raw(b",\"body\":")?;
+        self.string(body)?;
+        self.raw(b",\"parsed\":")?;
+        self.parsed(parsed)?;
+        self.raw(b",\"diagnostics\":[")?;
+        for (i, d) in diagnostics.iter().enumerate() {
+            if i > 0 {
+                self.raw(b",")?;
+            }
+            self.diagnostic(d)?;
+        }
+        self.raw(b"]}")
+    }
+
+    fn parsed(&mut self, p: &Parsed<'_>) -> Result<()> {
+        let Parsed {
+            bead_id,
+            title,
+            started_at,
+            status,
+            step,
+            context_usage,
+            files_touched,
+            issue_type,
+            problem,
+            what_tried,
+            question,
+            guidance,
+            commit_sha,
+            files,
+            tests_pass,
+            lint_pass,
+            build_pass,
+            summary,
+            failure_type,
+            reason,
+            internal_attempts,
+            recommendation,
+            checkpoint_reason,
+            partial_commit_sha,
+            progress,
+            next_steps,
+            issue_id,
+            resume,
+            orchestrator,
+            session,
+        } = p;
+        // The first member has no comma: written from its constant's
+        // second byte.
+        self.opt_str(&b",{\"bead_id\":null"[1..], bead_id)?;
+        self.opt_str(b",\"title\":null", title)?;
+        self.opt_str(b",\"started_at\":null", started_at)?;
+        self.opt_str(b",\"status\":null", status)?;
+        self.opt_str(b",\"step\":null", step)?;
+        self.opt_int(b",\"context_usage\":null", *context_usage)?;
+        self.opt_strings(b",\"files_touched\":null", files_touched)?;
+        self.opt_str(b",\"issue_type\":null", issue_type)?;
+        self.opt_str(b",\"problem\":null", problem)?;
+        self.opt_str(b",\"what_tried\":null", what_tried)?;
+        self.opt_str(b",\"question\":null", question)?;
+        self.opt_str(b",\"guidance\":null", guidance)?;
+        self.opt_str(b",\"commit_sha\":null", commit_sha)?;
+        self.opt_strings(b",\"files\":null", files)?;
+        self.opt_bool(b",\"tests_pass\":null", *tests_pass)?;
+        self.opt_bool(b",\"lint_pass\":null", *lint_pass)?;
+        self.opt_bool(b",\"build_pass\":null", *build_pass)?;
+        self.opt_str(b",\"summary\":null", summary)?;
+        self.opt_str(b",\"failure_type\":null", failure_type)?;
+        self.opt_str(b",\"reason\":null", reason)?;
+        self.opt_int(b",\"internal_attempts\":null", *internal_attempts)?;
+        self.opt_str(b",\"recommendation\":null", recommendation)?;
+        self.opt_str(b",\"checkpoint_reason\":null", checkpoint_reason)?;
+        self.opt_str(b",\"partial_commit_sha\":null", partial_commit_sha)?;
+        self.opt_str(b",\"progress\":null", progress)?;
+        self.opt_str(b",\"next_steps\":null", next_steps)?;
+        self.opt_str(b",\"issue_id\":null", issue_id)?;
+        self.opt_bool(b",\"resume\":null", *resume)?;
+        self.opt_str(b",\"orchestrator\":null", orchestrator)?;
+        self.opt_str(b",\"session\":null", session)?;
+        self.raw(b"}")
+    }
+
+    fn diagnostic(&mut self, d: &Diagnostic) -> Result<()> {
+        let Diagnostic {
+            severity,
+            line,
+            column,
+            code,
+            message,
+        } = d;
+        self.raw(match severity {
+            Severity::Info => b"{\"severity\":\"info\",\"line\":",
+            Severity::Warning => b"{\"severity\":\"warning\",\"line\":",
+            Severity::Error => b"{\"severity\":\"error\",\"line\":",
+        })?;
+        self.integer(*line)?;
+        self.raw(b",\"column\":")?;
+        self.integer(*column)?;
+        self.raw(b",\"code\":")?;
+        self.string(code)?;
+        self.raw(b",\"message\":")?;
+        self.string(message)?;
+        self.raw(b"}")
+    }
+
+    /// The member's key alone: its constant without the `null`.
+    #[inline(always)]
+    fn key_of(&mut self, member: Member) -> Result<()> {
+        self.raw(&member[..member.len() - 4])
+    }
+
+    #[inline(always)]
+    fn opt_str(&mut self, member: Member, v: &Option<Cow<'_, str>>) -> Result<()> {
+        match v {
+            None => self.raw(member),
+            Some(s) => {
+                self.key_of(member)?;
+                self.string(s)
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn opt_int(&mut self, member: Member, v: Option<impl itoa::Integer>) -> Result<()> {
+        match v {
+            None => self.raw(member),
+            Some(n) => {
+                self.key_of(member)?;
+                self.integer(n)
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn opt_bool(&mut self, member: Member, v: Option<bool>) -> Result<()> {
+        match v {
+            None => self.raw(member),
+            Some(b) => {
+                self.key_of(member)?;
+                self.raw(if b { b"true" } else { b"false" })
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn opt_strings(&mut self, member: Member, v: &Option<Vec<Cow<'_, str>>>) -> Result<()> {
+        match v {
+            None => self.raw(member),
+            Some(list) => {
+                self.key_of(member)?;
+                self.strings(list)
+            }
+        }
+    }
+
+    fn strings(&mut self, list: &[Cow<'_, str>]) -> Result<()> {
+        self.raw(b"[")?;
+        for (i, s) in list.iter().enumerate() {
+            if i > 0 {
+                self.raw(b",")?;
+            }
+            self.string(s)?;
+        }
+        self.raw(b"]")
+    }
+
+    /// The message's `timestamp` value as its own `Serialize` impl writes
+    /// it: the impl is run with [`Timestamp`], which skips the members
+    /// before the timestamp, writes it through this serializer, and stops
+    /// the rest with [`Stop`].
+    fn timestamp(&mut self, m: &Message<'_>) -> Result<()> {
+        match m.serialize(Timestamp { ser: self }) {
+            Err(Stop::Written) => Ok(()),
+            Err(Stop::Failed(e)) => Err(e),
+            // The impl is a struct with a `timestamp` member: only a
+            // changed model gets here.
+            Ok(()) | Err(Stop::Custom) => Err(ser::Error::custom(
+                "the message's JSON has no timestamp member",
+            )),
+        }
+    }
+}
+
+/// How [`Timestamp`] ends the `Serialize` impl's run: nearly always at
+/// the timestamp, written.
+#[derive(Debug)]
+enum Stop {
+    Written,
+    Failed(serde_json::Error),
+    Custom,
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("stopped at the timestamp")
+    }
+}
+
+impl std::error::Error for Stop {}
+
+impl ser::Error for Stop {
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        Stop::Custom
+    }
+}
+
+/// A serializer for the message struct alone that writes only its
+/// `timestamp` member's value (see [`Serializer::timestamp`]).
+struct Timestamp<'a, 'w, 's> {
+    ser: &'a mut Serializer<'w, 's>,
+}
+
+impl ser::SerializeStruct for Timestamp<'_, '_, '_> {
+    type Ok = ();
+    type Error = Stop;
+
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> std::result::Result<(), Stop> {
+        if key != "timestamp" {
+            return Ok(());
+        }
+        Err(match value.serialize(&mut *self.ser) {
+            Ok(()) => Stop::Written,
+            Err(e) => Stop::Failed(e),
+        })
+    }
+
+    fn end(self) -> std::result::Result<(), Stop> {
+        Ok(())
+    }
+}
+
+/// Everything but a struct is refused: the message is a struct.
+macro_rules! refuse {
+    ($($name:ident($($arg:ty),*) -> $ok:ty;)*) => {
+        $(fn $name(self, $(_: $arg),*) -> std::result::Result<$ok, Stop> {
+            Err(Stop::Custom)
+        })*
+    };
+}
+
+impl ser::Serializer for Timestamp<'_, '_, '_> {
+    type Ok = ();
+    type Error = Stop;
+    type SerializeSeq = Impossible<(), Stop>;
+    type SerializeTuple = Impossible<(), Stop>;
+    type SerializeTupleStruct = Impossible<(), Stop>;
+    type SerializeTupleVariant = Impossible<(), Stop>;
+    type SerializeMap = Impossible<(), Stop>;
+    type SerializeStruct = Self;
+    type SerializeStructVariant = Impossible<(), Stop>;
+
+    fn serialize_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> std::result::Result<Self::SerializeStruct, Stop> {
+        Ok(self)
+    }
+
+    refuse! {
+        serialize_bool(bool) -> ();
+        serialize_i8(i8) -> ();
+        serialize_i16(i16) -> ();
+        serialize_i32(i32) -> ();
+        serialize_i64(i64) -> ();
+        serialize_u8(u8) -> ();
+        serialize_u16(u16) -> ();
+        serialize_u32(u32) -> ();
+        serialize_u64(u64) -> ();
+        serialize_f32(f32) -> ();
+        serialize_f64(f64) -> ();
+        serialize_char(char) -> ();
+        serialize_str(&str) -> ();
+        serialize_bytes(&[u8]) -> ();
+        serialize_none() -> ();
+        serialize_unit() -> ();
+        serialize_unit_struct(&'static str) -> ();
+        serialize_unit_variant(&'static str, u32, &'static str) -> ();
+        serialize_seq(Option<usize>) -> Self::SerializeSeq;
+        serialize_tuple(usize) -> Self::SerializeTuple;
+        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
+        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
+        serialize_map(Option<usize>) -> Self::SerializeMap;
+        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
+    }
+
+    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> std::result::Result<(), Stop> {
+        Err(Stop::Custom)
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: &T,
+    ) -> std::result::Result<(), Stop> {
+        Err(Stop::Custom)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> std::result::Result<(), Stop> {
+        Err(Stop::Custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use amail_parser::{parse, parse_bytes, MessageType, ParseOptions};
+
+    use super::*;
+    use crate::cli::parse::json::message_to_vec;
+
+    /// `located` through this module and through serde_json.
+    fn both(located: &Located<'_, '_>) -> (String, String) {
+        let mut out = b"earlier\n".to_vec();
+        message_to_vec(&mut out, None, located).unwrap();
+        let ours = String::from_utf8(out.split_off(8)).unwrap();
+        (ours, serde_json::to_string(located).unwrap())
+    }
+
+    fn files(dir: &Path, into: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                files(&p, into);
+            } else {
+                into.push(p);
+            }
+        }
+    }
+
+    #[test]
+    fn every_fixture_message_is_written_as_serde_json_writes_it() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("parser/fixtures");
+        let mut paths = Vec::new();
+        files(&root, &mut paths);
+        paths.sort();
+        let mut seen = 0;
+        for path in &paths {
+            let bytes = std::fs::read(path).unwrap();
+            for strict in [false, true] {
+                let opts = ParseOptions { strict };
+                let Ok(msgs) = parse_bytes(&bytes, &opts) else {
+                    continue;
+                };
+                for m in &msgs {
+                    let located = Located {
+                        source: "dir/\"q\"\\file.md:1",
+                        message: m,
+                    };
+                    let (ours, theirs) = both(&located);
+                    assert!(ours == theirs, "{}:\n{ours}\n{theirs}", path.display());
+                    seen += 1;
+                }
+            }
+        }
+        // The corpora: golden, malformed and agents, with CRLF twins.
+        assert!(seen > 300, "only {seen} messages");
+    }
+
+    #[test]
+    fn every_member_with_a_value_is_written_as_serde_json_writes_it() {
+        let text = "Subject: Re: [ol-1] PROGRESS\nBody:\nBead: ol-1\n\n## Log\nline \"one\"\n";
+        let mut m = parse(text, &ParseOptions::default()).unwrap().remove(0);
+        // A value in every optional member, each kind of escape, and
+        // slices of the body beside owned text.
+        let s = |v: &'static str| Some(Cow::Borrowed(v));
+        let slice = Some(Cow::Borrowed(&text[text.len() - 12..]));
+        m.id = s("7");
+        m.raw_type = s("progress\t");
+        m.from = s("Blue\u{1}Lake");
+        m.to = vec![Cow::Borrowed("a"), Cow::Owned("é\"b".into())];
+        m.cc = vec![Cow::Borrowed("\\c")];
+        m.thread_id = s("t");
+        m.timestamp = chrono::DateTime::from_timestamp(1_700_000_000, 120_000_000);
+        m.ack_required = true;
+        m.parsed = Parsed {
+            bead_id: s("b"),
+            title: s("t\n"),
+            started_at: s("s"),
+            status: slice.clone(),
+            step: s("st"),
+            context_usage: Some(100),
+            files_touched: Some(vec![Cow::Borrowed("f1"), Cow::Borrowed("f\"2")]),
+            issue_type: s("STUCK"),
+            problem: slice.clone(),
+            what_tried: s("w"),
+            question: s("q"),
+            guidance: s("g"),
+            commit_sha: s("abc"),
+            files: Some(vec![]),
+            tests_pass: Some(true),
+            lint_pass: Some(false),
+            build_pass: Some(true),
+            summary: slice,
+            failure_type: s("ERROR"),
+            reason: s("r"),
+            internal_attempts: Some(u32::MAX),
+            recommendation: s("rec"),
+            checkpoint_reason: s("MANUAL"),
+            partial_commit_sha: s("p"),
+            progress: s("pr"),
+            next_steps: s("n"),
+            issue_id: s("i"),
+            resume: Some(false),
+            orchestrator: s("o"),
+            session: s("se"),
+        };
+        m.diagnostics = [Severity::Info, Severity::Warning, Severity::Error]
+            .into_iter()
+            .map(|severity| Diagnostic {
+                severity,
+                line: 1,
+                column: u32::MAX,
+                code: Cow::Borrowed("c"),
+                message: "m \"x\"".into(),
+            })
+            .collect();
+        for kind in MessageType::KNOWN.into_iter().chain([MessageType::Unknown]) {
+            m.kind = kind;
+            for (is_reply, timestamp) in [(true, m.timestamp), (false, None)] {
+                m.is_reply = is_reply;
+                let mut m = m.clone();
+                m.timestamp = timestamp;
+                let (ours, theirs) = both(&Located {
+                    source: "s",
+                    message: &m,
+                });
+                assert_eq!(ours, theirs);
+            }
+        }
+        // And with every member empty.
+        let empty = Message::empty();
+        let (ours, theirs) = both(&Located {
+            source: "",
+            message: &empty,
+        });
+        assert_eq!(ours, theirs);
+    }
+}
