@@ -3,7 +3,7 @@
 //! the handoff and A2A items ([`super::protocol`]).
 //!
 //! Newest first (issue 16): the files are read in the order their names
-//! put them in time, newest first ([`newest_first`]: the mcp_agent_mail
+//! put them in time, newest first ([`newest_first_by`]: the mcp_agent_mail
 //! archive's and amail's own `2026-11-22T03-16-28Z__…` names, the demo's
 //! and many agents' `000123-…` sequence numbers; no file is opened or
 //! stat'ed for it), so a caller that wants to show mail before the whole
@@ -278,17 +278,15 @@ fn name_age(name: &OsStr) -> NameAge {
     }
 }
 
-/// `paths` (in walk order) reordered newest first by their names
+/// `files` (in walk order) reordered newest first by their names
 /// ([`name_age`]), walk order among equals; unchanged when no name
-/// carries an order.
-pub(crate) fn newest_first(paths: Vec<PathBuf>) -> Vec<PathBuf> {
-    newest_first_by(paths, |p| p.file_name().unwrap_or_default())
-}
-
-/// [`newest_first`] of any files in walk order, `name` giving each one's
-/// file name. The ages are worked out and sorted on every core (a
-/// million names: about 0.1 s of CPU).
-fn newest_first_by<T: Send + Sync>(files: Vec<T>, name: impl Fn(&T) -> &OsStr + Sync) -> Vec<T> {
+/// carries an order. `name` gives each one's file name. The ages are
+/// worked out and sorted on every core (a million names: about 0.1 s of
+/// CPU).
+pub(crate) fn newest_first_by<T: Send + Sync>(
+    files: Vec<T>,
+    name: impl Fn(&T) -> &OsStr + Sync,
+) -> Vec<T> {
     // Age and walk place in one number, so the sort compares integers.
     let mut order: Vec<u128> = files
         .par_iter()
@@ -355,6 +353,10 @@ pub(crate) fn file_entries(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn newest_first(paths: Vec<PathBuf>) -> Vec<PathBuf> {
+        newest_first_by(paths, |p| p.file_name().unwrap_or_default())
+    }
 
     fn names(paths: &[PathBuf]) -> Vec<&str> {
         paths

@@ -20,7 +20,7 @@ use crate::inbox::{build, intern, Inbox, InboxMessage, Recipient, RecipientKind,
 use crate::source::detect::DB_FILE;
 use crate::source::{parallel, walk};
 use crate::stores::error::Error;
-use crate::stores::mailbox::newest_first;
+use crate::stores::mailbox::newest_first_by;
 use crate::stores::read::{
     fill_from_frontmatter, read_and_parse, recipients_from, unique_key, FileMessages,
 };
@@ -69,7 +69,7 @@ enum FromDb {
 /// archive's listing (a row's file name is its `path`). Steps stop at the
 /// first row without a body (its text is in a file, read with the others
 /// after the rows). Without rows the archive files are read newest name
-/// first (`mailbox::newest_first`, the names start with the message's
+/// first (`mailbox::newest_first_by`, the names start with the message's
 /// time) and the steps come from them. The files the database does not
 /// know come with the whole inbox. What is returned does not depend on
 /// the order: the same inbox as a load without steps.
@@ -135,7 +135,7 @@ pub(crate) fn load_mcp(
     if let Some(Err(e)) = rows {
         return Err(e);
     }
-    let (Listing { canonical, .. }, mut problems) = walked;
+    let (Listing { canonical, ids, .. }, mut problems) = walked;
     let ParsedRows { rows, entries, .. } = parsed;
     if db.is_none() {
         problems.push((
@@ -152,8 +152,8 @@ pub(crate) fn load_mcp(
     // (The rows' entries hold those paths already, from the listing.)
     let mut named: HashSet<i64> = HashSet::with_capacity(with_body.len());
     let mut to_read = Vec::new();
-    for path in canonical {
-        match id_in_name(&path).filter(|id| with_body.contains(id)) {
+    for (path, id) in canonical.into_iter().zip(ids) {
+        match id.filter(|id| with_body.contains(id)) {
             Some(id) if named.contains(&id) => problems.push((
                 path,
                 format!("second canonical file for message {id}; ignored"),
@@ -175,14 +175,19 @@ pub(crate) fn load_mcp(
     progress(done.get(), total);
     let mut steps = Steps::new();
 
-    // The files, newest name first; each result put back in its walk
-    // place, so what is made of them does not depend on the reading order.
-    let order = newest_first(to_read.clone());
-    let place: HashMap<&Path, usize> = to_read
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.as_path(), i))
-        .collect();
+    // The files, newest name first (their walk places in reading order);
+    // each result put back in its walk place, so what is made of them does
+    // not depend on the reading order.
+    let named_at = to_read.iter().enumerate();
+    let order: Vec<usize> = newest_first_by(
+        named_at
+            .map(|(i, p)| (i, p.file_name().unwrap_or_default()))
+            .collect(),
+        |&(_, name)| name,
+    )
+    .into_iter()
+    .map(|(i, _)| i)
+    .collect();
     let mut read: Vec<Option<ReadFile>> = (0..to_read.len()).map(|_| None).collect();
     let mut pending = &order[..];
     let _ = parallel::ordered(
@@ -192,13 +197,13 @@ pub(crate) fn load_mcp(
         || (),
         |_, _, part, out: &mut Vec<ReadFile>| {
             out.clear();
-            out.extend(part.iter().map(|path| read_and_parse(path, max_bytes)));
+            out.extend(part.iter().map(|&i| read_and_parse(&to_read[i], max_bytes)));
         },
         |out| {
             let (part, rest) = pending.split_at(out.len());
             pending = rest;
-            for (path, result) in part.iter().zip(out.drain(..)) {
-                read[place[path.as_path()]] = Some(result);
+            for (&i, result) in part.iter().zip(out.drain(..)) {
+                read[i] = Some(result);
             }
             tick(part.len());
             if let Some(partial) = partial.filter(|_| rows.is_empty()) {
@@ -280,6 +285,9 @@ fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
 /// name (the first listed).
 struct Listing {
     canonical: Vec<PathBuf>,
+    /// Each canonical file's id by its name ([`id_in_name`]), worked out
+    /// once for `by_name` and the choice of files to read.
+    ids: Vec<Option<i64>>,
     by_name: HashMap<i64, usize>,
 }
 
@@ -287,13 +295,21 @@ impl Listing {
     /// The listing and the walk's problems.
     fn new(walked: walk::MailFiles) -> (Self, Vec<(PathBuf, String)>) {
         let (canonical, problems) = walked.into_parts();
+        let ids: Vec<Option<i64>> = canonical.iter().map(|p| id_in_name(p)).collect();
         let mut by_name = HashMap::with_capacity(canonical.len());
-        for (i, path) in canonical.iter().enumerate() {
-            if let Some(id) = id_in_name(path) {
+        for (i, id) in ids.iter().enumerate() {
+            if let Some(id) = *id {
                 by_name.entry(id).or_insert(i);
             }
         }
-        (Listing { canonical, by_name }, problems)
+        (
+            Listing {
+                canonical,
+                ids,
+                by_name,
+            },
+            problems,
+        )
     }
 
     /// The file named for message `id`.
