@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::ffi::OsStr;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -87,7 +88,7 @@ pub(crate) fn load_mcp(
     // The archive is listed while the database is read: the two wait on
     // different files.
     let (walked, rows, parsed) = std::thread::scope(|s| {
-        let walking = s.spawn(|| walk::store_files(archive));
+        let walking = s.spawn(|| walk::store_listing(archive));
         let (send, pages) = mpsc::sync_channel(PAGES_AHEAD);
         let reader = db.map(|db| s.spawn(move || read_rows(db, send)));
         let mut walking = Some(walking);
@@ -136,6 +137,7 @@ pub(crate) fn load_mcp(
         return Err(e);
     }
     let (Listing { canonical, ids, .. }, mut problems) = walked;
+    let canonical = canonical.iter().map(|(dir, name)| dir.join(name));
     let ParsedRows { rows, entries, .. } = parsed;
     if db.is_none() {
         problems.push((
@@ -284,7 +286,8 @@ fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
 /// The archive's canonical files as listed, and which is each id's by
 /// name (the first listed).
 struct Listing {
-    canonical: Vec<PathBuf>,
+    /// Folder and name of each, the path made only for a file used.
+    canonical: walk::Listing,
     /// Each canonical file's id by its name ([`id_in_name`]), worked out
     /// once for `by_name` and the choice of files to read.
     ids: Vec<Option<i64>>,
@@ -293,9 +296,12 @@ struct Listing {
 
 impl Listing {
     /// The listing and the walk's problems.
-    fn new(walked: walk::MailFiles) -> (Self, Vec<(PathBuf, String)>) {
-        let (canonical, problems) = walked.into_parts();
-        let ids: Vec<Option<i64>> = canonical.iter().map(|p| id_in_name(p)).collect();
+    fn new(mut canonical: walk::Listing) -> (Self, Vec<(PathBuf, String)>) {
+        let problems = std::mem::take(&mut canonical.problems)
+            .into_iter()
+            .map(walk::Problem::into_entry)
+            .collect();
+        let ids: Vec<Option<i64>> = canonical.iter().map(|(_, name)| id_in_name(name)).collect();
         let mut by_name = HashMap::with_capacity(canonical.len());
         for (i, id) in ids.iter().enumerate() {
             if let Some(id) = *id {
@@ -312,9 +318,11 @@ impl Listing {
         )
     }
 
-    /// The file named for message `id`.
-    fn file_of(&self, id: i64) -> Option<&PathBuf> {
-        self.by_name.get(&id).map(|&i| &self.canonical[i])
+    /// The path of the file named for message `id`.
+    fn file_of(&self, id: i64) -> Option<PathBuf> {
+        let &i = self.by_name.get(&id)?;
+        let (dir, name) = self.canonical.get(i)?;
+        Some(dir.join(name))
     }
 }
 
@@ -335,7 +343,7 @@ impl ParsedRows {
     /// `files`.
     fn push(&mut self, row: MessageRow, mut entry: Option<InboxMessage>, files: &Listing) {
         if let Some(entry) = &mut entry {
-            entry.path = files.file_of(row.id).cloned();
+            entry.path = files.file_of(row.id);
             if self.whole == self.rows.len() {
                 self.whole += 1;
             }
@@ -500,8 +508,8 @@ fn has_body(row: &MessageRow) -> bool {
 
 /// The id in a canonical file's name, `<ISO>__<subject-slug>__<id>.md`
 /// (`archive::file_name`).
-fn id_in_name(path: &Path) -> Option<i64> {
-    let stem = path.file_name()?.to_str()?.strip_suffix(".md")?;
+fn id_in_name(name: &OsStr) -> Option<i64> {
+    let stem = name.to_str()?.strip_suffix(".md")?;
     let (_, id) = stem.rsplit_once("__")?;
     id.parse().ok().filter(|&id: &i64| id > 0)
 }
