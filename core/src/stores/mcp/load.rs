@@ -23,7 +23,7 @@ use crate::source::{parallel, walk};
 use crate::stores::error::Error;
 use crate::stores::mailbox::newest_first_by;
 use crate::stores::read::{
-    fill_from_frontmatter, read_and_parse, recipients_from, unique_key, FileMessages,
+    fill_from_frontmatter, read_and_parse, recipients_from, unique_key_in, FileMessages,
 };
 use crate::stores::steps::Steps;
 
@@ -444,7 +444,7 @@ impl ArchiveFiles {
         let mut out = Vec::with_capacity(rest.len());
         for (id, (slug, path, mut message, fm)) in rest {
             fill_from_frontmatter(&mut message, &fm);
-            let key = unique_key(
+            let key = unique_key_in(
                 id.as_deref(),
                 || {
                     path.file_stem()
