@@ -100,7 +100,7 @@ fn build_keeping(
             id: tid.to_string(),
             project: loaded[i].project,
             bead: None,
-            subject: loaded[i].message.subject.to_string(),
+            subject: loaded[i].message.subject.clone(),
             messages: Vec::new(),
             last_at: None,
             pending: 0,

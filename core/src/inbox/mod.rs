@@ -46,5 +46,5 @@ pub(crate) type FastMap<K, V> = hashbrown::HashMap<K, V>;
 
 pub use build::assemble;
 pub(crate) use build::{apply_acks, build, build_to_patch};
-pub use compact::{intern, CompactMessage, Name, Names};
+pub use compact::{intern, CompactMessage, Name, Names, Text};
 pub use model::*;

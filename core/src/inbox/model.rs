@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::compact::{CompactMessage, Name};
+use super::compact::{CompactMessage, Name, Text};
 use super::index::Index;
 
 /// Where the inbox was read from; decides which store writes its acks and
@@ -167,8 +167,8 @@ pub struct Thread {
     pub id: String,
     pub project: Option<Name>,
     pub bead: Option<Name>,
-    /// Subject of the first message.
-    pub subject: String,
+    /// Subject of the first message: the same text, not a copy.
+    pub subject: Text,
     /// Indices into `Inbox::messages`, oldest first.
     pub messages: Vec<usize>,
     pub last_at: Option<DateTime<Utc>>,

@@ -48,7 +48,7 @@ use super::build::{
     agent, apply_acks, derive_state, explicit_thread, message_order, thread_key, thread_order,
     Latest,
 };
-use super::compact::Name;
+use super::compact::{Name, Text};
 use super::model::{AckTimes, Acks, HelpState, Inbox, InboxMessage, Phase, Recipient, Thread};
 use super::turn::{self, Open};
 
@@ -221,7 +221,7 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
                             id: tid.clone(),
                             project: m.project,
                             bead: None,
-                            subject: String::new(),
+                            subject: Text::default(),
                             messages: Vec::new(),
                             last_at: None,
                             pending: 0,
@@ -246,7 +246,7 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
             continue;
         };
         let msgs = &inbox.messages;
-        thread.subject = msgs[first].message.subject.to_string();
+        thread.subject = msgs[first].message.subject.clone();
         thread.bead = thread.messages.iter().find_map(|&i| msgs[i].message.bead());
         thread.last_at = thread
             .messages

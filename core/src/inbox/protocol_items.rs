@@ -158,23 +158,18 @@ pub fn to_message(item: &Item) -> OwnedMessage {
         ..Fields::default()
     };
     Message {
-        id: None,
         kind: MessageType::Unknown,
         raw_type: Some(Cow::Borrowed(raw_type(item))),
-        is_reply: false,
         subject: Cow::Owned(subject),
         from: Some(Cow::Owned(from)),
         to: to.into_iter().map(Cow::Owned).collect(),
-        cc: Vec::new(),
         thread_id: Some(Cow::Owned(item.task_id().to_string())),
         timestamp: Some(ts),
-        ack_required: false,
         importance: Cow::Borrowed("normal"),
         body: Cow::Owned(body),
         parsed: fields,
-        diagnostics: Vec::new(),
-        project: None,
         line: item.source().line,
+        ..Message::empty()
     }
 }
 

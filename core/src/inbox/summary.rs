@@ -50,7 +50,7 @@ impl Inbox {
     /// its subject when it has none.
     pub fn thread_state(&self, t: &Thread) -> String {
         let Some(last) = self.last_message(t) else {
-            return t.subject.clone();
+            return t.subject.to_string();
         };
         let what = message_line(&last.message);
         match last.message.from {

@@ -113,9 +113,10 @@ pub fn mail_files(root: &Path) -> io::Result<Vec<PathBuf>> {
 
 /// The canonical message copies of the mcp_agent_mail archive `archive`
 /// (the folder holding `projects/`), in path order: project by project,
-/// then by month.
-pub(crate) fn store_files(archive: &Path) -> MailFiles {
-    list_store(archive).into_mail_files()
+/// then by month; listed, not joined into paths (the mcp load makes the
+/// path of each file it uses).
+pub(crate) fn store_listing(archive: &Path) -> Listing {
+    list_store(archive)
 }
 
 fn list_store(archive: &Path) -> Listing {
@@ -290,6 +291,21 @@ impl Listing {
                 .iter()
                 .map(move |&n| (folder.dir.as_path(), folder.name(n)))
         })
+    }
+
+    /// The `i`th file's folder and name in path order (a pass over the
+    /// runs, one per folder listed: a store's months).
+    pub(crate) fn get(&self, mut i: usize) -> Option<(&Path, &OsStr)> {
+        for run in &self.runs {
+            match run.names.get(i) {
+                Some(&n) => {
+                    let folder = &self.folders[run.folder];
+                    return Some((folder.dir.as_path(), folder.name(n)));
+                }
+                None => i -= run.names.len(),
+            }
+        }
+        None
     }
 
     /// The files' full paths, and the problems.
@@ -909,7 +925,13 @@ mod tests {
                 root.join("archive/projects/q/messages/2027/01/n.md"),
             ]
         );
-        assert_eq!(listed, store_files(&root.join("archive")).files);
+        let store = store_listing(&root.join("archive"));
+        let at: Vec<PathBuf> = (0..store.len())
+            .map(|i| store.get(i).map(|(dir, name)| dir.join(name)).unwrap())
+            .collect();
+        assert_eq!(store.get(store.len()), None);
+        assert_eq!(listed, at);
+        assert_eq!(listed, store.into_mail_files().files);
         assert_eq!(mail_files(&root.join("archive")).unwrap(), listed);
         assert_eq!(project_of(&listed[1]), Some(OsStr::new("q")));
         for p in &all {

@@ -157,23 +157,37 @@ pub(crate) fn recipients_from(
 }
 
 /// The message's own id when it has one not used yet, else the fallback
-/// (made unique with a `~N` suffix if needed).
+/// (made unique with a `~N` suffix if needed), `taken` saying which keys
+/// are in use; the caller records the key it gets. A set of copies
+/// ([`unique_key_in`]) or an index of the messages keyed so far (the
+/// mailbox load: no copy of each key) can answer `taken`.
 pub(crate) fn unique_key(
     id: Option<&str>,
     fallback: impl FnOnce() -> String,
-    seen: &mut HashSet<String>,
+    taken: &dyn Fn(&str) -> bool,
 ) -> String {
     if let Some(id) = id.map(str::trim).filter(|s| !s.is_empty()) {
-        if seen.insert(id.to_string()) {
+        if !taken(id) {
             return id.to_string();
         }
     }
     let base = fallback();
     let mut key = base.clone();
     let mut n = 2;
-    while !seen.insert(key.clone()) {
+    while taken(&key) {
         key = format!("{base}~{n}");
         n += 1;
     }
+    key
+}
+
+/// [`unique_key`] against `seen`, the key recorded there.
+pub(crate) fn unique_key_in(
+    id: Option<&str>,
+    fallback: impl FnOnce() -> String,
+    seen: &mut HashSet<String>,
+) -> String {
+    let key = unique_key(id, fallback, &|k| seen.contains(k));
+    seen.insert(key.clone());
     key
 }

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::error::Error;
 use super::mcp::timestamps;
-use super::read::{recipients_from, unique_key};
+use super::read::{recipients_from, unique_key_in};
 use super::store::{check_reply, AckOutcome, MailStore, ReplyOutcome};
 use crate::inbox::{build, intern, Inbox, InboxMessage, Recipient, RecipientKind, SourceKind};
 
@@ -97,7 +97,7 @@ pub fn load_json_as(bytes: &[u8], viewer: Option<&str>) -> Result<Inbox, Error> 
         Ok(messages) => {
             let mut seen = HashSet::new();
             for (n, m) in messages.into_iter().enumerate() {
-                let key = unique_key(m.id.as_deref(), || format!("stdin#{}", n + 1), &mut seen);
+                let key = unique_key_in(m.id.as_deref(), || format!("stdin#{}", n + 1), &mut seen);
                 let mut recipients = recipients_from(&m.to, &m.cc, &[]);
                 if recipients.is_empty() {
                     let state = m.id.as_deref().and_then(|id| states.get(id.trim()));

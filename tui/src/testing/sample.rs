@@ -131,7 +131,7 @@ pub(crate) fn push_message(
                 id: thread_id,
                 project: None,
                 bead: msg.bead().map(intern),
-                subject: msg.subject.to_string(),
+                subject: msg.subject.as_ref().into(),
                 messages: Vec::new(),
                 last_at: None,
                 pending: 0,

@@ -3,7 +3,7 @@
 //! the handoff and A2A items ([`super::protocol`]).
 //!
 //! Newest first (issue 16): the files are read in the order their names
-//! put them in time, newest first ([`newest_first`]: the mcp_agent_mail
+//! put them in time, newest first ([`newest_first_by`]: the mcp_agent_mail
 //! archive's and amail's own `2026-11-22T03-16-28Z__…` names, the demo's
 //! and many agents' `000123-…` sequence numbers; no file is opened or
 //! stat'ed for it), so a caller that wants to show mail before the whole
@@ -28,6 +28,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
+use std::hash::BuildHasher;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -102,7 +103,7 @@ fn load(
     // About one message per file; sized up front so a big mailbox is not
     // copied while the vector grows.
     let mut loaded = Vec::with_capacity(to_read.len());
-    let mut seen = HashSet::with_capacity(to_read.len());
+    let mut keys = Keys::with_capacity(to_read.len());
     let mut protocol_files = HashMap::new();
     // Files that could not be read, put back in path order at the end.
     let mut unreadable = Vec::new();
@@ -138,7 +139,10 @@ fn load(
             for (path, result) in out.drain(..) {
                 match result {
                     Ok((r, protocol)) => {
-                        loaded.extend(file_entries(root, &path, r, &mut seen));
+                        let start = loaded.len();
+                        let entries = entries_of(root, &path, r, &|k| keys.taken(&loaded, k));
+                        loaded.extend(entries);
+                        keys.add(&loaded, start);
                         if let Some(text) = protocol {
                             protocol_files.insert(path, text);
                         }
@@ -166,8 +170,8 @@ fn load(
     drop(listing);
     unreadable.sort_by(|a, b| a.0.cmp(&b.0));
     problems.extend(unreadable);
-    // Every key is in; the copies go before the inbox is built, not after.
-    drop(seen);
+    // Every key is in; the key index goes before the inbox is built.
+    drop(keys);
     apply_acks(&mut loaded, &acks);
     protocol::merge_read(root, protocol_files, &mut loaded, &mut problems, max_bytes);
     let mut inbox = build_to_patch(
@@ -180,6 +184,38 @@ fn load(
     // Kept, so a reload applies only what the journal changed.
     inbox.index.acks = Some(acks);
     Ok(inbox)
+}
+
+/// The keys a load has given: positions in its messages, each looked up
+/// by its key's hash, so no key is copied (a set of copies was 5.7 MB at
+/// the peak of a 100,000-message load, and 100,000 allocations).
+struct Keys {
+    at: hashbrown::HashTable<usize>,
+    hasher: hashbrown::DefaultHashBuilder,
+}
+
+impl Keys {
+    fn with_capacity(n: usize) -> Keys {
+        Keys {
+            at: hashbrown::HashTable::with_capacity(n),
+            hasher: Default::default(),
+        }
+    }
+
+    /// Whether a message of `loaded` has `key`.
+    fn taken(&self, loaded: &[InboxMessage], key: &str) -> bool {
+        let hash = self.hasher.hash_one(key);
+        self.at.find(hash, |&i| loaded[i].key == key).is_some()
+    }
+
+    /// Records the keys of `loaded[from..]`, unique among all of `loaded`.
+    fn add(&mut self, loaded: &[InboxMessage], from: usize) {
+        for i in from..loaded.len() {
+            let hash = self.hasher.hash_one(loaded[i].key.as_str());
+            self.at
+                .insert_unique(hash, i, |&j| self.hasher.hash_one(loaded[j].key.as_str()));
+        }
+    }
 }
 
 /// What a load has read so far.
@@ -278,17 +314,15 @@ fn name_age(name: &OsStr) -> NameAge {
     }
 }
 
-/// `paths` (in walk order) reordered newest first by their names
+/// `files` (in walk order) reordered newest first by their names
 /// ([`name_age`]), walk order among equals; unchanged when no name
-/// carries an order.
-pub(crate) fn newest_first(paths: Vec<PathBuf>) -> Vec<PathBuf> {
-    newest_first_by(paths, |p| p.file_name().unwrap_or_default())
-}
-
-/// [`newest_first`] of any files in walk order, `name` giving each one's
-/// file name. The ages are worked out and sorted on every core (a
-/// million names: about 0.1 s of CPU).
-fn newest_first_by<T: Send + Sync>(files: Vec<T>, name: impl Fn(&T) -> &OsStr + Sync) -> Vec<T> {
+/// carries an order. `name` gives each one's file name. The ages are
+/// worked out and sorted on every core (a million names: about 0.1 s of
+/// CPU).
+pub(crate) fn newest_first_by<T: Send + Sync>(
+    files: Vec<T>,
+    name: impl Fn(&T) -> &OsStr + Sync,
+) -> Vec<T> {
     // Age and walk place in one number, so the sort compares integers.
     let mut order: Vec<u128> = files
         .par_iter()
@@ -310,14 +344,27 @@ fn newest_first_by<T: Send + Sync>(files: Vec<T>, name: impl Fn(&T) -> &OsStr + 
 }
 
 /// One file's messages as inbox entries (threads not yet assigned, acks
-/// not yet applied: see `inbox::apply_acks`): keys made unique against `seen`.
-/// Shared by the full load and the incremental reload, so both make the
-/// same entries.
+/// not yet applied: see `inbox::apply_acks`): keys made unique against `seen`,
+/// and recorded there. Shared by the full load (through [`entries_of`])
+/// and the incremental reload, so both make the same entries.
 pub(crate) fn file_entries(
     root: &Path,
     path: &Path,
-    (messages, bcc): FileRecords,
+    records: FileRecords,
     seen: &mut HashSet<String>,
+) -> Vec<InboxMessage> {
+    let out = entries_of(root, path, records, &|k| seen.contains(k));
+    seen.extend(out.iter().map(|m| m.key.clone()));
+    out
+}
+
+/// [`file_entries`] with `taken` saying which keys are in use before this
+/// file (the caller records the new ones).
+fn entries_of(
+    root: &Path,
+    path: &Path,
+    (messages, bcc): FileRecords,
+    taken: &dyn Fn(&str) -> bool,
 ) -> Vec<InboxMessage> {
     let rel = || {
         path.strip_prefix(root)
@@ -326,6 +373,8 @@ pub(crate) fn file_entries(
             .replace('\\', "/")
     };
     let several = messages.len() > 1;
+    // The keys given in this file so far (a file of several messages).
+    let mut own: HashSet<String> = HashSet::new();
     let mut out = Vec::with_capacity(messages.len());
     for (n, m) in messages.into_iter().enumerate() {
         let key = unique_key(
@@ -337,8 +386,11 @@ pub(crate) fn file_entries(
                     rel()
                 }
             },
-            seen,
+            &|k| taken(k) || own.contains(k),
         );
+        if several {
+            own.insert(key.clone());
+        }
         let recipients = recipients_from(&m.to, &m.cc, &bcc);
         out.push(InboxMessage {
             key,
@@ -356,11 +408,67 @@ pub(crate) fn file_entries(
 mod tests {
     use super::*;
 
+    fn newest_first(paths: Vec<PathBuf>) -> Vec<PathBuf> {
+        newest_first_by(paths, |p| p.file_name().unwrap_or_default())
+    }
+
     fn names(paths: &[PathBuf]) -> Vec<&str> {
         paths
             .iter()
             .map(|p| p.file_name().unwrap().to_str().unwrap())
             .collect()
+    }
+
+    #[test]
+    fn the_loads_key_index_gives_the_keys_a_set_of_copies_gives() {
+        let root = Path::new("/m");
+        let files = [
+            ("a.md", "Subject: x\nId: 7\nFrom: A\n\nBody:\nhi\n"),
+            // The same id again: the path; an id that is another file's
+            // path, which that file's key then avoids (`~2`).
+            ("b.md", "Subject: y\nId: 7\nFrom: A\n\nBody:\nhi\n"),
+            ("c.md", "Subject: z\nId: e.md\nFrom: A\n\nBody:\nhi\n"),
+            ("e.md", "Subject: w\nId: 7\nFrom: A\n\nBody:\nhi\n"),
+            (
+                "d.jsonl",
+                concat!(
+                    r#"{"id":"8","subject":"p","from":"A","body_md":"1"}"#,
+                    "\n",
+                    r#"{"id":"8","subject":"q","from":"A","body_md":"2"}"#,
+                    "\n",
+                    r#"{"id":"d.jsonl#4","subject":"r","from":"A","body_md":"3"}"#,
+                    "\n",
+                    r#"{"subject":"s","from":"A","body_md":"4"}"#,
+                    "\n"
+                ),
+            ),
+        ];
+        let (mut by_set, mut seen) = (Vec::new(), HashSet::new());
+        let (mut by_index, mut keys) = (Vec::new(), Keys::with_capacity(1));
+        for (name, text) in files {
+            let path = root.join(name);
+            let records = || parse_records(text.as_bytes()).unwrap();
+            by_set.extend(file_entries(root, &path, records(), &mut seen));
+            let start = by_index.len();
+            let entries = entries_of(root, &path, records(), &|k| keys.taken(&by_index, k));
+            by_index.extend(entries);
+            keys.add(&by_index, start);
+        }
+        let keys_of = |v: &[InboxMessage]| v.iter().map(|m| m.key.clone()).collect::<Vec<_>>();
+        assert_eq!(
+            keys_of(&by_set),
+            [
+                "7",
+                "b.md",
+                "e.md",
+                "e.md~2",
+                "8",
+                "d.jsonl#2",
+                "d.jsonl#4",
+                "d.jsonl#4~2"
+            ]
+        );
+        assert_eq!(keys_of(&by_index), keys_of(&by_set));
     }
 
     #[test]

@@ -29,7 +29,7 @@ use chrono::{DateTime, Utc};
 
 pub use super::steps::FIRST_STEP;
 pub use incremental::{apply_changed, read_changed, reload_changed, ChangedFiles, Reload};
-pub(crate) use load::newest_first;
+pub(crate) use load::newest_first_by;
 pub use load::{load_mailbox, load_mailbox_in_steps, load_mailbox_with};
 pub use reply::{render_spec_text, SpecMail};
 

@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::ffi::OsStr;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -20,9 +21,9 @@ use crate::inbox::{build, intern, Inbox, InboxMessage, Recipient, RecipientKind,
 use crate::source::detect::DB_FILE;
 use crate::source::{parallel, walk};
 use crate::stores::error::Error;
-use crate::stores::mailbox::newest_first;
+use crate::stores::mailbox::newest_first_by;
 use crate::stores::read::{
-    fill_from_frontmatter, read_and_parse, recipients_from, unique_key, FileMessages,
+    fill_from_frontmatter, read_and_parse, recipients_from, unique_key_in, FileMessages,
 };
 use crate::stores::steps::Steps;
 
@@ -69,7 +70,7 @@ enum FromDb {
 /// archive's listing (a row's file name is its `path`). Steps stop at the
 /// first row without a body (its text is in a file, read with the others
 /// after the rows). Without rows the archive files are read newest name
-/// first (`mailbox::newest_first`, the names start with the message's
+/// first (`mailbox::newest_first_by`, the names start with the message's
 /// time) and the steps come from them. The files the database does not
 /// know come with the whole inbox. What is returned does not depend on
 /// the order: the same inbox as a load without steps.
@@ -87,7 +88,7 @@ pub(crate) fn load_mcp(
     // The archive is listed while the database is read: the two wait on
     // different files.
     let (walked, rows, parsed) = std::thread::scope(|s| {
-        let walking = s.spawn(|| walk::store_files(archive));
+        let walking = s.spawn(|| walk::store_listing(archive));
         let (send, pages) = mpsc::sync_channel(PAGES_AHEAD);
         let reader = db.map(|db| s.spawn(move || read_rows(db, send)));
         let mut walking = Some(walking);
@@ -135,7 +136,8 @@ pub(crate) fn load_mcp(
     if let Some(Err(e)) = rows {
         return Err(e);
     }
-    let (Listing { canonical, .. }, mut problems) = walked;
+    let (Listing { canonical, ids, .. }, mut problems) = walked;
+    let canonical = canonical.iter().map(|(dir, name)| dir.join(name));
     let ParsedRows { rows, entries, .. } = parsed;
     if db.is_none() {
         problems.push((
@@ -152,8 +154,8 @@ pub(crate) fn load_mcp(
     // (The rows' entries hold those paths already, from the listing.)
     let mut named: HashSet<i64> = HashSet::with_capacity(with_body.len());
     let mut to_read = Vec::new();
-    for path in canonical {
-        match id_in_name(&path).filter(|id| with_body.contains(id)) {
+    for (path, id) in canonical.into_iter().zip(ids) {
+        match id.filter(|id| with_body.contains(id)) {
             Some(id) if named.contains(&id) => problems.push((
                 path,
                 format!("second canonical file for message {id}; ignored"),
@@ -175,14 +177,19 @@ pub(crate) fn load_mcp(
     progress(done.get(), total);
     let mut steps = Steps::new();
 
-    // The files, newest name first; each result put back in its walk
-    // place, so what is made of them does not depend on the reading order.
-    let order = newest_first(to_read.clone());
-    let place: HashMap<&Path, usize> = to_read
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.as_path(), i))
-        .collect();
+    // The files, newest name first (their walk places in reading order);
+    // each result put back in its walk place, so what is made of them does
+    // not depend on the reading order.
+    let named_at = to_read.iter().enumerate();
+    let order: Vec<usize> = newest_first_by(
+        named_at
+            .map(|(i, p)| (i, p.file_name().unwrap_or_default()))
+            .collect(),
+        |&(_, name)| name,
+    )
+    .into_iter()
+    .map(|(i, _)| i)
+    .collect();
     let mut read: Vec<Option<ReadFile>> = (0..to_read.len()).map(|_| None).collect();
     let mut pending = &order[..];
     let _ = parallel::ordered(
@@ -192,13 +199,13 @@ pub(crate) fn load_mcp(
         || (),
         |_, _, part, out: &mut Vec<ReadFile>| {
             out.clear();
-            out.extend(part.iter().map(|path| read_and_parse(path, max_bytes)));
+            out.extend(part.iter().map(|&i| read_and_parse(&to_read[i], max_bytes)));
         },
         |out| {
             let (part, rest) = pending.split_at(out.len());
             pending = rest;
-            for (path, result) in part.iter().zip(out.drain(..)) {
-                read[place[path.as_path()]] = Some(result);
+            for (&i, result) in part.iter().zip(out.drain(..)) {
+                read[i] = Some(result);
             }
             tick(part.len());
             if let Some(partial) = partial.filter(|_| rows.is_empty()) {
@@ -279,26 +286,43 @@ fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
 /// The archive's canonical files as listed, and which is each id's by
 /// name (the first listed).
 struct Listing {
-    canonical: Vec<PathBuf>,
+    /// Folder and name of each, the path made only for a file used.
+    canonical: walk::Listing,
+    /// Each canonical file's id by its name ([`id_in_name`]), worked out
+    /// once for `by_name` and the choice of files to read.
+    ids: Vec<Option<i64>>,
     by_name: HashMap<i64, usize>,
 }
 
 impl Listing {
     /// The listing and the walk's problems.
-    fn new(walked: walk::MailFiles) -> (Self, Vec<(PathBuf, String)>) {
-        let (canonical, problems) = walked.into_parts();
+    fn new(mut canonical: walk::Listing) -> (Self, Vec<(PathBuf, String)>) {
+        let problems = std::mem::take(&mut canonical.problems)
+            .into_iter()
+            .map(walk::Problem::into_entry)
+            .collect();
+        let ids: Vec<Option<i64>> = canonical.iter().map(|(_, name)| id_in_name(name)).collect();
         let mut by_name = HashMap::with_capacity(canonical.len());
-        for (i, path) in canonical.iter().enumerate() {
-            if let Some(id) = id_in_name(path) {
+        for (i, id) in ids.iter().enumerate() {
+            if let Some(id) = *id {
                 by_name.entry(id).or_insert(i);
             }
         }
-        (Listing { canonical, by_name }, problems)
+        (
+            Listing {
+                canonical,
+                ids,
+                by_name,
+            },
+            problems,
+        )
     }
 
-    /// The file named for message `id`.
-    fn file_of(&self, id: i64) -> Option<&PathBuf> {
-        self.by_name.get(&id).map(|&i| &self.canonical[i])
+    /// The path of the file named for message `id`.
+    fn file_of(&self, id: i64) -> Option<PathBuf> {
+        let &i = self.by_name.get(&id)?;
+        let (dir, name) = self.canonical.get(i)?;
+        Some(dir.join(name))
     }
 }
 
@@ -319,7 +343,7 @@ impl ParsedRows {
     /// `files`.
     fn push(&mut self, row: MessageRow, mut entry: Option<InboxMessage>, files: &Listing) {
         if let Some(entry) = &mut entry {
-            entry.path = files.file_of(row.id).cloned();
+            entry.path = files.file_of(row.id);
             if self.whole == self.rows.len() {
                 self.whole += 1;
             }
@@ -420,7 +444,7 @@ impl ArchiveFiles {
         let mut out = Vec::with_capacity(rest.len());
         for (id, (slug, path, mut message, fm)) in rest {
             fill_from_frontmatter(&mut message, &fm);
-            let key = unique_key(
+            let key = unique_key_in(
                 id.as_deref(),
                 || {
                     path.file_stem()
@@ -484,8 +508,8 @@ fn has_body(row: &MessageRow) -> bool {
 
 /// The id in a canonical file's name, `<ISO>__<subject-slug>__<id>.md`
 /// (`archive::file_name`).
-fn id_in_name(path: &Path) -> Option<i64> {
-    let stem = path.file_name()?.to_str()?.strip_suffix(".md")?;
+fn id_in_name(name: &OsStr) -> Option<i64> {
+    let stem = name.to_str()?.strip_suffix(".md")?;
     let (_, id) = stem.rsplit_once("__")?;
     id.parse().ok().filter(|&id: &i64| id > 0)
 }
