@@ -6,7 +6,6 @@
 //! like 0.2.x (no tokens); its state changes between polls.
 
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use amail_core::inbox::Inbox;
 use amail_core::stores::{MailStore, Refresh};
@@ -17,11 +16,11 @@ use rmcp::model::{
     ResourceContents, ServerCapabilities, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
-use rmcp::transport::streamable_http_server::{
-    session::local::LocalSessionManager, StreamableHttpServerConfig, StreamableHttpService,
-};
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::{json, Map, Value};
+
+mod support;
+use support::{serve, store};
 
 /// One message on the fake server.
 #[derive(Clone)]
@@ -160,42 +159,6 @@ impl ServerHandler for Fake {
     }
 }
 
-/// Starts the fake on a free port of 127.0.0.1; its URL.
-fn serve(fake: Fake) -> String {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let service = StreamableHttpService::new(
-                move || Ok(fake.clone()),
-                Arc::new(LocalSessionManager::default()),
-                StreamableHttpServerConfig::default().with_sse_keep_alive(None),
-            );
-            let router = axum::Router::new().nest_service("/mcp", service);
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            axum::serve(listener, router).await.unwrap();
-        });
-    });
-    let addr = rx.recv().unwrap();
-    format!("http://{addr}/mcp")
-}
-
-fn store(url: &str) -> ServerStore {
-    ServerStore::new(amail_remote::ServerConfig {
-        url: url.to_string(),
-        token: None,
-        project: None,
-        timeout: Duration::from_secs(30),
-        agent_tokens: AgentTokens::default(),
-    })
-    .unwrap()
-}
-
 fn mail(id: i64, to: &[(&'static str, &'static str)], thread: &'static str, ack: bool) -> Mail {
     Mail {
         id,
@@ -229,7 +192,7 @@ fn a_poll_with_new_mail_and_acks_equals_a_fresh_load() {
         }
     }
     let url = serve(fake.clone());
-    let polled = store(&url);
+    let polled = store(&url, AgentTokens::default());
     let mut inbox = polled.load().unwrap();
     assert_eq!(inbox.messages.len(), 30);
 
@@ -252,7 +215,7 @@ fn a_poll_with_new_mail_and_acks_equals_a_fresh_load() {
     poll(&polled, &mut inbox);
     // `assert!`, not `assert_eq!`: a failure would print two inboxes.
     assert!(
-        inbox == store(&url).load().unwrap(),
+        inbox == store(&url, AgentTokens::default()).load().unwrap(),
         "after new mail and an ack"
     );
 
@@ -263,7 +226,10 @@ fn a_poll_with_new_mail_and_acks_equals_a_fresh_load() {
         st.unacked.retain(|&(_, id)| id != 12 && id != 31);
     }
     poll(&polled, &mut inbox);
-    assert!(inbox == store(&url).load().unwrap(), "after acks alone");
+    assert!(
+        inbox == store(&url, AgentTokens::default()).load().unwrap(),
+        "after acks alone"
+    );
     let pending: Vec<String> = inbox
         .pending(Some("BlueLake"))
         .iter()

@@ -10,21 +10,20 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use amail_core::stores::MailStore;
-use amail_remote::{AgentTokens, ServerStore};
+use amail_remote::AgentTokens;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
     PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
     ResourceContents, ServerCapabilities, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
-use rmcp::transport::streamable_http_server::{
-    session::local::LocalSessionManager, StreamableHttpServerConfig, StreamableHttpService,
-};
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::{json, Map, Value};
+
+mod support;
+use support::{serve, store};
 
 const CAP: usize = 1000;
 const MESSAGES: i64 = 1500;
@@ -210,31 +209,6 @@ impl ServerHandler for Fake {
     }
 }
 
-/// Starts the fake on a free port of 127.0.0.1; its URL.
-fn serve(fake: Fake) -> String {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let service = StreamableHttpService::new(
-                move || Ok(fake.clone()),
-                Arc::new(LocalSessionManager::default()),
-                StreamableHttpServerConfig::default().with_sse_keep_alive(None),
-            );
-            let router = axum::Router::new().nest_service("/mcp", service);
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            axum::serve(listener, router).await.unwrap();
-        });
-    });
-    let addr = rx.recv().unwrap();
-    format!("http://{addr}/mcp")
-}
-
 fn fake() -> Fake {
     Fake {
         seen: Arc::default(),
@@ -243,17 +217,6 @@ fn fake() -> Fake {
             ("GreenCastle", "green-s3cret"),
         ])),
     }
-}
-
-fn store(url: &str, tokens: AgentTokens) -> ServerStore {
-    ServerStore::new(amail_remote::ServerConfig {
-        url: url.to_string(),
-        token: None,
-        project: None,
-        timeout: Duration::from_secs(30),
-        agent_tokens: tokens,
-    })
-    .unwrap()
 }
 
 fn tokens() -> AgentTokens {

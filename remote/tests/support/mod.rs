@@ -1,0 +1,50 @@
+//! What the fake-server tests share: serving a fake `ServerHandler` over
+//! rmcp's streamable HTTP on a free port of 127.0.0.1, and a store that
+//! talks to it.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use amail_remote::{AgentTokens, ServerStore};
+use rmcp::transport::streamable_http_server::{
+    session::local::LocalSessionManager, StreamableHttpServerConfig, StreamableHttpService,
+};
+use rmcp::ServerHandler;
+
+/// Starts `fake` on a free port of 127.0.0.1 (its own thread and runtime,
+/// for the life of the test process); its URL.
+pub(crate) fn serve<F: ServerHandler + Clone + Send + Sync + 'static>(fake: F) -> String {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let service = StreamableHttpService::new(
+                move || Ok(fake.clone()),
+                Arc::new(LocalSessionManager::default()),
+                StreamableHttpServerConfig::default().with_sse_keep_alive(None),
+            );
+            let router = axum::Router::new().nest_service("/mcp", service);
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            axum::serve(listener, router).await.unwrap();
+        });
+    });
+    let addr = rx.recv().unwrap();
+    format!("http://{addr}/mcp")
+}
+
+/// A store for the server at `url`, with `tokens` for its agents.
+pub(crate) fn store(url: &str, tokens: AgentTokens) -> ServerStore {
+    ServerStore::new(amail_remote::ServerConfig {
+        url: url.to_string(),
+        token: None,
+        project: None,
+        timeout: Duration::from_secs(30),
+        agent_tokens: tokens,
+    })
+    .unwrap()
+}
