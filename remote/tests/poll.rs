@@ -13,14 +13,14 @@ use amail_remote::{AgentTokens, ServerStore};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
     PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ResourceContents, ServerCapabilities, Tool,
+    ResourceContents,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::{json, Map, Value};
 
 mod support;
-use support::{serve, store};
+use support::{serve, store, tool};
 
 /// One message on the fake server.
 #[derive(Clone)]
@@ -93,20 +93,9 @@ impl Fake {
     }
 }
 
-fn tool(name: &'static str, args: &[&str]) -> Tool {
-    let props: Map<String, Value> = args.iter().map(|a| (a.to_string(), json!({}))).collect();
-    let schema = json!({"type": "object", "properties": props});
-    Tool::new(name, name, Arc::new(schema.as_object().unwrap().clone()))
-}
-
 impl ServerHandler for Fake {
     fn get_info(&self) -> rmcp::model::ServerConfig {
-        rmcp::model::ServerConfig::new(
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_resources()
-                .build(),
-        )
+        support::info()
     }
 
     async fn list_tools(

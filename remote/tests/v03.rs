@@ -16,14 +16,14 @@ use amail_remote::AgentTokens;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
     PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ResourceContents, ServerCapabilities, Tool,
+    ResourceContents,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::{json, Map, Value};
 
 mod support;
-use support::{serve, store};
+use support::{serve, store, tool};
 
 const CAP: usize = 1000;
 const MESSAGES: i64 = 1500;
@@ -38,12 +38,6 @@ struct Seen {
 struct Fake {
     seen: Arc<Mutex<Seen>>,
     tokens: Arc<HashMap<&'static str, &'static str>>,
-}
-
-fn tool(name: &'static str, args: &[&str]) -> Tool {
-    let props: Map<String, Value> = args.iter().map(|a| (a.to_string(), json!({}))).collect();
-    let schema = json!({"type": "object", "properties": props});
-    Tool::new(name, name, Arc::new(schema.as_object().unwrap().clone()))
 }
 
 fn message(id: i64) -> Value {
@@ -105,12 +99,7 @@ impl Fake {
 
 impl ServerHandler for Fake {
     fn get_info(&self) -> rmcp::model::ServerConfig {
-        rmcp::model::ServerConfig::new(
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_resources()
-                .build(),
-        )
+        support::info()
     }
 
     async fn list_tools(

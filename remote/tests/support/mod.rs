@@ -1,15 +1,17 @@
 //! What the fake-server tests share: serving a fake `ServerHandler` over
 //! rmcp's streamable HTTP on a free port of 127.0.0.1, and a store that
-//! talks to it.
+//! talks to it; what a fake says of itself and how it lists a tool.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use amail_remote::{AgentTokens, ServerStore};
+use rmcp::model::{ServerCapabilities, ServerConfig, Tool};
 use rmcp::transport::streamable_http_server::{
     session::local::LocalSessionManager, StreamableHttpServerConfig, StreamableHttpService,
 };
 use rmcp::ServerHandler;
+use serde_json::{json, Map, Value};
 
 /// Starts `fake` on a free port of 127.0.0.1 (its own thread and runtime,
 /// for the life of the test process); its URL.
@@ -47,4 +49,21 @@ pub(crate) fn store(url: &str, tokens: AgentTokens) -> ServerStore {
         agent_tokens: tokens,
     })
     .unwrap()
+}
+
+/// What a fake says of itself: tools and resources, as the real server.
+pub(crate) fn info() -> ServerConfig {
+    ServerConfig::new(
+        ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .build(),
+    )
+}
+
+/// A tool named `name` taking `args` (any JSON each), as a fake lists it.
+pub(crate) fn tool(name: &'static str, args: &[&str]) -> Tool {
+    let props: Map<String, Value> = args.iter().map(|a| (a.to_string(), json!({}))).collect();
+    let schema = json!({"type": "object", "properties": props});
+    Tool::new(name, name, Arc::new(schema.as_object().unwrap().clone()))
 }
