@@ -194,48 +194,44 @@ impl Serializer<'_, '_> {
         self.raw(&member[..member.len() - 4])
     }
 
+    /// A member that may be `null`: its constant as it is, or its key and
+    /// the value `write` writes.
     #[inline(always)]
-    fn opt_str(&mut self, member: Member, v: &Option<Cow<'_, str>>) -> Result<()> {
+    fn opt<T>(
+        &mut self,
+        member: Member,
+        v: Option<T>,
+        write: impl FnOnce(&mut Self, T) -> Result<()>,
+    ) -> Result<()> {
         match v {
             None => self.raw(member),
-            Some(s) => {
+            Some(v) => {
                 self.key_of(member)?;
-                self.string(s)
+                write(self, v)
             }
         }
+    }
+
+    #[inline(always)]
+    fn opt_str(&mut self, member: Member, v: &Option<Cow<'_, str>>) -> Result<()> {
+        self.opt(member, v.as_deref(), Self::string)
     }
 
     #[inline(always)]
     fn opt_int(&mut self, member: Member, v: Option<impl itoa::Integer>) -> Result<()> {
-        match v {
-            None => self.raw(member),
-            Some(n) => {
-                self.key_of(member)?;
-                self.integer(n)
-            }
-        }
+        self.opt(member, v, Self::integer)
     }
 
     #[inline(always)]
     fn opt_bool(&mut self, member: Member, v: Option<bool>) -> Result<()> {
-        match v {
-            None => self.raw(member),
-            Some(b) => {
-                self.key_of(member)?;
-                self.raw(if b { b"true" } else { b"false" })
-            }
-        }
+        self.opt(member, v, |ser, b| {
+            ser.raw(if b { b"true" } else { b"false" })
+        })
     }
 
     #[inline(always)]
     fn opt_strings(&mut self, member: Member, v: &Option<Vec<Cow<'_, str>>>) -> Result<()> {
-        match v {
-            None => self.raw(member),
-            Some(list) => {
-                self.key_of(member)?;
-                self.strings(list)
-            }
-        }
+        self.opt(member, v.as_deref(), Self::strings)
     }
 
     fn strings(&mut self, list: &[Cow<'_, str>]) -> Result<()> {
