@@ -26,7 +26,6 @@
 use std::borrow::Cow;
 
 use amail_parser::{Diagnostic, Message, Parsed, Severity};
-use serde::Serialize;
 
 use super::{Result, Serializer};
 use crate::cli::parse::Located;
@@ -47,7 +46,7 @@ impl Serializer<'_, '_> {
             to,
             cc,
             thread_id,
-            timestamp: _,
+            timestamp,
             ack_required,
             importance,
             body,
@@ -76,7 +75,7 @@ impl Serializer<'_, '_> {
         self.strings(cc)?;
         self.opt_str(b",\"thread_id\":null", thread_id)?;
         self.raw(b",\"timestamp\":")?;
-        self.timestamp(located.message)?;
+        self.timestamp(timestamp.as_ref())?;
         self.raw(if *ack_required {
             b",\"ack_required\":true,\"importance\":"
         } else {
@@ -130,9 +129,7 @@ impl Serializer<'_, '_> {
             orchestrator,
             session,
         } = p;
-        // The first member has no comma: written from its constant's
-        // second byte.
-        self.opt_str(&b",{\"bead_id\":null"[1..], bead_id)?;
+        self.opt_str(b"{\"bead_id\":null", bead_id)?;
         self.opt_str(b",\"title\":null", title)?;
         self.opt_str(b",\"started_at\":null", started_at)?;
         self.opt_str(b",\"status\":null", status)?;
@@ -248,8 +245,8 @@ impl Serializer<'_, '_> {
     /// The message's `timestamp` as its `Serialize` impl writes it: the
     /// model's own text (`amail_parser::rfc3339_text`), or chrono's serde
     /// form for the years and leap seconds that text leaves to chrono.
-    fn timestamp(&mut self, m: &Message<'_>) -> Result<()> {
-        let Some(t) = &m.timestamp else {
+    fn timestamp(&mut self, t: Option<&chrono::DateTime<chrono::Utc>>) -> Result<()> {
+        let Some(t) = t else {
             return self.raw(b"null");
         };
         let mut buf = [0u8; 31];
@@ -260,7 +257,12 @@ impl Serializer<'_, '_> {
                 self.raw(text.as_bytes())?;
                 self.raw(b"\"")
             }
-            None => t.serialize(&mut *self),
+            // Years past 9999 and leap seconds (rare): chrono's serde form,
+            // through serde_json itself.
+            None => {
+                let text = serde_json::to_vec(t)?;
+                self.raw(&text)
+            }
         }
     }
 }
