@@ -272,18 +272,11 @@ impl Text {
         if s.is_empty() {
             return Text::default();
         }
-        match u32::try_from(s.len()) {
-            Ok(len) => Text {
-                buf: Arc::from(s),
-                at: 0,
-                len,
-            },
+        Text {
+            buf: Arc::from(s),
+            at: 0,
             // 4 GiB or more: no range fits; the mark says "all of it".
-            Err(_) => Text {
-                buf: Arc::from(s),
-                at: 0,
-                len: u32::MAX,
-            },
+            len: u32::try_from(s.len()).unwrap_or(u32::MAX),
         }
     }
 

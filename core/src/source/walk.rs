@@ -94,9 +94,9 @@ pub fn walk(root: &Path) -> MailFiles {
 /// [`walk`] without making the paths: each file's folder and name, for a
 /// caller that needs only some of the paths at once (the inbox load makes
 /// each one as it reads the file).
-pub fn list(root: &Path) -> Listing {
+pub(crate) fn list(root: &Path) -> Listing {
     match super::detect::archive_of(root) {
-        Some(archive) => list_store(&archive),
+        Some(archive) => store_listing(&archive),
         None => plain(root.to_path_buf()),
     }
 }
@@ -116,10 +116,6 @@ pub fn mail_files(root: &Path) -> io::Result<Vec<PathBuf>> {
 /// then by month; listed, not joined into paths (the mcp load makes the
 /// path of each file it uses).
 pub(crate) fn store_listing(archive: &Path) -> Listing {
-    list_store(archive)
-}
-
-fn list_store(archive: &Path) -> Listing {
     let projects = archive.join("projects");
     let mut out = Listing::default();
     let Some(found) = list_dir(&projects, &mut out.problems, no_files) else {
@@ -142,7 +138,7 @@ fn list_store(archive: &Path) -> Listing {
     out
 }
 
-/// The project slug of a canonical copy [`store_files`] listed:
+/// The project slug of a canonical copy [`store_listing`] listed:
 /// `projects/<slug>/messages/YYYY/MM/<file>`.
 pub(crate) fn project_of(canonical: &Path) -> Option<&OsStr> {
     canonical.ancestors().nth(4)?.file_name()
@@ -259,12 +255,12 @@ fn is_project_dir(dir: &Path) -> bool {
 /// Mail files as a walk found them, in path order, without their full
 /// paths: each folder's path once, its files' names in one buffer.
 #[derive(Debug, Default)]
-pub struct Listing {
+pub(crate) struct Listing {
     folders: Vec<Folder>,
     /// Path order: runs of one folder's files, in name order (a folder's
     /// files come in several runs when sub-folders sort between them).
     runs: Vec<Run>,
-    pub problems: Vec<Problem>,
+    pub(crate) problems: Vec<Problem>,
 }
 
 #[derive(Debug)]
@@ -275,16 +271,12 @@ struct Run {
 
 impl Listing {
     /// How many files.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.runs.iter().map(|r| r.names.len()).sum()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.runs.iter().all(|r| r.names.is_empty())
-    }
-
     /// Each file's folder and name, in path order.
-    pub fn iter(&self) -> impl Iterator<Item = (&Path, &OsStr)> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&Path, &OsStr)> + '_ {
         self.runs.iter().flat_map(move |run| {
             let folder = &self.folders[run.folder];
             run.names
@@ -309,7 +301,7 @@ impl Listing {
     }
 
     /// The files' full paths, and the problems.
-    pub fn into_mail_files(self) -> MailFiles {
+    pub(crate) fn into_mail_files(self) -> MailFiles {
         let files = self.iter().map(|(dir, name)| dir.join(name)).collect();
         MailFiles {
             files,
@@ -649,7 +641,7 @@ fn no_files(_: &[u8]) -> bool {
 
 impl Problem {
     /// The path and the problem as `Inbox::problems` words it.
-    pub fn into_entry(self) -> (PathBuf, String) {
+    pub(crate) fn into_entry(self) -> (PathBuf, String) {
         let text = self.to_string();
         (self.path, text)
     }

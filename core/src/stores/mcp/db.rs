@@ -29,7 +29,7 @@ pub const PAGE_ROWS: usize = 1_024;
 /// Rows in a load's largest page: each page is four times the one before
 /// up to this. A page is parsed on every core (threads started per page)
 /// while the next one is read, then its entries are joined on one.
-pub const PAGE_ROWS_MOST: usize = 8_192;
+pub(crate) const PAGE_ROWS_MOST: usize = 8_192;
 
 /// One `message_recipients` row with the agent's name.
 #[derive(Debug, Clone, PartialEq)]
