@@ -667,7 +667,7 @@ enum Decorated<'a> {
 /// A line no rule of [`Body::index`] reads, inside a fence or outside
 /// it: an empty line, an inert list item ([`is_inert_item`]), or long prose
 /// that opens with a letter and has no colon where a label could end
-/// ([`colonless_prose`]: a letter opens no fence, heading, list item or
+/// ([`crate::grammar::ProseAhead::colonless_prose`]: a letter opens no fence, heading, list item or
 /// decoration, and such a line is no field either).
 #[inline]
 fn is_inert_line(text: &str, prose: &mut ProseAhead<'_>) -> bool {

@@ -537,13 +537,16 @@ fn assemble_detached<'a>(
     let mut m = Message::empty();
     let lines = BodyLines::new(&lines);
     let err = assemble(text, doc_lines, lines, &mut env, Some(at), opts, &mut m);
-    if body.is_some() {
-        m.body = Cow::Borrowed("");
-    }
-    let mut m = m.into_owned();
-    if let Some(body) = body {
-        m.body = body;
-    }
+    let m = match body {
+        Some(body) => {
+            // The made-up body is replaced: not copied by `into_owned`.
+            m.body = Cow::Borrowed("");
+            let mut m = m.into_owned();
+            m.body = body;
+            m
+        }
+        None => m.into_owned(),
+    };
     out.push(m);
     err
 }

@@ -424,7 +424,7 @@ mod rfc3339 {
     }
 
     /// `t` in `buf`, or `None` where chrono must write it.
-    pub(crate) fn write<'b>(t: &DateTime<Utc>, buf: &'b mut [u8; 31]) -> Option<&'b str> {
+    pub(super) fn write<'b>(t: &DateTime<Utc>, buf: &'b mut [u8; 31]) -> Option<&'b str> {
         let (year, nano) = (t.year(), t.nanosecond());
         if !(0..=9999).contains(&year) || nano >= 1_000_000_000 {
             return None;
