@@ -94,7 +94,10 @@ pub fn fold(known: Vec<InboxMessage>, fetched: Vec<InboxMessage>) -> Vec<InboxMe
         known.into_iter().map(|m| (m.key.clone(), m)).collect();
     for m in fetched {
         match by_id.get_mut(&m.key) {
-            Some(held) => m.recipients.into_iter().for_each(|r| take_state(held, r)),
+            Some(held) => m
+                .recipients
+                .into_iter()
+                .for_each(|r| take_state_in(&mut held.recipients, r)),
             None => {
                 by_id.insert(m.key.clone(), m);
             }
@@ -103,14 +106,9 @@ pub fn fold(known: Vec<InboxMessage>, fetched: Vec<InboxMessage>) -> Vec<InboxMe
     by_id.into_values().collect()
 }
 
-/// `r`'s state of `m`: replaces what `m` held for that agent, or adds it.
-fn take_state(m: &mut InboxMessage, r: Recipient) {
-    take_state_in(&mut m.recipients, r);
-}
-
 /// `r`'s state in a message's `recipients`: replaces what they held for
 /// that agent, or adds it.
-pub fn take_state_in(recipients: &mut Vec<Recipient>, r: Recipient) {
+pub(crate) fn take_state_in(recipients: &mut Vec<Recipient>, r: Recipient) {
     match recipients.iter_mut().find(|x| x.agent == r.agent) {
         Some(x) => *x = r,
         None => recipients.push(r),
@@ -149,7 +147,7 @@ pub fn merge(inboxes: &[AgentInbox]) -> (Vec<InboxMessage>, Vec<(std::path::Path
             let key = id.to_string();
             let r = recipient(inbox, item, id);
             if let Some(m) = by_id.get_mut(&key) {
-                take_state(m, r);
+                take_state_in(&mut m.recipients, r);
                 continue;
             }
             let bytes = serde_json::to_vec(item).unwrap_or_default();
@@ -184,7 +182,7 @@ pub fn merge(inboxes: &[AgentInbox]) -> (Vec<InboxMessage>, Vec<(std::path::Path
 
 /// Per (project, agent), interned: the ack-required messages not
 /// acknowledged, as the server's `ack-required` view lists them.
-pub type Unacked = HashMap<(Name, Name), HashSet<i64>>;
+pub(crate) type Unacked = HashMap<(Name, Name), HashSet<i64>>;
 
 /// Brings the ack state of held messages up to date from fresh
 /// `ack-required` views (`unacked` per project and agent): an ack made
@@ -210,7 +208,7 @@ pub fn refresh_acks(messages: &mut [InboxMessage], unacked: &Unacked) {
 /// view: `listed` (not acknowledged) clears its ack; not listed, it is
 /// acknowledged (and so read) at the message's own time unless a time is
 /// held already.
-pub fn view_state(r: &mut Recipient, created: Option<DateTime<Utc>>, listed: bool) {
+pub(crate) fn view_state(r: &mut Recipient, created: Option<DateTime<Utc>>, listed: bool) {
     if listed {
         r.ack_at = None;
     } else if r.ack_at.is_none() {
@@ -222,7 +220,10 @@ pub fn view_state(r: &mut Recipient, created: Option<DateTime<Utc>>, listed: boo
 /// What changed between two polls' views: (project, agent, message id,
 /// listed now); `None` when a view is new (an agent the earlier poll had
 /// no view of: every held message of theirs is to be read again).
-pub fn view_changes(before: &Unacked, now: &Unacked) -> Option<Vec<(Name, Name, i64, bool)>> {
+pub(crate) fn view_changes(
+    before: &Unacked,
+    now: &Unacked,
+) -> Option<Vec<(Name, Name, i64, bool)>> {
     let mut out = Vec::new();
     for (pair, set) in now {
         let old = before.get(pair)?;
