@@ -127,13 +127,8 @@ fn a_small_mailbox_loads_whole_without_steps() {
 fn of_two_files_with_one_id_the_newer_by_name_keeps_it() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    let mail = |subject: &str| {
-        format!(
-            "Subject: {subject}\nId: same-id\nFrom: BlueLake\nTo: GreenCastle\n\nBody:\nhello\n"
-        )
-    };
-    std::fs::write(root.join("000001-old.md"), mail("old")).unwrap();
-    std::fs::write(root.join("000002-new.md"), mail("new")).unwrap();
+    std::fs::write(root.join("000001-old.md"), same_id_mail("old")).unwrap();
+    std::fs::write(root.join("000002-new.md"), same_id_mail("new")).unwrap();
     for _ in 0..2 {
         let inbox = load_mailbox(root);
         let by = |key: &str| subject_of(&inbox, key);
@@ -149,11 +144,6 @@ fn of_two_files_with_one_id_the_newer_by_name_keeps_it() {
 fn files_are_read_newest_name_first_across_folders() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    let mail = |subject: &str| {
-        format!(
-            "Subject: {subject}\nId: same-id\nFrom: BlueLake\nTo: GreenCastle\n\nBody:\nhello\n"
-        )
-    };
     for (rel, subject) in [
         ("a/000001-old.md", "old"),
         ("a/notes.md", "undated"),
@@ -163,7 +153,7 @@ fn files_are_read_newest_name_first_across_folders() {
     ] {
         let path = root.join(rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, mail(subject)).unwrap();
+        std::fs::write(path, same_id_mail(subject)).unwrap();
     }
     let inbox = load_mailbox(root);
     let subject = |key: &str| subject_of(&inbox, key);
@@ -240,7 +230,7 @@ pub(crate) fn assert_newest_top(part: &Inbox, whole: &Inbox) {
 }
 
 /// The subject of the message `key` names in `inbox`.
-fn subject_of(inbox: &amail_core::inbox::Inbox, key: &str) -> String {
+fn subject_of(inbox: &Inbox, key: &str) -> String {
     inbox
         .message_by_key(key)
         .unwrap()
@@ -257,4 +247,10 @@ pub(crate) fn acks_in(inbox: &Inbox) -> usize {
         .flat_map(|m| &m.recipients)
         .filter(|r| r.ack_at.is_some())
         .count()
+}
+
+/// A message with the id `same-id` and `subject`, for the tests of which
+/// file keeps an id.
+fn same_id_mail(subject: &str) -> String {
+    format!("Subject: {subject}\nId: same-id\nFrom: BlueLake\nTo: GreenCastle\n\nBody:\nhello\n")
 }
