@@ -12,15 +12,14 @@ use amail_core::stores::{MailStore, Refresh};
 use amail_remote::{AgentTokens, ServerStore};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ResourceContents,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::{json, Map, Value};
 
 mod support;
-use support::{serve, store, tool};
+use support::{resource, serve, store, tool};
 
 /// One message on the fake server.
 #[derive(Clone)]
@@ -134,17 +133,11 @@ impl ServerHandler for Fake {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let uri = request.uri.to_string();
-        let v = if uri == "resource://projects" {
-            json!([{"slug": "repo", "human_key": "/home/dev/repo"}])
-        } else if uri.starts_with("resource://agents/") {
-            json!({"agents": [{"name": "BlueLake"}, {"name": "GreenCastle"}, {"name": "RedStone"}]})
-        } else if uri.starts_with("resource://views/ack-required/") {
-            self.view(&uri)
-        } else {
-            return Err(ErrorData::resource_not_found(uri, None));
-        };
-        Ok(ReadResourceResult::new(vec![ResourceContents::text(v.to_string(), uri)]).into())
+        resource(
+            request.uri.as_ref(),
+            &["BlueLake", "GreenCastle", "RedStone"],
+            |uri| self.view(uri),
+        )
     }
 }
 

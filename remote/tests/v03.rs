@@ -15,15 +15,14 @@ use amail_core::stores::MailStore;
 use amail_remote::AgentTokens;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ResourceContents,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::{json, Map, Value};
 
 mod support;
-use support::{serve, store, tool};
+use support::{resource, serve, store, tool};
 
 const CAP: usize = 1000;
 const MESSAGES: i64 = 1500;
@@ -184,17 +183,11 @@ impl ServerHandler for Fake {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let uri = request.uri.to_string();
-        let v = if uri == "resource://projects" {
-            json!([{"slug": "repo", "human_key": "/home/dev/repo"}])
-        } else if uri.starts_with("resource://agents/") {
-            json!({"agents": [{"name": "BlueLake"}, {"name": "GreenCastle"}]})
-        } else if uri.starts_with("resource://views/ack-required/") {
-            json!({"messages": []})
-        } else {
-            return Err(ErrorData::resource_not_found(uri, None));
-        };
-        Ok(ReadResourceResult::new(vec![ResourceContents::text(v.to_string(), uri)]).into())
+        resource(
+            request.uri.as_ref(),
+            &["BlueLake", "GreenCastle"],
+            |_| json!({"messages": []}),
+        )
     }
 }
 

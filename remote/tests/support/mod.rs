@@ -6,11 +6,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use amail_remote::{AgentTokens, ServerStore};
-use rmcp::model::{ServerCapabilities, ServerConfig, Tool};
+use rmcp::model::{
+    ReadResourceResponse, ReadResourceResult, ResourceContents, ServerCapabilities, ServerConfig,
+    Tool,
+};
 use rmcp::transport::streamable_http_server::{
     session::local::LocalSessionManager, StreamableHttpServerConfig, StreamableHttpService,
 };
-use rmcp::ServerHandler;
+use rmcp::{ErrorData, ServerHandler};
 use serde_json::{json, Map, Value};
 
 /// Starts `fake` on a free port of 127.0.0.1 (its own thread and runtime,
@@ -66,4 +69,25 @@ pub(crate) fn tool(name: &'static str, args: &[&str]) -> Tool {
     let props: Map<String, Value> = args.iter().map(|a| (a.to_string(), json!({}))).collect();
     let schema = json!({"type": "object", "properties": props});
     Tool::new(name, name, Arc::new(schema.as_object().unwrap().clone()))
+}
+
+/// A fake's answer to `resources/read`: the one project `repo`, `agents`
+/// as its agents, and `ack_view` for an agent's ack-required view (its URI
+/// given); any other URI is not found, as on the real server.
+pub(crate) fn resource(
+    uri: &str,
+    agents: &[&str],
+    ack_view: impl FnOnce(&str) -> Value,
+) -> Result<ReadResourceResponse, ErrorData> {
+    let v = if uri == "resource://projects" {
+        json!([{"slug": "repo", "human_key": "/home/dev/repo"}])
+    } else if uri.starts_with("resource://agents/") {
+        let agents: Vec<Value> = agents.iter().map(|a| json!({ "name": a })).collect();
+        json!({ "agents": agents })
+    } else if uri.starts_with("resource://views/ack-required/") {
+        ack_view(uri)
+    } else {
+        return Err(ErrorData::resource_not_found(uri.to_string(), None));
+    };
+    Ok(ReadResourceResult::new(vec![ResourceContents::text(v.to_string(), uri)]).into())
 }
