@@ -178,15 +178,23 @@ fi
 # The million-message corpus is only measured with AMAIL_BENCH_MILLION=1
 # (written once into /tmp/amail-bench-1m, about 2 minutes and 0.5 GB; not
 # removed): it takes long, so it is skipped by default.
+# first_frame's fields for one corpus, read into the caller's variables
+# (load_ms ... wrows_ms), after a run that warms the page cache as for the
+# other rows; /usr/bin/time's report of the measured run in $WORK/time.txt.
+frame_fields() {
+  "$FRAME" "$1" >/dev/null
+  local out
+  out=$( (/usr/bin/time -v "$FRAME" "$1") 2>"$WORK/time.txt")
+  read -r load_ms model_ms first_ms redraw_ms msgs new_ms wfirst_ms wfull_ms wpeak_kb wrows_ms <<<"$out"
+}
 inbox_rows() {
   local mail=$1 label=$2 full_target=$3
+  local load_ms model_ms first_ms redraw_ms msgs new_ms wfirst_ms wfull_ms wpeak_kb wrows_ms
   echo
   echo "== amail inbox on $label messages: first frame, full load, memory =="
-  local corpus_kb out load_ms model_ms first_ms redraw_ms msgs new_ms wfirst_ms wfull_ms wpeak_kb wrows_ms r_ms peak_kb
+  local corpus_kb r_ms peak_kb
   corpus_kb=$(du -sk --apparent-size "$mail" | cut -f1)
-  "$FRAME" "$mail" >/dev/null  # warm the page cache, as for the other rows
-  out=$( (/usr/bin/time -v "$FRAME" "$mail") 2>"$WORK/time.txt")
-  read -r load_ms model_ms first_ms redraw_ms msgs new_ms wfirst_ms wfull_ms wpeak_kb wrows_ms <<<"$out"
+  frame_fields "$mail"
   r_ms=$(best "$READ $mail > /dev/null")
   peak_kb=$(grep 'Maximum resident' "$WORK/time.txt" | awk '{print $NF}')
   echo "first frame (worker):  ${wfirst_ms} ms   target <= 150 ms"
@@ -217,13 +225,12 @@ inbox_rows "$LARGE" "$N_BIG" "<= 600 ms at 100,000"
 # example; a new file is a plain mailbox's figure (NaN here, not printed).
 mcp_rows() {
   local root=$1 label=$2
+  local load_ms model_ms first_ms redraw_ms msgs new_ms wfirst_ms wfull_ms wpeak_kb wrows_ms
   echo
   echo "== amail inbox on an mcp_agent_mail root of $label messages (database + archive) =="
-  local db_kb out load_ms model_ms first_ms redraw_ms msgs new_ms wfirst_ms wfull_ms wpeak_kb wrows_ms
+  local db_kb
   db_kb=$(du -sk --apparent-size "$root/storage.sqlite3" | cut -f1)
-  "$FRAME" "$root" >/dev/null
-  out=$("$FRAME" "$root")
-  read -r load_ms model_ms first_ms redraw_ms msgs new_ms wfirst_ms wfull_ms wpeak_kb wrows_ms <<<"$out"
+  frame_fields "$root"
   echo "first frame (worker):  ${wfirst_ms} ms   target <= 150 ms"
   echo "newest threads on screen (worker): ${wrows_ms} ms   target <= 150 ms (the rest loads behind them)"
   echo "fully loaded (worker): ${wfull_ms} ms   inline load ${load_ms} ms; $msgs messages"
