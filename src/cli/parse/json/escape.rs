@@ -25,16 +25,23 @@
 //!   clean 16-byte block against 14 here). The buffer is copied out each
 //!   time it fills, a `memcpy` of about 1 KiB that stays in L1.
 //!
-//! Figures (callgrind, escaping alone, `examples`-free: the 10.8 MB bodies
-//! of `bench/run.sh` in 64 KiB pieces as `amail parse` hands them over,
-//! and every string of the 10,000 small files' output): the log shape
-//! 31.0 M -> 18.5 M instructions, the summary shape 43.1 M -> 24.7 M; the
-//! small files' strings 19.5 M -> 14.4 M above a plain copy. Tried and
-//! dropped: a 64-byte all-clean pre-check (worse on the log shape, whose
-//! lines are 74 bytes: most 64-byte windows hold a newline), a scratch
-//! buffer per thread (its lookup cost more than zeroing 1.5 KiB on the
-//! stack), writing into a `resize`d `Vec` (the zeroing is a `rep stosb`,
-//! one instruction a byte in callgrind, and no faster in time).
+//! Figures (callgrind, escaping alone, inclusive, in the whole `amail
+//! parse --format jsonl` run, against the plain-code scan before): the
+//! 10.8 MB log shape of `bench/run.sh` 30.96 M -> 18.18 M instructions,
+//! the summary shape (its body and its `## Summary`, 21.6 MB escaped)
+//! 86.10 M -> 48.77 M, the 10,000 small files 23.68 M -> 18.24 M; the
+//! output is the same to the byte. Tried and dropped (measured on the same
+//! inputs): a 64-byte all-clean pre-check (worse on the log shape, whose
+//! lines are 74 bytes: most 64-byte windows hold a newline); each 16-byte
+//! block stored straight into the output `Vec` (25.3 M on the log shape,
+//! the length and capacity reloaded at every block); a buffer per thread
+//! instead of the stack's (its lookup cost more than zeroing 1.5 KiB);
+//! the output grown by `resize` and written as a slice (the zeroing is
+//! `rep stosb`, and the loop was no shorter); the bulk path for strings
+//! from 64 or 128 bytes (the small files' strings got slower).
+//! The scan costs about 0.6 instructions a byte (two masks per 32 bytes);
+//! what is left above it is the escapes themselves, one every 74 bytes in
+//! the log shape and 3.7 in every 94 in the summary's.
 
 /// How a 16-byte block's bytes that JSON must escape are found.
 pub(super) trait Scan {
