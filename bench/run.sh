@@ -162,12 +162,21 @@ if command -v valgrind >/dev/null 2>&1; then
   # Wall times swing with the machine's load; instruction counts do not.
   # Whole process (start-up, reading, parsing, JSON, writing), beside the
   # walk+read floor's own count for the 10,000 files.
-  echo "== amail parse --format jsonl, whole process: callgrind instructions =="
+  echo "== amail parse --format jsonl, whole process: callgrind instructions (escaping alone beside it) =="
   instr() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | awk '/Collected/ {print $NF}'; }
+  # One run: the whole count, and the JSON string escaper's inclusive
+  # share of it (src/cli/parse/json/escape.rs).
+  instr_escaping() {
+    local cg
+    cg=$(mktemp)
+    valgrind --tool=callgrind --dump-instr=no --callgrind-out-file="$cg" "$@" >/dev/null 2>&1
+    echo "$(callgrind_annotate "$cg" | awk '/PROGRAM TOTALS/ {print $1}') instructions, escaping $(callgrind_annotate --inclusive=yes "$cg" | awk '/escape::escape_bytes \[/ {print $1; exit}')"
+    rm -f "$cg"
+  }
   for f in "$WORK/log_progress.md" "$WORK/summary_offering.md"; do
-    [ -f "$f" ] && echo "$(basename "$f"): $(instr "$AMAIL" parse --max-size 64MiB --format jsonl "$f") instructions"
+    [ -f "$f" ] && echo "$(basename "$f"): $(instr_escaping "$AMAIL" parse --max-size 64MiB --format jsonl "$f")"
   done
-  echo "10,000 files: $(instr "$AMAIL" parse --format jsonl "$SMALL") instructions   walk+read floor $(instr "$READ" "$SMALL")"
+  echo "10,000 files: $(instr_escaping "$AMAIL" parse --format jsonl "$SMALL")   walk+read floor $(instr "$READ" "$SMALL")"
 fi
 
 # ---- inbox rows (issue 16) -------------------------------------------------

@@ -7,12 +7,12 @@
 //! escapes a string one byte at a time through a table: on a 10.8 MB body
 //! that loop was two thirds of the whole process. Here:
 //!
-//! - Strings are scanned sixteen bytes at a time for the three things JSON
-//!   must escape (control characters, `"` and `\`), with a plain loop
-//!   LLVM turns into a few SSE2 compares (the crate forbids `unsafe`, so
-//!   no intrinsics), and the clean runs between are copied whole. A string
-//!   under sixteen bytes, and an object key with its quotes and colon, is
-//!   one fixed-size block: most strings of a small message are keys.
+//! - Strings are escaped by [`escape`]: sixteen bytes scanned at a time
+//!   for the three things JSON must escape (control characters, `"` and
+//!   `\`) with one byte mask per block (SSE2 on x86_64), clean stretches
+//!   copied whole. A string under sixteen bytes, and an object key with
+//!   its quotes and colon, is one fixed-size block: most strings of a
+//!   small message are keys.
 //! - Output goes into one `Vec<u8>`, not through `io::Write`: a body with
 //!   an escape every 30 bytes made a buffered-writer call for each run
 //!   and each escape. With a sink, the `Vec` goes out every 256 KiB
@@ -51,9 +51,12 @@ use std::ops::Range;
 #[cfg(test)]
 use serde::Serialize;
 
+mod escape;
 #[cfg(test)]
 mod generic;
 mod message;
+
+use escape::{escape_bytes, escape_into, growth};
 
 type Error = serde_json::Error;
 type Result<T> = std::result::Result<T, Error>;
@@ -109,7 +112,12 @@ pub fn to_vec<'w, T: ?Sized + Serialize>(
 }
 
 /// How much output is gathered before it goes to the sink, and how much
-/// of a long string is escaped between two looks at that.
+/// of a long string is escaped between two looks at that. A section of a
+/// body that has gone out is escaped again: on the 10.8 MB summary shape,
+/// keeping the whole escaped body to copy its `## Summary` from (this at
+/// 64 MiB) ran 53.2 M instructions against 75.2 M, but 50-62 ms of CPU
+/// against 27-34 ms (`perf stat -r 10`, load 7): the kept body's fresh
+/// pages cost more than escaping 10.8 MB again.
 pub const FLUSH_AT: usize = 256 * 1024;
 const SEGMENT: usize = 64 * 1024;
 
@@ -215,196 +223,6 @@ fn escaped_offset(text: &[u8], escaped_len: usize, i: usize) -> usize {
     } else {
         escaped_len - (text.len() - i) - growth(&text[i..])
     }
-}
-
-/// The second character of the two-character escapes; the other control
-/// characters are `\u00XX`.
-#[inline(always)]
-fn short_escape(b: u8) -> Option<u8> {
-    Some(match b {
-        b'"' => b'"',
-        b'\\' => b'\\',
-        b'\n' => b'n',
-        b'\r' => b'r',
-        b'\t' => b't',
-        0x08 => b'b',
-        0x0c => b'f',
-        _ => return None,
-    })
-}
-
-/// Appends the escape of `b`, a byte JSON must escape, as serde_json
-/// writes it. Both forms are fixed-size copies, not `memcpy` calls.
-#[inline(always)]
-fn push_escape(out: &mut Vec<u8>, b: u8) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    match short_escape(b) {
-        Some(c) => out.extend_from_slice(&[b'\\', c]),
-        None => out.extend_from_slice(&[
-            b'\\',
-            b'u',
-            b'0',
-            b'0',
-            HEX[usize::from(b >> 4)],
-            HEX[usize::from(b & 0xf)],
-        ]),
-    }
-}
-
-/// How many bytes escaping `bytes` adds.
-fn growth(bytes: &[u8]) -> usize {
-    let mut n = 0;
-    for_each_escape(bytes, |_, b| {
-        n += if short_escape(b).is_some() { 1 } else { 5 }
-    });
-    n
-}
-
-/// Whether JSON must escape `b`. Written without short-circuits so that
-/// the loop in [`block_flags`] compiles to vector compares.
-#[inline(always)]
-fn must_escape(b: u8) -> bool {
-    (b < 0x20) | (b == b'"') | (b == b'\\')
-}
-
-/// The high bit of each byte of `block` that must be escaped. LLVM turns
-/// the loop into a handful of SSE2 instructions (`pminub`, `pcmpeqb`,
-/// `por`) for all sixteen bytes at once: the crate forbids `unsafe`, so
-/// there are no intrinsics, but the plain loop gets the same code. (Each
-/// flag is built as `0xff`, what the compare gives, then masked: asking
-/// for `0x80` directly made LLVM test the bytes one by one.)
-#[inline(always)]
-fn flags16(block: &[u8; 16]) -> u128 {
-    let mut flags = [0u8; 16];
-    for (f, &b) in flags.iter_mut().zip(block) {
-        *f = if must_escape(b) { 0xff } else { 0 };
-    }
-    u128::from_le_bytes(flags) & (u128::MAX / 0xff * 0x80)
-}
-
-/// [`flags16`] of the sixteen bytes at `at`.
-#[inline(always)]
-fn block_flags(bytes: &[u8], at: usize) -> u128 {
-    match bytes.get(at..at + 16).map(<&[u8; 16]>::try_from) {
-        Some(Ok(block)) => flags16(block),
-        _ => 0,
-    }
-}
-
-/// `bytes`, fewer than sixteen, at the start of a block padded with
-/// spaces (which need no escape), copied as two overlapping words rather
-/// than by a `memcpy` call: most keys and values are this short, and the
-/// call cost more than the copy.
-#[inline(always)]
-fn short_block(bytes: &[u8]) -> [u8; 16] {
-    let n = bytes.len();
-    let mut block = [b' '; 16];
-    if (8..16).contains(&n) {
-        block[..8].copy_from_slice(&bytes[..8]);
-        block[n - 8..n].copy_from_slice(&bytes[n - 8..]);
-    } else if (4..8).contains(&n) {
-        block[..4].copy_from_slice(&bytes[..4]);
-        block[n - 4..n].copy_from_slice(&bytes[n - 4..]);
-    } else {
-        for (b, &c) in block.iter_mut().zip(bytes) {
-            *b = c;
-        }
-    }
-    block
-}
-
-/// Calls `f(i, byte)` for each byte of `bytes` JSON must escape, in order.
-#[inline(always)]
-fn for_each_escape(bytes: &[u8], mut f: impl FnMut(usize, u8)) {
-    let n = bytes.len();
-    if n < 16 {
-        let mut bits = flags16(&short_block(bytes));
-        while bits != 0 {
-            let i = (bits.trailing_zeros() / 8) as usize;
-            f(i, bytes[i]);
-            bits &= bits - 1;
-        }
-        return;
-    }
-    let mut base = 0;
-    loop {
-        let (at, mut bits) = if base + 16 <= n {
-            (base, block_flags(bytes, base))
-        } else if base < n {
-            // The last sixteen bytes, overlapping some already scanned,
-            // whose flags are dropped.
-            let last = n - 16;
-            let seen = (base - last) * 8;
-            (last, block_flags(bytes, last) >> seen << seen)
-        } else {
-            break;
-        };
-        while bits != 0 {
-            let i = at + (bits.trailing_zeros() / 8) as usize;
-            f(i, bytes[i]);
-            bits &= bits - 1;
-        }
-        base += 16;
-    }
-}
-
-/// Appends `bytes[start..end]`, clean bytes. A short run (most of them,
-/// in prose with quotes) is copied as a whole sixteen-byte block and the
-/// excess cut off, a fixed-size copy rather than a `memcpy` call.
-#[inline(always)]
-fn copy_run(out: &mut Vec<u8>, bytes: &[u8], start: usize, end: usize) {
-    let len = end - start;
-    if len < 16 {
-        if let Some(Ok(block)) = bytes.get(start..start + 16).map(<&[u8; 16]>::try_from) {
-            let at = out.len();
-            out.extend_from_slice(block);
-            out.truncate(at + len);
-            return;
-        }
-    }
-    out.extend_from_slice(&bytes[start..end]);
-}
-
-/// Appends the contents of a JSON string (without the quotes), escaped
-/// as serde_json escapes them.
-pub fn escape_into(out: &mut Vec<u8>, s: &str) {
-    escape_bytes(out, s.as_bytes());
-}
-
-/// [`escape_into`] on bytes: escaping is byte by byte (UTF-8 sequences
-/// pass through whole), so any piece of a string escapes as the string's
-/// escaped form cut at the same place.
-fn escape_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
-    let n = bytes.len();
-    if n < 16 {
-        let block = short_block(bytes);
-        let mut bits = flags16(&block);
-        if bits == 0 {
-            // Clean (nearly always): the block, cut to length.
-            let at = out.len();
-            out.extend_from_slice(&block);
-            out.truncate(at + n);
-            return;
-        }
-        let mut start = 0;
-        while bits != 0 {
-            let i = (bits.trailing_zeros() / 8) as usize;
-            out.extend_from_slice(&bytes[start..i]);
-            push_escape(out, bytes[i]);
-            start = i + 1;
-            bits &= bits - 1;
-        }
-        out.extend_from_slice(&bytes[start..]);
-        return;
-    }
-    out.reserve(bytes.len() + 16);
-    let mut start = 0;
-    for_each_escape(bytes, |i, b| {
-        copy_run(out, bytes, start, i);
-        push_escape(out, b);
-        start = i + 1;
-    });
-    out.extend_from_slice(&bytes[start..]);
 }
 
 #[cfg(test)]

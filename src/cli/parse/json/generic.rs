@@ -8,7 +8,8 @@ use std::fmt;
 
 use serde::ser::{self, Serialize};
 
-use super::{escape_into, flags16, short_block, Error, Result, Serializer};
+use super::escape::{escape_into, mask16, short_block};
+use super::{Error, Result, Serializer};
 
 impl Serializer<'_, '_> {
     /// `,"key":` (the comma if `comma`), the start of every object member.
@@ -33,7 +34,7 @@ impl Serializer<'_, '_> {
             if let (Ok(lo), Ok(hi)) = (<&[u8; 16]>::try_from(lo), <&[u8; 16]>::try_from(hi)) {
                 // (Tested apart: OR-ing the two flag words made LLVM
                 // combine them byte by byte.)
-                if flags16(lo) == 0 && (n <= 16 || flags16(hi) == 0) {
+                if mask16(lo) == 0 && (n <= 16 || mask16(hi) == 0) {
                     block[n] = b'"';
                     block[n + 1] = b':';
                     if comma {

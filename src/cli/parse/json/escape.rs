@@ -1,0 +1,510 @@
+//! JSON string escaping, byte for byte as serde_json escapes, in about
+//! 1.7 instructions a byte on prose with an escape every line.
+//!
+//! JSON must escape three kinds of byte: control characters, `"` and `\`.
+//! Text is scanned sixteen bytes at a time for them with one byte mask per
+//! block ([`Scan::mask16`]: on x86_64 SSE2's compares and `pmovmskb`, its
+//! baseline, through `safe_arch`'s safe wrappers, as the crate forbids
+//! `unsafe`; elsewhere the portable [`Portable`] form), so a clean block
+//! costs a handful of instructions and an escape's position is one
+//! `trailing_zeros`. Escapes are written from one table of 8-byte entries
+//! (the escape padded, its length in the last byte): one fixed-size store.
+//!
+//! Three paths, by length:
+//! - under 16 bytes (most strings of a small message: names, ids, types):
+//!   one block padded with spaces, copied whole and cut to length when
+//!   clean;
+//! - up to [`BULK_MIN`]: clean runs between escapes copied as they are
+//!   found ([`blocks`]);
+//! - longer ([`bulk`]): 32 bytes at a time, each block stored whole before
+//!   its mask is looked at and, at an escape, the rest of the block stored
+//!   again behind the escape. The stores go to a small buffer on the stack,
+//!   not to the output `Vec`: a `Vec`'s length and capacity live in
+//!   memory that any byte store may alias, so writing into it directly made
+//!   the compiler reload and check them at every block (28 instructions a
+//!   clean 16-byte block against 14 here). The buffer is copied out each
+//!   time it fills, a `memcpy` of about 1 KiB that stays in L1.
+//!
+//! Figures (callgrind, escaping alone, inclusive, in the whole `amail
+//! parse --format jsonl` run, against the plain-code scan before): the
+//! 10.8 MB log shape of `bench/run.sh` 30.96 M -> 18.18 M instructions,
+//! the summary shape (its body and its `## Summary`, 21.6 MB escaped)
+//! 86.10 M -> 48.77 M, the 10,000 small files 23.68 M -> 18.24 M; the
+//! output is the same to the byte. Tried and dropped (measured on the same
+//! inputs): a 64-byte all-clean pre-check (worse on the log shape, whose
+//! lines are 74 bytes: most 64-byte windows hold a newline); each 16-byte
+//! block stored straight into the output `Vec` (25.3 M on the log shape,
+//! the length and capacity reloaded at every block); a buffer per thread
+//! instead of the stack's (its lookup cost more than zeroing 1.5 KiB);
+//! the output grown by `resize` and written as a slice (the zeroing is
+//! `rep stosb`, and the loop was no shorter); the bulk path for strings
+//! from 64 or 128 bytes (the small files' strings got slower).
+//! The scan costs about 0.6 instructions a byte (two masks per 32 bytes);
+//! what is left above it is the escapes themselves, one every 74 bytes in
+//! the log shape and 3.7 in every 94 in the summary's.
+
+/// How a 16-byte block's bytes that JSON must escape are found.
+pub(super) trait Scan {
+    /// Bit `i` set where byte `i` of `block` must be escaped.
+    fn mask16(block: &[u8; 16]) -> u32;
+}
+
+/// SSE2: three compares and a `pmovmskb`.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+pub(super) struct Sse2;
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+impl Scan for Sse2 {
+    #[inline(always)]
+    fn mask16(block: &[u8; 16]) -> u32 {
+        use safe_arch::{
+            cmp_eq_mask_i8_m128i, m128i, min_u8_m128i, move_mask_i8_m128i, set_splat_i8_m128i,
+        };
+        let v = m128i::from(*block);
+        // Control characters and `"` (0x22) are the bytes whose xor with 2
+        // is at most 0x20 (unsigned: the min with 0x20 is itself), so one
+        // test finds both; `\` has its own.
+        let t = v ^ set_splat_i8_m128i(2);
+        let low = cmp_eq_mask_i8_m128i(min_u8_m128i(t, set_splat_i8_m128i(0x20)), t);
+        let backslash = cmp_eq_mask_i8_m128i(v, set_splat_i8_m128i(b'\\' as i8));
+        // The mask has sixteen bits: the sign is never set.
+        move_mask_i8_m128i(low | backslash) as u32
+    }
+}
+
+/// Plain code for other targets: a flag byte per input byte (LLVM makes
+/// vector compares of the loop), packed into bits by one multiply per
+/// eight bytes.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+pub(super) struct Portable;
+
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+impl Scan for Portable {
+    #[inline(always)]
+    fn mask16(block: &[u8; 16]) -> u32 {
+        let mut flags = [0u8; 16];
+        for (f, &b) in flags.iter_mut().zip(block) {
+            *f = u8::from(must_escape(b));
+        }
+        // Byte i of `x` (0 or 1) lands on bit 56 + i of the product, and
+        // no two partial products share a bit, so nothing carries into it.
+        let pack = |x: u64| (x.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
+        let flags = u128::from_le_bytes(flags);
+        pack(flags as u64) | pack((flags >> 64) as u64) << 8
+    }
+}
+
+/// The scan `amail parse` uses on this target.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+type Native = Sse2;
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+type Native = Portable;
+
+/// Whether JSON must escape `b`.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+#[inline(always)]
+fn must_escape(b: u8) -> bool {
+    (b < 0x20) | (b == b'"') | (b == b'\\')
+}
+
+/// [`Scan::mask16`] on this target (the tests' serializer checks its keys
+/// with it).
+#[cfg(test)]
+#[inline(always)]
+pub(super) fn mask16(block: &[u8; 16]) -> u32 {
+    Native::mask16(block)
+}
+
+/// Appends the contents of a JSON string (without the quotes), escaped
+/// as serde_json escapes them.
+pub fn escape_into(out: &mut Vec<u8>, s: &str) {
+    escape_bytes(out, s.as_bytes());
+}
+
+/// [`escape_into`] on bytes: escaping is byte by byte (UTF-8 sequences
+/// pass through whole), so any piece of a string escapes as the string's
+/// escaped form cut at the same place.
+pub(super) fn escape_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    escape_with::<Native>(out, bytes);
+}
+
+/// How many bytes escaping `bytes` adds.
+pub(super) fn growth(bytes: &[u8]) -> usize {
+    growth_with::<Native>(bytes)
+}
+
+/// Strings at least this long go through [`bulk`]: below it the buffer's
+/// zeroing and copying cost more than they save.
+const BULK_MIN: usize = 256;
+
+/// [`bulk`]'s buffer: small enough to zero at each call and to stay in L1.
+const SCRATCH: usize = 1536;
+
+/// The most one 32-byte block can add to [`bulk`]'s buffer: 32 escapes of
+/// six bytes, and the 32-byte store after the last.
+const BLOCK_ROOM: usize = 32 * 6 + 32;
+
+/// Each escapable byte's escape as serde_json writes it (`\n`, `\"`, ...,
+/// `\u001f`), padded to eight bytes, its length in the last byte.
+static ESCAPES: [[u8; 8]; 128] = escapes();
+
+const fn escapes() -> [[u8; 8]; 128] {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut table = [[0u8; 8]; 128];
+    let mut b = 0;
+    while b < table.len() {
+        let short = match b as u8 {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            b'\n' => b'n',
+            b'\r' => b'r',
+            b'\t' => b't',
+            0x08 => b'b',
+            0x0c => b'f',
+            _ => 0,
+        };
+        if short != 0 {
+            table[b] = [b'\\', short, 0, 0, 0, 0, 0, 2];
+        } else if b < 0x20 {
+            table[b] = [b'\\', b'u', b'0', b'0', HEX[b >> 4], HEX[b & 0xf], 0, 6];
+        }
+        b += 1;
+    }
+    table
+}
+
+/// The table entry of `b`, a byte JSON must escape (all are ASCII).
+#[inline(always)]
+fn escape_of(b: u8) -> &'static [u8; 8] {
+    &ESCAPES[usize::from(b & 0x7f)]
+}
+
+/// Appends the escape of `b`: the whole entry, cut to its length.
+#[inline(always)]
+fn push_escape(out: &mut Vec<u8>, b: u8) {
+    let e = escape_of(b);
+    let at = out.len();
+    out.extend_from_slice(e);
+    out.truncate(at + usize::from(e[7]));
+}
+
+#[inline(always)]
+fn escape_with<S: Scan>(out: &mut Vec<u8>, bytes: &[u8]) {
+    if bytes.len() < 16 {
+        short::<S>(out, bytes);
+    } else if bytes.len() < BULK_MIN {
+        blocks::<S>(out, bytes);
+    } else {
+        long::<S>(out, bytes);
+    }
+}
+
+/// `bytes`, fewer than sixteen, at the start of a block padded with
+/// spaces (which need no escape), copied as two overlapping words rather
+/// than by a `memcpy` call: most keys and values are this short, and the
+/// call cost more than the copy.
+#[inline(always)]
+pub(super) fn short_block(bytes: &[u8]) -> [u8; 16] {
+    let n = bytes.len();
+    let mut block = [b' '; 16];
+    if (8..16).contains(&n) {
+        block[..8].copy_from_slice(&bytes[..8]);
+        block[n - 8..n].copy_from_slice(&bytes[n - 8..]);
+    } else if (4..8).contains(&n) {
+        block[..4].copy_from_slice(&bytes[..4]);
+        block[n - 4..n].copy_from_slice(&bytes[n - 4..]);
+    } else {
+        for (b, &c) in block.iter_mut().zip(bytes) {
+            *b = c;
+        }
+    }
+    block
+}
+
+/// Fewer than sixteen bytes: one padded block.
+#[inline(always)]
+fn short<S: Scan>(out: &mut Vec<u8>, bytes: &[u8]) {
+    let block = short_block(bytes);
+    let mut bits = S::mask16(&block);
+    if bits == 0 {
+        // Clean (nearly always): the block, cut to length.
+        let at = out.len();
+        out.extend_from_slice(&block);
+        out.truncate(at + bytes.len());
+        return;
+    }
+    let mut start = 0;
+    while bits != 0 {
+        let i = bits.trailing_zeros() as usize;
+        out.extend_from_slice(&bytes[start..i]);
+        push_escape(out, bytes[i]);
+        start = i + 1;
+        bits &= bits - 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+}
+
+/// The sixteen bytes at `at`.
+#[inline(always)]
+fn block_at(bytes: &[u8], at: usize) -> Option<&[u8; 16]> {
+    bytes.get(at..)?.first_chunk()
+}
+
+/// Calls `f(i, byte)` for each byte of `bytes` JSON must escape, in order.
+#[inline(always)]
+fn for_each_escape<S: Scan>(bytes: &[u8], mut f: impl FnMut(usize, u8)) {
+    let n = bytes.len();
+    if n < 16 {
+        let mut bits = S::mask16(&short_block(bytes));
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            f(i, bytes[i]);
+            bits &= bits - 1;
+        }
+        return;
+    }
+    let mut at = 0;
+    while at < n {
+        let (base, mut bits) = match block_at(bytes, at) {
+            Some(block) => (at, S::mask16(block)),
+            None => {
+                // The last sixteen bytes, overlapping some already
+                // scanned, whose bits are dropped.
+                let last = n - 16;
+                let seen = at - last;
+                let bits = block_at(bytes, last).map_or(0, S::mask16);
+                (last, bits >> seen << seen)
+            }
+        };
+        while bits != 0 {
+            let i = base + bits.trailing_zeros() as usize;
+            f(i, bytes[i]);
+            bits &= bits - 1;
+        }
+        at += 16;
+    }
+}
+
+fn growth_with<S: Scan>(bytes: &[u8]) -> usize {
+    let mut n = 0;
+    for_each_escape::<S>(bytes, |_, b| n += usize::from(escape_of(b)[7]) - 1);
+    n
+}
+
+/// Appends `bytes[start..end]`, clean bytes. A short run (most of them,
+/// in prose with quotes) is copied as a whole sixteen-byte block and the
+/// excess cut off, a fixed-size copy rather than a `memcpy` call.
+#[inline(always)]
+fn copy_run(out: &mut Vec<u8>, bytes: &[u8], start: usize, end: usize) {
+    let len = end - start;
+    if len < 16 {
+        if let Some(block) = block_at(bytes, start) {
+            let at = out.len();
+            out.extend_from_slice(block);
+            out.truncate(at + len);
+            return;
+        }
+    }
+    out.extend_from_slice(&bytes[start..end]);
+}
+
+/// Sixteen bytes or more: the clean runs between escapes copied whole.
+#[inline(always)]
+fn blocks<S: Scan>(out: &mut Vec<u8>, bytes: &[u8]) {
+    if bytes.len() < 16 {
+        return short::<S>(out, bytes);
+    }
+    let mut start = 0;
+    for_each_escape::<S>(bytes, |i, b| {
+        copy_run(out, bytes, start, i);
+        push_escape(out, b);
+        start = i + 1;
+    });
+    out.extend_from_slice(&bytes[start..]);
+}
+
+/// A long string: [`bulk`] through a buffer on the stack, then the last
+/// few dozen bytes by [`blocks`]. Apart, so that the short paths carry
+/// none of its frame.
+#[inline(never)]
+fn long<S: Scan>(out: &mut Vec<u8>, bytes: &[u8]) {
+    let mut buf = [0u8; SCRATCH];
+    let mut at = 0;
+    loop {
+        let (written, to) = bulk::<S>(&mut buf, bytes, at);
+        out.extend_from_slice(&buf[..written]);
+        if to == at {
+            break;
+        }
+        at = to;
+    }
+    blocks::<S>(out, &bytes[at..]);
+}
+
+/// The mask of a 32-byte block.
+#[inline(always)]
+fn mask32<S: Scan>(block: &[u8; 32]) -> u32 {
+    let (lo, hi) = block.split_at(16);
+    match (lo.first_chunk(), hi.first_chunk()) {
+        (Some(lo), Some(hi)) => S::mask16(lo) | S::mask16(hi) << 16,
+        _ => 0,
+    }
+}
+
+/// Escapes `bytes` from `at` into `buf`, 32 bytes a step, while 64 are
+/// left (so the 32 bytes after any byte of the block can be read) and
+/// the buffer has room for one more block; returns how much it wrote and
+/// where it stopped reading.
+///
+/// Each block is stored whole, then each escape in it is written over
+/// the copy at its place and the 32 bytes after it stored again behind
+/// it: a clean block is two loads, two stores and its mask; an escape a
+/// table store and one more 32-byte copy.
+#[inline(always)]
+fn bulk<S: Scan>(buf: &mut [u8; SCRATCH], bytes: &[u8], mut at: usize) -> (usize, usize) {
+    let mut o = 0;
+    while o <= SCRATCH - BLOCK_ROOM && at + 64 <= bytes.len() {
+        let Some(block) = bytes[at..].first_chunk::<32>() else {
+            break;
+        };
+        let mut bits = mask32::<S>(block);
+        buf[o..o + 32].copy_from_slice(block);
+        if bits == 0 {
+            at += 32;
+            o += 32;
+            continue;
+        }
+        let end = at + 32;
+        // `bits` counts from `at`, the input byte stored at `buf[o]`.
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            o += k;
+            at += k;
+            let e = escape_of(bytes[at]);
+            buf[o..o + 8].copy_from_slice(e);
+            o += usize::from(e[7]);
+            at += 1;
+            if let Some(rest) = bytes[at..].first_chunk::<32>() {
+                buf[o..o + 32].copy_from_slice(rest);
+            }
+            // Past the escape (in two steps: k + 1 may be 32).
+            bits >>= k;
+            bits >>= 1;
+        }
+        o += end - at;
+        at = end;
+    }
+    (o, at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `bytes` escaped by `S` on every path, each checked against
+    /// serde_json.
+    fn check<S: Scan>(s: &str) {
+        let theirs = serde_json::to_string(s).unwrap();
+        let theirs = &theirs.as_bytes()[1..theirs.len() - 1];
+        let bytes = s.as_bytes();
+        let mut ours = b"earlier".to_vec();
+        escape_with::<S>(&mut ours, bytes);
+        assert!(&ours[7..] == theirs, "{s:?}");
+        // Each path on its own, where it applies.
+        if bytes.len() < 16 {
+            ours.clear();
+            short::<S>(&mut ours, bytes);
+            assert!(ours == theirs, "short {s:?}");
+        }
+        ours.clear();
+        blocks::<S>(&mut ours, bytes);
+        assert!(ours == theirs, "blocks {s:?}");
+        ours.clear();
+        long::<S>(&mut ours, bytes);
+        assert!(ours == theirs, "long {s:?}");
+        assert_eq!(growth_with::<S>(bytes), theirs.len() - bytes.len(), "{s:?}");
+    }
+
+    fn both(s: &str) {
+        check::<Portable>(s);
+        check::<Native>(s);
+    }
+
+    #[test]
+    fn both_scans_mask_every_byte_alike() {
+        for b in 0..=255u8 {
+            for at in 0..16 {
+                let mut block = [b'a'; 16];
+                block[at] = b;
+                let want = if must_escape(b) { 1 << at } else { 0 };
+                assert_eq!(Portable::mask16(&block), want, "{b:#x} at {at}");
+                assert_eq!(Native::mask16(&block), want, "{b:#x} at {at}");
+            }
+        }
+        let mut all = [0u8; 16];
+        for (i, b) in all.iter_mut().enumerate() {
+            *b = i as u8 * 17;
+        }
+        assert_eq!(Portable::mask16(&all), Native::mask16(&all));
+    }
+
+    #[test]
+    fn every_escape_at_every_position_matches_serde_json() {
+        // Every byte JSON escapes, beside the ones it does not (space,
+        // `!`, `#`, DEL, non-ASCII), at every position of strings around
+        // the block and bulk sizes: both halves of a 32-byte block, the
+        // edges, the tail shorter than a block, one escape or two.
+        let escapes: Vec<char> = (0u8..0x20).map(char::from).chain(['"', '\\']).collect();
+        for len in [1, 2, 15, 16, 17, 31, 32, 33, 63, 64, 65, 95, 96, 97, 130] {
+            for &esc in &escapes {
+                for at in 0..len {
+                    let mut s: String = "a".repeat(len);
+                    s.replace_range(at..at + 1, &esc.to_string());
+                    both(&s);
+                    s.push_str(&"é".repeat(at % 7));
+                    s.push(esc);
+                    both(&s);
+                }
+            }
+            for clean in [' ', '!', '#', '\u{7f}', 'é', '😀'] {
+                both(&clean.to_string().repeat(len));
+            }
+        }
+    }
+
+    #[test]
+    fn long_strings_match_serde_json() {
+        // Through the bulk path and its buffer refills: clean stretches,
+        // escapes every n bytes, all escapes (the buffer's worst case),
+        // escapes across the 32-byte steps and the stop 64 bytes from the
+        // end.
+        for every in [1, 2, 5, 31, 32, 33, 74, 97, 4000] {
+            for len in [BULK_MIN, 1000, SCRATCH * 3 + 7, 20_000] {
+                let s: String = (0..len)
+                    .map(|i| match i % every {
+                        0 => '\n',
+                        1 => '"',
+                        2 => '\u{1}',
+                        _ => 'x',
+                    })
+                    .collect();
+                both(&s);
+            }
+        }
+        let all: String = (0..3000).map(|i| char::from((i % 0x20) as u8)).collect();
+        both(&all);
+        let prose: String = (0..500)
+            .map(|i| format!("line {i}: \"quoted\"\t\\ é😀\u{7f}\u{1f}\n"))
+            .collect();
+        both(&prose);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_escapes_as_serde_json_does(
+            s in "(?s)[a-z \"\\\\\\x00-\\x1f\\x7f-\\u{3ff}😀]{0,400}|.{0,600}"
+        ) {
+            both(&s);
+        }
+    }
+}
