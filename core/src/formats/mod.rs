@@ -231,8 +231,10 @@ pub fn holds_items(text: &str) -> bool {
 
 /// A path under a `.handoffs` folder, with either separator. Asked of
 /// every mail file `amail parse` reads, so it searches the path as it is
-/// instead of copying it to one separator first (that copy was ~400
-/// instructions a file, 2% of `amail parse` over 10,000 small files).
+/// instead of copying it to one separator first (`detect` 427 -> 313
+/// instructions a file, `amail parse` over 10,000 files under callgrind;
+/// a `memchr` of the dots with the bytes after each compared: 291, not
+/// worth the harder read).
 fn in_handoff_dir(path: &str) -> bool {
     path.contains(".handoffs/") || path.contains(".handoffs\\")
 }
