@@ -85,7 +85,10 @@ fn a_changed_path_spelled_another_way_still_matches_a_full_load() {
 
 /// Reloads `changed` incrementally and checks the result against a
 /// full load of the mailbox as it is now.
+/// Also checks the record of what the patch did (see [`check_record`]).
 fn same_as_full(root: &Path, inbox: &mut Inbox, changed: &[PathBuf]) {
+    inbox.take_patched();
+    let before = inbox.clone();
     let how = reload_changed(inbox, changed).unwrap();
     assert_eq!(how, Reload::Incremental, "{changed:?}");
     let full = load_mailbox(root).unwrap();
@@ -94,6 +97,85 @@ fn same_as_full(root: &Path, inbox: &mut Inbox, changed: &[PathBuf]) {
             "after {changed:?} the patched inbox differs from a full load: {}",
             first_difference(inbox, &full)
         );
+    }
+    let patched = inbox.take_patched().expect("a patch says what it did");
+    check_record(&before, inbox, &patched);
+    assert_eq!(inbox.take_patched(), None, "taken once");
+}
+
+/// The record a patch keeps for a view (`Inbox::take_patched`) against
+/// the inboxes before and after: where every thread went, what each
+/// touched thread counted before and how many acks it owes more or less
+/// by agent, and that every thread it does not name counts as before.
+fn check_record(before: &Inbox, after: &Inbox, p: &amail_core::inbox::Patched) {
+    use amail_core::inbox::{Thread, ThreadTally};
+    use std::collections::{BTreeMap, HashMap, HashSet};
+    type Key = (Option<String>, String);
+    let key = |t: &Thread| -> Key { (t.project.map(str::to_string), t.id.clone()) };
+    let at = |inbox: &Inbox| -> HashMap<Key, usize> {
+        inbox
+            .threads
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (key(t), i))
+            .collect()
+    };
+    let (before_at, now_at) = (at(before), at(after));
+    let tally = |t: &Thread| ThreadTally {
+        pending: t.pending,
+        help: t.help,
+        phase: t.phase,
+    };
+    let owed = |inbox: &Inbox, t: Option<&Thread>| {
+        let mut by: BTreeMap<String, isize> = BTreeMap::new();
+        for &i in t.map_or(&[][..], |t| &t.messages) {
+            let m = &inbox.messages[i];
+            if m.message.ack_required {
+                for r in m.recipients.iter().filter(|r| r.ack_at.is_none()) {
+                    *by.entry(r.agent.to_string()).or_default() += 1;
+                }
+            }
+        }
+        by
+    };
+    assert_eq!(p.threads_before, before.threads.len());
+    for (i, t) in before.threads.iter().enumerate() {
+        assert_eq!(p.thread_now(i), now_at.get(&key(t)).copied(), "{}", t.id);
+    }
+    let mut named = HashSet::new();
+    let mut gone = 0;
+    for t in &p.touched {
+        let now = t.now.map(|q| &after.threads[q]);
+        let was = match now {
+            Some(n) => before_at.get(&key(n)).map(|&i| &before.threads[i]),
+            None => {
+                gone += 1;
+                assert!(t.before.is_some(), "a thread that went was there");
+                continue;
+            }
+        };
+        named.extend(t.now);
+        assert_eq!(t.before, was.map(tally), "{:?}", now.map(|n| &n.id));
+        let mut change = owed(after, now);
+        for (a, n) in owed(before, was) {
+            *change.entry(a).or_default() -= n;
+        }
+        change.retain(|_, n| *n != 0);
+        let told: BTreeMap<String, isize> =
+            t.owed.iter().map(|&(a, n)| (a.to_string(), n)).collect();
+        assert_eq!(told, change, "{:?}", now.map(|n| &n.id));
+    }
+    let went = before
+        .threads
+        .iter()
+        .filter(|t| !now_at.contains_key(&key(t)));
+    assert_eq!(gone, went.count());
+    for (q, t) in after.threads.iter().enumerate() {
+        if !named.contains(&q) {
+            let was = &before.threads[before_at[&key(t)]];
+            assert_eq!(tally(was), tally(t), "{} untouched", t.id);
+            assert_eq!(owed(before, Some(was)), owed(after, Some(t)), "{}", t.id);
+        }
     }
 }
 

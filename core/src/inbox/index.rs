@@ -29,6 +29,7 @@ use hashbrown::{DefaultHashBuilder, HashTable};
 
 use super::build::trimmed;
 use super::model::{Acks, InboxMessage};
+use super::patch::Patched;
 use super::turn::Open;
 
 /// See the module documentation.
@@ -47,6 +48,21 @@ pub(crate) struct Index {
     /// the load of an inbox a reload patches, else `None` until made (the
     /// first patch that needs it makes it).
     pub(crate) roster: Option<HashMap<String, Open>>,
+    /// What the last patch did, until a view takes it
+    /// ([`Inbox::take_patched`](super::Inbox::take_patched)).
+    pub(crate) patched: Record,
+}
+
+/// The record of the last patch ([`Patched`]) as a view may take it.
+#[derive(Clone, Debug, Default)]
+pub(crate) enum Record {
+    /// Nothing to take: no patch since the last take (or ever).
+    #[default]
+    Empty,
+    Kept(Box<Patched>),
+    /// A patch whose record cannot be told, or a second one before the
+    /// first was taken: a view counts again.
+    Lost,
 }
 
 /// The tables of an [`Index`].

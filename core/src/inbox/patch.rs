@@ -107,6 +107,14 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
         .iter()
         .map(|&i| inbox.thread_index(&inbox.messages[i]))
         .collect();
+    // What the pending acks gain and lose, by thread (positions as they
+    // are until the re-sort) and agent: the record a view keeps its totals
+    // by (see [`Patched`]).
+    let mut owed = Owed::default();
+    for &i in &removed {
+        let m = &inbox.messages[i];
+        owed.message(inbox.thread_index(m), m, -1);
+    }
     // Restated recipients, while positions are as the change found them:
     // their thread's pending count changes; an agent new to the roster
     // as a recipient of a kept message is found only by a read of the
@@ -119,8 +127,11 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
                 touched_agents.insert(r.agent);
             }
         }
-        touched_threads.insert(inbox.thread_index(&inbox.messages[i]));
+        let t = inbox.thread_index(&inbox.messages[i]);
+        touched_threads.insert(t);
+        owed.message(t, &inbox.messages[i], -1);
         inbox.messages[i].recipients = recipients;
+        owed.message(t, &inbox.messages[i], 1);
     }
     let threads_before = inbox.threads.len();
 
@@ -168,18 +179,26 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
             changed
         }
         (Some(acks), None) => {
+            // Every message's acks set again: what each changed is not
+            // told apart, so no record (a view counts again).
+            owed.lost = true;
             let changed = apply_acks(&mut inbox.messages, &acks);
             inbox.index.acks = Some(acks);
             changed
+                .into_iter()
+                .map(|i| (i, Name::default(), 0))
+                .collect()
         }
         (None, before) => {
             inbox.index.acks = before;
             Vec::new()
         }
     };
-    for i in changed {
+    for (i, agent, delta) in changed {
         if !is_new(i) {
-            touched_threads.insert(inbox.thread_index(&inbox.messages[i]));
+            let t = inbox.thread_index(&inbox.messages[i]);
+            touched_threads.insert(t);
+            owed.add(t, agent, delta);
         }
     }
 
@@ -236,12 +255,16 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
             }
         };
         touched_threads.insert(t);
+        owed.message(t, m, 1);
     }
     inbox.threads.extend(new_threads);
 
-    // 3. Touched threads again, as `build` derives them.
+    // 3. Touched threads again, as `build` derives them; what each was
+    // before kept for the record (a new one was nothing).
+    let mut tallies: Vec<(usize, Option<ThreadTally>)> = Vec::with_capacity(touched_threads.len());
     for &t in &touched_threads {
         let thread = &mut inbox.threads[t];
+        tallies.push((t, (t < threads_before).then(|| ThreadTally::of(thread))));
         let Some(&first) = thread.messages.first() else {
             continue;
         };
@@ -264,7 +287,8 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
     }
 
     // 4. Re-sort, and point messages at their thread.
-    resort(inbox, &touched_threads, threads_before);
+    let moves = resort(inbox, &touched_threads, threads_before);
+    record(inbox, owed, tallies, moves, threads_before);
 
     // 5. The touched agents.
     let placed = if new_recipient {
@@ -291,6 +315,19 @@ enum Placed<'a> {
 }
 
 impl Inbox {
+    /// What the last patch did to the threads (see [`Patched`]), once:
+    /// `None` when no patch came since the last take, when its record
+    /// could not be told, or when two came without a take between them.
+    /// A view that keeps totals over the threads takes it right after
+    /// applying a store's change (`stores::Refresh::apply`) and counts
+    /// everything again on `None`.
+    pub fn take_patched(&mut self) -> Option<Patched> {
+        match std::mem::take(&mut self.index.patched) {
+            super::index::Record::Kept(p) => Some(*p),
+            _ => None,
+        }
+    }
+
     /// Brings the inbox up to date with what a store read since it was
     /// loaded: `added` messages (keys not held here) and held messages'
     /// recipients as they are now (`restated`, by key), at the cost of
@@ -382,8 +419,14 @@ fn remove_and_insert(
 /// recorded for them, the kept ones only the pairs whose record changed,
 /// found by key. One pass over the acks recorded (a journal's worth), no
 /// pass over the inbox and no name copied per recipient. Returns the
-/// positions of the kept messages whose state changed.
-fn apply_ack_changes(inbox: &mut Inbox, before: &Acks, now: &Acks, new: &[usize]) -> Vec<usize> {
+/// positions of the kept messages whose state changed, each with the
+/// recipient and how many more acks it owes there (-1, 0 or 1).
+fn apply_ack_changes(
+    inbox: &mut Inbox,
+    before: &Acks,
+    now: &Acks,
+    new: &[usize],
+) -> Vec<(usize, Name, isize)> {
     let mut changed = Vec::new();
     if now.is_empty() && before.is_empty() {
         return changed;
@@ -401,8 +444,8 @@ fn apply_ack_changes(inbox: &mut Inbox, before: &Acks, now: &Acks, new: &[usize]
             let Some(i) = inbox.index.by_key(&inbox.messages, key) else {
                 continue;
             };
-            if set_agent_times(&mut inbox.messages[i], agent, Some(t)) {
-                changed.push(i);
+            if let Some((agent, owed)) = set_agent_times(&mut inbox.messages[i], agent, Some(t)) {
+                changed.push((i, agent, owed));
             }
         }
     }
@@ -415,17 +458,26 @@ fn apply_ack_changes(inbox: &mut Inbox, before: &Acks, now: &Acks, new: &[usize]
         let Some(i) = inbox.index.by_key(&inbox.messages, key) else {
             continue;
         };
-        if set_agent_times(&mut inbox.messages[i], agent, None) {
-            changed.push(i);
+        if let Some((agent, owed)) = set_agent_times(&mut inbox.messages[i], agent, None) {
+            changed.push((i, agent, owed));
         }
     }
     changed
 }
 
-/// [`set_times`] for `agent`'s recipient entry of `m`, if it has one.
-fn set_agent_times(m: &mut InboxMessage, agent: &str, t: Option<&AckTimes>) -> bool {
-    let r = m.recipients.iter_mut().find(|r| r.agent == agent);
-    r.is_some_and(|r| set_times(r, t))
+/// [`set_times`] for `agent`'s recipient entry of `m`, if it has one;
+/// when that changed, the recipient and how many more acks it owes on
+/// `m` now (-1, 0 or 1).
+fn set_agent_times(
+    m: &mut InboxMessage,
+    agent: &str,
+    t: Option<&AckTimes>,
+) -> Option<(Name, isize)> {
+    let ack_required = m.message.ack_required;
+    let r = m.recipients.iter_mut().find(|r| r.agent == agent)?;
+    let owed = |r: &Recipient| isize::from(ack_required && r.ack_at.is_none());
+    let was = owed(r);
+    set_times(r, t).then(|| (r.agent, owed(r) - was))
 }
 
 /// Sets a recipient's times from its recorded ack (`None`: none recorded,
@@ -449,10 +501,10 @@ fn set_times(r: &mut super::model::Recipient, t: Option<&AckTimes>) -> bool {
 /// they all belong above the first untouched thread below them (new mail
 /// lifts its thread), only the threads down to there are visited; a new
 /// thread at the top changes no other thread's count.
-fn resort(inbox: &mut Inbox, touched: &HashSet<usize>, before: usize) {
+fn resort(inbox: &mut Inbox, touched: &HashSet<usize>, before: usize) -> Moves {
     let threads = &mut inbox.threads;
     let Some(&lowest) = touched.iter().max() else {
-        return;
+        return Moves::default();
     };
     let emptied = touched.iter().any(|&t| threads[t].messages.is_empty());
     let prefix_only = !emptied
@@ -518,18 +570,19 @@ fn resort(inbox: &mut Inbox, touched: &HashSet<usize>, before: usize) {
         permute(&mut threads[..end], &order);
     }
     threads.drain(kept..end);
-    let Some(last) = threads.len().checked_sub(1) else {
-        return;
-    };
-    for (q, &p) in order[..kept].iter().enumerate() {
-        let from_end = last - q;
-        let moved = p >= before || is_touched(&p) || before - 1 - p != from_end;
-        if moved {
-            for &i in &threads[q].messages {
-                inbox.messages[i].thread_from_end = from_end;
+    if let Some(last) = threads.len().checked_sub(1) {
+        for (q, &p) in order[..kept].iter().enumerate() {
+            let from_end = last - q;
+            let moved = p >= before || is_touched(&p) || before - 1 - p != from_end;
+            if moved {
+                for &i in &threads[q].messages {
+                    inbox.messages[i].thread_from_end = from_end;
+                }
             }
         }
     }
+    order.truncate(kept);
+    Moves { end, order }
 }
 
 /// Puts `items[order[q]]` at `q` for every `q`, in place (one swap per
@@ -775,6 +828,155 @@ fn read_again(
             .map(|(name, open)| (name.to_string(), open.owned())),
     );
     (evidence, present)
+}
+
+/// How [`resort`] reordered the threads: the first `end` positions
+/// became `order` (`order[q]`: the position before of the thread now at
+/// `q`, a new thread counting from the count before; emptied threads are
+/// left out); the threads from `end` on stayed where they were (an
+/// emptied thread makes `end` the whole list).
+#[derive(Debug, Clone, Default)]
+struct Moves {
+    end: usize,
+    order: Vec<usize>,
+}
+
+/// What a patch did to the threads, for a view that keeps totals over
+/// them or remembers where a thread was (the TUI's tab counts, pending
+/// acks and selection): in proportion to the change, where counting again
+/// is a pass over every thread and the messages still owed an ack.
+/// Taken with [`Inbox::take_patched`] after the patch.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Patched {
+    /// How many threads there were before.
+    pub threads_before: usize,
+    /// See `Moves`: the first `end` positions were reordered into
+    /// `order`; the rest stayed.
+    end: usize,
+    order: Vec<usize>,
+    /// Each thread the patch touched.
+    pub touched: Vec<TouchedThread>,
+}
+
+/// One thread a patch touched (see [`Patched`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TouchedThread {
+    /// What it was before; `None` for a thread the patch made.
+    pub before: Option<ThreadTally>,
+    /// Where it is now in `Inbox::threads`; `None` when it emptied and
+    /// went.
+    pub now: Option<usize>,
+    /// How many more (message, recipient) pairs owe an ack in it now, by
+    /// agent (negative: fewer).
+    pub owed: Vec<(Name, isize)>,
+}
+
+/// What a view counts of a thread without reading its messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ThreadTally {
+    pub pending: usize,
+    pub help: HelpState,
+    pub phase: Phase,
+}
+
+impl ThreadTally {
+    fn of(t: &Thread) -> ThreadTally {
+        ThreadTally {
+            pending: t.pending,
+            help: t.help,
+            phase: t.phase,
+        }
+    }
+}
+
+impl Patched {
+    /// Where the thread that was at `before` is now; `None` when it went
+    /// (or there was none). Costs the threads the patch reordered: the
+    /// few at the top new mail lifts, or all of them after a change
+    /// deeper down.
+    pub fn thread_now(&self, before: usize) -> Option<usize> {
+        if before >= self.threads_before {
+            return None;
+        }
+        if before >= self.end {
+            return Some(before);
+        }
+        self.order.iter().position(|&p| p == before)
+    }
+}
+
+/// The pending acks a patch adds or removes, by thread (as positioned
+/// before the re-sort) and agent; `lost` when it cannot tell.
+#[derive(Default)]
+struct Owed {
+    deltas: Vec<(usize, Name, isize)>,
+    lost: bool,
+}
+
+impl Owed {
+    /// `m`'s pending (message, recipient) pairs, `sign` each, in thread `t`.
+    fn message(&mut self, t: usize, m: &InboxMessage, sign: isize) {
+        if m.message.ack_required {
+            for r in m.recipients.iter().filter(|r| r.ack_at.is_none()) {
+                self.add(t, r.agent, sign);
+            }
+        }
+    }
+
+    fn add(&mut self, t: usize, agent: Name, delta: isize) {
+        self.deltas.push((t, agent, delta));
+    }
+}
+
+/// Keeps what the patch did for a view ([`Inbox::take_patched`]); none
+/// when it cannot be told, or when the record of an earlier patch was
+/// never taken (a view counting from it would miss that patch).
+fn record(
+    inbox: &mut Inbox,
+    owed: Owed,
+    tallies: Vec<(usize, Option<ThreadTally>)>,
+    moves: Moves,
+    threads_before: usize,
+) {
+    use super::index::Record;
+    if owed.lost || !matches!(inbox.index.patched, Record::Empty) {
+        inbox.index.patched = Record::Lost;
+        return;
+    }
+    let Moves { end, order } = moves;
+    // Where each touched thread went: `order` holds every touched one
+    // that stayed (each is below `end`).
+    let mut now: HashMap<usize, usize> = tallies.iter().map(|&(t, _)| (t, usize::MAX)).collect();
+    for (q, p) in order.iter().enumerate() {
+        if let Some(at) = now.get_mut(p) {
+            *at = q;
+        }
+    }
+    let touched = tallies
+        .into_iter()
+        .map(|(t, before)| {
+            // Summed by agent: a handful of deltas per touched thread.
+            let mut by_agent: Vec<(Name, isize)> = Vec::new();
+            for &(_, agent, d) in owed.deltas.iter().filter(|&&(u, _, _)| u == t) {
+                match by_agent.iter_mut().find(|(a, _)| *a == agent) {
+                    Some((_, n)) => *n += d,
+                    None => by_agent.push((agent, d)),
+                }
+            }
+            by_agent.retain(|&(_, n)| n != 0);
+            TouchedThread {
+                before,
+                now: now.get(&t).copied().filter(|&q| q != usize::MAX),
+                owed: by_agent,
+            }
+        })
+        .collect();
+    inbox.index.patched = Record::Kept(Box::new(Patched {
+        threads_before,
+        end,
+        order,
+        touched,
+    }));
 }
 
 #[cfg(test)]
