@@ -101,6 +101,11 @@ fn same_as_full(root: &Path, inbox: &mut Inbox, changed: &[PathBuf]) {
     let patched = inbox.take_patched().expect("a patch says what it did");
     check_record(&before, inbox, &patched);
     assert_eq!(inbox.take_patched(), None, "taken once");
+    // The thread table the patch kept finds every thread where it is.
+    for (i, t) in inbox.threads.iter().enumerate() {
+        let first = inbox.threads.iter().position(|u| u.id == t.id);
+        assert_eq!(inbox.thread_position(&t.id), first, "thread {i}: {}", t.id);
+    }
 }
 
 /// The record a patch keeps for a view (`Inbox::take_patched`) against

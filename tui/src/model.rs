@@ -570,14 +570,14 @@ impl Model {
 
     /// Where the thread `id` is in `inbox.threads`: the one last looked
     /// up when it still is that thread (a patch follows it to where it
-    /// went), else the first with that id.
+    /// went), else the first with that id (the inbox's thread table).
     fn thread_position(&self, id: &str) -> Option<usize> {
         let threads = &self.inbox.threads;
         let last = self.last_thread.get();
         if threads.get(last).is_some_and(|t| t.id == id) {
             return Some(last);
         }
-        let i = threads.iter().position(|t| t.id == id)?;
+        let i = self.inbox.thread_position(id)?;
         self.last_thread.set(i);
         Some(i)
     }

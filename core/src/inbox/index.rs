@@ -28,7 +28,8 @@ use std::sync::OnceLock;
 use hashbrown::{DefaultHashBuilder, HashTable};
 
 use super::build::trimmed;
-use super::model::{Acks, InboxMessage};
+use super::compact::Name;
+use super::model::{Acks, InboxMessage, Thread};
 use super::patch::Patched;
 use super::turn::Open;
 
@@ -41,6 +42,9 @@ pub(crate) struct Index {
     /// partial inboxes a load hands over while it reads, an mcp root's,
     /// piped JSON's and a server's never need them.
     lookups: OnceLock<Box<Lookups>>,
+    /// Threads by id, made on first use like `lookups` (or by the load of
+    /// an inbox a reload patches).
+    threads: OnceLock<Box<ThreadTable>>,
     /// The acks applied to the recipients, as the store recorded them
     /// (`None`: not known, e.g. an inbox from a database).
     pub(crate) acks: Option<Acks>,
@@ -87,6 +91,100 @@ pub(crate) struct Lookups {
     renamed: bool,
 }
 
+/// Threads by id: positions in `Inbox::threads` counted from its end
+/// (as `InboxMessage::thread_from_end`), hashed by the id alone (a view
+/// asks by id; the patch compares the project too). Counted from the end
+/// because new mail lifts threads to the top: a thread that stays below
+/// keeps its count, so only the threads that moved past others are
+/// written again, as their messages are. The patch found a new message's
+/// thread, and each seed's, by comparing every thread's id (318,000 at a
+/// million messages). Like the other tables it notices a hand-made
+/// change by the count only: threads reordered in place are not (nothing
+/// in the project does that to an inbox it then patches).
+#[derive(Clone, Default)]
+pub(crate) struct ThreadTable {
+    /// `Inbox::threads.len()` it describes (another count: changed by
+    /// hand, made again).
+    len: usize,
+    /// Made at all (not past `u32::MAX` threads).
+    made: bool,
+    hasher: DefaultHashBuilder,
+    /// (count from the end, the id's hash): the hash is kept so that the
+    /// table can grow without the threads at hand (8 bytes a thread).
+    table: HashTable<(u32, u32)>,
+}
+
+impl ThreadTable {
+    fn of(threads: &[Thread]) -> ThreadTable {
+        let mut t = ThreadTable {
+            len: threads.len(),
+            table: HashTable::with_capacity(threads.len()),
+            ..ThreadTable::default()
+        };
+        let Ok(len) = u32::try_from(threads.len()) else {
+            return t;
+        };
+        t.made = true;
+        for (q, thread) in (0..len).zip(threads) {
+            t.add(&thread.id, (len - 1 - q) as usize);
+        }
+        t
+    }
+
+    /// The id's hash, 32 bits of it (kept with the entry) spread over
+    /// the 64 the table reads (its low bits pick the bucket, its top
+    /// seven the tag).
+    fn hash(&self, id: &str) -> (u64, u32) {
+        let h = self.hasher.hash_one(id) as u32;
+        (spread(h), h)
+    }
+
+    /// Takes in the thread `id` counted `from_end`.
+    pub(crate) fn add(&mut self, id: &str, from_end: usize) {
+        let (h, short) = self.hash(id);
+        let Ok(fe) = u32::try_from(from_end) else {
+            self.made = false;
+            return;
+        };
+        self.table
+            .insert_unique(h, (fe, short), |&(_, s)| spread(s));
+    }
+
+    /// Lets go of the thread `id` counted `from_end` (it moved or went).
+    /// Run before any [`add`](ThreadTable::add) of the same change: the
+    /// counts from the end are then each one thread's, so the count alone
+    /// finds the entry.
+    pub(crate) fn remove(&mut self, id: &str, from_end: usize) {
+        let (h, _) = self.hash(id);
+        if let Ok(e) = self.table.find_entry(h, |&(fe, _)| fe as usize == from_end) {
+            e.remove();
+        }
+    }
+
+    /// The count of threads it describes now.
+    pub(crate) fn set_len(&mut self, len: usize) {
+        self.len = len;
+    }
+
+    /// Where the threads with `id` are (positions from the start).
+    fn positions<'a>(
+        &'a self,
+        threads: &'a [Thread],
+        id: &'a str,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let last = threads.len().wrapping_sub(1);
+        self.table
+            .iter_hash(self.hash(id).0)
+            .filter_map(move |&(fe, _)| last.checked_sub(fe as usize))
+            .filter(move |&q| threads.get(q).is_some_and(|t| t.id == id))
+    }
+}
+
+/// A 32-bit hash as the 64 bits the table reads.
+fn spread(h: u32) -> u64 {
+    u64::from(h) | u64::from(h) << 32
+}
+
 impl std::fmt::Debug for Index {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let l = self.lookups.get();
@@ -126,6 +224,61 @@ impl Index {
             *self = Index::of(messages);
         }
         self.lookups.get().is_some_and(|l| l.made)
+    }
+
+    /// Makes the thread table now (the load of an inbox a reload will
+    /// patch, as [`Index::of`]).
+    pub(crate) fn make_threads(&mut self, threads: &[Thread]) {
+        self.threads = OnceLock::from(Box::new(ThreadTable::of(threads)));
+    }
+
+    /// The thread table, made now if it was not; `None` when it does not
+    /// describe `threads` (changed by hand) or cannot (past `u32::MAX`).
+    fn thread_table(&self, threads: &[Thread]) -> Option<&ThreadTable> {
+        let t = self
+            .threads
+            .get_or_init(|| Box::new(ThreadTable::of(threads)));
+        (t.made && t.len == threads.len()).then_some(t)
+    }
+
+    /// Makes the thread table describe `threads` for a patch (made again
+    /// when the inbox was changed by hand).
+    pub(crate) fn fit_threads(&mut self, threads: &[Thread]) {
+        if self.thread_table(threads).is_none() {
+            self.make_threads(threads);
+        }
+    }
+
+    /// Where the thread `id` of `project` is in `threads`: looked up in
+    /// the thread table (made now if need be), not found by comparing
+    /// every thread's id.
+    pub(crate) fn thread_position(
+        &self,
+        threads: &[Thread],
+        project: Option<Name>,
+        id: &str,
+    ) -> Option<usize> {
+        match self.thread_table(threads) {
+            Some(t) => t
+                .positions(threads, id)
+                .find(|&q| threads[q].project == project),
+            None => threads
+                .iter()
+                .position(|t| t.id == id && t.project == project),
+        }
+    }
+
+    /// Where the first thread `id` (of any project) is in `threads`.
+    pub(crate) fn first_thread(&self, threads: &[Thread], id: &str) -> Option<usize> {
+        match self.thread_table(threads) {
+            Some(t) => t.positions(threads, id).min(),
+            None => threads.iter().position(|t| t.id == id),
+        }
+    }
+
+    /// The thread table to keep up to date with a re-sort, when made.
+    pub(crate) fn thread_table_mut(&mut self) -> Option<&mut ThreadTable> {
+        self.threads.get_mut().map(|t| &mut **t).filter(|t| t.made)
     }
 
     /// Some message's key was made unique against another's (see

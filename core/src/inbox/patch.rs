@@ -81,6 +81,7 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
     if inbox.index.lookups(&inbox.messages).is_none() {
         return false;
     }
+    inbox.index.fit_threads(&inbox.threads);
     if !seeds_stay(inbox, &removed, &added) {
         return false;
     }
@@ -224,7 +225,7 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
         let m = &inbox.messages[at];
         let tid = thread_id(inbox, m);
         let same = |t: &Thread| t.id == tid && t.project == m.project;
-        let t = match inbox.threads.iter().position(same) {
+        let t = match inbox.index.thread_position(&inbox.threads, m.project, &tid) {
             Some(t) => {
                 let list = &mut inbox.threads[t].messages;
                 let pos = list.partition_point(|&i| i < at);
@@ -569,6 +570,24 @@ fn resort(inbox: &mut Inbox, touched: &HashSet<usize>, before: usize) -> Moves {
     } else {
         permute(&mut threads[..end], &order);
     }
+    // The thread table follows the threads whose count from the end
+    // changed: all let go first (by the count before, each one thread's),
+    // then taken in again by the count now.
+    let after = threads.len() - (end - kept);
+    if let Some(table) = inbox.index.thread_table_mut() {
+        let now = |q: usize| (q < kept).then(|| after - 1 - q);
+        for (q, &p) in order.iter().enumerate() {
+            if p < before && now(q) != Some(before - 1 - p) {
+                table.remove(&threads[q].id, before - 1 - p);
+            }
+        }
+        for (q, &p) in order[..kept].iter().enumerate() {
+            if p >= before || now(q) != Some(before - 1 - p) {
+                table.add(&threads[q].id, after - 1 - q);
+            }
+        }
+        table.set_len(after);
+    }
     threads.drain(kept..end);
     if let Some(last) = threads.len().checked_sub(1) {
         for (q, &p) in order[..kept].iter().enumerate() {
@@ -641,8 +660,7 @@ fn seeds_stay(inbox: &Inbox, removed: &[usize], added: &[InboxMessage]) -> bool 
         .map(|&i| inbox.thread_index(&inbox.messages[i]))
         .collect();
     for (p, k) in &seeds {
-        let named = |t: &Thread| t.id == *k && t.project == **p;
-        threads.extend(inbox.threads.iter().position(named));
+        threads.extend(inbox.index.thread_position(&inbox.threads, **p, k));
     }
     let in_threads = threads.iter().filter_map(|&t| inbox.threads.get(t));
     !added.iter().any(names_a_seed)
