@@ -838,3 +838,55 @@ fn new_mail_moves_a_threads_phase_as_a_full_load_does() {
     same_as_full(&root, &mut inbox, std::slice::from_ref(&done));
     assert_eq!(phase_of(&inbox), Phase::Failed);
 }
+
+/// Undated mail moves the index's origin instead of every position in it:
+/// lookups by key and by file still find every message after undated
+/// files, a removal (positions renumbered from the moved origin) and
+/// dated mail, each reload equal to a full load.
+#[test]
+fn after_undated_mail_every_message_is_still_found_by_key_and_file() {
+    let (_d, root) = corpus(300);
+    let mut inbox = load_mailbox(&root).unwrap();
+    let undated = |name: &str, id: &str| {
+        let path = root.join("GreenCastle").join(name);
+        std::fs::write(
+            &path,
+            format!("Subject: [ol-9999.1] PROGRESS\nId: {id}\nFrom: GreenCastle\nTo: BlueLake\n\nBody:\nBead: ol-9999.1\nStatus: running\n"),
+        )
+        .unwrap();
+        path
+    };
+    let a = undated("zz-undated-a.md", "undated-a");
+    same_as_full(&root, &mut inbox, std::slice::from_ref(&a));
+    let b = undated("zz-undated-b.md", "undated-b");
+    let c = undated("zz-undated-c.md", "undated-c");
+    same_as_full(&root, &mut inbox, &[b.clone(), c]);
+    // A removal in the middle, then an edit found by its file.
+    let gone = inbox.messages[150].path.clone().unwrap();
+    std::fs::remove_file(&gone).unwrap();
+    same_as_full(&root, &mut inbox, &[gone]);
+    let edited = inbox.messages[40].path.clone().unwrap();
+    let text = std::fs::read_to_string(&edited).unwrap();
+    std::fs::write(&edited, text.replacen("Subject: ", "Subject: Re: ", 1)).unwrap();
+    same_as_full(&root, &mut inbox, &[edited]);
+    let dated = root.join("GreenCastle").join("zz-dated.md");
+    std::fs::write(
+        &dated,
+        dated_mail(
+            "dated-1",
+            "GreenCastle",
+            "BlueLake",
+            "t-dated",
+            "[t] NOTE",
+            5,
+        ),
+    )
+    .unwrap();
+    same_as_full(&root, &mut inbox, std::slice::from_ref(&dated));
+    std::fs::remove_file(&b).unwrap();
+    same_as_full(&root, &mut inbox, &[b]);
+    for (i, m) in inbox.messages.iter().enumerate() {
+        let found = inbox.message_by_key(&m.key).expect("found by key");
+        assert!(std::ptr::eq(found, &inbox.messages[i]), "{}", m.key);
+    }
+}

@@ -17,7 +17,8 @@
 //!
 //! The tables hold positions (`u32`) into `Inbox::messages`, hashed by the
 //! message's key or path bytes: about 5 bytes a message each, no copy of
-//! any string.
+//! any string. They count from a movable origin, so undated mail (it goes
+//! before every message) moves the origin instead of every entry.
 
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -89,6 +90,11 @@ pub(crate) struct Lookups {
     /// [`key_was_renamed`]): which one wins depends on the order of a full
     /// load, so such an inbox is never patched.
     renamed: bool,
+    /// The origin the positions in `keys` and `paths` count from: a
+    /// message at position `p` is held as `p + base` (wrapping), so mail
+    /// inserted before every message (undated) moves the origin, not
+    /// every entry ([`Lookups::shift`]).
+    base: u32,
 }
 
 /// Threads by id: positions in `Inbox::threads` counted from its end
@@ -311,6 +317,13 @@ impl Index {
         }
     }
 
+    /// See [`Lookups::shift`].
+    pub(crate) fn shift(&mut self, by: usize, len: usize) {
+        if let Some(l) = self.lookups.get_mut() {
+            l.shift(by, len);
+        }
+    }
+
     /// Where the message with `key` is, when the tables are made (the
     /// patch's lookups, after [`fit`](Index::fit)).
     pub(crate) fn by_key(&self, messages: &[InboxMessage], key: &str) -> Option<usize> {
@@ -361,15 +374,18 @@ impl Lookups {
             return;
         };
         let m = &messages[i];
-        let h = &self.hasher;
+        let (h, base) = (&self.hasher, self.base);
+        let held = at.wrapping_add(base);
+        let of = |j: u32| &messages[j.wrapping_sub(base) as usize];
         self.keys
-            .insert_unique(h.hash_one(m.key.as_str()), at, |&j| {
-                h.hash_one(messages[j as usize].key.as_str())
+            .insert_unique(h.hash_one(m.key.as_str()), held, |&j| {
+                h.hash_one(of(j).key.as_str())
             });
         if let Some(path) = &m.path {
-            self.paths.insert_unique(h.hash_one(bytes(path)), at, |&j| {
-                h.hash_one(messages[j as usize].path.as_deref().map_or(&[][..], bytes))
-            });
+            self.paths
+                .insert_unique(h.hash_one(bytes(path)), held, |&j| {
+                    h.hash_one(of(j).path.as_deref().map_or(&[][..], bytes))
+                });
             if let Some(folder) = parent(path) {
                 match self.folders.get_mut(folder.as_os_str()) {
                     Some(n) => *n += 1,
@@ -402,9 +418,10 @@ impl Lookups {
     /// count of messages now, before any is taken in.
     fn renumber(&mut self, old_to_new: &[usize], len: usize) {
         self.len = len;
-        let mut moved = |j: &mut u32| match old_to_new.get(*j as usize).copied() {
+        let base = self.base;
+        let mut moved = |j: &mut u32| match old_to_new.get(j.wrapping_sub(base) as usize).copied() {
             Some(new) if new != usize::MAX => {
-                *j = new as u32;
+                *j = (new as u32).wrapping_add(base);
                 true
             }
             _ => false,
@@ -413,13 +430,25 @@ impl Lookups {
         self.paths.retain(&mut moved);
     }
 
+    /// Every message moved up by `by` (that many inserted before them
+    /// all): the origin moves, no entry is touched. `len` as for
+    /// [`renumber`](Lookups::renumber).
+    fn shift(&mut self, by: usize, len: usize) {
+        self.len = len;
+        match u32::try_from(by) {
+            Ok(by) => self.base = self.base.wrapping_sub(by),
+            Err(_) => self.made = false,
+        }
+    }
+
     /// Where the message with `key` is.
     pub(crate) fn by_key(&self, messages: &[InboxMessage], key: &str) -> Option<usize> {
+        let base = self.base;
         self.keys
             .find(self.hasher.hash_one(key), |&j| {
-                messages[j as usize].key == key
+                messages[j.wrapping_sub(base) as usize].key == key
             })
-            .map(|&j| j as usize)
+            .map(|&j| j.wrapping_sub(base) as usize)
     }
 
     /// Where the messages read from the file spelled `path` are.
@@ -428,10 +457,10 @@ impl Lookups {
         messages: &'a [InboxMessage],
         path: &'a Path,
     ) -> impl Iterator<Item = usize> + 'a {
-        let b = bytes(path);
+        let (b, base) = (bytes(path), self.base);
         self.paths
             .iter_hash(self.hasher.hash_one(b))
-            .map(|&j| j as usize)
+            .map(move |&j| j.wrapping_sub(base) as usize)
             .filter(move |&j| messages[j].path.as_deref().map(bytes) == Some(b))
     }
 

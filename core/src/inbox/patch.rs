@@ -147,6 +147,15 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
     // Exactly: a loaded inbox has no spare room, and the default growth
     // would double a 100,000-message vector for one new file.
     inbox.messages.reserve_exact(added.len());
+    // Undated mail sorts before every message: all of it goes first, and
+    // every kept message moves up by its count (no map of old positions
+    // to new; the index moves its origin instead of renumbering).
+    let first = removed.is_empty()
+        && !appended
+        && match (added.last(), inbox.messages.first()) {
+            (Some(last), Some(first)) => message_order(last, first).is_lt(),
+            _ => false,
+        };
     let (inserted, old_to_new) = if appended {
         let mut inserted = Vec::with_capacity(added.len());
         for m in added {
@@ -156,6 +165,15 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
             inserted.push(at);
         }
         (inserted, None)
+    } else if first {
+        let k = added.len();
+        // One move of the records for them all.
+        inbox.messages.splice(0..0, added);
+        inbox.index.shift(k, inbox.messages.len() - k);
+        for at in 0..k {
+            inbox.index.take(&inbox.messages, at);
+        }
+        ((0..k).collect(), Some(Moved::Up(k)))
     } else {
         for &i in &removed {
             inbox.index.forget(&inbox.messages[i]);
@@ -167,7 +185,7 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
         for &at in &inserted {
             inbox.index.take(&inbox.messages, at);
         }
-        (inserted, Some(old_to_new))
+        (inserted, Some(Moved::To(old_to_new)))
     };
     let is_new = |i: usize| inserted.binary_search(&i).is_ok();
 
@@ -204,18 +222,31 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
     }
 
     // 2. Shift indices, when something moved.
-    if let Some(old_to_new) = &old_to_new {
-        for thread in &mut inbox.threads {
-            thread.messages.retain_mut(|i| {
-                *i = old_to_new[*i];
-                *i != usize::MAX
-            });
+    match &old_to_new {
+        None => {}
+        Some(Moved::Up(k)) => {
+            for thread in &mut inbox.threads {
+                for i in &mut thread.messages {
+                    *i += k;
+                }
+            }
         }
+        Some(Moved::To(old_to_new)) => {
+            for thread in &mut inbox.threads {
+                thread.messages.retain_mut(|i| {
+                    *i = old_to_new[*i];
+                    *i != usize::MAX
+                });
+            }
+        }
+    }
+    if let Some(moved) = &old_to_new {
+        let at = |i| moved.at(i);
         for a in &mut inbox.agents {
-            a.last_message = a.last_message.map(|i| old_to_new[i]);
+            a.last_message = a.last_message.map(at);
         }
         for open in inbox.index.roster.iter_mut().flat_map(|r| r.values_mut()) {
-            open.renumber(old_to_new);
+            open.renumber(at);
         }
     }
 
@@ -303,6 +334,24 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
     };
     patch_roster(inbox, &touched_agents, placed);
     true
+}
+
+/// How the kept messages moved when new mail did not just go after them.
+enum Moved {
+    /// Each up by this many (undated mail, all of it first).
+    Up(usize),
+    /// Each from its old position to this one (`usize::MAX`: removed).
+    To(Vec<usize>),
+}
+
+impl Moved {
+    /// Where the message that was at `i` is now (`usize::MAX`: gone).
+    fn at(&self, i: usize) -> usize {
+        match self {
+            Moved::Up(k) => i + k,
+            Moved::To(map) => map.get(i).copied().unwrap_or(usize::MAX),
+        }
+    }
 }
 
 /// Where the change put new mail, for the roster: all of it after every
@@ -601,7 +650,13 @@ fn resort(inbox: &mut Inbox, touched: &HashSet<usize>, before: usize) -> Moves {
         }
     }
     order.truncate(kept);
-    Moves { end, order }
+    // Where the touched threads went (those at `kept` on were emptied).
+    let placed = targets
+        .into_iter()
+        .map(|(q, p)| (p, q))
+        .filter(|&(_, q)| q < kept)
+        .collect();
+    Moves { end, order, placed }
 }
 
 /// Puts `items[order[q]]` at `q` for every `q`, in place (one swap per
@@ -857,6 +912,8 @@ fn read_again(
 struct Moves {
     end: usize,
     order: Vec<usize>,
+    /// The touched threads that stayed: (position before the re-sort, now).
+    placed: Vec<(usize, usize)>,
 }
 
 /// What a patch did to the threads, for a view that keeps totals over
@@ -961,15 +1018,8 @@ fn record(
         inbox.index.patched = Record::Lost;
         return;
     }
-    let Moves { end, order } = moves;
-    // Where each touched thread went: `order` holds every touched one
-    // that stayed (each is below `end`).
-    let mut now: HashMap<usize, usize> = tallies.iter().map(|&(t, _)| (t, usize::MAX)).collect();
-    for (q, p) in order.iter().enumerate() {
-        if let Some(at) = now.get_mut(p) {
-            *at = q;
-        }
-    }
+    let Moves { end, order, placed } = moves;
+    let now: HashMap<usize, usize> = placed.into_iter().collect();
     let touched = tallies
         .into_iter()
         .map(|(t, before)| {
@@ -984,7 +1034,7 @@ fn record(
             by_agent.retain(|&(_, n)| n != 0);
             TouchedThread {
                 before,
-                now: now.get(&t).copied().filter(|&q| q != usize::MAX),
+                now: now.get(&t).copied(),
                 owed: by_agent,
             }
         })
