@@ -25,13 +25,20 @@
 //!    after everything, read again otherwise).
 //!
 //! So one new dated file costs in proportion to its thread and agents,
-//! except one step: a new thread goes to the top, and every message below
-//! it points one thread further down (`InboxMessage::thread` is a
-//! position), a pass of integer writes. An undated file sorts before every
-//! message and moves every index: that costs a pass over the inbox's
-//! integers (threads' lists, the index's positions) and one move of the
-//! records; its agents' evidence is still updated in place
-//! (`turn::Open::see_before`).
+//! except one step: a new thread goes to the top of `Inbox::threads`, a
+//! memory move of the thread list (messages name their thread counted
+//! from the end, so none is re-pointed; the threads are found by id in
+//! the index's thread table). An undated file sorts before every message:
+//! the records move once, the index's tables move their origin, and the
+//! threads' lists and the roster's positions are added to (a pass of
+//! integer writes); its agents' evidence is still updated in place
+//! (`turn::Open::see_before`). A removal renumbers those integers.
+//!
+//! 7. What it did to the threads is kept for a view ([`Patched`],
+//!    [`Inbox::take_patched`]): each touched thread's tally before and
+//!    its place now, the acks owed more or less in it by agent, and where
+//!    every thread went, so the TUI moves its counts and selection by the
+//!    change instead of counting every thread again.
 //!
 //! [`Inbox::patch`] is the same patch for a store that fetches changes
 //! (a server's poll): new messages, and held messages' recipients as they
