@@ -457,6 +457,26 @@ fn dated_mail(id: &str, from: &str, to: &str, thread: &str, subject: &str, minut
     })
 }
 
+/// Writes `text` to `path` (its folder made) and returns the path.
+fn write_mail(path: PathBuf, text: impl AsRef<[u8]>) -> PathBuf {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// [`write_mail`], then reloads that one file and checks the result
+/// against a full load ([`same_as_full`]).
+fn write_and_match(
+    root: &Path,
+    inbox: &mut Inbox,
+    path: PathBuf,
+    text: impl AsRef<[u8]>,
+) -> PathBuf {
+    let path = write_mail(path, text);
+    same_as_full(root, inbox, std::slice::from_ref(&path));
+    path
+}
+
 fn thread_of_key<'a>(inbox: &'a Inbox, key: &str) -> &'a amail_core::inbox::Thread {
     inbox.thread_for(inbox.message_by_key(key).unwrap())
 }
@@ -551,53 +571,45 @@ fn a_reply_into_an_old_thread_moves_it_to_the_top() {
     let (_d, root) = corpus(300);
     let mut inbox = load_mailbox(&root).unwrap();
     let oldest = inbox.threads.last().unwrap().id.clone();
-    let reply = root.join("BlueLake").join("zz-late-reply.md");
-    std::fs::write(
-        &reply,
-        dated_mail(
-            "inc-late",
-            "BlueLake",
-            "GreenCastle",
-            &oldest,
-            "Re: late",
-            5,
-        ),
-    )
-    .unwrap();
-    same_as_full(&root, &mut inbox, std::slice::from_ref(&reply));
+    let late = dated_mail(
+        "inc-late",
+        "BlueLake",
+        "GreenCastle",
+        &oldest,
+        "Re: late",
+        5,
+    );
+    write_and_match(
+        &root,
+        &mut inbox,
+        root.join("BlueLake/zz-late-reply.md"),
+        late,
+    );
     assert_eq!(inbox.threads[0].id, oldest);
     // Then a new thread above it, and a reply into the second thread.
     let second = inbox.threads[1].id.clone();
-    let a = root.join("BlueLake").join("zz-new-thread.md");
-    std::fs::write(
-        &a,
+    let a = write_mail(
+        root.join("BlueLake/zz-new-thread.md"),
         dated_mail("inc-new-top", "BlueLake", "Chiron", "inc-top", "top", 6),
-    )
-    .unwrap();
-    let b = root.join("Chiron").join("zz-second.md");
-    std::fs::write(
-        &b,
+    );
+    let b = write_mail(
+        root.join("Chiron/zz-second.md"),
         dated_mail("inc-second", "Chiron", "BlueLake", &second, "Re: again", 7),
-    )
-    .unwrap();
+    );
     same_as_full(&root, &mut inbox, &[a, b]);
     assert_eq!(inbox.threads[0].id, second);
     assert_eq!(inbox.threads[1].id, "inc-top");
     // Two lifted in one burst, the lower one to the very top: the upper
     // one moves down on the way before it is lifted too.
     let (fifth, third) = (inbox.threads[5].id.clone(), inbox.threads[3].id.clone());
-    let c = root.join("Chiron").join("zz-fifth.md");
-    std::fs::write(
-        &c,
+    let c = write_mail(
+        root.join("Chiron/zz-fifth.md"),
         dated_mail("inc-fifth", "Chiron", "BlueLake", &fifth, "Re: five", 9),
-    )
-    .unwrap();
-    let d = root.join("Chiron").join("zz-third.md");
-    std::fs::write(
-        &d,
+    );
+    let d = write_mail(
+        root.join("Chiron/zz-third.md"),
         dated_mail("inc-third", "Chiron", "BlueLake", &third, "Re: three", 8),
-    )
-    .unwrap();
+    );
     same_as_full(&root, &mut inbox, &[c, d]);
     assert_eq!(inbox.threads[0].id, fifth);
     assert_eq!(inbox.threads[1].id, third);
@@ -748,25 +760,27 @@ fn new_mail_moves_turns_as_a_full_load_does() {
         mail(5, "HELP_REQUEST", "ol-9101.1", "## Question\nWhich port?\n"),
     ];
     for (n, text) in steps.iter().enumerate() {
-        let path = root.join(name).join(format!("zz-turn-{n}.md"));
-        std::fs::write(&path, text).unwrap();
-        same_as_full(&root, &mut inbox, std::slice::from_ref(&path));
+        write_and_match(
+            &root,
+            &mut inbox,
+            root.join(name).join(format!("zz-turn-{n}.md")),
+            text,
+        );
     }
     let a = inbox.agent(name).unwrap();
     assert!(!a.active_beads.contains(&oldest));
     assert_eq!(a.active_beads.last().map(String::as_str), Some("ol-9101.1"));
     assert_eq!(a.turn, amail_core::inbox::TurnState::Suspended);
     // Answered in its thread: the bead runs again.
-    let answer = root.join("Orchestrator").join("zz-answer.md");
-    std::fs::create_dir_all(answer.parent().unwrap()).unwrap();
-    std::fs::write(
-        &answer,
-        format!(
-            "Subject: Re: [ol-9101.1] HELP_REQUEST\nId: inc-turn-answer\nFrom: Orchestrator\nTo: {name}\nThread: ol-9101.1\nDate: 2027-03-01T01:00:00Z\n\nBody:\nPort 8080.\n"
-        ),
-    )
-    .unwrap();
-    same_as_full(&root, &mut inbox, std::slice::from_ref(&answer));
+    let answer = format!(
+        "Subject: Re: [ol-9101.1] HELP_REQUEST\nId: inc-turn-answer\nFrom: Orchestrator\nTo: {name}\nThread: ol-9101.1\nDate: 2027-03-01T01:00:00Z\n\nBody:\nPort 8080.\n"
+    );
+    write_and_match(
+        &root,
+        &mut inbox,
+        root.join("Orchestrator/zz-answer.md"),
+        answer,
+    );
     assert_eq!(
         inbox.agent(name).unwrap().turn,
         amail_core::inbox::TurnState::Running
@@ -811,28 +825,23 @@ fn new_mail_moves_a_threads_phase_as_a_full_load_does() {
     let mut inbox = load_mailbox(&root).unwrap();
     let thread = inbox.threads.last().unwrap().id.clone();
     let phase_of = |inbox: &Inbox| inbox.threads.iter().find(|t| t.id == thread).unwrap().phase;
-    let failed = root.join("BlueLake").join("zz-failed.md");
-    std::fs::write(
-        &failed,
-        dated_mail(
-            "inc-failed",
-            "BlueLake",
-            "Chiron",
-            &thread,
-            "[x-1] FAILED",
-            5,
-        ),
-    )
-    .unwrap();
-    same_as_full(&root, &mut inbox, std::slice::from_ref(&failed));
+    let failed = dated_mail(
+        "inc-failed",
+        "BlueLake",
+        "Chiron",
+        &thread,
+        "[x-1] FAILED",
+        5,
+    );
+    write_and_match(
+        &root,
+        &mut inbox,
+        root.join("BlueLake/zz-failed.md"),
+        failed,
+    );
     assert_eq!(phase_of(&inbox), Phase::Failed);
-    let done = root.join("BlueLake").join("zz-done.md");
-    std::fs::write(
-        &done,
-        dated_mail("inc-done", "BlueLake", "Chiron", &thread, "[x-1] DONE", 6),
-    )
-    .unwrap();
-    same_as_full(&root, &mut inbox, std::slice::from_ref(&done));
+    let done = dated_mail("inc-done", "BlueLake", "Chiron", &thread, "[x-1] DONE", 6);
+    let done = write_and_match(&root, &mut inbox, root.join("BlueLake/zz-done.md"), done);
     assert_eq!(phase_of(&inbox), Phase::Done);
     std::fs::remove_file(&done).unwrap();
     same_as_full(&root, &mut inbox, std::slice::from_ref(&done));
@@ -848,13 +857,10 @@ fn after_undated_mail_every_message_is_still_found_by_key_and_file() {
     let (_d, root) = corpus(300);
     let mut inbox = load_mailbox(&root).unwrap();
     let undated = |name: &str, id: &str| {
-        let path = root.join("GreenCastle").join(name);
-        std::fs::write(
-            &path,
+        write_mail(
+            root.join("GreenCastle").join(name),
             format!("Subject: [ol-9999.1] PROGRESS\nId: {id}\nFrom: GreenCastle\nTo: BlueLake\n\nBody:\nBead: ol-9999.1\nStatus: running\n"),
         )
-        .unwrap();
-        path
     };
     let a = undated("zz-undated-a.md", "undated-a");
     same_as_full(&root, &mut inbox, std::slice::from_ref(&a));
@@ -869,20 +875,20 @@ fn after_undated_mail_every_message_is_still_found_by_key_and_file() {
     let text = std::fs::read_to_string(&edited).unwrap();
     std::fs::write(&edited, text.replacen("Subject: ", "Subject: Re: ", 1)).unwrap();
     same_as_full(&root, &mut inbox, &[edited]);
-    let dated = root.join("GreenCastle").join("zz-dated.md");
-    std::fs::write(
-        &dated,
-        dated_mail(
-            "dated-1",
-            "GreenCastle",
-            "BlueLake",
-            "t-dated",
-            "[t] NOTE",
-            5,
-        ),
-    )
-    .unwrap();
-    same_as_full(&root, &mut inbox, std::slice::from_ref(&dated));
+    let dated = dated_mail(
+        "dated-1",
+        "GreenCastle",
+        "BlueLake",
+        "t-dated",
+        "[t] NOTE",
+        5,
+    );
+    write_and_match(
+        &root,
+        &mut inbox,
+        root.join("GreenCastle/zz-dated.md"),
+        dated,
+    );
     std::fs::remove_file(&b).unwrap();
     same_as_full(&root, &mut inbox, &[b]);
     for (i, m) in inbox.messages.iter().enumerate() {
