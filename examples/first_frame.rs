@@ -7,8 +7,9 @@
 //! running TUI takes: the watcher's `FilesChanged`, `update`, the real
 //! backend's reload (incremental), `update` again, draw. The file is dated
 //! now, as agents date their mail: it lands after every message. An
-//! undated one sorts before them all and moves every index; its figure
-//! goes to stderr (`undated new file: N ms`).
+//! undated one sorts before them all (the records move once, every
+//! message position moves up); its figure goes to stderr (`undated new
+//! file: N ms`), and each file's update, backend and draw times too.
 //! Then the TUI's way since issue 16: a fresh model drawn at once while the
 //! load runs on the worker (`worker_first_ms`), and the load's report
 //! drawn (`worker_full_ms`), both from the worker's start; appended to

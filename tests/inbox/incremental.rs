@@ -85,7 +85,10 @@ fn a_changed_path_spelled_another_way_still_matches_a_full_load() {
 
 /// Reloads `changed` incrementally and checks the result against a
 /// full load of the mailbox as it is now.
+/// Also checks the record of what the patch did (see [`check_record`]).
 fn same_as_full(root: &Path, inbox: &mut Inbox, changed: &[PathBuf]) {
+    inbox.take_patched();
+    let before = inbox.clone();
     let how = reload_changed(inbox, changed).unwrap();
     assert_eq!(how, Reload::Incremental, "{changed:?}");
     let full = load_mailbox(root).unwrap();
@@ -94,6 +97,90 @@ fn same_as_full(root: &Path, inbox: &mut Inbox, changed: &[PathBuf]) {
             "after {changed:?} the patched inbox differs from a full load: {}",
             first_difference(inbox, &full)
         );
+    }
+    let patched = inbox.take_patched().expect("a patch says what it did");
+    check_record(&before, inbox, &patched);
+    assert_eq!(inbox.take_patched(), None, "taken once");
+    // The thread table the patch kept finds every thread where it is.
+    for (i, t) in inbox.threads.iter().enumerate() {
+        let first = inbox.threads.iter().position(|u| u.id == t.id);
+        assert_eq!(inbox.thread_position(&t.id), first, "thread {i}: {}", t.id);
+    }
+}
+
+/// The record a patch keeps for a view (`Inbox::take_patched`) against
+/// the inboxes before and after: where every thread went, what each
+/// touched thread counted before and how many acks it owes more or less
+/// by agent, and that every thread it does not name counts as before.
+fn check_record(before: &Inbox, after: &Inbox, p: &amail_core::inbox::Patched) {
+    use amail_core::inbox::{Thread, ThreadTally};
+    use std::collections::{BTreeMap, HashMap, HashSet};
+    type Key = (Option<String>, String);
+    let key = |t: &Thread| -> Key { (t.project.map(str::to_string), t.id.clone()) };
+    let at = |inbox: &Inbox| -> HashMap<Key, usize> {
+        inbox
+            .threads
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (key(t), i))
+            .collect()
+    };
+    let (before_at, now_at) = (at(before), at(after));
+    let tally = |t: &Thread| ThreadTally {
+        pending: t.pending,
+        help: t.help,
+        phase: t.phase,
+    };
+    let owed = |inbox: &Inbox, t: Option<&Thread>| {
+        let mut by: BTreeMap<String, isize> = BTreeMap::new();
+        for &i in t.map_or(&[][..], |t| &t.messages) {
+            let m = &inbox.messages[i];
+            if m.message.ack_required {
+                for r in m.recipients.iter().filter(|r| r.ack_at.is_none()) {
+                    *by.entry(r.agent.to_string()).or_default() += 1;
+                }
+            }
+        }
+        by
+    };
+    assert_eq!(p.threads_before, before.threads.len());
+    for (i, t) in before.threads.iter().enumerate() {
+        assert_eq!(p.thread_now(i), now_at.get(&key(t)).copied(), "{}", t.id);
+    }
+    let mut named = HashSet::new();
+    let mut gone = 0;
+    for t in &p.touched {
+        let now = t.now.map(|q| &after.threads[q]);
+        let was = match now {
+            Some(n) => before_at.get(&key(n)).map(|&i| &before.threads[i]),
+            None => {
+                gone += 1;
+                assert!(t.before.is_some(), "a thread that went was there");
+                continue;
+            }
+        };
+        named.extend(t.now);
+        assert_eq!(t.before, was.map(tally), "{:?}", now.map(|n| &n.id));
+        let mut change = owed(after, now);
+        for (a, n) in owed(before, was) {
+            *change.entry(a).or_default() -= n;
+        }
+        change.retain(|_, n| *n != 0);
+        let told: BTreeMap<String, isize> =
+            t.owed.iter().map(|&(a, n)| (a.to_string(), n)).collect();
+        assert_eq!(told, change, "{:?}", now.map(|n| &n.id));
+    }
+    let went = before
+        .threads
+        .iter()
+        .filter(|t| !now_at.contains_key(&key(t)));
+    assert_eq!(gone, went.count());
+    for (q, t) in after.threads.iter().enumerate() {
+        if !named.contains(&q) {
+            let was = &before.threads[before_at[&key(t)]];
+            assert_eq!(tally(was), tally(t), "{} untouched", t.id);
+            assert_eq!(owed(before, Some(was)), owed(after, Some(t)), "{}", t.id);
+        }
     }
 }
 
@@ -370,6 +457,26 @@ fn dated_mail(id: &str, from: &str, to: &str, thread: &str, subject: &str, minut
     })
 }
 
+/// Writes `text` to `path` (its folder made) and returns the path.
+fn write_mail(path: PathBuf, text: impl AsRef<[u8]>) -> PathBuf {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// [`write_mail`], then reloads that one file and checks the result
+/// against a full load ([`same_as_full`]).
+fn write_and_match(
+    root: &Path,
+    inbox: &mut Inbox,
+    path: PathBuf,
+    text: impl AsRef<[u8]>,
+) -> PathBuf {
+    let path = write_mail(path, text);
+    same_as_full(root, inbox, std::slice::from_ref(&path));
+    path
+}
+
 fn thread_of_key<'a>(inbox: &'a Inbox, key: &str) -> &'a amail_core::inbox::Thread {
     inbox.thread_for(inbox.message_by_key(key).unwrap())
 }
@@ -464,53 +571,45 @@ fn a_reply_into_an_old_thread_moves_it_to_the_top() {
     let (_d, root) = corpus(300);
     let mut inbox = load_mailbox(&root).unwrap();
     let oldest = inbox.threads.last().unwrap().id.clone();
-    let reply = root.join("BlueLake").join("zz-late-reply.md");
-    std::fs::write(
-        &reply,
-        dated_mail(
-            "inc-late",
-            "BlueLake",
-            "GreenCastle",
-            &oldest,
-            "Re: late",
-            5,
-        ),
-    )
-    .unwrap();
-    same_as_full(&root, &mut inbox, std::slice::from_ref(&reply));
+    let late = dated_mail(
+        "inc-late",
+        "BlueLake",
+        "GreenCastle",
+        &oldest,
+        "Re: late",
+        5,
+    );
+    write_and_match(
+        &root,
+        &mut inbox,
+        root.join("BlueLake/zz-late-reply.md"),
+        late,
+    );
     assert_eq!(inbox.threads[0].id, oldest);
     // Then a new thread above it, and a reply into the second thread.
     let second = inbox.threads[1].id.clone();
-    let a = root.join("BlueLake").join("zz-new-thread.md");
-    std::fs::write(
-        &a,
+    let a = write_mail(
+        root.join("BlueLake/zz-new-thread.md"),
         dated_mail("inc-new-top", "BlueLake", "Chiron", "inc-top", "top", 6),
-    )
-    .unwrap();
-    let b = root.join("Chiron").join("zz-second.md");
-    std::fs::write(
-        &b,
+    );
+    let b = write_mail(
+        root.join("Chiron/zz-second.md"),
         dated_mail("inc-second", "Chiron", "BlueLake", &second, "Re: again", 7),
-    )
-    .unwrap();
+    );
     same_as_full(&root, &mut inbox, &[a, b]);
     assert_eq!(inbox.threads[0].id, second);
     assert_eq!(inbox.threads[1].id, "inc-top");
     // Two lifted in one burst, the lower one to the very top: the upper
     // one moves down on the way before it is lifted too.
     let (fifth, third) = (inbox.threads[5].id.clone(), inbox.threads[3].id.clone());
-    let c = root.join("Chiron").join("zz-fifth.md");
-    std::fs::write(
-        &c,
+    let c = write_mail(
+        root.join("Chiron/zz-fifth.md"),
         dated_mail("inc-fifth", "Chiron", "BlueLake", &fifth, "Re: five", 9),
-    )
-    .unwrap();
-    let d = root.join("Chiron").join("zz-third.md");
-    std::fs::write(
-        &d,
+    );
+    let d = write_mail(
+        root.join("Chiron/zz-third.md"),
         dated_mail("inc-third", "Chiron", "BlueLake", &third, "Re: three", 8),
-    )
-    .unwrap();
+    );
     same_as_full(&root, &mut inbox, &[c, d]);
     assert_eq!(inbox.threads[0].id, fifth);
     assert_eq!(inbox.threads[1].id, third);
@@ -661,25 +760,27 @@ fn new_mail_moves_turns_as_a_full_load_does() {
         mail(5, "HELP_REQUEST", "ol-9101.1", "## Question\nWhich port?\n"),
     ];
     for (n, text) in steps.iter().enumerate() {
-        let path = root.join(name).join(format!("zz-turn-{n}.md"));
-        std::fs::write(&path, text).unwrap();
-        same_as_full(&root, &mut inbox, std::slice::from_ref(&path));
+        write_and_match(
+            &root,
+            &mut inbox,
+            root.join(name).join(format!("zz-turn-{n}.md")),
+            text,
+        );
     }
     let a = inbox.agent(name).unwrap();
     assert!(!a.active_beads.contains(&oldest));
     assert_eq!(a.active_beads.last().map(String::as_str), Some("ol-9101.1"));
     assert_eq!(a.turn, amail_core::inbox::TurnState::Suspended);
     // Answered in its thread: the bead runs again.
-    let answer = root.join("Orchestrator").join("zz-answer.md");
-    std::fs::create_dir_all(answer.parent().unwrap()).unwrap();
-    std::fs::write(
-        &answer,
-        format!(
-            "Subject: Re: [ol-9101.1] HELP_REQUEST\nId: inc-turn-answer\nFrom: Orchestrator\nTo: {name}\nThread: ol-9101.1\nDate: 2027-03-01T01:00:00Z\n\nBody:\nPort 8080.\n"
-        ),
-    )
-    .unwrap();
-    same_as_full(&root, &mut inbox, std::slice::from_ref(&answer));
+    let answer = format!(
+        "Subject: Re: [ol-9101.1] HELP_REQUEST\nId: inc-turn-answer\nFrom: Orchestrator\nTo: {name}\nThread: ol-9101.1\nDate: 2027-03-01T01:00:00Z\n\nBody:\nPort 8080.\n"
+    );
+    write_and_match(
+        &root,
+        &mut inbox,
+        root.join("Orchestrator/zz-answer.md"),
+        answer,
+    );
     assert_eq!(
         inbox.agent(name).unwrap().turn,
         amail_core::inbox::TurnState::Running
@@ -724,30 +825,74 @@ fn new_mail_moves_a_threads_phase_as_a_full_load_does() {
     let mut inbox = load_mailbox(&root).unwrap();
     let thread = inbox.threads.last().unwrap().id.clone();
     let phase_of = |inbox: &Inbox| inbox.threads.iter().find(|t| t.id == thread).unwrap().phase;
-    let failed = root.join("BlueLake").join("zz-failed.md");
-    std::fs::write(
-        &failed,
-        dated_mail(
-            "inc-failed",
-            "BlueLake",
-            "Chiron",
-            &thread,
-            "[x-1] FAILED",
-            5,
-        ),
-    )
-    .unwrap();
-    same_as_full(&root, &mut inbox, std::slice::from_ref(&failed));
+    let failed = dated_mail(
+        "inc-failed",
+        "BlueLake",
+        "Chiron",
+        &thread,
+        "[x-1] FAILED",
+        5,
+    );
+    write_and_match(
+        &root,
+        &mut inbox,
+        root.join("BlueLake/zz-failed.md"),
+        failed,
+    );
     assert_eq!(phase_of(&inbox), Phase::Failed);
-    let done = root.join("BlueLake").join("zz-done.md");
-    std::fs::write(
-        &done,
-        dated_mail("inc-done", "BlueLake", "Chiron", &thread, "[x-1] DONE", 6),
-    )
-    .unwrap();
-    same_as_full(&root, &mut inbox, std::slice::from_ref(&done));
+    let done = dated_mail("inc-done", "BlueLake", "Chiron", &thread, "[x-1] DONE", 6);
+    let done = write_and_match(&root, &mut inbox, root.join("BlueLake/zz-done.md"), done);
     assert_eq!(phase_of(&inbox), Phase::Done);
     std::fs::remove_file(&done).unwrap();
     same_as_full(&root, &mut inbox, std::slice::from_ref(&done));
     assert_eq!(phase_of(&inbox), Phase::Failed);
+}
+
+/// Undated mail moves the index's origin instead of every position in it:
+/// lookups by key and by file still find every message after undated
+/// files, a removal (positions renumbered from the moved origin) and
+/// dated mail, each reload equal to a full load.
+#[test]
+fn after_undated_mail_every_message_is_still_found_by_key_and_file() {
+    let (_d, root) = corpus(300);
+    let mut inbox = load_mailbox(&root).unwrap();
+    let undated = |name: &str, id: &str| {
+        write_mail(
+            root.join("GreenCastle").join(name),
+            format!("Subject: [ol-9999.1] PROGRESS\nId: {id}\nFrom: GreenCastle\nTo: BlueLake\n\nBody:\nBead: ol-9999.1\nStatus: running\n"),
+        )
+    };
+    let a = undated("zz-undated-a.md", "undated-a");
+    same_as_full(&root, &mut inbox, std::slice::from_ref(&a));
+    let b = undated("zz-undated-b.md", "undated-b");
+    let c = undated("zz-undated-c.md", "undated-c");
+    same_as_full(&root, &mut inbox, &[b.clone(), c]);
+    // A removal in the middle, then an edit found by its file.
+    let gone = inbox.messages[150].path.clone().unwrap();
+    std::fs::remove_file(&gone).unwrap();
+    same_as_full(&root, &mut inbox, &[gone]);
+    let edited = inbox.messages[40].path.clone().unwrap();
+    let text = std::fs::read_to_string(&edited).unwrap();
+    std::fs::write(&edited, text.replacen("Subject: ", "Subject: Re: ", 1)).unwrap();
+    same_as_full(&root, &mut inbox, &[edited]);
+    let dated = dated_mail(
+        "dated-1",
+        "GreenCastle",
+        "BlueLake",
+        "t-dated",
+        "[t] NOTE",
+        5,
+    );
+    write_and_match(
+        &root,
+        &mut inbox,
+        root.join("GreenCastle/zz-dated.md"),
+        dated,
+    );
+    std::fs::remove_file(&b).unwrap();
+    same_as_full(&root, &mut inbox, &[b]);
+    for (i, m) in inbox.messages.iter().enumerate() {
+        let found = inbox.message_by_key(&m.key).expect("found by key");
+        assert!(std::ptr::eq(found, &inbox.messages[i]), "{}", m.key);
+    }
 }

@@ -13,6 +13,7 @@ mod support {
 mod flows;
 mod keys;
 mod loading;
+mod patched;
 mod real_snapshots;
 mod reply_identity;
 mod review;

@@ -14,7 +14,7 @@ use std::cell::Cell;
 use chrono::{DateTime, Utc};
 
 use super::config::UiConfig;
-use amail_core::inbox::{HelpState, Inbox, InboxMessage, Phase, SourceKind, Thread};
+use amail_core::inbox::{HelpState, Inbox, InboxMessage, Patched, Phase, SourceKind, Thread};
 use amail_core::router::TaskSummary;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +55,20 @@ impl Filter {
 
     /// One name at every width (tabs, pane titles, help), so a person
     /// who resizes the terminal never has to learn a second vocabulary.
+    /// Whether a thread in this state is listed under the tab: `owes`,
+    /// whether it still waits for an ack (the person's, with `--as`), is
+    /// asked only by the Pending tab (with `--as` it reads the messages).
+    pub(crate) fn lists(self, owes: impl FnOnce() -> bool, help: HelpState, phase: Phase) -> bool {
+        match self {
+            Filter::All => true,
+            Filter::PendingAck => owes(),
+            Filter::Help => help != HelpState::None,
+            Filter::Failed => phase == Phase::Failed,
+            Filter::Done => phase == Phase::Done,
+            Filter::InProgress => phase == Phase::Active,
+        }
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             Filter::All => "All",
@@ -436,6 +450,75 @@ impl Model {
         self.last_thread.set(0);
     }
 
+    /// Call after a store's change was applied to `inbox` (and `tasks`
+    /// may have changed), with what the patch did when it could say
+    /// ([`Inbox::take_patched`]): the totals are moved by what changed
+    /// in the threads it touched, the thread last looked up is followed
+    /// to where it went, and the list of all threads is made again
+    /// without reading a thread, so the frame after one new file in a
+    /// million messages costs in proportion to it. A filter's list is
+    /// made again on first use (a pass over the threads), the search's
+    /// answer too.
+    /// `None` counts everything again ([`Model::data_changed`]).
+    pub(crate) fn inbox_patched(&mut self, patched: Option<Patched>) {
+        let Some(p) = patched else {
+            self.data_changed();
+            return;
+        };
+        self.search_cache.replace(None);
+        self.visible.replace(None);
+        self.last_thread
+            .set(p.thread_now(self.last_thread.get()).unwrap_or(0));
+        let counted = self.counts.borrow_mut().take();
+        if let Some(mut c) = counted {
+            self.count_patch(&mut c, &p);
+            self.counts.replace(Some(c));
+        }
+    }
+
+    /// Moves the totals `c` (counted before the patch `p`) by what `p`
+    /// did to the threads it touched: each such thread's share taken out
+    /// as it was and put in as it is.
+    fn count_patch(&self, c: &mut Counts, p: &Patched) {
+        let me = self.identity.as_deref();
+        for t in &p.touched {
+            let now = t.now.and_then(|q| self.inbox.threads.get(q));
+            // What the person at the keyboard is owed in it (with
+            // `--as`; else everyone), now and before the patch.
+            let owed_now = now.map_or(0, |t| self.thread_pending(t));
+            let change: isize = t
+                .owed
+                .iter()
+                .filter(|(agent, _)| me.is_none_or(|me| me == *agent))
+                .map(|&(_, n)| n)
+                .sum();
+            if let Some(b) = t.before {
+                let owed_before = owed_now.checked_add_signed(-change).unwrap_or(0);
+                for (n, f) in c.filters.iter_mut().zip(Filter::ALL) {
+                    *n -= usize::from(f.lists(|| owed_before > 0, b.help, b.phase));
+                }
+                c.unanswered_help -= usize::from(b.help == HelpState::Unanswered);
+            }
+            if let Some(t) = now {
+                for (n, f) in c.filters.iter_mut().zip(Filter::ALL) {
+                    *n += usize::from(f.lists(|| owed_now > 0, t.help, t.phase));
+                }
+                c.unanswered_help += usize::from(t.help == HelpState::Unanswered);
+            }
+            for &(agent, n) in &t.owed {
+                let entry = c.owed.entry(agent.to_string()).or_default();
+                *entry = entry.checked_add_signed(n).unwrap_or(0);
+                if *entry == 0 {
+                    c.owed.remove(agent);
+                }
+            }
+        }
+        c.pending = match me {
+            Some(me) => c.owed.get(me).copied().unwrap_or(0),
+            None => c.owed.values().sum(),
+        };
+    }
+
     /// The cached totals, computed on first use after a change.
     pub fn counts(&self) -> Counts {
         if let Some(c) = self.counts.borrow().as_ref() {
@@ -482,13 +565,37 @@ impl Model {
     // ---- thread questions -------------------------------------------------
 
     pub fn thread(&self, id: &str) -> Option<&Thread> {
+        self.thread_position(id).map(|i| &self.inbox.threads[i])
+    }
+
+    /// Where the thread `id` is in `inbox.threads`: the one last looked
+    /// up when it still is that thread (a patch follows it to where it
+    /// went), else the first with that id (the inbox's thread table).
+    fn thread_position(&self, id: &str) -> Option<usize> {
         let threads = &self.inbox.threads;
-        if let Some(t) = threads.get(self.last_thread.get()).filter(|t| t.id == id) {
-            return Some(t);
+        let last = self.last_thread.get();
+        if threads.get(last).is_some_and(|t| t.id == id) {
+            return Some(last);
         }
-        let i = threads.iter().position(|t| t.id == id)?;
+        let i = self.inbox.thread_position(id)?;
         self.last_thread.set(i);
-        Some(&threads[i])
+        Some(i)
+    }
+
+    /// Where the thread `id` is in the list the filter shows (as
+    /// [`Model::list_keys`] orders it), found by its place in the inbox
+    /// rather than by comparing every key shown.
+    pub(crate) fn visible_position(&self, id: &str) -> Option<usize> {
+        let v = self.visible_indices();
+        let at = self.thread_position(id)?;
+        let found = match self.filter {
+            // Unanswered first: two runs, each in thread order.
+            Filter::Help => v.iter().position(|&i| i == at),
+            _ => v.binary_search(&at).ok(),
+        };
+        // Another project's thread of the same id may be the one shown.
+        let threads = &self.inbox.threads;
+        found.or_else(|| v.iter().position(|&i| threads[i].id == id))
     }
 
     pub(crate) fn last_message(&self, t: &Thread) -> Option<&InboxMessage> {
@@ -538,14 +645,7 @@ impl Model {
 
     /// Whether thread `t` is listed under tab `f`.
     pub(crate) fn matches_filter(&self, t: &Thread, f: Filter) -> bool {
-        match f {
-            Filter::All => true,
-            Filter::PendingAck => self.thread_pending(t) > 0,
-            Filter::Help => t.help != HelpState::None,
-            Filter::Failed => t.phase == Phase::Failed,
-            Filter::Done => t.phase == Phase::Done,
-            Filter::InProgress => t.phase == Phase::Active,
-        }
+        f.lists(|| self.thread_pending(t) > 0, t.help, t.phase)
     }
     /// Whether `m` waits for an ack from the person at the keyboard: with
     /// `--as`, from that agent only (`None`: it was never theirs to ack);
@@ -579,16 +679,21 @@ impl Model {
 
     /// [`Model::visible_threads`] as indices into `inbox.threads`, cached
     /// until the data or the filter changes.
-    fn visible_indices(&self) -> std::sync::Arc<[usize]> {
+    pub(crate) fn visible_indices(&self) -> std::sync::Arc<[usize]> {
         if let Some((f, v)) = self.visible.borrow().as_ref() {
             if *f == self.filter {
                 return v.clone();
             }
         }
         let threads = &self.inbox.threads;
-        let mut v: Vec<usize> = (0..threads.len())
-            .filter(|&i| self.matches_filter(&threads[i], self.filter))
-            .collect();
+        // Every thread: made without reading one (after each change).
+        let mut v: Vec<usize> = if self.filter == Filter::All {
+            (0..threads.len()).collect()
+        } else {
+            (0..threads.len())
+                .filter(|&i| self.matches_filter(&threads[i], self.filter))
+                .collect()
+        };
         // Under "Help requests" the ones still waiting come first: that tab
         // is where people go to unblock someone. (Stable: recency within.)
         if self.filter == Filter::Help {
@@ -811,7 +916,10 @@ impl Model {
                 ListKind::Tasks => sel.task.as_deref(),
                 ListKind::Agents => sel.agent.as_deref(),
             }?;
-            self.list_key_refs(kind).iter().position(|k| *k == key)
+            match kind {
+                ListKind::Threads => self.visible_position(key),
+                _ => self.list_key_refs(kind).iter().position(|k| *k == key),
+            }
         });
         ListsBefore { sel, at }
     }
@@ -840,7 +948,22 @@ impl Model {
                 ListKind::Tasks => &before.task,
                 ListKind::Agents => &before.agent,
             };
-            let chosen = {
+            let chosen = if kind == ListKind::Threads {
+                // Looked up, not listed: a million threads' keys per
+                // reload was most of its cost.
+                let v = self.visible_indices();
+                match prev
+                    .as_deref()
+                    .filter(|k| self.visible_position(k).is_some())
+                {
+                    Some(k) => Some(k.to_string()),
+                    None => {
+                        let at = at[slot].unwrap_or(0);
+                        v.get(at.min(v.len().saturating_sub(1)))
+                            .map(|&i| self.inbox.threads[i].id.clone())
+                    }
+                }
+            } else {
                 let keys = self.list_key_refs(kind);
                 match prev.as_deref().filter(|k| keys.contains(k)) {
                     Some(k) => Some(k.to_string()),

@@ -151,7 +151,9 @@ fn build_keeping(
     let (agents, evidence) = roster(&messages, &threads, to_patch);
     let problems = with_encoding_problems(problems, &messages);
     let mut index = if to_patch {
-        Index::of(&messages)
+        let mut index = Index::of(&messages);
+        index.make_threads(&threads);
+        index
     } else {
         Index::default()
     };

@@ -17,7 +17,8 @@
 //!
 //! The tables hold positions (`u32`) into `Inbox::messages`, hashed by the
 //! message's key or path bytes: about 5 bytes a message each, no copy of
-//! any string.
+//! any string. They count from a movable origin, so undated mail (it goes
+//! before every message) moves the origin instead of every entry.
 
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -28,7 +29,9 @@ use std::sync::OnceLock;
 use hashbrown::{DefaultHashBuilder, HashTable};
 
 use super::build::trimmed;
-use super::model::{Acks, InboxMessage};
+use super::compact::Name;
+use super::model::{Acks, InboxMessage, Thread};
+use super::patch::Patched;
 use super::turn::Open;
 
 /// See the module documentation.
@@ -40,6 +43,9 @@ pub(crate) struct Index {
     /// partial inboxes a load hands over while it reads, an mcp root's,
     /// piped JSON's and a server's never need them.
     lookups: OnceLock<Box<Lookups>>,
+    /// Threads by id, made on first use like `lookups` (or by the load of
+    /// an inbox a reload patches).
+    threads: OnceLock<Box<ThreadTable>>,
     /// The acks applied to the recipients, as the store recorded them
     /// (`None`: not known, e.g. an inbox from a database).
     pub(crate) acks: Option<Acks>,
@@ -47,6 +53,21 @@ pub(crate) struct Index {
     /// the load of an inbox a reload patches, else `None` until made (the
     /// first patch that needs it makes it).
     pub(crate) roster: Option<HashMap<String, Open>>,
+    /// What the last patch did, until a view takes it
+    /// ([`Inbox::take_patched`](super::Inbox::take_patched)).
+    pub(crate) patched: Record,
+}
+
+/// The record of the last patch ([`Patched`]) as a view may take it.
+#[derive(Clone, Debug, Default)]
+pub(crate) enum Record {
+    /// Nothing to take: no patch since the last take (or ever).
+    #[default]
+    Empty,
+    Kept(Box<Patched>),
+    /// A patch whose record cannot be told, or a second one before the
+    /// first was taken: a view counts again.
+    Lost,
 }
 
 /// The tables of an [`Index`].
@@ -69,6 +90,105 @@ pub(crate) struct Lookups {
     /// [`key_was_renamed`]): which one wins depends on the order of a full
     /// load, so such an inbox is never patched.
     renamed: bool,
+    /// The origin the positions in `keys` and `paths` count from: a
+    /// message at position `p` is held as `p + base` (wrapping), so mail
+    /// inserted before every message (undated) moves the origin, not
+    /// every entry ([`Lookups::shift`]).
+    base: u32,
+}
+
+/// Threads by id: positions in `Inbox::threads` counted from its end
+/// (as `InboxMessage::thread_from_end`), hashed by the id alone (a view
+/// asks by id; the patch compares the project too). Counted from the end
+/// because new mail lifts threads to the top: a thread that stays below
+/// keeps its count, so only the threads that moved past others are
+/// written again, as their messages are. The patch found a new message's
+/// thread, and each seed's, by comparing every thread's id (318,000 at a
+/// million messages). Like the other tables it notices a hand-made
+/// change by the count only: threads reordered in place are not (nothing
+/// in the project does that to an inbox it then patches).
+#[derive(Clone, Default)]
+pub(crate) struct ThreadTable {
+    /// `Inbox::threads.len()` it describes (another count: changed by
+    /// hand, made again).
+    len: usize,
+    /// Made at all (not past `u32::MAX` threads).
+    made: bool,
+    hasher: DefaultHashBuilder,
+    /// (count from the end, the id's hash): the hash is kept so that the
+    /// table can grow without the threads at hand (8 bytes a thread).
+    table: HashTable<(u32, u32)>,
+}
+
+impl ThreadTable {
+    fn of(threads: &[Thread]) -> ThreadTable {
+        let mut t = ThreadTable {
+            len: threads.len(),
+            table: HashTable::with_capacity(threads.len()),
+            ..ThreadTable::default()
+        };
+        let Ok(len) = u32::try_from(threads.len()) else {
+            return t;
+        };
+        t.made = true;
+        for (q, thread) in (0..len).zip(threads) {
+            t.add(&thread.id, (len - 1 - q) as usize);
+        }
+        t
+    }
+
+    /// The id's hash, 32 bits of it (kept with the entry) spread over
+    /// the 64 the table reads (its low bits pick the bucket, its top
+    /// seven the tag).
+    fn hash(&self, id: &str) -> (u64, u32) {
+        let h = self.hasher.hash_one(id) as u32;
+        (spread(h), h)
+    }
+
+    /// Takes in the thread `id` counted `from_end`.
+    pub(crate) fn add(&mut self, id: &str, from_end: usize) {
+        let (h, short) = self.hash(id);
+        let Ok(fe) = u32::try_from(from_end) else {
+            self.made = false;
+            return;
+        };
+        self.table
+            .insert_unique(h, (fe, short), |&(_, s)| spread(s));
+    }
+
+    /// Lets go of the thread `id` counted `from_end` (it moved or went).
+    /// Run before any [`add`](ThreadTable::add) of the same change: the
+    /// counts from the end are then each one thread's, so the count alone
+    /// finds the entry.
+    pub(crate) fn remove(&mut self, id: &str, from_end: usize) {
+        let (h, _) = self.hash(id);
+        if let Ok(e) = self.table.find_entry(h, |&(fe, _)| fe as usize == from_end) {
+            e.remove();
+        }
+    }
+
+    /// The count of threads it describes now.
+    pub(crate) fn set_len(&mut self, len: usize) {
+        self.len = len;
+    }
+
+    /// Where the threads with `id` are (positions from the start).
+    fn positions<'a>(
+        &'a self,
+        threads: &'a [Thread],
+        id: &'a str,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let last = threads.len().wrapping_sub(1);
+        self.table
+            .iter_hash(self.hash(id).0)
+            .filter_map(move |&(fe, _)| last.checked_sub(fe as usize))
+            .filter(move |&q| threads.get(q).is_some_and(|t| t.id == id))
+    }
+}
+
+/// A 32-bit hash as the 64 bits the table reads.
+fn spread(h: u32) -> u64 {
+    u64::from(h) | u64::from(h) << 32
 }
 
 impl std::fmt::Debug for Index {
@@ -112,6 +232,61 @@ impl Index {
         self.lookups.get().is_some_and(|l| l.made)
     }
 
+    /// Makes the thread table now (the load of an inbox a reload will
+    /// patch, as [`Index::of`]).
+    pub(crate) fn make_threads(&mut self, threads: &[Thread]) {
+        self.threads = OnceLock::from(Box::new(ThreadTable::of(threads)));
+    }
+
+    /// The thread table, made now if it was not; `None` when it does not
+    /// describe `threads` (changed by hand) or cannot (past `u32::MAX`).
+    fn thread_table(&self, threads: &[Thread]) -> Option<&ThreadTable> {
+        let t = self
+            .threads
+            .get_or_init(|| Box::new(ThreadTable::of(threads)));
+        (t.made && t.len == threads.len()).then_some(t)
+    }
+
+    /// Makes the thread table describe `threads` for a patch (made again
+    /// when the inbox was changed by hand).
+    pub(crate) fn fit_threads(&mut self, threads: &[Thread]) {
+        if self.thread_table(threads).is_none() {
+            self.make_threads(threads);
+        }
+    }
+
+    /// Where the thread `id` of `project` is in `threads`: looked up in
+    /// the thread table (made now if need be), not found by comparing
+    /// every thread's id.
+    pub(crate) fn thread_position(
+        &self,
+        threads: &[Thread],
+        project: Option<Name>,
+        id: &str,
+    ) -> Option<usize> {
+        match self.thread_table(threads) {
+            Some(t) => t
+                .positions(threads, id)
+                .find(|&q| threads[q].project == project),
+            None => threads
+                .iter()
+                .position(|t| t.id == id && t.project == project),
+        }
+    }
+
+    /// Where the first thread `id` (of any project) is in `threads`.
+    pub(crate) fn first_thread(&self, threads: &[Thread], id: &str) -> Option<usize> {
+        match self.thread_table(threads) {
+            Some(t) => t.positions(threads, id).min(),
+            None => threads.iter().position(|t| t.id == id),
+        }
+    }
+
+    /// The thread table to keep up to date with a re-sort, when made.
+    pub(crate) fn thread_table_mut(&mut self) -> Option<&mut ThreadTable> {
+        self.threads.get_mut().map(|t| &mut **t).filter(|t| t.made)
+    }
+
     /// Some message's key was made unique against another's (see
     /// [`Lookups::renamed`]); false when the tables are not made.
     pub(crate) fn renamed(&self) -> bool {
@@ -139,6 +314,13 @@ impl Index {
     pub(crate) fn renumber(&mut self, old_to_new: &[usize], len: usize) {
         if let Some(l) = self.lookups.get_mut() {
             l.renumber(old_to_new, len);
+        }
+    }
+
+    /// See [`Lookups::shift`].
+    pub(crate) fn shift(&mut self, by: usize, len: usize) {
+        if let Some(l) = self.lookups.get_mut() {
+            l.shift(by, len);
         }
     }
 
@@ -192,15 +374,18 @@ impl Lookups {
             return;
         };
         let m = &messages[i];
-        let h = &self.hasher;
+        let (h, base) = (&self.hasher, self.base);
+        let held = at.wrapping_add(base);
+        let of = |j: u32| &messages[j.wrapping_sub(base) as usize];
         self.keys
-            .insert_unique(h.hash_one(m.key.as_str()), at, |&j| {
-                h.hash_one(messages[j as usize].key.as_str())
+            .insert_unique(h.hash_one(m.key.as_str()), held, |&j| {
+                h.hash_one(of(j).key.as_str())
             });
         if let Some(path) = &m.path {
-            self.paths.insert_unique(h.hash_one(bytes(path)), at, |&j| {
-                h.hash_one(messages[j as usize].path.as_deref().map_or(&[][..], bytes))
-            });
+            self.paths
+                .insert_unique(h.hash_one(bytes(path)), held, |&j| {
+                    h.hash_one(of(j).path.as_deref().map_or(&[][..], bytes))
+                });
             if let Some(folder) = parent(path) {
                 match self.folders.get_mut(folder.as_os_str()) {
                     Some(n) => *n += 1,
@@ -233,9 +418,10 @@ impl Lookups {
     /// count of messages now, before any is taken in.
     fn renumber(&mut self, old_to_new: &[usize], len: usize) {
         self.len = len;
-        let mut moved = |j: &mut u32| match old_to_new.get(*j as usize).copied() {
+        let base = self.base;
+        let mut moved = |j: &mut u32| match old_to_new.get(j.wrapping_sub(base) as usize).copied() {
             Some(new) if new != usize::MAX => {
-                *j = new as u32;
+                *j = (new as u32).wrapping_add(base);
                 true
             }
             _ => false,
@@ -244,13 +430,25 @@ impl Lookups {
         self.paths.retain(&mut moved);
     }
 
+    /// Every message moved up by `by` (that many inserted before them
+    /// all): the origin moves, no entry is touched. `len` as for
+    /// [`renumber`](Lookups::renumber).
+    fn shift(&mut self, by: usize, len: usize) {
+        self.len = len;
+        match u32::try_from(by) {
+            Ok(by) => self.base = self.base.wrapping_sub(by),
+            Err(_) => self.made = false,
+        }
+    }
+
     /// Where the message with `key` is.
     pub(crate) fn by_key(&self, messages: &[InboxMessage], key: &str) -> Option<usize> {
+        let base = self.base;
         self.keys
             .find(self.hasher.hash_one(key), |&j| {
-                messages[j as usize].key == key
+                messages[j.wrapping_sub(base) as usize].key == key
             })
-            .map(|&j| j as usize)
+            .map(|&j| j.wrapping_sub(base) as usize)
     }
 
     /// Where the messages read from the file spelled `path` are.
@@ -259,10 +457,10 @@ impl Lookups {
         messages: &'a [InboxMessage],
         path: &'a Path,
     ) -> impl Iterator<Item = usize> + 'a {
-        let b = bytes(path);
+        let (b, base) = (bytes(path), self.base);
         self.paths
             .iter_hash(self.hasher.hash_one(b))
-            .map(|&j| j as usize)
+            .map(move |&j| j.wrapping_sub(base) as usize)
             .filter(move |&j| messages[j].path.as_deref().map(bytes) == Some(b))
     }
 

@@ -48,3 +48,4 @@ pub use build::assemble;
 pub(crate) use build::{apply_acks, build, build_to_patch};
 pub use compact::{intern, CompactMessage, Name, Names, Text};
 pub use model::*;
+pub use patch::{Patched, ThreadTally, TouchedThread};

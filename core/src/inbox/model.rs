@@ -342,6 +342,13 @@ impl Inbox {
         thread_position(self.threads.len(), m.thread_from_end)
     }
 
+    /// Where the first thread with this id (of any project) is in
+    /// `threads`: looked up in the thread table the inbox keeps (made on
+    /// first use), not found by comparing every thread's id.
+    pub fn thread_position(&self, id: &str) -> Option<usize> {
+        self.index.first_thread(&self.threads, id)
+    }
+
     pub fn agent(&self, name: &str) -> Option<&Agent> {
         self.agent_index(name).map(|i| &self.agents[i])
     }

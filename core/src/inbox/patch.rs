@@ -25,13 +25,20 @@
 //!    after everything, read again otherwise).
 //!
 //! So one new dated file costs in proportion to its thread and agents,
-//! except one step: a new thread goes to the top, and every message below
-//! it points one thread further down (`InboxMessage::thread` is a
-//! position), a pass of integer writes. An undated file sorts before every
-//! message and moves every index: that costs a pass over the inbox's
-//! integers (threads' lists, the index's positions) and one move of the
-//! records; its agents' evidence is still updated in place
-//! (`turn::Open::see_before`).
+//! except one step: a new thread goes to the top of `Inbox::threads`, a
+//! memory move of the thread list (messages name their thread counted
+//! from the end, so none is re-pointed; the threads are found by id in
+//! the index's thread table). An undated file sorts before every message:
+//! the records move once, the index's tables move their origin, and the
+//! threads' lists and the roster's positions are added to (a pass of
+//! integer writes); its agents' evidence is still updated in place
+//! (`turn::Open::see_before`). A removal renumbers those integers.
+//!
+//! 7. What it did to the threads is kept for a view ([`Patched`],
+//!    [`Inbox::take_patched`]): each touched thread's tally before and
+//!    its place now, the acks owed more or less in it by agent, and where
+//!    every thread went, so the TUI moves its counts and selection by the
+//!    change instead of counting every thread again.
 //!
 //! [`Inbox::patch`] is the same patch for a store that fetches changes
 //! (a server's poll): new messages, and held messages' recipients as they
@@ -81,6 +88,7 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
     if inbox.index.lookups(&inbox.messages).is_none() {
         return false;
     }
+    inbox.index.fit_threads(&inbox.threads);
     if !seeds_stay(inbox, &removed, &added) {
         return false;
     }
@@ -107,6 +115,14 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
         .iter()
         .map(|&i| inbox.thread_index(&inbox.messages[i]))
         .collect();
+    // What the pending acks gain and lose, by thread (positions as they
+    // are until the re-sort) and agent: the record a view keeps its totals
+    // by (see [`Patched`]).
+    let mut owed = Owed::default();
+    for &i in &removed {
+        let m = &inbox.messages[i];
+        owed.message(inbox.thread_index(m), m, -1);
+    }
     // Restated recipients, while positions are as the change found them:
     // their thread's pending count changes; an agent new to the roster
     // as a recipient of a kept message is found only by a read of the
@@ -119,8 +135,11 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
                 touched_agents.insert(r.agent);
             }
         }
-        touched_threads.insert(inbox.thread_index(&inbox.messages[i]));
+        let t = inbox.thread_index(&inbox.messages[i]);
+        touched_threads.insert(t);
+        owed.message(t, &inbox.messages[i], -1);
         inbox.messages[i].recipients = recipients;
+        owed.message(t, &inbox.messages[i], 1);
     }
     let threads_before = inbox.threads.len();
 
@@ -135,6 +154,15 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
     // Exactly: a loaded inbox has no spare room, and the default growth
     // would double a 100,000-message vector for one new file.
     inbox.messages.reserve_exact(added.len());
+    // Undated mail sorts before every message: all of it goes first, and
+    // every kept message moves up by its count (no map of old positions
+    // to new; the index moves its origin instead of renumbering).
+    let first = removed.is_empty()
+        && !appended
+        && match (added.last(), inbox.messages.first()) {
+            (Some(last), Some(first)) => message_order(last, first).is_lt(),
+            _ => false,
+        };
     let (inserted, old_to_new) = if appended {
         let mut inserted = Vec::with_capacity(added.len());
         for m in added {
@@ -144,6 +172,15 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
             inserted.push(at);
         }
         (inserted, None)
+    } else if first {
+        let k = added.len();
+        // One move of the records for them all.
+        inbox.messages.splice(0..0, added);
+        inbox.index.shift(k, inbox.messages.len() - k);
+        for at in 0..k {
+            inbox.index.take(&inbox.messages, at);
+        }
+        ((0..k).collect(), Some(Moved::Up(k)))
     } else {
         for &i in &removed {
             inbox.index.forget(&inbox.messages[i]);
@@ -155,7 +192,7 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
         for &at in &inserted {
             inbox.index.take(&inbox.messages, at);
         }
-        (inserted, Some(old_to_new))
+        (inserted, Some(Moved::To(old_to_new)))
     };
     let is_new = |i: usize| inserted.binary_search(&i).is_ok();
 
@@ -168,34 +205,55 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
             changed
         }
         (Some(acks), None) => {
+            // Every message's acks set again: what each changed is not
+            // told apart, so no record (a view counts again).
+            owed.lost = true;
             let changed = apply_acks(&mut inbox.messages, &acks);
             inbox.index.acks = Some(acks);
             changed
+                .into_iter()
+                .map(|i| (i, Name::default(), 0))
+                .collect()
         }
         (None, before) => {
             inbox.index.acks = before;
             Vec::new()
         }
     };
-    for i in changed {
+    for (i, agent, delta) in changed {
         if !is_new(i) {
-            touched_threads.insert(inbox.thread_index(&inbox.messages[i]));
+            let t = inbox.thread_index(&inbox.messages[i]);
+            touched_threads.insert(t);
+            owed.add(t, agent, delta);
         }
     }
 
     // 2. Shift indices, when something moved.
-    if let Some(old_to_new) = &old_to_new {
-        for thread in &mut inbox.threads {
-            thread.messages.retain_mut(|i| {
-                *i = old_to_new[*i];
-                *i != usize::MAX
-            });
+    match &old_to_new {
+        None => {}
+        Some(Moved::Up(k)) => {
+            for thread in &mut inbox.threads {
+                for i in &mut thread.messages {
+                    *i += k;
+                }
+            }
         }
+        Some(Moved::To(old_to_new)) => {
+            for thread in &mut inbox.threads {
+                thread.messages.retain_mut(|i| {
+                    *i = old_to_new[*i];
+                    *i != usize::MAX
+                });
+            }
+        }
+    }
+    if let Some(moved) = &old_to_new {
+        let at = |i| moved.at(i);
         for a in &mut inbox.agents {
-            a.last_message = a.last_message.map(|i| old_to_new[i]);
+            a.last_message = a.last_message.map(at);
         }
         for open in inbox.index.roster.iter_mut().flat_map(|r| r.values_mut()) {
-            open.renumber(old_to_new);
+            open.renumber(at);
         }
     }
 
@@ -205,7 +263,7 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
         let m = &inbox.messages[at];
         let tid = thread_id(inbox, m);
         let same = |t: &Thread| t.id == tid && t.project == m.project;
-        let t = match inbox.threads.iter().position(same) {
+        let t = match inbox.index.thread_position(&inbox.threads, m.project, &tid) {
             Some(t) => {
                 let list = &mut inbox.threads[t].messages;
                 let pos = list.partition_point(|&i| i < at);
@@ -236,12 +294,16 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
             }
         };
         touched_threads.insert(t);
+        owed.message(t, m, 1);
     }
     inbox.threads.extend(new_threads);
 
-    // 3. Touched threads again, as `build` derives them.
+    // 3. Touched threads again, as `build` derives them; what each was
+    // before kept for the record (a new one was nothing).
+    let mut tallies: Vec<(usize, Option<ThreadTally>)> = Vec::with_capacity(touched_threads.len());
     for &t in &touched_threads {
         let thread = &mut inbox.threads[t];
+        tallies.push((t, (t < threads_before).then(|| ThreadTally::of(thread))));
         let Some(&first) = thread.messages.first() else {
             continue;
         };
@@ -264,7 +326,8 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
     }
 
     // 4. Re-sort, and point messages at their thread.
-    resort(inbox, &touched_threads, threads_before);
+    let moves = resort(inbox, &touched_threads, threads_before);
+    record(inbox, owed, tallies, moves, threads_before);
 
     // 5. The touched agents.
     let placed = if new_recipient {
@@ -280,6 +343,24 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
     true
 }
 
+/// How the kept messages moved when new mail did not just go after them.
+enum Moved {
+    /// Each up by this many (undated mail, all of it first).
+    Up(usize),
+    /// Each from its old position to this one (`usize::MAX`: removed).
+    To(Vec<usize>),
+}
+
+impl Moved {
+    /// Where the message that was at `i` is now (`usize::MAX`: gone).
+    fn at(&self, i: usize) -> usize {
+        match self {
+            Moved::Up(k) => i + k,
+            Moved::To(map) => map.get(i).copied().unwrap_or(usize::MAX),
+        }
+    }
+}
+
 /// Where the change put new mail, for the roster: all of it after every
 /// kept message (dated mail, the usual), all before (undated mail sorts
 /// first), or anything else (removals, mail in between).
@@ -291,6 +372,19 @@ enum Placed<'a> {
 }
 
 impl Inbox {
+    /// What the last patch did to the threads (see [`Patched`]), once:
+    /// `None` when no patch came since the last take, when its record
+    /// could not be told, or when two came without a take between them.
+    /// A view that keeps totals over the threads takes it right after
+    /// applying a store's change (`stores::Refresh::apply`) and counts
+    /// everything again on `None`.
+    pub fn take_patched(&mut self) -> Option<Patched> {
+        match std::mem::take(&mut self.index.patched) {
+            super::index::Record::Kept(p) => Some(*p),
+            _ => None,
+        }
+    }
+
     /// Brings the inbox up to date with what a store read since it was
     /// loaded: `added` messages (keys not held here) and held messages'
     /// recipients as they are now (`restated`, by key), at the cost of
@@ -382,8 +476,14 @@ fn remove_and_insert(
 /// recorded for them, the kept ones only the pairs whose record changed,
 /// found by key. One pass over the acks recorded (a journal's worth), no
 /// pass over the inbox and no name copied per recipient. Returns the
-/// positions of the kept messages whose state changed.
-fn apply_ack_changes(inbox: &mut Inbox, before: &Acks, now: &Acks, new: &[usize]) -> Vec<usize> {
+/// positions of the kept messages whose state changed, each with the
+/// recipient and how many more acks it owes there (-1, 0 or 1).
+fn apply_ack_changes(
+    inbox: &mut Inbox,
+    before: &Acks,
+    now: &Acks,
+    new: &[usize],
+) -> Vec<(usize, Name, isize)> {
     let mut changed = Vec::new();
     if now.is_empty() && before.is_empty() {
         return changed;
@@ -401,8 +501,8 @@ fn apply_ack_changes(inbox: &mut Inbox, before: &Acks, now: &Acks, new: &[usize]
             let Some(i) = inbox.index.by_key(&inbox.messages, key) else {
                 continue;
             };
-            if set_agent_times(&mut inbox.messages[i], agent, Some(t)) {
-                changed.push(i);
+            if let Some((agent, owed)) = set_agent_times(&mut inbox.messages[i], agent, Some(t)) {
+                changed.push((i, agent, owed));
             }
         }
     }
@@ -415,17 +515,26 @@ fn apply_ack_changes(inbox: &mut Inbox, before: &Acks, now: &Acks, new: &[usize]
         let Some(i) = inbox.index.by_key(&inbox.messages, key) else {
             continue;
         };
-        if set_agent_times(&mut inbox.messages[i], agent, None) {
-            changed.push(i);
+        if let Some((agent, owed)) = set_agent_times(&mut inbox.messages[i], agent, None) {
+            changed.push((i, agent, owed));
         }
     }
     changed
 }
 
-/// [`set_times`] for `agent`'s recipient entry of `m`, if it has one.
-fn set_agent_times(m: &mut InboxMessage, agent: &str, t: Option<&AckTimes>) -> bool {
-    let r = m.recipients.iter_mut().find(|r| r.agent == agent);
-    r.is_some_and(|r| set_times(r, t))
+/// [`set_times`] for `agent`'s recipient entry of `m`, if it has one;
+/// when that changed, the recipient and how many more acks it owes on
+/// `m` now (-1, 0 or 1).
+fn set_agent_times(
+    m: &mut InboxMessage,
+    agent: &str,
+    t: Option<&AckTimes>,
+) -> Option<(Name, isize)> {
+    let ack_required = m.message.ack_required;
+    let r = m.recipients.iter_mut().find(|r| r.agent == agent)?;
+    let owed = |r: &Recipient| isize::from(ack_required && r.ack_at.is_none());
+    let was = owed(r);
+    set_times(r, t).then(|| (r.agent, owed(r) - was))
 }
 
 /// Sets a recipient's times from its recorded ack (`None`: none recorded,
@@ -449,10 +558,10 @@ fn set_times(r: &mut super::model::Recipient, t: Option<&AckTimes>) -> bool {
 /// they all belong above the first untouched thread below them (new mail
 /// lifts its thread), only the threads down to there are visited; a new
 /// thread at the top changes no other thread's count.
-fn resort(inbox: &mut Inbox, touched: &HashSet<usize>, before: usize) {
+fn resort(inbox: &mut Inbox, touched: &HashSet<usize>, before: usize) -> Moves {
     let threads = &mut inbox.threads;
     let Some(&lowest) = touched.iter().max() else {
-        return;
+        return Moves::default();
     };
     let emptied = touched.iter().any(|&t| threads[t].messages.is_empty());
     let prefix_only = !emptied
@@ -517,19 +626,44 @@ fn resort(inbox: &mut Inbox, touched: &HashSet<usize>, before: usize) {
     } else {
         permute(&mut threads[..end], &order);
     }
+    // The thread table follows the threads whose count from the end
+    // changed: all let go first (by the count before, each one thread's),
+    // then taken in again by the count now.
+    let after = threads.len() - (end - kept);
+    if let Some(table) = inbox.index.thread_table_mut() {
+        let now = |q: usize| (q < kept).then(|| after - 1 - q);
+        for (q, &p) in order.iter().enumerate() {
+            if p < before && now(q) != Some(before - 1 - p) {
+                table.remove(&threads[q].id, before - 1 - p);
+            }
+        }
+        for (q, &p) in order[..kept].iter().enumerate() {
+            if p >= before || now(q) != Some(before - 1 - p) {
+                table.add(&threads[q].id, after - 1 - q);
+            }
+        }
+        table.set_len(after);
+    }
     threads.drain(kept..end);
-    let Some(last) = threads.len().checked_sub(1) else {
-        return;
-    };
-    for (q, &p) in order[..kept].iter().enumerate() {
-        let from_end = last - q;
-        let moved = p >= before || is_touched(&p) || before - 1 - p != from_end;
-        if moved {
-            for &i in &threads[q].messages {
-                inbox.messages[i].thread_from_end = from_end;
+    if let Some(last) = threads.len().checked_sub(1) {
+        for (q, &p) in order[..kept].iter().enumerate() {
+            let from_end = last - q;
+            let moved = p >= before || is_touched(&p) || before - 1 - p != from_end;
+            if moved {
+                for &i in &threads[q].messages {
+                    inbox.messages[i].thread_from_end = from_end;
+                }
             }
         }
     }
+    order.truncate(kept);
+    // Where the touched threads went (those at `kept` on were emptied).
+    let placed = targets
+        .into_iter()
+        .map(|(q, p)| (p, q))
+        .filter(|&(_, q)| q < kept)
+        .collect();
+    Moves { end, order, placed }
 }
 
 /// Puts `items[order[q]]` at `q` for every `q`, in place (one swap per
@@ -588,8 +722,7 @@ fn seeds_stay(inbox: &Inbox, removed: &[usize], added: &[InboxMessage]) -> bool 
         .map(|&i| inbox.thread_index(&inbox.messages[i]))
         .collect();
     for (p, k) in &seeds {
-        let named = |t: &Thread| t.id == *k && t.project == **p;
-        threads.extend(inbox.threads.iter().position(named));
+        threads.extend(inbox.index.thread_position(&inbox.threads, **p, k));
     }
     let in_threads = threads.iter().filter_map(|&t| inbox.threads.get(t));
     !added.iter().any(names_a_seed)
@@ -775,6 +908,150 @@ fn read_again(
             .map(|(name, open)| (name.to_string(), open.owned())),
     );
     (evidence, present)
+}
+
+/// How [`resort`] reordered the threads: the first `end` positions
+/// became `order` (`order[q]`: the position before of the thread now at
+/// `q`, a new thread counting from the count before; emptied threads are
+/// left out); the threads from `end` on stayed where they were (an
+/// emptied thread makes `end` the whole list).
+#[derive(Debug, Clone, Default)]
+struct Moves {
+    end: usize,
+    order: Vec<usize>,
+    /// The touched threads that stayed: (position before the re-sort, now).
+    placed: Vec<(usize, usize)>,
+}
+
+/// What a patch did to the threads, for a view that keeps totals over
+/// them or remembers where a thread was (the TUI's tab counts, pending
+/// acks and selection): in proportion to the change, where counting again
+/// is a pass over every thread and the messages still owed an ack.
+/// Taken with [`Inbox::take_patched`] after the patch.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Patched {
+    /// How many threads there were before.
+    pub threads_before: usize,
+    /// See `Moves`: the first `end` positions were reordered into
+    /// `order`; the rest stayed.
+    end: usize,
+    order: Vec<usize>,
+    /// Each thread the patch touched.
+    pub touched: Vec<TouchedThread>,
+}
+
+/// One thread a patch touched (see [`Patched`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TouchedThread {
+    /// What it was before; `None` for a thread the patch made.
+    pub before: Option<ThreadTally>,
+    /// Where it is now in `Inbox::threads`; `None` when it emptied and
+    /// went.
+    pub now: Option<usize>,
+    /// How many more (message, recipient) pairs owe an ack in it now, by
+    /// agent (negative: fewer).
+    pub owed: Vec<(Name, isize)>,
+}
+
+/// What a view counts of a thread without reading its messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ThreadTally {
+    pub pending: usize,
+    pub help: HelpState,
+    pub phase: Phase,
+}
+
+impl ThreadTally {
+    fn of(t: &Thread) -> ThreadTally {
+        ThreadTally {
+            pending: t.pending,
+            help: t.help,
+            phase: t.phase,
+        }
+    }
+}
+
+impl Patched {
+    /// Where the thread that was at `before` is now; `None` when it went
+    /// (or there was none). Costs the threads the patch reordered: the
+    /// few at the top new mail lifts, or all of them after a change
+    /// deeper down.
+    pub fn thread_now(&self, before: usize) -> Option<usize> {
+        if before >= self.threads_before {
+            return None;
+        }
+        if before >= self.end {
+            return Some(before);
+        }
+        self.order.iter().position(|&p| p == before)
+    }
+}
+
+/// The pending acks a patch adds or removes, by thread (as positioned
+/// before the re-sort) and agent; `lost` when it cannot tell.
+#[derive(Default)]
+struct Owed {
+    deltas: Vec<(usize, Name, isize)>,
+    lost: bool,
+}
+
+impl Owed {
+    /// `m`'s pending (message, recipient) pairs, `sign` each, in thread `t`.
+    fn message(&mut self, t: usize, m: &InboxMessage, sign: isize) {
+        if m.message.ack_required {
+            for r in m.recipients.iter().filter(|r| r.ack_at.is_none()) {
+                self.add(t, r.agent, sign);
+            }
+        }
+    }
+
+    fn add(&mut self, t: usize, agent: Name, delta: isize) {
+        self.deltas.push((t, agent, delta));
+    }
+}
+
+/// Keeps what the patch did for a view ([`Inbox::take_patched`]); none
+/// when it cannot be told, or when the record of an earlier patch was
+/// never taken (a view counting from it would miss that patch).
+fn record(
+    inbox: &mut Inbox,
+    owed: Owed,
+    tallies: Vec<(usize, Option<ThreadTally>)>,
+    moves: Moves,
+    threads_before: usize,
+) {
+    use super::index::Record;
+    if owed.lost || !matches!(inbox.index.patched, Record::Empty) {
+        inbox.index.patched = Record::Lost;
+        return;
+    }
+    let Moves { end, order, placed } = moves;
+    let now: HashMap<usize, usize> = placed.into_iter().collect();
+    let touched = tallies
+        .into_iter()
+        .map(|(t, before)| {
+            // Summed by agent: a handful of deltas per touched thread.
+            let mut by_agent: Vec<(Name, isize)> = Vec::new();
+            for &(_, agent, d) in owed.deltas.iter().filter(|&&(u, _, _)| u == t) {
+                match by_agent.iter_mut().find(|(a, _)| *a == agent) {
+                    Some((_, n)) => *n += d,
+                    None => by_agent.push((agent, d)),
+                }
+            }
+            by_agent.retain(|&(_, n)| n != 0);
+            TouchedThread {
+                before,
+                now: now.get(&t).copied(),
+                owed: by_agent,
+            }
+        })
+        .collect();
+    inbox.index.patched = Record::Kept(Box::new(Patched {
+        threads_before,
+        end,
+        order,
+        touched,
+    }));
 }
 
 #[cfg(test)]

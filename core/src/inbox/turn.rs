@@ -288,11 +288,11 @@ impl Open {
         }
     }
 
-    /// Positions moved (messages inserted or removed before others).
-    pub(crate) fn renumber(&mut self, old_to_new: &[usize]) {
-        let at = |i: usize| old_to_new.get(i).copied().unwrap_or(usize::MAX);
-        self.latest.any = self.latest.any.map(at);
-        self.latest.state = self.latest.state.map(at);
+    /// Positions moved (messages inserted or removed before others):
+    /// `at` gives each old position's new one (`usize::MAX`: gone).
+    pub(crate) fn renumber(&mut self, at: impl Fn(usize) -> usize) {
+        self.latest.any = self.latest.any.map(&at);
+        self.latest.state = self.latest.state.map(&at);
         for (_, i, _) in self.beads.values_mut() {
             *i = at(*i);
         }

@@ -100,7 +100,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             m.partial = false;
             let before = m.lists_before();
             let inbox = inbox.map(|i| m.inbox = i);
-            loaded(m, &before, inbox, tasks);
+            loaded(m, &before, inbox, tasks, None);
             m.dirty = true;
             wants_file(m).or_else(|| review::wants_queues(m))
         }
@@ -108,16 +108,20 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             // Applied here, in memory and in proportion to the change; one
             // it cannot apply exactly is read again whole, on the worker.
             let before = m.lists_before();
+            let mut patched = None;
             let inbox = match refresh {
                 Ok(r) => {
                     if !r.apply(&mut m.inbox) {
                         return Some(Command::Load);
                     }
+                    // What the patch did, so the counts and lists move
+                    // by it instead of being made again.
+                    patched = m.inbox.take_patched();
                     Ok(())
                 }
                 Err(e) => Err(e),
             };
-            loaded(m, &before, inbox, tasks);
+            loaded(m, &before, inbox, tasks, patched);
             m.dirty = true;
             wants_file(m).or_else(|| review::wants_queues(m))
         }
@@ -332,6 +336,7 @@ fn loaded(
     before: &ListsBefore,
     inbox: Result<(), String>,
     tasks: Result<Vec<amail_core::router::TaskSummary>, String>,
+    patched: Option<amail_core::inbox::Patched>,
 ) {
     if inbox.is_ok() {
         crate::notify::collect(m);
@@ -351,7 +356,8 @@ fn loaded(
         Ok(t) => m.tasks = t,
         Err(e) => errors.push(format!("tasks: {e}")),
     }
-    m.data_changed();
+    // Made again, or moved by what a patch did (`None`: made again).
+    m.inbox_patched(patched);
     // The queues may have moved with the tasks: ask again (the old answer
     // stays on screen until the new one comes).
     m.queues_asked = None;

@@ -19,8 +19,10 @@ use amail_core::inbox::{HelpState, Thread};
 
 pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let focused = m.screen == Screen::Inbox && m.focus == Pane::Threads;
-    let threads = m.visible_threads();
-    let mut title = format!("Threads · {} · {}", m.filter.label(), threads.len());
+    // Positions, not a list of every thread shown: only the rows on
+    // screen are read.
+    let visible = m.visible_indices();
+    let mut title = format!("Threads · {} · {}", m.filter.label(), visible.len());
     if !m.search.query.is_empty() {
         title.push_str(&format!(" · /{}", line_text(&m.search.query)));
         if !m.search.typing && m.search_list() == Some(crate::model::ListKind::Threads) {
@@ -38,7 +40,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let block = titled(m, title, focused, area);
     let inner = block.inner(area);
     f.render_widget(block, area);
-    if threads.is_empty() {
+    if visible.is_empty() {
         let msg = if m.inbox.threads.is_empty() {
             empty_reason(m)
         } else {
@@ -51,20 +53,20 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         );
         return;
     }
-    let selected = m
-        .sel
-        .thread
-        .as_ref()
-        .and_then(|k| threads.iter().position(|t| &t.id == k));
+    let selected = m.sel.thread.as_deref().and_then(|k| m.visible_position(k));
     let h = inner.height as usize;
-    let start = scroll_window(&m.offsets.threads, selected, threads.len(), h);
-    let shown: Vec<&Thread> = threads.iter().skip(start).take(h).copied().collect();
-    let cols = Columns::for_rows(m, &shown, inner.width as usize);
-    let lines: Vec<Line> = threads
+    let start = scroll_window(&m.offsets.threads, selected, visible.len(), h);
+    let shown: Vec<&Thread> = visible
         .iter()
-        .enumerate()
         .skip(start)
         .take(h)
+        .map(|&i| &m.inbox.threads[i])
+        .collect();
+    let cols = Columns::for_rows(m, &shown, inner.width as usize);
+    let lines: Vec<Line> = shown
+        .iter()
+        .enumerate()
+        .map(|(k, &t)| (start + k, t))
         .map(|(i, t)| {
             full_row(
                 row(m, t, inner.width as usize, &cols, selected == Some(i)),
