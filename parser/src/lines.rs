@@ -274,11 +274,13 @@ struct Open {
     /// Its last line's number and the end of that line's text.
     last_no: u32,
     last_end: usize,
+    /// Every line of it ends plainly; every one before the last does.
     plain_end: bool,
-    plain_inside: bool,
+    plain_before_last: bool,
     /// Empty lines after its last line, not yet taken in or listed: the
-    /// first one's start and number, and whether all end plainly.
-    empty: Option<(usize, u32, bool)>,
+    /// first one's start and number; and whether all end plainly.
+    empty: Option<(usize, u32)>,
+    empty_plain: bool,
 }
 
 impl<'a> Runs<'a> {
@@ -297,39 +299,33 @@ impl<'a> Runs<'a> {
     /// body only move the end of the open run.
     fn split(mut self, newlines: impl Iterator<Item = usize>) -> Vec<Line<'a>> {
         let hay = self.doc.as_bytes();
-        let mut newlines = newlines;
-        let (mut start, mut no) = (0usize, 1u32);
-        loop {
-            let end = match newlines.next() {
-                Some(end) => end,
-                None if start < hay.len() => hay.len(),
-                None => break,
-            };
-            let text = hay.get(start..end).unwrap_or_default();
-            // As in `LineIter`: the last byte decides the end and whether
-            // it is plain.
-            let (text, plain_end) = match text.split_last() {
-                Some((b'\r', text)) => (text, false),
-                Some((b' ' | b'\t', _)) => (text, false),
-                _ => (text, true),
-            };
-            let taken = match &mut self.open {
-                Some(run) if text.is_empty() => {
-                    let (at, first, plain) = run.empty.unwrap_or((start, no, true));
-                    run.empty = Some((at, first, plain && plain_end));
-                    true
+        let mut lines = Ends {
+            hay,
+            newlines,
+            start: 0,
+            no: 1,
+        };
+        while let Some((start, text, no, plain_end)) = lines.next() {
+            // A run open: the lines it takes in are read in a loop of their
+            // own, its state kept aside (most lines of a long body).
+            let mut line = Some((start, text, no, plain_end));
+            if let Some(mut run) = self.open.take() {
+                while let Some((start, text, no, plain_end)) = line {
+                    if text.is_empty() {
+                        run.empty.get_or_insert((start, no));
+                        run.empty_plain &= plain_end;
+                    } else if !(is_inert_line(text, &mut self.prose)
+                        && run.take(start + text.len(), no, plain_end))
+                    {
+                        break;
+                    }
+                    line = lines.next();
                 }
-                Some(run) => {
-                    is_inert_line(text, &mut self.prose)
-                        && run.take(text, start + text.len(), no, plain_end)
-                }
-                None => false,
-            };
-            if !taken {
+                self.open = Some(run);
+            }
+            if let Some((start, text, no, plain_end)) = line {
                 self.line(start, start + text.len(), no, plain_end);
             }
-            start = end + 1;
-            no = no.saturating_add(1);
         }
         self.close(hay.len());
         self.out
@@ -355,8 +351,9 @@ impl<'a> Runs<'a> {
             last_no: no,
             last_end: end,
             plain_end,
-            plain_inside: true,
+            plain_before_last: true,
             empty: None,
+            empty_plain: true,
         });
         self.after_inert = inert;
     }
@@ -371,12 +368,48 @@ impl<'a> Runs<'a> {
             first.more = run.last_no.saturating_sub(first.no);
             first.run_len = u32::try_from(run.last_end - first.start).unwrap_or(u32::MAX);
             first.plain_end = run.plain_end;
-            first.plain_inside = run.plain_inside;
+            // The last line's trailing blanks, read where the run ends.
+            let last = self.doc.as_bytes().get(run.last_end.wrapping_sub(1));
+            first.plain_inside = run.plain_before_last && !matches!(last, Some(b' ' | b'\t'));
         }
-        if let Some((start, no, _)) = run.empty {
+        if let Some((start, no)) = run.empty {
             let text = self.doc.get(start..end).unwrap_or_default();
             self.out.extend(split_lines(text, start, no));
         }
+    }
+}
+
+/// A text's lines as positions: each one's start, text (without its
+/// ending), number and whether it ends plainly, from the positions of the
+/// text's newlines.
+struct Ends<'h, I> {
+    hay: &'h [u8],
+    newlines: I,
+    start: usize,
+    no: u32,
+}
+
+impl<'h, I: Iterator<Item = usize>> Ends<'h, I> {
+    #[inline]
+    fn next(&mut self) -> Option<(usize, &'h [u8], u32, bool)> {
+        let start = self.start;
+        let end = match self.newlines.next() {
+            Some(end) => end,
+            None if start < self.hay.len() => self.hay.len(),
+            None => return None,
+        };
+        self.start = end + 1;
+        let no = self.no;
+        self.no = no.saturating_add(1);
+        // As in `LineIter`: the last byte decides the end and whether it
+        // is plain.
+        let text = self.hay.get(start..end).unwrap_or_default();
+        let (text, plain_end) = match text.split_last() {
+            Some((b'\r', text)) => (text, false),
+            Some((b' ' | b'\t', _)) => (text, false),
+            _ => (text, true),
+        };
+        Some((start, text, no, plain_end))
     }
 }
 
@@ -385,16 +418,16 @@ impl Open {
     /// in, unless the run's length would pass what its entry counts in
     /// (then the line opens the next run).
     #[inline]
-    fn take(&mut self, text: &[u8], end: usize, no: u32, plain_end: bool) -> bool {
+    fn take(&mut self, end: usize, no: u32, plain_end: bool) -> bool {
         if end - self.first_start > u32::MAX as usize {
             return false;
         }
-        let inside = self.plain_end && self.empty.is_none_or(|(_, _, plain)| plain);
-        self.plain_inside = inside && !matches!(text.last(), Some(b' ' | b'\t'));
-        self.plain_end = inside && plain_end;
+        self.plain_before_last = self.plain_end && self.empty_plain;
+        self.plain_end = self.plain_before_last && plain_end;
         self.last_no = no;
         self.last_end = end;
         self.empty = None;
+        self.empty_plain = true;
         true
     }
 }
