@@ -162,8 +162,8 @@ fn archive<'a>(
         ));
         return env;
     };
-    let json_start = lines.get(open_idx + 1).map_or(doc.len(), |l| l.start);
-    let json_end = lines[close_idx].start;
+    let json_start = lines.get(open_idx + 1).map_or(doc.len(), |l| l.start(doc));
+    let json_end = lines[close_idx].start(doc);
     let json = doc.get(json_start..json_end).unwrap_or("");
     let mut env = match serde_json::from_str::<Value>(json) {
         Ok(Value::Object(map)) => {
@@ -574,7 +574,6 @@ fn spec_text_into<'a>(lines: &[Line<'a>], env: &mut Envelope<'a>) {
             Line::new(
                 value,
                 label.no,
-                label.start + (value.as_ptr() as usize - label.text.as_ptr() as usize),
                 // The value ends where the label line's text does, or
                 // before whitespace trimmed off it: then the text between
                 // it and the next line is more than a line ending.
@@ -651,7 +650,7 @@ fn split_names(v: &str) -> Vec<Cow<'_, str>> {
 
 /// Lines of an owned JSON body, numbered from 1.
 pub(crate) fn owned_lines(body: &str) -> Vec<Line<'_>> {
-    split_lines(body, 0, 1)
+    split_lines(body, 1)
 }
 
 #[cfg(test)]

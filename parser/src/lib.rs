@@ -225,7 +225,7 @@ pub fn parse_bytes(input: &[u8], opts: &ParseOptions) -> Result<Vec<OwnedMessage
             };
             let column = last.chars().count() as u32 + 1;
             let text = String::from_utf8_lossy(input);
-            let lines = split_lines(&text, 0, 1);
+            let lines = split_lines(&text, 1);
             let mut diags = Diags::new(
                 opts.strict,
                 Source {

@@ -37,9 +37,10 @@ pub(crate) struct Line<'a> {
     /// spaces are kept here and trimmed by whoever reads a value out of it.
     pub text: &'a str,
     /// 1-based line number in the whole document (a run's first line's).
+    /// (Where it starts in the document is where `text` does: see
+    /// [`Line::start`]; kept as a field too, a `Line` was 40 bytes, not 32,
+    /// which cost a small message ~90 instructions.)
     pub no: u32,
-    /// Byte offset of the first character in the document.
-    pub start: usize,
     /// The line ends plainly: its text does not end in a space or tab, and
     /// it is followed by a bare `\n` (not `\r\n`) or by the end of the
     /// text. Set once where the line is split, so that [`join_lines`] need
@@ -57,11 +58,10 @@ pub(crate) struct Line<'a> {
 
 impl<'a> Line<'a> {
     /// A line of its own (not a run).
-    pub(crate) fn new(text: &'a str, no: u32, start: usize, plain_end: bool) -> Self {
+    pub(crate) fn new(text: &'a str, no: u32, plain_end: bool) -> Self {
         Line {
             text,
             no,
-            start,
             plain_end,
             plain_inside: true,
             more: 0,
@@ -75,10 +75,17 @@ impl<'a> Line<'a> {
         self.no.saturating_add(self.more)
     }
 
-    /// The byte offset where its text ends (a run's last line's).
+    /// The byte offset in `doc`, the text it was split from, where it
+    /// starts.
     #[inline]
-    fn end(&self) -> usize {
-        self.start
+    pub(crate) fn start(&self, doc: &str) -> usize {
+        (self.text.as_ptr() as usize).wrapping_sub(doc.as_ptr() as usize)
+    }
+
+    /// The byte offset in `doc` where its text ends (a run's last line's).
+    #[inline]
+    fn end(&self, doc: &str) -> usize {
+        self.start(doc)
             + if self.more == 0 {
                 self.text.len()
             } else {
@@ -158,9 +165,9 @@ pub(crate) fn trim_ticks(s: &str) -> &str {
     }
 }
 
-/// Splits `input` (which starts at byte `base` and line `first_no` of the
+/// Splits `input` (which starts at line `first_no` of the
 /// document) into lines. A final line ending does not start an empty line.
-pub(crate) fn split_lines(input: &str, base: usize, first_no: u32) -> Vec<Line<'_>> {
+pub(crate) fn split_lines(input: &str, first_no: u32) -> Vec<Line<'_>> {
     struct ToVec(usize);
     impl<'a> Collect<'a> for ToVec {
         type Out = Vec<Line<'a>>;
@@ -170,7 +177,7 @@ pub(crate) fn split_lines(input: &str, base: usize, first_no: u32) -> Vec<Line<'
             out
         }
     }
-    with_lines(input, base, first_no, ToVec(input.len()))
+    with_lines(input, first_no, ToVec(input.len()))
 }
 
 /// Documents of up to this many lines keep them on the stack.
@@ -225,7 +232,6 @@ pub(crate) fn doc_lines(input: &str) -> DocLines<'_> {
     const NONE: Line<'static> = Line {
         text: "",
         no: 0,
-        start: 0,
         plain_end: true,
         plain_inside: true,
         more: 0,
@@ -251,7 +257,7 @@ pub(crate) fn doc_lines(input: &str) -> DocLines<'_> {
     if with_runs(input) {
         return DocLines::Many(Runs::new(input).split(Newlines::new(input.as_bytes())));
     }
-    with_lines(input, 0, 1, ToDoc(input.len()))
+    with_lines(input, 1, ToDoc(input.len()))
 }
 
 /// The lines of a document gathered into runs as they are split (see the
@@ -336,7 +342,7 @@ impl<'a> Runs<'a> {
     fn line(&mut self, start: usize, end: usize, no: u32, plain_end: bool) {
         // `\r` and `\n` are ASCII: both ends are on character boundaries.
         let text = self.doc.get(start..end).unwrap_or_default();
-        let line = Line::new(text, no, start, plain_end);
+        let line = Line::new(text, no, plain_end);
         if text.is_empty() {
             self.out.push(line);
             return;
@@ -366,7 +372,8 @@ impl<'a> Runs<'a> {
         };
         if let Some(first) = self.out.last_mut() {
             first.more = run.last_no.saturating_sub(first.no);
-            first.run_len = u32::try_from(run.last_end - first.start).unwrap_or(u32::MAX);
+            let start = first.start(self.doc);
+            first.run_len = u32::try_from(run.last_end - start).unwrap_or(u32::MAX);
             first.plain_end = run.plain_end;
             // The last line's trailing blanks, read where the run ends.
             let last = self.doc.as_bytes().get(run.last_end.wrapping_sub(1));
@@ -374,7 +381,7 @@ impl<'a> Runs<'a> {
         }
         if let Some((start, no)) = run.empty {
             let text = self.doc.get(start..end).unwrap_or_default();
-            self.out.extend(split_lines(text, start, no));
+            self.out.extend(split_lines(text, no));
         }
     }
 }
@@ -539,15 +546,10 @@ enum Physical<'a> {
 
 impl<'a> Physical<'a> {
     fn of(doc: &'a str, l: &Line<'a>) -> Self {
-        match doc.get(l.start..) {
+        match doc.get(l.start(doc)..) {
             Some(rest) if l.more > 0 => Physical::Run(
-                LineIter::new(
-                    rest,
-                    l.start,
-                    l.no,
-                    memchr::memchr_iter(b'\n', rest.as_bytes()),
-                )
-                .take(l.more as usize + 1),
+                LineIter::new(rest, l.no, memchr::memchr_iter(b'\n', rest.as_bytes()))
+                    .take(l.more as usize + 1),
             ),
             _ => Physical::One(Some(*l)),
         }
@@ -591,15 +593,14 @@ trait Collect<'a> {
 /// a `memchr` call per line paid its dispatch and set-up again on every
 /// line.
 #[inline]
-fn with_lines<'a, C: Collect<'a>>(input: &'a str, base: usize, first_no: u32, to: C) -> C::Out {
+fn with_lines<'a, C: Collect<'a>>(input: &'a str, first_no: u32, to: C) -> C::Out {
     let hay = input.as_bytes();
     #[cfg(target_arch = "x86_64")]
     if let Some(one) = memchr::arch::x86_64::avx2::memchr::One::new(b'\n') {
-        return to.collect(LineIter::new(input, base, first_no, one.iter(hay)));
+        return to.collect(LineIter::new(input, first_no, one.iter(hay)));
     }
     to.collect(LineIter::new(
         input,
-        base,
         first_no,
         memchr::memchr_iter(b'\n', hay),
     ))
@@ -608,17 +609,15 @@ fn with_lines<'a, C: Collect<'a>>(input: &'a str, base: usize, first_no: u32, to
 /// The lines of a text, from the positions of its newlines.
 struct LineIter<'a, I> {
     input: &'a str,
-    base: usize,
     no: u32,
     start: usize,
     newlines: I,
 }
 
 impl<'a, I: Iterator<Item = usize>> LineIter<'a, I> {
-    fn new(input: &'a str, base: usize, first_no: u32, newlines: I) -> Self {
+    fn new(input: &'a str, first_no: u32, newlines: I) -> Self {
         LineIter {
             input,
-            base,
             no: first_no,
             start: 0,
             newlines,
@@ -654,7 +653,7 @@ impl<'a, I: Iterator<Item = usize>> Iterator for LineIter<'a, I> {
         // `\r` and `\n` are ASCII: both ends are on character
         // boundaries (`get` checks, and never fails here).
         let text = self.input.get(start..text_end).unwrap_or_default();
-        Some(Line::new(text, no, self.base + start, plain_end))
+        Some(Line::new(text, no, plain_end))
     }
 }
 
@@ -689,11 +688,15 @@ pub(crate) fn join_lines<'a>(doc: &'a str, lines: &[Line<'a>]) -> std::borrow::C
         _ => last.plain_inside,
     };
     if consecutive && plain && last_plain {
-        if let Some(s) = doc.get(first.start..last.end()) {
+        if let Some(s) = doc.get(first.start(doc)..last.end(doc)) {
             return Cow::Borrowed(s);
         }
     }
-    let mut s = String::with_capacity(last.end().saturating_sub(first.start) + lines.len());
+    let len = last
+        .end(doc)
+        .saturating_sub(first.start(doc))
+        .min(doc.len());
+    let mut s = String::with_capacity(len + lines.len());
     for (i, l) in physical(doc, lines).enumerate() {
         if i > 0 {
             s.push('\n');
@@ -714,10 +717,10 @@ fn join_lines_by_bytes<'a>(doc: &'a str, lines: &[Line<'a>]) -> std::borrow::Cow
     };
     let canonical = lines
         .windows(2)
-        .all(|w| w[1].start == w[0].start + w[0].text.len() + 1)
+        .all(|w| w[1].start(doc) == w[0].start(doc) + w[0].text.len() + 1)
         && lines.iter().all(|l| !l.text.ends_with([' ', '\t']));
     if canonical {
-        if let Some(s) = doc.get(first.start..last.start + last.text.len()) {
+        if let Some(s) = doc.get(first.start(doc)..last.start(doc) + last.text.len()) {
             return Cow::Borrowed(s);
         }
     }
@@ -756,9 +759,9 @@ mod tests {
     fn doc_lines_agree_with_split_lines() {
         for n in [0, 1, 7, 8, 9, 20] {
             let doc: String = (0..n).map(|i| format!("line {i}\r\n")).collect();
-            assert_eq!(&doc_lines(&doc)[..], &split_lines(&doc, 0, 1)[..]);
+            assert_eq!(&doc_lines(&doc)[..], &split_lines(&doc, 1)[..]);
             let doc = doc + "tail";
-            assert_eq!(&doc_lines(&doc)[..], &split_lines(&doc, 0, 1)[..]);
+            assert_eq!(&doc_lines(&doc)[..], &split_lines(&doc, 1)[..]);
         }
     }
 
@@ -771,7 +774,7 @@ mod tests {
             from in 0usize..12,
             len in 0usize..12,
         ) {
-            let lines = split_lines(&doc, 0, 1);
+            let lines = split_lines(&doc, 1);
             let from = from.min(lines.len());
             let run = &lines[from..(from + len).min(lines.len())];
             let (ours, theirs) = (join_lines(&doc, run), join_lines_by_bytes(&doc, run));
@@ -811,34 +814,34 @@ mod tests {
 
     #[test]
     fn crlf_and_lf_split_alike() {
-        let lf = split_lines("a\nb\n\nc", 0, 1);
-        let crlf = split_lines("a\r\nb\r\n\r\nc", 0, 1);
+        let lf = split_lines("a\nb\n\nc", 1);
+        let crlf = split_lines("a\r\nb\r\n\r\nc", 1);
         fn texts<'a>(v: &[Line<'a>]) -> Vec<&'a str> {
             v.iter().map(|l| l.text).collect()
         }
         assert_eq!(texts(&lf), vec!["a", "b", "", "c"]);
         assert_eq!(texts(&lf), texts(&crlf));
-        assert_eq!(crlf[3].start, 8);
+        assert_eq!(crlf[3].start("a\r\nb\r\n\r\nc"), 8);
         assert_eq!(crlf[3].no, 4);
     }
 
     #[test]
     fn join_borrows_canonical_text_and_rebuilds_crlf() {
         let doc = "x\na\nb\n";
-        let lines = split_lines(doc, 0, 1);
+        let lines = split_lines(doc, 1);
         assert!(matches!(
             join_lines(doc, &lines[1..]),
             std::borrow::Cow::Borrowed("a\nb")
         ));
         let doc = "x\r\na \r\nb\r\n";
-        let lines = split_lines(doc, 0, 1);
+        let lines = split_lines(doc, 1);
         assert_eq!(join_lines(doc, &lines[1..]), "a\nb");
     }
 
     #[test]
     fn column_counts_characters() {
         let doc = "héllo: wörld";
-        let lines = split_lines(doc, 0, 1);
+        let lines = split_lines(doc, 1);
         let value = &lines[0].text[8..];
         assert_eq!(value, "wörld");
         assert_eq!(lines[0].column_of(value), 8);
