@@ -346,7 +346,7 @@ impl<'a> ProseAhead<'a> {
 
     /// [`colonless_prose`] of `line`; read from the text when `line` is
     /// a slice of it, on its own bytes otherwise.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn colonless_prose(&mut self, b: &[u8]) -> bool {
         if b.len() <= LONG_LINE || !b[0].is_ascii_alphabetic() {
             return false;
