@@ -15,8 +15,9 @@
 //!    all read the same.
 //! 2. **Lines** (`lines.rs`, `grammar.rs`): the document is split into lines
 //!    once (kept on the stack for a document of a few lines, the usual
-//!    message); small parsers classify each line (field, heading, list item,
-//!    fence). No parser ever looks past its line, so time is linear in the
+//!    message; a large one has the lines no rule reads gathered into runs
+//!    as it is split, one entry each, see `lines`); small parsers classify
+//!    each line (field, heading, list item, fence). No parser ever looks past its line, so time is linear in the
 //!    input on every input, adversarial ones included. The line parsers,
 //!    the subject prefixes (`Re:`, `[bead]`, `bead:`) and the number
 //!    readers (`45%`, counts) are nom 8 combinators over the line's

@@ -49,6 +49,10 @@ pub(crate) struct Line<'a> {
     /// For a run: every ending inside it is plain and its last line's text
     /// ends in no space or tab (its own ending aside).
     plain_inside: bool,
+    /// Known to be read by no rule ([`is_inert_line`]): set on the lines
+    /// of a document split with runs (and on every run), where each line
+    /// is tested as it is split; `false` where untested.
+    pub inert: bool,
     /// For a run: how many lines it holds after the first (0 for a line).
     pub more: u32,
     /// For a run: its length in bytes, from its first line's start to the
@@ -64,6 +68,7 @@ impl<'a> Line<'a> {
             no,
             plain_end,
             plain_inside: true,
+            inert: false,
             more: 0,
             run_len: 0,
         }
@@ -240,6 +245,7 @@ pub(crate) fn doc_lines(input: &str) -> DocLines<'_> {
         no: 0,
         plain_end: true,
         plain_inside: true,
+        inert: false,
         more: 0,
         run_len: 0,
     };
@@ -348,13 +354,14 @@ impl<'a> Runs<'a> {
     fn line(&mut self, start: usize, end: usize, no: u32, plain_end: bool) {
         // `\r` and `\n` are ASCII: both ends are on character boundaries.
         let text = self.doc.get(start..end).unwrap_or_default();
-        let line = Line::new(text, no, plain_end);
+        let mut line = Line::new(text, no, plain_end);
         if text.is_empty() {
             self.out.push(line);
             return;
         }
         self.close(start);
         let inert = is_inert_line(text.as_bytes(), &mut self.prose);
+        line.inert = inert;
         self.out.push(line);
         // The first inert line after one a rule reads stays a line of its
         // own; the next may open a run.
