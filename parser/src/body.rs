@@ -11,8 +11,10 @@ use smallvec::SmallVec;
 
 use crate::decor::concat;
 use crate::diag::{Code, Diags};
-use crate::grammar::{field_line, heading, is_fence, list_item, FieldLine, ProseAhead};
-use crate::lines::{join_lines, trim, Line};
+use crate::grammar::{
+    field_line, heading, is_fence, is_inert_item, is_inert_line, list_item, FieldLine, ProseAhead,
+};
+use crate::lines::{join_lines, physical, trim, Line};
 use crate::values::inline_list;
 use crate::words::{name, Name};
 
@@ -325,10 +327,13 @@ impl<'l, 'a> Body<'l, 'a> {
         let mut i = 0;
         while i < lines.len() {
             // Lines no rule reads, most of a long body (a log, prose), are
-            // passed over in a loop that does nothing else.
+            // passed over in a loop that does nothing else; in a large
+            // document they were tested as it was split (see `lines`).
+            // (Testing the first of a prose body again searched the rest
+            // of it for a colon: 1.3 M instructions on 10.8 MB.)
             while lines
                 .get(i)
-                .is_some_and(|l| is_inert_line(l.text, &mut prose))
+                .is_some_and(|l| l.inert || is_inert_line(l.text.as_bytes(), &mut prose))
             {
                 i += 1;
             }
@@ -347,7 +352,7 @@ impl<'l, 'a> Body<'l, 'a> {
                 in_fence = if in_fence.is_some() { None } else { Some(i) };
                 continue;
             }
-            if in_fence.is_some() || (!letter && is_inert_item(line.text)) {
+            if in_fence.is_some() || (!letter && is_inert_item(line.text.as_bytes())) {
                 continue;
             }
             if let Some((level, title)) = heading(line.text).filter(|_| !letter) {
@@ -450,7 +455,7 @@ impl<'l, 'a> Body<'l, 'a> {
             });
         }
         if duplicates > MAX_DUPLICATE_REPORTS {
-            let last = lines.last().map(|l| l.no).unwrap_or(1);
+            let last = lines.last().map(Line::last_no).unwrap_or(1);
             diags.push_body(
                 Code::DuplicateField,
                 last,
@@ -552,14 +557,13 @@ impl<'l, 'a> Body<'l, 'a> {
         let s = self.section_at(self.section(kind)?)?;
         let lines = &self.lines[s.start..s.end];
         let items = file_items(
-            lines.iter().filter_map(|l| Some((l, list_item(l.text)?))),
+            physical(self.doc, lines).filter_map(|l| Some((l, list_item(l.text)?))),
             diags,
         );
         if !items.is_empty() {
             return Some(items);
         }
-        let items: Vec<Cow<'a, str>> = lines
-            .iter()
+        let items: Vec<Cow<'a, str>> = physical(self.doc, lines)
             .filter(|l| !l.is_blank())
             .flat_map(|l| inline_list(l.text))
             .collect();
@@ -592,8 +596,8 @@ impl<'l, 'a> Body<'l, 'a> {
             return inline_list(hit.value);
         }
         let field_indent = indent_of(line.text);
-        let following = &self.lines[hit.line + 1..];
-        let items = following.iter().take_while(|l| {
+        let following = || physical(self.doc, &self.lines[hit.line + 1..]);
+        let items = following().take_while(|l| {
             list_item(l.text).is_some()
                 && (indent_of(l.text) > field_indent || !l.text.contains(':'))
                 && heading(l.text).is_none()
@@ -603,8 +607,7 @@ impl<'l, 'a> Body<'l, 'a> {
             return items;
         }
         // One file per line, with no list marker.
-        let bare: Vec<(&Line<'a>, &'a str)> = following
-            .iter()
+        let bare: Vec<(Line<'a>, &'a str)> = following()
             .map_while(|l| Some((l, crate::decor::bare_file_line(l.text)?)))
             .collect();
         if let Some((first, _)) = bare.first() {
@@ -625,8 +628,8 @@ impl<'l, 'a> Body<'l, 'a> {
 /// The files a list's items name: each item's text, backticks trimmed; an
 /// item with a note (`` `a.rs` — new ``, `b.rs (new)`) is its file, with
 /// one normalisation reported for the list.
-fn file_items<'l, 'a: 'l>(
-    items: impl Iterator<Item = (&'l Line<'a>, &'a str)>,
+fn file_items<'a>(
+    items: impl Iterator<Item = (Line<'a>, &'a str)>,
     diags: &mut Diags<'_>,
 ) -> Vec<Cow<'a, str>> {
     let mut noted = false;
@@ -640,7 +643,7 @@ fn file_items<'l, 'a: 'l>(
                 if !noted {
                     noted = true;
                     diags.normalised(
-                        line,
+                        &line,
                         text,
                         format!(
                             "list item `{}` reads as the file `{file}`",
@@ -662,46 +665,6 @@ enum Decorated<'a> {
     Field(FieldLine<'a>, Label),
     Heading(SectionKind),
     Neither,
-}
-
-/// A line no rule of [`Body::index`] reads, inside a fence or outside
-/// it: an empty line, an inert list item ([`is_inert_item`]), or long prose
-/// that opens with a letter and has no colon where a label could end
-/// ([`crate::grammar::ProseAhead::colonless_prose`]: a letter opens no fence, heading, list item or
-/// decoration, and such a line is no field either).
-#[inline]
-fn is_inert_line(text: &str, prose: &mut ProseAhead<'_>) -> bool {
-    match text.as_bytes().first() {
-        None => true,
-        Some(b'-' | b'+') => is_inert_item(text),
-        Some(_) => prose.colonless_prose(text),
-    }
-}
-
-/// A `-` or `+` list item whose text opens with an ASCII byte that can
-/// open no label, emphasis or task box (`- 10:32 run 1: ok`, a log line):
-/// no rule of [`Body::index`] reads it (no fence or heading opens with a
-/// bullet; a field's label, plain or decorated, opens with a letter, `*`,
-/// `_`, `[` or a non-ASCII glyph after one marker; an emphasised title
-/// opens with `*` or `_`). Decided in a few byte tests instead of every
-/// rule's own, which made such lines five times the cost of prose.
-#[inline]
-fn is_inert_item(text: &str) -> bool {
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < 3 && b.get(i) == Some(&b' ') {
-        i += 1;
-    }
-    if !matches!(b.get(i), Some(b'-' | b'+')) || !matches!(b.get(i + 1), Some(b' ' | b'\t')) {
-        return false;
-    }
-    i += 2;
-    while matches!(b.get(i), Some(b' ' | b'\t')) {
-        i += 1;
-    }
-    b.get(i).is_some_and(|&c| {
-        c.is_ascii() && !c.is_ascii_alphabetic() && !matches!(c, b'*' | b'_' | b'[')
-    })
 }
 
 /// A decorated field with a known label (`**Bead**: x`, `1. Step: y`,
@@ -923,13 +886,13 @@ mod tests {
         fn inert_items_are_read_by_no_rule(
             line in "[ ]{0,4}[-+*]?[ \t]{0,2}(\\PC|[*_#`~\\[0-9:. ]){0,12}(:| )?(\\PC){0,6}"
         ) {
-            if is_inert_line(&line, &mut ProseAhead::new(&line)) {
+            if is_inert_line(line.as_bytes(), &mut ProseAhead::new(&line)) {
                 proptest::prop_assert!(!is_fence(&line));
                 proptest::prop_assert_eq!(heading(&line), None);
                 proptest::prop_assert_eq!(field_line(&line), None);
                 proptest::prop_assert!(matches!(decorated_line(&line), Decorated::Neither));
             }
-            if is_inert_item(&line) {
+            if is_inert_item(line.as_bytes()) {
                 proptest::prop_assert!(!is_fence(&line));
                 proptest::prop_assert_eq!(heading(&line), None);
                 proptest::prop_assert_eq!(field_line(&line), None);
@@ -944,7 +907,7 @@ mod tests {
         fn passed_over_prose_is_read_by_no_rule(
             line in "[A-Za-zé][a-zA-Z0-9 ,.()é*_#`\\[\\]-]{40,70}(:)?[a-z :]{0,20}"
         ) {
-            if is_inert_line(&line, &mut ProseAhead::new(&line)) {
+            if is_inert_line(line.as_bytes(), &mut ProseAhead::new(&line)) {
                 proptest::prop_assert_eq!(heading(&line), None);
                 proptest::prop_assert_eq!(field_line(&line), None);
                 proptest::prop_assert!(matches!(decorated_line(&line), Decorated::Neither));
@@ -955,8 +918,8 @@ mod tests {
 
     #[test]
     fn log_lines_are_inert_and_fields_are_not() {
-        assert!(is_inert_item("- 10:32:01 run 1: ok, 42 tests"));
-        assert!(is_inert_item("  + 3 files: a, b"));
+        assert!(is_inert_item(b"- 10:32:01 run 1: ok, 42 tests"));
+        assert!(is_inert_item(b"  + 3 files: a, b"));
         for read in [
             "- Status: ok",
             "- **Status:** ok",
@@ -966,7 +929,7 @@ mod tests {
             "1. Step: x",
             "-10:32 not an item",
         ] {
-            assert!(!is_inert_item(read), "{read}");
+            assert!(!is_inert_item(read.as_bytes()), "{read}");
         }
     }
 }

@@ -18,7 +18,7 @@
 
 use crate::body::{Label, SectionKind};
 use crate::grammar::{field_line, is_fence, trim_end_blanks, FieldLine};
-use crate::lines::{trim, Line};
+use crate::lines::{physical, physical_indexed, trim, Line};
 
 /// A character that decorates rather than says something: markdown
 /// emphasis, code, heading and quote marks, and any symbol that is not a
@@ -293,8 +293,9 @@ pub(crate) struct Unwrapped {
 /// another), `is_message_line` whether a line is something the parser
 /// reads in a bare body (a type line, a known label). `None` when neither
 /// applies.
-pub(crate) fn unwrap_document(
-    lines: &[Line<'_>],
+pub(crate) fn unwrap_document<'a>(
+    doc: &'a str,
+    lines: &[Line<'a>],
     header: impl Fn(&Line<'_>) -> Option<bool>,
     is_message_line: impl Fn(&Line<'_>) -> bool,
 ) -> Option<Unwrapped> {
@@ -320,7 +321,10 @@ pub(crate) fn unwrap_document(
     if !is_opening_fence(lines[first].text) {
         let mut seen = 0;
         let mut found = None;
-        for (i, l) in lines.iter().enumerate().skip(first) {
+        // Line by line: a run of inert lines (see `lines`) counts as the
+        // lines it holds.
+        for (i, l) in physical_indexed(doc, &lines[first..]) {
+            let (i, l) = (i + first, &l);
             if l.is_blank() {
                 continue;
             }
@@ -398,7 +402,7 @@ fn fence_holds_message(
 /// a JSON object. The JSON is read by serde_json, as framing reads it.
 #[cold]
 #[inline(never)]
-pub(crate) fn fenced_json_fields(inner: &[Line<'_>]) -> Option<String> {
+pub(crate) fn fenced_json_fields<'a>(doc: &'a str, inner: &[Line<'a>]) -> Option<String> {
     if !inner
         .iter()
         .find(|l| !l.is_blank())
@@ -409,7 +413,7 @@ pub(crate) fn fenced_json_fields(inner: &[Line<'_>]) -> Option<String> {
     // Sized once: grown piece by piece, these strings were reallocated
     // several times per fenced JSON body.
     let mut text = String::with_capacity(inner.iter().map(|l| l.text.len() + 1).sum());
-    for l in inner {
+    for l in physical(doc, inner) {
         text.push_str(l.text);
         text.push('\n');
     }

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::lines::Line;
+use crate::lines::{physical, Line};
 use crate::model::{Diagnostic, Severity};
 
 /// Every diagnostic code, with its severity in lenient mode, whether strict
@@ -179,12 +179,21 @@ impl ParseError {
     }
 }
 
+/// The document a message was read from, for the source line of a strict
+/// error: its text and its lines (runs of inert lines among them, see
+/// `lines`).
+#[derive(Clone, Copy)]
+pub(crate) struct Source<'d> {
+    pub text: &'d str,
+    pub lines: &'d [Line<'d>],
+}
+
 /// Collects diagnostics for one message; in strict mode remembers the first
 /// refused one so the caller can fail with it.
 pub(crate) struct Diags<'d> {
     pub list: Vec<Diagnostic>,
     strict: bool,
-    doc_lines: &'d [Line<'d>],
+    source: Source<'d>,
     pub first_strict: Option<ParseError>,
     /// The body is not document text (a JSON string, unescaped): positions
     /// in it are reported at this document line, the body position in the
@@ -199,11 +208,11 @@ pub(crate) struct Diags<'d> {
 const MAX_NORMALISATIONS: usize = 20;
 
 impl<'d> Diags<'d> {
-    pub(crate) fn new(strict: bool, doc_lines: &'d [Line<'d>]) -> Self {
+    pub(crate) fn new(strict: bool, source: Source<'d>) -> Self {
         Diags {
             list: Vec::new(),
             strict,
-            doc_lines,
+            source,
             first_strict: None,
             body_at: None,
             normalisations: 0,
@@ -264,7 +273,7 @@ impl<'d> Diags<'d> {
                 line,
                 column,
                 code,
-                snippet: snippet(self.doc_lines, line, column),
+                snippet: snippet(self.source, line, column),
                 // A normalisation is refused for what it is: the error says
                 // what lenient mode would have read.
                 message: match code {
@@ -304,12 +313,18 @@ impl<'d> Diags<'d> {
 }
 
 /// `  12 | text\n     |    ^`, rustc style.
-pub(crate) fn snippet(lines: &[Line<'_>], line: u32, column: u32) -> String {
-    let text = lines
-        .binary_search_by_key(&line, |l| l.no)
-        .ok()
-        .map(|i| lines[i].text)
-        .unwrap_or("");
+pub(crate) fn snippet(source: Source<'_>, line: u32, column: u32) -> String {
+    // The entry that holds the line: the line itself, or a run it is in.
+    let lines = source.lines;
+    let text = match lines.binary_search_by_key(&line, |l| l.no) {
+        Ok(i) => lines.get(i).map(|l| l.text),
+        Err(i) => i
+            .checked_sub(1)
+            .and_then(|i| lines.get(i..=i))
+            .and_then(|run| physical(source.text, run).find(|l| l.no == line))
+            .map(|l| l.text),
+    }
+    .unwrap_or("");
     let text: String = text
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })

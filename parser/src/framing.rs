@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use crate::decor;
 use crate::diag::Code;
 use crate::grammar::field_line;
-use crate::lines::{split_lines, trim, Line};
+use crate::lines::{physical, split_lines, trim, Line};
 
 /// A header value and the line/column where it was written (for diagnostics).
 #[derive(Debug, Clone, Default)]
@@ -162,15 +162,15 @@ fn archive<'a>(
         ));
         return env;
     };
-    let json_start = lines.get(open_idx + 1).map_or(doc.len(), |l| l.start);
-    let json_end = lines[close_idx].start;
+    let json_start = lines.get(open_idx + 1).map_or(doc.len(), |l| l.start(doc));
+    let json_end = lines[close_idx].start(doc);
     let json = doc.get(json_start..json_end).unwrap_or("");
     let mut env = match serde_json::from_str::<Value>(json) {
         Ok(Value::Object(map)) => {
             let mut env = from_object(&map);
             // Point header diagnostics at the key's line in the front matter.
             let front = &lines[open_idx + 1..close_idx];
-            let line_of = |keys: &[&str]| keys.iter().find_map(|k| key_position(front, k));
+            let line_of = |keys: &[&str]| keys.iter().find_map(|k| key_position(doc, front, k));
             place(&mut env.subject, line_of(SUBJECT_KEYS), open.no);
             place(&mut env.timestamp, line_of(TIMESTAMP_KEYS), open.no);
             keep(map);
@@ -216,7 +216,8 @@ fn json_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Option<Vec<Envelope<'a
         Err(whole_err) => {
             // JSON Lines: every non-blank line is a value of its own.
             let mut out = Vec::new();
-            for (i, line) in lines.iter().enumerate().filter(|(_, l)| !l.is_blank()) {
+            // Line by line, runs of inert lines split again (see `lines`).
+            for line in physical(doc, lines).filter(|l| !l.is_blank()) {
                 match serde_json::from_str::<Value>(line.text) {
                     Ok(v) => out.extend(from_value(v, line.no)),
                     Err(e) if out.is_empty() && line.no == lines[0].no => {
@@ -231,8 +232,8 @@ fn json_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Option<Vec<Envelope<'a
                             format!("JSON Lines: {e}"),
                         )],
                         body: Some(BodySource::Lines {
-                            head: None,
-                            rest: i..i + 1,
+                            head: Some(line),
+                            rest: 0..0,
                         }),
                         line: line.no,
                         ..Envelope::default()
@@ -354,8 +355,8 @@ fn place(v: &mut Option<At<'_>>, at: Option<(u32, u32)>, line: u32) {
 
 /// The line and value column of `"key": value` among `lines` (one key per
 /// line, as the archive writer formats its front matter).
-fn key_position(lines: &[Line<'_>], key: &str) -> Option<(u32, u32)> {
-    lines.iter().find_map(|l| {
+fn key_position<'a>(doc: &'a str, lines: &[Line<'a>], key: &str) -> Option<(u32, u32)> {
+    physical(doc, lines).find_map(|l| {
         let t = l.text.trim_start();
         let rest = t.strip_prefix('"')?.strip_prefix(key)?.strip_prefix('"')?;
         let value = rest.trim_start().strip_prefix(':')?.trim_start();
@@ -569,16 +570,17 @@ fn spec_text_into<'a>(lines: &[Line<'a>], env: &mut Envelope<'a>) {
     // `Body: text` on the label line itself: keep that text as line one.
     let head = body_label
         .filter(|(_, value)| !value.is_empty())
-        .map(|(label, value)| Line {
-            text: value,
-            no: label.no,
-            start: label.start + (value.as_ptr() as usize - label.text.as_ptr() as usize),
-            // The value ends where the label line's text does, or before
-            // whitespace trimmed off it: then the text between it and the
-            // next line is more than a line ending.
-            plain_end: label.plain_end
-                && value.as_ptr() as usize + value.len()
-                    == label.text.as_ptr() as usize + label.text.len(),
+        .map(|(label, value)| {
+            Line::new(
+                value,
+                label.no,
+                // The value ends where the label line's text does, or
+                // before whitespace trimmed off it: then the text between
+                // it and the next line is more than a line ending.
+                label.plain_end
+                    && value.as_ptr() as usize + value.len()
+                        == label.text.as_ptr() as usize + label.text.len(),
+            )
         });
     env.body = Some(BodySource::Lines {
         head,
@@ -648,7 +650,7 @@ fn split_names(v: &str) -> Vec<Cow<'_, str>> {
 
 /// Lines of an owned JSON body, numbered from 1.
 pub(crate) fn owned_lines(body: &str) -> Vec<Line<'_>> {
-    split_lines(body, 0, 1)
+    split_lines(body, 1)
 }
 
 #[cfg(test)]

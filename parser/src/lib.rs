@@ -15,8 +15,9 @@
 //!    all read the same.
 //! 2. **Lines** (`lines.rs`, `grammar.rs`): the document is split into lines
 //!    once (kept on the stack for a document of a few lines, the usual
-//!    message); small parsers classify each line (field, heading, list item,
-//!    fence). No parser ever looks past its line, so time is linear in the
+//!    message; a large one has the lines no rule reads gathered into runs
+//!    as it is split, one entry each, see `lines`); small parsers classify
+//!    each line (field, heading, list item, fence). No parser ever looks past its line, so time is linear in the
 //!    input on every input, adversarial ones included. The line parsers,
 //!    the subject prefixes (`Re:`, `[bead]`, `bead:`) and the number
 //!    readers (`45%`, counts) are nom 8 combinators over the line's
@@ -86,7 +87,7 @@ pub use render::{canonical_body, render};
 pub use values::parse_timestamp;
 
 use body::{whole_text, Body};
-use diag::Diags;
+use diag::{Diags, Source};
 use framing::{BodySource, Envelope, Envelopes};
 use lines::{doc_lines, split_lines, Line};
 
@@ -144,9 +145,13 @@ fn parse_document<'a>(
         return Ok(Vec::new());
     }
     let lines = doc_lines(doc);
+    let source = Source {
+        text: doc,
+        lines: &lines,
+    };
     // Prose before the message, or a fence around it (see `decor`): the
     // framings read the lines inside; diagnostics still see every line.
-    let unwrapped = decor::unwrap_document(&lines, framing::header_kind, is_message_line);
+    let unwrapped = decor::unwrap_document(doc, &lines, framing::header_kind, is_message_line);
     let (frame, notes) = match &unwrapped {
         Some(u) => (&lines[u.start..u.end], &u.notes[..]),
         None => (&lines[..], &[][..]),
@@ -180,10 +185,10 @@ fn parse_document<'a>(
     // where the message needs them: an envelope is a few hundred bytes,
     // and each move of one was a copy in the profile of small messages.
     match &mut envelopes {
-        Envelopes::One(env) => build(doc, &lines, frame, env, opts, &mut out)?,
+        Envelopes::One(env) => build(doc, source, frame, env, opts, &mut out)?,
         Envelopes::Many(envs) => {
             for env in envs {
-                build(doc, &lines, frame, env, opts, &mut out)?;
+                build(doc, source, frame, env, opts, &mut out)?;
             }
         }
     }
@@ -221,8 +226,14 @@ pub fn parse_bytes(input: &[u8], opts: &ParseOptions) -> Result<Vec<OwnedMessage
             };
             let column = last.chars().count() as u32 + 1;
             let text = String::from_utf8_lossy(input);
-            let lines = split_lines(&text, 0, 1);
-            let mut diags = Diags::new(opts.strict, &lines);
+            let lines = split_lines(&text, 1);
+            let mut diags = Diags::new(
+                opts.strict,
+                Source {
+                    text: &text,
+                    lines: &lines,
+                },
+            );
             diags.push(
                 diag::Code::InvalidUtf8,
                 line,
@@ -440,7 +451,7 @@ fn infer_type(body: &Body<'_, '_>) -> Option<MessageType> {
 /// is the error instead.
 fn build<'a>(
     doc: &'a str,
-    doc_lines: &[Line<'a>],
+    source: Source<'_>,
     frame_lines: &[Line<'a>],
     env: &mut Envelope<'a>,
     opts: &ParseOptions,
@@ -458,13 +469,13 @@ fn build<'a>(
         Some(BodySource::Owned(text)) => {
             // JSON bodies were unescaped into a string of their own.
             let at = env.line;
-            assemble_detached(&text, doc_lines, env, at, None, opts, out)
+            assemble_detached(&text, source, env, at, None, opts, out)
         }
         Some(BodySource::Lines { head: None, rest }) => {
             let body_lines = BodyLines::new(frame_lines.get(rest).unwrap_or(&[]));
             let json = match (&env.subject, body_lines.fenced) {
                 (Some(_), Some((open, inner))) => {
-                    decor::fenced_json_fields(inner).map(|text| (open, text))
+                    decor::fenced_json_fields(doc, inner).map(|text| (open, text))
                 }
                 _ => None,
             };
@@ -483,9 +494,9 @@ fn build<'a>(
                             .into(),
                     ));
                     let body = whole_text(doc, body_lines.all);
-                    assemble_detached(&text, doc_lines, env, fence.no, Some(body), opts, out)
+                    assemble_detached(&text, source, env, fence.no, Some(body), opts, out)
                 }
-                None => assemble(doc, doc_lines, body_lines, env, None, opts, slot(out)),
+                None => assemble(doc, source, body_lines, env, None, opts, slot(out)),
             }
         }
         Some(BodySource::Lines {
@@ -499,17 +510,9 @@ fn build<'a>(
             let body_lines: Vec<Line<'a>> =
                 std::iter::once(head).chain(rest.iter().copied()).collect();
             let body_lines = BodyLines::new(&body_lines);
-            assemble(doc, doc_lines, body_lines, env, None, opts, slot(out))
+            assemble(doc, source, body_lines, env, None, opts, slot(out))
         }
-        None => assemble(
-            doc,
-            doc_lines,
-            BodyLines::new(&[]),
-            env,
-            None,
-            opts,
-            slot(out),
-        ),
+        None => assemble(doc, source, BodyLines::new(&[]), env, None, opts, slot(out)),
     };
     // In strict mode the message is not wanted: the caller drops the list.
     err.map_or(Ok(()), Err)
@@ -523,7 +526,7 @@ fn build<'a>(
 /// made-up markdown is dropped before detaching, not copied).
 fn assemble_detached<'a>(
     text: &str,
-    doc_lines: &[Line<'_>],
+    source: Source<'_>,
     env: &mut Envelope<'a>,
     at: u32,
     body: Option<Cow<'a, str>>,
@@ -536,7 +539,7 @@ fn assemble_detached<'a>(
     let mut env = std::mem::take(env);
     let mut m = Message::empty();
     let lines = BodyLines::new(&lines);
-    let err = assemble(text, doc_lines, lines, &mut env, Some(at), opts, &mut m);
+    let err = assemble(text, source, lines, &mut env, Some(at), opts, &mut m);
     let m = match body {
         Some(body) => {
             // The made-up body is replaced: not copied by `into_owned`.
@@ -588,14 +591,14 @@ fn slot<'m, 'a>(out: &'m mut Vec<Message<'a>>) -> &'m mut Message<'a> {
 /// refused problem is returned.
 fn assemble<'a>(
     doc: &'a str,
-    doc_lines: &[Line<'_>],
+    source: Source<'_>,
     body_lines: BodyLines<'_, 'a>,
     env: &mut Envelope<'a>,
     body_at: Option<u32>,
     opts: &ParseOptions,
     m: &mut Message<'a>,
 ) -> Option<ParseError> {
-    let mut d = Diags::new(opts.strict, doc_lines);
+    let mut d = Diags::new(opts.strict, source);
     if let Some(line) = body_at {
         d.body_outside_document(line);
     }
@@ -760,7 +763,7 @@ fn assemble<'a>(
         v
     });
 
-    d.finish(body_lines.last().map_or(env.line, |l| l.no));
+    d.finish(body_lines.last().map_or(env.line, Line::last_no));
     let body = whole_text(doc, raw_body_lines);
     let first_strict = d.first_strict.take();
     m.id = env.id.take();
@@ -785,6 +788,112 @@ fn assemble<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `doc` parsed leniently and strictly, split with runs of inert lines
+    /// (see `lines`) or without, whatever its size.
+    fn parsed_with_runs(doc: &str, runs: bool) -> [String; 2] {
+        lines::FORCE_RUNS.with(|f| f.set(Some(runs)));
+        let out = [false, true].map(|strict| format!("{:?}", parse(doc, &ParseOptions { strict })));
+        lines::FORCE_RUNS.with(|f| f.set(None));
+        out
+    }
+
+    /// Whether splitting `doc` with runs gathers any lines into one.
+    fn has_runs(doc: &str) -> bool {
+        lines::FORCE_RUNS.with(|f| f.set(Some(true)));
+        let runs = doc_lines(doc).iter().any(|l| l.more > 0);
+        lines::FORCE_RUNS.with(|f| f.set(None));
+        runs
+    }
+
+    /// Every fixture reads the same, messages and diagnostics, split with
+    /// runs or without; and runs are made in many of them, so the
+    /// comparison compares something.
+    #[test]
+    fn fixtures_read_alike_with_and_without_runs() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let (mut docs, mut with_runs) = (0, 0);
+        for dir in ["golden", "agents", "malformed"] {
+            let mut paths: Vec<_> = std::fs::read_dir(root.join(dir))
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
+            paths.sort();
+            for path in paths {
+                let Ok(doc) = std::fs::read_to_string(&path) else {
+                    continue;
+                };
+                let doc = doc.strip_prefix('\u{feff}').unwrap_or(&doc);
+                // As written, and with inert lines after every line (a log
+                // item, long prose, an empty line), where runs form.
+                let end = if doc.contains("\r\n") { "\r\n" } else { "\n" };
+                let inert = [
+                    "- 10:00:01 run 1: ok, 42 tests",
+                    "Implemented the token refresh path with retries and a jittered backoff.",
+                    "",
+                    "+ 3 files: a, b",
+                    "- 10:00:02 run 2: ok",
+                ]
+                .map(|l| format!("{l}{end}"))
+                .concat();
+                let interleaved: String = doc
+                    .split_inclusive('\n')
+                    .map(|l| format!("{l}{inert}"))
+                    .collect();
+                for doc in [doc, &interleaved] {
+                    assert_eq!(
+                        parsed_with_runs(doc, true),
+                        parsed_with_runs(doc, false),
+                        "{}",
+                        path.display()
+                    );
+                    docs += 1;
+                    with_runs += usize::from(has_runs(doc));
+                }
+            }
+        }
+        assert!(
+            docs > 500 && with_runs > 200,
+            "{docs} documents, {with_runs} with runs"
+        );
+    }
+
+    proptest::proptest! {
+        // The rules that walk past a document's first lines (prose before
+        // the message, a file list) need a few lines in a row to meet a
+        // run: more cases than the default find them.
+        #![proptest_config(proptest::test_runner::Config::with_cases(2000))]
+
+        /// Documents of lines every rule reads and lines none reads, mixed:
+        /// the same messages and diagnostics with runs or without.
+        #[test]
+        fn documents_read_alike_with_and_without_runs(
+            lines in proptest::collection::vec(proptest::sample::select(vec![
+                "", "", "   ", "- 10:00:01 run 1: ok, 42 tests", "+ 3 files: a, b", "- 1.rs (new)",
+                "- 10:00:02 run 2: ok", "- ./b.rs", "- 2 DONE", "- 3.rs", "+ 4 more", "- 5 (new)",
+                "Implemented the token refresh path with retries and a jittered backoff, see notes.",
+                "Here is the long progress update that I promised you all earlier today, as agreed:",
+                "Implemented the token refresh path with retries and a jittered backoff: see notes.",
+                "Progress [a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g h i j]",
+                "Subject: [ol-1] PROGRESS", "Subject: [ol-1] HELP_REQUEST", "Body:", "Body: first",
+                "From: a", "Bead: ol-1", "Bead: ol-2", "Step: 2", "Context usage: 45%",
+                "Files touched:", "Files:", "- src/a.rs", "src/b.rs", "Status: ok", "**Bead:** ol-1",
+                "## Summary", "## Files Touched", "### Problem", "## Question", "## Log", "Problem:",
+                "```", "```json", "{\"bead\": \"ol-1\"}", "DONE", "PROGRESS", "Here is my update:",
+                "---json", "---", "Issue Type: STUCK", "- [x] Tests: PASS", "## Next Steps",
+            ]), 0..40),
+            crlf in proptest::bool::ANY,
+            blanks in proptest::collection::vec(proptest::bool::ANY, 40),
+        ) {
+            let end = if crlf { "\r\n" } else { "\n" };
+            let doc: String = lines
+                .iter()
+                .zip(&blanks)
+                .map(|(l, b)| format!("{l}{}{end}", if *b && !l.is_empty() { " " } else { "" }))
+                .collect();
+            proptest::prop_assert_eq!(parsed_with_runs(&doc, true), parsed_with_runs(&doc, false));
+        }
+    }
 
     proptest::proptest! {
         /// The shortcut never rules out a line the subject parser would

@@ -3,25 +3,101 @@
 //! Everything after this works on [`Line`]s, so LF and CRLF input look the
 //! same to the grammar and every diagnostic can name a line and column of the
 //! original document.
+//!
+//! ## Runs of inert lines
+//!
+//! A large document ([`RUNS_FROM`] bytes or more, not JSON) is not split
+//! into one [`Line`] per line: lines no rule reads ([`is_inert_line`]: a
+//! log's `- 10:00:01 run 1: ok` items, long colonless prose, the empty
+//! lines between them) are gathered into runs, one entry each, as they are
+//! split. On a 10.8 MB body, making and keeping an entry for every line
+//! was three quarters of the parse. A run looks like its first line to
+//! every reader (`text` is that line's text, `no` its number), so a rule
+//! that tests a line reads it as it would read the line alone; readers of
+//! a stretch of text ([`join_lines`]) take the run's bytes whole, and
+//! readers that walk line by line past the first ones (list items, the
+//! lines before a message) go through [`physical`], which splits a run
+//! again where one is met.
+//!
+//! Rules that read "the first non-blank line after X" and the one after it
+//! (a body's type line and the prose before it) must still see real lines:
+//! so the first inert line after a line a rule reads is never part of a
+//! run (only the second one on may open one), and a run never starts or
+//! ends with an empty line. Whether a document is split with runs or not
+//! gives the same messages and diagnostics; a test parses every fixture
+//! both ways.
 
-/// One line of the document, without its line ending.
+use crate::grammar::{is_inert_line, ProseAhead};
+
+/// One line of the document, without its line ending; or a run of inert
+/// lines (see the module doc), which reads as its first line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Line<'a> {
-    /// The text, without `\n` or `\r\n`. Trailing spaces are kept here and
-    /// trimmed by whoever reads a value out of it.
+    /// The text, without `\n` or `\r\n` (a run's first line's). Trailing
+    /// spaces are kept here and trimmed by whoever reads a value out of it.
     pub text: &'a str,
-    /// 1-based line number in the whole document.
+    /// 1-based line number in the whole document (a run's first line's).
+    /// (Where it starts in the document is where `text` does: see
+    /// [`Line::start`]; kept as a field too, a `Line` was 40 bytes, not 32,
+    /// which cost a small message ~90 instructions.)
     pub no: u32,
-    /// Byte offset of the first character in the document.
-    pub start: usize,
     /// The line ends plainly: its text does not end in a space or tab, and
     /// it is followed by a bare `\n` (not `\r\n`) or by the end of the
     /// text. Set once where the line is split, so that [`join_lines`] need
-    /// not look at every line's bytes again.
+    /// not look at every line's bytes again. For a run: every line of it.
     pub plain_end: bool,
+    /// For a run: every ending inside it is plain and its last line's text
+    /// ends in no space or tab (its own ending aside).
+    plain_inside: bool,
+    /// Known to be read by no rule ([`is_inert_line`]): set on the lines
+    /// of a document split with runs (and on every run), where each line
+    /// is tested as it is split; `false` where untested.
+    pub inert: bool,
+    /// For a run: how many lines it holds after the first (0 for a line).
+    pub more: u32,
+    /// For a run: its length in bytes, from its first line's start to the
+    /// end of its last line's text.
+    run_len: u32,
 }
 
 impl<'a> Line<'a> {
+    /// A line of its own (not a run).
+    pub(crate) fn new(text: &'a str, no: u32, plain_end: bool) -> Self {
+        Line {
+            text,
+            no,
+            plain_end,
+            plain_inside: true,
+            inert: false,
+            more: 0,
+            run_len: 0,
+        }
+    }
+
+    /// The number of the last line it covers (a run's last line's).
+    #[inline]
+    pub(crate) fn last_no(&self) -> u32 {
+        self.no.saturating_add(self.more)
+    }
+
+    /// The byte offset in `doc`, the text it was split from, where it
+    /// starts.
+    #[inline]
+    pub(crate) fn start(&self, doc: &str) -> usize {
+        (self.text.as_ptr() as usize).wrapping_sub(doc.as_ptr() as usize)
+    }
+
+    /// The byte offset in `doc` where its text ends (a run's last line's).
+    #[inline]
+    fn end(&self, doc: &str) -> usize {
+        self.start(doc)
+            + if self.more == 0 {
+                self.text.len()
+            } else {
+                self.run_len as usize
+            }
+    }
+
     /// 1-based column (in characters) of a byte position inside this line's text.
     pub(crate) fn column_of(&self, inner: &str) -> u32 {
         let offset = (inner.as_ptr() as usize).saturating_sub(self.text.as_ptr() as usize);
@@ -94,9 +170,9 @@ pub(crate) fn trim_ticks(s: &str) -> &str {
     }
 }
 
-/// Splits `input` (which starts at byte `base` and line `first_no` of the
+/// Splits `input` (which starts at line `first_no` of the
 /// document) into lines. A final line ending does not start an empty line.
-pub(crate) fn split_lines(input: &str, base: usize, first_no: u32) -> Vec<Line<'_>> {
+pub(crate) fn split_lines(input: &str, first_no: u32) -> Vec<Line<'_>> {
     struct ToVec(usize);
     impl<'a> Collect<'a> for ToVec {
         type Out = Vec<Line<'a>>;
@@ -106,7 +182,7 @@ pub(crate) fn split_lines(input: &str, base: usize, first_no: u32) -> Vec<Line<'
             out
         }
     }
-    with_lines(input, base, first_no, ToVec(input.len()))
+    with_lines(input, first_no, ToVec(input.len()))
 }
 
 /// Documents of up to this many lines keep them on the stack.
@@ -132,13 +208,46 @@ impl<'a> std::ops::Deref for DocLines<'a> {
     }
 }
 
-/// [`split_lines`] of a whole document (from byte 0, line 1).
+/// Documents of this many bytes or more are split with runs of inert lines
+/// (see the module doc). Below it a message's lines are too few for runs to
+/// pay for the test of each line as it is split.
+pub(crate) const RUNS_FROM: usize = 16 * 1024;
+
+#[cfg(test)]
+thread_local! {
+    /// In tests: split every document with runs (`Some(true)`) or none
+    /// (`Some(false)`) whatever its size, to check that both read alike.
+    pub(crate) static FORCE_RUNS: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
+}
+
+/// Whether `input` is split with runs: a large document, unless it opens
+/// as JSON (a JSON document's lines are read one by one as JSON Lines, and
+/// it has no markdown body to pass over).
+fn with_runs(input: &str) -> bool {
+    #[cfg(test)]
+    if let Some(forced) = FORCE_RUNS.with(std::cell::Cell::get) {
+        return forced && !input.trim_start().starts_with(['{', '[']);
+    }
+    // Fuzzing (cargo-fuzz's `--cfg fuzzing`) tries inputs of a few KiB:
+    // half of them, whatever their size, go through runs.
+    #[cfg(fuzzing)]
+    if input.len() % 2 == 1 {
+        return !input.trim_start().starts_with(['{', '[']);
+    }
+    input.len() >= RUNS_FROM && !input.trim_start().starts_with(['{', '['])
+}
+
+/// [`split_lines`] of a whole document (from byte 0, line 1); a large one
+/// with runs of inert lines (see the module doc).
 pub(crate) fn doc_lines(input: &str) -> DocLines<'_> {
     const NONE: Line<'static> = Line {
         text: "",
         no: 0,
-        start: 0,
         plain_end: true,
+        plain_inside: true,
+        inert: false,
+        more: 0,
+        run_len: 0,
     };
     struct ToDoc(usize);
     impl<'a> Collect<'a> for ToDoc {
@@ -157,7 +266,319 @@ pub(crate) fn doc_lines(input: &str) -> DocLines<'_> {
             DocLines::Many(many)
         }
     }
-    with_lines(input, 0, 1, ToDoc(input.len()))
+    if with_runs(input) {
+        return DocLines::Many(Runs::new(input).split(Newlines::new(input.as_bytes())));
+    }
+    with_lines(input, 1, ToDoc(input.len()))
+}
+
+/// The lines of a document gathered into runs as they are split (see the
+/// module doc).
+struct Runs<'a> {
+    doc: &'a str,
+    out: Vec<Line<'a>>,
+    prose: ProseAhead<'a>,
+    /// The last non-empty line was inert: the next inert one may open a run.
+    after_inert: bool,
+    /// The run being gathered, whose first line is the last of `out`.
+    open: Option<Open>,
+}
+
+/// A run being gathered: what its entry will say once it closes (kept
+/// here rather than written to the entry at each line it takes in).
+struct Open {
+    /// Its first line's start.
+    first_start: usize,
+    /// Its last line's number and the end of that line's text.
+    last_no: u32,
+    last_end: usize,
+    /// Every line of it ends plainly; every one before the last does.
+    plain_end: bool,
+    plain_before_last: bool,
+    /// Empty lines after its last line, not yet taken in or listed: the
+    /// first one's start and number; and whether all end plainly.
+    empty: Option<(usize, u32)>,
+    empty_plain: bool,
+}
+
+impl<'a> Runs<'a> {
+    fn new(doc: &'a str) -> Self {
+        Runs {
+            doc,
+            out: Vec::with_capacity(64),
+            prose: ProseAhead::new(doc),
+            after_inert: false,
+            open: None,
+        }
+    }
+
+    /// The lines of the document, from the positions of its newlines: a
+    /// `Line` is made only for a line kept as one; most lines of a long
+    /// body only move the end of the open run.
+    fn split(mut self, newlines: impl Iterator<Item = usize>) -> Vec<Line<'a>> {
+        let hay = self.doc.as_bytes();
+        let mut lines = Ends {
+            hay,
+            newlines,
+            start: 0,
+            no: 1,
+        };
+        while let Some((start, text, no, plain_end)) = lines.next() {
+            // A run open: the lines it takes in are read in a loop of their
+            // own, its state kept aside (most lines of a long body).
+            let mut line = Some((start, text, no, plain_end));
+            if let Some(mut run) = self.open.take() {
+                while let Some((start, text, no, plain_end)) = line {
+                    if text.is_empty() {
+                        run.empty.get_or_insert((start, no));
+                        run.empty_plain &= plain_end;
+                    } else if !(is_inert_line(text, &mut self.prose)
+                        && run.take(start + text.len(), no, plain_end))
+                    {
+                        break;
+                    }
+                    line = lines.next();
+                }
+                self.open = Some(run);
+            }
+            if let Some((start, text, no, plain_end)) = line {
+                self.line(start, start + text.len(), no, plain_end);
+            }
+        }
+        self.close(hay.len());
+        self.out
+    }
+
+    /// Line `no`, its text at `start..end`, when no run takes it in (out
+    /// of line: in a long body, one line in many).
+    #[inline(never)]
+    fn line(&mut self, start: usize, end: usize, no: u32, plain_end: bool) {
+        // `\r` and `\n` are ASCII: both ends are on character boundaries.
+        let text = self.doc.get(start..end).unwrap_or_default();
+        let mut line = Line::new(text, no, plain_end);
+        if text.is_empty() {
+            self.out.push(line);
+            return;
+        }
+        self.close(start);
+        let inert = is_inert_line(text.as_bytes(), &mut self.prose);
+        line.inert = inert;
+        self.out.push(line);
+        // The first inert line after one a rule reads stays a line of its
+        // own; the next may open a run.
+        self.open = (inert && self.after_inert).then_some(Open {
+            first_start: start,
+            last_no: no,
+            last_end: end,
+            plain_end,
+            plain_before_last: true,
+            empty: None,
+            empty_plain: true,
+        });
+        self.after_inert = inert;
+    }
+
+    /// Closes the open run, if any: its entry written, and the empty lines
+    /// after it (up to `end`) listed.
+    fn close(&mut self, end: usize) {
+        let Some(run) = self.open.take() else {
+            return;
+        };
+        if let Some(first) = self.out.last_mut() {
+            first.more = run.last_no.saturating_sub(first.no);
+            let start = first.start(self.doc);
+            first.run_len = u32::try_from(run.last_end - start).unwrap_or(u32::MAX);
+            first.plain_end = run.plain_end;
+            // The last line's trailing blanks, read where the run ends.
+            let last = self.doc.as_bytes().get(run.last_end.wrapping_sub(1));
+            first.plain_inside = run.plain_before_last && !matches!(last, Some(b' ' | b'\t'));
+        }
+        if let Some((start, no)) = run.empty {
+            let text = self.doc.get(start..end).unwrap_or_default();
+            self.out.extend(split_lines(text, no));
+        }
+    }
+}
+
+/// A text's lines as positions: each one's start, text (without its
+/// ending), number and whether it ends plainly, from the positions of the
+/// text's newlines.
+struct Ends<'h, I> {
+    hay: &'h [u8],
+    newlines: I,
+    start: usize,
+    no: u32,
+}
+
+impl<'h, I: Iterator<Item = usize>> Ends<'h, I> {
+    #[inline]
+    fn next(&mut self) -> Option<(usize, &'h [u8], u32, bool)> {
+        let start = self.start;
+        let end = match self.newlines.next() {
+            Some(end) => end,
+            None if start < self.hay.len() => self.hay.len(),
+            None => return None,
+        };
+        self.start = end + 1;
+        let no = self.no;
+        self.no = no.saturating_add(1);
+        // As in `LineIter`: the last byte decides the end and whether it
+        // is plain.
+        let text = self.hay.get(start..end).unwrap_or_default();
+        let (text, plain_end) = match text.split_last() {
+            Some((b'\r', text)) => (text, false),
+            Some((b' ' | b'\t', _)) => (text, false),
+            _ => (text, true),
+        };
+        Some((start, text, no, plain_end))
+    }
+}
+
+impl Open {
+    /// Takes line `no` (inert, not empty, its text `text` ending at `end`)
+    /// in, unless the run's length would pass what its entry counts in
+    /// (then the line opens the next run).
+    #[inline]
+    fn take(&mut self, end: usize, no: u32, plain_end: bool) -> bool {
+        if end - self.first_start > u32::MAX as usize {
+            return false;
+        }
+        self.plain_before_last = self.plain_end && self.empty_plain;
+        self.plain_end = self.plain_before_last && plain_end;
+        self.last_no = no;
+        self.last_end = end;
+        self.empty = None;
+        self.empty_plain = true;
+        true
+    }
+}
+
+/// The positions of `\n` in a text, read from a bit mask per 64-byte
+/// block: the splitter of a large document asks for every newline, and
+/// `memchr`'s iterator paid its search's set-up again at each one (~55
+/// instructions a line of 75 bytes; this is ~30, callgrind on the 10.8 MB
+/// log).
+struct Newlines<'h> {
+    hay: &'h [u8],
+    /// Where the block `mask` describes starts, and where the next one does.
+    base: usize,
+    next: usize,
+    /// The newlines of the block not yet handed out, one bit each.
+    mask: u64,
+}
+
+impl<'h> Newlines<'h> {
+    fn new(hay: &'h [u8]) -> Self {
+        Newlines {
+            hay,
+            base: 0,
+            next: 0,
+            mask: 0,
+        }
+    }
+}
+
+impl Iterator for Newlines<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.mask == 0 {
+            let rest = self.hay.get(self.next..).filter(|r| !r.is_empty())?;
+            self.mask = match rest.first_chunk::<64>() {
+                Some(block) => block_mask(block),
+                None => newline_mask(rest),
+            };
+            self.base = self.next;
+            self.next += 64;
+        }
+        let bit = self.mask.trailing_zeros() as usize;
+        self.mask &= self.mask - 1;
+        Some(self.base + bit)
+    }
+}
+
+/// One bit per `\n` among (up to) the first 64 bytes of `b`, byte by byte.
+fn newline_mask(b: &[u8]) -> u64 {
+    b.iter()
+        .take(64)
+        .enumerate()
+        .fold(0, |m, (i, &c)| m | (u64::from(c == b'\n') << i))
+}
+
+/// [`newline_mask`] of a whole block, 16 bytes at a time with SSE2 (the
+/// x86_64 baseline; `safe_arch` wraps its intrinsics without `unsafe`).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline]
+fn block_mask(block: &[u8; 64]) -> u64 {
+    use safe_arch::{
+        cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i, set_splat_i8_m128i,
+    };
+    let newline = set_splat_i8_m128i(b'\n' as i8);
+    let mut mask = 0u64;
+    for k in 0..4 {
+        let Some(chunk) = block.get(16 * k..).and_then(<[u8]>::first_chunk::<16>) else {
+            break;
+        };
+        let bits = move_mask_i8_m128i(cmp_eq_mask_i8_m128i(load_unaligned_m128i(chunk), newline));
+        mask |= u64::from(bits as u16) << (16 * k);
+    }
+    mask
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+#[inline]
+fn block_mask(block: &[u8; 64]) -> u64 {
+    newline_mask(block)
+}
+
+/// The lines `lines` cover one by one: a run split again into its lines
+/// (see the module doc), any other line as it is. `doc` is the text the
+/// lines were split from.
+pub(crate) fn physical<'l, 'a: 'l>(
+    doc: &'a str,
+    lines: &'l [Line<'a>],
+) -> impl Iterator<Item = Line<'a>> + 'l {
+    lines.iter().flat_map(move |l| Physical::of(doc, l))
+}
+
+/// [`physical`], with the index in `lines` of the entry each line is in.
+pub(crate) fn physical_indexed<'l, 'a: 'l>(
+    doc: &'a str,
+    lines: &'l [Line<'a>],
+) -> impl Iterator<Item = (usize, Line<'a>)> + 'l {
+    lines
+        .iter()
+        .enumerate()
+        .flat_map(move |(i, l)| Physical::of(doc, l).map(move |l| (i, l)))
+}
+
+/// The lines of one entry: itself, or a run's lines.
+enum Physical<'a> {
+    One(Option<Line<'a>>),
+    Run(std::iter::Take<LineIter<'a, memchr::Memchr<'a>>>),
+}
+
+impl<'a> Physical<'a> {
+    fn of(doc: &'a str, l: &Line<'a>) -> Self {
+        match doc.get(l.start(doc)..) {
+            Some(rest) if l.more > 0 => Physical::Run(
+                LineIter::new(rest, l.no, memchr::memchr_iter(b'\n', rest.as_bytes()))
+                    .take(l.more as usize + 1),
+            ),
+            _ => Physical::One(Some(*l)),
+        }
+    }
+}
+
+impl<'a> Iterator for Physical<'a> {
+    type Item = Line<'a>;
+    fn next(&mut self) -> Option<Line<'a>> {
+        match self {
+            Physical::One(l) => l.take(),
+            Physical::Run(lines) => lines.next(),
+        }
+    }
 }
 
 /// How many lines to make room for in a text of `len` bytes: short lines
@@ -187,15 +608,14 @@ trait Collect<'a> {
 /// a `memchr` call per line paid its dispatch and set-up again on every
 /// line.
 #[inline]
-fn with_lines<'a, C: Collect<'a>>(input: &'a str, base: usize, first_no: u32, to: C) -> C::Out {
+fn with_lines<'a, C: Collect<'a>>(input: &'a str, first_no: u32, to: C) -> C::Out {
     let hay = input.as_bytes();
     #[cfg(target_arch = "x86_64")]
     if let Some(one) = memchr::arch::x86_64::avx2::memchr::One::new(b'\n') {
-        return to.collect(LineIter::new(input, base, first_no, one.iter(hay)));
+        return to.collect(LineIter::new(input, first_no, one.iter(hay)));
     }
     to.collect(LineIter::new(
         input,
-        base,
         first_no,
         memchr::memchr_iter(b'\n', hay),
     ))
@@ -204,17 +624,15 @@ fn with_lines<'a, C: Collect<'a>>(input: &'a str, base: usize, first_no: u32, to
 /// The lines of a text, from the positions of its newlines.
 struct LineIter<'a, I> {
     input: &'a str,
-    base: usize,
     no: u32,
     start: usize,
     newlines: I,
 }
 
 impl<'a, I: Iterator<Item = usize>> LineIter<'a, I> {
-    fn new(input: &'a str, base: usize, first_no: u32, newlines: I) -> Self {
+    fn new(input: &'a str, first_no: u32, newlines: I) -> Self {
         LineIter {
             input,
-            base,
             no: first_no,
             start: 0,
             newlines,
@@ -250,12 +668,7 @@ impl<'a, I: Iterator<Item = usize>> Iterator for LineIter<'a, I> {
         // `\r` and `\n` are ASCII: both ends are on character
         // boundaries (`get` checks, and never fails here).
         let text = self.input.get(start..text_end).unwrap_or_default();
-        Some(Line {
-            text,
-            no,
-            start: self.base + start,
-            plain_end,
-        })
+        Some(Line::new(text, no, plain_end))
     }
 }
 
@@ -271,19 +684,35 @@ pub(crate) fn join_lines<'a>(doc: &'a str, lines: &[Line<'a>]) -> std::borrow::C
         (Some(f), Some(l)) => (f, l),
         _ => return Cow::Borrowed(""),
     };
-    let consecutive = (last.no - first.no) as usize + 1 == lines.len();
+    // A run (see the module doc) counts for all its lines; its ending
+    // inside is what `plain_inside` says.
+    let mut count = last.more as usize + 1;
+    let mut plain = true;
+    for l in &lines[..lines.len() - 1] {
+        count += l.more as usize + 1;
+        plain &= l.plain_end;
+    }
+    let consecutive = last
+        .last_no()
+        .checked_sub(first.no)
+        .is_some_and(|d| d as usize + 1 == count);
     // The last line's own ending is not part of the text: only its
     // trailing blanks count.
-    let canonical = consecutive
-        && lines[..lines.len() - 1].iter().all(|l| l.plain_end)
-        && !last.text.ends_with([' ', '\t']);
-    if canonical {
-        if let Some(s) = doc.get(first.start..last.start + last.text.len()) {
+    let last_plain = match last.more {
+        0 => !last.text.ends_with([' ', '\t']),
+        _ => last.plain_inside,
+    };
+    if consecutive && plain && last_plain {
+        if let Some(s) = doc.get(first.start(doc)..last.end(doc)) {
             return Cow::Borrowed(s);
         }
     }
-    let mut s = String::with_capacity(lines.iter().map(|l| l.text.len() + 1).sum());
-    for (i, l) in lines.iter().enumerate() {
+    let len = last
+        .end(doc)
+        .saturating_sub(first.start(doc))
+        .min(doc.len());
+    let mut s = String::with_capacity(len + lines.len());
+    for (i, l) in physical(doc, lines).enumerate() {
         if i > 0 {
             s.push('\n');
         }
@@ -303,10 +732,10 @@ fn join_lines_by_bytes<'a>(doc: &'a str, lines: &[Line<'a>]) -> std::borrow::Cow
     };
     let canonical = lines
         .windows(2)
-        .all(|w| w[1].start == w[0].start + w[0].text.len() + 1)
+        .all(|w| w[1].start(doc) == w[0].start(doc) + w[0].text.len() + 1)
         && lines.iter().all(|l| !l.text.ends_with([' ', '\t']));
     if canonical {
-        if let Some(s) = doc.get(first.start..last.start + last.text.len()) {
+        if let Some(s) = doc.get(first.start(doc)..last.start(doc) + last.text.len()) {
             return Cow::Borrowed(s);
         }
     }
@@ -324,13 +753,30 @@ fn join_lines_by_bytes<'a>(doc: &'a str, lines: &[Line<'a>]) -> std::borrow::Cow
 mod tests {
     use super::*;
 
+    proptest::proptest! {
+        /// The block masks find every newline `memchr` finds, on texts
+        /// around the block size; the SSE2 block and the byte loop agree.
+        #[test]
+        fn newlines_are_memchrs(text in "(a|\n|é|\r| ){0,200}") {
+            let hay = text.as_bytes();
+            let ours: Vec<usize> = Newlines::new(hay).collect();
+            let theirs: Vec<usize> = memchr::memchr_iter(b'\n', hay).collect();
+            proptest::prop_assert_eq!(ours, theirs);
+            for block in hay.chunks(64) {
+                if let Some(block) = block.first_chunk::<64>() {
+                    proptest::prop_assert_eq!(block_mask(block), newline_mask(block));
+                }
+            }
+        }
+    }
+
     #[test]
     fn doc_lines_agree_with_split_lines() {
         for n in [0, 1, 7, 8, 9, 20] {
             let doc: String = (0..n).map(|i| format!("line {i}\r\n")).collect();
-            assert_eq!(&doc_lines(&doc)[..], &split_lines(&doc, 0, 1)[..]);
+            assert_eq!(&doc_lines(&doc)[..], &split_lines(&doc, 1)[..]);
             let doc = doc + "tail";
-            assert_eq!(&doc_lines(&doc)[..], &split_lines(&doc, 0, 1)[..]);
+            assert_eq!(&doc_lines(&doc)[..], &split_lines(&doc, 1)[..]);
         }
     }
 
@@ -343,7 +789,7 @@ mod tests {
             from in 0usize..12,
             len in 0usize..12,
         ) {
-            let lines = split_lines(&doc, 0, 1);
+            let lines = split_lines(&doc, 1);
             let from = from.min(lines.len());
             let run = &lines[from..(from + len).min(lines.len())];
             let (ours, theirs) = (join_lines(&doc, run), join_lines_by_bytes(&doc, run));
@@ -383,34 +829,34 @@ mod tests {
 
     #[test]
     fn crlf_and_lf_split_alike() {
-        let lf = split_lines("a\nb\n\nc", 0, 1);
-        let crlf = split_lines("a\r\nb\r\n\r\nc", 0, 1);
+        let lf = split_lines("a\nb\n\nc", 1);
+        let crlf = split_lines("a\r\nb\r\n\r\nc", 1);
         fn texts<'a>(v: &[Line<'a>]) -> Vec<&'a str> {
             v.iter().map(|l| l.text).collect()
         }
         assert_eq!(texts(&lf), vec!["a", "b", "", "c"]);
         assert_eq!(texts(&lf), texts(&crlf));
-        assert_eq!(crlf[3].start, 8);
+        assert_eq!(crlf[3].start("a\r\nb\r\n\r\nc"), 8);
         assert_eq!(crlf[3].no, 4);
     }
 
     #[test]
     fn join_borrows_canonical_text_and_rebuilds_crlf() {
         let doc = "x\na\nb\n";
-        let lines = split_lines(doc, 0, 1);
+        let lines = split_lines(doc, 1);
         assert!(matches!(
             join_lines(doc, &lines[1..]),
             std::borrow::Cow::Borrowed("a\nb")
         ));
         let doc = "x\r\na \r\nb\r\n";
-        let lines = split_lines(doc, 0, 1);
+        let lines = split_lines(doc, 1);
         assert_eq!(join_lines(doc, &lines[1..]), "a\nb");
     }
 
     #[test]
     fn column_counts_characters() {
         let doc = "héllo: wörld";
-        let lines = split_lines(doc, 0, 1);
+        let lines = split_lines(doc, 1);
         let value = &lines[0].text[8..];
         assert_eq!(value, "wörld");
         assert_eq!(lines[0].column_of(value), 8);
