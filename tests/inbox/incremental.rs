@@ -48,8 +48,8 @@ fn one_new_file_gives_the_same_model_as_a_full_load() {
 fn modified_and_removed_files_match_a_full_load() {
     let (_d, root) = corpus(300);
     let before = load_mailbox(&root).unwrap();
-    let a = before.messages[5].path.clone().unwrap();
-    let b = before.messages[9].path.clone().unwrap();
+    let a = before.messages[5].path.as_deref().unwrap().to_path_buf();
+    let b = before.messages[9].path.as_deref().unwrap().to_path_buf();
     std::fs::remove_file(&a).unwrap();
     let text = std::fs::read_to_string(&b).unwrap();
     std::fs::write(&b, text.replace("Subject: [", "Subject: Re: [")).unwrap();
@@ -67,8 +67,8 @@ fn modified_and_removed_files_match_a_full_load() {
 fn a_changed_path_spelled_another_way_still_matches_a_full_load() {
     let (_d, root) = corpus(300);
     let before = load_mailbox(&root).unwrap();
-    let a = before.messages[5].path.clone().unwrap();
-    let b = before.messages[9].path.clone().unwrap();
+    let a = before.messages[5].path.as_deref().unwrap().to_path_buf();
+    let b = before.messages[9].path.as_deref().unwrap().to_path_buf();
     let text = std::fs::read_to_string(&a).unwrap();
     std::fs::write(&a, text.replace("Subject: [", "Subject: Re: [")).unwrap();
     std::fs::remove_file(&b).unwrap();
@@ -154,7 +154,8 @@ fn copy_with(from: &Path, to: &Path, headers: &[(&str, &str)]) -> PathBuf {
 fn each_kind_of_change_in_turn_matches_a_full_load() {
     let (_d, root) = corpus(300);
     let mut inbox = load_mailbox(&root).unwrap();
-    let path_of = |inbox: &Inbox, i: usize| inbox.messages[i].path.clone().unwrap();
+    let path_of =
+        |inbox: &Inbox, i: usize| inbox.messages[i].path.as_deref().unwrap().to_path_buf();
 
     // A reply that answers an open help request: its thread becomes
     // answered and the asker's state changes.
@@ -256,7 +257,7 @@ fn a_new_seed_of_existing_replies_falls_back_to_a_full_load() {
     let (_d, root) = corpus(60);
     let src = root.join("orphan.md");
     let first = load_mailbox(&root).unwrap();
-    let any = first.messages[3].path.clone().unwrap();
+    let any = first.messages[3].path.as_deref().unwrap().to_path_buf();
     let mut inbox = first;
     // A reply naming a thread no message seeds yet ...
     let text = std::fs::read_to_string(&any).unwrap();
@@ -281,7 +282,7 @@ fn a_new_seed_of_existing_replies_falls_back_to_a_full_load() {
 fn a_removed_folder_falls_back_to_a_full_load() {
     let (_d, root) = corpus(60);
     let mut inbox = load_mailbox(&root).unwrap();
-    let dir = inbox.messages[0].path.clone().unwrap();
+    let dir = inbox.messages[0].path.as_deref().unwrap().to_path_buf();
     let dir = dir.parent().unwrap().to_path_buf();
     std::fs::remove_dir_all(&dir).unwrap();
     let how = reload_changed(&mut inbox, &[dir]).unwrap();

@@ -184,9 +184,9 @@ fn with_encoding_problems(
         else {
             continue;
         };
-        if !problems.iter().any(|(p, _)| p == path) {
+        if !problems.iter().any(|(p, _)| p == path.as_path()) {
             problems.push((
-                path.clone(),
+                path.to_path_buf(),
                 format!(
                     "invalid UTF-8 at {}:{}; loaded with U+FFFD in place of the bad bytes",
                     d.line, d.column

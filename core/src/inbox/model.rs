@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::compact::{CompactMessage, Name, Text};
 use super::index::Index;
+use super::mail_path::MailPath;
 
 /// Where the inbox was read from; decides which store writes its acks and
 /// replies (`stores::for_source`).
@@ -68,8 +69,9 @@ pub struct InboxMessage {
     /// The envelope, kept compact; the rest is parsed again on first use
     /// (see [`CompactMessage`]).
     pub message: CompactMessage,
-    /// The file it came from, if any.
-    pub path: Option<PathBuf>,
+    /// The file it came from, if any (reads as a `Path`; shared with the
+    /// paths of the files read beside it, see [`MailPath`]).
+    pub path: Option<MailPath>,
     /// mcp_agent_mail project slug (interned); messages of different
     /// projects never share a thread.
     pub project: Option<Name>,

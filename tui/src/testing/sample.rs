@@ -144,7 +144,7 @@ pub(crate) fn push_message(
     inbox.messages.push(InboxMessage {
         key: key.to_string(),
         message: msg.into(),
-        path: Some(PathBuf::from(format!("mail/{key}.md"))),
+        path: Some(PathBuf::from(format!("mail/{key}.md")).into()),
         project: None,
         recipients,
         // Set by `derive` once the threads are in order.

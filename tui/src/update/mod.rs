@@ -309,7 +309,7 @@ fn wants_file(m: &Model) -> Option<Command> {
     if !m.raw {
         return None;
     }
-    let path = m.current_message()?.path.clone()?;
+    let path = m.current_message()?.path.as_deref()?.to_path_buf();
     if m.file.as_ref().is_some_and(|f| f.path == path) {
         return None;
     }

@@ -36,7 +36,9 @@ use rayon::prelude::*;
 use super::journal;
 use super::protocol;
 use crate::fsio::FileReader;
-use crate::inbox::{apply_acks, build, build_to_patch, Acks, Inbox, InboxMessage, SourceKind};
+use crate::inbox::{
+    apply_acks, build, build_to_patch, Acks, Inbox, InboxMessage, MailPath, SourceKind,
+};
 use crate::source::{files, parallel, walk};
 use crate::stores::error::Error;
 use crate::stores::read::{parse_records, recipients_from, unique_key, FileRecords};
@@ -50,6 +52,10 @@ const PARSE_CHUNK: usize = 128;
 /// One file read and parsed: its messages (or why not) and, for JSON
 /// files, the protocol text.
 type ParsedFile = Result<(FileRecords, Option<String>), String>;
+
+/// A chunk's files, each path a range of one buffer the chunk's messages
+/// share ([`MailPath::shared`]), with what reading each gave.
+type ParsedChunk = Vec<(MailPath, ParsedFile)>;
 
 /// A plain mailbox: every mail file [`walk::walk`] finds under `root`, any
 /// framing, plus the ack journal. Files over `max_bytes` are problems, not
@@ -118,13 +124,13 @@ fn load(
         PARSE_CHUNK,
         parallel::cores(),
         FileReader::new,
-        |reader, _, part, out: &mut Vec<(PathBuf, ParsedFile)>| {
+        |reader, _, part, out: &mut ParsedChunk| {
             out.clear();
+            let paths: Vec<PathBuf> = part.iter().map(|(dir, name)| dir.join(name)).collect();
             // JSON files are classified (handoff or A2A items?) from the
             // bytes read here, so the protocol merge does not read them
             // again.
-            out.extend(part.iter().map(|(dir, name)| {
-                let path = dir.join(name);
+            out.extend(MailPath::shared(&paths).into_iter().map(|path| {
                 let parsed =
                     files::read_mail_file_into(reader, &path, max_bytes).and_then(|bytes| {
                         let protocol = protocol::protocol_text(&path, bytes);
@@ -144,10 +150,10 @@ fn load(
                         loaded.extend(entries);
                         keys.add(&loaded, start);
                         if let Some(text) = protocol {
-                            protocol_files.insert(path, text);
+                            protocol_files.insert(path.to_path_buf(), text);
                         }
                     }
-                    Err(why) => unreadable.push((path, why)),
+                    Err(why) => unreadable.push((path.to_path_buf(), why)),
                 }
             }
             progress(done, to_read.len());
@@ -237,7 +243,7 @@ impl Read<'_> {
         if !self.protocol_files.is_empty() {
             part.retain(|m| {
                 m.path
-                    .as_ref()
+                    .as_deref()
                     .is_none_or(|p| !self.protocol_files.contains_key(p))
             });
         }
@@ -353,7 +359,7 @@ pub(crate) fn file_entries(
     records: FileRecords,
     seen: &mut HashSet<String>,
 ) -> Vec<InboxMessage> {
-    let out = entries_of(root, path, records, &|k| seen.contains(k));
+    let out = entries_of(root, &MailPath::new(path), records, &|k| seen.contains(k));
     seen.extend(out.iter().map(|m| m.key.clone()));
     out
 }
@@ -362,7 +368,7 @@ pub(crate) fn file_entries(
 /// file (the caller records the new ones).
 fn entries_of(
     root: &Path,
-    path: &Path,
+    path: &MailPath,
     (messages, bcc): FileRecords,
     taken: &dyn Fn(&str) -> bool,
 ) -> Vec<InboxMessage> {
@@ -396,7 +402,7 @@ fn entries_of(
             key,
             project: m.project,
             message: m,
-            path: Some(path.to_path_buf()),
+            path: Some(path.clone()),
             recipients,
             thread_from_end: 0,
         });
@@ -450,7 +456,9 @@ mod tests {
             let records = || parse_records(text.as_bytes()).unwrap();
             by_set.extend(file_entries(root, &path, records(), &mut seen));
             let start = by_index.len();
-            let entries = entries_of(root, &path, records(), &|k| keys.taken(&by_index, k));
+            let entries = entries_of(root, &MailPath::new(&path), records(), &|k| {
+                keys.taken(&by_index, k)
+            });
             by_index.extend(entries);
             keys.add(&by_index, start);
         }

@@ -17,7 +17,9 @@ use amail_parser::{OwnedMessage, ParseOptions};
 use super::archive::render_row_file;
 use super::db::{self as mcp_db, MessageRow};
 use super::frontmatter::FrontMatter;
-use crate::inbox::{build, intern, Inbox, InboxMessage, Recipient, RecipientKind, SourceKind};
+use crate::inbox::{
+    build, intern, Inbox, InboxMessage, MailPath, Recipient, RecipientKind, SourceKind,
+};
 use crate::source::detect::DB_FILE;
 use crate::source::{parallel, walk};
 use crate::stores::error::Error;
@@ -246,7 +248,7 @@ pub(crate) fn load_mcp(
             let row = &rows[i];
             let key = row.id.to_string();
             match (files.by_id.remove(&key), entry) {
-                (Some((_, path, message, _)), _) => row_entry(row, key, Some(path), message),
+                (Some((_, path, message, _)), _) => row_entry(row, key, Some(path.into()), message),
                 (None, Some(entry)) => entry,
                 (None, None) => row_entry(row, key, None, parse_row(row)),
             }
@@ -319,10 +321,10 @@ impl Listing {
     }
 
     /// The path of the file named for message `id`.
-    fn file_of(&self, id: i64) -> Option<PathBuf> {
+    fn file_of(&self, id: i64) -> Option<MailPath> {
         let &i = self.by_name.get(&id)?;
         let (dir, name) = self.canonical.get(i)?;
-        Some(dir.join(name))
+        Some(dir.join(name).into())
     }
 }
 
@@ -457,7 +459,7 @@ impl ArchiveFiles {
             out.push(InboxMessage {
                 key,
                 message: message.into(),
-                path: Some(path),
+                path: Some(path.into()),
                 project: Some(intern(fm.project_slug.as_deref().unwrap_or(&slug))),
                 recipients,
                 thread_from_end: 0,
@@ -472,7 +474,7 @@ impl ArchiveFiles {
 fn row_entry(
     row: &MessageRow,
     key: String,
-    path: Option<PathBuf>,
+    path: Option<MailPath>,
     mut message: OwnedMessage,
 ) -> InboxMessage {
     override_from_row(&mut message, row);
