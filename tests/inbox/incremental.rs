@@ -381,7 +381,7 @@ fn thread_of_key<'a>(inbox: &'a Inbox, key: &str) -> &'a amail_core::inbox::Thre
 fn a_new_file_whose_key_collides_falls_back_to_a_full_load() {
     let (_d, root) = corpus(300);
     let mut inbox = load_mailbox(&root).unwrap();
-    let taken = inbox.messages[10].key.clone();
+    let taken = inbox.messages[10].key.to_string();
     let new = root.join("zz-collides.md");
     std::fs::write(
         &new,
@@ -406,7 +406,7 @@ fn acks_recorded_since_the_load_reach_old_and_new_messages() {
         .iter()
         .find_map(|m| {
             let r = m.recipients.iter().find(|r| r.ack_at.is_none())?;
-            m.message.ack_required.then(|| (m.key.clone(), r.agent))
+            m.message.ack_required.then(|| (m.key.to_string(), r.agent))
         })
         .expect("a pending ack in the corpus");
     let pending_before = thread_of_key(&inbox, &old).pending;
@@ -551,7 +551,11 @@ fn patches_in_a_row_keep_finding_messages_by_key_and_file() {
     )
     .unwrap();
     same_as_full(&root, &mut inbox, std::slice::from_ref(&dated));
-    for key in ["inc-undated", "inc-dated", &inbox.messages[100].key.clone()] {
+    for key in [
+        "inc-undated",
+        "inc-dated",
+        inbox.messages[100].key.as_str(),
+    ] {
         assert_eq!(inbox.message_by_key(key).map(|m| m.key.as_str()), Some(key));
     }
     // Removing the undated file finds its message by path after the

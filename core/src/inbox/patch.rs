@@ -120,7 +120,7 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
             }
         }
         touched_threads.insert(inbox.thread_index(&inbox.messages[i]));
-        inbox.messages[i].recipients = recipients;
+        inbox.messages[i].recipients = recipients.into();
     }
     let threads_before = inbox.threads.len();
 
@@ -391,7 +391,7 @@ fn apply_ack_changes(inbox: &mut Inbox, before: &Acks, now: &Acks, new: &[usize]
     // The new messages' keys, one copy each (usually one message).
     let new_keys: HashMap<String, usize> = new
         .iter()
-        .map(|&at| (inbox.messages[at].key.clone(), at))
+        .map(|&at| (inbox.messages[at].key.to_string(), at))
         .collect();
     for (pair, t) in now {
         let (key, agent) = pair;

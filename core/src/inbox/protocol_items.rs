@@ -187,7 +187,7 @@ pub fn to_inbox(item: &Item, key: String) -> InboxMessage {
         })
         .collect();
     InboxMessage {
-        key,
+        key: key.into(),
         message: message.into(),
         path: Some(MailPath::new(item.source().path.as_ref())),
         project: None,

@@ -430,7 +430,7 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
             };
             m.focus = order[n];
             if m.focus != Pane::Threads && m.sel.message.is_none() {
-                m.sel.message = m.current_message().map(|x| x.key.clone());
+                m.sel.message = m.current_message().map(|x| x.key.to_string());
             }
         }
         Action::NextPane | Action::PrevPane => {}
