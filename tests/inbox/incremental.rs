@@ -551,11 +551,7 @@ fn patches_in_a_row_keep_finding_messages_by_key_and_file() {
     )
     .unwrap();
     same_as_full(&root, &mut inbox, std::slice::from_ref(&dated));
-    for key in [
-        "inc-undated",
-        "inc-dated",
-        inbox.messages[100].key.as_str(),
-    ] {
+    for key in ["inc-undated", "inc-dated", inbox.messages[100].key.as_str()] {
         assert_eq!(inbox.message_by_key(key).map(|m| m.key.as_str()), Some(key));
     }
     // Removing the undated file finds its message by path after the
