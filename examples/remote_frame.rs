@@ -45,7 +45,7 @@ fn main() {
     let pending = inbox.pending(None);
     let mut best = f64::MAX;
     for p in pending.iter().take(ACKS) {
-        let key = inbox.messages[p.message].key.clone();
+        let key = inbox.messages[p.message].key.to_string();
         let t = Instant::now();
         store
             .ack(Some(&inbox), &[key], &p.agent, chrono::Utc::now())

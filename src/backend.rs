@@ -129,7 +129,7 @@ impl RealBackend {
         let todo: Vec<usize> = messages
             .iter()
             .enumerate()
-            .filter(|(_, m)| !self.routed.contains(&m.key))
+            .filter(|(_, m)| !self.routed.contains(m.key.as_str()))
             .map(|(i, _)| i)
             .collect();
         if todo.is_empty() {
@@ -150,7 +150,7 @@ impl RealBackend {
             .checkpoint()
             .map_err(|e| format!("cannot flush the store: {e}"))?;
         for i in todo {
-            self.routed.insert(messages[i].key.clone());
+            self.routed.insert(messages[i].key.to_string());
         }
         Ok(())
     }

@@ -14,7 +14,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use amail_core::inbox::{intern, InboxMessage, Name, Recipient, RecipientKind};
+use amail_core::inbox::{intern, InboxMessage, Name, Recipient, RecipientKind, Recipients};
 use amail_core::stores::mcp::timestamps;
 use amail_parser::ParseOptions;
 use chrono::{DateTime, TimeZone, Utc};
@@ -91,15 +91,15 @@ fn recipient(inbox: &AgentInbox, item: &Value, id: i64) -> Recipient {
 /// its text and takes the fetched recipients' state; the rest are added.
 pub fn fold(known: Vec<InboxMessage>, fetched: Vec<InboxMessage>) -> Vec<InboxMessage> {
     let mut by_id: HashMap<String, InboxMessage> =
-        known.into_iter().map(|m| (m.key.clone(), m)).collect();
+        known.into_iter().map(|m| (m.key.to_string(), m)).collect();
     for m in fetched {
-        match by_id.get_mut(&m.key) {
+        match by_id.get_mut(m.key.as_str()) {
             Some(held) => m
                 .recipients
-                .into_iter()
-                .for_each(|r| take_state_in(&mut held.recipients, r)),
+                .iter()
+                .for_each(|r| take_state_in(&mut held.recipients, r.clone())),
             None => {
-                by_id.insert(m.key.clone(), m);
+                by_id.insert(m.key.to_string(), m);
             }
         }
     }
@@ -108,7 +108,7 @@ pub fn fold(known: Vec<InboxMessage>, fetched: Vec<InboxMessage>) -> Vec<InboxMe
 
 /// `r`'s state in a message's `recipients`: replaces what they held for
 /// that agent, or adds it.
-pub(crate) fn take_state_in(recipients: &mut Vec<Recipient>, r: Recipient) {
+pub(crate) fn take_state_in(recipients: &mut Recipients, r: Recipient) {
     match recipients.iter_mut().find(|x| x.agent == r.agent) {
         Some(x) => *x = r,
         None => recipients.push(r),
@@ -157,11 +157,11 @@ pub fn merge(inboxes: &[AgentInbox]) -> (Vec<InboxMessage>, Vec<(std::path::Path
                     by_id.insert(
                         key.clone(),
                         InboxMessage {
-                            key,
+                            key: key.into(),
                             project: Some(intern(&inbox.project)),
                             message: message.into(),
                             path: None,
-                            recipients: vec![r],
+                            recipients: vec![r].into(),
                             thread_from_end: 0,
                         },
                     );

@@ -9,7 +9,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use amail_core::inbox::{assemble, intern, Inbox, InboxMessage, Name, Recipient, SourceKind};
+use amail_core::inbox::{
+    assemble, intern, Inbox, InboxMessage, Name, Recipient, Recipients, SourceKind,
+};
 use amail_core::stores::reply_rule::{self, ReplyKind};
 use amail_core::stores::{
     AckOutcome, Draft, Error, MailStore, Patch, ReadOutcome, Refresh, ReplyOutcome,
@@ -110,7 +112,7 @@ impl Polled {
             return false;
         };
         let mut added = Vec::new();
-        let mut restated: HashMap<&str, Vec<Recipient>> = HashMap::new();
+        let mut restated: HashMap<&str, Recipients> = HashMap::new();
         for m in &self.messages {
             match inbox.message_by_key(&m.key) {
                 Some(held) => {
@@ -146,7 +148,7 @@ impl Polled {
                     .message_by_key(key)
                     .is_some_and(|held| held.recipients != *recipients)
             })
-            .map(|(key, recipients)| (key.to_string(), recipients))
+            .map(|(key, recipients)| (key.to_string(), recipients.to_vec()))
             .collect();
         inbox.patch(added, restated)
     }
@@ -386,7 +388,7 @@ impl ServerStore {
         {
             Some(r) => Ok(r.agent.to_string()),
             None => Err(Error::NotRecipient {
-                key: m.key.clone(),
+                key: m.key.to_string(),
                 agent: agent.to_string(),
                 recipients: m
                     .recipients

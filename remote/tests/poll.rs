@@ -215,7 +215,7 @@ fn a_poll_with_new_mail_and_acks_equals_a_fresh_load() {
     let pending: Vec<String> = inbox
         .pending(Some("BlueLake"))
         .iter()
-        .map(|p| inbox.messages[p.message].key.clone())
+        .map(|p| inbox.messages[p.message].key.to_string())
         .collect();
     assert_eq!(pending, ["4", "16", "20", "24", "28"]);
 }

@@ -48,8 +48,8 @@ fn one_new_file_gives_the_same_model_as_a_full_load() {
 fn modified_and_removed_files_match_a_full_load() {
     let (_d, root) = corpus(300);
     let before = load_mailbox(&root).unwrap();
-    let a = before.messages[5].path.clone().unwrap();
-    let b = before.messages[9].path.clone().unwrap();
+    let a = before.messages[5].path.as_deref().unwrap().to_path_buf();
+    let b = before.messages[9].path.as_deref().unwrap().to_path_buf();
     std::fs::remove_file(&a).unwrap();
     let text = std::fs::read_to_string(&b).unwrap();
     std::fs::write(&b, text.replace("Subject: [", "Subject: Re: [")).unwrap();
@@ -67,8 +67,8 @@ fn modified_and_removed_files_match_a_full_load() {
 fn a_changed_path_spelled_another_way_still_matches_a_full_load() {
     let (_d, root) = corpus(300);
     let before = load_mailbox(&root).unwrap();
-    let a = before.messages[5].path.clone().unwrap();
-    let b = before.messages[9].path.clone().unwrap();
+    let a = before.messages[5].path.as_deref().unwrap().to_path_buf();
+    let b = before.messages[9].path.as_deref().unwrap().to_path_buf();
     let text = std::fs::read_to_string(&a).unwrap();
     std::fs::write(&a, text.replace("Subject: [", "Subject: Re: [")).unwrap();
     std::fs::remove_file(&b).unwrap();
@@ -241,7 +241,8 @@ fn copy_with(from: &Path, to: &Path, headers: &[(&str, &str)]) -> PathBuf {
 fn each_kind_of_change_in_turn_matches_a_full_load() {
     let (_d, root) = corpus(300);
     let mut inbox = load_mailbox(&root).unwrap();
-    let path_of = |inbox: &Inbox, i: usize| inbox.messages[i].path.clone().unwrap();
+    let path_of =
+        |inbox: &Inbox, i: usize| inbox.messages[i].path.as_deref().unwrap().to_path_buf();
 
     // A reply that answers an open help request: its thread becomes
     // answered and the asker's state changes.
@@ -343,7 +344,7 @@ fn a_new_seed_of_existing_replies_falls_back_to_a_full_load() {
     let (_d, root) = corpus(60);
     let src = root.join("orphan.md");
     let first = load_mailbox(&root).unwrap();
-    let any = first.messages[3].path.clone().unwrap();
+    let any = first.messages[3].path.as_deref().unwrap().to_path_buf();
     let mut inbox = first;
     // A reply naming a thread no message seeds yet ...
     let text = std::fs::read_to_string(&any).unwrap();
@@ -368,7 +369,7 @@ fn a_new_seed_of_existing_replies_falls_back_to_a_full_load() {
 fn a_removed_folder_falls_back_to_a_full_load() {
     let (_d, root) = corpus(60);
     let mut inbox = load_mailbox(&root).unwrap();
-    let dir = inbox.messages[0].path.clone().unwrap();
+    let dir = inbox.messages[0].path.as_deref().unwrap().to_path_buf();
     let dir = dir.parent().unwrap().to_path_buf();
     std::fs::remove_dir_all(&dir).unwrap();
     let how = reload_changed(&mut inbox, &[dir]).unwrap();
@@ -487,7 +488,7 @@ fn thread_of_key<'a>(inbox: &'a Inbox, key: &str) -> &'a amail_core::inbox::Thre
 fn a_new_file_whose_key_collides_falls_back_to_a_full_load() {
     let (_d, root) = corpus(300);
     let mut inbox = load_mailbox(&root).unwrap();
-    let taken = inbox.messages[10].key.clone();
+    let taken = inbox.messages[10].key.to_string();
     let new = root.join("zz-collides.md");
     std::fs::write(
         &new,
@@ -512,7 +513,7 @@ fn acks_recorded_since_the_load_reach_old_and_new_messages() {
         .iter()
         .find_map(|m| {
             let r = m.recipients.iter().find(|r| r.ack_at.is_none())?;
-            m.message.ack_required.then(|| (m.key.clone(), r.agent))
+            m.message.ack_required.then(|| (m.key.to_string(), r.agent))
         })
         .expect("a pending ack in the corpus");
     let pending_before = thread_of_key(&inbox, &old).pending;
@@ -649,7 +650,7 @@ fn patches_in_a_row_keep_finding_messages_by_key_and_file() {
     )
     .unwrap();
     same_as_full(&root, &mut inbox, std::slice::from_ref(&dated));
-    for key in ["inc-undated", "inc-dated", &inbox.messages[100].key.clone()] {
+    for key in ["inc-undated", "inc-dated", inbox.messages[100].key.as_str()] {
         assert_eq!(inbox.message_by_key(key).map(|m| m.key.as_str()), Some(key));
     }
     // Removing the undated file finds its message by path after the
@@ -868,10 +869,10 @@ fn after_undated_mail_every_message_is_still_found_by_key_and_file() {
     let c = undated("zz-undated-c.md", "undated-c");
     same_as_full(&root, &mut inbox, &[b.clone(), c]);
     // A removal in the middle, then an edit found by its file.
-    let gone = inbox.messages[150].path.clone().unwrap();
+    let gone = inbox.messages[150].path.as_deref().unwrap().to_path_buf();
     std::fs::remove_file(&gone).unwrap();
     same_as_full(&root, &mut inbox, &[gone]);
-    let edited = inbox.messages[40].path.clone().unwrap();
+    let edited = inbox.messages[40].path.as_deref().unwrap().to_path_buf();
     let text = std::fs::read_to_string(&edited).unwrap();
     std::fs::write(&edited, text.replacen("Subject: ", "Subject: Re: ", 1)).unwrap();
     same_as_full(&root, &mut inbox, &[edited]);

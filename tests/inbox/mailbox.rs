@@ -64,7 +64,7 @@ fn demo_covers_every_view() {
     let pending: Vec<(String, String)> = inbox
         .pending(None)
         .iter()
-        .map(|p| (inbox.messages[p.message].key.clone(), p.agent.clone()))
+        .map(|p| (inbox.messages[p.message].key.to_string(), p.agent.clone()))
         .collect();
     assert_eq!(
         pending,
@@ -470,11 +470,11 @@ fn a_reply_threaded_on_a_seed_id_joins_the_seed_thread() {
                 .remove(0)
                 .into_owned();
             amail_core::inbox::InboxMessage {
-                key: m.id.as_deref().unwrap().to_string(),
+                key: m.id.as_deref().unwrap().into(),
                 message: m.into(),
                 path: None,
                 project: None,
-                recipients: vec![],
+                recipients: Default::default(),
                 thread_from_end: 0,
             }
         })

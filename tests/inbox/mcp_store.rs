@@ -23,7 +23,7 @@ fn pending_keys(inbox: &Inbox, agent: &str) -> Vec<String> {
     let mut keys: Vec<String> = inbox
         .pending(Some(agent))
         .iter()
-        .map(|p| inbox.messages[p.message].key.clone())
+        .map(|p| inbox.messages[p.message].key.to_string())
         .collect();
     keys.sort_by_key(|k| k.parse::<u64>().unwrap());
     keys

@@ -63,7 +63,7 @@ fn a_load_in_steps_hands_out_the_newest_threads_first_then_the_whole_inbox() {
         .iter()
         .filter(|m| m.message.ack_required && !m.recipients.is_empty())
         .step_by(97)
-        .map(|m| (m.key.clone(), m.recipients[0].agent))
+        .map(|m| (m.key.to_string(), m.recipients[0].agent))
         .collect();
     assert!(acked.len() > 10);
     for (key, agent) in &acked {
@@ -189,7 +189,7 @@ fn a_step_leaves_out_the_files_whose_items_come_with_the_whole_inbox() {
         i.messages
             .iter()
             .filter(|m| m.path.as_deref() == Some(items.as_path()))
-            .map(|m| m.key.clone())
+            .map(|m| m.key.to_string())
             .collect::<Vec<_>>()
     };
     assert!(!from_items(&whole).is_empty(), "the file's items are in");

@@ -46,7 +46,7 @@ fn inbox_files(dir: &Path) -> BTreeSet<PathBuf> {
     inbox
         .messages
         .iter()
-        .filter_map(|m| m.path.clone())
+        .filter_map(|m| m.path.as_deref().map(Path::to_path_buf))
         .filter(|p| {
             p.strip_prefix(dir).is_ok_and(|rel| {
                 rel.components()

@@ -157,7 +157,7 @@ fn mailbox_send_mark_read_and_ack_many() {
     let keys: Vec<String> = inbox
         .pending(Some("BlueLake"))
         .iter()
-        .map(|p| inbox.messages[p.message].key.clone())
+        .map(|p| inbox.messages[p.message].key.to_string())
         .collect();
     assert!(keys.len() >= 2, "{keys:?}");
     let read = store

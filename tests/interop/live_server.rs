@@ -136,7 +136,7 @@ fn check_release(release: Release) {
             .messages
             .iter()
             .filter(|m| m.recipients.iter().any(|r| r.agent == agent))
-            .map(|m| m.key.clone())
+            .map(|m| m.key.to_string())
             .collect();
         assert_eq!(ours, tools.inbox_ids(agent), "{agent}'s inbox");
     }
@@ -145,7 +145,7 @@ fn check_release(release: Release) {
         .iter()
         .find(|m| m.message.subject == "[b1] HELP_REQUEST")
         .unwrap();
-    let help_id = help.key.clone();
+    let help_id = help.key.to_string();
     assert!(help.is_pending_for("BlueLake") && help.is_pending_for("GreenCastle"));
 
     // amail ack through the server: its ack view no longer lists it for
@@ -181,7 +181,7 @@ fn check_release(release: Release) {
         .find(|m| m.message.subject == "[b2] PROGRESS")
         .unwrap()
         .key
-        .clone();
+        .to_string();
     let read = store
         .mark_read(
             Some(&inbox),
@@ -247,7 +247,9 @@ fn check_release(release: Release) {
     let green = tools.inbox("GreenCastle");
     let m = green
         .iter()
-        .find(|m| amail_remote::convert::id_of(m).map(|i| i.to_string()) == Some(sent.key.clone()))
+        .find(|m| {
+            amail_remote::convert::id_of(m).map(|i| i.to_string()) == Some(sent.key.to_string())
+        })
         .unwrap_or_else(|| panic!("the new message is not in GreenCastle's inbox: {green:?}"));
     assert_eq!(m["subject"], "[b2] GUIDANCE: index first");
     assert_eq!(m["from"], "BlueLake");
@@ -309,7 +311,7 @@ fn check_release(release: Release) {
             .flat_map(|m| {
                 m.recipients.iter().map(|r| {
                     (
-                        m.key.clone(),
+                        m.key.to_string(),
                         r.agent.to_string(),
                         m.is_pending_for(r.agent),
                     )

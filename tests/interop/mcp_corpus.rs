@@ -39,7 +39,7 @@ fn real_server_serves_a_generated_corpus() {
         .messages
         .iter()
         .find(|m| m.message.ack_required && m.recipients.iter().any(|r| r.agent == agent))
-        .map(|m| m.key.clone())
+        .map(|m| m.key.to_string())
         .expect("an ack-required message to BlueLake");
     let thread = ours
         .threads
@@ -79,7 +79,7 @@ fn real_server_serves_a_generated_corpus() {
         .messages
         .iter()
         .filter(|m| m.message.subject.contains("HELP_REQUEST"))
-        .map(|m| m.key.clone())
+        .map(|m| m.key.to_string())
         .collect();
     assert!(!help.is_empty());
     assert!(help.is_subset(&hits), "{help:?} not in {hits:?}");

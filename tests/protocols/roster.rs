@@ -37,7 +37,8 @@ fn mail(
             kind: amail_core::inbox::RecipientKind::To,
             read_at: None,
             ack_at: None,
-        }],
+        }]
+        .into(),
         message: msg.into(),
         path: None,
         project: None,

@@ -165,7 +165,7 @@ fn replies_and_acks_to_hostile_mail_stay_inside_the_mailbox() {
     let sandbox = sandbox.path();
     let mail = hostile_mailbox(sandbox);
     let loaded = stores::load(&mail, &LoadOptions::default()).unwrap();
-    let keys: Vec<String> = loaded.messages.iter().map(|m| m.key.clone()).collect();
+    let keys: Vec<String> = loaded.messages.iter().map(|m| m.key.to_string()).collect();
     assert!(keys.len() >= 40, "{} messages", keys.len());
     let names = hostile(sandbox);
     let mut replied = 0;

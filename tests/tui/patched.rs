@@ -128,7 +128,7 @@ fn every_change(app: &mut TestApp<RealBackend>, root: &Path) {
         .iter()
         .find(|p| p.message > 10)
         .expect("a pending ack");
-    let key = app.model.inbox.messages[owed.message].key.clone();
+    let key = app.model.inbox.messages[owed.message].key.to_string();
     let source = SourceKind::Mailbox {
         root: root.to_path_buf(),
     };

@@ -29,7 +29,7 @@ fn assert_every_body_word_shown(m: &mut Model) {
         .inbox
         .messages
         .iter()
-        .map(|x| (m.inbox.thread_for(x).id.clone(), x.key.clone()))
+        .map(|x| (m.inbox.thread_for(x).id.clone(), x.key.to_string()))
         .collect();
     assert!(!keys.is_empty());
     for (thread, key) in keys {
@@ -124,7 +124,7 @@ fn raw_view_numbers_the_lines_as_the_file_does() {
             let d = x.message.diagnostics.iter().find(|d| d.line > 1)?;
             Some((
                 app.model.inbox.thread_for(x).id.clone(),
-                x.key.clone(),
+                x.key.to_string(),
                 x.path.clone()?,
                 d.line,
             ))

@@ -148,7 +148,7 @@ fn an_ack_runs_on_the_worker_with_only_its_messages() {
         .iter()
         .find(|m| m.message.ack_required)
         .unwrap();
-    let (key, agent) = (m.key.clone(), m.recipients[0].agent.to_string());
+    let (key, agent) = (m.key.to_string(), m.recipients[0].agent.to_string());
     let cmd = Command::Ack {
         keys: vec![key.clone()],
         agent: agent.clone(),

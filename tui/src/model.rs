@@ -874,7 +874,7 @@ impl Model {
     pub(crate) fn selected_key(&self, kind: ListKind) -> Option<String> {
         match kind {
             ListKind::Threads => self.sel.thread.clone(),
-            ListKind::Messages => self.current_message().map(|m| m.key.clone()),
+            ListKind::Messages => self.current_message().map(|m| m.key.to_string()),
             ListKind::Tasks => self.sel.task.clone(),
             ListKind::Agents => self.sel.agent.clone(),
         }

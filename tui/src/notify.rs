@@ -87,14 +87,14 @@ pub(crate) fn collect(m: &mut Model) {
         return;
     }
     let Some(seen) = m.seen.as_mut() else {
-        m.seen = Some(m.inbox.messages.iter().map(|x| x.key.clone()).collect());
+        m.seen = Some(m.inbox.messages.iter().map(|x| x.key.to_string()).collect());
         return;
     };
     for x in &m.inbox.messages {
-        if seen.contains(&x.key) {
+        if seen.contains(x.key.as_str()) {
             continue;
         }
-        seen.insert(x.key.clone());
+        seen.insert(x.key.to_string());
         if let Some(text) = about(x) {
             m.notify.push(escape(mode, &text));
         }

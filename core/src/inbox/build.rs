@@ -134,18 +134,17 @@ fn build_keeping(
         derive_state(thread, &messages);
     }
 
-    // Most recent activity first; the permutation is applied to the indices.
-    let mut order: Vec<usize> = (0..threads.len()).collect();
-    order.sort_by(|&a, &b| thread_order(&threads[a], &threads[b]));
-    let mut new_index = vec![0; threads.len()];
-    for (new, &old) in order.iter().enumerate() {
-        new_index[old] = new;
-    }
-    let mut slots: Vec<Option<Thread>> = threads.into_iter().map(Some).collect();
-    let threads: Vec<Thread> = order.iter().filter_map(|&old| slots[old].take()).collect();
+    // Most recent activity first, sorted in place: the threads' own lists
+    // say where each message's thread went, so no second list of threads
+    // is made (issue 16: a copy of every thread was part of the load's
+    // peak, 4 MB at 100,000 messages). No two threads share a latest
+    // message, so the order is total and the unstable sort is exact.
+    threads.sort_unstable_by(thread_order);
     let last = threads.len().saturating_sub(1);
-    for m in &mut messages {
-        m.thread_from_end = last - new_index[m.thread_from_end];
+    for (at, thread) in threads.iter().enumerate() {
+        for &i in &thread.messages {
+            messages[i].thread_from_end = last - at;
+        }
     }
 
     let (agents, evidence) = roster(&messages, &threads, to_patch);
@@ -186,9 +185,9 @@ fn with_encoding_problems(
         else {
             continue;
         };
-        if !problems.iter().any(|(p, _)| p == path) {
+        if !problems.iter().any(|(p, _)| p == path.as_path()) {
             problems.push((
-                path.clone(),
+                path.to_path_buf(),
                 format!(
                     "invalid UTF-8 at {}:{}; loaded with U+FFFD in place of the bad bytes",
                     d.line, d.column

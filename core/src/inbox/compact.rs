@@ -293,6 +293,12 @@ impl Text {
         }
     }
 
+    /// `s` as a range of this text's buffer when it is a slice of it
+    /// (a trimmed id, as a key), else copied.
+    pub fn part(&self, s: &str) -> Text {
+        Text::within(s, Some(&self.buf))
+    }
+
     pub fn as_str(&self) -> &str {
         if self.len == u32::MAX && self.at == 0 {
             return &self.buf;
@@ -353,6 +359,19 @@ impl PartialEq for Text {
 }
 
 impl Eq for Text {}
+
+/// As the text: a key sorts as the `String` it replaced.
+impl PartialOrd for Text {
+    fn partial_cmp(&self, other: &Text) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Text {
+    fn cmp(&self, other: &Text) -> std::cmp::Ordering {
+        (**self).cmp(&**other)
+    }
+}
 
 impl std::hash::Hash for Text {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {

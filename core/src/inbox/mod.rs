@@ -5,6 +5,8 @@
 //! - `compact`: [`CompactMessage`], a message as the inbox holds it: the
 //!   envelope kept small, the rest parsed again from the file's text on
 //!   first use;
+//! - `mail_path`: [`MailPath`], a message's file as a range of a buffer
+//!   shared by the paths a load made together;
 //! - [`model`]: the types ([`Inbox`], [`InboxMessage`], [`Thread`],
 //!   [`Agent`], ...);
 //! - `build`: from loaded messages to the [`Inbox`] ([`assemble`] for
@@ -27,6 +29,7 @@
 mod build;
 mod compact;
 pub(crate) mod index;
+mod mail_path;
 pub mod model;
 pub(crate) mod patch;
 pub mod protocol_items;
@@ -47,5 +50,6 @@ pub(crate) type FastMap<K, V> = hashbrown::HashMap<K, V>;
 pub use build::assemble;
 pub(crate) use build::{apply_acks, build, build_to_patch};
 pub use compact::{intern, CompactMessage, Name, Names, Text};
+pub use mail_path::MailPath;
 pub use model::*;
 pub use patch::{Patched, ThreadTally, TouchedThread};

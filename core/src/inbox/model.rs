@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::compact::{CompactMessage, Name, Text};
 use super::index::Index;
+use super::mail_path::MailPath;
 
 /// Where the inbox was read from; decides which store writes its acks and
 /// replies (`stores::for_source`).
@@ -47,6 +48,123 @@ pub struct Recipient {
     pub ack_at: Option<DateTime<Utc>>,
 }
 
+/// A message's recipients: one held inline, more in a vector. Most mail
+/// has one recipient, and a vector of one was a heap block of 64 bytes and
+/// an allocation per message (issue 16); this is the size of one
+/// [`Recipient`] inline. Reads as a slice (`Deref`).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Recipients(RecipientsRepr);
+
+#[derive(Clone, PartialEq, Eq)]
+enum RecipientsRepr {
+    One(Recipient),
+    Many(Vec<Recipient>),
+}
+
+impl Recipients {
+    /// Adds `r` at the end.
+    pub fn push(&mut self, r: Recipient) {
+        match &mut self.0 {
+            RecipientsRepr::Many(v) if v.is_empty() => self.0 = RecipientsRepr::One(r),
+            RecipientsRepr::Many(v) => v.push(r),
+            RecipientsRepr::One(first) => {
+                let first = first.clone();
+                self.0 = RecipientsRepr::Many(vec![first, r]);
+            }
+        }
+    }
+
+    /// Gives back the room a vector of several holds beyond them.
+    pub(crate) fn shrink_to_fit(&mut self) {
+        if let RecipientsRepr::Many(v) = &mut self.0 {
+            v.shrink_to_fit();
+        }
+    }
+}
+
+impl Default for Recipients {
+    fn default() -> Recipients {
+        Recipients(RecipientsRepr::Many(Vec::new()))
+    }
+}
+
+impl std::ops::Deref for Recipients {
+    type Target = [Recipient];
+
+    fn deref(&self) -> &[Recipient] {
+        match &self.0 {
+            RecipientsRepr::One(r) => std::slice::from_ref(r),
+            RecipientsRepr::Many(v) => v,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Recipients {
+    fn deref_mut(&mut self) -> &mut [Recipient] {
+        match &mut self.0 {
+            RecipientsRepr::One(r) => std::slice::from_mut(r),
+            RecipientsRepr::Many(v) => v,
+        }
+    }
+}
+
+impl From<Vec<Recipient>> for Recipients {
+    fn from(mut v: Vec<Recipient>) -> Recipients {
+        match v.len() {
+            1 => Recipients(RecipientsRepr::One(v.remove(0))),
+            _ => Recipients(RecipientsRepr::Many(v)),
+        }
+    }
+}
+
+impl FromIterator<Recipient> for Recipients {
+    fn from_iter<I: IntoIterator<Item = Recipient>>(iter: I) -> Recipients {
+        let mut out = Recipients::default();
+        for r in iter {
+            out.push(r);
+        }
+        out.shrink_to_fit();
+        out
+    }
+}
+
+impl<'a> IntoIterator for &'a Recipients {
+    type Item = &'a Recipient;
+    type IntoIter = std::slice::Iter<'a, Recipient>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut Recipients {
+    type Item = &'a mut Recipient;
+    type IntoIter = std::slice::IterMut<'a, Recipient>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter_mut()
+    }
+}
+
+impl PartialEq<Vec<Recipient>> for Recipients {
+    fn eq(&self, other: &Vec<Recipient>) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for Recipients {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// As the `Vec` it replaced: a JSON list.
+impl Serialize for Recipients {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
 /// A read and ack time recorded apart from the message (a plain mailbox's
 /// ack journal): an ack also marks the message read; a read alone has no
 /// ack time.
@@ -64,16 +182,20 @@ pub type Acks = HashMap<(String, String), AckTimes>;
 /// a path-derived key for plain files without one).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct InboxMessage {
-    pub key: String,
+    /// A range of the message's id text when the key is its id (most
+    /// mail: no copy per message), else its own (see [`Text`]).
+    pub key: Text,
     /// The envelope, kept compact; the rest is parsed again on first use
     /// (see [`CompactMessage`]).
     pub message: CompactMessage,
-    /// The file it came from, if any.
-    pub path: Option<PathBuf>,
+    /// The file it came from, if any (reads as a `Path`; shared with the
+    /// paths of the files read beside it, see [`MailPath`]).
+    pub path: Option<MailPath>,
     /// mcp_agent_mail project slug (interned); messages of different
     /// projects never share a thread.
     pub project: Option<Name>,
-    pub recipients: Vec<Recipient>,
+    /// One inline (see [`Recipients`]); reads as a slice.
+    pub recipients: Recipients,
     /// Which thread it is in, counted from the end of `Inbox::threads`
     /// (0: the last, the thread with the oldest activity); see
     /// [`Inbox::thread_for`]. Counted from that end because threads start
@@ -419,4 +541,67 @@ pub(crate) fn thread_position(len: usize, from_end: usize) -> usize {
     len.checked_sub(1)
         .and_then(|last| last.checked_sub(from_end))
         .unwrap_or(usize::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn to(agent: &'static str) -> Recipient {
+        Recipient {
+            agent,
+            kind: RecipientKind::To,
+            read_at: None,
+            ack_at: None,
+        }
+    }
+
+    /// A guard against regrowth (issue 16: every byte of the record is
+    /// paid once per message, a million times in a big inbox). Printed
+    /// with `--nocapture`.
+    #[test]
+    fn the_records_stay_small() {
+        let sizes = [
+            ("InboxMessage", size_of::<InboxMessage>()),
+            ("CompactMessage", size_of::<CompactMessage>()),
+            ("Recipients", size_of::<Recipients>()),
+            ("Recipient", size_of::<Recipient>()),
+            ("Text", size_of::<Text>()),
+            ("MailPath", size_of::<Option<MailPath>>()),
+        ];
+        println!("{sizes:?}");
+        // One recipient inline, in the room of one; a path and a key in
+        // the room of the `PathBuf` and `String` they replaced.
+        assert!(size_of::<Recipients>() <= size_of::<Recipient>());
+        assert!(size_of::<Option<MailPath>>() <= 24);
+        assert!(size_of::<Text>() <= 24);
+        assert!(size_of::<InboxMessage>() <= 400, "{sizes:?}");
+    }
+
+    #[test]
+    fn one_recipient_is_held_inline_and_more_read_as_a_list() {
+        let mut r = Recipients::default();
+        assert!(r.is_empty());
+        r.push(to("A"));
+        assert!(matches!(r.0, RecipientsRepr::One(_)));
+        assert_eq!(r, vec![to("A")]);
+        r.push(to("B"));
+        r[1].ack_at = Some(DateTime::<Utc>::MIN_UTC);
+        assert_eq!(r.len(), 2);
+        assert_eq!(r.iter().map(|r| r.agent).collect::<Vec<_>>(), ["A", "B"]);
+        assert!(r[1].ack_at.is_some());
+        assert_eq!(
+            Recipients::from(vec![to("A")]),
+            [to("A")].into_iter().collect::<Recipients>()
+        );
+        assert!(matches!(
+            Recipients::from(vec![to("A")]).0,
+            RecipientsRepr::One(_)
+        ));
+        assert_eq!(
+            serde_json::to_string(&r).unwrap(),
+            serde_json::to_string(&r.to_vec()).unwrap()
+        );
+        assert_eq!(format!("{r:?}"), format!("{:?}", r.to_vec()));
+    }
 }

@@ -138,7 +138,7 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
         let t = inbox.thread_index(&inbox.messages[i]);
         touched_threads.insert(t);
         owed.message(t, &inbox.messages[i], -1);
-        inbox.messages[i].recipients = recipients;
+        inbox.messages[i].recipients = recipients.into();
         owed.message(t, &inbox.messages[i], 1);
     }
     let threads_before = inbox.threads.len();
@@ -491,7 +491,7 @@ fn apply_ack_changes(
     // The new messages' keys, one copy each (usually one message).
     let new_keys: HashMap<String, usize> = new
         .iter()
-        .map(|&at| (inbox.messages[at].key.clone(), at))
+        .map(|&at| (inbox.messages[at].key.to_string(), at))
         .collect();
     for (pair, t) in now {
         let (key, agent) = pair;

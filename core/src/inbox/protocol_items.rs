@@ -14,11 +14,11 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use amail_parser::{Message, MessageType, OwnedMessage, Parsed as Fields};
 
 use super::compact::intern;
+use super::mail_path::MailPath;
 use super::model::{InboxMessage, Recipient, RecipientKind};
 use crate::formats::{A2aItem, A2aKind, Handoff, Item};
 
@@ -187,9 +187,9 @@ pub fn to_inbox(item: &Item, key: String) -> InboxMessage {
         })
         .collect();
     InboxMessage {
-        key,
+        key: key.into(),
         message: message.into(),
-        path: Some(PathBuf::from(&item.source().path)),
+        path: Some(MailPath::new(item.source().path.as_ref())),
         project: None,
         recipients,
         thread_from_end: 0,

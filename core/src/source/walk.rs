@@ -260,6 +260,10 @@ pub(crate) struct Listing {
     /// Path order: runs of one folder's files, in name order (a folder's
     /// files come in several runs when sub-folders sort between them).
     runs: Vec<Run>,
+    /// Where each run starts in path order, so that [`Listing::get`] finds
+    /// a file's run by a binary search, not a pass over the runs (an mcp
+    /// load asks for each row's file: a store of many months).
+    starts: Vec<usize>,
     pub(crate) problems: Vec<Problem>,
 }
 
@@ -272,7 +276,10 @@ struct Run {
 impl Listing {
     /// How many files.
     pub(crate) fn len(&self) -> usize {
-        self.runs.iter().map(|r| r.names.len()).sum()
+        match (self.starts.last(), self.runs.last()) {
+            (Some(start), Some(run)) => start + run.names.len(),
+            _ => 0,
+        }
     }
 
     /// Each file's folder and name, in path order.
@@ -285,19 +292,14 @@ impl Listing {
         })
     }
 
-    /// The `i`th file's folder and name in path order (a pass over the
-    /// runs, one per folder listed: a store's months).
-    pub(crate) fn get(&self, mut i: usize) -> Option<(&Path, &OsStr)> {
-        for run in &self.runs {
-            match run.names.get(i) {
-                Some(&n) => {
-                    let folder = &self.folders[run.folder];
-                    return Some((folder.dir.as_path(), folder.name(n)));
-                }
-                None => i -= run.names.len(),
-            }
-        }
-        None
+    /// The `i`th file's folder and name in path order.
+    pub(crate) fn get(&self, i: usize) -> Option<(&Path, &OsStr)> {
+        // The last run starting at or before `i` (runs are never empty).
+        let r = self.starts.partition_point(|&s| s <= i).checked_sub(1)?;
+        let run = &self.runs[r];
+        let &n = run.names.get(i - self.starts[r])?;
+        let folder = &self.folders[run.folder];
+        Some((folder.dir.as_path(), folder.name(n)))
     }
 
     /// The files' full paths, and the problems.
@@ -311,7 +313,8 @@ impl Listing {
 
     /// `other`'s files after this one's.
     fn append(&mut self, other: Listing) {
-        let base = self.folders.len();
+        let (base, files) = (self.folders.len(), self.len());
+        self.starts.extend(other.starts.iter().map(|s| s + files));
         self.folders.extend(other.folders);
         self.runs.extend(other.runs.into_iter().map(|mut r| {
             r.folder += base;
@@ -329,6 +332,7 @@ impl Listing {
     /// A run of the files of the folder kept at `folder` (none when empty).
     fn push_run(&mut self, folder: usize, names: Vec<Name>) {
         if !names.is_empty() {
+            self.starts.push(self.len());
             self.runs.push(Run { folder, names });
         }
     }
@@ -785,6 +789,14 @@ mod tests {
         sorted.sort();
         assert_eq!(files, sorted);
         assert_eq!(files.len(), 8);
+        // Runs of several folders (`a`'s files on both sides of `a/z`):
+        // each file found by its place as the walk lists it.
+        let listing = list(root);
+        assert_eq!(listing.len(), 8);
+        for (i, file) in listing.iter().enumerate() {
+            assert_eq!(listing.get(i), Some(file), "{i}");
+        }
+        assert_eq!(listing.get(8), None);
     }
 
     /// Names that tie on the sort key's 16 bytes and part after it, names

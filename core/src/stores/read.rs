@@ -13,7 +13,7 @@ use std::sync::Arc;
 use amail_parser::{OwnedMessage, ParseOptions};
 
 use super::mcp::frontmatter::{self, FrontMatter};
-use crate::inbox::{intern, CompactMessage, Recipient, RecipientKind};
+use crate::inbox::{intern, CompactMessage, Recipient, RecipientKind, Recipients, Text};
 use crate::source::files;
 
 /// One file's messages and, for `---json` files, its front matter.
@@ -130,11 +130,10 @@ pub(crate) fn recipients_from(
     to: &[impl AsRef<str>],
     cc: &[impl AsRef<str>],
     bcc: &[String],
-) -> Vec<Recipient> {
-    // Sized up front: pushing into an empty vector reserves room for
-    // four (about 170 bytes a message spare in a big inbox); a name listed
-    // twice leaves the room unused, given back below.
-    let mut out: Vec<Recipient> = Vec::with_capacity(to.len() + cc.len() + bcc.len());
+) -> Recipients {
+    // One inline (no allocation for the usual message); several in a
+    // vector, its spare room given back below.
+    let mut out = Recipients::default();
     let all = to
         .iter()
         .map(|n| (n.as_ref(), RecipientKind::To))
@@ -161,14 +160,14 @@ pub(crate) fn recipients_from(
 /// are in use; the caller records the key it gets. A set of copies
 /// ([`unique_key_in`]) or an index of the messages keyed so far (the
 /// mailbox load: no copy of each key) can answer `taken`.
-pub(crate) fn unique_key(
-    id: Option<&str>,
+pub(crate) fn unique_key<'a>(
+    id: Option<&'a str>,
     fallback: impl FnOnce() -> String,
     taken: &dyn Fn(&str) -> bool,
-) -> String {
+) -> Cow<'a, str> {
     if let Some(id) = id.map(str::trim).filter(|s| !s.is_empty()) {
         if !taken(id) {
-            return id.to_string();
+            return Cow::Borrowed(id);
         }
     }
     let base = fallback();
@@ -178,7 +177,16 @@ pub(crate) fn unique_key(
         key = format!("{base}~{n}");
         n += 1;
     }
-    key
+    Cow::Owned(key)
+}
+
+/// `key` as `message`'s record holds it: a range of its id's text when
+/// the key is that id (trimmed), so no copy is made; else its own copy.
+pub(crate) fn key_text(key: &str, message: &CompactMessage) -> Text {
+    match &message.id {
+        Some(id) if id.trim() == key => id.part(id.trim()),
+        _ => Text::new(key),
+    }
 }
 
 /// [`unique_key`] against `seen`, the key recorded there.
@@ -187,7 +195,7 @@ pub(crate) fn unique_key_in(
     fallback: impl FnOnce() -> String,
     seen: &mut HashSet<String>,
 ) -> String {
-    let key = unique_key(id, fallback, &|k| seen.contains(k));
+    let key = unique_key(id, fallback, &|k| seen.contains(k)).into_owned();
     seen.insert(key.clone());
     key
 }

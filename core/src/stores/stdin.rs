@@ -11,9 +11,11 @@ use serde_json::Value;
 
 use super::error::Error;
 use super::mcp::timestamps;
-use super::read::{recipients_from, unique_key_in};
+use super::read::{key_text, recipients_from, unique_key_in};
 use super::store::{check_reply, AckOutcome, MailStore, ReplyOutcome};
-use crate::inbox::{build, intern, Inbox, InboxMessage, Recipient, RecipientKind, SourceKind};
+use crate::inbox::{
+    build, intern, CompactMessage, Inbox, InboxMessage, Recipient, RecipientKind, SourceKind,
+};
 
 /// Stdin as a [`MailStore`]: loads once, refuses acks and replies.
 #[derive(Debug, Clone, Default)]
@@ -108,10 +110,12 @@ pub fn load_json_as(bytes: &[u8], viewer: Option<&str>) -> Result<Inbox, Error> 
                         ack_at: state.and_then(|s| s.ack_at),
                     });
                 }
+                let project = m.project.as_deref().map(intern);
+                let message = CompactMessage::from(m);
                 loaded.push(InboxMessage {
-                    key,
-                    project: m.project.as_deref().map(intern),
-                    message: m.into(),
+                    key: key_text(&key, &message),
+                    project,
+                    message,
                     path: None,
                     recipients,
                     thread_from_end: 0,

@@ -355,7 +355,7 @@ fn sample_files(inbox: &Inbox) -> std::collections::BTreeMap<PathBuf, String> {
                 ack_required: m.ack_required,
                 importance: m.importance,
             });
-            Some((x.path.clone()?, text))
+            Some((x.path.as_deref()?.to_path_buf(), text))
         })
         .collect()
 }

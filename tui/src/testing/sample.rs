@@ -142,11 +142,11 @@ pub(crate) fn push_message(
         }
     };
     inbox.messages.push(InboxMessage {
-        key: key.to_string(),
+        key: key.into(),
         message: msg.into(),
-        path: Some(PathBuf::from(format!("mail/{key}.md"))),
+        path: Some(PathBuf::from(format!("mail/{key}.md")).into()),
         project: None,
-        recipients,
+        recipients: recipients.into(),
         // Set by `derive` once the threads are in order.
         thread_from_end: 0,
     });

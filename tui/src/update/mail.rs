@@ -103,7 +103,7 @@ pub(super) fn reply_target(m: &Model, me: &str) -> Result<String, String> {
     if m.focus != Pane::Threads {
         return m
             .current_message()
-            .map(|x| x.key.clone())
+            .map(|x| x.key.to_string())
             .ok_or_else(|| "select a thread or message to reply to".into());
     }
     let t = m
@@ -114,7 +114,7 @@ pub(super) fn reply_target(m: &Model, me: &str) -> Result<String, String> {
         .rev()
         .filter_map(|&i| m.inbox.messages.get(i))
         .find(|x| addressed_to(x, me))
-        .map(|x| x.key.clone())
+        .map(|x| x.key.to_string())
         .ok_or_else(|| {
             format!("nothing in this thread is addressed to {me}; open it and select the message to answer")
         })

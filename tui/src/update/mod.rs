@@ -313,7 +313,7 @@ fn wants_file(m: &Model) -> Option<Command> {
     if !m.raw {
         return None;
     }
-    let path = m.current_message()?.path.clone()?;
+    let path = m.current_message()?.path.as_deref()?.to_path_buf();
     if m.file.as_ref().is_some_and(|f| f.path == path) {
         return None;
     }
@@ -436,7 +436,7 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
             };
             m.focus = order[n];
             if m.focus != Pane::Threads && m.sel.message.is_none() {
-                m.sel.message = m.current_message().map(|x| x.key.clone());
+                m.sel.message = m.current_message().map(|x| x.key.to_string());
             }
         }
         Action::NextPane | Action::PrevPane => {}

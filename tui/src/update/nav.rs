@@ -156,12 +156,12 @@ pub(super) fn open(m: &mut Model) {
         Screen::Inbox => match m.focus {
             Pane::Threads => {
                 if m.sel.thread.is_some() {
-                    m.sel.message = m.current_message().map(|x| x.key.clone());
+                    m.sel.message = m.current_message().map(|x| x.key.to_string());
                     m.focus = Pane::Messages;
                 }
             }
             Pane::Messages => {
-                m.sel.message = m.current_message().map(|x| x.key.clone());
+                m.sel.message = m.current_message().map(|x| x.key.to_string());
                 m.focus = Pane::Message;
             }
             Pane::Message => {}

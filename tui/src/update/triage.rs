@@ -84,7 +84,7 @@ pub(super) fn targets(m: &Model, wanted: impl Fn(&InboxMessage) -> bool) -> Vec<
                     .iter()
                     .filter_map(|&i| m.inbox.messages.get(i))
                     .filter(|x| wanted(x))
-                    .map(|x| x.key.clone())
+                    .map(|x| x.key.to_string())
                     .collect()
             })
             .unwrap_or_default()
@@ -104,7 +104,7 @@ pub(super) fn targets(m: &Model, wanted: impl Fn(&InboxMessage) -> bool) -> Vec<
             .collect(),
         _ => m
             .current_message()
-            .map(|x| vec![x.key.clone()])
+            .map(|x| vec![x.key.to_string()])
             .unwrap_or_default(),
     }
 }

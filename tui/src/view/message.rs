@@ -485,8 +485,8 @@ fn raw_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
     out.push(Line::styled("─".repeat(20), t.muted()));
     let file = x
         .path
-        .as_ref()
-        .and_then(|p| m.file.as_ref().filter(|f| &f.path == p));
+        .as_deref()
+        .and_then(|p| m.file.as_ref().filter(|f| f.path == p));
     match file.map(|f| &f.text) {
         Some(Ok(text)) => {
             // The file's own numbers: diagnostics are file positions.

@@ -37,7 +37,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let block = titled(m, title, focused, area);
     let inner = block.inner(area);
     f.render_widget(block, area);
-    let cur = m.current_message().map(|x| x.key.clone());
+    let cur = m.current_message().map(|x| x.key.to_string());
     let selected = cur
         .as_ref()
         .and_then(|k| msgs.iter().position(|x| &x.key == k));
@@ -87,7 +87,7 @@ fn row(m: &Model, x: &InboxMessage, width: usize, ack_w: usize, selected: bool) 
     let fixed = 2 + ack_w + 11 + 13 + 5;
     Line::from(vec![
         Span::styled(
-            super::cursor(selected, m.marks.messages.contains(&x.key)),
+            super::cursor(selected, m.marks.messages.contains(x.key.as_str())),
             th.accent(),
         ),
         Span::styled(fit(mark, ack_w), if pending { th.warn() } else { th.ok() }),

@@ -28,7 +28,6 @@
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
-use std::hash::BuildHasher;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -36,10 +35,13 @@ use rayon::prelude::*;
 use super::journal;
 use super::protocol;
 use crate::fsio::FileReader;
-use crate::inbox::{apply_acks, build, build_to_patch, Acks, Inbox, InboxMessage, SourceKind};
+use crate::inbox::index::KeyTable;
+use crate::inbox::{
+    apply_acks, build, build_to_patch, Acks, Inbox, InboxMessage, MailPath, SourceKind,
+};
 use crate::source::{files, parallel, walk};
 use crate::stores::error::Error;
-use crate::stores::read::{parse_records, recipients_from, unique_key, FileRecords};
+use crate::stores::read::{key_text, parse_records, recipients_from, unique_key, FileRecords};
 use crate::stores::steps::Steps;
 
 /// Files read and parsed per chunk handed out to a worker. Small chunks
@@ -50,6 +52,10 @@ const PARSE_CHUNK: usize = 128;
 /// One file read and parsed: its messages (or why not) and, for JSON
 /// files, the protocol text.
 type ParsedFile = Result<(FileRecords, Option<String>), String>;
+
+/// A chunk's files, each path a range of one buffer the chunk's messages
+/// share ([`MailPath::shared`]), with what reading each gave.
+type ParsedChunk = Vec<(MailPath, ParsedFile)>;
 
 /// A plain mailbox: every mail file [`walk::walk`] finds under `root`, any
 /// framing, plus the ack journal. Files over `max_bytes` are problems, not
@@ -94,16 +100,20 @@ fn load(
         .into_iter()
         .map(walk::Problem::into_entry)
         .collect();
-    // Folder and name of each file, newest first; a file's path is made
+    // Each file's place in the listing, newest first; its path is made
     // by the worker that reads it.
-    let to_read = newest_first_by(listing.iter().collect(), |&(_, name)| name);
+    let to_read = newest_first_by(listing.len(), |i| {
+        listing.get(i).map_or(OsStr::new(""), |(_, name)| name)
+    });
     progress(0, to_read.len());
     let (acks, journal_problems) = journal::read(root);
     problems.extend(journal_problems);
     // About one message per file; sized up front so a big mailbox is not
     // copied while the vector grows.
     let mut loaded = Vec::with_capacity(to_read.len());
-    let mut keys = Keys::with_capacity(to_read.len());
+    // The keys given so far, by position (the index's table: no key
+    // copied).
+    let mut keys = KeyTable::with_capacity(to_read.len());
     let mut protocol_files = HashMap::new();
     // Files that could not be read, put back in path order at the end.
     let mut unreadable = Vec::new();
@@ -118,13 +128,17 @@ fn load(
         PARSE_CHUNK,
         parallel::cores(),
         FileReader::new,
-        |reader, _, part, out: &mut Vec<(PathBuf, ParsedFile)>| {
+        |reader, _, part, out: &mut ParsedChunk| {
             out.clear();
+            let paths: Vec<PathBuf> = part
+                .iter()
+                .filter_map(|&i| listing.get(i))
+                .map(|(dir, name)| dir.join(name))
+                .collect();
             // JSON files are classified (handoff or A2A items?) from the
             // bytes read here, so the protocol merge does not read them
             // again.
-            out.extend(part.iter().map(|(dir, name)| {
-                let path = dir.join(name);
+            out.extend(MailPath::shared(&paths).into_iter().map(|path| {
                 let parsed =
                     files::read_mail_file_into(reader, &path, max_bytes).and_then(|bytes| {
                         let protocol = protocol::protocol_text(&path, bytes);
@@ -140,14 +154,15 @@ fn load(
                 match result {
                     Ok((r, protocol)) => {
                         let start = loaded.len();
-                        let entries = entries_of(root, &path, r, &|k| keys.taken(&loaded, k));
+                        let entries =
+                            entries_of(root, &path, r, &|k| keys.find(&loaded, k).is_some());
                         loaded.extend(entries);
-                        keys.add(&loaded, start);
+                        keys.extend(&loaded, start);
                         if let Some(text) = protocol {
-                            protocol_files.insert(path, text);
+                            protocol_files.insert(path.to_path_buf(), text);
                         }
                     }
-                    Err(why) => unreadable.push((path, why)),
+                    Err(why) => unreadable.push((path.to_path_buf(), why)),
                 }
             }
             progress(done, to_read.len());
@@ -186,38 +201,6 @@ fn load(
     Ok(inbox)
 }
 
-/// The keys a load has given: positions in its messages, each looked up
-/// by its key's hash, so no key is copied (a set of copies was 5.7 MB at
-/// the peak of a 100,000-message load, and 100,000 allocations).
-struct Keys {
-    at: hashbrown::HashTable<usize>,
-    hasher: hashbrown::DefaultHashBuilder,
-}
-
-impl Keys {
-    fn with_capacity(n: usize) -> Keys {
-        Keys {
-            at: hashbrown::HashTable::with_capacity(n),
-            hasher: Default::default(),
-        }
-    }
-
-    /// Whether a message of `loaded` has `key`.
-    fn taken(&self, loaded: &[InboxMessage], key: &str) -> bool {
-        let hash = self.hasher.hash_one(key);
-        self.at.find(hash, |&i| loaded[i].key == key).is_some()
-    }
-
-    /// Records the keys of `loaded[from..]`, unique among all of `loaded`.
-    fn add(&mut self, loaded: &[InboxMessage], from: usize) {
-        for i in from..loaded.len() {
-            let hash = self.hasher.hash_one(loaded[i].key.as_str());
-            self.at
-                .insert_unique(hash, i, |&j| self.hasher.hash_one(loaded[j].key.as_str()));
-        }
-    }
-}
-
 /// What a load has read so far.
 struct Read<'a> {
     loaded: &'a [InboxMessage],
@@ -237,7 +220,7 @@ impl Read<'_> {
         if !self.protocol_files.is_empty() {
             part.retain(|m| {
                 m.path
-                    .as_ref()
+                    .as_deref()
                     .is_none_or(|p| !self.protocol_files.contains_key(p))
             });
         }
@@ -314,33 +297,30 @@ fn name_age(name: &OsStr) -> NameAge {
     }
 }
 
-/// `files` (in walk order) reordered newest first by their names
-/// ([`name_age`]), walk order among equals; unchanged when no name
-/// carries an order. `name` gives each one's file name. The ages are
-/// worked out and sorted on every core (a million names: about 0.1 s of
-/// CPU).
-pub(crate) fn newest_first_by<T: Send + Sync>(
-    files: Vec<T>,
-    name: impl Fn(&T) -> &OsStr + Sync,
-) -> Vec<T> {
+/// The walk places `0..len` of files reordered newest first by their
+/// names ([`name_age`]), walk order among equals; walk order when no
+/// name carries one. `name` gives the file name at a place, borrowed from
+/// wherever the caller keeps them (a listing), so the order is a list of
+/// places, 8 bytes a file, not of copies of what each file is. The ages
+/// are worked out and sorted on every core (a million names: about 0.1 s
+/// of CPU).
+pub(crate) fn newest_first_by<'n>(
+    len: usize,
+    name: impl Fn(usize) -> &'n OsStr + Sync,
+) -> Vec<usize> {
     // Age and walk place in one number, so the sort compares integers.
-    let mut order: Vec<u128> = files
-        .par_iter()
-        .enumerate()
-        .map(|(i, f)| (u128::from(!name_age(name(f)).packed()) << 64) | i as u128)
+    let mut order: Vec<u128> = (0..len)
+        .into_par_iter()
+        .map(|i| (u128::from(!name_age(name(i)).packed()) << 64) | i as u128)
         .collect();
     if order
         .iter()
         .all(|k| (k >> 64) as u64 == !NameAge::Unknown.packed())
     {
-        return files;
+        return (0..len).collect();
     }
     order.par_sort_unstable();
-    let mut slots: Vec<Option<T>> = files.into_iter().map(Some).collect();
-    order
-        .into_iter()
-        .filter_map(|k| slots[k as u64 as usize].take())
-        .collect()
+    order.into_iter().map(|k| k as u64 as usize).collect()
 }
 
 /// One file's messages as inbox entries (threads not yet assigned, acks
@@ -353,8 +333,8 @@ pub(crate) fn file_entries(
     records: FileRecords,
     seen: &mut HashSet<String>,
 ) -> Vec<InboxMessage> {
-    let out = entries_of(root, path, records, &|k| seen.contains(k));
-    seen.extend(out.iter().map(|m| m.key.clone()));
+    let out = entries_of(root, &MailPath::new(path), records, &|k| seen.contains(k));
+    seen.extend(out.iter().map(|m| m.key.to_string()));
     out
 }
 
@@ -362,7 +342,7 @@ pub(crate) fn file_entries(
 /// file (the caller records the new ones).
 fn entries_of(
     root: &Path,
-    path: &Path,
+    path: &MailPath,
     (messages, bcc): FileRecords,
     taken: &dyn Fn(&str) -> bool,
 ) -> Vec<InboxMessage> {
@@ -389,14 +369,15 @@ fn entries_of(
             &|k| taken(k) || own.contains(k),
         );
         if several {
-            own.insert(key.clone());
+            own.insert(key.to_string());
         }
+        let key = key_text(&key, &m);
         let recipients = recipients_from(&m.to, &m.cc, &bcc);
         out.push(InboxMessage {
             key,
             project: m.project,
             message: m,
-            path: Some(path.to_path_buf()),
+            path: Some(path.clone()),
             recipients,
             thread_from_end: 0,
         });
@@ -409,7 +390,10 @@ mod tests {
     use super::*;
 
     fn newest_first(paths: Vec<PathBuf>) -> Vec<PathBuf> {
-        newest_first_by(paths, |p| p.file_name().unwrap_or_default())
+        newest_first_by(paths.len(), |i| paths[i].file_name().unwrap_or_default())
+            .into_iter()
+            .map(|i| paths[i].clone())
+            .collect()
     }
 
     fn names(paths: &[PathBuf]) -> Vec<&str> {
@@ -444,15 +428,17 @@ mod tests {
             ),
         ];
         let (mut by_set, mut seen) = (Vec::new(), HashSet::new());
-        let (mut by_index, mut keys) = (Vec::new(), Keys::with_capacity(1));
+        let (mut by_index, mut keys) = (Vec::new(), KeyTable::with_capacity(1));
         for (name, text) in files {
             let path = root.join(name);
             let records = || parse_records(text.as_bytes()).unwrap();
             by_set.extend(file_entries(root, &path, records(), &mut seen));
             let start = by_index.len();
-            let entries = entries_of(root, &path, records(), &|k| keys.taken(&by_index, k));
+            let entries = entries_of(root, &MailPath::new(&path), records(), &|k| {
+                keys.find(&by_index, k).is_some()
+            });
             by_index.extend(entries);
-            keys.add(&by_index, start);
+            keys.extend(&by_index, start);
         }
         let keys_of = |v: &[InboxMessage]| v.iter().map(|m| m.key.clone()).collect::<Vec<_>>();
         assert_eq!(

@@ -96,7 +96,7 @@ pub(crate) fn merge_read(
         return;
     }
     let parsed = parse_files(&files);
-    let mut keys: HashSet<String> = loaded.iter().map(|m| m.key.clone()).collect();
+    let mut keys: HashSet<String> = loaded.iter().map(|m| m.key.to_string()).collect();
     for (n, item) in parsed.items.iter().enumerate() {
         let base = format!(
             "{}:{}@{}",

@@ -17,13 +17,16 @@ use amail_parser::{OwnedMessage, ParseOptions};
 use super::archive::render_row_file;
 use super::db::{self as mcp_db, MessageRow};
 use super::frontmatter::FrontMatter;
-use crate::inbox::{build, intern, Inbox, InboxMessage, Recipient, RecipientKind, SourceKind};
+use crate::inbox::{
+    build, intern, CompactMessage, Inbox, InboxMessage, MailPath, Recipient, RecipientKind,
+    SourceKind,
+};
 use crate::source::detect::DB_FILE;
 use crate::source::{parallel, walk};
 use crate::stores::error::Error;
 use crate::stores::mailbox::newest_first_by;
 use crate::stores::read::{
-    fill_from_frontmatter, read_and_parse, recipients_from, unique_key_in, FileMessages,
+    fill_from_frontmatter, key_text, read_and_parse, recipients_from, unique_key_in, FileMessages,
 };
 use crate::stores::steps::Steps;
 
@@ -136,7 +139,14 @@ pub(crate) fn load_mcp(
     if let Some(Err(e)) = rows {
         return Err(e);
     }
-    let (Listing { canonical, ids, .. }, mut problems) = walked;
+    let (
+        Listing {
+            canonical,
+            ids,
+            by_name,
+        },
+        mut problems,
+    ) = walked;
     let canonical = canonical.iter().map(|(dir, name)| dir.join(name));
     let ParsedRows { rows, entries, .. } = parsed;
     if db.is_none() {
@@ -151,18 +161,18 @@ pub(crate) fn load_mcp(
     // Which canonical files need reading: the server names each one
     // `..__<id>.md`, so a file of a row with a body is known by name.
     let with_body: HashSet<i64> = rows.iter().filter(|r| has_body(r)).map(|r| r.id).collect();
-    // (The rows' entries hold those paths already, from the listing.)
-    let mut named: HashSet<i64> = HashSet::with_capacity(with_body.len());
+    // (The rows' entries hold those paths already, from the listing: the
+    // first file listed with the id, `by_name`.) Such a row's file is
+    // `named`: another file claiming its id is a second copy.
+    let named = |id: i64| with_body.contains(&id) && by_name.contains_key(&id);
     let mut to_read = Vec::new();
-    for (path, id) in canonical.into_iter().zip(ids) {
+    for (i, (path, id)) in canonical.into_iter().zip(ids).enumerate() {
         match id.filter(|id| with_body.contains(id)) {
-            Some(id) if named.contains(&id) => problems.push((
+            Some(id) if by_name.get(&id) != Some(&i) => problems.push((
                 path,
                 format!("second canonical file for message {id}; ignored"),
             )),
-            Some(id) => {
-                named.insert(id);
-            }
+            Some(_) => {}
             None => to_read.push(path),
         }
     }
@@ -180,16 +190,9 @@ pub(crate) fn load_mcp(
     // The files, newest name first (their walk places in reading order);
     // each result put back in its walk place, so what is made of them does
     // not depend on the reading order.
-    let named_at = to_read.iter().enumerate();
-    let order: Vec<usize> = newest_first_by(
-        named_at
-            .map(|(i, p)| (i, p.file_name().unwrap_or_default()))
-            .collect(),
-        |&(_, name)| name,
-    )
-    .into_iter()
-    .map(|(i, _)| i)
-    .collect();
+    let order = newest_first_by(to_read.len(), |i| {
+        to_read[i].file_name().unwrap_or_default()
+    });
     let mut read: Vec<Option<ReadFile>> = (0..to_read.len()).map(|_| None).collect();
     let mut pending = &order[..];
     let _ = parallel::ordered(
@@ -246,7 +249,7 @@ pub(crate) fn load_mcp(
             let row = &rows[i];
             let key = row.id.to_string();
             match (files.by_id.remove(&key), entry) {
-                (Some((_, path, message, _)), _) => row_entry(row, key, Some(path), message),
+                (Some((_, path, message, _)), _) => row_entry(row, key, Some(path.into()), message),
                 (None, Some(entry)) => entry,
                 (None, None) => row_entry(row, key, None, parse_row(row)),
             }
@@ -254,7 +257,7 @@ pub(crate) fn load_mcp(
         .collect();
     drop(rows);
     // Archive files the database does not know (or no database at all).
-    let seen: HashSet<String> = loaded.iter().map(|l| l.key.clone()).collect();
+    let seen: HashSet<String> = loaded.iter().map(|l| l.key.to_string()).collect();
     loaded.extend(files.into_entries(seen));
     Ok(build(source, loaded, problems))
 }
@@ -319,10 +322,10 @@ impl Listing {
     }
 
     /// The path of the file named for message `id`.
-    fn file_of(&self, id: i64) -> Option<PathBuf> {
+    fn file_of(&self, id: i64) -> Option<MailPath> {
         let &i = self.by_name.get(&id)?;
         let (dir, name) = self.canonical.get(i)?;
-        Some(dir.join(name))
+        Some(dir.join(name).into())
     }
 }
 
@@ -385,7 +388,7 @@ impl ArchiveFiles {
     /// file is among the `named`.
     fn classify(
         files: impl Iterator<Item = (PathBuf, ReadFile)>,
-        named: &HashSet<i64>,
+        named: &dyn Fn(i64) -> bool,
         problems: &mut Vec<(PathBuf, String)>,
     ) -> Self {
         let mut by_id: HashMap<String, ArchiveFile> = HashMap::new();
@@ -414,8 +417,7 @@ impl ArchiveFiles {
             };
             match fm.id_text() {
                 Some(id) => {
-                    let dup = by_id.contains_key(&id)
-                        || id.parse().is_ok_and(|id: i64| named.contains(&id));
+                    let dup = by_id.contains_key(&id) || id.parse().is_ok_and(named);
                     if dup {
                         problems.push((
                             path,
@@ -454,10 +456,11 @@ impl ArchiveFiles {
                 &mut seen,
             );
             let recipients = recipients_from(&message.to, &message.cc, &fm.bcc);
+            let message = CompactMessage::from(message);
             out.push(InboxMessage {
-                key,
-                message: message.into(),
-                path: Some(path),
+                key: key_text(&key, &message),
+                message,
+                path: Some(path.into()),
                 project: Some(intern(fm.project_slug.as_deref().unwrap_or(&slug))),
                 recipients,
                 thread_from_end: 0,
@@ -472,10 +475,11 @@ impl ArchiveFiles {
 fn row_entry(
     row: &MessageRow,
     key: String,
-    path: Option<PathBuf>,
+    path: Option<MailPath>,
     mut message: OwnedMessage,
 ) -> InboxMessage {
     override_from_row(&mut message, row);
+    let message = CompactMessage::from(message);
     let recipients = row
         .recipients
         .iter()
@@ -491,8 +495,8 @@ fn row_entry(
         })
         .collect();
     InboxMessage {
-        key,
-        message: message.into(),
+        key: key_text(&key, &message),
+        message,
         path,
         project: Some(intern(&row.project_slug)),
         recipients,

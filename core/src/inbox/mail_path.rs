@@ -1,0 +1,234 @@
+//! [`MailPath`]: the file a message was read from, as the inbox holds it.
+//!
+//! Why (issue 16): an owned `PathBuf` per message was a heap block of
+//! about 80 bytes (the root, the folder and the name, spelled out again
+//! for each file) and an allocation per message: 8 MB of a
+//! 100,000-message load's peak. A load makes the paths of a chunk of
+//! files at once, so it keeps them in one shared buffer, one after the
+//! other, and each message holds a range of it: 24 bytes inline, as the
+//! `PathBuf` it replaces, and no block of its own. It reads as a
+//! [`Path`] (`Deref`), so `m.path.as_deref()` is an `Option<&Path>` as
+//! before; what must own a path (a problem's entry, a reply) copies it.
+
+use std::ffi::{OsStr, OsString};
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Serialize, Serializer};
+
+/// A message's file: a range of a buffer shared by the paths made with
+/// it (see the module documentation).
+#[derive(Clone)]
+pub struct MailPath {
+    buf: Arc<OsStr>,
+    at: u32,
+    len: u32,
+}
+
+impl MailPath {
+    /// `path`, in a buffer of its own.
+    pub fn new(path: &Path) -> MailPath {
+        MailPath::whole(Arc::from(path.as_os_str()))
+    }
+
+    fn whole(buf: Arc<OsStr>) -> MailPath {
+        MailPath {
+            len: u32::try_from(buf.len()).unwrap_or(u32::MAX),
+            buf,
+            at: 0,
+        }
+    }
+
+    /// Each of `paths`, all in one buffer (one allocation for them all).
+    pub fn shared<P: AsRef<Path>>(paths: &[P]) -> Vec<MailPath> {
+        let total: usize = paths.iter().map(|p| p.as_ref().as_os_str().len()).sum();
+        // Ranges are `u32`s; a buffer past that (never, for a chunk of
+        // files), or one this platform cannot cut ([`cuts_cleanly`]),
+        // gives each path its own.
+        if u32::try_from(total).is_err() {
+            return paths.iter().map(|p| MailPath::new(p.as_ref())).collect();
+        }
+        let mut all = OsString::with_capacity(total);
+        let mut ranges = Vec::with_capacity(paths.len());
+        for p in paths {
+            let at = all.len();
+            all.push(p.as_ref().as_os_str());
+            ranges.push((at as u32, (all.len() - at) as u32));
+        }
+        let buf: Arc<OsStr> = Arc::from(all);
+        if !cuts_cleanly(&buf) {
+            return paths.iter().map(|p| MailPath::new(p.as_ref())).collect();
+        }
+        ranges
+            .into_iter()
+            .map(|(at, len)| MailPath {
+                buf: Arc::clone(&buf),
+                at,
+                len,
+            })
+            .collect()
+    }
+
+    pub fn as_path(&self) -> &Path {
+        if self.at == 0 && self.len as usize == self.buf.len() {
+            return Path::new(&*self.buf);
+        }
+        Path::new(cut(&self.buf, self.at as usize, self.len as usize))
+    }
+
+    /// An owned copy.
+    pub fn to_path_buf(&self) -> PathBuf {
+        self.as_path().to_path_buf()
+    }
+}
+
+/// Whether this platform can take ranges of `buf` without unsafe code
+/// (the crate has none): Unix by bytes; elsewhere a UTF-8 buffer only.
+#[cfg(unix)]
+fn cuts_cleanly(_: &OsStr) -> bool {
+    true
+}
+
+#[cfg(not(unix))]
+fn cuts_cleanly(buf: &OsStr) -> bool {
+    buf.to_str().is_some()
+}
+
+/// `buf`'s bytes `at..at + len`, which are one whole path pushed there.
+#[cfg(unix)]
+fn cut(buf: &OsStr, at: usize, len: usize) -> &OsStr {
+    use std::os::unix::ffi::OsStrExt;
+    OsStr::from_bytes(buf.as_bytes().get(at..at + len).unwrap_or_default())
+}
+
+#[cfg(not(unix))]
+fn cut(buf: &OsStr, at: usize, len: usize) -> &OsStr {
+    // Shared only when UTF-8 (`cuts_cleanly`), so this always slices.
+    OsStr::new(
+        buf.to_str()
+            .and_then(|s| s.get(at..at + len))
+            .unwrap_or_default(),
+    )
+}
+
+impl Deref for MailPath {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        self.as_path()
+    }
+}
+
+impl AsRef<Path> for MailPath {
+    fn as_ref(&self) -> &Path {
+        self
+    }
+}
+
+impl From<&Path> for MailPath {
+    fn from(p: &Path) -> MailPath {
+        MailPath::new(p)
+    }
+}
+
+impl From<PathBuf> for MailPath {
+    fn from(p: PathBuf) -> MailPath {
+        MailPath::whole(Arc::from(p.into_os_string()))
+    }
+}
+
+impl PartialEq for MailPath {
+    fn eq(&self, other: &MailPath) -> bool {
+        self.as_path() == other.as_path()
+    }
+}
+
+impl Eq for MailPath {}
+
+impl PartialEq<Path> for MailPath {
+    fn eq(&self, other: &Path) -> bool {
+        self.as_path() == other
+    }
+}
+
+impl PartialEq<PathBuf> for MailPath {
+    fn eq(&self, other: &PathBuf) -> bool {
+        self.as_path() == other
+    }
+}
+
+impl PartialEq<MailPath> for Path {
+    fn eq(&self, other: &MailPath) -> bool {
+        self == other.as_path()
+    }
+}
+
+impl PartialEq<MailPath> for PathBuf {
+    fn eq(&self, other: &MailPath) -> bool {
+        self.as_path() == other.as_path()
+    }
+}
+
+impl Hash for MailPath {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.as_path().hash(h)
+    }
+}
+
+impl fmt::Debug for MailPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_path(), f)
+    }
+}
+
+/// As a `PathBuf` serializes.
+impl Serialize for MailPath {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.as_path().serialize(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shared_paths_read_as_the_paths_given() {
+        let given = [
+            PathBuf::from("/m/BlueLake/000001-a.md"),
+            PathBuf::from("/m/Chiron/2026-11-22T03-16-28Z__b.md"),
+            PathBuf::from("c.md"),
+        ];
+        let shared = MailPath::shared(&given);
+        assert_eq!(shared.len(), 3);
+        for (p, want) in shared.iter().zip(&given) {
+            assert_eq!(p.as_path(), want.as_path());
+            assert_eq!(*p, MailPath::new(want), "equal to its own copy");
+            assert_eq!(p.file_name(), want.file_name(), "reads as a Path");
+            assert_eq!(p.to_path_buf(), *want);
+            assert_eq!(
+                serde_json::to_string(p).unwrap(),
+                serde_json::to_string(want).unwrap()
+            );
+            assert_eq!(format!("{p:?}"), format!("{want:?}"));
+        }
+        // One buffer for all of them: no block per path.
+        assert!(Arc::ptr_eq(&shared[0].buf, &shared[2].buf));
+        assert_eq!(MailPath::from(given[1].clone()), shared[1]);
+        assert!(MailPath::shared::<PathBuf>(&[]).is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_name_that_is_not_utf8_is_kept_byte_for_byte() {
+        use std::os::unix::ffi::OsStrExt;
+        let odd = PathBuf::from(OsStr::from_bytes(b"/m/\xff\xfe.md"));
+        let given = [PathBuf::from("/m/a.md"), odd.clone()];
+        let shared = MailPath::shared(&given);
+        assert_eq!(shared[1].as_path(), odd.as_path());
+        assert_eq!(shared[0].as_path(), Path::new("/m/a.md"));
+    }
+}
