@@ -9,10 +9,8 @@
 use std::path::{Path, PathBuf};
 
 use amail::backend::RealBackend;
-use amail::demo::corpus::write_corpus;
 use amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES;
 use amail_core::inbox::{Inbox, SourceKind};
-use amail_core::stores::LoadOptions;
 use amail_tui::msg::Msg;
 use amail_tui::testing::{render_to_string, TestApp};
 use amail_tui::{Model, UiConfig};
@@ -25,17 +23,7 @@ fn load_mailbox(root: &Path) -> Inbox {
 /// The app over a 300-message corpus, with its clock at the corpus's now.
 fn app() -> (tempfile::TempDir, PathBuf, TestApp<RealBackend>) {
     let dir = tempfile::tempdir().unwrap();
-    let now = now();
-    let root = write_corpus(&dir.path().join("mail"), 300, now)
-        .unwrap()
-        .mailbox;
-    let backend = RealBackend::new(
-        root.clone(),
-        LoadOptions::default(),
-        dir.path().join("no-store"),
-        false,
-    );
-    let app = TestApp::with_backend(backend, now, UiConfig::default());
+    let (root, app) = crate::watch::corpus_app(dir.path(), 300, now());
     (dir, root, app)
 }
 

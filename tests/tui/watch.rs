@@ -17,7 +17,7 @@ use amail_tui::msg::{Msg, WatchState};
 use amail_tui::runtime::start_watcher;
 use amail_tui::testing::{message, TestApp};
 use amail_tui::UiConfig;
-use chrono::TimeZone;
+use chrono::{DateTime, TimeZone, Utc};
 use tokio::sync::mpsc::unbounded_channel;
 
 fn load_mailbox(root: &Path) -> Result<Inbox, amail_core::stores::Error> {
@@ -73,20 +73,32 @@ fn write_mail(path: &Path, id: &str, bead: &str) {
     .unwrap();
 }
 
-#[test]
-fn files_changed_with_the_real_backend_patches_the_inbox_as_a_full_load_would() {
-    let dir = tempfile::tempdir().unwrap();
-    let now = chrono::Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
-    let root = write_corpus(&dir.path().join("mail"), 200, now)
+/// The app over a generated corpus of `messages` in `dir`/mail, through
+/// the real backend (no task store), its clock at `now`; the mailbox's
+/// root.
+pub(crate) fn corpus_app(
+    dir: &Path,
+    messages: usize,
+    now: DateTime<Utc>,
+) -> (PathBuf, TestApp<RealBackend>) {
+    let root = write_corpus(&dir.join("mail"), messages, now)
         .unwrap()
         .mailbox;
     let backend = RealBackend::new(
         root.clone(),
         LoadOptions::default(),
-        dir.path().join("no-store"),
+        dir.join("no-store"),
         false,
     );
-    let mut app = TestApp::with_backend(backend, now, UiConfig::default());
+    let app = TestApp::with_backend(backend, now, UiConfig::default());
+    (root, app)
+}
+
+#[test]
+fn files_changed_with_the_real_backend_patches_the_inbox_as_a_full_load_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = chrono::Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
+    let (root, mut app) = corpus_app(dir.path(), 200, now);
     app.press("jj");
     let selected = app.model.sel.thread.clone().expect("a thread is selected");
 
