@@ -14,7 +14,8 @@ use crate::diag::{Code, Diags};
 use crate::grammar::{
     field_line, heading, is_fence, is_inert_item, is_inert_line, list_item, FieldLine, ProseAhead,
 };
-use crate::lines::{join_lines, physical, trim, Line};
+use crate::lines::{join_lines, physical, Line};
+use crate::trim::trim;
 use crate::values::inline_list;
 use crate::words::{name, Name};
 

@@ -18,7 +18,8 @@
 
 use crate::body::{Label, SectionKind};
 use crate::grammar::{field_line, is_fence, trim_end_blanks, FieldLine};
-use crate::lines::{physical, physical_indexed, trim, Line};
+use crate::lines::{physical, physical_indexed, Line};
+use crate::trim::trim;
 
 /// A character that decorates rather than says something: markdown
 /// emphasis, code, heading and quote marks, and any symbol that is not a

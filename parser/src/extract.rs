@@ -6,8 +6,8 @@ use std::borrow::Cow;
 use crate::body::{Body, Hit, Label, SectionKind};
 use crate::decor::concat;
 use crate::diag::{Code, Diags};
-use crate::lines::{trim, trim_ticks};
 use crate::model::{MessageType, Parsed};
+use crate::trim::{trim, trim_ticks};
 use crate::values::{count, enum_word, parse_timestamp, pass_fail, percent, yes_no, ValueError};
 
 pub(crate) const ISSUE_TYPES: &[&str] = &["STUCK", "SPEC_UNCLEAR", "BLOCKED", "TECHNICAL"];

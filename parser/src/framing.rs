@@ -15,7 +15,8 @@ use serde_json::{Map, Value};
 use crate::decor;
 use crate::diag::Code;
 use crate::grammar::field_line;
-use crate::lines::{physical, split_lines, trim, Line};
+use crate::lines::{physical, split_lines, Line};
+use crate::trim::trim;
 
 /// A header value and the line/column where it was written (for diagnostics).
 #[derive(Debug, Clone, Default)]
@@ -624,7 +625,7 @@ fn decorated_header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str, bool)>
 /// lenient mode, refused by strict mode, naming the plain header).
 #[cold]
 fn note_decorated(env: &mut Envelope<'_>, line: &Line<'_>, value: &str, header: Header) {
-    let written = crate::lines::trim_start(line.text);
+    let written = crate::trim::trim_start(line.text);
     let label = crate::body::label_part(written, value);
     env.problems.push((
         Code::Normalised,

@@ -692,7 +692,7 @@ pub(crate) fn bracket_bead(s: &str) -> Option<(&str, &str)> {
             (byte(b']'), space0),
         ),
     )?;
-    Some((rest, crate::lines::trim(inner)))
+    Some((rest, crate::trim::trim(inner)))
 }
 
 /// A bead id written as a prefix, `ol-527.1:`: letters and digits (any

@@ -76,6 +76,7 @@ mod lines;
 mod model;
 mod render;
 mod subject;
+mod trim;
 mod values;
 mod words;
 
@@ -167,7 +168,7 @@ fn parse_document<'a>(
         let note = |env: &mut Envelope<'a>| {
             for (i, message) in notes.iter().rev() {
                 let line = &lines[*i];
-                let column = line.column_of(lines::trim_start(line.text));
+                let column = line.column_of(trim::trim_start(line.text));
                 let problem = (diag::Code::Normalised, line.no, column, message.clone());
                 env.problems.insert(0, problem);
             }
@@ -257,7 +258,7 @@ pub fn parse_bytes(input: &[u8], opts: &ParseOptions) -> Result<Vec<OwnedMessage
 
 /// A line a bare body is read from: a type line or a known label.
 fn is_message_line(l: &Line<'_>) -> bool {
-    let t = lines::trim(l.text);
+    let t = trim::trim(l.text);
     (t.len() <= 80 && may_be_type_line(t) && type_line(t).is_some())
         || decorated_type_line(t).is_some()
         || grammar::field_line(l.text).is_some_and(|f| body::Label::lookup(f.label).is_some())
@@ -270,7 +271,7 @@ type TypeLine<'a> = (MessageType, &'a str, Option<&'a str>, usize, Option<String
 
 fn body_type_line<'a>(body: &[Line<'a>]) -> Option<TypeLine<'a>> {
     let (idx, first) = body.iter().enumerate().find(|(_, l)| !l.is_blank())?;
-    let t = lines::trim(first.text);
+    let t = trim::trim(first.text);
     if t.len() <= 80 && may_be_type_line(t) {
         if let Some((kind, raw, bead)) = type_line(t) {
             return Some((kind, raw, bead, idx, None));
@@ -290,7 +291,7 @@ fn body_type_line<'a>(body: &[Line<'a>]) -> Option<TypeLine<'a>> {
         .enumerate()
         .skip(idx + 1)
         .find(|(_, l)| !l.is_blank())?;
-    let n = lines::trim(next.text);
+    let n = trim::trim(next.text);
     let (kind, raw, bead) = (n.len() <= 80 && may_be_type_line(n))
         .then(|| type_line(n))
         .flatten()
@@ -489,7 +490,7 @@ fn build<'a>(
                     env.problems.push((
                         diag::Code::Normalised,
                         fence.no,
-                        fence.column_of(lines::trim_start(fence.text)),
+                        fence.column_of(trim::trim_start(fence.text)),
                         "the body is one fenced JSON object; its keys read as the message's fields"
                             .into(),
                     ));
@@ -902,7 +903,7 @@ mod tests {
         fn type_line_shortcut_is_exact(
             t in "(Re: |\\[|\\]|[a-z0-9._/-]{1,8}|done|DONE|Help|_|-|request|progress|Spawn ack|[:.,;! ]|é){0,6}"
         ) {
-            let t = lines::trim(&t);
+            let t = trim::trim(&t);
             if type_line(t).is_some() {
                 proptest::prop_assert!(may_be_type_line(t));
             }
@@ -910,7 +911,7 @@ mod tests {
 
         #[test]
         fn type_line_shortcut_is_exact_on_any_text(t in "\\PC{0,40}") {
-            let t = lines::trim(&t);
+            let t = trim::trim(&t);
             if type_line(t).is_some() {
                 proptest::prop_assert!(may_be_type_line(t));
             }

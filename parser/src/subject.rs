@@ -93,7 +93,7 @@ fn looks_like_type(w: &str) -> bool {
 }
 
 pub(crate) fn parse_subject(subject: &str) -> Subject<'_> {
-    let s = crate::lines::trim(subject);
+    let s = crate::trim::trim(subject);
     plain_subject(s).unwrap_or_else(|| parse_subject_in_full(s))
 }
 
@@ -112,7 +112,7 @@ fn plain_subject(s: &str) -> Option<Subject<'_>> {
         return None;
     }
     // `[` and `]` are ASCII: both cuts are on character boundaries.
-    let bead = crate::lines::trim(&after_open[..close]);
+    let bead = crate::trim::trim(&after_open[..close]);
     let rest = after_open[close + 1..].trim_start_matches([' ', '\t']);
     let first = *rest.as_bytes().first()?;
     if bead.is_empty() || !first.is_ascii_graphic() || rest.bytes().any(|b| b == b' ') {
@@ -147,7 +147,7 @@ fn parse_subject_in_full(subject: &str) -> Subject<'_> {
             s = rest;
         }
     }
-    match type_at(crate::lines::trim_start(s)) {
+    match type_at(crate::trim::trim_start(s)) {
         Some((kind, raw, rest)) => {
             out.kind = Some(kind);
             out.raw_type = Some(raw);
@@ -305,7 +305,7 @@ mod tests {
         fn plain_subjects_read_as_in_full(
             s in "[ \t]{0,2}\\[?[ \t]?(ol-1|x|é|\\[|\\]| |\t){0,4}\\]?[ \t\u{a0}]{0,2}(PROGRESS|done|Help-Request|HELP REQUEST|DONES|x|\\[a\\]|[:.!,; ]|é){0,4}"
         ) {
-            let t = crate::lines::trim(&s);
+            let t = crate::trim::trim(&s);
             if let Some(fast) = plain_subject(t) {
                 proptest::prop_assert_eq!(fast, parse_subject_in_full(t));
             }

@@ -13,7 +13,7 @@ use nom::combinator::{opt, recognize};
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
-use crate::lines::{trim, trim_ticks};
+use crate::trim::{trim, trim_ticks};
 
 /// Why a value could not be read.
 #[derive(Debug, Clone, PartialEq)]

@@ -30,8 +30,7 @@ use hashbrown::{DefaultHashBuilder, HashTable};
 
 use super::build::trimmed;
 use super::compact::Name;
-use super::model::{Acks, InboxMessage, Thread};
-use super::patch::Patched;
+use super::model::{Acks, InboxMessage, Patched, Thread};
 use super::turn::Open;
 
 /// See the module documentation.

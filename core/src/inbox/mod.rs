@@ -52,4 +52,3 @@ pub(crate) use build::{apply_acks, build, build_to_patch};
 pub use compact::{intern, CompactMessage, Name, Names, Text};
 pub use mail_path::MailPath;
 pub use model::*;
-pub use patch::{Patched, ThreadTally, TouchedThread};

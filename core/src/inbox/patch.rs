@@ -56,7 +56,10 @@ use super::build::{
     Latest,
 };
 use super::compact::{Name, Text};
-use super::model::{AckTimes, Acks, HelpState, Inbox, InboxMessage, Phase, Recipient, Thread};
+use super::model::{
+    AckTimes, Acks, HelpState, Inbox, InboxMessage, Patched, Phase, Recipient, Thread, ThreadTally,
+    TouchedThread,
+};
 use super::turn::{self, Open};
 
 /// What a change does to the inbox, read from disk but not yet applied.
@@ -921,70 +924,6 @@ struct Moves {
     order: Vec<usize>,
     /// The touched threads that stayed: (position before the re-sort, now).
     placed: Vec<(usize, usize)>,
-}
-
-/// What a patch did to the threads, for a view that keeps totals over
-/// them or remembers where a thread was (the TUI's tab counts, pending
-/// acks and selection): in proportion to the change, where counting again
-/// is a pass over every thread and the messages still owed an ack.
-/// Taken with [`Inbox::take_patched`] after the patch.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Patched {
-    /// How many threads there were before.
-    pub threads_before: usize,
-    /// See `Moves`: the first `end` positions were reordered into
-    /// `order`; the rest stayed.
-    end: usize,
-    order: Vec<usize>,
-    /// Each thread the patch touched.
-    pub touched: Vec<TouchedThread>,
-}
-
-/// One thread a patch touched (see [`Patched`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TouchedThread {
-    /// What it was before; `None` for a thread the patch made.
-    pub before: Option<ThreadTally>,
-    /// Where it is now in `Inbox::threads`; `None` when it emptied and
-    /// went.
-    pub now: Option<usize>,
-    /// How many more (message, recipient) pairs owe an ack in it now, by
-    /// agent (negative: fewer).
-    pub owed: Vec<(Name, isize)>,
-}
-
-/// What a view counts of a thread without reading its messages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ThreadTally {
-    pub pending: usize,
-    pub help: HelpState,
-    pub phase: Phase,
-}
-
-impl ThreadTally {
-    fn of(t: &Thread) -> ThreadTally {
-        ThreadTally {
-            pending: t.pending,
-            help: t.help,
-            phase: t.phase,
-        }
-    }
-}
-
-impl Patched {
-    /// Where the thread that was at `before` is now; `None` when it went
-    /// (or there was none). Costs the threads the patch reordered: the
-    /// few at the top new mail lifts, or all of them after a change
-    /// deeper down.
-    pub fn thread_now(&self, before: usize) -> Option<usize> {
-        if before >= self.threads_before {
-            return None;
-        }
-        if before >= self.end {
-            return Some(before);
-        }
-        self.order.iter().position(|&p| p == before)
-    }
 }
 
 /// The pending acks a patch adds or removes, by thread (as positioned
