@@ -247,7 +247,7 @@ fn is_real_dir(path: &Path) -> bool {
     fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
 }
 
-/// [`is_project`] asked of the filesystem.
+/// [`Listed::is_project`] asked of the filesystem.
 fn is_project_dir(dir: &Path) -> bool {
     is_real_dir(&dir.join("agents")) && is_real_dir(&dir.join("messages"))
 }
