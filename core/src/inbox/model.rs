@@ -611,9 +611,9 @@ impl Patched {
 mod tests {
     use super::*;
 
-    fn to(agent: &'static str) -> Recipient {
+    fn to(agent: &str) -> Recipient {
         Recipient {
-            agent,
+            agent: super::super::intern(agent),
             kind: RecipientKind::To,
             read_at: None,
             ack_at: None,
@@ -639,7 +639,11 @@ mod tests {
         assert!(size_of::<Recipients>() <= size_of::<Recipient>());
         assert!(size_of::<Option<MailPath>>() <= 24);
         assert!(size_of::<Text>() <= 24);
-        assert!(size_of::<InboxMessage>() <= 400, "{sizes:?}");
+        // Names are 4-byte numbers, and a list of them 16 bytes with
+        // two inline.
+        assert_eq!(size_of::<Option<Name>>(), 4);
+        assert_eq!(size_of::<super::super::Names>(), 16);
+        assert!(size_of::<InboxMessage>() <= 280, "{sizes:?}");
     }
 
     #[test]
