@@ -12,8 +12,8 @@ use amail_parser::MessageType;
 use super::compact::Name;
 use super::index::Index;
 use super::model::{
-    thread_position, AckTimes, Acks, Agent, AgentState, HelpState, Inbox, InboxMessage, Phase,
-    SourceKind, Thread,
+    from_end, thread_position, AckTimes, Acks, Agent, AgentState, HelpState, Inbox, InboxMessage,
+    Phase, SourceKind, Thread,
 };
 use super::turn::{self, Open};
 use super::FastMap;
@@ -129,7 +129,7 @@ fn build_keeping(
         if m.message.timestamp > thread.last_at {
             thread.last_at = m.message.timestamp;
         }
-        m.thread_from_end = t;
+        m.thread_from_end = from_end(t);
     }
     for thread in &mut threads {
         derive_state(thread, &messages);
@@ -144,7 +144,7 @@ fn build_keeping(
     let last = threads.len().saturating_sub(1);
     for (at, thread) in threads.iter().enumerate() {
         for &i in &thread.messages {
-            messages[i].thread_from_end = last - at;
+            messages[i].thread_from_end = from_end(last - at);
         }
     }
 

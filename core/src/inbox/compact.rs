@@ -75,16 +75,12 @@ impl AsRef<str> for Name {
     }
 }
 
-/// Hashed as its text, so a map keyed by names is found by a `&str`.
+/// Hashed as its number (one per text), without reading the text: a
+/// build hashes a name per message. So it is not `Borrow<str>`: a map
+/// keyed by names is asked with names.
 impl std::hash::Hash for Name {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.as_str().hash(h)
-    }
-}
-
-impl std::borrow::Borrow<str> for Name {
-    fn borrow(&self) -> &str {
-        self.as_str()
+        self.0.hash(h)
     }
 }
 
@@ -645,13 +641,12 @@ pub fn intern(s: &str) -> Name {
     thread_local! {
         // hashbrown's foldhash: SipHash was most of this lookup, made
         // several times for every message parsed.
-        // Found by its text (`Borrow<str>`): 4 bytes a name.
-        static NEAR: std::cell::RefCell<hashbrown::HashSet<Name>> = Default::default();
+        static NEAR: std::cell::RefCell<names::ByText> = Default::default();
     }
     if s.is_empty() {
         return Name::EMPTY;
     }
-    if let Some(name) = NEAR.with(|near| near.borrow().get(s).copied()) {
+    if let Some(name) = NEAR.with(|near| near.borrow().get(s)) {
         return name;
     }
     let name = names::add(s);
@@ -665,6 +660,7 @@ pub fn intern(s: &str) -> Name {
 /// `2^b..2^(b+1)`), each made once when its first name comes, so the
 /// table never moves what a reader may be reading.
 mod names {
+    use std::hash::BuildHasher;
     use std::num::NonZeroU32;
     use std::sync::{Mutex, OnceLock};
 
@@ -679,7 +675,33 @@ mod names {
 
     /// The names given so far, found by text; the lock is taken only to
     /// add.
-    static BY_TEXT: OnceLock<Mutex<hashbrown::HashSet<Name>>> = OnceLock::new();
+    static BY_TEXT: OnceLock<Mutex<ByText>> = OnceLock::new();
+
+    /// Names found by their text, 4 bytes each: hashed by the text here
+    /// (a [`Name`] itself hashes as its number).
+    #[derive(Default)]
+    pub(super) struct ByText {
+        hasher: hashbrown::DefaultHashBuilder,
+        table: hashbrown::HashTable<Name>,
+    }
+
+    impl ByText {
+        pub(super) fn get(&self, s: &str) -> Option<Name> {
+            let hash = self.hasher.hash_one(s);
+            self.table.find(hash, |n| n.as_str() == s).copied()
+        }
+
+        pub(super) fn insert(&mut self, name: Name) {
+            let hasher = &self.hasher;
+            let hash = hasher.hash_one(name.as_str());
+            self.table
+                .insert_unique(hash, name, |n| hasher.hash_one(n.as_str()));
+        }
+
+        fn len(&self) -> usize {
+            self.table.len()
+        }
+    }
 
     fn place(n: u32) -> (usize, usize) {
         let bucket = 31 - n.leading_zeros();
@@ -706,7 +728,7 @@ mod names {
     pub(super) fn add(s: &str) -> Name {
         let all = BY_TEXT.get_or_init(Default::default);
         let mut all = all.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(&name) = all.get(s) {
+        if let Some(name) = all.get(s) {
             return name;
         }
         // Numbers 2.. (1 is the empty name). Past `2^31` names (tens of

@@ -657,7 +657,7 @@ fn resort(inbox: &mut Inbox, touched: &HashSet<usize>, before: usize) -> Moves {
             let moved = p >= before || is_touched(&p) || before - 1 - p != from_end;
             if moved {
                 for &i in &threads[q].messages {
-                    inbox.messages[i].thread_from_end = from_end;
+                    inbox.messages[i].thread_from_end = super::model::from_end(from_end);
                 }
             }
         }
@@ -847,7 +847,9 @@ fn patch_roster(inbox: &mut Inbox, touched: &HashSet<Name>, placed: Placed<'_>) 
         ));
     }
     inbox.index.roster = Some(evidence);
-    inbox.agents.retain(|a| !touched.contains(a.name.as_str()));
+    inbox
+        .agents
+        .retain(|a| !touched.iter().any(|n| *n == a.name.as_str()));
     for a in fresh {
         let at = inbox.agents.partition_point(|b| b.name < a.name);
         inbox.agents.insert(at, a);

@@ -185,7 +185,7 @@ pub fn derive(inbox: &mut Inbox) {
     let last = inbox.threads.len().saturating_sub(1);
     for (ti, t) in inbox.threads.iter().enumerate() {
         for &mi in &t.messages {
-            inbox.messages[mi].thread_from_end = last - ti;
+            inbox.messages[mi].thread_from_end = u32::try_from(last - ti).unwrap_or(u32::MAX);
         }
     }
     let mut agents: Vec<Agent> = Vec::new();
