@@ -162,8 +162,8 @@ impl From<Name> for &'static str {
 
 /// One message as the inbox holds it. See the module documentation.
 ///
-/// The names are [`Name`]s and the recipient lists [`Names`]: 16 and 24
-/// bytes inline and no allocation for one name, where a
+/// The names are [`Name`]s and the recipient lists [`Names`]: 4 and 16
+/// bytes inline and no allocation for up to two names, where a
 /// `Cow<'static, str>` is 24 and a `Vec` of them allocates (issue 16:
 /// every byte here is paid 100,000 times).
 #[derive(Clone)]

@@ -100,7 +100,7 @@ pub(crate) fn apply(inbox: &mut Inbox, change: Change) -> bool {
     // read `to`), every recipient of a removed message (it may have been
     // their last), and recipients of new mail not in the roster yet. A
     // known agent that only receives new mail keeps its entry.
-    // Interned names: a set of pointers' worth, nothing copied.
+    // Interned names: a set of 4-byte numbers, nothing copied.
     let mut touched_agents: HashSet<Name> = HashSet::new();
     for m in removed.iter().map(|&i| &inbox.messages[i]) {
         senders_of(m, &mut touched_agents);
