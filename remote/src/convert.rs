@@ -267,7 +267,7 @@ mod tests {
         assert_eq!(ms.len(), 1);
         let m = &ms[0];
         assert_eq!(m.key, "1");
-        assert_eq!(m.message.from, Some("PurpleBear"));
+        assert_eq!(m.message.from.as_deref(), Some("PurpleBear"));
         assert!(m.message.ack_required);
         assert_eq!(m.recipients.len(), 2);
         assert!(m.is_pending_for("BlueLake"));

@@ -393,7 +393,7 @@ impl ServerStore {
                 recipients: m
                     .recipients
                     .iter()
-                    .map(|r| r.agent)
+                    .map(|r| r.agent.as_str())
                     .collect::<Vec<_>>()
                     .join(", "),
             }),

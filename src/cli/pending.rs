@@ -87,11 +87,11 @@ pub fn run(args: PendingArgs, config: &amail::config::Config) -> CliResult {
                 kind: r.map(|r| r.kind).unwrap_or(RecipientKind::To),
                 message_type: m.message.kind.as_str(),
                 subject: &m.message.subject,
-                from: m.message.from,
+                from: m.message.from.as_deref(),
                 thread_id: &inbox.thread_for(m).id,
-                project: m.project,
+                project: m.project.as_deref(),
                 timestamp: m.message.timestamp,
-                importance: m.message.importance,
+                importance: &m.message.importance,
                 read: r.is_some_and(|r| r.read_at.is_some()),
             }
         })

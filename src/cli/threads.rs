@@ -97,8 +97,8 @@ pub fn run(args: ThreadsArgs, config: &amail::config::Config) -> CliResult {
             .iter()
             .map(|t| ThreadJson {
                 thread_id: &t.id,
-                project: t.project,
-                bead_id: t.bead,
+                project: t.project.as_deref(),
+                bead_id: t.bead.as_deref(),
                 subject: &t.subject,
                 message_ids: t
                     .messages
@@ -144,7 +144,7 @@ pub fn run(args: ThreadsArgs, config: &amail::config::Config) -> CliResult {
         };
         let project = t
             .project
-            .map(|p| format!("  [{}]", clean_line(p)))
+            .map(|p| format!("  [{}]", clean_line(&p)))
             .unwrap_or_default();
         table.push(vec![
             clean_line(&t.id).into_owned(),

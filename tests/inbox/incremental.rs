@@ -116,7 +116,7 @@ fn check_record(before: &Inbox, after: &Inbox, p: &amail_core::inbox::Patched) {
     use amail_core::inbox::{Thread, ThreadTally};
     use std::collections::{BTreeMap, HashMap, HashSet};
     type Key = (Option<String>, String);
-    let key = |t: &Thread| -> Key { (t.project.map(str::to_string), t.id.clone()) };
+    let key = |t: &Thread| -> Key { (t.project.map(|p| p.to_string()), t.id.clone()) };
     let at = |inbox: &Inbox| -> HashMap<Key, usize> {
         inbox
             .threads
@@ -263,7 +263,7 @@ fn each_kind_of_change_in_turn_matches_a_full_load() {
         .expect("an unanswered help request in the corpus");
     let thread_id = inbox.threads[t].id.clone();
     let asker = inbox.messages[req].message.from.unwrap().to_string();
-    let helper = inbox.messages[req].recipients[0].agent;
+    let helper = inbox.messages[req].recipients[0].agent.as_str();
     let subject = format!("Re: {}", inbox.messages[req].message.subject);
     let reply = copy_with(
         &path_of(&inbox, req),
@@ -525,7 +525,7 @@ fn acks_recorded_since_the_load_reach_old_and_new_messages() {
         ack_at: Some(at),
         read_at: at,
     };
-    journal::append(&root, entry(&old, agent)).unwrap();
+    journal::append(&root, entry(&old, &agent)).unwrap();
     journal::append(&root, entry("inc-acked-early", "BlueLake")).unwrap();
     let new = root.join("GreenCastle").join("zz-acked.md");
     std::fs::write(

@@ -45,7 +45,11 @@ fn demo_covers_every_view() {
         assert!(types.contains(&t), "no {t} in the demo");
     }
     assert!(inbox.agents.len() >= 4);
-    let beads: BTreeSet<&str> = inbox.threads.iter().filter_map(|t| t.bead).collect();
+    let beads: BTreeSet<&str> = inbox
+        .threads
+        .iter()
+        .filter_map(|t| t.bead.map(|b| b.as_str()))
+        .collect();
     assert!(beads.len() >= 6, "{beads:?}");
     // Parsed cleanly: no warnings from the parser on any demo message.
     for m in &inbox.messages {
@@ -201,7 +205,7 @@ fn reply_in_a_mailbox_is_a_new_help_response_file() {
     assert_eq!(t.help, HelpState::Answered);
     let reply = &inbox.messages[*t.messages.last().unwrap()];
     assert_eq!(reply.message.kind, MessageType::HelpResponse);
-    assert_eq!(reply.message.from, Some("Chiron"));
+    assert_eq!(reply.message.from.as_deref(), Some("Chiron"));
     assert_eq!(reply.message.to, ["RedStone"]);
     assert!(reply.message.body.contains("sandbox key"));
     // Answered is not acknowledged.

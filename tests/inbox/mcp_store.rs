@@ -61,7 +61,7 @@ fn check_read_model(dir: &Path) {
         ]
     );
     for t in &inbox.threads {
-        assert_eq!(t.project, Some("home-dev-demo-repo"));
+        assert_eq!(t.project.as_deref(), Some("home-dev-demo-repo"));
     }
     // Pending per recipient.
     assert_eq!(pending_keys(&inbox, "BlueLake"), ["5", "10"]);
@@ -87,8 +87,8 @@ fn check_read_model(dir: &Path) {
     assert!(three.read_at.is_some() && three.ack_at.is_none());
     // Envelope from the store.
     let five = inbox.message_by_key("5").unwrap();
-    assert_eq!(five.message.from, Some("PurpleBear"));
-    assert_eq!(five.message.thread_id, Some("ol-527.2"));
+    assert_eq!(five.message.from.as_deref(), Some("PurpleBear"));
+    assert_eq!(five.message.thread_id.as_deref(), Some("ol-527.2"));
     assert!(five.message.ack_required);
     assert_eq!(five.message.importance, "high");
     assert!(five
@@ -104,12 +104,12 @@ fn check_read_model(dir: &Path) {
         amail_parser::MessageType::OfferingReady
     );
     assert_eq!(
-        inbox.message_by_key("8").unwrap().message.bead(),
+        inbox.message_by_key("8").unwrap().message.bead().as_deref(),
         Some("ol-527.1")
     );
     let t2 = inbox.threads.iter().find(|t| t.id == "ol-527.2").unwrap();
     assert_eq!(t2.help, amail_core::inbox::HelpState::Answered);
-    assert_eq!(t2.bead, Some("ol-527.2"));
+    assert_eq!(t2.bead.as_deref(), Some("ol-527.2"));
     assert_eq!(
         t2.pending, 4,
         "5 (BlueLake), 7 (PurpleBear), 10 (BlueLake, GreenCastle)"
@@ -287,9 +287,9 @@ fn check_reply(dir: &Path) {
     let inbox = load(dir);
     assert_eq!(inbox.messages.len(), 12);
     let reply = inbox.message_by_key("12").expect("the reply is message 12");
-    assert_eq!(reply.message.from, Some("BlueLake"));
+    assert_eq!(reply.message.from.as_deref(), Some("BlueLake"));
     assert_eq!(reply.message.to, ["PurpleBear"]);
-    assert_eq!(reply.message.thread_id, Some("ol-527.2"));
+    assert_eq!(reply.message.thread_id.as_deref(), Some("ol-527.2"));
     assert_eq!(inbox.thread_for(reply).id, "ol-527.2");
     assert_eq!(reply.message.subject, "Re: [ol-527.2] HELP_REQUEST");
     // Inherited from the original, as reply_message does.
@@ -516,7 +516,7 @@ fn projects_in_one_store_are_kept_apart() {
         .threads
         .iter()
         .filter(|t| t.id == "ol-527.2")
-        .map(|t| (t.id.as_str(), t.project, t.messages.len()))
+        .map(|t| (t.id.as_str(), t.project.as_deref(), t.messages.len()))
         .collect();
     assert_eq!(same_id.len(), 2, "one thread per project: {same_id:?}");
     assert!(same_id.contains(&("ol-527.2", Some("home-dev-other"), 1)));
@@ -524,7 +524,7 @@ fn projects_in_one_store_are_kept_apart() {
     let other = inbox
         .threads
         .iter()
-        .find(|t| t.project == Some("home-dev-other"))
+        .find(|t| t.project.is_some_and(|p| p == "home-dev-other"))
         .unwrap();
     assert_eq!(other.help, amail_core::inbox::HelpState::Unanswered);
     assert_eq!(pending_keys(&inbox, "GoldHill"), ["12"]);
@@ -549,7 +549,7 @@ fn projects_in_one_store_are_kept_apart() {
     );
     let inbox = load(dir);
     let reply = inbox.message_by_key("13").unwrap();
-    assert_eq!(reply.project, Some("home-dev-other"));
+    assert_eq!(reply.project.as_deref(), Some("home-dev-other"));
     assert!(reply
         .path
         .as_ref()

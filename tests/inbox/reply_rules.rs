@@ -63,7 +63,7 @@ fn mailbox_reply_to_your_own_message_goes_to_its_recipients() {
     assert_eq!(r.to, ["Chiron"]);
     let after = stores::load(&mail, &LoadOptions::default()).unwrap();
     let reply = after.message_by_key(&r.key).unwrap();
-    assert_eq!(reply.message.from, Some("RedStone"));
+    assert_eq!(reply.message.from.as_deref(), Some("RedStone"));
     assert_eq!(reply.message.to, ["Chiron"]);
     // A follow-up, not help given: no HELP_RESPONSE subject.
     assert_eq!(r.subject, "Re: [ol-527.3] HELP_REQUEST");
@@ -77,7 +77,7 @@ fn mailbox_reply_to_an_offering_is_a_plain_reply() {
         .iter()
         .find(|m| m.message.kind == MessageType::OfferingReady)
         .unwrap();
-    let to_me = offer.message.to[0];
+    let to_me = offer.message.to[0].as_str();
     let r = stores::reply_loaded(&inbox, &offer.key, to_me, "merging, thanks").unwrap();
     assert_eq!(r.subject, format!("Re: {}", offer.message.subject));
     let text = std::fs::read_to_string(&r.paths[0]).unwrap();
@@ -101,7 +101,7 @@ fn mcp_reply_to_a_non_help_message_has_no_help_response_line() {
                 && !m.recipients.is_empty()
         })
         .unwrap();
-    let me = orig.recipients[0].agent;
+    let me = orig.recipients[0].agent.as_str();
     let r = stores::reply_loaded(&inbox, &orig.key, me, "Noted.").unwrap();
     let c = Connection::open(d.path().join("storage.sqlite3")).unwrap();
     let body: String = c
@@ -120,13 +120,13 @@ fn mcp_reply_rules_match_the_mailbox() {
     let d = fixture_copy();
     let inbox = stores::load(d.path(), &LoadOptions::default()).unwrap();
     let orig = inbox.message_by_key("5").unwrap();
-    assert_eq!(orig.message.from, Some("PurpleBear"));
+    assert_eq!(orig.message.from.as_deref(), Some("PurpleBear"));
     // An agent of the project who is neither sender nor recipient.
     let stranger = inbox
         .agents
         .iter()
         .map(|a| a.name.clone())
-        .find(|n| n != "PurpleBear" && orig.recipients.iter().all(|r| r.agent != n))
+        .find(|n| n != "PurpleBear" && orig.recipients.iter().all(|r| r.agent != *n))
         .unwrap();
     let err = stores::reply_loaded(&inbox, "5", &stranger, "hi").unwrap_err();
     assert!(err.to_string().contains(&stranger), "{err}");

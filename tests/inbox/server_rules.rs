@@ -114,7 +114,7 @@ fn item1_a_reply_across_projects_goes_into_the_senders_project() {
     // amail's own view: the reply is RedFox's mail in the other project.
     let after = load(dir);
     let reply = after.message_by_key(&r.key).unwrap();
-    assert_eq!(reply.project, Some("home-dev-other"));
+    assert_eq!(reply.project.as_deref(), Some("home-dev-other"));
     assert_eq!(reply.recipients[0].agent, "RedFox");
 }
 

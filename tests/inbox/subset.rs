@@ -50,7 +50,7 @@ fn mailbox_ack_and_reply_from_a_subset_match_the_whole_inbox() {
         .iter()
         .find(|m| m.message.ack_required && !m.recipients.is_empty())
         .unwrap();
-    let (key, agent) = (m.key.to_string(), m.recipients[0].agent);
+    let (key, agent) = (m.key.to_string(), m.recipients[0].agent.as_str());
     let thread = inbox.thread_for(m).id.clone();
 
     let sub = inbox.subset(&[key.as_str()]);

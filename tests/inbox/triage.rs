@@ -71,7 +71,7 @@ fn mcp_send_reaches_rows_and_archive(dir: &std::path::Path) {
     let m = inbox.message_by_key(&out.key).expect("the new row loads");
     assert_eq!(m.message.subject, "[ol-527.2] GUIDANCE: follow the spec");
     assert!(m.message.body.starts_with("GUIDANCE\n"));
-    let mut to: Vec<&str> = m.recipients.iter().map(|r| r.agent).collect();
+    let mut to: Vec<&str> = m.recipients.iter().map(|r| r.agent.as_str()).collect();
     to.sort();
     assert_eq!(to, ["BlueLake", "GreenCastle"]);
     assert!(m.recipients.iter().all(|r| r.ack_at.is_none()));
@@ -149,7 +149,7 @@ fn mailbox_send_mark_read_and_ack_many() {
     assert!(inbox.problems.is_empty(), "{:?}", inbox.problems);
     let m = inbox.message_by_key(&out.key).expect("the new file loads");
     assert_eq!(m.message.subject, "[ol-527.2] NUDGE: follow the spec");
-    assert_eq!(m.message.from, Some("Overseer"));
+    assert_eq!(m.message.from.as_deref(), Some("Overseer"));
     assert_eq!(m.recipients.len(), 2);
     // Mark read: journal lines without an ack; the inbox shows read, owed.
     let journal = info.mailbox.join(".amail-acks.jsonl");

@@ -313,7 +313,7 @@ fn check_release(release: Release) {
                     (
                         m.key.to_string(),
                         r.agent.to_string(),
-                        m.is_pending_for(r.agent),
+                        m.is_pending_for(&r.agent),
                     )
                 })
             })

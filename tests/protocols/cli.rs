@@ -164,7 +164,7 @@ fn demo_writes_handoffs_and_a2a() {
     let raw: std::collections::BTreeSet<&str> = inbox
         .messages
         .iter()
-        .filter_map(|m| m.message.raw_type)
+        .filter_map(|m| m.message.raw_type.map(|r| r.as_str()))
         .collect();
     for r in ["HANDOFF", "A2A_TASK", "A2A_PROGRESS", "A2A_RESULT"] {
         assert!(raw.contains(r), "{r} missing: {raw:?}");
@@ -172,7 +172,7 @@ fn demo_writes_handoffs_and_a2a() {
     let states: std::collections::BTreeSet<&str> = inbox
         .messages
         .iter()
-        .filter(|m| m.message.raw_type == Some("HANDOFF"))
+        .filter(|m| m.message.raw_type.is_some_and(|r| r == "HANDOFF"))
         .filter_map(|m| m.message.parsed.status.as_deref())
         .collect();
     for s in [

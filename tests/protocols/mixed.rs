@@ -55,7 +55,7 @@ fn one_inbox_one_thread_list() {
             .path
             .as_ref()
             .is_some_and(|p| p.extension().is_some_and(|e| e != "md"));
-        let raw = m.message.raw_type.unwrap_or("");
+        let raw = m.message.raw_type.map_or("", |r| r.as_str());
         assert_eq!(
             json,
             ["HANDOFF", "A2A_TASK", "A2A_PROGRESS", "A2A_RESULT"].contains(&raw),
@@ -85,7 +85,10 @@ fn a2a_fields_are_in_the_message() {
     let m = inbox
         .messages
         .iter()
-        .find(|m| m.message.raw_type == Some("A2A_TASK") && m.message.bead() == Some("task_lint_9"))
+        .find(|m| {
+            m.message.raw_type.as_deref() == Some("A2A_TASK")
+                && m.message.bead().as_deref() == Some("task_lint_9")
+        })
         .unwrap();
     assert!(
         m.message.body.contains("Priority: MEDIUM"),
@@ -100,7 +103,8 @@ fn a2a_fields_are_in_the_message() {
         .messages
         .iter()
         .find(|m| {
-            m.message.raw_type == Some("A2A_PROGRESS") && m.message.bead() == Some("task_lint_9")
+            m.message.raw_type.as_deref() == Some("A2A_PROGRESS")
+                && m.message.bead().as_deref() == Some("task_lint_9")
         })
         .unwrap();
     assert!(

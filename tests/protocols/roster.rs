@@ -138,7 +138,7 @@ fn an_answer_resumes_the_turn() {
         "[b1] HELP_REQUEST",
         "Bead: b1\nIssue type: STUCK\nProblem: p\nQuestion: q",
     );
-    help.message.thread_id = Some("b1");
+    help.message.thread_id = Some(amail_core::inbox::intern("b1"));
     let mut answer = mail(
         "3",
         2,
@@ -147,7 +147,7 @@ fn an_answer_resumes_the_turn() {
         "[b1] HELP_RESPONSE",
         "Bead: b1\nGuidance: do x",
     );
-    answer.message.thread_id = Some("b1");
+    answer.message.thread_id = Some(amail_core::inbox::intern("b1"));
     let i = inbox(vec![
         mail(
             "1",

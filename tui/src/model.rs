@@ -509,7 +509,7 @@ impl Model {
                 let entry = c.owed.entry(agent.to_string()).or_default();
                 *entry = entry.checked_add_signed(n).unwrap_or(0);
                 if *entry == 0 {
-                    c.owed.remove(agent);
+                    c.owed.remove(agent.as_str());
                 }
             }
         }
@@ -544,7 +544,7 @@ impl Model {
             let m = &self.inbox.messages[i];
             if m.message.ack_required {
                 for r in m.recipients.iter().filter(|r| r.ack_at.is_none()) {
-                    *owed.entry(r.agent).or_default() += 1;
+                    *owed.entry(r.agent.as_str()).or_default() += 1;
                 }
             }
         }
@@ -796,7 +796,7 @@ impl Model {
         match kind {
             ListKind::Threads => self.thread(key).is_some_and(|t| {
                 hit(&t.id)
-                    || t.bead.is_some_and(hit)
+                    || t.bead.as_deref().is_some_and(hit)
                     || hit(&t.subject)
                     || t.messages
                         .iter()
@@ -1022,7 +1022,7 @@ fn message_matches(m: &InboxMessage, q: &str) -> bool {
     [
         m.key.as_str(),
         &msg.subject,
-        msg.from.unwrap_or(""),
+        msg.from.as_deref().unwrap_or(""),
         msg.kind.as_str(),
         // From the kept text: a search does not parse every message again.
         msg.body_text(),

@@ -66,7 +66,7 @@ pub fn escape(mode: NotifyMode, text: &str) -> String {
 /// What a message says in a notification, if it is one that notifies.
 fn about(x: &InboxMessage) -> Option<String> {
     let msg = &x.message;
-    let from = msg.from.unwrap_or("?");
+    let from = msg.from.as_deref().unwrap_or("?");
     match msg.kind {
         MessageType::HelpRequest if !msg.is_reply => {
             Some(format!("help request from {from}: {}", msg.subject))

@@ -9,10 +9,11 @@ use std::path::PathBuf;
 
 use amail_parser::MessageType;
 
+use super::compact::Name;
 use super::index::Index;
 use super::model::{
-    thread_position, AckTimes, Acks, Agent, AgentState, HelpState, Inbox, InboxMessage, Phase,
-    SourceKind, Thread,
+    from_end, thread_position, AckTimes, Acks, Agent, AgentState, HelpState, Inbox, InboxMessage,
+    Phase, SourceKind, Thread,
 };
 use super::turn::{self, Open};
 use super::FastMap;
@@ -73,13 +74,13 @@ fn build_keeping(
     // Thread identity: (project, thread id | bead | key). Projects never
     // share a thread. Keys borrow from the messages: one allocation per
     // thread, not several per message.
-    let mut seeds: FastMap<(Option<&str>, &str), &str> = FastMap::new();
+    let mut seeds: FastMap<(Option<Name>, &str), &str> = FastMap::new();
     for m in &loaded {
         if explicit_thread(m).is_none() {
             seeds.insert((m.project, m.key.as_str()), thread_key_str(m));
         }
     }
-    let mut thread_index: FastMap<(Option<&str>, &str), usize> = FastMap::new();
+    let mut thread_index: FastMap<(Option<Name>, &str), usize> = FastMap::new();
     let mut firsts: Vec<(usize, &str)> = Vec::new();
     let mut thread_of = Vec::with_capacity(loaded.len());
     for (i, m) in loaded.iter().enumerate() {
@@ -94,6 +95,9 @@ fn build_keeping(
         });
         thread_of.push(t);
     }
+    // The tables go before the threads are made: this is the load's peak
+    // (issue 16: the table of thread keys is 2 MB at 100,000 messages).
+    drop((seeds, thread_index));
     let mut threads: Vec<Thread> = firsts
         .iter()
         .map(|&(i, tid)| Thread {
@@ -108,7 +112,7 @@ fn build_keeping(
             phase: Phase::Active,
         })
         .collect();
-    drop((seeds, thread_index, firsts));
+    drop(firsts);
     // Each thread's list sized exactly: grown by doubling it kept a third
     // spare on average.
     let mut sizes = vec![0usize; threads.len()];
@@ -128,7 +132,7 @@ fn build_keeping(
         if m.message.timestamp > thread.last_at {
             thread.last_at = m.message.timestamp;
         }
-        m.thread_from_end = t;
+        m.thread_from_end = from_end(t);
     }
     for thread in &mut threads {
         derive_state(thread, &messages);
@@ -143,7 +147,7 @@ fn build_keeping(
     let last = threads.len().saturating_sub(1);
     for (at, thread) in threads.iter().enumerate() {
         for &i in &thread.messages {
-            messages[i].thread_from_end = last - at;
+            messages[i].thread_from_end = from_end(last - at);
         }
     }
 
@@ -213,7 +217,11 @@ fn numeric(key: &str) -> Option<u64> {
 }
 
 pub(crate) fn explicit_thread(l: &InboxMessage) -> Option<&str> {
-    l.message.thread_id.map(trimmed).filter(|t| !t.is_empty())
+    l.message
+        .thread_id
+        .as_deref()
+        .map(trimmed)
+        .filter(|t| !t.is_empty())
 }
 
 /// `s.trim()`, without walking the characters when `s` starts and ends
@@ -236,7 +244,7 @@ pub(crate) fn thread_key(l: &InboxMessage) -> String {
 
 fn thread_key_str(l: &InboxMessage) -> &str {
     explicit_thread(l)
-        .or_else(|| l.message.bead())
+        .or_else(|| l.message.bead().map(Name::as_str))
         .unwrap_or(&l.key)
 }
 
@@ -268,12 +276,11 @@ fn roster(
     threads: &[Thread],
     keep: bool,
 ) -> (Vec<Agent>, Option<HashMap<String, Open>>) {
-    // Borrowed while collecting: most names repeat on every message, and
-    // they are interned, so a repeat is the same pointer and length, told
-    // apart without reading the name.
-    let mut seen: FastMap<(*const u8, usize), &str> = FastMap::new();
-    let mut see = |name: &'static str| {
-        seen.entry((name.as_ptr(), name.len())).or_insert(name);
+    // Most names repeat on every message, and they are interned, so a
+    // repeat is the same number, told apart without reading the name.
+    let mut seen: FastMap<u32, &'static str> = FastMap::new();
+    let mut see = |name: Name| {
+        seen.entry(name.number()).or_insert_with(|| name.as_str());
     };
     for m in messages {
         if let Some(f) = m.message.from.filter(|f| !f.is_empty()) {
@@ -350,7 +357,7 @@ pub(crate) fn agent(
             if state == AgentState::WaitingForHelp && answered_after(messages, threads, i) {
                 state = AgentState::Working;
             }
-            (state, m.message.bead().map(str::to_owned), Some(i))
+            (state, m.message.bead().map(|b| b.to_string()), Some(i))
         }
         None => (AgentState::Idle, None, latest.any),
     };

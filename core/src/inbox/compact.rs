@@ -23,21 +23,147 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::ops::Deref;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 use amail_parser::{Message, MessageType, OwnedMessage, ParseOptions, Parsed};
 use chrono::{DateTime, Utc};
 use serde::{Serialize, Serializer};
 
 /// A name held once per process (an agent, a thread id, a bead, a
-/// project, a type word: see [`intern`]). It reads like any `&str`; a
-/// record holds 16 bytes for it and allocates nothing.
-pub type Name = &'static str;
+/// project, a type word: see [`intern`]): its number in the interner's
+/// table, 4 bytes, where the `&'static str` it replaced was 16 (issue 16:
+/// a record holds eight names and two lists of them, a million times in
+/// a big inbox). It reads as the `&'static str` it stands for (`Deref`,
+/// [`Name::as_str`]), compares with strings, and sorts, hashes, prints and
+/// serializes as its text; two names are equal when their texts are, as
+/// the interner gives one number per text.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Name(std::num::NonZeroU32);
+
+impl Name {
+    /// The empty name (number 1, never in the table).
+    pub const EMPTY: Name = Name(std::num::NonZeroU32::MIN);
+
+    /// The name's text, held for the life of the process.
+    pub fn as_str(self) -> &'static str {
+        names::text(self.0.get())
+    }
+
+    /// Its number: the same for the same text.
+    pub(crate) fn number(self) -> u32 {
+        self.0.get()
+    }
+}
+
+impl Default for Name {
+    fn default() -> Name {
+        Name::EMPTY
+    }
+}
+
+impl Deref for Name {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Name {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+/// Hashed as its number (one per text), without reading the text: a
+/// build hashes a name per message. So it is not `Borrow<str>`: a map
+/// keyed by names is asked with names.
+impl std::hash::Hash for Name {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.hash(h)
+    }
+}
+
+/// As the text: lists sorted by name read as before.
+impl PartialOrd for Name {
+    fn partial_cmp(&self, other: &Name) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Name {
+    fn cmp(&self, other: &Name) -> std::cmp::Ordering {
+        if self == other {
+            return std::cmp::Ordering::Equal;
+        }
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl PartialEq<str> for Name {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<String> for Name {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<Name> for str {
+    fn eq(&self, other: &Name) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl PartialEq<Name> for &str {
+    fn eq(&self, other: &Name) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl PartialEq<Name> for String {
+    fn eq(&self, other: &Name) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl fmt::Debug for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self.as_str(), f)
+    }
+}
+
+impl Serialize for Name {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl From<Name> for &'static str {
+    fn from(n: Name) -> &'static str {
+        n.as_str()
+    }
+}
 
 /// One message as the inbox holds it. See the module documentation.
 ///
-/// The names are [`Name`]s and the recipient lists [`Names`]: 16 and 24
-/// bytes inline and no allocation for one name, where a
+/// The names are [`Name`]s and the recipient lists [`Names`]: 4 and 16
+/// bytes inline and no allocation for up to two names, where a
 /// `Cow<'static, str>` is 24 and a `Vec` of them allocates (issue 16:
 /// every byte here is paid 100,000 times).
 #[derive(Clone)]
@@ -69,11 +195,13 @@ pub struct CompactMessage {
     full: OnceLock<Box<OwnedMessage>>,
 }
 
-/// A field's text: a byte range in the kept text, or its own copy.
+/// A field's text: a byte range in the kept text, or its own copy (rare:
+/// text the parser normalised), behind a thin pointer so that the usual
+/// range makes the field 16 bytes, not 24.
 #[derive(Clone)]
 enum Kept {
     At(u32, u32),
-    Own(Box<str>),
+    Own(Box<Box<str>>),
 }
 
 /// The text of the file a message was parsed from.
@@ -110,7 +238,7 @@ impl CompactMessage {
         let status = m.parsed.status.as_deref().map(|st| {
             match source.as_ref().and_then(|s| span_in(st, &s.text)) {
                 Some((at, len)) => Kept::At(at, len),
-                None => Kept::Own(st.into()),
+                None => Kept::Own(Box::new(st.into())),
             }
         });
         let text = source.as_ref().map(|s| &s.text);
@@ -193,24 +321,24 @@ impl CompactMessage {
         Message {
             id: self.id.as_deref().map(|id| Cow::Owned(id.to_owned())),
             kind: self.kind,
-            raw_type: self.raw_type.map(Cow::Borrowed),
+            raw_type: self.raw_type.map(|n| Cow::Borrowed(n.as_str())),
             is_reply: self.is_reply,
             subject: Cow::Owned(self.subject.to_string()),
-            from: self.from.map(Cow::Borrowed),
-            to: self.to.iter().map(|&n| Cow::Borrowed(n)).collect(),
-            cc: self.cc.iter().map(|&n| Cow::Borrowed(n)).collect(),
-            thread_id: self.thread_id.map(Cow::Borrowed),
+            from: self.from.map(|n| Cow::Borrowed(n.as_str())),
+            to: self.to.iter().map(|n| Cow::Borrowed(n.as_str())).collect(),
+            cc: self.cc.iter().map(|n| Cow::Borrowed(n.as_str())).collect(),
+            thread_id: self.thread_id.map(|n| Cow::Borrowed(n.as_str())),
             timestamp: self.timestamp,
             ack_required: self.ack_required,
-            importance: Cow::Borrowed(self.importance),
+            importance: Cow::Borrowed(self.importance.as_str()),
             body: Cow::Borrowed(""),
             parsed: Parsed {
-                bead_id: self.bead.map(Cow::Borrowed),
+                bead_id: self.bead.map(|n| Cow::Borrowed(n.as_str())),
                 status: self.status().map(|s| Cow::Owned(s.to_owned())),
                 ..Parsed::default()
             },
             diagnostics: Vec::new(),
-            project: self.project.map(Cow::Borrowed),
+            project: self.project.map(|n| Cow::Borrowed(n.as_str())),
             line: 0,
         }
     }
@@ -423,33 +551,57 @@ fn span_in(p: &str, text: &str) -> Option<(u32, u32)> {
     Some((u32::try_from(start).ok()?, u32::try_from(p.len()).ok()?))
 }
 
-/// Recipient names (`to`, `cc`): one name held inline (most messages
-/// have one `to` and no `cc`), more in one exact allocation. Reads as a
-/// slice of [`Name`]s.
-#[derive(Clone, PartialEq, Eq)]
+/// Recipient names (`to`, `cc`): up to two names held inline (most
+/// messages have one `to` and no `cc`), more in one allocation. Reads as a
+/// slice of [`Name`]s. 16 bytes: the longer list is behind a thin pointer,
+/// where a `Box<[Name]>` inline made every record 8 bytes longer for the
+/// few messages that need it (issue 16).
+#[derive(Clone)]
 pub struct Names(NamesRepr);
 
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 enum NamesRepr {
-    One(Name),
-    Many(Box<[Name]>),
+    /// The first `len` of `names` (the rest [`Name::EMPTY`]).
+    Few {
+        len: u8,
+        names: [Name; 2],
+    },
+    Many(Box<Box<[Name]>>),
 }
+
+/// Equal when they list the same names.
+impl PartialEq for Names {
+    fn eq(&self, other: &Names) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Names {}
 
 impl Names {
     /// `names`, each interned.
     pub fn of<S: AsRef<str>>(names: &[S]) -> Names {
+        let few = |len: u8, a: Option<&S>, b: Option<&S>| {
+            let name = |n: Option<&S>| n.map_or(Name::EMPTY, |n| intern(n.as_ref()));
+            Names(NamesRepr::Few {
+                len,
+                names: [name(a), name(b)],
+            })
+        };
         match names {
-            [one] => Names(NamesRepr::One(intern(one.as_ref()))),
-            _ => Names(NamesRepr::Many(
+            [] => few(0, None, None),
+            [a] => few(1, Some(a), None),
+            [a, b] => few(2, Some(a), Some(b)),
+            _ => Names(NamesRepr::Many(Box::new(
                 names.iter().map(|n| intern(n.as_ref())).collect(),
-            )),
+            ))),
         }
     }
 }
 
 impl Default for Names {
     fn default() -> Names {
-        Names(NamesRepr::Many(Box::default()))
+        Names::of::<&str>(&[])
     }
 }
 
@@ -458,7 +610,7 @@ impl Deref for Names {
 
     fn deref(&self) -> &[Name] {
         match &self.0 {
-            NamesRepr::One(n) => std::slice::from_ref(n),
+            NamesRepr::Few { len, names } => names.get(..usize::from(*len)).unwrap_or_default(),
             NamesRepr::Many(all) => all,
         }
     }
@@ -478,38 +630,128 @@ impl fmt::Debug for Names {
 }
 
 /// One copy per process of a name that repeats across messages (agents,
-/// thread ids, beads, projects, importance, type words). The copies are
-/// never freed: they are bounded by the distinct names a process sees, a
-/// few bytes per agent and bead, where owning them cost one allocation
-/// per message. Each thread first asks its own cache, so the parse
-/// workers do not contend for the lock. Not for text unique to a message
-/// (ids, keys, subjects): that would be kept for the life of the process.
+/// thread ids, beads, projects, importance, type words), and its number.
+/// The copies are never freed: they are bounded by the distinct names a
+/// process sees, a few bytes per agent and bead, where owning them cost
+/// one allocation per message. Each thread first asks its own cache, so
+/// the parse workers do not contend for the lock. Not for text unique to
+/// a message (ids, keys, subjects): that would be kept for the life of
+/// the process.
 pub fn intern(s: &str) -> Name {
-    static ALL: OnceLock<Mutex<hashbrown::HashSet<&'static str>>> = OnceLock::new();
     thread_local! {
         // hashbrown's foldhash: SipHash was most of this lookup, made
         // several times for every message parsed.
-        static NEAR: std::cell::RefCell<hashbrown::HashSet<&'static str>> = Default::default();
+        static NEAR: std::cell::RefCell<names::ByText> = Default::default();
     }
     if s.is_empty() {
-        return "";
+        return Name::EMPTY;
     }
-    let found = NEAR.with(|near| near.borrow().get(s).copied());
-    let name = found.unwrap_or_else(|| {
-        let all = ALL.get_or_init(Default::default);
-        let mut all = all.lock().unwrap_or_else(|e| e.into_inner());
-        let name = match all.get(s) {
-            Some(&name) => name,
-            None => {
-                let name: &'static str = Box::leak(s.into());
-                all.insert(name);
-                name
-            }
-        };
-        NEAR.with(|near| near.borrow_mut().insert(name));
-        name
-    });
+    if let Some(name) = NEAR.with(|near| near.borrow().get(s)) {
+        return name;
+    }
+    let name = names::add(s);
+    NEAR.with(|near| near.borrow_mut().insert(name));
     name
+}
+
+/// The interner's table: each name's text by its number, read without a
+/// lock (a name is read far more often than one is added). Numbers from
+/// 2 up are placed in buckets of doubling size (bucket `b` holds
+/// `2^b..2^(b+1)`), each made once when its first name comes, so the
+/// table never moves what a reader may be reading.
+mod names {
+    use std::hash::BuildHasher;
+    use std::num::NonZeroU32;
+    use std::sync::{Mutex, OnceLock};
+
+    use super::Name;
+
+    type Bucket = Box<[OnceLock<&'static str>]>;
+
+    /// Numbers up to `2^31` (a bucket of `2^31` would not be made).
+    const BUCKETS: usize = 31;
+
+    static TABLE: [OnceLock<Bucket>; BUCKETS] = [const { OnceLock::new() }; BUCKETS];
+
+    /// The names given so far, found by text; the lock is taken only to
+    /// add.
+    static BY_TEXT: OnceLock<Mutex<ByText>> = OnceLock::new();
+
+    /// Names found by their text, 4 bytes each: hashed by the text here
+    /// (a [`Name`] itself hashes as its number).
+    #[derive(Default)]
+    pub(super) struct ByText {
+        hasher: hashbrown::DefaultHashBuilder,
+        table: hashbrown::HashTable<Name>,
+    }
+
+    impl ByText {
+        pub(super) fn get(&self, s: &str) -> Option<Name> {
+            let hash = self.hasher.hash_one(s);
+            self.table.find(hash, |n| n.as_str() == s).copied()
+        }
+
+        pub(super) fn insert(&mut self, name: Name) {
+            let hasher = &self.hasher;
+            let hash = hasher.hash_one(name.as_str());
+            self.table
+                .insert_unique(hash, name, |n| hasher.hash_one(n.as_str()));
+        }
+
+        fn len(&self) -> usize {
+            self.table.len()
+        }
+    }
+
+    fn place(n: u32) -> (usize, usize) {
+        let bucket = 31 - n.leading_zeros();
+        (bucket as usize, (n - (1 << bucket)) as usize)
+    }
+
+    /// The text of the name numbered `n` (the empty text for 1, or for a
+    /// number the table does not hold: none is made but by [`add`]).
+    pub(super) fn text(n: u32) -> &'static str {
+        held(n).unwrap_or("")
+    }
+
+    fn held(n: u32) -> Option<&'static str> {
+        let (bucket, at) = place(n);
+        TABLE
+            .get(bucket)?
+            .get()
+            .and_then(|b| b.get(at))
+            .and_then(OnceLock::get)
+            .copied()
+    }
+
+    /// `s`'s name: the one it has, or a new number for a copy of it.
+    pub(super) fn add(s: &str) -> Name {
+        let all = BY_TEXT.get_or_init(Default::default);
+        let mut all = all.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(name) = all.get(s) {
+            return name;
+        }
+        // Numbers 2.. (1 is the empty name). Past `2^31` names (tens of
+        // gigabytes of them) a new text would have no number: it reads
+        // as the empty name rather than as another's.
+        let n = all.len() + 2;
+        let Some((n, (bucket, at))) = u32::try_from(n)
+            .ok()
+            .map(|n| (n, place(n)))
+            .filter(|&(_, (bucket, _))| bucket < BUCKETS)
+        else {
+            return Name::EMPTY;
+        };
+        let text: &'static str = Box::leak(s.into());
+        let slots =
+            TABLE[bucket].get_or_init(|| (0..1usize << bucket).map(|_| OnceLock::new()).collect());
+        let _ = slots[at].set(text);
+        let Some(name) = NonZeroU32::new(n).map(Name) else {
+            return Name::EMPTY;
+        };
+        all.insert(name);
+        name
+    }
 }
 
 #[cfg(test)]
@@ -540,10 +782,18 @@ mod tests {
             Arc::ptr_eq(&record.subject.buf, &text),
             "the subject is a range of the kept text, not a copy"
         );
-        assert_eq!(record.from, want.from.as_deref());
-        assert_eq!(*record.to, want.to);
-        assert_eq!(*record.cc, want.cc);
-        assert_eq!(record.bead(), Some("ol-1.1"));
+        assert_eq!(record.from.as_deref(), want.from.as_deref());
+        assert!(record
+            .to
+            .iter()
+            .copied()
+            .eq(want.to.iter().map(|n| intern(n))));
+        assert!(record
+            .cc
+            .iter()
+            .copied()
+            .eq(want.cc.iter().map(|n| intern(n))));
+        assert_eq!(record.bead().as_deref(), Some("ol-1.1"));
         assert_eq!(record.status(), Some("drafting SQL"));
         assert!(
             matches!(record.status, Some(Kept::At(..))),
@@ -615,13 +865,28 @@ mod tests {
         }
         assert_eq!(Names::default(), Names::of::<&str>(&[]));
         assert_eq!(Names::of(&["A"]), ["A"]);
-        // One name is held inline: no allocation for the usual `to`.
-        assert!(matches!(Names::of(&["A"]).0, NamesRepr::One(_)));
+        // One or two names are held inline: no allocation for the usual
+        // `to`.
+        assert!(matches!(Names::of(&["A"]).0, NamesRepr::Few { len: 1, .. }));
+        assert!(matches!(
+            Names::of(&["A", "B"]).0,
+            NamesRepr::Few { len: 2, .. }
+        ));
+        assert_eq!(size_of::<Names>(), 16);
     }
 
     #[test]
     fn names_are_shared() {
         let (a, b) = (intern("GreenCastle"), intern(&String::from("GreenCastle")));
-        assert!(std::ptr::eq(a.as_ptr(), b.as_ptr()));
+        assert!(std::ptr::eq(a.as_str().as_ptr(), b.as_str().as_ptr()));
+        assert_eq!(a, b);
+        assert_eq!(a, "GreenCastle");
+        assert_eq!(size_of::<Option<Name>>(), 4);
+        assert_eq!(intern(""), Name::EMPTY);
+        assert_eq!(Name::default().as_str(), "");
+        // Sorted and printed as their texts, whatever their numbers.
+        let (z, y) = (intern("zz-names-test"), intern("yy-names-test"));
+        assert!(y < z && y < a.max(z));
+        assert_eq!(format!("{z} {z:?}"), "zz-names-test \"zz-names-test\"");
     }
 }

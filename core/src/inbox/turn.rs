@@ -22,6 +22,7 @@ use std::collections::HashMap;
 use amail_parser::MessageType;
 
 use super::build::Latest;
+use super::compact::Name;
 use super::model::{Inbox, InboxMessage, Thread, TurnState};
 use super::FastMap;
 
@@ -44,15 +45,15 @@ impl Turn {
 /// Borrowed: this runs for every message of a big inbox.
 pub(crate) fn evidence(m: &InboxMessage) -> Option<(&str, &str, Option<TurnState>)> {
     let msg = &m.message;
-    let bead = msg.bead()?.trim();
+    let bead = msg.bead()?.as_str().trim();
     if bead.is_empty() {
         return None;
     }
-    let from = msg.from;
+    let from = msg.from.map(Name::as_str);
     let to = msg.to.first().map(|t| t.as_ref());
     let status = msg.status().unwrap_or("");
     if msg.kind == MessageType::Unknown {
-        let (who, state) = match msg.raw_type? {
+        let (who, state) = match msg.raw_type?.as_str() {
             "HANDOFF" => match status {
                 "offered" | "re-offered" => (to, Some(TurnState::Dispatched)),
                 "accepted" => (to, Some(TurnState::Running)),
@@ -192,7 +193,7 @@ impl Open {
     /// of every agent it names, in `all` (agent -> evidence).
     pub(crate) fn see(all: &mut HashMap<String, Open>, i: usize, m: &InboxMessage) {
         if let Some(from) = m.message.from {
-            entry(all, from).latest.see(i, m);
+            entry(all, &from).latest.see(i, m);
         }
         if let Some((agent, bead, state)) = evidence(m) {
             entry(all, agent).take(i, m, bead.to_string(), state);
@@ -227,7 +228,7 @@ impl Open {
             _ => true,
         };
         if let Some(from) = m.message.from {
-            let latest = &mut entry(all, from).latest;
+            let latest = &mut entry(all, &from).latest;
             latest.any.get_or_insert(i);
             if latest.state.is_none() && super::build::state_of(m).is_some() {
                 latest.state = Some(i);
@@ -322,7 +323,7 @@ pub(crate) fn evidence_of(
         let m = &messages[i];
         // Evidence names the sender or the first `to`: skip the others
         // before reading the message further.
-        let from = m.message.from.filter(|f| wanted(f));
+        let from = m.message.from.map(Name::as_str).filter(|f| wanted(f));
         let to = m.message.to.first().map(|t| t.as_ref());
         if let Some(from) = from {
             all.entry(from).or_default().latest.see(i, m);

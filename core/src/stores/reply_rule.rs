@@ -174,7 +174,7 @@ pub fn plan_for(m: &crate::inbox::InboxMessage, as_agent: &str) -> Result<ReplyP
     plan(
         &Original {
             key: &m.key,
-            sender: m.message.from,
+            sender: m.message.from.as_deref(),
             to: &to,
             cc: &cc,
             subject: &m.message.subject,

@@ -170,8 +170,8 @@ impl Backend for FakeBackend {
         // The stores' own rule: who may reply, to whom, with which type.
         let plan = reply_rule::plan_for(orig, as_agent).map_err(|e| e.to_string())?;
         let as_agent = plan.from.as_str();
-        let thread = orig.message.thread_id.unwrap_or(key).to_string();
-        let bead = orig.message.bead().map(String::from);
+        let thread = orig.message.thread_id.as_deref().unwrap_or(key).to_string();
+        let bead = orig.message.bead().map(|b| b.to_string());
         let (kind, subject) = match (plan.kind, &bead) {
             (ReplyKind::HelpResponse, Some(b)) => {
                 (MessageType::HelpResponse, format!("[{b}] HELP_RESPONSE"))
@@ -346,14 +346,14 @@ fn sample_files(inbox: &Inbox) -> std::collections::BTreeMap<PathBuf, String> {
             let to: Vec<String> = m.to.iter().map(|s| s.to_string()).collect();
             let text = render_spec_text(&SpecMail {
                 id: &x.key,
-                from: m.from.unwrap_or(""),
+                from: m.from.as_deref().unwrap_or(""),
                 to: &to,
-                thread: m.thread_id.unwrap_or(""),
+                thread: m.thread_id.as_deref().unwrap_or(""),
                 date: m.timestamp?,
                 subject: &m.subject,
                 body: &m.body,
                 ack_required: m.ack_required,
-                importance: m.importance,
+                importance: &m.importance,
             });
             Some((x.path.as_deref()?.to_path_buf(), text))
         })

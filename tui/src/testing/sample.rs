@@ -90,10 +90,10 @@ impl InboxBuilder {
             .chain(cc.iter().map(|&a| (intern(a), RecipientKind::Cc)))
             .map(|(agent, kind)| Recipient {
                 ack_at: acked
-                    .contains(&agent)
+                    .contains(&agent.as_str())
                     .then(|| at.unwrap_or_else(fixed_now) + Duration::minutes(2)),
                 read_at: acked
-                    .contains(&agent)
+                    .contains(&agent.as_str())
                     .then(|| at.unwrap_or_else(fixed_now) + Duration::minutes(1)),
                 agent,
                 kind,
@@ -185,7 +185,7 @@ pub fn derive(inbox: &mut Inbox) {
     let last = inbox.threads.len().saturating_sub(1);
     for (ti, t) in inbox.threads.iter().enumerate() {
         for &mi in &t.messages {
-            inbox.messages[mi].thread_from_end = last - ti;
+            inbox.messages[mi].thread_from_end = u32::try_from(last - ti).unwrap_or(u32::MAX);
         }
     }
     let mut agents: Vec<Agent> = Vec::new();
@@ -204,7 +204,7 @@ pub fn derive(inbox: &mut Inbox) {
         let entry = Agent {
             name: from.to_string(),
             state,
-            bead: m.message.bead().map(String::from),
+            bead: m.message.bead().map(|b| b.to_string()),
             last_at: m.message.timestamp,
             last_message: Some(i),
             turn: Default::default(),

@@ -258,7 +258,7 @@ pub(super) fn editor_file(
     let mut out = String::from(text);
     out.push_str(&editor_template(agent, to, kind));
     if let Some(x) = m.inbox.message_by_key(key) {
-        let from = x.message.from.unwrap_or("?");
+        let from = x.message.from.as_deref().unwrap_or("?");
         let when = x
             .message
             .timestamp

@@ -201,7 +201,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                 .inbox
                 .message_by_key(&key)
                 .and_then(|x| x.message.from)
-                .unwrap_or("the sender")
+                .map_or("the sender", |n| n.as_str())
                 .to_string();
             match result {
                 Ok(()) => {

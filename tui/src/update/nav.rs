@@ -200,7 +200,7 @@ pub(super) fn jump_to_bead(m: &mut Model, bead: Option<String>) {
         .inbox
         .threads
         .iter()
-        .find(|t| t.bead == Some(bead.as_str()) || t.id == bead)
+        .find(|t| t.bead.is_some_and(|b| b == bead) || t.id == bead)
         .map(|t| t.id.clone())
     else {
         m.notice = Some(Notice {

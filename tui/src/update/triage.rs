@@ -261,7 +261,7 @@ pub(super) fn compose_kind(
 ) -> Option<Command> {
     let in_thread = m.screen == Screen::Inbox && m.focus != Pane::Threads;
     let (bead, thread) = match m.selected_thread().filter(|_| in_thread) {
-        Some(t) => (t.bead.map(str::to_owned), Some(t.id.clone())),
+        Some(t) => (t.bead.map(|b| b.to_string()), Some(t.id.clone())),
         None => (None, None),
     };
     m.overlay = Some(Overlay::Compose {

@@ -191,10 +191,13 @@ impl<'a> Activity<'a> {
                 continue;
             };
             if let (Some(pct), Some(at)) = (msg.parsed.context_usage, msg.timestamp) {
-                context.entry(from).or_default().push((at, pct.min(100)));
+                context
+                    .entry(from.as_str())
+                    .or_default()
+                    .push((at, pct.min(100)));
             }
             if msg.timestamp.is_some_and(|t| t > hour_ago && t <= m.now) {
-                *last_hour.entry(from).or_default() += 1;
+                *last_hour.entry(from.as_str()).or_default() += 1;
             }
         }
         for v in context.values_mut() {

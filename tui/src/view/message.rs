@@ -230,14 +230,18 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
         Span::styled(format!("{g} {w}"), t.tone(tone)),
         Span::styled(
             if msg.importance != "normal" {
-                format!("  importance: {}", line_text(msg.importance))
+                format!("  importance: {}", line_text(&msg.importance))
             } else {
                 String::new()
             },
             t.warn(),
         ),
     ]));
-    out.push(field(t, "from", line_text(msg.from.unwrap_or("?"))));
+    out.push(field(
+        t,
+        "from",
+        line_text(msg.from.as_deref().unwrap_or("?")),
+    ));
     for r in &x.recipients {
         let kind = match r.kind {
             RecipientKind::To => "to",
@@ -258,13 +262,13 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
         };
         out.push(Line::from(vec![
             Span::styled(format!("{kind:>13}  "), t.muted()),
-            Span::styled(format!("{}  ", line_text(r.agent)), t.base()),
+            Span::styled(format!("{}  ", line_text(&r.agent)), t.base()),
             Span::styled(state, style),
         ]));
     }
     out.push(field(t, "subject", line_text(&msg.subject)));
     if let Some(b) = msg.bead() {
-        out.push(field(t, "bead", line_text(b)));
+        out.push(field(t, "bead", line_text(&b)));
     }
     if let Some(ts) = msg.timestamp {
         out.push(field(

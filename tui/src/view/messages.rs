@@ -27,7 +27,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         .collect();
     let mut title = format!(
         "Thread {} · {} message{}",
-        line_text(t.bead.unwrap_or(&t.id)),
+        line_text(t.bead.as_deref().unwrap_or(&t.id)),
         msgs.len(),
         if msgs.len() == 1 { "" } else { "s" }
     );
@@ -82,7 +82,7 @@ fn row(m: &Model, x: &InboxMessage, width: usize, ack_w: usize, selected: bool) 
     let th = &m.config.theme;
     let (g, word, tone) = badge(x.message.kind);
     let (mark, pending) = ack_mark(m, x);
-    let from = line_text(x.message.from.unwrap_or("?"));
+    let from = line_text(x.message.from.as_deref().unwrap_or("?"));
     let what = summary(&x.message);
     let fixed = 2 + ack_w + 11 + 13 + 5;
     Line::from(vec![

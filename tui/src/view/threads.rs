@@ -140,7 +140,7 @@ impl Columns {
         };
         let longest = threads
             .iter()
-            .map(|t| width_of(&line_text(t.bead.unwrap_or(&t.id))))
+            .map(|t| width_of(&line_text(t.bead.as_deref().unwrap_or(&t.id))))
             .max()
             .unwrap_or(8);
         let id = (longest + 1).clamp(8, (width / 3).max(8));
@@ -164,7 +164,7 @@ fn row(m: &Model, t: &Thread, width: usize, cols: &Columns, selected: bool) -> L
         .map(|x| x.message.kind)
         .unwrap_or(amail_parser::MessageType::Unknown);
     let (g, word, tone) = badge(kind);
-    let bead = line_text(t.bead.unwrap_or(&t.id));
+    let bead = line_text(t.bead.as_deref().unwrap_or(&t.id));
     let ack = match pending {
         0 => String::new(),
         1 => "●ACK".to_string(),

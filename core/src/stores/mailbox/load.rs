@@ -36,6 +36,7 @@ use super::journal;
 use super::protocol;
 use crate::fsio::FileReader;
 use crate::inbox::index::KeyTable;
+use crate::inbox::patch::room_for_new_mail;
 use crate::inbox::{
     apply_acks, build, build_to_patch, Acks, Inbox, InboxMessage, MailPath, SourceKind,
 };
@@ -109,8 +110,9 @@ fn load(
     let (acks, journal_problems) = journal::read(root);
     problems.extend(journal_problems);
     // About one message per file; sized up front so a big mailbox is not
-    // copied while the vector grows.
-    let mut loaded = Vec::with_capacity(to_read.len());
+    // copied while the vector grows, with room for the new mail of the
+    // session (see `room_for_new_mail`).
+    let mut loaded = Vec::with_capacity(to_read.len() + room_for_new_mail(to_read.len()));
     // The keys given so far, by position (the index's table: no key
     // copied).
     let mut keys = KeyTable::with_capacity(to_read.len());

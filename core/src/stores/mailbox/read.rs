@@ -44,7 +44,7 @@ pub(crate) fn record(
             failed = Some(Error::not_recipient(
                 key,
                 agent,
-                m.recipients.iter().map(|r| r.agent),
+                m.recipients.iter().map(|r| r.agent.as_str()),
             ));
             break;
         };

@@ -33,7 +33,7 @@ pub(crate) fn reply(
     let as_agent = plan.from.as_str();
     let to = plan.to;
     let thread = inbox.thread_for(orig).id.clone();
-    let bead = orig.message.bead().map(str::to_owned);
+    let bead = orig.message.bead().map(|b| b.to_string());
     let subject = match (plan.kind, &bead) {
         (ReplyKind::HelpResponse, Some(b)) => format!("[{b}] HELP_RESPONSE"),
         (ReplyKind::HelpResponse, None) => "HELP_RESPONSE".to_string(),
@@ -53,7 +53,7 @@ pub(crate) fn reply(
         subject: &subject,
         body,
         ack_required: orig.message.ack_required,
-        importance: orig.message.importance,
+        importance: &orig.message.importance,
     });
     let name = format!(
         "{}__{}__re-{}.md",
