@@ -83,17 +83,17 @@ fn a_load_in_steps_hands_out_the_newest_threads_first_then_the_whole_inbox() {
 
     let (parts, stepped) = load_in_steps(&root);
     assert_eq!(stepped, whole, "a load in steps ends with the same inbox");
-    // 20,000 files: a step at the first ~1,000 messages, one at ~4,000,
-    // none past a quarter of the files.
+    // 20,000 files: a step at the first ~1,000 messages, and none after
+    // it, since the next (~4,000) would hold more than a sixteenth of the
+    // files (`stores::steps`: what each load hands out is tested there).
     assert_eq!(
         parts.len(),
-        2,
+        1,
         "{:?}",
         parts.iter().map(|p| p.messages.len()).collect::<Vec<_>>()
     );
     assert!(parts[0].messages.len() >= FIRST_STEP);
-    assert!(parts[0].messages.len() < parts[1].messages.len());
-    assert!(parts[1].messages.len() < whole.messages.len());
+    assert!(parts[0].messages.len() < whole.messages.len());
 
     for part in &parts {
         assert_newest_top(part, &whole);
@@ -108,8 +108,7 @@ fn a_load_in_steps_hands_out_the_newest_threads_first_then_the_whole_inbox() {
         assert!(part.agents.len() <= whole.agents.len());
         assert!(!part.agents.is_empty());
     }
-    assert!(acks_in(&parts[1]) > 0);
-    assert!(acks_in(&parts[0]) <= acks_in(&parts[1]));
+    assert!(acks_in(&parts[0]) > 0, "the step shows the acks it holds");
     assert_eq!(acks_in(&whole), acked.len());
 }
 
