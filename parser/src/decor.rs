@@ -16,9 +16,12 @@
 //! which strict mode refuses: strict mode reads the protocol's plain form
 //! only, and its error says what lenient mode would have read.
 
+use std::borrow::Cow;
+
 use crate::body::{Label, SectionKind};
 use crate::grammar::{field_line, is_fence, trim_end_blanks, FieldLine};
 use crate::lines::{physical, physical_indexed, Line};
+use crate::model::Note;
 use crate::trim::trim;
 
 /// A character that decorates rather than says something: markdown
@@ -281,10 +284,10 @@ pub(crate) fn fenced_whole<'l, 'a>(lines: &'l [Line<'a>]) -> Option<(usize, &'l 
 
 /// What a document-level rule read: the lines the message is in, and a
 /// note (line index, message) per normalisation.
-pub(crate) struct Unwrapped {
+pub(crate) struct Unwrapped<'a> {
     pub start: usize,
     pub end: usize,
-    pub notes: Vec<(usize, String)>,
+    pub notes: Vec<(usize, Note<'a>)>,
 }
 
 /// Prose before the message and a fence around it, at the document level:
@@ -299,7 +302,7 @@ pub(crate) fn unwrap_document<'a>(
     lines: &[Line<'a>],
     header: impl Fn(&Line<'_>) -> Option<bool>,
     is_message_line: impl Fn(&Line<'_>) -> bool,
-) -> Option<Unwrapped> {
+) -> Option<Unwrapped<'a>> {
     // The usual document opens with its subject: decided at once.
     if lines.first().is_some_and(|l| {
         l.text
@@ -329,11 +332,14 @@ pub(crate) fn unwrap_document<'a>(
             if l.is_blank() {
                 continue;
             }
-            if is_subject(l) || is_opening_fence(l.text) {
+            // Read once: a line's header test is most of what this loop
+            // costs.
+            let h = header(l);
+            if h == Some(true) || is_opening_fence(l.text) {
                 found = Some(i);
                 break;
             }
-            if header(l).is_some() {
+            if h.is_some() {
                 return None;
             }
             seen += 1;
@@ -345,12 +351,15 @@ pub(crate) fn unwrap_document<'a>(
         if is_opening_fence(lines[found].text) && !fence_holds_message(lines, found, &is_subject) {
             return None;
         }
+        let (kept, cut) = shorten(head);
         notes.push((
             first,
-            format!(
-                "prose before the message (`{}`) is not part of it",
-                shorten(head)
-            ),
+            Note::join(&[
+                "prose before the message (`",
+                kept,
+                cut,
+                "`) is not part of it",
+            ]),
         ));
         at = found;
     }
@@ -433,12 +442,27 @@ pub(crate) fn fenced_json_fields<'a>(doc: &'a str, inner: &[Line<'a>]) -> Option
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(key))
             .map(|(_, label)| *label);
-        let name: String = alias
+        // `_` and `-` read as spaces, trimmed; on the stack for the
+        // usual key (a string each was most of the allocations here).
+        let words = alias
             .unwrap_or(key)
-            .chars()
-            .map(|c| if c == '_' || c == '-' { ' ' } else { c })
-            .collect();
-        let name = name.trim();
+            .trim_matches(|c: char| c == '_' || c == '-' || c.is_whitespace());
+        let mut buf = [0u8; 48];
+        let spaced;
+        let name = match buf.get_mut(..words.len()) {
+            Some(b) => {
+                b.copy_from_slice(words.as_bytes());
+                for c in b.iter_mut().filter(|c| matches!(c, b'_' | b'-')) {
+                    *c = b' ';
+                }
+                // ASCII bytes changed for ASCII bytes: still UTF-8.
+                std::str::from_utf8(b).unwrap_or_default()
+            }
+            None => {
+                spaced = words.replace(['_', '-'], " ");
+                spaced.as_str()
+            }
+        };
         // `tests_pass: true` (amail's own JSON) is `Tests: PASS`.
         if let (Some(check), serde_json::Value::Bool(b)) = (name.strip_suffix(" pass"), value) {
             if Label::lookup(check).is_some() {
@@ -451,7 +475,11 @@ pub(crate) fn fenced_json_fields<'a>(doc: &'a str, inner: &[Line<'a>]) -> Option
         }
         if Label::lookup(name).is_some() {
             // One line: a line break would end the field.
-            let v = json_text(value, ", ").replace(['\r', '\n'], " ");
+            let v = json_text(value, ", ");
+            let v = match v.contains(['\r', '\n']) {
+                true => Cow::Owned(v.replace(['\r', '\n'], " ")),
+                false => v,
+            };
             push(&mut out, &[name, ": ", &v, "\n"]);
         } else if SectionKind::from_title(name) != SectionKind::Other {
             let v = json_text(value, "\n");
@@ -473,36 +501,35 @@ const JSON_ALIASES: &[(&str, &str)] = &[
 
 /// A JSON value as field text: a string as it is, an array's items joined
 /// by `sep`, anything else as JSON.
-fn json_text(v: &serde_json::Value, sep: &str) -> String {
+fn json_text<'v>(v: &'v serde_json::Value, sep: &str) -> Cow<'v, str> {
     use serde_json::Value;
     match v {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        Value::Array(items) => items
-            .iter()
-            .map(|i| json_text(i, " "))
-            .collect::<Vec<_>>()
-            .join(sep),
-        other => other.to_string(),
+        Value::String(s) => Cow::Borrowed(s),
+        Value::Null => Cow::Borrowed(""),
+        Value::Array(items) => Cow::Owned(
+            items
+                .iter()
+                .map(|i| json_text(i, " "))
+                .collect::<Vec<_>>()
+                .join(sep),
+        ),
+        other => Cow::Owned(other.to_string()),
     }
 }
 
-/// At most 40 characters of `s`, for a message.
-pub(crate) fn shorten(s: &str) -> std::borrow::Cow<'_, str> {
+/// At most 40 characters of `s`, for a note: what is kept, and `…` when
+/// something was cut (`""` when not), as two pieces of the note (see
+/// [`crate::Note`]).
+pub(crate) fn shorten(s: &str) -> (&str, &'static str) {
+    // No more bytes than that, no more characters: most notes quote a
+    // short label or heading, and counting characters decodes each.
+    if s.len() <= 40 {
+        return (s, "");
+    }
     match s.char_indices().nth(40) {
-        Some((at, _)) => std::borrow::Cow::Owned(concat(&[&s[..at], "…"])),
-        None => std::borrow::Cow::Borrowed(s),
+        Some((at, _)) => (&s[..at], "…"),
+        None => (s, ""),
     }
-}
-
-/// `parts` joined: a diagnostic's message built without the formatting
-/// machinery, which was a tenth of a decorated message's parse.
-pub(crate) fn concat(parts: &[&str]) -> String {
-    let mut s = String::with_capacity(parts.iter().map(|p| p.len()).sum());
-    for p in parts {
-        s.push_str(p);
-    }
-    s
 }
 
 /// An id-like value with a note after it: `ol-1 (auth)`, `` `a1b2c3d`
