@@ -427,16 +427,22 @@ pub(crate) fn fenced_json_fields<'a>(doc: &'a str, inner: &[Line<'a>]) -> Option
         text.push_str(l.text);
         text.push('\n');
     }
-    let serde_json::Value::Object(fields) = serde_json::from_str(&text).ok()? else {
-        return None;
-    };
+    let JsonObject(mut fields) = serde_json::from_str(&text).ok()?;
+    // In key order, the last of a repeated key kept: as serde_json's map
+    // held them, which this was first read into.
+    fields.sort_by(|a, b| a.0.cmp(&b.0));
     // Labels first, sections after them: a section runs to the next
     // heading, so a label written after one would be read inside it (and
-    // serde_json's map is in key order, not the order written).
+    // the keys are in key order, not the order written).
     let mut out = String::with_capacity(text.len());
     let mut sections = String::new();
     let push = |to: &mut String, parts: &[&str]| parts.iter().for_each(|p| to.push_str(p));
-    for (key, value) in &fields {
+    let last_of_each = fields
+        .iter()
+        .enumerate()
+        .filter(|(i, (key, _))| fields.get(i + 1).is_none_or(|next| next.0 != *key))
+        .map(|(_, field)| field);
+    for (key, value) in last_of_each {
         // The names amail's own JSON gives fields whose labels differ.
         let alias = JSON_ALIASES
             .iter()
@@ -464,7 +470,7 @@ pub(crate) fn fenced_json_fields<'a>(doc: &'a str, inner: &[Line<'a>]) -> Option
             }
         };
         // `tests_pass: true` (amail's own JSON) is `Tests: PASS`.
-        if let (Some(check), serde_json::Value::Bool(b)) = (name.strip_suffix(" pass"), value) {
+        if let (Some(check), JsonValue::Bool(b)) = (name.strip_suffix(" pass"), value) {
             if Label::lookup(check).is_some() {
                 push(
                     &mut out,
@@ -501,19 +507,117 @@ const JSON_ALIASES: &[(&str, &str)] = &[
 
 /// A JSON value as field text: a string as it is, an array's items joined
 /// by `sep`, anything else as JSON.
-fn json_text<'v>(v: &'v serde_json::Value, sep: &str) -> Cow<'v, str> {
-    use serde_json::Value;
+fn json_text<'v>(v: &'v JsonValue<'_>, sep: &str) -> Cow<'v, str> {
     match v {
-        Value::String(s) => Cow::Borrowed(s),
-        Value::Null => Cow::Borrowed(""),
-        Value::Array(items) => Cow::Owned(
+        JsonValue::Str(s) => Cow::Borrowed(s),
+        JsonValue::Null => Cow::Borrowed(""),
+        JsonValue::Bool(b) => Cow::Borrowed(if *b { "true" } else { "false" }),
+        JsonValue::Array(items) => Cow::Owned(
             items
                 .iter()
                 .map(|i| json_text(i, " "))
                 .collect::<Vec<_>>()
                 .join(sep),
         ),
-        other => Cow::Owned(other.to_string()),
+        JsonValue::Other(other) => Cow::Owned(other.to_string()),
+    }
+}
+
+/// A fenced JSON body's object: its members as written (see
+/// [`fenced_json_fields`] for their order).
+struct JsonObject<'t>(Vec<(Cow<'t, str>, JsonValue<'t>)>);
+
+/// A member's value, as much as [`json_text`] reads of it: strings
+/// borrowed from the text where they hold no escape (read into
+/// `serde_json::Value`, every key and string was a string of its own, and
+/// the map's nodes more: about a third of parsing such a message), and
+/// numbers and objects as `Value` (written back as JSON).
+enum JsonValue<'t> {
+    Str(Cow<'t, str>),
+    Bool(bool),
+    Null,
+    Array(Vec<JsonValue<'t>>),
+    Other(serde_json::Value),
+}
+
+impl<'de> serde::Deserialize<'de> for JsonObject<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Members;
+        impl<'de> serde::de::Visitor<'de> for Members {
+            type Value = JsonObject<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut members = Vec::new();
+                while let Some(key) = map.next_key::<JsonValue<'de>>()? {
+                    let JsonValue::Str(key) = key else {
+                        return Err(serde::de::Error::custom("a key that is not a string"));
+                    };
+                    members.push((key, map.next_value()?));
+                }
+                Ok(JsonObject(members))
+            }
+        }
+        d.deserialize_map(Members)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for JsonValue<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Any;
+        impl<'de> serde::de::Visitor<'de> for Any {
+            type Value = JsonValue<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+                Ok(JsonValue::Bool(v))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+                Ok(JsonValue::Other(v.into()))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+                Ok(JsonValue::Other(v.into()))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+                Ok(JsonValue::Other(v.into()))
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(JsonValue::Str(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(JsonValue::Str(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+                Ok(JsonValue::Str(Cow::Owned(v)))
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(JsonValue::Null)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element()? {
+                    items.push(item);
+                }
+                Ok(JsonValue::Array(items))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Self::Value, A::Error> {
+                use serde::Deserialize;
+                serde_json::Value::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(JsonValue::Other)
+            }
+        }
+        d.deserialize_any(Any)
     }
 }
 
@@ -611,6 +715,83 @@ pub(crate) fn bare_file_line(line: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`fenced_json_fields`] as first written: the object read into
+    /// `serde_json::Value`, each name and value a string of its own.
+    fn json_fields_by_value(text: &str) -> Option<String> {
+        fn text_of(v: &serde_json::Value, sep: &str) -> String {
+            use serde_json::Value;
+            match v {
+                Value::String(s) => s.clone(),
+                Value::Null => String::new(),
+                Value::Array(items) => items
+                    .iter()
+                    .map(|i| text_of(i, " "))
+                    .collect::<Vec<_>>()
+                    .join(sep),
+                other => other.to_string(),
+            }
+        }
+        let serde_json::Value::Object(fields) = serde_json::from_str(text).ok()? else {
+            return None;
+        };
+        let (mut out, mut sections) = (String::new(), String::new());
+        for (key, value) in &fields {
+            let alias = JSON_ALIASES
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(key))
+                .map(|(_, label)| *label);
+            let name: String = alias
+                .unwrap_or(key)
+                .chars()
+                .map(|c| if c == '_' || c == '-' { ' ' } else { c })
+                .collect();
+            let name = name.trim();
+            if let (Some(check), serde_json::Value::Bool(b)) = (name.strip_suffix(" pass"), value) {
+                if Label::lookup(check).is_some() {
+                    out += &[check, ": ", if *b { "PASS" } else { "FAIL" }, "\n"].concat();
+                }
+                continue;
+            }
+            if Label::lookup(name).is_some() {
+                let v = text_of(value, ", ").replace(['\r', '\n'], " ");
+                out += &[name, ": ", &v, "\n"].concat();
+            } else if SectionKind::from_title(name) != SectionKind::Other {
+                sections += &["\n## ", name, "\n", &text_of(value, "\n"), "\n"].concat();
+            }
+        }
+        Some(out + &sections)
+    }
+
+    proptest::proptest! {
+        /// A fenced JSON body reads as it did through `serde_json::Value`:
+        /// repeated keys (the last one kept), escapes in keys and values,
+        /// every kind of value, nested, and text that is no object.
+        #[test]
+        fn json_bodies_read_as_through_value(
+            members in proptest::collection::vec((
+                proptest::sample::select(vec![
+                    "bead_id", "bead", "commit", "files", "tests_pass", "lint-pass", "status",
+                    "problem", "what_tried", "next_steps", "progress", "x", " Bead ", "_step_",
+                    "bead\\u005fid", "Files\\nTouched", "files_touched", "é_pass", "build_pass",
+                ]),
+                proptest::sample::select(vec![
+                    "\"ol-1\"", "\"a\\nb\\r\"", "\"\\u00e9 \\\"q\\\"\"", "true", "false", "null",
+                    "0", "-2", "1.5", "1e400", "18446744073709551615", "[]", "[\"a.rs\", \"b.rs\"]",
+                    "[1, [\"x\", null], {\"k\": 2}]", "{\"b\": [1], \"a\": \"z\"}", "\"\"",
+                ]),
+            ), 0..8),
+            wrap in proptest::sample::select(vec![("{", "}"), ("[", "]"), ("{", "} x"), ("", "")]),
+        ) {
+            let body: Vec<String> = members.iter().map(|(k, v)| format!("\"{k}\": {v}")).collect();
+            let text = format!("{}{}{}\n", wrap.0, body.join(",\n"), wrap.1);
+            let lines = crate::lines::split_lines(&text, 1);
+            proptest::prop_assert_eq!(
+                fenced_json_fields(&text, &lines),
+                json_fields_by_value(&text).filter(|_| text.starts_with('{'))
+            );
+        }
+    }
 
     proptest::proptest! {
         /// The byte-wise strips remove what the `char` patterns removed.
