@@ -281,6 +281,7 @@ impl<'d, 'a> Diags<'d, 'a> {
         }
     }
 
+    #[inline]
     pub(crate) fn push(
         &mut self,
         code: Code,
@@ -290,29 +291,10 @@ impl<'d, 'a> Diags<'d, 'a> {
     ) {
         let message = message.into();
         if self.strict && code.strict_rejects() && self.first_strict.is_none() {
-            self.first_strict = Some(ParseError {
-                line,
-                column,
-                code,
-                snippet: snippet(self.source, line, column),
-                // A normalisation is refused for what it is: the error says
-                // what lenient mode would have read.
-                message: match code {
-                    Code::Normalised => format!(
-                        "not the protocol's plain form (lenient mode would read it: {message})"
-                    ),
-                    _ => message.to_string(),
-                },
-                hint: code.hint(),
-            });
+            self.refuse(code, line, column, &message);
         }
         if self.list.capacity() == 0 {
-            // Room for a decorated message's few notes at once (grown one
-            // push at a time, the list was reallocated on most of them),
-            // in at most 1 KiB: glibc serves blocks up to about that size
-            // from its per-thread cache, larger ones cost twice as much.
-            self.list
-                .reserve_exact((1024 / std::mem::size_of::<Diagnostic<'_>>()).max(4));
+            self.make_room();
         }
         self.list.push(Diagnostic {
             severity: code.severity(),
@@ -321,6 +303,38 @@ impl<'d, 'a> Diags<'d, 'a> {
             code: Cow::Borrowed(code.as_str()),
             message,
         });
+    }
+
+    /// Strict mode's error for the first refused diagnostic.
+    #[cold]
+    #[inline(never)]
+    fn refuse(&mut self, code: Code, line: u32, column: u32, message: &Note<'_>) {
+        self.first_strict = Some(ParseError {
+            line,
+            column,
+            code,
+            snippet: snippet(self.source, line, column),
+            // A normalisation is refused for what it is: the error says
+            // what lenient mode would have read.
+            message: match code {
+                Code::Normalised => {
+                    format!("not the protocol's plain form (lenient mode would read it: {message})")
+                }
+                _ => message.to_string(),
+            },
+            hint: code.hint(),
+        });
+    }
+
+    /// Room for a decorated message's few notes at once (grown one push at
+    /// a time, the list was reallocated on most of them), in at most 1 KiB:
+    /// glibc serves blocks up to about that size from its per-thread
+    /// cache, larger ones cost twice as much.
+    #[cold]
+    #[inline(never)]
+    fn make_room(&mut self) {
+        self.list
+            .reserve_exact((1024 / std::mem::size_of::<Diagnostic<'_>>()).max(4));
     }
 
     /// At `inner`, a slice of body line `line`.

@@ -350,10 +350,28 @@ fn closing(kind: MessageType) -> &'static str {
     }
 }
 
-/// The note for a decorated subject, `plain` as [`plain_type_line`] cut it.
-fn subject_note<'s>(subject: &'s str, plain: [&'s str; 3]) -> Note<'s> {
-    let [a, b, c] = plain;
-    Note::join(&["decorated subject `", subject, "` reads as `", a, b, c])
+/// The note for a decorated subject read as `reply`, `bead` and `kind`
+/// (what [`read_subject`] read through the decorations). Made here, not
+/// by `read_subject`: its result, returned on every subject, stays small.
+#[cold]
+#[inline(never)]
+fn subject_note<'a>(
+    subject: &Cow<'a, str>,
+    reply: bool,
+    bead: Option<&Cow<'a, str>>,
+    kind: Option<MessageType>,
+) -> Note<'a> {
+    fn note<'x>(subject: &'x str, bead: Option<&'x str>, k: MessageType, reply: bool) -> Note<'x> {
+        let [a, b, c] = plain_type_line(k, bead, reply);
+        Note::join(&["decorated subject `", subject, "` reads as `", a, b, c])
+    }
+    let kind = kind.unwrap_or(MessageType::Unknown);
+    match (subject, bead) {
+        (Cow::Borrowed(s), None) => note(s, None, kind, reply),
+        (Cow::Borrowed(s), Some(Cow::Borrowed(b))) => note(s, Some(b), kind, reply),
+        // A JSON subject is the envelope's own text.
+        _ => note(subject, bead.map(|b| &**b), kind, reply).into_owned(),
+    }
 }
 
 /// A type line in decorations (`**[ol-1] DONE**`, `# ✅ DONE`,
@@ -412,7 +430,7 @@ fn unknown_token_column(subject: &framing::At<'_>, raw: Option<&Cow<'_, str>>) -
 
 /// The subject's parts (reply, bead, type, token), read through
 /// decorations when the plain grammar finds no type; then also the byte
-/// offset of the first decoration and the note that says what it read.
+/// offset of the first decoration (see [`subject_note`]).
 #[allow(clippy::type_complexity)]
 fn read_subject<'s>(
     subject: &'s str,
@@ -423,17 +441,13 @@ fn read_subject<'s>(
         Option<MessageType>,
         Option<Cow<'s, str>>,
     ),
-    Option<(usize, Note<'s>)>,
+    Option<usize>,
 ) {
     let p = subject::parse_subject(subject);
     let (p, decorated) = match p.kind {
         Some(_) => (p, None),
         None => match subject::parse_decorated(subject) {
-            Some((d, offset)) => {
-                let kind = d.kind.unwrap_or(MessageType::Unknown);
-                let plain = plain_type_line(kind, d.bead, d.is_reply);
-                (d, Some((offset, subject_note(subject, plain))))
-            }
+            Some((d, offset)) => (d, Some(offset)),
             None => (p, None),
         },
     };
@@ -658,12 +672,13 @@ fn assemble<'a>(
                         p.2,
                         p.3.map(|r| Cow::Owned(r.into_owned())),
                     ),
-                    decorated.map(|(offset, note)| (offset, note.into_owned())),
+                    decorated,
                 )
             }
         };
-        if let Some((offset, note)) = decorated {
+        if let Some(offset) = decorated {
             let column = s.column + s.value[..offset].chars().count() as u32;
+            let note = subject_note(&s.value, p.0, p.1.as_ref(), p.2);
             d.push(diag::Code::Normalised, s.line, column, note);
         }
         p
