@@ -19,7 +19,9 @@
 use std::borrow::Cow;
 
 use crate::body::{Label, SectionKind};
-use crate::grammar::{field_line, is_fence, trim_end_blanks, FieldLine};
+use crate::grammar::{
+    field_line, is_fence, trim_end_blanks, trim_start_blanks, FieldLine, LABEL_BYTES,
+};
 use crate::lines::{physical, physical_indexed, Line};
 use crate::model::Note;
 use crate::trim::trim;
@@ -32,8 +34,25 @@ pub(crate) fn is_decoration(c: char) -> bool {
     if c.is_ascii() {
         is_mark(c as u8)
     } else {
-        !c.is_alphanumeric() && !c.is_whitespace()
+        is_emoji(c) || (!c.is_alphanumeric() && !c.is_whitespace())
     }
+}
+
+/// The blocks agents' glyphs come from (emoji and pictographs, symbols
+/// and dingbats, the variation selectors and the joiner inside emoji),
+/// none of whose characters is a letter, digit or space: decided by range
+/// where the Unicode tables were looked up for each (a test checks every
+/// one of them).
+#[inline]
+fn is_emoji(c: char) -> bool {
+    matches!(
+        c,
+        '\u{1F300}'..='\u{1FAFF}'
+            | '\u{2600}'..='\u{2775}'
+            | '\u{2794}'..='\u{27BF}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{200D}'
+    )
 }
 
 /// The ASCII marks that decorate: markdown emphasis, code, heading, quote,
@@ -177,7 +196,7 @@ pub(crate) fn decorated_field(line: &str) -> Option<FieldLine<'_>> {
     // A task box.
     for tick in ["[x] ", "[X] ", "[ ] "] {
         if let Some(rest) = s.strip_prefix(tick) {
-            s = rest.trim_start_matches([' ', '\t']);
+            s = trim_start_blanks(rest);
         }
     }
     // Glyphs, each followed by blanks (`✅ Tests:`, `📊 Context usage:`).
@@ -189,7 +208,7 @@ pub(crate) fn decorated_field(line: &str) -> Option<FieldLine<'_>> {
         if !after.starts_with([' ', '\t']) {
             return None;
         }
-        s = after.trim_start_matches([' ', '\t']);
+        s = trim_start_blanks(after);
     }
     // Emphasis around the label, the colon inside or outside it.
     let open = s.len() - s.trim_start_matches(['*', '_']).len();
@@ -218,7 +237,7 @@ pub(crate) fn decorated_field(line: &str) -> Option<FieldLine<'_>> {
     } else {
         rest = rest.strip_prefix(':')?;
     }
-    let value = trim_end_blanks(rest.trim_start_matches([' ', '\t']));
+    let value = trim_end_blanks(trim_start_blanks(rest));
     Some(FieldLine { label, value })
 }
 
@@ -229,9 +248,10 @@ pub(crate) fn decorated_field(line: &str) -> Option<FieldLine<'_>> {
 #[inline]
 fn label_run(s: &str) -> usize {
     let is_label = |c: char| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '/');
+    // The field grammar's table: the ASCII label bytes, no others.
     let ascii = s
         .bytes()
-        .take_while(|&c| c.is_ascii() && is_label(char::from(c)))
+        .take_while(|&c| LABEL_BYTES[usize::from(c)])
         .count();
     match (s.as_bytes().get(ascii), s.get(ascii..)) {
         (Some(c), Some(rest)) if !c.is_ascii() => {
@@ -804,6 +824,13 @@ mod tests {
             proptest::prop_assert_eq!(strip_end(&s), s.trim_end_matches(pattern));
             let is_label = |c: char| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '/');
             proptest::prop_assert_eq!(label_run(&s), s.find(|c: char| !is_label(c)).unwrap_or(s.len()));
+        }
+    }
+
+    #[test]
+    fn emoji_ranges_hold_no_letter_digit_or_space() {
+        for c in ('\u{80}'..=char::MAX).filter(|&c| is_emoji(c)) {
+            assert!(!c.is_alphanumeric() && !c.is_whitespace(), "{c:?}");
         }
     }
 
