@@ -650,6 +650,10 @@ pub(crate) fn shorten(s: &str) -> (&str, &'static str) {
     if s.len() <= 40 {
         return (s, "");
     }
+    // Forty ASCII bytes are forty characters.
+    if let Some(head) = s.get(..40).filter(|h| h.is_ascii()) {
+        return (head, "…");
+    }
     match s.char_indices().nth(40) {
         Some((at, _)) => (&s[..at], "…"),
         None => (s, ""),
@@ -824,6 +828,17 @@ mod tests {
             proptest::prop_assert_eq!(strip_end(&s), s.trim_end_matches(pattern));
             let is_label = |c: char| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '/');
             proptest::prop_assert_eq!(label_run(&s), s.find(|c: char| !is_label(c)).unwrap_or(s.len()));
+        }
+    }
+
+    proptest::proptest! {
+        /// A note's quote is the first 40 characters, `…` when cut.
+        #[test]
+        fn shorten_keeps_forty_characters(s in "[a-z é🧩]{0,50}") {
+            let (kept, cut) = shorten(&s);
+            let forty: String = s.chars().take(40).collect();
+            proptest::prop_assert_eq!(kept, forty.as_str());
+            proptest::prop_assert_eq!(cut, if s.chars().count() > 40 { "…" } else { "" });
         }
     }
 
