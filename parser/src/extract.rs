@@ -181,25 +181,35 @@ fn decorated_enum(v: &str, allowed: &[&'static str]) -> Option<&'static str> {
         return None;
     }
     let v = crate::decor::strip(v);
-    let words: Vec<&str> = v
+    let mut split = v
         .split(|c: char| c.is_whitespace() || matches!(c, '(' | ',' | ';' | '-' | '—'))
-        .filter(|w| !w.is_empty())
-        .take(2)
-        .collect();
-    let name = |n: usize| -> String {
-        words[..n]
-            .iter()
-            .map(|w| crate::decor::strip(w).to_ascii_uppercase())
-            .collect::<Vec<_>>()
-            .join("_")
+        .filter(|w| !w.is_empty());
+    let words: [Option<&str>; 2] = [split.next(), split.next()];
+    let words: &[&str] = match words {
+        [Some(a), Some(b)] => &[a, b],
+        [Some(a), None] => &[a],
+        _ => &[],
     };
-    (1..=words.len()).find_map(|n| {
-        let name = name(n);
-        allowed
-            .iter()
-            .find(|a| a.eq_ignore_ascii_case(&name))
-            .copied()
-    })
+    // The first `n` words, each stripped of decorations, joined by `_`:
+    // compared in place, case aside, where they were joined into a string.
+    let names = |a: &str, n: usize| {
+        let mut rest = a.as_bytes();
+        for (i, w) in words[..n].iter().enumerate() {
+            if i > 0 {
+                match rest.split_first() {
+                    Some((b'_', r)) => rest = r,
+                    _ => return false,
+                }
+            }
+            let w = crate::decor::strip(w).as_bytes();
+            match rest.split_at_checked(w.len()) {
+                Some((head, r)) if head.eq_ignore_ascii_case(w) => rest = r,
+                _ => return false,
+            }
+        }
+        rest.is_empty()
+    };
+    (1..=words.len()).find_map(|n| allowed.iter().find(|a| names(a, n)).copied())
 }
 
 struct Extractor<'b, 'a> {
@@ -365,13 +375,13 @@ impl<'a> Extractor<'_, 'a> {
             .iter()
             .all(|a| a.bytes().all(|b| !b.is_ascii_uppercase()));
         let (word, ok) = if is_lower_enum {
-            let lower = h.value.trim().to_ascii_lowercase();
-            let ok = allowed.contains(&lower.as_str());
-            let word = if lower == h.value.trim() {
-                Cow::Borrowed(h.value.trim())
-            } else {
-                Cow::Owned(lower)
+            let t = h.value.trim();
+            // Lowered only when there is a capital to lower.
+            let word = match t.bytes().any(|b| b.is_ascii_uppercase()) {
+                true => Cow::Owned(t.to_ascii_lowercase()),
+                false => Cow::Borrowed(t),
             };
+            let ok = allowed.contains(&word.as_ref());
             (
                 word,
                 if ok {
@@ -397,5 +407,47 @@ impl<'a> Extractor<'_, 'a> {
             );
         }
         Some(word)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`decorated_enum`] as first written: the words joined into strings.
+    fn decorated_enum_by_join(v: &str, allowed: &[&'static str]) -> Option<&'static str> {
+        if v.contains('|') {
+            return None;
+        }
+        let v = crate::decor::strip(v);
+        let words: Vec<&str> = v
+            .split(|c: char| c.is_whitespace() || matches!(c, '(' | ',' | ';' | '-' | '—'))
+            .filter(|w| !w.is_empty())
+            .take(2)
+            .collect();
+        (1..=words.len()).find_map(|n| {
+            let name = words[..n]
+                .iter()
+                .map(|w| crate::decor::strip(w).to_ascii_uppercase())
+                .collect::<Vec<_>>()
+                .join("_");
+            allowed
+                .iter()
+                .find(|a| a.eq_ignore_ascii_case(&name))
+                .copied()
+        })
+    }
+
+    proptest::proptest! {
+        /// Enum values read through decorations as they were when each
+        /// candidate was joined into a string.
+        #[test]
+        fn decorated_enums_read_as_joined(
+            v in "(spec|SPEC|unclear|Unclear|context|high|_|-| |\\(|,|✅|\\*\\*|`|é|ß|x|\\|){0,8}"
+        ) {
+            for allowed in [ISSUE_TYPES, FAILURE_TYPES, CHECKPOINT_REASONS, SPAWN_STATUSES] {
+                proptest::prop_assert_eq!(decorated_enum(&v, allowed), decorated_enum_by_join(&v, allowed));
+            }
+        }
     }
 }
