@@ -9,12 +9,12 @@ use std::borrow::Cow;
 
 use smallvec::SmallVec;
 
-use crate::decor::concat;
 use crate::diag::{Code, Diags};
 use crate::grammar::{
     field_line, heading, is_fence, is_inert_item, is_inert_line, list_item, FieldLine, ProseAhead,
 };
 use crate::lines::{join_lines, physical, Line};
+use crate::model::Note;
 use crate::trim::trim;
 use crate::values::inline_list;
 use crate::words::{name, Name};
@@ -213,6 +213,27 @@ impl SectionKind {
         }
     }
 
+    /// The kind's name in a field-outside-its-section note (its `Debug`
+    /// form, as that note was first written with `format!`).
+    fn name(self) -> &'static str {
+        match self {
+            SectionKind::Preamble => "Preamble",
+            SectionKind::Problem => "Problem",
+            SectionKind::WhatTried => "WhatTried",
+            SectionKind::FilesTouched => "FilesTouched",
+            SectionKind::Question => "Question",
+            SectionKind::Changes => "Changes",
+            SectionKind::SelfValidation => "SelfValidation",
+            SectionKind::Summary => "Summary",
+            SectionKind::Failure => "Failure",
+            SectionKind::PartialProgress => "PartialProgress",
+            SectionKind::Recommendation => "Recommendation",
+            SectionKind::Progress => "Progress",
+            SectionKind::NextSteps => "NextSteps",
+            SectionKind::Other => "Other",
+        }
+    }
+
     /// A decorated title (`🧩 Problem`, `**Summary**`) read through: the
     /// kind it names, `None` for none.
     fn from_decorated_title(title: &str) -> Option<SectionKind> {
@@ -245,11 +266,11 @@ fn open_section(
 
 /// The `info` for a decorated line (`**Problem:**`, `Problem:`) read as
 /// the heading `## Problem`.
-fn alone_as_heading(diags: &mut Diags<'_>, line: &Line<'_>, kind: SectionKind) {
+fn alone_as_heading<'a>(diags: &mut Diags<'_, 'a>, line: &Line<'a>, kind: SectionKind) {
     diags.normalised(
         line,
         line.text.trim_start(),
-        concat(&[
+        Note::join(&[
             "`",
             trim(line.text),
             "` alone on its line reads as the heading `## ",
@@ -306,7 +327,7 @@ impl<'l, 'a> Body<'l, 'a> {
     pub(crate) fn index(
         doc: &'a str,
         lines: &'l [Line<'a>],
-        diags: &mut Diags<'_>,
+        diags: &mut Diags<'_, 'a>,
     ) -> Body<'l, 'a> {
         // Built where it is returned: moved out at the end instead, the
         // index (its hits on the stack) was copied whole.
@@ -365,12 +386,14 @@ impl<'l, 'a> Body<'l, 'a> {
                     // any level, through decorations.
                     let decorated = SectionKind::from_decorated_title(title);
                     if let Some(k) = decorated {
+                        let (kept, cut) = crate::decor::shorten(trim(line.text));
                         diags.normalised(
                             line,
                             line.text.trim_start(),
-                            concat(&[
+                            Note::join(&[
                                 "heading `",
-                                &crate::decor::shorten(trim(line.text)),
+                                kept,
+                                cut,
                                 "` reads as `## ",
                                 k.title(),
                                 "`",
@@ -414,7 +437,7 @@ impl<'l, 'a> Body<'l, 'a> {
                             diags.normalised(
                                 line,
                                 line.text.trim_start(),
-                                concat(&[
+                                Note::join(&[
                                     "`",
                                     label_part(line.text, f.value),
                                     "` reads as the field `",
@@ -442,7 +465,7 @@ impl<'l, 'a> Body<'l, 'a> {
                         Code::DuplicateField,
                         line,
                         f.label,
-                        format!("`{}:` appears again; the first one is used", f.label),
+                        Note::join(&["`", f.label, ":` appears again; the first one is used"]),
                     );
                 }
                 continue;
@@ -513,7 +536,7 @@ impl<'l, 'a> Body<'l, 'a> {
         &self,
         kind: SectionKind,
         label: Label,
-        diags: &mut Diags<'_>,
+        diags: &mut Diags<'_, 'a>,
     ) -> Option<Hit<'a>> {
         if let Some(s) = self.section(kind) {
             if let Some(h) = self.in_section(s, label) {
@@ -526,7 +549,7 @@ impl<'l, 'a> Body<'l, 'a> {
             Code::FieldOutsideSection,
             line,
             line.text.trim_start(),
-            format!("field found outside its `## {kind:?}` section"),
+            Note::join(&["field found outside its `## ", kind.name(), "` section"]),
         );
         Some(h)
     }
@@ -553,7 +576,7 @@ impl<'l, 'a> Body<'l, 'a> {
     pub(crate) fn section_list(
         &self,
         kind: SectionKind,
-        diags: &mut Diags<'_>,
+        diags: &mut Diags<'_, 'a>,
     ) -> Option<Vec<Cow<'a, str>>> {
         let s = self.section_at(self.section(kind)?)?;
         let lines = &self.lines[s.start..s.end];
@@ -576,13 +599,13 @@ impl<'l, 'a> Body<'l, 'a> {
     pub(crate) fn field_list(
         &self,
         hit: Hit<'a>,
-        diags: &mut Diags<'_>,
+        diags: &mut Diags<'_, 'a>,
     ) -> Option<Vec<Cow<'a, str>>> {
         let items = self.field_items(hit, diags);
         (!items.is_empty()).then_some(items)
     }
 
-    fn field_items(&self, hit: Hit<'a>, diags: &mut Diags<'_>) -> Vec<Cow<'a, str>> {
+    fn field_items(&self, hit: Hit<'a>, diags: &mut Diags<'_, 'a>) -> Vec<Cow<'a, str>> {
         let line = &self.lines[hit.line];
         if !hit.value.is_empty() {
             // `` `a.rs` `b.rs` ``: backtick spans with no commas between.
@@ -631,7 +654,7 @@ impl<'l, 'a> Body<'l, 'a> {
 /// one normalisation reported for the list.
 fn file_items<'a>(
     items: impl Iterator<Item = (Line<'a>, &'a str)>,
-    diags: &mut Diags<'_>,
+    diags: &mut Diags<'_, 'a>,
 ) -> Vec<Cow<'a, str>> {
     let mut noted = false;
     let mut out = Vec::new();
@@ -643,13 +666,11 @@ fn file_items<'a>(
             Some(file) => {
                 if !noted {
                     noted = true;
+                    let (kept, cut) = crate::decor::shorten(text);
                     diags.normalised(
                         &line,
                         text,
-                        format!(
-                            "list item `{}` reads as the file `{file}`",
-                            crate::decor::shorten(text)
-                        ),
+                        Note::join(&["list item `", kept, cut, "` reads as the file `", file, "`"]),
                     );
                 }
                 file

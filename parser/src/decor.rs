@@ -16,9 +16,14 @@
 //! which strict mode refuses: strict mode reads the protocol's plain form
 //! only, and its error says what lenient mode would have read.
 
+use std::borrow::Cow;
+
 use crate::body::{Label, SectionKind};
-use crate::grammar::{field_line, is_fence, trim_end_blanks, FieldLine};
+use crate::grammar::{
+    field_line, is_fence, trim_end_blanks, trim_start_blanks, FieldLine, LABEL_BYTES,
+};
 use crate::lines::{physical, physical_indexed, Line};
+use crate::model::Note;
 use crate::trim::trim;
 
 /// A character that decorates rather than says something: markdown
@@ -29,8 +34,25 @@ pub(crate) fn is_decoration(c: char) -> bool {
     if c.is_ascii() {
         is_mark(c as u8)
     } else {
-        !c.is_alphanumeric() && !c.is_whitespace()
+        is_emoji(c) || (!c.is_alphanumeric() && !c.is_whitespace())
     }
+}
+
+/// The blocks agents' glyphs come from (emoji and pictographs, symbols
+/// and dingbats, the variation selectors and the joiner inside emoji),
+/// none of whose characters is a letter, digit or space: decided by range
+/// where the Unicode tables were looked up for each (a test checks every
+/// one of them).
+#[inline]
+fn is_emoji(c: char) -> bool {
+    matches!(
+        c,
+        '\u{1F300}'..='\u{1FAFF}'
+            | '\u{2600}'..='\u{2775}'
+            | '\u{2794}'..='\u{27BF}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{200D}'
+    )
 }
 
 /// The ASCII marks that decorate: markdown emphasis, code, heading, quote,
@@ -174,7 +196,7 @@ pub(crate) fn decorated_field(line: &str) -> Option<FieldLine<'_>> {
     // A task box.
     for tick in ["[x] ", "[X] ", "[ ] "] {
         if let Some(rest) = s.strip_prefix(tick) {
-            s = rest.trim_start_matches([' ', '\t']);
+            s = trim_start_blanks(rest);
         }
     }
     // Glyphs, each followed by blanks (`✅ Tests:`, `📊 Context usage:`).
@@ -186,7 +208,7 @@ pub(crate) fn decorated_field(line: &str) -> Option<FieldLine<'_>> {
         if !after.starts_with([' ', '\t']) {
             return None;
         }
-        s = after.trim_start_matches([' ', '\t']);
+        s = trim_start_blanks(after);
     }
     // Emphasis around the label, the colon inside or outside it.
     let open = s.len() - s.trim_start_matches(['*', '_']).len();
@@ -215,7 +237,7 @@ pub(crate) fn decorated_field(line: &str) -> Option<FieldLine<'_>> {
     } else {
         rest = rest.strip_prefix(':')?;
     }
-    let value = trim_end_blanks(rest.trim_start_matches([' ', '\t']));
+    let value = trim_end_blanks(trim_start_blanks(rest));
     Some(FieldLine { label, value })
 }
 
@@ -226,9 +248,10 @@ pub(crate) fn decorated_field(line: &str) -> Option<FieldLine<'_>> {
 #[inline]
 fn label_run(s: &str) -> usize {
     let is_label = |c: char| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '/');
+    // The field grammar's table: the ASCII label bytes, no others.
     let ascii = s
         .bytes()
-        .take_while(|&c| c.is_ascii() && is_label(char::from(c)))
+        .take_while(|&c| LABEL_BYTES[usize::from(c)])
         .count();
     match (s.as_bytes().get(ascii), s.get(ascii..)) {
         (Some(c), Some(rest)) if !c.is_ascii() => {
@@ -281,10 +304,10 @@ pub(crate) fn fenced_whole<'l, 'a>(lines: &'l [Line<'a>]) -> Option<(usize, &'l 
 
 /// What a document-level rule read: the lines the message is in, and a
 /// note (line index, message) per normalisation.
-pub(crate) struct Unwrapped {
+pub(crate) struct Unwrapped<'a> {
     pub start: usize,
     pub end: usize,
-    pub notes: Vec<(usize, String)>,
+    pub notes: Vec<(usize, Note<'a>)>,
 }
 
 /// Prose before the message and a fence around it, at the document level:
@@ -299,7 +322,7 @@ pub(crate) fn unwrap_document<'a>(
     lines: &[Line<'a>],
     header: impl Fn(&Line<'_>) -> Option<bool>,
     is_message_line: impl Fn(&Line<'_>) -> bool,
-) -> Option<Unwrapped> {
+) -> Option<Unwrapped<'a>> {
     // The usual document opens with its subject: decided at once.
     if lines.first().is_some_and(|l| {
         l.text
@@ -329,11 +352,14 @@ pub(crate) fn unwrap_document<'a>(
             if l.is_blank() {
                 continue;
             }
-            if is_subject(l) || is_opening_fence(l.text) {
+            // Read once: a line's header test is most of what this loop
+            // costs.
+            let h = header(l);
+            if h == Some(true) || is_opening_fence(l.text) {
                 found = Some(i);
                 break;
             }
-            if header(l).is_some() {
+            if h.is_some() {
                 return None;
             }
             seen += 1;
@@ -345,12 +371,15 @@ pub(crate) fn unwrap_document<'a>(
         if is_opening_fence(lines[found].text) && !fence_holds_message(lines, found, &is_subject) {
             return None;
         }
+        let (kept, cut) = shorten(head);
         notes.push((
             first,
-            format!(
-                "prose before the message (`{}`) is not part of it",
-                shorten(head)
-            ),
+            Note::join(&[
+                "prose before the message (`",
+                kept,
+                cut,
+                "`) is not part of it",
+            ]),
         ));
         at = found;
     }
@@ -418,29 +447,50 @@ pub(crate) fn fenced_json_fields<'a>(doc: &'a str, inner: &[Line<'a>]) -> Option
         text.push_str(l.text);
         text.push('\n');
     }
-    let serde_json::Value::Object(fields) = serde_json::from_str(&text).ok()? else {
-        return None;
-    };
+    let JsonObject(mut fields) = serde_json::from_str(&text).ok()?;
+    // In key order, the last of a repeated key kept: as serde_json's map
+    // held them, which this was first read into.
+    fields.sort_by(|a, b| a.0.cmp(&b.0));
     // Labels first, sections after them: a section runs to the next
     // heading, so a label written after one would be read inside it (and
-    // serde_json's map is in key order, not the order written).
+    // the keys are in key order, not the order written).
     let mut out = String::with_capacity(text.len());
     let mut sections = String::new();
     let push = |to: &mut String, parts: &[&str]| parts.iter().for_each(|p| to.push_str(p));
-    for (key, value) in &fields {
+    let last_of_each = fields
+        .iter()
+        .enumerate()
+        .filter(|(i, (key, _))| fields.get(i + 1).is_none_or(|next| next.0 != *key))
+        .map(|(_, field)| field);
+    for (key, value) in last_of_each {
         // The names amail's own JSON gives fields whose labels differ.
         let alias = JSON_ALIASES
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(key))
             .map(|(_, label)| *label);
-        let name: String = alias
+        // `_` and `-` read as spaces, trimmed; on the stack for the
+        // usual key (a string each was most of the allocations here).
+        let words = alias
             .unwrap_or(key)
-            .chars()
-            .map(|c| if c == '_' || c == '-' { ' ' } else { c })
-            .collect();
-        let name = name.trim();
+            .trim_matches(|c: char| c == '_' || c == '-' || c.is_whitespace());
+        let mut buf = [0u8; 48];
+        let spaced;
+        let name = match buf.get_mut(..words.len()) {
+            Some(b) => {
+                b.copy_from_slice(words.as_bytes());
+                for c in b.iter_mut().filter(|c| matches!(c, b'_' | b'-')) {
+                    *c = b' ';
+                }
+                // ASCII bytes changed for ASCII bytes: still UTF-8.
+                std::str::from_utf8(b).unwrap_or_default()
+            }
+            None => {
+                spaced = words.replace(['_', '-'], " ");
+                spaced.as_str()
+            }
+        };
         // `tests_pass: true` (amail's own JSON) is `Tests: PASS`.
-        if let (Some(check), serde_json::Value::Bool(b)) = (name.strip_suffix(" pass"), value) {
+        if let (Some(check), JsonValue::Bool(b)) = (name.strip_suffix(" pass"), value) {
             if Label::lookup(check).is_some() {
                 push(
                     &mut out,
@@ -451,7 +501,11 @@ pub(crate) fn fenced_json_fields<'a>(doc: &'a str, inner: &[Line<'a>]) -> Option
         }
         if Label::lookup(name).is_some() {
             // One line: a line break would end the field.
-            let v = json_text(value, ", ").replace(['\r', '\n'], " ");
+            let v = json_text(value, ", ");
+            let v = match v.contains(['\r', '\n']) {
+                true => Cow::Owned(v.replace(['\r', '\n'], " ")),
+                false => v,
+            };
             push(&mut out, &[name, ": ", &v, "\n"]);
         } else if SectionKind::from_title(name) != SectionKind::Other {
             let v = json_text(value, "\n");
@@ -473,36 +527,137 @@ const JSON_ALIASES: &[(&str, &str)] = &[
 
 /// A JSON value as field text: a string as it is, an array's items joined
 /// by `sep`, anything else as JSON.
-fn json_text(v: &serde_json::Value, sep: &str) -> String {
-    use serde_json::Value;
+fn json_text<'v>(v: &'v JsonValue<'_>, sep: &str) -> Cow<'v, str> {
     match v {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        Value::Array(items) => items
-            .iter()
-            .map(|i| json_text(i, " "))
-            .collect::<Vec<_>>()
-            .join(sep),
-        other => other.to_string(),
+        JsonValue::Str(s) => Cow::Borrowed(s),
+        JsonValue::Null => Cow::Borrowed(""),
+        JsonValue::Bool(b) => Cow::Borrowed(if *b { "true" } else { "false" }),
+        JsonValue::Array(items) => Cow::Owned(
+            items
+                .iter()
+                .map(|i| json_text(i, " "))
+                .collect::<Vec<_>>()
+                .join(sep),
+        ),
+        JsonValue::Other(other) => Cow::Owned(other.to_string()),
     }
 }
 
-/// At most 40 characters of `s`, for a message.
-pub(crate) fn shorten(s: &str) -> std::borrow::Cow<'_, str> {
+/// A fenced JSON body's object: its members as written (see
+/// [`fenced_json_fields`] for their order).
+struct JsonObject<'t>(Vec<(Cow<'t, str>, JsonValue<'t>)>);
+
+/// A member's value, as much as [`json_text`] reads of it: strings
+/// borrowed from the text where they hold no escape (read into
+/// `serde_json::Value`, every key and string was a string of its own, and
+/// the map's nodes more: about a third of parsing such a message), and
+/// numbers and objects as `Value` (written back as JSON).
+enum JsonValue<'t> {
+    Str(Cow<'t, str>),
+    Bool(bool),
+    Null,
+    Array(Vec<JsonValue<'t>>),
+    Other(serde_json::Value),
+}
+
+impl<'de> serde::Deserialize<'de> for JsonObject<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Members;
+        impl<'de> serde::de::Visitor<'de> for Members {
+            type Value = JsonObject<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut members = Vec::new();
+                while let Some(key) = map.next_key::<JsonValue<'de>>()? {
+                    let JsonValue::Str(key) = key else {
+                        return Err(serde::de::Error::custom("a key that is not a string"));
+                    };
+                    members.push((key, map.next_value()?));
+                }
+                Ok(JsonObject(members))
+            }
+        }
+        d.deserialize_map(Members)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for JsonValue<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Any;
+        impl<'de> serde::de::Visitor<'de> for Any {
+            type Value = JsonValue<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+                Ok(JsonValue::Bool(v))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+                Ok(JsonValue::Other(v.into()))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+                Ok(JsonValue::Other(v.into()))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+                Ok(JsonValue::Other(v.into()))
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(JsonValue::Str(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(JsonValue::Str(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+                Ok(JsonValue::Str(Cow::Owned(v)))
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(JsonValue::Null)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element()? {
+                    items.push(item);
+                }
+                Ok(JsonValue::Array(items))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Self::Value, A::Error> {
+                use serde::Deserialize;
+                serde_json::Value::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(JsonValue::Other)
+            }
+        }
+        d.deserialize_any(Any)
+    }
+}
+
+/// At most 40 characters of `s`, for a note: what is kept, and `…` when
+/// something was cut (`""` when not), as two pieces of the note (see
+/// [`crate::Note`]).
+pub(crate) fn shorten(s: &str) -> (&str, &'static str) {
+    // No more bytes than that, no more characters: most notes quote a
+    // short label or heading, and counting characters decodes each.
+    if s.len() <= 40 {
+        return (s, "");
+    }
+    // Forty ASCII bytes are forty characters.
+    if let Some(head) = s.get(..40).filter(|h| h.is_ascii()) {
+        return (head, "…");
+    }
     match s.char_indices().nth(40) {
-        Some((at, _)) => std::borrow::Cow::Owned(concat(&[&s[..at], "…"])),
-        None => std::borrow::Cow::Borrowed(s),
+        Some((at, _)) => (&s[..at], "…"),
+        None => (s, ""),
     }
-}
-
-/// `parts` joined: a diagnostic's message built without the formatting
-/// machinery, which was a tenth of a decorated message's parse.
-pub(crate) fn concat(parts: &[&str]) -> String {
-    let mut s = String::with_capacity(parts.iter().map(|p| p.len()).sum());
-    for p in parts {
-        s.push_str(p);
-    }
-    s
 }
 
 /// An id-like value with a note after it: `ol-1 (auth)`, `` `a1b2c3d`
@@ -585,6 +740,83 @@ pub(crate) fn bare_file_line(line: &str) -> Option<&str> {
 mod tests {
     use super::*;
 
+    /// [`fenced_json_fields`] as first written: the object read into
+    /// `serde_json::Value`, each name and value a string of its own.
+    fn json_fields_by_value(text: &str) -> Option<String> {
+        fn text_of(v: &serde_json::Value, sep: &str) -> String {
+            use serde_json::Value;
+            match v {
+                Value::String(s) => s.clone(),
+                Value::Null => String::new(),
+                Value::Array(items) => items
+                    .iter()
+                    .map(|i| text_of(i, " "))
+                    .collect::<Vec<_>>()
+                    .join(sep),
+                other => other.to_string(),
+            }
+        }
+        let serde_json::Value::Object(fields) = serde_json::from_str(text).ok()? else {
+            return None;
+        };
+        let (mut out, mut sections) = (String::new(), String::new());
+        for (key, value) in &fields {
+            let alias = JSON_ALIASES
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(key))
+                .map(|(_, label)| *label);
+            let name: String = alias
+                .unwrap_or(key)
+                .chars()
+                .map(|c| if c == '_' || c == '-' { ' ' } else { c })
+                .collect();
+            let name = name.trim();
+            if let (Some(check), serde_json::Value::Bool(b)) = (name.strip_suffix(" pass"), value) {
+                if Label::lookup(check).is_some() {
+                    out += &[check, ": ", if *b { "PASS" } else { "FAIL" }, "\n"].concat();
+                }
+                continue;
+            }
+            if Label::lookup(name).is_some() {
+                let v = text_of(value, ", ").replace(['\r', '\n'], " ");
+                out += &[name, ": ", &v, "\n"].concat();
+            } else if SectionKind::from_title(name) != SectionKind::Other {
+                sections += &["\n## ", name, "\n", &text_of(value, "\n"), "\n"].concat();
+            }
+        }
+        Some(out + &sections)
+    }
+
+    proptest::proptest! {
+        /// A fenced JSON body reads as it did through `serde_json::Value`:
+        /// repeated keys (the last one kept), escapes in keys and values,
+        /// every kind of value, nested, and text that is no object.
+        #[test]
+        fn json_bodies_read_as_through_value(
+            members in proptest::collection::vec((
+                proptest::sample::select(vec![
+                    "bead_id", "bead", "commit", "files", "tests_pass", "lint-pass", "status",
+                    "problem", "what_tried", "next_steps", "progress", "x", " Bead ", "_step_",
+                    "bead\\u005fid", "Files\\nTouched", "files_touched", "é_pass", "build_pass",
+                ]),
+                proptest::sample::select(vec![
+                    "\"ol-1\"", "\"a\\nb\\r\"", "\"\\u00e9 \\\"q\\\"\"", "true", "false", "null",
+                    "0", "-2", "1.5", "1e400", "18446744073709551615", "[]", "[\"a.rs\", \"b.rs\"]",
+                    "[1, [\"x\", null], {\"k\": 2}]", "{\"b\": [1], \"a\": \"z\"}", "\"\"",
+                ]),
+            ), 0..8),
+            wrap in proptest::sample::select(vec![("{", "}"), ("[", "]"), ("{", "} x"), ("", "")]),
+        ) {
+            let body: Vec<String> = members.iter().map(|(k, v)| format!("\"{k}\": {v}")).collect();
+            let text = format!("{}{}{}\n", wrap.0, body.join(",\n"), wrap.1);
+            let lines = crate::lines::split_lines(&text, 1);
+            proptest::prop_assert_eq!(
+                fenced_json_fields(&text, &lines),
+                json_fields_by_value(&text).filter(|_| text.starts_with('{'))
+            );
+        }
+    }
+
     proptest::proptest! {
         /// The byte-wise strips remove what the `char` patterns removed.
         #[test]
@@ -596,6 +828,24 @@ mod tests {
             proptest::prop_assert_eq!(strip_end(&s), s.trim_end_matches(pattern));
             let is_label = |c: char| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '/');
             proptest::prop_assert_eq!(label_run(&s), s.find(|c: char| !is_label(c)).unwrap_or(s.len()));
+        }
+    }
+
+    proptest::proptest! {
+        /// A note's quote is the first 40 characters, `…` when cut.
+        #[test]
+        fn shorten_keeps_forty_characters(s in "[a-z é🧩]{0,50}") {
+            let (kept, cut) = shorten(&s);
+            let forty: String = s.chars().take(40).collect();
+            proptest::prop_assert_eq!(kept, forty.as_str());
+            proptest::prop_assert_eq!(cut, if s.chars().count() > 40 { "…" } else { "" });
+        }
+    }
+
+    #[test]
+    fn emoji_ranges_hold_no_letter_digit_or_space() {
+        for c in ('\u{80}'..=char::MAX).filter(|&c| is_emoji(c)) {
+            assert!(!c.is_alphanumeric() && !c.is_whitespace(), "{c:?}");
         }
     }
 

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use crate::lines::{physical, Line};
-use crate::model::{Diagnostic, Severity};
+use crate::model::{Diagnostic, Note, Severity};
 
 /// Every diagnostic code, with its severity in lenient mode, whether strict
 /// mode refuses it, and the hint a strict error carries.
@@ -189,9 +189,10 @@ pub(crate) struct Source<'d> {
 }
 
 /// Collects diagnostics for one message; in strict mode remembers the first
-/// refused one so the caller can fail with it.
-pub(crate) struct Diags<'d> {
-    pub list: Vec<Diagnostic>,
+/// refused one so the caller can fail with it. `'a`: the text the notes
+/// quote (see [`Note`]).
+pub(crate) struct Diags<'d, 'a> {
+    pub list: Vec<Diagnostic<'a>>,
     strict: bool,
     source: Source<'d>,
     pub first_strict: Option<ParseError>,
@@ -207,7 +208,7 @@ pub(crate) struct Diags<'d> {
 /// body of decorated lines must not turn into an unbounded list.
 const MAX_NORMALISATIONS: usize = 20;
 
-impl<'d> Diags<'d> {
+impl<'d, 'a> Diags<'d, 'a> {
     pub(crate) fn new(strict: bool, source: Source<'d>) -> Self {
         Diags {
             list: Vec::new(),
@@ -223,7 +224,12 @@ impl<'d> Diags<'d> {
     /// an `info` in lenient mode, refused in strict mode (see
     /// [`Code::Normalised`]). Past [`MAX_NORMALISATIONS`] one line says how
     /// many more there were, once, at the end ([`Diags::finish`]).
-    pub(crate) fn normalised(&mut self, line: &Line<'_>, inner: &str, message: impl Into<String>) {
+    pub(crate) fn normalised(
+        &mut self,
+        line: &Line<'_>,
+        inner: &str,
+        message: impl Into<Note<'a>>,
+    ) {
         self.normalisations += 1;
         if self.normalisations <= MAX_NORMALISATIONS {
             self.at(Code::Normalised, line, inner, message);
@@ -255,40 +261,40 @@ impl<'d> Diags<'d> {
         code: Code,
         line: u32,
         column: u32,
-        message: impl Into<String>,
+        message: impl Into<Note<'a>>,
     ) {
         match self.body_at {
             Some(at) => {
-                let message = format!("{} (body line {line}, column {column})", message.into());
-                self.push(code, at, 1, message);
+                // Built by hand: through `format!` this was most of the
+                // cost of each note on a JSON body (several a message).
+                let message = message.into();
+                let mut text = String::with_capacity(message.len() + 40);
+                message.pieces().for_each(|p| text.push_str(p));
+                text.push_str(" (body line ");
+                push_decimal(&mut text, line);
+                text.push_str(", column ");
+                push_decimal(&mut text, column);
+                text.push(')');
+                self.push(code, at, 1, text);
             }
             None => self.push(code, line, column, message),
         }
     }
 
-    pub(crate) fn push(&mut self, code: Code, line: u32, column: u32, message: impl Into<String>) {
+    #[inline]
+    pub(crate) fn push(
+        &mut self,
+        code: Code,
+        line: u32,
+        column: u32,
+        message: impl Into<Note<'a>>,
+    ) {
         let message = message.into();
         if self.strict && code.strict_rejects() && self.first_strict.is_none() {
-            self.first_strict = Some(ParseError {
-                line,
-                column,
-                code,
-                snippet: snippet(self.source, line, column),
-                // A normalisation is refused for what it is: the error says
-                // what lenient mode would have read.
-                message: match code {
-                    Code::Normalised => format!(
-                        "not the protocol's plain form (lenient mode would read it: {message})"
-                    ),
-                    _ => message.clone(),
-                },
-                hint: code.hint(),
-            });
+            self.refuse(code, line, column, &message);
         }
         if self.list.capacity() == 0 {
-            // Room for a decorated message's few notes at once: grown one
-            // push at a time, the list was reallocated on most of them.
-            self.list.reserve_exact(8);
+            self.make_room();
         }
         self.list.push(Diagnostic {
             severity: code.severity(),
@@ -299,17 +305,57 @@ impl<'d> Diags<'d> {
         });
     }
 
+    /// Strict mode's error for the first refused diagnostic.
+    #[cold]
+    #[inline(never)]
+    fn refuse(&mut self, code: Code, line: u32, column: u32, message: &Note<'_>) {
+        self.first_strict = Some(ParseError {
+            line,
+            column,
+            code,
+            snippet: snippet(self.source, line, column),
+            // A normalisation is refused for what it is: the error says
+            // what lenient mode would have read.
+            message: match code {
+                Code::Normalised => {
+                    format!("not the protocol's plain form (lenient mode would read it: {message})")
+                }
+                _ => message.to_string(),
+            },
+            hint: code.hint(),
+        });
+    }
+
+    /// Room for a decorated message's few notes at once (grown one push at
+    /// a time, the list was reallocated on most of them), in at most 1 KiB:
+    /// glibc serves blocks up to about that size from its per-thread
+    /// cache, larger ones cost twice as much.
+    #[cold]
+    #[inline(never)]
+    fn make_room(&mut self) {
+        self.list
+            .reserve_exact((1024 / std::mem::size_of::<Diagnostic<'_>>()).max(4));
+    }
+
     /// At `inner`, a slice of body line `line`.
     pub(crate) fn at(
         &mut self,
         code: Code,
         line: &Line<'_>,
         inner: &str,
-        message: impl Into<String>,
+        message: impl Into<Note<'a>>,
     ) {
         let col = line.column_of(inner);
         self.push_body(code, line.no, col, message);
     }
+}
+
+/// `n` in decimal, at the end of `s`.
+fn push_decimal(s: &mut String, n: u32) {
+    if n >= 10 {
+        push_decimal(s, n / 10);
+    }
+    s.push(char::from(b'0' + (n % 10) as u8));
 }
 
 /// `  12 | text\n     |    ^`, rustc style.
@@ -337,4 +383,18 @@ pub(crate) fn snippet(source: Source<'_>, line: u32, column: u32) -> String {
         .map(|c| if c == '\t' { '\t' } else { ' ' })
         .collect();
     format!("{pad} |\n{gutter} | {text}\n{pad} | {caret_pad}^")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimals_are_written_as_format_writes_them() {
+        for n in [0, 7, 10, 99, 100, 12_345, u32::MAX] {
+            let mut s = String::from("x");
+            push_decimal(&mut s, n);
+            assert_eq!(s, format!("x{n}"));
+        }
+    }
 }

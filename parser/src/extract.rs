@@ -4,9 +4,8 @@
 use std::borrow::Cow;
 
 use crate::body::{Body, Hit, Label, SectionKind};
-use crate::decor::concat;
 use crate::diag::{Code, Diags};
-use crate::model::{MessageType, Parsed};
+use crate::model::{MessageType, Note, Parsed};
 use crate::trim::{trim, trim_ticks};
 use crate::values::{count, enum_word, parse_timestamp, pass_fail, percent, yes_no, ValueError};
 
@@ -29,7 +28,7 @@ pub(crate) fn extract<'a>(
     kind: MessageType,
     body: &Body<'_, 'a>,
     outer: Option<&str>,
-    d: &mut Diags<'_>,
+    d: &mut Diags<'_, 'a>,
     p: &mut Parsed<'a>,
 ) {
     let outer_bead = outer.is_some();
@@ -182,25 +181,35 @@ fn decorated_enum(v: &str, allowed: &[&'static str]) -> Option<&'static str> {
         return None;
     }
     let v = crate::decor::strip(v);
-    let words: Vec<&str> = v
+    let mut split = v
         .split(|c: char| c.is_whitespace() || matches!(c, '(' | ',' | ';' | '-' | '—'))
-        .filter(|w| !w.is_empty())
-        .take(2)
-        .collect();
-    let name = |n: usize| -> String {
-        words[..n]
-            .iter()
-            .map(|w| crate::decor::strip(w).to_ascii_uppercase())
-            .collect::<Vec<_>>()
-            .join("_")
+        .filter(|w| !w.is_empty());
+    let words: [Option<&str>; 2] = [split.next(), split.next()];
+    let words: &[&str] = match words {
+        [Some(a), Some(b)] => &[a, b],
+        [Some(a), None] => &[a],
+        _ => &[],
     };
-    (1..=words.len()).find_map(|n| {
-        let name = name(n);
-        allowed
-            .iter()
-            .find(|a| a.eq_ignore_ascii_case(&name))
-            .copied()
-    })
+    // The first `n` words, each stripped of decorations, joined by `_`:
+    // compared in place, case aside, where they were joined into a string.
+    let names = |a: &str, n: usize| {
+        let mut rest = a.as_bytes();
+        for (i, w) in words[..n].iter().enumerate() {
+            if i > 0 {
+                match rest.split_first() {
+                    Some((b'_', r)) => rest = r,
+                    _ => return false,
+                }
+            }
+            let w = crate::decor::strip(w).as_bytes();
+            match rest.split_at_checked(w.len()) {
+                Some((head, r)) if head.eq_ignore_ascii_case(w) => rest = r,
+                _ => return false,
+            }
+        }
+        rest.is_empty()
+    };
+    (1..=words.len()).find_map(|n| allowed.iter().find(|a| names(a, n)).copied())
 }
 
 struct Extractor<'b, 'a> {
@@ -212,7 +221,7 @@ struct Extractor<'b, 'a> {
 impl<'a> Extractor<'_, 'a> {
     /// A text value, trimmed, inline-code ticks dropped; emphasis around
     /// the whole of it (`**DONE**`) is read through.
-    fn value(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_>) -> Option<Cow<'a, str>> {
+    fn value(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_, 'a>) -> Option<Cow<'a, str>> {
         let h = hit?;
         // The index trimmed the value; trimmed again only if ticks came off.
         let v = match trim_ticks(h.value) {
@@ -220,7 +229,8 @@ impl<'a> Extractor<'_, 'a> {
             t => trim(t),
         };
         if let Some(inner) = crate::decor::unemphasise(v) {
-            self.normalised(&h, concat(&["value `", v, "` reads as `", inner, "`"]), d);
+            let note = Note::join(&["value `", v, "` reads as `", inner, "`"]);
+            self.normalised(&h, note, d);
             return Some(Cow::Borrowed(inner));
         }
         (!v.is_empty()).then_some(Cow::Borrowed(v))
@@ -231,21 +241,22 @@ impl<'a> Extractor<'_, 'a> {
     /// (`` `a1b2c3d` (feat: x) ``) or is the subject's bead (`ol-1
     /// (auth)` under `[ol-1]`). Only then: a plain value is taken as
     /// written, whatever it holds (the renderer cannot escape one).
-    fn id(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_>) -> Option<Cow<'a, str>> {
+    fn id(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_, 'a>) -> Option<Cow<'a, str>> {
         let h = hit?;
         // Trimmed by the index.
         let v = h.value;
         let noted = crate::decor::id_before_note(v)
             .filter(|id| v.starts_with('`') || self.outer == Some(*id));
         if let Some(id) = noted {
-            self.normalised(&h, concat(&["`", v, "` reads as the id `", id, "`"]), d);
+            let note = Note::join(&["`", v, "` reads as the id `", id, "`"]);
+            self.normalised(&h, note, d);
             return Some(Cow::Borrowed(id));
         }
         self.value(Some(h), d)
     }
 
-    fn normalised(&self, h: &Hit<'a>, message: String, d: &mut Diags<'_>) {
-        d.normalised(self.body.line(h), h.value, message);
+    fn normalised(&self, h: &Hit<'a>, note: impl Into<Note<'a>>, d: &mut Diags<'_, 'a>) {
+        d.normalised(self.body.line(h), h.value, note);
     }
 
     /// `v` read through decorations, for a reader that refused it as
@@ -256,7 +267,7 @@ impl<'a> Extractor<'_, 'a> {
         (inner != v && !inner.is_empty()).then_some(inner)
     }
 
-    fn require(&self, d: &mut Diags<'_>, present: bool, field: &str) {
+    fn require(&self, d: &mut Diags<'_, 'a>, present: bool, field: &str) {
         if present {
             return;
         }
@@ -269,7 +280,7 @@ impl<'a> Extractor<'_, 'a> {
         );
     }
 
-    fn percent(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_>) -> Option<u8> {
+    fn percent(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_, 'a>) -> Option<u8> {
         let h = hit.filter(|h| !h.value.is_empty())?;
         match percent(h.value) {
             Ok(v) => Some(v),
@@ -284,7 +295,7 @@ impl<'a> Extractor<'_, 'a> {
         }
     }
 
-    fn count(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_>) -> Option<u32> {
+    fn count(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_, 'a>) -> Option<u32> {
         let h = hit.filter(|h| !h.value.is_empty())?;
         match count(h.value) {
             Ok(v) => Some(v),
@@ -295,7 +306,7 @@ impl<'a> Extractor<'_, 'a> {
         }
     }
 
-    fn number_error(&self, h: &Hit<'a>, e: ValueError, range: &str, d: &mut Diags<'_>) {
+    fn number_error(&self, h: &Hit<'a>, e: ValueError, range: &str, d: &mut Diags<'_, 'a>) {
         let line = self.body.line(h);
         match e {
             ValueError::OutOfRange(v) => d.at(
@@ -313,11 +324,11 @@ impl<'a> Extractor<'_, 'a> {
         }
     }
 
-    fn pass_fail(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_>) -> Option<bool> {
+    fn pass_fail(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_, 'a>) -> Option<bool> {
         self.boolean(hit, pass_fail, "PASS nor FAIL", d)
     }
 
-    fn yes_no(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_>) -> Option<bool> {
+    fn yes_no(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_, 'a>) -> Option<bool> {
         self.boolean(hit, yes_no, "true nor false", d)
     }
 
@@ -328,14 +339,15 @@ impl<'a> Extractor<'_, 'a> {
         hit: Option<Hit<'a>>,
         read: fn(&str) -> Result<bool, ValueError>,
         neither: &str,
-        d: &mut Diags<'_>,
+        d: &mut Diags<'_, 'a>,
     ) -> Option<bool> {
         let h = hit.filter(|h| !h.value.is_empty())?;
         match read(h.value) {
             Ok(v) => Some(v),
             Err(_) => {
                 if let Some(v) = Self::undecorated(h.value).and_then(|u| read(u).ok()) {
-                    self.normalised(&h, format!("`{}` reads as {v}", h.value), d);
+                    let read = if v { "true" } else { "false" };
+                    self.normalised(&h, Note::join(&["`", h.value, "` reads as ", read]), d);
                     return Some(v);
                 }
                 d.at(
@@ -355,21 +367,21 @@ impl<'a> Extractor<'_, 'a> {
         &self,
         hit: Option<Hit<'a>>,
         allowed: &[&'static str],
-        name: &str,
-        d: &mut Diags<'_>,
+        name: &'static str,
+        d: &mut Diags<'_, 'a>,
     ) -> Option<Cow<'a, str>> {
         let h = hit.filter(|h| !h.value.is_empty())?;
         let is_lower_enum = allowed
             .iter()
             .all(|a| a.bytes().all(|b| !b.is_ascii_uppercase()));
         let (word, ok) = if is_lower_enum {
-            let lower = h.value.trim().to_ascii_lowercase();
-            let ok = allowed.contains(&lower.as_str());
-            let word = if lower == h.value.trim() {
-                Cow::Borrowed(h.value.trim())
-            } else {
-                Cow::Owned(lower)
+            let t = h.value.trim();
+            // Lowered only when there is a capital to lower.
+            let word = match t.bytes().any(|b| b.is_ascii_uppercase()) {
+                true => Cow::Owned(t.to_ascii_lowercase()),
+                false => Cow::Borrowed(t),
             };
+            let ok = allowed.contains(&word.as_ref());
             (
                 word,
                 if ok {
@@ -383,7 +395,7 @@ impl<'a> Extractor<'_, 'a> {
         };
         if ok.is_err() {
             if let Some(word) = decorated_enum(h.value, allowed) {
-                let note = concat(&[name, " `", h.value, "` reads as `", word, "`"]);
+                let note = Note::join(&[name, " `", h.value, "` reads as `", word, "`"]);
                 self.normalised(&h, note, d);
                 return Some(Cow::Borrowed(word));
             }
@@ -395,5 +407,47 @@ impl<'a> Extractor<'_, 'a> {
             );
         }
         Some(word)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`decorated_enum`] as first written: the words joined into strings.
+    fn decorated_enum_by_join(v: &str, allowed: &[&'static str]) -> Option<&'static str> {
+        if v.contains('|') {
+            return None;
+        }
+        let v = crate::decor::strip(v);
+        let words: Vec<&str> = v
+            .split(|c: char| c.is_whitespace() || matches!(c, '(' | ',' | ';' | '-' | '—'))
+            .filter(|w| !w.is_empty())
+            .take(2)
+            .collect();
+        (1..=words.len()).find_map(|n| {
+            let name = words[..n]
+                .iter()
+                .map(|w| crate::decor::strip(w).to_ascii_uppercase())
+                .collect::<Vec<_>>()
+                .join("_");
+            allowed
+                .iter()
+                .find(|a| a.eq_ignore_ascii_case(&name))
+                .copied()
+        })
+    }
+
+    proptest::proptest! {
+        /// Enum values read through decorations as they were when each
+        /// candidate was joined into a string.
+        #[test]
+        fn decorated_enums_read_as_joined(
+            v in "(spec|SPEC|unclear|Unclear|context|high|_|-| |\\(|,|✅|\\*\\*|`|é|ß|x|\\|){0,8}"
+        ) {
+            for allowed in [ISSUE_TYPES, FAILURE_TYPES, CHECKPOINT_REASONS, SPAWN_STATUSES] {
+                proptest::prop_assert_eq!(decorated_enum(&v, allowed), decorated_enum_by_join(&v, allowed));
+            }
+        }
     }
 }

@@ -16,6 +16,7 @@ use crate::decor;
 use crate::diag::Code;
 use crate::grammar::field_line;
 use crate::lines::{physical, split_lines, Line};
+use crate::model::Note;
 use crate::trim::trim;
 
 /// A header value and the line/column where it was written (for diagnostics).
@@ -66,7 +67,7 @@ pub(crate) struct Envelope<'a> {
     pub project: Option<Cow<'a, str>>,
     pub body: Option<BodySource<'a>>,
     /// Problems found in the framing itself: (code, line, column, message).
-    pub problems: Vec<(Code, u32, u32, String)>,
+    pub problems: Vec<(Code, u32, u32, Note<'a>)>,
     pub line: u32,
 }
 
@@ -193,7 +194,7 @@ fn archive<'a>(
                 Code::InvalidJson,
                 open.no + e.line() as u32,
                 e.column().max(1) as u32,
-                format!("front matter: {e}"),
+                format!("front matter: {e}").into(),
             ));
             env
         }
@@ -230,7 +231,7 @@ fn json_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Option<Vec<Envelope<'a
                             Code::InvalidJson,
                             line.no,
                             e.column().max(1) as u32,
-                            format!("JSON Lines: {e}"),
+                            format!("JSON Lines: {e}").into(),
                         )],
                         body: Some(BodySource::Lines {
                             head: Some(line),
@@ -249,7 +250,7 @@ fn json_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Option<Vec<Envelope<'a
                 Code::InvalidJson,
                 whole_err.line() as u32,
                 whole_err.column().max(1) as u32,
-                format!("{whole_err}"),
+                format!("{whole_err}").into(),
             ));
             Some(vec![env])
         }
@@ -554,7 +555,7 @@ fn spec_text_into<'a>(lines: &[Line<'a>], env: &mut Envelope<'a>) {
                     Code::BadEnum,
                     line.no,
                     line.column_of(value),
-                    format!("Ack-Required `{value}` is neither true nor false"),
+                    format!("Ack-Required `{value}` is neither true nor false").into(),
                 )),
             },
             Header::Importance => env.importance = Some(Cow::Borrowed(value)),
@@ -624,16 +625,18 @@ fn decorated_header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str, bool)>
 /// Records a decorated header label as a normalisation (an `info` in
 /// lenient mode, refused by strict mode, naming the plain header).
 #[cold]
-fn note_decorated(env: &mut Envelope<'_>, line: &Line<'_>, value: &str, header: Header) {
+fn note_decorated<'a>(env: &mut Envelope<'a>, line: &Line<'a>, value: &str, header: Header) {
     let written = crate::trim::trim_start(line.text);
     let label = crate::body::label_part(written, value);
+    let (kept, cut) = decor::shorten(label);
     env.problems.push((
         Code::Normalised,
         line.no,
         line.column_of(written),
-        decor::concat(&[
+        Note::join(&[
             "decorated header label `",
-            &decor::shorten(label),
+            kept,
+            cut,
             "` reads as `",
             header.name(),
             ":`",

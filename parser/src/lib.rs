@@ -267,7 +267,13 @@ fn is_message_line(l: &Line<'_>) -> bool {
 /// A bare type line at the top of a body (`HELP_RESPONSE`, `[ol-1] DONE`):
 /// (type, token, bead, line index, what was read through when the line
 /// was decorated or came after a line of prose).
-type TypeLine<'a> = (MessageType, &'a str, Option<&'a str>, usize, Option<String>);
+type TypeLine<'a> = (
+    MessageType,
+    &'a str,
+    Option<&'a str>,
+    usize,
+    Option<Note<'a>>,
+);
 
 fn body_type_line<'a>(body: &[Line<'a>]) -> Option<TypeLine<'a>> {
     let (idx, first) = body.iter().enumerate().find(|(_, l)| !l.is_blank())?;
@@ -278,8 +284,8 @@ fn body_type_line<'a>(body: &[Line<'a>]) -> Option<TypeLine<'a>> {
         }
     }
     if let Some((kind, raw, bead)) = decorated_type_line(t) {
-        let plain = plain_type_line(kind, bead);
-        let note = decor::concat(&["type line `", t, "` reads as `", &plain, "`"]);
+        let [a, b, c] = plain_type_line(kind, bead, false);
+        let note = Note::join(&["type line `", t, "` reads as `", a, b, c]);
         return Some((kind, raw, bead, idx, Some(note)));
     }
     // A line of prose first (`Here is my progress update:`), then the type.
@@ -296,26 +302,75 @@ fn body_type_line<'a>(body: &[Line<'a>]) -> Option<TypeLine<'a>> {
         .then(|| type_line(n))
         .flatten()
         .or_else(|| decorated_type_line(n))?;
-    let note = decor::concat(&[
+    let (kept, cut) = decor::shorten(t);
+    let [a, b, c] = plain_type_line(kind, bead, false);
+    let note = Note::join(&[
         "prose before the type line (`",
-        &decor::shorten(t),
+        kept,
+        cut,
         "`) is not part of the message; `",
         n,
         "` reads as `",
-        &plain_type_line(kind, bead),
-        "`",
+        a,
+        b,
+        c,
     ]);
     Some((kind, raw, bead, next_idx, Some(note)))
 }
 
-/// `[bead] TYPE`, as the protocol writes a type line. (`concat` rather
-/// than `format!` in the notes of decorated mail: sized once, where
-/// `format!` grew its string two or three times, and these notes were
-/// most of the allocation cost of the decorated corpus.)
-fn plain_type_line(kind: MessageType, bead: Option<&str>) -> String {
-    match bead {
-        Some(b) => decor::concat(&["[", b, "] ", kind.as_str()]),
-        None => kind.as_str().to_string(),
+/// `[bead] TYPE`, as the protocol writes a type line (after `Re: ` for a
+/// reply), and the backtick that closes it in a note: the three pieces a
+/// note quotes it in (see [`Note`]; fewer pieces, a smaller note).
+fn plain_type_line(kind: MessageType, bead: Option<&str>, reply: bool) -> [&str; 3] {
+    let close = closing(kind);
+    let bare = close.get(2..).unwrap_or(close);
+    match (bead, reply) {
+        (Some(b), false) => ["[", b, close],
+        (Some(b), true) => ["Re: [", b, close],
+        (None, false) => ["", "", bare],
+        (None, true) => ["Re: ", "", bare],
+    }
+}
+
+/// `] TYPE` and a backtick: what follows the bead of a type line quoted
+/// in a note (from its third byte: the type alone).
+fn closing(kind: MessageType) -> &'static str {
+    match kind {
+        MessageType::BeadAccepted => "] BEAD_ACCEPTED`",
+        MessageType::Progress => "] PROGRESS`",
+        MessageType::HelpRequest => "] HELP_REQUEST`",
+        MessageType::HelpResponse => "] HELP_RESPONSE`",
+        MessageType::OfferingReady => "] OFFERING_READY`",
+        MessageType::Done => "] DONE`",
+        MessageType::Failed => "] FAILED`",
+        MessageType::Checkpoint => "] CHECKPOINT`",
+        MessageType::SpawnRequest => "] SPAWN_REQUEST`",
+        MessageType::SpawnAck => "] SPAWN_ACK`",
+        MessageType::Unknown => "] UNKNOWN`",
+    }
+}
+
+/// The note for a decorated subject read as `reply`, `bead` and `kind`
+/// (what [`read_subject`] read through the decorations). Made here, not
+/// by `read_subject`: its result, returned on every subject, stays small.
+#[cold]
+#[inline(never)]
+fn subject_note<'a>(
+    subject: &Cow<'a, str>,
+    reply: bool,
+    bead: Option<&Cow<'a, str>>,
+    kind: Option<MessageType>,
+) -> Note<'a> {
+    fn note<'x>(subject: &'x str, bead: Option<&'x str>, k: MessageType, reply: bool) -> Note<'x> {
+        let [a, b, c] = plain_type_line(k, bead, reply);
+        Note::join(&["decorated subject `", subject, "` reads as `", a, b, c])
+    }
+    let kind = kind.unwrap_or(MessageType::Unknown);
+    match (subject, bead) {
+        (Cow::Borrowed(s), None) => note(s, None, kind, reply),
+        (Cow::Borrowed(s), Some(Cow::Borrowed(b))) => note(s, Some(b), kind, reply),
+        // A JSON subject is the envelope's own text.
+        _ => note(subject, bead.map(|b| &**b), kind, reply).into_owned(),
     }
 }
 
@@ -375,7 +430,7 @@ fn unknown_token_column(subject: &framing::At<'_>, raw: Option<&Cow<'_, str>>) -
 
 /// The subject's parts (reply, bead, type, token), read through
 /// decorations when the plain grammar finds no type; then also the byte
-/// offset of the first decoration and the subject as the protocol writes it.
+/// offset of the first decoration (see [`subject_note`]).
 #[allow(clippy::type_complexity)]
 fn read_subject<'s>(
     subject: &'s str,
@@ -386,21 +441,13 @@ fn read_subject<'s>(
         Option<MessageType>,
         Option<Cow<'s, str>>,
     ),
-    Option<(usize, String)>,
+    Option<usize>,
 ) {
     let p = subject::parse_subject(subject);
     let (p, decorated) = match p.kind {
         Some(_) => (p, None),
         None => match subject::parse_decorated(subject) {
-            Some((d, offset)) => {
-                let plain = plain_type_line(d.kind.unwrap_or(MessageType::Unknown), d.bead);
-                let plain = if d.is_reply {
-                    decor::concat(&["Re: ", &plain])
-                } else {
-                    plain
-                };
-                (d, Some((offset, plain)))
-            }
+            Some((d, offset)) => (d, Some(offset)),
             None => (p, None),
         },
     };
@@ -629,14 +676,10 @@ fn assemble<'a>(
                 )
             }
         };
-        if let Some((offset, plain)) = decorated {
+        if let Some(offset) = decorated {
             let column = s.column + s.value[..offset].chars().count() as u32;
-            d.push(
-                diag::Code::Normalised,
-                s.line,
-                column,
-                decor::concat(&["decorated subject `", &s.value, "` reads as `", &plain, "`"]),
-            );
+            let note = subject_note(&s.value, p.0, p.1.as_ref(), p.2);
+            d.push(diag::Code::Normalised, s.line, column, note);
         }
         p
     });
@@ -664,10 +707,12 @@ fn assemble<'a>(
         _ => raw_body_lines,
     };
 
-    let type_line = body_type_line(body_lines);
-    if let Some((_, _, _, idx, Some(note))) = &type_line {
-        let line = &body_lines[*idx];
-        d.normalised(line, line.text.trim_start(), note.clone());
+    let mut type_line = body_type_line(body_lines);
+    if let Some((_, _, _, idx, note)) = &mut type_line {
+        if let Some(note) = note.take() {
+            let line = &body_lines[*idx];
+            d.normalised(line, line.text.trim_start(), note);
+        }
     }
     // The body after a leading type line is what the fields come from.
     let fields_from = match type_line {
@@ -914,6 +959,21 @@ mod tests {
             let t = trim::trim(&t);
             if type_line(t).is_some() {
                 proptest::prop_assert!(may_be_type_line(t));
+            }
+        }
+    }
+
+    #[test]
+    fn a_type_line_is_quoted_as_the_protocol_writes_it() {
+        for kind in MessageType::KNOWN.into_iter().chain([MessageType::Unknown]) {
+            assert_eq!(closing(kind), format!("] {kind}`"));
+            for (bead, reply, plain) in [
+                (Some("ol-1"), false, format!("[ol-1] {kind}`")),
+                (Some("ol-1"), true, format!("Re: [ol-1] {kind}`")),
+                (None, false, format!("{kind}`")),
+                (None, true, format!("Re: {kind}`")),
+            ] {
+                assert_eq!(plain_type_line(kind, bead, reply).concat(), plain);
             }
         }
     }

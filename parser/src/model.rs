@@ -182,12 +182,177 @@ pub enum Severity {
 /// `line` and `column` are 1-based and count from the start of the document
 /// the message came from (not of its body); `column` counts characters.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Diagnostic {
+pub struct Diagnostic<'a> {
     pub severity: Severity,
     pub line: u32,
     pub column: u32,
     pub code: Cow<'static, str>,
-    pub message: String,
+    pub message: Note<'a>,
+}
+
+impl Diagnostic<'_> {
+    /// Detaches the message from the input it quotes.
+    pub fn into_owned(self) -> Diagnostic<'static> {
+        Diagnostic {
+            severity: self.severity,
+            line: self.line,
+            column: self.column,
+            code: self.code,
+            message: self.message.into_owned(),
+        }
+    }
+}
+
+/// A diagnostic's text: static words and slices of the input it quotes,
+/// joined only where it is read (`Display`, serialized, [`Note::text`]),
+/// or text of its own.
+///
+/// A decorated message carries a note or more for each decoration read
+/// through; made as a `String` each, allocating and freeing them was about
+/// a tenth of parsing the decorated agents corpus (`docs/parser.md`, "The
+/// decorated ratio"). Equality, `Debug` and the serde form are the joined
+/// text's: the pieces are not part of what a note says.
+#[derive(Clone)]
+pub struct Note<'a>(NoteRepr<'a>);
+
+#[derive(Clone)]
+enum NoteRepr<'a> {
+    Pieces {
+        pieces: [&'a str; Note::MAX_PIECES],
+        len: u8,
+    },
+    Owned(String),
+}
+
+impl<'a> Note<'a> {
+    /// The most pieces a note holds without joining them: every note the
+    /// parser makes but two rare ones fits (prose before a type line, and
+    /// a note on a JSON body, which names its position in the body).
+    pub const MAX_PIECES: usize = 6;
+
+    /// `pieces` joined; not joined until read when there are at most
+    /// [`Note::MAX_PIECES`] of them.
+    pub fn join(pieces: &[&'a str]) -> Note<'a> {
+        match pieces.len() {
+            n if n <= Self::MAX_PIECES => {
+                let mut kept = [""; Self::MAX_PIECES];
+                kept[..n].copy_from_slice(pieces);
+                Note(NoteRepr::Pieces {
+                    pieces: kept,
+                    len: n as u8,
+                })
+            }
+            _ => Note(NoteRepr::Owned(pieces.concat())),
+        }
+    }
+
+    /// The pieces whose concatenation is the text, in order.
+    pub fn pieces(&self) -> impl Iterator<Item = &str> {
+        let (pieces, owned): (&[&str], Option<&str>) = match &self.0 {
+            NoteRepr::Pieces { pieces, len } => (&pieces[..usize::from(*len)], None),
+            NoteRepr::Owned(s) => (&[], Some(s)),
+        };
+        pieces.iter().copied().chain(owned)
+    }
+
+    /// The text, borrowed when it is one piece.
+    pub fn text(&self) -> Cow<'_, str> {
+        match self.whole() {
+            Some(t) => Cow::Borrowed(t),
+            None => Cow::Owned(self.pieces().collect()),
+        }
+    }
+
+    /// The text when it is in one piece (or none).
+    fn whole(&self) -> Option<&str> {
+        match &self.0 {
+            NoteRepr::Owned(s) => Some(s),
+            NoteRepr::Pieces { pieces, len: 0 | 1 } => Some(pieces[0]),
+            NoteRepr::Pieces { .. } => None,
+        }
+    }
+
+    /// The text's length in bytes.
+    pub fn len(&self) -> usize {
+        self.pieces().map(str::len).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Copies the pieces so the note outlives the input it quotes.
+    pub fn into_owned(self) -> Note<'static> {
+        Note(NoteRepr::Owned(match self.0 {
+            NoteRepr::Owned(s) => s,
+            NoteRepr::Pieces { .. } => self.pieces().collect(),
+        }))
+    }
+}
+
+impl<'a> From<&'a str> for Note<'a> {
+    fn from(s: &'a str) -> Self {
+        Note::join(&[s])
+    }
+}
+
+impl From<String> for Note<'_> {
+    fn from(s: String) -> Self {
+        Note(NoteRepr::Owned(s))
+    }
+}
+
+impl fmt::Display for Note<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.pieces().try_for_each(|p| f.write_str(p))
+    }
+}
+
+impl fmt::Debug for Note<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.text(), f)
+    }
+}
+
+impl PartialEq for Note<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len()
+            && self
+                .pieces()
+                .flat_map(str::bytes)
+                .eq(other.pieces().flat_map(str::bytes))
+    }
+}
+
+impl Eq for Note<'_> {}
+
+impl PartialEq<str> for Note<'_> {
+    fn eq(&self, other: &str) -> bool {
+        self.len() == other.len() && self.pieces().flat_map(str::bytes).eq(other.bytes())
+    }
+}
+
+impl PartialEq<&str> for Note<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        *self == **other
+    }
+}
+
+impl Serialize for Note<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.whole() {
+            Some(t) => s.serialize_str(t),
+            // Joined by the serializer as it writes (serde_json escapes
+            // each piece as it comes), not in a string of its own.
+            None => s.collect_str(self),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Note<'_> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d).map(Note::from)
+    }
 }
 
 /// Fields pulled from the body. One flat struct for every type, as in the
@@ -259,7 +424,7 @@ pub struct Message<'a> {
     pub importance: Cow<'a, str>,
     pub body: Cow<'a, str>,
     pub parsed: Parsed<'a>,
-    pub diagnostics: Vec<Diagnostic>,
+    pub diagnostics: Vec<Diagnostic<'a>>,
     /// mcp_agent_mail project slug, when the framing carried one. Not part of
     /// the JSON output contract.
     #[serde(skip)]
@@ -284,7 +449,7 @@ impl<'a> Message<'a> {
     }
 
     /// Warnings and errors (not infos) the lenient parse produced.
-    pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
+    pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic<'a>> {
         self.diagnostics
             .iter()
             .filter(|d| d.severity >= Severity::Warning)
@@ -333,7 +498,7 @@ impl<'a> Message<'a> {
             importance: own(self.importance),
             body: own(self.body),
             parsed: self.parsed.into_owned(),
-            diagnostics: self.diagnostics,
+            diagnostics: own_diagnostics(self.diagnostics),
             project: own_opt(self.project),
             line: self.line,
         }
@@ -388,6 +553,14 @@ fn own_opt(s: Option<Cow<'_, str>>) -> Option<Cow<'static, str>> {
 
 fn own_vec(v: Vec<Cow<'_, str>>) -> Vec<Cow<'static, str>> {
     v.into_iter().map(own).collect()
+}
+
+/// Kept for as long as the message: sized to the notes it holds (the
+/// parser's list has room for a few more).
+fn own_diagnostics(v: Vec<Diagnostic<'_>>) -> Vec<Diagnostic<'static>> {
+    let mut v: Vec<Diagnostic<'static>> = v.into_iter().map(Diagnostic::into_owned).collect();
+    v.shrink_to_fit();
+    v
 }
 
 /// `t` as a message's JSON writes its `timestamp` (without the quotes),
@@ -466,6 +639,36 @@ mod rfc3339 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A note reads as its pieces joined, however it holds them: text,
+    /// `Display`, `Debug`, equality, length, the serde form both ways and
+    /// the owned copy.
+    #[test]
+    fn a_note_is_its_pieces_joined() {
+        let many: Vec<String> = (0..Note::MAX_PIECES + 3)
+            .map(|i| format!("p{i}\""))
+            .collect();
+        for n in 0..many.len() {
+            let pieces: Vec<&str> = many[..n].iter().map(String::as_str).collect();
+            let joined = pieces.concat();
+            let note = Note::join(&pieces);
+            assert_eq!(note.text(), joined);
+            assert_eq!(note.to_string(), joined);
+            assert_eq!(format!("{note:?}"), format!("{joined:?}"));
+            assert_eq!(note.len(), joined.len());
+            assert_eq!(note.is_empty(), joined.is_empty());
+            assert_eq!(note, *joined.as_str());
+            assert_eq!(note, Note::from(joined.clone()));
+            assert_eq!(note.clone().into_owned(), note);
+            let json = serde_json::to_string(&note).unwrap();
+            assert_eq!(json, serde_json::to_string(&joined).unwrap());
+            assert_eq!(serde_json::from_str::<Note<'_>>(&json).unwrap(), note);
+        }
+        // Equal texts cut differently are equal; a different text is not.
+        assert_eq!(Note::join(&["ab", "c"]), Note::join(&["a", "bc"]));
+        assert_ne!(Note::join(&["ab", "c"]), Note::join(&["ab", "d"]));
+        assert_ne!(Note::join(&["ab"]), Note::join(&["ab", "c"]));
+    }
 
     #[test]
     fn every_type_reads_back_from_its_token() {

@@ -203,7 +203,7 @@ fn json_lines_body_problems_point_at_their_line() {
     let d = &msgs[2].diagnostics[0];
     assert_eq!((d.code.as_ref(), d.line, d.column), ("out-of-range", 3, 1));
     assert!(
-        d.message.ends_with("(body line 2, column 16)"),
+        d.message.text().ends_with("(body line 2, column 16)"),
         "{}",
         d.message
     );

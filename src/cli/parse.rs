@@ -486,7 +486,7 @@ fn write_text(out: &mut impl Write, m: &Located<'_, '_>) -> io::Result<()> {
             d.line,
             d.column,
             d.code,
-            clean_line(&d.message)
+            clean_line(&d.message.text())
         ));
     }
     out.write_all(s.as_bytes())

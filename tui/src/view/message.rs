@@ -481,7 +481,7 @@ fn raw_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
                 d.line,
                 d.column,
                 line_text(&d.code),
-                line_text(&d.message)
+                line_text(&d.message.text())
             ),
             style,
         ));

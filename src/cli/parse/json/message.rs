@@ -180,9 +180,13 @@ impl Serializer<'_, '_> {
         self.integer(*column)?;
         self.raw(b",\"code\":")?;
         self.string(code)?;
-        self.raw(b",\"message\":")?;
-        self.string(message)?;
-        self.raw(b"}")
+        self.raw(b",\"message\":\"")?;
+        // A note is pieces joined where it is read (`Note`): escaping goes
+        // byte by byte, so the pieces' escapes in turn are the text's.
+        for piece in message.pieces() {
+            super::escape_into(self.out, piece);
+        }
+        self.raw(b"\"}")
     }
 
     /// The member's key alone: its constant without the `null`.
@@ -379,7 +383,11 @@ mod tests {
                 line: 1,
                 column: u32::MAX,
                 code: Cow::Borrowed("c"),
-                message: "m \"x\"".into(),
+                message: match severity {
+                    // A note in pieces, escapes in them.
+                    Severity::Warning => amail_parser::Note::join(&["m \"", "x\u{1}\"", " é"]),
+                    _ => "m \"x\"".into(),
+                },
             })
             .collect();
         for kind in MessageType::KNOWN.into_iter().chain([MessageType::Unknown]) {
