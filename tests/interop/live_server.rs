@@ -19,7 +19,7 @@ use amail_remote::{ServerConfig, ServerStore};
 use serde_json::{json, Map, Value};
 
 use crate::support::fs::copy_dir;
-use crate::support::interop::{release_python, LiveServer, Release};
+use crate::support::interop::{release_python, server_port, LiveServer, Release};
 
 const PROJECT: &str = "/home/dev/live-repo";
 const AGENTS: [&str; 3] = ["BlueLake", "GreenCastle", "PurpleBear"];
@@ -378,6 +378,19 @@ fn check_release(release: Release) {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("no server answers"), "{err}");
+}
+
+/// The tests of one run start servers side by side and stop them: a port
+/// one server was given and freed must never go to another, or a stopped
+/// server's client reaches the other one (a 401 with its token, where "no
+/// server answers" was meant). Seen once in a full run.
+#[test]
+fn no_two_servers_of_a_run_are_given_one_port() {
+    let mut given = BTreeSet::new();
+    for _ in 0..2_000 {
+        let port = server_port();
+        assert!(given.insert(port), "port {port} given twice");
+    }
 }
 
 #[test]

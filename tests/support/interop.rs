@@ -113,6 +113,27 @@ pub fn server_view(python: &Path, script: &str, args: &[&str], dir: &Path) -> se
     serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {stdout}"))
 }
 
+/// A port of 127.0.0.1 for a test's server: free when asked for (the
+/// kernel's pick for port 0; the server binds it itself), and never one
+/// given before in this run. The kernel hands a freed port out again, so
+/// a server stopped by one test could otherwise have its port taken by
+/// another test's server, and the first test's client would reach it.
+pub fn server_port() -> u16 {
+    static GIVEN: std::sync::Mutex<std::collections::BTreeSet<u16>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    let mut given = GIVEN.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        if given.insert(port) {
+            return port;
+        }
+    }
+}
+
 /// A real server, `serve-http` on a free port of 127.0.0.1 with a bearer
 /// token, its storage root and database in a temporary directory of its
 /// own; stopped when dropped (a failing test too: the drop runs while the
@@ -131,11 +152,7 @@ impl LiveServer {
     /// its imports are slow on a busy machine).
     pub fn start(python: &Path, token: &str) -> LiveServer {
         let dir = tempfile::tempdir().unwrap();
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = server_port();
         std::fs::create_dir_all(dir.path().join("home")).unwrap();
         let mut server = LiveServer {
             child: None,
