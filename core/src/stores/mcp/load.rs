@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 
 use amail_parser::{OwnedMessage, ParseOptions};
 
@@ -110,7 +110,7 @@ pub(crate) fn load_mcp(
             // Each row with a body parsed and made an entry on every core,
             // its path (its file in the listing, waited for once) set here.
             let entries = parallel::map(&page, |r| {
-                has_body(r).then(|| row_entry(r, r.id.to_string(), None, parse_row(r)))
+                has_body(r).then(|| row_entry(r, r.id.to_string(), None, row_record(r)))
             });
             let (files, problems) = walked
                 .get_or_insert_with(|| Listing::new(join(walking.take().expect("joined once"))));
@@ -249,9 +249,11 @@ pub(crate) fn load_mcp(
             let row = &rows[i];
             let key = row.id.to_string();
             match (files.by_id.remove(&key), entry) {
-                (Some((_, path, message, _)), _) => row_entry(row, key, Some(path.into()), message),
+                (Some((_, path, message, _)), _) => {
+                    row_entry(row, key, Some(path.into()), file_record(row, message))
+                }
                 (None, Some(entry)) => entry,
-                (None, None) => row_entry(row, key, None, parse_row(row)),
+                (None, None) => row_entry(row, key, None, row_record(row)),
             }
         })
         .collect();
@@ -470,16 +472,15 @@ impl ArchiveFiles {
     }
 }
 
-/// A row as an inbox entry: its text parsed (from the row or its archive
-/// file at `path`), the envelope and the read and ack state the row's.
+/// A row as an inbox entry: its record ([`row_record`], or
+/// [`file_record`] for its archive file at `path`), the read and ack state
+/// the row's.
 fn row_entry(
     row: &MessageRow,
     key: String,
     path: Option<MailPath>,
-    mut message: OwnedMessage,
+    message: CompactMessage,
 ) -> InboxMessage {
-    override_from_row(&mut message, row);
-    let message = CompactMessage::from(message);
     let recipients = row
         .recipients
         .iter()
@@ -518,14 +519,30 @@ fn id_in_name(name: &OsStr) -> Option<i64> {
     id.parse().ok().filter(|&id: &i64| id > 0)
 }
 
-/// Parses a database row through the same archive framing the server
-/// writes for it, so it reads as its archive file would.
-fn parse_row(row: &MessageRow) -> OwnedMessage {
-    let text = render_row_file(row);
-    amail_parser::parse_bytes(text.as_bytes(), &ParseOptions::default())
+/// A database row's record: the row parsed through the same archive
+/// framing the server writes for it, so it reads as its archive file
+/// would, with the row's envelope over it. The rendered text is kept
+/// and the record made over it ([`CompactMessage::from_text_under`]), as a
+/// mailbox file's is, not the whole parsed message.
+fn row_record(row: &MessageRow) -> CompactMessage {
+    let text: Arc<str> = render_row_file(row).into();
+    let first = amail_parser::parse(&text, &ParseOptions::default())
         .ok()
-        .and_then(|mut v| (!v.is_empty()).then(|| v.swap_remove(0)))
-        .unwrap_or_else(|| empty_message(&row.body_md))
+        .and_then(|v| v.into_iter().next());
+    match first {
+        Some(mut message) => {
+            override_from_row(&mut message, row);
+            CompactMessage::from_text_under(&message, &text, 0)
+        }
+        None => file_record(row, empty_message(&row.body_md)),
+    }
+}
+
+/// A row's record from its archive file's message: the row's envelope
+/// over it, the message held whole.
+fn file_record(row: &MessageRow, mut message: OwnedMessage) -> CompactMessage {
+    override_from_row(&mut message, row);
+    CompactMessage::from(message)
 }
 
 /// A message with only a body, for when the parser returned nothing.
@@ -539,7 +556,7 @@ fn empty_message(body: &str) -> OwnedMessage {
 }
 
 /// The database is the truth for an mcp store's envelope.
-fn override_from_row(m: &mut OwnedMessage, row: &MessageRow) {
+fn override_from_row(m: &mut amail_parser::Message<'_>, row: &MessageRow) {
     m.id = Some(Cow::Owned(row.id.to_string()));
     if !row.sender.is_empty() {
         m.from = Some(Cow::Owned(row.sender.clone()));
