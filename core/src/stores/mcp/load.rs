@@ -160,7 +160,14 @@ pub(crate) fn load_mcp(
 
     // Which canonical files need reading: the server names each one
     // `..__<id>.md`, so a file of a row with a body is known by name.
-    let with_body: HashSet<i64> = rows.iter().filter(|r| has_body(r)).map(|r| r.id).collect();
+    // (A row with a body has an entry, and no longer its body: see
+    // `ParsedRows::push`.)
+    let with_body: HashSet<i64> = rows
+        .iter()
+        .zip(&entries)
+        .filter(|(_, e)| e.is_some())
+        .map(|(r, _)| r.id)
+        .collect();
     // (The rows' entries hold those paths already, from the listing: the
     // first file listed with the id, `by_name`.) Such a row's file is
     // `named`: another file claiming its id is a second copy.
@@ -336,7 +343,8 @@ impl Listing {
 #[derive(Default)]
 struct ParsedRows {
     rows: Vec<MessageRow>,
-    /// Each row's inbox entry, parsed from its body (`None`: no body).
+    /// Each row's inbox entry, parsed from its body (`None`: no body; a
+    /// row with an entry has given up its body).
     entries: Vec<Option<InboxMessage>>,
     /// How many rows come before the first without a body: the steps are
     /// made of these.
@@ -346,9 +354,14 @@ struct ParsedRows {
 impl ParsedRows {
     /// Takes the next row and its entry, given the path of its file in
     /// `files`.
-    fn push(&mut self, row: MessageRow, mut entry: Option<InboxMessage>, files: &Listing) {
+    fn push(&mut self, mut row: MessageRow, mut entry: Option<InboxMessage>, files: &Listing) {
         if let Some(entry) = &mut entry {
             entry.path = files.file_of(row.id);
+            // The entry keeps the text the body rendered to; the row is
+            // kept for its envelope (an archive file may claim its id),
+            // not its body: every body held twice until the rows are
+            // dropped was most of an mcp load's peak (issue 16).
+            row.body_md = String::new();
             if self.whole == self.rows.len() {
                 self.whole += 1;
             }
