@@ -123,9 +123,9 @@ pub(crate) fn load_mcp(
                 if (k + 1) % CHUNK != 0 && k + 1 != n {
                     continue;
                 }
-                progress(parsed.rows.len(), count.max(parsed.rows.len()));
-                if let Some(partial) = partial.filter(|_| parsed.whole == parsed.rows.len()) {
-                    if steps.due(parsed.whole, parsed.rows.len(), count) {
+                progress(parsed.ids.len(), count.max(parsed.ids.len()));
+                if let Some(partial) = partial.filter(|_| parsed.whole == parsed.ids.len()) {
+                    if steps.due(parsed.whole, parsed.ids.len(), count) {
                         partial(build(source.clone(), parsed.newest(), problems.clone()));
                     }
                 }
@@ -148,7 +148,12 @@ pub(crate) fn load_mcp(
         mut problems,
     ) = walked;
     let canonical = canonical.iter().map(|(dir, name)| dir.join(name));
-    let ParsedRows { rows, entries, .. } = parsed;
+    let ParsedRows {
+        ids: row_ids,
+        rows,
+        entries,
+        ..
+    } = parsed;
     if db.is_none() {
         problems.push((
             archive.join(DB_FILE),
@@ -160,13 +165,13 @@ pub(crate) fn load_mcp(
 
     // Which canonical files need reading: the server names each one
     // `..__<id>.md`, so a file of a row with a body is known by name.
-    // (A row with a body has an entry, and no longer its body: see
+    // (A row with a body has an entry, and no longer its row: see
     // `ParsedRows::push`.)
-    let with_body: HashSet<i64> = rows
+    let with_body: HashSet<i64> = row_ids
         .iter()
         .zip(&entries)
         .filter(|(_, e)| e.is_some())
-        .map(|(r, _)| r.id)
+        .map(|(&id, _)| id)
         .collect();
     // (The rows' entries hold those paths already, from the listing: the
     // first file listed with the id, `by_name`.) Such a row's file is
@@ -185,8 +190,8 @@ pub(crate) fn load_mcp(
     }
 
     // Rows parsed, then files read: one count over both.
-    let total = rows.len() + to_read.len();
-    let done = std::cell::Cell::new(rows.len());
+    let total = row_ids.len() + to_read.len();
+    let done = std::cell::Cell::new(row_ids.len());
     let tick = |n: usize| {
         done.set(done.get() + n);
         progress(done.get(), total);
@@ -218,7 +223,7 @@ pub(crate) fn load_mcp(
                 read[i] = Some(result);
             }
             tick(part.len());
-            if let Some(partial) = partial.filter(|_| rows.is_empty()) {
+            if let Some(partial) = partial.filter(|_| row_ids.is_empty()) {
                 let held = order.len() - pending.len();
                 if steps.due(held, done.get(), total) {
                     // Sorted and keyed as the whole load sorts and keys
@@ -249,22 +254,26 @@ pub(crate) fn load_mcp(
     // the row as parsed with its page, else (no body, no file) from the
     // row's fields. Made in the entries' own allocation (an `Option` of
     // an entry is an entry's size), the rows dropped before the build.
+    // A row with an entry kept only its id: its file (the server's, named
+    // by that id) is never read, so no file claims it here.
     let mut loaded: Vec<InboxMessage> = entries
         .into_iter()
-        .enumerate()
-        .map(|(i, entry)| {
-            let row = &rows[i];
-            let key = row.id.to_string();
-            match (files.by_id.remove(&key), entry) {
-                (Some((_, path, message, _)), _) => {
+        .zip(rows)
+        .zip(&row_ids)
+        .filter_map(|((entry, row), id)| {
+            let key = id.to_string();
+            Some(match (files.by_id.remove(&key), entry, row.as_deref()) {
+                (Some((_, path, message, _)), None, Some(row)) => {
                     row_entry(row, key, Some(path.into()), file_record(row, message))
                 }
-                (None, Some(entry)) => entry,
-                (None, None) => row_entry(row, key, None, row_record(row)),
-            }
+                (_, Some(entry), _) => entry,
+                (None, None, Some(row)) => row_entry(row, key, None, row_record(row)),
+                // Never: a row without an entry is kept whole.
+                (_, None, None) => return None,
+            })
         })
         .collect();
-    drop(rows);
+    drop(row_ids);
     // Archive files the database does not know (or no database at all).
     let seen: HashSet<String> = loaded.iter().map(|l| l.key.to_string()).collect();
     loaded.extend(files.into_entries(seen));
@@ -342,7 +351,14 @@ impl Listing {
 /// them.
 #[derive(Default)]
 struct ParsedRows {
-    rows: Vec<MessageRow>,
+    /// Each row's id.
+    ids: Vec<i64>,
+    /// The rows without an entry, whole (their text comes from a file or
+    /// their fields); a row with an entry is not kept: its record holds
+    /// what the inbox needs, and its file is never read (issue 16: the
+    /// rows' strings, about 500 bytes a row, all held until the archive
+    /// was read, were most of an mcp load's peak).
+    rows: Vec<Option<Box<MessageRow>>>,
     /// Each row's inbox entry, parsed from its body (`None`: no body; a
     /// row with an entry has given up its body).
     entries: Vec<Option<InboxMessage>>,
@@ -354,20 +370,16 @@ struct ParsedRows {
 impl ParsedRows {
     /// Takes the next row and its entry, given the path of its file in
     /// `files`.
-    fn push(&mut self, mut row: MessageRow, mut entry: Option<InboxMessage>, files: &Listing) {
+    fn push(&mut self, row: MessageRow, mut entry: Option<InboxMessage>, files: &Listing) {
         if let Some(entry) = &mut entry {
             entry.path = files.file_of(row.id);
-            // The entry keeps the text the body rendered to; the row is
-            // kept for its envelope (an archive file may claim its id),
-            // not its body: every body held twice until the rows are
-            // dropped was most of an mcp load's peak (issue 16).
-            row.body_md = String::new();
-            if self.whole == self.rows.len() {
+            if self.whole == self.ids.len() {
                 self.whole += 1;
             }
         }
+        self.ids.push(row.id);
+        self.rows.push(entry.is_none().then(|| Box::new(row)));
         self.entries.push(entry);
-        self.rows.push(row);
     }
 
     /// The entries of the newest rows, up to the first without a body.
