@@ -144,3 +144,47 @@ fn an_mcp_load_reports_its_progress() {
     assert!(seen.len() > 2, "counted as it went: {seen:?}");
     assert!(seen.windows(2).all(|w| w[0].0 <= w[1].0), "{seen:?}");
 }
+
+/// A row with its body in the database whose canonical file is not named
+/// by its id (renamed by hand, or another writer's naming): the file is
+/// read (nothing in its name says whose it is), claims the row's id by its
+/// front matter, and gives the message its path; the text is still the
+/// database's, and the inbox is the one the server's naming gives.
+#[test]
+fn a_file_not_named_by_its_id_gives_its_row_its_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
+    mcp::write_mcp_corpus(dir.path(), 60, now).unwrap();
+    let named = load(dir.path());
+    let m = named
+        .messages
+        .iter()
+        .find(|m| m.path.is_some())
+        .expect("a message with its file");
+    let (key, path) = (m.key.to_string(), m.path.as_deref().unwrap().to_path_buf());
+    // `<ISO>__<slug>__<id>.md` -> `<ISO>__<slug>.md`: no id in the name.
+    let name = path.file_name().unwrap().to_str().unwrap();
+    let (stem, _) = name.rsplit_once("__").unwrap();
+    let renamed = path.with_file_name(format!("{stem}.md"));
+    std::fs::rename(&path, &renamed).unwrap();
+
+    let inbox = load(dir.path());
+    let m = inbox.message_by_key(&key).expect("the row's message");
+    assert_eq!(
+        m.path.as_deref(),
+        Some(renamed.as_path()),
+        "its file's path"
+    );
+    let before = named.message_by_key(&key).unwrap();
+    assert_eq!(m.message.body, before.message.body, "the database's text");
+    assert_eq!(
+        inbox.messages.len(),
+        named.messages.len(),
+        "no message twice"
+    );
+    assert!(
+        !inbox.problems.iter().any(|(p, _)| p == &renamed),
+        "{:?}",
+        inbox.problems
+    );
+}

@@ -255,7 +255,9 @@ pub(crate) fn load_mcp(
     // row's fields. Made in the entries' own allocation (an `Option` of
     // an entry is an entry's size), the rows dropped before the build.
     // A row with an entry kept only its id: its file (the server's, named
-    // by that id) is never read, so no file claims it here.
+    // by that id) is never read. A file read for another reason that
+    // claims its id (one not named by the id) gives it its path only:
+    // the database has the body.
     let mut loaded: Vec<InboxMessage> = entries
         .into_iter()
         .zip(rows)
@@ -266,7 +268,12 @@ pub(crate) fn load_mcp(
                 (Some((_, path, message, _)), None, Some(row)) => {
                     row_entry(row, key, Some(path.into()), file_record(row, message))
                 }
-                (_, Some(entry), _) => entry,
+                (file, Some(mut entry), _) => {
+                    if let (Some((_, path, ..)), None) = (file, &entry.path) {
+                        entry.path = Some(path.into());
+                    }
+                    entry
+                }
                 (None, None, Some(row)) => row_entry(row, key, None, row_record(row)),
                 // Never: a row without an entry is kept whole.
                 (_, None, None) => return None,
