@@ -271,9 +271,9 @@ impl<'d, 'a> Diags<'d, 'a> {
                 let mut text = String::with_capacity(message.len() + 40);
                 message.pieces().for_each(|p| text.push_str(p));
                 text.push_str(" (body line ");
-                push_decimal(&mut text, line);
+                text.push_str(itoa::Buffer::new().format(line));
                 text.push_str(", column ");
-                push_decimal(&mut text, column);
+                text.push_str(itoa::Buffer::new().format(column));
                 text.push(')');
                 self.push(code, at, 1, text);
             }
@@ -350,14 +350,6 @@ impl<'d, 'a> Diags<'d, 'a> {
     }
 }
 
-/// `n` in decimal, at the end of `s`.
-fn push_decimal(s: &mut String, n: u32) {
-    if n >= 10 {
-        push_decimal(s, n / 10);
-    }
-    s.push(char::from(b'0' + (n % 10) as u8));
-}
-
 /// `  12 | text\n     |    ^`, rustc style.
 pub(crate) fn snippet(source: Source<'_>, line: u32, column: u32) -> String {
     // The entry that holds the line: the line itself, or a run it is in.
@@ -383,18 +375,4 @@ pub(crate) fn snippet(source: Source<'_>, line: u32, column: u32) -> String {
         .map(|c| if c == '\t' { '\t' } else { ' ' })
         .collect();
     format!("{pad} |\n{gutter} | {text}\n{pad} | {caret_pad}^")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn decimals_are_written_as_format_writes_them() {
-        for n in [0, 7, 10, 99, 100, 12_345, u32::MAX] {
-            let mut s = String::from("x");
-            push_decimal(&mut s, n);
-            assert_eq!(s, format!("x{n}"));
-        }
-    }
 }

@@ -62,6 +62,14 @@ fn scribble_on_archive(root: &Path) -> usize {
     n
 }
 
+/// A generated store of `n` messages written as of `now`, in a
+/// temporary directory.
+fn corpus(n: usize, now: chrono::DateTime<Utc>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    mcp::write_mcp_corpus(dir.path(), n, now).unwrap();
+    dir
+}
+
 fn check_both_paths(root: &Path) {
     let from_db = load(root);
     assert!(from_db.messages.len() > 1);
@@ -100,17 +108,13 @@ fn fixture_same_inbox_from_database_and_archive() {
 
 #[test]
 fn corpus_same_inbox_from_database_and_archive() {
-    let dir = tempfile::tempdir().unwrap();
-    let now = Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
-    mcp::write_mcp_corpus(dir.path(), 440, now).unwrap();
+    let dir = corpus(440, Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap());
     check_same_inbox(dir.path());
 }
 
 #[test]
 fn archive_read_only_where_the_database_lacks_a_body() {
-    let dir = tempfile::tempdir().unwrap();
-    let now = Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
-    mcp::write_mcp_corpus(dir.path(), 220, now).unwrap();
+    let dir = corpus(220, Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap());
     check_both_paths(dir.path());
 }
 
@@ -119,9 +123,7 @@ fn archive_read_only_where_the_database_lacks_a_body() {
 /// the inbox is the plain load's.
 #[test]
 fn an_mcp_load_reports_its_progress() {
-    let dir = tempfile::tempdir().unwrap();
-    let now = Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap();
-    mcp::write_mcp_corpus(dir.path(), 440, now).unwrap();
+    let dir = corpus(440, Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap());
     // Half the rows without a body: both the archive reads and the row
     // parses are counted.
     let plain = load(dir.path());
@@ -152,9 +154,7 @@ fn an_mcp_load_reports_its_progress() {
 /// database's, and the inbox is the one the server's naming gives.
 #[test]
 fn a_file_not_named_by_its_id_gives_its_row_its_path() {
-    let dir = tempfile::tempdir().unwrap();
-    let now = Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
-    mcp::write_mcp_corpus(dir.path(), 60, now).unwrap();
+    let dir = corpus(60, Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap());
     let named = load(dir.path());
     let m = named
         .messages

@@ -353,7 +353,9 @@ impl CompactMessage {
     }
 
     /// The record's envelope over `m`: the fields
-    /// [`CompactMessage::from_text_under`] says were set from elsewhere.
+    /// [`CompactMessage::from_text_under`] says were set from elsewhere
+    /// (and all [`CompactMessage::envelope_only`] knows beside the type,
+    /// bead and status).
     fn put_envelope(&self, m: &mut OwnedMessage) {
         let name = |n: Name| Cow::Borrowed(n.as_str());
         m.id = self.id.as_deref().map(|id| Cow::Owned(id.to_owned()));
@@ -369,29 +371,19 @@ impl CompactMessage {
     }
 
     fn envelope_only(&self) -> OwnedMessage {
-        Message {
-            id: self.id.as_deref().map(|id| Cow::Owned(id.to_owned())),
+        let mut m = Message {
             kind: self.kind,
             raw_type: self.raw_type.map(|n| Cow::Borrowed(n.as_str())),
             is_reply: self.is_reply,
-            subject: Cow::Owned(self.subject.to_string()),
-            from: self.from.map(|n| Cow::Borrowed(n.as_str())),
-            to: self.to.iter().map(|n| Cow::Borrowed(n.as_str())).collect(),
-            cc: self.cc.iter().map(|n| Cow::Borrowed(n.as_str())).collect(),
-            thread_id: self.thread_id.map(|n| Cow::Borrowed(n.as_str())),
-            timestamp: self.timestamp,
-            ack_required: self.ack_required,
-            importance: Cow::Borrowed(self.importance.as_str()),
-            body: Cow::Borrowed(""),
             parsed: Parsed {
                 bead_id: self.bead.map(|n| Cow::Borrowed(n.as_str())),
                 status: self.status().map(|s| Cow::Owned(s.to_owned())),
                 ..Parsed::default()
             },
-            diagnostics: Vec::new(),
-            project: self.project.map(|n| Cow::Borrowed(n.as_str())),
-            line: 0,
-        }
+            ..Message::empty()
+        };
+        self.put_envelope(&mut m);
+        m
     }
 }
 

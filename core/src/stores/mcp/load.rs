@@ -123,9 +123,10 @@ pub(crate) fn load_mcp(
                 if (k + 1) % CHUNK != 0 && k + 1 != n {
                     continue;
                 }
-                progress(parsed.ids.len(), count.max(parsed.ids.len()));
-                if let Some(partial) = partial.filter(|_| parsed.whole == parsed.ids.len()) {
-                    if steps.due(parsed.whole, parsed.ids.len(), count) {
+                let read = parsed.rows.len();
+                progress(read, count.max(read));
+                if let Some(partial) = partial.filter(|_| parsed.whole == read) {
+                    if steps.due(parsed.whole, read, count) {
                         partial(build(source.clone(), parsed.newest(), problems.clone()));
                     }
                 }
@@ -148,12 +149,7 @@ pub(crate) fn load_mcp(
         mut problems,
     ) = walked;
     let canonical = canonical.iter().map(|(dir, name)| dir.join(name));
-    let ParsedRows {
-        ids: row_ids,
-        rows,
-        entries,
-        ..
-    } = parsed;
+    let ParsedRows { rows, .. } = parsed;
     if db.is_none() {
         problems.push((
             archive.join(DB_FILE),
@@ -165,13 +161,12 @@ pub(crate) fn load_mcp(
 
     // Which canonical files need reading: the server names each one
     // `..__<id>.md`, so a file of a row with a body is known by name.
-    // (A row with a body has an entry, and no longer its row: see
-    // `ParsedRows::push`.)
-    let with_body: HashSet<i64> = row_ids
+    let with_body: HashSet<i64> = rows
         .iter()
-        .zip(&entries)
-        .filter(|(_, e)| e.is_some())
-        .map(|(&id, _)| id)
+        .filter_map(|r| match r {
+            RowRead::Entry(id, _) => Some(*id),
+            RowRead::Row(_) => None,
+        })
         .collect();
     // (The rows' entries hold those paths already, from the listing: the
     // first file listed with the id, `by_name`.) Such a row's file is
@@ -190,8 +185,8 @@ pub(crate) fn load_mcp(
     }
 
     // Rows parsed, then files read: one count over both.
-    let total = row_ids.len() + to_read.len();
-    let done = std::cell::Cell::new(row_ids.len());
+    let total = rows.len() + to_read.len();
+    let done = std::cell::Cell::new(rows.len());
     let tick = |n: usize| {
         done.set(done.get() + n);
         progress(done.get(), total);
@@ -223,7 +218,7 @@ pub(crate) fn load_mcp(
                 read[i] = Some(result);
             }
             tick(part.len());
-            if let Some(partial) = partial.filter(|_| row_ids.is_empty()) {
+            if let Some(partial) = partial.filter(|_| rows.is_empty()) {
                 let held = order.len() - pending.len();
                 if steps.due(held, done.get(), total) {
                     // Sorted and keyed as the whole load sorts and keys
@@ -249,38 +244,33 @@ pub(crate) fn load_mcp(
         .filter_map(|(path, r)| r.map(|r| (path, r)));
     let mut files = ArchiveFiles::classify(so_far, &named, &mut problems);
 
-    // Each row as the inbox holds it, in the order read (`build` sorts),
-    // its text from a file read above when one claims its id, else from
-    // the row as parsed with its page, else (no body, no file) from the
-    // row's fields. Made in the entries' own allocation (an `Option` of
-    // an entry is an entry's size), the rows dropped before the build.
-    // A row with an entry kept only its id: its file (the server's, named
-    // by that id) is never read. A file read for another reason that
-    // claims its id (one not named by the id) gives it its path only:
-    // the database has the body.
-    let mut loaded: Vec<InboxMessage> = entries
+    // Each row as the inbox holds it, in the order read (`build` sorts):
+    // a row with a body is its entry, made with its page (its file, named
+    // by its id, is never read; a file read for another reason that claims
+    // the id, one not named by it, gives the entry its path only: the
+    // database has the body); a row without one takes its text from a
+    // file that claims its id, else from its own fields.
+    let mut loaded: Vec<InboxMessage> = rows
         .into_iter()
-        .zip(rows)
-        .zip(&row_ids)
-        .filter_map(|((entry, row), id)| {
-            let key = id.to_string();
-            Some(match (files.by_id.remove(&key), entry, row.as_deref()) {
-                (Some((_, path, message, _)), None, Some(row)) => {
-                    row_entry(row, key, Some(path.into()), file_record(row, message))
+        .map(|read| match read {
+            RowRead::Entry(id, mut entry) => {
+                let file = files.by_id.remove(&id.to_string());
+                if let (Some((_, path, ..)), None) = (file, &entry.path) {
+                    entry.path = Some(path.into());
                 }
-                (file, Some(mut entry), _) => {
-                    if let (Some((_, path, ..)), None) = (file, &entry.path) {
-                        entry.path = Some(path.into());
+                entry
+            }
+            RowRead::Row(row) => {
+                let key = row.id.to_string();
+                match files.by_id.remove(&key) {
+                    Some((_, path, message, _)) => {
+                        row_entry(&row, key, Some(path.into()), file_record(&row, message))
                     }
-                    entry
+                    None => row_entry(&row, key, None, row_record(&row)),
                 }
-                (None, None, Some(row)) => row_entry(row, key, None, row_record(row)),
-                // Never: a row without an entry is kept whole.
-                (_, None, None) => return None,
-            })
+            }
         })
         .collect();
-    drop(row_ids);
     // Archive files the database does not know (or no database at all).
     let seen: HashSet<String> = loaded.iter().map(|l| l.key.to_string()).collect();
     loaded.extend(files.into_entries(seen));
@@ -358,43 +348,53 @@ impl Listing {
 /// them.
 #[derive(Default)]
 struct ParsedRows {
-    /// Each row's id.
-    ids: Vec<i64>,
-    /// The rows without an entry, whole (their text comes from a file or
-    /// their fields); a row with an entry is not kept: its record holds
-    /// what the inbox needs, and its file is never read (issue 16: the
-    /// rows' strings, about 500 bytes a row, all held until the archive
-    /// was read, were most of an mcp load's peak).
-    rows: Vec<Option<Box<MessageRow>>>,
-    /// Each row's inbox entry, parsed from its body (`None`: no body; a
-    /// row with an entry has given up its body).
-    entries: Vec<Option<InboxMessage>>,
+    /// Each row as read, in order.
+    rows: Vec<RowRead>,
     /// How many rows come before the first without a body: the steps are
     /// made of these.
     whole: usize,
 }
 
+/// A database row as the load keeps it until the archive is read.
+// The large variant is nearly every row (the server writes every body):
+// boxing it would be an allocation a row; the boxed one is the rare row.
+#[allow(clippy::large_enum_variant)]
+enum RowRead {
+    /// A row with a body: its id and its entry, parsed from the body. The
+    /// row itself is not kept: the record holds what the inbox needs, and
+    /// the row's file (the server's, named by the id) is never read
+    /// (issue 16: the rows' strings, about 500 bytes a row, all held until
+    /// the archive was read, were most of an mcp load's peak).
+    Entry(i64, InboxMessage),
+    /// A row without a body, whole: its text comes from its file, or from
+    /// its fields when it has none.
+    Row(Box<MessageRow>),
+}
+
 impl ParsedRows {
     /// Takes the next row and its entry, given the path of its file in
     /// `files`.
-    fn push(&mut self, row: MessageRow, mut entry: Option<InboxMessage>, files: &Listing) {
-        if let Some(entry) = &mut entry {
-            entry.path = files.file_of(row.id);
-            if self.whole == self.ids.len() {
-                self.whole += 1;
+    fn push(&mut self, row: MessageRow, entry: Option<InboxMessage>, files: &Listing) {
+        self.rows.push(match entry {
+            Some(mut entry) => {
+                entry.path = files.file_of(row.id);
+                if self.whole == self.rows.len() {
+                    self.whole += 1;
+                }
+                RowRead::Entry(row.id, entry)
             }
-        }
-        self.ids.push(row.id);
-        self.rows.push(entry.is_none().then(|| Box::new(row)));
-        self.entries.push(entry);
+            None => RowRead::Row(Box::new(row)),
+        });
     }
 
     /// The entries of the newest rows, up to the first without a body.
     fn newest(&self) -> Vec<InboxMessage> {
-        self.entries[..self.whole]
+        self.rows[..self.whole]
             .iter()
-            .flatten()
-            .cloned()
+            .filter_map(|r| match r {
+                RowRead::Entry(_, entry) => Some(entry.clone()),
+                RowRead::Row(_) => None,
+            })
             .collect()
     }
 }
