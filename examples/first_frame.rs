@@ -25,6 +25,9 @@
 //! same way but for the new file, which it skips (`new_file_ms` NaN).
 //! Usage: first_frame DIR
 
+#[path = "../src/allocator.rs"]
+mod allocator;
+
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -37,6 +40,8 @@ use amail_tui::update::update;
 use amail_tui::{Model, Msg, UiConfig};
 
 fn main() {
+    // As `amail` starts (src/allocator.rs): what is measured is its way.
+    allocator::tune();
     let dir = std::env::args().nth(1).expect("usage: first_frame DIR");
     let (worker_first, worker_full, worker_rows) = through_worker(Path::new(&dir));
     let worker_peak_kb = peak_rss_kb();

@@ -7,6 +7,9 @@
 //!
 //!     cargo run --release --example inbox_memory -- DIR
 
+#[path = "../src/allocator.rs"]
+mod allocator;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
@@ -62,6 +65,8 @@ fn held_whole(inbox: &Inbox) -> usize {
 }
 
 fn main() {
+    // As `amail` starts (src/allocator.rs): what is measured is its way.
+    allocator::tune();
     let Some(dir) = std::env::args_os().nth(1) else {
         eprintln!("usage: inbox_memory DIR");
         std::process::exit(2);

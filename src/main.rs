@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod allocator;
 mod cli;
 
 #[derive(Parser)]
@@ -46,6 +47,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    allocator::tune();
     let cli = Cli::parse();
     // The one place the size limit is decided; everything below gets it
     // as a value.

@@ -27,6 +27,7 @@ use std::sync::{Arc, OnceLock};
 
 use amail_parser::{Message, MessageType, OwnedMessage, ParseOptions, Parsed};
 use chrono::{DateTime, Utc};
+use once_cell::race::OnceBox;
 use serde::{Serialize, Serializer};
 
 /// A name held once per process (an agent, a thread id, a bead, a
@@ -192,7 +193,10 @@ pub struct CompactMessage {
     /// Where the full message is parsed again from; `None` when `full` was
     /// set at construction.
     source: Option<Source>,
-    full: OnceLock<Box<OwnedMessage>>,
+    /// 8 bytes (a `OnceLock` of the box is 16, its state beside the
+    /// pointer): a race to parse it first keeps one and drops the other,
+    /// the same message.
+    full: OnceBox<OwnedMessage>,
 }
 
 /// A field's text: a byte range in the kept text, or its own copy (rare:
@@ -207,7 +211,8 @@ enum Kept {
 /// The text of the file a message was parsed from.
 #[derive(Clone)]
 struct Source {
-    text: Arc<str>,
+    /// The file's text (a range of its read chunk's buffer).
+    text: Text,
     /// Which of the file's messages (the low 31 bits), and in the top bit
     /// ([`ENVELOPE_OVER`]) whether the record's envelope was set over what
     /// parsing `text` gives (a database row's columns over its rendered
@@ -228,7 +233,7 @@ impl CompactMessage {
     /// options, by [`amail_parser::parse`]) from `text`. Re-parsing `text`
     /// must give `m` again: the caller passes text whose messages came
     /// from that call alone (no front matter applied, no lossy decoding).
-    pub fn from_text(m: &Message<'_>, text: &Arc<str>, index: usize) -> CompactMessage {
+    pub fn from_text(m: &Message<'_>, text: &Text, index: usize) -> CompactMessage {
         CompactMessage::from_source(m, text, index, false)
     }
 
@@ -240,13 +245,13 @@ impl CompactMessage {
     /// message does. Why (issue 16): a row held as its whole parsed message
     /// took about 3.7 KB; its rendered text and this record about a third
     /// of that.
-    pub fn from_text_under(m: &Message<'_>, text: &Arc<str>, index: usize) -> CompactMessage {
+    pub fn from_text_under(m: &Message<'_>, text: &Text, index: usize) -> CompactMessage {
         CompactMessage::from_source(m, text, index, true)
     }
 
     fn from_source(
         m: &Message<'_>,
-        text: &Arc<str>,
+        text: &Text,
         index: usize,
         envelope_over: bool,
     ) -> CompactMessage {
@@ -256,7 +261,7 @@ impl CompactMessage {
         CompactMessage::envelope(
             m,
             Some(Source {
-                text: Arc::clone(text),
+                text: text.clone(),
                 index,
                 body,
             }),
@@ -290,7 +295,7 @@ impl CompactMessage {
             bead: m.bead().map(intern),
             status,
             source,
-            full: OnceLock::new(),
+            full: OnceBox::new(),
         }
     }
 
@@ -332,7 +337,7 @@ impl CompactMessage {
     /// The full message if it is already held: what is known without
     /// parsing again.
     pub fn full_if_held(&self) -> Option<&OwnedMessage> {
-        self.full.get().map(|b| &**b)
+        self.full.get()
     }
 
     fn reparse(&self) -> OwnedMessage {
@@ -424,15 +429,20 @@ impl Serialize for CompactMessage {
     }
 }
 
-/// A record's own text (its id, its subject): a range of a shared
-/// buffer, read as a `&str`. Made from a slice of the file's kept text it
-/// is that range, with no allocation or copy (issue 16: an id and a
-/// subject per message were 200,000 allocations in a 100,000-message
-/// load); from anything else, its own copy. 24 bytes, as the `Cow` it
-/// replaced; a clone counts a reference.
+/// A range of a shared buffer, read as a `&str`: a file's kept text, and
+/// a record's own texts (its id, its subject, its key). Made from a slice
+/// of a kept text it is that range, with no allocation or copy (issue 16:
+/// an id and a subject per message were 200,000 allocations in a
+/// 100,000-message load); from anything else, its own copy. A clone
+/// counts a reference.
+///
+/// 16 bytes: the buffer is behind a thin pointer (`Arc<Box<str>>`, 8
+/// bytes, where an `Arc<str>` is 16). A record holds four of them (its
+/// file's text, id, subject and key), 100,000 times in a big inbox; the
+/// second pointer hop costs a read of a field nothing reads in a loop.
 #[derive(Clone)]
 pub struct Text {
-    buf: Arc<str>,
+    buf: Arc<Box<str>>,
     at: u32,
     len: u32,
 }
@@ -443,20 +453,26 @@ impl Text {
         if s.is_empty() {
             return Text::default();
         }
+        Text::whole(Box::from(s))
+    }
+
+    /// `s` as it is, no copy: a buffer of its own.
+    pub fn whole(s: Box<str>) -> Text {
         Text {
-            buf: Arc::from(s),
-            at: 0,
             // 4 GiB or more: no range fits; the mark says "all of it".
             len: u32::try_from(s.len()).unwrap_or(u32::MAX),
+            buf: Arc::new(s),
+            at: 0,
         }
     }
 
-    /// `s` as a range of `text` when it is a slice of it, else copied.
-    fn within(s: &str, text: Option<&Arc<str>>) -> Text {
-        match text.and_then(|t| Some((t, span_in(s, t)?))) {
+    /// `s` as a range of `text`'s buffer when it is a slice of it, else
+    /// copied.
+    fn within(s: &str, text: Option<&Text>) -> Text {
+        match text.and_then(|t| Some((t, span_in(s, &t.buf)?))) {
             // (`u32::MAX` long is the whole buffer's mark: copied.)
             Some((t, (at, len))) if !s.is_empty() && len < u32::MAX => Text {
-                buf: Arc::clone(t),
+                buf: Arc::clone(&t.buf),
                 at,
                 len,
             },
@@ -467,7 +483,15 @@ impl Text {
     /// `s` as a range of this text's buffer when it is a slice of it
     /// (a trimmed id, as a key), else copied.
     pub fn part(&self, s: &str) -> Text {
-        Text::within(s, Some(&self.buf))
+        Text::within(s, Some(self))
+    }
+
+    /// The bytes `range` of this text (counted from its start) as a text
+    /// of the same buffer; `None` past its end or off a character
+    /// boundary.
+    pub fn sub(&self, range: std::ops::Range<usize>) -> Option<Text> {
+        let s = self.as_str().get(range)?;
+        Some(Text::within(s, Some(self)))
     }
 
     pub fn as_str(&self) -> &str {
@@ -479,12 +503,54 @@ impl Text {
     }
 }
 
+/// The texts of a chunk of files, gathered one after the other and then
+/// kept as one buffer that each file's [`Text`] is a range of: one
+/// allocation for a load's chunk of files where each file's text was one
+/// of its own (issue 16: 100,000 blocks of a heap header, an `Arc`'s
+/// counts and the allocator's rounding, about 3 MB of a 100,000-message
+/// load).
+///
+/// A reader keeps one for all its chunks: texts are gathered in its
+/// reused buffer and each chunk's kept buffer is allocated once at its
+/// exact size ([`TextChunk::to_text`]). A buffer grown by doubling and
+/// then shrunk left a hole behind each chunk that the heap did not give
+/// back: the same 100,000-message load peaked 3 to 5 MB higher.
+#[derive(Default)]
+pub struct TextChunk {
+    buf: String,
+}
+
+impl TextChunk {
+    /// Empties it for the next chunk (its room is kept).
+    pub fn clear(&mut self) {
+        self.buf.clear();
+    }
+
+    /// Adds `s` at the end; its range in the chunk, or `None` (nothing
+    /// added) when the chunk would pass what a [`Text`]'s `u32` ranges
+    /// reach: that file keeps a buffer of its own.
+    pub fn push(&mut self, s: &str) -> Option<std::ops::Range<usize>> {
+        let at = self.buf.len();
+        u32::try_from(at + s.len())
+            .ok()
+            .filter(|&end| end < u32::MAX)?;
+        self.buf.push_str(s);
+        Some(at..self.buf.len())
+    }
+
+    /// The texts gathered so far, copied into one buffer of their exact
+    /// size; their ranges are cut from it with [`Text::sub`].
+    pub fn to_text(&self) -> Text {
+        Text::new(&self.buf)
+    }
+}
+
 impl Default for Text {
     /// The empty text, one shared buffer.
     fn default() -> Text {
-        static EMPTY: OnceLock<Arc<str>> = OnceLock::new();
+        static EMPTY: OnceLock<Arc<Box<str>>> = OnceLock::new();
         Text {
-            buf: Arc::clone(EMPTY.get_or_init(|| Arc::from(""))),
+            buf: Arc::clone(EMPTY.get_or_init(|| Arc::new(Box::from("")))),
             at: 0,
             len: 0,
         }
@@ -518,8 +584,12 @@ impl From<&str> for Text {
 }
 
 impl From<String> for Text {
+    /// `s` as it is (its room beyond its length given back), no copy.
     fn from(s: String) -> Text {
-        Text::new(&s)
+        if s.is_empty() {
+            return Text::default();
+        }
+        Text::whole(s.into_boxed_str())
     }
 }
 
@@ -811,7 +881,7 @@ mod tests {
 
     #[test]
     fn a_record_under_another_envelope_puts_it_back_over_the_parse() {
-        let text: Arc<str> = Arc::from(
+        let text = Text::from(
             "Subject: [ol-1.1] PROGRESS\nFrom: GreenCastle\nTo: BlueLake\n\n\
              Body:\nBead: ol-1.1\nStatus: drafting SQL\n",
         );
@@ -846,7 +916,7 @@ mod tests {
 
     #[test]
     fn a_record_from_text_gives_the_parsed_message_back() {
-        let text: Arc<str> = Arc::from(
+        let text = Text::from(
             "Subject: [ol-1.1] PROGRESS\nFrom: GreenCastle\nTo: BlueLake\nCc: Chiron\n\
              Thread: ol-1.1\nImportance: high\n\nBody:\nBead: ol-1.1\nStep: 2\n\
              Status: drafting SQL\nContext usage: 30%\n",
@@ -857,7 +927,7 @@ mod tests {
         assert_eq!(record.full_if_held(), None, "nothing parsed again yet");
         assert_eq!(*record.subject, *want.subject);
         assert!(
-            Arc::ptr_eq(&record.subject.buf, &text),
+            Arc::ptr_eq(&record.subject.buf, &text.buf),
             "the subject is a range of the kept text, not a copy"
         );
         assert_eq!(record.from.as_deref(), want.from.as_deref());
@@ -884,13 +954,52 @@ mod tests {
     }
 
     #[test]
+    fn a_chunks_files_share_its_one_buffer_and_read_as_each_file_alone() {
+        use crate::stores::read::records_of_text;
+        let files = [
+            "Subject: [ol-1.1] PROGRESS\nId: a-1\nFrom: A\n\nBody:\nStatus: one\nContext usage: 30%\n",
+            "Subject: Hello\nId: b-2\nFrom: B\n\nBody:\nhi\n",
+        ];
+        let mut chunk = TextChunk::default();
+        chunk.push("the chunk before").unwrap();
+        chunk.clear();
+        let ranges: Vec<_> = files.iter().map(|f| chunk.push(f).unwrap()).collect();
+        assert_eq!(ranges[0].start, 0, "a cleared chunk starts again");
+        let text = chunk.to_text();
+        assert_eq!(&*text, files.concat());
+        for (file, range) in files.iter().zip(ranges) {
+            let part = text.sub(range).unwrap();
+            assert_eq!(&*part, *file);
+            let (records, _) = records_of_text(&part).unwrap();
+            let (alone, _) = records_of_text(&Text::new(file)).unwrap();
+            assert!(
+                Arc::ptr_eq(&records[0].subject.buf, &text.buf),
+                "the subject is a range of the chunk's one buffer"
+            );
+            assert_eq!(records[0].subject, alone[0].subject);
+            assert_eq!(records[0].status(), alone[0].status());
+            assert_eq!(records[0].body_text(), alone[0].body_text());
+            // Parsed again from its range of the chunk: the same message.
+            assert_eq!(records, alone);
+        }
+    }
+
+    #[test]
+    fn a_part_off_a_character_boundary_or_past_the_end_is_none() {
+        let text = Text::new("é and more");
+        assert_eq!(text.sub(0..1).map(|t| t.to_string()), None);
+        assert_eq!(text.sub(0..2).map(|t| t.to_string()), Some("é".to_string()));
+        assert_eq!(text.sub(3..40).map(|t| t.to_string()), None);
+    }
+
+    #[test]
     fn an_id_is_a_range_of_the_kept_text_and_reads_as_a_str() {
-        let text: Arc<str> = Arc::from("Subject: Hello\nId: m-17\nFrom: A\n\nBody:\nhi\n");
+        let text = Text::from("Subject: Hello\nId: m-17\nFrom: A\n\nBody:\nhi\n");
         let parsed = amail_parser::parse(&text, &ParseOptions::default()).unwrap();
         let record = CompactMessage::from_text(&parsed[0], &text, 0);
         let id = record.id.as_ref().unwrap();
         assert_eq!(id, "m-17");
-        assert!(Arc::ptr_eq(&id.buf, &text));
+        assert!(Arc::ptr_eq(&id.buf, &text.buf));
         assert_eq!(id.to_string(), "m-17");
         assert_eq!(format!("{id:?}"), "\"m-17\"");
         assert_eq!(serde_json::to_string(id).unwrap(), "\"m-17\"");
@@ -902,7 +1011,7 @@ mod tests {
 
     #[test]
     fn the_nth_message_of_a_file_is_the_nth_parsed_again() {
-        let text: Arc<str> = Arc::from(concat!(
+        let text = Text::from(concat!(
             r#"{"subject":"[b-1] PROGRESS","from":"A","body_md":"Bead: b-1\nStatus: one"}"#,
             "\n",
             r#"{"subject":"[b-2] DONE","from":"B","body_md":"Bead: b-2\nStatus: DONE"}"#,

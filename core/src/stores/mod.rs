@@ -28,7 +28,7 @@ mod error;
 pub mod mailbox;
 pub mod mcp;
 pub mod names;
-mod read;
+pub(crate) mod read;
 pub mod reply_rule;
 mod stdin;
 mod steps;

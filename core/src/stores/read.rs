@@ -8,7 +8,6 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::path::Path;
-use std::sync::Arc;
 
 use amail_parser::{OwnedMessage, ParseOptions};
 
@@ -54,24 +53,39 @@ pub(crate) fn parse_read(bytes: &[u8]) -> Result<FileMessages, String> {
 pub(crate) type FileRecords = (Vec<CompactMessage>, Vec<String>);
 
 /// Parses a file's bytes into inbox records. Plain UTF-8 text (the usual
-/// mail file) is kept, once per file, and the records hold only the
-/// envelope, parsed again from it when a view needs the rest; damaged text
-/// and archive files (their front matter fills the envelope) keep the
-/// whole message, as [`parse_read`] gives it.
+/// mail file, [`kept_text`]) is kept, once per file, and the records hold
+/// only the envelope, parsed again from it when a view needs the rest;
+/// damaged text and archive files (their front matter fills the envelope)
+/// keep the whole message, as [`parse_read`] gives it.
 pub(crate) fn parse_records(bytes: &[u8]) -> Result<FileRecords, String> {
-    if let Some(text) = amail_parser::as_text(bytes) {
-        if !frontmatter::is_archive_text(text) {
-            let text: Arc<str> = Arc::from(text);
-            let messages =
-                amail_parser::parse(&text, &ParseOptions::default()).map_err(|e| e.to_string())?;
-            let records = messages
-                .iter()
-                .enumerate()
-                .map(|(i, m)| CompactMessage::from_text(m, &text, i))
-                .collect();
-            return Ok((records, Vec::new()));
-        }
+    match kept_text(bytes) {
+        Some(text) => records_of_text(&Text::new(text)),
+        None => records_of_messages(bytes),
     }
+}
+
+/// A file's text when its records keep it ([`records_of_text`]): plain
+/// UTF-8 that is not an archive file. A loader may gather such texts into
+/// one buffer ([`crate::inbox::TextChunk`]) before parsing them.
+pub(crate) fn kept_text(bytes: &[u8]) -> Option<&str> {
+    amail_parser::as_text(bytes).filter(|text| !frontmatter::is_archive_text(text))
+}
+
+/// The records of a file's kept text ([`kept_text`]).
+pub(crate) fn records_of_text(text: &Text) -> Result<FileRecords, String> {
+    let messages =
+        amail_parser::parse(text, &ParseOptions::default()).map_err(|e| e.to_string())?;
+    let records = messages
+        .iter()
+        .enumerate()
+        .map(|(i, m)| CompactMessage::from_text(m, text, i))
+        .collect();
+    Ok((records, Vec::new()))
+}
+
+/// The records of a file whose text is not kept: each holds its whole
+/// message.
+pub(crate) fn records_of_messages(bytes: &[u8]) -> Result<FileRecords, String> {
     let (mut messages, fm) = parse_read(bytes)?;
     let mut bcc = Vec::new();
     // A file of several messages has no one front matter.

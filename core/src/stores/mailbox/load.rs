@@ -37,12 +37,15 @@ use super::protocol;
 use crate::fsio::FileReader;
 use crate::inbox::index::KeyTable;
 use crate::inbox::patch::room_for_new_mail;
+use crate::inbox::TextChunk;
 use crate::inbox::{
     apply_acks, build, build_to_patch, Acks, Inbox, InboxMessage, MailPath, SourceKind,
 };
 use crate::source::{files, parallel, walk};
 use crate::stores::error::Error;
-use crate::stores::read::{key_text, parse_records, recipients_from, unique_key, FileRecords};
+use crate::stores::read::{
+    kept_text, key_text, parse_records, recipients_from, records_of_text, unique_key, FileRecords,
+};
 use crate::stores::steps::Steps;
 
 /// Files read and parsed per chunk handed out to a worker. Small chunks
@@ -53,6 +56,13 @@ const PARSE_CHUNK: usize = 128;
 /// One file read and parsed: its messages (or why not) and, for JSON
 /// files, the protocol text.
 type ParsedFile = Result<(FileRecords, Option<String>), String>;
+
+/// A file of a chunk once read: its text's range in the chunk's buffer,
+/// to be parsed from there, or (a text not kept) its records.
+enum Kept {
+    Range(std::ops::Range<usize>),
+    Parsed(FileRecords),
+}
 
 /// A chunk's files, each path a range of one buffer the chunk's messages
 /// share ([`MailPath::shared`]), with what reading each gave.
@@ -129,23 +139,45 @@ fn load(
         &to_read,
         PARSE_CHUNK,
         parallel::cores(),
-        FileReader::new,
-        |reader, _, part, out: &mut ParsedChunk| {
+        || (FileReader::new(), TextChunk::default()),
+        |(reader, texts), _, part, out: &mut ParsedChunk| {
             out.clear();
             let paths: Vec<PathBuf> = part
                 .iter()
                 .filter_map(|&i| listing.get(i))
                 .map(|(dir, name)| dir.join(name))
                 .collect();
-            // JSON files are classified (handoff or A2A items?) from the
-            // bytes read here, so the protocol merge does not read them
-            // again.
-            out.extend(MailPath::shared(&paths).into_iter().map(|path| {
-                let parsed =
-                    files::read_mail_file_into(reader, &path, max_bytes).and_then(|bytes| {
-                        let protocol = protocol::protocol_text(&path, bytes);
-                        parse_records(bytes).map(|r| (r, protocol))
-                    });
+            let paths = MailPath::shared(&paths);
+            // Every file of the chunk read first, the texts the records
+            // keep gathered into one buffer (`TextChunk`), then each
+            // parsed from its range of it. JSON files are classified
+            // (handoff or A2A items?) from the bytes read here, so the
+            // protocol merge does not read them again.
+            texts.clear();
+            let read: Vec<_> = paths
+                .iter()
+                .map(|path| {
+                    files::read_mail_file_into(reader, path, max_bytes).and_then(|bytes| {
+                        let protocol = protocol::protocol_text(path, bytes);
+                        let kept = match kept_text(bytes).and_then(|t| texts.push(t)) {
+                            Some(range) => Kept::Range(range),
+                            None => Kept::Parsed(parse_records(bytes)?),
+                        };
+                        Ok((kept, protocol))
+                    })
+                })
+                .collect();
+            let texts = texts.to_text();
+            out.extend(paths.into_iter().zip(read).map(|(path, read)| {
+                let parsed = read.and_then(|(kept, protocol)| {
+                    let records = match kept {
+                        Kept::Range(range) => {
+                            records_of_text(&texts.sub(range).unwrap_or_default())?
+                        }
+                        Kept::Parsed(records) => records,
+                    };
+                    Ok((records, protocol))
+                });
                 (path, parsed)
             }));
         },

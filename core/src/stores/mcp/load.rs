@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Arc};
+use std::sync::mpsc;
 
 use amail_parser::{OwnedMessage, ParseOptions};
 
@@ -19,7 +19,7 @@ use super::db::{self as mcp_db, MessageRow};
 use super::frontmatter::FrontMatter;
 use crate::inbox::{
     build, intern, CompactMessage, Inbox, InboxMessage, MailPath, Recipient, RecipientKind,
-    SourceKind,
+    SourceKind, Text,
 };
 use crate::source::detect::DB_FILE;
 use crate::source::{parallel, walk};
@@ -557,7 +557,7 @@ fn id_in_name(name: &OsStr) -> Option<i64> {
 /// and the record made over it ([`CompactMessage::from_text_under`]), as a
 /// mailbox file's is, not the whole parsed message.
 fn row_record(row: &MessageRow) -> CompactMessage {
-    let text: Arc<str> = render_row_file(row).into();
+    let text = Text::from(render_row_file(row));
     let first = amail_parser::parse(&text, &ParseOptions::default())
         .ok()
         .and_then(|v| v.into_iter().next());
