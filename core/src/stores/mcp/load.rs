@@ -19,7 +19,7 @@ use super::db::{self as mcp_db, MessageRow};
 use super::frontmatter::FrontMatter;
 use crate::inbox::{
     build, intern, CompactMessage, Inbox, InboxMessage, MailPath, Recipient, RecipientKind,
-    SourceKind, Text,
+    SourceKind, Text, TextChunk,
 };
 use crate::source::detect::DB_FILE;
 use crate::source::{parallel, walk};
@@ -30,8 +30,8 @@ use crate::stores::read::{
 };
 use crate::stores::steps::Steps;
 
-/// Files read per chunk handed to a worker, and rows per count and step
-/// check: small enough for a count that moves and steps that come on
+/// Files read per chunk handed to a worker, rows whose texts share one
+/// buffer, and rows per count and step check: small enough for a count that moves and steps that come on
 /// time, large enough to cost nothing.
 const CHUNK: usize = 128;
 
@@ -108,18 +108,21 @@ pub(crate) fn load_mcp(
                 FromDb::Page(page) => page,
             };
             // Each row with a body parsed and made an entry on every core,
-            // its path (its file in the listing, waited for once) set here.
-            let entries = parallel::map(&page, |r| {
-                has_body(r).then(|| row_entry(r, r.id.to_string(), None, row_record(r)))
-            });
+            // a chunk of rows at a time (their texts in one buffer), its
+            // path (its file in the listing, waited for once) set here.
+            let chunks: Vec<&[MessageRow]> = page.chunks(CHUNK).collect();
+            let entries = parallel::map(&chunks, |rows| row_entries(rows))
+                .into_iter()
+                .flatten();
             let (files, problems) = walked
                 .get_or_insert_with(|| Listing::new(join(walking.take().expect("joined once"))));
+            let paths = files.files_of(page.iter().map(|r| r.id));
             // Counted, and the step policy asked, every `CHUNK` rows as
             // a file load does: its steps come at the same sizes, not
             // rounded up to the (growing) pages.
             let n = page.len();
-            for (k, (row, entry)) in page.into_iter().zip(entries).enumerate() {
-                parsed.push(row, entry, files);
+            for (k, ((row, entry), path)) in page.into_iter().zip(entries).zip(paths).enumerate() {
+                parsed.push(row, entry, path);
                 if (k + 1) % CHUNK != 0 && k + 1 != n {
                     continue;
                 }
@@ -336,11 +339,24 @@ impl Listing {
         )
     }
 
-    /// The path of the file named for message `id`.
-    fn file_of(&self, id: i64) -> Option<MailPath> {
-        let &i = self.by_name.get(&id)?;
-        let (dir, name) = self.canonical.get(i)?;
-        Some(dir.join(name).into())
+    /// The path of the file named for each message of `ids`, the paths
+    /// in one buffer ([`MailPath::shared`]).
+    fn files_of(&self, ids: impl Iterator<Item = i64>) -> Vec<Option<MailPath>> {
+        let places: Vec<Option<usize>> = ids.map(|id| self.by_name.get(&id).copied()).collect();
+        let paths: Vec<PathBuf> = places
+            .iter()
+            .flatten()
+            .filter_map(|&i| self.canonical.get(i))
+            .map(|(dir, name)| dir.join(name))
+            .collect();
+        let mut shared = MailPath::shared(&paths).into_iter();
+        places
+            .into_iter()
+            .map(|i| {
+                i.filter(|&i| self.canonical.get(i).is_some())
+                    .and_then(|_| shared.next())
+            })
+            .collect()
     }
 }
 
@@ -372,12 +388,11 @@ enum RowRead {
 }
 
 impl ParsedRows {
-    /// Takes the next row and its entry, given the path of its file in
-    /// `files`.
-    fn push(&mut self, row: MessageRow, entry: Option<InboxMessage>, files: &Listing) {
+    /// Takes the next row and its entry, given the path of its file.
+    fn push(&mut self, row: MessageRow, entry: Option<InboxMessage>, path: Option<MailPath>) {
         self.rows.push(match entry {
             Some(mut entry) => {
-                entry.path = files.file_of(row.id);
+                entry.path = path;
                 if self.whole == self.rows.len() {
                     self.whole += 1;
                 }
@@ -557,14 +572,41 @@ fn id_in_name(name: &OsStr) -> Option<i64> {
 /// and the record made over it ([`CompactMessage::from_text_under`]), as a
 /// mailbox file's is, not the whole parsed message.
 fn row_record(row: &MessageRow) -> CompactMessage {
-    let text = Text::from(render_row_file(row));
-    let first = amail_parser::parse(&text, &ParseOptions::default())
+    row_record_over(row, &Text::from(render_row_file(row)))
+}
+
+/// The entries of a chunk of rows, those with a body (the others
+/// `None`): their rendered texts kept in one buffer ([`TextChunk`]), each
+/// record over its range of it, as a mailbox load keeps a chunk of files.
+fn row_entries(rows: &[MessageRow]) -> Vec<Option<InboxMessage>> {
+    let mut texts = TextChunk::default();
+    let ranges: Vec<_> = rows
+        .iter()
+        .map(|r| has_body(r).then(|| texts.push(&render_row_file(r))))
+        .collect();
+    let texts = texts.to_text();
+    rows.iter()
+        .zip(ranges)
+        .map(|(row, range)| {
+            let message = match range? {
+                Some(range) => row_record_over(row, &texts.sub(range).unwrap_or_default()),
+                // Past what one buffer's ranges reach: a buffer of its own.
+                None => row_record(row),
+            };
+            Some(row_entry(row, row.id.to_string(), None, message))
+        })
+        .collect()
+}
+
+/// [`row_record`] over `text`, the row's rendered file.
+fn row_record_over(row: &MessageRow, text: &Text) -> CompactMessage {
+    let first = amail_parser::parse(text, &ParseOptions::default())
         .ok()
         .and_then(|v| v.into_iter().next());
     match first {
         Some(mut message) => {
             override_from_row(&mut message, row);
-            CompactMessage::from_text_under(&message, &text, 0)
+            CompactMessage::from_text_under(&message, text, 0)
         }
         None => file_record(row, empty_message(&row.body_md)),
     }
