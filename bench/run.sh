@@ -170,7 +170,7 @@ if command -v valgrind >/dev/null 2>&1; then
     local cg
     cg=$(mktemp)
     valgrind --tool=callgrind --dump-instr=no --callgrind-out-file="$cg" "$@" >/dev/null 2>&1
-    echo "$(callgrind_annotate "$cg" | awk '/PROGRAM TOTALS/ {print $1}') instructions, escaping $(callgrind_annotate --inclusive=yes "$cg" | awk '/escape::escape_bytes \[/ {print $1; exit}')"
+    echo "$(callgrind_annotate "$cg" | awk '/PROGRAM TOTALS/ {print $1}') instructions, escaping $(callgrind_annotate --inclusive=yes "$cg" | awk '/json::escape::(escape_bytes|long) \[/ {print $1; exit}')"
     rm -f "$cg"
   }
   for f in "$WORK/log_progress.md" "$WORK/summary_offering.md"; do
