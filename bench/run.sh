@@ -289,6 +289,9 @@ remote_rows() {
     return
   fi
   local d="$WORK/remote" port token="bench-t0ken"
+  # A fresh server store each run: a kept WORK dir holds the last run's
+  # 10,000 rows, which the insert below would meet again.
+  rm -rf "$d"
   mkdir -p "$d/home"
   echo "$token" > "$d/token"
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
