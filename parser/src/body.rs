@@ -11,7 +11,8 @@ use smallvec::SmallVec;
 
 use crate::diag::{Code, Diags};
 use crate::grammar::{
-    field_line, heading, is_fence, is_inert_item, is_inert_line, list_item, FieldLine, ProseAhead,
+    field_line, heading, is_fence, is_inert_item, is_inert_line, letter_field_line, list_item,
+    FieldLine, ProseAhead,
 };
 use crate::lines::{join_lines, physical, Line};
 use crate::model::Note;
@@ -409,8 +410,14 @@ impl<'l, 'a> Body<'l, 'a> {
                 }
                 continue;
             }
-            let (f, label) = match field_line(line.text) {
-                Some(f) => match Label::lookup(f.label) {
+            // A line that opens with a letter: its label looked up first.
+            let found = if letter {
+                letter_field_line(line.text, Label::lookup)
+            } else {
+                field_line(line.text).map(|f| (f, Label::lookup(f.label)))
+            };
+            let (f, label) = match found {
+                Some((f, label)) => match label {
                     Some(label) => (f, label),
                     None => {
                         // `Problem:` or `**Problem:**` alone on its line: a
