@@ -325,14 +325,12 @@ pub(crate) struct Body<'l, 'a> {
 const MAX_DUPLICATE_REPORTS: usize = 20;
 
 impl<'l, 'a> Body<'l, 'a> {
-    pub(crate) fn index(
-        doc: &'a str,
-        lines: &'l [Line<'a>],
-        diags: &mut Diags<'_, 'a>,
-    ) -> Body<'l, 'a> {
-        // Built where it is returned: moved out at the end instead, the
-        // index (its hits on the stack) was copied whole.
-        let mut body = Body {
+    /// An index of `lines` with nothing in it yet: [`Body::read`] fills
+    /// it. (Built by the caller and filled in place: returned filled, the
+    /// index, its hits on the stack, was copied whole, ~80 instructions a
+    /// message.)
+    pub(crate) fn new(doc: &'a str, lines: &'l [Line<'a>]) -> Body<'l, 'a> {
+        Body {
             doc,
             lines,
             preamble: Section {
@@ -343,7 +341,13 @@ impl<'l, 'a> Body<'l, 'a> {
             },
             headed: SmallVec::new(),
             hits: SmallVec::new(),
-        };
+        }
+    }
+
+    /// Indexes the lines (see the module doc), once.
+    pub(crate) fn read(&mut self, diags: &mut Diags<'_, 'a>) {
+        let (doc, lines) = (self.doc, self.lines);
+        let body = self;
         let mut in_fence: Option<usize> = None;
         let mut duplicates = 0usize;
         let mut prose = ProseAhead::new(doc);
@@ -505,7 +509,6 @@ impl<'l, 'a> Body<'l, 'a> {
                 "this code block is never closed",
             );
         }
-        body
     }
 
     /// The number of the first section of `kind`.

@@ -547,7 +547,7 @@ fn plain_field_line(line: &str) -> Option<Option<FieldLine<'_>>> {
 /// by index, where slicing and trimming each piece in turn checked every
 /// cut twice. `:` and blanks are ASCII, and so are the label's bytes:
 /// every cut is on a character boundary (`get` checks anyway).
-#[inline]
+#[inline(always)]
 fn field_at(line: &str, colon: usize) -> Option<FieldLine<'_>> {
     let b = line.as_bytes();
     let mut label_end = colon;
