@@ -11,7 +11,8 @@ use smallvec::SmallVec;
 
 use crate::diag::{Code, Diags};
 use crate::grammar::{
-    field_line, heading, is_fence, is_inert_item, is_inert_line, list_item, FieldLine, ProseAhead,
+    field_line, heading, is_fence, is_inert_item, is_inert_line, letter_field_line, list_item,
+    FieldLine, ProseAhead,
 };
 use crate::lines::{join_lines, physical, Line};
 use crate::model::Note;
@@ -317,21 +318,26 @@ pub(crate) struct Body<'l, 'a> {
     /// On the stack for a typical message's fields: allocating and
     /// freeing the list was a tenth of a small message's index.
     pub hits: SmallVec<[Hit<'a>; 8]>,
+    /// For each label, its first hit's index in `hits` plus one (0: none,
+    /// or past the 255th hit, where it is searched for): what `top` asks
+    /// for, five times or more a message, answered without a search.
+    first: [u8; LABELS],
 }
+
+/// How many labels there are (`Label` as an index).
+const LABELS: usize = Label::Session as usize + 1;
 
 /// Beyond this many, duplicate-field diagnostics are summarised: adversarial
 /// input must not turn into an unbounded diagnostic list.
 const MAX_DUPLICATE_REPORTS: usize = 20;
 
 impl<'l, 'a> Body<'l, 'a> {
-    pub(crate) fn index(
-        doc: &'a str,
-        lines: &'l [Line<'a>],
-        diags: &mut Diags<'_, 'a>,
-    ) -> Body<'l, 'a> {
-        // Built where it is returned: moved out at the end instead, the
-        // index (its hits on the stack) was copied whole.
-        let mut body = Body {
+    /// An index of `lines` with nothing in it yet: [`Body::read`] fills
+    /// it. (Built by the caller and filled in place: returned filled, the
+    /// index, its hits on the stack, was copied whole, ~80 instructions a
+    /// message.)
+    pub(crate) fn new(doc: &'a str, lines: &'l [Line<'a>]) -> Body<'l, 'a> {
+        Body {
             doc,
             lines,
             preamble: Section {
@@ -342,7 +348,14 @@ impl<'l, 'a> Body<'l, 'a> {
             },
             headed: SmallVec::new(),
             hits: SmallVec::new(),
-        };
+            first: [0; LABELS],
+        }
+    }
+
+    /// Indexes the lines (see the module doc), once.
+    pub(crate) fn read(&mut self, diags: &mut Diags<'_, 'a>) {
+        let (doc, lines) = (self.doc, self.lines);
+        let body = self;
         let mut in_fence: Option<usize> = None;
         let mut duplicates = 0usize;
         let mut prose = ProseAhead::new(doc);
@@ -409,8 +422,14 @@ impl<'l, 'a> Body<'l, 'a> {
                 }
                 continue;
             }
-            let (f, label) = match field_line(line.text) {
-                Some(f) => match Label::lookup(f.label) {
+            // A line that opens with a letter: its label looked up first.
+            let found = if letter {
+                letter_field_line(line.text, Label::lookup)
+            } else {
+                field_line(line.text).map(|f| (f, Label::lookup(f.label)))
+            };
+            let (f, label) = match found {
+                Some((f, label)) => match label {
                     Some(label) => (f, label),
                     None => {
                         // `Problem:` or `**Problem:**` alone on its line: a
@@ -477,6 +496,9 @@ impl<'l, 'a> Body<'l, 'a> {
                 line: i,
                 value: trim(f.value),
             });
+            if let Some(first @ 0) = body.first.get_mut(label as usize) {
+                *first = u8::try_from(body.hits.len()).unwrap_or(0);
+            }
         }
         if duplicates > MAX_DUPLICATE_REPORTS {
             let last = lines.last().map(Line::last_no).unwrap_or(1);
@@ -498,7 +520,6 @@ impl<'l, 'a> Body<'l, 'a> {
                 "this code block is never closed",
             );
         }
-        body
     }
 
     /// The number of the first section of `kind`.
@@ -526,8 +547,13 @@ impl<'l, 'a> Body<'l, 'a> {
 
     /// A label in the preamble, else anywhere in the body.
     pub(crate) fn top(&self, label: Label) -> Option<Hit<'a>> {
-        self.in_section(0, label)
-            .or_else(|| self.hits.iter().find(|h| h.label == label).copied())
+        // Sections are numbered in line order and hits kept in it: a
+        // label's first hit is in the preamble whenever one is.
+        match self.first.get(label as usize) {
+            Some(0) if self.hits.len() <= usize::from(u8::MAX) => None,
+            Some(&n) if n > 0 => self.hits.get(usize::from(n) - 1).copied(),
+            _ => self.hits.iter().find(|h| h.label == label).copied(),
+        }
     }
 
     /// A label in the first section of `kind`; outside it, the first one
@@ -543,7 +569,7 @@ impl<'l, 'a> Body<'l, 'a> {
                 return Some(h);
             }
         }
-        let h = self.hits.iter().find(|h| h.label == label).copied()?;
+        let h = self.top(label)?;
         let line = &self.lines[h.line];
         diags.at(
             Code::FieldOutsideSection,
@@ -936,6 +962,23 @@ mod tests {
                 proptest::prop_assert!(!is_fence(&line));
             }
         }
+    }
+
+    /// A label's first hit is found however many hits come before it:
+    /// past the 255th, where its place is not kept, it is searched for.
+    #[test]
+    fn first_hits_are_found_past_the_kept_places() {
+        let mut doc = String::from("Subject: [ol-1] PROGRESS\nBody:\nStatus: early\n");
+        for n in 0..300 {
+            doc.push_str(&format!("## Part {n}\nStep: {n}\nStatus: s{n}\n"));
+        }
+        doc.push_str("Context usage: 45%\nBead: ol-1\nFiles touched: a.rs\n");
+        let m = &crate::parse(&doc, &crate::ParseOptions::default()).unwrap()[0];
+        assert_eq!(m.parsed.status.as_deref(), Some("early"));
+        assert_eq!(m.parsed.step.as_deref(), Some("0"));
+        assert_eq!(m.parsed.context_usage, Some(45));
+        assert_eq!(m.parsed.bead_id.as_deref(), Some("ol-1"));
+        assert_eq!(m.parsed.files_touched, Some(vec!["a.rs".into()]));
     }
 
     #[test]

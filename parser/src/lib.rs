@@ -719,7 +719,8 @@ fn assemble<'a>(
         Some((_, _, _, idx, _)) => &body_lines[idx + 1..],
         None => body_lines,
     };
-    let index = Body::index(doc, fields_from, &mut d);
+    let mut index = Body::new(doc, fields_from);
+    index.read(&mut d);
 
     let (kind, raw_type): (MessageType, Option<Cow<'a, str>>) = match (subject_kind, &type_line) {
         // `Re: [x] HELP_REQUEST` is an answer in a help thread, not a new

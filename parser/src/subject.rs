@@ -59,6 +59,7 @@ fn trim_end_decorated(w: &str) -> &str {
 }
 
 /// `w` without trailing `:`, `.`, `,`, `;` and `!` (`DONE:`, `DONE!`).
+#[inline]
 fn trim_end_punctuation(w: &str) -> &str {
     let punctuation = w
         .bytes()
@@ -113,7 +114,7 @@ fn plain_subject(s: &str) -> Option<Subject<'_>> {
     }
     // `[` and `]` are ASCII: both cuts are on character boundaries.
     let bead = crate::trim::trim(&after_open[..close]);
-    let rest = after_open[close + 1..].trim_start_matches([' ', '\t']);
+    let rest = crate::grammar::trim_start_blanks(&after_open[close + 1..]);
     let first = *rest.as_bytes().first()?;
     if bead.is_empty() || !first.is_ascii_graphic() || rest.bytes().any(|b| b == b' ') {
         return None;

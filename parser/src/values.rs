@@ -66,12 +66,21 @@ fn number_text(b: &[u8]) -> &str {
 }
 
 /// `45%`, `45 %`, `~45%`, `45`, `45.5%` (rounded): 0..=100.
+// Inlined, the rest out of line: the usual value is read for less than
+// the call of a function the size of the whole reader (~40 instructions).
+#[inline]
 pub(crate) fn percent(s: &str) -> Result<u8, ValueError> {
     // The usual value, one to three digits and `%` (`45%`), read at once:
-    // the combinators below cost several times more and give the same.
-    if let Some(v) = plain_percent(s.as_bytes()) {
-        return v;
+    // the combinators of `percent_in_full` cost several times more and
+    // give the same.
+    match plain_percent(s.as_bytes()) {
+        Some(v) => v,
+        None => percent_in_full(s),
     }
+}
+
+#[inline(never)]
+fn percent_in_full(s: &str) -> Result<u8, ValueError> {
     let mut number = (signed(decimal), space0, opt(char('%')));
     let (after, ((minus, num), _, _)) = number
         .parse(s.as_bytes())
