@@ -1003,9 +1003,12 @@ fn record(
 /// exactly the new mail moved every record for each new file once the
 /// records' vector is in the heap rather than in a mapping of its own
 /// (glibc maps a block only above a threshold that rises with the blocks
-/// freed, up to 32 MB: 100,000 records of 272 bytes are under it, and one
+/// freed, up to 32 MB: 100,000 records of 272 bytes were under it, and one
 /// new file then cost 15 ms more); a 64th is one such move per that many
 /// new messages, and the room is not touched, so not resident, until used.
+/// The `amail` binary now holds that threshold at 128 KiB
+/// (`src/allocator.rs`), which keeps the vector in a mapping of its own;
+/// the library does not count on its caller doing so.
 pub(crate) fn room_for_new_mail(len: usize) -> usize {
     len / 64
 }
