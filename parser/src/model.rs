@@ -598,6 +598,10 @@ mod rfc3339 {
 
     /// `t` in `buf`, or `None` where chrono must write it.
     pub(super) fn write<'b>(t: &DateTime<Utc>, buf: &'b mut [u8; 31]) -> Option<&'b str> {
+        // The fields read from the naive time once: each of `DateTime`'s
+        // own accessors adds the (zero) offset again, a call apiece (about
+        // 250 instructions of a timestamp's 626).
+        let t = t.naive_utc();
         let (year, nano) = (t.year(), t.nanosecond());
         if !(0..=9999).contains(&year) || nano >= 1_000_000_000 {
             return None;
