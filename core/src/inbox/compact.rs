@@ -8,8 +8,9 @@
 //! 2 KB a message; 100,000 of them held 6.9x the corpus on disk. The record
 //! is about a third of that inline, the repeated names (agents, threads,
 //! beads, importance, type words) are interned once per process, and the
-//! file's text is kept once, shared by the messages of one file, so the
-//! full message can be re-parsed (about a microsecond) without I/O.
+//! file's text is kept once, shared by the messages of one file (and, in a
+//! load, one buffer for a chunk of files: [`TextChunk`]), so the full
+//! message can be re-parsed (about a microsecond) without I/O.
 //!
 //! The envelope fields have the names and types of [`amail_parser::Message`]'s,
 //! so `m.message.subject` reads the record itself; anything else
