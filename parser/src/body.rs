@@ -11,8 +11,8 @@ use smallvec::SmallVec;
 
 use crate::diag::{Code, Diags};
 use crate::grammar::{
-    field_line, heading, is_fence, is_inert_item, is_inert_line, letter_field_line, list_item,
-    FieldLine, ProseAhead,
+    heading, is_fence, is_inert_item, is_inert_line, known_field_line, list_item, FieldLine,
+    ProseAhead,
 };
 use crate::lines::{join_lines, physical, Line};
 use crate::model::Note;
@@ -422,13 +422,7 @@ impl<'l, 'a> Body<'l, 'a> {
                 }
                 continue;
             }
-            // A line that opens with a letter: its label looked up first.
-            let found = if letter {
-                letter_field_line(line.text, Label::lookup)
-            } else {
-                field_line(line.text).map(|f| (f, Label::lookup(f.label)))
-            };
-            let (f, label) = match found {
+            let (f, label) = match known_field_line(line.text, Label::lookup) {
                 Some((f, label)) => match label {
                     Some(label) => (f, label),
                     None => {
@@ -768,6 +762,7 @@ pub(crate) fn whole_text<'a>(doc: &'a str, lines: &[Line<'a>]) -> Cow<'a, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grammar::field_line;
 
     /// [`SectionKind::from_title`] as first written: each title compared
     /// in turn.

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 
 use crate::decor;
 use crate::diag::Code;
-use crate::grammar::{field_line, letter_field_line};
+use crate::grammar::known_field_line;
 use crate::lines::{physical, split_lines, Line};
 use crate::model::Note;
 use crate::trim::trim;
@@ -603,14 +603,8 @@ pub(crate) fn header_kind(line: &Line<'_>) -> Option<bool> {
 fn header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str, bool)> {
     let first = *line.text.as_bytes().first()?;
     if !matches!(first, b' ' | b'\t' | b'-' | b'*' | b'+') {
-        if first.is_ascii_alphabetic() {
-            if let Some((f, Some(h))) = letter_field_line(line.text, header) {
-                return Some((h, trim(f.value), false));
-            }
-        } else if let Some(h) =
-            field_line(line.text).and_then(|f| Some((header(f.label)?, f.value)))
-        {
-            return Some((h.0, trim(h.1), false));
+        if let Some((f, Some(h))) = known_field_line(line.text, header) {
+            return Some((h, trim(f.value), false));
         }
     }
     // Plain headers open with a letter: a line that cannot open a

@@ -568,6 +568,22 @@ fn field_at(line: &str, colon: usize) -> Option<FieldLine<'_>> {
     })
 }
 
+/// [`field_line`] with what `known` (a lookup of field labels, of
+/// headers) makes of its label: through [`letter_field_line`] where the
+/// line opens with a letter, the grammar then the lookup elsewhere. The
+/// one dispatch the body index and the header reader share.
+#[inline(always)]
+pub(crate) fn known_field_line<T>(
+    line: &str,
+    known: impl Fn(&str) -> Option<T>,
+) -> Option<(FieldLine<'_>, Option<T>)> {
+    if line.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
+        letter_field_line(line, known)
+    } else {
+        field_line(line).map(|f| (f, known(f.label)))
+    }
+}
+
 /// [`field_line`] of a line that opens with a letter (`None` for any
 /// other), with what `known` (a lookup of field labels, of headers) makes
 /// of its label. The label's colon is found a word at a time and the name

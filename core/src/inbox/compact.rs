@@ -31,6 +31,64 @@ use chrono::{DateTime, Utc};
 use once_cell::race::OnceBox;
 use serde::{Serialize, Serializer};
 
+/// What a type that stands for a text has of `&str`, from its
+/// `as_str`: `Deref` and `AsRef` to it, equality with `str`, `&str` and
+/// `String`, and `Debug`, `Display` and `Serialize` as the text. One
+/// place for [`Name`] and [`Text`], which differ in how they hold it.
+macro_rules! reads_as_str {
+    ($t:ty) => {
+        impl Deref for $t {
+            type Target = str;
+
+            fn deref(&self) -> &str {
+                self.as_str()
+            }
+        }
+
+        impl AsRef<str> for $t {
+            fn as_ref(&self) -> &str {
+                self.as_str()
+            }
+        }
+
+        impl PartialEq<str> for $t {
+            fn eq(&self, other: &str) -> bool {
+                self.as_str() == other
+            }
+        }
+
+        impl PartialEq<&str> for $t {
+            fn eq(&self, other: &&str) -> bool {
+                self.as_str() == *other
+            }
+        }
+
+        impl PartialEq<String> for $t {
+            fn eq(&self, other: &String) -> bool {
+                self.as_str() == other
+            }
+        }
+
+        impl fmt::Debug for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Debug::fmt(self.as_str(), f)
+            }
+        }
+
+        impl fmt::Display for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Display::fmt(self.as_str(), f)
+            }
+        }
+
+        impl Serialize for $t {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+    };
+}
+
 /// A name held once per process (an agent, a thread id, a bead, a
 /// project, a type word: see [`intern`]): its number in the interner's
 /// table, 4 bytes, where the `&'static str` it replaced was 16 (issue 16:
@@ -63,19 +121,7 @@ impl Default for Name {
     }
 }
 
-impl Deref for Name {
-    type Target = str;
-
-    fn deref(&self) -> &str {
-        self.as_str()
-    }
-}
-
-impl AsRef<str> for Name {
-    fn as_ref(&self) -> &str {
-        self.as_str()
-    }
-}
+reads_as_str!(Name);
 
 /// Hashed as its number (one per text), without reading the text: a
 /// build hashes a name per message. So it is not `Borrow<str>`: a map
@@ -102,24 +148,6 @@ impl Ord for Name {
     }
 }
 
-impl PartialEq<str> for Name {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
-impl PartialEq<&str> for Name {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
-    }
-}
-
-impl PartialEq<String> for Name {
-    fn eq(&self, other: &String) -> bool {
-        self.as_str() == other
-    }
-}
-
 impl PartialEq<Name> for str {
     fn eq(&self, other: &Name) -> bool {
         self == other.as_str()
@@ -135,24 +163,6 @@ impl PartialEq<Name> for &str {
 impl PartialEq<Name> for String {
     fn eq(&self, other: &Name) -> bool {
         self == other.as_str()
-    }
-}
-
-impl fmt::Debug for Name {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self.as_str(), f)
-    }
-}
-
-impl fmt::Display for Name {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self.as_str(), f)
-    }
-}
-
-impl Serialize for Name {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
     }
 }
 
@@ -187,10 +197,10 @@ pub struct CompactMessage {
     pub project: Option<Name>,
     /// [`Message::bead`], read for every message by threading and turns.
     bead: Option<Name>,
-    /// `parsed.status`, read for every message by turns: where it is in
-    /// the kept text, when the parser took it as written (most do; no
-    /// copy of it per message).
-    status: Option<Kept>,
+    /// `parsed.status`, read for every message by turns: a range of the
+    /// kept text, when the parser took it as written (most do; no copy of
+    /// it per message).
+    status: Option<Text>,
     /// Where the full message is parsed again from; `None` when `full` was
     /// set at construction.
     source: Option<Source>,
@@ -198,15 +208,6 @@ pub struct CompactMessage {
     /// pointer): a race to parse it first keeps one and drops the other,
     /// the same message.
     full: OnceBox<OwnedMessage>,
-}
-
-/// A field's text: a byte range in the kept text, or its own copy (rare:
-/// text the parser normalised), behind a thin pointer so that the usual
-/// range makes the field 16 bytes, not 24.
-#[derive(Clone)]
-enum Kept {
-    At(u32, u32),
-    Own(Box<Box<str>>),
 }
 
 /// The text of the file a message was parsed from.
@@ -272,12 +273,6 @@ impl CompactMessage {
     /// `m`'s envelope, with `source` to parse the rest from (none: the
     /// caller sets `full`).
     fn envelope(m: &Message<'_>, source: Option<Source>) -> CompactMessage {
-        let status = m.parsed.status.as_deref().map(|st| {
-            match source.as_ref().and_then(|s| span_in(st, &s.text)) {
-                Some((at, len)) => Kept::At(at, len),
-                None => Kept::Own(Box::new(st.into())),
-            }
-        });
         let text = source.as_ref().map(|s| &s.text);
         CompactMessage {
             id: m.id.as_deref().map(|id| Text::within(id, text)),
@@ -294,7 +289,7 @@ impl CompactMessage {
             importance: intern(&m.importance),
             project: m.project.as_deref().map(intern),
             bead: m.bead().map(intern),
-            status,
+            status: m.parsed.status.as_deref().map(|st| Text::within(st, text)),
             source,
             full: OnceBox::new(),
         }
@@ -307,13 +302,7 @@ impl CompactMessage {
 
     /// `parsed.status`, without parsing the message again.
     pub fn status(&self) -> Option<&str> {
-        match self.status.as_ref()? {
-            Kept::Own(s) => Some(s),
-            Kept::At(at, len) => {
-                let text = &self.source.as_ref()?.text;
-                text.get(*at as usize..(*at + *len) as usize)
-            }
-        }
+        self.status.as_deref()
     }
 
     /// The body, from the kept text when the parser took it as written.
@@ -531,12 +520,21 @@ impl TextChunk {
     /// added) when the chunk would pass what a [`Text`]'s `u32` ranges
     /// reach: that file keeps a buffer of its own.
     pub fn push(&mut self, s: &str) -> Option<std::ops::Range<usize>> {
+        self.push_with(|buf| buf.push_str(s))
+    }
+
+    /// Adds the text `write` appends to the chunk's buffer (a text made
+    /// in place, not made and then copied); its range, or `None` (taken
+    /// back) as [`TextChunk::push`] says.
+    pub fn push_with(&mut self, write: impl FnOnce(&mut String)) -> Option<std::ops::Range<usize>> {
         let at = self.buf.len();
-        u32::try_from(at + s.len())
-            .ok()
-            .filter(|&end| end < u32::MAX)?;
-        self.buf.push_str(s);
-        Some(at..self.buf.len())
+        write(&mut self.buf);
+        if u32::try_from(self.buf.len()).is_ok_and(|end| end < u32::MAX) {
+            Some(at..self.buf.len())
+        } else {
+            self.buf.truncate(at);
+            None
+        }
     }
 
     /// The texts gathered so far, copied into one buffer of their exact
@@ -558,19 +556,7 @@ impl Default for Text {
     }
 }
 
-impl Deref for Text {
-    type Target = str;
-
-    fn deref(&self) -> &str {
-        self.as_str()
-    }
-}
-
-impl AsRef<str> for Text {
-    fn as_ref(&self) -> &str {
-        self
-    }
-}
+reads_as_str!(Text);
 
 impl std::borrow::Borrow<str> for Text {
     fn borrow(&self) -> &str {
@@ -618,42 +604,6 @@ impl Ord for Text {
 impl std::hash::Hash for Text {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
         (**self).hash(h)
-    }
-}
-
-impl PartialEq<str> for Text {
-    fn eq(&self, other: &str) -> bool {
-        **self == *other
-    }
-}
-
-impl PartialEq<&str> for Text {
-    fn eq(&self, other: &&str) -> bool {
-        **self == **other
-    }
-}
-
-impl PartialEq<String> for Text {
-    fn eq(&self, other: &String) -> bool {
-        **self == **other
-    }
-}
-
-impl fmt::Debug for Text {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&**self, f)
-    }
-}
-
-impl fmt::Display for Text {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&**self, f)
-    }
-}
-
-impl Serialize for Text {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self)
     }
 }
 
@@ -945,7 +895,10 @@ mod tests {
         assert_eq!(record.bead().as_deref(), Some("ol-1.1"));
         assert_eq!(record.status(), Some("drafting SQL"));
         assert!(
-            matches!(record.status, Some(Kept::At(..))),
+            record
+                .status
+                .as_ref()
+                .is_some_and(|st| Arc::ptr_eq(&st.buf, &text.buf)),
             "the status is a range of the kept text, not a copy"
         );
         assert_eq!(record.body_text(), want.body);

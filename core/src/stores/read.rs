@@ -85,7 +85,7 @@ pub(crate) fn records_of_text(text: &Text) -> Result<FileRecords, String> {
 
 /// The records of a file whose text is not kept: each holds its whole
 /// message.
-pub(crate) fn records_of_messages(bytes: &[u8]) -> Result<FileRecords, String> {
+fn records_of_messages(bytes: &[u8]) -> Result<FileRecords, String> {
     let (mut messages, fm) = parse_read(bytes)?;
     let mut bcc = Vec::new();
     // A file of several messages has no one front matter.

@@ -126,6 +126,17 @@ pub fn render_file(m: &ArchiveMessage) -> String {
 
 /// The archive form of a database row that has no archive file.
 pub(crate) fn render_row_file(row: &MessageRow) -> String {
+    render::file(&row_fields(row))
+}
+
+/// [`render_row_file`], appended to `out` (a load gathers a chunk of
+/// rows' texts in one buffer).
+pub(crate) fn render_row_file_into(row: &MessageRow, out: &mut String) {
+    render::file_into(&row_fields(row), out);
+}
+
+/// A row's envelope and body as its archive file holds them.
+fn row_fields(row: &MessageRow) -> render::Fields<'_> {
     let kind = |k: &str| -> Vec<&str> {
         row.recipients
             .iter()
@@ -133,7 +144,7 @@ pub(crate) fn render_row_file(row: &MessageRow) -> String {
             .map(|r| r.agent.as_str())
             .collect()
     };
-    render::file(&render::Fields {
+    render::Fields {
         id: row.id,
         thread_id: row.thread_id.as_deref(),
         project: &row.project_key,
@@ -148,7 +159,7 @@ pub(crate) fn render_row_file(row: &MessageRow) -> String {
         created: row.created.unwrap_or(DateTime::<Utc>::UNIX_EPOCH),
         body_md: &row.body_md,
         from_project: None,
-    })
+    }
 }
 
 /// The paths (relative to the archive root) of every copy of a message.

@@ -14,7 +14,7 @@ use std::sync::mpsc;
 
 use amail_parser::{OwnedMessage, ParseOptions};
 
-use super::archive::render_row_file;
+use super::archive::{render_row_file, render_row_file_into};
 use super::db::{self as mcp_db, MessageRow};
 use super::frontmatter::FrontMatter;
 use crate::inbox::{
@@ -31,8 +31,8 @@ use crate::stores::read::{
 use crate::stores::steps::Steps;
 
 /// Files read per chunk handed to a worker, rows whose texts share one
-/// buffer, and rows per count and step check: small enough for a count that moves and steps that come on
-/// time, large enough to cost nothing.
+/// buffer, and rows per count and step check: small enough for a count
+/// that moves and steps that come on time, large enough to cost nothing.
 const CHUNK: usize = 128;
 
 /// Pages the database reader may read ahead of the parse: it never waits
@@ -342,20 +342,17 @@ impl Listing {
     /// The path of the file named for each message of `ids`, the paths
     /// in one buffer ([`MailPath::shared`]).
     fn files_of(&self, ids: impl Iterator<Item = i64>) -> Vec<Option<MailPath>> {
-        let places: Vec<Option<usize>> = ids.map(|id| self.by_name.get(&id).copied()).collect();
-        let paths: Vec<PathBuf> = places
-            .iter()
-            .flatten()
-            .filter_map(|&i| self.canonical.get(i))
-            .map(|(dir, name)| dir.join(name))
-            .collect();
-        let mut shared = MailPath::shared(&paths).into_iter();
-        places
-            .into_iter()
-            .map(|i| {
-                i.filter(|&i| self.canonical.get(i).is_some())
-                    .and_then(|_| shared.next())
+        let paths: Vec<Option<PathBuf>> = ids
+            .map(|id| {
+                let (dir, name) = self.canonical.get(*self.by_name.get(&id)?)?;
+                Some(dir.join(name))
             })
+            .collect();
+        let found: Vec<&PathBuf> = paths.iter().flatten().collect();
+        let mut shared = MailPath::shared(&found).into_iter();
+        paths
+            .iter()
+            .map(|p| p.as_ref().and_then(|_| shared.next()))
             .collect()
     }
 }
@@ -582,7 +579,7 @@ fn row_entries(rows: &[MessageRow]) -> Vec<Option<InboxMessage>> {
     let mut texts = TextChunk::default();
     let ranges: Vec<_> = rows
         .iter()
-        .map(|r| has_body(r).then(|| texts.push(&render_row_file(r))))
+        .map(|r| has_body(r).then(|| texts.push_with(|buf| render_row_file_into(r, buf))))
         .collect();
     let texts = texts.to_text();
     rows.iter()

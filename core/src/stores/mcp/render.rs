@@ -37,42 +37,44 @@ pub(crate) struct Fields<'a> {
 
 /// The whole file text.
 pub(crate) fn file(f: &Fields<'_>) -> String {
+    let mut out = String::with_capacity(320 + f.subject.len() + f.body_md.len());
+    file_into(f, &mut out);
+    out
+}
+
+/// [`file`], appended to `out` (a load gathers many rows' files in one
+/// buffer).
+pub(crate) fn file_into(f: &Fields<'_>, out: &mut String) {
     let body = f.body_md.trim();
-    let mut out = String::with_capacity(320 + f.subject.len() + body.len());
     out.push_str("---json\n{\n");
     let _ = writeln!(out, "  \"ack_required\": {},", f.ack_required);
     out.push_str("  \"attachments\": [],\n");
-    key_list(&mut out, "bcc", &f.bcc);
-    key_list(&mut out, "cc", &f.cc);
+    key_list(out, "bcc", &f.bcc);
+    key_list(out, "cc", &f.cc);
     out.push_str("  \"created\": \"");
     let _ = write!(out, "{}", super::archive::python_iso(f.created));
     out.push_str("\",\n");
-    key_str(&mut out, "from", f.from);
+    key_str(out, "from", f.from);
     if let Some((human_key, slug)) = f.from_project {
-        key_str(
-            &mut out,
-            "from_address",
-            &format!("project:{slug}#{}", f.from),
-        );
-        key_str(&mut out, "from_project", human_key);
-        key_str(&mut out, "from_project_slug", slug);
+        key_str(out, "from_address", &format!("project:{slug}#{}", f.from));
+        key_str(out, "from_project", human_key);
+        key_str(out, "from_project_slug", slug);
     }
     let _ = writeln!(out, "  \"id\": {},", f.id);
-    key_str(&mut out, "importance", f.importance);
-    key_str(&mut out, "project", f.project);
-    key_str(&mut out, "project_slug", f.project_slug);
-    key_str(&mut out, "subject", f.subject);
+    key_str(out, "importance", f.importance);
+    key_str(out, "project", f.project);
+    key_str(out, "project_slug", f.project_slug);
+    key_str(out, "subject", f.subject);
     match f.thread_id {
-        Some(t) => key_str(&mut out, "thread_id", t),
+        Some(t) => key_str(out, "thread_id", t),
         None => out.push_str("  \"thread_id\": null,\n"),
     }
-    key_list(&mut out, "to", &f.to);
+    key_list(out, "to", &f.to);
     // The last key has no comma.
     out.truncate(out.len() - 2);
     out.push_str("\n}\n---\n\n");
     out.push_str(body);
     out.push('\n');
-    out
 }
 
 fn key_str(out: &mut String, key: &str, value: &str) {
