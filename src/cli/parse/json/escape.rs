@@ -117,6 +117,7 @@ pub(super) fn mask16(block: &[u8; 16]) -> u32 {
 
 /// Appends the contents of a JSON string (without the quotes), escaped
 /// as serde_json escapes them.
+#[inline(always)]
 pub fn escape_into(out: &mut Vec<u8>, s: &str) {
     escape_bytes(out, s.as_bytes());
 }
@@ -124,7 +125,22 @@ pub fn escape_into(out: &mut Vec<u8>, s: &str) {
 /// [`escape_into`] on bytes: escaping is byte by byte (UTF-8 sequences
 /// pass through whole), so any piece of a string escapes as the string's
 /// escaped form cut at the same place.
+///
+/// The short path is inlined into the caller: most strings of a small
+/// message are under sixteen bytes, and the call cost as much as their
+/// escaping.
+#[inline(always)]
 pub(super) fn escape_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    if bytes.len() < 16 {
+        short::<Native>(out, bytes);
+    } else {
+        longer(out, bytes);
+    }
+}
+
+/// [`escape_bytes`] from sixteen bytes on.
+#[inline(never)]
+fn longer(out: &mut Vec<u8>, bytes: &[u8]) {
     escape_with::<Native>(out, bytes);
 }
 
@@ -140,9 +156,10 @@ const BULK_MIN: usize = 256;
 /// [`bulk`]'s buffer: small enough to zero at each call and to stay in L1.
 const SCRATCH: usize = 1536;
 
-/// The most one 32-byte block can add to [`bulk`]'s buffer: 32 escapes of
-/// six bytes, and the 32-byte store after the last.
-const BLOCK_ROOM: usize = 32 * 6 + 32;
+/// The window of [`bulk`]'s buffer one 32-byte block writes into: a
+/// place under 256 (32 escapes of six bytes are 192) and the 32-byte
+/// store after it.
+const BLOCK_ROOM: usize = 256 + 32;
 
 /// Each escapable byte's escape as serde_json writes it (`\n`, `\"`, ...,
 /// `\u001f`), padded to eight bytes, its length in the last byte.
@@ -359,40 +376,39 @@ fn mask32<S: Scan>(block: &[u8; 32]) -> u32 {
 /// Each block is stored whole, then each escape in it is written over
 /// the copy at its place and the 32 bytes after it stored again behind
 /// it: a clean block is two loads, two stores and its mask; an escape a
-/// table store and one more 32-byte copy.
+/// table store and one more 32-byte copy. A block reads from a 64-byte
+/// window of the input and writes into a [`BLOCK_ROOM`] window of the
+/// buffer, at places masked into them, so that no index needs a check.
 #[inline(always)]
 fn bulk<S: Scan>(buf: &mut [u8; SCRATCH], bytes: &[u8], mut at: usize) -> (usize, usize) {
     let mut o = 0;
-    while o <= SCRATCH - BLOCK_ROOM && at + 64 <= bytes.len() {
-        let Some(block) = bytes[at..].first_chunk::<32>() else {
+    while o <= SCRATCH - BLOCK_ROOM {
+        let (Some(window), Some(dst)) = (
+            bytes.get(at..).and_then(|b| b.first_chunk::<64>()),
+            buf[o..].first_chunk_mut::<BLOCK_ROOM>(),
+        ) else {
+            break;
+        };
+        let Some(block) = window.first_chunk::<32>() else {
             break;
         };
         let mut bits = mask32::<S>(block);
-        buf[o..o + 32].copy_from_slice(block);
-        if bits == 0 {
-            at += 32;
-            o += 32;
-            continue;
-        }
-        let end = at + 32;
-        // `bits` counts from `at`, the input byte stored at `buf[o]`.
+        dst[..32].copy_from_slice(block);
+        // What the escapes so far added: input byte `i` of the block goes
+        // to `dst[i + grown]`, at most 32 * 5 + 31 (under 256).
+        let mut grown = 0;
         while bits != 0 {
-            let k = bits.trailing_zeros() as usize;
-            o += k;
-            at += k;
-            let e = escape_of(bytes[at]);
-            buf[o..o + 8].copy_from_slice(e);
-            o += usize::from(e[7]);
-            at += 1;
-            if let Some(rest) = bytes[at..].first_chunk::<32>() {
-                buf[o..o + 32].copy_from_slice(rest);
-            }
-            // Past the escape (in two steps: k + 1 may be 32).
-            bits >>= k;
-            bits >>= 1;
+            let i = bits.trailing_zeros() as usize & 31;
+            bits &= bits - 1;
+            let e = escape_of(window[i]);
+            let d = (i + grown) & 255;
+            dst[d..d + 8].copy_from_slice(e);
+            grown += usize::from(e[7]) - 1;
+            let d = (i + 1 + grown) & 255;
+            dst[d..d + 32].copy_from_slice(&window[i + 1..i + 33]);
         }
-        o += end - at;
-        at = end;
+        at += 32;
+        o += 32 + grown;
     }
     (o, at)
 }
@@ -493,6 +509,11 @@ mod tests {
         }
         let all: String = (0..3000).map(|i| char::from((i % 0x20) as u8)).collect();
         both(&all);
+        // Six-byte escapes only, the most a block can grow, from every
+        // place in a block.
+        for lead in 0..33 {
+            both(&format!("{}{}", "x".repeat(lead), "\u{1}".repeat(700)));
+        }
         let prose: String = (0..500)
             .map(|i| format!("line {i}: \"quoted\"\t\\ é😀\u{7f}\u{1f}\n"))
             .collect();
