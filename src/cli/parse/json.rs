@@ -56,7 +56,7 @@ mod escape;
 mod generic;
 mod message;
 
-use escape::{escape_bytes, escape_into, growth};
+use escape::{escape_into, growth};
 
 type Error = serde_json::Error;
 type Result<T> = std::result::Result<T, Error>;
@@ -111,14 +111,16 @@ pub fn to_vec<'w, T: ?Sized + Serialize>(
     })
 }
 
-/// How much output is gathered before it goes to the sink, and how much
-/// of a long string is escaped between two looks at that. A section of a
+/// How much output is gathered before it goes to the sink. A section of a
 /// body that has gone out is escaped again: on the 10.8 MB summary shape,
 /// keeping the whole escaped body to copy its `## Summary` from (this at
 /// 64 MiB) ran 53.2 M instructions against 75.2 M, but 50-62 ms of CPU
 /// against 27-34 ms (`perf stat -r 10`, load 7): the kept body's fresh
 /// pages cost more than escaping 10.8 MB again.
 pub const FLUSH_AT: usize = 256 * 1024;
+
+/// With a sink, strings longer than this go to it straight from the
+/// escaper ([`escape::stream`]) instead of through the output buffer.
 const SEGMENT: usize = 64 * 1024;
 
 struct Serializer<'w, 's> {
@@ -146,20 +148,19 @@ impl Serializer<'_, '_> {
 
     fn string(&mut self, s: &str) -> Result<()> {
         self.out.push(b'"');
-        if !(s.len() >= SHARE_MIN && self.copy_shared(s)) {
+        if let (true, Some(sink)) = (s.len() > SEGMENT, self.sink.as_mut()) {
+            // What is gathered goes first, then the string straight from
+            // the escaper (a section of a body this big cannot be in the
+            // buffer: the body went out the same way).
+            sink.write_all(self.out).map_err(Error::io)?;
+            self.out.clear();
+            self.shared.escaped = None;
+            escape::stream(&mut **sink, s.as_bytes()).map_err(Error::io)?;
+        } else if !(s.len() >= SHARE_MIN && self.copy_shared(s)) {
             let start = self.out.len();
-            let mut flushed = false;
-            if s.len() > SEGMENT && self.sink.is_some() {
-                for segment in s.as_bytes().chunks(SEGMENT) {
-                    escape_bytes(self.out, segment);
-                    flushed |= self.flush_if_full()?;
-                }
-            } else {
-                escape_into(self.out, s);
-            }
+            escape_into(self.out, s);
             let text = self.shared.text;
-            if !flushed
-                && self.shared.escaped.is_none()
+            if self.shared.escaped.is_none()
                 && s.len() == text.len()
                 && std::ptr::eq(s.as_ptr(), text.as_ptr())
             {
@@ -168,22 +169,6 @@ impl Serializer<'_, '_> {
         }
         self.out.push(b'"');
         Ok(())
-    }
-
-    /// Sends the output gathered so far to the sink if it is past
-    /// [`FLUSH_AT`]; `true` if it did (the escaped shared text, if any,
-    /// went with it).
-    fn flush_if_full(&mut self) -> Result<bool> {
-        let Some(sink) = self.sink.as_mut() else {
-            return Ok(false);
-        };
-        if self.out.len() < FLUSH_AT {
-            return Ok(false);
-        }
-        sink.write_all(self.out).map_err(Error::io)?;
-        self.out.clear();
-        self.shared.escaped = None;
-        Ok(true)
     }
 
     /// Writes `s` from the escaped shared text if it is a slice of it
