@@ -17,7 +17,9 @@
 //!   an escape every 30 bytes made a buffered-writer call for each run
 //!   and each escape. With a sink, the `Vec` goes out every 256 KiB
 //!   ([`FLUSH_AT`]): growing it to a 21 MB output cost more in page faults
-//!   than all the escaping.
+//!   than all the escaping. A string over 64 KiB goes to the sink straight
+//!   from the escaper's buffer ([`escape::stream`]), not through the `Vec`
+//!   (the log shape's escaping 16.5 M -> 14.0 M instructions).
 //! - A string that is a slice of the message's body (a section such as a
 //!   `## Summary` is borrowed from it) is not escaped again while the
 //!   body's escaped bytes are still in the buffer (bodies under 256 KiB,

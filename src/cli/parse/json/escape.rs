@@ -1,5 +1,5 @@
 //! JSON string escaping, byte for byte as serde_json escapes, in about
-//! 1.7 instructions a byte on prose with an escape every line.
+//! 1.3 instructions a byte on prose with an escape every line.
 //!
 //! JSON must escape three kinds of byte: control characters, `"` and `\`.
 //! Text is scanned sixteen bytes at a time for them with one byte mask per
@@ -10,38 +10,52 @@
 //! `trailing_zeros`. Escapes are written from one table of 8-byte entries
 //! (the escape padded, its length in the last byte): one fixed-size store.
 //!
-//! Three paths, by length:
+//! Four paths, by length:
 //! - under 16 bytes (most strings of a small message: names, ids, types):
 //!   one block padded with spaces, copied whole and cut to length when
-//!   clean;
+//!   clean, inlined into the caller;
 //! - up to [`BULK_MIN`]: clean runs between escapes copied as they are
 //!   found ([`blocks`]);
 //! - longer ([`bulk`]): 32 bytes at a time, each block stored whole before
 //!   its mask is looked at and, at an escape, the rest of the block stored
-//!   again behind the escape. The stores go to a small buffer on the stack,
-//!   not to the output `Vec`: a `Vec`'s length and capacity live in
-//!   memory that any byte store may alias, so writing into it directly made
-//!   the compiler reload and check them at every block (28 instructions a
-//!   clean 16-byte block against 14 here). The buffer is copied out each
-//!   time it fills, a `memcpy` of about 1 KiB that stays in L1.
+//!   again behind the escape. The stores go to a buffer of fixed size, not
+//!   to the output `Vec`: a `Vec`'s length and capacity live in memory
+//!   that any byte store may alias, so writing into it directly made the
+//!   compiler reload and check them at every block (28 instructions a
+//!   clean 16-byte block against 14 here). Each block reads a 64-byte
+//!   window of the input and writes a [`BLOCK_ROOM`] window of the buffer
+//!   at places masked into them, so no index is checked: 31 instructions
+//!   a clean 32-byte block, 21 an escape. The buffer (1.5 KiB on the
+//!   stack) is copied out each time it fills;
+//! - with a sink, over 64 KiB (a big body, `json::SEGMENT`): [`stream`],
+//!   the same [`bulk`] through a 256 KiB buffer per thread written
+//!   straight to the sink, without the copy into the output `Vec`.
 //!
 //! Figures (callgrind, escaping alone, inclusive, in the whole `amail
-//! parse --format jsonl` run, against the plain-code scan before): the
-//! 10.8 MB log shape of `bench/run.sh` 30.96 M -> 18.18 M instructions,
-//! the summary shape (its body and its `## Summary`, 21.6 MB escaped)
-//! 86.10 M -> 48.77 M, the 10,000 small files 23.68 M -> 18.24 M; the
-//! output is the same to the byte. Tried and dropped (measured on the same
-//! inputs): a 64-byte all-clean pre-check (worse on the log shape, whose
-//! lines are 74 bytes: most 64-byte windows hold a newline); each 16-byte
-//! block stored straight into the output `Vec` (25.3 M on the log shape,
-//! the length and capacity reloaded at every block); a buffer per thread
-//! instead of the stack's (its lookup cost more than zeroing 1.5 KiB);
-//! the output grown by `resize` and written as a slice (the zeroing is
-//! `rep stosb`, and the loop was no shorter); the bulk path for strings
-//! from 64 or 128 bytes (the small files' strings got slower).
-//! The scan costs about 0.6 instructions a byte (two masks per 32 bytes);
-//! what is left above it is the escapes themselves, one every 74 bytes in
-//! the log shape and 3.7 in every 94 in the summary's.
+//! parse --format jsonl` run): the 10.8 MB log shape of `bench/run.sh`
+//! 30.96 M (the plain-code scan) -> 18.18 M (the byte mask) -> 13.97 M
+//! (the windows and [`stream`]), the summary shape (its body and its
+//! `## Summary`, 21.6 MB escaped) 86.10 M -> 48.77 M -> 36.28 M, the
+//! 10,000 small files 23.68 M -> 18.24 M (then the short path inlined:
+//! the whole run 192.7 M -> 190.2 M); the output is the same to the
+//! byte. Tried and dropped (measured on the same inputs): a 64-byte
+//! all-clean pre-check (worse on the log shape, whose lines are 74 bytes:
+//! most 64-byte windows hold a newline); each 16-byte block stored
+//! straight into the output `Vec` (25.3 M on the log shape, the length
+//! and capacity reloaded at every block); a buffer per thread instead of
+//! the stack's for every long string (its lookup cost more than zeroing
+//! 1.5 KiB: [`stream`] looks it up once per huge string); the output grown
+//! by `resize` and written as a slice (the zeroing is `rep stosb`, and the
+//! loop was no shorter); the bulk path for strings from 64 or 128 bytes
+//! (the small files' strings got slower); a 256-entry table holding each
+//! escape's growth, to save the index mask and a decrement (no change:
+//! LLVM had folded both); [`bulk`] over a slice of any length, or inlined
+//! into [`stream`] (the scan's constants reloaded and both indexes
+//! checked at every block: 18.3 M against 14.0 M on the log shape).
+//! What is left is the scan itself, about 0.7 instructions a byte (SSE2
+//! has no three-operand forms: a third of it is register copies), and the
+//! escapes, one every 74 bytes in the log shape and 3.7 in every 94 in
+//! the summary's.
 
 /// How a 16-byte block's bytes that JSON must escape are found.
 pub(super) trait Scan {
