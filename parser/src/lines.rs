@@ -426,8 +426,9 @@ impl Open {
     /// carried that state through `take`: ~110 instructions a line of
     /// the 10.8 MB log, ~65 here with the line's share of its block's
     /// mask. Stops at the first line it cannot decide (an empty one
-    /// among them, or prose within two bytes of `LONG_LINE`) and in the
-    /// last, partial block: the general loop reads those.
+    /// among them, or prose whose newline is `LONG_LINE + 1` bytes on or
+    /// nearer) and in the last, partial block: the general loop reads
+    /// those.
     #[inline(never)]
     fn skip(&mut self, lines: &mut Ends<'_, Newlines<'_>>, prose: &mut ProseAhead<'_>) {
         let hay = lines.hay;
