@@ -293,7 +293,7 @@ pub(crate) fn trim_end_blanks(s: &str) -> &str {
 /// Lines longer than this are searched for a `:` (SIMD) before a label is
 /// looked for; on shorter ones the search costs more than it saves. (Not
 /// below `MAX_LABEL + 1`: see [`field_line`].)
-const LONG_LINE: usize = 64;
+pub(crate) const LONG_LINE: usize = 64;
 
 /// A `Label: value` line, or `None` for anything else.
 ///
@@ -367,18 +367,49 @@ impl<'a> ProseAhead<'a> {
         {
             return colonless_prose(b);
         }
+        self.no_colon_near(at)
+    }
+
+    /// No `:` in the text's `MAX_LABEL + 1` bytes from `at`.
+    #[inline(always)]
+    pub(crate) fn no_colon_near(&mut self, at: usize) -> bool {
+        self.no_colon_near_by(at, Self::search)
+    }
+
+    /// [`Self::no_colon_near`], the text searched by `search` ([`Self::search`]
+    /// or [`Self::search_apart`]) where no colon found before tells.
+    #[inline(always)]
+    pub(crate) fn no_colon_near_by(
+        &mut self,
+        at: usize,
+        search: impl FnOnce(&mut Self, usize) -> usize,
+    ) -> bool {
         // A colon found from an earlier line on, at or after this line's
         // start, is also the first from this line on.
         let colon = match self.colon {
             Some(c) if c >= at => c,
-            _ => {
-                let ahead = self.hay.get(at..).unwrap_or_default();
-                let c = memchr::memchr(b':', ahead).map_or(self.hay.len(), |p| at + p);
-                self.colon = Some(c);
-                c
-            }
+            _ => search(self, at),
         };
         colon > at + MAX_LABEL
+    }
+
+    /// [`Self::search`] out of line, for a loop that keeps its state in
+    /// registers (the splitter's, see `lines`): the call's registers
+    /// would otherwise be saved around every line's test, though the
+    /// search runs once for many lines of prose (inline in the body
+    /// index instead, where out of line cost a message ~25 instructions).
+    #[inline(never)]
+    pub(crate) fn search_apart(&mut self, at: usize) -> usize {
+        self.search(at)
+    }
+
+    /// The first `:` from `at` on, searched and kept.
+    #[inline]
+    fn search(&mut self, at: usize) -> usize {
+        let ahead = self.hay.get(at..).unwrap_or_default();
+        let c = memchr::memchr(b':', ahead).map_or(self.hay.len(), |p| at + p);
+        self.colon = Some(c);
+        c
     }
 }
 

@@ -943,6 +943,51 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(500))]
+
+        /// Lines of every kind of first byte (the bytes a rule reads a
+        /// line by, and others), of lengths about the long-prose limit,
+        /// with a colon about where a label could end, woven into a long
+        /// body of inert lines: the same messages and diagnostics with
+        /// runs (and `lines::Open::skip` taking their inert lines in) or
+        /// without.
+        #[test]
+        fn lines_of_every_first_byte_read_alike_with_and_without_runs(
+            lines in proptest::collection::vec((
+                proptest::sample::select(vec![
+                    "- 1", "+ 2", "- a", "-", "- ", "* ", "1. ", "#", "## ", "```", "~~~", ">", "|",
+                    "_", "[", "`", "**", " ", "\t", "A", "Bead", "Status", "Files", "é", "🧩 ", "(",
+                ]),
+                0usize..80,
+                proptest::option::of(0usize..80),
+                0usize..4,
+                proptest::sample::select(vec!["\n", "\r\n", " \n", "\t\r\n"]),
+            ), 0..24),
+            crlf in proptest::bool::ANY,
+        ) {
+            let end = if crlf { "\r\n" } else { "\n" };
+            let inert = [
+                "- 10:00:01 run 1: ok, 42 tests",
+                "Implemented the token refresh path with retries and a jittered backoff, see notes.",
+            ];
+            let mut doc = format!("Subject: [ol-1] PROGRESS{end}Body:{end}Bead: ol-1{end}{end}## Log{end}");
+            for (i, (head, len, colon, after, ending)) in lines.iter().enumerate() {
+                let mut line = format!("{head}{}", "y".repeat(*len));
+                if let Some(at) = colon.filter(|&at| line.get(at..at + 1).is_some()) {
+                    line.replace_range(at..at + 1, ":");
+                }
+                doc.push_str(&line);
+                doc.push_str(ending);
+                for k in 0..*after {
+                    doc.push_str(inert[(i + k) % 2]);
+                    doc.push_str(if k == 1 { ending } else { end });
+                }
+            }
+            proptest::prop_assert_eq!(parsed_with_runs(&doc, true), parsed_with_runs(&doc, false));
+        }
+    }
+
+    proptest::proptest! {
         /// The shortcut never rules out a line the subject parser would
         /// take as a type line.
         #[test]
