@@ -142,6 +142,26 @@ pub(crate) fn count(s: &str) -> Result<u32, ValueError> {
 }
 
 fn first_word(s: &str) -> &str {
+    // Read on bytes while they are ASCII: splitting on a `char` predicate
+    // decoded every character of the value (a third of reading a
+    // `Tests: PASS`). A non-ASCII character where the word starts or ends
+    // may be whitespace (`U+00A0`): the `char` reader decides those.
+    let b = s.as_bytes();
+    let is_sep =
+        |c: u8| c == b' ' || (b'\t'..=b'\r').contains(&c) || matches!(c, b'(' | b',' | b';' | b'.');
+    let start = b.iter().position(|&c| !is_sep(c)).unwrap_or(b.len());
+    let end = b[start..]
+        .iter()
+        .position(|&c| !c.is_ascii() || is_sep(c))
+        .map_or(b.len(), |n| start + n);
+    if b.get(start).is_some_and(|c| !c.is_ascii()) || b.get(end).is_some_and(|c| !c.is_ascii()) {
+        return first_word_chars(s);
+    }
+    &s[start..end]
+}
+
+/// [`first_word`] on `char`s, whatever the text.
+fn first_word_chars(s: &str) -> &str {
     s.split(|c: char| c.is_whitespace() || matches!(c, '(' | ',' | ';' | '.'))
         .find(|w| !w.is_empty())
         .unwrap_or("")
@@ -150,7 +170,7 @@ fn first_word(s: &str) -> &str {
 /// `PASS | FAIL`, `true | false`: the spec's template copied unfilled, which
 /// says nothing (its first word must not count as the answer).
 fn is_template(s: &str) -> bool {
-    s.contains('|')
+    s.as_bytes().contains(&b'|')
 }
 
 /// PASS/FAIL as a tri-state: `None` is returned by the caller for an absent
@@ -458,6 +478,13 @@ mod tests {
         assert_eq!(pass_fail("✅"), Ok(true));
         assert_eq!(pass_fail("FAIL"), Ok(false));
         assert_eq!(pass_fail("flaky"), Err(ValueError::NotInEnum));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn first_word_reads_as_on_chars(s in "[ \t\u{a0}\u{b}\u{85}(,;.]{0,3}(a|P|é|✅|,|\\.| |\t|\u{a0}|\u{2003}){0,6}") {
+            proptest::prop_assert_eq!(first_word(&s), first_word_chars(&s));
+        }
     }
 
     #[test]
