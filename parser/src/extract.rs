@@ -7,7 +7,9 @@ use crate::body::{Body, Hit, Label, SectionKind};
 use crate::diag::{Code, Diags};
 use crate::model::{MessageType, Note, Parsed};
 use crate::trim::{trim, trim_ticks};
-use crate::values::{count, enum_known, enum_normalised, parse_timestamp, pass_fail, percent, yes_no, ValueError};
+use crate::values::{
+    count, enum_known, enum_normalised, parse_timestamp, pass_fail, percent, yes_no, ValueError,
+};
 
 pub(crate) const ISSUE_TYPES: &[&str] = &["STUCK", "SPEC_UNCLEAR", "BLOCKED", "TECHNICAL"];
 pub(crate) const FAILURE_TYPES: &[&str] = &[

@@ -513,9 +513,18 @@ mod tests {
     #[test]
     fn enum_words_normalise() {
         let allowed = ["SPEC_UNCLEAR", "STUCK"];
-        assert_eq!(enum_known("spec-unclear", &allowed), Some("SPEC_UNCLEAR".into()));
-        assert_eq!(enum_known(" Spec unclear ", &allowed), Some("SPEC_UNCLEAR".into()));
-        assert!(matches!(enum_known("STUCK", &allowed), Some(Cow::Borrowed(_))));
+        assert_eq!(
+            enum_known("spec-unclear", &allowed),
+            Some("SPEC_UNCLEAR".into())
+        );
+        assert_eq!(
+            enum_known(" Spec unclear ", &allowed),
+            Some("SPEC_UNCLEAR".into())
+        );
+        assert!(matches!(
+            enum_known("STUCK", &allowed),
+            Some(Cow::Borrowed(_))
+        ));
         assert_eq!(enum_known("confused", &allowed), None);
         assert_eq!(enum_known("spéc-unclear", &allowed), None);
         assert_eq!(enum_normalised(" spec-unclear é "), "SPEC_UNCLEAR_é");
