@@ -179,7 +179,10 @@ impl SectionKind {
         ];
         const SIXTEEN: [Name<K>; 1] = [name(b"partial progress", K::PartialProgress)];
         const TWENTY_FOUR: [Name<K>; 1] = [name(b"next steps for successor", K::NextSteps)];
-        let t = title.trim_end_matches(':').trim();
+        // Colons cut on bytes: `trim_end_matches` went through the
+        // generic `char` pattern for every heading.
+        let colons = title.bytes().rev().take_while(|&b| b == b':').count();
+        let t = crate::trim::trim(&title[..title.len() - colons]);
         let names: &[Name<K>] = match t.len() {
             7 => &SEVEN,
             8 => &EIGHT,

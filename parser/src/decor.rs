@@ -22,7 +22,7 @@ use crate::body::{Label, SectionKind};
 use crate::grammar::{
     field_line, is_fence, trim_end_blanks, trim_start_blanks, FieldLine, LABEL_BYTES,
 };
-use crate::lines::{physical, physical_indexed, Line};
+use crate::lines::{physical_indexed, Line};
 use crate::model::Note;
 use crate::trim::trim;
 
@@ -454,13 +454,10 @@ pub(crate) fn fenced_json_fields<'a>(doc: &'a str, inner: &[Line<'a>]) -> Option
     {
         return None;
     }
-    // Sized once: grown piece by piece, these strings were reallocated
-    // several times per fenced JSON body.
-    let mut text = String::with_capacity(inner.iter().map(|l| l.text.len() + 1).sum());
-    for l in physical(doc, inner) {
-        text.push_str(l.text);
-        text.push('\n');
-    }
+    // The block's text as the document holds it (copied only where its
+    // endings are not plain): trailing blanks and CRLF are whitespace to
+    // JSON, and no JSON string can hold a line break.
+    let text = crate::lines::join_lines(doc, inner);
     let JsonObject(mut fields) = serde_json::from_str(&text).ok()?;
     // In key order, the last of a repeated key kept: as serde_json's map
     // held them, which this was first read into.

@@ -333,8 +333,9 @@ impl<'d, 'a> Diags<'d, 'a> {
     #[cold]
     #[inline(never)]
     fn make_room(&mut self) {
-        self.list
-            .reserve_exact((1024 / std::mem::size_of::<Diagnostic<'_>>()).max(4));
+        // Made at its size (the list is empty): `reserve_exact` went
+        // through the growth path's checks and `finish_grow`.
+        self.list = Vec::with_capacity((1024 / std::mem::size_of::<Diagnostic<'_>>()).max(4));
     }
 
     /// At `inner`, a slice of body line `line`.

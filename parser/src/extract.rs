@@ -7,7 +7,9 @@ use crate::body::{Body, Hit, Label, SectionKind};
 use crate::diag::{Code, Diags};
 use crate::model::{MessageType, Note, Parsed};
 use crate::trim::{trim, trim_ticks};
-use crate::values::{count, enum_word, parse_timestamp, pass_fail, percent, yes_no, ValueError};
+use crate::values::{
+    count, enum_known, enum_normalised, parse_timestamp, pass_fail, percent, yes_no, ValueError,
+};
 
 pub(crate) const ISSUE_TYPES: &[&str] = &["STUCK", "SPEC_UNCLEAR", "BLOCKED", "TECHNICAL"];
 pub(crate) const FAILURE_TYPES: &[&str] = &[
@@ -374,38 +376,37 @@ impl<'a> Extractor<'_, 'a> {
         let is_lower_enum = allowed
             .iter()
             .all(|a| a.bytes().all(|b| !b.is_ascii_uppercase()));
-        let (word, ok) = if is_lower_enum {
-            let t = h.value.trim();
+        let t = trim(h.value);
+        let word = if is_lower_enum {
             // Lowered only when there is a capital to lower.
             let word = match t.bytes().any(|b| b.is_ascii_uppercase()) {
                 true => Cow::Owned(t.to_ascii_lowercase()),
                 false => Cow::Borrowed(t),
             };
-            let ok = allowed.contains(&word.as_ref());
-            (
-                word,
-                if ok {
-                    Ok(())
-                } else {
-                    Err(ValueError::NotInEnum)
-                },
-            )
-        } else {
-            enum_word(h.value, allowed)
-        };
-        if ok.is_err() {
-            if let Some(word) = decorated_enum(h.value, allowed) {
-                let note = Note::join(&[name, " `", h.value, "` reads as `", word, "`"]);
-                self.normalised(&h, note, d);
-                return Some(Cow::Borrowed(word));
+            if allowed.contains(&word.as_ref()) {
+                return Some(word);
             }
-            d.at(
-                Code::BadEnum,
-                self.body.line(&h),
-                h.value,
-                format!("{name} `{}` is not one of {}", h.value, allowed.join(", ")),
-            );
+            Some(word)
+        } else {
+            // The usual value is an allowed word: the normalised word is
+            // made only for the bad-enum diagnostic.
+            if let Some(word) = enum_known(t, allowed) {
+                return Some(word);
+            }
+            None
+        };
+        if let Some(word) = decorated_enum(h.value, allowed) {
+            let note = Note::join(&[name, " `", h.value, "` reads as `", word, "`"]);
+            self.normalised(&h, note, d);
+            return Some(Cow::Borrowed(word));
         }
+        let word = word.unwrap_or_else(|| Cow::Owned(enum_normalised(t)));
+        d.at(
+            Code::BadEnum,
+            self.body.line(&h),
+            h.value,
+            format!("{name} `{}` is not one of {}", h.value, allowed.join(", ")),
+        );
         Some(word)
     }
 }

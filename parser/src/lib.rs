@@ -383,8 +383,16 @@ fn decorated_type_line(t: &str) -> Option<(MessageType, &str, Option<&str>)> {
     if t.len() > 120 || !(decorated(first) || decorated(last)) {
         return None;
     }
+    decorated_type_line_rest(t)
+}
+
+/// [`decorated_type_line`] past its byte tests: out of line, so that
+/// the plain message's first body line pays only those.
+#[inline(never)]
+fn decorated_type_line_rest(t: &str) -> Option<(MessageType, &str, Option<&str>)> {
     let inner = decor::strip(t);
-    if inner.len() == t.len() || inner.is_empty() {
+    // A decorated label (`**Bead:** ol-1`) is most of what reaches here.
+    if inner.len() == t.len() || inner.is_empty() || !may_be_type_line(inner) {
         return None;
     }
     type_line(inner)
