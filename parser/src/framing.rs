@@ -435,11 +435,13 @@ fn header(name: &str) -> Option<Header> {
     use crate::words::{find, name as n, Name};
     // Compared as words by length (see `words`): lowering the name into a
     // buffer and matching it against every spelling cost about 70
-    // instructions per header line.
+    // instructions per header line. In each list the spec's own header
+    // first (`Id` before `Cc`, `Importance` before `Message-Id`): every
+    // demo mail has them, and each name before the match is a compare.
     const TWO: [Name<Header>; 3] = [
         n(b"to", Header::To),
-        n(b"cc", Header::Cc),
         n(b"id", Header::Id),
+        n(b"cc", Header::Cc),
     ];
     const FOUR: [Name<Header>; 3] = [
         n(b"from", Header::From),
@@ -458,8 +460,8 @@ fn header(name: &str) -> Option<Header> {
         n(b"timestamp", Header::Date),
     ];
     const TEN: [Name<Header>; 2] = [
-        n(b"message-id", Header::Id),
         n(b"importance", Header::Importance),
+        n(b"message-id", Header::Id),
     ];
     const TWELVE: [Name<Header>; 2] = [
         n(b"ack-required", Header::AckRequired),
