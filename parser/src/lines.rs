@@ -558,7 +558,7 @@ impl Newlines<'_> {
             let rest = self.hay.get(self.next..).filter(|r| !r.is_empty())?;
             self.mask = match rest.first_chunk::<64>() {
                 Some(block) => block_mask(block),
-                None => newline_mask(rest),
+                None => tail_mask(self.hay, rest.len()),
             };
             self.base = self.next;
             self.next += 64;
@@ -585,11 +585,31 @@ impl Iterator for Newlines<'_> {
 }
 
 /// One bit per `\n` among (up to) the first 64 bytes of `b`, byte by byte.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 fn newline_mask(b: &[u8]) -> u64 {
     b.iter()
         .take(64)
         .enumerate()
         .fold(0, |m, (i, &c)| m | (u64::from(c == b'\n') << i))
+}
+
+/// [`newline_mask`] of the last `len` bytes of `hay`, fewer than 64: from
+/// the block that ends the text (or, in a text shorter than a block, a
+/// copy padded with zeros), as a byte-by-byte loop over the tail cost a
+/// small message more than its whole blocks.
+#[inline]
+fn tail_mask(hay: &[u8], len: usize) -> u64 {
+    let from = hay.len().saturating_sub(64);
+    match hay.get(from..).and_then(<[u8]>::first_chunk::<64>) {
+        Some(block) => block_mask(block) >> (64 - len).min(63),
+        None => {
+            let mut padded = [0u8; 64];
+            if let Some(to) = padded.get_mut(..hay.len()) {
+                to.copy_from_slice(hay);
+            }
+            block_mask(&padded) >> (hay.len() - len)
+        }
+    }
 }
 
 /// [`newline_mask`] of a whole block, 16 bytes at a time with SSE2 (the
@@ -689,21 +709,15 @@ trait Collect<'a> {
 }
 
 /// Hands `to` the lines of `input`, as [`split_lines`] lists them, from
-/// one SIMD newline search (the `memchr` crate) that keeps its state from
-/// one line to the next. On a 10 MB body the split is most of the work;
-/// a `memchr` call per line paid its dispatch and set-up again on every
-/// line.
+/// the 64-byte newline masks ([`Newlines`]) that the large document's
+/// splitter reads too: `memchr`'s AVX2 iterator cost a 195-byte message
+/// ~170 instructions more (its set-up, and its tail read byte by byte).
 #[inline]
 fn with_lines<'a, C: Collect<'a>>(input: &'a str, first_no: u32, to: C) -> C::Out {
-    let hay = input.as_bytes();
-    #[cfg(target_arch = "x86_64")]
-    if let Some(one) = memchr::arch::x86_64::avx2::memchr::One::new(b'\n') {
-        return to.collect(LineIter::new(input, first_no, one.iter(hay)));
-    }
     to.collect(LineIter::new(
         input,
         first_no,
-        memchr::memchr_iter(b'\n', hay),
+        Newlines::new(input.as_bytes()),
     ))
 }
 
