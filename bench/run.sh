@@ -172,7 +172,7 @@ if command -v valgrind >/dev/null 2>&1; then
     valgrind --tool=callgrind --dump-instr=no --callgrind-out-file="$cg" "$@" >/dev/null 2>&1
     # Escaping: every instruction of escape.rs's code, in its own
     # functions or inlined into the serializer's (the short path is).
-    echo "$(callgrind_annotate "$cg" | awk '/PROGRAM TOTALS/ {print $1}') instructions, escaping $(callgrind_annotate --auto=no --threshold=100 "$cg" | awk '/json\/escape\.rs:|:amail::cli::parse::json::escape::/ {gsub(",", "", $1); n += $1} END {printf "%.2f M", n / 1e6}')"
+    echo "$(callgrind_annotate "$cg" | awk '/PROGRAM TOTALS/ {print $1}') instructions, escaping $(callgrind_annotate --auto=no --threshold=100 "$cg" 2>/dev/null | awk '/json\/escape\.rs:|:amail::cli::parse::json::escape::/ {gsub(",", "", $1); n += $1} END {printf "%.2f M", n / 1e6}')"
     rm -f "$cg"
   }
   for f in "$WORK/log_progress.md" "$WORK/summary_offering.md"; do
