@@ -395,16 +395,14 @@ const STREAM: usize = 256 * 1024;
 /// caller's output buffer: on the 10.8 MB shapes the copy into that
 /// buffer was a tenth of escaping's time.
 pub(super) fn stream(sink: &mut dyn std::io::Write, bytes: &[u8]) -> std::io::Result<()> {
+    // A fixed-size buffer, made on first use: no length to check, so no
+    // path that could return without writing.
+    type Buf = Option<Box<[u8; STREAM]>>;
     thread_local! {
-        static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        static BUF: std::cell::RefCell<Buf> = const { std::cell::RefCell::new(None) };
     }
-    BUF.with_borrow_mut(|buf| {
-        if buf.len() < STREAM {
-            *buf = vec![0; STREAM];
-        }
-        let Some(buf) = buf.first_chunk_mut::<STREAM>() else {
-            return Ok(());
-        };
+    BUF.with_borrow_mut(|slot| {
+        let buf = slot.get_or_insert_with(|| Box::new([0; STREAM]));
         let at = bulk_pieces::<Native, _, STREAM>(buf, bytes, |piece| sink.write_all(piece))?;
         let mut tail = Vec::new();
         blocks::<Native>(&mut tail, &bytes[at..]);
