@@ -377,7 +377,10 @@ impl<'a> Extractor<'_, 'a> {
             .iter()
             .all(|a| a.bytes().all(|b| !b.is_ascii_uppercase()));
         let t = trim(h.value);
-        let word = if is_lower_enum {
+        // An allowed value returns here. Else `lowered` is what a
+        // lower-case enum keeps of a bad value; an upper-case enum's
+        // normalised word is made below, only for a bad value.
+        let lowered = if is_lower_enum {
             // Lowered only when there is a capital to lower.
             let word = match t.bytes().any(|b| b.is_ascii_uppercase()) {
                 true => Cow::Owned(t.to_ascii_lowercase()),
@@ -388,8 +391,6 @@ impl<'a> Extractor<'_, 'a> {
             }
             Some(word)
         } else {
-            // The usual value is an allowed word: the normalised word is
-            // made only for the bad-enum diagnostic.
             if let Some(word) = enum_known(t, allowed) {
                 return Some(word);
             }
@@ -400,7 +401,7 @@ impl<'a> Extractor<'_, 'a> {
             self.normalised(&h, note, d);
             return Some(Cow::Borrowed(word));
         }
-        let word = word.unwrap_or_else(|| Cow::Owned(enum_normalised(t)));
+        let word = lowered.unwrap_or_else(|| Cow::Owned(enum_normalised(t)));
         d.at(
             Code::BadEnum,
             self.body.line(&h),

@@ -980,11 +980,7 @@ mod tests {
             ];
             let mut doc = format!("Subject: [ol-1] PROGRESS{end}Body:{end}Bead: ol-1{end}{end}## Log{end}");
             for (i, (head, len, colon, after, ending)) in lines.iter().enumerate() {
-                let mut line = format!("{head}{}", "y".repeat(*len));
-                if let Some(at) = colon.filter(|&at| line.get(at..at + 1).is_some()) {
-                    line.replace_range(at..at + 1, ":");
-                }
-                doc.push_str(&line);
+                doc.push_str(&crate::lines::tests::probe_line(head, 'y', *len, *colon));
                 doc.push_str(ending);
                 for k in 0..*after {
                     doc.push_str(inert[(i + k) % 2]);
