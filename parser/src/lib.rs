@@ -145,7 +145,8 @@ fn parse_document<'a>(
     if !visible && doc.trim().is_empty() {
         return Ok(Vec::new());
     }
-    let lines = doc_lines(doc);
+    let mut lines = lines::DocLines::new();
+    doc_lines(doc, &mut lines);
     let source = Source {
         text: doc,
         lines: &lines,
@@ -856,7 +857,9 @@ mod tests {
     /// Whether splitting `doc` with runs gathers any lines into one.
     fn has_runs(doc: &str) -> bool {
         lines::FORCE_RUNS.with(|f| f.set(Some(true)));
-        let runs = doc_lines(doc).iter().any(|l| l.more > 0);
+        let mut lines = lines::DocLines::new();
+        doc_lines(doc, &mut lines);
+        let runs = lines.iter().any(|l| l.more > 0);
         lines::FORCE_RUNS.with(|f| f.set(None));
         runs
     }

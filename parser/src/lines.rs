@@ -148,27 +148,12 @@ pub(crate) fn split_lines(input: &str, first_no: u32) -> Vec<Line<'_>> {
 }
 
 /// Documents of up to this many lines keep them on the stack.
-const FEW: usize = 8;
+const FEW: usize = 24;
 
-/// A whole document's lines: on the stack when there are few (a typical
-/// message), since allocating and freeing the list showed in the profile of
-/// small messages; in a `Vec` otherwise.
-// `Few` is large, but boxing it would be the very allocation this avoids.
-#[allow(clippy::large_enum_variant)]
-pub(crate) enum DocLines<'a> {
-    Few([Line<'a>; FEW], usize),
-    Many(Vec<Line<'a>>),
-}
-
-impl<'a> std::ops::Deref for DocLines<'a> {
-    type Target = [Line<'a>];
-    fn deref(&self) -> &[Line<'a>] {
-        match self {
-            DocLines::Few(lines, n) => lines.get(..*n).unwrap_or(lines),
-            DocLines::Many(lines) => lines,
-        }
-    }
-}
+/// A whole document's lines: on the stack for up to [`FEW`] (nearly every
+/// message, decorated ones included), since allocating and freeing the
+/// list showed in the profile of small messages; in a `Vec` otherwise.
+pub(crate) type DocLines<'a> = smallvec::SmallVec<[Line<'a>; FEW]>;
 
 /// Documents of this many bytes or more are split with runs of inert lines
 /// (see the module doc). Below it a message's lines are too few for runs to
@@ -204,37 +189,21 @@ fn with_runs(input: &str) -> bool {
 
 /// [`split_lines`] of a whole document (from byte 0, line 1); a large one
 /// with runs of inert lines (see the module doc).
-pub(crate) fn doc_lines(input: &str) -> DocLines<'_> {
-    const NONE: Line<'static> = Line {
-        text: "",
-        no: 0,
-        plain_end: true,
-        plain_inside: true,
-        inert: false,
-        more: 0,
-        run_len: 0,
-    };
-    struct ToDoc(usize);
-    impl<'a> Collect<'a> for ToDoc {
-        type Out = DocLines<'a>;
-        fn collect(self, mut lines: impl Iterator<Item = Line<'a>>) -> DocLines<'a> {
-            let mut few = [NONE; FEW];
-            for (n, slot) in few.iter_mut().enumerate() {
-                match lines.next() {
-                    Some(l) => *slot = l,
-                    None => return DocLines::Few(few, n),
-                }
+pub(crate) fn doc_lines<'a>(input: &'a str, out: &mut DocLines<'a>) {
+    struct ToDoc<'o, 'a>(&'o mut DocLines<'a>);
+    impl<'a> Collect<'a> for ToDoc<'_, 'a> {
+        type Out = ();
+        fn collect(self, lines: impl Iterator<Item = Line<'a>>) {
+            for l in lines {
+                self.0.push(l);
             }
-            let mut many = Vec::with_capacity(line_estimate(self.0));
-            many.extend_from_slice(&few);
-            many.extend(lines);
-            DocLines::Many(many)
         }
     }
     if with_runs(input) {
-        return DocLines::Many(runs(input));
+        *out = DocLines::from_vec(runs(input));
+        return;
     }
-    with_lines(input, 1, ToDoc(input.len()))
+    with_lines(input, 1, ToDoc(out))
 }
 
 /// The lines of a large document, with runs: out of line, so that the
@@ -849,6 +818,13 @@ fn join_lines_by_bytes<'a>(doc: &'a str, lines: &[Line<'a>]) -> std::borrow::Cow
 
 #[cfg(test)]
 pub(crate) mod tests {
+    /// [`doc_lines`] into a list of its own.
+    fn doc_lines_of(input: &str) -> DocLines<'_> {
+        let mut out = DocLines::new();
+        doc_lines(input, &mut out);
+        out
+    }
+
     use super::*;
 
     proptest::proptest! {
@@ -916,7 +892,7 @@ pub(crate) mod tests {
             let split = |skip: bool| {
                 SKIP.with(|s| s.set(skip));
                 FORCE_RUNS.with(|f| f.set(Some(true)));
-                let lines = doc_lines(&doc).to_vec();
+                let lines = doc_lines_of(&doc).to_vec();
                 FORCE_RUNS.with(|f| f.set(None));
                 SKIP.with(|s| s.set(true));
                 lines
@@ -934,9 +910,9 @@ pub(crate) mod tests {
     fn doc_lines_agree_with_split_lines() {
         for n in [0, 1, 7, 8, 9, 20] {
             let doc: String = (0..n).map(|i| format!("line {i}\r\n")).collect();
-            assert_eq!(&doc_lines(&doc)[..], &split_lines(&doc, 1)[..]);
+            assert_eq!(&doc_lines_of(&doc)[..], &split_lines(&doc, 1)[..]);
             let doc = doc + "tail";
-            assert_eq!(&doc_lines(&doc)[..], &split_lines(&doc, 1)[..]);
+            assert_eq!(&doc_lines_of(&doc)[..], &split_lines(&doc, 1)[..]);
         }
     }
 
@@ -958,7 +934,7 @@ pub(crate) mod tests {
                 matches!(ours, std::borrow::Cow::Borrowed(_)),
                 matches!(theirs, std::borrow::Cow::Borrowed(_))
             );
-            proptest::prop_assert_eq!(&doc_lines(&doc)[..], &lines[..]);
+            proptest::prop_assert_eq!(&doc_lines_of(&doc)[..], &lines[..]);
         }
     }
 
@@ -971,7 +947,7 @@ pub(crate) mod tests {
             doc in "([ \t\u{a0}\u{3000}\u{b}\u{c}]{0,2}(a|é|\u{2003})?[ \t\u{a0}]{0,2}(\r\n|\n|\r)){0,12}",
         ) {
             for doc in [doc.clone(), doc.repeat(3)] {
-                let lines = doc_lines(&doc);
+                let lines = doc_lines_of(&doc);
                 for l in lines.iter() {
                     proptest::prop_assert_eq!(l.is_blank(), l.text.trim().is_empty());
                 }
