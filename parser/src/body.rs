@@ -325,6 +325,10 @@ pub(crate) struct Body<'l, 'a> {
     /// or past the 255th hit, where it is searched for): what `top` asks
     /// for, five times or more a message, answered without a search.
     first: [u8; LABELS],
+    /// The fields of a fenced JSON object, written out as markdown (see
+    /// `decor::fenced_json_fields`): JSON has no sections, so no field
+    /// of it is outside one.
+    pub sectionless: bool,
 }
 
 /// How many labels there are (`Label` as an index).
@@ -352,6 +356,7 @@ impl<'l, 'a> Body<'l, 'a> {
             headed: SmallVec::new(),
             hits: SmallVec::new(),
             first: [0; LABELS],
+            sectionless: false,
         }
     }
 
@@ -567,6 +572,9 @@ impl<'l, 'a> Body<'l, 'a> {
             }
         }
         let h = self.top(label)?;
+        if self.sectionless {
+            return Some(h);
+        }
         let line = &self.lines[h.line];
         diags.at(
             Code::FieldOutsideSection,

@@ -595,7 +595,11 @@ fn assemble_detached<'a>(
     // borrowing from the document, outlives.
     let mut env = std::mem::take(env);
     let mut m = Message::empty();
-    let lines = BodyLines::new(&lines);
+    let lines = BodyLines {
+        // A fenced JSON body's fields (the body as written given apart).
+        json_fields: body.is_some(),
+        ..BodyLines::new(&lines)
+    };
     let err = assemble(text, source, lines, &mut env, Some(at), opts, &mut m);
     let m = match body {
         Some(body) => {
@@ -619,6 +623,9 @@ struct BodyLines<'l, 'a> {
     all: &'l [Line<'a>],
     /// The opening fence's index and the lines inside.
     fenced: Option<(usize, &'l [Line<'a>])>,
+    /// The lines are a fenced JSON object's fields written out as
+    /// markdown (see [`Body::sectionless`]).
+    json_fields: bool,
 }
 
 impl<'l, 'a> BodyLines<'l, 'a> {
@@ -626,6 +633,7 @@ impl<'l, 'a> BodyLines<'l, 'a> {
         BodyLines {
             all,
             fenced: decor::fenced_whole(all),
+            json_fields: false,
         }
     }
 }
@@ -697,6 +705,7 @@ fn assemble<'a>(
 
     // A body wrapped whole in one fenced block (```` ```markdown ````) is
     // read inside it; the body text stays as written.
+    let body_lines_json = body_lines.json_fields;
     let raw_body_lines = body_lines.all;
     let body_lines = match body_lines.fenced {
         Some((open, inner))
@@ -729,6 +738,7 @@ fn assemble<'a>(
         None => body_lines,
     };
     let mut index = Body::new(doc, fields_from);
+    index.sectionless = body_lines_json;
     index.read(&mut d);
 
     let (kind, raw_type): (MessageType, Option<Cow<'a, str>>) = match (subject_kind, &type_line) {

@@ -308,3 +308,34 @@ fn date_headers_in_the_forms_mail_uses() {
         assert!(m.diagnostics.is_empty(), "{v}: {:?}", m.diagnostics);
     }
 }
+
+/// JSON has no sections: a fenced JSON body's `commit` or `tests_pass`
+/// is where the object puts it, while the same field written as a flat
+/// markdown line is outside the `## Changes` / `## Self-Validation`
+/// section the protocol gives it (an info). The JSON form once reported
+/// those infos against lines of the markdown it is read through, which
+/// the writer never wrote.
+#[test]
+fn fenced_json_fields_are_in_no_section() {
+    let json = one("Subject: [ol-7] DONE\n\nBody:\n```json\n{\"bead_id\": \"ol-7\", \"commit\": \"9f8e7d6\", \"tests_pass\": true}\n```\n");
+    assert_eq!(json.parsed.commit_sha.as_deref(), Some("9f8e7d6"));
+    assert_eq!(json.parsed.tests_pass, Some(true));
+    assert!(
+        !codes(&json).iter().any(|c| c.0 == "field-outside-section"),
+        "{:?}",
+        codes(&json)
+    );
+    let flat = one("Subject: [ol-7] DONE\n\nBody:\nBead: ol-7\nCommit: 9f8e7d6\nTests: PASS\n");
+    assert_eq!(flat.parsed.commit_sha.as_deref(), Some("9f8e7d6"));
+    let outside: Vec<_> = codes(&flat)
+        .into_iter()
+        .filter(|c| c.0 == "field-outside-section")
+        .collect();
+    assert_eq!(
+        outside,
+        [
+            ("field-outside-section", 5, 1),
+            ("field-outside-section", 6, 1)
+        ]
+    );
+}
