@@ -471,7 +471,7 @@ fn field_line_rest(line: &str) -> Option<FieldLine<'_>> {
 /// or holds a non-ASCII label.
 #[inline(never)]
 fn field_line_marked(line: &str) -> Option<FieldLine<'_>> {
-    if !may_open_label(line.as_bytes()) {
+    if !may_open_label(line) {
         return None;
     }
     let (value, label) = field(line.as_bytes()).ok()?;
@@ -534,10 +534,22 @@ fn first_colon(b: &[u8]) -> Option<usize> {
 /// A body line that is no field (`- 10:32 run 1: ok`, a log line) costs a
 /// few byte tests.
 #[inline]
-fn may_open_label(b: &[u8]) -> bool {
+fn may_open_label(line: &str) -> bool {
+    let b = line.as_bytes();
     let (i, _) = prelude(b);
-    b.get(i)
-        .is_some_and(|c| c.is_ascii_alphabetic() || !c.is_ascii())
+    match b.get(i) {
+        Some(c) if c.is_ascii() => c.is_ascii_alphabetic(),
+        // A prelude is ASCII: `i` is on a character boundary. An emoji
+        // (`🔖 Bead:`) opens no label, which opens with a letter (and
+        // emoji are none, see `decor::is_emoji`): decided by range before
+        // [`field`] decodes the run and looks each `char` up in the
+        // Unicode tables (about 600 instructions an emoji label's line).
+        Some(_) => !line
+            .get(i..)
+            .and_then(|s| s.chars().next())
+            .is_some_and(crate::decor::is_emoji),
+        None => false,
+    }
 }
 
 /// [`field_line`] for the usual line, one that starts with an ASCII
@@ -701,6 +713,9 @@ fn heading_rest(line: &str) -> Option<(usize, &str)> {
     match line.as_bytes().first() {
         Some(b'#') => {}
         Some(b) if b.is_ascii() && !b.is_ascii_whitespace() && *b != 0x0b => return None,
+        // Nor does any other character but whitespace (an emoji first:
+        // the trim below decoded and looked up the whole line's ends).
+        Some(b) if !b.is_ascii() && !line.starts_with(char::is_whitespace) => return None,
         _ => {}
     }
     if let Ok((title, hashes)) = atx_heading(line.as_bytes()) {
