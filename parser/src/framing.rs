@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use crate::decor;
 use crate::diag::Code;
 use crate::grammar::known_field_line;
-use crate::lines::{physical, split_lines, Line};
+use crate::lines::{physical, Line};
 use crate::model::Note;
 use crate::trim::trim;
 
@@ -678,11 +678,6 @@ fn split_names(v: &str) -> Vec<Cow<'_, str>> {
         .filter(|s| !s.is_empty())
         .map(Cow::Borrowed)
         .collect()
-}
-
-/// Lines of an owned JSON body, numbered from 1.
-pub(crate) fn owned_lines(body: &str) -> Vec<Line<'_>> {
-    split_lines(body, 1)
 }
 
 #[cfg(test)]

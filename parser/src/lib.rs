@@ -590,27 +590,55 @@ fn assemble_detached<'a>(
     opts: &ParseOptions,
     out: &mut Vec<Message<'a>>,
 ) -> Option<ParseError> {
-    let lines = framing::owned_lines(text);
+    let mut lines = lines::DocLines::new();
+    doc_lines(text, &mut lines);
+    // The envelope's values that the message only carries (no rule reads
+    // them) stay out of the detached message and go back in after it, as
+    // borrowed as they came: copied by `into_owned` and freed with the
+    // message, they were most of detaching a fenced JSON body's message.
+    let carried = (
+        env.id.take(),
+        env.from.take(),
+        std::mem::take(&mut env.to),
+        std::mem::take(&mut env.cc),
+        env.thread_id.take(),
+        env.importance.take(),
+        env.project.take(),
+    );
+    let subject = env.subject.as_ref().map(|s| s.value.clone());
     // Moved out: the message borrows from `text`, which the envelope,
     // borrowing from the document, outlives.
     let mut env = std::mem::take(env);
     let mut m = Message::empty();
     let lines = BodyLines {
-        // A fenced JSON body's fields (the body as written given apart).
+        // A fenced JSON body's fields (the body as written given apart):
+        // the made-up text opens with a label or a heading, never a fence.
         json_fields: body.is_some(),
-        ..BodyLines::new(&lines)
-    };
+        fenced: None,
+        ..BodyLines::new(&[])
+    }
+    .with(&lines, body.is_none());
     let err = assemble(text, source, lines, &mut env, Some(at), opts, &mut m);
-    let m = match body {
-        Some(body) => {
-            // The made-up body is replaced: not copied by `into_owned`.
-            m.body = Cow::Borrowed("");
-            let mut m = m.into_owned();
-            m.body = body;
-            m
-        }
-        None => m.into_owned(),
-    };
+    m.subject = Cow::Borrowed("");
+    m.importance = Cow::Borrowed("");
+    if body.is_some() {
+        // The made-up body is replaced: not copied by `into_owned`.
+        m.body = Cow::Borrowed("");
+    }
+    // Detached, then as borrowed from the document as the envelope is.
+    let mut m: Message<'a> = m.into_owned();
+    if let Some(body) = body {
+        m.body = body;
+    }
+    let (id, from, to, cc, thread_id, importance, project) = carried;
+    m.id = id;
+    m.from = from;
+    m.to = to;
+    m.cc = cc;
+    m.thread_id = thread_id;
+    m.importance = importance.unwrap_or(Cow::Borrowed("normal"));
+    m.project = project;
+    m.subject = subject.unwrap_or(Cow::Borrowed(""));
     out.push(m);
     err
 }
@@ -634,6 +662,19 @@ impl<'l, 'a> BodyLines<'l, 'a> {
             all,
             fenced: decor::fenced_whole(all),
             json_fields: false,
+        }
+    }
+
+    /// These settings over `all`, looked at for a fence when `fenced`.
+    fn with<'m>(self, all: &'m [Line<'a>], fenced: bool) -> BodyLines<'m, 'a> {
+        BodyLines {
+            all,
+            fenced: if fenced {
+                decor::fenced_whole(all)
+            } else {
+                None
+            },
+            json_fields: self.json_fields,
         }
     }
 }
