@@ -474,9 +474,11 @@ pub(crate) fn fenced_json_fields<'a>(doc: &'a str, inner: &[Line<'a>]) -> Option
     fields.sort_by(|a, b| a.0.cmp(&b.0));
     // Labels first, sections after them: a section runs to the next
     // heading, so a label written after one would be read inside it (and
-    // the keys are in key order, not the order written).
-    let mut out = String::with_capacity(text.len());
-    let mut sections = String::new();
+    // the keys are in key order, not the order written). The sections
+    // are written after the loop, from this list (a string of their own
+    // was an allocation and a copy per body).
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut sections: smallvec::SmallVec<[(&str, &JsonValue<'_>); 4]> = smallvec::SmallVec::new();
     let push = |to: &mut String, parts: &[&str]| parts.iter().for_each(|p| to.push_str(p));
     let last_of_each = fields
         .iter()
@@ -490,24 +492,27 @@ pub(crate) fn fenced_json_fields<'a>(doc: &'a str, inner: &[Line<'a>]) -> Option
             .find(|(k, _)| k.eq_ignore_ascii_case(key))
             .map(|(_, label)| *label);
         // `_` and `-` read as spaces, trimmed; on the stack for the
-        // usual key (a string each was most of the allocations here).
-        let words = alias
-            .unwrap_or(key)
-            .trim_matches(|c: char| c == '_' || c == '-' || c.is_whitespace());
+        // usual key (a string each was most of the allocations here),
+        // and not copied at all when it has neither.
+        let words = trim_key(alias.unwrap_or(key));
         let mut buf = [0u8; 48];
         let spaced;
-        let name = match buf.get_mut(..words.len()) {
-            Some(b) => {
-                b.copy_from_slice(words.as_bytes());
-                for c in b.iter_mut().filter(|c| matches!(c, b'_' | b'-')) {
-                    *c = b' ';
+        let name = if !words.contains(['_', '-']) {
+            words
+        } else {
+            match buf.get_mut(..words.len()) {
+                Some(b) => {
+                    b.copy_from_slice(words.as_bytes());
+                    for c in b.iter_mut().filter(|c| matches!(c, b'_' | b'-')) {
+                        *c = b' ';
+                    }
+                    // ASCII bytes changed for ASCII bytes: still UTF-8.
+                    std::str::from_utf8(b).unwrap_or_default()
                 }
-                // ASCII bytes changed for ASCII bytes: still UTF-8.
-                std::str::from_utf8(b).unwrap_or_default()
-            }
-            None => {
-                spaced = words.replace(['_', '-'], " ");
-                spaced.as_str()
+                None => {
+                    spaced = words.replace(['_', '-'], " ");
+                    spaced.as_str()
+                }
             }
         };
         // `tests_pass: true` (amail's own JSON) is `Tests: PASS`.
@@ -522,19 +527,50 @@ pub(crate) fn fenced_json_fields<'a>(doc: &'a str, inner: &[Line<'a>]) -> Option
         }
         if Label::lookup(name).is_some() {
             // One line: a line break would end the field.
-            let v = json_text(value, ", ");
-            let v = match v.contains(['\r', '\n']) {
-                true => Cow::Owned(v.replace(['\r', '\n'], " ")),
-                false => v,
-            };
-            push(&mut out, &[name, ": ", &v, "\n"]);
+            push(&mut out, &[name, ": "]);
+            let from = out.len();
+            write_json_text(&mut out, value, ", ");
+            if out[from..].contains(['\r', '\n']) {
+                let v = out[from..].replace(['\r', '\n'], " ");
+                out.truncate(from);
+                out.push_str(&v);
+            }
+            out.push('\n');
         } else if SectionKind::from_title(name) != SectionKind::Other {
-            let v = json_text(value, "\n");
-            push(&mut sections, &["\n## ", name, "\n", &v, "\n"]);
+            sections.push((words, value));
         }
     }
-    out.push_str(&sections);
+    for (words, value) in sections {
+        out.push_str("\n## ");
+        // The name spaced again, piece by piece.
+        for (i, piece) in words.split(['_', '-']).enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(piece);
+        }
+        out.push('\n');
+        write_json_text(&mut out, value, "\n");
+        out.push('\n');
+    }
     Some(out)
+}
+
+/// A JSON key without `_`, `-` and whitespace at either end: on bytes
+/// where the key is ASCII at both ends (the `char` pattern decoded and
+/// looked up every end character).
+fn trim_key(key: &str) -> &str {
+    let b = key.as_bytes();
+    let strip = |c: u8| matches!(c, b'_' | b'-' | b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
+    let start = b.iter().take_while(|&&c| strip(c)).count();
+    let end = b.len() - b[start..].iter().rev().take_while(|&&c| strip(c)).count();
+    let trimmed = key.get(start..end).unwrap_or(key);
+    match (trimmed.as_bytes().first(), trimmed.as_bytes().last()) {
+        (Some(f), Some(l)) if !f.is_ascii() || !l.is_ascii() => {
+            trimmed.trim_matches(|c: char| c == '_' || c == '-' || c.is_whitespace())
+        }
+        _ => trimmed,
+    }
 }
 
 /// JSON keys (the field names of amail's own JSON) whose markdown label
@@ -546,21 +582,26 @@ const JSON_ALIASES: &[(&str, &str)] = &[
     ("progress", "Description"),
 ];
 
-/// A JSON value as field text: a string as it is, an array's items joined
-/// by `sep`, anything else as JSON.
-fn json_text<'v>(v: &'v JsonValue<'_>, sep: &str) -> Cow<'v, str> {
+/// A JSON value as field text, written to `out`: a string as it is, an
+/// array's items joined by `sep` (an item that is itself an array has its
+/// items joined by spaces), anything else as JSON.
+fn write_json_text(out: &mut String, v: &JsonValue<'_>, sep: &str) {
     match v {
-        JsonValue::Str(s) => Cow::Borrowed(s),
-        JsonValue::Null => Cow::Borrowed(""),
-        JsonValue::Bool(b) => Cow::Borrowed(if *b { "true" } else { "false" }),
-        JsonValue::Array(items) => Cow::Owned(
-            items
-                .iter()
-                .map(|i| json_text(i, " "))
-                .collect::<Vec<_>>()
-                .join(sep),
-        ),
-        JsonValue::Other(other) => Cow::Owned(other.to_string()),
+        JsonValue::Str(s) => out.push_str(s),
+        JsonValue::Null => {}
+        JsonValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        JsonValue::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(sep);
+                }
+                write_json_text(out, item, " ");
+            }
+        }
+        JsonValue::Other(other) => {
+            use std::fmt::Write as _;
+            let _ = write!(out, "{other}");
+        }
     }
 }
 
@@ -593,7 +634,9 @@ impl<'de> serde::Deserialize<'de> for JsonObject<'de> {
                 self,
                 mut map: A,
             ) -> Result<Self::Value, A::Error> {
-                let mut members = Vec::new();
+                // Room for a body's usual fields at once (grown from
+                // empty, the list was reallocated three times).
+                let mut members = Vec::with_capacity(map.size_hint().unwrap_or(8).max(8));
                 while let Some(key) = map.next_key::<JsonValue<'de>>()? {
                     let JsonValue::Str(key) = key else {
                         return Err(serde::de::Error::custom("a key that is not a string"));
