@@ -326,7 +326,7 @@ pub(crate) struct Body<'l, 'a> {
     /// for, five times or more a message, answered without a search.
     first: [u8; LABELS],
     /// The fields of a fenced JSON object, written out as markdown (see
-    /// `decor::fenced_json_fields`): JSON has no sections, so no field
+    /// `json_body::fenced_json_fields`): JSON has no sections, so no field
     /// of it is outside one.
     pub sectionless: bool,
 }

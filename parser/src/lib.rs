@@ -72,6 +72,7 @@ mod extract;
 pub mod filter;
 mod framing;
 mod grammar;
+mod json_body;
 mod lines;
 mod model;
 mod render;
@@ -532,7 +533,7 @@ fn build<'a>(
             let body_lines = BodyLines::new(frame_lines.get(rest).unwrap_or(&[]));
             let json = match (&env.subject, body_lines.fenced) {
                 (Some(_), Some((open, inner))) => {
-                    decor::fenced_json_fields(doc, inner).map(|text| (open, text))
+                    json_body::fenced_json_fields(doc, inner).map(|text| (open, text))
                 }
                 _ => None,
             };
