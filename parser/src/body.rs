@@ -325,10 +325,12 @@ pub(crate) struct Body<'l, 'a> {
     /// or past the 255th hit, where it is searched for): what `top` asks
     /// for, five times or more a message, answered without a search.
     first: [u8; LABELS],
-    /// The fields of a fenced JSON object, written out as markdown (see
-    /// `json_body::fenced_json_fields`): JSON has no sections, so no field
-    /// of it is outside one.
+    /// The fields of a fenced JSON object (see `json_body`): JSON has no
+    /// sections, so no field of it is outside one.
     pub sectionless: bool,
+    /// A fenced JSON object read directly (see [`Body::from_json`]): its
+    /// lists and sections, which are not lines.
+    direct: Option<&'l crate::json_body::Direct<'a>>,
 }
 
 /// How many labels there are (`Label` as an index).
@@ -357,6 +359,36 @@ impl<'l, 'a> Body<'l, 'a> {
             hits: SmallVec::new(),
             first: [0; LABELS],
             sectionless: false,
+            direct: None,
+        }
+    }
+
+    /// Indexes a body that is one simple fenced JSON object, read directly
+    /// (see `json_body`): a hit per labelled field, at the line (of the
+    /// body's) where its value is written; its lists and sections are
+    /// answered from `direct`. Out of line: a message with a markdown body
+    /// (nearly every one) pays nothing for it.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn read_json(&mut self, direct: &'l crate::json_body::Direct<'a>) {
+        let (doc, lines) = (self.doc, self.lines);
+        self.sectionless = true;
+        self.direct = Some(direct);
+        for &(label, value, at) in &direct.labels {
+            let offset = (at.as_ptr() as usize).wrapping_sub(doc.as_ptr() as usize);
+            let line = lines
+                .iter()
+                .rposition(|l| l.start(doc) <= offset)
+                .unwrap_or(0);
+            self.hits.push(Hit {
+                label,
+                section: 0,
+                line,
+                value,
+            });
+            if let Some(first @ 0) = self.first.get_mut(label as usize) {
+                *first = u8::try_from(self.hits.len()).unwrap_or(0);
+            }
         }
     }
 
@@ -529,6 +561,14 @@ impl<'l, 'a> Body<'l, 'a> {
         if kind == SectionKind::Preamble {
             return Some(0);
         }
+        if let Some(direct) = self.direct {
+            // Numbered after the preamble, as a section read from lines.
+            return direct
+                .sections
+                .iter()
+                .position(|s| s.0 == kind)
+                .map(|i| i + 1);
+        }
         self.headed
             .iter()
             .position(|s| s.kind == kind)
@@ -594,6 +634,10 @@ impl<'l, 'a> Body<'l, 'a> {
 
     /// The text of a section, blank lines at either end trimmed.
     pub(crate) fn section_text(&self, kind: SectionKind) -> Option<Cow<'a, str>> {
+        if let Some(direct) = self.direct {
+            let (_, text) = direct.sections.iter().find(|s| s.0 == kind)?;
+            return text.clone();
+        }
         let s = self.section_at(self.section(kind)?)?;
         let content = trim_blank(&self.lines[s.start..s.end]);
         if content.is_empty() {
@@ -609,6 +653,11 @@ impl<'l, 'a> Body<'l, 'a> {
         kind: SectionKind,
         diags: &mut Diags<'_, 'a>,
     ) -> Option<Vec<Cow<'a, str>>> {
+        if self.direct.is_some() {
+            // A fenced JSON body's lists are fields (`files_touched` is
+            // the label `Files touched`), never a section's.
+            return None;
+        }
         let s = self.section_at(self.section(kind)?)?;
         let lines = &self.lines[s.start..s.end];
         let items = file_items(
@@ -637,6 +686,14 @@ impl<'l, 'a> Body<'l, 'a> {
     }
 
     fn field_items(&self, hit: Hit<'a>, diags: &mut Diags<'_, 'a>) -> Vec<Cow<'a, str>> {
+        if let Some(direct) = self.direct {
+            return direct
+                .lists
+                .iter()
+                .find(|l| l.0 == hit.label)
+                .map(|(_, items)| items.iter().map(|i| Cow::Borrowed(*i)).collect())
+                .unwrap_or_default();
+        }
         let line = &self.lines[hit.line];
         if !hit.value.is_empty() {
             // `` `a.rs` `b.rs` ``: backtick spans with no commas between.

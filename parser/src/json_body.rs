@@ -2,18 +2,480 @@
 //! agents write one (```` ```json ```` then `{"bead": "ol-1", "status":
 //! "...", "files": [...]}`).
 //!
-//! The fields are read as the same fields written in the markdown form
-//! the body index reads ([`fenced_json_fields`]): one `Label: value` line
-//! per key the protocol labels, a `## Title` section per key it writes as
-//! one, other keys left out. The message's fields then come from that
-//! text through the one body index and the one set of extractors, like
-//! any other body's.
+//! The keys the protocol labels (`bead_id` is `Bead id:`, `tests_pass:
+//! true` is `Tests: PASS`) are the message's labelled fields, the keys
+//! it writes as sections (`problem`, `next_steps`) its sections, and
+//! other keys are left out. Read in one of two ways, with one result:
+//!
+//! - **Direct** ([`Direct`]), for the object agents write: string,
+//!   integer, `true`/`false`/`null` and flat-array values, no escape, no
+//!   nesting, text values that no markdown rule would read otherwise. A
+//!   scanner of that subset of JSON ([`scan`]) finds each value where the
+//!   document holds it, and the body index is filled from the values
+//!   ([`crate::body::Body::from_json`]), borrowed from the document.
+//! - **As markdown** ([`fenced_json_fields`]), for any other object
+//!   (escapes, nesting, floats): serde_json reads it, its fields are
+//!   written out in the markdown form the body index reads, and the
+//!   message is read from that text and detached from it.
+//!
+//! Why two: the markdown reading made, split, indexed, copied and freed a
+//! text of its own for every such body, and a fenced JSON body cost
+//! three times a plain message of the same fields (callgrind: 21,500 to
+//! 24,300 instructions against 7,500 to 12,200 for the same messages in
+//! markdown). Both readings name a key's field through one function
+//! ([`field_of`]), and a property test holds the direct reading to the
+//! markdown one on generated objects (`direct_reads_as_the_markdown_does`).
+//! A fenced JSON body has no type line (a `status` of `DONE` written out
+//! first read as one) and no sections (see `Body::sectionless`).
 
 use std::borrow::Cow;
+
+use smallvec::SmallVec;
 
 use crate::body::{Label, SectionKind};
 use crate::lines::Line;
 use crate::trim::trim;
+
+/// A fenced JSON body, as read (see the module doc).
+// `Direct` is large, but it lives on the stack for one message: boxing
+// it would be an allocation the direct reading is there to avoid.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum JsonBody<'a> {
+    Direct(Direct<'a>),
+    /// The fields written out as markdown.
+    Markdown(String),
+}
+
+#[cfg(test)]
+thread_local! {
+    /// In tests: read every object as markdown, to compare the readings.
+    pub(crate) static AS_MARKDOWN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// In tests: how many objects were read directly.
+    pub(crate) static DIRECT_READS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The lines inside a fenced block that wraps a body whole, as a JSON
+/// object of the message's fields: directly where `direct` allows it and
+/// the object is simple, else as markdown. `None` unless the block holds
+/// a JSON object.
+#[cold]
+#[inline(never)]
+pub(crate) fn read<'a>(doc: &'a str, inner: &[Line<'a>], direct: bool) -> Option<JsonBody<'a>> {
+    #[cfg(test)]
+    let direct = direct && !AS_MARKDOWN.with(std::cell::Cell::get);
+    let first = inner.iter().position(|l| !l.is_blank())?;
+    if !trim(inner[first].text).starts_with('{') {
+        return None;
+    }
+    if direct {
+        // The block as the document holds it: no JSON string holds a line
+        // break, and CR, LF and blanks are JSON whitespace alike.
+        let (from, to) = (inner[first].start(doc), inner[inner.len() - 1].end(doc));
+        if let Some(found) = doc.get(from..to).and_then(scan).and_then(Direct::of) {
+            #[cfg(test)]
+            DIRECT_READS.with(|c| c.set(c.get() + 1));
+            return Some(JsonBody::Direct(found));
+        }
+    }
+    fenced_json_fields(doc, inner).map(JsonBody::Markdown)
+}
+
+/// A value of a simple object, the text of it the document holds (a
+/// string without its quotes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scalar<'a> {
+    Str(&'a str),
+    Int(&'a str),
+    Bool(bool, &'a str),
+    Null(&'a str),
+}
+
+impl<'a> Scalar<'a> {
+    /// Where the value is written.
+    fn at(self) -> &'a str {
+        match self {
+            Scalar::Str(s) | Scalar::Int(s) | Scalar::Bool(_, s) | Scalar::Null(s) => s,
+        }
+    }
+}
+
+/// A member's value: one scalar, or a flat array of them (the array's
+/// opening bracket for where it is written, and its items' range in
+/// [`Object::items`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Value<'a> {
+    One(Scalar<'a>),
+    Many(&'a str, u16, u16),
+}
+
+/// A simple object's members in the order written, and its arrays' items.
+#[derive(Debug, Default)]
+struct Object<'a> {
+    members: SmallVec<[(&'a str, Value<'a>); 8]>,
+    items: SmallVec<[Scalar<'a>; 8]>,
+}
+
+/// The most members a simple object is read with: each member's key is
+/// compared with the ones after it (the last of a repeated key is kept),
+/// so a larger one goes to the markdown reading, which sorts them.
+const MAX_MEMBERS: usize = 32;
+
+/// The members of `text` when it is one simple JSON object (see the
+/// module doc) and nothing else but whitespace; `None` for any other
+/// text, valid JSON or not. What it accepts, serde_json reads alike: the
+/// strings hold no escape, the integers are written as serde_json writes
+/// them back.
+fn scan(text: &str) -> Option<Object<'_>> {
+    let mut s = Scanner { text, at: 0 };
+    s.blank();
+    s.byte(b'{')?;
+    let mut object = Object::default();
+    s.blank();
+    if s.byte(b'}').is_none() {
+        loop {
+            s.blank();
+            let key = s.string()?;
+            s.blank();
+            s.byte(b':')?;
+            s.blank();
+            let value = match s.peek()? {
+                b'[' => {
+                    let open = text.get(s.at..s.at + 1)?;
+                    s.at += 1;
+                    let start = u16::try_from(object.items.len()).ok()?;
+                    s.blank();
+                    if s.byte(b']').is_none() {
+                        loop {
+                            s.blank();
+                            object.items.push(s.scalar()?);
+                            s.blank();
+                            if s.byte(b']').is_some() {
+                                break;
+                            }
+                            s.byte(b',')?;
+                        }
+                    }
+                    Value::Many(open, start, u16::try_from(object.items.len()).ok()?)
+                }
+                _ => Value::One(s.scalar()?),
+            };
+            if object.members.len() == MAX_MEMBERS {
+                return None;
+            }
+            object.members.push((key, value));
+            s.blank();
+            if s.byte(b'}').is_some() {
+                break;
+            }
+            s.byte(b',')?;
+        }
+    }
+    s.blank();
+    (s.at == text.len()).then_some(object)
+}
+
+/// The bytes a simple string holds as they are: any but `"`, `\` and the
+/// control characters (a table: this runs for every byte of the object).
+const PLAIN_STRING: [bool; 256] = {
+    let mut t = [true; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = false;
+        c += 1;
+    }
+    t[b'"' as usize] = false;
+    t[b'\\' as usize] = false;
+    t
+};
+
+struct Scanner<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Scanner<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.at).copied()
+    }
+
+    /// JSON's whitespace.
+    fn blank(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.at += 1;
+        }
+    }
+
+    fn byte(&mut self, b: u8) -> Option<()> {
+        (self.peek()? == b).then(|| self.at += 1)
+    }
+
+    /// A string with no escape and no control character: its text.
+    fn string(&mut self) -> Option<&'a str> {
+        self.byte(b'"')?;
+        let from = self.at;
+        let run = self.text.as_bytes()[from..]
+            .iter()
+            .take_while(|&&c| PLAIN_STRING[usize::from(c)])
+            .count();
+        self.at += run;
+        self.byte(b'"')?;
+        // `"` is ASCII: both cuts are on character boundaries.
+        self.text.get(from..from + run)
+    }
+
+    fn scalar(&mut self) -> Option<Scalar<'a>> {
+        let rest = self.text.get(self.at..)?;
+        let word = |w: &str| rest.starts_with(w).then(|| &rest[..w.len()]);
+        let scalar = match self.peek()? {
+            b'"' => return self.string().map(Scalar::Str),
+            b't' => Scalar::Bool(true, word("true")?),
+            b'f' => Scalar::Bool(false, word("false")?),
+            b'n' => Scalar::Null(word("null")?),
+            b'-' | b'0'..=b'9' => {
+                // An integer as serde_json writes it back: no `-0`, no
+                // leading zero, no fraction or exponent, and small enough
+                // to stay an integer (at most 18 digits).
+                let digits = rest.bytes().skip(usize::from(rest.starts_with('-')));
+                let n = digits.clone().take_while(u8::is_ascii_digit).count();
+                let len = n + usize::from(rest.starts_with('-'));
+                let int = &rest[..len];
+                let follows = rest.as_bytes().get(len);
+                if n == 0
+                    || n > 18
+                    || (n > 1 && int.trim_start_matches('-').starts_with('0'))
+                    || int == "-0"
+                    || matches!(follows, Some(b'.' | b'e' | b'E'))
+                {
+                    return None;
+                }
+                Scalar::Int(int)
+            }
+            _ => return None,
+        };
+        self.at += scalar.at().len();
+        Some(scalar)
+    }
+}
+
+/// What a key names (see [`field_of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Field {
+    /// A labelled field.
+    Label(Label),
+    /// `tests_pass: true`, amail's own JSON's spelling of `Tests: PASS`.
+    Check(Label),
+    Section(SectionKind),
+    Nothing,
+}
+
+/// What the key `name` (spaced: `_` and `-` read as spaces, trimmed; see
+/// [`spaced`]) names, its value a boolean or not: the one reading of a
+/// key, for both readings of a body.
+fn field_of(name: &str, boolean: bool) -> Field {
+    if boolean {
+        if let Some(check) = name.strip_suffix(" pass") {
+            return Label::lookup(check).map_or(Field::Nothing, Field::Check);
+        }
+    }
+    if let Some(label) = Label::lookup(name) {
+        Field::Label(label)
+    } else {
+        match SectionKind::from_title(name) {
+            SectionKind::Other => Field::Nothing,
+            kind => Field::Section(kind),
+        }
+    }
+}
+
+/// A key as the name of a field: its alias (the names amail's own JSON
+/// gives fields whose labels differ), trimmed of `_`, `-` and whitespace.
+fn key_words(key: &str) -> &str {
+    let alias = JSON_ALIASES
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(key))
+        .map(|(_, label)| *label);
+    trim_key(alias.unwrap_or(key))
+}
+
+/// `words` with `_` and `-` read as spaces, into `buf` (on the stack for
+/// the usual key: a string each was most of the allocations here) or
+/// `long`; not copied at all when it has neither.
+fn spaced<'w>(words: &'w str, buf: &'w mut [u8; 48], long: &'w mut String) -> &'w str {
+    if !words.contains(['_', '-']) {
+        return words;
+    }
+    match buf.get_mut(..words.len()) {
+        Some(b) => {
+            b.copy_from_slice(words.as_bytes());
+            for c in b.iter_mut().filter(|c| matches!(c, b'_' | b'-')) {
+                *c = b' ';
+            }
+            // ASCII bytes changed for ASCII bytes: still UTF-8.
+            std::str::from_utf8(b).unwrap_or_default()
+        }
+        None => {
+            *long = words.replace(['_', '-'], " ");
+            long.as_str()
+        }
+    }
+}
+
+/// A list-valued field's items.
+pub(crate) type Items<'a> = SmallVec<[&'a str; 4]>;
+
+/// A simple object's fields, read straight into the body index (see
+/// [`crate::body::Body::from_json`]): values borrowed from the document.
+#[derive(Debug, Default)]
+pub(crate) struct Direct<'a> {
+    /// Each labelled field: its label, its value as the field's text,
+    /// and where the value is written.
+    pub labels: SmallVec<[(Label, &'a str, &'a str); 8]>,
+    /// The items of list-valued fields (`Files`, `Files touched`).
+    pub lists: SmallVec<[(Label, Items<'a>); 2]>,
+    /// Each section: its kind and text (`None`: present, empty).
+    pub sections: SmallVec<[(SectionKind, Option<Cow<'a, str>>); 4]>,
+}
+
+impl<'a> Direct<'a> {
+    /// `members` read as the markdown reading reads them, or `None` where
+    /// the two could differ: a value that text would carry otherwise (a
+    /// list in a one-value field, text a markdown rule would read), two
+    /// keys for one field.
+    fn of(object: Object<'a>) -> Option<Direct<'a>> {
+        let Object { members, items } = object;
+        let mut direct = Direct::default();
+        let mut seen = 0u32;
+        let mut sections_seen = 0u32;
+        for (i, (key, value)) in members.iter().enumerate() {
+            // The last of a repeated key is kept (as `fenced_json_fields`
+            // keeps them); the order of the rest does not matter, as no
+            // two keys may name one field here.
+            if members[i + 1..].iter().any(|(next, _)| next == key) {
+                continue;
+            }
+            let (mut buf, mut long) = ([0u8; 48], String::new());
+            let name = spaced(key_words(key), &mut buf, &mut long);
+            let boolean = matches!(value, Value::One(Scalar::Bool(..)));
+            let field = field_of(name, boolean);
+            let label = match field {
+                Field::Label(l) | Field::Check(l) => Some(l),
+                Field::Section(_) => None,
+                Field::Nothing => continue,
+            };
+            if let Some(label) = label {
+                let bit = 1u32 << (label as u8);
+                if seen & bit != 0 {
+                    return None;
+                }
+                seen |= bit;
+            }
+            match (field, value) {
+                (Field::Check(label), Value::One(Scalar::Bool(b, at))) => {
+                    direct
+                        .labels
+                        .push((label, if *b { "PASS" } else { "FAIL" }, at));
+                }
+                (Field::Label(label @ (Label::Files | Label::FilesTouched)), value) => {
+                    let (at, items): (&str, Items<'_>) = match value {
+                        Value::One(Scalar::Str(s)) => (s, SmallVec::from_slice(&[*s])),
+                        Value::Many(at, from, to) => (
+                            at,
+                            items[usize::from(*from)..usize::from(*to)]
+                                .iter()
+                                .map(|i| match i {
+                                    Scalar::Str(s) => Some(*s),
+                                    _ => None,
+                                })
+                                .collect::<Option<_>>()?,
+                        ),
+                        _ => return None,
+                    };
+                    // An item the list reader would cut or trim.
+                    if !items.iter().all(|i| plain_item(i)) {
+                        return None;
+                    }
+                    direct.labels.push((label, "", at));
+                    direct.lists.push((label, items));
+                }
+                (Field::Label(label), Value::One(v)) => {
+                    let text = match *v {
+                        Scalar::Str(s) | Scalar::Int(s) => s,
+                        Scalar::Bool(b, _) => {
+                            if b {
+                                "true"
+                            } else {
+                                "false"
+                            }
+                        }
+                        Scalar::Null(_) => "",
+                    };
+                    // The value as the field line's reader cuts it.
+                    let text = trim(crate::grammar::trim_end_blanks(
+                        crate::grammar::trim_start_blanks(text),
+                    ));
+                    direct.labels.push((label, text, v.at()));
+                }
+                (Field::Section(kind), value) => {
+                    let bit = 1u32 << (kind as u8);
+                    if sections_seen & bit != 0 {
+                        return None;
+                    }
+                    sections_seen |= bit;
+                    let text = match value {
+                        Value::One(Scalar::Str("")) => None,
+                        Value::One(Scalar::Null(_)) => None,
+                        Value::One(Scalar::Str(s)) if plain_text(s) => Some(Cow::Borrowed(*s)),
+                        Value::Many(_, from, to) if from == to => None,
+                        Value::Many(_, from, to) => {
+                            let mut text = String::new();
+                            let items = &items[usize::from(*from)..usize::from(*to)];
+                            for (n, item) in items.iter().enumerate() {
+                                let Scalar::Str(s) = item else { return None };
+                                if !plain_text(s) {
+                                    return None;
+                                }
+                                if n > 0 {
+                                    text.push('\n');
+                                }
+                                text.push_str(s);
+                            }
+                            Some(Cow::Owned(text))
+                        }
+                        _ => return None,
+                    };
+                    direct.sections.push((kind, text));
+                }
+                _ => return None,
+            }
+        }
+        Some(direct)
+    }
+}
+
+/// A list item the list reader keeps as it is: no comma, backtick or
+/// blank at either end, not empty.
+fn plain_item(item: &str) -> bool {
+    !item.is_empty()
+        && !item.contains([',', '`'])
+        && item
+            .as_bytes()
+            .first()
+            .is_some_and(|b| !b.is_ascii_whitespace())
+        && item
+            .as_bytes()
+            .last()
+            .is_some_and(|b| !b.is_ascii_whitespace())
+        && trim(item).len() == item.len()
+}
+
+/// A section's text that the body index reads as prose, nothing else: it
+/// opens with an ASCII letter (no heading, list, fence, quote or glyph),
+/// holds no `:` (no field, no `Problem:` heading) and ends in no blank.
+fn plain_text(s: &str) -> bool {
+    s.as_bytes().first().is_some_and(u8::is_ascii_alphabetic)
+        && !s.contains(':')
+        && trim(s).len() == s.len()
+}
 
 /// The lines inside a fenced block that wraps a body whole ([`fenced_whole`])
 /// as a JSON object of the message's fields (```` ```json ```` then
@@ -56,58 +518,33 @@ pub(crate) fn fenced_json_fields<'a>(doc: &'a str, inner: &[Line<'a>]) -> Option
         .filter(|(i, (key, _))| fields.get(i + 1).is_none_or(|next| next.0 != *key))
         .map(|(_, field)| field);
     for (key, value) in last_of_each {
-        // The names amail's own JSON gives fields whose labels differ.
-        let alias = JSON_ALIASES
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(key))
-            .map(|(_, label)| *label);
-        // `_` and `-` read as spaces, trimmed; on the stack for the
-        // usual key (a string each was most of the allocations here),
-        // and not copied at all when it has neither.
-        let words = trim_key(alias.unwrap_or(key));
-        let mut buf = [0u8; 48];
-        let spaced;
-        let name = if !words.contains(['_', '-']) {
-            words
-        } else {
-            match buf.get_mut(..words.len()) {
-                Some(b) => {
-                    b.copy_from_slice(words.as_bytes());
-                    for c in b.iter_mut().filter(|c| matches!(c, b'_' | b'-')) {
-                        *c = b' ';
-                    }
-                    // ASCII bytes changed for ASCII bytes: still UTF-8.
-                    std::str::from_utf8(b).unwrap_or_default()
-                }
-                None => {
-                    spaced = words.replace(['_', '-'], " ");
-                    spaced.as_str()
-                }
-            }
-        };
-        // `tests_pass: true` (amail's own JSON) is `Tests: PASS`.
-        if let (Some(check), JsonValue::Bool(b)) = (name.strip_suffix(" pass"), value) {
-            if Label::lookup(check).is_some() {
+        let words = key_words(key);
+        let (mut buf, mut long) = ([0u8; 48], String::new());
+        let name = spaced(words, &mut buf, &mut long);
+        match field_of(name, matches!(value, JsonValue::Bool(_))) {
+            // `tests_pass: true` (amail's own JSON) is `Tests: PASS`.
+            Field::Check(_) => {
+                let check = name.strip_suffix(" pass").unwrap_or(name);
+                let JsonValue::Bool(b) = value else { continue };
                 push(
                     &mut out,
                     &[check, ": ", if *b { "PASS" } else { "FAIL" }, "\n"],
                 );
             }
-            continue;
-        }
-        if Label::lookup(name).is_some() {
-            // One line: a line break would end the field.
-            push(&mut out, &[name, ": "]);
-            let from = out.len();
-            write_json_text(&mut out, value, ", ");
-            if out[from..].contains(['\r', '\n']) {
-                let v = out[from..].replace(['\r', '\n'], " ");
-                out.truncate(from);
-                out.push_str(&v);
+            Field::Label(_) => {
+                // One line: a line break would end the field.
+                push(&mut out, &[name, ": "]);
+                let from = out.len();
+                write_json_text(&mut out, value, ", ");
+                if out[from..].contains(['\r', '\n']) {
+                    let v = out[from..].replace(['\r', '\n'], " ");
+                    out.truncate(from);
+                    out.push_str(&v);
+                }
+                out.push('\n');
             }
-            out.push('\n');
-        } else if SectionKind::from_title(name) != SectionKind::Other {
-            sections.push((words, value));
+            Field::Section(_) => sections.push((words, value)),
+            Field::Nothing => {}
         }
     }
     for (words, value) in sections {
@@ -324,6 +761,179 @@ mod tests {
             }
         }
         Some(out + &sections)
+    }
+
+    /// `doc` parsed with the direct reading allowed or not: its messages
+    /// as JSON, each diagnostic without its position (the markdown
+    /// reading reports one in the made-up text; the direct one, where the
+    /// document holds the value).
+    fn read_both_ways(doc: &str) -> [String; 2] {
+        [false, true].map(|markdown| {
+            AS_MARKDOWN.with(|c| c.set(markdown));
+            let parsed = crate::parse(doc, &crate::ParseOptions::default());
+            AS_MARKDOWN.with(|c| c.set(false));
+            let mut v = serde_json::to_value(parsed.unwrap()).unwrap();
+            for m in v.as_array_mut().unwrap() {
+                for d in m["diagnostics"].as_array_mut().unwrap() {
+                    let text = d["message"].as_str().unwrap();
+                    let text = text.split(" (body line ").next().unwrap().to_string();
+                    *d = serde_json::json!([d["code"], text]);
+                }
+            }
+            v.to_string()
+        })
+    }
+
+    #[test]
+    fn the_direct_reading_takes_the_corpus_json_bodies() {
+        // Each agents fixture with a JSON body reads directly (its cost is
+        // the point) and as the markdown reading reads it.
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/agents");
+        let mut direct = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let doc = std::fs::read_to_string(&path).unwrap();
+            if !path.to_string_lossy().contains("json_body") {
+                continue;
+            }
+            let lines = crate::lines::split_lines(&doc, 1);
+            let first = lines
+                .iter()
+                .position(|l| l.text.starts_with("```") || l.text.starts_with("~~~"))
+                .unwrap();
+            let close = lines
+                .iter()
+                .rposition(|l| l.text.starts_with("```") || l.text.starts_with("~~~"))
+                .unwrap();
+            if let Some(JsonBody::Direct(_)) = read(&doc, &lines[first + 1..close], true) {
+                direct += 1;
+            }
+            let [a, b] = read_both_ways(&doc);
+            assert_eq!(a, b, "{}", path.display());
+        }
+        assert_eq!(direct, 8, "the four JSON bodies and their CRLF twins");
+    }
+
+    /// Where the direct reading reads an object, it reads it as the
+    /// markdown reading does: every key the protocol names and others,
+    /// repeated keys, aliases, every kind of value (text a markdown rule
+    /// would read, commas and backticks in list items, escapes, nesting,
+    /// floats, integers serde_json writes back otherwise), under every
+    /// type's subject, LF and CRLF. Most generated objects are simple, and
+    /// the test checks that most take the direct reading.
+    #[test]
+    fn direct_reads_as_the_markdown_does() {
+        use proptest::prelude::*;
+        let key = prop_oneof![
+            8 => proptest::sample::select(vec![
+                "bead_id", "bead", "commit", "files", "tests_pass", "lint-pass", "build_pass",
+                "status", "step", "context_usage", "files_touched", "issue_type", "reason",
+                "checkpoint_reason", "partial_commit_sha", "progress", "failure_type",
+                "internal_attempts", "title", "started_at", "issue", "resume", "orchestrator",
+                "session", "type", "Accepted_Bead",
+            ]),
+            3 => proptest::sample::select(vec![
+                "problem", "question", "what_tried", "summary", "next_steps", "recommendation",
+            ]),
+            1 => proptest::sample::select(vec!["x", " Bead ", "_step_", "Files-Touched", "é_pass"]),
+        ];
+        let value = prop_oneof![
+            12 => proptest::sample::select(vec![
+                "\"ol-1\"", "\"DONE\"", "\"45%\"", "\"PASS\"", "\"FAIL\"", "\"STUCK\"",
+                "\"a.rs\"", "\"prose about it\"", "\"é\"", "\"\"", "true", "false", "null",
+                "0", "42", "-3", "[]", "[\"a.rs\", \"b.rs\"]", "[\"one step\", \"two\"]",
+            ]),
+            2 => proptest::sample::select(vec![
+                "\"Status: done\"", "\"## Heading\"", "\"- item\"", "\"a, b\"",
+                "\"`a.rs`\"", "\" padded \"", "\"a\\nb\"", "\"say \\\"hi\\\"\"", "1.5",
+                "007", "-0", "[\"a, b\"]", "[\"x\", 1]", "[[\"x\"]]", "{\"k\": 1}",
+            ]),
+        ];
+        let subject = proptest::sample::select(vec![
+            "[ol-1] DONE",
+            "[ol-1] PROGRESS",
+            "[ol-1] CHECKPOINT",
+            "[ol-2] HELP_REQUEST",
+            "Re: [ol-2] HELP_REQUEST",
+            "[ol-1] HELP_RESPONSE",
+            "[ol-1] FAILED",
+            "[ol-1] OFFERING_READY",
+            "[ol-1] SPAWN_REQUEST",
+            "[ol-1] SPAWN_ACK",
+            "[ol-1] BEAD_ACCEPTED",
+            "status report",
+            "[ol-1] NUDGE",
+        ]);
+        let cases = (
+            subject,
+            proptest::collection::vec((key, value), 0..6),
+            any::<bool>(),
+        );
+        let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+            cases: 4096,
+            ..ProptestConfig::default()
+        });
+        let (direct, all) = (std::cell::Cell::new(0), std::cell::Cell::new(0));
+        runner
+            .run(&cases, |(subject, members, crlf)| {
+                let body: Vec<String> = members
+                    .iter()
+                    .map(|(k, v)| format!("  \"{k}\": {v}"))
+                    .collect();
+                let doc = format!(
+                    "Subject: {subject}\nFrom: A\nTo: B\n\nBody:\n```json\n{{\n{}\n}}\n```\n",
+                    body.join(",\n")
+                );
+                let doc = if crlf { doc.replace('\n', "\r\n") } else { doc };
+                let before = DIRECT_READS.with(std::cell::Cell::get);
+                let [read_directly, markdown] = read_both_ways(&doc);
+                all.set(all.get() + 1);
+                if DIRECT_READS.with(std::cell::Cell::get) > before {
+                    direct.set(direct.get() + 1);
+                }
+                prop_assert_eq!(read_directly, markdown);
+                Ok(())
+            })
+            .unwrap();
+        let (direct, all) = (direct.get(), all.get());
+        assert!(direct * 4 > all, "{direct} of {all} read directly");
+    }
+
+    proptest::proptest! {
+        /// The scanner reads what serde_json reads, or nothing: on objects
+        /// of every kind of value, and on near misses.
+        #[test]
+        fn the_scanner_reads_as_serde_json_does(
+            text in "[ \\n]{0,2}\\{[ \\n]{0,2}(\"[a-z_é]{0,6}\"[ ]?:[ ]?(\"[a-z :,é\\\\]{0,6}\"|-?[0-9]{1,3}|true|false|null|1\\.5|1e2|\\[(\"a\"|1|null|\\[\\])?(, ?\"b\")?\\]|\\{\\}),?[ \\n]{0,2}){0,4}\\}[ \\nx]{0,2}",
+        ) {
+            if let Some(object) = scan(&text) {
+                let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+                let map = value.as_object().unwrap();
+                // The last of a repeated key is serde_json's.
+                for (i, (key, v)) in object.members.iter().enumerate() {
+                    if object.members[i + 1..].iter().any(|(k, _)| k == key) {
+                        continue;
+                    }
+                    let want = &map[*key];
+                    let scalar = |s: &Scalar<'_>| match *s {
+                        Scalar::Str(t) => serde_json::Value::from(t),
+                        Scalar::Int(t) => serde_json::from_str(t).unwrap(),
+                        Scalar::Bool(b, _) => serde_json::Value::from(b),
+                        Scalar::Null(_) => serde_json::Value::Null,
+                    };
+                    let got = match *v {
+                        Value::One(s) => scalar(&s),
+                        Value::Many(_, from, to) => serde_json::Value::Array(
+                            object.items[usize::from(from)..usize::from(to)].iter().map(scalar).collect(),
+                        ),
+                    };
+                    proptest::prop_assert_eq!(&got, want);
+                    if let Value::One(Scalar::Int(t)) = *v {
+                        proptest::prop_assert_eq!(want.to_string(), t);
+                    }
+                }
+            }
+        }
     }
 
     proptest::proptest! {

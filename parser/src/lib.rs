@@ -472,6 +472,20 @@ fn read_subject<'s>(
     )
 }
 
+/// Whether a fenced JSON body under `subject` may be read directly (see
+/// `json_body`): its type is one whose fields are all read from labels
+/// and sections. A HELP_RESPONSE's guidance is the body's own text (the
+/// markdown the fields are written out as), and a reply to a
+/// HELP_REQUEST may be one; a subject with no type leaves it to the body.
+fn reads_fields_only(subject: &str) -> bool {
+    let ((reply, _, kind, _), _) = read_subject(subject);
+    match kind {
+        None | Some(MessageType::HelpResponse | MessageType::Unknown) => false,
+        Some(MessageType::HelpRequest) => !reply,
+        Some(_) => true,
+    }
+}
+
 /// A body that carries a HELP_REQUEST's own fields.
 fn is_request_body(body: &Body<'_, '_>) -> bool {
     body.top(body::Label::IssueType).is_some()
@@ -531,30 +545,11 @@ fn build<'a>(
         }
         Some(BodySource::Lines { head: None, rest }) => {
             let body_lines = BodyLines::new(frame_lines.get(rest).unwrap_or(&[]));
-            let json = match (&env.subject, body_lines.fenced) {
-                (Some(_), Some((open, inner))) => {
-                    json_body::fenced_json_fields(doc, inner).map(|text| (open, text))
+            match (&env.subject, body_lines.fenced) {
+                (Some(_), Some(fenced)) => {
+                    build_fenced(doc, source, body_lines, fenced, env, opts, out)
                 }
-                _ => None,
-            };
-            match json {
-                // A body that is one fenced JSON object of the fields: read
-                // as the same fields in the markdown form (see `decor`),
-                // against that text, detached like a JSON framing's body;
-                // the body text stays as written.
-                Some((open, text)) => {
-                    let fence = &body_lines.all[open];
-                    env.problems.push((
-                        diag::Code::Normalised,
-                        fence.no,
-                        fence.column_of(trim::trim_start(fence.text)),
-                        "the body is one fenced JSON object; its keys read as the message's fields"
-                            .into(),
-                    ));
-                    let body = whole_text(doc, body_lines.all);
-                    assemble_detached(&text, source, env, fence.no, Some(body), opts, out)
-                }
-                None => assemble(doc, source, body_lines, env, None, opts, slot(out)),
+                _ => assemble(doc, source, body_lines, env, None, opts, slot(out)),
             }
         }
         Some(BodySource::Lines {
@@ -574,6 +569,54 @@ fn build<'a>(
     };
     // In strict mode the message is not wanted: the caller drops the list.
     err.map_or(Ok(()), Err)
+}
+
+/// [`build`] of a body wrapped whole in a fenced block (`fenced`: the
+/// opening fence's index and the lines inside): one JSON object of the
+/// fields (see `json_body`), else a body like any other. Out of line: the
+/// usual body is not fenced.
+#[cold]
+#[inline(never)]
+fn build_fenced<'a>(
+    doc: &'a str,
+    source: Source<'_>,
+    body_lines: BodyLines<'_, 'a>,
+    (open, inner): (usize, &[Line<'a>]),
+    env: &mut Envelope<'a>,
+    opts: &ParseOptions,
+    out: &mut Vec<Message<'a>>,
+) -> Option<ParseError> {
+    let direct = env
+        .subject
+        .as_ref()
+        .is_some_and(|s| reads_fields_only(&s.value));
+    let Some(json) = json_body::read(doc, inner, direct) else {
+        return assemble(doc, source, body_lines, env, None, opts, slot(out));
+    };
+    // The body text stays as written.
+    let fence = &body_lines.all[open];
+    env.problems.push((
+        diag::Code::Normalised,
+        fence.no,
+        fence.column_of(trim::trim_start(fence.text)),
+        "the body is one fenced JSON object; its keys read as the message's fields".into(),
+    ));
+    match json {
+        json_body::JsonBody::Direct(direct) => {
+            let body_lines = BodyLines {
+                direct: Some(&direct),
+                json_fields: true,
+                ..body_lines
+            };
+            assemble(doc, source, body_lines, env, None, opts, slot(out))
+        }
+        // Read against the fields written out as markdown, detached like
+        // a JSON framing's body.
+        json_body::JsonBody::Markdown(text) => {
+            let body = whole_text(doc, body_lines.all);
+            assemble_detached(&text, source, env, fence.no, Some(body), opts, out)
+        }
+    }
 }
 
 /// Adds to `out` the message of `env` whose fields are read from `text`,
@@ -652,9 +695,11 @@ struct BodyLines<'l, 'a> {
     all: &'l [Line<'a>],
     /// The opening fence's index and the lines inside.
     fenced: Option<(usize, &'l [Line<'a>])>,
-    /// The lines are a fenced JSON object's fields written out as
-    /// markdown (see [`Body::sectionless`]).
+    /// The body is a fenced JSON object's fields (see `json_body`): no
+    /// type line, no sections (see [`Body::sectionless`]).
     json_fields: bool,
+    /// The fields of a simple fenced JSON object, read directly.
+    direct: Option<&'l json_body::Direct<'a>>,
 }
 
 impl<'l, 'a> BodyLines<'l, 'a> {
@@ -663,6 +708,7 @@ impl<'l, 'a> BodyLines<'l, 'a> {
             all,
             fenced: decor::fenced_whole(all),
             json_fields: false,
+            direct: None,
         }
     }
 
@@ -676,6 +722,7 @@ impl<'l, 'a> BodyLines<'l, 'a> {
                 None
             },
             json_fields: self.json_fields,
+            direct: None,
         }
     }
 }
@@ -748,6 +795,7 @@ fn assemble<'a>(
     // A body wrapped whole in one fenced block (```` ```markdown ````) is
     // read inside it; the body text stays as written.
     let body_lines_json = body_lines.json_fields;
+    let direct = body_lines.direct;
     let raw_body_lines = body_lines.all;
     let body_lines = match body_lines.fenced {
         Some((open, inner))
@@ -767,7 +815,13 @@ fn assemble<'a>(
         _ => raw_body_lines,
     };
 
-    let mut type_line = body_type_line(body_lines);
+    // A fenced JSON body's fields are no type line, whatever the first
+    // one written out says (`status` `DONE` read as `Status: DONE`).
+    let mut type_line = if body_lines_json {
+        None
+    } else {
+        body_type_line(body_lines)
+    };
     if let Some((_, _, _, idx, note)) = &mut type_line {
         if let Some(note) = note.take() {
             let line = &body_lines[*idx];
@@ -779,9 +833,14 @@ fn assemble<'a>(
         Some((_, _, _, idx, _)) => &body_lines[idx + 1..],
         None => body_lines,
     };
+    // Filled where it is kept: returned from a `match`, the index (most
+    // of a kilobyte) was copied, ~110 instructions a message.
     let mut index = Body::new(doc, fields_from);
     index.sectionless = body_lines_json;
-    index.read(&mut d);
+    match direct {
+        Some(direct) => index.read_json(direct),
+        None => index.read(&mut d),
+    }
 
     let (kind, raw_type): (MessageType, Option<Cow<'a, str>>) = match (subject_kind, &type_line) {
         // `Re: [x] HELP_REQUEST` is an answer in a help thread, not a new

@@ -98,7 +98,7 @@ impl<'a> Line<'a> {
 
     /// The byte offset in `doc` where its text ends (a run's last line's).
     #[inline]
-    fn end(&self, doc: &str) -> usize {
+    pub(crate) fn end(&self, doc: &str) -> usize {
         self.start(doc)
             + if self.more == 0 {
                 self.text.len()
