@@ -287,6 +287,104 @@ fn field_of(name: &str, boolean: bool) -> Field {
     }
 }
 
+/// [`field_of`] of the keys agents and amail's own JSON write, as they
+/// write them (`bead`, `tests_pass`, `next_steps`), decided by one
+/// compare of the whole key; `None` for any other spelling, which goes
+/// through [`key_words`], [`spaced`] and [`field_of`] (the alias search,
+/// the copy and the UTF-8 check were ~280 instructions a key). A test
+/// holds each to the general reading.
+fn usual_key(key: &str, boolean: bool) -> Option<Field> {
+    use Label as L;
+    use SectionKind as K;
+    let label = |l| Some(Field::Label(l));
+    let check = |l| {
+        Some(if boolean {
+            Field::Check(l)
+        } else {
+            Field::Nothing
+        })
+    };
+    match key {
+        "bead" | "bead_id" => label(L::Bead),
+        "accepted_bead" => label(L::AcceptedBead),
+        "title" => label(L::Title),
+        "started_at" => label(L::StartingAt),
+        "status" => label(L::Status),
+        "step" => label(L::Step),
+        "context_usage" => label(L::ContextUsage),
+        "files_touched" => label(L::FilesTouched),
+        "issue_type" => label(L::IssueType),
+        "commit" | "commit_sha" | "partial_commit_sha" => label(L::Commit),
+        "files" | "files_changed" => label(L::Files),
+        "tests_pass" => check(L::Tests),
+        "lint_pass" => check(L::Lint),
+        "build_pass" => check(L::Build),
+        "tests" => label(L::Tests),
+        "lint" => label(L::Lint),
+        "build" => label(L::Build),
+        "type" | "failure_type" => label(L::Type),
+        "reason" | "checkpoint_reason" => label(L::Reason),
+        "internal_attempts" => label(L::InternalAttempts),
+        "progress" | "description" => label(L::Description),
+        "issue" => label(L::Issue),
+        "resume" => label(L::Resume),
+        "checkpoint" => label(L::Checkpoint),
+        "orchestrator" => label(L::Orchestrator),
+        "session" => label(L::Session),
+        "problem" => Some(Field::Section(K::Problem)),
+        "what_tried" => Some(Field::Section(K::WhatTried)),
+        "question" => Some(Field::Section(K::Question)),
+        "summary" => Some(Field::Section(K::Summary)),
+        "recommendation" => Some(Field::Section(K::Recommendation)),
+        "next_steps" => Some(Field::Section(K::NextSteps)),
+        _ => None,
+    }
+}
+
+/// The keys [`usual_key`] decides, for its test.
+#[cfg(test)]
+const USUAL_KEYS: &[&str] = &[
+    "bead",
+    "bead_id",
+    "accepted_bead",
+    "title",
+    "started_at",
+    "status",
+    "step",
+    "context_usage",
+    "files_touched",
+    "issue_type",
+    "commit",
+    "commit_sha",
+    "partial_commit_sha",
+    "files",
+    "files_changed",
+    "tests_pass",
+    "lint_pass",
+    "build_pass",
+    "tests",
+    "lint",
+    "build",
+    "type",
+    "failure_type",
+    "reason",
+    "checkpoint_reason",
+    "internal_attempts",
+    "progress",
+    "description",
+    "issue",
+    "resume",
+    "checkpoint",
+    "orchestrator",
+    "session",
+    "problem",
+    "what_tried",
+    "question",
+    "summary",
+    "recommendation",
+    "next_steps",
+];
+
 /// A key as the name of a field: its alias (the names amail's own JSON
 /// gives fields whose labels differ), trimmed of `_`, `-` and whitespace.
 fn key_words(key: &str) -> &str {
@@ -353,10 +451,14 @@ impl<'a> Direct<'a> {
             if members[i + 1..].iter().any(|(next, _)| next == key) {
                 continue;
             }
-            let (mut buf, mut long) = ([0u8; 48], String::new());
-            let name = spaced(key_words(key), &mut buf, &mut long);
             let boolean = matches!(value, Value::One(Scalar::Bool(..)));
-            let field = field_of(name, boolean);
+            let field = match usual_key(key, boolean) {
+                Some(field) => field,
+                None => {
+                    let (mut buf, mut long) = ([0u8; 48], String::new());
+                    field_of(spaced(key_words(key), &mut buf, &mut long), boolean)
+                }
+            };
             let label = match field {
                 Field::Label(l) | Field::Check(l) => Some(l),
                 Field::Section(_) => None,
@@ -761,6 +863,18 @@ mod tests {
             }
         }
         Some(out + &sections)
+    }
+
+    #[test]
+    fn usual_keys_name_what_the_general_reading_names() {
+        for key in USUAL_KEYS {
+            for boolean in [false, true] {
+                let (mut buf, mut long) = ([0u8; 48], String::new());
+                let general = field_of(spaced(key_words(key), &mut buf, &mut long), boolean);
+                assert_eq!(usual_key(key, boolean), Some(general), "{key} {boolean}");
+            }
+        }
+        assert_eq!(usual_key("Bead", false), None);
     }
 
     /// `doc` parsed with the direct reading allowed or not: its messages
