@@ -16,6 +16,8 @@
 //! which strict mode refuses: strict mode reads the protocol's plain form
 //! only, and its error says what lenient mode would have read.
 
+use smallvec::SmallVec;
+
 use crate::grammar::{
     field_line, is_fence, trim_end_blanks, trim_start_blanks, FieldLine, LABEL_BYTES,
 };
@@ -367,15 +369,21 @@ fn unwrap_document_rest<'a>(
         let mut seen = 0;
         let mut found = None;
         // Line by line: a run of inert lines (see `lines`) counts as the
-        // lines it holds.
+        // lines it holds. Whether the prose lines are message lines is
+        // asked only once a `Subject:` or a fence is found after them (a
+        // message line before it, read first, would have ended the search
+        // with nothing found): a bare body that opens with a line of
+        // prose is decided without asking (its lines were asked twice,
+        // here and by the body's type line rule, ~1,100 instructions each).
+        let mut prose: SmallVec<[Line<'a>; 3]> = SmallVec::new();
         for (i, l) in physical_indexed(doc, &lines[first..]) {
-            let (i, l) = (i + first, &l);
+            let i = i + first;
             if l.is_blank() {
                 continue;
             }
             // Read once: a line's header test is most of what this loop
             // costs.
-            let h = header(l);
+            let h = header(&l);
             if h == Some(true) || is_opening_fence(l.text) {
                 found = Some(i);
                 break;
@@ -384,11 +392,15 @@ fn unwrap_document_rest<'a>(
                 return None;
             }
             seen += 1;
-            if seen > 3 || is_message_line(l) {
+            if seen > 3 {
                 break;
             }
+            prose.push(l);
         }
         let found = found?;
+        if prose.iter().any(|l| is_message_line(l)) {
+            return None;
+        }
         if is_opening_fence(lines[found].text) && !fence_holds_message(lines, found, &is_subject) {
             return None;
         }
