@@ -398,7 +398,7 @@ fn unwrap_document_rest<'a>(
             prose.push(l);
         }
         let found = found?;
-        if prose.iter().any(|l| is_message_line(l)) {
+        if prose.iter().any(&is_message_line) {
             return None;
         }
         if is_opening_fence(lines[found].text) && !fence_holds_message(lines, found, &is_subject) {
