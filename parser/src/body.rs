@@ -273,7 +273,7 @@ fn open_section(
 fn alone_as_heading<'a>(diags: &mut Diags<'_, 'a>, line: &Line<'a>, kind: SectionKind) {
     diags.normalised(
         line,
-        line.text.trim_start(),
+        crate::trim::trim_start(line.text),
         Note::join(&[
             "`",
             trim(line.text),
@@ -442,7 +442,7 @@ impl<'l, 'a> Body<'l, 'a> {
                         let (kept, cut) = crate::decor::shorten(trim(line.text));
                         diags.normalised(
                             line,
-                            line.text.trim_start(),
+                            crate::trim::trim_start(line.text),
                             Note::join(&[
                                 "heading `",
                                 kept,
@@ -489,7 +489,7 @@ impl<'l, 'a> Body<'l, 'a> {
                         if cur.seen & label.bit() == 0 {
                             diags.normalised(
                                 line,
-                                line.text.trim_start(),
+                                crate::trim::trim_start(line.text),
                                 Note::join(&[
                                     "`",
                                     label_part(line.text, f.value),
@@ -619,7 +619,7 @@ impl<'l, 'a> Body<'l, 'a> {
         diags.at(
             Code::FieldOutsideSection,
             line,
-            line.text.trim_start(),
+            crate::trim::trim_start(line.text),
             Note::join(&["field found outside its `## ", kind.name(), "` section"]),
         );
         Some(h)

@@ -825,7 +825,7 @@ fn assemble<'a>(
     if let Some((_, _, _, idx, note)) = &mut type_line {
         if let Some(note) = note.take() {
             let line = &body_lines[*idx];
-            d.normalised(line, line.text.trim_start(), note);
+            d.normalised(line, trim::trim_start(line.text), note);
         }
     }
     // The body after a leading type line is what the fields come from.
