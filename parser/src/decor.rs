@@ -203,9 +203,11 @@ pub(crate) fn decorated_field(line: &str) -> Option<FieldLine<'_>> {
     // Every cut so far is after an ASCII byte: on a character boundary.
     let mut s = line.get(at..)?;
     // A task box.
-    for tick in ["[x] ", "[X] ", "[ ] "] {
-        if let Some(rest) = s.strip_prefix(tick) {
-            s = trim_start_blanks(rest);
+    if s.starts_with('[') {
+        for tick in ["[x] ", "[X] ", "[ ] "] {
+            if let Some(rest) = s.strip_prefix(tick) {
+                s = trim_start_blanks(rest);
+            }
         }
     }
     // Glyphs, each followed by blanks (`✅ Tests:`, `📊 Context usage:`).
@@ -219,8 +221,9 @@ pub(crate) fn decorated_field(line: &str) -> Option<FieldLine<'_>> {
         }
         s = trim_start_blanks(after);
     }
-    // Emphasis around the label, the colon inside or outside it.
-    let open = s.len() - s.trim_start_matches(['*', '_']).len();
+    // Emphasis around the label, the colon inside or outside it (its
+    // marks counted on bytes: the `char` pattern decoded each).
+    let open = s.bytes().take_while(|&c| c == b'*' || c == b'_').count();
     let mark = &s[..open];
     s = &s[open..];
     let label_len = label_run(s);
@@ -231,7 +234,11 @@ pub(crate) fn decorated_field(line: &str) -> Option<FieldLine<'_>> {
         label_len
     };
     let label = trim_end_blanks(&s[..label_len]);
-    if label.is_empty() || label.len() > 48 || !label.starts_with(char::is_alphabetic) {
+    let opens_with_letter = match label.as_bytes().first() {
+        Some(c) if c.is_ascii() => c.is_ascii_alphabetic(),
+        _ => label.starts_with(char::is_alphabetic),
+    };
+    if label.is_empty() || label.len() > 48 || !opens_with_letter {
         return None;
     }
     let mut rest = &s[label_len..];
