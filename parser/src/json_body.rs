@@ -37,11 +37,9 @@ use crate::lines::Line;
 use crate::trim::trim;
 
 /// A fenced JSON body, as read (see the module doc).
-// `Direct` is large, but it lives on the stack for one message: boxing
-// it would be an allocation the direct reading is there to avoid.
-#[allow(clippy::large_enum_variant)]
-pub(crate) enum JsonBody<'a> {
-    Direct(Direct<'a>),
+pub(crate) enum JsonBody {
+    /// Read directly, into the caller's [`Direct`].
+    Direct,
     /// The fields written out as markdown.
     Markdown(String),
 }
@@ -60,21 +58,33 @@ thread_local! {
 /// a JSON object.
 #[cold]
 #[inline(never)]
-pub(crate) fn read<'a>(doc: &'a str, inner: &[Line<'a>], direct: bool) -> Option<JsonBody<'a>> {
+pub(crate) fn read<'a>(
+    doc: &'a str,
+    inner: &[Line<'a>],
+    direct: Option<&mut Direct<'a>>,
+) -> Option<JsonBody> {
     #[cfg(test)]
-    let direct = direct && !AS_MARKDOWN.with(std::cell::Cell::get);
+    let direct = direct.filter(|_| !AS_MARKDOWN.with(std::cell::Cell::get));
     let first = inner.iter().position(|l| !l.is_blank())?;
     if !trim(inner[first].text).starts_with('{') {
         return None;
     }
-    if direct {
+    if let Some(direct) = direct {
         // The block as the document holds it: no JSON string holds a line
-        // break, and CR, LF and blanks are JSON whitespace alike.
+        // break, and CR, LF and blanks are JSON whitespace alike. Scanned
+        // and read into places made by the caller: returned, each (most of
+        // a kilobyte) was copied, ~600 instructions a body.
         let (from, to) = (inner[first].start(doc), inner[inner.len() - 1].end(doc));
-        if let Some(found) = doc.get(from..to).and_then(scan).and_then(Direct::of) {
+        let mut object = Object::default();
+        if doc
+            .get(from..to)
+            .and_then(|text| scan(text, &mut object))
+            .is_some()
+            && direct.read(&object).is_some()
+        {
             #[cfg(test)]
             DIRECT_READS.with(|c| c.set(c.get() + 1));
-            return Some(JsonBody::Direct(found));
+            return Some(JsonBody::Direct);
         }
     }
     fenced_json_fields(doc, inner).map(JsonBody::Markdown)
@@ -125,11 +135,10 @@ const MAX_MEMBERS: usize = 32;
 /// text, valid JSON or not. What it accepts, serde_json reads alike: the
 /// strings hold no escape, the integers are written as serde_json writes
 /// them back.
-fn scan(text: &str) -> Option<Object<'_>> {
+fn scan<'a>(text: &'a str, object: &mut Object<'a>) -> Option<()> {
     let mut s = Scanner { text, at: 0 };
     s.blank();
     s.byte(b'{')?;
-    let mut object = Object::default();
     s.blank();
     if s.byte(b'}').is_none() {
         loop {
@@ -171,7 +180,7 @@ fn scan(text: &str) -> Option<Object<'_>> {
         }
     }
     s.blank();
-    (s.at == text.len()).then_some(object)
+    (s.at == text.len()).then_some(())
 }
 
 /// The bytes a simple string holds as they are: any but `"`, `\` and the
@@ -439,9 +448,11 @@ impl<'a> Direct<'a> {
     /// the two could differ: a value that text would carry otherwise (a
     /// list in a one-value field, text a markdown rule would read), two
     /// keys for one field.
-    fn of(object: Object<'a>) -> Option<Direct<'a>> {
+    /// Reads `object` into this (empty) reading; `None` where the
+    /// markdown reading must read it (this is then left unfinished).
+    fn read(&mut self, object: &Object<'a>) -> Option<()> {
         let Object { members, items } = object;
-        let mut direct = Direct::default();
+        let direct = self;
         let mut seen = 0u32;
         let mut sections_seen = 0u32;
         for (i, (key, value)) in members.iter().enumerate() {
@@ -550,7 +561,7 @@ impl<'a> Direct<'a> {
                 _ => return None,
             }
         }
-        Some(direct)
+        Some(())
     }
 }
 
@@ -919,7 +930,8 @@ mod tests {
                 .iter()
                 .rposition(|l| l.text.starts_with("```") || l.text.starts_with("~~~"))
                 .unwrap();
-            if let Some(JsonBody::Direct(_)) = read(&doc, &lines[first + 1..close], true) {
+            let mut into = Direct::default();
+            if let Some(JsonBody::Direct) = read(&doc, &lines[first + 1..close], Some(&mut into)) {
                 direct += 1;
             }
             let [a, b] = read_both_ways(&doc);
@@ -1020,7 +1032,8 @@ mod tests {
         fn the_scanner_reads_as_serde_json_does(
             text in "[ \\n]{0,2}\\{[ \\n]{0,2}(\"[a-z_é]{0,6}\"[ ]?:[ ]?(\"[a-z :,é\\\\]{0,6}\"|-?[0-9]{1,3}|true|false|null|1\\.5|1e2|\\[(\"a\"|1|null|\\[\\])?(, ?\"b\")?\\]|\\{\\}),?[ \\n]{0,2}){0,4}\\}[ \\nx]{0,2}",
         ) {
-            if let Some(object) = scan(&text) {
+            let mut object = Object::default();
+            if scan(&text, &mut object).is_some() {
                 let value: serde_json::Value = serde_json::from_str(&text).unwrap();
                 let map = value.as_object().unwrap();
                 // The last of a repeated key is serde_json's.

@@ -586,11 +586,12 @@ fn build_fenced<'a>(
     opts: &ParseOptions,
     out: &mut Vec<Message<'a>>,
 ) -> Option<ParseError> {
-    let direct = env
+    let allowed = env
         .subject
         .as_ref()
         .is_some_and(|s| reads_fields_only(&s.value));
-    let Some(json) = json_body::read(doc, inner, direct) else {
+    let mut direct = json_body::Direct::default();
+    let Some(json) = json_body::read(doc, inner, allowed.then_some(&mut direct)) else {
         return assemble(doc, source, body_lines, env, None, opts, slot(out));
     };
     // The body text stays as written.
@@ -602,7 +603,7 @@ fn build_fenced<'a>(
         "the body is one fenced JSON object; its keys read as the message's fields".into(),
     ));
     match json {
-        json_body::JsonBody::Direct(direct) => {
+        json_body::JsonBody::Direct => {
             let body_lines = BodyLines {
                 direct: Some(&direct),
                 json_fields: true,
