@@ -436,8 +436,13 @@ impl<'l, 'a> Body<'l, 'a> {
                     Some(plain)
                 } else {
                     // `### Problem`, `## 🧩 Problem`: a known section at
-                    // any level, through decorations.
-                    let decorated = SectionKind::from_decorated_title(title);
+                    // any level, through decorations. A title the plain
+                    // reading knows is one through decorations as well (a
+                    // test holds the two alike): not looked up again.
+                    let decorated = match plain {
+                        SectionKind::Other => SectionKind::from_decorated_title(title),
+                        known => Some(known),
+                    };
                     if let Some(k) = decorated {
                         let (kept, cut) = crate::decor::shorten(trim(line.text));
                         diags.normalised(
@@ -870,6 +875,18 @@ mod tests {
         /// The compare by length reads every title as comparing each in
         /// turn did: each title in any case, with colons and blanks
         /// around it, near misses (one byte changed) and any text.
+        /// A title the plain reading knows reads as the same section
+        /// through decorations (so the body index asks only the first).
+        #[test]
+        fn known_titles_read_alike_through_decorations(
+            t in "[ \t]{0,2}(:|\\*\\*|✅ )?(Problem|question|WHAT I TRIED|Self-Validation|self validation|Next Steps|summary|Changes|x|)(:{0,3}|\\*\\*| 🧩)[ \t]{0,2}",
+        ) {
+            let plain = SectionKind::from_title(&t);
+            if plain != SectionKind::Other {
+                proptest::prop_assert_eq!(SectionKind::from_decorated_title(&t), Some(plain));
+            }
+        }
+
         #[test]
         fn titles_read_as_comparing_each_did(
             s in crate::words::spellings(&[
