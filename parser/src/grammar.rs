@@ -778,9 +778,17 @@ fn heading_rest(line: &str) -> Option<(usize, &str)> {
         _ => {}
     }
     if let Ok((title, hashes)) = atx_heading(line.as_bytes()) {
-        return Some((hashes.len(), sub(line, title)?.trim()));
+        return Some((hashes.len(), crate::trim::trim(sub(line, title)?)));
     }
-    // A bare `##` with nothing after it is an empty heading.
+    // A bare `##` with nothing after it is an empty heading: a line whose
+    // first byte after its ASCII blanks is another ASCII byte is none,
+    // decided without `str::trim` (which decoded and looked up both ends
+    // of every indented line, a JSON body's, ~65 instructions each).
+    let b = line.as_bytes();
+    let blanks = b.iter().take_while(|&&c| c == b' ' || c == b'\t').count();
+    if b.get(blanks).is_some_and(|&c| c.is_ascii() && c != b'#' && !c.is_ascii_whitespace() && c != 0x0b) {
+        return None;
+    }
     let t = line.trim();
     (!t.is_empty() && t.len() <= 6 && t.bytes().all(|b| b == b'#')).then_some((t.len(), ""))
 }
