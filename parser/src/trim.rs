@@ -28,7 +28,12 @@ pub(crate) fn is_blank_text(text: &str) -> bool {
 #[inline]
 pub(crate) fn trim(s: &str) -> &str {
     match (s.as_bytes().first(), s.as_bytes().last()) {
-        (Some(&first), Some(&last)) if is_solid(first) && is_solid(last) => s,
+        (Some(&first), Some(&last)) if is_solid(first) => match is_solid(last) {
+            true => s,
+            // Only the end to look at (`PASS ✅`, a value with a glyph).
+            false => s.trim_end(),
+        },
+        (Some(_), Some(&last)) if is_solid(last) => s.trim_start(),
         _ => s.trim(),
     }
 }
