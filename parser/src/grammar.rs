@@ -809,7 +809,7 @@ fn item(i: &[u8]) -> PResult<'_, ()> {
 /// at least one blank, then the text (trimmed).
 pub(crate) fn list_item(line: &str) -> Option<&str> {
     let (text, ()) = item(line.as_bytes()).ok()?;
-    Some(sub(line, text)?.trim())
+    Some(crate::trim::trim(sub(line, text)?))
 }
 
 /// A fenced code block delimiter (```` ``` ```` or `~~~`), after any
