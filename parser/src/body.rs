@@ -494,10 +494,12 @@ impl<'l, 'a> Body<'l, 'a> {
                         if cur.seen & label.bit() == 0 {
                             diags.normalised(
                                 line,
-                                crate::trim::trim_start(line.text),
+                                // A decorated label's indent is spaces only
+                                // (see `decorated_field`): cut on bytes.
+                                crate::grammar::trim_start_blanks(line.text),
                                 Note::join(&[
                                     "`",
-                                    label_part(line.text, f.value),
+                                    decorated_label_part(line.text, f.value),
                                     "` reads as the field `",
                                     f.label,
                                     ":`",
@@ -811,6 +813,16 @@ pub(crate) fn label_part<'a>(line: &'a str, value: &str) -> &'a str {
     trim(line.get(..end).unwrap_or(line))
 }
 
+/// [`label_part`] of a decorated label line (see `decor::decorated_field`),
+/// whose indent is spaces and whose value follows its label's colon or
+/// emphasis after blanks only: trimmed on bytes (the general trim decoded
+/// an emoji label's glyph).
+fn decorated_label_part<'a>(line: &'a str, value: &str) -> &'a str {
+    let end = (value.as_ptr() as usize).saturating_sub(line.as_ptr() as usize);
+    let label = line.get(..end).unwrap_or(line);
+    crate::grammar::trim_end_blanks(crate::grammar::trim_start_blanks(label))
+}
+
 fn indent_of(s: &str) -> usize {
     s.len() - s.trim_start().len()
 }
@@ -875,6 +887,17 @@ mod tests {
         /// The compare by length reads every title as comparing each in
         /// turn did: each title in any case, with colons and blanks
         /// around it, near misses (one byte changed) and any text.
+        /// A decorated label line's label part reads on bytes as the
+        /// general trim reads it.
+        #[test]
+        fn decorated_label_parts_read_as_trimmed(
+            line in "[ ]{0,3}([-*+]|1\\.)?[ \t]{0,2}(🔖 |✅\t|\\[x\\] )?(\\*\\*|_)?[A-Za-zé][a-z é]{0,8}(\\*\\*|_)?[ ]?:(\\*\\*)?[ \t\u{a0}]{0,2}[a-z✅ ]{0,5}",
+        ) {
+            if let Some(f) = crate::decor::decorated_field(&line) {
+                proptest::prop_assert_eq!(decorated_label_part(&line, f.value), label_part(&line, f.value));
+            }
+        }
+
         /// A title the plain reading knows reads as the same section
         /// through decorations (so the body index asks only the first).
         #[test]

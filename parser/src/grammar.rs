@@ -786,7 +786,9 @@ fn heading_rest(line: &str) -> Option<(usize, &str)> {
     // of every indented line, a JSON body's, ~65 instructions each).
     let b = line.as_bytes();
     let blanks = b.iter().take_while(|&&c| c == b' ' || c == b'\t').count();
-    if b.get(blanks).is_some_and(|&c| c.is_ascii() && c != b'#' && !c.is_ascii_whitespace() && c != 0x0b) {
+    if b.get(blanks)
+        .is_some_and(|&c| c.is_ascii() && c != b'#' && !c.is_ascii_whitespace() && c != 0x0b)
+    {
         return None;
     }
     let t = line.trim();
