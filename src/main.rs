@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 mod allocator;
 mod cli;
+mod mapped;
 
 #[derive(Parser)]
 #[command(

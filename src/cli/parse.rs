@@ -164,7 +164,10 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
     if inline {
         // Few inputs (one big file, stdin): rendered on this thread, one
         // at a time, each written out whole before the next is read.
-        let mut worker = Worker::default();
+        let mut worker = Worker {
+            reader: FileReader::with_mapper(crate::mapped::map),
+            ..Worker::default()
+        };
         let mut rendered = Vec::new();
         for input in &inputs {
             rendered.clear();
