@@ -33,6 +33,7 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The default message size limit: 10 MiB, as AOF's envelope limit.
 pub const DEFAULT_MAX_MESSAGE_BYTES: u64 = 10 * 1024 * 1024;
@@ -316,8 +317,9 @@ pub struct FileReader {
     /// Maps a big file instead of reading it, where the caller gave one
     /// ([`FileReader::with_mapper`]).
     mapper: Option<Mapper>,
-    /// The last file read, when it was mapped.
-    mapped: Option<memmap2::Mmap>,
+    /// The last file read, when it was mapped (shared with whoever asked
+    /// for it through [`FileReader::read_shared`]).
+    mapped: Option<Arc<memmap2::Mmap>>,
 }
 
 /// Maps the whole of `file`, `len` bytes long, read-only, or says no
@@ -422,6 +424,17 @@ impl FileReader {
     /// The whole file at `path` if it is at most `max` bytes, valid until
     /// the next read.
     pub fn read(&mut self, path: &Path, max: u64) -> io::Result<&[u8]> {
+        self.read_shared(path, max).map(|(bytes, _)| bytes)
+    }
+
+    /// [`FileReader::read`], and the map the bytes are in when the file
+    /// was mapped: a holder of it may use them past the next read (a
+    /// thread that works on them while they are parsed).
+    pub fn read_shared(
+        &mut self,
+        path: &Path,
+        max: u64,
+    ) -> io::Result<(&[u8], Option<Arc<memmap2::Mmap>>)> {
         self.mapped = None;
         let mut f = File::open(path)?;
         // Reading one byte past the limit tells an over-limit file apart.
@@ -461,9 +474,9 @@ impl FileReader {
             return Err(too_large(filled as u64 + rest, max));
         }
         if let Some(map) = &self.mapped {
-            return Ok(map);
+            return Ok((map, Some(Arc::clone(map))));
         }
-        Ok(&self.buf.bytes()[..filled])
+        Ok((&self.buf.bytes()[..filled], None))
     }
 
     /// The buffer is full and the file goes on: maps it instead when
@@ -482,7 +495,9 @@ impl FileReader {
         }
         // A mapper that maps less or more than it was asked is not
         // trusted with the file.
-        self.mapped = mapper(f, len).filter(|m| m.len() as u64 == len);
+        self.mapped = mapper(f, len)
+            .filter(|m| m.len() as u64 == len)
+            .map(Arc::new);
         Ok(self.mapped.is_some())
     }
 
@@ -567,10 +582,14 @@ mod tests {
         };
         let mut r = FileReader::with_mapper(anon);
         assert_eq!(r.read(&dir.path().join("small"), max).unwrap(), b"hello");
-        let got = r.read(&dir.path().join("big"), max).unwrap();
+        let (got, map) = r.read_shared(&dir.path().join("big"), max).unwrap();
         assert!(got.len() == big.len() && got.iter().all(|&b| b == 0));
-        assert_eq!(r.read(&dir.path().join("small"), max).unwrap(), b"hello");
-        assert!(r.mapped.is_none());
+        let map = map.expect("the map is handed over");
+        assert!(std::ptr::eq(got, &map[..]));
+        // It outlives the next read, which reads.
+        let (small, none) = r.read_shared(&dir.path().join("small"), max).unwrap();
+        assert!(small == b"hello" && none.is_none());
+        assert!(r.mapped.is_none() && map.iter().all(|&b| b == 0));
         // A map of another length is not trusted: the file is read.
         let short = |_: &File, len: u64| {
             memmap2::MmapOptions::new()

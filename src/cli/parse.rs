@@ -341,7 +341,7 @@ fn render_input(
     input: &Input,
     settings: &Settings,
     out: &mut Vec<u8>,
-    mut sink: Option<&mut dyn Write>,
+    sink: Option<&mut dyn Write>,
 ) -> io::Result<Result<(), Failure>> {
     let Worker {
         reader,
@@ -350,8 +350,12 @@ fn render_input(
         scratch,
     } = worker;
     let stdin;
+    let mut owner = None;
     let bytes = match input {
-        Input::File(p) => reader.read(p, settings.max_bytes),
+        Input::File(p) => reader.read_shared(p, settings.max_bytes).map(|(b, map)| {
+            owner = map;
+            b
+        }),
         Input::Stdin => {
             match amail_core::fsio::read_limited(io::stdin().lock(), settings.max_bytes) {
                 Ok(b) => {
@@ -366,6 +370,32 @@ fn render_input(
         Ok(b) => b,
         Err(e) => return Ok(Err(Failure::Unreadable(e))),
     };
+    // A big mapped document is escaped on a second core while this one
+    // parses it: its body and sections are then slices of that.
+    let whole = settings.format == Format::Jsonl && sink.is_some();
+    json::with_escaped(bytes, owner, whole, |escaped| {
+        render_bytes(
+            bytes,
+            input,
+            settings,
+            (name, source, scratch),
+            out,
+            sink,
+            escaped,
+        )
+    })
+}
+
+/// [`render_input`] once the input is read.
+fn render_bytes(
+    bytes: &[u8],
+    input: &Input,
+    settings: &Settings,
+    (name, source, scratch): (&mut String, &mut String, &mut Vec<u8>),
+    out: &mut Vec<u8>,
+    mut sink: Option<&mut dyn Write>,
+    escaped: &mut json::Pending<'_>,
+) -> io::Result<Result<(), Failure>> {
     if let Some(why) = amail_core::source::files::not_mail(bytes) {
         return Ok(Err(Failure::NotMail(why)));
     }
@@ -428,7 +458,7 @@ fn render_input(
                 // The body is the text the sections are slices of.
                 // (Reborrowed for this message, the object lifetime shortened.)
                 let sink = sink.as_mut().map(|s| &mut **s as &mut dyn Write);
-                json::message_to_vec(out, sink, &located)?;
+                json::message_to_vec(out, sink, &located, escaped.get())?;
                 out.push(b'\n');
             }
             Format::Text => write_text(out, &located)?,

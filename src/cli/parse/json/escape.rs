@@ -73,6 +73,8 @@
 //! escapes, one every 74 bytes in the log shape and 3.7 in every 94 in
 //! the summary's.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 /// How a 16-byte block's bytes that JSON must escape are found.
 pub(super) trait Scan: Sized {
     /// Bit `i` set where byte `i` of `block` must be escaped.
@@ -493,6 +495,49 @@ pub(super) fn stream(sink: &mut dyn std::io::Write, bytes: &[u8]) -> std::io::Re
     })
 }
 
+/// [`escape_fill`]'s step: [`bulk`] writes into a window of the output
+/// this long at a time.
+pub(super) const FILL_WINDOW: usize = 64 * 1024;
+
+/// Escapes `bytes` from `at` into `dst` until `dst` has no room for
+/// another window, the bytes are done, or `stop` is set (looked at every
+/// window); returns the escaped length and where in `bytes` it stopped.
+/// [`bulk`] writes straight into `dst`, a window at a time (each window
+/// starts where the last one's escaped bytes ended, so its stores past
+/// them are written over), and [`blocks`] the last few dozen bytes.
+pub(super) fn escape_fill(
+    dst: &mut [u8],
+    bytes: &[u8],
+    mut at: usize,
+    stop: &AtomicBool,
+) -> (usize, usize) {
+    let mut o = 0;
+    while let Some(window) = dst
+        .get_mut(o..)
+        .and_then(|d| d.first_chunk_mut::<FILL_WINDOW>())
+    {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let (written, to) = Native::bulk::<FILL_WINDOW>(window, bytes, at);
+        o += written;
+        if to == at {
+            // Under 64 bytes left (at most 378 escaped: the window has
+            // room).
+            let mut tail = Vec::new();
+            blocks::<Native>(&mut tail, &bytes[at..]);
+            if let Some(d) = dst.get_mut(o..o + tail.len()) {
+                d.copy_from_slice(&tail);
+                o += tail.len();
+                at = bytes.len();
+            }
+            break;
+        }
+        at = to;
+    }
+    (o, at)
+}
+
 /// The mask of a 32-byte block.
 #[inline(always)]
 fn mask32<S: Scan>(block: &[u8; 32]) -> u32 {
@@ -594,10 +639,41 @@ mod tests {
         let mut streamed = Vec::new();
         stream(&mut streamed, s.as_bytes()).unwrap();
         let theirs = serde_json::to_string(s).unwrap();
-        assert!(
-            streamed == theirs.as_bytes()[1..theirs.len() - 1],
-            "stream {s:?}"
+        let theirs = &theirs.as_bytes()[1..theirs.len() - 1];
+        assert!(streamed == theirs, "stream {s:?}");
+        // Filled into buffers of a few windows each, one after another.
+        for windows in [1, 2, 7] {
+            let (mut filled, mut at) = (Vec::new(), 0);
+            let mut buf = vec![0; FILL_WINDOW * windows];
+            while at < s.len() {
+                let (len, to) = escape_fill(&mut buf, s.as_bytes(), at, &AtomicBool::new(false));
+                assert!(to > at, "fill made no progress on {s:?}");
+                filled.extend_from_slice(&buf[..len]);
+                at = to;
+            }
+            assert!(filled == theirs, "fill {s:?}");
+        }
+    }
+
+    #[test]
+    fn filling_stops_when_asked_or_full() {
+        let s = "x\"y\n".repeat(100_000);
+        let mut buf = vec![0; FILL_WINDOW * 3];
+        let stop = AtomicBool::new(true);
+        assert_eq!(escape_fill(&mut buf, s.as_bytes(), 0, &stop), (0, 0));
+        // Too small for a window: nothing.
+        let mut small = vec![0; FILL_WINDOW - 1];
+        assert_eq!(
+            escape_fill(&mut small, s.as_bytes(), 0, &AtomicBool::new(false)),
+            (0, 0)
         );
+        // Full: at most the buffer, and what it holds is the escape of
+        // what it took.
+        let (len, to) = escape_fill(&mut buf, s.as_bytes(), 0, &AtomicBool::new(false));
+        assert!(len <= buf.len() && len > FILL_WINDOW && to < s.len());
+        let mut theirs = Vec::new();
+        escape_bytes(&mut theirs, &s.as_bytes()[..to]);
+        assert!(buf[..len] == theirs[..]);
     }
 
     #[test]
