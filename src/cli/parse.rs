@@ -95,13 +95,16 @@ fn inputs(paths: &[PathBuf]) -> Result<Vec<Input>, CliError> {
     for p in paths {
         if p.as_os_str() == "-" {
             out.push(Input::Stdin);
-        } else if p.is_dir() {
-            let files = mail_files(p).map_err(|e| {
-                CliError::bad_input(format!("{}: cannot read directory: {e}", p.display()))
-            })?;
-            out.extend(files.into_iter().map(Input::File));
-        } else if p.exists() {
-            out.push(Input::File(p.clone()));
+        } else if let Ok(meta) = std::fs::metadata(p) {
+            // One `stat` (`is_dir` then `exists` made two).
+            if meta.is_dir() {
+                let files = mail_files(p).map_err(|e| {
+                    CliError::bad_input(format!("{}: cannot read directory: {e}", p.display()))
+                })?;
+                out.extend(files.into_iter().map(Input::File));
+            } else {
+                out.push(Input::File(p.clone()));
+            }
         } else {
             return Err(CliError::bad_input(format!(
                 "{}: no such file or directory",
@@ -145,8 +148,14 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
     if inputs.iter().any(|i| matches!(i, Input::Stdin)) {
         super::say_reading_stdin();
     }
-    let threads = parallel::cores();
-    let inline = inputs.len() <= CHUNK || threads == 1;
+    // Few inputs need no count of the cores (it reads /proc and the
+    // cgroup files: six system calls at start-up).
+    let threads = if inputs.len() <= CHUNK {
+        1
+    } else {
+        parallel::cores()
+    };
+    let inline = threads == 1;
     // Every input is rendered into memory first (a worker's chunk, or one
     // reused buffer inline), so what reaches the writer is big writes that
     // go straight out; the buffer only gathers the small ones.
