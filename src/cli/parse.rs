@@ -382,17 +382,16 @@ fn render_input(
     // A big mapped document is escaped on a second core while this one
     // parses it: its body and sections are then slices of that.
     let whole = settings.format == Format::Jsonl && sink.is_some();
-    json::with_escaped(bytes, owner, whole, |escaped| {
-        render_bytes(
-            bytes,
-            input,
-            settings,
-            (name, source, scratch),
-            out,
-            sink,
-            escaped,
-        )
-    })
+    let mut escaped = json::start_escaping(bytes, owner, whole);
+    render_bytes(
+        bytes,
+        input,
+        settings,
+        (name, source, scratch),
+        out,
+        sink,
+        &mut escaped,
+    )
 }
 
 /// [`render_input`] once the input is read.

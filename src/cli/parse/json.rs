@@ -28,7 +28,7 @@
 //!   body; only where it starts and ends has to be counted.
 //! - A document of 1 MiB or more that `amail parse` mapped (one big
 //!   file) is escaped on a second thread while this one validates and
-//!   parses it ([`with_escaped`]): the thread fills 4 MiB maps of huge
+//!   parses it ([`start_escaping`]): the thread fills 4 MiB maps of huge
 //!   pages and hands each over when full; the first message stops it and
 //!   takes what it has handed over, and the body and its sections are
 //!   written from those pieces (one `write` each) plus what is left,
@@ -132,8 +132,8 @@ pub fn to_vec<'w, T: ?Sized + Serialize>(
     to_vec_whole(out, sink, value, shared, None)
 }
 
-/// [`to_vec`] with the document escaped in advance, as [`with_escaped`]
-/// hands it over.
+/// [`to_vec`] with the document escaped in advance, as
+/// [`start_escaping`] hands it over.
 #[cfg(test)]
 fn to_vec_whole<'w, T: ?Sized + Serialize>(
     out: &'w mut Vec<u8>,
@@ -191,13 +191,13 @@ impl Serializer<'_, '_> {
     }
 
     fn string(&mut self, s: &str) -> Result<()> {
-        self.out.push(b'"');
-        if let Some((escaped, rest)) = self.whole.and_then(|w| w.slice_of(s)) {
-            for piece in escaped {
-                self.escaped_piece(piece)?;
+        if s.len() >= SHARE_MIN {
+            if let Some((escaped, rest)) = self.whole.and_then(|w| w.slice_of(s)) {
+                return self.whole_string(escaped, rest);
             }
-            self.bytes_piece(rest)?;
-        } else if let (true, Some(sink)) = (s.len() > SEGMENT, self.sink.as_mut()) {
+        }
+        self.out.push(b'"');
+        if let (true, Some(sink)) = (s.len() > SEGMENT, self.sink.as_mut()) {
             // What is gathered goes first, then the string straight from
             // the escaper (a section of a body this big cannot be in the
             // buffer: the body went out the same way).
@@ -216,6 +216,20 @@ impl Serializer<'_, '_> {
                 self.shared.escaped = Some(start..self.out.len());
             }
         }
+        self.out.push(b'"');
+        Ok(())
+    }
+
+    /// A string that is a slice of the document escaped in advance: its
+    /// escaped parts, then the rest of it escaped here. Apart from
+    /// [`Serializer::string`], which every key and value goes through.
+    #[inline(never)]
+    fn whole_string(&mut self, escaped: Vec<&[u8]>, rest: &[u8]) -> Result<()> {
+        self.out.push(b'"');
+        for piece in escaped {
+            self.escaped_piece(piece)?;
+        }
+        self.bytes_piece(rest)?;
         self.out.push(b'"');
         Ok(())
     }
@@ -279,7 +293,7 @@ impl Serializer<'_, '_> {
 }
 
 /// Documents at least this long are escaped on a second thread while
-/// they are parsed ([`with_escaped`]).
+/// they are parsed ([`start_escaping`]).
 pub const WHOLE_MIN: usize = 1 << 20;
 
 /// The escaping thread's output comes in maps of this size (two 2 MiB
@@ -365,28 +379,22 @@ impl<'t> Escaped<'t> {
     }
 }
 
-/// Runs `f` with the document `text` escaped on a second thread
-/// meanwhile, when `wanted` (JSON Lines to a sink), `text` is at least
-/// [`WHOLE_MIN`] long, `owner` holds it (the thread is not waited for,
-/// so it holds the document itself: a map of the file) and there is a
-/// second core. `f` asks for it with [`Pending::get`] when it writes its
-/// first message, which stops the thread and takes the pieces it has
-/// handed over: the rest, this thread escapes faster than that one
-/// (which writes fresh memory). Nothing waits for the thread: a thread
-/// that did not get a core meanwhile costs this one nothing but the
-/// start of it.
-pub fn with_escaped<R>(
-    text: &[u8],
-    owner: Option<Arc<memmap2::Mmap>>,
-    wanted: bool,
-    f: impl FnOnce(&mut Pending<'_>) -> R,
-) -> R {
+/// Starts escaping the document `text` on a second thread, when
+/// `wanted` (JSON Lines to a sink), `text` is at least [`WHOLE_MIN`]
+/// long, `owner` holds it (the thread is not waited for, so it holds the
+/// document itself: a map of the file) and there is a second core. The
+/// caller asks for it with [`Pending::get`] when it writes its first
+/// message, which stops the thread and takes the pieces it has handed
+/// over: the rest, the caller escapes faster than the thread (which
+/// writes fresh memory). Nothing waits for the thread: a thread that did
+/// not get a core meanwhile costs the caller nothing but its start.
+pub fn start_escaping(text: &[u8], owner: Option<Arc<memmap2::Mmap>>, wanted: bool) -> Pending<'_> {
     let owner = owner.filter(|o| std::ptr::eq(&o[..], text));
     let (Some(owner), true) = (owner, wanted && text.len() >= WHOLE_MIN) else {
-        return f(&mut Pending::Done(None));
+        return Pending::Done(None);
     };
     if amail_core::source::parallel::cores() < 2 {
-        return f(&mut Pending::Done(None));
+        return Pending::Done(None);
     }
     let (tx, rx) = mpsc::channel();
     let stop = Arc::new(AtomicBool::new(false));
@@ -394,11 +402,10 @@ pub fn with_escaped<R>(
     let spawned = std::thread::Builder::new()
         .name("escape".into())
         .spawn(move || escape_pieces(&owner, &thread_stop, &tx));
-    let mut pending = match spawned {
+    match spawned {
         Ok(_) => Pending::Running { text, rx, stop },
         Err(_) => Pending::Done(None),
-    };
-    f(&mut pending)
+    }
 }
 
 /// The escaping thread: `text` into pieces, each sent once full, until
@@ -430,7 +437,7 @@ fn escape_pieces(text: &[u8], stop: &AtomicBool, tx: &mpsc::Sender<Piece>) {
     }
 }
 
-/// [`with_escaped`]'s document, being escaped or taken.
+/// [`start_escaping`]'s document, being escaped or taken.
 pub enum Pending<'t> {
     Running {
         text: &'t [u8],
@@ -757,7 +764,7 @@ mod tests {
     }
 
     #[test]
-    fn with_escaped_hands_over_what_the_thread_escaped_or_nothing() {
+    fn start_escaping_hands_over_what_the_thread_escaped_or_nothing() {
         let text = "line \"one\"\t\u{1}\n".repeat(WHOLE_MIN / 8);
         let mut map = memmap2::MmapOptions::new()
             .len(text.len())
@@ -768,36 +775,36 @@ mod tests {
         for _ in 0..20 {
             // Whatever the thread handed over by the time it is asked
             // for: pieces from the start, each the escape of its bytes.
-            let done = with_escaped(&owner, Some(Arc::clone(&owner)), true, |p| {
-                let Some(e) = p.get() else { return 0 };
-                let mut at = 0;
-                for piece in &e.pieces {
-                    assert_eq!(piece.start, at);
-                    let mut theirs = Vec::new();
-                    escape::escape_bytes(&mut theirs, &owner[piece.start..piece.end]);
-                    assert!(piece.escaped() == &theirs[..]);
-                    at = piece.end;
-                }
-                e.done()
-            });
-            assert!(done <= text.len());
+            let mut pending = start_escaping(&owner, Some(Arc::clone(&owner)), true);
+            let Some(e) = pending.get() else { continue };
+            let mut at = 0;
+            for piece in &e.pieces {
+                assert_eq!(piece.start, at);
+                let mut theirs = Vec::new();
+                escape::escape_bytes(&mut theirs, &owner[piece.start..piece.end]);
+                assert!(piece.escaped() == &theirs[..]);
+                at = piece.end;
+            }
+            assert!(e.done() == at && at <= text.len());
         }
         // Not wanted, small, or not held by the map: nothing, no thread.
-        let none = |p: &mut Pending<'_>| p.get().is_none();
-        assert!(with_escaped(&owner, Some(Arc::clone(&owner)), false, none));
-        assert!(with_escaped(
+        let none = |mut p: Pending<'_>| matches!(p, Pending::Done(None)) && p.get().is_none();
+        assert!(none(start_escaping(
+            &owner,
+            Some(Arc::clone(&owner)),
+            false
+        )));
+        assert!(none(start_escaping(
             &owner[..100],
             Some(Arc::clone(&owner)),
-            true,
-            none
-        ));
-        assert!(with_escaped(
+            true
+        )));
+        assert!(none(start_escaping(
             text.as_bytes(),
             Some(Arc::clone(&owner)),
-            true,
-            none
-        ));
-        assert!(with_escaped(&owner, None, true, none));
+            true
+        )));
+        assert!(none(start_escaping(&owner, None, true)));
     }
 
     proptest::proptest! {
