@@ -1,6 +1,7 @@
-//! `amail parse`'s big files mapped rather than read: the binary's second
-//! audited `unsafe` (the library crates forbid it; the first is
-//! `allocator`'s).
+//! `amail parse`'s big files mapped rather than read: one of the binary's
+//! three audited `unsafe` blocks (the library crates forbid it; the
+//! others are `allocator`'s `mallopt` and the JSON escaper's call of its
+//! AVX2 loop after the CPU check).
 //!
 //! Why: reading a 10.8 MB file costs fresh memory (the kernel zeroes it,
 //! 2 MiB pages or not) and a copy out of the page cache, about 1.35 ms of
