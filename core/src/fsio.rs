@@ -19,7 +19,11 @@
 //! `max_message_size`, else [`DEFAULT_MAX_MESSAGE_BYTES`]). The binary
 //! resolves the limit once and passes it down as a value: nothing in the
 //! library reads it from a global. Every reader refuses over-limit input
-//! with the same message, built by [`too_large`].
+//! with the same message, built by [`too_large`]. [`FileReader`] reads a
+//! big file into a map of fresh huge pages, or maps the file itself when
+//! the caller hands it a [`Mapper`] (`amail parse` does: mapping a file
+//! is `unsafe`, which this crate forbids, so the binary holds that code
+//! and its reasons).
 //!
 //! Test hooks. [`crash_point`] aborts the process at a chosen durable step
 //! when built with the `test-hooks` feature; without it (release builds)
@@ -29,6 +33,7 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The default message size limit: 10 MiB, as AOF's envelope limit.
 pub const DEFAULT_MAX_MESSAGE_BYTES: u64 = 10 * 1024 * 1024;
@@ -309,7 +314,20 @@ pub struct FileReader {
     /// Zero-filled once when it grows, so reads need no unsafe code; its
     /// length is the capacity in use.
     buf: Buffer,
+    /// Maps a big file instead of reading it, where the caller gave one
+    /// ([`FileReader::with_mapper`]).
+    mapper: Option<Mapper>,
+    /// The last file read, when it was mapped (shared with whoever asked
+    /// for it through [`FileReader::read_shared`]).
+    mapped: Option<Arc<memmap2::Mmap>>,
 }
+
+/// Maps the whole of `file`, `len` bytes long, read-only, or says no
+/// (`None`: the file is then read as any other). Mapping a file is
+/// `unsafe` (the bytes borrowed from the map change if the file does),
+/// which this crate forbids: a binary that takes that on for its own use
+/// gives [`FileReader::with_mapper`] the function that does it.
+pub type Mapper = fn(file: &File, len: u64) -> Option<memmap2::Mmap>;
 
 /// The first buffer: most mail files fit, and it costs 16 pages.
 const FIRST_BUFFER: usize = 64 * 1024;
@@ -394,9 +412,30 @@ impl FileReader {
         Self::default()
     }
 
+    /// A reader that maps a file of [`MAP_FROM`] bytes or more with
+    /// `mapper` instead of reading it (a file it says no to is read).
+    pub fn with_mapper(mapper: Mapper) -> Self {
+        FileReader {
+            mapper: Some(mapper),
+            ..Self::default()
+        }
+    }
+
     /// The whole file at `path` if it is at most `max` bytes, valid until
     /// the next read.
     pub fn read(&mut self, path: &Path, max: u64) -> io::Result<&[u8]> {
+        self.read_shared(path, max).map(|(bytes, _)| bytes)
+    }
+
+    /// [`FileReader::read`], and the map the bytes are in when the file
+    /// was mapped: a holder of it may use them past the next read (a
+    /// thread that works on them while they are parsed).
+    pub fn read_shared(
+        &mut self,
+        path: &Path,
+        max: u64,
+    ) -> io::Result<(&[u8], Option<Arc<memmap2::Mmap>>)> {
+        self.mapped = None;
         let mut f = File::open(path)?;
         // Reading one byte past the limit tells an over-limit file apart.
         let limit = usize::try_from(max.saturating_add(1)).unwrap_or(usize::MAX);
@@ -408,6 +447,9 @@ impl FileReader {
             let cap = self.buf.bytes().len().min(limit);
             if filled == cap {
                 if cap == limit {
+                    break;
+                }
+                if self.map(&f, max)? {
                     break;
                 }
                 self.grow(&f, filled, max, limit)?;
@@ -431,7 +473,32 @@ impl FileReader {
             let rest = io::copy(&mut f, &mut io::sink()).unwrap_or(0);
             return Err(too_large(filled as u64 + rest, max));
         }
-        Ok(&self.buf.bytes()[..filled])
+        if let Some(map) = &self.mapped {
+            return Ok((map, Some(Arc::clone(map))));
+        }
+        Ok((&self.buf.bytes()[..filled], None))
+    }
+
+    /// The buffer is full and the file goes on: maps it instead when
+    /// there is a mapper, the file is big enough and within the limit,
+    /// and the mapper does it. `true` if mapped.
+    fn map(&mut self, f: &File, max: u64) -> io::Result<bool> {
+        let Some(mapper) = self.mapper else {
+            return Ok(false);
+        };
+        let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+        if len > max {
+            return Err(too_large(len, max));
+        }
+        if len < MAP_FROM as u64 {
+            return Ok(false);
+        }
+        // A mapper that maps less or more than it was asked is not
+        // trusted with the file.
+        self.mapped = mapper(f, len)
+            .filter(|m| m.len() as u64 == len)
+            .map(Arc::new);
+        Ok(self.mapped.is_some())
     }
 
     /// The buffer is full and the file goes on: ask its size once and
@@ -488,6 +555,58 @@ mod tests {
         assert_eq!(r.read(&dir.path().join("small"), max).unwrap(), b"hello");
         let e = r.read(&dir.path().join("missing"), max).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::NotFound);
+    }
+
+    #[test]
+    fn a_mapper_is_asked_for_big_files_only_and_a_refusal_or_a_wrong_map_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let big: Vec<u8> = (0..MAP_FROM as u32 + 5).map(|i| (i % 251) as u8).collect();
+        std::fs::write(dir.path().join("big"), &big).unwrap();
+        std::fs::write(dir.path().join("small"), b"hello").unwrap();
+        let max = 64 << 20;
+        // A mapper that says no: the file is read.
+        let mut r = FileReader::with_mapper(|_, _| None);
+        assert_eq!(r.read(&dir.path().join("big"), max).unwrap(), &big[..]);
+        assert!(r.mapped.is_none());
+        // One that maps: what it mapped is what the read gives (an
+        // anonymous map of zeros here, as mapping the file itself is
+        // `unsafe`: the binary's mapper is tested there), and only for
+        // the big file.
+        let anon = |_: &File, len: u64| {
+            memmap2::MmapOptions::new()
+                .len(len as usize)
+                .map_anon()
+                .ok()?
+                .make_read_only()
+                .ok()
+        };
+        let mut r = FileReader::with_mapper(anon);
+        assert_eq!(r.read(&dir.path().join("small"), max).unwrap(), b"hello");
+        let (got, map) = r.read_shared(&dir.path().join("big"), max).unwrap();
+        assert!(got.len() == big.len() && got.iter().all(|&b| b == 0));
+        let map = map.expect("the map is handed over");
+        assert!(std::ptr::eq(got, &map[..]));
+        // It outlives the next read, which reads.
+        let (small, none) = r.read_shared(&dir.path().join("small"), max).unwrap();
+        assert!(small == b"hello" && none.is_none());
+        assert!(r.mapped.is_none() && map.iter().all(|&b| b == 0));
+        // A map of another length is not trusted: the file is read.
+        let short = |_: &File, len: u64| {
+            memmap2::MmapOptions::new()
+                .len(len as usize - 1)
+                .map_anon()
+                .ok()?
+                .make_read_only()
+                .ok()
+        };
+        let mut r = FileReader::with_mapper(short);
+        assert_eq!(r.read(&dir.path().join("big"), max).unwrap(), &big[..]);
+        // Over the limit: refused, not mapped.
+        let mut r = FileReader::with_mapper(anon);
+        let e = r
+            .read(&dir.path().join("big"), big.len() as u64 - 1)
+            .unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
     }
 
     #[test]

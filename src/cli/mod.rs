@@ -12,8 +12,11 @@ pub const EXIT_OK: u8 = 0;
 pub const EXIT_BAD_INPUT: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 
-/// `--max-size`, offered by the commands that read mail and by no other
-/// (a flag that does nothing where it is accepted misleads).
+// `--max-size`, offered by the commands that read mail and by no other
+// (a flag that does nothing where it is accepted misleads). A plain
+// comment: clap takes a doc comment here for the about text of every
+// command that flattens it, once their arguments are built deferred
+// (`main.rs`).
 #[derive(Debug, Default, clap::Args)]
 pub struct ReadLimit {
     /// Largest mail file or input to read (default 10MiB, or

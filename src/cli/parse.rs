@@ -95,13 +95,16 @@ fn inputs(paths: &[PathBuf]) -> Result<Vec<Input>, CliError> {
     for p in paths {
         if p.as_os_str() == "-" {
             out.push(Input::Stdin);
-        } else if p.is_dir() {
-            let files = mail_files(p).map_err(|e| {
-                CliError::bad_input(format!("{}: cannot read directory: {e}", p.display()))
-            })?;
-            out.extend(files.into_iter().map(Input::File));
-        } else if p.exists() {
-            out.push(Input::File(p.clone()));
+        } else if let Ok(meta) = std::fs::metadata(p) {
+            // One `stat` (`is_dir` then `exists` made two).
+            if meta.is_dir() {
+                let files = mail_files(p).map_err(|e| {
+                    CliError::bad_input(format!("{}: cannot read directory: {e}", p.display()))
+                })?;
+                out.extend(files.into_iter().map(Input::File));
+            } else {
+                out.push(Input::File(p.clone()));
+            }
         } else {
             return Err(CliError::bad_input(format!(
                 "{}: no such file or directory",
@@ -145,8 +148,14 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
     if inputs.iter().any(|i| matches!(i, Input::Stdin)) {
         super::say_reading_stdin();
     }
-    let threads = parallel::cores();
-    let inline = inputs.len() <= CHUNK || threads == 1;
+    // Few inputs need no count of the cores (it reads /proc and the
+    // cgroup files: six system calls at start-up).
+    let threads = if inputs.len() <= CHUNK {
+        1
+    } else {
+        parallel::cores()
+    };
+    let inline = threads == 1;
     // Every input is rendered into memory first (a worker's chunk, or one
     // reused buffer inline), so what reaches the writer is big writes that
     // go straight out; the buffer only gathers the small ones.
@@ -164,7 +173,10 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
     if inline {
         // Few inputs (one big file, stdin): rendered on this thread, one
         // at a time, each written out whole before the next is read.
-        let mut worker = Worker::default();
+        let mut worker = Worker {
+            reader: FileReader::with_mapper(crate::mapped::map),
+            ..Worker::default()
+        };
         let mut rendered = Vec::new();
         for input in &inputs {
             rendered.clear();
@@ -338,7 +350,7 @@ fn render_input(
     input: &Input,
     settings: &Settings,
     out: &mut Vec<u8>,
-    mut sink: Option<&mut dyn Write>,
+    sink: Option<&mut dyn Write>,
 ) -> io::Result<Result<(), Failure>> {
     let Worker {
         reader,
@@ -347,8 +359,12 @@ fn render_input(
         scratch,
     } = worker;
     let stdin;
+    let mut owner = None;
     let bytes = match input {
-        Input::File(p) => reader.read(p, settings.max_bytes),
+        Input::File(p) => reader.read_shared(p, settings.max_bytes).map(|(b, map)| {
+            owner = map;
+            b
+        }),
         Input::Stdin => {
             match amail_core::fsio::read_limited(io::stdin().lock(), settings.max_bytes) {
                 Ok(b) => {
@@ -363,6 +379,31 @@ fn render_input(
         Ok(b) => b,
         Err(e) => return Ok(Err(Failure::Unreadable(e))),
     };
+    // A big mapped document is escaped on a second core while this one
+    // parses it: its body and sections are then slices of that.
+    let whole = settings.format == Format::Jsonl && sink.is_some();
+    let mut escaped = json::start_escaping(bytes, owner, whole);
+    render_bytes(
+        bytes,
+        input,
+        settings,
+        (name, source, scratch),
+        out,
+        sink,
+        &mut escaped,
+    )
+}
+
+/// [`render_input`] once the input is read.
+fn render_bytes(
+    bytes: &[u8],
+    input: &Input,
+    settings: &Settings,
+    (name, source, scratch): (&mut String, &mut String, &mut Vec<u8>),
+    out: &mut Vec<u8>,
+    mut sink: Option<&mut dyn Write>,
+    escaped: &mut json::Pending<'_>,
+) -> io::Result<Result<(), Failure>> {
     if let Some(why) = amail_core::source::files::not_mail(bytes) {
         return Ok(Err(Failure::NotMail(why)));
     }
@@ -425,7 +466,7 @@ fn render_input(
                 // The body is the text the sections are slices of.
                 // (Reborrowed for this message, the object lifetime shortened.)
                 let sink = sink.as_mut().map(|s| &mut **s as &mut dyn Write);
-                json::message_to_vec(out, sink, &located)?;
+                json::message_to_vec(out, sink, &located, escaped.get())?;
                 out.push(b'\n');
             }
             Format::Text => write_text(out, &located)?,

@@ -51,7 +51,7 @@ pub fn corpus_mails(n: usize, now: DateTime<Utc>) -> Vec<DemoMail> {
             continue;
         }
         with_summary += 1;
-        if with_summary % LARGE_EVERY == 0 {
+        if with_summary.is_multiple_of(LARGE_EVERY) {
             // 32, 64, 128 or 256 KB, cycling.
             let size = 32_768 << ((with_summary / LARGE_EVERY) % 4);
             m.body.push('\n');

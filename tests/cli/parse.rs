@@ -247,3 +247,39 @@ fn aof_format_prints_one_envelope_per_routable_message() {
         .unwrap()
         .starts_with("SPEC_UNCLEAR:"));
 }
+
+#[test]
+fn a_big_file_prints_the_same_bytes_mapped_as_read_from_stdin() {
+    // Over 1 MiB: mapped, and escaped on a second thread while it is
+    // parsed (where there are two cores); stdin is read and escaped on
+    // one. Escapes of every length, and a section that is a slice of
+    // the body.
+    let mut doc = String::from(
+        "Subject: [b-1] OFFERING_READY\nBody:\nBead: b-1\nStatus: DONE\n\n## Summary\n",
+    );
+    let mut i = 0;
+    while doc.len() < 3 << 20 {
+        doc.push_str(&format!("line {i}: \"q\"\t\\ é\u{1}\u{1f} 😀\n"));
+        i += 1;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.md");
+    std::fs::write(&path, &doc).unwrap();
+    let path = path.to_str().unwrap();
+    let args = ["parse", "--max-size", "64MiB", "--format", "jsonl"];
+    let file = amail().args(args).arg(path).output().unwrap();
+    let stdin = run_with_stdin(&[&args[..], &["-"]].concat(), &doc);
+    assert!(file.status.success() && stdin.status.success());
+    let (file_out, stdin_out) = (
+        String::from_utf8(file.stdout.clone()).unwrap(),
+        String::from_utf8(stdin.stdout.clone()).unwrap(),
+    );
+    let source = |s: &str| format!("{{\"source\":{}", serde_json::to_string(s).unwrap());
+    let file_out = file_out.replacen(&source(&format!("{path}:1")), &source("<stdin>:1"), 1);
+    assert!(file_out == stdin_out, "the mapped file's output differs");
+    let v = &jsonl(&file)[0];
+    let body = v["body"].as_str().unwrap();
+    let summary = v["parsed"]["summary"].as_str().unwrap();
+    assert!(doc.ends_with(&format!("{body}\n")) && body.starts_with("Bead: b-1"));
+    assert!(summary.starts_with("line 0: \"q\"") && body.ends_with(summary));
+}

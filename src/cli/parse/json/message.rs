@@ -283,7 +283,7 @@ mod tests {
     /// `located` through this module and through serde_json.
     fn both(located: &Located<'_, '_>) -> (String, String) {
         let mut out = b"earlier\n".to_vec();
-        message_to_vec(&mut out, None, located).unwrap();
+        message_to_vec(&mut out, None, located, None).unwrap();
         let ours = String::from_utf8(out.split_off(8)).unwrap();
         (ours, serde_json::to_string(located).unwrap())
     }
