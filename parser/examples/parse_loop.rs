@@ -7,20 +7,14 @@
 //! (`*.crlf.md`) is parsed N times each (the agents corpus). Prints the
 //! number of messages parsed.
 
+#[path = "support/corpus.rs"]
+mod corpus;
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let texts: Vec<String> = match args.next() {
         Some(p) if std::path::Path::new(&p).is_dir() => {
-            let mut paths: Vec<_> = std::fs::read_dir(&p)
-                .expect("read dir")
-                .map(|e| e.expect("dir entry").path())
-                .filter(|p| {
-                    let n = p.file_name().unwrap_or_default().to_string_lossy();
-                    n.ends_with(".md") && !n.ends_with(".crlf.md")
-                })
-                .collect();
-            paths.sort();
-            paths
+            corpus::lf_messages(std::path::Path::new(&p))
                 .iter()
                 .map(|p| std::fs::read_to_string(p).expect("read input"))
                 .collect()

@@ -12,6 +12,9 @@
 use std::borrow::Cow;
 use std::path::Path;
 
+#[path = "support/corpus.rs"]
+mod corpus;
+
 fn main() {
     let Some(out) = std::env::args_os().nth(1) else {
         eprintln!("usage: plain_twins OUT_DIR");
@@ -20,15 +23,7 @@ fn main() {
     let out = Path::new(&out);
     std::fs::create_dir_all(out).expect("make the output directory");
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/agents");
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .expect("read the agents corpus")
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| {
-            let n = p.file_name().unwrap_or_default().to_string_lossy();
-            n.ends_with(".md") && !n.ends_with(".crlf.md")
-        })
-        .collect();
-    paths.sort();
+    let paths = corpus::lf_messages(Path::new(dir));
     for path in &paths {
         let text = std::fs::read_to_string(path).expect("read a fixture");
         let messages = amail_parser::parse(&text, &Default::default()).expect("lenient");
