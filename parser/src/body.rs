@@ -309,6 +309,23 @@ pub(crate) struct Hit<'a> {
     pub value: &'a str,
 }
 
+/// A list-valued field's items.
+pub(crate) type Items<'a> = SmallVec<[&'a str; 4]>;
+
+/// A body's fields given as values rather than read from its lines: a
+/// simple fenced JSON object's (see `json_body`), read straight into the
+/// index ([`Body::read_json`]), borrowed from the document.
+#[derive(Debug, Default)]
+pub(crate) struct Direct<'a> {
+    /// Each labelled field: its label, its value as the field's text,
+    /// and where the value is written.
+    pub labels: SmallVec<[(Label, &'a str, &'a str); 8]>,
+    /// The items of list-valued fields (`Files`, `Files touched`).
+    pub lists: SmallVec<[(Label, Items<'a>); 2]>,
+    /// Each section: its kind and text (`None`: present, empty).
+    pub sections: SmallVec<[(SectionKind, Option<Cow<'a, str>>); 4]>,
+}
+
 /// The indexed body.
 pub(crate) struct Body<'l, 'a> {
     pub doc: &'a str,
@@ -330,7 +347,7 @@ pub(crate) struct Body<'l, 'a> {
     pub sectionless: bool,
     /// A fenced JSON object read directly (see [`Body::from_json`]): its
     /// lists and sections, which are not lines.
-    direct: Option<&'l crate::json_body::Direct<'a>>,
+    direct: Option<&'l Direct<'a>>,
 }
 
 /// How many labels there are (`Label` as an index).
@@ -370,7 +387,7 @@ impl<'l, 'a> Body<'l, 'a> {
     /// (nearly every one) pays nothing for it.
     #[cold]
     #[inline(never)]
-    pub(crate) fn read_json(&mut self, direct: &'l crate::json_body::Direct<'a>) {
+    pub(crate) fn read_json(&mut self, direct: &'l Direct<'a>) {
         let (doc, lines) = (self.doc, self.lines);
         self.sectionless = true;
         self.direct = Some(direct);

@@ -18,6 +18,7 @@
 
 use smallvec::SmallVec;
 
+use crate::glyph::is_emoji;
 use crate::grammar::{
     field_line, is_fence, trim_end_blanks, trim_start_blanks, FieldLine, LABEL_BYTES,
 };
@@ -35,23 +36,6 @@ pub(crate) fn is_decoration(c: char) -> bool {
     } else {
         is_emoji(c) || (!c.is_alphanumeric() && !c.is_whitespace())
     }
-}
-
-/// The blocks agents' glyphs come from (emoji and pictographs, symbols
-/// and dingbats, the variation selectors and the joiner inside emoji),
-/// none of whose characters is a letter, digit or space: decided by range
-/// where the Unicode tables were looked up for each (a test checks every
-/// one of them).
-#[inline]
-pub(crate) fn is_emoji(c: char) -> bool {
-    matches!(
-        c,
-        '\u{1F300}'..='\u{1FAFF}'
-            | '\u{2600}'..='\u{2775}'
-            | '\u{2794}'..='\u{27BF}'
-            | '\u{FE00}'..='\u{FE0F}'
-            | '\u{200D}'
-    )
 }
 
 /// The ASCII marks that decorate: markdown emphasis, code, heading, quote,
@@ -582,13 +566,6 @@ mod tests {
             let forty: String = s.chars().take(40).collect();
             proptest::prop_assert_eq!(kept, forty.as_str());
             proptest::prop_assert_eq!(cut, if s.chars().count() > 40 { "…" } else { "" });
-        }
-    }
-
-    #[test]
-    fn emoji_ranges_hold_no_letter_digit_or_space() {
-        for c in ('\u{80}'..=char::MAX).filter(|&c| is_emoji(c)) {
-            assert!(!c.is_alphanumeric() && !c.is_whitespace(), "{c:?}");
         }
     }
 

@@ -600,13 +600,13 @@ fn may_open_label(line: &str) -> bool {
         Some(c) if c.is_ascii() => c.is_ascii_alphabetic(),
         // A prelude is ASCII: `i` is on a character boundary. An emoji
         // (`🔖 Bead:`) opens no label, which opens with a letter (and
-        // emoji are none, see `decor::is_emoji`): decided by range before
+        // emoji are none, see `glyph::is_emoji`): decided by range before
         // [`field`] decodes the run and looks each `char` up in the
         // Unicode tables (about 600 instructions an emoji label's line).
         Some(_) => !line
             .get(i..)
             .and_then(|s| s.chars().next())
-            .is_some_and(crate::decor::is_emoji),
+            .is_some_and(crate::glyph::is_emoji),
         None => false,
     }
 }

@@ -32,7 +32,7 @@ use std::borrow::Cow;
 
 use smallvec::SmallVec;
 
-use crate::body::{Label, SectionKind};
+use crate::body::{Direct, Items, Label, SectionKind};
 use crate::lines::Line;
 use crate::trim::trim;
 
@@ -425,22 +425,6 @@ fn spaced<'w>(words: &'w str, buf: &'w mut [u8; 48], long: &'w mut String) -> &'
             long.as_str()
         }
     }
-}
-
-/// A list-valued field's items.
-pub(crate) type Items<'a> = SmallVec<[&'a str; 4]>;
-
-/// A simple object's fields, read straight into the body index (see
-/// [`crate::body::Body::from_json`]): values borrowed from the document.
-#[derive(Debug, Default)]
-pub(crate) struct Direct<'a> {
-    /// Each labelled field: its label, its value as the field's text,
-    /// and where the value is written.
-    pub labels: SmallVec<[(Label, &'a str, &'a str); 8]>,
-    /// The items of list-valued fields (`Files`, `Files touched`).
-    pub lists: SmallVec<[(Label, Items<'a>); 2]>,
-    /// Each section: its kind and text (`None`: present, empty).
-    pub sections: SmallVec<[(SectionKind, Option<Cow<'a, str>>); 4]>,
 }
 
 impl<'a> Direct<'a> {

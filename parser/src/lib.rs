@@ -71,6 +71,7 @@ mod diag;
 mod extract;
 pub mod filter;
 mod framing;
+mod glyph;
 mod grammar;
 mod json_body;
 mod lines;
@@ -590,7 +591,7 @@ fn build_fenced<'a>(
         .subject
         .as_ref()
         .is_some_and(|s| reads_fields_only(&s.value));
-    let mut direct = json_body::Direct::default();
+    let mut direct = body::Direct::default();
     let Some(json) = json_body::read(doc, inner, allowed.then_some(&mut direct)) else {
         return assemble(doc, source, body_lines, env, None, opts, slot(out));
     };
@@ -700,7 +701,7 @@ struct BodyLines<'l, 'a> {
     /// type line, no sections (see [`Body::sectionless`]).
     json_fields: bool,
     /// The fields of a simple fenced JSON object, read directly.
-    direct: Option<&'l json_body::Direct<'a>>,
+    direct: Option<&'l body::Direct<'a>>,
 }
 
 impl<'l, 'a> BodyLines<'l, 'a> {
