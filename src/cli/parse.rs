@@ -11,6 +11,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::{CliError, CliResult};
+use amail_core::formats::in_handoff_dir;
 use amail_core::fsio::FileReader;
 use amail_core::safe_text::clean_line;
 use amail_core::source::parallel;
@@ -315,9 +316,43 @@ struct Chunk {
 #[derive(Default)]
 struct Worker {
     reader: FileReader,
-    name: String,
+    folders: Folders,
     source: String,
     scratch: Vec<u8>,
+}
+
+/// Whether a path is under a `.handoffs` folder
+/// (`amail_core::formats::in_handoff_dir`), asked once per folder: a
+/// directory's files come folder by folder, and searching each path for
+/// `.handoffs` twice was most of the protocol-file test of a mail file.
+#[derive(Default)]
+struct Folders {
+    /// The last path's folder: up to and with its last `/`.
+    folder: String,
+    handoff: bool,
+}
+
+impl Folders {
+    /// `in_handoff_dir(path)`, exactly: a match of `.handoffs/` ends at a
+    /// `/`, so it lies in the folder part; a match of `.handoffs\\` holds
+    /// no `/`, so it lies in one part or the other, and in the file name
+    /// only where that holds a backslash. A path in the last one's folder
+    /// costs a compare and one search of its file name.
+    fn in_handoff_dir(&mut self, path: &str) -> bool {
+        if let Some(file) = path.strip_prefix(self.folder.as_str()) {
+            if memchr::memchr2(b'/', b'\\', file.as_bytes()).is_none() {
+                return self.handoff;
+            }
+        }
+        let (folder, file) =
+            path.split_at(memchr::memrchr(b'/', path.as_bytes()).map_or(0, |i| i + 1));
+        if folder != self.folder {
+            self.folder.clear();
+            self.folder.push_str(folder);
+            self.handoff = in_handoff_dir(folder);
+        }
+        self.handoff || (file.contains('\\') && in_handoff_dir(file))
+    }
 }
 
 /// `name:line` in `buf`, built without the formatting machinery.
@@ -342,7 +377,7 @@ fn render_input(
 ) -> io::Result<Result<(), Failure>> {
     let Worker {
         reader,
-        name,
+        folders,
         source,
         scratch,
     } = worker;
@@ -366,29 +401,41 @@ fn render_input(
     if let Some(why) = amail_core::source::files::not_mail(bytes) {
         return Ok(Err(Failure::NotMail(why)));
     }
-    name.clear();
-    input.write_name(name);
+    // The path as it is (nearly always UTF-8), not a copy.
+    let lossy;
+    let name = match input {
+        Input::File(p) => match p.to_str() {
+            Some(s) => s,
+            None => {
+                lossy = input.name();
+                &lossy
+            }
+        },
+        Input::Stdin => "<stdin>",
+    };
+    // Validated once, for the protocol check and the parse.
+    let text = amail_parser::as_text(bytes);
     // Handoff v0.1 and A2A files are detected by content and printed as
     // their own objects; JSON items carry a leading `,` like mail items.
     // They go through a scratch buffer so that a closed stdout is reported
     // like any other write.
-    scratch.clear();
-    // Validated once, for the protocol check and the parse.
-    let text = amail_parser::as_text(bytes);
-    match protocol::print(
-        scratch,
-        name,
-        text,
-        &settings.format_name,
-        &mut false,
-        settings.opts.strict,
-    ) {
-        Ok(true) => {
-            out.write_all(scratch)?;
-            return Ok(Ok(()));
+    if !protocol::surely_not(text, || folders.in_handoff_dir(name)) {
+        scratch.clear();
+        match protocol::print(
+            scratch,
+            name,
+            text,
+            &settings.format_name,
+            &mut false,
+            settings.opts.strict,
+        ) {
+            Ok(true) => {
+                out.write_all(scratch)?;
+                return Ok(Ok(()));
+            }
+            Ok(false) => {}
+            Err(e) => return Ok(Err(Failure::Refused(e))),
         }
-        Ok(false) => {}
-        Err(e) => return Ok(Err(Failure::Refused(e))),
     }
     // Valid UTF-8 (nearly always) is parsed in place, the message
     // borrowing from the read buffer; `parse_bytes` repairs the rest.
@@ -490,4 +537,54 @@ fn write_text(out: &mut impl Write, m: &Located<'_, '_>) -> io::Result<()> {
         ));
     }
     out.write_all(s.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// The folder-by-folder answer is the path's own, whatever came
+        /// before it.
+        #[test]
+        fn folders_answer_as_in_handoff_dir_does(
+            paths in proptest::collection::vec(
+                "(\\./)?(([a-z]{1,2}|\\.handoffs|x\\.handoffs|\\.handoffs\\\\a)[/\\\\]){0,3}[a-z.\\\\]{0,12}",
+                1..12,
+            ),
+            repeat in 1usize..3,
+        ) {
+            let mut folders = Folders::default();
+            for path in &paths {
+                for _ in 0..repeat {
+                    proptest::prop_assert_eq!(
+                        folders.in_handoff_dir(path),
+                        in_handoff_dir(path),
+                        "{}", path
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn folders_see_a_handoff_folder_in_either_part() {
+        let mut folders = Folders::default();
+        for (path, expected) in [
+            ("mail/a/x.md", false),
+            ("mail/a/y.md", false),
+            ("mail/a/.handoffs\\y.json", true),
+            ("mail/a/b/.handoffs/y.json", true),
+            ("mail/a/z.md", false),
+            ("mail/.handoffs/z.json", true),
+            ("mail/.handoffs/q/z.json", true),
+            ("mail/.handoffs", false),
+            ("mail/x.handoffs", false),
+            ("a.handoffs\\", true),
+            ("", false),
+        ] {
+            assert_eq!(folders.in_handoff_dir(path), expected, "{path}");
+            assert_eq!(in_handoff_dir(path), expected, "{path}");
+        }
+    }
 }
