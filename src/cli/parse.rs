@@ -448,10 +448,16 @@ fn render_input(
         Err(e) => return Ok(Err(Failure::Invalid(e))),
     };
     for m in &msgs {
-        let located = Located {
-            source: source_of(source, name, m.line),
-            message: m,
-        };
+        // `name:line` is made only for the formats that print it whole
+        // (JSON Lines writes its pieces).
+        macro_rules! located {
+            () => {
+                Located {
+                    source: source_of(source, name, m.line),
+                    message: m,
+                }
+            };
+        }
         match settings.format {
             Format::Json => {
                 out.write_all(b",\n")?;
@@ -463,19 +469,19 @@ fn render_input(
                     Some(s) => {
                         s.write_all(out)?;
                         out.clear();
-                        serde_json::to_writer_pretty(&mut **s, &located)?;
+                        serde_json::to_writer_pretty(&mut **s, &located!())?;
                     }
-                    None => serde_json::to_writer_pretty(&mut *out, &located)?,
+                    None => serde_json::to_writer_pretty(&mut *out, &located!())?,
                 }
             }
             Format::Jsonl => {
                 // The body is the text the sections are slices of.
                 // (Reborrowed for this message, the object lifetime shortened.)
                 let sink = sink.as_mut().map(|s| &mut **s as &mut dyn Write);
-                json::message_to_vec(out, sink, &located)?;
+                json::message_to_vec(out, sink, name, m)?;
                 out.push(b'\n');
             }
-            Format::Text => write_text(out, &located)?,
+            Format::Text => write_text(out, &located!())?,
             Format::Aof => {
                 if let Some(env) = amail_core::bridge::to_envelope_standalone(m) {
                     out.write_all(env.to_json_line().as_bytes())?;
