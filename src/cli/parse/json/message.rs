@@ -100,7 +100,9 @@ impl Serializer<'_, '_> {
         })?;
         self.text(importance)?;
         self.raw(b",\"body\":")?;
-        self.string(body)?;
+        // Noted as the shared text's escaped form (for its slices) only
+        // when it is long enough to hold one worth looking up.
+        self.text(body)?;
         self.raw(b",\"parsed\":")?;
         self.parsed(parsed)?;
         self.raw(b",\"diagnostics\":[")?;
@@ -233,15 +235,17 @@ impl Serializer<'_, '_> {
         }
     }
 
-    /// A string value. One under sixteen bytes (most of a small message's:
-    /// names, ids, the importance, the bead) is escaped here, inlined, as
-    /// one padded block: nothing of [`Serializer::string`]'s sharing and
-    /// streaming applies to it (a slice is looked up from 256 bytes, a
-    /// string streamed from 64 KiB), and the call cost as much as the
-    /// escaping.
+    /// A string value. One under [`super::SHARE_MIN`] bytes (all of a
+    /// small message's but, at times, its body) is escaped here, inlined:
+    /// nothing of [`Serializer::string`]'s sharing and streaming applies
+    /// to it (a slice of the body is looked up from that length, a string
+    /// streamed from 64 KiB, and a body this short holds no slice that
+    /// long), and its call, frame and checks cost about 70 instructions a
+    /// string, as much as escaping one under sixteen bytes (a padded
+    /// block, inlined too).
     #[inline(always)]
     fn text(&mut self, s: &str) -> Result<()> {
-        if s.len() < 16 {
+        if s.len() < super::SHARE_MIN {
             self.out.push(b'"');
             super::escape_into(self.out, s);
             self.out.push(b'"');
@@ -251,6 +255,9 @@ impl Serializer<'_, '_> {
         }
     }
 
+    /// A list of strings (inlined: `to` and `cc` hold one name or none,
+    /// and the call cost more than writing them).
+    #[inline(always)]
     fn strings(&mut self, list: &[Cow<'_, str>]) -> Result<()> {
         self.raw(b"[")?;
         for (i, s) in list.iter().enumerate() {
@@ -402,11 +409,17 @@ impl Runs {
         let at = NULL_AT[self.i];
         self.i += 1;
         if let Some(v) = v {
-            ser.raw(&ALL_NULL[self.from..at])?;
+            self.copy(ser, at)?;
             write(ser, v)?;
             self.from = at + 4;
         }
         Ok(())
+    }
+
+    /// The constant from `from` to `to`.
+    #[inline(always)]
+    fn copy(&self, ser: &mut Serializer<'_, '_>, to: usize) -> Result<()> {
+        ser.raw(&ALL_NULL[self.from..to])
     }
 
     #[inline(always)]
@@ -415,7 +428,7 @@ impl Runs {
         let at = NULL_AT[self.i];
         self.i += 1;
         if let Some(v) = v {
-            ser.raw(&ALL_NULL[self.from..at])?;
+            self.copy(ser, at)?;
             ser.text(v)?;
             self.from = at + 4;
         }
@@ -426,7 +439,7 @@ impl Runs {
     #[inline(always)]
     fn finish(self, ser: &mut Serializer<'_, '_>) -> Result<()> {
         debug_assert_eq!(self.i, PARSED_KEYS.len());
-        ser.raw(&ALL_NULL[self.from..])
+        self.copy(ser, ALL_NULL_LEN)
     }
 }
 
