@@ -151,36 +151,48 @@ impl Serializer<'_, '_> {
         // Members in the struct's order, each a call that writes nothing
         // while the member is absent (see `Runs`).
         let mut r = Runs::new();
-        r.str(self, bead_id)?;
-        r.str(self, title)?;
-        r.str(self, started_at)?;
-        r.str(self, status)?;
-        r.str(self, step)?;
-        r.value(self, *context_usage, Self::integer)?;
-        r.value(self, files_touched.as_deref(), Self::strings)?;
-        r.str(self, issue_type)?;
-        r.str(self, problem)?;
-        r.str(self, what_tried)?;
-        r.str(self, question)?;
-        r.str(self, guidance)?;
-        r.str(self, commit_sha)?;
-        r.value(self, files.as_deref(), Self::strings)?;
-        r.value(self, *tests_pass, Self::boolean)?;
-        r.value(self, *lint_pass, Self::boolean)?;
-        r.value(self, *build_pass, Self::boolean)?;
-        r.str(self, summary)?;
-        r.str(self, failure_type)?;
-        r.str(self, reason)?;
-        r.value(self, *internal_attempts, Self::integer)?;
-        r.str(self, recommendation)?;
-        r.str(self, checkpoint_reason)?;
-        r.str(self, partial_commit_sha)?;
-        r.str(self, progress)?;
-        r.str(self, next_steps)?;
-        r.str(self, issue_id)?;
-        r.value(self, *resume, Self::boolean)?;
-        r.str(self, orchestrator)?;
-        r.str(self, session)?;
+        // A present member: the run up to its key, then its value,
+        // written in place (through a closure LLVM kept the writer out of
+        // line, a call per value).
+        macro_rules! member {
+            ($v:expr, |$x:ident| $write:expr) => {{
+                if let Some($x) = $v {
+                    r.key(self)?;
+                    $write?;
+                }
+                r.next();
+            }};
+        }
+        member!(bead_id, |s| self.text(s));
+        member!(title, |s| self.text(s));
+        member!(started_at, |s| self.text(s));
+        member!(status, |s| self.text(s));
+        member!(step, |s| self.text(s));
+        member!(*context_usage, |n| self.integer(n));
+        member!(files_touched, |l| self.strings(l));
+        member!(issue_type, |s| self.text(s));
+        member!(problem, |s| self.text(s));
+        member!(what_tried, |s| self.text(s));
+        member!(question, |s| self.text(s));
+        member!(guidance, |s| self.text(s));
+        member!(commit_sha, |s| self.text(s));
+        member!(files, |l| self.strings(l));
+        member!(*tests_pass, |b| self.boolean(b));
+        member!(*lint_pass, |b| self.boolean(b));
+        member!(*build_pass, |b| self.boolean(b));
+        member!(summary, |s| self.text(s));
+        member!(failure_type, |s| self.text(s));
+        member!(reason, |s| self.text(s));
+        member!(*internal_attempts, |n| self.integer(n));
+        member!(recommendation, |s| self.text(s));
+        member!(checkpoint_reason, |s| self.text(s));
+        member!(partial_commit_sha, |s| self.text(s));
+        member!(progress, |s| self.text(s));
+        member!(next_steps, |s| self.text(s));
+        member!(issue_id, |s| self.text(s));
+        member!(*resume, |b| self.boolean(b));
+        member!(orchestrator, |s| self.text(s));
+        member!(session, |s| self.text(s));
         r.finish(self)
     }
 
@@ -383,9 +395,9 @@ const fn all_null() -> ([u8; ALL_NULL_LEN], [usize; 30]) {
 /// member costs one test. `from` is where the next copy starts: after the
 /// last present member's value, the rest of the constant still to go.
 ///
-/// Members are handed over in the struct's order, one call each; the
-/// `i`-th call is the `i`-th key (all of this is inlined, so `i` is a
-/// constant in each).
+/// Members are handed over in the struct's order, each moving on with
+/// [`Runs::next`]: the `i`-th is the `i`-th key (all of this is inlined,
+/// so `i` is a constant in each).
 struct Runs {
     i: usize,
     from: usize,
@@ -397,49 +409,27 @@ impl Runs {
         Runs { i: 0, from: 0 }
     }
 
-    /// The next member: nothing while it is absent; its key (and the
-    /// absent members before it) then its value when present.
+    /// The present member's key, after the absent members before it.
     #[inline(always)]
-    fn value<'w, 's, T>(
-        &mut self,
-        ser: &mut Serializer<'w, 's>,
-        v: Option<T>,
-        write: impl FnOnce(&mut Serializer<'w, 's>, T) -> Result<()>,
-    ) -> Result<()> {
+    fn key(&mut self, ser: &mut Serializer<'_, '_>) -> Result<()> {
         let at = NULL_AT[self.i];
-        self.i += 1;
-        if let Some(v) = v {
-            self.copy(ser, at)?;
-            write(ser, v)?;
-            self.from = at + 4;
-        }
+        ser.raw(&ALL_NULL[self.from..at])?;
+        // Its value goes next, and the constant goes on after `null`.
+        self.from = at + 4;
         Ok(())
     }
 
-    /// The constant from `from` to `to`.
+    /// On to the next member, present or not.
     #[inline(always)]
-    fn copy(&self, ser: &mut Serializer<'_, '_>, to: usize) -> Result<()> {
-        ser.raw(&ALL_NULL[self.from..to])
-    }
-
-    #[inline(always)]
-    fn str(&mut self, ser: &mut Serializer<'_, '_>, v: &Option<Cow<'_, str>>) -> Result<()> {
-        // Not through `value`'s closure: LLVM kept that one out of line.
-        let at = NULL_AT[self.i];
+    fn next(&mut self) {
         self.i += 1;
-        if let Some(v) = v {
-            self.copy(ser, at)?;
-            ser.text(v)?;
-            self.from = at + 4;
-        }
-        Ok(())
     }
 
     /// The absent members after the last present one, and the `}`.
     #[inline(always)]
     fn finish(self, ser: &mut Serializer<'_, '_>) -> Result<()> {
         debug_assert_eq!(self.i, PARSED_KEYS.len());
-        self.copy(ser, ALL_NULL_LEN)
+        ser.raw(&ALL_NULL[self.from..])
     }
 }
 
