@@ -306,12 +306,25 @@ impl Serializer<'_, '_> {
             return self.raw(b"null");
         };
         let mut buf = [0u8; 31];
+        let start = buf.as_ptr();
         match amail_parser::rfc3339_text(t, &mut buf) {
             // Digits, '-', ':', '.', 'T' and 'Z': nothing to escape.
             Some(text) => {
-                self.raw(b"\"")?;
-                self.raw(text.as_bytes())?;
-                self.raw(b"\"")
+                self.out.push(b'"');
+                let (n, at_start) = (text.len(), std::ptr::eq(text.as_ptr(), start));
+                if at_start {
+                    // The text is the buffer's start (as the model writes
+                    // it): the whole buffer copied, then cut, a fixed-size
+                    // copy where the text's own length made a `memcpy`
+                    // call.
+                    let at = self.out.len();
+                    self.out.extend_from_slice(&buf);
+                    self.out.truncate(at + n);
+                } else {
+                    self.raw(text.as_bytes())?;
+                }
+                self.out.push(b'"');
+                Ok(())
             }
             // Years past 9999 and leap seconds (rare): chrono's serde form,
             // through serde_json itself.
