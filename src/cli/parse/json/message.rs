@@ -73,9 +73,15 @@ impl Serializer<'_, '_> {
         // message).
         self.raw(b"{\"source\":\"")?;
         super::escape_into(self.out, name);
-        self.raw(b":")?;
-        self.integer(*line)?;
-        self.raw(b"\"")?;
+        match u8::try_from(*line) {
+            // A file of one message (nearly all) starts at line 1.
+            Ok(digit @ 0..=9) => self.raw(&[b':', b'0' + digit, b'"'])?,
+            _ => {
+                self.raw(b":")?;
+                self.integer(*line)?;
+                self.raw(b"\"")?;
+            }
+        }
         self.opt_str(b",\"id\":null", id)?;
         // The type, and the raw type with it when it is the type's own
         // token (every known type's): one fixed-size copy of a block made
