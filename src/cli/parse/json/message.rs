@@ -5,9 +5,8 @@
 //! Through serde, every member is a call chain (the flattened `Located`
 //! goes through serde's map adapter, each key is checked for escapes, each
 //! `Option` dispatched), and a message has 47 members, 30 of them the
-//! `parsed` fields, which are nearly all `null`. Here each member's
-//! `,"key":null` is one constant whose `null` is cut off when there is a
-//! value, so a member costs one fixed-size copy and a branch.
+//! `parsed` fields, which are nearly all `null`. Here a member is one
+//! constant (`,"key":null`, or `,"key":"` before a string) and a branch.
 //!
 //! Figures (callgrind, whole `amail parse --format jsonl` over the 10,000
 //! small files of `bench/run.sh`): 265.6 M -> 215.7 M instructions, the
@@ -15,14 +14,28 @@
 //! strings' escaping (33 M). The timestamp is written by the model's own
 //! text function, called directly: 213.6 M -> 210.7 M for the whole run.
 //!
-//! Tenth round (the same run, 182.72 M at its start, the JSON 38.55 M):
-//! `parsed` goes out as runs of one constant with every member `null`,
-//! an absent member one test and a present one a copy of the run before
-//! it ([`Runs`]: `parsed`'s own instructions 489 -> 222 a message; the run
-//! 180.99 M); and a string under sixteen bytes, most of a small message's,
-//! is escaped inline ([`Serializer::text`]) instead of through a call
-//! (about 70 instructions a string of call, frame and checks that only
-//! long strings need: the run 177.81 M, the JSON 33.55 M).
+//! Tenth round (the same run; the JSON 38.55 M -> 30.52 M, 3,855 -> 3,052
+//! instructions a message, of which about 460 are the nine files over
+//! 1 KB and 346 the model's timestamp text; `docs/performance.md` has the
+//! steps):
+//! - `parsed` goes out as runs of one constant with every member `null`,
+//!   an absent member one test and a present one a copy of the run
+//!   before it ([`Runs`]: `parsed`'s own instructions 489 -> 222);
+//! - a string under 256 bytes (the length from which a slice of the body
+//!   is looked up: all of a small message's) is escaped inline
+//!   ([`Serializer::text`]), not through [`Serializer::string`]'s call,
+//!   frame and checks (about 70 instructions a string);
+//! - the source is the name escaped, `:` and the line, not a string
+//!   joined first; the type and a raw type that is its own token are one
+//!   block made once per type; keys and the constants around them (a
+//!   list's brackets, a string's opening quote, a one-digit line's `:`
+//!   and closing quote) go out as one write: each write of the output
+//!   `Vec` checks its room and stores its length again (about 8
+//!   instructions).
+//!
+//! Tried and dropped: a fixed 32-byte window for `parsed`'s short runs
+//! instead of `memcpy` (no gain); a 16-30-byte string as two padded
+//! blocks instead of the escaper's call (worse).
 //!
 //! The record mirrors the derive in `amail_parser::model`: the structs are
 //! destructured without `..`, so a field added there fails to compile here
@@ -33,15 +46,11 @@
 //! format has one home.
 
 use std::borrow::Cow;
-
 use std::sync::LazyLock;
 
 use amail_parser::{Diagnostic, Message, MessageType, Parsed, Severity};
 
 use super::{Result, Serializer};
-
-/// `,"key":null`: the member with its comma, `null` cut off for a value.
-type Member = &'static [u8];
 
 impl Serializer<'_, '_> {
     /// Writes message `m` of the file `name` as `serde_json::to_writer`
@@ -82,7 +91,21 @@ impl Serializer<'_, '_> {
                 self.raw(b"\"")?;
             }
         }
-        self.opt_str(b",\"id\":null", id)?;
+        // An optional string member: `,"key":null`, or `,"key":"` and the
+        // string after its opening quote (one write for the key and the
+        // quote).
+        macro_rules! opt_str {
+            ($key:literal, $v:expr) => {
+                match $v {
+                    None => self.raw(concat!(",\"", $key, "\":null").as_bytes())?,
+                    Some(v) => {
+                        self.raw(concat!(",\"", $key, "\":\"").as_bytes())?;
+                        self.text_open(v)?;
+                    }
+                }
+            };
+        }
+        opt_str!("id", id);
         // The type, and the raw type with it when it is the type's own
         // token (every known type's): one fixed-size copy of a block made
         // once, where the two were a `memcpy` of the token and the raw
@@ -92,32 +115,34 @@ impl Serializer<'_, '_> {
             self.window(&typed.both, typed.both_len);
         } else {
             self.window(&typed.both, typed.kind_len);
-            self.opt_str(b",\"raw_type\":null", raw_type)?;
+            opt_str!("raw_type", raw_type);
         }
         self.raw(if *is_reply {
-            b",\"is_reply\":true,\"subject\":"
+            b",\"is_reply\":true,\"subject\":\""
         } else {
-            b",\"is_reply\":false,\"subject\":"
+            b",\"is_reply\":false,\"subject\":\""
         })?;
-        self.text(subject)?;
-        self.opt_str(b",\"from\":null", from)?;
-        self.raw(b",\"to\":")?;
-        self.strings(to)?;
-        self.raw(b",\"cc\":")?;
-        self.strings(cc)?;
-        self.opt_str(b",\"thread_id\":null", thread_id)?;
+        self.text_open(subject)?;
+        opt_str!("from", from);
+        // The lists' brackets go with the keys: a write less each.
+        self.raw(b",\"to\":[")?;
+        self.items(to)?;
+        self.raw(b"],\"cc\":[")?;
+        self.items(cc)?;
+        self.raw(b"]")?;
+        opt_str!("thread_id", thread_id);
         self.raw(b",\"timestamp\":")?;
         self.timestamp(timestamp.as_ref())?;
         self.raw(if *ack_required {
-            b",\"ack_required\":true,\"importance\":"
+            b",\"ack_required\":true,\"importance\":\""
         } else {
-            b",\"ack_required\":false,\"importance\":"
+            b",\"ack_required\":false,\"importance\":\""
         })?;
-        self.text(importance)?;
-        self.raw(b",\"body\":")?;
+        self.text_open(importance)?;
+        self.raw(b",\"body\":\"")?;
         // Noted as the shared text's escaped form (for its slices) only
         // when it is long enough to hold one worth looking up.
-        self.text(body)?;
+        self.text_open(body)?;
         self.raw(b",\"parsed\":")?;
         self.parsed(parsed)?;
         self.raw(b",\"diagnostics\":[")?;
@@ -242,26 +267,6 @@ impl Serializer<'_, '_> {
         self.raw(b"\"}")
     }
 
-    /// The member's key alone: its constant without the `null`.
-    #[inline(always)]
-    fn key_of(&mut self, member: Member) -> Result<()> {
-        self.raw(&member[..member.len() - 4])
-    }
-
-    /// A member that may be `null`: its constant as it is, or its key and
-    /// the value. (Written out, not through a closure per kind of value:
-    /// LLVM kept such a closure out of line, a call per string.)
-    #[inline(always)]
-    fn opt_str(&mut self, member: Member, v: &Option<Cow<'_, str>>) -> Result<()> {
-        match v {
-            None => self.raw(member),
-            Some(v) => {
-                self.key_of(member)?;
-                self.text(v)
-            }
-        }
-    }
-
     /// A string value. One under [`super::SHARE_MIN`] bytes (all of a
     /// small message's but, at times, its body) is escaped here, inlined:
     /// nothing of [`Serializer::string`]'s sharing and streaming applies
@@ -272,12 +277,22 @@ impl Serializer<'_, '_> {
     /// block, inlined too).
     #[inline(always)]
     fn text(&mut self, s: &str) -> Result<()> {
+        self.out.push(b'"');
+        self.text_open(s)
+    }
+
+    /// [`Serializer::text`] after its opening quote, written with the
+    /// key before it (a write less).
+    #[inline(always)]
+    fn text_open(&mut self, s: &str) -> Result<()> {
         if s.len() < super::SHARE_MIN {
-            self.out.push(b'"');
             super::escape_into(self.out, s);
             self.out.push(b'"');
             Ok(())
         } else {
+            // `string` writes its own quotes (and may hand what is
+            // gathered to the sink first).
+            self.out.pop();
             self.string(s)
         }
     }
@@ -295,13 +310,20 @@ impl Serializer<'_, '_> {
     #[inline(always)]
     fn strings(&mut self, list: &[Cow<'_, str>]) -> Result<()> {
         self.raw(b"[")?;
+        self.items(list)?;
+        self.raw(b"]")
+    }
+
+    /// A list's strings, without its brackets.
+    #[inline(always)]
+    fn items(&mut self, list: &[Cow<'_, str>]) -> Result<()> {
         for (i, s) in list.iter().enumerate() {
             if i > 0 {
                 self.raw(b",")?;
             }
             self.text(s)?;
         }
-        self.raw(b"]")
+        Ok(())
     }
 
     /// The message's `timestamp` as its `Serialize` impl writes it: the
@@ -744,6 +766,20 @@ mod tests {
                     assert_eq!(ours, theirs);
                 }
             }
+        }
+        // Every string at the sharing length and past it (through
+        // `Serializer::string`), escapes in it.
+        for n in [super::super::SHARE_MIN - 1, super::super::SHARE_MIN, 300] {
+            let long: String = "a\"\n".repeat(n).chars().take(n).collect();
+            let l = || Some(Cow::Owned(long.clone()));
+            let mut m = m.clone();
+            (m.id, m.raw_type, m.from, m.thread_id) = (l(), l(), l(), l());
+            m.subject = Cow::Owned(long.clone());
+            m.importance = Cow::Owned(long.clone());
+            m.to = vec![Cow::Owned(long.clone()); 2];
+            m.parsed.title = l();
+            let (ours, theirs) = both(&long, &m);
+            assert_eq!(ours, theirs);
         }
         // Timestamps the model's text leaves to chrono (a year past 9999,
         // a leap second) and each length of fraction it writes.
