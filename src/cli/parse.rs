@@ -100,7 +100,16 @@ fn inputs(paths: &[PathBuf]) -> Result<Vec<Input>, CliError> {
             let files = mail_files(p).map_err(|e| {
                 CliError::bad_input(format!("{}: cannot read directory: {e}", p.display()))
             })?;
-            out.extend(files.into_iter().map(Input::File));
+            let files = files.into_iter().map(Input::File);
+            if out.is_empty() {
+                // In place: a path and an input are the same size, so the
+                // walk's list becomes the input list without a second one
+                // (10,000 files: 240 KB of fresh pages, about 60 page
+                // faults, and the copy).
+                out = files.collect();
+            } else {
+                out.extend(files);
+            }
         } else if p.exists() {
             out.push(Input::File(p.clone()));
         } else {
