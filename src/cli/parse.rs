@@ -337,7 +337,9 @@ struct Worker {
 /// Whether a path is under a `.handoffs` folder
 /// (`amail_core::formats::in_handoff_dir`), asked once per folder: a
 /// directory's files come folder by folder, and searching each path for
-/// `.handoffs` twice was most of the protocol-file test of a mail file.
+/// `.handoffs` twice was most of the protocol-file test of a mail file
+/// (222 of its 350 instructions over the 10,000 small files; this, a
+/// compare and a search of the file name, 126).
 #[derive(Default)]
 struct Folders {
     /// The last path's folder: up to and with its last `/`.
