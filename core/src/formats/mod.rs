@@ -234,8 +234,10 @@ pub fn holds_items(text: &str) -> bool {
 /// instead of copying it to one separator first (`detect` 427 -> 313
 /// instructions a file, `amail parse` over 10,000 files under callgrind;
 /// a `memchr` of the dots with the bytes after each compared: 291, not
-/// worth the harder read).
-fn in_handoff_dir(path: &str) -> bool {
+/// worth the harder read). Public for `amail parse`, which asks it once
+/// per folder (its paths come folder by folder) and decides most files
+/// without [`detect`].
+pub fn in_handoff_dir(path: &str) -> bool {
     path.contains(".handoffs/") || path.contains(".handoffs\\")
 }
 

@@ -87,26 +87,28 @@ use escape::{escape_into, growth};
 type Error = serde_json::Error;
 type Result<T> = std::result::Result<T, Error>;
 
-/// Appends `located` as compact JSON to `out`, exactly as
-/// `serde_json::to_writer` would write it, member by member (see
-/// [`message`]); its body is the text its sections are slices of. `sink`
-/// as in [`to_vec`].
+/// Appends message `m` of the file `name` as compact JSON to `out`,
+/// exactly as `serde_json::to_writer` would write it as a
+/// [`Located`](super::Located) with the source `name:line`, member by
+/// member (see [`message`]); its body is the text its sections are slices
+/// of. `sink` as in [`to_vec`].
 pub fn message_to_vec<'w>(
     out: &'w mut Vec<u8>,
     sink: Option<&'w mut dyn io::Write>,
-    located: &super::Located<'_, '_>,
+    name: &str,
+    m: &amail_parser::Message<'_>,
     whole: Option<&'w Escaped<'_>>,
 ) -> Result<()> {
     Serializer {
         out,
         sink,
         shared: Shared {
-            text: &located.message.body,
+            text: &m.body,
             escaped: None,
         },
         whole,
     }
-    .message(located)
+    .message(name, m)
 }
 
 /// Appends `value` as compact JSON to `out`, exactly as

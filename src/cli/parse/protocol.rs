@@ -25,6 +25,29 @@ fn write(out: &mut impl Write, b: &[u8]) -> Result<(), CliError> {
         .map_err(|e| CliError::bad_input(format!("cannot write output: {e}")))
 }
 
+/// Whether [`print`] would print nothing for this file, decided from its
+/// first byte where that is enough: `detect` reads a file as a protocol
+/// file only if it opens like JSON (`{` or `[` after a BOM and white
+/// space) or lies under a `.handoffs` folder, and a first byte that is a
+/// visible ASCII character other than those two rules out the first.
+/// `in_handoff_dir` is asked only then (see `Folders` in `parse.rs`).
+/// `false`: not decided, [`print`] decides. Every mail file comes here
+/// before it is parsed: `print`'s own test (the whole path searched twice
+/// for `.handoffs`, the text trimmed) was 350 instructions a file over the
+/// 10,000 small files; this one is a byte test and the folder's answer
+/// (126 with `Folders`' search of the file name).
+pub fn surely_not(text: Option<&str>, in_handoff_dir: impl FnOnce() -> bool) -> bool {
+    let Some(text) = text else {
+        // Not UTF-8: never a protocol file.
+        return true;
+    };
+    let opens_plain = text
+        .as_bytes()
+        .first()
+        .is_some_and(|&b| b.is_ascii_graphic() && b != b'{' && b != b'[');
+    opens_plain && !in_handoff_dir()
+}
+
 /// Prints a protocol file in `format` (`Json`, `Jsonl`, `Text`, `Aof`, as
 /// `amail parse` spells its formats). `Ok(false)`: not a protocol file,
 /// nothing printed. `first` is the JSON array's "no element yet" flag.
@@ -101,4 +124,122 @@ pub fn print(
         *first = false;
     }
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use amail_core::formats::{detect, in_handoff_dir};
+
+    use super::*;
+
+    /// `surely_not` says "nothing to print" only where `detect` finds no
+    /// protocol file; how many files it decided.
+    fn holds(path: &str, text: &str) -> bool {
+        let decided = surely_not(Some(text), || in_handoff_dir(path));
+        if decided {
+            assert!(detect(path, text).is_none(), "{path}: {text:?}");
+        }
+        decided
+    }
+
+    fn files(dir: &Path, into: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                files(&p, into);
+            } else {
+                into.push(p);
+            }
+        }
+    }
+
+    #[test]
+    fn the_fast_decision_agrees_with_detect_on_every_fixture() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut paths = Vec::new();
+        files(&root.join("tests/data"), &mut paths);
+        files(&root.join("parser/fixtures"), &mut paths);
+        let (mut decided, mut texts) = (0, 0);
+        for path in &paths {
+            let Ok(text) = std::fs::read_to_string(path) else {
+                continue;
+            };
+            texts += 1;
+            let name = path.to_str().unwrap();
+            // Where it is, and moved under a handoff folder or beside one.
+            for p in [
+                name.to_string(),
+                format!(".handoffs/{name}"),
+                format!("mail/.handoffs\\{name}"),
+                format!("mail/x.handoffs.md/{name}"),
+            ] {
+                decided += usize::from(holds(&p, &text));
+            }
+        }
+        // Mail is decided (JSON and handoff folders go to `detect`).
+        assert!(texts > 300 && decided > texts, "{decided} of {texts}");
+        assert!(surely_not(None, || unreachable!()));
+    }
+
+    #[test]
+    fn every_first_character_is_decided_as_detect_decides() {
+        let handoff = r#"{"from_agent":"a","status":"offered","task_id":"t"}"#;
+        let a2a = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/a2a/valid/task.json"),
+        )
+        .unwrap();
+        let lead: Vec<String> = (0u8..0x80)
+            .map(|b| char::from(b).to_string())
+            .chain(
+                [
+                    "\u{feff}",
+                    "\u{a0}",
+                    "\u{85}",
+                    "\u{2028}",
+                    "\u{3000}",
+                    "é",
+                    "\u{feff} ",
+                ]
+                .map(String::from),
+            )
+            .collect();
+        for first in &lead {
+            for body in [
+                handoff,
+                a2a.as_str(),
+                "Subject: x\n\nBody:\nhi\n",
+                "[1]",
+                "",
+            ] {
+                let text = format!("{first}{body}");
+                for path in ["m/a.md", "m/.handoffs/a.json", "a\\.handoffs\\b"] {
+                    holds(path, &text);
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_and_path_are_decided_as_detect_decides(
+            lead in "[ \t\r\n\u{b}\u{c}\u{feff}\u{a0}{\\[a-zA-Z#>*-]{0,3}",
+            body in prop_bodies(),
+            path in "(([a-z]|\\.handoffs|x\\.handoffs)[/\\\\]){0,3}[a-z]{1,3}\\.(md|json)",
+        ) {
+            holds(&path, &format!("{lead}{body}"));
+        }
+    }
+
+    fn prop_bodies() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        prop_oneof![
+            Just(r#"{"from_agent":"a","status":"offered","task_id":"t"}"#.to_string()),
+            Just(r#"[{"from_agent":"a","status":"done","task_id":"t"}]"#.to_string()),
+            Just(r#"{"protocol":"aof/1"}"#.to_string()),
+            Just("Subject: [b-1] PROGRESS\nBody:\nx\n".to_string()),
+            ".{0,40}",
+        ]
+    }
 }
