@@ -25,8 +25,8 @@
 //! markdown). Both readings name a key's field through one function
 //! ([`field_of`]), and a property test holds the direct reading to the
 //! markdown one on generated objects (`direct_reads_as_the_markdown_does`).
-//! A fenced JSON body has no type line (a `status` of `DONE` written out
-//! first read as one) and no sections (see `Body::sectionless`).
+//! A fenced JSON body has no type line (its fields are not looked at as
+//! one) and no sections (see `Body::sectionless`).
 
 use std::borrow::Cow;
 

@@ -817,8 +817,9 @@ fn assemble<'a>(
         _ => raw_body_lines,
     };
 
-    // A fenced JSON body's fields are no type line, whatever the first
-    // one written out says (`status` `DONE` read as `Status: DONE`).
+    // A fenced JSON body has no type line: its fields are not looked at
+    // as one (the direct reading has no lines; none of the fields written
+    // out as markdown could be one either, as no label is bead-shaped).
     let mut type_line = if body_lines_json {
         None
     } else {
