@@ -20,6 +20,22 @@ use amail_core::source::walk::mail_files;
 mod json;
 mod protocol;
 
+/// Every file under `dir`, hidden and non-mail ones too, in no order: the
+/// fixture trees that this command's parts test against whole (the mail
+/// walker would leave out what they want: `.handoffs` folders, an
+/// mcp_agent_mail archive's copies and profiles).
+#[cfg(test)]
+fn every_file(dir: &std::path::Path, into: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            every_file(&p, into);
+        } else {
+            into.push(p);
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     /// One JSON array of every message.

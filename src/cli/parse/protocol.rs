@@ -130,6 +130,8 @@ pub fn print(
 mod tests {
     use std::path::Path;
 
+    use crate::cli::parse::every_file;
+
     use amail_core::formats::{detect, in_handoff_dir};
 
     use super::*;
@@ -144,23 +146,12 @@ mod tests {
         decided
     }
 
-    fn files(dir: &Path, into: &mut Vec<std::path::PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                files(&p, into);
-            } else {
-                into.push(p);
-            }
-        }
-    }
-
     #[test]
     fn the_fast_decision_agrees_with_detect_on_every_fixture() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut paths = Vec::new();
-        files(&root.join("tests/data"), &mut paths);
-        files(&root.join("parser/fixtures"), &mut paths);
+        every_file(&root.join("tests/data"), &mut paths);
+        every_file(&root.join("parser/fixtures"), &mut paths);
         let (mut decided, mut texts) = (0, 0);
         for path in &paths {
             let Ok(text) = std::fs::read_to_string(path) else {

@@ -536,6 +536,8 @@ impl Runs {
 mod tests {
     use std::path::Path;
 
+    use crate::cli::parse::every_file;
+
     use amail_parser::{parse, parse_bytes, MessageType, ParseOptions};
 
     use super::*;
@@ -556,22 +558,11 @@ mod tests {
         (ours, serde_json::to_string(&located).unwrap())
     }
 
-    fn files(dir: &Path, into: &mut Vec<std::path::PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                files(&p, into);
-            } else {
-                into.push(p);
-            }
-        }
-    }
-
     #[test]
     fn every_fixture_message_is_written_as_serde_json_writes_it() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("parser/fixtures");
         let mut paths = Vec::new();
-        files(&root, &mut paths);
+        every_file(&root, &mut paths);
         paths.sort();
         let mut seen = 0;
         for path in &paths {
