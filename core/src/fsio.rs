@@ -287,14 +287,21 @@ fn read_limited_into(mut r: impl Read, mut buf: Vec<u8>, max: u64) -> io::Result
     Ok(buf)
 }
 
-/// Reads the file at `path` unless it is over `max` bytes (checked before
-/// reading, so a huge file costs nothing).
-pub(crate) fn read_file_limited(path: &Path, max: u64) -> io::Result<Vec<u8>> {
-    let f = File::open(path)?;
+/// The size of the open file `f` as its metadata gives it (0 where it
+/// gives none), or the error naming `max` when it is over.
+fn size_within(f: &File, max: u64) -> io::Result<u64> {
     let len = f.metadata().map(|m| m.len()).unwrap_or(0);
     if len > max {
         return Err(too_large(len, max));
     }
+    Ok(len)
+}
+
+/// Reads the file at `path` unless it is over `max` bytes (checked before
+/// reading, so a huge file costs nothing).
+pub(crate) fn read_file_limited(path: &Path, max: u64) -> io::Result<Vec<u8>> {
+    let f = File::open(path)?;
+    let len = size_within(&f, max)?;
     // Sized from the metadata: one read of the whole file and one to see
     // the end, not a small probe read and regrowth (100,000 files a load).
     read_limited_into(f, Vec::with_capacity(len as usize + 1), max)
@@ -449,10 +456,12 @@ impl FileReader {
                 if cap == limit {
                     break;
                 }
-                if self.map(&f, max)? {
+                // One `stat` for both: the map and the growth are sized by it.
+                let len = size_within(&f, max)?;
+                if self.map(&f, len) {
                     break;
                 }
-                self.grow(&f, filled, max, limit)?;
+                self.grow(len, filled, limit);
                 continue;
             }
             match f.read(&mut self.buf.bytes_mut()[filled..cap]) {
@@ -466,10 +475,7 @@ impl FileReader {
             // As `read_file_limited` words it: the file's size, else
             // (a file that grew, or one that does not know its size)
             // what was read plus the rest, counted without keeping it.
-            let len = f.metadata().map(|m| m.len()).unwrap_or(0);
-            if len > max {
-                return Err(too_large(len, max));
-            }
+            size_within(&f, max)?;
             let rest = io::copy(&mut f, &mut io::sink()).unwrap_or(0);
             return Err(too_large(filled as u64 + rest, max));
         }
@@ -479,36 +485,28 @@ impl FileReader {
         Ok((&self.buf.bytes()[..filled], None))
     }
 
-    /// The buffer is full and the file goes on: maps it instead when
-    /// there is a mapper, the file is big enough and within the limit,
-    /// and the mapper does it. `true` if mapped.
-    fn map(&mut self, f: &File, max: u64) -> io::Result<bool> {
+    /// The buffer is full and the file (`len` bytes, within the limit)
+    /// goes on: maps it instead when there is a mapper, the file is big
+    /// enough, and the mapper does it. `true` if mapped.
+    fn map(&mut self, f: &File, len: u64) -> bool {
         let Some(mapper) = self.mapper else {
-            return Ok(false);
+            return false;
         };
-        let len = f.metadata().map(|m| m.len()).unwrap_or(0);
-        if len > max {
-            return Err(too_large(len, max));
-        }
         if len < MAP_FROM as u64 {
-            return Ok(false);
+            return false;
         }
         // A mapper that maps less or more than it was asked is not
         // trusted with the file.
         self.mapped = mapper(f, len)
             .filter(|m| m.len() as u64 == len)
             .map(Arc::new);
-        Ok(self.mapped.is_some())
+        self.mapped.is_some()
     }
 
-    /// The buffer is full and the file goes on: ask its size once and
-    /// grow straight to it (one byte more, to see the end), at least
-    /// doubling for a file that keeps growing.
-    fn grow(&mut self, f: &File, filled: usize, max: u64, limit: usize) -> io::Result<()> {
-        let len = f.metadata().map(|m| m.len()).unwrap_or(0);
-        if len > max {
-            return Err(too_large(len, max));
-        }
+    /// The buffer is full and the file (`len` bytes by its metadata) goes
+    /// on: grow straight to its size (one byte more, to see the end), at
+    /// least doubling for a file that keeps growing.
+    fn grow(&mut self, len: u64, filled: usize, limit: usize) {
         let want = usize::try_from(len)
             .unwrap_or(usize::MAX)
             .saturating_add(1)
@@ -519,7 +517,6 @@ impl FileReader {
         let mut bigger = Buffer::zeroed(want);
         bigger.bytes_mut()[..filled].copy_from_slice(&self.buf.bytes()[..filled]);
         self.buf = bigger;
-        Ok(())
     }
 }
 

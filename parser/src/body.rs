@@ -345,7 +345,7 @@ pub(crate) struct Body<'l, 'a> {
     /// The fields of a fenced JSON object (see `json_body`): JSON has no
     /// sections, so no field of it is outside one.
     pub sectionless: bool,
-    /// A fenced JSON object read directly (see [`Body::from_json`]): its
+    /// A fenced JSON object read directly (see [`Body::read_json`]): its
     /// lists and sections, which are not lines.
     direct: Option<&'l Direct<'a>>,
 }

@@ -288,7 +288,7 @@ pub(crate) fn trim_start_blanks(s: &str) -> &str {
 }
 
 fn trim_start_blanks_rest(s: &str) -> &str {
-    let skip = s.bytes().take_while(|&c| is_blank_byte(c)).count();
+    let skip = leading_blanks(s.as_bytes());
     // Spaces and tabs are ASCII, so `skip` is on a character boundary.
     s.get(skip..).unwrap_or(s)
 }
@@ -300,6 +300,12 @@ pub(crate) fn trim_end_blanks(s: &str) -> &str {
         Some(&c) if is_blank_byte(c) => trim_end_blanks_rest(s),
         _ => s,
     }
+}
+
+/// How many spaces and tabs `b` opens with.
+#[inline]
+fn leading_blanks(b: &[u8]) -> usize {
+    b.iter().take_while(|&&c| is_blank_byte(c)).count()
 }
 
 fn trim_end_blanks_rest(s: &str) -> &str {
@@ -431,7 +437,7 @@ impl<'a> ProseAhead<'a> {
     }
 }
 
-/// A line no rule of [`crate::body::Body::index`] reads, inside a fence or outside
+/// A line no rule of [`crate::body::Body::read`] reads, inside a fence or outside
 /// it: an empty line, an inert list item ([`is_inert_item`]), or long prose
 /// that opens with a letter and has no colon where a label could end
 /// ([`ProseAhead::colonless_prose`]: a letter opens no fence, heading, list item or
@@ -450,7 +456,7 @@ pub(crate) fn is_inert_line(text: &[u8], prose: &mut ProseAhead<'_>) -> bool {
 
 /// A `-` or `+` list item whose text opens with an ASCII byte that can
 /// open no label, emphasis or task box (`- 10:32 run 1: ok`, a log line):
-/// no rule of [`crate::body::Body::index`] reads it (no fence or heading opens with a
+/// no rule of [`crate::body::Body::read`] reads it (no fence or heading opens with a
 /// bullet; a field's label, plain or decorated, opens with a letter, `*`,
 /// `_`, `[` or a non-ASCII glyph after one marker; an emphasised title
 /// opens with `*` or `_`). Decided in a few byte tests instead of every
@@ -785,8 +791,7 @@ fn heading_rest(line: &str) -> Option<(usize, &str)> {
     // decided without `str::trim` (which decoded and looked up both ends
     // of every indented line, a JSON body's, ~65 instructions each).
     let b = line.as_bytes();
-    let blanks = b.iter().take_while(|&&c| c == b' ' || c == b'\t').count();
-    if b.get(blanks)
+    if b.get(leading_blanks(b))
         .is_some_and(|&c| c.is_ascii() && c != b'#' && !c.is_ascii_whitespace() && c != 0x0b)
     {
         return None;
@@ -840,7 +845,7 @@ pub(crate) fn is_fence(line: &str) -> bool {
             // `trim_start`'s `char` decoding and lookups, ~100
             // instructions a line).
             let b = line.as_bytes();
-            let indent = b.iter().take_while(|&&c| c == b' ' || c == b'\t').count();
+            let indent = leading_blanks(b);
             match b.get(indent) {
                 Some(b'`' | b'~') => matches!(b.get(indent..indent + 3), Some(b"```" | b"~~~")),
                 Some(c) if c.is_ascii() && !c.is_ascii_whitespace() && *c != 0x0b => false,

@@ -12,7 +12,7 @@
 //!   nesting, text values that no markdown rule would read otherwise. A
 //!   scanner of that subset of JSON ([`scan`]) finds each value where the
 //!   document holds it, and the body index is filled from the values
-//!   ([`crate::body::Body::from_json`]), borrowed from the document.
+//!   ([`crate::body::Body::read_json`]), borrowed from the document.
 //! - **As markdown** ([`fenced_json_fields`]), for any other object
 //!   (escapes, nesting, floats): serde_json reads it, its fields are
 //!   written out in the markdown form the body index reads, and the
@@ -428,12 +428,11 @@ fn spaced<'w>(words: &'w str, buf: &'w mut [u8; 48], long: &'w mut String) -> &'
 }
 
 impl<'a> Direct<'a> {
-    /// `members` read as the markdown reading reads them, or `None` where
-    /// the two could differ: a value that text would carry otherwise (a
-    /// list in a one-value field, text a markdown rule would read), two
-    /// keys for one field.
-    /// Reads `object` into this (empty) reading; `None` where the
-    /// markdown reading must read it (this is then left unfinished).
+    /// Reads `object` into this (empty) reading as the markdown reading
+    /// reads it; `None` where the two could differ (a value that text
+    /// would carry otherwise: a list in a one-value field, text a markdown
+    /// rule would read; two keys for one field), and this is then left
+    /// unfinished.
     fn read(&mut self, object: &Object<'a>) -> Option<()> {
         let Object { members, items } = object;
         let direct = self;
@@ -507,9 +506,7 @@ impl<'a> Direct<'a> {
                         Scalar::Null(_) => "",
                     };
                     // The value as the field line's reader cuts it.
-                    let text = trim(crate::grammar::trim_end_blanks(
-                        crate::grammar::trim_start_blanks(text),
-                    ));
+                    let text = trim(text);
                     direct.labels.push((label, text, v.at()));
                 }
                 (Field::Section(kind), value) => {
@@ -552,17 +549,7 @@ impl<'a> Direct<'a> {
 /// A list item the list reader keeps as it is: no comma, backtick or
 /// blank at either end, not empty.
 fn plain_item(item: &str) -> bool {
-    !item.is_empty()
-        && !item.contains([',', '`'])
-        && item
-            .as_bytes()
-            .first()
-            .is_some_and(|b| !b.is_ascii_whitespace())
-        && item
-            .as_bytes()
-            .last()
-            .is_some_and(|b| !b.is_ascii_whitespace())
-        && trim(item).len() == item.len()
+    !item.is_empty() && !item.contains([',', '`']) && trim(item).len() == item.len()
 }
 
 /// A section's text that the body index reads as prose, nothing else: it
@@ -574,7 +561,7 @@ fn plain_text(s: &str) -> bool {
         && trim(s).len() == s.len()
 }
 
-/// The lines inside a fenced block that wraps a body whole ([`fenced_whole`])
+/// The lines inside a fenced block that wraps a body whole ([`crate::decor::fenced_whole`])
 /// as a JSON object of the message's fields (```` ```json ```` then
 /// `{"bead": "ol-1", "status": "...", "files": [...]}`): the same fields
 /// written in the markdown form the body index reads, one `Label: value`
@@ -586,13 +573,6 @@ fn plain_text(s: &str) -> bool {
 #[cold]
 #[inline(never)]
 pub(crate) fn fenced_json_fields<'a>(doc: &'a str, inner: &[Line<'a>]) -> Option<String> {
-    if !inner
-        .iter()
-        .find(|l| !l.is_blank())
-        .is_some_and(|l| trim(l.text).starts_with('{'))
-    {
-        return None;
-    }
     // The block's text as the document holds it (copied only where its
     // endings are not plain): trailing blanks and CRLF are whitespace to
     // JSON, and no JSON string can hold a line break.
@@ -713,7 +693,7 @@ fn write_json_text(out: &mut String, v: &JsonValue<'_>, sep: &str) {
 /// [`fenced_json_fields`] for their order).
 struct JsonObject<'t>(Vec<(Cow<'t, str>, JsonValue<'t>)>);
 
-/// A member's value, as much as [`json_text`] reads of it: strings
+/// A member's value, as much as [`write_json_text`] writes of it: strings
 /// borrowed from the text where they hold no escape (read into
 /// `serde_json::Value`, every key and string was a string of its own, and
 /// the map's nodes more: about a third of parsing such a message), and

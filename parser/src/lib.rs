@@ -656,14 +656,17 @@ fn assemble_detached<'a>(
     // borrowing from the document, outlives.
     let mut env = std::mem::take(env);
     let mut m = Message::empty();
-    let lines = BodyLines {
+    let lines = match body {
         // A fenced JSON body's fields (the body as written given apart):
         // the made-up text opens with a label or a heading, never a fence.
-        json_fields: body.is_some(),
-        fenced: None,
-        ..BodyLines::new(&[])
-    }
-    .with(&lines, body.is_none());
+        Some(_) => BodyLines {
+            all: &lines,
+            fenced: None,
+            json_fields: true,
+            direct: None,
+        },
+        None => BodyLines::new(&lines),
+    };
     let err = assemble(text, source, lines, &mut env, Some(at), opts, &mut m);
     m.subject = Cow::Borrowed("");
     m.importance = Cow::Borrowed("");
@@ -710,20 +713,6 @@ impl<'l, 'a> BodyLines<'l, 'a> {
             all,
             fenced: decor::fenced_whole(all),
             json_fields: false,
-            direct: None,
-        }
-    }
-
-    /// These settings over `all`, looked at for a fence when `fenced`.
-    fn with<'m>(self, all: &'m [Line<'a>], fenced: bool) -> BodyLines<'m, 'a> {
-        BodyLines {
-            all,
-            fenced: if fenced {
-                decor::fenced_whole(all)
-            } else {
-                None
-            },
-            json_fields: self.json_fields,
             direct: None,
         }
     }

@@ -568,7 +568,7 @@ fn line_end(hay: &[u8], start: usize, end: usize) -> (usize, bool) {
     }
 }
 
-/// [`newline_mask`] of the last `len` bytes of `hay`, fewer than 64: from
+/// `newline_mask` of the last `len` bytes of `hay`, fewer than 64: from
 /// the block that ends the text (or, in a text shorter than a block, a
 /// copy padded with zeros), as a byte-by-byte loop over the tail cost a
 /// small message more than its whole blocks.
@@ -587,7 +587,7 @@ fn tail_mask(hay: &[u8], len: usize) -> u64 {
     }
 }
 
-/// [`newline_mask`] of a whole block, 16 bytes at a time with SSE2 (the
+/// `newline_mask` of a whole block, 16 bytes at a time with SSE2 (the
 /// x86_64 baseline; `safe_arch` wraps its intrinsics without `unsafe`).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline]

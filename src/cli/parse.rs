@@ -1,6 +1,7 @@
 //! `amail parse`: files, directories (recursive) or stdin to JSON, JSON
 //! Lines or text.
 
+use std::borrow::Cow;
 use std::io::{self, IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -19,22 +20,6 @@ use amail_core::source::walk::mail_files;
 
 mod json;
 mod protocol;
-
-/// Every file under `dir`, hidden and non-mail ones too, in no order: the
-/// fixture trees that this command's parts test against whole (the mail
-/// walker would leave out what they want: `.handoffs` folders, an
-/// mcp_agent_mail archive's copies and profiles).
-#[cfg(test)]
-fn every_file(dir: &std::path::Path, into: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            every_file(&p, into);
-        } else {
-            into.push(p);
-        }
-    }
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -84,22 +69,16 @@ enum Input {
 }
 
 impl Input {
-    fn name(&self) -> String {
-        let mut s = String::new();
-        self.write_name(&mut s);
-        s
-    }
-
-    fn write_name(&self, out: &mut String) {
-        use std::fmt::Write as _;
+    /// The name messages and errors give it: the path as it is (nearly
+    /// always UTF-8, not copied), else with U+FFFD for what is not.
+    fn name(&self) -> Cow<'_, str> {
         match self {
-            Input::File(p) => match p.to_str() {
-                Some(s) => out.push_str(s),
-                None => {
-                    write!(out, "{}", p.display()).ok();
-                }
-            },
-            Input::Stdin => out.push_str("<stdin>"),
+            // `to_str` first: `to_string_lossy` walks even a UTF-8 path
+            // in chunks (~500 instructions a file over 10,000 files).
+            Input::File(p) => p
+                .to_str()
+                .map_or_else(|| p.to_string_lossy(), Cow::Borrowed),
+            Input::Stdin => Cow::Borrowed("<stdin>"),
         }
     }
 }
@@ -445,6 +424,9 @@ fn render_input(
         Ok(b) => b,
         Err(e) => return Ok(Err(Failure::Unreadable(e))),
     };
+    if let Some(why) = amail_core::source::files::not_mail(bytes) {
+        return Ok(Err(Failure::NotMail(why)));
+    }
     // A big mapped document is escaped on a second core while this one
     // parses it: its body and sections are then slices of that.
     let whole = settings.format == Format::Jsonl && sink.is_some();
@@ -460,7 +442,7 @@ fn render_input(
     )
 }
 
-/// [`render_input`] once the input is read.
+/// [`render_input`] once the input is read and is mail.
 fn render_bytes(
     bytes: &[u8],
     input: &Input,
@@ -470,21 +452,8 @@ fn render_bytes(
     mut sink: Option<&mut dyn Write>,
     escaped: &mut json::Pending<'_>,
 ) -> io::Result<Result<(), Failure>> {
-    if let Some(why) = amail_core::source::files::not_mail(bytes) {
-        return Ok(Err(Failure::NotMail(why)));
-    }
-    // The path as it is (nearly always UTF-8), not a copy.
-    let lossy;
-    let name = match input {
-        Input::File(p) => match p.to_str() {
-            Some(s) => s,
-            None => {
-                lossy = input.name();
-                &lossy
-            }
-        },
-        Input::Stdin => "<stdin>",
-    };
+    let name = input.name();
+    let name = &*name;
     // Validated once, for the protocol check and the parse.
     let text = amail_parser::as_text(bytes);
     // Handoff v0.1 and A2A files are detected by content and printed as
@@ -620,6 +589,21 @@ fn write_text(out: &mut impl Write, m: &Located<'_, '_>) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every file under `dir`, hidden and non-mail ones too, in no order: the
+    /// fixture trees that this command's parts test against whole (the mail
+    /// walker would leave out what they want: `.handoffs` folders, an
+    /// mcp_agent_mail archive's copies and profiles).
+    pub(super) fn every_file(dir: &std::path::Path, into: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                every_file(&p, into);
+            } else {
+                into.push(p);
+            }
+        }
+    }
 
     proptest::proptest! {
         /// The folder-by-folder answer is the path's own, whatever came

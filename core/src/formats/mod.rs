@@ -219,14 +219,25 @@ pub fn classify(v: &Value) -> Option<Protocol> {
 /// reader of mixed mail and protocol files makes).
 pub fn holds_items(text: &str) -> bool {
     // Markdown mail is most of what passes here: it cannot open like JSON.
-    let json_like = text
-        .trim_start_matches('\u{feff}')
-        .trim_start()
-        .starts_with(['{', '[']);
-    json_like
+    opens_like_json(text)
         && objects(text)
             .ok()
             .is_some_and(|o| o.iter().any(|o| classify(&o.value).is_some()))
+}
+
+/// Whether `text` opens like JSON (`{` or `[` after a BOM and white
+/// space): only such text, or a file under a `.handoffs` folder, can be a
+/// protocol file. Decided by the first byte where it is a visible ASCII
+/// character (markdown mail: a letter, `#`, `-`), the trims asked only
+/// of the rest.
+pub fn opens_like_json(text: &str) -> bool {
+    match text.as_bytes().first() {
+        Some(&b) if b.is_ascii_graphic() => b == b'{' || b == b'[',
+        _ => text
+            .trim_start_matches('\u{feff}')
+            .trim_start()
+            .starts_with(['{', '[']),
+    }
 }
 
 /// A path under a `.handoffs` folder, with either separator. Asked of
@@ -248,11 +259,7 @@ pub fn detect(path: &str, text: &str) -> Option<(Protocol, Parsed)> {
     // Every mail file passes through here before the mail parser: text that
     // does not open like JSON cannot be a protocol item, so skip the JSON
     // attempt for it.
-    let json_like = text
-        .trim_start_matches('\u{feff}')
-        .trim_start()
-        .starts_with(['{', '[']);
-    if !json_like && !in_handoff_dir {
+    if !opens_like_json(text) && !in_handoff_dir {
         return None;
     }
     let proto = match objects(text) {

@@ -67,12 +67,16 @@ pub(crate) fn map_min<T: Sync, R: Send>(
 }
 
 /// The cores worth a thread (at most eight: past that the filesystem, not
-/// the CPU, is the limit).
+/// the CPU, is the limit). Asked of the system once a process (it reads
+/// `/proc` and the cgroup files), however many callers ask.
 pub fn cores() -> usize {
-    std::thread::available_parallelism()
-        .map(NonZeroUsize::get)
-        .unwrap_or(1)
-        .min(8)
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map(NonZeroUsize::get)
+            .unwrap_or(1)
+            .min(8)
+    })
 }
 
 /// Chunks a worker may finish ahead of the one being consumed, per thread:

@@ -199,14 +199,11 @@ impl Serializer<'_, '_> {
             }
         }
         self.out.push(b'"');
-        if let (true, Some(sink)) = (s.len() > SEGMENT, self.sink.as_mut()) {
-            // What is gathered goes first, then the string straight from
-            // the escaper (a section of a body this big cannot be in the
-            // buffer: the body went out the same way).
-            sink.write_all(self.out).map_err(Error::io)?;
-            self.out.clear();
-            self.shared.escaped = None;
-            escape::stream(&mut **sink, s.as_bytes()).map_err(Error::io)?;
+        if s.len() > SEGMENT && self.sink.is_some() {
+            // Straight from the escaper to the sink (a section of a body
+            // this big cannot be in the buffer: the body went out the
+            // same way).
+            self.bytes_piece(s.as_bytes())?;
         } else if !(s.len() >= SHARE_MIN && self.copy_shared(s)) {
             let start = self.out.len();
             escape_into(self.out, s);
@@ -241,9 +238,7 @@ impl Serializer<'_, '_> {
     fn escaped_piece(&mut self, escaped: &[u8]) -> Result<()> {
         match self.sink.as_mut() {
             Some(sink) if escaped.len() > SEGMENT => {
-                sink.write_all(self.out).map_err(Error::io)?;
-                self.out.clear();
-                self.shared.escaped = None;
+                flush_gathered(self.out, &mut self.shared, &mut **sink)?;
                 sink.write_all(escaped).map_err(Error::io)?;
             }
             _ => self.out.extend_from_slice(escaped),
@@ -256,9 +251,7 @@ impl Serializer<'_, '_> {
     fn bytes_piece(&mut self, bytes: &[u8]) -> Result<()> {
         match self.sink.as_mut() {
             Some(sink) if bytes.len() > SEGMENT => {
-                sink.write_all(self.out).map_err(Error::io)?;
-                self.out.clear();
-                self.shared.escaped = None;
+                flush_gathered(self.out, &mut self.shared, &mut **sink)?;
                 escape::stream(&mut **sink, bytes).map_err(Error::io)?;
             }
             _ => escape::escape_bytes(self.out, bytes),
@@ -275,11 +268,9 @@ impl Serializer<'_, '_> {
             return false;
         };
         let text = self.shared.text.as_bytes();
-        let (t, a) = (text.as_ptr() as usize, s.as_ptr() as usize);
-        if a < t || a + s.len() > t + text.len() {
+        let Some(from) = offset_in(text, s.as_bytes()) else {
             return false;
-        }
-        let from = a - t;
+        };
         let to = from + s.len();
         let len = escaped.len();
         let range = escaped.start + escaped_offset(text, len, from)
@@ -294,9 +285,29 @@ impl Serializer<'_, '_> {
     }
 }
 
+/// Sends what is gathered in `out` to `sink`, ahead of a big piece
+/// written straight to it; the shared text's escape leaves with it.
+fn flush_gathered(
+    out: &mut Vec<u8>,
+    shared: &mut Shared<'_>,
+    sink: &mut dyn io::Write,
+) -> Result<()> {
+    sink.write_all(out).map_err(Error::io)?;
+    out.clear();
+    shared.escaped = None;
+    Ok(())
+}
+
+/// Where `s` starts in `outer`, if its bytes lie inside `outer`'s (two
+/// live slices cannot overlap otherwise: `s` is then a slice of it).
+fn offset_in(outer: &[u8], s: &[u8]) -> Option<usize> {
+    let (t, a) = (outer.as_ptr() as usize, s.as_ptr() as usize);
+    (a >= t && a + s.len() <= t + outer.len()).then(|| a - t)
+}
+
 /// Documents at least this long are escaped on a second thread while
 /// they are parsed ([`start_escaping`]).
-pub const WHOLE_MIN: usize = 1 << 20;
+const WHOLE_MIN: usize = 1 << 20;
 
 /// The escaping thread's output comes in maps of this size (two 2 MiB
 /// huge pages): each is handed over as soon as it is full.
@@ -340,30 +351,18 @@ impl<'t> Escaped<'t> {
     #[cfg(test)]
     fn stopped_at(whole: &'t [u8], done: usize, piece: usize) -> Self {
         let mut pieces = Vec::new();
-        let mut at = 0;
-        while at < done {
-            let mut buf = memmap2::MmapOptions::new().len(piece).map_anon().unwrap();
-            let (len, end) =
-                escape::escape_fill(&mut buf, &whole[..done], at, &AtomicBool::new(false));
-            pieces.push(Piece {
-                buf,
-                len,
-                start: at,
-                end,
-            });
-            at = end;
-        }
+        escape_pieces(&whole[..done], piece, &AtomicBool::new(false), |p| {
+            pieces.push(p);
+            true
+        });
         Escaped { whole, pieces }
     }
 
     /// `s`, if it is a slice of the document: the escaped forms of its
-    /// parts in the pieces (maybe none), and its bytes after them.
+    /// parts in the pieces (maybe none), and its bytes after them. Asked
+    /// only of strings of [`SHARE_MIN`] bytes or more.
     fn slice_of<'s>(&self, s: &'s str) -> Option<(Vec<&[u8]>, &'s [u8])> {
-        let (t, a) = (self.whole.as_ptr() as usize, s.as_ptr() as usize);
-        if s.len() < SHARE_MIN || a < t || a + s.len() > t + self.whole.len() {
-            return None;
-        }
-        let from = a - t;
+        let from = offset_in(self.whole, s.as_bytes())?;
         let to = from + s.len();
         let mut parts = Vec::new();
         for p in &self.pieces {
@@ -403,19 +402,19 @@ pub fn start_escaping(text: &[u8], owner: Option<Arc<memmap2::Mmap>>, wanted: bo
     let thread_stop = Arc::clone(&stop);
     let spawned = std::thread::Builder::new()
         .name("escape".into())
-        .spawn(move || escape_pieces(&owner, &thread_stop, &tx));
+        .spawn(move || escape_pieces(&owner, PIECE, &thread_stop, |p| tx.send(p).is_ok()));
     match spawned {
         Ok(_) => Pending::Running { text, rx, stop },
         Err(_) => Pending::Done(None),
     }
 }
 
-/// The escaping thread: `text` into pieces, each sent once full, until
-/// done, stopped, or nobody listens.
-fn escape_pieces(text: &[u8], stop: &AtomicBool, tx: &mpsc::Sender<Piece>) {
+/// The escaping thread: `text` into pieces of `piece` bytes, each handed
+/// to `put` once full, until done, stopped, or `put` takes no more.
+fn escape_pieces(text: &[u8], piece: usize, stop: &AtomicBool, mut put: impl FnMut(Piece) -> bool) {
     let mut at = 0;
     while at < text.len() && !stop.load(Ordering::Relaxed) {
-        let Ok(mut buf) = memmap2::MmapOptions::new().len(PIECE).map_anon() else {
+        let Ok(mut buf) = memmap2::MmapOptions::new().len(piece).map_anon() else {
             return;
         };
         // Where the kernel gives them: the two pages are two faults, not
@@ -432,7 +431,7 @@ fn escape_pieces(text: &[u8], stop: &AtomicBool, tx: &mpsc::Sender<Piece>) {
             start: at,
             end,
         };
-        if tx.send(piece).is_err() {
+        if !put(piece) {
             return;
         }
         at = end;

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::cli::CliError;
 use amail_core::bridge::protocol as bridge;
-use amail_core::formats::{detect, Item};
+use amail_core::formats::{detect, opens_like_json, Item};
 use amail_core::inbox::protocol_items as inbox;
 
 #[derive(Serialize)]
@@ -25,12 +25,11 @@ fn write(out: &mut impl Write, b: &[u8]) -> Result<(), CliError> {
         .map_err(|e| CliError::bad_input(format!("cannot write output: {e}")))
 }
 
-/// Whether [`print`] would print nothing for this file, decided from its
-/// first byte where that is enough: `detect` reads a file as a protocol
-/// file only if it opens like JSON (`{` or `[` after a BOM and white
-/// space) or lies under a `.handoffs` folder, and a first byte that is a
-/// visible ASCII character other than those two rules out the first.
-/// `in_handoff_dir` is asked only then (see `Folders` in `parse.rs`).
+/// Whether [`print`] would print nothing for this file: `detect` reads a
+/// file as a protocol file only if it opens like JSON
+/// ([`opens_like_json`], nearly always decided by the first byte) or lies
+/// under a `.handoffs` folder; `in_handoff_dir` is asked only when the
+/// text does not (see `Folders` in `parse.rs`).
 /// `false`: not decided, [`print`] decides. Every mail file comes here
 /// before it is parsed: `print`'s own test (the whole path searched twice
 /// for `.handoffs`, the text trimmed) was 350 instructions a file over the
@@ -41,11 +40,7 @@ pub fn surely_not(text: Option<&str>, in_handoff_dir: impl FnOnce() -> bool) -> 
         // Not UTF-8: never a protocol file.
         return true;
     };
-    let opens_plain = text
-        .as_bytes()
-        .first()
-        .is_some_and(|&b| b.is_ascii_graphic() && b != b'{' && b != b'[');
-    opens_plain && !in_handoff_dir()
+    !opens_like_json(text) && !in_handoff_dir()
 }
 
 /// Prints a protocol file in `format` (`Json`, `Jsonl`, `Text`, `Aof`, as
@@ -130,7 +125,7 @@ pub fn print(
 mod tests {
     use std::path::Path;
 
-    use crate::cli::parse::every_file;
+    use crate::cli::parse::tests::every_file;
 
     use amail_core::formats::{detect, in_handoff_dir};
 

@@ -297,9 +297,10 @@ impl Serializer<'_, '_> {
         }
     }
 
-    /// The first `len` bytes of `block`: one fixed-size copy, cut.
+    /// The first `len` bytes of `block`: one fixed-size copy, cut (where
+    /// the text's own length made a `memcpy` call).
     #[inline(always)]
-    fn window(&mut self, block: &[u8; TYPE_BLOCK], len: usize) {
+    fn window<const N: usize>(&mut self, block: &[u8; N], len: usize) {
         let at = self.out.len();
         self.out.extend_from_slice(block);
         self.out.truncate(at + len);
@@ -342,12 +343,8 @@ impl Serializer<'_, '_> {
                 let (n, at_start) = (text.len(), std::ptr::eq(text.as_ptr(), start));
                 if at_start {
                     // The text is the buffer's start (as the model writes
-                    // it): the whole buffer copied, then cut, a fixed-size
-                    // copy where the text's own length made a `memcpy`
-                    // call.
-                    let at = self.out.len();
-                    self.out.extend_from_slice(&buf);
-                    self.out.truncate(at + n);
+                    // it): the whole buffer copied, then cut.
+                    self.window(&buf, n);
                 } else {
                     self.raw(text.as_bytes())?;
                 }
@@ -536,7 +533,7 @@ impl Runs {
 mod tests {
     use std::path::Path;
 
-    use crate::cli::parse::every_file;
+    use crate::cli::parse::tests::every_file;
 
     use amail_parser::{parse, parse_bytes, MessageType, ParseOptions};
 
