@@ -70,6 +70,11 @@ fn check_part(part: &Inbox, whole: &Inbox) {
         // index into each inbox's own list (checked just below by id).
         let (mut held, mut full) = (m.clone(), whole.message_by_key(&m.key).unwrap().clone());
         (held.thread_from_end, full.thread_from_end) = (0, 0);
+        // A step the database's rows made before the archive's listing was
+        // in knows no file yet (the whole inbox does).
+        if held.path.is_none() {
+            full.path = None;
+        }
         assert_eq!(held, full, "{}", m.key);
         assert_eq!(in_part[m.key.as_str()], in_whole[m.key.as_str()]);
     }

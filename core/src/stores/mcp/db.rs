@@ -324,7 +324,7 @@ impl Drop for Tx<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// The columns `read_pages` reads, as the server declares them, with
@@ -333,6 +333,14 @@ mod tests {
     /// to one agent, every third acked.
     fn database(n: i64, times: i64) -> Connection {
         let conn = Connection::open_in_memory().unwrap();
+        fill(&conn, n, times);
+        conn
+    }
+
+    /// [`database`]'s tables and rows written into `conn`, in one
+    /// transaction (a file database syncs each statement otherwise).
+    pub(crate) fn fill(conn: &Connection, n: i64, times: i64) {
+        conn.execute_batch("BEGIN").unwrap();
         conn.execute_batch(
             "CREATE TABLE projects (id INTEGER PRIMARY KEY, slug TEXT NOT NULL, human_key TEXT NOT NULL);
              CREATE TABLE agents (id INTEGER PRIMARY KEY, project_id INTEGER, name TEXT NOT NULL);
@@ -362,7 +370,7 @@ mod tests {
             )
             .unwrap();
         }
-        conn
+        conn.execute_batch("COMMIT").unwrap();
     }
 
     /// Each page's (id, acked) in the order read.

@@ -69,8 +69,10 @@ enum FromDb {
 /// `db::read_pages`, read on a thread of its own while the archive is
 /// listed on another), each page parsed on every core as it comes, so
 /// `partial`, when given, gets a browsable inbox of the newest messages
-/// at the steps of `stores::steps`: the first after one page and the
-/// archive's listing (a row's file name is its `path`). Steps stop at the
+/// at the steps of `stores::steps`: the first after one page, whether or
+/// not the archive's listing is in (a row's file, its `path`, comes from
+/// the listing: rows read before it have none in the steps, and get it
+/// once it is in). Steps stop at the
 /// first row without a body (its text is in a file, read with the others
 /// after the rows). Without rows the archive files are read newest name
 /// first (`mailbox::newest_first_by`, the names start with the message's
@@ -84,6 +86,26 @@ pub(crate) fn load_mcp(
     progress: &dyn Fn(usize, usize),
     partial: Option<&dyn Fn(Inbox)>,
 ) -> Result<Inbox, Error> {
+    load_listed(
+        archive,
+        db,
+        max_bytes,
+        progress,
+        partial,
+        &walk::store_listing,
+    )
+}
+
+/// [`load_mcp`] with the archive listed by `list` (a test holds the
+/// listing back to show the newest rows do not wait for it).
+fn load_listed(
+    archive: &Path,
+    db: Option<&Path>,
+    max_bytes: u64,
+    progress: &dyn Fn(usize, usize),
+    partial: Option<&dyn Fn(Inbox)>,
+    list: &(dyn Fn(&Path) -> walk::Listing + Sync),
+) -> Result<Inbox, Error> {
     let source = SourceKind::McpStore {
         root: archive.to_path_buf(),
         db: db.map_or_else(|| archive.join(DB_FILE), Path::to_path_buf),
@@ -91,7 +113,7 @@ pub(crate) fn load_mcp(
     // The archive is listed while the database is read: the two wait on
     // different files.
     let (walked, rows, parsed) = std::thread::scope(|s| {
-        let walking = s.spawn(|| walk::store_listing(archive));
+        let walking = s.spawn(|| list(archive));
         let (send, pages) = mpsc::sync_channel(PAGES_AHEAD);
         let reader = db.map(|db| s.spawn(move || read_rows(db, send)));
         let mut walking = Some(walking);
@@ -114,9 +136,20 @@ pub(crate) fn load_mcp(
             let entries = parallel::map(&chunks, |rows| row_entries(rows))
                 .into_iter()
                 .flatten();
-            let (files, problems) = walked
-                .get_or_insert_with(|| Listing::new(join(walking.take().expect("joined once"))));
-            let paths = files.files_of(page.iter().map(|r| r.id));
+            // The rows' paths from the listing when it is done; a page
+            // read before it is not held back (a million-file archive
+            // lists for most of a second: issue 16's newest threads would
+            // wait for it): its rows get theirs once the listing is in.
+            if walking.as_ref().is_some_and(|w| w.is_finished()) {
+                walked = Some(Listing::new(join(walking.take().expect("joined once"))));
+            }
+            let paths = match &walked {
+                Some((files, _)) => files.files_of(page.iter().map(|r| r.id)),
+                None => {
+                    parsed.unplaced = true;
+                    vec![None; page.len()]
+                }
+            };
             // Counted, and the step policy asked, every `CHUNK` rows as
             // a file load does: its steps come at the same sizes, not
             // rounded up to the (growing) pages.
@@ -130,7 +163,12 @@ pub(crate) fn load_mcp(
                 progress(read, count.max(read));
                 if let Some(partial) = partial.filter(|_| parsed.whole == read) {
                     if steps.due(parsed.whole, read, count) {
-                        partial(build(source.clone(), parsed.newest(), problems.clone()));
+                        let problems = walked.as_ref().map(|(_, p)| p.clone());
+                        partial(build(
+                            source.clone(),
+                            parsed.newest(),
+                            problems.unwrap_or_default(),
+                        ));
                     }
                 }
             }
@@ -138,6 +176,7 @@ pub(crate) fn load_mcp(
         let rows = reader.map(|r| join(r));
         let walked =
             walked.unwrap_or_else(|| Listing::new(join(walking.take().expect("joined once"))));
+        parsed.place(&walked.0);
         (walked, rows, parsed)
     });
     if let Some(Err(e)) = rows {
@@ -366,6 +405,9 @@ struct ParsedRows {
     /// How many rows come before the first without a body: the steps are
     /// made of these.
     whole: usize,
+    /// Whether rows were read before the archive's listing was in: their
+    /// entries wait for their paths ([`ParsedRows::place`]).
+    unplaced: bool,
 }
 
 /// A database row as the load keeps it until the archive is read.
@@ -397,6 +439,26 @@ impl ParsedRows {
             }
             None => RowRead::Row(Box::new(row)),
         });
+    }
+
+    /// Gives the entries read before the listing was in their files'
+    /// paths, as a page read after it gets them.
+    fn place(&mut self, files: &Listing) {
+        if !std::mem::take(&mut self.unplaced) {
+            return;
+        }
+        let waiting: Vec<(i64, &mut InboxMessage)> = self
+            .rows
+            .iter_mut()
+            .filter_map(|r| match r {
+                RowRead::Entry(id, entry) if entry.path.is_none() => Some((*id, entry)),
+                _ => None,
+            })
+            .collect();
+        let paths = files.files_of(waiting.iter().map(|(id, _)| *id));
+        for ((_, entry), path) in waiting.into_iter().zip(paths) {
+            entry.path = path;
+        }
     }
 
     /// The entries of the newest rows, up to the first without a body.
@@ -652,4 +714,87 @@ fn names(row: &MessageRow, kind: &str) -> Vec<Cow<'static, str>> {
         .filter(|r| r.kind == kind)
         .map(|r| Cow::Owned(r.agent.clone()))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+    use std::sync::Mutex;
+    use std::time::Duration;
+
+    use super::*;
+    use crate::stores::steps::FIRST_STEP;
+
+    /// The newest rows come out while the archive is still being listed
+    /// (issue 16: a million-file archive lists for most of a second, and
+    /// the first step waited for it); their paths come with the whole
+    /// inbox, which is the one a load without steps returns.
+    #[test]
+    fn the_newest_rows_do_not_wait_for_the_archive_listing() {
+        let dir = tempfile::tempdir().unwrap();
+        let n = 5 * FIRST_STEP as i64;
+        let db = dir.path().join("storage.sqlite3");
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        crate::stores::mcp::db::tests::fill(&conn, n, 60);
+        drop(conn);
+        // Each row's canonical file, named as the server names it (never
+        // opened: the rows have bodies).
+        let month = dir.path().join("projects/p/messages/2026/01");
+        std::fs::create_dir_all(&month).unwrap();
+        for id in 1..=n {
+            std::fs::write(month.join(format!("2026-01-01T00-00-00Z__s__{id}.md")), "").unwrap();
+        }
+
+        // The listing waits for the first step (at most long enough to
+        // fail, not hang, when the step waits for the listing).
+        let (stepped, step_seen) = mpsc::channel();
+        let step_seen = Mutex::new(step_seen);
+        let listed_after_step = std::sync::atomic::AtomicBool::new(false);
+        let list = |archive: &Path| {
+            let seen = step_seen
+                .lock()
+                .unwrap()
+                .recv_timeout(Duration::from_secs(20));
+            listed_after_step.store(seen.is_ok(), std::sync::atomic::Ordering::SeqCst);
+            walk::store_listing(archive)
+        };
+        let steps = std::cell::RefCell::new(Vec::new());
+        let partial = |inbox: Inbox| {
+            let _ = stepped.send(());
+            steps.borrow_mut().push(inbox);
+        };
+        let whole = load_listed(
+            dir.path(),
+            Some(&db),
+            u64::MAX,
+            &|_, _| (),
+            Some(&partial),
+            &list,
+        )
+        .unwrap();
+        assert!(
+            listed_after_step.load(std::sync::atomic::Ordering::SeqCst),
+            "the first step waited for the archive's listing"
+        );
+        let steps = steps.into_inner();
+        assert!(!steps.is_empty());
+        assert!(steps[0].messages.iter().all(|m| m.path.is_none()));
+
+        assert_eq!(whole.messages.len(), n as usize);
+        for m in &whole.messages {
+            let path = m
+                .path
+                .as_deref()
+                .unwrap_or_else(|| panic!("{} has no file", m.key));
+            assert_eq!(
+                path.file_name(),
+                Some(OsStr::new(&format!(
+                    "2026-01-01T00-00-00Z__s__{}.md",
+                    m.key
+                )))
+            );
+        }
+        let plain = load_mcp(dir.path(), Some(&db), u64::MAX, &|_, _| (), None).unwrap();
+        assert_eq!(whole, plain);
+    }
 }
