@@ -269,3 +269,49 @@ fn an_ack_while_loading_says_it_acks_the_loaded_messages() {
     );
     assert!(m.notice.is_none(), "{:?}", m.notice);
 }
+
+/// A step of an mcp root's load can come before the archive's listing
+/// (issue 16): its messages know no file yet. The raw view says so, not
+/// that they came from a database, and shows the file once it is known.
+#[test]
+fn the_raw_view_of_a_step_without_files_says_they_are_still_coming() {
+    let fake = FakeBackend::sample();
+    let whole = fake.inbox.clone();
+    let n = whole.messages.len();
+    assert!(whole.messages.iter().all(|m| m.path.is_some()));
+    let mut m = loading(&fake, n / 2, n);
+    let mut step = newest(&whole, n / 2);
+    step.messages.iter_mut().for_each(|x| x.path = None);
+    update(&mut m, Msg::Partial(Box::new(step)));
+    update(&mut m, enter());
+    update(&mut m, key('v'));
+    assert!(m.raw);
+    let screen = render_to_string(&m, 120, 36);
+    assert!(
+        screen.contains("file not known yet (still loading)"),
+        "{screen}"
+    );
+    assert!(!screen.contains("came from a database"), "{screen}");
+
+    let asked = update(
+        &mut m,
+        Msg::Loaded {
+            inbox: Ok(whole.clone()),
+            tasks: Ok(fake.tasks.clone()),
+        },
+    );
+    m.working = false;
+    let key = m.sel.message.clone().expect("a message is open");
+    let path = whole
+        .message_by_key(&key)
+        .and_then(|x| x.path.clone())
+        .unwrap();
+    // The file, now known, is asked for at once.
+    match asked {
+        Some(amail_tui::Command::ReadFile { path: asked }) => assert_eq!(*asked, *path),
+        other => panic!("{other:?}"),
+    }
+    let screen = render_to_string(&m, 120, 36);
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(screen.contains(&name), "{screen}");
+}

@@ -509,6 +509,9 @@ fn raw_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
             let why = match (other, &x.path) {
                 (Some(Err(e)), _) => format!("cannot read the file ({})", line_text(e)),
                 (_, Some(_)) => "reading the file…".to_string(),
+                // A step of a load can come before the files are listed
+                // (an mcp root's newest rows do not wait for its archive).
+                (_, None) if m.partial => "file not known yet (still loading)".to_string(),
                 (_, None) => "no file: the message came from a database".to_string(),
             };
             out.push(Line::styled(
