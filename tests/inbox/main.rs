@@ -21,6 +21,7 @@ mod incremental;
 mod mailbox;
 mod mcp_db_bodies;
 mod mcp_newest_first;
+mod mcp_refresh;
 mod mcp_store;
 mod newest_first;
 mod reply_rules;

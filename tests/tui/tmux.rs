@@ -436,3 +436,25 @@ fn a_large_mailbox_shows_the_load_progress_then_the_full_counts() {
     let after = t.wait_for("EXIT=");
     assert!(after.contains("EXIT=0"), "{after}");
 }
+
+/// The file watcher is set up behind the first frame, not before it: on a
+/// big tree its recursive watch lists every folder (a million-file
+/// mailbox: seconds, during which the screen stayed blank). Held back here
+/// (the `test-hooks` feature's `AMAIL_TEST_WATCH_DELAY_MS`), the inbox
+/// still shows, takes keys and quits; the status bar says the watch is
+/// starting, not that there is none.
+#[test]
+fn the_inbox_shows_and_takes_keys_while_the_watch_is_set_up() {
+    let Some(t) = Tmux::start("watch", &shell("AMAIL_TEST_WATCH_DELAY_MS=600000")) else {
+        return;
+    };
+    let screen = t.wait_loaded();
+    assert!(screen.contains("starting watch"), "{screen}");
+    assert!(!screen.contains("not watching"), "{screen}");
+    t.text("?");
+    t.wait_for("Help · ? closes");
+    t.text("?");
+    t.text("q");
+    let after = t.wait_for("EXIT=");
+    assert!(after.contains("EXIT=0"), "{after}");
+}

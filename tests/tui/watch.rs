@@ -8,14 +8,14 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use amail::backend::RealBackend;
-use amail::demo::corpus::write_corpus;
+use amail::demo::corpus::{mcp, write_corpus};
 use amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES;
 use amail_core::inbox::Inbox;
 use amail_core::stores::LoadOptions;
 use amail_parser::MessageType;
 use amail_tui::msg::{Msg, WatchState};
-use amail_tui::runtime::start_watcher;
 use amail_tui::testing::{message, TestApp};
+use amail_tui::watch::start_watcher;
 use amail_tui::UiConfig;
 use chrono::{DateTime, TimeZone, Utc};
 use tokio::sync::mpsc::unbounded_channel;
@@ -161,5 +161,167 @@ async fn watching_a_missing_path_reports_failure() {
     match rx.recv().await {
         Some(Msg::Watch(WatchState::Failed(why))) => assert!(why.contains("/definitely/not/here")),
         other => panic!("expected Failed, got {other:?}"),
+    }
+}
+
+/// Reading the mailbox is no change to it, and the kernel is asked for
+/// changes only. The watcher used to ask it for every open too (notify's
+/// inotify mask holds `IN_OPEN`) and drop them itself: while it was busy
+/// adding the watches of a big tree, the load's own reads filled the
+/// kernel's event queue (`max_queued_events`, 16,384 by default), and an
+/// overflow reloads everything: a million-file mailbox loaded twice on
+/// every start, and again whenever another program read it while the
+/// watcher lagged. Checked where the kernel says what it watches for
+/// (`/proc/self/fdinfo`), then by reading more files than the queue holds.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn the_kernel_is_asked_for_changes_not_reads() {
+    use std::os::unix::fs::MetadataExt;
+    let limit: usize = std::fs::read_to_string("/proc/sys/fs/inotify/max_queued_events")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(16_384)
+        .min(100_000);
+    let dir = tempfile::tempdir().unwrap();
+    let agent = dir.path().join("BlueLake");
+    std::fs::create_dir(&agent).unwrap();
+    let files: Vec<PathBuf> = (0..limit + 1_000)
+        .map(|i| agent.join(format!("{i:06}.md")))
+        .collect();
+    for f in &files {
+        std::fs::write(f, "Subject: [ol-1] PROGRESS\n").unwrap();
+    }
+    let (tx, mut rx) = unbounded_channel();
+    let _watcher = start_watcher(vec![dir.path().to_path_buf()], tx).expect("watcher starts");
+    match rx.recv().await {
+        Some(Msg::Watch(WatchState::Watching)) => {}
+        other => panic!("expected Watching, got {other:?}"),
+    }
+    // Each watch on our folders, as the kernel holds it: `mask:` in hex.
+    let ours: HashSet<u64> = [dir.path(), agent.as_path()]
+        .iter()
+        .map(|d| std::fs::metadata(d).unwrap().ino())
+        .collect();
+    let mut masks = Vec::new();
+    for fd in std::fs::read_dir("/proc/self/fdinfo").unwrap() {
+        let Ok(info) = std::fs::read_to_string(fd.unwrap().path()) else {
+            continue;
+        };
+        for line in info.lines().filter(|l| l.starts_with("inotify wd:")) {
+            let field = |name: &str| {
+                line.split_whitespace()
+                    .find_map(|f| f.strip_prefix(name))
+                    .and_then(|v| u64::from_str_radix(v, 16).ok())
+            };
+            if field("ino:").is_some_and(|ino| ours.contains(&ino)) {
+                masks.push(field("mask:").unwrap());
+            }
+        }
+    }
+    assert_eq!(masks.len(), 2, "one watch per folder: {masks:x?}");
+    const IN_ACCESS: u64 = 0x1;
+    const IN_CLOSE_NOWRITE: u64 = 0x10;
+    const IN_OPEN: u64 = 0x20;
+    for mask in &masks {
+        assert_eq!(
+            mask & (IN_ACCESS | IN_CLOSE_NOWRITE | IN_OPEN),
+            0,
+            "a watch asks for reads: mask {mask:#x}"
+        );
+    }
+
+    for f in &files {
+        std::fs::read(f).unwrap();
+    }
+    let new = agent.join("new.md");
+    std::fs::write(&new, "Subject: [ol-1] PROGRESS\n").unwrap();
+    match tokio::time::timeout(Duration::from_secs(30), rx.recv()).await {
+        Ok(Some(Msg::FilesChanged(paths))) => assert_eq!(paths, [new]),
+        other => panic!("expected the new file alone, got {other:?}"),
+    }
+}
+
+/// A folder made after the watch started (a new agent, a new month of an
+/// mcp_agent_mail archive) is reported (a folder reads everything again,
+/// files written into it before its watch was in included), and then
+/// watched like the others: a file written into it comes by name.
+#[tokio::test]
+async fn a_folder_made_later_is_watched_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let (tx, mut rx) = unbounded_channel();
+    let _watcher = start_watcher(vec![dir.path().to_path_buf()], tx).expect("watcher starts");
+    match rx.recv().await {
+        Some(Msg::Watch(WatchState::Watching)) => {}
+        other => panic!("expected Watching, got {other:?}"),
+    }
+    let agent = dir.path().join("TealHeron");
+    std::fs::create_dir(&agent).unwrap();
+    assert_eq!(next_files(&mut rx).await, std::slice::from_ref(&agent));
+    // Its watch is in before the folder is reported; a file in it now is
+    // named (the write may come in more than one burst).
+    let file = agent.join("1.md");
+    std::fs::write(&file, "Subject: [ol-1] PROGRESS\n").unwrap();
+    let mut seen = next_files(&mut rx).await;
+    assert!(seen.iter().all(|p| *p == file), "{seen:?}");
+    while seen.is_empty() {
+        seen = next_files(&mut rx).await;
+    }
+}
+
+/// The paths of the next `FilesChanged` on `rx`; anything else fails.
+async fn next_files(rx: &mut tokio::sync::mpsc::UnboundedReceiver<Msg>) -> Vec<PathBuf> {
+    match tokio::time::timeout(Duration::from_secs(30), rx.recv()).await {
+        Ok(Some(Msg::FilesChanged(paths))) => paths,
+        other => panic!("expected FilesChanged, got {other:?}"),
+    }
+}
+
+/// A watched mcp_agent_mail root is not changed by reading it. SQLite's
+/// readers rewrite the database's wal-index, open its WAL for writing and
+/// set the WAL's owner and mode; each of those reached the store as a
+/// change, which loaded the root again, whose reading changed it again:
+/// a root read itself for good (the status bar said "working" forever).
+/// Now what a reader leaves is no change to the store, and a real change
+/// after it still is one.
+#[tokio::test]
+async fn reading_an_mcp_root_s_database_is_no_change_to_it() {
+    use amail_core::stores::Refresh;
+    let dir = tempfile::tempdir().unwrap();
+    let now = Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
+    let info = amail::demo::corpus::mcp::write_mcp_corpus(dir.path(), 40, now).unwrap();
+    let store = amail_core::stores::open(dir.path(), &LoadOptions::default()).unwrap();
+    let (tx, mut rx) = unbounded_channel();
+    let _watcher = start_watcher(store.watch_paths(), tx).expect("watcher starts");
+    match rx.recv().await {
+        Some(Msg::Watch(WatchState::Watching)) => {}
+        other => panic!("expected Watching, got {other:?}"),
+    }
+    // What the load does to the database, twice (the first open may make
+    // the side files).
+    store.load().unwrap();
+    store.load().unwrap();
+    // Then a real change: a message file lands in the archive.
+    let month = info
+        .archive
+        .join("projects")
+        .join(mcp::PROJECT_SLUG)
+        .join("messages/2026/01");
+    std::fs::create_dir_all(&month).unwrap();
+    let landed = month.join("2026-01-15T12-00-00Z__new__999.md");
+    std::fs::write(&landed, "---json\n{}\n---\n").unwrap();
+    loop {
+        let paths = next_files(&mut rx).await;
+        let (real, rest): (Vec<PathBuf>, Vec<PathBuf>) =
+            paths.into_iter().partition(|p| *p == landed || *p == month);
+        if !rest.is_empty() {
+            assert!(
+                matches!(store.refresh(&rest).unwrap(), Refresh::Unchanged),
+                "a reader's trace read as a change: {rest:?}"
+            );
+        }
+        if !real.is_empty() {
+            assert!(matches!(store.refresh(&real).unwrap(), Refresh::Whole(_)));
+            break;
+        }
     }
 }

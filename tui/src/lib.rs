@@ -31,6 +31,7 @@ pub mod text;
 pub mod theme;
 pub mod update;
 pub mod view;
+pub mod watch;
 pub mod worker;
 
 pub use backend::Backend;

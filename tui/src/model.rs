@@ -256,6 +256,9 @@ pub struct Selection {
 pub enum WatchState {
     /// Not started yet (tests, or before the first event loop turn).
     Off,
+    /// Its watches are being added (a big tree takes a while), behind
+    /// the first frame.
+    Starting,
     Watching,
     /// Watching failed; the reason, and reload is manual (`R`).
     Failed(String),

@@ -8,7 +8,6 @@
 //! same channel, so the screen never waits for a disk or a database.
 
 use std::io;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use chrono::Utc;
@@ -26,19 +25,9 @@ use super::msg::{Command, Msg, Verdict, WatchState};
 use super::terminal::{install_panic_hook, CrosstermOps, TerminalGuard};
 use super::update::update;
 use super::view::view;
+use super::watch::start_watcher;
 use super::worker::Worker;
 use amail_core::inbox::{Inbox, SourceKind};
-
-/// A burst of file events has settled when this long passes without a new
-/// one (trailing edge): one saved file is a handful of events within
-/// microseconds, so a new message reaches the screen about this much after
-/// it lands, well inside the 100 ms the design allows.
-const QUIET: Duration = Duration::from_millis(40);
-
-/// A steady stream of events (a `git checkout`, a sync) still reloads this
-/// often: the incremental path is exact for any subset of the changes, so
-/// cutting a long burst into pieces costs only the extra reloads.
-const MAX_BURST: Duration = Duration::from_millis(250);
 
 pub struct RunOptions {
     pub identity: Option<String>,
@@ -163,6 +152,9 @@ async fn run_loop(backend: Box<dyn Backend + Send>, opts: RunOptions) -> io::Res
     let mut input = spawn_input(tx.clone());
     spawn_ticks(tx.clone());
     let _watcher = start_watcher(watch_paths, tx.clone());
+    if _watcher.is_some() {
+        model.watch = WatchState::Starting;
+    }
     if let Some(every) = poll {
         spawn_polls(every, tx.clone());
     }
@@ -277,114 +269,6 @@ fn spawn_ticks(tx: UnboundedSender<Msg>) {
             }
         }
     });
-}
-
-/// Watches the backend's paths; a burst of changes becomes one
-/// `FilesChanged` with the paths it touched, or one `MailChanged` when the
-/// watcher could not say which (an overflowed queue, an event without
-/// paths, a watcher error): then everything is read again.
-pub fn start_watcher(
-    paths: Vec<PathBuf>,
-    tx: UnboundedSender<Msg>,
-) -> Option<notify::RecommendedWatcher> {
-    use notify::{EventKind, RecursiveMode, Watcher};
-    if paths.is_empty() {
-        return None;
-    }
-    // None: something changed, we do not know what.
-    let (raw_tx, mut raw_rx) = unbounded_channel::<Option<Vec<PathBuf>>>();
-    let watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
-        let changed = match res {
-            Ok(ev) if matches!(ev.kind, EventKind::Access(_)) => return,
-            Ok(ev) if ev.need_rescan() || ev.paths.is_empty() => None,
-            Ok(ev) => Some(ev.paths),
-            Err(_) => None,
-        };
-        let _ = raw_tx.send(changed);
-    });
-    let mut watcher = match watcher {
-        Ok(w) => w,
-        Err(e) => {
-            let _ = tx.send(Msg::Watch(WatchState::Failed(e.to_string())));
-            return None;
-        }
-    };
-    let mut errors = Vec::new();
-    for p in &paths {
-        let mode = if p.is_dir() {
-            RecursiveMode::Recursive
-        } else {
-            RecursiveMode::NonRecursive
-        };
-        if let Err(e) = watcher.watch(p, mode) {
-            errors.push(format!("{}: {e}", p.display()));
-        }
-    }
-    let state = if errors.len() == paths.len() {
-        WatchState::Failed(errors.join("; "))
-    } else {
-        WatchState::Watching
-    };
-    let _ = tx.send(Msg::Watch(state));
-    tokio::spawn(async move {
-        while let Some(first) = raw_rx.recv().await {
-            let deadline = tokio::time::Instant::now() + MAX_BURST;
-            let mut burst = Burst::default();
-            burst.add(first);
-            let mut closed = false;
-            loop {
-                let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-                if left.is_zero() {
-                    break;
-                }
-                let wait = QUIET.min(left);
-                match tokio::time::timeout(wait, raw_rx.recv()).await {
-                    Ok(Some(more)) => burst.add(more),
-                    Ok(None) => {
-                        closed = true;
-                        break;
-                    }
-                    Err(_elapsed) => break,
-                }
-            }
-            if tx.send(burst.into_msg()).is_err() || closed {
-                break;
-            }
-        }
-    });
-    Some(watcher)
-}
-
-/// The paths of one debounced burst of watcher events, each once, in the
-/// order first seen; `unknown` once any event could not name its files.
-#[derive(Default)]
-struct Burst {
-    paths: Vec<PathBuf>,
-    seen: std::collections::HashSet<PathBuf>,
-    unknown: bool,
-}
-
-impl Burst {
-    fn add(&mut self, event: Option<Vec<PathBuf>>) {
-        match event {
-            None => self.unknown = true,
-            Some(paths) => {
-                for p in paths {
-                    if self.seen.insert(p.clone()) {
-                        self.paths.push(p);
-                    }
-                }
-            }
-        }
-    }
-
-    fn into_msg(self) -> Msg {
-        if self.unknown {
-            Msg::MailChanged
-        } else {
-            Msg::FilesChanged(self.paths)
-        }
-    }
 }
 
 /// Runs `$VISUAL`/`$EDITOR` (else `vi`) on a temp file holding `initial`.

@@ -138,6 +138,29 @@ pub(crate) fn store_listing(archive: &Path) -> Listing {
     out
 }
 
+/// `root` and every folder below it that a walk may enter (not hidden,
+/// not a symlink), parents before their sub-folders: what a watcher of
+/// the tree watches. Only folders are kept; a folder that cannot be
+/// listed is left out with what is below it (the walk reports it).
+pub fn folders(root: &Path) -> Vec<PathBuf> {
+    let mut out = vec![root.to_path_buf()];
+    let mut problems = Vec::new();
+    let mut i = 0;
+    while i < out.len() {
+        if let Some(listed) = list_dir(&out[i], &mut problems, no_files) {
+            let below: Vec<PathBuf> = listed
+                .entries
+                .iter()
+                .filter(|e| e.kind == Kind::Dir)
+                .map(|e| out[i].join(listed.name(e.name)))
+                .collect();
+            out.extend(below);
+        }
+        i += 1;
+    }
+    out
+}
+
 /// The project slug of a canonical copy [`store_listing`] listed:
 /// `projects/<slug>/messages/YYYY/MM/<file>`.
 pub(crate) fn project_of(canonical: &Path) -> Option<&OsStr> {
@@ -760,6 +783,8 @@ pub fn handoff_files(dir: &Path) -> Vec<PathBuf> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashSet;
+
     use super::*;
 
     #[test]
@@ -797,6 +822,37 @@ mod tests {
             assert_eq!(listing.get(i), Some(file), "{i}");
         }
         assert_eq!(listing.get(8), None);
+    }
+
+    /// The folders a watcher watches: every real, visible folder, parents
+    /// first; not hidden ones, not symlinks, not files.
+    #[cfg(unix)]
+    #[test]
+    fn folders_are_the_visible_real_ones_parents_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for d in ["a/b/c", "a/.git/objects", ".hidden/x", "d"] {
+            std::fs::create_dir_all(root.join(d)).unwrap();
+        }
+        std::fs::write(root.join("a/m.md"), "x").unwrap();
+        std::os::unix::fs::symlink(root.join("a"), root.join("d/link")).unwrap();
+        let found = folders(root);
+        let rel: HashSet<&Path> = found
+            .iter()
+            .map(|p| p.strip_prefix(root).unwrap())
+            .collect();
+        let want: HashSet<&Path> = ["", "a", "a/b", "a/b/c", "d"]
+            .into_iter()
+            .map(Path::new)
+            .collect();
+        assert_eq!(rel, want);
+        for (i, f) in found.iter().enumerate() {
+            assert!(
+                found[..i].iter().all(|earlier| !earlier.starts_with(f)),
+                "{f:?} after a child"
+            );
+        }
+        assert_eq!(found[0], root);
     }
 
     /// Names that tie on the sort key's 16 bytes and part after it, names

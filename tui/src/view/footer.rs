@@ -63,6 +63,14 @@ pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
             t.error(),
         ),
         (_, WatchState::Watching) => Span::styled(if narrow { "◉ " } else { "◉ live " }, t.ok()),
+        (_, WatchState::Starting) => Span::styled(
+            if narrow {
+                "◌ "
+            } else {
+                "◌ starting watch "
+            },
+            t.muted(),
+        ),
         (_, WatchState::Off) => {
             Span::styled(if narrow { "○ " } else { "○ not watching " }, t.muted())
         }

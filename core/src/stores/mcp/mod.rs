@@ -28,14 +28,16 @@ mod reply;
 mod send;
 pub mod timestamps;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
 pub(crate) use load::load_mcp;
 
 use super::error::Error;
-use super::store::{check_reply, micros, AckOutcome, Draft, MailStore, ReadOutcome, ReplyOutcome};
+use super::store::{
+    check_reply, micros, AckOutcome, Draft, MailStore, ReadOutcome, Refresh, ReplyOutcome,
+};
 use crate::inbox::Inbox;
 use crate::source::detect::DB_FILE;
 
@@ -177,6 +179,29 @@ impl MailStore for McpStore {
     /// The storage root as named, recursively (archive, and the database
     /// with its `-wal` when they lie inside it), plus the folder of a
     /// database named with `--db` (SQLite writes the `-wal` beside it).
+    /// Reads everything again, unless all that changed is what SQLite's
+    /// readers leave beside the database: its wal-index (`-shm`), which
+    /// every connection rewrites, and an empty WAL, which a reader makes
+    /// when there is none. amail's own load left both, so a watched root
+    /// read itself again after every load, for good. Mail and acks land
+    /// in the WAL (then not empty) or the database file.
+    fn refresh(&self, changed: &[PathBuf]) -> Result<Refresh, Error> {
+        let traces = self
+            .db
+            .as_deref()
+            .map(|db| (side_file(db, "-shm"), side_file(db, "-wal")));
+        let reader_trace = |p: &PathBuf| {
+            traces.as_ref().is_some_and(|(shm, wal)| {
+                same_file(p, shm)
+                    || (same_file(p, wal) && std::fs::metadata(p).map_or(true, |m| m.len() == 0))
+            })
+        };
+        if !changed.is_empty() && changed.iter().all(reader_trace) {
+            return Ok(Refresh::Unchanged);
+        }
+        Ok(Refresh::Whole(self.load()?))
+    }
+
     fn watch_paths(&self) -> Vec<PathBuf> {
         let mut watch = vec![self.at.clone()];
         if let (true, Some(db)) = (self.db_named, &self.db) {
@@ -184,4 +209,31 @@ impl MailStore for McpStore {
         }
         watch
     }
+}
+
+/// One of SQLite's side files of the database `db`: `<db><suffix>`.
+fn side_file(db: &Path, suffix: &str) -> PathBuf {
+    let mut name = db.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// Whether `a` and `b` name one file, however each is spelled (a watcher
+/// reports the folder it was given; `--db` may be relative): the same
+/// name in the same folder. The file itself need not exist.
+fn same_file(a: &Path, b: &Path) -> bool {
+    if a == b {
+        return true;
+    }
+    let folder = |p: &Path| {
+        p.parent().and_then(|d| {
+            std::fs::canonicalize(if d.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                d
+            })
+            .ok()
+        })
+    };
+    a.file_name() == b.file_name() && folder(a).is_some() && folder(a) == folder(b)
 }

@@ -1,0 +1,219 @@
+//! Linux: inotify, asked for changes only.
+//!
+//! The mask holds what changes a mailbox's text (a file made, written,
+//! moved, removed; a watched folder itself moved or removed) and nothing a
+//! reader does: no `IN_OPEN`, `IN_ACCESS` or `IN_CLOSE_NOWRITE`, so
+//! reading the mailbox, however much of it, queues nothing (see
+//! [`CHANGES`] for the close-after-write and attribute events). A folder made (or moved in) below a watched one
+//! is watched at once with every folder below it, and reported: a folder
+//! in a change reads everything again, which also takes files written
+//! into it before its watch was in. A queue overflow, or an event from a
+//! watch not (or no longer) known, reads everything again.
+//!
+//! The watches are added on a thread of their own (a million-file tree is
+//! listed for seconds: `amail_core::source::walk::folders`, the walk's own
+//! listing, which reads no file's metadata); the events are read on the
+//! app's runtime as they come. A watch is added and recorded under one
+//! lock, so an event of it is never read before its folder is known.
+
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use futures::StreamExt;
+use inotify::{Event, EventMask, EventStream, Inotify, WatchDescriptor, WatchMask, Watches};
+use tokio::sync::mpsc::UnboundedSender;
+use tokio::task::JoinHandle;
+
+use amail_core::source::walk;
+
+use super::Changed;
+use crate::msg::{Msg, WatchState};
+
+/// What changes a mailbox's text; nothing a reader does. Not
+/// `IN_CLOSE_WRITE` or `IN_ATTRIB` either: a write comes as `IN_MODIFY`
+/// anyway, and SQLite's readers open the database's `-wal` for writing
+/// and set its owner and mode (a close-after-write and an attribute
+/// change with nothing written), which read an mcp_agent_mail root again
+/// after each of its own loads.
+const CHANGES: WatchMask = WatchMask::CREATE
+    .union(WatchMask::DELETE)
+    .union(WatchMask::MODIFY)
+    .union(WatchMask::MOVED_FROM)
+    .union(WatchMask::MOVED_TO)
+    .union(WatchMask::DELETE_SELF)
+    .union(WatchMask::MOVE_SELF)
+    .union(WatchMask::DONT_FOLLOW);
+
+/// Each watch's folder (or file), by the kernel's descriptor.
+type Known = Arc<Mutex<HashMap<WatchDescriptor, PathBuf>>>;
+
+/// The running watcher: the task reading its events (stopped, with the
+/// inotify instance, when this is dropped).
+pub(super) struct Watcher {
+    reader: Option<JoinHandle<()>>,
+}
+
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        if let Some(r) = &self.reader {
+            r.abort();
+        }
+    }
+}
+
+/// Starts watching `paths`: events to `raw`, `Msg::Watch` to `report`
+/// once the watches are in.
+pub(super) fn start(
+    paths: Vec<PathBuf>,
+    raw: UnboundedSender<Changed>,
+    report: UnboundedSender<Msg>,
+) -> Watcher {
+    let started = Inotify::init().and_then(|inotify| {
+        let watches = inotify.watches();
+        // 64 KiB: a burst of a few hundred events per read.
+        let stream = inotify.into_event_stream(vec![0u8; 64 * 1024])?;
+        Ok((watches, stream))
+    });
+    let (watches, stream) = match started {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = report.send(Msg::Watch(WatchState::Failed(e.to_string())));
+            return Watcher { reader: None };
+        }
+    };
+    let known = Known::default();
+    let (adding, held) = (watches.clone(), Arc::clone(&known));
+    let spawned = std::thread::Builder::new()
+        .name("amail-watch".into())
+        .spawn(move || {
+            super::test_delay();
+            let mut adding = adding;
+            let errors: Vec<String> = paths
+                .iter()
+                .filter_map(|p| {
+                    add_tree(&mut adding, &held, p)
+                        .err()
+                        .map(|e| format!("{}: {e}", p.display()))
+                })
+                .collect();
+            let _ = report.send(Msg::Watch(super::state_of(errors, paths.len())));
+        });
+    if let Err(e) = spawned {
+        // No thread for the watches: none are added, so none is read.
+        let _ = raw.send(None);
+        drop(e);
+        return Watcher { reader: None };
+    }
+    let reader = tokio::spawn(read_events(stream, watches, known, raw));
+    Watcher {
+        reader: Some(reader),
+    }
+}
+
+/// Watches `root`, and every folder below it the walk enters when it is
+/// a folder. The error is `root`'s own; a folder below that cannot be
+/// watched (gone meanwhile) is left out.
+fn add_tree(
+    watches: &mut Watches,
+    known: &Mutex<HashMap<WatchDescriptor, PathBuf>>,
+    root: &Path,
+) -> std::io::Result<()> {
+    let folders = if root.is_dir() {
+        walk::folders(root)
+    } else {
+        vec![root.to_path_buf()]
+    };
+    let mut folders = folders.into_iter();
+    if let Some(first) = folders.next() {
+        add(watches, known, first)?;
+    }
+    for folder in folders {
+        let _ = add(watches, known, folder);
+    }
+    Ok(())
+}
+
+/// One watch, recorded under the lock the reader takes to place events.
+fn add(
+    watches: &mut Watches,
+    known: &Mutex<HashMap<WatchDescriptor, PathBuf>>,
+    path: PathBuf,
+) -> std::io::Result<()> {
+    let mut map = known.lock().unwrap_or_else(PoisonError::into_inner);
+    let wd = watches.add(&path, CHANGES)?;
+    map.insert(wd, path);
+    Ok(())
+}
+
+/// Reads the events as they come, each handed to `raw` as the paths it
+/// changed; ends when the app stops listening.
+async fn read_events(
+    mut stream: EventStream<Vec<u8>>,
+    mut watches: Watches,
+    known: Known,
+    raw: UnboundedSender<Changed>,
+) {
+    while let Some(event) = stream.next().await {
+        let changed = match event {
+            Ok(event) => match place(&event, &known) {
+                Placed::Nothing => continue,
+                Placed::Unknown => None,
+                Placed::Path(path) => Some(vec![path]),
+                Placed::Folder(path) => {
+                    // Below it too; its files come with the full read a
+                    // folder in a change asks for.
+                    let _ = add_tree(&mut watches, &known, &path);
+                    Some(vec![path])
+                }
+            },
+            Err(_) => None,
+        };
+        if raw.send(changed).is_err() {
+            break;
+        }
+    }
+}
+
+/// What one event means to the app.
+#[derive(Debug, PartialEq)]
+enum Placed {
+    /// Nothing to read again (a watch's end).
+    Nothing,
+    /// Something changed, which the event cannot say.
+    Unknown,
+    /// This path changed.
+    Path(PathBuf),
+    /// A folder came (made or moved in): to watch, and changed.
+    Folder(PathBuf),
+}
+
+/// Places `event` by its watch's folder.
+fn place(event: &Event<OsString>, known: &Mutex<HashMap<WatchDescriptor, PathBuf>>) -> Placed {
+    if event.mask.contains(EventMask::Q_OVERFLOW) {
+        return Placed::Unknown;
+    }
+    let mut map = known.lock().unwrap_or_else(PoisonError::into_inner);
+    if event.mask.contains(EventMask::IGNORED) {
+        // The watch ended (its folder removed or unmounted): the removal
+        // itself came as its own event.
+        map.remove(&event.wd);
+        return Placed::Nothing;
+    }
+    let Some(folder) = map.get(&event.wd) else {
+        return Placed::Unknown;
+    };
+    let path = match &event.name {
+        Some(name) => folder.join(name),
+        None => folder.clone(),
+    };
+    let came = event
+        .mask
+        .intersects(EventMask::CREATE | EventMask::MOVED_TO);
+    if came && event.mask.contains(EventMask::ISDIR) {
+        Placed::Folder(path)
+    } else {
+        Placed::Path(path)
+    }
+}
