@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""The real `amail inbox` on a mailbox, as a person sees it: started in a
+terminal (tmux, 200x40, a fresh AMAIL_HOME), its screen read back with
+capture-pane every few milliseconds until the inbox is loaded and live.
+
+The headless rows (`examples/first_frame`) time the load and the frames;
+this times the whole binary: its start-up, the file watcher being set up
+beside the load, whatever else runs before the first frame. Prints three
+figures in milliseconds from the start, each the best of RUNS:
+the first frame (the thread list's title on screen), the first thread row
+(the newest threads), and the inbox loaded and watched (the status bar
+says neither "loading", "working" nor "starting watch"). The polling adds
+a few milliseconds to each.
+
+Usage: screen.py AMAIL DIR [RUNS [LIMIT_SECONDS]]   (a figure never reached
+within the limit, 300 s unless given, prints as nan)
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def once(amail, mail, limit):
+    session = f"amail-bench-{os.getpid()}"
+    home = tempfile.mkdtemp(prefix="amail-bench-home-")
+    cmd = (f"AMAIL_HOME='{home}' AMAIL_CONFIG=/nonexistent/config.toml TERM=xterm-256color "
+           f"'{amail}' inbox '{mail}' 2>/dev/null; sleep 600")
+    start = time.perf_counter()
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "200", "-y", "40",
+                    "sh", "-c", cmd], check=True, env={k: v for k, v in os.environ.items() if k != "TMUX"})
+    first = rows = full = None
+    try:
+        while time.perf_counter() - start < limit:
+            screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session],
+                                    capture_output=True, text=True).stdout
+            now = (time.perf_counter() - start) * 1000
+            if first is None and "Threads" in screen:
+                first = now
+            if rows is None and "▶" in screen:
+                rows = now
+            # The status bar is the line that names the mailbox.
+            status = [line for line in screen.splitlines() if mail in line]
+            busy = any(word in line for line in status
+                       for word in ("loading", "working", "starting watch"))
+            if rows is not None and status and not busy:
+                full = now
+                break
+            time.sleep(0.003)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], stderr=subprocess.DEVNULL)
+        shutil.rmtree(home, ignore_errors=True)
+    return first, rows, full
+
+
+def main():
+    amail, mail = sys.argv[1], os.path.abspath(sys.argv[2])
+    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    limit = float(sys.argv[4]) if len(sys.argv) > 4 else 300
+    results = [once(amail, mail, limit) for _ in range(runs)]
+    best = [min((r[i] for r in results if r[i] is not None), default=float("nan"))
+            for i in range(3)]
+    print(" ".join(f"{b:.0f}" for b in best))
+
+
+main()
