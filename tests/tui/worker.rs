@@ -612,3 +612,52 @@ fn a_server_is_polled_and_reloaded_through_refresh() {
         worker.reported();
     }
 }
+
+/// Quitting while a load runs does not wait for it: a load only reads
+/// (what it routes into the task store, in the demo, is atomic per
+/// message and safe to cut), and a million-message one held `q` for
+/// seconds. The load is still blocked when the worker is gone.
+#[test]
+fn quitting_during_a_load_does_not_wait_for_it() {
+    let (mut worker, _rx, _gate, done, _fake) = blocked();
+    worker.dispatch(&mut empty_inbox(), Command::Load);
+    let (dropped, gone) = mpsc::channel();
+    std::thread::spawn(move || {
+        drop(worker);
+        let _ = dropped.send(());
+    });
+    // The gate opens after 20 s (the watchdog): well before that, the
+    // worker must be gone.
+    gone.recv_timeout(Duration::from_secs(15))
+        .expect("quitting waited for the load");
+    assert!(!done.load(Ordering::SeqCst));
+}
+
+/// But a write in hand (an ack, a reply) is finished first: what the user
+/// asked to write is never cut off by `q`.
+#[test]
+fn quitting_waits_for_an_ack_in_hand() {
+    let (mut worker, _rx, gate, done, fake) = blocked();
+    let mut inbox = fake.inbox.clone();
+    let m = inbox
+        .messages
+        .iter()
+        .find(|m| m.message.ack_required)
+        .unwrap();
+    let cmd = Command::Ack {
+        keys: vec![m.key.to_string()],
+        agent: m.recipients[0].agent.to_string(),
+    };
+    worker.dispatch(&mut inbox, cmd);
+    let (dropped, gone) = mpsc::channel();
+    let seen = Arc::clone(&done);
+    std::thread::spawn(move || {
+        drop(worker);
+        // Whether the ack was done when the worker was gone.
+        let _ = dropped.send(seen.load(Ordering::SeqCst));
+    });
+    std::thread::sleep(Duration::from_millis(200));
+    gate.open();
+    let acked = gone.recv_timeout(Duration::from_secs(60)).unwrap();
+    assert!(acked, "quitting cut the ack off");
+}

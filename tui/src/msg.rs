@@ -158,3 +158,24 @@ pub enum Command {
     },
     Quit,
 }
+
+impl Command {
+    /// Writes what the user asked for (an ack, a read mark, a reply, a new
+    /// message, a review): quitting waits for these, never for a read.
+    pub fn writes(&self) -> bool {
+        match self {
+            Command::Ack { .. }
+            | Command::MarkRead { .. }
+            | Command::Reply { .. }
+            | Command::Send(_)
+            | Command::Approve { .. }
+            | Command::Reject { .. } => true,
+            Command::Load
+            | Command::Reload { .. }
+            | Command::ReadFile { .. }
+            | Command::Mailbox { .. }
+            | Command::Editor { .. }
+            | Command::Quit => false,
+        }
+    }
+}

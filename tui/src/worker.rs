@@ -33,6 +33,7 @@
 //! such a refresh too (see [`Worker::dispatch`]).
 
 use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
@@ -61,6 +62,9 @@ pub struct Worker {
     jobs: Option<mpsc::Sender<Job>>,
     thread: Option<JoinHandle<()>>,
     in_flight: usize,
+    /// Writes the user asked for (acks, replies, sends, reviews) handed to
+    /// the worker and not yet done: quitting waits for these only.
+    writes: Arc<AtomicUsize>,
     /// The backend is polled over the network (see the module doc).
     remote: bool,
 }
@@ -72,15 +76,21 @@ impl Worker {
         let backend: Shared = Arc::new(Mutex::new(backend));
         let (tx, rx) = mpsc::channel::<Job>();
         let shared = Arc::clone(&backend);
+        let writes = Arc::new(AtomicUsize::new(0));
+        let written = Arc::clone(&writes);
         let thread = std::thread::Builder::new()
             .name("amail-backend".into())
             .spawn(move || {
                 for mut job in rx {
                     let mut b = shared.lock().unwrap_or_else(PoisonError::into_inner);
+                    let write = job.cmd.writes();
                     let msg = match job.cmd {
                         Command::Load => Some(load(&mut **b, &report, job.steps)),
                         cmd => execute(&mut **b, &mut job.inbox, cmd),
                     };
+                    if write {
+                        written.fetch_sub(1, Ordering::SeqCst);
+                    }
                     if let Some(msg) = msg {
                         drop(b);
                         report(msg);
@@ -93,6 +103,7 @@ impl Worker {
             jobs: Some(tx),
             thread: Some(thread),
             in_flight: 0,
+            writes,
             remote,
         }
     }
@@ -150,8 +161,14 @@ impl Worker {
             Command::Editor { .. } | Command::Quit => return None,
         };
         if let Some(jobs) = &self.jobs {
+            let write = cmd.writes();
+            if write {
+                self.writes.fetch_add(1, Ordering::SeqCst);
+            }
             if jobs.send(Job { cmd, inbox, steps }).is_ok() {
                 self.in_flight += 1;
+            } else if write {
+                self.writes.fetch_sub(1, Ordering::SeqCst);
             }
         }
         None
@@ -206,12 +223,19 @@ fn load(backend: &mut dyn Backend, report: &impl Fn(Msg), steps: bool) -> Msg {
 }
 
 impl Drop for Worker {
-    /// Lets the job in hand finish (a reply half written is worse than a
-    /// slow quit), drops the rest.
+    /// Waits while a write the user asked for is in hand or queued (an
+    /// ack or a reply half written, or never written, is worse than a slow
+    /// quit); otherwise leaves the worker to end with the process: a load
+    /// or a reload only reads (the demo's routing into its task store is
+    /// atomic per message, and routing again is idempotent), and a
+    /// million-message load held `q` for seconds.
     fn drop(&mut self) {
         self.jobs = None;
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
+        let thread = self.thread.take();
+        if self.writes.load(Ordering::SeqCst) > 0 {
+            if let Some(t) = thread {
+                let _ = t.join();
+            }
         }
     }
 }
