@@ -18,6 +18,7 @@ mod real_snapshots;
 mod reply_identity;
 mod review;
 mod robustness;
+mod search;
 mod snapshots;
 mod terminal;
 mod tmux;

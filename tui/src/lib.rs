@@ -24,6 +24,7 @@ pub mod model;
 pub mod msg;
 pub mod notify;
 pub mod runtime;
+mod search_count;
 pub mod terminal;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;

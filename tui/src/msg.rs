@@ -43,6 +43,9 @@ pub enum Msg {
     Resize(u16, u16),
     /// The clock moved (ages in lists).
     Tick(DateTime<Utc>),
+    /// The `/` search's count is done, and typing left the first match to
+    /// it (`Model::search_settle_due`).
+    SearchCounted,
     /// Something watched changed, but not which files (already debounced):
     /// everything is read again.
     MailChanged,

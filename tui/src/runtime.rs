@@ -173,7 +173,26 @@ async fn run_loop(backend: Box<dyn Backend + Send>, opts: RunOptions) -> io::Res
             }
             out.flush()?;
         }
-        let Some(msg) = rx.recv().await else { break };
+        if model.search_settle_due() {
+            update(&mut model, Msg::SearchCounted);
+            continue;
+        }
+        // A search count still under way (`search_count`): another frame
+        // takes it a slice further, after any key that came meanwhile.
+        let msg = if model.search_counting() {
+            tokio::task::yield_now().await;
+            match rx.try_recv() {
+                Ok(msg) => msg,
+                Err(tokio::sync::mpsc::error::TryRecvError::Empty) => {
+                    model.dirty = true;
+                    continue;
+                }
+                Err(tokio::sync::mpsc::error::TryRecvError::Disconnected) => break,
+            }
+        } else {
+            let Some(msg) = rx.recv().await else { break };
+            msg
+        };
         #[cfg(feature = "test-hooks")]
         if let (Some(c), Msg::Key(k)) = (panic_key, &msg) {
             if k.code == ratatui::crossterm::event::KeyCode::Char(c) {

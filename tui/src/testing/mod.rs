@@ -147,6 +147,11 @@ impl<B: Backend> TestApp<B> {
     /// Renders at `w`×`h` (after telling the model its size, as a resize would).
     pub fn render(&mut self, w: u16, h: u16) -> String {
         self.send(Msg::Resize(w, h));
-        render_to_string(&self.model, w, h)
+        let screen = render_to_string(&self.model, w, h);
+        // As the event loop does after a frame.
+        if self.model.search_settle_due() {
+            self.send(Msg::SearchCounted);
+        }
+        screen
     }
 }

@@ -70,6 +70,11 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             m.now = now;
             None
         }
+        Msg::SearchCounted => {
+            settle_search(m);
+            m.dirty = true;
+            wants_file(m)
+        }
         Msg::MailChanged => Some(Command::Load),
         Msg::FilesChanged(changed) => Some(Command::Reload { changed }),
         Msg::Progress {
@@ -465,6 +470,7 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
                 typing: true,
                 origin,
                 list: search_list(m),
+                pending: false,
             };
         }
         Action::SearchNext => jump_match(m, true, false),

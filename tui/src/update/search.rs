@@ -3,6 +3,7 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::model::{ListKind, Model, Notice, Search};
+use crate::search_count::SLICE;
 
 pub(super) fn search_key(m: &mut Model, k: KeyEvent) {
     match as_cancel(k).code {
@@ -26,10 +27,12 @@ pub(super) fn search_key(m: &mut Model, k: KeyEvent) {
         }
         KeyCode::Backspace => {
             m.search.query.pop();
+            m.search.pending = false;
             jump_match(m, true, true);
         }
         KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => {
             m.search.query.push(c);
+            m.search.pending = false;
             jump_match(m, true, true);
         }
         _ => {}
@@ -46,7 +49,7 @@ pub(super) fn has_match(m: &Model) -> bool {
     let Some(kind) = search_list(m) else {
         return false;
     };
-    m.list_keys(kind)
+    m.list_key_refs(kind)
         .iter()
         .any(|k| m.item_matches(kind, k, &m.search.query))
 }
@@ -59,8 +62,10 @@ pub(super) fn jump_match(m: &mut Model, forward: bool, from_origin: bool) {
     if m.search.query.is_empty() {
         return;
     }
-    let q = m.search.query.clone();
-    let keys = m.list_keys(kind);
+    let q = &m.search.query;
+    // Borrowed: a million-message inbox lists a third of a million
+    // threads, and copying their keys on each keystroke showed.
+    let keys = m.list_key_refs(kind);
     if keys.is_empty() {
         return;
     }
@@ -68,27 +73,53 @@ pub(super) fn jump_match(m: &mut Model, forward: bool, from_origin: bool) {
     let start = if from_origin {
         m.search
             .origin
-            .as_ref()
-            .and_then(|o| keys.iter().position(|k| k == o))
+            .as_deref()
+            .and_then(|o| keys.iter().position(|k| *k == o))
             .unwrap_or(0)
     } else {
-        let cur = m.selected_index(kind).unwrap_or(0);
+        let cur = m
+            .selected_key(kind)
+            .and_then(|s| keys.iter().position(|k| *k == s))
+            .unwrap_or(0);
         if forward {
             (cur + 1) % n
         } else {
             (cur + n - 1) % n
         }
     };
-    for i in 0..n {
-        let idx = if forward {
-            (start + i) % n
-        } else {
-            (start + n - i) % n
-        };
-        if m.item_matches(kind, &keys[idx], &q) {
-            m.set_selected(kind, Some(keys[idx].clone()));
-            return;
-        }
+    // A counted thread list answers at once (`search_count`). Else the
+    // list is tried from `start`; while typing, a long thread list only
+    // `SLICE` items on (a query nothing matches was a pass over every
+    // message on each keystroke): past those the selection stays, and the
+    // count, made frame by frame, gives the matches for `n` and `N`.
+    let counted = (kind == ListKind::Threads)
+        .then(|| m.counted_match(start, forward, true))
+        .flatten();
+    let tries = if from_origin && kind == ListKind::Threads {
+        n.min(SLICE)
+    } else {
+        n
+    };
+    let found = counted
+        .or_else(|| {
+            (0..tries)
+                .map(|i| {
+                    if forward {
+                        (start + i) % n
+                    } else {
+                        (start + n - i) % n
+                    }
+                })
+                .find(|&idx| m.item_matches(kind, keys[idx], q))
+        })
+        .map(|idx| keys[idx].to_owned());
+    if let Some(key) = found {
+        m.set_selected(kind, Some(key));
+        return;
+    }
+    if tries < n {
+        m.search.pending = true;
+        return;
     }
     if !from_origin {
         m.notice = Some(Notice {
@@ -107,5 +138,25 @@ pub(super) fn as_cancel(k: KeyEvent) -> KeyEvent {
         KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)
     } else {
         k
+    }
+}
+
+/// The first match at or after the origin, from the finished count, when
+/// typing left it to the count (see [`jump_match`]).
+pub(super) fn settle_search(m: &mut Model) {
+    if !std::mem::take(&mut m.search.pending) {
+        return;
+    }
+    let origin = m
+        .search
+        .origin
+        .as_deref()
+        .and_then(|o| m.visible_position(o));
+    if let Some(i) = m.counted_match(origin.unwrap_or(0), true, true) {
+        let key = m
+            .visible_indices()
+            .get(i)
+            .map(|&t| m.inbox.threads[t].id.clone());
+        m.set_selected(ListKind::Threads, key);
     }
 }

@@ -101,11 +101,14 @@ pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
 pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
     let t = &m.config.theme;
     if m.search.typing {
-        let count = match m.search_matches() {
+        let found = m.search_matches();
+        let so_far = if m.search_counting() { "…" } else { "" };
+        let count = match found {
             None => Span::raw(""),
+            Some((0, _)) if !so_far.is_empty() => Span::styled("  searching…", t.muted()),
             Some((0, _)) => Span::styled("  no match", t.error()),
-            Some((n, Some(i))) => Span::styled(format!("  {i}/{n}"), t.ok()),
-            Some((n, None)) => Span::styled(format!("  {n} matches"), t.ok()),
+            Some((n, Some(i))) => Span::styled(format!("  {i}/{n}{so_far}"), t.ok()),
+            Some((n, None)) => Span::styled(format!("  {n} matches{so_far}"), t.ok()),
         };
         let line = Line::from(vec![
             Span::styled("/", t.accent()),

@@ -127,11 +127,14 @@ fn draw_tabs(m: &Model, f: &mut Frame, area: Rect) {
                 spans.push(Span::raw(" "));
             }
             if !m.search.query.is_empty() && !m.search.typing {
-                let pos = match m.search_matches() {
+                let found = m.search_matches();
+                let so_far = if m.search_counting() { "…" } else { "" };
+                let pos = match found {
                     None => String::new(),
+                    Some((0, _)) if !so_far.is_empty() => " …".to_string(),
                     Some((0, _)) => " no match".to_string(),
-                    Some((n, Some(i))) => format!(" {i}/{n}"),
-                    Some((n, None)) => format!(" {n}"),
+                    Some((n, Some(i))) => format!(" {i}/{n}{so_far}"),
+                    Some((n, None)) => format!(" {n}{so_far}"),
                 };
                 spans.push(Span::styled(
                     format!("/{}{pos}", clean_line(&m.search.query)),

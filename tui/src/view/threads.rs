@@ -26,11 +26,14 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     if !m.search.query.is_empty() {
         title.push_str(&format!(" · /{}", line_text(&m.search.query)));
         if !m.search.typing && m.search_list() == Some(crate::model::ListKind::Threads) {
-            match m.search_matches() {
+            let found = m.search_matches();
+            let so_far = if m.search_counting() { "…" } else { "" };
+            match found {
                 None => {}
+                Some((0, _)) if !so_far.is_empty() => title.push_str(" …"),
                 Some((0, _)) => title.push_str(" no match"),
-                Some((n, Some(i))) => title.push_str(&format!(" {i}/{n}")),
-                Some((n, None)) => title.push_str(&format!(" ({n})")),
+                Some((n, Some(i))) => title.push_str(&format!(" {i}/{n}{so_far}")),
+                Some((n, None)) => title.push_str(&format!(" ({n}{so_far})")),
             }
         }
     }
