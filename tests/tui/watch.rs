@@ -27,12 +27,7 @@ fn load_mailbox(root: &Path) -> Result<Inbox, amail_core::stores::Error> {
 #[tokio::test]
 async fn new_files_in_the_mailbox_become_files_changed_naming_them() {
     let dir = tempfile::tempdir().unwrap();
-    let (tx, mut rx) = unbounded_channel();
-    let _watcher = start_watcher(vec![dir.path().to_path_buf()], tx).expect("watcher starts");
-    match rx.recv().await {
-        Some(Msg::Watch(WatchState::Watching)) => {}
-        other => panic!("expected Watching, got {other:?}"),
-    }
+    let (_watcher, mut rx) = watching(vec![dir.path().to_path_buf()]).await;
     // A burst of writes (the way mail servers write) ...
     let written: HashSet<PathBuf> = (0..5)
         .map(|i| {
@@ -191,12 +186,7 @@ async fn the_kernel_is_asked_for_changes_not_reads() {
     for f in &files {
         std::fs::write(f, "Subject: [ol-1] PROGRESS\n").unwrap();
     }
-    let (tx, mut rx) = unbounded_channel();
-    let _watcher = start_watcher(vec![dir.path().to_path_buf()], tx).expect("watcher starts");
-    match rx.recv().await {
-        Some(Msg::Watch(WatchState::Watching)) => {}
-        other => panic!("expected Watching, got {other:?}"),
-    }
+    let (_watcher, mut rx) = watching(vec![dir.path().to_path_buf()]).await;
     // Each watch on our folders, as the kernel holds it: `mask:` in hex.
     let ours: HashSet<u64> = [dir.path(), agent.as_path()]
         .iter()
@@ -248,12 +238,7 @@ async fn the_kernel_is_asked_for_changes_not_reads() {
 #[tokio::test]
 async fn a_folder_made_later_is_watched_too() {
     let dir = tempfile::tempdir().unwrap();
-    let (tx, mut rx) = unbounded_channel();
-    let _watcher = start_watcher(vec![dir.path().to_path_buf()], tx).expect("watcher starts");
-    match rx.recv().await {
-        Some(Msg::Watch(WatchState::Watching)) => {}
-        other => panic!("expected Watching, got {other:?}"),
-    }
+    let (_watcher, mut rx) = watching(vec![dir.path().to_path_buf()]).await;
     let agent = dir.path().join("TealHeron");
     std::fs::create_dir(&agent).unwrap();
     assert_eq!(next_files(&mut rx).await, std::slice::from_ref(&agent));
@@ -290,12 +275,7 @@ async fn reading_an_mcp_root_s_database_is_no_change_to_it() {
     let now = Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
     let info = amail::demo::corpus::mcp::write_mcp_corpus(dir.path(), 40, now).unwrap();
     let store = amail_core::stores::open(dir.path(), &LoadOptions::default()).unwrap();
-    let (tx, mut rx) = unbounded_channel();
-    let _watcher = start_watcher(store.watch_paths(), tx).expect("watcher starts");
-    match rx.recv().await {
-        Some(Msg::Watch(WatchState::Watching)) => {}
-        other => panic!("expected Watching, got {other:?}"),
-    }
+    let (_watcher, mut rx) = watching(store.watch_paths()).await;
     // What the load does to the database, twice (the first open may make
     // the side files).
     store.load().unwrap();
@@ -324,4 +304,21 @@ async fn reading_an_mcp_root_s_database_is_no_change_to_it() {
             break;
         }
     }
+}
+
+/// A watcher over `paths`, once it says its watches are in, and its
+/// channel.
+async fn watching(
+    paths: Vec<PathBuf>,
+) -> (
+    amail_tui::watch::WatchHandle,
+    tokio::sync::mpsc::UnboundedReceiver<Msg>,
+) {
+    let (tx, mut rx) = unbounded_channel();
+    let watcher = start_watcher(paths, tx).expect("watcher starts");
+    match rx.recv().await {
+        Some(Msg::Watch(WatchState::Watching)) => {}
+        other => panic!("expected Watching, got {other:?}"),
+    }
+    (watcher, rx)
 }
