@@ -368,7 +368,7 @@ pub struct Model {
     /// at a time (`search_count`): the tab line, the list title and the
     /// prompt all ask each frame, and a whole answer is a pass over every
     /// message.
-    search_cache: std::cell::RefCell<Option<Count>>,
+    search_cache: std::cell::RefCell<Option<Count<Listed>>>,
     /// The threads the filter shows (indices, in display order) and the
     /// filter they are for: every frame asks, and each answer is a pass
     /// over every thread (318,000 of them in a million messages). Cleared
@@ -859,7 +859,7 @@ impl Model {
     /// [`Model::search_counting`] is false, the answer is the count so far.
     pub fn search_matches(&self) -> Option<(usize, Option<usize>)> {
         let key = self.count_key()?;
-        let kind = key.list;
+        let kind = key.list.kind;
         let threads = (kind == ListKind::Threads).then(|| self.visible_indices());
         let keys = match &threads {
             Some(_) => Vec::new(),
@@ -929,7 +929,7 @@ impl Model {
 
     /// What the search's count is of now; `None` when there is no query or
     /// the focus moved to another list since.
-    fn count_key(&self) -> Option<CountKey> {
+    fn count_key(&self) -> Option<CountKey<Listed>> {
         let kind = self.search_list()?;
         if self.search.query.is_empty() || self.search.list.is_some_and(|l| l != kind) {
             return None;
@@ -940,13 +940,15 @@ impl Model {
         };
         Some(CountKey {
             query: self.search.query.clone(),
-            list: kind,
-            thread: self
-                .sel
-                .thread
-                .clone()
-                .filter(|_| kind == ListKind::Messages),
-            filter: self.filter,
+            list: Listed {
+                kind,
+                thread: self
+                    .sel
+                    .thread
+                    .clone()
+                    .filter(|_| kind == ListKind::Messages),
+                filter: self.filter,
+            },
             len,
         })
     }
@@ -1085,6 +1087,15 @@ impl Model {
 }
 
 /// How many items match, and which of them (1-based) is selected.
+/// Which list a search's count is of (`search_count::CountKey`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Listed {
+    kind: ListKind,
+    /// The thread whose messages are the list (the message list).
+    thread: Option<String>,
+    filter: Filter,
+}
+
 fn message_matches(m: &InboxMessage, q: &str) -> bool {
     let msg = &m.message;
     [

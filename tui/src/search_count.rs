@@ -14,28 +14,24 @@
 //! last one matched: once that count is done, the next one goes over its
 //! matches only.
 
-use crate::model::{Filter, ListKind};
-
 /// Items of a list a frame's count goes over: a few milliseconds of
 /// threads with bodies to search.
 pub(crate) const SLICE: usize = 2_048;
 
-/// What a count is of: the query over one list as it stands.
+/// What a count is of: the query over one list as it stands (`L` says
+/// which list, as the model knows it).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct CountKey {
+pub(crate) struct CountKey<L> {
     pub(crate) query: String,
-    pub(crate) list: ListKind,
-    /// The thread whose messages are the list (the message list).
-    pub(crate) thread: Option<String>,
-    pub(crate) filter: Filter,
+    pub(crate) list: L,
     /// The list's length: a list that grew or shrank is another list.
     pub(crate) len: usize,
 }
 
 /// A count under way, or done.
 #[derive(Debug)]
-pub(crate) struct Count {
-    pub(crate) key: CountKey,
+pub(crate) struct Count<L> {
+    pub(crate) key: CountKey<L>,
     /// The items still to try, when fewer than the whole list (the last
     /// query's matches); `None`: every item.
     within: Option<Vec<u32>>,
@@ -45,11 +41,11 @@ pub(crate) struct Count {
     matches: Vec<u32>,
 }
 
-impl Count {
+impl<L: PartialEq> Count<L> {
     /// A count for `key`, over `last`'s matches when `key` extends the
     /// query `last` counted to the end (same list, longer query holding
     /// it).
-    pub(crate) fn new(key: CountKey, last: Option<Count>) -> Count {
+    pub(crate) fn new(key: CountKey<L>, last: Option<Count<L>>) -> Count<L> {
         let within = last
             .filter(|l| l.done() && extends(&key, &l.key))
             .map(|l| l.matches);
@@ -122,10 +118,8 @@ impl Count {
 
 /// Whether every item matching `key` matches `last`: the same list, and
 /// `last`'s query inside `key`'s (case-insensitively, as the search).
-fn extends(key: &CountKey, last: &CountKey) -> bool {
+fn extends<L: PartialEq>(key: &CountKey<L>, last: &CountKey<L>) -> bool {
     key.list == last.list
-        && key.thread == last.thread
-        && key.filter == last.filter
         && key.len == last.len
         && key
             .query
@@ -139,12 +133,11 @@ mod tests {
 
     use super::*;
 
-    fn key(query: &str, len: usize) -> CountKey {
+    /// The list here is a number: which of several lists.
+    fn key(query: &str, len: usize) -> CountKey<u8> {
         CountKey {
             query: query.into(),
-            list: ListKind::Threads,
-            thread: None,
-            filter: Filter::All,
+            list: 0,
             len,
         }
     }
@@ -215,7 +208,7 @@ mod tests {
         let mut other = Count::new(key("a", 1_000), None);
         other.step(usize::MAX, hits);
         let mut moved = key("ab", 1_000);
-        moved.filter = Filter::Help;
+        moved.list = 1;
         assert_eq!(Count::new(moved, Some(other)).todo(), 1_000);
     }
 }
