@@ -10,6 +10,7 @@ mod support {
     pub mod fs;
 }
 
+mod agents_view;
 mod flows;
 mod keys;
 mod loading;

@@ -17,6 +17,7 @@
 //! - [`terminal`]: the guard and panic hook that restore the terminal;
 //! - [`testing`]: fake backend, sample mailbox and render helpers.
 
+mod activity;
 pub mod backend;
 pub mod config;
 pub mod keymap;

@@ -13,6 +13,7 @@ use std::cell::Cell;
 
 use chrono::{DateTime, Utc};
 
+use super::activity::Activity;
 use super::config::UiConfig;
 use super::search_count::{Count, CountKey, SLICE};
 use amail_core::inbox::{HelpState, Inbox, InboxMessage, Patched, Phase, SourceKind, Thread};
@@ -369,6 +370,9 @@ pub struct Model {
     /// prompt all ask each frame, and a whole answer is a pass over every
     /// message.
     search_cache: std::cell::RefCell<Option<Count<Listed>>>,
+    /// The agents view's [`Activity`], made once per change of the inbox
+    /// and of the minute (a pass over every message).
+    activity: std::cell::RefCell<Option<std::rc::Rc<Activity>>>,
     /// The threads the filter shows (indices, in display order) and the
     /// filter they are for: every frame asks, and each answer is a pass
     /// over every thread (318,000 of them in a million messages). Cleared
@@ -425,6 +429,7 @@ impl Model {
             offsets: Offsets::default(),
             counts: Default::default(),
             search_cache: Default::default(),
+            activity: Default::default(),
             visible: Default::default(),
             last_thread: Default::default(),
             dirty: true,
@@ -455,6 +460,7 @@ impl Model {
     pub(crate) fn data_changed(&mut self) {
         self.counts.replace(None);
         self.search_cache.replace(None);
+        self.activity.replace(None);
         self.visible.replace(None);
         self.last_thread.set(0);
     }
@@ -475,6 +481,7 @@ impl Model {
             return;
         };
         self.search_cache.replace(None);
+        self.activity.replace(None);
         self.visible.replace(None);
         self.last_thread
             .set(p.thread_now(self.last_thread.get()).unwrap_or(0));
@@ -925,6 +932,19 @@ impl Model {
     /// the event loop then hands `update` a `Msg::SearchCounted`.
     pub fn search_settle_due(&self) -> bool {
         self.search.pending && !self.search_counting()
+    }
+
+    /// What each agent's mail says about its pace (the agents view), as of
+    /// this minute.
+    pub(crate) fn activity(&self) -> std::rc::Rc<Activity> {
+        let minute = self.now.timestamp() / 60;
+        let mut held = self.activity.borrow_mut();
+        match held.as_ref().filter(|a| a.minute == minute) {
+            Some(a) => a.clone(),
+            None => held
+                .insert(std::rc::Rc::new(Activity::of(&self.inbox, self.now)))
+                .clone(),
+        }
     }
 
     /// What the search's count is of now; `None` when there is no query or

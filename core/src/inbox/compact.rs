@@ -193,6 +193,12 @@ pub struct CompactMessage {
     pub thread_id: Option<Name>,
     pub timestamp: Option<DateTime<Utc>>,
     pub ack_required: bool,
+    /// `parsed.context_usage` (at most 100; [`NO_READING`] for none), read
+    /// for every message by the agents view: kept so that view parses
+    /// nothing again (a million messages: 2.5 s and 1.8 GB more when it
+    /// went through the full message). One byte, not an `Option`: the two
+    /// bytes of one made every record 8 bytes larger.
+    context_usage: u8,
     pub importance: Name,
     pub project: Option<Name>,
     /// [`Message::bead`], read for every message by threading and turns.
@@ -209,6 +215,9 @@ pub struct CompactMessage {
     /// the same message.
     full: OnceBox<OwnedMessage>,
 }
+
+/// [`CompactMessage`]'s context usage when the message gives none.
+const NO_READING: u8 = u8::MAX;
 
 /// The text of the file a message was parsed from.
 #[derive(Clone)]
@@ -286,6 +295,7 @@ impl CompactMessage {
             thread_id: m.thread_id.as_deref().map(intern),
             timestamp: m.timestamp,
             ack_required: m.ack_required,
+            context_usage: m.parsed.context_usage.map_or(NO_READING, |p| p.min(100)),
             importance: intern(&m.importance),
             project: m.project.as_deref().map(intern),
             bead: m.bead().map(intern),
@@ -298,6 +308,12 @@ impl CompactMessage {
     /// [`Message::bead`], without parsing the message again.
     pub fn bead(&self) -> Option<Name> {
         self.bead
+    }
+
+    /// `parsed.context_usage` (over 100 read as 100), without parsing the
+    /// message again.
+    pub fn context_usage(&self) -> Option<u8> {
+        (self.context_usage != NO_READING).then_some(self.context_usage)
     }
 
     /// `parsed.status`, without parsing the message again.
@@ -373,6 +389,7 @@ impl CompactMessage {
             parsed: Parsed {
                 bead_id: self.bead.map(|n| Cow::Borrowed(n.as_str())),
                 status: self.status().map(|s| Cow::Owned(s.to_owned())),
+                context_usage: self.context_usage(),
                 ..Parsed::default()
             },
             ..Message::empty()
@@ -902,7 +919,12 @@ mod tests {
             "the status is a range of the kept text, not a copy"
         );
         assert_eq!(record.body_text(), want.body);
-        assert_eq!(record.full_if_held(), None, "the body came from the text");
+        assert_eq!(record.context_usage(), Some(30));
+        assert_eq!(
+            record.full_if_held(),
+            None,
+            "the body and the context reading came without a parse"
+        );
         assert_eq!(*record.full(), want);
         assert_eq!(record.parsed.context_usage, Some(30), "through Deref");
     }

@@ -93,7 +93,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     // Context and rate only where the last message keeps room to be read.
     let (ctx_w, rate_w) = if w >= 96 { (CONTEXT_W, 7) } else { (0, 0) };
     let last_w = w.saturating_sub(2 + 16 + 14 + 13 + 8 + ctx_w + rate_w + 5);
-    let activity = Activity::of(m);
+    let activity = m.activity();
     let mut lines = vec![Line::styled(
         format!(
             "  {}{}{}{}{}{}{}{}",
@@ -169,54 +169,6 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
 
 /// Width of the context column: an 8-reading sparkline and the latest %.
 const CONTEXT_W: usize = 14;
-/// Readings the sparkline shows (the most recent).
-const READINGS: usize = 8;
-
-/// What each agent's mail says about its pace, from one pass over the
-/// messages: context usage readings (PROGRESS and CHECKPOINT carry them),
-/// oldest first, and how many messages it sent in the last hour.
-pub(crate) struct Activity<'a> {
-    context: std::collections::HashMap<&'a str, Vec<(chrono::DateTime<chrono::Utc>, u8)>>,
-    last_hour: std::collections::HashMap<&'a str, usize>,
-}
-
-impl<'a> Activity<'a> {
-    pub(crate) fn of(m: &'a Model) -> Activity<'a> {
-        let mut context: std::collections::HashMap<&str, Vec<_>> = Default::default();
-        let mut last_hour: std::collections::HashMap<&str, usize> = Default::default();
-        let hour_ago = m.now - chrono::Duration::hours(1);
-        for x in &m.inbox.messages {
-            let msg = &x.message;
-            let Some(from) = msg.from else {
-                continue;
-            };
-            if let (Some(pct), Some(at)) = (msg.parsed.context_usage, msg.timestamp) {
-                context
-                    .entry(from.as_str())
-                    .or_default()
-                    .push((at, pct.min(100)));
-            }
-            if msg.timestamp.is_some_and(|t| t > hour_ago && t <= m.now) {
-                *last_hour.entry(from.as_str()).or_default() += 1;
-            }
-        }
-        for v in context.values_mut() {
-            v.sort_by_key(|(at, _)| *at);
-        }
-        Activity { context, last_hour }
-    }
-
-    /// The latest readings, oldest first.
-    pub(crate) fn context(&self, agent: &str) -> &[(chrono::DateTime<chrono::Utc>, u8)] {
-        let v = self.context.get(agent).map(Vec::as_slice).unwrap_or(&[]);
-        &v[v.len().saturating_sub(READINGS)..]
-    }
-
-    pub(crate) fn per_hour(&self, agent: &str) -> usize {
-        self.last_hour.get(agent).copied().unwrap_or(0)
-    }
-}
-
 /// `▂▃▅▇  82%`: one bar per reading (eighths of 100%), then the latest,
 /// in the warn or error tone once it runs high (as the message view's bar).
 pub(crate) fn sparkline(readings: &[(chrono::DateTime<chrono::Utc>, u8)]) -> String {
