@@ -29,3 +29,38 @@ fn the_agents_view_parses_no_message_again() {
     assert!(screen.contains('%'), "the readings are shown:\n{screen}");
     assert_eq!(held(&app), before, "the agents view parsed messages again");
 }
+
+/// The family: no screen, filter or search parses every message again.
+/// A thread row's summary line reads its newest message's fields, parsed
+/// on demand and kept (a few dozen rows a list frame: 172 over the frames
+/// here); a pass over the whole inbox through the full message is what
+/// made `w` cost a million parses (2,000 here).
+#[test]
+fn browsing_every_screen_and_filter_parses_no_list_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
+    let (_, mut app) = corpus_app(dir.path(), 2_000, now);
+    let held = |app: &amail_tui::testing::TestApp<_>| {
+        app.model
+            .inbox
+            .messages
+            .iter()
+            .filter(|m| m.message.full_if_held().is_some())
+            .count()
+    };
+    for keys in [
+        "1", "2", "3", "4", "5", "6", "1", "t", "w", "i", "?", "?", "G", "g",
+    ] {
+        app.press(keys);
+        app.render(140, 40);
+    }
+    app.press("/");
+    app.type_text("sandbox");
+    while app.model.search_counting() {
+        app.render(140, 40);
+    }
+    app.press("<enter>n");
+    app.render(140, 40);
+    let held_now = held(&app);
+    assert!(held_now <= 400, "{held_now} of 2,000 messages parsed again");
+}
