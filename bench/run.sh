@@ -247,10 +247,10 @@ screen_row() {
     echo "the real binary in tmux: (skipped: no tmux)"
     return
   fi
-  local first rows full key counted
-  read -r first rows full key counted <<<"$(python3 bench/screen.py "$AMAIL" "$1" 3)"
+  local first rows full key counted agents
+  read -r first rows full key counted agents <<<"$(python3 bench/screen.py "$AMAIL" "$1" 3)"
   echo "the real binary in tmux (best of 3): first frame ${first} ms   newest threads ${rows} ms   loaded and watching ${full} ms"
-  echo "  / typed a key at a time: slowest key to the screen ${key} ms   the count done ${counted} ms after the last key"
+  echo "  / typed a key at a time: slowest key to the screen ${key} ms   the count done ${counted} ms after the last key   w to the agents view ${agents} ms"
 }
 echo
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
