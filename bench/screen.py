@@ -25,18 +25,26 @@ import tempfile
 import time
 
 
+# A server of its own (not the user's), started by the first session.
+SOCKET = f"amail-bench-{os.getpid()}"
+
+
+def tmux(*args, **kw):
+    return subprocess.run(["tmux", "-L", SOCKET, *args], **kw)
+
+
 def search(session, mail, query, limit):
     """Types `/` and `query` a key at a time into the loaded inbox: the
     slowest key's time until the screen shows it, and the time from the
     last key until the count is done (no "…" on the prompt line)."""
     def screen():
-        return subprocess.run(["tmux", "capture-pane", "-p", "-t", session],
+        return tmux("capture-pane", "-p", "-t", session,
                               capture_output=True, text=True).stdout
-    subprocess.run(["tmux", "send-keys", "-t", session, "/"])
+    tmux("send-keys", "-t", session, "/")
     time.sleep(0.3)
     slowest = 0.0
     for i in range(len(query)):
-        subprocess.run(["tmux", "send-keys", "-t", session, "-l", query[i]])
+        tmux("send-keys", "-t", session, "-l", query[i])
         start = time.perf_counter()
         while f"/{query[:i + 1]}" not in screen() and time.perf_counter() - start < limit:
             time.sleep(0.001)
@@ -48,10 +56,10 @@ def search(session, mail, query, limit):
             break
         time.sleep(0.002)
     counted = (time.perf_counter() - start) * 1000
-    subprocess.run(["tmux", "send-keys", "-t", session, "Escape"])
+    tmux("send-keys", "-t", session, "Escape")
     time.sleep(0.3)
     # The agents view, from its key to its rows.
-    subprocess.run(["tmux", "send-keys", "-t", session, "w"])
+    tmux("send-keys", "-t", session, "w")
     start = time.perf_counter()
     while "Agents ·" not in screen() and time.perf_counter() - start < limit:
         time.sleep(0.001)
@@ -65,12 +73,20 @@ def once(amail, mail, limit):
     cmd = (f"AMAIL_HOME='{home}' AMAIL_CONFIG=/nonexistent/config.toml TERM=xterm-256color "
            f"'{amail}' inbox '{mail}' 2>/dev/null; sleep 600")
     start = time.perf_counter()
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "200", "-y", "40",
-                    "sh", "-c", cmd], check=True, env={k: v for k, v in os.environ.items() if k != "TMUX"})
+    env = {k: v for k, v in os.environ.items() if k != "TMUX"}
+    # A server that is still closing (the last run's session was its last)
+    # refuses a new session for a moment: tried again.
+    for _ in range(50):
+        if tmux("new-session", "-d", "-s", session, "-x", "200", "-y", "40", "sh", "-c", cmd,
+                env=env, stderr=subprocess.DEVNULL).returncode == 0:
+            break
+        time.sleep(0.1)
+    else:
+        raise SystemExit("tmux would not start a session")
     first = rows = full = None
     try:
         while time.perf_counter() - start < limit:
-            screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session],
+            screen = tmux("capture-pane", "-p", "-t", session,
                                     capture_output=True, text=True).stdout
             now = (time.perf_counter() - start) * 1000
             if first is None and "Threads" in screen:
@@ -87,7 +103,7 @@ def once(amail, mail, limit):
             time.sleep(0.003)
         keys = search(session, mail, QUERY, limit) if full is not None else (None, None, None)
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], stderr=subprocess.DEVNULL)
+        tmux("kill-session", "-t", session, stderr=subprocess.DEVNULL)
         shutil.rmtree(home, ignore_errors=True)
     return (first, rows, full) + keys
 
