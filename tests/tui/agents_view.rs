@@ -1,9 +1,29 @@
 //! The agents view over a large inbox (issue 16): what it shows of each
 //! agent's pace comes from the records as loaded, made once per change.
 
+use std::path::Path;
+
+use amail::backend::RealBackend;
+use amail_tui::testing::TestApp;
 use chrono::{TimeZone, Utc};
 
 use super::watch::corpus_app;
+
+/// The app over a generated mailbox of 2,000 messages in `dir`.
+fn app_of(dir: &Path) -> TestApp<RealBackend> {
+    let now = Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
+    corpus_app(dir, 2_000, now).1
+}
+
+/// How many messages hold their full parse (parsed again since the load).
+fn held(app: &TestApp<RealBackend>) -> usize {
+    app.model
+        .inbox
+        .messages
+        .iter()
+        .filter(|m| m.message.full_if_held().is_some())
+        .count()
+}
 
 /// The agents view reads each agent's context readings from the records
 /// as loaded: it parsed every message again (through the full message),
@@ -12,16 +32,7 @@ use super::watch::corpus_app;
 #[test]
 fn the_agents_view_parses_no_message_again() {
     let dir = tempfile::tempdir().unwrap();
-    let now = Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
-    let (_, mut app) = corpus_app(dir.path(), 2_000, now);
-    let held = |app: &amail_tui::testing::TestApp<_>| {
-        app.model
-            .inbox
-            .messages
-            .iter()
-            .filter(|m| m.message.full_if_held().is_some())
-            .count()
-    };
+    let mut app = app_of(dir.path());
     let before = held(&app);
     app.press("w");
     let screen = app.render(140, 40);
@@ -38,16 +49,7 @@ fn the_agents_view_parses_no_message_again() {
 #[test]
 fn browsing_every_screen_and_filter_parses_no_list_again() {
     let dir = tempfile::tempdir().unwrap();
-    let now = Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
-    let (_, mut app) = corpus_app(dir.path(), 2_000, now);
-    let held = |app: &amail_tui::testing::TestApp<_>| {
-        app.model
-            .inbox
-            .messages
-            .iter()
-            .filter(|m| m.message.full_if_held().is_some())
-            .count()
-    };
+    let mut app = app_of(dir.path());
     for keys in [
         "1", "2", "3", "4", "5", "6", "1", "t", "w", "i", "?", "?", "G", "g",
     ] {
