@@ -85,6 +85,7 @@ pub(super) fn start(
     };
     let known = Known::default();
     let (adding, held) = (watches.clone(), Arc::clone(&known));
+    let fail = report.clone();
     let spawned = std::thread::Builder::new()
         .name("amail-watch".into())
         .spawn(move || {
@@ -102,8 +103,7 @@ pub(super) fn start(
         });
     if let Err(e) = spawned {
         // No thread for the watches: none are added, so none is read.
-        let _ = raw.send(None);
-        drop(e);
+        let _ = fail.send(Msg::Watch(WatchState::Failed(e.to_string())));
         return Watcher { reader: None };
     }
     let reader = tokio::spawn(read_events(stream, watches, known, raw));
