@@ -1211,7 +1211,6 @@ pub(crate) fn age(now: DateTime<Utc>, then: Option<DateTime<Utc>>) -> String {
 mod tests {
     use super::*;
 
-    #[test]
     proptest::proptest! {
         /// The memchr search finds what comparing at every byte finds.
         #[test]
