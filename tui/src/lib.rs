@@ -9,6 +9,11 @@
 //!   channel), command execution through a [`Backend`], redraw when dirty;
 //! - [`backend`]: the trait every side effect goes through;
 //! - [`worker`]: the thread that runs the backend's work off the UI thread;
+//! - [`watch`]: live refresh, its watches added behind the first frame (on
+//!   Linux inotify asked for changes only);
+//! - `search_count` and `activity`: the `/` count made a slice per frame,
+//!   and the agents view's pace made once per change: what a frame asks of
+//!   a million messages must not be a pass over all of them;
 //! - [`keymap`], [`theme`], [`config`]: rebindable keys, light/dark
 //!   palettes, partial overrides from the config file;
 //! - [`text`]: widths in columns (agent text is made safe by
