@@ -8,7 +8,6 @@
 //! Skipped, with the reason printed, where tmux or the server's Python
 //! is missing.
 
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use amail_remote::session::Session;
@@ -19,13 +18,7 @@ use crate::support::interop::{release_python, LiveServer, Release};
 
 const PROJECT: &str = "/home/dev/tui-repo";
 
-fn tmux(args: &[&str]) -> std::process::Output {
-    Command::new("tmux")
-        .args(args)
-        .env_remove("TMUX")
-        .output()
-        .expect("tmux runs")
-}
+use crate::support::tmux::run as tmux;
 
 /// Kills the tmux session when the test ends, passing or not.
 struct TmuxSession(String);
@@ -103,24 +96,9 @@ fn open_inbox(server: &LiveServer, token: &str, name: &str, cols: u16, rows: u16
         token_file.display()
     );
     let (cols, rows) = (cols.to_string(), rows.to_string());
-    let ok = tmux(&[
-        "new-session",
-        "-d",
-        "-s",
-        &session,
-        "-x",
-        &cols,
-        "-y",
-        &rows,
-        "sh",
-        "-c",
-        &cmd,
-    ]);
-    assert!(
-        ok.status.success(),
-        "{}",
-        String::from_utf8_lossy(&ok.stderr)
-    );
+    let ok =
+        crate::support::tmux::new_session(&session, &["-x", &cols, "-y", &rows, "sh", "-c", &cmd]);
+    assert!(ok, "tmux new-session failed");
     let guard = TmuxSession(session.clone());
     assert!(
         wait_for(&session, "PROGRESS first", Duration::from_secs(60)).is_some(),
@@ -131,11 +109,7 @@ fn open_inbox(server: &LiveServer, token: &str, name: &str, cols: u16, rows: u16
 }
 
 fn tmux_present() -> bool {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        eprintln!("SKIPPED: tmux is not installed");
-        return false;
-    }
-    true
+    crate::support::tmux::present()
 }
 
 #[test]

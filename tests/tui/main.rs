@@ -8,6 +8,7 @@ mod support {
     pub mod copy;
     pub mod fixture;
     pub mod fs;
+    pub mod tmux;
 }
 
 mod agents_view;

@@ -5,9 +5,10 @@
 //! Waiting is by polling the screen for expected text with a generous
 //! limit; nothing asserts on how long anything took.
 
-use std::process::Command;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
+
+use crate::support::tmux;
 
 struct Tmux {
     session: String,
@@ -15,57 +16,29 @@ struct Tmux {
 
 impl Tmux {
     fn start(name: &str, cmd: &str) -> Option<Tmux> {
-        if Command::new("tmux")
-            .arg("-V")
-            .output()
-            .map(|o| !o.status.success())
-            .unwrap_or(true)
-        {
-            eprintln!("SKIPPED: tmux is not installed; the end-to-end TUI test needs it");
+        if !tmux::present() {
             return None;
         }
-        let session = format!("amail-e2e-{name}-{}", std::process::id());
-        let ok = Command::new("tmux")
-            .args([
-                "new-session",
-                "-d",
-                "-s",
-                &session,
-                "-x",
-                "110",
-                "-y",
-                "32",
-                "sh",
-                "-c",
-                cmd,
-            ])
-            .env_remove("TMUX")
-            .status()
-            .expect("tmux runs")
-            .success();
+        let session = format!("amail-e2e-{name}");
+        let ok = tmux::new_session(&session, &["-x", "110", "-y", "32", "sh", "-c", cmd]);
         assert!(ok, "tmux new-session failed");
         Some(Tmux { session })
     }
 
     fn screen(&self) -> String {
-        let out = Command::new("tmux")
-            .args(["capture-pane", "-p", "-t", &self.session])
-            .output()
-            .expect("capture-pane");
+        let out = tmux::run(&["capture-pane", "-p", "-t", &self.session]);
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
     fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys", "-t", &self.session];
         args.extend_from_slice(keys);
-        assert!(Command::new("tmux").args(&args).status().unwrap().success());
+        assert!(tmux::run(&args).status.success());
     }
 
     fn text(&self, text: &str) {
-        assert!(Command::new("tmux")
-            .args(["send-keys", "-t", &self.session, "-l", text])
-            .status()
-            .unwrap()
+        assert!(tmux::run(&["send-keys", "-t", &self.session, "-l", text])
+            .status
             .success());
     }
 
@@ -106,9 +79,7 @@ impl Tmux {
 
 impl Drop for Tmux {
     fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["kill-session", "-t", &self.session])
-            .status();
+        let _ = tmux::run(&["kill-session", "-t", &self.session]);
     }
 }
 
