@@ -865,6 +865,12 @@ impl Model {
     /// call takes the count a slice further (`search_count`): until
     /// [`Model::search_counting`] is false, the answer is the count so far.
     pub fn search_matches(&self) -> Option<(usize, Option<usize>)> {
+        self.search_progress().map(|(n, at, _)| (n, at))
+    }
+
+    /// [`Model::search_matches`], and whether the count is still under way
+    /// after this call's slice: what a frame shows ("3/120…"), asked once.
+    pub fn search_progress(&self) -> Option<(usize, Option<usize>, bool)> {
         let key = self.count_key()?;
         let kind = key.list.kind;
         let threads = (kind == ListKind::Threads).then(|| self.visible_indices());
@@ -896,7 +902,8 @@ impl Model {
             (None, Some(sel)) => keys.iter().position(|k| *k == sel),
             (_, None) => None,
         };
-        Some(count.answer(selected))
+        let (n, at) = count.answer(selected);
+        Some((n, at, !count.done()))
     }
 
     /// The search's count is still under way: the frame shows the count so

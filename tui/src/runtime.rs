@@ -151,8 +151,9 @@ async fn run_loop(backend: Box<dyn Backend + Send>, opts: RunOptions) -> io::Res
     model.working = worker.busy();
     let mut input = spawn_input(tx.clone());
     spawn_ticks(tx.clone());
-    let _watcher = start_watcher(watch_paths, tx.clone());
-    if _watcher.is_some() {
+    // Kept for the life of the loop: dropped, it stops watching.
+    let watcher = start_watcher(watch_paths, tx.clone());
+    if watcher.is_some() {
         model.watch = WatchState::Starting;
     }
     if let Some(every) = poll {

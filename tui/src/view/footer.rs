@@ -101,9 +101,13 @@ pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
 pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
     let t = &m.config.theme;
     if m.search.typing {
-        let found = m.search_matches();
-        let so_far = if m.search_counting() { "…" } else { "" };
-        let count = match found {
+        let found = m.search_progress();
+        let so_far = if found.is_some_and(|f| f.2) {
+            "…"
+        } else {
+            ""
+        };
+        let count = match found.map(|(n, at, _)| (n, at)) {
             None => Span::raw(""),
             Some((0, _)) if !so_far.is_empty() => Span::styled("  searching…", t.muted()),
             Some((0, _)) => Span::styled("  no match", t.error()),

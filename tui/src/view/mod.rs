@@ -127,9 +127,13 @@ fn draw_tabs(m: &Model, f: &mut Frame, area: Rect) {
                 spans.push(Span::raw(" "));
             }
             if !m.search.query.is_empty() && !m.search.typing {
-                let found = m.search_matches();
-                let so_far = if m.search_counting() { "…" } else { "" };
-                let pos = match found {
+                let found = m.search_progress();
+                let so_far = if found.is_some_and(|f| f.2) {
+                    "…"
+                } else {
+                    ""
+                };
+                let pos = match found.map(|(n, at, _)| (n, at)) {
                     None => String::new(),
                     Some((0, _)) if !so_far.is_empty() => " …".to_string(),
                     Some((0, _)) => " no match".to_string(),

@@ -26,9 +26,13 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     if !m.search.query.is_empty() {
         title.push_str(&format!(" · /{}", line_text(&m.search.query)));
         if !m.search.typing && m.search_list() == Some(crate::model::ListKind::Threads) {
-            let found = m.search_matches();
-            let so_far = if m.search_counting() { "…" } else { "" };
-            match found {
+            let found = m.search_progress();
+            let so_far = if found.is_some_and(|f| f.2) {
+                "…"
+            } else {
+                ""
+            };
+            match found.map(|(n, at, _)| (n, at)) {
                 None => {}
                 Some((0, _)) if !so_far.is_empty() => title.push_str(" …"),
                 Some((0, _)) => title.push_str(" no match"),

@@ -29,7 +29,6 @@ use tokio::task::JoinHandle;
 use amail_core::source::walk;
 
 use super::Changed;
-use crate::msg::{Msg, WatchState};
 
 /// What changes a mailbox's text; nothing a reader does. Not
 /// `IN_CLOSE_WRITE` or `IN_ATTRIB` either: a write comes as `IN_MODIFY`
@@ -52,64 +51,29 @@ type Known = Arc<Mutex<HashMap<WatchDescriptor, PathBuf>>>;
 /// The running watcher: the task reading its events (stopped, with the
 /// inotify instance, when this is dropped).
 pub(super) struct Watcher {
-    reader: Option<JoinHandle<()>>,
+    reader: JoinHandle<()>,
 }
 
 impl Drop for Watcher {
     fn drop(&mut self) {
-        if let Some(r) = &self.reader {
-            r.abort();
-        }
+        self.reader.abort();
     }
 }
 
-/// Starts watching `paths`: events to `raw`, `Msg::Watch` to `report`
-/// once the watches are in.
-pub(super) fn start(
-    paths: Vec<PathBuf>,
-    raw: UnboundedSender<Changed>,
-    report: UnboundedSender<Msg>,
-) -> Watcher {
-    let started = Inotify::init().and_then(|inotify| {
-        let watches = inotify.watches();
-        // 64 KiB: a burst of a few hundred events per read.
-        let stream = inotify.into_event_stream(vec![0u8; 64 * 1024])?;
-        Ok((watches, stream))
-    });
-    let (watches, stream) = match started {
-        Ok(s) => s,
-        Err(e) => {
-            let _ = report.send(Msg::Watch(WatchState::Failed(e.to_string())));
-            return Watcher { reader: None };
-        }
-    };
+/// The watcher, its events read as they come and sent to `raw`, and
+/// what adds a path's watches (a folder with the folders below it).
+pub(super) fn start(raw: UnboundedSender<Changed>) -> Result<(Watcher, super::Add), String> {
+    let inotify = Inotify::init().map_err(|e| e.to_string())?;
+    let watches = inotify.watches();
+    // 64 KiB: a burst of a few hundred events per read.
+    let stream = inotify
+        .into_event_stream(vec![0u8; 64 * 1024])
+        .map_err(|e| e.to_string())?;
     let known = Known::default();
-    let (adding, held) = (watches.clone(), Arc::clone(&known));
-    let fail = report.clone();
-    let spawned = std::thread::Builder::new()
-        .name("amail-watch".into())
-        .spawn(move || {
-            super::test_delay();
-            let mut adding = adding;
-            let errors: Vec<String> = paths
-                .iter()
-                .filter_map(|p| {
-                    add_tree(&mut adding, &held, p)
-                        .err()
-                        .map(|e| format!("{}: {e}", p.display()))
-                })
-                .collect();
-            let _ = report.send(Msg::Watch(super::state_of(errors, paths.len())));
-        });
-    if let Err(e) = spawned {
-        // No thread for the watches: none are added, so none is read.
-        let _ = fail.send(Msg::Watch(WatchState::Failed(e.to_string())));
-        return Watcher { reader: None };
-    }
+    let (mut adding, held) = (watches.clone(), Arc::clone(&known));
+    let add = move |p: &Path| add_tree(&mut adding, &held, p).map_err(|e| e.to_string());
     let reader = tokio::spawn(read_events(stream, watches, known, raw));
-    Watcher {
-        reader: Some(reader),
-    }
+    Ok((Watcher { reader }, Box::new(add)))
 }
 
 /// Watches `root`, and every folder below it the walk enters when it is

@@ -60,14 +60,41 @@ pub fn start_watcher(paths: Vec<PathBuf>, tx: UnboundedSender<Msg>) -> Option<Wa
         return None;
     }
     let (raw_tx, raw_rx) = unbounded_channel::<Changed>();
-    let watcher = os::start(paths, raw_tx, tx.clone());
+    let report = tx.clone();
+    let watcher = match os::start(raw_tx) {
+        Ok((watcher, mut add)) => {
+            let spawned = std::thread::Builder::new()
+                .name("amail-watch".into())
+                .spawn(move || {
+                    test_delay();
+                    let errors: Vec<String> = paths
+                        .iter()
+                        .filter_map(|p| add(p).err().map(|e| format!("{}: {e}", p.display())))
+                        .collect();
+                    let _ = report.send(Msg::Watch(state_of(errors, paths.len())));
+                });
+            if let Err(e) = spawned {
+                // No thread for the watches: none are added.
+                let _ = tx.send(Msg::Watch(WatchState::Failed(e.to_string())));
+            }
+            Some(watcher)
+        }
+        Err(e) => {
+            let _ = tx.send(Msg::Watch(WatchState::Failed(e)));
+            None
+        }
+    };
     tokio::spawn(debounce(raw_rx, tx));
     Some(WatchHandle { _watcher: watcher })
 }
 
+/// What adds one path's watches (a folder with the folders below it),
+/// on the thread that adds them all.
+type Add = Box<dyn FnMut(&std::path::Path) -> Result<(), String> + Send>;
+
 /// Keeps [`start_watcher`]'s watcher alive; dropped, it stops watching.
 pub struct WatchHandle {
-    _watcher: os::Watcher,
+    _watcher: Option<os::Watcher>,
 }
 
 /// The test hook `AMAIL_TEST_WATCH_DELAY_MS` (the `test-hooks` feature):
