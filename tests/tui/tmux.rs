@@ -12,17 +12,39 @@ use crate::support::tmux;
 
 struct Tmux {
     session: String,
+    /// The `AMAIL_HOME` of a session started from [`shell`]: removed when
+    /// the session is killed (fields drop after `Drop::drop`), so no run
+    /// leaves a demo mailbox behind in the temporary folder.
+    _home: Option<tempfile::TempDir>,
+}
+
+/// A command line for a session, with the fresh home it runs in.
+struct Shell {
+    cmd: String,
+    home: tempfile::TempDir,
 }
 
 impl Tmux {
     fn start(name: &str, cmd: &str) -> Option<Tmux> {
+        Tmux::start_with(name, cmd, None)
+    }
+
+    /// Starts `shell`'s command; its home lives as long as the session.
+    fn start_shell(name: &str, shell: Shell) -> Option<Tmux> {
+        Tmux::start_with(name, &shell.cmd, Some(shell.home))
+    }
+
+    fn start_with(name: &str, cmd: &str, home: Option<tempfile::TempDir>) -> Option<Tmux> {
         if !tmux::present() {
             return None;
         }
         let session = format!("amail-e2e-{name}");
         let ok = tmux::new_session(&session, &["-x", "110", "-y", "32", "sh", "-c", cmd]);
         assert!(ok, "tmux new-session failed");
-        Some(Tmux { session })
+        Some(Tmux {
+            session,
+            _home: home,
+        })
     }
 
     fn screen(&self) -> String {
@@ -83,32 +105,31 @@ impl Drop for Tmux {
     }
 }
 
-fn shell(extra_env: &str) -> String {
-    shell_in_home(extra_env, "").0
+fn shell(extra_env: &str) -> Shell {
+    shell_in_home(extra_env, "")
 }
 
 /// The command line, and the `AMAIL_HOME` it uses (the demo mailbox is
 /// `HOME/demo-inbox/mail`). `args` go after `inbox --demo`.
-fn shell_in_home(extra_env: &str, args: &str) -> (String, std::path::PathBuf) {
+fn shell_in_home(extra_env: &str, args: &str) -> Shell {
     let bin = env!("CARGO_BIN_EXE_amail");
     // One fresh home per session: `inbox --demo` reuses the demo folder of
     // its home, and these tests must not see each other's acks and replies,
     // nor an earlier run's (a home named by pid was reused when the pid
-    // came round again, with the help request already answered). Kept
-    // after the test, as before: the tmux session outlives it.
+    // came round again, with the help request already answered). It goes
+    // with the session ([`Tmux::start_shell`]).
     let home = tempfile::Builder::new()
         .prefix("amail-e2e-home-")
         .tempdir()
-        .unwrap()
-        .keep();
+        .unwrap();
     // After the app exits, print its status and whether the tty is back in
     // canonical mode (raw mode leaves "-icanon"), then idle for capture.
     let cmd = format!(
         "AMAIL_HOME='{}' AMAIL_CONFIG=/nonexistent/config.toml TERM=xterm-256color {extra_env} '{bin}' inbox --demo {args}; \
          echo \"EXIT=$?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\{{0,1\\}}icanon' | sed 's/^/TTY:/'; sleep 120",
-        home.display()
+        home.path().display()
     );
-    (cmd, home)
+    Shell { cmd, home }
 }
 
 /// The issue's "done when": find the unanswered help request, read it,
@@ -117,7 +138,7 @@ fn shell_in_home(extra_env: &str, args: &str) -> (String, std::path::PathBuf) {
 /// help request), not against its exact text.
 #[test]
 fn find_read_ack_answer_and_quit_in_a_real_terminal() {
-    let Some(t) = Tmux::start("flow", &shell("")) else {
+    let Some(t) = Tmux::start_shell("flow", shell("")) else {
         return;
     };
     t.wait_for("Threads · All");
@@ -165,9 +186,26 @@ fn find_read_ack_answer_and_quit_in_a_real_terminal() {
     );
 }
 
+/// A session's home (its demo mailbox, acks and replies) goes with it: a
+/// run of the tests leaves nothing in the temporary folder (each run left
+/// one home per session there).
+#[test]
+fn a_session_s_home_is_removed_with_the_session() {
+    let shell = shell("");
+    let home = shell.home.path().to_path_buf();
+    let Some(t) = Tmux::start_shell("home", shell) else {
+        return;
+    };
+    t.wait_for("Threads · All");
+    assert!(home.join("demo-inbox").join("mail").is_dir());
+    drop(t);
+    assert!(!home.exists(), "{} left behind", home.display());
+}
+
 #[test]
 fn a_panic_leaves_the_terminal_usable() {
-    let Some(t) = Tmux::start("panic", &shell("RUST_BACKTRACE=0 AMAIL_TEST_PANIC_KEY=!")) else {
+    let Some(t) = Tmux::start_shell("panic", shell("RUST_BACKTRACE=0 AMAIL_TEST_PANIC_KEY=!"))
+    else {
         return;
     };
     t.wait_for("Threads · All");
@@ -193,9 +231,11 @@ fn a_panic_leaves_the_terminal_usable() {
 
 #[test]
 fn reply_through_editor_suspends_and_restores_the_app() {
-    let dir = std::env::temp_dir().join(format!("amail-e2e-editor-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let editor = dir.join("fake-editor.sh");
+    let dir = tempfile::Builder::new()
+        .prefix("amail-e2e-editor-")
+        .tempdir()
+        .unwrap();
+    let editor = dir.path().join("fake-editor.sh");
     // Stands in for $EDITOR: prints to the (restored) terminal, writes a body.
     std::fs::write(
         &editor,
@@ -208,7 +248,7 @@ fn reply_through_editor_suspends_and_restores_the_app() {
         std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
     let env = format!("VISUAL= EDITOR='{}'", editor.display());
-    let Some(t) = Tmux::start("editor", &shell(&env)) else {
+    let Some(t) = Tmux::start_shell("editor", shell(&env)) else {
         return;
     };
     t.wait_for("Threads · All");
@@ -227,7 +267,6 @@ fn reply_through_editor_suspends_and_restores_the_app() {
     t.text("q");
     let after = t.wait_for("EXIT=");
     assert!(after.contains("EXIT=0"), "{after}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The issue's "done when": compose a message to an agent from the
@@ -235,11 +274,11 @@ fn reply_through_editor_suspends_and_restores_the_app() {
 /// and find both in the mailbox on disk.
 #[test]
 fn compose_a_message_and_ack_several_at_once_in_a_real_terminal() {
-    let (cmd, home) = shell_in_home("", "--as BlueLake");
-    let Some(t) = Tmux::start("triage", &cmd) else {
+    let shell = shell_in_home("", "--as BlueLake");
+    let mail = shell.home.path().join("demo-inbox").join("mail");
+    let Some(t) = Tmux::start_shell("triage", shell) else {
         return;
     };
-    let mail = home.join("demo-inbox").join("mail");
     t.wait_loaded();
     // c: as BlueLake (--as), to one agent, as GUIDANCE.
     t.text("c");
@@ -292,7 +331,6 @@ fn compose_a_message_and_ack_several_at_once_in_a_real_terminal() {
     t.text("q");
     let out = t.wait_for("EXIT=");
     assert!(out.contains("EXIT=0"), "{out}");
-    let _ = std::fs::remove_dir_all(&home);
 }
 
 /// Issue 16: backend work never freezes the screen. A generated
@@ -416,7 +454,7 @@ fn a_large_mailbox_shows_the_load_progress_then_the_full_counts() {
 /// starting, not that there is none.
 #[test]
 fn the_inbox_shows_and_takes_keys_while_the_watch_is_set_up() {
-    let Some(t) = Tmux::start("watch", &shell("AMAIL_TEST_WATCH_DELAY_MS=600000")) else {
+    let Some(t) = Tmux::start_shell("watch", shell("AMAIL_TEST_WATCH_DELAY_MS=600000")) else {
         return;
     };
     let screen = t.wait_loaded();
