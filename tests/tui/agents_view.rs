@@ -66,3 +66,32 @@ fn browsing_every_screen_and_filter_parses_no_list_again() {
     let held_now = held(&app);
     assert!(held_now <= 400, "{held_now} of 2,000 messages parsed again");
 }
+
+/// A thread row's summary parses its newest message on demand; those
+/// parses were kept for good, so paging through every thread of a big
+/// inbox held one parse per thread (a few KB each: at 100,000 threads
+/// more than the whole inbox). The held parses stay bounded, and the rows
+/// still read the same after they are let go.
+#[test]
+fn paging_through_every_thread_holds_a_bounded_number_of_parses() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
+    let mut app = corpus_app(dir.path(), 12_000, now).1;
+    app.render(140, 40);
+    let threads = app.model.inbox.threads.len();
+    let limit = amail_tui::model::held_parses(app.model.inbox.messages.len());
+    assert!(threads > 2 * limit, "{threads} threads: too few to test");
+    let first = app.render(140, 40);
+    let mut most = 0;
+    for _ in 0..threads / 15 + 10 {
+        app.press("<pagedown>");
+        app.render(140, 40);
+        most = most.max(held(&app));
+    }
+    assert!(
+        most <= limit + 200,
+        "{most} parses held after paging through {threads} threads (limit {limit})"
+    );
+    app.press("g");
+    assert_eq!(app.render(140, 40), first, "the rows read the same again");
+}

@@ -302,6 +302,16 @@ const LISTS: [ListKind; 4] = [
     ListKind::Agents,
 ];
 
+/// How many parses made again an inbox of `messages` holds before it lets
+/// go of them ([`Model::let_go_of_parses`]): a 128th of its messages, and
+/// at least 1,024. In proportion because letting go is a pass over every
+/// record (a million: a few milliseconds), made once per that many parses;
+/// held, they cost a few KB each (about a tenth of the corpus's own size
+/// at the most).
+pub fn held_parses(messages: usize) -> usize {
+    (messages / 128).max(1_024)
+}
+
 #[derive(Debug)]
 pub struct Model {
     pub inbox: Inbox,
@@ -373,6 +383,9 @@ pub struct Model {
     /// The agents view's [`Activity`], made once per change of the inbox
     /// and of the minute (a pass over every message).
     activity: std::cell::RefCell<Option<std::rc::Rc<Activity>>>,
+    /// [`amail_core::inbox::parsed_again`] when the inbox last let go of
+    /// the parses its rows and views made ([`Model::let_go_of_parses`]).
+    parses_let_go_at: usize,
     /// The threads the filter shows (indices, in display order) and the
     /// filter they are for: every frame asks, and each answer is a pass
     /// over every thread (318,000 of them in a million messages). Cleared
@@ -430,6 +443,7 @@ impl Model {
             counts: Default::default(),
             search_cache: Default::default(),
             activity: Default::default(),
+            parses_let_go_at: amail_core::inbox::parsed_again(),
             visible: Default::default(),
             last_thread: Default::default(),
             dirty: true,
@@ -939,6 +953,20 @@ impl Model {
     /// the event loop then hands `update` a `Msg::SearchCounted`.
     pub fn search_settle_due(&self) -> bool {
         self.search.pending && !self.search_counting()
+    }
+
+    /// After a frame: once the records have parsed [`held_parses`] of their
+    /// messages again (a thread row's summary, the message shown, a thread
+    /// opened), the inbox lets go of them all, and what is on screen is
+    /// parsed again by the next frame (a few dozen, about a microsecond
+    /// each). Without it, paging through a big inbox kept one parse per
+    /// thread it passed, a few KB each, for good.
+    pub fn let_go_of_parses(&mut self) {
+        let now = amail_core::inbox::parsed_again();
+        if now.wrapping_sub(self.parses_let_go_at) >= held_parses(self.inbox.messages.len()) {
+            self.inbox.let_go_of_parses();
+            self.parses_let_go_at = now;
+        }
     }
 
     /// What each agent's mail says about its pace (the agents view), as of

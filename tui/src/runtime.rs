@@ -164,6 +164,7 @@ async fn run_loop(backend: Box<dyn Backend + Send>, opts: RunOptions) -> io::Res
         if model.dirty {
             terminal.draw(|f| view(&model, f))?;
             model.dirty = false;
+            model.let_go_of_parses();
         }
         // Notifications (opt-in), already made safe by `notify`.
         if !model.notify.is_empty() {

@@ -20,10 +20,17 @@
 //! mcp database, piped JSON, protocol items, a server) keeps that message
 //! as it is. The envelope fields are the record's own: set them before the
 //! inbox is built, not after (the full message keeps the parse's values).
+//!
+//! A parse made again is kept until the holder of the record lets it go
+//! ([`CompactMessage::let_go`], [`crate::inbox::Inbox::let_go_of_parses`]):
+//! a list that shows each row's newest message parses a few dozen a
+//! frame, and paging through a big inbox would otherwise keep one per
+//! thread for good. [`parsed_again`] counts them, so a holder knows when.
 
 use std::borrow::Cow;
 use std::fmt;
 use std::ops::Deref;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use amail_parser::{Message, MessageType, OwnedMessage, ParseOptions, Parsed};
@@ -216,6 +223,18 @@ pub struct CompactMessage {
     full: OnceBox<OwnedMessage>,
 }
 
+/// How many full messages records have parsed again, in this process: a
+/// holder of records compares it with its count at its last
+/// [`CompactMessage::let_go`] pass to know when the parses it keeps have
+/// grown (one count for the process, not per inbox: a record does not
+/// know its inbox, and a count that also moves with others' parses only
+/// makes a holder let go sooner).
+pub fn parsed_again() -> usize {
+    PARSED_AGAIN.load(Ordering::Relaxed)
+}
+
+static PARSED_AGAIN: AtomicUsize = AtomicUsize::new(0);
+
 /// [`CompactMessage`]'s context usage when the message gives none.
 const NO_READING: u8 = u8::MAX;
 
@@ -337,7 +356,21 @@ impl CompactMessage {
 
     /// The full message, parsed again from the kept text on first use.
     pub fn full(&self) -> &OwnedMessage {
-        self.full.get_or_init(|| Box::new(self.reparse()))
+        self.full.get_or_init(|| {
+            PARSED_AGAIN.fetch_add(1, Ordering::Relaxed);
+            Box::new(self.reparse())
+        })
+    }
+
+    /// Lets go of the full message when it was parsed again (and can be
+    /// again): true if one was held. A full message the record was made
+    /// from stays, as there is no text to parse it from.
+    pub fn let_go(&mut self) -> bool {
+        if self.source.is_none() || self.full.get().is_none() {
+            return false;
+        }
+        self.full = OnceBox::new();
+        true
     }
 
     /// The full message if it is already held: what is known without
@@ -880,6 +913,25 @@ mod tests {
         // a file's record holds what its parse gave.
         let plain = CompactMessage::from_text(&parsed[0], &text, 0);
         assert_eq!(plain.full().from.as_deref(), Some("GreenCastle"));
+    }
+
+    #[test]
+    fn a_parse_let_go_is_made_again_the_same_and_a_given_message_is_kept() {
+        let text =
+            Text::from("Subject: [ol-1.1] PROGRESS\n\nBody:\nBead: ol-1.1\nStatus: drafting\n");
+        let parsed = amail_parser::parse(&text, &ParseOptions::default()).unwrap();
+        let mut record = CompactMessage::from_text(&parsed[0], &text, 0);
+        assert!(!record.let_go(), "nothing parsed again yet");
+        let before = parsed_again();
+        let want = record.full().clone();
+        assert!(parsed_again() > before, "the parse is counted");
+        assert!(record.let_go());
+        assert_eq!(record.full_if_held(), None);
+        assert_eq!(*record.full(), want);
+        // A record made from a full message has no text to parse it from.
+        let mut given = CompactMessage::from(parsed[0].clone().into_owned());
+        assert!(!given.let_go());
+        assert_eq!(*given.full(), want);
     }
 
     #[test]

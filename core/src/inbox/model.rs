@@ -412,6 +412,16 @@ impl Inbox {
         }
     }
 
+    /// Lets go of every full message parsed again since the load (see
+    /// [`CompactMessage::let_go`]); the next reader parses it again. How
+    /// many were held.
+    pub fn let_go_of_parses(&mut self) -> usize {
+        self.messages
+            .iter_mut()
+            .filter_map(|m| m.message.let_go().then_some(()))
+            .count()
+    }
+
     /// Pending acks, for one agent or (None) for every recipient.
     pub fn pending(&self, agent: Option<&str>) -> Vec<PendingAck> {
         let mut out = Vec::new();

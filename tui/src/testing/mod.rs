@@ -149,6 +149,7 @@ impl<B: Backend> TestApp<B> {
         self.send(Msg::Resize(w, h));
         let screen = render_to_string(&self.model, w, h);
         // As the event loop does after a frame.
+        self.model.let_go_of_parses();
         if self.model.search_settle_due() {
             self.send(Msg::SearchCounted);
         }
