@@ -302,7 +302,11 @@ impl Backend for RealBackend {
             Some(mail) => mail.watch_paths(),
             None => vec![self.source.clone()],
         };
-        watch.push(self.store_root.clone());
+        // The task store is optional (`amail route` makes one): one that
+        // is not there is nothing to watch, not a watch that failed.
+        if self.store_root.is_dir() {
+            watch.push(self.store_root.clone());
+        }
         watch
     }
 }
@@ -330,5 +334,25 @@ mod tests {
         assert!(e.contains("stdin") || e.contains("read-only"), "{e}");
         let e = b.reply(&inbox, "1", "BlueLake", "hi").unwrap_err();
         assert!(e.contains("read-only"), "{e}");
+    }
+
+    /// A task store that is not there is nothing to watch: watched, it
+    /// made the status bar of `amail inbox --server` (whose only watched
+    /// path is the store) say "watch failed" while the server was polled
+    /// fine. The mail's own paths stay.
+    #[test]
+    fn a_missing_task_store_is_not_watched() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut b = RealBackend::with_store(
+            stores::for_source(&SourceKind::Stdin, 1024),
+            dir.path().join("no-store"),
+        );
+        assert!(b.watch_paths().is_empty(), "{:?}", b.watch_paths());
+        std::fs::create_dir(dir.path().join("no-store")).unwrap();
+        b = RealBackend::with_store(
+            stores::for_source(&SourceKind::Stdin, 1024),
+            dir.path().join("no-store"),
+        );
+        assert_eq!(b.watch_paths(), vec![dir.path().join("no-store")]);
     }
 }

@@ -125,6 +125,14 @@ fn the_tui_shows_mail_the_server_receives_while_open() {
     let tools = seeded(&server, token);
     let guard = open_inbox(&server, token, "live", 120, 32);
     let session = &guard.0;
+    // Polled, and answering: live (its home has no task store, whose
+    // watch once made this "watch failed (R reloads)").
+    let live = wait_for(session, "◉ live", Duration::from_secs(30)).is_some();
+    let now = screen(session);
+    assert!(
+        live && !now.contains("watch"),
+        "the status bar does not say the server is live:\n{now}"
+    );
 
     // The server receives a new message while the inbox is open.
     call(

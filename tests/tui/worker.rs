@@ -320,6 +320,29 @@ fn a_load_reports_its_progress_in_the_status_bar() {
     assert!(!render_to_string(&model, 120, 30).contains("loading"));
 }
 
+/// A polled server is live while it answers: the status bar said "not
+/// watching", or "watch failed (R reloads)" when its one watched path (a
+/// task store that was not there) could not be watched, while new mail
+/// came in on every poll.
+#[test]
+fn a_polled_server_that_answers_shows_live_whatever_the_file_watch() {
+    use amail_tui::model::Link;
+    use amail_tui::msg::WatchState;
+    use amail_tui::testing::TestApp;
+    let mut app = TestApp::sample();
+    app.model.link = Some(Link::Up);
+    for watch in [
+        WatchState::Off,
+        WatchState::Starting,
+        WatchState::Failed("/home/me/.local/share/amail/store: no such file".into()),
+    ] {
+        app.model.watch = watch.clone();
+        let screen = app.render(140, 30);
+        assert!(screen.contains("◉ live"), "{watch:?}:\n{screen}");
+        assert!(!screen.contains("watch"), "{watch:?}:\n{screen}");
+    }
+}
+
 /// A server that stops answering (issue 13): a failed poll says so in the
 /// status bar, keeps the inbox and the reply being written; the first poll
 /// that answers again shows the link up by itself.

@@ -62,7 +62,12 @@ pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
             },
             t.error(),
         ),
-        (_, WatchState::Watching) => Span::styled(if narrow { "◉ " } else { "◉ live " }, t.ok()),
+        // A polled server is live while it answers: new mail comes by
+        // the poll, whatever the watch of files beside it (a task store)
+        // says.
+        (Some(Link::Up), _) | (_, WatchState::Watching) => {
+            Span::styled(if narrow { "◉ " } else { "◉ live " }, t.ok())
+        }
         (_, WatchState::Starting) => Span::styled(
             if narrow {
                 "◌ "
