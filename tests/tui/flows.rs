@@ -602,3 +602,53 @@ fn ctrl_c_cancels_prompts_and_overlays_before_it_quits() {
     app.press("<ctrl-c>");
     assert!(app.quit);
 }
+
+/// A plain reply (`Re: [ol-527.1] OFFERING_READY`, "Approved") is
+/// conversation in the thread, not the type its subject names: its row
+/// said `◆ OFFERED` from the reviewer, as if the reviewer had offered the
+/// work (and a reply in a help thread said `? HELP`, a new request). The
+/// model already took it as a reply (no agent state, no AOF event, an
+/// answer in a help thread); the rows and the message view now say so.
+#[test]
+fn a_plain_reply_shows_as_a_reply_not_as_its_subject_s_type() {
+    let mut app = TestApp::sample();
+    app.press("/ol-527.1<enter><enter>");
+    let screen = app.render(100, 30);
+    assert!(
+        row_with(&screen, "GreenCastle").contains("◆ OFFERED"),
+        "{screen}"
+    );
+    // Reply as BlueLake (the first of the two recipients asked about).
+    app.press("r<enter>");
+    app.type_text("Approved; merge it.");
+    app.press("<ctrl-s>");
+    let screen = app.render(100, 30);
+    assert!(screen.contains("✓ reply sent to GreenCastle"), "{screen}");
+    let reply = app
+        .model
+        .inbox
+        .messages
+        .iter()
+        .find(|m| m.message.from.as_deref() == Some("BlueLake") && m.is_reply())
+        .expect("the reply is in the inbox");
+    assert_eq!(reply.message.kind, MessageType::OfferingReady);
+    let row = row_with(&screen, "Approved");
+    assert!(
+        row.contains("↪ REPLY") && !row.contains("OFFERED"),
+        "{screen}"
+    );
+    // Opened, its header says so too.
+    app.press("G<tab>");
+    let screen = app.render(100, 30);
+    assert!(
+        screen.contains("↪ REPLY · Re: [ol-527.1] OFFERING_READY"),
+        "{screen}"
+    );
+    // The thread itself stays offered: its phase is its own.
+    app.press("<esc><esc>");
+    let screen = app.render(100, 30);
+    assert!(
+        row_with(&screen, "ol-527.1").contains("◆ OFFERED"),
+        "{screen}"
+    );
+}

@@ -11,6 +11,7 @@ use amail_parser::MessageType;
 use ratatui::style::{Color, Modifier, Style};
 
 use amail_core::aof::TaskStatus;
+use amail_core::inbox::InboxMessage;
 
 /// Named roles the views draw with.
 #[derive(Debug, Clone, PartialEq)]
@@ -201,6 +202,25 @@ pub(crate) fn badge(kind: MessageType) -> (&'static str, &'static str, Tone) {
         MessageType::SpawnRequest => ("+", "SPAWN", Tone::Info),
         MessageType::SpawnAck => ("+", "SPAWNED", Tone::Info),
         MessageType::Unknown => ("·", "NOTE", Tone::Plain),
+    }
+}
+
+/// The badge of a plain reply (`Re:` before whatever type its subject
+/// names): conversation in the thread.
+pub(crate) const REPLY: (&str, &str, Tone) = ("↪", "REPLY", Tone::Plain);
+
+/// The badge a message's row and header carry: its type's, but a plain
+/// reply's is [`REPLY`]. `reply_message` keeps the original's subject after
+/// `Re: `, so a reviewer's "Approved" to an OFFERING_READY has that type;
+/// shown as it, the row said the reviewer had offered work (and a reply in
+/// a help thread, a new help request), where the inbox already takes it as
+/// a reply (no agent state, no AOF event, an answer in a help thread). A
+/// HELP_RESPONSE is an answer whatever its subject.
+pub(crate) fn message_badge(x: &InboxMessage) -> (&'static str, &'static str, Tone) {
+    if x.is_reply() && x.message.kind != MessageType::HelpResponse {
+        REPLY
+    } else {
+        badge(x.message.kind)
     }
 }
 

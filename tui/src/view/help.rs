@@ -87,6 +87,14 @@ pub(crate) fn extra_lines(m: &Model) -> Vec<Line<'static>> {
             Span::styled(badge_meaning(kind).to_string(), t.muted()),
         ]));
     }
+    let (g, w, tone) = crate::theme::REPLY;
+    out.push(Line::from(vec![
+        Span::styled(fit(&format!("  {g} {w}"), 26), t.tone(tone)),
+        Span::styled(
+            "a reply (`Re:`), whatever type it names".to_string(),
+            t.muted(),
+        ),
+    ]));
     out.push(Line::raw(""));
     let path = m
         .config

@@ -32,7 +32,7 @@ fn ago(now: chrono::DateTime<chrono::Utc>, then: chrono::DateTime<chrono::Utc>) 
         a => format!("{a} ago"),
     }
 }
-use crate::theme::{badge, Theme};
+use crate::theme::{message_badge, Theme};
 use amail_core::safe_text::reveal;
 
 pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
@@ -40,7 +40,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let title = match m.current_message() {
         Some(x) if m.raw => format!("Raw · {}", line_text(&x.key)),
         Some(x) => {
-            let (g, w, _) = badge(x.message.kind);
+            let (g, w, _) = message_badge(x);
             format!("{g} {w} · {}", line_text(&x.message.subject))
         }
         None => "Message".into(),
@@ -224,7 +224,7 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
     let msg = &x.message;
     let p = &msg.parsed;
     let mut out = Vec::new();
-    let (g, w, tone) = badge(msg.kind);
+    let (g, w, tone) = message_badge(x);
     out.push(Line::from(vec![
         Span::styled(format!("{:>13}  ", "type"), t.muted()),
         Span::styled(format!("{g} {w}"), t.tone(tone)),

@@ -10,7 +10,7 @@ use super::{full_row, line_text, pane, scroll_window, titled};
 use crate::keymap::Action;
 use crate::model::{age, Model, Pane, Screen};
 use crate::text::{fit, fit_right};
-use crate::theme::badge;
+use crate::theme::message_badge;
 use amail_core::inbox::InboxMessage;
 
 pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
@@ -80,7 +80,7 @@ pub(crate) fn ack_mark(m: &Model, x: &InboxMessage) -> (&'static str, bool) {
 /// (no empty gutter).
 fn row(m: &Model, x: &InboxMessage, width: usize, ack_w: usize, selected: bool) -> Line<'static> {
     let th = &m.config.theme;
-    let (g, word, tone) = badge(x.message.kind);
+    let (g, word, tone) = message_badge(x);
     let (mark, pending) = ack_mark(m, x);
     let from = line_text(x.message.from.as_deref().unwrap_or("?"));
     let what = summary(&x.message);
