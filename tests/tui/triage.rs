@@ -93,6 +93,11 @@ fn compose_to_several_agents_with_a_protocol_type() {
     assert!(
         matches!(&app.model.overlay, Some(Overlay::Choose { title, .. }) if title == "Send as")
     );
+    // Each chooser says what it asks (both said "Several recipients
+    // apply:", the ack and reply choosers' line).
+    let screen = app.render(100, 30);
+    assert!(screen.contains("Who is sending:"), "{screen}");
+    assert!(!screen.contains("recipients apply"), "{screen}");
     app.press("<enter>"); // Overseer, a person
     let Some(Overlay::Pick { options, .. }) = &app.model.overlay else {
         panic!("{:?}", app.model.overlay);
@@ -109,6 +114,9 @@ fn compose_to_several_agents_with_a_protocol_type() {
     app.press("<space><enter>");
     // Type: GUIDANCE is first.
     assert!(matches!(&app.model.overlay, Some(Overlay::Choose { .. })));
+    let screen = app.render(100, 30);
+    assert!(screen.contains("Which type:"), "{screen}");
+    assert!(!screen.contains("recipients apply"), "{screen}");
     app.press("<enter>");
     assert!(app
         .render(100, 30)

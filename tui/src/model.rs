@@ -114,12 +114,26 @@ pub enum ChoiceFor {
     },
 }
 
+impl ChoiceFor {
+    /// The chooser's first line: what it asks.
+    pub(crate) fn prompt(&self) -> &'static str {
+        match self {
+            ChoiceFor::Ack { .. } | ChoiceFor::Reply { .. } | ChoiceFor::MarkRead { .. } => {
+                "Several recipients apply:"
+            }
+            ChoiceFor::ComposeFrom => "Who is sending:",
+            ChoiceFor::ComposeKind { .. } => "Which type:",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Overlay {
     Help {
         scroll: u16,
     },
-    /// "Act as which agent?" when several recipients apply.
+    /// One of several: which agent acts (several recipients apply), who
+    /// sends, which type ([`ChoiceFor`] says which, and its prompt).
     Choose {
         title: String,
         options: Vec<String>,

@@ -28,16 +28,39 @@ pub fn message_line(msg: &OwnedMessage) -> String {
         .or(p.next_steps.as_deref())
         .or(p.title.as_deref())
         .map(str::to_string)
-        .unwrap_or_else(|| first_body_line(&msg.body).unwrap_or_else(|| msg.subject.to_string()))
+        .unwrap_or_else(|| first_body_line(msg).unwrap_or_else(|| msg.subject.to_string()))
 }
 
 /// The first line of the body that is prose: not blank, not a heading,
-/// not the `Bead:` label.
-pub fn first_body_line(body: &str) -> Option<String> {
-    body.lines()
+/// not the `Bead:` label, not the message's type line (`GUIDANCE`,
+/// `[ol-1] NUDGE`: typed mail carries its type there, amail's own
+/// included, see `stores::draft`).
+pub fn first_body_line(msg: &OwnedMessage) -> Option<String> {
+    msg.body
+        .lines()
         .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("Bead:"))
+        .find(|l| {
+            !l.is_empty() && !l.starts_with('#') && !l.starts_with("Bead:") && !is_type_line(l, msg)
+        })
         .map(str::to_string)
+}
+
+/// `line` (trimmed) is `msg`'s type alone, after a `[bead]` and before a
+/// `:`: the type its subject named, known or not (`raw_type`).
+fn is_type_line(line: &str, msg: &OwnedMessage) -> bool {
+    let rest = match line.strip_prefix('[').and_then(|r| r.split_once(']')) {
+        Some((_, rest)) => rest,
+        None => line,
+    };
+    let word = rest.trim().trim_end_matches(':').trim_end();
+    let known = (msg.kind != MessageType::Unknown).then(|| msg.kind.as_str());
+    !word.is_empty()
+        && msg
+            .raw_type
+            .as_deref()
+            .into_iter()
+            .chain(known)
+            .any(|t| word.eq_ignore_ascii_case(t))
 }
 
 impl Inbox {
@@ -57,5 +80,46 @@ impl Inbox {
             Some(from) => format!("{from}: {what}"),
             None => what,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use amail_parser::{parse, ParseOptions};
+
+    fn one(text: &str) -> OwnedMessage {
+        parse(text, &ParseOptions::default()).unwrap()[0]
+            .clone()
+            .into_owned()
+    }
+
+    /// amail writes a typed message as agents do, the type on the body's
+    /// first line (`stores::draft`); its summary was that line: a thread
+    /// of guidance read "BlueLake: GUIDANCE" in the inbox and `amail
+    /// threads`. The type line is passed over, whatever the type.
+    #[test]
+    fn a_body_s_type_line_is_not_its_summary() {
+        for kind in ["GUIDANCE", "NUDGE", "TERMINATE"] {
+            let m = one(&format!(
+                "Subject: {kind}: Rebase on main\nFrom: BlueLake\nTo: GreenCastle\n\n\
+                 Body:\n{kind}\n\nThe limiter fix landed; rebase before review.\n"
+            ));
+            assert_eq!(
+                message_line(&m),
+                "The limiter fix landed; rebase before review.",
+                "{kind}"
+            );
+        }
+        // A bead and a type line in brackets, as a known type writes it.
+        let m = one("Subject: [ol-1] NUDGE\nFrom: BlueLake\nTo: GreenCastle\n\n\
+             Body:\n[ol-1] NUDGE\nStill there?\n");
+        assert_eq!(message_line(&m), "Still there?");
+        // A body that is only its type line says the subject.
+        let m = one("Subject: NUDGE: are you there\nFrom: BlueLake\n\nBody:\nNUDGE\n");
+        assert_eq!(message_line(&m), "NUDGE: are you there");
+        // Prose that merely opens with the word stays.
+        let m = one("Subject: note\nFrom: BlueLake\n\nBody:\nGUIDANCE is below.\n");
+        assert_eq!(message_line(&m), "GUIDANCE is below.");
     }
 }

@@ -15,7 +15,7 @@ pub(crate) fn draw_chooser(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
         title,
         options,
         index,
-        ..
+        purpose,
     } = o
     else {
         return;
@@ -31,7 +31,7 @@ pub(crate) fn draw_chooser(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
         + 10;
     let area = centered(body, w, options.len() as u16 + 4);
     f.render_widget(Clear, area);
-    let mut lines = vec![Line::styled("Several recipients apply:", t.muted())];
+    let mut lines = vec![Line::styled(purpose.prompt(), t.muted())];
     for (i, opt) in options.iter().enumerate() {
         let sel = i == *index;
         let text = format!(
