@@ -43,6 +43,9 @@ struct PendingJson<'a> {
     kind: RecipientKind,
     #[serde(rename = "type")]
     message_type: &'a str,
+    /// The same, for the text table's word ([`super::threads::type_word`]).
+    #[serde(skip)]
+    kind_of: amail_parser::MessageType,
     subject: &'a str,
     from: Option<&'a str>,
     /// The thread amail files the message under (`threads --json`'s
@@ -86,6 +89,7 @@ pub fn run(args: PendingArgs, config: &amail::config::Config) -> CliResult {
                 agent: &p.agent,
                 kind: r.map(|r| r.kind).unwrap_or(RecipientKind::To),
                 message_type: m.message.kind.as_str(),
+                kind_of: m.message.kind,
                 subject: &m.message.subject,
                 from: m.message.from.as_deref(),
                 thread_id: &inbox.thread_for(m).id,
@@ -123,7 +127,7 @@ pub fn run(args: PendingArgs, config: &amail::config::Config) -> CliResult {
         table.push(vec![
             clean_line(r.id).into_owned(),
             format!("{}{kind}", clean_line(r.agent)),
-            r.message_type.to_string(),
+            super::threads::type_word(Some(r.kind_of)).to_string(),
             format!("from {}", clean_line(r.from.unwrap_or("?"))),
             format!("thread {}", clean_line(r.thread_id)),
             format!(

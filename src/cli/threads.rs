@@ -136,12 +136,7 @@ pub fn run(args: ThreadsArgs, config: &amail::config::Config) -> CliResult {
             .last_at
             .map(|d| d.format("%Y-%m-%d %H:%M").to_string())
             .unwrap_or_else(|| "-".into());
-        // A message of no protocol type (a plain note, a handoff or A2A
-        // item) is a NOTE, as the TUI's badge says, not "UNKNOWN".
-        let kind = match inbox.last_message(t).map(|m| m.message.kind) {
-            Some(amail_parser::MessageType::Unknown) | None => "NOTE",
-            Some(k) => k.as_str(),
-        };
+        let kind = type_word(inbox.last_message(t).map(|m| m.message.kind));
         let project = t
             .project
             .map(|p| format!("  [{}]", clean_line(&p)))
@@ -159,4 +154,15 @@ pub fn run(args: ThreadsArgs, config: &amail::config::Config) -> CliResult {
         crate::outln!("{line}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A message's type as the text tables write it: a message of no protocol
+/// type (a plain note, amail's own GUIDANCE, a handoff or A2A item) is a
+/// NOTE, as the TUI's badge says, not "UNKNOWN" (`--json` keeps the
+/// parser's name).
+pub(super) fn type_word(kind: Option<amail_parser::MessageType>) -> &'static str {
+    match kind {
+        Some(amail_parser::MessageType::Unknown) | None => "NOTE",
+        Some(k) => k.as_str(),
+    }
 }

@@ -106,6 +106,36 @@ fn pending_rows_line_up_by_display_width() {
     }
 }
 
+/// A message of no protocol type (amail's own GUIDANCE, a note) reads as
+/// a NOTE in both tables, as the TUI's badge says: `pending` said
+/// "UNKNOWN" where `threads` said "NOTE". And its line is its prose, not
+/// its type line. (`--json` keeps the parser's name, `UNKNOWN`.)
+#[test]
+fn an_untyped_message_is_a_note_in_both_tables() {
+    let fx = Fx::new();
+    let dir = fx.path("mail");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("1.md"),
+        "Subject: GUIDANCE: Rebase on main\nFrom: BlueLake\nTo: GreenCastle\nId: g1\n\
+         Ack-Required: true\nDate: 2026-11-22T01:00:00Z\n\n\
+         Body:\nGUIDANCE\n\nThe limiter fix landed; rebase before review.\n",
+    )
+    .unwrap();
+    let root = dir.to_str().unwrap();
+    let pending = stdout(&fx.run(&["pending", root]));
+    assert!(pending.contains("  NOTE  "), "{pending}");
+    assert!(!pending.contains("UNKNOWN"), "{pending}");
+    let threads = stdout(&fx.run(&["threads", root]));
+    assert!(threads.contains("  NOTE  "), "{threads}");
+    assert!(
+        threads.contains("BlueLake: The limiter fix landed; rebase before review."),
+        "{threads}"
+    );
+    let json = stdout(&fx.run(&["pending", root, "--json"]));
+    assert!(json.contains("\"UNKNOWN\""), "{json}");
+}
+
 #[test]
 fn threads_show_what_each_thread_is_at_now() {
     let fx = Fx::new();
