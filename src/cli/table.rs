@@ -1,5 +1,5 @@
 //! Rows of text lined up in columns by display width, for the commands
-//! that print tables (`threads`, `pending`). Agent names, beads and
+//! that print tables (`threads`, `pending`, `tasks`). Agent names, beads and
 //! subjects are often not ASCII: a CJK character takes two terminal
 //! columns and a combining mark none, so padding by `char` count (what
 //! `format!("{:<20}")` does) skews every column after such a cell. Width

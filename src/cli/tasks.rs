@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
+use super::table::{Align, Table};
 use super::{CliError, CliResult};
 use amail_core::aof::TaskStatus;
 use amail_core::router::{deps, review, Store, TaskSummary};
@@ -139,14 +140,30 @@ fn warn_unreadable(store: &Store) {
     }
 }
 
-fn line(t: &TaskSummary) -> String {
-    format!(
-        "  {}  {:<12} {:<14} {}",
-        clean_line(&t.id),
-        clean_line(t.bead.as_deref().unwrap_or("-")),
-        clean_line(t.agent.as_deref().unwrap_or("-")),
-        clean_line(&t.title)
-    )
+/// Groups of tasks under their headings (`ready (4)`), every row of every
+/// group lined up in one table by display width (a bead can be a UUID,
+/// an agent's name CJK), as `threads` and `pending` are; `extra` adds a
+/// last column.
+fn print_groups(groups: &[(String, Vec<&TaskSummary>)], extra: impl Fn(&TaskSummary) -> String) {
+    let mut table = Table::new(&[Align::Left; 5]);
+    for (_, tasks) in groups {
+        for t in tasks {
+            table.push(vec![
+                format!("  {}", clean_line(&t.id)),
+                clean_line(t.bead.as_deref().unwrap_or("-")).into_owned(),
+                clean_line(t.agent.as_deref().unwrap_or("-")).into_owned(),
+                clean_line(&t.title).into_owned(),
+                extra(t),
+            ]);
+        }
+    }
+    let mut lines = table.lines().into_iter();
+    for (heading, tasks) in groups {
+        crate::outln!("{heading}");
+        for line in lines.by_ref().take(tasks.len()) {
+            crate::outln!("{}", line.trim_end());
+        }
+    }
 }
 
 fn mailbox(store: &Store, agent: &str, json: bool) -> CliResult {
@@ -159,16 +176,15 @@ fn mailbox(store: &Store, agent: &str, json: bool) -> CliResult {
         return Ok(ExitCode::SUCCESS);
     }
     crate::outln!("{}", clean_line(agent));
-    for (name, queue) in [
+    let groups: Vec<(String, Vec<&TaskSummary>)> = [
         ("inbox", &m.inbox),
         ("processing", &m.processing),
         ("outbox", &m.outbox),
-    ] {
-        crate::outln!("{name} ({})", queue.len());
-        for t in queue {
-            crate::outln!("{}  {}", line(t), t.status);
-        }
-    }
+    ]
+    .into_iter()
+    .map(|(name, queue)| (format!("{name} ({})", queue.len()), queue.iter().collect()))
+    .collect();
+    print_groups(&groups, |t| t.status.to_string());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -188,15 +204,17 @@ fn board(store: &Store, root: &Path, json: bool) -> CliResult {
         crate::outln!("no tasks in {}", root.display());
         return Ok(ExitCode::SUCCESS);
     }
-    for s in TaskStatus::ALL {
-        let col: Vec<_> = tasks.iter().filter(|t| t.status == s).collect();
-        if col.is_empty() {
-            continue;
-        }
-        crate::outln!("{s} ({})", col.len());
-        for t in col {
-            crate::outln!("{}", line(t));
-        }
-    }
+    let groups: Vec<(String, Vec<&TaskSummary>)> = TaskStatus::ALL
+        .into_iter()
+        .map(|s| {
+            (
+                s,
+                tasks.iter().filter(|t| t.status == s).collect::<Vec<_>>(),
+            )
+        })
+        .filter(|(_, col)| !col.is_empty())
+        .map(|(s, col)| (format!("{s} ({})", col.len()), col))
+        .collect();
+    print_groups(&groups, |_| String::new());
     Ok(ExitCode::SUCCESS)
 }

@@ -136,6 +136,72 @@ fn an_untyped_message_is_a_note_in_both_tables() {
     assert!(json.contains("\"UNKNOWN\""), "{json}");
 }
 
+/// `amail tasks` (the board, and one agent's queues with `--agent`) lines
+/// its columns up by display width, as `threads` and `pending` do: it
+/// padded by `char` count to fixed widths, so a bead longer than twelve
+/// (a UUID, `handoffs:BlueLake`) or a CJK agent pushed the rest of its row
+/// out of line.
+#[test]
+fn the_task_board_lines_up_by_display_width() {
+    let fx = Fx::new();
+    let dir = fx.path("mail");
+    mail(
+        &dir,
+        "1.md",
+        "m1",
+        "Alice",
+        1,
+        "[b-1] BEAD_ACCEPTED",
+        "Bead: b-1\nTitle: Short bead",
+    );
+    mail(
+        &dir,
+        "2.md",
+        "m2",
+        "李小龍",
+        2,
+        "[7d3c9a10-0000-4000-8000-000000000001] BEAD_ACCEPTED",
+        "Bead: 7d3c9a10-0000-4000-8000-000000000001\nTitle: A bead with a long id",
+    );
+    mail(
+        &dir,
+        "3.md",
+        "m3",
+        "Bob",
+        3,
+        "[b-3] BEAD_ACCEPTED",
+        "Bead: b-3\nTitle: Third",
+    );
+    let out = fx.route(&dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let tasks = fx.tasks();
+    assert_eq!(tasks.len(), 3, "{tasks:?}");
+    for args in [vec!["tasks"], vec!["tasks", "--agent", "李小龍"]] {
+        let mut argv = args.clone();
+        let store = fx.store();
+        argv.extend(["--store", &store]);
+        let out = fx.run(&argv);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        let rows: Vec<(&str, &str)> = text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("TASK-"))
+            .filter_map(|l| {
+                let t = tasks
+                    .iter()
+                    .find(|t| l.contains(t["task_id"].as_str().unwrap()))?;
+                Some((l, t["title"].as_str().unwrap()))
+            })
+            .collect();
+        assert!(!rows.is_empty(), "{text}");
+        let cols: Vec<usize> = rows.iter().map(|(l, title)| column_of(l, title)).collect();
+        assert!(
+            cols.windows(2).all(|w| w[0] == w[1]),
+            "{args:?}: titles at display columns {cols:?}:\n{text}"
+        );
+    }
+}
+
 #[test]
 fn threads_show_what_each_thread_is_at_now() {
     let fx = Fx::new();
