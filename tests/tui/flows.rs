@@ -652,3 +652,19 @@ fn a_plain_reply_shows_as_a_reply_not_as_its_subject_s_type() {
         "{screen}"
     );
 }
+
+/// `--as` a name no agent of the mailbox has (a typo, another case): the
+/// inbox said nothing, and showed nothing pending, as if all were done.
+/// `amail pending` warned; the inbox now says so once loaded.
+#[test]
+fn an_identity_no_agent_has_is_pointed_out_once_loaded() {
+    let mut app = TestApp::sample().with_identity("bluelake");
+    app.press("R");
+    let screen = app.render(140, 30);
+    assert!(screen.contains("no agent named bluelake"), "{screen}");
+    assert!(screen.contains("BlueLake"), "{screen}");
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    app.press("R");
+    let screen = app.render(140, 30);
+    assert!(!screen.contains("no agent named"), "{screen}");
+}

@@ -105,7 +105,11 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             m.partial = false;
             let before = m.lists_before();
             let inbox = inbox.map(|i| m.inbox = i);
+            let whole = inbox.is_ok();
             loaded(m, &before, inbox, tasks, None);
+            if whole {
+                point_out_unknown_identity(m);
+            }
             m.dirty = true;
             wants_file(m).or_else(|| review::wants_queues(m))
         }
@@ -384,6 +388,36 @@ fn loaded(
         });
     }
     m.restore_selection(before);
+}
+
+/// `--as` a name no agent of the loaded mailbox has (a typo, another
+/// case): nothing would show as pending for it, as if all were done.
+/// Said once the whole inbox is in, unless another notice is up (an ack's
+/// result stays).
+fn point_out_unknown_identity(m: &mut Model) {
+    let Some(me) = m.identity.as_deref() else {
+        return;
+    };
+    if m.inbox.agents.is_empty() || m.inbox.agent(me).is_some() {
+        return;
+    }
+    if m.notice
+        .as_ref()
+        .is_some_and(|n| !n.text.starts_with("✓ reloaded"))
+    {
+        return;
+    }
+    const SHOWN: usize = 6;
+    let names: Vec<&str> = m.inbox.agents.iter().map(|a| a.name.as_str()).collect();
+    let more = if names.len() > SHOWN { ", …" } else { "" };
+    m.notice = Some(Notice {
+        // (Made safe for the terminal where notices are drawn.)
+        text: format!(
+            "⚠ no agent named {me} in this mailbox, so nothing is pending for it (agents: {}{more})",
+            names[..names.len().min(SHOWN)].join(", ")
+        ),
+        error: true,
+    });
 }
 
 fn key(m: &mut Model, k: KeyEvent) -> Option<Command> {
