@@ -343,16 +343,13 @@ mod tests {
     #[test]
     fn a_missing_task_store_is_not_watched() {
         let dir = tempfile::tempdir().unwrap();
-        let mut b = RealBackend::with_store(
-            stores::for_source(&SourceKind::Stdin, 1024),
-            dir.path().join("no-store"),
-        );
-        assert!(b.watch_paths().is_empty(), "{:?}", b.watch_paths());
-        std::fs::create_dir(dir.path().join("no-store")).unwrap();
-        b = RealBackend::with_store(
-            stores::for_source(&SourceKind::Stdin, 1024),
-            dir.path().join("no-store"),
-        );
-        assert_eq!(b.watch_paths(), vec![dir.path().join("no-store")]);
+        let store = dir.path().join("store");
+        let paths = || {
+            RealBackend::with_store(stores::for_source(&SourceKind::Stdin, 1024), store.clone())
+                .watch_paths()
+        };
+        assert!(paths().is_empty(), "{:?}", paths());
+        std::fs::create_dir(&store).unwrap();
+        assert_eq!(paths(), vec![store.clone()]);
     }
 }
