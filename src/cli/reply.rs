@@ -25,7 +25,7 @@ pub struct ReplyArgs {
     /// own message writes to its recipients).
     #[arg(long = "as", value_name = "AGENT", required = true)]
     pub as_agent: String,
-    /// The answer; read from stdin when absent.
+    /// The answer; read from stdin when absent or `-`.
     #[arg(long, value_name = "TEXT")]
     pub body: Option<String>,
     /// The mcp_agent_mail SQLite database, when it is not beside the archive.
@@ -49,7 +49,8 @@ pub fn run(args: ReplyArgs, config: &amail::config::Config) -> CliResult {
     if let Some(kind) = &kind {
         server = super::ack::through(kind, &args.server, config)?;
     }
-    let body = match args.body {
+    // `-` names stdin, as everywhere amail takes input.
+    let body = match args.body.filter(|b| b != "-") {
         Some(b) => b,
         None => {
             let mut s = String::new();

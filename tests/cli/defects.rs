@@ -895,3 +895,47 @@ fn the_demo_inbox_is_one_folder_reused_and_its_path_printed() {
     assert!(demo.join("mail").is_dir());
     assert_eq!(demo_dirs(), ["demo-inbox"]);
 }
+
+/// `--body -` reads the answer from stdin, as `-` names stdin everywhere
+/// else amail takes input (`parse -`, `route -`, `pending -`): it sent a
+/// reply whose body was the one character `-`, and the piped answer was
+/// lost.
+#[test]
+fn reply_body_dash_reads_stdin() {
+    let fx = Fx::new();
+    let m = default_mailbox_with_pending(&fx);
+    let out = fx.run_stdin(
+        &[
+            "reply",
+            "m-1",
+            m.to_str().unwrap(),
+            "--as",
+            "boss",
+            "--body",
+            "-",
+        ],
+        b"Use the partial index.\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let written = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("wrote "))
+        .unwrap_or_else(|| panic!("no file written: {text}"));
+    let reply = fs::read_to_string(written).unwrap();
+    assert!(reply.contains("Use the partial index."), "{reply}");
+    // A body of `-` and nothing on stdin is an empty answer, refused.
+    let out = fx.run_stdin(
+        &[
+            "reply",
+            "m-1",
+            m.to_str().unwrap(),
+            "--as",
+            "boss",
+            "--body",
+            "-",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
