@@ -319,7 +319,7 @@ const LISTS: [ListKind; 4] = [
 /// How many parses made again an inbox of `messages` holds before it lets
 /// go of them ([`Model::let_go_of_parses`]): a 128th of its messages, and
 /// at least 1,024. In proportion because letting go is a pass over every
-/// record (a million: a few milliseconds), made once per that many parses;
+/// record (a million: 11-15 ms with the frees), made once per that many parses;
 /// held, they cost a few KB each (about a tenth of the corpus's own size
 /// at the most).
 pub fn held_parses(messages: usize) -> usize {
