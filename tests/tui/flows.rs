@@ -668,3 +668,35 @@ fn an_identity_no_agent_has_is_pointed_out_once_loaded() {
     let screen = app.render(140, 30);
     assert!(!screen.contains("no agent named"), "{screen}");
 }
+
+/// The raw view of a message with no file says where it came from: a
+/// server's said "the message came from a database" (so did piped JSON's).
+#[test]
+fn the_raw_view_of_a_message_with_no_file_names_where_it_came_from() {
+    use amail_core::inbox::SourceKind;
+    for (source, says) in [
+        (
+            SourceKind::Server {
+                url: "http://127.0.0.1:8765/mcp/".into(),
+            },
+            "came from the server",
+        ),
+        (SourceKind::Stdin, "came from standard input"),
+        (
+            SourceKind::McpStore {
+                root: "/srv/mail".into(),
+                db: "/srv/mail/storage.sqlite3".into(),
+            },
+            "came from the database",
+        ),
+    ] {
+        let mut app = TestApp::sample();
+        app.model.inbox.source = source.clone();
+        for m in &mut app.model.inbox.messages {
+            m.path = None;
+        }
+        app.press("<enter>v");
+        let screen = app.render(120, 36);
+        assert!(screen.contains(says), "{source:?}:\n{screen}");
+    }
+}

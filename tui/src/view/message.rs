@@ -512,7 +512,7 @@ fn raw_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
                 // A step of a load can come before the files are listed
                 // (an mcp root's newest rows do not wait for its archive).
                 (_, None) if m.partial => "file not known yet (still loading)".to_string(),
-                (_, None) => "no file: the message came from a database".to_string(),
+                (_, None) => no_file(&m.inbox.source).to_string(),
             };
             out.push(Line::styled(
                 format!("{why}; the body as parsed, unnumbered:"),
@@ -524,6 +524,18 @@ fn raw_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
         }
     }
     out
+}
+
+/// Why the raw view of a message has no file: where it came from.
+fn no_file(source: &amail_core::inbox::SourceKind) -> &'static str {
+    use amail_core::inbox::SourceKind;
+    match source {
+        SourceKind::Server { .. } => "no file: the message came from the server",
+        SourceKind::Stdin => "no file: the message came from standard input",
+        // A row without its archive copy.
+        SourceKind::McpStore { .. } => "no file: the message came from the database",
+        SourceKind::Mailbox { .. } => "no file known for this message",
+    }
 }
 
 pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
