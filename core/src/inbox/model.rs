@@ -416,10 +416,11 @@ impl Inbox {
     /// [`CompactMessage::let_go`]); the next reader parses it again. How
     /// many were held.
     pub fn let_go_of_parses(&mut self) -> usize {
-        self.messages
-            .iter_mut()
-            .filter_map(|m| m.message.let_go().then_some(()))
-            .count()
+        let mut held = 0;
+        for m in &mut self.messages {
+            held += usize::from(m.message.let_go());
+        }
+        held
     }
 
     /// Pending acks, for one agent or (None) for every recipient.

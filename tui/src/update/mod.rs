@@ -105,9 +105,12 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             m.partial = false;
             let before = m.lists_before();
             let inbox = inbox.map(|i| m.inbox = i);
+            // An ack's or a send's result stays on screen over the
+            // warning below; `R`'s "reloading" gives way to it.
+            let free = m.notice.as_ref().is_none_or(|n| n.text == RELOADING);
             let whole = inbox.is_ok();
             loaded(m, &before, inbox, tasks, None);
-            if whole {
+            if whole && free {
                 point_out_unknown_identity(m);
             }
             m.dirty = true;
@@ -392,19 +395,12 @@ fn loaded(
 
 /// `--as` a name no agent of the loaded mailbox has (a typo, another
 /// case): nothing would show as pending for it, as if all were done.
-/// Said once the whole inbox is in, unless another notice is up (an ack's
-/// result stays).
+/// Said once the whole inbox is in.
 fn point_out_unknown_identity(m: &mut Model) {
     let Some(me) = m.identity.as_deref() else {
         return;
     };
     if m.inbox.agents.is_empty() || m.inbox.agent(me).is_some() {
-        return;
-    }
-    if m.notice
-        .as_ref()
-        .is_some_and(|n| !n.text.starts_with("✓ reloaded"))
-    {
         return;
     }
     const SHOWN: usize = 6;
