@@ -700,3 +700,30 @@ fn the_raw_view_of_a_message_with_no_file_names_where_it_came_from() {
         assert!(screen.contains(says), "{source:?}:\n{screen}");
     }
 }
+
+/// A reply kept as a draft (Esc, then `k`) lived only in the app: `q` quit
+/// at once and it was gone. `q` now says how many drafts quitting loses and
+/// quits on a second `q`; any other key stays.
+#[test]
+fn quitting_with_a_kept_draft_asks_first() {
+    let mut app = TestApp::sample();
+    app.press("r");
+    app.type_text("A long careful answer");
+    app.press("<esc>k");
+    assert_eq!(app.model.drafts.len(), 1);
+    app.press("q");
+    assert!(!app.quit, "quit with a draft unasked");
+    let screen = app.render(120, 30);
+    assert!(screen.contains("1 unsent draft"), "{screen}");
+    // Another key stays, and asks again next time.
+    app.press("j");
+    assert!(!app.quit);
+    app.press("q");
+    assert!(!app.quit);
+    app.press("q");
+    assert!(app.quit, "a second q quits");
+    // With no draft, q quits at once.
+    let mut app = TestApp::sample();
+    app.press("q");
+    assert!(app.quit);
+}

@@ -351,6 +351,12 @@ pub struct Model {
     /// Replies put aside with Esc then `k`, by the key of the message they
     /// answer; the next reply to that message starts from its draft.
     pub drafts: std::collections::HashMap<String, String>,
+    /// Keys of the messages whose reply is on its way to the store (its
+    /// text still in `drafts` until the store says it was written): not
+    /// drafts a quit would lose, since quitting waits for the write.
+    pub sending: std::collections::HashSet<String>,
+    /// `q` was pressed with drafts a quit would lose: a second `q` quits.
+    pub quit_asked: bool,
     /// A new message on its way to the store, in its editor as it was
     /// sent: reopened when the send fails, dropped when it succeeds.
     pub unsent: Option<Overlay>,
@@ -437,6 +443,8 @@ impl Model {
             file: None,
             overlay: None,
             drafts: Default::default(),
+            sending: Default::default(),
+            quit_asked: false,
             unsent: None,
             marks: Marks::default(),
             seen: None,
@@ -967,6 +975,15 @@ impl Model {
     /// the event loop then hands `update` a `Msg::SearchCounted`.
     pub fn search_settle_due(&self) -> bool {
         self.search.pending && !self.search_counting()
+    }
+
+    /// Replies kept as drafts (Esc, then `k`, or a send that failed) that
+    /// a quit would lose: they live only in the app.
+    pub fn kept_drafts(&self) -> usize {
+        self.drafts
+            .keys()
+            .filter(|k| !self.sending.contains(*k))
+            .count()
     }
 
     /// After a frame: once the records have parsed [`held_parses`] of their

@@ -215,6 +215,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                 .and_then(|x| x.message.from)
                 .map_or("the sender", |n| n.as_str())
                 .to_string();
+            m.sending.remove(&key);
             match result {
                 Ok(()) => {
                     m.drafts.remove(&key);
@@ -440,8 +441,23 @@ fn key(m: &mut Model, k: KeyEvent) -> Option<Command> {
 }
 
 fn act(m: &mut Model, a: Action) -> Option<Command> {
+    // `q` with kept drafts asks once; any other key takes the question back.
+    let asked = std::mem::take(&mut m.quit_asked);
     match a {
         Action::Quit => {
+            let kept = m.kept_drafts();
+            if kept > 0 && !asked {
+                m.quit_asked = true;
+                m.notice = Some(Notice {
+                    text: format!(
+                        "{kept} unsent draft{} (kept with k) would be lost: {} again quits, any other key stays",
+                        plural(kept),
+                        m.config.keymap.first_key(Action::Quit)
+                    ),
+                    error: true,
+                });
+                return None;
+            }
             m.quit = true;
             return Some(Command::Quit);
         }

@@ -177,6 +177,7 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
 fn send_reply(m: &mut Model, cmd: Command, to: &str) -> Command {
     if let Command::Reply { key, body, .. } = &cmd {
         m.drafts.insert(key.clone(), body.clone());
+        m.sending.insert(key.clone());
     }
     m.notice = Some(Notice {
         text: format!("sending reply to {to}…"),
