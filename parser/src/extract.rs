@@ -104,7 +104,12 @@ pub(crate) fn extract<'a>(
             p.bead_id = x.id(body.top(Label::Bead), d);
             p.status = x.value(body.top(Label::Status), d);
             let f = SectionKind::Failure;
-            p.failure_type = x.enum_value(body.within(f, Label::Type, d), FAILURE_TYPES, "Type", d);
+            p.failure_type = x.enum_value(
+                body.within(f, Label::Type, d),
+                FAILURE_TYPES,
+                "Failure Type",
+                d,
+            );
             p.reason = x.value(body.within(f, Label::Reason, d), d);
             p.internal_attempts = x.count(body.within(f, Label::InternalAttempts, d), d);
             let pp = SectionKind::PartialProgress;

@@ -339,3 +339,29 @@ fn fenced_json_fields_are_in_no_section() {
         ]
     );
 }
+
+/// A bad failure type is named as the failure's type, however it was
+/// labelled (`Type:` under `## Failure`, or `Failure Type:`): the message
+/// said "Type `NOPE` ...", a word the `Failure Type:` line does not start
+/// with.
+#[test]
+fn a_bad_failure_type_is_named_as_the_failure_s_type() {
+    for body in [
+        "Bead: x\nFailure Type: NOPE\nReason: r\n",
+        "Bead: x\n\n## Failure\nType: NOPE\nReason: r\n",
+    ] {
+        let m = one(&format!("Subject: [x] FAILED\n\nBody:\n{body}"));
+        let d = m
+            .diagnostics
+            .iter()
+            .find(|d| d.code.as_ref() == "bad-enum")
+            .unwrap_or_else(|| panic!("{body}: {:?}", codes(&m)));
+        assert!(
+            d.message
+                .to_string()
+                .starts_with("Failure Type `NOPE` is not one of"),
+            "{body}: {}",
+            d.message
+        );
+    }
+}
