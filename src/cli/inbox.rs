@@ -7,15 +7,16 @@ use clap::Args;
 
 use super::{CliError, CliResult};
 use amail::backend::RealBackend;
-use amail_core::stores::LoadOptions;
+use amail_core::stores::{LoadOptions, StdinStore};
 use amail_tui::{Backend, RunOptions, UiConfig};
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  amail inbox --demo\n  amail inbox --demo --fresh\n  amail inbox ~/.mcp_agent_mail_git_mailbox_repo --as BlueLake\n  amail inbox ./mail              # board: ./store when it exists\n  amail inbox ./mail --store ./tasks\n\nThe demo mailbox is DATA_DIR/demo-inbox (DATA_DIR: $AMAIL_HOME, else ~/.local/share/amail);\nits path is printed on stderr.\n\nKeys: ? in the app lists them; rebind in the config file's [keys] table."
+    after_help = "Examples:\n  amail inbox --demo\n  amail inbox --demo --fresh\n  amail inbox ~/.mcp_agent_mail_git_mailbox_repo --as BlueLake\n  amail inbox ./mail              # board: ./store when it exists\n  amail inbox ./mail --store ./tasks\n  amail inbox - --as BlueLake < fetch_inbox.json   # a piped result, read-only\n\nThe demo mailbox is DATA_DIR/demo-inbox (DATA_DIR: $AMAIL_HOME, else ~/.local/share/amail);\nits path is printed on stderr.\n\nKeys: ? in the app lists them; rebind in the config file's [keys] table."
 )]
 pub struct InboxArgs {
-    /// A mailbox directory or an mcp_agent_mail storage root (default: the amail mailbox).
+    /// A mailbox directory or an mcp_agent_mail storage root (default: the
+    /// amail mailbox); "-" reads JSON on stdin (a `fetch_inbox` result).
     pub source: Option<PathBuf>,
     /// Act as this agent: whose acks are pending, who acknowledges and replies.
     #[arg(long = "as", value_name = "AGENT")]
@@ -75,8 +76,12 @@ pub fn run(args: InboxArgs, settings: &amail::config::Config) -> CliResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// SOURCE (or the default mailbox) must be a mailbox or a storage root.
+/// SOURCE (or the default mailbox) must be a mailbox or a storage root,
+/// or `-` (JSON on stdin).
 fn check_source(args: &InboxArgs) -> Result<(), CliError> {
+    if is_stdin(args) {
+        return Ok(());
+    }
     let Some(source) = &args.source else {
         let p = super::default_mailbox();
         if p.exists() {
@@ -122,6 +127,17 @@ fn make_backend(
             },
             dir.join("store"),
             true,
+        )));
+    }
+    if is_stdin(args) {
+        // Read before the terminal is touched; keys then come from the
+        // terminal itself (crossterm opens it when stdin is not one).
+        super::say_reading_stdin();
+        let mail = StdinStore::read_now(args.as_agent.as_deref(), max_bytes)
+            .map_err(|e| CliError::bad_input(e.to_string()))?;
+        return Ok(Box::new(RealBackend::with_store(
+            Box::new(mail),
+            args.store.clone().unwrap_or_else(super::default_store),
         )));
     }
     let source = args.source.clone().unwrap_or_else(super::default_mailbox);
@@ -171,4 +187,10 @@ fn demo_dir(home: &std::path::Path, fresh: bool) -> Result<PathBuf, CliError> {
         if reused { "reused" } else { "written" }
     );
     Ok(dir)
+}
+
+/// `amail inbox -`: the mail is JSON piped on stdin (`fetch_inbox` output),
+/// as `threads -` and `pending -` read it.
+fn is_stdin(args: &InboxArgs) -> bool {
+    args.source.as_deref() == Some(std::path::Path::new("-"))
 }

@@ -467,3 +467,55 @@ fn the_inbox_shows_and_takes_keys_while_the_watch_is_set_up() {
     let after = t.wait_for("EXIT=");
     assert!(after.contains("EXIT=0"), "{after}");
 }
+
+/// `amail inbox -`: a `fetch_inbox` result piped in opens as a read-only
+/// inbox, keys read from the terminal (`-` names stdin everywhere amail
+/// takes mail: `threads -` and `pending -` read it; `inbox -` looked for a
+/// file named `-`). Read once: a reload shows the same mail, and an ack
+/// says it cannot be written back.
+#[test]
+fn piped_fetch_inbox_json_opens_as_a_read_only_inbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let results: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/mcp-agent-mail-0.1.0/tool_results.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let fetched = results
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["tool"] == "fetch_inbox")
+        .expect("a fetch_inbox result");
+    let json = dir.path().join("inbox.json");
+    std::fs::write(&json, fetched["result"].to_string()).unwrap();
+    let bin = env!("CARGO_BIN_EXE_amail");
+    let cmd = format!(
+        "AMAIL_HOME='{}' AMAIL_CONFIG=/nonexistent/config.toml TERM=xterm-256color '{bin}' inbox - --as BlueLake < '{}'; echo \"EXIT=$?\"; sleep 120",
+        dir.path().join("home").display(),
+        json.display()
+    );
+    let Some(t) = Tmux::start("piped", &cmd) else {
+        return;
+    };
+    let screen = t.wait_for("ol-527.2");
+    assert!(screen.contains("stdin"), "{screen}");
+    // Keys come from the terminal, not the pipe.
+    t.text("R");
+    t.wait_for("✓ reloaded");
+    assert!(
+        t.screen().contains("ol-527.2"),
+        "the reload lost the mail:\n{}",
+        t.screen()
+    );
+    t.text("2");
+    t.wait_for("Threads · Pending");
+    t.text("a");
+    t.wait_for("read-only");
+    t.text("q");
+    let after = t.wait_for("EXIT=");
+    assert!(after.contains("EXIT=0"), "{after}");
+}

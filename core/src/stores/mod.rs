@@ -95,8 +95,8 @@ pub fn for_source(source: &SourceKind, max_bytes: u64) -> Box<dyn MailStore> {
             max_bytes,
         )),
         SourceKind::Stdin => Box::new(StdinStore {
-            viewer: None,
             max_bytes,
+            ..StdinStore::default()
         }),
         // Written through the server store that loaded it (amail-remote);
         // from here only a refusal naming it.

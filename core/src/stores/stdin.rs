@@ -24,6 +24,22 @@ pub struct StdinStore {
     pub viewer: Option<String>,
     /// At most this many bytes are read.
     pub max_bytes: u64,
+    /// What stdin held, read once ([`StdinStore::read_now`]): a store that
+    /// is loaded again (the inbox's `R`, its first load on a worker) gives
+    /// the same mail, where a second read of the pipe would find it empty.
+    pub(crate) held: Option<Inbox>,
+}
+
+impl StdinStore {
+    /// Reads stdin now, before anything else takes the process's input
+    /// (the inbox reads its keys from the terminal), and holds it.
+    pub fn read_now(viewer: Option<&str>, max_bytes: u64) -> Result<StdinStore, Error> {
+        Ok(StdinStore {
+            viewer: viewer.map(str::to_string),
+            max_bytes,
+            held: Some(load_stdin_as(viewer, max_bytes)?),
+        })
+    }
 }
 
 impl MailStore for StdinStore {
@@ -32,7 +48,10 @@ impl MailStore for StdinStore {
     }
 
     fn load(&self) -> Result<Inbox, Error> {
-        load_stdin_as(self.viewer.as_deref(), self.max_bytes)
+        match &self.held {
+            Some(inbox) => Ok(inbox.clone()),
+            None => load_stdin_as(self.viewer.as_deref(), self.max_bytes),
+        }
     }
 
     fn ack(
