@@ -140,6 +140,36 @@ impl Config {
     /// `[[servers]]` entry names it (paths compared after resolving links
     /// and `~`). A malformed entry is an error naming the file.
     pub fn server_for(&self, root: &Path) -> Result<Option<ServerFor>, String> {
+        let want = canonical(root);
+        self.server_where(|r| canonical(r) == want)
+    }
+
+    /// The server that owns the mcp storage root the user named `named`,
+    /// whose archive is `archive`: an entry may name either, or a folder
+    /// whose archive is the same one (a folder holding `archive/` and the
+    /// database, as the fixture and `amail demo --format mcp` lay a root
+    /// out). Every command that writes asks this, so a root's writes go
+    /// to the same server however the user or the config names it.
+    pub fn server_for_store(
+        &self,
+        named: &Path,
+        archive: &Path,
+    ) -> Result<Option<ServerFor>, String> {
+        let (named, archive) = (canonical(named), canonical(archive));
+        self.server_where(|r| {
+            let r = canonical(r);
+            r == named
+                || r == archive
+                || matches!(
+                    amail_core::source::detect(&r, None),
+                    Ok(amail_core::source::Detected::McpStore { archive: a, .. }) if canonical(&a) == archive
+                )
+        })
+    }
+
+    /// The first `[[servers]]` entry whose `storage_root` (`~` expanded)
+    /// `same` accepts.
+    fn server_where(&self, same: impl Fn(&Path) -> bool) -> Result<Option<ServerFor>, String> {
         let Some(entries) = self.table.as_ref().and_then(|t| t.get(SERVERS_KEY)) else {
             return Ok(None);
         };
@@ -153,7 +183,6 @@ impl Config {
         let entries = entries
             .as_array()
             .ok_or_else(|| bad("must be an array of tables"))?;
-        let want = canonical(root);
         for e in entries {
             let string = |k: &str| e.get(k).and_then(toml::Value::as_str);
             let (Some(r), Some(url)) = (string("storage_root"), string("url")) else {
@@ -162,7 +191,7 @@ impl Config {
             if !(url.starts_with("http://") || url.starts_with("https://")) {
                 return Err(bad(&format!("url {url:?} is not an http(s) URL")));
             }
-            if canonical(&expand_home(r)) == want {
+            if same(&expand_home(r)) {
                 return Ok(Some(ServerFor {
                     storage_root: expand_home(r),
                     url: url.to_string(),

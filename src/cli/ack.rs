@@ -136,8 +136,8 @@ pub fn run(args: AckArgs, config: &amail::config::Config) -> CliResult {
         return run_on_server(store.as_ref(), &args.items, &args.as_agent);
     }
     let (ids, source) = split_source(&args.items)?;
-    let kind = source_kind(source, args.db)?;
-    if let Some(store) = through(&kind, &args.server, config)? {
+    let kind = source_kind(source.clone(), args.db)?;
+    if let Some(store) = through(source.as_deref(), &kind, &args.server, config)? {
         return run_on_server(store.as_ref(), &ids, &args.as_agent);
     }
     if ids.len() > 1 {
@@ -166,18 +166,20 @@ pub fn run(args: AckArgs, config: &amail::config::Config) -> CliResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The store of an mcp storage root `kind` that writes through the server
-/// the config names for it (see `server::write_through`), if any.
+/// The store of an mcp storage root `kind`, named `source` by the user
+/// (`None`: the default mailbox), that writes through the server the
+/// config names for it (see `server::write_through`), if any.
 pub fn through(
+    source: Option<&std::path::Path>,
     kind: &inbox::SourceKind,
     server: &super::server::ServerArgs,
     config: &amail::config::Config,
 ) -> Result<Option<Box<dyn stores::MailStore>>, CliError> {
-    let inbox::SourceKind::McpStore { root, db } = kind else {
+    let inbox::SourceKind::McpStore { db, .. } = kind else {
         return Ok(None);
     };
     super::server::write_through(
-        root,
+        &source.map_or_else(default_mailbox, std::path::Path::to_path_buf),
         &stores::LoadOptions {
             db: Some(db.clone()),
             max_bytes: config.max_bytes,

@@ -43,11 +43,11 @@ pub fn run(args: ReplyArgs, config: &amail::config::Config) -> CliResult {
     let mut server = super::server::open(&args.server, config)?;
     let kind = match server {
         Some(_) => None,
-        None => Some(source_kind(args.source, args.db)?),
+        None => Some(source_kind(args.source.clone(), args.db)?),
     };
     // A storage root whose config names its server writes through it.
     if let Some(kind) = &kind {
-        server = super::ack::through(kind, &args.server, config)?;
+        server = super::ack::through(args.source.as_deref(), kind, &args.server, config)?;
     }
     // `-` names stdin, as everywhere amail takes input.
     let body = match args.body.filter(|b| b != "-") {

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use amail::config::Config;
+use amail_core::source::Detected;
 use amail_core::stores::{self, LoadOptions, MailStore};
 use amail_remote::{AgentTokens, ServerConfig, ServerStore, WriteThrough};
 use clap::Args;
@@ -108,7 +109,16 @@ pub fn write_through(
     timeout: Duration,
     config: &Config,
 ) -> Result<Option<Box<dyn MailStore>>, CliError> {
-    let Some(entry) = config.server_for(source).map_err(CliError::usage)? else {
+    // The entry may name the folder the user gave or the archive found in
+    // it (a folder that holds `archive/` and the database, as the fixture
+    // and `amail demo --format mcp` lay a root out): the same root either
+    // way, so the same server takes its writes from every command.
+    let entry = match stores::detect_store(source, opts.db.as_deref()) {
+        Ok(Detected::McpStore { archive, .. }) => config.server_for_store(source, &archive),
+        _ => config.server_for(source),
+    }
+    .map_err(CliError::usage)?;
+    let Some(entry) = entry else {
         return Ok(None);
     };
     let local = stores::open(source, opts).map_err(super::from_inbox_error)?;

@@ -29,3 +29,4 @@ mod server_rules;
 mod source_same_files;
 mod subset;
 mod triage;
+mod write_through;
