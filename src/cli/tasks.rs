@@ -131,11 +131,10 @@ fn command(store: &Store, cmd: TasksCmd, json: bool) -> CliResult {
 }
 
 fn warn_unreadable(store: &Store) {
-    for (path, why) in store.unreadable_tasks() {
+    for problem in store.unreadable_tasks() {
         eprintln!(
-            "amail: warning: {}: {}; skipped (see `amail doctor`)",
-            clean_line(&path.display().to_string()),
-            clean_line(&why)
+            "amail: warning: {}; skipped (see `amail doctor`)",
+            clean_line(&problem)
         );
     }
 }

@@ -939,3 +939,48 @@ fn reply_body_dash_reads_stdin() {
     );
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
+
+/// A task file whose front matter does not parse is named once, with the
+/// file's line and column, by `tasks` (a warning) as by `doctor`: the
+/// warning said `PATH: 3:8: ... at line 2 column 8`, two positions that
+/// disagreed (the second counted inside the front matter).
+#[test]
+fn a_broken_task_file_is_named_with_one_position() {
+    let fx = Fx::new();
+    let m = default_mailbox_with_pending(&fx);
+    assert!(fx.route(&m).status.success());
+    let file = walk(&fx.path("store").join("tasks"))
+        .into_iter()
+        .find(|p| p.extension().is_some_and(|e| e == "md"))
+        .expect("a task file");
+    let text = fs::read_to_string(&file).unwrap();
+    let broken: Vec<String> = text
+        .lines()
+        .map(|l| match l.strip_prefix("title:") {
+            Some(_) => "title: [unclosed".to_string(),
+            None => l.to_string(),
+        })
+        .collect();
+    let line = broken.iter().position(|l| l == "title: [unclosed").unwrap() + 1;
+    fs::write(&file, broken.join("\n")).unwrap();
+    let store = fx.store();
+    let err = stderr(&fx.run(&["tasks", "--store", &store]));
+    let want = format!("{}:{line}:", file.display());
+    assert!(err.contains(&want), "{err}");
+    assert!(!err.contains(" at line "), "{err}");
+    let out = stdout(&fx.run(&["doctor", "--store", &store]));
+    assert!(out.contains(&want), "{out}");
+}
+
+fn walk(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}

@@ -236,17 +236,21 @@ impl Store {
     }
 
     /// Task files that cannot be read or whose front matter does not parse,
-    /// with why: what [`Store::tasks_in`] and [`Store::list`] skip.
-    pub fn unreadable_tasks(&self) -> Vec<(PathBuf, String)> {
+    /// each as one line naming the file (and the line and column) and why:
+    /// what [`Store::tasks_in`] and [`Store::list`] skip.
+    pub fn unreadable_tasks(&self) -> Vec<String> {
         let mut out = Vec::new();
         for s in TaskStatus::ALL {
             for (_, path) in self.files_in(s).unwrap_or_default() {
-                let why = match fs::read_to_string(&path) {
-                    Ok(text) => Task::parse(&text).err().map(|e| e.to_string()),
-                    Err(e) => Some(format!("cannot read: {e}")),
-                };
-                if let Some(why) = why {
-                    out.push((path, why));
+                // `PATH:LINE:COL: why` for a file that does not parse (as
+                // `amail doctor` says it), `PATH: why` for one not read.
+                match fs::read_to_string(&path) {
+                    Ok(text) => {
+                        if let Err(e) = Task::parse(&text) {
+                            out.push(format!("{}:{e}", path.display()));
+                        }
+                    }
+                    Err(e) => out.push(format!("{}: cannot read: {e}", path.display())),
                 }
             }
         }

@@ -173,14 +173,25 @@ impl Task {
         let yaml_end = yaml_end.ok_or(TaskParseError::Unterminated)?;
         let yaml = &text[yaml_start..yaml_end];
         let fm: Frontmatter = serde_norway::from_str(yaml).map_err(|e| {
-            let (line, column) = e
-                .location()
+            let at = e.location();
+            let (line, column) = at
+                .as_ref()
                 .map(|l| (l.line() + 1, l.column()))
                 .unwrap_or((2, 1));
+            // The reader ends its message with its own position, counted
+            // inside the front matter (a line off the file's): the file's
+            // comes first in the error, once.
+            let mut message = e.to_string();
+            if let Some(l) = at {
+                let own = format!(" at line {} column {}", l.line(), l.column());
+                if let Some(cut) = message.strip_suffix(&own).map(str::len) {
+                    message.truncate(cut);
+                }
+            }
             TaskParseError::Yaml {
                 line,
                 column,
-                message: e.to_string(),
+                message,
             }
         })?;
         let body = text[offset..].trim().to_string();
@@ -311,6 +322,25 @@ mod tests {
             Task::parse("---\nid: [\n---\n"),
             Err(TaskParseError::Yaml { .. })
         ));
+    }
+
+    /// The error names the file's line and column once: the YAML reader's
+    /// own "at line 2 column 8" (counted inside the front matter, one line
+    /// off the file's) came after the file's `3:8:` and contradicted it.
+    #[test]
+    fn a_yaml_error_gives_the_file_s_position_once() {
+        let e = Task::parse("---\nschemaVersion: 1\ntitle: [unclosed\n---\n").unwrap_err();
+        let TaskParseError::Yaml {
+            line,
+            column,
+            message,
+        } = &e
+        else {
+            panic!("{e:?}");
+        };
+        assert_eq!((*line, *column), (3, 8), "{e}");
+        assert!(!message.contains(" at line "), "{e}");
+        assert!(e.to_string().starts_with("3:8: bad front matter: "), "{e}");
     }
 
     #[test]
