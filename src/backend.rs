@@ -13,9 +13,7 @@ use chrono::Utc;
 
 use amail_core::inbox::{Inbox, InboxMessage};
 use amail_core::router::mailbox::Mailbox;
-use amail_core::router::{
-    review, RouteOutcome, Router, RouterOptions, Store, StoreError, TaskSummary,
-};
+use amail_core::router::{review, Board, RouteOutcome, Router, RouterOptions, Store, StoreError};
 use amail_core::stores::{self, LoadOptions, MailStore, Refresh};
 use amail_tui::Backend;
 
@@ -221,9 +219,9 @@ impl Backend for RealBackend {
         Ok(refresh)
     }
 
-    fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
+    fn tasks(&mut self) -> Result<Board, String> {
         if !self.store_root.exists() {
-            return Ok(Vec::new());
+            return Ok(Board::default());
         }
         Store::board(&self.store_root).map_err(|e| e.to_string())
     }

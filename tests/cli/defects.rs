@@ -152,7 +152,7 @@ fn the_inbox_backend_reads_the_board_without_creating_a_store() {
         store.clone(),
         false,
     );
-    assert_eq!(backend.tasks().unwrap(), Vec::new());
+    assert_eq!(backend.tasks().unwrap(), Default::default());
     assert!(tree(&store).is_empty(), "{:?}", tree(&store));
 }
 

@@ -4,6 +4,7 @@
 //! write asked for meanwhile says what it works on.
 
 use amail_core::inbox::{assemble, Inbox};
+use amail_core::router::Board;
 use amail_tui::model::Overlay;
 use amail_tui::runtime::empty_inbox;
 use amail_tui::testing::{render_to_string, FakeBackend};
@@ -86,7 +87,7 @@ fn a_partial_inbox_is_browsable_and_its_counts_grow_to_the_full_ones() {
         &mut m,
         Msg::Loaded {
             inbox: Ok(whole.clone()),
-            tasks: Ok(fake.tasks.clone()),
+            tasks: Ok(fake.tasks.clone().into()),
         },
     );
     m.working = false;
@@ -135,7 +136,7 @@ fn the_filter_and_the_selection_survive_each_step() {
         &mut m,
         Msg::Loaded {
             inbox: Ok(whole),
-            tasks: Ok(Vec::new()),
+            tasks: Ok(Board::default()),
         },
     );
     assert_eq!(m.filter, filter);
@@ -186,7 +187,7 @@ fn compose_while_loading_says_what_it_writes_to() {
         &mut m,
         Msg::Loaded {
             inbox: Ok(whole.clone()),
-            tasks: Ok(Vec::new()),
+            tasks: Ok(Board::default()),
         },
     );
     update(
@@ -247,7 +248,7 @@ fn an_ack_while_loading_says_it_acks_the_loaded_messages() {
         &mut m,
         Msg::Loaded {
             inbox: Ok(whole),
-            tasks: Ok(Vec::new()),
+            tasks: Ok(Board::default()),
         },
     );
     update(
@@ -297,7 +298,7 @@ fn the_raw_view_of_a_step_without_files_says_they_are_still_coming() {
         &mut m,
         Msg::Loaded {
             inbox: Ok(whole.clone()),
-            tasks: Ok(fake.tasks.clone()),
+            tasks: Ok(fake.tasks.clone().into()),
         },
     );
     m.working = false;

@@ -90,7 +90,7 @@ fn demo_mailbox() {
         true,
     );
     let inbox = backend.load().unwrap();
-    let (tasks, names) = stable_tasks(backend.tasks().unwrap());
+    let (tasks, names) = stable_tasks(backend.tasks().unwrap().tasks);
     assert!(!tasks.is_empty(), "the demo routes into tasks");
     // The router's own mailbox view of the demo store, ids made stable.
     let backend = std::cell::RefCell::new(backend);

@@ -466,3 +466,47 @@ fn the_worker_runs_review_and_queue_calls_and_counts_their_reports() {
         }
     }
 }
+
+/// A task file that does not parse was left off the board without a word
+/// (`amail tasks` warned, `amail doctor` named it): the board now says
+/// how many it skipped and where to look.
+#[test]
+fn the_board_says_when_it_skips_a_task_file() {
+    use amail_core::router::task::Task;
+    use amail_core::router::Store;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("store");
+    let store = Store::open(&root).unwrap();
+    for id in ["TASK-2026-02-09-401", "TASK-2026-02-09-402"] {
+        store
+            .insert(Task::new(id, "A task", "ready", "2026-02-09T20:00:00.000Z"))
+            .unwrap();
+    }
+    let broken = root.join("tasks/ready/TASK-2026-02-09-402.md");
+    let text = std::fs::read_to_string(&broken).unwrap();
+    std::fs::write(
+        &broken,
+        text.replacen("title: A task", "title: [unclosed", 1),
+    )
+    .unwrap();
+    let mail = dir.path().join("mail");
+    std::fs::create_dir_all(&mail).unwrap();
+    let backend = amail::backend::RealBackend::new(
+        mail,
+        amail_core::stores::LoadOptions::default(),
+        root.clone(),
+        false,
+    );
+    let mut app = TestApp::with_backend(backend, chrono::Utc::now(), UiConfig::default());
+    assert_eq!(app.model.tasks.len(), 1);
+    app.press("t");
+    let screen = app.render(120, 30);
+    assert!(screen.contains("1 task file skipped"), "{screen}");
+    assert!(screen.contains("amail doctor"), "{screen}");
+    assert_eq!(app.model.tasks_unreadable.len(), 1);
+    assert!(
+        app.model.tasks_unreadable[0].contains("TASK-2026-02-09-402.md:"),
+        "{:?}",
+        app.model.tasks_unreadable
+    );
+}

@@ -219,7 +219,7 @@ fn the_inbox_finds_the_store_beside_a_mailbox() {
     // And the board it opens has the demo's tasks.
     let mut backend = RealBackend::new(dir.path().join("mail"), Default::default(), found, false);
     use amail_tui::Backend;
-    assert!(!backend.tasks().unwrap().is_empty());
+    assert!(!backend.tasks().unwrap().tasks.is_empty());
     // No store beside: the default.
     let lone = tempfile::tempdir().unwrap();
     std::fs::create_dir(lone.path().join("mail")).unwrap();

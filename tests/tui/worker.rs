@@ -9,7 +9,7 @@ use std::sync::{mpsc, Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use amail_core::inbox::Inbox;
-use amail_core::router::TaskSummary;
+use amail_core::router::Board;
 use amail_tui::runtime::empty_inbox;
 use amail_tui::testing::{render_to_string, FakeBackend};
 use amail_tui::update::update;
@@ -50,7 +50,7 @@ impl Backend for Blocking {
         self.done.store(true, Ordering::SeqCst);
         self.inner.load()
     }
-    fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
+    fn tasks(&mut self) -> Result<Board, String> {
         self.inner.tasks()
     }
     fn ack(&mut self, inbox: &Inbox, keys: &[String], as_agent: &str) -> Result<usize, String> {
@@ -253,7 +253,7 @@ impl Backend for Counting {
         }
         self.inner.load()
     }
-    fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
+    fn tasks(&mut self) -> Result<Board, String> {
         self.inner.tasks()
     }
     fn ack(&mut self, inbox: &Inbox, keys: &[String], as_agent: &str) -> Result<usize, String> {
@@ -357,7 +357,7 @@ fn a_failed_poll_shows_the_server_unreachable_and_keeps_the_draft() {
     app.type_text("half a reply");
     app.send(Msg::Loaded {
         inbox: Err("http://127.0.0.1:9/mcp/: no server answers (connection refused)".into()),
-        tasks: Ok(Vec::new()),
+        tasks: Ok(Board::default()),
     });
     assert_eq!(app.model.link, Some(Link::Down));
     let screen = app.render(140, 30);
@@ -368,7 +368,7 @@ fn a_failed_poll_shows_the_server_unreachable_and_keeps_the_draft() {
     let inbox = app.backend.load().unwrap();
     app.send(Msg::Loaded {
         inbox: Ok(inbox),
-        tasks: Ok(Vec::new()),
+        tasks: Ok(Board::default()),
     });
     assert_eq!(app.model.link, Some(Link::Up));
     let screen = app.render(140, 30);
@@ -378,7 +378,7 @@ fn a_failed_poll_shows_the_server_unreachable_and_keeps_the_draft() {
     // A poll is a refresh: its failure reads the same.
     app.send(Msg::Reloaded {
         refresh: Err(AWAY.into()),
-        tasks: Ok(Vec::new()),
+        tasks: Ok(Board::default()),
     });
     assert_eq!(app.model.link, Some(Link::Down));
     let screen = app.render(140, 30);
@@ -399,7 +399,7 @@ impl Backend for Away {
     fn load(&mut self) -> Result<Inbox, String> {
         self.0.load()
     }
-    fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
+    fn tasks(&mut self) -> Result<Board, String> {
         self.0.tasks()
     }
     fn ack(&mut self, _: &Inbox, _: &[String], _: &str) -> Result<usize, String> {
@@ -484,7 +484,7 @@ impl Backend for Stepping {
         self.gate.wait();
         self.inner.load()
     }
-    fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
+    fn tasks(&mut self) -> Result<Board, String> {
         self.inner.tasks()
     }
     fn ack(&mut self, inbox: &Inbox, keys: &[String], as_agent: &str) -> Result<usize, String> {

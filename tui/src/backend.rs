@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use amail_core::inbox::Inbox;
 use amail_core::router::mailbox::Mailbox;
-use amail_core::router::TaskSummary;
+use amail_core::router::Board;
 use amail_core::stores::{Draft, Refresh};
 
 /// The TUI's side effects. Errors are user-facing sentences.
@@ -48,7 +48,7 @@ pub trait Backend {
         Ok(Refresh::Whole(self.load()?))
     }
     /// The task board; `Ok(vec![])` when there is no store.
-    fn tasks(&mut self) -> Result<Vec<TaskSummary>, String>;
+    fn tasks(&mut self) -> Result<Board, String>;
     /// Records `as_agent`'s ack of each message in `keys`; returns how many
     /// changed (acking twice is a no-op). `inbox` is the one on screen, so
     /// a store that works from a loaded inbox (`MailStore::ack`) need not

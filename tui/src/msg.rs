@@ -12,7 +12,7 @@ use ratatui::crossterm::event::KeyEvent;
 pub use super::model::WatchState;
 use amail_core::inbox::Inbox;
 use amail_core::router::mailbox::Mailbox;
-use amail_core::router::TaskSummary;
+use amail_core::router::Board;
 use amail_core::stores::Refresh;
 
 /// What a review decided.
@@ -65,7 +65,7 @@ pub enum Msg {
     Partial(Box<Inbox>),
     Loaded {
         inbox: Result<Inbox, String>,
-        tasks: Result<Vec<TaskSummary>, String>,
+        tasks: Result<Board, String>,
     },
     /// What changed files hold now (or why they could not be read), to
     /// apply to the inbox on screen. Selections survive it as they survive
@@ -73,7 +73,7 @@ pub enum Msg {
     /// so a selection moved while the worker read stays moved.
     Reloaded {
         refresh: Result<Refresh, String>,
-        tasks: Result<Vec<TaskSummary>, String>,
+        tasks: Result<Board, String>,
     },
     Acked {
         agent: String,

@@ -40,6 +40,23 @@ pub struct TaskSummary {
     pub updated_at: Option<DateTime<Utc>>,
 }
 
+/// The board: every task, and the task files it had to skip, each as one
+/// line naming the file (and the line and column) and why.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Board {
+    pub tasks: Vec<TaskSummary>,
+    pub unreadable: Vec<String>,
+}
+
+impl From<Vec<TaskSummary>> for Board {
+    fn from(tasks: Vec<TaskSummary>) -> Board {
+        Board {
+            tasks,
+            unreadable: Vec::new(),
+        }
+    }
+}
+
 impl TaskSummary {
     /// The summary of `task`, found in `status`'s directory.
     pub fn of(id: String, status: TaskStatus, task: &task::Task) -> TaskSummary {

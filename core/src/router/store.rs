@@ -33,6 +33,7 @@ use super::deps;
 use super::events::{self, Event};
 use super::journal::{self, Op, Plan, WalState};
 use super::task::{Task, TaskParseError};
+use super::Board;
 use super::TaskSummary;
 use crate::aof::TaskStatus;
 
@@ -98,10 +99,10 @@ impl Store {
     /// The board of the store at `root`, read without creating anything;
     /// empty when there is no store there yet (the inbox shows its mail
     /// whether or not anything was routed).
-    pub fn board(root: &Path) -> Result<Vec<TaskSummary>> {
+    pub fn board(root: &Path) -> Result<Board> {
         match Store::open_existing(root) {
-            Ok(store) => store.list(),
-            Err(StoreError::Missing { .. }) => Ok(Vec::new()),
+            Ok(store) => store.board_of(),
+            Err(StoreError::Missing { .. }) => Ok(Board::default()),
             Err(e) => Err(e),
         }
     }
@@ -199,10 +200,17 @@ impl Store {
     /// Every task on the board, ordered by status then id. Unreadable files
     /// are skipped here; `amail doctor` reports them.
     pub fn list(&self) -> Result<Vec<TaskSummary>> {
+        Ok(self.board_of()?.tasks)
+    }
+
+    /// [`Store::list`] and the files it skips ([`Store::unreadable_tasks`]),
+    /// in one pass over the task files.
+    pub fn board_of(&self) -> Result<Board> {
         let mut seen: HashMap<String, usize> = HashMap::new();
         let mut out: Vec<TaskSummary> = Vec::new();
+        let mut unreadable = Vec::new();
         for s in TaskStatus::ALL {
-            for (id, task) in self.tasks_in(s)? {
+            for (id, task) in self.tasks_checked(s, Some(&mut unreadable))? {
                 let summary = TaskSummary::of(id.clone(), s, &task);
                 match seen.get(&id) {
                     // A duplicate mid-move: keep the copy whose front matter
@@ -219,17 +227,39 @@ impl Store {
                 }
             }
         }
-        Ok(out)
+        Ok(Board {
+            tasks: out,
+            unreadable,
+        })
     }
 
     /// Parsed tasks in one status directory (unparseable files skipped).
     pub(crate) fn tasks_in(&self, status: TaskStatus) -> Result<Vec<(String, Task)>> {
+        self.tasks_checked(status, None)
+    }
+
+    /// [`Store::tasks_in`], telling `unreadable` of each file skipped:
+    /// `PATH:LINE:COL: why` for one that does not parse (as `amail doctor`
+    /// says it), `PATH: why` for one not read.
+    fn tasks_checked(
+        &self,
+        status: TaskStatus,
+        mut unreadable: Option<&mut Vec<String>>,
+    ) -> Result<Vec<(String, Task)>> {
         let mut out = Vec::new();
         for (id, path) in self.files_in(status)? {
-            if let Ok(text) = fs::read_to_string(&path) {
-                if let Ok(task) = Task::parse(&text) {
-                    out.push((id, task));
-                }
+            let problem = match fs::read_to_string(&path) {
+                Ok(text) => match Task::parse(&text) {
+                    Ok(task) => {
+                        out.push((id, task));
+                        continue;
+                    }
+                    Err(e) => format!("{}:{e}", path.display()),
+                },
+                Err(e) => format!("{}: cannot read: {e}", path.display()),
+            };
+            if let Some(list) = unreadable.as_deref_mut() {
+                list.push(problem);
             }
         }
         Ok(out)
@@ -239,22 +269,7 @@ impl Store {
     /// each as one line naming the file (and the line and column) and why:
     /// what [`Store::tasks_in`] and [`Store::list`] skip.
     pub fn unreadable_tasks(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        for s in TaskStatus::ALL {
-            for (_, path) in self.files_in(s).unwrap_or_default() {
-                // `PATH:LINE:COL: why` for a file that does not parse (as
-                // `amail doctor` says it), `PATH: why` for one not read.
-                match fs::read_to_string(&path) {
-                    Ok(text) => {
-                        if let Err(e) = Task::parse(&text) {
-                            out.push(format!("{}:{e}", path.display()));
-                        }
-                    }
-                    Err(e) => out.push(format!("{}: cannot read: {e}", path.display())),
-                }
-            }
-        }
-        out
+        self.board_of().map(|b| b.unreadable).unwrap_or_default()
     }
 
     /// `(id, path)` of every `*.md` in a status directory, sorted by id.
@@ -605,12 +620,12 @@ mod tests {
             Err(StoreError::Missing { path }) if path == missing
         ));
         assert!(!missing.exists());
-        assert_eq!(Store::board(&missing).unwrap(), Vec::new());
+        assert_eq!(Store::board(&missing).unwrap(), Board::default());
         assert!(!missing.exists());
         // A directory without `tasks/` is not a store either.
         fs::create_dir(&missing).unwrap();
         assert!(Store::open_existing(&missing).is_err());
-        assert_eq!(Store::board(&missing).unwrap(), Vec::new());
+        assert_eq!(Store::board(&missing).unwrap(), Board::default());
         assert!(tree(&missing).is_empty());
         // An AOF store: read as it is.
         fs::create_dir_all(missing.join("tasks/ready")).unwrap();

@@ -10,7 +10,7 @@ use crate::backend::Backend;
 use amail_core::aof::TaskStatus;
 use amail_core::inbox::{intern, Inbox, Recipient, RecipientKind};
 use amail_core::router::mailbox::Mailbox;
-use amail_core::router::TaskSummary;
+use amail_core::router::{Board, TaskSummary};
 use amail_core::stores::reply_rule::{self, ReplyKind};
 use amail_core::stores::Refresh;
 
@@ -127,8 +127,8 @@ impl Backend for FakeBackend {
     fn poll_interval(&self) -> Option<std::time::Duration> {
         self.poll
     }
-    fn tasks(&mut self) -> Result<Vec<TaskSummary>, String> {
-        Ok(self.tasks.clone())
+    fn tasks(&mut self) -> Result<Board, String> {
+        Ok(self.tasks.clone().into())
     }
     fn ack(&mut self, _inbox: &Inbox, keys: &[String], as_agent: &str) -> Result<usize, String> {
         let now = self.now;

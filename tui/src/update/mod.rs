@@ -348,7 +348,7 @@ fn loaded(
     m: &mut Model,
     before: &ListsBefore,
     inbox: Result<(), String>,
-    tasks: Result<Vec<amail_core::router::TaskSummary>, String>,
+    tasks: Result<amail_core::router::Board, String>,
     patched: Option<amail_core::inbox::Patched>,
 ) {
     if inbox.is_ok() {
@@ -366,7 +366,10 @@ fn loaded(
         errors.push(format!("mail: {e}"));
     }
     match tasks {
-        Ok(t) => m.tasks = t,
+        Ok(board) => {
+            m.tasks = board.tasks;
+            m.tasks_unreadable = board.unreadable;
+        }
         Err(e) => errors.push(format!("tasks: {e}")),
     }
     // Made again, or moved by what a patch did (`None`: made again).

@@ -152,6 +152,19 @@ fn draw_tabs(m: &Model, f: &mut Frame, area: Rect) {
                 format!("  {} tasks", m.tasks.len()),
                 t.muted(),
             ));
+            // Task files the board could not read are named by `amail
+            // doctor` (and `amail tasks`); here only that they exist.
+            let skipped = m.tasks_unreadable.len();
+            if skipped > 0 {
+                spans.push(Span::styled(
+                    format!(
+                        "  ⚠ {skipped} task file{} skipped (unreadable): amail doctor names {}",
+                        if skipped == 1 { "" } else { "s" },
+                        if skipped == 1 { "it" } else { "them" }
+                    ),
+                    t.warn(),
+                ));
+            }
         }
         Screen::Agents => {
             spans.push(Span::styled("Agent roster", t.accent()));
