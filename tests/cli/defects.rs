@@ -904,39 +904,20 @@ fn the_demo_inbox_is_one_folder_reused_and_its_path_printed() {
 fn reply_body_dash_reads_stdin() {
     let fx = Fx::new();
     let m = default_mailbox_with_pending(&fx);
-    let out = fx.run_stdin(
-        &[
-            "reply",
-            "m-1",
-            m.to_str().unwrap(),
-            "--as",
-            "boss",
-            "--body",
-            "-",
-        ],
-        b"Use the partial index.\n",
-    );
+    let m = m.to_str().unwrap();
+    let reply =
+        |input: &[u8]| fx.run_stdin(&["reply", "m-1", m, "--as", "boss", "--body", "-"], input);
+    let out = reply(b"Use the partial index.\n");
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     let written = text
         .lines()
         .find_map(|l| l.trim().strip_prefix("wrote "))
         .unwrap_or_else(|| panic!("no file written: {text}"));
-    let reply = fs::read_to_string(written).unwrap();
-    assert!(reply.contains("Use the partial index."), "{reply}");
+    let sent = fs::read_to_string(written).unwrap();
+    assert!(sent.contains("Use the partial index."), "{sent}");
     // A body of `-` and nothing on stdin is an empty answer, refused.
-    let out = fx.run_stdin(
-        &[
-            "reply",
-            "m-1",
-            m.to_str().unwrap(),
-            "--as",
-            "boss",
-            "--body",
-            "-",
-        ],
-        b"",
-    );
+    let out = reply(b"");
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
 
@@ -949,7 +930,7 @@ fn a_broken_task_file_is_named_with_one_position() {
     let fx = Fx::new();
     let m = default_mailbox_with_pending(&fx);
     assert!(fx.route(&m).status.success());
-    let file = walk(&fx.path("store").join("tasks"))
+    let file = super::parse_parallel::files_under(&fx.path("store").join("tasks"))
         .into_iter()
         .find(|p| p.extension().is_some_and(|e| e == "md"))
         .expect("a task file");
@@ -970,17 +951,4 @@ fn a_broken_task_file_is_named_with_one_position() {
     assert!(!err.contains(" at line "), "{err}");
     let out = stdout(&fx.run(&["doctor", "--store", &store]));
     assert!(out.contains(&want), "{out}");
-}
-
-fn walk(dir: &std::path::Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
 }

@@ -50,8 +50,8 @@ fn parallel_parse_output_is_in_path_order_and_complete() {
     assert_eq!(all[0]["source"].as_str().unwrap(), sources[0]);
 }
 
-/// Every mail file under `dir`, in path order, as `amail parse` names them.
-fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+/// Every file under `dir`, in path order, as `amail parse` names them.
+pub(crate) fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {

@@ -377,15 +377,7 @@ fn the_keys_write_through_the_real_backend_to_the_store() {
     put(A, "review", &[]);
     put(B, "backlog", &[A]);
     put(C, "review", &[]);
-    let mail = dir.path().join("mail");
-    std::fs::create_dir_all(&mail).unwrap();
-    let backend = amail::backend::RealBackend::new(
-        mail,
-        amail_core::stores::LoadOptions::default(),
-        root.clone(),
-        false,
-    );
-    let mut app = TestApp::with_backend(backend, chrono::Utc::now(), UiConfig::default());
+    let mut app = real_app(dir.path(), &root);
     assert_eq!(app.model.tasks.len(), 3, "{:?}", app.model.load_error);
     app.press(&format!("t/{A}<enter>A"));
     let status = |id: &str| store.get(id).unwrap().unwrap().0;
@@ -489,15 +481,7 @@ fn the_board_says_when_it_skips_a_task_file() {
         text.replacen("title: A task", "title: [unclosed", 1),
     )
     .unwrap();
-    let mail = dir.path().join("mail");
-    std::fs::create_dir_all(&mail).unwrap();
-    let backend = amail::backend::RealBackend::new(
-        mail,
-        amail_core::stores::LoadOptions::default(),
-        root.clone(),
-        false,
-    );
-    let mut app = TestApp::with_backend(backend, chrono::Utc::now(), UiConfig::default());
+    let mut app = real_app(dir.path(), &root);
     assert_eq!(app.model.tasks.len(), 1);
     app.press("t");
     let screen = app.render(120, 30);
@@ -509,4 +493,18 @@ fn the_board_says_when_it_skips_a_task_file() {
         "{:?}",
         app.model.tasks_unreadable
     );
+}
+
+/// The app over the real backend: an empty mailbox in `dir`, the board
+/// the store at `root`.
+fn real_app(dir: &std::path::Path, root: &std::path::Path) -> TestApp<amail::backend::RealBackend> {
+    let mail = dir.join("mail");
+    std::fs::create_dir_all(&mail).unwrap();
+    let backend = amail::backend::RealBackend::new(
+        mail,
+        amail_core::stores::LoadOptions::default(),
+        root.to_path_buf(),
+        false,
+    );
+    TestApp::with_backend(backend, chrono::Utc::now(), UiConfig::default())
 }
