@@ -13,22 +13,19 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use super::support::copy::fixture_copy;
+use super::support::walk::files_under;
 
-/// Every file under `dir` with its bytes.
+/// Every file under `dir` with its bytes; but SQLite's `-shm` index,
+/// which every reader of a WAL database updates.
 fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.insert(p.clone(), std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    out
+    files_under(dir)
+        .into_iter()
+        .filter(|p| !p.to_string_lossy().ends_with("-shm"))
+        .map(|p| {
+            let bytes = std::fs::read(&p).unwrap();
+            (p, bytes)
+        })
+        .collect()
 }
 
 fn amail(config: &Path, home: &Path, args: &[&str]) -> Output {
@@ -53,8 +50,8 @@ fn writes_go_through_the_configured_server_however_the_root_is_named() {
     let url = "http://127.0.0.1:9/mcp/";
     let home = tempfile::tempdir().unwrap();
     let config = home.path().join("config.toml");
-    // A first read leaves SQLite's `-shm` and `-wal` beside the database
-    // (a reader's, not a write): made before the snapshots.
+    // A first read leaves SQLite's `-wal` beside the database (a
+    // reader's, not a write): made before the snapshots.
     assert!(amail(&config, home.path(), &["threads", &root_s])
         .status
         .success());

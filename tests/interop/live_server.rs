@@ -407,19 +407,14 @@ fn live_server_0_2_1() {
 /// archive), to show nothing there changed; but SQLite's `-shm` index,
 /// which every reader of a WAL database updates.
 fn snapshot(dir: &std::path::Path) -> std::collections::BTreeMap<std::path::PathBuf, Vec<u8>> {
-    let mut out = std::collections::BTreeMap::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                todo.push(p);
-            } else if !p.to_string_lossy().ends_with("-shm") {
-                out.insert(p.clone(), std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    out
+    crate::support::walk::files_under(dir)
+        .into_iter()
+        .filter(|p| !p.to_string_lossy().ends_with("-shm"))
+        .map(|p| {
+            let bytes = std::fs::read(&p).unwrap();
+            (p, bytes)
+        })
+        .collect()
 }
 
 /// A storage root opened from disk whose config names its server
