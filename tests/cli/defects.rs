@@ -930,7 +930,7 @@ fn a_broken_task_file_is_named_with_one_position() {
     let fx = Fx::new();
     let m = default_mailbox_with_pending(&fx);
     assert!(fx.route(&m).status.success());
-    let file = super::parse_parallel::files_under(&fx.path("store").join("tasks"))
+    let file = crate::support::walk::files_under(&fx.path("store").join("tasks"))
         .into_iter()
         .find(|p| p.extension().is_some_and(|e| e == "md"))
         .expect("a task file");

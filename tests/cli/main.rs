@@ -3,6 +3,11 @@
 //! parsing printing exactly what a sequential run prints; a reader that
 //! stops early; the regressions of the defects a new user hit (issue 12).
 
+#[path = "../support"]
+mod support {
+    pub mod walk;
+}
+
 mod defects;
 mod fx;
 mod json_names;

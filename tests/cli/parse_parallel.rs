@@ -50,24 +50,6 @@ fn parallel_parse_output_is_in_path_order_and_complete() {
     assert_eq!(all[0]["source"].as_str().unwrap(), sources[0]);
 }
 
-/// Every file under `dir`, in path order, as `amail parse` names them.
-pub(crate) fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 /// Many files go through the worker pipeline (chunks rendered on every
 /// core); a few are rendered inline. Both must print the same bytes, with
 /// the same failures in the same places.
@@ -79,9 +61,9 @@ fn pipeline_output_is_byte_identical_to_inline_runs() {
     corpus::write_corpus(&mailbox, 150, now).unwrap();
     // A file over the size limit in the middle: listed on stderr in its
     // place, the run goes on, exit 1.
-    let mut files = files_under(&mailbox);
+    let mut files = crate::support::walk::files_under(&mailbox);
     std::fs::write(&files[70], "Subject: DONE\n\nBody:\n".repeat(2000)).unwrap();
-    files = files_under(&mailbox);
+    files = crate::support::walk::files_under(&mailbox);
     for format in ["jsonl", "text"] {
         let whole = amail()
             .args(["parse", "--max-size", "20KiB", "--format", format])
@@ -132,7 +114,7 @@ fn pipeline_output_is_byte_identical_to_inline_runs() {
         };
         std::fs::write(strict_dir.join(format!("{i:03}.md")), text).unwrap();
     }
-    let files = files_under(&strict_dir);
+    let files = crate::support::walk::files_under(&strict_dir);
     let strict = amail()
         .args(["parse", "--strict", "--format", "jsonl"])
         .arg(&strict_dir)
