@@ -232,3 +232,36 @@ fn mouse_clicks_select_tabs_and_rows_and_the_wheel_scrolls_the_pane_under_it() {
         TaskStatus::Backlog
     );
 }
+
+/// The line editing of the terminal tools the inbox sits among (readline,
+/// fzf, lazygit's prompts): `Ctrl-w` deletes the word before the cursor,
+/// `Ctrl-u` the line up to it, in the search prompt and in the editors
+/// (reply, new message, a rejection's reason). Neither did anything: a
+/// mistyped search was unpicked a key at a time.
+#[test]
+fn ctrl_w_and_ctrl_u_delete_a_word_and_the_line_as_readline_does() {
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    app.press("/");
+    app.type_text("help request  ");
+    app.press("<ctrl-w>");
+    assert_eq!(app.model.search.query, "help ");
+    app.press("<ctrl-u>");
+    assert_eq!(app.model.search.query, "");
+    app.press("<esc>");
+    app.press("/ol-527.2<enter>r");
+    app.type_text("First line\nKeep the index, drop it");
+    app.press("<ctrl-w>");
+    let text = |app: &TestApp| match &app.model.overlay {
+        Some(Overlay::Editor { text, .. }) => text.clone(),
+        o => panic!("{o:?}"),
+    };
+    assert_eq!(text(&app), "First line\nKeep the index, drop ");
+    app.press("<ctrl-u>");
+    assert_eq!(text(&app), "First line\n", "only the cursor's line");
+    app.press("<ctrl-u>");
+    assert_eq!(
+        text(&app),
+        "First line\n",
+        "nothing before the cursor on it"
+    );
+}

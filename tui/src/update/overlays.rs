@@ -205,6 +205,8 @@ fn discard_reply(m: &mut Model, key: Option<&str>) {
 pub(super) fn edit_key(text: &mut String, cursor: &mut usize, k: KeyEvent) {
     let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
     match k.code {
+        KeyCode::Char('w') if ctrl => kill_back(text, cursor, Kill::Word),
+        KeyCode::Char('u') if ctrl => kill_back(text, cursor, Kill::Line),
         KeyCode::Char(c) if !ctrl => {
             text.insert(*cursor, c);
             *cursor += c.len_utf8();
@@ -243,6 +245,32 @@ pub(super) fn edit_key(text: &mut String, cursor: &mut usize, k: KeyEvent) {
         }
         _ => {}
     }
+}
+
+/// What `Ctrl-w` and `Ctrl-u` delete before the cursor, as readline does.
+#[derive(Clone, Copy)]
+pub(super) enum Kill {
+    /// The word before the cursor, and the blanks after it.
+    Word,
+    /// The cursor's line up to the cursor.
+    Line,
+}
+
+/// Deletes what `kill` names before `cursor` in `text` (one home for the
+/// editors and the search prompt).
+pub(super) fn kill_back(text: &mut String, cursor: &mut usize, kill: Kill) {
+    let before = &text[..*cursor];
+    let start = match kill {
+        Kill::Line => before.rfind('\n').map_or(0, |i| i + 1),
+        Kill::Word => {
+            let word_end = before.trim_end_matches([' ', '\t']).len();
+            before[..word_end]
+                .rfind(|c: char| c.is_whitespace())
+                .map_or(0, |i| i + 1)
+        }
+    };
+    text.replace_range(start..*cursor, "");
+    *cursor = start;
 }
 
 /// Cursor movement one line up or down, keeping the column (in chars).

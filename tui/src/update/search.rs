@@ -5,6 +5,8 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use crate::model::{ListKind, Model, Notice, Search};
 use crate::search_count::SLICE;
 
+use super::overlays::{kill_back, Kill};
+
 pub(super) fn search_key(m: &mut Model, k: KeyEvent) {
     match as_cancel(k).code {
         KeyCode::Esc => {
@@ -27,6 +29,13 @@ pub(super) fn search_key(m: &mut Model, k: KeyEvent) {
         }
         KeyCode::Backspace => {
             m.search.query.pop();
+            m.search.pending = false;
+            jump_match(m, true, true);
+        }
+        KeyCode::Char(c @ ('w' | 'u')) if k.modifiers.contains(KeyModifiers::CONTROL) => {
+            let kill = if c == 'w' { Kill::Word } else { Kill::Line };
+            let mut end = m.search.query.len();
+            kill_back(&mut m.search.query, &mut end, kill);
             m.search.pending = false;
             jump_match(m, true, true);
         }

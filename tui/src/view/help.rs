@@ -53,6 +53,10 @@ pub(crate) fn extra_lines(m: &Model) -> Vec<Line<'static>> {
     for (k, d) in [
         ("  Ctrl-s", "send the reply or message"),
         ("  Ctrl-e", "continue the reply in $EDITOR"),
+        (
+            "  Ctrl-w  Ctrl-u",
+            "delete the word / the line before the cursor",
+        ),
         ("  Esc  Ctrl-c", "cancel search; on typed text, ask first"),
         ("  y / k", "asked: discard / keep the draft"),
         ("  y / e / d", "after $EDITOR: send / edit again / discard"),
