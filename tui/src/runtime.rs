@@ -309,16 +309,68 @@ fn run_editor(initial: &str) -> Result<String, String> {
         .tempfile()
         .map_err(|e| e.to_string())?;
     std::fs::write(file.path(), initial).map_err(|e| e.to_string())?;
-    // The editor may carry arguments ("code --wait"); split on whitespace.
-    let mut parts = editor.split_whitespace();
-    let prog = parts.next().unwrap_or("vi");
-    let status = std::process::Command::new(prog)
-        .args(parts)
-        .arg(file.path())
+    let status = editor_command(&editor, file.path())
         .status()
-        .map_err(|e| format!("could not run {prog}: {e}"))?;
+        .map_err(|e| format!("could not run {editor}: {e}"))?;
     if !status.success() {
-        return Err(format!("{prog} exited with {status}"));
+        return Err(format!("{editor} exited with {status}"));
     }
     std::fs::read_to_string(file.path()).map_err(|e| e.to_string())
+}
+
+/// The editor on `file`. `$VISUAL`/`$EDITOR` is a shell command, as git
+/// reads it (`sh -c '$EDITOR "$@"'`): a quoted path with spaces, quoted
+/// arguments (`emacsclient -a ''`); the file goes as its own argument, so
+/// its name is never read by the shell. Split on whitespace, the quotes
+/// reached the editor as characters. Without a shell, split on whitespace.
+fn editor_command(editor: &str, file: &std::path::Path) -> std::process::Command {
+    if cfg!(unix) {
+        let mut cmd = std::process::Command::new("sh");
+        cmd.arg("-c")
+            .arg(format!("{editor} \"$@\""))
+            .arg(editor)
+            .arg(file);
+        return cmd;
+    }
+    let mut parts = editor.split_whitespace();
+    let mut cmd = std::process::Command::new(parts.next().unwrap_or("vi"));
+    cmd.args(parts).arg(file);
+    cmd
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `$EDITOR` is a shell command, as git reads it: a path with a space,
+    /// quoted, and quoted arguments (`emacsclient -a ''`, `"/opt/my
+    /// editor/ed" --wait`). Split on whitespace, the quotes reached the
+    /// editor as characters and a quoted path was cut in two.
+    #[cfg(unix)]
+    #[test]
+    fn the_editor_is_run_as_the_shell_reads_it() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("my editor");
+        std::fs::create_dir(&bin).unwrap();
+        let script = bin.join("ed.sh");
+        let log = dir.path().join("args");
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > '{}'\n",
+                log.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let file = dir.path().join("reply file.md");
+        std::fs::write(&file, "x").unwrap();
+        let editor = format!("'{}' --wait -a ''", script.display());
+        let status = editor_command(&editor, &file).status().unwrap();
+        assert!(status.success());
+        let args = std::fs::read_to_string(&log).unwrap();
+        let args: Vec<&str> = args.lines().collect();
+        assert_eq!(args, ["--wait", "-a", "", file.to_str().unwrap()]);
+    }
 }
