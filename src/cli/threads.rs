@@ -84,7 +84,7 @@ struct ThreadJson<'a> {
 
 pub fn run(args: ThreadsArgs, config: &amail::config::Config) -> CliResult {
     let max_bytes = config.max_bytes;
-    let inbox = match super::server::open(&args.server, config)? {
+    let mut inbox = match super::server::open(&args.server, config)? {
         Some(store) => super::server::load(store.as_ref())?,
         None => load_source(args.source.as_deref(), args.db, None, max_bytes)?,
     };
@@ -118,6 +118,14 @@ pub fn run(args: ThreadsArgs, config: &amail::config::Config) -> CliResult {
     }
     // id, size, acks owed, newest, its type, what the thread is at now
     // (the newest message's sender and line, as the TUI's list shows it).
+    for line in table_of(&mut inbox).lines() {
+        crate::outln!("{line}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The threads as `amail threads` prints them.
+fn table_of(inbox: &mut Inbox) -> Table {
     let mut table = Table::new(&[
         Align::Left,
         Align::Right,
@@ -126,7 +134,8 @@ pub fn run(args: ThreadsArgs, config: &amail::config::Config) -> CliResult {
         Align::Left,
         Align::Left,
     ]);
-    for t in &inbox.threads {
+    for i in 0..inbox.threads.len() {
+        let t = &inbox.threads[i];
         let help = match t.help {
             HelpState::None => "",
             HelpState::Unanswered => "  ? help unanswered",
@@ -149,11 +158,13 @@ pub fn run(args: ThreadsArgs, config: &amail::config::Config) -> CliResult {
             kind.to_string(),
             format!("{}{help}{project}", clean_line(&inbox.thread_state(t))),
         ]);
+        // Its line is written: the newest message's parse goes (a million
+        // messages held 318,000 of them, 2 GB).
+        if let Some(&last) = inbox.threads[i].messages.last() {
+            inbox.messages[last].message.let_go();
+        }
     }
-    for line in table.lines() {
-        crate::outln!("{line}");
-    }
-    Ok(ExitCode::SUCCESS)
+    table
 }
 
 /// A message's type as the text tables write it: a message of no protocol
@@ -164,5 +175,35 @@ pub(super) fn type_word(kind: Option<amail_parser::MessageType>) -> &'static str
     match kind {
         Some(amail_parser::MessageType::Unknown) | None => "NOTE",
         Some(k) => k.as_str(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A thread's line reads its newest message through a full parse,
+    /// which the record keeps: at a million messages the table held
+    /// 318,000 of them (2 GB, against 870 MB for the inbox itself).
+    #[test]
+    fn the_table_holds_no_parse_of_its_threads() {
+        let dir = tempfile::tempdir().unwrap();
+        let now = chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 1, 15, 12, 0, 0).unwrap();
+        let mail = dir.path().join("mail");
+        amail::demo::corpus::write_corpus(&mail, 300, now).unwrap();
+        let mut inbox = amail_core::stores::load(&mail, &Default::default()).unwrap();
+        let rows = table_of(&mut inbox).lines().len();
+        assert_eq!(rows, inbox.threads.len());
+        let held = inbox
+            .messages
+            .iter()
+            .filter(|m| m.message.full_if_held().is_some())
+            .count();
+        assert_eq!(
+            held,
+            0,
+            "{held} of {} threads' parses held",
+            inbox.threads.len()
+        );
     }
 }

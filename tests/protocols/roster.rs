@@ -289,3 +289,32 @@ fn roster_view_shows_turns_and_flags() {
         insta::assert_snapshot!("proto_roster_120x16", screen);
     });
 }
+
+/// The warning names a few of the beads and counts the rest: it listed
+/// every one, and an agent of a big mailbox holds thousands (the 100,000
+/// corpus: 4,546 for one agent), so `amail threads` wrote megabytes of
+/// warning to the terminal (61 s for a mailbox of a million, most of it
+/// the terminal drawing the list).
+#[test]
+fn the_warning_names_a_few_beads_and_counts_the_rest() {
+    let mails: Vec<_> = (0..40)
+        .map(|n| {
+            mail(
+                &n.to_string(),
+                n,
+                "W",
+                "O",
+                &format!("[b{n}] BEAD_ACCEPTED"),
+                &format!("Bead: b{n}\nTitle: task {n}"),
+            )
+        })
+        .collect();
+    let i = inbox(mails);
+    let w = turn::warnings(&i);
+    assert_eq!(w.len(), 1);
+    assert!(
+        w[0].starts_with("W has 40 beads in progress at once (b0, b1, b2, b3, b4, and 35 more)"),
+        "{w:?}"
+    );
+    assert!(w[0].len() < 200, "{}", w[0]);
+}
