@@ -41,11 +41,10 @@ struct PendingJson<'a> {
     id: &'a str,
     agent: &'a str,
     kind: RecipientKind,
+    /// The parser's name in JSON; the text table writes
+    /// [`super::threads::type_word`].
     #[serde(rename = "type")]
-    message_type: &'a str,
-    /// The same, for the text table's word ([`super::threads::type_word`]).
-    #[serde(skip)]
-    kind_of: amail_parser::MessageType,
+    message_type: amail_parser::MessageType,
     subject: &'a str,
     from: Option<&'a str>,
     /// The thread amail files the message under (`threads --json`'s
@@ -74,7 +73,7 @@ pub fn run(args: PendingArgs, config: &amail::config::Config) -> CliResult {
             eprintln!(
                 "amail: warning: no agent named {} in this inbox (agents: {})",
                 clean_line(a),
-                clean_line(&names.join(", "))
+                clean_line(&amail_core::inbox::summary::first_few(&names, 20))
             );
         }
     }
@@ -88,8 +87,7 @@ pub fn run(args: PendingArgs, config: &amail::config::Config) -> CliResult {
                 id: &m.key,
                 agent: &p.agent,
                 kind: r.map(|r| r.kind).unwrap_or(RecipientKind::To),
-                message_type: m.message.kind.as_str(),
-                kind_of: m.message.kind,
+                message_type: m.message.kind,
                 subject: &m.message.subject,
                 from: m.message.from.as_deref(),
                 thread_id: &inbox.thread_for(m).id,
@@ -127,7 +125,7 @@ pub fn run(args: PendingArgs, config: &amail::config::Config) -> CliResult {
         table.push(vec![
             clean_line(r.id).into_owned(),
             format!("{}{kind}", clean_line(r.agent)),
-            super::threads::type_word(Some(r.kind_of)).to_string(),
+            super::threads::type_word(Some(r.message_type)).to_string(),
             format!("from {}", clean_line(r.from.unwrap_or("?"))),
             format!("thread {}", clean_line(r.thread_id)),
             format!(

@@ -113,15 +113,20 @@ pub fn write_through(
     // it (a folder that holds `archive/` and the database, as the fixture
     // and `amail demo --format mcp` lay a root out): the same root either
     // way, so the same server takes its writes from every command.
-    let entry = match stores::detect_store(source, opts.db.as_deref()) {
-        Ok(Detected::McpStore { archive, .. }) => config.server_for_store(source, &archive),
+    // What the root holds is found once, for the match and the store.
+    let detected = stores::detect_store(source, opts.db.as_deref());
+    let entry = match &detected {
+        Ok(Detected::McpStore { archive, .. }) => config.server_for_store(source, archive),
         _ => config.server_for(source),
     }
     .map_err(CliError::usage)?;
     let Some(entry) = entry else {
         return Ok(None);
     };
-    let local = stores::open(source, opts).map_err(super::from_inbox_error)?;
+    let detected = detected
+        .map_err(stores::Error::Source)
+        .map_err(super::from_inbox_error)?;
+    let local = stores::open_detected(source, detected, opts);
     let server = ServerStore::new(ServerConfig {
         url: entry.url,
         token: token(entry.token_file.as_deref(), config)?,

@@ -131,10 +131,15 @@ fn command(store: &Store, cmd: TasksCmd, json: bool) -> CliResult {
 }
 
 fn warn_unreadable(store: &Store) {
-    for problem in store.unreadable_tasks() {
+    warn_skipped(&store.unreadable_tasks());
+}
+
+/// The task files a listing skipped, one warning each.
+fn warn_skipped(problems: &[String]) {
+    for problem in problems {
         eprintln!(
             "amail: warning: {}; skipped (see `amail doctor`)",
-            clean_line(&problem)
+            clean_line(problem)
         );
     }
 }
@@ -188,10 +193,12 @@ fn mailbox(store: &Store, agent: &str, json: bool) -> CliResult {
 }
 
 fn board(store: &Store, root: &Path, json: bool) -> CliResult {
-    let tasks = store
-        .list()
+    // The tasks and the files skipped, in one pass over the task files.
+    let board = store
+        .board_of()
         .map_err(|e| CliError::bad_input(e.to_string()))?;
-    warn_unreadable(store);
+    warn_skipped(&board.unreadable);
+    let tasks = board.tasks;
     if json {
         crate::outln!(
             "{}",

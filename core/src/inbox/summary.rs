@@ -63,6 +63,22 @@ fn is_type_line(line: &str, msg: &OwnedMessage) -> bool {
             .any(|t| word.eq_ignore_ascii_case(t))
 }
 
+/// The first `shown` of `items`, and how many more (`a, b, and 7 more`):
+/// warnings that name beads or agents stay a line long however many a
+/// big mailbox holds.
+pub fn first_few<S: AsRef<str>>(items: &[S], shown: usize) -> String {
+    let mut out = items
+        .iter()
+        .take(shown)
+        .map(AsRef::as_ref)
+        .collect::<Vec<_>>()
+        .join(", ");
+    if items.len() > shown {
+        out.push_str(&format!(", and {} more", items.len() - shown));
+    }
+    out
+}
+
 impl Inbox {
     /// The thread's newest message.
     pub fn last_message(&self, t: &Thread) -> Option<&InboxMessage> {

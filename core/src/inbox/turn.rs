@@ -368,21 +368,16 @@ pub fn apply(inbox: &mut Inbox) {
 /// first few beads and counting the rest: an agent of a big mailbox holds
 /// thousands, and the whole list was megabytes of warning on the terminal.
 pub fn warnings(inbox: &Inbox) -> Vec<String> {
-    const NAMED: usize = 5;
     inbox
         .agents
         .iter()
         .filter(|a| a.multiple_active)
         .map(|a| {
-            let beads = &a.active_beads;
-            let mut named = beads[..beads.len().min(NAMED)].join(", ");
-            if beads.len() > NAMED {
-                named.push_str(&format!(", and {} more", beads.len() - NAMED));
-            }
             format!(
-                "{} has {} beads in progress at once ({named}): AgentTurn allows one active turn per agent",
+                "{} has {} beads in progress at once ({}): AgentTurn allows one active turn per agent",
                 a.name,
-                beads.len(),
+                a.active_beads.len(),
+                super::summary::first_few(&a.active_beads, 5),
             )
         })
         .collect()

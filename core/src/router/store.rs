@@ -210,7 +210,7 @@ impl Store {
         let mut out: Vec<TaskSummary> = Vec::new();
         let mut unreadable = Vec::new();
         for s in TaskStatus::ALL {
-            for (id, task) in self.tasks_checked(s, Some(&mut unreadable))? {
+            for (id, task) in self.tasks_checked(s, &mut unreadable)? {
                 let summary = TaskSummary::of(id.clone(), s, &task);
                 match seen.get(&id) {
                     // A duplicate mid-move: keep the copy whose front matter
@@ -235,7 +235,7 @@ impl Store {
 
     /// Parsed tasks in one status directory (unparseable files skipped).
     pub(crate) fn tasks_in(&self, status: TaskStatus) -> Result<Vec<(String, Task)>> {
-        self.tasks_checked(status, None)
+        self.tasks_checked(status, &mut Vec::new())
     }
 
     /// [`Store::tasks_in`], telling `unreadable` of each file skipped:
@@ -244,7 +244,7 @@ impl Store {
     fn tasks_checked(
         &self,
         status: TaskStatus,
-        mut unreadable: Option<&mut Vec<String>>,
+        unreadable: &mut Vec<String>,
     ) -> Result<Vec<(String, Task)>> {
         let mut out = Vec::new();
         for (id, path) in self.files_in(status)? {
@@ -258,9 +258,7 @@ impl Store {
                 },
                 Err(e) => format!("{}: cannot read: {e}", path.display()),
             };
-            if let Some(list) = unreadable.as_deref_mut() {
-                list.push(problem);
-            }
+            unreadable.push(problem);
         }
         Ok(out)
     }

@@ -54,18 +54,23 @@ use crate::source::{detect, Detected};
 /// detected from what `path` holds (see [`crate::source::detect()`]). No mail
 /// is read.
 pub fn open(path: &Path, opts: &LoadOptions) -> Result<Box<dyn MailStore>, Error> {
-    Ok(
-        match detect_store(path, opts.db.as_deref()).map_err(Error::Source)? {
-            Detected::Mailbox { root } => Box::new(MailboxStore::new(root, opts.max_bytes)),
-            Detected::McpStore { archive, db } => Box::new(McpStore::new(
-                path.to_path_buf(),
-                archive,
-                db,
-                opts.db.is_some(),
-                opts.max_bytes,
-            )),
-        },
-    )
+    let detected = detect_store(path, opts.db.as_deref()).map_err(Error::Source)?;
+    Ok(open_detected(path, detected, opts))
+}
+
+/// [`open`] with what `path` holds already found ([`detect_store`]), for
+/// a caller that looked at it first.
+pub fn open_detected(path: &Path, detected: Detected, opts: &LoadOptions) -> Box<dyn MailStore> {
+    match detected {
+        Detected::Mailbox { root } => Box::new(MailboxStore::new(root, opts.max_bytes)),
+        Detected::McpStore { archive, db } => Box::new(McpStore::new(
+            path.to_path_buf(),
+            archive,
+            db,
+            opts.db.is_some(),
+            opts.max_bytes,
+        )),
+    }
 }
 
 /// What `path` is ([`crate::source::detect()`]), with the database of a

@@ -407,14 +407,12 @@ fn point_out_unknown_identity(m: &mut Model) {
     if m.inbox.agents.is_empty() || m.inbox.agent(me).is_some() {
         return;
     }
-    const SHOWN: usize = 6;
     let names: Vec<&str> = m.inbox.agents.iter().map(|a| a.name.as_str()).collect();
-    let more = if names.len() > SHOWN { ", …" } else { "" };
     m.notice = Some(Notice {
         // (Made safe for the terminal where notices are drawn.)
         text: format!(
-            "⚠ no agent named {me} in this mailbox, so nothing is pending for it (agents: {}{more})",
-            names[..names.len().min(SHOWN)].join(", ")
+            "⚠ no agent named {me} in this mailbox, so nothing is pending for it (agents: {})",
+            amail_core::inbox::summary::first_few(&names, 6)
         ),
         error: true,
     });
