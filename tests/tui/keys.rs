@@ -265,3 +265,17 @@ fn ctrl_w_and_ctrl_u_delete_a_word_and_the_line_as_readline_does() {
         "nothing before the cursor on it"
     );
 }
+
+/// `Ctrl-w` after a word that follows a wide space (U+3000, as Japanese
+/// and Chinese text is spaced) cut the text inside that character and
+/// panicked; the word goes, the space stays.
+#[test]
+fn ctrl_w_after_a_wide_space_deletes_the_word_whole() {
+    let mut app = TestApp::sample();
+    app.press("/");
+    app.type_text("検索\u{3000}語");
+    app.press("<ctrl-w>");
+    assert_eq!(app.model.search.query, "検索\u{3000}");
+    app.press("<ctrl-w>");
+    assert_eq!(app.model.search.query, "");
+}

@@ -263,10 +263,13 @@ pub(super) fn kill_back(text: &mut String, cursor: &mut usize, kill: Kill) {
     let start = match kill {
         Kill::Line => before.rfind('\n').map_or(0, |i| i + 1),
         Kill::Word => {
-            let word_end = before.trim_end_matches([' ', '\t']).len();
-            before[..word_end]
-                .rfind(|c: char| c.is_whitespace())
-                .map_or(0, |i| i + 1)
+            // Blanks before the cursor, then the word before them: both
+            // by character, as a blank may be wider than a byte (U+3000).
+            let word = before.trim_end_matches(char::is_whitespace);
+            word.char_indices()
+                .rev()
+                .find(|(_, c)| c.is_whitespace())
+                .map_or(0, |(i, c)| i + c.len_utf8())
         }
     };
     text.replace_range(start..*cursor, "");
