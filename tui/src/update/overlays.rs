@@ -263,9 +263,10 @@ pub(super) fn kill_back(text: &mut String, cursor: &mut usize, kill: Kill) {
     let start = match kill {
         Kill::Line => before.rfind('\n').map_or(0, |i| i + 1),
         Kill::Word => {
-            // Blanks before the cursor, then the word before them: both
-            // by character, as a blank may be wider than a byte (U+3000).
-            let word = before.trim_end_matches(char::is_whitespace);
+            // Blanks before the cursor (not a line's end: the word stays on
+            // its line), then the word before them: both by character, as
+            // a blank may be wider than a byte (U+3000).
+            let word = before.trim_end_matches(|c: char| c.is_whitespace() && c != '\n');
             word.char_indices()
                 .rev()
                 .find(|(_, c)| c.is_whitespace())
