@@ -14,6 +14,7 @@ mod support {
     pub mod fixture;
     pub mod fs;
     pub mod integer_dialect;
+    pub mod tree;
     pub mod walk;
 }
 

@@ -8,25 +8,11 @@
 //! server's files behind its back while the inbox wrote through it (and
 //! the other way round with `storage_root` naming the archive).
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use super::support::copy::fixture_copy;
-use super::support::walk::files_under;
-
-/// Every file under `dir` with its bytes; but SQLite's `-shm` index,
-/// which every reader of a WAL database updates.
-fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    files_under(dir)
-        .into_iter()
-        .filter(|p| !p.to_string_lossy().ends_with("-shm"))
-        .map(|p| {
-            let bytes = std::fs::read(&p).unwrap();
-            (p, bytes)
-        })
-        .collect()
-}
+use super::support::tree::store_bytes as snapshot;
 
 fn amail(config: &Path, home: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_amail"))

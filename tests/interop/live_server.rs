@@ -404,17 +404,9 @@ fn live_server_0_2_1() {
 }
 
 /// The bytes of every file under `dir` (the local copy's database and Git
-/// archive), to show nothing there changed; but SQLite's `-shm` index,
-/// which every reader of a WAL database updates.
+/// archive), to show nothing there changed.
 fn snapshot(dir: &std::path::Path) -> std::collections::BTreeMap<std::path::PathBuf, Vec<u8>> {
-    crate::support::walk::files_under(dir)
-        .into_iter()
-        .filter(|p| !p.to_string_lossy().ends_with("-shm"))
-        .map(|p| {
-            let bytes = std::fs::read(&p).unwrap();
-            (p, bytes)
-        })
-        .collect()
+    crate::support::tree::store_bytes(dir)
 }
 
 /// A storage root opened from disk whose config names its server

@@ -16,6 +16,7 @@ mod support {
     pub mod fs;
     pub mod interop;
     pub mod tmux;
+    pub mod tree;
     pub mod walk;
 }
 
