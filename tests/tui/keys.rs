@@ -279,3 +279,22 @@ fn ctrl_w_after_a_wide_space_deletes_the_word_whole() {
     app.press("<ctrl-w>");
     assert_eq!(app.model.search.query, "");
 }
+
+/// Ctrl-Z asks the runtime to suspend (the tmux test shows the shell and
+/// `fg`); it writes nothing and leaves the screen as it was. In text
+/// entry it is no command: the reply being typed stays.
+#[test]
+fn ctrl_z_suspends_and_keeps_the_screen() {
+    let mut app = TestApp::sample();
+    app.press("3");
+    let filter = app.model.filter;
+    app.press("<ctrl-z>");
+    assert_eq!(app.suspends, 1);
+    assert_eq!(app.model.filter, filter);
+    assert!(!app.quit);
+    app.press("/ol-527.2<enter>r");
+    app.type_text("half a reply");
+    app.press("<ctrl-z>");
+    assert_eq!(app.suspends, 1, "a text entry takes Ctrl-Z as no command");
+    assert!(app.model.overlay.is_some(), "the reply is still open");
+}

@@ -519,3 +519,47 @@ fn piped_fetch_inbox_json_opens_as_a_read_only_inbox() {
     let after = t.wait_for("EXIT=");
     assert!(after.contains("EXIT=0"), "{after}");
 }
+
+/// Ctrl-Z stops the app the way it stops any terminal program: the shell
+/// comes back with the terminal as it was (canonical mode, the normal
+/// screen), and `fg` brings the inbox back, redrawn and taking keys (the
+/// key reached the app as a plain key before, and nothing happened).
+#[test]
+fn ctrl_z_gives_the_shell_back_and_fg_brings_the_inbox_back() {
+    // An interactive shell: job control (`fg`) is an interactive shell's.
+    let Some(t) = Tmux::start("suspend", "PS1='$ ' exec sh -i") else {
+        return;
+    };
+    let home = tempfile::Builder::new()
+        .prefix("amail-e2e-home-")
+        .tempdir()
+        .unwrap();
+    t.text(&format!(
+        "AMAIL_HOME='{}' AMAIL_CONFIG=/nonexistent/config.toml TERM=xterm-256color '{}' inbox --demo\n",
+        home.path().display(),
+        env!("CARGO_BIN_EXE_amail")
+    ));
+    t.wait_loaded();
+    t.keys(&["C-z"]);
+    let stopped = t.wait_for("Stopped");
+    assert!(
+        !stopped.contains("Threads · All"),
+        "alternate screen not left:\n{stopped}"
+    );
+    t.text("stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\{0,1\\}icanon' | sed 's/^/TTY:/'\n");
+    let tty = t.wait_for("TTY:");
+    assert!(
+        tty.contains("TTY:icanon"),
+        "terminal left in raw mode:\n{tty}"
+    );
+    t.text("fg\n");
+    t.wait_loaded();
+    // Keys still work after the input stream was restarted.
+    t.text("3");
+    t.wait_for("Threads · Help");
+    t.text("q");
+    t.wait_until("the shell after quitting", |s| !s.contains("Threads · "));
+    t.text("echo EXIT=$?\n");
+    let after = t.wait_for("EXIT=");
+    assert!(after.contains("EXIT=0"), "{after}");
+}

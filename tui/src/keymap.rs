@@ -53,6 +53,7 @@ pub(crate) enum Action {
     ToggleRaw,
     Reload,
     Help,
+    Suspend,
     Quit,
 }
 
@@ -79,7 +80,7 @@ impl Group {
 }
 
 impl Action {
-    pub(crate) const ALL: [Action; 35] = [
+    pub(crate) const ALL: [Action; 36] = [
         Action::Up,
         Action::Down,
         Action::Top,
@@ -114,6 +115,7 @@ impl Action {
         Action::ToggleRaw,
         Action::Reload,
         Action::Help,
+        Action::Suspend,
         Action::Quit,
     ];
 
@@ -154,6 +156,7 @@ impl Action {
             Action::ToggleRaw => "toggle_raw",
             Action::Reload => "reload",
             Action::Help => "help",
+            Action::Suspend => "suspend",
             Action::Quit => "quit",
         }
     }
@@ -198,6 +201,7 @@ impl Action {
             Action::ToggleRaw => "raw source + diagnostics",
             Action::Reload => "reload now",
             Action::Help => "this help",
+            Action::Suspend => "suspend to the shell (fg comes back)",
             Action::Quit => "quit",
         }
     }
@@ -211,7 +215,7 @@ impl Action {
             | FilterDone | ScreenInbox | ScreenTasks | ScreenAgents | ToggleRaw => Group::Views,
             Ack | Reply | ReplyInEditor | Mark | MarkRange | MarkRead | Compose => Group::Mail,
             Approve | Reject => Group::Tasks,
-            Reload | Help | Quit => Group::App,
+            Reload | Help | Suspend | Quit => Group::App,
         }
     }
 
@@ -251,6 +255,7 @@ impl Action {
             Action::ToggleRaw => &["v"],
             Action::Reload => &["R", "ctrl-r"],
             Action::Help => &["?"],
+            Action::Suspend => &["ctrl-z"],
             Action::Quit => &["q", "ctrl-c"],
         }
     }

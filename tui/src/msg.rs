@@ -159,6 +159,9 @@ pub enum Command {
     Editor {
         initial: String,
     },
+    /// Ctrl-Z: give the terminal back and stop, as a shell's job; `fg`
+    /// takes it again.
+    Suspend,
     Quit,
 }
 
@@ -178,6 +181,7 @@ impl Command {
             | Command::ReadFile { .. }
             | Command::Mailbox { .. }
             | Command::Editor { .. }
+            | Command::Suspend
             | Command::Quit => false,
         }
     }

@@ -34,7 +34,7 @@ pub struct RunOptions {
     pub config: UiConfig,
 }
 
-/// Performs a command's I/O and returns what happened. Editor and Quit
+/// Performs a command's I/O and returns what happened. Editor, Suspend and Quit
 /// need the terminal and are handled by the runtime, so they return `None`.
 /// Tests drive the same function with a fake backend. `inbox` holds the
 /// messages an ack or a reply names. A reload only reads the changed
@@ -100,7 +100,7 @@ pub fn execute(backend: &mut dyn Backend, inbox: &mut Inbox, cmd: Command) -> Op
             let result = backend.mailbox(&agent);
             Some(Msg::MailboxRead { agent, result })
         }
-        Command::Editor { .. } | Command::Quit => None,
+        Command::Editor { .. } | Command::Suspend | Command::Quit => None,
     }
 }
 
@@ -210,21 +210,17 @@ async fn run_loop(backend: Box<dyn Backend + Send>, opts: RunOptions) -> io::Res
                 None => None,
                 Some(Command::Quit) => return Ok(()),
                 Some(Command::Editor { initial }) => {
-                    // The input task would race the editor for stdin: stop it.
-                    input.abort();
-                    // Wait until the stream is really dropped, so its reader
-                    // thread no longer competes with the editor for stdin.
-                    let _ = (&mut input).await;
-                    guard.suspend()?;
-                    let result = run_editor(&initial);
-                    guard.resume()?;
-                    // A fresh Terminal repaints everything. (`Terminal::clear`
-                    // would query the cursor position, which can time out
-                    // right after the editor hands the tty back.)
-                    terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
-                    input = spawn_input(tx.clone());
+                    let result = hand_over(&mut input, &mut guard, &mut terminal, &tx, || {
+                        run_editor(&initial)
+                    })
+                    .await?;
                     model.dirty = true;
                     Some(Msg::EditorClosed(result))
+                }
+                Some(Command::Suspend) => {
+                    hand_over(&mut input, &mut guard, &mut terminal, &tx, stop_as_a_job).await?;
+                    model.dirty = true;
+                    None
                 }
                 Some(cmd) => worker.dispatch(&mut model.inbox, cmd),
             };
@@ -236,6 +232,43 @@ async fn run_loop(backend: Box<dyn Backend + Send>, opts: RunOptions) -> io::Res
     }
     Ok(())
 }
+
+/// Gives the terminal to `away` (the editor, or the shell after Ctrl-Z)
+/// and takes it back afterwards, repainted and reading keys again.
+async fn hand_over<T>(
+    input: &mut JoinHandle<()>,
+    guard: &mut TerminalGuard<CrosstermOps<io::Stdout>>,
+    terminal: &mut Terminal<CrosstermBackend<io::Stdout>>,
+    tx: &UnboundedSender<Msg>,
+    away: impl FnOnce() -> T,
+) -> io::Result<T> {
+    // The input task would race the editor or the shell for stdin: stop
+    // it, and wait until its stream is really dropped, so its reader
+    // thread no longer competes for stdin.
+    input.abort();
+    let _ = (&mut *input).await;
+    guard.suspend()?;
+    let result = away();
+    guard.resume()?;
+    // A fresh Terminal repaints everything. (`Terminal::clear` would query
+    // the cursor position, which can time out right after the tty comes
+    // back.)
+    *terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    *input = spawn_input(tx.clone());
+    Ok(result)
+}
+
+/// Stops the process as the shell's job (SIGTSTP, what Ctrl-Z sends a
+/// program not in raw mode); returns once `fg` continues it. Where no
+/// shell can continue it (an orphaned process group) the kernel drops
+/// the signal and this returns at once.
+#[cfg(unix)]
+fn stop_as_a_job() {
+    let _ = signal_hook::low_level::raise(signal_hook::consts::SIGTSTP);
+}
+
+#[cfg(not(unix))]
+fn stop_as_a_job() {}
 
 fn spawn_input(tx: UnboundedSender<Msg>) -> JoinHandle<()> {
     tokio::spawn(async move {

@@ -158,7 +158,7 @@ impl Worker {
             | Command::Approve { .. }
             | Command::Reject { .. }
             | Command::Mailbox { .. } => (cmd, inbox.subset(&[])),
-            Command::Editor { .. } | Command::Quit => return None,
+            Command::Editor { .. } | Command::Suspend | Command::Quit => return None,
         };
         if let Some(jobs) = &self.jobs {
             let write = cmd.writes();

@@ -43,6 +43,8 @@ pub struct TestApp<B: Backend = FakeBackend> {
     pub backend: B,
     /// `$EDITOR` requests the app made (the test answers them).
     pub editor_requests: Vec<String>,
+    /// How many times the app asked to be suspended (Ctrl-Z).
+    pub suspends: usize,
     pub quit: bool,
 }
 
@@ -78,6 +80,7 @@ impl<B: Backend> TestApp<B> {
             model,
             backend,
             editor_requests: Vec::new(),
+            suspends: 0,
             quit: false,
         }
     }
@@ -100,6 +103,10 @@ impl<B: Backend> TestApp<B> {
                 }
                 Some(Command::Editor { initial }) => {
                     self.editor_requests.push(initial);
+                    None
+                }
+                Some(Command::Suspend) => {
+                    self.suspends += 1;
                     None
                 }
                 Some(cmd) => execute(&mut self.backend, &mut self.model.inbox, cmd),

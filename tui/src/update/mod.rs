@@ -463,6 +463,7 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
             return Some(Command::Quit);
         }
         Action::Help => m.overlay = Some(Overlay::Help { scroll: 0 }),
+        Action::Suspend => return Some(Command::Suspend),
         Action::Reload => {
             m.notice = Some(Notice {
                 text: RELOADING.into(),
