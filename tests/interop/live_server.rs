@@ -393,6 +393,42 @@ fn no_two_servers_of_a_run_are_given_one_port() {
     }
 }
 
+/// A stopped server's port stays taken until that server starts again.
+/// The kernel hands a freed port to whoever asks next, this machine's
+/// other processes too (another checkout's test run beside this one): a
+/// server of theirs then answered this suite's "stopped" server, 401 or
+/// 403 where "no server answers" was meant (seen twice, with a second
+/// suite running).
+#[test]
+fn a_stopped_server_s_port_is_held_until_it_starts_again() {
+    let Some(python) = release_python(Release::V021) else {
+        return;
+    };
+    let token = "held-t0ken-51c2";
+    let mut server = LiveServer::start(&python, token);
+    server.stop();
+    let port = server.port();
+    assert!(
+        std::net::TcpListener::bind(("127.0.0.1", port)).is_err(),
+        "another process could take the stopped server's port {port}"
+    );
+    let out = amail(&server, token, &["pending"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no server answers"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Started again, it has its port back.
+    server.restart();
+    let out = amail(&server, token, &["threads"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn live_server_0_1_0() {
     check_release(Release::V010);

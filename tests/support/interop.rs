@@ -145,6 +145,10 @@ pub struct LiveServer {
     python: PathBuf,
     token: String,
     port: u16,
+    /// While stopped, the port is bound here without listening: no other
+    /// process takes it (the kernel gives a freed port to whoever asks),
+    /// and a client is refused as by a machine with no server.
+    held: Option<socket2::Socket>,
 }
 
 impl LiveServer {
@@ -152,23 +156,36 @@ impl LiveServer {
     /// its imports are slow on a busy machine).
     pub fn start(python: &Path, token: &str) -> LiveServer {
         let dir = tempfile::tempdir().unwrap();
-        let port = server_port();
         std::fs::create_dir_all(dir.path().join("home")).unwrap();
         let mut server = LiveServer {
             child: None,
-            url: format!("http://127.0.0.1:{port}/mcp/"),
+            url: String::new(),
             dir,
             python: python.to_path_buf(),
             token: token.to_string(),
-            port,
+            port: 0,
+            held: None,
         };
-        server.spawn();
-        server
+        // The port was free when picked, but another process on the
+        // machine may bind it before the server's imports are done: then
+        // another port.
+        for _ in 0..5 {
+            server.port = server_port();
+            server.url = format!("http://127.0.0.1:{}/mcp/", server.port);
+            match server.spawn() {
+                Ok(()) => return server,
+                Err(log) if log.contains("address already in use") => continue,
+                Err(log) => panic!("{log}"),
+            }
+        }
+        panic!("five ports in a row were taken before the server bound them");
     }
 
     /// Starts the server process on this server's port, storage root and
-    /// database, and waits until it listens.
-    fn spawn(&mut self) {
+    /// database, and waits until it listens; the server's log if it exits
+    /// first.
+    fn spawn(&mut self) -> Result<(), String> {
+        self.held = None;
         let dir = self.dir.path();
         let log_path = dir.join("server.log");
         // A restart appends: the log of the first run stays readable.
@@ -222,7 +239,10 @@ impl LiveServer {
                 break;
             }
             if let Some(status) = self.child.as_mut().unwrap().try_wait().unwrap() {
-                panic!("the server exited ({status}) before listening:\n{log}");
+                self.child = None;
+                return Err(format!(
+                    "the server exited ({status}) before listening:\n{log}"
+                ));
             }
             assert!(
                 started.elapsed() < std::time::Duration::from_secs(180),
@@ -230,13 +250,24 @@ impl LiveServer {
             );
             std::thread::sleep(std::time::Duration::from_millis(200));
         }
+        Ok(())
     }
 
     /// Stops the server now (a test of a server that went away).
     /// Returns once nothing answers on its port: a test that then expects
     /// "no server answers" must not meet a listener still closing (seen
     /// once under load 7, with no message kept; this says what answers).
+    /// The port stays held (bound, not listening) until the server starts
+    /// again: no other process on the machine can take it meanwhile.
     pub fn stop(&mut self) {
+        self.halt();
+        if self.held.is_none() {
+            self.held = Some(hold_port(self.port));
+        }
+    }
+
+    /// Kills the server and waits until nothing answers on its port.
+    fn halt(&mut self) {
         if let Some(mut c) = self.child.take() {
             let _ = c.kill();
             let _ = c.wait();
@@ -254,16 +285,38 @@ impl LiveServer {
         }
     }
 
+    /// The port it listens on (or held for it while stopped).
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
     /// Starts the stopped server again, on the same port, storage root and
     /// database (a server that came back).
     pub fn restart(&mut self) {
         self.stop();
-        self.spawn();
+        if let Err(log) = self.spawn() {
+            panic!("{log}");
+        }
     }
+}
+
+/// Binds `port` of 127.0.0.1 without listening, and without
+/// `SO_REUSEADDR` (which a server's own listener sets, and which lets two
+/// sockets share a port that neither listens on): the port stays taken,
+/// and a connection to it is refused.
+fn hold_port(port: u16) -> socket2::Socket {
+    let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    socket.bind(&addr.into()).unwrap_or_else(|e| {
+        panic!("port {port}, freed by its stopped server, was taken by another process: {e}")
+    });
+    socket
 }
 
 impl Drop for LiveServer {
     fn drop(&mut self) {
-        self.stop();
+        // No hold: the port goes with the server (and a failed bind here,
+        // in a panicking test's unwinding, would abort the run).
+        self.halt();
     }
 }
