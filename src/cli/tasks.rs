@@ -130,10 +130,6 @@ fn command(store: &Store, cmd: TasksCmd, json: bool) -> CliResult {
     Ok(ExitCode::SUCCESS)
 }
 
-fn warn_unreadable(store: &Store) {
-    warn_skipped(&store.unreadable_tasks());
-}
-
 /// The task files a listing skipped, one warning each.
 fn warn_skipped(problems: &[String]) {
     for problem in problems {
@@ -174,7 +170,7 @@ fn mailbox(store: &Store, agent: &str, json: bool) -> CliResult {
     let m = store
         .mailbox(agent)
         .map_err(|e| CliError::bad_input(e.to_string()))?;
-    warn_unreadable(store);
+    warn_skipped(&m.skipped);
     if json {
         crate::outln!("{}", serde_json::to_string_pretty(&m).unwrap_or_default());
         return Ok(ExitCode::SUCCESS);

@@ -247,3 +247,41 @@ fn the_tui_backend_approves_rejects_and_reads_an_agents_queues() {
     assert!(none.approve(A).is_err());
     assert!(!dir.path().join("typo").exists());
 }
+
+/// `tasks --agent` reads the four status folders that feed a mailbox once
+/// and warns of the files it skipped there, each with its line and column
+/// (it read every task folder a second time for the warnings, and warned
+/// of files no mailbox is made from).
+#[test]
+fn an_agent_s_queues_name_the_task_files_they_skipped() {
+    let dir = scratch();
+    let root = dir.path().join("store");
+    let store = Store::open(&root).unwrap();
+    put(&store, A, "ready", |t| {
+        t.fm.routing.agent = Some("ann".into())
+    });
+    let broken = root.join("tasks/in-progress/TASK-2026-02-09-399.md");
+    fs::write(&broken, "---\nid: [unclosed\n---\n").unwrap();
+    fs::write(
+        root.join("tasks/done/TASK-2026-02-09-398.md"),
+        "---\nid: [unclosed\n---\n",
+    )
+    .unwrap();
+    let m = store.mailbox("ann").unwrap();
+    assert_eq!(m.inbox.len(), 1);
+    assert_eq!(m.skipped.len(), 1, "{:?}", m.skipped);
+    assert!(
+        m.skipped[0].starts_with(&format!("{}:2:5: ", broken.display())),
+        "{:?}",
+        m.skipped
+    );
+    let out = tasks(&root, &["--agent", "ann"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("TASK-2026-02-09-399.md:2:5: "), "{err}");
+    // The JSON keeps its shape: the three queues.
+    let out = tasks(&root, &["--agent", "ann", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v.get("skipped").is_none(), "{v}");
+}

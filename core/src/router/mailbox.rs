@@ -21,6 +21,12 @@ pub struct Mailbox {
     pub inbox: Vec<TaskSummary>,
     pub processing: Vec<TaskSummary>,
     pub outbox: Vec<TaskSummary>,
+    /// The task files of the four folders that were skipped (unreadable,
+    /// or front matter that does not parse), each as `PATH:LINE:COL: why`:
+    /// one of them may be this agent's. Not part of AOF's view (not
+    /// serialised).
+    #[serde(skip)]
+    pub skipped: Vec<String>,
 }
 
 /// The owner AOF's view files a task under.
@@ -34,7 +40,8 @@ pub fn owner(task: &Task) -> Option<&str> {
 }
 
 impl Store {
-    /// `agent`'s mailbox: reads the four status directories that feed it.
+    /// `agent`'s mailbox: reads the four status directories that feed it,
+    /// once, noting the files skipped there.
     pub fn mailbox(&self, agent: &str) -> Result<Mailbox> {
         let mut m = Mailbox {
             agent: agent.to_string(),
@@ -46,7 +53,7 @@ impl Store {
             TaskStatus::Blocked,
             TaskStatus::Review,
         ] {
-            for (id, task) in self.tasks_in(status)? {
+            for (id, task) in self.tasks_checked(status, &mut m.skipped)? {
                 // A copy left behind mid-move names another status.
                 if task.fm.status != status.as_str() || owner(&task) != Some(agent) {
                     continue;

@@ -203,8 +203,8 @@ impl Store {
         Ok(self.board_of()?.tasks)
     }
 
-    /// [`Store::list`] and the files it skips ([`Store::unreadable_tasks`]),
-    /// in one pass over the task files.
+    /// [`Store::list`] and the files it skips (each `PATH:LINE:COL: why`,
+    /// as `amail doctor` says it), in one pass over the task files.
     pub fn board_of(&self) -> Result<Board> {
         let mut seen: HashMap<String, usize> = HashMap::new();
         let mut out: Vec<TaskSummary> = Vec::new();
@@ -233,15 +233,11 @@ impl Store {
         })
     }
 
-    /// Parsed tasks in one status directory (unparseable files skipped).
-    pub(crate) fn tasks_in(&self, status: TaskStatus) -> Result<Vec<(String, Task)>> {
-        self.tasks_checked(status, &mut Vec::new())
-    }
-
-    /// [`Store::tasks_in`], telling `unreadable` of each file skipped:
+    /// Parsed tasks in one status directory, telling `unreadable` of each
+    /// file skipped:
     /// `PATH:LINE:COL: why` for one that does not parse (as `amail doctor`
     /// says it), `PATH: why` for one not read.
-    fn tasks_checked(
+    pub(crate) fn tasks_checked(
         &self,
         status: TaskStatus,
         unreadable: &mut Vec<String>,
@@ -261,13 +257,6 @@ impl Store {
             unreadable.push(problem);
         }
         Ok(out)
-    }
-
-    /// Task files that cannot be read or whose front matter does not parse,
-    /// each as one line naming the file (and the line and column) and why:
-    /// what [`Store::tasks_in`] and [`Store::list`] skip.
-    pub fn unreadable_tasks(&self) -> Vec<String> {
-        self.board_of().map(|b| b.unreadable).unwrap_or_default()
     }
 
     /// `(id, path)` of every `*.md` in a status directory, sorted by id.
