@@ -282,6 +282,25 @@ fn the_agents_view_reads_the_selected_agents_queues() {
     assert!(screen.contains("OUTBOX 0"), "{screen}");
 }
 
+/// A task file the queues' folders hold but that does not parse may be
+/// the agent's: the queues say they skipped it (they were silent, as if
+/// complete), wide and narrow.
+#[test]
+fn the_agents_queues_say_when_they_skip_a_task_file() {
+    let mut backend = FakeBackend::sample();
+    backend.mailbox_skipped =
+        vec!["/s/tasks/ready/TASK-9.md:2:8: bad front matter: title: unclosed".into()];
+    let mut app = TestApp::new(backend, UiConfig::default());
+    app.press("w/GreenCastle<enter>");
+    for (w, h) in [(120, 36), (70, 24)] {
+        let screen = app.render(w, h);
+        assert!(
+            screen.contains("⚠ 1 task file skipped"),
+            "{w}x{h}:\n{screen}"
+        );
+    }
+}
+
 /// GreenCastle with something in every queue, and more than fits at 60x20.
 fn busy_backend() -> FakeBackend {
     let mut b = FakeBackend::sample();

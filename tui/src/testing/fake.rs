@@ -45,6 +45,8 @@ pub struct FakeBackend {
     pub rejections: Vec<(String, String)>,
     /// Agents whose queues were asked for, in order.
     pub mailbox_calls: Vec<String>,
+    /// The task files every agent's queues report skipped.
+    pub mailbox_skipped: Vec<String>,
     /// Task -> the tasks that wait only for it: approving it promotes
     /// them to ready, as the router's cascade does.
     pub dependents: std::collections::BTreeMap<String, Vec<String>>,
@@ -68,6 +70,7 @@ impl FakeBackend {
             approvals: Vec::new(),
             rejections: Vec::new(),
             mailbox_calls: Vec::new(),
+            mailbox_skipped: Vec::new(),
             dependents: Default::default(),
         }
     }
@@ -314,6 +317,7 @@ impl Backend for FakeBackend {
         self.mailbox_calls.push(agent.to_string());
         let mut m = Mailbox {
             agent: agent.to_string(),
+            skipped: self.mailbox_skipped.clone(),
             ..Mailbox::default()
         };
         let mut mine: Vec<&TaskSummary> = self

@@ -35,7 +35,7 @@ pub(crate) fn draw(m: &Model, f: &mut Frame, area: Rect) {
         .filter(|(a, _)| a == agent)
         .map(|(_, r)| r);
     // Narrow panes leave the counts to the column headings.
-    let title = match answer {
+    let mut title = match answer {
         Some(Ok(q)) if area.width >= 90 => format!(
             "Task queues · {} · {} to do · {} working · {} in review",
             line_text(agent),
@@ -45,6 +45,17 @@ pub(crate) fn draw(m: &Model, f: &mut Frame, area: Rect) {
         ),
         _ => format!("Task queues · {}", line_text(agent)),
     };
+    // A skipped file may be this agent's: the queues are not known whole.
+    // `amail doctor` names the files, as the board's header says.
+    if let Some(Ok(q)) = answer {
+        let skipped = q.skipped.len();
+        if skipped > 0 {
+            title.push_str(&format!(
+                " · ⚠ {skipped} task file{} skipped (amail doctor)",
+                if skipped == 1 { "" } else { "s" }
+            ));
+        }
+    }
     let block = titled(m, title, false, area);
     let inner = block.inner(area);
     f.render_widget(block, area);
