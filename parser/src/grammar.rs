@@ -558,39 +558,10 @@ fn has_colon(b: &[u8]) -> bool {
 }
 
 /// Where the first `:` of `b` (a line's head, a few dozen bytes) is,
-/// eight bytes at a time in a `u64`; a head shorter than a word byte by
-/// byte, and the bytes after the last whole word in one more word that
-/// ends with `b` (overlapping the last one read, whose bytes hold no
-/// colon).
+/// eight bytes at a time (see `find`).
 #[inline]
 fn first_colon(b: &[u8]) -> Option<usize> {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const COLONS: u64 = 0x3a3a_3a3a_3a3a_3a3a;
-    // A byte's high bit is set exactly where `w` holds a colon (the byte
-    // of `x` is zero; no carries between bytes: each sum is of 7 bits).
-    let colons = |w: &[u8]| {
-        let x = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]) ^ COLONS;
-        !((x & LOW7).wrapping_add(LOW7) | x | LOW7)
-    };
-    let at = |m: u64| (m.trailing_zeros() / 8) as usize;
-    let mut words = b.chunks_exact(8);
-    let mut start = 0;
-    for w in words.by_ref() {
-        let m = colons(w);
-        if m != 0 {
-            return Some(start + at(m));
-        }
-        start += 8;
-    }
-    match words.remainder() {
-        [] => None,
-        rest if start == 0 => rest.iter().position(|&c| c == b':'),
-        _ => {
-            let last = b.len() - 8;
-            let m = colons(&b[last..]);
-            (m != 0).then(|| last + at(m))
-        }
-    }
+    crate::find::byte(b, b':')
 }
 
 /// Whether [`field`]'s prelude (indent, bullet, `**`) can be followed by

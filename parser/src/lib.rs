@@ -70,6 +70,7 @@ mod decor;
 mod diag;
 mod extract;
 pub mod filter;
+mod find;
 mod framing;
 mod glyph;
 mod grammar;
@@ -412,7 +413,9 @@ fn may_be_type_line(t: &str) -> bool {
     while end > 0 && matches!(b[end - 1], b':' | b'.' | b' ' | b'!') {
         end -= 1;
     }
-    MessageType::ends_with_token(&b[..end]) || b.contains(&b'[')
+    // The `[` a word at a time: core's `contains` tests a byte at a time
+    // below 16 bytes, and a first body line is about that long.
+    MessageType::ends_with_token(&b[..end]) || find::byte(b, b'[').is_some()
 }
 
 /// `t` (trimmed) as a whole type line: type, its token, and a bead id.

@@ -275,9 +275,9 @@ pub(crate) fn inline_list(s: &str) -> Vec<Cow<'_, str>> {
     let mut items = Vec::with_capacity(4);
     let mut rest = s;
     loop {
-        // A plain search: items are short, shorter than a SIMD search's
-        // set-up.
-        let comma = rest.bytes().position(|b| b == b',');
+        // Eight bytes at a time (see `find`): items are short, shorter
+        // than a SIMD search's set-up, and a byte loop cost ~5 a byte.
+        let comma = crate::find::byte(rest.as_bytes(), b',');
         // `,` is ASCII: both sides of it start and end on character
         // boundaries.
         let (item, next) = match comma {
