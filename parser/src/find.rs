@@ -54,14 +54,16 @@ pub(crate) fn byte(b: &[u8], needle: u8) -> Option<usize> {
     first(b, |w| hits(w, needle), |c| c == needle)
 }
 
+/// Where the first `x` or `y` (both ASCII) of `b` is.
+#[inline]
+pub(crate) fn either(b: &[u8], x: u8, y: u8) -> Option<usize> {
+    first(b, |w| hits(w, x) | hits(w, y), |c| c == x || c == y)
+}
+
 /// Where the first space or tab of `b` is.
 #[inline]
 pub(crate) fn blank(b: &[u8]) -> Option<usize> {
-    first(
-        b,
-        |w| hits(w, b' ') | hits(w, b'\t'),
-        |c| c == b' ' || c == b'\t',
-    )
+    either(b, b' ', b'\t')
 }
 
 #[cfg(test)]
@@ -69,12 +71,16 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn finds_as_position_does(b in proptest::collection::vec(
-            proptest::sample::select(vec![b'a', b':', b',', b' ', b'\t', b'[', 0x80, 0xff, 0x3a ^ 0x80]),
+            proptest::sample::select(vec![b'a', b':', b',', b' ', b'\t', b'[', b']', 0x80, 0xff, 0x3a ^ 0x80]),
             0..40,
         )) {
             for needle in [b':', b',', b'['] {
                 proptest::prop_assert_eq!(super::byte(&b, needle), b.iter().position(|&c| c == needle));
             }
+            proptest::prop_assert_eq!(
+                super::either(&b, b'[', b']'),
+                b.iter().position(|&c| c == b'[' || c == b']')
+            );
             proptest::prop_assert_eq!(
                 super::blank(&b),
                 b.iter().position(|&c| c == b' ' || c == b'\t')
