@@ -293,7 +293,10 @@ fn body_type_line<'a>(body: &[Line<'a>]) -> Option<TypeLine<'a>> {
         return Some((kind, raw, bead, idx, Some(note)));
     }
     // A line of prose first (`Here is my progress update:`), then the type.
-    if !t.ends_with([':', '.', '!']) || t.len() > 200 || is_message_line(first) {
+    // The last byte tested as a byte (the marks are ASCII): a `char`
+    // pattern decodes the last character of every first body line.
+    let prose = matches!(t.as_bytes().last(), Some(b':' | b'.' | b'!'));
+    if !prose || t.len() > 200 || is_message_line(first) {
         return None;
     }
     let (next_idx, next) = body
