@@ -117,10 +117,12 @@ const NAMES_12: [Name<Label>; 2] = [
     name(b"failure type", Label::Type),
     name(b"orchestrator", Label::Orchestrator),
 ];
+// A PROGRESS's two first (every message of a worker's turn carries them);
+// each name before the match is a compare.
 const NAMES_13: [Name<Label>; 4] = [
-    name(b"accepted bead", Label::AcceptedBead),
     name(b"context usage", Label::ContextUsage),
     name(b"files touched", Label::FilesTouched),
+    name(b"accepted bead", Label::AcceptedBead),
     name(b"files changed", Label::Files),
 ];
 const NAMES_17: [Name<Label>; 1] = [name(b"internal attempts", Label::InternalAttempts)];

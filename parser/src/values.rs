@@ -291,8 +291,14 @@ pub(crate) fn inline_list(s: &str) -> Vec<Cow<'_, str>> {
             .bytes()
             .take_while(|&b| b == b' ' || b == b'\t')
             .count();
-        // Blanks are ASCII: the cut is on a character boundary.
-        let item = trim(trim_ticks(trim(item.get(blanks..).unwrap_or(item))));
+        // Blanks are ASCII: the cut is on a character boundary. Trimmed
+        // again only if ticks came off (`trim` of a trimmed text is that
+        // text): an item's second trim was ~14 instructions.
+        let item = trim(item.get(blanks..).unwrap_or(item));
+        let item = match trim_ticks(item) {
+            t if t.len() == item.len() => t,
+            t => trim(t),
+        };
         if !item.is_empty() {
             items.push(Cow::Borrowed(item));
         }
