@@ -627,7 +627,7 @@ fn plain_field_line(line: &str) -> Option<Option<FieldLine<'_>>> {
 /// cut twice. `:` and blanks are ASCII, and so are the label's bytes:
 /// every cut is on a character boundary (`get` checks anyway).
 #[inline(always)]
-fn field_at(line: &str, colon: usize) -> Option<FieldLine<'_>> {
+pub(crate) fn field_at(line: &str, colon: usize) -> Option<FieldLine<'_>> {
     let b = line.as_bytes();
     let mut label_end = colon;
     while label_end > 1 && b[label_end - 1] == b' ' {
