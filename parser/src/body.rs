@@ -11,7 +11,7 @@ use smallvec::SmallVec;
 
 use crate::diag::{Code, Diags};
 use crate::grammar::{
-    field_at, heading, is_fence, is_inert_item, is_inert_line, known_field_line, list_item,
+    heading, is_fence, is_inert_item, is_inert_line, known_field_line, list_item, spelled_field_at,
     FieldLine, ProseAhead,
 };
 use crate::lines::{join_lines, physical, Line};
@@ -521,8 +521,9 @@ impl<'l, 'a> Body<'l, 'a> {
             }
             // A label as the protocol spells it is read without the
             // general reading's search and lookup (see `spec_spelling`).
-            let spec = Label::spec_spelling(line.text.as_bytes())
-                .and_then(|(label, colon)| Some((field_at(line.text, colon)?, Some(label))));
+            let spec = Label::spec_spelling(line.text.as_bytes()).and_then(|(label, colon)| {
+                Some((spelled_field_at(line.text, colon)?, Some(label)))
+            });
             let read = spec.or_else(|| known_field_line(line.text, Label::lookup));
             let (f, label) = match read {
                 Some((f, label)) => match label {
@@ -1043,7 +1044,7 @@ mod tests {
                     let text = format!("{spelled}{after}");
                     let general = known_field_line(&text, Label::lookup);
                     let spec = Label::spec_spelling(text.as_bytes())
-                        .and_then(|(l, colon)| Some((field_at(&text, colon)?, Some(l))));
+                        .and_then(|(l, colon)| Some((spelled_field_at(&text, colon)?, Some(l))));
                     if spec.is_some() {
                         read += 1;
                         assert_eq!(spec, general, "{text:?}");

@@ -604,7 +604,7 @@ pub(crate) fn header_kind(line: &Line<'_>) -> Option<bool> {
 /// form found no header.
 fn header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str, bool)> {
     if let Some((h, colon)) = spec_spelling(line.text.as_bytes()) {
-        let f = crate::grammar::field_at(line.text, colon)?;
+        let f = crate::grammar::spelled_field_at(line.text, colon)?;
         return Some((h, trim(f.value), false));
     }
     let first = *line.text.as_bytes().first()?;
@@ -738,7 +738,10 @@ mod tests {
                     let general = known_field_line(&text, header)
                         .and_then(|(f, h)| Some((h?, trim(f.value))));
                     let spec = spec_spelling(text.as_bytes()).and_then(|(h, colon)| {
-                        Some((h, trim(crate::grammar::field_at(&text, colon)?.value)))
+                        Some((
+                            h,
+                            trim(crate::grammar::spelled_field_at(&text, colon)?.value),
+                        ))
                     });
                     if spec.is_some() {
                         read += 1;

@@ -633,6 +633,22 @@ pub(crate) fn field_at(line: &str, colon: usize) -> Option<FieldLine<'_>> {
     while label_end > 1 && b[label_end - 1] == b' ' {
         label_end -= 1;
     }
+    value_at(line, label_end, colon)
+}
+
+/// [`field_at`] of a line whose label is known to end right at its colon
+/// (a name as the protocol spells it: its last byte is a letter), without
+/// the search for spaces before the colon.
+#[inline(always)]
+pub(crate) fn spelled_field_at(line: &str, colon: usize) -> Option<FieldLine<'_>> {
+    value_at(line, colon, colon)
+}
+
+/// The field of a line whose label ends at `label_end` and whose colon is
+/// at `colon`: [`field_at`]'s value cut.
+#[inline(always)]
+fn value_at(line: &str, label_end: usize, colon: usize) -> Option<FieldLine<'_>> {
+    let b = line.as_bytes();
     let mut from = colon + 1;
     while from < b.len() && is_blank_byte(b[from]) {
         from += 1;
