@@ -112,7 +112,7 @@ fn percent_in_full(s: &str) -> Result<u8, ValueError> {
 /// [`percent`] of `N%` or `N` (one to three ASCII digits, nothing else):
 /// `None` for any other text.
 #[inline]
-fn plain_percent(b: &[u8]) -> Option<Result<u8, ValueError>> {
+pub(crate) fn plain_percent(b: &[u8]) -> Option<Result<u8, ValueError>> {
     let digits = b.strip_suffix(b"%").unwrap_or(b);
     if digits.is_empty() || digits.len() > 3 || !digits.iter().all(u8::is_ascii_digit) {
         return None;
