@@ -715,9 +715,19 @@ struct BodyLines<'l, 'a> {
 
 impl<'l, 'a> BodyLines<'l, 'a> {
     fn new(all: &'l [Line<'a>]) -> Self {
+        // A body whose first line opens with a letter (a field, nearly
+        // every body) opens with no fence: decided here, without the call.
+        let opens_with_letter = all
+            .first()
+            .and_then(|l| l.text.as_bytes().first())
+            .is_some_and(u8::is_ascii_alphabetic);
         BodyLines {
             all,
-            fenced: decor::fenced_whole(all),
+            fenced: if opens_with_letter {
+                None
+            } else {
+                decor::fenced_whole(all)
+            },
             json_fields: false,
             direct: None,
         }
