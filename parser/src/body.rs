@@ -902,7 +902,20 @@ fn trim_blank<'l, 'a>(lines: &'l [Line<'a>]) -> &'l [Line<'a>] {
 
 /// The whole body text with blank lines at either end trimmed.
 pub(crate) fn whole_text<'a>(doc: &'a str, lines: &[Line<'a>]) -> Cow<'a, str> {
-    join_lines(doc, trim_blank(lines))
+    // A body whose first and last lines hold text (nearly every one) has
+    // nothing to trim: decided without the call.
+    let ends_hold_text = match (lines.first(), lines.last()) {
+        (Some(first), Some(last)) => !first.is_blank() && !last.is_blank(),
+        _ => false,
+    };
+    join_lines(
+        doc,
+        if ends_hold_text {
+            lines
+        } else {
+            trim_blank(lines)
+        },
+    )
 }
 
 #[cfg(test)]
