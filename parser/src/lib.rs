@@ -30,7 +30,12 @@
 //!    property tests check that both agree.
 //!    Known names (header names, field labels, section titles, type
 //!    tokens) are looked up by length and compared as a few `u64` words
-//!    with the ASCII capitals folded (`words.rs`), not byte by byte.
+//!    with the ASCII capitals folded (`words.rs`), not byte by byte; a
+//!    header or label written as the protocol spells it (`Subject:`,
+//!    `Bead:`, nearly every one) is decided before that, by its first byte
+//!    and one compare, as the general reading would read it. Short
+//!    searches in a line (a label's colon, a value's comma or blank) go
+//!    eight bytes at a time (`find.rs`).
 //! 3. **Extraction** (`body.rs`, `extract.rs`): one pass indexes the body's
 //!    `##` sections and the first occurrence of every known label in each;
 //!    per-type extractors read values from that index. The envelope, the
