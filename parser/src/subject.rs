@@ -59,8 +59,13 @@ fn trim_end_decorated(w: &str) -> &str {
 }
 
 /// `w` without trailing `:`, `.`, `,`, `;` and `!` (`DONE:`, `DONE!`).
-#[inline]
+/// A word that ends otherwise (nearly every type token) is decided by its
+/// last byte, inline: the call was ~20 instructions a subject.
+#[inline(always)]
 fn trim_end_punctuation(w: &str) -> &str {
+    if !matches!(w.as_bytes().last(), Some(b':' | b'.' | b',' | b';' | b'!')) {
+        return w;
+    }
     let punctuation = w
         .bytes()
         .rev()
