@@ -558,39 +558,10 @@ fn has_colon(b: &[u8]) -> bool {
 }
 
 /// Where the first `:` of `b` (a line's head, a few dozen bytes) is,
-/// eight bytes at a time in a `u64`; a head shorter than a word byte by
-/// byte, and the bytes after the last whole word in one more word that
-/// ends with `b` (overlapping the last one read, whose bytes hold no
-/// colon).
+/// eight bytes at a time (see `find`).
 #[inline]
 fn first_colon(b: &[u8]) -> Option<usize> {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const COLONS: u64 = 0x3a3a_3a3a_3a3a_3a3a;
-    // A byte's high bit is set exactly where `w` holds a colon (the byte
-    // of `x` is zero; no carries between bytes: each sum is of 7 bits).
-    let colons = |w: &[u8]| {
-        let x = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]) ^ COLONS;
-        !((x & LOW7).wrapping_add(LOW7) | x | LOW7)
-    };
-    let at = |m: u64| (m.trailing_zeros() / 8) as usize;
-    let mut words = b.chunks_exact(8);
-    let mut start = 0;
-    for w in words.by_ref() {
-        let m = colons(w);
-        if m != 0 {
-            return Some(start + at(m));
-        }
-        start += 8;
-    }
-    match words.remainder() {
-        [] => None,
-        rest if start == 0 => rest.iter().position(|&c| c == b':'),
-        _ => {
-            let last = b.len() - 8;
-            let m = colons(&b[last..]);
-            (m != 0).then(|| last + at(m))
-        }
-    }
+    crate::find::byte(b, b':')
 }
 
 /// Whether [`field`]'s prelude (indent, bullet, `**`) can be followed by
@@ -656,12 +627,28 @@ fn plain_field_line(line: &str) -> Option<Option<FieldLine<'_>>> {
 /// cut twice. `:` and blanks are ASCII, and so are the label's bytes:
 /// every cut is on a character boundary (`get` checks anyway).
 #[inline(always)]
-fn field_at(line: &str, colon: usize) -> Option<FieldLine<'_>> {
+pub(crate) fn field_at(line: &str, colon: usize) -> Option<FieldLine<'_>> {
     let b = line.as_bytes();
     let mut label_end = colon;
     while label_end > 1 && b[label_end - 1] == b' ' {
         label_end -= 1;
     }
+    value_at(line, label_end, colon)
+}
+
+/// [`field_at`] of a line whose label is known to end right at its colon
+/// (a name as the protocol spells it: its last byte is a letter), without
+/// the search for spaces before the colon.
+#[inline(always)]
+pub(crate) fn spelled_field_at(line: &str, colon: usize) -> Option<FieldLine<'_>> {
+    value_at(line, colon, colon)
+}
+
+/// The field of a line whose label ends at `label_end` and whose colon is
+/// at `colon`: [`field_at`]'s value cut.
+#[inline(always)]
+fn value_at(line: &str, label_end: usize, colon: usize) -> Option<FieldLine<'_>> {
+    let b = line.as_bytes();
     let mut from = colon + 1;
     while from < b.len() && is_blank_byte(b[from]) {
         from += 1;

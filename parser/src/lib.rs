@@ -30,7 +30,12 @@
 //!    property tests check that both agree.
 //!    Known names (header names, field labels, section titles, type
 //!    tokens) are looked up by length and compared as a few `u64` words
-//!    with the ASCII capitals folded (`words.rs`), not byte by byte.
+//!    with the ASCII capitals folded (`words.rs`), not byte by byte; a
+//!    header or label written as the protocol spells it (`Subject:`,
+//!    `Bead:`, nearly every one) is decided before that, by its first byte
+//!    and one compare, as the general reading would read it. Short
+//!    searches in a line (a label's colon, a value's comma or blank) go
+//!    eight bytes at a time (`find.rs`).
 //! 3. **Extraction** (`body.rs`, `extract.rs`): one pass indexes the body's
 //!    `##` sections and the first occurrence of every known label in each;
 //!    per-type extractors read values from that index. The envelope, the
@@ -70,6 +75,7 @@ mod decor;
 mod diag;
 mod extract;
 pub mod filter;
+mod find;
 mod framing;
 mod glyph;
 mod grammar;
@@ -292,7 +298,10 @@ fn body_type_line<'a>(body: &[Line<'a>]) -> Option<TypeLine<'a>> {
         return Some((kind, raw, bead, idx, Some(note)));
     }
     // A line of prose first (`Here is my progress update:`), then the type.
-    if !t.ends_with([':', '.', '!']) || t.len() > 200 || is_message_line(first) {
+    // The last byte tested as a byte (the marks are ASCII): a `char`
+    // pattern decodes the last character of every first body line.
+    let prose = matches!(t.as_bytes().last(), Some(b':' | b'.' | b'!'));
+    if !prose || t.len() > 200 || is_message_line(first) {
         return None;
     }
     let (next_idx, next) = body
@@ -406,13 +415,18 @@ fn decorated_type_line_rest(t: &str) -> Option<(MessageType, &str, Option<&str>)
 /// only where `type_line` is `None`. The line must be the type, so with no
 /// `[` after it the type token ends the line but for `:`, `.`, ` ` and `!`
 /// (see `trailing` in `type_line`; the token never ends in one of those).
+// Always inlined (four callers, and `#[inline]` left it a call): the
+// call was ~15 instructions of the usual first body line's ~65.
+#[inline(always)]
 fn may_be_type_line(t: &str) -> bool {
     let b = t.as_bytes();
     let mut end = b.len();
     while end > 0 && matches!(b[end - 1], b':' | b'.' | b' ' | b'!') {
         end -= 1;
     }
-    MessageType::ends_with_token(&b[..end]) || b.contains(&b'[')
+    // The `[` a word at a time: core's `contains` tests a byte at a time
+    // below 16 bytes, and a first body line is about that long.
+    MessageType::ends_with_token(&b[..end]) || find::byte(b, b'[').is_some()
 }
 
 /// `t` (trimmed) as a whole type line: type, its token, and a bead id.
@@ -709,13 +723,33 @@ struct BodyLines<'l, 'a> {
 
 impl<'l, 'a> BodyLines<'l, 'a> {
     fn new(all: &'l [Line<'a>]) -> Self {
+        // A body whose first line opens with a letter (a field, nearly
+        // every body) opens with no fence: decided here, without the call.
+        let opens_with_letter = all
+            .first()
+            .and_then(|l| l.text.as_bytes().first())
+            .is_some_and(u8::is_ascii_alphabetic);
         BodyLines {
             all,
-            fenced: decor::fenced_whole(all),
+            fenced: if opens_with_letter {
+                None
+            } else {
+                decor::fenced_whole(all)
+            },
             json_fields: false,
             direct: None,
         }
     }
+}
+
+/// Writes `v` into a field of a message made by [`Message::empty`] and
+/// not written yet, whose value there owns nothing (`None`, an empty list,
+/// a borrowed text): the old value is not dropped, so no test of it is
+/// compiled (~4 instructions a field, a dozen fields a message). Were it
+/// ever to own an allocation, that would leak, never be freed twice.
+#[inline(always)]
+fn fill<T>(field: &mut T, v: T) {
+    std::mem::forget(std::mem::replace(field, v));
 }
 
 /// A new empty message at the end of `out`, to be filled in place.
@@ -925,21 +959,24 @@ fn assemble<'a>(
     d.finish(body_lines.last().map_or(env.line, Line::last_no));
     let body = whole_text(doc, raw_body_lines);
     let first_strict = d.first_strict.take();
-    m.id = env.id.take();
+    fill(&mut m.id, env.id.take());
     m.kind = kind;
-    m.raw_type = raw_type;
+    fill(&mut m.raw_type, raw_type);
     m.is_reply = is_reply;
-    m.subject = subject_text;
-    m.from = env.from.take();
-    m.to = std::mem::take(&mut env.to);
-    m.cc = std::mem::take(&mut env.cc);
-    m.thread_id = env.thread_id.take();
-    m.timestamp = timestamp;
+    fill(&mut m.subject, subject_text);
+    fill(&mut m.from, env.from.take());
+    fill(&mut m.to, std::mem::take(&mut env.to));
+    fill(&mut m.cc, std::mem::take(&mut env.cc));
+    fill(&mut m.thread_id, env.thread_id.take());
+    fill(&mut m.timestamp, timestamp);
     m.ack_required = env.ack_required.unwrap_or(kind.ack_required_by_spec());
-    m.importance = env.importance.take().unwrap_or(Cow::Borrowed("normal"));
-    m.body = body;
-    m.diagnostics = d.list;
-    m.project = env.project.take();
+    fill(
+        &mut m.importance,
+        env.importance.take().unwrap_or(Cow::Borrowed("normal")),
+    );
+    fill(&mut m.body, body);
+    fill(&mut m.diagnostics, d.list);
+    fill(&mut m.project, env.project.take());
     m.line = env.line;
     first_strict
 }

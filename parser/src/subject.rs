@@ -59,8 +59,13 @@ fn trim_end_decorated(w: &str) -> &str {
 }
 
 /// `w` without trailing `:`, `.`, `,`, `;` and `!` (`DONE:`, `DONE!`).
-#[inline]
+/// A word that ends otherwise (nearly every type token) is decided by its
+/// last byte, inline: the call was ~20 instructions a subject.
+#[inline(always)]
 fn trim_end_punctuation(w: &str) -> &str {
+    if !matches!(w.as_bytes().last(), Some(b':' | b'.' | b',' | b';' | b'!')) {
+        return w;
+    }
     let punctuation = w
         .bytes()
         .rev()
@@ -108,7 +113,8 @@ pub(crate) fn parse_subject(subject: &str) -> Subject<'_> {
 #[inline]
 fn plain_subject(s: &str) -> Option<Subject<'_>> {
     let after_open = s.strip_prefix('[')?;
-    let close = after_open.bytes().position(|b| b == b']' || b == b'[')?;
+    // Searched eight bytes at a time (see `find`).
+    let close = crate::find::either(after_open.as_bytes(), b']', b'[')?;
     if close == 0 || after_open.as_bytes()[close] != b']' {
         return None;
     }
@@ -116,7 +122,10 @@ fn plain_subject(s: &str) -> Option<Subject<'_>> {
     let bead = crate::trim::trim(&after_open[..close]);
     let rest = crate::grammar::trim_start_blanks(&after_open[close + 1..]);
     let first = *rest.as_bytes().first()?;
-    if bead.is_empty() || !first.is_ascii_graphic() || rest.bytes().any(|b| b == b' ') {
+    if bead.is_empty()
+        || !first.is_ascii_graphic()
+        || crate::find::byte(rest.as_bytes(), b' ').is_some()
+    {
         return None;
     }
     let token = trim_end_punctuation(rest);
