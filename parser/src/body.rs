@@ -11,8 +11,8 @@ use smallvec::SmallVec;
 
 use crate::diag::{Code, Diags};
 use crate::grammar::{
-    heading, is_fence, is_inert_item, is_inert_line, known_field_line, list_item, spelled_field_at,
-    FieldLine, ProseAhead,
+    heading, is_fence, is_inert_item, known_field_line, list_item, spelled_field_at, FieldLine,
+    ProseAhead,
 };
 use crate::lines::{join_lines, physical, Line};
 use crate::model::Note;
@@ -452,39 +452,61 @@ impl<'l, 'a> Body<'l, 'a> {
         let mut duplicates = 0usize;
         let mut prose = ProseAhead::new(doc);
         let mut i = 0;
-        while i < lines.len() {
-            // Lines no rule reads, most of a long body (a log, prose), are
-            // passed over in a loop that does nothing else; in a large
-            // document they were tested as it was split (see `lines`).
-            // (Testing the first of a prose body again searched the rest
-            // of it for a colon: 1.3 M instructions on 10.8 MB.)
-            while lines
-                .get(i)
-                .is_some_and(|l| l.inert || is_inert_line(l.text.as_bytes(), &mut prose))
-            {
-                i += 1;
-            }
-            let Some(line) = lines.get(i) else {
-                break;
-            };
+        while let Some(line) = lines.get(i) {
             i += 1;
             let i = i - 1;
-            let Some(&first) = line.text.as_bytes().first() else {
+            // Lines no rule reads, most of a long body (a log, prose), are
+            // passed over first; in a large document they were tested as
+            // it was split (see `lines`). (Testing the first of a prose
+            // body again searched the rest of it for a colon: 1.3 M
+            // instructions on 10.8 MB.)
+            if line.inert {
+                continue;
+            }
+            let text = line.text.as_bytes();
+            let Some(&first) = text.first() else {
                 continue;
             };
-            // A line that opens with a letter (most fields, most prose) is
-            // no fence, heading or list item: only a field may read it.
-            let letter = first.is_ascii_alphabetic();
-            if !letter && is_fence(line.text) {
-                in_fence = if in_fence.is_some() { None } else { Some(i) };
-                continue;
-            }
-            if in_fence.is_some() || (!letter && is_inert_item(line.text.as_bytes())) {
-                continue;
-            }
-            // (Not asked of a letter's line at all: `heading`'s own test of
-            // the first byte was ~5 instructions a field line.)
-            let heading = if letter { None } else { heading(line.text) };
+            // The first byte read once, and every test after it chosen by
+            // it (`is_inert_line`'s, then this loop's, asked it again: a
+            // bullet's line was tested as an inert item twice, as a fence
+            // and as a heading, where its first byte rules out all three).
+            let heading = match first {
+                // A line that opens with a letter (most fields, most
+                // prose) is no fence, heading or list item: inert only as
+                // long colonless prose, else only a field may read it.
+                // (Not asked whether it is a heading at all: `heading`'s
+                // own test of the first byte was ~5 instructions a field
+                // line.)
+                b'a'..=b'z' | b'A'..=b'Z' => {
+                    if prose.colonless_prose(text) || in_fence.is_some() {
+                        continue;
+                    }
+                    None
+                }
+                // A bullet opens no fence or heading: inert as a log item
+                // (`- 10:00:01 run 1: ok`, three byte tests) or an item
+                // no rule reads, else only a field may read it.
+                b'-' | b'+' => {
+                    let log = matches!(text, [_, b' ', c, ..] if c.is_ascii_digit());
+                    if log || is_inert_item(text) || in_fence.is_some() {
+                        continue;
+                    }
+                    None
+                }
+                // No other first byte opens inert prose (it opens with a
+                // letter) or a log item.
+                _ => {
+                    if is_fence(line.text) {
+                        in_fence = if in_fence.is_some() { None } else { Some(i) };
+                        continue;
+                    }
+                    if in_fence.is_some() || is_inert_item(text) {
+                        continue;
+                    }
+                    heading(line.text)
+                }
+            };
             if let Some((level, title)) = heading {
                 let plain = SectionKind::from_title(title);
                 let kind = if level <= 2 && plain != SectionKind::Other {
@@ -923,7 +945,7 @@ pub(crate) fn whole_text<'a>(doc: &'a str, lines: &[Line<'a>]) -> Cow<'a, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grammar::field_line;
+    use crate::grammar::{field_line, is_inert_line};
 
     /// [`SectionKind::from_title`] as first written: each title compared
     /// in turn.
