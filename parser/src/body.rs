@@ -11,8 +11,8 @@ use smallvec::SmallVec;
 
 use crate::diag::{Code, Diags};
 use crate::grammar::{
-    heading, is_fence, is_inert_item, known_field_line, list_item, spelled_field_at, FieldLine,
-    ProseAhead,
+    field_line, heading, is_fence, is_inert_item, letter_field_line, list_item, spelled_field_at,
+    FieldLine, ProseAhead,
 };
 use crate::lines::{join_lines, physical, Line};
 use crate::model::Note;
@@ -471,7 +471,7 @@ impl<'l, 'a> Body<'l, 'a> {
             // it (`is_inert_line`'s, then this loop's, asked it again: a
             // bullet's line was tested as an inert item twice, as a fence
             // and as a heading, where its first byte rules out all three).
-            let heading = match first {
+            let (heading, letter) = match first {
                 // A line that opens with a letter (most fields, most
                 // prose) is no fence, heading or list item: inert only as
                 // long colonless prose, else only a field may read it.
@@ -482,7 +482,7 @@ impl<'l, 'a> Body<'l, 'a> {
                     if prose.colonless_prose(text) || in_fence.is_some() {
                         continue;
                     }
-                    None
+                    (None, true)
                 }
                 // A bullet opens no fence or heading: inert as a log item
                 // (`- 10:00:01 run 1: ok`, three byte tests) or an item
@@ -492,7 +492,23 @@ impl<'l, 'a> Body<'l, 'a> {
                     if log || is_inert_item(text) || in_fence.is_some() {
                         continue;
                     }
-                    None
+                    (None, false)
+                }
+                // Emphasis (`**Bead:**`) or a bullet: no fence, inert item
+                // or heading opens with it.
+                b'*' => {
+                    if in_fence.is_some() {
+                        continue;
+                    }
+                    (None, false)
+                }
+                // A heading, or a line no rule reads: no fence or inert
+                // item opens with it.
+                b'#' => {
+                    if in_fence.is_some() {
+                        continue;
+                    }
+                    (heading(line.text), false)
                 }
                 // No other first byte opens inert prose (it opens with a
                 // letter) or a log item.
@@ -504,7 +520,7 @@ impl<'l, 'a> Body<'l, 'a> {
                     if in_fence.is_some() || is_inert_item(text) {
                         continue;
                     }
-                    heading(line.text)
+                    (heading(line.text), false)
                 }
             };
             if let Some((level, title)) = heading {
@@ -545,11 +561,18 @@ impl<'l, 'a> Body<'l, 'a> {
                 continue;
             }
             // A label as the protocol spells it is read without the
-            // general reading's search and lookup (see `spec_spelling`).
-            let spec = Label::spec_spelling(line.text.as_bytes()).and_then(|(label, colon)| {
-                Some((spelled_field_at(line.text, colon)?, Some(label)))
-            });
-            let read = spec.or_else(|| known_field_line(line.text, Label::lookup));
+            // general reading's search and lookup (see `spec_spelling`);
+            // a line that opens with no letter is spelled so by no label,
+            // and goes to the field grammar without the letter's tests.
+            let read = if letter {
+                Label::spec_spelling(text)
+                    .and_then(|(label, colon)| {
+                        Some((spelled_field_at(line.text, colon)?, Some(label)))
+                    })
+                    .or_else(|| letter_field_line(line.text, Label::lookup))
+            } else {
+                field_line(line.text).map(|f| (f, Label::lookup(f.label)))
+            };
             let (f, label) = match read {
                 Some((f, label)) => match label {
                     Some(label) => (f, label),
@@ -945,7 +968,7 @@ pub(crate) fn whole_text<'a>(doc: &'a str, lines: &[Line<'a>]) -> Cow<'a, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grammar::{field_line, is_inert_line};
+    use crate::grammar::{is_inert_line, known_field_line};
 
     /// [`SectionKind::from_title`] as first written: each title compared
     /// in turn.
