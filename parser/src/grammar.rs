@@ -644,6 +644,17 @@ pub(crate) fn spelled_field_at(line: &str, colon: usize) -> Option<FieldLine<'_>
     value_at(line, colon, colon)
 }
 
+/// [`spelled_field_at`] of a label that starts at `start` (after a
+/// bullet and its space) and ends right at its colon, at `colon`.
+#[inline(always)]
+pub(crate) fn spelled_field_from(line: &str, start: usize, colon: usize) -> Option<FieldLine<'_>> {
+    let f = value_at(line, colon, colon)?;
+    Some(FieldLine {
+        label: line.get(start..colon)?,
+        value: f.value,
+    })
+}
+
 /// The field of a line whose label ends at `label_end` and whose colon is
 /// at `colon`: [`field_at`]'s value cut.
 #[inline(always)]
