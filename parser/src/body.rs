@@ -248,6 +248,39 @@ impl SectionKind {
         find(names, t.as_bytes()).unwrap_or(K::Other)
     }
 
+    /// A section's heading line exactly as the protocol writes it
+    /// (`## Changes`, [`SectionKind::title`]): its kind, as the heading
+    /// grammar and [`SectionKind::from_title`] read it (level 2, a known
+    /// title), decided by the title's first byte and one compare of a
+    /// constant, without the grammar, the trims and the lookup (~120
+    /// instructions a heading; a test holds the two alike). `None` for any
+    /// other line, which the general reading reads. Out of line: inlined,
+    /// the body index's code cost the plain message, which has no heading,
+    /// ~5 instructions (the call costs a heading ~5).
+    #[inline(never)]
+    fn spec_heading(b: &[u8]) -> Option<SectionKind> {
+        use SectionKind as K;
+        let [b'#', b'#', b' ', title @ ..] = b else {
+            return None;
+        };
+        // In the order the agents corpus has them most.
+        Some(match title.first()? {
+            b'S' if title == b"Summary" => K::Summary,
+            b'S' if title == b"Self-Validation" => K::SelfValidation,
+            b'C' if title == b"Changes" => K::Changes,
+            b'Q' if title == b"Question" => K::Question,
+            b'P' if title == b"Problem" => K::Problem,
+            b'P' if title == b"Progress" => K::Progress,
+            b'P' if title == b"Partial Progress" => K::PartialProgress,
+            b'F' if title == b"Failure" => K::Failure,
+            b'F' if title == b"Files Touched" => K::FilesTouched,
+            b'N' if title == b"Next Steps for Successor" => K::NextSteps,
+            b'R' if title == b"Recommendation" => K::Recommendation,
+            b'W' if title == b"What I Tried" => K::WhatTried,
+            _ => return None,
+        })
+    }
+
     /// The heading the protocol writes for this kind.
     fn title(self) -> &'static str {
         match self {
@@ -521,6 +554,10 @@ impl<'l, 'a> Body<'l, 'a> {
                 // item opens with it.
                 b'#' => {
                     if in_fence.is_some() {
+                        continue;
+                    }
+                    if let Some(kind) = SectionKind::spec_heading(text) {
+                        open_section(&mut body.headed, &mut body.preamble, kind, i, lines.len());
                         continue;
                     }
                     (
@@ -1209,6 +1246,51 @@ mod tests {
             }
         }
         assert_eq!(spelled, 6);
+    }
+
+    /// A heading as the protocol writes it is the section the heading
+    /// grammar and the title lookup read, for every kind; its near misses
+    /// are left to them.
+    #[test]
+    fn spec_headings_read_as_the_general_reading() {
+        use SectionKind as K;
+        let kinds = [
+            K::Problem,
+            K::WhatTried,
+            K::FilesTouched,
+            K::Question,
+            K::Changes,
+            K::SelfValidation,
+            K::Summary,
+            K::Failure,
+            K::PartialProgress,
+            K::Recommendation,
+            K::Progress,
+            K::NextSteps,
+        ];
+        for kind in kinds {
+            let title = kind.title();
+            let line = format!("## {title}");
+            let general = heading(&line).map(|(level, t)| (level, SectionKind::from_title(t)));
+            assert_eq!(general, Some((2, kind)), "{line:?}");
+            assert_eq!(
+                SectionKind::spec_heading(line.as_bytes()),
+                Some(kind),
+                "{line:?}"
+            );
+            for miss in [
+                format!("# {title}"),
+                format!("### {title}"),
+                format!("##  {title}"),
+                format!("## {title}:"),
+                format!("## {title} "),
+                format!("## {}", title.to_lowercase()),
+                format!("## {title}s"),
+                format!(" ## {title}"),
+            ] {
+                assert_eq!(SectionKind::spec_heading(miss.as_bytes()), None, "{miss:?}");
+            }
+        }
     }
 
     /// Every label name, in any case, and nothing else.
