@@ -4,6 +4,13 @@
 //! The extractors in `extract.rs` then look values up in this index instead
 //! of rescanning the text, so the cost of a body is one pass plus a lookup
 //! per field, whatever the input looks like.
+//!
+//! In that pass each line's first byte is read once and chooses the tests
+//! that can still apply (a letter: long prose or a field; a bullet: a log
+//! item, an inert item or a field; `#`: a heading; anything else: fence,
+//! item, heading, field in turn), and the shapes the protocol and agents
+//! write most (`Bead:`, `- Tests:`, `## Summary`, `**Bead**:`) are read by
+//! a compare or one pass over their bytes before the general grammar.
 
 use std::borrow::Cow;
 

@@ -31,9 +31,11 @@
 //!    Known names (header names, field labels, section titles, type
 //!    tokens) are looked up by length and compared as a few `u64` words
 //!    with the ASCII capitals folded (`words.rs`), not byte by byte; a
-//!    header or label written as the protocol spells it (`Subject:`,
-//!    `Bead:`, nearly every one) is decided before that, by its first byte
-//!    and one compare, as the general reading would read it. Short
+//!    header, label or section heading written as the protocol spells it
+//!    (`Subject:`, `Bead:`, `- Tests:`, `## Summary`, nearly every one) is
+//!    decided before that, by its first byte and one compare, as the
+//!    general reading would read it. The body index reads each line's
+//!    first byte once and runs only the tests that byte leaves open. Short
 //!    searches in a line (a label's colon, a value's comma or blank) go
 //!    eight bytes at a time (`find.rs`).
 //! 3. **Extraction** (`body.rs`, `extract.rs`): one pass indexes the body's
