@@ -774,9 +774,10 @@ pub(crate) fn join_lines<'a>(doc: &'a str, lines: &[Line<'a>]) -> std::borrow::C
         .checked_sub(first.no)
         .is_some_and(|d| d as usize + 1 == count);
     // The last line's own ending is not part of the text: only its
-    // trailing blanks count.
+    // trailing blanks count. A line that ends plainly has none (the split
+    // read its last byte): not read again.
     let last_plain = match last.more {
-        0 => !last.text.ends_with([' ', '\t']),
+        0 => last.plain_end || !last.text.ends_with([' ', '\t']),
         _ => last.plain_inside,
     };
     if consecutive && plain && last_plain {
