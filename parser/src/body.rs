@@ -629,7 +629,10 @@ impl<'l, 'a> Body<'l, 'a> {
             let read = if letter {
                 Label::spec_spelling(text)
                     .and_then(|(label, colon)| {
-                        Some((spelled_field_at(line.text, colon)?, Some(label)))
+                        Some((
+                            spelled_field_at(line.text, colon, line.plain_end)?,
+                            Some(label),
+                        ))
                     })
                     .or_else(|| letter_field_line(line.text, Label::lookup))
             } else {
@@ -1196,11 +1199,17 @@ mod tests {
                 ] {
                     let text = format!("{spelled}{after}");
                     let general = known_field_line(&text, Label::lookup);
-                    let spec = Label::spec_spelling(text.as_bytes())
-                        .and_then(|(l, colon)| Some((spelled_field_at(&text, colon)?, Some(l))));
-                    if spec.is_some() {
-                        read += 1;
-                        assert_eq!(spec, general, "{text:?}");
+                    // Read as a line that ends plainly when it does (no
+                    // trailing blank or `\r`), and as one that does not.
+                    let plain = !text.ends_with([' ', '\t', '\r']);
+                    for plain_end in [plain, false] {
+                        let spec = Label::spec_spelling(text.as_bytes()).and_then(|(l, colon)| {
+                            Some((spelled_field_at(&text, colon, plain_end)?, Some(l)))
+                        });
+                        if spec.is_some() {
+                            read += 1;
+                            assert_eq!(spec, general, "{text:?}");
+                        }
                     }
                     // After a bullet, as the field grammar reads it.
                     for bullet in ["- ", "+ ", "* "] {
@@ -1216,7 +1225,7 @@ mod tests {
             }
         }
         // Each of the fifteen spellings, with each of the values.
-        assert_eq!(read, 15 * 12);
+        assert_eq!(read, 2 * 15 * 12);
         assert_eq!(bulleted, 3 * 15 * 12);
     }
 

@@ -608,7 +608,7 @@ pub(crate) fn header_kind(line: &Line<'_>) -> Option<bool> {
 #[inline(always)]
 fn header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str, bool)> {
     if let Some((h, colon)) = spec_spelling(line.text.as_bytes()) {
-        let f = crate::grammar::spelled_field_at(line.text, colon)?;
+        let f = crate::grammar::spelled_field_at(line.text, colon, line.plain_end)?;
         return Some((h, trim(f.value), false));
     }
     other_header_line(line)
@@ -748,20 +748,28 @@ mod tests {
                     let text = format!("{spelled}{after}");
                     let general = known_field_line(&text, header)
                         .and_then(|(f, h)| Some((h?, trim(f.value))));
-                    let spec = spec_spelling(text.as_bytes()).and_then(|(h, colon)| {
-                        Some((
-                            h,
-                            trim(crate::grammar::spelled_field_at(&text, colon)?.value),
-                        ))
-                    });
-                    if spec.is_some() {
-                        read += 1;
-                        assert_eq!(spec, general, "{text:?}");
+                    // Read as a line that ends plainly when it does (no
+                    // trailing blank or `\r`), and as one that does not.
+                    let plain = !text.ends_with([' ', '\t', '\r']);
+                    for plain_end in [plain, false] {
+                        let spec = spec_spelling(text.as_bytes()).and_then(|(h, colon)| {
+                            Some((
+                                h,
+                                trim(
+                                    crate::grammar::spelled_field_at(&text, colon, plain_end)?
+                                        .value,
+                                ),
+                            ))
+                        });
+                        if spec.is_some() {
+                            read += 1;
+                            assert_eq!(spec, general, "{text:?}");
+                        }
                     }
                 }
             }
         }
-        assert_eq!(read, 4 * 8);
+        assert_eq!(read, 2 * 4 * 8);
     }
 
     #[test]
