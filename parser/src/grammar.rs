@@ -659,10 +659,16 @@ pub(crate) fn spelled_field_at(line: &str, colon: usize, plain_end: bool) -> Opt
 }
 
 /// [`spelled_field_at`] of a label that starts at `start` (after a
-/// bullet and its space) and ends right at its colon, at `colon`.
+/// bullet and its space) and ends right at its colon, at `colon`; its
+/// value cut as that function cuts it (`plain_end` the same).
 #[inline(always)]
-pub(crate) fn spelled_field_from(line: &str, start: usize, colon: usize) -> Option<FieldLine<'_>> {
-    let f = value_at(line, colon, colon)?;
+pub(crate) fn spelled_field_from(
+    line: &str,
+    start: usize,
+    colon: usize,
+    plain_end: bool,
+) -> Option<FieldLine<'_>> {
+    let f = spelled_field_at(line, colon, plain_end)?;
     Some(FieldLine {
         label: line.get(start..colon)?,
         value: f.value,
