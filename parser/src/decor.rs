@@ -361,37 +361,34 @@ pub(crate) struct Unwrapped<'a> {
     pub notes: Vec<(usize, Note<'a>)>,
 }
 
-/// Prose before the message and a fence around it, at the document level:
-/// `Here is my progress update:` then `Subject: ...`, or the whole message
-/// in a ```` ``` ```` block (after prose or not). `header` says whether a
-/// line is a spec header (`Some(true)` for `Subject:`, `Some(false)` for
-/// another), `is_message_line` whether a line is something the parser
-/// reads in a bare body (a type line, a known label). `None` when neither
-/// applies.
-// Inlined: the usual document is decided here, by its first word; the
-// call and a byte-by-byte compare cost it ~90 instructions.
-#[inline]
-pub(crate) fn unwrap_document<'a>(
-    doc: &'a str,
-    lines: &[Line<'a>],
-    header: impl Fn(&Line<'_>) -> Option<bool>,
-    is_message_line: impl Fn(&Line<'_>) -> bool,
-) -> Option<Unwrapped<'a>> {
-    // The usual document opens with its subject: decided at once.
+/// Whether the document's first line opens with `Subject:` (in any
+/// case): the usual document, which has no prose or fence before it to
+/// unwrap ([`unwrap_document`] is not asked) and which framing reads as
+/// spec text at once (`framing::spec_text_document`). Decided once, by
+/// one word compare, for both: the prose rule and framing each decided it
+/// again from the first line (~55 instructions a message).
+#[inline(always)]
+pub(crate) fn opens_with_subject(lines: &[Line<'_>]) -> bool {
     const SUBJECT: [crate::words::Name<()>; 1] = [crate::words::name(b"subject:", ())];
-    if lines.first().is_some_and(|l| {
+    lines.first().is_some_and(|l| {
         l.text
             .as_bytes()
             .get(..8)
             .is_some_and(|h| crate::words::find(&SUBJECT, h).is_some())
-    }) {
-        return None;
-    }
-    unwrap_document_rest(doc, lines, header, is_message_line)
+    })
 }
 
+/// Prose before the message and a fence around it, at the document level,
+/// in a document that does not open with `Subject:` (see
+/// [`opens_with_subject`]): `Here is my progress update:` then `Subject:
+/// ...`, or the whole message in a ```` ``` ```` block (after prose or
+/// not). `header` says whether a line is a spec header (`Some(true)` for
+/// `Subject:`, `Some(false)` for another), `is_message_line` whether a
+/// line is something the parser reads in a bare body (a type line, a
+/// known label). `None` when neither applies. Out of line: the usual
+/// document never calls it.
 #[inline(never)]
-fn unwrap_document_rest<'a>(
+pub(crate) fn unwrap_document<'a>(
     doc: &'a str,
     lines: &[Line<'a>],
     header: impl Fn(&Line<'_>) -> Option<bool>,

@@ -489,6 +489,16 @@ fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
 }
 
 /// [`spec_text`] into `env`, an empty envelope.
+/// [`split_document`] of a document whose first line opens with
+/// `Subject:` (see `decor::opens_with_subject`): spec text, read without
+/// looking for the first non-blank line and the other framings' marks
+/// again (that line is the first, and opens with none of them).
+pub(crate) fn spec_text_document<'a>(lines: &[Line<'a>], out: &mut Envelopes<'a>) {
+    if let Envelopes::One(env) = out {
+        spec_text_into(lines, env);
+    }
+}
+
 fn spec_text_into<'a>(lines: &[Line<'a>], env: &mut Envelope<'a>) {
     env.line = lines.first().map_or(1, |l| l.no);
     let mut i = lines

@@ -163,7 +163,12 @@ fn parse_document<'a>(
     };
     // Prose before the message, or a fence around it (see `decor`): the
     // framings read the lines inside; diagnostics still see every line.
-    let unwrapped = decor::unwrap_document(doc, &lines, framing::header_kind, is_message_line);
+    // The usual document opens with `Subject:`: decided once, for both.
+    let subject_first = decor::opens_with_subject(&lines);
+    let unwrapped = match subject_first {
+        true => None,
+        false => decor::unwrap_document(doc, &lines, framing::header_kind, is_message_line),
+    };
     let (frame, notes) = match &unwrapped {
         Some(u) => (&lines[u.start..u.end], &u.notes[..]),
         None => (&lines[..], &[][..]),
@@ -172,7 +177,10 @@ fn parse_document<'a>(
     // of a kilobyte), and moving it through return values showed in the
     // profile of small messages.
     let mut envelopes = Envelopes::One(Envelope::default());
-    framing::split_document(doc, frame, keep, &mut envelopes);
+    match subject_first {
+        true => framing::spec_text_document(frame, &mut envelopes),
+        false => framing::split_document(doc, frame, keep, &mut envelopes),
+    }
     if !notes.is_empty() {
         // Noted in place: an envelope is large, and moving it showed in
         // the profile of small messages.
