@@ -378,6 +378,20 @@ pub(crate) fn opens_with_subject(lines: &[Line<'_>]) -> bool {
     })
 }
 
+/// What [`unwrap_document`] found.
+pub(crate) enum Unwrap<'a> {
+    /// Prose before the message or a fence around it.
+    Lines(Unwrapped<'a>),
+    /// Neither, and the first non-blank line is no header and opens no
+    /// framing of its own (`{`, `[`, `---json`): the document is a bare
+    /// body, which `framing::bare_document` reads without testing that
+    /// line as a header again (a decorated first line such as
+    /// `**[ol-7] DONE**` cost ~150 a test).
+    Bare,
+    /// Neither; the framings read the document.
+    Framing,
+}
+
 /// Prose before the message and a fence around it, at the document level,
 /// in a document that does not open with `Subject:` (see
 /// [`opens_with_subject`]): `Here is my progress update:` then `Subject:
@@ -385,21 +399,40 @@ pub(crate) fn opens_with_subject(lines: &[Line<'_>]) -> bool {
 /// not). `header` says whether a line is a spec header (`Some(true)` for
 /// `Subject:`, `Some(false)` for another), `is_message_line` whether a
 /// line is something the parser reads in a bare body (a type line, a
-/// known label). `None` when neither applies. Out of line: the usual
-/// document never calls it.
+/// known label). [`Unwrap::Bare`] or [`Unwrap::Framing`] when neither
+/// applies. Out of line: the usual document never calls it.
 #[inline(never)]
 pub(crate) fn unwrap_document<'a>(
     doc: &'a str,
     lines: &[Line<'a>],
     header: impl Fn(&Line<'_>) -> Option<bool>,
     is_message_line: impl Fn(&Line<'_>) -> bool,
-) -> Option<Unwrapped<'a>> {
-    let first = lines.iter().position(|l| !l.is_blank())?;
+) -> Unwrap<'a> {
+    let Some(first) = lines.iter().position(|l| !l.is_blank()) else {
+        return Unwrap::Framing;
+    };
     let head = trim(lines[first].text);
     // Framings that open with their own marks, and headers, are framing's.
     if head.starts_with(['{', '[']) || head == "---json" || header(&lines[first]).is_some() {
-        return None;
+        return Unwrap::Framing;
     }
+    match prose_or_fence(doc, lines, first, header, is_message_line) {
+        Some(u) => Unwrap::Lines(u),
+        None => Unwrap::Bare,
+    }
+}
+
+/// [`unwrap_document`] past its first non-blank line, `lines[first]`,
+/// which is neither a header nor a framing's mark.
+#[inline(always)]
+fn prose_or_fence<'a>(
+    doc: &'a str,
+    lines: &[Line<'a>],
+    first: usize,
+    header: impl Fn(&Line<'_>) -> Option<bool>,
+    is_message_line: impl Fn(&Line<'_>) -> bool,
+) -> Option<Unwrapped<'a>> {
+    let head = trim(lines[first].text);
     let is_subject = |l: &Line<'_>| header(l) == Some(true);
     let mut notes = Vec::new();
     let mut at = first;

@@ -499,6 +499,22 @@ pub(crate) fn spec_text_document<'a>(lines: &[Line<'a>], out: &mut Envelopes<'a>
     }
 }
 
+/// [`split_document`] of a document whose first non-blank line is neither
+/// a header nor a framing's mark (`{`, `[`, `---json`), as
+/// `decor::unwrap_document` found it (`Unwrap::Bare`): no headers, and
+/// every line the body, as [`spec_text_into`] reads it (it stops at that
+/// line). The line is not tested as a header again (a decorated one cost
+/// ~150 instructions a test).
+pub(crate) fn bare_document<'a>(lines: &[Line<'a>], out: &mut Envelopes<'a>) {
+    if let Envelopes::One(env) = out {
+        env.line = lines.first().map_or(1, |l| l.no);
+        env.body = Some(BodySource::Lines {
+            head: None,
+            rest: 0..lines.len(),
+        });
+    }
+}
+
 fn spec_text_into<'a>(lines: &[Line<'a>], env: &mut Envelope<'a>) {
     env.line = lines.first().map_or(1, |l| l.no);
     let mut i = lines

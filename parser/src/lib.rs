@@ -166,20 +166,23 @@ fn parse_document<'a>(
     // The usual document opens with `Subject:`: decided once, for both.
     let subject_first = decor::opens_with_subject(&lines);
     let unwrapped = match subject_first {
-        true => None,
+        true => decor::Unwrap::Framing,
         false => decor::unwrap_document(doc, &lines, framing::header_kind, is_message_line),
     };
     let (frame, notes) = match &unwrapped {
-        Some(u) => (&lines[u.start..u.end], &u.notes[..]),
-        None => (&lines[..], &[][..]),
+        decor::Unwrap::Lines(u) => (&lines[u.start..u.end], &u.notes[..]),
+        _ => (&lines[..], &[][..]),
     };
     // Messages are built straight into the list: a message is large (most
     // of a kilobyte), and moving it through return values showed in the
     // profile of small messages.
     let mut envelopes = Envelopes::One(Envelope::default());
-    match subject_first {
-        true => framing::spec_text_document(frame, &mut envelopes),
-        false => framing::split_document(doc, frame, keep, &mut envelopes),
+    match (subject_first, &unwrapped) {
+        (true, _) => framing::spec_text_document(frame, &mut envelopes),
+        // A bare body's first line was found no header by the prose rule:
+        // not asked again.
+        (false, decor::Unwrap::Bare) => framing::bare_document(frame, &mut envelopes),
+        (false, _) => framing::split_document(doc, frame, keep, &mut envelopes),
     }
     if !notes.is_empty() {
         // Noted in place: an envelope is large, and moving it showed in
