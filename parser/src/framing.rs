@@ -495,7 +495,7 @@ fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
 /// again (that line is the first, and opens with none of them).
 pub(crate) fn spec_text_document<'a>(lines: &[Line<'a>], out: &mut Envelopes<'a>) {
     if let Envelopes::One(env) = out {
-        spec_text_into(lines, env);
+        spec_text_from(lines, 0, env);
     }
 }
 
@@ -516,11 +516,20 @@ pub(crate) fn bare_document<'a>(lines: &[Line<'a>], out: &mut Envelopes<'a>) {
 }
 
 fn spec_text_into<'a>(lines: &[Line<'a>], env: &mut Envelope<'a>) {
-    env.line = lines.first().map_or(1, |l| l.no);
-    let mut i = lines
+    let first = lines
         .iter()
         .position(|l| !l.is_blank())
         .unwrap_or(lines.len());
+    spec_text_from(lines, first, env);
+}
+
+/// [`spec_text_into`] from `lines[first]`, the first line that is not
+/// blank (the first line of a document that opens with `Subject:`, not
+/// looked for).
+#[inline(always)]
+fn spec_text_from<'a>(lines: &[Line<'a>], first: usize, env: &mut Envelope<'a>) {
+    env.line = lines.first().map_or(1, |l| l.no);
+    let mut i = first;
     let mut saw_header = false;
     let mut body_start = None;
     // The `Body:` line and the text after its colon, when there is one.
