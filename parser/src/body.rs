@@ -4,6 +4,13 @@
 //! The extractors in `extract.rs` then look values up in this index instead
 //! of rescanning the text, so the cost of a body is one pass plus a lookup
 //! per field, whatever the input looks like.
+//!
+//! In that pass each line's first byte is read once and chooses the tests
+//! that can still apply (a letter: long prose or a field; a bullet: a log
+//! item, an inert item or a field; `#`: a heading; anything else: fence,
+//! item, heading, field in turn), and the shapes the protocol and agents
+//! write most (`Bead:`, `- Tests:`, `## Summary`, `**Bead**:`) are read by
+//! a compare or one pass over their bytes before the general grammar.
 
 use std::borrow::Cow;
 
@@ -11,8 +18,8 @@ use smallvec::SmallVec;
 
 use crate::diag::{Code, Diags};
 use crate::grammar::{
-    heading, is_fence, is_inert_item, is_inert_line, known_field_line, list_item, spelled_field_at,
-    FieldLine, ProseAhead,
+    field_line, heading, is_fence, is_inert_item, letter_field_line, list_item, spelled_field_at,
+    spelled_field_from, FieldLine, ProseAhead,
 };
 use crate::lines::{join_lines, physical, Line};
 use crate::model::Note;
@@ -108,6 +115,24 @@ impl Label {
             _ => return None,
         };
         Some((label, colon))
+    }
+
+    /// A bullet, one space and a label as the protocol spells it
+    /// (`- Tests: PASS`, ~1 line a message of the agents corpus), read
+    /// as the field grammar reads it (its prelude ends at the label's
+    /// first letter, and the label at its colon; a test holds the two
+    /// alike) without the label's byte scan and lookup: ~60
+    /// instructions a line.
+    #[inline(always)]
+    fn spelled_after_bullet(line: &str, plain_end: bool) -> Option<(FieldLine<'_>, Option<Label>)> {
+        let [b'-' | b'+' | b'*', b' ', rest @ ..] = line.as_bytes() else {
+            return None;
+        };
+        let (label, colon) = Label::spec_spelling(rest)?;
+        Some((
+            spelled_field_from(line, 2, colon + 2, plain_end)?,
+            Some(label),
+        ))
     }
 
     fn bit(self) -> u32 {
@@ -231,6 +256,39 @@ impl SectionKind {
             _ => return K::Other,
         };
         find(names, t.as_bytes()).unwrap_or(K::Other)
+    }
+
+    /// A section's heading line exactly as the protocol writes it
+    /// (`## Changes`, [`SectionKind::title`]): its kind, as the heading
+    /// grammar and [`SectionKind::from_title`] read it (level 2, a known
+    /// title), decided by the title's first byte and one compare of a
+    /// constant, without the grammar, the trims and the lookup (~120
+    /// instructions a heading; a test holds the two alike). `None` for any
+    /// other line, which the general reading reads. Out of line: inlined,
+    /// the body index's code cost the plain message, which has no heading,
+    /// ~5 instructions (the call costs a heading ~5).
+    #[inline(never)]
+    fn spec_heading(b: &[u8]) -> Option<SectionKind> {
+        use SectionKind as K;
+        let [b'#', b'#', b' ', title @ ..] = b else {
+            return None;
+        };
+        // In the order the agents corpus has them most.
+        Some(match title.first()? {
+            b'S' if title == b"Summary" => K::Summary,
+            b'S' if title == b"Self-Validation" => K::SelfValidation,
+            b'C' if title == b"Changes" => K::Changes,
+            b'Q' if title == b"Question" => K::Question,
+            b'P' if title == b"Problem" => K::Problem,
+            b'P' if title == b"Progress" => K::Progress,
+            b'P' if title == b"Partial Progress" => K::PartialProgress,
+            b'F' if title == b"Failure" => K::Failure,
+            b'F' if title == b"Files Touched" => K::FilesTouched,
+            b'N' if title == b"Next Steps for Successor" => K::NextSteps,
+            b'R' if title == b"Recommendation" => K::Recommendation,
+            b'W' if title == b"What I Tried" => K::WhatTried,
+            _ => return None,
+        })
     }
 
     /// The heading the protocol writes for this kind.
@@ -452,39 +510,84 @@ impl<'l, 'a> Body<'l, 'a> {
         let mut duplicates = 0usize;
         let mut prose = ProseAhead::new(doc);
         let mut i = 0;
-        while i < lines.len() {
-            // Lines no rule reads, most of a long body (a log, prose), are
-            // passed over in a loop that does nothing else; in a large
-            // document they were tested as it was split (see `lines`).
-            // (Testing the first of a prose body again searched the rest
-            // of it for a colon: 1.3 M instructions on 10.8 MB.)
-            while lines
-                .get(i)
-                .is_some_and(|l| l.inert || is_inert_line(l.text.as_bytes(), &mut prose))
-            {
-                i += 1;
-            }
-            let Some(line) = lines.get(i) else {
-                break;
-            };
+        while let Some(line) = lines.get(i) {
             i += 1;
             let i = i - 1;
-            let Some(&first) = line.text.as_bytes().first() else {
+            // Lines no rule reads, most of a long body (a log, prose), are
+            // passed over first; in a large document they were tested as
+            // it was split (see `lines`). (Testing the first of a prose
+            // body again searched the rest of it for a colon: 1.3 M
+            // instructions on 10.8 MB.)
+            if line.inert {
+                continue;
+            }
+            let text = line.text.as_bytes();
+            let Some(&first) = text.first() else {
                 continue;
             };
-            // A line that opens with a letter (most fields, most prose) is
-            // no fence, heading or list item: only a field may read it.
-            let letter = first.is_ascii_alphabetic();
-            if !letter && is_fence(line.text) {
-                in_fence = if in_fence.is_some() { None } else { Some(i) };
-                continue;
-            }
-            if in_fence.is_some() || (!letter && is_inert_item(line.text.as_bytes())) {
-                continue;
-            }
-            // (Not asked of a letter's line at all: `heading`'s own test of
-            // the first byte was ~5 instructions a field line.)
-            let heading = if letter { None } else { heading(line.text) };
+            // The first byte read once, and every test after it chosen by
+            // it (`is_inert_line`'s, then this loop's, asked it again: a
+            // bullet's line was tested as an inert item twice, as a fence
+            // and as a heading, where its first byte rules out all three).
+            let (heading, letter) = match first {
+                // A line that opens with a letter (most fields, most
+                // prose) is no fence, heading or list item: inert only as
+                // long colonless prose, else only a field may read it.
+                // (Not asked whether it is a heading at all: `heading`'s
+                // own test of the first byte was ~5 instructions a field
+                // line.)
+                b'a'..=b'z' | b'A'..=b'Z' => {
+                    if prose.colonless_prose(text) || in_fence.is_some() {
+                        continue;
+                    }
+                    (None, true)
+                }
+                // A bullet opens no fence or heading: inert as a log item
+                // (`- 10:00:01 run 1: ok`, three byte tests) or an item
+                // no rule reads, else only a field may read it.
+                b'-' | b'+' => {
+                    let log = matches!(text, [_, b' ', c, ..] if c.is_ascii_digit());
+                    if log || is_inert_item(text) || in_fence.is_some() {
+                        continue;
+                    }
+                    (None, false)
+                }
+                // Emphasis (`**Bead:**`) or a bullet: no fence, inert item
+                // or heading opens with it.
+                b'*' => {
+                    if in_fence.is_some() {
+                        continue;
+                    }
+                    (None, false)
+                }
+                // A heading, or a line no rule reads: no fence or inert
+                // item opens with it.
+                b'#' => {
+                    if in_fence.is_some() {
+                        continue;
+                    }
+                    if let Some(kind) = SectionKind::spec_heading(text) {
+                        open_section(&mut body.headed, &mut body.preamble, kind, i, lines.len());
+                        continue;
+                    }
+                    (
+                        spelled_heading(line.text).or_else(|| heading(line.text)),
+                        false,
+                    )
+                }
+                // No other first byte opens inert prose (it opens with a
+                // letter) or a log item.
+                _ => {
+                    if is_fence(line.text) {
+                        in_fence = if in_fence.is_some() { None } else { Some(i) };
+                        continue;
+                    }
+                    if in_fence.is_some() || is_inert_item(text) {
+                        continue;
+                    }
+                    (heading(line.text), false)
+                }
+            };
             if let Some((level, title)) = heading {
                 let plain = SectionKind::from_title(title);
                 let kind = if level <= 2 && plain != SectionKind::Other {
@@ -523,11 +626,21 @@ impl<'l, 'a> Body<'l, 'a> {
                 continue;
             }
             // A label as the protocol spells it is read without the
-            // general reading's search and lookup (see `spec_spelling`).
-            let spec = Label::spec_spelling(line.text.as_bytes()).and_then(|(label, colon)| {
-                Some((spelled_field_at(line.text, colon)?, Some(label)))
-            });
-            let read = spec.or_else(|| known_field_line(line.text, Label::lookup));
+            // general reading's search and lookup (see `spec_spelling`);
+            // a line that opens with no letter is spelled so by no label,
+            // and goes to the field grammar without the letter's tests.
+            let read = if letter {
+                Label::spec_spelling(text)
+                    .and_then(|(label, colon)| {
+                        Some((
+                            spelled_field_at(line.text, colon, line.plain_end)?,
+                            Some(label),
+                        ))
+                    })
+                    .or_else(|| letter_field_line(line.text, Label::lookup))
+            } else {
+                marked_field_line(line.text, line.plain_end)
+            };
             let (f, label) = match read {
                 Some((f, label)) => match label {
                     Some(label) => (f, label),
@@ -868,6 +981,34 @@ fn decorated_line_rest(text: &str) -> Decorated<'_> {
     }
 }
 
+/// `## Title` as the protocol writes a section's heading (two marks, one
+/// space, a title that opens with a letter and ends in a letter or digit):
+/// [`heading`]'s reading of it (level 2, the title with nothing to trim),
+/// without the heading grammar and the trim (~50 instructions a heading;
+/// a test holds the two alike).
+#[inline]
+fn spelled_heading(line: &str) -> Option<(usize, &str)> {
+    match line.as_bytes() {
+        [b'#', b'#', b' ', first, .., last]
+            if first.is_ascii_alphabetic() && last.is_ascii_alphanumeric() =>
+        {
+            // After three ASCII bytes: on a character boundary.
+            Some((2, line.get(3..)?))
+        }
+        _ => None,
+    }
+}
+
+/// The field of a body line that opens with no letter (a bullet,
+/// emphasis, an indent), and its label if known. Out of line: inlined in
+/// the body index, the bulleted spelling's test cost the plain message's
+/// letter lines ~20 instructions a message in the index's code layout.
+#[inline(never)]
+fn marked_field_line(text: &str, plain_end: bool) -> Option<(FieldLine<'_>, Option<Label>)> {
+    Label::spelled_after_bullet(text, plain_end)
+        .or_else(|| field_line(text).map(|f| (f, Label::lookup(f.label))))
+}
+
 /// The line before `value` (a slice of it), trimmed: the label as written.
 pub(crate) fn label_part<'a>(line: &'a str, value: &str) -> &'a str {
     let end = (value.as_ptr() as usize).saturating_sub(line.as_ptr() as usize);
@@ -923,7 +1064,7 @@ pub(crate) fn whole_text<'a>(doc: &'a str, lines: &[Line<'a>]) -> Cow<'a, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grammar::field_line;
+    use crate::grammar::{field_line, is_inert_line, known_field_line};
 
     /// [`SectionKind::from_title`] as first written: each title compared
     /// in turn.
@@ -1036,7 +1177,7 @@ mod tests {
             "Files changed",
             "Failure type",
         ];
-        let mut read = 0;
+        let (mut read, mut bulleted) = (0, 0);
         for name in names {
             for spelled in [
                 name.to_string(),
@@ -1061,17 +1202,117 @@ mod tests {
                 ] {
                     let text = format!("{spelled}{after}");
                     let general = known_field_line(&text, Label::lookup);
-                    let spec = Label::spec_spelling(text.as_bytes())
-                        .and_then(|(l, colon)| Some((spelled_field_at(&text, colon)?, Some(l))));
-                    if spec.is_some() {
-                        read += 1;
-                        assert_eq!(spec, general, "{text:?}");
+                    // Read as a line that ends plainly when it does (no
+                    // trailing blank or `\r`), and as one that does not.
+                    let plain = !text.ends_with([' ', '\t', '\r']);
+                    for plain_end in [plain, false] {
+                        let spec = Label::spec_spelling(text.as_bytes()).and_then(|(l, colon)| {
+                            Some((spelled_field_at(&text, colon, plain_end)?, Some(l)))
+                        });
+                        if spec.is_some() {
+                            read += 1;
+                            assert_eq!(spec, general, "{text:?}");
+                        }
+                    }
+                    // After a bullet, as the field grammar reads it.
+                    for bullet in ["- ", "+ ", "* "] {
+                        let text = format!("{bullet}{text}");
+                        let general = field_line(&text).map(|f| (f, Label::lookup(f.label)));
+                        let plain = !text.ends_with([' ', '\t', '\r']);
+                        for plain_end in [plain, false] {
+                            let spec = Label::spelled_after_bullet(&text, plain_end);
+                            if spec.is_some() {
+                                bulleted += 1;
+                                assert_eq!(spec, general, "{text:?}");
+                            }
+                        }
                     }
                 }
             }
         }
         // Each of the fifteen spellings, with each of the values.
-        assert_eq!(read, 15 * 12);
+        assert_eq!(read, 2 * 15 * 12);
+        assert_eq!(bulleted, 2 * 3 * 15 * 12);
+    }
+
+    /// A heading as the protocol writes it reads as the heading grammar
+    /// reads it, and its near misses are left to that grammar.
+    #[test]
+    fn spelled_headings_read_as_the_grammar() {
+        let mut spelled = 0;
+        for marks in ["#", "##", "###", " ##", "##\t", "##  "] {
+            for title in [
+                "Changes",
+                "Self-Validation",
+                "Next Steps for Successor",
+                "Summary:",
+                "Summary ",
+                "Summary\u{a0}",
+                "🧩 Problem",
+                "Problem 🧩",
+                "a",
+                "ab",
+                "1abc",
+                "a1",
+                "é",
+                "aé",
+                "",
+                "#",
+                "Files Touched",
+            ] {
+                let line = format!("{marks} {title}");
+                if let Some(h) = spelled_heading(&line) {
+                    spelled += 1;
+                    assert_eq!(Some(h), heading(&line), "{line:?}");
+                }
+            }
+        }
+        assert_eq!(spelled, 6);
+    }
+
+    /// A heading as the protocol writes it is the section the heading
+    /// grammar and the title lookup read, for every kind; its near misses
+    /// are left to them.
+    #[test]
+    fn spec_headings_read_as_the_general_reading() {
+        use SectionKind as K;
+        let kinds = [
+            K::Problem,
+            K::WhatTried,
+            K::FilesTouched,
+            K::Question,
+            K::Changes,
+            K::SelfValidation,
+            K::Summary,
+            K::Failure,
+            K::PartialProgress,
+            K::Recommendation,
+            K::Progress,
+            K::NextSteps,
+        ];
+        for kind in kinds {
+            let title = kind.title();
+            let line = format!("## {title}");
+            let general = heading(&line).map(|(level, t)| (level, SectionKind::from_title(t)));
+            assert_eq!(general, Some((2, kind)), "{line:?}");
+            assert_eq!(
+                SectionKind::spec_heading(line.as_bytes()),
+                Some(kind),
+                "{line:?}"
+            );
+            for miss in [
+                format!("# {title}"),
+                format!("### {title}"),
+                format!("##  {title}"),
+                format!("## {title}:"),
+                format!("## {title} "),
+                format!("## {}", title.to_lowercase()),
+                format!("## {title}s"),
+                format!(" ## {title}"),
+            ] {
+                assert_eq!(SectionKind::spec_heading(miss.as_bytes()), None, "{miss:?}");
+            }
+        }
     }
 
     /// Every label name, in any case, and nothing else.

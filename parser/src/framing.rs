@@ -489,12 +489,47 @@ fn spec_text<'a>(lines: &[Line<'a>]) -> Envelope<'a> {
 }
 
 /// [`spec_text`] into `env`, an empty envelope.
+/// [`split_document`] of a document whose first line opens with
+/// `Subject:` (see `decor::opens_with_subject`): spec text, read without
+/// looking for the first non-blank line and the other framings' marks
+/// again (that line is the first, and opens with none of them).
+pub(crate) fn spec_text_document<'a>(lines: &[Line<'a>], out: &mut Envelopes<'a>) {
+    if let Envelopes::One(env) = out {
+        spec_text_from(lines, 0, env);
+    }
+}
+
+/// [`split_document`] of a document whose first non-blank line is neither
+/// a header nor a framing's mark (`{`, `[`, `---json`), as
+/// `decor::unwrap_document` found it (`Unwrap::Bare`): no headers, and
+/// every line the body, as [`spec_text_into`] reads it (it stops at that
+/// line). The line is not tested as a header again (a decorated one cost
+/// ~150 instructions a test).
+pub(crate) fn bare_document<'a>(lines: &[Line<'a>], out: &mut Envelopes<'a>) {
+    if let Envelopes::One(env) = out {
+        env.line = lines.first().map_or(1, |l| l.no);
+        env.body = Some(BodySource::Lines {
+            head: None,
+            rest: 0..lines.len(),
+        });
+    }
+}
+
 fn spec_text_into<'a>(lines: &[Line<'a>], env: &mut Envelope<'a>) {
-    env.line = lines.first().map_or(1, |l| l.no);
-    let mut i = lines
+    let first = lines
         .iter()
         .position(|l| !l.is_blank())
         .unwrap_or(lines.len());
+    spec_text_from(lines, first, env);
+}
+
+/// [`spec_text_into`] from `lines[first]`, the first line that is not
+/// blank (the first line of a document that opens with `Subject:`, not
+/// looked for).
+#[inline(always)]
+fn spec_text_from<'a>(lines: &[Line<'a>], first: usize, env: &mut Envelope<'a>) {
+    env.line = lines.first().map_or(1, |l| l.no);
+    let mut i = first;
     let mut saw_header = false;
     let mut body_start = None;
     // The `Body:` line and the text after its colon, when there is one.
@@ -608,7 +643,7 @@ pub(crate) fn header_kind(line: &Line<'_>) -> Option<bool> {
 #[inline(always)]
 fn header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str, bool)> {
     if let Some((h, colon)) = spec_spelling(line.text.as_bytes()) {
-        let f = crate::grammar::spelled_field_at(line.text, colon)?;
+        let f = crate::grammar::spelled_field_at(line.text, colon, line.plain_end)?;
         return Some((h, trim(f.value), false));
     }
     other_header_line(line)
@@ -748,20 +783,28 @@ mod tests {
                     let text = format!("{spelled}{after}");
                     let general = known_field_line(&text, header)
                         .and_then(|(f, h)| Some((h?, trim(f.value))));
-                    let spec = spec_spelling(text.as_bytes()).and_then(|(h, colon)| {
-                        Some((
-                            h,
-                            trim(crate::grammar::spelled_field_at(&text, colon)?.value),
-                        ))
-                    });
-                    if spec.is_some() {
-                        read += 1;
-                        assert_eq!(spec, general, "{text:?}");
+                    // Read as a line that ends plainly when it does (no
+                    // trailing blank or `\r`), and as one that does not.
+                    let plain = !text.ends_with([' ', '\t', '\r']);
+                    for plain_end in [plain, false] {
+                        let spec = spec_spelling(text.as_bytes()).and_then(|(h, colon)| {
+                            Some((
+                                h,
+                                trim(
+                                    crate::grammar::spelled_field_at(&text, colon, plain_end)?
+                                        .value,
+                                ),
+                            ))
+                        });
+                        if spec.is_some() {
+                            read += 1;
+                            assert_eq!(spec, general, "{text:?}");
+                        }
                     }
                 }
             }
         }
-        assert_eq!(read, 4 * 8);
+        assert_eq!(read, 2 * 4 * 8);
     }
 
     #[test]

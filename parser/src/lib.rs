@@ -31,9 +31,11 @@
 //!    Known names (header names, field labels, section titles, type
 //!    tokens) are looked up by length and compared as a few `u64` words
 //!    with the ASCII capitals folded (`words.rs`), not byte by byte; a
-//!    header or label written as the protocol spells it (`Subject:`,
-//!    `Bead:`, nearly every one) is decided before that, by its first byte
-//!    and one compare, as the general reading would read it. Short
+//!    header, label or section heading written as the protocol spells it
+//!    (`Subject:`, `Bead:`, `- Tests:`, `## Summary`, nearly every one) is
+//!    decided before that, by its first byte and one compare, as the
+//!    general reading would read it. The body index reads each line's
+//!    first byte once and runs only the tests that byte leaves open. Short
 //!    searches in a line (a label's colon, a value's comma or blank) go
 //!    eight bytes at a time (`find.rs`).
 //! 3. **Extraction** (`body.rs`, `extract.rs`): one pass indexes the body's
@@ -161,16 +163,27 @@ fn parse_document<'a>(
     };
     // Prose before the message, or a fence around it (see `decor`): the
     // framings read the lines inside; diagnostics still see every line.
-    let unwrapped = decor::unwrap_document(doc, &lines, framing::header_kind, is_message_line);
+    // The usual document opens with `Subject:`: decided once, for both.
+    let subject_first = decor::opens_with_subject(&lines);
+    let unwrapped = match subject_first {
+        true => decor::Unwrap::Framing,
+        false => decor::unwrap_document(doc, &lines, framing::header_kind, is_message_line),
+    };
     let (frame, notes) = match &unwrapped {
-        Some(u) => (&lines[u.start..u.end], &u.notes[..]),
-        None => (&lines[..], &[][..]),
+        decor::Unwrap::Lines(u) => (&lines[u.start..u.end], &u.notes[..]),
+        _ => (&lines[..], &[][..]),
     };
     // Messages are built straight into the list: a message is large (most
     // of a kilobyte), and moving it through return values showed in the
     // profile of small messages.
     let mut envelopes = Envelopes::One(Envelope::default());
-    framing::split_document(doc, frame, keep, &mut envelopes);
+    match (subject_first, &unwrapped) {
+        (true, _) => framing::spec_text_document(frame, &mut envelopes),
+        // A bare body's first line was found no header by the prose rule:
+        // not asked again.
+        (false, decor::Unwrap::Bare) => framing::bare_document(frame, &mut envelopes),
+        (false, _) => framing::split_document(doc, frame, keep, &mut envelopes),
+    }
     if !notes.is_empty() {
         // Noted in place: an envelope is large, and moving it showed in
         // the profile of small messages.

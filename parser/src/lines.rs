@@ -558,7 +558,9 @@ fn newline_mask(b: &[u8]) -> u64 {
 /// ends, and whether its ending is plain: its last byte decides both (a
 /// `\r` before the `\n` is not text; neither a CRLF nor a trailing blank
 /// is plain). Read once: two bounds-checked reads of it cost ~10
-/// instructions a line more on a big body. Every splitter's one rule.
+/// instructions a line more on a big body. The large document's
+/// splitter's rule; [`LineIter`] reads the same rule from the line it
+/// has cut (a test holds the two splitters alike).
 #[inline(always)]
 fn line_end(hay: &[u8], start: usize, end: usize) -> (usize, bool) {
     match hay.get(start..end).and_then(<[u8]>::last) {
@@ -698,7 +700,8 @@ fn with_lines<'a, C: Collect<'a>>(input: &'a str, first_no: u32, to: C) -> C::Ou
 
 /// The lines of a text, from the positions of its newlines.
 struct LineIter<'a, I> {
-    input: &'a str,
+    /// The text from `start` on, not split yet.
+    rest: &'a str,
     no: u32,
     start: usize,
     newlines: I,
@@ -707,7 +710,7 @@ struct LineIter<'a, I> {
 impl<'a, I: Iterator<Item = usize>> LineIter<'a, I> {
     fn new(input: &'a str, first_no: u32, newlines: I) -> Self {
         LineIter {
-            input,
+            rest: input,
             no: first_no,
             start: 0,
             newlines,
@@ -720,21 +723,31 @@ impl<'a, I: Iterator<Item = usize>> Iterator for LineIter<'a, I> {
 
     #[inline]
     fn next(&mut self) -> Option<Line<'a>> {
-        let bytes = self.input.as_bytes();
         let start = self.start;
-        let end = match self.newlines.next() {
-            Some(end) => end,
+        let len = match self.newlines.next() {
+            Some(end) => end.wrapping_sub(start),
             // The text after the last newline, if any, is the last line.
-            None if start < bytes.len() => bytes.len(),
+            None if !self.rest.is_empty() => self.rest.len(),
             None => return None,
         };
-        self.start = end + 1;
-        let (text_end, plain_end) = line_end(bytes, start, end);
+        self.start = start + len + 1;
         let no = self.no;
         self.no = no.saturating_add(1);
-        // `\r` and `\n` are ASCII: both ends are on character
-        // boundaries (`get` checks, and never fails here).
-        let text = self.input.get(start..text_end).unwrap_or_default();
+        // The line is cut from the text not split yet, at its `\n`: one
+        // character-boundary test (`\n` is ASCII: it never fails), and the
+        // `\n` comes off the rest by `strip_prefix`, which tests none (a
+        // cut of the whole text tested both ends, ~5 instructions a line
+        // more). The line's ending is read from its own last byte, as
+        // [`line_end`] reads it, once the cut is made: reading it first
+        // cost a second bounds test (~7 instructions a line); a `\r` comes
+        // off by `strip_suffix`, which cuts without testing again.
+        let (line, tail) = self.rest.split_at_checked(len)?;
+        self.rest = tail.strip_prefix('\n').unwrap_or(tail);
+        let (text, plain_end) = match line.as_bytes().last() {
+            Some(b'\r') => (line.strip_suffix('\r').unwrap_or(line), false),
+            Some(b' ' | b'\t') => (line, false),
+            _ => (line, true),
+        };
         Some(Line::new(text, no, plain_end))
     }
 }
@@ -764,9 +777,10 @@ pub(crate) fn join_lines<'a>(doc: &'a str, lines: &[Line<'a>]) -> std::borrow::C
         .checked_sub(first.no)
         .is_some_and(|d| d as usize + 1 == count);
     // The last line's own ending is not part of the text: only its
-    // trailing blanks count.
+    // trailing blanks count. A line that ends plainly has none (the split
+    // read its last byte): not read again.
     let last_plain = match last.more {
-        0 => !last.text.ends_with([' ', '\t']),
+        0 => last.plain_end || !last.text.ends_with([' ', '\t']),
         _ => last.plain_inside,
     };
     if consecutive && plain && last_plain {
@@ -903,6 +917,31 @@ pub(crate) mod tests {
                 physical(doc, lines).map(|l| (l.text, l.no)).collect()
             }
             proptest::prop_assert_eq!(texts(&doc, &skipped), texts(&doc, &split_lines(&doc, 1)));
+        }
+    }
+
+    proptest::proptest! {
+        /// The small splitter cuts and ends every line as [`line_end`]
+        /// (the large document's rule) does.
+        #[test]
+        fn small_split_ends_lines_as_line_end_does(text in "(a|\n|é|\r| |\t){0,120}") {
+            let hay = text.as_bytes();
+            let mut ends: Vec<usize> = memchr::memchr_iter(b'\n', hay).collect();
+            if ends.last().map_or(0, |e| e + 1) < hay.len() {
+                ends.push(hay.len());
+            }
+            let mut start = 0;
+            let mut expected = Vec::new();
+            for (i, &end) in ends.iter().enumerate() {
+                let (text_end, plain) = line_end(hay, start, end);
+                expected.push((&text[start..text_end], i as u32 + 1, plain));
+                start = end + 1;
+            }
+            let got: Vec<_> = split_lines(&text, 1)
+                .iter()
+                .map(|l| (l.text, l.no, l.plain_end))
+                .collect();
+            proptest::prop_assert_eq!(got, expected);
         }
     }
 
