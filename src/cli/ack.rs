@@ -88,7 +88,7 @@ pub fn source_kind(
     source: Option<PathBuf>,
     db: Option<PathBuf>,
 ) -> Result<inbox::SourceKind, CliError> {
-    if source.as_deref() == Some(std::path::Path::new("-")) {
+    if source.as_deref().is_some_and(super::names_stdin) {
         return Err(CliError::usage(
             "JSON from stdin is read-only: give the mailbox or store to write to",
         ));

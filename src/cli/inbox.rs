@@ -192,5 +192,5 @@ fn demo_dir(home: &std::path::Path, fresh: bool) -> Result<PathBuf, CliError> {
 /// `amail inbox -`: the mail is JSON piped on stdin (`fetch_inbox` output),
 /// as `threads -` and `pending -` read it.
 fn is_stdin(args: &InboxArgs) -> bool {
-    args.source.as_deref() == Some(std::path::Path::new("-"))
+    args.source.as_deref().is_some_and(super::names_stdin)
 }

@@ -89,7 +89,7 @@ fn inputs(paths: &[PathBuf]) -> Result<Vec<Input>, CliError> {
     }
     let mut out = Vec::new();
     for p in paths {
-        if p.as_os_str() == "-" {
+        if super::names_stdin(p) {
             out.push(Input::Stdin);
         } else if let Ok(meta) = std::fs::metadata(p) {
             // One `stat` (`is_dir` then `exists` made two).

@@ -34,7 +34,7 @@ pub struct RouteArgs {
 }
 
 pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {
-    if args.paths.is_empty() || args.paths.iter().any(|p| p.as_os_str() == "-") {
+    if args.paths.is_empty() || args.paths.iter().any(|p| super::names_stdin(p)) {
         super::say_reading_stdin();
     }
     let opts = InputOptions {

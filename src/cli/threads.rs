@@ -45,7 +45,7 @@ pub fn load_source(
 ) -> Result<Inbox, CliError> {
     let opts = LoadOptions { db, max_bytes };
     let inbox = match source {
-        Some(p) if p == Path::new("-") => stores::load_stdin_as(viewer, max_bytes),
+        Some(p) if super::names_stdin(p) => stores::load_stdin_as(viewer, max_bytes),
         Some(p) => stores::load(p, &opts),
         None => {
             let p = default_mailbox();

@@ -51,8 +51,8 @@ pub(crate) fn draw(m: &Model, f: &mut Frame, area: Rect) {
         let skipped = q.skipped.len();
         if skipped > 0 {
             title.push_str(&format!(
-                " · ⚠ {skipped} task file{} skipped (amail doctor)",
-                if skipped == 1 { "" } else { "s" }
+                " · {} (amail doctor)",
+                super::skipped_task_files(skipped)
             ));
         }
     }

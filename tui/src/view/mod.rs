@@ -158,8 +158,8 @@ fn draw_tabs(m: &Model, f: &mut Frame, area: Rect) {
             if skipped > 0 {
                 spans.push(Span::styled(
                     format!(
-                        "  ⚠ {skipped} task file{} skipped (unreadable): amail doctor names {}",
-                        if skipped == 1 { "" } else { "s" },
+                        "  {} (unreadable): amail doctor names {}",
+                        skipped_task_files(skipped),
                         if skipped == 1 { "it" } else { "them" }
                     ),
                     t.warn(),
@@ -294,4 +294,10 @@ pub(crate) fn centered(area: Rect, w: u16, h: u16) -> Rect {
         width: w,
         height: h,
     }
+}
+
+/// `⚠ N task files skipped`: the board's header and an agent's queues say
+/// it alike when task files did not parse.
+pub(crate) fn skipped_task_files(n: usize) -> String {
+    format!("⚠ {n} task file{} skipped", if n == 1 { "" } else { "s" })
 }
