@@ -193,7 +193,7 @@ fn board(store: &Store, root: &Path, json: bool) -> CliResult {
     let board = store
         .board_of()
         .map_err(|e| CliError::bad_input(e.to_string()))?;
-    warn_skipped(&board.unreadable);
+    warn_skipped(&board.skipped);
     let tasks = board.tasks;
     if json {
         crate::outln!(

@@ -506,11 +506,11 @@ fn the_board_says_when_it_skips_a_task_file() {
     let screen = app.render(120, 30);
     assert!(screen.contains("1 task file skipped"), "{screen}");
     assert!(screen.contains("amail doctor"), "{screen}");
-    assert_eq!(app.model.tasks_unreadable.len(), 1);
+    assert_eq!(app.model.tasks_skipped.len(), 1);
     assert!(
-        app.model.tasks_unreadable[0].contains("TASK-2026-02-09-402.md:"),
+        app.model.tasks_skipped[0].contains("TASK-2026-02-09-402.md:"),
         "{:?}",
-        app.model.tasks_unreadable
+        app.model.tasks_skipped
     );
 }
 

@@ -332,7 +332,7 @@ pub struct Model {
     pub tasks: Vec<TaskSummary>,
     /// Task files the board skipped (they do not parse, or cannot be
     /// read), each naming the file and why: the board says how many.
-    pub tasks_unreadable: Vec<String>,
+    pub tasks_skipped: Vec<String>,
     pub now: DateTime<Utc>,
     /// `--as`: whose acks are pending and who replies.
     pub identity: Option<String>,
@@ -432,7 +432,7 @@ impl Model {
         let mut m = Model {
             inbox,
             tasks,
-            tasks_unreadable: Vec::new(),
+            tasks_skipped: Vec::new(),
             now,
             identity: None,
             reply_as: None,

@@ -45,14 +45,14 @@ pub struct TaskSummary {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Board {
     pub tasks: Vec<TaskSummary>,
-    pub unreadable: Vec<String>,
+    pub skipped: Vec<String>,
 }
 
 impl From<Vec<TaskSummary>> for Board {
     fn from(tasks: Vec<TaskSummary>) -> Board {
         Board {
             tasks,
-            unreadable: Vec::new(),
+            skipped: Vec::new(),
         }
     }
 }

@@ -208,9 +208,9 @@ impl Store {
     pub fn board_of(&self) -> Result<Board> {
         let mut seen: HashMap<String, usize> = HashMap::new();
         let mut out: Vec<TaskSummary> = Vec::new();
-        let mut unreadable = Vec::new();
+        let mut skipped = Vec::new();
         for s in TaskStatus::ALL {
-            for (id, task) in self.tasks_checked(s, &mut unreadable)? {
+            for (id, task) in self.tasks_checked(s, &mut skipped)? {
                 let summary = TaskSummary::of(id.clone(), s, &task);
                 match seen.get(&id) {
                     // A duplicate mid-move: keep the copy whose front matter
@@ -229,18 +229,18 @@ impl Store {
         }
         Ok(Board {
             tasks: out,
-            unreadable,
+            skipped,
         })
     }
 
-    /// Parsed tasks in one status directory, telling `unreadable` of each
+    /// Parsed tasks in one status directory, telling `skipped` of each
     /// file skipped:
     /// `PATH:LINE:COL: why` for one that does not parse (as `amail doctor`
     /// says it), `PATH: why` for one not read.
     pub(crate) fn tasks_checked(
         &self,
         status: TaskStatus,
-        unreadable: &mut Vec<String>,
+        skipped: &mut Vec<String>,
     ) -> Result<Vec<(String, Task)>> {
         let mut out = Vec::new();
         for (id, path) in self.files_in(status)? {
@@ -254,7 +254,7 @@ impl Store {
                 },
                 Err(e) => format!("{}: cannot read: {e}", path.display()),
             };
-            unreadable.push(problem);
+            skipped.push(problem);
         }
         Ok(out)
     }

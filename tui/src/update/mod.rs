@@ -368,7 +368,7 @@ fn loaded(
     match tasks {
         Ok(board) => {
             m.tasks = board.tasks;
-            m.tasks_unreadable = board.unreadable;
+            m.tasks_skipped = board.skipped;
         }
         Err(e) => errors.push(format!("tasks: {e}")),
     }

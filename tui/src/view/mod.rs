@@ -154,7 +154,7 @@ fn draw_tabs(m: &Model, f: &mut Frame, area: Rect) {
             ));
             // Task files the board could not read are named by `amail
             // doctor` (and `amail tasks`); here only that they exist.
-            let skipped = m.tasks_unreadable.len();
+            let skipped = m.tasks_skipped.len();
             if skipped > 0 {
                 spans.push(Span::styled(
                     format!(
