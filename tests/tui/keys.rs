@@ -298,3 +298,27 @@ fn ctrl_z_suspends_and_keeps_the_screen() {
     assert_eq!(app.suspends, 1, "a text entry takes Ctrl-Z as no command");
     assert!(app.model.overlay.is_some(), "the reply is still open");
 }
+
+/// Started with no job-control shell (`sh -c`, a service), nothing can
+/// `fg` a stopped process and the kernel drops the stop: the inbox says
+/// so instead of flashing and carrying on without a word.
+#[test]
+fn ctrl_z_without_job_control_says_why_it_carried_on() {
+    let mut app = TestApp::sample();
+    app.job_control = false;
+    app.press("3");
+    let filter = app.model.filter;
+    app.press("<ctrl-z>");
+    assert_eq!(app.suspends, 1);
+    assert!(!app.quit);
+    assert_eq!(app.model.filter, filter);
+    let notice = app.model.notice.as_ref().expect("a notice");
+    assert!(!notice.error, "{}", notice.text);
+    assert!(notice.text.contains("not suspended"), "{}", notice.text);
+    assert!(notice.text.contains("fg"), "{}", notice.text);
+    assert!(app.render(100, 30).contains("not suspended"));
+    // With job control the same key leaves no such notice.
+    let mut app = TestApp::sample();
+    app.press("<ctrl-z>");
+    assert!(app.model.notice.is_none(), "{:?}", app.model.notice);
+}

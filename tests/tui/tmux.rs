@@ -532,6 +532,26 @@ fn piped_fetch_inbox_json_opens_as_a_read_only_inbox() {
 /// comes back with the terminal as it was (canonical mode, the normal
 /// screen), and `fg` brings the inbox back, redrawn and taking keys (the
 /// key reached the app as a plain key before, and nothing happened).
+/// Run by `sh -c` (tmux's own way, a script, a service) there is no
+/// shell to `fg` it and the kernel drops the stop: the inbox stays,
+/// says why, and keeps taking keys.
+#[test]
+fn ctrl_z_without_job_control_says_so_and_keeps_the_inbox() {
+    let Some(t) = Tmux::start_shell("nojobs", shell("")) else {
+        return;
+    };
+    t.wait_loaded();
+    t.keys(&["C-z"]);
+    let screen = t.wait_for("not suspended");
+    assert!(screen.contains("Threads · All"), "{screen}");
+    t.text("3");
+    t.wait_for("Threads · Help");
+    t.text("q");
+    let after = t.wait_for("EXIT=");
+    assert!(after.contains("EXIT=0"), "{after}");
+    assert!(after.contains("TTY:icanon"), "{after}");
+}
+
 #[test]
 fn ctrl_z_gives_the_shell_back_and_fg_brings_the_inbox_back() {
     // An interactive shell: job control (`fg`) is an interactive shell's.

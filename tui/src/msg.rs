@@ -114,6 +114,9 @@ pub enum Msg {
     },
     /// `$EDITOR` returned: the text, or why it failed.
     EditorClosed(Result<String, String>),
+    /// Ctrl-Z's stop was dropped: no job-control shell could `fg` the
+    /// process (the kernel drops a stop in an orphaned process group).
+    NotSuspended,
     Watch(WatchState),
 }
 

@@ -218,9 +218,11 @@ async fn run_loop(backend: Box<dyn Backend + Send>, opts: RunOptions) -> io::Res
                     Some(Msg::EditorClosed(result))
                 }
                 Some(Command::Suspend) => {
-                    hand_over(&mut input, &mut guard, &mut terminal, &tx, stop_as_a_job).await?;
+                    let stopped =
+                        hand_over(&mut input, &mut guard, &mut terminal, &tx, stop_as_a_job)
+                            .await?;
                     model.dirty = true;
-                    None
+                    (!stopped).then_some(Msg::NotSuspended)
                 }
                 Some(cmd) => worker.dispatch(&mut model.inbox, cmd),
             };
@@ -259,16 +261,42 @@ async fn hand_over<T>(
 }
 
 /// Stops the process as the shell's job (SIGTSTP, what Ctrl-Z sends a
-/// program not in raw mode); returns once `fg` continues it. Where no
-/// shell can continue it (an orphaned process group) the kernel drops
-/// the signal and this returns at once.
+/// program not in raw mode); returns once `fg` continues it, with `true`.
+/// Where no shell can continue it (an orphaned process group: the app
+/// run by `sh -c`, a script, a service) the kernel drops the signal and
+/// this returns `false`, for the inbox to say so.
+///
+/// Told apart by SIGCONT, which every continue sends and a dropped stop
+/// never does, rather than by walking the process tree (which needs
+/// `/proc`, and guesses about shells). The signal reaches some thread of
+/// the process, maybe not this one, just after the stop ends: a dropped
+/// stop is concluded when none came within `SIGCONT_WITHIN`.
 #[cfg(unix)]
-fn stop_as_a_job() {
-    let _ = signal_hook::low_level::raise(signal_hook::consts::SIGTSTP);
+fn stop_as_a_job() -> bool {
+    use signal_hook::consts::{SIGCONT, SIGTSTP};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    const SIGCONT_WITHIN: std::time::Duration = std::time::Duration::from_millis(250);
+    let continued = Arc::new(AtomicBool::new(false));
+    let Ok(id) = signal_hook::flag::register(SIGCONT, Arc::clone(&continued)) else {
+        // Nothing to tell by: stop, and take it that `fg` continued it.
+        let _ = signal_hook::low_level::raise(SIGTSTP);
+        return true;
+    };
+    let _ = signal_hook::low_level::raise(SIGTSTP);
+    let since = std::time::Instant::now();
+    while !continued.load(Ordering::SeqCst) && since.elapsed() < SIGCONT_WITHIN {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    signal_hook::low_level::unregister(id);
+    continued.load(Ordering::SeqCst)
 }
 
+/// No job control to stop into: say so.
 #[cfg(not(unix))]
-fn stop_as_a_job() {}
+fn stop_as_a_job() -> bool {
+    false
+}
 
 fn spawn_input(tx: UnboundedSender<Msg>) -> JoinHandle<()> {
     tokio::spawn(async move {

@@ -45,6 +45,9 @@ pub struct TestApp<B: Backend = FakeBackend> {
     pub editor_requests: Vec<String>,
     /// How many times the app asked to be suspended (Ctrl-Z).
     pub suspends: usize,
+    /// Whether a shell could `fg` the app after Ctrl-Z (the runtime learns
+    /// it from the stop itself); `false` plays a process with none.
+    pub job_control: bool,
     pub quit: bool,
 }
 
@@ -81,6 +84,7 @@ impl<B: Backend> TestApp<B> {
             backend,
             editor_requests: Vec::new(),
             suspends: 0,
+            job_control: true,
             quit: false,
         }
     }
@@ -107,7 +111,7 @@ impl<B: Backend> TestApp<B> {
                 }
                 Some(Command::Suspend) => {
                     self.suspends += 1;
-                    None
+                    (!self.job_control).then_some(Msg::NotSuspended)
                 }
                 Some(cmd) => execute(&mut self.backend, &mut self.model.inbox, cmd),
             };

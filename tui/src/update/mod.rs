@@ -290,6 +290,15 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             m.dirty = true;
             None
         }
+        Msg::NotSuspended => {
+            m.dirty = true;
+            m.notice = Some(Notice {
+                text: "not suspended: no job-control shell started amail, so none could fg it"
+                    .into(),
+                error: false,
+            });
+            None
+        }
     }
 }
 
