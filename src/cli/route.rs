@@ -42,11 +42,14 @@ pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {
         max_bytes,
     };
     let inputs = inputs::collect(&args.paths, &opts).map_err(|e| {
-        CliError::bad_input(format!(
-            "{}: {} (check the path and its permissions)",
-            e.path.display(),
-            e.error
-        ))
+        // An input refused for what it is (a task store named as mail)
+        // says so itself; the others are the filesystem's.
+        let hint = if e.error.kind() == std::io::ErrorKind::InvalidInput {
+            ""
+        } else {
+            " (check the path and its permissions)"
+        };
+        CliError::bad_input(format!("{}: {}{hint}", e.path.display(), e.error))
     })?;
     let root = args.store.unwrap_or_else(super::default_store);
     // The one command that may start a store; it says so, since a

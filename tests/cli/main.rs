@@ -14,4 +14,5 @@ mod json_names;
 mod parse;
 mod parse_parallel;
 mod pipe;
+mod store_beside_mail;
 mod tables;

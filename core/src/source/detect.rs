@@ -38,6 +38,13 @@ pub fn detect(path: &Path, db: Option<&Path>) -> Result<Detected, String> {
             path.display()
         ));
     }
+    if super::walk::is_task_store_dir(path) {
+        return Err(format!(
+            "{}: {}",
+            path.display(),
+            super::walk::not_a_mailbox(path)
+        ));
+    }
     let found_db = |candidates: &[PathBuf]| -> Option<PathBuf> {
         if let Some(db) = db {
             return Some(db.to_path_buf());

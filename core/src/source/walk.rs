@@ -14,6 +14,12 @@
 //!   when a project is copied into a mailbox) again contributes only its
 //!   canonical copies.
 //!
+//! - A folder that is an AOF task store (a `tasks/` folder holding one of
+//!   AOF's status folders, as `amail demo` writes `store/` beside
+//!   `mail/`) is not mail, nor anything in it: its task files, run
+//!   records and event logs have mail's extensions, and read as messages
+//!   they filled the inbox with "threads" and were routed.
+//!
 //! Everywhere: hidden entries (names starting with `.`: the ack journal,
 //! temp files of atomic writes, `.git`, editor litter) are never mail;
 //! symlinked directories are not followed (a link loop cannot hang the
@@ -42,6 +48,8 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use rayon::prelude::*;
+
+use crate::aof::TaskStatus;
 
 /// Extensions a mail file may have; files with no extension count too.
 /// Anything else (images, archives, scripts, databases) is not mail.
@@ -104,6 +112,12 @@ pub(crate) fn list(root: &Path) -> Listing {
 /// [`walk`] for callers that stop at the first problem (`amail parse`,
 /// `amail route`): the files, or why a directory could not be listed.
 pub fn mail_files(root: &Path) -> io::Result<Vec<PathBuf>> {
+    if is_task_store_dir(root) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            not_a_mailbox(root),
+        ));
+    }
     let found = walk(root);
     match found.problems.into_iter().next() {
         Some(p) => Err(p.error),
@@ -163,6 +177,7 @@ pub fn folders(root: &Path) -> Vec<PathBuf> {
                 .iter()
                 .filter(|e| e.kind == Kind::Dir)
                 .map(|e| out[i].join(listed.name(e.name)))
+                .filter(|d| !is_task_store_dir(d))
                 .collect();
             out.extend(below);
         }
@@ -218,6 +233,9 @@ pub fn lists(root: &Path, path: &Path) -> bool {
     }
     let mut dir = root.to_path_buf();
     for (i, name) in folders.iter().enumerate() {
+        if is_task_store_dir(&dir) {
+            return false;
+        }
         if is_project_dir(&dir) {
             return is_canonical_under_project(&names[i..]);
         }
@@ -228,8 +246,9 @@ pub fn lists(root: &Path, path: &Path) -> bool {
             return false;
         }
     }
-    // A file directly in a project folder is not a copy.
-    !is_project_dir(&dir) && is_mail_name(file)
+    // A file directly in a project folder is not a copy, nor one in a
+    // task store mail.
+    !is_project_dir(&dir) && !is_task_store_dir(&dir) && is_mail_name(file)
 }
 
 /// `messages/YYYY/MM/<file>.md`, relative to a project folder.
@@ -290,6 +309,24 @@ fn is_digits(name: &[u8], n: usize) -> bool {
 /// A directory, not a symlink to one.
 fn is_real_dir(path: &Path) -> bool {
     fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
+}
+
+/// What a command says of a task store named where mail was asked for.
+pub fn not_a_mailbox(dir: &Path) -> String {
+    format!(
+        "an AOF task store, not mail: `amail tasks --store {}` shows its tasks",
+        dir.display()
+    )
+}
+
+/// Whether `dir` is an AOF task store: a `tasks/` folder holding one of
+/// AOF's status folders (a folder merely named `tasks` is any folder).
+pub(crate) fn is_task_store_dir(dir: &Path) -> bool {
+    let tasks = dir.join("tasks");
+    is_real_dir(&tasks)
+        && TaskStatus::ALL
+            .iter()
+            .any(|s| is_real_dir(&tasks.join(s.as_str())))
 }
 
 /// [`Listed::is_project`] asked of the filesystem.
@@ -517,6 +554,13 @@ impl Listed {
             .map(|i| &self.entries[i])
     }
 
+    /// Whether this is an AOF task store ([`is_task_store_dir`]); the
+    /// filesystem is asked only when the listing holds a `tasks` folder.
+    fn is_task_store(&self) -> bool {
+        self.find("tasks").is_some_and(|e| e.kind == Kind::Dir)
+            && is_task_store_dir(&self.folder.dir)
+    }
+
     /// Whether this is an mcp_agent_mail project folder.
     fn is_project(&self) -> bool {
         let is_dir = |n| self.find(n).is_some_and(|e| e.kind == Kind::Dir);
@@ -712,6 +756,9 @@ fn plain(dir: PathBuf) -> Listing {
     let Some(listed) = list_dir(&dir, &mut out.problems, is_mail_bytes) else {
         return out;
     };
+    if listed.is_task_store() {
+        return out;
+    }
     if listed.is_project() {
         drop(listed);
         out.append(messages_of(dir.join("messages")));
@@ -980,6 +1027,64 @@ mod tests {
         }
         assert!(!lists(root, root));
         assert!(!lists(root, Path::new("/elsewhere/a.md")));
+    }
+
+    /// An AOF task store kept beside the mail (as `amail demo` writes
+    /// one, `mail/` and `store/`) holds task files, run records and event
+    /// logs with mail's extensions: none of it is mail, and a walk of the
+    /// folder holding both read every one as a message (`amail threads`
+    /// of the demo's root listed 133 "threads" of task files; `amail
+    /// route` of it routed them). A folder named `tasks` with no status
+    /// folder in it is any folder.
+    #[test]
+    fn a_task_store_in_a_mailbox_is_not_mail() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let all: Vec<PathBuf> = [
+            "mail/A/000001-ol-1-progress.md",
+            "notes.md",
+            "tasks/todo.md",
+            "store/tasks/ready/TASK-1.md",
+            "store/tasks/ready/TASK-1/outputs/summary.md",
+            "store/state/runs/TASK-1/run.json",
+            "store/events/events.jsonl",
+            "nested/aof/tasks/in-progress/TASK-2.md",
+            "nested/aof/README.md",
+            "nested/mail.md",
+        ]
+        .iter()
+        .map(|r| touch(root, r))
+        .collect();
+        std::fs::create_dir_all(root.join("store/tasks/backlog")).unwrap();
+        let listed = mail_files(root).unwrap();
+        let rel = |p: &Path| p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+        assert_eq!(
+            listed.iter().map(|p| rel(p)).collect::<Vec<_>>(),
+            [
+                "mail/A/000001-ol-1-progress.md",
+                "nested/mail.md",
+                "notes.md",
+                "tasks/todo.md"
+            ]
+        );
+        for p in &all {
+            assert_eq!(lists(root, p), listed.contains(p), "{}", rel(p));
+        }
+        // A watcher does not watch what the walk does not enter.
+        let watched = folders(root);
+        assert!(
+            watched
+                .iter()
+                .all(|f| !f.starts_with(root.join("store"))
+                    && !f.starts_with(root.join("nested/aof"))),
+            "{watched:?}"
+        );
+        assert!(watched.contains(&root.join("mail/A")));
+        // Named by itself, a store is not mail: the walk says so, and a
+        // load (which lists it) finds nothing in it.
+        let err = mail_files(&root.join("store")).unwrap_err();
+        assert!(err.to_string().contains("task store"), "{err}");
+        assert_eq!(list(&root.join("store")).len(), 0);
     }
 
     #[test]

@@ -1,0 +1,106 @@
+//! A folder that holds an AOF task store beside its mail, as `amail demo
+//! DIR` writes it (`DIR/mail`, `DIR/store`), or an agent team's project
+//! does: every command that reads mail reads DIR as it reads DIR/mail.
+//! The store's task files, run records and event logs carry mail's
+//! extensions; read as mail they made 133 "threads" of the demo's root
+//! and were routed into the store. A store named as a mailbox is an
+//! error that says where its tasks are shown.
+
+use std::path::Path;
+
+use super::fx::{stderr, stdout, Fx};
+
+fn demo(fx: &Fx) -> std::path::PathBuf {
+    let root = fx.path("d");
+    let out = fx.run(&["demo", root.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(root.join("store/tasks").is_dir(), "the demo writes a store");
+    root
+}
+
+fn text(fx: &Fx, args: &[&str], dir: &Path) -> String {
+    let mut args = args.to_vec();
+    args.push(dir.to_str().unwrap());
+    let out = fx.run(&args);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    stdout(&out)
+}
+
+#[test]
+fn a_folder_holding_mail_and_a_store_reads_its_mail_files_only() {
+    let fx = Fx::new();
+    let root = demo(&fx);
+    let mail = root.join("mail");
+    // `amail parse` of the root parses the mail files and nothing else.
+    let records = |dir: &Path| {
+        text(&fx, &["parse", "--format", "jsonl"], dir)
+            .lines()
+            .count()
+    };
+    let n = records(&mail);
+    assert_eq!(records(&root), n);
+    // Threads: the mail's, none made of a task file or a run record.
+    // (Acks and handoffs are a mailbox's own, kept at its root:
+    // `mail/.amail-acks.jsonl`, `mail/.handoffs/`; a folder above it is
+    // read as the mailbox it is named as, so those are not here.)
+    let ids = |dir: &Path| -> Vec<String> {
+        text(&fx, &["threads"], dir)
+            .lines()
+            .map(|l| l.split_whitespace().next().unwrap_or("").to_string())
+            .collect()
+    };
+    let (whole, mail_ids) = (ids(&root), ids(&mail));
+    assert!(
+        whole.iter().all(|t| mail_ids.contains(t)),
+        "{whole:?} vs {mail_ids:?}"
+    );
+    assert!(whole.iter().any(|t| t == "ol-527.3"), "{whole:?}");
+    let pending = text(&fx, &["pending"], &root);
+    assert!(!pending.contains("TASK-"), "{pending}");
+    // Routed, the root's mail is all there is: no task file, run record or
+    // event log of the store is routed into it.
+    let store = fx.path("s1");
+    let out = fx.run(&[
+        "route",
+        root.to_str().unwrap(),
+        "--store",
+        store.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = stdout(&out) + &stderr(&out);
+    assert!(
+        said.contains(&format!(" of {n} messages")),
+        "{n} mail records: {said}"
+    );
+}
+
+#[test]
+fn a_store_named_as_a_mailbox_says_where_its_tasks_are() {
+    let fx = Fx::new();
+    let root = demo(&fx);
+    let store = root.join("store");
+    let s = store.to_str().unwrap();
+    for args in [vec!["threads", s], vec!["pending", s], vec!["inbox", s]] {
+        let out = fx.run(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains(s) && err.contains("task store") && err.contains("amail tasks --store"),
+            "{args:?} must name the path and say what it is: {err}"
+        );
+    }
+    // Named as mail to parse or route: refused the same way, before
+    // anything is written.
+    let fresh = fx.path("fresh");
+    let f = fresh.to_str().unwrap();
+    for args in [vec!["parse", s], vec!["route", s, "--store", f]] {
+        let out = fx.run(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains(s) && err.contains("task store") && !err.contains("permissions"),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!fresh.exists(), "route wrote a store for input it refused");
+}
