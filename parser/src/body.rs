@@ -94,27 +94,26 @@ impl Label {
     /// cuts it (`grammar::field_at`); a test holds the two alike.
     #[inline(always)]
     fn spec_spelling(b: &[u8]) -> Option<(Label, usize)> {
-        // Each name a constant, in the order the agents corpus has them
+        // Each name a constant (`spell::spelling!` writes the match and
+        // the colon's offset), in the order the agents corpus has them
         // most: a compare of a few bytes in registers.
-        let (label, colon) = match b.first()? {
-            b'B' if b.starts_with(b"Bead:") => (Label::Bead, 4),
-            b'B' if b.starts_with(b"Build:") => (Label::Build, 5),
-            b'S' if b.starts_with(b"Status:") => (Label::Status, 6),
-            b'S' if b.starts_with(b"Step:") => (Label::Step, 4),
-            b'S' if b.starts_with(b"Session:") => (Label::Session, 7),
-            b'C' if b.starts_with(b"Context usage:") => (Label::ContextUsage, 13),
-            b'C' if b.starts_with(b"Commit:") => (Label::Commit, 6),
-            b'F' if b.starts_with(b"Files touched:") => (Label::FilesTouched, 13),
-            b'F' if b.starts_with(b"Files:") => (Label::Files, 5),
-            b'R' if b.starts_with(b"Reason:") => (Label::Reason, 6),
-            b'I' if b.starts_with(b"Issue Type:") => (Label::IssueType, 10),
-            b'I' if b.starts_with(b"Issue:") => (Label::Issue, 5),
-            b'T' if b.starts_with(b"Type:") => (Label::Type, 4),
-            b'T' if b.starts_with(b"Tests:") => (Label::Tests, 5),
-            b'L' if b.starts_with(b"Lint:") => (Label::Lint, 4),
-            _ => return None,
-        };
-        Some((label, colon))
+        crate::spell::spelling!(b;
+            b'B' b"Bead:" => Label::Bead,
+            b'B' b"Build:" => Label::Build,
+            b'S' b"Status:" => Label::Status,
+            b'S' b"Step:" => Label::Step,
+            b'S' b"Session:" => Label::Session,
+            b'C' b"Context usage:" => Label::ContextUsage,
+            b'C' b"Commit:" => Label::Commit,
+            b'F' b"Files touched:" => Label::FilesTouched,
+            b'F' b"Files:" => Label::Files,
+            b'R' b"Reason:" => Label::Reason,
+            b'I' b"Issue Type:" => Label::IssueType,
+            b'I' b"Issue:" => Label::Issue,
+            b'T' b"Type:" => Label::Type,
+            b'T' b"Tests:" => Label::Tests,
+            b'L' b"Lint:" => Label::Lint,
+        )
     }
 
     /// A bullet, one space and a label as the protocol spells it

@@ -85,6 +85,7 @@ mod json_body;
 mod lines;
 mod model;
 mod render;
+mod spell;
 mod subject;
 mod trim;
 mod values;
