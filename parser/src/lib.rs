@@ -183,6 +183,14 @@ fn parse_document<'a>(
         // A bare body's first line was found no header by the prose rule:
         // not asked again.
         (false, decor::Unwrap::Bare) => framing::bare_document(frame, &mut envelopes),
+        // Prose before a `Subject:` line, or a fence around the message:
+        // a frame that opens with `Subject:` is read as the usual document
+        // is (`split_document` would find it the first non-blank line and
+        // no framing's mark, and read the same spec text), through the
+        // same code: one copy of the header loop in use, not two.
+        (false, decor::Unwrap::Lines(_)) if decor::opens_with_subject(frame) => {
+            framing::spec_text_document(frame, &mut envelopes)
+        }
         (false, _) => framing::split_document(doc, frame, keep, &mut envelopes),
     }
     if !notes.is_empty() {
