@@ -628,6 +628,7 @@ impl<'l, 'a> Body<'l, 'a> {
             // general reading's search and lookup (see `spec_spelling`);
             // a line that opens with no letter is spelled so by no label,
             // and goes to the field grammar without the letter's tests.
+            let mut bold = None;
             let read = if letter {
                 Label::spec_spelling(text)
                     .and_then(|(label, colon)| {
@@ -638,7 +639,14 @@ impl<'l, 'a> Body<'l, 'a> {
                     })
                     .or_else(|| letter_field_line(line.text, Label::lookup))
             } else {
-                marked_field_line(line.text, line.plain_end)
+                match marked_field_line(line.text, line.plain_end) {
+                    Marked::Field(f, label) => Some((f, label)),
+                    Marked::Bold(f) => {
+                        bold = Some(f);
+                        None
+                    }
+                    Marked::Neither => None,
+                }
             };
             let (f, label) = match read {
                 Some((f, label)) => match label {
@@ -661,7 +669,9 @@ impl<'l, 'a> Body<'l, 'a> {
                         continue;
                     }
                 },
-                None => match decorated_line(line.text) {
+                None => match bold
+                    .map_or_else(|| decorated_line(line.text), |f| bold_field(f, line.text))
+                {
                     Decorated::Field(f, label) => {
                         let cur = body.headed.last_mut().unwrap_or(&mut body.preamble);
                         if cur.seen & label.bit() == 0 {
@@ -998,14 +1008,48 @@ fn spelled_heading(line: &str) -> Option<(usize, &str)> {
     }
 }
 
+/// What [`marked_field_line`] read.
+enum Marked<'a> {
+    /// A field as the field grammar reads it, and its label if known.
+    Field(FieldLine<'a>, Option<Label>),
+    /// A bold label with its colon after the emphasis, in which the
+    /// grammar finds no field, as the decorated rule reads it.
+    Bold(FieldLine<'a>),
+    Neither,
+}
+
 /// The field of a body line that opens with no letter (a bullet,
 /// emphasis, an indent), and its label if known. Out of line: inlined in
 /// the body index, the bulleted spelling's test cost the plain message's
 /// letter lines ~20 instructions a message in the index's code layout.
+/// A bold label with its colon after the emphasis (`**Bead**: ol-7`,
+/// `- **Commit**: abc`; 33 lines of the agents corpus) is read by the
+/// decorated rule's one pass at once: the field grammar finds nothing in
+/// it (its label ends at the `*`), and the decorated rule, asked after
+/// it, read the line again from its first byte.
 #[inline(never)]
-fn marked_field_line(text: &str, plain_end: bool) -> Option<(FieldLine<'_>, Option<Label>)> {
-    Label::spelled_after_bullet(text, plain_end)
-        .or_else(|| field_line(text).map(|f| (f, Label::lookup(f.label))))
+fn marked_field_line(text: &str, plain_end: bool) -> Marked<'_> {
+    if let Some((f, label)) = Label::spelled_after_bullet(text, plain_end) {
+        return Marked::Field(f, label);
+    }
+    if let Some(f) = crate::decor::bold_label_colon_outside(text) {
+        return Marked::Bold(f);
+    }
+    match field_line(text) {
+        Some(f) => Marked::Field(f, Label::lookup(f.label)),
+        None => Marked::Neither,
+    }
+}
+
+/// [`decorated_line`] of a line whose decorated field [`marked_field_line`]
+/// read (the decorated rule's first reading of it): the same answer,
+/// without reading it again when its label is known.
+#[inline]
+fn bold_field<'a>(f: FieldLine<'a>, text: &'a str) -> Decorated<'a> {
+    match Label::lookup(f.label) {
+        Some(label) => Decorated::Field(f, label),
+        None => decorated_line(text),
+    }
 }
 
 /// The line before `value` (a slice of it), trimmed: the label as written.

@@ -160,6 +160,22 @@ pub(crate) fn decorated_field(line: &str) -> Option<FieldLine<'_>> {
 /// general rule reads.
 #[inline]
 fn bold_label(line: &str) -> Option<FieldLine<'_>> {
+    bold_label_with(line, true)
+}
+
+/// [`bold_label`] of a label whose colon is after the emphasis only
+/// (`**Bead**: ol-7`, `- **Commit**: abc`): a line in which the field
+/// grammar finds no field (its label ends at the `*`), so that the body
+/// index reads it here at once (see `body::marked_field_line`).
+#[inline(always)]
+pub(crate) fn bold_label_colon_outside(line: &str) -> Option<FieldLine<'_>> {
+    bold_label_with(line, false)
+}
+
+/// [`bold_label`], the colon inside the emphasis (or with no closing
+/// marks) taken only when `inside`.
+#[inline(always)]
+fn bold_label_with(line: &str, inside: bool) -> Option<FieldLine<'_>> {
     let b = line.as_bytes();
     let at = match b {
         [b'-' | b'*' | b'+', b' ', b'*', b'*', ..] => 4,
@@ -176,8 +192,9 @@ fn bold_label(line: &str) -> Option<FieldLine<'_>> {
     // The colon after the emphasis or inside it (the closing `**` after
     // it, or none).
     let from = match b.get(end..)? {
-        [b'*', b'*', b':', ..] | [b':', b'*', b'*', ..] => end + 3,
-        [b':', ..] => end + 1,
+        [b'*', b'*', b':', ..] => end + 3,
+        [b':', b'*', b'*', ..] if inside => end + 3,
+        [b':', ..] if inside => end + 1,
         _ => return None,
     };
     // Every cut is after an ASCII byte: on a character boundary.
@@ -796,6 +813,47 @@ mod tests {
         }
         assert!(fast > 100, "{fast}");
         assert!(marked > 10_000 && found > 1_000, "{marked} {found}");
+    }
+
+    /// A bold label with its colon after the emphasis holds no field for
+    /// the field grammar, and reads as the decorated rule reads it: the
+    /// body index takes it from `bold_label_colon_outside` at once.
+    #[test]
+    fn bold_labels_with_the_colon_outside_are_no_grammar_field() {
+        let mut read = 0;
+        for bullet in ["", "- ", "* ", "+ ", "-", "1. ", "  "] {
+            for open in ["**", "*", "***", ""] {
+                for label in [
+                    "Bead",
+                    "Context usage",
+                    "Bead id ",
+                    "x*y",
+                    "Bé",
+                    "a_b",
+                    "Files",
+                ] {
+                    for close in ["**:", ":**", "**", ":", "** :", "**::", "***:"] {
+                        for value in [
+                            "",
+                            " x",
+                            "x",
+                            "  ol-1  ",
+                            " **PASS**",
+                            " a: b",
+                            &"y".repeat(70),
+                        ] {
+                            let line = format!("{bullet}{open}{label}{close}{value}");
+                            if let Some(f) = bold_label_colon_outside(&line) {
+                                read += 1;
+                                assert_eq!(crate::grammar::field_line(&line), None, "{line:?}");
+                                assert_eq!(Some(f), decorated_field(&line), "{line:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(read > 100, "{read}");
     }
 
     /// The usual bold and marked labels take one of the one-pass
