@@ -183,20 +183,6 @@ fn scan<'a>(text: &'a str, object: &mut Object<'a>) -> Option<()> {
     (s.at == text.len()).then_some(())
 }
 
-/// The bytes a simple string holds as they are: any but `"`, `\` and the
-/// control characters (a table: this runs for every byte of the object).
-const PLAIN_STRING: [bool; 256] = {
-    let mut t = [true; 256];
-    let mut c = 0;
-    while c < 0x20 {
-        t[c] = false;
-        c += 1;
-    }
-    t[b'"' as usize] = false;
-    t[b'\\' as usize] = false;
-    t
-};
-
 struct Scanner<'a> {
     text: &'a str,
     at: usize,
@@ -222,10 +208,10 @@ impl<'a> Scanner<'a> {
     fn string(&mut self) -> Option<&'a str> {
         self.byte(b'"')?;
         let from = self.at;
-        let run = self.text.as_bytes()[from..]
-            .iter()
-            .take_while(|&&c| PLAIN_STRING[usize::from(c)])
-            .count();
+        // Eight bytes at a time (`find::string_stop`): a byte at a time
+        // through a table was ~5 instructions a byte of every string.
+        let rest = self.text.as_bytes().get(from..)?;
+        let run = crate::find::string_stop(rest).unwrap_or(rest.len());
         self.at += run;
         self.byte(b'"')?;
         // `"` is ASCII: both cuts are on character boundaries.
