@@ -507,17 +507,25 @@ impl<'a> Direct<'a> {
                         Value::One(Scalar::Str(s)) if plain_text(s) => Some(Cow::Borrowed(*s)),
                         Value::Many(_, from, to) if from == to => None,
                         Value::Many(_, from, to) => {
-                            let mut text = String::new();
                             let items = &items[usize::from(*from)..usize::from(*to)];
-                            for (n, item) in items.iter().enumerate() {
+                            // Checked and measured first, then written
+                            // into a string made at its size: pushed into
+                            // an empty one, it was reallocated twice for
+                            // two short items (~250 instructions).
+                            let mut len = items.len() - 1;
+                            for item in items {
                                 let Scalar::Str(s) = item else { return None };
                                 if !plain_text(s) {
                                     return None;
                                 }
+                                len += s.len();
+                            }
+                            let mut text = String::with_capacity(len);
+                            for (n, item) in items.iter().enumerate() {
                                 if n > 0 {
                                     text.push('\n');
                                 }
-                                text.push_str(s);
+                                text.push_str(item.at());
                             }
                             Some(Cow::Owned(text))
                         }
