@@ -90,6 +90,16 @@ pub(crate) fn read<'a>(
     fenced_json_fields(doc, inner).map(JsonBody::Markdown)
 }
 
+/// Whether the first non-blank line of `inner` opens a JSON object:
+/// [`read`] reads nothing else (and tests it so itself).
+#[inline]
+pub(crate) fn opens_object(inner: &[Line<'_>]) -> bool {
+    inner
+        .iter()
+        .find(|l| !l.is_blank())
+        .is_some_and(|l| trim(l.text).starts_with('{'))
+}
+
 /// A value of a simple object, the text of it the document holds (a
 /// string without its quotes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
