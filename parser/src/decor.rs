@@ -438,7 +438,10 @@ pub(crate) fn fenced_whole<'l, 'a>(lines: &'l [Line<'a>]) -> Option<(usize, &'l 
         return None;
     }
     let inner = &lines[open + 1..close];
-    if inner.iter().any(|l| is_fence(l.text)) {
+    if inner
+        .iter()
+        .any(|l| crate::grammar::is_fence_inline(l.text))
+    {
         return None;
     }
     Some((open, inner))
