@@ -197,6 +197,7 @@ fn parse_document<'a>(
         // Noted in place: an envelope is large, and moving it showed in
         // the profile of small messages.
         let note = |env: &mut Envelope<'a>| {
+            env.make_room();
             for (i, message) in notes.iter().rev() {
                 let line = &lines[*i];
                 let column = line.column_of(trim::trim_start(line.text));
@@ -639,7 +640,7 @@ fn build_fenced<'a>(
     };
     // The body text stays as written.
     let fence = &body_lines.all[open];
-    env.problems.push((
+    env.problem((
         diag::Code::Normalised,
         fence.no,
         fence.column_of(trim::trim_start(fence.text)),
