@@ -1022,18 +1022,22 @@ enum Marked<'a> {
 /// emphasis, an indent), and its label if known. Out of line: inlined in
 /// the body index, the bulleted spelling's test cost the plain message's
 /// letter lines ~20 instructions a message in the index's code layout.
-/// A bold label with its colon after the emphasis (`**Bead**: ol-7`,
-/// `- **Commit**: abc`; 33 lines of the agents corpus) is read by the
-/// decorated rule's one pass at once: the field grammar finds nothing in
-/// it (its label ends at the `*`), and the decorated rule, asked after
-/// it, read the line again from its first byte.
+/// A bold label (`**Bead**: ol-7`, `- **Commit:** abc`; 71 lines of the
+/// agents corpus) is read by the decorated rule's one pass at once
+/// (`decor::bold_label_read`): with its colon inside the emphasis as the
+/// field grammar reads it, with its colon after it (where the grammar
+/// finds nothing: its label ends at the `*`) as the decorated rule
+/// reads it, which, asked after the grammar, read the line again from
+/// its first byte.
 #[inline(never)]
 fn marked_field_line(text: &str, plain_end: bool) -> Marked<'_> {
     if let Some((f, label)) = Label::spelled_after_bullet(text, plain_end) {
         return Marked::Field(f, label);
     }
-    if let Some(f) = crate::decor::bold_label_colon_outside(text) {
-        return Marked::Bold(f);
+    match crate::decor::bold_label_read(text) {
+        Some((f, true)) => return Marked::Field(f, Label::lookup(f.label)),
+        Some((f, false)) => return Marked::Bold(f),
+        None => {}
     }
     match field_line(text) {
         Some(f) => Marked::Field(f, Label::lookup(f.label)),

@@ -160,22 +160,33 @@ pub(crate) fn decorated_field(line: &str) -> Option<FieldLine<'_>> {
 /// general rule reads.
 #[inline]
 fn bold_label(line: &str) -> Option<FieldLine<'_>> {
-    bold_label_with(line, true)
+    bold_label_parts(line).map(|(f, ..)| f)
 }
 
-/// [`bold_label`] of a label whose colon is after the emphasis only
-/// (`**Bead**: ol-7`, `- **Commit**: abc`): a line in which the field
-/// grammar finds no field (its label ends at the `*`), so that the body
-/// index reads it here at once (see `body::marked_field_line`).
+/// A bold label's field as the body index reads it (see
+/// `body::marked_field_line`), and whether the field grammar reads it so
+/// too: with the colon inside the emphasis or no closing marks (`- **Bead:**
+/// ol-7`, `**Bead: x`), the grammar's reading of the line (the same
+/// prelude, label and value, when the label's run is no longer than a
+/// label may be: the grammar stops looking there); with the colon after
+/// the emphasis (`**Bead**: ol-7`), a line in which the grammar finds no
+/// field (its label ends at the `*`), the decorated rule's. `None` for
+/// any other line. (Both tested: the bold label read once, where the
+/// grammar read it first and the decorated rule again.)
 #[inline(always)]
-pub(crate) fn bold_label_colon_outside(line: &str) -> Option<FieldLine<'_>> {
-    bold_label_with(line, false)
+pub(crate) fn bold_label_read(line: &str) -> Option<(FieldLine<'_>, bool)> {
+    match bold_label_parts(line)? {
+        (f, false, _) => Some((f, false)),
+        (f, true, run) if run <= 48 => Some((f, true)),
+        _ => None,
+    }
 }
 
-/// [`bold_label`], the colon inside the emphasis (or with no closing
-/// marks) taken only when `inside`.
+/// [`bold_label`], whether its colon is inside the emphasis (or has no
+/// closing marks), and the length of the label's run of bytes before
+/// its blanks are trimmed.
 #[inline(always)]
-fn bold_label_with(line: &str, inside: bool) -> Option<FieldLine<'_>> {
+fn bold_label_parts(line: &str) -> Option<(FieldLine<'_>, bool, usize)> {
     let b = line.as_bytes();
     let at = match b {
         [b'-' | b'*' | b'+', b' ', b'*', b'*', ..] => 4,
@@ -191,10 +202,10 @@ fn bold_label_with(line: &str, inside: bool) -> Option<FieldLine<'_>> {
     }
     // The colon after the emphasis or inside it (the closing `**` after
     // it, or none).
-    let from = match b.get(end..)? {
-        [b'*', b'*', b':', ..] => end + 3,
-        [b':', b'*', b'*', ..] if inside => end + 3,
-        [b':', ..] if inside => end + 1,
+    let (from, inside) = match b.get(end..)? {
+        [b'*', b'*', b':', ..] => (end + 3, false),
+        [b':', b'*', b'*', ..] => (end + 3, true),
+        [b':', ..] => (end + 1, true),
         _ => return None,
     };
     // Every cut is after an ASCII byte: on a character boundary.
@@ -203,7 +214,7 @@ fn bold_label_with(line: &str, inside: bool) -> Option<FieldLine<'_>> {
         return None;
     }
     let value = trim_end_blanks(trim_start_blanks(line.get(from..)?));
-    Some(FieldLine { label, value })
+    Some((FieldLine { label, value }, inside, end - at))
 }
 
 /// [`decorated_field_rest`] of the lines it mostly gets: a marker (a
@@ -824,45 +835,64 @@ mod tests {
         assert!(marked > 10_000 && found > 1_000, "{marked} {found}");
     }
 
-    /// A bold label with its colon after the emphasis holds no field for
-    /// the field grammar, and reads as the decorated rule reads it: the
-    /// body index takes it from `bold_label_colon_outside` at once.
+    /// A bold label read once for the body index reads as the field
+    /// grammar reads it where the grammar reads it (the colon inside the
+    /// emphasis), and where the grammar finds no field (the colon after
+    /// it) as the decorated rule does.
     #[test]
-    fn bold_labels_with_the_colon_outside_are_no_grammar_field() {
-        let mut read = 0;
-        for bullet in ["", "- ", "* ", "+ ", "-", "1. ", "  "] {
+    fn bold_labels_read_once_read_as_the_grammar_or_the_decorated_rule() {
+        let (mut grammar, mut decorated) = (0, 0);
+        let long = |n: usize| "a".repeat(n);
+        let labels = [
+            "Bead".to_string(),
+            "Context usage".into(),
+            "Bead id ".into(),
+            "x*y".into(),
+            "Bé".into(),
+            "a_b".into(),
+            format!("{} ", long(47)),
+            format!("{}  ", long(47)),
+            long(48),
+            long(49),
+            format!("{} ", long(48)),
+        ];
+        for bullet in ["", "- ", "* ", "+ ", "-", "1. ", "  ", "-  ", "\t"] {
             for open in ["**", "*", "***", ""] {
-                for label in [
-                    "Bead",
-                    "Context usage",
-                    "Bead id ",
-                    "x*y",
-                    "Bé",
-                    "a_b",
-                    "Files",
-                ] {
-                    for close in ["**:", ":**", "**", ":", "** :", "**::", "***:"] {
-                        for value in [
-                            "",
-                            " x",
-                            "x",
-                            "  ol-1  ",
-                            " **PASS**",
-                            " a: b",
-                            &"y".repeat(70),
-                        ] {
-                            let line = format!("{bullet}{open}{label}{close}{value}");
-                            if let Some(f) = bold_label_colon_outside(&line) {
-                                read += 1;
-                                assert_eq!(crate::grammar::field_line(&line), None, "{line:?}");
-                                assert_eq!(Some(f), decorated_field(&line), "{line:?}");
+                for label in &labels {
+                    for close in [
+                        "**:", ":**", "**", ":", "** :", "**::", "***:", ":***", ":*",
+                    ] {
+                        for value in ["", " x", "x", "  ol-1  ", " **PASS**", " a: b", "\t`v`\t"] {
+                            let long_value = "y".repeat(70);
+                            for value in [value, long_value.as_str()] {
+                                let line = format!("{bullet}{open}{label}{close}{value}");
+                                match bold_label_read(&line) {
+                                    Some((f, true)) => {
+                                        grammar += 1;
+                                        assert_eq!(
+                                            crate::grammar::field_line(&line),
+                                            Some(f),
+                                            "{line:?}"
+                                        );
+                                    }
+                                    Some((f, false)) => {
+                                        decorated += 1;
+                                        assert_eq!(
+                                            crate::grammar::field_line(&line),
+                                            None,
+                                            "{line:?}"
+                                        );
+                                        assert_eq!(Some(f), decorated_field(&line), "{line:?}");
+                                    }
+                                    None => {}
+                                }
                             }
                         }
                     }
                 }
             }
         }
-        assert!(read > 100, "{read}");
+        assert!(grammar > 100 && decorated > 100, "{grammar} {decorated}");
     }
 
     /// The usual bold and marked labels take one of the one-pass
