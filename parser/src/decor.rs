@@ -220,7 +220,8 @@ fn bold_label_parts(line: &str) -> Option<(FieldLine<'_>, bool, usize)> {
 /// [`decorated_field_rest`] of the lines it mostly gets: a marker (a
 /// bullet or a number) and one space, then a label or one to three `*`
 /// and a label (`1. Bead: ol-7`, `3. **Reason:** z`, `- *Step*: 2`,
-/// `*To*: x`), or one to three `*` and a label with no marker: decided
+/// `*To*: x`; an emoji for the marker, `📊 Context usage: 38%`), or
+/// one to three `*` and a label with no marker: decided
 /// from one scan of the label's ASCII bytes, field or no field, as the
 /// general rule decides it (its marker, glyph, emphasis and label steps
 /// take the same path on these lines; a test holds the two alike), ~200
@@ -230,13 +231,23 @@ fn bold_label_parts(line: &str) -> Option<(FieldLine<'_>, bool, usize)> {
 #[inline(always)]
 fn marked_label(line: &str) -> Option<Option<FieldLine<'_>>> {
     let b = line.as_bytes();
-    // The marker and the one space after it.
+    // The marker and the one space after it, or an emoji and the one
+    // space after it (`📊 Context usage:`; no marker opens with a
+    // non-ASCII byte, and an emoji is a glyph, see `is_glyph`).
     let at = match b {
         [b'-' | b'*' | b'+', b' ', ..] => 2,
         [b'0'..=b'9', ..] => {
             let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
             match b.get(digits..)? {
                 [b'.' | b')', b' ', ..] => digits + 2,
+                _ => return None,
+            }
+        }
+        [c, ..] if !c.is_ascii() => {
+            let glyph = line.chars().next().filter(|&g| is_emoji(g))?;
+            let after = glyph.len_utf8();
+            match b.get(after) {
+                Some(b' ') => after + 1,
                 _ => return None,
             }
         }
@@ -795,8 +806,36 @@ mod tests {
         ];
         let (mut fast, mut marked, mut found) = (0, 0, 0);
         for bullet in [
-            "", "- ", "* ", "+ ", "-", "-  ", " - ", "*", "1. ", "[x] ", "12) ", "3.", "4)  ",
-            "5.\t", "6 ", "7: ", "- 1. ", "1. - ", "📊 ",
+            "",
+            "- ",
+            "* ",
+            "+ ",
+            "-",
+            "-  ",
+            " - ",
+            "*",
+            "1. ",
+            "[x] ",
+            "12) ",
+            "3.",
+            "4)  ",
+            "5.\t",
+            "6 ",
+            "7: ",
+            "- 1. ",
+            "1. - ",
+            "📊 ",
+            "🔖 ",
+            "✅ ",
+            "✅\u{fe0f} ",
+            "★ ",
+            "é ",
+            "📊  ",
+            "📊\t",
+            "📊",
+            "- 📊 ",
+            "\u{a0} ",
+            "📊📍 ",
         ] {
             for open in ["**", "*", "_", "__", "***", "", "****", "*_", "_*"] {
                 for label in &labels {
