@@ -261,8 +261,17 @@ fn marked_label(line: &str) -> Option<Option<FieldLine<'_>>> {
         return None;
     }
     let start = at + stars;
-    if !b.get(start)?.is_ascii_alphabetic() {
-        return None;
+    match b.get(start)? {
+        c if c.is_ascii_alphabetic() => {}
+        // `_` joins the emphasis, `[` after a marker opens a task box, and
+        // blanks after a marker are passed over (and `*` and a tab is a
+        // bullet): the general rule reads on.
+        b'_' | b' ' | b'\t' => return None,
+        b'[' if stars == 0 => return None,
+        // Any other ASCII byte opens no label (`**[ol-7] DONE**`,
+        // `- 10:32 ...`, `1. 2x`): no field.
+        c if c.is_ascii() => return Some(None),
+        _ => return None,
     }
     let mut end = start + 1;
     while end < b.len() && LABEL_BYTES[usize::from(b[end])] {
@@ -795,6 +804,12 @@ mod tests {
             "B/x-y".into(),
             "x*y".into(),
             "1abc".into(),
+            "[ab-13] PROGRESS".into(),
+            "10:32 run 1".into(),
+            "#x".into(),
+            "-x".into(),
+            "\tBead".into(),
+            "(a)".into(),
             "Bé".into(),
             "é".into(),
             "_a_".into(),
