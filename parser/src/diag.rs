@@ -224,12 +224,20 @@ impl<'d, 'a> Diags<'d, 'a> {
     /// an `info` in lenient mode, refused in strict mode (see
     /// [`Code::Normalised`]). Past [`MAX_NORMALISATIONS`] one line says how
     /// many more there were, once, at the end ([`Diags::finish`]).
+    #[inline(always)]
     pub(crate) fn normalised(
         &mut self,
         line: &Line<'_>,
         inner: &str,
         message: impl Into<Note<'a>>,
     ) {
+        self.normalised_note(line, inner, message.into());
+    }
+
+    /// [`Diags::normalised`] of a made note: one copy of the code for
+    /// every kind of note (a generic copy each was more code for a
+    /// decorated message's notes to bring into the instruction cache).
+    fn normalised_note(&mut self, line: &Line<'_>, inner: &str, message: Note<'a>) {
         self.normalisations += 1;
         if self.normalisations <= MAX_NORMALISATIONS {
             self.at(Code::Normalised, line, inner, message);
@@ -339,6 +347,7 @@ impl<'d, 'a> Diags<'d, 'a> {
     }
 
     /// At `inner`, a slice of body line `line`.
+    #[inline(always)]
     pub(crate) fn at(
         &mut self,
         code: Code,
@@ -346,6 +355,12 @@ impl<'d, 'a> Diags<'d, 'a> {
         inner: &str,
         message: impl Into<Note<'a>>,
     ) {
+        self.at_note(code, line, inner, message.into());
+    }
+
+    /// [`Diags::at`] of a made note (one copy, see
+    /// [`Diags::normalised_note`]).
+    fn at_note(&mut self, code: Code, line: &Line<'_>, inner: &str, message: Note<'a>) {
         let col = line.column_of(inner);
         self.push_body(code, line.no, col, message);
     }

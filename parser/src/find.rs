@@ -60,6 +60,27 @@ pub(crate) fn either(b: &[u8], x: u8, y: u8) -> Option<usize> {
     first(b, |w| hits(w, x) | hits(w, y), |c| c == x || c == y)
 }
 
+/// The bytes of a word with the high bit set where `w` holds a control
+/// character (below 0x20), and maybe on bytes after the first such one
+/// (a borrow runs on from it): the first hit is exact, which is all
+/// [`first`] reads. A byte of 0x80 or more is no hit.
+#[inline(always)]
+fn controls(w: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    w.wrapping_sub(ONES * 0x20) & !w & (ONES * 0x80)
+}
+
+/// Where the first byte of `b` that ends a JSON string's plain text is:
+/// `"`, `\` or a control character.
+#[inline]
+pub(crate) fn string_stop(b: &[u8]) -> Option<usize> {
+    first(
+        b,
+        |w| hits(w, b'"') | hits(w, b'\\') | controls(w),
+        |c| c == b'"' || c == b'\\' || c < 0x20,
+    )
+}
+
 /// Where the first space or tab of `b` is.
 #[inline]
 pub(crate) fn blank(b: &[u8]) -> Option<usize> {
@@ -71,7 +92,10 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn finds_as_position_does(b in proptest::collection::vec(
-            proptest::sample::select(vec![b'a', b':', b',', b' ', b'\t', b'[', b']', 0x80, 0xff, 0x3a ^ 0x80]),
+            proptest::sample::select(vec![
+                b'a', b':', b',', b' ', b'\t', b'[', b']', 0x80, 0xff, 0x3a ^ 0x80, b'"', b'\\', 0, 0x1f,
+                0x20, 0x21, 0x9f, 0xa0, 0x7f, b'\n',
+            ]),
             0..40,
         )) {
             for needle in [b':', b',', b'['] {
@@ -80,6 +104,10 @@ mod tests {
             proptest::prop_assert_eq!(
                 super::either(&b, b'[', b']'),
                 b.iter().position(|&c| c == b'[' || c == b']')
+            );
+            proptest::prop_assert_eq!(
+                super::string_stop(&b),
+                b.iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20)
             );
             proptest::prop_assert_eq!(
                 super::blank(&b),

@@ -843,6 +843,13 @@ pub(crate) fn list_item(line: &str) -> Option<&str> {
 // nearly all of them.
 #[inline]
 pub(crate) fn is_fence(line: &str) -> bool {
+    is_fence_inline(line)
+}
+
+/// [`is_fence`], always inlined: for a loop over every line of a block
+/// (`decor::fenced_whole`), where the call was most of a line's test.
+#[inline(always)]
+pub(crate) fn is_fence_inline(line: &str) -> bool {
     match line.as_bytes().first() {
         // Most lines start with a letter: nothing to trim, no `char` to
         // decode (`trim_start` looks up every leading `char`).

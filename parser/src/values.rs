@@ -527,6 +527,29 @@ mod tests {
         }
     }
 
+    /// A value that opens with a mark is refused by both two-valued
+    /// readers as written (`extract` reads it through its decorations at
+    /// once, without asking them).
+    #[test]
+    fn marked_two_valued_words_are_refused_as_written() {
+        let words = [
+            "pass", "PASS", "Passed", "ok", "true", "yes", "y", "1", "green", "fail", "FAILED",
+            "false", "no", "n", "0", "red", "✅", "❌", "",
+        ];
+        for mark in ["*", "**", "_", "__", "`", "***"] {
+            for w in words {
+                for v in [
+                    format!("{mark}{w}{mark}"),
+                    format!("{mark}{w}"),
+                    format!("{mark} {w}"),
+                ] {
+                    assert!(pass_fail(&v).is_err(), "{v:?}");
+                    assert!(yes_no(&v).is_err(), "{v:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn percentages_keep_their_meaning() {
         assert_eq!(percent("45%"), Ok(45));
