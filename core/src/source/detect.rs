@@ -1,7 +1,10 @@
 //! Auto-detection of a source path: plain mailbox directory or
-//! mcp_agent_mail storage root.
+//! mcp_agent_mail storage root; and what is neither, an AOF task store,
+//! which the walker leaves out of a mailbox and a command refuses as one.
 
 use std::path::{Path, PathBuf};
+
+use crate::aof::TaskStatus;
 
 /// What a path turned out to be.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,12 +41,8 @@ pub fn detect(path: &Path, db: Option<&Path>) -> Result<Detected, String> {
             path.display()
         ));
     }
-    if super::walk::is_task_store_dir(path) {
-        return Err(format!(
-            "{}: {}",
-            path.display(),
-            super::walk::not_a_mailbox(path)
-        ));
+    if is_task_store_dir(path) {
+        return Err(format!("{}: {}", path.display(), not_a_mailbox(path)));
     }
     let found_db = |candidates: &[PathBuf]| -> Option<PathBuf> {
         if let Some(db) = db {
@@ -85,4 +84,24 @@ pub(crate) fn archive_of(path: &Path) -> Option<PathBuf> {
     }
     let archive = path.join("archive");
     archive.join("projects").is_dir().then_some(archive)
+}
+
+/// What a command says of a task store named where mail was asked for.
+pub fn not_a_mailbox(dir: &Path) -> String {
+    format!(
+        "an AOF task store, not mail: `amail tasks --store {}` shows its tasks",
+        dir.display()
+    )
+}
+
+/// Whether `dir` is an AOF task store: a `tasks/` folder holding one of
+/// AOF's status folders (a folder merely named `tasks` is any folder).
+pub(crate) fn is_task_store_dir(dir: &Path) -> bool {
+    let tasks = dir.join("tasks");
+    // A directory, not a symlink to one: the walk does not enter those.
+    let is_real_dir = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir());
+    is_real_dir(&tasks)
+        && TaskStatus::ALL
+            .iter()
+            .any(|s| is_real_dir(&tasks.join(s.as_str())))
 }

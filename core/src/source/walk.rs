@@ -49,7 +49,7 @@ use std::path::{Component, Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::aof::TaskStatus;
+use super::detect::{is_task_store_dir, not_a_mailbox};
 
 /// Extensions a mail file may have; files with no extension count too.
 /// Anything else (images, archives, scripts, databases) is not mail.
@@ -309,24 +309,6 @@ fn is_digits(name: &[u8], n: usize) -> bool {
 /// A directory, not a symlink to one.
 fn is_real_dir(path: &Path) -> bool {
     fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
-}
-
-/// What a command says of a task store named where mail was asked for.
-pub fn not_a_mailbox(dir: &Path) -> String {
-    format!(
-        "an AOF task store, not mail: `amail tasks --store {}` shows its tasks",
-        dir.display()
-    )
-}
-
-/// Whether `dir` is an AOF task store: a `tasks/` folder holding one of
-/// AOF's status folders (a folder merely named `tasks` is any folder).
-pub(crate) fn is_task_store_dir(dir: &Path) -> bool {
-    let tasks = dir.join("tasks");
-    is_real_dir(&tasks)
-        && TaskStatus::ALL
-            .iter()
-            .any(|s| is_real_dir(&tasks.join(s.as_str())))
 }
 
 /// [`Listed::is_project`] asked of the filesystem.
