@@ -494,11 +494,16 @@ fn classify(url: &str, what: &str, e: &dyn std::error::Error) -> ServerError {
         root_cause = s.to_string();
         src = s.source();
     }
-    let lower = chain.to_ascii_lowercase();
+    // The URL, its port and whatever else it holds are not the error's
+    // words: a server down on port 40111 read as "401" once.
+    let lower = chain.replace(url, "").to_ascii_lowercase();
     let url = url.to_string();
-    if lower.contains("401") || lower.contains("unauthorized") || lower.contains("auth required") {
+    if has_status(&lower, "401")
+        || lower.contains("unauthorized")
+        || lower.contains("auth required")
+    {
         ServerError::Unauthorized { url }
-    } else if lower.contains("403")
+    } else if has_status(&lower, "403")
         || lower.contains("forbidden")
         || lower.contains("insufficient scope")
     {
@@ -513,8 +518,8 @@ fn classify(url: &str, what: &str, e: &dyn std::error::Error) -> ServerError {
         || lower.contains("connection")
     {
         ServerError::Unreachable {
+            detail: probe(&url).unwrap_or_else(|| short(&root_cause)),
             url,
-            detail: short(&root_cause),
         }
     } else if lower.contains("timeout") || lower.contains("timed out") {
         ServerError::Timeout {
@@ -535,6 +540,49 @@ fn one_line(s: &str) -> String {
 }
 
 /// The first 200 characters of an error chain on one line.
+/// Why nothing answers at `url`, as the system says it ("Connection
+/// refused (os error 111)", a name not resolved), from one TCP connect to
+/// its host and port: the transport's error keeps only "error sending
+/// request", its cause dropped. `None` when the connect succeeds (then
+/// the transport's own words are all there is) or the URL is not HTTP.
+fn probe(url: &str) -> Option<String> {
+    use std::net::{TcpStream, ToSocketAddrs};
+    let (rest, port) = match url.split_once("://")? {
+        (scheme, rest) if scheme.eq_ignore_ascii_case("http") => (rest, 80),
+        (scheme, rest) if scheme.eq_ignore_ascii_case("https") => (rest, 443),
+        _ => return None,
+    };
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let host_port = authority.rsplit('@').next()?;
+    // `host`, `[v6]`: the scheme's port; `host:port`, `[v6]:port` as given.
+    let addr = if host_port.ends_with(']') || !host_port.contains(':') {
+        format!("{host_port}:{port}")
+    } else {
+        host_port.to_string()
+    };
+    let first = match addr.to_socket_addrs() {
+        Ok(mut a) => a.next()?,
+        Err(e) => return Some(format!("{addr}: {e}")),
+    };
+    match TcpStream::connect_timeout(&first, Duration::from_secs(1)) {
+        Ok(_) => None,
+        Err(e) => Some(e.to_string()),
+    }
+}
+
+/// Whether `text` holds the HTTP status `code` as a number of its own:
+/// not part of a longer number (`40111`, `4030 ms`), not a port
+/// (`127.0.0.1:401`) or part of an address.
+fn has_status(text: &str, code: &str) -> bool {
+    let b = text.as_bytes();
+    text.match_indices(code).any(|(at, _)| {
+        let before = at.checked_sub(1).map(|i| b[i]);
+        let after = b.get(at + code.len()).copied();
+        !matches!(before, Some(c) if c.is_ascii_digit() || c == b':' || c == b'.')
+            && !after.is_some_and(|c| c.is_ascii_digit())
+    })
+}
+
 fn short(s: &str) -> String {
     let s = one_line(s);
     match s.char_indices().nth(200) {
@@ -587,6 +635,67 @@ mod tests {
             "{line}"
         );
         assert!(!line.contains('\n'));
+    }
+
+    /// A closed port whose digits hold 401 or 403 (40111, 40312) was
+    /// taken for a refused token or a forbidden call: the status was
+    /// searched for anywhere in the error's text, the URL and its port
+    /// included. A user whose server is down heard "the server refused
+    /// the token"; the live-server tests failed so on such ports.
+    #[test]
+    fn a_closed_port_whose_digits_hold_a_status_is_unreachable() {
+        for range in [40100..40200u16, 40300..40400, 14010..14020, 4030..4040] {
+            let Some(port) = range
+                .into_iter()
+                .find(|p| std::net::TcpListener::bind(("127.0.0.1", *p)).is_ok())
+            else {
+                continue;
+            };
+            let s = Session::new(ServerConfig {
+                url: format!("http://127.0.0.1:{port}/mcp/"),
+                token: Some("t".into()),
+                project: None,
+                timeout: Duration::from_secs(5),
+                agent_tokens: Default::default(),
+            })
+            .unwrap();
+            let e = s.call("fetch_inbox", Map::new()).unwrap_err();
+            assert!(
+                matches!(e, ServerError::Unreachable { .. }),
+                "port {port}: {e}"
+            );
+            assert!(e.to_string().contains("refused"), "port {port}: {e}");
+        }
+    }
+
+    /// The statuses a transport prints, told apart from the same digits
+    /// in a port, an address or a longer number.
+    #[test]
+    fn a_status_is_a_number_of_its_own() {
+        for (text, code, found) in [
+            (
+                "HTTP status client error (401 Unauthorized) for url (x)",
+                "401",
+                true,
+            ),
+            ("unexpected status 403", "403", true),
+            ("status: 401", "401", true),
+            (
+                "error sending request for url (http://127.0.0.1:40111/mcp/)",
+                "401",
+                false,
+            ),
+            (
+                "tcp connect error: 127.0.0.1:401: Connection refused",
+                "401",
+                false,
+            ),
+            ("tcp connect error: 127.0.0.1:14031: refused", "403", false),
+            ("took 4013 ms", "401", false),
+            ("os error 4030", "403", false),
+        ] {
+            assert_eq!(has_status(text, code), found, "{text:?} {code}");
+        }
     }
 
     #[test]
