@@ -484,7 +484,16 @@ impl Drop for Session {
 /// Sorts an rmcp error into what the user can act on, by its message
 /// chain (the transport's error types differ between versions; the HTTP
 /// status and the connect failure are in the text either way).
-fn classify(url: &str, what: &str, e: &dyn std::error::Error) -> ServerError {
+fn classify(url: &str, what: &str, e: &(dyn std::error::Error + 'static)) -> ServerError {
+    // The server answered, with an error of its own: its words, which no
+    // rule below may read as a status or a lost connection.
+    if let Some(rmcp::ServiceError::McpError(data)) = e.downcast_ref::<rmcp::ServiceError>() {
+        return ServerError::Tool {
+            url: url.to_string(),
+            tool: what.to_string(),
+            message: one_line(&data.message),
+        };
+    }
     let mut chain = e.to_string();
     let mut root_cause = chain.clone();
     let mut src = e.source();
@@ -539,7 +548,6 @@ fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The first 200 characters of an error chain on one line.
 /// Why nothing answers at `url`, as the system says it ("Connection
 /// refused (os error 111)", a name not resolved), from one TCP connect to
 /// its host and port: the transport's error keeps only "error sending
@@ -583,6 +591,7 @@ fn has_status(text: &str, code: &str) -> bool {
     })
 }
 
+/// The first 200 characters of an error chain on one line.
 fn short(s: &str) -> String {
     let s = one_line(s);
     match s.char_indices().nth(200) {
@@ -695,6 +704,30 @@ mod tests {
             ("os error 4030", "403", false),
         ] {
             assert_eq!(has_status(text, code), found, "{text:?} {code}");
+        }
+    }
+
+    /// An error the server answered with (a JSON-RPC error) is its own
+    /// words, whatever they hold: "message 401 not found" is not a
+    /// refused token, "connection pool exhausted" not an absent server.
+    #[test]
+    fn the_server_s_own_error_is_its_words() {
+        for message in [
+            "message 401 not found",
+            "agent 403 forbidden to post here",
+            "connection pool exhausted",
+        ] {
+            let e = rmcp::ServiceError::McpError(rmcp::ErrorData::invalid_params(message, None));
+            let got = classify("http://127.0.0.1:8765/mcp/", "acknowledge_message", &e);
+            assert_eq!(
+                got,
+                ServerError::Tool {
+                    url: "http://127.0.0.1:8765/mcp/".into(),
+                    tool: "acknowledge_message".into(),
+                    message: message.into(),
+                },
+                "{message}"
+            );
         }
     }
 
