@@ -552,27 +552,14 @@ fn one_line(s: &str) -> String {
 /// refused (os error 111)", a name not resolved), from one TCP connect to
 /// its host and port: the transport's error keeps only "error sending
 /// request", its cause dropped. `None` when the connect succeeds (then
-/// the transport's own words are all there is) or the URL is not HTTP.
+/// the transport's own words are all there is) or the URL does not parse.
 fn probe(url: &str) -> Option<String> {
-    use std::net::{TcpStream, ToSocketAddrs};
-    let (rest, port) = match url.split_once("://")? {
-        (scheme, rest) if scheme.eq_ignore_ascii_case("http") => (rest, 80),
-        (scheme, rest) if scheme.eq_ignore_ascii_case("https") => (rest, 443),
-        _ => return None,
+    let url = url::Url::parse(url).ok()?;
+    let first = match url.socket_addrs(|| None) {
+        Ok(addrs) => *addrs.first()?,
+        Err(e) => return Some(format!("{}: {e}", url.host_str().unwrap_or_default())),
     };
-    let authority = rest.split(['/', '?', '#']).next()?;
-    let host_port = authority.rsplit('@').next()?;
-    // `host`, `[v6]`: the scheme's port; `host:port`, `[v6]:port` as given.
-    let addr = if host_port.ends_with(']') || !host_port.contains(':') {
-        format!("{host_port}:{port}")
-    } else {
-        host_port.to_string()
-    };
-    let first = match addr.to_socket_addrs() {
-        Ok(mut a) => a.next()?,
-        Err(e) => return Some(format!("{addr}: {e}")),
-    };
-    match TcpStream::connect_timeout(&first, Duration::from_secs(1)) {
+    match std::net::TcpStream::connect_timeout(&first, Duration::from_secs(1)) {
         Ok(_) => None,
         Err(e) => Some(e.to_string()),
     }
@@ -604,15 +591,20 @@ fn short(s: &str) -> String {
 mod tests {
     use super::*;
 
+    /// A server at `url`, with `token`, each call bounded by `secs`.
+    fn config(url: &str, token: Option<&str>, secs: u64) -> ServerConfig {
+        ServerConfig {
+            url: url.into(),
+            token: token.map(str::to_string),
+            project: None,
+            timeout: Duration::from_secs(secs),
+            agent_tokens: Default::default(),
+        }
+    }
+
     #[test]
     fn the_token_is_never_in_debug_output() {
-        let c = ServerConfig {
-            url: "http://127.0.0.1:1/mcp/".into(),
-            token: Some("s3cr3t-token".into()),
-            project: None,
-            timeout: Duration::from_secs(1),
-            agent_tokens: Default::default(),
-        };
+        let c = config("http://127.0.0.1:1/mcp/", Some("s3cr3t-token"), 1);
         assert!(!format!("{c:?}").contains("s3cr3t"));
     }
 
@@ -628,14 +620,7 @@ mod tests {
             }
         });
         let url = format!("http://127.0.0.1:{port}/mcp/");
-        let s = Session::new(ServerConfig {
-            url: url.clone(),
-            token: None,
-            project: None,
-            timeout: Duration::from_secs(1),
-            agent_tokens: Default::default(),
-        })
-        .unwrap();
+        let s = Session::new(config(&url, None, 1)).unwrap();
         let e = s.call("fetch_inbox", Map::new()).unwrap_err();
         assert!(matches!(e, ServerError::Timeout { .. }), "{e:?}");
         let line = e.to_string();
@@ -660,14 +645,8 @@ mod tests {
             else {
                 continue;
             };
-            let s = Session::new(ServerConfig {
-                url: format!("http://127.0.0.1:{port}/mcp/"),
-                token: Some("t".into()),
-                project: None,
-                timeout: Duration::from_secs(5),
-                agent_tokens: Default::default(),
-            })
-            .unwrap();
+            let url = format!("http://127.0.0.1:{port}/mcp/");
+            let s = Session::new(config(&url, Some("t"), 5)).unwrap();
             let e = s.call("fetch_inbox", Map::new()).unwrap_err();
             assert!(
                 matches!(e, ServerError::Unreachable { .. }),
@@ -733,15 +712,8 @@ mod tests {
 
     #[test]
     fn an_unreachable_server_is_one_clear_line() {
-        let s = Session::new(ServerConfig {
-            // Port 1 on loopback: nothing listens there.
-            url: "http://127.0.0.1:1/mcp/".into(),
-            token: Some("s3cr3t-token".into()),
-            project: None,
-            timeout: Duration::from_secs(5),
-            agent_tokens: Default::default(),
-        })
-        .unwrap();
+        // Port 1 on loopback: nothing listens there.
+        let s = Session::new(config("http://127.0.0.1:1/mcp/", Some("s3cr3t-token"), 5)).unwrap();
         let e = s.call("fetch_inbox", Map::new()).unwrap_err();
         assert!(matches!(e, ServerError::Unreachable { .. }), "{e:?}");
         let line = e.to_string();

@@ -75,15 +75,15 @@ pub fn from_inbox_error(e: amail_core::stores::Error) -> CliError {
     }
 }
 
-/// Says on stderr that the command is reading standard input when that is a
-/// terminal: a bare `amail parse` would otherwise sit waiting, silent.
-/// (Piped input needs no hint, and gets none.)
 /// Whether a path the user gave is `-`: standard input, everywhere amail
 /// takes mail.
 pub fn names_stdin(path: &std::path::Path) -> bool {
     path.as_os_str() == "-"
 }
 
+/// Says on stderr that the command is reading standard input when that is a
+/// terminal: a bare `amail parse` would otherwise sit waiting, silent.
+/// (Piped input needs no hint, and gets none.)
 pub fn say_reading_stdin() {
     use std::io::IsTerminal;
     if std::io::stdin().is_terminal() {

@@ -98,10 +98,13 @@ pub fn not_a_mailbox(dir: &Path) -> String {
 /// AOF's status folders (a folder merely named `tasks` is any folder).
 pub(crate) fn is_task_store_dir(dir: &Path) -> bool {
     let tasks = dir.join("tasks");
-    // A directory, not a symlink to one: the walk does not enter those.
-    let is_real_dir = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir());
     is_real_dir(&tasks)
         && TaskStatus::ALL
             .iter()
             .any(|s| is_real_dir(&tasks.join(s.as_str())))
+}
+
+/// A directory, not a symlink to one (the walk does not enter those).
+pub(crate) fn is_real_dir(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
 }

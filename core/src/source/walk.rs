@@ -49,7 +49,7 @@ use std::path::{Component, Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::detect::{is_task_store_dir, not_a_mailbox};
+use super::detect::{is_real_dir, is_task_store_dir, not_a_mailbox};
 
 /// Extensions a mail file may have; files with no extension count too.
 /// Anything else (images, archives, scripts, databases) is not mail.
@@ -304,11 +304,6 @@ fn is_hidden(name: &OsStr) -> bool {
 
 fn is_digits(name: &[u8], n: usize) -> bool {
     name.len() == n && name.iter().all(u8::is_ascii_digit)
-}
-
-/// A directory, not a symlink to one.
-fn is_real_dir(path: &Path) -> bool {
-    fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
 }
 
 /// [`Listed::is_project`] asked of the filesystem.
