@@ -547,7 +547,9 @@ fn ctrl_z_without_job_control_says_so_and_keeps_the_inbox() {
     t.text("3");
     t.wait_for("Threads · Help");
     t.text("q");
-    let after = t.wait_for("EXIT=");
+    // The tty's line comes after the exit status: wait for it, as the
+    // other sessions do (waiting for "EXIT=" alone raced the `stty`).
+    let after = t.wait_for("TTY:");
     assert!(after.contains("EXIT=0"), "{after}");
     assert!(after.contains("TTY:icanon"), "{after}");
 }
