@@ -34,7 +34,7 @@ use std::time::Instant;
 use amail::backend::RealBackend;
 use amail_core::inbox::SourceKind;
 use amail_core::stores::{self, LoadOptions};
-use amail_tui::runtime::execute;
+use amail_tui::backend::execute;
 use amail_tui::testing::render_terminal;
 use amail_tui::update::update;
 use amail_tui::{Model, Msg, UiConfig};

@@ -597,7 +597,7 @@ fn a_selection_moved_while_a_reload_is_out_stays_moved() {
     let moved = model.sel.thread.clone();
     assert!(moved.is_some() && moved != asked, "{asked:?} -> {moved:?}");
 
-    let msg = amail_tui::runtime::execute(&mut fake, &mut empty_inbox(), reload).unwrap();
+    let msg = amail_tui::backend::execute(&mut fake, &mut empty_inbox(), reload).unwrap();
     assert!(matches!(msg, Msg::Reloaded { .. }), "{msg:?}");
     update(&mut model, msg);
     assert_eq!(model.sel.thread, moved);

@@ -1,7 +1,9 @@
 //! Everything the TUI does to the outside world, behind one trait.
 //!
 //! `update` never performs I/O: it returns a [`super::msg::Command`], and
-//! the runtime (or a test) hands it to a [`Backend`]. The real backend
+//! the worker thread (or a test) hands it to [`execute`], which does it
+//! through a [`Backend`] and answers with the [`Msg`] that says what
+//! happened. The real backend
 //! (in the `amail` binary) wraps a mail store (`amail_core::stores::MailStore`)
 //! and the router's store; tests use [`super::testing::FakeBackend`], an
 //! in-memory mailbox.
@@ -12,6 +14,8 @@ use amail_core::inbox::Inbox;
 use amail_core::router::mailbox::Mailbox;
 use amail_core::router::Board;
 use amail_core::stores::{Draft, Refresh};
+
+use super::msg::{Command, Msg, Verdict};
 
 /// The TUI's side effects. Errors are user-facing sentences.
 pub trait Backend {
@@ -121,5 +125,75 @@ pub fn approved_sentence(id: &str, promoted: &[String]) -> String {
             if n == 1 { "" } else { "s" },
             promoted.join(", ")
         ),
+    }
+}
+
+/// Performs a command's I/O and returns what happened. Editor, Suspend and Quit
+/// need the terminal and are handled by the runtime, so they return `None`.
+/// Tests drive the same function with a fake backend. `inbox` holds the
+/// messages an ack or a reply names. A reload only reads the changed
+/// files; `update` applies them to the inbox on screen, so a big inbox is
+/// neither copied nor read again when one file changes.
+pub fn execute(backend: &mut dyn Backend, inbox: &mut Inbox, cmd: Command) -> Option<Msg> {
+    match cmd {
+        Command::Load => Some(Msg::Loaded {
+            inbox: backend.load(),
+            tasks: backend.tasks(),
+        }),
+        Command::Reload { changed } => Some(Msg::Reloaded {
+            refresh: backend.refresh(&changed),
+            tasks: backend.tasks(),
+        }),
+        Command::Ack { keys, agent } => {
+            let (done, errors) = match backend.ack(inbox, &keys, &agent) {
+                Ok(n) => (n, Vec::new()),
+                Err(e) => (0, vec![e]),
+            };
+            Some(Msg::Acked {
+                agent,
+                done,
+                errors,
+            })
+        }
+        Command::Reply { key, agent, body } => {
+            let result = backend.reply(inbox, &key, &agent, &body);
+            Some(Msg::Replied { key, result })
+        }
+        Command::MarkRead { keys, agent } => {
+            let result = backend.mark_read(inbox, &keys, &agent);
+            Some(Msg::MarkedRead { agent, result })
+        }
+        Command::Send(draft) => {
+            let result = backend.send(inbox, &draft);
+            Some(Msg::Sent {
+                to: draft.to.clone(),
+                result,
+            })
+        }
+        Command::ReadFile { path } => {
+            let text = backend.read_file(&path);
+            Some(Msg::FileRead { path, text })
+        }
+        Command::Approve { id } => {
+            let result = backend.approve(&id);
+            Some(Msg::Reviewed {
+                id,
+                verdict: Verdict::Approved,
+                result,
+            })
+        }
+        Command::Reject { id, reason } => {
+            let result = backend.reject(&id, &reason);
+            Some(Msg::Reviewed {
+                id,
+                verdict: Verdict::Rejected,
+                result,
+            })
+        }
+        Command::Mailbox { agent } => {
+            let result = backend.mailbox(&agent);
+            Some(Msg::MailboxRead { agent, result })
+        }
+        Command::Editor { .. } | Command::Suspend | Command::Quit => None,
     }
 }

@@ -43,7 +43,7 @@ pub struct UiConfig {
     pub mouse: bool,
     /// `notify`: how a new help request or failure is announced (off by
     /// default).
-    pub notify: crate::notify::NotifyMode,
+    pub notify: NotifyMode,
 }
 
 impl Default for UiConfig {
@@ -118,7 +118,7 @@ impl UiConfig {
         };
         let notify = match table.get("notify") {
             None => Default::default(),
-            Some(v) => match v.as_str().and_then(crate::notify::NotifyMode::parse) {
+            Some(v) => match v.as_str().and_then(NotifyMode::parse) {
                 Some(n) => n,
                 None => {
                     warnings.push(format!(
@@ -188,6 +188,31 @@ impl UiConfig {
 /// Whether NO_COLOR asks for no colour (set and not empty, per no-color.org).
 pub fn no_color_env() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+}
+
+/// How a notification reaches the person.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum NotifyMode {
+    #[default]
+    Off,
+    /// BEL: the terminal's own bell (or its visual bell).
+    Bell,
+    /// OSC 9 (iTerm2, WezTerm, Windows Terminal, foot...).
+    Osc9,
+    /// OSC 777 `notify` (rxvt-unicode, VTE terminals, kitty...).
+    Osc777,
+}
+
+impl NotifyMode {
+    pub(crate) fn parse(s: &str) -> Option<NotifyMode> {
+        Some(match s {
+            "off" | "none" => NotifyMode::Off,
+            "bell" => NotifyMode::Bell,
+            "osc9" => NotifyMode::Osc9,
+            "osc777" => NotifyMode::Osc777,
+            _ => return None,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -13,32 +13,8 @@ use amail_core::inbox::InboxMessage;
 use amail_core::safe_text::clean_line;
 use amail_parser::MessageType;
 
+use crate::config::NotifyMode;
 use crate::model::Model;
-
-/// How a notification reaches the person.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum NotifyMode {
-    #[default]
-    Off,
-    /// BEL: the terminal's own bell (or its visual bell).
-    Bell,
-    /// OSC 9 (iTerm2, WezTerm, Windows Terminal, foot...).
-    Osc9,
-    /// OSC 777 `notify` (rxvt-unicode, VTE terminals, kitty...).
-    Osc777,
-}
-
-impl NotifyMode {
-    pub(crate) fn parse(s: &str) -> Option<NotifyMode> {
-        Some(match s {
-            "off" | "none" => NotifyMode::Off,
-            "bell" => NotifyMode::Bell,
-            "osc9" => NotifyMode::Osc9,
-            "osc777" => NotifyMode::Osc777,
-            _ => return None,
-        })
-    }
-}
 
 /// Longest text put in an escape (terminals cut long ones anyway).
 const MAX_CHARS: usize = 160;

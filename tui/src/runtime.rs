@@ -21,7 +21,7 @@ use tokio::task::JoinHandle;
 use super::backend::Backend;
 use super::config::UiConfig;
 use super::model::Model;
-use super::msg::{Command, Msg, Verdict, WatchState};
+use super::msg::{Command, Msg, WatchState};
 use super::terminal::{install_panic_hook, CrosstermOps, TerminalGuard};
 use super::update::update;
 use super::view::view;
@@ -32,76 +32,6 @@ use amail_core::inbox::{Inbox, SourceKind};
 pub struct RunOptions {
     pub identity: Option<String>,
     pub config: UiConfig,
-}
-
-/// Performs a command's I/O and returns what happened. Editor, Suspend and Quit
-/// need the terminal and are handled by the runtime, so they return `None`.
-/// Tests drive the same function with a fake backend. `inbox` holds the
-/// messages an ack or a reply names. A reload only reads the changed
-/// files; `update` applies them to the inbox on screen, so a big inbox is
-/// neither copied nor read again when one file changes.
-pub fn execute(backend: &mut dyn Backend, inbox: &mut Inbox, cmd: Command) -> Option<Msg> {
-    match cmd {
-        Command::Load => Some(Msg::Loaded {
-            inbox: backend.load(),
-            tasks: backend.tasks(),
-        }),
-        Command::Reload { changed } => Some(Msg::Reloaded {
-            refresh: backend.refresh(&changed),
-            tasks: backend.tasks(),
-        }),
-        Command::Ack { keys, agent } => {
-            let (done, errors) = match backend.ack(inbox, &keys, &agent) {
-                Ok(n) => (n, Vec::new()),
-                Err(e) => (0, vec![e]),
-            };
-            Some(Msg::Acked {
-                agent,
-                done,
-                errors,
-            })
-        }
-        Command::Reply { key, agent, body } => {
-            let result = backend.reply(inbox, &key, &agent, &body);
-            Some(Msg::Replied { key, result })
-        }
-        Command::MarkRead { keys, agent } => {
-            let result = backend.mark_read(inbox, &keys, &agent);
-            Some(Msg::MarkedRead { agent, result })
-        }
-        Command::Send(draft) => {
-            let result = backend.send(inbox, &draft);
-            Some(Msg::Sent {
-                to: draft.to.clone(),
-                result,
-            })
-        }
-        Command::ReadFile { path } => {
-            let text = backend.read_file(&path);
-            Some(Msg::FileRead { path, text })
-        }
-        Command::Approve { id } => {
-            let result = backend.approve(&id);
-            Some(Msg::Reviewed {
-                id,
-                verdict: Verdict::Approved,
-                result,
-            })
-        }
-        Command::Reject { id, reason } => {
-            let result = backend.reject(&id, &reason);
-            Some(Msg::Reviewed {
-                id,
-                verdict: Verdict::Rejected,
-                result,
-            })
-        }
-        Command::Mailbox { agent } => {
-            let result = backend.mailbox(&agent);
-            Some(Msg::MailboxRead { agent, result })
-        }
-        Command::Editor { .. } | Command::Suspend | Command::Quit => None,
-    }
 }
 
 pub fn empty_inbox() -> Inbox {

@@ -41,9 +41,8 @@ use std::time::{Duration, Instant};
 
 use amail_core::inbox::{Inbox, SourceKind};
 
-use super::backend::Backend;
+use super::backend::{execute, Backend};
 use super::msg::{Command, Msg};
-use super::runtime::execute;
 
 /// The backend, shared by the worker and the event loop's in-place reload.
 type Shared = Arc<Mutex<Box<dyn Backend + Send>>>;

@@ -38,8 +38,9 @@ use serde_json::Value;
 
 use crate::demo::mailbox::DemoMail;
 use amail_core::source::detect::DB_FILE;
-use amail_core::stores::mcp::archive::{self as mcp_archive, python_iso, ArchiveMessage};
+use amail_core::stores::mcp::archive::{self as mcp_archive, ArchiveMessage};
 use amail_core::stores::mcp::timestamps::format_text;
+use amail_core::stores::mcp::timestamps::python_iso;
 
 /// The project every corpus message belongs to: the fixture's, so the
 /// corpus and the fixture read alike.

@@ -14,12 +14,12 @@ pub use sample::{derive, fixed_now, message, sample_inbox, sample_tasks, InboxBu
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
+use crate::backend::execute;
 use crate::backend::Backend;
 use crate::config::UiConfig;
 use crate::keymap::Chord;
 use crate::model::Model;
 use crate::msg::{Command, Msg};
-use crate::runtime::execute;
 use crate::update::update;
 use crate::view::view;
 

@@ -27,6 +27,7 @@ use serde_json::Value;
 
 use super::db::MessageRow;
 use super::render;
+use super::timestamps::python_iso;
 use crate::fsio;
 use crate::stores::error::Error;
 use crate::stores::names::{check_components, subject_slug, unsafe_component};
@@ -75,16 +76,6 @@ impl CommitLock {
             CommitLock::ArchiveRoot => archive.join(".commit.lock"),
             CommitLock::PerProject => archive.join("projects").join(slug).join(".commit.lock"),
         }
-    }
-}
-
-/// Python's `datetime.isoformat()` of an aware UTC datetime: microseconds
-/// only when non-zero, `+00:00` offset.
-pub fn python_iso(t: DateTime<Utc>) -> String {
-    if t.timestamp_subsec_micros() == 0 {
-        t.format("%Y-%m-%dT%H:%M:%S+00:00").to_string()
-    } else {
-        t.format("%Y-%m-%dT%H:%M:%S%.6f+00:00").to_string()
     }
 }
 

@@ -52,7 +52,7 @@ pub(crate) fn file_into(f: &Fields<'_>, out: &mut String) {
     key_list(out, "bcc", &f.bcc);
     key_list(out, "cc", &f.cc);
     out.push_str("  \"created\": \"");
-    let _ = write!(out, "{}", super::archive::python_iso(f.created));
+    let _ = write!(out, "{}", super::timestamps::python_iso(f.created));
     out.push_str("\",\n");
     key_str(out, "from", f.from);
     if let Some((human_key, slug)) = f.from_project {
@@ -150,7 +150,7 @@ mod tests {
         fm.insert("attachments", Value::Array(vec![]));
         fm.insert("bcc", strings(&f.bcc));
         fm.insert("cc", strings(&f.cc));
-        let created = super::super::archive::python_iso(f.created);
+        let created = super::super::timestamps::python_iso(f.created);
         fm.insert("created", Value::String(created));
         fm.insert("from", Value::from(f.from));
         if let Some((human_key, slug)) = f.from_project {

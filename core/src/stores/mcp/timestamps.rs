@@ -31,6 +31,16 @@ pub fn format_text(t: DateTime<Utc>) -> String {
     t.naive_utc().format("%Y-%m-%d %H:%M:%S%.6f").to_string()
 }
 
+/// Python's `datetime.isoformat()` of an aware UTC datetime: microseconds
+/// only when non-zero, `+00:00` offset.
+pub fn python_iso(t: DateTime<Utc>) -> String {
+    if t.timestamp_subsec_micros() == 0 {
+        t.format("%Y-%m-%dT%H:%M:%S+00:00").to_string()
+    } else {
+        t.format("%Y-%m-%dT%H:%M:%S%.6f+00:00").to_string()
+    }
+}
+
 /// Reads a timestamp in either dialect (and tolerates ISO 8601 text with a
 /// `T` or an offset). `None` for NULL or anything unreadable.
 pub fn decode(v: ValueRef<'_>) -> Option<DateTime<Utc>> {
