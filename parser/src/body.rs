@@ -84,6 +84,14 @@ impl Label {
         crate::words::find(names, l)
     }
 
+    /// Whether `line` opens with a label as the protocol spells it (see
+    /// [`Label::spec_spelling`]): a line in which the field grammar reads
+    /// a known label (a test holds the two alike).
+    #[inline]
+    pub(crate) fn opens_spelled(line: &str) -> bool {
+        Self::spec_spelling(line.as_bytes()).is_some()
+    }
+
     /// The label a line opens with when it is written as the protocol
     /// spells it, colon and all (`Bead:`, `Context usage:`), and where the
     /// colon is: decided by the first byte and a compare of a few bytes,
@@ -1249,6 +1257,13 @@ mod tests {
                 ] {
                     let text = format!("{spelled}{after}");
                     let general = known_field_line(&text, Label::lookup);
+                    // A message line's test (`lib::is_message_line`).
+                    if Label::opens_spelled(&text) {
+                        assert!(
+                            field_line(&text).is_some_and(|f| Label::lookup(f.label).is_some()),
+                            "{text:?}"
+                        );
+                    }
                     // Read as a line that ends plainly when it does (no
                     // trailing blank or `\r`), and as one that does not.
                     let plain = !text.ends_with([' ', '\t', '\r']);
