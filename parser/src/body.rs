@@ -216,6 +216,12 @@ pub(crate) enum SectionKind {
 impl SectionKind {
     pub(crate) fn from_title(title: &str) -> SectionKind {
         use crate::words::find;
+        // An emoji first (`🧩 Problem`, the plain reading of a decorated
+        // title) survives the trim, and no title opens with one: decided
+        // without the trim's decoding and the lookup.
+        if crate::glyph::opens_with_emoji(title) {
+            return SectionKind::Other;
+        }
         use SectionKind as K;
         // Compared as words by length (see `words`): comparing each title
         // in turn cost up to sixteen compares a heading.
@@ -578,7 +584,7 @@ impl<'l, 'a> Body<'l, 'a> {
                         continue;
                     }
                     (
-                        spelled_heading(line.text).or_else(|| heading(line.text)),
+                        spelled_heading(line.text).or_else(|| other_heading(line.text)),
                         false,
                     )
                 }
@@ -1016,6 +1022,34 @@ fn spelled_heading(line: &str) -> Option<(usize, &str)> {
     }
 }
 
+/// [`heading`] of a line that opens with `#` and is not [`spelled_heading`]'s,
+/// out of line (the plain message has no such line). The headings agents
+/// write (three or four marks, `### Problem`; an emoji first, `## 🧩
+/// Problem`), with a title that ends in a letter or digit, read as the
+/// heading grammar reads them (the level, the title with nothing to
+/// trim), without the grammar and the trim (~50 instructions a heading,
+/// ~150 with an emoji; a test holds the two alike).
+#[inline(never)]
+fn other_heading(line: &str) -> Option<(usize, &str)> {
+    let level = match line.as_bytes() {
+        [b'#', b'#', b' ', ..] => 2,
+        [b'#', b'#', b'#', b' ', ..] => 3,
+        [b'#', b'#', b'#', b'#', b' ', ..] => 4,
+        _ => return heading(line),
+    };
+    // After ASCII bytes: on a character boundary.
+    let title = line.get(level + 1..)?;
+    match (title.as_bytes().first(), title.as_bytes().last()) {
+        (Some(first), Some(last))
+            if (first.is_ascii_alphabetic() || crate::glyph::opens_with_emoji(title))
+                && last.is_ascii_alphanumeric() =>
+        {
+            Some((level, title))
+        }
+        _ => heading(line),
+    }
+}
+
 /// What [`marked_field_line`] read.
 enum Marked<'a> {
     /// A field as the field grammar reads it, and its label if known.
@@ -1182,6 +1216,15 @@ mod tests {
             }
         }
 
+        /// A title with glyphs first reads as the title comparisons read
+        /// it (see `SectionKind::from_title`'s emoji test).
+        #[test]
+        fn glyph_titles_read_as_comparing_each_did(
+            t in "(🧩|✅|➡️|\u{FE0F}|\u{200D}|é|\\*){0,3}( |  |\t|\u{a0})?(Problem|problem:|Next Steps|x|é|\\*\\*|_| |:){0,3}",
+        ) {
+            proptest::prop_assert_eq!(SectionKind::from_title(&t), from_title_by_compare(&t));
+        }
+
         #[test]
         fn titles_read_as_comparing_each_did(
             s in crate::words::spellings(&[
@@ -1302,7 +1345,7 @@ mod tests {
     #[test]
     fn spelled_headings_read_as_the_grammar() {
         let mut spelled = 0;
-        for marks in ["#", "##", "###", " ##", "##\t", "##  "] {
+        for marks in ["#", "##", "###", "####", "#####", " ##", "##\t", "##  "] {
             for title in [
                 "Changes",
                 "Self-Validation",
@@ -1321,12 +1364,19 @@ mod tests {
                 "",
                 "#",
                 "Files Touched",
+                "📋 Summary",
+                "📋 Summary:",
+                "✅  Summary",
+                "➡️ Next Steps",
+                "🧩",
+                "\u{a0}Summary",
             ] {
                 let line = format!("{marks} {title}");
                 if let Some(h) = spelled_heading(&line) {
                     spelled += 1;
                     assert_eq!(Some(h), heading(&line), "{line:?}");
                 }
+                assert_eq!(other_heading(&line), heading(&line), "{line:?}");
             }
         }
         assert_eq!(spelled, 6);

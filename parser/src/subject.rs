@@ -207,8 +207,7 @@ pub(crate) fn parse_decorated(subject: &str) -> Option<(Subject<'_>, usize)> {
 fn opens_with_decoration(subject: &str) -> bool {
     match subject.as_bytes().first() {
         Some(b'*' | b'`' | b'#' | b'>' | b'~' | b'|') => true,
-        Some(b) if !b.is_ascii() => subject.chars().next().is_some_and(crate::glyph::is_emoji),
-        _ => false,
+        _ => crate::glyph::opens_with_emoji(subject),
     }
 }
 
