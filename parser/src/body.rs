@@ -1073,6 +1073,17 @@ enum Marked<'a> {
 /// its first byte.
 #[inline(never)]
 fn marked_field_line(text: &str, plain_end: bool) -> Marked<'_> {
+    // A number (`1. Bead: x`) or an emoji (`📊 Context usage: 38%`) first:
+    // no prelude the field grammar reads (blanks, a bullet, `**`) opens
+    // with one, nor does a label (a letter; an emoji is none, see
+    // `grammar::may_open_label`), a bullet's spelling or a bold label. The
+    // decorated rule reads the line; the grammar's reading of it found
+    // nothing (~100 instructions a line, the glyph decoded twice).
+    match text.as_bytes().first() {
+        Some(b'0'..=b'9') => return Marked::Neither,
+        Some(b) if !b.is_ascii() && crate::glyph::opens_with_emoji(text) => return Marked::Neither,
+        _ => {}
+    }
     if let Some((f, label)) = Label::spelled_after_bullet(text, plain_end) {
         return Marked::Field(f, label);
     }
@@ -1214,6 +1225,20 @@ mod tests {
             if plain != SectionKind::Other {
                 proptest::prop_assert_eq!(SectionKind::from_decorated_title(&t), Some(plain));
             }
+        }
+
+        /// A line that opens with a number or an emoji is no field to the
+        /// field grammar, the bullet's spelling or the bold label's reading
+        /// (`marked_field_line` answers so at once).
+        #[test]
+        fn numbered_and_emoji_lines_are_no_marked_field(
+            t in "([0-9]{1,3}[.)]?|🔖|✅|📊|\u{2600}|\u{FE0F})[ \t]{0,2}(\\*\\*|_|-|\\[x\\] )?(Bead|Context usage|x|é|[0-9])?(\\*\\*)?:?(\\*\\*)?[ ]?[a-z0-9%]{0,4}",
+        ) {
+            for plain_end in [true, false] {
+                proptest::prop_assert!(Label::spelled_after_bullet(&t, plain_end).is_none());
+            }
+            proptest::prop_assert!(crate::decor::bold_label_read(&t).is_none());
+            proptest::prop_assert!(field_line(&t).is_none());
         }
 
         /// A title with glyphs first reads as the title comparisons read
