@@ -84,6 +84,14 @@ impl Label {
         crate::words::find(names, l)
     }
 
+    /// Whether `line` opens with a label as the protocol spells it (see
+    /// [`Label::spec_spelling`]): a line in which the field grammar reads
+    /// a known label (a test holds the two alike).
+    #[inline]
+    pub(crate) fn opens_spelled(line: &str) -> bool {
+        Self::spec_spelling(line.as_bytes()).is_some()
+    }
+
     /// The label a line opens with when it is written as the protocol
     /// spells it, colon and all (`Bead:`, `Context usage:`), and where the
     /// colon is: decided by the first byte and a compare of a few bytes,
@@ -208,6 +216,12 @@ pub(crate) enum SectionKind {
 impl SectionKind {
     pub(crate) fn from_title(title: &str) -> SectionKind {
         use crate::words::find;
+        // An emoji first (`🧩 Problem`, the plain reading of a decorated
+        // title) survives the trim, and no title opens with one: decided
+        // without the trim's decoding and the lookup.
+        if crate::glyph::opens_with_emoji(title) {
+            return SectionKind::Other;
+        }
         use SectionKind as K;
         // Compared as words by length (see `words`): comparing each title
         // in turn cost up to sixteen compares a heading.
@@ -570,7 +584,7 @@ impl<'l, 'a> Body<'l, 'a> {
                         continue;
                     }
                     (
-                        spelled_heading(line.text).or_else(|| heading(line.text)),
+                        spelled_heading(line.text).or_else(|| other_heading(line.text)),
                         false,
                     )
                 }
@@ -1008,6 +1022,34 @@ fn spelled_heading(line: &str) -> Option<(usize, &str)> {
     }
 }
 
+/// [`heading`] of a line that opens with `#` and is not [`spelled_heading`]'s,
+/// out of line (the plain message has no such line). The headings agents
+/// write (three or four marks, `### Problem`; an emoji first, `## 🧩
+/// Problem`), with a title that ends in a letter or digit, read as the
+/// heading grammar reads them (the level, the title with nothing to
+/// trim), without the grammar and the trim (~50 instructions a heading,
+/// ~150 with an emoji; a test holds the two alike).
+#[inline(never)]
+fn other_heading(line: &str) -> Option<(usize, &str)> {
+    let level = match line.as_bytes() {
+        [b'#', b'#', b' ', ..] => 2,
+        [b'#', b'#', b'#', b' ', ..] => 3,
+        [b'#', b'#', b'#', b'#', b' ', ..] => 4,
+        _ => return heading(line),
+    };
+    // After ASCII bytes: on a character boundary.
+    let title = line.get(level + 1..)?;
+    match (title.as_bytes().first(), title.as_bytes().last()) {
+        (Some(first), Some(last))
+            if (first.is_ascii_alphabetic() || crate::glyph::opens_with_emoji(title))
+                && last.is_ascii_alphanumeric() =>
+        {
+            Some((level, title))
+        }
+        _ => heading(line),
+    }
+}
+
 /// What [`marked_field_line`] read.
 enum Marked<'a> {
     /// A field as the field grammar reads it, and its label if known.
@@ -1031,6 +1073,17 @@ enum Marked<'a> {
 /// its first byte.
 #[inline(never)]
 fn marked_field_line(text: &str, plain_end: bool) -> Marked<'_> {
+    // A number (`1. Bead: x`) or an emoji (`📊 Context usage: 38%`) first:
+    // no prelude the field grammar reads (blanks, a bullet, `**`) opens
+    // with one, nor does a label (a letter; an emoji is none, see
+    // `grammar::may_open_label`), a bullet's spelling or a bold label. The
+    // decorated rule reads the line; the grammar's reading of it found
+    // nothing (~100 instructions a line, the glyph decoded twice).
+    match text.as_bytes().first() {
+        Some(b'0'..=b'9') => return Marked::Neither,
+        Some(b) if !b.is_ascii() && crate::glyph::opens_with_emoji(text) => return Marked::Neither,
+        _ => {}
+    }
     if let Some((f, label)) = Label::spelled_after_bullet(text, plain_end) {
         return Marked::Field(f, label);
     }
@@ -1174,6 +1227,29 @@ mod tests {
             }
         }
 
+        /// A line that opens with a number or an emoji is no field to the
+        /// field grammar, the bullet's spelling or the bold label's reading
+        /// (`marked_field_line` answers so at once).
+        #[test]
+        fn numbered_and_emoji_lines_are_no_marked_field(
+            t in "([0-9]{1,3}[.)]?|🔖|✅|📊|\u{2600}|\u{FE0F})[ \t]{0,2}(\\*\\*|_|-|\\[x\\] )?(Bead|Context usage|x|é|[0-9])?(\\*\\*)?:?(\\*\\*)?[ ]?[a-z0-9%]{0,4}",
+        ) {
+            for plain_end in [true, false] {
+                proptest::prop_assert!(Label::spelled_after_bullet(&t, plain_end).is_none());
+            }
+            proptest::prop_assert!(crate::decor::bold_label_read(&t).is_none());
+            proptest::prop_assert!(field_line(&t).is_none());
+        }
+
+        /// A title with glyphs first reads as the title comparisons read
+        /// it (see `SectionKind::from_title`'s emoji test).
+        #[test]
+        fn glyph_titles_read_as_comparing_each_did(
+            t in "(🧩|✅|➡️|\u{FE0F}|\u{200D}|é|\\*){0,3}( |  |\t|\u{a0})?(Problem|problem:|Next Steps|x|é|\\*\\*|_| |:){0,3}",
+        ) {
+            proptest::prop_assert_eq!(SectionKind::from_title(&t), from_title_by_compare(&t));
+        }
+
         #[test]
         fn titles_read_as_comparing_each_did(
             s in crate::words::spellings(&[
@@ -1249,6 +1325,13 @@ mod tests {
                 ] {
                     let text = format!("{spelled}{after}");
                     let general = known_field_line(&text, Label::lookup);
+                    // A message line's test (`lib::is_message_line`).
+                    if Label::opens_spelled(&text) {
+                        assert!(
+                            field_line(&text).is_some_and(|f| Label::lookup(f.label).is_some()),
+                            "{text:?}"
+                        );
+                    }
                     // Read as a line that ends plainly when it does (no
                     // trailing blank or `\r`), and as one that does not.
                     let plain = !text.ends_with([' ', '\t', '\r']);
@@ -1287,7 +1370,7 @@ mod tests {
     #[test]
     fn spelled_headings_read_as_the_grammar() {
         let mut spelled = 0;
-        for marks in ["#", "##", "###", " ##", "##\t", "##  "] {
+        for marks in ["#", "##", "###", "####", "#####", " ##", "##\t", "##  "] {
             for title in [
                 "Changes",
                 "Self-Validation",
@@ -1306,12 +1389,19 @@ mod tests {
                 "",
                 "#",
                 "Files Touched",
+                "📋 Summary",
+                "📋 Summary:",
+                "✅  Summary",
+                "➡️ Next Steps",
+                "🧩",
+                "\u{a0}Summary",
             ] {
                 let line = format!("{marks} {title}");
                 if let Some(h) = spelled_heading(&line) {
                     spelled += 1;
                     assert_eq!(Some(h), heading(&line), "{line:?}");
                 }
+                assert_eq!(other_heading(&line), heading(&line), "{line:?}");
             }
         }
         assert_eq!(spelled, 6);

@@ -18,6 +18,14 @@ pub(crate) fn is_emoji(c: char) -> bool {
     )
 }
 
+/// Whether `s` opens with a glyph [`is_emoji`] names: its first byte
+/// tested before its first `char` is decoded.
+#[inline]
+pub(crate) fn opens_with_emoji(s: &str) -> bool {
+    matches!(s.as_bytes().first(), Some(b) if !b.is_ascii())
+        && s.chars().next().is_some_and(is_emoji)
+}
+
 #[cfg(test)]
 mod tests {
     use super::is_emoji;
