@@ -335,6 +335,41 @@ fn check_release(release: Release) {
         !err.contains("not-the-token"),
         "the token is never echoed: {err}"
     );
+    // No token at all: the line says none was given (it said "the server
+    // refused the token"), and where to give one.
+    let out = Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(["threads", "--server", &server.url])
+        .env_remove("AMAIL_SERVER_TOKEN")
+        .env("AMAIL_CONFIG", server.dir.path().join("no-config.toml"))
+        .env("AMAIL_HOME", server.dir.path().join("amail-home"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("no token was given") && err.contains("--token-file"),
+        "{err}"
+    );
+    // A URL without the MCP path (the server's root), or with another
+    // path: the line says what the server answered (404) and which path
+    // to give, not the SDK's type names.
+    let root = server.url.trim_end_matches("mcp/").to_string();
+    for url in [root.clone(), format!("{root}api/")] {
+        let out = Command::new(env!("CARGO_BIN_EXE_amail"))
+            .args(["threads", "--server", &url])
+            .env("AMAIL_SERVER_TOKEN", token)
+            .env("AMAIL_HOME", server.dir.path().join("amail-home"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(
+            err.contains("404") && err.contains("/mcp/") && !err.contains("rmcp::"),
+            "{url}: {err}"
+        );
+    }
     // A wrong token writes nothing: the ack view still lists GreenCastle's.
     let out = amail(
         &server,
