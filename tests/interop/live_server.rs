@@ -377,6 +377,24 @@ fn check_release(release: Release) {
         &["ack", &help_id, "--as", "GreenCastle"],
     );
     assert_eq!(out.status.code(), Some(1));
+    // One id named twice: acked once, then already acked (as on files).
+    // Through the server both lines said "acked": each id was judged by
+    // the state loaded before the first ack.
+    let out = ok(&amail(
+        &server,
+        token,
+        &["ack", &help_id, &help_id, "--as", "GreenCastle"],
+    ));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with(&format!("acked {help_id} as GreenCastle")),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with(&format!("{help_id} was already acked by GreenCastle")),
+        "{out}"
+    );
 
     // A tool error from the server: its own message, on one line.
     let e = tools
