@@ -108,6 +108,9 @@ pub enum ServerError {
     },
     /// It answered, but not as an MCP Agent Mail server does.
     Protocol { url: String, detail: String },
+    /// An https URL, and this build has no TLS (`amail-remote`'s `tls`
+    /// feature is off): nothing is sent.
+    NoTls { url: String },
 }
 
 impl fmt::Display for ServerError {
@@ -159,6 +162,12 @@ impl fmt::Display for ServerError {
                 "{url}: this server ({release} tools) has no {feature}: upgrade the server, \
                  or work on its storage root directly"
             ),
+            ServerError::NoTls { url } => write!(
+                f,
+                "{url}: this amail was built without TLS, so it cannot reach an https URL: give \
+                 the server's http:// URL (a server on this machine, or behind a TLS proxy), or \
+                 build amail with `--features amail-remote/tls`"
+            ),
             ServerError::Protocol { url, detail } => write!(
                 f,
                 "{url}: not an MCP Agent Mail server answer ({detail}): check the URL's path \
@@ -194,6 +203,14 @@ pub struct Session {
 
 impl Session {
     pub fn new(config: ServerConfig) -> Result<Session, ServerError> {
+        if !cfg!(feature = "tls")
+            && config
+                .url
+                .get(..8)
+                .is_some_and(|s| s.eq_ignore_ascii_case("https://"))
+        {
+            return Err(ServerError::NoTls { url: config.url });
+        }
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -546,7 +563,7 @@ fn classify(
         || lower.contains("connection")
     {
         ServerError::Unreachable {
-            detail: probe(&url).unwrap_or_else(|| short(&root_cause)),
+            detail: probe(&url).unwrap_or_else(|| short(&without_type_names(&root_cause))),
             url,
         }
     } else if lower.contains("timeout") || lower.contains("timed out") {
@@ -837,6 +854,29 @@ mod tests {
         let s = Session::new(config(&url, Some("wrong"), 5)).unwrap();
         let line = s.call("fetch_inbox", Map::new()).unwrap_err().to_string();
         assert!(line.contains("refused the token"), "{line}");
+    }
+
+    /// An https URL on a build without TLS (the default): the line said
+    /// "no server answers (Send message error Transport [rmcp::...] error:
+    /// Client error: e...)", though a server answered and nothing was
+    /// sent. Found by giving `--server https://127.0.0.1:PORT/mcp/` to a
+    /// live server. It says this build has no TLS, and what to do.
+    #[cfg(not(feature = "tls"))]
+    #[test]
+    fn an_https_url_without_tls_says_this_build_has_none() {
+        let url = answering("200 OK", "/mcp/").replace("http://", "https://");
+        let e = Session::new(config(&url, Some("t"), 5))
+            .and_then(|s| s.call("fetch_inbox", Map::new()))
+            .unwrap_err();
+        let line = e.to_string();
+        assert!(
+            line.starts_with(&url) && line.contains("without TLS") && line.contains("http://"),
+            "{line}"
+        );
+        assert!(
+            !line.contains("no server answers") && !line.contains("rmcp::"),
+            "{line}"
+        );
     }
 
     #[test]

@@ -370,6 +370,22 @@ fn check_release(release: Release) {
             "{url}: {err}"
         );
     }
+    // An https URL, this build having no TLS (the default): it says so,
+    // not "no server answers" with the SDK's type names.
+    let https = server.url.replace("http://", "https://");
+    let out = Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(["threads", "--server", &https])
+        .env("AMAIL_SERVER_TOKEN", token)
+        .env("AMAIL_HOME", server.dir.path().join("amail-home"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("without TLS") && !err.contains("no server answers"),
+        "{err}"
+    );
     // A wrong token writes nothing: the ack view still lists GreenCastle's.
     let out = amail(
         &server,
