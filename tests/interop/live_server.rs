@@ -435,6 +435,22 @@ fn check_release(release: Release) {
             "{e}"
         );
     }
+    // A reply to an id the server does not have: exit 1, one line that
+    // names the command listing the server's ids (it said `amail threads`,
+    // which reads the local mailbox, not the server).
+    let out = amail(
+        &server,
+        token,
+        &["reply", "999999", "--as", "BlueLake", "--body", "lost?"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("no message 999999")
+            && err.contains(&format!("`amail threads --server {}`", server.url)),
+        "{err}"
+    );
     // An unknown project: one line, exit 1.
     let out = amail(&server, token, &["threads", "--project", "nope"]);
     assert_eq!(out.status.code(), Some(1));

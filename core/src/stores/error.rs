@@ -24,7 +24,7 @@ pub enum Error {
     /// The source path is not something we can read.
     #[error("{0}")]
     Source(String),
-    #[error("no message {key} in {where_}; `amail threads` lists the ids")]
+    #[error("no message {key} in {where_}; {} lists the ids", lister(where_))]
     NotFound { key: String, where_: String },
     #[error("{agent} is not a recipient of message {key} (recipients: {recipients}); use --as with one of them")]
     NotRecipient {
@@ -38,6 +38,18 @@ pub enum Error {
     /// Bad arguments (an empty body, an unknown sender, ...).
     #[error("{0}")]
     Invalid(String),
+}
+
+/// The command that lists the ids of `where_`: a server's (its URL) is
+/// `amail threads --server URL`; a bare `amail threads` would read the
+/// local mailbox instead.
+fn lister(where_: &str) -> String {
+    let lower = where_.to_ascii_lowercase();
+    if lower.starts_with("http://") || lower.starts_with("https://") {
+        format!("`amail threads --server {where_}`")
+    } else {
+        "`amail threads`".to_string()
+    }
 }
 
 impl From<crate::fsio::PathError> for Error {
