@@ -683,7 +683,7 @@ impl MailStore for ServerStore {
         let plan = reply_rule::plan_for(&m, as_agent)?;
         let body_md = match plan.kind {
             ReplyKind::HelpResponse => reply_rule::help_response_body(body),
-            ReplyKind::Plain => body.trim().to_string(),
+            ReplyKind::Plain => reply_rule::body_text(body).to_string(),
         };
         let mut args = Map::new();
         args.insert("project_key".into(), json!(project));
@@ -750,8 +750,8 @@ impl MailStore for ServerStore {
         }
         subject.push_str(draft.subject.trim());
         let body_md = match &draft.kind {
-            Some(k) => format!("{k}\n\n{}", draft.body.trim()),
-            None => draft.body.trim().to_string(),
+            Some(k) => format!("{k}\n\n{}", reply_rule::body_text(&draft.body)),
+            None => reply_rule::body_text(&draft.body).to_string(),
         };
         let mut args = Map::new();
         args.insert("project_key".into(), json!(project.slug));

@@ -226,6 +226,32 @@ fn check_release(release: Release) {
         .unwrap()
         .starts_with("HELP_RESPONSE"));
 
+    // A reply whose first line is indented (Markdown code): the server
+    // holds it as written, blank lines around it aside. Through the
+    // server (and into an mcp storage root) the body was trimmed whole,
+    // the first line's indentation lost; a plain mailbox kept it.
+    let out = ok(&amail(
+        &server,
+        token,
+        &[
+            "reply",
+            &progress,
+            "--as",
+            "BlueLake",
+            "--body",
+            "\n    SELECT 1;\n  -- the index first\n\n",
+        ],
+    ));
+    assert!(out.contains("to GreenCastle"), "{out}");
+    let green = tools.inbox("GreenCastle");
+    assert!(
+        green
+            .iter()
+            .any(|m| m["body_md"] == "    SELECT 1;\n  -- the index first"),
+        "the indentation was lost: {:?}",
+        green.iter().map(|m| &m["body_md"]).collect::<Vec<_>>()
+    );
+
     // A new message composed in amail: GreenCastle's fetch_inbox has it.
     let sent = store
         .send(
