@@ -477,6 +477,16 @@ fn check_release(release: Release) {
             && err.contains(&format!("`amail threads --server {}`", server.url)),
         "{err}"
     );
+    // A reply as an agent who neither sent nor received the message: exit
+    // 1, bad input, as an ack by a non-recipient (it was 2, usage).
+    let out = amail(
+        &server,
+        token,
+        &["reply", &help_id, "--as", "NoSuchAgent", "--body", "hi"],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("neither the sender nor a recipient"), "{err}");
+    assert_eq!(out.status.code(), Some(1), "{err}");
     // An unknown project: one line, exit 1.
     let out = amail(&server, token, &["threads", "--project", "nope"]);
     assert_eq!(out.status.code(), Some(1));

@@ -32,6 +32,16 @@ pub enum Error {
         agent: String,
         recipients: String,
     },
+    /// A reply `--as` an agent who neither sent nor received the message:
+    /// bad input, as [`Error::NotRecipient`] is for an ack (not a usage
+    /// error, which it was until a reply through a live server showed the
+    /// two commands disagreeing: exit 2 against ack's 1).
+    #[error("{agent} is neither the sender nor a recipient of message {key} ({party}); reply --as one of them")]
+    NotParty {
+        key: String,
+        agent: String,
+        party: String,
+    },
     /// The operation cannot be done on this source (e.g. writing to stdin).
     #[error("{0}")]
     Unsupported(String),

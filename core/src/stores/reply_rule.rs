@@ -83,12 +83,11 @@ pub fn plan(orig: &Original<'_>, as_agent: &str) -> Result<ReplyPlan, Error> {
     } else {
         let mut party: Vec<String> = sender.map(String::from).into_iter().collect();
         party.extend(recipients.iter().map(|r| r.trim().to_string()));
-        return Err(Error::Invalid(format!(
-            "{} is neither the sender nor a recipient of message {} ({}); reply --as one of them",
-            as_agent.trim(),
-            orig.key,
-            party.join(", ")
-        )));
+        return Err(Error::NotParty {
+            key: orig.key.to_string(),
+            agent: as_agent.trim().to_string(),
+            party: party.join(", "),
+        });
     };
     let own = sender.is_some_and(|s| same(s, &from));
     let to: Vec<String> = match sender {
