@@ -487,6 +487,16 @@ fn check_release(release: Release) {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("neither the sender nor a recipient"), "{err}");
     assert_eq!(out.status.code(), Some(1), "{err}");
+    // The scheme in capitals (URL schemes ignore case): the server, not a
+    // usage error ("give the server's MCP URL", exit 2).
+    let caps = server.url.replacen("http://", "HTTP://", 1);
+    let out = Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(["threads", "--server", &caps])
+        .env("AMAIL_SERVER_TOKEN", token)
+        .env("AMAIL_HOME", server.dir.path().join("amail-home"))
+        .output()
+        .unwrap();
+    assert!(ok(&out).contains("b1"));
     // An unknown project: one line, exit 1.
     let out = amail(&server, token, &["threads", "--project", "nope"]);
     assert_eq!(out.status.code(), Some(1));
