@@ -82,8 +82,8 @@ impl fmt::Debug for ServerConfig {
 /// What went wrong talking to a server, as the user can act on it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ServerError {
-    /// 401: no token, or not the server's.
-    Unauthorized { url: String },
+    /// 401: no token, or not the server's (`token_given` tells which).
+    Unauthorized { url: String, token_given: bool },
     /// 403: the token is accepted but may not do this.
     Forbidden { url: String, what: String },
     /// Nothing answers there.
@@ -108,15 +108,30 @@ pub enum ServerError {
     },
     /// It answered, but not as an MCP Agent Mail server does.
     Protocol { url: String, detail: String },
+    /// An https URL, and this build has no TLS (`amail-remote`'s `tls`
+    /// feature is off): nothing is sent.
+    NoTls { url: String },
 }
 
 impl fmt::Display for ServerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ServerError::Unauthorized { url } => write!(
+            ServerError::Unauthorized {
+                url,
+                token_given: true,
+            } => write!(
                 f,
                 "{url}: the server refused the token (401 Unauthorized): give its HTTP_BEARER_TOKEN \
                  with --token-file FILE, AMAIL_SERVER_TOKEN or server_token_file in the config file"
+            ),
+            ServerError::Unauthorized {
+                url,
+                token_given: false,
+            } => write!(
+                f,
+                "{url}: the server wants a token and no token was given (401 Unauthorized): give \
+                 its HTTP_BEARER_TOKEN with --token-file FILE, AMAIL_SERVER_TOKEN or \
+                 server_token_file in the config file"
             ),
             ServerError::Forbidden { url, what } => write!(
                 f,
@@ -146,6 +161,12 @@ impl fmt::Display for ServerError {
                 f,
                 "{url}: this server ({release} tools) has no {feature}: upgrade the server, \
                  or work on its storage root directly"
+            ),
+            ServerError::NoTls { url } => write!(
+                f,
+                "{url}: this amail was built without TLS, so it cannot reach an https URL: give \
+                 the server's http:// URL (a server on this machine, or behind a TLS proxy), or \
+                 build amail with `--features amail-remote/tls`"
             ),
             ServerError::Protocol { url, detail } => write!(
                 f,
@@ -182,6 +203,14 @@ pub struct Session {
 
 impl Session {
     pub fn new(config: ServerConfig) -> Result<Session, ServerError> {
+        if !cfg!(feature = "tls")
+            && config
+                .url
+                .get(..8)
+                .is_some_and(|s| s.eq_ignore_ascii_case("https://"))
+        {
+            return Err(ServerError::NoTls { url: config.url });
+        }
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -244,6 +273,7 @@ impl Session {
             cfg = cfg.auth_header(token.clone());
         }
         let timeout = self.config.timeout;
+        let token_given = self.config.token.is_some();
         self.block(async {
             let transport = StreamableHttpClientTransport::from_config(cfg);
             let client = tokio::time::timeout(timeout, ().serve(transport))
@@ -253,7 +283,7 @@ impl Session {
                     what: "the MCP handshake".into(),
                     after: timeout,
                 })?
-                .map_err(|e| classify(&url, "the MCP handshake", &e))?;
+                .map_err(|e| classify(&url, "the MCP handshake", token_given, &e))?;
             let listed = tokio::time::timeout(timeout, client.list_all_tools())
                 .await
                 .map_err(|_| ServerError::Timeout {
@@ -261,7 +291,7 @@ impl Session {
                     what: "tools/list".into(),
                     after: timeout,
                 })?
-                .map_err(|e| classify(&url, "tools/list", &e))?;
+                .map_err(|e| classify(&url, "tools/list", token_given, &e))?;
             let tools = ToolSet::new(listed.into_iter().map(|t| {
                 let args: Vec<String> = t
                     .input_schema
@@ -409,7 +439,7 @@ impl Session {
                 what: what.into(),
                 after: self.config.timeout,
             }),
-            Ok(Err(e)) => Err(classify(url, what, &e)),
+            Ok(Err(e)) => Err(classify(url, what, self.config.token.is_some(), &e)),
             Ok(Ok(r)) => Ok(r),
         }
     }
@@ -484,7 +514,13 @@ impl Drop for Session {
 /// Sorts an rmcp error into what the user can act on, by its message
 /// chain (the transport's error types differ between versions; the HTTP
 /// status and the connect failure are in the text either way).
-fn classify(url: &str, what: &str, e: &(dyn std::error::Error + 'static)) -> ServerError {
+/// `token_given`: a bearer token was sent (a 401 then refused it).
+fn classify(
+    url: &str,
+    what: &str,
+    token_given: bool,
+    e: &(dyn std::error::Error + 'static),
+) -> ServerError {
     // The server answered, with an error of its own: its words, which no
     // rule below may read as a status or a lost connection.
     if let Some(rmcp::ServiceError::McpError(data)) = e.downcast_ref::<rmcp::ServiceError>() {
@@ -511,7 +547,7 @@ fn classify(url: &str, what: &str, e: &(dyn std::error::Error + 'static)) -> Ser
         || lower.contains("unauthorized")
         || lower.contains("auth required")
     {
-        ServerError::Unauthorized { url }
+        ServerError::Unauthorized { url, token_given }
     } else if has_status(&lower, "403")
         || lower.contains("forbidden")
         || lower.contains("insufficient scope")
@@ -527,7 +563,7 @@ fn classify(url: &str, what: &str, e: &(dyn std::error::Error + 'static)) -> Ser
         || lower.contains("connection")
     {
         ServerError::Unreachable {
-            detail: probe(&url).unwrap_or_else(|| short(&root_cause)),
+            detail: probe(&url).unwrap_or_else(|| short(&without_type_names(&root_cause))),
             url,
         }
     } else if lower.contains("timeout") || lower.contains("timed out") {
@@ -539,9 +575,44 @@ fn classify(url: &str, what: &str, e: &(dyn std::error::Error + 'static)) -> Ser
     } else {
         ServerError::Protocol {
             url,
-            detail: short(&chain),
+            detail: short(&without_type_names(&chain)),
         }
     }
+}
+
+/// `text` without the SDK's Rust type names (`[rmcp::transport::...<...>]`,
+/// which its transport errors print before what happened): they say
+/// nothing to the user and, 150 characters long, pushed the server's
+/// answer (`HTTP 404`) past the end of the line.
+fn without_type_names(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        // The matching `]`, brackets nested inside counted.
+        let mut depth = 0usize;
+        let close = rest[open..].char_indices().find_map(|(i, c)| {
+            match c {
+                '[' => depth += 1,
+                ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(open + i);
+                    }
+                }
+                _ => {}
+            }
+            None
+        });
+        let Some(close) = close else { break };
+        let inside = &rest[open + 1..close];
+        out.push_str(&rest[..open]);
+        if !inside.contains("::") {
+            out.push_str(&rest[open..=close]);
+        }
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    one_line(&out)
 }
 
 fn one_line(s: &str) -> String {
@@ -697,7 +768,12 @@ mod tests {
             "connection pool exhausted",
         ] {
             let e = rmcp::ServiceError::McpError(rmcp::ErrorData::invalid_params(message, None));
-            let got = classify("http://127.0.0.1:8765/mcp/", "acknowledge_message", &e);
+            let got = classify(
+                "http://127.0.0.1:8765/mcp/",
+                "acknowledge_message",
+                true,
+                &e,
+            );
             assert_eq!(
                 got,
                 ServerError::Tool {
@@ -708,6 +784,99 @@ mod tests {
                 "{message}"
             );
         }
+    }
+
+    /// A fake HTTP server on 127.0.0.1 that answers every request with
+    /// `status` (e.g. "404 Not Found") and a short text body; its URL
+    /// with `path`.
+    fn answering(status: &'static str, path: &str) -> String {
+        use std::io::{Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            for c in listener.incoming() {
+                let Ok(mut c) = c else { continue };
+                let mut buf = [0u8; 8192];
+                let _ = c.read(&mut buf);
+                let body = status.split_once(' ').map_or(status, |(_, w)| w);
+                let _ = write!(
+                    c,
+                    "HTTP/1.1 {status}\r\ncontent-type: text/plain\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            }
+        });
+        format!("http://127.0.0.1:{port}{path}")
+    }
+
+    /// A URL whose path is not the server's MCP endpoint (the server's
+    /// root, `/api/`) answers 404: the line said "Send message error
+    /// Transport [rmcp::transport::worker::WorkerTransport<rmcp::...<reqwest
+    /// ::async_impl::client::Client>>] error: unexpected serv..." (the SDK's
+    /// type names, cut at 200 characters before the status). Found by
+    /// giving `amail threads --server http://127.0.0.1:8765/` to a live
+    /// server. The line says what the server answered, in words.
+    #[test]
+    fn a_wrong_path_says_what_the_server_answered() {
+        for path in ["/", "/api/"] {
+            let url = answering("404 Not Found", path);
+            let s = Session::new(config(&url, Some("t"), 5)).unwrap();
+            let e = s.call("fetch_inbox", Map::new()).unwrap_err();
+            assert!(matches!(e, ServerError::Protocol { .. }), "{e:?}");
+            let line = e.to_string();
+            assert!(line.contains("404"), "{line}");
+            assert!(
+                !line.contains("rmcp::") && !line.contains("..."),
+                "the SDK's type names, not what happened: {line}"
+            );
+            assert!(line.contains("/mcp/"), "{line}");
+        }
+    }
+
+    /// No token given and the server wants one: the line said "the server
+    /// refused the token" (there was none). Found by running `amail
+    /// pending --server URL` with no token set against a live server.
+    #[test]
+    fn no_token_where_one_is_wanted_says_none_was_given() {
+        let url = answering("401 Unauthorized", "/mcp/");
+        let s = Session::new(config(&url, None, 5)).unwrap();
+        let e = s.call("fetch_inbox", Map::new()).unwrap_err();
+        let line = e.to_string();
+        assert!(
+            line.contains("no token was given") && !line.contains("refused the token"),
+            "{line}"
+        );
+        assert!(
+            line.contains("--token-file") && line.contains("AMAIL_SERVER_TOKEN"),
+            "{line}"
+        );
+        // With a token, it is the token that was refused.
+        let s = Session::new(config(&url, Some("wrong"), 5)).unwrap();
+        let line = s.call("fetch_inbox", Map::new()).unwrap_err().to_string();
+        assert!(line.contains("refused the token"), "{line}");
+    }
+
+    /// An https URL on a build without TLS (the default): the line said
+    /// "no server answers (Send message error Transport [rmcp::...] error:
+    /// Client error: e...)", though a server answered and nothing was
+    /// sent. Found by giving `--server https://127.0.0.1:PORT/mcp/` to a
+    /// live server. It says this build has no TLS, and what to do.
+    #[cfg(not(feature = "tls"))]
+    #[test]
+    fn an_https_url_without_tls_says_this_build_has_none() {
+        let url = answering("200 OK", "/mcp/").replace("http://", "https://");
+        let e = Session::new(config(&url, Some("t"), 5))
+            .and_then(|s| s.call("fetch_inbox", Map::new()))
+            .unwrap_err();
+        let line = e.to_string();
+        assert!(
+            line.starts_with(&url) && line.contains("without TLS") && line.contains("http://"),
+            "{line}"
+        );
+        assert!(
+            !line.contains("no server answers") && !line.contains("rmcp::"),
+            "{line}"
+        );
     }
 
     #[test]

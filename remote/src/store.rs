@@ -4,7 +4,7 @@
 //! agent, the newest message time seen (the `since_ts` of the next poll)
 //! and whether only its first page is held yet (a paged store).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -60,6 +60,12 @@ struct State {
     /// that fetched nothing new and finds them the same changed nothing,
     /// and one that did changes only the acks that differ.
     unacked: Option<Unacked>,
+    /// (message id, agent) this store acked, and those it marked read
+    /// (an ack reads too): a second ack or read of one of them changed
+    /// nothing, whatever the inbox the caller holds says (`amail ack 7 7`
+    /// judged both by the state loaded before the first).
+    acked: HashSet<(String, String)>,
+    read: HashSet<(String, String)>,
 }
 
 /// What one poll fetched ([`ServerStore`]'s refresh), for an inbox loaded
@@ -611,12 +617,16 @@ impl MailStore for ServerStore {
             let (agent, before, v) =
                 self.call_as_recipient(inbox, key, as_agent, "acknowledge_message")?;
             let ack_at = self.time_field(&v, "acknowledged_at", "acknowledge_message")?;
+            let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+            let first = st.acked.insert((key.clone(), agent.clone()));
+            st.read.insert((key.clone(), agent.clone()));
+            drop(st);
             out.push(AckOutcome {
                 key: key.clone(),
                 agent,
                 ack_at,
                 read_at: convert::time_of(&v, "read_at"),
-                changed: before.and_then(|r| r.ack_at).is_none(),
+                changed: first && before.and_then(|r| r.ack_at).is_none(),
             });
         }
         Ok(out)
@@ -634,11 +644,17 @@ impl MailStore for ServerStore {
             let (agent, before, v) =
                 self.call_as_recipient(inbox, key, as_agent, "mark_message_read")?;
             let read_at = self.time_field(&v, "read_at", "mark_message_read")?;
+            let first = self
+                .state
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .read
+                .insert((key.clone(), agent.clone()));
             out.push(ReadOutcome {
                 key: key.clone(),
                 agent,
                 read_at,
-                changed: before.and_then(|r| r.read_at).is_none(),
+                changed: first && before.and_then(|r| r.read_at).is_none(),
             });
         }
         Ok(out)
@@ -667,7 +683,7 @@ impl MailStore for ServerStore {
         let plan = reply_rule::plan_for(&m, as_agent)?;
         let body_md = match plan.kind {
             ReplyKind::HelpResponse => reply_rule::help_response_body(body),
-            ReplyKind::Plain => body.trim().to_string(),
+            ReplyKind::Plain => reply_rule::body_text(body).to_string(),
         };
         let mut args = Map::new();
         args.insert("project_key".into(), json!(project));
@@ -734,8 +750,8 @@ impl MailStore for ServerStore {
         }
         subject.push_str(draft.subject.trim());
         let body_md = match &draft.kind {
-            Some(k) => format!("{k}\n\n{}", draft.body.trim()),
-            None => draft.body.trim().to_string(),
+            Some(k) => format!("{k}\n\n{}", reply_rule::body_text(&draft.body)),
+            None => reply_rule::body_text(&draft.body).to_string(),
         };
         let mut args = Map::new();
         args.insert("project_key".into(), json!(project.slug));

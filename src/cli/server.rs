@@ -64,7 +64,9 @@ fn server_store(args: &ServerArgs, config: &Config) -> Result<Option<ServerStore
     let Some(url) = args.server.clone() else {
         return Ok(None);
     };
-    if !(url.starts_with("http://") || url.starts_with("https://")) {
+    // Schemes ignore case (RFC 3986): `HTTP://` is the same URL.
+    let scheme = url.get(..8).unwrap_or(&url).to_ascii_lowercase();
+    if !(scheme.starts_with("http://") || scheme.starts_with("https://")) {
         return Err(CliError::usage(format!(
             "--server {url}: give the server's MCP URL, e.g. http://127.0.0.1:8765/mcp/"
         )));

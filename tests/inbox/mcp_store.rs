@@ -363,6 +363,32 @@ fn check_reply(dir: &Path) {
     assert!(digest.contains("__re-ol-527.2-help_request__12.md)"));
 }
 
+/// A reply whose answer starts indented (Markdown code) keeps the
+/// indentation: the body was trimmed whole (`    SELECT 1;` stored as
+/// `SELECT 1;`), where a plain mailbox kept it. Found replying through a
+/// live server, whose path shares this rule.
+#[test]
+fn a_reply_keeps_the_indentation_of_its_first_line() {
+    let d = fixture_copy();
+    let dir = d.path();
+    let out = amail(
+        &["reply", "5", dir.to_str().unwrap(), "--as", "BlueLake"],
+        Some("\n    SELECT 1;\n  -- the index first\n"),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let c = Connection::open(dir.join("storage.sqlite3")).unwrap();
+    let body: String = c
+        .query_row("SELECT body_md FROM messages WHERE id = 12", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(body, "HELP_RESPONSE\n\n    SELECT 1;\n  -- the index first");
+}
+
 #[test]
 fn reply_text_dialect_reaches_db_and_every_archive_copy() {
     let d = fixture_copy();

@@ -130,6 +130,10 @@ fn mcp_reply_rules_match_the_mailbox() {
         .unwrap();
     let err = stores::reply_loaded(&inbox, "5", &stranger, "hi").unwrap_err();
     assert!(err.to_string().contains(&stranger), "{err}");
+    // Bad input (exit 1), as an ack by a non-recipient is: the README's
+    // exit codes. It was a usage error (exit 2); found replying as a
+    // stranger through a live server.
+    assert!(!err.is_usage(), "{err:?}");
     // Your own message: to its recipients, not to yourself.
     let r = stores::reply_loaded(&inbox, "5", "PurpleBear", "Any news?").unwrap();
     assert_eq!(r.to, ["BlueLake"]);

@@ -226,6 +226,32 @@ fn check_release(release: Release) {
         .unwrap()
         .starts_with("HELP_RESPONSE"));
 
+    // A reply whose first line is indented (Markdown code): the server
+    // holds it as written, blank lines around it aside. Through the
+    // server (and into an mcp storage root) the body was trimmed whole,
+    // the first line's indentation lost; a plain mailbox kept it.
+    let out = ok(&amail(
+        &server,
+        token,
+        &[
+            "reply",
+            &progress,
+            "--as",
+            "BlueLake",
+            "--body",
+            "\n    SELECT 1;\n  -- the index first\n\n",
+        ],
+    ));
+    assert!(out.contains("to GreenCastle"), "{out}");
+    let green = tools.inbox("GreenCastle");
+    assert!(
+        green
+            .iter()
+            .any(|m| m["body_md"] == "    SELECT 1;\n  -- the index first"),
+        "the indentation was lost: {:?}",
+        green.iter().map(|m| &m["body_md"]).collect::<Vec<_>>()
+    );
+
     // A new message composed in amail: GreenCastle's fetch_inbox has it.
     let sent = store
         .send(
@@ -335,6 +361,57 @@ fn check_release(release: Release) {
         !err.contains("not-the-token"),
         "the token is never echoed: {err}"
     );
+    // No token at all: the line says none was given (it said "the server
+    // refused the token"), and where to give one.
+    let out = Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(["threads", "--server", &server.url])
+        .env_remove("AMAIL_SERVER_TOKEN")
+        .env("AMAIL_CONFIG", server.dir.path().join("no-config.toml"))
+        .env("AMAIL_HOME", server.dir.path().join("amail-home"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("no token was given") && err.contains("--token-file"),
+        "{err}"
+    );
+    // A URL without the MCP path (the server's root), or with another
+    // path: the line says what the server answered (404) and which path
+    // to give, not the SDK's type names.
+    let root = server.url.trim_end_matches("mcp/").to_string();
+    for url in [root.clone(), format!("{root}api/")] {
+        let out = Command::new(env!("CARGO_BIN_EXE_amail"))
+            .args(["threads", "--server", &url])
+            .env("AMAIL_SERVER_TOKEN", token)
+            .env("AMAIL_HOME", server.dir.path().join("amail-home"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(
+            err.contains("404") && err.contains("/mcp/") && !err.contains("rmcp::"),
+            "{url}: {err}"
+        );
+    }
+    // An https URL, this build having no TLS (the default): it says so,
+    // not "no server answers" with the SDK's type names.
+    let https = server.url.replace("http://", "https://");
+    let out = Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(["threads", "--server", &https])
+        .env("AMAIL_SERVER_TOKEN", token)
+        .env("AMAIL_HOME", server.dir.path().join("amail-home"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("without TLS") && !err.contains("no server answers"),
+        "{err}"
+    );
     // A wrong token writes nothing: the ack view still lists GreenCastle's.
     let out = amail(
         &server,
@@ -342,6 +419,24 @@ fn check_release(release: Release) {
         &["ack", &help_id, "--as", "GreenCastle"],
     );
     assert_eq!(out.status.code(), Some(1));
+    // One id named twice: acked once, then already acked (as on files).
+    // Through the server both lines said "acked": each id was judged by
+    // the state loaded before the first ack.
+    let out = ok(&amail(
+        &server,
+        token,
+        &["ack", &help_id, &help_id, "--as", "GreenCastle"],
+    ));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with(&format!("acked {help_id} as GreenCastle")),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with(&format!("{help_id} was already acked by GreenCastle")),
+        "{out}"
+    );
 
     // A tool error from the server: its own message, on one line.
     let e = tools
@@ -366,6 +461,42 @@ fn check_release(release: Release) {
             "{e}"
         );
     }
+    // A reply to an id the server does not have: exit 1, one line that
+    // names the command listing the server's ids (it said `amail threads`,
+    // which reads the local mailbox, not the server).
+    let out = amail(
+        &server,
+        token,
+        &["reply", "999999", "--as", "BlueLake", "--body", "lost?"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("no message 999999")
+            && err.contains(&format!("`amail threads --server {}`", server.url)),
+        "{err}"
+    );
+    // A reply as an agent who neither sent nor received the message: exit
+    // 1, bad input, as an ack by a non-recipient (it was 2, usage).
+    let out = amail(
+        &server,
+        token,
+        &["reply", &help_id, "--as", "NoSuchAgent", "--body", "hi"],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("neither the sender nor a recipient"), "{err}");
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    // The scheme in capitals (URL schemes ignore case): the server, not a
+    // usage error ("give the server's MCP URL", exit 2).
+    let caps = server.url.replacen("http://", "HTTP://", 1);
+    let out = Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(["threads", "--server", &caps])
+        .env("AMAIL_SERVER_TOKEN", token)
+        .env("AMAIL_HOME", server.dir.path().join("amail-home"))
+        .output()
+        .unwrap();
+    assert!(ok(&out).contains("b1"));
     // An unknown project: one line, exit 1.
     let out = amail(&server, token, &["threads", "--project", "nope"]);
     assert_eq!(out.status.code(), Some(1));

@@ -51,7 +51,7 @@ pub(crate) fn subject(d: &Draft) -> String {
 
 /// The body with the type on its first line (unless it already is).
 pub(crate) fn body(d: &Draft) -> String {
-    let b = d.body.trim();
+    let b = super::reply_rule::body_text(&d.body);
     let b = if b.is_empty() { d.subject.trim() } else { b };
     match &d.kind {
         Some(k)

@@ -24,7 +24,7 @@ pub enum Error {
     /// The source path is not something we can read.
     #[error("{0}")]
     Source(String),
-    #[error("no message {key} in {where_}; `amail threads` lists the ids")]
+    #[error("no message {key} in {where_}; {} lists the ids", lister(where_))]
     NotFound { key: String, where_: String },
     #[error("{agent} is not a recipient of message {key} (recipients: {recipients}); use --as with one of them")]
     NotRecipient {
@@ -32,12 +32,34 @@ pub enum Error {
         agent: String,
         recipients: String,
     },
+    /// A reply `--as` an agent who neither sent nor received the message:
+    /// bad input, as [`Error::NotRecipient`] is for an ack (not a usage
+    /// error, which it was until a reply through a live server showed the
+    /// two commands disagreeing: exit 2 against ack's 1).
+    #[error("{agent} is neither the sender nor a recipient of message {key} ({party}); reply --as one of them")]
+    NotParty {
+        key: String,
+        agent: String,
+        party: String,
+    },
     /// The operation cannot be done on this source (e.g. writing to stdin).
     #[error("{0}")]
     Unsupported(String),
     /// Bad arguments (an empty body, an unknown sender, ...).
     #[error("{0}")]
     Invalid(String),
+}
+
+/// The command that lists the ids of `where_`: a server's (its URL) is
+/// `amail threads --server URL`; a bare `amail threads` would read the
+/// local mailbox instead.
+fn lister(where_: &str) -> String {
+    let lower = where_.to_ascii_lowercase();
+    if lower.starts_with("http://") || lower.starts_with("https://") {
+        format!("`amail threads --server {where_}`")
+    } else {
+        "`amail threads`".to_string()
+    }
 }
 
 impl From<crate::fsio::PathError> for Error {

@@ -83,12 +83,11 @@ pub fn plan(orig: &Original<'_>, as_agent: &str) -> Result<ReplyPlan, Error> {
     } else {
         let mut party: Vec<String> = sender.map(String::from).into_iter().collect();
         party.extend(recipients.iter().map(|r| r.trim().to_string()));
-        return Err(Error::Invalid(format!(
-            "{} is neither the sender nor a recipient of message {} ({}); reply --as one of them",
-            as_agent.trim(),
-            orig.key,
-            party.join(", ")
-        )));
+        return Err(Error::NotParty {
+            key: orig.key.to_string(),
+            agent: as_agent.trim().to_string(),
+            party: party.join(", "),
+        });
     };
     let own = sender.is_some_and(|s| same(s, &from));
     let to: Vec<String> = match sender {
@@ -189,11 +188,41 @@ pub fn plan_for(m: &crate::inbox::InboxMessage, as_agent: &str) -> Result<ReplyP
 /// first line (as the fixture's orchestrator writes it), because the
 /// subject stays the original's `Re: [bead] HELP_REQUEST`.
 pub fn help_response_body(body: &str) -> String {
-    let b = body.trim();
+    let b = body_text(body);
     let first = b.lines().next().unwrap_or("").trim();
     if first.eq_ignore_ascii_case("HELP_RESPONSE") {
         b.to_string()
     } else {
         format!("HELP_RESPONSE\n\n{b}")
+    }
+}
+
+/// The text of a body as the user wrote it, for every store's reply and
+/// new message: without the blank lines before it and the whitespace
+/// after it, but with its first line's indentation (Markdown code, a
+/// quoted block). `trim()` took that indentation too, on the mcp storage
+/// root and through a server, where a plain mailbox kept it.
+pub fn body_text(body: &str) -> &str {
+    let body = body.trim_end();
+    let mut start = 0;
+    for line in body.split_inclusive('\n') {
+        if !line.trim().is_empty() {
+            break;
+        }
+        start += line.len();
+    }
+    &body[start..]
+}
+
+#[cfg(test)]
+mod body_text_tests {
+    use super::body_text;
+
+    #[test]
+    fn keeps_the_first_line_s_indentation() {
+        assert_eq!(body_text("\n \n    code\n  more\n\n"), "    code\n  more");
+        assert_eq!(body_text("plain"), "plain");
+        assert_eq!(body_text(" \n\t\n"), "");
+        assert_eq!(body_text("\r\n  x\r\n"), "  x");
     }
 }

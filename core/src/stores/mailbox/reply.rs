@@ -51,7 +51,7 @@ pub(crate) fn reply(
         thread: &thread,
         date: now,
         subject: &subject,
-        body,
+        body: reply_rule::body_text(body),
         ack_required: orig.message.ack_required,
         importance: &orig.message.importance,
     });

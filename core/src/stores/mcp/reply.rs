@@ -283,7 +283,7 @@ pub(crate) fn reply(
     let subject = plan.re_subject.clone();
     let body_md = match plan.kind {
         ReplyKind::HelpResponse => reply_rule::help_response_body(body),
-        ReplyKind::Plain => body.trim().to_string(),
+        ReplyKind::Plain => reply_rule::body_text(body).to_string(),
     };
     let ts = dialect.encode(now);
 
