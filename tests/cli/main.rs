@@ -5,12 +5,15 @@
 
 #[path = "../support"]
 mod support {
+    pub mod fixture;
+    pub mod fs;
     pub mod walk;
 }
 
 mod defects;
 mod fx;
 mod json_names;
+mod modes;
 mod parse;
 mod parse_parallel;
 mod pipe;
