@@ -10,6 +10,7 @@ mod support {
     pub mod walk;
 }
 
+mod batch_ack;
 mod defects;
 mod fx;
 mod json_names;
