@@ -20,3 +20,4 @@ mod parse_parallel;
 mod pipe;
 mod store_beside_mail;
 mod tables;
+mod unlistable;

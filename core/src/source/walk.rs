@@ -109,18 +109,26 @@ pub(crate) fn list(root: &Path) -> Listing {
     }
 }
 
-/// [`walk`] for callers that stop at the first problem (`amail parse`,
-/// `amail route`): the files, or why a directory could not be listed.
-pub fn mail_files(root: &Path) -> io::Result<Vec<PathBuf>> {
+/// [`walk`] of a directory the user named as mail (`amail parse DIR`): a
+/// task store is refused (`InvalidInput`, saying what it is); anything
+/// else is walked, and what could not be listed is in the problems.
+pub fn named_mailbox(root: &Path) -> io::Result<MailFiles> {
     if is_task_store_dir(root) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             not_a_mailbox(root),
         ));
     }
-    let found = walk(root);
+    Ok(walk(root))
+}
+
+/// [`walk`] for callers that stop at the first problem (`amail route`):
+/// the files, or the directory that could not be listed (`root` itself,
+/// or a folder anywhere under it: the one to look at) and why.
+pub fn mail_files(root: &Path) -> Result<Vec<PathBuf>, (PathBuf, io::Error)> {
+    let found = named_mailbox(root).map_err(|e| (root.to_path_buf(), e))?;
     match found.problems.into_iter().next() {
-        Some(p) => Err(p.error),
+        Some(p) => Err((p.path, p.error)),
         None => Ok(found.files),
     }
 }
@@ -1059,7 +1067,8 @@ mod tests {
         assert!(watched.contains(&root.join("mail/A")));
         // Named by itself, a store is not mail: the walk says so, and a
         // load (which lists it) finds nothing in it.
-        let err = mail_files(&root.join("store")).unwrap_err();
+        let (at, err) = mail_files(&root.join("store")).unwrap_err();
+        assert_eq!(at, root.join("store"));
         assert!(err.to_string().contains("task store"), "{err}");
         assert_eq!(list(&root.join("store")).len(), 0);
     }
@@ -1141,9 +1150,7 @@ mod tests {
         assert_eq!(problems.len(), 1);
         assert_eq!(problems[0].0, gone);
         assert!(problems[0].1.starts_with("cannot list directory: "));
-        assert_eq!(
-            mail_files(&gone).unwrap_err().kind(),
-            io::ErrorKind::NotFound
-        );
+        let (at, err) = mail_files(&gone).unwrap_err();
+        assert_eq!((at, err.kind()), (gone, io::ErrorKind::NotFound));
     }
 }
