@@ -155,7 +155,10 @@ fn write(path: &Path, bytes: &[u8], replace: Replace, sync: Sync) -> Result<(), 
             .map(|m| m.permissions()),
         Replace::No => None,
     };
-    let mut tmp = builder.tempfile_in(dir).map_err(PathError::at(dir))?;
+    let mut tmp = builder
+        .tempfile_in(dir)
+        .map_err(without_temp_name)
+        .map_err(PathError::at(dir))?;
     // A durable write is a durable step: the crash hook may stop it
     // half-written, written but not renamed, and renamed but the directory
     // not yet synced.
@@ -190,6 +193,20 @@ fn write(path: &Path, bytes: &[u8], replace: Replace, sync: Sync) -> Result<(), 
         sync_dir(dir).map_err(PathError::at(dir))?;
     }
     Ok(())
+}
+
+/// The system's error alone: `tempfile` adds the name of the temp file it
+/// tried to make (`Not a directory (os error 20) at path
+/// "dir/.amail-tmp-x1Y2"`), a file that never existed, where amail's
+/// message names `dir`.
+fn without_temp_name(e: io::Error) -> io::Error {
+    if e.raw_os_error().is_some() || e.get_ref().is_none() {
+        return e;
+    }
+    match e.to_string().split_once(" at path \"") {
+        Some((system, _)) => io::Error::new(e.kind(), system.to_string()),
+        None => e,
+    }
 }
 
 /// Fsyncs a directory so entries created, renamed or removed in it are

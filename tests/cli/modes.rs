@@ -7,7 +7,8 @@
 //! so agents or a server running as another user (or group) could not
 //! read the answer meant for them. A file amail creates gets the mode any
 //! program's new file gets (`0666` less the umask); a file it replaces
-//! keeps the mode it had.
+//! keeps the mode it had. And a write that fails names the folder, not
+//! the temp file it never made.
 
 #![cfg(unix)]
 
@@ -144,4 +145,42 @@ fn a_task_file_rewritten_in_place_keeps_its_mode() {
     assert!(fx.route(&m).status.success());
     assert_ne!(fs::read_to_string(&task).unwrap(), before, "not rewritten");
     assert_eq!(format!("{:o}", mode(&task)), "640", "{}", task.display());
+}
+
+/// A write that cannot be made names the folder it could not write in,
+/// not a hidden temp file that was never made (`amail reply` with a file
+/// where `replies/` goes said `d3/mail/replies: Not a directory (os error
+/// 20) at path "/tmp/.../replies/.amail-tmp-gc8u6z"`: the `tempfile`
+/// crate's own error text, naming the temp file it had tried to create).
+#[test]
+fn a_failed_write_names_the_folder_not_a_temp_file() {
+    let fx = Fx::new();
+    let m = fx.path("mail");
+    mail(
+        &m,
+        "help.md",
+        "h-1",
+        "worker",
+        1,
+        "[ol-1] HELP_REQUEST",
+        "Issue Type: STUCK\n## Problem\nno keys",
+    );
+    fs::write(m.join("replies"), b"").unwrap();
+    let out = fx.run(&[
+        "reply",
+        "h-1",
+        m.to_str().unwrap(),
+        "--as",
+        "boss",
+        "--body",
+        "x",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!("{}: ", m.join("replies").display())),
+        "{err}"
+    );
+    assert!(!err.contains(".amail-tmp"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 }
