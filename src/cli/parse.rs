@@ -83,15 +83,23 @@ impl Input {
     }
 }
 
-/// The inputs `paths` name, and how many folders under them could not be
-/// listed: each is said on stderr here, and the run goes on without it
-/// and fails at the end, as for a file it cannot read.
-fn inputs(paths: &[PathBuf]) -> Result<(Vec<Input>, usize), CliError> {
+/// What the walk of the directories named could not look into: folders
+/// it could not list, and entries it could not read as files (links that
+/// lead nowhere). Each is said on stderr as it is found, and the run goes
+/// on without it and fails at the end, as for a file it cannot read.
+#[derive(Default)]
+struct Unlisted {
+    folders: usize,
+    files: usize,
+}
+
+/// The inputs `paths` name, and what under them could not be looked into.
+fn inputs(paths: &[PathBuf]) -> Result<(Vec<Input>, Unlisted), CliError> {
     if paths.is_empty() {
-        return Ok((vec![Input::Stdin], 0));
+        return Ok((vec![Input::Stdin], Unlisted::default()));
     }
     let mut out = Vec::new();
-    let mut unlisted = 0;
+    let mut unlisted = Unlisted::default();
     for p in paths {
         if super::names_stdin(p) {
             out.push(Input::Stdin);
@@ -107,7 +115,11 @@ fn inputs(paths: &[PathBuf]) -> Result<(Vec<Input>, usize), CliError> {
                         clean_line(&problem.path.to_string_lossy()),
                         clean_line(&problem.to_string())
                     );
-                    unlisted += 1;
+                    if problem.is_folder() {
+                        unlisted.folders += 1;
+                    } else {
+                        unlisted.files += 1;
+                    }
                 }
                 let files = found.files.into_iter().map(Input::File);
                 if out.is_empty() {
@@ -261,8 +273,9 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
         write_out(&mut out, b"\n]\n")?;
     }
     out.flush().map_err(write_error)?;
-    if unreadable + unlisted > 0 {
-        let what = match (unreadable, unlisted) {
+    let unreadable = unreadable + unlisted.files;
+    if unreadable + unlisted.folders > 0 {
+        let what = match (unreadable, unlisted.folders) {
             (n, 0) => format!("{n} file(s) could not be read"),
             (0, d) => format!("{d} folder(s) could not be listed"),
             (n, d) => {

@@ -92,3 +92,53 @@ fn route_names_the_folder_it_cannot_list_and_routes_nothing() {
     );
     assert!(!fx.path("store").exists(), "a store was made");
 }
+
+/// A link to mail that is gone, and two links that point at each other,
+/// are named by every command that reads the mailbox (found by a new
+/// user: `amail parse`, `threads` and `route` on a mailbox holding
+/// `dangling.md -> /nonexistent/x.md` and `loop1.md <-> loop2.md` said
+/// nothing of them and exited 0, as if the mailbox held one message: a
+/// message whose file was moved away under its link was lost without a
+/// word, where an unreadable file is named). `parse` names them and goes
+/// on (exit 1); `threads` warns; `route` routes nothing and names one.
+#[cfg(unix)]
+#[test]
+fn broken_links_are_named_not_skipped() {
+    use std::os::unix::fs::symlink;
+    let fx = Fx::new();
+    let m = fx.path("m");
+    mail(
+        &m,
+        "a.md",
+        "a-1",
+        "worker",
+        1,
+        "[ol-1] PROGRESS",
+        "Status: ok",
+    );
+    symlink(fx.path("gone/x.md"), m.join("dangling.md")).unwrap();
+    symlink("loop2.md", m.join("loop1.md")).unwrap();
+    symlink("loop1.md", m.join("loop2.md")).unwrap();
+    // A link to a folder is still not entered, and says nothing.
+    symlink(&m, m.join("self")).unwrap();
+    let named = |err: &str| {
+        ["dangling.md", "loop1.md", "loop2.md"]
+            .iter()
+            .all(|n| err.contains(&format!("{}: ", m.join(n).display())))
+    };
+
+    let out = fx.run(&["parse", m.to_str().unwrap(), "--format", "jsonl"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(named(&stderr(&out)), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("self"), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 1, "{}", stdout(&out));
+
+    let out = fx.run(&["threads", m.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(named(&stderr(&out)), "{}", stderr(&out));
+
+    let out = fx.route(&m);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("dangling.md"), "{}", stderr(&out));
+    assert!(!fx.path("store").exists(), "a store was made");
+}
