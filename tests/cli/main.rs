@@ -20,4 +20,5 @@ mod parse_parallel;
 mod pipe;
 mod store_beside_mail;
 mod tables;
+mod tasks_agent;
 mod unlistable;
