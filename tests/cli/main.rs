@@ -12,6 +12,7 @@ mod support {
 
 mod batch_ack;
 mod defects;
+mod demo_fresh;
 mod fx;
 mod json_names;
 mod modes;
