@@ -84,3 +84,24 @@ fn an_mcp_store_batch_with_an_id_not_addressed_to_the_agent_acks_nothing() {
     assert_eq!(pending(&fx, &root), pending_before);
     assert!(fs::read(&db).unwrap() == before, "the database changed");
 }
+
+/// The server's names are unique without regard to case, and an ack in
+/// its database matches `--as` so, as the server's own does: the ack is
+/// the agent's, and says so under the agent's name (it said `acked 10 as
+/// bluelake`, a name `amail pending` had just called unknown).
+#[test]
+fn an_mcp_ack_names_the_agent_as_the_store_spells_it() {
+    let fx = Fx::new();
+    let root = fx.path("root");
+    crate::support::fs::copy_dir(&crate::support::fixture::fixture(), &root);
+    let out = fx.run(&["ack", "10", root.to_str().unwrap(), "--as", "bluelake"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("acked 10 as BlueLake at "), "{text}");
+    let out = fx.run(&["ack", "10", root.to_str().unwrap(), "--as", "BLUELAKE"]);
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("10 was already acked by BlueLake at "),
+        "{text}"
+    );
+}
