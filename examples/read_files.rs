@@ -15,8 +15,8 @@ fn main() {
         eprintln!("usage: read_files DIR");
         std::process::exit(2);
     };
-    let files = walk::mail_files(std::path::Path::new(&dir)).unwrap_or_else(|e| {
-        eprintln!("read_files: {e}");
+    let files = walk::mail_files(std::path::Path::new(&dir)).unwrap_or_else(|(at, e)| {
+        eprintln!("read_files: {}: {e}", at.display());
         std::process::exit(1);
     });
     let mut total = 0usize;

@@ -14,6 +14,10 @@
 //!   router's store, whose write-ahead log provides the durability and
 //!   whose checkpoint syncs the whole filesystem at once.
 //!
+//! A new file gets the mode any program's new file gets (`0666` less the
+//! umask), a replaced one keeps its own: other users' agents read what
+//! amail writes.
+//!
 //! Reading. Every file or stream amail reads as mail goes through a reader
 //! here with a byte limit (`--max-size`, the config file's
 //! `max_message_size`, else [`DEFAULT_MAX_MESSAGE_BYTES`]). The binary
@@ -134,9 +138,26 @@ fn write(path: &Path, bytes: &[u8], replace: Replace, sync: Sync) -> Result<(), 
         fs::create_dir_all(dir)
     }
     .map_err(PathError::at(dir))?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".amail-tmp-")
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".amail-tmp-");
+    // The temp file is created as any program creates a file (`0666` less
+    // the umask), not `tempfile`'s private `0600`: the rename keeps the
+    // temp file's mode, and agents or a server running as another user
+    // must read the replies, mail and task files amail writes.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    // A file replaced keeps the mode it had, as an editor's save does.
+    #[cfg(unix)]
+    let kept = match replace {
+        Replace::Yes => fs::metadata(path)
+            .ok()
+            .filter(fs::Metadata::is_file)
+            .map(|m| m.permissions()),
+        Replace::No => None,
+    };
+    let mut tmp = builder
         .tempfile_in(dir)
+        .map_err(without_temp_name)
         .map_err(PathError::at(dir))?;
     // A durable write is a durable step: the crash hook may stop it
     // half-written, written but not renamed, and renamed but the directory
@@ -155,6 +176,12 @@ fn write(path: &Path, bytes: &[u8], replace: Replace, sync: Sync) -> Result<(), 
             .sync_all()
             .map_err(PathError::at(tmp.path()))?;
     }
+    #[cfg(unix)]
+    if let Some(mode) = kept {
+        tmp.as_file()
+            .set_permissions(mode)
+            .map_err(PathError::at(tmp.path()))?;
+    }
     crash();
     match replace {
         Replace::Yes => tmp.persist(path).map(drop),
@@ -166,6 +193,20 @@ fn write(path: &Path, bytes: &[u8], replace: Replace, sync: Sync) -> Result<(), 
         sync_dir(dir).map_err(PathError::at(dir))?;
     }
     Ok(())
+}
+
+/// The system's error alone: `tempfile` adds the name of the temp file it
+/// tried to make (`Not a directory (os error 20) at path
+/// "dir/.amail-tmp-x1Y2"`), a file that never existed, where amail's
+/// message names `dir`.
+fn without_temp_name(e: io::Error) -> io::Error {
+    if e.raw_os_error().is_some() || e.get_ref().is_none() {
+        return e;
+    }
+    match e.to_string().split_once(" at path \"") {
+        Some((system, _)) => io::Error::new(e.kind(), system.to_string()),
+        None => e,
+    }
 }
 
 /// Fsyncs a directory so entries created, renamed or removed in it are

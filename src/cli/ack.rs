@@ -13,7 +13,7 @@ use amail_core::{inbox, stores};
 #[derive(Debug, Args)]
 #[command(
     override_usage = "amail ack <ID>... [SOURCE] --as <AGENT> [OPTIONS]",
-    after_help = "Examples:\n  amail ack 5 10 --as BlueLake ~/.mcp_agent_mail_git_mailbox_repo\n  amail ack ol-527.2-help --as Orchestrator ./mail\n\nThe last argument is the SOURCE when it is an existing directory; one that\nlooks like a path (/..., ./..., ~...) but does not exist is an error, and\nnothing is acked. With several ids, every one must exist before any is acked."
+    after_help = "Examples:\n  amail ack 5 10 --as BlueLake ~/.mcp_agent_mail_git_mailbox_repo\n  amail ack ol-527.2-help --as Orchestrator ./mail\n\nThe last argument is the SOURCE when it is an existing directory; one that\nlooks like a path (/..., ./..., ~...) but does not exist is an error, and\nnothing is acked. With several ids, every one must exist and be addressed to\nthe --as agent before any is acked."
 )]
 pub struct AckArgs {
     /// Message ids (as `amail pending` prints them), then optionally the SOURCE.
@@ -63,21 +63,43 @@ fn looks_like_a_path(s: &str) -> bool {
         || s.ends_with('/')
 }
 
-/// Every id must name a message before any is acked: a mistyped SOURCE
-/// that did not look like a path is then an unknown id, and nothing is
-/// half done.
-fn check_ids(kind: &inbox::SourceKind, ids: &[String], max_bytes: u64) -> Result<(), CliError> {
+/// Every id must name a message addressed to `agent` before any is
+/// acked: a mistyped SOURCE that did not look like a path is then an
+/// unknown id, an id owed by someone else is refused as the store would
+/// refuse it, and nothing is half done.
+fn check_ids(
+    kind: &inbox::SourceKind,
+    ids: &[String],
+    agent: &str,
+    max_bytes: u64,
+) -> Result<(), CliError> {
     let inbox = stores::for_source(kind, max_bytes)
         .load()
         .map_err(from_inbox_error)?;
-    if let Some(id) = ids
-        .iter()
-        .find(|id| !inbox.messages.iter().any(|m| &m.key == *id))
-    {
-        return Err(CliError::bad_input(format!(
-            "no message {id} in {}; nothing was acked (`amail threads` lists the ids; a SOURCE must be an existing directory)",
-            stores::for_source(kind, max_bytes).describe()
-        )));
+    // As each store matches `--as`: a mailbox's names exactly, the
+    // server's database without regard to ASCII case.
+    let same = |name: &str| match kind {
+        inbox::SourceKind::McpStore { .. } => name.eq_ignore_ascii_case(agent),
+        _ => name == agent,
+    };
+    for id in ids {
+        let Some(m) = inbox.message_by_key(id) else {
+            return Err(CliError::bad_input(format!(
+                "no message {id} in {}; nothing was acked (`amail threads` lists the ids; a SOURCE must be an existing directory)",
+                stores::for_source(kind, max_bytes).describe()
+            )));
+        };
+        if !m.recipients.iter().any(|r| same(r.agent.as_str())) {
+            let names: Vec<&str> = m.recipients.iter().map(|r| r.agent.as_str()).collect();
+            return Err(CliError::bad_input(format!(
+                "{agent} is not a recipient of message {id} (recipients: {}); nothing was acked; use --as with one of them, or ack that id apart",
+                if names.is_empty() {
+                    "none recorded".to_string()
+                } else {
+                    names.join(", ")
+                }
+            )));
+        }
     }
     Ok(())
 }
@@ -141,7 +163,7 @@ pub fn run(args: AckArgs, config: &amail::config::Config) -> CliResult {
         return run_on_server(store.as_ref(), &ids, &args.as_agent);
     }
     if ids.len() > 1 {
-        check_ids(&kind, &ids, max_bytes)?;
+        check_ids(&kind, &ids, &args.as_agent, max_bytes)?;
     }
     // One id at a time, so every ack that succeeded is reported even when a
     // later id fails; the first failure decides the exit code.

@@ -16,7 +16,7 @@ use amail_core::formats::in_handoff_dir;
 use amail_core::fsio::FileReader;
 use amail_core::safe_text::clean_line;
 use amail_core::source::parallel;
-use amail_core::source::walk::mail_files;
+use amail_core::source::walk::named_mailbox;
 
 mod json;
 mod protocol;
@@ -83,21 +83,45 @@ impl Input {
     }
 }
 
-fn inputs(paths: &[PathBuf]) -> Result<Vec<Input>, CliError> {
+/// What the walk of the directories named could not look into: folders
+/// it could not list, and entries it could not read as files (links that
+/// lead nowhere). Each is said on stderr as it is found, and the run goes
+/// on without it and fails at the end, as for a file it cannot read.
+#[derive(Default)]
+struct Unlisted {
+    folders: usize,
+    files: usize,
+}
+
+/// The inputs `paths` name, and what under them could not be looked into.
+fn inputs(paths: &[PathBuf]) -> Result<(Vec<Input>, Unlisted), CliError> {
     if paths.is_empty() {
-        return Ok(vec![Input::Stdin]);
+        return Ok((vec![Input::Stdin], Unlisted::default()));
     }
     let mut out = Vec::new();
+    let mut unlisted = Unlisted::default();
     for p in paths {
         if super::names_stdin(p) {
             out.push(Input::Stdin);
         } else if let Ok(meta) = std::fs::metadata(p) {
             // One `stat` (`is_dir` then `exists` made two).
             if meta.is_dir() {
-                let files = mail_files(p).map_err(|e| {
+                let found = named_mailbox(p).map_err(|e| {
                     CliError::bad_input(format!("{}: cannot read directory: {e}", p.display()))
                 })?;
-                let files = files.into_iter().map(Input::File);
+                for problem in &found.problems {
+                    eprintln!(
+                        "amail: {}: {}",
+                        clean_line(&problem.path.to_string_lossy()),
+                        clean_line(&problem.to_string())
+                    );
+                    if problem.is_folder() {
+                        unlisted.folders += 1;
+                    } else {
+                        unlisted.files += 1;
+                    }
+                }
+                let files = found.files.into_iter().map(Input::File);
                 if out.is_empty() {
                     // In place: a path and an input are the same size, so
                     // the walk's list becomes the input list without a
@@ -117,7 +141,7 @@ fn inputs(paths: &[PathBuf]) -> Result<Vec<Input>, CliError> {
             )));
         }
     }
-    Ok(out)
+    Ok((out, unlisted))
 }
 
 /// What every input is rendered with.
@@ -149,7 +173,7 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
         },
         max_bytes,
     };
-    let inputs = inputs(&args.paths)?;
+    let (inputs, unlisted) = inputs(&args.paths)?;
     if inputs.iter().any(|i| matches!(i, Input::Stdin)) {
         super::say_reading_stdin();
     }
@@ -174,6 +198,7 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
         inner: out,
         skip: format == Format::Json,
     };
+    // Files that could not be read; folders that could not be listed.
     let mut unreadable = 0usize;
     if inline {
         // Few inputs (one big file, stdin): rendered on this thread, one
@@ -248,10 +273,16 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
         write_out(&mut out, b"\n]\n")?;
     }
     out.flush().map_err(write_error)?;
-    if unreadable > 0 {
-        return Err(CliError::bad_input(format!(
-            "{unreadable} file(s) could not be read (listed above)"
-        )));
+    let unreadable = unreadable + unlisted.files;
+    if unreadable + unlisted.folders > 0 {
+        let what = match (unreadable, unlisted.folders) {
+            (n, 0) => format!("{n} file(s) could not be read"),
+            (0, d) => format!("{d} folder(s) could not be listed"),
+            (n, d) => {
+                format!("{n} file(s) could not be read and {d} folder(s) could not be listed")
+            }
+        };
+        return Err(CliError::bad_input(format!("{what} (listed above)")));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -171,6 +171,9 @@ fn mailbox(store: &Store, agent: &str, json: bool) -> CliResult {
         .mailbox(agent)
         .map_err(|e| CliError::bad_input(e.to_string()))?;
     warn_skipped(&m.skipped);
+    if m.inbox.is_empty() && m.processing.is_empty() && m.outbox.is_empty() {
+        warn_unknown_agent(store, agent);
+    }
     if json {
         crate::outln!("{}", serde_json::to_string_pretty(&m).unwrap_or_default());
         return Ok(ExitCode::SUCCESS);
@@ -186,6 +189,33 @@ fn mailbox(store: &Store, agent: &str, json: bool) -> CliResult {
     .collect();
     print_groups(&groups, |t| t.status.to_string());
     Ok(ExitCode::SUCCESS)
+}
+
+/// Empty queues for a name no task in the store knows are most likely a
+/// mistyped name, not an idle agent: said on stderr (as the inbox says
+/// of an `--as` it does not know), with the names the store does know.
+fn warn_unknown_agent(store: &Store, agent: &str) {
+    let Ok(board) = store.board_of() else { return };
+    let mut known: Vec<&str> = board
+        .tasks
+        .iter()
+        .filter_map(|t| t.agent.as_deref())
+        .collect();
+    if known.contains(&agent) {
+        return;
+    }
+    known.sort_unstable();
+    known.dedup();
+    let known = if known.is_empty() {
+        "none".to_string()
+    } else {
+        known.join(", ")
+    };
+    eprintln!(
+        "amail: warning: no task in the store is leased or routed to {}, so its queues are empty (agents: {})",
+        clean_line(agent),
+        clean_line(&known)
+    );
 }
 
 fn board(store: &Store, root: &Path, json: bool) -> CliResult {

@@ -65,14 +65,19 @@ pub fn write_demo_at(dir: &Path, now: DateTime<Utc>) -> io::Result<DemoInfo> {
 pub fn write_demo_waves(dir: &Path, now: DateTime<Utc>, waves: usize) -> io::Result<DemoInfo> {
     let now = now.duration_trunc(TimeDelta::seconds(1)).unwrap_or(now);
     let mailbox = dir.join("mail");
-    if mailbox.exists() && std::fs::read_dir(&mailbox)?.next().is_some() {
-        return Err(io::Error::new(
-            io::ErrorKind::AlreadyExists,
-            format!(
-                "{}: not empty; the demo only writes into a fresh folder",
-                mailbox.display()
-            ),
-        ));
+    let store = dir.join("store");
+    // Both folders, before anything is written: the demo's mail routed
+    // into a store already there would move its tasks.
+    for folder in [&mailbox, &store] {
+        if folder.exists() && std::fs::read_dir(folder)?.next().is_some() {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!(
+                    "{}: not empty; the demo only writes into a fresh folder",
+                    folder.display()
+                ),
+            ));
+        }
     }
     let mails = demo_mails(now, waves);
     for (n, m) in mails.iter().enumerate() {
@@ -132,7 +137,6 @@ pub fn write_demo_waves(dir: &Path, now: DateTime<Utc>, waves: usize) -> io::Res
     beads.sort();
     beads.dedup();
     super::protocols::write_protocol_demo(&mailbox, now)?;
-    let store = dir.join("store");
     route_into_store(&mailbox, &store)?;
     Ok(DemoInfo {
         root: dir.to_path_buf(),

@@ -5,14 +5,22 @@
 
 #[path = "../support"]
 mod support {
+    pub mod fixture;
+    pub mod fs;
     pub mod walk;
 }
 
+mod batch_ack;
 mod defects;
+mod demo_fresh;
 mod fx;
 mod json_names;
+mod modes;
 mod parse;
 mod parse_parallel;
 mod pipe;
+mod stdin_json;
 mod store_beside_mail;
 mod tables;
+mod tasks_agent;
+mod unlistable;

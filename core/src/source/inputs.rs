@@ -224,10 +224,9 @@ pub fn collect(paths: &[PathBuf], opts: &InputOptions) -> Result<Inputs, InputEr
                     &mut protocol,
                 );
             }
-            let files = crate::source::walk::mail_files(p).map_err(|error| InputError {
-                path: p.into(),
-                error,
-            })?;
+            // The folder that could not be listed is named, not `p`.
+            let files = crate::source::walk::mail_files(p)
+                .map_err(|(path, error)| InputError { path, error })?;
             for f in files {
                 let in_handoff_dir = f.starts_with(&handoffs);
                 let bytes = read(&f)?;

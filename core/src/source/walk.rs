@@ -24,8 +24,9 @@
 //! temp files of atomic writes, `.git`, editor litter) are never mail;
 //! symlinked directories are not followed (a link loop cannot hang the
 //! walk, and nothing outside the tree is read twice), symlinked files are;
-//! a directory that cannot be listed is a [`Problem`] and the rest is still
-//! walked. Files come out in path order.
+//! a directory that cannot be listed, and a link with a mail file's name
+//! that leads nowhere (its target gone, a loop of links), is a [`Problem`]
+//! and the rest is still walked. Files come out in path order.
 //!
 //! A walk keeps what it lists as a [`Listing`]: each folder's path once
 //! and its mail files' names side by side in one buffer, sorted as bytes
@@ -65,21 +66,37 @@ pub struct MailFiles {
     pub problems: Vec<Problem>,
 }
 
-/// A directory that could not be listed, or an entry whose type could not
-/// be read: the walk goes on without it.
+/// A directory that could not be listed, an entry whose type could not
+/// be read, or a link with a mail file's name that leads nowhere (its
+/// target gone, or a loop of links): the walk goes on without it.
 #[derive(Debug)]
 pub struct Problem {
     pub path: PathBuf,
     pub error: io::Error,
-    listing: bool,
+    what: What,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum What {
+    Listing,
+    Stat,
+    Link,
+}
+
+impl Problem {
+    /// Whether a folder could not be listed (else one entry of a folder
+    /// could not be read: a file the walk had to leave out).
+    pub fn is_folder(&self) -> bool {
+        self.what == What::Listing
+    }
 }
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let what = if self.listing {
-            "cannot list directory"
-        } else {
-            "cannot stat"
+        let what = match self.what {
+            What::Listing => "cannot list directory",
+            What::Stat => "cannot stat",
+            What::Link => "cannot follow the link",
         };
         write!(f, "{what}: {}", self.error)
     }
@@ -109,18 +126,26 @@ pub(crate) fn list(root: &Path) -> Listing {
     }
 }
 
-/// [`walk`] for callers that stop at the first problem (`amail parse`,
-/// `amail route`): the files, or why a directory could not be listed.
-pub fn mail_files(root: &Path) -> io::Result<Vec<PathBuf>> {
+/// [`walk`] of a directory the user named as mail (`amail parse DIR`): a
+/// task store is refused (`InvalidInput`, saying what it is); anything
+/// else is walked, and what could not be listed is in the problems.
+pub fn named_mailbox(root: &Path) -> io::Result<MailFiles> {
     if is_task_store_dir(root) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             not_a_mailbox(root),
         ));
     }
-    let found = walk(root);
+    Ok(walk(root))
+}
+
+/// [`walk`] for callers that stop at the first problem (`amail route`):
+/// the files, or the directory that could not be listed (`root` itself,
+/// or a folder anywhere under it: the one to look at) and why.
+pub fn mail_files(root: &Path) -> Result<Vec<PathBuf>, (PathBuf, io::Error)> {
+    let found = named_mailbox(root).map_err(|e| (root.to_path_buf(), e))?;
     match found.problems.into_iter().next() {
-        Some(p) => Err(p.error),
+        Some(p) => Err((p.path, p.error)),
         None => Ok(found.files),
     }
 }
@@ -546,9 +571,24 @@ impl Listed {
 
     /// Whether the entry `e` is a file, as `Path::is_file` answers it
     /// (through symlinks), without a `stat` when the listing already said.
-    fn is_file(&self, e: &Entry) -> bool {
-        e.kind == Kind::File
-            || (e.kind == Kind::Symlink && self.folder.dir.join(self.name(e.name)).is_file())
+    /// A link that leads nowhere (to nothing, or round a loop of links) is
+    /// a problem: it has a mail file's name, and what it named is lost.
+    fn is_file(&self, e: &Entry, problems: &mut Vec<Problem>) -> bool {
+        if e.kind != Kind::Symlink {
+            return e.kind == Kind::File;
+        }
+        let path = self.folder.dir.join(self.name(e.name));
+        match fs::metadata(&path) {
+            Ok(m) => m.is_file(),
+            Err(error) => {
+                problems.push(Problem {
+                    path,
+                    error,
+                    what: What::Link,
+                });
+                false
+            }
+        }
     }
 }
 
@@ -573,7 +613,7 @@ fn list_dir(dir: &Path, problems: &mut Vec<Problem>, keep: fn(&[u8]) -> bool) ->
                     problems.push(Problem {
                         path: dir.join(name),
                         error,
-                        listing: false,
+                        what: What::Stat,
                     });
                     return true;
                 }
@@ -720,7 +760,7 @@ impl Problem {
         Problem {
             path,
             error,
-            listing: true,
+            what: What::Listing,
         }
     }
 }
@@ -749,7 +789,7 @@ fn plain(dir: PathBuf) -> Listing {
         if e.kind == Kind::Dir {
             subdirs.push(dir.join(name));
             runs.push(Vec::new());
-        } else if listed.is_file(e) {
+        } else if listed.is_file(e, &mut out.problems) {
             runs.last_mut().expect("one run at least").push(e.name);
         }
     }
@@ -803,7 +843,7 @@ fn month_of(month: PathBuf) -> Listing {
         let names = listed
             .entries
             .iter()
-            .filter(|e| listed.is_file(e))
+            .filter(|e| listed.is_file(e, &mut out.problems))
             .map(|e| e.name)
             .collect();
         let folder = out.push_folder(listed.folder);
@@ -1059,7 +1099,8 @@ mod tests {
         assert!(watched.contains(&root.join("mail/A")));
         // Named by itself, a store is not mail: the walk says so, and a
         // load (which lists it) finds nothing in it.
-        let err = mail_files(&root.join("store")).unwrap_err();
+        let (at, err) = mail_files(&root.join("store")).unwrap_err();
+        assert_eq!(at, root.join("store"));
         assert!(err.to_string().contains("task store"), "{err}");
         assert_eq!(list(&root.join("store")).len(), 0);
     }
@@ -1141,9 +1182,7 @@ mod tests {
         assert_eq!(problems.len(), 1);
         assert_eq!(problems[0].0, gone);
         assert!(problems[0].1.starts_with("cannot list directory: "));
-        assert_eq!(
-            mail_files(&gone).unwrap_err().kind(),
-            io::ErrorKind::NotFound
-        );
+        let (at, err) = mail_files(&gone).unwrap_err();
+        assert_eq!((at, err.kind()), (gone, io::ErrorKind::NotFound));
     }
 }

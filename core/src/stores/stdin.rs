@@ -118,6 +118,21 @@ pub fn load_json_as(bytes: &[u8], viewer: Option<&str>) -> Result<Inbox, Error> 
         Ok(messages) => {
             let mut seen = HashSet::new();
             for (n, m) in messages.into_iter().enumerate() {
+                // What the parser could not read as a message at all (JSON
+                // that does not parse, or holds no message object) is named
+                // where it is, as a bad file of a mailbox is, not listed as
+                // a message whose body is the broken text.
+                if let Some(d) = m
+                    .diagnostics
+                    .iter()
+                    .find(|d| d.severity == amail_parser::Severity::Error)
+                {
+                    problems.push((
+                        PathBuf::from(format!("<stdin>:{}:{}", d.line, d.column)),
+                        format!("{} [{}]", d.message.text(), d.code),
+                    ));
+                    continue;
+                }
                 let key = unique_key_in(m.id.as_deref(), || format!("stdin#{}", n + 1), &mut seen);
                 let mut recipients = recipients_from(&m.to, &m.cc, &[]);
                 if recipients.is_empty() {

@@ -28,6 +28,9 @@ pub(crate) enum Set {
 /// One row's state before and after.
 pub(crate) struct Row {
     pub key: String,
+    /// The agent as the database spells it (`--as` matches without regard
+    /// to case, as the server does).
+    pub agent: String,
     pub read_was: Option<DateTime<Utc>>,
     pub ack_was: Option<DateTime<Utc>>,
 }
@@ -79,7 +82,7 @@ pub(crate) fn ack(
         .into_iter()
         .map(|r| AckOutcome {
             key: r.key,
-            agent: agent.to_string(),
+            agent: r.agent,
             ack_at: r.ack_was.unwrap_or(now),
             read_at: Some(r.read_was.unwrap_or(now)),
             changed: r.ack_was.is_none(),
@@ -111,18 +114,18 @@ fn set_one(
         .ok_or_else(not_found)?;
     // The recipient row of an agent of that project with that name (exact
     // name first; the server's names are case-insensitively unique).
-    let row: Option<(i64, rusqlite::types::Value, rusqlite::types::Value)> = tx
+    let row: Option<(i64, rusqlite::types::Value, rusqlite::types::Value, String)> = tx
         .query_row(
-            "SELECT r.agent_id, r.read_ts, r.ack_ts
+            "SELECT r.agent_id, r.read_ts, r.ack_ts, a.name
              FROM message_recipients r JOIN agents a ON a.id = r.agent_id
              WHERE r.message_id = ?1 AND a.project_id = ?2 AND lower(a.name) = lower(?3)
              ORDER BY a.name = ?3 DESC LIMIT 1",
             params![id, project, agent],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
         )
         .optional()
         .map_err(dbe)?;
-    let Some((agent_id, read_ts, ack_ts)) = row else {
+    let Some((agent_id, read_ts, ack_ts, name)) = row else {
         let mut stmt = tx
             .prepare(
                 "SELECT a.name FROM message_recipients r JOIN agents a ON a.id = r.agent_id
@@ -160,6 +163,7 @@ fn set_one(
     }
     Ok(Row {
         key: key.to_string(),
+        agent: name,
         read_was,
         ack_was,
     })

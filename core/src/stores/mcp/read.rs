@@ -20,7 +20,7 @@ pub(crate) fn mark_read(
         .into_iter()
         .map(|r| ReadOutcome {
             key: r.key,
-            agent: agent.to_string(),
+            agent: r.agent,
             read_at: r.read_was.unwrap_or(now),
             changed: r.read_was.is_none(),
         })
