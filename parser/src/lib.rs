@@ -273,15 +273,26 @@ pub fn parse_bytes(input: &[u8], opts: &ParseOptions) -> Result<Vec<OwnedMessage
                 column,
                 format!("invalid UTF-8 at byte {}", e.valid_up_to()),
             );
-            if let Some(err) = diags.first_strict {
-                return Err(err);
+            // The bad byte is one problem among the others, in the file's
+            // order: strict mode refuses the first of the file (a problem
+            // before the bad byte wins), lenient mode lists it where it
+            // stands.
+            let parsed = parse(&text, opts);
+            if let Some(bad_byte) = diags.first_strict {
+                return Err(match parsed {
+                    Err(e) if (e.line, e.column) < (line, column) => e,
+                    _ => bad_byte,
+                });
             }
-            let mut msgs: Vec<OwnedMessage> = parse(&text, opts)?
-                .into_iter()
-                .map(Message::into_owned)
-                .collect();
+            let mut msgs: Vec<OwnedMessage> =
+                parsed?.into_iter().map(Message::into_owned).collect();
             for m in &mut msgs {
-                m.diagnostics.insert(0, diags.list[0].clone());
+                let at = m
+                    .diagnostics
+                    .iter()
+                    .position(|d| (d.line, d.column) > (line, column))
+                    .unwrap_or(m.diagnostics.len());
+                m.diagnostics.insert(at, diags.list[0].clone());
             }
             Ok(msgs)
         }

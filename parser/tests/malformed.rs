@@ -211,3 +211,34 @@ fn json_lines_body_problems_point_at_their_line() {
     assert_eq!((e.line, e.column), (3, 1));
     assert!(e.snippet.contains("Context usage: 150%"), "{}", e.snippet);
 }
+
+/// A bad byte is one problem among the others, in the file's order: strict
+/// mode refuses the first problem of the file, whichever kind it is, and
+/// lenient mode lists the bad byte where it stands. (Strict mode named a
+/// bad byte on line 9 over a bad `Ack-Required` on line 4: the byte was
+/// checked before anything else was read.)
+#[test]
+fn a_bad_byte_takes_its_place_among_the_other_problems() {
+    let before = b"Subject: [ol-2] HELP_REQUEST\nFrom: A\nTo: B\nAck-Required: maybe\n\nBody:\nIssue Type: STUCK\n## Problem\ncaf\xe9\n## Question\nq?\n";
+    let err = parse_bytes(before, &ParseOptions::strict()).unwrap_err();
+    assert_eq!(
+        (err.line, err.column, err.code.as_str()),
+        (4, 15, "bad-enum")
+    );
+    let msgs = parse_bytes(before, &ParseOptions::default()).unwrap();
+    let got: Vec<(&str, u32, u32)> = msgs[0]
+        .diagnostics
+        .iter()
+        .map(|d| (d.code.as_ref(), d.line, d.column))
+        .collect();
+    assert_eq!(got, [("bad-enum", 4, 15), ("invalid-utf8", 9, 4)]);
+    // The bad byte first: it is the problem strict mode names.
+    let after = b"Subject: [ol-2] HELP_REQUEST\nFrom: A\nTo: B\nImportance: caf\xe9\nAck-Required: maybe\n\nBody:\nIssue Type: STUCK\n## Problem\np\n## Question\nq?\n";
+    let err = parse_bytes(after, &ParseOptions::strict()).unwrap_err();
+    assert_eq!(
+        (err.line, err.column, err.code.as_str()),
+        (4, 16, "invalid-utf8")
+    );
+    let msgs = parse_bytes(after, &ParseOptions::default()).unwrap();
+    assert_eq!(msgs[0].diagnostics[0].code.as_ref(), "invalid-utf8");
+}
