@@ -19,6 +19,7 @@ mod modes;
 mod parse;
 mod parse_parallel;
 mod pipe;
+mod reply_names;
 mod stdin_json;
 mod store_beside_mail;
 mod tables;

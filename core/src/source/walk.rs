@@ -298,11 +298,25 @@ pub(crate) fn is_mail_name(name: &OsStr) -> bool {
 /// ASCII.
 fn is_mail_bytes(name: &[u8]) -> bool {
     match extension(name) {
-        Some(ext) => MAIL_EXTENSIONS
-            .iter()
-            .any(|m| m.as_bytes().eq_ignore_ascii_case(ext)),
+        Some(ext) => is_mail_extension(ext),
         None => true,
     }
+}
+
+/// `name` without its extension when that is one of [`MAIL_EXTENSIONS`]
+/// (any case): the message's name, not its file's.
+pub(crate) fn without_mail_extension(name: &str) -> &str {
+    match extension(name.as_bytes()) {
+        Some(ext) if is_mail_extension(ext) => &name[..name.len() - ext.len() - 1],
+        _ => name,
+    }
+}
+
+/// Whether `ext` is one of [`MAIL_EXTENSIONS`], in any case.
+fn is_mail_extension(ext: &[u8]) -> bool {
+    MAIL_EXTENSIONS
+        .iter()
+        .any(|m| m.as_bytes().eq_ignore_ascii_case(ext))
 }
 
 /// A canonical message copy's name, as the server writes it.

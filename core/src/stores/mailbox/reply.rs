@@ -59,7 +59,9 @@ pub(crate) fn reply(
         "{}__{}__re-{}.md",
         now.format("%Y-%m-%dT%H-%M-%SZ"),
         subject_slug(&subject),
-        subject_slug(key)
+        // A message with no `Id:` is keyed by its path: its `.md` is not
+        // the reply's.
+        subject_slug(crate::source::walk::without_mail_extension(key))
     );
     let dir = root.join("replies");
     // Never overwrite: a second message in the same second gets a suffix.
