@@ -111,8 +111,12 @@ fn command(store: &Store, cmd: TasksCmd, json: bool) -> CliResult {
             reason,
             actor,
         } => {
-            review::reject(store, &task, &reason, &actor)
-                .map_err(|e| CliError::bad_input(e.to_string()))?;
+            review::reject(store, &task, &reason, &actor).map_err(|e| match e {
+                // A request the command cannot make, as an empty reply
+                // body is: usage.
+                review::ReviewError::NoReason => CliError::usage(e.to_string()),
+                e => CliError::bad_input(e.to_string()),
+            })?;
             (
                 task.clone(),
                 format!("{task}: review -> in-progress"),

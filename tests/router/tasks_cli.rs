@@ -130,9 +130,16 @@ fn reject_sends_the_work_back_with_the_reason_in_the_work_log() {
         ev.payload,
         json!({ "from": "review", "to": "in-progress", "reason": "tests fail on CI" })
     );
-    // A reason is required.
+    // A reason is required: a blank one is a request the command cannot
+    // make, usage (2) as an empty reply body is, and the task stays put.
     let out = tasks(&root, &["reject", A, "--reason", "  "]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("reason"));
 }
 
 #[test]
