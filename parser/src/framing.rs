@@ -801,6 +801,26 @@ fn split_names(v: &str) -> Vec<Cow<'_, str>> {
         .collect()
 }
 
+/// The name and line of a header near `Subject:` (`Subjct:`, `subjet:`,
+/// `Subjects:`: at most two edits, any case) in the header block of the
+/// message that starts at line `from`; for the no-subject problem only,
+/// so no message with a subject pays for it.
+pub(crate) fn near_subject<'d>(lines: &[Line<'d>], from: u32) -> Option<(&'d str, u32)> {
+    lines
+        .iter()
+        .skip_while(|l| l.no < from)
+        .take_while(|l| !l.text.trim().is_empty())
+        .take(16)
+        .find_map(|l| {
+            let (name, _) = l.text.split_once(':')?;
+            let near = name.len() >= 4
+                && name.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-')
+                && !name.eq_ignore_ascii_case("subject")
+                && strsim::damerau_levenshtein(&name.to_ascii_lowercase(), "subject") <= 2;
+            near.then_some((name, l.no))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -948,7 +948,19 @@ fn assemble<'a>(
     };
     match (&env.subject, kind) {
         (None, _) if type_line.is_none() => {
-            let message = "no subject line and no type line";
+            let plain = "no subject line and no type line";
+            // A header that is nearly `Subject:` is named: "no subject
+            // line" alone sends the writer to a line that looks right.
+            let near = match body_at {
+                None => framing::near_subject(source.lines, env.line),
+                Some(_) => None,
+            };
+            let message: Note<'a> = match near {
+                Some((name, no)) => {
+                    format!("{plain} (`{name}:` on line {no} is not `Subject:`)").into()
+                }
+                None => plain.into(),
+            };
             match body_lines.first() {
                 Some(l) => d.push_body(diag::Code::NoSubject, l.no, 1, message),
                 None => d.push(diag::Code::NoSubject, env.line, 1, message),

@@ -242,3 +242,53 @@ fn a_bad_byte_takes_its_place_among_the_other_problems() {
     let msgs = parse_bytes(after, &ParseOptions::default()).unwrap();
     assert_eq!(msgs[0].diagnostics[0].code.as_ref(), "invalid-utf8");
 }
+
+/// A header that is nearly `Subject:` is named in the no-subject problem,
+/// in both modes: "no subject line" alone sent the writer looking at a line
+/// that looked right (found by a colleague with `Subjct:`).
+#[test]
+fn a_misspelled_subject_header_is_named() {
+    for (doc, name, line) in [
+        (
+            "Subjct: [ol-1] PROGRESS\nFrom: A\n\nBody:\nBead: ol-1\n",
+            "Subjct",
+            1,
+        ),
+        (
+            "From: A\nsubjet: [ol-1] PROGRESS\n\nBody:\nBead: ol-1\n",
+            "subjet",
+            2,
+        ),
+        (
+            "Subjects: [ol-1] PROGRESS\r\n\r\nBody:\r\nBead: ol-1\r\n",
+            "Subjects",
+            1,
+        ),
+    ] {
+        let want = format!("`{name}:` on line {line} is not `Subject:`");
+        let msgs = amail_parser::parse(doc, &ParseOptions::default()).unwrap();
+        let d = msgs[0]
+            .diagnostics
+            .iter()
+            .find(|d| d.code.as_ref() == "no-subject")
+            .unwrap_or_else(|| panic!("{doc:?}: {:?}", msgs[0].diagnostics));
+        assert!(
+            d.message.to_string().contains(&want),
+            "{doc:?}: {}",
+            d.message
+        );
+        let err = amail_parser::parse(doc, &ParseOptions::strict()).unwrap_err();
+        assert!(err.message.contains(&want), "{doc:?}: {}", err.message);
+    }
+    // A header of another name is not taken for one.
+    let doc = "Summary: [ol-1] PROGRESS\n\nBody:\nBead: ol-1\n";
+    let msgs = amail_parser::parse(doc, &ParseOptions::default()).unwrap();
+    assert!(
+        msgs[0]
+            .diagnostics
+            .iter()
+            .all(|d| !d.message.to_string().contains("is not `Subject:`")),
+        "{:?}",
+        msgs[0].diagnostics
+    );
+}
