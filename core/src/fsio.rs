@@ -171,15 +171,17 @@ fn write(path: &Path, bytes: &[u8], replace: Replace, sync: Sync) -> Result<(), 
     tmp.write_all(a).map_err(PathError::at(tmp.path()))?;
     crash();
     tmp.write_all(b).map_err(PathError::at(tmp.path()))?;
-    if durable {
-        tmp.as_file()
-            .sync_all()
-            .map_err(PathError::at(tmp.path()))?;
-    }
+    // The mode before the sync, so that a durable write's file is synced
+    // with the mode it is renamed with.
     #[cfg(unix)]
     if let Some(mode) = kept {
         tmp.as_file()
             .set_permissions(mode)
+            .map_err(PathError::at(tmp.path()))?;
+    }
+    if durable {
+        tmp.as_file()
+            .sync_all()
             .map_err(PathError::at(tmp.path()))?;
     }
     crash();
