@@ -29,6 +29,22 @@ pub enum SourceKind {
     Server { url: String },
 }
 
+impl SourceKind {
+    /// Whether `typed` (an `--as`, the TUI's identity) names the agent this
+    /// source spells `stored`: the one rule for every command. An
+    /// mcp_agent_mail database and a server match names without regard to
+    /// ASCII case, as the server's own tools do (its names are unique so);
+    /// a plain mailbox and piped JSON compare exactly.
+    pub fn same_agent(&self, stored: &str, typed: &str) -> bool {
+        match self {
+            SourceKind::McpStore { .. } | SourceKind::Server { .. } => {
+                stored.eq_ignore_ascii_case(typed)
+            }
+            SourceKind::Mailbox { .. } | SourceKind::Stdin => stored == typed,
+        }
+    }
+}
+
 /// to / cc / bcc, as mcp_agent_mail's `message_recipients.kind`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
