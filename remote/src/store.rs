@@ -358,13 +358,15 @@ impl ServerStore {
     }
 
     fn build(&self, messages: Vec<InboxMessage>, problems: Vec<(PathBuf, String)>) -> Inbox {
-        assemble(
-            SourceKind::Server {
-                url: self.url().to_string(),
-            },
-            messages,
-            problems,
-        )
+        assemble(self.source(), messages, problems)
+    }
+
+    /// What an inbox loaded here comes from (and how it matches names:
+    /// [`SourceKind::same_agent`]).
+    fn source(&self) -> SourceKind {
+        SourceKind::Server {
+            url: self.url().to_string(),
+        }
     }
 
     /// The message `key` and its project from `inbox`, or from a fresh
@@ -386,11 +388,12 @@ impl ServerStore {
         Ok((m.clone(), project))
     }
 
-    fn recipient_check(m: &InboxMessage, agent: &str) -> Result<String, Error> {
+    fn recipient_check(&self, m: &InboxMessage, agent: &str) -> Result<String, Error> {
+        let source = self.source();
         match m
             .recipients
             .iter()
-            .find(|r| r.agent.eq_ignore_ascii_case(agent))
+            .find(|r| source.same_agent(&r.agent, agent))
         {
             Some(r) => Ok(r.agent.to_string()),
             None => Err(Error::NotRecipient {
@@ -417,7 +420,7 @@ impl ServerStore {
         tool: &str,
     ) -> Result<(String, Option<Recipient>, Value), Error> {
         let (m, project) = self.find(inbox, key)?;
-        let agent = Self::recipient_check(&m, as_agent)?;
+        let agent = self.recipient_check(&m, as_agent)?;
         let before = m.recipients.iter().find(|r| r.agent == agent).cloned();
         let mut args = Map::new();
         args.insert("project_key".into(), json!(project));
@@ -709,7 +712,8 @@ impl MailStore for ServerStore {
             ));
         }
         let projects = self.projects()?;
-        let holds = |p: &Project, name: &str| p.agents.iter().any(|a| a.eq_ignore_ascii_case(name));
+        let source = self.source();
+        let holds = |p: &Project, name: &str| p.agents.iter().any(|a| source.same_agent(a, name));
         let fits: Vec<&Project> = projects
             .iter()
             .filter(|p| holds(p, &draft.from) && draft.to.iter().all(|t| holds(p, t)))

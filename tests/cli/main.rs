@@ -10,6 +10,7 @@ mod support {
     pub mod walk;
 }
 
+mod agent_names;
 mod batch_ack;
 mod defects;
 mod demo_fresh;

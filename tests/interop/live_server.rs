@@ -515,10 +515,13 @@ fn check_release(release: Release) {
     assert!(err.contains("no server answers"), "{err}");
 }
 
-/// A batch ack through a server is checked whole before its first ack.
-/// Found today: `amail ack 1 7 --server URL --as BlueLake`, 7 not
-/// addressed to BlueLake, acked 1 and then failed (the server path checked
-/// only that each id exists, where a local store's checks the recipient).
+/// `--as` through a server, matched as the server itself matches names
+/// (ASCII case aside) by every command; and a batch ack checked whole
+/// before its first ack. Found today: `amail ack 1 7 --server URL --as
+/// BlueLake`, 7 not addressed to BlueLake, acked 1 and then failed (the
+/// server path checked only that each id exists); `amail pending --as
+/// greencastle --server URL` warned of no agent named greencastle and
+/// listed nothing, where `amail ack --as greencastle` acked.
 #[test]
 fn names_through_a_live_server() {
     let Some(python) = release_python(Release::V010) else {
@@ -560,6 +563,9 @@ fn names_through_a_live_server() {
     };
     let owed = vec![(help.clone(), "GreenCastle".to_string())];
     assert_eq!(pending_as("GreenCastle").0, owed);
+    let (rows, err) = pending_as("greencastle");
+    assert_eq!(rows, owed, "{err}");
+    assert!(!err.contains("no agent named"), "{err}");
 
     // A batch with an id not addressed to the agent acks nothing, in
     // either order.
