@@ -461,7 +461,7 @@ fn payload(v: &Value) -> &Value {
         .unwrap_or(v)
 }
 
-fn outcome(v: &Value, fallback_to: &[String]) -> ReplyOutcome {
+fn outcome(v: &Value, from: &str, fallback_to: &[String]) -> ReplyOutcome {
     let p = payload(v);
     let strings = |k: &str| -> Option<Vec<String>> {
         p.get(k)?.as_array().map(|a| {
@@ -473,6 +473,11 @@ fn outcome(v: &Value, fallback_to: &[String]) -> ReplyOutcome {
     };
     ReplyOutcome {
         key: convert::id_of(p).map(|i| i.to_string()).unwrap_or_default(),
+        from: p
+            .get("from")
+            .and_then(Value::as_str)
+            .unwrap_or(from)
+            .to_string(),
         thread: p
             .get("thread_id")
             .and_then(Value::as_str)
@@ -695,7 +700,7 @@ impl MailStore for ServerStore {
         args.insert("body_md".into(), json!(body_md));
         args.insert("to".into(), json!(plan.to));
         let v = self.session.call("reply_message", args).map_err(err)?;
-        Ok(outcome(&v, &plan.to))
+        Ok(outcome(&v, &plan.from, &plan.to))
     }
 
     /// `send_message` in the project holding the sender and every
@@ -772,7 +777,7 @@ impl MailStore for ServerStore {
             args.insert("thread_id".into(), json!(t));
         }
         let v = self.session.call("send_message", args).map_err(err)?;
-        Ok(outcome(&v, &draft.to))
+        Ok(outcome(&v, &draft.from, &draft.to))
     }
 
     fn watch_paths(&self) -> Vec<PathBuf> {

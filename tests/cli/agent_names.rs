@@ -81,6 +81,26 @@ fn a_plain_mailbox_matches_as_exactly_in_pending_and_ack() {
 }
 
 #[test]
+fn an_mcp_reply_names_the_agent_as_the_store_spells_it() {
+    let fx = Fx::new();
+    let root = root(&fx);
+    // GreenCastle is a cc of 10 (PurpleBear's OFFERING_READY).
+    let out = fx.run(&[
+        "reply",
+        "10",
+        root.to_str().unwrap(),
+        "--as",
+        "greencastle",
+        "--body",
+        "Seen.",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("replied to 10 as GreenCastle: "), "{text}");
+    assert!(!text.contains("greencastle"), "{text}");
+}
+
+#[test]
 fn an_mcp_batch_ack_with_another_case_acks_every_id_under_the_store_s_name() {
     let fx = Fx::new();
     let root = root(&fx);

@@ -517,11 +517,13 @@ fn check_release(release: Release) {
 
 /// `--as` through a server, matched as the server itself matches names
 /// (ASCII case aside) by every command; and a batch ack checked whole
-/// before its first ack. Found today: `amail ack 1 7 --server URL --as
+/// before its first ack; what amail prints names the agent as the server
+/// spells it. Found today: `amail ack 1 7 --server URL --as
 /// BlueLake`, 7 not addressed to BlueLake, acked 1 and then failed (the
 /// server path checked only that each id exists); `amail pending --as
 /// greencastle --server URL` warned of no agent named greencastle and
-/// listed nothing, where `amail ack --as greencastle` acked.
+/// listed nothing, where `amail ack --as greencastle` acked; `amail reply
+/// ID --as greencastle --server URL` printed "as greencastle".
 #[test]
 fn names_through_a_live_server() {
     let Some(python) = release_python(Release::V010) else {
@@ -584,6 +586,33 @@ fn names_through_a_live_server() {
         assert!(out.stdout.is_empty(), "{order:?}");
         assert_eq!(pending_as("GreenCastle").0, owed, "{order:?} acked");
     }
+
+    // A reply and an ack as typed in another case print the server's name.
+    let out = ok(&amail(
+        &server,
+        token,
+        &["reply", &help, "--as", "greencastle", "--body", "Seen."],
+    ));
+    assert!(
+        out.starts_with(&format!("replied to {help} as GreenCastle: ")),
+        "{out}"
+    );
+    let purple = tools.inbox("PurpleBear");
+    assert!(
+        purple.iter().any(|m| m["from"] == "GreenCastle"
+            && m["body_md"].as_str().is_some_and(|b| b.ends_with("Seen."))),
+        "{purple:?}"
+    );
+    let out = ok(&amail(
+        &server,
+        token,
+        &["ack", &help, "--as", "greencastle"],
+    ));
+    assert!(
+        out.starts_with(&format!("acked {help} as GreenCastle at ")),
+        "{out}"
+    );
+    assert!(pending_as("greencastle").0.is_empty());
 }
 
 /// The tests of one run start servers side by side and stop them: a port

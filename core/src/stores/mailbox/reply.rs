@@ -66,6 +66,7 @@ pub(crate) fn reply(
     let path = crate::fsio::write_new_numbered(&dir, &name, text.as_bytes())?;
     Ok(ReplyOutcome {
         key: id,
+        from: as_agent.to_string(),
         thread,
         subject,
         to,

@@ -333,6 +333,7 @@ pub(crate) fn reply(
     let committed = mcp_archive::git_commit(archive, &m, &rel, "reply_message", lock)?;
     Ok(ReplyOutcome {
         key: new_id.to_string(),
+        from: m.from.clone(),
         thread,
         subject,
         to: plan.to,
