@@ -10,8 +10,6 @@
 
 use std::fs;
 
-use serde_json::Value;
-
 use super::fx::{stderr, stdout, Fx};
 
 fn root(fx: &Fx) -> std::path::PathBuf {
@@ -24,17 +22,10 @@ fn root(fx: &Fx) -> std::path::PathBuf {
 fn pending_as(fx: &Fx, source: &std::path::Path, agent: &str) -> (Vec<(String, String)>, String) {
     let out = fx.run(&["pending", source.to_str().unwrap(), "--json", "--as", agent]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let rows: Vec<Value> = serde_json::from_str(&stdout(&out)).unwrap();
-    let pairs = rows
-        .iter()
-        .map(|r| {
-            (
-                r["id"].as_str().unwrap().to_string(),
-                r["agent"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
-    (pairs, stderr(&out))
+    (
+        crate::support::pending::id_agent_pairs(&stdout(&out)),
+        stderr(&out),
+    )
 }
 
 #[test]

@@ -7,6 +7,7 @@
 mod support {
     pub mod fixture;
     pub mod fs;
+    pub mod pending;
     pub mod walk;
 }
 

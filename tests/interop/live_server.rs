@@ -551,17 +551,10 @@ fn names_through_a_live_server() {
     let (help, progress) = (key("[b1] HELP_REQUEST"), key("[b2] PROGRESS"));
     let pending_as = |agent: &str| -> (Vec<(String, String)>, String) {
         let out = amail(&server, token, &["pending", "--json", "--as", agent]);
-        let rows: Vec<Value> = serde_json::from_str(&ok(&out)).unwrap();
-        let pairs = rows
-            .iter()
-            .map(|r| {
-                (
-                    r["id"].as_str().unwrap().to_string(),
-                    r["agent"].as_str().unwrap().to_string(),
-                )
-            })
-            .collect();
-        (pairs, String::from_utf8_lossy(&out.stderr).into_owned())
+        (
+            crate::support::pending::id_agent_pairs(&ok(&out)),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
     };
     let owed = vec![(help.clone(), "GreenCastle".to_string())];
     assert_eq!(pending_as("GreenCastle").0, owed);
