@@ -688,7 +688,7 @@ impl MailStore for ServerStore {
             return Err(Error::Invalid("--as AGENT is empty".into()));
         }
         let (m, project) = self.find(inbox, key)?;
-        let plan = reply_rule::plan_for(&m, as_agent)?;
+        let plan = reply_rule::plan_for(&self.source(), &m, as_agent)?;
         let body_md = match plan.kind {
             ReplyKind::HelpResponse => reply_rule::help_response_body(body),
             ReplyKind::Plain => reply_rule::body_text(body).to_string(),

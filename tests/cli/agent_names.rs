@@ -53,7 +53,7 @@ fn pending_on_an_mcp_store_matches_as_as_ack_does() {
 }
 
 #[test]
-fn a_plain_mailbox_matches_as_exactly_in_pending_and_ack() {
+fn a_plain_mailbox_matches_as_exactly_in_pending_ack_and_reply() {
     let fx = Fx::new();
     let m = fx.path("mail");
     fs::create_dir_all(&m).unwrap();
@@ -67,8 +67,33 @@ fn a_plain_mailbox_matches_as_exactly_in_pending_and_ack() {
     assert!(err.contains("no agent named boss"), "{err}");
     let out = fx.run(&["ack", "h1", m.to_str().unwrap(), "--as", "boss"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    // A reply matches as ack does: `--as boss` wrote a reply from Boss
+    // where the ack beside it was refused.
+    let before = super::fx::tree(fx.dir.path());
+    let out = fx.run(&[
+        "reply",
+        "h1",
+        m.to_str().unwrap(),
+        "--as",
+        "boss",
+        "--body",
+        "hi",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(stderr(&out).contains("Boss"), "{}", stderr(&out));
+    assert_eq!(super::fx::tree(fx.dir.path()), before, "the reply wrote");
     let (rows, _) = pending_as(&fx, &m, "Boss");
     assert_eq!(rows, [("h1".into(), "Boss".into())]);
+    let out = fx.run(&[
+        "reply",
+        "h1",
+        m.to_str().unwrap(),
+        "--as",
+        "Boss",
+        "--body",
+        "hi",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
 }
 
 #[test]

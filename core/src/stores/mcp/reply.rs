@@ -235,6 +235,10 @@ pub(crate) fn reply(
             cc: &recipients.1,
             subject: &orig.subject,
             kind: orig_kind,
+            source: &crate::inbox::SourceKind::McpStore {
+                root: archive.to_path_buf(),
+                db: db.to_path_buf(),
+            },
         },
         &sender_name,
     )?;
