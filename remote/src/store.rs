@@ -358,13 +358,15 @@ impl ServerStore {
     }
 
     fn build(&self, messages: Vec<InboxMessage>, problems: Vec<(PathBuf, String)>) -> Inbox {
-        assemble(
-            SourceKind::Server {
-                url: self.url().to_string(),
-            },
-            messages,
-            problems,
-        )
+        assemble(self.source(), messages, problems)
+    }
+
+    /// What an inbox loaded here comes from (and how it matches names:
+    /// [`SourceKind::same_agent`]).
+    fn source(&self) -> SourceKind {
+        SourceKind::Server {
+            url: self.url().to_string(),
+        }
     }
 
     /// The message `key` and its project from `inbox`, or from a fresh
@@ -386,11 +388,12 @@ impl ServerStore {
         Ok((m.clone(), project))
     }
 
-    fn recipient_check(m: &InboxMessage, agent: &str) -> Result<String, Error> {
+    fn recipient_check(&self, m: &InboxMessage, agent: &str) -> Result<String, Error> {
+        let source = self.source();
         match m
             .recipients
             .iter()
-            .find(|r| r.agent.eq_ignore_ascii_case(agent))
+            .find(|r| source.same_agent(&r.agent, agent))
         {
             Some(r) => Ok(r.agent.to_string()),
             None => Err(Error::NotRecipient {
@@ -417,7 +420,7 @@ impl ServerStore {
         tool: &str,
     ) -> Result<(String, Option<Recipient>, Value), Error> {
         let (m, project) = self.find(inbox, key)?;
-        let agent = Self::recipient_check(&m, as_agent)?;
+        let agent = self.recipient_check(&m, as_agent)?;
         let before = m.recipients.iter().find(|r| r.agent == agent).cloned();
         let mut args = Map::new();
         args.insert("project_key".into(), json!(project));
@@ -458,7 +461,7 @@ fn payload(v: &Value) -> &Value {
         .unwrap_or(v)
 }
 
-fn outcome(v: &Value, fallback_to: &[String]) -> ReplyOutcome {
+fn outcome(v: &Value, from: &str, fallback_to: &[String]) -> ReplyOutcome {
     let p = payload(v);
     let strings = |k: &str| -> Option<Vec<String>> {
         p.get(k)?.as_array().map(|a| {
@@ -470,6 +473,11 @@ fn outcome(v: &Value, fallback_to: &[String]) -> ReplyOutcome {
     };
     ReplyOutcome {
         key: convert::id_of(p).map(|i| i.to_string()).unwrap_or_default(),
+        from: p
+            .get("from")
+            .and_then(Value::as_str)
+            .unwrap_or(from)
+            .to_string(),
         thread: p
             .get("thread_id")
             .and_then(Value::as_str)
@@ -680,7 +688,7 @@ impl MailStore for ServerStore {
             return Err(Error::Invalid("--as AGENT is empty".into()));
         }
         let (m, project) = self.find(inbox, key)?;
-        let plan = reply_rule::plan_for(&m, as_agent)?;
+        let plan = reply_rule::plan_for(&self.source(), &m, as_agent)?;
         let body_md = match plan.kind {
             ReplyKind::HelpResponse => reply_rule::help_response_body(body),
             ReplyKind::Plain => reply_rule::body_text(body).to_string(),
@@ -692,7 +700,7 @@ impl MailStore for ServerStore {
         args.insert("body_md".into(), json!(body_md));
         args.insert("to".into(), json!(plan.to));
         let v = self.session.call("reply_message", args).map_err(err)?;
-        Ok(outcome(&v, &plan.to))
+        Ok(outcome(&v, &plan.from, &plan.to))
     }
 
     /// `send_message` in the project holding the sender and every
@@ -709,7 +717,8 @@ impl MailStore for ServerStore {
             ));
         }
         let projects = self.projects()?;
-        let holds = |p: &Project, name: &str| p.agents.iter().any(|a| a.eq_ignore_ascii_case(name));
+        let source = self.source();
+        let holds = |p: &Project, name: &str| p.agents.iter().any(|a| source.same_agent(a, name));
         let fits: Vec<&Project> = projects
             .iter()
             .filter(|p| holds(p, &draft.from) && draft.to.iter().all(|t| holds(p, t)))
@@ -768,7 +777,7 @@ impl MailStore for ServerStore {
             args.insert("thread_id".into(), json!(t));
         }
         let v = self.session.call("send_message", args).map_err(err)?;
-        Ok(outcome(&v, &draft.to))
+        Ok(outcome(&v, &draft.from, &draft.to))
     }
 
     fn watch_paths(&self) -> Vec<PathBuf> {

@@ -66,7 +66,42 @@ fn looks_like_a_path(s: &str) -> bool {
 /// Every id must name a message addressed to `agent` before any is
 /// acked: a mistyped SOURCE that did not look like a path is then an
 /// unknown id, an id owed by someone else is refused as the store would
-/// refuse it, and nothing is half done.
+/// refuse it, and nothing is half done. The one check of a batch, on
+/// every store (a local one's and a server's inbox); `missing` words the
+/// error for an id `inbox` does not hold. The recipient is matched as the
+/// store matches `--as` ([`inbox::SourceKind::same_agent`]).
+fn check_batch(
+    inbox: &inbox::Inbox,
+    ids: &[String],
+    agent: &str,
+    missing: impl Fn(&str) -> CliError,
+) -> Result<(), CliError> {
+    for id in ids {
+        let Some(m) = inbox.message_by_key(id) else {
+            return Err(missing(id));
+        };
+        if !m
+            .recipients
+            .iter()
+            .any(|r| inbox.source.same_agent(&r.agent, agent))
+        {
+            let names: Vec<&str> = m.recipients.iter().map(|r| r.agent.as_str()).collect();
+            return Err(CliError::bad_input(format!(
+                "{} is not a recipient of message {} (recipients: {}); nothing was acked; use --as with one of them, or ack that id apart",
+                clean_line(agent),
+                clean_line(id),
+                clean_line(&if names.is_empty() {
+                    "none recorded".to_string()
+                } else {
+                    names.join(", ")
+                })
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// [`check_batch`] on a local store, read now.
 fn check_ids(
     kind: &inbox::SourceKind,
     ids: &[String],
@@ -76,32 +111,12 @@ fn check_ids(
     let inbox = stores::for_source(kind, max_bytes)
         .load()
         .map_err(from_inbox_error)?;
-    // As each store matches `--as`: a mailbox's names exactly, the
-    // server's database without regard to ASCII case.
-    let same = |name: &str| match kind {
-        inbox::SourceKind::McpStore { .. } => name.eq_ignore_ascii_case(agent),
-        _ => name == agent,
-    };
-    for id in ids {
-        let Some(m) = inbox.message_by_key(id) else {
-            return Err(CliError::bad_input(format!(
-                "no message {id} in {}; nothing was acked (`amail threads` lists the ids; a SOURCE must be an existing directory)",
-                stores::for_source(kind, max_bytes).describe()
-            )));
-        };
-        if !m.recipients.iter().any(|r| same(r.agent.as_str())) {
-            let names: Vec<&str> = m.recipients.iter().map(|r| r.agent.as_str()).collect();
-            return Err(CliError::bad_input(format!(
-                "{agent} is not a recipient of message {id} (recipients: {}); nothing was acked; use --as with one of them, or ack that id apart",
-                if names.is_empty() {
-                    "none recorded".to_string()
-                } else {
-                    names.join(", ")
-                }
-            )));
-        }
-    }
-    Ok(())
+    check_batch(&inbox, ids, agent, |id| {
+        CliError::bad_input(format!(
+            "no message {id} in {}; nothing was acked (`amail threads` lists the ids; a SOURCE must be an existing directory)",
+            stores::for_source(kind, max_bytes).describe()
+        ))
+    })
 }
 
 /// Where a write goes: the source's kind, without reading every message
@@ -212,19 +227,21 @@ pub fn through(
 }
 
 /// `amail ack ID... --server URL` (or a storage root that writes through
-/// its server): every id is checked against one load of
-/// the server's inbox before the first ack is sent, so a mistyped id acks
-/// nothing; then each ack is the server's `acknowledge_message`.
+/// its server): every id is checked against one load of the server's
+/// inbox before the first ack is sent, as a local store's are
+/// ([`check_batch`]: it exists and is addressed to `as_agent`), so a
+/// mistyped id or one owed by someone else acks nothing; then each ack is
+/// the server's `acknowledge_message`.
 fn run_on_server(store: &dyn stores::MailStore, ids: &[String], as_agent: &str) -> CliResult {
     let inbox = super::server::load(store)?;
-    if let Some(missing) = ids.iter().find(|id| inbox.message_by_key(id).is_none()) {
-        return Err(CliError::bad_input(format!(
+    check_batch(&inbox, ids, as_agent, |id| {
+        CliError::bad_input(format!(
             "no message {} on {}; nothing was acked; `amail threads --server {}` lists the ids",
-            clean_line(missing),
+            clean_line(id),
             store.describe(),
             store.describe()
-        )));
-    }
+        ))
+    })?;
     let mut failure = None;
     for id in ids {
         match store.ack(

@@ -68,7 +68,7 @@ pub fn run(args: PendingArgs, config: &amail::config::Config) -> CliResult {
         )?,
     };
     if let Some(a) = args.as_agent.as_deref() {
-        if !inbox.agents.is_empty() && inbox.agent(a).is_none() {
+        if !inbox.agents.is_empty() && inbox.agent_named(a).is_none() {
             let names: Vec<&str> = inbox.agents.iter().map(|a| a.name.as_str()).collect();
             eprintln!(
                 "amail: warning: no agent named {} in this inbox (agents: {})",

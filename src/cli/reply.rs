@@ -69,7 +69,7 @@ pub fn run(args: ReplyArgs, config: &amail::config::Config) -> CliResult {
     crate::outln!(
         "replied to {} as {}: message {} \"{}\" to {} in thread {}{}",
         clean_line(&args.id),
-        clean_line(&args.as_agent),
+        clean_line(&out.from),
         clean_line(&out.key),
         clean_line(&out.subject),
         clean_line(&out.to.join(", ")),

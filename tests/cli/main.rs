@@ -7,9 +7,11 @@
 mod support {
     pub mod fixture;
     pub mod fs;
+    pub mod pending;
     pub mod walk;
 }
 
+mod agent_names;
 mod batch_ack;
 mod defects;
 mod demo_fresh;

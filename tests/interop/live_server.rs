@@ -515,6 +515,99 @@ fn check_release(release: Release) {
     assert!(err.contains("no server answers"), "{err}");
 }
 
+/// `--as` through a server, matched as the server itself matches names
+/// (ASCII case aside) by every command; and a batch ack checked whole
+/// before its first ack; what amail prints names the agent as the server
+/// spells it. Found today: `amail ack 1 7 --server URL --as
+/// BlueLake`, 7 not addressed to BlueLake, acked 1 and then failed (the
+/// server path checked only that each id exists); `amail pending --as
+/// greencastle --server URL` warned of no agent named greencastle and
+/// listed nothing, where `amail ack --as greencastle` acked; `amail reply
+/// ID --as greencastle --server URL` printed "as greencastle".
+#[test]
+fn names_through_a_live_server() {
+    let Some(python) = release_python(Release::V010) else {
+        return;
+    };
+    let token = "interop-n4mes-9c1d";
+    let server = LiveServer::start(&python, token);
+    let tools = Tools(Session::new(config(&server, token)).unwrap());
+    seed(&tools);
+    let inbox = ServerStore::new(config(&server, token))
+        .unwrap()
+        .load()
+        .unwrap();
+    let key = |subject: &str| {
+        inbox
+            .messages
+            .iter()
+            .find(|m| m.message.subject == subject)
+            .unwrap()
+            .key
+            .to_string()
+    };
+    // The help request is to BlueLake with GreenCastle in cc; the progress
+    // note is to BlueLake alone.
+    let (help, progress) = (key("[b1] HELP_REQUEST"), key("[b2] PROGRESS"));
+    let pending_as = |agent: &str| -> (Vec<(String, String)>, String) {
+        let out = amail(&server, token, &["pending", "--json", "--as", agent]);
+        (
+            crate::support::pending::id_agent_pairs(&ok(&out)),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let owed = vec![(help.clone(), "GreenCastle".to_string())];
+    assert_eq!(pending_as("GreenCastle").0, owed);
+    let (rows, err) = pending_as("greencastle");
+    assert_eq!(rows, owed, "{err}");
+    assert!(!err.contains("no agent named"), "{err}");
+
+    // A batch with an id not addressed to the agent acks nothing, in
+    // either order.
+    for order in [[&help, &progress], [&progress, &help]] {
+        let out = amail(
+            &server,
+            token,
+            &["ack", order[0], order[1], "--as", "GreenCastle"],
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{order:?}: {err}");
+        assert!(
+            err.contains(&format!("message {progress}")) && err.contains("nothing was acked"),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty(), "{order:?}");
+        assert_eq!(pending_as("GreenCastle").0, owed, "{order:?} acked");
+    }
+
+    // A reply and an ack as typed in another case print the server's name.
+    let out = ok(&amail(
+        &server,
+        token,
+        &["reply", &help, "--as", "greencastle", "--body", "Seen."],
+    ));
+    assert!(
+        out.starts_with(&format!("replied to {help} as GreenCastle: ")),
+        "{out}"
+    );
+    let purple = tools.inbox("PurpleBear");
+    assert!(
+        purple.iter().any(|m| m["from"] == "GreenCastle"
+            && m["body_md"].as_str().is_some_and(|b| b.ends_with("Seen."))),
+        "{purple:?}"
+    );
+    let out = ok(&amail(
+        &server,
+        token,
+        &["ack", &help, "--as", "greencastle"],
+    ));
+    assert!(
+        out.starts_with(&format!("acked {help} as GreenCastle at ")),
+        "{out}"
+    );
+    assert!(pending_as("greencastle").0.is_empty());
+}
+
 /// The tests of one run start servers side by side and stop them: a port
 /// one server was given and freed must never go to another, or a stopped
 /// server's client reaches the other one (a 401 with its token, where "no

@@ -15,6 +15,7 @@ mod support {
     pub mod fixture;
     pub mod fs;
     pub mod interop;
+    pub mod pending;
     pub mod tmux;
     pub mod tree;
     pub mod walk;

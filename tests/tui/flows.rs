@@ -727,3 +727,51 @@ fn quitting_with_a_kept_draft_asks_first() {
     app.press("q");
     assert!(app.quit);
 }
+
+/// On an mcp_agent_mail store or a server, `--as` names an agent as the
+/// server does, without regard to ASCII case, as `amail ack` and `amail
+/// pending` match it there: the inbox `--as bluelake` counted nothing
+/// pending and warned of no agent named bluelake, where `a` would have
+/// acked BlueLake's row. A plain mailbox still matches exactly (above).
+#[test]
+fn an_identity_in_another_case_is_the_agent_on_an_mcp_store_or_a_server() {
+    use amail_core::inbox::SourceKind;
+    use amail_tui::testing::{sample_inbox, sample_tasks};
+    for source in [
+        SourceKind::McpStore {
+            root: "/srv/mail".into(),
+            db: "/srv/mail/storage.sqlite3".into(),
+        },
+        SourceKind::Server {
+            url: "http://127.0.0.1:8765/mcp/".into(),
+        },
+    ] {
+        let app = |me: &str| {
+            let mut inbox = sample_inbox(fixed_now());
+            inbox.source = source.clone();
+            let mut app = TestApp::new(
+                FakeBackend::new(inbox, sample_tasks(fixed_now()), fixed_now()),
+                UiConfig::default(),
+            )
+            .with_identity(me);
+            app.press("R");
+            app
+        };
+        let exact = app("BlueLake");
+        let owed = exact.model.counts().pending;
+        assert!(owed > 0, "{source:?}");
+        let mut lower = app("bluelake");
+        assert_eq!(lower.model.counts().pending, owed, "{source:?}");
+        let screen = lower.render(140, 30);
+        assert!(!screen.contains("no agent named"), "{source:?}: {screen}");
+        let owes = |app: &TestApp| -> Vec<Option<bool>> {
+            app.model
+                .inbox
+                .messages
+                .iter()
+                .map(|m| app.model.owes_ack(m))
+                .collect()
+        };
+        assert_eq!(owes(&lower), owes(&exact), "{source:?}");
+    }
+}

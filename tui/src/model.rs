@@ -536,7 +536,6 @@ impl Model {
     /// did to the threads it touched: each such thread's share taken out
     /// as it was and put in as it is.
     fn count_patch(&self, c: &mut Counts, p: &Patched) {
-        let me = self.identity.as_deref();
         for t in &p.touched {
             let now = t.now.and_then(|q| self.inbox.threads.get(q));
             // What the person at the keyboard is owed in it (with
@@ -545,7 +544,7 @@ impl Model {
             let change: isize = t
                 .owed
                 .iter()
-                .filter(|(agent, _)| me.is_none_or(|me| me == *agent))
+                .filter(|(agent, _)| self.is_me(agent))
                 .map(|&(_, n)| n)
                 .sum();
             if let Some(b) = t.before {
@@ -569,10 +568,12 @@ impl Model {
                 }
             }
         }
-        c.pending = match me {
-            Some(me) => c.owed.get(me).copied().unwrap_or(0),
-            None => c.owed.values().sum(),
-        };
+        c.pending = c
+            .owed
+            .iter()
+            .filter(|(agent, _)| self.is_me(agent))
+            .map(|(_, n)| n)
+            .sum();
     }
 
     /// The cached totals, computed on first use after a change.
@@ -604,10 +605,11 @@ impl Model {
                 }
             }
         }
-        c.pending = match self.identity.as_deref() {
-            Some(me) => owed.get(me).copied().unwrap_or(0),
-            None => owed.values().sum(),
-        };
+        c.pending = owed
+            .iter()
+            .filter(|(agent, _)| self.is_me(agent))
+            .map(|(_, n)| n)
+            .sum();
         c.owed = owed.into_iter().map(|(a, n)| (a.to_string(), n)).collect();
         self.counts.replace(Some(c.clone()));
         c
@@ -672,6 +674,17 @@ impl Model {
             .sum()
     }
 
+    /// Whether `agent` (a recipient as the store spells it) is the person
+    /// at the keyboard: with `--as`, that agent as the source matches
+    /// names (`SourceKind::same_agent`: another ASCII case on an mcp store
+    /// or a server, exactly in a plain mailbox), as `amail pending` and
+    /// `amail ack` match it; without, anyone.
+    pub(crate) fn is_me(&self, agent: &str) -> bool {
+        self.identity
+            .as_deref()
+            .is_none_or(|me| self.inbox.source.same_agent(agent, me))
+    }
+
     /// How many recipients still owe an ack on `m` (just `--as` when set).
     /// [`Model::pending_recipients`] without the names: the totals run it
     /// on every message, so it must not allocate.
@@ -682,7 +695,7 @@ impl Model {
         m.recipients
             .iter()
             .filter(|r| r.ack_at.is_none())
-            .filter(|r| self.identity.as_deref().is_none_or(|me| me == r.agent))
+            .filter(|r| self.is_me(&r.agent))
             .count()
     }
 
@@ -694,7 +707,7 @@ impl Model {
         m.recipients
             .iter()
             .filter(|r| r.ack_at.is_none())
-            .filter(|r| self.identity.as_deref().is_none_or(|me| me == r.agent))
+            .filter(|r| self.is_me(&r.agent))
             .map(|r| r.agent.to_string())
             .collect()
     }
@@ -713,7 +726,7 @@ impl Model {
         let mut mine = m
             .recipients
             .iter()
-            .filter(|r| self.identity.as_deref().is_none_or(|me| me == r.agent))
+            .filter(|r| self.is_me(&r.agent))
             .peekable();
         mine.peek()?;
         Some(mine.any(|r| r.ack_at.is_none()))

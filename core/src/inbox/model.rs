@@ -29,6 +29,22 @@ pub enum SourceKind {
     Server { url: String },
 }
 
+impl SourceKind {
+    /// Whether `typed` (an `--as`, the TUI's identity) names the agent this
+    /// source spells `stored`: the one rule for every command. An
+    /// mcp_agent_mail database and a server match names without regard to
+    /// ASCII case, as the server's own tools do (its names are unique so);
+    /// a plain mailbox and piped JSON compare exactly.
+    pub fn same_agent(&self, stored: &str, typed: &str) -> bool {
+        match self {
+            SourceKind::McpStore { .. } | SourceKind::Server { .. } => {
+                stored.eq_ignore_ascii_case(typed)
+            }
+            SourceKind::Mailbox { .. } | SourceKind::Stdin => stored == typed,
+        }
+    }
+}
+
 /// to / cc / bcc, as mcp_agent_mail's `message_recipients.kind`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -423,7 +439,8 @@ impl Inbox {
         held
     }
 
-    /// Pending acks, for one agent or (None) for every recipient.
+    /// Pending acks, for one agent (as `--as` names it on this source,
+    /// [`SourceKind::same_agent`]) or (None) for every recipient.
     pub fn pending(&self, agent: Option<&str>) -> Vec<PendingAck> {
         let mut out = Vec::new();
         for (i, m) in self.messages.iter().enumerate() {
@@ -431,7 +448,7 @@ impl Inbox {
                 continue;
             }
             for r in &m.recipients {
-                if r.ack_at.is_none() && agent.is_none_or(|a| a == r.agent) {
+                if r.ack_at.is_none() && agent.is_none_or(|a| self.source.same_agent(&r.agent, a)) {
                     out.push(PendingAck {
                         message: i,
                         agent: r.agent.to_string(),
@@ -485,6 +502,17 @@ impl Inbox {
 
     pub fn agent(&self, name: &str) -> Option<&Agent> {
         self.agent_index(name).map(|i| &self.agents[i])
+    }
+
+    /// The agent `typed` (an `--as`) names on this source, as
+    /// [`SourceKind::same_agent`] matches it: the exact spelling first,
+    /// else another case where the store ignores case.
+    pub fn agent_named(&self, typed: &str) -> Option<&Agent> {
+        self.agent(typed).or_else(|| {
+            self.agents
+                .iter()
+                .find(|a| self.source.same_agent(&a.name, typed))
+        })
     }
 
     /// Where `name` is in `agents` (sorted by name, as `load` makes it).

@@ -15,6 +15,7 @@
 use amail_parser::MessageType;
 
 use super::error::Error;
+use crate::inbox::SourceKind;
 
 /// What a reply is, decided by what it answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,6 +55,9 @@ pub struct Original<'a> {
     pub cc: &'a [String],
     pub subject: &'a str,
     pub kind: MessageType,
+    /// Where the message is: how `--as` names its agents
+    /// ([`SourceKind::same_agent`], the rule `ack` and `pending` use too).
+    pub source: &'a SourceKind,
 }
 
 /// What a reply will be.
@@ -67,13 +71,10 @@ pub struct ReplyPlan {
     pub re_subject: String,
 }
 
-fn same(a: &str, b: &str) -> bool {
-    a.trim().eq_ignore_ascii_case(b.trim())
-}
-
 /// Decides the reply to `orig` by `as_agent`, or says why it may not be
 /// written.
 pub fn plan(orig: &Original<'_>, as_agent: &str) -> Result<ReplyPlan, Error> {
+    let same = |stored: &str, typed: &str| orig.source.same_agent(stored.trim(), typed.trim());
     let sender = orig.sender.map(str::trim).filter(|s| !s.is_empty());
     let recipients: Vec<&String> = orig.to.iter().chain(orig.cc.iter()).collect();
     let from = if let Some(s) = sender.filter(|s| same(s, as_agent)) {
@@ -157,7 +158,11 @@ pub(crate) fn kind_of(subject: &str, body: &str) -> MessageType {
 
 /// [`plan`] for a message of a loaded inbox: its recipients as the store
 /// recorded them (the envelope's `To:`/`Cc:` when it recorded none).
-pub fn plan_for(m: &crate::inbox::InboxMessage, as_agent: &str) -> Result<ReplyPlan, Error> {
+pub fn plan_for(
+    source: &SourceKind,
+    m: &crate::inbox::InboxMessage,
+    as_agent: &str,
+) -> Result<ReplyPlan, Error> {
     use crate::inbox::RecipientKind;
     let (mut to, mut cc): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
     for r in &m.recipients {
@@ -178,6 +183,7 @@ pub fn plan_for(m: &crate::inbox::InboxMessage, as_agent: &str) -> Result<ReplyP
             cc: &cc,
             subject: &m.message.subject,
             kind: m.message.kind,
+            source,
         },
         as_agent,
     )

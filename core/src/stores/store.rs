@@ -90,6 +90,10 @@ pub struct AckOutcome {
 pub struct ReplyOutcome {
     /// The new message's key (mcp id, or the mail file's `Id:`).
     pub key: String,
+    /// Who wrote it, as the store spells the agent: an `--as` typed in
+    /// another case on an mcp store or a server is the store's name here,
+    /// and what amail prints says that name.
+    pub from: String,
     pub thread: String,
     pub subject: String,
     pub to: Vec<String>,

@@ -171,7 +171,8 @@ impl Backend for FakeBackend {
             .message_by_key(key)
             .ok_or_else(|| format!("no message {key}"))?;
         // The stores' own rule: who may reply, to whom, with which type.
-        let plan = reply_rule::plan_for(orig, as_agent).map_err(|e| e.to_string())?;
+        let plan =
+            reply_rule::plan_for(&self.inbox.source, orig, as_agent).map_err(|e| e.to_string())?;
         let as_agent = plan.from.as_str();
         let thread = orig.message.thread_id.as_deref().unwrap_or(key).to_string();
         let bead = orig.message.bead().map(|b| b.to_string());

@@ -86,12 +86,11 @@ fn replying_identity(m: &Model) -> Option<String> {
     m.identity.clone().or_else(|| m.reply_as.clone())
 }
 
-fn addressed_to(x: &InboxMessage, me: &str) -> bool {
-    x.recipients
-        .iter()
-        .any(|r| r.agent.eq_ignore_ascii_case(me))
-        || x.message.to.iter().any(|t| t.eq_ignore_ascii_case(me))
-        || x.message.cc.iter().any(|t| t.eq_ignore_ascii_case(me))
+fn addressed_to(m: &Model, x: &InboxMessage, me: &str) -> bool {
+    let same = |name: &str| m.inbox.source.same_agent(name, me);
+    x.recipients.iter().any(|r| same(&r.agent))
+        || x.message.to.iter().any(|t| same(t))
+        || x.message.cc.iter().any(|t| same(t))
 }
 
 /// The message `r` answers as `me`: the selected one in the message pane;
@@ -113,7 +112,7 @@ pub(super) fn reply_target(m: &Model, me: &str) -> Result<String, String> {
         .iter()
         .rev()
         .filter_map(|&i| m.inbox.messages.get(i))
-        .find(|x| addressed_to(x, me))
+        .find(|x| addressed_to(m, x, me))
         .map(|x| x.key.to_string())
         .ok_or_else(|| {
             format!("nothing in this thread is addressed to {me}; open it and select the message to answer")
@@ -198,7 +197,7 @@ pub(super) fn reply(m: &mut Model, external_editor: bool) -> Option<Command> {
     let Some(orig) = m.inbox.message_by_key(&key) else {
         return notice(m, "select a thread or message to reply to".into(), false);
     };
-    match reply_rule::plan_for(orig, &me) {
+    match reply_rule::plan_for(&m.inbox.source, orig, &me) {
         Ok(plan) => start_reply(
             m,
             key,

@@ -413,7 +413,7 @@ fn point_out_unknown_identity(m: &mut Model) {
     let Some(me) = m.identity.as_deref() else {
         return;
     };
-    if m.inbox.agents.is_empty() || m.inbox.agent(me).is_some() {
+    if m.inbox.agents.is_empty() || m.inbox.agent_named(me).is_some() {
         return;
     }
     let names: Vec<&str> = m.inbox.agents.iter().map(|a| a.name.as_str()).collect();

@@ -114,7 +114,7 @@ fn unread_by(m: &Model, x: &InboxMessage) -> Vec<String> {
     x.recipients
         .iter()
         .filter(|r| r.read_at.is_none() && r.ack_at.is_none())
-        .filter(|r| m.identity.as_deref().is_none_or(|me| me == r.agent))
+        .filter(|r| m.is_me(&r.agent))
         .map(|r| r.agent.to_string())
         .collect()
 }

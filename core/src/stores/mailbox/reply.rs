@@ -29,7 +29,7 @@ pub(crate) fn reply(
         key: key.to_string(),
         where_: root.display().to_string(),
     })?;
-    let plan = reply_rule::plan_for(orig, as_agent)?;
+    let plan = reply_rule::plan_for(&inbox.source, orig, as_agent)?;
     let as_agent = plan.from.as_str();
     let to = plan.to;
     let thread = inbox.thread_for(orig).id.clone();
@@ -68,6 +68,7 @@ pub(crate) fn reply(
     let path = crate::fsio::write_new_numbered(&dir, &name, text.as_bytes())?;
     Ok(ReplyOutcome {
         key: id,
+        from: as_agent.to_string(),
         thread,
         subject,
         to,

@@ -47,6 +47,7 @@ pub(crate) fn send(root: &Path, d: &Draft, now: DateTime<Utc>) -> Result<ReplyOu
     let path = crate::fsio::write_new_numbered(&dir, &name, text.as_bytes())?;
     Ok(ReplyOutcome {
         key: id,
+        from: from.to_string(),
         thread,
         subject,
         to,

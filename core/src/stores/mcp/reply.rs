@@ -235,6 +235,10 @@ pub(crate) fn reply(
             cc: &recipients.1,
             subject: &orig.subject,
             kind: orig_kind,
+            source: &crate::inbox::SourceKind::McpStore {
+                root: archive.to_path_buf(),
+                db: db.to_path_buf(),
+            },
         },
         &sender_name,
     )?;
@@ -333,6 +337,7 @@ pub(crate) fn reply(
     let committed = mcp_archive::git_commit(archive, &m, &rel, "reply_message", lock)?;
     Ok(ReplyOutcome {
         key: new_id.to_string(),
+        from: m.from.clone(),
         thread,
         subject,
         to: plan.to,

@@ -178,6 +178,7 @@ pub(crate) fn send(
     let committed = mcp_archive::git_commit(archive, &m, &rel, "send_message", lock)?;
     Ok(ReplyOutcome {
         key: new_id.to_string(),
+        from: m.from.clone(),
         thread: thread.unwrap_or_else(|| new_id.to_string()),
         subject,
         to: names,
