@@ -764,6 +764,9 @@ fn an_identity_in_another_case_is_the_agent_on_an_mcp_store_or_a_server() {
         assert_eq!(lower.model.counts().pending, owed, "{source:?}");
         let screen = lower.render(140, 30);
         assert!(!screen.contains("no agent named"), "{source:?}: {screen}");
+        // The status bar names the agent as the store spells it, as the
+        // commands' output does.
+        assert!(screen.contains(" as BlueLake · "), "{source:?}: {screen}");
         let owes = |app: &TestApp| -> Vec<Option<bool>> {
             app.model
                 .inbox

@@ -89,10 +89,12 @@ pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
         ),
     });
     let rw: usize = right.iter().map(|s| width(&s.content)).sum();
+    // The agent as the store spells it (`--as bluelake` on an mcp store
+    // is BlueLake, as the commands' output says), else as typed.
     let who = m
         .identity
         .as_deref()
-        .map(line_text)
+        .map(|me| line_text(m.inbox.agent_named(me).map_or(me, |a| a.name.as_str())))
         .unwrap_or_else(|| "any recipient".into());
     let who = format!(" as {who} · ");
     let room = (area.width as usize).saturating_sub(rw + width(&who) + 1);
