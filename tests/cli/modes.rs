@@ -58,9 +58,9 @@ fn assert_modes(files: &[PathBuf], want: u32) {
     );
 }
 
-#[test]
-fn a_reply_in_a_mailbox_is_readable_as_any_new_file() {
-    let fx = Fx::new();
+/// A mailbox `mail` holding one help request, `h-1`, from `worker` to
+/// `boss`.
+fn help_request(fx: &Fx) -> PathBuf {
     let m = fx.path("mail");
     mail(
         &m,
@@ -71,6 +71,13 @@ fn a_reply_in_a_mailbox_is_readable_as_any_new_file() {
         "[ol-1] HELP_REQUEST",
         "Issue Type: STUCK\n## Problem\nno keys\n## Question\nwhich?",
     );
+    m
+}
+
+#[test]
+fn a_reply_in_a_mailbox_is_readable_as_any_new_file() {
+    let fx = Fx::new();
+    let m = help_request(&fx);
     let out = fx.run(&[
         "reply",
         "h-1",
@@ -155,16 +162,7 @@ fn a_task_file_rewritten_in_place_keeps_its_mode() {
 #[test]
 fn a_failed_write_names_the_folder_not_a_temp_file() {
     let fx = Fx::new();
-    let m = fx.path("mail");
-    mail(
-        &m,
-        "help.md",
-        "h-1",
-        "worker",
-        1,
-        "[ol-1] HELP_REQUEST",
-        "Issue Type: STUCK\n## Problem\nno keys",
-    );
+    let m = help_request(&fx);
     fs::write(m.join("replies"), b"").unwrap();
     let out = fx.run(&[
         "reply",

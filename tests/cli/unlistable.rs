@@ -19,9 +19,8 @@ use std::path::{Path, PathBuf};
 
 use super::fx::{mail, stderr, stdout, Fx};
 
-/// A mailbox `m` with one message, and a folder under it whose path is
-/// too long to list; returns the mailbox and that folder.
-fn mailbox_with_unlistable_folder(fx: &Fx) -> (PathBuf, PathBuf) {
+/// A mailbox `m` with one message.
+fn one_message(fx: &Fx) -> PathBuf {
     let m = fx.path("m");
     mail(
         &m,
@@ -32,6 +31,13 @@ fn mailbox_with_unlistable_folder(fx: &Fx) -> (PathBuf, PathBuf) {
         "[ol-1] PROGRESS",
         "Status: ok",
     );
+    m
+}
+
+/// A mailbox `m` with one message, and a folder under it whose path is
+/// too long to list; returns the mailbox and that folder.
+fn mailbox_with_unlistable_folder(fx: &Fx) -> (PathBuf, PathBuf) {
+    let m = one_message(fx);
     let long = "d".repeat(250);
     let deep = |base: &Path, n: usize| {
         let mut p = base.to_path_buf();
@@ -106,16 +112,7 @@ fn route_names_the_folder_it_cannot_list_and_routes_nothing() {
 fn broken_links_are_named_not_skipped() {
     use std::os::unix::fs::symlink;
     let fx = Fx::new();
-    let m = fx.path("m");
-    mail(
-        &m,
-        "a.md",
-        "a-1",
-        "worker",
-        1,
-        "[ol-1] PROGRESS",
-        "Status: ok",
-    );
+    let m = one_message(&fx);
     symlink(fx.path("gone/x.md"), m.join("dangling.md")).unwrap();
     symlink("loop2.md", m.join("loop1.md")).unwrap();
     symlink("loop1.md", m.join("loop2.md")).unwrap();

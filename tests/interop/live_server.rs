@@ -100,9 +100,14 @@ fn seed(tools: &Tools) {
 }
 
 fn amail(server: &LiveServer, token: &str, a: &[&str]) -> Output {
+    amail_at(server, &server.url, token, a)
+}
+
+/// [`amail`] with `--server url`: the server's URL as a user might mistype it.
+fn amail_at(server: &LiveServer, url: &str, token: &str, a: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_amail"))
         .args(a)
-        .args(["--server", &server.url])
+        .args(["--server", url])
         .env("AMAIL_SERVER_TOKEN", token)
         .env("AMAIL_HOME", server.dir.path().join("amail-home"))
         .output()
@@ -382,12 +387,7 @@ fn check_release(release: Release) {
     // to give, not the SDK's type names.
     let root = server.url.trim_end_matches("mcp/").to_string();
     for url in [root.clone(), format!("{root}api/")] {
-        let out = Command::new(env!("CARGO_BIN_EXE_amail"))
-            .args(["threads", "--server", &url])
-            .env("AMAIL_SERVER_TOKEN", token)
-            .env("AMAIL_HOME", server.dir.path().join("amail-home"))
-            .output()
-            .unwrap();
+        let out = amail_at(&server, &url, token, &["threads"]);
         assert_eq!(out.status.code(), Some(1));
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.trim().lines().count(), 1, "{err}");
@@ -399,12 +399,7 @@ fn check_release(release: Release) {
     // An https URL, this build having no TLS (the default): it says so,
     // not "no server answers" with the SDK's type names.
     let https = server.url.replace("http://", "https://");
-    let out = Command::new(env!("CARGO_BIN_EXE_amail"))
-        .args(["threads", "--server", &https])
-        .env("AMAIL_SERVER_TOKEN", token)
-        .env("AMAIL_HOME", server.dir.path().join("amail-home"))
-        .output()
-        .unwrap();
+    let out = amail_at(&server, &https, token, &["threads"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
@@ -490,12 +485,7 @@ fn check_release(release: Release) {
     // The scheme in capitals (URL schemes ignore case): the server, not a
     // usage error ("give the server's MCP URL", exit 2).
     let caps = server.url.replacen("http://", "HTTP://", 1);
-    let out = Command::new(env!("CARGO_BIN_EXE_amail"))
-        .args(["threads", "--server", &caps])
-        .env("AMAIL_SERVER_TOKEN", token)
-        .env("AMAIL_HOME", server.dir.path().join("amail-home"))
-        .output()
-        .unwrap();
+    let out = amail_at(&server, &caps, token, &["threads"]);
     assert!(ok(&out).contains("b1"));
     // An unknown project: one line, exit 1.
     let out = amail(&server, token, &["threads", "--project", "nope"]);
