@@ -74,19 +74,24 @@ fn help_request(fx: &Fx) -> PathBuf {
     m
 }
 
-#[test]
-fn a_reply_in_a_mailbox_is_readable_as_any_new_file() {
-    let fx = Fx::new();
-    let m = help_request(&fx);
-    let out = fx.run(&[
+/// `amail reply h-1 MAILBOX --as boss --body BODY`.
+fn reply_to_help(fx: &Fx, m: &Path, body: &str) -> std::process::Output {
+    fx.run(&[
         "reply",
         "h-1",
         m.to_str().unwrap(),
         "--as",
         "boss",
         "--body",
-        "use the vault",
-    ]);
+        body,
+    ])
+}
+
+#[test]
+fn a_reply_in_a_mailbox_is_readable_as_any_new_file() {
+    let fx = Fx::new();
+    let m = help_request(&fx);
+    let out = reply_to_help(&fx, &m, "use the vault");
     assert_modes(&written(&out), new_file_mode(&fx));
 }
 
@@ -164,15 +169,7 @@ fn a_failed_write_names_the_folder_not_a_temp_file() {
     let fx = Fx::new();
     let m = help_request(&fx);
     fs::write(m.join("replies"), b"").unwrap();
-    let out = fx.run(&[
-        "reply",
-        "h-1",
-        m.to_str().unwrap(),
-        "--as",
-        "boss",
-        "--body",
-        "x",
-    ]);
+    let out = reply_to_help(&fx, &m, "x");
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(
