@@ -203,12 +203,7 @@ pub struct Session {
 
 impl Session {
     pub fn new(config: ServerConfig) -> Result<Session, ServerError> {
-        if !cfg!(feature = "tls")
-            && config
-                .url
-                .get(..8)
-                .is_some_and(|s| s.eq_ignore_ascii_case("https://"))
-        {
+        if !cfg!(feature = "tls") && scheme(&config.url).as_deref() == Some("https") {
             return Err(ServerError::NoTls { url: config.url });
         }
         let runtime = tokio::runtime::Builder::new_current_thread()
@@ -634,6 +629,13 @@ fn probe(url: &str) -> Option<String> {
         Ok(_) => None,
         Err(e) => Some(e.to_string()),
     }
+}
+
+/// The scheme of `url`, lower case (schemes ignore case, RFC 3986:
+/// `HTTP://` is `http`); None without `://`. The one reading of it, for
+/// `--server`'s check and the TLS check here.
+pub fn scheme(url: &str) -> Option<String> {
+    url.split_once("://").map(|(s, _)| s.to_ascii_lowercase())
 }
 
 /// Whether `text` holds the HTTP status `code` as a number of its own:

@@ -383,6 +383,7 @@ impl ServerStore {
         let m = inbox.message_by_key(key).ok_or_else(|| Error::NotFound {
             key: key.to_string(),
             where_: self.url().to_string(),
+            on_server: true,
         })?;
         let project = m.project.unwrap_or_default().to_string();
         Ok((m.clone(), project))

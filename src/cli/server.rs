@@ -64,9 +64,10 @@ fn server_store(args: &ServerArgs, config: &Config) -> Result<Option<ServerStore
     let Some(url) = args.server.clone() else {
         return Ok(None);
     };
-    // Schemes ignore case (RFC 3986): `HTTP://` is the same URL.
-    let scheme = url.get(..8).unwrap_or(&url).to_ascii_lowercase();
-    if !(scheme.starts_with("http://") || scheme.starts_with("https://")) {
+    if !matches!(
+        amail_remote::session::scheme(&url).as_deref(),
+        Some("http" | "https")
+    ) {
         return Err(CliError::usage(format!(
             "--server {url}: give the server's MCP URL, e.g. http://127.0.0.1:8765/mcp/"
         )));

@@ -24,8 +24,14 @@ pub enum Error {
     /// The source path is not something we can read.
     #[error("{0}")]
     Source(String),
-    #[error("no message {key} in {where_}; {} lists the ids", lister(where_))]
-    NotFound { key: String, where_: String },
+    /// `where_` is the store's description; `on_server` when it is a
+    /// server's URL, whose ids `amail threads --server URL` lists.
+    #[error("no message {key} in {where_}; {} lists the ids", lister(where_, *on_server))]
+    NotFound {
+        key: String,
+        where_: String,
+        on_server: bool,
+    },
     #[error("{agent} is not a recipient of message {key} (recipients: {recipients}); use --as with one of them")]
     NotRecipient {
         key: String,
@@ -53,9 +59,8 @@ pub enum Error {
 /// The command that lists the ids of `where_`: a server's (its URL) is
 /// `amail threads --server URL`; a bare `amail threads` would read the
 /// local mailbox instead.
-fn lister(where_: &str) -> String {
-    let lower = where_.to_ascii_lowercase();
-    if lower.starts_with("http://") || lower.starts_with("https://") {
+fn lister(where_: &str, on_server: bool) -> String {
+    if on_server {
         format!("`amail threads --server {where_}`")
     } else {
         "`amail threads`".to_string()

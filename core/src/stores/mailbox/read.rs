@@ -37,6 +37,7 @@ pub(crate) fn record(
             failed = Some(Error::NotFound {
                 key: key.to_string(),
                 where_: root.display().to_string(),
+                on_server: false,
             });
             break;
         };

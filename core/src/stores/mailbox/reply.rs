@@ -28,6 +28,7 @@ pub(crate) fn reply(
     let orig = inbox.message_by_key(key).ok_or_else(|| Error::NotFound {
         key: key.to_string(),
         where_: root.display().to_string(),
+        on_server: false,
     })?;
     let plan = reply_rule::plan_for(&inbox.source, orig, as_agent)?;
     let as_agent = plan.from.as_str();

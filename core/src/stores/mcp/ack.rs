@@ -102,6 +102,7 @@ fn set_one(
     let not_found = || Error::NotFound {
         key: key.to_string(),
         where_: db.display().to_string(),
+        on_server: false,
     };
     let id: i64 = key.trim().parse().map_err(|_| not_found())?;
     let dbe = |e: rusqlite::Error| Error::db(db, e);

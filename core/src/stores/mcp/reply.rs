@@ -71,6 +71,7 @@ pub(crate) fn reply(
     let not_found = || Error::NotFound {
         key: key.to_string(),
         where_: db.display().to_string(),
+        on_server: false,
     };
     let orig_id: i64 = key.trim().parse().map_err(|_| not_found())?;
     let conn = mcp_db::open_read_write(db).map_err(dbe)?;
