@@ -138,14 +138,6 @@ fn write(path: &Path, bytes: &[u8], replace: Replace, sync: Sync) -> Result<(), 
         fs::create_dir_all(dir)
     }
     .map_err(PathError::at(dir))?;
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".amail-tmp-");
-    // The temp file is created as any program creates a file (`0666` less
-    // the umask), not `tempfile`'s private `0600`: the rename keeps the
-    // temp file's mode, and agents or a server running as another user
-    // must read the replies, mail and task files amail writes.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
     // A file replaced keeps the mode it had, as an editor's save does.
     #[cfg(unix)]
     let kept = match replace {
@@ -155,9 +147,16 @@ fn write(path: &Path, bytes: &[u8], replace: Replace, sync: Sync) -> Result<(), 
             .map(|m| m.permissions()),
         Replace::No => None,
     };
-    let mut tmp = builder
-        .tempfile_in(dir)
-        .map_err(without_temp_name)
+    // The temp file is opened here, not by `tempfile_in`, for two reasons:
+    // it is created as any program creates a file (`0666` less the umask),
+    // not with `tempfile`'s private `0600`, which the rename would keep
+    // while agents or a server running as another user must read the
+    // replies, mail and task files amail writes; and a failure is the
+    // system's error alone, where `tempfile_in` adds the name of a temp
+    // file that never existed, and amail's message names `dir`.
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".amail-tmp-")
+        .make_in(dir, create_new)
         .map_err(PathError::at(dir))?;
     // A durable write is a durable step: the crash hook may stop it
     // half-written, written but not renamed, and renamed but the directory
@@ -197,18 +196,14 @@ fn write(path: &Path, bytes: &[u8], replace: Replace, sync: Sync) -> Result<(), 
     Ok(())
 }
 
-/// The system's error alone: `tempfile` adds the name of the temp file it
-/// tried to make (`Not a directory (os error 20) at path
-/// "dir/.amail-tmp-x1Y2"`), a file that never existed, where amail's
-/// message names `dir`.
-fn without_temp_name(e: io::Error) -> io::Error {
-    if e.raw_os_error().is_some() || e.get_ref().is_none() {
-        return e;
-    }
-    match e.to_string().split_once(" at path \"") {
-        Some((system, _)) => io::Error::new(e.kind(), system.to_string()),
-        None => e,
-    }
+/// A new file at `path`, failing if anything is there (the temp file's
+/// random name then gets another try).
+fn create_new(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o666);
+    options.open(path)
 }
 
 /// Fsyncs a directory so entries created, renamed or removed in it are
