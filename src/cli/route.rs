@@ -42,12 +42,13 @@ pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {
         max_bytes,
     };
     let inputs = inputs::collect(&args.paths, &opts).map_err(|e| {
-        // An input refused for what it is (a task store named as mail)
-        // says so itself; the others are the filesystem's.
-        let hint = if e.error.kind() == std::io::ErrorKind::InvalidInput {
-            ""
-        } else {
+        // The system's errors get the hint; amail's own refusals (a task
+        // store named as mail, a file over the size limit) say what to do
+        // themselves.
+        let hint = if e.error.raw_os_error().is_some() {
             " (check the path and its permissions)"
+        } else {
+            ""
         };
         CliError::bad_input(format!("{}: {}{hint}", e.path.display(), e.error))
     })?;

@@ -193,6 +193,26 @@ fn the_limit_comes_from_the_flag_or_the_config_file_and_names_the_file() {
         err.contains(b) && err.contains("message size limit"),
         "{err}"
     );
+    // The limit is amail's, not the filesystem's: no hint to look at the
+    // file's permissions.
+    assert!(!err.contains("permissions"), "{err}");
+    // ... where a file the system cannot open gets it.
+    let gone = dir.path().join("gone.md");
+    let out = amail(
+        &[
+            "route",
+            gone.to_str().unwrap(),
+            "--store",
+            store.to_str().unwrap(),
+        ],
+        Some(&cfg),
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("gone.md") && err.contains("check the path and its permissions"),
+        "{err}"
+    );
 
     // A bad config value is a clear error naming the file.
     fs::write(&cfg, "max_message_size = \"lots\"\n").unwrap();
