@@ -85,16 +85,14 @@ fn check_batch(
             .iter()
             .any(|r| inbox.source.same_agent(&r.agent, agent))
         {
-            let names: Vec<&str> = m.recipients.iter().map(|r| r.agent.as_str()).collect();
+            // The store's own refusal, and what that means for the rest.
+            let refused = stores::Error::not_recipient(
+                id,
+                agent,
+                m.recipients.iter().map(|r| r.agent.as_str()),
+            );
             return Err(CliError::bad_input(format!(
-                "{} is not a recipient of message {} (recipients: {}); nothing was acked; use --as with one of them, or ack that id apart",
-                clean_line(agent),
-                clean_line(id),
-                clean_line(&if names.is_empty() {
-                    "none recorded".to_string()
-                } else {
-                    names.join(", ")
-                })
+                "{refused}, or ack that id apart; nothing was acked"
             )));
         }
     }

@@ -102,11 +102,7 @@ impl Error {
     }
 
     /// `agent` is not among `names`, the recipients of message `key`.
-    pub(crate) fn not_recipient<'a>(
-        key: &str,
-        agent: &str,
-        names: impl Iterator<Item = &'a str>,
-    ) -> Self {
+    pub fn not_recipient<'a>(key: &str, agent: &str, names: impl Iterator<Item = &'a str>) -> Self {
         let names: Vec<&str> = names.collect();
         Error::NotRecipient {
             key: key.to_string(),
