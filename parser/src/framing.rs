@@ -14,7 +14,6 @@ use serde_json::{Map, Value};
 
 use crate::decor;
 use crate::diag::Code;
-use crate::grammar::known_field_line;
 use crate::lines::{physical, Line};
 use crate::model::Note;
 use crate::trim::trim;
@@ -462,6 +461,12 @@ impl Header {
     }
 }
 
+/// [`header`] by its plain name, for the grammar's tests.
+#[cfg(test)]
+pub(crate) fn header_name(name: &str) -> Option<&'static str> {
+    header(name).map(Header::name)
+}
+
 fn header(name: &str) -> Option<Header> {
     use crate::words::{find, name as n, Name};
     // Compared as words by length (see `words`): lowering the name into a
@@ -696,7 +701,7 @@ fn header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str, bool)> {
 fn other_header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str, bool)> {
     let first = *line.text.as_bytes().first()?;
     if !matches!(first, b' ' | b'\t' | b'-' | b'*' | b'+') {
-        if let Some((f, Some(h))) = known_field_line(line.text, header) {
+        if let Some((f, h)) = crate::grammar::named_field_line(line.text, header) {
             return Some((h, trim(f.value), false));
         }
     }
@@ -824,6 +829,7 @@ pub(crate) fn near_subject<'d>(lines: &[Line<'d>], from: u32) -> Option<(&'d str
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grammar::known_field_line;
 
     /// A header as the spec spells it reads as the general reading reads
     /// it: the eleven names and near misses, in several cases, with values

@@ -311,7 +311,7 @@ fn is_message_line(l: &Line<'_>) -> bool {
     let t = trim::trim(l.text);
     (t.len() <= 80 && may_be_type_line(t) && type_line(t).is_some())
         || decorated_type_line(t).is_some()
-        || grammar::field_line(l.text).is_some_and(|f| body::Label::lookup(f.label).is_some())
+        || grammar::named_field_line(l.text, body::Label::lookup).is_some()
 }
 
 /// A bare type line at the top of a body (`HELP_RESPONSE`, `[ol-1] DONE`):
