@@ -52,6 +52,28 @@ pub enum Code {
 }
 
 impl Code {
+    /// Every code (a test holds the list whole).
+    pub(crate) const ALL: [Code; 18] = [
+        Code::InvalidUtf8,
+        Code::InvalidJson,
+        Code::UnterminatedFrontMatter,
+        Code::NotAMessage,
+        Code::NoSubject,
+        Code::UnknownType,
+        Code::TypeInferred,
+        Code::MissingField,
+        Code::DuplicateField,
+        Code::BadEnum,
+        Code::BadNumber,
+        Code::OutOfRange,
+        Code::BadTimestamp,
+        Code::BeadMismatch,
+        Code::FieldOutsideSection,
+        Code::MissingBodyLabel,
+        Code::UnclosedFence,
+        Code::Normalised,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Code::InvalidUtf8 => "invalid-utf8",
@@ -313,6 +335,38 @@ impl<'d, 'a> Diags<'d, 'a> {
         });
     }
 
+    /// The envelope's problems, made as diagnostics, as the first entries
+    /// of the (empty) list: the list itself, where each was pushed into a
+    /// list made for it (see `Envelope::problems`); strict mode refuses
+    /// the first it refuses, as a push of each would have.
+    pub(crate) fn adopt(&mut self, problems: Vec<Diagnostic<'a>>) {
+        if problems.is_empty() {
+            return;
+        }
+        if self.strict && self.first_strict.is_none() {
+            self.refuse_first(&problems);
+        }
+        if self.list.is_empty() {
+            self.list = problems;
+        } else {
+            self.list.extend(problems);
+        }
+    }
+
+    /// [`Diags::adopt`]'s refusal: the first problem strict mode refuses,
+    /// its code read back from its name.
+    #[cold]
+    #[inline(never)]
+    fn refuse_first(&mut self, problems: &[Diagnostic<'a>]) {
+        let refused = problems.iter().find_map(|d| {
+            let code = Code::ALL.into_iter().find(|c| c.as_str() == d.code)?;
+            code.strict_rejects().then_some((code, d))
+        });
+        if let Some((code, d)) = refused {
+            self.refuse(code, d.line, d.column, &d.message);
+        }
+    }
+
     /// Strict mode's error for the first refused diagnostic.
     #[cold]
     #[inline(never)]
@@ -391,4 +445,42 @@ pub(crate) fn snippet(source: Source<'_>, line: u32, column: u32) -> String {
         .map(|c| if c == '\t' { '\t' } else { ' ' })
         .collect();
     format!("{pad} |\n{gutter} | {text}\n{pad} | {caret_pad}^")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Code;
+
+    #[test]
+    fn every_code_is_listed_once() {
+        for c in Code::ALL {
+            // No wildcard: a code added to the enum stops this compiling
+            // until it is listed.
+            match c {
+                Code::InvalidUtf8
+                | Code::InvalidJson
+                | Code::UnterminatedFrontMatter
+                | Code::NotAMessage
+                | Code::NoSubject
+                | Code::UnknownType
+                | Code::TypeInferred
+                | Code::MissingField
+                | Code::DuplicateField
+                | Code::BadEnum
+                | Code::BadNumber
+                | Code::OutOfRange
+                | Code::BadTimestamp
+                | Code::BeadMismatch
+                | Code::FieldOutsideSection
+                | Code::MissingBodyLabel
+                | Code::UnclosedFence
+                | Code::Normalised => {}
+            }
+            let named = Code::ALL
+                .iter()
+                .filter(|d| d.as_str() == c.as_str())
+                .count();
+            assert_eq!(named, 1, "{c}");
+        }
+    }
 }

@@ -22,6 +22,41 @@ pub(crate) const FAILURE_TYPES: &[&str] = &[
 pub(crate) const CHECKPOINT_REASONS: &[&str] = &["CONTEXT_HIGH", "MANUAL", "TIMEOUT"];
 pub(crate) const SPAWN_STATUSES: &[&str] = &["spawned", "failed"];
 
+/// An enum field's allowed values as its note on a value outside them
+/// lists them (`allowed.join(", ")`, a test holds each alike): a constant
+/// piece of the note, where the note was a `format!` of a joined list
+/// (two strings made and freed, ~400 instructions a value; the agents
+/// write a sentence for a checkpoint's reason).
+#[derive(Clone, Copy)]
+struct Allowed {
+    values: &'static [&'static str],
+    listed: &'static str,
+    /// Every value is in small letters (`spawned`): a value outside them
+    /// is kept lowered, not upper-cased (a test holds it to the values).
+    lower: bool,
+}
+
+const ISSUE_TYPES_LISTED: Allowed = Allowed {
+    values: ISSUE_TYPES,
+    lower: false,
+    listed: "STUCK, SPEC_UNCLEAR, BLOCKED, TECHNICAL",
+};
+const FAILURE_TYPES_LISTED: Allowed = Allowed {
+    values: FAILURE_TYPES,
+    lower: false,
+    listed: "TESTS_FAIL, BUILD_FAIL, SPEC_IMPOSSIBLE, CONTEXT_HIGH, ERROR",
+};
+const CHECKPOINT_REASONS_LISTED: Allowed = Allowed {
+    values: CHECKPOINT_REASONS,
+    lower: false,
+    listed: "CONTEXT_HIGH, MANUAL, TIMEOUT",
+};
+const SPAWN_STATUSES_LISTED: Allowed = Allowed {
+    values: SPAWN_STATUSES,
+    lower: true,
+    listed: "spawned, failed",
+};
+
 /// Fills `p` (all absent on entry) for a message of type `kind` from its
 /// body. Filled in place: `Parsed` is large, and returning it was a copy.
 /// `outer`: the bead the subject (or a body type line) names, so a body
@@ -66,7 +101,12 @@ pub(crate) fn extract<'a>(
         }
         MessageType::HelpRequest => {
             p.bead_id = x.id(body.top(Label::Bead), d);
-            p.issue_type = x.enum_value(body.top(Label::IssueType), ISSUE_TYPES, "Issue Type", d);
+            p.issue_type = x.enum_value(
+                body.top(Label::IssueType),
+                ISSUE_TYPES_LISTED,
+                "Issue Type",
+                d,
+            );
             p.problem = body.section_text(SectionKind::Problem);
             p.what_tried = body.section_text(SectionKind::WhatTried);
             p.files_touched = body.section_list(SectionKind::FilesTouched, d).or_else(|| {
@@ -106,7 +146,7 @@ pub(crate) fn extract<'a>(
             let f = SectionKind::Failure;
             p.failure_type = x.enum_value(
                 body.within(f, Label::Type, d),
-                FAILURE_TYPES,
+                FAILURE_TYPES_LISTED,
                 "Failure Type",
                 d,
             );
@@ -126,8 +166,12 @@ pub(crate) fn extract<'a>(
         }
         MessageType::Checkpoint => {
             p.bead_id = x.id(body.top(Label::Bead), d);
-            p.checkpoint_reason =
-                x.enum_value(body.top(Label::Reason), CHECKPOINT_REASONS, "Reason", d);
+            p.checkpoint_reason = x.enum_value(
+                body.top(Label::Reason),
+                CHECKPOINT_REASONS_LISTED,
+                "Reason",
+                d,
+            );
             let pr = SectionKind::Progress;
             p.partial_commit_sha = x.id(body.within(pr, Label::Commit, d), d);
             p.progress = x.value(body.within(pr, Label::Description, d), d);
@@ -149,7 +193,7 @@ pub(crate) fn extract<'a>(
             p.issue_id = x
                 .id(body.top(Label::Issue), d)
                 .or_else(|| x.id(body.top(Label::Bead), d));
-            p.status = x.enum_value(body.top(Label::Status), SPAWN_STATUSES, "Status", d);
+            p.status = x.enum_value(body.top(Label::Status), SPAWN_STATUSES_LISTED, "Status", d);
             p.session = x.id(body.top(Label::Session), d);
             x.require(d, p.issue_id.is_some(), "Issue");
         }
@@ -430,14 +474,13 @@ impl<'a> Extractor<'_, 'a> {
     fn enum_value(
         &self,
         hit: Option<Hit<'a>>,
-        allowed: &[&'static str],
+        enumerated: Allowed,
         name: &'static str,
         d: &mut Diags<'_, 'a>,
     ) -> Option<Cow<'a, str>> {
+        let allowed = enumerated.values;
         let h = hit.filter(|h| !h.value.is_empty())?;
-        let is_lower_enum = allowed
-            .iter()
-            .all(|a| a.bytes().all(|b| !b.is_ascii_uppercase()));
+        let is_lower_enum = enumerated.lower;
         let t = trim(h.value);
         // An allowed value returns here. Else `lowered` is what a
         // lower-case enum keeps of a bad value; an upper-case enum's
@@ -468,7 +511,7 @@ impl<'a> Extractor<'_, 'a> {
             Code::BadEnum,
             self.body.line(&h),
             h.value,
-            format!("{name} `{}` is not one of {}", h.value, allowed.join(", ")),
+            Note::join(&[name, " `", h.value, "` is not one of ", enumerated.listed]),
         );
         Some(word)
     }
@@ -500,6 +543,23 @@ mod tests {
                 .find(|a| a.eq_ignore_ascii_case(&name))
                 .copied()
         })
+    }
+
+    #[test]
+    fn allowed_values_are_listed_as_joined() {
+        for a in [
+            ISSUE_TYPES_LISTED,
+            FAILURE_TYPES_LISTED,
+            CHECKPOINT_REASONS_LISTED,
+            SPAWN_STATUSES_LISTED,
+        ] {
+            assert_eq!(a.listed, a.values.join(", "));
+            let lower = a
+                .values
+                .iter()
+                .all(|v| v.bytes().all(|b| !b.is_ascii_uppercase()));
+            assert_eq!(a.lower, lower);
+        }
     }
 
     proptest::proptest! {

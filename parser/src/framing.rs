@@ -14,9 +14,8 @@ use serde_json::{Map, Value};
 
 use crate::decor;
 use crate::diag::Code;
-use crate::grammar::known_field_line;
 use crate::lines::{physical, Line};
-use crate::model::Note;
+use crate::model::{Diagnostic, Note};
 use crate::trim::trim;
 
 /// A header value and the line/column where it was written (for diagnostics).
@@ -66,13 +65,28 @@ pub(crate) struct Envelope<'a> {
     pub importance: Option<Cow<'a, str>>,
     pub project: Option<Cow<'a, str>>,
     pub body: Option<BodySource<'a>>,
-    /// Problems found in the framing itself: (code, line, column, message).
-    pub problems: Vec<(Code, u32, u32, Note<'a>)>,
+    /// Problems found in the framing itself, made as the message's
+    /// diagnostics: the list becomes the message's own
+    /// (`Diags::adopt`), not copied into a second one made for it (an
+    /// allocation and a free more for every message with such a problem:
+    /// prose before it, a fence around it, decorated headers).
+    pub problems: Vec<Diagnostic<'a>>,
     pub line: u32,
 }
 
 /// One problem of an envelope: (code, line, column, message).
 pub(crate) type Problem<'a> = (Code, u32, u32, Note<'a>);
+
+/// `p` as the diagnostic `Diags::push` makes of it.
+pub(crate) fn diagnostic((code, line, column, message): Problem<'_>) -> Diagnostic<'_> {
+    Diagnostic {
+        severity: code.severity(),
+        line,
+        column,
+        code: Cow::Borrowed(code.as_str()),
+        message,
+    }
+}
 
 impl<'a> Envelope<'a> {
     /// Adds a problem, the list made at its first room first (see
@@ -80,7 +94,12 @@ impl<'a> Envelope<'a> {
     #[inline]
     pub(crate) fn problem(&mut self, p: Problem<'a>) {
         self.make_room();
-        self.problems.push(p);
+        self.problems.push(diagnostic(p));
+    }
+
+    /// Adds a problem to the list as it is.
+    fn push_problem(&mut self, p: Problem<'a>) {
+        self.problems.push(diagnostic(p));
     }
 
     /// Room for a decorated envelope's few problems at once, in at most
@@ -98,7 +117,7 @@ impl<'a> Envelope<'a> {
     #[cold]
     #[inline(never)]
     fn first_room(&mut self) {
-        self.problems = Vec::with_capacity((1024 / std::mem::size_of::<Problem<'a>>()).max(4));
+        self.problems = Vec::with_capacity((1024 / std::mem::size_of::<Diagnostic<'a>>()).max(4));
     }
 }
 
@@ -187,7 +206,7 @@ fn archive<'a>(
         .map(|i| i + open_idx + 1);
     let Some(close_idx) = close_idx else {
         let mut env = spec_text(lines);
-        env.problems.push((
+        env.push_problem((
             Code::UnterminatedFrontMatter,
             open.no,
             1,
@@ -211,7 +230,7 @@ fn archive<'a>(
         }
         Ok(_) => {
             let mut env = Envelope::default();
-            env.problems.push((
+            env.push_problem((
                 Code::NotAMessage,
                 open.no + 1,
                 1,
@@ -221,7 +240,7 @@ fn archive<'a>(
         }
         Err(e) => {
             let mut env = Envelope::default();
-            env.problems.push((
+            env.push_problem((
                 Code::InvalidJson,
                 open.no + e.line() as u32,
                 e.column().max(1) as u32,
@@ -258,12 +277,12 @@ fn json_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Option<Vec<Envelope<'a
                         break;
                     }
                     Err(e) => out.push(Envelope {
-                        problems: vec![(
+                        problems: vec![diagnostic((
                             Code::InvalidJson,
                             line.no,
                             e.column().max(1) as u32,
                             format!("JSON Lines: {e}").into(),
-                        )],
+                        ))],
                         body: Some(BodySource::Lines {
                             head: Some(line),
                             rest: 0..0,
@@ -277,7 +296,7 @@ fn json_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Option<Vec<Envelope<'a
                 return Some(out);
             }
             let mut env = spec_text(lines);
-            env.problems.push((
+            env.push_problem((
                 Code::InvalidJson,
                 whole_err.line() as u32,
                 whole_err.column().max(1) as u32,
@@ -294,12 +313,12 @@ fn from_value<'a>(v: Value, line: u32) -> Vec<Envelope<'a>> {
     collect_objects(v, &mut objects, 0);
     if objects.is_empty() {
         return vec![Envelope {
-            problems: vec![(
+            problems: vec![diagnostic((
                 Code::NotAMessage,
                 line,
                 1,
                 "JSON holds no message object (one with `subject` or `body_md`)".into(),
-            )],
+            ))],
             body: Some(BodySource::Owned(String::new())),
             line,
             ..Envelope::default()
@@ -462,6 +481,12 @@ impl Header {
     }
 }
 
+/// [`header`] by its plain name, for the grammar's tests.
+#[cfg(test)]
+pub(crate) fn header_name(name: &str) -> Option<&'static str> {
+    header(name).map(Header::name)
+}
+
 fn header(name: &str) -> Option<Header> {
     use crate::words::{find, name as n, Name};
     // Compared as words by length (see `words`): lowering the name into a
@@ -592,7 +617,7 @@ fn spec_text_from<'a>(lines: &[Line<'a>], first: usize, env: &mut Envelope<'a>) 
                     }
                     _ => {
                         body_start = Some(i);
-                        env.problems.push((
+                        env.push_problem((
                             Code::MissingBodyLabel,
                             lines.get(i).map_or(line.no, |l| l.no),
                             1,
@@ -605,7 +630,7 @@ fn spec_text_from<'a>(lines: &[Line<'a>], first: usize, env: &mut Envelope<'a>) 
         }
         let Some((h, value, decorated)) = header_line(line) else {
             if saw_header {
-                env.problems.push((
+                env.push_problem((
                     Code::MissingBodyLabel,
                     line.no,
                     1,
@@ -629,7 +654,7 @@ fn spec_text_from<'a>(lines: &[Line<'a>], first: usize, env: &mut Envelope<'a>) 
             Header::Date => env.timestamp = Some(at()),
             Header::AckRequired => match ack_required(value) {
                 Ok(b) => env.ack_required = Some(b),
-                Err(_) => env.problems.push((
+                Err(_) => env.push_problem((
                     Code::BadEnum,
                     line.no,
                     line.column_of(value),
@@ -696,7 +721,7 @@ fn header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str, bool)> {
 fn other_header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str, bool)> {
     let first = *line.text.as_bytes().first()?;
     if !matches!(first, b' ' | b'\t' | b'-' | b'*' | b'+') {
-        if let Some((f, Some(h))) = known_field_line(line.text, header) {
+        if let Some((f, h)) = crate::grammar::named_field_line(line.text, header) {
             return Some((h, trim(f.value), false));
         }
     }
@@ -824,6 +849,7 @@ pub(crate) fn near_subject<'d>(lines: &[Line<'d>], from: u32) -> Option<(&'d str
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grammar::known_field_line;
 
     /// A header as the spec spells it reads as the general reading reads
     /// it: the eleven names and near misses, in several cases, with values

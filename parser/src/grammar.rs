@@ -696,9 +696,10 @@ fn value_at(line: &str, label_end: usize, colon: usize) -> Option<FieldLine<'_>>
 
 /// [`field_line`] with what `known` (a lookup of field labels, of
 /// headers) makes of its label: through [`letter_field_line`] where the
-/// line opens with a letter, the grammar then the lookup elsewhere. The
-/// one dispatch the body index and the header reader share.
-#[inline(always)]
+/// line opens with a letter, the grammar then the lookup elsewhere: the
+/// reading the tests hold [`named_field_line`] (the header test) and the
+/// spelled headers to.
+#[cfg(test)]
 pub(crate) fn known_field_line<T>(
     line: &str,
     known: impl Fn(&str) -> Option<T>,
@@ -707,6 +708,41 @@ pub(crate) fn known_field_line<T>(
         letter_field_line(line, known)
     } else {
         field_line(line).map(|f| (f, known(f.label)))
+    }
+}
+
+/// [`known_field_line`] of a line only where `known` names its label:
+/// the header test of every line before a message (prose: `Here is my
+/// update:`) and the message line test of prose. A line that opens with a
+/// letter and whose label `known` does not name is decided without its
+/// label's bytes tested one by one, where they are ASCII: they decide
+/// only between an unknown label and no field, both no name; only a
+/// non-ASCII byte in it sends the line to the marked grammar, which may
+/// read another label (a test holds the two alike).
+#[inline(always)]
+pub(crate) fn named_field_line<T>(
+    line: &str,
+    known: impl Fn(&str) -> Option<T>,
+) -> Option<(FieldLine<'_>, T)> {
+    let b = line.as_bytes();
+    if !b.first().is_some_and(u8::is_ascii_alphabetic) {
+        let f = field_line(line)?;
+        return Some((f, known(f.label)?));
+    }
+    let colon = first_colon(&b[..b.len().min(MAX_LABEL + 1)])?;
+    let f = field_at(line, colon)?;
+    if let Some(t) = known(f.label) {
+        return Some((f, t));
+    }
+    if b[1..colon].is_ascii() {
+        return None;
+    }
+    match b[1..colon].iter().find(|&&c| !LABEL_BYTES[usize::from(c)]) {
+        Some(c) if !c.is_ascii() => {
+            let f = field_line_marked(line)?;
+            Some((f, known(f.label)?))
+        }
+        _ => None,
     }
 }
 
@@ -1136,6 +1172,25 @@ mod tests {
                     .and_then(|_| field_line(l))
                     .map(|f| (f, lookup(f.label)));
                 proptest::prop_assert_eq!(letter_field_line(l, lookup), expected);
+            }
+        }
+
+        /// A line's named label (a field label, a header) is the one the
+        /// general reading names: the lines above, and lines of prose
+        /// with a glyph or a mark in the label.
+        #[test]
+        fn named_labels_read_as_the_general_reading(
+            line in r"(Bead|bead id|Context Usage|FILES touched|sTep|Subject|from|Bead\(x\)|Béad|Sub✅ject|Here is my update|[a-zA-Zé✅*0-9 _/.()-]{0,52})[ ]{0,2}(:|é:|\*\*:)?[ \t]{0,2}[a-z:é ]{0,70}",
+            any in "\\PC{0,80}",
+            near in line_strategy(),
+        ) {
+            for l in [&line, &any, &near] {
+                let label = crate::body::Label::lookup;
+                let expected = known_field_line(l, label).and_then(|(f, t)| Some((f, t?)));
+                proptest::prop_assert_eq!(named_field_line(l, label), expected);
+                let header = crate::framing::header_name;
+                let expected = known_field_line(l, header).and_then(|(f, t)| Some((f, t?)));
+                proptest::prop_assert_eq!(named_field_line(l, header), expected);
             }
         }
 

@@ -202,7 +202,7 @@ fn parse_document<'a>(
                 let line = &lines[*i];
                 let column = line.column_of(trim::trim_start(line.text));
                 let problem = (diag::Code::Normalised, line.no, column, message.clone());
-                env.problems.insert(0, problem);
+                env.problems.insert(0, framing::diagnostic(problem));
             }
         };
         match &mut envelopes {
@@ -311,7 +311,7 @@ fn is_message_line(l: &Line<'_>) -> bool {
     let t = trim::trim(l.text);
     (t.len() <= 80 && may_be_type_line(t) && type_line(t).is_some())
         || decorated_type_line(t).is_some()
-        || grammar::field_line(l.text).is_some_and(|f| body::Label::lookup(f.label).is_some())
+        || grammar::named_field_line(l.text, body::Label::lookup).is_some()
 }
 
 /// A bare type line at the top of a body (`HELP_RESPONSE`, `[ol-1] DONE`):
@@ -828,9 +828,7 @@ fn assemble<'a>(
     if let Some(line) = body_at {
         d.body_outside_document(line);
     }
-    for (code, line, col, msg) in std::mem::take(&mut env.problems) {
-        d.push(code, line, col, msg);
-    }
+    d.adopt(std::mem::take(&mut env.problems));
 
     let subject_text: Cow<'a, str> = env
         .subject

@@ -149,6 +149,27 @@ fn plain_subject(s: &str) -> Option<Subject<'_>> {
 #[cold]
 #[inline(never)]
 fn parse_subject_in_full(subject: &str) -> Subject<'_> {
+    // A reply to the usual subject (`Re: [ol-6] HELP_REQUEST`, the usual
+    // HELP_RESPONSE): `Re:` and blanks are one reply prefix, and what
+    // follows opens with `[`, where no other reply prefix opens, so the
+    // reading below reads the rest as it reads a subject of its own,
+    // which `plain_subject` reads in one scan (~250 instructions less
+    // than the reply, bracket and word parsers; a test holds the two
+    // alike).
+    if let Some(rest) = subject.strip_prefix("Re:") {
+        if let Some(plain) = plain_subject(crate::grammar::trim_start_blanks(rest)) {
+            return Subject {
+                is_reply: true,
+                ..plain
+            };
+        }
+    }
+    parse_subject_general(subject)
+}
+
+/// [`parse_subject_in_full`] of any subject.
+#[inline]
+fn parse_subject_general(subject: &str) -> Subject<'_> {
     if opens_with_decoration(subject) {
         return Subject::default();
     }
@@ -388,9 +409,20 @@ mod tests {
         ) {
             let t = crate::trim::trim(&s);
             if let Some(fast) = plain_subject(t) {
-                proptest::prop_assert_eq!(fast, parse_subject_in_full(t));
+                proptest::prop_assert_eq!(fast, parse_subject_general(t));
             }
-            proptest::prop_assert_eq!(parse_subject(&s), parse_subject_in_full(t));
+            proptest::prop_assert_eq!(parse_subject(&s), parse_subject_general(t));
+        }
+
+        /// A reply to the usual subject read by the one-scan reading is
+        /// read as the general reading reads it.
+        #[test]
+        fn replies_read_as_in_general(
+            s in "(Re:|RE:|Re :|Re|Fwd:|Re: Re:)[ \t]{0,2}\\[?[ \t]?(ol-1|x|é|\\[|\\]| |\t){0,4}\\]?[ \t\u{a0}]{0,2}(PROGRESS|done|Help-Request|HELP REQUEST|DONES|x|\\[a\\]|[:.!,; ]|é){0,4}"
+        ) {
+            let t = crate::trim::trim(&s);
+            proptest::prop_assert_eq!(parse_subject_in_full(t), parse_subject_general(t));
+            proptest::prop_assert_eq!(parse_subject(&s), parse_subject_general(t));
         }
     }
 

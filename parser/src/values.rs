@@ -243,16 +243,14 @@ pub(crate) fn yes_no(s: &str) -> Result<bool, ValueError> {
 /// An enum value that is one of `allowed` once upper-cased with
 /// `-`/space read as `_`: borrowed from the value when already canonical,
 /// else the allowed spelling. Compared in place, without making the
-/// normalised word ([`enum_normalised`]; ASCII only: `enum_char` leaves any
+/// normalised word ([`enum_normalised`]; ASCII only: `enum_byte` leaves any
 /// other character as it is).
 pub(crate) fn enum_known<'a>(s: &'a str, allowed: &[&'static str]) -> Option<Cow<'a, str>> {
     let t = trim(s);
-    let canonical = t
-        .bytes()
-        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
-    if canonical {
-        return allowed.contains(&t).then_some(Cow::Borrowed(t));
-    }
+    // One pass, no test of whether the value is canonical first: the
+    // allowed values are canonical (capitals, digits, `_`), which
+    // `enum_byte` leaves as they are, so a canonical value matches only
+    // itself, and the spelling returned is the same text either way.
     allowed
         .iter()
         .find(|a| a.len() == t.len() && a.bytes().zip(t.bytes()).all(|(a, b)| a == enum_byte(b)))
@@ -262,14 +260,14 @@ pub(crate) fn enum_known<'a>(s: &'a str, allowed: &[&'static str]) -> Option<Cow
 /// An enum value upper-cased with `-`/space normalised to `_`, for the
 /// diagnostic on a value that is not allowed.
 pub(crate) fn enum_normalised(s: &str) -> String {
-    trim(s).chars().map(enum_char).collect()
-}
-
-fn enum_char(c: char) -> char {
-    match c {
-        '-' | ' ' => '_',
-        c => c.to_ascii_uppercase(),
-    }
+    // Byte by byte into a string made at its size: `enum_byte` changes
+    // ASCII bytes into ASCII bytes only, so every other character's bytes
+    // stay as they are, and the text stays UTF-8. (Collected from `char`s,
+    // the string grew from a quarter of the value's length: a sentence
+    // (a checkpoint's reason written out) was reallocated three or four
+    // times.)
+    let bytes = trim(s).bytes().map(enum_byte).collect();
+    String::from_utf8(bytes).unwrap_or_default()
 }
 
 fn enum_byte(b: u8) -> u8 {
@@ -622,6 +620,50 @@ mod tests {
         assert_eq!(enum_known("confused", &allowed), None);
         assert_eq!(enum_known("spéc-unclear", &allowed), None);
         assert_eq!(enum_normalised(" spec-unclear é "), "SPEC_UNCLEAR_é");
+    }
+
+    /// [`enum_known`] as first written: a canonical value looked up as it
+    /// is, any other compared through `enum_byte`.
+    fn enum_known_in_two_passes<'a>(s: &'a str, allowed: &[&'static str]) -> Option<Cow<'a, str>> {
+        let t = trim(s);
+        if t.bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        {
+            return allowed.contains(&t).then_some(Cow::Borrowed(t));
+        }
+        allowed
+            .iter()
+            .find(|a| {
+                a.len() == t.len() && a.bytes().zip(t.bytes()).all(|(a, b)| a == enum_byte(b))
+            })
+            .map(|a| Cow::Borrowed(*a))
+    }
+
+    proptest::proptest! {
+        /// One pass finds what two did, for every enum of capitals.
+        #[test]
+        fn enum_known_reads_as_in_two_passes(
+            s in "( |-|_|STUCK|stuck|SPEC|spec|UNCLEAR|Unclear|CONTEXT|high|HIGH|FAIL|TESTS|é|1|x){0,4}"
+        ) {
+            use crate::extract::{CHECKPOINT_REASONS, FAILURE_TYPES, ISSUE_TYPES};
+            for allowed in [ISSUE_TYPES, FAILURE_TYPES, CHECKPOINT_REASONS] {
+                proptest::prop_assert_eq!(enum_known(&s, allowed), enum_known_in_two_passes(&s, allowed));
+            }
+        }
+
+        /// The normalised word made byte by byte is the one made from
+        /// `char`s, upper-cased with `-` and a space read as `_`.
+        #[test]
+        fn enum_words_normalise_as_by_char(s in "( |-|_|a|Z|é|ß|ǅ|\\t|✅|x|\\u{a0}){0,12}") {
+            let by_char: String = crate::trim::trim(&s)
+                .chars()
+                .map(|c| match c {
+                    '-' | ' ' => '_',
+                    c => c.to_ascii_uppercase(),
+                })
+                .collect();
+            proptest::prop_assert_eq!(enum_normalised(&s), by_char);
+        }
     }
 
     proptest::proptest! {
