@@ -402,7 +402,7 @@ impl Listing {
 
     /// The files' full paths, and the problems.
     pub(crate) fn into_mail_files(self) -> MailFiles {
-        let files = self.iter().map(|(dir, name)| dir.join(name)).collect();
+        let files = self.iter().map(|(dir, name)| joined(dir, name)).collect();
         MailFiles {
             files,
             problems: self.problems,
@@ -881,6 +881,17 @@ pub fn handoff_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// `dir.join(name)`, the buffer made at its final size: `join` copies
+/// `dir` into a buffer of its own length and then grows it for the name,
+/// a reallocation and a second copy per file (10,000 files: 5.4 M of the
+/// walk's 10.9 M instructions, callgrind, `amail parse`).
+fn joined(dir: &Path, name: &OsStr) -> PathBuf {
+    let mut path = PathBuf::with_capacity(dir.as_os_str().len() + 1 + name.len());
+    path.push(dir);
+    path.push(name);
+    path
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;
@@ -953,6 +964,22 @@ mod tests {
             );
         }
         assert_eq!(found[0], root);
+    }
+
+    /// The path the walk makes for a file is the one `join` made, byte
+    /// for byte, whatever the folder's form.
+    #[test]
+    fn joined_is_join() {
+        for dir in ["", "/", "/m", "/m/", "m", "m/a", "./m", "m//"] {
+            for name in ["x.md", "a b.md", ".x", "é.md"] {
+                let (dir, name) = (Path::new(dir), OsStr::new(name));
+                assert_eq!(joined(dir, name), dir.join(name), "{dir:?} {name:?}");
+                assert_eq!(
+                    joined(dir, name).as_os_str().as_encoded_bytes(),
+                    dir.join(name).as_os_str().as_encoded_bytes()
+                );
+            }
+        }
     }
 
     /// Names that tie on the sort key's 16 bytes and part after it, names

@@ -451,7 +451,22 @@ pub enum Pending<'t> {
 impl<'t> Pending<'t> {
     /// The escaped start of the document: the thread is told to stop
     /// the first time, and what it has handed over is taken as it is.
+    // Inline, the taking apart: nearly every document never had a
+    // thread, and the call was more than its test.
+    #[inline]
     pub fn get(&mut self) -> Option<&Escaped<'t>> {
+        if matches!(self, Pending::Running { .. }) {
+            self.take();
+        }
+        match self {
+            Pending::Done(e) => e.as_ref(),
+            Pending::Running { .. } => None,
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn take(&mut self) {
         if let Pending::Running { text, rx, stop } = self {
             stop.store(true, Ordering::Relaxed);
             let pieces: Vec<Piece> = rx.try_iter().collect();
@@ -460,10 +475,6 @@ impl<'t> Pending<'t> {
                 pieces,
             });
             *self = Pending::Done(done);
-        }
-        match self {
-            Pending::Done(e) => e.as_ref(),
-            Pending::Running { .. } => None,
         }
     }
 }
