@@ -465,7 +465,7 @@ fn render_input(
     // test, its map and its handle (about 60 instructions a file over
     // the 10,000 small files).
     let mut escaped = if settings.format == Format::Jsonl && sink.is_some() {
-        json::start_escaping(bytes, owner, true)
+        json::start_escaping(bytes, owner)
     } else {
         json::Pending::Done(None)
     };

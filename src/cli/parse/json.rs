@@ -380,18 +380,17 @@ impl<'t> Escaped<'t> {
     }
 }
 
-/// Starts escaping the document `text` on a second thread, when
-/// `wanted` (JSON Lines to a sink), `text` is at least [`WHOLE_MIN`]
-/// long, `owner` holds it (the thread is not waited for, so it holds the
+/// Starts escaping the document `text` (JSON Lines to a sink) on a
+/// second thread, when `text` is at least [`WHOLE_MIN`] long, `owner` holds it (the thread is not waited for, so it holds the
 /// document itself: a map of the file) and there is a second core. The
 /// caller asks for it with [`Pending::get`] when it writes its first
 /// message, which stops the thread and takes the pieces it has handed
 /// over: the rest, the caller escapes faster than the thread (which
 /// writes fresh memory). Nothing waits for the thread: a thread that did
 /// not get a core meanwhile costs the caller nothing but its start.
-pub fn start_escaping(text: &[u8], owner: Option<Arc<memmap2::Mmap>>, wanted: bool) -> Pending<'_> {
+pub fn start_escaping(text: &[u8], owner: Option<Arc<memmap2::Mmap>>) -> Pending<'_> {
     let owner = owner.filter(|o| std::ptr::eq(&o[..], text));
-    let (Some(owner), true) = (owner, wanted && text.len() >= WHOLE_MIN) else {
+    let (Some(owner), true) = (owner, text.len() >= WHOLE_MIN) else {
         return Pending::Done(None);
     };
     if amail_core::source::parallel::cores() < 2 {
@@ -787,7 +786,7 @@ mod tests {
         for _ in 0..20 {
             // Whatever the thread handed over by the time it is asked
             // for: pieces from the start, each the escape of its bytes.
-            let mut pending = start_escaping(&owner, Some(Arc::clone(&owner)), true);
+            let mut pending = start_escaping(&owner, Some(Arc::clone(&owner)));
             let Some(e) = pending.get() else { continue };
             let mut at = 0;
             for piece in &e.pieces {
@@ -799,24 +798,17 @@ mod tests {
             }
             assert!(e.done() == at && at <= text.len());
         }
-        // Not wanted, small, or not held by the map: nothing, no thread.
+        // Small, or not held by the map: nothing, no thread.
         let none = |mut p: Pending<'_>| matches!(p, Pending::Done(None)) && p.get().is_none();
-        assert!(none(start_escaping(
-            &owner,
-            Some(Arc::clone(&owner)),
-            false
-        )));
         assert!(none(start_escaping(
             &owner[..100],
             Some(Arc::clone(&owner)),
-            true
         )));
         assert!(none(start_escaping(
             text.as_bytes(),
             Some(Arc::clone(&owner)),
-            true
         )));
-        assert!(none(start_escaping(&owner, None, true)));
+        assert!(none(start_escaping(&owner, None)));
     }
 
     proptest::proptest! {
