@@ -299,6 +299,67 @@ fn ids_that_share_a_prefix_stay_apart() {
     }
 }
 
+/// The family in the roster: its agent and bead columns cut a long value
+/// at its end, so agents and beads that share a prefix read the same
+/// (`7d3c9a10-000…` for each of five handoffs), and a value as wide as
+/// its column ran into the next (`7d3c9a10-000…●1 ack`).
+#[test]
+fn the_roster_tells_agents_and_beads_that_share_a_prefix_apart() {
+    let now = fixed_now();
+    let mut b = InboxBuilder::new("mail");
+    for (i, (agent, id)) in [
+        (
+            "orchestrator-pool-worker-01",
+            "7d3c9a10-0e4f-4c1b-9a55-3f1e2d7c9b01",
+        ),
+        (
+            "orchestrator-pool-worker-02",
+            "7d3c9a10-0e4f-4c1b-9a55-3f1e2d7c4a77",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let msg = message(
+            MessageType::HelpRequest,
+            &format!("[{id}] HELP_REQUEST"),
+            agent,
+            &["BlueLake"],
+            id,
+            now - Duration::minutes(i as i64),
+            "stuck",
+            |_| {},
+        );
+        b.add(&i.to_string(), msg, &[], &[]);
+    }
+    let mut app = TestApp::new(
+        FakeBackend::new(b.build(), Vec::new(), now),
+        UiConfig::default(),
+    );
+    app.press("w");
+    for w in [80u16, 120, 160] {
+        let screen = app.render(w, 30);
+        let rows: Vec<&str> = screen
+            .lines()
+            .filter(|l| l.contains("needs help"))
+            .collect();
+        assert_eq!(rows.len(), 2, "{w}:\n{screen}");
+        for (row, ends) in rows.iter().zip([["-01", "9b01"], ["-02", "4a77"]]) {
+            for end in ends {
+                let at = row
+                    .find(end)
+                    .unwrap_or_else(|| panic!("{end} at {w}:\n{screen}"));
+                let next = row[at + end.len()..].chars().next();
+                assert_eq!(
+                    next,
+                    Some(' '),
+                    "{end} runs into the next column at {w}:\n{screen}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn clipped_pane_titles_end_in_an_ellipsis() {
     let now = fixed_now();
