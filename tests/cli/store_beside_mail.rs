@@ -104,3 +104,32 @@ fn a_store_named_as_a_mailbox_says_where_its_tasks_are() {
     }
     assert!(!fresh.exists(), "route wrote a store for input it refused");
 }
+
+/// `amail route MAIL --store MAIL` made the mailbox itself a task store
+/// (`tasks/`, `events/`, `state/` among the agents' folders): every
+/// command then refused the mailbox as "an AOF task store, not mail",
+/// the TUI included, until the user found and removed what route wrote.
+/// A store that is a mailbox being routed is refused before anything is
+/// written, however the path is spelled.
+#[test]
+fn a_store_named_as_the_mailbox_being_routed_is_refused() {
+    let fx = Fx::new();
+    let root = demo(&fx);
+    let mail = root.join("mail");
+    let before = super::fx::tree(&mail);
+    let m = mail.to_str().unwrap();
+    let spelled = format!("{}/../mail/", m);
+    for store in [m, spelled.as_str()] {
+        let out = fx.run(&["route", m, "--store", store]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.contains("is the mailbox being routed"), "{err}");
+        assert!(!err.contains("created a new task store"), "{err}");
+        assert_eq!(super::fx::tree(&mail), before, "nothing was written");
+    }
+    // The mailbox reads as mail still.
+    assert!(!text(&fx, &["threads"], &mail).is_empty());
+    // A store beside it, as the demo writes, is routed into as before.
+    let out = fx.run(&["route", m, "--store", root.join("store2").to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
