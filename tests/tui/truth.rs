@@ -142,6 +142,48 @@ fn raw_view_numbers_the_lines_as_the_file_does() {
     assert!(screen.contains(&want), "want {want:?} in\n{screen}");
 }
 
+/// A file line wider than the raw view went on in the number gutter: its
+/// rows after the first started at the pane's edge, under the line
+/// numbers, so the numbers no longer stood apart from the text. They now
+/// hang under the line's text, as a field's value hangs under itself.
+#[test]
+fn raw_view_hangs_a_long_line_under_its_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = Utc.with_ymd_and_hms(2026, 11, 22, 5, 0, 0).unwrap();
+    let mail = dir.path().join("mail");
+    std::fs::create_dir(&mail).unwrap();
+    let long = format!("Status: {} TAILSTATUS", "y".repeat(250));
+    std::fs::write(
+        mail.join("long.md"),
+        format!("Subject: [ol-9] PROGRESS\nFrom: A\nTo: B\nDate: 2026-11-22T04:00:00Z\n\nBody:\n{long}\nStep: s\n"),
+    )
+    .unwrap();
+    let backend = RealBackend::new(mail, Default::default(), dir.path().join("store"), false);
+    let mut app = TestApp::with_backend(backend, now, UiConfig::default());
+    app.press("<enter><enter>v");
+    for (w, h) in [(80u16, 40u16), (120, 60)] {
+        let screen = app.render(w, h);
+        // The raw pane's rows (it has the focus: the heavy border).
+        let rows: Vec<&str> = screen
+            .lines()
+            .filter_map(|l| l.split('┃').nth(1))
+            .filter(|t| t.contains("yyy"))
+            .collect();
+        assert!(rows.len() > 1, "the line wraps at {w}:\n{screen}");
+        for text in &rows {
+            assert!(
+                text.starts_with("      ") || text.contains(" 7 Status:") || text.contains(" 8 "),
+                "a wrapped row starts in the number gutter at {w}:\n{screen}"
+            );
+        }
+        assert!(screen.contains("TAILSTATUS"), "{screen}");
+        assert!(
+            screen.contains("    8 Step: s"),
+            "the next line keeps its number:\n{screen}"
+        );
+    }
+}
+
 #[test]
 fn as_agent_marks_only_what_that_agent_owes() {
     // The help request in ol-527.2 is PurpleBear's to BlueLake: as
