@@ -49,7 +49,11 @@ pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {
         } else {
             " (check the path and its permissions)"
         };
-        CliError::bad_input(format!("{}: {}{hint}", e.path.display(), e.error))
+        CliError::bad_input(format!(
+            "{}: {}{hint}",
+            e.path.display(),
+            amail_core::fsio::reason(&e.error)
+        ))
     })?;
     let root = args.store.unwrap_or_else(super::default_store);
     refuse_store_in_place_of_mail(&root, &args.paths)?;
