@@ -591,3 +591,37 @@ fn tab_counts_equal_the_threads_each_tab_lists() {
         }
     }
 }
+
+/// The help's last lines said `Config: ~/.config/amail/config.toml` when
+/// no file was there, as if it had been read: a user who mistyped the
+/// path in `$AMAIL_CONFIG` could not tell why their keys did nothing.
+/// It now says the file is not there and the defaults are in use.
+#[test]
+fn the_help_says_when_the_config_file_is_not_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("config.toml");
+    let present = dir.path().join("present.toml");
+    std::fs::write(&present, "mouse = true\n").unwrap();
+    for (path, text, want) in [
+        (&missing, None, "(not there: built-in defaults)"),
+        (&present, Some("mouse = true\n"), ""),
+    ] {
+        let config = UiConfig::from_file(path, text, false);
+        let mut app = TestApp::new(FakeBackend::sample(), config);
+        app.press("?G");
+        let screen = app.render(100, 60);
+        let line = screen
+            .lines()
+            .find(|l| l.contains("Config:"))
+            .unwrap_or_else(|| panic!("{screen}"));
+        assert!(
+            line.contains(&format!("Config: {}", path.display())),
+            "{line}"
+        );
+        if want.is_empty() {
+            assert!(!line.contains("not there"), "{line}");
+        } else {
+            assert!(line.contains(want), "{line}");
+        }
+    }
+}
