@@ -196,6 +196,26 @@ fn write(path: &Path, bytes: &[u8], replace: Replace, sync: Sync) -> Result<(), 
     Ok(())
 }
 
+/// The system's reason for `e` as amail's messages say it: lower case,
+/// without Rust's `(os error N)` (`no such file or directory`, as `amail
+/// parse` always said it), so every command names a missing or
+/// unreadable path the same way.
+pub fn reason(e: &io::Error) -> String {
+    let text = e.to_string();
+    let text = match text.rfind(" (os error ") {
+        Some(i) if text.ends_with(')') => &text[..i],
+        _ => text.as_str(),
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        // "No such ..." -> "no such ...", but not an acronym ("EOF").
+        Some(c) if c.is_uppercase() && chars.clone().next().is_some_and(char::is_lowercase) => {
+            c.to_lowercase().chain(chars).collect()
+        }
+        _ => text.to_string(),
+    }
+}
+
 /// A new file at `path`, failing if anything is there (the temp file's
 /// random name then gets another try).
 fn create_new(path: &Path) -> io::Result<File> {

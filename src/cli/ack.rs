@@ -45,7 +45,7 @@ pub fn split_source(items: &[String]) -> Result<(Vec<String>, Option<PathBuf>), 
         }
         Some((last, rest)) if !rest.is_empty() && looks_like_a_path(last) => {
             Err(CliError::bad_input(format!(
-                "{last}: no such directory; nothing was written (the SOURCE must be an existing mailbox directory or mcp_agent_mail storage root)"
+                "{last}: no such file or directory; nothing was written (the SOURCE must be an existing mailbox directory or mcp_agent_mail storage root)"
             )))
         }
         _ => Ok((items.to_vec(), None)),

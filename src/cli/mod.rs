@@ -97,13 +97,51 @@ pub fn say_reading_stdin() {
 pub fn open_store(root: &std::path::Path) -> Result<amail_core::router::Store, CliError> {
     use amail_core::router::{Store, StoreError};
     Store::open_existing(root).map_err(|e| match e {
-        StoreError::Missing { path } => CliError::bad_input(format!(
-            "no task store at {} (nothing was created); check the path, or route mail into a new store first: `amail route MAIL --store {}`",
-            path.display(),
-            path.display()
-        )),
+        StoreError::Missing { path } => CliError::bad_input(missing_store(&path)),
         e => CliError::bad_input(format!("cannot open store: {e}")),
     })
+}
+
+/// What a `--store` with no task store is, and what to do: a file is not
+/// a store; a folder with a store beside its mail (`DIR` or `DIR/mail`
+/// after `amail demo DIR`) names that store; another folder (a mailbox?)
+/// gets the route into a store of its own, never into itself, which would
+/// make a mailbox a task store; only a path with nothing there gets the
+/// hint to start a store at it.
+fn missing_store(path: &std::path::Path) -> String {
+    use amail_core::router::Store;
+    let clean = |p: &std::path::Path| {
+        amail_core::safe_text::clean_line(&p.display().to_string()).into_owned()
+    };
+    let p = clean(path);
+    if path.is_file() {
+        return format!("{p} is a file, not a task store (a store is a folder with tasks/ in it); nothing was created");
+    }
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let beside = [
+        absolute.join("store"),
+        absolute
+            .parent()
+            .map_or_else(Default::default, |d| d.join("store")),
+    ];
+    if let Some(store) = beside.iter().find(|s| path.is_dir() && Store::exists(s)) {
+        return format!(
+            "no task store at {p} (nothing was created); the store beside this mail is {s}: `--store {s}`",
+            s = clean(store)
+        );
+    }
+    if path.is_dir() {
+        let own = absolute
+            .parent()
+            .map_or_else(|| absolute.join("store"), |d| d.join("store"));
+        return format!(
+            "no task store at {p} (nothing was created): a folder with no tasks/ in it; if it holds mail, route it into a store of its own: `amail route {p} --store {}`",
+            clean(&own)
+        );
+    }
+    format!(
+        "no task store at {p} (nothing was created); check the path, or route mail into a new store first: `amail route MAIL --store {p}`"
+    )
 }
 
 pub use amail::config::{amail_home, default_mailbox, default_store};

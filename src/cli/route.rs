@@ -50,9 +50,14 @@ pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {
         } else {
             ""
         };
-        CliError::bad_input(format!("{}: {}{hint}", e.path.display(), e.error))
+        CliError::bad_input(format!(
+            "{}: {}{hint}",
+            e.path.display(),
+            amail_core::fsio::reason(&e.error)
+        ))
     })?;
     let root = args.store.unwrap_or_else(super::default_store);
+    refuse_store_in_place_of_mail(&root, &args.paths)?;
     // The one command that may start a store; it says so, since a
     // mistyped --store would otherwise go unnoticed.
     let fresh = !Store::exists(&root);
@@ -117,4 +122,31 @@ pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A store at a mailbox being routed (`amail route MAIL --store MAIL`,
+/// however spelled) would put AOF's folders among the agents' and make
+/// the mailbox a task store, which no command then reads as mail: it is
+/// refused before anything is written. A store inside or beside the
+/// mailbox (`DIR/store` beside `DIR/mail`) is fine: mail reading skips it.
+fn refuse_store_in_place_of_mail(
+    root: &std::path::Path,
+    paths: &[PathBuf],
+) -> Result<(), CliError> {
+    let Ok(store) = std::fs::canonicalize(root) else {
+        return Ok(());
+    };
+    for p in paths.iter().filter(|p| !super::names_stdin(p)) {
+        if std::fs::canonicalize(p).is_ok_and(|m| m == store && m.is_dir()) {
+            let clean = |p: &std::path::Path| {
+                amail_core::safe_text::clean_line(&p.display().to_string()).into_owned()
+            };
+            return Err(CliError::usage(format!(
+                "--store {} is the mailbox being routed ({}); a store there would make it a task store, not mail. Name a folder of its own (`amail demo DIR` puts it at DIR/store, beside DIR/mail); nothing was written",
+                clean(root),
+                clean(p)
+            )));
+        }
+    }
+    Ok(())
 }

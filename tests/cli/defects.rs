@@ -952,3 +952,35 @@ fn a_broken_task_file_is_named_with_one_position() {
     let out = stdout(&fx.run(&["doctor", "--store", &store]));
     assert!(out.contains(&want), "{out}");
 }
+
+/// A path that is not there read four ways: `parse` said "no such file or
+/// directory", `threads`, `pending`, `inbox` and `reply` the system's
+/// "No such file or directory (os error 2)", `route` that with "(check
+/// the path and its permissions)", `ack` "no such directory". Every
+/// command now says it as `parse` does, with nothing of Rust's error
+/// type (`os error 2`) in it.
+#[test]
+fn a_missing_path_is_named_the_same_way_by_every_command() {
+    let fx = Fx::new();
+    let gone = fx.path("no-such-mail");
+    let g = gone.to_str().unwrap();
+    let store = fx.store();
+    for args in [
+        vec!["parse", g],
+        vec!["threads", g],
+        vec!["pending", g],
+        vec!["inbox", g],
+        vec!["route", g, "--store", &store],
+        vec!["reply", "x", g, "--as", "A", "--body", "hi"],
+        vec!["ack", "x", g, "--as", "A"],
+    ] {
+        let out = fx.run(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = stderr(&out);
+        assert!(
+            err.starts_with(&format!("amail: {g}: no such file or directory")),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("os error"), "{args:?}: {err}");
+    }
+}

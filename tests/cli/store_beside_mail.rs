@@ -104,3 +104,73 @@ fn a_store_named_as_a_mailbox_says_where_its_tasks_are() {
     }
     assert!(!fresh.exists(), "route wrote a store for input it refused");
 }
+
+/// `amail route MAIL --store MAIL` made the mailbox itself a task store
+/// (`tasks/`, `events/`, `state/` among the agents' folders): every
+/// command then refused the mailbox as "an AOF task store, not mail",
+/// the TUI included, until the user found and removed what route wrote.
+/// A store that is a mailbox being routed is refused before anything is
+/// written, however the path is spelled.
+#[test]
+fn a_store_named_as_the_mailbox_being_routed_is_refused() {
+    let fx = Fx::new();
+    let root = demo(&fx);
+    let mail = root.join("mail");
+    let before = super::fx::tree(&mail);
+    let m = mail.to_str().unwrap();
+    let spelled = format!("{}/../mail/", m);
+    for store in [m, spelled.as_str()] {
+        let out = fx.run(&["route", m, "--store", store]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.contains("is the mailbox being routed"), "{err}");
+        assert!(!err.contains("created a new task store"), "{err}");
+        assert_eq!(super::fx::tree(&mail), before, "nothing was written");
+    }
+    // The mailbox reads as mail still.
+    assert!(!text(&fx, &["threads"], &mail).is_empty());
+    // A store beside it, as the demo writes, is routed into as before.
+    let out = fx.run(&["route", m, "--store", root.join("store2").to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+/// A reading command's `--store` naming the mailbox, the folder above
+/// it, or a mail file said "route mail into a new store first: `amail
+/// route MAIL --store <that path>`": for the mailbox, the command that
+/// turns it into a task store; for a file, one that cannot work; for the
+/// folder above, nothing of the store already beside the mail. The hint
+/// now says what the path is and names the store that is there.
+#[test]
+fn a_missing_store_s_hint_says_what_the_path_is_and_where_the_store_is() {
+    let fx = Fx::new();
+    let root = demo(&fx);
+    let mail = root.join("mail");
+    let store = root.join("store");
+    let file = std::fs::read_dir(mail.join("BlueLake"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    for cmd in ["tasks", "events", "sweep", "doctor"] {
+        for (path, want) in [
+            (&mail, format!("--store {}`", store.display())),
+            (&root, format!("--store {}`", store.display())),
+            (&file, "is a file, not a task store".to_string()),
+        ] {
+            let out = fx.run(&[cmd, "--store", path.to_str().unwrap()]);
+            assert_eq!(out.status.code(), Some(1), "{cmd} {}", path.display());
+            let err = stderr(&out);
+            assert!(err.contains(&want), "{cmd} {}: {err}", path.display());
+            assert!(
+                !err.contains(&format!("--store {}`", path.display())),
+                "{cmd}: a hint to make a store at {}: {err}",
+                path.display()
+            );
+        }
+    }
+    // A path with nothing there keeps the hint to start one.
+    let typo = root.join("stroe");
+    let out = fx.run(&["tasks", "--store", typo.to_str().unwrap()]);
+    assert!(stderr(&out).contains(&format!("--store {}`", typo.display())));
+}

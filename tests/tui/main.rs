@@ -15,6 +15,7 @@ mod agents_view;
 mod flows;
 mod keys;
 mod loading;
+mod long_entry;
 mod patched;
 mod real_snapshots;
 mod reply_identity;

@@ -142,6 +142,48 @@ fn raw_view_numbers_the_lines_as_the_file_does() {
     assert!(screen.contains(&want), "want {want:?} in\n{screen}");
 }
 
+/// A file line wider than the raw view went on in the number gutter: its
+/// rows after the first started at the pane's edge, under the line
+/// numbers, so the numbers no longer stood apart from the text. They now
+/// hang under the line's text, as a field's value hangs under itself.
+#[test]
+fn raw_view_hangs_a_long_line_under_its_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = Utc.with_ymd_and_hms(2026, 11, 22, 5, 0, 0).unwrap();
+    let mail = dir.path().join("mail");
+    std::fs::create_dir(&mail).unwrap();
+    let long = format!("Status: {} TAILSTATUS", "y".repeat(250));
+    std::fs::write(
+        mail.join("long.md"),
+        format!("Subject: [ol-9] PROGRESS\nFrom: A\nTo: B\nDate: 2026-11-22T04:00:00Z\n\nBody:\n{long}\nStep: s\n"),
+    )
+    .unwrap();
+    let backend = RealBackend::new(mail, Default::default(), dir.path().join("store"), false);
+    let mut app = TestApp::with_backend(backend, now, UiConfig::default());
+    app.press("<enter><enter>v");
+    for (w, h) in [(80u16, 40u16), (120, 60)] {
+        let screen = app.render(w, h);
+        // The raw pane's rows (it has the focus: the heavy border).
+        let rows: Vec<&str> = screen
+            .lines()
+            .filter_map(|l| l.split('┃').nth(1))
+            .filter(|t| t.contains("yyy"))
+            .collect();
+        assert!(rows.len() > 1, "the line wraps at {w}:\n{screen}");
+        for text in &rows {
+            assert!(
+                text.starts_with("      ") || text.contains(" 7 Status:") || text.contains(" 8 "),
+                "a wrapped row starts in the number gutter at {w}:\n{screen}"
+            );
+        }
+        assert!(screen.contains("TAILSTATUS"), "{screen}");
+        assert!(
+            screen.contains("    8 Step: s"),
+            "the next line keeps its number:\n{screen}"
+        );
+    }
+}
+
 #[test]
 fn as_agent_marks_only_what_that_agent_owes() {
     // The help request in ol-527.2 is PurpleBear's to BlueLake: as
@@ -296,6 +338,67 @@ fn ids_that_share_a_prefix_stay_apart() {
         let screen = app.render(w, 30);
         assert!(screen.contains("3sEaQ1"), "{w}: {screen}");
         assert!(screen.contains("3sEaZ9"), "{w}: {screen}");
+    }
+}
+
+/// The family in the roster: its agent and bead columns cut a long value
+/// at its end, so agents and beads that share a prefix read the same
+/// (`7d3c9a10-000…` for each of five handoffs), and a value as wide as
+/// its column ran into the next (`7d3c9a10-000…●1 ack`).
+#[test]
+fn the_roster_tells_agents_and_beads_that_share_a_prefix_apart() {
+    let now = fixed_now();
+    let mut b = InboxBuilder::new("mail");
+    for (i, (agent, id)) in [
+        (
+            "orchestrator-pool-worker-01",
+            "7d3c9a10-0e4f-4c1b-9a55-3f1e2d7c9b01",
+        ),
+        (
+            "orchestrator-pool-worker-02",
+            "7d3c9a10-0e4f-4c1b-9a55-3f1e2d7c4a77",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let msg = message(
+            MessageType::HelpRequest,
+            &format!("[{id}] HELP_REQUEST"),
+            agent,
+            &["BlueLake"],
+            id,
+            now - Duration::minutes(i as i64),
+            "stuck",
+            |_| {},
+        );
+        b.add(&i.to_string(), msg, &[], &[]);
+    }
+    let mut app = TestApp::new(
+        FakeBackend::new(b.build(), Vec::new(), now),
+        UiConfig::default(),
+    );
+    app.press("w");
+    for w in [80u16, 120, 160] {
+        let screen = app.render(w, 30);
+        let rows: Vec<&str> = screen
+            .lines()
+            .filter(|l| l.contains("needs help"))
+            .collect();
+        assert_eq!(rows.len(), 2, "{w}:\n{screen}");
+        for (row, ends) in rows.iter().zip([["-01", "9b01"], ["-02", "4a77"]]) {
+            for end in ends {
+                let at = row
+                    .find(end)
+                    .unwrap_or_else(|| panic!("{end} at {w}:\n{screen}"));
+                let next = row[at + end.len()..].chars().next();
+                assert_eq!(
+                    next,
+                    Some(' '),
+                    "{end} runs into the next column at {w}:\n{screen}"
+                );
+            }
+        }
     }
 }
 
@@ -485,6 +588,40 @@ fn tab_counts_equal_the_threads_each_tab_lists() {
             }
             app.press("a");
             app.press("<Enter>");
+        }
+    }
+}
+
+/// The help's last lines said `Config: ~/.config/amail/config.toml` when
+/// no file was there, as if it had been read: a user who mistyped the
+/// path in `$AMAIL_CONFIG` could not tell why their keys did nothing.
+/// It now says the file is not there and the defaults are in use.
+#[test]
+fn the_help_says_when_the_config_file_is_not_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("config.toml");
+    let present = dir.path().join("present.toml");
+    std::fs::write(&present, "mouse = true\n").unwrap();
+    for (path, text, want) in [
+        (&missing, None, "(not there: built-in defaults)"),
+        (&present, Some("mouse = true\n"), ""),
+    ] {
+        let config = UiConfig::from_file(path, text, false);
+        let mut app = TestApp::new(FakeBackend::sample(), config);
+        app.press("?G");
+        let screen = app.render(100, 60);
+        let line = screen
+            .lines()
+            .find(|l| l.contains("Config:"))
+            .unwrap_or_else(|| panic!("{screen}"));
+        assert!(
+            line.contains(&format!("Config: {}", path.display())),
+            "{line}"
+        );
+        if want.is_empty() {
+            assert!(!line.contains("not there"), "{line}");
+        } else {
+            assert!(line.contains(want), "{line}");
         }
     }
 }

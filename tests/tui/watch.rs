@@ -322,3 +322,47 @@ async fn watching(
     }
     (watcher, rx)
 }
+
+/// A mailbox folder removed and made again (`rm -rf mail` and a new
+/// run, a sync that replaces the folder, `mv mail old && mkdir mail`)
+/// took its watch with it: the status bar still said `◉ live`, and mail
+/// written into the new folder never came, not even after `R`. The
+/// watcher now watches the folder again once it is back, and what is
+/// in it is read.
+#[tokio::test]
+async fn a_mailbox_folder_removed_and_made_again_is_watched_again() {
+    let dir = tempfile::tempdir().unwrap();
+    for how in ["removed", "moved away"] {
+        let mail = dir.path().join(format!("mail-{}", how.len()));
+        std::fs::create_dir_all(mail.join("BlueLake")).unwrap();
+        let (_watcher, mut rx) = watching(vec![mail.clone()]).await;
+        if how == "removed" {
+            std::fs::remove_dir_all(&mail).unwrap();
+        } else {
+            std::fs::rename(&mail, dir.path().join("old")).unwrap();
+        }
+        // Its going is a change (whatever it says) ...
+        let _ = tokio::time::timeout(Duration::from_secs(5), rx.recv()).await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        std::fs::create_dir_all(mail.join("BlueLake")).unwrap();
+        let new = mail.join("BlueLake/new.md");
+        // ... and mail written into the folder made again reaches the
+        // app: named, or as a change to read whole.
+        let mut arrived = false;
+        for i in 0..40 {
+            std::fs::write(&new, format!("Subject: [b-{i}] PROGRESS\n")).unwrap();
+            match tokio::time::timeout(Duration::from_millis(250), rx.recv()).await {
+                Ok(Some(Msg::MailChanged)) => arrived = true,
+                Ok(Some(Msg::FilesChanged(paths))) => {
+                    arrived = paths.iter().any(|p| p.starts_with(&mail));
+                }
+                _ => {}
+            }
+            if arrived {
+                break;
+            }
+        }
+        assert!(arrived, "mail in the folder made again ({how}) never came");
+        let _ = std::fs::remove_dir_all(dir.path().join("old"));
+    }
+}

@@ -37,6 +37,9 @@ pub struct UiConfig {
     pub keymap: Keymap,
     pub theme: Theme,
     pub path: Option<PathBuf>,
+    /// Whether the file at `path` was there and read (the help says when
+    /// the defaults are in use because it was not).
+    pub path_read: bool,
     pub warnings: Vec<String>,
     /// `mouse = true`: the wheel scrolls (off by default, as in aerc and
     /// gitui, so the terminal's own selection keeps working).
@@ -52,6 +55,7 @@ impl Default for UiConfig {
             keymap: Keymap::default(),
             theme: Theme::dark(),
             path: None,
+            path_read: false,
             warnings: Vec::new(),
             mouse: false,
             notify: Default::default(),
@@ -83,6 +87,7 @@ impl UiConfig {
     pub fn from_file(path: &Path, text: Option<&str>, no_color: bool) -> UiConfig {
         let mut c = UiConfig::from_toml(text.unwrap_or(""), no_color);
         c.path = Some(path.to_path_buf());
+        c.path_read = text.is_some();
         for w in c.warnings.iter_mut() {
             *w = format!("{}: {w}", path.display());
         }
@@ -178,6 +183,7 @@ impl UiConfig {
             keymap,
             theme,
             path: None,
+            path_read: false,
             warnings,
             mouse,
             notify,

@@ -150,6 +150,51 @@ pub(crate) fn wrap_words(s: &str, cols: usize) -> Vec<String> {
     rows
 }
 
+/// Text being typed (an editor's), cut into rows of at most `cols`
+/// columns, each with the number of the typed line it belongs to, and
+/// where `cursor` (a byte offset) falls: its row and column. A row ends
+/// where the next character would not fit (never inside a wide one); a
+/// cursor at the very end of a full row is put at the start of the row
+/// after it, where the next character will go. Wrapping is only how the
+/// text is shown: it stays as typed.
+pub(crate) fn wrap_typed(
+    text: &str,
+    cursor: usize,
+    cols: usize,
+) -> (Vec<(usize, &str)>, usize, usize) {
+    let cols = cols.max(1);
+    let mut rows = Vec::new();
+    let mut at = None;
+    let mut start = 0;
+    for (n, line) in text.split('\n').enumerate() {
+        let mut row_start = 0;
+        let mut used = 0;
+        for (i, c) in line.char_indices() {
+            let w = c.width().unwrap_or(0);
+            if used + w > cols && i > row_start {
+                rows.push((n, &line[row_start..i]));
+                row_start = i;
+                used = 0;
+            }
+            if at.is_none() && start + i == cursor {
+                at = Some((rows.len(), used));
+            }
+            used += w;
+        }
+        rows.push((n, &line[row_start..]));
+        if at.is_none() && start + line.len() == cursor {
+            at = Some(if used >= cols {
+                (rows.len(), 0)
+            } else {
+                (rows.len() - 1, used)
+            });
+        }
+        start += line.len() + 1;
+    }
+    let (row, col) = at.unwrap_or((rows.len() - 1, 0));
+    (rows, row, col)
+}
+
 /// Truncates, then pads with spaces to exactly `cols` columns.
 pub(crate) fn fit(s: &str, cols: usize) -> String {
     let mut out = truncate(s, cols);
@@ -168,6 +213,23 @@ pub(crate) fn fit_right(s: &str, cols: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn typed_text_wraps_by_columns_and_the_cursor_follows() {
+        let (rows, r, c) = wrap_typed("abcdef\n日本語x", 10, 4);
+        assert_eq!(rows, vec![(0, "abcd"), (0, "ef"), (1, "日本"), (1, "語x")]);
+        // Byte 10 is after 日 (7 + 3): row 2, column 2.
+        assert_eq!((r, c), (2, 2));
+        // At the end of a full row the cursor starts the next one.
+        let (rows, r, c) = wrap_typed("abcd", 4, 4);
+        assert_eq!(rows, vec![(0, "abcd")]);
+        assert_eq!((r, c), (1, 0));
+        // Between rows it is at the start of the second.
+        assert_eq!(wrap_typed("abcdef", 4, 4).1, 1);
+        assert_eq!(wrap_typed("", 0, 4), (vec![(0, "")], 0, 0));
+        // A character wider than the row still advances.
+        assert_eq!(wrap_typed("日日", 6, 1).0, vec![(0, "日"), (0, "日")]);
+    }
 
     #[test]
     fn cjk_and_emoji_count_two_columns() {

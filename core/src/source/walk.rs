@@ -98,7 +98,7 @@ impl fmt::Display for Problem {
             What::Stat => "cannot stat",
             What::Link => "cannot follow the link",
         };
-        write!(f, "{what}: {}", self.error)
+        write!(f, "{what}: {}", crate::fsio::reason(&self.error))
     }
 }
 

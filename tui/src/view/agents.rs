@@ -14,7 +14,7 @@ use ratatui::Frame;
 use super::{full_row, line_text, scroll_window, titled};
 use crate::keymap::Action;
 use crate::model::{age, Model};
-use crate::text::{fit, fit_right};
+use crate::text::{fit, fit_middle, fit_right};
 use crate::theme::Tone;
 use amail_core::inbox::{AgentState, TurnState};
 
@@ -121,7 +121,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         let (word, tone) = roster_state(a);
         let bead = if a.multiple_active {
             Span::styled(
-                fit(&format!("⚠ {} beads", a.active_beads.len()), 13),
+                cell(&format!("⚠ {} beads", a.active_beads.len()), 13),
                 th.tone(Tone::Error),
             )
         } else {
@@ -130,7 +130,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
                 .bead
                 .as_deref()
                 .or(a.active_beads.last().map(String::as_str));
-            Span::styled(fit(&line_text(b.unwrap_or("-")), 13), th.info())
+            Span::styled(id_cell(&line_text(b.unwrap_or("-")), 13), th.info())
         };
         let owes = owed.get(&a.name).copied().unwrap_or(0);
         let last = a
@@ -140,11 +140,11 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
             .unwrap_or_default();
         let line = Line::from(vec![
             Span::styled(if sel { "▶ " } else { "  " }, th.accent()),
-            Span::styled(fit(&line_text(&a.name), 16), th.base()),
-            Span::styled(fit(word, 14), th.tone(tone)),
+            Span::styled(id_cell(&line_text(&a.name), 16), th.base()),
+            Span::styled(cell(word, 14), th.tone(tone)),
             bead,
             Span::styled(
-                fit(
+                cell(
                     &if owes > 0 {
                         format!("●{owes} ack")
                     } else {
@@ -165,6 +165,23 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         lines.push(full_row(line, inner.width, sel, m));
     }
     f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// A roster column `cols` wide: `s` cut to leave one blank before the
+/// next column, so a value as wide as its column never runs into it.
+fn cell(s: &str, cols: usize) -> String {
+    let mut out = fit(s, cols.saturating_sub(1));
+    out.push(' ');
+    out
+}
+
+/// [`cell`] for a name or an id: cut in the middle, keeping the end that
+/// tells it from its neighbours (`orche…worker-01`, `7d3c…2d7c9b01`), as
+/// the thread list and the board cut theirs.
+fn id_cell(s: &str, cols: usize) -> String {
+    let mut out = fit_middle(s, cols.saturating_sub(1));
+    out.push(' ');
+    out
 }
 
 /// Width of the context column: an 8-reading sparkline and the latest %.

@@ -1,12 +1,12 @@
 //! `c`'s overlays: the recipient picker (several at once) and the editor
 //! of a new message, whose title says who it goes to and as what type.
 
-use ratatui::layout::{Position, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph};
 use ratatui::Frame;
 
-use super::{centered, line_text, para_text, titled};
+use super::{centered, line_text, titled};
 use crate::model::{EditMode, Model, Overlay};
 use crate::text::width;
 
@@ -86,24 +86,15 @@ pub(crate) fn draw_compose(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
     let block = titled(m, title, true, area);
     let inner = block.inner(area);
     f.render_widget(block, area);
-    let lines: Vec<Line> = if text.is_empty() {
-        vec![Line::styled(
+    super::overlays::draw_typed(
+        f,
+        inner,
+        text,
+        *cursor,
+        Line::styled(
             "First line: the subject. Then the body. Enter: new line.",
             t.muted(),
-        )]
-    } else {
-        let mut l = para_text(text, t.base());
-        if let Some(first) = l.first_mut() {
-            *first = first.clone().style(t.heading());
-        }
-        l
-    };
-    let before = &text[..*cursor];
-    let row = before.matches('\n').count() as u16;
-    let col = width(before.rsplit('\n').next().unwrap_or(""));
-    let scroll = row.saturating_sub(inner.height.saturating_sub(1));
-    f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
-    let x = inner.x + (col as u16).min(inner.width.saturating_sub(1));
-    let y = inner.y + (row - scroll).min(inner.height.saturating_sub(1));
-    f.set_cursor_position(Position::new(x, y));
+        ),
+        |n| if n == 0 { t.heading() } else { t.base() },
+    );
 }

@@ -121,9 +121,12 @@ pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
             Some((n, Some(i))) => Span::styled(format!("  {i}/{n}{so_far}"), t.ok()),
             Some((n, None)) => Span::styled(format!("  {n} matches{so_far}"), t.ok()),
         };
+        // The query's end (where the cursor is) and its count stay in
+        // view: a longer query loses its front.
+        let room = (area.width as usize).saturating_sub(2 + width(&count.content));
         let line = Line::from(vec![
             Span::styled("/", t.accent()),
-            Span::styled(line_text(&m.search.query), t.base()),
+            Span::styled(truncate_left(&line_text(&m.search.query), room), t.base()),
             Span::styled("▏", t.accent()),
             count,
             Span::styled("  Enter keep, then n/N · Esc cancel", t.muted()),
@@ -222,9 +225,18 @@ fn draw_reason(m: &Model, f: &mut Frame, area: Rect, task: &str, text: &str) {
         Some(n) if n.error => Span::styled(format!("  {}", line_text(&n.text)), t.error()),
         _ => Span::styled("  Enter reject · Esc cancel", t.muted()),
     };
+    let prompt = format!(" reject {} · why: ", line_text(task));
+    // The reason's end (where the cursor is) stays in view, and so does a
+    // refusal after it: a longer reason loses its front.
+    let keep = if m.notice.as_ref().is_some_and(|n| n.error) {
+        width(&tail.content)
+    } else {
+        0
+    };
+    let room = (area.width as usize).saturating_sub(width(&prompt) + 1 + keep);
     let line = Line::from(vec![
-        Span::styled(format!(" reject {} · why: ", line_text(task)), t.accent()),
-        Span::styled(line_text(text), t.base()),
+        Span::styled(prompt, t.accent()),
+        Span::styled(truncate_left(&line_text(text), room), t.base()),
         Span::styled("▏", t.accent()),
         tail,
     ]);

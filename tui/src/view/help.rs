@@ -100,12 +100,18 @@ pub(crate) fn extra_lines(m: &Model) -> Vec<Line<'static>> {
         ),
     ]));
     out.push(Line::raw(""));
-    let path = m
-        .config
-        .path
-        .as_ref()
-        .map(|p| line_text(&p.display().to_string()))
-        .unwrap_or_else(|| "(built-in defaults)".into());
+    let c = &m.config;
+    let path = match &c.path {
+        None => "(built-in defaults)".into(),
+        Some(p) => {
+            let p = line_text(&p.display().to_string());
+            match (c.path_read, c.warnings.is_empty()) {
+                (true, _) => p,
+                (false, true) => format!("{p} (not there: built-in defaults)"),
+                (false, false) => format!("{p} (not read: built-in defaults)"),
+            }
+        }
+    };
     out.push(Line::styled(format!("Config: {path}"), t.muted()));
     out.push(Line::styled(
         format!(

@@ -87,7 +87,13 @@ pub(crate) fn detail_lines(m: &Model, width: usize) -> Vec<Line<'static>> {
         return vec![Line::styled("No message selected.", m.config.theme.muted())];
     };
     if m.raw {
-        raw_lines(m, x)
+        // The file's lines hang under their text, clear of the numbers.
+        hang_by(
+            hang(raw_lines(m, x), width.max(20)),
+            width.max(20),
+            RAW_GUTTER,
+            |l| l.spans.len() >= 2 && crate::text::width(&l.spans[0].content) == RAW_GUTTER,
+        )
     } else {
         hang(structured_lines(m, x), width.max(20))
     }
@@ -100,16 +106,31 @@ const GUTTER: usize = 15;
 /// start under the value, not under the field name. Other lines are left
 /// to the paragraph's own wrapping.
 fn hang(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
+    hang_by(lines, width, GUTTER, |line| {
+        line.spans.len() >= 2
+            && crate::text::width(&line.spans[0].content) == GUTTER
+            && line.spans[0].content.ends_with("  ")
+    })
+}
+
+/// Width of the raw view's number gutter (`▸` or a blank, `{:>4}`, a blank).
+const RAW_GUTTER: usize = 6;
+
+/// Wraps the lines `gutted` picks (a first span `gutter` columns wide,
+/// then the text) so their continuation rows start under the text.
+fn hang_by(
+    lines: Vec<Line<'static>>,
+    width: usize,
+    gutter: usize,
+    gutted: impl Fn(&Line<'static>) -> bool,
+) -> Vec<Line<'static>> {
     let mut out = Vec::with_capacity(lines.len());
     for line in lines {
-        let is_field = line.spans.len() >= 2
-            && crate::text::width(&line.spans[0].content) == GUTTER
-            && line.spans[0].content.ends_with("  ");
-        if !is_field || line.width() <= width {
+        if !gutted(&line) || line.width() <= width {
             out.push(line);
             continue;
         }
-        let room = width.saturating_sub(GUTTER).max(8);
+        let room = width.saturating_sub(gutter).max(8);
         let mut rows: Vec<Vec<Span<'static>>> = vec![vec![line.spans[0].clone()]];
         let mut used = 0;
         for span in &line.spans[1..] {
@@ -125,7 +146,7 @@ fn hang(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
                         break;
                     }
                     if used > 0 {
-                        rows.push(vec![Span::raw(" ".repeat(GUTTER))]);
+                        rows.push(vec![Span::raw(" ".repeat(gutter))]);
                         used = 0;
                         if word.trim().is_empty() {
                             break;
@@ -138,7 +159,7 @@ fn hang(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
                     rows.last_mut()
                         .expect("one row")
                         .push(Span::styled(head, span.style));
-                    rows.push(vec![Span::raw(" ".repeat(GUTTER))]);
+                    rows.push(vec![Span::raw(" ".repeat(gutter))]);
                     word = tail;
                     if word.is_empty() {
                         break;

@@ -8,7 +8,7 @@ use ratatui::Frame;
 
 use super::{centered, line_text, pane, para_text, titled};
 use crate::model::{EditMode, Model, Overlay};
-use crate::text::width;
+use crate::text::{width, wrap_typed};
 
 pub(crate) fn draw_chooser(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
     let Overlay::Choose {
@@ -107,21 +107,42 @@ pub(crate) fn draw_editor(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
         Paragraph::new(Line::styled("─".repeat(sep.width as usize), t.muted())),
         sep,
     );
-    // The typed text is the user's own, but it is sanitised like everything else.
+    draw_typed(
+        f,
+        edit,
+        text,
+        *cursor,
+        Line::styled("Type your answer. Enter: new line.", t.muted()),
+        |_| t.base(),
+    );
+}
+
+/// Text being typed (the reply and compose editors) in `area`: wrapped
+/// at its width, so a line wider than the editor goes on under itself
+/// rather than off its edge, scrolled to keep the cursor's row in view,
+/// and the cursor put where the next character goes. `style` gives each
+/// typed line's style by its number; `empty` shows while nothing is typed.
+/// The text is the user's own, but it is sanitised like everything else.
+pub(crate) fn draw_typed(
+    f: &mut Frame,
+    area: Rect,
+    text: &str,
+    cursor: usize,
+    empty: Line<'static>,
+    style: impl Fn(usize) -> ratatui::style::Style,
+) {
+    let (rows, row, col) = wrap_typed(text, cursor, area.width as usize);
     let lines: Vec<Line> = if text.is_empty() {
-        vec![Line::styled(
-            "Type your answer. Enter: new line.",
-            t.muted(),
-        )]
+        vec![empty]
     } else {
-        para_text(text, t.base())
+        rows.iter()
+            .map(|(n, r)| Line::styled(line_text(r), style(*n)))
+            .collect()
     };
-    let before = &text[..*cursor];
-    let row = before.matches('\n').count() as u16;
-    let col = width(before.rsplit('\n').next().unwrap_or(""));
-    let scroll = row.saturating_sub(edit.height.saturating_sub(1));
-    f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), edit);
-    let x = edit.x + (col as u16).min(edit.width.saturating_sub(1));
-    let y = edit.y + (row - scroll).min(edit.height.saturating_sub(1));
+    let row = row as u16;
+    let scroll = row.saturating_sub(area.height.saturating_sub(1));
+    f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), area);
+    let x = area.x + (col as u16).min(area.width.saturating_sub(1));
+    let y = area.y + (row - scroll).min(area.height.saturating_sub(1));
     f.set_cursor_position(Position::new(x, y));
 }

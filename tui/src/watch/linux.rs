@@ -48,6 +48,12 @@ const CHANGES: WatchMask = WatchMask::CREATE
 /// Each watch's folder (or file), by the kernel's descriptor.
 type Known = Arc<Mutex<HashMap<WatchDescriptor, PathBuf>>>;
 
+/// The paths the app asked to watch (a mailbox's root, ...).
+type Roots = Arc<Mutex<Vec<PathBuf>>>;
+
+/// How often a watched root that went away is looked for again.
+const ROOT_POLL: std::time::Duration = std::time::Duration::from_millis(250);
+
 /// The running watcher: the task reading its events (stopped, with the
 /// inotify instance, when this is dropped).
 pub(super) struct Watcher {
@@ -70,9 +76,16 @@ pub(super) fn start(raw: UnboundedSender<Changed>) -> Result<(Watcher, super::Ad
         .into_event_stream(vec![0u8; 64 * 1024])
         .map_err(|e| e.to_string())?;
     let known = Known::default();
-    let (mut adding, held) = (watches.clone(), Arc::clone(&known));
-    let add = move |p: &Path| add_tree(&mut adding, &held, p).map_err(|e| e.to_string());
-    let reader = tokio::spawn(read_events(stream, watches, known, raw));
+    let roots = Roots::default();
+    let (mut adding, held, named) = (watches.clone(), Arc::clone(&known), Arc::clone(&roots));
+    let add = move |p: &Path| {
+        named
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(p.to_path_buf());
+        add_tree(&mut adding, &held, p).map_err(|e| e.to_string())
+    };
+    let reader = tokio::spawn(read_events(stream, watches, known, roots, raw));
     Ok((Watcher { reader }, Box::new(add)))
 }
 
@@ -117,9 +130,13 @@ async fn read_events(
     mut stream: EventStream<Vec<u8>>,
     mut watches: Watches,
     known: Known,
+    roots: Roots,
     raw: UnboundedSender<Changed>,
 ) {
     while let Some(event) = stream.next().await {
+        if let Ok(event) = &event {
+            root_gone(event, &mut watches, &known, &roots, &raw);
+        }
         let changed = match event {
             Ok(event) => match place(&event, &known) {
                 Placed::Nothing => continue,
@@ -138,6 +155,66 @@ async fn read_events(
             break;
         }
     }
+}
+
+/// A watched root removed or moved away (`rm -rf mail` and a new run, a
+/// sync that replaces the folder, `mv mail old`) takes its watch with it,
+/// or the watch follows it to where it went: then nothing made at the
+/// root's path again was ever seen. Its watches (and, moved, those of the
+/// folders below it, which would name the old paths) are let go, and the
+/// path is looked for every [`ROOT_POLL`] until it is back, then watched
+/// again and read whole.
+fn root_gone(
+    event: &Event<OsString>,
+    watches: &mut Watches,
+    known: &Known,
+    roots: &Roots,
+    raw: &UnboundedSender<Changed>,
+) {
+    if !event
+        .mask
+        .intersects(EventMask::DELETE_SELF | EventMask::MOVE_SELF)
+    {
+        return;
+    }
+    let map = known.lock().unwrap_or_else(PoisonError::into_inner);
+    let Some(root) = map.get(&event.wd).cloned() else {
+        return;
+    };
+    let is_root = roots
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .contains(&root);
+    if !is_root {
+        return;
+    }
+    if event.mask.contains(EventMask::MOVE_SELF) {
+        let below: Vec<WatchDescriptor> = map
+            .iter()
+            .filter(|(_, p)| p.starts_with(&root))
+            .map(|(wd, _)| wd.clone())
+            .collect();
+        for wd in below {
+            // The kernel's IN_IGNORED for each then drops it from `known`.
+            let _ = watches.remove(wd);
+        }
+    }
+    drop(map);
+    let (mut watches, known, raw) = (watches.clone(), Arc::clone(known), raw.clone());
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(ROOT_POLL).await;
+            if raw.is_closed() {
+                return;
+            }
+            if std::fs::symlink_metadata(&root).is_ok() {
+                let _ = add_tree(&mut watches, &known, &root);
+                // What was written before the watch was in is read whole.
+                let _ = raw.send(None);
+                return;
+            }
+        }
+    });
 }
 
 /// What one event means to the app.

@@ -1,0 +1,99 @@
+//! Text typed into the app stays in view however long it gets: the reply
+//! and compose editors wrap a line wider than themselves, and the
+//! one-line prompts (search, a rejection's reason) show their end, where
+//! the cursor is. A line wider than the editor ran off its right edge,
+//! the cursor stuck at the border, and a long search hid its own count.
+
+use amail_tui::model::Overlay;
+use amail_tui::testing::{render_terminal, TestApp};
+use ratatui::backend::Backend as _;
+
+const REVIEW: &str = "TASK-527-1";
+
+/// A line of `n` `x`s, then `tail`: wider than any editor here.
+fn long_line(n: usize, tail: &str) -> String {
+    format!("{}{tail}", "x".repeat(n))
+}
+
+/// The screen at `w`×`h`, and the character just left of the cursor.
+fn before_cursor(app: &mut TestApp, w: u16, h: u16) -> (String, String) {
+    let screen = app.render(w, h);
+    let mut term = render_terminal(&app.model, w, h);
+    let at = term.backend_mut().get_cursor_position().expect("cursor");
+    let buf = term.backend().buffer().clone();
+    let cell = buf[(at.x.saturating_sub(1), at.y)].symbol().to_string();
+    (screen, cell)
+}
+
+#[test]
+fn a_reply_line_wider_than_the_editor_wraps_and_the_cursor_follows_it() {
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    app.press("/ol-527.2<enter>r");
+    assert!(matches!(app.model.overlay, Some(Overlay::Editor { .. })));
+    app.type_text("First line 日本語 🎉");
+    app.press("<enter>");
+    app.type_text(&long_line(190, " TAILMARK"));
+    for (w, h) in [(80, 24), (120, 40), (60, 20)] {
+        let (screen, cell) = before_cursor(&mut app, w, h);
+        assert!(screen.contains("TAILMARK"), "{w}x{h}:\n{screen}");
+        assert!(
+            screen.contains("First line 日本語 🎉"),
+            "{w}x{h}:\n{screen}"
+        );
+        assert_eq!(
+            cell, "K",
+            "the cursor is after the last typed char at {w}x{h}"
+        );
+    }
+    // Back to the start of the long line: the cursor goes with it.
+    app.press("<home>");
+    let (_, cell) = before_cursor(&mut app, 80, 24);
+    assert_eq!(cell, "┃", "at the start of the row, after the border");
+    app.press("<ctrl-s>");
+    assert_eq!(
+        app.backend.replies[0].2,
+        format!("First line 日本語 🎉\n{}", long_line(190, " TAILMARK")),
+        "wrapping is only how it is shown: the text is sent as typed"
+    );
+}
+
+#[test]
+fn a_compose_line_wider_than_the_editor_wraps() {
+    let mut app = TestApp::sample();
+    app.press("c<enter><space><enter><enter>");
+    assert!(
+        matches!(app.model.overlay, Some(Overlay::Compose { .. })),
+        "{:?}",
+        app.model.overlay
+    );
+    app.type_text(&long_line(150, " SUBJECTEND"));
+    let (screen, cell) = before_cursor(&mut app, 80, 24);
+    assert!(screen.contains("SUBJECTEND"), "{screen}");
+    assert_eq!(cell, "D");
+}
+
+#[test]
+fn a_long_search_keeps_its_end_and_its_count_in_view() {
+    let mut app = TestApp::sample();
+    app.press("/");
+    app.type_text(&long_line(150, "ENDQ"));
+    let screen = app.render(80, 24);
+    let prompt = screen.lines().last().unwrap();
+    assert!(prompt.contains("ENDQ▏"), "{prompt}");
+    assert!(prompt.contains("no match"), "{prompt}");
+    assert!(
+        prompt.trim_matches('"').starts_with("/…"),
+        "the cut front is marked: {prompt:?}"
+    );
+}
+
+#[test]
+fn a_long_rejection_reason_keeps_its_end_in_view() {
+    let mut app = TestApp::sample();
+    app.press(&format!("t/{REVIEW}<enter>X"));
+    app.type_text(&long_line(150, " WHYEND"));
+    let screen = app.render(80, 24);
+    let prompt = screen.lines().last().unwrap();
+    assert!(prompt.contains("WHYEND▏"), "{prompt}");
+    assert!(prompt.contains(&format!("reject {REVIEW}")), "{prompt}");
+}
