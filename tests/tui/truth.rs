@@ -462,6 +462,41 @@ fn at_60_columns_every_filter_shows_under_its_one_name() {
     assert!(row.starts_with("\"┃▶ ✗ FAILED"), "{row}");
 }
 
+/// Below 60 columns the tabs still name their filters whole: from 40
+/// columns every name, narrower the selected one and its neighbours, with
+/// `…` where tabs are left out; never a name cut mid-word.
+#[test]
+fn narrow_tabs_show_whole_names_and_mark_what_is_left_out() {
+    let names = ["All", "Pending", "Help", "Active", "Failed", "Done"];
+    let mut app = TestApp::sample();
+    for key in ["1", "6", "3"] {
+        app.press(key);
+        let selected = names[key.parse::<usize>().unwrap() - 1];
+        for w in 24..=60u16 {
+            let screen = app.render(w, 20);
+            let row = screen.lines().nth(1).unwrap().trim_matches('"').to_string();
+            let words: Vec<&str> = row
+                .split_whitespace()
+                .map(|t| t.trim_matches(|c| c == '[' || c == ']'))
+                .filter(|t| !t.is_empty())
+                .collect();
+            for word in &words {
+                assert!(
+                    names.contains(word) || word.parse::<usize>().is_ok() || *word == "…",
+                    "{w} columns, key {key}: {word:?} in {row:?}"
+                );
+            }
+            assert!(words.contains(&selected), "{w} columns: {row:?}");
+            let shown = names.iter().filter(|n| words.contains(n)).count();
+            if w >= 40 {
+                assert_eq!(shown, 6, "{w} columns: {row:?}");
+            } else {
+                assert!(shown == 6 || words.contains(&"…"), "{w} columns: {row:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn the_help_legend_lists_every_badge_and_scrolls_with_an_indicator() {
     let long = "x".repeat(10);

@@ -65,6 +65,92 @@ pub fn view(m: &Model, f: &mut Frame) {
     }
 }
 
+/// How much of each filter tab [`filter_tabs`] shows.
+#[derive(Clone, Copy, PartialEq)]
+enum TabForm {
+    /// Key digit, name and count (80 columns and up).
+    Keyed,
+    Counted,
+    /// The name alone, but the selected tab's count.
+    Named,
+}
+
+/// The inbox's filter tabs in the widest form that fits `room` columns:
+/// key digits (80 columns and up), names and counts, then the count on
+/// the selected tab only, then the tabs farthest from the selected one
+/// left out under `…`. A name is never cut: a cut `Fail` reads as a
+/// filter of its own, and a tab that falls off the edge unmarked looks
+/// like one that does not exist.
+fn filter_tabs(m: &Model, room: usize) -> Vec<Span<'static>> {
+    let t = &m.config.theme;
+    let text = |i: usize, filter: Filter, form: TabForm| {
+        let label = filter.label();
+        let count = m.filter_count(filter);
+        let selected = m.filter == filter;
+        match form {
+            TabForm::Keyed if selected => format!("[{} {label} {count}]", i + 1),
+            TabForm::Keyed => format!(" {} {label} {count} ", i + 1),
+            _ if selected => format!("[{label} {count}]"),
+            TabForm::Counted => format!("{label} {count}"),
+            TabForm::Named => label.to_string(),
+        }
+    };
+    // One blank between tabs (the one after the last may fall off).
+    let width_of = |tabs: &[String]| {
+        tabs.iter()
+            .map(|s| text::width(s) + 1)
+            .sum::<usize>()
+            .saturating_sub(1)
+    };
+    let forms: &[TabForm] = if room >= 79 {
+        &[TabForm::Keyed, TabForm::Counted, TabForm::Named]
+    } else {
+        &[TabForm::Counted, TabForm::Named]
+    };
+    let mut tabs = Vec::new();
+    for &form in forms {
+        tabs = Filter::ALL
+            .into_iter()
+            .enumerate()
+            .map(|(i, filter)| text(i, filter, form))
+            .collect();
+        if width_of(&tabs) <= room {
+            break;
+        }
+    }
+    // Still too wide (Named): a window of tabs around the selected one,
+    // shrunk from its farther end, each side left out marked `… `.
+    let selected = Filter::ALL.iter().position(|&f| f == m.filter).unwrap_or(0);
+    let (mut from, mut to) = (0, tabs.len());
+    let marks =
+        |from: usize, to: usize| 2 * usize::from(from > 0) + 2 * usize::from(to < tabs.len());
+    while width_of(&tabs[from..to]) + marks(from, to) > room && to - from > 1 {
+        if to - 1 - selected >= selected - from {
+            to -= 1;
+        } else {
+            from += 1;
+        }
+    }
+    let mut spans = Vec::new();
+    let mark = |spans: &mut Vec<Span<'static>>| spans.push(Span::styled("… ", t.muted()));
+    if from > 0 {
+        mark(&mut spans);
+    }
+    for (i, tab) in tabs.into_iter().enumerate().take(to).skip(from) {
+        let style = if i == selected {
+            t.selected()
+        } else {
+            t.base()
+        };
+        spans.push(Span::styled(tab, style));
+        spans.push(Span::raw(" "));
+    }
+    if to < Filter::ALL.len() {
+        mark(&mut spans);
+    }
+    spans
+}
+
 fn draw_header(m: &Model, f: &mut Frame, area: Rect) {
     let t = &m.config.theme;
     let mut spans = vec![
@@ -106,26 +192,7 @@ fn draw_tabs(m: &Model, f: &mut Frame, area: Rect) {
     let mut spans = vec![Span::raw(" ")];
     match m.screen {
         Screen::Inbox => {
-            // The same names at every width; narrow terminals drop the key
-            // digits (the hints say "1-6 filter") so no tab falls off.
-            let keyed = area.width >= 80;
-            for (i, filter) in Filter::ALL.into_iter().enumerate() {
-                let label = filter.label();
-                let count = m.filter_count(filter);
-                let text = if keyed {
-                    format!("{} {label} {count}", i + 1)
-                } else {
-                    format!("{label} {count}")
-                };
-                if m.filter == filter {
-                    spans.push(Span::styled(format!("[{text}]"), t.selected()));
-                } else if keyed {
-                    spans.push(Span::styled(format!(" {text} "), t.base()));
-                } else {
-                    spans.push(Span::styled(text, t.base()));
-                }
-                spans.push(Span::raw(" "));
-            }
+            spans.extend(filter_tabs(m, area.width as usize - 1));
             if !m.search.query.is_empty() && !m.search.typing {
                 let found = m.search_progress();
                 let so_far = if found.is_some_and(|f| f.2) {
