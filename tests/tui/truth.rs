@@ -462,6 +462,42 @@ fn at_60_columns_every_filter_shows_under_its_one_name() {
     assert!(row.starts_with("\"┃▶ ✗ FAILED"), "{row}");
 }
 
+/// The header names every screen whole at any width from 30 columns:
+/// narrower than the whole header, the key hints go (the footer and `?`
+/// give them), then who the inbox is read as (the status bar says it too);
+/// nothing is cut mid-word.
+#[test]
+fn the_header_names_every_screen_whole_when_narrow() {
+    let mut app = TestApp::sample();
+    for key in ["i", "t", "w"] {
+        app.press(key);
+        for w in 30..=90u16 {
+            let screen = app.render(w, 20);
+            let row = screen.lines().next().unwrap().trim_matches('"').to_string();
+            for name in ["Inbox", "Tasks", "Agents"] {
+                assert!(row.contains(name), "{w} columns: {row:?}");
+            }
+            // A key hint whole or not at all.
+            assert_eq!(
+                row.matches('[').count(),
+                row.matches(']').count(),
+                "{w} columns: {row:?}"
+            );
+            // Who the inbox is read as, whole or not at all.
+            assert!(
+                row.contains("as any recipient") || !row.contains(" as "),
+                "{w} columns: {row:?}"
+            );
+            if w >= 60 {
+                assert!(
+                    row.contains("[i]") && row.contains("as any recipient"),
+                    "{w}: {row:?}"
+                );
+            }
+        }
+    }
+}
+
 /// Below 60 columns the tabs still name their filters whole: from 40
 /// columns every name, narrower the selected one and its neighbours, with
 /// `…` where tabs are left out; never a name cut mid-word.

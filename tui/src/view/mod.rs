@@ -153,37 +153,51 @@ fn filter_tabs(m: &Model, room: usize) -> Vec<Span<'static>> {
 
 fn draw_header(m: &Model, f: &mut Frame, area: Rect) {
     let t = &m.config.theme;
-    let mut spans = vec![
-        Span::styled(" amail ", t.accent()),
-        Span::styled("│", t.muted()),
-    ];
-    for (screen, label, action) in [
-        (Screen::Inbox, "Inbox", super::keymap::Action::ScreenInbox),
-        (Screen::Tasks, "Tasks", super::keymap::Action::ScreenTasks),
-        (
-            Screen::Agents,
-            "Agents",
-            super::keymap::Action::ScreenAgents,
-        ),
-    ] {
-        let key = m.config.keymap.first_key(action);
-        let text = format!(" {label} [{key}] ");
-        spans.push(if m.screen == screen {
-            Span::styled(format!("▸{}", text.trim_start()), t.selected())
-        } else {
-            Span::styled(text, t.muted())
-        });
-    }
+    let screens = |keyed: bool| {
+        let mut spans = vec![
+            Span::styled(" amail ", t.accent()),
+            Span::styled("│", t.muted()),
+        ];
+        for (screen, label, action) in [
+            (Screen::Inbox, "Inbox", super::keymap::Action::ScreenInbox),
+            (Screen::Tasks, "Tasks", super::keymap::Action::ScreenTasks),
+            (
+                Screen::Agents,
+                "Agents",
+                super::keymap::Action::ScreenAgents,
+            ),
+        ] {
+            let text = if keyed {
+                format!(" {label} [{}] ", m.config.keymap.first_key(action))
+            } else {
+                format!(" {label} ")
+            };
+            spans.push(if m.screen == screen {
+                Span::styled(format!("▸{}", text.trim_start()), t.selected())
+            } else {
+                Span::styled(text, t.muted())
+            });
+        }
+        Line::from(spans)
+    };
     let who = match &m.identity {
         Some(me) => format!("as {} ", clean_line(me)),
         None => "as any recipient ".into(),
     };
-    let left = Line::from(spans);
-    let used: usize = left.width();
-    let pad = (area.width as usize).saturating_sub(used + text::width(&who));
-    let mut line = left;
-    line.spans.push(Span::raw(" ".repeat(pad)));
-    line.spans.push(Span::styled(who, t.info()));
+    let room = area.width as usize;
+    // Narrower than the whole header, the key hints go first (the footer
+    // and `?` give them), then who the inbox is read as (the status bar
+    // says it too): every screen keeps its name whole.
+    let mut line = screens(true);
+    if line.width() + text::width(&who) > room {
+        line = screens(false);
+    }
+    let used = line.width();
+    if used + text::width(&who) <= room {
+        line.spans
+            .push(Span::raw(" ".repeat(room - used - text::width(&who))));
+        line.spans.push(Span::styled(who, t.info()));
+    }
     f.render_widget(Paragraph::new(line), area);
 }
 
