@@ -379,7 +379,8 @@ fn the_roster_tells_agents_and_beads_that_share_a_prefix_apart() {
         UiConfig::default(),
     );
     app.press("w");
-    for w in [80u16, 120, 160] {
+    // Below 60 columns too, where the columns are narrowed to fit.
+    for w in [36u16, 40, 48, 56, 80, 120, 160] {
         let screen = app.render(w, 30);
         let rows: Vec<&str> = screen
             .lines()

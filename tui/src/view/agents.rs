@@ -89,22 +89,27 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         );
         return;
     }
-    let w = inner.width as usize;
-    // Context and rate only where the last message keeps room to be read.
-    let (ctx_w, rate_w) = if w >= 96 { (CONTEXT_W, 7) } else { (0, 0) };
-    let last_w = w.saturating_sub(2 + 16 + 14 + 13 + 8 + ctx_w + rate_w + 5);
+    let Columns {
+        agent: agent_w,
+        bead: bead_w,
+        owes: owes_w,
+        ctx: ctx_w,
+        rate: rate_w,
+        last: last_w,
+        seen: seen_w,
+    } = Columns::at(inner.width as usize);
     let activity = m.activity();
     let mut lines = vec![Line::styled(
         format!(
             "  {}{}{}{}{}{}{}{}",
-            fit("agent", 16),
-            fit("state", 14),
-            fit("bead", 13),
-            fit("owes", 8),
+            fit("agent", agent_w),
+            fit("state", STATE_W),
+            fit("bead", bead_w),
+            fit("owes", owes_w),
             fit(if ctx_w > 0 { "context" } else { "" }, ctx_w),
             fit(if rate_w > 0 { "msg/h" } else { "" }, rate_w),
             fit("last message", last_w),
-            fit_right("seen", 5)
+            fit_right("seen", seen_w)
         ),
         th.muted(),
     )];
@@ -121,7 +126,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         let (word, tone) = roster_state(a);
         let bead = if a.multiple_active {
             Span::styled(
-                cell(&format!("⚠ {} beads", a.active_beads.len()), 13),
+                cell(&format!("⚠ {} beads", a.active_beads.len()), bead_w),
                 th.tone(Tone::Error),
             )
         } else {
@@ -130,7 +135,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
                 .bead
                 .as_deref()
                 .or(a.active_beads.last().map(String::as_str));
-            Span::styled(id_cell(&line_text(b.unwrap_or("-")), 13), th.info())
+            Span::styled(id_cell(&line_text(b.unwrap_or("-")), bead_w), th.info())
         };
         let owes = owed.get(&a.name).copied().unwrap_or(0);
         let last = a
@@ -140,8 +145,8 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
             .unwrap_or_default();
         let line = Line::from(vec![
             Span::styled(if sel { "▶ " } else { "  " }, th.accent()),
-            Span::styled(id_cell(&line_text(&a.name), 16), th.base()),
-            Span::styled(cell(word, 14), th.tone(tone)),
+            Span::styled(id_cell(&line_text(&a.name), agent_w), th.base()),
+            Span::styled(cell(word, STATE_W), th.tone(tone)),
             bead,
             Span::styled(
                 cell(
@@ -150,7 +155,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
                     } else {
                         "-".into()
                     },
-                    8,
+                    owes_w,
                 ),
                 if owes > 0 { th.warn() } else { th.muted() },
             ),
@@ -160,17 +165,72 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
                 th.muted(),
             ),
             Span::styled(fit(&last, last_w), th.base()),
-            Span::styled(fit_right(&age(m.now, a.last_at), 5), th.muted()),
+            Span::styled(fit_right(&age(m.now, a.last_at), seen_w), th.muted()),
         ]);
         lines.push(full_row(line, inner.width, sel, m));
     }
     f.render_widget(Paragraph::new(lines), inner);
 }
 
+/// The state column's width: its longest word (`? needs help`) and a blank.
+const STATE_W: usize = 14;
+
+/// The roster's column widths for a pane `w` columns wide: at 96 columns
+/// and up with context and rate, from 58 the last message in what is
+/// left. Narrower, the columns a person can do without go first (seen,
+/// then owes), then the agent and bead columns narrow in turn to 8 each
+/// (their values cut in the middle, so neighbours still differ): nothing
+/// runs under the border uncut.
+struct Columns {
+    agent: usize,
+    bead: usize,
+    owes: usize,
+    ctx: usize,
+    rate: usize,
+    last: usize,
+    seen: usize,
+}
+
+impl Columns {
+    fn at(w: usize) -> Columns {
+        // Context and rate only where the last message keeps room to be read.
+        let (ctx, rate) = if w >= 96 { (CONTEXT_W, 7) } else { (0, 0) };
+        let mut c = Columns {
+            agent: 16,
+            bead: 13,
+            owes: 8,
+            ctx,
+            rate,
+            last: 0,
+            seen: 5,
+        };
+        let fixed = |c: &Columns| 2 + c.agent + STATE_W + c.bead + c.owes + c.ctx + c.rate + c.seen;
+        if fixed(&c) > w {
+            c.seen = 0;
+        }
+        if fixed(&c) > w {
+            c.owes = 0;
+        }
+        while fixed(&c) > w && (c.agent > 8 || c.bead > 8) {
+            if c.agent > 8 && (c.agent >= c.bead + 3 || c.bead <= 8) {
+                c.agent -= 1;
+            } else {
+                c.bead -= 1;
+            }
+        }
+        c.last = w.saturating_sub(fixed(&c));
+        c
+    }
+}
+
 /// A roster column `cols` wide: `s` cut to leave one blank before the
-/// next column, so a value as wide as its column never runs into it.
+/// next column, so a value as wide as its column never runs into it. A
+/// column left out (0 wide) is nothing.
 fn cell(s: &str, cols: usize) -> String {
-    let mut out = fit(s, cols.saturating_sub(1));
+    if cols == 0 {
+        return String::new();
+    }
+    let mut out = fit(s, cols - 1);
     out.push(' ');
     out
 }
