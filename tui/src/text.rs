@@ -203,6 +203,30 @@ pub(crate) fn fit(s: &str, cols: usize) -> String {
     out
 }
 
+/// A table column `cols` wide: `s` cut to leave one blank before the
+/// next column, so a value as wide as its column never runs into it. A
+/// column left out (0 wide) is nothing.
+pub(crate) fn cell(s: &str, cols: usize) -> String {
+    if cols == 0 {
+        return String::new();
+    }
+    let mut out = fit(s, cols - 1);
+    out.push(' ');
+    out
+}
+
+/// [`cell`] for a name or an id: cut in the middle, keeping the end that
+/// tells it from its neighbours (`orche…worker-01`, `7d3c…2d7c9b01`), as
+/// the thread list cuts its ids.
+pub(crate) fn id_cell(s: &str, cols: usize) -> String {
+    if cols == 0 {
+        return String::new();
+    }
+    let mut out = fit_middle(s, cols - 1);
+    out.push(' ');
+    out
+}
+
 /// Right-aligns within `cols` columns.
 pub(crate) fn fit_right(s: &str, cols: usize) -> String {
     let t = truncate(s, cols);

@@ -14,7 +14,7 @@ use ratatui::Frame;
 use super::{full_row, line_text, scroll_window, titled};
 use crate::keymap::Action;
 use crate::model::{age, Model};
-use crate::text::{fit, fit_middle, fit_right};
+use crate::text::{cell, fit, fit_right, id_cell};
 use crate::theme::Tone;
 use amail_core::inbox::{AgentState, TurnState};
 
@@ -221,27 +221,6 @@ impl Columns {
         c.last = w.saturating_sub(fixed(&c));
         c
     }
-}
-
-/// A roster column `cols` wide: `s` cut to leave one blank before the
-/// next column, so a value as wide as its column never runs into it. A
-/// column left out (0 wide) is nothing.
-fn cell(s: &str, cols: usize) -> String {
-    if cols == 0 {
-        return String::new();
-    }
-    let mut out = fit(s, cols - 1);
-    out.push(' ');
-    out
-}
-
-/// [`cell`] for a name or an id: cut in the middle, keeping the end that
-/// tells it from its neighbours (`orche…worker-01`, `7d3c…2d7c9b01`), as
-/// the thread list and the board cut theirs.
-fn id_cell(s: &str, cols: usize) -> String {
-    let mut out = fit_middle(s, cols.saturating_sub(1));
-    out.push(' ');
-    out
 }
 
 /// Width of the context column: an 8-reading sparkline and the latest %.

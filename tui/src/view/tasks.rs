@@ -10,7 +10,7 @@ use ratatui::Frame;
 use super::{full_row, line_text, scroll_window, titled};
 use crate::keymap::Action;
 use crate::model::{age, Model};
-use crate::text::{fit, fit_middle, fit_right};
+use crate::text::{cell, fit, fit_middle, fit_right, id_cell};
 use crate::theme::task_status;
 use amail_core::aof::TaskStatus;
 
@@ -55,8 +55,13 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         .map(|t| crate::text::width(&line_text(&t.id)))
         .max()
         .unwrap_or(10);
-    let id_w = (longest + 2).clamp(13, (w / 3).max(13));
-    let title_w = w.saturating_sub(2 + id_w + 1 + 13 + 13 + 5);
+    let ListColumns {
+        id: id_w,
+        title: title_w,
+        bead: bead_w,
+        agent: agent_w,
+        age: age_w,
+    } = ListColumns::at(w, (longest + 2).clamp(13, (w / 3).max(13)));
     let lines: Vec<Line> = rows
         .iter()
         .enumerate()
@@ -83,20 +88,19 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
                         th.tone(tone),
                     ),
                     Span::raw(" "),
+                    Span::styled(cell(&line_text(&t.title), title_w), th.base()),
                     Span::styled(
-                        fit(&line_text(&t.title), title_w.saturating_sub(1)),
-                        th.base(),
-                    ),
-                    Span::raw(" "),
-                    Span::styled(
-                        fit(&line_text(t.bead.as_deref().unwrap_or("-")), 13),
+                        id_cell(&line_text(t.bead.as_deref().unwrap_or("-")), bead_w),
                         th.info(),
                     ),
                     Span::styled(
-                        fit(&line_text(t.agent.as_deref().unwrap_or("unassigned")), 13),
+                        id_cell(
+                            &line_text(t.agent.as_deref().unwrap_or("unassigned")),
+                            agent_w,
+                        ),
                         th.base(),
                     ),
-                    Span::styled(fit_right(&age(m.now, t.updated_at), 5), th.muted()),
+                    Span::styled(fit_right(&age(m.now, t.updated_at), age_w), th.muted()),
                 ]);
                 full_row(line, inner.width, sel, m)
             }
@@ -112,6 +116,52 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         f.render_widget(Paragraph::new(l), inner);
     } else {
         f.render_widget(Paragraph::new(lines), inner);
+    }
+}
+
+/// The list's column widths for a pane `w` wide whose id column wants
+/// `id`: the title takes what is left. Narrower than the other columns
+/// need (47 at the least id), the age goes, then the widest of the id,
+/// bead and agent columns narrows in turn (to 10, 8 and 8; ids and names
+/// are cut in the middle, so neighbours still differ): nothing runs
+/// into the next column or under the border uncut.
+struct ListColumns {
+    id: usize,
+    title: usize,
+    bead: usize,
+    agent: usize,
+    age: usize,
+}
+
+impl ListColumns {
+    fn at(w: usize, id: usize) -> ListColumns {
+        let mut c = ListColumns {
+            id,
+            title: 0,
+            bead: 13,
+            agent: 13,
+            age: 5,
+        };
+        // The selection mark, the id and its blank, bead, agent, age.
+        let fixed = |c: &ListColumns| 2 + c.id + 1 + c.bead + c.agent + c.age;
+        if fixed(&c) > w {
+            c.age = 0;
+        }
+        while fixed(&c) > w {
+            let slack = [
+                c.id.saturating_sub(10),
+                c.bead.saturating_sub(8),
+                c.agent.saturating_sub(8),
+            ];
+            match (0..3).filter(|&i| slack[i] > 0).max_by_key(|&i| slack[i]) {
+                Some(0) => c.id -= 1,
+                Some(1) => c.bead -= 1,
+                Some(_) => c.agent -= 1,
+                None => break,
+            }
+        }
+        c.title = w.saturating_sub(fixed(&c));
+        c
     }
 }
 
