@@ -16,6 +16,7 @@ mod flows;
 mod keys;
 mod loading;
 mod long_entry;
+mod lookalike;
 mod patched;
 mod real_snapshots;
 mod reply_identity;

@@ -534,19 +534,7 @@ fn real_app(dir: &std::path::Path, root: &std::path::Path) -> TestApp<amail::bac
 #[test]
 fn the_board_tells_long_beads_and_agents_apart_at_any_width() {
     let mut b = FakeBackend::sample();
-    for (i, (agent, bead)) in [
-        (
-            "orchestrator-pool-worker-01",
-            "7d3c9a10-0e4f-4c1b-9a55-3f1e2d7c9b01",
-        ),
-        (
-            "orchestrator-pool-worker-02",
-            "7d3c9a10-0e4f-4c1b-9a55-3f1e2d7c4a77",
-        ),
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (i, (agent, bead)) in crate::lookalike::PAIRS.into_iter().enumerate() {
         let mut t = extra(
             &b,
             &format!("TASK-90{i}"),
@@ -561,22 +549,15 @@ fn the_board_tells_long_beads_and_agents_apart_at_any_width() {
     app.press("t");
     for w in [36u16, 40, 48, 60, 80, 120] {
         let screen = app.render(w, 40);
-        for (id, ends) in [("TASK-900", ["-01", "9b01"]), ("TASK-901", ["-02", "4a77"])] {
+        for (id, ends) in ["TASK-900", "TASK-901"]
+            .into_iter()
+            .zip(crate::lookalike::ENDS)
+        {
             let row = screen
                 .lines()
                 .find(|l| l.contains(&id[id.len() - 3..]))
                 .unwrap_or_else(|| panic!("{id} at {w}:\n{screen}"));
-            for end in ends {
-                let at = row
-                    .find(end)
-                    .unwrap_or_else(|| panic!("{end} at {w}:\n{screen}"));
-                let next = row[at + end.len()..].chars().next();
-                assert_eq!(
-                    next,
-                    Some(' '),
-                    "{end} runs into the next column at {w}:\n{screen}"
-                );
-            }
+            crate::lookalike::assert_ends_apart(row, ends, w, &screen);
         }
     }
 }

@@ -349,19 +349,7 @@ fn ids_that_share_a_prefix_stay_apart() {
 fn the_roster_tells_agents_and_beads_that_share_a_prefix_apart() {
     let now = fixed_now();
     let mut b = InboxBuilder::new("mail");
-    for (i, (agent, id)) in [
-        (
-            "orchestrator-pool-worker-01",
-            "7d3c9a10-0e4f-4c1b-9a55-3f1e2d7c9b01",
-        ),
-        (
-            "orchestrator-pool-worker-02",
-            "7d3c9a10-0e4f-4c1b-9a55-3f1e2d7c4a77",
-        ),
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (i, (agent, id)) in crate::lookalike::PAIRS.into_iter().enumerate() {
         let msg = message(
             MessageType::HelpRequest,
             &format!("[{id}] HELP_REQUEST"),
@@ -387,18 +375,8 @@ fn the_roster_tells_agents_and_beads_that_share_a_prefix_apart() {
             .filter(|l| l.contains("needs help"))
             .collect();
         assert_eq!(rows.len(), 2, "{w}:\n{screen}");
-        for (row, ends) in rows.iter().zip([["-01", "9b01"], ["-02", "4a77"]]) {
-            for end in ends {
-                let at = row
-                    .find(end)
-                    .unwrap_or_else(|| panic!("{end} at {w}:\n{screen}"));
-                let next = row[at + end.len()..].chars().next();
-                assert_eq!(
-                    next,
-                    Some(' '),
-                    "{end} runs into the next column at {w}:\n{screen}"
-                );
-            }
+        for (row, ends) in rows.iter().zip(crate::lookalike::ENDS) {
+            crate::lookalike::assert_ends_apart(row, ends, w, &screen);
         }
     }
 }
