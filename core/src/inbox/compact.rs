@@ -891,8 +891,8 @@ mod tests {
         let mut m = parsed[0].clone();
         m.id = Some(Cow::Owned("42".into()));
         m.from = Some(Cow::Borrowed("RedStone"));
-        m.to = vec![Cow::Borrowed("Chiron"), Cow::Borrowed("SilverFox")];
-        m.cc = vec![Cow::Borrowed("BlueLake")];
+        m.to = vec![Cow::Borrowed("Chiron"), Cow::Borrowed("SilverFox")].into();
+        m.cc = vec![Cow::Borrowed("BlueLake")].into();
         m.thread_id = Some(Cow::Borrowed("ol-1"));
         m.timestamp = Some(DateTime::<Utc>::UNIX_EPOCH);
         m.ack_required = true;

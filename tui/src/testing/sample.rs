@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::path::PathBuf;
 
-use amail_parser::{Diagnostic, Message, MessageType, OwnedMessage, Parsed, Severity};
+use amail_parser::{Diagnostic, Message, MessageType, Names, OwnedMessage, Parsed, Severity};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 
 use amail_core::aof::TaskStatus;
@@ -48,7 +48,7 @@ pub fn message(
         subject: cow(subject),
         from: Some(cow(from)),
         to: to.iter().map(|s| cow(s)).collect(),
-        cc: Vec::new(),
+        cc: Names::new(),
         thread_id: Some(cow(thread)),
         timestamp: Some(at),
         ack_required: kind.ack_required_by_spec(),

@@ -12,7 +12,7 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
-use amail_parser::{OwnedMessage, ParseOptions};
+use amail_parser::{Names, OwnedMessage, ParseOptions};
 
 use super::archive::{render_row_file, render_row_file_into};
 use super::db::{self as mcp_db, MessageRow};
@@ -708,7 +708,7 @@ fn override_from_row(m: &mut amail_parser::Message<'_>, row: &MessageRow) {
     m.project = Some(Cow::Owned(row.project_slug.clone()));
 }
 
-fn names(row: &MessageRow, kind: &str) -> Vec<Cow<'static, str>> {
+fn names(row: &MessageRow, kind: &str) -> Names<'static> {
     row.recipients
         .iter()
         .filter(|r| r.kind == kind)

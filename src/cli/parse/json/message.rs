@@ -591,8 +591,8 @@ mod tests {
         m.id = s("7");
         m.raw_type = s("progress\t");
         m.from = s("Blue\u{1}Lake");
-        m.to = vec![Cow::Borrowed("a"), Cow::Owned("é\"b".into())];
-        m.cc = vec![Cow::Borrowed("\\c")];
+        m.to = vec![Cow::Borrowed("a"), Cow::Owned("é\"b".into())].into();
+        m.cc = vec![Cow::Borrowed("\\c")].into();
         m.thread_id = s("t");
         m.timestamp = chrono::DateTime::from_timestamp(1_700_000_000, 120_000_000);
         m.ack_required = true;
@@ -764,7 +764,7 @@ mod tests {
             (m.id, m.raw_type, m.from, m.thread_id) = (l(), l(), l(), l());
             m.subject = Cow::Owned(long.clone());
             m.importance = Cow::Owned(long.clone());
-            m.to = vec![Cow::Owned(long.clone()); 2];
+            m.to = vec![Cow::Owned(long.clone()); 2].into();
             m.parsed.title = l();
             let (ours, theirs) = both(&long, &m);
             assert_eq!(ours, theirs);
