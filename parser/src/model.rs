@@ -134,16 +134,20 @@ impl MessageType {
             Some(b'Y') => &[M::OfferingReady],
             _ => return false,
         };
-        names.iter().any(|&t| {
-            let name = t.as_str().as_bytes();
-            s.len() >= name.len()
-                && name.iter().zip(&s[s.len() - name.len()..]).all(|(&n, &t)| {
-                    n == match t {
-                        b'-' | b' ' => b'_',
-                        _ => t.to_ascii_uppercase(),
-                    }
-                })
-        })
+        names.iter().any(|&t| t.ends(s))
+    }
+
+    /// Whether `s` ends with this type's name as a token spells it (any
+    /// case, `-` or a blank for `_`).
+    fn ends(self, s: &[u8]) -> bool {
+        let name = self.as_str().as_bytes();
+        s.len() >= name.len()
+            && name.iter().zip(&s[s.len() - name.len()..]).all(|(&n, &t)| {
+                n == match t {
+                    b'-' | b' ' => b'_',
+                    _ => t.to_ascii_uppercase(),
+                }
+            })
     }
 
     /// OFFERING_READY, DONE, FAILED and CHECKPOINT end a worker's turn on a bead.
@@ -950,18 +954,9 @@ mod tests {
     }
 
     /// [`MessageType::ends_with_token`] as first written: every name
-    /// compared.
+    /// compared (the test holds the letters' lists to the names).
     fn ends_with_any_token(s: &[u8]) -> bool {
-        MessageType::KNOWN.into_iter().any(|t| {
-            let name = t.as_str().as_bytes();
-            s.len() >= name.len()
-                && name.iter().zip(&s[s.len() - name.len()..]).all(|(&n, &t)| {
-                    n == match t {
-                        b'-' | b' ' => b'_',
-                        _ => t.to_ascii_uppercase(),
-                    }
-                })
-        })
+        MessageType::KNOWN.into_iter().any(|t| t.ends(s))
     }
 
     proptest::proptest! {
