@@ -65,7 +65,7 @@ impl<'a> Checker<'a> {
             }
             Some(Value::String(s)) => {
                 if let Some(max) = max {
-                    if s.chars().count() > max {
+                    if limits::len(s) > max {
                         self.err(
                             field,
                             format!("String must contain at most {max} character(s)"),
@@ -121,7 +121,7 @@ impl<'a> Checker<'a> {
                 let mut out = Vec::with_capacity(items.len());
                 for (i, it) in items.iter().enumerate() {
                     match it {
-                        Value::String(s) if s.chars().count() <= max_len => out.push(s.clone()),
+                        Value::String(s) if limits::len(s) <= max_len => out.push(s.clone()),
                         Value::String(_) => self.err(
                             &format!("{field}[{i}]"),
                             format!("String must contain at most {max_len} character(s)"),
