@@ -182,6 +182,45 @@ fn size_limits_at_and_over_the_boundary() {
     bad(&env("handoff.rejected", ack));
 }
 
+/// zod's `.max(n)` counts a JavaScript string's `length`: UTF-16 code
+/// units, so a character outside the Basic Multilingual Plane (an emoji)
+/// counts two. The limits count the same way.
+#[test]
+fn size_limits_count_utf16_units_as_aof_does() {
+    let emoji = |n: usize| "\u{1F600}".repeat(n);
+    let mut c = completion();
+    c["summaryRef"] = json!(emoji(128)); // 256 units
+    c["notes"] = json!(emoji(5_000));
+    ok(&env("completion.report", c));
+    for (field, value) in [
+        ("summaryRef", json!(emoji(129))), // 258 units, 129 characters
+        ("notes", json!(emoji(5_001))),
+        ("deliverables", json!([emoji(129)])),
+    ] {
+        let mut c = completion();
+        c[field] = value;
+        bad(&env("completion.report", c));
+    }
+    let mut st = status();
+    st["progress"] = json!(emoji(501));
+    bad(&env("status.update", st));
+    // BMP characters count one, as before.
+    let mut c = completion();
+    c["summaryRef"] = json!("\u{e9}".repeat(256));
+    ok(&env("completion.report", c));
+    // Clipping keeps to the same count and never splits a pair.
+    let mut p = ok(&env("completion.report", completion())).payload;
+    if let Payload::CompletionReport(c) = &mut p {
+        c.notes = format!("x{}", emoji(6_000));
+    }
+    p.clip_to_limits();
+    let Payload::CompletionReport(c) = &p else {
+        unreachable!()
+    };
+    assert_eq!(c.notes.encode_utf16().count(), 9_999);
+    assert!(c.notes.ends_with('\u{1F600}'));
+}
+
 #[test]
 fn test_counts_must_add_up() {
     for (t, p, f, valid) in [(10, 10, 0, true), (10, 5, 3, true), (10, 8, 3, false)] {

@@ -291,16 +291,23 @@ pub mod limits {
     /// A raw protocol string above this is rejected `payload_too_large`.
     pub(crate) const MAX_ENVELOPE_BYTES: usize = 10 * 1024 * 1024;
 
-    /// A string's length as the limits count it.
+    /// A string's length as the limits count it: zod's `.max(n)` checks a
+    /// JavaScript string's `length`, in UTF-16 code units, so a character
+    /// outside the Basic Multilingual Plane (most emoji) counts two.
     pub(crate) fn len(s: &str) -> usize {
-        s.chars().count()
+        s.chars().map(char::len_utf16).sum()
     }
 
     /// Cuts `s` to at most `max` (as [`len`] counts), on a character
-    /// boundary.
+    /// boundary (never half a surrogate pair).
     pub(crate) fn clip(s: &mut String, max: usize) {
-        if let Some((i, _)) = s.char_indices().nth(max) {
-            s.truncate(i);
+        let mut units = 0;
+        for (i, c) in s.char_indices() {
+            units += c.len_utf16();
+            if units > max {
+                s.truncate(i);
+                return;
+            }
         }
     }
 }
