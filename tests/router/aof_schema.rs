@@ -95,6 +95,46 @@ fn bad_enum_ids_datetimes_and_booleans_are_rejected() {
     ));
 }
 
+/// zod's `.optional()` means "absent", not null: `{"notes": null}` is
+/// "Expected string, received null" in AOF, and so it is here. (Numbers
+/// are JavaScript numbers: `1.0` is the integer 1.)
+#[test]
+fn null_is_not_absent_and_whole_floats_are_integers() {
+    let mut st = status();
+    st["notes"] = Value::Null;
+    assert!(bad(&env("status.update", st))
+        .iter()
+        .any(|e| e.contains("payload.notes") && e.contains("received null")));
+    for (kind, mut p, field) in [
+        ("status.update", status(), "progress"),
+        ("status.update", status(), "blockers"),
+        ("status.update", status(), "status"),
+        ("completion.report", completion(), "deliverables"),
+        ("completion.report", completion(), "blockers"),
+        ("handoff.request", handoff(), "constraints"),
+        (
+            "handoff.rejected",
+            json!({ "taskId": "TASK-2026-02-09-057", "accepted": false }),
+            "reason",
+        ),
+    ] {
+        p[field] = Value::Null;
+        bad(&env(kind, p));
+    }
+    let mut e = env("status.update", status());
+    e["taskRelpath"] = Value::Null;
+    bad(&e);
+    // The "at least one field" rule counts only fields that are there.
+    let st = json!({ "taskId": "TASK-2026-02-09-057", "agentId": "a", "notes": null });
+    bad(&env("status.update", st));
+    let mut c = completion();
+    c["tests"] = json!({ "total": 2.0, "passed": 1.0, "failed": 0 });
+    ok(&env("completion.report", c));
+    let mut c = completion();
+    c["tests"] = json!({ "total": 2.5, "passed": 1, "failed": 0 });
+    bad(&env("completion.report", c));
+}
+
 #[test]
 fn envelope_fields() {
     let mut e = env("status.update", status());
