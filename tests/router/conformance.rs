@@ -437,6 +437,26 @@ fn entering_in_progress_takes_a_lease_and_writes_run_artifacts() {
 
 // Transitions move the file and its companion directory.
 
+/// AOF's `create` makes the four companion directories `inputs`, `work`,
+/// `outputs` and `subtasks`; a task amail creates has the same, and they
+/// move with it.
+#[test]
+fn a_created_task_has_aofs_four_companion_dirs() {
+    let f = Fx::new();
+    f.task(A, "ready", Some(SWE), json!({}));
+    for sub in ["inputs", "work", "outputs", "subtasks"] {
+        assert!(
+            f.root().join(format!("tasks/ready/{A}/{sub}")).is_dir(),
+            "{sub}"
+        );
+    }
+    f.running(A, SWE, json!({}));
+    assert!(f
+        .root()
+        .join(format!("tasks/in-progress/{A}/subtasks"))
+        .is_dir());
+}
+
 #[test]
 fn transitions_move_file_and_companion_dir_leaving_one_copy() {
     let f = Fx::new();

@@ -457,10 +457,10 @@ impl<'s> Txn<'s> {
         self.cache.insert(id, (status, task));
     }
 
-    /// Creates a new task file with its companion directories.
+    /// Creates a new task file with its companion directories (AOF's four).
     pub(crate) fn create(&mut self, status: TaskStatus, task: Task) {
         let id = task.fm.id.clone();
-        for sub in ["inputs", "work", "outputs"] {
+        for sub in ["inputs", "work", "outputs", "subtasks"] {
             self.plan.ops.push(Op::Mkdir {
                 path: format!("{}/{sub}", rel_companion(status, &id)),
             });
