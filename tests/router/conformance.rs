@@ -437,6 +437,46 @@ fn entering_in_progress_takes_a_lease_and_writes_run_artifacts() {
 
 // Transitions move the file and its companion directory.
 
+/// A task left in two status directories (a move interrupted by a crash,
+/// AOF's or ours): AOF's `get` keeps one copy and deletes the others on
+/// every read. The router writes the copy it chose and removes the others
+/// in the same step, so the duplicate does not outlive the next message.
+#[test]
+fn a_copy_left_mid_move_is_removed_when_the_task_is_written() {
+    let f = Fx::new();
+    f.task(A, "ready", Some(SWE), json!({}));
+    let stale = |status: &str| {
+        let text = fs::read_to_string(f.root().join(format!("tasks/ready/{A}.md"))).unwrap();
+        let text = text
+            .replace("status: ready", &format!("status: {status}"))
+            .replace(T0, "2026-02-09T19:00:00.000Z");
+        fs::write(f.root().join(format!("tasks/{status}/{A}.md")), text).unwrap();
+    };
+    stale("backlog");
+    assert_eq!(
+        f.r.store.locate_all(A),
+        vec![TaskStatus::Backlog, TaskStatus::Ready]
+    );
+    // Written in place (Work Log).
+    f.send(
+        "status.update",
+        A,
+        SWE,
+        json!({ "taskId": A, "agentId": SWE, "notes": "looking" }),
+    );
+    assert_eq!(f.r.store.locate_all(A), vec![TaskStatus::Ready]);
+    assert!(f.get(A).body.contains("looking"));
+    // Moved.
+    stale("backlog");
+    f.send(
+        "status.update",
+        A,
+        SWE,
+        json!({ "taskId": A, "agentId": SWE, "status": "in-progress" }),
+    );
+    assert_eq!(f.r.store.locate_all(A), vec![TaskStatus::InProgress]);
+}
+
 /// AOF's `create` makes the four companion directories `inputs`, `work`,
 /// `outputs` and `subtasks`; a task amail creates has the same, and they
 /// move with it.
