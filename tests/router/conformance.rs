@@ -543,7 +543,7 @@ fn handoff_request_writes_artifacts_and_sets_depth() {
         "# Handoff Request\n\n**From:** architect\n**To:** swe-backend\n**Due By:** 2026-02-10T12:00:00.000Z\n\n## Acceptance Criteria\n\n- All tests pass\n- Update docs\n\n## Expected Outputs\n\n- tests/report.md\n\n## Context References\n\nNone\n\n## Constraints\n\nNone\n"
     );
     let child = f.get(B);
-    assert_eq!(child.delegation_depth(), 1);
+    assert_eq!(child.delegation_depth(), 1.0);
     assert_eq!(child.fm.routing.agent.as_deref(), Some(SWE));
     let req = f.events_of("delegation.requested");
     assert_eq!(req.len(), 1);
@@ -586,7 +586,7 @@ fn handoff_request_writes_artifacts_and_sets_depth() {
         .root()
         .join(format!("tasks/review/{B}/inputs/handoff.json"))
         .is_file());
-    assert_eq!(f.get(B).delegation_depth(), 1);
+    assert_eq!(f.get(B).delegation_depth(), 1.0);
 }
 
 #[test]
@@ -622,6 +622,57 @@ fn handoff_rejected_blocks_the_child_once() {
         f.events_of("delegation.rejected")[1].payload,
         json!({ "reason": "handoff_rejected" })
     );
+}
+
+/// AOF's depth guard takes the parent's `metadata.delegationDepth` when it
+/// is a number (any JavaScript number: `1.0`, `0.5`, `-1`), else 0, and
+/// refuses when that plus one exceeds 1.
+#[test]
+fn depth_guard_takes_any_number_as_aof_does() {
+    let f = Fx::new();
+    for (i, (parent_depth, child)) in [
+        (json!(1.0), None),    // 2 > 1: nested
+        (json!(0.5), None),    // 1.5 > 1: nested
+        (json!(-1), Some(0)),  // child depth 0
+        (json!("1"), Some(1)), // not a number: 0
+        (json!(0), Some(1)),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let parent = format!("TASK-2026-02-09-1{i}0");
+        let kid = format!("TASK-2026-02-09-1{i}1");
+        f.task(
+            &parent,
+            "ready",
+            Some("architect"),
+            json!({ "delegationDepth": parent_depth }),
+        );
+        f.task(&kid, "ready", Some("architect"), json!({}));
+        let out = f.send(
+            "handoff.request",
+            &kid,
+            "architect",
+            handoff(&kid, &parent, "architect", SWE),
+        );
+        match child {
+            None => {
+                assert_eq!(
+                    out,
+                    RouteOutcome::Rejected("nested_delegation".into()),
+                    "{parent_depth}"
+                )
+            }
+            Some(d) => {
+                assert!(matches!(out, RouteOutcome::Routed { .. }), "{out:?}");
+                assert_eq!(
+                    f.get(&kid).fm.metadata.get("delegationDepth"),
+                    Some(&json!(d)),
+                    "{parent_depth}"
+                );
+            }
+        }
+    }
 }
 
 #[test]

@@ -226,12 +226,14 @@ impl Task {
     }
 
     /// `metadata.delegationDepth` when it is a number, else 0.
-    pub fn delegation_depth(&self) -> u64 {
+    /// (Any JSON number, as AOF's `typeof === "number"`: `1.0`, `0.5` and
+    /// `-1` count as themselves.)
+    pub fn delegation_depth(&self) -> f64 {
         self.fm
             .metadata
             .get("delegationDepth")
-            .and_then(Value::as_u64)
-            .unwrap_or(0)
+            .and_then(Value::as_f64)
+            .unwrap_or(0.0)
     }
 }
 
