@@ -232,6 +232,32 @@ fn resent_completion_adds_no_transition() {
     assert_eq!(f.status(A), TaskStatus::Review);
 }
 
+/// AOF's `completeRunArtifact` stamps `run.json` on every completion
+/// report (status `completed`, `metadata.completedAt`), so a later report
+/// moves `completedAt` along with the `run_result.json` it rewrites.
+#[test]
+fn a_later_report_restamps_the_completed_run() {
+    let f = Fx::new();
+    f.running(A, SWE, json!({}));
+    f.send("completion.report", A, SWE, report("needs_review"));
+    let first = f.run_file(A, "run.json").unwrap();
+    assert_eq!(first["status"], "completed");
+    assert_eq!(first["metadata"]["completedAt"], "2026-02-09T21:00:00.000Z");
+    let mut v =
+        serde_json::to_value(envelope("completion.report", A, SWE, report("partial"))).unwrap();
+    v["sentAt"] = json!("2026-02-09T22:30:00.000Z");
+    let Ok(Validated::Envelope(e)) = envelope_from_value(&v) else {
+        panic!()
+    };
+    f.r.route(&Routable::named(e, None, None)).unwrap();
+    assert_eq!(f.status(A), TaskStatus::Review);
+    let rr = f.run_file(A, "run_result.json").unwrap();
+    assert_eq!(rr["completedAt"], "2026-02-09T22:30:00.000Z");
+    let run = f.run_file(A, "run.json").unwrap();
+    assert_eq!(run["status"], "completed");
+    assert_eq!(run["metadata"]["completedAt"], "2026-02-09T22:30:00.000Z");
+}
+
 #[test]
 fn completion_from_another_agent_follows_the_seed() {
     // Seed: no sender authorisation. Real AOF (§3.1, §7.4) rejects a report

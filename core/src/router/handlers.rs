@@ -737,10 +737,12 @@ fn beat(tx: &mut Txn<'_>, id: &str, agent: &str, at: &str) {
     tx.write(rel_run(id, "run_heartbeat.json"), to_pretty(&hb));
 }
 
-/// `completeRunArtifact`: run.json -> completed (no-op without run.json).
+/// `completeRunArtifact`: run.json -> completed, `completedAt` = `at`, on
+/// every report as in AOF (no-op without run.json, or when it already says
+/// exactly that).
 fn complete_run(tx: &mut Txn<'_>, id: &str, at: &str) {
     if let Some(mut run) = tx.read_run::<RunArtifact>(id, "run.json") {
-        if run.status == "completed" {
+        if run.status == "completed" && run.metadata.get("completedAt") == Some(&json!(at)) {
             return;
         }
         run.status = "completed".into();
