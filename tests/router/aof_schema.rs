@@ -133,6 +133,12 @@ fn null_is_not_absent_and_whole_floats_are_integers() {
     let mut c = completion();
     c["tests"] = json!({ "total": 2.5, "passed": 1, "failed": 0 });
     bad(&env("completion.report", c));
+    // `version: 1.0` is the JavaScript number 1: z.literal(1) accepts it.
+    let mut e = env("status.update", status());
+    e["version"] = json!(1.0);
+    ok(&e);
+    e["version"] = json!(1.5);
+    bad(&e);
 }
 
 #[test]

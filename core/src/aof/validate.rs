@@ -174,7 +174,8 @@ pub fn envelope_from_value(v: &Value) -> Result<Validated, Vec<String>> {
         Some(_) => c.err("protocol", "Invalid literal value, expected \"aof\""),
     }
     match obj.get("version") {
-        Some(Value::Number(n)) if n.as_u64() == Some(1) => {}
+        // A JavaScript number: `1.0` is 1 to z.literal(1).
+        Some(Value::Number(n)) if n.as_f64() == Some(1.0) => {}
         None => c.err("version", "Required"),
         Some(_) => c.err("version", "Invalid literal value, expected 1"),
     }
