@@ -95,6 +95,52 @@ fn bad_enum_ids_datetimes_and_booleans_are_rejected() {
     ));
 }
 
+/// zod's `.optional()` means "absent", not null: `{"notes": null}` is
+/// "Expected string, received null" in AOF, and so it is here. (Numbers
+/// are JavaScript numbers: `1.0` is the integer 1.)
+#[test]
+fn null_is_not_absent_and_whole_floats_are_integers() {
+    let mut st = status();
+    st["notes"] = Value::Null;
+    assert!(bad(&env("status.update", st))
+        .iter()
+        .any(|e| e.contains("payload.notes") && e.contains("received null")));
+    for (kind, mut p, field) in [
+        ("status.update", status(), "progress"),
+        ("status.update", status(), "blockers"),
+        ("status.update", status(), "status"),
+        ("completion.report", completion(), "deliverables"),
+        ("completion.report", completion(), "blockers"),
+        ("handoff.request", handoff(), "constraints"),
+        (
+            "handoff.rejected",
+            json!({ "taskId": "TASK-2026-02-09-057", "accepted": false }),
+            "reason",
+        ),
+    ] {
+        p[field] = Value::Null;
+        bad(&env(kind, p));
+    }
+    let mut e = env("status.update", status());
+    e["taskRelpath"] = Value::Null;
+    bad(&e);
+    // The "at least one field" rule counts only fields that are there.
+    let st = json!({ "taskId": "TASK-2026-02-09-057", "agentId": "a", "notes": null });
+    bad(&env("status.update", st));
+    let mut c = completion();
+    c["tests"] = json!({ "total": 2.0, "passed": 1.0, "failed": 0 });
+    ok(&env("completion.report", c));
+    let mut c = completion();
+    c["tests"] = json!({ "total": 2.5, "passed": 1, "failed": 0 });
+    bad(&env("completion.report", c));
+    // `version: 1.0` is the JavaScript number 1: z.literal(1) accepts it.
+    let mut e = env("status.update", status());
+    e["version"] = json!(1.0);
+    ok(&e);
+    e["version"] = json!(1.5);
+    bad(&e);
+}
+
 #[test]
 fn envelope_fields() {
     let mut e = env("status.update", status());
@@ -180,6 +226,45 @@ fn size_limits_at_and_over_the_boundary() {
     bad(&env("status.update", st));
     let ack = json!({ "taskId": "TASK-2026-02-09-057", "accepted": false, "reason": s(513) });
     bad(&env("handoff.rejected", ack));
+}
+
+/// zod's `.max(n)` counts a JavaScript string's `length`: UTF-16 code
+/// units, so a character outside the Basic Multilingual Plane (an emoji)
+/// counts two. The limits count the same way.
+#[test]
+fn size_limits_count_utf16_units_as_aof_does() {
+    let emoji = |n: usize| "\u{1F600}".repeat(n);
+    let mut c = completion();
+    c["summaryRef"] = json!(emoji(128)); // 256 units
+    c["notes"] = json!(emoji(5_000));
+    ok(&env("completion.report", c));
+    for (field, value) in [
+        ("summaryRef", json!(emoji(129))), // 258 units, 129 characters
+        ("notes", json!(emoji(5_001))),
+        ("deliverables", json!([emoji(129)])),
+    ] {
+        let mut c = completion();
+        c[field] = value;
+        bad(&env("completion.report", c));
+    }
+    let mut st = status();
+    st["progress"] = json!(emoji(501));
+    bad(&env("status.update", st));
+    // BMP characters count one, as before.
+    let mut c = completion();
+    c["summaryRef"] = json!("\u{e9}".repeat(256));
+    ok(&env("completion.report", c));
+    // Clipping keeps to the same count and never splits a pair.
+    let mut p = ok(&env("completion.report", completion())).payload;
+    if let Payload::CompletionReport(c) = &mut p {
+        c.notes = format!("x{}", emoji(6_000));
+    }
+    p.clip_to_limits();
+    let Payload::CompletionReport(c) = &p else {
+        unreachable!()
+    };
+    assert_eq!(c.notes.encode_utf16().count(), 9_999);
+    assert!(c.notes.ends_with('\u{1F600}'));
 }
 
 #[test]

@@ -154,3 +154,40 @@ fn a_task_with_an_unknown_status_is_listed_by_its_directory() {
         json!("review")
     );
 }
+
+/// AOF keeps a task's `metadata` keys (and unknown front-matter keys) in
+/// the order they were written (JavaScript objects keep insertion order;
+/// `yaml.stringify` writes them so). A rewrite by amail keeps that order
+/// and adds its own keys at the end, instead of sorting them.
+#[test]
+fn metadata_and_unknown_keys_keep_their_order_on_rewrite() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir_all(root.join("tasks/in-progress")).unwrap();
+    let task = AOF_TASK
+        .replace("status: review", "status: in-progress")
+        .replace(
+            "metadata:\n  reviewRequired: true\n",
+            "metadata:\n  sessionId: s-1\n  reviewRequired: true\n  assignee: ann\n  correlationId: c-9\n",
+        )
+        .replace("tests: []\n", "tests: []\nzeta: 1\nalpha: 2\n");
+    fs::write(root.join(format!("tasks/in-progress/{ID}.md")), task).unwrap();
+    let store = Store::open(root).unwrap();
+    let v = json!({ "protocol": "aof", "version": 1, "type": "status.update", "projectId": "demo", "taskId": ID,
+                    "fromAgent": "swe-backend", "toAgent": "dispatcher", "sentAt": "2026-11-22T04:00:00.000Z",
+                    "payload": { "taskId": ID, "agentId": "swe-backend", "status": "blocked", "blockers": ["db"] } });
+    let Ok(Validated::Envelope(e)) = envelope_from_value(&v) else {
+        panic!()
+    };
+    let router = Router::new(store.clone(), RouterOptions::default());
+    router.route(&Routable::named(e, None, None)).unwrap();
+    store.checkpoint().unwrap();
+    let text = fs::read_to_string(root.join(format!("tasks/blocked/{ID}.md"))).unwrap();
+    assert!(
+        text.contains(
+            "metadata:\n  sessionId: s-1\n  reviewRequired: true\n  assignee: ann\n  correlationId: c-9\n"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("tests: []\nzeta: 1\nalpha: 2\n---"), "{text}");
+}

@@ -256,3 +256,56 @@ fn dedupe_keys() {
     c.body = "Bead: bd-1\nStatus: other".into();
     assert_ne!(bridge::dedupe_key(&c), k);
 }
+
+/// AOF's SEC-003 limits hold for every envelope the bridge builds: a mail
+/// whose text is longer than a field allows is clipped to fit, so the
+/// envelope `amail parse --format aof` prints is one AOF (and our own
+/// router) accepts.
+#[test]
+fn envelopes_from_long_mail_stay_within_aof_size_limits() {
+    let long = |n: usize| "x".repeat(n);
+    let files: Vec<String> = (0..60).map(|i| format!("{i}{}", long(300))).collect();
+    let mails = [
+        msg(
+            "Re: [bd-1] HELP_REQUEST",
+            &format!("HELP_RESPONSE\n\n{}", long(12_000)),
+        ),
+        msg(
+            "[bd-1] PROGRESS",
+            &format!("Bead: bd-1\nStep: {}\nStatus: ok", long(1_500)),
+        ),
+        msg(
+            "[bd-1] HELP_REQUEST",
+            &format!(
+                "Bead: bd-1\nIssue Type: BLOCKED\n\n## Problem\n{}\n\n## Question\n{}",
+                long(400),
+                long(11_000)
+            ),
+        ),
+        msg(
+            "[bd-1] DONE",
+            &format!(
+                "Bead: bd-1\nStatus: DONE\n\n## Changes\n- Files: {}\n\n## Summary\nS.",
+                files.join(", ")
+            ),
+        ),
+        msg(
+            "[bd-1] FAILED",
+            &format!(
+                "Bead: bd-1\nStatus: FAILED\n\n## Failure\nType: TESTS_FAIL\nReason: {}\n\n## Recommendation\n{}",
+                long(400),
+                long(10_500)
+            ),
+        ),
+    ];
+    for m in &mails {
+        let e = env(m);
+        let v: serde_json::Value = serde_json::from_str(&e.to_json_line()).unwrap();
+        let r = amail_core::aof::validate::envelope_from_value(&v);
+        assert!(r.is_ok(), "{:?}: {:?}", m.kind, r.err());
+    }
+    // Clipped, not dropped.
+    let p = status_update(&env(&mails[0])).clone();
+    assert_eq!(p.notes.as_deref().map(str::len), Some(10_000));
+    assert_eq!(completion(&env(&mails[3])).deliverables.len(), 50);
+}

@@ -232,6 +232,32 @@ fn resent_completion_adds_no_transition() {
     assert_eq!(f.status(A), TaskStatus::Review);
 }
 
+/// AOF's `completeRunArtifact` stamps `run.json` on every completion
+/// report (status `completed`, `metadata.completedAt`), so a later report
+/// moves `completedAt` along with the `run_result.json` it rewrites.
+#[test]
+fn a_later_report_restamps_the_completed_run() {
+    let f = Fx::new();
+    f.running(A, SWE, json!({}));
+    f.send("completion.report", A, SWE, report("needs_review"));
+    let first = f.run_file(A, "run.json").unwrap();
+    assert_eq!(first["status"], "completed");
+    assert_eq!(first["metadata"]["completedAt"], "2026-02-09T21:00:00.000Z");
+    let mut v =
+        serde_json::to_value(envelope("completion.report", A, SWE, report("partial"))).unwrap();
+    v["sentAt"] = json!("2026-02-09T22:30:00.000Z");
+    let Ok(Validated::Envelope(e)) = envelope_from_value(&v) else {
+        panic!()
+    };
+    f.r.route(&Routable::named(e, None, None)).unwrap();
+    assert_eq!(f.status(A), TaskStatus::Review);
+    let rr = f.run_file(A, "run_result.json").unwrap();
+    assert_eq!(rr["completedAt"], "2026-02-09T22:30:00.000Z");
+    let run = f.run_file(A, "run.json").unwrap();
+    assert_eq!(run["status"], "completed");
+    assert_eq!(run["metadata"]["completedAt"], "2026-02-09T22:30:00.000Z");
+}
+
 #[test]
 fn completion_from_another_agent_follows_the_seed() {
     // Seed: no sender authorisation. Real AOF (§3.1, §7.4) rejects a report
@@ -437,6 +463,66 @@ fn entering_in_progress_takes_a_lease_and_writes_run_artifacts() {
 
 // Transitions move the file and its companion directory.
 
+/// A task left in two status directories (a move interrupted by a crash,
+/// AOF's or ours): AOF's `get` keeps one copy and deletes the others on
+/// every read. The router writes the copy it chose and removes the others
+/// in the same step, so the duplicate does not outlive the next message.
+#[test]
+fn a_copy_left_mid_move_is_removed_when_the_task_is_written() {
+    let f = Fx::new();
+    f.task(A, "ready", Some(SWE), json!({}));
+    let stale = |status: &str| {
+        let text = fs::read_to_string(f.root().join(format!("tasks/ready/{A}.md"))).unwrap();
+        let text = text
+            .replace("status: ready", &format!("status: {status}"))
+            .replace(T0, "2026-02-09T19:00:00.000Z");
+        fs::write(f.root().join(format!("tasks/{status}/{A}.md")), text).unwrap();
+    };
+    stale("backlog");
+    assert_eq!(
+        f.r.store.locate_all(A),
+        vec![TaskStatus::Backlog, TaskStatus::Ready]
+    );
+    // Written in place (Work Log).
+    f.send(
+        "status.update",
+        A,
+        SWE,
+        json!({ "taskId": A, "agentId": SWE, "notes": "looking" }),
+    );
+    assert_eq!(f.r.store.locate_all(A), vec![TaskStatus::Ready]);
+    assert!(f.get(A).body.contains("looking"));
+    // Moved.
+    stale("backlog");
+    f.send(
+        "status.update",
+        A,
+        SWE,
+        json!({ "taskId": A, "agentId": SWE, "status": "in-progress" }),
+    );
+    assert_eq!(f.r.store.locate_all(A), vec![TaskStatus::InProgress]);
+}
+
+/// AOF's `create` makes the four companion directories `inputs`, `work`,
+/// `outputs` and `subtasks`; a task amail creates has the same, and they
+/// move with it.
+#[test]
+fn a_created_task_has_aofs_four_companion_dirs() {
+    let f = Fx::new();
+    f.task(A, "ready", Some(SWE), json!({}));
+    for sub in ["inputs", "work", "outputs", "subtasks"] {
+        assert!(
+            f.root().join(format!("tasks/ready/{A}/{sub}")).is_dir(),
+            "{sub}"
+        );
+    }
+    f.running(A, SWE, json!({}));
+    assert!(f
+        .root()
+        .join(format!("tasks/in-progress/{A}/subtasks"))
+        .is_dir());
+}
+
 #[test]
 fn transitions_move_file_and_companion_dir_leaving_one_copy() {
     let f = Fx::new();
@@ -483,7 +569,7 @@ fn handoff_request_writes_artifacts_and_sets_depth() {
         "# Handoff Request\n\n**From:** architect\n**To:** swe-backend\n**Due By:** 2026-02-10T12:00:00.000Z\n\n## Acceptance Criteria\n\n- All tests pass\n- Update docs\n\n## Expected Outputs\n\n- tests/report.md\n\n## Context References\n\nNone\n\n## Constraints\n\nNone\n"
     );
     let child = f.get(B);
-    assert_eq!(child.delegation_depth(), 1);
+    assert_eq!(child.delegation_depth(), 1.0);
     assert_eq!(child.fm.routing.agent.as_deref(), Some(SWE));
     let req = f.events_of("delegation.requested");
     assert_eq!(req.len(), 1);
@@ -526,7 +612,7 @@ fn handoff_request_writes_artifacts_and_sets_depth() {
         .root()
         .join(format!("tasks/review/{B}/inputs/handoff.json"))
         .is_file());
-    assert_eq!(f.get(B).delegation_depth(), 1);
+    assert_eq!(f.get(B).delegation_depth(), 1.0);
 }
 
 #[test]
@@ -562,6 +648,57 @@ fn handoff_rejected_blocks_the_child_once() {
         f.events_of("delegation.rejected")[1].payload,
         json!({ "reason": "handoff_rejected" })
     );
+}
+
+/// AOF's depth guard takes the parent's `metadata.delegationDepth` when it
+/// is a number (any JavaScript number: `1.0`, `0.5`, `-1`), else 0, and
+/// refuses when that plus one exceeds 1.
+#[test]
+fn depth_guard_takes_any_number_as_aof_does() {
+    let f = Fx::new();
+    for (i, (parent_depth, child)) in [
+        (json!(1.0), None),    // 2 > 1: nested
+        (json!(0.5), None),    // 1.5 > 1: nested
+        (json!(-1), Some(0)),  // child depth 0
+        (json!("1"), Some(1)), // not a number: 0
+        (json!(0), Some(1)),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let parent = format!("TASK-2026-02-09-1{i}0");
+        let kid = format!("TASK-2026-02-09-1{i}1");
+        f.task(
+            &parent,
+            "ready",
+            Some("architect"),
+            json!({ "delegationDepth": parent_depth }),
+        );
+        f.task(&kid, "ready", Some("architect"), json!({}));
+        let out = f.send(
+            "handoff.request",
+            &kid,
+            "architect",
+            handoff(&kid, &parent, "architect", SWE),
+        );
+        match child {
+            None => {
+                assert_eq!(
+                    out,
+                    RouteOutcome::Rejected("nested_delegation".into()),
+                    "{parent_depth}"
+                )
+            }
+            Some(d) => {
+                assert!(matches!(out, RouteOutcome::Routed { .. }), "{out:?}");
+                assert_eq!(
+                    f.get(&kid).fm.metadata.get("delegationDepth"),
+                    Some(&json!(d)),
+                    "{parent_depth}"
+                );
+            }
+        }
+    }
 }
 
 #[test]

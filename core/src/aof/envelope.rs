@@ -234,6 +234,51 @@ pub struct HandoffAck {
     pub reason: Option<String>,
 }
 
+impl Payload {
+    /// Clips every field to AOF's size limits ([`limits`]): text to its
+    /// maximum length, lists to their maximum count. The bridge builds
+    /// payloads from mail of any length; AOF rejects an envelope with a
+    /// field over its limit (`invalid_envelope`), so what the bridge makes
+    /// must fit.
+    pub fn clip_to_limits(&mut self) {
+        use limits::*;
+        let list = |v: &mut Vec<String>, items: usize| {
+            v.truncate(items);
+            v.iter_mut().for_each(|s| clip(s, LIST_ITEM));
+        };
+        match self {
+            Payload::CompletionReport(c) => {
+                clip(&mut c.summary_ref, SUMMARY_REF);
+                list(&mut c.deliverables, LIST_ITEMS);
+                list(&mut c.blockers, BLOCKERS);
+                clip(&mut c.notes, NOTES);
+            }
+            Payload::StatusUpdate(u) => {
+                if let Some(p) = &mut u.progress {
+                    clip(p, PROGRESS);
+                }
+                if let Some(b) = &mut u.blockers {
+                    list(b, BLOCKERS);
+                }
+                if let Some(n) = &mut u.notes {
+                    clip(n, NOTES);
+                }
+            }
+            Payload::HandoffRequest(h) => {
+                list(&mut h.acceptance_criteria, LIST_ITEMS);
+                list(&mut h.expected_outputs, LIST_ITEMS);
+                list(&mut h.context_refs, LIST_ITEMS);
+                list(&mut h.constraints, LIST_ITEMS);
+            }
+            Payload::HandoffAck(a) => {
+                if let Some(r) = &mut a.reason {
+                    clip(r, REASON);
+                }
+            }
+        }
+    }
+}
+
 /// Size limits of the payload schemas (AOF's SEC-003).
 pub mod limits {
     pub(crate) const SUMMARY_REF: usize = 256;
@@ -245,4 +290,24 @@ pub mod limits {
     pub(crate) const REASON: usize = 512;
     /// A raw protocol string above this is rejected `payload_too_large`.
     pub(crate) const MAX_ENVELOPE_BYTES: usize = 10 * 1024 * 1024;
+
+    /// A string's length as the limits count it: zod's `.max(n)` checks a
+    /// JavaScript string's `length`, in UTF-16 code units, so a character
+    /// outside the Basic Multilingual Plane (most emoji) counts two.
+    pub(crate) fn len(s: &str) -> usize {
+        s.chars().map(char::len_utf16).sum()
+    }
+
+    /// Cuts `s` to at most `max` (as [`len`] counts), on a character
+    /// boundary (never half a surrogate pair).
+    pub(crate) fn clip(s: &mut String, max: usize) {
+        let mut units = 0;
+        for (i, c) in s.char_indices() {
+            units += c.len_utf16();
+            if units > max {
+                s.truncate(i);
+                return;
+            }
+        }
+    }
 }

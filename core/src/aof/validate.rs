@@ -57,7 +57,7 @@ impl<'a> Checker<'a> {
 
     fn string(&mut self, field: &str, required: bool, max: Option<usize>) -> Option<String> {
         match self.obj.get(field) {
-            None | Some(Value::Null) => {
+            None => {
                 if required {
                     self.err(field, "Required");
                 }
@@ -65,7 +65,7 @@ impl<'a> Checker<'a> {
             }
             Some(Value::String(s)) => {
                 if let Some(max) = max {
-                    if s.chars().count() > max {
+                    if limits::len(s) > max {
                         self.err(
                             field,
                             format!("String must contain at most {max} character(s)"),
@@ -107,9 +107,11 @@ impl<'a> Checker<'a> {
 
     /// An optional list of strings (default `[]`) with item count and
     /// item length limits.
+    /// (zod's `.optional()` is "absent", so a `null` is a type error, as
+    /// for [`Checker::string`].)
     fn list(&mut self, field: &str, max_items: usize, max_len: usize) -> Option<Vec<String>> {
         match self.obj.get(field) {
-            None | Some(Value::Null) => None,
+            None => None,
             Some(Value::Array(items)) => {
                 if items.len() > max_items {
                     self.err(
@@ -121,7 +123,7 @@ impl<'a> Checker<'a> {
                 let mut out = Vec::with_capacity(items.len());
                 for (i, it) in items.iter().enumerate() {
                     match it {
-                        Value::String(s) if s.chars().count() <= max_len => out.push(s.clone()),
+                        Value::String(s) if limits::len(s) <= max_len => out.push(s.clone()),
                         Value::String(_) => self.err(
                             &format!("{field}[{i}]"),
                             format!("String must contain at most {max_len} character(s)"),
@@ -172,7 +174,8 @@ pub fn envelope_from_value(v: &Value) -> Result<Validated, Vec<String>> {
         Some(_) => c.err("protocol", "Invalid literal value, expected \"aof\""),
     }
     match obj.get("version") {
-        Some(Value::Number(n)) if n.as_u64() == Some(1) => {}
+        // A JavaScript number: `1.0` is 1 to z.literal(1).
+        Some(Value::Number(n)) if n.as_f64() == Some(1.0) => {}
         None => c.err("version", "Required"),
         Some(_) => c.err("version", "Invalid literal value, expected 1"),
     }
@@ -414,7 +417,15 @@ fn tests_report(c: &mut Checker<'_>) -> Option<TestReport> {
             return None;
         }
     };
-    let mut get = |k: &str| match t.get(k).and_then(Value::as_u64) {
+    // A JavaScript number: `2.0` is the integer 2 for zod's `.int()`.
+    let whole = |v: &Value| {
+        v.as_u64().or_else(|| {
+            v.as_f64()
+                .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= u64::MAX as f64)
+                .map(|f| f as u64)
+        })
+    };
+    let mut get = |k: &str| match t.get(k).and_then(whole) {
         Some(n) => Some(n),
         None => {
             c.err(&format!("tests.{k}"), "Expected a non-negative integer");

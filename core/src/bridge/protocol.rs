@@ -43,7 +43,9 @@ fn iso(t: DateTime<Utc>) -> String {
 }
 
 fn clip(s: &str, n: usize) -> String {
-    s.chars().take(n).collect()
+    let mut s = s.to_string();
+    crate::aof::limits::clip(&mut s, n);
+    s
 }
 
 /// The bead (store key) of an item's task.

@@ -281,8 +281,8 @@ impl Router {
             );
             return Ok(RouteOutcome::Rejected("parent_not_found".into()));
         };
-        let depth = parent.delegation_depth() + 1;
-        if depth > 1 {
+        let depth = parent.delegation_depth() + 1.0;
+        if depth > 1.0 {
             tx.log(
                 "delegation.rejected",
                 &env.from_agent,
@@ -295,12 +295,13 @@ impl Router {
         let handoff_json = to_pretty(p);
         let existing =
             std::fs::read_to_string(self.store.root().join(&inputs).join("handoff.json")).ok();
-        let same_depth = child
-            .fm
-            .metadata
-            .get("delegationDepth")
-            .and_then(Value::as_u64)
-            == Some(depth);
+        // Written as JavaScript writes the number: `1`, not `1.0`.
+        let depth = if depth.fract() == 0.0 {
+            json!(depth as i64)
+        } else {
+            json!(depth)
+        };
+        let same_depth = child.fm.metadata.get("delegationDepth") == Some(&depth);
         let same_agent = child.fm.routing.agent.as_deref() == Some(p.to_agent.as_str());
         if existing.as_deref() == Some(handoff_json.as_str()) && same_depth && same_agent {
             // The same request again: same artifacts already there, no
@@ -311,10 +312,7 @@ impl Router {
                 created: false,
             });
         }
-        child
-            .fm
-            .metadata
-            .insert("delegationDepth".into(), json!(depth));
+        child.fm.metadata.insert("delegationDepth".into(), depth);
         child.fm.routing.agent = Some(p.to_agent.clone());
         child.fm.updated_at = env.sent_at.clone();
         tx.save(status, child);
@@ -739,10 +737,12 @@ fn beat(tx: &mut Txn<'_>, id: &str, agent: &str, at: &str) {
     tx.write(rel_run(id, "run_heartbeat.json"), to_pretty(&hb));
 }
 
-/// `completeRunArtifact`: run.json -> completed (no-op without run.json).
+/// `completeRunArtifact`: run.json -> completed, `completedAt` = `at`, on
+/// every report as in AOF (no-op without run.json, or when it already says
+/// exactly that).
 fn complete_run(tx: &mut Txn<'_>, id: &str, at: &str) {
     if let Some(mut run) = tx.read_run::<RunArtifact>(id, "run.json") {
-        if run.status == "completed" {
+        if run.status == "completed" && run.metadata.get("completedAt") == Some(&json!(at)) {
             return;
         }
         run.status = "completed".into();

@@ -363,6 +363,7 @@ impl Store {
             plan: Plan::default(),
             events: Vec::new(),
             cache: HashMap::new(),
+            stale: HashMap::new(),
             next_event_id: last + 1,
             scanned: deps::Mtimes::new(),
         };
@@ -411,6 +412,10 @@ pub(crate) struct Txn<'s> {
     events: Vec<Event>,
     /// Tasks read or written in this transaction: id -> (directory, task).
     cache: HashMap<String, (TaskStatus, Task)>,
+    /// Other copies of a task read here (a move interrupted by a crash,
+    /// ours or AOF's): removed when the task is written, as AOF's `get`
+    /// heals duplicates on every read.
+    stale: HashMap<String, Vec<TaskStatus>>,
     next_event_id: u64,
     /// Status-directory mtimes the dependents index covers (see `deps`).
     scanned: deps::Mtimes,
@@ -441,10 +446,33 @@ impl<'s> Txn<'s> {
             return Ok(Some(t.clone()));
         }
         let found = self.store.get(id)?;
+        if let Some((status, _)) = &found {
+            let others: Vec<TaskStatus> = self
+                .store
+                .locate_all(id)
+                .into_iter()
+                .filter(|s| s != status)
+                .collect();
+            if !others.is_empty() {
+                self.stale.insert(id.to_string(), others);
+            }
+        }
         if let Some(t) = &found {
             self.cache.insert(id.to_string(), t.clone());
         }
         Ok(found)
+    }
+
+    /// Removes the other copies of a task now written in `status` (its
+    /// companion files stay for `amail doctor` to merge).
+    fn drop_stale(&mut self, id: &str, status: TaskStatus) {
+        for s in self.stale.remove(id).unwrap_or_default() {
+            if s != status {
+                self.plan.ops.push(Op::Remove {
+                    path: rel_task(s, id),
+                });
+            }
+        }
     }
 
     /// Writes a task in place (in its current directory).
@@ -454,13 +482,14 @@ impl<'s> Txn<'s> {
             path: rel_task(status, &id),
             content: task.render(),
         });
+        self.drop_stale(&id, status);
         self.cache.insert(id, (status, task));
     }
 
-    /// Creates a new task file with its companion directories.
+    /// Creates a new task file with its companion directories (AOF's four).
     pub(crate) fn create(&mut self, status: TaskStatus, task: Task) {
         let id = task.fm.id.clone();
-        for sub in ["inputs", "work", "outputs"] {
+        for sub in ["inputs", "work", "outputs", "subtasks"] {
             self.plan.ops.push(Op::Mkdir {
                 path: format!("{}/{sub}", rel_companion(status, &id)),
             });
@@ -489,6 +518,7 @@ impl<'s> Txn<'s> {
         self.plan.ops.push(Op::Remove {
             path: rel_task(from, &id),
         });
+        self.drop_stale(&id, to);
         self.cache.insert(id, (to, task));
         Ok(())
     }

@@ -5,8 +5,7 @@
 //! writes them in that order; keys this crate does not model are kept in
 //! `extra` and written back (AOF strips them; keeping them loses nothing).
 
-use std::collections::BTreeMap;
-
+use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -70,7 +69,8 @@ pub struct Frontmatter {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content_hash: Option<String>,
     #[serde(default)]
-    pub metadata: BTreeMap<String, Value>,
+    /// In the order written (AOF's objects keep insertion order).
+    pub metadata: IndexMap<String, Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context_tier: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -87,7 +87,7 @@ pub struct Frontmatter {
     pub workflow: Option<Value>,
     /// Keys AOF may add that we do not model; written back after ours.
     #[serde(flatten)]
-    pub extra: BTreeMap<String, Value>,
+    pub extra: IndexMap<String, Value>,
 }
 
 /// A task: front matter plus body (trimmed, without the trailing newline).
@@ -133,7 +133,7 @@ impl Task {
             parent_id: None,
             depends_on: vec![],
             content_hash: None,
-            metadata: BTreeMap::new(),
+            metadata: IndexMap::new(),
             context_tier: None,
             gate: None,
             gate_history: vec![],
@@ -141,7 +141,7 @@ impl Task {
             tests: vec![],
             tests_file: None,
             workflow: None,
-            extra: BTreeMap::new(),
+            extra: IndexMap::new(),
         };
         let mut t = Task {
             fm,
@@ -226,12 +226,14 @@ impl Task {
     }
 
     /// `metadata.delegationDepth` when it is a number, else 0.
-    pub fn delegation_depth(&self) -> u64 {
+    /// (Any JSON number, as AOF's `typeof === "number"`: `1.0`, `0.5` and
+    /// `-1` count as themselves.)
+    pub fn delegation_depth(&self) -> f64 {
         self.fm
             .metadata
             .get("delegationDepth")
-            .and_then(Value::as_u64)
-            .unwrap_or(0)
+            .and_then(Value::as_f64)
+            .unwrap_or(0.0)
     }
 }
 
