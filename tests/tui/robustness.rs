@@ -20,6 +20,18 @@ fn tiny_and_odd_terminal_sizes_render_every_view() {
         "/refr",
     ];
     for keys in scenarios {
+        // A terminal that reports no columns or no rows (a pane being made
+        // or closed) draws nothing, and does not panic; the test backend
+        // cannot print a buffer 0 wide, so these are drawn, not printed.
+        for (w, h) in [(0, 0), (0, 3), (3, 0)] {
+            let mut app = TestApp::sample();
+            app.press(keys);
+            let term = amail_tui::testing::render_terminal(&app.model, w, h);
+            assert_eq!(
+                term.backend().buffer().area.area(),
+                u32::from(w) * u32::from(h)
+            );
+        }
         for (w, h) in [
             (1, 1),
             (2, 3),

@@ -206,7 +206,7 @@ fn draw_tabs(m: &Model, f: &mut Frame, area: Rect) {
     let mut spans = vec![Span::raw(" ")];
     match m.screen {
         Screen::Inbox => {
-            spans.extend(filter_tabs(m, area.width as usize - 1));
+            spans.extend(filter_tabs(m, (area.width as usize).saturating_sub(1)));
             if !m.search.query.is_empty() && !m.search.typing {
                 let found = m.search_progress();
                 let so_far = if found.is_some_and(|f| f.2) {
