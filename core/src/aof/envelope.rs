@@ -71,13 +71,18 @@ pub struct Envelope {
 
 impl Envelope {
     /// A fresh envelope with the fixed protocol and version.
+    ///
+    /// Every envelope amail makes is built here from text it did not
+    /// write (mail, handoffs, A2A tasks), so its payload is clipped here,
+    /// once, to AOF's size limits ([`Payload::clip_to_limits`]).
     pub fn new(
-        kind_payload: Payload,
+        mut kind_payload: Payload,
         task_id: impl Into<String>,
         from_agent: impl Into<String>,
         to_agent: impl Into<String>,
         sent_at: impl Into<String>,
     ) -> Envelope {
+        kind_payload.clip_to_limits();
         Envelope {
             protocol: "aof".into(),
             version: 1,

@@ -385,8 +385,6 @@ pub fn to_envelope(msg: &Message<'_>, task_id: &str) -> Option<Envelope> {
         }
         MessageType::Unknown => None,
     }?;
-    let mut payload = payload;
-    payload.clip_to_limits();
     let mut env = Envelope::new(payload, task_id, from, to, sent_at(msg));
     env.project_id = nonempty(msg.project.as_deref());
     Some(env)

@@ -42,12 +42,6 @@ fn iso(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
-fn clip(s: &str, n: usize) -> String {
-    let mut s = s.to_string();
-    crate::aof::limits::clip(&mut s, n);
-    s
-}
-
 /// The bead (store key) of an item's task.
 pub fn bead(item: &Item) -> String {
     item.task_id().to_string()
@@ -263,7 +257,7 @@ fn handoff(h: &Handoff, task_id: &str, parent: &str) -> Envelope {
                         .as_str()
                         .map(str::to_string)
                         .unwrap_or_else(|| v.to_string());
-                    clip(&format!("{k}={v}"), crate::aof::limits::LIST_ITEM)
+                    format!("{k}={v}")
                 })
                 .collect();
             let p = HandoffRequest {
@@ -271,7 +265,7 @@ fn handoff(h: &Handoff, task_id: &str, parent: &str) -> Envelope {
                 parent_task_id: parent.into(),
                 from_agent: h.from_agent.clone(),
                 to_agent: to.clone(),
-                acceptance_criteria: vec![clip(&h.description, crate::aof::limits::LIST_ITEM)],
+                acceptance_criteria: vec![h.description.clone()],
                 expected_outputs: Vec::new(),
                 context_refs: refs,
                 constraints: Vec::new(),
@@ -281,12 +275,7 @@ fn handoff(h: &Handoff, task_id: &str, parent: &str) -> Envelope {
         }
         HandoffStatus::Accepted | HandoffStatus::Rejected => {
             let accepted = h.status == HandoffStatus::Accepted;
-            let reason = (!accepted).then(|| {
-                clip(
-                    &ctx("reason").unwrap_or_else(|| "rejected".into()),
-                    crate::aof::limits::REASON,
-                )
-            });
+            let reason = (!accepted).then(|| ctx("reason").unwrap_or_else(|| "rejected".into()));
             let p = HandoffAck {
                 task_id: task_id.into(),
                 accepted,
@@ -302,7 +291,7 @@ fn handoff(h: &Handoff, task_id: &str, parent: &str) -> Envelope {
             let p = finished(
                 done,
                 &format!("handoff failed: {why}"),
-                clip(&h.description, crate::aof::limits::NOTES),
+                h.description.clone(),
                 handoff_summary(h).is_some(),
             );
             Envelope::new(
@@ -323,7 +312,7 @@ fn progress_text(a: &A2aItem) -> Option<String> {
         (None, Some(m)) => m.to_string(),
         (None, None) => return None,
     };
-    Some(clip(&t, crate::aof::limits::PROGRESS))
+    Some(t)
 }
 
 fn a2a(a: &A2aItem, task_id: &str, parent: &str) -> Envelope {
@@ -346,7 +335,7 @@ fn a2a(a: &A2aItem, task_id: &str, parent: &str) -> Envelope {
                         .as_str()
                         .map(str::to_string)
                         .unwrap_or_else(|| v.to_string());
-                    clip(&format!("{k}={v}"), crate::aof::limits::LIST_ITEM)
+                    format!("{k}={v}")
                 })
                 .collect(),
             constraints: vec![format!(
@@ -374,10 +363,7 @@ fn a2a(a: &A2aItem, task_id: &str, parent: &str) -> Envelope {
             let notes = if a.data.is_empty() {
                 String::new()
             } else {
-                clip(
-                    &Value::Object(a.data.clone()).to_string(),
-                    crate::aof::limits::NOTES,
-                )
+                Value::Object(a.data.clone()).to_string()
             };
             Payload::CompletionReport(finished(
                 done,
@@ -415,7 +401,7 @@ fn finished(done: bool, failure: &str, notes: String, has_summary: bool) -> Comp
         blockers: if done {
             Vec::new()
         } else {
-            vec![clip(failure, crate::aof::limits::LIST_ITEM)]
+            vec![failure.to_string()]
         },
         notes,
     }
