@@ -207,22 +207,22 @@ pub(crate) fn fit(s: &str, cols: usize) -> String {
 /// next column, so a value as wide as its column never runs into it. A
 /// column left out (0 wide) is nothing.
 pub(crate) fn cell(s: &str, cols: usize) -> String {
-    if cols == 0 {
-        return String::new();
-    }
-    let mut out = fit(s, cols - 1);
-    out.push(' ');
-    out
+    gapped(cols, |w| fit(s, w))
 }
 
 /// [`cell`] for a name or an id: cut in the middle, keeping the end that
 /// tells it from its neighbours (`orche…worker-01`, `7d3c…2d7c9b01`), as
 /// the thread list cuts its ids.
 pub(crate) fn id_cell(s: &str, cols: usize) -> String {
+    gapped(cols, |w| fit_middle(s, w))
+}
+
+/// A column's text fitted to all but its last column, then the blank.
+fn gapped(cols: usize, fit: impl FnOnce(usize) -> String) -> String {
     if cols == 0 {
         return String::new();
     }
-    let mut out = fit_middle(s, cols - 1);
+    let mut out = fit(cols - 1);
     out.push(' ');
     out
 }
