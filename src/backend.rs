@@ -23,12 +23,17 @@ use amail_tui::Backend;
 /// the usual pairing), else `default`. Only an existing store counts: the
 /// inbox never creates one.
 pub fn store_beside(source: &std::path::Path, default: PathBuf) -> PathBuf {
+    existing_store_beside(source).unwrap_or(default)
+}
+
+/// The existing `store` directory beside `source`, if any (see
+/// [`store_beside`]).
+pub fn existing_store_beside(source: &std::path::Path) -> Option<PathBuf> {
     let source = std::path::absolute(source).unwrap_or_else(|_| source.to_path_buf());
     source
         .parent()
         .map(|dir| dir.join("store"))
         .filter(|s| Store::exists(s))
-        .unwrap_or(default)
 }
 
 /// The actor a review from the TUI is logged as.

@@ -118,13 +118,17 @@ fn missing_store(path: &std::path::Path) -> String {
         return format!("{p} is a file, not a task store (a store is a folder with tasks/ in it); nothing was created");
     }
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let beside = [
-        absolute.join("store"),
-        absolute
-            .parent()
-            .map_or_else(Default::default, |d| d.join("store")),
-    ];
-    if let Some(store) = beside.iter().find(|s| path.is_dir() && Store::exists(s)) {
+    // `DIR` names the store in it; `DIR/mail` the one beside it, as the
+    // inbox finds it.
+    let found = path
+        .is_dir()
+        .then(|| {
+            Some(absolute.join("store"))
+                .filter(|s| Store::exists(s))
+                .or_else(|| amail::backend::existing_store_beside(path))
+        })
+        .flatten();
+    if let Some(store) = &found {
         return format!(
             "no task store at {p} (nothing was created); the store beside this mail is {s}: `--store {s}`",
             s = clean(store)
