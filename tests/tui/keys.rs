@@ -322,3 +322,36 @@ fn ctrl_z_without_job_control_says_why_it_carried_on() {
     app.press("<ctrl-z>");
     assert!(app.model.notice.is_none(), "{:?}", app.model.notice);
 }
+
+/// A kept search says how to use it: `n`/`N` go on to the next match,
+/// and, in the thread list, Esc clears it. The hints said neither, so
+/// the only trace of a kept search was the count in the pane's title.
+#[test]
+fn a_kept_search_says_its_keys_in_the_hints() {
+    let mut app = TestApp::sample();
+    // The screen's lines come quoted.
+    let hints = |app: &mut TestApp| {
+        let screen = app.render(100, 24);
+        screen.lines().last().unwrap().trim_matches('"').to_string()
+    };
+    assert!(!hints(&mut app).contains("n/N"));
+    app.press("/");
+    app.type_text("green");
+    app.press("<enter>");
+    let kept = hints(&mut app);
+    assert!(kept.starts_with(" n/N match  Esc clear search"), "{kept}");
+    // The messages pane searches its own list: the thread list's search
+    // is not the one `n` moves there, and Esc goes back a pane.
+    app.press("<enter>");
+    assert_eq!(app.model.focus, Pane::Messages);
+    let there = hints(&mut app);
+    assert!(
+        !there.contains("n/N") && !there.contains("clear search"),
+        "{there}"
+    );
+    app.press("<esc>");
+    app.press("<esc>");
+    assert!(app.model.search.query.is_empty());
+    let cleared = hints(&mut app);
+    assert!(!cleared.contains("n/N"), "{cleared}");
+}

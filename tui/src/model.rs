@@ -1030,13 +1030,28 @@ impl Model {
         }
     }
 
+    /// The list a search with a query is of, while it is the one `/`
+    /// would search now (`n`/`N` move in it); `None` otherwise.
+    pub(crate) fn searched_list(&self) -> Option<ListKind> {
+        let kind = self.search_list()?;
+        (!self.search.query.is_empty() && self.search.list.is_none_or(|l| l == kind))
+            .then_some(kind)
+    }
+
+    /// Esc in the thread list clears a kept search (after the marks, and
+    /// unless it goes back to the screen Enter came from: `update::nav::back`).
+    pub(crate) fn esc_clears_search(&self) -> bool {
+        self.screen == Screen::Inbox
+            && self.focus == Pane::Threads
+            && self.marks.is_empty()
+            && self.came_from.is_none()
+            && !self.search.query.is_empty()
+    }
+
     /// What the search's count is of now; `None` when there is no query or
     /// the focus moved to another list since.
     fn count_key(&self) -> Option<CountKey<Listed>> {
-        let kind = self.search_list()?;
-        if self.search.query.is_empty() || self.search.list.is_some_and(|l| l != kind) {
-            return None;
-        }
+        let kind = self.searched_list()?;
         let len = match kind {
             ListKind::Threads => self.visible_indices().len(),
             _ => self.list_key_refs(kind).len(),

@@ -237,7 +237,7 @@ pub(super) fn back(m: &mut Model) {
         Pane::Message => m.focus = Pane::Messages,
         Pane::Messages => m.focus = Pane::Threads,
         Pane::Threads => {
-            if !m.search.query.is_empty() {
+            if m.esc_clears_search() {
                 m.search = Search::default();
             } else if m.filter != Filter::All {
                 set_filter(m, Filter::All);

@@ -261,12 +261,14 @@ pub(crate) fn is_header(y: u16, area: Rect) -> bool {
 
 pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
     let k = &m.config.keymap;
-    vec![
+    let mut hints = super::kept_search_hints(m);
+    hints.extend([
         (k.first_key(Action::Open), "thread"),
         (k.first_key(Action::Search), "search"),
         (k.first_key(Action::ScreenInbox), "inbox"),
         (k.first_key(Action::ScreenTasks), "tasks"),
         (k.first_key(Action::Help), "help"),
         (k.first_key(Action::Quit), "quit"),
-    ]
+    ]);
+    hints
 }

@@ -561,7 +561,8 @@ fn no_file(source: &amail_core::inbox::SourceKind) -> &'static str {
 
 pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
     let k = &m.config.keymap;
-    vec![
+    let mut hints = super::kept_search_hints(m);
+    hints.extend([
         (k.first_key(Action::Down), "scroll"),
         (
             k.first_key(Action::ToggleRaw),
@@ -572,5 +573,6 @@ pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
         (k.first_key(Action::ReplyInEditor), "$EDITOR"),
         (k.first_key(Action::Back), "back"),
         (k.first_key(Action::Help), "help"),
-    ]
+    ]);
+    hints
 }

@@ -100,12 +100,14 @@ fn row(m: &Model, x: &InboxMessage, width: usize, ack_w: usize, selected: bool) 
 
 pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
     let k = &m.config.keymap;
-    vec![
+    let mut hints = super::kept_search_hints(m);
+    hints.extend([
         (k.first_key(Action::Open), "read"),
         (k.first_key(Action::Back), "back"),
         (k.first_key(Action::Ack), "ack"),
         (k.first_key(Action::Reply), "reply"),
         (k.first_key(Action::NextPane), "pane"),
         (k.first_key(Action::Help), "help"),
-    ]
+    ]);
+    hints
 }

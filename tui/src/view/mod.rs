@@ -30,6 +30,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
 use ratatui::Frame;
 
+use super::keymap::Action;
 use super::model::{Filter, Model, Overlay, Pane, Screen};
 use super::text;
 use amail_core::safe_text::{clean_line, clean_text};
@@ -305,6 +306,28 @@ pub fn titled<'a>(m: &Model, title: String, focused: bool, area: Rect) -> Block<
 }
 
 /// Agent text for one line: sanitised, newlines folded.
+/// A kept search's keys, for a pane's hints: `n`/`N` move in the list it
+/// is of (the pane's title shows only the count), and Esc clears it
+/// where Esc does. Empty when no search is kept on the focused list.
+pub(crate) fn kept_search_hints(m: &Model) -> Vec<(String, &'static str)> {
+    if m.search.typing || m.searched_list().is_none() {
+        return Vec::new();
+    }
+    let k = &m.config.keymap;
+    let mut hints = vec![(
+        format!(
+            "{}/{}",
+            k.first_key(Action::SearchNext),
+            k.first_key(Action::SearchPrev)
+        ),
+        "match",
+    )];
+    if m.esc_clears_search() {
+        hints.push(("Esc".into(), "clear search"));
+    }
+    hints
+}
+
 pub(crate) fn line_text(s: &str) -> String {
     clean_line(s).into_owned()
 }

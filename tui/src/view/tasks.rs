@@ -233,6 +233,7 @@ pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
     if in_review {
         hints.extend(review.clone());
     }
+    hints.extend(super::kept_search_hints(m));
     hints.extend([
         (k.first_key(Action::Open), "thread"),
         (k.first_key(Action::Search), "search"),

@@ -223,7 +223,8 @@ fn row(m: &Model, t: &Thread, width: usize, cols: &Columns, selected: bool) -> L
 pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
     let k = &m.config.keymap;
     // Most used first: narrow terminals keep the front of the list.
-    vec![
+    let mut hints = super::kept_search_hints(m);
+    hints.extend([
         (k.first_key(Action::Open), "open"),
         (k.first_key(Action::Ack), "ack"),
         (k.first_key(Action::Reply), "reply"),
@@ -234,5 +235,6 @@ pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
         ("1-6".into(), "filter"),
         (k.first_key(Action::ScreenTasks), "tasks"),
         (k.first_key(Action::Quit), "quit"),
-    ]
+    ]);
+    hints
 }
