@@ -242,3 +242,120 @@ fn the_roster_shows_context_over_time_and_messages_per_hour() {
     assert!(row.contains("88%"), "latest reading: {row}");
     assert!(row.contains('█') || row.contains('▇'), "a sparkline: {row}");
 }
+
+/// A chooser numbers its options, and the number typed is the option
+/// taken: `1` then `0` is the tenth, not the first (with `0` ignored),
+/// so a long list of agents or types sent as the wrong one on Enter.
+/// The numbers stand right-aligned so the names line up past nine.
+#[test]
+fn a_chooser_takes_the_number_typed_past_nine() {
+    let mut app = TestApp::sample();
+    // Twelve agents: four more than the sample's.
+    let now = app.model.now;
+    for (n, from) in ["Alder", "Birch", "Cedar", "Dogwood"].iter().enumerate() {
+        app.backend.deliver(
+            &format!("more-{n}"),
+            message(
+                MessageType::Progress,
+                "[ol-9] PROGRESS",
+                from,
+                &["BlueLake"],
+                "ol-9",
+                now,
+                "busy",
+                |_| {},
+            ),
+        );
+    }
+    app.send(Msg::MailChanged);
+    app.press("c");
+    let Some(Overlay::Choose { options, .. }) = &app.model.overlay else {
+        panic!("who is sending: {:?}", app.model.overlay);
+    };
+    let options = options.clone();
+    assert!(options.len() >= 10, "{options:?}");
+    let index = |app: &TestApp| match &app.model.overlay {
+        Some(Overlay::Choose { index, .. }) => *index,
+        o => panic!("{o:?}"),
+    };
+    app.press("10");
+    assert_eq!(index(&app), 9);
+    // A digit that makes no option starts a new number.
+    app.press("3");
+    assert_eq!(index(&app), 2);
+    app.press("2");
+    assert_eq!(index(&app), 1, "32 is no option: 2 is");
+    // A move ends the number: the next digit starts one.
+    app.press("1j0");
+    assert_eq!(index(&app), 1, "0 alone is no option");
+    app.press("1");
+    assert_eq!(index(&app), 0);
+    let screen = app.render(120, 40);
+    let at = |n: usize| {
+        let line = screen
+            .lines()
+            .find(|l| l.contains(&format!("{n}. {}", options[n - 1])))
+            .unwrap_or_else(|| panic!("option {n}: {screen}"));
+        line.find(&options[n - 1]).unwrap()
+    };
+    assert_eq!(at(9), at(10), "{screen}");
+    // The `1` before is still open: `0` makes it ten.
+    app.press("0");
+    assert_eq!(index(&app), 9);
+    app.press("<enter><enter><enter>");
+    let screen = app.render(120, 40);
+    assert!(
+        screen.contains(&format!(" from {} → ", options[9])),
+        "{screen}"
+    );
+}
+
+/// A team larger than the screen: the chooser and the recipients' list
+/// keep the option under the cursor in view (they were cut at the
+/// screen's bottom, and the cursor moved on out of sight).
+#[test]
+fn choosers_longer_than_the_screen_keep_the_cursor_in_view() {
+    let mut app = TestApp::sample();
+    let now = app.model.now;
+    for n in 0..30 {
+        app.backend.deliver(
+            &format!("crowd-{n}"),
+            message(
+                MessageType::Progress,
+                "[ol-9] PROGRESS",
+                &format!("Crowd{n:02}"),
+                &["BlueLake"],
+                "ol-9",
+                now,
+                "busy",
+                |_| {},
+            ),
+        );
+    }
+    app.send(Msg::MailChanged);
+    app.press("c");
+    let Some(Overlay::Choose { options, .. }) = app.model.overlay.clone() else {
+        panic!("{:?}", app.model.overlay);
+    };
+    let last = options.last().unwrap().clone();
+    let first = options[0].clone();
+    assert!(!app.render(80, 24).contains(&last));
+    app.press("G");
+    let screen = app.render(80, 24);
+    assert!(
+        screen.contains(&format!("▶ {}. {last}", options.len())),
+        "{screen}"
+    );
+    assert!(!screen.contains(&first), "{screen}");
+    app.press("g");
+    let screen = app.render(80, 24);
+    assert!(screen.contains(&format!("▶  1. {first}")), "{screen}");
+    // The recipients' list: Overseer sends, the cursor goes to the end.
+    app.press("<enter>G");
+    let Some(Overlay::Pick { options, .. }) = app.model.overlay.clone() else {
+        panic!("{:?}", app.model.overlay);
+    };
+    let last = options.last().unwrap().clone();
+    let screen = app.render(80, 24);
+    assert!(screen.contains(&format!("▶ [ ] {last}")), "{screen}");
+}

@@ -138,6 +138,10 @@ pub enum Overlay {
         title: String,
         options: Vec<String>,
         index: usize,
+        /// The number typed so far while more digits could still name an
+        /// option (`1` of a list of twelve: `10`-`12` may follow); 0 when
+        /// the next digit starts a number.
+        typed: usize,
         purpose: ChoiceFor,
     },
     /// Several choices at once (`c`'s recipients): Space marks, Enter takes
@@ -180,6 +184,23 @@ pub enum Overlay {
         cursor: usize,
         mode: EditMode,
     },
+}
+
+impl Overlay {
+    /// A chooser with its first option under the cursor.
+    pub(crate) fn choose(
+        title: impl Into<String>,
+        options: Vec<String>,
+        purpose: ChoiceFor,
+    ) -> Self {
+        Overlay::Choose {
+            title: title.into(),
+            options,
+            index: 0,
+            typed: 0,
+            purpose,
+        }
+    }
 }
 
 /// What keys in the reply editor do.
@@ -261,6 +282,8 @@ pub struct Offsets {
     pub messages: Cell<usize>,
     pub tasks: Cell<usize>,
     pub agents: Cell<usize>,
+    /// The open chooser's or recipients' list (one at a time).
+    pub choice: Cell<usize>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -55,12 +55,11 @@ pub(super) fn ack(m: &mut Model) -> Option<Command> {
         return Some(ack_command(m, keys, agent));
     }
     who.sort();
-    m.overlay = Some(Overlay::Choose {
-        title: "Acknowledge as".into(),
-        options: who,
-        index: 0,
-        purpose: ChoiceFor::Ack { keys },
-    });
+    m.overlay = Some(Overlay::choose(
+        "Acknowledge as",
+        who,
+        ChoiceFor::Ack { keys },
+    ));
     None
 }
 
@@ -179,12 +178,11 @@ pub(super) fn reply(m: &mut Model, external_editor: bool) -> Option<Command> {
                 // Only one agent this mail reached: that is who answers.
                 1 => candidates.remove(0),
                 _ => {
-                    m.overlay = Some(Overlay::Choose {
-                        title: "Reply as".into(),
-                        options: candidates,
-                        index: 0,
-                        purpose: ChoiceFor::Reply { external_editor },
-                    });
+                    m.overlay = Some(Overlay::choose(
+                        "Reply as",
+                        candidates,
+                        ChoiceFor::Reply { external_editor },
+                    ));
                     return None;
                 }
             }

@@ -42,9 +42,11 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
         Overlay::Choose {
             options,
             index,
+            typed,
             purpose,
             ..
         } => {
+            let so_far = std::mem::take(typed);
             match (k.code, m.config.keymap.action_for(&k)) {
                 (KeyCode::Esc, _) | (_, Some(Action::Back)) if k.code != KeyCode::Enter => {
                     m.overlay = None;
@@ -65,14 +67,19 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                         }
                     };
                 }
-                (_, Some(Action::Down)) => *index = (*index + 1).min(options.len() - 1),
-                (_, Some(Action::Up)) => *index = index.saturating_sub(1),
-                (_, Some(Action::Top)) => *index = 0,
-                (_, Some(Action::Bottom)) => *index = options.len() - 1,
+                (_, Some(a)) if move_in_list(index, options.len(), a) => {}
                 (KeyCode::Char(c), _) if c.is_ascii_digit() => {
-                    let n = c.to_digit(10).unwrap_or(0) as usize;
+                    let digit = c.to_digit(10).unwrap_or(0) as usize;
+                    // The digit goes on the number typed so far when that
+                    // still names an option, else it starts one.
+                    let n = Some(so_far * 10 + digit)
+                        .filter(|&n| so_far > 0 && n <= options.len())
+                        .unwrap_or(digit);
                     if n >= 1 && n <= options.len() {
                         *index = n - 1;
+                        if n * 10 <= options.len() {
+                            *typed = n;
+                        }
                     }
                 }
                 _ => {}
@@ -168,6 +175,23 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
         Overlay::Pick { .. } | Overlay::Compose { .. } => super::triage::overlay_key(m, k),
         Overlay::Reason { .. } => super::review::reason_key(m, k),
     }
+}
+
+/// The keys that move the cursor in a chooser's or the recipients' list,
+/// as in every list (`j`/`k`, `g`/`G`, half pages of ten); false for an
+/// action that is not a move.
+pub(super) fn move_in_list(index: &mut usize, len: usize, action: Action) -> bool {
+    let last = len.saturating_sub(1);
+    *index = match action {
+        Action::Down => (*index + 1).min(last),
+        Action::Up => index.saturating_sub(1),
+        Action::Top => 0,
+        Action::Bottom => last,
+        Action::HalfPageDown => (*index + 10).min(last),
+        Action::HalfPageUp => index.saturating_sub(10),
+        _ => return false,
+    };
+    true
 }
 
 /// Sends the reply in the editor (`cmd`, to `to`): the editor closes and

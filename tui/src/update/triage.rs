@@ -7,7 +7,6 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::overlays::edit_key;
-use crate::keymap::Action;
 use crate::model::{ChoiceFor, EditMode, ListKind, Model, Notice, Overlay, Pane, Screen};
 use crate::msg::Command;
 use amail_core::inbox::InboxMessage;
@@ -144,12 +143,11 @@ pub(super) fn mark_read(m: &mut Model) -> Option<Command> {
         1 => Some(read_command(m, keys, who.remove(0))),
         _ => {
             who.sort();
-            m.overlay = Some(Overlay::Choose {
-                title: "Mark read as".into(),
-                options: who,
-                index: 0,
-                purpose: ChoiceFor::MarkRead { keys },
-            });
+            m.overlay = Some(Overlay::choose(
+                "Mark read as",
+                who,
+                ChoiceFor::MarkRead { keys },
+            ));
             None
         }
     }
@@ -193,12 +191,7 @@ pub(super) fn compose(m: &mut Model) -> Option<Command> {
         None => {
             let mut options = vec![PERSON.to_string()];
             options.extend(m.inbox.agents.iter().map(|a| a.name.clone()));
-            m.overlay = Some(Overlay::Choose {
-                title: "Send as".into(),
-                options,
-                index: 0,
-                purpose: ChoiceFor::ComposeFrom,
-            });
+            m.overlay = Some(Overlay::choose("Send as", options, ChoiceFor::ComposeFrom));
             None
         }
     }
@@ -243,12 +236,11 @@ pub(super) fn compose_from(m: &mut Model, from: String) -> Option<Command> {
 
 /// The recipients are chosen: which type.
 fn compose_to(m: &mut Model, from: String, to: Vec<String>) {
-    m.overlay = Some(Overlay::Choose {
-        title: format!("Type of the message to {}", to.join(", ")),
-        options: COMPOSE_KINDS.iter().map(|s| s.to_string()).collect(),
-        index: 0,
-        purpose: ChoiceFor::ComposeKind { from, to },
-    });
+    m.overlay = Some(Overlay::choose(
+        format!("Type of the message to {}", to.join(", ")),
+        COMPOSE_KINDS.iter().map(|s| s.to_string()).collect(),
+        ChoiceFor::ComposeKind { from, to },
+    ));
 }
 
 /// The type is chosen: the editor. Inside a thread the message goes into
@@ -316,8 +308,7 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                     }
                     compose_to(m, from, to);
                 }
-                (_, Some(Action::Down)) => *index = (*index + 1).min(options.len() - 1),
-                (_, Some(Action::Up)) => *index = index.saturating_sub(1),
+                (_, Some(a)) if super::overlays::move_in_list(index, options.len(), a) => {}
                 _ => {}
             }
             None

@@ -29,7 +29,13 @@ pub(crate) fn draw_pick(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
         format!("from {}: Space marks, Enter takes", line_text(from)),
         t.muted(),
     )];
-    for (i, opt) in options.iter().enumerate() {
+    let (shown, note) = super::overlays::choice_window(m, area, *index, options.len());
+    for (i, opt) in options
+        .iter()
+        .enumerate()
+        .skip(shown.start)
+        .take(shown.len())
+    {
         let text = format!(
             "{} [{}] {}",
             if i == *index { "▶" } else { " " },
@@ -42,7 +48,7 @@ pub(crate) fn draw_pick(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
             Line::styled(text, t.base())
         });
     }
-    let block = titled(m, format!("{title}…"), true, area);
+    let block = titled(m, format!("{title}…{note}"), true, area);
     f.render_widget(Paragraph::new(lines).block(block), area);
 }
 

@@ -161,18 +161,11 @@ fn badge_meaning(kind: MessageType) -> &'static str {
 
 /// `Help · ? closes · 1-20 of 64 ↓`: where the view is and which way more is.
 fn title(m: &Model, scroll: usize, visible: usize, total: usize) -> String {
-    let mut t = format!("Help · {} closes", m.config.keymap.first_key(Action::Help));
-    if total > visible {
-        let last = (scroll + visible).min(total);
-        let arrows = match (scroll > 0, last < total) {
-            (true, true) => " ↑↓",
-            (true, false) => " ↑",
-            (false, true) => " ↓",
-            (false, false) => "",
-        };
-        t.push_str(&format!(" · {}-{last} of {total}{arrows}", scroll + 1));
-    }
-    t
+    format!(
+        "Help · {} closes{}",
+        m.config.keymap.first_key(Action::Help),
+        super::window_note(scroll, visible, total)
+    )
 }
 
 pub fn draw(m: &Model, f: &mut Frame, body: Rect, scroll: u16) {

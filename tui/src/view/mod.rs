@@ -360,6 +360,22 @@ pub(crate) fn scroll_window(
     start
 }
 
+/// ` · 1-20 of 64 ↓` for a title: where a window on a longer list is and
+/// which way more is; empty when everything shows.
+pub(crate) fn window_note(start: usize, visible: usize, total: usize) -> String {
+    if total <= visible {
+        return String::new();
+    }
+    let last = (start + visible).min(total);
+    let arrows = match (start > 0, last < total) {
+        (true, true) => " ↑↓",
+        (true, false) => " ↑",
+        (false, true) => " ↓",
+        (false, false) => "",
+    };
+    format!(" · {}-{last} of {total}{arrows}", start + 1)
+}
+
 /// The two columns before a row: `▶` on the cursor's row, `■` on a
 /// marked one (Space, `V`).
 pub(crate) fn cursor(selected: bool, marked: bool) -> &'static str {

@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::{centered, line_text, pane, para_text, titled};
+use super::{centered, line_text, pane, para_text, scroll_window, titled, window_note};
 use crate::model::{EditMode, Model, Overlay};
 use crate::text::{width, wrap_typed};
 
@@ -16,6 +16,7 @@ pub(crate) fn draw_chooser(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
         options,
         index,
         purpose,
+        ..
     } = o
     else {
         return;
@@ -32,10 +33,18 @@ pub(crate) fn draw_chooser(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
     let area = centered(body, w, options.len() as u16 + 4);
     f.render_widget(Clear, area);
     let mut lines = vec![Line::styled(purpose.prompt(), t.muted())];
-    for (i, opt) in options.iter().enumerate() {
+    // Right-aligned, so the names line up past nine.
+    let digits = options.len().to_string().len();
+    let (shown, note) = choice_window(m, area, *index, options.len());
+    for (i, opt) in options
+        .iter()
+        .enumerate()
+        .skip(shown.start)
+        .take(shown.len())
+    {
         let sel = i == *index;
         let text = format!(
-            "{} {}. {}",
+            "{} {:>digits$}. {}",
             if sel { "▶" } else { " " },
             i + 1,
             line_text(opt)
@@ -47,9 +56,24 @@ pub(crate) fn draw_chooser(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
         });
     }
     f.render_widget(
-        Paragraph::new(lines).block(pane(m, format!("{title}…"), true)),
+        Paragraph::new(lines).block(pane(m, format!("{title}…{note}"), true)),
         area,
     );
+}
+
+/// The rows of a chooser or the recipients' list that fit its box (a
+/// border each side and the prompt line above them), kept around the
+/// cursor, and the title's note of where they are in the list.
+pub(crate) fn choice_window(
+    m: &Model,
+    area: Rect,
+    index: usize,
+    len: usize,
+) -> (std::ops::Range<usize>, String) {
+    let rows = (area.height as usize).saturating_sub(3);
+    let start = scroll_window(&m.offsets.choice, Some(index), len, rows);
+    let end = (start + rows).min(len);
+    (start..end, window_note(start, rows, len))
 }
 
 pub(crate) fn draw_editor(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
