@@ -251,23 +251,7 @@ fn the_roster_shows_context_over_time_and_messages_per_hour() {
 fn a_chooser_takes_the_number_typed_past_nine() {
     let mut app = TestApp::sample();
     // Twelve agents: four more than the sample's.
-    let now = app.model.now;
-    for (n, from) in ["Alder", "Birch", "Cedar", "Dogwood"].iter().enumerate() {
-        app.backend.deliver(
-            &format!("more-{n}"),
-            message(
-                MessageType::Progress,
-                "[ol-9] PROGRESS",
-                from,
-                &["BlueLake"],
-                "ol-9",
-                now,
-                "busy",
-                |_| {},
-            ),
-        );
-    }
-    app.send(Msg::MailChanged);
+    more_agents(&mut app, &["Alder", "Birch", "Cedar", "Dogwood"]);
     app.press("c");
     let Some(Overlay::Choose { options, .. }) = &app.model.overlay else {
         panic!("who is sending: {:?}", app.model.overlay);
@@ -316,23 +300,8 @@ fn a_chooser_takes_the_number_typed_past_nine() {
 #[test]
 fn choosers_longer_than_the_screen_keep_the_cursor_in_view() {
     let mut app = TestApp::sample();
-    let now = app.model.now;
-    for n in 0..30 {
-        app.backend.deliver(
-            &format!("crowd-{n}"),
-            message(
-                MessageType::Progress,
-                "[ol-9] PROGRESS",
-                &format!("Crowd{n:02}"),
-                &["BlueLake"],
-                "ol-9",
-                now,
-                "busy",
-                |_| {},
-            ),
-        );
-    }
-    app.send(Msg::MailChanged);
+    let crowd: Vec<String> = (0..30).map(|n| format!("Crowd{n:02}")).collect();
+    more_agents(&mut app, &crowd);
     app.press("c");
     let Some(Overlay::Choose { options, .. }) = app.model.overlay.clone() else {
         panic!("{:?}", app.model.overlay);
@@ -358,4 +327,25 @@ fn choosers_longer_than_the_screen_keep_the_cursor_in_view() {
     let last = options.last().unwrap().clone();
     let screen = app.render(80, 24);
     assert!(screen.contains(&format!("▶ [ ] {last}")), "{screen}");
+}
+
+/// One message from each of `names` lands: they join the agents.
+fn more_agents(app: &mut TestApp, names: &[impl AsRef<str>]) {
+    let now = app.model.now;
+    for (n, from) in names.iter().enumerate() {
+        app.backend.deliver(
+            &format!("more-{n}"),
+            message(
+                MessageType::Progress,
+                "[ol-9] PROGRESS",
+                from.as_ref(),
+                &["BlueLake"],
+                "ol-9",
+                now,
+                "busy",
+                |_| {},
+            ),
+        );
+    }
+    app.send(Msg::MailChanged);
 }
