@@ -191,3 +191,30 @@ fn metadata_and_unknown_keys_keep_their_order_on_rewrite() {
     );
     assert!(text.contains("tests: []\nzeta: 1\nalpha: 2\n---"), "{text}");
 }
+
+/// `amail events --json` prints an event log AOF wrote as AOF wrote it:
+/// the reference's sample lines (§4), and one with a nested payload (AOF's
+/// `task.updated {changes: {title: {from, to}}}`), keys in AOF's order,
+/// not sorted.
+#[test]
+fn events_json_prints_aofs_lines_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir_all(root.join("tasks/ready")).unwrap();
+    fs::create_dir_all(root.join("events")).unwrap();
+    let lines = [
+        r#"{"eventId":3,"type":"protocol.message.received","timestamp":"2026-11-22T03:13:33.973Z","actor":"swe-backend","taskId":"TASK-2026-11-22-D4j2t7Vy","payload":{"type":"completion.report"}}"#,
+        r#"{"eventId":5,"type":"task.transitioned","timestamp":"2026-11-22T03:13:33.991Z","actor":"swe-backend","taskId":"TASK-2026-11-22-D4j2t7Vy","payload":{"from":"in-progress","to":"review","reason":"done!"}}"#,
+        r#"{"eventId":7,"type":"protocol.message.rejected","timestamp":"2026-11-22T03:13:34.008Z","actor":"system","payload":{"reason":"invalid_json","source":"json","error":"Expected property name or '}' in JSON at position 1"}}"#,
+        r#"{"eventId":8,"type":"task.updated","timestamp":"2026-11-22T03:13:34.100Z","actor":"system","taskId":"TASK-2026-11-22-D4j2t7Vy","payload":{"changes":{"title":{"from":"b","to":"a"}}}}"#,
+    ];
+    let mut log = lines.join("\n");
+    log.push('\n');
+    fs::write(root.join("events/2026-11-22.jsonl"), &log).unwrap();
+    let out = crate::support::router::amail(
+        &["events", "--json", "--store", root.to_str().unwrap()],
+        &[],
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), log);
+}

@@ -692,3 +692,43 @@ pub(crate) fn aof_lint(store: &Store) -> Vec<String> {
     }
     out
 }
+
+/// The cascade's events as AOF's `dep-cascader` and `addDependency` write
+/// them, keys in that order (reference §4: `{trigger, action, count,
+/// promoted, skipped}`, `{trigger, action, count, blocked}`; `task.dep.added
+/// {taskId, blockerId}`), compared as the text of the line.
+#[test]
+fn cascade_events_keep_aofs_key_order() {
+    let fx = Fx::new();
+    fx.cascade_blocks(true);
+    fx.task(A, "in-progress", &[], no_review());
+    fx.task(B, "backlog", &[], json!({}));
+    fx.task(C, "backlog", &[A, E], json!({}));
+    fx.task(E, "ready", &[], json!({}));
+    deps::add(fx.store(), B, A, "lead").unwrap();
+    fx.complete(A, "done");
+    fx.task(D, "in-progress", &[], json!({}));
+    fx.task("TASK-2026-02-09-070", "ready", &[D], json!({}));
+    fx.set_status(D, "blocked");
+    let text = |kind: &str| -> Vec<String> {
+        fx.events_of(kind)
+            .iter()
+            .map(|e| e.payload.to_string())
+            .collect()
+    };
+    assert_eq!(
+        text("task.dep.added"),
+        [format!(r#"{{"taskId":"{B}","blockerId":"{A}"}}"#)]
+    );
+    assert_eq!(
+        text("dependency.cascaded"),
+        [
+            format!(
+                r#"{{"trigger":"{A}","action":"promote","count":1,"promoted":["{B}"],"skipped":["{C}"]}}"#
+            ),
+            format!(
+                r#"{{"trigger":"{D}","action":"block","count":1,"blocked":["TASK-2026-02-09-070"]}}"#
+            ),
+        ]
+    );
+}

@@ -1042,3 +1042,152 @@ fn concurrent_reports_leave_one_whole_result_and_one_transition() {
     let unique: std::collections::HashSet<_> = ids.iter().collect();
     assert_eq!(unique.len(), ids.len());
 }
+
+// §4 event log: payload keys in the order AOF's code builds them. The
+// bytes matter (a line differing only in key order is a different line to
+// anything comparing or hashing AOF's log), so these compare raw text.
+
+/// Every event line's payload as written, with its type: `(type, payload)`.
+fn raw_payloads(f: &Fx) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for file in events::day_files(&f.root().join("events")).unwrap() {
+        for line in fs::read_to_string(&file).unwrap().lines() {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let at = line.find(",\"payload\":").expect(line) + ",\"payload\":".len();
+            assert!(line.ends_with('}'), "{line}");
+            out.push((
+                v["type"].as_str().unwrap().to_string(),
+                line[at..line.len() - 1].to_string(),
+            ));
+        }
+    }
+    out
+}
+
+fn raw_of(f: &Fx, kind: &str) -> Vec<String> {
+    raw_payloads(f)
+        .into_iter()
+        .filter(|(k, _)| k == kind)
+        .map(|(_, p)| p)
+        .collect()
+}
+
+#[test]
+fn event_payloads_keep_aofs_key_order() {
+    use amail_core::aof::{detect, Input};
+    let f = Fx::new();
+    f.running(A, SWE, json!({}));
+    // A report with a summary nobody wrote: warning, run_result, blocked.
+    let mut p = report("blocked");
+    p["summaryRef"] = json!("outputs/missing.md");
+    p["blockers"] = json!(["Awaiting API key"]);
+    f.send("completion.report", A, SWE, p);
+    assert_eq!(
+        raw_of(&f, "task.transitioned"),
+        [
+            r#"{"from":"ready","to":"in-progress"}"#,
+            r#"{"from":"in-progress","to":"blocked","reason":"Awaiting API key"}"#,
+        ]
+    );
+    assert_eq!(
+        raw_of(&f, "protocol.message.warning"),
+        [r#"{"reason":"summary_file_not_found","summaryRef":"outputs/missing.md"}"#]
+    );
+    // A handoff and its rejection.
+    f.task(B, "ready", Some("architect"), json!({}));
+    f.task(C, "ready", Some("architect"), json!({}));
+    f.send(
+        "handoff.request",
+        C,
+        "architect",
+        handoff(C, B, "architect", SWE),
+    );
+    assert_eq!(
+        raw_of(&f, "delegation.requested"),
+        [format!(r#"{{"parentTaskId":"{B}","toAgent":"{SWE}"}}"#)]
+    );
+    // Rejections raised while reading input: reason first, then the rest.
+    for text in ["AOF/1 {bad json", "{\"protocol\":\"aof\",\"version\":1}"] {
+        f.r.route(&amail_core::bridge::envelope::routable(
+            detect(Input::Text(text)),
+            None,
+        ))
+        .unwrap();
+    }
+    let big = format!("AOF/1 {}", " ".repeat(10 * 1024 * 1024 + 1));
+    f.r.route(&amail_core::bridge::envelope::routable(
+        detect(Input::Text(&big)),
+        None,
+    ))
+    .unwrap();
+    let rejected = raw_of(&f, "protocol.message.rejected");
+    assert_eq!(rejected.len(), 3, "{rejected:?}");
+    assert!(
+        rejected[0].starts_with(r#"{"reason":"invalid_json","source":"AOF/1 prefix","error":""#),
+        "{}",
+        rejected[0]
+    );
+    assert!(
+        rejected[1].starts_with(r#"{"reason":"invalid_envelope","errors":["#),
+        "{}",
+        rejected[1]
+    );
+    assert_eq!(
+        rejected[2],
+        r#"{"reason":"payload_too_large","maxBytes":10485760}"#
+    );
+    // A report for a done task: amail's own rejection, reason first too.
+    f.task("TASK-2026-02-09-060", "done", Some(SWE), json!({}));
+    f.send(
+        "completion.report",
+        "TASK-2026-02-09-060",
+        SWE,
+        report("partial"),
+    );
+    assert_eq!(
+        raw_of(&f, "protocol.message.rejected")[3],
+        r#"{"reason":"invalid_transition","from":"done","to":"review","outcome":"partial"}"#
+    );
+}
+
+/// The order survives the write-ahead log: a plan whose events never
+/// reached the log (the writer was killed after logging its plan) is
+/// replayed by the next writer, and the lines it appends are the ones the
+/// first would have written.
+#[test]
+fn replayed_events_keep_aofs_key_order() {
+    use amail_core::router::journal::WAL;
+    let f = Fx::new();
+    f.running(A, SWE, json!({}));
+    f.send(
+        "status.update",
+        A,
+        SWE,
+        json!({ "taskId": A, "agentId": SWE, "status": "blocked", "blockers": ["db down"] }),
+    );
+    let events_dir = f.root().join("events");
+    let logged = fs::read_to_string(&events::day_files(&events_dir).unwrap()[0]).unwrap();
+    assert!(
+        logged.contains(r#""payload":{"from":"in-progress","to":"blocked","reason":"db down"}"#),
+        "{logged}"
+    );
+    // The plan is still in the write-ahead log (no checkpoint yet).
+    assert!(!fs::read_to_string(f.root().join(WAL)).unwrap().is_empty());
+    fs::remove_dir_all(&events_dir).unwrap();
+    // Another writer takes the lock and replays the log first.
+    let other = Router::new(Store::open(f.root()).unwrap(), RouterOptions::default());
+    other
+        .route(&Routable::named(
+            envelope(
+                "status.update",
+                A,
+                SWE,
+                json!({ "taskId": A, "agentId": SWE, "notes": "x" }),
+            ),
+            None,
+            None,
+        ))
+        .unwrap();
+    let replayed = fs::read_to_string(&events::day_files(&events_dir).unwrap()[0]).unwrap();
+    assert!(replayed.starts_with(&logged), "{replayed}\n---\n{logged}");
+}

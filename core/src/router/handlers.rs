@@ -31,16 +31,20 @@
 //! logging times, as in AOF.
 
 use chrono::{DateTime, Duration, Utc};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::deps;
+use super::payloads::{
+    Completed, DelegationAccepted, DelegationRejected, DelegationRequested, Received, Transitioned,
+    Warning,
+};
 use super::route::{RouteOutcome, Router, RouterOptions};
 use super::runs::*;
 use super::store::{iso, rel_companion, rel_run, Result, Store, Txn};
 use super::task::{append_work_log, Lease, Task};
 use crate::aof::{
     CompletionReport, Envelope, HandoffAck, HandoffRequest, MessageKind, Outcome, Payload,
-    Rejection, StatusUpdate, TaskStatus,
+    Rejection, RejectionDetail, StatusUpdate, TaskStatus,
 };
 
 fn parse_time(s: &str) -> Option<DateTime<Utc>> {
@@ -74,10 +78,11 @@ impl Router {
         summary: Option<&str>,
     ) -> Result<RouteOutcome> {
         tx.log(
-            "protocol.message.received",
             &env.from_agent,
             Some(&env.task_id),
-            json!({ "type": env.kind.as_str() }),
+            &Received {
+                kind: env.kind.as_str(),
+            },
         );
         match (&env.kind, &env.payload) {
             (MessageKind::CompletionReport, Payload::CompletionReport(p)) => {
@@ -97,7 +102,9 @@ impl Router {
                 tx,
                 env,
                 "invalid_envelope",
-                json!({ "errors": ["payload does not match type"] }),
+                RejectionDetail::InvalidEnvelope {
+                    errors: vec!["payload does not match type".into()],
+                },
             )),
         }
     }
@@ -110,7 +117,7 @@ impl Router {
         summary: Option<&str>,
     ) -> Result<RouteOutcome> {
         let Some((status, task)) = tx.get(&env.task_id)? else {
-            return Ok(reject(tx, env, "task_not_found", json!({})));
+            return Ok(reject(tx, env, "task_not_found", RejectionDetail::None));
         };
         let id = env.task_id.clone();
         // A report whose outcome the task can no longer reach (it is done or
@@ -121,11 +128,11 @@ impl Router {
                 tx,
                 env,
                 "invalid_transition",
-                json!({
-                    "from": status.as_str(),
-                    "to": to.last().map(|t| t.as_str()),
-                    "outcome": p.outcome.as_str(),
-                }),
+                RejectionDetail::InvalidTransition {
+                    from: status.as_str(),
+                    to: to.last().map(|t| t.as_str()),
+                    outcome: p.outcome.as_str(),
+                },
             ));
         }
         // The summary the mail carried goes to outputs/summary.md.
@@ -149,10 +156,12 @@ impl Router {
                 .join(&p.summary_ref);
             if !on_disk.exists() && !std::path::Path::new(&p.summary_ref).exists() {
                 tx.log(
-                    "protocol.message.warning",
                     "system",
                     Some(&id),
-                    json!({ "reason": "summary_file_not_found", "summaryRef": p.summary_ref }),
+                    &Warning {
+                        reason: "summary_file_not_found",
+                        summary_ref: &p.summary_ref,
+                    },
                 );
             }
         }
@@ -170,10 +179,11 @@ impl Router {
         };
         tx.write(rel_run(&id, "run_result.json"), to_pretty(&result));
         tx.log(
-            "task.completed",
             &env.from_agent,
             Some(&id),
-            json!({ "outcome": p.outcome.as_str() }),
+            &Completed {
+                outcome: p.outcome.as_str(),
+            },
         );
         let n = apply_outcome(tx, status, task, &result, &env.sent_at, None)?;
         complete_run(tx, &id, &env.sent_at);
@@ -191,7 +201,7 @@ impl Router {
         p: &StatusUpdate,
     ) -> Result<RouteOutcome> {
         let Some((status, mut task)) = tx.get(&env.task_id)? else {
-            return Ok(reject(tx, env, "task_not_found", json!({})));
+            return Ok(reject(tx, env, "task_not_found", RejectionDetail::None));
         };
         let id = env.task_id.clone();
         let actor = if p.agent_id.is_empty() {
@@ -260,34 +270,37 @@ impl Router {
         p: &HandoffRequest,
     ) -> Result<RouteOutcome> {
         if p.task_id != env.task_id {
-            return Ok(reject(tx, env, "taskId_mismatch", json!({})));
+            return Ok(reject(tx, env, "taskId_mismatch", RejectionDetail::None));
         }
         let Some((status, mut child)) = tx.get(&env.task_id)? else {
-            let out = reject(tx, env, "task_not_found", json!({}));
+            let out = reject(tx, env, "task_not_found", RejectionDetail::None);
             tx.log(
-                "delegation.rejected",
                 &env.from_agent,
                 Some(&env.task_id),
-                json!({ "reason": "task_not_found" }),
+                &DelegationRejected {
+                    reason: "task_not_found",
+                },
             );
             return Ok(out);
         };
         let Some((_, parent)) = tx.get(&p.parent_task_id)? else {
             tx.log(
-                "delegation.rejected",
                 &env.from_agent,
                 Some(&env.task_id),
-                json!({ "reason": "parent_not_found" }),
+                &DelegationRejected {
+                    reason: "parent_not_found",
+                },
             );
             return Ok(RouteOutcome::Rejected("parent_not_found".into()));
         };
         let depth = parent.delegation_depth() + 1.0;
         if depth > 1.0 {
             tx.log(
-                "delegation.rejected",
                 &env.from_agent,
                 Some(&env.task_id),
-                json!({ "reason": "nested_delegation" }),
+                &DelegationRejected {
+                    reason: "nested_delegation",
+                },
             );
             return Ok(RouteOutcome::Rejected("nested_delegation".into()));
         }
@@ -319,10 +332,12 @@ impl Router {
         tx.write(format!("{inputs}/handoff.json"), handoff_json);
         tx.write(format!("{inputs}/handoff.md"), handoff_markdown(p));
         tx.log(
-            "delegation.requested",
             &env.from_agent,
             Some(&env.task_id),
-            json!({ "parentTaskId": p.parent_task_id, "toAgent": p.to_agent }),
+            &DelegationRequested {
+                parent_task_id: &p.parent_task_id,
+                to_agent: &p.to_agent,
+            },
         );
         Ok(RouteOutcome::Routed {
             task_id: env.task_id.clone(),
@@ -339,11 +354,11 @@ impl Router {
         accepted: bool,
     ) -> Result<RouteOutcome> {
         let Some((status, child)) = tx.get(&env.task_id)? else {
-            return Ok(reject(tx, env, "task_not_found", json!({})));
+            return Ok(reject(tx, env, "task_not_found", RejectionDetail::None));
         };
         let id = env.task_id.clone();
         if accepted {
-            tx.log("delegation.accepted", &env.from_agent, Some(&id), json!({}));
+            tx.log(&env.from_agent, Some(&id), &DelegationAccepted {});
             return Ok(RouteOutcome::Routed {
                 task_id: id,
                 transitions: 0,
@@ -369,10 +384,9 @@ impl Router {
             deps::on_blocked(tx, &id, &env.sent_at)?;
         }
         tx.log(
-            "delegation.rejected",
             &env.from_agent,
             Some(&id),
-            json!({ "reason": reason }),
+            &DelegationRejected { reason: &reason },
         );
         Ok(RouteOutcome::Routed {
             task_id: id,
@@ -504,13 +518,16 @@ impl Router {
 }
 
 /// Logs `protocol.message.rejected` for an envelope's task.
-fn reject(tx: &mut Txn<'_>, env: &Envelope, reason: &'static str, extra: Value) -> RouteOutcome {
-    let r = Rejection::new(reason, extra);
+fn reject(
+    tx: &mut Txn<'_>,
+    env: &Envelope,
+    reason: &'static str,
+    detail: RejectionDetail,
+) -> RouteOutcome {
     tx.log(
-        "protocol.message.rejected",
         "system",
         Some(&env.task_id),
-        r.payload,
+        &Rejection::new(reason, detail),
     );
     RouteOutcome::Rejected(reason.to_string())
 }
@@ -700,11 +717,15 @@ pub(crate) fn transition_as(
         tx.write(rel_run(&id, "run_heartbeat.json"), to_pretty(&hb));
     }
     tx.relocate(from, task.clone())?;
-    let mut payload = json!({ "from": from.as_str(), "to": to.as_str() });
-    if let Some(r) = reason {
-        payload["reason"] = json!(r);
-    }
-    tx.log("task.transitioned", actor, Some(&id), payload);
+    tx.log(
+        actor,
+        Some(&id),
+        &Transitioned {
+            from: from.as_str(),
+            to: to.as_str(),
+            reason,
+        },
+    );
     Ok(task)
 }
 

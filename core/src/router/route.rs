@@ -6,9 +6,12 @@
 
 use serde_json::json;
 
+use super::payloads::{Created, TitleChange, Unknown, Updated};
 use super::store::{Result, Store, Txn};
 use super::task::{Routing, Task};
-use crate::aof::{task_id, Delivery, NewTask, Payload, Routable, TaskRef, TaskStatus};
+use crate::aof::{
+    task_id, Delivery, NewTask, Payload, Rejection, RejectionDetail, Routable, TaskRef, TaskStatus,
+};
 
 /// What routing one input did.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,12 +63,7 @@ pub(super) fn route(this: &Router, input: &Routable) -> Result<RouteOutcome> {
         Routable::Ignored => Ok(RouteOutcome::Ignored),
         Routable::Rejected(r) => {
             let mut tx = this.store.begin()?;
-            tx.log(
-                "protocol.message.rejected",
-                "system",
-                None,
-                r.payload.clone(),
-            );
+            tx.log("system", None, r);
             tx.commit()?;
             Ok(RouteOutcome::Rejected(r.reason.to_string()))
         }
@@ -74,12 +72,7 @@ pub(super) fn route(this: &Router, input: &Routable) -> Result<RouteOutcome> {
                 return Ok(RouteOutcome::Duplicate);
             }
             let mut tx = this.store.begin()?;
-            tx.log(
-                "protocol.message.unknown",
-                "system",
-                task_id.as_deref(),
-                json!({ "type": kind }),
-            );
+            tx.log("system", task_id.as_deref(), &Unknown { kind });
             if let Some(k) = key {
                 tx.mark_routed(k);
             }
@@ -105,10 +98,15 @@ fn deliver(this: &Router, d: &Delivery) -> Result<RouteOutcome> {
         let before = tx.logged().len();
         let Some(id) = task_of_bead(this, &mut tx, bead, new_task)? else {
             tx.log(
-                "protocol.message.rejected",
                 "system",
                 None,
-                json!({ "reason": "task_not_found", "beadId": bead }),
+                &Rejection::new(
+                    "task_not_found",
+                    RejectionDetail::Project {
+                        project_id: None,
+                        bead_id: Some(bead.clone()),
+                    },
+                ),
             );
             tx.commit()?;
             return Ok(RouteOutcome::Rejected("task_not_found".into()));
@@ -215,10 +213,13 @@ fn create_task(tx: &mut Txn<'_>, id: &str, bead: &str, new: &NewTask) {
     tx.index_bead(bead, id);
     tx.create(TaskStatus::Ready, task);
     tx.log(
-        "task.created",
         &new.actor,
         Some(id),
-        json!({ "title": new.title, "status": "ready", "beadId": bead }),
+        &Created {
+            title: &new.title,
+            status: "ready",
+            bead_id: bead,
+        },
     );
 }
 
@@ -251,10 +252,11 @@ fn retitle(
     task.fm.updated_at = at.to_string();
     tx.save(status, task);
     tx.log(
-        "task.updated",
         &new_task.actor,
         Some(id),
-        json!({ "changes": { "title": title } }),
+        &Updated {
+            changes: TitleChange { title },
+        },
     );
     Ok(())
 }
