@@ -296,17 +296,64 @@ fn unknown_task_is_rejected() {
     assert!(f
         .run_file("TASK-9999-99-99-999", "run_result.json")
         .is_none());
-    for kind in ["status.update", "handoff.accepted"] {
-        let p = if kind == "status.update" {
-            json!({ "taskId": "TASK-9999-99-99-999", "agentId": SWE, "notes": "x" })
-        } else {
-            json!({ "taskId": "TASK-9999-99-99-999", "accepted": true })
-        };
+    const NONE: &str = "TASK-9999-99-99-999";
+    f.task(A, "ready", Some(SWE), json!({}));
+    for (kind, p) in [
+        (
+            "status.update",
+            json!({ "taskId": NONE, "agentId": SWE, "notes": "x" }),
+        ),
+        (
+            "handoff.accepted",
+            json!({ "taskId": NONE, "accepted": true }),
+        ),
+        (
+            "handoff.rejected",
+            json!({ "taskId": NONE, "accepted": false, "reason": "no" }),
+        ),
+        ("handoff.request", handoff(NONE, A, SWE, "architect")),
+        // The task is looked up before the handler's own checks.
+        ("handoff.request", handoff(A, A, SWE, "architect")),
+    ] {
         assert_eq!(
-            f.send(kind, "TASK-9999-99-99-999", SWE, p),
-            RouteOutcome::Rejected("task_not_found".into())
+            f.send(kind, NONE, SWE, p),
+            RouteOutcome::Rejected("task_not_found".into()),
+            "{kind}"
         );
     }
+    // AOF's route() pre-check (§3.1 step 3): `{reason, projectId}`, and
+    // nothing else: no handler ran, so no `protocol.message.received` and
+    // no `delegation.rejected`.
+    let rej = raw_of(&f, "protocol.message.rejected");
+    assert_eq!(rej.len(), 6);
+    assert!(
+        rej.iter()
+            .all(|p| p == r#"{"reason":"task_not_found","projectId":"demo"}"#),
+        "{rej:?}"
+    );
+    assert!(f.events_of("protocol.message.received").is_empty());
+    assert!(f.events_of("delegation.rejected").is_empty());
+    assert_eq!(f.get(A).fm.metadata.get("delegationDepth"), None);
+}
+
+/// An envelope without `projectId` (optional in amail, required in AOF)
+/// has none to name in the pre-check's rejection.
+#[test]
+fn unknown_task_without_project_names_no_project() {
+    let f = Fx::new();
+    let mut env = envelope(
+        "completion.report",
+        "TASK-9999-99-99-999",
+        SWE,
+        report("done"),
+    );
+    env.project_id = None;
+    let out = f.r.route(&Routable::named(env, None, None)).unwrap();
+    assert_eq!(out, RouteOutcome::Rejected("task_not_found".into()));
+    assert_eq!(
+        raw_of(&f, "protocol.message.rejected"),
+        [r#"{"reason":"task_not_found"}"#]
+    );
 }
 
 #[test]
@@ -751,7 +798,9 @@ fn handoff_guards() {
         .join(format!("tasks/ready/{B}/inputs/handoff.json"))
         .exists());
     assert_eq!(f.get(B).fm.metadata.get("delegationDepth"), None);
-    // Child missing: rejected and delegation.rejected.
+    // Child missing: refused by route()'s lookup before the handler, as
+    // AOF's pre-check does (its handler's own `delegation.rejected
+    // {task_not_found}` is only reached when called directly).
     let out = f.send(
         "handoff.request",
         C,
@@ -759,10 +808,7 @@ fn handoff_guards() {
         handoff(C, B, "architect", SWE),
     );
     assert_eq!(out, RouteOutcome::Rejected("task_not_found".into()));
-    assert_eq!(
-        f.events_of("delegation.rejected").last().unwrap().payload["reason"],
-        "task_not_found"
-    );
+    assert_eq!(f.events_of("delegation.rejected").len(), 2);
 }
 
 // §3.6 session end and §7.10 stale heartbeats.

@@ -103,7 +103,7 @@ fn deliver(this: &Router, d: &Delivery) -> Result<RouteOutcome> {
                 &Rejection::new(
                     "task_not_found",
                     RejectionDetail::Project {
-                        project_id: None,
+                        project_id: env.project_id.clone(),
                         bead_id: Some(bead.clone()),
                     },
                 ),
@@ -130,10 +130,28 @@ fn deliver(this: &Router, d: &Delivery) -> Result<RouteOutcome> {
         };
         env.assign_task(&id, parent_id.as_deref());
     }
-    if d.unblocks {
-        unblock_on_answer(&mut tx, &mut env)?;
-    }
-    let mut out = this.handle(&mut tx, &env, d.summary.as_deref())?;
+    // AOF's route() looks the task up before any handler runs and stops
+    // there (reference §3.1 step 3): `{reason, projectId}`, no
+    // `protocol.message.received`, no handler's own checks or events.
+    let mut out = if tx.get(&env.task_id)?.is_none() {
+        tx.log(
+            "system",
+            Some(&env.task_id),
+            &Rejection::new(
+                "task_not_found",
+                RejectionDetail::Project {
+                    project_id: env.project_id.clone(),
+                    bead_id: None,
+                },
+            ),
+        );
+        RouteOutcome::Rejected("task_not_found".into())
+    } else {
+        if d.unblocks {
+            unblock_on_answer(&mut tx, &mut env)?;
+        }
+        this.handle(&mut tx, &env, d.summary.as_deref())?
+    };
     if let (Some(follow), RouteOutcome::Routed { transitions, .. }) = (&d.follow_up, &mut out) {
         let mut follow = follow.clone();
         follow.assign_task(&env.task_id, None);
