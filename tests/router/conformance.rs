@@ -1237,3 +1237,52 @@ fn replayed_events_keep_aofs_key_order() {
     let replayed = fs::read_to_string(&events::day_files(&events_dir).unwrap()[0]).unwrap();
     assert!(replayed.starts_with(&logged), "{replayed}\n---\n{logged}");
 }
+
+/// AOF's store logs `task.assigned {agent}` right after the transition
+/// whenever a task enters in-progress with an agent (reference §1.5 step
+/// 7), actor = that agent.
+#[test]
+fn entering_in_progress_logs_task_assigned() {
+    let f = Fx::new();
+    f.running(A, SWE, json!({}));
+    // A report for a ready task passes through in-progress (completion_path).
+    f.task(B, "ready", Some("other"), json!({}));
+    f.send("completion.report", B, SWE, report("needs_review"));
+    let seq: Vec<(String, String, Option<String>, String)> = f
+        .events()
+        .into_iter()
+        .filter(|e| e.kind == "task.transitioned" || e.kind == "task.assigned")
+        .map(|e| (e.kind, e.actor, e.task_id, e.payload.to_string()))
+        .collect();
+    let assigned = |id: &str| {
+        (
+            "task.assigned".to_string(),
+            SWE.to_string(),
+            Some(id.to_string()),
+            format!(r#"{{"agent":"{SWE}"}}"#),
+        )
+    };
+    let moved = |id: &str, from: &str, to: &str, reason: &str| {
+        (
+            "task.transitioned".to_string(),
+            SWE.to_string(),
+            Some(id.to_string()),
+            format!(r#"{{"from":"{from}","to":"{to}","reason":"{reason}"}}"#),
+        )
+    };
+    assert_eq!(
+        seq,
+        [
+            (
+                "task.transitioned".to_string(),
+                SWE.to_string(),
+                Some(A.to_string()),
+                r#"{"from":"ready","to":"in-progress"}"#.to_string()
+            ),
+            assigned(A),
+            moved(B, "ready", "in-progress", "completion_reported"),
+            assigned(B),
+            moved(B, "in-progress", "review", "notes here"),
+        ]
+    );
+}

@@ -35,8 +35,8 @@ use serde_json::json;
 
 use super::deps;
 use super::payloads::{
-    Completed, DelegationAccepted, DelegationRejected, DelegationRequested, Received, Transitioned,
-    Warning,
+    Assigned, Completed, DelegationAccepted, DelegationRejected, DelegationRequested, Received,
+    Transitioned, Warning,
 };
 use super::route::{RouteOutcome, Router, RouterOptions};
 use super::runs::*;
@@ -653,9 +653,9 @@ fn apply_outcome(
 }
 
 /// Moves a task to `to` and logs `task.transitioned` once. Entering
-/// `in-progress` takes a lease for the actor and writes `run.json` and the
-/// first heartbeat (the seed's acquireLease); `done`, `ready` and `backlog`
-/// clear the lease.
+/// `in-progress` takes a lease for the actor, writes `run.json` and the
+/// first heartbeat (the seed's acquireLease) and logs `task.assigned`;
+/// `done`, `ready` and `backlog` clear the lease.
 pub(crate) fn transition(
     tx: &mut Txn<'_>,
     from: TaskStatus,
@@ -726,6 +726,12 @@ pub(crate) fn transition_as(
             reason,
         },
     );
+    // AOF's store follows a move into in-progress with an agent by
+    // `task.assigned`, actor and payload that agent: here the worker the
+    // lease went to (the actor, unless a reviewer sent the work back).
+    if to == TaskStatus::InProgress && !worker.is_empty() {
+        tx.log(worker, Some(&id), &Assigned { agent: worker });
+    }
     Ok(task)
 }
 

@@ -55,6 +55,12 @@ pub(crate) struct Transitioned<'a> {
     pub reason: Option<&'a str>,
 }
 
+/// `{agent}`
+#[derive(Serialize)]
+pub(crate) struct Assigned<'a> {
+    pub agent: &'a str,
+}
+
 /// `{outcome}`
 #[derive(Serialize)]
 pub(crate) struct Completed<'a> {
@@ -141,6 +147,7 @@ logged! {
     Unknown => "protocol.message.unknown",
     Warning => "protocol.message.warning",
     Transitioned => "task.transitioned",
+    Assigned => "task.assigned",
     Completed => "task.completed",
     Created => "task.created",
     Updated => "task.updated",
