@@ -1286,3 +1286,34 @@ fn entering_in_progress_logs_task_assigned() {
         ]
     );
 }
+
+/// A completion report's events in AOF's order (reference §3.2 and its
+/// probe): received, the outcome's transitions, the cascade, and
+/// `task.completed` last.
+#[test]
+fn completion_events_come_in_aofs_order() {
+    let f = Fx::new();
+    f.running(A, SWE, json!({ "reviewRequired": false }));
+    let mut dependent = Task::new(B, "Dependent", "backlog", T0);
+    dependent.fm.depends_on = vec![A.to_string()];
+    f.r.store.insert(dependent).unwrap();
+    let before = f.events().len();
+    f.send("completion.report", A, SWE, report("done"));
+    let seq: Vec<(String, Option<String>)> = f.events()[before..]
+        .iter()
+        .map(|e| (e.kind.clone(), e.task_id.clone()))
+        .collect();
+    let ev = |k: &str, id: &str| (k.to_string(), Some(id.to_string()));
+    assert_eq!(
+        seq,
+        [
+            ev("protocol.message.received", A),
+            ev("protocol.message.warning", A),
+            ev("task.transitioned", A),
+            ev("task.transitioned", A),
+            ev("task.transitioned", B),
+            ev("dependency.cascaded", A),
+            ev("task.completed", A),
+        ]
+    );
+}

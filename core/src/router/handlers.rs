@@ -5,11 +5,12 @@
 //! transition exactly once:
 //! - no sender authorisation (the seed has none; AOF checks lease/routing
 //!   agent for completion and handoff messages);
-//! - a completion report writes `run_result.json`, logs `task.completed`
-//!   and then applies the session-end step for that task at once: in Agent
-//!   Mail a completion message (OFFERING_READY, DONE, FAILED, CHECKPOINT)
-//!   ends the worker's turn on the bead, so it *is* the session end. The
-//!   outcome-driven transitions are the seed's `resolveCompletionTransitions`;
+//! - a completion report writes `run_result.json` and applies the
+//!   session-end step for that task at once (as AOF does, then logs
+//!   `task.completed` last): in Agent Mail a completion message
+//!   (OFFERING_READY, DONE, FAILED, CHECKPOINT) ends the worker's turn on
+//!   the bead, so it *is* the session end. The outcome-driven transitions
+//!   are the seed's `resolveCompletionTransitions`;
 //! - a completion report for a task that is not in progress reaches its
 //!   outcome's status through in-progress ([`completion_path`]): the mail
 //!   shows the work was done, so `ready -> review` (not in AOF's table, and
@@ -178,6 +179,9 @@ impl Router {
             notes: p.notes.clone(),
         };
         tx.write(rel_run(&id, "run_result.json"), to_pretty(&result));
+        let n = apply_outcome(tx, status, task, &result, &env.sent_at, None)?;
+        complete_run(tx, &id, &env.sent_at);
+        // Last, after the transitions and the cascade, as AOF logs it.
         tx.log(
             &env.from_agent,
             Some(&id),
@@ -185,8 +189,6 @@ impl Router {
                 outcome: p.outcome.as_str(),
             },
         );
-        let n = apply_outcome(tx, status, task, &result, &env.sent_at, None)?;
-        complete_run(tx, &id, &env.sent_at);
         Ok(RouteOutcome::Routed {
             task_id: id,
             transitions: n,
