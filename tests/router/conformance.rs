@@ -1317,3 +1317,34 @@ fn completion_events_come_in_aofs_order() {
         ]
     );
 }
+
+/// Stale-heartbeat recovery moves a task as AOF's scheduler does: with a
+/// run_result, each of the outcome's transitions is the scheduler's
+/// (reference §5.4: reason `stale_heartbeat_<outcome>`, actor
+/// `scheduler`), as the reclaim without one already was.
+#[test]
+fn stale_heartbeat_outcome_transitions_are_the_schedulers() {
+    let f = Fx::new();
+    f.running(A, SWE, json!({ "reviewRequired": false }));
+    write_result(&f, A, "done");
+    let before = f.events().len();
+    f.r.sweep_stale(at("2026-02-09T22:00:00Z")).unwrap();
+    let moves: Vec<(String, String)> = f.events()[before..]
+        .iter()
+        .filter(|e| e.kind == "task.transitioned")
+        .map(|e| (e.actor.clone(), e.payload.to_string()))
+        .collect();
+    let by_scheduler = |from: &str, to: &str| {
+        (
+            "scheduler".to_string(),
+            format!(r#"{{"from":"{from}","to":"{to}","reason":"stale_heartbeat_done"}}"#),
+        )
+    };
+    assert_eq!(
+        moves,
+        [
+            by_scheduler("in-progress", "review"),
+            by_scheduler("review", "done")
+        ]
+    );
+}

@@ -179,7 +179,15 @@ impl Router {
             notes: p.notes.clone(),
         };
         tx.write(rel_run(&id, "run_result.json"), to_pretty(&result));
-        let n = apply_outcome(tx, status, task, &result, &env.sent_at, None)?;
+        let n = apply_outcome(
+            tx,
+            status,
+            task,
+            &result,
+            &env.from_agent,
+            &env.sent_at,
+            None,
+        )?;
         complete_run(tx, &id, &env.sent_at);
         // Last, after the transitions and the cascade, as AOF logs it.
         tx.log(
@@ -413,7 +421,7 @@ impl Router {
             if status != TaskStatus::InProgress {
                 continue;
             }
-            n += apply_outcome(&mut tx, status, task, &result, &now, None)?;
+            n += apply_outcome(&mut tx, status, task, &result, &result.agent_id, &now, None)?;
             complete_run(&mut tx, &id, &now);
         }
         tx.commit()?;
@@ -451,7 +459,16 @@ impl Router {
             match self.store.read_run::<RunResult>(&id, "run_result.json") {
                 Some(result) => {
                     let reason = format!("stale_heartbeat_{}", result.outcome.as_str());
-                    apply_outcome(&mut tx, status, task, &result, &stamp, Some(&reason))?;
+                    // The scheduler's moves, as AOF's recovery logs them.
+                    apply_outcome(
+                        &mut tx,
+                        status,
+                        task,
+                        &result,
+                        "scheduler",
+                        &stamp,
+                        Some(&reason),
+                    )?;
                 }
                 None => {
                     transition(
@@ -608,14 +625,15 @@ fn way_to(from: TaskStatus, to: TaskStatus) -> Option<Vec<TaskStatus>> {
     None
 }
 
-/// Applies a completion outcome along [`completion_path`]. The steps
-/// taken only to reach a target carry the reason `completion_reported`.
-/// Returns the number of transitions.
+/// Applies a completion outcome along [`completion_path`], as `actor`.
+/// The steps taken only to reach a target carry the reason
+/// `completion_reported`. Returns the number of transitions.
 fn apply_outcome(
     tx: &mut Txn<'_>,
     mut status: TaskStatus,
     mut task: Task,
     result: &RunResult,
+    actor: &str,
     at: &str,
     reason_override: Option<&str>,
 ) -> Result<usize> {
@@ -636,7 +654,7 @@ fn apply_outcome(
         } else {
             (!reason.is_empty()).then_some(reason.as_str())
         };
-        task = transition(tx, status, task, to, r, &result.agent_id, at)?;
+        task = transition(tx, status, task, to, r, actor, at)?;
         status = to;
         n += 1;
     }
