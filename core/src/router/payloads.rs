@@ -76,7 +76,8 @@ pub(crate) struct Created<'a> {
     pub bead_id: &'a str,
 }
 
-/// `{changes: {title}}`
+/// `{changes: {title: {from, to}}}`: AOF's `updateTask` records each
+/// patched field as its old and new value.
 #[derive(Serialize)]
 pub(crate) struct Updated<'a> {
     pub changes: TitleChange<'a>,
@@ -84,7 +85,13 @@ pub(crate) struct Updated<'a> {
 
 #[derive(Serialize)]
 pub(crate) struct TitleChange<'a> {
-    pub title: &'a str,
+    pub title: FromTo<'a>,
+}
+
+#[derive(Serialize)]
+pub(crate) struct FromTo<'a> {
+    pub from: &'a str,
+    pub to: &'a str,
 }
 
 /// `{reason}`

@@ -6,7 +6,7 @@
 
 use serde_json::json;
 
-use super::payloads::{Created, TitleChange, Unknown, Updated};
+use super::payloads::{Created, FromTo, TitleChange, Unknown, Updated};
 use super::store::{Result, Store, Txn};
 use super::task::{Routing, Task};
 use crate::aof::{
@@ -245,7 +245,8 @@ fn create_task(tx: &mut Txn<'_>, id: &str, bead: &str, new: &NewTask) {
 /// knows the real title) when it differs, else `new_task.title` in place of
 /// a placeholder (a title that is only the bead id, given when the first
 /// input had nothing better). A done task keeps its title, as AOF's
-/// `update` refuses done tasks. Logged as AOF's `task.updated {changes}`.
+/// `update` refuses done tasks. Logged as AOF's `task.updated {changes:
+/// {title: {from, to}}}`.
 fn retitle(
     tx: &mut Txn<'_>,
     id: &str,
@@ -266,14 +267,20 @@ fn retitle(
     if title == task.fm.title || status == TaskStatus::Done {
         return Ok(());
     }
-    task.fm.title = title.to_string();
+    let from = std::mem::replace(&mut task.fm.title, title.to_string());
     task.fm.updated_at = at.to_string();
     tx.save(status, task);
+    // AOF's `update` logs as `system`, whoever asked for it.
     tx.log(
-        &new_task.actor,
+        "system",
         Some(id),
         &Updated {
-            changes: TitleChange { title },
+            changes: TitleChange {
+                title: FromTo {
+                    from: &from,
+                    to: title,
+                },
+            },
         },
     );
     Ok(())
