@@ -218,3 +218,62 @@ fn events_json_prints_aofs_lines_unchanged() {
     assert!(out.status.success(), "{out:?}");
     assert_eq!(String::from_utf8(out.stdout).unwrap(), log);
 }
+
+/// A `run.json` AOF wrote keeps its metadata keys in AOF's order when a
+/// completion report completes it: AOF spreads the old metadata and adds
+/// `completedAt` after it (reference §5.1, "preserve other metadata").
+#[test]
+fn run_json_metadata_keeps_aofs_order_when_completed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let running = AOF_TASK
+        .replace("status: review", "status: in-progress")
+        .replace(
+            "  reviewRequired: true\n",
+            "  reviewRequired: true\n  sessionId: s-1\n",
+        );
+    fs::create_dir_all(root.join("tasks/in-progress")).unwrap();
+    fs::write(root.join(format!("tasks/in-progress/{ID}.md")), running).unwrap();
+    let run_dir = root.join(format!("state/runs/{ID}"));
+    fs::create_dir_all(&run_dir).unwrap();
+    fs::write(
+        run_dir.join("run.json"),
+        r#"{
+  "taskId": "TASK-2026-11-22-D4j2t7Vy",
+  "agentId": "swe-backend",
+  "startedAt": "2026-11-22T03:13:33.909Z",
+  "status": "running",
+  "artifactPaths": {
+    "inputs": "inputs/",
+    "work": "work/",
+    "output": "output/"
+  },
+  "metadata": {
+    "sessionId": "s-1",
+    "correlationId": "c-1"
+  }
+}"#,
+    )
+    .unwrap();
+    let store = Store::open(root).unwrap();
+    let v = json!({ "protocol": "aof", "version": 1, "type": "completion.report", "projectId": "demo", "taskId": ID,
+                    "fromAgent": "swe-backend", "toAgent": "dispatcher", "sentAt": "2026-11-22T04:00:00.000Z",
+                    "payload": { "outcome": "needs_review", "summaryRef": "", "tests": { "total": 0, "passed": 0, "failed": 0 }, "notes": "" } });
+    let Ok(Validated::Envelope(e)) = envelope_from_value(&v) else {
+        panic!()
+    };
+    Router::new(store, RouterOptions::default())
+        .route(&Routable::named(e, None, None))
+        .unwrap();
+    let run = fs::read_to_string(run_dir.join("run.json")).unwrap();
+    assert!(
+        run.contains(
+            r#"  "metadata": {
+    "sessionId": "s-1",
+    "correlationId": "c-1",
+    "completedAt": "2026-11-22T04:00:00.000Z"
+  }"#
+        ),
+        "{run}"
+    );
+}

@@ -3,8 +3,9 @@
 //! the task, `run_heartbeat.json` refreshed by its messages, and
 //! `run_result.json` written by a completion report.
 
+use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::aof::{Outcome, TestReport};
 
@@ -43,8 +44,10 @@ pub(crate) struct RunArtifact {
     pub status: String,
     #[serde(default)]
     pub artifact_paths: ArtifactPaths,
+    /// In written order: AOF adds `completedAt`, `expiredAt` after what
+    /// is there (`{...metadata, completedAt}`), and keeps what it found.
     #[serde(default)]
-    pub metadata: Map<String, Value>,
+    pub metadata: IndexMap<String, Value>,
 }
 
 /// `run_heartbeat.json`.
