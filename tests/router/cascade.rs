@@ -269,17 +269,35 @@ fn block_cascade_blocks_backlog_and_ready_dependents_only() {
     assert_eq!(fx.events_of("dependency.cascaded").len(), 1);
 }
 
-/// amail's FAILED mail is a completion with outcome blocked: it cascades as
-/// a blocked status does.
+/// Only a status update to `blocked` cascades, as in AOF, where
+/// `cascadeOnBlock` is called from `handleStatusUpdate` alone (reference
+/// §3.3 step 4; §3.2 cascades only on `done`, §3.5 not at all): a blocked
+/// completion report (amail's FAILED mail) and a rejected handoff block
+/// the task and leave its dependents where they are.
 #[test]
-fn blocked_completion_cascades_when_configured() {
+fn only_a_blocked_status_update_cascades() {
     let fx = Fx::new();
     fx.cascade_blocks(true);
     fx.task(A, "in-progress", &[], json!({}));
     fx.task(B, "backlog", &[A], json!({}));
     fx.complete(A, "blocked");
     assert_eq!(fx.status(A), TaskStatus::Blocked);
-    assert_eq!(fx.status(B), TaskStatus::Blocked);
+    assert_eq!(fx.status(B), TaskStatus::Backlog);
+    fx.task(C, "ready", &[], json!({}));
+    fx.task(D, "ready", &[C], json!({}));
+    let out = fx.send(
+        "handoff.rejected",
+        C,
+        json!({ "taskId": C, "accepted": false, "reason": "no" }),
+    );
+    assert!(
+        matches!(out, RouteOutcome::Routed { transitions: 1, .. }),
+        "{out:?}"
+    );
+    assert_eq!(fx.status(C), TaskStatus::Blocked);
+    assert_eq!(fx.status(D), TaskStatus::Ready);
+    assert!(fx.events_of("dependency.cascaded").is_empty());
+    assert!(fx.events_of("task.blocked").is_empty());
 }
 
 // Integration suite: multi-dependency and a full lifecycle.

@@ -40,7 +40,8 @@
 //! `dependency_satisfied`), the others are "skipped", and one
 //! `dependency.cascaded {trigger, action: "promote", count, promoted,
 //! skipped}` is logged when there was any dependent; with `cascadeBlocks` a
-//! task entering `blocked` blocks its `backlog` and `ready` dependents
+//! status update that moves a task to `blocked` (AOF calls `cascadeOnBlock`
+//! from there alone) blocks its `backlog` and `ready` dependents
 //! (`metadata.blockReason = "upstream blocked: <id>"`, `task.blocked`) and
 //! logs `dependency.cascaded {trigger, action: "block", count, blocked}`.
 //! Only direct dependents move, as in AOF.

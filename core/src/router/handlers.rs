@@ -390,8 +390,8 @@ impl Router {
                 &env.from_agent,
                 &env.sent_at,
             )?;
+            // No block cascade: AOF's only one is a status update's.
             n = 1;
-            deps::on_blocked(tx, &id, &env.sent_at)?;
         }
         tx.log(
             &env.from_agent,
@@ -659,15 +659,10 @@ fn apply_outcome(
         n += 1;
     }
     // AOF cascades on every `done` report, even one that only reached
-    // review (its dependents are then "skipped").
-    match result.outcome {
-        Outcome::Done => {
-            deps::on_done(tx, &result.task_id, at)?;
-        }
-        Outcome::Blocked if n > 0 => {
-            deps::on_blocked(tx, &result.task_id, at)?;
-        }
-        _ => {}
+    // review (its dependents are then "skipped"), and on no other outcome:
+    // its block cascade is a status update's alone.
+    if result.outcome == Outcome::Done {
+        deps::on_done(tx, &result.task_id, at)?;
     }
     Ok(n)
 }
@@ -755,8 +750,9 @@ pub(crate) fn transition_as(
     Ok(task)
 }
 
-/// The cascades a transition outside a completion report starts: `done`
-/// promotes dependents, `blocked` blocks them when the store asks for it.
+/// The cascades a status update's transition starts: `done` promotes
+/// dependents, `blocked` blocks them when the store asks for it (AOF's
+/// `cascadeOnBlock`, which only a status update calls).
 pub(crate) fn after_move(tx: &mut Txn<'_>, id: &str, to: TaskStatus, at: &str) -> Result<()> {
     match to {
         TaskStatus::Done => {
