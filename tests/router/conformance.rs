@@ -1348,3 +1348,37 @@ fn stale_heartbeat_outcome_transitions_are_the_schedulers() {
         ]
     );
 }
+
+/// A completion's transitions carry the report's notes as their reason
+/// even when the notes are empty: AOF's reason is a string there (notes is
+/// required), and `JSON.stringify` keeps `"reason":""` (only `undefined`
+/// is left out). Session end does the same with the run_result's notes.
+#[test]
+fn completion_transitions_keep_an_empty_reason() {
+    let f = Fx::new();
+    f.running(A, SWE, json!({}));
+    let mut p = report("needs_review");
+    p["notes"] = json!("");
+    f.send("completion.report", A, SWE, p);
+    f.running(B, SWE, json!({}));
+    fs::write(
+        f.root().join(format!("state/runs/{B}/run_result.json")),
+        json!({ "taskId": B, "agentId": SWE, "completedAt": T0, "outcome": "partial",
+                "summaryRef": "", "handoffRef": "outputs/handoff.md", "deliverables": [],
+                "tests": { "total": 0, "passed": 0, "failed": 0 }, "blockers": [], "notes": "" })
+        .to_string(),
+    )
+    .unwrap();
+    f.r.session_end().unwrap();
+    let to_review: Vec<String> = raw_of(&f, "task.transitioned")
+        .into_iter()
+        .filter(|p| p.contains(r#""to":"review""#))
+        .collect();
+    assert_eq!(
+        to_review,
+        [
+            r#"{"from":"in-progress","to":"review","reason":""}"#,
+            r#"{"from":"in-progress","to":"review","reason":""}"#,
+        ]
+    );
+}

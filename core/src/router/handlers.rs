@@ -652,7 +652,9 @@ fn apply_outcome(
         let r = if !targets.contains(&to) {
             Some(reason_override.unwrap_or("completion_reported"))
         } else {
-            (!reason.is_empty()).then_some(reason.as_str())
+            // An empty reason too: AOF's is the notes, always a string, and
+            // an empty string stays in its line as `"reason":""`.
+            Some(reason.as_str())
         };
         task = transition(tx, status, task, to, r, actor, at)?;
         status = to;
