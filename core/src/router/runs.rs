@@ -79,7 +79,9 @@ pub(crate) struct RunResult {
     pub notes: String,
 }
 
-/// Pretty JSON with a trailing newline, as AOF writes artifacts.
+/// Pretty JSON, 2-space indent as AOF's artifacts are (reference §5.3),
+/// ending with a newline: the reference does not say whether AOF's files
+/// end with one, so amail keeps the one it always wrote.
 pub(crate) fn to_pretty<T: Serialize>(v: &T) -> String {
     let mut s = serde_json::to_string_pretty(v).unwrap_or_default();
     s.push('\n');
