@@ -1382,3 +1382,48 @@ fn completion_transitions_keep_an_empty_reason() {
         ]
     );
 }
+
+/// Empty strings count as absent in a status update, as in AOF's
+/// `buildStatusReason` and Work Log entry (JavaScript truthiness): an
+/// empty `notes` gives way to `progress` as the reason, and empty fields
+/// make no Work Log entry.
+#[test]
+fn empty_status_fields_are_absent() {
+    let f = Fx::new();
+    f.running(A, SWE, json!({}));
+    f.send(
+        "status.update",
+        A,
+        SWE,
+        json!({ "taskId": A, "agentId": SWE, "status": "blocked", "notes": "", "progress": "half" }),
+    );
+    assert_eq!(
+        raw_of(&f, "task.transitioned").last().unwrap(),
+        r#"{"from":"in-progress","to":"blocked","reason":"half"}"#
+    );
+    f.send(
+        "status.update",
+        A,
+        SWE,
+        json!({ "taskId": A, "agentId": SWE, "status": "ready", "notes": "" }),
+    );
+    assert_eq!(
+        raw_of(&f, "task.transitioned").last().unwrap(),
+        r#"{"from":"blocked","to":"ready"}"#
+    );
+    let body = f.get(A).body;
+    f.send(
+        "status.update",
+        A,
+        SWE,
+        json!({ "taskId": A, "agentId": SWE, "notes": "", "progress": "" }),
+    );
+    assert_eq!(f.get(A).body, body);
+    f.send(
+        "status.update",
+        A,
+        SWE,
+        json!({ "taskId": A, "agentId": SWE, "notes": "", "progress": "p" }),
+    );
+    assert!(f.get(A).body.ends_with(" Progress: p"), "{}", f.get(A).body);
+}

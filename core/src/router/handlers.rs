@@ -220,10 +220,14 @@ impl Router {
             p.agent_id.clone()
         };
         let blockers = p.blockers.clone().unwrap_or_default();
+        // An empty string is absent, as AOF tests these fields for
+        // truthiness (its reason and Work Log entry skip `""`).
+        let progress = p.progress.as_deref().filter(|s| !s.is_empty());
+        let notes = p.notes.as_deref().filter(|s| !s.is_empty());
         let reason = if !blockers.is_empty() {
             Some(blockers.join("; "))
         } else {
-            p.notes.clone().or_else(|| p.progress.clone())
+            notes.or(progress).map(str::to_string)
         };
         let mut transitions = 0;
         if let Some(to) = p.status {
@@ -243,10 +247,10 @@ impl Router {
         }
         if transitions == 0 {
             let mut parts = Vec::new();
-            if let Some(pr) = &p.progress {
+            if let Some(pr) = progress {
                 parts.push(format!("Progress: {pr}"));
             }
-            if let Some(n) = &p.notes {
+            if let Some(n) = notes {
                 parts.push(format!("Notes: {n}"));
             }
             if !blockers.is_empty() {
