@@ -80,12 +80,6 @@ impl EventPayload {
     }
 }
 
-impl From<Value> for EventPayload {
-    fn from(v: Value) -> EventPayload {
-        EventPayload::of(&v)
-    }
-}
-
 impl<'a> std::ops::Index<&'a str> for EventPayload {
     type Output = Value;
     /// `Value`'s indexing: `Null` for a missing key.
