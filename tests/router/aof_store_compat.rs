@@ -191,3 +191,89 @@ fn metadata_and_unknown_keys_keep_their_order_on_rewrite() {
     );
     assert!(text.contains("tests: []\nzeta: 1\nalpha: 2\n---"), "{text}");
 }
+
+/// `amail events --json` prints an event log AOF wrote as AOF wrote it:
+/// the reference's sample lines (§4), and one with a nested payload (AOF's
+/// `task.updated {changes: {title: {from, to}}}`), keys in AOF's order,
+/// not sorted.
+#[test]
+fn events_json_prints_aofs_lines_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir_all(root.join("tasks/ready")).unwrap();
+    fs::create_dir_all(root.join("events")).unwrap();
+    let lines = [
+        r#"{"eventId":3,"type":"protocol.message.received","timestamp":"2026-11-22T03:13:33.973Z","actor":"swe-backend","taskId":"TASK-2026-11-22-D4j2t7Vy","payload":{"type":"completion.report"}}"#,
+        r#"{"eventId":5,"type":"task.transitioned","timestamp":"2026-11-22T03:13:33.991Z","actor":"swe-backend","taskId":"TASK-2026-11-22-D4j2t7Vy","payload":{"from":"in-progress","to":"review","reason":"done!"}}"#,
+        r#"{"eventId":7,"type":"protocol.message.rejected","timestamp":"2026-11-22T03:13:34.008Z","actor":"system","payload":{"reason":"invalid_json","source":"json","error":"Expected property name or '}' in JSON at position 1"}}"#,
+        r#"{"eventId":8,"type":"task.updated","timestamp":"2026-11-22T03:13:34.100Z","actor":"system","taskId":"TASK-2026-11-22-D4j2t7Vy","payload":{"changes":{"title":{"from":"b","to":"a"}}}}"#,
+    ];
+    let mut log = lines.join("\n");
+    log.push('\n');
+    fs::write(root.join("events/2026-11-22.jsonl"), &log).unwrap();
+    let out = crate::support::router::amail(
+        &["events", "--json", "--store", root.to_str().unwrap()],
+        &[],
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), log);
+}
+
+/// A `run.json` AOF wrote keeps its metadata keys in AOF's order when a
+/// completion report completes it: AOF spreads the old metadata and adds
+/// `completedAt` after it (reference §5.1, "preserve other metadata").
+#[test]
+fn run_json_metadata_keeps_aofs_order_when_completed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let running = AOF_TASK
+        .replace("status: review", "status: in-progress")
+        .replace(
+            "  reviewRequired: true\n",
+            "  reviewRequired: true\n  sessionId: s-1\n",
+        );
+    fs::create_dir_all(root.join("tasks/in-progress")).unwrap();
+    fs::write(root.join(format!("tasks/in-progress/{ID}.md")), running).unwrap();
+    let run_dir = root.join(format!("state/runs/{ID}"));
+    fs::create_dir_all(&run_dir).unwrap();
+    fs::write(
+        run_dir.join("run.json"),
+        r#"{
+  "taskId": "TASK-2026-11-22-D4j2t7Vy",
+  "agentId": "swe-backend",
+  "startedAt": "2026-11-22T03:13:33.909Z",
+  "status": "running",
+  "artifactPaths": {
+    "inputs": "inputs/",
+    "work": "work/",
+    "output": "output/"
+  },
+  "metadata": {
+    "sessionId": "s-1",
+    "correlationId": "c-1"
+  }
+}"#,
+    )
+    .unwrap();
+    let store = Store::open(root).unwrap();
+    let v = json!({ "protocol": "aof", "version": 1, "type": "completion.report", "projectId": "demo", "taskId": ID,
+                    "fromAgent": "swe-backend", "toAgent": "dispatcher", "sentAt": "2026-11-22T04:00:00.000Z",
+                    "payload": { "outcome": "needs_review", "summaryRef": "", "tests": { "total": 0, "passed": 0, "failed": 0 }, "notes": "" } });
+    let Ok(Validated::Envelope(e)) = envelope_from_value(&v) else {
+        panic!()
+    };
+    Router::new(store, RouterOptions::default())
+        .route(&Routable::named(e, None, None))
+        .unwrap();
+    let run = fs::read_to_string(run_dir.join("run.json")).unwrap();
+    assert!(
+        run.contains(
+            r#"  "metadata": {
+    "sessionId": "s-1",
+    "correlationId": "c-1",
+    "completedAt": "2026-11-22T04:00:00.000Z"
+  }"#
+        ),
+        "{run}"
+    );
+}

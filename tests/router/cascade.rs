@@ -269,17 +269,35 @@ fn block_cascade_blocks_backlog_and_ready_dependents_only() {
     assert_eq!(fx.events_of("dependency.cascaded").len(), 1);
 }
 
-/// amail's FAILED mail is a completion with outcome blocked: it cascades as
-/// a blocked status does.
+/// Only a status update to `blocked` cascades, as in AOF, where
+/// `cascadeOnBlock` is called from `handleStatusUpdate` alone (reference
+/// §3.3 step 4; §3.2 cascades only on `done`, §3.5 not at all): a blocked
+/// completion report (amail's FAILED mail) and a rejected handoff block
+/// the task and leave its dependents where they are.
 #[test]
-fn blocked_completion_cascades_when_configured() {
+fn only_a_blocked_status_update_cascades() {
     let fx = Fx::new();
     fx.cascade_blocks(true);
     fx.task(A, "in-progress", &[], json!({}));
     fx.task(B, "backlog", &[A], json!({}));
     fx.complete(A, "blocked");
     assert_eq!(fx.status(A), TaskStatus::Blocked);
-    assert_eq!(fx.status(B), TaskStatus::Blocked);
+    assert_eq!(fx.status(B), TaskStatus::Backlog);
+    fx.task(C, "ready", &[], json!({}));
+    fx.task(D, "ready", &[C], json!({}));
+    let out = fx.send(
+        "handoff.rejected",
+        C,
+        json!({ "taskId": C, "accepted": false, "reason": "no" }),
+    );
+    assert!(
+        matches!(out, RouteOutcome::Routed { transitions: 1, .. }),
+        "{out:?}"
+    );
+    assert_eq!(fx.status(C), TaskStatus::Blocked);
+    assert_eq!(fx.status(D), TaskStatus::Ready);
+    assert!(fx.events_of("dependency.cascaded").is_empty());
+    assert!(fx.events_of("task.blocked").is_empty());
 }
 
 // Integration suite: multi-dependency and a full lifecycle.
@@ -691,4 +709,44 @@ pub(crate) fn aof_lint(store: &Store) -> Vec<String> {
         }
     }
     out
+}
+
+/// The cascade's events as AOF's `dep-cascader` and `addDependency` write
+/// them, keys in that order (reference §4: `{trigger, action, count,
+/// promoted, skipped}`, `{trigger, action, count, blocked}`; `task.dep.added
+/// {taskId, blockerId}`), compared as the text of the line.
+#[test]
+fn cascade_events_keep_aofs_key_order() {
+    let fx = Fx::new();
+    fx.cascade_blocks(true);
+    fx.task(A, "in-progress", &[], no_review());
+    fx.task(B, "backlog", &[], json!({}));
+    fx.task(C, "backlog", &[A, E], json!({}));
+    fx.task(E, "ready", &[], json!({}));
+    deps::add(fx.store(), B, A, "lead").unwrap();
+    fx.complete(A, "done");
+    fx.task(D, "in-progress", &[], json!({}));
+    fx.task("TASK-2026-02-09-070", "ready", &[D], json!({}));
+    fx.set_status(D, "blocked");
+    let text = |kind: &str| -> Vec<String> {
+        fx.events_of(kind)
+            .iter()
+            .map(|e| e.payload.to_string())
+            .collect()
+    };
+    assert_eq!(
+        text("task.dep.added"),
+        [format!(r#"{{"taskId":"{B}","blockerId":"{A}"}}"#)]
+    );
+    assert_eq!(
+        text("dependency.cascaded"),
+        [
+            format!(
+                r#"{{"trigger":"{A}","action":"promote","count":1,"promoted":["{B}"],"skipped":["{C}"]}}"#
+            ),
+            format!(
+                r#"{{"trigger":"{D}","action":"block","count":1,"blocked":["TASK-2026-02-09-070"]}}"#
+            ),
+        ]
+    );
 }

@@ -296,17 +296,64 @@ fn unknown_task_is_rejected() {
     assert!(f
         .run_file("TASK-9999-99-99-999", "run_result.json")
         .is_none());
-    for kind in ["status.update", "handoff.accepted"] {
-        let p = if kind == "status.update" {
-            json!({ "taskId": "TASK-9999-99-99-999", "agentId": SWE, "notes": "x" })
-        } else {
-            json!({ "taskId": "TASK-9999-99-99-999", "accepted": true })
-        };
+    const NONE: &str = "TASK-9999-99-99-999";
+    f.task(A, "ready", Some(SWE), json!({}));
+    for (kind, p) in [
+        (
+            "status.update",
+            json!({ "taskId": NONE, "agentId": SWE, "notes": "x" }),
+        ),
+        (
+            "handoff.accepted",
+            json!({ "taskId": NONE, "accepted": true }),
+        ),
+        (
+            "handoff.rejected",
+            json!({ "taskId": NONE, "accepted": false, "reason": "no" }),
+        ),
+        ("handoff.request", handoff(NONE, A, SWE, "architect")),
+        // The task is looked up before the handler's own checks.
+        ("handoff.request", handoff(A, A, SWE, "architect")),
+    ] {
         assert_eq!(
-            f.send(kind, "TASK-9999-99-99-999", SWE, p),
-            RouteOutcome::Rejected("task_not_found".into())
+            f.send(kind, NONE, SWE, p),
+            RouteOutcome::Rejected("task_not_found".into()),
+            "{kind}"
         );
     }
+    // AOF's route() pre-check (§3.1 step 3): `{reason, projectId}`, and
+    // nothing else: no handler ran, so no `protocol.message.received` and
+    // no `delegation.rejected`.
+    let rej = raw_of(&f, "protocol.message.rejected");
+    assert_eq!(rej.len(), 6);
+    assert!(
+        rej.iter()
+            .all(|p| p == r#"{"reason":"task_not_found","projectId":"demo"}"#),
+        "{rej:?}"
+    );
+    assert!(f.events_of("protocol.message.received").is_empty());
+    assert!(f.events_of("delegation.rejected").is_empty());
+    assert_eq!(f.get(A).fm.metadata.get("delegationDepth"), None);
+}
+
+/// An envelope without `projectId` (optional in amail, required in AOF)
+/// has none to name in the pre-check's rejection.
+#[test]
+fn unknown_task_without_project_names_no_project() {
+    let f = Fx::new();
+    let mut env = envelope(
+        "completion.report",
+        "TASK-9999-99-99-999",
+        SWE,
+        report("done"),
+    );
+    env.project_id = None;
+    let out = f.r.route(&Routable::named(env, None, None)).unwrap();
+    assert_eq!(out, RouteOutcome::Rejected("task_not_found".into()));
+    assert_eq!(
+        raw_of(&f, "protocol.message.rejected"),
+        [r#"{"reason":"task_not_found"}"#]
+    );
 }
 
 #[test]
@@ -751,7 +798,9 @@ fn handoff_guards() {
         .join(format!("tasks/ready/{B}/inputs/handoff.json"))
         .exists());
     assert_eq!(f.get(B).fm.metadata.get("delegationDepth"), None);
-    // Child missing: rejected and delegation.rejected.
+    // Child missing: refused by route()'s lookup before the handler, as
+    // AOF's pre-check does (its handler's own `delegation.rejected
+    // {task_not_found}` is only reached when called directly).
     let out = f.send(
         "handoff.request",
         C,
@@ -759,10 +808,7 @@ fn handoff_guards() {
         handoff(C, B, "architect", SWE),
     );
     assert_eq!(out, RouteOutcome::Rejected("task_not_found".into()));
-    assert_eq!(
-        f.events_of("delegation.rejected").last().unwrap().payload["reason"],
-        "task_not_found"
-    );
+    assert_eq!(f.events_of("delegation.rejected").len(), 2);
 }
 
 // §3.6 session end and §7.10 stale heartbeats.
@@ -1041,4 +1087,343 @@ fn concurrent_reports_leave_one_whole_result_and_one_transition() {
     let ids: Vec<u64> = f.events().iter().map(|e| e.event_id).collect();
     let unique: std::collections::HashSet<_> = ids.iter().collect();
     assert_eq!(unique.len(), ids.len());
+}
+
+// §4 event log: payload keys in the order AOF's code builds them. The
+// bytes matter (a line differing only in key order is a different line to
+// anything comparing or hashing AOF's log), so these compare raw text.
+
+/// Every event line's payload as written, with its type: `(type, payload)`.
+fn raw_payloads(f: &Fx) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for file in events::day_files(&f.root().join("events")).unwrap() {
+        for line in fs::read_to_string(&file).unwrap().lines() {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let at = line.find(",\"payload\":").expect(line) + ",\"payload\":".len();
+            assert!(line.ends_with('}'), "{line}");
+            out.push((
+                v["type"].as_str().unwrap().to_string(),
+                line[at..line.len() - 1].to_string(),
+            ));
+        }
+    }
+    out
+}
+
+fn raw_of(f: &Fx, kind: &str) -> Vec<String> {
+    raw_payloads(f)
+        .into_iter()
+        .filter(|(k, _)| k == kind)
+        .map(|(_, p)| p)
+        .collect()
+}
+
+#[test]
+fn event_payloads_keep_aofs_key_order() {
+    use amail_core::aof::{detect, Input};
+    let f = Fx::new();
+    f.running(A, SWE, json!({}));
+    // A report with a summary nobody wrote: warning, run_result, blocked.
+    let mut p = report("blocked");
+    p["summaryRef"] = json!("outputs/missing.md");
+    p["blockers"] = json!(["Awaiting API key"]);
+    f.send("completion.report", A, SWE, p);
+    assert_eq!(
+        raw_of(&f, "task.transitioned"),
+        [
+            r#"{"from":"ready","to":"in-progress"}"#,
+            r#"{"from":"in-progress","to":"blocked","reason":"Awaiting API key"}"#,
+        ]
+    );
+    assert_eq!(
+        raw_of(&f, "protocol.message.warning"),
+        [r#"{"reason":"summary_file_not_found","summaryRef":"outputs/missing.md"}"#]
+    );
+    // A handoff and its rejection.
+    f.task(B, "ready", Some("architect"), json!({}));
+    f.task(C, "ready", Some("architect"), json!({}));
+    f.send(
+        "handoff.request",
+        C,
+        "architect",
+        handoff(C, B, "architect", SWE),
+    );
+    assert_eq!(
+        raw_of(&f, "delegation.requested"),
+        [format!(r#"{{"parentTaskId":"{B}","toAgent":"{SWE}"}}"#)]
+    );
+    // Rejections raised while reading input: reason first, then the rest.
+    for text in ["AOF/1 {bad json", "{\"protocol\":\"aof\",\"version\":1}"] {
+        f.r.route(&amail_core::bridge::envelope::routable(
+            detect(Input::Text(text)),
+            None,
+        ))
+        .unwrap();
+    }
+    let big = format!("AOF/1 {}", " ".repeat(10 * 1024 * 1024 + 1));
+    f.r.route(&amail_core::bridge::envelope::routable(
+        detect(Input::Text(&big)),
+        None,
+    ))
+    .unwrap();
+    let rejected = raw_of(&f, "protocol.message.rejected");
+    assert_eq!(rejected.len(), 3, "{rejected:?}");
+    assert!(
+        rejected[0].starts_with(r#"{"reason":"invalid_json","source":"AOF/1 prefix","error":""#),
+        "{}",
+        rejected[0]
+    );
+    assert!(
+        rejected[1].starts_with(r#"{"reason":"invalid_envelope","errors":["#),
+        "{}",
+        rejected[1]
+    );
+    assert_eq!(
+        rejected[2],
+        r#"{"reason":"payload_too_large","maxBytes":10485760}"#
+    );
+    // A report for a done task: amail's own rejection, reason first too.
+    f.task("TASK-2026-02-09-060", "done", Some(SWE), json!({}));
+    f.send(
+        "completion.report",
+        "TASK-2026-02-09-060",
+        SWE,
+        report("partial"),
+    );
+    assert_eq!(
+        raw_of(&f, "protocol.message.rejected")[3],
+        r#"{"reason":"invalid_transition","from":"done","to":"review","outcome":"partial"}"#
+    );
+}
+
+/// The order survives the write-ahead log: a plan whose events never
+/// reached the log (the writer was killed after logging its plan) is
+/// replayed by the next writer, and the lines it appends are the ones the
+/// first would have written.
+#[test]
+fn replayed_events_keep_aofs_key_order() {
+    use amail_core::router::journal::WAL;
+    let f = Fx::new();
+    f.running(A, SWE, json!({}));
+    f.send(
+        "status.update",
+        A,
+        SWE,
+        json!({ "taskId": A, "agentId": SWE, "status": "blocked", "blockers": ["db down"] }),
+    );
+    let events_dir = f.root().join("events");
+    let logged = fs::read_to_string(&events::day_files(&events_dir).unwrap()[0]).unwrap();
+    assert!(
+        logged.contains(r#""payload":{"from":"in-progress","to":"blocked","reason":"db down"}"#),
+        "{logged}"
+    );
+    // The plan is still in the write-ahead log (no checkpoint yet).
+    assert!(!fs::read_to_string(f.root().join(WAL)).unwrap().is_empty());
+    fs::remove_dir_all(&events_dir).unwrap();
+    // Another writer takes the lock and replays the log first.
+    let other = Router::new(Store::open(f.root()).unwrap(), RouterOptions::default());
+    other
+        .route(&Routable::named(
+            envelope(
+                "status.update",
+                A,
+                SWE,
+                json!({ "taskId": A, "agentId": SWE, "notes": "x" }),
+            ),
+            None,
+            None,
+        ))
+        .unwrap();
+    let replayed = fs::read_to_string(&events::day_files(&events_dir).unwrap()[0]).unwrap();
+    assert!(replayed.starts_with(&logged), "{replayed}\n---\n{logged}");
+}
+
+/// AOF's store logs `task.assigned {agent}` right after the transition
+/// whenever a task enters in-progress with an agent (reference §1.5 step
+/// 7), actor = that agent.
+#[test]
+fn entering_in_progress_logs_task_assigned() {
+    let f = Fx::new();
+    f.running(A, SWE, json!({}));
+    // A report for a ready task passes through in-progress (completion_path).
+    f.task(B, "ready", Some("other"), json!({}));
+    f.send("completion.report", B, SWE, report("needs_review"));
+    let seq: Vec<(String, String, Option<String>, String)> = f
+        .events()
+        .into_iter()
+        .filter(|e| e.kind == "task.transitioned" || e.kind == "task.assigned")
+        .map(|e| (e.kind, e.actor, e.task_id, e.payload.to_string()))
+        .collect();
+    let assigned = |id: &str| {
+        (
+            "task.assigned".to_string(),
+            SWE.to_string(),
+            Some(id.to_string()),
+            format!(r#"{{"agent":"{SWE}"}}"#),
+        )
+    };
+    let moved = |id: &str, from: &str, to: &str, reason: &str| {
+        (
+            "task.transitioned".to_string(),
+            SWE.to_string(),
+            Some(id.to_string()),
+            format!(r#"{{"from":"{from}","to":"{to}","reason":"{reason}"}}"#),
+        )
+    };
+    assert_eq!(
+        seq,
+        [
+            (
+                "task.transitioned".to_string(),
+                SWE.to_string(),
+                Some(A.to_string()),
+                r#"{"from":"ready","to":"in-progress"}"#.to_string()
+            ),
+            assigned(A),
+            moved(B, "ready", "in-progress", "completion_reported"),
+            assigned(B),
+            moved(B, "in-progress", "review", "notes here"),
+        ]
+    );
+}
+
+/// A completion report's events in AOF's order (reference §3.2 and its
+/// probe): received, the outcome's transitions, the cascade, and
+/// `task.completed` last.
+#[test]
+fn completion_events_come_in_aofs_order() {
+    let f = Fx::new();
+    f.running(A, SWE, json!({ "reviewRequired": false }));
+    let mut dependent = Task::new(B, "Dependent", "backlog", T0);
+    dependent.fm.depends_on = vec![A.to_string()];
+    f.r.store.insert(dependent).unwrap();
+    let before = f.events().len();
+    f.send("completion.report", A, SWE, report("done"));
+    let seq: Vec<(String, Option<String>)> = f.events()[before..]
+        .iter()
+        .map(|e| (e.kind.clone(), e.task_id.clone()))
+        .collect();
+    let ev = |k: &str, id: &str| (k.to_string(), Some(id.to_string()));
+    assert_eq!(
+        seq,
+        [
+            ev("protocol.message.received", A),
+            ev("protocol.message.warning", A),
+            ev("task.transitioned", A),
+            ev("task.transitioned", A),
+            ev("task.transitioned", B),
+            ev("dependency.cascaded", A),
+            ev("task.completed", A),
+        ]
+    );
+}
+
+/// Stale-heartbeat recovery moves a task as AOF's scheduler does: with a
+/// run_result, each of the outcome's transitions is the scheduler's
+/// (reference §5.4: reason `stale_heartbeat_<outcome>`, actor
+/// `scheduler`), as the reclaim without one already was.
+#[test]
+fn stale_heartbeat_outcome_transitions_are_the_schedulers() {
+    let f = Fx::new();
+    f.running(A, SWE, json!({ "reviewRequired": false }));
+    write_result(&f, A, "done");
+    let before = f.events().len();
+    f.r.sweep_stale(at("2026-02-09T22:00:00Z")).unwrap();
+    let moves: Vec<(String, String)> = f.events()[before..]
+        .iter()
+        .filter(|e| e.kind == "task.transitioned")
+        .map(|e| (e.actor.clone(), e.payload.to_string()))
+        .collect();
+    let by_scheduler = |from: &str, to: &str| {
+        (
+            "scheduler".to_string(),
+            format!(r#"{{"from":"{from}","to":"{to}","reason":"stale_heartbeat_done"}}"#),
+        )
+    };
+    assert_eq!(
+        moves,
+        [
+            by_scheduler("in-progress", "review"),
+            by_scheduler("review", "done")
+        ]
+    );
+}
+
+/// A completion's transitions carry the report's notes as their reason
+/// even when the notes are empty: AOF's reason is a string there (notes is
+/// required), and `JSON.stringify` keeps `"reason":""` (only `undefined`
+/// is left out). Session end does the same with the run_result's notes.
+#[test]
+fn completion_transitions_keep_an_empty_reason() {
+    let f = Fx::new();
+    f.running(A, SWE, json!({}));
+    let mut p = report("needs_review");
+    p["notes"] = json!("");
+    f.send("completion.report", A, SWE, p);
+    f.running(B, SWE, json!({}));
+    fs::write(
+        f.root().join(format!("state/runs/{B}/run_result.json")),
+        json!({ "taskId": B, "agentId": SWE, "completedAt": T0, "outcome": "partial",
+                "summaryRef": "", "handoffRef": "outputs/handoff.md", "deliverables": [],
+                "tests": { "total": 0, "passed": 0, "failed": 0 }, "blockers": [], "notes": "" })
+        .to_string(),
+    )
+    .unwrap();
+    f.r.session_end().unwrap();
+    let to_review: Vec<String> = raw_of(&f, "task.transitioned")
+        .into_iter()
+        .filter(|p| p.contains(r#""to":"review""#))
+        .collect();
+    assert_eq!(
+        to_review,
+        [
+            r#"{"from":"in-progress","to":"review","reason":""}"#,
+            r#"{"from":"in-progress","to":"review","reason":""}"#,
+        ]
+    );
+}
+
+/// Empty strings count as absent in a status update, as in AOF's
+/// `buildStatusReason` and Work Log entry (JavaScript truthiness): an
+/// empty `notes` gives way to `progress` as the reason, and empty fields
+/// make no Work Log entry.
+#[test]
+fn empty_status_fields_are_absent() {
+    let f = Fx::new();
+    f.running(A, SWE, json!({}));
+    f.send(
+        "status.update",
+        A,
+        SWE,
+        json!({ "taskId": A, "agentId": SWE, "status": "blocked", "notes": "", "progress": "half" }),
+    );
+    assert_eq!(
+        raw_of(&f, "task.transitioned").last().unwrap(),
+        r#"{"from":"in-progress","to":"blocked","reason":"half"}"#
+    );
+    f.send(
+        "status.update",
+        A,
+        SWE,
+        json!({ "taskId": A, "agentId": SWE, "status": "ready", "notes": "" }),
+    );
+    assert_eq!(
+        raw_of(&f, "task.transitioned").last().unwrap(),
+        r#"{"from":"blocked","to":"ready"}"#
+    );
+    let body = f.get(A).body;
+    f.send(
+        "status.update",
+        A,
+        SWE,
+        json!({ "taskId": A, "agentId": SWE, "notes": "", "progress": "" }),
+    );
+    assert_eq!(f.get(A).body, body);
+    f.send(
+        "status.update",
+        A,
+        SWE,
+        json!({ "taskId": A, "agentId": SWE, "notes": "", "progress": "p" }),
+    );
+    assert!(f.get(A).body.ends_with(" Progress: p"), "{}", f.get(A).body);
 }

@@ -144,6 +144,16 @@ fn no_create_refuses_unknown_beads() {
     assert!(log
         .iter()
         .all(|e| e.1 == "protocol.message.rejected" && e.4.contains("task_not_found")));
+    // AOF's route pre-check payload, `{reason, projectId}` (the archive's
+    // project), then the bead there is no task for.
+    for e in &log {
+        assert!(
+            e.4.starts_with(r#"{"reason":"task_not_found","projectId":""#)
+                && e.4.contains(r#"","beadId":""#),
+            "{}",
+            e.4
+        );
+    }
 }
 
 #[test]

@@ -208,3 +208,32 @@ fn an_answer_unblocks_a_blocked_task_once() {
     assert!(route(&store_dir, &[&mail]).status.success());
     assert_same(&snapshot(&store_dir), &before, "re-routing the answer");
 }
+
+/// A task retitled by a later BEAD_ACCEPTED is logged as AOF's `update`
+/// logs a title patch: `task.updated {changes: {title: {from, to}}}`,
+/// actor `system`.
+#[test]
+fn a_retitle_is_logged_as_aofs_title_update() {
+    let dir = scratch();
+    let mail = dir.path().join("mail");
+    let store = dir.path().join("store");
+    send(
+        &mail,
+        "ol-9",
+        1,
+        "PROGRESS",
+        "Step: wiring\nStatus: started",
+    );
+    accept(&mail, "ol-9", 2);
+    assert!(route(&store, &[&mail]).status.success());
+    let updated: Vec<_> = event_log(&store)
+        .into_iter()
+        .filter(|e| e.1 == "task.updated")
+        .collect();
+    assert_eq!(updated.len(), 1, "{updated:?}");
+    assert_eq!(updated[0].2, "system");
+    assert_eq!(
+        updated[0].4,
+        r#"{"changes":{"title":{"from":"ol-9","to":"Title ol-9"}}}"#
+    );
+}

@@ -130,6 +130,13 @@ fn reject_sends_the_work_back_with_the_reason_in_the_work_log() {
         ev.payload,
         json!({ "from": "review", "to": "in-progress", "reason": "tests fail on CI" })
     );
+    // The task is the worker's again: AOF's `task.assigned`, actor and
+    // payload the agent it went to (the reviewer only moved it).
+    let kinds: Vec<_> = evs.iter().map(|e| e.kind.as_str()).collect();
+    assert_eq!(kinds, ["task.transitioned", "task.assigned"]);
+    assert_eq!(evs[1].actor, "GreenCastle");
+    assert_eq!(evs[1].task_id.as_deref(), Some(A));
+    assert_eq!(evs[1].payload.to_string(), r#"{"agent":"GreenCastle"}"#);
     // A reason is required: a blank one is a request the command cannot
     // make, usage (2) as an empty reply body is, and the task stays put.
     let out = tasks(&root, &["reject", A, "--reason", "  "]);

@@ -6,7 +6,7 @@
 //! the outcome is the same.) Anything else is not a protocol message and is
 //! ignored silently, as the seed says for chat text.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::envelope::{limits, Envelope};
 use super::validate::{envelope_from_value, Validated};
@@ -21,23 +21,45 @@ pub enum Input<'a> {
     Text(&'a str),
 }
 
-/// Why an input was refused, with the event payload to log.
+/// Why an input was refused: the `protocol.message.rejected` payload,
+/// `{reason, ...detail}` (serialised in the router, in AOF's key order).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rejection {
     /// `invalid_json`, `invalid_envelope`, `payload_too_large`,
     /// `task_not_found`, `taskId_mismatch`, ...
     pub reason: &'static str,
-    /// The `protocol.message.rejected` payload (includes `reason`).
-    pub payload: Value,
+    pub detail: RejectionDetail,
+}
+
+/// What a rejection names besides its reason, each in AOF's key order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RejectionDetail {
+    /// `{reason}`
+    None,
+    /// `{reason, maxBytes}`
+    PayloadTooLarge { max_bytes: usize },
+    /// `{reason, source, error}`
+    InvalidJson { source: &'static str, error: String },
+    /// `{reason, errors}`
+    InvalidEnvelope { errors: Vec<String> },
+    /// `{reason, projectId}`, AOF's route pre-check; amail adds `beadId`
+    /// for a message about a bead with no task (no task id to log).
+    Project {
+        project_id: Option<String>,
+        bead_id: Option<String>,
+    },
+    /// `{reason, from, to, outcome}` (amail's: a completion for a task
+    /// nothing can move).
+    InvalidTransition {
+        from: &'static str,
+        to: Option<&'static str>,
+        outcome: &'static str,
+    },
 }
 
 impl Rejection {
-    pub fn new(reason: &'static str, extra: Value) -> Rejection {
-        let mut payload = json!({ "reason": reason });
-        if let (Some(p), Value::Object(e)) = (payload.as_object_mut(), extra) {
-            p.extend(e);
-        }
-        Rejection { reason, payload }
+    pub fn new(reason: &'static str, detail: RejectionDetail) -> Rejection {
+        Rejection { reason, detail }
     }
 }
 
@@ -89,7 +111,9 @@ fn detect_text(s: &str) -> Detected {
     if s.len() > limits::MAX_ENVELOPE_BYTES {
         return Detected::Rejected(Rejection::new(
             "payload_too_large",
-            json!({ "maxBytes": limits::MAX_ENVELOPE_BYTES }),
+            RejectionDetail::PayloadTooLarge {
+                max_bytes: limits::MAX_ENVELOPE_BYTES,
+            },
         ));
     }
     let t = s.trim();
@@ -104,7 +128,10 @@ fn detect_text(s: &str) -> Detected {
         Ok(v) => from_value(&v),
         Err(e) => Detected::Rejected(Rejection::new(
             "invalid_json",
-            json!({ "source": source, "error": e.to_string() }),
+            RejectionDetail::InvalidJson {
+                source,
+                error: e.to_string(),
+            },
         )),
     }
 }
@@ -123,7 +150,7 @@ fn from_value(v: &Value) -> Detected {
         },
         Err(errors) => Detected::Rejected(Rejection::new(
             "invalid_envelope",
-            json!({ "errors": errors }),
+            RejectionDetail::InvalidEnvelope { errors },
         )),
     }
 }

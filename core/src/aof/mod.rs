@@ -17,7 +17,7 @@ pub mod status;
 pub mod task_id;
 pub mod validate;
 
-pub use detect::{detect, Detected, Input, Rejection};
+pub use detect::{detect, Detected, Input, Rejection, RejectionDetail};
 pub use envelope::*;
 pub use routable::{Delivery, NewTask, Routable, TaskRef};
 pub use status::TaskStatus;

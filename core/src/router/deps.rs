@@ -40,7 +40,8 @@
 //! `dependency_satisfied`), the others are "skipped", and one
 //! `dependency.cascaded {trigger, action: "promote", count, promoted,
 //! skipped}` is logged when there was any dependent; with `cascadeBlocks` a
-//! task entering `blocked` blocks its `backlog` and `ready` dependents
+//! status update that moves a task to `blocked` (AOF calls `cascadeOnBlock`
+//! from there alone) blocks its `backlog` and `ready` dependents
 //! (`metadata.blockReason = "upstream blocked: <id>"`, `task.blocked`) and
 //! logs `dependency.cascaded {trigger, action: "block", count, blocked}`.
 //! Only direct dependents move, as in AOF.
@@ -52,6 +53,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
 
+use super::payloads::{Blocked, CascadedBlock, CascadedPromote, DepAdded};
 use super::store::{hash16, Result, Store, Txn};
 use super::task::Task;
 use crate::aof::TaskStatus;
@@ -251,16 +253,15 @@ pub(crate) fn on_done(tx: &mut Txn<'_>, id: &str, at: &str) -> Result<Vec<String
     }
     if !promoted.is_empty() || !skipped.is_empty() {
         tx.log(
-            "dependency.cascaded",
             "system",
             Some(id),
-            json!({
-                "trigger": id,
-                "action": "promote",
-                "count": promoted.len(),
-                "promoted": promoted,
-                "skipped": skipped,
-            }),
+            &CascadedPromote {
+                trigger: id,
+                action: "promote",
+                count: promoted.len(),
+                promoted: &promoted,
+                skipped: &skipped,
+            },
         );
     }
     Ok(promoted)
@@ -297,25 +298,19 @@ pub(crate) fn on_blocked(tx: &mut Txn<'_>, id: &str, at: &str) -> Result<Vec<Str
             "system",
             at,
         )?;
-        tx.log(
-            "task.blocked",
-            "system",
-            Some(&d),
-            json!({ "reason": reason }),
-        );
+        tx.log("system", Some(&d), &Blocked { reason: &reason });
         blocked.push(d);
     }
     if !blocked.is_empty() {
         tx.log(
-            "dependency.cascaded",
             "system",
             Some(id),
-            json!({
-                "trigger": id,
-                "action": "block",
-                "count": blocked.len(),
-                "blocked": blocked,
-            }),
+            &CascadedBlock {
+                trigger: id,
+                action: "block",
+                count: blocked.len(),
+                blocked: &blocked,
+            },
         );
     }
     Ok(blocked)
@@ -406,10 +401,12 @@ pub fn add(
     tx.save(status, t);
     add_dependent(&mut tx, on, task);
     tx.log(
-        "task.dep.added",
         actor,
         Some(task),
-        json!({ "taskId": task, "blockerId": on }),
+        &DepAdded {
+            task_id: task,
+            blocker_id: on,
+        },
     );
     tx.commit()?;
     store.checkpoint()?;

@@ -8,11 +8,15 @@
 //! already present at the tail of a file are not written again, and a torn
 //! last line from a crash is cut off before appending.
 
+use std::fmt;
 use std::fs;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
-use serde::{Deserialize, Serialize};
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::fsio;
@@ -29,7 +33,193 @@ pub struct Event {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task_id: Option<String>,
     #[serde(default)]
-    pub payload: Value,
+    pub payload: EventPayload,
+}
+
+/// An event's payload as JSON text, its keys in the order they were
+/// written. AOF's lines carry the keys in the order its code builds each
+/// payload (`{"from":…,"to":…,"reason":…}`), and a `serde_json::Value`
+/// sorts them: amail builds payloads from structs declared in AOF's order
+/// (`router::payloads`) and keeps the text from then on, through the
+/// write-ahead log and when a line AOF wrote is read back and printed
+/// (`amail events --json`), nested objects included. serde_json's
+/// `preserve_order` would do the same for every `Value` in the workspace,
+/// reordering the parser's, the mail stores' and the remote client's JSON
+/// with it.
+#[derive(Clone, Default)]
+pub struct EventPayload {
+    /// Compact JSON; `None` is `null` (a line without a payload).
+    text: Option<Box<str>>,
+    /// `text` parsed, on first look (tests and the CLI read fields).
+    value: OnceLock<Value>,
+}
+
+impl EventPayload {
+    /// The payload `p` serialises to, keys in its field order.
+    pub fn of<T: Serialize + ?Sized>(p: &T) -> EventPayload {
+        EventPayload {
+            text: serde_json::to_string(p).ok().map(String::into_boxed_str),
+            value: OnceLock::new(),
+        }
+    }
+
+    /// The JSON text, exactly as it is written to the log.
+    pub fn as_str(&self) -> &str {
+        self.text.as_deref().unwrap_or("null")
+    }
+
+    /// The payload as a `Value` (keys sorted: compare, do not print).
+    pub fn value(&self) -> &Value {
+        self.value
+            .get_or_init(|| serde_json::from_str(self.as_str()).unwrap_or(Value::Null))
+    }
+
+    /// A member of an object payload.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.value().get(key)
+    }
+}
+
+impl<'a> std::ops::Index<&'a str> for EventPayload {
+    type Output = Value;
+    /// `Value`'s indexing: `Null` for a missing key.
+    fn index(&self, key: &'a str) -> &Value {
+        &self.value()[key]
+    }
+}
+
+/// Same text, same key order.
+impl PartialEq for EventPayload {
+    fn eq(&self, other: &EventPayload) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+/// Same JSON value, whatever the key order.
+impl PartialEq<Value> for EventPayload {
+    fn eq(&self, other: &Value) -> bool {
+        self.value() == other
+    }
+}
+
+impl fmt::Debug for EventPayload {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Display for EventPayload {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for EventPayload {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match RawValue::from_string(self.as_str().to_string()) {
+            Ok(raw) => raw.serialize(s),
+            Err(e) => Err(serde::ser::Error::custom(e)),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for EventPayload {
+    /// Rewrites whatever value comes as compact JSON in the order it
+    /// arrives. Works inside the write-ahead log's internally tagged steps,
+    /// which serde buffers (a `RawValue` cannot be read from a buffer).
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<EventPayload, D::Error> {
+        let mut text = String::new();
+        Transcribe(&mut text).deserialize(d)?;
+        Ok(EventPayload {
+            text: Some(text.into_boxed_str()),
+            value: OnceLock::new(),
+        })
+    }
+}
+
+/// Writes the value it is given to the string as compact JSON.
+struct Transcribe<'a>(&'a mut String);
+
+impl Transcribe<'_> {
+    fn push_json<T: Serialize + ?Sized, E: de::Error>(self, v: &T) -> Result<(), E> {
+        self.0
+            .push_str(&serde_json::to_string(v).map_err(E::custom)?);
+        Ok(())
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Transcribe<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Transcribe<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<(), E> {
+        self.push_json(&v)
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<(), E> {
+        self.push_json(&v)
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
+        self.push_json(&v)
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
+        self.push_json(&v)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        self.push_json(v)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.0.push_str("null");
+        Ok(())
+    }
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        self.visit_unit()
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        self.deserialize(d)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.0.push('[');
+        let mut first = true;
+        loop {
+            let at = self.0.len();
+            if !first {
+                self.0.push(',');
+            }
+            if seq.next_element_seed(Transcribe(&mut *self.0))?.is_none() {
+                self.0.truncate(at);
+                break;
+            }
+            first = false;
+        }
+        self.0.push(']');
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.0.push('{');
+        let mut first = true;
+        while let Some(key) = map.next_key::<String>()? {
+            if !first {
+                self.0.push(',');
+            }
+            first = false;
+            self.0
+                .push_str(&serde_json::to_string(&key).map_err(de::Error::custom)?);
+            self.0.push(':');
+            map.next_value_seed(Transcribe(&mut *self.0))?;
+        }
+        self.0.push('}');
+        Ok(())
+    }
 }
 
 impl Event {
@@ -220,4 +410,36 @@ pub fn read_all(dir: &Path) -> io::Result<(Vec<Event>, usize)> {
     }
     events.sort_by_key(|e| e.event_id);
     Ok((events, bad))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINE: &str = r#"{"eventId":1,"type":"x","timestamp":"2026-11-22T03:13:33.973Z","actor":"a","payload":{"z":[1,-2,2.5,true,null,{"y":"\"\n\u0001é","b":{}}],"a":[]}}"#;
+
+    /// Any payload comes back as the text it was: keys in their order at
+    /// every depth, numbers, escapes and empty containers as written.
+    #[test]
+    fn a_payload_is_read_back_as_written() {
+        let e: Event = serde_json::from_str(LINE).unwrap();
+        assert_eq!(serde_json::to_string(&e).unwrap(), LINE);
+        assert_eq!(e.payload["z"][2], 2.5);
+        assert_eq!(e.payload["missing"], Value::Null);
+    }
+
+    /// The write-ahead log's steps are an internally tagged enum, which
+    /// serde reads through a buffer: the order survives that too.
+    #[test]
+    fn a_payload_survives_an_internally_tagged_enum() {
+        #[derive(Serialize, Deserialize)]
+        #[serde(tag = "op")]
+        enum Step {
+            Events { events: Vec<Event> },
+        }
+        let e: Event = serde_json::from_str(LINE).unwrap();
+        let text = serde_json::to_string(&Step::Events { events: vec![e] }).unwrap();
+        let Step::Events { events } = serde_json::from_str(&text).unwrap();
+        assert_eq!(serde_json::to_string(&events[0]).unwrap(), LINE);
+    }
 }

@@ -5,11 +5,12 @@
 //! transition exactly once:
 //! - no sender authorisation (the seed has none; AOF checks lease/routing
 //!   agent for completion and handoff messages);
-//! - a completion report writes `run_result.json`, logs `task.completed`
-//!   and then applies the session-end step for that task at once: in Agent
-//!   Mail a completion message (OFFERING_READY, DONE, FAILED, CHECKPOINT)
-//!   ends the worker's turn on the bead, so it *is* the session end. The
-//!   outcome-driven transitions are the seed's `resolveCompletionTransitions`;
+//! - a completion report writes `run_result.json` and applies the
+//!   session-end step for that task at once (as AOF does, then logs
+//!   `task.completed` last): in Agent Mail a completion message
+//!   (OFFERING_READY, DONE, FAILED, CHECKPOINT) ends the worker's turn on
+//!   the bead, so it *is* the session end. The outcome-driven transitions
+//!   are the seed's `resolveCompletionTransitions`;
 //! - a completion report for a task that is not in progress reaches its
 //!   outcome's status through in-progress ([`completion_path`]): the mail
 //!   shows the work was done, so `ready -> review` (not in AOF's table, and
@@ -31,16 +32,20 @@
 //! logging times, as in AOF.
 
 use chrono::{DateTime, Duration, Utc};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::deps;
+use super::payloads::{
+    Assigned, Completed, DelegationAccepted, DelegationRejected, DelegationRequested, Received,
+    Transitioned, Warning,
+};
 use super::route::{RouteOutcome, Router, RouterOptions};
 use super::runs::*;
 use super::store::{iso, rel_companion, rel_run, Result, Store, Txn};
 use super::task::{append_work_log, Lease, Task};
 use crate::aof::{
     CompletionReport, Envelope, HandoffAck, HandoffRequest, MessageKind, Outcome, Payload,
-    Rejection, StatusUpdate, TaskStatus,
+    Rejection, RejectionDetail, StatusUpdate, TaskStatus,
 };
 
 fn parse_time(s: &str) -> Option<DateTime<Utc>> {
@@ -74,10 +79,11 @@ impl Router {
         summary: Option<&str>,
     ) -> Result<RouteOutcome> {
         tx.log(
-            "protocol.message.received",
             &env.from_agent,
             Some(&env.task_id),
-            json!({ "type": env.kind.as_str() }),
+            &Received {
+                kind: env.kind.as_str(),
+            },
         );
         match (&env.kind, &env.payload) {
             (MessageKind::CompletionReport, Payload::CompletionReport(p)) => {
@@ -97,7 +103,9 @@ impl Router {
                 tx,
                 env,
                 "invalid_envelope",
-                json!({ "errors": ["payload does not match type"] }),
+                RejectionDetail::InvalidEnvelope {
+                    errors: vec!["payload does not match type".into()],
+                },
             )),
         }
     }
@@ -110,7 +118,7 @@ impl Router {
         summary: Option<&str>,
     ) -> Result<RouteOutcome> {
         let Some((status, task)) = tx.get(&env.task_id)? else {
-            return Ok(reject(tx, env, "task_not_found", json!({})));
+            return Ok(reject(tx, env, "task_not_found", RejectionDetail::None));
         };
         let id = env.task_id.clone();
         // A report whose outcome the task can no longer reach (it is done or
@@ -121,11 +129,11 @@ impl Router {
                 tx,
                 env,
                 "invalid_transition",
-                json!({
-                    "from": status.as_str(),
-                    "to": to.last().map(|t| t.as_str()),
-                    "outcome": p.outcome.as_str(),
-                }),
+                RejectionDetail::InvalidTransition {
+                    from: status.as_str(),
+                    to: to.last().map(|t| t.as_str()),
+                    outcome: p.outcome.as_str(),
+                },
             ));
         }
         // The summary the mail carried goes to outputs/summary.md.
@@ -149,10 +157,12 @@ impl Router {
                 .join(&p.summary_ref);
             if !on_disk.exists() && !std::path::Path::new(&p.summary_ref).exists() {
                 tx.log(
-                    "protocol.message.warning",
                     "system",
                     Some(&id),
-                    json!({ "reason": "summary_file_not_found", "summaryRef": p.summary_ref }),
+                    &Warning {
+                        reason: "summary_file_not_found",
+                        summary_ref: &p.summary_ref,
+                    },
                 );
             }
         }
@@ -169,14 +179,24 @@ impl Router {
             notes: p.notes.clone(),
         };
         tx.write(rel_run(&id, "run_result.json"), to_pretty(&result));
+        let n = apply_outcome(
+            tx,
+            status,
+            task,
+            &result,
+            &env.from_agent,
+            &env.sent_at,
+            None,
+        )?;
+        complete_run(tx, &id, &env.sent_at);
+        // Last, after the transitions and the cascade, as AOF logs it.
         tx.log(
-            "task.completed",
             &env.from_agent,
             Some(&id),
-            json!({ "outcome": p.outcome.as_str() }),
+            &Completed {
+                outcome: p.outcome.as_str(),
+            },
         );
-        let n = apply_outcome(tx, status, task, &result, &env.sent_at, None)?;
-        complete_run(tx, &id, &env.sent_at);
         Ok(RouteOutcome::Routed {
             task_id: id,
             transitions: n,
@@ -191,7 +211,7 @@ impl Router {
         p: &StatusUpdate,
     ) -> Result<RouteOutcome> {
         let Some((status, mut task)) = tx.get(&env.task_id)? else {
-            return Ok(reject(tx, env, "task_not_found", json!({})));
+            return Ok(reject(tx, env, "task_not_found", RejectionDetail::None));
         };
         let id = env.task_id.clone();
         let actor = if p.agent_id.is_empty() {
@@ -200,10 +220,14 @@ impl Router {
             p.agent_id.clone()
         };
         let blockers = p.blockers.clone().unwrap_or_default();
+        // An empty string is absent, as AOF tests these fields for
+        // truthiness (its reason and Work Log entry skip `""`).
+        let progress = p.progress.as_deref().filter(|s| !s.is_empty());
+        let notes = p.notes.as_deref().filter(|s| !s.is_empty());
         let reason = if !blockers.is_empty() {
             Some(blockers.join("; "))
         } else {
-            p.notes.clone().or_else(|| p.progress.clone())
+            notes.or(progress).map(str::to_string)
         };
         let mut transitions = 0;
         if let Some(to) = p.status {
@@ -223,10 +247,10 @@ impl Router {
         }
         if transitions == 0 {
             let mut parts = Vec::new();
-            if let Some(pr) = &p.progress {
+            if let Some(pr) = progress {
                 parts.push(format!("Progress: {pr}"));
             }
-            if let Some(n) = &p.notes {
+            if let Some(n) = notes {
                 parts.push(format!("Notes: {n}"));
             }
             if !blockers.is_empty() {
@@ -260,34 +284,37 @@ impl Router {
         p: &HandoffRequest,
     ) -> Result<RouteOutcome> {
         if p.task_id != env.task_id {
-            return Ok(reject(tx, env, "taskId_mismatch", json!({})));
+            return Ok(reject(tx, env, "taskId_mismatch", RejectionDetail::None));
         }
         let Some((status, mut child)) = tx.get(&env.task_id)? else {
-            let out = reject(tx, env, "task_not_found", json!({}));
+            let out = reject(tx, env, "task_not_found", RejectionDetail::None);
             tx.log(
-                "delegation.rejected",
                 &env.from_agent,
                 Some(&env.task_id),
-                json!({ "reason": "task_not_found" }),
+                &DelegationRejected {
+                    reason: "task_not_found",
+                },
             );
             return Ok(out);
         };
         let Some((_, parent)) = tx.get(&p.parent_task_id)? else {
             tx.log(
-                "delegation.rejected",
                 &env.from_agent,
                 Some(&env.task_id),
-                json!({ "reason": "parent_not_found" }),
+                &DelegationRejected {
+                    reason: "parent_not_found",
+                },
             );
             return Ok(RouteOutcome::Rejected("parent_not_found".into()));
         };
         let depth = parent.delegation_depth() + 1.0;
         if depth > 1.0 {
             tx.log(
-                "delegation.rejected",
                 &env.from_agent,
                 Some(&env.task_id),
-                json!({ "reason": "nested_delegation" }),
+                &DelegationRejected {
+                    reason: "nested_delegation",
+                },
             );
             return Ok(RouteOutcome::Rejected("nested_delegation".into()));
         }
@@ -319,10 +346,12 @@ impl Router {
         tx.write(format!("{inputs}/handoff.json"), handoff_json);
         tx.write(format!("{inputs}/handoff.md"), handoff_markdown(p));
         tx.log(
-            "delegation.requested",
             &env.from_agent,
             Some(&env.task_id),
-            json!({ "parentTaskId": p.parent_task_id, "toAgent": p.to_agent }),
+            &DelegationRequested {
+                parent_task_id: &p.parent_task_id,
+                to_agent: &p.to_agent,
+            },
         );
         Ok(RouteOutcome::Routed {
             task_id: env.task_id.clone(),
@@ -339,11 +368,11 @@ impl Router {
         accepted: bool,
     ) -> Result<RouteOutcome> {
         let Some((status, child)) = tx.get(&env.task_id)? else {
-            return Ok(reject(tx, env, "task_not_found", json!({})));
+            return Ok(reject(tx, env, "task_not_found", RejectionDetail::None));
         };
         let id = env.task_id.clone();
         if accepted {
-            tx.log("delegation.accepted", &env.from_agent, Some(&id), json!({}));
+            tx.log(&env.from_agent, Some(&id), &DelegationAccepted {});
             return Ok(RouteOutcome::Routed {
                 task_id: id,
                 transitions: 0,
@@ -365,14 +394,13 @@ impl Router {
                 &env.from_agent,
                 &env.sent_at,
             )?;
+            // No block cascade: AOF's only one is a status update's.
             n = 1;
-            deps::on_blocked(tx, &id, &env.sent_at)?;
         }
         tx.log(
-            "delegation.rejected",
             &env.from_agent,
             Some(&id),
-            json!({ "reason": reason }),
+            &DelegationRejected { reason: &reason },
         );
         Ok(RouteOutcome::Routed {
             task_id: id,
@@ -397,7 +425,7 @@ impl Router {
             if status != TaskStatus::InProgress {
                 continue;
             }
-            n += apply_outcome(&mut tx, status, task, &result, &now, None)?;
+            n += apply_outcome(&mut tx, status, task, &result, &result.agent_id, &now, None)?;
             complete_run(&mut tx, &id, &now);
         }
         tx.commit()?;
@@ -435,7 +463,16 @@ impl Router {
             match self.store.read_run::<RunResult>(&id, "run_result.json") {
                 Some(result) => {
                     let reason = format!("stale_heartbeat_{}", result.outcome.as_str());
-                    apply_outcome(&mut tx, status, task, &result, &stamp, Some(&reason))?;
+                    // The scheduler's moves, as AOF's recovery logs them.
+                    apply_outcome(
+                        &mut tx,
+                        status,
+                        task,
+                        &result,
+                        "scheduler",
+                        &stamp,
+                        Some(&reason),
+                    )?;
                 }
                 None => {
                     transition(
@@ -504,13 +541,16 @@ impl Router {
 }
 
 /// Logs `protocol.message.rejected` for an envelope's task.
-fn reject(tx: &mut Txn<'_>, env: &Envelope, reason: &'static str, extra: Value) -> RouteOutcome {
-    let r = Rejection::new(reason, extra);
+fn reject(
+    tx: &mut Txn<'_>,
+    env: &Envelope,
+    reason: &'static str,
+    detail: RejectionDetail,
+) -> RouteOutcome {
     tx.log(
-        "protocol.message.rejected",
         "system",
         Some(&env.task_id),
-        r.payload,
+        &Rejection::new(reason, detail),
     );
     RouteOutcome::Rejected(reason.to_string())
 }
@@ -589,14 +629,15 @@ fn way_to(from: TaskStatus, to: TaskStatus) -> Option<Vec<TaskStatus>> {
     None
 }
 
-/// Applies a completion outcome along [`completion_path`]. The steps
-/// taken only to reach a target carry the reason `completion_reported`.
-/// Returns the number of transitions.
+/// Applies a completion outcome along [`completion_path`], as `actor`.
+/// The steps taken only to reach a target carry the reason
+/// `completion_reported`. Returns the number of transitions.
 fn apply_outcome(
     tx: &mut Txn<'_>,
     mut status: TaskStatus,
     mut task: Task,
     result: &RunResult,
+    actor: &str,
     at: &str,
     reason_override: Option<&str>,
 ) -> Result<usize> {
@@ -615,30 +656,27 @@ fn apply_outcome(
         let r = if !targets.contains(&to) {
             Some(reason_override.unwrap_or("completion_reported"))
         } else {
-            (!reason.is_empty()).then_some(reason.as_str())
+            // An empty reason too: AOF's is the notes, always a string, and
+            // an empty string stays in its line as `"reason":""`.
+            Some(reason.as_str())
         };
-        task = transition(tx, status, task, to, r, &result.agent_id, at)?;
+        task = transition(tx, status, task, to, r, actor, at)?;
         status = to;
         n += 1;
     }
     // AOF cascades on every `done` report, even one that only reached
-    // review (its dependents are then "skipped").
-    match result.outcome {
-        Outcome::Done => {
-            deps::on_done(tx, &result.task_id, at)?;
-        }
-        Outcome::Blocked if n > 0 => {
-            deps::on_blocked(tx, &result.task_id, at)?;
-        }
-        _ => {}
+    // review (its dependents are then "skipped"), and on no other outcome:
+    // its block cascade is a status update's alone.
+    if result.outcome == Outcome::Done {
+        deps::on_done(tx, &result.task_id, at)?;
     }
     Ok(n)
 }
 
 /// Moves a task to `to` and logs `task.transitioned` once. Entering
-/// `in-progress` takes a lease for the actor and writes `run.json` and the
-/// first heartbeat (the seed's acquireLease); `done`, `ready` and `backlog`
-/// clear the lease.
+/// `in-progress` takes a lease for the actor, writes `run.json` and the
+/// first heartbeat (the seed's acquireLease) and logs `task.assigned`;
+/// `done`, `ready` and `backlog` clear the lease.
 pub(crate) fn transition(
     tx: &mut Txn<'_>,
     from: TaskStatus,
@@ -700,16 +738,27 @@ pub(crate) fn transition_as(
         tx.write(rel_run(&id, "run_heartbeat.json"), to_pretty(&hb));
     }
     tx.relocate(from, task.clone())?;
-    let mut payload = json!({ "from": from.as_str(), "to": to.as_str() });
-    if let Some(r) = reason {
-        payload["reason"] = json!(r);
+    tx.log(
+        actor,
+        Some(&id),
+        &Transitioned {
+            from: from.as_str(),
+            to: to.as_str(),
+            reason,
+        },
+    );
+    // AOF's store follows a move into in-progress with an agent by
+    // `task.assigned`, actor and payload that agent: here the worker the
+    // lease went to (the actor, unless a reviewer sent the work back).
+    if to == TaskStatus::InProgress && !worker.is_empty() {
+        tx.log(worker, Some(&id), &Assigned { agent: worker });
     }
-    tx.log("task.transitioned", actor, Some(&id), payload);
     Ok(task)
 }
 
-/// The cascades a transition outside a completion report starts: `done`
-/// promotes dependents, `blocked` blocks them when the store asks for it.
+/// The cascades a status update's transition starts: `done` promotes
+/// dependents, `blocked` blocks them when the store asks for it (AOF's
+/// `cascadeOnBlock`, which only a status update calls).
 pub(crate) fn after_move(tx: &mut Txn<'_>, id: &str, to: TaskStatus, at: &str) -> Result<()> {
     match to {
         TaskStatus::Done => {

@@ -82,6 +82,7 @@ pub mod deps;
 pub mod events;
 pub mod journal;
 pub mod mailbox;
+pub(crate) mod payloads;
 pub mod review;
 pub mod runs;
 pub mod store;

@@ -6,9 +6,12 @@
 
 use serde_json::json;
 
+use super::payloads::{Created, FromTo, TitleChange, Unknown, Updated};
 use super::store::{Result, Store, Txn};
 use super::task::{Routing, Task};
-use crate::aof::{task_id, Delivery, NewTask, Payload, Routable, TaskRef, TaskStatus};
+use crate::aof::{
+    task_id, Delivery, NewTask, Payload, Rejection, RejectionDetail, Routable, TaskRef, TaskStatus,
+};
 
 /// What routing one input did.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,12 +63,7 @@ pub(super) fn route(this: &Router, input: &Routable) -> Result<RouteOutcome> {
         Routable::Ignored => Ok(RouteOutcome::Ignored),
         Routable::Rejected(r) => {
             let mut tx = this.store.begin()?;
-            tx.log(
-                "protocol.message.rejected",
-                "system",
-                None,
-                r.payload.clone(),
-            );
+            tx.log("system", None, r);
             tx.commit()?;
             Ok(RouteOutcome::Rejected(r.reason.to_string()))
         }
@@ -74,12 +72,7 @@ pub(super) fn route(this: &Router, input: &Routable) -> Result<RouteOutcome> {
                 return Ok(RouteOutcome::Duplicate);
             }
             let mut tx = this.store.begin()?;
-            tx.log(
-                "protocol.message.unknown",
-                "system",
-                task_id.as_deref(),
-                json!({ "type": kind }),
-            );
+            tx.log("system", task_id.as_deref(), &Unknown { kind });
             if let Some(k) = key {
                 tx.mark_routed(k);
             }
@@ -105,10 +98,15 @@ fn deliver(this: &Router, d: &Delivery) -> Result<RouteOutcome> {
         let before = tx.logged().len();
         let Some(id) = task_of_bead(this, &mut tx, bead, new_task)? else {
             tx.log(
-                "protocol.message.rejected",
                 "system",
                 None,
-                json!({ "reason": "task_not_found", "beadId": bead }),
+                &Rejection::new(
+                    "task_not_found",
+                    RejectionDetail::Project {
+                        project_id: env.project_id.clone(),
+                        bead_id: Some(bead.clone()),
+                    },
+                ),
             );
             tx.commit()?;
             return Ok(RouteOutcome::Rejected("task_not_found".into()));
@@ -132,10 +130,28 @@ fn deliver(this: &Router, d: &Delivery) -> Result<RouteOutcome> {
         };
         env.assign_task(&id, parent_id.as_deref());
     }
-    if d.unblocks {
-        unblock_on_answer(&mut tx, &mut env)?;
-    }
-    let mut out = this.handle(&mut tx, &env, d.summary.as_deref())?;
+    // AOF's route() looks the task up before any handler runs and stops
+    // there (reference §3.1 step 3): `{reason, projectId}`, no
+    // `protocol.message.received`, no handler's own checks or events.
+    let mut out = if tx.get(&env.task_id)?.is_none() {
+        tx.log(
+            "system",
+            Some(&env.task_id),
+            &Rejection::new(
+                "task_not_found",
+                RejectionDetail::Project {
+                    project_id: env.project_id.clone(),
+                    bead_id: None,
+                },
+            ),
+        );
+        RouteOutcome::Rejected("task_not_found".into())
+    } else {
+        if d.unblocks {
+            unblock_on_answer(&mut tx, &mut env)?;
+        }
+        this.handle(&mut tx, &env, d.summary.as_deref())?
+    };
     if let (Some(follow), RouteOutcome::Routed { transitions, .. }) = (&d.follow_up, &mut out) {
         let mut follow = follow.clone();
         follow.assign_task(&env.task_id, None);
@@ -215,10 +231,13 @@ fn create_task(tx: &mut Txn<'_>, id: &str, bead: &str, new: &NewTask) {
     tx.index_bead(bead, id);
     tx.create(TaskStatus::Ready, task);
     tx.log(
-        "task.created",
         &new.actor,
         Some(id),
-        json!({ "title": new.title, "status": "ready", "beadId": bead }),
+        &Created {
+            title: &new.title,
+            status: "ready",
+            bead_id: bead,
+        },
     );
 }
 
@@ -226,7 +245,8 @@ fn create_task(tx: &mut Txn<'_>, id: &str, bead: &str, new: &NewTask) {
 /// knows the real title) when it differs, else `new_task.title` in place of
 /// a placeholder (a title that is only the bead id, given when the first
 /// input had nothing better). A done task keeps its title, as AOF's
-/// `update` refuses done tasks. Logged as AOF's `task.updated {changes}`.
+/// `update` refuses done tasks. Logged as AOF's `task.updated {changes:
+/// {title: {from, to}}}`.
 fn retitle(
     tx: &mut Txn<'_>,
     id: &str,
@@ -247,14 +267,21 @@ fn retitle(
     if title == task.fm.title || status == TaskStatus::Done {
         return Ok(());
     }
-    task.fm.title = title.to_string();
+    let from = std::mem::replace(&mut task.fm.title, title.to_string());
     task.fm.updated_at = at.to_string();
     tx.save(status, task);
+    // AOF's `update` logs as `system`, whoever asked for it.
     tx.log(
-        "task.updated",
-        &new_task.actor,
+        "system",
         Some(id),
-        json!({ "changes": { "title": title } }),
+        &Updated {
+            changes: TitleChange {
+                title: FromTo {
+                    from: &from,
+                    to: title,
+                },
+            },
+        },
     );
     Ok(())
 }

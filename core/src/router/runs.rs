@@ -3,8 +3,9 @@
 //! the task, `run_heartbeat.json` refreshed by its messages, and
 //! `run_result.json` written by a completion report.
 
+use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::aof::{Outcome, TestReport};
 
@@ -43,8 +44,10 @@ pub(crate) struct RunArtifact {
     pub status: String,
     #[serde(default)]
     pub artifact_paths: ArtifactPaths,
+    /// In written order: AOF adds `completedAt`, `expiredAt` after what
+    /// is there (`{...metadata, completedAt}`), and keeps what it found.
     #[serde(default)]
-    pub metadata: Map<String, Value>,
+    pub metadata: IndexMap<String, Value>,
 }
 
 /// `run_heartbeat.json`.
@@ -76,7 +79,9 @@ pub(crate) struct RunResult {
     pub notes: String,
 }
 
-/// Pretty JSON with a trailing newline, as AOF writes artifacts.
+/// Pretty JSON, 2-space indent as AOF's artifacts are (reference §5.3),
+/// ending with a newline: the reference does not say whether AOF's files
+/// end with one, so amail keeps the one it always wrote.
 pub(crate) fn to_pretty<T: Serialize>(v: &T) -> String {
     let mut s = serde_json::to_string_pretty(v).unwrap_or_default();
     s.push('\n');

@@ -30,8 +30,9 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use super::deps;
-use super::events::{self, Event};
+use super::events::{self, Event, EventPayload};
 use super::journal::{self, Op, Plan, WalState};
+use super::payloads::Logged;
 use super::task::{Task, TaskParseError};
 use super::Board;
 use super::TaskSummary;
@@ -565,15 +566,16 @@ impl<'s> Txn<'s> {
         self.write(rel_marker(key), content);
     }
 
-    /// Logs an event (written when the transaction commits).
-    pub(crate) fn log(&mut self, kind: &str, actor: &str, task_id: Option<&str>, payload: Value) {
+    /// Logs an event (written when the transaction commits): the type
+    /// comes with the payload, whose fields are in AOF's order.
+    pub(crate) fn log<P: Logged>(&mut self, actor: &str, task_id: Option<&str>, payload: &P) {
         self.events.push(Event {
             event_id: self.next_event_id,
-            kind: kind.to_string(),
+            kind: P::TYPE.to_string(),
             timestamp: iso(Utc::now()),
             actor: actor.to_string(),
             task_id: task_id.map(str::to_string),
-            payload,
+            payload: EventPayload::of(payload),
         });
         self.next_event_id += 1;
     }
@@ -658,7 +660,7 @@ mod tests {
         fs::create_dir_all(dir.path().join("tasks/ready")).unwrap();
         let store = Store::open_existing(dir.path()).unwrap();
         let mut tx = store.begin().unwrap();
-        tx.log("test.event", "me", None, json!({}));
+        tx.log("me", None, &crate::router::payloads::DelegationAccepted {});
         tx.commit().unwrap();
         store.checkpoint().unwrap();
         assert!(dir.path().join("state/amail/lock").is_file());
