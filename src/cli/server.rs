@@ -25,23 +25,104 @@ pub const TOKEN_ENV: &str = "AMAIL_SERVER_TOKEN";
 /// config's `agent_tokens_file`).
 pub const AGENT_TOKENS_ENV: &str = "AMAIL_AGENT_TOKENS_FILE";
 
+// `--token-file` and `--project` are checked against the server by
+// `ServerArgs::take_source`, not by clap's `requires = "server"`: the
+// server may be named as SOURCE, which clap cannot know is a URL.
 #[derive(Debug, Clone, Default, Args)]
 pub struct ServerArgs {
     /// Work through a running MCP Agent Mail server instead of files: its
-    /// MCP endpoint, e.g. http://127.0.0.1:8765/mcp/ (SOURCE and --db are
-    /// then not used).
+    /// MCP endpoint, e.g. http://127.0.0.1:8765/mcp/ (or give that URL as
+    /// the SOURCE; not both, and not with --db).
     #[arg(long, value_name = "URL")]
     pub server: Option<String>,
     /// A file holding the server's bearer token (else AMAIL_SERVER_TOKEN,
     /// else the config file's `server_token_file`).
-    #[arg(long, value_name = "FILE", requires = "server")]
+    #[arg(long, value_name = "FILE")]
     pub token_file: Option<PathBuf>,
     /// Only this project of the server (slug or human key).
-    #[arg(long, value_name = "KEY", requires = "server")]
+    #[arg(long, value_name = "KEY")]
     pub project: Option<String>,
-    /// Seconds to wait for the server on each call.
-    #[arg(long, value_name = "SECS", default_value_t = 30, requires = "server")]
+    /// Seconds to wait for the server on each call (also a storage root's
+    /// server named in the config's [[servers]]).
+    #[arg(long, value_name = "SECS", default_value_t = 30)]
     pub timeout: u64,
+}
+
+/// Whether a SOURCE the user gave is a server's URL (`http://` or
+/// `https://`, the scheme in any case), not a path.
+pub fn is_url(source: &Path) -> bool {
+    source.to_str().is_some_and(|s| {
+        s.contains("://")
+            && matches!(
+                amail_remote::session::scheme(s).as_deref(),
+                Some("http" | "https")
+            )
+    })
+}
+
+impl ServerArgs {
+    /// Settles where the command works when the user may have named a
+    /// server twice, or a server and a SOURCE (or `--db`): a URL as
+    /// SOURCE is the server, as `--server URL` is; any other pairing is a
+    /// usage error naming both, before anything is read or written. Of
+    /// two places named, amail never picks one unsaid (a reply meant for
+    /// a mailbox went to the server). `--token-file` and `--project`
+    /// without any server are refused too: they would do nothing.
+    pub fn take_source(
+        &mut self,
+        source: &mut Option<PathBuf>,
+        db: Option<&Path>,
+    ) -> Result<(), CliError> {
+        let clean = |s: &str| amail_core::safe_text::clean_line(s).into_owned();
+        if let Some(url) = source.as_deref().filter(|s| is_url(s)) {
+            let url = url.to_string_lossy().into_owned();
+            if let Some(flag) = &self.server {
+                return Err(CliError::usage(format!(
+                    "{} as SOURCE and --server {}: name the server once, as SOURCE or with \
+                     --server, not both; nothing was read or written",
+                    clean(&url),
+                    clean(flag)
+                )));
+            }
+            self.server = Some(url);
+            *source = None;
+        }
+        match &self.server {
+            Some(url) => {
+                if let Some(s) = source.as_deref() {
+                    return Err(CliError::usage(format!(
+                        "{} and --server {}: give a SOURCE or a server, not both; nothing was \
+                     read or written",
+                        clean(&s.display().to_string()),
+                        clean(url)
+                    )));
+                }
+                if let Some(db) = db {
+                    return Err(CliError::usage(format!(
+                        "--db {} and --server {}: --db names a storage root's database on \
+                     disk; give it or a server, not both; nothing was read or written",
+                        clean(&db.display().to_string()),
+                        clean(url)
+                    )));
+                }
+            }
+            None => {
+                let flag = if self.token_file.is_some() {
+                    Some("--token-file")
+                } else if self.project.is_some() {
+                    Some("--project")
+                } else {
+                    None
+                };
+                if let Some(flag) = flag {
+                    return Err(CliError::usage(format!(
+                        "{flag} is for a server: give its URL as SOURCE or with --server URL"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The server store when `--server` is given, else `None` (files).
