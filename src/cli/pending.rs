@@ -133,7 +133,7 @@ pub fn run(mut args: PendingArgs, config: &amail::config::Config) -> CliResult {
             format!("thread {}", clean_line(r.thread_id)),
             format!(
                 "{}{}",
-                clean_line(r.subject),
+                super::table::glance(&clean_line(r.subject)),
                 if r.read { "" } else { "  [unread]" }
             ),
         ]);

@@ -159,7 +159,10 @@ fn table_of(inbox: &mut Inbox) -> Table {
             format!("{} pending", t.pending),
             last,
             kind.to_string(),
-            format!("{}{help}{project}", clean_line(&inbox.thread_state(t))),
+            format!(
+                "{}{help}{project}",
+                super::table::glance(&clean_line(&inbox.thread_state(t)))
+            ),
         ]);
         // Its line is written: the newest message's parse goes (a million
         // messages held 318,000 of them, 2 GB).
