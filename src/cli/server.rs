@@ -60,6 +60,21 @@ pub fn is_url(source: &Path) -> bool {
     })
 }
 
+/// Refuses a server's URL among the paths of a command that reads files
+/// (`parse`, `route`): said as a missing path, it sent the user looking
+/// for a file. A path that exists is a path, whatever it looks like.
+pub fn refuse_urls(paths: &[PathBuf], command: &str) -> Result<(), CliError> {
+    match paths.iter().find(|p| is_url(p) && !p.exists()) {
+        Some(url) => Err(CliError::usage(format!(
+            "{}: a server's URL, and `amail {command}` reads files, folders and stdin: work \
+             through a server with `amail threads`, `pending`, `inbox`, `ack` or `reply` (the \
+             URL as SOURCE or with --server), or pipe its fetch_inbox JSON in with `-`",
+            amail_core::safe_text::clean_line(&url.display().to_string())
+        ))),
+        None => Ok(()),
+    }
+}
+
 impl ServerArgs {
     /// Settles where the command works when the user may have named a
     /// server twice, or a server and a SOURCE (or `--db`): a URL as

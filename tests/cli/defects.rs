@@ -984,3 +984,37 @@ fn a_missing_path_is_named_the_same_way_by_every_command() {
         assert!(!err.contains("os error"), "{args:?}: {err}");
     }
 }
+
+/// A server's URL given to a command that reads files: `amail parse
+/// http://127.0.0.1:8765/mcp/` and `amail route URL` said "no such file
+/// or directory (check the path and its permissions)", as if the URL were
+/// a mistyped path. Found after learning that `threads`, `pending`,
+/// `inbox`, `ack` and `reply` take a server's URL as SOURCE. They say it
+/// is a server, which commands work through one, and how `parse` reads a
+/// server's mail (its fetch_inbox JSON on stdin); nothing is created.
+#[test]
+fn a_server_url_given_to_parse_or_route_names_the_commands_that_take_one() {
+    let fx = Fx::new();
+    let store = fx.store();
+    // Nothing listens there, and nothing may be asked of it.
+    let url = "http://127.0.0.1:1/mcp/";
+    for args in [
+        vec!["parse", url],
+        vec!["parse", "--strict", url],
+        vec!["route", url, "--store", &store],
+    ] {
+        let out = fx.run(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains(url)
+                && err.contains("a server's URL")
+                && err.contains("amail threads")
+                && !err.contains("no such file"),
+            "{args:?}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    assert!(!Path::new(&store).exists(), "route created a store");
+}
