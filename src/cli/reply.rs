@@ -26,7 +26,8 @@ pub struct ReplyArgs {
     /// own message writes to its recipients).
     #[arg(long = "as", value_name = "AGENT", required = true)]
     pub as_agent: String,
-    /// The answer; read from stdin when absent or `-`.
+    /// The answer; read from stdin when absent or `-` (a body read from
+    /// stdin whose reply fails is kept in DATA_DIR/drafts/, and named).
     #[arg(long, value_name = "TEXT")]
     pub body: Option<String>,
     /// The mcp_agent_mail SQLite database, when it is not beside the archive.
