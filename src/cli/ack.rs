@@ -39,6 +39,14 @@ pub struct AckArgs {
 /// falling back to the default mailbox would write somewhere else.
 pub fn split_source(items: &[String]) -> Result<(Vec<String>, Option<PathBuf>), CliError> {
     match items.split_last() {
+        // A URL is never an id: the ids were left out.
+        Some((last, [])) if super::server::is_url(std::path::Path::new(last)) => {
+            Err(CliError::usage(format!(
+                "{}: a server's URL, and no message id to ack: `amail ack ID... {} --as AGENT`",
+                clean_line(last),
+                clean_line(last)
+            )))
+        }
         Some((last, rest))
             if !rest.is_empty()
                 && (last == "-"

@@ -41,6 +41,20 @@ pub struct ReplyArgs {
 
 pub fn run(mut args: ReplyArgs, config: &amail::config::Config) -> CliResult {
     let max_bytes = config.max_bytes;
+    // A URL is never an id: the id was left out, and the URL took its
+    // place (it read as an id on the default mailbox), or came first.
+    if super::server::is_url(std::path::Path::new(&args.id)) {
+        let url = clean_line(&args.id);
+        return Err(CliError::usage(match &args.source {
+            None => format!(
+                "{url}: a server's URL, and no message id to answer: `amail reply ID {url} --as AGENT`"
+            ),
+            Some(id) => format!(
+                "{url}: a server's URL where the message id goes: `amail reply {} {url} --as AGENT`",
+                clean_line(&id.display().to_string())
+            ),
+        }));
+    }
     args.server
         .take_source(&mut args.source, args.db.as_deref())?;
     // The source first: a mistyped one fails before stdin is read.

@@ -1017,4 +1017,26 @@ fn a_server_url_given_to_parse_or_route_names_the_commands_that_take_one() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
     assert!(!Path::new(&store).exists(), "route created a store");
+
+    // The URL and no message id (`amail ack URL --as A`): it said "no
+    // mailbox at DATA_DIR/mail yet: give a SOURCE", the URL read as an
+    // id. It says the id is missing, and where it goes.
+    for (args, want) in [
+        (
+            vec!["ack", url, "--as", "A"],
+            format!("amail ack ID... {url}"),
+        ),
+        (
+            vec!["reply", url, "--as", "A", "--body", "hi"],
+            format!("amail reply ID {url}"),
+        ),
+    ] {
+        let out = fx.run(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("no message id") && err.contains(&want) && !err.contains("no mailbox"),
+            "{args:?}: {err}"
+        );
+    }
 }
