@@ -168,7 +168,12 @@ fn server_store(args: &ServerArgs, config: &Config) -> Result<Option<ServerStore
             "--server {url}: give the server's MCP URL, e.g. http://127.0.0.1:8765/mcp/"
         )));
     }
-    let token = token(args.token_file.as_deref(), config)?;
+    let token = token(
+        args.token_file
+            .as_deref()
+            .map(|f| (f, "--token-file".to_string())),
+        config,
+    )?;
     let store = ServerStore::new(ServerConfig {
         url,
         token,
@@ -181,11 +186,11 @@ fn server_store(args: &ServerArgs, config: &Config) -> Result<Option<ServerStore
 }
 
 /// The bearer token, from the first place that has one: `file` (the
-/// flag's or the `[[servers]]` entry's), `AMAIL_SERVER_TOKEN`, the
-/// config's `server_token_file`.
-fn token(file: Option<&Path>, config: &Config) -> Result<Option<String>, CliError> {
-    if let Some(f) = file {
-        return read_token(f).map(Some);
+/// flag's or the `[[servers]]` entry's, with where it was named),
+/// `AMAIL_SERVER_TOKEN`, the config's `server_token_file`.
+fn token(file: Option<(&Path, String)>, config: &Config) -> Result<Option<String>, CliError> {
+    if let Some((f, origin)) = file {
+        return read_token(f, &origin).map(Some);
     }
     if let Ok(t) = std::env::var(TOKEN_ENV) {
         if !t.trim().is_empty() {
@@ -193,7 +198,11 @@ fn token(file: Option<&Path>, config: &Config) -> Result<Option<String>, CliErro
         }
     }
     match config.server_token_file().map_err(CliError::usage)? {
-        Some(f) => read_token(&f).map(Some),
+        Some(f) => read_token(
+            &f,
+            &format!("server_token_file in {}", config.path.display()),
+        )
+        .map(Some),
         None => Ok(None),
     }
 }
@@ -228,7 +237,15 @@ pub fn write_through(
     let local = stores::open_detected(source, detected, opts);
     let server = ServerStore::new(ServerConfig {
         url: entry.url,
-        token: token(entry.token_file.as_deref(), config)?,
+        token: token(
+            entry.token_file.as_deref().map(|f| {
+                (
+                    f,
+                    format!("token_file of [[servers]] in {}", config.path.display()),
+                )
+            }),
+            config,
+        )?,
         project: None,
         timeout,
         agent_tokens: agent_tokens(config)?,
@@ -247,16 +264,20 @@ pub fn write_through(
 /// name the file and the agent, never a token.
 fn agent_tokens(config: &Config) -> Result<AgentTokens, CliError> {
     let file = match std::env::var_os(AGENT_TOKENS_ENV) {
-        Some(f) if !f.is_empty() => Some(PathBuf::from(f)),
-        _ => config.agent_tokens_file().map_err(CliError::usage)?,
+        Some(f) if !f.is_empty() => Some((PathBuf::from(f), AGENT_TOKENS_ENV.to_string())),
+        _ => config
+            .agent_tokens_file()
+            .map_err(CliError::usage)?
+            .map(|f| (f, format!("agent_tokens_file in {}", config.path.display()))),
     };
-    let Some(file) = file else {
+    let Some((file, origin)) = file else {
         return Ok(AgentTokens::default());
     };
     let text = std::fs::read_to_string(&file).map_err(|e| {
         CliError::bad_input(format!(
-            "{}: cannot read the agents' tokens file: {e}",
-            file.display()
+            "{}: cannot read the agents' tokens file (named by {origin}): {}",
+            file.display(),
+            amail_core::fsio::reason(&e)
         ))
     })?;
     let table: toml::Table = text.parse().map_err(|_| {
@@ -278,14 +299,22 @@ fn agent_tokens(config: &Config) -> Result<AgentTokens, CliError> {
     Ok(AgentTokens::new(pairs))
 }
 
-fn read_token(f: &Path) -> Result<String, CliError> {
+/// The token in file `f`, which `origin` named (`--token-file`, a key of
+/// the config file): a file the user never typed is named with where it
+/// came from, so a stale config entry is found, not guessed at.
+fn read_token(f: &Path, origin: &str) -> Result<String, CliError> {
     let t = std::fs::read_to_string(f).map_err(|e| {
-        CliError::bad_input(format!("{}: cannot read the token file: {e}", f.display()))
+        CliError::bad_input(format!(
+            "{}: cannot read the server's token file (named by {origin}): {}",
+            f.display(),
+            amail_core::fsio::reason(&e)
+        ))
     })?;
     let t = t.trim();
     if t.is_empty() {
         return Err(CliError::bad_input(format!(
-            "{}: the token file is empty: put the server's HTTP_BEARER_TOKEN in it",
+            "{}: the server's token file (named by {origin}) is empty: put the server's \
+             HTTP_BEARER_TOKEN in it",
             f.display()
         )));
     }

@@ -1040,3 +1040,66 @@ fn a_server_url_given_to_parse_or_route_names_the_commands_that_take_one() {
         );
     }
 }
+
+/// A token file that cannot be read names where amail was told to find
+/// it: `server_token_file` in the config said only "PATH: cannot read the
+/// token file: No such file or directory (os error 2)", and a user who
+/// never typed PATH had to guess it came from the config file. Each
+/// origin (the flag, the config's key, a `[[servers]]` entry) is named,
+/// with nothing of Rust's error type in it; no server is asked.
+#[test]
+fn an_unreadable_token_file_names_where_it_was_named() {
+    let fx = Fx::new();
+    let config = fx.path("no-config.toml");
+    let gone = fx.path("gone-token");
+    let g = gone.to_str().unwrap();
+    let url = "http://127.0.0.1:1/mcp/";
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_amail"))
+            .args(args)
+            .env("AMAIL_HOME", fx.dir.path())
+            .env("AMAIL_CONFIG", &config)
+            .env_remove("AMAIL_SERVER_TOKEN")
+            .output()
+            .unwrap()
+    };
+    let check = |out: Output, origin: &str| {
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(
+            err.contains(g) && err.contains(origin) && !err.contains("os error"),
+            "{origin}: {err}"
+        );
+        assert!(
+            !err.contains("no server answers"),
+            "a server was asked: {err}"
+        );
+    };
+    check(run(&["threads", url, "--token-file", g]), "--token-file");
+    fs::write(&config, format!("server_token_file = \"{g}\"\n")).unwrap();
+    check(run(&["threads", url]), "server_token_file");
+    // The agents' tokens file (0.3.x servers), named the same way.
+    fs::write(&config, format!("agent_tokens_file = \"{g}\"\n")).unwrap();
+    check(run(&["threads", url]), "agent_tokens_file");
+    fs::write(&config, format!("server_token_file = \"{g}\"\n")).unwrap();
+    assert!(
+        stderr(&run(&["threads", url])).contains(config.to_str().unwrap()),
+        "the config file is named"
+    );
+    // A [[servers]] entry's token_file, for a storage root it names.
+    let root = fx.path("root");
+    crate::support::fs::copy_dir(&crate::support::fixture::fixture(), &root);
+    fs::write(
+        &config,
+        format!(
+            "[[servers]]\nstorage_root = \"{}\"\nurl = \"{url}\"\ntoken_file = \"{g}\"\n",
+            root.display()
+        ),
+    )
+    .unwrap();
+    check(
+        run(&["ack", "1", root.to_str().unwrap(), "--as", "BlueLake"]),
+        "[[servers]]",
+    );
+}
