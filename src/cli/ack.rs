@@ -13,7 +13,7 @@ use amail_core::{inbox, stores};
 #[derive(Debug, Args)]
 #[command(
     override_usage = "amail ack <ID>... [SOURCE] --as <AGENT> [OPTIONS]",
-    after_help = "Examples:\n  amail ack 5 10 --as BlueLake ~/.mcp_agent_mail_git_mailbox_repo\n  amail ack ol-527.2-help --as Orchestrator ./mail\n  amail ack 42 http://127.0.0.1:8765/mcp/ --as BlueLake   # through a server\n\nThe last argument is the SOURCE when it is an existing directory or a server's\nURL (the same as --server URL; not both); one that\nlooks like a path (/..., ./..., ~...) but does not exist is an error, and\nnothing is acked. With several ids, every one must exist and be addressed to\nthe --as agent before any is acked."
+    after_help = "Examples:\n  amail ack 5 10 --as BlueLake ~/.mcp_agent_mail_git_mailbox_repo\n  amail ack ol-527.2-help --as Orchestrator ./mail\n  amail ack 42 http://127.0.0.1:8765/mcp/ --as BlueLake   # through a server\n\nThe last argument is the SOURCE when it is an existing directory or a server's\nURL (the same as --server URL; not both); one that looks like a path (/...,\n./..., ~...) but does not exist is an error, and nothing is acked. With\nseveral ids, every one must exist and be addressed to the --as agent before\nany is acked."
 )]
 pub struct AckArgs {
     /// Message ids (as `amail pending` prints them), then optionally the
