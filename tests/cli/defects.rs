@@ -919,6 +919,26 @@ fn reply_body_dash_reads_stdin() {
     // A body of `-` and nothing on stdin is an empty answer, refused.
     let out = reply(b"");
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    // A piped answer to an id the mailbox lacks: refused, and the answer
+    // kept in the data dir's drafts/, the error naming the file (it was
+    // lost; `interop::server_source` shows the same for a server gone).
+    let out = fx.run_stdin(
+        &["reply", "m-404", m, "--as", "boss"],
+        b"Keep me: typed once.\n",
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let drafts = fx.dir.path().join("drafts");
+    let kept: Vec<_> = fs::read_dir(&drafts)
+        .unwrap_or_else(|e| panic!("{}: {e}; {err}", drafts.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(
+        fs::read_to_string(&kept[0]).unwrap(),
+        "Keep me: typed once.\n"
+    );
+    assert!(err.contains(&kept[0].display().to_string()), "{err}");
 }
 
 /// A task file whose front matter does not parse is named once, with the
