@@ -170,8 +170,8 @@ impl fmt::Display for ServerError {
             ),
             ServerError::Protocol { url, detail } => write!(
                 f,
-                "{url}: not an MCP Agent Mail server answer ({detail}): check the URL's path \
-                 (the server's HTTP_PATH, default /mcp/)"
+                "{url}: not an MCP Agent Mail server answer ({detail}): check the URL's port \
+                 and path (the server's HTTP_PORT and HTTP_PATH, default 8765 and /mcp/)"
             ),
         }
     }
@@ -833,6 +833,23 @@ mod tests {
             );
             assert!(line.contains("/mcp/"), "{line}");
         }
+    }
+
+    /// Another web service on the port (the user's typo, or a port some
+    /// other tool took): `python -m http.server` answers a POST with 501,
+    /// and the line said "check the URL's path" of a URL whose path was
+    /// the server's own `/mcp/`. Found by giving `amail threads` such a
+    /// port. The line points at the port as well as the path.
+    #[test]
+    fn another_web_service_on_the_port_says_check_the_port() {
+        let url = answering("501 Unsupported method ('POST')", "/mcp/");
+        let s = Session::new(config(&url, Some("t"), 5)).unwrap();
+        let line = s.call("fetch_inbox", Map::new()).unwrap_err().to_string();
+        assert!(line.contains("501"), "{line}");
+        assert!(
+            line.contains("port") && line.contains("HTTP_PORT") && line.contains("/mcp/"),
+            "{line}"
+        );
     }
 
     /// No token given and the server wants one: the line said "the server
