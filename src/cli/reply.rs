@@ -156,11 +156,12 @@ fn keep_unsent(mut e: CliError, id: &str, body: &str, home: &std::path::Path) ->
     let path = clean_line(&path.display().to_string()).into_owned();
     match written {
         Ok(()) => e.message.push_str(&format!(
-            "; the reply was not sent and is kept in {path}: run the same `amail reply` again \
+            "; the reply's text is kept in {path}: to send it again, run the same `amail reply` \
              with `< {path}`"
         )),
         Err(err) => e.message.push_str(&format!(
-            "; the reply was not sent, and keeping it in {path} failed too ({err}): it is lost"
+            "; keeping the reply's text in {path} failed too ({}): it is lost",
+            amail_core::fsio::reason(&err)
         )),
     }
     e
