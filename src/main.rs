@@ -39,9 +39,9 @@ enum Command {
     Sweep(cli::sweep::SweepArgs),
     /// Check the task store and heal what can be healed.
     Doctor(cli::doctor::DoctorArgs),
-    /// Threads of a mailbox or mcp_agent_mail store, most recent first.
+    /// Threads of a mailbox, mcp_agent_mail store or server, most recent first.
     Threads(cli::threads::ThreadsArgs),
-    /// Messages waiting for an acknowledgement, per recipient.
+    /// Messages waiting for an acknowledgement, per recipient (files or a server).
     Pending(cli::pending::PendingArgs),
     /// Acknowledge messages as a recipient.
     Ack(cli::ack::AckArgs),

@@ -170,8 +170,8 @@ impl fmt::Display for ServerError {
             ),
             ServerError::Protocol { url, detail } => write!(
                 f,
-                "{url}: not an MCP Agent Mail server answer ({detail}): check the URL's path \
-                 (the server's HTTP_PATH, default /mcp/)"
+                "{url}: not an MCP Agent Mail server answer ({detail}): check the URL's port \
+                 and path (the server's HTTP_PORT and HTTP_PATH, default 8765 and /mcp/)"
             ),
         }
     }
@@ -526,12 +526,10 @@ fn classify(
         };
     }
     let mut chain = e.to_string();
-    let mut root_cause = chain.clone();
     let mut src = e.source();
     while let Some(s) = src {
         chain.push_str(": ");
         chain.push_str(&s.to_string());
-        root_cause = s.to_string();
         src = s.source();
     }
     // The URL, its port and whatever else it holds are not the error's
@@ -557,8 +555,14 @@ fn classify(
         || lower.contains("channel closed")
         || lower.contains("connection")
     {
+        // The connect worked where the request failed: something else
+        // listens on that port (an SSH or database port typed for the
+        // server's). Still unreachable for the retry's sake: a server
+        // starting up or going down looks the same for a moment.
         ServerError::Unreachable {
-            detail: probe(&url).unwrap_or_else(|| short(&without_type_names(&root_cause))),
+            detail: probe(&url).unwrap_or_else(|| {
+                "something accepts connections on that port but gave no HTTP answer".to_string()
+            }),
             url,
         }
     } else if lower.contains("timeout") || lower.contains("timed out") {
@@ -833,6 +837,53 @@ mod tests {
             );
             assert!(line.contains("/mcp/"), "{line}");
         }
+    }
+
+    /// Another web service on the port (the user's typo, or a port some
+    /// other tool took): `python -m http.server` answers a POST with 501,
+    /// and the line said "check the URL's path" of a URL whose path was
+    /// the server's own `/mcp/`. Found by giving `amail threads` such a
+    /// port. The line points at the port as well as the path.
+    #[test]
+    fn another_web_service_on_the_port_says_check_the_port() {
+        let url = answering("501 Unsupported method ('POST')", "/mcp/");
+        let s = Session::new(config(&url, Some("t"), 5)).unwrap();
+        let line = s.call("fetch_inbox", Map::new()).unwrap_err().to_string();
+        assert!(line.contains("501"), "{line}");
+        assert!(
+            line.contains("port") && line.contains("HTTP_PORT") && line.contains("/mcp/"),
+            "{line}"
+        );
+    }
+
+    /// A port where something other than a web server listens (an SSH
+    /// banner, then the connection closed): the line said "no server
+    /// answers (... error sending request for url ...)", as for a port
+    /// nothing listens on. It says something is there, not answering in
+    /// HTTP, and still points at the port.
+    #[test]
+    fn a_port_that_is_no_web_server_says_something_else_listens() {
+        use std::io::{Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            for c in listener.incoming() {
+                let Ok(mut c) = c else { continue };
+                let _ = c.write_all(b"SSH-2.0-OpenSSH_9.6\r\n");
+                let mut buf = [0u8; 1024];
+                let _ = c.read(&mut buf);
+            }
+        });
+        let url = format!("http://127.0.0.1:{port}/mcp/");
+        let s = Session::new(config(&url, Some("t"), 5)).unwrap();
+        let e = s.call("fetch_inbox", Map::new()).unwrap_err();
+        assert!(e.is_connection(), "{e:?}");
+        let line = e.to_string();
+        assert!(
+            line.contains("something accepts connections on that port") && line.contains("port"),
+            "{line}"
+        );
+        assert!(!line.contains("rmcp::") && !line.contains('\n'), "{line}");
     }
 
     /// No token given and the server wants one: the line said "the server

@@ -13,10 +13,11 @@ use amail_core::{inbox, stores};
 #[derive(Debug, Args)]
 #[command(
     override_usage = "amail ack <ID>... [SOURCE] --as <AGENT> [OPTIONS]",
-    after_help = "Examples:\n  amail ack 5 10 --as BlueLake ~/.mcp_agent_mail_git_mailbox_repo\n  amail ack ol-527.2-help --as Orchestrator ./mail\n\nThe last argument is the SOURCE when it is an existing directory; one that\nlooks like a path (/..., ./..., ~...) but does not exist is an error, and\nnothing is acked. With several ids, every one must exist and be addressed to\nthe --as agent before any is acked."
+    after_help = "Examples:\n  amail ack 5 10 --as BlueLake ~/.mcp_agent_mail_git_mailbox_repo\n  amail ack ol-527.2-help --as Orchestrator ./mail\n  amail ack 42 http://127.0.0.1:8765/mcp/ --as BlueLake   # through a server\n\nThe last argument is the SOURCE when it is an existing directory or a server's\nURL (the same as --server URL; not both); one that looks like a path (/...,\n./..., ~...) but does not exist is an error, and nothing is acked. With\nseveral ids, every one must exist and be addressed to the --as agent before\nany is acked."
 )]
 pub struct AckArgs {
-    /// Message ids (as `amail pending` prints them), then optionally the SOURCE.
+    /// Message ids (as `amail pending` prints them), then optionally the
+    /// SOURCE (a mailbox, a storage root or a server's URL).
     #[arg(required = true, value_name = "ID")]
     pub items: Vec<String>,
     /// The recipient acknowledging.
@@ -32,14 +33,25 @@ pub struct AckArgs {
 }
 
 /// Splits `ID... [SOURCE]`: the last item is the source when it names an
-/// existing directory or is `-` (ids never do). A last item that looks
+/// existing directory, is `-` or a server's URL (ids never do). A last item that looks
 /// like a path (absolute, `./`, `../`, `~`, or ending in `/`) but is no
 /// directory is an error: the user named a source and mistyped it, and
 /// falling back to the default mailbox would write somewhere else.
 pub fn split_source(items: &[String]) -> Result<(Vec<String>, Option<PathBuf>), CliError> {
     match items.split_last() {
+        // A URL is never an id: the ids were left out.
+        Some((last, [])) if super::server::is_url(std::path::Path::new(last)) => {
+            Err(CliError::usage(format!(
+                "{}: a server's URL, and no message id to ack: `amail ack ID... {} --as AGENT`",
+                clean_line(last),
+                clean_line(last)
+            )))
+        }
         Some((last, rest))
-            if !rest.is_empty() && (last == "-" || std::path::Path::new(last).is_dir()) =>
+            if !rest.is_empty()
+                && (last == "-"
+                    || std::path::Path::new(last).is_dir()
+                    || super::server::is_url(std::path::Path::new(last))) =>
         {
             Ok((rest.to_vec(), Some(PathBuf::from(last))))
         }
@@ -165,12 +177,13 @@ fn print_outcome(o: &stores::AckOutcome) {
     }
 }
 
-pub fn run(args: AckArgs, config: &amail::config::Config) -> CliResult {
+pub fn run(mut args: AckArgs, config: &amail::config::Config) -> CliResult {
     let max_bytes = config.max_bytes;
+    let (ids, mut source) = split_source(&args.items)?;
+    args.server.take_source(&mut source, args.db.as_deref())?;
     if let Some(store) = super::server::open(&args.server, config)? {
-        return run_on_server(store.as_ref(), &args.items, &args.as_agent);
+        return run_on_server(store.as_ref(), &ids, &args.as_agent);
     }
-    let (ids, source) = split_source(&args.items)?;
     let kind = source_kind(source.clone(), args.db)?;
     if let Some(store) = through(source.as_deref(), &kind, &args.server, config)? {
         return run_on_server(store.as_ref(), &ids, &args.as_agent);

@@ -12,11 +12,12 @@ use amail_tui::{Backend, RunOptions, UiConfig};
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  amail inbox --demo\n  amail inbox --demo --fresh\n  amail inbox ~/.mcp_agent_mail_git_mailbox_repo --as BlueLake\n  amail inbox ./mail              # board: ./store when it exists\n  amail inbox ./mail --store ./tasks\n  amail inbox - --as BlueLake < fetch_inbox.json   # a piped result, read-only\n\nThe demo mailbox is DATA_DIR/demo-inbox (DATA_DIR: $AMAIL_HOME, else ~/.local/share/amail);\nits path is printed on stderr.\n\nKeys: ? in the app lists them; rebind in the config file's [keys] table."
+    after_help = "Examples:\n  amail inbox --demo\n  amail inbox --demo --fresh\n  amail inbox ~/.mcp_agent_mail_git_mailbox_repo --as BlueLake\n  amail inbox http://127.0.0.1:8765/mcp/ --as BlueLake   # a server (as --server URL)\n  amail inbox ./mail              # board: ./store when it exists\n  amail inbox ./mail --store ./tasks\n  amail inbox - --as BlueLake < fetch_inbox.json   # a piped result, read-only\n\nThe demo mailbox is DATA_DIR/demo-inbox (DATA_DIR: $AMAIL_HOME, else ~/.local/share/amail);\nits path is printed on stderr.\n\nKeys: ? in the app lists them; rebind in the config file's [keys] table."
 )]
 pub struct InboxArgs {
-    /// A mailbox directory or an mcp_agent_mail storage root (default: the
-    /// amail mailbox); "-" reads JSON on stdin (a `fetch_inbox` result).
+    /// A mailbox directory, an mcp_agent_mail storage root or a server's
+    /// URL (as --server URL); default: the amail mailbox; "-" reads JSON
+    /// on stdin (a `fetch_inbox` result).
     pub source: Option<PathBuf>,
     /// Act as this agent: whose acks are pending, who acknowledges and replies.
     #[arg(long = "as", value_name = "AGENT")]
@@ -24,7 +25,7 @@ pub struct InboxArgs {
     /// Open the demo mailbox (nothing to set up): `demo-inbox` under the
     /// data directory, written on first use and reused after, so acks and
     /// replies stay; its path is printed.
-    #[arg(long, conflicts_with = "source")]
+    #[arg(long, conflicts_with_all = ["source", "server"])]
     pub demo: bool,
     /// With --demo: write the demo mailbox anew, dropping earlier acks and
     /// replies.
@@ -43,7 +44,9 @@ pub struct InboxArgs {
     pub limit: super::ReadLimit,
 }
 
-pub fn run(args: InboxArgs, settings: &amail::config::Config) -> CliResult {
+pub fn run(mut args: InboxArgs, settings: &amail::config::Config) -> CliResult {
+    args.server
+        .take_source(&mut args.source, args.db.as_deref())?;
     // The source is checked before the terminal is touched: a mistyped
     // path is a command-line error, not a screen with an error inside.
     if !args.demo && args.server.server.is_none() {

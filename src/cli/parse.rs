@@ -160,6 +160,7 @@ struct Settings {
 const CHUNK: usize = 32;
 
 pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
+    super::server::refuse_urls(&args.paths, "parse")?;
     let format = args.format.unwrap_or(if io::stdout().is_terminal() {
         Format::Text
     } else {

@@ -14,10 +14,11 @@ use amail_core::safe_text::clean_line;
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  amail pending --as BlueLake\n  amail pending ~/.mcp_agent_mail_git_mailbox_repo --json\n  amail pending - --as BlueLake < fetch_inbox.json"
+    after_help = "Examples:\n  amail pending --as BlueLake\n  amail pending ~/.mcp_agent_mail_git_mailbox_repo --json\n  amail pending http://127.0.0.1:8765/mcp/ --as BlueLake   # a server\n  amail pending - --as BlueLake < fetch_inbox.json"
 )]
 pub struct PendingArgs {
-    /// Mailbox directory or mcp_agent_mail storage root ("-" reads JSON on stdin).
+    /// Mailbox directory, mcp_agent_mail storage root or a server's URL
+    /// (as --server URL); "-" reads JSON on stdin.
     pub source: Option<PathBuf>,
     /// Only this recipient's pending acks (default: every recipient's).
     /// For piped `fetch_inbox` JSON, whose inbox it is (default: `(you)`).
@@ -56,8 +57,10 @@ struct PendingJson<'a> {
     read: bool,
 }
 
-pub fn run(args: PendingArgs, config: &amail::config::Config) -> CliResult {
+pub fn run(mut args: PendingArgs, config: &amail::config::Config) -> CliResult {
     let max_bytes = config.max_bytes;
+    args.server
+        .take_source(&mut args.source, args.db.as_deref())?;
     let inbox = match super::server::open(&args.server, config)? {
         Some(store) => super::server::load(store.as_ref())?,
         None => load_source(
@@ -130,7 +133,7 @@ pub fn run(args: PendingArgs, config: &amail::config::Config) -> CliResult {
             format!("thread {}", clean_line(r.thread_id)),
             format!(
                 "{}{}",
-                clean_line(r.subject),
+                super::table::glance(&clean_line(r.subject)),
                 if r.read { "" } else { "  [unread]" }
             ),
         ]);

@@ -14,18 +14,20 @@ use amail_core::stores;
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  amail reply 5 ~/.mcp_agent_mail_git_mailbox_repo --as BlueLake --body 'Keep the index.'\n  echo 'Use the v2 API.' | amail reply help-1 ./mail --as Chiron"
+    after_help = "Examples:\n  amail reply 5 ~/.mcp_agent_mail_git_mailbox_repo --as BlueLake --body 'Keep the index.'\n  echo 'Use the v2 API.' | amail reply help-1 ./mail --as Chiron\n  amail reply 42 http://127.0.0.1:8765/mcp/ --as BlueLake --body 'Keep the index.'"
 )]
 pub struct ReplyArgs {
     /// The message to answer (as `amail threads --json` / `amail pending` print it).
     pub id: String,
-    /// Mailbox directory or mcp_agent_mail storage root (default: the amail mailbox).
+    /// Mailbox directory, mcp_agent_mail storage root or a server's URL (as
+    /// --server URL); default: the amail mailbox.
     pub source: Option<PathBuf>,
     /// Who answers: a sender or recipient of the message (answering your
     /// own message writes to its recipients).
     #[arg(long = "as", value_name = "AGENT", required = true)]
     pub as_agent: String,
-    /// The answer; read from stdin when absent or `-`.
+    /// The answer; read from stdin when absent or `-` (a body read from
+    /// stdin whose reply fails is kept in DATA_DIR/drafts/, and named).
     #[arg(long, value_name = "TEXT")]
     pub body: Option<String>,
     /// The mcp_agent_mail SQLite database, when it is not beside the archive.
@@ -37,8 +39,24 @@ pub struct ReplyArgs {
     pub limit: super::ReadLimit,
 }
 
-pub fn run(args: ReplyArgs, config: &amail::config::Config) -> CliResult {
+pub fn run(mut args: ReplyArgs, config: &amail::config::Config) -> CliResult {
     let max_bytes = config.max_bytes;
+    // A URL is never an id: the id was left out, and the URL took its
+    // place (it read as an id on the default mailbox), or came first.
+    if super::server::is_url(std::path::Path::new(&args.id)) {
+        let url = clean_line(&args.id);
+        return Err(CliError::usage(match &args.source {
+            None => format!(
+                "{url}: a server's URL, and no message id to answer: `amail reply ID {url} --as AGENT`"
+            ),
+            Some(id) => format!(
+                "{url}: a server's URL where the message id goes: `amail reply {} {url} --as AGENT`",
+                clean_line(&id.display().to_string())
+            ),
+        }));
+    }
+    args.server
+        .take_source(&mut args.source, args.db.as_deref())?;
     // The source first: a mistyped one fails before stdin is read.
     let mut server = super::server::open(&args.server, config)?;
     let kind = match server {
@@ -50,9 +68,11 @@ pub fn run(args: ReplyArgs, config: &amail::config::Config) -> CliResult {
         server = super::ack::through(args.source.as_deref(), kind, &args.server, config)?;
     }
     // `-` names stdin, as everywhere amail takes input.
+    let from_stdin = args.body.as_deref().is_none_or(|b| b == "-");
     let body = match args.body.filter(|b| b != "-") {
         Some(b) => b,
         None => {
+            say_reading_reply();
             let mut s = String::new();
             std::io::stdin().read_to_string(&mut s).map_err(|e| {
                 CliError::bad_input(format!("<stdin>: cannot read the reply body: {e}"))
@@ -65,7 +85,14 @@ pub fn run(args: ReplyArgs, config: &amail::config::Config) -> CliResult {
         (None, Some(kind)) => stores::reply(kind, &args.id, &args.as_agent, &body, max_bytes),
         (None, None) => unreachable!("a source or a server"),
     }
-    .map_err(from_inbox_error)?;
+    .map_err(from_inbox_error)
+    .map_err(|e| {
+        if from_stdin {
+            keep_unsent(e, &args.id, &body, &super::amail_home())
+        } else {
+            e
+        }
+    })?;
     crate::outln!(
         "replied to {} as {}: message {} \"{}\" to {} in thread {}{}",
         clean_line(&args.id),
@@ -80,4 +107,62 @@ pub fn run(args: ReplyArgs, config: &amail::config::Config) -> CliResult {
         crate::outln!("  wrote {}", clean_line(&p.display().to_string()));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Says on stderr that the answer is read from the terminal: without it,
+/// `amail reply ID --as AGENT` sat silent, waiting.
+fn say_reading_reply() {
+    use std::io::IsTerminal;
+    if std::io::stdin().is_terminal() {
+        eprintln!(
+            "amail: type the reply, then Ctrl-D on a line of its own to send it (Ctrl-C to quit)"
+        );
+    }
+}
+
+/// `e`, the reply's failure, with the body read from stdin kept in a file
+/// under `home`'s `drafts/` that the error names, to send again from it:
+/// an answer typed on the terminal (or piped from a program's output) has
+/// no other copy, and a server that went away, an unknown id or a locked
+/// database lost it. A body given with --body is on the command line
+/// still; an empty one is no loss.
+fn keep_unsent(mut e: CliError, id: &str, body: &str, home: &std::path::Path) -> CliError {
+    if body.trim().is_empty() {
+        return e;
+    }
+    let safe: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(64)
+        .collect();
+    let dir = home.join("drafts");
+    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
+    let path = dir.join(format!("reply-{safe}-{stamp}.md"));
+    let written = std::fs::create_dir_all(&dir).and_then(|()| {
+        let mut opts = std::fs::OpenOptions::new();
+        opts.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
+        let mut f = opts.open(&path)?;
+        std::io::Write::write_all(&mut f, body.as_bytes())?;
+        f.sync_all()
+    });
+    let path = clean_line(&path.display().to_string()).into_owned();
+    match written {
+        Ok(()) => e.message.push_str(&format!(
+            "; the reply's text is kept in {path}: to send it again, run the same `amail reply` \
+             with `< {path}`"
+        )),
+        Err(err) => e.message.push_str(&format!(
+            "; keeping the reply's text in {path} failed too ({}): it is lost",
+            amail_core::fsio::reason(&err)
+        )),
+    }
+    e
 }

@@ -34,6 +34,7 @@ pub struct RouteArgs {
 }
 
 pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {
+    super::server::refuse_urls(&args.paths, "route")?;
     if args.paths.is_empty() || args.paths.iter().any(|p| super::names_stdin(p)) {
         super::say_reading_stdin();
     }

@@ -25,23 +25,119 @@ pub const TOKEN_ENV: &str = "AMAIL_SERVER_TOKEN";
 /// config's `agent_tokens_file`).
 pub const AGENT_TOKENS_ENV: &str = "AMAIL_AGENT_TOKENS_FILE";
 
+// `--token-file` and `--project` are checked against the server by
+// `ServerArgs::take_source`, not by clap's `requires = "server"`: the
+// server may be named as SOURCE, which clap cannot know is a URL.
 #[derive(Debug, Clone, Default, Args)]
 pub struct ServerArgs {
     /// Work through a running MCP Agent Mail server instead of files: its
-    /// MCP endpoint, e.g. http://127.0.0.1:8765/mcp/ (SOURCE and --db are
-    /// then not used).
+    /// MCP endpoint, e.g. http://127.0.0.1:8765/mcp/ (or give that URL as
+    /// the SOURCE; not both, and not with --db).
     #[arg(long, value_name = "URL")]
     pub server: Option<String>,
     /// A file holding the server's bearer token (else AMAIL_SERVER_TOKEN,
     /// else the config file's `server_token_file`).
-    #[arg(long, value_name = "FILE", requires = "server")]
+    #[arg(long, value_name = "FILE")]
     pub token_file: Option<PathBuf>,
     /// Only this project of the server (slug or human key).
-    #[arg(long, value_name = "KEY", requires = "server")]
+    #[arg(long, value_name = "KEY")]
     pub project: Option<String>,
-    /// Seconds to wait for the server on each call.
-    #[arg(long, value_name = "SECS", default_value_t = 30, requires = "server")]
+    /// Seconds to wait for the server on each call (also a storage root's
+    /// server named in the config's [[servers]]).
+    #[arg(long, value_name = "SECS", default_value_t = 30)]
     pub timeout: u64,
+}
+
+/// Whether a SOURCE the user gave is a server's URL (`http://` or
+/// `https://`, the scheme in any case), not a path.
+pub fn is_url(source: &Path) -> bool {
+    source.to_str().is_some_and(|s| {
+        s.contains("://")
+            && matches!(
+                amail_remote::session::scheme(s).as_deref(),
+                Some("http" | "https")
+            )
+    })
+}
+
+/// Refuses a server's URL among the paths of a command that reads files
+/// (`parse`, `route`): said as a missing path, it sent the user looking
+/// for a file. A path that exists is a path, whatever it looks like.
+pub fn refuse_urls(paths: &[PathBuf], command: &str) -> Result<(), CliError> {
+    match paths.iter().find(|p| is_url(p) && !p.exists()) {
+        Some(url) => Err(CliError::usage(format!(
+            "{}: a server's URL, and `amail {command}` reads files, folders and stdin: work \
+             through a server with `amail threads`, `pending`, `inbox`, `ack` or `reply` (the \
+             URL as SOURCE or with --server), or pipe its fetch_inbox JSON in with `-`",
+            amail_core::safe_text::clean_line(&url.display().to_string())
+        ))),
+        None => Ok(()),
+    }
+}
+
+impl ServerArgs {
+    /// Settles where the command works when the user may have named a
+    /// server twice, or a server and a SOURCE (or `--db`): a URL as
+    /// SOURCE is the server, as `--server URL` is; any other pairing is a
+    /// usage error naming both, before anything is read or written. Of
+    /// two places named, amail never picks one unsaid (a reply meant for
+    /// a mailbox went to the server). `--token-file` and `--project`
+    /// without any server are refused too: they would do nothing.
+    pub fn take_source(
+        &mut self,
+        source: &mut Option<PathBuf>,
+        db: Option<&Path>,
+    ) -> Result<(), CliError> {
+        let clean = |s: &str| amail_core::safe_text::clean_line(s).into_owned();
+        if let Some(url) = source.as_deref().filter(|s| is_url(s)) {
+            let url = url.to_string_lossy().into_owned();
+            if let Some(flag) = &self.server {
+                return Err(CliError::usage(format!(
+                    "{} as SOURCE and --server {}: name the server once, as SOURCE or with \
+                     --server, not both; nothing was read or written",
+                    clean(&url),
+                    clean(flag)
+                )));
+            }
+            self.server = Some(url);
+            *source = None;
+        }
+        match &self.server {
+            Some(url) => {
+                if let Some(s) = source.as_deref() {
+                    return Err(CliError::usage(format!(
+                        "{} and --server {}: give a SOURCE or a server, not both; nothing was \
+                     read or written",
+                        clean(&s.display().to_string()),
+                        clean(url)
+                    )));
+                }
+                if let Some(db) = db {
+                    return Err(CliError::usage(format!(
+                        "--db {} and --server {}: --db names a storage root's database on \
+                     disk; give it or a server, not both; nothing was read or written",
+                        clean(&db.display().to_string()),
+                        clean(url)
+                    )));
+                }
+            }
+            None => {
+                let flag = if self.token_file.is_some() {
+                    Some("--token-file")
+                } else if self.project.is_some() {
+                    Some("--project")
+                } else {
+                    None
+                };
+                if let Some(flag) = flag {
+                    return Err(CliError::usage(format!(
+                        "{flag} is for a server: give its URL as SOURCE or with --server URL"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The server store when `--server` is given, else `None` (files).
@@ -72,7 +168,12 @@ fn server_store(args: &ServerArgs, config: &Config) -> Result<Option<ServerStore
             "--server {url}: give the server's MCP URL, e.g. http://127.0.0.1:8765/mcp/"
         )));
     }
-    let token = token(args.token_file.as_deref(), config)?;
+    let token = token(
+        args.token_file
+            .as_deref()
+            .map(|f| (f, "--token-file".to_string())),
+        config,
+    )?;
     let store = ServerStore::new(ServerConfig {
         url,
         token,
@@ -85,11 +186,11 @@ fn server_store(args: &ServerArgs, config: &Config) -> Result<Option<ServerStore
 }
 
 /// The bearer token, from the first place that has one: `file` (the
-/// flag's or the `[[servers]]` entry's), `AMAIL_SERVER_TOKEN`, the
-/// config's `server_token_file`.
-fn token(file: Option<&Path>, config: &Config) -> Result<Option<String>, CliError> {
-    if let Some(f) = file {
-        return read_token(f).map(Some);
+/// flag's or the `[[servers]]` entry's, with where it was named),
+/// `AMAIL_SERVER_TOKEN`, the config's `server_token_file`.
+fn token(file: Option<(&Path, String)>, config: &Config) -> Result<Option<String>, CliError> {
+    if let Some((f, origin)) = file {
+        return read_token(f, &origin).map(Some);
     }
     if let Ok(t) = std::env::var(TOKEN_ENV) {
         if !t.trim().is_empty() {
@@ -97,7 +198,11 @@ fn token(file: Option<&Path>, config: &Config) -> Result<Option<String>, CliErro
         }
     }
     match config.server_token_file().map_err(CliError::usage)? {
-        Some(f) => read_token(&f).map(Some),
+        Some(f) => read_token(
+            &f,
+            &format!("server_token_file in {}", config.path.display()),
+        )
+        .map(Some),
         None => Ok(None),
     }
 }
@@ -132,7 +237,15 @@ pub fn write_through(
     let local = stores::open_detected(source, detected, opts);
     let server = ServerStore::new(ServerConfig {
         url: entry.url,
-        token: token(entry.token_file.as_deref(), config)?,
+        token: token(
+            entry.token_file.as_deref().map(|f| {
+                (
+                    f,
+                    format!("token_file of [[servers]] in {}", config.path.display()),
+                )
+            }),
+            config,
+        )?,
         project: None,
         timeout,
         agent_tokens: agent_tokens(config)?,
@@ -151,16 +264,20 @@ pub fn write_through(
 /// name the file and the agent, never a token.
 fn agent_tokens(config: &Config) -> Result<AgentTokens, CliError> {
     let file = match std::env::var_os(AGENT_TOKENS_ENV) {
-        Some(f) if !f.is_empty() => Some(PathBuf::from(f)),
-        _ => config.agent_tokens_file().map_err(CliError::usage)?,
+        Some(f) if !f.is_empty() => Some((PathBuf::from(f), AGENT_TOKENS_ENV.to_string())),
+        _ => config
+            .agent_tokens_file()
+            .map_err(CliError::usage)?
+            .map(|f| (f, format!("agent_tokens_file in {}", config.path.display()))),
     };
-    let Some(file) = file else {
+    let Some((file, origin)) = file else {
         return Ok(AgentTokens::default());
     };
     let text = std::fs::read_to_string(&file).map_err(|e| {
         CliError::bad_input(format!(
-            "{}: cannot read the agents' tokens file: {e}",
-            file.display()
+            "{}: cannot read the agents' tokens file (named by {origin}): {}",
+            file.display(),
+            amail_core::fsio::reason(&e)
         ))
     })?;
     let table: toml::Table = text.parse().map_err(|_| {
@@ -182,14 +299,22 @@ fn agent_tokens(config: &Config) -> Result<AgentTokens, CliError> {
     Ok(AgentTokens::new(pairs))
 }
 
-fn read_token(f: &Path) -> Result<String, CliError> {
+/// The token in file `f`, which `origin` named (`--token-file`, a key of
+/// the config file): a file the user never typed is named with where it
+/// came from, so a stale config entry is found, not guessed at.
+fn read_token(f: &Path, origin: &str) -> Result<String, CliError> {
     let t = std::fs::read_to_string(f).map_err(|e| {
-        CliError::bad_input(format!("{}: cannot read the token file: {e}", f.display()))
+        CliError::bad_input(format!(
+            "{}: cannot read the server's token file (named by {origin}): {}",
+            f.display(),
+            amail_core::fsio::reason(&e)
+        ))
     })?;
     let t = t.trim();
     if t.is_empty() {
         return Err(CliError::bad_input(format!(
-            "{}: the token file is empty: put the server's HTTP_BEARER_TOKEN in it",
+            "{}: the server's token file (named by {origin}) is empty: put the server's \
+             HTTP_BEARER_TOKEN in it",
             f.display()
         )));
     }

@@ -10,6 +10,19 @@
 
 use unicode_width::UnicodeWidthStr;
 
+/// The widest a table's free text (a thread's summary, a subject, a
+/// task's title) is printed, in display columns: what an agent wrote as
+/// one line may be a whole paragraph (40,000 columns were seen), and a
+/// table row is for a glance; ids and names, which the user copies, are
+/// never cut.
+pub const GLANCE: usize = 80;
+
+/// `text` cut to [`GLANCE`] columns, ending in `…` when cut (as the TUI
+/// cuts its list rows).
+pub fn glance(text: &str) -> String {
+    amail_tui::text::truncate(text, GLANCE)
+}
+
 /// Which side of its column a cell sits on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Align {

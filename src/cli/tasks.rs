@@ -156,7 +156,7 @@ fn print_groups(groups: &[(String, Vec<&TaskSummary>)], extra: impl Fn(&TaskSumm
                 format!("  {}", clean_line(&t.id)),
                 clean_line(t.bead.as_deref().unwrap_or("-")).into_owned(),
                 clean_line(t.agent.as_deref().unwrap_or("-")).into_owned(),
-                clean_line(&t.title).into_owned(),
+                super::table::glance(&clean_line(&t.title)),
                 extra(t),
             ]);
         }

@@ -15,10 +15,11 @@ use amail_core::stores::{self, LoadOptions};
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  amail threads\n  amail threads ~/.mcp_agent_mail_git_mailbox_repo --json\n  amail threads ./archive --db ./storage.sqlite3\n  cat inbox.json | amail threads -"
+    after_help = "Examples:\n  amail threads\n  amail threads ~/.mcp_agent_mail_git_mailbox_repo --json\n  amail threads ./archive --db ./storage.sqlite3\n  amail threads http://127.0.0.1:8765/mcp/      # a server (as --server URL)\n  cat inbox.json | amail threads -"
 )]
 pub struct ThreadsArgs {
-    /// Mailbox directory or mcp_agent_mail storage root ("-" reads JSON on stdin).
+    /// Mailbox directory, mcp_agent_mail storage root or a server's URL
+    /// (as --server URL); "-" reads JSON on stdin.
     /// Default: the amail mailbox (`$AMAIL_HOME/mail`).
     pub source: Option<PathBuf>,
     /// The mcp_agent_mail SQLite database, when it is not beside the archive.
@@ -82,8 +83,10 @@ struct ThreadJson<'a> {
     help: HelpState,
 }
 
-pub fn run(args: ThreadsArgs, config: &amail::config::Config) -> CliResult {
+pub fn run(mut args: ThreadsArgs, config: &amail::config::Config) -> CliResult {
     let max_bytes = config.max_bytes;
+    args.server
+        .take_source(&mut args.source, args.db.as_deref())?;
     let mut inbox = match super::server::open(&args.server, config)? {
         Some(store) => super::server::load(store.as_ref())?,
         None => load_source(args.source.as_deref(), args.db, None, max_bytes)?,
@@ -156,7 +159,10 @@ fn table_of(inbox: &mut Inbox) -> Table {
             format!("{} pending", t.pending),
             last,
             kind.to_string(),
-            format!("{}{help}{project}", clean_line(&inbox.thread_state(t))),
+            format!(
+                "{}{help}{project}",
+                super::table::glance(&clean_line(&inbox.thread_state(t)))
+            ),
         ]);
         // Its line is written: the newest message's parse goes (a million
         // messages held 318,000 of them, 2 GB).

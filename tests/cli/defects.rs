@@ -919,6 +919,26 @@ fn reply_body_dash_reads_stdin() {
     // A body of `-` and nothing on stdin is an empty answer, refused.
     let out = reply(b"");
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    // A piped answer to an id the mailbox lacks: refused, and the answer
+    // kept in the data dir's drafts/, the error naming the file (it was
+    // lost; `interop::server_source` shows the same for a server gone).
+    let out = fx.run_stdin(
+        &["reply", "m-404", m, "--as", "boss"],
+        b"Keep me: typed once.\n",
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let drafts = fx.dir.path().join("drafts");
+    let kept: Vec<_> = fs::read_dir(&drafts)
+        .unwrap_or_else(|e| panic!("{}: {e}; {err}", drafts.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(
+        fs::read_to_string(&kept[0]).unwrap(),
+        "Keep me: typed once.\n"
+    );
+    assert!(err.contains(&kept[0].display().to_string()), "{err}");
 }
 
 /// A task file whose front matter does not parse is named once, with the
@@ -983,4 +1003,123 @@ fn a_missing_path_is_named_the_same_way_by_every_command() {
         );
         assert!(!err.contains("os error"), "{args:?}: {err}");
     }
+}
+
+/// A server's URL given to a command that reads files: `amail parse
+/// http://127.0.0.1:8765/mcp/` and `amail route URL` said "no such file
+/// or directory (check the path and its permissions)", as if the URL were
+/// a mistyped path. Found after learning that `threads`, `pending`,
+/// `inbox`, `ack` and `reply` take a server's URL as SOURCE. They say it
+/// is a server, which commands work through one, and how `parse` reads a
+/// server's mail (its fetch_inbox JSON on stdin); nothing is created.
+#[test]
+fn a_server_url_given_to_parse_or_route_names_the_commands_that_take_one() {
+    let fx = Fx::new();
+    let store = fx.store();
+    // Nothing listens there, and nothing may be asked of it.
+    let url = "http://127.0.0.1:1/mcp/";
+    for args in [
+        vec!["parse", url],
+        vec!["parse", "--strict", url],
+        vec!["route", url, "--store", &store],
+    ] {
+        let out = fx.run(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains(url)
+                && err.contains("a server's URL")
+                && err.contains("amail threads")
+                && !err.contains("no such file"),
+            "{args:?}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    assert!(!Path::new(&store).exists(), "route created a store");
+
+    // The URL and no message id (`amail ack URL --as A`): it said "no
+    // mailbox at DATA_DIR/mail yet: give a SOURCE", the URL read as an
+    // id. It says the id is missing, and where it goes.
+    for (args, want) in [
+        (
+            vec!["ack", url, "--as", "A"],
+            format!("amail ack ID... {url}"),
+        ),
+        (
+            vec!["reply", url, "--as", "A", "--body", "hi"],
+            format!("amail reply ID {url}"),
+        ),
+    ] {
+        let out = fx.run(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("no message id") && err.contains(&want) && !err.contains("no mailbox"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// A token file that cannot be read names where amail was told to find
+/// it: `server_token_file` in the config said only "PATH: cannot read the
+/// token file: No such file or directory (os error 2)", and a user who
+/// never typed PATH had to guess it came from the config file. Each
+/// origin (the flag, the config's key, a `[[servers]]` entry) is named,
+/// with nothing of Rust's error type in it; no server is asked.
+#[test]
+fn an_unreadable_token_file_names_where_it_was_named() {
+    let fx = Fx::new();
+    let config = fx.path("no-config.toml");
+    let gone = fx.path("gone-token");
+    let g = gone.to_str().unwrap();
+    let url = "http://127.0.0.1:1/mcp/";
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_amail"))
+            .args(args)
+            .env("AMAIL_HOME", fx.dir.path())
+            .env("AMAIL_CONFIG", &config)
+            .env_remove("AMAIL_SERVER_TOKEN")
+            .output()
+            .unwrap()
+    };
+    let check = |out: Output, origin: &str| {
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(
+            err.contains(g) && err.contains(origin) && !err.contains("os error"),
+            "{origin}: {err}"
+        );
+        assert!(
+            !err.contains("no server answers"),
+            "a server was asked: {err}"
+        );
+    };
+    check(run(&["threads", url, "--token-file", g]), "--token-file");
+    fs::write(&config, format!("server_token_file = \"{g}\"\n")).unwrap();
+    check(run(&["threads", url]), "server_token_file");
+    // The agents' tokens file (0.3.x servers), named the same way.
+    fs::write(&config, format!("agent_tokens_file = \"{g}\"\n")).unwrap();
+    check(run(&["threads", url]), "agent_tokens_file");
+    fs::write(&config, format!("server_token_file = \"{g}\"\n")).unwrap();
+    assert!(
+        stderr(&run(&["threads", url])).contains(config.to_str().unwrap()),
+        "the config file is named"
+    );
+    // A [[servers]] entry's token_file, for a storage root it names.
+    let root = fx.path("root");
+    crate::support::fs::copy_dir(&crate::support::fixture::fixture(), &root);
+    fs::write(
+        &config,
+        format!(
+            "[[servers]]\nstorage_root = \"{}\"\nurl = \"{url}\"\ntoken_file = \"{g}\"\n",
+            root.display()
+        ),
+    )
+    .unwrap();
+    check(
+        run(&["ack", "1", root.to_str().unwrap(), "--as", "BlueLake"]),
+        "[[servers]]",
+    );
 }

@@ -238,6 +238,69 @@ fn threads_show_what_each_thread_is_at_now() {
     );
 }
 
+/// A thread's line says what it is at in a glance, however long the
+/// newest message's line: an agent's answer written as one paragraph of
+/// 40,000 characters (no line break) made `amail threads` print a
+/// 40,000-column line, found replying through a live server with a long
+/// body piped in. The summary is cut, with `…`; the help state and the
+/// rest of the line stay.
+#[test]
+fn a_long_summary_is_cut_to_a_glance() {
+    let fx = Fx::new();
+    let dir = fx.path("mail");
+    let long = "日本語 ✓ index ".repeat(3000);
+    mail(
+        &dir,
+        "1.md",
+        "m1",
+        "Alice",
+        1,
+        "[b-9] HELP_REQUEST",
+        &format!("Bead: b-9\nIssue Type: STUCK\n\n## Question\n{long}"),
+    );
+    mail(
+        &dir,
+        "2.md",
+        "m2",
+        "Bob",
+        2,
+        "[b-8] PROGRESS",
+        &format!("Bead: b-8\n\n{long}"),
+    );
+    let out = fx.run(&["threads", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 2, "{text}");
+    for line in text.lines() {
+        assert!(line.width() <= 200, "{} columns: {line:.300}", line.width());
+        assert!(line.contains('…'), "not marked as cut: {line:.300}");
+    }
+    assert!(
+        text.lines()
+            .any(|l| l.contains("Alice: 日本語 ✓ index") && l.ends_with("? help unanswered")),
+        "{text:.600}"
+    );
+    // A subject as long, in `pending`: cut too, the unread mark kept.
+    std::fs::write(
+        dir.join("3.md"),
+        format!(
+            "Subject: [b-7] CHECKPOINT {}\nFrom: Carol\nTo: boss\nId: m3\nAck-Required: true\n\
+             Date: 2026-11-22T01:03:00Z\n\nBody:\nBead: b-7\n",
+            "context nearly full ".repeat(100)
+        ),
+    )
+    .unwrap();
+    let out = fx.run(&["pending", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("m3"))
+        .unwrap_or_else(|| panic!("{text:.600}"));
+    assert!(line.width() <= 200 && line.contains('…'), "{line:.300}");
+    assert!(line.ends_with("[unread]"), "{line:.300}");
+}
+
 #[test]
 fn max_size_is_offered_only_by_commands_that_read_mail() {
     let fx = Fx::new();

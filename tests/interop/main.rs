@@ -25,3 +25,4 @@ mod live_server;
 mod live_tui;
 mod mcp_agent_mail;
 mod mcp_corpus;
+mod server_source;
