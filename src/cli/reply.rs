@@ -130,29 +130,14 @@ fn keep_unsent(mut e: CliError, id: &str, body: &str, home: &std::path::Path) ->
     if body.trim().is_empty() {
         return e;
     }
-    let safe: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(64)
-        .collect();
-    let dir = home.join("drafts");
-    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
-    let path = dir.join(format!("reply-{safe}-{stamp}.md"));
-    let written = std::fs::create_dir_all(&dir).and_then(|()| {
-        let mut opts = std::fs::OpenOptions::new();
-        opts.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
-        let mut f = opts.open(&path)?;
-        std::io::Write::write_all(&mut f, body.as_bytes())?;
-        f.sync_all()
-    });
+    // The id as a file name: the server's slug, as reply files are named.
+    let name = format!(
+        "reply-{}-{}.md",
+        amail_core::stores::names::subject_slug(id),
+        chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ")
+    );
+    let path = home.join("drafts").join(name);
+    let written = amail_core::fsio::write_new(&path, body.as_bytes()).map_err(std::io::Error::from);
     let path = clean_line(&path.display().to_string()).into_owned();
     match written {
         Ok(()) => e.message.push_str(&format!(
