@@ -660,6 +660,20 @@ fn fence_holds_message(
         .is_some_and(is_subject)
 }
 
+/// The piece after a [`shorten`]ed quote: `cut` (`…` or nothing) and the
+/// static text `after` in one piece, so that a note of six pieces is held
+/// in five (see [`crate::Note`]).
+macro_rules! cut_then {
+    ($cut:expr, $after:literal) => {
+        if $cut.is_empty() {
+            $after
+        } else {
+            concat!("…", $after)
+        }
+    };
+}
+pub(crate) use cut_then;
+
 /// At most 40 characters of `s`, for a note: what is kept, and `…` when
 /// something was cut (`""` when not), as two pieces of the note (see
 /// [`crate::Note`]).
@@ -758,6 +772,16 @@ pub(crate) fn bare_file_line(line: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A cut quote's mark and the text after it, as one piece, are the
+    /// two pieces they stand for.
+    #[test]
+    fn cut_then_is_the_cut_and_the_text() {
+        for s in ["short", &"x".repeat(60), &"é".repeat(60)] {
+            let (_, cut) = shorten(s);
+            assert_eq!(cut_then!(cut, "` reads as `"), format!("{cut}` reads as `"));
+        }
+    }
 
     proptest::proptest! {
         /// The byte-wise strips remove what the `char` patterns removed.
