@@ -319,10 +319,7 @@ impl<'d, 'a> Diags<'d, 'a> {
         column: u32,
         message: impl Into<Note<'a>>,
     ) {
-        let message = message.into();
-        if self.strict && code.strict_rejects() && self.first_strict.is_none() {
-            self.refuse(code, line, column, &message);
-        }
+        let refused = self.strict && code.strict_rejects() && self.first_strict.is_none();
         if self.list.capacity() == 0 {
             self.make_room();
         }
@@ -331,8 +328,24 @@ impl<'d, 'a> Diags<'d, 'a> {
             line,
             column,
             code: Cow::Borrowed(code.as_str()),
-            message,
+            message: message.into(),
         });
+        // Refused from the list, after the push: asked of the note before
+        // it, the note was copied aside for the question on every push
+        // (~14 instructions a note).
+        if refused {
+            self.refuse_last(code);
+        }
+    }
+
+    /// [`Diags::refuse`] of the diagnostic just pushed.
+    #[cold]
+    #[inline(never)]
+    fn refuse_last(&mut self, code: Code) {
+        if let Some(d) = self.list.pop() {
+            self.refuse(code, d.line, d.column, &d.message);
+            self.list.push(d);
+        }
     }
 
     /// The envelope's problems, made as diagnostics, as the first entries

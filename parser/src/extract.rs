@@ -104,7 +104,7 @@ pub(crate) fn extract<'a>(
             p.issue_type = x.enum_value(
                 body.top(Label::IssueType),
                 ISSUE_TYPES_LISTED,
-                "Issue Type",
+                "Issue Type `",
                 d,
             );
             p.problem = body.section_text(SectionKind::Problem);
@@ -147,7 +147,7 @@ pub(crate) fn extract<'a>(
             p.failure_type = x.enum_value(
                 body.within(f, Label::Type, d),
                 FAILURE_TYPES_LISTED,
-                "Failure Type",
+                "Failure Type `",
                 d,
             );
             p.reason = x.value(body.within(f, Label::Reason, d), d);
@@ -169,7 +169,7 @@ pub(crate) fn extract<'a>(
             p.checkpoint_reason = x.enum_value(
                 body.top(Label::Reason),
                 CHECKPOINT_REASONS_LISTED,
-                "Reason",
+                "Reason `",
                 d,
             );
             let pr = SectionKind::Progress;
@@ -193,7 +193,12 @@ pub(crate) fn extract<'a>(
             p.issue_id = x
                 .id(body.top(Label::Issue), d)
                 .or_else(|| x.id(body.top(Label::Bead), d));
-            p.status = x.enum_value(body.top(Label::Status), SPAWN_STATUSES_LISTED, "Status", d);
+            p.status = x.enum_value(
+                body.top(Label::Status),
+                SPAWN_STATUSES_LISTED,
+                "Status `",
+                d,
+            );
             p.session = x.id(body.top(Label::Session), d);
             x.require(d, p.issue_id.is_some(), "Issue");
         }
@@ -475,7 +480,9 @@ impl<'a> Extractor<'_, 'a> {
         &self,
         hit: Option<Hit<'a>>,
         enumerated: Allowed,
-        name: &'static str,
+        // The field's name and the backtick that opens the value after it
+        // (`Issue Type ``), one piece of the notes (see `Note::MAX_PIECES`).
+        named: &'static str,
         d: &mut Diags<'_, 'a>,
     ) -> Option<Cow<'a, str>> {
         let allowed = enumerated.values;
@@ -502,7 +509,7 @@ impl<'a> Extractor<'_, 'a> {
             None
         };
         if let Some(word) = decorated_enum(h.value, allowed) {
-            let note = Note::join(&[name, " `", h.value, "` reads as `", word, "`"]);
+            let note = Note::join(&[named, h.value, "` reads as `", word, "`"]);
             self.normalised(&h, note, d);
             return Some(Cow::Borrowed(word));
         }
@@ -511,7 +518,7 @@ impl<'a> Extractor<'_, 'a> {
             Code::BadEnum,
             self.body.line(&h),
             h.value,
-            Note::join(&[name, " `", h.value, "` is not one of ", enumerated.listed]),
+            Note::join(&[named, h.value, "` is not one of ", enumerated.listed]),
         );
         Some(word)
     }

@@ -783,8 +783,7 @@ fn note_decorated<'a>(env: &mut Envelope<'a>, line: &Line<'a>, value: &str, head
         Note::join(&[
             "decorated header label `",
             kept,
-            cut,
-            "` reads as `",
+            decor::cut_then!(cut, "` reads as `"),
             header.name(),
             ":`",
         ]),

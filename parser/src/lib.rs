@@ -334,8 +334,8 @@ fn body_type_line<'a>(body: &[Line<'a>]) -> Option<TypeLine<'a>> {
         }
     }
     if let Some((kind, raw, bead)) = decorated_type_line(t) {
-        let [a, b, c] = plain_type_line(kind, bead, false);
-        let note = Note::join(&["type line `", t, "` reads as `", a, b, c]);
+        let [a, b, c] = reads_as_type_line(kind, bead, false);
+        let note = Note::join(&["type line `", t, a, b, c]);
         return Some((kind, raw, bead, idx, Some(note)));
     }
     // A line of prose first (`Here is my progress update:`), then the type.
@@ -385,6 +385,20 @@ fn plain_type_line(kind: MessageType, bead: Option<&str>, reply: bool) -> [&str;
     }
 }
 
+/// [`plain_type_line`] after "` reads as `", that text and the line's
+/// first piece in one: a note of five pieces where it was six (see
+/// [`Note::MAX_PIECES`]).
+fn reads_as_type_line(kind: MessageType, bead: Option<&str>, reply: bool) -> [&str; 3] {
+    let close = closing(kind);
+    let bare = close.get(2..).unwrap_or(close);
+    match (bead, reply) {
+        (Some(b), false) => ["` reads as `[", b, close],
+        (Some(b), true) => ["` reads as `Re: [", b, close],
+        (None, false) => ["` reads as `", "", bare],
+        (None, true) => ["` reads as `Re: ", "", bare],
+    }
+}
+
 /// `] TYPE` and a backtick: what follows the bead of a type line quoted
 /// in a note (from its third byte: the type alone).
 fn closing(kind: MessageType) -> &'static str {
@@ -415,8 +429,8 @@ fn subject_note<'a>(
     kind: Option<MessageType>,
 ) -> Note<'a> {
     fn note<'x>(subject: &'x str, bead: Option<&'x str>, k: MessageType, reply: bool) -> Note<'x> {
-        let [a, b, c] = plain_type_line(k, bead, reply);
-        Note::join(&["decorated subject `", subject, "` reads as `", a, b, c])
+        let [a, b, c] = reads_as_type_line(k, bead, reply);
+        Note::join(&["decorated subject `", subject, a, b, c])
     }
     let kind = kind.unwrap_or(MessageType::Unknown);
     match (subject, bead) {
@@ -1041,6 +1055,24 @@ fn assemble<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A type line's note in five pieces says what the six said.
+    #[test]
+    fn type_lines_read_as_in_six_pieces() {
+        let kinds = MessageType::KNOWN.into_iter().chain([MessageType::Unknown]);
+        for kind in kinds {
+            for bead in [None, Some("ol-7")] {
+                for reply in [false, true] {
+                    let [a, b, c] = plain_type_line(kind, bead, reply);
+                    let [ra, rb, rc] = reads_as_type_line(kind, bead, reply);
+                    assert_eq!(
+                        Note::join(&["type line `", "x", ra, rb, rc]),
+                        Note::join(&["type line `", "x", "` reads as `", a, b, c]),
+                    );
+                }
+            }
+        }
+    }
 
     /// `doc` parsed leniently and strictly, split with runs of inert lines
     /// (see `lines`) or without, whatever its size.

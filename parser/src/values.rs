@@ -247,6 +247,11 @@ pub(crate) fn yes_no(s: &str) -> Result<bool, ValueError> {
 /// other character as it is).
 pub(crate) fn enum_known<'a>(s: &'a str, allowed: &[&'static str]) -> Option<Cow<'a, str>> {
     let t = trim(s);
+    // A value as the protocol spells it (the usual one), found by a
+    // compare of equal lengths: it matches itself only, as below.
+    if let Some(a) = allowed.iter().find(|a| **a == t) {
+        return Some(Cow::Borrowed(*a));
+    }
     // One pass, no test of whether the value is canonical first: the
     // allowed values are canonical (capitals, digits, `_`), which
     // `enum_byte` leaves as they are, so a canonical value matches only
