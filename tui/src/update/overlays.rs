@@ -14,28 +14,31 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
     let overlay = m.overlay.as_mut()?;
     match overlay {
         Overlay::Help { scroll } => {
-            match m.config.keymap.action_for(&k) {
-                Some(Action::Down) => {
-                    let max = crate::view::help::help_lines(m).len() as u16;
-                    if let Some(Overlay::Help { scroll }) = m.overlay.as_mut() {
-                        *scroll = (*scroll + 1).min(max);
-                    }
+            // Moves start from where the view is (a resize may have left
+            // `scroll` past the end) and stop at the last page, so every
+            // key moves what is on screen.
+            let shown = *scroll;
+            let max = crate::view::help::max_scroll(m);
+            let cur = shown.min(max);
+            let next = match m.config.keymap.action_for(&k) {
+                Some(Action::Down) => cur.saturating_add(1),
+                Some(Action::Up) => cur.saturating_sub(1),
+                Some(Action::HalfPageDown) => cur.saturating_add(10),
+                Some(Action::HalfPageUp) => cur.saturating_sub(10),
+                Some(Action::Top) => 0,
+                Some(Action::Bottom) => max,
+                Some(Action::Help | Action::Back | Action::Quit) => {
+                    m.overlay = None;
+                    return None;
                 }
-                Some(Action::Up) => *scroll = scroll.saturating_sub(1),
-                Some(Action::HalfPageDown) => *scroll = scroll.saturating_add(10),
-                Some(Action::HalfPageUp) => *scroll = scroll.saturating_sub(10),
-                Some(Action::Top) => *scroll = 0,
-                Some(Action::Bottom) => {
-                    let visible = (m.size.1 as usize).saturating_sub(6);
-                    let total = crate::view::help::help_lines(m).len();
-                    let end = total.saturating_sub(visible) as u16;
-                    if let Some(Overlay::Help { scroll }) = m.overlay.as_mut() {
-                        *scroll = end;
-                    }
+                _ if k.code == KeyCode::Esc => {
+                    m.overlay = None;
+                    return None;
                 }
-                Some(Action::Help | Action::Back | Action::Quit) => m.overlay = None,
-                _ if k.code == KeyCode::Esc => m.overlay = None,
-                _ => {}
+                _ => cur,
+            };
+            if let Some(Overlay::Help { scroll }) = m.overlay.as_mut() {
+                *scroll = next.min(max);
             }
             None
         }
