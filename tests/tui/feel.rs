@@ -3,6 +3,8 @@
 //! the state ran past what is drawn, reads as a dead key), notices that
 //! say what happened, config mistakes pointed out.
 
+use amail_tui::model::Overlay;
+use amail_tui::msg::Msg;
 use amail_tui::testing::TestApp;
 
 /// The help title's window, `(first, last, total)` from `1-18 of 65`.
@@ -46,4 +48,45 @@ fn help_moves_back_up_on_the_first_k_after_running_past_its_end() {
             );
         }
     }
+}
+
+/// The reply editor's text on screen, when it is open.
+fn editor_text(app: &TestApp) -> Option<String> {
+    match &app.model.overlay {
+        Some(Overlay::Editor { text, .. }) => Some(text.clone()),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_kept_draft_erased_and_closed_is_gone_as_the_notice_says() {
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    app.press("/ol-527.2<enter>r");
+    app.type_text("Use the spec");
+    app.press("<esc>k");
+    assert_eq!(app.model.kept_drafts(), 1);
+    // Back to it, every word deleted, Esc: it closes at once ("reply
+    // discarded"), and the draft must not come back on the next r.
+    app.press("r<ctrl-u><esc>");
+    assert!(app.model.overlay.is_none());
+    assert!(app.render(100, 30).contains("reply discarded"));
+    assert_eq!(app.model.kept_drafts(), 0, "q must not warn of it");
+    app.press("r");
+    assert_eq!(editor_text(&app).as_deref(), Some(""));
+    app.press("<esc>");
+
+    // The same through $EDITOR: the file comes back empty, which the
+    // file's own instructions call cancelling.
+    app.press("r");
+    app.type_text("Keep 24 h");
+    app.press("<esc>k");
+    app.press("e");
+    assert!(app.editor_requests[0].starts_with("Keep 24 h"));
+    app.send(Msg::EditorClosed(
+        Ok("# amail: everything deleted\n".into()),
+    ));
+    assert!(app.model.overlay.is_none());
+    assert_eq!(app.model.kept_drafts(), 0);
+    app.press("r");
+    assert_eq!(editor_text(&app).as_deref(), Some(""));
 }

@@ -263,7 +263,11 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                 ) => {
                     let body = strip_template(&text);
                     if body.trim().is_empty() {
-                        m.overlay = None;
+                        // The file says an empty body cancels: the draft
+                        // it was started from is cancelled with it.
+                        if let Some(Overlay::Editor { key, .. }) = m.overlay.take() {
+                            m.drafts.remove(&key);
+                        }
                         m.notice = Some(Notice {
                             text: "reply not sent: the editor returned an empty body".into(),
                             error: false,

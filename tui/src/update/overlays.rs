@@ -147,7 +147,13 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                 (EditMode::Typing, _) => {}
             }
             match k.code {
-                KeyCode::Esc if text.trim().is_empty() => discard_reply(m, None),
+                // Emptied by hand: a kept draft it started from goes too,
+                // as the notice says ("reply discarded"); the next `r`
+                // would otherwise bring back what was just deleted.
+                KeyCode::Esc if text.trim().is_empty() => {
+                    let key = key.clone();
+                    discard_reply(m, Some(&key));
+                }
                 KeyCode::Esc => *mode = EditMode::ConfirmDiscard,
                 KeyCode::Char('s') if ctrl => {
                     if text.trim().is_empty() {
@@ -215,7 +221,7 @@ fn send_reply(m: &mut Model, cmd: Command, to: &str) -> Command {
 }
 
 /// Closes the reply editor without sending; `key`'s kept draft, if any,
-/// goes too (an empty editor had none to drop).
+/// goes too.
 fn discard_reply(m: &mut Model, key: Option<&str>) {
     if let Some(key) = key {
         m.drafts.remove(key);
