@@ -5,7 +5,8 @@
 
 use amail_tui::model::Overlay;
 use amail_tui::msg::Msg;
-use amail_tui::testing::TestApp;
+use amail_tui::testing::{FakeBackend, TestApp};
+use amail_tui::UiConfig;
 
 /// The help title's window, `(first, last, total)` from `1-18 of 65`.
 fn help_window(screen: &str) -> (usize, usize, usize) {
@@ -89,4 +90,27 @@ fn a_kept_draft_erased_and_closed_is_gone_as_the_notice_says() {
     assert_eq!(app.model.kept_drafts(), 0);
     app.press("r");
     assert_eq!(editor_text(&app).as_deref(), Some(""));
+}
+
+#[test]
+fn two_actions_given_the_same_key_in_the_config_file_are_pointed_out() {
+    // `ack = "j"` next to the `down` list that keeps j: one of them loses
+    // the key, and with it its only binding. That must not pass unsaid.
+    let c = UiConfig::from_toml("[keys]\nack = \"j\"\ndown = [\"j\", \"ctrl-n\"]\n", false);
+    assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
+    let w = &c.warnings[0];
+    assert!(
+        w.contains("\"j\"") && w.contains("ack") && w.contains("down"),
+        "{w}"
+    );
+    // The warning names the one that keeps it, and the app does as it says.
+    let mut app = TestApp::new(FakeBackend::sample(), c.clone());
+    let before = app.model.sel.thread.clone();
+    app.press("j");
+    let moved = app.model.sel.thread != before;
+    assert_eq!(moved, w.contains("down keeps it"), "{w}");
+    // A key named twice for one action, or once each by different
+    // spellings of nothing, is no clash.
+    let c = UiConfig::from_toml("[keys]\ndown = [\"j\", \"j\"]\nup = \"k\"\n", false);
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
 }
