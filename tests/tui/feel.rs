@@ -3,9 +3,10 @@
 //! the state ran past what is drawn, reads as a dead key), notices that
 //! say what happened, config mistakes pointed out.
 
+use amail_parser::MessageType;
 use amail_tui::model::Overlay;
 use amail_tui::msg::Msg;
-use amail_tui::testing::{FakeBackend, TestApp};
+use amail_tui::testing::{fixed_now, message, FakeBackend, InboxBuilder, TestApp};
 use amail_tui::UiConfig;
 
 /// The help title's window, `(first, last, total)` from `1-18 of 65`.
@@ -113,4 +114,68 @@ fn two_actions_given_the_same_key_in_the_config_file_are_pointed_out() {
     // spellings of nothing, is no clash.
     let c = UiConfig::from_toml("[keys]\ndown = [\"j\", \"j\"]\nup = \"k\"\n", false);
     assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+}
+
+#[test]
+fn the_thread_list_never_cuts_how_many_acks_are_owed() {
+    // A thread of 120 progress reports each owed an ack, beside a help
+    // request (so both flag columns show at 120 columns, one shared
+    // column at 60): the row said `●ACK1…` or `●ACK…`, as if one.
+    let now = fixed_now();
+    let mut b = InboxBuilder::new("mail");
+    for i in 0..120 {
+        let mut msg = message(
+            MessageType::Progress,
+            &format!("[ol-9.1] PROGRESS: step {i}"),
+            "Worker",
+            &["Lead"],
+            "ol-9.1",
+            now - chrono::Duration::minutes(200 - i),
+            "Progress: 10%",
+            |_| {},
+        );
+        msg.ack_required = true;
+        b.add(&format!("p{i}"), msg, &[], &[]);
+    }
+    for (key, kind, subject) in [
+        (
+            "h",
+            MessageType::HelpRequest,
+            "[ol-8.1] HELP_REQUEST: stuck",
+        ),
+        ("d", MessageType::Done, "[ol-7.1] DONE: finished"),
+    ] {
+        let mut msg = message(
+            kind,
+            subject,
+            "Other",
+            &["Lead"],
+            &key.repeat(3),
+            now,
+            "x",
+            |_| {},
+        );
+        msg.ack_required = true;
+        b.add(key, msg, &[], &[]);
+    }
+    let mut app = TestApp::new(
+        FakeBackend::new(b.build(), Vec::new(), now),
+        UiConfig::default(),
+    );
+    for (w, h) in [(120, 30), (80, 24), (60, 20)] {
+        let screen = app.render(w, h);
+        let row = screen
+            .lines()
+            .find(|l| l.contains("ol-9.1"))
+            .unwrap_or_else(|| panic!("{screen}"));
+        assert!(row.contains("●ACK120 "), "{w}x{h}: {row}");
+        // The badges after it still line up with the other rows'.
+        let done = screen.lines().find(|l| l.contains("✓ DONE")).unwrap();
+        let badge = |l: &str| {
+            l.char_indices()
+                .find(|(_, c)| ['…', '✓', '?'].contains(c))
+                .map(|(i, _)| l[..i].chars().count())
+        };
+        assert_eq!(badge(row), badge(done), "{w}x{h}:\n{row}\n{done}");
+    }
 }
