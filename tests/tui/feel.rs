@@ -179,3 +179,42 @@ fn the_thread_list_never_cuts_how_many_acks_are_owed() {
         assert_eq!(badge(row), badge(done), "{w}x{h}:\n{row}\n{done}");
     }
 }
+
+#[test]
+fn a_long_sender_name_never_runs_into_the_message_summary() {
+    // Two workers whose names differ only at the end, longer than the
+    // thread pane's sender column: the name ran into the summary
+    // (`orchestrator…Progress`) and both read the same.
+    let now = fixed_now();
+    let mut b = InboxBuilder::new("mail");
+    for (i, who) in ["orchestrator-worker-01", "orchestrator-worker-02"]
+        .into_iter()
+        .enumerate()
+    {
+        let msg = message(
+            MessageType::Progress,
+            "[ol-9.1] PROGRESS: step",
+            who,
+            &["Lead"],
+            "ol-9.1",
+            now - chrono::Duration::minutes(10 - i as i64),
+            "Progress: 10%",
+            |_| {},
+        );
+        b.add(&format!("p{i}"), msg, &[], &[]);
+    }
+    let mut app = TestApp::new(
+        FakeBackend::new(b.build(), Vec::new(), now),
+        UiConfig::default(),
+    );
+    app.press("<enter>");
+    let screen = app.render(120, 30);
+    let rows: Vec<&str> = screen
+        .lines()
+        .filter(|l| l.contains("PROGRESS orc"))
+        .collect();
+    assert_eq!(rows.len(), 2, "{screen}");
+    for (row, end) in rows.iter().zip(["01 ", "02 "]) {
+        assert!(row.contains(end), "the name's end, then a blank: {row}");
+    }
+}
