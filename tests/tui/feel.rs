@@ -218,3 +218,54 @@ fn a_long_sender_name_never_runs_into_the_message_summary() {
         assert!(row.contains(end), "the name's end, then a blank: {row}");
     }
 }
+
+/// The reason prompt's text, when it is open.
+fn reason_text(app: &TestApp) -> Option<String> {
+    match &app.model.overlay {
+        Some(Overlay::Reason { text, .. }) => Some(text.clone()),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_rejection_reason_cancelled_with_esc_comes_back_on_the_next_x() {
+    // The sample's task in review. A reason is a sentence or two for the
+    // Work Log; one Esc (or Ctrl-c) too soon threw it away, where the
+    // reply editor keeps what was typed.
+    let mut app = TestApp::sample();
+    app.press("t/TASK-527-1<enter>X");
+    app.type_text("Add a test for the PKCE verifier");
+    app.press("<esc>");
+    assert!(app.model.overlay.is_none());
+    assert!(app.backend.rejections.is_empty(), "nothing written");
+    let screen = app.render(120, 30);
+    assert!(
+        screen.contains("reject cancelled (your reason is kept: X starts from it)"),
+        "{screen}"
+    );
+    app.press("X");
+    assert_eq!(
+        reason_text(&app).as_deref(),
+        Some("Add a test for the PKCE verifier")
+    );
+    app.type_text(" and the refresh path");
+    app.press("<enter>");
+    assert_eq!(
+        app.backend.rejections,
+        vec![(
+            "TASK-527-1".to_string(),
+            "Add a test for the PKCE verifier and the refresh path".to_string()
+        )]
+    );
+    // Emptied and cancelled: nothing is kept.
+    let mut app = TestApp::sample();
+    app.press("t/TASK-527-1<enter>X");
+    app.type_text("scratch");
+    app.press("<esc>X<ctrl-u><esc>");
+    assert_eq!(
+        app.model.notice.as_ref().map(|n| n.text.as_str()),
+        Some("reject cancelled")
+    );
+    app.press("X");
+    assert_eq!(reason_text(&app).as_deref(), Some(""));
+}
