@@ -4,7 +4,7 @@
 //! say what happened, config mistakes pointed out.
 
 use amail_parser::MessageType;
-use amail_tui::model::Overlay;
+use amail_tui::model::{Overlay, WatchState};
 use amail_tui::msg::Msg;
 use amail_tui::testing::{fixed_now, message, FakeBackend, InboxBuilder, TestApp};
 use amail_tui::UiConfig;
@@ -268,4 +268,36 @@ fn a_rejection_reason_cancelled_with_esc_comes_back_on_the_next_x() {
     );
     app.press("X");
     assert_eq!(reason_text(&app).as_deref(), Some(""));
+}
+
+#[test]
+fn notices_name_the_keys_as_bound_not_the_defaults() {
+    // Reply on `o`, reload on Ctrl-l: a notice that says `r` or `R` sends
+    // the person to a key that now does something else (or nothing).
+    let c = UiConfig::from_toml("[keys]\nreply = \"o\"\nreload = \"ctrl-l\"\n", false);
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    let mut app = TestApp::new(FakeBackend::sample(), c).with_identity("BlueLake");
+    app.press("/ol-527.2<enter>o");
+    app.type_text("Use the spec");
+    app.press("<esc>k");
+    let notice = |app: &TestApp| app.model.notice.as_ref().unwrap().text.clone();
+    assert_eq!(notice(&app), "draft kept: o on this message picks it up");
+    app.press("o<ctrl-s>");
+    let key = app.backend.replies[0].0.clone();
+    app.send(Msg::Replied {
+        key,
+        result: Err("server gone".into()),
+    });
+    assert!(
+        notice(&app).ends_with("(draft kept: o sends it again)"),
+        "{}",
+        notice(&app)
+    );
+    app.model.notice = None;
+    app.send(Msg::Watch(WatchState::Failed("too many watches".into())));
+    let screen = app.render(120, 30);
+    assert!(
+        screen.contains("✗ watch failed (Ctrl-l reloads)"),
+        "{screen}"
+    );
 }

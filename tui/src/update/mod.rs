@@ -227,7 +227,10 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                 }
                 Err(e) => {
                     m.notice = Some(Notice {
-                        text: format!("✗ reply failed: {e} (draft kept: r sends it again)"),
+                        text: format!(
+                            "✗ reply failed: {e} (draft kept: {} sends it again)",
+                            m.config.keymap.first_key(Action::Reply)
+                        ),
                         error: true,
                     });
                     None

@@ -108,7 +108,10 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                     m.drafts.insert(key.clone(), text.clone());
                     m.overlay = None;
                     m.notice = Some(Notice {
-                        text: "draft kept: r on this message picks it up".into(),
+                        text: format!(
+                            "draft kept: {} on this message picks it up",
+                            m.config.keymap.first_key(Action::Reply)
+                        ),
                         error: false,
                     });
                     return None;
