@@ -12,6 +12,7 @@ mod support {
 }
 
 mod agents_view;
+mod feel;
 mod flows;
 mod keys;
 mod loading;

@@ -131,7 +131,10 @@ fn esc_cancels_the_reason_and_nothing_is_written() {
     assert!(app.model.overlay.is_none());
     assert!(app.backend.rejections.is_empty());
     assert_eq!(task(&app, REVIEW), TaskStatus::Review);
-    assert_eq!(notice(&app), "reject cancelled");
+    assert_eq!(
+        notice(&app),
+        "reject cancelled (your reason is kept: X starts from it)"
+    );
     // Ctrl-c cancels as Esc does.
     app.press("X");
     app.press("<ctrl-c>");

@@ -485,6 +485,10 @@ impl Keymap {
         overrides: &BTreeMap<String, Vec<String>>,
     ) -> Vec<String> {
         let mut warnings = Vec::new();
+        // Keys the file has given so far, and to which action (by the
+        // name it used): two of its own bindings on one key cannot both
+        // hold, and the one that loses may be left with no key at all.
+        let mut given: Vec<(Chord, &str)> = Vec::new();
         for (name, specs) in overrides {
             let Some(action) = Action::from_name(name) else {
                 warnings.push(format!("[keys] unknown action {name:?}"));
@@ -495,6 +499,19 @@ impl Keymap {
                 match Chord::parse(spec) {
                     Ok(c) => chords.push(c),
                     Err(e) => warnings.push(format!("[keys] {name}: {e}")),
+                }
+            }
+            for c in &chords {
+                match given.iter_mut().find(|(g, _)| g == c) {
+                    Some((_, other)) if *other != name.as_str() => {
+                        warnings.push(format!(
+                            "[keys] {:?} is given to both {other} and {name}: {name} keeps it",
+                            c.to_string()
+                        ));
+                        *other = name;
+                    }
+                    Some(_) => {}
+                    None => given.push((*c, name)),
                 }
             }
             // User bindings win: a key claimed here leaves any other action.

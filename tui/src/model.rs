@@ -381,6 +381,10 @@ pub struct Model {
     /// text still in `drafts` until the store says it was written): not
     /// drafts a quit would lose, since quitting waits for the write.
     pub sending: std::collections::HashSet<String>,
+    /// Rejection reasons put aside with Esc, by task id: the next `X` on
+    /// that task starts from its reason (a sentence for the Work Log is
+    /// not thrown away by one key, as a reply is not).
+    pub reasons: std::collections::HashMap<String, String>,
     /// `q` was pressed with drafts a quit would lose: a second `q` quits.
     pub quit_asked: bool,
     /// A new message on its way to the store, in its editor as it was
@@ -470,6 +474,7 @@ impl Model {
             file: None,
             overlay: None,
             drafts: Default::default(),
+            reasons: Default::default(),
             sending: Default::default(),
             quit_asked: false,
             unsent: None,

@@ -227,7 +227,10 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                 }
                 Err(e) => {
                     m.notice = Some(Notice {
-                        text: format!("✗ reply failed: {e} (draft kept: r sends it again)"),
+                        text: format!(
+                            "✗ reply failed: {e} (draft kept: {} sends it again)",
+                            m.config.keymap.first_key(Action::Reply)
+                        ),
                         error: true,
                     });
                     None
@@ -263,7 +266,11 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                 ) => {
                     let body = strip_template(&text);
                     if body.trim().is_empty() {
-                        m.overlay = None;
+                        // The file says an empty body cancels: the draft
+                        // it was started from is cancelled with it.
+                        if let Some(Overlay::Editor { key, .. }) = m.overlay.take() {
+                            m.drafts.remove(&key);
+                        }
                         m.notice = Some(Notice {
                             text: "reply not sent: the editor returned an empty body".into(),
                             error: false,

@@ -14,28 +14,31 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
     let overlay = m.overlay.as_mut()?;
     match overlay {
         Overlay::Help { scroll } => {
-            match m.config.keymap.action_for(&k) {
-                Some(Action::Down) => {
-                    let max = crate::view::help::help_lines(m).len() as u16;
-                    if let Some(Overlay::Help { scroll }) = m.overlay.as_mut() {
-                        *scroll = (*scroll + 1).min(max);
-                    }
+            // Moves start from where the view is (a resize may have left
+            // `scroll` past the end) and stop at the last page, so every
+            // key moves what is on screen.
+            let shown = *scroll;
+            let max = crate::view::help::max_scroll(m);
+            let cur = shown.min(max);
+            let next = match m.config.keymap.action_for(&k) {
+                Some(Action::Down) => cur.saturating_add(1),
+                Some(Action::Up) => cur.saturating_sub(1),
+                Some(Action::HalfPageDown) => cur.saturating_add(10),
+                Some(Action::HalfPageUp) => cur.saturating_sub(10),
+                Some(Action::Top) => 0,
+                Some(Action::Bottom) => max,
+                Some(Action::Help | Action::Back | Action::Quit) => {
+                    m.overlay = None;
+                    return None;
                 }
-                Some(Action::Up) => *scroll = scroll.saturating_sub(1),
-                Some(Action::HalfPageDown) => *scroll = scroll.saturating_add(10),
-                Some(Action::HalfPageUp) => *scroll = scroll.saturating_sub(10),
-                Some(Action::Top) => *scroll = 0,
-                Some(Action::Bottom) => {
-                    let visible = (m.size.1 as usize).saturating_sub(6);
-                    let total = crate::view::help::help_lines(m).len();
-                    let end = total.saturating_sub(visible) as u16;
-                    if let Some(Overlay::Help { scroll }) = m.overlay.as_mut() {
-                        *scroll = end;
-                    }
+                _ if k.code == KeyCode::Esc => {
+                    m.overlay = None;
+                    return None;
                 }
-                Some(Action::Help | Action::Back | Action::Quit) => m.overlay = None,
-                _ if k.code == KeyCode::Esc => m.overlay = None,
-                _ => {}
+                _ => cur,
+            };
+            if let Some(Overlay::Help { scroll }) = m.overlay.as_mut() {
+                *scroll = next.min(max);
             }
             None
         }
@@ -105,7 +108,10 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                     m.drafts.insert(key.clone(), text.clone());
                     m.overlay = None;
                     m.notice = Some(Notice {
-                        text: "draft kept: r on this message picks it up".into(),
+                        text: format!(
+                            "draft kept: {} on this message picks it up",
+                            m.config.keymap.first_key(Action::Reply)
+                        ),
                         error: false,
                     });
                     return None;
@@ -144,7 +150,13 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                 (EditMode::Typing, _) => {}
             }
             match k.code {
-                KeyCode::Esc if text.trim().is_empty() => discard_reply(m, None),
+                // Emptied by hand: a kept draft it started from goes too,
+                // as the notice says ("reply discarded"); the next `r`
+                // would otherwise bring back what was just deleted.
+                KeyCode::Esc if text.trim().is_empty() => {
+                    let key = key.clone();
+                    discard_reply(m, Some(&key));
+                }
                 KeyCode::Esc => *mode = EditMode::ConfirmDiscard,
                 KeyCode::Char('s') if ctrl => {
                     if text.trim().is_empty() {
@@ -212,7 +224,7 @@ fn send_reply(m: &mut Model, cmd: Command, to: &str) -> Command {
 }
 
 /// Closes the reply editor without sending; `key`'s kept draft, if any,
-/// goes too (an empty editor had none to drop).
+/// goes too.
 fn discard_reply(m: &mut Model, key: Option<&str>) {
     if let Some(key) = key {
         m.drafts.remove(key);

@@ -69,10 +69,11 @@ pub(super) fn approve(m: &mut Model) -> Option<Command> {
 /// `X`: ask why the selected task in review goes back to work.
 pub(super) fn reject(m: &mut Model) {
     if let Some(task) = task_in_review(m, Action::Reject) {
+        let text = m.reasons.get(&task).cloned().unwrap_or_default();
         m.overlay = Some(Overlay::Reason {
             task,
-            text: String::new(),
-            cursor: 0,
+            cursor: text.len(),
+            text,
         });
     }
 }
@@ -85,11 +86,22 @@ pub(super) fn reason_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
     };
     match k.code {
         KeyCode::Esc => {
+            let kept = !text.trim().is_empty();
+            if kept {
+                m.reasons.insert(task.clone(), text.clone());
+            } else {
+                m.reasons.remove(task.as_str());
+            }
             m.overlay = None;
-            m.notice = Some(Notice {
-                text: "reject cancelled".into(),
-                error: false,
-            });
+            let text = if kept {
+                format!(
+                    "reject cancelled (your reason is kept: {} starts from it)",
+                    m.config.keymap.first_key(Action::Reject)
+                )
+            } else {
+                "reject cancelled".into()
+            };
+            m.notice = Some(Notice { text, error: false });
         }
         KeyCode::Enter if text.trim().is_empty() => {
             m.notice = Some(Notice {
@@ -98,6 +110,7 @@ pub(super) fn reason_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
             });
         }
         KeyCode::Enter => {
+            m.reasons.remove(task.as_str());
             let cmd = Command::Reject {
                 id: task.clone(),
                 reason: text.trim().to_string(),

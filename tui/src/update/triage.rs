@@ -174,12 +174,13 @@ pub(super) fn compose(m: &mut Model) -> Option<Command> {
     if m.inbox.agents.is_empty() {
         // While a large mailbox loads, its newest part comes first: say
         // that the roster is on its way, not that there is none.
+        let c = m.config.keymap.first_key(crate::keymap::Action::Compose);
         let text = match (m.loading(), m.working) {
             (Some((done, total)), _) => format!(
-                "no agents yet: the inbox is still loading ({done}/{total} files read); c again once it shows mail"
+                "no agents yet: the inbox is still loading ({done}/{total} files read); {c} again once it shows mail"
             ),
             (None, true) => {
-                "no agents yet: the inbox is still loading; c again once it shows mail".into()
+                format!("no agents yet: the inbox is still loading; {c} again once it shows mail")
             }
             (None, false) => "no agents to write to: the inbox has no mail".into(),
         };

@@ -79,14 +79,18 @@ pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
         (_, WatchState::Off) => {
             Span::styled(if narrow { "○ " } else { "○ not watching " }, t.muted())
         }
-        (_, WatchState::Failed(_)) => Span::styled(
-            if narrow {
-                "✗ R "
-            } else {
-                "✗ watch failed (R reloads) "
-            },
-            t.error(),
-        ),
+        (_, WatchState::Failed(_)) => {
+            // The key as bound: a rebind may have given `R` to another action.
+            let r = m.config.keymap.first_key(crate::keymap::Action::Reload);
+            Span::styled(
+                if narrow {
+                    format!("✗ {r} ")
+                } else {
+                    format!("✗ watch failed ({r} reloads) ")
+                },
+                t.error(),
+            )
+        }
     });
     let rw: usize = right.iter().map(|s| width(&s.content)).sum();
     // The agent as the store spells it (`--as bluelake` on an mcp store

@@ -168,31 +168,69 @@ fn title(m: &Model, scroll: usize, visible: usize, total: usize) -> String {
     )
 }
 
+/// The overlay's shape in `body`: two columns (keys | legend) at 140
+/// columns and up, else one. Drawing and scrolling both ask it, so a key
+/// can never scroll to a place the view does not draw.
+struct Shape {
+    area: Rect,
+    two_columns: bool,
+    /// Rows the text can use.
+    visible: usize,
+    /// Rows of the longest column.
+    total: usize,
+}
+
+fn shape(m: &Model, body: Rect) -> Shape {
+    let two_columns = body.width >= 140;
+    let area = centered(body, if two_columns { 150 } else { 76 }, body.height);
+    let total = if two_columns {
+        key_lines(m).len().max(extra_lines(m).len())
+    } else {
+        help_lines(m).len()
+    };
+    Shape {
+        area,
+        two_columns,
+        visible: area.height.saturating_sub(2) as usize,
+        total,
+    }
+}
+
+/// The furthest the overlay scrolls on the current screen: the last page
+/// fills the view (`G` asks for that, and `j` stops there).
+pub(crate) fn max_scroll(m: &Model) -> u16 {
+    let (w, h) = m.size;
+    // The body: the screen less the header, tabs, status and hints rows.
+    let body = Rect::new(0, 0, w, h.saturating_sub(4));
+    let s = shape(m, body);
+    s.total.saturating_sub(s.visible).min(u16::MAX as usize) as u16
+}
+
 pub fn draw(m: &Model, f: &mut Frame, body: Rect, scroll: u16) {
+    let Shape {
+        area,
+        two_columns,
+        visible,
+        total,
+    } = shape(m, body);
+    f.render_widget(Clear, area);
+    let scroll = scroll.min(total.saturating_sub(visible) as u16);
+    let block = pane(m, title(m, scroll as usize, visible, total), true);
     // Wide terminals get two columns so everything fits without scrolling.
-    if body.width >= 140 {
-        let area = centered(body, 150, body.height);
-        f.render_widget(Clear, area);
-        let (keys, extra) = (key_lines(m), extra_lines(m));
-        // Never scroll past the longer column (`G` asks for "the end").
-        let longest = keys.len().max(extra.len());
-        let visible = area.height.saturating_sub(2) as usize;
-        let scroll = scroll.min(longest.saturating_sub(visible) as u16);
-        let block = pane(m, title(m, scroll as usize, visible, longest), true);
+    if two_columns {
         let inner = block.inner(area);
         f.render_widget(block, area);
         let [left, right] =
             Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
                 .areas(inner);
-        f.render_widget(Paragraph::new(keys).scroll((scroll, 0)), left);
-        f.render_widget(Paragraph::new(extra).scroll((scroll, 0)), right);
+        f.render_widget(Paragraph::new(key_lines(m)).scroll((scroll, 0)), left);
+        f.render_widget(Paragraph::new(extra_lines(m)).scroll((scroll, 0)), right);
         return;
     }
-    let area = centered(body, 76, body.height);
-    f.render_widget(Clear, area);
-    let lines = help_lines(m);
-    let visible = area.height.saturating_sub(2) as usize;
-    let scroll = scroll.min(lines.len().saturating_sub(visible) as u16);
-    let block = pane(m, title(m, scroll as usize, visible, lines.len()), true);
-    f.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)), area);
+    f.render_widget(
+        Paragraph::new(help_lines(m))
+            .block(block)
+            .scroll((scroll, 0)),
+        area,
+    );
 }

@@ -9,7 +9,7 @@ use super::threads::summary;
 use super::{full_row, line_text, pane, scroll_window, titled};
 use crate::keymap::Action;
 use crate::model::{age, Model, Pane, Screen};
-use crate::text::{fit, fit_right};
+use crate::text::{fit, fit_right, id_cell};
 use crate::theme::message_badge;
 use amail_core::inbox::InboxMessage;
 
@@ -92,7 +92,10 @@ fn row(m: &Model, x: &InboxMessage, width: usize, ack_w: usize, selected: bool) 
         ),
         Span::styled(fit(mark, ack_w), if pending { th.warn() } else { th.ok() }),
         Span::styled(fit(&format!("{g} {word}"), 11), th.tone(tone)),
-        Span::styled(fit(&from, 13), th.info()),
+        // Cut in the middle with a blank after, as the roster cuts its
+        // names: `orche…worker-01` and `…-02` stay two senders, and a
+        // long one never runs into the summary.
+        Span::styled(id_cell(&from, 13), th.info()),
         Span::styled(fit(&what, width.saturating_sub(fixed)), th.base()),
         Span::styled(fit_right(&age(m.now, x.message.timestamp), 5), th.muted()),
     ])

@@ -116,6 +116,9 @@ pub(crate) struct Columns {
     /// them, so no gutter sits empty; narrow rows that need both share one
     /// (help first).
     flags: Flags,
+    /// The `●ACK` column: as wide as the widest count shown needs, so
+    /// `●ACK120` is never cut to `●ACK1…` (read as one owed).
+    ack: usize,
     id: usize,
 }
 
@@ -137,7 +140,12 @@ impl Columns {
     /// (ids that share a prefix are cut in the middle, see `shorten_middle`).
     pub(crate) fn for_rows(m: &Model, threads: &[&Thread], width: usize) -> Columns {
         let help = threads.iter().any(|t| t.help == HelpState::Unanswered);
-        let ack = threads.iter().any(|t| m.thread_pending(t) > 0);
+        let widest_ack = threads
+            .iter()
+            .map(|t| width_of(&ack_mark(m.thread_pending(t))))
+            .max()
+            .unwrap_or(0);
+        let ack = widest_ack > 0;
         let flags = match (ack, help) {
             (true, true) if width >= 76 => Flags::Both,
             (true, true) => Flags::One,
@@ -151,15 +159,32 @@ impl Columns {
             .max()
             .unwrap_or(8);
         let id = (longest + 1).clamp(8, (width / 3).max(8));
-        Columns { flags, id }
+        // Never narrower than the `●ACK2` the columns were made for; alone,
+        // a blank after the widest mark (beside `‼HELP`, the `‼` parts
+        // them, as it always has: `●ACK2‼HELP`).
+        let ack = match flags {
+            Flags::Both => widest_ack.max(5),
+            _ => (widest_ack + 1).max(6),
+        };
+        Columns { flags, ack, id }
     }
 
     fn flags_w(&self) -> usize {
         match self.flags {
-            Flags::Both => 11,
-            Flags::Ack | Flags::Help | Flags::One => 6,
+            Flags::Both => self.ack + 6,
+            Flags::Ack | Flags::One => self.ack,
+            Flags::Help => 6,
             Flags::None => 0,
         }
+    }
+}
+
+/// `●ACK`, `●ACK3`, or nothing: the acks a thread still owes.
+fn ack_mark(pending: usize) -> String {
+    match pending {
+        0 => String::new(),
+        1 => "●ACK".to_string(),
+        n => format!("●ACK{n}"),
     }
 }
 
@@ -172,11 +197,7 @@ fn row(m: &Model, t: &Thread, width: usize, cols: &Columns, selected: bool) -> L
         .unwrap_or(amail_parser::MessageType::Unknown);
     let (g, word, tone) = badge(kind);
     let bead = line_text(t.bead.as_deref().unwrap_or(&t.id));
-    let ack = match pending {
-        0 => String::new(),
-        1 => "●ACK".to_string(),
-        n => format!("●ACK{n}"),
-    };
+    let ack = ack_mark(pending);
     let help = t.help == HelpState::Unanswered;
     let age_s = age(m.now, t.last_at);
     let fixed = CURSOR + cols.flags_w() + BADGE + cols.id + AGE;
@@ -188,13 +209,13 @@ fn row(m: &Model, t: &Thread, width: usize, cols: &Columns, selected: bool) -> L
     let help_mark = if help { "‼HELP" } else { "" };
     match cols.flags {
         Flags::Both => {
-            spans.push(Span::styled(fit(&ack, 5), th.warn()));
+            spans.push(Span::styled(fit(&ack, cols.ack), th.warn()));
             spans.push(Span::styled(fit(help_mark, 6), th.error()));
         }
-        Flags::Ack => spans.push(Span::styled(fit(&ack, 6), th.warn())),
+        Flags::Ack => spans.push(Span::styled(fit(&ack, cols.ack), th.warn())),
         Flags::Help => spans.push(Span::styled(fit(help_mark, 6), th.error())),
-        Flags::One if help => spans.push(Span::styled(fit(help_mark, 6), th.error())),
-        Flags::One => spans.push(Span::styled(fit(&ack, 6), th.warn())),
+        Flags::One if help => spans.push(Span::styled(fit(help_mark, cols.ack), th.error())),
+        Flags::One => spans.push(Span::styled(fit(&ack, cols.ack), th.warn())),
         Flags::None => {}
     }
     spans.push(Span::styled(
