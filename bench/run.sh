@@ -108,7 +108,7 @@ print(f'  beside its plain twins ($t_bytes bytes): {twin:.2f} ns/byte: {dec / tw
 plain = ($i_n - $i_0) / 10000
 dec = ($d_n - $d_0) / 200
 twin = ($w_n - $w_0) / 200
-print(f'instructions per message (callgrind): {plain:.0f} (target ~4,000); decorated corpus {dec / $c_n:.0f} per message, {dec / $c_bytes:.1f} per byte vs plain {plain / 195:.1f}: {dec / $c_bytes / (plain / 195):.2f}x (target <= 1.5x); vs its plain twins {twin / $t_bytes:.1f}: {dec / $c_bytes / (twin / $t_bytes):.2f}x')"
+print(f'instructions per message (callgrind): {plain:.0f} (target ~4,000); decorated corpus {dec / $c_n:.0f} per message, {dec / $c_bytes:.1f} per byte vs plain {plain / 195:.1f}: {dec / $c_bytes / (plain / 195):.3f}x (target <= 1.5x: three places, so a figure just over it is not rounded onto it); vs its plain twins {twin / $t_bytes:.1f}: {dec / $c_bytes / (twin / $t_bytes):.2f}x')"
   fi
 
   echo
