@@ -308,7 +308,10 @@ pub fn titled<'a>(m: &Model, title: String, focused: bool, area: Rect) -> Block<
 /// Agent text for one line: sanitised, newlines folded.
 /// A kept search's keys, for a pane's hints: `n`/`N` move in the list it
 /// is of (the pane's title shows only the count), and Esc clears it
-/// where Esc does. Empty when no search is kept on the focused list.
+/// where Esc does. Empty when no search is kept on the focused list:
+/// `n` still moves in another list with the same query, as vim's last
+/// pattern does, but with no count there the hint would follow every
+/// thread opened from a search into its messages.
 pub(crate) fn kept_search_hints(m: &Model) -> Vec<(String, &'static str)> {
     if m.search.typing || m.searched_list().is_none() {
         return Vec::new();
