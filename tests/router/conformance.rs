@@ -60,13 +60,7 @@ impl Fx {
     }
 
     fn send(&self, kind: &str, id: &str, from: &str, payload: Value) -> RouteOutcome {
-        self.r
-            .route(&Routable::named(
-                envelope(kind, id, from, payload),
-                None,
-                None,
-            ))
-            .unwrap()
+        send_by(&self.r, kind, id, from, payload)
     }
 
     fn status(&self, id: &str) -> TaskStatus {
@@ -92,6 +86,17 @@ impl Fx {
         let text = fs::read_to_string(self.root().join(format!("state/runs/{id}/{f}"))).ok()?;
         serde_json::from_str(&text).ok()
     }
+}
+
+/// One envelope routed by `r` (a fixture's router, or a second one over
+/// the same store: another process, in effect).
+fn send_by(r: &Router, kind: &str, id: &str, from: &str, payload: Value) -> RouteOutcome {
+    r.route(&Routable::named(
+        envelope(kind, id, from, payload),
+        None,
+        None,
+    ))
+    .unwrap()
 }
 
 fn envelope(kind: &str, id: &str, from: &str, payload: Value) -> Envelope {
@@ -938,17 +943,13 @@ fn event_ids_stay_unique_across_restarts() {
     f.running(A, SWE, json!({}));
     // A second router over the same store (a new process, in effect).
     let r2 = Router::new(Store::open(f.root()).unwrap(), RouterOptions::default());
-    r2.route(&Routable::named(
-        envelope(
-            "status.update",
-            A,
-            SWE,
-            json!({ "taskId": A, "agentId": SWE, "notes": "x" }),
-        ),
-        None,
-        None,
-    ))
-    .unwrap();
+    send_by(
+        &r2,
+        "status.update",
+        A,
+        SWE,
+        json!({ "taskId": A, "agentId": SWE, "notes": "x" }),
+    );
     let ids: Vec<u64> = f.events().iter().map(|e| e.event_id).collect();
     let want: Vec<u64> = (1..=ids.len() as u64).collect();
     assert_eq!(ids, want);
@@ -1222,18 +1223,13 @@ fn replayed_events_keep_aofs_key_order() {
     fs::remove_dir_all(&events_dir).unwrap();
     // Another writer takes the lock and replays the log first.
     let other = Router::new(Store::open(f.root()).unwrap(), RouterOptions::default());
-    other
-        .route(&Routable::named(
-            envelope(
-                "status.update",
-                A,
-                SWE,
-                json!({ "taskId": A, "agentId": SWE, "notes": "x" }),
-            ),
-            None,
-            None,
-        ))
-        .unwrap();
+    send_by(
+        &other,
+        "status.update",
+        A,
+        SWE,
+        json!({ "taskId": A, "agentId": SWE, "notes": "x" }),
+    );
     let replayed = fs::read_to_string(&events::day_files(&events_dir).unwrap()[0]).unwrap();
     assert!(replayed.starts_with(&logged), "{replayed}\n---\n{logged}");
 }
