@@ -642,6 +642,12 @@ pub fn scheme(url: &str) -> Option<String> {
     url.split_once("://").map(|(s, _)| s.to_ascii_lowercase())
 }
 
+/// Whether `url` is an http(s) URL, the scheme in any case: what
+/// `--server`, a SOURCE and the config's `[[servers]]` accept.
+pub fn is_http_url(url: &str) -> bool {
+    matches!(scheme(url).as_deref(), Some("http" | "https"))
+}
+
 /// Whether `text` holds the HTTP status `code` as a number of its own:
 /// not part of a longer number (`40111`, `4030 ms`), not a port
 /// (`127.0.0.1:401`) or part of an address.

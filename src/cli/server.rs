@@ -51,13 +51,9 @@ pub struct ServerArgs {
 /// Whether a SOURCE the user gave is a server's URL (`http://` or
 /// `https://`, the scheme in any case), not a path.
 pub fn is_url(source: &Path) -> bool {
-    source.to_str().is_some_and(|s| {
-        s.contains("://")
-            && matches!(
-                amail_remote::session::scheme(s).as_deref(),
-                Some("http" | "https")
-            )
-    })
+    source
+        .to_str()
+        .is_some_and(amail_remote::session::is_http_url)
 }
 
 /// Refuses a server's URL among the paths of a command that reads files
@@ -160,10 +156,7 @@ fn server_store(args: &ServerArgs, config: &Config) -> Result<Option<ServerStore
     let Some(url) = args.server.clone() else {
         return Ok(None);
     };
-    if !matches!(
-        amail_remote::session::scheme(&url).as_deref(),
-        Some("http" | "https")
-    ) {
+    if !amail_remote::session::is_http_url(&url) {
         return Err(CliError::usage(format!(
             "--server {url}: give the server's MCP URL, e.g. http://127.0.0.1:8765/mcp/"
         )));
