@@ -19,14 +19,8 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
             // key moves what is on screen.
             let shown = *scroll;
             let max = crate::view::help::max_scroll(m);
-            let cur = shown.min(max);
-            let next = match m.config.keymap.action_for(&k) {
-                Some(Action::Down) => cur.saturating_add(1),
-                Some(Action::Up) => cur.saturating_sub(1),
-                Some(Action::HalfPageDown) => cur.saturating_add(10),
-                Some(Action::HalfPageUp) => cur.saturating_sub(10),
-                Some(Action::Top) => 0,
-                Some(Action::Bottom) => max,
+            let mut next = usize::from(shown.min(max));
+            match m.config.keymap.action_for(&k) {
                 Some(Action::Help | Action::Back | Action::Quit) => {
                     m.overlay = None;
                     return None;
@@ -35,10 +29,12 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                     m.overlay = None;
                     return None;
                 }
-                _ => cur,
-            };
+                // The help's first lines move as a list of `max + 1`.
+                Some(a) => _ = move_in_list(&mut next, usize::from(max) + 1, a),
+                None => {}
+            }
             if let Some(Overlay::Help { scroll }) = m.overlay.as_mut() {
-                *scroll = next.min(max);
+                *scroll = next as u16;
             }
             None
         }
