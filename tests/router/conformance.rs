@@ -388,6 +388,25 @@ fn summary_file_warning() {
         .is_file());
 }
 
+/// AOF checks `existsSync(summaryRef)` with no test for an empty string
+/// (aof-router.md §3.2 step 3), and `existsSync("")` is false: an AOF/1
+/// report naming no summary gets the warning. (A mail with no summary
+/// does not: `""` is then the bridge's own "none", see mail_flows.)
+#[test]
+fn an_empty_summary_ref_in_an_aof_envelope_warns_as_aof_does() {
+    let f = Fx::new();
+    f.running(A, SWE, json!({}));
+    let mut p = report("needs_review");
+    p["summaryRef"] = json!("");
+    f.send("completion.report", A, SWE, p);
+    assert_eq!(
+        raw_of(&f, "protocol.message.warning"),
+        [r#"{"reason":"summary_file_not_found","summaryRef":""}"#]
+    );
+    assert_eq!(f.status(A), TaskStatus::Review);
+    assert_eq!(f.run_file(A, "run_result.json").unwrap()["summaryRef"], "");
+}
+
 #[test]
 fn summary_text_from_mail_is_written_to_outputs() {
     let f = Fx::new();

@@ -126,6 +126,12 @@ fn each_kind_of_report_lands_where_the_table_says() {
         })
         .map(|e| e.4.clone());
     assert!(failed_reason.unwrap().contains("BUILD_FAIL: linker error"));
+    // FAILED and CHECKPOINT carry no summary (`summaryRef` ""), DONE's is
+    // written by the router: no report warns about a summary file.
+    assert!(
+        !log.iter().any(|e| e.1 == "protocol.message.warning"),
+        "{log:?}"
+    );
     // The spawn request is a note in done-ok's Work Log.
     let done_ok = store
         .list()

@@ -72,11 +72,14 @@ impl Router {
     }
 
     /// Runs the handler for an envelope inside an open transaction.
+    /// `verbatim`: the envelope is AOF/1 input as its sender wrote it (not
+    /// a bridge's), so its `summaryRef` is checked exactly as AOF checks it.
     pub(super) fn handle(
         &self,
         tx: &mut Txn<'_>,
         env: &Envelope,
         summary: Option<&str>,
+        verbatim: bool,
     ) -> Result<RouteOutcome> {
         tx.log(
             &env.from_agent,
@@ -87,7 +90,7 @@ impl Router {
         );
         match (&env.kind, &env.payload) {
             (MessageKind::CompletionReport, Payload::CompletionReport(p)) => {
-                self.completion(tx, env, p, summary)
+                self.completion(tx, env, p, summary, verbatim)
             }
             (MessageKind::StatusUpdate, Payload::StatusUpdate(p)) => self.status_update(tx, env, p),
             (MessageKind::HandoffRequest, Payload::HandoffRequest(p)) => {
@@ -116,6 +119,7 @@ impl Router {
         env: &Envelope,
         p: &CompletionReport,
         summary: Option<&str>,
+        verbatim: bool,
     ) -> Result<RouteOutcome> {
         let Some((status, task)) = tx.get(&env.task_id)? else {
             return Ok(reject(tx, env, "task_not_found", RejectionDetail::None));
@@ -149,13 +153,25 @@ impl Router {
                 summary_written = true;
             }
         }
-        if !summary_written && !p.summary_ref.is_empty() {
+        // AOF warns whenever `existsSync(summaryRef)` is false, and it is
+        // for `""` (reference §3.2 step 3): an AOF/1 report naming no
+        // summary is warned about. A bridge's `""` means the mail had no
+        // summary, and warning about amail's own report would be noise on
+        // every FAILED or CHECKPOINT mail.
+        let check = if p.summary_ref.is_empty() {
+            verbatim
+        } else {
+            !summary_written
+        };
+        if check {
             let on_disk = self
                 .store
                 .root()
                 .join(rel_companion(status, &id))
                 .join(&p.summary_ref);
-            if !on_disk.exists() && !std::path::Path::new(&p.summary_ref).exists() {
+            let named = std::path::Path::new(&p.summary_ref);
+            let exists = !p.summary_ref.is_empty() && (on_disk.exists() || named.exists());
+            if !exists {
                 tx.log(
                     "system",
                     Some(&id),

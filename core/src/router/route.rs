@@ -150,12 +150,17 @@ fn deliver(this: &Router, d: &Delivery) -> Result<RouteOutcome> {
         if d.unblocks {
             unblock_on_answer(&mut tx, &mut env)?;
         }
-        this.handle(&mut tx, &env, d.summary.as_deref())?
+        // An envelope naming its task is AOF/1 input as its sender wrote
+        // it; a bridge's `summaryRef: ""` is the bridge saying "no summary".
+        let verbatim = matches!(d.task, TaskRef::Named);
+        this.handle(&mut tx, &env, d.summary.as_deref(), verbatim)?
     };
     if let (Some(follow), RouteOutcome::Routed { transitions, .. }) = (&d.follow_up, &mut out) {
         let mut follow = follow.clone();
         follow.assign_task(&env.task_id, None);
-        if let RouteOutcome::Routed { transitions: n, .. } = this.handle(&mut tx, &follow, None)? {
+        if let RouteOutcome::Routed { transitions: n, .. } =
+            this.handle(&mut tx, &follow, None, false)?
+        {
             *transitions += n;
         }
     }
