@@ -2,7 +2,7 @@
 //! aof-router.md §7.1-§7.3 that follow the seed.
 
 use amail_core::aof::validate::{envelope_from_value, Validated};
-use amail_core::aof::{detect, Detected, Input, MessageKind, Payload};
+use amail_core::aof::{detect, Detected, Input, MessageKind, Payload, Rejection, RejectionDetail};
 use serde_json::{json, Value};
 
 fn env(kind: &str, payload: Value) -> Value {
@@ -352,6 +352,189 @@ fn detection_order_and_rejections() {
     assert!(
         matches!(detect(Input::Object(&u)), Detected::Unknown { ref kind, .. } if kind == "unknown.type")
     );
+}
+
+/// `invalid_json`'s `error` is what AOF's `JSON.parse` says (V8, the
+/// Node 20 wording of the reference's sample line, aof-router.md §4):
+/// the position is a 0-based offset in UTF-16 units into the JSON text
+/// (after the `AOF/1 ` prefix and trimming, §2.3 step 4), and an
+/// unexpected character is quoted with up to 10 units of context either
+/// side. Expected strings were printed by Node 20's `JSON.parse`.
+#[test]
+fn invalid_json_errors_are_worded_as_aofs_json_parse() {
+    let error = |text: &str| match detect(Input::Text(text)) {
+        Detected::Rejected(Rejection {
+            reason: "invalid_json",
+            detail: RejectionDetail::InvalidJson { error, .. },
+        }) => error,
+        other => panic!("{text:?}: {other:?}"),
+    };
+    let cases: &[(&str, &str)] = &[
+        // The reference's sample and its router test's inputs (§4, §7.2).
+        ("{", "Expected property name or '}' in JSON at position 1"),
+        (
+            "AOF/1 {bad json",
+            "Expected property name or '}' in JSON at position 1",
+        ),
+        (
+            "  AOF/1   {bad json  ",
+            "Expected property name or '}' in JSON at position 1",
+        ),
+        (
+            r#"{"a":1"#,
+            "Expected ',' or '}' after property value in JSON at position 6",
+        ),
+        (
+            r#"{"a":1 "b":2}"#,
+            "Expected ',' or '}' after property value in JSON at position 7",
+        ),
+        (
+            "[1,2",
+            "Expected ',' or ']' after array element in JSON at position 4",
+        ),
+        (
+            "[1 2]",
+            "Expected ',' or ']' after array element in JSON at position 3",
+        ),
+        (
+            r#"{"a" 1}"#,
+            "Expected ':' after property name in JSON at position 5",
+        ),
+        (
+            r#"{"a""#,
+            "Expected ':' after property name in JSON at position 4",
+        ),
+        // After a later name V8 names what stands there instead.
+        (
+            r#"{"a":1,"b" 2}"#,
+            "Unexpected number in JSON at position 11",
+        ),
+        (r#"{"a":1,"b""#, "Unexpected end of JSON input"),
+        (
+            r#"{"a":1,}"#,
+            "Expected double-quoted property name in JSON at position 7",
+        ),
+        (
+            r#"{"a"  :  1  ,  }"#,
+            "Expected double-quoted property name in JSON at position 15",
+        ),
+        // Positions count UTF-16 units, as JavaScript indexes a string.
+        (
+            r#"{"😀":1,}"#,
+            "Expected double-quoted property name in JSON at position 8",
+        ),
+        (
+            r#"{"a":1}x"#,
+            "Unexpected non-whitespace character after JSON at position 7",
+        ),
+        (
+            "[]]",
+            "Unexpected non-whitespace character after JSON at position 2",
+        ),
+        (
+            "AOF/1 123abc",
+            "Unexpected non-whitespace character after JSON at position 3",
+        ),
+        ("[", "Unexpected end of JSON input"),
+        ("[1,", "Unexpected end of JSON input"),
+        ("[nul", "Unexpected end of JSON input"),
+        ("[\"\\", "Unexpected end of JSON input"),
+        ("[\"abc", "Unterminated string in JSON at position 5"),
+        (
+            "[\"a\tb\"]",
+            "Bad control character in string literal in JSON at position 3",
+        ),
+        ("[\"\\x\"]", "Bad escaped character in JSON at position 3"),
+        ("[\"\\é\"]", "Bad escaped character in JSON at position 3"),
+        ("[\"\\u12G4\"]", "Bad Unicode escape in JSON at position 6"),
+        ("[\"\\u12", "Bad Unicode escape in JSON at position 6"),
+        ("[-]", "No number after minus sign in JSON at position 2"),
+        (
+            "[1.]",
+            "Unterminated fractional number in JSON at position 3",
+        ),
+        (
+            "[1e+]",
+            "Exponent part is missing a number in JSON at position 4",
+        ),
+        ("[01]", "Unexpected number in JSON at position 2"),
+        ("[-01]", "Unexpected number in JSON at position 3"),
+        ("[t1]", "Unexpected number in JSON at position 2"),
+        // An unexpected character: the whole text when it is short ...
+        ("[1,]", "Unexpected token ']', \"[1,]\" is not valid JSON"),
+        (
+            "[trux]",
+            "Unexpected token 'x', \"[trux]\" is not valid JSON",
+        ),
+        (
+            "[\"\\€\"]",
+            "Unexpected token '€', \"[\"\\€\"]\" is not valid JSON",
+        ),
+        (
+            "AOF/1 hello",
+            "Unexpected token 'h', \"hello\" is not valid JSON",
+        ),
+        (
+            r#"{"a":[1,{"b":}]}"#,
+            "Unexpected token '}', \"{\"a\":[1,{\"b\":}]}\" is not valid JSON",
+        ),
+        // ... else 10 units either side, `...` where it is cut.
+        (
+            "[x, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]",
+            "Unexpected token 'x', \"[x, 2, 3, 4\"... is not valid JSON",
+        ),
+        (
+            "[1, 2, 3, 4, 5, 6, 7, 8, 9, ]",
+            "Unexpected token ']', ...\" 7, 8, 9, ]\" is not valid JSON",
+        ),
+        (
+            "[1, 2, 3, 4, 5, 6, 7, 8, }, 10, 11, 12, 13]",
+            "Unexpected token '}', ...\" 6, 7, 8, }, 10, 11,\"... is not valid JSON",
+        ),
+        (
+            "[         }         ]",
+            "Unexpected token '}', ...\"[         }         \"... is not valid JSON",
+        ),
+        (
+            "[          }        ]",
+            "Unexpected token '}', ...\"          }        ]\" is not valid JSON",
+        ),
+        (
+            "[                 }]",
+            "Unexpected token '}', \"[                 }]\" is not valid JSON",
+        ),
+        // The texts JavaScript names whole.
+        ("[object Object]", "\"[object Object]\" is not valid JSON"),
+        ("AOF/1 NaN", "\"NaN\" is not valid JSON"),
+    ];
+    for (text, want) in cases {
+        assert_eq!(error(text), *want, "{text:?}");
+    }
+    // `source` says which way the text was read.
+    match detect(Input::Text("AOF/1 {")) {
+        Detected::Rejected(Rejection {
+            detail: RejectionDetail::InvalidJson { source, .. },
+            ..
+        }) => assert_eq!(source, "AOF/1 prefix"),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// 475 mutated envelopes and their `JSON.parse` messages, printed by
+/// Node 20 (`json_parse_errors.json`; every kind of message, short and
+/// long texts): `js_json` says what JavaScript says for each.
+#[test]
+fn json_parse_errors_match_node_on_mutated_envelopes() {
+    let cases: Vec<Value> = serde_json::from_str(include_str!("json_parse_errors.json")).unwrap();
+    assert_eq!(cases.len(), 475);
+    for c in &cases {
+        let text = c["text"].as_str().unwrap();
+        assert_eq!(
+            amail_core::aof::js_json::parse_error(text).as_deref(),
+            c["error"].as_str(),
+            "{text:?}"
+        );
+    }
 }
 
 #[test]

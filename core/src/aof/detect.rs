@@ -130,7 +130,9 @@ fn detect_text(s: &str) -> Detected {
             "invalid_json",
             RejectionDetail::InvalidJson {
                 source,
-                error: e.to_string(),
+                // AOF's words are JavaScript's; serde's stay for the
+                // few texts JavaScript would accept.
+                error: super::js_json::parse_error(json_text).unwrap_or_else(|| e.to_string()),
             },
         )),
     }

@@ -12,6 +12,7 @@
 
 pub mod detect;
 pub mod envelope;
+pub mod js_json;
 pub mod routable;
 pub mod status;
 pub mod task_id;
