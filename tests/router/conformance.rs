@@ -899,6 +899,36 @@ fn stale_heartbeat_without_result_reclaims_to_ready() {
     assert_eq!(tr.actor, "scheduler");
 }
 
+/// AOF's stale-heartbeat handler re-checks its task before acting: the
+/// heartbeat's agent must still hold the lease (aof-router.md §5.4
+/// "action.agent ≠ lease.agent → skip"; §7.10, the 2026-04-15 regression
+/// test: a lease reassigned since the heartbeat means no transition, and
+/// run_result is not read). The new holder's work is not reclaimed.
+#[test]
+fn stale_heartbeat_of_an_agent_no_longer_holding_the_lease_is_left() {
+    let f = Fx::new();
+    f.running(A, SWE, json!({}));
+    f.running(B, SWE, json!({}));
+    write_result(&f, B, "done");
+    for id in [A, B] {
+        let mut t = f.get(id);
+        t.fm.lease.as_mut().unwrap().agent = "agent-2".into();
+        f.r.store.insert(t).unwrap();
+    }
+    let before = f.events().len();
+    assert!(f
+        .r
+        .sweep_stale(at("2026-02-09T21:05:00Z"))
+        .unwrap()
+        .is_empty());
+    for id in [A, B] {
+        assert_eq!(f.status(id), TaskStatus::InProgress);
+        assert_eq!(f.get(id).fm.lease.unwrap().agent, "agent-2");
+        assert_eq!(f.run_file(id, "run.json").unwrap()["status"], "running");
+    }
+    assert_eq!(f.events().len(), before);
+}
+
 #[test]
 fn stale_heartbeat_with_result_is_outcome_driven() {
     let f = Fx::new();

@@ -476,6 +476,19 @@ impl Router {
             if status != TaskStatus::InProgress {
                 continue;
             }
+            // The heartbeat is that of a run the lease has since passed to
+            // another agent: reclaiming would take the new holder's work
+            // (AOF's handler skips it, and reads no run_result). A task
+            // with no lease at all is still recovered, or nothing would
+            // ever move it out of in-progress.
+            if task
+                .fm
+                .lease
+                .as_ref()
+                .is_some_and(|l| l.agent != hb.agent_id)
+            {
+                continue;
+            }
             match self.store.read_run::<RunResult>(&id, "run_result.json") {
                 Some(result) => {
                     let reason = format!("stale_heartbeat_{}", result.outcome.as_str());
