@@ -407,6 +407,21 @@ fn an_empty_summary_ref_in_an_aof_envelope_warns_as_aof_does() {
     assert_eq!(f.run_file(A, "run_result.json").unwrap()["summaryRef"], "");
 }
 
+/// A summary named by an absolute path that exists: no warning (§7.4).
+#[test]
+fn a_summary_named_by_an_absolute_path_that_exists_gives_no_warning() {
+    let f = Fx::new();
+    f.running(A, SWE, json!({}));
+    let file = f.root().join("summary-elsewhere.md");
+    fs::write(&file, "done\n").unwrap();
+    assert!(file.is_absolute());
+    let mut p = report("done");
+    p["summaryRef"] = json!(file.to_str().unwrap());
+    f.send("completion.report", A, SWE, p);
+    assert!(f.events_of("protocol.message.warning").is_empty());
+    assert_eq!(f.status(A), TaskStatus::Review);
+}
+
 #[test]
 fn summary_text_from_mail_is_written_to_outputs() {
     let f = Fx::new();
@@ -447,6 +462,39 @@ fn status_update_transitions_with_reason() {
     );
     // A transition writes no Work Log entry.
     assert!(!f.get(A).body.contains("Work Log"));
+}
+
+/// `cancelled` and `deadletter` by status update go through AOF's table
+/// like any status (§3.3, last paragraph; §9 item 16): `in-progress ->
+/// cancelled` is taken, the lease is kept and no `cancellationReason` is
+/// written (that is AOF's `cancel()`, which bypasses the table); `backlog
+/// -> deadletter` is not in the table and changes no status.
+#[test]
+fn cancelled_and_deadletter_by_status_update_follow_the_table() {
+    let f = Fx::new();
+    f.running(A, SWE, json!({}));
+    f.send(
+        "status.update",
+        A,
+        SWE,
+        json!({ "taskId": A, "agentId": SWE, "status": "cancelled", "notes": "superseded" }),
+    );
+    assert_eq!(f.status(A), TaskStatus::Cancelled);
+    let t = f.get(A);
+    assert_eq!(t.fm.lease.unwrap().agent, SWE);
+    assert!(!t.fm.metadata.contains_key("cancellationReason"));
+    assert_eq!(
+        raw_of(&f, "task.transitioned").last().unwrap(),
+        r#"{"from":"in-progress","to":"cancelled","reason":"superseded"}"#
+    );
+    f.task(B, "backlog", Some(SWE), json!({}));
+    f.send(
+        "status.update",
+        B,
+        SWE,
+        json!({ "taskId": B, "agentId": SWE, "status": "deadletter" }),
+    );
+    assert_eq!(f.status(B), TaskStatus::Backlog);
 }
 
 #[test]
@@ -866,8 +914,35 @@ fn session_end_applies_run_results() {
     assert_eq!(f.status(B), TaskStatus::Done);
     assert_eq!(f.status(C), TaskStatus::Blocked);
     assert_eq!(f.status("TASK-2026-02-09-060"), TaskStatus::InProgress);
+    // The result stays where the worker left it (§7.5: "run_result kept").
+    assert_eq!(f.run_file(A, "run_result.json").unwrap()["outcome"], "done");
     // Idempotent.
     assert_eq!(f.r.session_end().unwrap(), 0);
+}
+
+/// A `run_result.json` that does not parse is no result (§7.10: corrupt
+/// `{not-json` reads as undefined; §9 item 11): session end passes the
+/// task by, and stale-heartbeat recovery reclaims it as it would a task
+/// with none.
+#[test]
+fn a_corrupt_run_result_counts_as_none() {
+    let f = Fx::new();
+    f.running(A, SWE, json!({}));
+    fs::write(
+        f.root().join(format!("state/runs/{A}/run_result.json")),
+        "{not-json",
+    )
+    .unwrap();
+    assert_eq!(f.r.session_end().unwrap(), 0);
+    assert_eq!(f.status(A), TaskStatus::InProgress);
+    assert_eq!(
+        f.r.sweep_stale(at("2026-02-09T21:05:00Z")).unwrap(),
+        vec![A.to_string()]
+    );
+    assert_eq!(f.status(A), TaskStatus::Ready);
+    let tr = f.events_of("task.transitioned").pop().unwrap();
+    assert_eq!(tr.payload["reason"], "stale_heartbeat_reclaim");
+    assert_eq!(f.run_file(A, "run.json").unwrap()["status"], "failed");
 }
 
 fn at(s: &str) -> DateTime<Utc> {
