@@ -188,7 +188,9 @@ impl Config {
             let (Some(r), Some(url)) = (string("storage_root"), string("url")) else {
                 return Err(bad("lacks storage_root or url"));
             };
-            if !(url.starts_with("http://") || url.starts_with("https://")) {
+            // The one reading of a server's URL, as a SOURCE and
+            // `--server` take it: the same URL is a server in both places.
+            if !amail_remote::session::is_http_url(url) {
                 return Err(bad(&format!("url {url:?} is not an http(s) URL")));
             }
             if same(&expand_home(r)) {
@@ -306,6 +308,45 @@ mod tests {
             e.contains("config.toml") && e.contains("storage_root"),
             "{e}"
         );
+    }
+
+    /// `[[servers]]` read its url's scheme in lower case only, while a
+    /// SOURCE and `--server` take `HTTP://` (schemes ignore case, RFC
+    /// 3986): the same URL was a server on the command line and "not an
+    /// http(s) URL" in the config. One reading, `is_http_url`, for all.
+    #[test]
+    fn a_servers_url_is_read_as_a_source_url_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("root");
+        std::fs::create_dir(&root).unwrap();
+        let path = dir.path().join("config.toml");
+        for url in ["HTTP://127.0.0.1:8765/mcp/", "Https://mailhost/mcp/"] {
+            assert!(amail_remote::session::is_http_url(url));
+            std::fs::write(
+                &path,
+                format!(
+                    "[[servers]]\nstorage_root = \"{}\"\nurl = \"{url}\"\n",
+                    root.display()
+                ),
+            )
+            .unwrap();
+            let c = Config::load_from(&path, None).unwrap();
+            let s = c.server_for(&root).unwrap_or_else(|e| panic!("{url}: {e}"));
+            assert_eq!(s.map(|s| s.url).as_deref(), Some(url));
+        }
+        for url in ["ftp://127.0.0.1/mcp/", "127.0.0.1:8765/mcp/", "httpx://h/"] {
+            assert!(!amail_remote::session::is_http_url(url));
+            std::fs::write(
+                &path,
+                format!(
+                    "[[servers]]\nstorage_root = \"{}\"\nurl = \"{url}\"\n",
+                    root.display()
+                ),
+            )
+            .unwrap();
+            let c = Config::load_from(&path, None).unwrap();
+            assert!(c.server_for(&root).is_err(), "{url}");
+        }
     }
 
     #[test]
