@@ -48,6 +48,11 @@ pub struct Config {
     /// The message size limit for this run: `--max-size`, else the file's
     /// [`MAX_MESSAGE_SIZE_KEY`], else [`DEFAULT_MAX_MESSAGE_BYTES`].
     pub max_bytes: u64,
+    /// Keys the file holds that amail does not read, each as
+    /// `PATH:LINE:COL: what`: warnings, not errors, as cargo warns of an
+    /// unused manifest key (a config written for a newer amail still
+    /// works), but never silent: `[key]` for `[keys]` rebound nothing.
+    pub warnings: Vec<String>,
 }
 
 impl Config {
@@ -82,13 +87,151 @@ impl Config {
             Some(f) => parse_size(f).map_err(|e| format!("--max-size: {e}"))?,
             None => from_file.unwrap_or(DEFAULT_MAX_MESSAGE_BYTES),
         };
+        let warnings = text
+            .as_deref()
+            .map(|t| unknown_keys(path, t))
+            .unwrap_or_default();
         Ok(Config {
             path: path.to_path_buf(),
             text,
             table,
             max_bytes,
+            warnings,
         })
     }
+
+    /// The inbox's settings from the same text, with [`Config::warnings`]
+    /// among the TUI's own, so the inbox shows them where it shows its
+    /// config warnings (status bar and help): stderr is behind its screen.
+    pub fn ui_config(&self, no_color: bool) -> amail_tui::UiConfig {
+        let mut ui = amail_tui::UiConfig::from_file(&self.path, self.text.as_deref(), no_color);
+        ui.warnings.splice(0..0, self.warnings.iter().cloned());
+        ui
+    }
+}
+
+/// The top-level keys amail reads: the binary's, then the TUI's
+/// (`amail_tui::UiConfig::from_toml` reads those; a key added there is
+/// added here, or it is warned of as unknown).
+const KNOWN_KEYS: &[&str] = &[
+    MAX_MESSAGE_SIZE_KEY,
+    SERVER_TOKEN_FILE_KEY,
+    AGENT_TOKENS_FILE_KEY,
+    SERVERS_KEY,
+    "color",
+    "mouse",
+    "notify",
+    "theme",
+    "keys",
+];
+
+/// The top-level keys that are tables; anything else there (`theme =
+/// "light"` for `[theme] name = "light"`) is read as no table at all.
+const TABLE_KEYS: &[&str] = &["theme", "keys"];
+
+/// The keys of a `[[servers]]` entry.
+const SERVER_ENTRY_KEYS: &[&str] = &["storage_root", "url", "token_file"];
+
+/// The warnings for `text` (the file at `path`, already known to parse):
+/// unknown top-level keys, unknown keys of a `[[servers]]` entry, and a
+/// table key given a plain value. The keys of `[keys]` and `[theme]` are
+/// the TUI's to judge (it warns of those in the inbox, where they act).
+fn unknown_keys(path: &Path, text: &str) -> Vec<String> {
+    use toml::de::{DeTable, DeValue};
+    let Ok(table) = DeTable::parse(text) else {
+        return Vec::new();
+    };
+    let at = |span: std::ops::Range<usize>| {
+        let (line, col) = line_col(text, span.start);
+        (span.start, format!("{}:{line}:{col}", path.display()))
+    };
+    let unknown = |key: &str, known: &[&str], within: &str| {
+        let hint = nearest(key, known)
+            .map(|k| format!(" (did you mean `{k}`?)"))
+            .unwrap_or_default();
+        format!("unknown key `{key}`{within}{hint}; amail ignores it")
+    };
+    let mut out = Vec::new();
+    for (key, value) in table.get_ref() {
+        let name = key.get_ref().as_ref();
+        if !KNOWN_KEYS.contains(&name) {
+            let (o, place) = at(key.span());
+            out.push((o, format!("{place}: {}", unknown(name, KNOWN_KEYS, ""))));
+            continue;
+        }
+        match value.get_ref() {
+            DeValue::Table(_) => {}
+            _ if TABLE_KEYS.contains(&name) => {
+                let (o, place) = at(key.span());
+                out.push((
+                    o,
+                    format!(
+                        "{place}: `{name}` must be a table (`[{name}]` on a line of its own, \
+                         its keys below it); amail ignores it"
+                    ),
+                ));
+            }
+            DeValue::Array(entries) if name == SERVERS_KEY => {
+                for entry in entries {
+                    let DeValue::Table(t) = entry.get_ref() else {
+                        continue;
+                    };
+                    for k in t.keys() {
+                        let n = k.get_ref().as_ref();
+                        if !SERVER_ENTRY_KEYS.contains(&n) {
+                            let (o, place) = at(k.span());
+                            let what = unknown(n, SERVER_ENTRY_KEYS, " in [[servers]]");
+                            out.push((o, format!("{place}: {what}")));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // In the file's order: the table's keys come sorted.
+    out.sort_by_key(|(o, _)| *o);
+    out.into_iter().map(|(_, w)| w).collect()
+}
+
+/// The 1-based line and column (in characters) of byte `offset` of `text`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (
+        before.matches('\n').count() + 1,
+        before[line_start..].chars().count() + 1,
+    )
+}
+
+/// The known key `key` is most likely a typo of: at most two edits away
+/// (case aside), the nearest first.
+fn nearest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
+    let key = key.to_ascii_lowercase();
+    known
+        .iter()
+        .map(|k| (edits(&key, k), *k))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+/// Levenshtein distance, by characters.
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (diag + usize::from(ca != *cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }
 
 /// The config key naming a file that holds a server's bearer token.
@@ -347,6 +490,47 @@ mod tests {
             let c = Config::load_from(&path, None).unwrap();
             assert!(c.server_for(&root).is_err(), "{url}");
         }
+    }
+
+    /// A key amail does not read was ignored without a word (`[key]`
+    /// for `[keys]`): each is a warning at its line and column, for the
+    /// commands (stderr) and the inbox (its status bar and help, where
+    /// the TUI's own config warnings go).
+    #[test]
+    fn unknown_keys_are_warnings_at_their_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(
+            &path,
+            "mouse = true\n[key]\nquit = \"Q\"\ntheme = \"light\"\n",
+        )
+        .unwrap();
+        let c = Config::load_from(&path, None).unwrap();
+        let p = path.display();
+        assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
+        assert!(
+            c.warnings[0].starts_with(&format!("{p}:2:2: unknown key `key`"))
+                && c.warnings[0].contains("did you mean `keys`?"),
+            "{:?}",
+            c.warnings
+        );
+        // `theme = "light"` inside [key] is [key]'s: only `key` is unknown.
+        std::fs::write(&path, "theme = \"light\"\n").unwrap();
+        let c = Config::load_from(&path, None).unwrap();
+        assert!(
+            c.warnings.len() == 1
+                && c.warnings[0].starts_with(&format!("{p}:1:1: `theme` must be a table")),
+            "{:?}",
+            c.warnings
+        );
+        let ui = c.ui_config(false);
+        assert!(
+            ui.warnings.iter().any(|w| w == &c.warnings[0]),
+            "the inbox shows it: {:?}",
+            ui.warnings
+        );
+        std::fs::write(&path, "").unwrap();
+        assert!(Config::load_from(&path, None).unwrap().warnings.is_empty());
     }
 
     #[test]

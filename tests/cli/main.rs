@@ -13,6 +13,7 @@ mod support {
 
 mod agent_names;
 mod batch_ack;
+mod config;
 mod defects;
 mod demo_fresh;
 mod fx;
