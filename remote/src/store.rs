@@ -184,6 +184,13 @@ impl ServerStore {
         })
     }
 
+    /// Says where the bearer token came from, for the line of a server
+    /// that refuses it ([`Session::with_token_from`]).
+    pub fn with_token_from(mut self, from: impl Into<String>) -> ServerStore {
+        self.session = self.session.with_token_from(from);
+        self
+    }
+
     /// A store whose [`load`](MailStore::load) reads each agent's
     /// `first_page` newest messages only (the TUI: [`FIRST_PAGE`]), so the first frame does not
     /// wait for the whole of a large server (the Python server spends

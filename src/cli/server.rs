@@ -167,35 +167,58 @@ fn server_store(args: &ServerArgs, config: &Config) -> Result<Option<ServerStore
             .map(|f| (f, "--token-file".to_string())),
         config,
     )?;
-    let store = ServerStore::new(ServerConfig {
-        url,
+    let store = with_token(
+        ServerConfig {
+            url,
+            token: None,
+            project: args.project.clone(),
+            timeout: Duration::from_secs(args.timeout.max(1)),
+            agent_tokens: agent_tokens(config)?,
+        },
         token,
-        project: args.project.clone(),
-        timeout: Duration::from_secs(args.timeout.max(1)),
-        agent_tokens: agent_tokens(config)?,
-    })
-    .map_err(super::from_inbox_error)?;
+    )?;
     Ok(Some(store))
+}
+
+/// The server store for `config` sending `token` (with where it came
+/// from, which a 401 or 403 then names).
+fn with_token(
+    mut config: ServerConfig,
+    token: Option<(String, String)>,
+) -> Result<ServerStore, CliError> {
+    let from = token.as_ref().map(|(_, from)| from.clone());
+    config.token = token.map(|(t, _)| t);
+    let store = ServerStore::new(config).map_err(super::from_inbox_error)?;
+    Ok(match from {
+        Some(from) => store.with_token_from(from),
+        None => store,
+    })
 }
 
 /// The bearer token, from the first place that has one: `file` (the
 /// flag's or the `[[servers]]` entry's, with where it was named),
-/// `AMAIL_SERVER_TOKEN`, the config's `server_token_file`.
-fn token(file: Option<(&Path, String)>, config: &Config) -> Result<Option<String>, CliError> {
+/// `AMAIL_SERVER_TOKEN`, the config's `server_token_file`; with where it
+/// came from, in the words a refused token's line says it.
+fn token(
+    file: Option<(&Path, String)>,
+    config: &Config,
+) -> Result<Option<(String, String)>, CliError> {
+    let from_file = |f: &Path, origin: &str| {
+        read_token(f, origin).map(|t| Some((t, format!("{} ({origin})", f.display()))))
+    };
     if let Some((f, origin)) = file {
-        return read_token(f, &origin).map(Some);
+        return from_file(f, &origin);
     }
     if let Ok(t) = std::env::var(TOKEN_ENV) {
         if !t.trim().is_empty() {
-            return Ok(Some(t.trim().to_string()));
+            return Ok(Some((t.trim().to_string(), TOKEN_ENV.to_string())));
         }
     }
     match config.server_token_file().map_err(CliError::usage)? {
-        Some(f) => read_token(
+        Some(f) => from_file(
             &f,
             &format!("server_token_file in {}", config.path.display()),
-        )
-        .map(Some),
+        ),
         None => Ok(None),
     }
 }
@@ -228,9 +251,15 @@ pub fn write_through(
         .map_err(stores::Error::Source)
         .map_err(super::from_inbox_error)?;
     let local = stores::open_detected(source, detected, opts);
-    let server = ServerStore::new(ServerConfig {
-        url: entry.url,
-        token: token(
+    let server = with_token(
+        ServerConfig {
+            url: entry.url,
+            token: None,
+            project: None,
+            timeout,
+            agent_tokens: agent_tokens(config)?,
+        },
+        token(
             entry.token_file.as_deref().map(|f| {
                 (
                     f,
@@ -239,11 +268,7 @@ pub fn write_through(
             }),
             config,
         )?,
-        project: None,
-        timeout,
-        agent_tokens: agent_tokens(config)?,
-    })
-    .map_err(super::from_inbox_error)?;
+    )?;
     Ok(Some(Box::new(WriteThrough::new(
         local,
         server,

@@ -23,6 +23,7 @@ mod parse;
 mod parse_parallel;
 mod pipe;
 mod reply_names;
+mod server_token;
 mod stdin_json;
 mod store_beside_mail;
 mod tables;

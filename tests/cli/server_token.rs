@@ -1,0 +1,110 @@
+//! A token the server refuses, as a user meets it: the line names where
+//! amail took the token from, so the stale one is found, not guessed at.
+
+use std::process::Command;
+
+/// A fake HTTP server on 127.0.0.1 answering every request with
+/// `status`; its MCP URL.
+fn answering(status: &'static str) -> String {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for c in listener.incoming() {
+            let Ok(mut c) = c else { continue };
+            let mut buf = [0u8; 8192];
+            let _ = c.read(&mut buf);
+            let body = status.split_once(' ').map_or(status, |(_, w)| w);
+            let _ = write!(
+                c,
+                "HTTP/1.1 {status}\r\ncontent-type: text/plain\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    format!("http://127.0.0.1:{port}/mcp/")
+}
+
+/// The token came from one of four places (`--token-file`,
+/// `AMAIL_SERVER_TOKEN`, `server_token_file` in the config, a
+/// `[[servers]]` entry's `token_file`), and a 401 said only "the server
+/// refused the token ... give it with --token-file FILE, AMAIL_SERVER_TOKEN
+/// or server_token_file": which one was sent, the user had to work out
+/// from the precedence rules. The line names it; the token never.
+#[test]
+fn a_refused_token_names_where_it_came_from() {
+    let url = answering("401 Unauthorized");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("server-token");
+    std::fs::write(&file, "s3cr3t-from-file\n").unwrap();
+    let config = dir.path().join("config.toml");
+    let run = |args: &[&str], env: Option<&str>, config_text: Option<String>| {
+        match &config_text {
+            Some(t) => std::fs::write(&config, t).unwrap(),
+            None => {
+                let _ = std::fs::remove_file(&config);
+            }
+        }
+        let mut c = Command::new(env!("CARGO_BIN_EXE_amail"));
+        c.args(args)
+            .env("AMAIL_CONFIG", &config)
+            .env("AMAIL_HOME", dir.path().join("home"))
+            .env_remove("AMAIL_SERVER_TOKEN")
+            .env_remove("AMAIL_AGENT_TOKENS_FILE");
+        if let Some(t) = env {
+            c.env("AMAIL_SERVER_TOKEN", t);
+        }
+        let out = c.output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains("401") && !err.contains("s3cr3t"), "{err}");
+        err
+    };
+    let f = file.display().to_string();
+    let err = run(
+        &["threads", "--server", &url, "--token-file", &f],
+        Some("s3cr3t-from-env"),
+        None,
+    );
+    assert!(
+        err.contains(&format!("the token from {f} (--token-file)")),
+        "{err}"
+    );
+    let err = run(
+        &["threads", "--server", &url],
+        Some("s3cr3t-from-env"),
+        None,
+    );
+    assert!(err.contains("the token from AMAIL_SERVER_TOKEN"), "{err}");
+    let err = run(
+        &["pending", &url],
+        None,
+        Some(format!("server_token_file = \"{f}\"\n")),
+    );
+    assert!(
+        err.contains(&format!(
+            "the token from {f} (server_token_file in {})",
+            config.display()
+        )),
+        "{err}"
+    );
+    // A storage root whose writes go through its server: the entry's file.
+    let root = dir.path().join("root");
+    crate::support::fs::copy_dir(&crate::support::fixture::fixture(), &root);
+    let r = root.display().to_string();
+    let err = run(
+        &["ack", "5", &r, "--as", "BlueLake"],
+        Some("s3cr3t-from-env"),
+        Some(format!(
+            "[[servers]]\nstorage_root = \"{r}\"\nurl = \"{url}\"\ntoken_file = \"{f}\"\n"
+        )),
+    );
+    assert!(
+        err.contains(&format!(
+            "the token from {f} (token_file of [[servers]] in {})",
+            config.display()
+        )),
+        "{err}"
+    );
+}
