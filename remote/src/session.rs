@@ -964,7 +964,10 @@ mod tests {
     #[test]
     fn a_refused_token_says_where_it_came_from() {
         for (status, said) in [
-            ("401 Unauthorized", "refused the token from AMAIL_SERVER_TOKEN"),
+            (
+                "401 Unauthorized",
+                "refused the token from AMAIL_SERVER_TOKEN",
+            ),
             ("403 Forbidden", "to the token from AMAIL_SERVER_TOKEN"),
         ] {
             let url = answering(status, "/mcp/");
