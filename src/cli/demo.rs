@@ -24,11 +24,13 @@ pub enum CorpusFormat {
     after_help = "Examples:\n  amail demo\n  amail demo /tmp/amail-demo && amail threads /tmp/amail-demo/mail\n  amail demo --messages 100000 DIR\n  amail demo --messages 100000 --format mcp DIR && amail inbox DIR --as BlueLake"
 )]
 pub struct DemoArgs {
-    /// Where to write (`DIR/mail`, and `DIR/store` for the task store).
-    /// Default: a fresh folder under the amail data dir.
+    /// Where to write (`DIR/mail`, and `DIR/store` for the task store;
+    /// with --messages, no store). Default: a fresh folder under the
+    /// amail data dir.
     pub dir: Option<PathBuf>,
     /// Write a benchmark corpus of N messages into `DIR/mail` instead
-    /// (every type, demo-sized threads, some large bodies; nothing routed).
+    /// (every type, demo-sized threads, some large bodies; nothing routed,
+    /// so no task store).
     #[arg(long, value_name = "N")]
     pub messages: Option<usize>,
     /// With --messages: also write `DIR/big.md` (plain), or `DIR/big/`, a
@@ -84,6 +86,15 @@ fn corpus(dir: &std::path::Path, n: usize, big: Option<usize>) -> CliResult {
         info.large,
         info.mailbox.display()
     );
+    // A corpus is not routed (a million messages would take a
+    // millisecond each, fsynced; the benchmarks route one into a store of
+    // their own): said, with the command that makes the store the inbox
+    // over this mailbox would show, since `amail demo DIR` makes one.
+    crate::outln!(
+        "  store:   no task store (a corpus is not routed); `amail route {} --store {}` makes one",
+        info.mailbox.display(),
+        dir.join("store").display()
+    );
     if let Some(bytes) = big {
         let path = dir.join("big.md");
         std::fs::write(&path, corpus::big_message(bytes))
@@ -110,6 +121,7 @@ fn mcp_corpus(dir: &std::path::Path, n: usize, big: Option<usize>) -> CliResult 
     );
     crate::outln!("  storage root: {}", info.archive.display());
     crate::outln!("  database:     {}", info.db.display());
+    crate::outln!("  store:        no task store (a corpus is not routed)");
     if let Some(bytes) = big {
         // Its own store, as the plain form's big.md is its own file.
         let big_dir = dir.join("big");
