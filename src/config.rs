@@ -75,13 +75,13 @@ impl Config {
         let table = match &text {
             Some(t) => Some(
                 t.parse::<toml::Table>()
-                    .map_err(|e| format!("{}: bad config: {e}", path.display()))?,
+                    .map_err(|e| toml_error(path, t, &e, "not a valid config file (TOML)"))?,
             ),
             None => None,
         };
-        let from_file = match &table {
-            Some(t) => max_size_from_table(path, t)?,
-            None => None,
+        let from_file = match (&table, &text) {
+            (Some(t), Some(text)) => max_size_from_table(path, text, t)?,
+            _ => None,
         };
         let max_bytes = match flag {
             Some(f) => parse_size(f).map_err(|e| format!("--max-size: {e}"))?,
@@ -252,10 +252,91 @@ impl Config {
             Some(toml::Value::String(s)) => Ok(Some(expand_home(s))),
             Some(v) => Err(format!(
                 "{}: {key} must be a file path, not {v}",
-                self.path.display()
+                self.place(|t| value_span(t, key))
             )),
         }
     }
+
+    /// `PATH:LINE:COL` of what `span_of` finds in the file, else `PATH`.
+    fn place(
+        &self,
+        span_of: impl FnOnce(&toml::de::DeTable<'_>) -> Option<std::ops::Range<usize>>,
+    ) -> String {
+        place(&self.path, self.text.as_deref().unwrap_or(""), span_of)
+    }
+}
+
+/// `e`, a TOML error in `text` (the file at `path`), as one line that
+/// starts where the problem is, `PATH:LINE:COL: what: why`, as amail's
+/// other errors do (toml's own text says it in prose over four lines).
+pub fn toml_error(path: &Path, text: &str, e: &toml::de::Error, what: &str) -> String {
+    let at = match e.span() {
+        Some(span) => {
+            let (line, col) = line_col(text, span.start);
+            format!("{}:{line}:{col}", path.display())
+        }
+        None => path.display().to_string(),
+    };
+    let why = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
+    format!("{at}: {what}: {why}")
+}
+
+/// `PATH:LINE:COL` of the value of top-level `key` in `text` (the file
+/// at `path`), else `PATH`.
+pub fn key_place(path: &Path, text: &str, key: &str) -> String {
+    place(path, text, |t| value_span(t, key))
+}
+
+/// `PATH:LINE:COL` of what `span_of` finds in `text` (the file at
+/// `path`), else `PATH`: errors about a value start where it is written.
+fn place(
+    path: &Path,
+    text: &str,
+    span_of: impl FnOnce(&toml::de::DeTable<'_>) -> Option<std::ops::Range<usize>>,
+) -> String {
+    let span = toml::de::DeTable::parse(text)
+        .ok()
+        .and_then(|t| span_of(t.get_ref()));
+    match span {
+        Some(span) => {
+            let (line, col) = line_col(text, span.start);
+            format!("{}:{line}:{col}", path.display())
+        }
+        None => path.display().to_string(),
+    }
+}
+
+/// Where the value of top-level `key` is written.
+fn value_span(table: &toml::de::DeTable<'_>, key: &str) -> Option<std::ops::Range<usize>> {
+    table
+        .iter()
+        .find(|(k, _)| k.get_ref().as_ref() == key)
+        .map(|(_, v)| v.span())
+}
+
+/// Where the `index`th `[[servers]]` entry's `field` is written, else the
+/// entry itself (a field it lacks).
+fn server_entry_span(
+    table: &toml::de::DeTable<'_>,
+    index: usize,
+    field: &str,
+) -> Option<std::ops::Range<usize>> {
+    use toml::de::DeValue;
+    let (_, servers) = table
+        .iter()
+        .find(|(k, _)| k.get_ref().as_ref() == SERVERS_KEY)?;
+    let DeValue::Array(entries) = servers.get_ref() else {
+        return Some(servers.span());
+    };
+    let entry = entries.into_iter().nth(index)?;
+    let DeValue::Table(t) = entry.get_ref() else {
+        return Some(entry.span());
+    };
+    Some(
+        t.iter()
+            .find(|(k, _)| k.get_ref().as_ref() == field)
+            .map_or_else(|| entry.span(), |(_, v)| v.span()),
+    )
 }
 
 /// The config table naming a running server for a storage root.
@@ -316,25 +397,30 @@ impl Config {
         let Some(entries) = self.table.as_ref().and_then(|t| t.get(SERVERS_KEY)) else {
             return Ok(None);
         };
-        let bad = |what: &str| {
+        let bad = |index: usize, field: &str, what: &str| {
             format!(
                 "{}: [[{SERVERS_KEY}]] {what}: each entry needs storage_root = \"DIR\" and \
                  url = \"http://HOST:PORT/mcp/\" (token_file optional)",
-                self.path.display()
+                self.place(|t| server_entry_span(t, index, field))
             )
         };
         let entries = entries
             .as_array()
-            .ok_or_else(|| bad("must be an array of tables"))?;
-        for e in entries {
+            .ok_or_else(|| bad(0, "", "must be an array of tables"))?;
+        for (i, e) in entries.iter().enumerate() {
             let string = |k: &str| e.get(k).and_then(toml::Value::as_str);
             let (Some(r), Some(url)) = (string("storage_root"), string("url")) else {
-                return Err(bad("lacks storage_root or url"));
+                let lacks = if string("storage_root").is_none() {
+                    "storage_root"
+                } else {
+                    "url"
+                };
+                return Err(bad(i, lacks, &format!("lacks {lacks} (a string)")));
             };
             // The one reading of a server's URL, as a SOURCE and
             // `--server` take it: the same URL is a server in both places.
             if !amail_remote::session::is_http_url(url) {
-                return Err(bad(&format!("url {url:?} is not an http(s) URL")));
+                return Err(bad(i, "url", &format!("url {url:?} is not an http(s) URL")));
             }
             if same(&expand_home(r)) {
                 return Ok(Some(ServerFor {
@@ -377,16 +463,21 @@ impl Config {
 }
 
 /// The limit a config file's table sets, if any.
-fn max_size_from_table(path: &Path, table: &toml::Table) -> Result<Option<u64>, String> {
+fn max_size_from_table(
+    path: &Path,
+    text: &str,
+    table: &toml::Table,
+) -> Result<Option<u64>, String> {
+    let at = || place(path, text, |t| value_span(t, MAX_MESSAGE_SIZE_KEY));
     match table.get(MAX_MESSAGE_SIZE_KEY) {
         None => Ok(None),
         Some(toml::Value::Integer(i)) if *i > 0 => Ok(Some(*i as u64)),
         Some(toml::Value::String(s)) => parse_size(s)
             .map(Some)
-            .map_err(|e| format!("{}: {MAX_MESSAGE_SIZE_KEY}: {e}", path.display())),
+            .map_err(|e| format!("{}: {MAX_MESSAGE_SIZE_KEY}: {e}", at())),
         Some(v) => Err(format!(
             "{}: {MAX_MESSAGE_SIZE_KEY} must be a positive number of bytes or a size like \"10MiB\", not {v}",
-            path.display()
+            at()
         )),
     }
 }

@@ -298,10 +298,14 @@ fn agent_tokens(config: &Config) -> Result<AgentTokens, CliError> {
             amail_core::fsio::reason(&e)
         ))
     })?;
-    let table: toml::Table = text.parse().map_err(|_| {
-        CliError::bad_input(format!(
-            "{}: not a TOML table of AgentName = \"token\" lines",
-            file.display()
+    // Where it goes wrong, by line and column; the message of a TOML
+    // error names no token (its snippet would, so it is left out).
+    let table: toml::Table = text.parse().map_err(|e| {
+        CliError::bad_input(amail::config::toml_error(
+            &file,
+            &text,
+            &e,
+            "not a TOML table of AgentName = \"token\" lines",
         ))
     })?;
     let mut pairs = Vec::new();
@@ -309,7 +313,7 @@ fn agent_tokens(config: &Config) -> Result<AgentTokens, CliError> {
         let Some(t) = v.as_str() else {
             return Err(CliError::bad_input(format!(
                 "{}: the token of {agent} must be a string",
-                file.display()
+                amail::config::key_place(&file, &text, &agent)
             )));
         };
         pairs.push((agent, t.trim().to_string()));

@@ -68,3 +68,83 @@ fn unknown_config_keys_are_warned_of_at_their_line_and_column() {
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
+
+/// A config file amail cannot use stops the command (exit 2), and the
+/// line said where in prose, over four lines ("bad config: TOML parse
+/// error at line 2, column 9" and a drawing), or not at all: a bad
+/// `max_message_size`, a `server_token_file` that is no path, a
+/// `[[servers]]` entry without a url named only the file. Each is one
+/// line starting `FILE:LINE:COL:`, as amail's other errors are.
+#[test]
+fn a_config_error_names_its_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    let p = config.display().to_string();
+    for (text, args, at) in [
+        (
+            "color = \"never\"\nmouse = tru\n",
+            &["parse", "-"][..],
+            "2:9",
+        ),
+        ("[keys]\nquit = \"Q\"\n[keys]\n", &["parse", "-"][..], "3:2"),
+        (
+            "\n\nmax_message_size = \"5 parsecs\"\n",
+            &["parse", "-"][..],
+            "3:20",
+        ),
+        ("\nmax_message_size = 0\n", &["parse", "-"][..], "2:20"),
+        (
+            "server_token_file = 5\n",
+            &["threads", "--server", "http://127.0.0.1:1/mcp/"][..],
+            "1:21",
+        ),
+        (
+            "agent_tokens_file = [\"a\"]\n",
+            &["threads", "--server", "http://127.0.0.1:1/mcp/"][..],
+            "1:21",
+        ),
+    ] {
+        std::fs::write(&config, text).unwrap();
+        let out = amail_with_config(&config, args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{text:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{text:?}: {err}");
+        assert!(
+            err.starts_with(&format!("amail: {p}:{at}: ")),
+            "{text:?}: {err}"
+        );
+    }
+}
+
+/// A `[[servers]]` entry amail cannot use is met by the commands that
+/// write to a storage root; its error named the file only.
+#[test]
+fn a_bad_servers_entry_names_its_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    let root = dir.path().join("root");
+    let fixture =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mcp-agent-mail-0.1.0");
+    crate::support::fs::copy_dir(&fixture, &root);
+    let r = root.display().to_string();
+    let p = config.display().to_string();
+    for (text, at) in [
+        (
+            format!("color = \"auto\"\n\n[[servers]]\nstorage_root = \"{r}\"\n"),
+            "3:1",
+        ),
+        (
+            format!("[[servers]]\nstorage_root = \"{r}\"\nurl = \"ftp://h/mcp/\"\n"),
+            "3:7",
+        ),
+    ] {
+        std::fs::write(&config, &text).unwrap();
+        let out = amail_with_config(&config, &["ack", "5", &r, "--as", "BlueLake"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{text:?}: {err}");
+        assert!(
+            err.starts_with(&format!("amail: {p}:{at}: ")),
+            "{text:?}: {err}"
+        );
+    }
+}

@@ -108,3 +108,32 @@ fn a_refused_token_names_where_it_came_from() {
         "{err}"
     );
 }
+
+/// The agents' tokens file (0.3.x servers) that does not parse, or holds
+/// a token that is no string, named the file only: which of its lines,
+/// the user had to find. The line says where, and never a token.
+#[test]
+fn a_bad_agent_tokens_file_names_its_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = dir.path().join("agent-tokens.toml");
+    let t = tokens.display().to_string();
+    for (text, at) in [
+        ("BlueLake = \"s3cr3t-a\"\nGreenCastle = s3cr3t-b\n", "2:15"),
+        ("BlueLake = \"s3cr3t-a\"\n\nGreenCastle = 42\n", "3:15"),
+    ] {
+        std::fs::write(&tokens, text).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_amail"))
+            .args(["threads", "--server", "http://127.0.0.1:1/mcp/"])
+            .env("AMAIL_CONFIG", dir.path().join("no-config.toml"))
+            .env("AMAIL_HOME", dir.path().join("home"))
+            .env("AMAIL_AGENT_TOKENS_FILE", &tokens)
+            .env_remove("AMAIL_SERVER_TOKEN")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.starts_with(&format!("amail: {t}:{at}: ")), "{err}");
+        assert!(!err.contains("s3cr3t"), "{err}");
+    }
+}
