@@ -43,8 +43,11 @@ pub struct ServerArgs {
     #[arg(long, value_name = "KEY")]
     pub project: Option<String>,
     /// Seconds to wait for the server on each call (also a storage root's
-    /// server named in the config's [[servers]]).
-    #[arg(long, value_name = "SECS", default_value_t = 30)]
+    /// server named in the config's [[servers]]); at least 1.
+    // 0 was read as 1 without a word: a user asking for no limit got the
+    // shortest one.
+    #[arg(long, value_name = "SECS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
 }
 

@@ -137,3 +137,30 @@ fn a_bad_agent_tokens_file_names_its_line_and_column() {
         assert!(!err.contains("s3cr3t"), "{err}");
     }
 }
+
+/// `--timeout 0` was taken as one second, without a word (a user asking
+/// for no limit got the shortest): a usage error, for every command that
+/// talks to a server, before anything is sent.
+#[test]
+fn a_zero_timeout_is_refused() {
+    for command in [
+        &["threads"][..],
+        &["pending"][..],
+        &["ack", "1", "--as", "BlueLake"][..],
+        &["reply", "1", "--as", "BlueLake", "--body", "x"][..],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_amail"))
+            .args(command)
+            .args(["--server", "http://127.0.0.1:1/mcp/", "--timeout", "0"])
+            .env("AMAIL_CONFIG", "/nonexistent/config.toml")
+            .env(
+                "AMAIL_HOME",
+                std::env::temp_dir().join("amail-test-home-unused"),
+            )
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{command:?}: {err}");
+        assert!(err.contains("--timeout"), "{command:?}: {err}");
+    }
+}
