@@ -22,6 +22,7 @@ mod modes;
 mod parse;
 mod parse_parallel;
 mod pipe;
+mod reply_drafts;
 mod reply_names;
 mod server_token;
 mod stdin_json;
