@@ -81,13 +81,24 @@ impl ServerArgs {
     /// usage error naming both, before anything is read or written. Of
     /// two places named, amail never picks one unsaid (a reply meant for
     /// a mailbox went to the server). `--token-file` and `--project`
-    /// without any server are refused too: they would do nothing.
+    /// without any server are refused too: they would do nothing; and a
+    /// `--db` that names a folder.
     pub fn take_source(
         &mut self,
         source: &mut Option<PathBuf>,
         db: Option<&Path>,
     ) -> Result<(), CliError> {
         let clean = |s: &str| amail_core::safe_text::clean_line(s).into_owned();
+        // SQLite opens a folder and fails later as "disk I/O error" or
+        // "unable to open database file", naming no mistake: said here,
+        // for every command that takes --db.
+        if let Some(db) = db.filter(|d| d.is_dir()) {
+            return Err(CliError::usage(format!(
+                "--db {}: a folder; --db names the SQLite database file itself (the server's \
+                 storage.sqlite3); nothing was read or written",
+                clean(&db.display().to_string())
+            )));
+        }
         if let Some(url) = source.as_deref().filter(|s| is_url(s)) {
             let url = url.to_string_lossy().into_owned();
             if let Some(flag) = &self.server {
