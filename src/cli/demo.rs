@@ -49,6 +49,15 @@ pub fn run(args: DemoArgs) -> CliResult {
         Some(d) => d,
         None => fresh_dir()?,
     };
+    // Said before anything is tried: writing under a file failed with the
+    // system's words about a path inside it ("DIR/mail/GreenCastle: Not
+    // a directory (os error 20)").
+    if dir.exists() && !dir.is_dir() {
+        return Err(CliError::bad_input(format!(
+            "{}: a file, not a folder; the demo writes into a new or empty folder",
+            amail_core::safe_text::clean_line(&dir.display().to_string())
+        )));
+    }
     if let Some(n) = args.messages {
         return match args.format {
             CorpusFormat::Plain => corpus(&dir, n, args.big_body),

@@ -77,3 +77,29 @@ fn a_corpus_says_it_wrote_no_task_store_and_how_to_make_one() {
     let out = fx.run(&["tasks", "--store", dir.join("store").to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+/// `amail demo FILE` (a typo, or a file where the folder was meant) said
+/// "cannot write the demo: FILE/mail/GreenCastle: Not a directory (os
+/// error 20)", or for `--format mcp` "File exists (os error 17)", after
+/// trying to write. Every form says FILE is a file, before writing.
+#[test]
+fn a_demo_into_a_file_says_it_is_a_file() {
+    let fx = Fx::new();
+    let file = fx.path("notes.txt");
+    std::fs::write(&file, "mine").unwrap();
+    let f = file.to_str().unwrap();
+    for args in [
+        &["demo", f][..],
+        &["demo", "--messages", "5", f][..],
+        &["demo", "--messages", "5", "--format", "mcp", f][..],
+    ] {
+        let out = fx.run(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("{f}: a file, not a folder")) && !err.contains("os error"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+    }
+}
