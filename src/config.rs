@@ -239,7 +239,8 @@ pub const SERVER_TOKEN_FILE_KEY: &str = "server_token_file";
 
 impl Config {
     /// The file holding the server's bearer token (`server_token_file`),
-    /// `~` expanded; the token itself is never written in the config file.
+    /// `~` expanded, relative to the config file's folder; the token
+    /// itself is never written in the config file.
     pub fn server_token_file(&self) -> Result<Option<PathBuf>, String> {
         self.path_key(SERVER_TOKEN_FILE_KEY)
     }
@@ -249,7 +250,7 @@ impl Config {
     fn path_key(&self, key: &str) -> Result<Option<PathBuf>, String> {
         match self.table.as_ref().and_then(|t| t.get(key)) {
             None => Ok(None),
-            Some(toml::Value::String(s)) => Ok(Some(expand_home(s))),
+            Some(toml::Value::String(s)) => Ok(Some(self.resolve(s))),
             Some(v) => Err(format!(
                 "{}: {key} must be a file path, not {v}",
                 self.place(|t| value_span(t, key))
@@ -422,11 +423,11 @@ impl Config {
             if !amail_remote::session::is_http_url(url) {
                 return Err(bad(i, "url", &format!("url {url:?} is not an http(s) URL")));
             }
-            if same(&expand_home(r)) {
+            if same(&self.resolve(r)) {
                 return Ok(Some(ServerFor {
-                    storage_root: expand_home(r),
+                    storage_root: self.resolve(r),
                     url: url.to_string(),
-                    token_file: string("token_file").map(expand_home),
+                    token_file: string("token_file").map(|f| self.resolve(f)),
                 }));
             }
         }
@@ -438,6 +439,20 @@ fn canonical(p: &Path) -> PathBuf {
     std::fs::canonicalize(p)
         .or_else(|_| std::path::absolute(p))
         .unwrap_or_else(|_| p.to_path_buf())
+}
+
+impl Config {
+    /// A path the config file names: `~/x` under `$HOME`, a relative one
+    /// under the config file's folder (as cargo reads its config files'
+    /// paths: read against the working directory, `server_token_file =
+    /// "token"` beside the config was found only when amail ran there).
+    fn resolve(&self, s: &str) -> PathBuf {
+        let p = expand_home(s);
+        match self.path.parent() {
+            Some(dir) if p.is_relative() => dir.join(p),
+            _ => p,
+        }
+    }
 }
 
 /// `~/x` under `$HOME`; other paths as they are.

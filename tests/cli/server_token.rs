@@ -164,3 +164,38 @@ fn a_zero_timeout_is_refused() {
         assert!(err.contains("--timeout"), "{command:?}: {err}");
     }
 }
+
+/// A relative path in the config file (`server_token_file = "token"`
+/// beside it) was read against whatever folder amail ran in: the token
+/// was found from the config's folder and "cannot read" from any other.
+/// It is the config file's folder, as cargo reads the paths of its
+/// config files.
+#[test]
+fn a_relative_path_in_the_config_is_beside_the_config() {
+    let url = answering("401 Unauthorized");
+    let dir = tempfile::tempdir().unwrap();
+    let conf_dir = dir.path().join("conf");
+    std::fs::create_dir(&conf_dir).unwrap();
+    std::fs::write(conf_dir.join("token"), "t0ken\n").unwrap();
+    let config = conf_dir.join("config.toml");
+    std::fs::write(&config, "server_token_file = \"token\"\n").unwrap();
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(["threads", "--server", &url])
+        .current_dir(&elsewhere)
+        .env("AMAIL_CONFIG", &config)
+        .env("AMAIL_HOME", dir.path().join("home"))
+        .env_remove("AMAIL_SERVER_TOKEN")
+        .env_remove("AMAIL_AGENT_TOKENS_FILE")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "the token from {} (server_token_file",
+            conf_dir.join("token").display()
+        )),
+        "{err}"
+    );
+}
