@@ -48,6 +48,11 @@ pub struct Config {
     /// The message size limit for this run: `--max-size`, else the file's
     /// [`MAX_MESSAGE_SIZE_KEY`], else [`DEFAULT_MAX_MESSAGE_BYTES`].
     pub max_bytes: u64,
+    /// Keys the file holds that amail does not read, each as
+    /// `PATH:LINE:COL: what`: warnings, not errors, as cargo warns of an
+    /// unused manifest key (a config written for a newer amail still
+    /// works), but never silent: `[key]` for `[keys]` rebound nothing.
+    pub warnings: Vec<String>,
 }
 
 impl Config {
@@ -70,25 +75,163 @@ impl Config {
         let table = match &text {
             Some(t) => Some(
                 t.parse::<toml::Table>()
-                    .map_err(|e| format!("{}: bad config: {e}", path.display()))?,
+                    .map_err(|e| toml_error(path, t, &e, "not a valid config file (TOML)"))?,
             ),
             None => None,
         };
-        let from_file = match &table {
-            Some(t) => max_size_from_table(path, t)?,
-            None => None,
+        let from_file = match (&table, &text) {
+            (Some(t), Some(text)) => max_size_from_table(path, text, t)?,
+            _ => None,
         };
         let max_bytes = match flag {
             Some(f) => parse_size(f).map_err(|e| format!("--max-size: {e}"))?,
             None => from_file.unwrap_or(DEFAULT_MAX_MESSAGE_BYTES),
         };
+        let warnings = text
+            .as_deref()
+            .map(|t| unknown_keys(path, t))
+            .unwrap_or_default();
         Ok(Config {
             path: path.to_path_buf(),
             text,
             table,
             max_bytes,
+            warnings,
         })
     }
+
+    /// The inbox's settings from the same text, with [`Config::warnings`]
+    /// among the TUI's own, so the inbox shows them where it shows its
+    /// config warnings (status bar and help): stderr is behind its screen.
+    pub fn ui_config(&self, no_color: bool) -> amail_tui::UiConfig {
+        let mut ui = amail_tui::UiConfig::from_file(&self.path, self.text.as_deref(), no_color);
+        ui.warnings.splice(0..0, self.warnings.iter().cloned());
+        ui
+    }
+}
+
+/// The top-level keys amail reads: the binary's, then the TUI's
+/// (`amail_tui::UiConfig::from_toml` reads those; a key added there is
+/// added here, or it is warned of as unknown).
+const KNOWN_KEYS: &[&str] = &[
+    MAX_MESSAGE_SIZE_KEY,
+    SERVER_TOKEN_FILE_KEY,
+    AGENT_TOKENS_FILE_KEY,
+    SERVERS_KEY,
+    "color",
+    "mouse",
+    "notify",
+    "theme",
+    "keys",
+];
+
+/// The top-level keys that are tables; anything else there (`theme =
+/// "light"` for `[theme] name = "light"`) is read as no table at all.
+const TABLE_KEYS: &[&str] = &["theme", "keys"];
+
+/// The keys of a `[[servers]]` entry.
+const SERVER_ENTRY_KEYS: &[&str] = &["storage_root", "url", "token_file"];
+
+/// The warnings for `text` (the file at `path`, already known to parse):
+/// unknown top-level keys, unknown keys of a `[[servers]]` entry, and a
+/// table key given a plain value. The keys of `[keys]` and `[theme]` are
+/// the TUI's to judge (it warns of those in the inbox, where they act).
+fn unknown_keys(path: &Path, text: &str) -> Vec<String> {
+    use toml::de::{DeTable, DeValue};
+    let Ok(table) = DeTable::parse(text) else {
+        return Vec::new();
+    };
+    let at = |span: std::ops::Range<usize>| {
+        let (line, col) = line_col(text, span.start);
+        (span.start, format!("{}:{line}:{col}", path.display()))
+    };
+    let unknown = |key: &str, known: &[&str], within: &str| {
+        let hint = nearest(key, known)
+            .map(|k| format!(" (did you mean `{k}`?)"))
+            .unwrap_or_default();
+        format!("unknown key `{key}`{within}{hint}; amail ignores it")
+    };
+    let mut out = Vec::new();
+    for (key, value) in table.get_ref() {
+        let name = key.get_ref().as_ref();
+        if !KNOWN_KEYS.contains(&name) {
+            let (o, place) = at(key.span());
+            out.push((o, format!("{place}: {}", unknown(name, KNOWN_KEYS, ""))));
+            continue;
+        }
+        match value.get_ref() {
+            DeValue::Table(_) => {}
+            _ if TABLE_KEYS.contains(&name) => {
+                let (o, place) = at(key.span());
+                out.push((
+                    o,
+                    format!(
+                        "{place}: `{name}` must be a table (`[{name}]` on a line of its own, \
+                         its keys below it); amail ignores it"
+                    ),
+                ));
+            }
+            DeValue::Array(entries) if name == SERVERS_KEY => {
+                for entry in entries {
+                    let DeValue::Table(t) = entry.get_ref() else {
+                        continue;
+                    };
+                    for k in t.keys() {
+                        let n = k.get_ref().as_ref();
+                        if !SERVER_ENTRY_KEYS.contains(&n) {
+                            let (o, place) = at(k.span());
+                            let what = unknown(n, SERVER_ENTRY_KEYS, " in [[servers]]");
+                            out.push((o, format!("{place}: {what}")));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // In the file's order: the table's keys come sorted.
+    out.sort_by_key(|(o, _)| *o);
+    out.into_iter().map(|(_, w)| w).collect()
+}
+
+/// The 1-based line and column (in characters) of byte `offset` of `text`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (
+        before.matches('\n').count() + 1,
+        before[line_start..].chars().count() + 1,
+    )
+}
+
+/// The known key `key` is most likely a typo of: at most two edits away
+/// (case aside), the nearest first.
+fn nearest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
+    let key = key.to_ascii_lowercase();
+    known
+        .iter()
+        .map(|k| (edits(&key, k), *k))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+/// Levenshtein distance, by characters.
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (diag + usize::from(ca != *cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }
 
 /// The config key naming a file that holds a server's bearer token.
@@ -96,7 +239,8 @@ pub const SERVER_TOKEN_FILE_KEY: &str = "server_token_file";
 
 impl Config {
     /// The file holding the server's bearer token (`server_token_file`),
-    /// `~` expanded; the token itself is never written in the config file.
+    /// `~` expanded, relative to the config file's folder; the token
+    /// itself is never written in the config file.
     pub fn server_token_file(&self) -> Result<Option<PathBuf>, String> {
         self.path_key(SERVER_TOKEN_FILE_KEY)
     }
@@ -106,13 +250,94 @@ impl Config {
     fn path_key(&self, key: &str) -> Result<Option<PathBuf>, String> {
         match self.table.as_ref().and_then(|t| t.get(key)) {
             None => Ok(None),
-            Some(toml::Value::String(s)) => Ok(Some(expand_home(s))),
+            Some(toml::Value::String(s)) => Ok(Some(self.resolve(s))),
             Some(v) => Err(format!(
                 "{}: {key} must be a file path, not {v}",
-                self.path.display()
+                self.place(|t| value_span(t, key))
             )),
         }
     }
+
+    /// `PATH:LINE:COL` of what `span_of` finds in the file, else `PATH`.
+    fn place(
+        &self,
+        span_of: impl FnOnce(&toml::de::DeTable<'_>) -> Option<std::ops::Range<usize>>,
+    ) -> String {
+        place(&self.path, self.text.as_deref().unwrap_or(""), span_of)
+    }
+}
+
+/// `e`, a TOML error in `text` (the file at `path`), as one line that
+/// starts where the problem is, `PATH:LINE:COL: what: why`, as amail's
+/// other errors do (toml's own text says it in prose over four lines).
+pub fn toml_error(path: &Path, text: &str, e: &toml::de::Error, what: &str) -> String {
+    let at = match e.span() {
+        Some(span) => {
+            let (line, col) = line_col(text, span.start);
+            format!("{}:{line}:{col}", path.display())
+        }
+        None => path.display().to_string(),
+    };
+    let why = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
+    format!("{at}: {what}: {why}")
+}
+
+/// `PATH:LINE:COL` of the value of top-level `key` in `text` (the file
+/// at `path`), else `PATH`.
+pub fn key_place(path: &Path, text: &str, key: &str) -> String {
+    place(path, text, |t| value_span(t, key))
+}
+
+/// `PATH:LINE:COL` of what `span_of` finds in `text` (the file at
+/// `path`), else `PATH`: errors about a value start where it is written.
+fn place(
+    path: &Path,
+    text: &str,
+    span_of: impl FnOnce(&toml::de::DeTable<'_>) -> Option<std::ops::Range<usize>>,
+) -> String {
+    let span = toml::de::DeTable::parse(text)
+        .ok()
+        .and_then(|t| span_of(t.get_ref()));
+    match span {
+        Some(span) => {
+            let (line, col) = line_col(text, span.start);
+            format!("{}:{line}:{col}", path.display())
+        }
+        None => path.display().to_string(),
+    }
+}
+
+/// Where the value of top-level `key` is written.
+fn value_span(table: &toml::de::DeTable<'_>, key: &str) -> Option<std::ops::Range<usize>> {
+    table
+        .iter()
+        .find(|(k, _)| k.get_ref().as_ref() == key)
+        .map(|(_, v)| v.span())
+}
+
+/// Where the `index`th `[[servers]]` entry's `field` is written, else the
+/// entry itself (a field it lacks).
+fn server_entry_span(
+    table: &toml::de::DeTable<'_>,
+    index: usize,
+    field: &str,
+) -> Option<std::ops::Range<usize>> {
+    use toml::de::DeValue;
+    let (_, servers) = table
+        .iter()
+        .find(|(k, _)| k.get_ref().as_ref() == SERVERS_KEY)?;
+    let DeValue::Array(entries) = servers.get_ref() else {
+        return Some(servers.span());
+    };
+    let entry = entries.into_iter().nth(index)?;
+    let DeValue::Table(t) = entry.get_ref() else {
+        return Some(entry.span());
+    };
+    Some(
+        t.iter()
+            .find(|(k, _)| k.get_ref().as_ref() == field)
+            .map_or_else(|| entry.span(), |(_, v)| v.span()),
+    )
 }
 
 /// The config table naming a running server for a storage root.
@@ -173,29 +398,36 @@ impl Config {
         let Some(entries) = self.table.as_ref().and_then(|t| t.get(SERVERS_KEY)) else {
             return Ok(None);
         };
-        let bad = |what: &str| {
+        let bad = |index: usize, field: &str, what: &str| {
             format!(
                 "{}: [[{SERVERS_KEY}]] {what}: each entry needs storage_root = \"DIR\" and \
                  url = \"http://HOST:PORT/mcp/\" (token_file optional)",
-                self.path.display()
+                self.place(|t| server_entry_span(t, index, field))
             )
         };
         let entries = entries
             .as_array()
-            .ok_or_else(|| bad("must be an array of tables"))?;
-        for e in entries {
+            .ok_or_else(|| bad(0, "", "must be an array of tables"))?;
+        for (i, e) in entries.iter().enumerate() {
             let string = |k: &str| e.get(k).and_then(toml::Value::as_str);
             let (Some(r), Some(url)) = (string("storage_root"), string("url")) else {
-                return Err(bad("lacks storage_root or url"));
+                let lacks = if string("storage_root").is_none() {
+                    "storage_root"
+                } else {
+                    "url"
+                };
+                return Err(bad(i, lacks, &format!("lacks {lacks} (a string)")));
             };
-            if !(url.starts_with("http://") || url.starts_with("https://")) {
-                return Err(bad(&format!("url {url:?} is not an http(s) URL")));
+            // The one reading of a server's URL, as a SOURCE and
+            // `--server` take it: the same URL is a server in both places.
+            if !amail_remote::session::is_http_url(url) {
+                return Err(bad(i, "url", &format!("url {url:?} is not an http(s) URL")));
             }
-            if same(&expand_home(r)) {
+            if same(&self.resolve(r)) {
                 return Ok(Some(ServerFor {
-                    storage_root: expand_home(r),
+                    storage_root: self.resolve(r),
                     url: url.to_string(),
-                    token_file: string("token_file").map(expand_home),
+                    token_file: string("token_file").map(|f| self.resolve(f)),
                 }));
             }
         }
@@ -207,6 +439,20 @@ fn canonical(p: &Path) -> PathBuf {
     std::fs::canonicalize(p)
         .or_else(|_| std::path::absolute(p))
         .unwrap_or_else(|_| p.to_path_buf())
+}
+
+impl Config {
+    /// A path the config file names: `~/x` under `$HOME`, a relative one
+    /// under the config file's folder (as cargo reads its config files'
+    /// paths: read against the working directory, `server_token_file =
+    /// "token"` beside the config was found only when amail ran there).
+    fn resolve(&self, s: &str) -> PathBuf {
+        let p = expand_home(s);
+        match self.path.parent() {
+            Some(dir) if p.is_relative() => dir.join(p),
+            _ => p,
+        }
+    }
 }
 
 /// `~/x` under `$HOME`; other paths as they are.
@@ -232,16 +478,21 @@ impl Config {
 }
 
 /// The limit a config file's table sets, if any.
-fn max_size_from_table(path: &Path, table: &toml::Table) -> Result<Option<u64>, String> {
+fn max_size_from_table(
+    path: &Path,
+    text: &str,
+    table: &toml::Table,
+) -> Result<Option<u64>, String> {
+    let at = || place(path, text, |t| value_span(t, MAX_MESSAGE_SIZE_KEY));
     match table.get(MAX_MESSAGE_SIZE_KEY) {
         None => Ok(None),
         Some(toml::Value::Integer(i)) if *i > 0 => Ok(Some(*i as u64)),
         Some(toml::Value::String(s)) => parse_size(s)
             .map(Some)
-            .map_err(|e| format!("{}: {MAX_MESSAGE_SIZE_KEY}: {e}", path.display())),
+            .map_err(|e| format!("{}: {MAX_MESSAGE_SIZE_KEY}: {e}", at())),
         Some(v) => Err(format!(
             "{}: {MAX_MESSAGE_SIZE_KEY} must be a positive number of bytes or a size like \"10MiB\", not {v}",
-            path.display()
+            at()
         )),
     }
 }
@@ -306,6 +557,86 @@ mod tests {
             e.contains("config.toml") && e.contains("storage_root"),
             "{e}"
         );
+    }
+
+    /// `[[servers]]` read its url's scheme in lower case only, while a
+    /// SOURCE and `--server` take `HTTP://` (schemes ignore case, RFC
+    /// 3986): the same URL was a server on the command line and "not an
+    /// http(s) URL" in the config. One reading, `is_http_url`, for all.
+    #[test]
+    fn a_servers_url_is_read_as_a_source_url_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("root");
+        std::fs::create_dir(&root).unwrap();
+        let path = dir.path().join("config.toml");
+        for url in ["HTTP://127.0.0.1:8765/mcp/", "Https://mailhost/mcp/"] {
+            assert!(amail_remote::session::is_http_url(url));
+            std::fs::write(
+                &path,
+                format!(
+                    "[[servers]]\nstorage_root = \"{}\"\nurl = \"{url}\"\n",
+                    root.display()
+                ),
+            )
+            .unwrap();
+            let c = Config::load_from(&path, None).unwrap();
+            let s = c.server_for(&root).unwrap_or_else(|e| panic!("{url}: {e}"));
+            assert_eq!(s.map(|s| s.url).as_deref(), Some(url));
+        }
+        for url in ["ftp://127.0.0.1/mcp/", "127.0.0.1:8765/mcp/", "httpx://h/"] {
+            assert!(!amail_remote::session::is_http_url(url));
+            std::fs::write(
+                &path,
+                format!(
+                    "[[servers]]\nstorage_root = \"{}\"\nurl = \"{url}\"\n",
+                    root.display()
+                ),
+            )
+            .unwrap();
+            let c = Config::load_from(&path, None).unwrap();
+            assert!(c.server_for(&root).is_err(), "{url}");
+        }
+    }
+
+    /// A key amail does not read was ignored without a word (`[key]`
+    /// for `[keys]`): each is a warning at its line and column, for the
+    /// commands (stderr) and the inbox (its status bar and help, where
+    /// the TUI's own config warnings go).
+    #[test]
+    fn unknown_keys_are_warnings_at_their_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(
+            &path,
+            "mouse = true\n[key]\nquit = \"Q\"\ntheme = \"light\"\n",
+        )
+        .unwrap();
+        let c = Config::load_from(&path, None).unwrap();
+        let p = path.display();
+        assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
+        assert!(
+            c.warnings[0].starts_with(&format!("{p}:2:2: unknown key `key`"))
+                && c.warnings[0].contains("did you mean `keys`?"),
+            "{:?}",
+            c.warnings
+        );
+        // `theme = "light"` inside [key] is [key]'s: only `key` is unknown.
+        std::fs::write(&path, "theme = \"light\"\n").unwrap();
+        let c = Config::load_from(&path, None).unwrap();
+        assert!(
+            c.warnings.len() == 1
+                && c.warnings[0].starts_with(&format!("{p}:1:1: `theme` must be a table")),
+            "{:?}",
+            c.warnings
+        );
+        let ui = c.ui_config(false);
+        assert!(
+            ui.warnings.iter().any(|w| w == &c.warnings[0]),
+            "the inbox shows it: {:?}",
+            ui.warnings
+        );
+        std::fs::write(&path, "").unwrap();
+        assert!(Config::load_from(&path, None).unwrap().warnings.is_empty());
     }
 
     #[test]

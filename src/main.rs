@@ -77,6 +77,12 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Every command, as cargo warns of an unused manifest key on every
+    // run: a typo in the config file is found when it first misleads.
+    // The inbox shows them on its screen too (`Config::ui_config`).
+    for w in &config.warnings {
+        eprintln!("amail: warning: {}", amail_core::safe_text::clean_text(w));
+    }
     let max_bytes = config.max_bytes;
     let result: cli::CliResult = match cli.command {
         Command::Inbox(args) => cli::inbox::run(args, &config),

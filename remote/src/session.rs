@@ -82,10 +82,18 @@ impl fmt::Debug for ServerConfig {
 /// What went wrong talking to a server, as the user can act on it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ServerError {
-    /// 401: no token, or not the server's (`token_given` tells which).
-    Unauthorized { url: String, token_given: bool },
+    /// 401: no token (`token_from` is `None`), or not the server's:
+    /// `token_from` says where amail took the one it sent.
+    Unauthorized {
+        url: String,
+        token_from: Option<String>,
+    },
     /// 403: the token is accepted but may not do this.
-    Forbidden { url: String, what: String },
+    Forbidden {
+        url: String,
+        what: String,
+        token_from: Option<String>,
+    },
     /// Nothing answers there.
     Unreachable { url: String, detail: String },
     /// No answer in time.
@@ -118,26 +126,35 @@ impl fmt::Display for ServerError {
         match self {
             ServerError::Unauthorized {
                 url,
-                token_given: true,
+                token_from: Some(from),
             } => write!(
                 f,
-                "{url}: the server refused the token (401 Unauthorized): give its HTTP_BEARER_TOKEN \
-                 with --token-file FILE, AMAIL_SERVER_TOKEN or server_token_file in the config file"
+                "{url}: the server refused the token from {from} (401 Unauthorized): that must \
+                 hold the server's HTTP_BEARER_TOKEN (amail takes --token-file FILE, else \
+                 AMAIL_SERVER_TOKEN, else server_token_file in the config file)"
             ),
             ServerError::Unauthorized {
                 url,
-                token_given: false,
+                token_from: None,
             } => write!(
                 f,
                 "{url}: the server wants a token and no token was given (401 Unauthorized): give \
                  its HTTP_BEARER_TOKEN with --token-file FILE, AMAIL_SERVER_TOKEN or \
                  server_token_file in the config file"
             ),
-            ServerError::Forbidden { url, what } => write!(
+            ServerError::Forbidden {
+                url,
+                what,
+                token_from,
+            } => write!(
                 f,
-                "{url}: the server refused {what} (403 Forbidden): the token may only read; \
+                "{url}: the server refused {what} (403 Forbidden){}: the token may only read; \
                  a server without JWT needs HTTP_RBAC_ENABLED=false or HTTP_RBAC_DEFAULT_ROLE=writer \
-                 for writes"
+                 for writes",
+                token_from
+                    .as_ref()
+                    .map(|t| format!(" to the token from {t}"))
+                    .unwrap_or_default()
             ),
             ServerError::Unreachable { url, detail } => write!(
                 f,
@@ -197,6 +214,9 @@ struct Connection {
 /// A connection to one server, used from synchronous code.
 pub struct Session {
     config: ServerConfig,
+    /// Where the token came from, as the user named it (a flag, a
+    /// variable, a config key): a refused token's line says so.
+    token_from: Option<String>,
     runtime: tokio::runtime::Runtime,
     conn: Mutex<Option<Connection>>,
 }
@@ -215,8 +235,27 @@ impl Session {
             })?;
         Ok(Session {
             config,
+            token_from: None,
             runtime,
             conn: Mutex::new(None),
+        })
+    }
+
+    /// Says where the token came from (`--token-file PATH`,
+    /// `AMAIL_SERVER_TOKEN`, a config key): a 401 or 403 names it, so a
+    /// stale token is found where it is kept.
+    pub fn with_token_from(mut self, from: impl Into<String>) -> Session {
+        self.token_from = Some(from.into());
+        self
+    }
+
+    /// Where the token sent came from: `None` when none is sent; "the
+    /// token given" when the caller did not say.
+    fn token_origin(&self) -> Option<String> {
+        self.config.token.as_ref().map(|_| {
+            self.token_from
+                .clone()
+                .unwrap_or_else(|| "the configuration".to_string())
         })
     }
 
@@ -268,7 +307,8 @@ impl Session {
             cfg = cfg.auth_header(token.clone());
         }
         let timeout = self.config.timeout;
-        let token_given = self.config.token.is_some();
+        let token_from = self.token_origin();
+        let token_from = token_from.as_deref();
         self.block(async {
             let transport = StreamableHttpClientTransport::from_config(cfg);
             let client = tokio::time::timeout(timeout, ().serve(transport))
@@ -278,7 +318,7 @@ impl Session {
                     what: "the MCP handshake".into(),
                     after: timeout,
                 })?
-                .map_err(|e| classify(&url, "the MCP handshake", token_given, &e))?;
+                .map_err(|e| classify(&url, "the MCP handshake", token_from, &e))?;
             let listed = tokio::time::timeout(timeout, client.list_all_tools())
                 .await
                 .map_err(|_| ServerError::Timeout {
@@ -286,7 +326,7 @@ impl Session {
                     what: "tools/list".into(),
                     after: timeout,
                 })?
-                .map_err(|e| classify(&url, "tools/list", token_given, &e))?;
+                .map_err(|e| classify(&url, "tools/list", token_from, &e))?;
             let tools = ToolSet::new(listed.into_iter().map(|t| {
                 let args: Vec<String> = t
                     .input_schema
@@ -434,7 +474,7 @@ impl Session {
                 what: what.into(),
                 after: self.config.timeout,
             }),
-            Ok(Err(e)) => Err(classify(url, what, self.config.token.is_some(), &e)),
+            Ok(Err(e)) => Err(classify(url, what, self.token_origin().as_deref(), &e)),
             Ok(Ok(r)) => Ok(r),
         }
     }
@@ -509,13 +549,15 @@ impl Drop for Session {
 /// Sorts an rmcp error into what the user can act on, by its message
 /// chain (the transport's error types differ between versions; the HTTP
 /// status and the connect failure are in the text either way).
-/// `token_given`: a bearer token was sent (a 401 then refused it).
+/// `token_from`: where the bearer token sent came from (`None`: none
+/// was sent, and a 401 asks for one).
 fn classify(
     url: &str,
     what: &str,
-    token_given: bool,
+    token_from: Option<&str>,
     e: &(dyn std::error::Error + 'static),
 ) -> ServerError {
+    let token_from = token_from.map(str::to_string);
     // The server answered, with an error of its own: its words, which no
     // rule below may read as a status or a lost connection.
     if let Some(rmcp::ServiceError::McpError(data)) = e.downcast_ref::<rmcp::ServiceError>() {
@@ -540,7 +582,7 @@ fn classify(
         || lower.contains("unauthorized")
         || lower.contains("auth required")
     {
-        ServerError::Unauthorized { url, token_given }
+        ServerError::Unauthorized { url, token_from }
     } else if has_status(&lower, "403")
         || lower.contains("forbidden")
         || lower.contains("insufficient scope")
@@ -548,6 +590,7 @@ fn classify(
         ServerError::Forbidden {
             url,
             what: what.to_string(),
+            token_from,
         }
     } else if lower.contains("connect")
         || lower.contains("error sending request")
@@ -783,7 +826,7 @@ mod tests {
             let got = classify(
                 "http://127.0.0.1:8765/mcp/",
                 "acknowledge_message",
-                true,
+                Some("AMAIL_SERVER_TOKEN"),
                 &e,
             );
             assert_eq!(
@@ -913,6 +956,27 @@ mod tests {
         let s = Session::new(config(&url, Some("wrong"), 5)).unwrap();
         let line = s.call("fetch_inbox", Map::new()).unwrap_err().to_string();
         assert!(line.contains("refused the token"), "{line}");
+    }
+
+    /// A refused token (401) or a token refused a call (403) said nothing
+    /// of where it came from, of the four places amail takes one: the
+    /// line names the one given, and never the token.
+    #[test]
+    fn a_refused_token_says_where_it_came_from() {
+        for (status, said) in [
+            (
+                "401 Unauthorized",
+                "refused the token from AMAIL_SERVER_TOKEN",
+            ),
+            ("403 Forbidden", "to the token from AMAIL_SERVER_TOKEN"),
+        ] {
+            let url = answering(status, "/mcp/");
+            let s = Session::new(config(&url, Some("s3cr3t"), 5))
+                .unwrap()
+                .with_token_from("AMAIL_SERVER_TOKEN");
+            let line = s.call("fetch_inbox", Map::new()).unwrap_err().to_string();
+            assert!(line.contains(said) && !line.contains("s3cr3t"), "{line}");
+        }
     }
 
     /// An https URL on a build without TLS (the default): the line said

@@ -184,6 +184,13 @@ impl ServerStore {
         })
     }
 
+    /// Says where the bearer token came from, for the line of a server
+    /// that refuses it ([`Session::with_token_from`]).
+    pub fn with_token_from(mut self, from: impl Into<String>) -> ServerStore {
+        self.session = self.session.with_token_from(from);
+        self
+    }
+
     /// A store whose [`load`](MailStore::load) reads each agent's
     /// `first_page` newest messages only (the TUI: [`FIRST_PAGE`]), so the first frame does not
     /// wait for the whole of a large server (the Python server spends
@@ -294,10 +301,7 @@ impl ServerStore {
                 args,
             });
             requests.push(Request::Read {
-                uri: format!(
-                    "resource://views/ack-required/{}?project={}&limit={FETCH_LIMIT}",
-                    w.agent, w.project.slug
-                ),
+                uri: ack_view(w.agent, &w.project.slug),
             });
         }
         let mut answers = self.session.batch(requests).into_iter();
@@ -318,12 +322,7 @@ impl ServerStore {
             // from the server's view; `None` when the server has no such
             // view (the Rust port's payloads carry `ack_ts` instead).
             let unacked = match view {
-                Ok(v) => Some(
-                    v.get("messages")
-                        .and_then(Value::as_array)
-                        .map(|a| a.iter().filter_map(convert::id_of).collect())
-                        .unwrap_or_default(),
-                ),
+                Ok(v) => Some(listed(&v)),
                 Err(e) if e.is_connection() => return Err(err(e)),
                 Err(_) => None,
             };
@@ -423,12 +422,56 @@ impl ServerStore {
         let (m, project) = self.find(inbox, key)?;
         let agent = self.recipient_check(&m, as_agent)?;
         let before = m.recipients.iter().find(|r| r.agent == agent).cloned();
+        let v = self.call_tool_as(key, &project, &agent, tool)?;
+        Ok((agent, before, v))
+    }
+
+    /// `tool` on message `key` of `project` for its recipient `agent`.
+    fn call_tool_as(
+        &self,
+        key: &str,
+        project: &str,
+        agent: &str,
+        tool: &str,
+    ) -> Result<Value, Error> {
         let mut args = Map::new();
         args.insert("project_key".into(), json!(project));
         args.insert("agent_name".into(), json!(agent));
         args.insert("message_id".into(), json!(key.parse::<i64>().unwrap_or(-1)));
-        let v = self.session.call(tool, args).map_err(err)?;
-        Ok((agent, before, v))
+        self.session.call(tool, args).map_err(err)
+    }
+
+    /// The ids each (project, agent) of `pairs` has yet to acknowledge,
+    /// by the server's ack views read now, in one round of requests. A
+    /// pair whose view the server lacks (the Rust port's) is left out:
+    /// nothing is known of it beyond the inbox held.
+    fn unacked_now(
+        &self,
+        pairs: impl Iterator<Item = (String, String)>,
+    ) -> Result<HashMap<(String, String), HashSet<i64>>, Error> {
+        let mut pairs: Vec<(String, String)> = pairs.collect();
+        pairs.sort();
+        pairs.dedup();
+        if pairs.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let requests = pairs
+            .iter()
+            .map(|(project, agent)| Request::Read {
+                uri: ack_view(agent, project),
+            })
+            .collect();
+        let mut out = HashMap::new();
+        for (pair, view) in pairs.into_iter().zip(self.session.batch(requests)) {
+            match view {
+                Ok(v) => {
+                    out.insert(pair, listed(&v));
+                }
+                Err(e) if e.is_connection() => return Err(err(e)),
+                Err(_) => {}
+            }
+        }
+        Ok(out)
     }
 
     fn time_field(&self, v: &Value, key: &str, tool: &str) -> Result<DateTime<Utc>, Error> {
@@ -439,6 +482,20 @@ impl ServerStore {
             })
         })
     }
+}
+
+/// The server's view of the ack-required messages `agent` of project
+/// `slug` has not acknowledged.
+fn ack_view(agent: &str, slug: &str) -> String {
+    format!("resource://views/ack-required/{agent}?project={slug}&limit={FETCH_LIMIT}")
+}
+
+/// The ids an ack view lists.
+fn listed(view: &Value) -> HashSet<i64> {
+    view.get("messages")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(convert::id_of).collect())
+        .unwrap_or_default()
 }
 
 /// The ack views the agents' inboxes came with, by interned (project,
@@ -614,6 +671,13 @@ impl MailStore for ServerStore {
         }
     }
 
+    /// Whether an ack is new is the server's to say, as the journal or
+    /// the database says it on files; but its `acknowledge_message`
+    /// answers a repeat with the first ack's time and no flag, and that
+    /// time is on the server's clock, which amail cannot compare with its
+    /// own. So the ack views of the recipients are read first, at once,
+    /// and an ack-required message they no longer list was acked before
+    /// this call, by another process (or an agent) since `inbox` was read.
     fn ack(
         &self,
         inbox: Option<&Inbox>,
@@ -621,10 +685,34 @@ impl MailStore for ServerStore {
         as_agent: &str,
         _now: DateTime<Utc>,
     ) -> Result<Vec<AckOutcome>, Error> {
+        // Each key resolved first; an error is met at its turn, after the
+        // acks before it, as the trait says.
+        let resolved: Vec<Result<(InboxMessage, String, String), Error>> = keys
+            .iter()
+            .map(|key| {
+                let (m, project) = self.find(inbox, key)?;
+                let agent = self.recipient_check(&m, as_agent)?;
+                Ok((m, project, agent))
+            })
+            .collect();
+        let unacked = self.unacked_now(
+            resolved
+                .iter()
+                .flatten()
+                .filter(|(m, _, _)| m.message.ack_required)
+                .map(|(_, project, agent)| (project.clone(), agent.clone())),
+        )?;
         let mut out = Vec::new();
-        for key in keys {
-            let (agent, before, v) =
-                self.call_as_recipient(inbox, key, as_agent, "acknowledge_message")?;
+        for (key, resolved) in keys.iter().zip(resolved) {
+            let (m, project, agent) = resolved?;
+            let before = m.recipients.iter().find(|r| r.agent == agent).cloned();
+            let acked_before = m.message.ack_required
+                && key.parse::<i64>().is_ok_and(|id| {
+                    unacked
+                        .get(&(project.clone(), agent.clone()))
+                        .is_some_and(|listed| !listed.contains(&id))
+                });
+            let v = self.call_tool_as(key, &project, &agent, "acknowledge_message")?;
             let ack_at = self.time_field(&v, "acknowledged_at", "acknowledge_message")?;
             let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
             let first = st.acked.insert((key.clone(), agent.clone()));
@@ -635,7 +723,7 @@ impl MailStore for ServerStore {
                 agent,
                 ack_at,
                 read_at: convert::time_of(&v, "read_at"),
-                changed: first && before.and_then(|r| r.ack_at).is_none(),
+                changed: first && before.and_then(|r| r.ack_at).is_none() && !acked_before,
             });
         }
         Ok(out)

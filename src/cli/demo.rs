@@ -24,11 +24,13 @@ pub enum CorpusFormat {
     after_help = "Examples:\n  amail demo\n  amail demo /tmp/amail-demo && amail threads /tmp/amail-demo/mail\n  amail demo --messages 100000 DIR\n  amail demo --messages 100000 --format mcp DIR && amail inbox DIR --as BlueLake"
 )]
 pub struct DemoArgs {
-    /// Where to write (`DIR/mail`, and `DIR/store` for the task store).
-    /// Default: a fresh folder under the amail data dir.
+    /// Where to write (`DIR/mail`, and `DIR/store` for the task store;
+    /// with --messages, no store). Default: a fresh folder under the
+    /// amail data dir.
     pub dir: Option<PathBuf>,
     /// Write a benchmark corpus of N messages into `DIR/mail` instead
-    /// (every type, demo-sized threads, some large bodies; nothing routed).
+    /// (every type, demo-sized threads, some large bodies; nothing routed,
+    /// so no task store).
     #[arg(long, value_name = "N")]
     pub messages: Option<usize>,
     /// With --messages: also write `DIR/big.md` (plain), or `DIR/big/`, a
@@ -47,6 +49,15 @@ pub fn run(args: DemoArgs) -> CliResult {
         Some(d) => d,
         None => fresh_dir()?,
     };
+    // Said before anything is tried: writing under a file failed with the
+    // system's words about a path inside it ("DIR/mail/GreenCastle: Not
+    // a directory (os error 20)").
+    if dir.exists() && !dir.is_dir() {
+        return Err(CliError::bad_input(format!(
+            "{}: a file, not a folder; the demo writes into a new or empty folder",
+            amail_core::safe_text::clean_line(&dir.display().to_string())
+        )));
+    }
     if let Some(n) = args.messages {
         return match args.format {
             CorpusFormat::Plain => corpus(&dir, n, args.big_body),
@@ -84,6 +95,15 @@ fn corpus(dir: &std::path::Path, n: usize, big: Option<usize>) -> CliResult {
         info.large,
         info.mailbox.display()
     );
+    // A corpus is not routed (a million messages would take a
+    // millisecond each, fsynced; the benchmarks route one into a store of
+    // their own): said, with the command that makes the store the inbox
+    // over this mailbox would show, since `amail demo DIR` makes one.
+    crate::outln!(
+        "  store:   no task store (a corpus is not routed); `amail route {} --store {}` makes one",
+        info.mailbox.display(),
+        dir.join("store").display()
+    );
     if let Some(bytes) = big {
         let path = dir.join("big.md");
         std::fs::write(&path, corpus::big_message(bytes))
@@ -110,6 +130,7 @@ fn mcp_corpus(dir: &std::path::Path, n: usize, big: Option<usize>) -> CliResult 
     );
     crate::outln!("  storage root: {}", info.archive.display());
     crate::outln!("  database:     {}", info.db.display());
+    crate::outln!("  store:        no task store (a corpus is not routed)");
     if let Some(bytes) = big {
         // Its own store, as the plain form's big.md is its own file.
         let big_dir = dir.join("big");

@@ -8,7 +8,7 @@ use clap::Args;
 use super::{CliError, CliResult};
 use amail::backend::RealBackend;
 use amail_core::stores::{LoadOptions, StdinStore};
-use amail_tui::{Backend, RunOptions, UiConfig};
+use amail_tui::{Backend, RunOptions};
 
 #[derive(Debug, Args)]
 #[command(
@@ -62,11 +62,7 @@ pub fn run(mut args: InboxArgs, settings: &amail::config::Config) -> CliResult {
             "amail inbox needs a terminal; for scripts use `amail threads` or `amail pending`",
         ));
     }
-    let config = UiConfig::from_file(
-        &settings.path,
-        settings.text.as_deref(),
-        amail_tui::config::no_color_env(),
-    );
+    let config = settings.ui_config(amail_tui::config::no_color_env());
     let backend = make_backend(&args, settings)?;
     amail_tui::run(
         backend,

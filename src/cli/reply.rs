@@ -125,7 +125,8 @@ fn say_reading_reply() {
 /// an answer typed on the terminal (or piped from a program's output) has
 /// no other copy, and a server that went away, an unknown id or a locked
 /// database lost it. A body given with --body is on the command line
-/// still; an empty one is no loss.
+/// still; an empty one is no loss. When no draft can be written, the
+/// text itself ends the error.
 fn keep_unsent(mut e: CliError, id: &str, body: &str, home: &std::path::Path) -> CliError {
     if body.trim().is_empty() {
         return e;
@@ -144,9 +145,13 @@ fn keep_unsent(mut e: CliError, id: &str, body: &str, home: &std::path::Path) ->
             "; the reply's text is kept in {path}: to send it again, run the same `amail reply` \
              with `< {path}`"
         )),
+        // Nowhere to keep it: the text goes back to the user on stderr,
+        // the one copy left, rather than being dropped.
         Err(err) => e.message.push_str(&format!(
-            "; keeping the reply's text in {path} failed too ({}): it is lost",
-            amail_core::fsio::reason(&err)
+            "; keeping the reply's text in {path} failed too ({}), so here it is, \
+             everything below this line:\n{}",
+            amail_core::fsio::reason(&err),
+            body.trim_end_matches('\n')
         )),
     }
     e

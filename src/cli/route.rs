@@ -128,7 +128,7 @@ pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {
 /// A store at a mailbox being routed (`amail route MAIL --store MAIL`,
 /// however spelled) would put AOF's folders among the agents' and make
 /// the mailbox a task store, which no command then reads as mail: it is
-/// refused before anything is written. A store inside or beside the
+/// refused before anything is written; so is a storage root's archive. A store inside or beside the
 /// mailbox (`DIR/store` beside `DIR/mail`) is fine: mail reading skips it.
 fn refuse_store_in_place_of_mail(
     root: &std::path::Path,
@@ -138,7 +138,17 @@ fn refuse_store_in_place_of_mail(
         return Ok(());
     };
     for p in paths.iter().filter(|p| !super::names_stdin(p)) {
-        if std::fs::canonicalize(p).is_ok_and(|m| m == store && m.is_dir()) {
+        // An mcp storage root's mail is its archive as much as the root:
+        // a store there sat among the server's projects, in its Git tree.
+        let archive = match amail_core::source::detect(p, None) {
+            Ok(amail_core::source::Detected::McpStore { archive, .. }) => {
+                std::fs::canonicalize(archive).ok()
+            }
+            _ => None,
+        };
+        if std::fs::canonicalize(p).is_ok_and(|m| m == store && m.is_dir())
+            || archive.is_some_and(|a| a == store)
+        {
             let clean = |p: &std::path::Path| {
                 amail_core::safe_text::clean_line(&p.display().to_string()).into_owned()
             };

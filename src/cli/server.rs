@@ -43,8 +43,11 @@ pub struct ServerArgs {
     #[arg(long, value_name = "KEY")]
     pub project: Option<String>,
     /// Seconds to wait for the server on each call (also a storage root's
-    /// server named in the config's [[servers]]).
-    #[arg(long, value_name = "SECS", default_value_t = 30)]
+    /// server named in the config's [[servers]]); at least 1.
+    // 0 was read as 1 without a word: a user asking for no limit got the
+    // shortest one.
+    #[arg(long, value_name = "SECS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
 }
 
@@ -78,13 +81,24 @@ impl ServerArgs {
     /// usage error naming both, before anything is read or written. Of
     /// two places named, amail never picks one unsaid (a reply meant for
     /// a mailbox went to the server). `--token-file` and `--project`
-    /// without any server are refused too: they would do nothing.
+    /// without any server are refused too: they would do nothing; and a
+    /// `--db` that names a folder.
     pub fn take_source(
         &mut self,
         source: &mut Option<PathBuf>,
         db: Option<&Path>,
     ) -> Result<(), CliError> {
         let clean = |s: &str| amail_core::safe_text::clean_line(s).into_owned();
+        // SQLite opens a folder and fails later as "disk I/O error" or
+        // "unable to open database file", naming no mistake: said here,
+        // for every command that takes --db.
+        if let Some(db) = db.filter(|d| d.is_dir()) {
+            return Err(CliError::usage(format!(
+                "--db {}: a folder; --db names the SQLite database file itself (the server's \
+                 storage.sqlite3); nothing was read or written",
+                clean(&db.display().to_string())
+            )));
+        }
         if let Some(url) = source.as_deref().filter(|s| is_url(s)) {
             let url = url.to_string_lossy().into_owned();
             if let Some(flag) = &self.server {
@@ -167,35 +181,58 @@ fn server_store(args: &ServerArgs, config: &Config) -> Result<Option<ServerStore
             .map(|f| (f, "--token-file".to_string())),
         config,
     )?;
-    let store = ServerStore::new(ServerConfig {
-        url,
+    let store = with_token(
+        ServerConfig {
+            url,
+            token: None,
+            project: args.project.clone(),
+            timeout: Duration::from_secs(args.timeout.max(1)),
+            agent_tokens: agent_tokens(config)?,
+        },
         token,
-        project: args.project.clone(),
-        timeout: Duration::from_secs(args.timeout.max(1)),
-        agent_tokens: agent_tokens(config)?,
-    })
-    .map_err(super::from_inbox_error)?;
+    )?;
     Ok(Some(store))
+}
+
+/// The server store for `config` sending `token` (with where it came
+/// from, which a 401 or 403 then names).
+fn with_token(
+    mut config: ServerConfig,
+    token: Option<(String, String)>,
+) -> Result<ServerStore, CliError> {
+    let from = token.as_ref().map(|(_, from)| from.clone());
+    config.token = token.map(|(t, _)| t);
+    let store = ServerStore::new(config).map_err(super::from_inbox_error)?;
+    Ok(match from {
+        Some(from) => store.with_token_from(from),
+        None => store,
+    })
 }
 
 /// The bearer token, from the first place that has one: `file` (the
 /// flag's or the `[[servers]]` entry's, with where it was named),
-/// `AMAIL_SERVER_TOKEN`, the config's `server_token_file`.
-fn token(file: Option<(&Path, String)>, config: &Config) -> Result<Option<String>, CliError> {
+/// `AMAIL_SERVER_TOKEN`, the config's `server_token_file`; with where it
+/// came from, in the words a refused token's line says it.
+fn token(
+    file: Option<(&Path, String)>,
+    config: &Config,
+) -> Result<Option<(String, String)>, CliError> {
+    let from_file = |f: &Path, origin: &str| {
+        read_token(f, origin).map(|t| Some((t, format!("{} ({origin})", f.display()))))
+    };
     if let Some((f, origin)) = file {
-        return read_token(f, &origin).map(Some);
+        return from_file(f, &origin);
     }
     if let Ok(t) = std::env::var(TOKEN_ENV) {
         if !t.trim().is_empty() {
-            return Ok(Some(t.trim().to_string()));
+            return Ok(Some((t.trim().to_string(), TOKEN_ENV.to_string())));
         }
     }
     match config.server_token_file().map_err(CliError::usage)? {
-        Some(f) => read_token(
+        Some(f) => from_file(
             &f,
             &format!("server_token_file in {}", config.path.display()),
-        )
-        .map(Some),
+        ),
         None => Ok(None),
     }
 }
@@ -228,9 +265,15 @@ pub fn write_through(
         .map_err(stores::Error::Source)
         .map_err(super::from_inbox_error)?;
     let local = stores::open_detected(source, detected, opts);
-    let server = ServerStore::new(ServerConfig {
-        url: entry.url,
-        token: token(
+    let server = with_token(
+        ServerConfig {
+            url: entry.url,
+            token: None,
+            project: None,
+            timeout,
+            agent_tokens: agent_tokens(config)?,
+        },
+        token(
             entry.token_file.as_deref().map(|f| {
                 (
                     f,
@@ -239,11 +282,7 @@ pub fn write_through(
             }),
             config,
         )?,
-        project: None,
-        timeout,
-        agent_tokens: agent_tokens(config)?,
-    })
-    .map_err(super::from_inbox_error)?;
+    )?;
     Ok(Some(Box::new(WriteThrough::new(
         local,
         server,
@@ -273,10 +312,14 @@ fn agent_tokens(config: &Config) -> Result<AgentTokens, CliError> {
             amail_core::fsio::reason(&e)
         ))
     })?;
-    let table: toml::Table = text.parse().map_err(|_| {
-        CliError::bad_input(format!(
-            "{}: not a TOML table of AgentName = \"token\" lines",
-            file.display()
+    // Where it goes wrong, by line and column; the message of a TOML
+    // error names no token (its snippet would, so it is left out).
+    let table: toml::Table = text.parse().map_err(|e| {
+        CliError::bad_input(amail::config::toml_error(
+            &file,
+            &text,
+            &e,
+            "not a TOML table of AgentName = \"token\" lines",
         ))
     })?;
     let mut pairs = Vec::new();
@@ -284,7 +327,7 @@ fn agent_tokens(config: &Config) -> Result<AgentTokens, CliError> {
         let Some(t) = v.as_str() else {
             return Err(CliError::bad_input(format!(
                 "{}: the token of {agent} must be a string",
-                file.display()
+                amail::config::key_place(&file, &text, &agent)
             )));
         };
         pairs.push((agent, t.trim().to_string()));

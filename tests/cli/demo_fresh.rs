@@ -44,3 +44,62 @@ fn the_demo_never_routes_into_a_store_already_there() {
         assert_eq!(std::fs::read(&p).unwrap(), b, "{} changed", p.display());
     }
 }
+
+/// `amail demo --messages N DIR` writes `DIR/mail` and no task store, by
+/// design: it makes benchmark corpora up to a million messages, and
+/// routing them (about a millisecond each, fsynced) would take longer
+/// than writing them many times over; `bench/run.sh` routes a corpus into
+/// a fresh store as a measurement of its own. But it said nothing of it,
+/// while `amail demo DIR` prints the store it routed into and the help's
+/// DIR promised one: `amail tasks --store DIR/store` then failed, and the
+/// inbox over `DIR/mail` showed the default store's board. It says there
+/// is none, and the command that makes one, which works as printed.
+#[test]
+fn a_corpus_says_it_wrote_no_task_store_and_how_to_make_one() {
+    let fx = Fx::new();
+    let dir = fx.path("corpus");
+    let out = fx.run(&["demo", "--messages", "40", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = super::fx::stdout(&out);
+    let route = format!(
+        "amail route {} --store {}",
+        dir.join("mail").display(),
+        dir.join("store").display()
+    );
+    assert!(
+        said.contains("no task store") && said.contains(&route),
+        "{said}"
+    );
+    assert!(!dir.join("store").exists());
+    let args: Vec<&str> = route.split(' ').skip(1).collect();
+    let out = fx.run(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = fx.run(&["tasks", "--store", dir.join("store").to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+/// `amail demo FILE` (a typo, or a file where the folder was meant) said
+/// "cannot write the demo: FILE/mail/GreenCastle: Not a directory (os
+/// error 20)", or for `--format mcp` "File exists (os error 17)", after
+/// trying to write. Every form says FILE is a file, before writing.
+#[test]
+fn a_demo_into_a_file_says_it_is_a_file() {
+    let fx = Fx::new();
+    let file = fx.path("notes.txt");
+    std::fs::write(&file, "mine").unwrap();
+    let f = file.to_str().unwrap();
+    for args in [
+        &["demo", f][..],
+        &["demo", "--messages", "5", f][..],
+        &["demo", "--messages", "5", "--format", "mcp", f][..],
+    ] {
+        let out = fx.run(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("{f}: a file, not a folder")) && !err.contains("os error"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+    }
+}

@@ -13,6 +13,7 @@ mod support {
 
 mod agent_names;
 mod batch_ack;
+mod config;
 mod defects;
 mod demo_fresh;
 mod fx;
@@ -21,7 +22,9 @@ mod modes;
 mod parse;
 mod parse_parallel;
 mod pipe;
+mod reply_drafts;
 mod reply_names;
+mod server_token;
 mod stdin_json;
 mod store_beside_mail;
 mod tables;

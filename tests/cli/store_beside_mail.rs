@@ -174,3 +174,33 @@ fn a_missing_store_s_hint_says_what_the_path_is_and_where_the_store_is() {
     let out = fx.run(&["tasks", "--store", typo.to_str().unwrap()]);
     assert!(stderr(&out).contains(&format!("--store {}`", typo.display())));
 }
+
+/// `amail route ROOT --store ROOT/archive`, ROOT an mcp_agent_mail
+/// storage root (its archive and database in one folder, as the server's
+/// install and `amail demo --format mcp` lay it out): the store went into
+/// the archive being routed, AOF's folders among the server's projects in
+/// its Git work tree. The archive is that root's mail, as the root is:
+/// refused as `--store ROOT` is, before anything is written.
+#[test]
+fn a_store_in_the_archive_of_a_root_being_routed_is_refused() {
+    let fx = Fx::new();
+    let root = fx.path("root");
+    crate::support::fs::copy_dir(&crate::support::fixture::fixture(), &root);
+    let before = super::fx::tree(fx.dir.path());
+    for store in [root.join("archive"), root.clone()] {
+        let out = fx.run(&[
+            "route",
+            root.to_str().unwrap(),
+            "--store",
+            store.to_str().unwrap(),
+        ]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{}: {err}", store.display());
+        assert!(err.contains("nothing was written"), "{err}");
+    }
+    assert_eq!(
+        super::fx::tree(fx.dir.path()),
+        before,
+        "route wrote something"
+    );
+}

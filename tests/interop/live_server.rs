@@ -648,6 +648,90 @@ fn a_stopped_server_s_port_is_held_until_it_starts_again() {
     );
 }
 
+/// Two amail processes ack one message, the second having read the
+/// server before the first acked (two inboxes open, or two `amail ack`
+/// started together): both said "acked", the second judging by the state
+/// it had read. The server answers a repeated `acknowledge_message` with
+/// the first ack's time and no flag, and amail cannot compare that time
+/// with its own clock (the server's may differ); but its ack view, read
+/// just before the ack, no longer lists the message: the second says it
+/// was already acked, when and by whom, as on files.
+#[test]
+fn a_second_process_s_ack_says_the_first_made_it() {
+    let Some(python) = release_python(Release::V010) else {
+        return;
+    };
+    let token = "interop-tw1ce-5e0b";
+    let server = LiveServer::start(&python, token);
+    let tools = Tools(Session::new(config(&server, token)).unwrap());
+    seed(&tools);
+    let (first, second) = (
+        ServerStore::new(config(&server, token)).unwrap(),
+        ServerStore::new(config(&server, token)).unwrap(),
+    );
+    let (seen_by_first, seen_by_second) = (first.load().unwrap(), second.load().unwrap());
+    let help = seen_by_first
+        .messages
+        .iter()
+        .find(|m| m.message.subject == "[b1] HELP_REQUEST")
+        .unwrap()
+        .key
+        .to_string();
+    let ack = |store: &ServerStore, inbox, agent: &str| {
+        let mut out = store
+            .ack(
+                Some(inbox),
+                std::slice::from_ref(&help),
+                agent,
+                chrono::Utc::now(),
+            )
+            .unwrap();
+        assert_eq!(out.len(), 1);
+        out.remove(0)
+    };
+    let made = ack(&first, &seen_by_first, "GreenCastle");
+    assert!(made.changed);
+    let again = ack(&second, &seen_by_second, "GreenCastle");
+    assert!(
+        !again.changed,
+        "the second ack was reported as made: {again:?}"
+    );
+    assert_eq!(
+        (again.ack_at, again.agent.as_str()),
+        (made.ack_at, "GreenCastle")
+    );
+    // BlueLake's ack of the same message is still BlueLake's to make.
+    assert!(ack(&second, &seen_by_second, "BlueLake").changed);
+    // And the command line says so in words.
+    let out = ok(&amail(
+        &server,
+        token,
+        &["ack", &help, "--as", "GreenCastle"],
+    ));
+    assert!(
+        out.starts_with(&format!("{help} was already acked by GreenCastle at ")),
+        "{out}"
+    );
+    // A message that asks for no ack is in no ack view: its ack is not
+    // taken for one made before.
+    let progress = seen_by_second
+        .messages
+        .iter()
+        .find(|m| m.message.subject == "[b2] PROGRESS")
+        .unwrap()
+        .key
+        .to_string();
+    let out = second
+        .ack(
+            Some(&seen_by_second),
+            std::slice::from_ref(&progress),
+            "BlueLake",
+            chrono::Utc::now(),
+        )
+        .unwrap();
+    assert!(out[0].changed, "{out:?}");
+}
+
 #[test]
 fn live_server_0_1_0() {
     check_release(Release::V010);

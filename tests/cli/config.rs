@@ -1,0 +1,150 @@
+//! The config file as a user meets it from the shell: a key amail does
+//! not know is pointed out at its line and column, and the command runs.
+
+use std::process::Command;
+
+fn amail_with_config(config: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(args)
+        .env("AMAIL_CONFIG", config)
+        .env(
+            "AMAIL_HOME",
+            std::env::temp_dir().join("amail-test-home-unused"),
+        )
+        .output()
+        .unwrap()
+}
+
+/// `[key]` for `[keys]`, a misspelt top-level key and one in a
+/// `[[servers]]` entry did nothing and said nothing: the rebinding, the
+/// limit and the token file were silently not in force. Each is a warning
+/// naming the file, line and column (and the key meant, when one is
+/// near), as cargo warns of an unused manifest key; the command still
+/// runs, as it did.
+#[test]
+fn unknown_config_keys_are_warned_of_at_their_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        "color = \"never\"\nmax_mesage_size = \"1MiB\"\n\n[key]\nquit = \"Q\"\n\n[[servers]]\nstorage_root = \"/nowhere\"\nurl = \"http://127.0.0.1:8765/mcp/\"\n  tokenfile = \"/x\"\n",
+    )
+    .unwrap();
+    let out = amail_with_config(&config, &["parse", "-"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let at =
+        |line: usize, col: usize| format!("amail: warning: {}:{line}:{col}: ", config.display());
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    assert!(
+        lines[0].starts_with(&at(2, 1))
+            && lines[0].contains("unknown key `max_mesage_size`")
+            && lines[0].contains("did you mean `max_message_size`?"),
+        "{err}"
+    );
+    assert!(
+        lines[1].starts_with(&at(4, 2))
+            && lines[1].contains("unknown key `key`")
+            && lines[1].contains("did you mean `keys`?"),
+        "{err}"
+    );
+    assert!(
+        lines[2].starts_with(&at(10, 3))
+            && lines[2].contains("unknown key `tokenfile` in [[servers]]")
+            && lines[2].contains("did you mean `token_file`?"),
+        "{err}"
+    );
+    // Every key amail reads: not a word.
+    std::fs::write(
+        &config,
+        "color = \"auto\"\nmouse = false\nnotify = \"off\"\nmax_message_size = \"10MiB\"\n\
+         server_token_file = \"/t\"\nagent_tokens_file = \"/a\"\n[theme]\nname = \"light\"\n\
+         [keys]\nquit = \"Q\"\n[[servers]]\nstorage_root = \"/r\"\nurl = \"http://h/mcp/\"\n\
+         token_file = \"/t\"\n",
+    )
+    .unwrap();
+    let out = amail_with_config(&config, &["parse", "-"]);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+/// A config file amail cannot use stops the command (exit 2), and the
+/// line said where in prose, over four lines ("bad config: TOML parse
+/// error at line 2, column 9" and a drawing), or not at all: a bad
+/// `max_message_size`, a `server_token_file` that is no path, a
+/// `[[servers]]` entry without a url named only the file. Each is one
+/// line starting `FILE:LINE:COL:`, as amail's other errors are.
+#[test]
+fn a_config_error_names_its_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    let p = config.display().to_string();
+    for (text, args, at) in [
+        (
+            "color = \"never\"\nmouse = tru\n",
+            &["parse", "-"][..],
+            "2:9",
+        ),
+        ("[keys]\nquit = \"Q\"\n[keys]\n", &["parse", "-"][..], "3:2"),
+        (
+            "\n\nmax_message_size = \"5 parsecs\"\n",
+            &["parse", "-"][..],
+            "3:20",
+        ),
+        ("\nmax_message_size = 0\n", &["parse", "-"][..], "2:20"),
+        (
+            "server_token_file = 5\n",
+            &["threads", "--server", "http://127.0.0.1:1/mcp/"][..],
+            "1:21",
+        ),
+        (
+            "agent_tokens_file = [\"a\"]\n",
+            &["threads", "--server", "http://127.0.0.1:1/mcp/"][..],
+            "1:21",
+        ),
+    ] {
+        std::fs::write(&config, text).unwrap();
+        let out = amail_with_config(&config, args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{text:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{text:?}: {err}");
+        assert!(
+            err.starts_with(&format!("amail: {p}:{at}: ")),
+            "{text:?}: {err}"
+        );
+    }
+}
+
+/// A `[[servers]]` entry amail cannot use is met by the commands that
+/// write to a storage root; its error named the file only.
+#[test]
+fn a_bad_servers_entry_names_its_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    let root = dir.path().join("root");
+    let fixture =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mcp-agent-mail-0.1.0");
+    crate::support::fs::copy_dir(&fixture, &root);
+    let r = root.display().to_string();
+    let p = config.display().to_string();
+    for (text, at) in [
+        (
+            format!("color = \"auto\"\n\n[[servers]]\nstorage_root = \"{r}\"\n"),
+            "3:1",
+        ),
+        (
+            format!("[[servers]]\nstorage_root = \"{r}\"\nurl = \"ftp://h/mcp/\"\n"),
+            "3:7",
+        ),
+    ] {
+        std::fs::write(&config, &text).unwrap();
+        let out = amail_with_config(&config, &["ack", "5", &r, "--as", "BlueLake"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{text:?}: {err}");
+        assert!(
+            err.starts_with(&format!("amail: {p}:{at}: ")),
+            "{text:?}: {err}"
+        );
+    }
+}

@@ -1,0 +1,201 @@
+//! A token the server refuses, as a user meets it: the line names where
+//! amail took the token from, so the stale one is found, not guessed at.
+
+use std::process::Command;
+
+/// A fake HTTP server on 127.0.0.1 answering every request with
+/// `status`; its MCP URL.
+fn answering(status: &'static str) -> String {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for c in listener.incoming() {
+            let Ok(mut c) = c else { continue };
+            let mut buf = [0u8; 8192];
+            let _ = c.read(&mut buf);
+            let body = status.split_once(' ').map_or(status, |(_, w)| w);
+            let _ = write!(
+                c,
+                "HTTP/1.1 {status}\r\ncontent-type: text/plain\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    format!("http://127.0.0.1:{port}/mcp/")
+}
+
+/// The token came from one of four places (`--token-file`,
+/// `AMAIL_SERVER_TOKEN`, `server_token_file` in the config, a
+/// `[[servers]]` entry's `token_file`), and a 401 said only "the server
+/// refused the token ... give it with --token-file FILE, AMAIL_SERVER_TOKEN
+/// or server_token_file": which one was sent, the user had to work out
+/// from the precedence rules. The line names it; the token never.
+#[test]
+fn a_refused_token_names_where_it_came_from() {
+    let url = answering("401 Unauthorized");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("server-token");
+    std::fs::write(&file, "s3cr3t-from-file\n").unwrap();
+    let config = dir.path().join("config.toml");
+    let run = |args: &[&str], env: Option<&str>, config_text: Option<String>| {
+        match &config_text {
+            Some(t) => std::fs::write(&config, t).unwrap(),
+            None => {
+                let _ = std::fs::remove_file(&config);
+            }
+        }
+        let mut c = Command::new(env!("CARGO_BIN_EXE_amail"));
+        c.args(args)
+            .env("AMAIL_CONFIG", &config)
+            .env("AMAIL_HOME", dir.path().join("home"))
+            .env_remove("AMAIL_SERVER_TOKEN")
+            .env_remove("AMAIL_AGENT_TOKENS_FILE");
+        if let Some(t) = env {
+            c.env("AMAIL_SERVER_TOKEN", t);
+        }
+        let out = c.output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains("401") && !err.contains("s3cr3t"), "{err}");
+        err
+    };
+    let f = file.display().to_string();
+    let err = run(
+        &["threads", "--server", &url, "--token-file", &f],
+        Some("s3cr3t-from-env"),
+        None,
+    );
+    assert!(
+        err.contains(&format!("the token from {f} (--token-file)")),
+        "{err}"
+    );
+    let err = run(
+        &["threads", "--server", &url],
+        Some("s3cr3t-from-env"),
+        None,
+    );
+    assert!(err.contains("the token from AMAIL_SERVER_TOKEN"), "{err}");
+    let err = run(
+        &["pending", &url],
+        None,
+        Some(format!("server_token_file = \"{f}\"\n")),
+    );
+    assert!(
+        err.contains(&format!(
+            "the token from {f} (server_token_file in {})",
+            config.display()
+        )),
+        "{err}"
+    );
+    // A storage root whose writes go through its server: the entry's file.
+    let root = dir.path().join("root");
+    crate::support::fs::copy_dir(&crate::support::fixture::fixture(), &root);
+    let r = root.display().to_string();
+    let err = run(
+        &["ack", "5", &r, "--as", "BlueLake"],
+        Some("s3cr3t-from-env"),
+        Some(format!(
+            "[[servers]]\nstorage_root = \"{r}\"\nurl = \"{url}\"\ntoken_file = \"{f}\"\n"
+        )),
+    );
+    assert!(
+        err.contains(&format!(
+            "the token from {f} (token_file of [[servers]] in {})",
+            config.display()
+        )),
+        "{err}"
+    );
+}
+
+/// The agents' tokens file (0.3.x servers) that does not parse, or holds
+/// a token that is no string, named the file only: which of its lines,
+/// the user had to find. The line says where, and never a token.
+#[test]
+fn a_bad_agent_tokens_file_names_its_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = dir.path().join("agent-tokens.toml");
+    let t = tokens.display().to_string();
+    for (text, at) in [
+        ("BlueLake = \"s3cr3t-a\"\nGreenCastle = s3cr3t-b\n", "2:15"),
+        ("BlueLake = \"s3cr3t-a\"\n\nGreenCastle = 42\n", "3:15"),
+    ] {
+        std::fs::write(&tokens, text).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_amail"))
+            .args(["threads", "--server", "http://127.0.0.1:1/mcp/"])
+            .env("AMAIL_CONFIG", dir.path().join("no-config.toml"))
+            .env("AMAIL_HOME", dir.path().join("home"))
+            .env("AMAIL_AGENT_TOKENS_FILE", &tokens)
+            .env_remove("AMAIL_SERVER_TOKEN")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.starts_with(&format!("amail: {t}:{at}: ")), "{err}");
+        assert!(!err.contains("s3cr3t"), "{err}");
+    }
+}
+
+/// `--timeout 0` was taken as one second, without a word (a user asking
+/// for no limit got the shortest): a usage error, for every command that
+/// talks to a server, before anything is sent.
+#[test]
+fn a_zero_timeout_is_refused() {
+    for command in [
+        &["threads"][..],
+        &["pending"][..],
+        &["ack", "1", "--as", "BlueLake"][..],
+        &["reply", "1", "--as", "BlueLake", "--body", "x"][..],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_amail"))
+            .args(command)
+            .args(["--server", "http://127.0.0.1:1/mcp/", "--timeout", "0"])
+            .env("AMAIL_CONFIG", "/nonexistent/config.toml")
+            .env(
+                "AMAIL_HOME",
+                std::env::temp_dir().join("amail-test-home-unused"),
+            )
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{command:?}: {err}");
+        assert!(err.contains("--timeout"), "{command:?}: {err}");
+    }
+}
+
+/// A relative path in the config file (`server_token_file = "token"`
+/// beside it) was read against whatever folder amail ran in: the token
+/// was found from the config's folder and "cannot read" from any other.
+/// It is the config file's folder, as cargo reads the paths of its
+/// config files.
+#[test]
+fn a_relative_path_in_the_config_is_beside_the_config() {
+    let url = answering("401 Unauthorized");
+    let dir = tempfile::tempdir().unwrap();
+    let conf_dir = dir.path().join("conf");
+    std::fs::create_dir(&conf_dir).unwrap();
+    std::fs::write(conf_dir.join("token"), "t0ken\n").unwrap();
+    let config = conf_dir.join("config.toml");
+    std::fs::write(&config, "server_token_file = \"token\"\n").unwrap();
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(["threads", "--server", &url])
+        .current_dir(&elsewhere)
+        .env("AMAIL_CONFIG", &config)
+        .env("AMAIL_HOME", dir.path().join("home"))
+        .env_remove("AMAIL_SERVER_TOKEN")
+        .env_remove("AMAIL_AGENT_TOKENS_FILE")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "the token from {} (server_token_file",
+            conf_dir.join("token").display()
+        )),
+        "{err}"
+    );
+}
