@@ -10,6 +10,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use amail_core::formats::pos::line_col;
 use amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES;
 
 /// The config key holding the limit.
@@ -194,44 +195,16 @@ fn unknown_keys(path: &Path, text: &str) -> Vec<String> {
     out.into_iter().map(|(_, w)| w).collect()
 }
 
-/// The 1-based line and column (in characters) of byte `offset` of `text`.
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (
-        before.matches('\n').count() + 1,
-        before[line_start..].chars().count() + 1,
-    )
-}
-
 /// The known key `key` is most likely a typo of: at most two edits away
 /// (case aside), the nearest first.
 fn nearest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
     let key = key.to_ascii_lowercase();
     known
         .iter()
-        .map(|k| (edits(&key, k), *k))
+        .map(|k| (strsim::levenshtein(&key, k), *k))
         .filter(|(d, _)| *d <= 2)
         .min_by_key(|(d, _)| *d)
         .map(|(_, k)| k)
-}
-
-/// Levenshtein distance, by characters.
-fn edits(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diag = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let next = (diag + usize::from(ca != *cb))
-                .min(row[j] + 1)
-                .min(row[j + 1] + 1);
-            diag = row[j + 1];
-            row[j + 1] = next;
-        }
-    }
-    row[b.len()]
 }
 
 /// The config key naming a file that holds a server's bearer token.

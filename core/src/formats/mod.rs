@@ -16,7 +16,7 @@
 
 pub mod a2a;
 pub mod handoff;
-mod pos;
+pub mod pos;
 
 use std::fmt;
 

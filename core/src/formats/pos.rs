@@ -1,7 +1,8 @@
-//! Line and column lookup in JSON text (serde_json's `Value` keeps no spans).
+//! Line and column lookup in text: JSON's (serde_json's `Value` keeps no
+//! spans) and the config file's (toml gives byte spans).
 
 /// 1-based (line, column in characters) of a byte offset.
-pub(crate) fn line_col(text: &str, offset: usize) -> (u32, u32) {
+pub fn line_col(text: &str, offset: usize) -> (u32, u32) {
     let offset = offset.min(text.len());
     let mut cut = offset;
     while !text.is_char_boundary(cut) {
