@@ -126,6 +126,67 @@ fn esc_on_a_reply_with_text_asks_and_can_keep_the_draft() {
     );
 }
 
+/// The new message's editor asks what the reply's asks, with the same
+/// keys: `y` discards, `k` keeps the message (the next `c` opens it again,
+/// and `q` counts it among the drafts it would lose), any other key goes
+/// back to typing. `k` used to go back to typing here.
+#[test]
+fn esc_on_a_new_message_with_text_asks_as_a_reply_does_and_k_keeps_it() {
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    app.press("c<enter>G<enter>");
+    app.type_text("Standup in 5");
+    app.press("<esc>");
+    let screen = app.render(120, 30);
+    assert!(
+        screen.contains("Discard this message? y discard · k keep as draft"),
+        "{screen}"
+    );
+    let hints = screen.lines().last().unwrap();
+    assert!(hints.contains("k keep as draft"), "{hints}");
+    // Any other key goes back to typing, text intact.
+    app.press("x");
+    assert!(
+        matches!(&app.model.overlay, Some(Overlay::Compose { text, mode: EditMode::Typing, .. }) if text == "Standup in 5"),
+        "{:?}",
+        app.model.overlay
+    );
+    app.press("<esc>k");
+    assert!(
+        app.model.overlay.is_none(),
+        "k keeps the message and closes its editor: {:?}",
+        app.model.overlay
+    );
+    assert!(app.backend.sent.is_empty());
+    assert!(app.render(120, 30).contains("draft kept"));
+    assert_eq!(app.model.kept_drafts(), 1, "q must warn of it");
+    app.press("q");
+    assert!(!app.quit, "the first q only warns");
+    // The next c opens it again, to the same recipients, and sends it.
+    app.press("c");
+    match &app.model.overlay {
+        Some(Overlay::Compose { text, to, .. }) => {
+            assert_eq!(text, "Standup in 5");
+            assert!(!to.is_empty());
+        }
+        o => panic!("{o:?}"),
+    }
+    app.press("<ctrl-s>");
+    assert_eq!(app.backend.sent.len(), 1);
+    assert_eq!(app.backend.sent[0].subject, "Standup in 5");
+    assert_eq!(app.model.kept_drafts(), 0, "a sent draft is gone");
+    // y discards, for good: the next c starts anew.
+    app.press("c<enter>G<enter>");
+    app.type_text("scratch that");
+    app.press("<esc>y");
+    assert!(app.model.overlay.is_none());
+    app.press("c");
+    assert!(
+        matches!(&app.model.overlay, Some(Overlay::Pick { .. })),
+        "{:?}",
+        app.model.overlay
+    );
+}
+
 #[test]
 fn an_editor_reply_comes_back_for_review_with_the_message_quoted() {
     let mut app = TestApp::sample().with_identity("BlueLake");

@@ -390,6 +390,9 @@ pub struct Model {
     /// A new message on its way to the store, in its editor as it was
     /// sent: reopened when the send fails, dropped when it succeeds.
     pub unsent: Option<Overlay>,
+    /// A new message put aside with Esc then `k`, in its editor: the next
+    /// `c` opens it again.
+    pub composed: Option<Overlay>,
     /// Space / `V` marks.
     pub marks: Marks,
     /// Keys of every message seen so far (for notifications: each new help
@@ -478,6 +481,7 @@ impl Model {
             sending: Default::default(),
             quit_asked: false,
             unsent: None,
+            composed: None,
             marks: Marks::default(),
             seen: None,
             notify: Vec::new(),
@@ -1022,13 +1026,15 @@ impl Model {
         self.search.pending && !self.search_counting()
     }
 
-    /// Replies kept as drafts (Esc, then `k`, or a send that failed) that
-    /// a quit would lose: they live only in the app.
+    /// Replies kept as drafts (Esc, then `k`, or a send that failed) and a
+    /// new message kept with `k`, that a quit would lose: they live only in
+    /// the app.
     pub fn kept_drafts(&self) -> usize {
         self.drafts
             .keys()
             .filter(|k| !self.sending.contains(*k))
             .count()
+            + usize::from(self.composed.is_some())
     }
 
     /// After a frame: once the records have parsed [`held_parses`] of their

@@ -80,9 +80,7 @@ pub(crate) fn draw_compose(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
         (None, None) => "message".into(),
     };
     let title = match mode {
-        EditMode::ConfirmDiscard => {
-            "Discard this message? y discard · other keys: keep typing".to_string()
-        }
+        EditMode::ConfirmDiscard => super::overlays::discard_title("message"),
         _ => format!(
             "New {what} from {} → {} · Ctrl-s send · Esc cancel",
             line_text(from),

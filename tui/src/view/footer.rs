@@ -164,11 +164,7 @@ pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
                 ("Ctrl-e".into(), "$EDITOR"),
                 ("Esc".into(), "discard"),
             ],
-            EditMode::ConfirmDiscard => vec![
-                ("y".into(), "discard"),
-                ("k".into(), "keep as draft"),
-                ("any key".into(), "keep typing"),
-            ],
+            EditMode::ConfirmDiscard => super::overlays::discard_hints(),
             EditMode::Review => vec![
                 ("y".into(), "send"),
                 ("e".into(), "edit again"),
@@ -189,9 +185,7 @@ pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
         ],
         Some(Overlay::Reason { .. }) => Vec::new(),
         Some(Overlay::Compose { mode, .. }) => match mode {
-            EditMode::ConfirmDiscard => {
-                vec![("y".into(), "discard"), ("any key".into(), "keep typing")]
-            }
+            EditMode::ConfirmDiscard => super::overlays::discard_hints(),
             _ => vec![("Ctrl-s".into(), "send"), ("Esc".into(), "cancel")],
         },
         None => match m.screen {

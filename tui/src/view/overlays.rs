@@ -99,9 +99,7 @@ pub(crate) fn draw_editor(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
     let who = format!("{} → {}", line_text(agent), line_text(to));
     let title = match mode {
         EditMode::Typing => format!("Reply as {who} · Ctrl-s send · Esc discard"),
-        EditMode::ConfirmDiscard => {
-            "Discard this reply? y discard · k keep as draft · other keys: keep typing".into()
-        }
+        EditMode::ConfirmDiscard => discard_title("reply"),
         EditMode::Review => {
             format!("Review reply as {who} · y send · e edit again · d discard · Esc edit here")
         }
@@ -169,4 +167,19 @@ pub(crate) fn draw_typed(
     let x = area.x + (col as u16).min(area.width.saturating_sub(1));
     let y = area.y + (row - scroll).min(area.height.saturating_sub(1));
     f.set_cursor_position(Position::new(x, y));
+}
+
+/// The discard question's title, the same keys in both editors
+/// (`update::overlays::discard_answer` reads them).
+pub(crate) fn discard_title(what: &str) -> String {
+    format!("Discard this {what}? y discard · k keep as draft · other keys: keep typing")
+}
+
+/// The discard question's key hints, as its title says them.
+pub(crate) fn discard_hints() -> Vec<(String, &'static str)> {
+    vec![
+        ("y".into(), "discard"),
+        ("k".into(), "keep as draft"),
+        ("any key".into(), "keep typing"),
+    ]
 }
