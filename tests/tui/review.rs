@@ -8,7 +8,7 @@ use amail_core::aof::TaskStatus;
 use amail_core::router::TaskSummary;
 use amail_tui::model::{Overlay, Screen};
 use amail_tui::testing::{FakeBackend, TestApp};
-use amail_tui::UiConfig;
+use amail_tui::{Backend, UiConfig};
 
 /// The sample's task in review (GreenCastle's login flow).
 const REVIEW: &str = "TASK-527-1";
@@ -120,6 +120,73 @@ fn x_asks_why_refuses_an_empty_reason_then_rejects_with_it() {
         format!("✓ {REVIEW} rejected: back in progress")
     );
     assert!(app.backend.approvals.is_empty());
+    assert!(app.model.reasons.is_empty(), "a written reason is not kept");
+}
+
+/// A task store that cannot write a rejection (a read-only disk).
+struct ReadOnly(FakeBackend);
+
+const READ_ONLY: &str = "store/review/TASK-527-1.md: Read-only file system (os error 30)";
+
+impl Backend for ReadOnly {
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+    fn load(&mut self) -> Result<amail_core::inbox::Inbox, String> {
+        self.0.load()
+    }
+    fn tasks(&mut self) -> Result<amail_core::router::Board, String> {
+        self.0.tasks()
+    }
+    fn ack(
+        &mut self,
+        i: &amail_core::inbox::Inbox,
+        k: &[String],
+        a: &str,
+    ) -> Result<usize, String> {
+        self.0.ack(i, k, a)
+    }
+    fn reply(
+        &mut self,
+        i: &amail_core::inbox::Inbox,
+        k: &str,
+        a: &str,
+        b: &str,
+    ) -> Result<(), String> {
+        self.0.reply(i, k, a, b)
+    }
+    fn watch_paths(&self) -> Vec<std::path::PathBuf> {
+        Vec::new()
+    }
+    fn reject(&mut self, _: &str, _: &str) -> Result<String, String> {
+        Err(READ_ONLY.into())
+    }
+}
+
+/// A reason the store failed to write is kept, as Esc keeps one: the
+/// notice says so and the next `X` on the task starts from it. It was
+/// lost: the person had to type the sentence again.
+#[test]
+fn a_reject_the_store_fails_to_write_keeps_the_reason() {
+    let fake = FakeBackend::sample();
+    let now = fake.now;
+    let mut app = TestApp::with_backend(ReadOnly(fake), now, UiConfig::default());
+    app.press(&format!("t/{REVIEW}<enter>X"));
+    app.type_text("Add a test for the PKCE verifier");
+    app.press("<enter>");
+    let n = notice(&app);
+    assert_eq!(
+        n,
+        format!("✗ rejecting {REVIEW} failed: {READ_ONLY} (your reason is kept: X starts from it)")
+    );
+    assert!(app.model.notice.as_ref().unwrap().error);
+    assert_eq!(task(&app, REVIEW), TaskStatus::Review);
+    app.press("X");
+    assert!(
+        matches!(&app.model.overlay, Some(Overlay::Reason { text, .. }) if text == "Add a test for the PKCE verifier"),
+        "{:?}",
+        app.model.overlay
+    );
 }
 
 #[test]

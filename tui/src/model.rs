@@ -381,9 +381,10 @@ pub struct Model {
     /// text still in `drafts` until the store says it was written): not
     /// drafts a quit would lose, since quitting waits for the write.
     pub sending: std::collections::HashSet<String>,
-    /// Rejection reasons put aside with Esc, by task id: the next `X` on
-    /// that task starts from its reason (a sentence for the Work Log is
-    /// not thrown away by one key, as a reply is not).
+    /// Rejection reasons put aside with Esc, or sent and not yet written
+    /// (a failed write keeps them), by task id: the next `X` on that task
+    /// starts from its reason (a sentence for the Work Log is not thrown
+    /// away by one key, or by a store that failed, as a reply is not).
     pub reasons: std::collections::HashMap<String, String>,
     /// `q` was pressed with drafts a quit would lose: a second `q` quits.
     pub quit_asked: bool,

@@ -94,10 +94,7 @@ pub(super) fn reason_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
             }
             m.overlay = None;
             let text = if kept {
-                format!(
-                    "reject cancelled (your reason is kept: {} starts from it)",
-                    m.config.keymap.first_key(Action::Reject)
-                )
+                format!("reject cancelled {}", reason_kept(m))
             } else {
                 "reject cancelled".into()
             };
@@ -110,7 +107,9 @@ pub(super) fn reason_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
             });
         }
         KeyCode::Enter => {
-            m.reasons.remove(task.as_str());
+            // Kept until the store says it wrote it: a failed write loses
+            // nothing (`reviewed`).
+            m.reasons.insert(task.clone(), text.clone());
             let cmd = Command::Reject {
                 id: task.clone(),
                 reason: text.trim().to_string(),
@@ -132,8 +131,18 @@ pub(super) fn reason_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
     None
 }
 
+/// What the notices say of a reason kept for the task's next `X`.
+fn reason_kept(m: &Model) -> String {
+    format!(
+        "(your reason is kept: {} starts from it)",
+        m.config.keymap.first_key(Action::Reject)
+    )
+}
+
 /// The backend approved or rejected (or refused): say so, then reload the
-/// board (the task moved; an approval may have promoted others).
+/// board (the task moved; an approval may have promoted others). A
+/// rejection's reason stays kept until it is written, as one cancelled
+/// with Esc is: the sentence for the Work Log is not typed twice.
 pub(super) fn reviewed(
     m: &mut Model,
     id: &str,
@@ -141,21 +150,31 @@ pub(super) fn reviewed(
     result: Result<String, String>,
 ) -> Option<Command> {
     m.notice = Some(match result {
-        Ok(sentence) => Notice {
-            text: format!("✓ {sentence}"),
-            error: false,
-        },
-        Err(e) => Notice {
-            text: format!(
-                "✗ {} {} failed: {e}",
-                match verdict {
-                    Verdict::Approved => "approving",
-                    Verdict::Rejected => "rejecting",
-                },
-                id
-            ),
-            error: true,
-        },
+        Ok(sentence) => {
+            m.reasons.remove(id);
+            Notice {
+                text: format!("✓ {sentence}"),
+                error: false,
+            }
+        }
+        Err(e) => {
+            let kept = if verdict == Verdict::Rejected && m.reasons.contains_key(id) {
+                format!(" {}", reason_kept(m))
+            } else {
+                String::new()
+            };
+            Notice {
+                text: format!(
+                    "✗ {} {} failed: {e}{kept}",
+                    match verdict {
+                        Verdict::Approved => "approving",
+                        Verdict::Rejected => "rejecting",
+                    },
+                    id
+                ),
+                error: true,
+            }
+        }
     });
     Some(Command::Load)
 }
