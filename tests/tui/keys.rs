@@ -187,6 +187,36 @@ fn esc_on_a_new_message_with_text_asks_as_a_reply_does_and_k_keeps_it() {
     );
 }
 
+/// Tab moves on as it does in the inbox (the next pane, round from the
+/// last to the first; Shift-Tab back): the board's panes are its
+/// statuses' columns. Tab did nothing here, and no hint named it.
+#[test]
+fn tab_on_the_board_moves_to_the_next_status_and_round() {
+    let mut app = board_app();
+    app.press("t");
+    assert_eq!(status_of(&app), TaskStatus::Backlog);
+    app.press("<tab>");
+    assert_eq!(status_of(&app), TaskStatus::Ready);
+    app.press("<tab>");
+    assert_eq!(status_of(&app), TaskStatus::InProgress);
+    app.press("<backtab><backtab>");
+    assert_eq!(status_of(&app), TaskStatus::Backlog);
+    app.press("<backtab>");
+    assert_eq!(status_of(&app), TaskStatus::Deadletter, "round to the last");
+    app.press("<tab>");
+    assert_eq!(
+        status_of(&app),
+        TaskStatus::Backlog,
+        "and round to the first"
+    );
+    assert_eq!(app.model.screen, Screen::Tasks);
+    for w in [60, 80, 200] {
+        let screen = app.render(w, 24);
+        let hints = screen.lines().last().unwrap();
+        assert!(hints.contains("Tab status"), "{w}: {hints}");
+    }
+}
+
 #[test]
 fn an_editor_reply_comes_back_for_review_with_the_message_quoted() {
     let mut app = TestApp::sample().with_identity("BlueLake");

@@ -135,17 +135,20 @@ fn board_step(m: &mut Model, delta: isize) {
 }
 
 /// `h`/`l` (and the arrows) on the board: the next column that holds
-/// tasks, at the same row where it can.
-pub(super) fn board_column(m: &mut Model, right: bool) {
+/// tasks, at the same row where it can. `round`: past the last column is
+/// the first (Tab, as Tab goes round the inbox's panes); `h`/`l` stop.
+pub(super) fn board_column(m: &mut Model, right: bool, round: bool) {
     let cols = board_columns(m);
     if cols.is_empty() {
         return;
     }
     let (c, r) = board_position(m, &cols);
-    let next = if right {
-        (c + 1).min(cols.len() - 1)
-    } else {
-        c.saturating_sub(1)
+    let n = cols.len();
+    let next = match (right, round) {
+        (true, true) => (c + 1) % n,
+        (false, true) => (c + n - 1) % n,
+        (true, false) => (c + 1).min(n - 1),
+        (false, false) => c.saturating_sub(1),
     };
     let col = &cols[next];
     m.sel.task = Some(col[r.min(col.len() - 1)].clone());

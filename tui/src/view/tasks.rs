@@ -236,6 +236,7 @@ pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
     hints.extend(super::kept_search_hints(m));
     hints.extend([
         (k.first_key(Action::Open), "thread"),
+        (k.first_key(Action::NextPane), "status"),
         (k.first_key(Action::Search), "search"),
     ]);
     if !in_review {
