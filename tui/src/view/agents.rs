@@ -193,33 +193,35 @@ struct Columns {
 
 impl Columns {
     fn at(w: usize) -> Columns {
+        use super::columns::{give_way, Col, Give};
         // Context and rate only where the last message keeps room to be read.
         let (ctx, rate) = if w >= 96 { (CONTEXT_W, 7) } else { (0, 0) };
-        let mut c = Columns {
-            agent: 16,
-            bead: 13,
-            owes: 8,
+        // The agent stays up to two wider than the bead as both narrow.
+        let mut c = [
+            Col {
+                w: 16,
+                min: 8,
+                lean: 2,
+            },
+            Col::new(13, 8),
+            Col::new(8, 8),
+            Col::new(ctx, ctx),
+            Col::new(rate, rate),
+            Col::new(5, 5),
+        ];
+        const STEPS: [Give; 3] = [Give::Drop(5), Give::Drop(2), Give::Narrow(&[0, 1])];
+        // The selection mark and the state never change.
+        let last = give_way(w, 2 + STATE_W, 0, &mut c, &STEPS);
+        let [agent, bead, owes, ctx, rate, seen] = c.map(|c| c.w);
+        Columns {
+            agent,
+            bead,
+            owes,
             ctx,
             rate,
-            last: 0,
-            seen: 5,
-        };
-        let fixed = |c: &Columns| 2 + c.agent + STATE_W + c.bead + c.owes + c.ctx + c.rate + c.seen;
-        if fixed(&c) > w {
-            c.seen = 0;
+            last,
+            seen,
         }
-        if fixed(&c) > w {
-            c.owes = 0;
-        }
-        while fixed(&c) > w && (c.agent > 8 || c.bead > 8) {
-            if c.agent > 8 && (c.agent >= c.bead + 3 || c.bead <= 8) {
-                c.agent -= 1;
-            } else {
-                c.bead -= 1;
-            }
-        }
-        c.last = w.saturating_sub(fixed(&c));
-        c
     }
 }
 

@@ -135,33 +135,24 @@ struct ListColumns {
 
 impl ListColumns {
     fn at(w: usize, id: usize) -> ListColumns {
-        let mut c = ListColumns {
+        use super::columns::{give_way, Col, Give};
+        let mut c = [
+            Col::new(id, 10),
+            Col::new(13, 8),
+            Col::new(13, 8),
+            Col::new(5, 5),
+        ];
+        const STEPS: [Give; 2] = [Give::Drop(3), Give::Narrow(&[0, 1, 2])];
+        // The selection mark and the blank after the id.
+        let title = give_way(w, 2 + 1, 0, &mut c, &STEPS);
+        let [id, bead, agent, age] = c.map(|c| c.w);
+        ListColumns {
             id,
-            title: 0,
-            bead: 13,
-            agent: 13,
-            age: 5,
-        };
-        // The selection mark, the id and its blank, bead, agent, age.
-        let fixed = |c: &ListColumns| 2 + c.id + 1 + c.bead + c.agent + c.age;
-        if fixed(&c) > w {
-            c.age = 0;
+            title,
+            bead,
+            agent,
+            age,
         }
-        while fixed(&c) > w {
-            let slack = [
-                c.id.saturating_sub(10),
-                c.bead.saturating_sub(8),
-                c.agent.saturating_sub(8),
-            ];
-            match (0..3).filter(|&i| slack[i] > 0).max_by_key(|&i| slack[i]) {
-                Some(0) => c.id -= 1,
-                Some(1) => c.bead -= 1,
-                Some(_) => c.agent -= 1,
-                None => break,
-            }
-        }
-        c.title = w.saturating_sub(fixed(&c));
-        c
     }
 }
 
