@@ -601,7 +601,8 @@ fn real_app(dir: &std::path::Path, root: &std::path::Path) -> TestApp<amail::bac
 
 /// The board's list names each task's bead and agent by the end that tells
 /// it from its neighbours, never running one column into the next or under
-/// the border, from 36 columns up.
+/// the border: the agent from 40 columns up, the bead from 48 (narrower,
+/// those columns give way to the title, the bead first).
 #[test]
 fn the_board_tells_long_beads_and_agents_apart_at_any_width() {
     let mut b = FakeBackend::sample();
@@ -628,7 +629,52 @@ fn the_board_tells_long_beads_and_agents_apart_at_any_width() {
                 .lines()
                 .find(|l| l.contains(&id[id.len() - 3..]))
                 .unwrap_or_else(|| panic!("{id} at {w}:\n{screen}"));
-            crate::lookalike::assert_ends_apart(row, ends, w, &screen);
+            // ENDS name the agent's end, then the bead's.
+            let shown = match w {
+                ..40 => 0,
+                40..48 => 1,
+                _ => 2,
+            };
+            for end in &ends[..shown] {
+                crate::lookalike::assert_ends_apart(row, [end, end], w, &screen);
+            }
+            for end in &ends[shown..] {
+                assert!(!row.contains(end), "{end} shown at {w}:\n{screen}");
+            }
+        }
+    }
+}
+
+/// The characters a title keeps in the board's list before the other
+/// columns go (a few words: "Token refresh e…", the cut's `…` after them).
+const TITLE_KEPT: usize = 15;
+
+/// Narrow, the board's list gives up the columns a person can do without
+/// (the age, then the bead, then the agent) and narrows the ids before a
+/// task's title becomes unreadable: at 60 columns the titles of the demo's
+/// long router ids were cut to three characters, at 40 to none.
+#[test]
+fn the_board_keeps_titles_readable_at_narrow_widths() {
+    // Router ids as the demo writes them, long and alike.
+    let mut b = FakeBackend::sample();
+    for t in &mut b.tasks {
+        t.id = format!("TASK-2026-11-28-{}", t.id.trim_start_matches("TASK-"));
+    }
+    let mut app = TestApp::new(b, UiConfig::default());
+    app.press("t");
+    for w in [36u16, 40, 48, 60, 80, 120] {
+        let screen = app.render(w, 40);
+        for t in &app.model.tasks {
+            let kept: String = t.title.chars().take(TITLE_KEPT).collect();
+            assert!(
+                screen.contains(&kept),
+                "{:?} cut shorter than {TITLE_KEPT} at {w}:\n{screen}",
+                t.title
+            );
+        }
+        // Nothing runs under the border.
+        for l in screen.lines().filter(|l| l.starts_with('┃')) {
+            assert!(l.ends_with('┃'), "{w}: {l}");
         }
     }
 }
