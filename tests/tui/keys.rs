@@ -217,6 +217,60 @@ fn tab_on_the_board_moves_to_the_next_status_and_round() {
     }
 }
 
+/// On the roster `Tab` goes to its second pane, the selected agent's task
+/// queues, and back (`Esc` too), as it goes round the inbox's panes;
+/// there `j`/`k` move through the queued tasks and `Enter` shows the task
+/// on the board. Tab did nothing here, and no hint named it.
+#[test]
+fn tab_on_the_roster_moves_into_the_agents_task_queues_and_back() {
+    let mut app = TestApp::sample();
+    app.press("w");
+    for _ in 0..20 {
+        if app.model.sel.agent.as_deref() == Some("GreenCastle") {
+            break;
+        }
+        app.press("j");
+    }
+    assert_eq!(app.model.sel.agent.as_deref(), Some("GreenCastle"));
+    let screen = app.render(100, 30);
+    let hints = screen.lines().last().unwrap();
+    assert!(hints.contains("Tab queues"), "{hints}");
+    app.press("<tab>");
+    assert!(app.model.queue_focus);
+    // GreenCastle's one queued task: its login flow, in review.
+    assert_eq!(app.model.sel.queued.as_deref(), Some("TASK-527-1"));
+    let screen = app.render(100, 30);
+    let row = screen
+        .lines()
+        .find(|l| l.contains("TASK-527-1"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(row.contains("▶◆TASK-527-1"), "{screen}");
+    let hints = screen.lines().last().unwrap();
+    assert!(hints.contains("Enter on the board"), "{hints}");
+    // j/k move among the queued tasks, not the roster.
+    app.press("j");
+    assert_eq!(app.model.sel.agent.as_deref(), Some("GreenCastle"));
+    app.press("<enter>");
+    assert_eq!(app.model.screen, Screen::Tasks);
+    assert_eq!(app.model.sel.task.as_deref(), Some("TASK-527-1"));
+    // Back on the roster, Esc (or Tab) leaves the queues for the roster.
+    app.press("w<esc>");
+    assert!(!app.model.queue_focus);
+    assert_eq!(app.model.screen, Screen::Agents);
+    app.press("<tab><backtab>");
+    assert!(!app.model.queue_focus);
+    // An agent with nothing queued keeps the focus in the roster and says so.
+    app.press("g");
+    assert_eq!(app.model.sel.agent.as_deref(), Some("BlueLake"));
+    app.press("<tab>");
+    assert!(!app.model.queue_focus);
+    let screen = app.render(100, 30);
+    assert!(
+        screen.contains("BlueLake has no task in its queues"),
+        "{screen}"
+    );
+}
+
 #[test]
 fn an_editor_reply_comes_back_for_review_with_the_message_quoted() {
     let mut app = TestApp::sample().with_identity("BlueLake");

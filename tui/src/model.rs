@@ -292,6 +292,8 @@ pub struct Selection {
     pub message: Option<String>,
     pub task: Option<String>,
     pub agent: Option<String>,
+    /// The task selected in the roster's task queues (`Tab` there).
+    pub queued: Option<String>,
 }
 
 /// Whether live refresh is running, shown in the status bar.
@@ -367,6 +369,9 @@ pub struct Model {
     pub config: UiConfig,
     pub screen: Screen,
     pub focus: Pane,
+    /// The roster's second pane, the selected agent's task queues, has
+    /// the focus (`Tab` on the roster).
+    pub queue_focus: bool,
     pub filter: Filter,
     pub sel: Selection,
     pub detail_scroll: u16,
@@ -471,6 +476,7 @@ impl Model {
             config,
             screen: Screen::Inbox,
             focus: Pane::Threads,
+            queue_focus: false,
             filter: Filter::All,
             sel: Selection::default(),
             detail_scroll: 0,
@@ -843,6 +849,32 @@ impl Model {
                 Pane::Message => None,
             },
         }
+    }
+
+    /// The selected agent's queued tasks as its queues pane lists them
+    /// (inbox, processing, outbox, each top to bottom); empty until the
+    /// queues are read.
+    pub fn queued_tasks(&self) -> Vec<&TaskSummary> {
+        match (&self.queues, self.sel.agent.as_deref()) {
+            (Some((agent, Ok(q))), Some(sel)) if agent == sel => q
+                .inbox
+                .iter()
+                .chain(&q.processing)
+                .chain(&q.outbox)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The task selected in the queues: the one chosen while it is still
+    /// queued, else the first.
+    pub fn queued_selected(&self) -> Option<&TaskSummary> {
+        let tasks = self.queued_tasks();
+        tasks
+            .iter()
+            .find(|t| self.sel.queued.as_deref() == Some(t.id.as_str()))
+            .or(tasks.first())
+            .copied()
     }
 
     /// Tasks in board order (status, then most recently updated).

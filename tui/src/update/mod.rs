@@ -59,6 +59,8 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
         }
         Msg::Resize(w, h) => {
             m.size = (w, h);
+            // Queues a shorter terminal leaves out cannot hold the focus.
+            m.queue_focus &= crate::view::agents::queues_shown(m);
             m.dirty = true;
             None
         }
@@ -512,6 +514,9 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
         // 140 columns, groups of one list below).
         Action::NextPane | Action::PrevPane if m.screen == Screen::Tasks => {
             board_column(m, a == Action::NextPane, true)
+        }
+        Action::NextPane | Action::PrevPane if m.screen == Screen::Agents => {
+            review::toggle_queues(m)
         }
         Action::NextPane | Action::PrevPane => {}
         Action::FilterAll => set_filter(m, Filter::All),

@@ -18,6 +18,8 @@ pub(super) fn click(m: &mut Model, x: u16, y: u16) {
             if let Some(pane) = pane_of(kind) {
                 m.focus = pane;
             }
+            // A click in the roster focuses the roster.
+            m.queue_focus = false;
             let key = m.list_keys(kind).get(i).cloned();
             m.set_selected(kind, key);
         }
@@ -63,6 +65,9 @@ pub(super) fn set_filter(m: &mut Model, f: Filter) {
 /// Moves the focused list's selection by `delta` (clamped; MIN/MAX = ends),
 /// or scrolls the message view when that has focus.
 pub(super) fn step(m: &mut Model, delta: isize) {
+    if m.screen == Screen::Agents && m.queue_focus {
+        return super::review::queue_step(m, delta);
+    }
     match m.current_list() {
         Some(kind) => step_list(m, kind, delta),
         None => step_detail(m, delta),
@@ -179,6 +184,7 @@ pub(super) fn open(m: &mut Model) {
                 .and_then(|t| t.bead.clone());
             jump_to_bead(m, bead);
         }
+        Screen::Agents if m.queue_focus => super::review::open_queued(m),
         Screen::Agents => {
             let bead = m
                 .sel
@@ -221,6 +227,11 @@ pub(super) fn jump_to_bead(m: &mut Model, bead: Option<String>) {
 }
 
 pub(super) fn back(m: &mut Model) {
+    // Out of the queues first, as Esc steps out of the inbox's panes.
+    if m.screen == Screen::Agents && m.queue_focus {
+        m.queue_focus = false;
+        return;
+    }
     if m.screen != Screen::Inbox {
         m.screen = Screen::Inbox;
         return;

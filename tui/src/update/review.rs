@@ -198,3 +198,58 @@ pub(super) fn wants_queues(m: &mut Model) -> Option<Command> {
 pub(super) fn queues_read(m: &mut Model, agent: String, result: Result<Mailbox, String>) {
     m.queues = Some((agent, result));
 }
+
+/// `Tab` on the roster: the focus goes to the selected agent's task
+/// queues (its second pane) and back, as `Tab` goes round the inbox's
+/// panes. Queues with no task (or not read yet) take no focus, and say so.
+pub(super) fn toggle_queues(m: &mut Model) {
+    if m.queue_focus {
+        m.queue_focus = false;
+        return;
+    }
+    if !crate::view::agents::queues_shown(m) {
+        m.notice = Some(Notice {
+            text: "the task queues show under the roster on a taller terminal".into(),
+            error: false,
+        });
+        return;
+    }
+    match m.queued_selected().map(|t| t.id.clone()) {
+        Some(id) => {
+            m.sel.queued = Some(id);
+            m.queue_focus = true;
+        }
+        None => {
+            let who = m.sel.agent.clone().unwrap_or_else(|| "no agent".into());
+            m.notice = Some(Notice {
+                text: format!("{who} has no task in its queues"),
+                error: false,
+            });
+        }
+    }
+}
+
+/// `j`/`k` (and the other moves) in the queues: through their tasks in
+/// reading order, one queue after the next.
+pub(super) fn queue_step(m: &mut Model, delta: isize) {
+    let ids: Vec<String> = m.queued_tasks().iter().map(|t| t.id.clone()).collect();
+    if ids.is_empty() {
+        return;
+    }
+    let cur = m
+        .queued_selected()
+        .and_then(|t| ids.iter().position(|id| *id == t.id))
+        .unwrap_or(0) as isize;
+    let next = cur.saturating_add(delta).clamp(0, ids.len() as isize - 1) as usize;
+    m.sel.queued = Some(ids[next].clone());
+}
+
+/// `Enter` in the queues: the task on the board, where `A`/`X` answer a
+/// task in review.
+pub(super) fn open_queued(m: &mut Model) {
+    if let Some(id) = m.queued_selected().map(|t| t.id.clone()) {
+        m.screen = Screen::Tasks;
+        m.came_from = None;
+        m.sel.task = Some(id);
+    }
+}

@@ -69,6 +69,13 @@ pub(crate) fn split(m: &Model, area: Rect) -> (Rect, Option<Rect>) {
     (roster, Some(queues))
 }
 
+/// Whether the selected agent's queues show under the roster at the
+/// current size (a short terminal leaves them out): `Tab` focuses them
+/// only then.
+pub(crate) fn queues_shown(m: &Model) -> bool {
+    split(m, super::hit::body(m)).1.is_some()
+}
+
 /// Rows the roster keeps before the queues get any: borders, headings and
 /// five agents.
 const ROSTER_MIN: u16 = 8;
@@ -79,7 +86,12 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         super::agent_queues::draw(m, f, q);
     }
     let th = &m.config.theme;
-    let block = titled(m, format!("Agents · {}", m.inbox.agents.len()), true, area);
+    let block = titled(
+        m,
+        format!("Agents · {}", m.inbox.agents.len()),
+        !m.queue_focus,
+        area,
+    );
     let inner = block.inner(area);
     f.render_widget(block, area);
     if m.inbox.agents.is_empty() {
@@ -263,9 +275,28 @@ pub(crate) fn is_header(y: u16, area: Rect) -> bool {
 
 pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
     let k = &m.config.keymap;
+    if m.queue_focus {
+        return vec![
+            (k.first_key(Action::Open), "on the board"),
+            (k.first_key(Action::NextPane), "roster"),
+            (k.first_key(Action::Back), "roster"),
+            (k.first_key(Action::ScreenInbox), "inbox"),
+            (k.first_key(Action::ScreenTasks), "tasks"),
+            (k.first_key(Action::Help), "help"),
+            (k.first_key(Action::Quit), "quit"),
+        ];
+    }
     let mut hints = super::kept_search_hints(m);
     hints.extend([
         (k.first_key(Action::Open), "thread"),
+        (
+            if queues_shown(m) {
+                k.first_key(Action::NextPane)
+            } else {
+                String::new()
+            },
+            "queues",
+        ),
         (k.first_key(Action::Search), "search"),
         (k.first_key(Action::ScreenInbox), "inbox"),
         (k.first_key(Action::ScreenTasks), "tasks"),
