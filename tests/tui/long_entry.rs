@@ -118,3 +118,20 @@ fn the_reason_shows_beside_a_long_task_id_at_40_columns() {
         assert!(line.contains("527-1"), "{w}: the id's end: {line}");
     }
 }
+
+/// A chooser's title longer than its box (the type of a message to many
+/// agents) is cut with `…` before the note of where the list is, which
+/// stays: on a short terminal "1-2 of 5 ↓" says more options are below
+/// (it was cut off with the title's end, no `…` either).
+#[test]
+fn a_long_chooser_title_keeps_its_window_note() {
+    let mut app = amail_tui::testing::TestApp::sample().with_identity("BlueLake");
+    app.press("c<enter>");
+    let screen = app.render(40, 9);
+    let title = screen
+        .lines()
+        .find(|l| l.contains("Type of the message to"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(title.contains("of 5 ↓"), "{screen}");
+    assert!(title.contains("…"), "{screen}");
+}

@@ -48,7 +48,7 @@ pub(crate) fn draw_pick(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
             Line::styled(text, t.base())
         });
     }
-    let block = titled(m, format!("{title}…{note}"), true, area);
+    let block = super::pane(m, super::overlays::chooser_title(title, &note, area), true);
     f.render_widget(Paragraph::new(lines).block(block), area);
 }
 

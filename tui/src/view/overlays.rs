@@ -56,9 +56,20 @@ pub(crate) fn draw_chooser(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
         });
     }
     f.render_widget(
-        Paragraph::new(lines).block(pane(m, format!("{title}…{note}"), true)),
+        Paragraph::new(lines).block(pane(m, chooser_title(title, &note, area), true)),
         area,
     );
+}
+
+/// A chooser's title in its box: the question, cut with `…` where the
+/// box is narrower, then the note of where the list is, which always
+/// shows (a border clipped both, and with them "1-2 of 5 ↓").
+pub(crate) fn chooser_title(title: &str, note: &str, area: Rect) -> String {
+    let room = (area.width as usize).saturating_sub(4 + width(note));
+    format!(
+        "{}{note}",
+        crate::text::truncate(&format!("{title}…"), room)
+    )
 }
 
 /// The rows of a chooser or the recipients' list that fit its box (a
