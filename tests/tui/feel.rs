@@ -301,3 +301,67 @@ fn notices_name_the_keys_as_bound_not_the_defaults() {
         "{screen}"
     );
 }
+
+/// The help at a narrow terminal: every line wraps at its words, a key's
+/// description hanging under where it starts, instead of being cut at the
+/// border (at 40 columns "half a page do", "an agent was", the config's
+/// "(not there: built"). Read whole by scrolling to the end a page at a
+/// time, the overlay's text holds each sentence.
+#[test]
+fn the_help_wraps_its_lines_at_a_narrow_terminal_rather_than_cut_them() {
+    for (w, h) in [(40u16, 12u16), (60, 20), (100, 30)] {
+        let mut app = TestApp::sample();
+        app.press("?");
+        let mut seen: Vec<String> = Vec::new();
+        for _ in 0..200 {
+            let screen = app.render(w, h);
+            let (first, last, total) = help_window(&screen);
+            // The overlay's columns, from its title's corners.
+            let rows: Vec<Vec<char>> = screen
+                .lines()
+                .map(|l| l.trim_matches('"').chars().collect())
+                .collect();
+            let top = rows
+                .iter()
+                .position(|r| r.iter().collect::<String>().contains("Help ·"))
+                .unwrap();
+            let title: String = rows[top].iter().collect();
+            let left = title[..title.find("Help ·").unwrap()].chars().count() - 2;
+            let right = left + rows[top][left..].iter().position(|c| *c == '┓').unwrap();
+            for r in &rows[top + 1..] {
+                if r.get(left) != Some(&'┃') {
+                    break;
+                }
+                seen.push(
+                    r[left + 1..right]
+                        .iter()
+                        .collect::<String>()
+                        .trim()
+                        .to_string(),
+                );
+            }
+            if last == total {
+                break;
+            }
+            // One page on: the next page starts where this one ended.
+            for _ in first..=last {
+                app.press("j");
+            }
+        }
+        let text = seen.join(" ");
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        for sentence in [
+            "half a page down",
+            "reject the task in review (asks why)",
+            "an agent was started",
+            "no protocol type: a note, handoff or A2A item",
+            "delete the word / the line before the cursor",
+            "a reply (`Re:`), whatever type it names",
+        ] {
+            assert!(
+                text.contains(sentence),
+                "{w}x{h}: {sentence:?} not whole in:\n{text}"
+            );
+        }
+    }
+}

@@ -126,6 +126,151 @@ fn esc_on_a_reply_with_text_asks_and_can_keep_the_draft() {
     );
 }
 
+/// The new message's editor asks what the reply's asks, with the same
+/// keys: `y` discards, `k` keeps the message (the next `c` opens it again,
+/// and `q` counts it among the drafts it would lose), any other key goes
+/// back to typing. `k` used to go back to typing here.
+#[test]
+fn esc_on_a_new_message_with_text_asks_as_a_reply_does_and_k_keeps_it() {
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    app.press("c<enter>G<enter>");
+    app.type_text("Standup in 5");
+    app.press("<esc>");
+    let screen = app.render(120, 30);
+    assert!(
+        screen.contains("Discard this message? y discard · k keep as draft"),
+        "{screen}"
+    );
+    let hints = screen.lines().last().unwrap();
+    assert!(hints.contains("k keep as draft"), "{hints}");
+    // Any other key goes back to typing, text intact.
+    app.press("x");
+    assert!(
+        matches!(&app.model.overlay, Some(Overlay::Compose { text, mode: EditMode::Typing, .. }) if text == "Standup in 5"),
+        "{:?}",
+        app.model.overlay
+    );
+    app.press("<esc>k");
+    assert!(
+        app.model.overlay.is_none(),
+        "k keeps the message and closes its editor: {:?}",
+        app.model.overlay
+    );
+    assert!(app.backend.sent.is_empty());
+    assert!(app.render(120, 30).contains("draft kept"));
+    assert_eq!(app.model.kept_drafts(), 1, "q must warn of it");
+    app.press("q");
+    assert!(!app.quit, "the first q only warns");
+    // The next c opens it again, to the same recipients, and sends it.
+    app.press("c");
+    match &app.model.overlay {
+        Some(Overlay::Compose { text, to, .. }) => {
+            assert_eq!(text, "Standup in 5");
+            assert!(!to.is_empty());
+        }
+        o => panic!("{o:?}"),
+    }
+    app.press("<ctrl-s>");
+    assert_eq!(app.backend.sent.len(), 1);
+    assert_eq!(app.backend.sent[0].subject, "Standup in 5");
+    assert_eq!(app.model.kept_drafts(), 0, "a sent draft is gone");
+    // y discards, for good: the next c starts anew.
+    app.press("c<enter>G<enter>");
+    app.type_text("scratch that");
+    app.press("<esc>y");
+    assert!(app.model.overlay.is_none());
+    app.press("c");
+    assert!(
+        matches!(&app.model.overlay, Some(Overlay::Pick { .. })),
+        "{:?}",
+        app.model.overlay
+    );
+}
+
+/// Tab moves on as it does in the inbox (the next pane, round from the
+/// last to the first; Shift-Tab back): the board's panes are its
+/// statuses' columns. Tab did nothing here, and no hint named it.
+#[test]
+fn tab_on_the_board_moves_to_the_next_status_and_round() {
+    let mut app = board_app();
+    app.press("t");
+    assert_eq!(status_of(&app), TaskStatus::Backlog);
+    app.press("<tab>");
+    assert_eq!(status_of(&app), TaskStatus::Ready);
+    app.press("<tab>");
+    assert_eq!(status_of(&app), TaskStatus::InProgress);
+    app.press("<backtab><backtab>");
+    assert_eq!(status_of(&app), TaskStatus::Backlog);
+    app.press("<backtab>");
+    assert_eq!(status_of(&app), TaskStatus::Deadletter, "round to the last");
+    app.press("<tab>");
+    assert_eq!(
+        status_of(&app),
+        TaskStatus::Backlog,
+        "and round to the first"
+    );
+    assert_eq!(app.model.screen, Screen::Tasks);
+    for w in [60, 80, 200] {
+        let screen = app.render(w, 24);
+        let hints = screen.lines().last().unwrap();
+        assert!(hints.contains("Tab status"), "{w}: {hints}");
+    }
+}
+
+/// On the roster `Tab` goes to its second pane, the selected agent's task
+/// queues, and back (`Esc` too), as it goes round the inbox's panes;
+/// there `j`/`k` move through the queued tasks and `Enter` shows the task
+/// on the board. Tab did nothing here, and no hint named it.
+#[test]
+fn tab_on_the_roster_moves_into_the_agents_task_queues_and_back() {
+    let mut app = TestApp::sample();
+    app.press("w");
+    for _ in 0..20 {
+        if app.model.sel.agent.as_deref() == Some("GreenCastle") {
+            break;
+        }
+        app.press("j");
+    }
+    assert_eq!(app.model.sel.agent.as_deref(), Some("GreenCastle"));
+    let screen = app.render(100, 30);
+    let hints = screen.lines().last().unwrap();
+    assert!(hints.contains("Tab queues"), "{hints}");
+    app.press("<tab>");
+    assert!(app.model.queue_focus);
+    // GreenCastle's one queued task: its login flow, in review.
+    assert_eq!(app.model.sel.queued.as_deref(), Some("TASK-527-1"));
+    let screen = app.render(100, 30);
+    let row = screen
+        .lines()
+        .find(|l| l.contains("TASK-527-1"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(row.contains("▶◆TASK-527-1"), "{screen}");
+    let hints = screen.lines().last().unwrap();
+    assert!(hints.contains("Enter on the board"), "{hints}");
+    // j/k move among the queued tasks, not the roster.
+    app.press("j");
+    assert_eq!(app.model.sel.agent.as_deref(), Some("GreenCastle"));
+    app.press("<enter>");
+    assert_eq!(app.model.screen, Screen::Tasks);
+    assert_eq!(app.model.sel.task.as_deref(), Some("TASK-527-1"));
+    // Back on the roster, Esc (or Tab) leaves the queues for the roster.
+    app.press("w<esc>");
+    assert!(!app.model.queue_focus);
+    assert_eq!(app.model.screen, Screen::Agents);
+    app.press("<tab><backtab>");
+    assert!(!app.model.queue_focus);
+    // An agent with nothing queued keeps the focus in the roster and says so.
+    app.press("g");
+    assert_eq!(app.model.sel.agent.as_deref(), Some("BlueLake"));
+    app.press("<tab>");
+    assert!(!app.model.queue_focus);
+    let screen = app.render(100, 30);
+    assert!(
+        screen.contains("BlueLake has no task in its queues"),
+        "{screen}"
+    );
+}
+
 #[test]
 fn an_editor_reply_comes_back_for_review_with_the_message_quoted() {
     let mut app = TestApp::sample().with_identity("BlueLake");

@@ -97,3 +97,41 @@ fn a_long_rejection_reason_keeps_its_end_in_view() {
     assert!(prompt.contains("WHYEND▏"), "{prompt}");
     assert!(prompt.contains(&format!("reject {REVIEW}")), "{prompt}");
 }
+
+/// A rejection's reason on a narrow terminal: the prompt names a long
+/// router id in the middle-cut form, so the reason typed keeps room on
+/// the line (at 40 columns `reject TASK-2026-11-28-R6GR2xJw · why:` took
+/// all of it and nothing typed showed).
+#[test]
+fn the_reason_shows_beside_a_long_task_id_at_40_columns() {
+    let mut b = amail_tui::testing::FakeBackend::sample();
+    for t in &mut b.tasks {
+        t.id = format!("TASK-2026-11-28-{}", t.id.trim_start_matches("TASK-"));
+    }
+    let mut app = amail_tui::testing::TestApp::new(b, amail_tui::UiConfig::default());
+    app.press("t/TASK-2026-11-28-527-1<enter>X");
+    app.type_text("Needs a test");
+    for w in [40u16, 60] {
+        let screen = app.render(w, 12);
+        let line = screen.lines().last().unwrap();
+        assert!(line.contains("Needs a test"), "{w}: {line}");
+        assert!(line.contains("527-1"), "{w}: the id's end: {line}");
+    }
+}
+
+/// A chooser's title longer than its box (the type of a message to many
+/// agents) is cut with `…` before the note of where the list is, which
+/// stays: on a short terminal "1-2 of 5 ↓" says more options are below
+/// (it was cut off with the title's end, no `…` either).
+#[test]
+fn a_long_chooser_title_keeps_its_window_note() {
+    let mut app = amail_tui::testing::TestApp::sample().with_identity("BlueLake");
+    app.press("c<enter>");
+    let screen = app.render(40, 9);
+    let title = screen
+        .lines()
+        .find(|l| l.contains("Type of the message to"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(title.contains("of 5 ↓"), "{screen}");
+    assert!(title.contains("…"), "{screen}");
+}

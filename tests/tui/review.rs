@@ -8,7 +8,7 @@ use amail_core::aof::TaskStatus;
 use amail_core::router::TaskSummary;
 use amail_tui::model::{Overlay, Screen};
 use amail_tui::testing::{FakeBackend, TestApp};
-use amail_tui::UiConfig;
+use amail_tui::{Backend, UiConfig};
 
 /// The sample's task in review (GreenCastle's login flow).
 const REVIEW: &str = "TASK-527-1";
@@ -120,6 +120,73 @@ fn x_asks_why_refuses_an_empty_reason_then_rejects_with_it() {
         format!("✓ {REVIEW} rejected: back in progress")
     );
     assert!(app.backend.approvals.is_empty());
+    assert!(app.model.reasons.is_empty(), "a written reason is not kept");
+}
+
+/// A task store that cannot write a rejection (a read-only disk).
+struct ReadOnly(FakeBackend);
+
+const READ_ONLY: &str = "store/review/TASK-527-1.md: Read-only file system (os error 30)";
+
+impl Backend for ReadOnly {
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+    fn load(&mut self) -> Result<amail_core::inbox::Inbox, String> {
+        self.0.load()
+    }
+    fn tasks(&mut self) -> Result<amail_core::router::Board, String> {
+        self.0.tasks()
+    }
+    fn ack(
+        &mut self,
+        i: &amail_core::inbox::Inbox,
+        k: &[String],
+        a: &str,
+    ) -> Result<usize, String> {
+        self.0.ack(i, k, a)
+    }
+    fn reply(
+        &mut self,
+        i: &amail_core::inbox::Inbox,
+        k: &str,
+        a: &str,
+        b: &str,
+    ) -> Result<(), String> {
+        self.0.reply(i, k, a, b)
+    }
+    fn watch_paths(&self) -> Vec<std::path::PathBuf> {
+        Vec::new()
+    }
+    fn reject(&mut self, _: &str, _: &str) -> Result<String, String> {
+        Err(READ_ONLY.into())
+    }
+}
+
+/// A reason the store failed to write is kept, as Esc keeps one: the
+/// notice says so and the next `X` on the task starts from it. It was
+/// lost: the person had to type the sentence again.
+#[test]
+fn a_reject_the_store_fails_to_write_keeps_the_reason() {
+    let fake = FakeBackend::sample();
+    let now = fake.now;
+    let mut app = TestApp::with_backend(ReadOnly(fake), now, UiConfig::default());
+    app.press(&format!("t/{REVIEW}<enter>X"));
+    app.type_text("Add a test for the PKCE verifier");
+    app.press("<enter>");
+    let n = notice(&app);
+    assert_eq!(
+        n,
+        format!("✗ rejecting {REVIEW} failed: {READ_ONLY} (your reason is kept: X starts from it)")
+    );
+    assert!(app.model.notice.as_ref().unwrap().error);
+    assert_eq!(task(&app, REVIEW), TaskStatus::Review);
+    app.press("X");
+    assert!(
+        matches!(&app.model.overlay, Some(Overlay::Reason { text, .. }) if text == "Add a test for the PKCE verifier"),
+        "{:?}",
+        app.model.overlay
+    );
 }
 
 #[test]
@@ -534,7 +601,8 @@ fn real_app(dir: &std::path::Path, root: &std::path::Path) -> TestApp<amail::bac
 
 /// The board's list names each task's bead and agent by the end that tells
 /// it from its neighbours, never running one column into the next or under
-/// the border, from 36 columns up.
+/// the border: the agent from 40 columns up, the bead from 48 (narrower,
+/// those columns give way to the title, the bead first).
 #[test]
 fn the_board_tells_long_beads_and_agents_apart_at_any_width() {
     let mut b = FakeBackend::sample();
@@ -561,7 +629,52 @@ fn the_board_tells_long_beads_and_agents_apart_at_any_width() {
                 .lines()
                 .find(|l| l.contains(&id[id.len() - 3..]))
                 .unwrap_or_else(|| panic!("{id} at {w}:\n{screen}"));
-            crate::lookalike::assert_ends_apart(row, ends, w, &screen);
+            // ENDS name the agent's end, then the bead's.
+            let shown = match w {
+                ..40 => 0,
+                40..48 => 1,
+                _ => 2,
+            };
+            for end in &ends[..shown] {
+                crate::lookalike::assert_ends_apart(row, [end, end], w, &screen);
+            }
+            for end in &ends[shown..] {
+                assert!(!row.contains(end), "{end} shown at {w}:\n{screen}");
+            }
+        }
+    }
+}
+
+/// The characters a title keeps in the board's list before the other
+/// columns go (a few words: "Token refresh e…", the cut's `…` after them).
+const TITLE_KEPT: usize = 15;
+
+/// Narrow, the board's list gives up the columns a person can do without
+/// (the age, then the bead, then the agent) and narrows the ids before a
+/// task's title becomes unreadable: at 60 columns the titles of the demo's
+/// long router ids were cut to three characters, at 40 to none.
+#[test]
+fn the_board_keeps_titles_readable_at_narrow_widths() {
+    // Router ids as the demo writes them, long and alike.
+    let mut b = FakeBackend::sample();
+    for t in &mut b.tasks {
+        t.id = format!("TASK-2026-11-28-{}", t.id.trim_start_matches("TASK-"));
+    }
+    let mut app = TestApp::new(b, UiConfig::default());
+    app.press("t");
+    for w in [36u16, 40, 48, 60, 80, 120] {
+        let screen = app.render(w, 40);
+        for t in &app.model.tasks {
+            let kept: String = t.title.chars().take(TITLE_KEPT).collect();
+            assert!(
+                screen.contains(&kept),
+                "{:?} cut shorter than {TITLE_KEPT} at {w}:\n{screen}",
+                t.title
+            );
+        }
+        // Nothing runs under the border.
+        for l in screen.lines().filter(|l| l.starts_with('┃')) {
+            assert!(l.ends_with('┃'), "{w}: {l}");
         }
     }
 }

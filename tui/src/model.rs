@@ -292,6 +292,8 @@ pub struct Selection {
     pub message: Option<String>,
     pub task: Option<String>,
     pub agent: Option<String>,
+    /// The task selected in the roster's task queues (`Tab` there).
+    pub queued: Option<String>,
 }
 
 /// Whether live refresh is running, shown in the status bar.
@@ -367,6 +369,9 @@ pub struct Model {
     pub config: UiConfig,
     pub screen: Screen,
     pub focus: Pane,
+    /// The roster's second pane, the selected agent's task queues, has
+    /// the focus (`Tab` on the roster).
+    pub queue_focus: bool,
     pub filter: Filter,
     pub sel: Selection,
     pub detail_scroll: u16,
@@ -381,15 +386,19 @@ pub struct Model {
     /// text still in `drafts` until the store says it was written): not
     /// drafts a quit would lose, since quitting waits for the write.
     pub sending: std::collections::HashSet<String>,
-    /// Rejection reasons put aside with Esc, by task id: the next `X` on
-    /// that task starts from its reason (a sentence for the Work Log is
-    /// not thrown away by one key, as a reply is not).
+    /// Rejection reasons put aside with Esc, or sent and not yet written
+    /// (a failed write keeps them), by task id: the next `X` on that task
+    /// starts from its reason (a sentence for the Work Log is not thrown
+    /// away by one key, or by a store that failed, as a reply is not).
     pub reasons: std::collections::HashMap<String, String>,
     /// `q` was pressed with drafts a quit would lose: a second `q` quits.
     pub quit_asked: bool,
     /// A new message on its way to the store, in its editor as it was
     /// sent: reopened when the send fails, dropped when it succeeds.
     pub unsent: Option<Overlay>,
+    /// A new message put aside with Esc then `k`, in its editor: the next
+    /// `c` opens it again.
+    pub composed: Option<Overlay>,
     /// Space / `V` marks.
     pub marks: Marks,
     /// Keys of every message seen so far (for notifications: each new help
@@ -467,6 +476,7 @@ impl Model {
             config,
             screen: Screen::Inbox,
             focus: Pane::Threads,
+            queue_focus: false,
             filter: Filter::All,
             sel: Selection::default(),
             detail_scroll: 0,
@@ -478,6 +488,7 @@ impl Model {
             sending: Default::default(),
             quit_asked: false,
             unsent: None,
+            composed: None,
             marks: Marks::default(),
             seen: None,
             notify: Vec::new(),
@@ -840,6 +851,32 @@ impl Model {
         }
     }
 
+    /// The selected agent's queued tasks as its queues pane lists them
+    /// (inbox, processing, outbox, each top to bottom); empty until the
+    /// queues are read.
+    pub fn queued_tasks(&self) -> Vec<&TaskSummary> {
+        match (&self.queues, self.sel.agent.as_deref()) {
+            (Some((agent, Ok(q))), Some(sel)) if agent == sel => q
+                .inbox
+                .iter()
+                .chain(&q.processing)
+                .chain(&q.outbox)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The task selected in the queues: the one chosen while it is still
+    /// queued, else the first.
+    pub fn queued_selected(&self) -> Option<&TaskSummary> {
+        let tasks = self.queued_tasks();
+        tasks
+            .iter()
+            .find(|t| self.sel.queued.as_deref() == Some(t.id.as_str()))
+            .or(tasks.first())
+            .copied()
+    }
+
     /// Tasks in board order (status, then most recently updated).
     pub fn board(&self) -> Vec<&TaskSummary> {
         let mut v: Vec<&TaskSummary> = self.tasks.iter().collect();
@@ -1022,13 +1059,15 @@ impl Model {
         self.search.pending && !self.search_counting()
     }
 
-    /// Replies kept as drafts (Esc, then `k`, or a send that failed) that
-    /// a quit would lose: they live only in the app.
+    /// Replies kept as drafts (Esc, then `k`, or a send that failed) and a
+    /// new message kept with `k`, that a quit would lose: they live only in
+    /// the app.
     pub fn kept_drafts(&self) -> usize {
         self.drafts
             .keys()
             .filter(|k| !self.sending.contains(*k))
             .count()
+            + usize::from(self.composed.is_some())
     }
 
     /// After a frame: once the records have parsed [`held_parses`] of their

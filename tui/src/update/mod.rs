@@ -59,6 +59,8 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
         }
         Msg::Resize(w, h) => {
             m.size = (w, h);
+            // Queues a shorter terminal leaves out cannot hold the focus.
+            m.queue_focus &= crate::view::agents::queues_shown(m);
             m.dirty = true;
             None
         }
@@ -451,7 +453,7 @@ fn key(m: &mut Model, k: KeyEvent) -> Option<Command> {
         && matches!(action, Action::Open | Action::Back)
         && !matches!(k.code, KeyCode::Enter | KeyCode::Esc)
     {
-        board_column(m, action == Action::Open);
+        board_column(m, action == Action::Open, false);
         return None;
     }
     act(m, action)
@@ -507,6 +509,14 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
             if m.focus != Pane::Threads && m.sel.message.is_none() {
                 m.sel.message = m.current_message().map(|x| x.key.to_string());
             }
+        }
+        // The board's panes are its statuses' columns (side by side from
+        // 140 columns, groups of one list below).
+        Action::NextPane | Action::PrevPane if m.screen == Screen::Tasks => {
+            board_column(m, a == Action::NextPane, true)
+        }
+        Action::NextPane | Action::PrevPane if m.screen == Screen::Agents => {
+            review::toggle_queues(m)
         }
         Action::NextPane | Action::PrevPane => {}
         Action::FilterAll => set_filter(m, Filter::All),

@@ -18,6 +18,8 @@ pub(super) fn click(m: &mut Model, x: u16, y: u16) {
             if let Some(pane) = pane_of(kind) {
                 m.focus = pane;
             }
+            // A click in the roster focuses the roster.
+            m.queue_focus = false;
             let key = m.list_keys(kind).get(i).cloned();
             m.set_selected(kind, key);
         }
@@ -63,6 +65,9 @@ pub(super) fn set_filter(m: &mut Model, f: Filter) {
 /// Moves the focused list's selection by `delta` (clamped; MIN/MAX = ends),
 /// or scrolls the message view when that has focus.
 pub(super) fn step(m: &mut Model, delta: isize) {
+    if m.screen == Screen::Agents && m.queue_focus {
+        return super::review::queue_step(m, delta);
+    }
     match m.current_list() {
         Some(kind) => step_list(m, kind, delta),
         None => step_detail(m, delta),
@@ -135,17 +140,20 @@ fn board_step(m: &mut Model, delta: isize) {
 }
 
 /// `h`/`l` (and the arrows) on the board: the next column that holds
-/// tasks, at the same row where it can.
-pub(super) fn board_column(m: &mut Model, right: bool) {
+/// tasks, at the same row where it can. `round`: past the last column is
+/// the first (Tab, as Tab goes round the inbox's panes); `h`/`l` stop.
+pub(super) fn board_column(m: &mut Model, right: bool, round: bool) {
     let cols = board_columns(m);
     if cols.is_empty() {
         return;
     }
     let (c, r) = board_position(m, &cols);
-    let next = if right {
-        (c + 1).min(cols.len() - 1)
-    } else {
-        c.saturating_sub(1)
+    let n = cols.len();
+    let next = match (right, round) {
+        (true, true) => (c + 1) % n,
+        (false, true) => (c + n - 1) % n,
+        (true, false) => (c + 1).min(n - 1),
+        (false, false) => c.saturating_sub(1),
     };
     let col = &cols[next];
     m.sel.task = Some(col[r.min(col.len() - 1)].clone());
@@ -176,6 +184,7 @@ pub(super) fn open(m: &mut Model) {
                 .and_then(|t| t.bead.clone());
             jump_to_bead(m, bead);
         }
+        Screen::Agents if m.queue_focus => super::review::open_queued(m),
         Screen::Agents => {
             let bead = m
                 .sel
@@ -218,6 +227,11 @@ pub(super) fn jump_to_bead(m: &mut Model, bead: Option<String>) {
 }
 
 pub(super) fn back(m: &mut Model) {
+    // Out of the queues first, as Esc steps out of the inbox's panes.
+    if m.screen == Screen::Agents && m.queue_focus {
+        m.queue_focus = false;
+        return;
+    }
     if m.screen != Screen::Inbox {
         m.screen = Screen::Inbox;
         return;

@@ -95,25 +95,25 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
             mode,
         } => {
             match (*mode, k.code) {
-                (EditMode::ConfirmDiscard, KeyCode::Char('y')) => {
-                    let key = key.clone();
-                    discard_reply(m, Some(&key));
-                    return None;
-                }
-                (EditMode::ConfirmDiscard, KeyCode::Char('k')) => {
-                    m.drafts.insert(key.clone(), text.clone());
-                    m.overlay = None;
-                    m.notice = Some(Notice {
-                        text: format!(
-                            "draft kept: {} on this message picks it up",
-                            m.config.keymap.first_key(Action::Reply)
-                        ),
-                        error: false,
-                    });
-                    return None;
-                }
                 (EditMode::ConfirmDiscard, _) => {
-                    *mode = EditMode::Typing;
+                    match discard_answer(&k) {
+                        Discard::Yes => {
+                            let key = key.clone();
+                            discard_reply(m, Some(&key));
+                        }
+                        Discard::Keep => {
+                            m.drafts.insert(key.clone(), text.clone());
+                            m.overlay = None;
+                            m.notice = Some(Notice {
+                                text: format!(
+                                    "draft kept: {} on this message picks it up",
+                                    m.config.keymap.first_key(Action::Reply)
+                                ),
+                                error: false,
+                            });
+                        }
+                        Discard::No => *mode = EditMode::Typing,
+                    }
                     return None;
                 }
                 (EditMode::Review, KeyCode::Char('y')) => {
@@ -182,6 +182,25 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
         }
         Overlay::Pick { .. } | Overlay::Compose { .. } => super::triage::overlay_key(m, k),
         Overlay::Reason { .. } => super::review::reason_key(m, k),
+    }
+}
+
+/// An answer to "Discard this reply/message?", which both editors ask on
+/// Esc over typed text.
+pub(super) enum Discard {
+    Yes,
+    Keep,
+    No,
+}
+
+/// The one reading of the keys that answer the discard question, so the
+/// reply's and the new message's editors cannot drift apart again (`k`
+/// kept a reply but went back to typing in a new message).
+pub(super) fn discard_answer(k: &KeyEvent) -> Discard {
+    match k.code {
+        KeyCode::Char('y') => Discard::Yes,
+        KeyCode::Char('k') => Discard::Keep,
+        _ => Discard::No,
     }
 }
 

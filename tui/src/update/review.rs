@@ -94,10 +94,7 @@ pub(super) fn reason_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
             }
             m.overlay = None;
             let text = if kept {
-                format!(
-                    "reject cancelled (your reason is kept: {} starts from it)",
-                    m.config.keymap.first_key(Action::Reject)
-                )
+                format!("reject cancelled {}", reason_kept(m))
             } else {
                 "reject cancelled".into()
             };
@@ -110,7 +107,9 @@ pub(super) fn reason_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
             });
         }
         KeyCode::Enter => {
-            m.reasons.remove(task.as_str());
+            // Kept until the store says it wrote it: a failed write loses
+            // nothing (`reviewed`).
+            m.reasons.insert(task.clone(), text.clone());
             let cmd = Command::Reject {
                 id: task.clone(),
                 reason: text.trim().to_string(),
@@ -132,8 +131,18 @@ pub(super) fn reason_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
     None
 }
 
+/// What the notices say of a reason kept for the task's next `X`.
+fn reason_kept(m: &Model) -> String {
+    format!(
+        "(your reason is kept: {} starts from it)",
+        m.config.keymap.first_key(Action::Reject)
+    )
+}
+
 /// The backend approved or rejected (or refused): say so, then reload the
-/// board (the task moved; an approval may have promoted others).
+/// board (the task moved; an approval may have promoted others). A
+/// rejection's reason stays kept until it is written, as one cancelled
+/// with Esc is: the sentence for the Work Log is not typed twice.
 pub(super) fn reviewed(
     m: &mut Model,
     id: &str,
@@ -141,21 +150,31 @@ pub(super) fn reviewed(
     result: Result<String, String>,
 ) -> Option<Command> {
     m.notice = Some(match result {
-        Ok(sentence) => Notice {
-            text: format!("✓ {sentence}"),
-            error: false,
-        },
-        Err(e) => Notice {
-            text: format!(
-                "✗ {} {} failed: {e}",
-                match verdict {
-                    Verdict::Approved => "approving",
-                    Verdict::Rejected => "rejecting",
-                },
-                id
-            ),
-            error: true,
-        },
+        Ok(sentence) => {
+            m.reasons.remove(id);
+            Notice {
+                text: format!("✓ {sentence}"),
+                error: false,
+            }
+        }
+        Err(e) => {
+            let kept = if verdict == Verdict::Rejected && m.reasons.contains_key(id) {
+                format!(" {}", reason_kept(m))
+            } else {
+                String::new()
+            };
+            Notice {
+                text: format!(
+                    "✗ {} {} failed: {e}{kept}",
+                    match verdict {
+                        Verdict::Approved => "approving",
+                        Verdict::Rejected => "rejecting",
+                    },
+                    id
+                ),
+                error: true,
+            }
+        }
     });
     Some(Command::Load)
 }
@@ -178,4 +197,59 @@ pub(super) fn wants_queues(m: &mut Model) -> Option<Command> {
 /// kept anyway: it is drawn only beside its own agent.
 pub(super) fn queues_read(m: &mut Model, agent: String, result: Result<Mailbox, String>) {
     m.queues = Some((agent, result));
+}
+
+/// `Tab` on the roster: the focus goes to the selected agent's task
+/// queues (its second pane) and back, as `Tab` goes round the inbox's
+/// panes. Queues with no task (or not read yet) take no focus, and say so.
+pub(super) fn toggle_queues(m: &mut Model) {
+    if m.queue_focus {
+        m.queue_focus = false;
+        return;
+    }
+    if !crate::view::agents::queues_shown(m) {
+        m.notice = Some(Notice {
+            text: "the task queues show under the roster on a taller terminal".into(),
+            error: false,
+        });
+        return;
+    }
+    match m.queued_selected().map(|t| t.id.clone()) {
+        Some(id) => {
+            m.sel.queued = Some(id);
+            m.queue_focus = true;
+        }
+        None => {
+            let who = m.sel.agent.clone().unwrap_or_else(|| "no agent".into());
+            m.notice = Some(Notice {
+                text: format!("{who} has no task in its queues"),
+                error: false,
+            });
+        }
+    }
+}
+
+/// `j`/`k` (and the other moves) in the queues: through their tasks in
+/// reading order, one queue after the next.
+pub(super) fn queue_step(m: &mut Model, delta: isize) {
+    let ids: Vec<String> = m.queued_tasks().iter().map(|t| t.id.clone()).collect();
+    if ids.is_empty() {
+        return;
+    }
+    let cur = m
+        .queued_selected()
+        .and_then(|t| ids.iter().position(|id| *id == t.id))
+        .unwrap_or(0) as isize;
+    let next = cur.saturating_add(delta).clamp(0, ids.len() as isize - 1) as usize;
+    m.sel.queued = Some(ids[next].clone());
+}
+
+/// `Enter` in the queues: the task on the board, where `A`/`X` answer a
+/// task in review.
+pub(super) fn open_queued(m: &mut Model) {
+    if let Some(id) = m.queued_selected().map(|t| t.id.clone()) {
+        m.screen = Screen::Tasks;
+        m.came_from = None;
+        m.sel.task = Some(id);
+    }
 }

@@ -171,6 +171,15 @@ fn read_command(m: &Model, keys: Vec<String>, agent: String) -> Command {
 /// `c`: who sends (`--as`, the identity a reply chose, or asked), then
 /// to whom, which type, and the text.
 pub(super) fn compose(m: &mut Model) -> Option<Command> {
+    // A message kept with `k` comes back first, as a kept reply does on `r`.
+    if let Some(kept) = m.composed.take() {
+        m.overlay = Some(kept);
+        m.notice = Some(Notice {
+            text: "the message you kept: Ctrl-s sends it, Esc then y discards it".into(),
+            error: false,
+        });
+        return None;
+    }
     if m.inbox.agents.is_empty() {
         // While a large mailbox loads, its newest part comes first: say
         // that the roster is on its way, not that there is none.
@@ -325,14 +334,27 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
             mode,
         } => {
             if *mode == EditMode::ConfirmDiscard {
-                if k.code == KeyCode::Char('y') {
-                    m.overlay = None;
-                    m.notice = Some(Notice {
-                        text: "message discarded".into(),
-                        error: false,
-                    });
-                } else {
-                    *mode = EditMode::Typing;
+                use super::overlays::{discard_answer, Discard};
+                match discard_answer(&k) {
+                    Discard::Yes => {
+                        m.overlay = None;
+                        m.notice = Some(Notice {
+                            text: "message discarded".into(),
+                            error: false,
+                        });
+                    }
+                    Discard::Keep => {
+                        *mode = EditMode::Typing;
+                        m.composed = m.overlay.take();
+                        m.notice = Some(Notice {
+                            text: format!(
+                                "draft kept: {} opens it again",
+                                m.config.keymap.first_key(crate::keymap::Action::Compose)
+                            ),
+                            error: false,
+                        });
+                    }
+                    Discard::No => *mode = EditMode::Typing,
                 }
                 return None;
             }

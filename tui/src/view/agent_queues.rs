@@ -56,7 +56,7 @@ pub(crate) fn draw(m: &Model, f: &mut Frame, area: Rect) {
             ));
         }
     }
-    let block = titled(m, title, false, area);
+    let block = titled(m, title, m.queue_focus, area);
     let inner = block.inner(area);
     f.render_widget(block, area);
     let q = match answer {
@@ -78,6 +78,10 @@ pub(crate) fn draw(m: &Model, f: &mut Frame, area: Rect) {
     };
     let cols = Layout::horizontal([Constraint::Ratio(1, 3); 3]).split(inner);
     let narrow = inner.width < 90;
+    let selected = m
+        .queue_focus
+        .then(|| m.queued_selected().map(|t| t.id.as_str()))
+        .flatten();
     for ((label, hint, tasks), col) in [
         ("INBOX", "ready", &q.inbox),
         ("PROCESSING", "in progress, blocked", &q.processing),
@@ -86,11 +90,19 @@ pub(crate) fn draw(m: &Model, f: &mut Frame, area: Rect) {
     .into_iter()
     .zip(cols.iter())
     {
-        draw_queue(m, f, *col, label, if narrow { "" } else { hint }, tasks);
+        let hint = if narrow { "" } else { hint };
+        draw_queue(m, f, *col, (label, hint), tasks, selected);
     }
 }
 
-fn draw_queue(m: &Model, f: &mut Frame, col: Rect, label: &str, hint: &str, tasks: &[TaskSummary]) {
+fn draw_queue(
+    m: &Model,
+    f: &mut Frame,
+    col: Rect,
+    (label, hint): (&str, &str),
+    tasks: &[TaskSummary],
+    selected: Option<&str>,
+) {
     let th = &m.config.theme;
     // One column of space between queues.
     let w = (col.width as usize).saturating_sub(1);
@@ -116,8 +128,14 @@ fn draw_queue(m: &Model, f: &mut Frame, col: Rect, label: &str, hint: &str, task
     // Ids take what the longest needs, up to two thirds of the column
     // (the id is what `A`/`X` and the CLI take); the title gets the rest,
     // and the age shows once there is room for it.
+    // The selected task stays in view: the rows before it give way.
+    let start = tasks
+        .iter()
+        .position(|t| Some(t.id.as_str()) == selected)
+        .map_or(0, |i| (i + 1).saturating_sub(shown));
     let longest = tasks
         .iter()
+        .skip(start)
         .take(shown)
         .map(|t| width(&line_text(&t.id)))
         .max()
@@ -125,10 +143,19 @@ fn draw_queue(m: &Model, f: &mut Frame, col: Rect, label: &str, hint: &str, task
     let id_w = longest.min(w * 2 / 3).max(6.min(w));
     let age_w = if w >= 40 { 5 } else { 0 };
     let title_w = w.saturating_sub(2 + id_w + 1 + age_w);
-    for t in tasks.iter().take(shown) {
+    for t in tasks.iter().skip(start).take(shown) {
         let (g, tone) = task_status(t.status);
-        lines.push(Line::from(vec![
-            Span::styled(format!("{g} "), th.tone(tone)),
+        let sel = selected == Some(t.id.as_str());
+        let line = Line::from(vec![
+            // The mark takes the blank after the glyph: the row keeps its width.
+            Span::styled(
+                if sel {
+                    format!("▶{g}")
+                } else {
+                    format!("{g} ")
+                },
+                th.tone(tone),
+            ),
             Span::styled(fit_middle(&line_text(&t.id), id_w), th.tone(tone)),
             Span::raw(" "),
             Span::styled(fit(&line_text(&t.title), title_w), th.base()),
@@ -140,7 +167,8 @@ fn draw_queue(m: &Model, f: &mut Frame, col: Rect, label: &str, hint: &str, task
                 },
                 th.muted(),
             ),
-        ]));
+        ]);
+        lines.push(super::full_row(line, w as u16, sel, m));
     }
     if shown < tasks.len() {
         lines.push(Line::styled(

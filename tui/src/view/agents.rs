@@ -69,6 +69,13 @@ pub(crate) fn split(m: &Model, area: Rect) -> (Rect, Option<Rect>) {
     (roster, Some(queues))
 }
 
+/// Whether the selected agent's queues show under the roster at the
+/// current size (a short terminal leaves them out): `Tab` focuses them
+/// only then.
+pub(crate) fn queues_shown(m: &Model) -> bool {
+    split(m, super::hit::body(m)).1.is_some()
+}
+
 /// Rows the roster keeps before the queues get any: borders, headings and
 /// five agents.
 const ROSTER_MIN: u16 = 8;
@@ -79,7 +86,12 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         super::agent_queues::draw(m, f, q);
     }
     let th = &m.config.theme;
-    let block = titled(m, format!("Agents · {}", m.inbox.agents.len()), true, area);
+    let block = titled(
+        m,
+        format!("Agents · {}", m.inbox.agents.len()),
+        !m.queue_focus,
+        area,
+    );
     let inner = block.inner(area);
     f.render_widget(block, area);
     if m.inbox.agents.is_empty() {
@@ -193,33 +205,35 @@ struct Columns {
 
 impl Columns {
     fn at(w: usize) -> Columns {
+        use super::columns::{give_way, Col, Give};
         // Context and rate only where the last message keeps room to be read.
         let (ctx, rate) = if w >= 96 { (CONTEXT_W, 7) } else { (0, 0) };
-        let mut c = Columns {
-            agent: 16,
-            bead: 13,
-            owes: 8,
+        // The agent stays up to two wider than the bead as both narrow.
+        let mut c = [
+            Col {
+                w: 16,
+                min: 8,
+                lean: 2,
+            },
+            Col::new(13, 8),
+            Col::new(8, 8),
+            Col::new(ctx, ctx),
+            Col::new(rate, rate),
+            Col::new(5, 5),
+        ];
+        const STEPS: [Give; 3] = [Give::Drop(5), Give::Drop(2), Give::Narrow(&[0, 1])];
+        // The selection mark and the state never change.
+        let last = give_way(w, 2 + STATE_W, 0, &mut c, &STEPS);
+        let [agent, bead, owes, ctx, rate, seen] = c.map(|c| c.w);
+        Columns {
+            agent,
+            bead,
+            owes,
             ctx,
             rate,
-            last: 0,
-            seen: 5,
-        };
-        let fixed = |c: &Columns| 2 + c.agent + STATE_W + c.bead + c.owes + c.ctx + c.rate + c.seen;
-        if fixed(&c) > w {
-            c.seen = 0;
+            last,
+            seen,
         }
-        if fixed(&c) > w {
-            c.owes = 0;
-        }
-        while fixed(&c) > w && (c.agent > 8 || c.bead > 8) {
-            if c.agent > 8 && (c.agent >= c.bead + 3 || c.bead <= 8) {
-                c.agent -= 1;
-            } else {
-                c.bead -= 1;
-            }
-        }
-        c.last = w.saturating_sub(fixed(&c));
-        c
     }
 }
 
@@ -261,9 +275,28 @@ pub(crate) fn is_header(y: u16, area: Rect) -> bool {
 
 pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
     let k = &m.config.keymap;
+    if m.queue_focus {
+        return vec![
+            (k.first_key(Action::Open), "on the board"),
+            (k.first_key(Action::NextPane), "roster"),
+            (k.first_key(Action::Back), "roster"),
+            (k.first_key(Action::ScreenInbox), "inbox"),
+            (k.first_key(Action::ScreenTasks), "tasks"),
+            (k.first_key(Action::Help), "help"),
+            (k.first_key(Action::Quit), "quit"),
+        ];
+    }
     let mut hints = super::kept_search_hints(m);
     hints.extend([
         (k.first_key(Action::Open), "thread"),
+        (
+            if queues_shown(m) {
+                k.first_key(Action::NextPane)
+            } else {
+                String::new()
+            },
+            "queues",
+        ),
         (k.first_key(Action::Search), "search"),
         (k.first_key(Action::ScreenInbox), "inbox"),
         (k.first_key(Action::ScreenTasks), "tasks"),

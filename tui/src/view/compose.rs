@@ -48,7 +48,7 @@ pub(crate) fn draw_pick(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
             Line::styled(text, t.base())
         });
     }
-    let block = titled(m, format!("{title}…{note}"), true, area);
+    let block = super::pane(m, super::overlays::chooser_title(title, &note, area), true);
     f.render_widget(Paragraph::new(lines).block(block), area);
 }
 
@@ -80,9 +80,7 @@ pub(crate) fn draw_compose(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
         (None, None) => "message".into(),
     };
     let title = match mode {
-        EditMode::ConfirmDiscard => {
-            "Discard this message? y discard · other keys: keep typing".to_string()
-        }
+        EditMode::ConfirmDiscard => super::overlays::discard_title("message"),
         _ => format!(
             "New {what} from {} → {} · Ctrl-s send · Esc cancel",
             line_text(from),

@@ -164,11 +164,7 @@ pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
                 ("Ctrl-e".into(), "$EDITOR"),
                 ("Esc".into(), "discard"),
             ],
-            EditMode::ConfirmDiscard => vec![
-                ("y".into(), "discard"),
-                ("k".into(), "keep as draft"),
-                ("any key".into(), "keep typing"),
-            ],
+            EditMode::ConfirmDiscard => super::overlays::discard_hints(),
             EditMode::Review => vec![
                 ("y".into(), "send"),
                 ("e".into(), "edit again"),
@@ -189,9 +185,7 @@ pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
         ],
         Some(Overlay::Reason { .. }) => Vec::new(),
         Some(Overlay::Compose { mode, .. }) => match mode {
-            EditMode::ConfirmDiscard => {
-                vec![("y".into(), "discard"), ("any key".into(), "keep typing")]
-            }
+            EditMode::ConfirmDiscard => super::overlays::discard_hints(),
             _ => vec![("Ctrl-s".into(), "send"), ("Esc".into(), "cancel")],
         },
         None => match m.screen {
@@ -229,7 +223,15 @@ fn draw_reason(m: &Model, f: &mut Frame, area: Rect, task: &str, text: &str) {
         Some(n) if n.error => Span::styled(format!("  {}", line_text(&n.text)), t.error()),
         _ => Span::styled("  Enter reject · Esc cancel", t.muted()),
     };
-    let prompt = format!(" reject {} · why: ", line_text(task));
+    // A router id is long (`TASK-2026-11-28-R6GR2xJw`): on a narrow
+    // footer it loses its middle, so that half the line is left for the
+    // reason (at 40 columns the whole id took all of it).
+    let frame = width(" reject  · why: ");
+    let id_room = (area.width as usize / 2).saturating_sub(frame).max(8);
+    let prompt = format!(
+        " reject {} · why: ",
+        crate::text::shorten_middle(&line_text(task), id_room)
+    );
     // The reason's end (where the cursor is) stays in view, and so does a
     // refusal after it: a longer reason loses its front.
     let keep = if m.notice.as_ref().is_some_and(|n| n.error) {

@@ -184,9 +184,12 @@ fn shape(m: &Model, body: Rect) -> Shape {
     let two_columns = body.width >= 140;
     let area = centered(body, if two_columns { 150 } else { 76 }, body.height);
     let total = if two_columns {
-        key_lines(m).len().max(extra_lines(m).len())
+        let w = column_width(area);
+        fold(key_lines(m), w)
+            .len()
+            .max(fold(extra_lines(m), w).len())
     } else {
-        help_lines(m).len()
+        fold(help_lines(m), inner_width(area)).len()
     };
     Shape {
         area,
@@ -223,14 +226,125 @@ pub fn draw(m: &Model, f: &mut Frame, body: Rect, scroll: u16) {
         let [left, right] =
             Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
                 .areas(inner);
-        f.render_widget(Paragraph::new(key_lines(m)).scroll((scroll, 0)), left);
-        f.render_widget(Paragraph::new(extra_lines(m)).scroll((scroll, 0)), right);
+        let w = column_width(area);
+        f.render_widget(
+            Paragraph::new(fold(key_lines(m), w)).scroll((scroll, 0)),
+            left,
+        );
+        f.render_widget(
+            Paragraph::new(fold(extra_lines(m), w)).scroll((scroll, 0)),
+            right,
+        );
         return;
     }
     f.render_widget(
-        Paragraph::new(help_lines(m))
+        Paragraph::new(fold(help_lines(m), inner_width(area)))
             .block(block)
             .scroll((scroll, 0)),
         area,
     );
+}
+
+fn inner_width(area: Rect) -> usize {
+    area.width.saturating_sub(2) as usize
+}
+
+/// Each of the two columns' width (the layout's halves of the inner width).
+fn column_width(area: Rect) -> usize {
+    inner_width(area) / 2
+}
+
+/// `lines` folded to `width` columns: a line wider than that wraps at its
+/// words, a key's description hanging under where it starts (or, when the
+/// keys take more than half the width, on lines of its own under them),
+/// so nothing is cut at the border: at 40 columns "half a page down" was
+/// "half a page do". Drawing and scrolling both count the folded lines.
+fn fold(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    for line in lines {
+        if line.width() <= width || width < 8 {
+            out.push(line);
+            continue;
+        }
+        let mut spans = line.spans.into_iter();
+        let (prefix, rest): (Option<Span<'static>>, Vec<Span<'static>>) = if line_is_keyed(&spans) {
+            (spans.next(), spans.collect())
+        } else {
+            (None, spans.collect())
+        };
+        let style = rest.first().map(|s| s.style).unwrap_or_default();
+        let text: String = rest.iter().map(|s| s.content.as_ref()).collect();
+        // The first row's lead (the keys, or nothing), the room it
+        // leaves, and the indent of the rows after it.
+        let (lead, first_room, indent) = match prefix {
+            Some(p) if width_of(&p.content) <= width / 2 => {
+                let w = width_of(&p.content);
+                (p, width - w, w)
+            }
+            Some(p) => {
+                // The keys on their own line, the description under them.
+                let keys = p.content.trim_end().to_string();
+                out.push(Line::from(Span::styled(keys, p.style)));
+                (Span::raw("    "), width - 4, 4)
+            }
+            None => (Span::raw(""), width, 2),
+        };
+        let rows = wrap_words(&text, first_room, width - indent);
+        for (i, row) in rows.into_iter().enumerate() {
+            let lead = if i == 0 {
+                lead.clone()
+            } else {
+                Span::raw(" ".repeat(indent))
+            };
+            out.push(Line::from(vec![lead, Span::styled(row, style)]));
+        }
+    }
+    out
+}
+
+/// Whether a help line is a key (or mark) column and its description.
+fn line_is_keyed(spans: &std::vec::IntoIter<Span<'static>>) -> bool {
+    spans.len() >= 2
+}
+
+fn width_of(s: &str) -> usize {
+    crate::text::width(s)
+}
+
+/// `text` broken at blanks into rows, the first at most `first` columns
+/// wide and the rest `rest`; a word wider than a row is cut into rows.
+fn wrap_words(text: &str, first: usize, rest: usize) -> Vec<String> {
+    let mut rows = vec![String::new()];
+    let room = |rows: &Vec<String>| if rows.len() == 1 { first } else { rest };
+    for word in text.split_whitespace() {
+        let mut word = word;
+        loop {
+            let row = rows.last().expect("one row at least");
+            let used = width_of(row);
+            let gap = usize::from(used > 0);
+            if used + gap + width_of(word) <= room(&rows) {
+                let row = rows.last_mut().expect("one row at least");
+                if gap == 1 {
+                    row.push(' ');
+                }
+                row.push_str(word);
+                break;
+            }
+            if used > 0 {
+                rows.push(String::new());
+                continue;
+            }
+            // Wider than a whole row: cut it.
+            let cut = crate::text::prefix_within(word, room(&rows).max(1));
+            rows.last_mut()
+                .expect("one row at least")
+                .push_str(&word[..cut]);
+            word = &word[cut..];
+            if word.is_empty() {
+                break;
+            }
+            rows.push(String::new());
+        }
+    }
+    rows
 }

@@ -24,7 +24,7 @@ pub enum Hit {
 }
 
 /// The body rectangle, as `view::view` splits the frame.
-fn body(m: &Model) -> Rect {
+pub(crate) fn body(m: &Model) -> Rect {
     let (w, h) = m.size;
     Rect::new(0, 2, w, h.saturating_sub(4))
 }

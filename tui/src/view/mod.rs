@@ -12,6 +12,7 @@
 
 pub(crate) mod agent_queues;
 pub mod agents;
+pub(crate) mod columns;
 pub(crate) mod compose;
 pub(crate) mod footer;
 pub mod help;

@@ -56,9 +56,20 @@ pub(crate) fn draw_chooser(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
         });
     }
     f.render_widget(
-        Paragraph::new(lines).block(pane(m, format!("{title}…{note}"), true)),
+        Paragraph::new(lines).block(pane(m, chooser_title(title, &note, area), true)),
         area,
     );
+}
+
+/// A chooser's title in its box: the question, cut with `…` where the
+/// box is narrower, then the note of where the list is, which always
+/// shows (a border clipped both, and with them "1-2 of 5 ↓").
+pub(crate) fn chooser_title(title: &str, note: &str, area: Rect) -> String {
+    let room = (area.width as usize).saturating_sub(4 + width(note));
+    format!(
+        "{}{note}",
+        crate::text::truncate(&format!("{title}…"), room)
+    )
 }
 
 /// The rows of a chooser or the recipients' list that fit its box (a
@@ -99,9 +110,7 @@ pub(crate) fn draw_editor(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
     let who = format!("{} → {}", line_text(agent), line_text(to));
     let title = match mode {
         EditMode::Typing => format!("Reply as {who} · Ctrl-s send · Esc discard"),
-        EditMode::ConfirmDiscard => {
-            "Discard this reply? y discard · k keep as draft · other keys: keep typing".into()
-        }
+        EditMode::ConfirmDiscard => discard_title("reply"),
         EditMode::Review => {
             format!("Review reply as {who} · y send · e edit again · d discard · Esc edit here")
         }
@@ -169,4 +178,19 @@ pub(crate) fn draw_typed(
     let x = area.x + (col as u16).min(area.width.saturating_sub(1));
     let y = area.y + (row - scroll).min(area.height.saturating_sub(1));
     f.set_cursor_position(Position::new(x, y));
+}
+
+/// The discard question's title, the same keys in both editors
+/// (`update::overlays::discard_answer` reads them).
+pub(crate) fn discard_title(what: &str) -> String {
+    format!("Discard this {what}? y discard · k keep as draft · other keys: keep typing")
+}
+
+/// The discard question's key hints, as its title says them.
+pub(crate) fn discard_hints() -> Vec<(String, &'static str)> {
+    vec![
+        ("y".into(), "discard"),
+        ("k".into(), "keep as draft"),
+        ("any key".into(), "keep typing"),
+    ]
 }
