@@ -622,7 +622,7 @@ pub(crate) fn physical<'l, 'a: 'l>(
     doc: &'a str,
     lines: &'l [Line<'a>],
 ) -> impl Iterator<Item = Line<'a>> + 'l {
-    lines.iter().flat_map(move |l| Physical::of(doc, l))
+    physical_indexed(doc, lines).map(|(_, l)| l)
 }
 
 /// [`physical`], with the index in `lines` of the entry each line is in.
@@ -630,36 +630,69 @@ pub(crate) fn physical_indexed<'l, 'a: 'l>(
     doc: &'a str,
     lines: &'l [Line<'a>],
 ) -> impl Iterator<Item = (usize, Line<'a>)> + 'l {
-    lines
-        .iter()
-        .enumerate()
-        .flat_map(move |(i, l)| Physical::of(doc, l).map(move |l| (i, l)))
-}
-
-/// The lines of one entry: itself, or a run's lines.
-enum Physical<'a> {
-    One(Option<Line<'a>>),
-    Run(std::iter::Take<LineIter<'a, memchr::Memchr<'a>>>),
-}
-
-impl<'a> Physical<'a> {
-    fn of(doc: &'a str, l: &Line<'a>) -> Self {
-        match doc.get(l.start(doc)..) {
-            Some(rest) if l.more > 0 => Physical::Run(
-                LineIter::new(rest, l.no, memchr::memchr_iter(b'\n', rest.as_bytes()))
-                    .take(l.more as usize + 1),
-            ),
-            _ => Physical::One(Some(*l)),
-        }
+    Physical {
+        doc,
+        lines,
+        next: 0,
+        run: None,
     }
 }
 
-impl<'a> Iterator for Physical<'a> {
-    type Item = Line<'a>;
-    fn next(&mut self) -> Option<Line<'a>> {
-        match self {
-            Physical::One(l) => l.take(),
-            Physical::Run(lines) => lines.next(),
+/// The iterator of [`physical_indexed`]. A line that is no run (every line
+/// of a document below [`RUNS_FROM`]) is handed on as it is, with one
+/// test: a `flat_map` over a per-entry iterator, which held a run's
+/// splitter whether or not there was one, moved and matched that state at
+/// every line (~50 instructions a line of the prose before a message).
+struct Physical<'l, 'a> {
+    doc: &'a str,
+    lines: &'l [Line<'a>],
+    /// The index of the entry after the one being read.
+    next: usize,
+    /// The run being split, and its entry's index.
+    run: Option<(usize, RunLines<'a>)>,
+}
+
+/// The lines of a run, split again.
+type RunLines<'a> = std::iter::Take<LineIter<'a, memchr::Memchr<'a>>>;
+
+impl<'a> Iterator for Physical<'_, 'a> {
+    type Item = (usize, Line<'a>);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, Line<'a>)> {
+        if let Some((i, run)) = &mut self.run {
+            if let Some(l) = run.next() {
+                return Some((*i, l));
+            }
+            self.run = None;
+        }
+        let i = self.next;
+        let l = self.lines.get(i)?;
+        self.next = i + 1;
+        if l.more == 0 {
+            return Some((i, *l));
+        }
+        self.open_run(i, l)
+    }
+}
+
+impl<'a> Physical<'_, 'a> {
+    /// The first line of the run `l`, the entry at `i`, the rest kept to
+    /// be handed on next (out of line: no message below [`RUNS_FROM`] has
+    /// a run).
+    #[cold]
+    #[inline(never)]
+    fn open_run(&mut self, i: usize, l: &Line<'a>) -> Option<(usize, Line<'a>)> {
+        let Some(rest) = self.doc.get(l.start(self.doc)..) else {
+            return Some((i, *l));
+        };
+        let mut run = LineIter::new(rest, l.no, memchr::memchr_iter(b'\n', rest.as_bytes()))
+            .take(l.more as usize + 1);
+        let first = run.next();
+        self.run = Some((i, run));
+        match first {
+            Some(first) => Some((i, first)),
+            None => self.next(),
         }
     }
 }
@@ -917,6 +950,54 @@ pub(crate) mod tests {
                 physical(doc, lines).map(|l| (l.text, l.no)).collect()
             }
             proptest::prop_assert_eq!(texts(&doc, &skipped), texts(&doc, &split_lines(&doc, 1)));
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(500))]
+
+        /// [`physical_indexed`] hands on the lines, and the entry each is
+        /// in, that a `flat_map` of each entry's lines (its reading before
+        /// the iterator of its own) did: documents split with runs and
+        /// without, read from any entry on.
+        #[test]
+        fn physical_lines_read_as_flat_mapped(
+            lines in proptest::collection::vec((
+                proptest::sample::select(vec![
+                    "- 10:00:01 run 1: ok", "Implemented the token refresh path with retries and a jittered backoff",
+                    "Bead: x", "", " ", "- **B:** x", "## Summary", "é",
+                ]),
+                proptest::sample::select(vec!["\n", "\r\n", " \n", ""]),
+            ), 0..40),
+            runs in proptest::bool::ANY,
+            from in 0usize..40,
+        ) {
+            let doc: String = lines.iter().map(|(l, e)| format!("{l}{e}")).collect();
+            FORCE_RUNS.with(|f| f.set(Some(runs)));
+            let split = doc_lines_of(&doc).to_vec();
+            FORCE_RUNS.with(|f| f.set(None));
+            let entries = &split[from.min(split.len())..];
+            let flat_mapped: Vec<(usize, Line<'_>)> = entries
+                .iter()
+                .enumerate()
+                .flat_map(|(i, l)| {
+                    let lines: Vec<Line<'_>> = match doc.get(l.start(&doc)..) {
+                        Some(rest) if l.more > 0 => LineIter::new(
+                            rest,
+                            l.no,
+                            memchr::memchr_iter(b'\n', rest.as_bytes()),
+                        )
+                        .take(l.more as usize + 1)
+                        .collect(),
+                        _ => vec![*l],
+                    };
+                    lines.into_iter().map(move |l| (i, l))
+                })
+                .collect();
+            let ours: Vec<(usize, Line<'_>)> = physical_indexed(&doc, entries).collect();
+            proptest::prop_assert_eq!(&ours, &flat_mapped);
+            let plain: Vec<Line<'_>> = physical(&doc, entries).collect();
+            proptest::prop_assert_eq!(plain, flat_mapped.iter().map(|(_, l)| *l).collect::<Vec<_>>());
         }
     }
 
