@@ -111,24 +111,14 @@ impl Config {
     }
 }
 
-/// The top-level keys amail reads: the binary's, then the TUI's
-/// (`amail_tui::UiConfig::from_toml` reads those; a key added there is
-/// added here, or it is warned of as unknown).
-const KNOWN_KEYS: &[&str] = &[
+/// The top-level keys the binary reads; the TUI's are
+/// [`amail_tui::config::TOP_LEVEL_KEYS`], which it reads.
+const BINARY_KEYS: &[&str] = &[
     MAX_MESSAGE_SIZE_KEY,
     SERVER_TOKEN_FILE_KEY,
     AGENT_TOKENS_FILE_KEY,
     SERVERS_KEY,
-    "color",
-    "mouse",
-    "notify",
-    "theme",
-    "keys",
 ];
-
-/// The top-level keys that are tables; anything else there (`theme =
-/// "light"` for `[theme] name = "light"`) is read as no table at all.
-const TABLE_KEYS: &[&str] = &["theme", "keys"];
 
 /// The keys of a `[[servers]]` entry.
 const SERVER_ENTRY_KEYS: &[&str] = &["storage_root", "url", "token_file"];
@@ -152,12 +142,14 @@ fn unknown_keys(path: &Path, text: &str) -> Vec<String> {
             .unwrap_or_default();
         format!("unknown key `{key}`{within}{hint}; amail ignores it")
     };
+    use amail_tui::config::{TABLE_KEYS, TOP_LEVEL_KEYS};
+    let known: Vec<&str> = BINARY_KEYS.iter().chain(TOP_LEVEL_KEYS).copied().collect();
     let mut out = Vec::new();
     for (key, value) in table.get_ref() {
         let name = key.get_ref().as_ref();
-        if !KNOWN_KEYS.contains(&name) {
+        if !known.contains(&name) {
             let (o, place) = at(key.span());
-            out.push((o, format!("{place}: {}", unknown(name, KNOWN_KEYS, ""))));
+            out.push((o, format!("{place}: {}", unknown(name, &known, ""))));
             continue;
         }
         match value.get_ref() {

@@ -23,6 +23,14 @@ use std::path::{Path, PathBuf};
 use super::keymap::Keymap;
 use super::theme::Theme;
 
+/// The top-level keys [`UiConfig::from_toml`] reads, and of them the ones
+/// that are tables. The binary warns of any other top-level key as
+/// unknown; a key read here and missing there would be warned of while
+/// it works, so the list lives beside the reading.
+pub const TOP_LEVEL_KEYS: &[&str] = &["color", "mouse", "notify", "theme", "keys"];
+/// See [`TOP_LEVEL_KEYS`].
+pub const TABLE_KEYS: &[&str] = &["theme", "keys"];
+
 /// When to use colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ColorMode {
@@ -104,14 +112,17 @@ impl UiConfig {
                 toml::Table::new()
             }
         };
-        let mode = match table.get("color").and_then(|v| v.as_str()) {
-            None | Some("auto") => ColorMode::Auto,
-            Some("always") => ColorMode::Always,
-            Some("never") => ColorMode::Never,
-            Some(other) => {
-                warnings.push(format!("color = {other:?}: expected auto, always or never"));
-                ColorMode::Auto
-            }
+        let mode = match table.get("color") {
+            None => ColorMode::Auto,
+            Some(v) => match v.as_str() {
+                Some("auto") => ColorMode::Auto,
+                Some("always") => ColorMode::Always,
+                Some("never") => ColorMode::Never,
+                _ => {
+                    warnings.push(format!("color = {v}: expected auto, always or never"));
+                    ColorMode::Auto
+                }
+            },
         };
         let mouse = match table.get("mouse") {
             None => false,
@@ -135,10 +146,10 @@ impl UiConfig {
         };
         let mut theme = Theme::dark();
         if let Some(t) = table.get("theme").and_then(|v| v.as_table()) {
-            if let Some(name) = t.get("name").and_then(|v| v.as_str()) {
-                match Theme::by_name(name) {
+            if let Some(v) = t.get("name") {
+                match v.as_str().and_then(Theme::by_name) {
                     Some(th) => theme = th,
-                    None => warnings.push(format!("[theme] name {name:?}: expected dark or light")),
+                    None => warnings.push(format!("[theme] name = {v}: expected dark or light")),
                 }
             }
             for (role, v) in t {
@@ -248,5 +259,26 @@ mod tests {
         let c = UiConfig::from_toml("[keys\n", false);
         assert_eq!(c.warnings.len(), 1);
         assert_eq!(c.keymap, Keymap::default());
+    }
+
+    /// A value of the wrong kind is said, as a wrong word is: `color = 5`
+    /// and `[theme] name = 5` were read as absent and said nothing.
+    #[test]
+    fn values_of_the_wrong_kind_warn() {
+        for (text, says) in [
+            ("color = 5", "color = 5: expected auto, always or never"),
+            (
+                "color = true",
+                "color = true: expected auto, always or never",
+            ),
+            (
+                "[theme]\nname = 5",
+                "[theme] name = 5: expected dark or light",
+            ),
+        ] {
+            let c = UiConfig::from_toml(text, false);
+            assert_eq!(c.warnings, [says], "{text}");
+            assert_eq!(c.theme.name, Theme::dark().name, "{text}");
+        }
     }
 }
