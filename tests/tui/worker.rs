@@ -684,3 +684,84 @@ fn quitting_waits_for_an_ack_in_hand() {
     let acked = gone.recv_timeout(Duration::from_secs(60)).unwrap();
     assert!(acked, "quitting cut the ack off");
 }
+
+/// A server that refuses the token (401, or 403 for what the token may
+/// not do): the pane said why, the status bar said "server unreachable ·
+/// retrying". It answered, and asking again with the same token will not
+/// help: the status bar says the token was refused. The sentences are the
+/// remote store's own (`ServerError`'s text is what reaches the TUI).
+#[test]
+fn a_refused_token_is_not_an_unreachable_server() {
+    use amail_remote::ServerError;
+    use amail_tui::model::Link;
+    use amail_tui::testing::TestApp;
+    let url = "http://127.0.0.1:8765/mcp/".to_string();
+    let refusals = [
+        ServerError::Unauthorized {
+            url: url.clone(),
+            token_from: Some("AMAIL_SERVER_TOKEN".into()),
+        },
+        ServerError::Unauthorized {
+            url: url.clone(),
+            token_from: None,
+        },
+        ServerError::Forbidden {
+            url: url.clone(),
+            what: "fetch_inbox".into(),
+            token_from: Some("--token-file".into()),
+        },
+    ];
+    for refused in refusals {
+        let mut app = TestApp::sample();
+        app.model.link = Some(Link::Up);
+        app.send(Msg::Reloaded {
+            refresh: Err(refused.to_string()),
+            tasks: Ok(Board::default()),
+        });
+        assert_eq!(app.model.link, Some(Link::Refused), "{refused}");
+        let screen = app.render(140, 30);
+        assert!(
+            screen.contains("✗ server refused the token"),
+            "{refused}:\n{screen}"
+        );
+        assert!(!screen.contains("unreachable"), "{refused}:\n{screen}");
+        assert!(!screen.contains("retrying"), "{refused}:\n{screen}");
+        let narrow = app.render(60, 20);
+        assert!(narrow.contains("✗ refused"), "{refused}:\n{narrow}");
+        assert!(!narrow.contains("offline"), "{refused}:\n{narrow}");
+
+        // Fixed on the server's side (its token, its roles): the next poll
+        // that answers shows the link up.
+        let inbox = app.backend.load().unwrap();
+        app.send(Msg::Loaded {
+            inbox: Ok(inbox),
+            tasks: Ok(Board::default()),
+        });
+        assert_eq!(app.model.link, Some(Link::Up));
+    }
+    // Nothing answering is still unreachable, and a timeout too.
+    for away in [
+        ServerError::Unreachable {
+            url: url.clone(),
+            detail: "connection refused".into(),
+        },
+        ServerError::Timeout {
+            url: url.clone(),
+            what: "fetch_inbox".into(),
+            after: Duration::from_secs(30),
+        },
+    ] {
+        let mut app = TestApp::sample();
+        app.model.link = Some(Link::Up);
+        app.send(Msg::Reloaded {
+            refresh: Err(away.to_string()),
+            tasks: Ok(Board::default()),
+        });
+        assert_eq!(app.model.link, Some(Link::Down), "{away}");
+        let screen = app.render(140, 30);
+        assert!(
+            screen.contains("server unreachable · retrying"),
+            "{away}:\n{screen}"
+        );
+    }
+}

@@ -318,6 +318,25 @@ pub enum WatchState {
 pub enum Link {
     Up,
     Down,
+    /// The server answered and refused the token (401, or 403 for what
+    /// the token may not do): asking again with the same token will not
+    /// help, so the status bar does not call it unreachable. Polls go on,
+    /// so a fix on the server's side still brings the link up.
+    Refused,
+}
+
+impl Link {
+    /// The link after a failed load or poll. The backend's errors reach
+    /// the TUI as sentences (the remote store turns its `ServerError` into
+    /// text), so the refusal is told by the HTTP status that sentence
+    /// names, as `ServerError`'s text writes it.
+    pub fn after_error(error: &str) -> Link {
+        if error.contains("(401 Unauthorized)") || error.contains("(403 Forbidden)") {
+            Link::Refused
+        } else {
+            Link::Down
+        }
+    }
 }
 
 /// The selection before a data change and where each selected key stood

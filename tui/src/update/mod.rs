@@ -373,10 +373,9 @@ fn loaded(
         crate::notify::collect(m);
     }
     if let Some(link) = &mut m.link {
-        *link = if inbox.is_ok() {
-            crate::model::Link::Up
-        } else {
-            crate::model::Link::Down
+        *link = match &inbox {
+            Ok(()) => crate::model::Link::Up,
+            Err(e) => crate::model::Link::after_error(e),
         };
     }
     let mut errors = Vec::new();

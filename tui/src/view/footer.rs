@@ -62,6 +62,17 @@ pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
             },
             t.error(),
         ),
+        // It answered, and asking again with the same token will not
+        // help: no "retrying". The line under the panes says which token
+        // and what to do.
+        (Some(Link::Refused), _) => Span::styled(
+            if narrow {
+                "✗ refused "
+            } else {
+                "✗ server refused the token "
+            },
+            t.error(),
+        ),
         // A polled server is live while it answers: new mail comes by
         // the poll, whatever the watch of files beside it (a task store)
         // says.
