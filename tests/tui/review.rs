@@ -678,3 +678,52 @@ fn the_board_keeps_titles_readable_at_narrow_widths() {
         }
     }
 }
+
+/// A reason kept for a task's next `X` (after Esc, or a write that
+/// failed) is typed text a quit throws away, as a kept reply is: `q`
+/// quit at once and the sentence for the Work Log was gone. It asks as
+/// for drafts; a reject still being written is waited for, not counted.
+#[test]
+fn quitting_counts_a_kept_rejection_reason() {
+    use amail_tui::update::update;
+    use amail_tui::{Command, Msg};
+    // Kept with Esc.
+    let mut app = TestApp::sample();
+    app.press(&format!("t/{REVIEW}<enter>X"));
+    app.type_text("Add a test for the PKCE verifier");
+    app.press("<esc>q");
+    assert!(!app.quit, "a kept reason is not dropped by one q");
+    let n = notice(&app);
+    assert!(n.contains("1 rejection reason"), "{n}");
+    assert!(n.contains("q again quits"), "{n}");
+    app.press("q");
+    assert!(app.quit);
+
+    // Kept by a write that failed.
+    let fake = FakeBackend::sample();
+    let now = fake.now;
+    let mut app = TestApp::with_backend(ReadOnly(fake), now, UiConfig::default());
+    app.press(&format!("t/{REVIEW}<enter>X"));
+    app.type_text("Add a test for the PKCE verifier");
+    app.press("<enter>q");
+    assert!(!app.quit);
+    let n = notice(&app);
+    assert!(n.contains("1 rejection reason"), "{n}");
+    app.press("<esc>");
+
+    // On its way to the store: quitting waits for the write, nothing lost.
+    let mut app = TestApp::sample();
+    app.press(&format!("t/{REVIEW}<enter>X"));
+    app.type_text("Add a test for the PKCE verifier");
+    let enter = ratatui::crossterm::event::KeyEvent::new(
+        ratatui::crossterm::event::KeyCode::Enter,
+        ratatui::crossterm::event::KeyModifiers::NONE,
+    );
+    let cmd = update(&mut app.model, Msg::Key(enter));
+    assert!(matches!(cmd, Some(Command::Reject { .. })), "{cmd:?}");
+    let q = ratatui::crossterm::event::KeyEvent::new(
+        ratatui::crossterm::event::KeyCode::Char('q'),
+        ratatui::crossterm::event::KeyModifiers::NONE,
+    );
+    assert_eq!(update(&mut app.model, Msg::Key(q)), Some(Command::Quit));
+}

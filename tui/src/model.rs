@@ -410,6 +410,10 @@ pub struct Model {
     /// starts from its reason (a sentence for the Work Log is not thrown
     /// away by one key, or by a store that failed, as a reply is not).
     pub reasons: std::collections::HashMap<String, String>,
+    /// Ids of the tasks whose rejection is on its way to the store (its
+    /// reason still in `reasons` until written): not reasons a quit would
+    /// lose, since quitting waits for the write.
+    pub rejecting: std::collections::HashSet<String>,
     /// `q` was pressed with drafts a quit would lose: a second `q` quits.
     pub quit_asked: bool,
     /// A new message on its way to the store, in its editor as it was
@@ -504,6 +508,7 @@ impl Model {
             overlay: None,
             drafts: Default::default(),
             reasons: Default::default(),
+            rejecting: Default::default(),
             sending: Default::default(),
             quit_asked: false,
             unsent: None,
@@ -1087,6 +1092,16 @@ impl Model {
             .filter(|k| !self.sending.contains(*k))
             .count()
             + usize::from(self.composed.is_some())
+    }
+
+    /// Rejection reasons kept for a task's next `X` (after Esc, or a
+    /// write that failed) that a quit would lose; one being written is
+    /// waited for.
+    pub fn kept_reasons(&self) -> usize {
+        self.reasons
+            .keys()
+            .filter(|id| !self.rejecting.contains(*id))
+            .count()
     }
 
     /// After a frame: once the records have parsed [`held_parses`] of their

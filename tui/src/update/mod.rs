@@ -463,13 +463,30 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
     let asked = std::mem::take(&mut m.quit_asked);
     match a {
         Action::Quit => {
-            let kept = m.kept_drafts();
-            if kept > 0 && !asked {
+            // Whatever typed text a quit would drop, kept replies and
+            // messages and the reasons kept for a task's next reject alike.
+            let drafts = m.kept_drafts();
+            let reasons = m.kept_reasons();
+            if drafts + reasons > 0 && !asked {
+                let mut lost = Vec::new();
+                if drafts > 0 {
+                    lost.push(format!(
+                        "{drafts} unsent draft{} (kept with k)",
+                        plural(drafts)
+                    ));
+                }
+                if reasons > 0 {
+                    lost.push(format!(
+                        "{reasons} rejection reason{} (kept for {})",
+                        plural(reasons),
+                        m.config.keymap.first_key(Action::Reject)
+                    ));
+                }
                 m.quit_asked = true;
                 m.notice = Some(Notice {
                     text: format!(
-                        "{kept} unsent draft{} (kept with k) would be lost: {} again quits, any other key stays",
-                        plural(kept),
+                        "{} would be lost: {} again quits, any other key stays",
+                        lost.join(" and "),
                         m.config.keymap.first_key(Action::Quit)
                     ),
                     error: true,

@@ -110,6 +110,7 @@ pub(super) fn reason_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
             // Kept until the store says it wrote it: a failed write loses
             // nothing (`reviewed`).
             m.reasons.insert(task.clone(), text.clone());
+            m.rejecting.insert(task.clone());
             let cmd = Command::Reject {
                 id: task.clone(),
                 reason: text.trim().to_string(),
@@ -149,6 +150,9 @@ pub(super) fn reviewed(
     verdict: Verdict,
     result: Result<String, String>,
 ) -> Option<Command> {
+    if verdict == Verdict::Rejected {
+        m.rejecting.remove(id);
+    }
     m.notice = Some(match result {
         Ok(sentence) => {
             m.reasons.remove(id);
