@@ -263,6 +263,22 @@ impl Marks {
 pub struct Notice {
     pub text: String,
     pub error: bool,
+    /// How many bytes at the end of `text` tell which key to press: a
+    /// footer too narrow for the whole cuts the description before them,
+    /// never them (cut at the edge, the quit warning lost its key).
+    pub keep: usize,
+}
+
+impl Notice {
+    /// `what` then `keys`, the part that names the key to press (kept
+    /// whole on a narrow footer).
+    pub(crate) fn keyed(what: String, keys: &str, error: bool) -> Notice {
+        Notice {
+            keep: keys.len(),
+            text: what + keys,
+            error,
+        }
+    }
 }
 
 /// Totals the header and footer show on every frame. Computed once per
@@ -547,6 +563,7 @@ impl Model {
                     if n == 1 { "" } else { "s" }
                 ),
                 error: true,
+                keep: 0,
             });
         }
         m.fix_selection(&Selection::default(), &[None; 4]);

@@ -156,11 +156,13 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                 Notice {
                     text: format!("✓ acknowledged {done} message{} as {agent}", plural(done)),
                     error: false,
+                    keep: 0,
                 }
             } else {
                 Notice {
                     text: format!("✗ ack failed: {}", errors.join("; ")),
                     error: true,
+                    keep: 0,
                 }
             });
             m.dirty = true;
@@ -174,11 +176,13 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                     Notice {
                         text: format!("✓ marked {n} message{} read as {agent}", plural(n)),
                         error: false,
+                        keep: 0,
                     }
                 }
                 Err(e) => Notice {
                     text: format!("✗ mark read failed: {e}"),
                     error: true,
+                    keep: 0,
                 },
             });
             Some(Command::Load)
@@ -191,6 +195,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                     m.notice = Some(Notice {
                         text: format!("✓ sent to {}", to.join(", ")),
                         error: false,
+                        keep: 0,
                     });
                     Some(Command::Load)
                 }
@@ -199,12 +204,11 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                     if m.overlay.is_none() {
                         m.overlay = m.unsent.take();
                     }
-                    m.notice = Some(Notice {
-                        text: format!(
-                            "✗ send failed: {e} (kept in the editor: Ctrl-s sends again)"
-                        ),
-                        error: true,
-                    });
+                    m.notice = Some(Notice::keyed(
+                        format!("✗ send failed: {e} "),
+                        "(kept in the editor: Ctrl-s sends again)",
+                        true,
+                    ));
                     None
                 }
             }
@@ -224,17 +228,19 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                     m.notice = Some(Notice {
                         text: format!("✓ reply sent to {to}"),
                         error: false,
+                        keep: 0,
                     });
                     Some(Command::Load)
                 }
                 Err(e) => {
-                    m.notice = Some(Notice {
-                        text: format!(
-                            "✗ reply failed: {e} (draft kept: {} sends it again)",
+                    m.notice = Some(Notice::keyed(
+                        format!("✗ reply failed: {e} "),
+                        &format!(
+                            "(draft kept: {} sends it again)",
                             m.config.keymap.first_key(Action::Reply)
                         ),
-                        error: true,
-                    });
+                        true,
+                    ));
                     None
                 }
             }
@@ -276,6 +282,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                         m.notice = Some(Notice {
                             text: "reply not sent: the editor returned an empty body".into(),
                             error: false,
+                            keep: 0,
                         });
                     } else {
                         *cursor = body.len();
@@ -288,6 +295,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                     m.notice = Some(Notice {
                         text: format!("✗ $EDITOR: {e}"),
                         error: true,
+                        keep: 0,
                     });
                     None
                 }
@@ -305,6 +313,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                 text: "not suspended: no job-control shell started amail, so none could fg it"
                     .into(),
                 error: false,
+                keep: 0,
             });
             None
         }
@@ -334,7 +343,7 @@ fn while_loading(m: &mut Model, cmd: Option<&Command>) {
             "still loading ({done}/{total} files): {verb} the {n} loaded message{} once it is done; older ones may follow",
             plural(n)
         ),
-        error: false,
+        error: false, keep: 0,
     });
 }
 
@@ -409,6 +418,7 @@ fn loaded(
                 m.tasks.len()
             ),
             error: false,
+            keep: 0,
         });
     }
     m.restore_selection(before);
@@ -432,6 +442,7 @@ fn point_out_unknown_identity(m: &mut Model) {
             amail_core::inbox::summary::first_few(&names, 6)
         ),
         error: true,
+        keep: 0,
     });
 }
 
@@ -483,14 +494,14 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
                     ));
                 }
                 m.quit_asked = true;
-                m.notice = Some(Notice {
-                    text: format!(
-                        "{} would be lost: {} again quits, any other key stays",
-                        lost.join(" and "),
+                m.notice = Some(Notice::keyed(
+                    format!("{} would be lost: ", lost.join(" and ")),
+                    &format!(
+                        "{} again quits, other keys stay",
                         m.config.keymap.first_key(Action::Quit)
                     ),
-                    error: true,
-                });
+                    true,
+                ));
                 return None;
             }
             m.quit = true;
@@ -502,6 +513,7 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
             m.notice = Some(Notice {
                 text: RELOADING.into(),
                 error: false,
+                keep: 0,
             });
             return Some(Command::Load);
         }
