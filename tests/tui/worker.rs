@@ -765,3 +765,70 @@ fn a_refused_token_is_not_an_unreachable_server() {
         );
     }
 }
+
+/// `Ctrl-s` in the compose editor, answered later (the worker's `Sent`).
+fn send_composed(app: &mut amail_tui::testing::TestApp, text: &str) -> Command {
+    app.press("c<enter>G<enter>");
+    app.type_text(text);
+    let ctrl_s = KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL);
+    let cmd = update(&mut app.model, Msg::Key(ctrl_s));
+    assert!(matches!(cmd, Some(Command::Send(_))), "{cmd:?}");
+    cmd.unwrap()
+}
+
+fn compose_text(m: &Model) -> Option<&str> {
+    match &m.overlay {
+        Some(amail_tui::model::Overlay::Compose { text, .. }) => Some(text),
+        _ => None,
+    }
+}
+
+/// A new message whose send failed while another overlay was open (the
+/// help, a reply being written) stayed where sends wait and was never
+/// reopened, counted by `q`, or reachable by `c`: its text was lost. And
+/// a second send while the first was out took its place, so the first's
+/// failure reopened the second. Each failed message is kept: reopened
+/// when nothing is open, else kept for `c` and counted by `q`.
+#[test]
+fn a_send_that_fails_behind_another_overlay_is_kept_for_c() {
+    use amail_tui::testing::TestApp;
+    let to = vec!["BlueLake".to_string()];
+    let failed = || Msg::Sent {
+        to: vec!["BlueLake".into()],
+        result: Err(AWAY.into()),
+    };
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    send_composed(&mut app, "Standup in 5");
+    app.press("?");
+    app.send(failed());
+    assert!(
+        matches!(
+            app.model.overlay,
+            Some(amail_tui::model::Overlay::Help { .. })
+        ),
+        "{:?}",
+        app.model.overlay
+    );
+    let n = app.model.notice.clone().unwrap();
+    assert!(n.text.contains("send failed"), "{n:?}");
+    assert!(n.text.ends_with("c opens it again)"), "{n:?}");
+    app.press("<esc>q");
+    assert!(!app.quit, "q drops the failed message silently");
+    let n = app.model.notice.clone().unwrap();
+    assert!(n.text.starts_with("1 unsent draft"), "{n:?}");
+    app.press("<esc>c");
+    assert_eq!(compose_text(&app.model), Some("Standup in 5"));
+
+    // Two sends out at once: each answer is the right message's.
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    send_composed(&mut app, "first");
+    send_composed(&mut app, "second");
+    app.send(failed());
+    assert_eq!(compose_text(&app.model), Some("first"));
+    app.send(Msg::Sent {
+        to: to.clone(),
+        result: Ok(()),
+    });
+    assert_eq!(compose_text(&app.model), Some("first"));
+    assert_eq!(app.model.kept_drafts(), 0);
+}

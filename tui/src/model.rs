@@ -432,12 +432,16 @@ pub struct Model {
     pub rejecting: std::collections::HashSet<String>,
     /// `q` was pressed with drafts a quit would lose: a second `q` quits.
     pub quit_asked: bool,
-    /// A new message on its way to the store, in its editor as it was
-    /// sent: reopened when the send fails, dropped when it succeeds.
-    pub unsent: Option<Overlay>,
-    /// A new message put aside with Esc then `k`, in its editor: the next
-    /// `c` opens it again.
-    pub composed: Option<Overlay>,
+    /// New messages on their way to the store, each in its editor as it
+    /// was sent, in the order sent (the worker answers in that order): the
+    /// first is reopened or kept when its send fails, dropped when it
+    /// succeeds. One slot let a second send take the place of the first.
+    pub unsent: std::collections::VecDeque<Overlay>,
+    /// New messages put aside with Esc then `k`, or whose send failed
+    /// while another overlay was open, in their editors: `c` opens the
+    /// last one again. A failed send's text lives only here, so `q`
+    /// counts them.
+    pub composed: Vec<Overlay>,
     /// Space / `V` marks.
     pub marks: Marks,
     /// Keys of every message seen so far (for notifications: each new help
@@ -527,8 +531,8 @@ impl Model {
             rejecting: Default::default(),
             sending: Default::default(),
             quit_asked: false,
-            unsent: None,
-            composed: None,
+            unsent: Default::default(),
+            composed: Vec::new(),
             marks: Marks::default(),
             seen: None,
             notify: Vec::new(),
@@ -1100,15 +1104,15 @@ impl Model {
         self.search.pending && !self.search_counting()
     }
 
-    /// Replies kept as drafts (Esc, then `k`, or a send that failed) and a
-    /// new message kept with `k`, that a quit would lose: they live only in
-    /// the app.
+    /// Replies kept as drafts (Esc, then `k`, or a send that failed) and
+    /// new messages kept (with `k`, or by a send that failed), that a quit
+    /// would lose: they live only in the app.
     pub fn kept_drafts(&self) -> usize {
         self.drafts
             .keys()
             .filter(|k| !self.sending.contains(*k))
             .count()
-            + usize::from(self.composed.is_some())
+            + self.composed.len()
     }
 
     /// Rejection reasons kept for a task's next `X` (after Esc, or a

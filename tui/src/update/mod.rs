@@ -191,7 +191,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             m.dirty = true;
             match result {
                 Ok(()) => {
-                    m.unsent = None;
+                    m.unsent.pop_front();
                     m.notice = Some(Notice {
                         text: format!("✓ sent to {}", to.join(", ")),
                         error: false,
@@ -200,15 +200,28 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                     Some(Command::Load)
                 }
                 Err(e) => {
-                    // The message comes back in its editor, to send again.
-                    if m.overlay.is_none() {
-                        m.overlay = m.unsent.take();
-                    }
-                    m.notice = Some(Notice::keyed(
-                        format!("✗ send failed: {e} "),
-                        "(kept in the editor: Ctrl-s sends again)",
-                        true,
-                    ));
+                    // The message comes back in its editor, to send again;
+                    // with another overlay open it is not pushed aside but
+                    // kept for `c`, as Esc then `k` keeps one.
+                    let failed = m.unsent.pop_front();
+                    m.notice = Some(if m.overlay.is_none() {
+                        m.overlay = failed;
+                        Notice::keyed(
+                            format!("✗ send failed: {e} "),
+                            "(kept in the editor: Ctrl-s sends again)",
+                            true,
+                        )
+                    } else {
+                        m.composed.extend(failed);
+                        Notice::keyed(
+                            format!("✗ send failed: {e} "),
+                            &format!(
+                                "(kept: {} opens it again)",
+                                m.config.keymap.first_key(Action::Compose)
+                            ),
+                            true,
+                        )
+                    });
                     None
                 }
             }

@@ -173,7 +173,7 @@ fn read_command(m: &Model, keys: Vec<String>, agent: String) -> Command {
 /// to whom, which type, and the text.
 pub(super) fn compose(m: &mut Model) -> Option<Command> {
     // A message kept with `k` comes back first, as a kept reply does on `r`.
-    if let Some(kept) = m.composed.take() {
+    if let Some(kept) = m.composed.pop() {
         m.overlay = Some(kept);
         m.notice = Some(Notice::keyed(
             "the message you kept: ".into(),
@@ -356,7 +356,7 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                     }
                     Discard::Keep => {
                         *mode = EditMode::Typing;
-                        m.composed = m.overlay.take();
+                        m.composed.extend(m.overlay.take());
                         m.notice = Some(Notice {
                             text: format!(
                                 "draft kept: {} opens it again",
@@ -404,7 +404,7 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                         keep: 0,
                     });
                     // Kept until the store says it was written.
-                    m.unsent = m.overlay.take();
+                    m.unsent.extend(m.overlay.take());
                     return Some(Command::Send(Box::new(draft)));
                 }
                 _ => edit_key(text, cursor, k),
