@@ -832,3 +832,48 @@ fn a_send_that_fails_behind_another_overlay_is_kept_for_c() {
     assert_eq!(compose_text(&app.model), Some("first"));
     assert_eq!(app.model.kept_drafts(), 0);
 }
+
+/// The rest of the family: a server that answers, with an error that is
+/// not about the token (its tool failed, an answer that is not MCP Agent
+/// Mail's, a release without the tool), was called unreachable too. The
+/// status bar says the server gave an error; polls go on (a tool that
+/// failed on a busy database may pass next time), so it says it retries.
+#[test]
+fn a_server_that_answers_with_an_error_is_not_unreachable() {
+    use amail_remote::ServerError;
+    use amail_tui::model::Link;
+    use amail_tui::testing::TestApp;
+    let url = "http://127.0.0.1:8765/mcp/".to_string();
+    for answered in [
+        ServerError::Tool {
+            url: url.clone(),
+            tool: "fetch_inbox".into(),
+            message: "database is locked".into(),
+        },
+        ServerError::Protocol {
+            url: url.clone(),
+            detail: "HTTP 502 Bad Gateway".into(),
+        },
+        ServerError::TooOld {
+            url: url.clone(),
+            release: "0.2",
+            feature: "fetch_inbox's since_ts".into(),
+        },
+    ] {
+        let mut app = TestApp::sample();
+        app.model.link = Some(Link::Up);
+        app.send(Msg::Reloaded {
+            refresh: Err(answered.to_string()),
+            tasks: Ok(Board::default()),
+        });
+        assert_eq!(app.model.link, Some(Link::Failing), "{answered}");
+        let screen = app.render(140, 30);
+        assert!(
+            screen.contains("✗ server error · retrying"),
+            "{answered}:\n{screen}"
+        );
+        assert!(!screen.contains("unreachable"), "{answered}:\n{screen}");
+        let narrow = app.render(60, 20);
+        assert!(narrow.contains("✗ error"), "{answered}:\n{narrow}");
+    }
+}

@@ -326,31 +326,41 @@ pub enum WatchState {
 }
 
 /// A polled store's (a server's) connection, as the last poll found it.
-/// A poll that fails shows [`Link::Down`] in the status bar; the next
-/// poll tries again (the store reconnects), and the first that succeeds
-/// shows the link up again. Nothing on screen is dropped meanwhile: the
-/// inbox stays as last read, drafts stay in their editors.
+/// A poll that fails shows why in the status bar (the line under the
+/// panes has the whole sentence); the next poll tries again (the store
+/// reconnects), and the first that succeeds shows the link up again.
+/// Nothing on screen is dropped meanwhile: the inbox stays as last read,
+/// drafts stay in their editors.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Link {
     Up,
+    /// Nothing answered, or not in time.
     Down,
     /// The server answered and refused the token (401, or 403 for what
     /// the token may not do): asking again with the same token will not
     /// help, so the status bar does not call it unreachable. Polls go on,
     /// so a fix on the server's side still brings the link up.
     Refused,
+    /// The server answered with another error (its tool failed, an
+    /// answer that is not an MCP Agent Mail server's, a release without
+    /// a tool): not unreachable; it may pass on a later poll.
+    Failing,
 }
 
 impl Link {
     /// The link after a failed load or poll. The backend's errors reach
     /// the TUI as sentences (the remote store turns its `ServerError` into
-    /// text), so the refusal is told by the HTTP status that sentence
-    /// names, as `ServerError`'s text writes it.
+    /// text), so the kind is told by the words `ServerError`'s text writes
+    /// for it: the HTTP status of a refusal, "no server answers" and "no
+    /// answer to" for a server that is not there (`Unreachable`,
+    /// `Timeout`). Anything else was an answer.
     pub fn after_error(error: &str) -> Link {
         if error.contains("(401 Unauthorized)") || error.contains("(403 Forbidden)") {
             Link::Refused
-        } else {
+        } else if error.contains(": no server answers (") || error.contains(": no answer to ") {
             Link::Down
+        } else {
+            Link::Failing
         }
     }
 }

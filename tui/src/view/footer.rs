@@ -73,6 +73,16 @@ pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
             },
             t.error(),
         ),
+        // It answered; a later poll may pass (a tool that failed on a
+        // busy database), so polls go on.
+        (Some(Link::Failing), _) => Span::styled(
+            if narrow {
+                "✗ error "
+            } else {
+                "✗ server error · retrying "
+            },
+            t.error(),
+        ),
         // A polled server is live while it answers: new mail comes by
         // the poll, whatever the watch of files beside it (a task store)
         // says.
