@@ -678,3 +678,103 @@ fn the_board_keeps_titles_readable_at_narrow_widths() {
         }
     }
 }
+
+/// A reason kept for a task's next `X` (after Esc, or a write that
+/// failed) is typed text a quit throws away, as a kept reply is: `q`
+/// quit at once and the sentence for the Work Log was gone. It asks as
+/// for drafts; a reject still being written is waited for, not counted.
+#[test]
+fn quitting_counts_a_kept_rejection_reason() {
+    use amail_tui::update::update;
+    use amail_tui::{Command, Msg};
+    // Kept with Esc.
+    let mut app = TestApp::sample();
+    app.press(&format!("t/{REVIEW}<enter>X"));
+    app.type_text("Add a test for the PKCE verifier");
+    app.press("<esc>q");
+    assert!(!app.quit, "a kept reason is not dropped by one q");
+    let n = notice(&app);
+    assert!(n.contains("1 rejection reason"), "{n}");
+    assert!(n.contains("q again quits"), "{n}");
+    app.press("q");
+    assert!(app.quit);
+
+    // Kept by a write that failed.
+    let fake = FakeBackend::sample();
+    let now = fake.now;
+    let mut app = TestApp::with_backend(ReadOnly(fake), now, UiConfig::default());
+    app.press(&format!("t/{REVIEW}<enter>X"));
+    app.type_text("Add a test for the PKCE verifier");
+    app.press("<enter>q");
+    assert!(!app.quit);
+    let n = notice(&app);
+    assert!(n.contains("1 rejection reason"), "{n}");
+    app.press("<esc>");
+
+    // On its way to the store: quitting waits for the write, nothing lost.
+    let mut app = TestApp::sample();
+    app.press(&format!("t/{REVIEW}<enter>X"));
+    app.type_text("Add a test for the PKCE verifier");
+    let enter = ratatui::crossterm::event::KeyEvent::new(
+        ratatui::crossterm::event::KeyCode::Enter,
+        ratatui::crossterm::event::KeyModifiers::NONE,
+    );
+    let cmd = update(&mut app.model, Msg::Key(enter));
+    assert!(matches!(cmd, Some(Command::Reject { .. })), "{cmd:?}");
+    let q = ratatui::crossterm::event::KeyEvent::new(
+        ratatui::crossterm::event::KeyCode::Char('q'),
+        ratatui::crossterm::event::KeyModifiers::NONE,
+    );
+    assert_eq!(update(&mut app.model, Msg::Key(q)), Some(Command::Quit));
+}
+
+/// At 40 columns a notice was cut at the right edge, and with it the
+/// part that says which key to press: the quit warning ended "… would
+/// be l". A notice that names a key keeps that part whole and gives up
+/// its description instead, from the end, where it says least.
+#[test]
+fn a_narrow_footer_keeps_the_key_a_notice_names() {
+    /// The footer's last line, as drawn.
+    fn footer(app: &mut TestApp<impl Backend>, w: u16) -> String {
+        let screen = app.render(w, 20);
+        hint_line(&screen)
+    }
+    let mut app = TestApp::sample();
+    app.press(&format!("t/{REVIEW}<enter>X"));
+    app.type_text("Add a test for the PKCE verifier");
+    app.press("<esc>");
+    let line = footer(&mut app, 40);
+    assert!(
+        line.ends_with("(your reason is kept: X starts from it)"),
+        "{line}"
+    );
+    app.press("q");
+    let line = footer(&mut app, 40);
+    assert!(line.ends_with("q again quits, other keys stay"), "{line}");
+    assert_eq!(line, "1 rejec… q again quits, other keys stay");
+    // Wide enough, the whole sentence.
+    let line = footer(&mut app, 140);
+    assert!(
+        line.starts_with("1 rejection reason (kept for X) would be lost: "),
+        "{line}"
+    );
+
+    // A long error in the middle is cut, not the key after it.
+    let fake = FakeBackend::sample();
+    let now = fake.now;
+    let mut app = TestApp::with_backend(ReadOnly(fake), now, UiConfig::default());
+    app.press(&format!("t/{REVIEW}<enter>X"));
+    app.type_text("Add a test for the PKCE verifier");
+    app.press("<enter>");
+    for w in [40, 60, 80] {
+        let line = footer(&mut app, w);
+        assert!(
+            line.ends_with("(your reason is kept: X starts from it)"),
+            "{w}: {line}"
+        );
+        // At 40 the key part takes the whole line.
+        if w > 40 {
+            assert!(line.starts_with("✗ rej"), "{w}: {line}");
+        }
+    }
+}

@@ -684,3 +684,196 @@ fn quitting_waits_for_an_ack_in_hand() {
     let acked = gone.recv_timeout(Duration::from_secs(60)).unwrap();
     assert!(acked, "quitting cut the ack off");
 }
+
+/// A server that refuses the token (401, or 403 for what the token may
+/// not do): the pane said why, the status bar said "server unreachable ·
+/// retrying". It answered, and asking again with the same token will not
+/// help: the status bar says the token was refused. The sentences are the
+/// remote store's own (`ServerError`'s text is what reaches the TUI).
+#[test]
+fn a_refused_token_is_not_an_unreachable_server() {
+    use amail_remote::ServerError;
+    use amail_tui::model::Link;
+    use amail_tui::testing::TestApp;
+    let url = "http://127.0.0.1:8765/mcp/".to_string();
+    let refusals = [
+        ServerError::Unauthorized {
+            url: url.clone(),
+            token_from: Some("AMAIL_SERVER_TOKEN".into()),
+        },
+        ServerError::Unauthorized {
+            url: url.clone(),
+            token_from: None,
+        },
+        ServerError::Forbidden {
+            url: url.clone(),
+            what: "fetch_inbox".into(),
+            token_from: Some("--token-file".into()),
+        },
+    ];
+    for refused in refusals {
+        let mut app = TestApp::sample();
+        app.model.link = Some(Link::Up);
+        app.send(Msg::Reloaded {
+            refresh: Err(refused.to_string()),
+            tasks: Ok(Board::default()),
+        });
+        assert_eq!(app.model.link, Some(Link::Refused), "{refused}");
+        let screen = app.render(140, 30);
+        assert!(
+            screen.contains("✗ server refused the token"),
+            "{refused}:\n{screen}"
+        );
+        assert!(!screen.contains("unreachable"), "{refused}:\n{screen}");
+        assert!(!screen.contains("retrying"), "{refused}:\n{screen}");
+        let narrow = app.render(60, 20);
+        assert!(narrow.contains("✗ refused"), "{refused}:\n{narrow}");
+        assert!(!narrow.contains("offline"), "{refused}:\n{narrow}");
+
+        // Fixed on the server's side (its token, its roles): the next poll
+        // that answers shows the link up.
+        let inbox = app.backend.load().unwrap();
+        app.send(Msg::Loaded {
+            inbox: Ok(inbox),
+            tasks: Ok(Board::default()),
+        });
+        assert_eq!(app.model.link, Some(Link::Up));
+    }
+    // Nothing answering is still unreachable, and a timeout too.
+    for away in [
+        ServerError::Unreachable {
+            url: url.clone(),
+            detail: "connection refused".into(),
+        },
+        ServerError::Timeout {
+            url: url.clone(),
+            what: "fetch_inbox".into(),
+            after: Duration::from_secs(30),
+        },
+    ] {
+        let mut app = TestApp::sample();
+        app.model.link = Some(Link::Up);
+        app.send(Msg::Reloaded {
+            refresh: Err(away.to_string()),
+            tasks: Ok(Board::default()),
+        });
+        assert_eq!(app.model.link, Some(Link::Down), "{away}");
+        let screen = app.render(140, 30);
+        assert!(
+            screen.contains("server unreachable · retrying"),
+            "{away}:\n{screen}"
+        );
+    }
+}
+
+/// `Ctrl-s` in the compose editor, answered later (the worker's `Sent`).
+fn send_composed(app: &mut amail_tui::testing::TestApp, text: &str) -> Command {
+    app.press("c<enter>G<enter>");
+    app.type_text(text);
+    let ctrl_s = KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL);
+    let cmd = update(&mut app.model, Msg::Key(ctrl_s));
+    assert!(matches!(cmd, Some(Command::Send(_))), "{cmd:?}");
+    cmd.unwrap()
+}
+
+fn compose_text(m: &Model) -> Option<&str> {
+    match &m.overlay {
+        Some(amail_tui::model::Overlay::Compose { text, .. }) => Some(text),
+        _ => None,
+    }
+}
+
+/// A new message whose send failed while another overlay was open (the
+/// help, a reply being written) stayed where sends wait and was never
+/// reopened, counted by `q`, or reachable by `c`: its text was lost. And
+/// a second send while the first was out took its place, so the first's
+/// failure reopened the second. Each failed message is kept: reopened
+/// when nothing is open, else kept for `c` and counted by `q`.
+#[test]
+fn a_send_that_fails_behind_another_overlay_is_kept_for_c() {
+    use amail_tui::testing::TestApp;
+    let to = vec!["BlueLake".to_string()];
+    let failed = || Msg::Sent {
+        to: vec!["BlueLake".into()],
+        result: Err(AWAY.into()),
+    };
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    send_composed(&mut app, "Standup in 5");
+    app.press("?");
+    app.send(failed());
+    assert!(
+        matches!(
+            app.model.overlay,
+            Some(amail_tui::model::Overlay::Help { .. })
+        ),
+        "{:?}",
+        app.model.overlay
+    );
+    let n = app.model.notice.clone().unwrap();
+    assert!(n.text.contains("send failed"), "{n:?}");
+    assert!(n.text.ends_with("c opens it again)"), "{n:?}");
+    app.press("<esc>q");
+    assert!(!app.quit, "q drops the failed message silently");
+    let n = app.model.notice.clone().unwrap();
+    assert!(n.text.starts_with("1 unsent draft"), "{n:?}");
+    app.press("<esc>c");
+    assert_eq!(compose_text(&app.model), Some("Standup in 5"));
+
+    // Two sends out at once: each answer is the right message's.
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    send_composed(&mut app, "first");
+    send_composed(&mut app, "second");
+    app.send(failed());
+    assert_eq!(compose_text(&app.model), Some("first"));
+    app.send(Msg::Sent {
+        to: to.clone(),
+        result: Ok(()),
+    });
+    assert_eq!(compose_text(&app.model), Some("first"));
+    assert_eq!(app.model.kept_drafts(), 0);
+}
+
+/// The rest of the family: a server that answers, with an error that is
+/// not about the token (its tool failed, an answer that is not MCP Agent
+/// Mail's, a release without the tool), was called unreachable too. The
+/// status bar says the server gave an error; polls go on (a tool that
+/// failed on a busy database may pass next time), so it says it retries.
+#[test]
+fn a_server_that_answers_with_an_error_is_not_unreachable() {
+    use amail_remote::ServerError;
+    use amail_tui::model::Link;
+    use amail_tui::testing::TestApp;
+    let url = "http://127.0.0.1:8765/mcp/".to_string();
+    for answered in [
+        ServerError::Tool {
+            url: url.clone(),
+            tool: "fetch_inbox".into(),
+            message: "database is locked".into(),
+        },
+        ServerError::Protocol {
+            url: url.clone(),
+            detail: "HTTP 502 Bad Gateway".into(),
+        },
+        ServerError::TooOld {
+            url: url.clone(),
+            release: "0.2",
+            feature: "fetch_inbox's since_ts".into(),
+        },
+    ] {
+        let mut app = TestApp::sample();
+        app.model.link = Some(Link::Up);
+        app.send(Msg::Reloaded {
+            refresh: Err(answered.to_string()),
+            tasks: Ok(Board::default()),
+        });
+        assert_eq!(app.model.link, Some(Link::Failing), "{answered}");
+        let screen = app.render(140, 30);
+        assert!(
+            screen.contains("✗ server error · retrying"),
+            "{answered}:\n{screen}"
+        );
+        assert!(!screen.contains("unreachable"), "{answered}:\n{screen}");
+        let narrow = app.render(60, 20);
+        assert!(narrow.contains("✗ error"), "{answered}:\n{narrow}");
+    }
+}

@@ -263,6 +263,22 @@ impl Marks {
 pub struct Notice {
     pub text: String,
     pub error: bool,
+    /// How many bytes at the end of `text` tell which key to press: a
+    /// footer too narrow for the whole cuts the description before them,
+    /// never them (cut at the edge, the quit warning lost its key).
+    pub keep: usize,
+}
+
+impl Notice {
+    /// `what` then `keys`, the part that names the key to press (kept
+    /// whole on a narrow footer).
+    pub(crate) fn keyed(what: String, keys: &str, error: bool) -> Notice {
+        Notice {
+            keep: keys.len(),
+            text: what + keys,
+            error,
+        }
+    }
 }
 
 /// Totals the header and footer show on every frame. Computed once per
@@ -310,14 +326,43 @@ pub enum WatchState {
 }
 
 /// A polled store's (a server's) connection, as the last poll found it.
-/// A poll that fails shows [`Link::Down`] in the status bar; the next
-/// poll tries again (the store reconnects), and the first that succeeds
-/// shows the link up again. Nothing on screen is dropped meanwhile: the
-/// inbox stays as last read, drafts stay in their editors.
+/// A poll that fails shows why in the status bar (the line under the
+/// panes has the whole sentence); the next poll tries again (the store
+/// reconnects), and the first that succeeds shows the link up again.
+/// Nothing on screen is dropped meanwhile: the inbox stays as last read,
+/// drafts stay in their editors.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Link {
     Up,
+    /// Nothing answered, or not in time.
     Down,
+    /// The server answered and refused the token (401, or 403 for what
+    /// the token may not do): asking again with the same token will not
+    /// help, so the status bar does not call it unreachable. Polls go on,
+    /// so a fix on the server's side still brings the link up.
+    Refused,
+    /// The server answered with another error (its tool failed, an
+    /// answer that is not an MCP Agent Mail server's, a release without
+    /// a tool): not unreachable; it may pass on a later poll.
+    Failing,
+}
+
+impl Link {
+    /// The link after a failed load or poll. The backend's errors reach
+    /// the TUI as sentences (the remote store turns its `ServerError` into
+    /// text), so the kind is told by the words `ServerError`'s text writes
+    /// for it: the HTTP status of a refusal, "no server answers" and "no
+    /// answer to" for a server that is not there (`Unreachable`,
+    /// `Timeout`). Anything else was an answer.
+    pub fn after_error(error: &str) -> Link {
+        if error.contains("(401 Unauthorized)") || error.contains("(403 Forbidden)") {
+            Link::Refused
+        } else if error.contains(": no server answers (") || error.contains(": no answer to ") {
+            Link::Down
+        } else {
+            Link::Failing
+        }
+    }
 }
 
 /// The selection before a data change and where each selected key stood
@@ -391,14 +436,22 @@ pub struct Model {
     /// starts from its reason (a sentence for the Work Log is not thrown
     /// away by one key, or by a store that failed, as a reply is not).
     pub reasons: std::collections::HashMap<String, String>,
+    /// Ids of the tasks whose rejection is on its way to the store (its
+    /// reason still in `reasons` until written): not reasons a quit would
+    /// lose, since quitting waits for the write.
+    pub rejecting: std::collections::HashSet<String>,
     /// `q` was pressed with drafts a quit would lose: a second `q` quits.
     pub quit_asked: bool,
-    /// A new message on its way to the store, in its editor as it was
-    /// sent: reopened when the send fails, dropped when it succeeds.
-    pub unsent: Option<Overlay>,
-    /// A new message put aside with Esc then `k`, in its editor: the next
-    /// `c` opens it again.
-    pub composed: Option<Overlay>,
+    /// New messages on their way to the store, each in its editor as it
+    /// was sent, in the order sent (the worker answers in that order): the
+    /// first is reopened or kept when its send fails, dropped when it
+    /// succeeds. One slot let a second send take the place of the first.
+    pub unsent: std::collections::VecDeque<Overlay>,
+    /// New messages put aside with Esc then `k`, or whose send failed
+    /// while another overlay was open, in their editors: `c` opens the
+    /// last one again. A failed send's text lives only here, so `q`
+    /// counts them.
+    pub composed: Vec<Overlay>,
     /// Space / `V` marks.
     pub marks: Marks,
     /// Keys of every message seen so far (for notifications: each new help
@@ -485,10 +538,11 @@ impl Model {
             overlay: None,
             drafts: Default::default(),
             reasons: Default::default(),
+            rejecting: Default::default(),
             sending: Default::default(),
             quit_asked: false,
-            unsent: None,
-            composed: None,
+            unsent: Default::default(),
+            composed: Vec::new(),
             marks: Marks::default(),
             seen: None,
             notify: Vec::new(),
@@ -523,6 +577,7 @@ impl Model {
                     if n == 1 { "" } else { "s" }
                 ),
                 error: true,
+                keep: 0,
             });
         }
         m.fix_selection(&Selection::default(), &[None; 4]);
@@ -1059,15 +1114,25 @@ impl Model {
         self.search.pending && !self.search_counting()
     }
 
-    /// Replies kept as drafts (Esc, then `k`, or a send that failed) and a
-    /// new message kept with `k`, that a quit would lose: they live only in
-    /// the app.
+    /// Replies kept as drafts (Esc, then `k`, or a send that failed) and
+    /// new messages kept (with `k`, or by a send that failed), that a quit
+    /// would lose: they live only in the app.
     pub fn kept_drafts(&self) -> usize {
         self.drafts
             .keys()
             .filter(|k| !self.sending.contains(*k))
             .count()
-            + usize::from(self.composed.is_some())
+            + self.composed.len()
+    }
+
+    /// Rejection reasons kept for a task's next `X` (after Esc, or a
+    /// write that failed) that a quit would lose; one being written is
+    /// waited for.
+    pub fn kept_reasons(&self) -> usize {
+        self.reasons
+            .keys()
+            .filter(|id| !self.rejecting.contains(*id))
+            .count()
     }
 
     /// After a frame: once the records have parsed [`held_parses`] of their

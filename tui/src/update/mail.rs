@@ -47,6 +47,7 @@ pub(super) fn ack(m: &mut Model) -> Option<Command> {
                 None => "nothing here waits for an ack".into(),
             },
             error: false,
+            keep: 0,
         });
         return None;
     }
@@ -157,7 +158,11 @@ fn identity_candidates(m: &Model) -> Vec<String> {
 
 pub(super) fn reply(m: &mut Model, external_editor: bool) -> Option<Command> {
     let notice = |m: &mut Model, text: String, error: bool| {
-        m.notice = Some(Notice { text, error });
+        m.notice = Some(Notice {
+            text,
+            error,
+            keep: 0,
+        });
         None
     };
     if m.screen != Screen::Inbox {

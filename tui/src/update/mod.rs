@@ -156,11 +156,13 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                 Notice {
                     text: format!("✓ acknowledged {done} message{} as {agent}", plural(done)),
                     error: false,
+                    keep: 0,
                 }
             } else {
                 Notice {
                     text: format!("✗ ack failed: {}", errors.join("; ")),
                     error: true,
+                    keep: 0,
                 }
             });
             m.dirty = true;
@@ -174,11 +176,13 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                     Notice {
                         text: format!("✓ marked {n} message{} read as {agent}", plural(n)),
                         error: false,
+                        keep: 0,
                     }
                 }
                 Err(e) => Notice {
                     text: format!("✗ mark read failed: {e}"),
                     error: true,
+                    keep: 0,
                 },
             });
             Some(Command::Load)
@@ -187,23 +191,36 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
             m.dirty = true;
             match result {
                 Ok(()) => {
-                    m.unsent = None;
+                    m.unsent.pop_front();
                     m.notice = Some(Notice {
                         text: format!("✓ sent to {}", to.join(", ")),
                         error: false,
+                        keep: 0,
                     });
                     Some(Command::Load)
                 }
                 Err(e) => {
-                    // The message comes back in its editor, to send again.
-                    if m.overlay.is_none() {
-                        m.overlay = m.unsent.take();
-                    }
-                    m.notice = Some(Notice {
-                        text: format!(
-                            "✗ send failed: {e} (kept in the editor: Ctrl-s sends again)"
-                        ),
-                        error: true,
+                    // The message comes back in its editor, to send again;
+                    // with another overlay open it is not pushed aside but
+                    // kept for `c`, as Esc then `k` keeps one.
+                    let failed = m.unsent.pop_front();
+                    m.notice = Some(if m.overlay.is_none() {
+                        m.overlay = failed;
+                        Notice::keyed(
+                            format!("✗ send failed: {e} "),
+                            "(kept in the editor: Ctrl-s sends again)",
+                            true,
+                        )
+                    } else {
+                        m.composed.extend(failed);
+                        Notice::keyed(
+                            format!("✗ send failed: {e} "),
+                            &format!(
+                                "(kept: {} opens it again)",
+                                m.config.keymap.first_key(Action::Compose)
+                            ),
+                            true,
+                        )
                     });
                     None
                 }
@@ -224,17 +241,19 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                     m.notice = Some(Notice {
                         text: format!("✓ reply sent to {to}"),
                         error: false,
+                        keep: 0,
                     });
                     Some(Command::Load)
                 }
                 Err(e) => {
-                    m.notice = Some(Notice {
-                        text: format!(
-                            "✗ reply failed: {e} (draft kept: {} sends it again)",
+                    m.notice = Some(Notice::keyed(
+                        format!("✗ reply failed: {e} "),
+                        &format!(
+                            "(draft kept: {} sends it again)",
                             m.config.keymap.first_key(Action::Reply)
                         ),
-                        error: true,
-                    });
+                        true,
+                    ));
                     None
                 }
             }
@@ -276,6 +295,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                         m.notice = Some(Notice {
                             text: "reply not sent: the editor returned an empty body".into(),
                             error: false,
+                            keep: 0,
                         });
                     } else {
                         *cursor = body.len();
@@ -288,6 +308,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                     m.notice = Some(Notice {
                         text: format!("✗ $EDITOR: {e}"),
                         error: true,
+                        keep: 0,
                     });
                     None
                 }
@@ -305,6 +326,7 @@ pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
                 text: "not suspended: no job-control shell started amail, so none could fg it"
                     .into(),
                 error: false,
+                keep: 0,
             });
             None
         }
@@ -334,7 +356,7 @@ fn while_loading(m: &mut Model, cmd: Option<&Command>) {
             "still loading ({done}/{total} files): {verb} the {n} loaded message{} once it is done; older ones may follow",
             plural(n)
         ),
-        error: false,
+        error: false, keep: 0,
     });
 }
 
@@ -373,10 +395,9 @@ fn loaded(
         crate::notify::collect(m);
     }
     if let Some(link) = &mut m.link {
-        *link = if inbox.is_ok() {
-            crate::model::Link::Up
-        } else {
-            crate::model::Link::Down
+        *link = match &inbox {
+            Ok(()) => crate::model::Link::Up,
+            Err(e) => crate::model::Link::after_error(e),
         };
     }
     let mut errors = Vec::new();
@@ -410,6 +431,7 @@ fn loaded(
                 m.tasks.len()
             ),
             error: false,
+            keep: 0,
         });
     }
     m.restore_selection(before);
@@ -433,6 +455,7 @@ fn point_out_unknown_identity(m: &mut Model) {
             amail_core::inbox::summary::first_few(&names, 6)
         ),
         error: true,
+        keep: 0,
     });
 }
 
@@ -464,17 +487,34 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
     let asked = std::mem::take(&mut m.quit_asked);
     match a {
         Action::Quit => {
-            let kept = m.kept_drafts();
-            if kept > 0 && !asked {
+            // Whatever typed text a quit would drop, kept replies and
+            // messages and the reasons kept for a task's next reject alike.
+            let drafts = m.kept_drafts();
+            let reasons = m.kept_reasons();
+            if drafts + reasons > 0 && !asked {
+                let mut lost = Vec::new();
+                if drafts > 0 {
+                    lost.push(format!(
+                        "{drafts} unsent draft{} (kept with k)",
+                        plural(drafts)
+                    ));
+                }
+                if reasons > 0 {
+                    lost.push(format!(
+                        "{reasons} rejection reason{} (kept for {})",
+                        plural(reasons),
+                        m.config.keymap.first_key(Action::Reject)
+                    ));
+                }
                 m.quit_asked = true;
-                m.notice = Some(Notice {
-                    text: format!(
-                        "{kept} unsent draft{} (kept with k) would be lost: {} again quits, any other key stays",
-                        plural(kept),
+                m.notice = Some(Notice::keyed(
+                    format!("{} would be lost: ", lost.join(" and ")),
+                    &format!(
+                        "{} again quits, other keys stay",
                         m.config.keymap.first_key(Action::Quit)
                     ),
-                    error: true,
-                });
+                    true,
+                ));
                 return None;
             }
             m.quit = true;
@@ -486,6 +526,7 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
             m.notice = Some(Notice {
                 text: RELOADING.into(),
                 error: false,
+                keep: 0,
             });
             return Some(Command::Load);
         }

@@ -202,6 +202,7 @@ pub(super) fn jump_to_bead(m: &mut Model, bead: Option<String>) {
         m.notice = Some(Notice {
             text: "no thread for this item".into(),
             error: false,
+            keep: 0,
         });
         return;
     };
@@ -215,6 +216,7 @@ pub(super) fn jump_to_bead(m: &mut Model, bead: Option<String>) {
         m.notice = Some(Notice {
             text: format!("no mail about {bead}"),
             error: false,
+            keep: 0,
         });
         return;
     };

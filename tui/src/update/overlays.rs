@@ -110,6 +110,7 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                                     m.config.keymap.first_key(Action::Reply)
                                 ),
                                 error: false,
+                                keep: 0,
                             });
                         }
                         Discard::No => *mode = EditMode::Typing,
@@ -159,6 +160,7 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                         m.notice = Some(Notice {
                             text: "type a reply first (Esc discards)".into(),
                             error: true,
+                            keep: 0,
                         });
                         return None;
                     }
@@ -233,6 +235,7 @@ fn send_reply(m: &mut Model, cmd: Command, to: &str) -> Command {
     m.notice = Some(Notice {
         text: format!("sending reply to {to}…"),
         error: false,
+        keep: 0,
     });
     m.overlay = None;
     cmd
@@ -248,6 +251,7 @@ fn discard_reply(m: &mut Model, key: Option<&str>) {
     m.notice = Some(Notice {
         text: "reply discarded".into(),
         error: false,
+        keep: 0,
     });
 }
 

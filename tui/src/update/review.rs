@@ -26,15 +26,17 @@ fn task_in_review(m: &mut Model, a: Action) -> Option<String> {
     } else {
         "rejects"
     };
-    let refuse = |m: &mut Model, text: String| {
-        m.notice = Some(Notice { text, error: true });
+    // What to do comes last, after what was wrong: kept on a narrow footer.
+    let refuse = |m: &mut Model, what: String, keys: String| {
+        m.notice = Some(Notice::keyed(what, &keys, true));
         None
     };
     if m.screen != Screen::Tasks {
         let board = m.config.keymap.first_key(Action::ScreenTasks);
         return refuse(
             m,
-            format!("{key} {verb} a task in review on the task board ({board})"),
+            format!("{key} {verb} a task in review on the task board "),
+            format!("({board})"),
         );
     }
     let Some(task) = m
@@ -43,15 +45,11 @@ fn task_in_review(m: &mut Model, a: Action) -> Option<String> {
         .as_deref()
         .and_then(|id| m.tasks.iter().find(|t| t.id == id))
     else {
-        return refuse(m, "no task selected".into());
+        return refuse(m, "no task selected".into(), String::new());
     };
     if task.status != TaskStatus::Review {
-        let text = format!(
-            "{} is {}: {key} {verb} only a task in review",
-            task.id,
-            task.status.as_str()
-        );
-        return refuse(m, text);
+        let what = format!("{} is {}: ", task.id, task.status.as_str());
+        return refuse(m, what, format!("{key} {verb} only a task in review"));
     }
     Some(task.id.clone())
 }
@@ -62,6 +60,7 @@ pub(super) fn approve(m: &mut Model) -> Option<Command> {
     m.notice = Some(Notice {
         text: format!("approving {}…", id),
         error: false,
+        keep: 0,
     });
     Some(Command::Approve { id })
 }
@@ -93,23 +92,26 @@ pub(super) fn reason_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                 m.reasons.remove(task.as_str());
             }
             m.overlay = None;
-            let text = if kept {
-                format!("reject cancelled {}", reason_kept(m))
+            let keys = if kept { reason_kept(m) } else { String::new() };
+            let what = if kept {
+                "reject cancelled "
             } else {
-                "reject cancelled".into()
+                "reject cancelled"
             };
-            m.notice = Some(Notice { text, error: false });
+            m.notice = Some(Notice::keyed(what.into(), &keys, false));
         }
         KeyCode::Enter if text.trim().is_empty() => {
-            m.notice = Some(Notice {
-                text: "type why it goes back (the reason goes in the Work Log); Esc cancels".into(),
-                error: true,
-            });
+            m.notice = Some(Notice::keyed(
+                "type why it goes back (the reason goes in the Work Log); ".into(),
+                "Esc cancels",
+                true,
+            ));
         }
         KeyCode::Enter => {
             // Kept until the store says it wrote it: a failed write loses
             // nothing (`reviewed`).
             m.reasons.insert(task.clone(), text.clone());
+            m.rejecting.insert(task.clone());
             let cmd = Command::Reject {
                 id: task.clone(),
                 reason: text.trim().to_string(),
@@ -117,6 +119,7 @@ pub(super) fn reason_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
             m.notice = Some(Notice {
                 text: format!("rejecting {}…", task),
                 error: false,
+                keep: 0,
             });
             m.overlay = None;
             return Some(cmd);
@@ -149,31 +152,37 @@ pub(super) fn reviewed(
     verdict: Verdict,
     result: Result<String, String>,
 ) -> Option<Command> {
+    if verdict == Verdict::Rejected {
+        m.rejecting.remove(id);
+    }
     m.notice = Some(match result {
         Ok(sentence) => {
             m.reasons.remove(id);
             Notice {
                 text: format!("✓ {sentence}"),
                 error: false,
+                keep: 0,
             }
         }
         Err(e) => {
             let kept = if verdict == Verdict::Rejected && m.reasons.contains_key(id) {
-                format!(" {}", reason_kept(m))
+                reason_kept(m)
             } else {
                 String::new()
             };
-            Notice {
-                text: format!(
-                    "✗ {} {} failed: {e}{kept}",
+            let gap = if kept.is_empty() { "" } else { " " };
+            Notice::keyed(
+                format!(
+                    "✗ {} {} failed: {e}{gap}",
                     match verdict {
                         Verdict::Approved => "approving",
                         Verdict::Rejected => "rejecting",
                     },
                     id
                 ),
-                error: true,
-            }
+                &kept,
+                true,
+            )
         }
     });
     Some(Command::Load)
@@ -211,6 +220,7 @@ pub(super) fn toggle_queues(m: &mut Model) {
         m.notice = Some(Notice {
             text: "the task queues show under the roster on a taller terminal".into(),
             error: false,
+            keep: 0,
         });
         return;
     }
@@ -224,6 +234,7 @@ pub(super) fn toggle_queues(m: &mut Model) {
             m.notice = Some(Notice {
                 text: format!("{who} has no task in its queues"),
                 error: false,
+                keep: 0,
             });
         }
     }

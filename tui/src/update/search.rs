@@ -24,6 +24,7 @@ pub(super) fn search_key(m: &mut Model, k: KeyEvent) {
                 m.notice = Some(Notice {
                     text: format!("no match for “{}”", m.search.query),
                     error: true,
+                    keep: 0,
                 });
             }
         }
@@ -134,6 +135,7 @@ pub(super) fn jump_match(m: &mut Model, forward: bool, from_origin: bool) {
         m.notice = Some(Notice {
             text: format!("no match for “{}”", m.search.query),
             error: true,
+            keep: 0,
         });
     }
 }

@@ -137,6 +137,7 @@ pub(super) fn mark_read(m: &mut Model) -> Option<Command> {
             m.notice = Some(Notice {
                 text: "nothing here is unread".into(),
                 error: false,
+                keep: 0,
             });
             None
         }
@@ -172,28 +173,37 @@ fn read_command(m: &Model, keys: Vec<String>, agent: String) -> Command {
 /// to whom, which type, and the text.
 pub(super) fn compose(m: &mut Model) -> Option<Command> {
     // A message kept with `k` comes back first, as a kept reply does on `r`.
-    if let Some(kept) = m.composed.take() {
+    if let Some(kept) = m.composed.pop() {
         m.overlay = Some(kept);
-        m.notice = Some(Notice {
-            text: "the message you kept: Ctrl-s sends it, Esc then y discards it".into(),
-            error: false,
-        });
+        m.notice = Some(Notice::keyed(
+            "the message you kept: ".into(),
+            "Ctrl-s sends it, Esc then y discards it",
+            false,
+        ));
         return None;
     }
     if m.inbox.agents.is_empty() {
         // While a large mailbox loads, its newest part comes first: say
         // that the roster is on its way, not that there is none.
         let c = m.config.keymap.first_key(crate::keymap::Action::Compose);
-        let text = match (m.loading(), m.working) {
-            (Some((done, total)), _) => format!(
-                "no agents yet: the inbox is still loading ({done}/{total} files read); {c} again once it shows mail"
+        let again = format!("{c} again once it shows mail");
+        m.notice = Some(match (m.loading(), m.working) {
+            (Some((done, total)), _) => Notice::keyed(
+                format!("no agents yet: the inbox is still loading ({done}/{total} files read); "),
+                &again,
+                true,
             ),
-            (None, true) => {
-                format!("no agents yet: the inbox is still loading; {c} again once it shows mail")
-            }
-            (None, false) => "no agents to write to: the inbox has no mail".into(),
-        };
-        m.notice = Some(Notice { text, error: true });
+            (None, true) => Notice::keyed(
+                "no agents yet: the inbox is still loading; ".into(),
+                &again,
+                true,
+            ),
+            (None, false) => Notice::keyed(
+                "no agents to write to: the inbox has no mail".into(),
+                "",
+                true,
+            ),
+        });
         return None;
     }
     match m.identity.clone().or_else(|| m.reply_as.clone()) {
@@ -341,17 +351,19 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                         m.notice = Some(Notice {
                             text: "message discarded".into(),
                             error: false,
+                            keep: 0,
                         });
                     }
                     Discard::Keep => {
                         *mode = EditMode::Typing;
-                        m.composed = m.overlay.take();
+                        m.composed.extend(m.overlay.take());
                         m.notice = Some(Notice {
                             text: format!(
                                 "draft kept: {} opens it again",
                                 m.config.keymap.first_key(crate::keymap::Action::Compose)
                             ),
                             error: false,
+                            keep: 0,
                         });
                     }
                     Discard::No => *mode = EditMode::Typing,
@@ -370,6 +382,7 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                         m.notice = Some(Notice {
                             text: "type a message first (Esc cancels)".into(),
                             error: true,
+                            keep: 0,
                         });
                         return None;
                     }
@@ -388,9 +401,10 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                     m.notice = Some(Notice {
                         text: format!("sending to {}…", to.join(", ")),
                         error: false,
+                        keep: 0,
                     });
                     // Kept until the store says it was written.
-                    m.unsent = m.overlay.take();
+                    m.unsent.extend(m.overlay.take());
                     return Some(Command::Send(Box::new(draft)));
                 }
                 _ => edit_key(text, cursor, k),

@@ -9,7 +9,7 @@ use ratatui::Frame;
 use super::{agents, line_text, message, messages, tasks, threads};
 use crate::model::{EditMode, Link, Model, Overlay, Pane, Screen};
 use crate::msg::WatchState;
-use crate::text::{truncate_left, width};
+use crate::text::{truncate, truncate_left, width};
 
 pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
     let t = &m.config.theme;
@@ -59,6 +59,27 @@ pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
                 "✗ offline "
             } else {
                 "✗ server unreachable · retrying "
+            },
+            t.error(),
+        ),
+        // It answered, and asking again with the same token will not
+        // help: no "retrying". The line under the panes says which token
+        // and what to do.
+        (Some(Link::Refused), _) => Span::styled(
+            if narrow {
+                "✗ refused "
+            } else {
+                "✗ server refused the token "
+            },
+            t.error(),
+        ),
+        // It answered; a later poll may pass (a tool that failed on a
+        // busy database), so polls go on.
+        (Some(Link::Failing), _) => Span::styled(
+            if narrow {
+                "✗ error "
+            } else {
+                "✗ server error · retrying "
             },
             t.error(),
         ),
@@ -145,7 +166,13 @@ pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
     if let Some(n) = &m.notice {
         let style = if n.error { t.error() } else { t.ok() };
         f.render_widget(
-            Paragraph::new(Line::styled(format!(" {}", line_text(&n.text)), style)),
+            Paragraph::new(Line::styled(
+                format!(
+                    " {}",
+                    notice_line(n, (area.width as usize).saturating_sub(1))
+                ),
+                style,
+            )),
             area,
         );
         return;
@@ -254,4 +281,32 @@ fn draw_reason(m: &Model, f: &mut Frame, area: Rect, task: &str, text: &str) {
 fn spinner(m: &Model) -> char {
     const FRAMES: [char; 4] = ['◐', '◓', '◑', '◒'];
     FRAMES[(m.now.timestamp().rem_euclid(4)) as usize]
+}
+
+/// A notice in `cols` columns. Too wide, its description is cut (`…`)
+/// before the part that says which key to press, which stays whole: cut at
+/// the edge, the quit warning ended "would be l" and never said `q`.
+fn notice_line(n: &crate::model::Notice, cols: usize) -> String {
+    let split = n
+        .text
+        .len()
+        .checked_sub(n.keep)
+        .filter(|at| n.text.is_char_boundary(*at))
+        .unwrap_or(0);
+    let (what, keys) = n.text.split_at(split);
+    let (what, keys) = (line_text(what), line_text(keys));
+    if width(&what) + width(&keys) <= cols {
+        return what + &keys;
+    }
+    if keys.is_empty() {
+        return truncate(&what, cols);
+    }
+    let room = cols.saturating_sub(width(&keys));
+    // Less than a word of the description is noise: the keys alone (cut
+    // at the end only where they are wider than the footer).
+    if room < 4 {
+        return truncate(&keys, cols);
+    }
+    // A blank between the cut and the keys, as between words.
+    format!("{} {keys}", truncate(what.trim_end(), room - 1))
 }
