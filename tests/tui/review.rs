@@ -711,7 +711,8 @@ fn quitting_counts_a_kept_rejection_reason() {
     assert!(n.contains("1 rejection reason"), "{n}");
     app.press("<esc>");
 
-    // On its way to the store: quitting waits for the write, nothing lost.
+    // On its way to the store: quitting waits for the write (in the loop,
+    // so a failure would keep the reason on screen), then quits.
     let mut app = TestApp::sample();
     app.press(&format!("t/{REVIEW}<enter>X"));
     app.type_text("Add a test for the PKCE verifier");
@@ -725,7 +726,21 @@ fn quitting_counts_a_kept_rejection_reason() {
         ratatui::crossterm::event::KeyCode::Char('q'),
         ratatui::crossterm::event::KeyModifiers::NONE,
     );
-    assert_eq!(update(&mut app.model, Msg::Key(q)), Some(Command::Quit));
+    assert_eq!(update(&mut app.model, Msg::Key(q)), None);
+    assert!(
+        notice(&app).contains("waiting for 1 write"),
+        "{}",
+        notice(&app)
+    );
+    let Some(Command::Reject { id, .. }) = cmd else {
+        unreachable!()
+    };
+    let written = Msg::Reviewed {
+        id,
+        verdict: amail_tui::msg::Verdict::Rejected,
+        result: Ok("rejected".into()),
+    };
+    assert_eq!(update(&mut app.model, written), Some(Command::Quit));
 }
 
 /// At 40 columns a notice was cut at the right edge, and with it the

@@ -877,3 +877,49 @@ fn a_server_that_answers_with_an_error_is_not_unreachable() {
         assert!(narrow.contains("✗ error"), "{answered}:\n{narrow}");
     }
 }
+
+/// `q` while a new message was out to the store quit at once: the worker
+/// finished the write on the way out, and when it failed, the message
+/// (reopened or kept, as any failed send is) went with the process
+/// unseen. Quitting now waits in the loop for the writes that carry typed
+/// text (messages, replies, rejection reasons); one that fails takes the
+/// quit back, its text kept as always, and the notice says so; when all
+/// are written, the app quits.
+#[test]
+fn quitting_while_a_send_is_out_waits_and_a_failure_takes_the_quit_back() {
+    use amail_tui::testing::TestApp;
+    let sent = |result: Result<(), String>| Msg::Sent {
+        to: vec!["BlueLake".into()],
+        result,
+    };
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    send_composed(&mut app, "Standup in 5");
+    app.press("q");
+    assert!(!app.quit, "quit with the message still out");
+    let n = app.model.notice.clone().unwrap();
+    assert!(n.text.contains("waiting for 1 write"), "{n:?}");
+    app.send(sent(Err(AWAY.into())));
+    assert!(!app.quit, "quit though the send failed");
+    assert_eq!(compose_text(&app.model), Some("Standup in 5"));
+    let n = app.model.notice.clone().unwrap();
+    assert!(
+        n.text.contains("send failed") && n.text.contains("quit cancelled"),
+        "{n:?}"
+    );
+
+    // Written: the quit asked for goes ahead.
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    send_composed(&mut app, "Standup in 5");
+    app.press("q");
+    assert!(!app.quit);
+    app.send(sent(Ok(())));
+    assert!(app.quit, "the send was written and the quit did not follow");
+
+    // Any other key while waiting takes the quit back, as it takes back
+    // the question about kept drafts.
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    send_composed(&mut app, "Standup in 5");
+    app.press("qj");
+    app.send(sent(Ok(())));
+    assert!(!app.quit, "a key after q did not take the quit back");
+}

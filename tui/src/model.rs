@@ -442,6 +442,12 @@ pub struct Model {
     pub rejecting: std::collections::HashSet<String>,
     /// `q` was pressed with drafts a quit would lose: a second `q` quits.
     pub quit_asked: bool,
+    /// `q` was pressed while writes that carry typed text were out
+    /// ([`Model::writes_with_text`]): the app quits once they are written,
+    /// and stays, its text kept, when one fails. Quitting at once let
+    /// the worker finish the write on the way out, and a failure's text
+    /// went with the process.
+    pub quit_after_writes: bool,
     /// New messages on their way to the store, each in its editor as it
     /// was sent, in the order sent (the worker answers in that order): the
     /// first is reopened or kept when its send fails, dropped when it
@@ -541,6 +547,7 @@ impl Model {
             rejecting: Default::default(),
             sending: Default::default(),
             quit_asked: false,
+            quit_after_writes: false,
             unsent: Default::default(),
             composed: Vec::new(),
             marks: Marks::default(),
@@ -1123,6 +1130,13 @@ impl Model {
             .filter(|k| !self.sending.contains(*k))
             .count()
             + self.composed.len()
+    }
+
+    /// Writes out to the store that carry what the user typed (new
+    /// messages, replies, rejection reasons): the ones a quit waits for
+    /// in the loop, to keep the text if one fails.
+    pub fn writes_with_text(&self) -> usize {
+        self.unsent.len() + self.sending.len() + self.rejecting.len()
     }
 
     /// Rejection reasons kept for a task's next `X` (after Esc, or a

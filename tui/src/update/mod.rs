@@ -25,6 +25,37 @@ use overlays::*;
 use search::*;
 
 pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
+    let written = match &msg {
+        Msg::Sent { result, .. } | Msg::Replied { result, .. } => Some(result.is_ok()),
+        Msg::Reviewed { result, .. } => Some(result.is_ok()),
+        _ => None,
+    };
+    let cmd = handle(m, msg);
+    match written {
+        Some(ok) if m.quit_after_writes => quit_once_written(m, ok).or(cmd),
+        _ => cmd,
+    }
+}
+
+/// A quit waiting for the writes out ([`Model::quit_after_writes`]) after
+/// one of them answered: a failure takes the quit back (its handler kept
+/// the text and said why); the last one written quits.
+fn quit_once_written(m: &mut Model, ok: bool) -> Option<Command> {
+    if !ok {
+        m.quit_after_writes = false;
+        if let Some(n) = &mut m.notice {
+            n.text.insert_str(0, "quit cancelled · ");
+        }
+        return None;
+    }
+    if m.writes_with_text() > 0 {
+        return None;
+    }
+    m.quit = true;
+    Some(Command::Quit)
+}
+
+fn handle(m: &mut Model, msg: Msg) -> Option<Command> {
     match msg {
         Msg::Key(k) => {
             if k.kind == KeyEventKind::Release {
@@ -485,6 +516,7 @@ fn key(m: &mut Model, k: KeyEvent) -> Option<Command> {
 fn act(m: &mut Model, a: Action) -> Option<Command> {
     // `q` with kept drafts asks once; any other key takes the question back.
     let asked = std::mem::take(&mut m.quit_asked);
+    m.quit_after_writes = false;
     match a {
         Action::Quit => {
             // Whatever typed text a quit would drop, kept replies and
@@ -514,6 +546,19 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
                         m.config.keymap.first_key(Action::Quit)
                     ),
                     true,
+                ));
+                return None;
+            }
+            let out = m.writes_with_text();
+            if out > 0 {
+                m.quit_after_writes = true;
+                m.notice = Some(Notice::keyed(
+                    format!(
+                        "waiting for {out} write{} to the store, then quitting ",
+                        plural(out)
+                    ),
+                    "(other keys stay)",
+                    false,
                 ));
                 return None;
             }
