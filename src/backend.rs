@@ -15,7 +15,7 @@ use amail_core::inbox::{Inbox, InboxMessage};
 use amail_core::router::mailbox::Mailbox;
 use amail_core::router::{review, Board, RouteOutcome, Router, RouterOptions, Store, StoreError};
 use amail_core::stores::{self, LoadOptions, MailStore, Refresh};
-use amail_tui::Backend;
+use amail_tui::{Backend, ReadError};
 
 /// The task store whose board goes with the mail at `source`: the `store`
 /// directory beside it when there is one (`amail demo DIR` writes
@@ -167,15 +167,15 @@ impl Backend for RealBackend {
         }
     }
 
-    fn load(&mut self) -> Result<Inbox, String> {
+    fn load(&mut self) -> Result<Inbox, ReadError> {
         self.load_with_progress(&|_, _| ())
     }
 
-    fn load_with_progress(&mut self, progress: &dyn Fn(usize, usize)) -> Result<Inbox, String> {
+    fn load_with_progress(&mut self, progress: &dyn Fn(usize, usize)) -> Result<Inbox, ReadError> {
         let inbox = self
             .mail()?
             .load_with_progress(progress)
-            .map_err(|e| e.to_string())?;
+            .map_err(ReadError::from)?;
         if self.route {
             self.route_all(&inbox)?;
         }
@@ -187,11 +187,11 @@ impl Backend for RealBackend {
         &mut self,
         progress: &dyn Fn(usize, usize),
         partial: &dyn Fn(Inbox),
-    ) -> Result<Inbox, String> {
+    ) -> Result<Inbox, ReadError> {
         let inbox = self
             .mail()?
             .load_in_steps(progress, partial)
-            .map_err(|e| e.to_string())?;
+            .map_err(ReadError::from)?;
         if self.route {
             self.route_all(&inbox)?;
         }
@@ -203,14 +203,14 @@ impl Backend for RealBackend {
     /// the task store need no mail read at all (the tasks are read after
     /// every reload). The new messages are routed here, so the UI thread
     /// only patches.
-    fn refresh(&mut self, changed: &[PathBuf]) -> Result<Refresh, String> {
+    fn refresh(&mut self, changed: &[PathBuf]) -> Result<Refresh, ReadError> {
         let Some(mail_changed) = self.mail_changed(changed)? else {
             return Ok(Refresh::Unchanged);
         };
         let refresh = self
             .mail()?
             .refresh(&mail_changed)
-            .map_err(|e| e.to_string())?;
+            .map_err(ReadError::from)?;
         if self.route {
             match &refresh {
                 Refresh::Unchanged => {}

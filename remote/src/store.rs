@@ -14,7 +14,7 @@ use amail_core::inbox::{
 };
 use amail_core::stores::reply_rule::{self, ReplyKind};
 use amail_core::stores::{
-    AckOutcome, Draft, Error, MailStore, Patch, ReadOutcome, Refresh, ReplyOutcome,
+    AckOutcome, Draft, Error, MailStore, Patch, ReadOutcome, Refresh, ReplyOutcome, ServerFailure,
 };
 use chrono::{DateTime, Utc};
 use serde_json::{json, Map, Value};
@@ -169,8 +169,27 @@ pub struct ServerStore {
     first_page: Option<i64>,
 }
 
-fn err(e: ServerError) -> Error {
-    Error::Source(e.to_string())
+/// A server's error as a store's: its sentence, and how the asking failed
+/// for whoever shows the link's state (the inbox's status bar).
+impl From<ServerError> for Error {
+    fn from(e: ServerError) -> Error {
+        let failure = match e {
+            ServerError::Unauthorized { .. } | ServerError::Forbidden { .. } => {
+                ServerFailure::Refused
+            }
+            ServerError::Unreachable { .. } | ServerError::Timeout { .. } => {
+                ServerFailure::Unreachable
+            }
+            ServerError::Tool { .. }
+            | ServerError::TooOld { .. }
+            | ServerError::Protocol { .. }
+            | ServerError::NoTls { .. } => ServerFailure::Answered,
+        };
+        Error::Server {
+            message: e.to_string(),
+            failure,
+        }
+    }
 }
 
 impl ServerStore {
@@ -178,7 +197,7 @@ impl ServerStore {
     /// first read or write.
     pub fn new(config: ServerConfig) -> Result<ServerStore, Error> {
         Ok(ServerStore {
-            session: Session::new(config).map_err(err)?,
+            session: Session::new(config).map_err(Error::from)?,
             state: Mutex::new(State::default()),
             first_page: None,
         })
@@ -218,7 +237,10 @@ impl ServerStore {
 
     /// The projects to read, with their agents.
     fn projects(&self) -> Result<Vec<Project>, Error> {
-        let listed = self.session.read("resource://projects").map_err(err)?;
+        let listed = self
+            .session
+            .read("resource://projects")
+            .map_err(Error::from)?;
         let all: Vec<(String, String)> = listed
             .as_array()
             .map(|a| {
@@ -261,7 +283,7 @@ impl ServerStore {
             .into_iter()
             .zip(self.session.batch(requests))
             .map(|((slug, _human_key), listed)| {
-                let v = listed.map_err(err)?;
+                let v = listed.map_err(Error::from)?;
                 let agents = v
                     .get("agents")
                     .and_then(Value::as_array)
@@ -310,7 +332,7 @@ impl ServerStore {
             let (Some(fetched), Some(view)) = (answers.next(), answers.next()) else {
                 break;
             };
-            let items = match fetched.map_err(err)? {
+            let items = match fetched.map_err(Error::from)? {
                 Value::Array(a) => a,
                 Value::Object(mut o) => match o.remove("messages") {
                     Some(Value::Array(a)) => a,
@@ -323,7 +345,7 @@ impl ServerStore {
             // view (the Rust port's payloads carry `ack_ts` instead).
             let unacked = match view {
                 Ok(v) => Some(listed(&v)),
-                Err(e) if e.is_connection() => return Err(err(e)),
+                Err(e) if e.is_connection() => return Err(Error::from(e)),
                 Err(_) => None,
             };
             out.push(AgentInbox {
@@ -438,7 +460,7 @@ impl ServerStore {
         args.insert("project_key".into(), json!(project));
         args.insert("agent_name".into(), json!(agent));
         args.insert("message_id".into(), json!(key.parse::<i64>().unwrap_or(-1)));
-        self.session.call(tool, args).map_err(err)
+        self.session.call(tool, args).map_err(Error::from)
     }
 
     /// The ids each (project, agent) of `pairs` has yet to acknowledge,
@@ -467,7 +489,7 @@ impl ServerStore {
                 Ok(v) => {
                     out.insert(pair, listed(&v));
                 }
-                Err(e) if e.is_connection() => return Err(err(e)),
+                Err(e) if e.is_connection() => return Err(Error::from(e)),
                 Err(_) => {}
             }
         }
@@ -476,7 +498,7 @@ impl ServerStore {
 
     fn time_field(&self, v: &Value, key: &str, tool: &str) -> Result<DateTime<Utc>, Error> {
         convert::time_of(v, key).ok_or_else(|| {
-            err(ServerError::Protocol {
+            Error::from(ServerError::Protocol {
                 url: self.url().to_string(),
                 detail: format!("{tool} returned no {key}: {v}"),
             })
@@ -788,7 +810,10 @@ impl MailStore for ServerStore {
         args.insert("sender_name".into(), json!(plan.from));
         args.insert("body_md".into(), json!(body_md));
         args.insert("to".into(), json!(plan.to));
-        let v = self.session.call("reply_message", args).map_err(err)?;
+        let v = self
+            .session
+            .call("reply_message", args)
+            .map_err(Error::from)?;
         Ok(outcome(&v, &plan.from, &plan.to))
     }
 
@@ -865,7 +890,10 @@ impl MailStore for ServerStore {
         if let Some(t) = draft.thread.as_ref().or(draft.bead.as_ref()) {
             args.insert("thread_id".into(), json!(t));
         }
-        let v = self.session.call("send_message", args).map_err(err)?;
+        let v = self
+            .session
+            .call("send_message", args)
+            .map_err(Error::from)?;
         Ok(outcome(&v, &draft.from, &draft.to))
     }
 

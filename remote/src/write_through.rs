@@ -41,13 +41,20 @@ impl WriteThrough {
 
     /// A server error of a write, with what it means here.
     fn explain(&self, e: Error) -> Error {
-        match e {
-            Error::Source(msg) => Error::Source(format!(
+        let explained = |msg: String| {
+            format!(
                 "{msg} [{} writes through this server ({}); nothing was written: start the \
                  server, or remove its [[servers]] entry to write into the files directly]",
                 self.local.describe(),
                 self.rule
-            )),
+            )
+        };
+        match e {
+            Error::Source(msg) => Error::Source(explained(msg)),
+            Error::Server { message, failure } => Error::Server {
+                message: explained(message),
+                failure,
+            },
             other => other,
         }
     }

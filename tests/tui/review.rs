@@ -132,7 +132,7 @@ impl Backend for ReadOnly {
     fn describe(&self) -> String {
         self.0.describe()
     }
-    fn load(&mut self) -> Result<amail_core::inbox::Inbox, String> {
+    fn load(&mut self) -> Result<amail_core::inbox::Inbox, amail_tui::ReadError> {
         self.0.load()
     }
     fn tasks(&mut self) -> Result<amail_core::router::Board, String> {

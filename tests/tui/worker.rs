@@ -45,7 +45,7 @@ impl Backend for Blocking {
     fn describe(&self) -> String {
         self.inner.describe()
     }
-    fn load(&mut self) -> Result<Inbox, String> {
+    fn load(&mut self) -> Result<Inbox, amail_tui::ReadError> {
         self.gate.wait();
         self.done.store(true, Ordering::SeqCst);
         self.inner.load()
@@ -243,10 +243,13 @@ impl Backend for Counting {
     fn describe(&self) -> String {
         self.inner.describe()
     }
-    fn load(&mut self) -> Result<Inbox, String> {
+    fn load(&mut self) -> Result<Inbox, amail_tui::ReadError> {
         self.inner.load()
     }
-    fn load_with_progress(&mut self, progress: &dyn Fn(usize, usize)) -> Result<Inbox, String> {
+    fn load_with_progress(
+        &mut self,
+        progress: &dyn Fn(usize, usize),
+    ) -> Result<Inbox, amail_tui::ReadError> {
         while !*self.gate.0 .0.lock().unwrap() {
             progress(5, 10);
             std::thread::sleep(Duration::from_millis(10));
@@ -356,7 +359,7 @@ fn a_failed_poll_shows_the_server_unreachable_and_keeps_the_draft() {
     app.press("r");
     app.type_text("half a reply");
     app.send(Msg::Loaded {
-        inbox: Err("http://127.0.0.1:9/mcp/: no server answers (connection refused)".into()),
+        inbox: Err(away()),
         tasks: Ok(Board::default()),
     });
     assert_eq!(app.model.link, Some(Link::Down));
@@ -377,7 +380,7 @@ fn a_failed_poll_shows_the_server_unreachable_and_keeps_the_draft() {
 
     // A poll is a refresh: its failure reads the same.
     app.send(Msg::Reloaded {
-        refresh: Err(AWAY.into()),
+        refresh: Err(away()),
         tasks: Ok(Board::default()),
     });
     assert_eq!(app.model.link, Some(Link::Down));
@@ -392,11 +395,20 @@ struct Away(FakeBackend);
 
 const AWAY: &str = "http://127.0.0.1:9/mcp/: no server answers (connection refused)";
 
+/// A read of a server that nothing answers, as the remote store gives it.
+fn away() -> amail_tui::ReadError {
+    amail_core::stores::Error::from(amail_remote::ServerError::Unreachable {
+        url: "http://127.0.0.1:9/mcp/".into(),
+        detail: "connection refused".into(),
+    })
+    .into()
+}
+
 impl Backend for Away {
     fn describe(&self) -> String {
         self.0.describe()
     }
-    fn load(&mut self) -> Result<Inbox, String> {
+    fn load(&mut self) -> Result<Inbox, amail_tui::ReadError> {
         self.0.load()
     }
     fn tasks(&mut self) -> Result<Board, String> {
@@ -465,10 +477,13 @@ impl Backend for Stepping {
     fn describe(&self) -> String {
         self.inner.describe()
     }
-    fn load(&mut self) -> Result<Inbox, String> {
+    fn load(&mut self) -> Result<Inbox, amail_tui::ReadError> {
         self.inner.load()
     }
-    fn load_with_progress(&mut self, progress: &dyn Fn(usize, usize)) -> Result<Inbox, String> {
+    fn load_with_progress(
+        &mut self,
+        progress: &dyn Fn(usize, usize),
+    ) -> Result<Inbox, amail_tui::ReadError> {
         self.calls.lock().unwrap().push("whole");
         progress(11, 11);
         self.inner.load()
@@ -477,7 +492,7 @@ impl Backend for Stepping {
         &mut self,
         progress: &dyn Fn(usize, usize),
         partial: &dyn Fn(Inbox),
-    ) -> Result<Inbox, String> {
+    ) -> Result<Inbox, amail_tui::ReadError> {
         self.calls.lock().unwrap().push("steps");
         progress(4, 11);
         partial(crate::loading::newest(&self.inner.inbox, 4));
@@ -715,7 +730,7 @@ fn a_refused_token_is_not_an_unreachable_server() {
         let mut app = TestApp::sample();
         app.model.link = Some(Link::Up);
         app.send(Msg::Reloaded {
-            refresh: Err(refused.to_string()),
+            refresh: Err(amail_core::stores::Error::from(refused.clone()).into()),
             tasks: Ok(Board::default()),
         });
         assert_eq!(app.model.link, Some(Link::Refused), "{refused}");
@@ -754,7 +769,7 @@ fn a_refused_token_is_not_an_unreachable_server() {
         let mut app = TestApp::sample();
         app.model.link = Some(Link::Up);
         app.send(Msg::Reloaded {
-            refresh: Err(away.to_string()),
+            refresh: Err(amail_core::stores::Error::from(away.clone()).into()),
             tasks: Ok(Board::default()),
         });
         assert_eq!(app.model.link, Some(Link::Down), "{away}");
@@ -863,7 +878,7 @@ fn a_server_that_answers_with_an_error_is_not_unreachable() {
         let mut app = TestApp::sample();
         app.model.link = Some(Link::Up);
         app.send(Msg::Reloaded {
-            refresh: Err(answered.to_string()),
+            refresh: Err(amail_core::stores::Error::from(answered.clone()).into()),
             tasks: Ok(Board::default()),
         });
         assert_eq!(app.model.link, Some(Link::Failing), "{answered}");

@@ -13,20 +13,60 @@ use std::path::PathBuf;
 use amail_core::inbox::Inbox;
 use amail_core::router::mailbox::Mailbox;
 use amail_core::router::Board;
-use amail_core::stores::{Draft, Refresh};
+use amail_core::stores::{Draft, Refresh, ServerFailure};
 
 use super::msg::{Command, Msg, Verdict};
+
+/// Why mail could not be read: the sentence the user reads and, when a
+/// server was asked, how asking it failed. The status bar's link state
+/// (`model::Link`) comes from the kind, not from the sentence's words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadError {
+    pub text: String,
+    pub server: Option<ServerFailure>,
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl From<String> for ReadError {
+    fn from(text: String) -> ReadError {
+        ReadError { text, server: None }
+    }
+}
+
+impl From<&str> for ReadError {
+    fn from(text: &str) -> ReadError {
+        ReadError::from(text.to_string())
+    }
+}
+
+impl From<amail_core::stores::Error> for ReadError {
+    fn from(e: amail_core::stores::Error) -> ReadError {
+        let server = match &e {
+            amail_core::stores::Error::Server { failure, .. } => Some(*failure),
+            _ => None,
+        };
+        ReadError {
+            text: e.to_string(),
+            server,
+        }
+    }
+}
 
 /// The TUI's side effects. Errors are user-facing sentences.
 pub trait Backend {
     /// A short description of where mail comes from, for the status bar.
     fn describe(&self) -> String;
     /// Reads the whole inbox (called at start, on reload and on file change).
-    fn load(&mut self) -> Result<Inbox, String>;
+    fn load(&mut self) -> Result<Inbox, ReadError>;
     /// [`load`](Backend::load), telling `progress` files done and files
     /// in all as it goes (the worker turns it into the status bar's
     /// count). The default reports nothing.
-    fn load_with_progress(&mut self, progress: &dyn Fn(usize, usize)) -> Result<Inbox, String> {
+    fn load_with_progress(&mut self, progress: &dyn Fn(usize, usize)) -> Result<Inbox, ReadError> {
         let _ = progress;
         self.load()
     }
@@ -39,7 +79,7 @@ pub trait Backend {
         &mut self,
         progress: &dyn Fn(usize, usize),
         partial: &dyn Fn(Inbox),
-    ) -> Result<Inbox, String> {
+    ) -> Result<Inbox, ReadError> {
         let _ = partial;
         self.load_with_progress(progress)
     }
@@ -47,7 +87,7 @@ pub trait Backend {
     /// files change (or a poll found none to watch): what they hold now,
     /// for the event loop to apply to the inbox on screen
     /// ([`Refresh::apply`], in memory). The default reads everything.
-    fn refresh(&mut self, changed: &[PathBuf]) -> Result<Refresh, String> {
+    fn refresh(&mut self, changed: &[PathBuf]) -> Result<Refresh, ReadError> {
         let _ = changed;
         Ok(Refresh::Whole(self.load()?))
     }

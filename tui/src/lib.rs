@@ -41,7 +41,7 @@ pub mod view;
 pub mod watch;
 pub mod worker;
 
-pub use backend::Backend;
+pub use backend::{Backend, ReadError};
 pub use config::UiConfig;
 pub use model::Model;
 pub use msg::{Command, Msg};

@@ -348,19 +348,14 @@ pub enum Link {
 }
 
 impl Link {
-    /// The link after a failed load or poll. The backend's errors reach
-    /// the TUI as sentences (the remote store turns its `ServerError` into
-    /// text), so the kind is told by the words `ServerError`'s text writes
-    /// for it: the HTTP status of a refusal, "no server answers" and "no
-    /// answer to" for a server that is not there (`Unreachable`,
-    /// `Timeout`). Anything else was an answer.
-    pub fn after_error(error: &str) -> Link {
-        if error.contains("(401 Unauthorized)") || error.contains("(403 Forbidden)") {
-            Link::Refused
-        } else if error.contains(": no server answers (") || error.contains(": no answer to ") {
-            Link::Down
-        } else {
-            Link::Failing
+    /// The link after a failed load or poll, by how asking the server
+    /// failed (a read error that is no server's is an answer gone wrong).
+    pub fn after_error(error: &crate::backend::ReadError) -> Link {
+        use amail_core::stores::ServerFailure;
+        match error.server {
+            Some(ServerFailure::Refused) => Link::Refused,
+            Some(ServerFailure::Unreachable) => Link::Down,
+            Some(ServerFailure::Answered) | None => Link::Failing,
         }
     }
 }

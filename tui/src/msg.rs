@@ -10,6 +10,7 @@ use ratatui::crossterm::event::KeyEvent;
 
 // The watcher state is the model's; a `Msg::Watch` carries it.
 pub use super::model::WatchState;
+use crate::backend::ReadError;
 use amail_core::inbox::Inbox;
 use amail_core::router::mailbox::Mailbox;
 use amail_core::router::Board;
@@ -64,7 +65,7 @@ pub enum Msg {
     /// whole one comes as [`Msg::Loaded`]).
     Partial(Box<Inbox>),
     Loaded {
-        inbox: Result<Inbox, String>,
+        inbox: Result<Inbox, ReadError>,
         tasks: Result<Board, String>,
     },
     /// What changed files hold now (or why they could not be read), to
@@ -72,7 +73,7 @@ pub enum Msg {
     /// a full load: they are taken where the lists stand when it arrives,
     /// so a selection moved while the worker read stays moved.
     Reloaded {
-        refresh: Result<Refresh, String>,
+        refresh: Result<Refresh, ReadError>,
         tasks: Result<Board, String>,
     },
     Acked {

@@ -54,6 +54,28 @@ pub enum Error {
     /// Bad arguments (an empty body, an unknown sender, ...).
     #[error("{0}")]
     Invalid(String),
+    /// A mail server was asked and the asking failed: `message` is the
+    /// sentence, `failure` how it failed, so what shows the link's state
+    /// (the inbox's status bar) reads the kind, not the words.
+    #[error("{message}")]
+    Server {
+        message: String,
+        failure: ServerFailure,
+    },
+}
+
+/// How asking a server failed, as far as it matters to whoever asked
+/// again: a refused token stays refused, an absent server may come back,
+/// a server that answered with an error may not fail next time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ServerFailure {
+    /// It answered 401 or 403: the token (or its rights) is the matter.
+    Refused,
+    /// Nothing answered there, or not in time.
+    Unreachable,
+    /// It answered, with an error of its tool, an answer that is not
+    /// MCP Agent Mail's, or a release without what was asked.
+    Answered,
 }
 
 /// The command that lists the ids of `where_`: a server's (its URL) is

@@ -38,7 +38,7 @@ use std::path::Path;
 
 use chrono::{DateTime, Utc};
 
-pub use error::Error;
+pub use error::{Error, ServerFailure};
 pub use mailbox::{load_mailbox, MailboxStore};
 pub use mcp::McpStore;
 pub use stdin::{load_json_as, load_stdin_as, StdinStore};
