@@ -13,49 +13,9 @@ use std::path::PathBuf;
 use amail_core::inbox::Inbox;
 use amail_core::router::mailbox::Mailbox;
 use amail_core::router::Board;
-use amail_core::stores::{Draft, Refresh, ServerFailure};
+use amail_core::stores::{Draft, Refresh};
 
-use super::msg::{Command, Msg, Verdict};
-
-/// Why mail could not be read: the sentence the user reads and, when a
-/// server was asked, how asking it failed. The status bar's link state
-/// (`model::Link`) comes from the kind, not from the sentence's words.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReadError {
-    pub text: String,
-    pub server: Option<ServerFailure>,
-}
-
-impl std::fmt::Display for ReadError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.text)
-    }
-}
-
-impl From<String> for ReadError {
-    fn from(text: String) -> ReadError {
-        ReadError { text, server: None }
-    }
-}
-
-impl From<&str> for ReadError {
-    fn from(text: &str) -> ReadError {
-        ReadError::from(text.to_string())
-    }
-}
-
-impl From<amail_core::stores::Error> for ReadError {
-    fn from(e: amail_core::stores::Error) -> ReadError {
-        let server = match &e {
-            amail_core::stores::Error::Server { failure, .. } => Some(*failure),
-            _ => None,
-        };
-        ReadError {
-            text: e.to_string(),
-            server,
-        }
-    }
-}
+use super::msg::{Command, Msg, ReadError, Verdict};
 
 /// The TUI's side effects. Errors are user-facing sentences.
 pub trait Backend {

@@ -41,8 +41,8 @@ pub mod view;
 pub mod watch;
 pub mod worker;
 
-pub use backend::{Backend, ReadError};
+pub use backend::Backend;
 pub use config::UiConfig;
 pub use model::Model;
-pub use msg::{Command, Msg};
+pub use msg::{Command, Msg, ReadError};
 pub use runtime::{run, RunOptions};

@@ -350,7 +350,7 @@ pub enum Link {
 impl Link {
     /// The link after a failed load or poll, by how asking the server
     /// failed (a read error that is no server's is an answer gone wrong).
-    pub fn after_error(error: &crate::backend::ReadError) -> Link {
+    pub fn after_error(error: &crate::msg::ReadError) -> Link {
         use amail_core::stores::ServerFailure;
         match error.server {
             Some(ServerFailure::Refused) => Link::Refused,

@@ -119,11 +119,11 @@ impl Backend for FakeBackend {
     fn describe(&self) -> String {
         crate::model::describe_source(&self.inbox.source)
     }
-    fn load(&mut self) -> Result<Inbox, crate::backend::ReadError> {
+    fn load(&mut self) -> Result<Inbox, crate::msg::ReadError> {
         Ok(self.inbox.clone())
     }
     /// Records the paths; the in-memory mailbox is then taken whole.
-    fn refresh(&mut self, changed: &[PathBuf]) -> Result<Refresh, crate::backend::ReadError> {
+    fn refresh(&mut self, changed: &[PathBuf]) -> Result<Refresh, crate::msg::ReadError> {
         self.reloads.push(changed.to_vec());
         Ok(Refresh::Whole(self.inbox.clone()))
     }

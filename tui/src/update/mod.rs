@@ -418,7 +418,7 @@ fn plural(n: usize) -> &'static str {
 fn loaded(
     m: &mut Model,
     before: &ListsBefore,
-    inbox: Result<(), crate::backend::ReadError>,
+    inbox: Result<(), crate::msg::ReadError>,
     tasks: Result<amail_core::router::Board, String>,
     patched: Option<amail_core::inbox::Patched>,
 ) {

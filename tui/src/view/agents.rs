@@ -73,7 +73,7 @@ pub(crate) fn split(m: &Model, area: Rect) -> (Rect, Option<Rect>) {
 /// current size (a short terminal leaves them out): `Tab` focuses them
 /// only then.
 pub(crate) fn queues_shown(m: &Model) -> bool {
-    split(m, super::hit::body(m)).1.is_some()
+    split(m, super::body(m)).1.is_some()
 }
 
 /// Rows the roster keeps before the queues get any: borders, headings and

@@ -23,15 +23,9 @@ pub enum Hit {
     Message,
 }
 
-/// The body rectangle, as `view::view` splits the frame.
-pub(crate) fn body(m: &Model) -> Rect {
-    let (w, h) = m.size;
-    Rect::new(0, 2, w, h.saturating_sub(4))
-}
-
 /// The inbox panes and their rectangles at the current size.
 pub(crate) fn inbox_panes(m: &Model) -> Vec<(Pane, Rect)> {
-    let area = body(m);
+    let area = super::body(m);
     if area.width >= 120 {
         let [left, right] =
             Layout::horizontal([Constraint::Percentage(52), Constraint::Percentage(48)])
@@ -115,7 +109,7 @@ pub fn hit(m: &Model, x: u16, y: u16) -> Option<Hit> {
         }
         return None;
     }
-    let area = body(m);
+    let area = super::body(m);
     if !inside(area, x, y) {
         return None;
     }

@@ -283,6 +283,13 @@ fn draw_inbox(m: &Model, f: &mut Frame, area: Rect) {
 }
 
 /// A bordered pane; the focused one gets the accent and a heavier border.
+/// The body rectangle, as [`view`] splits the frame (the mouse's hit
+/// test and the roster's `Tab` ask it the other way round).
+pub(crate) fn body(m: &Model) -> Rect {
+    let (w, h) = m.size;
+    Rect::new(0, 2, w, h.saturating_sub(4))
+}
+
 pub fn pane<'a>(m: &Model, title: String, focused: bool) -> Block<'a> {
     let t = &m.config.theme;
     Block::default()
