@@ -132,10 +132,7 @@ fn unknown_keys(path: &Path, text: &str) -> Vec<String> {
     let Ok(table) = DeTable::parse(text) else {
         return Vec::new();
     };
-    let at = |span: std::ops::Range<usize>| {
-        let (line, col) = line_col(text, span.start);
-        (span.start, format!("{}:{line}:{col}", path.display()))
-    };
+    let at = |span: std::ops::Range<usize>| (span.start, position(path, text, Some(span)));
     let unknown = |key: &str, known: &[&str], within: &str| {
         let hint = nearest(key, known)
             .map(|k| format!(" (did you mean `{k}`?)"))
@@ -236,13 +233,7 @@ impl Config {
 /// starts where the problem is, `PATH:LINE:COL: what: why`, as amail's
 /// other errors do (toml's own text says it in prose over four lines).
 pub fn toml_error(path: &Path, text: &str, e: &toml::de::Error, what: &str) -> String {
-    let at = match e.span() {
-        Some(span) => {
-            let (line, col) = line_col(text, span.start);
-            format!("{}:{line}:{col}", path.display())
-        }
-        None => path.display().to_string(),
-    };
+    let at = position(path, text, e.span());
     let why = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
     format!("{at}: {what}: {why}")
 }
@@ -263,6 +254,12 @@ fn place(
     let span = toml::de::DeTable::parse(text)
         .ok()
         .and_then(|t| span_of(t.get_ref()));
+    position(path, text, span)
+}
+
+/// `PATH:LINE:COL` where `span` starts in `text` (the file at `path`),
+/// else `PATH`: the one way every config message names its place.
+fn position(path: &Path, text: &str, span: Option<std::ops::Range<usize>>) -> String {
     match span {
         Some(span) => {
             let (line, col) = line_col(text, span.start);

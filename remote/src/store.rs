@@ -441,11 +441,22 @@ impl ServerStore {
         as_agent: &str,
         tool: &str,
     ) -> Result<(String, Option<Recipient>, Value), Error> {
+        let (m, project, agent) = self.resolve(inbox, key, as_agent)?;
+        let v = self.call_tool_as(key, &project, &agent, tool)?;
+        Ok((agent.clone(), before(&m, &agent), v))
+    }
+
+    /// Message `key`, its project, and its recipient `as_agent` as the
+    /// message spells the name.
+    fn resolve(
+        &self,
+        inbox: Option<&Inbox>,
+        key: &str,
+        as_agent: &str,
+    ) -> Result<(InboxMessage, String, String), Error> {
         let (m, project) = self.find(inbox, key)?;
         let agent = self.recipient_check(&m, as_agent)?;
-        let before = m.recipients.iter().find(|r| r.agent == agent).cloned();
-        let v = self.call_tool_as(key, &project, &agent, tool)?;
-        Ok((agent, before, v))
+        Ok((m, project, agent))
     }
 
     /// `tool` on message `key` of `project` for its recipient `agent`.
@@ -510,6 +521,11 @@ impl ServerStore {
 /// `slug` has not acknowledged.
 fn ack_view(agent: &str, slug: &str) -> String {
     format!("resource://views/ack-required/{agent}?project={slug}&limit={FETCH_LIMIT}")
+}
+
+/// Recipient `agent`'s state on `m` before a call changes it.
+fn before(m: &InboxMessage, agent: &str) -> Option<Recipient> {
+    m.recipients.iter().find(|r| r.agent == agent).cloned()
 }
 
 /// The ids an ack view lists.
@@ -711,11 +727,7 @@ impl MailStore for ServerStore {
         // acks before it, as the trait says.
         let resolved: Vec<Result<(InboxMessage, String, String), Error>> = keys
             .iter()
-            .map(|key| {
-                let (m, project) = self.find(inbox, key)?;
-                let agent = self.recipient_check(&m, as_agent)?;
-                Ok((m, project, agent))
-            })
+            .map(|key| self.resolve(inbox, key, as_agent))
             .collect();
         let unacked = self.unacked_now(
             resolved
@@ -727,7 +739,7 @@ impl MailStore for ServerStore {
         let mut out = Vec::new();
         for (key, resolved) in keys.iter().zip(resolved) {
             let (m, project, agent) = resolved?;
-            let before = m.recipients.iter().find(|r| r.agent == agent).cloned();
+            let before = before(&m, &agent);
             let acked_before = m.message.ack_required
                 && key.parse::<i64>().is_ok_and(|id| {
                     unacked

@@ -397,11 +397,27 @@ const AWAY: &str = "http://127.0.0.1:9/mcp/: no server answers (connection refus
 
 /// A read of a server that nothing answers, as the remote store gives it.
 fn away() -> amail_tui::ReadError {
-    amail_core::stores::Error::from(amail_remote::ServerError::Unreachable {
+    read_error(amail_remote::ServerError::Unreachable {
         url: "http://127.0.0.1:9/mcp/".into(),
         detail: "connection refused".into(),
     })
-    .into()
+}
+
+/// `e` as a read of the server fails with it, through the remote store's
+/// own conversion.
+fn read_error(e: amail_remote::ServerError) -> amail_tui::ReadError {
+    amail_core::stores::Error::from(e).into()
+}
+
+/// The sample inbox, its server up, after a poll that failed with `e`.
+fn poll_failed_with(e: &amail_remote::ServerError) -> amail_tui::testing::TestApp {
+    let mut app = amail_tui::testing::TestApp::sample();
+    app.model.link = Some(amail_tui::model::Link::Up);
+    app.send(Msg::Reloaded {
+        refresh: Err(read_error(e.clone())),
+        tasks: Ok(Board::default()),
+    });
+    app
 }
 
 impl Backend for Away {
@@ -709,7 +725,6 @@ fn quitting_waits_for_an_ack_in_hand() {
 fn a_refused_token_is_not_an_unreachable_server() {
     use amail_remote::ServerError;
     use amail_tui::model::Link;
-    use amail_tui::testing::TestApp;
     let url = "http://127.0.0.1:8765/mcp/".to_string();
     let refusals = [
         ServerError::Unauthorized {
@@ -727,12 +742,7 @@ fn a_refused_token_is_not_an_unreachable_server() {
         },
     ];
     for refused in refusals {
-        let mut app = TestApp::sample();
-        app.model.link = Some(Link::Up);
-        app.send(Msg::Reloaded {
-            refresh: Err(amail_core::stores::Error::from(refused.clone()).into()),
-            tasks: Ok(Board::default()),
-        });
+        let mut app = poll_failed_with(&refused);
         assert_eq!(app.model.link, Some(Link::Refused), "{refused}");
         let screen = app.render(140, 30);
         assert!(
@@ -766,12 +776,7 @@ fn a_refused_token_is_not_an_unreachable_server() {
             after: Duration::from_secs(30),
         },
     ] {
-        let mut app = TestApp::sample();
-        app.model.link = Some(Link::Up);
-        app.send(Msg::Reloaded {
-            refresh: Err(amail_core::stores::Error::from(away.clone()).into()),
-            tasks: Ok(Board::default()),
-        });
+        let mut app = poll_failed_with(&away);
         assert_eq!(app.model.link, Some(Link::Down), "{away}");
         let screen = app.render(140, 30);
         assert!(
@@ -857,7 +862,6 @@ fn a_send_that_fails_behind_another_overlay_is_kept_for_c() {
 fn a_server_that_answers_with_an_error_is_not_unreachable() {
     use amail_remote::ServerError;
     use amail_tui::model::Link;
-    use amail_tui::testing::TestApp;
     let url = "http://127.0.0.1:8765/mcp/".to_string();
     for answered in [
         ServerError::Tool {
@@ -875,12 +879,7 @@ fn a_server_that_answers_with_an_error_is_not_unreachable() {
             feature: "fetch_inbox's since_ts".into(),
         },
     ] {
-        let mut app = TestApp::sample();
-        app.model.link = Some(Link::Up);
-        app.send(Msg::Reloaded {
-            refresh: Err(amail_core::stores::Error::from(answered.clone()).into()),
-            tasks: Ok(Board::default()),
-        });
+        let mut app = poll_failed_with(&answered);
         assert_eq!(app.model.link, Some(Link::Failing), "{answered}");
         let screen = app.render(140, 30);
         assert!(

@@ -120,11 +120,23 @@ pub(crate) fn prefix_within(s: &str, cols: usize) -> usize {
 /// Greedy word wrap to rows of at most `cols` columns; a word longer than
 /// a row is cut. Spaces at the breaks are dropped.
 pub(crate) fn wrap_words(s: &str, cols: usize) -> Vec<String> {
-    let cols = cols.max(1);
+    wrap_hanging(s.split(' '), cols, cols)
+}
+
+/// [`wrap_words`] over `words` with a first row of `first` columns and the
+/// rows after it `rest` (a hanging indent: the help's descriptions beside
+/// and then under their keys).
+pub(crate) fn wrap_hanging<'a>(
+    words: impl Iterator<Item = &'a str>,
+    first: usize,
+    rest: usize,
+) -> Vec<String> {
+    let (first, rest) = (first.max(1), rest.max(1));
     let mut rows = vec![String::new()];
-    for word in s.split(' ') {
+    for word in words {
         let mut word = word;
         loop {
+            let cols = if rows.len() == 1 { first } else { rest };
             let row = rows.last_mut().expect("one row");
             let sep = usize::from(!row.is_empty());
             if width(row) + sep + width(word) <= cols {

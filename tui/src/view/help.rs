@@ -277,8 +277,8 @@ fn fold(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
         // The first row's lead (the keys, or nothing), the room it
         // leaves, and the indent of the rows after it.
         let (lead, first_room, indent) = match prefix {
-            Some(p) if width_of(&p.content) <= width / 2 => {
-                let w = width_of(&p.content);
+            Some(p) if crate::text::width(&p.content) <= width / 2 => {
+                let w = crate::text::width(&p.content);
                 (p, width - w, w)
             }
             Some(p) => {
@@ -289,7 +289,7 @@ fn fold(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
             }
             None => (Span::raw(""), width, 2),
         };
-        let rows = wrap_words(&text, first_room, width - indent);
+        let rows = crate::text::wrap_hanging(text.split_whitespace(), first_room, width - indent);
         for (i, row) in rows.into_iter().enumerate() {
             let lead = if i == 0 {
                 lead.clone()
@@ -305,46 +305,4 @@ fn fold(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
 /// Whether a help line is a key (or mark) column and its description.
 fn line_is_keyed(spans: &std::vec::IntoIter<Span<'static>>) -> bool {
     spans.len() >= 2
-}
-
-fn width_of(s: &str) -> usize {
-    crate::text::width(s)
-}
-
-/// `text` broken at blanks into rows, the first at most `first` columns
-/// wide and the rest `rest`; a word wider than a row is cut into rows.
-fn wrap_words(text: &str, first: usize, rest: usize) -> Vec<String> {
-    let mut rows = vec![String::new()];
-    let room = |rows: &Vec<String>| if rows.len() == 1 { first } else { rest };
-    for word in text.split_whitespace() {
-        let mut word = word;
-        loop {
-            let row = rows.last().expect("one row at least");
-            let used = width_of(row);
-            let gap = usize::from(used > 0);
-            if used + gap + width_of(word) <= room(&rows) {
-                let row = rows.last_mut().expect("one row at least");
-                if gap == 1 {
-                    row.push(' ');
-                }
-                row.push_str(word);
-                break;
-            }
-            if used > 0 {
-                rows.push(String::new());
-                continue;
-            }
-            // Wider than a whole row: cut it.
-            let cut = crate::text::prefix_within(word, room(&rows).max(1));
-            rows.last_mut()
-                .expect("one row at least")
-                .push_str(&word[..cut]);
-            word = &word[cut..];
-            if word.is_empty() {
-                break;
-            }
-            rows.push(String::new());
-        }
-    }
-    rows
 }
