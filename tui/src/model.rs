@@ -270,6 +270,25 @@ pub struct Notice {
 }
 
 impl Notice {
+    /// A notice with no key to keep whole; `error` draws it as a failure.
+    pub(crate) fn new(text: impl Into<String>, error: bool) -> Notice {
+        Notice {
+            text: text.into(),
+            error,
+            keep: 0,
+        }
+    }
+
+    /// What happened, as news.
+    pub(crate) fn info(text: impl Into<String>) -> Notice {
+        Notice::new(text, false)
+    }
+
+    /// What failed or was refused.
+    pub(crate) fn error(text: impl Into<String>) -> Notice {
+        Notice::new(text, true)
+    }
+
     /// `what` then `keys`, the part that names the key to press (kept
     /// whole on a narrow footer).
     pub(crate) fn keyed(what: String, keys: &str, error: bool) -> Notice {
@@ -573,14 +592,10 @@ impl Model {
         m.source = describe_source(&m.inbox.source);
         if !m.config.warnings.is_empty() {
             let n = m.config.warnings.len();
-            m.notice = Some(Notice {
-                text: format!(
-                    "⚠ config: {n} problem{} ignored; ? lists them",
-                    if n == 1 { "" } else { "s" }
-                ),
-                error: true,
-                keep: 0,
-            });
+            m.notice = Some(Notice::error(format!(
+                "⚠ config: {n} problem{} ignored; ? lists them",
+                if n == 1 { "" } else { "s" }
+            )));
         }
         m.fix_selection(&Selection::default(), &[None; 4]);
         m

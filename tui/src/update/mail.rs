@@ -41,14 +41,10 @@ pub(super) fn ack(m: &mut Model) -> Option<Command> {
         }
     }
     if who.is_empty() {
-        m.notice = Some(Notice {
-            text: match &m.identity {
-                Some(me) => format!("nothing here waits for {me}'s ack"),
-                None => "nothing here waits for an ack".into(),
-            },
-            error: false,
-            keep: 0,
-        });
+        m.notice = Some(Notice::info(match &m.identity {
+            Some(me) => format!("nothing here waits for {me}'s ack"),
+            None => "nothing here waits for an ack".into(),
+        }));
         return None;
     }
     if who.len() == 1 {
@@ -158,11 +154,7 @@ fn identity_candidates(m: &Model) -> Vec<String> {
 
 pub(super) fn reply(m: &mut Model, external_editor: bool) -> Option<Command> {
     let notice = |m: &mut Model, text: String, error: bool| {
-        m.notice = Some(Notice {
-            text,
-            error,
-            keep: 0,
-        });
+        m.notice = Some(Notice::new(text, error));
         None
     };
     if m.screen != Screen::Inbox {

@@ -184,17 +184,12 @@ fn handle(m: &mut Model, msg: Msg) -> Option<Command> {
                 m.marks = Default::default();
             }
             m.notice = Some(if errors.is_empty() {
-                Notice {
-                    text: format!("✓ acknowledged {done} message{} as {agent}", plural(done)),
-                    error: false,
-                    keep: 0,
-                }
+                Notice::info(format!(
+                    "✓ acknowledged {done} message{} as {agent}",
+                    plural(done)
+                ))
             } else {
-                Notice {
-                    text: format!("✗ ack failed: {}", errors.join("; ")),
-                    error: true,
-                    keep: 0,
-                }
+                Notice::error(format!("✗ ack failed: {}", errors.join("; ")))
             });
             m.dirty = true;
             Some(Command::Load)
@@ -204,17 +199,9 @@ fn handle(m: &mut Model, msg: Msg) -> Option<Command> {
             m.notice = Some(match result {
                 Ok(n) => {
                     m.marks = Default::default();
-                    Notice {
-                        text: format!("✓ marked {n} message{} read as {agent}", plural(n)),
-                        error: false,
-                        keep: 0,
-                    }
+                    Notice::info(format!("✓ marked {n} message{} read as {agent}", plural(n)))
                 }
-                Err(e) => Notice {
-                    text: format!("✗ mark read failed: {e}"),
-                    error: true,
-                    keep: 0,
-                },
+                Err(e) => Notice::error(format!("✗ mark read failed: {e}")),
             });
             Some(Command::Load)
         }
@@ -223,11 +210,7 @@ fn handle(m: &mut Model, msg: Msg) -> Option<Command> {
             match result {
                 Ok(()) => {
                     m.unsent.pop_front();
-                    m.notice = Some(Notice {
-                        text: format!("✓ sent to {}", to.join(", ")),
-                        error: false,
-                        keep: 0,
-                    });
+                    m.notice = Some(Notice::info(format!("✓ sent to {}", to.join(", "))));
                     Some(Command::Load)
                 }
                 Err(e) => {
@@ -269,11 +252,7 @@ fn handle(m: &mut Model, msg: Msg) -> Option<Command> {
             match result {
                 Ok(()) => {
                     m.drafts.remove(&key);
-                    m.notice = Some(Notice {
-                        text: format!("✓ reply sent to {to}"),
-                        error: false,
-                        keep: 0,
-                    });
+                    m.notice = Some(Notice::info(format!("✓ reply sent to {to}")));
                     Some(Command::Load)
                 }
                 Err(e) => {
@@ -323,11 +302,9 @@ fn handle(m: &mut Model, msg: Msg) -> Option<Command> {
                         if let Some(Overlay::Editor { key, .. }) = m.overlay.take() {
                             m.drafts.remove(&key);
                         }
-                        m.notice = Some(Notice {
-                            text: "reply not sent: the editor returned an empty body".into(),
-                            error: false,
-                            keep: 0,
-                        });
+                        m.notice = Some(Notice::info(
+                            "reply not sent: the editor returned an empty body",
+                        ));
                     } else {
                         *cursor = body.len();
                         *t = body;
@@ -336,11 +313,7 @@ fn handle(m: &mut Model, msg: Msg) -> Option<Command> {
                     None
                 }
                 (Err(e), _) => {
-                    m.notice = Some(Notice {
-                        text: format!("✗ $EDITOR: {e}"),
-                        error: true,
-                        keep: 0,
-                    });
+                    m.notice = Some(Notice::error(format!("✗ $EDITOR: {e}")));
                     None
                 }
                 (Ok(_), _) => None,
@@ -353,12 +326,9 @@ fn handle(m: &mut Model, msg: Msg) -> Option<Command> {
         }
         Msg::NotSuspended => {
             m.dirty = true;
-            m.notice = Some(Notice {
-                text: "not suspended: no job-control shell started amail, so none could fg it"
-                    .into(),
-                error: false,
-                keep: 0,
-            });
+            m.notice = Some(Notice::info(
+                "not suspended: no job-control shell started amail, so none could fg it",
+            ));
             None
         }
     }
@@ -382,13 +352,10 @@ fn while_loading(m: &mut Model, cmd: Option<&Command>) {
         Some(Command::MarkRead { keys, .. }) => ("marking read", keys.len()),
         _ => return,
     };
-    m.notice = Some(Notice {
-        text: format!(
+    m.notice = Some(Notice::info(format!(
             "still loading ({done}/{total} files): {verb} the {n} loaded message{} once it is done; older ones may follow",
             plural(n)
-        ),
-        error: false, keep: 0,
-    });
+        )));
 }
 
 /// With the raw view on, the current message's file unless it is the one
@@ -455,15 +422,11 @@ fn loaded(
         Some(errors.join("; "))
     };
     if m.notice.as_ref().is_some_and(|n| n.text == RELOADING) {
-        m.notice = Some(Notice {
-            text: format!(
-                "✓ reloaded: {} threads, {} tasks",
-                m.inbox.threads.len(),
-                m.tasks.len()
-            ),
-            error: false,
-            keep: 0,
-        });
+        m.notice = Some(Notice::info(format!(
+            "✓ reloaded: {} threads, {} tasks",
+            m.inbox.threads.len(),
+            m.tasks.len()
+        )));
     }
     m.restore_selection(before);
 }
@@ -479,15 +442,11 @@ fn point_out_unknown_identity(m: &mut Model) {
         return;
     }
     let names: Vec<&str> = m.inbox.agents.iter().map(|a| a.name.as_str()).collect();
-    m.notice = Some(Notice {
-        // (Made safe for the terminal where notices are drawn.)
-        text: format!(
-            "⚠ no agent named {me} in this mailbox, so nothing is pending for it (agents: {})",
-            amail_core::inbox::summary::first_few(&names, 6)
-        ),
-        error: true,
-        keep: 0,
-    });
+    // (Made safe for the terminal where notices are drawn.)
+    m.notice = Some(Notice::error(format!(
+        "⚠ no agent named {me} in this mailbox, so nothing is pending for it (agents: {})",
+        amail_core::inbox::summary::first_few(&names, 6)
+    )));
 }
 
 fn key(m: &mut Model, k: KeyEvent) -> Option<Command> {
@@ -568,11 +527,7 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
         Action::Help => m.overlay = Some(Overlay::Help { scroll: 0 }),
         Action::Suspend => return Some(Command::Suspend),
         Action::Reload => {
-            m.notice = Some(Notice {
-                text: RELOADING.into(),
-                error: false,
-                keep: 0,
-            });
+            m.notice = Some(Notice::info(RELOADING));
             return Some(Command::Load);
         }
         Action::Up => step(m, -1),

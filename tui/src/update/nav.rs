@@ -199,11 +199,7 @@ pub(super) fn open(m: &mut Model) {
 
 pub(super) fn jump_to_bead(m: &mut Model, bead: Option<String>) {
     let Some(bead) = bead else {
-        m.notice = Some(Notice {
-            text: "no thread for this item".into(),
-            error: false,
-            keep: 0,
-        });
+        m.notice = Some(Notice::info("no thread for this item"));
         return;
     };
     let Some(id) = m
@@ -213,11 +209,7 @@ pub(super) fn jump_to_bead(m: &mut Model, bead: Option<String>) {
         .find(|t| t.bead.is_some_and(|b| b == bead) || t.id == bead)
         .map(|t| t.id.clone())
     else {
-        m.notice = Some(Notice {
-            text: format!("no mail about {bead}"),
-            error: false,
-            keep: 0,
-        });
+        m.notice = Some(Notice::info(format!("no mail about {bead}")));
         return;
     };
     // Esc from here goes back where Enter was pressed (the board, the roster).

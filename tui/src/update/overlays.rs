@@ -104,14 +104,10 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                         Discard::Keep => {
                             m.drafts.insert(key.clone(), text.clone());
                             m.overlay = None;
-                            m.notice = Some(Notice {
-                                text: format!(
-                                    "draft kept: {} on this message picks it up",
-                                    m.config.keymap.first_key(Action::Reply)
-                                ),
-                                error: false,
-                                keep: 0,
-                            });
+                            m.notice = Some(Notice::info(format!(
+                                "draft kept: {} on this message picks it up",
+                                m.config.keymap.first_key(Action::Reply)
+                            )));
                         }
                         Discard::No => *mode = EditMode::Typing,
                     }
@@ -157,11 +153,7 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                 KeyCode::Esc => *mode = EditMode::ConfirmDiscard,
                 KeyCode::Char('s') if ctrl => {
                     if text.trim().is_empty() {
-                        m.notice = Some(Notice {
-                            text: "type a reply first (Esc discards)".into(),
-                            error: true,
-                            keep: 0,
-                        });
+                        m.notice = Some(Notice::error("type a reply first (Esc discards)"));
                         return None;
                     }
                     let cmd = Command::Reply {
@@ -232,11 +224,7 @@ fn send_reply(m: &mut Model, cmd: Command, to: &str) -> Command {
         m.drafts.insert(key.clone(), body.clone());
         m.sending.insert(key.clone());
     }
-    m.notice = Some(Notice {
-        text: format!("sending reply to {to}…"),
-        error: false,
-        keep: 0,
-    });
+    m.notice = Some(Notice::info(format!("sending reply to {to}…")));
     m.overlay = None;
     cmd
 }
@@ -248,11 +236,7 @@ fn discard_reply(m: &mut Model, key: Option<&str>) {
         m.drafts.remove(key);
     }
     m.overlay = None;
-    m.notice = Some(Notice {
-        text: "reply discarded".into(),
-        error: false,
-        keep: 0,
-    });
+    m.notice = Some(Notice::info("reply discarded"));
 }
 
 /// The keys every text box shares (the reply and compose editors):

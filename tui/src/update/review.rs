@@ -57,11 +57,7 @@ fn task_in_review(m: &mut Model, a: Action) -> Option<String> {
 /// `A`: approve the selected task in review.
 pub(super) fn approve(m: &mut Model) -> Option<Command> {
     let id = task_in_review(m, Action::Approve)?;
-    m.notice = Some(Notice {
-        text: format!("approving {}…", id),
-        error: false,
-        keep: 0,
-    });
+    m.notice = Some(Notice::info(format!("approving {}…", id)));
     Some(Command::Approve { id })
 }
 
@@ -116,11 +112,7 @@ pub(super) fn reason_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                 id: task.clone(),
                 reason: text.trim().to_string(),
             };
-            m.notice = Some(Notice {
-                text: format!("rejecting {}…", task),
-                error: false,
-                keep: 0,
-            });
+            m.notice = Some(Notice::info(format!("rejecting {}…", task)));
             m.overlay = None;
             return Some(cmd);
         }
@@ -158,11 +150,7 @@ pub(super) fn reviewed(
     m.notice = Some(match result {
         Ok(sentence) => {
             m.reasons.remove(id);
-            Notice {
-                text: format!("✓ {sentence}"),
-                error: false,
-                keep: 0,
-            }
+            Notice::info(format!("✓ {sentence}"))
         }
         Err(e) => {
             let kept = if verdict == Verdict::Rejected && m.reasons.contains_key(id) {
@@ -217,11 +205,9 @@ pub(super) fn toggle_queues(m: &mut Model) {
         return;
     }
     if !crate::view::agents::queues_shown(m) {
-        m.notice = Some(Notice {
-            text: "the task queues show under the roster on a taller terminal".into(),
-            error: false,
-            keep: 0,
-        });
+        m.notice = Some(Notice::info(
+            "the task queues show under the roster on a taller terminal",
+        ));
         return;
     }
     match m.queued_selected().map(|t| t.id.clone()) {
@@ -231,11 +217,7 @@ pub(super) fn toggle_queues(m: &mut Model) {
         }
         None => {
             let who = m.sel.agent.clone().unwrap_or_else(|| "no agent".into());
-            m.notice = Some(Notice {
-                text: format!("{who} has no task in its queues"),
-                error: false,
-                keep: 0,
-            });
+            m.notice = Some(Notice::info(format!("{who} has no task in its queues")));
         }
     }
 }

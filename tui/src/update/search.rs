@@ -21,11 +21,7 @@ pub(super) fn search_key(m: &mut Model, k: KeyEvent) {
         KeyCode::Enter => {
             m.search.typing = false;
             if !m.search.query.is_empty() && !has_match(m) {
-                m.notice = Some(Notice {
-                    text: format!("no match for “{}”", m.search.query),
-                    error: true,
-                    keep: 0,
-                });
+                m.notice = Some(Notice::error(format!("no match for “{}”", m.search.query)));
             }
         }
         KeyCode::Backspace => {
@@ -132,11 +128,7 @@ pub(super) fn jump_match(m: &mut Model, forward: bool, from_origin: bool) {
         return;
     }
     if !from_origin {
-        m.notice = Some(Notice {
-            text: format!("no match for “{}”", m.search.query),
-            error: true,
-            keep: 0,
-        });
+        m.notice = Some(Notice::error(format!("no match for “{}”", m.search.query)));
     }
 }
 

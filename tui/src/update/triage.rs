@@ -134,11 +134,7 @@ pub(super) fn mark_read(m: &mut Model) -> Option<Command> {
     }
     match who.len() {
         0 => {
-            m.notice = Some(Notice {
-                text: "nothing here is unread".into(),
-                error: false,
-                keep: 0,
-            });
+            m.notice = Some(Notice::info("nothing here is unread"));
             None
         }
         1 => Some(read_command(m, keys, who.remove(0))),
@@ -348,23 +344,15 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                 match discard_answer(&k) {
                     Discard::Yes => {
                         m.overlay = None;
-                        m.notice = Some(Notice {
-                            text: "message discarded".into(),
-                            error: false,
-                            keep: 0,
-                        });
+                        m.notice = Some(Notice::info("message discarded"));
                     }
                     Discard::Keep => {
                         *mode = EditMode::Typing;
                         m.composed.extend(m.overlay.take());
-                        m.notice = Some(Notice {
-                            text: format!(
-                                "draft kept: {} opens it again",
-                                m.config.keymap.first_key(crate::keymap::Action::Compose)
-                            ),
-                            error: false,
-                            keep: 0,
-                        });
+                        m.notice = Some(Notice::info(format!(
+                            "draft kept: {} opens it again",
+                            m.config.keymap.first_key(crate::keymap::Action::Compose)
+                        )));
                     }
                     Discard::No => *mode = EditMode::Typing,
                 }
@@ -379,11 +367,7 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                         None => (text.trim().to_string(), String::new()),
                     };
                     if subject.is_empty() && body.is_empty() {
-                        m.notice = Some(Notice {
-                            text: "type a message first (Esc cancels)".into(),
-                            error: true,
-                            keep: 0,
-                        });
+                        m.notice = Some(Notice::error("type a message first (Esc cancels)"));
                         return None;
                     }
                     let draft = Draft {
@@ -398,11 +382,7 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                         // What agents must act on asks for an ack.
                         ack_required: kind.is_some(),
                     };
-                    m.notice = Some(Notice {
-                        text: format!("sending to {}…", to.join(", ")),
-                        error: false,
-                        keep: 0,
-                    });
+                    m.notice = Some(Notice::info(format!("sending to {}…", to.join(", "))));
                     // Kept until the store says it was written.
                     m.unsent.extend(m.overlay.take());
                     return Some(Command::Send(Box::new(draft)));
