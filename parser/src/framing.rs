@@ -827,14 +827,29 @@ fn split_names(v: &str) -> Names<'_> {
 #[inline(never)]
 fn split_list(v: &str) -> Names<'_> {
     // Room for every name the commas allow, so that a list without empty
-    // names is not reallocated when it is kept (`Names::from`).
-    let mut names = Vec::with_capacity(memchr::memchr_iter(b',', v.as_bytes()).count() + 1);
-    names.extend(
-        v.split(',')
-            .map(trim)
-            .filter(|s| !s.is_empty())
-            .map(Cow::Borrowed),
-    );
+    // names is not reallocated when it is kept (`Names::from`). The commas
+    // counted by a byte loop the compiler vectorises, and each name cut at
+    // the next comma found a word at a time (`find`): `memchr_iter`'s count
+    // and `str::split`'s searcher, each set up anew, were ~1,270
+    // instructions of four names (a demo mail's `To:`), ~300 a name.
+    let commas = v.bytes().filter(|&b| b == b',').count();
+    let mut names = Vec::with_capacity(commas + 1);
+    let mut rest = v;
+    loop {
+        // `,` is ASCII: both cuts are on character boundaries.
+        let (name, after) = match crate::find::byte(rest.as_bytes(), b',') {
+            Some(at) => (rest.get(..at).unwrap_or(rest), rest.get(at + 1..)),
+            None => (rest, None),
+        };
+        let name = trim(name);
+        if !name.is_empty() {
+            names.push(Cow::Borrowed(name));
+        }
+        match after {
+            Some(after) => rest = after,
+            None => break,
+        }
+    }
     Names::from(names)
 }
 
@@ -865,9 +880,11 @@ mod tests {
 
     proptest::proptest! {
         /// The names read as the splitter alone read them into a `Vec`
-        /// (commas, blanks and empty names, one name or many).
+        /// (commas, blanks and empty names, one name or many; texts long
+        /// enough for `split_list`'s word-at-a-time comma search, and
+        /// non-ASCII letters and blanks around its cuts).
         #[test]
-        fn names_read_as_split_and_collected(v in "[ a-c,\t]{0,12}") {
+        fn names_read_as_split_and_collected(v in "[ a-c,\t\u{a0}é]{0,40}") {
             let split: Vec<Cow<'_, str>> = v
                 .split(',')
                 .map(trim)
