@@ -3,28 +3,6 @@
 
 use std::process::Command;
 
-/// A fake HTTP server on 127.0.0.1 answering every request with
-/// `status`; its MCP URL.
-fn answering(status: &'static str) -> String {
-    use std::io::{Read, Write};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for c in listener.incoming() {
-            let Ok(mut c) = c else { continue };
-            let mut buf = [0u8; 8192];
-            let _ = c.read(&mut buf);
-            let body = status.split_once(' ').map_or(status, |(_, w)| w);
-            let _ = write!(
-                c,
-                "HTTP/1.1 {status}\r\ncontent-type: text/plain\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                body.len()
-            );
-        }
-    });
-    format!("http://127.0.0.1:{port}/mcp/")
-}
-
 /// The token came from one of four places (`--token-file`,
 /// `AMAIL_SERVER_TOKEN`, `server_token_file` in the config, a
 /// `[[servers]]` entry's `token_file`), and a 401 said only "the server
@@ -33,7 +11,7 @@ fn answering(status: &'static str) -> String {
 /// from the precedence rules. The line names it; the token never.
 #[test]
 fn a_refused_token_names_where_it_came_from() {
-    let url = answering("401 Unauthorized");
+    let url = amail_remote::testing::answering("401 Unauthorized", "/mcp/");
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("server-token");
     std::fs::write(&file, "s3cr3t-from-file\n").unwrap();
@@ -172,7 +150,7 @@ fn a_zero_timeout_is_refused() {
 /// config files.
 #[test]
 fn a_relative_path_in_the_config_is_beside_the_config() {
-    let url = answering("401 Unauthorized");
+    let url = amail_remote::testing::answering("401 Unauthorized", "/mcp/");
     let dir = tempfile::tempdir().unwrap();
     let conf_dir = dir.path().join("conf");
     std::fs::create_dir(&conf_dir).unwrap();
