@@ -1,7 +1,20 @@
 //! A token the server refuses, as a user meets it: the line names where
 //! amail took the token from, so the stale one is found, not guessed at.
 
+use std::path::Path;
 use std::process::Command;
+
+/// amail with `args`, the config file `config`, a home under `dir`, and
+/// no token from the environment (the tests name where it comes from).
+fn amail(dir: &Path, config: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_amail"));
+    c.args(args)
+        .env("AMAIL_CONFIG", config)
+        .env("AMAIL_HOME", dir.join("home"))
+        .env_remove("AMAIL_SERVER_TOKEN")
+        .env_remove("AMAIL_AGENT_TOKENS_FILE");
+    c
+}
 
 /// The token came from one of four places (`--token-file`,
 /// `AMAIL_SERVER_TOKEN`, `server_token_file` in the config, a
@@ -23,12 +36,7 @@ fn a_refused_token_names_where_it_came_from() {
                 let _ = std::fs::remove_file(&config);
             }
         }
-        let mut c = Command::new(env!("CARGO_BIN_EXE_amail"));
-        c.args(args)
-            .env("AMAIL_CONFIG", &config)
-            .env("AMAIL_HOME", dir.path().join("home"))
-            .env_remove("AMAIL_SERVER_TOKEN")
-            .env_remove("AMAIL_AGENT_TOKENS_FILE");
+        let mut c = amail(dir.path(), &config, args);
         if let Some(t) = env {
             c.env("AMAIL_SERVER_TOKEN", t);
         }
@@ -159,13 +167,8 @@ fn a_relative_path_in_the_config_is_beside_the_config() {
     std::fs::write(&config, "server_token_file = \"token\"\n").unwrap();
     let elsewhere = dir.path().join("elsewhere");
     std::fs::create_dir(&elsewhere).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_amail"))
-        .args(["threads", "--server", &url])
+    let out = amail(dir.path(), &config, &["threads", "--server", &url])
         .current_dir(&elsewhere)
-        .env("AMAIL_CONFIG", &config)
-        .env("AMAIL_HOME", dir.path().join("home"))
-        .env_remove("AMAIL_SERVER_TOKEN")
-        .env_remove("AMAIL_AGENT_TOKENS_FILE")
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -176,4 +179,48 @@ fn a_relative_path_in_the_config_is_beside_the_config() {
         )),
         "{err}"
     );
+}
+
+/// A token file holding what no bearer token can (a NUL byte: the wrong
+/// file named; a second line; bytes that are not UTF-8) was sent, and
+/// the HTTP client refused to build the request: the line said "not an
+/// MCP Agent Mail server answer (Send message error Transport error:
+/// Client error: builder error ...): check the URL's port and path",
+/// blaming a server that was never asked; not UTF-8, it said "stream did
+/// not contain valid UTF-8" with no place. Found by giving `--token-file`
+/// a binary file. The line names the file, line and column of the first
+/// such character, and what it is; never the token; no server is asked.
+#[test]
+fn a_token_file_with_what_no_token_holds_names_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("server-token");
+    let f = file.display().to_string();
+    for (bytes, at, what) in [
+        (&b"s3cr3t\0rest\n"[..], "1:7", "a NUL byte"),
+        (&b"s3cr3t\nsecond-line\n"[..], "1:7", "a line break"),
+        (&b"\n  s3cr\xe9t\n"[..], "2:7", "not UTF-8"),
+        (&b"s3cr3t\x07\n"[..], "1:7", "a control character"),
+    ] {
+        std::fs::write(&file, bytes).unwrap();
+        let args = [
+            "threads",
+            "--server",
+            "http://127.0.0.1:1/mcp/",
+            "--token-file",
+            &f,
+        ];
+        let config = dir.path().join("no-config.toml");
+        let out = amail(dir.path(), &config, &args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with(&format!("amail: {f}:{at}: ")) && err.contains(what),
+            "{bytes:?}: {err}"
+        );
+        assert!(
+            err.contains("--token-file") && !err.contains("s3cr") && !err.contains("127.0.0.1"),
+            "{err}"
+        );
+    }
 }
