@@ -10,7 +10,7 @@ use super::tally::Tally;
 use super::{CliError, CliResult};
 use amail_core::bridge;
 use amail_core::router::{Router, RouterOptions, Store};
-use amail_core::source::inputs::{self, InputOptions};
+use amail_core::source::inputs::{self, InputOptions, Item};
 
 #[derive(Debug, Args)]
 #[command(
@@ -90,8 +90,13 @@ pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {
         );
     }
     for item in &inputs.items {
+        let routable = match item {
+            Item::Mail { msg, .. } => bridge::mail::routable(msg),
+            Item::Aof { text, .. } => bridge::envelope::routable_text(text),
+            Item::Protocol(p) => bridge::protocol::routable(p),
+        };
         let out = router
-            .route(&bridge::routable(item))
+            .route(&routable)
             .map_err(|e| CliError::bad_input(format!("{}: store error: {e}", item.location())))?;
         t.record(out, &item.location());
     }
