@@ -36,16 +36,14 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("bad size {s:?}: must be between 1 byte and 2^64"))
 }
 
-/// The config file, read once per run, and what the binary resolved from
-/// it. The TUI's keys are parsed from the same text
+/// The config file, read and parsed once per run, and what the binary
+/// resolved from it. The TUI's keys are read from the same text
 /// (`amail_tui::UiConfig::from_file`); nothing reads the file again.
 #[derive(Debug, Clone)]
 pub struct Config {
     pub path: PathBuf,
     /// The file's text; `None` when there is no config file.
     pub text: Option<String>,
-    /// The text parsed once, for the binary's own keys.
-    table: Option<toml::Table>,
     /// The message size limit for this run: `--max-size`, else the file's
     /// [`MAX_MESSAGE_SIZE_KEY`], else [`DEFAULT_MAX_MESSAGE_BYTES`].
     pub max_bytes: u64,
@@ -54,6 +52,33 @@ pub struct Config {
     /// unused manifest key (a config written for a newer amail still
     /// works), but never silent: `[key]` for `[keys]` rebound nothing.
     pub warnings: Vec<String>,
+    /// What the file's other keys say, read with the rest.
+    keys: FileKeys,
+}
+
+/// The keys read from the file when it parses. A value of the wrong kind
+/// is kept as its error (`PATH:LINE:COL: ...`), said when a command needs
+/// it: a bad `[[servers]]` entry does not stop `amail parse`.
+#[derive(Debug, Clone)]
+struct FileKeys {
+    /// `server_token_file`, resolved ([`Config::server_token_file`]).
+    server_token_file: Result<Option<PathBuf>, String>,
+    /// `agent_tokens_file`, resolved ([`Config::agent_tokens_file`]).
+    agent_tokens_file: Result<Option<PathBuf>, String>,
+    /// The `[[servers]]` entries in the file's order, each resolved or
+    /// the error it is.
+    servers: Vec<Result<ServerFor, String>>,
+}
+
+impl Default for FileKeys {
+    /// No file: no keys.
+    fn default() -> FileKeys {
+        FileKeys {
+            server_token_file: Ok(None),
+            agent_tokens_file: Ok(None),
+            servers: Vec::new(),
+        }
+    }
 }
 
 impl Config {
@@ -71,33 +96,39 @@ impl Config {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => Some(t),
             Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-            Err(e) => return Err(format!("{}: cannot read config: {e}", path.display())),
+            Err(e) => {
+                return Err(format!(
+                    "{}: cannot read config: {}",
+                    path.display(),
+                    amail_core::fsio::reason(&e)
+                ))
+            }
         };
-        let table = match &text {
-            Some(t) => Some(
-                t.parse::<toml::Table>()
-                    .map_err(|e| toml_error(path, t, &e, "not a valid config file (TOML)"))?,
-            ),
-            None => None,
-        };
-        let from_file = match (&table, &text) {
-            (Some(t), Some(text)) => max_size_from_table(path, text, t)?,
-            _ => None,
+        Config::from_text(path, text, flag)
+    }
+
+    /// The config file at `path` whose text the caller read (`None`: there
+    /// is none), parsed here once: its values, their places for errors and
+    /// the warnings all come from the one parse.
+    pub fn from_text(
+        path: &Path,
+        text: Option<String>,
+        flag: Option<&str>,
+    ) -> Result<Config, String> {
+        let (max_size, keys, warnings) = match &text {
+            Some(t) => read(path, t)?,
+            None => (None, FileKeys::default(), Vec::new()),
         };
         let max_bytes = match flag {
             Some(f) => parse_size(f).map_err(|e| format!("--max-size: {e}"))?,
-            None => from_file.unwrap_or(DEFAULT_MAX_MESSAGE_BYTES),
+            None => max_size.unwrap_or(DEFAULT_MAX_MESSAGE_BYTES),
         };
-        let warnings = text
-            .as_deref()
-            .map(|t| unknown_keys(path, t))
-            .unwrap_or_default();
         Ok(Config {
             path: path.to_path_buf(),
             text,
-            table,
             max_bytes,
             warnings,
+            keys,
         })
     }
 
@@ -109,6 +140,39 @@ impl Config {
         ui.warnings.splice(0..0, self.warnings.iter().cloned());
         ui
     }
+}
+
+/// `text`, the config file at `path`, parsed (the only parse of it):
+/// the size limit it sets, its other keys, and its warnings. Text that is
+/// not TOML, or a bad `max_message_size`, is an error.
+fn read(path: &Path, text: &str) -> Result<(Option<u64>, FileKeys, Vec<String>), String> {
+    use serde::Deserialize;
+    const NOT_TOML: &str = "not a valid config file (TOML)";
+    let spanned =
+        toml::de::DeTable::parse(text).map_err(|e| toml_error(path, text, &e, NOT_TOML))?;
+    // The values from the parsed tree (a conversion, not a second parse);
+    // the tree itself keeps where each is written.
+    let table = toml::Table::deserialize(toml::de::Deserializer::from(spanned.clone()))
+        .map_err(|e| toml_error(path, text, &e, NOT_TOML))?;
+    let de = spanned.get_ref();
+    let at = |span: Option<std::ops::Range<usize>>| position(path, text, span);
+    let max_size = max_size_from_table(&table, || at(value_span(de, MAX_MESSAGE_SIZE_KEY)))?;
+    let path_key = |key: &str| match table.get(key) {
+        None => Ok(None),
+        Some(toml::Value::String(s)) => Ok(Some(resolve(path, s))),
+        Some(v) => Err(format!(
+            "{}: {key} must be a file path, not {v}",
+            at(value_span(de, key))
+        )),
+    };
+    let keys = FileKeys {
+        server_token_file: path_key(SERVER_TOKEN_FILE_KEY),
+        agent_tokens_file: path_key(AGENT_TOKENS_FILE_KEY),
+        servers: servers(path, table.get(SERVERS_KEY), |i, field| {
+            at(server_entry_span(de, i, field))
+        }),
+    };
+    Ok((max_size, keys, unknown_keys(path, text, de)))
 }
 
 /// The top-level keys the binary reads; the TUI's are
@@ -123,15 +187,12 @@ const BINARY_KEYS: &[&str] = &[
 /// The keys of a `[[servers]]` entry.
 const SERVER_ENTRY_KEYS: &[&str] = &["storage_root", "url", "token_file"];
 
-/// The warnings for `text` (the file at `path`, already known to parse):
+/// The warnings for `table`, `text` (the file at `path`) parsed:
 /// unknown top-level keys, unknown keys of a `[[servers]]` entry, and a
 /// table key given a plain value. The keys of `[keys]` and `[theme]` are
 /// the TUI's to judge (it warns of those in the inbox, where they act).
-fn unknown_keys(path: &Path, text: &str) -> Vec<String> {
-    use toml::de::{DeTable, DeValue};
-    let Ok(table) = DeTable::parse(text) else {
-        return Vec::new();
-    };
+fn unknown_keys(path: &Path, text: &str, table: &toml::de::DeTable<'_>) -> Vec<String> {
+    use toml::de::DeValue;
     let at = |span: std::ops::Range<usize>| (span.start, position(path, text, Some(span)));
     let unknown = |key: &str, known: &[&str], within: &str| {
         let hint = nearest(key, known)
@@ -142,7 +203,7 @@ fn unknown_keys(path: &Path, text: &str) -> Vec<String> {
     use amail_tui::config::{TABLE_KEYS, TOP_LEVEL_KEYS};
     let known: Vec<&str> = BINARY_KEYS.iter().chain(TOP_LEVEL_KEYS).copied().collect();
     let mut out = Vec::new();
-    for (key, value) in table.get_ref() {
+    for (key, value) in table {
         let name = key.get_ref().as_ref();
         if !known.contains(&name) {
             let (o, place) = at(key.span());
@@ -204,28 +265,7 @@ impl Config {
     /// `~` expanded, relative to the config file's folder; the token
     /// itself is never written in the config file.
     pub fn server_token_file(&self) -> Result<Option<PathBuf>, String> {
-        self.path_key(SERVER_TOKEN_FILE_KEY)
-    }
-
-    /// The file path a top-level `key` names, `~` expanded; a value that
-    /// is not a string is an error naming the file and the key.
-    fn path_key(&self, key: &str) -> Result<Option<PathBuf>, String> {
-        match self.table.as_ref().and_then(|t| t.get(key)) {
-            None => Ok(None),
-            Some(toml::Value::String(s)) => Ok(Some(self.resolve(s))),
-            Some(v) => Err(format!(
-                "{}: {key} must be a file path, not {v}",
-                self.place(|t| value_span(t, key))
-            )),
-        }
-    }
-
-    /// `PATH:LINE:COL` of what `span_of` finds in the file, else `PATH`.
-    fn place(
-        &self,
-        span_of: impl FnOnce(&toml::de::DeTable<'_>) -> Option<std::ops::Range<usize>>,
-    ) -> String {
-        place(&self.path, self.text.as_deref().unwrap_or(""), span_of)
+        self.keys.server_token_file.clone()
     }
 }
 
@@ -355,46 +395,65 @@ impl Config {
     }
 
     /// The first `[[servers]]` entry whose `storage_root` (`~` expanded)
-    /// `same` accepts.
+    /// `same` accepts; a malformed entry before it is its error.
     fn server_where(&self, same: impl Fn(&Path) -> bool) -> Result<Option<ServerFor>, String> {
-        let Some(entries) = self.table.as_ref().and_then(|t| t.get(SERVERS_KEY)) else {
-            return Ok(None);
-        };
-        let bad = |index: usize, field: &str, what: &str| {
-            format!(
-                "{}: [[{SERVERS_KEY}]] {what}: each entry needs storage_root = \"DIR\" and \
-                 url = \"http://HOST:PORT/mcp/\" (token_file optional)",
-                self.place(|t| server_entry_span(t, index, field))
-            )
-        };
-        let entries = entries
-            .as_array()
-            .ok_or_else(|| bad(0, "", "must be an array of tables"))?;
-        for (i, e) in entries.iter().enumerate() {
-            let string = |k: &str| e.get(k).and_then(toml::Value::as_str);
-            let (Some(r), Some(url)) = (string("storage_root"), string("url")) else {
-                let lacks = if string("storage_root").is_none() {
-                    "storage_root"
-                } else {
-                    "url"
-                };
-                return Err(bad(i, lacks, &format!("lacks {lacks} (a string)")));
-            };
-            // The one reading of a server's URL, as a SOURCE and
-            // `--server` take it: the same URL is a server in both places.
-            if !amail_remote::session::is_http_url(url) {
-                return Err(bad(i, "url", &format!("url {url:?} is not an http(s) URL")));
-            }
-            if same(&self.resolve(r)) {
-                return Ok(Some(ServerFor {
-                    storage_root: self.resolve(r),
-                    url: url.to_string(),
-                    token_file: string("token_file").map(|f| self.resolve(f)),
-                }));
+        for entry in &self.keys.servers {
+            let entry = entry.as_ref().map_err(Clone::clone)?;
+            if same(&entry.storage_root) {
+                return Ok(Some(entry.clone()));
             }
         }
         Ok(None)
     }
+}
+
+/// The `[[servers]]` value of the config file at `path`, each entry
+/// resolved or the error it is; `place(index, field)` is where an
+/// entry's field is written (`PATH:LINE:COL`).
+fn servers(
+    path: &Path,
+    value: Option<&toml::Value>,
+    place: impl Fn(usize, &str) -> String,
+) -> Vec<Result<ServerFor, String>> {
+    let bad = |index: usize, field: &str, what: &str| {
+        format!(
+            "{}: [[{SERVERS_KEY}]] {what}: each entry needs storage_root = \"DIR\" and \
+             url = \"http://HOST:PORT/mcp/\" (token_file optional)",
+            place(index, field)
+        )
+    };
+    let Some(value) = value else {
+        return Vec::new();
+    };
+    let Some(entries) = value.as_array() else {
+        return vec![Err(bad(0, "", "must be an array of tables"))];
+    };
+    let entry = |i: usize, e: &toml::Value| {
+        let string = |k: &str| e.get(k).and_then(toml::Value::as_str);
+        let (Some(r), Some(url)) = (string("storage_root"), string("url")) else {
+            let lacks = if string("storage_root").is_none() {
+                "storage_root"
+            } else {
+                "url"
+            };
+            return Err(bad(i, lacks, &format!("lacks {lacks} (a string)")));
+        };
+        // The one reading of a server's URL, as a SOURCE and
+        // `--server` take it: the same URL is a server in both places.
+        if !amail_remote::session::is_http_url(url) {
+            return Err(bad(i, "url", &format!("url {url:?} is not an http(s) URL")));
+        }
+        Ok(ServerFor {
+            storage_root: resolve(path, r),
+            url: url.to_string(),
+            token_file: string("token_file").map(|f| resolve(path, f)),
+        })
+    };
+    entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| entry(i, e))
+        .collect()
 }
 
 fn canonical(p: &Path) -> PathBuf {
@@ -403,17 +462,15 @@ fn canonical(p: &Path) -> PathBuf {
         .unwrap_or_else(|_| p.to_path_buf())
 }
 
-impl Config {
-    /// A path the config file names: `~/x` under `$HOME`, a relative one
-    /// under the config file's folder (as cargo reads its config files'
-    /// paths: read against the working directory, `server_token_file =
-    /// "token"` beside the config was found only when amail ran there).
-    fn resolve(&self, s: &str) -> PathBuf {
-        let p = expand_home(s);
-        match self.path.parent() {
-            Some(dir) if p.is_relative() => dir.join(p),
-            _ => p,
-        }
+/// A path the config file at `config` names: `~/x` under `$HOME`, a
+/// relative one under the config file's folder (as cargo reads its config
+/// files' paths: read against the working directory, `server_token_file =
+/// "token"` beside the config was found only when amail ran there).
+fn resolve(config: &Path, s: &str) -> PathBuf {
+    let p = expand_home(s);
+    match config.parent() {
+        Some(dir) if p.is_relative() => dir.join(p),
+        _ => p,
     }
 }
 
@@ -435,17 +492,16 @@ impl Config {
     /// The file of agents' tokens (`agent_tokens_file`, `~` expanded): a
     /// TOML table `AgentName = "registration token"`.
     pub fn agent_tokens_file(&self) -> Result<Option<PathBuf>, String> {
-        self.path_key(AGENT_TOKENS_FILE_KEY)
+        self.keys.agent_tokens_file.clone()
     }
 }
 
-/// The limit a config file's table sets, if any.
+/// The limit a config file's table sets, if any; `at` is where its
+/// value is written (`PATH:LINE:COL`), for the error.
 fn max_size_from_table(
-    path: &Path,
-    text: &str,
     table: &toml::Table,
+    at: impl Fn() -> String,
 ) -> Result<Option<u64>, String> {
-    let at = || place(path, text, |t| value_span(t, MAX_MESSAGE_SIZE_KEY));
     match table.get(MAX_MESSAGE_SIZE_KEY) {
         None => Ok(None),
         Some(toml::Value::Integer(i)) if *i > 0 => Ok(Some(*i as u64)),
@@ -586,9 +642,10 @@ mod tests {
             c.warnings
         );
         let ui = c.ui_config(false);
-        assert!(
-            ui.warnings.iter().any(|w| w == &c.warnings[0]),
-            "the inbox shows it: {:?}",
+        assert_eq!(
+            ui.warnings.iter().filter(|w| *w == &c.warnings[0]).count(),
+            1,
+            "the inbox shows it, once: {:?}",
             ui.warnings
         );
         std::fs::write(&path, "").unwrap();

@@ -315,13 +315,14 @@ pub(crate) fn crash_point() {
 pub(crate) fn crash_point() {}
 
 /// The error for input of `len` bytes over the limit `max`. Every reader
-/// words it this way; it names the flag and the config key (see
-/// `crate::config`) that raise the limit.
+/// words it this way, and every command prints it after the path as it
+/// is (`PATH: N bytes, over ...`), so it has no verb of its own; it names
+/// the flag and the config key (see `crate::config`) that raise the limit.
 pub fn too_large(len: u64, max: u64) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidData,
         format!(
-            "{len} bytes is over the message size limit of {max} bytes \
+            "{len} bytes, over the message size limit of {max} bytes \
              (raise it with --max-size or `max_message_size` in the config file)"
         ),
     )
@@ -720,7 +721,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("big");
         std::fs::write(&path, vec![b'x'; 5000]).unwrap();
-        let want = "5000 bytes is over the message size limit of 4096 bytes \
+        let want = "5000 bytes, over the message size limit of 4096 bytes \
                     (raise it with --max-size or `max_message_size` in the config file)";
         let e = read_file_limited(&path, 4096).unwrap_err();
         assert_eq!(

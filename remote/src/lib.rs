@@ -19,11 +19,14 @@
 //! - [`convert`]: server payloads into inbox messages;
 //! - `store`: the `MailStore` itself;
 //! - [`write_through`]: a storage root read from disk, written through its
-//!   server.
+//!   server;
+//! - `testing` (feature `testing`): fake HTTP servers for tests.
 
 pub mod convert;
 pub mod session;
 mod store;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 pub mod toolset;
 pub mod write_through;
 

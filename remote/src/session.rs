@@ -716,6 +716,7 @@ fn short(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::answering;
 
     /// A server at `url`, with `token`, each call bounded by `secs`.
     fn config(url: &str, token: Option<&str>, secs: u64) -> ServerConfig {
@@ -737,15 +738,7 @@ mod tests {
     #[test]
     fn a_server_that_never_answers_times_out_in_one_line() {
         // Accepts connections and holds them, never answering.
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        std::thread::spawn(move || {
-            let mut held = Vec::new();
-            for c in listener.incoming() {
-                held.push(c);
-            }
-        });
-        let url = format!("http://127.0.0.1:{port}/mcp/");
+        let url = crate::testing::silent();
         let s = Session::new(config(&url, None, 1)).unwrap();
         let e = s.call("fetch_inbox", Map::new()).unwrap_err();
         assert!(matches!(e, ServerError::Timeout { .. }), "{e:?}");
@@ -841,29 +834,6 @@ mod tests {
         }
     }
 
-    /// A fake HTTP server on 127.0.0.1 that answers every request with
-    /// `status` (e.g. "404 Not Found") and a short text body; its URL
-    /// with `path`.
-    fn answering(status: &'static str, path: &str) -> String {
-        use std::io::{Read, Write};
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        std::thread::spawn(move || {
-            for c in listener.incoming() {
-                let Ok(mut c) = c else { continue };
-                let mut buf = [0u8; 8192];
-                let _ = c.read(&mut buf);
-                let body = status.split_once(' ').map_or(status, |(_, w)| w);
-                let _ = write!(
-                    c,
-                    "HTTP/1.1 {status}\r\ncontent-type: text/plain\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                    body.len()
-                );
-            }
-        });
-        format!("http://127.0.0.1:{port}{path}")
-    }
-
     /// A URL whose path is not the server's MCP endpoint (the server's
     /// root, `/api/`) answers 404: the line said "Send message error
     /// Transport [rmcp::transport::worker::WorkerTransport<rmcp::...<reqwest
@@ -912,18 +882,7 @@ mod tests {
     /// HTTP, and still points at the port.
     #[test]
     fn a_port_that_is_no_web_server_says_something_else_listens() {
-        use std::io::{Read, Write};
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        std::thread::spawn(move || {
-            for c in listener.incoming() {
-                let Ok(mut c) = c else { continue };
-                let _ = c.write_all(b"SSH-2.0-OpenSSH_9.6\r\n");
-                let mut buf = [0u8; 1024];
-                let _ = c.read(&mut buf);
-            }
-        });
-        let url = format!("http://127.0.0.1:{port}/mcp/");
+        let url = crate::testing::not_http();
         let s = Session::new(config(&url, Some("t"), 5)).unwrap();
         let e = s.call("fetch_inbox", Map::new()).unwrap_err();
         assert!(e.is_connection(), "{e:?}");

@@ -401,11 +401,9 @@ impl ServerStore {
                 &loaded
             }
         };
-        let m = inbox.message_by_key(key).ok_or_else(|| Error::NotFound {
-            key: key.to_string(),
-            where_: self.url().to_string(),
-            on_server: true,
-        })?;
+        let m = inbox
+            .message_by_key(key)
+            .ok_or_else(|| self.not_found(key))?;
         let project = m.project.unwrap_or_default().to_string();
         Ok((m.clone(), project))
     }
@@ -594,6 +592,10 @@ fn outcome(v: &Value, from: &str, fallback_to: &[String]) -> ReplyOutcome {
 impl MailStore for ServerStore {
     fn describe(&self) -> String {
         self.url().to_string()
+    }
+
+    fn not_found(&self, key: &str) -> Error {
+        Error::not_found(key, self.url(), format!("--server {}", self.url()))
     }
 
     fn load(&self) -> Result<Inbox, Error> {

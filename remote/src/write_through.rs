@@ -69,6 +69,11 @@ impl MailStore for WriteThrough {
         )
     }
 
+    /// The ids are the local store's (it is what is read).
+    fn not_found(&self, key: &str) -> Error {
+        self.local.not_found(key)
+    }
+
     fn load(&self) -> Result<Inbox, Error> {
         self.local.load()
     }

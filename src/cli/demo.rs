@@ -59,6 +59,26 @@ pub fn run(args: DemoArgs) -> CliResult {
         )));
     }
     if let Some(n) = args.messages {
+        // The big body's place is checked with the rest, before the
+        // corpus is written: it went over a `big.md` already there, and
+        // a `big/` holding a database was refused after the corpus.
+        if args.big_body.is_some() {
+            let fresh = match args.format {
+                CorpusFormat::Plain => match dir.join("big.md") {
+                    big if big.exists() => Err(format!("{}: already there", big.display())),
+                    _ => Ok(()),
+                },
+                CorpusFormat::Mcp => {
+                    corpus::mcp::fresh(&dir.join("big")).map_err(|e| e.to_string())
+                }
+            };
+            fresh.map_err(|e| {
+                CliError::bad_input(format!(
+                    "{}; the big body goes into a new file; nothing was written",
+                    amail_core::safe_text::clean_line(&e)
+                ))
+            })?;
+        }
         return match args.format {
             CorpusFormat::Plain => corpus(&dir, n, args.big_body),
             CorpusFormat::Mcp => mcp_corpus(&dir, n, args.big_body),
@@ -106,8 +126,13 @@ fn corpus(dir: &std::path::Path, n: usize, big: Option<usize>) -> CliResult {
     );
     if let Some(bytes) = big {
         let path = dir.join("big.md");
-        std::fs::write(&path, corpus::big_message(bytes))
-            .map_err(|e| CliError::bad_input(format!("{}: cannot write: {e}", path.display())))?;
+        amail_core::fsio::write_new(&path, corpus::big_message(bytes).as_bytes()).map_err(|e| {
+            CliError::bad_input(format!(
+                "{}: cannot write: {}",
+                path.display(),
+                amail_core::fsio::reason(&e.source)
+            ))
+        })?;
         crate::outln!("  big body: {}", path.display());
     }
     Ok(ExitCode::SUCCESS)

@@ -103,42 +103,41 @@ fn inputs(paths: &[PathBuf]) -> Result<(Vec<Input>, Unlisted), CliError> {
     for p in paths {
         if super::names_stdin(p) {
             out.push(Input::Stdin);
-        } else if let Ok(meta) = std::fs::metadata(p) {
-            // One `stat` (`is_dir` then `exists` made two).
-            if meta.is_dir() {
-                let found = named_mailbox(p).map_err(|e| {
-                    CliError::bad_input(format!("{}: cannot read directory: {e}", p.display()))
-                })?;
-                for problem in &found.problems {
-                    eprintln!(
-                        "amail: {}: {}",
-                        clean_line(&problem.path.to_string_lossy()),
-                        clean_line(&problem.to_string())
-                    );
-                    if problem.is_folder() {
-                        unlisted.folders += 1;
-                    } else {
-                        unlisted.files += 1;
-                    }
-                }
-                let files = found.files.into_iter().map(Input::File);
-                if out.is_empty() {
-                    // In place: a path and an input are the same size, so
-                    // the walk's list becomes the input list without a
-                    // second one (10,000 files: 240 KB of fresh pages,
-                    // about 60 page faults, and the copy).
-                    out = files.collect();
+            continue;
+        }
+        let meta = std::fs::metadata(p).map_err(|e| {
+            // The system's reason: a link loop is not a missing file.
+            CliError::bad_input(format!("{}: {}", p.display(), amail_core::fsio::reason(&e)))
+        })?;
+        // One `stat` (`is_dir` then `exists` made two).
+        if meta.is_dir() {
+            let found = named_mailbox(p).map_err(|e| {
+                CliError::bad_input(format!("{}: cannot read directory: {e}", p.display()))
+            })?;
+            for problem in &found.problems {
+                eprintln!(
+                    "amail: {}: {}",
+                    clean_line(&problem.path.to_string_lossy()),
+                    clean_line(&problem.to_string())
+                );
+                if problem.is_folder() {
+                    unlisted.folders += 1;
                 } else {
-                    out.extend(files);
+                    unlisted.files += 1;
                 }
+            }
+            let files = found.files.into_iter().map(Input::File);
+            if out.is_empty() {
+                // In place: a path and an input are the same size, so
+                // the walk's list becomes the input list without a
+                // second one (10,000 files: 240 KB of fresh pages,
+                // about 60 page faults, and the copy).
+                out = files.collect();
             } else {
-                out.push(Input::File(p.clone()));
+                out.extend(files);
             }
         } else {
-            return Err(CliError::bad_input(format!(
-                "{}: no such file or directory",
-                p.display()
-            )));
+            out.push(Input::File(p.clone()));
         }
     }
     Ok((out, unlisted))
@@ -300,10 +299,17 @@ fn report(
     out.flush().ok();
     match failure {
         Failure::Unreadable(e) => {
+            // Over the size limit (`fsio::too_large`) it was not read,
+            // and says why after the path, as every command says it.
+            let cannot = if e.kind() == io::ErrorKind::InvalidData {
+                ""
+            } else {
+                "cannot read: "
+            };
             eprintln!(
-                "amail: {}: cannot read: {}",
+                "amail: {}: {cannot}{}",
                 clean_line(&input.name()),
-                clean_line(&e.to_string())
+                clean_line(&amail_core::fsio::reason(&e))
             );
             *unreadable += 1;
             Ok(())

@@ -144,6 +144,28 @@ impl ServerArgs {
                         "{flag} is for a server: give its URL as SOURCE or with --server URL"
                     )));
                 }
+                // Beside a SOURCE with no database it would do nothing:
+                // the mailbox was read, and --db left unread unsaid.
+                if let Some(db) = db {
+                    let path = source.clone().unwrap_or_else(super::default_mailbox);
+                    let what = if super::names_stdin(&path) {
+                        Some("JSON on stdin".to_string())
+                    } else {
+                        matches!(
+                            amail_core::source::detect(&path, None),
+                            Ok(amail_core::source::Detected::Mailbox { .. })
+                        )
+                        .then(|| format!("{} is a plain mailbox", path.display()))
+                    };
+                    if let Some(what) = what {
+                        return Err(CliError::usage(format!(
+                            "--db {}: {}, with no database; --db names the database of an \
+                             mcp_agent_mail storage root; nothing was read or written",
+                            clean(&db.display().to_string()),
+                            clean(&what)
+                        )));
+                    }
+                }
             }
         }
         Ok(())
@@ -224,8 +246,20 @@ fn token(
         return from_file(f, &origin);
     }
     if let Ok(t) = std::env::var(TOKEN_ENV) {
-        if !t.trim().is_empty() {
-            return Ok(Some((t.trim().to_string(), TOKEN_ENV.to_string())));
+        let t = t.trim();
+        if let Some((i, what)) = t
+            .chars()
+            .enumerate()
+            .find_map(|(i, c)| not_in_a_token(c).map(|w| (i, w)))
+        {
+            return Err(CliError::bad_input(format!(
+                "{TOKEN_ENV} holds {what} at character {}, which no bearer token does: set it \
+                 to the server's HTTP_BEARER_TOKEN alone",
+                i + 1
+            )));
+        }
+        if !t.is_empty() {
+            return Ok(Some((t.to_string(), TOKEN_ENV.to_string())));
         }
     }
     match config.server_token_file().map_err(CliError::usage)? {
@@ -339,14 +373,17 @@ fn agent_tokens(config: &Config) -> Result<AgentTokens, CliError> {
 /// the config file): a file the user never typed is named with where it
 /// came from, so a stale config entry is found, not guessed at.
 fn read_token(f: &Path, origin: &str) -> Result<String, CliError> {
-    let t = std::fs::read_to_string(f).map_err(|e| {
+    let bytes = std::fs::read(f).map_err(|e| {
         CliError::bad_input(format!(
             "{}: cannot read the server's token file (named by {origin}): {}",
             f.display(),
             amail_core::fsio::reason(&e)
         ))
     })?;
-    let t = t.trim();
+    // Bytes that are not UTF-8 are U+FFFD here, one character each, so
+    // the column counts them as the file holds them.
+    let text = String::from_utf8_lossy(&bytes);
+    let t = text.trim();
     if t.is_empty() {
         return Err(CliError::bad_input(format!(
             "{}: the server's token file (named by {origin}) is empty: put the server's \
@@ -354,7 +391,34 @@ fn read_token(f: &Path, origin: &str) -> Result<String, CliError> {
             f.display()
         )));
     }
+    // What no HTTP header can carry was sent, and the client's refusal
+    // to build the request read as a server that answered wrongly.
+    let start = text.len() - text.trim_start().len();
+    if let Some((i, what)) = t
+        .char_indices()
+        .find_map(|(i, c)| not_in_a_token(c).map(|w| (i, w)))
+    {
+        let (line, col) = amail_core::formats::pos::line_col(&text, start + i);
+        return Err(CliError::bad_input(format!(
+            "{}:{line}:{col}: the server's token file (named by {origin}) holds {what}, which \
+             no bearer token does: put only the server's HTTP_BEARER_TOKEN in it",
+            f.display()
+        )));
+    }
     Ok(t.to_string())
+}
+
+/// What `c` is when a bearer token cannot hold it (an HTTP header value
+/// is printable ASCII): `None` for a character it can.
+fn not_in_a_token(c: char) -> Option<&'static str> {
+    match c {
+        ' '..='~' => None,
+        '\0' => Some("a NUL byte (a binary file?)"),
+        '\n' | '\r' => Some("a line break (a second line)"),
+        char::REPLACEMENT_CHARACTER => Some("a byte that is not UTF-8 (a binary file?)"),
+        c if c.is_control() => Some("a control character"),
+        _ => Some("a character that is not ASCII"),
+    }
 }
 
 /// Loads the inbox through `store`, reporting skipped entries on stderr

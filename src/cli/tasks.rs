@@ -90,7 +90,7 @@ fn command(store: &Store, cmd: TasksCmd, json: bool) -> CliResult {
             (
                 task,
                 said,
-                serde_json::json!({ "dependsOn": on, "added": added }),
+                serde_json::json!({ "depends_on": on, "added": added }),
             )
         }
         TasksCmd::Approve { task, actor } => {
@@ -125,8 +125,9 @@ fn command(store: &Store, cmd: TasksCmd, json: bool) -> CliResult {
         }
     };
     if json {
+        // `task_id`, as the board (`tasks --json`) names a task.
         let mut v = extra;
-        v["task"] = serde_json::json!(id);
+        v["task_id"] = serde_json::json!(id);
         crate::outln!("{v}");
     } else {
         crate::outln!("{}", clean_line(&said));

@@ -148,3 +148,71 @@ fn a_bad_servers_entry_names_its_line_and_column() {
         );
     }
 }
+
+/// The config file is read once per run, and each warning said once:
+/// its text was parsed up to three times at start-up (the binary's
+/// values, its unknown keys, the inbox's keys), and a second reading of
+/// the file would say a warning again or see another file. A named pipe
+/// stands for the file here: it gives its text to one reader, so a
+/// second read waits for a writer that never comes, and the run never
+/// ends.
+#[cfg(unix)]
+#[test]
+fn the_config_file_is_read_once_and_each_warning_said_once() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    let made = Command::new("mkfifo").arg(&config).status().unwrap();
+    assert!(made.success());
+    let fifo = config.clone();
+    std::thread::spawn(move || {
+        // Opening for writing waits for the reader; then the text, once.
+        std::fs::write(fifo, "colour = \"never\"\nmax_message_size = \"1MiB\"\n").unwrap();
+    });
+    let mut child = Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(["parse", "-"])
+        .env("AMAIL_CONFIG", &config)
+        .env("AMAIL_HOME", dir.path().join("home"))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(30) {
+            child.kill().unwrap();
+            panic!("amail read its config file a second time (it waited on the pipe)");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(
+        err.lines().collect::<Vec<_>>(),
+        [format!(
+            "amail: warning: {}:1:1: unknown key `colour` (did you mean `color`?); amail ignores it",
+            config.display()
+        )],
+        "{err}"
+    );
+}
+
+/// A config path that is a folder said "cannot read config: Is a
+/// directory (os error 21)": Rust's error type in a line every other
+/// command words without it. Found by pointing AMAIL_CONFIG at a folder.
+#[test]
+fn a_config_that_is_a_folder_says_so_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = amail_with_config(dir.path(), &["parse", "-"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(
+        err.trim(),
+        format!(
+            "amail: {}: cannot read config: is a directory",
+            dir.path().display()
+        )
+    );
+}

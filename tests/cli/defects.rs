@@ -1123,3 +1123,32 @@ fn an_unreadable_token_file_names_where_it_was_named() {
         "[[servers]]",
     );
 }
+
+/// A path that is there but cannot be followed (a link that leads to
+/// itself): `parse` said "no such file or directory", whatever stopped
+/// it, while `threads` said "too many levels of symbolic links". Found
+/// by giving each command a link loop. `parse` says the system's reason
+/// too, as every command does.
+#[cfg(unix)]
+#[test]
+fn a_path_that_cannot_be_followed_says_why_in_every_command() {
+    let fx = Fx::new();
+    let link = fx.path("loop");
+    std::os::unix::fs::symlink(&link, &link).unwrap();
+    let l = link.to_str().unwrap();
+    let store = fx.store();
+    for args in [
+        vec!["parse", l],
+        vec!["threads", l],
+        vec!["pending", l],
+        vec!["route", l, "--store", &store],
+    ] {
+        let out = fx.run(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = stderr(&out);
+        assert!(
+            err.starts_with(&format!("amail: {l}: too many levels of symbolic links")),
+            "{args:?}: {err}"
+        );
+    }
+}

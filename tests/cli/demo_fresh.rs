@@ -103,3 +103,37 @@ fn a_demo_into_a_file_says_it_is_a_file() {
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
     }
 }
+
+/// `amail demo --messages N --big-body B DIR` wrote `DIR/big.md` over a
+/// file of the user's already there (with a plain write, not the atomic
+/// one), and `--format mcp` wrote the whole corpus before refusing a
+/// `DIR/big` that held a database: exit 1 with the corpus written. Found
+/// by running the big-body corpus into a folder that held a `big.md`.
+/// Either is refused before anything is written, and the user's file is
+/// kept.
+#[test]
+fn a_big_body_never_writes_over_what_is_there() {
+    let fx = Fx::new();
+    for (format, what) in [("plain", "big.md"), ("mcp", "big/storage.sqlite3")] {
+        let dir = fx.path(format);
+        let mine = dir.join(what);
+        std::fs::create_dir_all(mine.parent().unwrap()).unwrap();
+        std::fs::write(&mine, "mine\n").unwrap();
+        let before = tree(&dir);
+        let out = fx.run(&[
+            "demo",
+            "--messages",
+            "5",
+            "--big-body",
+            "100",
+            "--format",
+            format,
+            dir.to_str().unwrap(),
+        ]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{format}: {err}");
+        assert!(err.contains("nothing was written"), "{format}: {err}");
+        assert_eq!(tree(&dir), before, "{format}: {err}");
+        assert_eq!(std::fs::read_to_string(&mine).unwrap(), "mine\n");
+    }
+}

@@ -110,6 +110,13 @@ impl Fx {
     pub(crate) fn store(&self) -> String {
         self.path("store").display().to_string()
     }
+    /// `amail demo FX/d`: the demo's folder (`mail/` and `store/`).
+    pub(crate) fn demo(&self) -> PathBuf {
+        let root = self.path("d");
+        let out = self.run(&["demo", root.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        root
+    }
     /// `amail route PATH --store STORE`.
     pub(crate) fn route(&self, path: &Path) -> Output {
         self.run(&["route", path.to_str().unwrap(), "--store", &self.store()])

@@ -19,8 +19,7 @@ use super::fx::{stderr, Fx};
 
 /// The demo mailbox and its routed store, in `fx`.
 fn demo(fx: &Fx) -> (String, String) {
-    let out = fx.run(&["demo", fx.path("d").to_str().unwrap()]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    fx.demo();
     (
         fx.path("d/mail").display().to_string(),
         fx.path("d/store").display().to_string(),
@@ -168,5 +167,71 @@ fn the_readme_table_lists_every_field_each_command_prints() {
                 "`amail {cmd} --json` prints `{k}`, which the README's JSON field names table does not list for {cmd}"
             );
         }
+    }
+}
+
+/// `amail tasks depend|approve|reject --json` named the task `task` (and
+/// the task waited for `dependsOn`, AOF's file key) while `tasks --json`
+/// names it `task_id`: a script joining the two on `task_id` found
+/// nothing. Found by approving a task of the demo store with `--json`.
+/// They print `task_id` (and `depends_on`), each a field the README's
+/// table lists for `tasks`.
+#[test]
+fn the_task_commands_name_a_task_as_the_board_does() {
+    let fx = Fx::new();
+    let (_, store) = demo(&fx);
+    let table = readme_table();
+    let tasks = json(&fx, &["tasks", "--store", &store, "--json"]);
+    let with = |status: &str| {
+        tasks
+            .iter()
+            .filter(|t| t["status"] == status)
+            .map(|t| t["task_id"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let review = with("review");
+    let a = review[0].as_str();
+    let other = tasks
+        .iter()
+        .map(|t| t["task_id"].as_str().unwrap())
+        .find(|t| *t != a)
+        .unwrap();
+    for args in [
+        vec![
+            "tasks", "--store", &store, "--json", "depend", other, "--on", a,
+        ],
+        vec![
+            "tasks", "--store", &store, "--json", "reject", a, "--reason", "no",
+        ],
+    ] {
+        let rows = json(&fx, &args);
+        assert_eq!(rows.len(), 1, "{args:?}");
+        let row = &rows[0];
+        assert!(row["task_id"].is_string(), "{args:?}: {row}");
+        for k in keys(&rows) {
+            assert!(
+                table.contains(&("tasks".to_string(), k.clone())),
+                "{args:?} prints `{k}`, which the README's table does not list for tasks"
+            );
+        }
+    }
+    // Back in review (reject sent it to work): approve.
+    let rows = json(
+        &fx,
+        &[
+            "tasks",
+            "--store",
+            &store,
+            "--json",
+            "approve",
+            review.last().unwrap(),
+        ],
+    );
+    assert!(rows[0]["task_id"].is_string(), "{}", rows[0]);
+    for k in keys(&rows) {
+        assert!(
+            table.contains(&("tasks".to_string(), k.clone())),
+            "approve prints `{k}`"
+        );
     }
 }

@@ -8,12 +8,14 @@ mod support {
     pub mod fixture;
     pub mod fs;
     pub mod pending;
+    pub mod tree;
     pub mod walk;
 }
 
 mod agent_names;
 mod batch_ack;
 mod config;
+mod db_flag;
 mod defects;
 mod demo_fresh;
 mod fx;
@@ -25,8 +27,10 @@ mod pipe;
 mod reply_drafts;
 mod reply_names;
 mod server_token;
+mod size_limit;
 mod stdin_json;
 mod store_beside_mail;
 mod tables;
 mod tasks_agent;
+mod unknown_ids;
 mod unlistable;

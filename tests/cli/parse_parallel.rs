@@ -82,7 +82,11 @@ fn pipeline_output_is_byte_identical_to_inline_runs() {
                 .unwrap();
             stdout.extend_from_slice(&out.stdout);
             let err = String::from_utf8(out.stderr).unwrap();
-            for line in err.lines().filter(|l| l.contains("cannot read")) {
+            // Over the limit: `PATH: N bytes, over the message size limit`.
+            for line in err
+                .lines()
+                .filter(|l| l.contains("over the message size limit"))
+            {
                 stderr.push(line.to_string());
                 unreadable += 1;
             }
@@ -96,7 +100,7 @@ fn pipeline_output_is_byte_identical_to_inline_runs() {
         assert_eq!(
             whole_err
                 .lines()
-                .filter(|l| l.contains("cannot read"))
+                .filter(|l| l.contains("over the message size limit"))
                 .collect::<Vec<_>>(),
             stderr
         );

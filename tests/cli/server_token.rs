@@ -1,28 +1,19 @@
 //! A token the server refuses, as a user meets it: the line names where
 //! amail took the token from, so the stale one is found, not guessed at.
 
+use std::path::Path;
 use std::process::Command;
 
-/// A fake HTTP server on 127.0.0.1 answering every request with
-/// `status`; its MCP URL.
-fn answering(status: &'static str) -> String {
-    use std::io::{Read, Write};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for c in listener.incoming() {
-            let Ok(mut c) = c else { continue };
-            let mut buf = [0u8; 8192];
-            let _ = c.read(&mut buf);
-            let body = status.split_once(' ').map_or(status, |(_, w)| w);
-            let _ = write!(
-                c,
-                "HTTP/1.1 {status}\r\ncontent-type: text/plain\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                body.len()
-            );
-        }
-    });
-    format!("http://127.0.0.1:{port}/mcp/")
+/// amail with `args`, the config file `config`, a home under `dir`, and
+/// no token from the environment (the tests name where it comes from).
+fn amail(dir: &Path, config: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_amail"));
+    c.args(args)
+        .env("AMAIL_CONFIG", config)
+        .env("AMAIL_HOME", dir.join("home"))
+        .env_remove("AMAIL_SERVER_TOKEN")
+        .env_remove("AMAIL_AGENT_TOKENS_FILE");
+    c
 }
 
 /// The token came from one of four places (`--token-file`,
@@ -33,7 +24,7 @@ fn answering(status: &'static str) -> String {
 /// from the precedence rules. The line names it; the token never.
 #[test]
 fn a_refused_token_names_where_it_came_from() {
-    let url = answering("401 Unauthorized");
+    let url = amail_remote::testing::answering("401 Unauthorized", "/mcp/");
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("server-token");
     std::fs::write(&file, "s3cr3t-from-file\n").unwrap();
@@ -45,12 +36,7 @@ fn a_refused_token_names_where_it_came_from() {
                 let _ = std::fs::remove_file(&config);
             }
         }
-        let mut c = Command::new(env!("CARGO_BIN_EXE_amail"));
-        c.args(args)
-            .env("AMAIL_CONFIG", &config)
-            .env("AMAIL_HOME", dir.path().join("home"))
-            .env_remove("AMAIL_SERVER_TOKEN")
-            .env_remove("AMAIL_AGENT_TOKENS_FILE");
+        let mut c = amail(dir.path(), &config, args);
         if let Some(t) = env {
             c.env("AMAIL_SERVER_TOKEN", t);
         }
@@ -172,7 +158,7 @@ fn a_zero_timeout_is_refused() {
 /// config files.
 #[test]
 fn a_relative_path_in_the_config_is_beside_the_config() {
-    let url = answering("401 Unauthorized");
+    let url = amail_remote::testing::answering("401 Unauthorized", "/mcp/");
     let dir = tempfile::tempdir().unwrap();
     let conf_dir = dir.path().join("conf");
     std::fs::create_dir(&conf_dir).unwrap();
@@ -181,13 +167,8 @@ fn a_relative_path_in_the_config_is_beside_the_config() {
     std::fs::write(&config, "server_token_file = \"token\"\n").unwrap();
     let elsewhere = dir.path().join("elsewhere");
     std::fs::create_dir(&elsewhere).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_amail"))
-        .args(["threads", "--server", &url])
+    let out = amail(dir.path(), &config, &["threads", "--server", &url])
         .current_dir(&elsewhere)
-        .env("AMAIL_CONFIG", &config)
-        .env("AMAIL_HOME", dir.path().join("home"))
-        .env_remove("AMAIL_SERVER_TOKEN")
-        .env_remove("AMAIL_AGENT_TOKENS_FILE")
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -198,4 +179,48 @@ fn a_relative_path_in_the_config_is_beside_the_config() {
         )),
         "{err}"
     );
+}
+
+/// A token file holding what no bearer token can (a NUL byte: the wrong
+/// file named; a second line; bytes that are not UTF-8) was sent, and
+/// the HTTP client refused to build the request: the line said "not an
+/// MCP Agent Mail server answer (Send message error Transport error:
+/// Client error: builder error ...): check the URL's port and path",
+/// blaming a server that was never asked; not UTF-8, it said "stream did
+/// not contain valid UTF-8" with no place. Found by giving `--token-file`
+/// a binary file. The line names the file, line and column of the first
+/// such character, and what it is; never the token; no server is asked.
+#[test]
+fn a_token_file_with_what_no_token_holds_names_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("server-token");
+    let f = file.display().to_string();
+    for (bytes, at, what) in [
+        (&b"s3cr3t\0rest\n"[..], "1:7", "a NUL byte"),
+        (&b"s3cr3t\nsecond-line\n"[..], "1:7", "a line break"),
+        (&b"\n  s3cr\xe9t\n"[..], "2:7", "not UTF-8"),
+        (&b"s3cr3t\x07\n"[..], "1:7", "a control character"),
+    ] {
+        std::fs::write(&file, bytes).unwrap();
+        let args = [
+            "threads",
+            "--server",
+            "http://127.0.0.1:1/mcp/",
+            "--token-file",
+            &f,
+        ];
+        let config = dir.path().join("no-config.toml");
+        let out = amail(dir.path(), &config, &args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with(&format!("amail: {f}:{at}: ")) && err.contains(what),
+            "{bytes:?}: {err}"
+        );
+        assert!(
+            err.contains("--token-file") && !err.contains("s3cr") && !err.contains("127.0.0.1"),
+            "{err}"
+        );
+    }
 }

@@ -11,9 +11,7 @@ use std::path::Path;
 use super::fx::{stderr, stdout, Fx};
 
 fn demo(fx: &Fx) -> std::path::PathBuf {
-    let root = fx.path("d");
-    let out = fx.run(&["demo", root.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    let root = fx.demo();
     assert!(root.join("store/tasks").is_dir(), "the demo writes a store");
     root
 }

@@ -46,8 +46,9 @@ pub(crate) fn read_mail_file_into<'r>(
 
 fn reason(e: std::io::Error) -> String {
     match e.kind() {
-        std::io::ErrorKind::InvalidData => format!("file is {e}; skipped"),
-        _ => format!("cannot read: {e}"),
+        // `fsio::too_large`, which reads after the path as it is.
+        std::io::ErrorKind::InvalidData => format!("{e}; skipped"),
+        _ => format!("cannot read: {}", crate::fsio::reason(&e)),
     }
 }
 

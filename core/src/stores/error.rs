@@ -24,13 +24,13 @@ pub enum Error {
     /// The source path is not something we can read.
     #[error("{0}")]
     Source(String),
-    /// `where_` is the store's description; `on_server` when it is a
-    /// server's URL, whose ids `amail threads --server URL` lists.
-    #[error("no message {key} in {where_}; {} lists the ids", lister(where_, *on_server))]
+    /// `where_` is where it was looked for; `listing` what `amail
+    /// threads` is given to list the ids there ([`Error::not_found`]).
+    #[error("no message {key} in {where_}; `amail threads {listing}` lists the ids")]
     NotFound {
         key: String,
         where_: String,
-        on_server: bool,
+        listing: String,
     },
     #[error("{agent} is not a recipient of message {key} (recipients: {recipients}); use --as with one of them")]
     NotRecipient {
@@ -78,14 +78,30 @@ pub enum ServerFailure {
     Answered,
 }
 
-/// The command that lists the ids of `where_`: a server's (its URL) is
-/// `amail threads --server URL`; a bare `amail threads` would read the
-/// local mailbox instead.
-fn lister(where_: &str, on_server: bool) -> String {
-    if on_server {
-        format!("`amail threads --server {where_}`")
-    } else {
-        "`amail threads`".to_string()
+impl Error {
+    /// No message `key` in `where_`, whose ids `amail threads source`
+    /// lists: `source` is the SOURCE as the user gives it (a mailbox, a
+    /// storage root and its `--db DB`, `--server URL`). A bare `amail
+    /// threads` reads the default mailbox, never the one that was named.
+    pub fn not_found(key: &str, where_: impl Into<String>, source: impl Into<String>) -> Self {
+        Error::NotFound {
+            key: key.to_string(),
+            where_: where_.into(),
+            listing: source.into(),
+        }
+    }
+
+    /// `self`, with `source` as what lists the ids when it is an unknown
+    /// id: a store's writers know its files, the store how it was named.
+    pub(crate) fn listed_by(self, source: impl Into<String>) -> Self {
+        match self {
+            Error::NotFound { key, where_, .. } => Error::NotFound {
+                key,
+                where_,
+                listing: source.into(),
+            },
+            e => e,
+        }
     }
 }
 

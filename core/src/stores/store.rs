@@ -148,6 +148,11 @@ pub struct Draft {
 pub trait MailStore: Send {
     /// Where the mail is, as the user named it (for the status bar).
     fn describe(&self) -> String;
+    /// The error for an id this store does not hold: where it was looked
+    /// for, and the `amail threads` that lists this store's ids.
+    fn not_found(&self, key: &str) -> Error {
+        Error::not_found(key, self.describe(), self.describe())
+    }
     /// Reads every message into an [`Inbox`]. Problems with single files go
     /// to `Inbox::problems`; the rest loads.
     fn load(&self) -> Result<Inbox, Error>;

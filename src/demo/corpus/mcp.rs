@@ -85,12 +85,13 @@ struct Agent {
     last_active: DateTime<Utc>,
 }
 
-/// Writes `mails` (oldest first) as a storage root under `dir`, as
-/// [`write_mcp_corpus`] does.
-pub fn write_store(dir: &Path, mails: &[DemoMail]) -> io::Result<McpCorpusInfo> {
+/// Whether a storage root may be written at `dir`: no database there
+/// and no archive, or an empty one; else `AlreadyExists`, saying so.
+pub fn fresh(dir: &Path) -> io::Result<()> {
     let archive = dir.join("archive");
-    let db = dir.join(DB_FILE);
-    if db.exists() || (archive.exists() && std::fs::read_dir(&archive)?.next().is_some()) {
+    if dir.join(DB_FILE).exists()
+        || (archive.exists() && std::fs::read_dir(&archive)?.next().is_some())
+    {
         return Err(io::Error::new(
             io::ErrorKind::AlreadyExists,
             format!(
@@ -99,6 +100,15 @@ pub fn write_store(dir: &Path, mails: &[DemoMail]) -> io::Result<McpCorpusInfo> 
             ),
         ));
     }
+    Ok(())
+}
+
+/// Writes `mails` (oldest first) as a storage root under `dir`, as
+/// [`write_mcp_corpus`] does.
+pub fn write_store(dir: &Path, mails: &[DemoMail]) -> io::Result<McpCorpusInfo> {
+    fresh(dir)?;
+    let archive = dir.join("archive");
+    let db = dir.join(DB_FILE);
     let messages = archive_messages(mails);
     let agents = agents(&messages);
     let project_created = agents

@@ -34,11 +34,8 @@ pub(crate) fn record(
     let mut failed = None;
     for key in keys {
         let Some(m) = inbox.message_by_key(key) else {
-            failed = Some(Error::NotFound {
-                key: key.to_string(),
-                where_: root.display().to_string(),
-                on_server: false,
-            });
+            let root = root.display().to_string();
+            failed = Some(Error::not_found(key, root.clone(), root));
             break;
         };
         let Some(r) = m.recipients.iter().find(|r| r.agent == agent) else {

@@ -25,10 +25,9 @@ pub(crate) fn reply(
     body: &str,
     now: DateTime<Utc>,
 ) -> Result<ReplyOutcome, Error> {
-    let orig = inbox.message_by_key(key).ok_or_else(|| Error::NotFound {
-        key: key.to_string(),
-        where_: root.display().to_string(),
-        on_server: false,
+    let orig = inbox.message_by_key(key).ok_or_else(|| {
+        let root = root.display().to_string();
+        Error::not_found(key, root.clone(), root)
     })?;
     let plan = reply_rule::plan_for(&inbox.source, orig, as_agent)?;
     let as_agent = plan.from.as_str();

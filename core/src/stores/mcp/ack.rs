@@ -99,11 +99,8 @@ fn set_one(
     now: DateTime<Utc>,
     what: Set,
 ) -> Result<Row, Error> {
-    let not_found = || Error::NotFound {
-        key: key.to_string(),
-        where_: db.display().to_string(),
-        on_server: false,
-    };
+    // The store names the SOURCE that lists the ids (`McpStore`).
+    let not_found = || Error::not_found(key, db.display().to_string(), "");
     let id: i64 = key.trim().parse().map_err(|_| not_found())?;
     let dbe = |e: rusqlite::Error| Error::db(db, e);
     let project: i64 = tx

@@ -83,11 +83,33 @@ impl McpStore {
             .clone()
             .unwrap_or_else(|| self.archive.join(DB_FILE))
     }
+
+    /// The SOURCE as `amail threads` takes it: the root as named, and
+    /// `--db DB` when the root alone would not lead to this database.
+    fn source(&self) -> String {
+        let db = self.db_path();
+        let found = match super::detect_store(&self.at, None) {
+            Ok(crate::source::Detected::McpStore { db: Some(d), .. }) => {
+                std::fs::canonicalize(d).ok()
+            }
+            _ => None,
+        };
+        if found.is_some() && found == std::fs::canonicalize(&db).ok() {
+            self.at.display().to_string()
+        } else {
+            format!("{} --db {}", self.at.display(), db.display())
+        }
+    }
 }
 
 impl MailStore for McpStore {
     fn describe(&self) -> String {
         self.at.display().to_string()
+    }
+
+    /// Looked for in the database, listed from the root as named.
+    fn not_found(&self, key: &str) -> Error {
+        Error::not_found(key, self.db_path().display().to_string(), self.source())
     }
 
     fn load(&self) -> Result<Inbox, Error> {
@@ -130,7 +152,7 @@ impl MailStore for McpStore {
         let now = micros(now);
         let db = self.db_path();
         let conn = db::open_read_write(&db).map_err(|e| Error::db(&db, e))?;
-        ack::ack(&conn, &db, keys, as_agent, now)
+        ack::ack(&conn, &db, keys, as_agent, now).map_err(|e| e.listed_by(self.source()))
     }
 
     /// The database is the truth: `inbox` is not consulted.
@@ -144,7 +166,7 @@ impl MailStore for McpStore {
         let now = micros(now);
         let db = self.db_path();
         let conn = db::open_read_write(&db).map_err(|e| Error::db(&db, e))?;
-        read::mark_read(&conn, &db, keys, as_agent, now)
+        read::mark_read(&conn, &db, keys, as_agent, now).map_err(|e| e.listed_by(self.source()))
     }
 
     fn send(
@@ -174,6 +196,7 @@ impl MailStore for McpStore {
             body,
             micros(now),
         )
+        .map_err(|e| e.listed_by(self.source()))
     }
 
     /// The storage root as named, recursively (archive, and the database

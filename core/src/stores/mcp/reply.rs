@@ -68,11 +68,8 @@ pub(crate) fn reply(
     now: DateTime<Utc>,
 ) -> Result<ReplyOutcome, Error> {
     let dbe = |e: rusqlite::Error| Error::db(db, e);
-    let not_found = || Error::NotFound {
-        key: key.to_string(),
-        where_: db.display().to_string(),
-        on_server: false,
-    };
+    // The store names the SOURCE that lists the ids (`McpStore`).
+    let not_found = || Error::not_found(key, db.display().to_string(), "");
     let orig_id: i64 = key.trim().parse().map_err(|_| not_found())?;
     let conn = mcp_db::open_read_write(db).map_err(dbe)?;
     // The locks come before the write transaction (the server's order), so

@@ -1,0 +1,64 @@
+//! An id that is not in the SOURCE: the error names the command that
+//! lists the ids of that SOURCE, and that command lists them.
+
+use crate::fx::{stderr, Fx};
+
+/// `amail ack 999 fx --as BlueLake` said "no message 999 in
+/// fx/storage.sqlite3; `amail threads` lists the ids": a bare `amail
+/// threads` reads the default mailbox (or says there is none), never
+/// the SOURCE the user named, so the hint led elsewhere. Found by acking
+/// a mistyped id in the mcp_agent_mail fixture and in a demo mailbox;
+/// `reply` and a batch of ids said the same. Each now names `amail
+/// threads SOURCE` (with `--db` when the root alone would not lead to
+/// the database), and that command lists the ids.
+#[test]
+fn an_unknown_id_names_the_threads_command_of_its_source() {
+    let fx = Fx::new();
+    let demo = fx.demo();
+    let dir = &fx.dir;
+    let mailbox = demo.join("mail").display().to_string();
+    let root = dir.path().join("root");
+    crate::support::fs::copy_dir(&crate::support::fixture::fixture(), &root);
+    // A second root whose database lies elsewhere, named with --db.
+    let apart = dir.path().join("apart");
+    crate::support::fs::copy_dir(&crate::support::fixture::fixture(), &apart);
+    let db = dir.path().join("elsewhere.sqlite3");
+    std::fs::rename(apart.join("storage.sqlite3"), &db).unwrap();
+    let (root, apart, db) = (
+        root.display().to_string(),
+        apart.display().to_string(),
+        db.display().to_string(),
+    );
+    for (source, extra) in [
+        (&mailbox, &[][..]),
+        (&root, &[][..]),
+        (&apart, &["--db", db.as_str()][..]),
+    ] {
+        for args in [
+            &["ack", "999", source, "--as", "BlueLake"][..],
+            &["ack", "999", "998", source, "--as", "BlueLake"][..],
+            &["reply", "999", source, "--as", "BlueLake", "--body", "x"][..],
+        ] {
+            let args = [args, extra].concat();
+            let out = fx.run(&args);
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+            assert!(err.contains("no message 999"), "{args:?}: {err}");
+            let lister = err
+                .split('`')
+                .find(|s| s.starts_with("amail threads"))
+                .unwrap_or_else(|| panic!("{args:?}: names no lister: {err}"));
+            let listing: Vec<&str> = lister.split(' ').skip(1).collect();
+            assert!(
+                listing.len() > 1 && listing[1].starts_with(source.as_str()),
+                "{args:?}: {lister}"
+            );
+            let out = fx.run(&[&listing[..], &["--json"]].concat());
+            assert!(out.status.success(), "{listing:?}: {}", stderr(&out));
+            assert!(
+                String::from_utf8_lossy(&out.stdout).contains("\"message_ids\""),
+                "{listing:?}"
+            );
+        }
+    }
+}
