@@ -105,37 +105,3 @@ fn an_mcp_ack_names_the_agent_as_the_store_spells_it() {
         "{text}"
     );
 }
-
-/// A batch of acks on a large plain mailbox read the whole mailbox once
-/// per id (and once more for the check): `amail ack` of 20 ids on the
-/// 20,000-message corpus took 17 s, one id 0.5 s. Found by acking a
-/// screenful of `amail pending` output at once. The batch is checked
-/// against one reading and acked with it: twelve ids cost about what one
-/// does, not twelve times as much.
-#[test]
-fn a_batch_of_acks_reads_the_mailbox_once() {
-    use std::time::Instant;
-    let fx = Fx::new();
-    let dir = fx.path("corpus");
-    let out = fx.run(&["demo", "--messages", "3000", dir.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let mail = dir.join("mail").display().to_string();
-    let out = fx.run(&["pending", &mail, "--as", "Chiron", "--json"]);
-    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
-    let ids: Vec<&str> = rows.iter().map(|r| r["id"].as_str().unwrap()).collect();
-    assert!(ids.len() > 13, "{}", ids.len());
-    let ack = |ids: &[&str]| {
-        let args = [&["ack"][..], ids, &[&mail, "--as", "Chiron"][..]].concat();
-        let start = Instant::now();
-        let out = fx.run(&args);
-        assert!(out.status.success(), "{}", stderr(&out));
-        assert_eq!(stdout(&out).lines().count(), ids.len());
-        start.elapsed().as_secs_f64()
-    };
-    let one = ack(&ids[..1]);
-    let twelve = ack(&ids[1..13]);
-    assert!(
-        twelve < 4.0 * one,
-        "twelve acks took {twelve:.2}s, one {one:.2}s: the mailbox read once per id?"
-    );
-}
