@@ -1,11 +1,13 @@
 //! Settings shared by every command, read once from the config file
 //! ([`config_path`], TOML) and overridden by global flags.
 //!
-//! Today one key: `max_message_size`, the largest mail file (or standard
-//! input) amail reads, default 10 MiB like AOF's envelope limit. Bytes as
-//! an integer, or a string with a unit: `"512KiB"`, `"10MiB"`, `"1G"`.
-//! The TUI's own keys (`[ui]`, keys, colours) are parsed by
-//! [`amail_tui::config`] from the same text, read here once.
+//! The binary's keys: `max_message_size`, the largest mail file (or
+//! standard input) amail reads, default 10 MiB like AOF's envelope limit
+//! (bytes as an integer, or a string with a unit: `"512KiB"`, `"10MiB"`,
+//! `"1G"`); the server and agents' token files; `[[servers]]`. The TUI's
+//! own keys (keys, colours, mouse, notify) are read by
+//! [`amail_tui::config`] from the same parse: the file is read and parsed
+//! here, once.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -37,13 +39,14 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
 }
 
 /// The config file, read and parsed once per run, and what the binary
-/// resolved from it. The TUI's keys are read from the same text
-/// (`amail_tui::UiConfig::from_file`); nothing reads the file again.
+/// resolved from it. The TUI's keys are read from the same parse
+/// (`amail_tui::UiConfig::from_file`); nothing reads or parses it again.
 #[derive(Debug, Clone)]
 pub struct Config {
     pub path: PathBuf,
-    /// The file's text; `None` when there is no config file.
-    pub text: Option<String>,
+    /// The file's values, from its one parse; `None` when there is no
+    /// config file.
+    pub table: Option<toml::Table>,
     /// The message size limit for this run: `--max-size`, else the file's
     /// [`MAX_MESSAGE_SIZE_KEY`], else [`DEFAULT_MAX_MESSAGE_BYTES`].
     pub max_bytes: u64,
@@ -115,9 +118,12 @@ impl Config {
         text: Option<String>,
         flag: Option<&str>,
     ) -> Result<Config, String> {
-        let (max_size, keys, warnings) = match &text {
-            Some(t) => read(path, t)?,
-            None => (None, FileKeys::default(), Vec::new()),
+        let (table, max_size, keys, warnings) = match &text {
+            Some(t) => {
+                let (table, max_size, keys, warnings) = read(path, t)?;
+                (Some(table), max_size, keys, warnings)
+            }
+            None => (None, None, FileKeys::default(), Vec::new()),
         };
         let max_bytes = match flag {
             Some(f) => parse_size(f).map_err(|e| format!("--max-size: {e}"))?,
@@ -125,7 +131,7 @@ impl Config {
         };
         Ok(Config {
             path: path.to_path_buf(),
-            text,
+            table,
             max_bytes,
             warnings,
             keys,
@@ -136,16 +142,20 @@ impl Config {
     /// among the TUI's own, so the inbox shows them where it shows its
     /// config warnings (status bar and help): stderr is behind its screen.
     pub fn ui_config(&self, no_color: bool) -> amail_tui::UiConfig {
-        let mut ui = amail_tui::UiConfig::from_file(&self.path, self.text.as_deref(), no_color);
+        let mut ui = amail_tui::UiConfig::from_file(&self.path, self.table.as_ref(), no_color);
         ui.warnings.splice(0..0, self.warnings.iter().cloned());
         ui
     }
 }
 
+/// What [`read`] makes of a config file: its values (the TUI's keys are
+/// read from them), the size limit, the binary's other keys, warnings.
+type Read = (toml::Table, Option<u64>, FileKeys, Vec<String>);
+
 /// `text`, the config file at `path`, parsed (the only parse of it):
-/// the size limit it sets, its other keys, and its warnings. Text that is
-/// not TOML, or a bad `max_message_size`, is an error.
-fn read(path: &Path, text: &str) -> Result<(Option<u64>, FileKeys, Vec<String>), String> {
+/// its values, the size limit it sets, its other keys, and its warnings.
+/// Text that is not TOML, or a bad `max_message_size`, is an error.
+fn read(path: &Path, text: &str) -> Result<Read, String> {
     use serde::Deserialize;
     const NOT_TOML: &str = "not a valid config file (TOML)";
     let spanned =
@@ -172,7 +182,8 @@ fn read(path: &Path, text: &str) -> Result<(Option<u64>, FileKeys, Vec<String>),
             at(server_entry_span(de, i, field))
         }),
     };
-    Ok((max_size, keys, unknown_keys(path, text, de)))
+    let warnings = unknown_keys(path, text, de);
+    Ok((table, max_size, keys, warnings))
 }
 
 /// The top-level keys the binary reads; the TUI's are

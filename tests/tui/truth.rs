@@ -518,7 +518,7 @@ fn the_help_legend_lists_every_badge_and_scrolls_with_an_indicator() {
     let cfg = format!("[keys]\nno_such_action_with_a_long_name_{long} = \"z\"\nalso_not_an_action_{long}_{long}_{long} = \"y\"\n");
     let config = UiConfig::from_file(
         Path::new("/home/someone/.config/amail/config.toml"),
-        Some(&cfg),
+        Some(&cfg.parse::<toml::Table>().unwrap()),
         false,
     );
     assert_eq!(config.warnings.len(), 2);
@@ -656,7 +656,8 @@ fn the_help_says_when_the_config_file_is_not_there() {
         (&missing, None, "(not there: built-in defaults)"),
         (&present, Some("mouse = true\n"), ""),
     ] {
-        let config = UiConfig::from_file(path, text, false);
+        let table = text.map(|t| t.parse::<toml::Table>().unwrap());
+        let config = UiConfig::from_file(path, table.as_ref(), false);
         let mut app = TestApp::new(FakeBackend::sample(), config);
         app.press("?G");
         let screen = app.render(100, 60);

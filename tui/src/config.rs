@@ -76,42 +76,59 @@ impl UiConfig {
     /// (whether the NO_COLOR variable is set and non-empty).
     pub fn load(path: &Path, no_color: bool) -> UiConfig {
         match std::fs::read_to_string(path) {
-            Ok(t) => UiConfig::from_file(path, Some(&t), no_color),
+            Ok(t) => {
+                let mut c = UiConfig::from_toml(&t, no_color);
+                c.at_path(path, true);
+                c
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 UiConfig::from_file(path, None, no_color)
             }
             Err(e) => {
-                let mut c = UiConfig::from_toml("", no_color);
+                let mut c = UiConfig::from_file(path, None, no_color);
                 c.warnings.push(format!("{}: {e}", path.display()));
-                c.path = Some(path.to_path_buf());
                 c
             }
         }
     }
 
-    /// The config file at `path` as already read by the caller (`None`: there
-    /// is none): the binary reads the file once for all its settings and
-    /// hands the text here, so warnings still name the file.
-    pub fn from_file(path: &Path, text: Option<&str>, no_color: bool) -> UiConfig {
-        let mut c = UiConfig::from_toml(text.unwrap_or(""), no_color);
-        c.path = Some(path.to_path_buf());
-        c.path_read = text.is_some();
-        for w in c.warnings.iter_mut() {
+    /// The config file at `path` as already read and parsed by the caller
+    /// (`None`: there is none): the binary parses the file once for all
+    /// its settings and hands the values here, so warnings still name the
+    /// file.
+    pub fn from_file(path: &Path, table: Option<&toml::Table>, no_color: bool) -> UiConfig {
+        let mut c = UiConfig::from_table(table.unwrap_or(&toml::Table::new()), no_color);
+        c.at_path(path, table.is_some());
+        c
+    }
+
+    /// Names `path` as where this config came from (`read`: the file was
+    /// there), and in its warnings.
+    fn at_path(&mut self, path: &Path, read: bool) {
+        self.path = Some(path.to_path_buf());
+        self.path_read = read;
+        for w in self.warnings.iter_mut() {
             *w = format!("{}: {w}", path.display());
         }
-        c
     }
 
     /// Resolves a config from TOML text.
     pub fn from_toml(text: &str, no_color: bool) -> UiConfig {
-        let mut warnings = Vec::new();
-        let table: toml::Table = match text.parse() {
-            Ok(t) => t,
+        match text.parse() {
+            Ok(table) => UiConfig::from_table(&table, no_color),
             Err(e) => {
-                warnings.push(format!("not valid TOML, using defaults: {}", e.message()));
-                toml::Table::new()
+                let mut c = UiConfig::from_table(&toml::Table::new(), no_color);
+                let e: toml::de::Error = e;
+                c.warnings
+                    .push(format!("not valid TOML, using defaults: {}", e.message()));
+                c
             }
-        };
+        }
+    }
+
+    /// Resolves a config from its parsed values.
+    pub fn from_table(table: &toml::Table, no_color: bool) -> UiConfig {
+        let mut warnings = Vec::new();
         let mode = match table.get("color") {
             None => ColorMode::Auto,
             Some(v) => match v.as_str() {
