@@ -10,7 +10,7 @@ use super::tally::Tally;
 use super::{CliError, CliResult};
 use amail_core::bridge;
 use amail_core::router::{Router, RouterOptions, Store};
-use amail_core::source::inputs::{self, InputOptions, Item};
+use amail_core::source::inputs::{self, InputOptions};
 
 #[derive(Debug, Args)]
 #[command(
@@ -90,13 +90,8 @@ pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {
         );
     }
     for item in &inputs.items {
-        let routable = match item {
-            Item::Mail { msg, .. } => bridge::mail::routable(msg),
-            Item::Aof { text, .. } => bridge::envelope::routable_text(text),
-            Item::Protocol(p) => bridge::protocol::routable(p),
-        };
         let out = router
-            .route(&routable)
+            .route(&bridge::routable(item))
             .map_err(|e| CliError::bad_input(format!("{}: store error: {e}", item.location())))?;
         t.record(out, &item.location());
     }

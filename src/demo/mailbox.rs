@@ -148,14 +148,22 @@ pub fn write_demo_waves(dir: &Path, now: DateTime<Utc>, waves: usize) -> io::Res
     })
 }
 
-/// Routes the demo mail, oldest first, into the AOF store at `store`
-/// (created), through the router: the only writer of a task store.
+/// Routes the demo's mailbox into the AOF store at `store` (created),
+/// through the router, the only writer of a task store: what `amail
+/// route MAILBOX --store STORE` routes (its handoff and A2A files with
+/// its mail), so routing it again changes nothing.
 fn route_into_store(mailbox: &Path, store: &Path) -> io::Result<()> {
     use amail_core::router::{Router, RouterOptions, Store};
-    // The demo's own files, all far below the default limit.
-    let inbox =
-        amail_core::stores::load_mailbox(mailbox, amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES)
-            .map_err(to_io)?;
+    use amail_core::source::inputs::{self, InputOptions};
+    let inputs = inputs::collect(
+        &[mailbox.to_path_buf()],
+        &InputOptions {
+            handoff_dir: None,
+            // The demo's own files, all far below the default limit.
+            max_bytes: amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES,
+        },
+    )
+    .map_err(|e| io::Error::new(e.error.kind(), format!("{}: {}", e.path.display(), e.error)))?;
     let router_io =
         |e: amail_core::router::StoreError| io::Error::other(format!("{}: {e}", store.display()));
     let router = Router::new(
@@ -164,9 +172,9 @@ fn route_into_store(mailbox: &Path, store: &Path) -> io::Result<()> {
             create_missing: true,
         },
     );
-    for m in &inbox.messages {
+    for item in &inputs.items {
         router
-            .route(&amail_core::bridge::mail::routable(&m.message))
+            .route(&amail_core::bridge::routable(item))
             .map_err(router_io)?;
     }
     // One flush makes the whole batch durable.

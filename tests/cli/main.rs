@@ -18,6 +18,7 @@ mod config;
 mod db_flag;
 mod defects;
 mod demo_fresh;
+mod demo_store;
 mod fx;
 mod json_names;
 mod modes;

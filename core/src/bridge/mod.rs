@@ -14,5 +14,19 @@ pub mod envelope;
 pub mod mail;
 pub mod protocol;
 
+use crate::aof::Routable;
+use crate::source::inputs::Item;
+
+/// What the router is given for one input, by its bridge: the one
+/// reading of an input for everything that routes (`amail route`, the
+/// demo's store).
+pub fn routable(item: &Item) -> Routable {
+    match item {
+        Item::Mail { msg, .. } => mail::routable(msg),
+        Item::Aof { text, .. } => envelope::routable_text(text),
+        Item::Protocol(p) => protocol::routable(p),
+    }
+}
+
 pub(crate) use mail::SUMMARY_REF;
 pub use mail::{dedupe_key, sent_at, to_envelope, to_envelope_standalone, worker_of};
