@@ -4,14 +4,6 @@
 use crate::model::Overlay;
 use crate::testing::TestApp;
 
-fn notice(app: &TestApp) -> String {
-    app.model
-        .notice
-        .as_ref()
-        .map(|n| n.text.clone())
-        .unwrap_or_default()
-}
-
 /// The inbox's mail keys (`a`, `m`, `r`, `e`, Space, `V`, `v`) on the task
 /// board and the roster: each says that it acts in the inbox and which key
 /// goes there, as `A`/`X` away from the board point to it. `v` flipped the
@@ -24,7 +16,7 @@ fn inbox_keys_away_from_the_inbox_say_where_they_act() {
             let mut app = TestApp::sample();
             app.press(screen);
             app.press(key);
-            let said = notice(&app);
+            let said = app.notice();
             assert!(
                 said.ends_with("in the inbox (i)"),
                 "{screen} then {key:?}: {said:?}"
@@ -93,9 +85,9 @@ fn the_editors_refusal_goes_once_typing_starts_and_the_discard_keys_show() {
         app.press(open);
         app.press("<ctrl-s>");
         assert!(
-            notice(&app).starts_with("type a "),
+            app.notice().starts_with("type a "),
             "{open}: {}",
-            notice(&app)
+            app.notice()
         );
         app.type_text("Use the spec");
         let screen = app.render(100, 30);
@@ -117,7 +109,7 @@ fn next_match_with_no_search_says_how_to_start_one() {
         let before = app.model.sel.thread.clone();
         app.press(key);
         assert_eq!(app.model.sel.thread, before);
-        assert_eq!(notice(&app), "no search to repeat: / starts one", "{key}");
+        assert_eq!(app.notice(), "no search to repeat: / starts one", "{key}");
     }
 }
 
@@ -131,20 +123,7 @@ fn the_roster_never_cuts_how_many_acks_an_agent_owes() {
     use amail_parser::MessageType;
     let now = fixed_now();
     let mut b = InboxBuilder::new("mail");
-    for i in 0..1200 {
-        let mut msg = message(
-            MessageType::Progress,
-            &format!("[ol-9.1] PROGRESS: step {i}"),
-            "Worker",
-            &["Lead"],
-            "ol-9.1",
-            now - chrono::Duration::minutes(2000 - i),
-            "Progress: 10%",
-            |_| {},
-        );
-        msg.ack_required = true;
-        b.add(&format!("p{i}"), msg, &[], &[]);
-    }
+    b.owed_progress(1200, 2000, now);
     // Lead writes too, so the roster lists it.
     let msg = message(
         MessageType::Unknown,
