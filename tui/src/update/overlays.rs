@@ -56,8 +56,9 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
             ..
         } => {
             let so_far = std::mem::take(typed);
-            match (k.code, m.config.keymap.action_for(&k)) {
-                _ if closes_list(&k, m.config.keymap.action_for(&k)) => m.overlay = None,
+            let action = m.config.keymap.action_for(&k);
+            match (k.code, action) {
+                _ if closes_list(&k, action) => m.overlay = None,
                 (KeyCode::Enter, _) => {
                     let agent = options[*index].clone();
                     let purpose = purpose.clone();
