@@ -123,20 +123,7 @@ fn the_thread_list_never_cuts_how_many_acks_are_owed() {
     // column at 60): the row said `●ACK1…` or `●ACK…`, as if one.
     let now = fixed_now();
     let mut b = InboxBuilder::new("mail");
-    for i in 0..120 {
-        let mut msg = message(
-            MessageType::Progress,
-            &format!("[ol-9.1] PROGRESS: step {i}"),
-            "Worker",
-            &["Lead"],
-            "ol-9.1",
-            now - chrono::Duration::minutes(200 - i),
-            "Progress: 10%",
-            |_| {},
-        );
-        msg.ack_required = true;
-        b.add(&format!("p{i}"), msg, &[], &[]);
-    }
+    b.owed_progress(120, 200, now);
     for (key, kind, subject) in [
         (
             "h",

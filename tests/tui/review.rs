@@ -54,14 +54,6 @@ fn hint_line(screen: &str) -> String {
     last.trim_matches('"').trim().to_string()
 }
 
-fn notice<B: amail_tui::Backend>(app: &TestApp<B>) -> String {
-    app.model
-        .notice
-        .as_ref()
-        .map(|n| n.text.clone())
-        .unwrap_or_default()
-}
-
 #[test]
 fn a_approves_the_task_in_review_and_the_board_shows_the_cascade() {
     let mut app = TestApp::new(with_dependent(), UiConfig::default());
@@ -72,7 +64,7 @@ fn a_approves_the_task_in_review_and_the_board_shows_the_cascade() {
     // The board was read again: the task is done, its dependent ready.
     assert_eq!(task(&app, REVIEW), TaskStatus::Done);
     assert_eq!(task(&app, "TASK-542"), TaskStatus::Ready);
-    let n = notice(&app);
+    let n = app.notice();
     assert_eq!(
         n,
         format!("✓ {REVIEW} approved: done; 1 dependent ready now: TASK-542")
@@ -100,7 +92,7 @@ fn x_asks_why_refuses_an_empty_reason_then_rejects_with_it() {
     app.press("<enter>");
     assert!(app.model.overlay.is_some(), "an empty reason is refused");
     assert!(app.model.notice.as_ref().unwrap().error);
-    assert!(notice(&app).contains("type why"), "{}", notice(&app));
+    assert!(app.notice().contains("type why"), "{}", app.notice());
     app.type_text("  ");
     app.press("<enter>");
     assert!(app.backend.rejections.is_empty(), "blanks are no reason");
@@ -116,7 +108,7 @@ fn x_asks_why_refuses_an_empty_reason_then_rejects_with_it() {
     assert!(app.model.overlay.is_none());
     assert_eq!(task(&app, REVIEW), TaskStatus::InProgress);
     assert_eq!(
-        notice(&app),
+        app.notice(),
         format!("✓ {REVIEW} rejected: back in progress")
     );
     assert!(app.backend.approvals.is_empty());
@@ -174,7 +166,7 @@ fn a_reject_the_store_fails_to_write_keeps_the_reason() {
     app.press(&format!("t/{REVIEW}<enter>X"));
     app.type_text("Add a test for the PKCE verifier");
     app.press("<enter>");
-    let n = notice(&app);
+    let n = app.notice();
     assert_eq!(
         n,
         format!("✗ rejecting {REVIEW} failed: {READ_ONLY} (your reason is kept: X starts from it)")
@@ -199,7 +191,7 @@ fn esc_cancels_the_reason_and_nothing_is_written() {
     assert!(app.backend.rejections.is_empty());
     assert_eq!(task(&app, REVIEW), TaskStatus::Review);
     assert_eq!(
-        notice(&app),
+        app.notice(),
         "reject cancelled (your reason is kept: X starts from it)"
     );
     // Ctrl-c cancels as Esc does.
@@ -216,7 +208,7 @@ fn the_keys_act_only_on_a_task_in_review_and_say_why_not() {
     app.press("t/TASK-531<enter>");
     app.press("A");
     assert!(app.backend.approvals.is_empty());
-    let n = notice(&app);
+    let n = app.notice();
     assert_eq!(
         n,
         "TASK-531 is in-progress: A approves only a task in review"
@@ -228,14 +220,14 @@ fn the_keys_act_only_on_a_task_in_review_and_say_why_not() {
         "no prompt for a task not in review"
     );
     assert_eq!(
-        notice(&app),
+        app.notice(),
         "TASK-531 is in-progress: X rejects only a task in review"
     );
     // Away from the board the keys point to it.
     app.press("i");
     app.press("A");
     assert_eq!(
-        notice(&app),
+        app.notice(),
         "A approves a task in review on the task board (t)"
     );
     app.press("X");
@@ -259,7 +251,7 @@ fn a_refusal_from_the_store_is_shown_and_the_board_reloads() {
     assert_eq!(task(&app, REVIEW), TaskStatus::Review);
     app.press("A");
     assert!(app.backend.approvals.is_empty());
-    let n = notice(&app);
+    let n = app.notice();
     assert!(
         n.starts_with(&format!(
             "✗ approving {REVIEW} failed: task {REVIEW} is in 'in-progress', not in review"
@@ -474,7 +466,7 @@ fn the_keys_write_through_the_real_backend_to_the_store() {
     assert_eq!(status(A), TaskStatus::Done);
     assert_eq!(status(B), TaskStatus::Ready, "the cascade ran");
     assert_eq!(
-        notice(&app),
+        app.notice(),
         format!("✓ {A} approved: done; 1 dependent ready now: {B}")
     );
     assert_eq!(task(&app, B), TaskStatus::Ready, "the board reloaded");
@@ -693,7 +685,7 @@ fn quitting_counts_a_kept_rejection_reason() {
     app.type_text("Add a test for the PKCE verifier");
     app.press("<esc>q");
     assert!(!app.quit, "a kept reason is not dropped by one q");
-    let n = notice(&app);
+    let n = app.notice();
     assert!(n.contains("1 rejection reason"), "{n}");
     assert!(n.contains("q again quits"), "{n}");
     app.press("q");
@@ -707,7 +699,7 @@ fn quitting_counts_a_kept_rejection_reason() {
     app.type_text("Add a test for the PKCE verifier");
     app.press("<enter>q");
     assert!(!app.quit);
-    let n = notice(&app);
+    let n = app.notice();
     assert!(n.contains("1 rejection reason"), "{n}");
     app.press("<esc>");
 
@@ -728,9 +720,9 @@ fn quitting_counts_a_kept_rejection_reason() {
     );
     assert_eq!(update(&mut app.model, Msg::Key(q)), None);
     assert!(
-        notice(&app).contains("waiting for 1 write"),
+        app.notice().contains("waiting for 1 write"),
         "{}",
-        notice(&app)
+        app.notice()
     );
     let Some(Command::Reject { id, .. }) = cmd else {
         unreachable!()

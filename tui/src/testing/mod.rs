@@ -118,6 +118,15 @@ impl<B: Backend> TestApp<B> {
         }
     }
 
+    /// The notice in the footer, or "" when there is none.
+    pub fn notice(&self) -> String {
+        self.model
+            .notice
+            .as_ref()
+            .map(|n| n.text.clone())
+            .unwrap_or_default()
+    }
+
     /// Presses keys: plain characters, or `<spec>` for named keys and
     /// chords (`<enter>`, `<esc>`, `<ctrl-d>`, `<tab>`, `<down>`).
     pub fn press(&mut self, keys: &str) -> &mut Self {

@@ -106,6 +106,27 @@ impl InboxBuilder {
         self
     }
 
+    /// `n` progress reports from Worker to Lead about ol-9.1, a minute
+    /// apart from `oldest` minutes before `now`, each owed an ack by Lead:
+    /// a count of owed acks wider than a column's usual few digits.
+    pub fn owed_progress(&mut self, n: i64, oldest: i64, now: DateTime<Utc>) -> &mut Self {
+        for i in 0..n {
+            let mut msg = message(
+                MessageType::Progress,
+                &format!("[ol-9.1] PROGRESS: step {i}"),
+                "Worker",
+                &["Lead"],
+                "ol-9.1",
+                now - Duration::minutes(oldest - i),
+                "Progress: 10%",
+                |_| {},
+            );
+            msg.ack_required = true;
+            self.add(&format!("p{i}"), msg, &[], &[]);
+        }
+        self
+    }
+
     pub fn build(&mut self) -> Inbox {
         let mut inbox = self.inbox.clone();
         derive(&mut inbox);

@@ -472,10 +472,48 @@ fn key(m: &mut Model, k: KeyEvent) -> Option<Command> {
     act(m, action)
 }
 
+/// The keys that act on the inbox's mail (ack, marks, mark read, reply,
+/// the raw view), pressed on the board or the roster: a notice says where
+/// they act, as `A`/`X` away from the board point to it. Space and `V`
+/// did nothing without a word there, and `v` flipped the inbox's raw view
+/// unseen. True when the key was refused.
+fn inbox_only(m: &mut Model, a: Action) -> bool {
+    let what = match a {
+        Action::Ack => "acknowledges mail",
+        Action::Mark | Action::MarkRange => "marks mail",
+        Action::MarkRead => "marks mail read",
+        Action::Reply | Action::ReplyInEditor => "replies to mail",
+        Action::ToggleRaw => "shows a message's file",
+        _ => return false,
+    };
+    if m.screen == Screen::Inbox {
+        return false;
+    }
+    let key = m.config.keymap.first_key(a);
+    let inbox = m.config.keymap.first_key(Action::ScreenInbox);
+    m.notice = Some(Notice::keyed(
+        format!("{key} {what} in the inbox "),
+        &format!("({inbox})"),
+        true,
+    ));
+    true
+}
+
 fn act(m: &mut Model, a: Action) -> Option<Command> {
     // `q` with kept drafts asks once; any other key takes the question back.
     let asked = std::mem::take(&mut m.quit_asked);
     m.quit_after_writes = false;
+    if inbox_only(m, a) {
+        return None;
+    }
+    // The roster's search, pressed in its task queues: the focus goes to
+    // the list it moves (it moved the agent behind the focused queues,
+    // whose hints never said `n/N`).
+    if m.screen == Screen::Agents
+        && matches!(a, Action::Search | Action::SearchNext | Action::SearchPrev)
+    {
+        m.queue_focus = false;
+    }
     match a {
         Action::Quit => {
             // Whatever typed text a quit would drop, kept replies and
@@ -606,3 +644,6 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests;

@@ -11,6 +11,16 @@ use crate::msg::Command;
 pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
     let k = super::search::as_cancel(k);
     let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+    // In an editor a notice is about what was typed (a refusal, a failed
+    // send): the next key takes it back, as a fresh action does outside.
+    // It stayed: "type a reply first" under a reply half written, and
+    // over the discard question, whose keys it hid.
+    if matches!(
+        m.overlay,
+        Some(Overlay::Editor { .. } | Overlay::Compose { .. })
+    ) {
+        m.notice = None;
+    }
     let overlay = m.overlay.as_mut()?;
     match overlay {
         Overlay::Help { scroll } => {
@@ -46,10 +56,9 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
             ..
         } => {
             let so_far = std::mem::take(typed);
-            match (k.code, m.config.keymap.action_for(&k)) {
-                (KeyCode::Esc, _) | (_, Some(Action::Back)) if k.code != KeyCode::Enter => {
-                    m.overlay = None;
-                }
+            let action = m.config.keymap.action_for(&k);
+            match (k.code, action) {
+                _ if closes_list(&k, action) => m.overlay = None,
                 (KeyCode::Enter, _) => {
                     let agent = options[*index].clone();
                     let purpose = purpose.clone();
@@ -196,6 +205,13 @@ pub(super) fn discard_answer(k: &KeyEvent) -> Discard {
         KeyCode::Char('k') => Discard::Keep,
         _ => Discard::No,
     }
+}
+
+/// The keys that close a chooser or the recipients' list: Esc, and the
+/// keys `?` lists as "back / close" (`h`, `←`), which the recipients'
+/// list ignored while the chooser before it took them.
+pub(super) fn closes_list(k: &KeyEvent, action: Option<Action>) -> bool {
+    k.code == KeyCode::Esc || (action == Some(Action::Back) && k.code != KeyCode::Enter)
 }
 
 /// The keys that move the cursor in a chooser's or the recipients' list,

@@ -64,10 +64,21 @@ pub(super) fn has_match(m: &Model) -> bool {
 /// (`from_origin`), the search starts at the item selected when `/` was
 /// pressed, inclusive, so each keystroke refines the same hit.
 pub(super) fn jump_match(m: &mut Model, forward: bool, from_origin: bool) {
-    let Some(kind) = search_list(m) else { return };
     if m.search.query.is_empty() {
+        // `n`/`N` with nothing to repeat (typing an empty query is not).
+        if !from_origin {
+            m.notice = Some(Notice::keyed(
+                "no search to repeat: ".into(),
+                &format!(
+                    "{} starts one",
+                    m.config.keymap.first_key(crate::keymap::Action::Search)
+                ),
+                true,
+            ));
+        }
         return;
     }
+    let Some(kind) = search_list(m) else { return };
     let q = &m.search.query;
     // Borrowed: a million-message inbox lists a third of a million
     // threads, and copying their keys on each keystroke showed.

@@ -298,7 +298,7 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
             ..
         } => {
             match (k.code, action) {
-                (KeyCode::Esc, _) => m.overlay = None,
+                _ if super::overlays::closes_list(&k, action) => m.overlay = None,
                 (KeyCode::Char(' '), _) => {
                     marked[*index] = !marked[*index];
                     *index = (*index + 1).min(options.len() - 1);

@@ -109,7 +109,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         rate: rate_w,
         last: last_w,
         seen: seen_w,
-    } = Columns::at(inner.width as usize);
+    } = Columns::at(inner.width as usize, owes_width(m));
     let activity = m.activity();
     let mut lines = vec![Line::styled(
         format!(
@@ -204,7 +204,7 @@ struct Columns {
 }
 
 impl Columns {
-    fn at(w: usize) -> Columns {
+    fn at(w: usize, owes: usize) -> Columns {
         use super::columns::{give_way, Col, Give};
         // Context and rate only where the last message keeps room to be read.
         let (ctx, rate) = if w >= 96 { (CONTEXT_W, 7) } else { (0, 0) };
@@ -216,7 +216,7 @@ impl Columns {
                 lean: 2,
             },
             Col::new(13, 8),
-            Col::new(8, 8),
+            Col::new(owes, owes),
             Col::new(ctx, ctx),
             Col::new(rate, rate),
             Col::new(5, 5),
@@ -235,6 +235,18 @@ impl Columns {
             seen,
         }
     }
+}
+
+/// The owes column's width: its widest value (`●454 ack`) and a blank,
+/// at least the 8 of `●2 ack`. A fixed 8 cut `●454 ack` to `●454 a…`
+/// beside a wide, empty last-message column.
+fn owes_width(m: &Model) -> usize {
+    m.counts()
+        .owed
+        .values()
+        .max()
+        .map_or(0, |n| crate::text::width(&format!("●{n} ack")) + 1)
+        .max(8)
 }
 
 /// Width of the context column: an 8-reading sparkline and the latest %.
