@@ -245,7 +245,15 @@ fn token(
     if let Some((f, origin)) = file {
         return from_file(f, &origin);
     }
-    if let Ok(t) = std::env::var(TOKEN_ENV) {
+    if let Some(t) = std::env::var_os(TOKEN_ENV) {
+        // Bytes that are not UTF-8 are no token either: refused by name,
+        // as in a token file, not passed over for the config's token.
+        let t = t.into_string().map_err(|_| {
+            CliError::bad_input(format!(
+                "{TOKEN_ENV} holds bytes that are not UTF-8, which no bearer token does: set \
+                 it to the server's HTTP_BEARER_TOKEN alone"
+            ))
+        })?;
         let t = t.trim();
         if let Some((i, what)) = t
             .chars()

@@ -224,3 +224,47 @@ fn a_token_file_with_what_no_token_holds_names_its_place() {
         );
     }
 }
+
+/// `AMAIL_SERVER_TOKEN` holding bytes that are not UTF-8 was passed over
+/// without a word and the config's `server_token_file` sent instead (or
+/// no token at all), where the same bytes in a token file are refused
+/// with their place. Found reading `token`'s precedence. The variable is
+/// checked as a token file is: refused by name, before any request, and
+/// the token never printed.
+#[test]
+fn a_server_token_variable_no_token_can_be_is_refused_by_name() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    let file = dir.path().join("server-token");
+    std::fs::write(&file, "from-the-config\n").unwrap();
+    std::fs::write(
+        &config,
+        format!("server_token_file = \"{}\"\n", file.display()),
+    )
+    .unwrap();
+    for (value, what) in [
+        (&b"s3cr\xe9t"[..], "not UTF-8"),
+        (&b"s3cr3t\x07"[..], "a control character"),
+    ] {
+        let out = amail(
+            dir.path(),
+            &config,
+            &["threads", "--server", "http://127.0.0.1:1/mcp/"],
+        )
+        .env("AMAIL_SERVER_TOKEN", std::ffi::OsStr::from_bytes(value))
+        .output()
+        .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{value:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(
+            err.contains("AMAIL_SERVER_TOKEN") && err.contains(what),
+            "{value:?}: {err}"
+        );
+        assert!(
+            !err.contains("s3cr") && !err.contains("127.0.0.1"),
+            "{value:?}: {err}"
+        );
+    }
+}
