@@ -29,7 +29,10 @@ pub struct InboxArgs {
     pub demo: bool,
     /// With --demo: write the demo mailbox anew, dropping earlier acks and
     /// replies.
-    #[arg(long, requires = "demo")]
+    // Checked in `run`, not by clap's `requires = "demo"`: a bool flag is
+    // always present to `requires` (false is its value when absent), so
+    // `--fresh DIR` went through and the flag was ignored.
+    #[arg(long)]
     pub fresh: bool,
     /// The mcp_agent_mail SQLite database, when it is not inside SOURCE.
     #[arg(long, value_name = "FILE")]
@@ -45,6 +48,11 @@ pub struct InboxArgs {
 }
 
 pub fn run(mut args: InboxArgs, settings: &amail::config::Config) -> CliResult {
+    if args.fresh && !args.demo {
+        return Err(CliError::usage(
+            "--fresh writes the demo mailbox anew, so it needs --demo: `amail inbox --demo --fresh`",
+        ));
+    }
     args.server
         .take_source(&mut args.source, args.db.as_deref())?;
     // The source is checked before the terminal is touched: a mistyped

@@ -1152,3 +1152,29 @@ fn a_path_that_cannot_be_followed_says_why_in_every_command() {
         );
     }
 }
+
+/// `amail inbox --fresh DIR` (without `--demo`) said "amail inbox needs a
+/// terminal" when piped and opened DIR's inbox in a terminal, `--fresh`
+/// ignored: clap's `requires` never fires for a flag that is a bool
+/// (false is its value when absent). Found by trying `--fresh` on a
+/// mailbox of one's own. It is a usage error naming `--demo`, before the
+/// terminal is asked for.
+#[test]
+fn fresh_without_demo_is_a_usage_error() {
+    let fx = Fx::new();
+    let m = fx.path("mail");
+    fs::create_dir_all(&m).unwrap();
+    for args in [
+        &["inbox", "--fresh", m.to_str().unwrap()][..],
+        &["inbox", "--fresh"][..],
+    ] {
+        let out = fx.run(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("--demo") && err.contains("--fresh"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("terminal"), "{args:?}: {err}");
+    }
+}
