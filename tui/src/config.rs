@@ -114,11 +114,10 @@ impl UiConfig {
 
     /// Resolves a config from TOML text.
     pub fn from_toml(text: &str, no_color: bool) -> UiConfig {
-        match text.parse() {
+        match text.parse::<toml::Table>() {
             Ok(table) => UiConfig::from_table(&table, no_color),
             Err(e) => {
                 let mut c = UiConfig::from_table(&toml::Table::new(), no_color);
-                let e: toml::de::Error = e;
                 c.warnings
                     .push(format!("not valid TOML, using defaults: {}", e.message()));
                 c
