@@ -151,8 +151,10 @@ fn the_limit_comes_from_the_flag_or_the_config_file_and_names_the_file() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     assert!(
-        err.contains(&format!("{b}: file is 4"))
-            && err.contains("over the message size limit of 2048 bytes"),
+        err.contains(&format!(
+            "{b}: {} bytes, over",
+            std::fs::metadata(&big).unwrap().len()
+        )) && err.contains("over the message size limit of 2048 bytes"),
         "{err}"
     );
     for name in ["binary.md", "unreadable.md"] {
