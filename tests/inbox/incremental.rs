@@ -849,6 +849,47 @@ fn new_mail_moves_a_threads_phase_as_a_full_load_does() {
     assert_eq!(phase_of(&inbox), Phase::Failed);
 }
 
+/// Mail that says nothing of where the work stands (an answer to an old
+/// help request, a note, "thanks") leaves a finished thread where it was:
+/// a Done thread stays in the Done tab, a Failed one in Failed, through
+/// the patch as through a full load. Before, the thread took the phase of
+/// its latest message, whatever it was, and a "thanks" after DONE put
+/// finished work back under Active. New work (a PROGRESS) still moves it.
+#[test]
+fn mail_that_carries_no_state_leaves_a_threads_phase_alone() {
+    use amail_core::inbox::Phase;
+    let (_d, root) = corpus(300);
+    let mut inbox = load_mailbox(&root).unwrap();
+    let thread = inbox.threads.last().unwrap().id.clone();
+    let phase_of = |inbox: &Inbox| inbox.threads.iter().find(|t| t.id == thread).unwrap().phase;
+    let done = dated_mail("st-done", "BlueLake", "Chiron", &thread, "[x-1] DONE", 5);
+    write_and_match(&root, &mut inbox, root.join("BlueLake/zz-1.md"), done);
+    assert_eq!(phase_of(&inbox), Phase::Done);
+    for (n, subject) in [
+        "Re: [x-1] HELP_REQUEST",
+        "[x-1] HELP_RESPONSE",
+        "thanks, merging now",
+        "[x-1] SPAWN_ACK",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let id = format!("st-{n}");
+        let mail = dated_mail(&id, "Chiron", "BlueLake", &thread, subject, 6 + n as i64);
+        let path = root.join(format!("Chiron/zz-{n}.md"));
+        write_and_match(&root, &mut inbox, path, mail);
+        assert_eq!(phase_of(&inbox), Phase::Done, "after {subject:?}");
+    }
+    let failed = dated_mail("st-f", "BlueLake", "Chiron", &thread, "[x-1] FAILED", 20);
+    write_and_match(&root, &mut inbox, root.join("BlueLake/zz-f.md"), failed);
+    let note = dated_mail("st-n", "Chiron", "BlueLake", &thread, "seen", 21);
+    write_and_match(&root, &mut inbox, root.join("Chiron/zz-n.md"), note);
+    assert_eq!(phase_of(&inbox), Phase::Failed);
+    let again = dated_mail("st-p", "BlueLake", "Chiron", &thread, "[x-1] PROGRESS", 22);
+    write_and_match(&root, &mut inbox, root.join("BlueLake/zz-p.md"), again);
+    assert_eq!(phase_of(&inbox), Phase::Active);
+}
+
 /// Undated mail moves the index's origin instead of every position in it:
 /// lookups by key and by file still find every message after undated
 /// files, a removal (positions renumbered from the moved origin) and

@@ -446,10 +446,7 @@ pub(super) fn derive_state(thread: &mut Thread, messages: &[InboxMessage]) {
         })
         .sum();
     thread.help = help_state(thread.messages.iter().map(|&i| &messages[i]));
-    thread.phase = thread
-        .messages
-        .last()
-        .map_or(Phase::Active, |&i| messages[i].phase());
+    thread.phase = Phase::of_thread(thread.messages.iter().rev().map(|&i| &messages[i]));
 }
 
 /// Thread order: most recent activity first, then the latest message.

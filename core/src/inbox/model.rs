@@ -252,40 +252,59 @@ impl InboxMessage {
         self.message.kind == amail_parser::MessageType::HelpRequest && !self.is_reply()
     }
 
-    /// Where a thread whose latest message this is stands. A protocol item
-    /// (handoff, A2A) is a NOTE whose `parsed.status` holds the protocol's
-    /// state word: a completed A2A task or a completed or rejected handoff
-    /// is over, as DONE is; its failure is a failure.
-    pub fn phase(&self) -> Phase {
+    /// Where this message says its thread's work stands, if it says.
+    /// An answer, a spawn note, a note with no protocol type or a type
+    /// amail does not know changes no task's status (the AOF mapping),
+    /// so it leaves the thread where earlier mail put it: a "thanks"
+    /// after DONE must not put finished work back under Active. A
+    /// protocol item (handoff, A2A) is a NOTE whose `parsed.status`
+    /// holds the protocol's state word: a completed A2A task or a
+    /// completed or rejected handoff is over, as DONE is; its failure is
+    /// a failure.
+    pub fn phase(&self) -> Option<Phase> {
         use amail_parser::MessageType as T;
         let msg = &self.message;
         match msg.kind {
-            T::Done | T::OfferingReady => Phase::Done,
-            T::Failed => Phase::Failed,
+            T::Done | T::OfferingReady => Some(Phase::Done),
+            T::Failed => Some(Phase::Failed),
+            T::BeadAccepted | T::Progress | T::HelpRequest | T::Checkpoint => Some(Phase::Active),
+            T::HelpResponse | T::SpawnRequest | T::SpawnAck => None,
             T::Unknown
                 if msg
                     .raw_type
                     .is_some_and(|r| r == "HANDOFF" || r.starts_with("A2A_")) =>
             {
-                match msg.status().unwrap_or("") {
+                Some(match msg.status().unwrap_or("") {
                     "completed" | "rejected" | "COMPLETED" | "CANCELLED" => Phase::Done,
                     "failed" | "FAILED" => Phase::Failed,
                     _ => Phase::Active,
-                }
+                })
             }
-            _ => Phase::Active,
+            T::Unknown => None,
         }
     }
 }
 
-/// Where a thread stands by its latest message ([`InboxMessage::phase`]):
-/// what the Active, Failed and Done tabs list by.
+/// Where a thread stands by its latest message that says
+/// ([`InboxMessage::phase`]): what the Active, Failed and Done tabs list
+/// by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Phase {
     #[default]
     Active,
     Failed,
     Done,
+}
+
+impl Phase {
+    /// The phase of a thread whose messages come `newest_first`: the
+    /// first that says where the work stands; Active when none does.
+    pub fn of_thread<'a>(newest_first: impl IntoIterator<Item = &'a InboxMessage>) -> Phase {
+        newest_first
+            .into_iter()
+            .find_map(InboxMessage::phase)
+            .unwrap_or_default()
+    }
 }
 
 /// The state of the help requests in a thread.
@@ -562,10 +581,7 @@ impl Inbox {
             m.thread_from_end = from_end(threads.len() - 1 - m.thread_from_end as usize);
         }
         for t in &mut threads {
-            t.phase = t
-                .messages
-                .last()
-                .map_or(Phase::Active, |&i| messages[i].phase());
+            t.phase = Phase::of_thread(t.messages.iter().rev().map(|&i| &messages[i]));
         }
         Inbox {
             messages,

@@ -198,7 +198,7 @@ pub fn derive(inbox: &mut Inbox) {
             }
         }
         t.help = help;
-        t.phase = msgs.last().map_or(Phase::Active, |m| m.phase());
+        t.phase = Phase::of_thread(msgs.iter().rev().copied());
     }
     inbox
         .threads
