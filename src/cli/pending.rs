@@ -42,10 +42,13 @@ struct PendingJson<'a> {
     id: &'a str,
     agent: &'a str,
     kind: RecipientKind,
-    /// The parser's name in JSON; the text table writes
-    /// [`super::threads::type_word`].
+    /// The parser's name in JSON; the text table writes `type_name`.
     #[serde(rename = "type")]
     message_type: amail_parser::MessageType,
+    /// The type's name as the tables and the TUI show it
+    /// ([`amail_core::inbox::summary::type_name`]).
+    #[serde(skip)]
+    type_name: &'a str,
     subject: &'a str,
     from: Option<&'a str>,
     /// The thread amail files the message under (`threads --json`'s
@@ -91,6 +94,7 @@ pub fn run(mut args: PendingArgs, config: &amail::config::Config) -> CliResult {
                 agent: &p.agent,
                 kind: r.map(|r| r.kind).unwrap_or(RecipientKind::To),
                 message_type: m.message.kind,
+                type_name: amail_core::inbox::summary::type_name(&m.message),
                 subject: &m.message.subject,
                 from: m.message.from.as_deref(),
                 thread_id: &inbox.thread_for(m).id,
@@ -128,7 +132,7 @@ pub fn run(mut args: PendingArgs, config: &amail::config::Config) -> CliResult {
         table.push(vec![
             clean_line(r.id).into_owned(),
             format!("{}{kind}", clean_line(r.agent)),
-            super::threads::type_word(Some(r.message_type)).to_string(),
+            clean_line(r.type_name).into_owned(),
             format!("from {}", clean_line(r.from.unwrap_or("?"))),
             format!("thread {}", clean_line(r.thread_id)),
             format!(

@@ -148,7 +148,9 @@ fn table_of(inbox: &mut Inbox) -> Table {
             .last_at
             .map(|d| d.format("%Y-%m-%d %H:%M").to_string())
             .unwrap_or_else(|| "-".into());
-        let kind = type_word(inbox.last_message(t).map(|m| m.message.kind));
+        let kind = inbox.last_message(t).map_or("NOTE", |m| {
+            amail_core::inbox::summary::type_name(&m.message)
+        });
         let project = t
             .project
             .map(|p| format!("  [{}]", clean_line(&p)))
@@ -158,7 +160,7 @@ fn table_of(inbox: &mut Inbox) -> Table {
             format!("{} msg", t.messages.len()),
             format!("{} pending", t.pending),
             last,
-            kind.to_string(),
+            clean_line(kind).into_owned(),
             format!(
                 "{}{help}{project}",
                 super::table::glance(&clean_line(&inbox.thread_state(t)))
@@ -171,17 +173,6 @@ fn table_of(inbox: &mut Inbox) -> Table {
         }
     }
     table
-}
-
-/// A message's type as the text tables write it: a message of no protocol
-/// type (a plain note, amail's own GUIDANCE, a handoff or A2A item) is a
-/// NOTE, as the TUI's badge says, not "UNKNOWN" (`--json` keeps the
-/// parser's name).
-pub(super) fn type_word(kind: Option<amail_parser::MessageType>) -> &'static str {
-    match kind {
-        Some(amail_parser::MessageType::Unknown) | None => "NOTE",
-        Some(k) => k.as_str(),
-    }
 }
 
 #[cfg(test)]

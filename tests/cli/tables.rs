@@ -106,12 +106,14 @@ fn pending_rows_line_up_by_display_width() {
     }
 }
 
-/// A message of no protocol type (amail's own GUIDANCE, a note) reads as
-/// a NOTE in both tables, as the TUI's badge says: `pending` said
-/// "UNKNOWN" where `threads` said "NOTE". And its line is its prose, not
-/// its type line. (`--json` keeps the parser's name, `UNKNOWN`.)
+/// A message whose subject names a type the protocol does not list
+/// (amail's own GUIDANCE) reads by that name in both tables, as the TUI's
+/// badge says (both said NOTE, so the sender of guidance read it back as
+/// a note); one that names no type is a NOTE in both (`pending` once said
+/// "UNKNOWN" where `threads` said "NOTE"). Its line is its prose, not its
+/// type line. (`--json` keeps the parser's name, `UNKNOWN`.)
 #[test]
-fn an_untyped_message_is_a_note_in_both_tables() {
+fn an_untyped_message_reads_by_the_name_its_subject_gives_in_both_tables() {
     let fx = Fx::new();
     let dir = fx.path("mail");
     std::fs::create_dir_all(&dir).unwrap();
@@ -122,12 +124,27 @@ fn an_untyped_message_is_a_note_in_both_tables() {
          Body:\nGUIDANCE\n\nThe limiter fix landed; rebase before review.\n",
     )
     .unwrap();
+    std::fs::write(
+        dir.join("2.md"),
+        "Subject: standup in five\nFrom: BlueLake\nTo: GreenCastle\nId: n1\n\
+         Ack-Required: true\nDate: 2026-11-22T00:00:00Z\n\n\
+         Body:\nStandup in five minutes.\n",
+    )
+    .unwrap();
     let root = dir.to_str().unwrap();
     let pending = stdout(&fx.run(&["pending", root]));
-    assert!(pending.contains("  NOTE  "), "{pending}");
+    let line = |text: &str, id: &str| {
+        text.lines()
+            .find(|l| l.contains(id))
+            .unwrap_or_else(|| panic!("no {id} in {text}"))
+            .to_string()
+    };
+    assert!(line(&pending, "g1").contains("  GUIDANCE  "), "{pending}");
+    assert!(line(&pending, "n1").contains("  NOTE  "), "{pending}");
     assert!(!pending.contains("UNKNOWN"), "{pending}");
     let threads = stdout(&fx.run(&["threads", root]));
-    assert!(threads.contains("  NOTE  "), "{threads}");
+    assert!(line(&threads, "g1").contains("  GUIDANCE  "), "{threads}");
+    assert!(line(&threads, "n1").contains("  NOTE  "), "{threads}");
     assert!(
         threads.contains("BlueLake: The limiter fix landed; rebase before review."),
         "{threads}"

@@ -341,7 +341,7 @@ fn the_help_wraps_its_lines_at_a_narrow_terminal_rather_than_cut_them() {
             "half a page down",
             "reject the task in review (asks why)",
             "an agent was started",
-            "no protocol type: a note, handoff or A2A item",
+            "a note, or the unlisted type its subject names",
             "delete the word / the line before the cursor",
             "a reply (`Re:`), whatever type it names",
         ] {

@@ -19,7 +19,7 @@ fn selected_row(screen: &str) -> String {
         .to_string()
 }
 
-fn row_with(screen: &str, needle: &str) -> String {
+pub(crate) fn row_with(screen: &str, needle: &str) -> String {
     screen
         .lines()
         .find(|l| (l.starts_with("\"┃") || l.starts_with("\"│")) && l.contains(needle))

@@ -2,6 +2,7 @@
 //! many, mark read, compose to one agent / several / all, notifications
 //! made safe, and each agent's context and pace in the roster.
 
+use crate::flows::row_with;
 use amail_parser::MessageType;
 use amail_tui::model::{Overlay, Pane};
 use amail_tui::msg::Msg;
@@ -348,4 +349,54 @@ fn more_agents(app: &mut TestApp, names: &[impl AsRef<str>]) {
         );
     }
     app.send(Msg::MailChanged);
+}
+
+/// What `c` sends as GUIDANCE (or NUDGE, TERMINATE; a handoff, an A2A
+/// item, any `[bead] WORD` the protocol does not list) is shown by that
+/// name: the thread's row, the message's row and its header said
+/// `· NOTE`, so the person who had just sent guidance read it back as a
+/// note. Mail with no such word stays a NOTE.
+#[test]
+fn a_type_the_protocol_does_not_list_is_shown_by_its_name() {
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    let now = fixed_now();
+    let mut guidance = message(
+        MessageType::Unknown,
+        "[ol-560] GUIDANCE: hold the release",
+        "Overseer",
+        &["BlueLake"],
+        "ol-560",
+        now,
+        "GUIDANCE\n\nRefresh tokens last 15 minutes.",
+        |_| {},
+    );
+    guidance.raw_type = Some("GUIDANCE".into());
+    app.backend.deliver("g1", guidance);
+    let mut note = message(
+        MessageType::Unknown,
+        "standup in five",
+        "Overseer",
+        &["BlueLake"],
+        "note-1",
+        now - chrono::Duration::seconds(1),
+        "Standup in five.",
+        |_| {},
+    );
+    note.raw_type = None;
+    app.backend.deliver("n1", note);
+    app.send(Msg::MailChanged);
+    let screen = app.render(120, 30);
+    let row = row_with(&screen, "ol-560");
+    assert!(
+        row.contains("· GUIDANCE") && !row.contains("NOTE"),
+        "{screen}"
+    );
+    assert!(row_with(&screen, "note-1").contains("· NOTE"), "{screen}");
+    app.press("gg<enter>");
+    let screen = app.render(120, 30);
+    assert!(
+        screen.contains("· GUIDANCE · [ol-560] GUIDANCE"),
+        "{screen}"
+    );
+    assert!(screen.contains("type  · GUIDANCE"), "{screen}");
 }

@@ -7,11 +7,15 @@
 //! reverse, underline), and meaning is carried by the glyph + word pairs
 //! in [`badge`], so nothing depends on colour.
 
-use amail_parser::MessageType;
+use std::borrow::Cow;
+
+use amail_parser::{Message, MessageType};
 use ratatui::style::{Color, Modifier, Style};
 
 use amail_core::aof::TaskStatus;
+use amail_core::inbox::summary::type_name;
 use amail_core::inbox::InboxMessage;
+use amail_core::safe_text::clean_line;
 
 /// Named roles the views draw with.
 #[derive(Debug, Clone, PartialEq)]
@@ -216,11 +220,30 @@ pub(crate) const REPLY: (&str, &str, Tone) = ("↪", "REPLY", Tone::Plain);
 /// a help thread, a new help request), where the inbox already takes it as
 /// a reply (no agent state, no AOF event, an answer in a help thread). A
 /// HELP_RESPONSE is an answer whatever its subject.
-pub(crate) fn message_badge(x: &InboxMessage) -> (&'static str, &'static str, Tone) {
+pub(crate) fn message_badge(x: &InboxMessage) -> (&'static str, Cow<'_, str>, Tone) {
     if x.is_reply() && x.message.kind != MessageType::HelpResponse {
-        REPLY
+        let (g, w, tone) = REPLY;
+        (g, Cow::Borrowed(w), tone)
     } else {
-        badge(x.message.kind)
+        type_badge(&x.message)
+    }
+}
+
+/// A badge as a list's cell: glyph and word in `cols - 1`, cut with `…`
+/// where the word is longer (`A2A_RESULT`), and the blank that keeps it
+/// off the next column.
+pub(crate) fn badge_cell(glyph: &str, word: &str, cols: usize) -> String {
+    crate::text::fit(&format!("{glyph} {word}"), cols.saturating_sub(1)) + " "
+}
+
+/// The badge of a message's type: [`badge`]'s, but a type the protocol
+/// does not list carries the name its subject gives it
+/// ([`amail_core::inbox::summary::type_name`], as the CLI's tables say).
+pub(crate) fn type_badge<'m>(msg: &'m Message<'_>) -> (&'static str, Cow<'m, str>, Tone) {
+    let (g, w, tone) = badge(msg.kind);
+    match msg.kind {
+        MessageType::Unknown => (g, clean_line(type_name(msg)), tone),
+        _ => (g, Cow::Borrowed(w), tone),
     }
 }
 

@@ -31,6 +31,21 @@ pub fn message_line(msg: &OwnedMessage) -> String {
         .unwrap_or_else(|| first_body_line(msg).unwrap_or_else(|| msg.subject.to_string()))
 }
 
+/// The name a message's type is shown by (the TUI's badge, the tables of
+/// `amail threads` and `amail pending`): the protocol's type; a type the
+/// protocol does not list, by the name its subject gives it (`[ol-1]
+/// GUIDANCE`, what amail sends; `HANDOFF`, `A2A_RESULT`), so the person
+/// who sent guidance reads it back as guidance; `NOTE` when it names none
+/// (never the parser's `UNKNOWN`, which `--json` keeps). The agents' text:
+/// callers make it safe for their terminal.
+pub fn type_name<'m>(msg: &'m amail_parser::Message<'_>) -> &'m str {
+    match (msg.kind, msg.raw_type.as_deref()) {
+        (MessageType::Unknown, Some(raw)) if !raw.is_empty() => raw,
+        (MessageType::Unknown, _) => "NOTE",
+        (kind, _) => kind.as_str(),
+    }
+}
+
 /// The first line of the body that is prose: not blank, not a heading,
 /// not the `Bead:` label, not the message's type line (`GUIDANCE`,
 /// `[ol-1] NUDGE`: typed mail carries its type there, amail's own

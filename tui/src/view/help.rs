@@ -155,7 +155,7 @@ fn badge_meaning(kind: MessageType) -> &'static str {
         MessageType::Checkpoint => "checkpointed for a successor",
         MessageType::SpawnRequest => "asks for an agent to be started",
         MessageType::SpawnAck => "an agent was started",
-        MessageType::Unknown => "no protocol type: a note, handoff or A2A item",
+        MessageType::Unknown => "a note, or the unlisted type its subject names",
     }
 }
 

@@ -10,7 +10,7 @@ use super::{full_row, line_text, pane, scroll_window, titled};
 use crate::keymap::Action;
 use crate::model::{age, Model, Pane, Screen};
 use crate::text::{fit, fit_right, id_cell};
-use crate::theme::message_badge;
+use crate::theme::{badge_cell, message_badge};
 use amail_core::inbox::InboxMessage;
 
 pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
@@ -91,7 +91,7 @@ fn row(m: &Model, x: &InboxMessage, width: usize, ack_w: usize, selected: bool) 
             th.accent(),
         ),
         Span::styled(fit(mark, ack_w), if pending { th.warn() } else { th.ok() }),
-        Span::styled(fit(&format!("{g} {word}"), 11), th.tone(tone)),
+        Span::styled(badge_cell(g, &word, 11), th.tone(tone)),
         // Cut in the middle with a blank after, as the roster cuts its
         // names: `orche…worker-01` and `…-02` stay two senders, and a
         // long one never runs into the summary.

@@ -14,7 +14,7 @@ use super::{full_row, line_text, scroll_window, titled};
 use crate::keymap::Action;
 use crate::model::{age, Model, Pane, Screen};
 use crate::text::{fit, fit_middle, fit_right, width as width_of};
-use crate::theme::{badge, Tone};
+use crate::theme::{badge, badge_cell, type_badge, Tone};
 use amail_core::inbox::{HelpState, Thread};
 
 pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
@@ -191,11 +191,13 @@ fn ack_mark(pending: usize) -> String {
 fn row(m: &Model, t: &Thread, width: usize, cols: &Columns, selected: bool) -> Line<'static> {
     let th = &m.config.theme;
     let pending = m.thread_pending(t);
-    let kind = m
-        .last_message(t)
-        .map(|x| x.message.kind)
-        .unwrap_or(amail_parser::MessageType::Unknown);
-    let (g, word, tone) = badge(kind);
+    let (g, word, tone) = match m.last_message(t) {
+        Some(x) => type_badge(&x.message),
+        None => {
+            let (g, w, tone) = badge(amail_parser::MessageType::Unknown);
+            (g, w.into(), tone)
+        }
+    };
     let bead = line_text(t.bead.as_deref().unwrap_or(&t.id));
     let ack = ack_mark(pending);
     let help = t.help == HelpState::Unanswered;
@@ -218,10 +220,7 @@ fn row(m: &Model, t: &Thread, width: usize, cols: &Columns, selected: bool) -> L
         Flags::One => spans.push(Span::styled(fit(&ack, cols.ack), th.warn())),
         Flags::None => {}
     }
-    spans.push(Span::styled(
-        fit(&format!("{g} {word}"), BADGE),
-        th.tone(tone),
-    ));
+    spans.push(Span::styled(badge_cell(g, &word, BADGE), th.tone(tone)));
     spans.push(Span::styled(
         fit_middle(&bead, cols.id - 1) + " ",
         th.info(),
