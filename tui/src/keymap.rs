@@ -454,6 +454,24 @@ impl fmt::Display for Chord {
     }
 }
 
+/// The key typed right after Esc, when the terminal's Esc and that key
+/// were read as one Alt+key: a terminal sends Esc as the byte that starts
+/// an Alt+key, so crossterm reads `ESC q` arriving together as Alt+q.
+/// Only the keys a terminal sends as one byte after that Esc (a character,
+/// Enter, Tab, Backspace) can be such a pair; `None` for any other key.
+pub(crate) fn after_esc(ev: &KeyEvent) -> Option<KeyEvent> {
+    let one_byte = matches!(
+        ev.code,
+        KeyCode::Char(_) | KeyCode::Enter | KeyCode::Tab | KeyCode::Backspace
+    );
+    if !one_byte || !ev.modifiers.contains(KeyModifiers::ALT) {
+        return None;
+    }
+    let mut key = *ev;
+    key.modifiers.remove(KeyModifiers::ALT);
+    Some(key)
+}
+
 /// The live bindings: action -> keys (in the order shown) and the reverse.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Keymap {

@@ -1,0 +1,74 @@
+//! The overlays and text inputs as a person meets them in a terminal:
+//! Esc typed just before a key, the mouse wheel, key hints that follow a
+//! rebinding, a search kept to the view it was made in, headers at 40
+//! columns.
+
+use amail_tui::model::{Overlay, Screen};
+use amail_tui::testing::{FakeBackend, TestApp};
+use amail_tui::UiConfig;
+
+/// A terminal sends Esc as the byte that also starts Alt+key, so Esc and
+/// the key typed right after it, read together, reach the app as Alt+key
+/// (crossterm cannot tell them apart). Where nothing binds that Alt chord
+/// it is Esc, then the key, acted on by whatever Esc left on screen. In
+/// the editors the key was typed into the text and Esc was lost; in the
+/// search prompt the key went onto the query; the help and the choosers
+/// ignored it and stayed open.
+#[test]
+fn esc_then_a_key_read_together_as_alt_key_is_esc_then_that_key() {
+    // The reply editor over text: Esc asks, the `y` after it discards.
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    app.press("/ol-527.2<enter>r");
+    app.type_text("Use the spec");
+    app.press("<alt-y>");
+    assert!(app.model.overlay.is_none(), "{:?}", app.model.overlay);
+    assert_eq!(app.notice(), "reply discarded");
+    // Empty: Esc closes it, and the `t` after it is the board.
+    app.press("r<alt-t>");
+    assert!(app.model.overlay.is_none(), "{:?}", app.model.overlay);
+    assert_eq!(app.model.screen, Screen::Tasks);
+
+    // The new message's editor: Esc asks, `k` keeps it.
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    app.press("c<enter>G<enter>");
+    app.type_text("Standup in 5");
+    app.press("<alt-k>");
+    assert!(app.model.overlay.is_none(), "{:?}", app.model.overlay);
+    assert_eq!(app.model.kept_drafts(), 1);
+
+    // The reject reason: Esc cancels (keeping it), `i` is the inbox.
+    let mut app = TestApp::sample();
+    app.press("t/TASK-527-1<enter>X");
+    app.type_text("no tests");
+    app.press("<alt-i>");
+    assert!(app.model.overlay.is_none(), "{:?}", app.model.overlay);
+    assert_eq!(app.model.screen, Screen::Inbox);
+    assert_eq!(app.model.kept_reasons(), 1);
+
+    // The search prompt: Esc cancels it, `t` is the board.
+    let mut app = TestApp::sample();
+    app.press("/gre<alt-t>");
+    assert_eq!(app.model.search.query, "");
+    assert!(!app.model.search.typing);
+    assert_eq!(app.model.screen, Screen::Tasks);
+
+    // The help and a chooser: Esc closes them, `w` is the roster.
+    for open in ["?", "c"] {
+        let mut app = TestApp::sample();
+        app.press(open);
+        assert!(app.model.overlay.is_some(), "{open}");
+        app.press("<alt-w>");
+        assert!(
+            app.model.overlay.is_none(),
+            "{open}: {:?}",
+            app.model.overlay
+        );
+        assert_eq!(app.model.screen, Screen::Agents, "{open}");
+    }
+
+    // An Alt chord the config binds stays that binding.
+    let config = UiConfig::from_toml("[keys]\nscreen_agents = [\"w\", \"alt-a\"]", false);
+    let mut app = TestApp::new(FakeBackend::sample(), config);
+    app.press("<enter><alt-a>");
+    assert_eq!(app.model.screen, Screen::Agents);
+}
