@@ -4,6 +4,7 @@
 //! columns.
 
 use amail_tui::model::{Overlay, Screen};
+use amail_tui::msg::Msg;
 use amail_tui::testing::{FakeBackend, TestApp};
 use amail_tui::UiConfig;
 
@@ -71,4 +72,77 @@ fn esc_then_a_key_read_together_as_alt_key_is_esc_then_that_key() {
     let mut app = TestApp::new(FakeBackend::sample(), config);
     app.press("<enter><alt-a>");
     assert_eq!(app.model.screen, Screen::Agents);
+}
+
+fn wheel(app: &mut TestApp, lines: i8) {
+    app.send(Msg::ScrollAt {
+        x: 40,
+        y: 12,
+        lines,
+    });
+}
+
+/// The wheel over an open overlay scrolls it, as `j`/`k` do: the help
+/// scrolled with keys only, and the choosers and the recipients' list
+/// ignored it. The roster's task queues are a pane the wheel did not
+/// reach either.
+#[test]
+fn the_wheel_scrolls_the_overlays_and_the_task_queues() {
+    let config = UiConfig::from_toml("mouse = true", false);
+    // The help.
+    let mut app = TestApp::new(FakeBackend::sample(), config.clone());
+    app.press("?");
+    app.render(80, 24);
+    wheel(&mut app, 3);
+    assert!(
+        matches!(app.model.overlay, Some(Overlay::Help { scroll: 3 })),
+        "{:?}",
+        app.model.overlay
+    );
+    wheel(&mut app, -3);
+    assert!(matches!(
+        app.model.overlay,
+        Some(Overlay::Help { scroll: 0 })
+    ));
+    // A chooser ("Send as") and the recipients' list after it.
+    let mut app = TestApp::new(FakeBackend::sample(), config.clone());
+    app.press("c");
+    app.render(80, 24);
+    let thread = app.model.sel.thread.clone();
+    wheel(&mut app, 3);
+    assert!(
+        matches!(app.model.overlay, Some(Overlay::Choose { index: 3, .. })),
+        "{:?}",
+        app.model.overlay
+    );
+    assert_eq!(app.model.sel.thread, thread, "the list behind stays");
+    app.press("g<enter>");
+    wheel(&mut app, 3);
+    assert!(
+        matches!(app.model.overlay, Some(Overlay::Pick { index: 3, .. })),
+        "{:?}",
+        app.model.overlay
+    );
+    app.send(Msg::Scroll(-3));
+    assert!(matches!(
+        app.model.overlay,
+        Some(Overlay::Pick { index: 0, .. })
+    ));
+    // The roster's task queues, under the pointer: GreenCastle has a
+    // task in review there.
+    let mut app = TestApp::new(FakeBackend::sample(), config);
+    app.press("w/GreenCastle<enter>");
+    let screen = app.render(100, 40);
+    let y = screen
+        .lines()
+        .position(|l| l.contains("OUTBOX 1"))
+        .unwrap_or_else(|| panic!("the queues show:\n{screen}")) as u16
+        + 1;
+    app.send(Msg::ScrollAt { x: 80, y, lines: 1 });
+    assert_eq!(app.model.sel.agent.as_deref(), Some("GreenCastle"));
+    assert!(
+        app.model.queue_focus,
+        "the queues take the focus:\n{screen}"
+    );
+    assert_eq!(app.model.sel.queued.as_deref(), Some("TASK-527-1"));
 }

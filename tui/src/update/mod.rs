@@ -77,14 +77,14 @@ fn handle(m: &mut Model, msg: Msg) -> Option<Command> {
         }
         Msg::Scroll(lines) => {
             m.dirty = true;
-            if m.overlay.is_none() {
+            if !overlay_wheel(m, lines as isize) {
                 step(m, lines as isize);
             }
             review::wants_queues(m)
         }
         Msg::ScrollAt { x, y, lines } => {
             m.dirty = true;
-            if m.overlay.is_none() {
+            if !overlay_wheel(m, lines as isize) {
                 scroll_at(m, x, y, lines as isize);
             }
             review::wants_queues(m)

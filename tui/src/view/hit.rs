@@ -21,6 +21,8 @@ pub enum Hit {
     List(ListKind),
     /// The message view.
     Message,
+    /// The roster's task queues.
+    Queues,
 }
 
 /// The inbox panes and their rectangles at the current size.
@@ -128,7 +130,10 @@ pub fn hit(m: &Model, x: u16, y: u16) -> Option<Hit> {
             row(m, kind, r, 0, offset, y)
         }
         Screen::Agents => {
-            let (roster, _) = agents::split(m, area);
+            let (roster, queues) = agents::split(m, area);
+            if queues.is_some_and(|q| inside(q, x, y)) {
+                return Some(Hit::Queues);
+            }
             if !inside(roster, x, y) {
                 return None;
             }
