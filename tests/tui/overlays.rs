@@ -146,3 +146,26 @@ fn the_wheel_scrolls_the_overlays_and_the_task_queues() {
     );
     assert_eq!(app.model.sel.queued.as_deref(), Some("TASK-527-1"));
 }
+
+/// A search belongs to the list it was made in: `/Silver` made in the
+/// roster showed in the inbox's filter line and thread title without a
+/// count (it counts nothing there), as if the inbox were searched.
+/// Shown, a search has its count.
+#[test]
+fn a_search_shows_only_in_its_own_view_and_with_its_count() {
+    let mut app = TestApp::sample();
+    app.press("w/Silver<enter>i");
+    let screen = app.render(120, 30);
+    assert!(!screen.contains("/Silver"), "{screen}");
+    app.press("t");
+    let screen = app.render(120, 30);
+    assert!(!screen.contains("/Silver"), "{screen}");
+    // The inbox's own search, with its count; into a thread's messages
+    // (one pane at a time) it is not that list's, so it goes.
+    app.press("i/green<enter>");
+    let tabs = app.render(80, 24).lines().nth(1).unwrap().to_string();
+    assert!(tabs.contains("/green 1/2"), "{tabs}");
+    app.press("<enter>");
+    let tabs = app.render(80, 24).lines().nth(1).unwrap().to_string();
+    assert!(!tabs.contains("/green"), "{tabs}");
+}
