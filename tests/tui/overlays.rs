@@ -169,3 +169,41 @@ fn a_search_shows_only_in_its_own_view_and_with_its_count() {
     let tabs = app.render(80, 24).lines().nth(1).unwrap().to_string();
     assert!(!tabs.contains("/green"), "{tabs}");
 }
+
+/// The footer's hints in overlays follow the config's rebinding, as the
+/// panes' do: the help, the choosers and the recipients' list said
+/// `j/k` and `Esc` whatever the keys, and a kept search `n/N`.
+#[test]
+fn overlay_hints_follow_rebound_keys() {
+    let config = UiConfig::from_toml(
+        "[keys]\ndown = \"J\"\nup = \"K\"\nback = \"x\"\nsearch_next = \"]\"\nsearch_prev = \"[\"",
+        false,
+    );
+    assert!(config.warnings.is_empty(), "{:?}", config.warnings);
+    let hints = |app: &mut TestApp| app.render(100, 30).lines().last().unwrap().to_string();
+    let mut app = TestApp::new(FakeBackend::sample(), config);
+    app.press("?");
+    assert!(
+        hints(&mut app).contains("J/K scroll  x close"),
+        "{}",
+        hints(&mut app)
+    );
+    app.press("x");
+    app.press("c");
+    assert!(
+        hints(&mut app).contains("J/K move  Enter choose  x cancel"),
+        "{}",
+        hints(&mut app)
+    );
+    app.press("<enter>");
+    assert!(
+        hints(&mut app).contains("x cancel  J/K move"),
+        "{}",
+        hints(&mut app)
+    );
+    app.press("x/gre");
+    assert!(hints(&mut app).contains("then ]/["), "{}", hints(&mut app));
+    app.press("<enter>");
+    let h = hints(&mut app);
+    assert!(h.starts_with("\" ]/[ match  x clear search"), "{h}");
+}

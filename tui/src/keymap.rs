@@ -563,6 +563,16 @@ impl Keymap {
             .unwrap_or_default()
     }
 
+    /// Two actions' first keys as one hint, `j/k` (the one bound, when
+    /// the other is not): every "move" and "match" hint is made here.
+    pub(crate) fn pair(&self, a: Action, b: Action) -> String {
+        let (a, b) = (self.first_key(a), self.first_key(b));
+        if a.is_empty() || b.is_empty() {
+            return a + &b;
+        }
+        format!("{a}/{b}")
+    }
+
     /// All keys of an action joined for the help overlay.
     pub(crate) fn keys_label(&self, action: Action) -> String {
         let keys: Vec<String> = self
