@@ -207,3 +207,39 @@ fn overlay_hints_follow_rebound_keys() {
     let h = hints(&mut app);
     assert!(h.starts_with("\" ]/[ match  x clear search"), "{h}");
 }
+
+/// At 40 columns the recipients' list cut its header ("Enter take"), and
+/// the editors' titles cut their keys in the middle ("Ctrl…"): a header
+/// too wide keeps what it is about and leaves the keys to the footer.
+#[test]
+fn overlay_headers_fit_at_40_columns() {
+    let mut app = TestApp::sample().with_identity("GreenCastle");
+    app.press("c");
+    let screen = app.render(40, 24);
+    let line = screen
+        .lines()
+        .find(|l| l.contains("from GreenCastle"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(!line.contains("Enter"), "{line}");
+    assert!(screen.contains("Space mark"), "the footer says the keys");
+    // The editors and the discard question.
+    app.press("<enter><enter>");
+    app.type_text("Standup");
+    let title = |app: &mut TestApp, what: &str| {
+        let screen = app.render(40, 24);
+        screen
+            .lines()
+            .find(|l| l.contains(what))
+            .unwrap_or_else(|| panic!("no {what:?}:\n{screen}"))
+            .to_string()
+    };
+    let t = title(&mut app, "New");
+    assert!(!t.contains("Ctrl"), "{t}");
+    app.press("<esc>");
+    let t = title(&mut app, "Discard this message?");
+    assert!(!t.contains("keep"), "{t}");
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    app.press("/ol-527.2<enter>r");
+    let t = title(&mut app, "Reply as");
+    assert!(!t.contains("Ctrl"), "{t}");
+}

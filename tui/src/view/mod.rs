@@ -341,6 +341,23 @@ pub fn titled<'a>(m: &Model, title: String, focused: bool, area: Rect) -> Block<
     pane(m, text::truncate(&title, room), focused)
 }
 
+/// A header: `what`, then as many of `keys` as fit in `room` columns,
+/// each whole (`lead` before the first, ` · ` between), the last ones
+/// left out first; `what` is cut with `…` only when it alone is too wide.
+/// The footer names the keys too, so none is cut in the middle: at 40
+/// columns the recipients' list said "Enter take" and the editors "Ctrl…".
+pub(crate) fn with_keys(what: &str, lead: &str, keys: &[&str], room: usize) -> String {
+    let mut out = what.to_string();
+    for (i, key) in keys.iter().enumerate() {
+        let next = format!("{out}{}{key}", if i == 0 { lead } else { " · " });
+        if text::width(&next) > room {
+            break;
+        }
+        out = next;
+    }
+    text::truncate(&out, room)
+}
+
 /// Agent text for one line: sanitised, newlines folded.
 /// A kept search's keys, for a pane's hints: `n`/`N` move in the list it
 /// is of (the pane's title shows only the count), and Esc clears it
