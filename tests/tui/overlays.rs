@@ -242,4 +242,8 @@ fn overlay_headers_fit_at_40_columns() {
     app.press("/ol-527.2<enter>r");
     let t = title(&mut app, "Reply as");
     assert!(!t.contains("Ctrl"), "{t}");
+    // The footer, which the title leaves its keys to, keeps how to leave.
+    let screen = app.render(40, 24);
+    let hints = screen.lines().last().unwrap();
+    assert!(hints.contains("Esc discard"), "{hints}");
 }

@@ -194,10 +194,12 @@ pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
     let keys = &m.config.keymap;
     let hints: Vec<(String, &str)> = match &m.overlay {
         Some(Overlay::Editor { mode, .. }) => match mode {
+            // Esc before Ctrl-e: a narrow footer, which drops the last,
+            // keeps how to leave (the title leaves its keys to this line).
             EditMode::Typing => vec![
                 ("Ctrl-s".into(), "send"),
-                ("Ctrl-e".into(), "$EDITOR"),
                 ("Esc".into(), "discard"),
+                ("Ctrl-e".into(), "$EDITOR"),
             ],
             EditMode::ConfirmDiscard => super::overlays::discard_hints(),
             EditMode::Review => vec![
