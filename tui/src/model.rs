@@ -1186,8 +1186,6 @@ impl Model {
         }
     }
 
-    /// The list a search with a query is of, while it is the one `/`
-    /// would search now (`n`/`N` move in it); `None` otherwise.
     /// Whether the kept search shows in `kind`'s view: a search belongs
     /// to the list it was made in, and shows there while that list is the
     /// one `/` searches, so it always shows with its count. (`/Silver`
@@ -1197,6 +1195,8 @@ impl Model {
         self.searched_list() == Some(kind)
     }
 
+    /// The list a search with a query is of, while it is the one `/`
+    /// would search now (`n`/`N` move in it); `None` otherwise.
     pub(crate) fn searched_list(&self) -> Option<ListKind> {
         let kind = self.search_list()?;
         (!self.search.query.is_empty() && self.search.list.is_none_or(|l| l == kind))

@@ -194,7 +194,8 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
 /// `j`/`k` move them; the editors and the reason have nothing to scroll.
 /// The panes behind never move. False when no overlay is open.
 pub(super) fn overlay_wheel(m: &mut Model, lines: isize) -> bool {
-    let max = crate::view::help::max_scroll(m);
+    let help_max = matches!(m.overlay, Some(Overlay::Help { .. }))
+        .then(|| usize::from(crate::view::help::max_scroll(m)));
     let Some(overlay) = m.overlay.as_mut() else {
         return false;
     };
@@ -202,7 +203,8 @@ pub(super) fn overlay_wheel(m: &mut Model, lines: isize) -> bool {
     match overlay {
         // From where the view is, as the keys go (`max_scroll`).
         Overlay::Help { scroll } => {
-            *scroll = moved(usize::from((*scroll).min(max)), usize::from(max)) as u16;
+            let max = help_max.unwrap_or_default();
+            *scroll = moved(usize::from(*scroll).min(max), max) as u16;
         }
         Overlay::Choose {
             options,
