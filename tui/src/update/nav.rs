@@ -43,11 +43,9 @@ pub(super) fn scroll_at(m: &mut Model, x: u16, y: u16, delta: isize) {
         Some(Hit::Message) => step_detail(m, delta),
         // The queues' cursor shows only while they have the focus, so the
         // wheel gives it to them, as `Tab` does where they hold a task.
-        Some(Hit::Queues) => {
-            if m.queued_selected().is_some() {
-                m.queue_focus = true;
-                super::review::queue_step(m, delta);
-            }
+        Some(Hit::Queues) if m.queued_selected().is_some() => {
+            m.queue_focus = true;
+            super::review::queue_step(m, delta);
         }
         _ => {}
     }
