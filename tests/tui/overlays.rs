@@ -247,3 +247,20 @@ fn overlay_headers_fit_at_40_columns() {
     let hints = screen.lines().last().unwrap();
     assert!(hints.contains("Esc discard"), "{hints}");
 }
+
+/// The thread list's `1-6 filter` hint was written in, whatever keys the
+/// filters had: it follows them too, as a range only while they run on.
+#[test]
+fn the_filter_hint_follows_rebound_filter_keys() {
+    let hints = |config: &str| {
+        let mut app = TestApp::new(FakeBackend::sample(), UiConfig::from_toml(config, false));
+        app.render(160, 30).lines().last().unwrap().to_string()
+    };
+    assert!(hints("").contains(" 1-6 filter"), "{}", hints(""));
+    let rebound = "[keys]\nfilter_all = \"0\"";
+    assert!(
+        hints(rebound).contains(" 0/2/3/4/5/6 filter"),
+        "{}",
+        hints(rebound)
+    );
+}

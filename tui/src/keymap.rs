@@ -563,14 +563,30 @@ impl Keymap {
             .unwrap_or_default()
     }
 
-    /// Two actions' first keys as one hint, `j/k` (the one bound, when
-    /// the other is not): every "move" and "match" hint is made here.
-    pub(crate) fn pair(&self, a: Action, b: Action) -> String {
-        let (a, b) = (self.first_key(a), self.first_key(b));
-        if a.is_empty() || b.is_empty() {
-            return a + &b;
+    /// Several actions' first keys as one hint: `1-6` while more than two
+    /// are characters that run on one from the next, else each, `/`
+    /// between (`j/k`; unbound ones left out). Every hint naming more
+    /// than one key is made here.
+    pub(crate) fn run(&self, actions: &[Action]) -> String {
+        let keys: Vec<String> = actions
+            .iter()
+            .map(|&a| self.first_key(a))
+            .filter(|k| !k.is_empty())
+            .collect();
+        let chars: Vec<char> = keys
+            .iter()
+            .filter_map(|k| {
+                let mut cs = k.chars();
+                cs.next().filter(|_| cs.next().is_none())
+            })
+            .collect();
+        let runs_on = chars.len() == keys.len()
+            && chars.len() > 2
+            && chars.windows(2).all(|w| w[1] as u32 == w[0] as u32 + 1);
+        match (runs_on, chars.first(), chars.last()) {
+            (true, Some(a), Some(z)) => format!("{a}-{z}"),
+            _ => keys.join("/"),
         }
-        format!("{a}/{b}")
     }
 
     /// All keys of an action joined for the help overlay.

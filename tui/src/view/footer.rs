@@ -158,7 +158,9 @@ pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
             Span::styled(
                 format!(
                     "  Enter keep, then {} · Esc cancel",
-                    m.config.keymap.pair(Action::SearchNext, Action::SearchPrev)
+                    m.config
+                        .keymap
+                        .run(&[Action::SearchNext, Action::SearchPrev])
                 ),
                 t.muted(),
             ),
@@ -212,19 +214,19 @@ pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
         // The lists and the help move by the keymap's moves and close on
         // its back keys (Esc too, always), so their hints are the keymap's.
         Some(Overlay::Choose { .. }) => vec![
-            (keys.pair(Action::Down, Action::Up), "move"),
+            (keys.run(&[Action::Down, Action::Up]), "move"),
             ("Enter".into(), "choose"),
             (keys.first_key(Action::Back), "cancel"),
         ],
         Some(Overlay::Help { .. }) => vec![
-            (keys.pair(Action::Down, Action::Up), "scroll"),
+            (keys.run(&[Action::Down, Action::Up]), "scroll"),
             (keys.first_key(Action::Back), "close"),
         ],
         Some(Overlay::Pick { .. }) => vec![
             ("Space".into(), "mark"),
             ("Enter".into(), "take"),
             (keys.first_key(Action::Back), "cancel"),
-            (keys.pair(Action::Down, Action::Up), "move"),
+            (keys.run(&[Action::Down, Action::Up]), "move"),
         ],
         Some(Overlay::Reason { .. }) => Vec::new(),
         Some(Overlay::Compose { mode, .. }) => match mode {

@@ -370,7 +370,7 @@ pub(crate) fn kept_search_hints(m: &Model) -> Vec<(String, &'static str)> {
         return Vec::new();
     }
     let k = &m.config.keymap;
-    let mut hints = vec![(k.pair(Action::SearchNext, Action::SearchPrev), "match")];
+    let mut hints = vec![(k.run(&[Action::SearchNext, Action::SearchPrev]), "match")];
     // Cleared by the back action, whichever key that is now.
     if m.esc_clears_search() {
         hints.push((k.first_key(Action::Back), "clear search"));

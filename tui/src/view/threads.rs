@@ -253,7 +253,17 @@ pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
         (k.first_key(Action::Help), "help"),
         (k.first_key(Action::Mark), "mark"),
         (k.first_key(Action::Compose), "new"),
-        ("1-6".into(), "filter"),
+        (
+            k.run(&[
+                Action::FilterAll,
+                Action::FilterPending,
+                Action::FilterHelp,
+                Action::FilterInProgress,
+                Action::FilterFailed,
+                Action::FilterDone,
+            ]),
+            "filter",
+        ),
         (k.first_key(Action::ScreenTasks), "tasks"),
         (k.first_key(Action::Quit), "quit"),
     ]);
