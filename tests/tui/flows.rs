@@ -399,7 +399,8 @@ fn new_mail_on_reload_keeps_the_selection() {
     let screen = app.render(80, 24);
     assert!(selected_row(&screen).contains("ol-527.1"));
     assert!(screen.contains("TealHeron: Which port?"));
-    assert!(screen.contains("[1 All 8]"));
+    // (The kept search takes its room first: the tabs lose their digits.)
+    assert!(screen.contains("All 8]"), "{screen}");
 }
 
 #[test]

@@ -18,6 +18,7 @@ mod keys;
 mod loading;
 mod long_entry;
 mod lookalike;
+mod overlays;
 mod patched;
 mod real_snapshots;
 mod reply_identity;

@@ -454,6 +454,24 @@ impl fmt::Display for Chord {
     }
 }
 
+/// The key typed right after Esc, when the terminal's Esc and that key
+/// were read as one Alt+key: a terminal sends Esc as the byte that starts
+/// an Alt+key, so crossterm reads `ESC q` arriving together as Alt+q.
+/// Only the keys a terminal sends as one byte after that Esc (a character,
+/// Enter, Tab, Backspace) can be such a pair; `None` for any other key.
+pub(crate) fn after_esc(ev: &KeyEvent) -> Option<KeyEvent> {
+    let one_byte = matches!(
+        ev.code,
+        KeyCode::Char(_) | KeyCode::Enter | KeyCode::Tab | KeyCode::Backspace
+    );
+    if !one_byte || !ev.modifiers.contains(KeyModifiers::ALT) {
+        return None;
+    }
+    let mut key = *ev;
+    key.modifiers.remove(KeyModifiers::ALT);
+    Some(key)
+}
+
 /// The live bindings: action -> keys (in the order shown) and the reverse.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Keymap {
@@ -543,6 +561,32 @@ impl Keymap {
             .first()
             .map(|c| c.to_string())
             .unwrap_or_default()
+    }
+
+    /// Several actions' first keys as one hint: `1-6` while more than two
+    /// are characters that run on one from the next, else each, `/`
+    /// between (`j/k`; unbound ones left out). Every hint naming more
+    /// than one key is made here.
+    pub(crate) fn run(&self, actions: &[Action]) -> String {
+        let keys: Vec<String> = actions
+            .iter()
+            .map(|&a| self.first_key(a))
+            .filter(|k| !k.is_empty())
+            .collect();
+        let chars: Vec<char> = keys
+            .iter()
+            .filter_map(|k| {
+                let mut cs = k.chars();
+                cs.next().filter(|_| cs.next().is_none())
+            })
+            .collect();
+        let runs_on = chars.len() == keys.len()
+            && chars.len() > 2
+            && chars.windows(2).all(|w| w[1] as u32 == w[0] as u32 + 1);
+        match (runs_on, chars.first(), chars.last()) {
+            (true, Some(a), Some(z)) => format!("{a}-{z}"),
+            _ => keys.join("/"),
+        }
     }
 
     /// All keys of an action joined for the help overlay.

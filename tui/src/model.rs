@@ -1186,6 +1186,15 @@ impl Model {
         }
     }
 
+    /// Whether the kept search shows in `kind`'s view: a search belongs
+    /// to the list it was made in, and shows there while that list is the
+    /// one `/` searches, so it always shows with its count. (`/Silver`
+    /// made in the roster showed in the inbox's filter line and thread
+    /// title, where it counts nothing.)
+    pub(crate) fn search_shows_in(&self, kind: ListKind) -> bool {
+        self.searched_list() == Some(kind)
+    }
+
     /// The list a search with a query is of, while it is the one `/`
     /// would search now (`n`/`N` move in it); `None` otherwise.
     pub(crate) fn searched_list(&self) -> Option<ListKind> {

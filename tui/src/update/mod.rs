@@ -14,7 +14,7 @@ mod review;
 mod search;
 mod triage;
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::keymap::Action;
 use crate::model::{EditMode, Filter, ListsBefore, Model, Notice, Overlay, Pane, Screen, Search};
@@ -62,21 +62,29 @@ fn handle(m: &mut Model, msg: Msg) -> Option<Command> {
                 return None;
             }
             m.dirty = true;
-            let cmd = key(m, k);
+            let cmd = match esc_then(m, &k) {
+                // Esc never asks the backend for anything, but should
+                // it, the key after it still gets its say.
+                Some(after) => {
+                    let esc = key(m, KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+                    key(m, after).or(esc)
+                }
+                None => key(m, k),
+            };
             while_loading(m, cmd.as_ref());
             cmd.or_else(|| wants_file(m))
                 .or_else(|| review::wants_queues(m))
         }
         Msg::Scroll(lines) => {
             m.dirty = true;
-            if m.overlay.is_none() {
+            if !overlay_wheel(m, lines as isize) {
                 step(m, lines as isize);
             }
             review::wants_queues(m)
         }
         Msg::ScrollAt { x, y, lines } => {
             m.dirty = true;
-            if m.overlay.is_none() {
+            if !overlay_wheel(m, lines as isize) {
                 scroll_at(m, x, y, lines as isize);
             }
             review::wants_queues(m)
@@ -447,6 +455,20 @@ fn point_out_unknown_identity(m: &mut Model) {
         "⚠ no agent named {me} in this mailbox, so nothing is pending for it (agents: {})",
         amail_core::inbox::summary::first_few(&names, 6)
     )));
+}
+
+/// The key an Alt+key stands for after an Esc (`keymap::after_esc`) where
+/// nothing binds that Alt chord: text being typed (the editors, the
+/// reason, the search prompt) has no Alt keys at all; elsewhere the
+/// config may bind one, and then it is that binding.
+fn esc_then(m: &Model, k: &KeyEvent) -> Option<KeyEvent> {
+    let after = crate::keymap::after_esc(k)?;
+    let typing = match m.overlay {
+        Some(Overlay::Editor { .. } | Overlay::Compose { .. } | Overlay::Reason { .. }) => true,
+        Some(_) => false,
+        None => m.search.typing,
+    };
+    (typing || m.config.keymap.action_for(k).is_none()).then_some(after)
 }
 
 fn key(m: &mut Model, k: KeyEvent) -> Option<Command> {

@@ -29,6 +29,9 @@ pub(super) fn click(m: &mut Model, x: u16, y: u16) {
             }
         }
         Hit::Message => m.focus = Pane::Message,
+        // The queues take the focus from the keys (`Tab`), which say why
+        // when they cannot.
+        Hit::Queues => {}
     }
 }
 
@@ -38,6 +41,12 @@ pub(super) fn scroll_at(m: &mut Model, x: u16, y: u16, delta: isize) {
     match hit(m, x, y) {
         Some(Hit::Row(kind, _) | Hit::List(kind)) => step_list(m, kind, delta),
         Some(Hit::Message) => step_detail(m, delta),
+        // The queues' cursor shows only while they have the focus, so the
+        // wheel gives it to them, as `Tab` does where they hold a task.
+        Some(Hit::Queues) if m.queued_selected().is_some() => {
+            m.queue_focus = true;
+            super::review::queue_step(m, delta);
+        }
         _ => {}
     }
 }

@@ -188,6 +188,41 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
     }
 }
 
+/// The wheel while an overlay is open. The overlay is modal, so it takes
+/// the wheel wherever the pointer is, as it takes the keys: the help
+/// scrolls and a chooser's or the recipients' list's cursor moves, as
+/// `j`/`k` move them; the editors and the reason have nothing to scroll.
+/// The panes behind never move. False when no overlay is open.
+pub(super) fn overlay_wheel(m: &mut Model, lines: isize) -> bool {
+    let help_max = matches!(m.overlay, Some(Overlay::Help { .. }))
+        .then(|| usize::from(crate::view::help::max_scroll(m)));
+    let Some(overlay) = m.overlay.as_mut() else {
+        return false;
+    };
+    let moved = |at: usize, last: usize| at.saturating_add_signed(lines).min(last);
+    match overlay {
+        // From where the view is, as the keys go (`max_scroll`).
+        Overlay::Help { scroll } => {
+            let max = help_max.unwrap_or_default();
+            *scroll = moved(usize::from(*scroll).min(max), max) as u16;
+        }
+        Overlay::Choose {
+            options,
+            index,
+            typed,
+            ..
+        } => {
+            *typed = 0;
+            *index = moved(*index, options.len().saturating_sub(1));
+        }
+        Overlay::Pick { options, index, .. } => {
+            *index = moved(*index, options.len().saturating_sub(1));
+        }
+        Overlay::Editor { .. } | Overlay::Compose { .. } | Overlay::Reason { .. } => {}
+    }
+    true
+}
+
 /// An answer to "Discard this reply/message?", which both editors ask on
 /// Esc over typed text.
 pub(super) enum Discard {

@@ -26,7 +26,12 @@ pub(crate) fn draw_pick(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
     let area = centered(body, w, options.len() as u16 + 4);
     f.render_widget(Clear, area);
     let mut lines = vec![Line::styled(
-        format!("from {}: Space marks, Enter takes", line_text(from)),
+        super::with_keys(
+            &format!("from {}", line_text(from)),
+            ": ",
+            &["Space marks, Enter takes"],
+            area.width.saturating_sub(2) as usize,
+        ),
         t.muted(),
     )];
     let (shown, note) = super::overlays::choice_window(m, area, *index, options.len());
@@ -79,12 +84,18 @@ pub(crate) fn draw_compose(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
         (None, Some(b)) => format!("[{}]", line_text(b)),
         (None, None) => "message".into(),
     };
+    let room = area.width.saturating_sub(4) as usize;
     let title = match mode {
-        EditMode::ConfirmDiscard => super::overlays::discard_title("message"),
-        _ => format!(
-            "New {what} from {} → {} · Ctrl-s send · Esc cancel",
-            line_text(from),
-            line_text(&to.join(", "))
+        EditMode::ConfirmDiscard => super::overlays::discard_title("message", room),
+        _ => super::with_keys(
+            &format!(
+                "New {what} from {} → {}",
+                line_text(from),
+                line_text(&to.join(", "))
+            ),
+            " · ",
+            &["Ctrl-s send", "Esc cancel"],
+            room,
         ),
     };
     let block = titled(m, title, true, area);

@@ -7,6 +7,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::{agents, line_text, message, messages, tasks, threads};
+use crate::keymap::Action;
 use crate::model::{EditMode, Link, Model, Overlay, Pane, Screen};
 use crate::msg::WatchState;
 use crate::text::{truncate, truncate_left, width};
@@ -154,7 +155,15 @@ pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
             Span::styled(truncate_left(&line_text(&m.search.query), room), t.base()),
             Span::styled("▏", t.accent()),
             count,
-            Span::styled("  Enter keep, then n/N · Esc cancel", t.muted()),
+            Span::styled(
+                format!(
+                    "  Enter keep, then {} · Esc cancel",
+                    m.config
+                        .keymap
+                        .run(&[Action::SearchNext, Action::SearchPrev])
+                ),
+                t.muted(),
+            ),
         ]);
         f.render_widget(Paragraph::new(line), area);
         return;
@@ -184,12 +193,15 @@ pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
         );
         return;
     }
+    let keys = &m.config.keymap;
     let hints: Vec<(String, &str)> = match &m.overlay {
         Some(Overlay::Editor { mode, .. }) => match mode {
+            // Esc before Ctrl-e: a narrow footer, which drops the last,
+            // keeps how to leave (the title leaves its keys to this line).
             EditMode::Typing => vec![
                 ("Ctrl-s".into(), "send"),
-                ("Ctrl-e".into(), "$EDITOR"),
                 ("Esc".into(), "discard"),
+                ("Ctrl-e".into(), "$EDITOR"),
             ],
             EditMode::ConfirmDiscard => super::overlays::discard_hints(),
             EditMode::Review => vec![
@@ -199,16 +211,22 @@ pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
                 ("Esc".into(), "edit here"),
             ],
         },
+        // The lists and the help move by the keymap's moves and close on
+        // its back keys (Esc too, always), so their hints are the keymap's.
         Some(Overlay::Choose { .. }) => vec![
-            ("j/k".into(), "move"),
+            (keys.run(&[Action::Down, Action::Up]), "move"),
             ("Enter".into(), "choose"),
-            ("Esc".into(), "cancel"),
+            (keys.first_key(Action::Back), "cancel"),
         ],
-        Some(Overlay::Help { .. }) => vec![("j/k".into(), "scroll"), ("Esc".into(), "close")],
+        Some(Overlay::Help { .. }) => vec![
+            (keys.run(&[Action::Down, Action::Up]), "scroll"),
+            (keys.first_key(Action::Back), "close"),
+        ],
         Some(Overlay::Pick { .. }) => vec![
             ("Space".into(), "mark"),
             ("Enter".into(), "take"),
-            ("Esc".into(), "cancel"),
+            (keys.first_key(Action::Back), "cancel"),
+            (keys.run(&[Action::Down, Action::Up]), "move"),
         ],
         Some(Overlay::Reason { .. }) => Vec::new(),
         Some(Overlay::Compose { mode, .. }) => match mode {

@@ -21,6 +21,8 @@ pub enum Hit {
     List(ListKind),
     /// The message view.
     Message,
+    /// The roster's task queues.
+    Queues,
 }
 
 /// The inbox panes and their rectangles at the current size.
@@ -63,26 +65,6 @@ fn screen_tabs(m: &Model) -> Vec<(Screen, usize)> {
     .collect()
 }
 
-/// The filter tabs' widths, as `draw_tabs` writes them (each followed by
-/// one space).
-fn filter_tabs(m: &Model) -> Vec<(Filter, usize)> {
-    let keyed = m.size.0 >= 80;
-    Filter::ALL
-        .into_iter()
-        .enumerate()
-        .map(|(i, f)| {
-            let count = m.filter_count(f);
-            let text = if keyed {
-                format!("{} {} {count}", i + 1, f.label())
-            } else {
-                format!("{} {count}", f.label())
-            };
-            let w = width(&text) + if keyed || m.filter == f { 2 } else { 0 };
-            (f, w)
-        })
-        .collect()
-}
-
 pub fn hit(m: &Model, x: u16, y: u16) -> Option<Hit> {
     let x_us = x as usize;
     if y == 0 {
@@ -100,12 +82,14 @@ pub fn hit(m: &Model, x: u16, y: u16) -> Option<Hit> {
         if m.screen != Screen::Inbox {
             return None;
         }
-        let mut at = 1;
-        for (f, w) in filter_tabs(m) {
-            if x_us >= at && x_us < at + w {
+        // The spans `draw_tabs` draws, so a click cannot land beside them.
+        let mut at = 0;
+        for (f, span) in super::inbox_tabs(m, m.size.0) {
+            let w = width(&span.content);
+            if let Some(f) = f.filter(|_| x_us >= at && x_us < at + w) {
                 return Some(Hit::Filter(f));
             }
-            at += w + 1;
+            at += w;
         }
         return None;
     }
@@ -128,7 +112,10 @@ pub fn hit(m: &Model, x: u16, y: u16) -> Option<Hit> {
             row(m, kind, r, 0, offset, y)
         }
         Screen::Agents => {
-            let (roster, _) = agents::split(m, area);
+            let (roster, queues) = agents::split(m, area);
+            if queues.is_some_and(|q| inside(q, x, y)) {
+                return Some(Hit::Queues);
+            }
             if !inside(roster, x, y) {
                 return None;
             }

@@ -32,7 +32,7 @@ use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
 use ratatui::Frame;
 
 use super::keymap::Action;
-use super::model::{Filter, Model, Overlay, Pane, Screen};
+use super::model::{Filter, ListKind, Model, Overlay, Pane, Screen};
 use super::text;
 use amail_core::safe_text::{clean_line, clean_text};
 
@@ -83,7 +83,7 @@ enum TabForm {
 /// left out under `…`. A name is never cut: a cut `Fail` reads as a
 /// filter of its own, and a tab that falls off the edge unmarked looks
 /// like one that does not exist.
-fn filter_tabs(m: &Model, room: usize) -> Vec<Span<'static>> {
+fn filter_tabs(m: &Model, room: usize) -> Vec<(Option<Filter>, Span<'static>)> {
     let t = &m.config.theme;
     let text = |i: usize, filter: Filter, form: TabForm| {
         let label = filter.label();
@@ -134,7 +134,9 @@ fn filter_tabs(m: &Model, room: usize) -> Vec<Span<'static>> {
         }
     }
     let mut spans = Vec::new();
-    let mark = |spans: &mut Vec<Span<'static>>| spans.push(Span::styled("… ", t.muted()));
+    let mark = |spans: &mut Vec<(Option<Filter>, Span<'static>)>| {
+        spans.push((None, Span::styled("… ", t.muted())))
+    };
     if from > 0 {
         mark(&mut spans);
     }
@@ -144,13 +146,58 @@ fn filter_tabs(m: &Model, room: usize) -> Vec<Span<'static>> {
         } else {
             t.base()
         };
-        spans.push(Span::styled(tab, style));
-        spans.push(Span::raw(" "));
+        spans.push((Some(Filter::ALL[i]), Span::styled(tab, style)));
+        spans.push((None, Span::raw(" ")));
     }
     if to < Filter::ALL.len() {
         mark(&mut spans);
     }
     spans
+}
+
+/// The inbox's tab line `width` columns wide, each span with the filter
+/// whose tab it is: a blank, the filter tabs, then the inbox's own kept
+/// search with its count. The search's room is taken first (up to half
+/// the line, its query cut before its count), so the tabs narrow for it:
+/// at 80 columns the count fell off the edge (`/green` and nothing).
+/// The mouse's hit test walks the same spans.
+pub(crate) fn inbox_tabs(m: &Model, width: u16) -> Vec<(Option<Filter>, Span<'static>)> {
+    let room = (width as usize).saturating_sub(1);
+    let search = inbox_search(m, room / 2);
+    let taken = search.as_ref().map_or(0, |s| text::width(s) + 1);
+    let mut spans = vec![(None, Span::raw(" "))];
+    spans.extend(filter_tabs(m, room.saturating_sub(taken)));
+    if let Some(s) = search {
+        spans.push((None, Span::styled(s, m.config.theme.warn())));
+    }
+    spans
+}
+
+/// `/query 3/7` for the tab line, at most `room` wide (the query cut, the
+/// count whole), when a kept search is the inbox's (`search_shows_in`).
+fn inbox_search(m: &Model, room: usize) -> Option<String> {
+    let inbox = m.search_shows_in(ListKind::Threads) || m.search_shows_in(ListKind::Messages);
+    if !inbox || m.search.typing {
+        return None;
+    }
+    let found = m.search_progress();
+    let so_far = if found.is_some_and(|f| f.2) {
+        "…"
+    } else {
+        ""
+    };
+    let pos = match found.map(|(n, at, _)| (n, at)) {
+        None => String::new(),
+        Some((0, _)) if !so_far.is_empty() => " …".to_string(),
+        Some((0, _)) => " no match".to_string(),
+        Some((n, Some(i))) => format!(" {i}/{n}{so_far}"),
+        Some((n, None)) => format!(" {n}{so_far}"),
+    };
+    let query = text::truncate(
+        &clean_line(&m.search.query),
+        room.saturating_sub(1 + text::width(&pos)).max(1),
+    );
+    Some(format!("/{query}{pos}"))
 }
 
 fn draw_header(m: &Model, f: &mut Frame, area: Rect) {
@@ -205,31 +252,11 @@ fn draw_header(m: &Model, f: &mut Frame, area: Rect) {
 
 fn draw_tabs(m: &Model, f: &mut Frame, area: Rect) {
     let t = &m.config.theme;
-    let mut spans = vec![Span::raw(" ")];
+    let mut spans = Vec::new();
     match m.screen {
-        Screen::Inbox => {
-            spans.extend(filter_tabs(m, (area.width as usize).saturating_sub(1)));
-            if !m.search.query.is_empty() && !m.search.typing {
-                let found = m.search_progress();
-                let so_far = if found.is_some_and(|f| f.2) {
-                    "…"
-                } else {
-                    ""
-                };
-                let pos = match found.map(|(n, at, _)| (n, at)) {
-                    None => String::new(),
-                    Some((0, _)) if !so_far.is_empty() => " …".to_string(),
-                    Some((0, _)) => " no match".to_string(),
-                    Some((n, Some(i))) => format!(" {i}/{n}{so_far}"),
-                    Some((n, None)) => format!(" {n}{so_far}"),
-                };
-                spans.push(Span::styled(
-                    format!("/{}{pos}", clean_line(&m.search.query)),
-                    t.warn(),
-                ));
-            }
-        }
+        Screen::Inbox => spans.extend(inbox_tabs(m, area.width).into_iter().map(|(_, s)| s)),
         Screen::Tasks => {
+            spans.push(Span::raw(" "));
             spans.push(Span::styled("Task board", t.accent()));
             spans.push(Span::styled(
                 format!("  {} tasks", m.tasks.len()),
@@ -250,6 +277,7 @@ fn draw_tabs(m: &Model, f: &mut Frame, area: Rect) {
             }
         }
         Screen::Agents => {
+            spans.push(Span::raw(" "));
             spans.push(Span::styled("Agent roster", t.accent()));
             spans.push(Span::styled(
                 format!("  {} agents", m.inbox.agents.len()),
@@ -313,6 +341,23 @@ pub fn titled<'a>(m: &Model, title: String, focused: bool, area: Rect) -> Block<
     pane(m, text::truncate(&title, room), focused)
 }
 
+/// A header: `what`, then as many of `keys` as fit in `room` columns,
+/// each whole (`lead` before the first, ` · ` between), the last ones
+/// left out first; `what` is cut with `…` only when it alone is too wide.
+/// The footer names the keys too, so none is cut in the middle: at 40
+/// columns the recipients' list said "Enter take" and the editors "Ctrl…".
+pub(crate) fn with_keys(what: &str, lead: &str, keys: &[&str], room: usize) -> String {
+    let mut out = what.to_string();
+    for (i, key) in keys.iter().enumerate() {
+        let next = format!("{out}{}{key}", if i == 0 { lead } else { " · " });
+        if text::width(&next) > room {
+            break;
+        }
+        out = next;
+    }
+    text::truncate(&out, room)
+}
+
 /// Agent text for one line: sanitised, newlines folded.
 /// A kept search's keys, for a pane's hints: `n`/`N` move in the list it
 /// is of (the pane's title shows only the count), and Esc clears it
@@ -325,16 +370,10 @@ pub(crate) fn kept_search_hints(m: &Model) -> Vec<(String, &'static str)> {
         return Vec::new();
     }
     let k = &m.config.keymap;
-    let mut hints = vec![(
-        format!(
-            "{}/{}",
-            k.first_key(Action::SearchNext),
-            k.first_key(Action::SearchPrev)
-        ),
-        "match",
-    )];
+    let mut hints = vec![(k.run(&[Action::SearchNext, Action::SearchPrev]), "match")];
+    // Cleared by the back action, whichever key that is now.
     if m.esc_clears_search() {
-        hints.push(("Esc".into(), "clear search"));
+        hints.push((k.first_key(Action::Back), "clear search"));
     }
     hints
 }

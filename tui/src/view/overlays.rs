@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::{centered, line_text, pane, para_text, scroll_window, titled, window_note};
+use super::{centered, line_text, pane, para_text, scroll_window, titled, window_note, with_keys};
 use crate::model::{EditMode, Model, Overlay};
 use crate::text::{width, wrap_typed};
 
@@ -108,12 +108,21 @@ pub(crate) fn draw_editor(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
     );
     f.render_widget(Clear, area);
     let who = format!("{} → {}", line_text(agent), line_text(to));
+    let room = area.width.saturating_sub(4) as usize;
     let title = match mode {
-        EditMode::Typing => format!("Reply as {who} · Ctrl-s send · Esc discard"),
-        EditMode::ConfirmDiscard => discard_title("reply"),
-        EditMode::Review => {
-            format!("Review reply as {who} · y send · e edit again · d discard · Esc edit here")
-        }
+        EditMode::Typing => with_keys(
+            &format!("Reply as {who}"),
+            " · ",
+            &["Ctrl-s send", "Esc discard"],
+            room,
+        ),
+        EditMode::ConfirmDiscard => discard_title("reply", room),
+        EditMode::Review => with_keys(
+            &format!("Review reply as {who}"),
+            " · ",
+            &["y send", "e edit again", "d discard", "Esc edit here"],
+            room,
+        ),
     };
     let block = titled(m, title, true, area);
     let inner = block.inner(area);
@@ -180,10 +189,15 @@ pub(crate) fn draw_typed(
     f.set_cursor_position(Position::new(x, y));
 }
 
-/// The discard question's title, the same keys in both editors
-/// (`update::overlays::discard_answer` reads them).
-pub(crate) fn discard_title(what: &str) -> String {
-    format!("Discard this {what}? y discard · k keep as draft · other keys: keep typing")
+/// The discard question's title in `room` columns, the same keys in both
+/// editors (`update::overlays::discard_answer` reads them).
+pub(crate) fn discard_title(what: &str, room: usize) -> String {
+    with_keys(
+        &format!("Discard this {what}?"),
+        " ",
+        &["y discard", "k keep as draft", "other keys: keep typing"],
+        room,
+    )
 }
 
 /// The discard question's key hints, as its title says them.

@@ -21,10 +21,10 @@ enum Row<'a> {
 
 pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let th = &m.config.theme;
-    let title = if m.search.query.is_empty() {
-        "Task board".to_string()
-    } else {
+    let title = if m.search_shows_in(crate::model::ListKind::Tasks) {
         format!("Task board · /{}", line_text(&m.search.query))
+    } else {
+        "Task board".to_string()
     };
     let block = titled(m, title, true, area);
     let inner = block.inner(area);

@@ -23,9 +23,9 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     // screen are read.
     let visible = m.visible_indices();
     let mut title = format!("Threads · {} · {}", m.filter.label(), visible.len());
-    if !m.search.query.is_empty() {
+    if m.search_shows_in(crate::model::ListKind::Threads) {
         title.push_str(&format!(" · /{}", line_text(&m.search.query)));
-        if !m.search.typing && m.search_list() == Some(crate::model::ListKind::Threads) {
+        if !m.search.typing {
             let found = m.search_progress();
             let so_far = if found.is_some_and(|f| f.2) {
                 "…"
@@ -252,7 +252,17 @@ pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
         (k.first_key(Action::Help), "help"),
         (k.first_key(Action::Mark), "mark"),
         (k.first_key(Action::Compose), "new"),
-        ("1-6".into(), "filter"),
+        (
+            k.run(&[
+                Action::FilterAll,
+                Action::FilterPending,
+                Action::FilterHelp,
+                Action::FilterInProgress,
+                Action::FilterFailed,
+                Action::FilterDone,
+            ]),
+            "filter",
+        ),
         (k.first_key(Action::ScreenTasks), "tasks"),
         (k.first_key(Action::Quit), "quit"),
     ]);
