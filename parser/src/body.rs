@@ -542,6 +542,9 @@ impl<'l, 'a> Body<'l, 'a> {
         let mut in_fence: Option<usize> = None;
         let mut duplicates = 0usize;
         let mut prose = ProseAhead::new(doc);
+        // The table the last `|` line was in: where it ends, and whether
+        // it is read as fields (see `Body::table_line`).
+        let mut table = (0usize, false);
         let mut i = 0;
         while let Some(line) = lines.get(i) {
             i += 1;
@@ -611,6 +614,12 @@ impl<'l, 'a> Body<'l, 'a> {
                 // No other first byte opens inert prose (it opens with a
                 // letter) or a log item.
                 _ => {
+                    if first == b'|'
+                        && in_fence.is_none()
+                        && body.table_line(diags, i, &mut table, &mut duplicates)
+                    {
+                        continue;
+                    }
                     if is_fence(line.text) {
                         in_fence = if in_fence.is_some() { None } else { Some(i) };
                         continue;
@@ -718,7 +727,10 @@ impl<'l, 'a> Body<'l, 'a> {
                         open_section(&mut body.headed, &mut body.preamble, kind, i, lines.len());
                         continue;
                     }
-                    Decorated::Neither => continue,
+                    Decorated::Neither => {
+                        body.other_line(diags, i, &mut duplicates);
+                        continue;
+                    }
                 },
             };
             let section = body.headed.len();
@@ -766,6 +778,184 @@ impl<'l, 'a> Body<'l, 'a> {
                 "this code block is never closed",
             );
         }
+    }
+
+    /// Records `f` as the field `label` read from line `i` through a
+    /// decoration (a table row, a dash), with its note: as the decorated
+    /// rule records one, a duplicate a warning.
+    fn push_field(
+        &mut self,
+        diags: &mut Diags<'_, 'a>,
+        i: usize,
+        f: FieldLine<'a>,
+        label: Label,
+        note: Note<'a>,
+        duplicates: &mut usize,
+    ) {
+        let line = &self.lines[i];
+        let section = self.headed.len();
+        let cur = self.headed.last_mut().unwrap_or(&mut self.preamble);
+        if cur.seen & label.bit() != 0 {
+            *duplicates += 1;
+            if *duplicates <= MAX_DUPLICATE_REPORTS {
+                diags.at(
+                    Code::DuplicateField,
+                    line,
+                    f.label,
+                    Note::join(&["`", f.label, ":` appears again; the first one is used"]),
+                );
+            }
+            return;
+        }
+        diags.normalised(line, crate::trim::trim_start(line.text), note);
+        cur.seen |= label.bit();
+        self.hits.push(Hit {
+            label,
+            section,
+            line: i,
+            value: trim(f.value),
+        });
+        if let Some(first @ 0) = self.first.get_mut(label as usize) {
+            *first = u8::try_from(self.hits.len()).unwrap_or(0);
+        }
+    }
+
+    /// A line that opens with `|`, outside fenced code: a row of a
+    /// markdown table. A table of two columns whose first column is
+    /// labels (`| Bead | ol-7 |`, `| **Status:** | ok |`; a header row
+    /// such as `| Field | Value |` and the `|---|---|` row allowed) is
+    /// read as fields, a row a field: the table is taken when every row
+    /// has two cells and at least half of the rows that are not the
+    /// `---` row name a known label. Any other table (a table of files
+    /// with a status column) is left to the other rules, as before.
+    /// `table` is the table this line is in (where it ends, whether it
+    /// is fields), decided at its first row. True when the line was read
+    /// here (a row of a table of fields).
+    #[cold]
+    #[inline(never)]
+    fn table_line(
+        &mut self,
+        diags: &mut Diags<'_, 'a>,
+        i: usize,
+        table: &mut (usize, bool),
+        duplicates: &mut usize,
+    ) -> bool {
+        let lines = self.lines;
+        if i >= table.0 {
+            let end = lines[i..]
+                .iter()
+                .position(|l| !trim(l.text).starts_with('|'))
+                .map_or(lines.len(), |n| i + n);
+            *table = (end, is_field_table(&lines[i..end]));
+        }
+        if !table.1 {
+            return false;
+        }
+        let line = &lines[i];
+        if is_table_header(&lines[..table.0], i) {
+            return true;
+        }
+        let Some((label_cell, value)) = table_cells(line.text) else {
+            return true;
+        };
+        let Some(label) = table_label(label_cell).and_then(Label::lookup) else {
+            // A header row or a label the protocol does not name.
+            return true;
+        };
+        let name = table_label(label_cell).unwrap_or(label_cell);
+        let note = Note::join(&[
+            "table row `",
+            label_cell,
+            "` reads as the field `",
+            name,
+            ":`",
+        ]);
+        self.push_field(
+            diags,
+            i,
+            FieldLine { label: name, value },
+            label,
+            note,
+            duplicates,
+        );
+        true
+    }
+
+    /// A line no rule read: a setext underline (`Problem` over `-------`
+    /// or `=======`) under a title that names a section opens it; a known
+    /// label and its value split by a dash (`Status — in progress`) are
+    /// that field when the section has none yet. Cold: only lines no
+    /// other rule reads reach it.
+    #[cold]
+    #[inline(never)]
+    fn other_line(&mut self, diags: &mut Diags<'_, 'a>, i: usize, duplicates: &mut usize) {
+        let lines = self.lines;
+        let text = trim(lines[i].text);
+        let b = text.as_bytes();
+        if b.len() >= 2 && matches!(b[0], b'-' | b'=') && b.iter().all(|&c| c == b[0]) {
+            self.setext(diags, i);
+            return;
+        }
+        let Some((f, label)) = dash_field(text) else {
+            return;
+        };
+        let cur = self.headed.last().unwrap_or(&self.preamble);
+        if cur.seen & label.bit() != 0 {
+            // A plain field of the label was read: the dash line is prose.
+            return;
+        }
+        let note = Note::join(&[
+            "`",
+            label_before_dash(text, f.value),
+            "` and a dash read as the field `",
+            f.label,
+            ":`",
+        ]);
+        self.push_field(diags, i, f, label, note, duplicates);
+    }
+
+    /// Line `i`, a run of `-` or `=`, under a line whose text names a
+    /// section (`Problem`, `**Question**`, `Next Steps:`): that section's
+    /// heading, the title line left out of the section before it.
+    fn setext(&mut self, diags: &mut Diags<'_, 'a>, i: usize) {
+        let Some(prev) = i.checked_sub(1).and_then(|p| self.lines.get(p)) else {
+            return;
+        };
+        let title = trim(prev.text);
+        if title.is_empty() || title.starts_with('#') {
+            return;
+        }
+        // The title line opened a section itself (`**Problem**`).
+        if self.headed.last().is_some_and(|s| s.start == i) {
+            return;
+        }
+        let Some(kind) = SectionKind::from_decorated_title(title) else {
+            return;
+        };
+        diags.normalised(
+            prev,
+            crate::trim::trim_start(prev.text),
+            Note::join(&[
+                "`",
+                title,
+                "` underlined reads as the heading `## ",
+                kind.title(),
+                "`",
+            ]),
+        );
+        open_section(
+            &mut self.headed,
+            &mut self.preamble,
+            kind,
+            i,
+            self.lines.len(),
+        );
+        let before = self.headed.len() - 1;
+        let cur = match before.checked_sub(1) {
+            Some(b) => &mut self.headed[b],
+            None => &mut self.preamble,
+        };
+        cur.end = (i - 1).max(cur.start);
     }
 
     /// The number of the first section of `kind`.
@@ -993,6 +1183,118 @@ fn file_items<'a>(
         out.push(Cow::Borrowed(file));
     }
     out
+}
+
+/// The two cells of a table row (`| a | b |`, `| a | b`), trimmed;
+/// `None` for any other number of cells.
+fn table_cells(text: &str) -> Option<(&str, &str)> {
+    let t = trim(text).strip_prefix('|')?;
+    let t = t.strip_suffix('|').unwrap_or(t);
+    let (a, b) = t.split_once('|')?;
+    if b.contains('|') {
+        return None;
+    }
+    Some((trim(a), trim(b)))
+}
+
+/// The `|---|:---:|` row under a table's header.
+fn is_table_rule(text: &str) -> bool {
+    let t = trim(text);
+    t.contains('-')
+        && t.bytes()
+            .all(|c| matches!(c, b'|' | b'-' | b':' | b' ' | b'\t'))
+}
+
+/// A label cell's label: emphasis, code marks and a colon (inside or
+/// outside the emphasis) aside (`**Status:**`, `*Bead*:`, `` `Commit` ``).
+fn table_label(cell: &str) -> Option<&str> {
+    fn strip(c: &str) -> &str {
+        trim(c.trim_matches(['*', '_', '`']))
+    }
+    let t = strip(cell);
+    let t = strip(t.strip_suffix(':').unwrap_or(t));
+    (!t.is_empty()).then_some(t)
+}
+
+/// Whether row `k` of `rows` is a header: the `---` row follows it.
+/// A header names the columns (`| Field | Value |`, `| Files | Status |`)
+/// and is never read as a field.
+fn is_table_header(rows: &[Line<'_>], k: usize) -> bool {
+    rows.get(k + 1).is_some_and(|r| is_table_rule(r.text)) && !is_table_rule(rows[k].text)
+}
+
+/// Whether the table `rows` is label/value pairs (see `Body::table_line`).
+fn is_field_table(rows: &[Line<'_>]) -> bool {
+    let (mut rows_seen, mut labels) = (0usize, 0usize);
+    for (k, row) in rows.iter().enumerate() {
+        if is_table_rule(row.text) || is_table_header(rows, k) {
+            continue;
+        }
+        let Some((label, _)) = table_cells(row.text) else {
+            return false;
+        };
+        rows_seen += 1;
+        if table_label(label).and_then(Label::lookup).is_some() {
+            labels += 1;
+        }
+    }
+    labels > 0 && 2 * labels >= rows_seen
+}
+
+/// A known label, a dash and a value (`Status — in progress`, `Step –
+/// Step 4`, `**Context usage** - 45%`), the dash an em or en dash or a
+/// hyphen with blanks on both sides. The label opens the line or, in
+/// emphasis, follows a bullet or a number (`- **Status** — ok`); a plain
+/// label after a bullet (`- Status - the page shows retries`) is a list
+/// of prose, and is not read.
+fn dash_field(text: &str) -> Option<(FieldLine<'_>, Label)> {
+    let b = text.as_bytes();
+    // The label is at most 26 bytes, with emphasis and a bullet ~36.
+    let window = &b[..b.len().min(40)];
+    let (at, width) = window.windows(3).enumerate().find_map(|(k, w)| match w {
+        [b' ', b'-', b' '] => Some((k, 3)),
+        [b' ', 0xE2, 0x80] => match b.get(k + 3) {
+            Some(0x93 | 0x94) if b.get(k + 4) == Some(&b' ') => Some((k, 5)),
+            _ => None,
+        },
+        _ => None,
+    })?;
+    // `at` is a space and `at + width` follows one: both are boundaries.
+    let head = text.get(..at)?;
+    let value = trim(text.get(at + width..)?);
+    if value.is_empty() {
+        return None;
+    }
+    let bare = head
+        .strip_prefix(['-', '*', '+'])
+        .filter(|r| r.starts_with(' '))
+        .or_else(|| {
+            let digits = head.bytes().take_while(u8::is_ascii_digit).count();
+            head.get(digits..)
+                .filter(|_| digits > 0)
+                .and_then(|r| r.strip_prefix(['.', ')']))
+        });
+    let (label_part, bulleted) = match bare {
+        Some(r) => (trim(r), true),
+        None => (head, false),
+    };
+    let emphasised = label_part.starts_with(['*', '_']);
+    if bulleted && !emphasised {
+        return None;
+    }
+    let name = table_label(label_part)?;
+    if !emphasised && name.len() != label_part.len() {
+        return None;
+    }
+    let label = Label::lookup(name)?;
+    Some((FieldLine { label: name, value }, label))
+}
+
+/// The line before a dash field's dash, trimmed.
+fn label_before_dash<'a>(line: &'a str, value: &str) -> &'a str {
+    let at = (value.as_ptr() as usize).wrapping_sub(line.as_ptr() as usize);
+    let head = line.get(..at).unwrap_or(line);
+    trim(head.trim_end_matches(|c: char| c == ' ' || c == '-' || c == '–' || c == '—'))
 }
 
 /// What a line the plain grammar does not read may be, decorated.
