@@ -474,6 +474,11 @@ pub(crate) struct Body<'l, 'a> {
     /// A fenced JSON object read directly (see [`Body::read_json`]): its
     /// lists and sections, which are not lines.
     direct: Option<&'l Direct<'a>>,
+    /// The markdown table the last `|` line read was in (see
+    /// [`Body::table_line`]): kept here, not in [`Body::read`]'s frame,
+    /// whose loop was dearer for plain mail with it there.
+    /// Boxed: one word to set up for the messages with no table.
+    table: Option<Box<Table<'a>>>,
 }
 
 /// How many labels there are (`Label` as an index).
@@ -503,6 +508,7 @@ impl<'l, 'a> Body<'l, 'a> {
             first: [0; LABELS],
             sectionless: false,
             direct: None,
+            table: None,
         }
     }
 
@@ -542,9 +548,6 @@ impl<'l, 'a> Body<'l, 'a> {
         let mut in_fence: Option<usize> = None;
         let mut duplicates = 0usize;
         let mut prose = ProseAhead::new(doc);
-        // The table the last `|` line was in: where it ends, and whether
-        // it is read as fields (see `Body::table_line`).
-        let mut table = (0usize, false);
         let mut i = 0;
         while let Some(line) = lines.get(i) {
             i += 1;
@@ -614,17 +617,15 @@ impl<'l, 'a> Body<'l, 'a> {
                 // No other first byte opens inert prose (it opens with a
                 // letter) or a log item.
                 _ => {
-                    if first == b'|'
-                        && in_fence.is_none()
-                        && body.table_line(diags, i, &mut table, &mut duplicates)
-                    {
-                        continue;
-                    }
                     if is_fence(line.text) {
                         in_fence = if in_fence.is_some() { None } else { Some(i) };
                         continue;
                     }
                     if in_fence.is_some() || is_inert_item(text) {
+                        continue;
+                    }
+                    // A table row (no fence or inert item opens with `|`).
+                    if first == b'|' && body.table_line(diags, i, &mut duplicates) {
                         continue;
                     }
                     (heading(line.text), false)
@@ -789,9 +790,9 @@ impl<'l, 'a> Body<'l, 'a> {
         i: usize,
         f: FieldLine<'a>,
         label: Label,
-        note: Note<'a>,
+        note: Option<Note<'a>>,
         duplicates: &mut usize,
-    ) {
+    ) -> bool {
         let line = &self.lines[i];
         let section = self.headed.len();
         let cur = self.headed.last_mut().unwrap_or(&mut self.preamble);
@@ -805,9 +806,11 @@ impl<'l, 'a> Body<'l, 'a> {
                     Note::join(&["`", f.label, ":` appears again; the first one is used"]),
                 );
             }
-            return;
+            return false;
         }
-        diags.normalised(line, crate::trim::trim_start(line.text), note);
+        if let Some(note) = note {
+            diags.normalised(line, crate::trim::trim_start(line.text), note);
+        }
         cur.seen |= label.bit();
         self.hits.push(Hit {
             label,
@@ -818,6 +821,7 @@ impl<'l, 'a> Body<'l, 'a> {
         if let Some(first @ 0) = self.first.get_mut(label as usize) {
             *first = u8::try_from(self.hits.len()).unwrap_or(0);
         }
+        true
     }
 
     /// A line that opens with `|`, outside fenced code: a row of a
@@ -828,49 +832,46 @@ impl<'l, 'a> Body<'l, 'a> {
     /// has two cells and at least half of the rows that are not the
     /// `---` row name a known label. Any other table (a table of files
     /// with a status column) is left to the other rules, as before.
-    /// `table` is the table this line is in (where it ends, whether it
-    /// is fields), decided at its first row. True when the line was read
+    /// The table this line is in is read at its first row. True when the line was read
     /// here (a row of a table of fields).
     #[cold]
     #[inline(never)]
-    fn table_line(
-        &mut self,
-        diags: &mut Diags<'_, 'a>,
-        i: usize,
-        table: &mut (usize, bool),
-        duplicates: &mut usize,
-    ) -> bool {
+    fn table_line(&mut self, diags: &mut Diags<'_, 'a>, i: usize, duplicates: &mut usize) -> bool {
         let lines = self.lines;
-        if i >= table.0 {
+        let table = self.table.get_or_insert_with(Default::default);
+        if i >= table.end {
             let end = lines[i..]
                 .iter()
-                .position(|l| !trim(l.text).starts_with('|'))
+                .position(|l| {
+                    let b = l.text.as_bytes();
+                    b.iter().find(|&&c| !is_row_blank(c)) != Some(&b'|')
+                })
                 .map_or(lines.len(), |n| i + n);
-            *table = (end, is_field_table(&lines[i..end]));
+            table.read(&lines[i..end], i);
         }
-        if !table.1 {
+        let noted = table.noted;
+        let Some(&row) = i.checked_sub(table.start).and_then(|k| table.rows.get(k)) else {
             return false;
-        }
-        let line = &lines[i];
-        if is_table_header(&lines[..table.0], i) {
-            return true;
-        }
-        let Some((label_cell, value)) = table_cells(line.text) else {
+        };
+        let Some((label_cell, name, value, label)) = row else {
+            // The header, the `---` row or a label the protocol does not
+            // name.
             return true;
         };
-        let Some(label) = table_label(label_cell).and_then(Label::lookup) else {
-            // A header row or a label the protocol does not name.
-            return true;
-        };
-        let name = table_label(label_cell).unwrap_or(label_cell);
-        let note = Note::join(&[
-            "table row `",
-            label_cell,
-            "` reads as the field `",
-            name,
-            ":`",
-        ]);
-        self.push_field(
+        // One note a table, at its first field (notes are most of what
+        // a decorated message costs beyond the plain one).
+        let note = (!noted).then(|| {
+            Note::join(&[
+                "a table of labels and values reads as fields, a row a field (`",
+                label_cell,
+                "` as `",
+                name,
+                ":`)",
+            ])
+        });
+        // The note is made at the table's first field read (a duplicate
+        // is not read), so that strict mode refuses every table read.
+        let read = self.push_field(
             diags,
             i,
             FieldLine { label: name, value },
@@ -878,6 +879,9 @@ impl<'l, 'a> Body<'l, 'a> {
             note,
             duplicates,
         );
+        if let Some(table) = &mut self.table {
+            table.noted |= read;
+        }
         true
     }
 
@@ -889,12 +893,16 @@ impl<'l, 'a> Body<'l, 'a> {
     #[cold]
     #[inline(never)]
     fn other_line(&mut self, diags: &mut Diags<'_, 'a>, i: usize, duplicates: &mut usize) {
-        let lines = self.lines;
-        let text = trim(lines[i].text);
+        let text = self.lines[i].text;
         let b = text.as_bytes();
-        if b.len() >= 2 && matches!(b[0], b'-' | b'=') && b.iter().all(|&c| c == b[0]) {
-            self.setext(diags, i);
+        if !may_be_other(b) {
             return;
+        }
+        if let Some(&c @ (b'-' | b'=')) = b.first() {
+            if b.get(1) == Some(&c) && b.iter().all(|&x| x == c || is_row_blank(x)) {
+                self.setext(diags, i);
+                return;
+            }
         }
         let Some((f, label)) = dash_field(text) else {
             return;
@@ -911,7 +919,7 @@ impl<'l, 'a> Body<'l, 'a> {
             f.label,
             ":`",
         ]);
-        self.push_field(diags, i, f, label, note, duplicates);
+        self.push_field(diags, i, f, label, Some(note), duplicates);
     }
 
     /// Line `i`, a run of `-` or `=`, under a line whose text names a
@@ -925,8 +933,10 @@ impl<'l, 'a> Body<'l, 'a> {
         if title.is_empty() || title.starts_with('#') {
             return;
         }
-        // The title line opened a section itself (`**Problem**`).
-        if self.headed.last().is_some_and(|s| s.start == i) {
+        // The title line opened a section itself (`**Problem**` over
+        // `---`): the underline is its heading's, not the section's text.
+        if let Some(s) = self.headed.last_mut().filter(|s| s.start == i) {
+            s.start = i + 1;
             return;
         }
         let Some(kind) = SectionKind::from_decorated_title(title) else {
@@ -1185,35 +1195,96 @@ fn file_items<'a>(
     out
 }
 
+/// Whether `c` is a blank a table row's ends may hold (a CRLF line's
+/// `\r` too).
+fn is_row_blank(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\r')
+}
+
 /// The two cells of a table row (`| a | b |`, `| a | b`), trimmed;
-/// `None` for any other number of cells.
+/// `None` for any other number of cells. On bytes: the row's cost is a
+/// few searches, not a `str` pattern's.
 fn table_cells(text: &str) -> Option<(&str, &str)> {
-    let t = trim(text).strip_prefix('|')?;
-    let t = t.strip_suffix('|').unwrap_or(t);
-    let (a, b) = t.split_once('|')?;
-    if b.contains('|') {
+    let b = text.as_bytes();
+    let start = b.iter().position(|&c| !is_row_blank(c))?;
+    if b[start] != b'|' {
         return None;
     }
-    Some((trim(a), trim(b)))
+    let a0 = start + 1;
+    let a1 = a0 + crate::find::byte(&b[a0..], b'|')?;
+    let b0 = a1 + 1;
+    let (b1, rest) = match crate::find::byte(&b[b0..], b'|') {
+        Some(k) => (b0 + k, b0 + k + 1),
+        None => (b.len(), b.len()),
+    };
+    if !b[rest..].iter().all(|&c| is_row_blank(c)) {
+        return None;
+    }
+    // Every cut is at an ASCII `|` or the end: on character boundaries.
+    Some((cell(text.get(a0..a1)?), cell(text.get(b0..b1)?)))
+}
+
+/// A cell's text without blanks at its ends: ASCII ones on bytes (the
+/// usual `| Bead | ol-7 |`), then [`trim`]'s test of its ends, which a
+/// cell that ends in a letter passes at once (`str::trim` was most of a
+/// row's cost).
+fn cell(c: &str) -> &str {
+    let b = c.as_bytes();
+    let s = b.iter().take_while(|&&x| is_row_blank(x)).count();
+    let e = b.len()
+        - b[s..]
+            .iter()
+            .rev()
+            .take_while(|&&x| is_row_blank(x))
+            .count();
+    // Cut after and before ASCII blanks: on character boundaries.
+    let t = c.get(s..e).unwrap_or(c);
+    match (t.as_bytes().first(), t.as_bytes().last()) {
+        // Both ends visible ASCII: nothing for `trim` to take.
+        (Some(b'!'..=b'~'), Some(b'!'..=b'~')) => t,
+        _ => trim(t),
+    }
 }
 
 /// The `|---|:---:|` row under a table's header.
 fn is_table_rule(text: &str) -> bool {
-    let t = trim(text);
-    t.contains('-')
-        && t.bytes()
-            .all(|c| matches!(c, b'|' | b'-' | b':' | b' ' | b'\t'))
+    let mut dash = false;
+    for &c in text.as_bytes() {
+        match c {
+            b'-' => dash = true,
+            b'|' | b':' | b' ' | b'\t' | b'\r' => {}
+            _ => return false,
+        }
+    }
+    dash
 }
 
 /// A label cell's label: emphasis, code marks and a colon (inside or
 /// outside the emphasis) aside (`**Status:**`, `*Bead*:`, `` `Commit` ``).
 fn table_label(cell: &str) -> Option<&str> {
-    fn strip(c: &str) -> &str {
-        trim(c.trim_matches(['*', '_', '`']))
+    let b = cell.as_bytes();
+    let mark = |c: u8| matches!(c, b'*' | b'_' | b'`');
+    let (mut s, mut e) = (0, b.len());
+    while s < e && mark(b[s]) {
+        s += 1;
     }
-    let t = strip(cell);
-    let t = strip(t.strip_suffix(':').unwrap_or(t));
-    (!t.is_empty()).then_some(t)
+    while e > s && mark(b[e - 1]) {
+        e -= 1;
+    }
+    if e > s && b[e - 1] == b':' {
+        e -= 1;
+        while e > s && mark(b[e - 1]) {
+            e -= 1;
+        }
+    }
+    while s < e && b[s] == b' ' {
+        s += 1;
+    }
+    while e > s && b[e - 1] == b' ' {
+        e -= 1;
+    }
+    // Cut after and before ASCII bytes: on character boundaries.
+    cell.get(s..e).filter(|t| !t.is_empty())
 }
 
 /// Whether row `k` of `rows` is a header: the `---` row follows it.
@@ -1223,22 +1294,78 @@ fn is_table_header(rows: &[Line<'_>], k: usize) -> bool {
     rows.get(k + 1).is_some_and(|r| is_table_rule(r.text)) && !is_table_rule(rows[k].text)
 }
 
-/// Whether the table `rows` is label/value pairs (see `Body::table_line`).
-fn is_field_table(rows: &[Line<'_>]) -> bool {
-    let (mut rows_seen, mut labels) = (0usize, 0usize);
-    for (k, row) in rows.iter().enumerate() {
-        if is_table_rule(row.text) || is_table_header(rows, k) {
-            continue;
+/// A markdown table a body's `|` lines are in (see `Body::table_line`):
+/// where it starts and ends, each row's field when it is a table of
+/// fields (none when it is not), and whether its note was made. Each row
+/// is read once, when the table's first row is met.
+#[derive(Default)]
+struct Table<'a> {
+    start: usize,
+    end: usize,
+    /// A row's label cell as written, label, value and `Label`; `None`
+    /// for the header, the `---` row and a label the protocol does not
+    /// name. Empty when the table is not fields.
+    rows: Vec<Option<(&'a str, &'a str, &'a str, Label)>>,
+    noted: bool,
+}
+
+impl<'a> Table<'a> {
+    /// Reads `rows`, the lines `start..` of a body: a table of fields
+    /// when every row has two cells and at least half of the rows that
+    /// are neither the `---` row nor the header above it name a known
+    /// label.
+    fn read(&mut self, rows: &[Line<'a>], start: usize) {
+        self.start = start;
+        self.end = start + rows.len();
+        self.noted = false;
+        self.rows.clear();
+        let (mut data, mut labels) = (0usize, 0usize);
+        for (k, row) in rows.iter().enumerate() {
+            if is_table_rule(row.text) || is_table_header(rows, k) {
+                self.rows.push(None);
+                continue;
+            }
+            let Some((cell, value)) = table_cells(row.text) else {
+                self.rows.clear();
+                return;
+            };
+            data += 1;
+            let field = table_label(cell).and_then(|n| Some((cell, n, value, Label::lookup(n)?)));
+            labels += usize::from(field.is_some());
+            self.rows.push(field);
         }
-        let Some((label, _)) = table_cells(row.text) else {
-            return false;
-        };
-        rows_seen += 1;
-        if table_label(label).and_then(Label::lookup).is_some() {
-            labels += 1;
+        if labels == 0 || 2 * labels < data {
+            self.rows.clear();
         }
     }
-    labels > 0 && 2 * labels >= rows_seen
+}
+
+/// Whether [`Body::other_line`] may read a line that opens with `b`
+/// (which no other rule read): a setext underline, or a dash after a
+/// label's name or after emphasis. A line of prose that opens with a
+/// letter costs the ten byte tests of [`dash_field`], inline.
+#[inline(always)]
+fn may_be_other(b: &[u8]) -> bool {
+    match b.first() {
+        Some(b'a'..=b'z' | b'A'..=b'Z') => LABEL_LENGTHS
+            .iter()
+            .any(|&l| matches!(b.get(l + 1), Some(&(b'-' | 0xE2)))),
+        Some(_) => true,
+        None => false,
+    }
+}
+
+/// The lengths of the labels' names (see `Label::lookup`).
+const LABEL_LENGTHS: [usize; 10] = [4, 5, 6, 7, 10, 11, 12, 13, 17, 26];
+
+/// The width of the dash at `b[at..]`: ` - ` (3), ` – ` or ` — ` (5).
+#[inline]
+fn dash_at(b: &[u8], at: usize) -> Option<usize> {
+    match b.get(at..at + 3)? {
+        [b' ', b'-', b' '] => Some(3),
+        [b' ', 0xE2, 0x80] => matches!(b.get(at + 3..at + 5)?, [0x93 | 0x94, b' ']).then_some(5),
+        _ => None,
+    }
 }
 
 /// A known label, a dash and a value (`Status — in progress`, `Step –
@@ -1246,47 +1373,53 @@ fn is_field_table(rows: &[Line<'_>]) -> bool {
 /// hyphen with blanks on both sides. The label opens the line or, in
 /// emphasis, follows a bullet or a number (`- **Status** — ok`); a plain
 /// label after a bullet (`- Status - the page shows retries`) is a list
-/// of prose, and is not read.
+/// of prose, and is not read. A line of prose costs a few byte tests: a
+/// plain label's dash is looked for only after a name's length.
 fn dash_field(text: &str) -> Option<(FieldLine<'_>, Label)> {
     let b = text.as_bytes();
-    // The label is at most 26 bytes, with emphasis and a bullet ~36.
-    let window = &b[..b.len().min(40)];
-    let (at, width) = window.windows(3).enumerate().find_map(|(k, w)| match w {
-        [b' ', b'-', b' '] => Some((k, 3)),
-        [b' ', 0xE2, 0x80] => match b.get(k + 3) {
-            Some(0x93 | 0x94) if b.get(k + 4) == Some(&b' ') => Some((k, 5)),
-            _ => None,
-        },
-        _ => None,
-    })?;
-    // `at` is a space and `at + width` follows one: both are boundaries.
-    let head = text.get(..at)?;
-    let value = trim(text.get(at + width..)?);
+    let (start, end, after) = match *b.first()? {
+        b'A'..=b'Z' | b'a'..=b'z' => {
+            // A dash just after one of the names' lengths: a byte test
+            // or two at each of ten places (a search of the line's head
+            // was ~80 instructions a line of prose).
+            let end = LABEL_LENGTHS
+                .iter()
+                .copied()
+                .find(|&l| matches!(b.get(l + 1), Some(&(b'-' | 0xE2))) && b[l] == b' ')?;
+            (0, end, end)
+        }
+        first => {
+            // A bullet or a number, one blank, then the emphasis.
+            let k = match first {
+                b'-' | b'+' | b'*' if b.get(1) == Some(&b' ') => 2,
+                b'0'..=b'9' => {
+                    let d = b.iter().take_while(|c| c.is_ascii_digit()).count();
+                    match b.get(d..d + 2)? {
+                        [b'.' | b')', b' '] => d + 2,
+                        _ => return None,
+                    }
+                }
+                _ => 0,
+            };
+            let mark = *b.get(k)?;
+            if !matches!(mark, b'*' | b'_') {
+                return None;
+            }
+            let open = k + b[k..].iter().take_while(|&&c| c == mark).count();
+            let close = open + b.get(open..)?.iter().take(30).position(|&c| c == mark)?;
+            let after = close + b[close..].iter().take_while(|&&c| c == mark).count();
+            (open, close, after)
+        }
+    };
+    let width = dash_at(b, after)?;
+    // Cuts after and before ASCII bytes: on character boundaries.
+    let name = text.get(start..end)?;
+    let name = name.strip_suffix(':').unwrap_or(name);
+    let label = Label::lookup(name)?;
+    let value = trim(text.get(after + width..)?);
     if value.is_empty() {
         return None;
     }
-    let bare = head
-        .strip_prefix(['-', '*', '+'])
-        .filter(|r| r.starts_with(' '))
-        .or_else(|| {
-            let digits = head.bytes().take_while(u8::is_ascii_digit).count();
-            head.get(digits..)
-                .filter(|_| digits > 0)
-                .and_then(|r| r.strip_prefix(['.', ')']))
-        });
-    let (label_part, bulleted) = match bare {
-        Some(r) => (trim(r), true),
-        None => (head, false),
-    };
-    let emphasised = label_part.starts_with(['*', '_']);
-    if bulleted && !emphasised {
-        return None;
-    }
-    let name = table_label(label_part)?;
-    if !emphasised && name.len() != label_part.len() {
-        return None;
-    }
-    let label = Label::lookup(name)?;
     Some((FieldLine { label: name, value }, label))
 }
 

@@ -538,8 +538,7 @@ fn read_subject<'s>(
     let p = subject::parse_subject(subject);
     let (p, decorated) = match p.kind {
         Some(_) => (p, None),
-        None => match subject::parse_decorated(subject).or_else(|| subject::parse_slotted(subject))
-        {
+        None => match subject::parse_decorated(subject) {
             Some((d, offset)) => (d, Some(offset)),
             None => (p, None),
         },

@@ -214,12 +214,14 @@ fn parse_subject_general(subject: &str) -> Subject<'_> {
 /// (see `decor`): an emoji or glyph first (`🚧 [ol-1] PROGRESS`), bold or
 /// code around it (`**[ol-1] PROGRESS**`), a glyph between the bead and
 /// the type (`[ol-1] ✅ DONE`). The subject and the byte offset of the
-/// first decoration read through; `None` when no type is found this way
-/// either.
+/// first decoration read through, or of the first slot of a subject
+/// read as two slots ([`parse_slotted`]); `None` when no type is found
+/// these ways either.
 pub(crate) fn parse_decorated(subject: &str) -> Option<(Subject<'_>, usize)> {
     match glyphs_then_plain(subject) {
         Some(plain) => Some((plain, 0)),
-        None => parse_decorated_in_full(subject),
+        // Then as two slots (`[ol-9] [PROGRESS]`, `ol-9 | PROGRESS`).
+        None => parse_decorated_in_full(subject).or_else(|| parse_slotted(subject)),
     }
 }
 
@@ -337,7 +339,7 @@ fn parse_decorated_in_full(subject: &str) -> Option<(Subject<'_>, usize)> {
 /// Cold: only subjects the other readings found no type in reach it.
 #[cold]
 #[inline(never)]
-pub(crate) fn parse_slotted(subject: &str) -> Option<(Subject<'_>, usize)> {
+fn parse_slotted(subject: &str) -> Option<(Subject<'_>, usize)> {
     use crate::decor::strip_start;
     let mut out = Subject::default();
     let mut s = strip_start(subject);
@@ -506,8 +508,11 @@ mod tests {
             );
         }
         assert!(parse_decorated("🚧 work in progress").is_none());
+        // The plain subject has no decoration (read_subject asks the
+        // decorated readings only where the plain one found no type; the
+        // slotted reading, last, reads the plain shape as it is).
         assert!(
-            parse_decorated("[ol-1] PROGRESS").is_none(),
+            parse_decorated_in_full("[ol-1] PROGRESS").is_none(),
             "plain: no decoration"
         );
     }
@@ -556,7 +561,10 @@ mod tests {
             if let Some(fast) = glyphs_then_plain(&s) {
                 proptest::prop_assert_eq!(Some((fast, 0)), parse_decorated_in_full(&s));
             }
-            proptest::prop_assert_eq!(parse_decorated(&s), parse_decorated_in_full(&s));
+            proptest::prop_assert_eq!(
+                parse_decorated(&s),
+                parse_decorated_in_full(&s).or_else(|| parse_slotted(&s))
+            );
         }
     }
 
@@ -645,7 +653,9 @@ mod tests {
         ] {
             let plain = parse_subject(subject);
             assert_eq!(plain.kind, None, "{subject}");
-            assert!(parse_decorated(subject).is_none(), "{subject}");
+            assert!(parse_decorated_in_full(subject).is_none(), "{subject}");
+            assert!(glyphs_then_plain(subject).is_none(), "{subject}");
+            assert_eq!(parse_decorated(subject), parse_slotted(subject));
             let (s, _) = parse_slotted(subject).unwrap_or_else(|| panic!("{subject}"));
             assert_eq!(
                 (s.is_reply, s.bead, s.kind),

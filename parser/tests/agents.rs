@@ -110,7 +110,6 @@ const EXPECT: &[(&str, &str)] = &[
     ("progress__subject_paren_bead", "bead_id=ol-9|step=Step 4 - middleware wiring|status=in progress|context_usage=47"),
     ("done__subject_colon_after_bracket", "bead_id=ol-7|status=complete|commit_sha=9f8e7d6|files=src/reconnect.rs|tests_pass=true|lint_pass=true|build_pass=true"),
     ("progress__subject_pipes", "bead_id=ol-9|step=Step 5 - error paths|status=in progress|context_usage=52"),
-    ("checkpoint__subject_dash_separator", "bead_id=ol-527.5|checkpoint_reason=CONTEXT_HIGH|partial_commit_sha=jkl012|context_usage=86|next_steps=Finish the renderer."),
     ("progress__table_fields", "bead_id=ol-7|step=Step 2 - retry loop|status=in progress|context_usage=45"),
     ("done__table_bold_labels_no_header", "bead_id=ol-7|status=complete|commit_sha=9f8e7d6|files=src/reconnect.rs,src/backoff.rs|tests_pass=true|lint_pass=true|build_pass=true"),
     ("offering_ready__file_table_left_alone", "bead_id=ol-527.1|commit_sha=abc123def|files=src/auth.py,tests/test_auth.py|tests_pass=true|lint_pass=true|build_pass=true|summary=Auth middleware ready for review."),
