@@ -1427,7 +1427,7 @@ fn dash_field(text: &str) -> Option<(FieldLine<'_>, Label)> {
 fn label_before_dash<'a>(line: &'a str, value: &str) -> &'a str {
     let at = (value.as_ptr() as usize).wrapping_sub(line.as_ptr() as usize);
     let head = line.get(..at).unwrap_or(line);
-    trim(head.trim_end_matches(|c: char| c == ' ' || c == '-' || c == '–' || c == '—'))
+    trim(head.trim_end_matches([' ', '-', '–', '—']))
 }
 
 /// What a line the plain grammar does not read may be, decorated.
