@@ -474,6 +474,11 @@ pub(crate) struct Body<'l, 'a> {
     /// A fenced JSON object read directly (see [`Body::read_json`]): its
     /// lists and sections, which are not lines.
     direct: Option<&'l Direct<'a>>,
+    /// The markdown table the last `|` line read was in (see
+    /// [`Body::table_line`]): kept here, not in [`Body::read`]'s frame,
+    /// whose loop was dearer for plain mail with it there.
+    /// Boxed: one word to set up for the messages with no table.
+    table: Option<Box<Table<'a>>>,
 }
 
 /// How many labels there are (`Label` as an index).
@@ -503,6 +508,7 @@ impl<'l, 'a> Body<'l, 'a> {
             first: [0; LABELS],
             sectionless: false,
             direct: None,
+            table: None,
         }
     }
 
@@ -618,6 +624,10 @@ impl<'l, 'a> Body<'l, 'a> {
                     if in_fence.is_some() || is_inert_item(text) {
                         continue;
                     }
+                    // A table row (no fence or inert item opens with `|`).
+                    if first == b'|' && body.table_line(diags, i, &mut duplicates) {
+                        continue;
+                    }
                     (heading(line.text), false)
                 }
             };
@@ -718,7 +728,10 @@ impl<'l, 'a> Body<'l, 'a> {
                         open_section(&mut body.headed, &mut body.preamble, kind, i, lines.len());
                         continue;
                     }
-                    Decorated::Neither => continue,
+                    Decorated::Neither => {
+                        body.other_line(diags, i, &mut duplicates);
+                        continue;
+                    }
                 },
             };
             let section = body.headed.len();
@@ -766,6 +779,193 @@ impl<'l, 'a> Body<'l, 'a> {
                 "this code block is never closed",
             );
         }
+    }
+
+    /// Records `f` as the field `label` read from line `i` through a
+    /// decoration (a table row, a dash), with its note: as the decorated
+    /// rule records one, a duplicate a warning.
+    fn push_field(
+        &mut self,
+        diags: &mut Diags<'_, 'a>,
+        i: usize,
+        f: FieldLine<'a>,
+        label: Label,
+        note: Option<Note<'a>>,
+        duplicates: &mut usize,
+    ) -> bool {
+        let line = &self.lines[i];
+        let section = self.headed.len();
+        let cur = self.headed.last_mut().unwrap_or(&mut self.preamble);
+        if cur.seen & label.bit() != 0 {
+            *duplicates += 1;
+            if *duplicates <= MAX_DUPLICATE_REPORTS {
+                diags.at(
+                    Code::DuplicateField,
+                    line,
+                    f.label,
+                    Note::join(&["`", f.label, ":` appears again; the first one is used"]),
+                );
+            }
+            return false;
+        }
+        if let Some(note) = note {
+            diags.normalised(line, crate::trim::trim_start(line.text), note);
+        }
+        cur.seen |= label.bit();
+        self.hits.push(Hit {
+            label,
+            section,
+            line: i,
+            value: trim(f.value),
+        });
+        if let Some(first @ 0) = self.first.get_mut(label as usize) {
+            *first = u8::try_from(self.hits.len()).unwrap_or(0);
+        }
+        true
+    }
+
+    /// A line that opens with `|`, outside fenced code: a row of a
+    /// markdown table. A table of two columns whose first column is
+    /// labels (`| Bead | ol-7 |`, `| **Status:** | ok |`; a header row
+    /// such as `| Field | Value |` and the `|---|---|` row allowed) is
+    /// read as fields, a row a field: the table is taken when every row
+    /// has two cells and at least half of the rows that are not the
+    /// `---` row name a known label. Any other table (a table of files
+    /// with a status column) is left to the other rules, as before.
+    /// The table this line is in is read at its first row. True when the line was read
+    /// here (a row of a table of fields).
+    #[cold]
+    #[inline(never)]
+    fn table_line(&mut self, diags: &mut Diags<'_, 'a>, i: usize, duplicates: &mut usize) -> bool {
+        let lines = self.lines;
+        let table = self.table.get_or_insert_with(Default::default);
+        if i >= table.end {
+            let end = lines[i..]
+                .iter()
+                .position(|l| {
+                    let b = l.text.as_bytes();
+                    b.iter().find(|&&c| !is_row_blank(c)) != Some(&b'|')
+                })
+                .map_or(lines.len(), |n| i + n);
+            table.read(&lines[i..end], i);
+        }
+        let noted = table.noted;
+        let Some(&row) = i.checked_sub(table.start).and_then(|k| table.rows.get(k)) else {
+            return false;
+        };
+        let Some((label_cell, name, value, label)) = row else {
+            // The header, the `---` row or a label the protocol does not
+            // name.
+            return true;
+        };
+        // One note a table, at its first field (notes are most of what
+        // a decorated message costs beyond the plain one).
+        let note = (!noted).then(|| {
+            Note::join(&[
+                "a table of labels and values reads as fields, a row a field (`",
+                label_cell,
+                "` as `",
+                name,
+                ":`)",
+            ])
+        });
+        // The note is made at the table's first field read (a duplicate
+        // is not read), so that strict mode refuses every table read.
+        let read = self.push_field(
+            diags,
+            i,
+            FieldLine { label: name, value },
+            label,
+            note,
+            duplicates,
+        );
+        if let Some(table) = &mut self.table {
+            table.noted |= read;
+        }
+        true
+    }
+
+    /// A line no rule read: a setext underline (`Problem` over `-------`
+    /// or `=======`) under a title that names a section opens it; a known
+    /// label and its value split by a dash (`Status — in progress`) are
+    /// that field when the section has none yet. Cold: only lines no
+    /// other rule reads reach it.
+    #[cold]
+    #[inline(never)]
+    fn other_line(&mut self, diags: &mut Diags<'_, 'a>, i: usize, duplicates: &mut usize) {
+        let text = self.lines[i].text;
+        let b = text.as_bytes();
+        if !may_be_other(b) {
+            return;
+        }
+        if let Some(&c @ (b'-' | b'=')) = b.first() {
+            if b.get(1) == Some(&c) && b.iter().all(|&x| x == c || is_row_blank(x)) {
+                self.setext(diags, i);
+                return;
+            }
+        }
+        let Some((f, label)) = dash_field(text) else {
+            return;
+        };
+        let cur = self.headed.last().unwrap_or(&self.preamble);
+        if cur.seen & label.bit() != 0 {
+            // A plain field of the label was read: the dash line is prose.
+            return;
+        }
+        let note = Note::join(&[
+            "`",
+            label_before_dash(text, f.value),
+            "` and a dash read as the field `",
+            f.label,
+            ":`",
+        ]);
+        self.push_field(diags, i, f, label, Some(note), duplicates);
+    }
+
+    /// Line `i`, a run of `-` or `=`, under a line whose text names a
+    /// section (`Problem`, `**Question**`, `Next Steps:`): that section's
+    /// heading, the title line left out of the section before it.
+    fn setext(&mut self, diags: &mut Diags<'_, 'a>, i: usize) {
+        let Some(prev) = i.checked_sub(1).and_then(|p| self.lines.get(p)) else {
+            return;
+        };
+        let title = trim(prev.text);
+        if title.is_empty() || title.starts_with('#') {
+            return;
+        }
+        // The title line opened a section itself (`**Problem**` over
+        // `---`): the underline is its heading's, not the section's text.
+        if let Some(s) = self.headed.last_mut().filter(|s| s.start == i) {
+            s.start = i + 1;
+            return;
+        }
+        let Some(kind) = SectionKind::from_decorated_title(title) else {
+            return;
+        };
+        diags.normalised(
+            prev,
+            crate::trim::trim_start(prev.text),
+            Note::join(&[
+                "`",
+                title,
+                "` underlined reads as the heading `## ",
+                kind.title(),
+                "`",
+            ]),
+        );
+        open_section(
+            &mut self.headed,
+            &mut self.preamble,
+            kind,
+            i,
+            self.lines.len(),
+        );
+        let before = self.headed.len() - 1;
+        let cur = match before.checked_sub(1) {
+            Some(b) => &mut self.headed[b],
+            None => &mut self.preamble,
+        };
+        cur.end = (i - 1).max(cur.start);
     }
 
     /// The number of the first section of `kind`.
@@ -993,6 +1193,241 @@ fn file_items<'a>(
         out.push(Cow::Borrowed(file));
     }
     out
+}
+
+/// Whether `c` is a blank a table row's ends may hold (a CRLF line's
+/// `\r` too).
+fn is_row_blank(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\r')
+}
+
+/// The two cells of a table row (`| a | b |`, `| a | b`), trimmed;
+/// `None` for any other number of cells. On bytes: the row's cost is a
+/// few searches, not a `str` pattern's.
+fn table_cells(text: &str) -> Option<(&str, &str)> {
+    let b = text.as_bytes();
+    let start = b.iter().position(|&c| !is_row_blank(c))?;
+    if b[start] != b'|' {
+        return None;
+    }
+    let a0 = start + 1;
+    let a1 = a0 + crate::find::byte(&b[a0..], b'|')?;
+    let b0 = a1 + 1;
+    let (b1, rest) = match crate::find::byte(&b[b0..], b'|') {
+        Some(k) => (b0 + k, b0 + k + 1),
+        None => (b.len(), b.len()),
+    };
+    if !b[rest..].iter().all(|&c| is_row_blank(c)) {
+        return None;
+    }
+    // Every cut is at an ASCII `|` or the end: on character boundaries.
+    Some((cell(text.get(a0..a1)?), cell(text.get(b0..b1)?)))
+}
+
+/// A cell's text without blanks at its ends: ASCII ones on bytes (the
+/// usual `| Bead | ol-7 |`), then [`trim`]'s test of its ends, which a
+/// cell that ends in a letter passes at once (`str::trim` was most of a
+/// row's cost).
+fn cell(c: &str) -> &str {
+    let b = c.as_bytes();
+    let s = b.iter().take_while(|&&x| is_row_blank(x)).count();
+    let e = b.len()
+        - b[s..]
+            .iter()
+            .rev()
+            .take_while(|&&x| is_row_blank(x))
+            .count();
+    // Cut after and before ASCII blanks: on character boundaries.
+    let t = c.get(s..e).unwrap_or(c);
+    match (t.as_bytes().first(), t.as_bytes().last()) {
+        // Both ends visible ASCII: nothing for `trim` to take.
+        (Some(b'!'..=b'~'), Some(b'!'..=b'~')) => t,
+        _ => trim(t),
+    }
+}
+
+/// The `|---|:---:|` row under a table's header.
+fn is_table_rule(text: &str) -> bool {
+    let mut dash = false;
+    for &c in text.as_bytes() {
+        match c {
+            b'-' => dash = true,
+            b'|' | b':' | b' ' | b'\t' | b'\r' => {}
+            _ => return false,
+        }
+    }
+    dash
+}
+
+/// A label cell's label: emphasis, code marks and a colon (inside or
+/// outside the emphasis) aside (`**Status:**`, `*Bead*:`, `` `Commit` ``).
+fn table_label(cell: &str) -> Option<&str> {
+    let b = cell.as_bytes();
+    let mark = |c: u8| matches!(c, b'*' | b'_' | b'`');
+    let (mut s, mut e) = (0, b.len());
+    while s < e && mark(b[s]) {
+        s += 1;
+    }
+    while e > s && mark(b[e - 1]) {
+        e -= 1;
+    }
+    if e > s && b[e - 1] == b':' {
+        e -= 1;
+        while e > s && mark(b[e - 1]) {
+            e -= 1;
+        }
+    }
+    while s < e && b[s] == b' ' {
+        s += 1;
+    }
+    while e > s && b[e - 1] == b' ' {
+        e -= 1;
+    }
+    // Cut after and before ASCII bytes: on character boundaries.
+    cell.get(s..e).filter(|t| !t.is_empty())
+}
+
+/// Whether row `k` of `rows` is a header: the `---` row follows it.
+/// A header names the columns (`| Field | Value |`, `| Files | Status |`)
+/// and is never read as a field.
+fn is_table_header(rows: &[Line<'_>], k: usize) -> bool {
+    rows.get(k + 1).is_some_and(|r| is_table_rule(r.text)) && !is_table_rule(rows[k].text)
+}
+
+/// A markdown table a body's `|` lines are in (see `Body::table_line`):
+/// where it starts and ends, each row's field when it is a table of
+/// fields (none when it is not), and whether its note was made. Each row
+/// is read once, when the table's first row is met.
+#[derive(Default)]
+struct Table<'a> {
+    start: usize,
+    end: usize,
+    /// A row's label cell as written, label, value and `Label`; `None`
+    /// for the header, the `---` row and a label the protocol does not
+    /// name. Empty when the table is not fields.
+    rows: Vec<Option<(&'a str, &'a str, &'a str, Label)>>,
+    noted: bool,
+}
+
+impl<'a> Table<'a> {
+    /// Reads `rows`, the lines `start..` of a body: a table of fields
+    /// when every row has two cells and at least half of the rows that
+    /// are neither the `---` row nor the header above it name a known
+    /// label.
+    fn read(&mut self, rows: &[Line<'a>], start: usize) {
+        self.start = start;
+        self.end = start + rows.len();
+        self.noted = false;
+        self.rows.clear();
+        let (mut data, mut labels) = (0usize, 0usize);
+        for (k, row) in rows.iter().enumerate() {
+            if is_table_rule(row.text) || is_table_header(rows, k) {
+                self.rows.push(None);
+                continue;
+            }
+            let Some((cell, value)) = table_cells(row.text) else {
+                self.rows.clear();
+                return;
+            };
+            data += 1;
+            let field = table_label(cell).and_then(|n| Some((cell, n, value, Label::lookup(n)?)));
+            labels += usize::from(field.is_some());
+            self.rows.push(field);
+        }
+        if labels == 0 || 2 * labels < data {
+            self.rows.clear();
+        }
+    }
+}
+
+/// Whether [`Body::other_line`] may read a line that opens with `b`
+/// (which no other rule read): a setext underline, or a dash after a
+/// label's name or after emphasis. A line of prose that opens with a
+/// letter costs the ten byte tests of [`dash_field`], inline.
+#[inline(always)]
+fn may_be_other(b: &[u8]) -> bool {
+    match b.first() {
+        Some(b'a'..=b'z' | b'A'..=b'Z') => LABEL_LENGTHS
+            .iter()
+            .any(|&l| matches!(b.get(l + 1), Some(&(b'-' | 0xE2)))),
+        Some(_) => true,
+        None => false,
+    }
+}
+
+/// The lengths of the labels' names (see `Label::lookup`).
+const LABEL_LENGTHS: [usize; 10] = [4, 5, 6, 7, 10, 11, 12, 13, 17, 26];
+
+/// The width of the dash at `b[at..]`: ` - ` (3), ` – ` or ` — ` (5).
+#[inline]
+fn dash_at(b: &[u8], at: usize) -> Option<usize> {
+    match b.get(at..at + 3)? {
+        [b' ', b'-', b' '] => Some(3),
+        [b' ', 0xE2, 0x80] => matches!(b.get(at + 3..at + 5)?, [0x93 | 0x94, b' ']).then_some(5),
+        _ => None,
+    }
+}
+
+/// A known label, a dash and a value (`Status — in progress`, `Step –
+/// Step 4`, `**Context usage** - 45%`), the dash an em or en dash or a
+/// hyphen with blanks on both sides. The label opens the line or, in
+/// emphasis, follows a bullet or a number (`- **Status** — ok`); a plain
+/// label after a bullet (`- Status - the page shows retries`) is a list
+/// of prose, and is not read. A line of prose costs a few byte tests: a
+/// plain label's dash is looked for only after a name's length.
+fn dash_field(text: &str) -> Option<(FieldLine<'_>, Label)> {
+    let b = text.as_bytes();
+    let (start, end, after) = match *b.first()? {
+        b'A'..=b'Z' | b'a'..=b'z' => {
+            // A dash just after one of the names' lengths: a byte test
+            // or two at each of ten places (a search of the line's head
+            // was ~80 instructions a line of prose).
+            let end = LABEL_LENGTHS
+                .iter()
+                .copied()
+                .find(|&l| matches!(b.get(l + 1), Some(&(b'-' | 0xE2))) && b[l] == b' ')?;
+            (0, end, end)
+        }
+        first => {
+            // A bullet or a number, one blank, then the emphasis.
+            let k = match first {
+                b'-' | b'+' | b'*' if b.get(1) == Some(&b' ') => 2,
+                b'0'..=b'9' => {
+                    let d = b.iter().take_while(|c| c.is_ascii_digit()).count();
+                    match b.get(d..d + 2)? {
+                        [b'.' | b')', b' '] => d + 2,
+                        _ => return None,
+                    }
+                }
+                _ => 0,
+            };
+            let mark = *b.get(k)?;
+            if !matches!(mark, b'*' | b'_') {
+                return None;
+            }
+            let open = k + b[k..].iter().take_while(|&&c| c == mark).count();
+            let close = open + b.get(open..)?.iter().take(30).position(|&c| c == mark)?;
+            let after = close + b[close..].iter().take_while(|&&c| c == mark).count();
+            (open, close, after)
+        }
+    };
+    let width = dash_at(b, after)?;
+    // Cuts after and before ASCII bytes: on character boundaries.
+    let name = text.get(start..end)?;
+    let name = name.strip_suffix(':').unwrap_or(name);
+    let label = Label::lookup(name)?;
+    let value = trim(text.get(after + width..)?);
+    if value.is_empty() {
+        return None;
+    }
+    Some((FieldLine { label: name, value }, label))
+}
+
+/// The line before a dash field's dash, trimmed.
+fn label_before_dash<'a>(line: &'a str, value: &str) -> &'a str {
+    let at = (value.as_ptr() as usize).wrapping_sub(line.as_ptr() as usize);
+    let head = line.get(..at).unwrap_or(line);
+    trim(head.trim_end_matches([' ', '-', '–', '—']))
 }
 
 /// What a line the plain grammar does not read may be, decorated.

@@ -104,6 +104,19 @@ const EXPECT: &[(&str, &str)] = &[
     ("spawn_request__emoji_subject", "issue_id=ol-527.7|resume=false|orchestrator=crank-ol527"),
     ("spawn_request__fenced", "issue_id=ol-527.8|resume=true|partial_commit_sha=abc999|orchestrator=crank-ol527"),
     ("spawn_request__numbered", "issue_id=ol-527.9|resume=false|orchestrator=crank-ol527"),
+    ("progress__subject_bracketed_type", "bead_id=ol-9|step=Step 2 - token checks|status=in progress|context_usage=35"),
+    ("progress__subject_type_before_bead", "bead_id=ol-9|step=Step 3 - session refresh|status=in progress|context_usage=41"),
+    ("help_request__reply_bracketed_type", "bead_id=ol-9|is_reply=true|issue_type=STUCK|problem~=Following up|question~=Can the store"),
+    ("progress__subject_paren_bead", "bead_id=ol-9|step=Step 4 - middleware wiring|status=in progress|context_usage=47"),
+    ("done__subject_colon_after_bracket", "bead_id=ol-7|status=complete|commit_sha=9f8e7d6|files=src/reconnect.rs|tests_pass=true|lint_pass=true|build_pass=true"),
+    ("progress__subject_pipes", "bead_id=ol-9|step=Step 5 - error paths|status=in progress|context_usage=52"),
+    ("progress__table_fields", "bead_id=ol-7|step=Step 2 - retry loop|status=in progress|context_usage=45"),
+    ("done__table_bold_labels_no_header", "bead_id=ol-7|status=complete|commit_sha=9f8e7d6|files=src/reconnect.rs,src/backoff.rs|tests_pass=true|lint_pass=true|build_pass=true"),
+    ("offering_ready__file_table_left_alone", "bead_id=ol-527.1|commit_sha=abc123def|files=src/auth.py,tests/test_auth.py|tests_pass=true|lint_pass=true|build_pass=true|summary=Auth middleware ready for review."),
+    ("progress__dash_labels", "bead_id=ol-9|step=Step 6 - rate limits|status=in progress|context_usage=58"),
+    ("progress__dash_bullet_left_alone", "bead_id=ol-9|step=Step 7 - status page|context_usage=61|status=null"),
+    ("help_request__setext_headings", "bead_id=ol-527.2|issue_type=TECHNICAL|problem~=The websocket client|what_tried~=Added a fixed|question=Is exponential backoff with jitter the expected fix?"),
+    ("checkpoint__setext_headings", "bead_id=ol-527.5|checkpoint_reason=CONTEXT_HIGH|partial_commit_sha=jkl012|context_usage=84|next_steps~=Finish the renderer"),
 ];
 
 fn lf_fixtures() -> Vec<PathBuf> {

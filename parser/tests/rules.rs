@@ -365,3 +365,88 @@ fn a_bad_failure_type_is_named_as_the_failure_s_type() {
         );
     }
 }
+
+/// Fields in a markdown table of labels and values (the twentieth
+/// round): read when the first column is labels; a table of files with
+/// a status column, or one whose only label is its header, is left alone.
+#[test]
+fn label_tables_read_as_fields_and_other_tables_are_left_alone() {
+    let progress = |body: &str| one(&format!("Subject: [ol-7] PROGRESS\n\nBody:\n{body}"));
+    for body in [
+        "| Field | Value |\n|---|---|\n| Bead | ol-7 |\n| Status | in progress |\n| Context usage | 45% |\n",
+        "| **Bead** | ol-7 |\n| **Status:** | in progress |\n| *Context usage* | 45% |\n",
+        "|Bead|ol-7|\n|Status|in progress|\n|Context usage|45%\n",
+        "| Field | Value |\n| :--- | ---: |\n| Status | in progress |\n| Notes | none |\n| Context usage | 45% |\n",
+    ] {
+        let m = progress(body);
+        assert_eq!(m.parsed.status.as_deref(), Some("in progress"), "{body}");
+        assert_eq!(m.parsed.context_usage, Some(45), "{body}");
+        assert!(m.diagnostics.iter().any(|d| d.code == "normalised"), "{body}");
+        assert!(parse(&format!("Subject: [ol-7] PROGRESS\n\nBody:\n{body}"), &ParseOptions::strict()).is_err());
+    }
+    for body in [
+        "| File | Status |\n|---|---|\n| src/a.rs | new |\n| src/b.rs | modified |\n",
+        "| Files | Status |\n|---|---|\n| src/a.rs | new |\n",
+        "| Status | Owner | Due |\n|---|---|---|\n| open | ann | mon |\n",
+        "| Note | text |\n| Other | more |\n| Status | in progress |\n",
+        "```\n| Status | in progress |\n```\n",
+    ] {
+        let m = progress(body);
+        assert_eq!(m.parsed.status, None, "{body}");
+        assert!(
+            m.diagnostics.iter().all(|d| d.code != "normalised"),
+            "{body}"
+        );
+    }
+}
+
+/// A known label and its value split by a dash: read where the section
+/// has no such field; a plain label behind a bullet is prose.
+#[test]
+fn dash_labels_read_where_no_field_is() {
+    let progress = |body: &str| one(&format!("Subject: [ol-7] PROGRESS\n\nBody:\n{body}"));
+    for (body, status) in [
+        ("Status — in progress\n", Some("in progress")),
+        ("Status – in progress\n", Some("in progress")),
+        ("Status - in progress\n", Some("in progress")),
+        ("- **Status** — in progress\n", Some("in progress")),
+        ("1. *Status* - in progress\n", Some("in progress")),
+        ("Status: ok\nStatus — in progress\n", Some("ok")),
+        ("- Status - the status page shows retries\n", None),
+        ("Status—in progress\n", None),
+        ("Status -\n", None),
+        ("The status - in progress\n", None),
+        ("Stat — x\n", None),
+    ] {
+        let m = progress(body);
+        assert_eq!(m.parsed.status.as_deref(), status, "{body}");
+        assert!(m.warnings().next().is_none(), "{body}: {:?}", m.diagnostics);
+    }
+}
+
+/// Setext headings naming a section open it; other underlined lines and
+/// thematic breaks are left alone.
+#[test]
+fn setext_headings_open_known_sections() {
+    let help = |body: &str| {
+        one(&format!(
+            "Subject: [ol-7] HELP_REQUEST\n\nBody:\nBead: ol-7\nIssue Type: STUCK\n{body}"
+        ))
+    };
+    let m = help("\nProblem\n-------\nIt hangs.\n\n**Question**\n===\nWhy?\n");
+    assert_eq!(m.parsed.problem.as_deref(), Some("It hangs."));
+    assert_eq!(m.parsed.question.as_deref(), Some("Why?"));
+    let m = help("\n## Problem\n---\nIt hangs.\n\nSome notes\n---\nWhy?\n");
+    let problem = m.parsed.problem.as_deref().unwrap_or("");
+    assert!(
+        problem.starts_with("---\nIt hangs.") && problem.ends_with("Why?"),
+        "{problem}"
+    );
+    assert_eq!(
+        m.diagnostics
+            .iter()
+            .filter(|d| d.code == "normalised")
+            .count(),
+        0
+    );
+}
