@@ -352,3 +352,28 @@ fn the_help_wraps_its_lines_at_a_narrow_terminal_rather_than_cut_them() {
         }
     }
 }
+
+/// A load error wider than the footer is cut with `…`, as a notice is:
+/// a live server's "no server answers (...): is `mcp-agent-mail
+/// serve-http` running there, on that port and path?" stopped at the
+/// edge mid-word ("serve-ht"), with nothing to say that more was there.
+#[test]
+fn a_load_error_wider_than_the_footer_is_cut_with_an_ellipsis() {
+    let mut app = TestApp::sample();
+    app.model.load_error = Some(format!(
+        "mail: http://127.0.0.1:8765/mcp/: no server answers (Connection refused (os error 111)): {}",
+        "is `mcp-agent-mail serve-http` running there, on that port and path?"
+    ));
+    app.model.notice = None;
+    for w in [40u16, 80, 120] {
+        let screen = app.render(w, 24);
+        let last = screen.lines().last().unwrap().trim_matches('"').trim_end();
+        assert!(
+            last.starts_with(" ✗ mail: http://127.0.0.1"),
+            "{w}: {last:?}"
+        );
+        assert!(last.ends_with('…'), "{w}: {last:?}");
+    }
+    let screen = app.render(200, 24);
+    assert!(screen.contains("on that port and path?"), "{screen}");
+}

@@ -188,7 +188,15 @@ pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
     }
     if let Some(e) = &m.load_error {
         f.render_widget(
-            Paragraph::new(Line::styled(format!(" ✗ {}", line_text(e)), t.error())),
+            // Cut with `…` as a notice is: cut at the edge, a live
+            // server's hint stopped mid-word with no sign of the rest.
+            Paragraph::new(Line::styled(
+                format!(
+                    " ✗ {}",
+                    truncate(&line_text(e), (area.width as usize).saturating_sub(3))
+                ),
+                t.error(),
+            )),
             area,
         );
         return;
