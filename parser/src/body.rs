@@ -729,7 +729,11 @@ impl<'l, 'a> Body<'l, 'a> {
                         continue;
                     }
                     Decorated::Neither => {
-                        body.other_line(diags, i, &mut duplicates);
+                        // A line of prose that opens with a letter is
+                        // tested here, without the call.
+                        if may_be_other(text) {
+                            body.other_line(diags, i, &mut duplicates);
+                        }
                         continue;
                     }
                 },
@@ -895,9 +899,6 @@ impl<'l, 'a> Body<'l, 'a> {
     fn other_line(&mut self, diags: &mut Diags<'_, 'a>, i: usize, duplicates: &mut usize) {
         let text = self.lines[i].text;
         let b = text.as_bytes();
-        if !may_be_other(b) {
-            return;
-        }
         if let Some(&c @ (b'-' | b'=')) = b.first() {
             if b.get(1) == Some(&c) && b.iter().all(|&x| x == c || is_row_blank(x)) {
                 self.setext(diags, i);
@@ -1287,13 +1288,6 @@ fn table_label(cell: &str) -> Option<&str> {
     cell.get(s..e).filter(|t| !t.is_empty())
 }
 
-/// Whether row `k` of `rows` is a header: the `---` row follows it.
-/// A header names the columns (`| Field | Value |`, `| Files | Status |`)
-/// and is never read as a field.
-fn is_table_header(rows: &[Line<'_>], k: usize) -> bool {
-    rows.get(k + 1).is_some_and(|r| is_table_rule(r.text)) && !is_table_rule(rows[k].text)
-}
-
 /// A markdown table a body's `|` lines are in (see `Body::table_line`):
 /// where it starts and ends, each row's field when it is a table of
 /// fields (none when it is not), and whether its note was made. Each row
@@ -1320,8 +1314,16 @@ impl<'a> Table<'a> {
         self.noted = false;
         self.rows.clear();
         let (mut data, mut labels) = (0usize, 0usize);
+        // A row is the `---` row or the header above it (which names the
+        // columns, `| Field | Value |`, and is never a field) when it or
+        // the next row is the rule: whether each row is the rule is asked
+        // once and carried to the next row (asked of both rows at each,
+        // it was asked of each row three times).
+        let mut rule = rows.first().is_some_and(|r| is_table_rule(r.text));
         for (k, row) in rows.iter().enumerate() {
-            if is_table_rule(row.text) || is_table_header(rows, k) {
+            let next_rule = rows.get(k + 1).is_some_and(|r| is_table_rule(r.text));
+            let this_rule = std::mem::replace(&mut rule, next_rule);
+            if this_rule || next_rule {
                 self.rows.push(None);
                 continue;
             }
@@ -1347,9 +1349,21 @@ impl<'a> Table<'a> {
 #[inline(always)]
 fn may_be_other(b: &[u8]) -> bool {
     match b.first() {
-        Some(b'a'..=b'z' | b'A'..=b'Z') => LABEL_LENGTHS
-            .iter()
-            .any(|&l| matches!(b.get(l + 1), Some(&(b'-' | 0xE2)))),
+        // The places at once, with no bounds test each, on a line as long
+        // as the first eight names and their blank (most prose); the two
+        // longest names' places then on their own.
+        Some(b'a'..=b'z' | b'A'..=b'Z') => match b.get(..15) {
+            Some(h) => {
+                let d = |c: u8| u8::from(matches!(c, b'-' | 0xE2));
+                (d(h[5]) | d(h[6]) | d(h[7]) | d(h[8]) | d(h[11]) | d(h[12]) | d(h[13]) | d(h[14]))
+                    != 0
+                    || matches!(b.get(18), Some(&(b'-' | 0xE2)))
+                    || matches!(b.get(27), Some(&(b'-' | 0xE2)))
+            }
+            None => LABEL_LENGTHS
+                .iter()
+                .any(|&l| matches!(b.get(l + 1), Some(&(b'-' | 0xE2)))),
+        },
         Some(_) => true,
         None => false,
     }
@@ -1647,6 +1661,26 @@ mod tests {
             Note::join(&["field found outside its `## ", kind.name(), "` section"]),
         );
         Some(h)
+    }
+
+    proptest::proptest! {
+        /// `may_be_other`'s test of a line that opens with a letter (the
+        /// places at once) answers as the ten places asked one by one do,
+        /// whatever the line's length and bytes.
+        #[test]
+        fn dash_places_read_as_asked_one_by_one(
+            rest in proptest::collection::vec(
+                proptest::sample::select(vec![b'a', b' ', b'-', 0xE2, b':', b'*']),
+                0..40,
+            ),
+        ) {
+            let mut b = vec![b'S'];
+            b.extend(rest);
+            let one_by_one = LABEL_LENGTHS
+                .iter()
+                .any(|&l| matches!(b.get(l + 1), Some(&(b'-' | 0xE2))));
+            proptest::prop_assert_eq!(may_be_other(&b), one_by_one);
+        }
     }
 
     proptest::proptest! {

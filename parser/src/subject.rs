@@ -182,9 +182,19 @@ fn parse_subject_in_full(subject: &str) -> Subject<'_> {
 fn slotted_shape(s: &str) -> Option<Subject<'_>> {
     match s.as_bytes().first()? {
         b'(' => Some(Subject::default()),
+        // `bracket_bead`'s reading on bytes (its nom parser was ~150
+        // instructions a call, asked twice of such a subject): `[`, text
+        // with no `[` or `]`, `]`, blanks, then the next slot's opening.
         b'[' => {
-            let (rest, bead) = bracket_bead(s)?;
-            matches!(rest.as_bytes().first()?, b'[' | b'(' | b':').then(|| Subject {
+            let b = s.as_bytes();
+            let close = 1 + crate::find::either(&b[1..], b']', b'[')?;
+            if close == 1 || b[close] != b']' {
+                return None;
+            }
+            let next = b[close + 1..].iter().find(|&&c| c != b' ' && c != b'\t')?;
+            // `[` and `]` are ASCII: the cuts are on character boundaries.
+            let bead = crate::trim::trim(s.get(1..close)?);
+            matches!(next, b'[' | b'(' | b':').then(|| Subject {
                 bead: (!bead.is_empty()).then_some(bead),
                 ..Subject::default()
             })
@@ -201,7 +211,7 @@ fn parse_subject_general(subject: &str) -> Subject<'_> {
     }
     let mut s = subject;
     let mut out = Subject::default();
-    while let Some((rest, _)) = reply_prefix(s) {
+    while let Some((rest, _)) = may_reply(s).then(|| reply_prefix(s)).flatten() {
         out.is_reply = true;
         s = rest;
     }
@@ -312,7 +322,7 @@ fn parse_decorated_in_full(subject: &str) -> Option<(Subject<'_>, usize)> {
     loop {
         let t = strip_start(s);
         note(s, t);
-        match reply_prefix(t) {
+        match may_reply(t).then(|| reply_prefix(t)).flatten() {
             Some((rest, _)) => {
                 out.is_reply = true;
                 s = rest;
@@ -374,7 +384,12 @@ fn parse_slotted(subject: &str) -> Option<(Subject<'_>, usize)> {
     use crate::decor::strip_start;
     let mut out = Subject::default();
     let mut s = strip_start(subject);
-    while let Some((rest, _)) = reply_prefix(s) {
+    // No reply word opens with another byte (after `reply_prefix`'s
+    // blanks): its nom parser is not asked (~60 instructions a subject).
+    while may_reply(s) {
+        let Some((rest, _)) = reply_prefix(s) else {
+            break;
+        };
         out.is_reply = true;
         s = strip_start(rest);
     }
@@ -411,6 +426,16 @@ fn parse_slotted(subject: &str) -> Option<(Subject<'_>, usize)> {
     out.kind = Some(kind);
     out.raw_type = Some(raw);
     Some((out, at))
+}
+
+/// Whether `s` may open with a reply prefix (`Re:`, `Fwd:`, `Fw:` in
+/// any case, after blanks): its first byte after blanks is `r` or `f`.
+#[inline]
+fn may_reply(s: &str) -> bool {
+    matches!(
+        crate::grammar::trim_start_blanks(s).as_bytes().first(),
+        Some(b'R' | b'r' | b'F' | b'f')
+    )
 }
 
 /// The slot `s` opens with: the text inside `[...]` or `(...)` (trimmed,
