@@ -201,6 +201,15 @@ impl Overlay {
             purpose,
         }
     }
+
+    /// The overlays keys type text into (the editors, a reject's reason):
+    /// they bind no Alt chord and no key of the keymap.
+    pub(crate) fn takes_text(&self) -> bool {
+        matches!(
+            self,
+            Overlay::Editor { .. } | Overlay::Compose { .. } | Overlay::Reason { .. }
+        )
+    }
 }
 
 /// What keys in the reply editor do.

@@ -463,11 +463,10 @@ fn point_out_unknown_identity(m: &mut Model) {
 /// config may bind one, and then it is that binding.
 fn esc_then(m: &Model, k: &KeyEvent) -> Option<KeyEvent> {
     let after = crate::keymap::after_esc(k)?;
-    let typing = match m.overlay {
-        Some(Overlay::Editor { .. } | Overlay::Compose { .. } | Overlay::Reason { .. }) => true,
-        Some(_) => false,
-        None => m.search.typing,
-    };
+    let typing = m
+        .overlay
+        .as_ref()
+        .map_or(m.search.typing, Overlay::takes_text);
     (typing || m.config.keymap.action_for(k).is_none()).then_some(after)
 }
 

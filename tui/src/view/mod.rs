@@ -358,7 +358,6 @@ pub(crate) fn with_keys(what: &str, lead: &str, keys: &[&str], room: usize) -> S
     text::truncate(&out, room)
 }
 
-/// Agent text for one line: sanitised, newlines folded.
 /// A kept search's keys, for a pane's hints: `n`/`N` move in the list it
 /// is of (the pane's title shows only the count), and Esc clears it
 /// where Esc does. Empty when no search is kept on the focused list:
@@ -378,6 +377,7 @@ pub(crate) fn kept_search_hints(m: &Model) -> Vec<(String, &'static str)> {
     hints
 }
 
+/// Agent text for one line: sanitised, newlines folded.
 pub(crate) fn line_text(s: &str) -> String {
     clean_line(s).into_owned()
 }
