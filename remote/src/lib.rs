@@ -13,6 +13,11 @@
 //! store owns a current-thread runtime and blocks on it, so its callers
 //! (the commands, the TUI's backend) stay synchronous.
 //!
+//! https is built in, as a server on another machine is usually reached
+//! through a TLS proxy: rustls with ring's crypto (not reqwest's default,
+//! aws-lc, a C library of its own to build), the certificate checked
+//! against the system's store or the PEM file `SSL_CERT_FILE` names.
+//!
 //! - [`session`]: one connection (bearer token, timeouts, reconnecting
 //!   after a failure), calls and their errors in one line each;
 //! - [`toolset`]: which release's tool set the server offers;
@@ -20,7 +25,8 @@
 //! - `store`: the `MailStore` itself;
 //! - [`write_through`]: a storage root read from disk, written through its
 //!   server;
-//! - `testing` (feature `testing`): fake HTTP servers for tests.
+//! - `testing` (feature `testing`): fake HTTP servers, and a TLS front
+//!   for them or a live server, for tests.
 
 pub mod convert;
 pub mod session;

@@ -116,9 +116,9 @@ pub enum ServerError {
     },
     /// It answered, but not as an MCP Agent Mail server does.
     Protocol { url: String, detail: String },
-    /// An https URL, and this build has no TLS (`amail-remote`'s `tls`
-    /// feature is off): nothing is sent.
-    NoTls { url: String },
+    /// The TLS handshake failed: the certificate was refused, or the
+    /// server speaks plain HTTP. `detail` says which, and what to do.
+    Tls { url: String, detail: String },
 }
 
 impl fmt::Display for ServerError {
@@ -179,12 +179,7 @@ impl fmt::Display for ServerError {
                 "{url}: this server ({release} tools) has no {feature}: upgrade the server, \
                  or work on its storage root directly"
             ),
-            ServerError::NoTls { url } => write!(
-                f,
-                "{url}: this amail was built without TLS, so it cannot reach an https URL: give \
-                 the server's http:// URL (a server on this machine, or behind a TLS proxy), or \
-                 build amail with `--features amail-remote/tls`"
-            ),
+            ServerError::Tls { url, detail } => write!(f, "{url}: {detail}"),
             ServerError::Protocol { url, detail } => write!(
                 f,
                 "{url}: not an MCP Agent Mail server answer ({detail}): check the URL's port \
@@ -223,9 +218,9 @@ pub struct Session {
 
 impl Session {
     pub fn new(config: ServerConfig) -> Result<Session, ServerError> {
-        if !cfg!(feature = "tls") && scheme(&config.url).as_deref() == Some("https") {
-            return Err(ServerError::NoTls { url: config.url });
-        }
+        // reqwest's TLS takes the process's rustls provider: ring's, set
+        // once (a second session's install is refused, and changes nothing).
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -567,6 +562,12 @@ fn classify(
             message: one_line(&data.message),
         };
     }
+    if let Some(tls) = tls_error(e) {
+        return ServerError::Tls {
+            url: url.to_string(),
+            detail: tls_detail(url, tls),
+        };
+    }
     let mut chain = e.to_string();
     let mut src = e.source();
     while let Some(s) = src {
@@ -619,6 +620,66 @@ fn classify(
             url,
             detail: short(&without_type_names(&chain)),
         }
+    }
+}
+
+/// The TLS library's error behind `e`, through the links that hide it
+/// from `source()`: rmcp keeps the handshake's transport error and
+/// reqwest's error as fields, not sources, and `io::Error::source` skips
+/// the error it wraps.
+fn tls_error<'a>(mut e: &'a (dyn std::error::Error + 'static)) -> Option<&'a rustls::Error> {
+    use rmcp::service::ClientInitializeError;
+    use rmcp::transport::streamable_http_client::StreamableHttpError;
+    loop {
+        if let Some(tls) = e.downcast_ref::<rustls::Error>() {
+            return Some(tls);
+        }
+        let next: Option<&(dyn std::error::Error + 'static)> =
+            if let Some(io) = e.downcast_ref::<std::io::Error>() {
+                io.get_ref().map(|inner| inner as _)
+            } else if let Some(ClientInitializeError::TransportError { error, .. }) =
+                e.downcast_ref::<ClientInitializeError>()
+            {
+                Some(error)
+            } else if let Some(StreamableHttpError::Client(r)) =
+                e.downcast_ref::<StreamableHttpError<reqwest::Error>>()
+            {
+                Some(r)
+            } else {
+                e.source()
+            };
+        e = next?;
+    }
+}
+
+/// What a failed TLS handshake with `url` means to the user, and what to
+/// do: the two a user meets are a certificate this machine does not trust
+/// (a server's own, or a private CA's) and `https://` typed for a port
+/// that speaks plain HTTP.
+fn tls_detail(url: &str, e: &rustls::Error) -> String {
+    use rustls::CertificateError as C;
+    match e {
+        rustls::Error::InvalidCertificate(c) => {
+            let why = match c {
+                C::UnknownIssuer => "its issuer is not one this machine trusts".to_string(),
+                C::Expired | C::ExpiredContext { .. } => "it has expired".to_string(),
+                C::NotValidForName | C::NotValidForNameContext { .. } => {
+                    "it is not made out to this host name".to_string()
+                }
+                C::NotValidYet | C::NotValidYetContext { .. } => "it is not valid yet".to_string(),
+                C::Revoked => "it was revoked".to_string(),
+                other => format!("{other:?}"),
+            };
+            format!(
+                "the server's TLS certificate was refused: {why}; for a certificate of the \
+                 server's own (self-signed, or a private CA's), point SSL_CERT_FILE at it in PEM"
+            )
+        }
+        rustls::Error::InvalidMessage(_) => format!(
+            "no TLS answer on that port: if the server speaks plain HTTP there, give {}",
+            url.replacen("https://", "http://", 1)
+        ),
+        other => format!("the TLS handshake failed: {other}"),
     }
 }
 
@@ -680,7 +741,7 @@ fn probe(url: &str) -> Option<String> {
 
 /// The scheme of `url`, lower case (schemes ignore case, RFC 3986:
 /// `HTTP://` is `http`); None without `://`. The one reading of it, for
-/// `--server`'s check and the TLS check here.
+/// `--server`'s check.
 pub fn scheme(url: &str) -> Option<String> {
     url.split_once("://").map(|(s, _)| s.to_ascii_lowercase())
 }
@@ -938,25 +999,45 @@ mod tests {
         }
     }
 
-    /// An https URL on a build without TLS (the default): the line said
-    /// "no server answers (Send message error Transport [rmcp::...] error:
-    /// Client error: e...)", though a server answered and nothing was
-    /// sent. Found by giving `--server https://127.0.0.1:PORT/mcp/` to a
-    /// live server. It says this build has no TLS, and what to do.
-    #[cfg(not(feature = "tls"))]
+    /// An https URL for a server that speaks plain HTTP (the scheme
+    /// typed for a server on this machine): the TLS handshake meets an
+    /// HTTP answer. The line says so and gives the http:// URL to use,
+    /// not the TLS library's "corrupt message" or the SDK's type names.
     #[test]
-    fn an_https_url_without_tls_says_this_build_has_none() {
-        let url = answering("200 OK", "/mcp/").replace("http://", "https://");
+    fn an_https_url_for_a_plain_http_server_gives_the_http_url() {
+        let http = answering("200 OK", "/mcp/");
+        let url = http.replace("http://", "https://");
         let e = Session::new(config(&url, Some("t"), 5))
             .and_then(|s| s.call("fetch_inbox", Map::new()))
             .unwrap_err();
         let line = e.to_string();
+        assert!(matches!(e, ServerError::Tls { .. }), "{e:?}");
         assert!(
-            line.starts_with(&url) && line.contains("without TLS") && line.contains("http://"),
+            line.starts_with(&url) && line.contains("plain HTTP") && line.contains(&http),
+            "{line}"
+        );
+        assert!(!line.contains('\n') && !line.contains("rmcp::"), "{line}");
+    }
+
+    /// A server behind TLS whose certificate this machine does not trust
+    /// (a self-signed one, a private CA): the line says the certificate
+    /// was refused, why, and how to trust it, not "no server answers".
+    #[test]
+    fn an_untrusted_certificate_is_named_with_the_way_to_trust_it() {
+        let (url, _pem) = crate::testing::tls_front(&answering("200 OK", "/mcp/"));
+        let e = Session::new(config(&url, Some("s3cr3t"), 5))
+            .and_then(|s| s.call("fetch_inbox", Map::new()))
+            .unwrap_err();
+        let line = e.to_string();
+        assert!(matches!(e, ServerError::Tls { .. }), "{e:?}");
+        assert!(
+            line.starts_with(&url)
+                && line.contains("certificate")
+                && line.contains("SSL_CERT_FILE"),
             "{line}"
         );
         assert!(
-            !line.contains("no server answers") && !line.contains("rmcp::"),
+            !line.contains('\n') && !line.contains("rmcp::") && !line.contains("s3cr3t"),
             "{line}"
         );
     }

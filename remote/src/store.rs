@@ -183,7 +183,7 @@ impl From<ServerError> for Error {
             ServerError::Tool { .. }
             | ServerError::TooOld { .. }
             | ServerError::Protocol { .. }
-            | ServerError::NoTls { .. } => ServerFailure::Answered,
+            | ServerError::Tls { .. } => ServerFailure::Answered,
         };
         Error::Server {
             message: e.to_string(),

@@ -1,6 +1,7 @@
 //! Fake HTTP servers on 127.0.0.1 for tests: one that answers every
 //! request with a fixed status, one that accepts and never answers, one
-//! that is no web server at all.
+//! that is no web server at all; and a TLS front for any of them (or for
+//! a live server), as a user's reverse proxy is.
 //!
 //! Its home is here, behind the `testing` feature (and `cfg(test)`), as
 //! `amail-tui`'s fakes are behind its own: the session's unit tests and
@@ -61,4 +62,56 @@ pub fn not_http() -> String {
         let _ = c.read(&mut buf);
     });
     format!("http://127.0.0.1:{port}/mcp/")
+}
+
+/// A TLS front for the server at `target` (an `http://127.0.0.1:PORT/...`
+/// URL), as a reverse proxy in front of a user's server is: it takes
+/// https on a port of its own, with a certificate for 127.0.0.1 made now,
+/// and passes the bytes to the target's port as they are. Its https URL
+/// (the target's path) and its certificate in PEM, which a client trusts
+/// through `SSL_CERT_FILE` (the certificate is its own issuer).
+pub fn tls_front(target: &str) -> (String, String) {
+    use std::sync::Arc;
+    let target = url::Url::parse(target).expect("an http URL");
+    let to = format!("127.0.0.1:{}", target.port().expect("a port"));
+    let made = rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_string()]).unwrap();
+    let key = rustls::pki_types::PrivateKeyDer::Pkcs8(made.signing_key.serialize_der().into());
+    let config = rustls::ServerConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .unwrap()
+    .with_no_client_auth()
+    .with_single_cert(vec![made.cert.der().clone()], key)
+    .unwrap();
+    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    listener.set_nonblocking(true).unwrap();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            while let Ok((c, _)) = listener.accept().await {
+                let (acceptor, to) = (acceptor.clone(), to.clone());
+                tokio::spawn(async move {
+                    // A client that refuses the certificate ends here.
+                    let Ok(mut tls) = acceptor.accept(c).await else {
+                        return;
+                    };
+                    let Ok(mut back) = tokio::net::TcpStream::connect(&to).await else {
+                        return;
+                    };
+                    let _ = tokio::io::copy_bidirectional(&mut tls, &mut back).await;
+                });
+            }
+        });
+    });
+    (
+        format!("https://127.0.0.1:{port}{}", target.path()),
+        made.cert.pem(),
+    )
 }

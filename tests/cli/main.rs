@@ -20,6 +20,7 @@ mod defects;
 mod demo_fresh;
 mod demo_store;
 mod fx;
+mod https;
 mod json_names;
 mod modes;
 mod parse;

@@ -1,0 +1,79 @@
+//! A server behind TLS, as a user's server on another machine is: amail
+//! reaches it through an `https://` URL, trusting the certificate the
+//! system trusts or the one `SSL_CERT_FILE` names; a refused certificate
+//! and `https://` typed for a plain HTTP port are each one line that says
+//! what to do. (The same through a live server: tests/interop.)
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// `amail threads --server URL` with a home under `dir`, no token and no
+/// certificate settings from the environment but `cert` (a PEM file).
+fn threads(dir: &Path, url: &str, cert: Option<&Path>) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_amail"));
+    c.args(["threads", "--server", url])
+        .env("AMAIL_HOME", dir.join("home"))
+        .env("AMAIL_CONFIG", dir.join("no-config.toml"))
+        .env("AMAIL_SERVER_TOKEN", "t0ken")
+        .env_remove("SSL_CERT_FILE")
+        .env_remove("SSL_CERT_DIR");
+    if let Some(cert) = cert {
+        c.env("SSL_CERT_FILE", cert);
+    }
+    c.output().unwrap()
+}
+
+/// Before, every https URL was refused ("this amail was built without
+/// TLS"): a server on another machine, behind the usual TLS proxy, could
+/// not be reached at all. Now the request goes through: the fake behind
+/// the TLS front answers 404, and that is what the line reports.
+#[test]
+fn an_https_server_is_reached_through_tls() {
+    let dir = tempfile::tempdir().unwrap();
+    let http = amail_remote::testing::answering("404 Not Found", "/mcp/");
+    let (url, pem) = amail_remote::testing::tls_front(&http);
+    let cert = dir.path().join("server.pem");
+    std::fs::write(&cert, pem).unwrap();
+    let out = threads(dir.path(), &url, Some(&cert));
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("404") && !err.contains("TLS") && !err.contains("certificate"),
+        "{err}"
+    );
+}
+
+/// The same server, its certificate not trusted here: one line says the
+/// certificate was refused, why, and how to trust it.
+#[test]
+fn an_untrusted_certificate_says_how_to_trust_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (url, _pem) =
+        amail_remote::testing::tls_front(&amail_remote::testing::answering("200 OK", "/mcp/"));
+    let out = threads(dir.path(), &url, None);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("certificate was refused")
+            && err.contains("issuer")
+            && err.contains("SSL_CERT_FILE"),
+        "{err}"
+    );
+    assert!(!err.contains("t0ken") && !err.contains("rmcp::"), "{err}");
+}
+
+/// `https://` typed for a server that speaks plain HTTP: the line gives
+/// the http:// URL.
+#[test]
+fn https_for_a_plain_http_port_gives_the_http_url() {
+    let dir = tempfile::tempdir().unwrap();
+    let http = amail_remote::testing::answering("200 OK", "/mcp/");
+    let url = http.replacen("http://", "https://", 1);
+    let out = threads(dir.path(), &url, None);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains(&format!("give {http}")), "{err}");
+}
