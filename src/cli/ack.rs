@@ -1,6 +1,6 @@
 //! `amail ack ID... [SOURCE] --as AGENT`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
@@ -13,11 +13,12 @@ use amail_core::{inbox, stores};
 #[derive(Debug, Args)]
 #[command(
     override_usage = "amail ack <ID>... [SOURCE] --as <AGENT> [OPTIONS]",
-    after_help = "Examples:\n  amail ack 5 10 --as BlueLake ~/.mcp_agent_mail_git_mailbox_repo\n  amail ack ol-527.2-help --as Orchestrator ./mail\n  amail ack 42 http://127.0.0.1:8765/mcp/ --as BlueLake   # through a server\n\nThe last argument is the SOURCE when it is an existing directory or a server's\nURL (the same as --server URL; not both); one that looks like a path (/...,\n./..., ~...) but does not exist is an error, and nothing is acked. With\nseveral ids, every one must exist and be addressed to the --as agent before\nany is acked."
+    after_help = "Examples:\n  amail ack 5 10 --as BlueLake ~/.mcp_agent_mail_git_mailbox_repo\n  amail ack ol-527.2-help --as Orchestrator ./mail\n  amail ack 42 http://127.0.0.1:8765/mcp/ --as BlueLake   # through a server\n\nThe last argument is the SOURCE when it is an existing directory or a server's\nURL (the same as --server URL; not both); so is the first, as `amail threads\nSOURCE` takes it. A last one that looks like a path (/..., ./..., ~...) but\ndoes not exist is an error, and nothing is acked. With\nseveral ids, every one must exist and be addressed to the --as agent before\nany is acked."
 )]
 pub struct AckArgs {
     /// Message ids (as `amail pending` prints them), then optionally the
-    /// SOURCE (a mailbox, a storage root or a server's URL).
+    /// SOURCE (a mailbox, a storage root or a server's URL; or the SOURCE
+    /// first, as `amail threads SOURCE` takes it).
     #[arg(required = true, value_name = "ID")]
     pub items: Vec<String>,
     /// The recipient acknowledging.
@@ -33,25 +34,24 @@ pub struct AckArgs {
 }
 
 /// Splits `ID... [SOURCE]`: the last item is the source when it names an
-/// existing directory, is `-` or a server's URL (ids never do). A last item that looks
-/// like a path (absolute, `./`, `../`, `~`, or ending in `/`) but is no
-/// directory is an error: the user named a source and mistyped it, and
-/// falling back to the default mailbox would write somewhere else.
+/// existing directory, is `-` or a server's URL (ids never do). The
+/// source may come first too, as `threads SOURCE` and `pending SOURCE`
+/// take it: an existing directory or a URL first is never an id. A last
+/// item that looks like a path (absolute, `./`, `../`, `~`, or ending in
+/// `/`) but is no directory is an error: the user named a source and
+/// mistyped it, and falling back to the default mailbox would write
+/// somewhere else.
 pub fn split_source(items: &[String]) -> Result<(Vec<String>, Option<PathBuf>), CliError> {
     match items.split_last() {
-        // A URL is never an id: the ids were left out.
-        Some((last, [])) if super::server::is_url(std::path::Path::new(last)) => {
-            Err(CliError::usage(format!(
-                "{}: a server's URL, and no message id to ack: `amail ack ID... {} --as AGENT`",
-                clean_line(last),
-                clean_line(last)
-            )))
-        }
+        // A source alone: the ids were left out.
+        Some((last, [])) if names_source(Path::new(last)) => Err(CliError::usage(format!(
+            "{}: a {}, and no message id to ack: `amail ack ID... {} --as AGENT`",
+            clean_line(last),
+            source_word(Path::new(last)),
+            clean_line(last)
+        ))),
         Some((last, rest))
-            if !rest.is_empty()
-                && (last == "-"
-                    || std::path::Path::new(last).is_dir()
-                    || super::server::is_url(std::path::Path::new(last))) =>
+            if !rest.is_empty() && (last == "-" || names_source(Path::new(last))) =>
         {
             Ok((rest.to_vec(), Some(PathBuf::from(last))))
         }
@@ -60,7 +60,28 @@ pub fn split_source(items: &[String]) -> Result<(Vec<String>, Option<PathBuf>), 
                 "{last}: no such file or directory; nothing was written (the SOURCE must be an existing mailbox directory or mcp_agent_mail storage root)"
             )))
         }
-        _ => Ok((items.to_vec(), None)),
+        _ => match items.split_first() {
+            Some((first, rest)) if !rest.is_empty() && names_source(Path::new(first)) => {
+                Ok((rest.to_vec(), Some(PathBuf::from(first))))
+            }
+            _ => Ok((items.to_vec(), None)),
+        },
+    }
+}
+
+/// Whether `item`, where an id or a SOURCE may stand, is the SOURCE: an
+/// existing directory or a server's URL, which no id is. (`-`, stdin, is
+/// one only last.)
+pub fn names_source(item: &Path) -> bool {
+    item.is_dir() || super::server::is_url(item)
+}
+
+/// What `item`, a SOURCE, is, for a line that names it.
+pub fn source_word(item: &Path) -> &'static str {
+    if super::server::is_url(item) {
+        "server's URL"
+    } else {
+        "mailbox"
     }
 }
 

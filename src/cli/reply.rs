@@ -1,7 +1,7 @@
 //! `amail reply ID [SOURCE] --as AGENT [--body TEXT]`.
 
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
@@ -20,7 +20,8 @@ pub struct ReplyArgs {
     /// The message to answer (as `amail threads --json` / `amail pending` print it).
     pub id: String,
     /// Mailbox directory, mcp_agent_mail storage root or a server's URL (as
-    /// --server URL); default: the amail mailbox.
+    /// --server URL); default: the amail mailbox. It may come before the
+    /// ID too, as `amail threads SOURCE` takes it.
     pub source: Option<PathBuf>,
     /// Who answers: a sender or recipient of the message (answering your
     /// own message writes to its recipients).
@@ -41,19 +42,23 @@ pub struct ReplyArgs {
 
 pub fn run(mut args: ReplyArgs, config: &amail::config::Config) -> CliResult {
     let max_bytes = config.max_bytes;
-    // A URL is never an id: the id was left out, and the URL took its
-    // place (it read as an id on the default mailbox), or came first.
-    if super::server::is_url(std::path::Path::new(&args.id)) {
-        let url = clean_line(&args.id);
-        return Err(CliError::usage(match &args.source {
-            None => format!(
-                "{url}: a server's URL, and no message id to answer: `amail reply ID {url} --as AGENT`"
-            ),
-            Some(id) => format!(
-                "{url}: a server's URL where the message id goes: `amail reply {} {url} --as AGENT`",
-                clean_line(&id.display().to_string())
-            ),
-        }));
+    // An existing directory or a URL is never an id: the SOURCE came
+    // first, as `threads SOURCE` takes it, or the id was left out.
+    if super::ack::names_source(Path::new(&args.id)) {
+        let first = PathBuf::from(&args.id);
+        match args.source.take() {
+            Some(id) if !super::ack::names_source(&id) => {
+                args.id = id.to_string_lossy().into_owned();
+                args.source = Some(first);
+            }
+            _ => {
+                let source = clean_line(&args.id);
+                return Err(CliError::usage(format!(
+                    "{source}: a {}, and no message id to answer: `amail reply ID {source} --as AGENT`",
+                    super::ack::source_word(&first)
+                )));
+            }
+        }
     }
     args.server
         .take_source(&mut args.source, args.db.as_deref())?;

@@ -1178,3 +1178,53 @@ fn fresh_without_demo_is_a_usage_error() {
         assert!(!err.contains("terminal"), "{args:?}: {err}");
     }
 }
+
+/// The SOURCE first, as `amail threads SOURCE` and `amail pending SOURCE`
+/// take it: `amail ack ./mail demo-07 --as BlueLake` read the mailbox as
+/// an id and answered "no mailbox at DATA_DIR/mail yet", and `amail reply
+/// ./mail demo-11 ...` answered "demo-11: no such file or directory".
+/// An existing directory or a server's URL is never an id: first or last,
+/// it is the SOURCE. Alone, it is a SOURCE with the id left out.
+#[test]
+fn the_source_may_come_before_the_ids_as_threads_takes_it() {
+    let fx = Fx::new();
+    let root = fx.demo();
+    let mail = root.join("mail");
+    let m = mail.to_str().unwrap();
+    let out = fx.run(&["ack", m, "demo-07", "--as", "BlueLake"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("acked demo-07 as BlueLake"),
+        "{}",
+        stdout(&out)
+    );
+    let out = fx.run(&["reply", m, "demo-11", "--as", "Chiron", "--body", "Use v2."]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("replied to demo-11 as Chiron"),
+        "{}",
+        stdout(&out)
+    );
+    let replies = fs::read_dir(mail.join("replies")).unwrap().count();
+    assert_eq!(replies, 1);
+    // The mailbox and no id: it says the id is missing and where it goes.
+    for (args, want) in [
+        (
+            vec!["ack", m, "--as", "BlueLake"],
+            format!("amail ack ID... {m}"),
+        ),
+        (
+            vec!["reply", m, "--as", "Chiron", "--body", "x"],
+            format!("amail reply ID {m}"),
+        ),
+    ] {
+        let out = fx.run(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("no message id") && err.contains(&want) && !err.contains("no mailbox"),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(fs::read_dir(mail.join("replies")).unwrap().count(), 1);
+}
