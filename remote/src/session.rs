@@ -304,8 +304,9 @@ impl Session {
         let timeout = self.config.timeout;
         let token_from = self.token_origin();
         let token_from = token_from.as_deref();
+        let http = http_client(&url)?;
         self.block(async {
-            let transport = StreamableHttpClientTransport::from_config(cfg);
+            let transport = StreamableHttpClientTransport::with_client(http, cfg);
             let client = tokio::time::timeout(timeout, ().serve(transport))
                 .await
                 .map_err(|_| ServerError::Timeout {
@@ -620,6 +621,55 @@ fn classify(
             url,
             detail: short(&without_type_names(&chain)),
         }
+    }
+}
+
+/// The HTTP client for a server at `url`: rmcp's own default settings
+/// (no idle pool, against ~40 ms Delayed-ACK stalls; only same-origin 307
+/// and 308 redirects, which keep the POST's body and send the session to
+/// no other host: `/mcp` to `/mcp/`), and no proxy for a server on this
+/// machine. A proxy from the environment (`HTTP_PROXY`, common in
+/// containers and offices) took those requests to the proxy, whose
+/// 127.0.0.1 is its own; loopback is never proxied, as Go's net/http rules.
+fn http_client(url: &str) -> Result<reqwest::Client, ServerError> {
+    const MAX_REDIRECTS: usize = 10;
+    let redirects = reqwest::redirect::Policy::custom(|attempt| {
+        let keeps_body = matches!(attempt.status().as_u16(), 307 | 308);
+        let same_origin = attempt
+            .previous()
+            .first()
+            .is_some_and(|first| first.origin() == attempt.url().origin());
+        if !keeps_body || !same_origin {
+            attempt.stop()
+        } else if attempt.previous().len() > MAX_REDIRECTS {
+            attempt.error(format!("more than {MAX_REDIRECTS} redirects"))
+        } else {
+            attempt.follow()
+        }
+    });
+    let mut builder = reqwest::Client::builder()
+        .pool_max_idle_per_host(0)
+        .redirect(redirects);
+    if is_loopback(url) {
+        builder = builder.no_proxy();
+    }
+    builder.build().map_err(|e| ServerError::Protocol {
+        url: url.to_string(),
+        detail: format!("cannot set up HTTP: {e}"),
+    })
+}
+
+/// Whether `url`'s host is this machine: `localhost` (and its
+/// subdomains, RFC 6761), 127.0.0.0/8 or ::1.
+fn is_loopback(url: &str) -> bool {
+    match url::Url::parse(url).ok().as_ref().and_then(url::Url::host) {
+        Some(url::Host::Domain(d)) => {
+            let d = d.trim_end_matches('.').to_ascii_lowercase();
+            d == "localhost" || d.ends_with(".localhost")
+        }
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
     }
 }
 
@@ -1040,6 +1090,30 @@ mod tests {
             !line.contains('\n') && !line.contains("rmcp::") && !line.contains("s3cr3t"),
             "{line}"
         );
+    }
+
+    /// Which hosts skip the environment's proxy: this machine's names only.
+    #[test]
+    fn loopback_hosts_are_this_machines_names_only() {
+        for url in [
+            "http://127.0.0.1:8765/mcp/",
+            "http://127.9.8.7/mcp/",
+            "https://[::1]:8765/mcp/",
+            "http://localhost:8765/mcp/",
+            "http://LOCALHOST./mcp/",
+            "http://agents.localhost/mcp/",
+        ] {
+            assert!(is_loopback(url), "{url}");
+        }
+        for url in [
+            "http://10.0.0.2:8765/mcp/",
+            "https://mail.example.com/mcp/",
+            "http://localhost.example.com/mcp/",
+            "http://[::2]/mcp/",
+            "not a url",
+        ] {
+            assert!(!is_loopback(url), "{url}");
+        }
     }
 
     #[test]

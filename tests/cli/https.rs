@@ -77,3 +77,37 @@ fn https_for_a_plain_http_port_gives_the_http_url() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains(&format!("give {http}")), "{err}");
 }
+
+/// A proxy in the environment (`HTTP_PROXY`, as in many containers and
+/// offices) took the requests for a server on this machine to the proxy,
+/// whose 127.0.0.1 is its own: "no server answers (something accepts
+/// connections on that port but gave no HTTP answer)" though the server
+/// was up. A loopback server is never reached through a proxy (Go's
+/// net/http rule); here the proxy is a dead port, and the fake's 404 is
+/// what the line reports, for each of the names a loopback host goes by.
+#[test]
+fn a_server_on_this_machine_is_not_reached_through_a_proxy() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = amail_remote::testing::answering("404 Not Found", "/mcp/");
+    let port = url.rsplit_once(':').unwrap().1.trim_end_matches("/mcp/");
+    for host in ["127.0.0.1", "localhost"] {
+        let url = format!("http://{host}:{port}/mcp/");
+        let mut c = Command::new(env!("CARGO_BIN_EXE_amail"));
+        c.args(["threads", "--server", &url])
+            .env("AMAIL_HOME", dir.path().join("home"))
+            .env("AMAIL_CONFIG", dir.path().join("no-config.toml"))
+            .env("AMAIL_SERVER_TOKEN", "t0ken")
+            .env_remove("NO_PROXY")
+            .env_remove("no_proxy");
+        for var in ["HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "ALL_PROXY"] {
+            c.env(var, "http://127.0.0.1:9");
+        }
+        let out = c.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(
+            err.contains("404") && !err.contains("no server answers"),
+            "{host}: {err}"
+        );
+    }
+}

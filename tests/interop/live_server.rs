@@ -413,6 +413,11 @@ fn check_release(release: Release) {
         .unwrap());
     assert!(plain.lines().count() > 1, "{plain}");
     assert_eq!(through, plain);
+    // The path typed without its slash: the server's 307 to `/mcp/` is
+    // followed (amail builds its own HTTP client, with rmcp's redirect
+    // rule: same origin, 307 and 308 only).
+    let bare = server.url.trim_end_matches('/');
+    assert_eq!(ok(&amail_at(&server, bare, token, &["threads"])), plain);
     // A wrong token writes nothing: the ack view still lists GreenCastle's.
     let out = amail(
         &server,
