@@ -604,12 +604,26 @@ fn classify(
         // listens on that port (an SSH or database port typed for the
         // server's). Still unreachable for the retry's sake: a server
         // starting up or going down looks the same for a moment.
-        ServerError::Unreachable {
-            detail: probe(&url).unwrap_or_else(|| {
+        let detail = match proxy_var(&url) {
+            // The request went to the proxy: a probe of the server's own
+            // port would speak of a connect that was never made.
+            Some(var) => format!(
+                "the request went through the proxy that {var} names{}, and it gave no answer \
+                 for this server; NO_PROXY lists the hosts reached without it",
+                if std::env::var_os("NO_PROXY")
+                    .or(std::env::var_os("no_proxy"))
+                    .is_some()
+                {
+                    " (unless NO_PROXY lists this host)"
+                } else {
+                    ""
+                }
+            ),
+            None => probe(&url).unwrap_or_else(|| {
                 "something accepts connections on that port but gave no HTTP answer".to_string()
             }),
-            url,
-        }
+        };
+        ServerError::Unreachable { detail, url }
     } else if lower.contains("timeout") || lower.contains("timed out") {
         ServerError::Timeout {
             url,
@@ -657,6 +671,22 @@ fn http_client(url: &str) -> Result<reqwest::Client, ServerError> {
         url: url.to_string(),
         detail: format!("cannot set up HTTP: {e}"),
     })
+}
+
+/// The environment's proxy variable that reqwest takes for `url` (its
+/// name only: a proxy's URL may hold a password), none for a server on
+/// this machine ([`http_client`] never proxies it).
+fn proxy_var(url: &str) -> Option<&'static str> {
+    if is_loopback(url) {
+        return None;
+    }
+    let vars: [&'static str; 4] = if scheme(url).as_deref() == Some("https") {
+        ["HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"]
+    } else {
+        ["HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"]
+    };
+    vars.into_iter()
+        .find(|v| std::env::var_os(v).is_some_and(|p| !p.is_empty()))
 }
 
 /// Whether `url`'s host is this machine: `localhost` (and its

@@ -111,3 +111,34 @@ fn a_server_on_this_machine_is_not_reached_through_a_proxy() {
         );
     }
 }
+
+/// A server on another machine, through a proxy of the environment that
+/// gives no answer: the line spoke of a direct connect to the server
+/// (amail's probe of its port), which the request never made. It names
+/// the proxy's variable and NO_PROXY. (10.255.255.1 is never reached:
+/// the request goes to the dead proxy, and no probe is made.)
+#[test]
+fn a_proxy_that_gives_no_answer_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = "http://10.255.255.1:8765/mcp/";
+    let out = Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(["threads", "--server", url, "--timeout", "5"])
+        .env("AMAIL_HOME", dir.path().join("home"))
+        .env("AMAIL_CONFIG", dir.path().join("no-config.toml"))
+        .env("AMAIL_SERVER_TOKEN", "t0ken")
+        .env_remove("NO_PROXY")
+        .env_remove("no_proxy")
+        .env_remove("ALL_PROXY")
+        .env_remove("all_proxy")
+        .env_remove("http_proxy")
+        .env("HTTP_PROXY", "http://127.0.0.1:9")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("HTTP_PROXY") && err.contains("NO_PROXY") && !err.contains("t0ken"),
+        "{err}"
+    );
+}
