@@ -23,6 +23,14 @@ fn threads(dir: &Path, url: &str, cert: Option<&Path>) -> Output {
     c.output().unwrap()
 }
 
+/// A failed run's stderr: exit code 1 and one line.
+fn one_line_error(out: &Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    err
+}
+
 /// Before, every https URL was refused ("this amail was built without
 /// TLS"): a server on another machine, behind the usual TLS proxy, could
 /// not be reached at all. Now the request goes through: the fake behind
@@ -35,9 +43,7 @@ fn an_https_server_is_reached_through_tls() {
     let cert = dir.path().join("server.pem");
     std::fs::write(&cert, pem).unwrap();
     let out = threads(dir.path(), &url, Some(&cert));
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let err = one_line_error(&out);
     assert!(
         err.contains("404") && !err.contains("TLS") && !err.contains("certificate"),
         "{err}"
@@ -52,9 +58,7 @@ fn an_untrusted_certificate_says_how_to_trust_it() {
     let (url, _pem) =
         amail_remote::testing::tls_front(&amail_remote::testing::answering("200 OK", "/mcp/"));
     let out = threads(dir.path(), &url, None);
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let err = one_line_error(&out);
     assert!(
         err.contains("certificate was refused")
             && err.contains("issuer")
@@ -72,9 +76,7 @@ fn https_for_a_plain_http_port_gives_the_http_url() {
     let http = amail_remote::testing::answering("200 OK", "/mcp/");
     let url = http.replacen("http://", "https://", 1);
     let out = threads(dir.path(), &url, None);
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let err = one_line_error(&out);
     assert!(err.contains(&format!("give {http}")), "{err}");
 }
 
@@ -102,9 +104,7 @@ fn a_server_on_this_machine_is_not_reached_through_a_proxy() {
         for var in ["HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "ALL_PROXY"] {
             c.env(var, "http://127.0.0.1:9");
         }
-        let out = c.output().unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{err}");
+        let err = one_line_error(&c.output().unwrap());
         assert!(
             err.contains("404") && !err.contains("no server answers"),
             "{host}: {err}"
@@ -134,9 +134,7 @@ fn a_proxy_that_gives_no_answer_is_named() {
         .env("HTTP_PROXY", "http://127.0.0.1:9")
         .output()
         .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let err = one_line_error(&out);
     assert!(
         err.contains("HTTP_PROXY") && err.contains("NO_PROXY") && !err.contains("t0ken"),
         "{err}"
