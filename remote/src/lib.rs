@@ -25,6 +25,7 @@
 //! - `store`: the `MailStore` itself;
 //! - [`write_through`]: a storage root read from disk, written through its
 //!   server;
+//! - `tls`: which server certificates are taken;
 //! - `testing` (feature `testing`): fake HTTP servers, and a TLS front
 //!   for them or a live server, for tests.
 
@@ -33,6 +34,7 @@ pub mod session;
 mod store;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+mod tls;
 pub mod toolset;
 pub mod write_through;
 

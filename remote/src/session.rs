@@ -667,6 +667,13 @@ fn http_client(url: &str) -> Result<reqwest::Client, ServerError> {
     if is_loopback(url) {
         builder = builder.no_proxy();
     }
+    if scheme(url).as_deref() == Some("https") {
+        let tls = crate::tls::client_config().map_err(|detail| ServerError::Tls {
+            url: url.to_string(),
+            detail,
+        })?;
+        builder = builder.tls_backend_preconfigured(tls);
+    }
     builder.build().map_err(|e| ServerError::Protocol {
         url: url.to_string(),
         detail: format!("cannot set up HTTP: {e}"),
@@ -748,6 +755,17 @@ fn tls_detail(url: &str, e: &rustls::Error) -> String {
                 }
                 C::NotValidYet | C::NotValidYetContext { .. } => "it is not valid yet".to_string(),
                 C::Revoked => "it was revoked".to_string(),
+                C::Other(o)
+                    if matches!(
+                        o.0.downcast_ref::<webpki::Error>(),
+                        Some(webpki::Error::CaUsedAsEndEntity)
+                    ) =>
+                {
+                    "it is marked as a CA's (CA:TRUE, as `openssl req -x509` makes it) and no \
+                     file names it"
+                        .to_string()
+                }
+                C::Other(o) => o.0.to_string(),
                 other => format!("{other:?}"),
             };
             format!(

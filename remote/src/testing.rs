@@ -71,18 +71,34 @@ pub fn not_http() -> String {
 /// (the target's path) and its certificate in PEM, which a client trusts
 /// through `SSL_CERT_FILE` (the certificate is its own issuer).
 pub fn tls_front(target: &str) -> (String, String) {
+    tls_front_with(target, rcgen::IsCa::NoCa)
+}
+
+/// [`tls_front`] with the certificate `openssl req -x509` makes, the
+/// usual recipe for a server's own: marked `CA:TRUE`.
+pub fn tls_front_openssl_style(target: &str) -> (String, String) {
+    tls_front_with(
+        target,
+        rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained),
+    )
+}
+
+fn tls_front_with(target: &str, is_ca: rcgen::IsCa) -> (String, String) {
     use std::sync::Arc;
     let target = url::Url::parse(target).expect("an http URL");
     let to = format!("127.0.0.1:{}", target.port().expect("a port"));
-    let made = rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_string()]).unwrap();
-    let key = rustls::pki_types::PrivateKeyDer::Pkcs8(made.signing_key.serialize_der().into());
+    let key_pair = rcgen::KeyPair::generate().unwrap();
+    let mut params = rcgen::CertificateParams::new(vec!["127.0.0.1".to_string()]).unwrap();
+    params.is_ca = is_ca;
+    let cert = params.self_signed(&key_pair).unwrap();
+    let key = rustls::pki_types::PrivateKeyDer::Pkcs8(key_pair.serialize_der().into());
     let config = rustls::ServerConfig::builder_with_provider(Arc::new(
         rustls::crypto::ring::default_provider(),
     ))
     .with_safe_default_protocol_versions()
     .unwrap()
     .with_no_client_auth()
-    .with_single_cert(vec![made.cert.der().clone()], key)
+    .with_single_cert(vec![cert.der().clone()], key)
     .unwrap();
     let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -112,6 +128,6 @@ pub fn tls_front(target: &str) -> (String, String) {
     });
     (
         format!("https://127.0.0.1:{port}{}", target.path()),
-        made.cert.pem(),
+        cert.pem(),
     )
 }

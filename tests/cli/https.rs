@@ -140,3 +140,51 @@ fn a_proxy_that_gives_no_answer_is_named() {
         "{err}"
     );
 }
+
+/// A server's own certificate made as `openssl req -x509` makes it (the
+/// usual recipe), which marks it `CA:TRUE`: named in SSL_CERT_FILE it was
+/// still refused ("Other(OtherError(CaUsedAsEndEntity))", WebPKI's rule
+/// that a CA's certificate is no server's). The certificate the user
+/// named is taken as it is; the fake's 404 is what the line reports.
+#[test]
+fn a_named_openssl_style_certificate_is_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    let http = amail_remote::testing::answering("404 Not Found", "/mcp/");
+    let (url, pem) = amail_remote::testing::tls_front_openssl_style(&http);
+    let cert = dir.path().join("server.pem");
+    std::fs::write(&cert, pem).unwrap();
+    let err = one_line_error(&threads(dir.path(), &url, Some(&cert)));
+    assert!(err.contains("404") && !err.contains("certificate"), "{err}");
+    // Not named, it is refused as any other, in words.
+    let err = one_line_error(&threads(dir.path(), &url, None));
+    assert!(
+        err.contains("certificate was refused")
+            && err.contains("CA:TRUE")
+            && !err.contains("Other("),
+        "{err}"
+    );
+}
+
+/// SSL_CERT_FILE naming a file that is missing, or holds no certificate
+/// (a key, a token): the server's certificate was refused with no word
+/// of the file. The line names the file and what is wrong with it.
+#[test]
+fn a_cert_file_that_is_missing_or_holds_none_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let (url, _pem) =
+        amail_remote::testing::tls_front(&amail_remote::testing::answering("200 OK", "/mcp/"));
+    let not_pem = dir.path().join("token");
+    std::fs::write(&not_pem, "s3cr3t\n").unwrap();
+    let missing = dir.path().join("missing.pem");
+    for (file, what) in [
+        (&missing, "cannot read it"),
+        (&not_pem, "no certificate in it"),
+    ] {
+        let err = one_line_error(&threads(dir.path(), &url, Some(file)));
+        assert!(
+            err.contains(&format!("SSL_CERT_FILE {}: {what}", file.display()))
+                && !err.contains("s3cr3t"),
+            "{err}"
+        );
+    }
+}
