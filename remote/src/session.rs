@@ -755,12 +755,7 @@ fn tls_detail(url: &str, e: &rustls::Error) -> String {
                 }
                 C::NotValidYet | C::NotValidYetContext { .. } => "it is not valid yet".to_string(),
                 C::Revoked => "it was revoked".to_string(),
-                C::Other(o)
-                    if matches!(
-                        o.0.downcast_ref::<webpki::Error>(),
-                        Some(webpki::Error::CaUsedAsEndEntity)
-                    ) =>
-                {
+                C::Other(_) if crate::tls::is_ca_as_server(e) => {
                     "it is marked as a CA's (CA:TRUE, as `openssl req -x509` makes it) and no \
                      file names it"
                         .to_string()
