@@ -15,23 +15,22 @@ pub(super) fn click(m: &mut Model, x: u16, y: u16) {
         }
         Hit::Filter(f) => set_filter(m, f),
         Hit::Row(kind, i) => {
-            if let Some(pane) = pane_of(kind) {
-                m.focus = pane;
-            }
-            // A click in the roster focuses the roster.
-            m.queue_focus = false;
+            focus_list(m, kind);
             let key = m.list_keys(kind).get(i).cloned();
             m.set_selected(kind, key);
         }
-        Hit::List(kind) => {
-            if let Some(pane) = pane_of(kind) {
-                m.focus = pane;
+        Hit::List(kind) => focus_list(m, kind),
+        Hit::Message => m.focus = Pane::Message,
+        // The queues take the focus as `Tab` gives it (and say why when
+        // they cannot), on the task clicked when there is one.
+        Hit::Queues(task) => {
+            if task.is_some() {
+                m.sel.queued = task;
+            }
+            if !m.queue_focus {
+                super::review::toggle_queues(m);
             }
         }
-        Hit::Message => m.focus = Pane::Message,
-        // The queues take the focus from the keys (`Tab`), which say why
-        // when they cannot.
-        Hit::Queues => {}
     }
 }
 
@@ -43,11 +42,22 @@ pub(super) fn scroll_at(m: &mut Model, x: u16, y: u16, delta: isize) {
         Some(Hit::Message) => step_detail(m, delta),
         // The queues' cursor shows only while they have the focus, so the
         // wheel gives it to them, as `Tab` does where they hold a task.
-        Some(Hit::Queues) if m.queued_selected().is_some() => {
+        Some(Hit::Queues(_)) if m.queued_selected().is_some() => {
             m.queue_focus = true;
             super::review::queue_step(m, delta);
         }
         _ => {}
+    }
+}
+
+/// A click anywhere in a list's pane focuses it: the inbox's pane, or the
+/// roster over its task queues.
+fn focus_list(m: &mut Model, kind: ListKind) {
+    if let Some(pane) = pane_of(kind) {
+        m.focus = pane;
+    }
+    if kind == ListKind::Agents {
+        m.queue_focus = false;
     }
 }
 
