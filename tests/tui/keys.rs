@@ -437,6 +437,39 @@ fn a_click_focuses_the_roster_s_task_queues_and_the_roster_again() {
     );
 }
 
+/// On the board's columns (140 columns and up) a status is a pane, as
+/// `h`/`l` and `Tab` move between them: a click on a column's heading or
+/// below its cards did nothing (only a card took a click). It now moves
+/// to that column as `h`/`l` would (at the same row where it can).
+#[test]
+fn a_click_in_a_board_column_outside_its_cards_moves_to_that_column() {
+    let config = UiConfig::from_toml("mouse = true", false);
+    let mut app = TestApp::new(FakeBackend::sample(), config);
+    app.press("t");
+    let screen = app.render(200, 50);
+    let (y, line) = screen
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("REVIEW"))
+        .unwrap_or_else(|| panic!("columns:\n{screen}"));
+    let x = column_of(line, "REVIEW");
+    assert_ne!(status_of(&app), TaskStatus::Review);
+    app.send(Msg::Click { x, y: y as u16 });
+    assert_eq!(
+        status_of(&app),
+        TaskStatus::Review,
+        "a click on the heading"
+    );
+    // Below the last card (the only one) of another column.
+    let x = column_of(line, "BLOCKED");
+    app.send(Msg::Click { x, y: 45 });
+    assert_eq!(
+        status_of(&app),
+        TaskStatus::Blocked,
+        "a click under the cards"
+    );
+}
+
 /// The line editing of the terminal tools the inbox sits among (readline,
 /// fzf, lazygit's prompts): `Ctrl-w` deletes the word before the cursor,
 /// `Ctrl-u` the line up to it, in the search prompt and in the editors

@@ -169,7 +169,8 @@ impl ListColumns {
 }
 
 /// The task at (`x`, `y`) of the board drawn in `area`: in the list, the
-/// row's task (a status heading selects nothing); in columns, the card.
+/// row's task (a status heading selects nothing); in columns, the card,
+/// and off the cards the column (a status is a pane there).
 pub(crate) fn hit_row(m: &Model, area: Rect, x: u16, y: u16) -> Option<super::hit::Hit> {
     use super::hit::Hit;
     use crate::model::ListKind;
@@ -200,8 +201,25 @@ pub(crate) fn hit_row(m: &Model, area: Rect, x: u16, y: u16) -> Option<super::hi
             .iter()
             .position(|t| m.sel.task.as_deref() == Some(t.id.as_str()));
         let start = sel.map_or(0, |i| (i + 1).saturating_sub(cap));
-        let card = (y.checked_sub(col.y + 2)? / 4) as usize;
-        let t = tasks.get(start + card)?;
+        let card = y.checked_sub(col.y + 2).map(|r| start + (r / 4) as usize);
+        // Off the cards (the heading, below the last), the column as
+        // `h`/`l` reach it: the row the selection is at, where it can.
+        let t = match card.and_then(|c| tasks.get(c)) {
+            Some(t) => t,
+            None => {
+                let row = board
+                    .iter()
+                    .find(|t| m.sel.task.as_deref() == Some(t.id.as_str()))
+                    .and_then(|s| {
+                        board
+                            .iter()
+                            .filter(|t| t.status == s.status)
+                            .position(|t| t.id == s.id)
+                    })
+                    .unwrap_or(0);
+                tasks.get(row.min(tasks.len().checked_sub(1)?))?
+            }
+        };
         return index_of(&t.id).map(|i| Hit::Row(ListKind::Tasks, i));
     }
     let mut rows: Vec<Option<&str>> = Vec::new();
