@@ -170,6 +170,51 @@ fn a_search_shows_only_in_its_own_view_and_with_its_count() {
     assert!(!tabs.contains("/green"), "{tabs}");
 }
 
+/// `n`/`N` act where the search shows, as in lazygit (a search is its
+/// view's; another view's `n` is not it) and aerc (the index's search is
+/// the index's): a search made in the thread list went on moving in a
+/// thread's messages, where nothing showed it (no `/term`, no count, no
+/// `n/N` hint), and a roster's search moved the thread list unseen. There
+/// `n`/`N` now move nothing and say whose search it is and how to search
+/// here; back in its list the search shows and they move again.
+#[test]
+fn n_and_n_move_only_in_the_list_whose_search_shows() {
+    let mut app = TestApp::sample();
+    app.render(80, 24);
+    app.press("/ol-527<enter>");
+    let tabs = app.render(80, 24).lines().nth(1).unwrap().to_string();
+    assert!(tabs.contains("/ol-527 1/"), "{tabs}");
+    app.press("<enter>");
+    let message = app.model.sel.message.clone();
+    assert!(message.is_some());
+    app.press("n");
+    assert_eq!(app.model.sel.message, message, "n moved in the messages");
+    let screen = app.render(80, 24);
+    assert!(
+        screen.contains("the thread list's") && screen.contains("/ searches here"),
+        "n said nothing of where the search is:\n{screen}"
+    );
+    app.press("N");
+    assert_eq!(app.model.sel.message, message, "N moved in the messages");
+    // Back in the thread list the search shows and moves again.
+    app.press("<esc>");
+    let thread = app.model.sel.thread.clone();
+    app.press("n");
+    assert_ne!(app.model.sel.thread, thread, "n in its own list");
+    assert!(app.render(80, 24).contains("/ol-527 2/"));
+    // A roster's search, in the inbox: the thread list stays.
+    let mut app = TestApp::sample();
+    app.render(80, 24);
+    app.press("w/Silver<enter>i");
+    let thread = app.model.sel.thread.clone();
+    app.press("n");
+    assert_eq!(
+        app.model.sel.thread, thread,
+        "a roster's search moved the threads"
+    );
+    assert!(app.notice().contains("the roster's"), "{}", app.notice());
+}
+
 /// The footer's hints in overlays follow the config's rebinding, as the
 /// panes' do: the help, the choosers and the recipients' list said
 /// `j/k` and `Esc` whatever the keys, and a kept search `n/N`.
