@@ -720,7 +720,7 @@ fn quitting_counts_a_kept_rejection_reason() {
     );
     assert_eq!(update(&mut app.model, Msg::Key(q)), None);
     assert!(
-        app.notice().contains("waiting for 1 write"),
+        app.notice().contains("sending 1 rejection, then quitting"),
         "{}",
         app.notice()
     );
