@@ -246,7 +246,11 @@ pub(super) fn back(m: &mut Model) {
         return;
     }
     if m.screen != Screen::Inbox {
-        m.screen = Screen::Inbox;
+        // The board shown from the roster's queues goes back to them.
+        m.screen = match m.came_from.take() {
+            Some(Screen::Agents) if m.screen == Screen::Tasks => Screen::Agents,
+            _ => Screen::Inbox,
+        };
         return;
     }
     // The first Esc drops the marks.

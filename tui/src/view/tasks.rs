@@ -255,6 +255,10 @@ pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
         hints.extend(review.clone());
     }
     hints.extend(super::kept_search_hints(m));
+    // Shown from the roster's queues, `Esc` goes back there.
+    if m.came_from == Some(crate::model::Screen::Agents) {
+        hints.push((k.first_key(Action::Back), "roster"));
+    }
     hints.extend([
         (k.first_key(Action::Open), "thread"),
         (k.first_key(Action::NextPane), "status"),
