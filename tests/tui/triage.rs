@@ -135,6 +135,26 @@ fn compose_to_several_agents_with_a_protocol_type() {
     assert!(app.render(80, 24).contains("✓ sent to BlueLake, RedFox"));
 }
 
+/// Once a person has sent as "Overseer", the mailbox has an agent of
+/// that name: "Send as" listed it twice, the person first and the agent
+/// among the others, the same sender under two numbers.
+#[test]
+fn send_as_lists_the_person_once_after_they_have_written() {
+    let mut app = TestApp::sample();
+    app.press("c<enter><space><enter>G<enter>");
+    app.type_text("Standup in 5");
+    app.press("<ctrl-s>");
+    assert_eq!(app.backend.sent.len(), 1);
+    assert!(app.model.inbox.agents.iter().any(|a| a.name == "Overseer"));
+    app.press("c");
+    let Some(Overlay::Choose { options, .. }) = &app.model.overlay else {
+        panic!("{:?}", app.model.overlay);
+    };
+    let overseers = options.iter().filter(|o| o.as_str() == "Overseer").count();
+    assert_eq!(overseers, 1, "{options:?}");
+    assert_eq!(options[0], "Overseer");
+}
+
 #[test]
 fn compose_to_all_agents_of_the_project() {
     let mut app = TestApp::sample().with_identity("BlueLake");

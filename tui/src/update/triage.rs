@@ -205,8 +205,16 @@ pub(super) fn compose(m: &mut Model) -> Option<Command> {
     match m.identity.clone().or_else(|| m.reply_as.clone()) {
         Some(me) => compose_from(m, me),
         None => {
+            // The person once: after they have written, the mailbox
+            // has an agent of that name too.
             let mut options = vec![PERSON.to_string()];
-            options.extend(m.inbox.agents.iter().map(|a| a.name.clone()));
+            options.extend(
+                m.inbox
+                    .agents
+                    .iter()
+                    .map(|a| a.name.clone())
+                    .filter(|n| n != PERSON),
+            );
             m.overlay = Some(Overlay::choose("Send as", options, ChoiceFor::ComposeFrom));
             None
         }
