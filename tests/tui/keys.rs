@@ -470,6 +470,40 @@ fn a_click_in_a_board_column_outside_its_cards_moves_to_that_column() {
     );
 }
 
+/// The wheel scrolls the pane under the pointer; on the board's columns
+/// a status is a pane, but the wheel over another column moved the
+/// selection within the selected task's column. It now goes to the
+/// column under the pointer, and moves there.
+#[test]
+fn the_wheel_over_another_board_column_moves_in_that_column() {
+    // Two tasks in progress.
+    let mut app = board_app();
+    app.press("t");
+    let screen = app.render(200, 50);
+    let (y, line) = screen
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("IN-PROGRESS"))
+        .unwrap();
+    assert_ne!(status_of(&app), TaskStatus::InProgress);
+    let x = column_of(line, "IN-PROGRESS");
+    app.send(Msg::ScrollAt {
+        x,
+        y: y as u16 + 3,
+        lines: 1,
+    });
+    assert_eq!(status_of(&app), TaskStatus::InProgress, "the wheel stayed");
+    // Over the selected column, it moves within it as before.
+    let before = app.model.sel.task.clone();
+    app.send(Msg::ScrollAt {
+        x,
+        y: y as u16 + 3,
+        lines: 1,
+    });
+    assert_eq!(status_of(&app), TaskStatus::InProgress);
+    assert_ne!(app.model.sel.task, before);
+}
+
 /// The line editing of the terminal tools the inbox sits among (readline,
 /// fzf, lazygit's prompts): `Ctrl-w` deletes the word before the cursor,
 /// `Ctrl-u` the line up to it, in the search prompt and in the editors

@@ -38,6 +38,14 @@ pub(super) fn click(m: &mut Model, x: u16, y: u16) {
 /// the message view scrolls), whichever pane has the focus.
 pub(super) fn scroll_at(m: &mut Model, x: u16, y: u16, delta: isize) {
     match hit(m, x, y) {
+        // On the board a status is a pane: the wheel over another one
+        // goes to it (as `h`/`l` would) rather than moving the one selected.
+        Some(Hit::Row(ListKind::Tasks, i))
+            if crate::view::tasks::in_columns(m) && !in_selected_column(m, i) =>
+        {
+            let key = m.list_keys(ListKind::Tasks).get(i).cloned();
+            m.set_selected(ListKind::Tasks, key);
+        }
         Some(Hit::Row(kind, _) | Hit::List(kind)) => step_list(m, kind, delta),
         Some(Hit::Message) => step_detail(m, delta),
         // The queues' cursor shows only while they have the focus, so the
@@ -48,6 +56,19 @@ pub(super) fn scroll_at(m: &mut Model, x: u16, y: u16, delta: isize) {
         }
         _ => {}
     }
+}
+
+/// Whether the board's task `i` (in list order) has the selected task's
+/// status: the same column.
+fn in_selected_column(m: &Model, i: usize) -> bool {
+    let status = |id: Option<&str>| {
+        m.tasks
+            .iter()
+            .find(|t| Some(t.id.as_str()) == id)
+            .map(|t| t.status)
+    };
+    let keys = m.list_keys(ListKind::Tasks);
+    status(keys.get(i).map(String::as_str)) == status(m.sel.task.as_deref())
 }
 
 /// A click anywhere in a list's pane focuses it: the inbox's pane, or the

@@ -19,6 +19,19 @@ enum Row<'a> {
     Task(&'a amail_core::router::TaskSummary),
 }
 
+/// Whether the board inside `inner` is drawn as one column per status
+/// (else a grouped list).
+fn columns(m: &Model, inner: Rect) -> bool {
+    inner.width >= 140 && !m.tasks.is_empty()
+}
+
+/// Whether the board is drawn in columns at the current size: a status
+/// is then a pane of its own.
+pub(crate) fn in_columns(m: &Model) -> bool {
+    let area = super::body(m);
+    columns(m, Rect::new(0, 0, area.width.saturating_sub(2), 0))
+}
+
 pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let th = &m.config.theme;
     let title = if m.search_shows_in(crate::model::ListKind::Tasks) {
@@ -29,7 +42,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let block = titled(m, title, true, area);
     let inner = block.inner(area);
     f.render_widget(block, area);
-    if inner.width >= 140 && !m.tasks.is_empty() {
+    if columns(m, inner) {
         draw_columns(m, f, inner);
         return;
     }
@@ -186,7 +199,7 @@ pub(crate) fn hit_row(m: &Model, area: Rect, x: u16, y: u16) -> Option<super::hi
     let board = m.board();
     let keys = m.list_keys(ListKind::Tasks);
     let index_of = |id: &str| keys.iter().position(|k| k == id);
-    if inner.width >= 140 && !m.tasks.is_empty() {
+    if columns(m, inner) {
         let cols = Layout::horizontal(
             [Constraint::Ratio(1, TaskStatus::ALL.len() as u32); TaskStatus::ALL.len()],
         )
