@@ -677,7 +677,19 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
         Action::SearchNext => jump_match(m, true, false),
         Action::SearchPrev => jump_match(m, false, false),
         Action::ToggleRaw => {
-            m.raw = !m.raw;
+            // Where the message view is not on screen (one pane at a
+            // time), `v` opens the message as its file: switched unseen,
+            // the raw view came up on the next message opened.
+            let shown = crate::view::hit::inbox_panes(m)
+                .iter()
+                .any(|(p, _)| *p == Pane::Message);
+            if !shown && m.current_message().is_some() {
+                m.sel.message = m.current_message().map(|x| x.key.to_string());
+                m.focus = Pane::Message;
+                m.raw = true;
+            } else {
+                m.raw = !m.raw;
+            }
             m.detail_scroll = 0;
         }
         Action::Ack => return ack(m),
