@@ -215,6 +215,26 @@ fn n_and_n_move_only_in_the_list_whose_search_shows() {
     assert!(app.notice().contains("the roster's"), "{}", app.notice());
 }
 
+/// A kept search shows where `n`/`N` move, with its count, in every list
+/// it can be made in: the thread list's title and the tab line had it,
+/// but the board's title had the query without a count, and the roster
+/// showed nothing at all (only the `n/N match` hint said a search was
+/// kept).
+#[test]
+fn a_kept_search_shows_with_its_count_on_the_board_and_the_roster() {
+    let mut app = TestApp::sample();
+    app.press("w/Silver<enter>");
+    let screen = app.render(100, 30);
+    assert!(screen.contains("Agents · "), "{screen}");
+    let title = screen.lines().find(|l| l.contains("Agents · ")).unwrap();
+    assert!(title.contains("/Silver 1/1"), "{screen}");
+    let mut app = TestApp::sample();
+    app.press("t/TASK-52<enter>");
+    let screen = app.render(100, 30);
+    let title = screen.lines().find(|l| l.contains("Task board ·")).unwrap();
+    assert!(title.contains("/TASK-52 1/"), "{screen}");
+}
+
 /// The footer's hints in overlays follow the config's rebinding, as the
 /// panes' do: the help, the choosers and the recipients' list said
 /// `j/k` and `Esc` whatever the keys, and a kept search `n/N`.

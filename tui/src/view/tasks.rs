@@ -34,10 +34,9 @@ pub(crate) fn in_columns(m: &Model) -> bool {
 
 pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let th = &m.config.theme;
-    let title = if m.search_shows_in(crate::model::ListKind::Tasks) {
-        format!("Task board · /{}", line_text(&m.search.query))
-    } else {
-        "Task board".to_string()
+    let title = match super::kept_search_title(m, crate::model::ListKind::Tasks) {
+        s if s.is_empty() => "Task board".to_string(),
+        s => format!("Task board{s}"),
     };
     let block = titled(m, title, true, area);
     let inner = block.inner(area);
