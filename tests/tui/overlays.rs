@@ -147,6 +147,52 @@ fn the_wheel_scrolls_the_overlays_and_the_task_queues() {
     assert_eq!(app.model.sel.queued.as_deref(), Some("TASK-527-1"));
 }
 
+/// The wheel moved a chooser's cursor (and the recipients' list's), but
+/// a click on an option did nothing: the lists take a click as every
+/// other list does, the cursor going to the option clicked (`Enter`
+/// takes it, `Space` marks it), and the panes behind stay.
+#[test]
+fn a_click_on_a_chooser_option_moves_the_cursor_there() {
+    let config = UiConfig::from_toml("mouse = true", false);
+    let mut app = TestApp::new(FakeBackend::sample(), config);
+    app.press("c");
+    let screen = app.render(80, 24);
+    let thread = app.model.sel.thread.clone();
+    let (y, line) = screen
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains(" 3. "))
+        .unwrap_or_else(|| panic!("{screen}"));
+    let x = line[..line.find(" 3. ").unwrap()].chars().count() as u16 + 2;
+    app.send(Msg::Click { x, y: y as u16 });
+    assert!(
+        matches!(app.model.overlay, Some(Overlay::Choose { index: 2, .. })),
+        "{:?}",
+        app.model.overlay
+    );
+    assert_eq!(app.model.sel.thread, thread, "the list behind stays");
+    // The recipients' list.
+    app.press("g<enter>");
+    let screen = app.render(80, 24);
+    let (y, line) = screen
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("[ ] GreenCastle"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    let x = line[..line.find("GreenCastle").unwrap()].chars().count() as u16;
+    app.send(Msg::Click { x, y: y as u16 });
+    let Some(Overlay::Pick { index, options, .. }) = &app.model.overlay else {
+        panic!("{:?}", app.model.overlay);
+    };
+    assert_eq!(options[*index], "GreenCastle");
+    // A click outside the box moves nothing.
+    app.send(Msg::Click { x: 0, y: 5 });
+    let Some(Overlay::Pick { index, options, .. }) = &app.model.overlay else {
+        panic!("{:?}", app.model.overlay);
+    };
+    assert_eq!(options[*index], "GreenCastle");
+}
+
 /// A search belongs to the list it was made in: `/Silver` made in the
 /// roster showed in the inbox's filter line and thread title without a
 /// count (it counts nothing there), as if the inbox were searched.

@@ -125,6 +125,8 @@ fn handle(m: &mut Model, msg: Msg) -> Option<Command> {
             m.dirty = true;
             if m.overlay.is_none() && !m.search.typing {
                 click(m, x, y);
+            } else {
+                overlay_click(m, x, y);
             }
             review::wants_queues(m)
         }
