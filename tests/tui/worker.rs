@@ -1079,3 +1079,19 @@ fn a_forced_quit_prints_a_failed_reply_with_its_text() {
         "the text is lost:\n{notes}"
     );
 }
+
+/// "other keys stay": a key bound to nothing (`z`) left the quit waiting
+/// for the ack, and the app quit once it was written, the notice still
+/// saying it would. Any key takes the quit back, and the notice goes.
+#[test]
+fn an_unbound_key_takes_back_a_quit_waiting_for_writes() {
+    let (mut app, _) = ack_out();
+    app.press("qz");
+    assert!(app.notice().is_empty(), "{}", app.notice());
+    app.send(Msg::Acked {
+        agent: "BlueLake".into(),
+        done: 1,
+        errors: Vec::new(),
+    });
+    assert!(!app.quit, "quit after a key that said stay");
+}

@@ -512,7 +512,15 @@ fn key(m: &mut Model, k: KeyEvent) -> Option<Command> {
         search_key(m, k);
         return None;
     }
-    let action = m.config.keymap.action_for(&k)?;
+    let Some(action) = m.config.keymap.action_for(&k) else {
+        // "other keys stay": a key bound to nothing takes a pending quit
+        // back too (it went on waiting, and quit once the writes were
+        // written), and its notice with it.
+        if std::mem::take(&mut m.quit_asked) | std::mem::take(&mut m.quit_after_writes) {
+            m.notice = None;
+        }
+        return None;
+    };
     // A fresh action clears the last notice so old news does not linger.
     m.notice = None;
     // On the board, the open/back keys other than Enter and Esc (l h → ←)
