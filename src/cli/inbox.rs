@@ -72,7 +72,7 @@ pub fn run(mut args: InboxArgs, settings: &amail::config::Config) -> CliResult {
     }
     let config = settings.ui_config(amail_tui::config::no_color_env());
     let backend = make_backend(&args, settings)?;
-    amail_tui::run(
+    let exit = amail_tui::run(
         backend,
         RunOptions {
             identity: args.as_agent.clone(),
@@ -80,7 +80,16 @@ pub fn run(mut args: InboxArgs, settings: &amail::config::Config) -> CliResult {
         },
     )
     .map_err(|e| CliError::bad_input(format!("terminal error: {e}")))?;
-    Ok(ExitCode::SUCCESS)
+    // Writes still out when the user forced the quit: what became of each
+    // (a refused reply with its text), now that the terminal is back.
+    for note in &exit.notes {
+        eprintln!("amail: {note}");
+    }
+    Ok(if exit.clean {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 /// SOURCE (or the default mailbox) must be a mailbox or a storage root,

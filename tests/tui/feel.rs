@@ -377,3 +377,34 @@ fn a_load_error_wider_than_the_footer_is_cut_with_an_ellipsis() {
     let screen = app.render(200, 24);
     assert!(screen.contains("on that port and path?"), "{screen}");
 }
+
+/// `v` in the thread list or a thread's messages below 120 columns, where
+/// the message view is not on screen: the raw view was switched on unseen
+/// (nothing on screen changed, and the next message opened showed its
+/// file, as `v` did from the board before). It now opens the message,
+/// as its file; `v` there goes back to the fields.
+#[test]
+fn v_where_the_message_is_not_shown_opens_it_as_its_file() {
+    use amail_tui::model::Pane;
+    let mut app = TestApp::sample();
+    app.render(80, 24);
+    app.press("v");
+    assert_eq!(app.model.focus, Pane::Message, "v changed nothing seen");
+    assert!(app.model.raw);
+    let screen = app.render(80, 24);
+    assert!(screen.contains("Raw ·"), "{screen}");
+    app.press("v");
+    assert!(!app.model.raw);
+    // From a thread's messages too.
+    app.press("<esc>");
+    assert_eq!(app.model.focus, Pane::Messages);
+    app.press("v");
+    assert_eq!(app.model.focus, Pane::Message);
+    assert!(app.model.raw);
+    // Wide, all three panes show: `v` switches the message view in place.
+    let mut app = TestApp::sample();
+    app.render(160, 40);
+    app.press("v");
+    assert_eq!(app.model.focus, Pane::Threads);
+    assert!(app.model.raw);
+}

@@ -378,6 +378,132 @@ fn mouse_clicks_select_tabs_and_rows_and_the_wheel_scrolls_the_pane_under_it() {
     );
 }
 
+/// The column of `needle` in a screen line (the lines hold box-drawing
+/// characters, several bytes each, one column each).
+fn column_of(line: &str, needle: &str) -> u16 {
+    let at = line
+        .find(needle)
+        .unwrap_or_else(|| panic!("{needle:?} in {line:?}"));
+    line[..at].chars().count() as u16
+}
+
+/// A click focuses the pane it lands in, wherever the wheel scrolls one:
+/// on the roster's task queues it did nothing (the wheel there gave them
+/// the focus, and `Tab` does), so a click on a queued task neither
+/// selected it nor focused the queues, and a click back on the roster's
+/// heading left the focus in the queues. Now a click on a task selects it
+/// with the focus; on the queues' headings, the focus (the task selected
+/// stays); on the roster, anywhere in it, the roster.
+#[test]
+fn a_click_focuses_the_roster_s_task_queues_and_the_roster_again() {
+    let config = UiConfig::from_toml("mouse = true", false);
+    let mut app = TestApp::new(FakeBackend::sample(), config);
+    app.press("w/GreenCastle<enter>");
+    let screen = app.render(100, 40);
+    let heading = screen
+        .lines()
+        .position(|l| l.contains("OUTBOX 1"))
+        .unwrap_or_else(|| panic!("the queues show:\n{screen}"));
+    let x = column_of(screen.lines().nth(heading).unwrap(), "OUTBOX 1") + 3;
+    app.send(Msg::Click {
+        x,
+        y: heading as u16 + 1,
+    });
+    assert!(app.model.queue_focus, "the click gave the queues no focus");
+    assert_eq!(app.model.sel.queued.as_deref(), Some("TASK-527-1"));
+    assert_eq!(app.model.sel.agent.as_deref(), Some("GreenCastle"));
+    // The roster's column headings: the roster has the focus again.
+    let roster = screen.lines().position(|l| l.contains("Agents ·")).unwrap();
+    app.send(Msg::Click {
+        x: 5,
+        y: roster as u16 + 1,
+    });
+    assert!(
+        !app.model.queue_focus,
+        "a click on the roster left the queues focused"
+    );
+    assert_eq!(app.model.sel.agent.as_deref(), Some("GreenCastle"));
+    // The queues' headings: the focus, on the task selected before.
+    app.send(Msg::Click {
+        x: 5,
+        y: heading as u16,
+    });
+    assert!(app.model.queue_focus, "a click on the queues' headings");
+    assert_eq!(app.model.sel.queued.as_deref(), Some("TASK-527-1"));
+    let screen = app.render(100, 40);
+    assert!(
+        screen.contains("▶"),
+        "the selected task is marked:\n{screen}"
+    );
+}
+
+/// On the board's columns (140 columns and up) a status is a pane, as
+/// `h`/`l` and `Tab` move between them: a click on a column's heading or
+/// below its cards did nothing (only a card took a click). It now moves
+/// to that column as `h`/`l` would (at the same row where it can).
+#[test]
+fn a_click_in_a_board_column_outside_its_cards_moves_to_that_column() {
+    let config = UiConfig::from_toml("mouse = true", false);
+    let mut app = TestApp::new(FakeBackend::sample(), config);
+    app.press("t");
+    let screen = app.render(200, 50);
+    let (y, line) = screen
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("REVIEW"))
+        .unwrap_or_else(|| panic!("columns:\n{screen}"));
+    let x = column_of(line, "REVIEW");
+    assert_ne!(status_of(&app), TaskStatus::Review);
+    app.send(Msg::Click { x, y: y as u16 });
+    assert_eq!(
+        status_of(&app),
+        TaskStatus::Review,
+        "a click on the heading"
+    );
+    // Below the last card (the only one) of another column.
+    let x = column_of(line, "BLOCKED");
+    app.send(Msg::Click { x, y: 45 });
+    assert_eq!(
+        status_of(&app),
+        TaskStatus::Blocked,
+        "a click under the cards"
+    );
+}
+
+/// The wheel scrolls the pane under the pointer; on the board's columns
+/// a status is a pane, but the wheel over another column moved the
+/// selection within the selected task's column. It now goes to the
+/// column under the pointer, and moves there.
+#[test]
+fn the_wheel_over_another_board_column_moves_in_that_column() {
+    // Two tasks in progress.
+    let mut app = board_app();
+    app.press("t");
+    let screen = app.render(200, 50);
+    let (y, line) = screen
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("IN-PROGRESS"))
+        .unwrap();
+    assert_ne!(status_of(&app), TaskStatus::InProgress);
+    let x = column_of(line, "IN-PROGRESS");
+    app.send(Msg::ScrollAt {
+        x,
+        y: y as u16 + 3,
+        lines: 1,
+    });
+    assert_eq!(status_of(&app), TaskStatus::InProgress, "the wheel stayed");
+    // Over the selected column, it moves within it as before.
+    let before = app.model.sel.task.clone();
+    app.send(Msg::ScrollAt {
+        x,
+        y: y as u16 + 3,
+        lines: 1,
+    });
+    assert_eq!(status_of(&app), TaskStatus::InProgress);
+    assert_ne!(app.model.sel.task, before);
+}
+
 /// The line editing of the terminal tools the inbox sits among (readline,
 /// fzf, lazygit's prompts): `Ctrl-w` deletes the word before the cursor,
 /// `Ctrl-u` the line up to it, in the search prompt and in the editors

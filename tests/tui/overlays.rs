@@ -147,6 +147,52 @@ fn the_wheel_scrolls_the_overlays_and_the_task_queues() {
     assert_eq!(app.model.sel.queued.as_deref(), Some("TASK-527-1"));
 }
 
+/// The wheel moved a chooser's cursor (and the recipients' list's), but
+/// a click on an option did nothing: the lists take a click as every
+/// other list does, the cursor going to the option clicked (`Enter`
+/// takes it, `Space` marks it), and the panes behind stay.
+#[test]
+fn a_click_on_a_chooser_option_moves_the_cursor_there() {
+    let config = UiConfig::from_toml("mouse = true", false);
+    let mut app = TestApp::new(FakeBackend::sample(), config);
+    app.press("c");
+    let screen = app.render(80, 24);
+    let thread = app.model.sel.thread.clone();
+    let (y, line) = screen
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains(" 3. "))
+        .unwrap_or_else(|| panic!("{screen}"));
+    let x = line[..line.find(" 3. ").unwrap()].chars().count() as u16 + 2;
+    app.send(Msg::Click { x, y: y as u16 });
+    assert!(
+        matches!(app.model.overlay, Some(Overlay::Choose { index: 2, .. })),
+        "{:?}",
+        app.model.overlay
+    );
+    assert_eq!(app.model.sel.thread, thread, "the list behind stays");
+    // The recipients' list.
+    app.press("g<enter>");
+    let screen = app.render(80, 24);
+    let (y, line) = screen
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("[ ] GreenCastle"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    let x = line[..line.find("GreenCastle").unwrap()].chars().count() as u16;
+    app.send(Msg::Click { x, y: y as u16 });
+    let Some(Overlay::Pick { index, options, .. }) = &app.model.overlay else {
+        panic!("{:?}", app.model.overlay);
+    };
+    assert_eq!(options[*index], "GreenCastle");
+    // A click outside the box moves nothing.
+    app.send(Msg::Click { x: 0, y: 5 });
+    let Some(Overlay::Pick { index, options, .. }) = &app.model.overlay else {
+        panic!("{:?}", app.model.overlay);
+    };
+    assert_eq!(options[*index], "GreenCastle");
+}
+
 /// A search belongs to the list it was made in: `/Silver` made in the
 /// roster showed in the inbox's filter line and thread title without a
 /// count (it counts nothing there), as if the inbox were searched.
@@ -168,6 +214,71 @@ fn a_search_shows_only_in_its_own_view_and_with_its_count() {
     app.press("<enter>");
     let tabs = app.render(80, 24).lines().nth(1).unwrap().to_string();
     assert!(!tabs.contains("/green"), "{tabs}");
+}
+
+/// `n`/`N` act where the search shows, as in lazygit (a search is its
+/// view's; another view's `n` is not it) and aerc (the index's search is
+/// the index's): a search made in the thread list went on moving in a
+/// thread's messages, where nothing showed it (no `/term`, no count, no
+/// `n/N` hint), and a roster's search moved the thread list unseen. There
+/// `n`/`N` now move nothing and say whose search it is and how to search
+/// here; back in its list the search shows and they move again.
+#[test]
+fn n_and_n_move_only_in_the_list_whose_search_shows() {
+    let mut app = TestApp::sample();
+    app.render(80, 24);
+    app.press("/ol-527<enter>");
+    let tabs = app.render(80, 24).lines().nth(1).unwrap().to_string();
+    assert!(tabs.contains("/ol-527 1/"), "{tabs}");
+    app.press("<enter>");
+    let message = app.model.sel.message.clone();
+    assert!(message.is_some());
+    app.press("n");
+    assert_eq!(app.model.sel.message, message, "n moved in the messages");
+    let screen = app.render(80, 24);
+    assert!(
+        screen.contains("the thread list's") && screen.contains("/ searches here"),
+        "n said nothing of where the search is:\n{screen}"
+    );
+    app.press("N");
+    assert_eq!(app.model.sel.message, message, "N moved in the messages");
+    // Back in the thread list the search shows and moves again.
+    app.press("<esc>");
+    let thread = app.model.sel.thread.clone();
+    app.press("n");
+    assert_ne!(app.model.sel.thread, thread, "n in its own list");
+    assert!(app.render(80, 24).contains("/ol-527 2/"));
+    // A roster's search, in the inbox: the thread list stays.
+    let mut app = TestApp::sample();
+    app.render(80, 24);
+    app.press("w/Silver<enter>i");
+    let thread = app.model.sel.thread.clone();
+    app.press("n");
+    assert_eq!(
+        app.model.sel.thread, thread,
+        "a roster's search moved the threads"
+    );
+    assert!(app.notice().contains("the roster's"), "{}", app.notice());
+}
+
+/// A kept search shows where `n`/`N` move, with its count, in every list
+/// it can be made in: the thread list's title and the tab line had it,
+/// but the board's title had the query without a count, and the roster
+/// showed nothing at all (only the `n/N match` hint said a search was
+/// kept).
+#[test]
+fn a_kept_search_shows_with_its_count_on_the_board_and_the_roster() {
+    let mut app = TestApp::sample();
+    app.press("w/Silver<enter>");
+    let screen = app.render(100, 30);
+    assert!(screen.contains("Agents · "), "{screen}");
+    let title = screen.lines().find(|l| l.contains("Agents · ")).unwrap();
+    assert!(title.contains("/Silver 1/1"), "{screen}");
+    let mut app = TestApp::sample();
+    app.press("t/TASK-52<enter>");
+    let screen = app.render(100, 30);
+    let title = screen.lines().find(|l| l.contains("Task board ·")).unwrap();
+    assert!(title.contains("/TASK-52 1/"), "{screen}");
 }
 
 /// The footer's hints in overlays follow the config's rebinding, as the

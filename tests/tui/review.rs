@@ -345,6 +345,29 @@ fn the_agents_view_reads_the_selected_agents_queues() {
     assert!(screen.contains("OUTBOX 0"), "{screen}");
 }
 
+/// `Enter` in the roster's task queues shows the task on the board; `Esc`
+/// there went to the inbox, though `Esc` from a thread opened from the
+/// board or the roster goes back where `Enter` was pressed. It now goes
+/// back to the queues, the task still selected there, and the board's
+/// hints say so.
+#[test]
+fn esc_from_the_board_goes_back_to_the_queues_it_was_opened_from() {
+    let mut app = TestApp::sample();
+    app.render(100, 40);
+    app.press("w/GreenCastle<enter><tab><enter>");
+    assert_eq!(app.model.screen, Screen::Tasks);
+    assert_eq!(app.model.sel.task.as_deref(), Some(REVIEW));
+    let footer = app.render(100, 40).lines().last().unwrap().to_string();
+    assert!(footer.contains("Esc roster"), "{footer}");
+    app.press("<esc>");
+    assert_eq!(app.model.screen, Screen::Agents, "Esc left for the inbox");
+    assert!(app.model.queue_focus);
+    assert_eq!(app.model.sel.queued.as_deref(), Some(REVIEW));
+    // The board reached by its key leaves as before: for the inbox.
+    app.press("t<esc>");
+    assert_eq!(app.model.screen, Screen::Inbox);
+}
+
 /// A task file the queues' folders hold but that does not parse may be
 /// the agent's: the queues say they skipped it (they were silent, as if
 /// complete), wide and narrow.
@@ -720,7 +743,7 @@ fn quitting_counts_a_kept_rejection_reason() {
     );
     assert_eq!(update(&mut app.model, Msg::Key(q)), None);
     assert!(
-        app.notice().contains("waiting for 1 write"),
+        app.notice().contains("sending 1 rejection, then quitting"),
         "{}",
         app.notice()
     );

@@ -403,6 +403,49 @@ fn a_locked_database_shows_the_spinner_and_keys_still_work() {
     assert!(after.contains("EXIT=0"), "{after}");
 }
 
+/// `q` twice while an ack waits for a locked database: the inbox goes,
+/// the shell is back, and stderr says what is being waited for, then
+/// what became of the ack once the lock is let go; the exit code says
+/// it was written. (An ack out quit behind a frozen screen, its outcome
+/// never shown.)
+#[test]
+fn a_forced_quit_tells_on_stderr_what_became_of_an_ack_in_flight() {
+    use rusqlite::Connection;
+    let dir = tempfile::tempdir().unwrap();
+    let now = chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 1, 15, 12, 0, 0).unwrap();
+    amail::demo::corpus::mcp::write_mcp_corpus(dir.path(), 200, now).unwrap();
+    let bin = env!("CARGO_BIN_EXE_amail");
+    let home = dir.path().join("home");
+    let cmd = format!(
+        "AMAIL_HOME='{}' AMAIL_CONFIG=/nonexistent/config.toml AMAIL_SQLITE_BUSY_MS=600000 TERM=xterm-256color '{bin}' inbox '{}'; echo \"EXIT=$?\"; sleep 120",
+        home.display(),
+        dir.path().display()
+    );
+    let Some(t) = Tmux::start("forced-quit", &cmd) else {
+        return;
+    };
+    t.wait_loaded();
+    let db = dir.path().join("storage.sqlite3");
+    let lock = Connection::open(&db).unwrap();
+    lock.execute_batch("PRAGMA journal_mode=DELETE; BEGIN EXCLUSIVE; UPDATE messages SET importance = importance WHERE id = 1;")
+        .unwrap();
+    t.text("2");
+    t.wait_for("Threads · Pending");
+    t.text("a");
+    t.wait_for("working");
+    t.text("q");
+    t.wait_for("sending 1 ack, then quitting: q again quits now");
+    t.text("q");
+    t.wait_for("amail: waiting for 1 ack to reach the store");
+    lock.execute_batch("COMMIT").unwrap();
+    let after = t.wait_for("EXIT=");
+    assert!(
+        after.contains("amail: ✓ acknowledged 1 message as"),
+        "{after}"
+    );
+    assert!(after.contains("EXIT=0"), "{after}");
+}
+
 /// Issue 16: a large generated mailbox opens at once with the load's
 /// progress (files done of all, per second) in the status bar, shows its
 /// newest threads while that count still runs (and takes keys on them),

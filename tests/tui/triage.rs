@@ -135,6 +135,55 @@ fn compose_to_several_agents_with_a_protocol_type() {
     assert!(app.render(80, 24).contains("✓ sent to BlueLake, RedFox"));
 }
 
+/// Once a person has sent as "Overseer", the mailbox has an agent of
+/// that name: "Send as" listed it twice, the person first and the agent
+/// among the others, the same sender under two numbers.
+#[test]
+fn send_as_lists_the_person_once_after_they_have_written() {
+    let mut app = TestApp::sample();
+    app.press("c<enter><space><enter>G<enter>");
+    app.type_text("Standup in 5");
+    app.press("<ctrl-s>");
+    assert_eq!(app.backend.sent.len(), 1);
+    assert!(app.model.inbox.agents.iter().any(|a| a.name == "Overseer"));
+    app.press("c");
+    let Some(Overlay::Choose { options, .. }) = &app.model.overlay else {
+        panic!("{:?}", app.model.overlay);
+    };
+    let overseers = options.iter().filter(|o| o.as_str() == "Overseer").count();
+    assert_eq!(overseers, 1, "{options:?}");
+    assert_eq!(options[0], "Overseer");
+}
+
+/// "all agents" is the agents: once the person had written as
+/// "Overseer", a GUIDANCE (or a TERMINATE) to all agents went to the
+/// person too, and the count said one more. The person stays in the list,
+/// to be picked by name.
+#[test]
+fn all_agents_leaves_out_the_person_who_has_written() {
+    let mut app = TestApp::sample();
+    app.press("c<enter><space><enter>G<enter>");
+    app.type_text("Standup in 5");
+    app.press("<ctrl-s>");
+    let agents = app.model.inbox.agents.len();
+    let mut app_as =
+        TestApp::new(app.backend.clone(), UiConfig::default()).with_identity("BlueLake");
+    app_as.press("c");
+    let Some(Overlay::Pick { options, .. }) = &app_as.model.overlay else {
+        panic!("{:?}", app_as.model.overlay);
+    };
+    // Everyone but BlueLake and the person.
+    assert_eq!(options[0], format!("all agents ({})", agents - 2));
+    assert!(options.iter().any(|o| o == "Overseer"), "{options:?}");
+    app_as.press("<enter>G<enter>");
+    app_as.type_text("Rebase on main");
+    app_as.press("<ctrl-s>");
+    let d = app_as.backend.sent.last().unwrap();
+    assert_eq!(d.from, "BlueLake");
+    assert!(!d.to.iter().any(|t| t == "Overseer"), "{:?}", d.to);
+    assert_eq!(d.to.len(), agents - 2);
+}
+
 #[test]
 fn compose_to_all_agents_of_the_project() {
     let mut app = TestApp::sample().with_identity("BlueLake");

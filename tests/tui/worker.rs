@@ -911,7 +911,7 @@ fn quitting_while_a_send_is_out_waits_and_a_failure_takes_the_quit_back() {
     app.press("q");
     assert!(!app.quit, "quit with the message still out");
     let n = app.model.notice.clone().unwrap();
-    assert!(n.text.contains("waiting for 1 write"), "{n:?}");
+    assert!(n.text.contains("sending 1 message, then quitting"), "{n:?}");
     app.send(sent(Err(AWAY.into())));
     assert!(!app.quit, "quit though the send failed");
     assert_eq!(compose_text(&app.model), Some("Standup in 5"));
@@ -936,4 +936,162 @@ fn quitting_while_a_send_is_out_waits_and_a_failure_takes_the_quit_back() {
     app.press("qj");
     app.send(sent(Ok(())));
     assert!(!app.quit, "a key after q did not take the quit back");
+}
+
+/// The app with an ack handed out, not yet answered: `a` on the first
+/// thread that waits for BlueLake's ack, its command returned to the test.
+fn ack_out() -> (amail_tui::testing::TestApp, Command) {
+    use amail_tui::testing::TestApp;
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    app.render(80, 24);
+    app.press("2");
+    let cmd = update(&mut app.model, key('a'));
+    assert!(matches!(cmd, Some(Command::Ack { .. })), "{cmd:?}");
+    (app, cmd.unwrap())
+}
+
+/// `q` while an ack was out to the store quit at once: the worker
+/// finished it on the way out with the screen gone, and whether it landed
+/// was never shown. As for a message being sent, `q` now says what is
+/// being written and quits once it is (a failure takes the quit back and
+/// shows); `q` again quits at once, the outcome then told on stderr
+/// (`runtime::settle_writes`).
+#[test]
+fn quitting_with_an_ack_out_says_so_and_quits_once_it_is_written() {
+    let acked = |errors: Vec<String>| Msg::Acked {
+        agent: "BlueLake".into(),
+        done: if errors.is_empty() { 1 } else { 0 },
+        errors,
+    };
+    let (mut app, _) = ack_out();
+    app.press("q");
+    assert!(!app.quit, "quit with the ack still out");
+    let screen = app.render(80, 24);
+    assert!(
+        screen.contains("sending 1 ack, then quitting") && screen.contains("q again quits now"),
+        "{screen}"
+    );
+    app.send(acked(Vec::new()));
+    assert!(app.quit, "the ack was written and the quit did not follow");
+
+    // A failure takes the quit back, and shows.
+    let (mut app, _) = ack_out();
+    app.press("q");
+    app.send(acked(vec![AWAY.into()]));
+    assert!(!app.quit, "quit though the ack failed");
+    let n = app.notice();
+    assert!(
+        n.contains("quit cancelled") && n.contains("connection refused"),
+        "{n}"
+    );
+
+    // `q` again quits now, the ack still out.
+    let (mut app, _) = ack_out();
+    app.press("qq");
+    assert!(app.quit, "q twice did not quit");
+}
+
+/// After a forced quit (`q` twice) the terminal is given back and what
+/// became of each write still out is told, once the worker answers: here
+/// an ack the blocked backend finishes after the quit.
+#[test]
+fn a_forced_quit_tells_what_became_of_an_ack_in_flight() {
+    let (mut worker, rx, gate, _done, _fake) = blocked();
+    let (mut app, cmd) = ack_out();
+    worker.dispatch(&mut app.model.inbox, cmd);
+    let mut m = app.model;
+    assert_eq!(update(&mut m, key('q')), None);
+    assert_eq!(update(&mut m, key('q')), Some(Command::Quit));
+    let opener = gate.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        opener.open();
+    });
+    let exit = amail_tui::runtime::settle_writes(&mut m, Duration::from_secs(60), |left| {
+        rx.recv_timeout(left).ok()
+    });
+    assert!(exit.clean, "{:?}", exit.notes);
+    assert_eq!(exit.notes.len(), 1, "{:?}", exit.notes);
+    assert!(
+        exit.notes[0].contains("acknowledged 1 message as BlueLake"),
+        "{:?}",
+        exit.notes
+    );
+    drop(worker);
+}
+
+/// A write that does not answer within the wait is not passed over in
+/// silence: the notes say it was still being written, so it may or may
+/// not have landed, and where to look; the worker is left to the
+/// process's end rather than waited for without end.
+#[test]
+fn a_forced_quit_says_which_writes_were_still_out_when_the_wait_ended() {
+    let (mut worker, rx, _gate, _done, _fake) = blocked();
+    let (mut app, cmd) = ack_out();
+    worker.dispatch(&mut app.model.inbox, cmd);
+    let mut m = app.model;
+    update(&mut m, key('q'));
+    assert_eq!(update(&mut m, key('q')), Some(Command::Quit));
+    let exit = amail_tui::runtime::settle_writes(&mut m, Duration::from_millis(200), |left| {
+        rx.recv_timeout(left).ok()
+    });
+    assert!(!exit.clean);
+    let notes = exit.notes.join("\n");
+    assert!(
+        notes.contains("1 ack") && notes.contains("may not have landed"),
+        "{notes}"
+    );
+    worker.leave();
+}
+
+/// A reply out when the user forced the quit, and the store refused it:
+/// its text lived only in the app, and went with it. The notes give the
+/// failure and the text, so nothing typed is lost.
+#[test]
+fn a_forced_quit_prints_a_failed_reply_with_its_text() {
+    use amail_tui::testing::TestApp;
+    let (tx, rx) = mpsc::channel();
+    let mut worker = Worker::spawn(Box::new(Away(FakeBackend::sample())), move |m| {
+        let _ = tx.send(m);
+    });
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    app.render(80, 24);
+    app.press("/ol-527.2<enter>r");
+    app.type_text("Merged; ship it");
+    let ctrl_s = KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL);
+    let cmd = update(&mut app.model, Msg::Key(ctrl_s));
+    assert!(matches!(cmd, Some(Command::Reply { .. })), "{cmd:?}");
+    worker.dispatch(&mut app.model.inbox, cmd.unwrap());
+    let mut m = app.model;
+    update(&mut m, key('q'));
+    assert_eq!(update(&mut m, key('q')), Some(Command::Quit));
+    let exit = amail_tui::runtime::settle_writes(&mut m, Duration::from_secs(60), |left| {
+        rx.recv_timeout(left).ok()
+    });
+    assert!(!exit.clean);
+    let notes = exit.notes.join("\n");
+    assert!(
+        notes.contains("not sent") && notes.contains("connection refused"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("Merged; ship it"),
+        "the text is lost:\n{notes}"
+    );
+}
+
+/// "other keys stay": a key bound to nothing (`z`) left the quit waiting
+/// for the ack, and the app quit once it was written, the notice still
+/// saying it would. Any key takes the quit back, and the notice goes.
+#[test]
+fn an_unbound_key_takes_back_a_quit_waiting_for_writes() {
+    let (mut app, _) = ack_out();
+    app.press("qz");
+    assert!(app.notice().is_empty(), "{}", app.notice());
+    app.send(Msg::Acked {
+        agent: "BlueLake".into(),
+        done: 1,
+        errors: Vec::new(),
+    });
+    assert!(!app.quit, "quit after a key that said stay");
 }

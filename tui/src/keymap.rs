@@ -187,8 +187,8 @@ impl Action {
             Action::ScreenTasks => "task board",
             Action::ScreenAgents => "agent roster",
             Action::Search => "search (incremental)",
-            Action::SearchNext => "next match",
-            Action::SearchPrev => "previous match",
+            Action::SearchNext => "next match (in the list searched)",
+            Action::SearchPrev => "previous match (in the list searched)",
             Action::Ack => "acknowledge",
             Action::Reply => "reply (inline editor)",
             Action::ReplyInEditor => "reply in $EDITOR",
@@ -202,7 +202,7 @@ impl Action {
             Action::Reload => "reload now",
             Action::Help => "this help",
             Action::Suspend => "suspend to the shell (fg comes back)",
-            Action::Quit => "quit",
+            Action::Quit => "quit (once writes out are sent; twice: now)",
         }
     }
 

@@ -127,6 +127,103 @@ impl ChoiceFor {
     }
 }
 
+/// A write the user asked for, handed to the worker and not yet
+/// answered: what `q` waits for, and what a forced quit tells the fate of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Write {
+    /// An ack of this many messages.
+    Ack(usize),
+    /// A read mark on this many messages.
+    MarkRead(usize),
+    /// A reply to the message with this key.
+    Reply(String),
+    /// A new message.
+    Send,
+    /// Approving the task with this id.
+    Approve(String),
+    /// Rejecting the task with this id.
+    Reject(String),
+}
+
+impl Write {
+    /// The write `cmd` asks for, if it writes ([`Command::writes`]).
+    pub fn of(cmd: &crate::msg::Command) -> Option<Write> {
+        use crate::msg::Command as C;
+        Some(match cmd {
+            C::Ack { keys, .. } => Write::Ack(keys.len()),
+            C::MarkRead { keys, .. } => Write::MarkRead(keys.len()),
+            C::Reply { key, .. } => Write::Reply(key.clone()),
+            C::Send(_) => Write::Send,
+            C::Approve { id } => Write::Approve(id.clone()),
+            C::Reject { id, .. } => Write::Reject(id.clone()),
+            _ => return None,
+        })
+    }
+
+    /// Whether `msg` is this write's answer, and if so whether it was
+    /// written.
+    pub fn answered_by(&self, msg: &crate::msg::Msg) -> Option<bool> {
+        use crate::msg::{Msg as M, Verdict};
+        match (self, msg) {
+            (Write::Ack(_), M::Acked { errors, .. }) => Some(errors.is_empty()),
+            (Write::MarkRead(_), M::MarkedRead { result, .. }) => Some(result.is_ok()),
+            (Write::Reply(k), M::Replied { key, result }) if k == key => Some(result.is_ok()),
+            (Write::Send, M::Sent { result, .. }) => Some(result.is_ok()),
+            (
+                Write::Approve(i),
+                M::Reviewed {
+                    id,
+                    verdict: Verdict::Approved,
+                    result,
+                },
+            )
+            | (
+                Write::Reject(i),
+                M::Reviewed {
+                    id,
+                    verdict: Verdict::Rejected,
+                    result,
+                },
+            ) if i == id => Some(result.is_ok()),
+            _ => None,
+        }
+    }
+}
+
+/// "1 ack and 2 replies": the writes out, counted by kind, in words.
+pub fn writes_in_words(writes: &[Write]) -> String {
+    let mut n = [0usize; 6];
+    for w in writes {
+        match w {
+            Write::Ack(k) => n[0] += (*k).max(1),
+            Write::MarkRead(k) => n[1] += (*k).max(1),
+            Write::Reply(_) => n[2] += 1,
+            Write::Send => n[3] += 1,
+            Write::Approve(_) => n[4] += 1,
+            Write::Reject(_) => n[5] += 1,
+        }
+    }
+    let names = [
+        ("ack", "acks"),
+        ("read mark", "read marks"),
+        ("reply", "replies"),
+        ("message", "messages"),
+        ("approval", "approvals"),
+        ("rejection", "rejections"),
+    ];
+    let parts: Vec<String> = n
+        .iter()
+        .zip(names)
+        .filter(|(k, _)| **k > 0)
+        .map(|(k, (one, many))| format!("{k} {}", if *k == 1 { one } else { many }))
+        .collect();
+    match parts.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Overlay {
     Help {
@@ -465,12 +562,18 @@ pub struct Model {
     pub rejecting: std::collections::HashSet<String>,
     /// `q` was pressed with drafts a quit would lose: a second `q` quits.
     pub quit_asked: bool,
-    /// `q` was pressed while writes that carry typed text were out
-    /// ([`Model::writes_with_text`]): the app quits once they are written,
-    /// and stays, its text kept, when one fails. Quitting at once let
-    /// the worker finish the write on the way out, and a failure's text
-    /// went with the process.
+    /// `q` was pressed while writes were out ([`Model::writing`]): the app
+    /// quits once they are written, and stays, a text kept, when one
+    /// fails. Quitting at once let the worker finish the write on the way
+    /// out, and a failure (and its text) went with the process.
     pub quit_after_writes: bool,
+    /// Every write handed to the worker and not yet answered, in the
+    /// order asked (acks and read marks too, which carry no text): `q`
+    /// waits for them on screen, `q` again quits at once and the runtime
+    /// tells what became of them once the terminal is restored
+    /// (`runtime::settle_writes`). An ack out quit at once, its outcome
+    /// never shown.
+    pub writing: Vec<Write>,
     /// New messages on their way to the store, each in its editor as it
     /// was sent, in the order sent (the worker answers in that order): the
     /// first is reopened or kept when its send fails, dropped when it
@@ -571,6 +674,7 @@ impl Model {
             sending: Default::default(),
             quit_asked: false,
             quit_after_writes: false,
+            writing: Vec::new(),
             unsent: Default::default(),
             composed: Vec::new(),
             marks: Marks::default(),
@@ -1149,13 +1253,6 @@ impl Model {
             .filter(|k| !self.sending.contains(*k))
             .count()
             + self.composed.len()
-    }
-
-    /// Writes out to the store that carry what the user typed (new
-    /// messages, replies, rejection reasons): the ones a quit waits for
-    /// in the loop, to keep the text if one fails.
-    pub fn writes_with_text(&self) -> usize {
-        self.unsent.len() + self.sending.len() + self.rejecting.len()
     }
 
     /// Rejection reasons kept for a task's next `X` (after Esc, or a

@@ -34,20 +34,115 @@ pub struct RunOptions {
     pub config: UiConfig,
 }
 
+/// How long a forced quit waits for the writes still out, with the
+/// terminal restored, before it says they may not have landed.
+pub const SETTLE_WITHIN: Duration = Duration::from_secs(10);
+
+/// How the app ended: what became of the writes still out when the user
+/// forced the quit (`q` twice), one note each for stderr, and whether
+/// every one of them was written.
+#[derive(Debug)]
+pub struct Exit {
+    pub notes: Vec<String>,
+    pub clean: bool,
+}
+
+/// After a forced quit, the terminal restored: takes in the answers of
+/// the writes still out ([`Model::writing`]) as `next` gives them (the
+/// worker's reports; `None` when the wait is over), for at most `within`,
+/// and tells each one's outcome ([`crate::update::outcome`]: a refused
+/// reply or message with its text), then any still out (they may not have
+/// landed). With nothing out it returns at once, with no notes.
+pub fn settle_writes(
+    m: &mut Model,
+    within: Duration,
+    mut next: impl FnMut(Duration) -> Option<Msg>,
+) -> Exit {
+    let until = std::time::Instant::now() + within;
+    let mut exit = Exit {
+        notes: Vec::new(),
+        clean: true,
+    };
+    while !m.writing.is_empty() {
+        let left = until.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        let Some(msg) = next(left) else { break };
+        // Keys, ticks and the watch are no one's now.
+        if !msg.from_backend() {
+            continue;
+        }
+        let note = crate::update::outcome(m, &msg);
+        let before = m.writing.len();
+        let _ = update(m, msg);
+        if let Some(note) = note {
+            exit.clean &= !note.starts_with('✗');
+            exit.notes.push(note);
+        } else if m.writing.len() < before {
+            exit.clean = false;
+        }
+    }
+    if let Some(note) = crate::update::still_out(m, within) {
+        exit.clean = false;
+        exit.notes.push(note);
+    }
+    exit.notes = exit
+        .notes
+        .iter()
+        .map(|n| amail_core::safe_text::clean_text(n).into_owned())
+        .collect();
+    exit
+}
+
+/// What the event loop hands back when the user quits: the model and the
+/// way the worker's answers still come, for [`settle_writes`].
+struct Left {
+    model: Model,
+    rx: tokio::sync::mpsc::UnboundedReceiver<Msg>,
+    worker: Worker,
+}
+
 pub fn empty_inbox() -> Inbox {
     Inbox::empty(SourceKind::Stdin)
 }
 
 /// Runs the app until the user quits. The terminal is restored on return,
-/// on error and on panic.
-pub fn run(backend: Box<dyn Backend + Send>, opts: RunOptions) -> io::Result<()> {
+/// on error and on panic. Writes still out when the user forced the quit
+/// are waited for with the terminal restored (at most [`SETTLE_WITHIN`],
+/// saying so on stderr): the [`Exit`] tells what became of them, for the
+/// caller to print.
+pub fn run(backend: Box<dyn Backend + Send>, opts: RunOptions) -> io::Result<Exit> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    rt.block_on(run_loop(backend, opts))
+    let Left {
+        mut model,
+        mut rx,
+        worker,
+    } = rt.block_on(run_loop(backend, opts))?;
+    if !model.writing.is_empty() {
+        use std::io::Write;
+        let _ = writeln!(
+            io::stderr(),
+            "amail: waiting for {} to reach the store (at most {} s)…",
+            crate::model::writes_in_words(&model.writing),
+            SETTLE_WITHIN.as_secs()
+        );
+    }
+    let exit = settle_writes(&mut model, SETTLE_WITHIN, |left| {
+        rt.block_on(async { tokio::time::timeout(left, rx.recv()).await.ok().flatten() })
+    });
+    if model.writing.is_empty() {
+        drop(worker);
+    } else {
+        // Said above: not waited for without end.
+        worker.leave();
+    }
+    Ok(exit)
 }
 
-async fn run_loop(backend: Box<dyn Backend + Send>, opts: RunOptions) -> io::Result<()> {
+async fn run_loop(backend: Box<dyn Backend + Send>, opts: RunOptions) -> io::Result<Left> {
     install_panic_hook();
     let opts_mouse = opts.config.mouse;
     // Test hook, only with the `test-hooks` feature: the key in
@@ -138,7 +233,12 @@ async fn run_loop(backend: Box<dyn Backend + Send>, opts: RunOptions) -> io::Res
         while let Some(msg) = next.take() {
             next = match update(&mut model, msg) {
                 None => None,
-                Some(Command::Quit) => return Ok(()),
+                Some(Command::Quit) => {
+                    // The terminal is restored as this returns (the guard
+                    // goes); the input stops reading stdin first.
+                    input.abort();
+                    return Ok(Left { model, rx, worker });
+                }
                 Some(Command::Editor { initial }) => {
                     let result = hand_over(&mut input, &mut guard, &mut terminal, &tx, || {
                         run_editor(&initial)
@@ -162,7 +262,8 @@ async fn run_loop(backend: Box<dyn Backend + Send>, opts: RunOptions) -> io::Res
             model.dirty = true;
         }
     }
-    Ok(())
+    input.abort();
+    Ok(Left { model, rx, worker })
 }
 
 /// Gives the terminal to `away` (the editor, or the shell after Ctrl-Z)

@@ -173,6 +173,13 @@ impl Worker {
         None
     }
 
+    /// Ends with the writes still out left to the process's end, not
+    /// waited for as dropping the worker waits: a forced quit waited its
+    /// while, and said that they may not have landed.
+    pub fn leave(mut self) {
+        self.thread = None;
+    }
+
     /// A job's report reached the event loop.
     pub fn reported(&mut self) {
         self.in_flight = self.in_flight.saturating_sub(1);

@@ -10,6 +10,7 @@
 mod mail;
 mod nav;
 mod overlays;
+mod quitting;
 mod review;
 mod search;
 mod triage;
@@ -17,24 +18,39 @@ mod triage;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::keymap::Action;
-use crate::model::{EditMode, Filter, ListsBefore, Model, Notice, Overlay, Pane, Screen, Search};
+use crate::model::{
+    EditMode, Filter, ListsBefore, Model, Notice, Overlay, Pane, Screen, Search, Write,
+};
 use crate::msg::{Command, Msg};
 use mail::*;
 use nav::*;
 use overlays::*;
 use search::*;
 
+pub use quitting::{outcome, still_out};
+
 pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
-    let written = match &msg {
-        Msg::Sent { result, .. } | Msg::Replied { result, .. } => Some(result.is_ok()),
-        Msg::Reviewed { result, .. } => Some(result.is_ok()),
-        _ => None,
-    };
+    let written = answered(m, &msg);
     let cmd = handle(m, msg);
+    if let Some(w) = cmd.as_ref().and_then(Write::of) {
+        m.writing.push(w);
+    }
     match written {
         Some(ok) if m.quit_after_writes => quit_once_written(m, ok).or(cmd),
         _ => cmd,
     }
+}
+
+/// `msg` answers a write out ([`Model::writing`]): it is no longer out;
+/// whether it was written.
+fn answered(m: &mut Model, msg: &Msg) -> Option<bool> {
+    let (i, ok) = m
+        .writing
+        .iter()
+        .enumerate()
+        .find_map(|(i, w)| w.answered_by(msg).map(|ok| (i, ok)))?;
+    m.writing.remove(i);
+    Some(ok)
 }
 
 /// A quit waiting for the writes out ([`Model::quit_after_writes`]) after
@@ -48,11 +64,27 @@ fn quit_once_written(m: &mut Model, ok: bool) -> Option<Command> {
         }
         return None;
     }
-    if m.writes_with_text() > 0 {
+    if !m.writing.is_empty() {
+        m.notice = Some(waiting_to_quit(m));
         return None;
     }
     m.quit = true;
     Some(Command::Quit)
+}
+
+/// "sending 1 ack, then quitting: q again quits now, other keys stay".
+fn waiting_to_quit(m: &Model) -> Notice {
+    Notice::keyed(
+        format!(
+            "sending {}, then quitting: ",
+            crate::model::writes_in_words(&m.writing)
+        ),
+        &format!(
+            "{} again quits now, other keys stay",
+            m.config.keymap.first_key(Action::Quit)
+        ),
+        false,
+    )
 }
 
 fn handle(m: &mut Model, msg: Msg) -> Option<Command> {
@@ -93,6 +125,8 @@ fn handle(m: &mut Model, msg: Msg) -> Option<Command> {
             m.dirty = true;
             if m.overlay.is_none() && !m.search.typing {
                 click(m, x, y);
+            } else {
+                overlay_click(m, x, y);
             }
             review::wants_queues(m)
         }
@@ -478,7 +512,15 @@ fn key(m: &mut Model, k: KeyEvent) -> Option<Command> {
         search_key(m, k);
         return None;
     }
-    let action = m.config.keymap.action_for(&k)?;
+    let Some(action) = m.config.keymap.action_for(&k) else {
+        // "other keys stay": a key bound to nothing takes a pending quit
+        // back too (it went on waiting, and quit once the writes were
+        // written), and its notice with it.
+        if std::mem::take(&mut m.quit_asked) | std::mem::take(&mut m.quit_after_writes) {
+            m.notice = None;
+        }
+        return None;
+    };
     // A fresh action clears the last notice so old news does not linger.
     m.notice = None;
     // On the board, the open/back keys other than Enter and Esc (l h → ←)
@@ -523,7 +565,7 @@ fn inbox_only(m: &mut Model, a: Action) -> bool {
 fn act(m: &mut Model, a: Action) -> Option<Command> {
     // `q` with kept drafts asks once; any other key takes the question back.
     let asked = std::mem::take(&mut m.quit_asked);
-    m.quit_after_writes = false;
+    let waiting = std::mem::take(&mut m.quit_after_writes);
     if inbox_only(m, a) {
         return None;
     }
@@ -567,17 +609,12 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
                 ));
                 return None;
             }
-            let out = m.writes_with_text();
-            if out > 0 {
+            // Writes out: quit once they are written (a failure takes the
+            // quit back); `q` again quits now, and the runtime tells what
+            // became of them once the terminal is restored.
+            if !m.writing.is_empty() && !waiting {
                 m.quit_after_writes = true;
-                m.notice = Some(Notice::keyed(
-                    format!(
-                        "waiting for {out} write{} to the store, then quitting ",
-                        plural(out)
-                    ),
-                    "(other keys stay)",
-                    false,
-                ));
+                m.notice = Some(waiting_to_quit(m));
                 return None;
             }
             m.quit = true;
@@ -650,7 +687,19 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
         Action::SearchNext => jump_match(m, true, false),
         Action::SearchPrev => jump_match(m, false, false),
         Action::ToggleRaw => {
-            m.raw = !m.raw;
+            // Where the message view is not on screen (one pane at a
+            // time), `v` opens the message as its file: switched unseen,
+            // the raw view came up on the next message opened.
+            let shown = crate::view::hit::inbox_panes(m)
+                .iter()
+                .any(|(p, _)| *p == Pane::Message);
+            if !shown && m.current_message().is_some() {
+                m.sel.message = m.current_message().map(|x| x.key.to_string());
+                m.focus = Pane::Message;
+                m.raw = true;
+            } else {
+                m.raw = !m.raw;
+            }
             m.detail_scroll = 0;
         }
         Action::Ack => return ack(m),

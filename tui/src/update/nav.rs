@@ -15,23 +15,22 @@ pub(super) fn click(m: &mut Model, x: u16, y: u16) {
         }
         Hit::Filter(f) => set_filter(m, f),
         Hit::Row(kind, i) => {
-            if let Some(pane) = pane_of(kind) {
-                m.focus = pane;
-            }
-            // A click in the roster focuses the roster.
-            m.queue_focus = false;
+            focus_list(m, kind);
             let key = m.list_keys(kind).get(i).cloned();
             m.set_selected(kind, key);
         }
-        Hit::List(kind) => {
-            if let Some(pane) = pane_of(kind) {
-                m.focus = pane;
+        Hit::List(kind) => focus_list(m, kind),
+        Hit::Message => m.focus = Pane::Message,
+        // The queues take the focus as `Tab` gives it (and say why when
+        // they cannot), on the task clicked when there is one.
+        Hit::Queues(task) => {
+            if task.is_some() {
+                m.sel.queued = task;
+            }
+            if !m.queue_focus {
+                super::review::toggle_queues(m);
             }
         }
-        Hit::Message => m.focus = Pane::Message,
-        // The queues take the focus from the keys (`Tab`), which say why
-        // when they cannot.
-        Hit::Queues => {}
     }
 }
 
@@ -39,15 +38,47 @@ pub(super) fn click(m: &mut Model, x: u16, y: u16) {
 /// the message view scrolls), whichever pane has the focus.
 pub(super) fn scroll_at(m: &mut Model, x: u16, y: u16, delta: isize) {
     match hit(m, x, y) {
+        // On the board a status is a pane: the wheel over another one
+        // goes to it (as `h`/`l` would) rather than moving the one selected.
+        Some(Hit::Row(ListKind::Tasks, i))
+            if crate::view::tasks::in_columns(m) && !in_selected_column(m, i) =>
+        {
+            let key = m.list_keys(ListKind::Tasks).get(i).cloned();
+            m.set_selected(ListKind::Tasks, key);
+        }
         Some(Hit::Row(kind, _) | Hit::List(kind)) => step_list(m, kind, delta),
         Some(Hit::Message) => step_detail(m, delta),
         // The queues' cursor shows only while they have the focus, so the
         // wheel gives it to them, as `Tab` does where they hold a task.
-        Some(Hit::Queues) if m.queued_selected().is_some() => {
+        Some(Hit::Queues(_)) if m.queued_selected().is_some() => {
             m.queue_focus = true;
             super::review::queue_step(m, delta);
         }
         _ => {}
+    }
+}
+
+/// Whether the board's task `i` (in list order) has the selected task's
+/// status: the same column.
+fn in_selected_column(m: &Model, i: usize) -> bool {
+    let status = |id: Option<&str>| {
+        m.tasks
+            .iter()
+            .find(|t| Some(t.id.as_str()) == id)
+            .map(|t| t.status)
+    };
+    let keys = m.list_keys(ListKind::Tasks);
+    status(keys.get(i).map(String::as_str)) == status(m.sel.task.as_deref())
+}
+
+/// A click anywhere in a list's pane focuses it: the inbox's pane, or the
+/// roster over its task queues.
+fn focus_list(m: &mut Model, kind: ListKind) {
+    if let Some(pane) = pane_of(kind) {
+        m.focus = pane;
+    }
+    if kind == ListKind::Agents {
+        m.queue_focus = false;
     }
 }
 
@@ -236,7 +267,11 @@ pub(super) fn back(m: &mut Model) {
         return;
     }
     if m.screen != Screen::Inbox {
-        m.screen = Screen::Inbox;
+        // The board shown from the roster's queues goes back to them.
+        m.screen = match m.came_from.take() {
+            Some(Screen::Agents) if m.screen == Screen::Tasks => Screen::Agents,
+            _ => Screen::Inbox,
+        };
         return;
     }
     // The first Esc drops the marks.

@@ -193,6 +193,23 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
 /// scrolls and a chooser's or the recipients' list's cursor moves, as
 /// `j`/`k` move them; the editors and the reason have nothing to scroll.
 /// The panes behind never move. False when no overlay is open.
+/// A click over an open chooser or the recipients' list: the cursor goes
+/// to the option clicked, as the wheel moves it (`Enter` takes it,
+/// `Space` marks it); anywhere else, and over other overlays, nothing.
+pub(super) fn overlay_click(m: &mut Model, x: u16, y: u16) {
+    let Some(at) = crate::view::overlays::option_at(m, x, y) else {
+        return;
+    };
+    match m.overlay.as_mut() {
+        Some(Overlay::Choose { index, typed, .. }) => {
+            *index = at;
+            *typed = 0;
+        }
+        Some(Overlay::Pick { index, .. }) => *index = at,
+        _ => {}
+    }
+}
+
 pub(super) fn overlay_wheel(m: &mut Model, lines: isize) -> bool {
     let help_max = matches!(m.overlay, Some(Overlay::Help { .. }))
         .then(|| usize::from(crate::view::help::max_scroll(m)));

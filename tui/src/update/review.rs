@@ -238,11 +238,11 @@ pub(super) fn queue_step(m: &mut Model, delta: isize) {
 }
 
 /// `Enter` in the queues: the task on the board, where `A`/`X` answer a
-/// task in review.
+/// task in review; `Esc` there comes back to the queues.
 pub(super) fn open_queued(m: &mut Model) {
     if let Some(id) = m.queued_selected().map(|t| t.id.clone()) {
         m.screen = Screen::Tasks;
-        m.came_from = None;
+        m.came_from = Some(Screen::Agents);
         m.sel.task = Some(id);
     }
 }

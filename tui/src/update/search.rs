@@ -78,6 +78,11 @@ pub(super) fn jump_match(m: &mut Model, forward: bool, from_origin: bool) {
         }
         return;
     }
+    // `n`/`N` move where the search shows (`Model::searched_list`): in
+    // another list, the search is not that list's, and they say so.
+    if !from_origin && m.searched_list().is_none() {
+        return not_searched_here(m);
+    }
     let Some(kind) = search_list(m) else { return };
     let q = &m.search.query;
     // Borrowed: a million-message inbox lists a third of a million
@@ -141,6 +146,26 @@ pub(super) fn jump_match(m: &mut Model, forward: bool, from_origin: bool) {
     if !from_origin {
         m.notice = Some(Notice::error(format!("no match for “{}”", m.search.query)));
     }
+}
+
+/// `n`/`N` away from the list the kept search was made in, where it does
+/// not show: lazygit keeps a search per view, and aerc's is the index's,
+/// so neither moves another list with it. Nothing moves; the notice names
+/// whose search it is and the key that searches here.
+fn not_searched_here(m: &mut Model) {
+    let whose = match m.search.list {
+        Some(ListKind::Threads) => "the thread list's",
+        Some(ListKind::Messages) => "a thread's messages'",
+        Some(ListKind::Tasks) => "the board's",
+        Some(ListKind::Agents) => "the roster's",
+        None => "another list's",
+    };
+    let key = m.config.keymap.first_key(crate::keymap::Action::Search);
+    let what = format!(
+        "the search “{}” is {whose}: ",
+        crate::view::line_text(&m.search.query)
+    );
+    m.notice = Some(Notice::keyed(what, &format!("{key} searches here"), false));
 }
 
 // ---- ack and reply -----------------------------------------------------------

@@ -205,8 +205,16 @@ pub(super) fn compose(m: &mut Model) -> Option<Command> {
     match m.identity.clone().or_else(|| m.reply_as.clone()) {
         Some(me) => compose_from(m, me),
         None => {
+            // The person once: after they have written, the mailbox
+            // has an agent of that name too.
             let mut options = vec![PERSON.to_string()];
-            options.extend(m.inbox.agents.iter().map(|a| a.name.clone()));
+            options.extend(
+                m.inbox
+                    .agents
+                    .iter()
+                    .map(|a| a.name.clone())
+                    .filter(|n| n != PERSON),
+            );
             m.overlay = Some(Overlay::choose("Send as", options, ChoiceFor::ComposeFrom));
             None
         }
@@ -225,10 +233,13 @@ pub(super) fn compose_from(m: &mut Model, from: String) -> Option<Command> {
         .collect();
     // On the newest part of a mailbox still loading the roster is that
     // part's: "all" says so.
+    // "all agents" leaves out the person (who is in the mailbox once
+    // they have written): pick them by name.
+    let n = agents.iter().filter(|a| *a != PERSON).count();
     let all = if m.partial {
-        format!("all agents seen so far ({}; still loading)", agents.len())
+        format!("all agents seen so far ({n}; still loading)")
     } else {
-        format!("all agents ({})", agents.len())
+        format!("all agents ({n})")
     };
     let mut options = vec![all];
     options.extend(agents);
@@ -306,7 +317,11 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                 (KeyCode::Enter, _) => {
                     let all = marked[0] || (!marked.iter().any(|b| *b) && *index == 0);
                     let to: Vec<String> = if all {
-                        options[1..].to_vec()
+                        options[1..]
+                            .iter()
+                            .filter(|o| o.as_str() != PERSON)
+                            .cloned()
+                            .collect()
                     } else if marked.iter().any(|b| *b) {
                         options
                             .iter()

@@ -23,6 +23,61 @@ use amail_core::router::TaskSummary;
 /// Rows the pane needs at least: borders, the headings and three tasks.
 pub(crate) const MIN_HEIGHT: u16 = 6;
 
+/// The tasks a queue `height` rows high shows: from which, and how many.
+/// The last row says how many more when they do not all fit, and the
+/// selected task stays in view (the rows before it give way).
+fn window(tasks: &[TaskSummary], height: u16, selected: Option<&str>) -> (usize, usize) {
+    let rows = (height as usize).saturating_sub(1);
+    let shown = if tasks.len() > rows {
+        rows.saturating_sub(1)
+    } else {
+        tasks.len()
+    };
+    let start = tasks
+        .iter()
+        .position(|t| Some(t.id.as_str()) == selected)
+        .map_or(0, |i| (i + 1).saturating_sub(shown));
+    (start, shown)
+}
+
+/// The selected task as drawn: marked only while the queues have the focus.
+fn drawn_selection(m: &Model) -> Option<&str> {
+    m.queue_focus
+        .then(|| m.queued_selected().map(|t| t.id.as_str()))
+        .flatten()
+}
+
+/// The three queues' columns inside the pane drawn in `area`.
+fn columns(area: Rect) -> std::rc::Rc<[Rect]> {
+    let inner = Rect::new(
+        area.x + 1,
+        area.y + 1,
+        area.width.saturating_sub(2),
+        area.height.saturating_sub(2),
+    );
+    Layout::horizontal([Constraint::Ratio(1, 3); 3]).split(inner)
+}
+
+/// The task drawn at (`x`, `y`) of the queues in `area`, for a click: the
+/// same columns and rows [`draw`] lays out, asked the other way round.
+pub(crate) fn task_at(m: &Model, area: Rect, x: u16, y: u16) -> Option<String> {
+    let agent = m.sel.agent.as_deref()?;
+    let q = match &m.queues {
+        Some((a, Ok(q))) if a == agent => q,
+        _ => return None,
+    };
+    let selected = drawn_selection(m);
+    let cols = columns(area);
+    let (i, col) = cols
+        .iter()
+        .enumerate()
+        .find(|(_, c)| x >= c.x && x < c.x + c.width && y > c.y && y < c.y + c.height)?;
+    let tasks = [&q.inbox, &q.processing, &q.outbox][i];
+    let (start, shown) = window(tasks, col.height, selected);
+    let row = (y - col.y - 1) as usize;
+    (row < shown).then(|| tasks[start + row].id.clone())
+}
+
 pub(crate) fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let th = &m.config.theme;
     let Some(agent) = m.sel.agent.as_deref() else {
@@ -76,12 +131,9 @@ pub(crate) fn draw(m: &Model, f: &mut Frame, area: Rect) {
             return;
         }
     };
-    let cols = Layout::horizontal([Constraint::Ratio(1, 3); 3]).split(inner);
+    let cols = columns(area);
     let narrow = inner.width < 90;
-    let selected = m
-        .queue_focus
-        .then(|| m.queued_selected().map(|t| t.id.as_str()))
-        .flatten();
+    let selected = drawn_selection(m);
     for ((label, hint, tasks), col) in [
         ("INBOX", "ready", &q.inbox),
         ("PROCESSING", "in progress, blocked", &q.processing),
@@ -115,24 +167,13 @@ fn draw_queue(
         fit(&heading, w),
         th.accent().add_modifier(ratatui::style::Modifier::BOLD),
     )];
-    let rows = (col.height as usize).saturating_sub(1);
     if tasks.is_empty() {
         lines.push(Line::styled(fit("  none", w), th.muted()));
     }
-    // The last row says how many more when they do not all fit.
-    let shown = if tasks.len() > rows {
-        rows.saturating_sub(1)
-    } else {
-        tasks.len()
-    };
+    let (start, shown) = window(tasks, col.height, selected);
     // Ids take what the longest needs, up to two thirds of the column
     // (the id is what `A`/`X` and the CLI take); the title gets the rest,
     // and the age shows once there is room for it.
-    // The selected task stays in view: the rows before it give way.
-    let start = tasks
-        .iter()
-        .position(|t| Some(t.id.as_str()) == selected)
-        .map_or(0, |i| (i + 1).saturating_sub(shown));
     let longest = tasks
         .iter()
         .skip(start)

@@ -88,7 +88,11 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let th = &m.config.theme;
     let block = titled(
         m,
-        format!("Agents · {}", m.inbox.agents.len()),
+        format!(
+            "Agents · {}{}",
+            m.inbox.agents.len(),
+            super::kept_search_title(m, crate::model::ListKind::Agents)
+        ),
         !m.queue_focus,
         area,
     );

@@ -10,6 +10,12 @@ use super::{centered, line_text, titled};
 use crate::model::{EditMode, Model, Overlay};
 use crate::text::width;
 
+/// Where the recipients' list of `options` is drawn in `body`.
+pub(crate) fn pick_area(body: Rect, options: &[String]) -> Rect {
+    let w = options.iter().map(|s| width(s)).max().unwrap_or(10).max(30) as u16 + 12;
+    centered(body, w, options.len() as u16 + 4)
+}
+
 pub(crate) fn draw_pick(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
     let Overlay::Pick {
         title,
@@ -22,8 +28,7 @@ pub(crate) fn draw_pick(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
         return;
     };
     let t = &m.config.theme;
-    let w = options.iter().map(|s| width(s)).max().unwrap_or(10).max(30) as u16 + 12;
-    let area = centered(body, w, options.len() as u16 + 4);
+    let area = pick_area(body, options);
     f.render_widget(Clear, area);
     let mut lines = vec![Line::styled(
         super::with_keys(

@@ -21,8 +21,8 @@ pub enum Hit {
     List(ListKind),
     /// The message view.
     Message,
-    /// The roster's task queues.
-    Queues,
+    /// The roster's task queues, and the task drawn there, if any.
+    Queues(Option<String>),
 }
 
 /// The inbox panes and their rectangles at the current size.
@@ -113,8 +113,8 @@ pub fn hit(m: &Model, x: u16, y: u16) -> Option<Hit> {
         }
         Screen::Agents => {
             let (roster, queues) = agents::split(m, area);
-            if queues.is_some_and(|q| inside(q, x, y)) {
-                return Some(Hit::Queues);
+            if let Some(q) = queues.filter(|q| inside(*q, x, y)) {
+                return Some(Hit::Queues(super::agent_queues::task_at(m, q, x, y)));
             }
             if !inside(roster, x, y) {
                 return None;

@@ -364,6 +364,34 @@ pub(crate) fn with_keys(what: &str, lead: &str, keys: &[&str], room: usize) -> S
 /// `n` still moves in another list with the same query, as vim's last
 /// pattern does, but with no count there the hint would follow every
 /// thread opened from a search into its messages.
+/// " · /query 3/7" for the title of `kind`'s pane while the kept search
+/// is that list's (`Model::search_shows_in`), where `n`/`N` move: the
+/// thread list's, the board's and the roster's alike (the board's had no
+/// count, the roster's nothing). Empty otherwise.
+pub(crate) fn kept_search_title(m: &Model, kind: ListKind) -> String {
+    if !m.search_shows_in(kind) {
+        return String::new();
+    }
+    let mut title = format!(" · /{}", line_text(&m.search.query));
+    if m.search.typing {
+        return title;
+    }
+    let found = m.search_progress();
+    let so_far = if found.is_some_and(|f| f.2) {
+        "…"
+    } else {
+        ""
+    };
+    match found.map(|(n, at, _)| (n, at)) {
+        None => {}
+        Some((0, _)) if !so_far.is_empty() => title.push_str(" …"),
+        Some((0, _)) => title.push_str(" no match"),
+        Some((n, Some(i))) => title.push_str(&format!(" {i}/{n}{so_far}")),
+        Some((n, None)) => title.push_str(&format!(" ({n}{so_far})")),
+    }
+    title
+}
+
 pub(crate) fn kept_search_hints(m: &Model) -> Vec<(String, &'static str)> {
     if m.search.typing || m.searched_list().is_none() {
         return Vec::new();

@@ -22,15 +22,7 @@ pub(crate) fn draw_chooser(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
         return;
     };
     let t = &m.config.theme;
-    let w = options
-        .iter()
-        .map(|s| width(s))
-        .max()
-        .unwrap_or(10)
-        .max(title.len())
-        .max(20) as u16
-        + 10;
-    let area = centered(body, w, options.len() as u16 + 4);
+    let area = chooser_area(body, title, options);
     f.render_widget(Clear, area);
     let mut lines = vec![Line::styled(purpose.prompt(), t.muted())];
     // Right-aligned, so the names line up past nine.
@@ -59,6 +51,41 @@ pub(crate) fn draw_chooser(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
         Paragraph::new(lines).block(pane(m, chooser_title(title, &note, area), true)),
         area,
     );
+}
+
+/// Where a chooser asking `title` among `options` is drawn in `body`.
+fn chooser_area(body: Rect, title: &str, options: &[String]) -> Rect {
+    let w = options
+        .iter()
+        .map(|s| width(s))
+        .max()
+        .unwrap_or(10)
+        .max(title.len())
+        .max(20) as u16
+        + 10;
+    centered(body, w, options.len() as u16 + 4)
+}
+
+/// The option of the open chooser or recipients' list drawn at (`x`,
+/// `y`), for a click: the box [`draw_chooser`] and `compose::draw_pick`
+/// lay out, its rows from where the last frame's window started.
+pub(crate) fn option_at(m: &Model, x: u16, y: u16) -> Option<usize> {
+    let body = super::body(m);
+    let (area, len) = match m.overlay.as_ref()? {
+        Overlay::Choose { title, options, .. } => {
+            (chooser_area(body, title, options), options.len())
+        }
+        Overlay::Pick { options, .. } => (super::compose::pick_area(body, options), options.len()),
+        _ => return None,
+    };
+    // A border, then the prompt line, then the options; a border below.
+    let first = area.y + 2;
+    let inside = x > area.x && x + 1 < area.x + area.width;
+    if !inside || y < first || y + 1 >= area.y + area.height {
+        return None;
+    }
+    let i = m.offsets.choice.get() + (y - first) as usize;
+    (i < len).then_some(i)
 }
 
 /// A chooser's title in its box: the question, cut with `…` where the

@@ -19,17 +19,29 @@ enum Row<'a> {
     Task(&'a amail_core::router::TaskSummary),
 }
 
+/// Whether the board inside `inner` is drawn as one column per status
+/// (else a grouped list).
+fn columns(m: &Model, inner: Rect) -> bool {
+    inner.width >= 140 && !m.tasks.is_empty()
+}
+
+/// Whether the board is drawn in columns at the current size: a status
+/// is then a pane of its own.
+pub(crate) fn in_columns(m: &Model) -> bool {
+    let area = super::body(m);
+    columns(m, Rect::new(0, 0, area.width.saturating_sub(2), 0))
+}
+
 pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let th = &m.config.theme;
-    let title = if m.search_shows_in(crate::model::ListKind::Tasks) {
-        format!("Task board · /{}", line_text(&m.search.query))
-    } else {
-        "Task board".to_string()
+    let title = match super::kept_search_title(m, crate::model::ListKind::Tasks) {
+        s if s.is_empty() => "Task board".to_string(),
+        s => format!("Task board{s}"),
     };
     let block = titled(m, title, true, area);
     let inner = block.inner(area);
     f.render_widget(block, area);
-    if inner.width >= 140 && !m.tasks.is_empty() {
+    if columns(m, inner) {
         draw_columns(m, f, inner);
         return;
     }
@@ -169,7 +181,8 @@ impl ListColumns {
 }
 
 /// The task at (`x`, `y`) of the board drawn in `area`: in the list, the
-/// row's task (a status heading selects nothing); in columns, the card.
+/// row's task (a status heading selects nothing); in columns, the card,
+/// and off the cards the column (a status is a pane there).
 pub(crate) fn hit_row(m: &Model, area: Rect, x: u16, y: u16) -> Option<super::hit::Hit> {
     use super::hit::Hit;
     use crate::model::ListKind;
@@ -185,7 +198,7 @@ pub(crate) fn hit_row(m: &Model, area: Rect, x: u16, y: u16) -> Option<super::hi
     let board = m.board();
     let keys = m.list_keys(ListKind::Tasks);
     let index_of = |id: &str| keys.iter().position(|k| k == id);
-    if inner.width >= 140 && !m.tasks.is_empty() {
+    if columns(m, inner) {
         let cols = Layout::horizontal(
             [Constraint::Ratio(1, TaskStatus::ALL.len() as u32); TaskStatus::ALL.len()],
         )
@@ -200,8 +213,25 @@ pub(crate) fn hit_row(m: &Model, area: Rect, x: u16, y: u16) -> Option<super::hi
             .iter()
             .position(|t| m.sel.task.as_deref() == Some(t.id.as_str()));
         let start = sel.map_or(0, |i| (i + 1).saturating_sub(cap));
-        let card = (y.checked_sub(col.y + 2)? / 4) as usize;
-        let t = tasks.get(start + card)?;
+        let card = y.checked_sub(col.y + 2).map(|r| start + (r / 4) as usize);
+        // Off the cards (the heading, below the last), the column as
+        // `h`/`l` reach it: the row the selection is at, where it can.
+        let t = match card.and_then(|c| tasks.get(c)) {
+            Some(t) => t,
+            None => {
+                let row = board
+                    .iter()
+                    .find(|t| m.sel.task.as_deref() == Some(t.id.as_str()))
+                    .and_then(|s| {
+                        board
+                            .iter()
+                            .filter(|t| t.status == s.status)
+                            .position(|t| t.id == s.id)
+                    })
+                    .unwrap_or(0);
+                tasks.get(row.min(tasks.len().checked_sub(1)?))?
+            }
+        };
         return index_of(&t.id).map(|i| Hit::Row(ListKind::Tasks, i));
     }
     let mut rows: Vec<Option<&str>> = Vec::new();
@@ -237,6 +267,10 @@ pub fn hints(m: &Model) -> Vec<(String, &'static str)> {
         hints.extend(review.clone());
     }
     hints.extend(super::kept_search_hints(m));
+    // Shown from the roster's queues, `Esc` goes back there.
+    if m.came_from == Some(crate::model::Screen::Agents) {
+        hints.push((k.first_key(Action::Back), "roster"));
+    }
     hints.extend([
         (k.first_key(Action::Open), "thread"),
         (k.first_key(Action::NextPane), "status"),

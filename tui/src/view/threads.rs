@@ -23,24 +23,10 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     // screen are read.
     let visible = m.visible_indices();
     let mut title = format!("Threads · {} · {}", m.filter.label(), visible.len());
-    if m.search_shows_in(crate::model::ListKind::Threads) {
-        title.push_str(&format!(" · /{}", line_text(&m.search.query)));
-        if !m.search.typing {
-            let found = m.search_progress();
-            let so_far = if found.is_some_and(|f| f.2) {
-                "…"
-            } else {
-                ""
-            };
-            match found.map(|(n, at, _)| (n, at)) {
-                None => {}
-                Some((0, _)) if !so_far.is_empty() => title.push_str(" …"),
-                Some((0, _)) => title.push_str(" no match"),
-                Some((n, Some(i))) => title.push_str(&format!(" {i}/{n}{so_far}")),
-                Some((n, None)) => title.push_str(&format!(" ({n}{so_far})")),
-            }
-        }
-    }
+    title.push_str(&super::kept_search_title(
+        m,
+        crate::model::ListKind::Threads,
+    ));
     if !m.marks.threads.is_empty() {
         title.push_str(&format!(" · {} marked", m.marks.threads.len()));
     }
