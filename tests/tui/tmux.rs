@@ -359,6 +359,17 @@ fn compose_a_message_and_ack_several_at_once_in_a_real_terminal() {
 /// first frame shows the spinner while the load waits for the lock, keys
 /// work (help opens and closes), and once the lock is let go the full
 /// inbox arrives (its thread count in the title) and the spinner goes.
+/// `amail inbox ROOT` with a home under ROOT and no config, waiting up to
+/// ten minutes on a locked database, then the exit code on screen.
+fn waiting_inbox(root: &std::path::Path) -> String {
+    let bin = env!("CARGO_BIN_EXE_amail");
+    format!(
+        "AMAIL_HOME='{}' AMAIL_CONFIG=/nonexistent/config.toml AMAIL_SQLITE_BUSY_MS=600000 TERM=xterm-256color '{bin}' inbox '{}'; echo \"EXIT=$?\"; sleep 120",
+        root.join("home").display(),
+        root.display()
+    )
+}
+
 #[test]
 fn a_locked_database_shows_the_spinner_and_keys_still_work() {
     use rusqlite::Connection;
@@ -376,13 +387,7 @@ fn a_locked_database_shows_the_spinner_and_keys_still_work() {
     lock.execute_batch("PRAGMA journal_mode=DELETE; BEGIN EXCLUSIVE; UPDATE messages SET importance = importance WHERE id = 1;")
         .unwrap();
 
-    let bin = env!("CARGO_BIN_EXE_amail");
-    let home = dir.path().join("home");
-    let cmd = format!(
-        "AMAIL_HOME='{}' AMAIL_CONFIG=/nonexistent/config.toml AMAIL_SQLITE_BUSY_MS=600000 TERM=xterm-256color '{bin}' inbox '{}'; echo \"EXIT=$?\"; sleep 120",
-        home.display(),
-        dir.path().display()
-    );
+    let cmd = waiting_inbox(dir.path());
     let Some(t) = Tmux::start("locked", &cmd) else {
         return;
     };
@@ -414,13 +419,7 @@ fn a_forced_quit_tells_on_stderr_what_became_of_an_ack_in_flight() {
     let dir = tempfile::tempdir().unwrap();
     let now = chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 1, 15, 12, 0, 0).unwrap();
     amail::demo::corpus::mcp::write_mcp_corpus(dir.path(), 200, now).unwrap();
-    let bin = env!("CARGO_BIN_EXE_amail");
-    let home = dir.path().join("home");
-    let cmd = format!(
-        "AMAIL_HOME='{}' AMAIL_CONFIG=/nonexistent/config.toml AMAIL_SQLITE_BUSY_MS=600000 TERM=xterm-256color '{bin}' inbox '{}'; echo \"EXIT=$?\"; sleep 120",
-        home.display(),
-        dir.path().display()
-    );
+    let cmd = waiting_inbox(dir.path());
     let Some(t) = Tmux::start("forced-quit", &cmd) else {
         return;
     };

@@ -226,10 +226,7 @@ fn handle(m: &mut Model, msg: Msg) -> Option<Command> {
                 m.marks = Default::default();
             }
             m.notice = Some(if errors.is_empty() {
-                Notice::info(format!(
-                    "✓ acknowledged {done} message{} as {agent}",
-                    plural(done)
-                ))
+                Notice::info(acked_line(&agent, done))
             } else {
                 Notice::error(format!("✗ ack failed: {}", errors.join("; ")))
             });
@@ -241,7 +238,7 @@ fn handle(m: &mut Model, msg: Msg) -> Option<Command> {
             m.notice = Some(match result {
                 Ok(n) => {
                     m.marks = Default::default();
-                    Notice::info(format!("✓ marked {n} message{} read as {agent}", plural(n)))
+                    Notice::info(marked_line(&agent, n))
                 }
                 Err(e) => Notice::error(format!("✗ mark read failed: {e}")),
             });
@@ -411,6 +408,16 @@ fn wants_file(m: &Model) -> Option<Command> {
         return None;
     }
     Some(Command::ReadFile { path })
+}
+
+/// A written ack's line, on screen and, after a forced quit, on stderr.
+pub(crate) fn acked_line(agent: &str, done: usize) -> String {
+    format!("✓ acknowledged {done} message{} as {agent}", plural(done))
+}
+
+/// A written read mark's line, on screen and on stderr.
+pub(crate) fn marked_line(agent: &str, n: usize) -> String {
+    format!("✓ marked {n} message{} read as {agent}", plural(n))
 }
 
 fn plural(n: usize) -> &'static str {

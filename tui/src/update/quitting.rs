@@ -20,7 +20,7 @@ pub fn outcome(m: &Model, msg: &Msg) -> Option<String> {
             errors,
         } => {
             if errors.is_empty() {
-                format!("✓ acknowledged {done} message{} as {agent}", plural(*done))
+                super::acked_line(agent, *done)
             } else {
                 format!(
                     "✗ not acknowledged as {agent}: {}",
@@ -29,7 +29,7 @@ pub fn outcome(m: &Model, msg: &Msg) -> Option<String> {
             }
         }
         Msg::MarkedRead { agent, result } => match result {
-            Ok(n) => format!("✓ marked {n} message{} read as {agent}", plural(*n)),
+            Ok(n) => super::marked_line(agent, *n),
             Err(e) => format!("✗ not marked read as {agent}: {}", clean_line(e)),
         },
         Msg::Replied { key, result } => {
@@ -127,12 +127,4 @@ fn your_text(what: &str, text: &str) -> String {
         .map(|l| format!("    {l}"))
         .collect();
     format!("\n  {what}:\n{}", body.join("\n"))
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
 }
