@@ -680,9 +680,9 @@ impl<'l, 'a> Body<'l, 'a> {
                     Marked::Neither => None,
                 }
             };
-            let (f, label) = match read {
+            let (f, label, decorated) = match read {
                 Some((f, label)) => match label {
-                    Some(label) => (f, label),
+                    Some(label) => (f, label, false),
                     None => {
                         // `Problem:` or `**Problem:**` alone on its line: a
                         // heading.
@@ -704,25 +704,7 @@ impl<'l, 'a> Body<'l, 'a> {
                 None => match bold
                     .map_or_else(|| decorated_line(line.text), |f| bold_field(f, line.text))
                 {
-                    Decorated::Field(f, label) => {
-                        let cur = body.headed.last_mut().unwrap_or(&mut body.preamble);
-                        if cur.seen & label.bit() == 0 {
-                            diags.normalised(
-                                line,
-                                // A decorated label's indent is spaces only
-                                // (see `decorated_field`): cut on bytes.
-                                crate::grammar::trim_start_blanks(line.text),
-                                Note::join(&[
-                                    "`",
-                                    decorated_label_part(line.text, f.value),
-                                    "` reads as the field `",
-                                    f.label,
-                                    ":`",
-                                ]),
-                            );
-                        }
-                        (f, label)
-                    }
+                    Decorated::Field(f, label) => (f, label, true),
                     Decorated::Heading(kind) => {
                         alone_as_heading(diags, line, kind);
                         open_section(&mut body.headed, &mut body.preamble, kind, i, lines.len());
@@ -738,29 +720,15 @@ impl<'l, 'a> Body<'l, 'a> {
                     }
                 },
             };
-            let section = body.headed.len();
-            let cur = body.headed.last_mut().unwrap_or(&mut body.preamble);
-            if cur.seen & label.bit() != 0 {
-                duplicates += 1;
-                if duplicates <= MAX_DUPLICATE_REPORTS {
-                    diags.at(
-                        Code::DuplicateField,
-                        line,
-                        f.label,
-                        Note::join(&["`", f.label, ":` appears again; the first one is used"]),
-                    );
-                }
-                continue;
-            }
-            cur.seen |= label.bit();
-            body.hits.push(Hit {
-                label,
-                section,
-                line: i,
-                value: trim(f.value),
-            });
-            if let Some(first @ 0) = body.first.get_mut(label as usize) {
-                *first = u8::try_from(body.hits.len()).unwrap_or(0);
+            if body.push_field(diags, line, i, f, label, &mut duplicates) && decorated {
+                let note = Note::join(&[
+                    "`",
+                    decorated_label_part(line.text, f.value),
+                    "` reads as the field `",
+                    f.label,
+                    ":`",
+                ]);
+                read_through(diags, line, note);
             }
         }
         if duplicates > MAX_DUPLICATE_REPORTS {
@@ -785,19 +753,22 @@ impl<'l, 'a> Body<'l, 'a> {
         }
     }
 
-    /// Records `f` as the field `label` read from line `i` through a
-    /// decoration (a table row, a dash), with its note: as the decorated
-    /// rule records one, a duplicate a warning.
+    /// Records `f` as the field `label` read from `line`, line `i`: the
+    /// first one of a section is kept, a duplicate is a warning. True
+    /// when it was kept (a rule that read it through a decoration then
+    /// notes so, see [`read_through`]). Every rule records a field here.
+    /// Always inlined: the plain field's path is `Body::read`'s hot loop,
+    /// where a call cost each field line.
+    #[inline(always)]
     fn push_field(
         &mut self,
         diags: &mut Diags<'_, 'a>,
+        line: &Line<'a>,
         i: usize,
         f: FieldLine<'a>,
         label: Label,
-        note: Option<Note<'a>>,
         duplicates: &mut usize,
     ) -> bool {
-        let line = &self.lines[i];
         let section = self.headed.len();
         let cur = self.headed.last_mut().unwrap_or(&mut self.preamble);
         if cur.seen & label.bit() != 0 {
@@ -811,9 +782,6 @@ impl<'l, 'a> Body<'l, 'a> {
                 );
             }
             return false;
-        }
-        if let Some(note) = note {
-            diags.normalised(line, crate::trim::trim_start(line.text), note);
         }
         cur.seen |= label.bit();
         self.hits.push(Hit {
@@ -875,14 +843,18 @@ impl<'l, 'a> Body<'l, 'a> {
         });
         // The note is made at the table's first field read (a duplicate
         // is not read), so that strict mode refuses every table read.
+        let line = &self.lines[i];
         let read = self.push_field(
             diags,
+            line,
             i,
             FieldLine { label: name, value },
             label,
-            note,
             duplicates,
         );
+        if let (true, Some(note)) = (read, note) {
+            read_through(diags, line, note);
+        }
         if let Some(table) = &mut self.table {
             table.noted |= read;
         }
@@ -920,7 +892,10 @@ impl<'l, 'a> Body<'l, 'a> {
             f.label,
             ":`",
         ]);
-        self.push_field(diags, i, f, label, Some(note), duplicates);
+        let line = &self.lines[i];
+        if self.push_field(diags, line, i, f, label, duplicates) {
+            read_through(diags, line, note);
+        }
     }
 
     /// Line `i`, a run of `-` or `=`, under a line whose text names a
@@ -1566,6 +1541,14 @@ fn marked_field_line(text: &str, plain_end: bool) -> Marked<'_> {
         Some(f) => Marked::Field(f, Label::lookup(f.label)),
         None => Marked::Neither,
     }
+}
+
+/// The `normalised` note of a field read from `line` through a
+/// decoration (a decorated label, a table row, a dash), at the line's
+/// text. Every such line opens with its decoration or with spaces (a
+/// decorated label's indent, see `decor::decorated_field`): cut on bytes.
+fn read_through<'a>(diags: &mut Diags<'_, 'a>, line: &Line<'a>, note: Note<'a>) {
+    diags.normalised(line, crate::grammar::trim_start_blanks(line.text), note);
 }
 
 /// [`decorated_line`] of a line whose decorated field [`marked_field_line`]
