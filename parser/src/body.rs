@@ -1292,32 +1292,25 @@ fn is_table_rule(text: &str) -> bool {
     dash
 }
 
-/// A label cell's label: emphasis, code marks and a colon (inside or
-/// outside the emphasis) aside (`**Status:**`, `*Bead*:`, `` `Commit` ``).
+/// A label cell's label: its emphasis and a colon inside or outside it
+/// as `decor::emphasised_title` takes them from a title (`**Status:**`,
+/// `*Bead*:`), else a code span's marks (`` `Commit` ``, as agents write
+/// the names of things) and a colon. A mark on one side only is no
+/// emphasis and is kept (`**Status` names no label): the ends' marks were
+/// each stripped on their own here before.
 fn table_label(cell: &str) -> Option<&str> {
-    let b = cell.as_bytes();
-    let mark = |c: u8| matches!(c, b'*' | b'_' | b'`');
-    let (mut s, mut e) = (0, b.len());
-    while s < e && mark(b[s]) {
-        s += 1;
-    }
-    while e > s && mark(b[e - 1]) {
-        e -= 1;
-    }
-    if e > s && b[e - 1] == b':' {
-        e -= 1;
-        while e > s && mark(b[e - 1]) {
-            e -= 1;
+    let label = match crate::decor::emphasised_title(cell) {
+        Some(title) => title,
+        None => {
+            let t = cell.strip_suffix(':').unwrap_or(cell);
+            let t = t
+                .strip_prefix('`')
+                .and_then(|t| t.strip_suffix('`'))
+                .unwrap_or(t);
+            trim(t.strip_suffix(':').unwrap_or(t))
         }
-    }
-    while s < e && b[s] == b' ' {
-        s += 1;
-    }
-    while e > s && b[e - 1] == b' ' {
-        e -= 1;
-    }
-    // Cut after and before ASCII bytes: on character boundaries.
-    cell.get(s..e).filter(|t| !t.is_empty())
+    };
+    (!label.is_empty()).then_some(label)
 }
 
 /// A markdown table a body's `|` lines are in (see `Body::table_line`):
@@ -2226,6 +2219,41 @@ mod tests {
 
     /// A label's first hit is found however many hits come before it:
     /// past the 255th, where its place is not kept, it is searched for.
+    /// A label cell reads as a label where its emphasis is emphasis (as
+    /// `decor::emphasised_title` reads a title: the marks on both sides,
+    /// a colon inside or outside) or its code marks a code span. A mark
+    /// on one side only is no emphasis (markdown shows it as written):
+    /// `**Status` names no label, as `**Status` opening a line names
+    /// none to the decorated rules' emphasis.
+    #[test]
+    fn table_labels_read_emphasis_as_titles_do() {
+        for (cell, label) in [
+            ("Bead", Some("Bead")),
+            ("Bead:", Some("Bead")),
+            ("Context usage :", Some("Context usage")),
+            ("**Status:**", Some("Status")),
+            ("**Status**:", Some("Status")),
+            ("*Bead*:", Some("Bead")),
+            ("__Step__", Some("Step")),
+            ("***Lint***", Some("Lint")),
+            ("`Commit`", Some("Commit")),
+            ("`Commit`:", Some("Commit")),
+            ("**", None),
+            ("**:**", None),
+            ("**Status", None),
+            ("Status**", None),
+            ("*Bead_", None),
+            ("`Commit", None),
+        ] {
+            // What the table asks: the label the cell names.
+            assert_eq!(
+                table_label(cell).and_then(Label::lookup),
+                label.and_then(Label::lookup),
+                "{cell:?}"
+            );
+        }
+    }
+
     #[test]
     fn first_hits_are_found_past_the_kept_places() {
         let mut doc = String::from("Subject: [ol-1] PROGRESS\nBody:\nStatus: early\n");
