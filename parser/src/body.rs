@@ -635,13 +635,15 @@ impl<'l, 'a> Body<'l, 'a> {
                     }
                     // A label as the protocol spells it after the bullet
                     // (`- Tests: PASS`, most bullets of the agents
-                    // corpus), read here as `marked_field_line` reads it
-                    // first, without the call and its answer (~40
-                    // instructions a line). Inline before the log and
-                    // inert tests it was ~75, but moved the plain
-                    // message's path (4,185 against 4,160).
-                    if let Some((f, Some(label))) =
-                        Label::spelled_after_bullet(line.text, line.plain_end)
+                    // corpus), or in bold after it (`- **Bead:** x`),
+                    // read here as `marked_field_line` reads them first,
+                    // without the call and its answer (~40 instructions
+                    // a line). Inline before the log and inert tests it
+                    // was ~75, but moved the plain message's path (4,185
+                    // against 4,160).
+                    if let Some((f, label)) = Label::spelled_after_bullet(line.text, line.plain_end)
+                        .and_then(|(f, label)| Some((f, label?)))
+                        .or_else(|| Label::spelled_in_bold(line.text, line.plain_end))
                     {
                         body.push_field(diags, line, i, f, label, &mut duplicates);
                         continue;
