@@ -142,6 +142,47 @@ impl Label {
         ))
     }
 
+    /// A label as the protocol spells it in bold, its colon inside the
+    /// emphasis, alone or after a bullet and one space (`**Bead:** ol-7`,
+    /// `- **Status:** ok`: ~1 line a message of the agents corpus), read
+    /// as `decor::bold_label_read` reads it (its label is the run of label
+    /// bytes after the `**`, which ends at a spelled name's colon; a test
+    /// holds the two alike) without the run's scan, the label's lookup and
+    /// the value's trim calls: ~90 instructions a line.
+    #[inline(always)]
+    fn spelled_in_bold(line: &str, plain_end: bool) -> Option<(FieldLine<'_>, Label)> {
+        let b = line.as_bytes();
+        let at = match b {
+            [b'-' | b'*' | b'+', b' ', b'*', b'*', ..] => 4,
+            [b'*', b'*', ..] => 2,
+            _ => return None,
+        };
+        let (label, colon) = Label::spec_spelling(&b[at..])?;
+        let colon = at + colon;
+        if b.get(colon + 1..colon + 3)? != b"**" {
+            return None;
+        }
+        let mut from = colon + 3;
+        while matches!(b.get(from), Some(b' ' | b'\t')) {
+            from += 1;
+        }
+        // Every cut is after an ASCII byte: on a character boundary.
+        let value = line.get(from..)?;
+        // A line that ends plainly ends in no blank (see `Line::plain_end`).
+        let value = if plain_end {
+            value
+        } else {
+            crate::grammar::trim_end_blanks(value)
+        };
+        Some((
+            FieldLine {
+                label: line.get(at..colon)?,
+                value,
+            },
+            label,
+        ))
+    }
+
     fn bit(self) -> u32 {
         1u32 << (self as u8)
     }
@@ -585,8 +626,26 @@ impl<'l, 'a> Body<'l, 'a> {
                 // (`- 10:00:01 run 1: ok`, three byte tests) or an item
                 // no rule reads, else only a field may read it.
                 b'-' | b'+' => {
+                    if in_fence.is_some() {
+                        continue;
+                    }
                     let log = matches!(text, [_, b' ', c, ..] if c.is_ascii_digit());
-                    if log || is_inert_item(text) || in_fence.is_some() {
+                    if log || is_inert_item(text) {
+                        continue;
+                    }
+                    // A label as the protocol spells it after the bullet
+                    // (`- Tests: PASS`, most bullets of the agents
+                    // corpus), or in bold after it (`- **Bead:** x`),
+                    // read here as `marked_field_line` reads them first,
+                    // without the call and its answer (~40 instructions
+                    // a line). Inline before the log and inert tests it
+                    // was ~75, but moved the plain message's path (4,185
+                    // against 4,160).
+                    if let Some((f, label)) = Label::spelled_after_bullet(line.text, line.plain_end)
+                        .and_then(|(f, label)| Some((f, label?)))
+                        .or_else(|| Label::spelled_in_bold(line.text, line.plain_end))
+                    {
+                        body.push_field(diags, line, i, f, label, &mut duplicates);
                         continue;
                     }
                     (None, false)
@@ -680,9 +739,9 @@ impl<'l, 'a> Body<'l, 'a> {
                     Marked::Neither => None,
                 }
             };
-            let (f, label) = match read {
+            let (f, label, decorated) = match read {
                 Some((f, label)) => match label {
-                    Some(label) => (f, label),
+                    Some(label) => (f, label, false),
                     None => {
                         // `Problem:` or `**Problem:**` alone on its line: a
                         // heading.
@@ -704,25 +763,7 @@ impl<'l, 'a> Body<'l, 'a> {
                 None => match bold
                     .map_or_else(|| decorated_line(line.text), |f| bold_field(f, line.text))
                 {
-                    Decorated::Field(f, label) => {
-                        let cur = body.headed.last_mut().unwrap_or(&mut body.preamble);
-                        if cur.seen & label.bit() == 0 {
-                            diags.normalised(
-                                line,
-                                // A decorated label's indent is spaces only
-                                // (see `decorated_field`): cut on bytes.
-                                crate::grammar::trim_start_blanks(line.text),
-                                Note::join(&[
-                                    "`",
-                                    decorated_label_part(line.text, f.value),
-                                    "` reads as the field `",
-                                    f.label,
-                                    ":`",
-                                ]),
-                            );
-                        }
-                        (f, label)
-                    }
+                    Decorated::Field(f, label) => (f, label, true),
                     Decorated::Heading(kind) => {
                         alone_as_heading(diags, line, kind);
                         open_section(&mut body.headed, &mut body.preamble, kind, i, lines.len());
@@ -738,29 +779,15 @@ impl<'l, 'a> Body<'l, 'a> {
                     }
                 },
             };
-            let section = body.headed.len();
-            let cur = body.headed.last_mut().unwrap_or(&mut body.preamble);
-            if cur.seen & label.bit() != 0 {
-                duplicates += 1;
-                if duplicates <= MAX_DUPLICATE_REPORTS {
-                    diags.at(
-                        Code::DuplicateField,
-                        line,
-                        f.label,
-                        Note::join(&["`", f.label, ":` appears again; the first one is used"]),
-                    );
-                }
-                continue;
-            }
-            cur.seen |= label.bit();
-            body.hits.push(Hit {
-                label,
-                section,
-                line: i,
-                value: trim(f.value),
-            });
-            if let Some(first @ 0) = body.first.get_mut(label as usize) {
-                *first = u8::try_from(body.hits.len()).unwrap_or(0);
+            if body.push_field(diags, line, i, f, label, &mut duplicates) && decorated {
+                let note = Note::join(&[
+                    "`",
+                    decorated_label_part(line.text, f.value),
+                    "` reads as the field `",
+                    f.label,
+                    ":`",
+                ]);
+                read_through(diags, line, note);
             }
         }
         if duplicates > MAX_DUPLICATE_REPORTS {
@@ -785,19 +812,22 @@ impl<'l, 'a> Body<'l, 'a> {
         }
     }
 
-    /// Records `f` as the field `label` read from line `i` through a
-    /// decoration (a table row, a dash), with its note: as the decorated
-    /// rule records one, a duplicate a warning.
+    /// Records `f` as the field `label` read from `line`, line `i`: the
+    /// first one of a section is kept, a duplicate is a warning. True
+    /// when it was kept (a rule that read it through a decoration then
+    /// notes so, see [`read_through`]). Every rule records a field here.
+    /// Always inlined: the plain field's path is `Body::read`'s hot loop,
+    /// where a call cost each field line.
+    #[inline(always)]
     fn push_field(
         &mut self,
         diags: &mut Diags<'_, 'a>,
+        line: &Line<'a>,
         i: usize,
         f: FieldLine<'a>,
         label: Label,
-        note: Option<Note<'a>>,
         duplicates: &mut usize,
     ) -> bool {
-        let line = &self.lines[i];
         let section = self.headed.len();
         let cur = self.headed.last_mut().unwrap_or(&mut self.preamble);
         if cur.seen & label.bit() != 0 {
@@ -811,9 +841,6 @@ impl<'l, 'a> Body<'l, 'a> {
                 );
             }
             return false;
-        }
-        if let Some(note) = note {
-            diags.normalised(line, crate::trim::trim_start(line.text), note);
         }
         cur.seen |= label.bit();
         self.hits.push(Hit {
@@ -875,14 +902,18 @@ impl<'l, 'a> Body<'l, 'a> {
         });
         // The note is made at the table's first field read (a duplicate
         // is not read), so that strict mode refuses every table read.
+        let line = &self.lines[i];
         let read = self.push_field(
             diags,
+            line,
             i,
             FieldLine { label: name, value },
             label,
-            note,
             duplicates,
         );
+        if let (true, Some(note)) = (read, note) {
+            read_through(diags, line, note);
+        }
         if let Some(table) = &mut self.table {
             table.noted |= read;
         }
@@ -920,7 +951,10 @@ impl<'l, 'a> Body<'l, 'a> {
             f.label,
             ":`",
         ]);
-        self.push_field(diags, i, f, label, Some(note), duplicates);
+        let line = &self.lines[i];
+        if self.push_field(diags, line, i, f, label, duplicates) {
+            read_through(diags, line, note);
+        }
     }
 
     /// Line `i`, a run of `-` or `=`, under a line whose text names a
@@ -1260,32 +1294,25 @@ fn is_table_rule(text: &str) -> bool {
     dash
 }
 
-/// A label cell's label: emphasis, code marks and a colon (inside or
-/// outside the emphasis) aside (`**Status:**`, `*Bead*:`, `` `Commit` ``).
+/// A label cell's label: its emphasis and a colon inside or outside it
+/// as `decor::emphasised_title` takes them from a title (`**Status:**`,
+/// `*Bead*:`), else a code span's marks (`` `Commit` ``, as agents write
+/// the names of things) and a colon. A mark on one side only is no
+/// emphasis and is kept (`**Status` names no label): the ends' marks were
+/// each stripped on their own here before.
 fn table_label(cell: &str) -> Option<&str> {
-    let b = cell.as_bytes();
-    let mark = |c: u8| matches!(c, b'*' | b'_' | b'`');
-    let (mut s, mut e) = (0, b.len());
-    while s < e && mark(b[s]) {
-        s += 1;
-    }
-    while e > s && mark(b[e - 1]) {
-        e -= 1;
-    }
-    if e > s && b[e - 1] == b':' {
-        e -= 1;
-        while e > s && mark(b[e - 1]) {
-            e -= 1;
+    let label = match crate::decor::emphasised_title(cell) {
+        Some(title) => title,
+        None => {
+            let t = cell.strip_suffix(':').unwrap_or(cell);
+            let t = t
+                .strip_prefix('`')
+                .and_then(|t| t.strip_suffix('`'))
+                .unwrap_or(t);
+            trim(t.strip_suffix(':').unwrap_or(t))
         }
-    }
-    while s < e && b[s] == b' ' {
-        s += 1;
-    }
-    while e > s && b[e - 1] == b' ' {
-        e -= 1;
-    }
-    // Cut after and before ASCII bytes: on character boundaries.
-    cell.get(s..e).filter(|t| !t.is_empty())
+    };
+    (!label.is_empty()).then_some(label)
 }
 
 /// A markdown table a body's `|` lines are in (see `Body::table_line`):
@@ -1557,6 +1584,9 @@ fn marked_field_line(text: &str, plain_end: bool) -> Marked<'_> {
     if let Some((f, label)) = Label::spelled_after_bullet(text, plain_end) {
         return Marked::Field(f, label);
     }
+    if let Some((f, label)) = Label::spelled_in_bold(text, plain_end) {
+        return Marked::Field(f, Some(label));
+    }
     match crate::decor::bold_label_read(text) {
         Some((f, true)) => return Marked::Field(f, Label::lookup(f.label)),
         Some((f, false)) => return Marked::Bold(f),
@@ -1566,6 +1596,14 @@ fn marked_field_line(text: &str, plain_end: bool) -> Marked<'_> {
         Some(f) => Marked::Field(f, Label::lookup(f.label)),
         None => Marked::Neither,
     }
+}
+
+/// The `normalised` note of a field read from `line` through a
+/// decoration (a decorated label, a table row, a dash), at the line's
+/// text. Every such line opens with its decoration or with spaces (a
+/// decorated label's indent, see `decor::decorated_field`): cut on bytes.
+fn read_through<'a>(diags: &mut Diags<'_, 'a>, line: &Line<'a>, note: Note<'a>) {
+    diags.normalised(line, crate::grammar::trim_start_blanks(line.text), note);
 }
 
 /// [`decorated_line`] of a line whose decorated field [`marked_field_line`]
@@ -1780,6 +1818,23 @@ mod tests {
             }
         }
 
+        /// A label as the protocol spells it in bold reads as the bold
+        /// label's reading reads it, its label looked up: any case, blanks
+        /// and marks around the colon, any value, the line's end plain or
+        /// not (`marked_field_line` asks the spelling first).
+        #[test]
+        fn spelled_bold_labels_read_as_the_bold_reading(
+            t in "([-*+] )?\\*\\*(Bead|Context usage|Files touched|Files|Issue Type|Issue|Tests|Lint|bead|BUILD|Stat|x)( ?:|:)(\\*\\*|\\*| \\*\\*)?[ \t]{0,2}[a-z0-9✅`*:]{0,5}[ \t\r]{0,2}",
+        ) {
+            let plain = !t.ends_with([' ', '\t', '\r']);
+            for plain_end in [plain, false] {
+                if let Some((f, label)) = Label::spelled_in_bold(&t, plain_end) {
+                    proptest::prop_assert_eq!(crate::decor::bold_label_read(&t), Some((f, true)));
+                    proptest::prop_assert_eq!(Label::lookup(f.label), Some(label));
+                }
+            }
+        }
+
         /// A line that opens with a number or an emoji is no field to the
         /// field grammar, the bullet's spelling or the bold label's reading
         /// (`marked_field_line` answers so at once).
@@ -1853,7 +1908,7 @@ mod tests {
             "Files changed",
             "Failure type",
         ];
-        let (mut read, mut bulleted) = (0, 0);
+        let (mut read, mut bulleted, mut bold) = (0, 0, 0);
         for name in names {
             for spelled in [
                 name.to_string(),
@@ -1897,6 +1952,24 @@ mod tests {
                             assert_eq!(spec, general, "{text:?}");
                         }
                     }
+                    // In bold, the colon inside the emphasis, alone or
+                    // after a bullet, as the bold label's reading reads it.
+                    if let Some(after) = after.strip_prefix(':') {
+                        for open in ["**", "- **", "+ **", "* **"] {
+                            let text = format!("{open}{spelled}:**{after}");
+                            let general = crate::decor::bold_label_read(&text)
+                                .filter(|&(_, inside)| inside)
+                                .and_then(|(f, _)| Some((f, Label::lookup(f.label)?)));
+                            let plain = !text.ends_with([' ', '\t', '\r']);
+                            for plain_end in [plain, false] {
+                                let spec = Label::spelled_in_bold(&text, plain_end);
+                                if spec.is_some() {
+                                    bold += 1;
+                                    assert_eq!(spec, general, "{text:?}");
+                                }
+                            }
+                        }
+                    }
                     // After a bullet, as the field grammar reads it.
                     for bullet in ["- ", "+ ", "* "] {
                         let text = format!("{bullet}{text}");
@@ -1916,6 +1989,7 @@ mod tests {
         // Each of the fifteen spellings, with each of the values.
         assert_eq!(read, 2 * 15 * 12);
         assert_eq!(bulleted, 2 * 3 * 15 * 12);
+        assert_eq!(bold, 2 * 4 * 15 * 12);
     }
 
     /// A heading as the protocol writes it reads as the heading grammar
@@ -2147,6 +2221,41 @@ mod tests {
 
     /// A label's first hit is found however many hits come before it:
     /// past the 255th, where its place is not kept, it is searched for.
+    /// A label cell reads as a label where its emphasis is emphasis (as
+    /// `decor::emphasised_title` reads a title: the marks on both sides,
+    /// a colon inside or outside) or its code marks a code span. A mark
+    /// on one side only is no emphasis (markdown shows it as written):
+    /// `**Status` names no label, as `**Status` opening a line names
+    /// none to the decorated rules' emphasis.
+    #[test]
+    fn table_labels_read_emphasis_as_titles_do() {
+        for (cell, label) in [
+            ("Bead", Some("Bead")),
+            ("Bead:", Some("Bead")),
+            ("Context usage :", Some("Context usage")),
+            ("**Status:**", Some("Status")),
+            ("**Status**:", Some("Status")),
+            ("*Bead*:", Some("Bead")),
+            ("__Step__", Some("Step")),
+            ("***Lint***", Some("Lint")),
+            ("`Commit`", Some("Commit")),
+            ("`Commit`:", Some("Commit")),
+            ("**", None),
+            ("**:**", None),
+            ("**Status", None),
+            ("Status**", None),
+            ("*Bead_", None),
+            ("`Commit", None),
+        ] {
+            // What the table asks: the label the cell names.
+            assert_eq!(
+                table_label(cell).and_then(Label::lookup),
+                label.and_then(Label::lookup),
+                "{cell:?}"
+            );
+        }
+    }
+
     #[test]
     fn first_hits_are_found_past_the_kept_places() {
         let mut doc = String::from("Subject: [ol-1] PROGRESS\nBody:\nStatus: early\n");

@@ -182,19 +182,10 @@ fn parse_subject_in_full(subject: &str) -> Subject<'_> {
 fn slotted_shape(s: &str) -> Option<Subject<'_>> {
     match s.as_bytes().first()? {
         b'(' => Some(Subject::default()),
-        // `bracket_bead`'s reading on bytes (its nom parser was ~150
-        // instructions a call, asked twice of such a subject): `[`, text
-        // with no `[` or `]`, `]`, blanks, then the next slot's opening.
+        // `[bead]`, blanks, then the next slot's opening.
         b'[' => {
-            let b = s.as_bytes();
-            let close = 1 + crate::find::either(&b[1..], b']', b'[')?;
-            if close == 1 || b[close] != b']' {
-                return None;
-            }
-            let next = b[close + 1..].iter().find(|&&c| c != b' ' && c != b'\t')?;
-            // `[` and `]` are ASCII: the cuts are on character boundaries.
-            let bead = crate::trim::trim(s.get(1..close)?);
-            matches!(next, b'[' | b'(' | b':').then(|| Subject {
+            let (rest, bead) = bracket_bead(s)?;
+            matches!(rest.as_bytes().first()?, b'[' | b'(' | b':').then(|| Subject {
                 bead: (!bead.is_empty()).then_some(bead),
                 ..Subject::default()
             })
@@ -209,12 +200,9 @@ fn parse_subject_general(subject: &str) -> Subject<'_> {
     if opens_with_decoration(subject) {
         return Subject::default();
     }
-    let mut s = subject;
     let mut out = Subject::default();
-    while let Some((rest, _)) = may_reply(s).then(|| reply_prefix(s)).flatten() {
-        out.is_reply = true;
-        s = rest;
-    }
+    let (is_reply, mut s) = after_replies(subject, |s| s);
+    out.is_reply = is_reply;
     if let Some((rest, bead)) = bracket_bead(s) {
         if !bead.is_empty() {
             out.bead = Some(bead);
@@ -318,21 +306,12 @@ fn parse_decorated_in_full(subject: &str) -> Option<(Subject<'_>, usize)> {
         }
     };
     let mut out = Subject::default();
-    let mut s = subject;
-    loop {
+    let (is_reply, mut s) = after_replies(subject, |s| {
         let t = strip_start(s);
         note(s, t);
-        match may_reply(t).then(|| reply_prefix(t)).flatten() {
-            Some((rest, _)) => {
-                out.is_reply = true;
-                s = rest;
-            }
-            None => {
-                s = t;
-                break;
-            }
-        }
-    }
+        t
+    });
+    out.is_reply = is_reply;
     if let Some((rest, bead)) = bracket_bead(s) {
         let bead = crate::decor::strip(bead);
         if !bead.is_empty() {
@@ -383,16 +362,8 @@ fn parse_decorated_in_full(subject: &str) -> Option<(Subject<'_>, usize)> {
 fn parse_slotted(subject: &str) -> Option<(Subject<'_>, usize)> {
     use crate::decor::strip_start;
     let mut out = Subject::default();
-    let mut s = strip_start(subject);
-    // No reply word opens with another byte (after `reply_prefix`'s
-    // blanks): its nom parser is not asked (~60 instructions a subject).
-    while may_reply(s) {
-        let Some((rest, _)) = reply_prefix(s) else {
-            break;
-        };
-        out.is_reply = true;
-        s = strip_start(rest);
-    }
+    let (is_reply, s) = after_replies(subject, strip_start);
+    out.is_reply = is_reply;
     let at = s.as_ptr() as usize - subject.as_ptr() as usize;
     let (first, first_wrapped, after_first) = slot(s)?;
     let (sep, rest) = separator(after_first);
@@ -428,6 +399,27 @@ fn parse_slotted(subject: &str) -> Option<(Subject<'_>, usize)> {
     Some((out, at))
 }
 
+/// `s` after its chain of reply prefixes (`Re: Fwd: `), and whether it
+/// had one: `strip` is asked of `s` and of what follows each prefix, what
+/// the reading passes over there (nothing for the plain reading,
+/// decorations for the decorated and slotted ones, which may note them).
+/// The one home of the chain for the three readings.
+#[inline(always)]
+fn after_replies<'a>(s: &'a str, mut strip: impl FnMut(&'a str) -> &'a str) -> (bool, &'a str) {
+    let mut s = strip(s);
+    let mut is_reply = false;
+    // No reply word opens with another byte (after `reply_prefix`'s
+    // blanks): its nom parser is not asked (~60 instructions a subject).
+    while may_reply(s) {
+        let Some((rest, _)) = reply_prefix(s) else {
+            break;
+        };
+        is_reply = true;
+        s = strip(rest);
+    }
+    (is_reply, s)
+}
+
 /// Whether `s` may open with a reply prefix (`Re:`, `Fwd:`, `Fw:` in
 /// any case, after blanks): its first byte after blanks is `r` or `f`.
 #[inline]
@@ -456,12 +448,12 @@ fn slot(s: &str) -> Option<(&str, bool, &str)> {
             return (!word.is_empty()).then(|| (word, false, &s[end..]));
         }
     };
-    let open = b[0];
-    let end = b[1..].iter().position(|&c| c == close || c == open)? + 1;
-    if b[end] != close {
-        return None;
-    }
+    let end = crate::grammar::bracketed(b, b[0], close)?;
     // `[`, `(`, `]` and `)` are ASCII: the cuts are on character boundaries.
+    // Decorations aside, where the plain bead (`bracket_bead`) keeps
+    // them: a slot is read only through decorations (`[**PROGRESS**]`),
+    // and its text is tested as a type or a bead's shape, where the
+    // plain reading's bead is what the subject wrote.
     let inner = crate::decor::strip(crate::trim::trim(&s[1..end]));
     (!inner.is_empty()).then(|| (inner, true, &s[end + 1..]))
 }
