@@ -90,6 +90,12 @@ fn tls_front_with(target: &str, is_ca: rcgen::IsCa) -> (String, String) {
     let key_pair = rcgen::KeyPair::generate().unwrap();
     let mut params = rcgen::CertificateParams::new(vec!["127.0.0.1".to_string()]).unwrap();
     params.is_ca = is_ca;
+    // A name of its own (rcgen's default is one name for all): a front's
+    // certificate is not taken for another's issuer.
+    params.distinguished_name.push(
+        rcgen::DnType::CommonName,
+        format!("amail test front {}", to),
+    );
     let cert = params.self_signed(&key_pair).unwrap();
     let key = rustls::pki_types::PrivateKeyDer::Pkcs8(key_pair.serialize_der().into());
     let config = rustls::ServerConfig::builder_with_provider(Arc::new(

@@ -31,8 +31,13 @@ pub(crate) fn client_config() -> Result<rustls::ClientConfig, String> {
         Some(file) => named_certificates(std::path::Path::new(&file))?,
         None => Vec::new(),
     };
-    let system = rustls_platform_verifier::Verifier::new(provider.clone())
-        .map_err(|e| format!("cannot read the system's certificates: {e}"))?;
+    let system = rustls_platform_verifier::Verifier::new(provider.clone()).map_err(|e| {
+        format!(
+            "cannot load this machine's CA certificates ({e}): install them (the \
+                 ca-certificates package), or point SSL_CERT_FILE at the server's certificate \
+                 in PEM"
+        )
+    })?;
     let verifier = NamedOrSystem {
         named,
         system: Arc::new(system),

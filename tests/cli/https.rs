@@ -7,20 +7,26 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-/// `amail threads --server URL` with a home under `dir`, no token and no
-/// certificate settings from the environment but `cert` (a PEM file).
+/// `amail threads --server URL` with a home under `dir`, a token, and
+/// `cert` (a PEM file) as SSL_CERT_FILE. Without one, another server's
+/// certificate stands for the system's store, so that these tests read
+/// the same on a machine whose store is empty or holds anything else.
 fn threads(dir: &Path, url: &str, cert: Option<&Path>) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_amail"));
-    c.args(["threads", "--server", url])
+    let other = dir.join("another-servers.pem");
+    if cert.is_none() && !other.exists() {
+        let (_, pem) =
+            amail_remote::testing::tls_front(&amail_remote::testing::answering("200 OK", "/"));
+        std::fs::write(&other, pem).unwrap();
+    }
+    Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(["threads", "--server", url])
         .env("AMAIL_HOME", dir.join("home"))
         .env("AMAIL_CONFIG", dir.join("no-config.toml"))
         .env("AMAIL_SERVER_TOKEN", "t0ken")
-        .env_remove("SSL_CERT_FILE")
-        .env_remove("SSL_CERT_DIR");
-    if let Some(cert) = cert {
-        c.env("SSL_CERT_FILE", cert);
-    }
-    c.output().unwrap()
+        .env_remove("SSL_CERT_DIR")
+        .env("SSL_CERT_FILE", cert.unwrap_or(&other))
+        .output()
+        .unwrap()
 }
 
 /// A failed run's stderr: exit code 1 and one line.
