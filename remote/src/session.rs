@@ -218,9 +218,6 @@ pub struct Session {
 
 impl Session {
     pub fn new(config: ServerConfig) -> Result<Session, ServerError> {
-        // reqwest's TLS takes the process's rustls provider: ring's, set
-        // once (a second session's install is refused, and changes nothing).
-        let _ = rustls::crypto::ring::default_provider().install_default();
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -607,18 +604,20 @@ fn classify(
         let detail = match proxy_var(&url) {
             // The request went to the proxy: a probe of the server's own
             // port would speak of a connect that was never made.
-            Some(var) => format!(
-                "the request went through the proxy that {var} names{}, and it gave no answer \
-                 for this server; NO_PROXY lists the hosts reached without it",
-                if std::env::var_os("NO_PROXY")
-                    .or(std::env::var_os("no_proxy"))
-                    .is_some()
-                {
+            Some(var) => {
+                let no_proxy_set = ["NO_PROXY", "no_proxy"]
+                    .iter()
+                    .any(|v| std::env::var_os(v).is_some());
+                let unless = if no_proxy_set {
                     " (unless NO_PROXY lists this host)"
                 } else {
                     ""
-                }
-            ),
+                };
+                format!(
+                    "the request went through the proxy that {var} names{unless}, and it gave \
+                     no answer for this server; NO_PROXY lists the hosts reached without it"
+                )
+            }
             None => probe(&url).unwrap_or_else(|| {
                 "something accepts connections on that port but gave no HTTP answer".to_string()
             }),
@@ -661,6 +660,10 @@ fn http_client(url: &str) -> Result<reqwest::Client, ServerError> {
             attempt.follow()
         }
     });
+    // reqwest's own TLS (an http URL's client makes it too) takes the
+    // process's rustls provider: ring's, set once (a second install is
+    // refused, and changes nothing).
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let mut builder = reqwest::Client::builder()
         .pool_max_idle_per_host(0)
         .redirect(redirects);

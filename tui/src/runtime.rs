@@ -76,8 +76,8 @@ pub fn settle_writes(
         let note = crate::update::outcome(m, &msg);
         let before = m.writing.len();
         let _ = update(m, msg);
-        if let Some(note) = note {
-            exit.clean &= !note.starts_with('✗');
+        if let Some((written, note)) = note {
+            exit.clean &= written;
             exit.notes.push(note);
         } else if m.writing.len() < before {
             exit.clean = false;

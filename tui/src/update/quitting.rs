@@ -8,12 +8,12 @@ use amail_core::safe_text::{clean_line, clean_text};
 use crate::model::{Model, Overlay, Write};
 use crate::msg::{Msg, Verdict};
 
-/// The line telling `msg`'s outcome, when it answers a write out. Read
-/// before `update` takes the answer in (a failed write's text is the
-/// model's until then).
-pub fn outcome(m: &Model, msg: &Msg) -> Option<String> {
-    m.writing.iter().find(|w| w.answered_by(msg).is_some())?;
-    Some(match msg {
+/// Whether `msg`, answering a write out, says it was written, and the
+/// line telling so. Read before `update` takes the answer in (a failed
+/// write's text is the model's until then).
+pub fn outcome(m: &Model, msg: &Msg) -> Option<(bool, String)> {
+    let written = m.writing.iter().find_map(|w| w.answered_by(msg))?;
+    let line = match msg {
         Msg::Acked {
             agent,
             done,
@@ -83,7 +83,8 @@ pub fn outcome(m: &Model, msg: &Msg) -> Option<String> {
             }
         },
         _ => return None,
-    })
+    };
+    Some((written, line))
 }
 
 /// The line for the writes still out when the wait for them ended: they
