@@ -638,7 +638,9 @@ fn classify(
 }
 
 /// The HTTP client for a server at `url`: rmcp's own default settings
-/// (no idle pool, against ~40 ms Delayed-ACK stalls; only same-origin 307
+/// (no idle pool, against ~40 ms Delayed-ACK stalls, and against the real
+/// server's reset of a kept connection after a 202, docs/inbox.md's
+/// "Connection"; only same-origin 307
 /// and 308 redirects, which keep the POST's body and send the session to
 /// no other host: `/mcp` to `/mcp/`), and no proxy for a server on this
 /// machine. A proxy from the environment (`HTTP_PROXY`, common in
@@ -670,13 +672,15 @@ fn http_client(url: &str) -> Result<reqwest::Client, ServerError> {
     if is_loopback(url) {
         builder = builder.no_proxy();
     }
-    if scheme(url).as_deref() == Some("https") {
-        let tls = crate::tls::client_config().map_err(|detail| ServerError::Tls {
+    let tls = if scheme(url).as_deref() == Some("https") {
+        crate::tls::client_config().map_err(|detail| ServerError::Tls {
             url: url.to_string(),
             detail,
-        })?;
-        builder = builder.tls_backend_preconfigured(tls);
-    }
+        })?
+    } else {
+        crate::tls::unused_config()
+    };
+    builder = builder.tls_backend_preconfigured(tls);
     builder.build().map_err(|e| ServerError::Protocol {
         url: url.to_string(),
         detail: format!("cannot set up HTTP: {e}"),

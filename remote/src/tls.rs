@@ -50,6 +50,20 @@ pub(crate) fn client_config() -> Result<rustls::ClientConfig, String> {
         .with_no_client_auth())
 }
 
+/// The rustls settings for a plain http:// server: none are used (its
+/// redirects are followed within its own origin only, never to https),
+/// and none are loaded. reqwest otherwise sets up TLS from the machine's
+/// store for any client, and on a machine with none (a slim container
+/// without ca-certificates, or `SSL_CERT_FILE` naming a missing file)
+/// refused even an http:// server on this machine: "builder error".
+pub(crate) fn unused_config() -> rustls::ClientConfig {
+    rustls::ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+        .with_safe_default_protocol_versions()
+        .expect("ring's provider supports rustls' default protocol versions")
+        .with_root_certificates(rustls::RootCertStore::empty())
+        .with_no_client_auth()
+}
+
 /// The certificates in `file`, the PEM file `SSL_CERT_FILE` names: one
 /// that cannot be read, or holds none, is an error that says so (the
 /// system's check would refuse the server with no word of the file).

@@ -194,3 +194,37 @@ fn a_cert_file_that_is_missing_or_holds_none_is_named() {
         );
     }
 }
+
+/// A plain http:// server needs no certificate, yet on a machine with no
+/// CA certificates (a slim container without ca-certificates), or with
+/// `SSL_CERT_FILE` naming a file that is not there, every server was
+/// refused before a byte was sent: "not an MCP Agent Mail server answer
+/// (cannot set up HTTP: builder error): check the URL's port and path".
+/// The HTTP client loaded the machine's store for TLS it would never
+/// use. Now the request goes out, and the line is the server's answer.
+#[test]
+fn a_plain_http_server_needs_no_certificate_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = amail_remote::testing::answering("404 Not Found", "/mcp/");
+    let empty_dir = dir.path().join("no-certs");
+    std::fs::create_dir(&empty_dir).unwrap();
+    let empty = empty_dir.join("none.pem");
+    std::fs::write(&empty, "").unwrap();
+    for file in [empty.clone(), empty_dir.join("missing.pem")] {
+        let out = Command::new(env!("CARGO_BIN_EXE_amail"))
+            .args(["threads", "--server", &url])
+            .env("AMAIL_HOME", dir.path().join("home"))
+            .env("AMAIL_CONFIG", dir.path().join("no-config.toml"))
+            .env("AMAIL_SERVER_TOKEN", "t0ken")
+            .env("SSL_CERT_DIR", &empty_dir)
+            .env("SSL_CERT_FILE", &file)
+            .output()
+            .unwrap();
+        let err = one_line_error(&out);
+        assert!(
+            err.contains("404") && !err.contains("set up") && !err.contains("certificate"),
+            "{}: {err}",
+            file.display()
+        );
+    }
+}
