@@ -96,6 +96,13 @@ pub enum ServerError {
     },
     /// Nothing answers there.
     Unreachable { url: String, detail: String },
+    /// This machine cannot look up the URL's host name: there is no
+    /// "there" to ask about a server at.
+    UnknownHost {
+        url: String,
+        host: String,
+        detail: String,
+    },
     /// No answer in time.
     Timeout {
         url: String,
@@ -161,6 +168,11 @@ impl fmt::Display for ServerError {
                 "{url}: no server answers ({detail}): is `mcp-agent-mail serve-http` running there, \
                  on that port and path?"
             ),
+            ServerError::UnknownHost { url, host, detail } => write!(
+                f,
+                "{url}: this machine cannot find the host {host} ({detail}): check the host \
+                 name (a typo, or a name only a VPN or /etc/hosts knows), or give its IP address"
+            ),
             ServerError::Timeout { url, what, after } => write!(
                 f,
                 "{url}: no answer to {what} within {}s: the server is busy or stuck; try again, \
@@ -196,7 +208,9 @@ impl ServerError {
     pub fn is_connection(&self) -> bool {
         matches!(
             self,
-            ServerError::Unreachable { .. } | ServerError::Timeout { .. }
+            ServerError::Unreachable { .. }
+                | ServerError::UnknownHost { .. }
+                | ServerError::Timeout { .. }
         )
     }
 }
@@ -618,9 +632,15 @@ fn classify(
                      no answer for this server; NO_PROXY lists the hosts reached without it"
                 )
             }
-            None => probe(&url).unwrap_or_else(|| {
-                "something accepts connections on that port but gave no HTTP answer".to_string()
-            }),
+            None => match probe(&url) {
+                Some(Unreached::Host { host, detail }) => {
+                    return ServerError::UnknownHost { url, host, detail }
+                }
+                Some(Unreached::Connect(detail)) => detail,
+                None => {
+                    "something accepts connections on that port but gave no HTTP answer".to_string()
+                }
+            },
         };
         ServerError::Unreachable { detail, url }
     } else if lower.contains("timeout") || lower.contains("timed out") {
@@ -829,20 +849,33 @@ fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Why nothing answers at `url`, as the system says it ("Connection
-/// refused (os error 111)", a name not resolved), from one TCP connect to
-/// its host and port: the transport's error keeps only "error sending
+/// Why nothing answers at a URL, as [`probe`] finds it.
+enum Unreached {
+    /// Its host name is not known here, with the system's words.
+    Host { host: String, detail: String },
+    /// The connect failed, as the system says it ("Connection refused
+    /// (os error 111)").
+    Connect(String),
+}
+
+/// Why nothing answers at `url`, from one lookup of its host and one TCP
+/// connect to its port: the transport's error keeps only "error sending
 /// request", its cause dropped. `None` when the connect succeeds (then
 /// the transport's own words are all there is) or the URL does not parse.
-fn probe(url: &str) -> Option<String> {
+fn probe(url: &str) -> Option<Unreached> {
     let url = url::Url::parse(url).ok()?;
     let first = match url.socket_addrs(|| None) {
         Ok(addrs) => *addrs.first()?,
-        Err(e) => return Some(format!("{}: {e}", url.host_str().unwrap_or_default())),
+        Err(e) => {
+            return Some(Unreached::Host {
+                host: url.host_str().unwrap_or_default().to_string(),
+                detail: e.to_string(),
+            })
+        }
     };
     match std::net::TcpStream::connect_timeout(&first, Duration::from_secs(1)) {
         Ok(_) => None,
-        Err(e) => Some(e.to_string()),
+        Err(e) => Some(Unreached::Connect(e.to_string())),
     }
 }
 
@@ -1162,5 +1195,26 @@ mod tests {
         let line = e.to_string();
         assert!(!line.contains('\n') && line.starts_with("http://127.0.0.1:1/mcp/"));
         assert!(!line.contains("s3cr3t"));
+    }
+
+    /// A host name this machine cannot look up (a typo; a name only a
+    /// VPN or /etc/hosts knows) asked whether the server was running
+    /// there, on that port and path: no "there" was ever found. The line
+    /// names the host and says to check it.
+    #[test]
+    fn a_host_not_known_here_says_check_its_name() {
+        // `.invalid` never resolves (RFC 6761).
+        let url = "http://no-such-host.invalid:8765/mcp/";
+        let s = Session::new(config(url, None, 5)).unwrap();
+        let e = s.call("fetch_inbox", Map::new()).unwrap_err();
+        assert!(e.is_connection(), "{e:?}");
+        let line = e.to_string();
+        assert!(
+            line.starts_with(url)
+                && line.contains("cannot find the host no-such-host.invalid")
+                && line.contains("check the host name")
+                && !line.contains("serve-http"),
+            "{line}"
+        );
     }
 }

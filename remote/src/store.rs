@@ -177,9 +177,9 @@ impl From<ServerError> for Error {
             ServerError::Unauthorized { .. } | ServerError::Forbidden { .. } => {
                 ServerFailure::Refused
             }
-            ServerError::Unreachable { .. } | ServerError::Timeout { .. } => {
-                ServerFailure::Unreachable
-            }
+            ServerError::Unreachable { .. }
+            | ServerError::UnknownHost { .. }
+            | ServerError::Timeout { .. } => ServerFailure::Unreachable,
             ServerError::Tool { .. }
             | ServerError::TooOld { .. }
             | ServerError::Protocol { .. }
