@@ -96,6 +96,9 @@ pub enum ServerError {
     },
     /// Nothing answers there.
     Unreachable { url: String, detail: String },
+    /// Connects to the URL's port go unanswered: the machine is off, or a
+    /// firewall drops them.
+    Dropped { url: String },
     /// This machine cannot look up the URL's host name: there is no
     /// "there" to ask about a server at.
     UnknownHost {
@@ -168,6 +171,11 @@ impl fmt::Display for ServerError {
                 "{url}: no server answers ({detail}): is `mcp-agent-mail serve-http` running there, \
                  on that port and path?"
             ),
+            ServerError::Dropped { url } => write!(
+                f,
+                "{url}: connections to that port go unanswered: the machine is off, or a \
+                 firewall drops them; check the host and port"
+            ),
             ServerError::UnknownHost { url, host, detail } => write!(
                 f,
                 "{url}: this machine cannot find the host {host} ({detail}): check the host \
@@ -209,6 +217,7 @@ impl ServerError {
         matches!(
             self,
             ServerError::Unreachable { .. }
+                | ServerError::Dropped { .. }
                 | ServerError::UnknownHost { .. }
                 | ServerError::Timeout { .. }
         )
@@ -299,7 +308,7 @@ impl Session {
         slot: &'a mut Option<Connection>,
     ) -> Result<&'a Connection, ServerError> {
         if slot.is_none() {
-            *slot = Some(self.connect()?);
+            *slot = Some(self.connect().map_err(why_timed_out)?);
         }
         Ok(slot.as_ref().expect("just set"))
     }
@@ -384,9 +393,20 @@ impl Session {
             Ok(c) => c,
             Err(e) => return requests.iter().map(|_| Err(e.clone())).collect(),
         };
-        let answers = self.block(futures::future::join_all(
+        let mut answers = self.block(futures::future::join_all(
             requests.into_iter().map(|r| self.send(conn, r)),
         ));
+        // One look at the port for all the requests that timed out.
+        let timed_out =
+            |a: &Result<Value, ServerError>| matches!(a, Err(ServerError::Timeout { .. }));
+        if let Some(Err(first)) = answers.iter().find(|a| timed_out(a)) {
+            let why = why_timed_out(first.clone());
+            if !matches!(why, ServerError::Timeout { .. }) {
+                for a in answers.iter_mut().filter(|a| timed_out(a)) {
+                    *a = Err(why.clone());
+                }
+            }
+        }
         if answers
             .iter()
             .any(|a| a.as_ref().is_err_and(ServerError::is_connection))
@@ -632,15 +652,13 @@ fn classify(
                      no answer for this server; NO_PROXY lists the hosts reached without it"
                 )
             }
-            None => match probe(&url) {
-                Some(Unreached::Host { host, detail }) => {
-                    return ServerError::UnknownHost { url, host, detail }
-                }
-                Some(Unreached::Connect(detail)) => detail,
-                None => {
-                    "something accepts connections on that port but gave no HTTP answer".to_string()
-                }
-            },
+            None => {
+                return unreached(&url).unwrap_or_else(|| ServerError::Unreachable {
+                    url,
+                    detail: "something accepts connections on that port but gave no HTTP answer"
+                        .to_string(),
+                })
+            }
         };
         ServerError::Unreachable { detail, url }
     } else if lower.contains("timeout") || lower.contains("timed out") {
@@ -849,34 +867,52 @@ fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Why nothing answers at a URL, as [`probe`] finds it.
-enum Unreached {
-    /// Its host name is not known here, with the system's words.
-    Host { host: String, detail: String },
-    /// The connect failed, as the system says it ("Connection refused
-    /// (os error 111)").
-    Connect(String),
+/// `e`, unless it is a timeout and the server's port says why better:
+/// a call unanswered in time reads "busy or stuck", which is so only
+/// when the port takes connections. A machine that is off, a
+/// firewall that drops them, a server gone (refused) or a host no
+/// longer known are said as such. Not through a proxy: the request
+/// went to the proxy, not to the server's port.
+fn why_timed_out(e: ServerError) -> ServerError {
+    let ServerError::Timeout { url, .. } = &e else {
+        return e;
+    };
+    if proxy_var(url).is_some() {
+        return e;
+    }
+    unreached(url).unwrap_or(e)
 }
 
 /// Why nothing answers at `url`, from one lookup of its host and one TCP
-/// connect to its port: the transport's error keeps only "error sending
-/// request", its cause dropped. `None` when the connect succeeds (then
-/// the transport's own words are all there is) or the URL does not parse.
-fn probe(url: &str) -> Option<Unreached> {
-    let url = url::Url::parse(url).ok()?;
-    let first = match url.socket_addrs(|| None) {
+/// connect to its port (a second at most): the transport's error keeps
+/// only "error sending request", its cause dropped. `None` when the
+/// connect succeeds (then the transport's own words are all there is)
+/// or the URL does not parse.
+fn unreached(url: &str) -> Option<ServerError> {
+    let parsed = url::Url::parse(url).ok()?;
+    let first = match parsed.socket_addrs(|| None) {
         Ok(addrs) => *addrs.first()?,
         Err(e) => {
-            return Some(Unreached::Host {
-                host: url.host_str().unwrap_or_default().to_string(),
+            return Some(ServerError::UnknownHost {
+                url: url.to_string(),
+                host: parsed.host_str().unwrap_or_default().to_string(),
                 detail: e.to_string(),
             })
         }
     };
-    match std::net::TcpStream::connect_timeout(&first, Duration::from_secs(1)) {
-        Ok(_) => None,
-        Err(e) => Some(Unreached::Connect(e.to_string())),
-    }
+    let detail = match std::net::TcpStream::connect_timeout(&first, Duration::from_secs(1)) {
+        Ok(_) => return None,
+        Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {
+            return Some(ServerError::Dropped {
+                url: url.to_string(),
+            })
+        }
+        Err(e) => e.to_string(),
+    };
+    Some(ServerError::Unreachable {
+        url: url.to_string(),
+        detail,
+    })
 }
 
 /// The scheme of `url`, lower case (schemes ignore case, RFC 3986:
@@ -1195,6 +1231,25 @@ mod tests {
         let line = e.to_string();
         assert!(!line.contains('\n') && line.starts_with("http://127.0.0.1:1/mcp/"));
         assert!(!line.contains("s3cr3t"));
+    }
+
+    /// A port whose connects go unanswered (a machine that is off, a
+    /// firewall that drops them) read "the server is busy or stuck": no
+    /// server was ever reached. The line says what a connect that is
+    /// never answered means.
+    #[test]
+    fn a_port_whose_connects_go_unanswered_is_not_called_busy() {
+        let url = crate::testing::unanswered_connects();
+        let s = Session::new(config(&url, None, 2)).unwrap();
+        let e = s.call("fetch_inbox", Map::new()).unwrap_err();
+        assert!(e.is_connection(), "{e:?}");
+        let line = e.to_string();
+        assert!(
+            line.starts_with(url.as_str())
+                && line.contains("the machine is off, or a firewall drops")
+                && !line.contains("busy or stuck"),
+            "{line}"
+        );
     }
 
     /// A host name this machine cannot look up (a typo; a name only a

@@ -178,6 +178,7 @@ impl From<ServerError> for Error {
                 ServerFailure::Refused
             }
             ServerError::Unreachable { .. }
+            | ServerError::Dropped { .. }
             | ServerError::UnknownHost { .. }
             | ServerError::Timeout { .. } => ServerFailure::Unreachable,
             ServerError::Tool { .. }

@@ -53,6 +53,23 @@ pub fn silent() -> String {
     format!("http://127.0.0.1:{port}/mcp/")
 }
 
+/// A port whose connects are never answered, as one of a machine that is
+/// off or behind a firewall that drops them: its accept queue is full
+/// (its listener never accepts, and this fills the queue), so the
+/// kernel drops each new connect's first packet. Its MCP URL.
+pub fn unanswered_connects() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let mut queued = Vec::new();
+    while let Ok(c) = TcpStream::connect_timeout(&addr, std::time::Duration::from_millis(200)) {
+        queued.push(c);
+        assert!(queued.len() < 4096, "the accept queue never filled");
+    }
+    // Held for the life of the test process, as the other fakes are.
+    std::mem::forget((listener, queued));
+    format!("http://{addr}/mcp/")
+}
+
 /// Something that is no web server (an SSH banner, then the connection
 /// closed once the client has written); its MCP URL.
 pub fn not_http() -> String {
