@@ -164,7 +164,7 @@ fn find_read_ack_answer_and_quit_in_a_real_terminal() {
     };
     t.wait_for("Threads · All");
     t.wait_for("‼HELP");
-    t.wait_for("‼1 help");
+    t.wait_for("‼1 unanswered");
     // The Help filter puts the unanswered request first; open it and read it.
     t.text("3");
     t.wait_for("[3 Help");
@@ -182,7 +182,7 @@ fn find_read_ack_answer_and_quit_in_a_real_terminal() {
     t.text("Follow the spec: 15 minutes.");
     t.keys(&["C-s"]);
     t.wait_for("✓ reply sent to");
-    t.wait_for("‼0 help");
+    t.wait_for("‼0 unanswered");
     // The answer is in the thread.
     t.keys(&["Escape"]);
     t.wait_for("↩ ANSWER");

@@ -75,6 +75,18 @@ pub(crate) fn extra_lines(m: &Model) -> Vec<Line<'static>> {
         ("  ●ACK", "an acknowledgement is still owed (●ACK3: three)"),
         ("  ✓ACK", "every recipient (with --as: you) acknowledged"),
         ("  ‼HELP", "a help request nobody has answered"),
+        (
+            "  ●  (status line)",
+            "acks still owed (the Pending tab: their threads)",
+        ),
+        (
+            "  ‼  (status line)",
+            "help requests unanswered (the Help tab: all)",
+        ),
+        (
+            "  ✗  (status line)",
+            "failed threads (the Failed tab's count)",
+        ),
     ] {
         out.push(Line::from(vec![
             Span::styled(fit(k, 26), t.base()),
