@@ -280,7 +280,7 @@ fn draw_tabs(m: &Model, f: &mut Frame, area: Rect) {
             spans.push(Span::raw(" "));
             spans.push(Span::styled("Agent roster", t.accent()));
             spans.push(Span::styled(
-                format!("  {} agents", m.inbox.agents.len()),
+                format!("  {} agents", m.roster().len()),
                 t.muted(),
             ));
         }
