@@ -2,7 +2,7 @@
 //! line's totals against the tabs' thread counts, the lists' positions
 //! when rows scroll out of view.
 
-use amail_tui::model::Filter;
+use amail_tui::model::{Filter, ListKind};
 use amail_tui::testing::TestApp;
 
 /// The status line (the second line from the bottom) of a rendered screen.
@@ -52,4 +52,116 @@ fn pending_total_names_its_units_and_matches_the_tab() {
         legend.contains("acks still owed (the Pending tab: their threads)"),
         "{legend}"
     );
+}
+
+/// The title line of the pane whose title starts with `head`.
+fn title_with(screen: &str, head: &str) -> String {
+    screen
+        .lines()
+        .find(|l| l.contains(head))
+        .unwrap_or_else(|| panic!("no {head:?} in\n{screen}"))
+        .to_string()
+}
+
+/// A list longer than its pane said nothing of the rows out of view:
+/// "Threads · All · 7" over four rows, the rest below unannounced. A
+/// list that scrolls says which rows show, of how many, and which way
+/// more are; one that shows whole keeps its count alone.
+#[test]
+fn lists_that_scroll_say_which_rows_show() {
+    let mut app = TestApp::sample();
+    let threads = app.model.list_keys(ListKind::Threads).len();
+    let screen = app.render(80, 10);
+    let title = title_with(&screen, "Threads · All");
+    assert!(
+        title.contains(&format!("Threads · All · 1-4 of {threads} ↓")),
+        "{title}"
+    );
+    app.press("G");
+    let title = title_with(&app.render(80, 10), "Threads · All");
+    let from = threads - 3;
+    assert!(
+        title.contains(&format!("· {from}-{threads} of {threads} ↑")),
+        "{title}"
+    );
+    // All of it in view: the count alone.
+    let title = title_with(&app.render(80, 24), "Threads · All");
+    assert!(
+        title.contains(&format!("Threads · All · {threads} ")),
+        "{title}"
+    );
+
+    // The roster.
+    app.press("w");
+    let agents = app.model.roster().len();
+    let title = title_with(&app.render(80, 10), "Agents ·");
+    // Borders and the headings: three rows of the six below the tabs.
+    assert!(
+        title.contains(&format!("Agents · 1-3 of {agents} ↓")),
+        "{title}"
+    );
+
+    // The board as a list (headings are rows too).
+    app.press("t");
+    let title = title_with(&app.render(80, 12), "┏ Task board");
+    assert!(
+        title.contains(&format!("Task board · 1-3 of {} ", app.model.tasks.len())),
+        "{title}"
+    );
+    assert!(title.contains(" ↓ "), "{title}");
+}
+
+/// A thread's messages scroll the same way.
+#[test]
+fn a_long_thread_says_which_messages_show() {
+    let mut app = TestApp::sample();
+    // The thread with the most messages.
+    let (id, n) = app
+        .model
+        .inbox
+        .threads
+        .iter()
+        .map(|t| (t.id.clone(), t.messages.len()))
+        .max_by_key(|(_, n)| *n)
+        .unwrap();
+    assert!(n >= 3, "the sample's longest thread has {n}");
+    app.press(&format!("/{id}<enter><enter>"));
+    // Two rows of messages at this height.
+    let title = title_with(&app.render(80, 8), "Thread ");
+    assert!(title.contains(&format!("{n} messages · ")), "{title}");
+    assert!(title.contains(&format!(" of {n} ")), "{title}");
+}
+
+/// The board's columns (wide terminals): a column longer than its room
+/// showed the cards from the selected one up with nothing said of those
+/// above it, and its `+N more` below fell off when the cards filled the
+/// column. Each side out of view now says how many.
+#[test]
+fn a_board_column_says_how_many_cards_are_out_of_view() {
+    use amail_tui::testing::FakeBackend;
+    use amail_tui::UiConfig;
+    let mut backend = FakeBackend::sample();
+    let first = backend.tasks[0].clone();
+    for i in 0..6 {
+        let mut t = first.clone();
+        t.id = format!("{}-copy{i}", first.id);
+        backend.tasks.push(t);
+    }
+    let status = first.status;
+    let n = backend.tasks.iter().filter(|t| t.status == status).count();
+    let mut app = TestApp::new(backend, UiConfig::default());
+    app.press("t");
+    // To the copies' column. At this height a column holds three cards
+    // (and a line above them and one below).
+    while app.model.sel.task.as_deref() != Some(first.id.as_str()) {
+        app.press("l");
+    }
+    let screen = app.render(200, 24);
+    assert!(screen.contains(&format!("↓ {} more", n - 3)), "{screen}");
+    assert!(!screen.contains("↑ "), "{screen}");
+    for _ in 0..n {
+        app.press("j");
+    }
+    let screen = app.render(200, 24);
+    assert!(screen.contains(&format!("↑ {} more", n - 3)), "{screen}");
 }

@@ -88,11 +88,20 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     }
     let th = &m.config.theme;
     let roster = m.roster();
+    // The rows under the borders and the headings; a longer roster says
+    // which agents show.
+    let h = area.height.saturating_sub(3) as usize;
+    let selected = m
+        .sel
+        .agent
+        .as_ref()
+        .and_then(|k| roster.iter().position(|a| &a.name == k));
+    let start = scroll_window(&m.offsets.agents, selected, roster.len(), h);
     let block = titled(
         m,
         format!(
-            "Agents · {}{}",
-            roster.len(),
+            "Agents{}{}",
+            super::count_note(start, h, roster.len()),
             super::kept_search_title(m, crate::model::ListKind::Agents)
         ),
         !m.queue_focus,
@@ -131,13 +140,6 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         ),
         th.muted(),
     )];
-    let h = (inner.height as usize).saturating_sub(1);
-    let selected = m
-        .sel
-        .agent
-        .as_ref()
-        .and_then(|k| roster.iter().position(|a| &a.name == k));
-    let start = scroll_window(&m.offsets.agents, selected, roster.len(), h);
     let owed = m.counts().owed;
     for (i, a) in roster.iter().enumerate().skip(start).take(h) {
         let sel = selected == Some(i);

@@ -22,7 +22,15 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     // Positions, not a list of every thread shown: only the rows on
     // screen are read.
     let visible = m.visible_indices();
-    let mut title = format!("Threads · {} · {}", m.filter.label(), visible.len());
+    let selected = m.sel.thread.as_deref().and_then(|k| m.visible_position(k));
+    // The rows inside the borders; a longer list says which of them show.
+    let h = area.height.saturating_sub(2) as usize;
+    let start = scroll_window(&m.offsets.threads, selected, visible.len(), h);
+    let mut title = format!(
+        "Threads · {}{}",
+        m.filter.label(),
+        super::count_note(start, h, visible.len())
+    );
     title.push_str(&super::kept_search_title(
         m,
         crate::model::ListKind::Threads,
@@ -46,9 +54,6 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         );
         return;
     }
-    let selected = m.sel.thread.as_deref().and_then(|k| m.visible_position(k));
-    let h = inner.height as usize;
-    let start = scroll_window(&m.offsets.threads, selected, visible.len(), h);
     let shown: Vec<&Thread> = visible
         .iter()
         .skip(start)
