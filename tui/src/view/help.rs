@@ -211,6 +211,11 @@ fn shape(m: &Model, body: Rect) -> Shape {
     }
 }
 
+/// The overlay's box on the current screen (a click beside it closes it).
+pub(crate) fn area(m: &Model) -> Rect {
+    shape(m, super::body(m)).area
+}
+
 /// The furthest the overlay scrolls on the current screen: the last page
 /// fills the view (`G` asks for that, and `j` stops there).
 pub(crate) fn max_scroll(m: &Model) -> u16 {
