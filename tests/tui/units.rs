@@ -165,3 +165,23 @@ fn a_board_column_says_how_many_cards_are_out_of_view() {
     let screen = app.render(200, 24);
     assert!(screen.contains(&format!("↑ {} more", n - 3)), "{screen}");
 }
+
+/// At 40 columns a thread's row showed its marks, badge, id and age and
+/// one column of what it says (`B…`): the id's third of the row left the
+/// sender and subject nothing. The id gives way to them (down to its
+/// front and end, then out), so every row still says who wrote, and
+/// what as far as the row goes.
+#[test]
+fn a_narrow_thread_row_keeps_who_wrote_what() {
+    let mut app = TestApp::sample();
+    let screen = app.render(40, 20);
+    let keys = app.model.list_keys(ListKind::Threads);
+    for (row, id) in screen.lines().skip(3).take(keys.len()).zip(keys.iter()) {
+        let t = app.model.thread(id).unwrap();
+        let state = amail_core::safe_text::clean_line(&app.model.inbox.thread_state(t)).to_string();
+        // The sender whole, at least (before, one column of it).
+        let colon = state.find(": ").expect("who: what");
+        let head = &state[..colon + 1];
+        assert!(row.contains(head), "{head:?} not in {row}\n{screen}");
+    }
+}
