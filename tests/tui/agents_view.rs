@@ -95,3 +95,30 @@ fn paging_through_every_thread_holds_a_bounded_number_of_parses() {
     app.press("g");
     assert_eq!(app.render(140, 40), first, "the rows read the same again");
 }
+
+/// `Tab` pressed on the roster before the selected agent's queues were
+/// read (they are read on the worker; `w` then `Tab` at once is enough)
+/// said "BlueLake has no task in its queues" over queues that showed two
+/// tasks a moment later. Until they are read it says so, and `Tab` once
+/// they show focuses them.
+#[test]
+fn tab_before_the_queues_are_read_says_they_are_being_read() {
+    let mut app = TestApp::sample();
+    app.press("w/GreenCastle<enter>");
+    app.render(120, 40);
+    assert!(
+        !app.model.queued_tasks().is_empty(),
+        "GreenCastle has queued tasks"
+    );
+    // As the roster is before the worker answers.
+    let read = app.model.queues.take();
+    app.press("<tab>");
+    assert!(!app.model.queue_focus);
+    let notice = app.notice();
+    assert!(!notice.contains("no task"), "{notice}");
+    assert!(notice.contains("still being read"), "{notice}");
+    // The answer comes: Tab focuses them.
+    app.model.queues = read;
+    app.press("<tab>");
+    assert!(app.model.queue_focus, "{}", app.notice());
+}

@@ -30,5 +30,6 @@ mod terminal;
 mod tmux;
 mod triage;
 mod truth;
+mod units;
 mod watch;
 mod worker;

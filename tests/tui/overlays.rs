@@ -375,3 +375,103 @@ fn the_filter_hint_follows_rebound_filter_keys() {
         hints(rebound)
     );
 }
+
+/// A click over the help did nothing, beside it too: the help is read,
+/// not answered, so a click outside its box closes it (as `?` and `Esc`
+/// do; nothing is lost), and a click inside leaves it open (the wheel
+/// scrolls it). The panes behind do not take the click.
+#[test]
+fn a_click_beside_the_help_closes_it_and_inside_keeps_it() {
+    let config = UiConfig::from_toml("mouse = true", false);
+    let mut app = TestApp::new(FakeBackend::sample(), config);
+    app.press("?");
+    app.render(120, 36);
+    let thread = app.model.sel.thread.clone();
+    // The middle of the box.
+    app.send(Msg::Click { x: 60, y: 10 });
+    assert!(matches!(app.model.overlay, Some(Overlay::Help { .. })));
+    // Beside it, over the thread list.
+    app.send(Msg::Click { x: 2, y: 5 });
+    assert!(app.model.overlay.is_none(), "{:?}", app.model.overlay);
+    assert_eq!(app.model.sel.thread, thread, "the list behind stays");
+    // Narrow, the box is the body's width: the header is outside it.
+    app.press("?");
+    app.render(60, 20);
+    app.send(Msg::Click { x: 30, y: 0 });
+    assert!(app.model.overlay.is_none(), "{:?}", app.model.overlay);
+    assert_eq!(app.model.screen, amail_tui::model::Screen::Inbox);
+}
+
+/// The (column, row) of `needle` in a rendered screen, its first
+/// character's cell.
+fn cell_of(screen: &str, needle: &str) -> (u16, u16) {
+    let (y, line) = screen
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains(needle))
+        .unwrap_or_else(|| panic!("no {needle:?} in\n{screen}"));
+    // The rendered line is quoted: its first character is `"`.
+    let x = line[..line.find(needle).unwrap()].chars().count() - 1;
+    (x as u16, y as u16)
+}
+
+/// A click in an editor did nothing: the text a person types takes a
+/// click as a text field does, the cursor going to the character
+/// clicked (past a line's end, to its end); a click elsewhere (the quote,
+/// the title, beside the box) leaves the editor and its text as they
+/// are: an editor never closes under a stray click.
+#[test]
+fn a_click_in_an_editor_puts_the_cursor_there() {
+    let config = UiConfig::from_toml("mouse = true", false);
+    let mut app = TestApp::new(FakeBackend::sample(), config);
+    // A new message: plain, to one agent.
+    app.press("c<enter><space><enter>G<enter>");
+    app.type_text("Hello");
+    app.press("<enter>");
+    app.type_text("world");
+    let screen = app.render(80, 24);
+    let (x, y) = cell_of(&screen, "Hello");
+    app.send(Msg::Click { x: x + 1, y });
+    app.type_text("X");
+    let Some(Overlay::Compose { text, .. }) = &app.model.overlay else {
+        panic!("{:?}", app.model.overlay);
+    };
+    assert_eq!(text, "HXello\nworld");
+    // Past the end of "world": its end.
+    let screen = app.render(80, 24);
+    let (x, y) = cell_of(&screen, "world");
+    app.send(Msg::Click { x: x + 20, y });
+    app.type_text("!");
+    // Beside the box: nothing moves, nothing closes.
+    app.send(Msg::Click { x: 0, y: 3 });
+    app.type_text("?");
+    let Some(Overlay::Compose { text, .. }) = &app.model.overlay else {
+        panic!("{:?}", app.model.overlay);
+    };
+    assert_eq!(text, "HXello\nworld!?");
+
+    // The reply editor, the same.
+    let config = UiConfig::from_toml("mouse = true", false);
+    let mut app = TestApp::new(FakeBackend::sample(), config).with_identity("BlueLake");
+    app.press("/ol-527.2<enter><enter>r");
+    assert!(
+        matches!(app.model.overlay, Some(Overlay::Editor { .. })),
+        "{:?}",
+        app.model.overlay
+    );
+    app.type_text("Thanks");
+    let screen = app.render(80, 24);
+    let (x, y) = cell_of(&screen, "Thanks");
+    app.send(Msg::Click { x, y });
+    app.type_text("Many ");
+    // The quote above the text takes no click: the cursor stays after
+    // "Many ".
+    let screen = app.render(80, 24);
+    let (x, y) = cell_of(&screen, "> ");
+    app.send(Msg::Click { x: x + 3, y });
+    app.type_text("!");
+    let Some(Overlay::Editor { text, .. }) = &app.model.overlay else {
+        panic!("{:?}", app.model.overlay);
+    };
+    assert_eq!(text, "Many !Thanks");
+}

@@ -164,7 +164,7 @@ fn find_read_ack_answer_and_quit_in_a_real_terminal() {
     };
     t.wait_for("Threads · All");
     t.wait_for("‼HELP");
-    t.wait_for("‼1 help");
+    t.wait_for("‼1 unanswered");
     // The Help filter puts the unanswered request first; open it and read it.
     t.text("3");
     t.wait_for("[3 Help");
@@ -182,7 +182,7 @@ fn find_read_ack_answer_and_quit_in_a_real_terminal() {
     t.text("Follow the spec: 15 minutes.");
     t.keys(&["C-s"]);
     t.wait_for("✓ reply sent to");
-    t.wait_for("‼0 help");
+    t.wait_for("‼0 unanswered");
     // The answer is in the thread.
     t.keys(&["Escape"]);
     t.wait_for("↩ ANSWER");
@@ -401,7 +401,9 @@ fn a_locked_database_shows_the_spinner_and_keys_still_work() {
     assert!(t.screen().contains("working"), "{}", t.screen());
 
     lock.execute_batch("COMMIT").unwrap();
-    t.wait_for(&format!("Threads · All · {threads}"));
+    t.wait_until(&format!("all {threads} threads"), |s| {
+        threads_total(s) == Some(threads)
+    });
     t.wait_until("the spinner gone", |s| !s.contains("working"));
     t.text("q");
     let after = t.wait_for("EXIT=");
@@ -472,12 +474,7 @@ fn a_large_mailbox_shows_the_load_progress_then_the_full_counts() {
     let Some(t) = Tmux::start("large", &cmd) else {
         return;
     };
-    let shown = |s: &str| {
-        s.split("Threads · All · ")
-            .nth(1)
-            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
-            .and_then(|n| n.parse::<usize>().ok())
-    };
+    let shown = threads_total;
     // Each wait also ends when the whole inbox is there, so a load that
     // outran the polls fails at once, saying so, not at the limit.
     let done = |s: &str| shown(s) == Some(threads) && !s.contains("loading ");
@@ -504,8 +501,9 @@ fn a_large_mailbox_shows_the_load_progress_then_the_full_counts() {
         s.contains("Threads · Done · ")
     });
     t.text("1");
-    let full = format!("Threads · All · {threads}");
-    t.wait_within(LARGE, &full, |s| s.contains(&full));
+    t.wait_within(LARGE, &format!("all {threads} threads"), |s| {
+        threads_total(s) == Some(threads)
+    });
     t.wait_within(LARGE, "the load's progress gone", |s| {
         !s.contains("loading ")
     });
@@ -664,4 +662,18 @@ fn ctrl_z_gives_the_shell_back_and_fg_brings_the_inbox_back() {
         s.lines().any(|l| l.starts_with("EXIT="))
     });
     assert!(after.lines().any(|l| l == "EXIT=0"), "{after}");
+}
+
+/// The thread list's total in its title: `Threads · All · 14`, or the
+/// `200` of `Threads · All · 1-27 of 200 ↓` once it scrolls.
+fn threads_total(s: &str) -> Option<usize> {
+    let rest = s.split("Threads · All · ").nth(1)?;
+    let rest = match rest.split_once(" of ") {
+        Some((range, total)) if range.chars().all(|c| c.is_ascii_digit() || c == '-') => total,
+        _ => rest,
+    };
+    rest.split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
 }

@@ -449,3 +449,31 @@ fn a_type_the_protocol_does_not_list_is_shown_by_its_name() {
     );
     assert!(screen.contains("type  · GUIDANCE"), "{screen}");
 }
+
+/// The person who writes from the inbox ("Overseer") is not an agent:
+/// once they had written, the roster listed them as an idle agent, the
+/// header said one agent more, and a search of the roster or a click on
+/// its rows counted their row. The roster and every count of agents now
+/// leave the person out.
+#[test]
+fn the_person_who_has_written_is_not_listed_as_an_agent() {
+    let mut app = TestApp::sample();
+    let agents = app.model.inbox.agents.len();
+    app.press("c<enter><space><enter>G<enter>");
+    app.type_text("Standup in 5");
+    app.press("<ctrl-s>");
+    assert_eq!(app.backend.sent.len(), 1);
+    // The mailbox has a sender of that name now (the store's fact).
+    assert!(app.model.inbox.agents.iter().any(|a| a.name == "Overseer"));
+    app.press("w");
+    let screen = app.render(120, 40);
+    assert!(!screen.contains("Overseer"), "{screen}");
+    assert!(screen.contains(&format!("{agents} agents")), "{screen}");
+    assert!(screen.contains(&format!("Agents · {agents}")), "{screen}");
+    let keys = app.model.list_keys(amail_tui::model::ListKind::Agents);
+    assert!(!keys.iter().any(|k| k == "Overseer"), "{keys:?}");
+    assert_eq!(keys.len(), agents);
+    // The last row is the last agent, not the person.
+    app.press("G");
+    assert_ne!(app.model.sel.agent.as_deref(), Some("Overseer"));
+}

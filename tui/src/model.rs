@@ -16,7 +16,9 @@ use chrono::{DateTime, Utc};
 use super::activity::Activity;
 use super::config::UiConfig;
 use super::search_count::{Count, CountKey, SLICE};
-use amail_core::inbox::{HelpState, Inbox, InboxMessage, Patched, Phase, SourceKind, Thread};
+use amail_core::inbox::{
+    Agent, HelpState, Inbox, InboxMessage, Patched, Phase, SourceKind, Thread,
+};
 use amail_core::router::TaskSummary;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,6 +35,9 @@ pub enum Pane {
     Messages,
     Message,
 }
+
+/// The name a person sends as when no `--as` says otherwise.
+pub const PERSON: &str = "Overseer";
 
 /// Quick filters over threads (number keys 1-6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1075,8 +1080,26 @@ impl Model {
         v
     }
 
+    /// The agents the roster lists: every name the mailbox holds but the
+    /// person who writes from the inbox ([`PERSON`]), who is in it once
+    /// they have written and is not an agent (no state, bead or turn: the
+    /// roster showed them as an idle one, and counted them).
+    pub fn roster(&self) -> Vec<&Agent> {
+        self.inbox
+            .agents
+            .iter()
+            .filter(|a| !self.is_person(&a.name))
+            .collect()
+    }
+
+    /// Whether `name` (as the store spells it) is the person at the
+    /// keyboard writing as themselves ([`PERSON`]).
+    pub(crate) fn is_person(&self, name: &str) -> bool {
+        self.inbox.source.same_agent(name, PERSON)
+    }
+
     /// Keys of the items in a list, in display order.
-    pub(crate) fn list_keys(&self, kind: ListKind) -> Vec<String> {
+    pub fn list_keys(&self, kind: ListKind) -> Vec<String> {
         self.list_key_refs(kind)
             .into_iter()
             .map(str::to_owned)
@@ -1103,7 +1126,7 @@ impl Model {
                 })
                 .unwrap_or_default(),
             ListKind::Tasks => self.board().iter().map(|t| t.id.as_str()).collect(),
-            ListKind::Agents => self.inbox.agents.iter().map(|a| a.name.as_str()).collect(),
+            ListKind::Agents => self.roster().iter().map(|a| a.name.as_str()).collect(),
         }
     }
 

@@ -490,7 +490,7 @@ fn point_out_unknown_identity(m: &mut Model) {
     if m.inbox.agents.is_empty() || m.inbox.agent_named(me).is_some() {
         return;
     }
-    let names: Vec<&str> = m.inbox.agents.iter().map(|a| a.name.as_str()).collect();
+    let names: Vec<&str> = m.roster().iter().map(|a| a.name.as_str()).collect();
     // (Made safe for the terminal where notices are drawn.)
     m.notice = Some(Notice::error(format!(
         "⚠ no agent named {me} in this mailbox, so nothing is pending for it (agents: {})",

@@ -193,10 +193,29 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
 /// scrolls and a chooser's or the recipients' list's cursor moves, as
 /// `j`/`k` move them; the editors and the reason have nothing to scroll.
 /// The panes behind never move. False when no overlay is open.
-/// A click over an open chooser or the recipients' list: the cursor goes
-/// to the option clicked, as the wheel moves it (`Enter` takes it,
-/// `Space` marks it); anywhere else, and over other overlays, nothing.
+/// A click while an overlay is open. Over a chooser or the recipients'
+/// list the cursor goes to the option clicked, as the wheel moves it
+/// (`Enter` takes it, `Space` marks it); in an editor's text the cursor
+/// goes to the character clicked. Beside the help it closes the help,
+/// which is read and holds nothing a person did; beside a chooser or an
+/// editor nothing happens (a stray click cost no choice in progress and
+/// no typed text), nor anywhere over the reason's prompt.
 pub(super) fn overlay_click(m: &mut Model, x: u16, y: u16) {
+    if matches!(m.overlay, Some(Overlay::Help { .. })) {
+        let r = crate::view::help::area(m);
+        if !(x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height) {
+            m.overlay = None;
+        }
+        return;
+    }
+    if let Some(at) = crate::view::overlays::typed_at(m, x, y) {
+        if let Some(Overlay::Editor { cursor, .. } | Overlay::Compose { cursor, .. }) =
+            m.overlay.as_mut()
+        {
+            *cursor = at;
+        }
+        return;
+    }
     let Some(at) = crate::view::overlays::option_at(m, x, y) else {
         return;
     };

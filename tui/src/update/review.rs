@@ -217,7 +217,23 @@ pub(super) fn toggle_queues(m: &mut Model) {
         }
         None => {
             let who = m.sel.agent.clone().unwrap_or_else(|| "no agent".into());
-            m.notice = Some(Notice::info(format!("{who} has no task in its queues")));
+            // Read on the worker: `Tab` right after `w` (or a move) comes
+            // before the answer, and "no task" was said over queues that
+            // showed tasks a moment later.
+            let read = m
+                .queues
+                .as_ref()
+                .filter(|(a, _)| Some(a) == m.sel.agent.as_ref());
+            let tab = m.config.keymap.first_key(crate::keymap::Action::NextPane);
+            m.notice = Some(match read {
+                Some((_, Ok(_))) => Notice::info(format!("{who} has no task in its queues")),
+                Some((_, Err(_))) => Notice::info(format!(
+                    "{who}'s task queues could not be read (the pane says why)"
+                )),
+                None => Notice::info(format!(
+                    "{who}'s task queues are still being read: {tab} again once they show"
+                )),
+            });
         }
     }
 }

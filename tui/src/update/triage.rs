@@ -21,8 +21,7 @@ pub(crate) const COMPOSE_KINDS: [&str; 5] = [
     "plain message",
 ];
 
-/// The name a person sends as when no `--as` says otherwise.
-pub(crate) const PERSON: &str = "Overseer";
+pub(crate) use crate::model::PERSON;
 
 fn marks_of(m: &mut Model, kind: ListKind) -> Option<&mut std::collections::BTreeSet<String>> {
     match kind {
@@ -178,7 +177,7 @@ pub(super) fn compose(m: &mut Model) -> Option<Command> {
         ));
         return None;
     }
-    if m.inbox.agents.is_empty() {
+    if m.roster().is_empty() {
         // While a large mailbox loads, its newest part comes first: say
         // that the roster is on its way, not that there is none.
         let c = m.config.keymap.first_key(crate::keymap::Action::Compose);
@@ -208,13 +207,7 @@ pub(super) fn compose(m: &mut Model) -> Option<Command> {
             // The person once: after they have written, the mailbox
             // has an agent of that name too.
             let mut options = vec![PERSON.to_string()];
-            options.extend(
-                m.inbox
-                    .agents
-                    .iter()
-                    .map(|a| a.name.clone())
-                    .filter(|n| n != PERSON),
-            );
+            options.extend(m.roster().iter().map(|a| a.name.clone()));
             m.overlay = Some(Overlay::choose("Send as", options, ChoiceFor::ComposeFrom));
             None
         }
@@ -235,7 +228,7 @@ pub(super) fn compose_from(m: &mut Model, from: String) -> Option<Command> {
     // part's: "all" says so.
     // "all agents" leaves out the person (who is in the mailbox once
     // they have written): pick them by name.
-    let n = agents.iter().filter(|a| *a != PERSON).count();
+    let n = agents.iter().filter(|a| !m.is_person(a)).count();
     let all = if m.partial {
         format!("all agents seen so far ({n}; still loading)")
     } else {

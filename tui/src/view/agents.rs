@@ -58,9 +58,10 @@ pub(crate) fn roster_state(a: &amail_core::inbox::Agent) -> (&'static str, Tone)
 /// them), or there are no agents, the roster takes it all.
 pub(crate) fn split(m: &Model, area: Rect) -> (Rect, Option<Rect>) {
     // Borders and the column headings, then one row per agent.
-    let want = m.inbox.agents.len() as u16 + 3;
+    let agents = m.roster().len();
+    let want = agents as u16 + 3;
     let room = area.height.saturating_sub(super::agent_queues::MIN_HEIGHT);
-    if m.inbox.agents.is_empty() || room < want.min(ROSTER_MIN) {
+    if agents == 0 || room < want.min(ROSTER_MIN) {
         return (area, None);
     }
     let roster_h = want.min(room);
@@ -86,11 +87,21 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         super::agent_queues::draw(m, f, q);
     }
     let th = &m.config.theme;
+    let roster = m.roster();
+    // The rows under the borders and the headings; a longer roster says
+    // which agents show.
+    let h = area.height.saturating_sub(3) as usize;
+    let selected = m
+        .sel
+        .agent
+        .as_ref()
+        .and_then(|k| roster.iter().position(|a| &a.name == k));
+    let start = scroll_window(&m.offsets.agents, selected, roster.len(), h);
     let block = titled(
         m,
         format!(
-            "Agents · {}{}",
-            m.inbox.agents.len(),
+            "Agents{}{}",
+            super::count_note(start, h, roster.len()),
             super::kept_search_title(m, crate::model::ListKind::Agents)
         ),
         !m.queue_focus,
@@ -98,7 +109,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     );
     let inner = block.inner(area);
     f.render_widget(block, area);
-    if m.inbox.agents.is_empty() {
+    if roster.is_empty() {
         f.render_widget(
             Paragraph::new(Line::styled("No agents have written yet.", th.muted())),
             inner,
@@ -129,15 +140,8 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         ),
         th.muted(),
     )];
-    let h = (inner.height as usize).saturating_sub(1);
-    let selected = m
-        .sel
-        .agent
-        .as_ref()
-        .and_then(|k| m.inbox.agents.iter().position(|a| &a.name == k));
-    let start = scroll_window(&m.offsets.agents, selected, m.inbox.agents.len(), h);
     let owed = m.counts().owed;
-    for (i, a) in m.inbox.agents.iter().enumerate().skip(start).take(h) {
+    for (i, a) in roster.iter().enumerate().skip(start).take(h) {
         let sel = selected == Some(i);
         let (word, tone) = roster_state(a);
         let bead = if a.multiple_active {

@@ -77,11 +77,7 @@ pub(crate) fn draw_compose(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
         return;
     };
     let t = &m.config.theme;
-    let area = centered(
-        body,
-        body.width.saturating_sub(4).max(20),
-        body.height.saturating_sub(2).max(6),
-    );
+    let area = super::overlays::editor_box(body);
     f.render_widget(Clear, area);
     let what = match (kind, bead) {
         (Some(k), Some(b)) => format!("[{}] {k}", line_text(b)),

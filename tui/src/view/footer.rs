@@ -14,21 +14,79 @@ use crate::text::{truncate, truncate_left, width};
 
 pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
     let t = &m.config.theme;
+    // The person's name and some of the source stay: the totals take the
+    // widest form that leaves them room (at 80 columns the words ran the
+    // watch state off the edge).
+    let who = status_who(m);
+    let keep = width(&who) + 10;
+    let cols = area.width as usize;
+    let right = [Words::Full, Words::Short, Words::Glyphs]
+        .into_iter()
+        .map(|w| status_right(m, w))
+        .find(|r| r.iter().map(|s| width(&s.content)).sum::<usize>() + keep <= cols)
+        .unwrap_or_else(|| status_right(m, Words::Glyphs));
+    let rw: usize = right.iter().map(|s| width(&s.content)).sum();
+    let room = (area.width as usize).saturating_sub(rw + width(&who) + 1);
+    let src = format!("{}{}", who, truncate_left(&line_text(&m.source), room));
+    let pad = (area.width as usize).saturating_sub(width(&src) + rw);
+    let mut spans = vec![Span::styled(src, t.info()), Span::raw(" ".repeat(pad))];
+    spans.extend(right);
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// How many words the status line's totals and watch state carry.
+#[derive(Clone, Copy, PartialEq)]
+enum Words {
+    /// "●3 to ack in 2 threads ‼1 unanswered ✗1 failed ◉ live".
+    Full,
+    /// "●3 to ack ‼1 unanswered ✗1 failed ◉ live".
+    Short,
+    /// "●3 ‼1 ✗1 ◉" (the glyphs say which is which; `?` has the legend).
+    Glyphs,
+}
+
+/// " as BlueLake · ": who the person at the keyboard is.
+fn status_who(m: &Model) -> String {
+    // The agent as the store spells it (`--as bluelake` on an mcp store
+    // is BlueLake, as the commands' output says), else as typed.
+    let who = m
+        .identity
+        .as_deref()
+        .map(|me| line_text(m.inbox.agent_named(me).map_or(me, |a| a.name.as_str())))
+        .unwrap_or_else(|| "any recipient".into());
+    format!(" as {who} · ")
+}
+
+/// The status line's right-hand side: totals, load, link or watch state.
+fn status_right(m: &Model, words: Words) -> Vec<Span<'static>> {
+    let t = &m.config.theme;
     let pending = m.pending_total();
     let help = m.unanswered_help();
     let failed = m.filter_count(crate::model::Filter::Failed);
-    // Narrow terminals keep the counts and drop the words (the glyphs
-    // say which is which; `?` has the legend).
-    let narrow = area.width < 80;
+    let narrow = words == Words::Glyphs;
     let word = |w: &'static str| if narrow { "" } else { w };
+    // Each total says what it counts: the acks owed are not the Pending
+    // tab's threads ("●4 pending" beside "Pending 3" read as one number
+    // that disagreed with itself), nor are the unanswered help requests
+    // the Help tab's threads.
+    let owed_in = match m.filter_count(crate::model::Filter::PendingAck) {
+        _ if words != Words::Full => String::new(),
+        0 => String::new(),
+        1 => " in 1 thread".to_string(),
+        n => format!(" in {n} threads"),
+    };
     let mut right = vec![
         Span::styled(
-            format!("●{pending}{}", word(" pending")),
+            if narrow {
+                format!("●{pending}")
+            } else {
+                format!("●{pending} to ack{owed_in}")
+            },
             if pending > 0 { t.warn() } else { t.muted() },
         ),
         Span::raw(" "),
         Span::styled(
-            format!("‼{help}{}", word(" help")),
+            format!("‼{help}{}", word(" unanswered")),
             if help > 0 { t.error() } else { t.muted() },
         ),
         Span::raw(" "),
@@ -114,21 +172,7 @@ pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
             )
         }
     });
-    let rw: usize = right.iter().map(|s| width(&s.content)).sum();
-    // The agent as the store spells it (`--as bluelake` on an mcp store
-    // is BlueLake, as the commands' output says), else as typed.
-    let who = m
-        .identity
-        .as_deref()
-        .map(|me| line_text(m.inbox.agent_named(me).map_or(me, |a| a.name.as_str())))
-        .unwrap_or_else(|| "any recipient".into());
-    let who = format!(" as {who} · ");
-    let room = (area.width as usize).saturating_sub(rw + width(&who) + 1);
-    let src = format!("{}{}", who, truncate_left(&line_text(&m.source), room));
-    let pad = (area.width as usize).saturating_sub(width(&src) + rw);
-    let mut spans = vec![Span::styled(src, t.info()), Span::raw(" ".repeat(pad))];
-    spans.extend(right);
-    f.render_widget(Paragraph::new(Line::from(spans)), area);
+    right
 }
 
 pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {

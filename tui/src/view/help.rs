@@ -75,6 +75,18 @@ pub(crate) fn extra_lines(m: &Model) -> Vec<Line<'static>> {
         ("  ●ACK", "an acknowledgement is still owed (●ACK3: three)"),
         ("  ✓ACK", "every recipient (with --as: you) acknowledged"),
         ("  ‼HELP", "a help request nobody has answered"),
+        (
+            "  ●  (status line)",
+            "acks still owed (the Pending tab: their threads)",
+        ),
+        (
+            "  ‼  (status line)",
+            "help requests unanswered (the Help tab: all)",
+        ),
+        (
+            "  ✗  (status line)",
+            "failed threads (the Failed tab's count)",
+        ),
     ] {
         out.push(Line::from(vec![
             Span::styled(fit(k, 26), t.base()),
@@ -197,6 +209,11 @@ fn shape(m: &Model, body: Rect) -> Shape {
         visible: area.height.saturating_sub(2) as usize,
         total,
     }
+}
+
+/// The overlay's box on the current screen (a click beside it closes it).
+pub(crate) fn area(m: &Model) -> Rect {
+    shape(m, super::body(m)).area
 }
 
 /// The furthest the overlay scrolls on the current screen: the last page

@@ -25,11 +25,19 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         .iter()
         .filter_map(|&i| m.inbox.messages.get(i))
         .collect();
+    let cur = m.current_message().map(|x| x.key.to_string());
+    let selected = cur
+        .as_ref()
+        .and_then(|k| msgs.iter().position(|x| &x.key == k));
+    // The rows inside the borders; a longer thread says which show.
+    let h = area.height.saturating_sub(2) as usize;
+    let start = scroll_window(&m.offsets.messages, selected, msgs.len(), h);
     let mut title = format!(
-        "Thread {} · {} message{}",
+        "Thread {} · {} message{}{}",
         line_text(t.bead.as_deref().unwrap_or(&t.id)),
         msgs.len(),
-        if msgs.len() == 1 { "" } else { "s" }
+        if msgs.len() == 1 { "" } else { "s" },
+        super::window_note(start, h, msgs.len())
     );
     if !m.marks.messages.is_empty() {
         title.push_str(&format!(" · {} marked", m.marks.messages.len()));
@@ -37,12 +45,6 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let block = titled(m, title, focused, area);
     let inner = block.inner(area);
     f.render_widget(block, area);
-    let cur = m.current_message().map(|x| x.key.to_string());
-    let selected = cur
-        .as_ref()
-        .and_then(|k| msgs.iter().position(|x| &x.key == k));
-    let h = inner.height as usize;
-    let start = scroll_window(&m.offsets.messages, selected, msgs.len(), h);
     let ack_w = if msgs.iter().any(|x| m.owes_ack(x).is_some()) {
         5
     } else {

@@ -280,7 +280,7 @@ fn draw_tabs(m: &Model, f: &mut Frame, area: Rect) {
             spans.push(Span::raw(" "));
             spans.push(Span::styled("Agent roster", t.accent()));
             spans.push(Span::styled(
-                format!("  {} agents", m.inbox.agents.len()),
+                format!("  {} agents", m.roster().len()),
                 t.muted(),
             ));
         }
@@ -445,13 +445,28 @@ pub(crate) fn window_note(start: usize, visible: usize, total: usize) -> String 
         return String::new();
     }
     let last = (start + visible).min(total);
-    let arrows = match (start > 0, last < total) {
+    span_note(start + 1, last, total, start > 0, last < total)
+}
+
+/// ` · 3-9 of 12 ↑↓`: items `first` to `last` of `total` show, and more
+/// are above (`up`) or below (`down`).
+pub(crate) fn span_note(first: usize, last: usize, total: usize, up: bool, down: bool) -> String {
+    let arrows = match (up, down) {
         (true, true) => " ↑↓",
         (true, false) => " ↑",
         (false, true) => " ↓",
         (false, false) => "",
     };
-    format!(" · {}-{last} of {total}{arrows}", start + 1)
+    format!(" · {first}-{last} of {total}{arrows}")
+}
+
+/// ` · 7` for a title, or where the window is when the pane does not
+/// show all seven (` · 1-4 of 7 ↓`, [`window_note`]).
+pub(crate) fn count_note(start: usize, visible: usize, total: usize) -> String {
+    match window_note(start, visible, total) {
+        w if w.is_empty() => format!(" · {total}"),
+        w => w,
+    }
 }
 
 /// The two columns before a row: `▶` on the cursor's row, `■` on a

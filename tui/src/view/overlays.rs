@@ -128,11 +128,7 @@ pub(crate) fn draw_editor(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
         return;
     };
     let t = &m.config.theme;
-    let area = centered(
-        body,
-        body.width.saturating_sub(4).max(20),
-        body.height.saturating_sub(2).max(6),
-    );
+    let area = editor_box(body);
     f.render_widget(Clear, area);
     let who = format!("{} → {}", line_text(agent), line_text(to));
     let room = area.width.saturating_sub(4) as usize;
@@ -154,13 +150,7 @@ pub(crate) fn draw_editor(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
     let block = titled(m, title, true, area);
     let inner = block.inner(area);
     f.render_widget(block, area);
-    let quote_h = (inner.height / 3).max(1);
-    let [quote, sep, edit] = Layout::vertical([
-        Constraint::Length(quote_h),
-        Constraint::Length(1),
-        Constraint::Min(1),
-    ])
-    .areas(inner);
+    let [quote, sep, edit] = reply_rows(inner);
     if let Some(x) = m.inbox.message_by_key(key) {
         let q: Vec<Line> = para_text(&x.message.body, t.muted())
             .into_iter()
@@ -184,6 +174,72 @@ pub(crate) fn draw_editor(m: &Model, f: &mut Frame, body: Rect, o: &Overlay) {
         Line::styled("Type your answer. Enter: new line.", t.muted()),
         |_| t.base(),
     );
+}
+
+/// The box of an editor (the reply's and the new message's) in `body`.
+pub(crate) fn editor_box(body: Rect) -> Rect {
+    centered(
+        body,
+        body.width.saturating_sub(4).max(20),
+        body.height.saturating_sub(2).max(6),
+    )
+}
+
+/// The reply editor inside its borders: the message quoted, a rule, the
+/// text typed.
+fn reply_rows(inner: Rect) -> [Rect; 3] {
+    let quote_h = (inner.height / 3).max(1);
+    Layout::vertical([
+        Constraint::Length(quote_h),
+        Constraint::Length(1),
+        Constraint::Min(1),
+    ])
+    .areas(inner)
+}
+
+/// Where in the text of the open editor a click at (`x`, `y`) puts the
+/// cursor: on the character clicked, at a row's end past it, at the
+/// text's end below its last row. `None` off the text (the quote, the
+/// borders, beside the box) and while the editor asks a question.
+pub(crate) fn typed_at(m: &Model, x: u16, y: u16) -> Option<usize> {
+    let inner = editor_box(super::body(m)).inner(ratatui::layout::Margin::new(1, 1));
+    let (area, text, cursor) = match m.overlay.as_ref()? {
+        Overlay::Editor {
+            text,
+            cursor,
+            mode: EditMode::Typing,
+            ..
+        } => (reply_rows(inner)[2], text, *cursor),
+        Overlay::Compose {
+            text,
+            cursor,
+            mode: EditMode::Typing,
+            ..
+        } => (inner, text, *cursor),
+        _ => return None,
+    };
+    let inside = x >= area.x && x < area.x + area.width && y >= area.y && y < area.y + area.height;
+    if !inside {
+        return None;
+    }
+    // The rows as `draw_typed` wraps and scrolls them.
+    let (rows, row, _) = wrap_typed(text, cursor, area.width as usize);
+    let scroll = row.saturating_sub(area.height.saturating_sub(1) as usize);
+    let Some((_, s)) = rows.get(scroll + (y - area.y) as usize) else {
+        return Some(text.len());
+    };
+    // Each row is a slice of the text: where it starts in it.
+    let start = s.as_ptr() as usize - text.as_ptr() as usize;
+    let want = (x - area.x) as usize;
+    let mut used = 0;
+    for (i, c) in s.char_indices() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w > want {
+            return Some(start + i);
+        }
+        used += w;
+    }
+    Some(start + s.len())
 }
 
 /// Text being typed (the reply and compose editors) in `area`: wrapped

@@ -34,14 +34,11 @@ pub(crate) fn in_columns(m: &Model) -> bool {
 
 pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     let th = &m.config.theme;
-    let title = match super::kept_search_title(m, crate::model::ListKind::Tasks) {
-        s if s.is_empty() => "Task board".to_string(),
-        s => format!("Task board{s}"),
-    };
-    let block = titled(m, title, true, area);
-    let inner = block.inner(area);
-    f.render_widget(block, area);
+    let search = super::kept_search_title(m, crate::model::ListKind::Tasks);
+    let inner = area.inner(ratatui::layout::Margin::new(1, 1));
     if columns(m, inner) {
+        let block = titled(m, format!("Task board{search}"), true, area);
+        f.render_widget(block, area);
         draw_columns(m, f, inner);
         return;
     }
@@ -58,6 +55,25 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     });
     let h = inner.height as usize;
     let start = scroll_window(&m.offsets.tasks, selected, rows.len(), h);
+    // A board longer than the pane says which of its tasks show (of the
+    // tasks, as the header counts them, not of the rows with headings).
+    let end = (start + h).min(rows.len());
+    let tasks_to = |at: usize| {
+        rows[..at]
+            .iter()
+            .filter(|r| matches!(r, Row::Task(_)))
+            .count()
+    };
+    let note = if end - start < rows.len() {
+        let (before, to) = (tasks_to(start), tasks_to(end));
+        // (Headings alone in view: the last task above them.)
+        let first = (before + 1).min(to);
+        super::span_note(first, to, board.len(), start > 0, end < rows.len())
+    } else {
+        String::new()
+    };
+    let block = titled(m, format!("Task board{note}{search}"), true, area);
+    f.render_widget(block, area);
     let w = inner.width as usize;
     // Router ids are long and share their date (TASK-2026-11-24-3sEa…): the
     // column takes what the longest needs, up to a third of the row, and
@@ -311,11 +327,25 @@ fn draw_columns(m: &Model, f: &mut Frame, area: Rect) {
             Line::styled("─".repeat(w), th.muted()),
         ];
         let per_card = 4;
-        let cap = ((col.height as usize).saturating_sub(2) / per_card).max(1);
+        let room = (col.height as usize).saturating_sub(2);
+        // A column longer than its room keeps a line above the cards and
+        // one below them, to say how many are out of view each way (the
+        // cards above the selected one went unannounced, and the `+N
+        // more` below fell off when the cards filled the column).
+        let cap = if tasks.len() * per_card <= room {
+            tasks.len().max(1)
+        } else {
+            (room.saturating_sub(2) / per_card).max(1)
+        };
         let sel = tasks
             .iter()
             .position(|t| m.sel.task.as_deref() == Some(t.id.as_str()));
         let start = sel.map_or(0, |i| (i + 1).saturating_sub(cap));
+        if start > 0 {
+            lines.push(Line::styled(format!("  ↑ {start} more"), th.muted()));
+        } else if tasks.len() > cap {
+            lines.push(Line::raw(""));
+        }
         for (i, t) in tasks.iter().enumerate().skip(start).take(cap) {
             let selected = sel == Some(i);
             let style = if selected { th.selected() } else { th.base() };
@@ -345,7 +375,7 @@ fn draw_columns(m: &Model, f: &mut Frame, area: Rect) {
         }
         if tasks.len() > start + cap {
             lines.push(Line::styled(
-                format!("  +{} more", tasks.len() - start - cap),
+                format!("  ↓ {} more", tasks.len() - start - cap),
                 th.muted(),
             ));
         }

@@ -22,7 +22,15 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     // Positions, not a list of every thread shown: only the rows on
     // screen are read.
     let visible = m.visible_indices();
-    let mut title = format!("Threads · {} · {}", m.filter.label(), visible.len());
+    let selected = m.sel.thread.as_deref().and_then(|k| m.visible_position(k));
+    // The rows inside the borders; a longer list says which of them show.
+    let h = area.height.saturating_sub(2) as usize;
+    let start = scroll_window(&m.offsets.threads, selected, visible.len(), h);
+    let mut title = format!(
+        "Threads · {}{}",
+        m.filter.label(),
+        super::count_note(start, h, visible.len())
+    );
     title.push_str(&super::kept_search_title(
         m,
         crate::model::ListKind::Threads,
@@ -46,9 +54,6 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         );
         return;
     }
-    let selected = m.sel.thread.as_deref().and_then(|k| m.visible_position(k));
-    let h = inner.height as usize;
-    let start = scroll_window(&m.offsets.threads, selected, visible.len(), h);
     let shown: Vec<&Thread> = visible
         .iter()
         .skip(start)
@@ -120,6 +125,10 @@ enum Flags {
 const CURSOR: usize = 2;
 const BADGE: usize = 11;
 const AGE: usize = 5;
+/// Columns a row keeps for who wrote what before its id gives way.
+const STATE_KEPT: usize = 16;
+/// The narrowest id worth showing (`ol-5…2.1`): below it, none.
+const ID_MIN: usize = 8;
 
 impl Columns {
     /// Ids get what the longest shown one needs, up to a third of the row
@@ -152,7 +161,18 @@ impl Columns {
             Flags::Both => widest_ack.max(5),
             _ => (widest_ack + 1).max(6),
         };
-        Columns { flags, ack, id }
+        let mut cols = Columns { flags, ack, id };
+        // Who wrote what keeps [`STATE_KEPT`] columns: the id gives way to
+        // it, and goes where less than [`ID_MIN`] of it would be left (at
+        // 40 columns the id's third left the sender one column, `B…`).
+        let room = width.saturating_sub(CURSOR + cols.flags_w() + BADGE + AGE);
+        if room < cols.id + STATE_KEPT {
+            cols.id = room.saturating_sub(STATE_KEPT);
+            if cols.id < ID_MIN {
+                cols.id = 0;
+            }
+        }
+        cols
     }
 
     fn flags_w(&self) -> usize {
@@ -207,10 +227,12 @@ fn row(m: &Model, t: &Thread, width: usize, cols: &Columns, selected: bool) -> L
         Flags::None => {}
     }
     spans.push(Span::styled(badge_cell(g, &word, BADGE), th.tone(tone)));
-    spans.push(Span::styled(
-        fit_middle(&bead, cols.id - 1) + " ",
-        th.info(),
-    ));
+    if cols.id > 0 {
+        spans.push(Span::styled(
+            fit_middle(&bead, cols.id - 1) + " ",
+            th.info(),
+        ));
+    }
     if rest > 0 {
         spans.push(Span::styled(
             fit(&status_line(m, t), rest),

@@ -1,0 +1,187 @@
+//! What the inbox's numbers count, said where they show: the status
+//! line's totals against the tabs' thread counts, the lists' positions
+//! when rows scroll out of view.
+
+use amail_tui::model::{Filter, ListKind};
+use amail_tui::testing::TestApp;
+
+/// The status line (the second line from the bottom) of a rendered screen.
+fn status_line(screen: &str) -> String {
+    let lines: Vec<&str> = screen.lines().collect();
+    lines[lines.len() - 2].to_string()
+}
+
+/// The status line's "●4 pending" counted acks (message and recipient)
+/// while the tab beside it, "Pending 3", counted threads: a person read
+/// them as one number that disagreed with itself. Now the status line
+/// names both units, the threads' count being the tab's.
+#[test]
+fn pending_total_names_its_units_and_matches_the_tab() {
+    let mut app = TestApp::sample();
+    let acks = app.model.pending_total();
+    let at = Filter::ALL.iter().position(|f| *f == Filter::PendingAck);
+    let threads = app.model.counts().filters[at.unwrap()];
+    assert_ne!(acks, threads, "the sample must tell the two apart");
+    let screen = app.render(120, 36);
+    let status = status_line(&screen);
+    assert!(
+        status.contains(&format!("●{acks} to ack in {threads} threads")),
+        "{status}"
+    );
+    assert!(screen.contains(&format!("Pending {threads}")), "{screen}");
+    // Help: the status line's count is of threads when unanswered, the
+    // Help tab's of every thread with a help request.
+    let unanswered = app.model.counts().unanswered_help;
+    assert!(
+        status.contains(&format!("‼{unanswered} unanswered")),
+        "{status}"
+    );
+    // Narrow: the glyphs alone, and `?` says what each counts.
+    let narrow = status_line(&app.render(60, 20));
+    assert!(
+        narrow.contains(&format!("●{acks} ‼{unanswered} ")),
+        "{narrow}"
+    );
+    app.press("?");
+    let help = app.render(120, 200);
+    let legend = help
+        .lines()
+        .find(|l| l.contains("●  (status line)"))
+        .unwrap_or_else(|| panic!("no legend of ● in\n{help}"));
+    assert!(
+        legend.contains("acks still owed (the Pending tab: their threads)"),
+        "{legend}"
+    );
+}
+
+/// The title line of the pane whose title starts with `head`.
+fn title_with(screen: &str, head: &str) -> String {
+    screen
+        .lines()
+        .find(|l| l.contains(head))
+        .unwrap_or_else(|| panic!("no {head:?} in\n{screen}"))
+        .to_string()
+}
+
+/// A list longer than its pane said nothing of the rows out of view:
+/// "Threads · All · 7" over four rows, the rest below unannounced. A
+/// list that scrolls says which rows show, of how many, and which way
+/// more are; one that shows whole keeps its count alone.
+#[test]
+fn lists_that_scroll_say_which_rows_show() {
+    let mut app = TestApp::sample();
+    let threads = app.model.list_keys(ListKind::Threads).len();
+    let screen = app.render(80, 10);
+    let title = title_with(&screen, "Threads · All");
+    assert!(
+        title.contains(&format!("Threads · All · 1-4 of {threads} ↓")),
+        "{title}"
+    );
+    app.press("G");
+    let title = title_with(&app.render(80, 10), "Threads · All");
+    let from = threads - 3;
+    assert!(
+        title.contains(&format!("· {from}-{threads} of {threads} ↑")),
+        "{title}"
+    );
+    // All of it in view: the count alone.
+    let title = title_with(&app.render(80, 24), "Threads · All");
+    assert!(
+        title.contains(&format!("Threads · All · {threads} ")),
+        "{title}"
+    );
+
+    // The roster.
+    app.press("w");
+    let agents = app.model.roster().len();
+    let title = title_with(&app.render(80, 10), "Agents ·");
+    // Borders and the headings: three rows of the six below the tabs.
+    assert!(
+        title.contains(&format!("Agents · 1-3 of {agents} ↓")),
+        "{title}"
+    );
+
+    // The board as a list (headings are rows too).
+    app.press("t");
+    let title = title_with(&app.render(80, 12), "┏ Task board");
+    assert!(
+        title.contains(&format!("Task board · 1-3 of {} ", app.model.tasks.len())),
+        "{title}"
+    );
+    assert!(title.contains(" ↓ "), "{title}");
+}
+
+/// A thread's messages scroll the same way.
+#[test]
+fn a_long_thread_says_which_messages_show() {
+    let mut app = TestApp::sample();
+    // The thread with the most messages.
+    let (id, n) = app
+        .model
+        .inbox
+        .threads
+        .iter()
+        .map(|t| (t.id.clone(), t.messages.len()))
+        .max_by_key(|(_, n)| *n)
+        .unwrap();
+    assert!(n >= 3, "the sample's longest thread has {n}");
+    app.press(&format!("/{id}<enter><enter>"));
+    // Two rows of messages at this height.
+    let title = title_with(&app.render(80, 8), "Thread ");
+    assert!(title.contains(&format!("{n} messages · ")), "{title}");
+    assert!(title.contains(&format!(" of {n} ")), "{title}");
+}
+
+/// The board's columns (wide terminals): a column longer than its room
+/// showed the cards from the selected one up with nothing said of those
+/// above it, and its `+N more` below fell off when the cards filled the
+/// column. Each side out of view now says how many.
+#[test]
+fn a_board_column_says_how_many_cards_are_out_of_view() {
+    use amail_tui::testing::FakeBackend;
+    use amail_tui::UiConfig;
+    let mut backend = FakeBackend::sample();
+    let first = backend.tasks[0].clone();
+    for i in 0..6 {
+        let mut t = first.clone();
+        t.id = format!("{}-copy{i}", first.id);
+        backend.tasks.push(t);
+    }
+    let status = first.status;
+    let n = backend.tasks.iter().filter(|t| t.status == status).count();
+    let mut app = TestApp::new(backend, UiConfig::default());
+    app.press("t");
+    // To the copies' column. At this height a column holds three cards
+    // (and a line above them and one below).
+    while app.model.sel.task.as_deref() != Some(first.id.as_str()) {
+        app.press("l");
+    }
+    let screen = app.render(200, 24);
+    assert!(screen.contains(&format!("↓ {} more", n - 3)), "{screen}");
+    assert!(!screen.contains("↑ "), "{screen}");
+    for _ in 0..n {
+        app.press("j");
+    }
+    let screen = app.render(200, 24);
+    assert!(screen.contains(&format!("↑ {} more", n - 3)), "{screen}");
+}
+
+/// At 40 columns a thread's row showed its marks, badge, id and age and
+/// one column of what it says (`B…`): the id's third of the row left the
+/// sender and subject nothing. The id gives way to them (down to its
+/// front and end, then out), so every row still says who wrote, and
+/// what as far as the row goes.
+#[test]
+fn a_narrow_thread_row_keeps_who_wrote_what() {
+    let mut app = TestApp::sample();
+    let screen = app.render(40, 20);
+    let keys = app.model.list_keys(ListKind::Threads);
+    for (row, id) in screen.lines().skip(3).take(keys.len()).zip(keys.iter()) {
+        let t = app.model.thread(id).unwrap();
+        let state = amail_core::safe_text::clean_line(&app.model.inbox.thread_state(t)).to_string();
+        // The sender whole, at least (before, one column of it).
+        let colon = state.find(": ").expect("who: what");
+        let head = &state[..colon + 1];
+        assert!(row.contains(head), "{head:?} not in {row}\n{screen}");
+    }
+}
