@@ -676,12 +676,11 @@ fn classify(
 }
 
 /// The HTTP client for a server at `url`: rmcp's own default settings
-/// (no idle pool, against ~40 ms Delayed-ACK stalls, and against the real
-/// server's reset of a kept connection after a 202, docs/inbox.md's
-/// "Connection"; only same-origin 307
-/// and 308 redirects, which keep the POST's body and send the session to
-/// no other host: `/mcp` to `/mcp/`), and no proxy for a server on this
-/// machine. A proxy from the environment (`HTTP_PROXY`, common in
+/// (no idle pool, against ~40 ms Delayed-ACK stalls and against the real
+/// server's reset of a kept connection after a 202, see docs/inbox.md's
+/// "Connection"; only same-origin 307 and 308 redirects, which keep the
+/// POST's body and send the session to no other host: `/mcp` to
+/// `/mcp/`), and no proxy for a server on this machine. A proxy from the environment (`HTTP_PROXY`, common in
 /// containers and offices) took those requests to the proxy, whose
 /// 127.0.0.1 is its own; loopback is never proxied, as Go's net/http rules.
 fn http_client(url: &str) -> Result<reqwest::Client, ServerError> {
