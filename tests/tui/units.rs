@@ -2,6 +2,7 @@
 //! line's totals against the tabs' thread counts, the lists' positions
 //! when rows scroll out of view.
 
+use amail_core::aof::TaskStatus;
 use amail_tui::model::{Filter, ListKind};
 use amail_tui::testing::TestApp;
 
@@ -109,6 +110,38 @@ fn lists_that_scroll_say_which_rows_show() {
         "{title}"
     );
     assert!(title.contains(" ↓ "), "{title}");
+}
+
+/// A board whose tasks all show, with only empty headings cut below,
+/// said "Task board · 1-12 of 12 ↓": every task in view, and an arrow to
+/// more. At any height, the board names a range only when a task is out
+/// of view, and its arrows point at tasks.
+#[test]
+fn the_board_names_a_range_only_when_a_task_is_out_of_view() {
+    let mut app = TestApp::sample();
+    // The last headings empty, as on most boards (nothing cancelled or
+    // dead-lettered): they are the rows cut first.
+    for t in &mut app.model.tasks {
+        if matches!(t.status, TaskStatus::Cancelled | TaskStatus::Deadletter) {
+            t.status = TaskStatus::Review;
+        }
+    }
+    app.press("t");
+    let tasks = app.model.tasks.len();
+    let mut ranges = 0;
+    for rows in 8..=48 {
+        let title = title_with(&app.render(80, rows), "┏ Task board");
+        if let Some(at) = title.find(&format!(" of {tasks}")) {
+            ranges += 1;
+            let shown = title[..at].rsplit(" · ").next().unwrap();
+            let (first, last) = shown.split_once('-').unwrap();
+            let (first, last): (usize, usize) = (first.parse().unwrap(), last.parse().unwrap());
+            assert!(first > 1 || last < tasks, "{rows} rows: {title}");
+            let after = &title[at + format!(" of {tasks}").len()..];
+            assert_eq!(after.contains('↓'), last < tasks, "{rows} rows: {title}");
+        }
+    }
+    assert!(ranges > 0, "no height cut the board");
 }
 
 /// A thread's messages scroll the same way.

@@ -64,11 +64,13 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
             .filter(|r| matches!(r, Row::Task(_)))
             .count()
     };
-    let note = if end - start < rows.len() {
-        let (before, to) = (tasks_to(start), tasks_to(end));
+    // Only a task out of view makes a range, and the arrows point at
+    // tasks: empty headings cut below all the tasks said "1-12 of 12 ↓".
+    let (before, to) = (tasks_to(start), tasks_to(end));
+    let note = if before > 0 || to < board.len() {
         // (Headings alone in view: the last task above them.)
         let first = (before + 1).min(to);
-        super::span_note(first, to, board.len(), start > 0, end < rows.len())
+        super::span_note(first, to, board.len(), before > 0, to < board.len())
     } else {
         String::new()
     };
