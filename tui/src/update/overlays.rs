@@ -203,7 +203,7 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
 pub(super) fn overlay_click(m: &mut Model, x: u16, y: u16) {
     if matches!(m.overlay, Some(Overlay::Help { .. })) {
         let r = crate::view::help::area(m);
-        if !(x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height) {
+        if !crate::view::hit::inside(r, x, y) {
             m.overlay = None;
         }
         return;

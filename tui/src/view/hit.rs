@@ -46,7 +46,8 @@ pub(crate) fn inbox_panes(m: &Model) -> Vec<(Pane, Rect)> {
     }
 }
 
-fn inside(r: Rect, x: u16, y: u16) -> bool {
+/// Whether (`x`, `y`) is in `r`: the one test of a click against an area.
+pub(crate) fn inside(r: Rect, x: u16, y: u16) -> bool {
     x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height
 }
 

@@ -218,8 +218,7 @@ pub(crate) fn typed_at(m: &Model, x: u16, y: u16) -> Option<usize> {
         } => (inner, text, *cursor),
         _ => return None,
     };
-    let inside = x >= area.x && x < area.x + area.width && y >= area.y && y < area.y + area.height;
-    if !inside {
+    if !super::hit::inside(area, x, y) {
         return None;
     }
     // The rows as `draw_typed` wraps and scrolls them.
