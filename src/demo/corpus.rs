@@ -126,7 +126,10 @@ pub fn render(m: &DemoMail) -> String {
 }
 
 /// Writes `n` messages under `mailbox` (created; must be empty or absent),
-/// one file each, in a folder per sender.
+/// one file each, filed as the mcp_agent_mail server files its copies: a
+/// folder per sender, then the year and month of the message's date
+/// (`BlueLake/2026/11/000123-….md`). A load lists the newest months first
+/// (`source::walk`'s dated listing), as it would a real archive's.
 pub fn write_corpus(mailbox: &Path, n: usize, now: DateTime<Utc>) -> io::Result<CorpusInfo> {
     if mailbox.exists() && std::fs::read_dir(mailbox)?.next().is_some() {
         return Err(io::Error::new(
@@ -142,8 +145,11 @@ pub fn write_corpus(mailbox: &Path, n: usize, now: DateTime<Utc>) -> io::Result<
     let mut large = 0usize;
     let mut made = std::collections::HashSet::new();
     for (i, m) in mails.iter().enumerate() {
-        let dir = mailbox.join(&m.from);
-        if made.insert(m.from.clone()) {
+        let dir = mailbox
+            .join(&m.from)
+            .join(m.at.format("%Y").to_string())
+            .join(m.at.format("%m").to_string());
+        if made.insert(dir.clone()) {
             std::fs::create_dir_all(&dir)?;
         }
         let text = render(m);
@@ -182,9 +188,9 @@ mod tests {
         let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
         let mut files = 0;
         let mut threads = std::collections::HashSet::new();
-        for sender in std::fs::read_dir(&info.mailbox).unwrap() {
-            for f in std::fs::read_dir(sender.unwrap().path()).unwrap() {
-                let bytes = std::fs::read(f.unwrap().path()).unwrap();
+        {
+            for f in files_under(&info.mailbox) {
+                let bytes = std::fs::read(f).unwrap();
                 let msgs = amail_parser::parse_bytes(&bytes, &ParseOptions::default()).unwrap();
                 assert_eq!(msgs.len(), 1);
                 files += 1;
@@ -223,6 +229,58 @@ mod tests {
             );
         }
         assert!(threads.len() > 1_000, "threads: {}", threads.len());
+    }
+
+    /// Every file below `dir`, in path order.
+    fn files_under(dir: &Path) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        for e in std::fs::read_dir(dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                out.extend(files_under(&path));
+            } else {
+                out.push(path);
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// Filed as the server files its copies: a folder per sender, then
+    /// the year and month of the message's date, so a load finds the
+    /// newest months by their names (`source::walk`'s dated listing).
+    #[test]
+    fn files_are_filed_by_sender_then_the_year_and_month_of_their_date() {
+        let dir = tempfile::tempdir().unwrap();
+        let info = write_corpus(&dir.path().join("mail"), 2_000, now()).unwrap();
+        let files = files_under(&info.mailbox);
+        assert_eq!(files.len(), 2_000);
+        let mut months = std::collections::HashSet::new();
+        for f in &files {
+            let rel = f.strip_prefix(&info.mailbox).unwrap();
+            let parts: Vec<&str> = rel.iter().map(|p| p.to_str().unwrap()).collect();
+            let [from, year, month, name] = parts[..] else {
+                panic!("{}", rel.display());
+            };
+            let text = std::fs::read_to_string(f).unwrap();
+            let m = &amail_parser::parse(&text, &ParseOptions::default()).unwrap()[0];
+            assert_eq!(m.from.as_deref(), Some(from), "{}", rel.display());
+            let at = m.timestamp.unwrap();
+            assert_eq!(
+                (year, month),
+                (
+                    at.format("%Y").to_string().as_str(),
+                    at.format("%m").to_string().as_str()
+                ),
+                "{}",
+                rel.display()
+            );
+            assert!(name.ends_with(".md") && name.as_bytes()[..6].iter().all(u8::is_ascii_digit));
+            months.insert((year, month));
+        }
+        // 2,000 messages in waves of 22 four hours apart: 15 days back
+        // from January 15th, so December's folders too.
+        assert_eq!(months.len(), 2, "{months:?}");
     }
 
     #[test]

@@ -253,3 +253,71 @@ pub(crate) fn acks_in(inbox: &Inbox) -> usize {
 fn same_id_mail(subject: &str) -> String {
     format!("Subject: {subject}\nId: same-id\nFrom: BlueLake\nTo: GreenCastle\n\nBody:\nhello\n")
 }
+
+/// A mailbox filed by date (`<agent>/YYYY/MM/`, as the server files its
+/// copies and `amail demo --messages` writes its corpus) shows its newest
+/// threads before the whole tree is listed: the newest months are listed
+/// first, and once they hold a step's worth of files that no unlisted
+/// folder can be newer than, those are read and handed out. Then the
+/// whole load runs as before. Issue 16: at a million files the listing
+/// of every folder alone took most of a second before the first step.
+#[test]
+fn a_mailbox_filed_by_month_shows_its_newest_threads_before_the_whole_walk() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("mail");
+    let per = 600;
+    let mut n = 0;
+    for month in [9, 10, 11] {
+        for i in 0..per {
+            for (k, agent) in ["Alpha", "Bravo", "Charlie"].into_iter().enumerate() {
+                let folder = root.join(format!("{agent}/2026/{month:02}"));
+                std::fs::create_dir_all(&folder).unwrap();
+                // Named and dated in the order they were written.
+                n += 1;
+                let (day, minute, second) = (1 + i / 60, i % 60, 10 * k);
+                std::fs::write(
+                    folder.join(format!("{n:06}-note.md")),
+                    format!(
+                        "Subject: [t-{n}] PROGRESS\nFrom: {agent}\nTo: Delta\n\
+                         Date: 2026-{month:02}-{day:02}T10:{minute:02}:{second:02}Z\n\nBody:\nnote {n}\n"
+                    ),
+                )
+                .unwrap();
+            }
+        }
+    }
+    // A link that leads nowhere in the oldest month: a problem of the
+    // walk, which only a listing of that month finds.
+    let gone = root.join("Alpha/2026/09/000000-gone.md");
+    std::os::unix::fs::symlink(root.join("nowhere.md"), &gone).unwrap();
+
+    let whole = load_mailbox(&root);
+    assert!(whole.problems.iter().any(|(p, _)| p == &gone));
+    let parts = RefCell::new(Vec::new());
+    let progress_before = RefCell::new(Vec::new());
+    let called = std::cell::Cell::new(false);
+    let stepped = load_mailbox_in_steps(&root, MAX, &|_, _| called.set(true), &|inbox| {
+        progress_before.borrow_mut().push(called.get());
+        parts.borrow_mut().push(inbox);
+    })
+    .unwrap();
+    assert_eq!(stepped, whole);
+    let parts = parts.into_inner();
+    assert_eq!(parts.len(), 1, "one step, then the whole inbox");
+    let part = &parts[0];
+    assert_eq!(
+        progress_before.into_inner(),
+        [false],
+        "the step comes before the whole walk (whose end the first progress call reports)"
+    );
+    assert!(
+        !part.problems.iter().any(|(p, _)| p == &gone),
+        "the oldest month was not listed for the step"
+    );
+    assert!(part.messages.len() >= FIRST_STEP);
+    assert!(
+        part.messages.len() <= 3 * per,
+        "only the newest month is read"
+    );
+    assert_newest_top(part, &whole);
+}

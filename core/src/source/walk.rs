@@ -50,6 +50,9 @@ use std::path::{Component, Path, PathBuf};
 
 use rayon::prelude::*;
 
+mod dated;
+pub(crate) use dated::newest_dated;
+
 use super::detect::{is_real_dir, is_task_store_dir, not_a_mailbox};
 
 /// Extensions a mail file may have; files with no extension count too.

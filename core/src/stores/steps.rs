@@ -50,6 +50,15 @@ impl Steps {
         Steps { next: FIRST_STEP }
     }
 
+    /// The steps of a load that has already handed out one of `held`
+    /// messages (a mailbox filed by date, before its whole walk): the
+    /// next shows more than that, as if it had been this load's own.
+    pub(crate) fn after(held: usize) -> Self {
+        Steps {
+            next: held.max(FIRST_STEP) * STEP_GROWTH,
+        }
+    }
+
     /// Whether to hand out a step now that the load holds `held`
     /// messages and has done `done` of its `total` units of work (files
     /// read, rows parsed); when it says yes, the next step waits for

@@ -106,6 +106,13 @@ fn load(
     progress: &dyn Fn(usize, usize),
     partial: Option<&dyn Fn(Inbox)>,
 ) -> Result<Inbox, Error> {
+    let (acks, journal_problems) = journal::read(root);
+    let mut steps = Steps::new();
+    if let Some(partial) = partial {
+        if let Some(held) = newest_dated_step(root, max_bytes, &acks, partial) {
+            steps = Steps::after(held);
+        }
+    }
     let mut listing = walk::list(root);
     let mut problems: Vec<_> = std::mem::take(&mut listing.problems)
         .into_iter()
@@ -117,106 +124,25 @@ fn load(
         listing.get(i).map_or(OsStr::new(""), |(_, name)| name)
     });
     progress(0, to_read.len());
-    let (acks, journal_problems) = journal::read(root);
     problems.extend(journal_problems);
-    // About one message per file; sized up front so a big mailbox is not
-    // copied while the vector grows, with room for the new mail of the
-    // session (see `room_for_new_mail`).
-    let mut loaded = Vec::with_capacity(to_read.len() + room_for_new_mail(to_read.len()));
-    // The keys given so far, by position (the index's table: no key
-    // copied).
-    let mut keys = KeyTable::with_capacity(to_read.len());
-    let mut protocol_files = HashMap::new();
-    // Files that could not be read, put back in path order at the end.
-    let mut unreadable = Vec::new();
-    let mut steps = Steps::new();
-    let mut done = 0;
-    // Workers take chunks in turn and the parsed messages are moved into
-    // `loaded` here as soon as each chunk (and all before it) is done: the
-    // joining overlaps the parsing instead of idling the workers between
-    // batches, and only a few chunks are ever held twice.
-    let _ = parallel::ordered(
-        &to_read,
-        PARSE_CHUNK,
-        parallel::cores(),
-        || (FileReader::new(), TextChunk::default()),
-        |(reader, texts), _, part, out: &mut ParsedChunk| {
-            out.clear();
-            let paths: Vec<PathBuf> = part
-                .iter()
-                .filter_map(|&i| listing.get(i))
-                .map(|(dir, name)| dir.join(name))
-                .collect();
-            let paths = MailPath::shared(&paths);
-            // Every file of the chunk read first, the texts the records
-            // keep gathered into one buffer (`TextChunk`), then each
-            // parsed from its range of it. JSON files are classified
-            // (handoff or A2A items?) from the bytes read here, so the
-            // protocol merge does not read them again.
-            texts.clear();
-            let read: Vec<_> = paths
-                .iter()
-                .map(|path| {
-                    files::read_mail_file_into(reader, path, max_bytes).and_then(|bytes| {
-                        let protocol = protocol::protocol_text(path, bytes);
-                        let kept = match kept_text(bytes).and_then(|t| texts.push(t)) {
-                            Some(range) => Kept::Range(range),
-                            None => Kept::Parsed(parse_records(bytes)?),
-                        };
-                        Ok((kept, protocol))
-                    })
-                })
-                .collect();
-            let texts = texts.to_text();
-            out.extend(paths.into_iter().zip(read).map(|(path, read)| {
-                let parsed = read.and_then(|(kept, protocol)| {
-                    let records = match kept {
-                        Kept::Range(range) => {
-                            records_of_text(&texts.sub(range).unwrap_or_default())?
-                        }
-                        Kept::Parsed(records) => records,
-                    };
-                    Ok((records, protocol))
-                });
-                (path, parsed)
-            }));
-        },
-        |out| {
-            // Chunks arrive in input order.
-            done += out.len();
-            for (path, result) in out.drain(..) {
-                match result {
-                    Ok((r, protocol)) => {
-                        let start = loaded.len();
-                        let entries =
-                            entries_of(root, &path, r, &|k| keys.find(&loaded, k).is_some());
-                        loaded.extend(entries);
-                        keys.extend(&loaded, start);
-                        if let Some(text) = protocol {
-                            protocol_files.insert(path.to_path_buf(), text);
-                        }
-                    }
-                    Err(why) => unreadable.push((path.to_path_buf(), why)),
-                }
+    let mut joined = Joined::new(root, to_read.len());
+    joined.read(&listing, &to_read, max_bytes, &mut |joined, done| {
+        progress(done, to_read.len());
+        if let Some(partial) = partial {
+            if steps.due(joined.loaded.len(), done, to_read.len()) {
+                partial(joined.so_far(&acks, &problems).browsable(root));
             }
-            progress(done, to_read.len());
-            if let Some(partial) = partial {
-                if steps.due(loaded.len(), done, to_read.len()) {
-                    let read = Read {
-                        loaded: &loaded,
-                        acks: &acks,
-                        protocol_files: &protocol_files,
-                        problems: &problems,
-                        unreadable: &unreadable,
-                    };
-                    partial(read.browsable(root));
-                }
-            }
-            std::ops::ControlFlow::<()>::Continue(())
-        },
-    );
+        }
+    });
     drop(to_read);
     drop(listing);
+    let Joined {
+        root: _,
+        mut loaded,
+        keys,
+        protocol_files,
+        mut unreadable,
+    } = joined;
     unreadable.sort_by(|a, b| a.0.cmp(&b.0));
     problems.extend(unreadable);
     // Every key is in; the key index goes before the inbox is built.
@@ -233,6 +159,177 @@ fn load(
     // Kept, so a reload applies only what the journal changed.
     inbox.index.acks = Some(acks);
     Ok(inbox)
+}
+
+/// A mailbox filed by date hands out its first step before the whole
+/// walk (`walk::newest_dated`: the newest months listed first): the
+/// newest [`FIRST_STEP`] files of those listed, read and handed to
+/// `partial`. Returns the messages it held, or None when the tree's
+/// folders do not date its files (the load's own steps then come as
+/// before). Its files are read again by the whole load: a thousand
+/// files, a few milliseconds, against the whole tree's listing saved.
+///
+/// [`FIRST_STEP`]: crate::stores::FIRST_STEP
+fn newest_dated_step(
+    root: &Path,
+    max_bytes: u64,
+    acks: &Acks,
+    partial: &dyn Fn(Inbox),
+) -> Option<usize> {
+    let first = crate::stores::FIRST_STEP;
+    let mut listing = walk::newest_dated(root, first)?;
+    let problems: Vec<_> = std::mem::take(&mut listing.problems)
+        .into_iter()
+        .map(walk::Problem::into_entry)
+        .collect();
+    let mut newest = newest_first_by(listing.len(), |i| {
+        listing.get(i).map_or(OsStr::new(""), |(_, name)| name)
+    });
+    newest.truncate(first);
+    let mut joined = Joined::new(root, newest.len());
+    joined.read(&listing, &newest, max_bytes, &mut |_, _| {});
+    partial(joined.so_far(acks, &problems).browsable(root));
+    Some(joined.loaded.len())
+}
+
+/// The messages a load has joined so far, in reading order, each key
+/// made unique against those before it, and what could not be read.
+struct Joined<'r> {
+    root: &'r Path,
+    loaded: Vec<InboxMessage>,
+    /// The keys given so far, by position (the index's table: no key
+    /// copied).
+    keys: KeyTable,
+    protocol_files: HashMap<PathBuf, String>,
+    /// Files that could not be read, put back in path order at the end.
+    unreadable: Vec<(PathBuf, String)>,
+}
+
+impl<'r> Joined<'r> {
+    /// Room for `files` files' messages: about one a file, sized up front
+    /// so a big mailbox is not copied while the vector grows, with room
+    /// for the new mail of the session (see `room_for_new_mail`).
+    fn new(root: &'r Path, files: usize) -> Self {
+        Joined {
+            root,
+            loaded: Vec::with_capacity(files + room_for_new_mail(files)),
+            keys: KeyTable::with_capacity(files),
+            protocol_files: HashMap::new(),
+            unreadable: Vec::new(),
+        }
+    }
+
+    /// Reads and parses the files at `places` of `listing` on every core
+    /// and joins them in that order, calling `after` with the files done
+    /// after each chunk is joined.
+    ///
+    /// Workers take chunks in turn and the parsed messages are moved into
+    /// `loaded` here as soon as each chunk (and all before it) is done:
+    /// the joining overlaps the parsing instead of idling the workers
+    /// between batches, and only a few chunks are ever held twice.
+    fn read(
+        &mut self,
+        listing: &walk::Listing,
+        places: &[usize],
+        max_bytes: u64,
+        after: &mut dyn FnMut(&Joined, usize),
+    ) {
+        let mut done = 0;
+        let _ = parallel::ordered(
+            places,
+            PARSE_CHUNK,
+            parallel::cores(),
+            || (FileReader::new(), TextChunk::default()),
+            |(reader, texts), _, part, out: &mut ParsedChunk| {
+                read_chunk(listing, part, max_bytes, reader, texts, out);
+            },
+            |out| {
+                // Chunks arrive in input order.
+                done += out.len();
+                for (path, result) in out.drain(..) {
+                    self.join(path, result);
+                }
+                after(self, done);
+                std::ops::ControlFlow::<()>::Continue(())
+            },
+        );
+    }
+
+    /// One file's messages, or why it could not be read.
+    fn join(&mut self, path: MailPath, result: ParsedFile) {
+        match result {
+            Ok((r, protocol)) => {
+                let start = self.loaded.len();
+                let (loaded, keys) = (&self.loaded, &self.keys);
+                let entries = entries_of(self.root, &path, r, &|k| keys.find(loaded, k).is_some());
+                self.loaded.extend(entries);
+                self.keys.extend(&self.loaded, start);
+                if let Some(text) = protocol {
+                    self.protocol_files.insert(path.to_path_buf(), text);
+                }
+            }
+            Err(why) => self.unreadable.push((path.to_path_buf(), why)),
+        }
+    }
+
+    /// What is read so far, with the load's acks and problems.
+    fn so_far<'a>(&'a self, acks: &'a Acks, problems: &'a [(PathBuf, String)]) -> Read<'a> {
+        Read {
+            loaded: &self.loaded,
+            acks,
+            protocol_files: &self.protocol_files,
+            problems,
+            unreadable: &self.unreadable,
+        }
+    }
+}
+
+/// A worker's chunk: the files at `part` of `listing` read, then parsed.
+///
+/// Every file of the chunk is read first, the texts the records keep
+/// gathered into one buffer (`TextChunk`), then each parsed from its
+/// range of it. JSON files are classified (handoff or A2A items?) from
+/// the bytes read here, so the protocol merge does not read them again.
+fn read_chunk(
+    listing: &walk::Listing,
+    part: &[usize],
+    max_bytes: u64,
+    reader: &mut FileReader,
+    texts: &mut TextChunk,
+    out: &mut ParsedChunk,
+) {
+    out.clear();
+    let paths: Vec<PathBuf> = part
+        .iter()
+        .filter_map(|&i| listing.get(i))
+        .map(|(dir, name)| dir.join(name))
+        .collect();
+    let paths = MailPath::shared(&paths);
+    texts.clear();
+    let read: Vec<_> = paths
+        .iter()
+        .map(|path| {
+            files::read_mail_file_into(reader, path, max_bytes).and_then(|bytes| {
+                let protocol = protocol::protocol_text(path, bytes);
+                let kept = match kept_text(bytes).and_then(|t| texts.push(t)) {
+                    Some(range) => Kept::Range(range),
+                    None => Kept::Parsed(parse_records(bytes)?),
+                };
+                Ok((kept, protocol))
+            })
+        })
+        .collect();
+    let texts = texts.to_text();
+    out.extend(paths.into_iter().zip(read).map(|(path, read)| {
+        let parsed = read.and_then(|(kept, protocol)| {
+            let records = match kept {
+                Kept::Range(range) => records_of_text(&texts.sub(range).unwrap_or_default())?,
+                Kept::Parsed(records) => records,
+            };
+            Ok((records, protocol))
+        });
+        (path, parsed)
+    }));
 }
 
 /// What a load has read so far.
