@@ -20,7 +20,7 @@ pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
     let who = status_who(m);
     let keep = width(&who) + 10;
     let cols = area.width as usize;
-    let right = [Words::Full, Words::Short, Words::Glyphs]
+    let right = [Words::Full, Words::Short, Words::Terse, Words::Glyphs]
         .into_iter()
         .map(|w| status_right(m, w))
         .find(|r| r.iter().map(|s| width(&s.content)).sum::<usize>() + keep <= cols)
@@ -34,13 +34,19 @@ pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-/// How many words the status line's totals and watch state carry.
+/// How many words the status line's totals and watch state carry: the
+/// threads go first, then the watch state's words, then the totals'; the
+/// glyphs stay.
 #[derive(Clone, Copy, PartialEq)]
 enum Words {
     /// "●3 to ack in 2 threads ‼1 unanswered ✗1 failed ◉ live".
     Full,
     /// "●3 to ack ‼1 unanswered ✗1 failed ◉ live".
     Short,
+    /// "●3 to ack ‼1 unanswered ✗1 failed ⚠1 unreadable ◉": the totals'
+    /// words before the watch state's (with a ⚠ and "not watching" the
+    /// short form took 63 columns, and 80 showed none of the words).
+    Terse,
     /// "●3 ‼1 ✗1 ◉" (the glyphs say which is which; `?` has the legend).
     Glyphs,
 }
@@ -63,8 +69,10 @@ fn status_right(m: &Model, words: Words) -> Vec<Span<'static>> {
     let pending = m.pending_total();
     let help = m.unanswered_help();
     let failed = m.filter_count(crate::model::Filter::Failed);
-    let narrow = words == Words::Glyphs;
-    let word = |w: &'static str| if narrow { "" } else { w };
+    // The watch or link state's narrow form from `Terse` on, the totals'
+    // glyphs alone at `Glyphs`.
+    let narrow = matches!(words, Words::Terse | Words::Glyphs);
+    let word = |w: &'static str| if words == Words::Glyphs { "" } else { w };
     // Each total says what it counts: the acks owed are not the Pending
     // tab's threads ("●4 pending" beside "Pending 3" read as one number
     // that disagreed with itself), nor are the unanswered help requests
@@ -75,27 +83,23 @@ fn status_right(m: &Model, words: Words) -> Vec<Span<'static>> {
         1 => " in 1 thread".to_string(),
         n => format!(" in {n} threads"),
     };
-    let mut right = vec![
-        Span::styled(
-            if narrow {
-                format!("●{pending}")
-            } else {
-                format!("●{pending} to ack{owed_in}")
-            },
-            if pending > 0 { t.warn() } else { t.muted() },
+    // A total of zero is not said ("✗0 failed" beside "5 Failed 0"), as
+    // the ⚠ of unreadable files never was: the tabs count every filter.
+    let mut right = Vec::new();
+    for (n, text, style) in [
+        (
+            pending,
+            format!("●{pending}{}", word(" to ack")) + &owed_in,
+            t.warn(),
         ),
-        Span::raw(" "),
-        Span::styled(
-            format!("‼{help}{}", word(" unanswered")),
-            if help > 0 { t.error() } else { t.muted() },
-        ),
-        Span::raw(" "),
-        Span::styled(
-            format!("✗{failed}{}", word(" failed")),
-            if failed > 0 { t.error() } else { t.muted() },
-        ),
-        Span::raw(" "),
-    ];
+        (help, format!("‼{help}{}", word(" unanswered")), t.error()),
+        (failed, format!("✗{failed}{}", word(" failed")), t.error()),
+    ] {
+        if n > 0 {
+            right.push(Span::styled(text, style));
+            right.push(Span::raw(" "));
+        }
+    }
     let problems = m.inbox.problems.len();
     if problems > 0 {
         right.push(Span::styled(
