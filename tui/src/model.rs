@@ -39,6 +39,19 @@ pub enum Pane {
 /// The name a person sends as when no `--as` says otherwise.
 pub const PERSON: &str = "Overseer";
 
+/// The name the MCP Agent Mail server's web UI and TUI send a person's
+/// messages as (the agent `HumanOverseer`, program `WebUI`, model
+/// `Human`): a person too, not an agent.
+pub const SERVER_PERSON: &str = "HumanOverseer";
+
+/// [`Model::is_person`] for a store's names (where the model is borrowed
+/// in parts).
+pub(crate) fn is_person_in(source: &SourceKind, name: &str) -> bool {
+    [PERSON, SERVER_PERSON]
+        .iter()
+        .any(|p| source.same_agent(name, p))
+}
+
 /// Quick filters over threads (number keys 1-6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Filter {
@@ -1080,10 +1093,10 @@ impl Model {
         v
     }
 
-    /// The agents the roster lists: every name the mailbox holds but the
-    /// person who writes from the inbox ([`PERSON`]), who is in it once
-    /// they have written and is not an agent (no state, bead or turn: the
-    /// roster showed them as an idle one, and counted them).
+    /// The agents the roster lists: every name the mailbox holds but a
+    /// person ([`Model::is_person`]), who is in it once they have written
+    /// and is not an agent (no state, bead or turn: the roster showed them
+    /// as an idle one, and counted them).
     pub fn roster(&self) -> Vec<&Agent> {
         self.inbox
             .agents
@@ -1092,10 +1105,12 @@ impl Model {
             .collect()
     }
 
-    /// Whether `name` (as the store spells it) is the person at the
-    /// keyboard writing as themselves ([`PERSON`]).
+    /// Whether `name` (as the store spells it) is a person, not an agent:
+    /// the one at the keyboard writing as themselves ([`PERSON`]), or the
+    /// server's web UI's ([`SERVER_PERSON`]). The one rule for the roster,
+    /// its counts and "all agents"; people stay addressable by name.
     pub(crate) fn is_person(&self, name: &str) -> bool {
-        self.inbox.source.same_agent(name, PERSON)
+        is_person_in(&self.inbox.source, name)
     }
 
     /// Keys of the items in a list, in display order.
