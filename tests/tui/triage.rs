@@ -539,3 +539,38 @@ fn the_servers_human_sender_is_not_listed_as_an_agent() {
     assert!(!d.to.iter().any(|t| t == "HumanOverseer"), "{:?}", d.to);
     assert_eq!(d.to.len(), agents - 1);
 }
+
+/// The roster is kept between frames (a frame of the roster made its
+/// list four times) and made again when the mail changes: a new agent's
+/// mail, and a person's, after a reload.
+#[test]
+fn the_roster_kept_between_frames_follows_the_mail() {
+    let mut app = TestApp::sample();
+    app.press("w");
+    let agents = app.model.roster().len();
+    let screen = app.render(120, 40);
+    assert!(screen.contains(&format!("{agents} agents")), "{screen}");
+    for (key, from, roster) in [
+        ("new-1", "Juniper", agents + 1),
+        ("new-2", "HumanOverseer", agents + 1),
+    ] {
+        app.backend.deliver(
+            key,
+            message(
+                MessageType::Unknown,
+                "hello",
+                from,
+                &["BlueLake"],
+                key,
+                fixed_now(),
+                "hello\n",
+                |_| {},
+            ),
+        );
+        app.press("R");
+        let screen = app.render(120, 40);
+        assert_eq!(app.model.roster().len(), roster, "{screen}");
+        assert!(screen.contains(&format!("{roster} agents")), "{screen}");
+        assert!(screen.contains("Juniper"), "{screen}");
+    }
+}

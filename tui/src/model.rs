@@ -52,6 +52,35 @@ pub(crate) fn is_person_in(source: &SourceKind, name: &str) -> bool {
         .any(|p| source.same_agent(name, p))
 }
 
+/// The roster's agents: positions in `Inbox::agents`, kept by the model
+/// with the agents they were made of (where they are, how many).
+#[derive(Debug, Clone)]
+struct RosterAt {
+    of: (usize, usize),
+    at: std::rc::Rc<[usize]>,
+}
+
+/// The agents the roster lists ([`Model::roster`]), in the inbox's order.
+pub struct Roster<'a> {
+    agents: &'a [Agent],
+    at: std::rc::Rc<[usize]>,
+}
+
+impl<'a> Roster<'a> {
+    pub fn len(&self) -> usize {
+        self.at.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.at.is_empty()
+    }
+
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &'a Agent> + '_ {
+        let agents = self.agents;
+        self.at.iter().map(move |&i| &agents[i])
+    }
+}
+
 /// Quick filters over threads (number keys 1-6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Filter {
@@ -645,6 +674,10 @@ pub struct Model {
     /// The agents view's [`Activity`], made once per change of the inbox
     /// and of the minute (a pass over every message).
     activity: std::cell::RefCell<Option<std::rc::Rc<Activity>>>,
+    /// The roster's agents ([`Model::roster`]), made once per change of
+    /// the inbox: a frame of the roster asked for it four times, each a
+    /// list made anew.
+    roster: std::cell::RefCell<Option<RosterAt>>,
     /// [`amail_core::inbox::parsed_again`] when the inbox last let go of
     /// the parses its rows and views made ([`Model::let_go_of_parses`]).
     parses_let_go_at: usize,
@@ -714,6 +747,7 @@ impl Model {
             counts: Default::default(),
             search_cache: Default::default(),
             activity: Default::default(),
+            roster: Default::default(),
             parses_let_go_at: amail_core::inbox::parsed_again(),
             visible: Default::default(),
             last_thread: Default::default(),
@@ -743,6 +777,7 @@ impl Model {
         self.counts.replace(None);
         self.search_cache.replace(None);
         self.activity.replace(None);
+        self.roster.replace(None);
         self.visible.replace(None);
         self.last_thread.set(0);
     }
@@ -764,6 +799,7 @@ impl Model {
         };
         self.search_cache.replace(None);
         self.activity.replace(None);
+        self.roster.replace(None);
         self.visible.replace(None);
         self.last_thread
             .set(p.thread_now(self.last_thread.get()).unwrap_or(0));
@@ -1097,12 +1133,25 @@ impl Model {
     /// person ([`Model::is_person`]), who is in it once they have written
     /// and is not an agent (no state, bead or turn: the roster showed them
     /// as an idle one, and counted them).
-    pub fn roster(&self) -> Vec<&Agent> {
-        self.inbox
-            .agents
-            .iter()
-            .filter(|a| !self.is_person(&a.name))
-            .collect()
+    pub fn roster(&self) -> Roster<'_> {
+        let agents = &self.inbox.agents;
+        let mut held = self.roster.borrow_mut();
+        // Made again when the inbox changed: told (`data_changed`,
+        // `inbox_patched`), or agents that are not the ones it was made of.
+        let at = match held.as_ref() {
+            Some(r) if r.of == (agents.as_ptr() as usize, agents.len()) => r.at.clone(),
+            _ => {
+                let at: std::rc::Rc<[usize]> = (0..agents.len())
+                    .filter(|&i| !self.is_person(&agents[i].name))
+                    .collect();
+                *held = Some(RosterAt {
+                    of: (agents.as_ptr() as usize, agents.len()),
+                    at: at.clone(),
+                });
+                at
+            }
+        };
+        Roster { agents, at }
     }
 
     /// Whether `name` (as the store spells it) is a person, not an agent:
