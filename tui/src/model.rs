@@ -182,29 +182,49 @@ pub enum Write {
     Ack(usize),
     /// A read mark on this many messages.
     MarkRead(usize),
-    /// A reply to the message with this key.
-    Reply(String),
-    /// A new message.
-    Send,
+    /// A reply to the message with this key, and its text: out of
+    /// `drafts` while it is written, back there if the write fails.
+    Reply { key: String, text: String },
+    /// A new message, in its editor as it was sent: the editor comes back
+    /// if the send fails.
+    Send(Box<Overlay>),
     /// Approving the task with this id.
     Approve(String),
-    /// Rejecting the task with this id.
-    Reject(String),
+    /// Rejecting the task with this id, and the reason as typed: out of
+    /// `reasons` while it is written, back there if the write fails.
+    Reject { id: String, reason: String },
 }
 
 impl Write {
-    /// The write `cmd` asks for, if it writes ([`Command::writes`]).
+    /// The write `cmd` asks for, if it writes ([`Command::writes`]) and
+    /// carries all the write holds. A send and a rejection do not (the
+    /// editor as sent, the reason as typed): the keys that send them
+    /// push their writes.
     pub fn of(cmd: &crate::msg::Command) -> Option<Write> {
         use crate::msg::Command as C;
         Some(match cmd {
             C::Ack { keys, .. } => Write::Ack(keys.len()),
             C::MarkRead { keys, .. } => Write::MarkRead(keys.len()),
-            C::Reply { key, .. } => Write::Reply(key.clone()),
-            C::Send(_) => Write::Send,
+            C::Reply { key, body, .. } => Write::Reply {
+                key: key.clone(),
+                text: body.clone(),
+            },
             C::Approve { id } => Write::Approve(id.clone()),
-            C::Reject { id, .. } => Write::Reject(id.clone()),
             _ => return None,
         })
+    }
+
+    /// The text this write carries that the user typed, with what it is.
+    pub fn text(&self) -> Option<(&'static str, &str)> {
+        match self {
+            Write::Reply { text, .. } => Some(("your reply", text)),
+            Write::Reject { reason, .. } => Some(("your reason", reason)),
+            Write::Send(o) => match o.as_ref() {
+                Overlay::Compose { text, .. } => Some(("your message", text)),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// Whether `msg` is this write's answer, and if so whether it was
@@ -214,8 +234,10 @@ impl Write {
         match (self, msg) {
             (Write::Ack(_), M::Acked { errors, .. }) => Some(errors.is_empty()),
             (Write::MarkRead(_), M::MarkedRead { result, .. }) => Some(result.is_ok()),
-            (Write::Reply(k), M::Replied { key, result }) if k == key => Some(result.is_ok()),
-            (Write::Send, M::Sent { result, .. }) => Some(result.is_ok()),
+            (Write::Reply { key: k, .. }, M::Replied { key, result }) if k == key => {
+                Some(result.is_ok())
+            }
+            (Write::Send(_), M::Sent { result, .. }) => Some(result.is_ok()),
             (
                 Write::Approve(i),
                 M::Reviewed {
@@ -225,7 +247,7 @@ impl Write {
                 },
             )
             | (
-                Write::Reject(i),
+                Write::Reject { id: i, .. },
                 M::Reviewed {
                     id,
                     verdict: Verdict::Rejected,
@@ -244,10 +266,10 @@ pub fn writes_in_words(writes: &[Write]) -> String {
         match w {
             Write::Ack(k) => n[0] += (*k).max(1),
             Write::MarkRead(k) => n[1] += (*k).max(1),
-            Write::Reply(_) => n[2] += 1,
-            Write::Send => n[3] += 1,
+            Write::Reply { .. } => n[2] += 1,
+            Write::Send(_) => n[3] += 1,
             Write::Approve(_) => n[4] += 1,
-            Write::Reject(_) => n[5] += 1,
+            Write::Reject { .. } => n[5] += 1,
         }
     }
     let names = [
@@ -591,22 +613,17 @@ pub struct Model {
     /// The file `v` shows (the current message's, once read).
     pub file: Option<FileText>,
     pub overlay: Option<Overlay>,
-    /// Replies put aside with Esc then `k`, by the key of the message they
-    /// answer; the next reply to that message starts from its draft.
+    /// Replies put aside with Esc then `k`, or whose write failed, by the
+    /// key of the message they answer; the next reply to that message
+    /// starts from its draft. A reply on its way to the store is its
+    /// write's ([`Write::Reply`]), not here.
     pub drafts: std::collections::HashMap<String, String>,
-    /// Keys of the messages whose reply is on its way to the store (its
-    /// text still in `drafts` until the store says it was written): not
-    /// drafts a quit would lose, since quitting waits for the write.
-    pub sending: std::collections::HashSet<String>,
-    /// Rejection reasons put aside with Esc, or sent and not yet written
-    /// (a failed write keeps them), by task id: the next `X` on that task
-    /// starts from its reason (a sentence for the Work Log is not thrown
-    /// away by one key, or by a store that failed, as a reply is not).
+    /// Rejection reasons put aside with Esc, or whose write failed, by
+    /// task id: the next `X` on that task starts from its reason (a
+    /// sentence for the Work Log is not thrown away by one key, or by a
+    /// store that failed, as a reply is not). One on its way to the store
+    /// is its write's ([`Write::Reject`]).
     pub reasons: std::collections::HashMap<String, String>,
-    /// Ids of the tasks whose rejection is on its way to the store (its
-    /// reason still in `reasons` until written): not reasons a quit would
-    /// lose, since quitting waits for the write.
-    pub rejecting: std::collections::HashSet<String>,
     /// `q` was pressed with drafts a quit would lose: a second `q` quits.
     pub quit_asked: bool,
     /// `q` was pressed while writes were out ([`Model::writing`]): the app
@@ -615,17 +632,14 @@ pub struct Model {
     /// out, and a failure (and its text) went with the process.
     pub quit_after_writes: bool,
     /// Every write handed to the worker and not yet answered, in the
-    /// order asked (acks and read marks too, which carry no text): `q`
-    /// waits for them on screen, `q` again quits at once and the runtime
-    /// tells what became of them once the terminal is restored
-    /// (`runtime::settle_writes`). An ack out quit at once, its outcome
-    /// never shown.
+    /// order asked (acks and read marks too, which carry no text), with
+    /// the text it writes: `q` waits for them on screen, `q` again quits
+    /// at once and the runtime tells what became of them once the
+    /// terminal is restored (`runtime::settle_writes`). An ack out quit at
+    /// once, its outcome never shown. A failed write's text goes back
+    /// where it came from (a draft, a reason, the editor of a new message;
+    /// new messages are answered in the order sent, as the worker answers).
     pub writing: Vec<Write>,
-    /// New messages on their way to the store, each in its editor as it
-    /// was sent, in the order sent (the worker answers in that order): the
-    /// first is reopened or kept when its send fails, dropped when it
-    /// succeeds. One slot let a second send take the place of the first.
-    pub unsent: std::collections::VecDeque<Overlay>,
     /// New messages put aside with Esc then `k`, or whose send failed
     /// while another overlay was open, in their editors: `c` opens the
     /// last one again. A failed send's text lives only here, so `q`
@@ -721,12 +735,9 @@ impl Model {
             overlay: None,
             drafts: Default::default(),
             reasons: Default::default(),
-            rejecting: Default::default(),
-            sending: Default::default(),
             quit_asked: false,
             quit_after_writes: false,
             writing: Vec::new(),
-            unsent: Default::default(),
             composed: Vec::new(),
             marks: Marks::default(),
             seen: None,
@@ -1337,9 +1348,25 @@ impl Model {
     pub fn kept_drafts(&self) -> usize {
         self.drafts
             .keys()
-            .filter(|k| !self.sending.contains(*k))
+            .filter(|k| self.reply_out(k).is_none())
             .count()
             + self.composed.len()
+    }
+
+    /// The text of the reply to `key` on its way to the store, if one is.
+    pub(crate) fn reply_out(&self, key: &str) -> Option<&str> {
+        self.writing.iter().find_map(|w| match w {
+            Write::Reply { key: k, text } if k == key => Some(text.as_str()),
+            _ => None,
+        })
+    }
+
+    /// The reason of the rejection of `id` on its way to the store, if one is.
+    pub(crate) fn reject_out(&self, id: &str) -> Option<&str> {
+        self.writing.iter().find_map(|w| match w {
+            Write::Reject { id: i, reason } if i == id => Some(reason.as_str()),
+            _ => None,
+        })
     }
 
     /// Rejection reasons kept for a task's next `X` (after Esc, or a
@@ -1348,7 +1375,7 @@ impl Model {
     pub fn kept_reasons(&self) -> usize {
         self.reasons
             .keys()
-            .filter(|id| !self.rejecting.contains(*id))
+            .filter(|id| self.reject_out(id).is_none())
             .count()
     }
 

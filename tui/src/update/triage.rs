@@ -399,8 +399,11 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                         ack_required: kind.is_some(),
                     };
                     m.notice = Some(Notice::info(format!("sending to {}…", to.join(", "))));
-                    // Kept until the store says it was written.
-                    m.unsent.extend(m.overlay.take());
+                    // Kept, in its editor, until the store says it was
+                    // written.
+                    if let Some(editor) = m.overlay.take() {
+                        m.writing.push(crate::model::Write::Send(Box::new(editor)));
+                    }
                     return Some(Command::Send(Box::new(draft)));
                 }
                 _ => edit_key(text, cursor, k),
