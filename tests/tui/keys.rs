@@ -626,3 +626,43 @@ fn a_kept_search_says_its_keys_in_the_hints() {
     let cleared = hints(&mut app);
     assert!(!cleared.contains("n/N"), "{cleared}");
 }
+
+/// A reply on its way to the store is its write's: `r` on the message
+/// meanwhile starts from its text, and discarding that second editor
+/// does not take the text the first write still holds (it came back to
+/// nothing when the write failed: "draft kept" over no draft).
+#[test]
+fn a_reply_out_keeps_its_text_through_a_second_editor_discarded() {
+    use amail_tui::msg::Command;
+    use amail_tui::update::update;
+    let mut app = TestApp::sample().with_identity("BlueLake");
+    app.press("r");
+    app.type_text("Follow the spec");
+    // Sent, not answered yet (the worker holds it).
+    let ctrl_s = amail_tui::keymap::Chord::parse("ctrl-s")
+        .unwrap()
+        .to_event();
+    let Some(Command::Reply { key, body, .. }) = update(&mut app.model, Msg::Key(ctrl_s)) else {
+        panic!("no reply sent: {:?}", app.model.overlay);
+    };
+    assert_eq!(body, "Follow the spec");
+    assert_eq!(app.model.kept_drafts(), 0, "a reply out is waited for");
+    app.press("r");
+    assert!(
+        matches!(&app.model.overlay, Some(Overlay::Editor { text, .. }) if text == "Follow the spec"),
+        "{:?}",
+        app.model.overlay
+    );
+    app.press("<esc>y");
+    assert!(app.model.overlay.is_none());
+    app.send(Msg::Replied {
+        key: key.clone(),
+        result: Err("disk full".into()),
+    });
+    assert!(app.notice().contains("draft kept"), "{}", app.notice());
+    assert_eq!(
+        app.model.drafts.get(&key).map(String::as_str),
+        Some("Follow the spec")
+    );
+    assert_eq!(app.model.kept_drafts(), 1);
+}

@@ -409,6 +409,41 @@ fn busy_backend() -> FakeBackend {
     b
 }
 
+/// An agent's queue longer than its column ended in "+N more", counting
+/// the tasks above the selected one with those below; the board's
+/// columns say "↑ N more" over their cards and "↓ N more" under them.
+/// The queues say it the board's way (the board's code), and a click
+/// still lands on the task drawn under it.
+#[test]
+fn an_agents_queue_says_how_many_tasks_are_out_of_view_each_way() {
+    let mut app = TestApp::new(busy_backend(), UiConfig::default());
+    app.press("w/GreenCastle<enter>");
+    let inbox = |screen: &str| -> Vec<String> {
+        screen
+            .lines()
+            .skip_while(|l| !l.contains("INBOX 5"))
+            .skip(1)
+            .take_while(|l| !l.starts_with('└'))
+            .map(|l| l.chars().skip(1).take(18).collect::<String>())
+            .collect()
+    };
+    let screen = app.render(60, 20);
+    assert!(!screen.contains("+3 more"), "{screen}");
+    let rows = inbox(&screen);
+    assert!(rows.iter().any(|r| r.contains("↓ ")), "{rows:#?}");
+    assert!(!rows.iter().any(|r| r.contains("↑ ")), "{rows:#?}");
+    // Down to the inbox's last task: those above it are said above.
+    app.press("<tab>jjjj");
+    assert_eq!(app.model.sel.queued.as_deref(), Some("TASK-537"));
+    let screen = app.render(60, 20);
+    let rows = inbox(&screen);
+    let shown = rows.iter().filter(|r| r.contains("TASK-")).count();
+    let above = format!("↑ {} more", 5 - shown);
+    assert!(rows[0].contains(&above), "{rows:#?}");
+    assert!(rows.iter().any(|r| r.contains("TASK-537")), "{rows:#?}");
+    assert!(!rows.iter().any(|r| r.contains("↓ ")), "{rows:#?}");
+}
+
 #[test]
 fn queue_snapshots() {
     for (w, h) in [(60, 20), (80, 24), (120, 36), (200, 60)] {

@@ -477,3 +477,100 @@ fn the_person_who_has_written_is_not_listed_as_an_agent() {
     app.press("G");
     assert_ne!(app.model.sel.agent.as_deref(), Some("Overseer"));
 }
+
+/// The MCP Agent Mail server's web UI and TUI send a person's messages
+/// as the agent `HumanOverseer` (program WebUI, model Human): the roster
+/// listed it as an idle agent, and the header and "all agents" counted
+/// it, as they once did "Overseer". A person by either name is left out
+/// of the roster and of "all agents", and stays in the "To" list to be
+/// picked by name.
+#[test]
+fn the_servers_human_sender_is_not_listed_as_an_agent() {
+    let mut backend = FakeBackend::sample();
+    let agents = backend.inbox.agents.len();
+    backend.deliver(
+        "overseer-1",
+        message(
+            MessageType::Unknown,
+            "Pause and rebase",
+            "HumanOverseer",
+            &["BlueLake"],
+            "overseer-1",
+            fixed_now() - chrono::Duration::minutes(1),
+            "🚨 MESSAGE FROM HUMAN OVERSEER 🚨\n\nPause your current work and rebase on main.\n",
+            |_| {},
+        ),
+    );
+    assert!(backend
+        .inbox
+        .agents
+        .iter()
+        .any(|a| a.name == "HumanOverseer"));
+    let mut app = TestApp::new(backend.clone(), UiConfig::default());
+    app.press("w");
+    let screen = app.render(120, 40);
+    assert!(!screen.contains("HumanOverseer"), "{screen}");
+    assert!(screen.contains(&format!("{agents} agents")), "{screen}");
+    assert!(screen.contains(&format!("Agents · {agents}")), "{screen}");
+    let keys = app.model.list_keys(amail_tui::model::ListKind::Agents);
+    assert_eq!(keys.len(), agents, "{keys:?}");
+
+    // Who the person may write as, once.
+    app.press("c");
+    let Some(Overlay::Choose { options, .. }) = &app.model.overlay else {
+        panic!("{:?}", app.model.overlay);
+    };
+    assert_eq!(options[0], "Overseer");
+    let humans = options.iter().filter(|o| *o == "HumanOverseer").count();
+    assert_eq!(humans, 1, "{options:?}");
+
+    // Addressed by name, not among "all agents".
+    let mut app = TestApp::new(backend, UiConfig::default()).with_identity("BlueLake");
+    app.press("c");
+    let Some(Overlay::Pick { options, .. }) = &app.model.overlay else {
+        panic!("{:?}", app.model.overlay);
+    };
+    assert_eq!(options[0], format!("all agents ({})", agents - 1));
+    assert!(options.iter().any(|o| o == "HumanOverseer"), "{options:?}");
+    app.press("<enter>G<enter>");
+    app.type_text("Rebase on main");
+    app.press("<ctrl-s>");
+    let d = app.backend.sent.last().unwrap();
+    assert!(!d.to.iter().any(|t| t == "HumanOverseer"), "{:?}", d.to);
+    assert_eq!(d.to.len(), agents - 1);
+}
+
+/// The roster is kept between frames (a frame of the roster made its
+/// list four times) and made again when the mail changes: a new agent's
+/// mail, and a person's, after a reload.
+#[test]
+fn the_roster_kept_between_frames_follows_the_mail() {
+    let mut app = TestApp::sample();
+    app.press("w");
+    let agents = app.model.roster().len();
+    let screen = app.render(120, 40);
+    assert!(screen.contains(&format!("{agents} agents")), "{screen}");
+    for (key, from, roster) in [
+        ("new-1", "Juniper", agents + 1),
+        ("new-2", "HumanOverseer", agents + 1),
+    ] {
+        app.backend.deliver(
+            key,
+            message(
+                MessageType::Unknown,
+                "hello",
+                from,
+                &["BlueLake"],
+                key,
+                fixed_now(),
+                "hello\n",
+                |_| {},
+            ),
+        );
+        app.press("R");
+        let screen = app.render(120, 40);
+        assert_eq!(app.model.roster().len(), roster, "{screen}");
+        assert!(screen.contains(&format!("{roster} agents")), "{screen}");
+        assert!(screen.contains("Juniper"), "{screen}");
+    }
+}

@@ -218,3 +218,66 @@ fn a_narrow_thread_row_keeps_who_wrote_what() {
         assert!(row.contains(head), "{head:?} not in {row}\n{screen}");
     }
 }
+
+/// The status line with a file that could not be read (`⚠1 unreadable`)
+/// dropped every word at 80 columns, "●1 ‼1 ✗0 ⚠1 ○": its forms were all
+/// words or none, and the words with the ⚠ and the watch state did not
+/// fit. The words give way in steps (the threads, then the watch state's,
+/// then the totals'), so 80 columns keep what each total counts; the
+/// glyphs stay at every width; a total of zero does not show (as ⚠ never
+/// did), so "✗0" is not said.
+#[test]
+fn the_status_line_keeps_its_words_beside_an_unreadable_file() {
+    use amail_tui::testing::{fixed_now, sample_inbox, sample_tasks, FakeBackend};
+    let now = fixed_now();
+    let mut inbox = sample_inbox(now);
+    inbox
+        .problems
+        .push(("mail/broken.md".into(), "not UTF-8".into()));
+    let app = || {
+        TestApp::new(
+            FakeBackend::new(inbox.clone(), sample_tasks(now), now),
+            amail_tui::UiConfig::default(),
+        )
+    };
+    // As anyone, every total; as RedFox, who owes no ack, "●0" would show.
+    for mut app in [app(), app().with_identity("RedFox")] {
+        let acks = app.model.pending_total();
+        let help = app.model.counts().unanswered_help;
+        let at = Filter::ALL.iter().position(|f| *f == Filter::Failed);
+        let failed = app.model.counts().filters[at.unwrap()];
+        for w in [60u16, 80, 100, 120] {
+            let status = status_line(&app.render(w, 24));
+            // The glyphs at every width, and no total of zero.
+            for (glyph, n) in [("●", acks), ("‼", help), ("✗", failed), ("⚠", 1)] {
+                assert_eq!(
+                    status.contains(&format!("{glyph}{n}")),
+                    n > 0,
+                    "{w} columns: {glyph}{n} in {status:?}"
+                );
+            }
+            if w >= 80 {
+                // The short words at least.
+                let ack = if acks > 0 { "to ack" } else { "" };
+                for words in [ack, "unanswered", "⚠1 unreadable"] {
+                    assert!(
+                        status.contains(words),
+                        "{w} columns: {words:?} in {status:?}"
+                    );
+                }
+            }
+            if w >= 120 && acks > 0 {
+                assert!(status.contains(" threads "), "{w} columns: {status:?}");
+            }
+        }
+    }
+    // Where only the glyph shows, `?` says what it counts.
+    let mut app = app();
+    app.press("?");
+    let help = app.render(120, 200);
+    assert!(
+        help.lines()
+            .any(|l| l.contains("⚠  (status line)") && l.contains("could not be read")),
+        "{help}"
+    );
+}

@@ -39,6 +39,48 @@ pub enum Pane {
 /// The name a person sends as when no `--as` says otherwise.
 pub const PERSON: &str = "Overseer";
 
+/// The name the MCP Agent Mail server's web UI and TUI send a person's
+/// messages as (the agent `HumanOverseer`, program `WebUI`, model
+/// `Human`): a person too, not an agent.
+pub const SERVER_PERSON: &str = "HumanOverseer";
+
+/// [`Model::is_person`] for a store's names (where the model is borrowed
+/// in parts).
+pub(crate) fn is_person_in(source: &SourceKind, name: &str) -> bool {
+    [PERSON, SERVER_PERSON]
+        .iter()
+        .any(|p| source.same_agent(name, p))
+}
+
+/// The roster's agents: positions in `Inbox::agents`, kept by the model
+/// with the agents they were made of (where they are, how many).
+#[derive(Debug, Clone)]
+struct RosterAt {
+    of: (usize, usize),
+    at: std::rc::Rc<[usize]>,
+}
+
+/// The agents the roster lists ([`Model::roster`]), in the inbox's order.
+pub struct Roster<'a> {
+    agents: &'a [Agent],
+    at: std::rc::Rc<[usize]>,
+}
+
+impl<'a> Roster<'a> {
+    pub fn len(&self) -> usize {
+        self.at.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.at.is_empty()
+    }
+
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &'a Agent> + '_ {
+        let agents = self.agents;
+        self.at.iter().map(move |&i| &agents[i])
+    }
+}
+
 /// Quick filters over threads (number keys 1-6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Filter {
@@ -140,29 +182,49 @@ pub enum Write {
     Ack(usize),
     /// A read mark on this many messages.
     MarkRead(usize),
-    /// A reply to the message with this key.
-    Reply(String),
-    /// A new message.
-    Send,
+    /// A reply to the message with this key, and its text: out of
+    /// `drafts` while it is written, back there if the write fails.
+    Reply { key: String, text: String },
+    /// A new message, in its editor as it was sent: the editor comes back
+    /// if the send fails.
+    Send(Box<Overlay>),
     /// Approving the task with this id.
     Approve(String),
-    /// Rejecting the task with this id.
-    Reject(String),
+    /// Rejecting the task with this id, and the reason as typed: out of
+    /// `reasons` while it is written, back there if the write fails.
+    Reject { id: String, reason: String },
 }
 
 impl Write {
-    /// The write `cmd` asks for, if it writes ([`Command::writes`]).
+    /// The write `cmd` asks for, if it writes ([`Command::writes`]) and
+    /// carries all the write holds. A send and a rejection do not (the
+    /// editor as sent, the reason as typed): the keys that send them
+    /// push their writes.
     pub fn of(cmd: &crate::msg::Command) -> Option<Write> {
         use crate::msg::Command as C;
         Some(match cmd {
             C::Ack { keys, .. } => Write::Ack(keys.len()),
             C::MarkRead { keys, .. } => Write::MarkRead(keys.len()),
-            C::Reply { key, .. } => Write::Reply(key.clone()),
-            C::Send(_) => Write::Send,
+            C::Reply { key, body, .. } => Write::Reply {
+                key: key.clone(),
+                text: body.clone(),
+            },
             C::Approve { id } => Write::Approve(id.clone()),
-            C::Reject { id, .. } => Write::Reject(id.clone()),
             _ => return None,
         })
+    }
+
+    /// The text this write carries that the user typed, with what it is.
+    pub fn text(&self) -> Option<(&'static str, &str)> {
+        match self {
+            Write::Reply { text, .. } => Some(("your reply", text)),
+            Write::Reject { reason, .. } => Some(("your reason", reason)),
+            Write::Send(o) => match o.as_ref() {
+                Overlay::Compose { text, .. } => Some(("your message", text)),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// Whether `msg` is this write's answer, and if so whether it was
@@ -172,8 +234,10 @@ impl Write {
         match (self, msg) {
             (Write::Ack(_), M::Acked { errors, .. }) => Some(errors.is_empty()),
             (Write::MarkRead(_), M::MarkedRead { result, .. }) => Some(result.is_ok()),
-            (Write::Reply(k), M::Replied { key, result }) if k == key => Some(result.is_ok()),
-            (Write::Send, M::Sent { result, .. }) => Some(result.is_ok()),
+            (Write::Reply { key: k, .. }, M::Replied { key, result }) if k == key => {
+                Some(result.is_ok())
+            }
+            (Write::Send(_), M::Sent { result, .. }) => Some(result.is_ok()),
             (
                 Write::Approve(i),
                 M::Reviewed {
@@ -183,7 +247,7 @@ impl Write {
                 },
             )
             | (
-                Write::Reject(i),
+                Write::Reject { id: i, .. },
                 M::Reviewed {
                     id,
                     verdict: Verdict::Rejected,
@@ -202,10 +266,10 @@ pub fn writes_in_words(writes: &[Write]) -> String {
         match w {
             Write::Ack(k) => n[0] += (*k).max(1),
             Write::MarkRead(k) => n[1] += (*k).max(1),
-            Write::Reply(_) => n[2] += 1,
-            Write::Send => n[3] += 1,
+            Write::Reply { .. } => n[2] += 1,
+            Write::Send(_) => n[3] += 1,
             Write::Approve(_) => n[4] += 1,
-            Write::Reject(_) => n[5] += 1,
+            Write::Reject { .. } => n[5] += 1,
         }
     }
     let names = [
@@ -549,22 +613,17 @@ pub struct Model {
     /// The file `v` shows (the current message's, once read).
     pub file: Option<FileText>,
     pub overlay: Option<Overlay>,
-    /// Replies put aside with Esc then `k`, by the key of the message they
-    /// answer; the next reply to that message starts from its draft.
+    /// Replies put aside with Esc then `k`, or whose write failed, by the
+    /// key of the message they answer; the next reply to that message
+    /// starts from its draft. A reply on its way to the store is its
+    /// write's ([`Write::Reply`]), not here.
     pub drafts: std::collections::HashMap<String, String>,
-    /// Keys of the messages whose reply is on its way to the store (its
-    /// text still in `drafts` until the store says it was written): not
-    /// drafts a quit would lose, since quitting waits for the write.
-    pub sending: std::collections::HashSet<String>,
-    /// Rejection reasons put aside with Esc, or sent and not yet written
-    /// (a failed write keeps them), by task id: the next `X` on that task
-    /// starts from its reason (a sentence for the Work Log is not thrown
-    /// away by one key, or by a store that failed, as a reply is not).
+    /// Rejection reasons put aside with Esc, or whose write failed, by
+    /// task id: the next `X` on that task starts from its reason (a
+    /// sentence for the Work Log is not thrown away by one key, or by a
+    /// store that failed, as a reply is not). One on its way to the store
+    /// is its write's ([`Write::Reject`]).
     pub reasons: std::collections::HashMap<String, String>,
-    /// Ids of the tasks whose rejection is on its way to the store (its
-    /// reason still in `reasons` until written): not reasons a quit would
-    /// lose, since quitting waits for the write.
-    pub rejecting: std::collections::HashSet<String>,
     /// `q` was pressed with drafts a quit would lose: a second `q` quits.
     pub quit_asked: bool,
     /// `q` was pressed while writes were out ([`Model::writing`]): the app
@@ -573,17 +632,14 @@ pub struct Model {
     /// out, and a failure (and its text) went with the process.
     pub quit_after_writes: bool,
     /// Every write handed to the worker and not yet answered, in the
-    /// order asked (acks and read marks too, which carry no text): `q`
-    /// waits for them on screen, `q` again quits at once and the runtime
-    /// tells what became of them once the terminal is restored
-    /// (`runtime::settle_writes`). An ack out quit at once, its outcome
-    /// never shown.
+    /// order asked (acks and read marks too, which carry no text), with
+    /// the text it writes: `q` waits for them on screen, `q` again quits
+    /// at once and the runtime tells what became of them once the
+    /// terminal is restored (`runtime::settle_writes`). An ack out quit at
+    /// once, its outcome never shown. A failed write's text goes back
+    /// where it came from (a draft, a reason, the editor of a new message;
+    /// new messages are answered in the order sent, as the worker answers).
     pub writing: Vec<Write>,
-    /// New messages on their way to the store, each in its editor as it
-    /// was sent, in the order sent (the worker answers in that order): the
-    /// first is reopened or kept when its send fails, dropped when it
-    /// succeeds. One slot let a second send take the place of the first.
-    pub unsent: std::collections::VecDeque<Overlay>,
     /// New messages put aside with Esc then `k`, or whose send failed
     /// while another overlay was open, in their editors: `c` opens the
     /// last one again. A failed send's text lives only here, so `q`
@@ -632,6 +688,10 @@ pub struct Model {
     /// The agents view's [`Activity`], made once per change of the inbox
     /// and of the minute (a pass over every message).
     activity: std::cell::RefCell<Option<std::rc::Rc<Activity>>>,
+    /// The roster's agents ([`Model::roster`]), made once per change of
+    /// the inbox: a frame of the roster asked for it four times, each a
+    /// list made anew.
+    roster: std::cell::RefCell<Option<RosterAt>>,
     /// [`amail_core::inbox::parsed_again`] when the inbox last let go of
     /// the parses its rows and views made ([`Model::let_go_of_parses`]).
     parses_let_go_at: usize,
@@ -675,12 +735,9 @@ impl Model {
             overlay: None,
             drafts: Default::default(),
             reasons: Default::default(),
-            rejecting: Default::default(),
-            sending: Default::default(),
             quit_asked: false,
             quit_after_writes: false,
             writing: Vec::new(),
-            unsent: Default::default(),
             composed: Vec::new(),
             marks: Marks::default(),
             seen: None,
@@ -701,6 +758,7 @@ impl Model {
             counts: Default::default(),
             search_cache: Default::default(),
             activity: Default::default(),
+            roster: Default::default(),
             parses_let_go_at: amail_core::inbox::parsed_again(),
             visible: Default::default(),
             last_thread: Default::default(),
@@ -730,6 +788,7 @@ impl Model {
         self.counts.replace(None);
         self.search_cache.replace(None);
         self.activity.replace(None);
+        self.roster.replace(None);
         self.visible.replace(None);
         self.last_thread.set(0);
     }
@@ -751,6 +810,7 @@ impl Model {
         };
         self.search_cache.replace(None);
         self.activity.replace(None);
+        self.roster.replace(None);
         self.visible.replace(None);
         self.last_thread
             .set(p.thread_now(self.last_thread.get()).unwrap_or(0));
@@ -1080,22 +1140,37 @@ impl Model {
         v
     }
 
-    /// The agents the roster lists: every name the mailbox holds but the
-    /// person who writes from the inbox ([`PERSON`]), who is in it once
-    /// they have written and is not an agent (no state, bead or turn: the
-    /// roster showed them as an idle one, and counted them).
-    pub fn roster(&self) -> Vec<&Agent> {
-        self.inbox
-            .agents
-            .iter()
-            .filter(|a| !self.is_person(&a.name))
-            .collect()
+    /// The agents the roster lists: every name the mailbox holds but a
+    /// person ([`Model::is_person`]), who is in it once they have written
+    /// and is not an agent (no state, bead or turn: the roster showed them
+    /// as an idle one, and counted them).
+    pub fn roster(&self) -> Roster<'_> {
+        let agents = &self.inbox.agents;
+        let mut held = self.roster.borrow_mut();
+        // Made again when the inbox changed: told (`data_changed`,
+        // `inbox_patched`), or agents that are not the ones it was made of.
+        let at = match held.as_ref() {
+            Some(r) if r.of == (agents.as_ptr() as usize, agents.len()) => r.at.clone(),
+            _ => {
+                let at: std::rc::Rc<[usize]> = (0..agents.len())
+                    .filter(|&i| !self.is_person(&agents[i].name))
+                    .collect();
+                *held = Some(RosterAt {
+                    of: (agents.as_ptr() as usize, agents.len()),
+                    at: at.clone(),
+                });
+                at
+            }
+        };
+        Roster { agents, at }
     }
 
-    /// Whether `name` (as the store spells it) is the person at the
-    /// keyboard writing as themselves ([`PERSON`]).
+    /// Whether `name` (as the store spells it) is a person, not an agent:
+    /// the one at the keyboard writing as themselves ([`PERSON`]), or the
+    /// server's web UI's ([`SERVER_PERSON`]). The one rule for the roster,
+    /// its counts and "all agents"; people stay addressable by name.
     pub(crate) fn is_person(&self, name: &str) -> bool {
-        self.inbox.source.same_agent(name, PERSON)
+        is_person_in(&self.inbox.source, name)
     }
 
     /// Keys of the items in a list, in display order.
@@ -1273,9 +1348,25 @@ impl Model {
     pub fn kept_drafts(&self) -> usize {
         self.drafts
             .keys()
-            .filter(|k| !self.sending.contains(*k))
+            .filter(|k| self.reply_out(k).is_none())
             .count()
             + self.composed.len()
+    }
+
+    /// The text of the reply to `key` on its way to the store, if one is.
+    pub(crate) fn reply_out(&self, key: &str) -> Option<&str> {
+        self.writing.iter().find_map(|w| match w {
+            Write::Reply { key: k, text } if k == key => Some(text.as_str()),
+            _ => None,
+        })
+    }
+
+    /// The reason of the rejection of `id` on its way to the store, if one is.
+    pub(crate) fn reject_out(&self, id: &str) -> Option<&str> {
+        self.writing.iter().find_map(|w| match w {
+            Write::Reject { id: i, reason } if i == id => Some(reason.as_str()),
+            _ => None,
+        })
     }
 
     /// Rejection reasons kept for a task's next `X` (after Esc, or a
@@ -1284,7 +1375,7 @@ impl Model {
     pub fn kept_reasons(&self) -> usize {
         self.reasons
             .keys()
-            .filter(|id| !self.rejecting.contains(*id))
+            .filter(|id| self.reject_out(id).is_none())
             .count()
     }
 

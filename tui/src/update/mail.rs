@@ -223,8 +223,15 @@ pub(super) fn start_reply(
     kind: ReplyKind,
     external_editor: bool,
 ) -> Option<Command> {
-    // A draft kept for this message (Esc, then k) is where it resumes.
-    let text = m.drafts.get(&key).cloned().unwrap_or_default();
+    // A draft kept for this message (Esc, then k) is where it resumes,
+    // else a reply to it on its way to the store.
+    let text = m
+        .drafts
+        .get(&key)
+        .map(String::as_str)
+        .or_else(|| m.reply_out(&key))
+        .unwrap_or_default()
+        .to_string();
     let initial = external_editor.then(|| editor_file(m, &key, &agent, &to, kind, &text));
     m.overlay = Some(Overlay::Editor {
         key,

@@ -31,26 +31,26 @@ pub use quitting::{outcome, still_out};
 
 pub fn update(m: &mut Model, msg: Msg) -> Option<Command> {
     let written = answered(m, &msg);
-    let cmd = handle(m, msg);
+    let ok = written.as_ref().map(|(_, ok)| *ok);
+    let cmd = handle(m, msg, written.map(|(w, _)| w));
     if let Some(w) = cmd.as_ref().and_then(Write::of) {
         m.writing.push(w);
     }
-    match written {
+    match ok {
         Some(ok) if m.quit_after_writes => quit_once_written(m, ok).or(cmd),
         _ => cmd,
     }
 }
 
 /// `msg` answers a write out ([`Model::writing`]): it is no longer out;
-/// whether it was written.
-fn answered(m: &mut Model, msg: &Msg) -> Option<bool> {
+/// the write (with the text it carries) and whether it was written.
+fn answered(m: &mut Model, msg: &Msg) -> Option<(Write, bool)> {
     let (i, ok) = m
         .writing
         .iter()
         .enumerate()
         .find_map(|(i, w)| w.answered_by(msg).map(|ok| (i, ok)))?;
-    m.writing.remove(i);
-    Some(ok)
+    Some((m.writing.remove(i), ok))
 }
 
 /// A quit waiting for the writes out ([`Model::quit_after_writes`]) after
@@ -87,7 +87,8 @@ fn waiting_to_quit(m: &Model) -> Notice {
     )
 }
 
-fn handle(m: &mut Model, msg: Msg) -> Option<Command> {
+/// `written`: the write `msg` answers, if it answers one ([`answered`]).
+fn handle(m: &mut Model, msg: Msg, written: Option<Write>) -> Option<Command> {
     match msg {
         Msg::Key(k) => {
             if k.kind == KeyEventKind::Release {
@@ -248,7 +249,6 @@ fn handle(m: &mut Model, msg: Msg) -> Option<Command> {
             m.dirty = true;
             match result {
                 Ok(()) => {
-                    m.unsent.pop_front();
                     m.notice = Some(Notice::info(format!("✓ sent to {}", to.join(", "))));
                     Some(Command::Load)
                 }
@@ -256,7 +256,10 @@ fn handle(m: &mut Model, msg: Msg) -> Option<Command> {
                     // The message comes back in its editor, to send again;
                     // with another overlay open it is not pushed aside but
                     // kept for `c`, as Esc then `k` keeps one.
-                    let failed = m.unsent.pop_front();
+                    let failed = match written {
+                        Some(Write::Send(editor)) => Some(*editor),
+                        _ => None,
+                    };
                     m.notice = Some(if m.overlay.is_none() {
                         m.overlay = failed;
                         Notice::keyed(
@@ -287,7 +290,6 @@ fn handle(m: &mut Model, msg: Msg) -> Option<Command> {
                 .and_then(|x| x.message.from)
                 .map_or("the sender", |n| n.as_str())
                 .to_string();
-            m.sending.remove(&key);
             match result {
                 Ok(()) => {
                     m.drafts.remove(&key);
@@ -295,6 +297,11 @@ fn handle(m: &mut Model, msg: Msg) -> Option<Command> {
                     Some(Command::Load)
                 }
                 Err(e) => {
+                    // Back to the drafts (a draft kept meanwhile, with Esc
+                    // then `k`, is the newer text).
+                    if let Some(Write::Reply { text, .. }) = written {
+                        m.drafts.entry(key).or_insert(text);
+                    }
                     m.notice = Some(Notice::keyed(
                         format!("✗ reply failed: {e} "),
                         &format!(
@@ -313,7 +320,7 @@ fn handle(m: &mut Model, msg: Msg) -> Option<Command> {
             result,
         } => {
             m.dirty = true;
-            review::reviewed(m, &id, verdict, result)
+            review::reviewed(m, &id, verdict, result, written)
         }
         Msg::MailboxRead { agent, result } => {
             m.dirty = true;

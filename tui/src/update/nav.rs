@@ -230,7 +230,7 @@ pub(super) fn open(m: &mut Model) {
                 .sel
                 .agent
                 .as_ref()
-                .and_then(|n| m.roster().into_iter().find(|a| &a.name == n))
+                .and_then(|n| m.roster().iter().find(|a| &a.name == n))
                 .and_then(|a| a.bead.clone());
             jump_to_bead(m, bead);
         }

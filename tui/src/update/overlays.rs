@@ -303,13 +303,13 @@ pub(super) fn move_in_list(index: &mut usize, len: usize, action: Action) -> boo
 }
 
 /// Sends the reply in the editor (`cmd`, to `to`): the editor closes and
-/// the status bar says where it goes. Its text stays the message's draft
-/// until the store says it was written, so a send that fails (a server
-/// that went away) loses nothing: `r` picks it up again.
+/// the status bar says where it goes. Its text is its write's
+/// ([`crate::model::Write::Reply`]) until the store says it was written,
+/// and back in the drafts if the send fails (a server that went away), so
+/// nothing is lost: `r` picks it up again.
 fn send_reply(m: &mut Model, cmd: Command, to: &str) -> Command {
-    if let Command::Reply { key, body, .. } = &cmd {
-        m.drafts.insert(key.clone(), body.clone());
-        m.sending.insert(key.clone());
+    if let Command::Reply { key, .. } = &cmd {
+        m.drafts.remove(key);
     }
     m.notice = Some(Notice::info(format!("sending reply to {to}…")));
     m.overlay = None;

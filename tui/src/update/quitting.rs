@@ -5,14 +5,18 @@
 
 use amail_core::safe_text::{clean_line, clean_text};
 
-use crate::model::{Model, Overlay, Write};
+use crate::model::{Model, Write};
 use crate::msg::{Msg, Verdict};
 
 /// Whether `msg`, answering a write out, says it was written, and the
 /// line telling so. Read before `update` takes the answer in (a failed
 /// write's text is the model's until then).
 pub fn outcome(m: &Model, msg: &Msg) -> Option<(bool, String)> {
-    let written = m.writing.iter().find_map(|w| w.answered_by(msg))?;
+    let (write, written) = m
+        .writing
+        .iter()
+        .find_map(|w| w.answered_by(msg).map(|ok| (w, ok)))?;
+    let typed = write.text().map_or("", |(_, t)| t);
     let line = match msg {
         Msg::Acked {
             agent,
@@ -42,11 +46,10 @@ pub fn outcome(m: &Model, msg: &Msg) -> Option<(bool, String)> {
             match result {
                 Ok(()) => format!("✓ reply sent to {to}"),
                 Err(e) => {
-                    let text = m.drafts.get(key).map(String::as_str).unwrap_or_default();
                     format!(
                         "✗ reply to {to} not sent: {}{}",
                         clean_line(e),
-                        your_text("your reply", text)
+                        your_text("your reply", typed)
                     )
                 }
             }
@@ -54,15 +57,11 @@ pub fn outcome(m: &Model, msg: &Msg) -> Option<(bool, String)> {
         Msg::Sent { to, result } => match result {
             Ok(()) => format!("✓ sent to {}", to.join(", ")),
             Err(e) => {
-                let text = match m.unsent.front() {
-                    Some(Overlay::Compose { text, .. }) => text.as_str(),
-                    _ => "",
-                };
                 format!(
                     "✗ message to {} not sent: {}{}",
                     to.join(", "),
                     clean_line(e),
-                    your_text("your message (first line: the subject)", text)
+                    your_text("your message (first line: the subject)", typed)
                 )
             }
         },
@@ -74,11 +73,10 @@ pub fn outcome(m: &Model, msg: &Msg) -> Option<(bool, String)> {
             (_, Ok(sentence)) => format!("✓ {}", clean_line(sentence)),
             (Verdict::Approved, Err(e)) => format!("✗ {id} not approved: {}", clean_line(e)),
             (Verdict::Rejected, Err(e)) => {
-                let text = m.reasons.get(id).map(String::as_str).unwrap_or_default();
                 format!(
                     "✗ {id} not rejected: {}{}",
                     clean_line(e),
-                    your_text("your reason", text)
+                    your_text("your reason", typed)
                 )
             }
         },
@@ -99,20 +97,12 @@ pub fn still_out(m: &Model, waited: std::time::Duration) -> Option<String> {
         crate::model::writes_in_words(&m.writing),
         waited.as_secs().max(1)
     );
-    for w in &m.writing {
-        let text = match w {
-            Write::Reply(key) => m.drafts.get(key).map(|t| ("your reply", t.as_str())),
-            Write::Reject(id) => m.reasons.get(id).map(|t| ("your reason", t.as_str())),
-            _ => None,
-        };
-        if let Some((what, text)) = text {
+    // The replies' and reasons' texts, then the new messages'.
+    let (sends, others): (Vec<&Write>, Vec<&Write>) =
+        m.writing.iter().partition(|w| matches!(w, Write::Send(_)));
+    for w in others.into_iter().chain(sends) {
+        if let Some((what, text)) = w.text() {
             line.push_str(&your_text(what, text));
-        }
-    }
-    let sends = m.writing.iter().filter(|w| **w == Write::Send).count();
-    for o in m.unsent.iter().take(sends) {
-        if let Overlay::Compose { text, .. } = o {
-            line.push_str(&your_text("your message", text));
         }
     }
     Some(line)

@@ -64,7 +64,14 @@ pub(super) fn approve(m: &mut Model) -> Option<Command> {
 /// `X`: ask why the selected task in review goes back to work.
 pub(super) fn reject(m: &mut Model) {
     if let Some(task) = task_in_review(m, Action::Reject) {
-        let text = m.reasons.get(&task).cloned().unwrap_or_default();
+        // A reason kept, else the one on its way to the store.
+        let text = m
+            .reasons
+            .get(&task)
+            .map(String::as_str)
+            .or_else(|| m.reject_out(&task))
+            .unwrap_or_default()
+            .to_string();
         m.overlay = Some(Overlay::Reason {
             task,
             cursor: text.len(),
@@ -104,14 +111,17 @@ pub(super) fn reason_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
             ));
         }
         KeyCode::Enter => {
-            // Kept until the store says it wrote it: a failed write loses
-            // nothing (`reviewed`).
-            m.reasons.insert(task.clone(), text.clone());
-            m.rejecting.insert(task.clone());
+            // The write keeps the reason as typed until the store says it
+            // wrote it: a failed write loses nothing (`reviewed`).
+            m.reasons.remove(task.as_str());
             let cmd = Command::Reject {
                 id: task.clone(),
                 reason: text.trim().to_string(),
             };
+            m.writing.push(crate::model::Write::Reject {
+                id: task.clone(),
+                reason: text.clone(),
+            });
             m.notice = Some(Notice::info(format!("rejecting {}…", task)));
             m.overlay = None;
             return Some(cmd);
@@ -143,9 +153,12 @@ pub(super) fn reviewed(
     id: &str,
     verdict: Verdict,
     result: Result<String, String>,
+    written: Option<crate::model::Write>,
 ) -> Option<Command> {
-    if verdict == Verdict::Rejected {
-        m.rejecting.remove(id);
+    // A failed rejection's reason goes back for the next `X` (one kept
+    // meanwhile, with Esc, is the newer text).
+    if let (Err(_), Some(crate::model::Write::Reject { reason, .. })) = (&result, written) {
+        m.reasons.entry(id.to_string()).or_insert(reason);
     }
     m.notice = Some(match result {
         Ok(sentence) => {

@@ -205,9 +205,17 @@ pub(super) fn compose(m: &mut Model) -> Option<Command> {
         Some(me) => compose_from(m, me),
         None => {
             // The person once: after they have written, the mailbox
-            // has an agent of that name too.
+            // has an agent of that name too. The server's person
+            // (`HumanOverseer`), no agent of the roster, may be who the
+            // person writes as.
             let mut options = vec![PERSON.to_string()];
-            options.extend(m.roster().iter().map(|a| a.name.clone()));
+            options.extend(
+                m.inbox
+                    .agents
+                    .iter()
+                    .filter(|a| !m.inbox.source.same_agent(&a.name, PERSON))
+                    .map(|a| a.name.clone()),
+            );
             m.overlay = Some(Overlay::choose("Send as", options, ChoiceFor::ComposeFrom));
             None
         }
@@ -312,7 +320,7 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                     let to: Vec<String> = if all {
                         options[1..]
                             .iter()
-                            .filter(|o| o.as_str() != PERSON)
+                            .filter(|o| !crate::model::is_person_in(&m.inbox.source, o))
                             .cloned()
                             .collect()
                     } else if marked.iter().any(|b| *b) {
@@ -391,8 +399,11 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                         ack_required: kind.is_some(),
                     };
                     m.notice = Some(Notice::info(format!("sending to {}…", to.join(", "))));
-                    // Kept until the store says it was written.
-                    m.unsent.extend(m.overlay.take());
+                    // Kept, in its editor, until the store says it was
+                    // written.
+                    if let Some(editor) = m.overlay.take() {
+                        m.writing.push(crate::model::Write::Send(Box::new(editor)));
+                    }
                     return Some(Command::Send(Box::new(draft)));
                 }
                 _ => edit_key(text, cursor, k),

@@ -7,7 +7,8 @@
 //! Three columns side by side at every width, one task per row, so the
 //! queues keep their shape from 60 columns up; a wide or tall terminal
 //! shows more of each title and more rows, and a queue longer than its
-//! column ends in "+N more".
+//! column says how many tasks are above and below those it shows
+//! ("↑ 2 more", "↓ 3 more"), as the board's columns do.
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -23,21 +24,12 @@ use amail_core::router::TaskSummary;
 /// Rows the pane needs at least: borders, the headings and three tasks.
 pub(crate) const MIN_HEIGHT: u16 = 6;
 
-/// The tasks a queue `height` rows high shows: from which, and how many.
-/// The last row says how many more when they do not all fit, and the
-/// selected task stays in view (the rows before it give way).
-fn window(tasks: &[TaskSummary], height: u16, selected: Option<&str>) -> (usize, usize) {
-    let rows = (height as usize).saturating_sub(1);
-    let shown = if tasks.len() > rows {
-        rows.saturating_sub(1)
-    } else {
-        tasks.len()
-    };
-    let start = tasks
-        .iter()
-        .position(|t| Some(t.id.as_str()) == selected)
-        .map_or(0, |i| (i + 1).saturating_sub(shown));
-    (start, shown)
+/// The tasks a queue `height` rows high shows (the heading takes one),
+/// the selected task in view: the board's [`super::Column`], one row a
+/// task.
+fn window(tasks: &[TaskSummary], height: u16, selected: Option<&str>) -> super::Column {
+    let sel = tasks.iter().position(|t| Some(t.id.as_str()) == selected);
+    super::Column::new(tasks.len(), 1, (height as usize).saturating_sub(1), sel)
 }
 
 /// The selected task as drawn: marked only while the queues have the focus.
@@ -73,9 +65,9 @@ pub(crate) fn task_at(m: &Model, area: Rect, x: u16, y: u16) -> Option<String> {
         .enumerate()
         .find(|(_, c)| x >= c.x && x < c.x + c.width && y > c.y && y < c.y + c.height)?;
     let tasks = [&q.inbox, &q.processing, &q.outbox][i];
-    let (start, shown) = window(tasks, col.height, selected);
-    let row = (y - col.y - 1) as usize;
-    (row < shown).then(|| tasks[start + row].id.clone())
+    let column = window(tasks, col.height, selected);
+    let row = ((y - col.y - 1) as usize).checked_sub(column.lead())?;
+    (row < column.shown).then(|| tasks[column.start + row].id.clone())
 }
 
 pub(crate) fn draw(m: &Model, f: &mut Frame, area: Rect) {
@@ -170,7 +162,9 @@ fn draw_queue(
     if tasks.is_empty() {
         lines.push(Line::styled(fit("  none", w), th.muted()));
     }
-    let (start, shown) = window(tasks, col.height, selected);
+    let column = window(tasks, col.height, selected);
+    let (start, shown) = (column.start, column.shown);
+    lines.extend(column.above(m));
     // Ids take what the longest needs, up to two thirds of the column
     // (the id is what `A`/`X` and the CLI take); the title gets the rest,
     // and the age shows once there is room for it.
@@ -211,11 +205,6 @@ fn draw_queue(
         ]);
         lines.push(super::full_row(line, w as u16, sel, m));
     }
-    if shown < tasks.len() {
-        lines.push(Line::styled(
-            format!("  +{} more", tasks.len() - shown),
-            th.muted(),
-        ));
-    }
+    lines.extend(column.below(m));
     f.render_widget(Paragraph::new(lines), col);
 }

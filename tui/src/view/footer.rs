@@ -2,6 +2,7 @@
 //! and below it the search prompt, a notice, or the focused pane's hints.
 
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
@@ -20,11 +21,21 @@ pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
     let who = status_who(m);
     let keep = width(&who) + 10;
     let cols = area.width as usize;
-    let right = [Words::Full, Words::Short, Words::Glyphs]
+    let parts = status_right(m);
+    let form = Words::ALL
         .into_iter()
-        .map(|w| status_right(m, w))
-        .find(|r| r.iter().map(|s| width(&s.content)).sum::<usize>() + keep <= cols)
-        .unwrap_or_else(|| status_right(m, Words::Glyphs));
+        .find(|&w| parts.iter().map(|p| width(p.form(w))).sum::<usize>() + keep <= cols)
+        .unwrap_or(Words::Glyphs);
+    let right: Vec<Span<'static>> = parts
+        .into_iter()
+        .map(|p| {
+            let style = p.style;
+            Span::styled(
+                p.forms.into_iter().nth(form as usize).unwrap_or_default(),
+                style,
+            )
+        })
+        .collect();
     let rw: usize = right.iter().map(|s| width(&s.content)).sum();
     let room = (area.width as usize).saturating_sub(rw + width(&who) + 1);
     let src = format!("{}{}", who, truncate_left(&line_text(&m.source), room));
@@ -34,15 +45,52 @@ pub(crate) fn draw_status(m: &Model, f: &mut Frame, area: Rect) {
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-/// How many words the status line's totals and watch state carry.
+/// How many words the status line's totals and watch state carry: the
+/// threads go first, then the watch state's words, then the totals'; the
+/// glyphs stay.
 #[derive(Clone, Copy, PartialEq)]
 enum Words {
     /// "●3 to ack in 2 threads ‼1 unanswered ✗1 failed ◉ live".
     Full,
     /// "●3 to ack ‼1 unanswered ✗1 failed ◉ live".
     Short,
+    /// "●3 to ack ‼1 unanswered ✗1 failed ⚠1 unreadable ◉": the totals'
+    /// words before the watch state's (with a ⚠ and "not watching" the
+    /// short form took 63 columns, and 80 showed none of the words).
+    Terse,
     /// "●3 ‼1 ✗1 ◉" (the glyphs say which is which; `?` has the legend).
     Glyphs,
+}
+
+impl Words {
+    /// Widest first.
+    const ALL: [Words; 4] = [Words::Full, Words::Short, Words::Terse, Words::Glyphs];
+}
+
+/// A piece of the status line's right-hand side in each of its forms (by
+/// [`Words`], widest first), made once a frame: the totals are read once
+/// and the line takes the widest form that fits.
+struct Part {
+    forms: [String; 4],
+    style: Style,
+}
+
+impl Part {
+    fn new(style: Style, form: impl Fn(Words) -> String) -> Part {
+        Part {
+            forms: Words::ALL.map(form),
+            style,
+        }
+    }
+
+    /// The same text in every form.
+    fn whole(style: Style, text: String) -> Part {
+        Part::new(style, |_| text.clone())
+    }
+
+    fn form(&self, w: Words) -> &str {
+        &self.forms[w as usize]
+    }
 }
 
 /// " as BlueLake · ": who the person at the keyboard is.
@@ -57,121 +105,113 @@ fn status_who(m: &Model) -> String {
     format!(" as {who} · ")
 }
 
-/// The status line's right-hand side: totals, load, link or watch state.
-fn status_right(m: &Model, words: Words) -> Vec<Span<'static>> {
+/// The status line's right-hand side: totals, load, link or watch state,
+/// each part in every form.
+fn status_right(m: &Model) -> Vec<Part> {
     let t = &m.config.theme;
     let pending = m.pending_total();
     let help = m.unanswered_help();
     let failed = m.filter_count(crate::model::Filter::Failed);
-    let narrow = words == Words::Glyphs;
-    let word = |w: &'static str| if narrow { "" } else { w };
+    let threads = m.filter_count(crate::model::Filter::PendingAck);
+    // The watch or link state's narrow form from `Terse` on, the totals'
+    // glyphs alone at `Glyphs`.
+    let narrow = |w: Words| matches!(w, Words::Terse | Words::Glyphs);
+    let word = |w: Words, text: &'static str| if w == Words::Glyphs { "" } else { text };
     // Each total says what it counts: the acks owed are not the Pending
     // tab's threads ("●4 pending" beside "Pending 3" read as one number
     // that disagreed with itself), nor are the unanswered help requests
     // the Help tab's threads.
-    let owed_in = match m.filter_count(crate::model::Filter::PendingAck) {
-        _ if words != Words::Full => String::new(),
+    let owed_in = |w: Words| match threads {
+        _ if w != Words::Full => String::new(),
         0 => String::new(),
         1 => " in 1 thread".to_string(),
         n => format!(" in {n} threads"),
     };
-    let mut right = vec![
-        Span::styled(
-            if narrow {
-                format!("●{pending}")
-            } else {
-                format!("●{pending} to ack{owed_in}")
-            },
-            if pending > 0 { t.warn() } else { t.muted() },
+    // A total of zero is not said ("✗0 failed" beside "5 Failed 0"), as
+    // the ⚠ of unreadable files never was: the tabs count every filter.
+    let mut right = Vec::new();
+    let totals = [
+        (
+            pending,
+            Part::new(t.warn(), |w| {
+                format!("●{pending}{}", word(w, " to ack")) + &owed_in(w)
+            }),
         ),
-        Span::raw(" "),
-        Span::styled(
-            format!("‼{help}{}", word(" unanswered")),
-            if help > 0 { t.error() } else { t.muted() },
+        (
+            help,
+            Part::new(t.error(), |w| format!("‼{help}{}", word(w, " unanswered"))),
         ),
-        Span::raw(" "),
-        Span::styled(
-            format!("✗{failed}{}", word(" failed")),
-            if failed > 0 { t.error() } else { t.muted() },
+        (
+            failed,
+            Part::new(t.error(), |w| format!("✗{failed}{}", word(w, " failed"))),
         ),
-        Span::raw(" "),
     ];
+    for (n, part) in totals {
+        if n > 0 {
+            right.push(part);
+            right.push(Part::whole(Style::default(), " ".into()));
+        }
+    }
     let problems = m.inbox.problems.len();
     if problems > 0 {
-        right.push(Span::styled(
-            format!("⚠{problems}{} ", word(" unreadable")),
-            t.warn(),
-        ));
+        right.push(Part::new(t.warn(), |w| {
+            format!("⚠{problems}{} ", word(w, " unreadable"))
+        }));
     }
     match m.progress {
-        Some((done, total, per_sec)) if m.working => right.push(Span::styled(
-            format!("{} loading {done}/{total} · {per_sec}/s ", spinner(m)),
+        Some((done, total, per_sec)) if m.working => right.push(Part::whole(
             t.warn(),
+            format!("{} loading {done}/{total} · {per_sec}/s ", spinner(m)),
         )),
-        _ if m.working => right.push(Span::styled(format!("{} working ", spinner(m)), t.warn())),
+        _ if m.working => right.push(Part::whole(t.warn(), format!("{} working ", spinner(m)))),
         _ => {}
     }
-    right.push(match (&m.link, &m.watch) {
+    // Each state's wide and narrow words.
+    let (wide, short, style): (String, String, Style) = match (&m.link, &m.watch) {
         // The server did not answer the last poll; the next one retries.
-        (Some(Link::Down), _) => Span::styled(
-            if narrow {
-                "✗ offline "
-            } else {
-                "✗ server unreachable · retrying "
-            },
+        (Some(Link::Down), _) => (
+            "✗ server unreachable · retrying ".into(),
+            "✗ offline ".into(),
             t.error(),
         ),
         // It answered, and asking again with the same token will not
         // help: no "retrying". The line under the panes says which token
         // and what to do.
-        (Some(Link::Refused), _) => Span::styled(
-            if narrow {
-                "✗ refused "
-            } else {
-                "✗ server refused the token "
-            },
+        (Some(Link::Refused), _) => (
+            "✗ server refused the token ".into(),
+            "✗ refused ".into(),
             t.error(),
         ),
         // It answered; a later poll may pass (a tool that failed on a
         // busy database), so polls go on.
-        (Some(Link::Failing), _) => Span::styled(
-            if narrow {
-                "✗ error "
-            } else {
-                "✗ server error · retrying "
-            },
+        (Some(Link::Failing), _) => (
+            "✗ server error · retrying ".into(),
+            "✗ error ".into(),
             t.error(),
         ),
         // A polled server is live while it answers: new mail comes by
         // the poll, whatever the watch of files beside it (a task store)
         // says.
-        (Some(Link::Up), _) | (_, WatchState::Watching) => {
-            Span::styled(if narrow { "◉ " } else { "◉ live " }, t.ok())
-        }
-        (_, WatchState::Starting) => Span::styled(
-            if narrow {
-                "◌ "
-            } else {
-                "◌ starting watch "
-            },
-            t.muted(),
-        ),
-        (_, WatchState::Off) => {
-            Span::styled(if narrow { "○ " } else { "○ not watching " }, t.muted())
-        }
+        (Some(Link::Up), _) | (_, WatchState::Watching) => ("◉ live ".into(), "◉ ".into(), t.ok()),
+        (_, WatchState::Starting) => ("◌ starting watch ".into(), "◌ ".into(), t.muted()),
+        (_, WatchState::Off) => ("○ not watching ".into(), "○ ".into(), t.muted()),
         (_, WatchState::Failed(_)) => {
             // The key as bound: a rebind may have given `R` to another action.
             let r = m.config.keymap.first_key(crate::keymap::Action::Reload);
-            Span::styled(
-                if narrow {
-                    format!("✗ {r} ")
-                } else {
-                    format!("✗ watch failed ({r} reloads) ")
-                },
+            (
+                format!("✗ watch failed ({r} reloads) "),
+                format!("✗ {r} "),
                 t.error(),
             )
         }
-    });
+    };
+    right.push(Part::new(style, |w| {
+        if narrow(w) {
+            short.clone()
+        } else {
+            wide.clone()
+        }
+    }));
     right
 }
 

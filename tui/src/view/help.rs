@@ -87,6 +87,7 @@ pub(crate) fn extra_lines(m: &Model) -> Vec<Line<'static>> {
             "  ✗  (status line)",
             "failed threads (the Failed tab's count)",
         ),
+        ("  ⚠  (status line)", "mail files that could not be read"),
     ] {
         out.push(Line::from(vec![
             Span::styled(fit(k, 26), t.base()),

@@ -438,6 +438,55 @@ pub(crate) fn scroll_window(
     start
 }
 
+/// A column of items `per` rows each in `rows` rows (the board's cards,
+/// an agent's queued tasks): which show, from `start`, `shown` of them,
+/// the selected one in view. A column that does not hold them all keeps
+/// a line over its items and one under them, to say how many are out of
+/// view each way ("↑ 2 more", "↓ 4 more"): the board's cards above the
+/// selected one went unannounced and its `+N more` below fell off a full
+/// column; a queue's `+N more` counted the tasks above with those below.
+pub(crate) struct Column {
+    pub(crate) start: usize,
+    pub(crate) shown: usize,
+    len: usize,
+}
+
+impl Column {
+    pub(crate) fn new(len: usize, per: usize, rows: usize, selected: Option<usize>) -> Column {
+        let shown = if len * per <= rows {
+            len
+        } else {
+            (rows.saturating_sub(2) / per.max(1)).max(1)
+        };
+        let start = selected.map_or(0, |i| (i + 1).saturating_sub(shown));
+        Column { start, shown, len }
+    }
+
+    /// The rows before the first item: the line over them when cut.
+    pub(crate) fn lead(&self) -> usize {
+        usize::from(self.len > self.shown)
+    }
+
+    /// The line over the items: how many are above, blank when none are
+    /// (the items do not move when some go out of view); `None` when all show.
+    pub(crate) fn above(&self, m: &Model) -> Option<Line<'static>> {
+        if self.start > 0 {
+            Some(Line::styled(
+                format!("  ↑ {} more", self.start),
+                m.config.theme.muted(),
+            ))
+        } else {
+            (self.lead() > 0).then(|| Line::raw(""))
+        }
+    }
+
+    /// The line under the items: how many are below, if any.
+    pub(crate) fn below(&self, m: &Model) -> Option<Line<'static>> {
+        let after = self.len.saturating_sub(self.start + self.shown);
+        (after > 0).then(|| Line::styled(format!("  ↓ {after} more"), m.config.theme.muted()))
+    }
+}
+
 /// ` · 1-20 of 64 ↓` for a title: where a window on a longer list is and
 /// which way more is; empty when everything shows.
 pub(crate) fn window_note(start: usize, visible: usize, total: usize) -> String {

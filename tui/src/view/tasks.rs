@@ -328,26 +328,14 @@ fn draw_columns(m: &Model, f: &mut Frame, area: Rect) {
             ),
             Line::styled("─".repeat(w), th.muted()),
         ];
-        let per_card = 4;
-        let room = (col.height as usize).saturating_sub(2);
-        // A column longer than its room keeps a line above the cards and
-        // one below them, to say how many are out of view each way (the
-        // cards above the selected one went unannounced, and the `+N
-        // more` below fell off when the cards filled the column).
-        let cap = if tasks.len() * per_card <= room {
-            tasks.len().max(1)
-        } else {
-            (room.saturating_sub(2) / per_card).max(1)
-        };
         let sel = tasks
             .iter()
             .position(|t| m.sel.task.as_deref() == Some(t.id.as_str()));
-        let start = sel.map_or(0, |i| (i + 1).saturating_sub(cap));
-        if start > 0 {
-            lines.push(Line::styled(format!("  ↑ {start} more"), th.muted()));
-        } else if tasks.len() > cap {
-            lines.push(Line::raw(""));
-        }
+        // Four rows a card; what is out of view said over and under them.
+        let column =
+            super::Column::new(tasks.len(), 4, (col.height as usize).saturating_sub(2), sel);
+        let (start, cap) = (column.start, column.shown);
+        lines.extend(column.above(m));
         for (i, t) in tasks.iter().enumerate().skip(start).take(cap) {
             let selected = sel == Some(i);
             let style = if selected { th.selected() } else { th.base() };
@@ -375,12 +363,7 @@ fn draw_columns(m: &Model, f: &mut Frame, area: Rect) {
             ));
             lines.push(Line::raw(""));
         }
-        if tasks.len() > start + cap {
-            lines.push(Line::styled(
-                format!("  ↓ {} more", tasks.len() - start - cap),
-                th.muted(),
-            ));
-        }
+        lines.extend(column.below(m));
         f.render_widget(Paragraph::new(lines), *col);
     }
 }
