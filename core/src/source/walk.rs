@@ -40,6 +40,10 @@
 //! and two allocations per entry, sorted by `OsString`, spent 1.8 s of
 //! CPU, of which the kernel's `getdents64` was 0.56 s; the rest was
 //! `memcmp` from the sort, `malloc` and the extension check.
+//!
+//! One walk lists in another order: `newest_dated` lists a mailbox filed
+//! by date newest months first, by the same rules, so a load can hand out
+//! its newest threads before the whole tree is listed (`walk/dated.rs`).
 
 use std::cmp::Ordering;
 use std::ffi::{OsStr, OsString};

@@ -16,7 +16,10 @@
 //! built from scratch (a copy of the messages read so far, then `build`;
 //! the file texts are shared, not copied): see `stores::steps` for what
 //! that costs. A mailbox whose names carry no order is read in path
-//! order, as before.
+//! order, as before. A mailbox filed by date (`<agent>/YYYY/MM/`, as the
+//! server files its copies) gets its first step before the whole walk:
+//! its newest months are listed first (`walk::newest_dated`), so a
+//! million files need not be listed before the newest threads show.
 //!
 //! Keys are made unique in reading order (the first message read with an
 //! id keeps it), which the names fix, so every load of the same files
@@ -109,7 +112,8 @@ fn load(
     let (acks, journal_problems) = journal::read(root);
     let mut steps = Steps::new();
     if let Some(partial) = partial {
-        if let Some(held) = newest_dated_step(root, max_bytes, &acks, partial) {
+        if let Some(held) = newest_dated_step(root, max_bytes, (&acks, &journal_problems), partial)
+        {
             steps = Steps::after(held);
         }
     }
@@ -173,15 +177,16 @@ fn load(
 fn newest_dated_step(
     root: &Path,
     max_bytes: u64,
-    acks: &Acks,
+    (acks, journal_problems): (&Acks, &[(PathBuf, String)]),
     partial: &dyn Fn(Inbox),
 ) -> Option<usize> {
     let first = crate::stores::FIRST_STEP;
     let mut listing = walk::newest_dated(root, first)?;
-    let problems: Vec<_> = std::mem::take(&mut listing.problems)
+    let mut problems: Vec<_> = std::mem::take(&mut listing.problems)
         .into_iter()
         .map(walk::Problem::into_entry)
         .collect();
+    problems.extend_from_slice(journal_problems);
     let mut newest = newest_first_by(listing.len(), |i| {
         listing.get(i).map_or(OsStr::new(""), |(_, name)| name)
     });
