@@ -487,6 +487,9 @@ struct Stepping {
     inner: FakeBackend,
     gate: Gate,
     calls: Arc<Mutex<Vec<&'static str>>>,
+    /// The step comes before the walk has counted the files (a mailbox
+    /// filed by date: its newest months are listed first).
+    before_the_count: bool,
 }
 
 impl Backend for Stepping {
@@ -510,7 +513,9 @@ impl Backend for Stepping {
         partial: &dyn Fn(Inbox),
     ) -> Result<Inbox, amail_tui::ReadError> {
         self.calls.lock().unwrap().push("steps");
-        progress(4, 11);
+        if !self.before_the_count {
+            progress(4, 11);
+        }
         partial(crate::loading::newest(&self.inner.inbox, 4));
         self.gate.wait();
         self.inner.load()
@@ -549,6 +554,7 @@ fn the_first_load_shows_the_newest_threads_while_the_rest_loads() {
         inner: fake.clone(),
         gate: gate.clone(),
         calls: Arc::clone(&calls),
+        before_the_count: false,
     };
     let (tx, rx) = mpsc::channel();
     let mut worker = Worker::spawn(Box::new(backend), move |m| {
@@ -606,6 +612,52 @@ fn the_first_load_shows_the_newest_threads_while_the_rest_loads() {
         }
     }
     assert_eq!(*calls.lock().unwrap(), ["steps", "whole"]);
+}
+
+/// A step that comes before the files are counted (a mailbox filed by
+/// date) shows its threads beside what the load is doing, not beside a
+/// count of nothing ("loading 0/0 · 0/s" in session 25's tmux run at a
+/// million messages).
+#[test]
+fn a_step_before_the_files_are_counted_says_they_are_being_listed() {
+    let fake = FakeBackend::sample();
+    let gate = Gate::default();
+    let backend = Stepping {
+        inner: fake.clone(),
+        gate: gate.clone(),
+        calls: Arc::new(Mutex::new(Vec::new())),
+        before_the_count: true,
+    };
+    let (tx, rx) = mpsc::channel();
+    let mut worker = Worker::spawn(Box::new(backend), move |m| {
+        let _ = tx.send(m);
+    });
+    let mut model = Model::new(empty_inbox(), Vec::new(), fake.now, UiConfig::default());
+    assert!(worker.dispatch(&mut model.inbox, Command::Load).is_none());
+    model.working = worker.busy();
+    loop {
+        let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+        let step = matches!(msg, Msg::Partial(_));
+        update(&mut model, msg);
+        if step {
+            break;
+        }
+    }
+    let screen = render_to_string(&model, 120, 30);
+    let top = model.visible_threads()[0].id.clone();
+    assert!(screen.contains(&top), "{screen}");
+    assert!(
+        screen.contains("loading · listing the files") && !screen.contains("0/0"),
+        "{screen}"
+    );
+    gate.open();
+    loop {
+        let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+        if msg.from_backend() {
+            worker.reported();
+            break;
+        }
+    }
 }
 
 /// A reload is applied where the lists stand when its answer arrives, not

@@ -159,6 +159,12 @@ fn status_right(m: &Model) -> Vec<Part> {
         }));
     }
     match m.progress {
+        // A step before the walk has counted the files (a mailbox filed
+        // by date hands out its newest months first): nothing to count yet.
+        Some((_, 0, _)) if m.working => right.push(Part::whole(
+            t.warn(),
+            format!("{} loading · listing the files ", spinner(m)),
+        )),
         Some((done, total, per_sec)) if m.working => right.push(Part::whole(
             t.warn(),
             format!("{} loading {done}/{total} · {per_sec}/s ", spinner(m)),
