@@ -1,5 +1,9 @@
 //! The `amail` binary: clap definitions and dispatch only.
 
+// Output goes through `outln!` and `errln!` (`cli/mod.rs`), which never
+// panic on a stream that cannot be written.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -73,7 +77,7 @@ fn main() -> ExitCode {
     let config = match amail::config::Config::load(max_size) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("amail: {e}");
+            crate::errln!("amail: {e}");
             return ExitCode::from(2);
         }
     };
@@ -81,7 +85,7 @@ fn main() -> ExitCode {
     // run: a typo in the config file is found when it first misleads.
     // The inbox shows them on its screen too (`Config::ui_config`).
     for w in &config.warnings {
-        eprintln!("amail: warning: {}", amail_core::safe_text::clean_text(w));
+        crate::errln!("amail: warning: {}", amail_core::safe_text::clean_text(w));
     }
     let max_bytes = config.max_bytes;
     let result: cli::CliResult = match cli.command {
@@ -101,7 +105,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("amail: {}", amail_core::safe_text::clean_text(&e.message));
+            crate::errln!("amail: {}", amail_core::safe_text::clean_text(&e.message));
             ExitCode::from(e.code)
         }
     }

@@ -247,7 +247,7 @@ fn ack_each(
             Ok(outcomes) => outcomes.iter().for_each(print_outcome),
             Err(e) => {
                 let e = from_inbox_error(e);
-                eprintln!("amail: {}", clean_text(&e.message));
+                crate::errln!("amail: {}", clean_text(&e.message));
                 failure.get_or_insert(e.code);
             }
         }

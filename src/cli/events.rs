@@ -56,7 +56,7 @@ pub fn run(args: EventsArgs) -> CliResult {
         }
     }
     if bad > 0 {
-        eprintln!(
+        crate::errln!(
             "amail: skipped {bad} line(s) that are not events; run `amail doctor` to check the log"
         );
     }

@@ -115,7 +115,7 @@ fn inputs(paths: &[PathBuf]) -> Result<(Vec<Input>, Unlisted), CliError> {
                 CliError::bad_input(format!("{}: cannot read directory: {e}", p.display()))
             })?;
             for problem in &found.problems {
-                eprintln!(
+                crate::errln!(
                     "amail: {}: {}",
                     clean_line(&problem.path.to_string_lossy()),
                     clean_line(&problem.to_string())
@@ -306,7 +306,7 @@ fn report(
             } else {
                 "cannot read: "
             };
-            eprintln!(
+            crate::errln!(
                 "amail: {}: {cannot}{}",
                 clean_line(&input.name()),
                 clean_line(&amail_core::fsio::reason(&e))
@@ -315,7 +315,7 @@ fn report(
             Ok(())
         }
         Failure::NotMail(why) => {
-            eprintln!("amail: warning: {}: {why}", clean_line(&input.name()));
+            crate::errln!("amail: warning: {}: {why}", clean_line(&input.name()));
             Ok(())
         }
         Failure::Invalid(e) => Err(CliError::bad_input(e.report(&input.name()))),

@@ -76,7 +76,7 @@ pub fn run(mut args: PendingArgs, config: &amail::config::Config) -> CliResult {
     if let Some(a) = args.as_agent.as_deref() {
         if !inbox.agents.is_empty() && inbox.agent_named(a).is_none() {
             let names: Vec<&str> = inbox.agents.iter().map(|a| a.name.as_str()).collect();
-            eprintln!(
+            crate::errln!(
                 "amail: warning: no agent named {} in this inbox (agents: {})",
                 clean_line(a),
                 clean_line(&amail_core::inbox::summary::first_few(&names, 20))

@@ -119,7 +119,7 @@ pub fn run(mut args: ReplyArgs, config: &amail::config::Config) -> CliResult {
 fn say_reading_reply() {
     use std::io::IsTerminal;
     if std::io::stdin().is_terminal() {
-        eprintln!(
+        crate::errln!(
             "amail: type the reply, then Ctrl-D on a line of its own to send it (Ctrl-C to quit)"
         );
     }

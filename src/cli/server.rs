@@ -434,7 +434,7 @@ fn not_in_a_token(c: char) -> Option<&'static str> {
 pub fn load(store: &dyn MailStore) -> Result<amail_core::inbox::Inbox, CliError> {
     let inbox = store.load().map_err(super::from_inbox_error)?;
     for (path, why) in &inbox.problems {
-        eprintln!(
+        crate::errln!(
             "amail: warning: {}: {}",
             amail_core::safe_text::clean_line(&path.display().to_string()),
             amail_core::safe_text::clean_text(why)

@@ -138,7 +138,7 @@ fn command(store: &Store, cmd: TasksCmd, json: bool) -> CliResult {
 /// The task files a listing skipped, one warning each.
 fn warn_skipped(problems: &[String]) {
     for problem in problems {
-        eprintln!(
+        crate::errln!(
             "amail: warning: {}; skipped (see `amail doctor`)",
             clean_line(problem)
         );
@@ -216,7 +216,7 @@ fn warn_unknown_agent(store: &Store, agent: &str) {
     } else {
         known.join(", ")
     };
-    eprintln!(
+    crate::errln!(
         "amail: warning: no task in the store is leased or routed to {}, so its queues are empty (agents: {})",
         clean_line(agent),
         clean_line(&known)

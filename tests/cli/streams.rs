@@ -1,0 +1,74 @@
+//! Regressions of round 25's hunt through the command line as a new user
+//! runs it: what amail does when the streams around it fail.
+//!
+//! - Standard error that cannot be written (`2>/dev/full`, or a reader
+//!   that went away: `amail parse DIR 2>&1 >/dev/null | head -1`) does not
+//!   make amail panic (exit 101): the exit code stays the documented one.
+
+use std::fs::{self, File, OpenOptions};
+use std::process::{Command, Stdio};
+
+use super::fx::{mail, Fx};
+
+/// `amail ARGS` with stdout at /dev/null and stderr at /dev/full, where
+/// every write fails (ENOSPC): its exit code.
+#[cfg(target_os = "linux")]
+fn code_with_stderr_full(fx: &Fx, args: &[&str], stdout_full: bool) -> Option<i32> {
+    let full = || OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let out = if stdout_full {
+        Stdio::from(full())
+    } else {
+        Stdio::from(File::create("/dev/null").unwrap())
+    };
+    Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(args)
+        .env("AMAIL_HOME", fx.dir.path())
+        .env("AMAIL_CONFIG", fx.path("no-config.toml"))
+        .stdin(Stdio::null())
+        .stdout(out)
+        .stderr(Stdio::from(full()))
+        .status()
+        .unwrap()
+        .code()
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn a_stderr_that_cannot_be_written_keeps_the_documented_exit_code() {
+    let fx = Fx::new();
+    let dir = fx.path("mail");
+    mail(
+        &dir,
+        "1.md",
+        "1",
+        "A",
+        1,
+        "[b-1] PROGRESS",
+        "Bead: b-1\nContext usage: 10%",
+    );
+    fs::write(dir.join("bin.md"), b"\0\x01binary").unwrap();
+    let d = dir.to_str().unwrap();
+    let missing = fx.path("missing");
+    let m = missing.to_str().unwrap();
+    let store = fx.path("store");
+    let s = store.to_str().unwrap();
+    for (args, code) in [
+        // errors: the message is lost, the code is not
+        (vec!["parse", "--max-size", "10", d], 1),
+        (vec!["parse", m], 1),
+        (vec!["threads", m], 1),
+        (vec!["tasks", "--store", m], 1),
+        (vec!["parse", "--max-size", "0", d], 2),
+        // warnings and notes on stderr: the command still succeeds
+        (vec!["parse", d], 0),
+        (vec!["route", d, "--store", s], 0),
+    ] {
+        assert_eq!(
+            code_with_stderr_full(&fx, &args, false),
+            Some(code),
+            "amail {args:?} 2>/dev/full"
+        );
+    }
+    // Both streams full: the output's failure is the error (exit 1).
+    assert_eq!(code_with_stderr_full(&fx, &["parse", d], true), Some(1));
+}
