@@ -57,7 +57,10 @@ enum Command {
 
 fn main() -> ExitCode {
     allocator::tune();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(&e),
+    };
     // The one place the size limit is decided; everything below gets it
     // as a value.
     let max_size = match &cli.command {
@@ -108,5 +111,22 @@ fn main() -> ExitCode {
             crate::errln!("amail: {}", amail_core::safe_text::clean_text(&e.message));
             ExitCode::from(e.code)
         }
+    }
+}
+
+/// What `Cli::parse` does on help, version or a usage error, except that
+/// help or a version that cannot be written (`amail --help >/dev/full`)
+/// is an error, not success: clap drops the failure of its own print.
+/// A closed pipe (`amail --help | head -1`) is still success.
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    let code = u8::try_from(e.exit_code()).unwrap_or(cli::EXIT_USAGE);
+    let shown = e
+        .print()
+        .and_then(|()| std::io::Write::flush(&mut std::io::stdout()));
+    match shown {
+        // Help and the version go to stdout; usage errors to stderr,
+        // where there is nowhere to say that it failed.
+        Err(w) if !e.use_stderr() => cli::exit_on_write_error(w),
+        _ => ExitCode::from(code),
     }
 }

@@ -4,6 +4,9 @@
 //! - Standard error that cannot be written (`2>/dev/full`, or a reader
 //!   that went away: `amail parse DIR 2>&1 >/dev/null | head -1`) does not
 //!   make amail panic (exit 101): the exit code stays the documented one.
+//! - Help or a version that cannot be written (`amail --help >/dev/full`)
+//!   is an error (exit 1), as every other output that cannot be written
+//!   is, not a silent success.
 
 use std::fs::{self, File, OpenOptions};
 use std::process::{Command, Stdio};
@@ -71,4 +74,48 @@ fn a_stderr_that_cannot_be_written_keeps_the_documented_exit_code() {
     }
     // Both streams full: the output's failure is the error (exit 1).
     assert_eq!(code_with_stderr_full(&fx, &["parse", d], true), Some(1));
+}
+
+/// `amail ARGS >/dev/full`: its exit code and stderr.
+#[cfg(target_os = "linux")]
+fn run_with_stdout_full(fx: &Fx, args: &[&str]) -> (Option<i32>, String) {
+    let full = OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(args)
+        .env("AMAIL_HOME", fx.dir.path())
+        .env("AMAIL_CONFIG", fx.path("no-config.toml"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(full))
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn help_and_version_that_cannot_be_written_are_an_error() {
+    let fx = Fx::new();
+    for args in [
+        vec!["--help"],
+        vec!["-h"],
+        vec!["parse", "--help"],
+        vec!["tasks", "approve", "--help"],
+        vec!["help", "route"],
+        vec!["--version"],
+    ] {
+        let (code, err) = run_with_stdout_full(&fx, &args);
+        assert_eq!(code, Some(1), "amail {args:?} >/dev/full: {err}");
+        assert!(err.contains("cannot write output"), "amail {args:?}: {err}");
+    }
+    // Written, they succeed; a usage error still exits 2 on stderr.
+    for args in [vec!["--help"], vec!["parse", "--help"], vec!["--version"]] {
+        assert_eq!(fx.run(&args).status.code(), Some(0), "{args:?}");
+    }
+    let (code, err) = run_with_stdout_full(&fx, &["parse", "--bogus"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--bogus"), "{err}");
 }
