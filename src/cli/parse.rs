@@ -200,79 +200,90 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
     };
     // Files that could not be read; folders that could not be listed.
     let mut unreadable = 0usize;
-    if inline {
-        // Few inputs (one big file, stdin): rendered on this thread, one
-        // at a time, each written out whole before the next is read.
-        let mut worker = Worker {
-            reader: FileReader::with_mapper(crate::mapped::map),
-            ..Worker::default()
-        };
-        let mut rendered = Vec::new();
-        for input in &inputs {
-            rendered.clear();
-            let result = render_input(&mut worker, input, &settings, &mut rendered, Some(&mut out))
-                .map_err(write_error)?;
-            write_out(&mut out, &rendered)?;
-            if let Err(f) = result {
-                report(&mut out, input, f, &mut unreadable)?;
+    // What ends the run early (a strict error, a refused input) ends it
+    // after the JSON array is closed below; a failed write ends the
+    // process where it happens.
+    let mut body = || -> Result<(), CliError> {
+        if inline {
+            // Few inputs (one big file, stdin): rendered on this thread, one
+            // at a time, each written out whole before the next is read.
+            let mut worker = Worker {
+                reader: FileReader::with_mapper(crate::mapped::map),
+                ..Worker::default()
+            };
+            let mut rendered = Vec::new();
+            for input in &inputs {
+                rendered.clear();
+                let result =
+                    render_input(&mut worker, input, &settings, &mut rendered, Some(&mut out))
+                        .map_err(write_error)?;
+                write_out(&mut out, &rendered)?;
+                if let Err(f) = result {
+                    report(&mut out, input, f, &mut unreadable)?;
+                }
             }
-        }
-    } else {
-        // Files are read, parsed and rendered on every core, a chunk at a
-        // time, and written here in input order as chunks complete: the
-        // output is the same as a sequential run.
-        let flow = parallel::ordered(
-            &inputs,
-            CHUNK,
-            threads,
-            Worker::default,
-            |worker, first, part, chunk: &mut Chunk| {
-                chunk.bytes.clear();
-                chunk.failures.clear();
-                for (i, input) in part.iter().enumerate() {
-                    // Writing into a Vec cannot fail.
-                    if let Ok(Err(f)) =
-                        render_input(worker, input, &settings, &mut chunk.bytes, None)
-                    {
-                        let fatal = !matches!(f, Failure::Unreadable(_) | Failure::NotMail(_));
-                        chunk.failures.push((chunk.bytes.len(), first + i, f));
-                        if fatal {
-                            // Nothing after it is printed.
-                            break;
+        } else {
+            // Files are read, parsed and rendered on every core, a chunk at a
+            // time, and written here in input order as chunks complete: the
+            // output is the same as a sequential run.
+            let flow = parallel::ordered(
+                &inputs,
+                CHUNK,
+                threads,
+                Worker::default,
+                |worker, first, part, chunk: &mut Chunk| {
+                    chunk.bytes.clear();
+                    chunk.failures.clear();
+                    for (i, input) in part.iter().enumerate() {
+                        // Writing into a Vec cannot fail.
+                        if let Ok(Err(f)) =
+                            render_input(worker, input, &settings, &mut chunk.bytes, None)
+                        {
+                            let fatal = !matches!(f, Failure::Unreadable(_) | Failure::NotMail(_));
+                            chunk.failures.push((chunk.bytes.len(), first + i, f));
+                            if fatal {
+                                // Nothing after it is printed.
+                                break;
+                            }
                         }
                     }
-                }
-            },
-            |chunk| {
-                let mut at = 0;
-                for (end, index, f) in chunk.failures.drain(..) {
-                    if let Err(e) = write_out(&mut out, &chunk.bytes[at..end]) {
-                        return ControlFlow::Break(e);
+                },
+                |chunk| {
+                    let mut at = 0;
+                    for (end, index, f) in chunk.failures.drain(..) {
+                        if let Err(e) = write_out(&mut out, &chunk.bytes[at..end]) {
+                            return ControlFlow::Break(e);
+                        }
+                        at = end;
+                        if let Err(e) = report(&mut out, &inputs[index], f, &mut unreadable) {
+                            return ControlFlow::Break(e);
+                        }
                     }
-                    at = end;
-                    if let Err(e) = report(&mut out, &inputs[index], f, &mut unreadable) {
-                        return ControlFlow::Break(e);
+                    match write_out(&mut out, &chunk.bytes[at..]) {
+                        Ok(()) => ControlFlow::Continue(()),
+                        Err(e) => ControlFlow::Break(e),
                     }
-                }
-                match write_out(&mut out, &chunk.bytes[at..]) {
-                    Ok(()) => ControlFlow::Continue(()),
-                    Err(e) => ControlFlow::Break(e),
-                }
-            },
-        );
-        if let ControlFlow::Break(e) = flow {
-            return Err(e);
+                },
+            );
+            if let ControlFlow::Break(e) = flow {
+                return Err(e);
+            }
         }
-    }
+        Ok(())
+    };
+    let body = body();
     // The command ends here and the process with it: the list's paths (an
     // allocation each) go back with the process instead of being freed one
     // by one (10,000 files: 1.24 M instructions, 124 a file).
     std::mem::forget(inputs);
     let mut out = out.inner;
     if format == Format::Json {
+        // Closed however the run ended: what was printed is one valid
+        // array, of the messages before a strict error.
         write_out(&mut out, b"\n]\n")?;
     }
     out.flush().map_err(write_error)?;
+    body?;
     let unreadable = unreadable + unlisted.files;
     if unreadable + unlisted.folders > 0 {
         let what = match (unreadable, unlisted.folders) {

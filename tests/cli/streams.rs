@@ -7,6 +7,9 @@
 //! - Help or a version that cannot be written (`amail --help >/dev/full`)
 //!   is an error (exit 1), as every other output that cannot be written
 //!   is, not a silent success.
+//! - `parse --strict --format json` stopped by a malformed message leaves
+//!   what it printed one valid JSON array (the messages before it), not
+//!   an array never closed.
 
 use std::fs::{self, File, OpenOptions};
 use std::process::{Command, Stdio};
@@ -118,4 +121,54 @@ fn help_and_version_that_cannot_be_written_are_an_error() {
     let (code, err) = run_with_stdout_full(&fx, &["parse", "--bogus"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--bogus"), "{err}");
+}
+
+#[test]
+fn a_strict_json_run_stopped_by_a_bad_message_prints_a_closed_array() {
+    let fx = Fx::new();
+    // 3 files: parsed on one thread; 60: on every core, chunk by chunk.
+    for (n, bad_at) in [(3, 1), (60, 45)] {
+        let dir = fx.path(&format!("mail-{n}"));
+        for i in 0..n {
+            let body = if i == bad_at {
+                "Bead: b-1\nContext usage: lots".to_string()
+            } else {
+                format!("Bead: b-1\nContext usage: {i}%")
+            };
+            mail(
+                &dir,
+                &format!("{i:03}.md"),
+                &i.to_string(),
+                "A",
+                1,
+                "[b-1] PROGRESS",
+                &body,
+            );
+        }
+        let out = fx.run(&[
+            "parse",
+            "--strict",
+            "--format",
+            "json",
+            dir.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains(&format!("{bad_at:03}.md:9:16")), "{err}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let printed: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap_or_else(|e| {
+            panic!(
+                "{n} files: stdout is not one JSON array ({e}): ...{}",
+                &text[text.len().saturating_sub(80)..]
+            )
+        });
+        assert_eq!(
+            printed.len(),
+            bad_at,
+            "{n} files: the messages before the bad one"
+        );
+        assert!(printed
+            .iter()
+            .all(|m| m["id"].as_str() != Some(bad_at.to_string().as_str())));
+    }
 }
