@@ -10,6 +10,9 @@
 //! - `parse --strict --format json` stopped by a malformed message leaves
 //!   what it printed one valid JSON array (the messages before it), not
 //!   an array never closed.
+//! - `events --type` or `--task` that matches nothing says so (and what
+//!   the log holds) on stderr, as `tasks --agent` does, not a silence a
+//!   typo (`task.transition`) cannot be told from an empty log by.
 
 use std::fs::{self, File, OpenOptions};
 use std::process::{Command, Stdio};
@@ -171,4 +174,46 @@ fn a_strict_json_run_stopped_by_a_bad_message_prints_a_closed_array() {
             .iter()
             .all(|m| m["id"].as_str() != Some(bad_at.to_string().as_str())));
     }
+}
+
+#[test]
+fn an_events_filter_that_matches_nothing_says_so() {
+    let fx = Fx::new();
+    let root = fx.demo();
+    let store = root.join("store");
+    let s = store.to_str().unwrap();
+    for (args, named) in [
+        (
+            vec!["events", "--store", s, "--type", "task.transition"],
+            "task.transition",
+        ),
+        (
+            vec!["events", "--store", s, "--json", "--type", "bogus"],
+            "bogus",
+        ),
+        (
+            vec!["events", "--store", s, "--task", "TASK-NOPE"],
+            "TASK-NOPE",
+        ),
+    ] {
+        let out = fx.run(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(
+            err.contains("warning") && err.contains(named),
+            "{args:?} must say its filter matched nothing: {err:?}"
+        );
+    }
+    // The types the log does hold are named, for the typo.
+    let out = fx.run(&["events", "--store", s, "--type", "task.transition"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("task.transitioned"));
+    // A filter that matches is quiet on stderr.
+    let out = fx.run(&["events", "--store", s, "--type", "task.created"]);
+    assert!(!out.stdout.is_empty());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
