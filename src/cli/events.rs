@@ -22,11 +22,11 @@ pub struct EventsArgs {
     #[arg(long)]
     pub json: bool,
     /// Only events of this task.
-    #[arg(long, value_name = "ID")]
+    #[arg(long, value_name = "ID", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub task: Option<String>,
     /// Only events of this type (e.g. task.transitioned). A type or task
     /// with no event in the log is a warning naming the types it holds.
-    #[arg(long = "type", value_name = "TYPE")]
+    #[arg(long = "type", value_name = "TYPE", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub kind: Option<String>,
 }
 

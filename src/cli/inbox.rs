@@ -20,7 +20,7 @@ pub struct InboxArgs {
     /// on stdin (a `fetch_inbox` result).
     pub source: Option<PathBuf>,
     /// Act as this agent: whose acks are pending, who acknowledges and replies.
-    #[arg(long = "as", value_name = "AGENT")]
+    #[arg(long = "as", value_name = "AGENT", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub as_agent: Option<String>,
     /// Open the demo mailbox (nothing to set up): `demo-inbox` under the
     /// data directory, written on first use and reused after, so acks and

@@ -22,7 +22,7 @@ pub struct PendingArgs {
     pub source: Option<PathBuf>,
     /// Only this recipient's pending acks (default: every recipient's).
     /// For piped `fetch_inbox` JSON, whose inbox it is (default: `(you)`).
-    #[arg(long = "as", value_name = "AGENT")]
+    #[arg(long = "as", value_name = "AGENT", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub as_agent: Option<String>,
     /// The mcp_agent_mail SQLite database, when it is not beside the archive.
     #[arg(long, value_name = "FILE")]

@@ -13,8 +13,14 @@
 //! - `events --type` or `--task` that matches nothing says so (and what
 //!   the log holds) on stderr, as `tasks --agent` does, not a silence a
 //!   typo (`task.transition`) cannot be told from an empty log by.
+//! - An empty value (`--as ""`, an empty id or task) is a usage error
+//!   (exit 2) naming the argument, as an empty path already was, never an
+//!   agent or id named "" (pending said "no agent named  in this inbox"
+//!   and exited 0, ack exited 1, `tasks approve --actor ""` wrote an event
+//!   with no actor).
 
 use std::fs::{self, File, OpenOptions};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use super::fx::{mail, Fx};
@@ -216,4 +222,79 @@ fn an_events_filter_that_matches_nothing_says_so() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+#[test]
+fn an_empty_value_is_a_usage_error_naming_the_argument() {
+    let fx = Fx::new();
+    let root = fx.demo();
+    let m = root.join("mail");
+    let m = m.to_str().unwrap();
+    let store = root.join("store");
+    let s = store.to_str().unwrap();
+    let events_before = fs::read_dir(store.join("events")).unwrap().count();
+    let acks = root.join("mail/.amail-acks.jsonl");
+    let acks_before = fs::read(&acks).unwrap_or_default();
+    let review = {
+        let out = fx.run(&["tasks", "--store", s, "--json"]);
+        let tasks: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+        tasks.iter().find(|t| t["status"] == "review").unwrap()["task_id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let r = review.as_str();
+    for (args, named) in [
+        (vec!["pending", m, "--as", ""], "--as"),
+        (vec!["ack", "demo-07", m, "--as", ""], "--as"),
+        (vec!["ack", "", m, "--as", "BlueLake"], "ID"),
+        (
+            vec!["reply", "demo-07", m, "--as", "", "--body", "x"],
+            "--as",
+        ),
+        (vec!["reply", "", m, "--as", "Chiron", "--body", "x"], "ID"),
+        (vec!["inbox", m, "--as", ""], "--as"),
+        (vec!["threads", "--server", ""], "--server"),
+        (
+            vec![
+                "threads",
+                "--server",
+                "http://127.0.0.1:9/mcp/",
+                "--project",
+                "",
+            ],
+            "--project",
+        ),
+        (vec!["events", "--store", s, "--type", ""], "--type"),
+        (vec!["events", "--store", s, "--task", ""], "--task"),
+        (vec!["tasks", "--store", s, "--agent", ""], "--agent"),
+        (vec!["tasks", "--store", s, "approve", ""], "TASK"),
+        (
+            vec!["tasks", "--store", s, "approve", r, "--actor", ""],
+            "--actor",
+        ),
+        (vec!["tasks", "--store", s, "depend", r, "--on", ""], "--on"),
+        (
+            vec!["tasks", "--store", s, "reject", "", "--reason", "x"],
+            "TASK",
+        ),
+        (vec!["sweep", "--store", s, "--now", ""], "--now"),
+    ] {
+        let out = fx.run(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(named), "{args:?} must name {named}: {err}");
+    }
+    // Nothing was acked, replied or approved.
+    assert_eq!(fs::read(&acks).unwrap_or_default(), acks_before);
+    assert!(!Path::new(m).join("replies").exists());
+    assert_eq!(
+        fs::read_dir(store.join("events")).unwrap().count(),
+        events_before
+    );
+    let out = fx.run(&["tasks", "--store", s, "--json"]);
+    let tasks: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(tasks
+        .iter()
+        .any(|t| t["task_id"] == r && t["status"] == "review"));
 }
