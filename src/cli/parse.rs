@@ -39,7 +39,8 @@ pub enum Format {
     after_help = "Examples:\n  amail parse mail/                      every mail file under mail/\n  amail parse --strict msg.md            fail at the first malformed message\n  cat inbox.json | amail parse --format json\n  amail parse archive/ | jq 'select(.type == \"HELP_REQUEST\")'\n  amail parse --format aof archive/      the AOF/1 events the router would receive"
 )]
 pub struct ParseArgs {
-    /// Mail files or directories (recursive); none or `-` reads stdin
+    /// Mail files or directories (recursive, with a directory's
+    /// `.handoffs/` as `amail route` reads it); none or `-` reads stdin
     /// (on a terminal, until Ctrl-D). Binary files are skipped with a
     /// warning; empty input is no message.
     pub paths: Vec<PathBuf>,
@@ -126,7 +127,27 @@ fn inputs(paths: &[PathBuf]) -> Result<(Vec<Input>, Unlisted), CliError> {
                     unlisted.files += 1;
                 }
             }
-            let files = found.files.into_iter().map(Input::File);
+            // The mailbox's handoff folder (`.handoffs/`, or `HANDOFF_DIR`
+            // under it), first, as `amail route` and the inbox read it:
+            // the walk passes over hidden folders.
+            let handoffs = amail_core::formats::handoff::dir_for(
+                p,
+                std::env::var_os("HANDOFF_DIR").as_deref(),
+            );
+            let handoff_files = amail_core::source::walk::handoff_files(&handoffs);
+            let files = if handoff_files.is_empty() {
+                found.files
+            } else {
+                let mut all = handoff_files;
+                all.extend(
+                    found
+                        .files
+                        .into_iter()
+                        .filter(|f| !f.starts_with(&handoffs)),
+                );
+                all
+            };
+            let files = files.into_iter().map(Input::File);
             if out.is_empty() {
                 // In place: a path and an input are the same size, so
                 // the walk's list becomes the input list without a

@@ -18,6 +18,9 @@
 //!   agent or id named "" (pending said "no agent named  in this inbox"
 //!   and exited 0, ack exited 1, `tasks approve --actor ""` wrote an event
 //!   with no actor).
+//! - `parse DIR` reads DIR's `.handoffs/` as `route DIR` and `threads DIR`
+//!   do, so `parse --format aof DIR` is what `route` routes, as its help
+//!   says.
 
 use std::fs::{self, File, OpenOptions};
 use std::path::Path;
@@ -297,4 +300,32 @@ fn an_empty_value_is_a_usage_error_naming_the_argument() {
     assert!(tasks
         .iter()
         .any(|t| t["task_id"] == r && t["status"] == "review"));
+}
+
+#[test]
+fn parse_reads_a_named_mailbox_handoffs_as_route_does() {
+    let fx = Fx::new();
+    let root = fx.demo();
+    let m = root.join("mail");
+    let m = m.to_str().unwrap();
+    let out = fx.run(&["parse", "--format", "jsonl", m]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let handoffs = text.lines().filter(|l| l.contains("/.handoffs/")).count();
+    assert!(handoffs > 0, "parse {m} left out {m}/.handoffs");
+    // `--format aof` prints what `route` routes.
+    let aof = fx.run(&["parse", "--format", "aof", m]);
+    let envelopes = String::from_utf8_lossy(&aof.stdout).lines().count();
+    let store = fx.path("routed");
+    let routed = fx.run(&["route", m, "--store", store.to_str().unwrap()]);
+    let summary = String::from_utf8_lossy(&routed.stdout).to_string();
+    let n: usize = summary
+        .strip_prefix("routed ")
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{summary}"));
+    assert_eq!(
+        envelopes, n,
+        "parse --format aof printed {envelopes}, route: {summary}"
+    );
 }
