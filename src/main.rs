@@ -1,5 +1,9 @@
 //! The `amail` binary: clap definitions and dispatch only.
 
+// Output goes through `outln!` and `errln!` (`cli/mod.rs`), which never
+// panic on a stream that cannot be written.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -53,7 +57,10 @@ enum Command {
 
 fn main() -> ExitCode {
     allocator::tune();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(&e),
+    };
     // The one place the size limit is decided; everything below gets it
     // as a value.
     let max_size = match &cli.command {
@@ -73,7 +80,7 @@ fn main() -> ExitCode {
     let config = match amail::config::Config::load(max_size) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("amail: {e}");
+            crate::errln!("amail: {e}");
             return ExitCode::from(2);
         }
     };
@@ -81,7 +88,7 @@ fn main() -> ExitCode {
     // run: a typo in the config file is found when it first misleads.
     // The inbox shows them on its screen too (`Config::ui_config`).
     for w in &config.warnings {
-        eprintln!("amail: warning: {}", amail_core::safe_text::clean_text(w));
+        crate::errln!("amail: warning: {}", amail_core::safe_text::clean_text(w));
     }
     let max_bytes = config.max_bytes;
     let result: cli::CliResult = match cli.command {
@@ -101,8 +108,25 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("amail: {}", amail_core::safe_text::clean_text(&e.message));
+            crate::errln!("amail: {}", amail_core::safe_text::clean_text(&e.message));
             ExitCode::from(e.code)
         }
+    }
+}
+
+/// What `Cli::parse` does on help, version or a usage error, except that
+/// help or a version that cannot be written (`amail --help >/dev/full`)
+/// is an error, not success: clap drops the failure of its own print.
+/// A closed pipe (`amail --help | head -1`) is still success.
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    let code = u8::try_from(e.exit_code()).unwrap_or(cli::EXIT_USAGE);
+    let shown = e
+        .print()
+        .and_then(|()| std::io::Write::flush(&mut std::io::stdout()));
+    match shown {
+        // Help and the version go to stdout; usage errors to stderr,
+        // where there is nowhere to say that it failed.
+        Err(w) if !e.use_stderr() => cli::exit_on_write_error(w),
+        _ => ExitCode::from(code),
     }
 }

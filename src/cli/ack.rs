@@ -19,10 +19,10 @@ pub struct AckArgs {
     /// Message ids (as `amail pending` prints them), then optionally the
     /// SOURCE (a mailbox, a storage root or a server's URL; or the SOURCE
     /// first, as `amail threads SOURCE` takes it).
-    #[arg(required = true, value_name = "ID")]
+    #[arg(required = true, value_name = "ID", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub items: Vec<String>,
     /// The recipient acknowledging.
-    #[arg(long = "as", value_name = "AGENT", required = true)]
+    #[arg(long = "as", value_name = "AGENT", required = true, value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub as_agent: String,
     /// The mcp_agent_mail SQLite database, when it is not beside the archive.
     #[arg(long, value_name = "FILE")]
@@ -247,7 +247,7 @@ fn ack_each(
             Ok(outcomes) => outcomes.iter().for_each(print_outcome),
             Err(e) => {
                 let e = from_inbox_error(e);
-                eprintln!("amail: {}", clean_text(&e.message));
+                crate::errln!("amail: {}", clean_text(&e.message));
                 failure.get_or_insert(e.code);
             }
         }

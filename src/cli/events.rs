@@ -22,10 +22,11 @@ pub struct EventsArgs {
     #[arg(long)]
     pub json: bool,
     /// Only events of this task.
-    #[arg(long, value_name = "ID")]
+    #[arg(long, value_name = "ID", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub task: Option<String>,
-    /// Only events of this type (e.g. task.transitioned).
-    #[arg(long = "type", value_name = "TYPE")]
+    /// Only events of this type (e.g. task.transitioned). A type or task
+    /// with no event in the log is a warning naming the types it holds.
+    #[arg(long = "type", value_name = "TYPE", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub kind: Option<String>,
 }
 
@@ -35,12 +36,14 @@ pub fn run(args: EventsArgs) -> CliResult {
     let dir = store.root().join("events");
     let (all, bad) = events::read_all(&dir)
         .map_err(|e| CliError::bad_input(format!("{}: {e}", dir.display())))?;
+    let mut shown = 0usize;
     for e in all.iter().filter(|e| {
         args.task
             .as_ref()
             .is_none_or(|t| e.task_id.as_ref() == Some(t))
             && args.kind.as_ref().is_none_or(|k| &e.kind == k)
     }) {
+        shown += 1;
         if args.json {
             crate::outln!("{}", serde_json::to_string(e).unwrap_or_default());
         } else {
@@ -55,10 +58,54 @@ pub fn run(args: EventsArgs) -> CliResult {
             );
         }
     }
+    if shown == 0 && !all.is_empty() {
+        if let Some(note) = matched_nothing(&all, args.task.as_deref(), args.kind.as_deref()) {
+            crate::errln!("amail: warning: {note}");
+        }
+    }
     if bad > 0 {
-        eprintln!(
+        crate::errln!(
             "amail: skipped {bad} line(s) that are not events; run `amail doctor` to check the log"
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Why a filtered log printed nothing, when a filter did it: each filter
+/// that matches no event of the log is named, with what the log holds (a
+/// typo, `task.transition`, is then seen at once). `None` when each
+/// matches alone and only the pair matches nothing.
+fn matched_nothing(
+    all: &[events::Event],
+    task: Option<&str>,
+    kind: Option<&str>,
+) -> Option<String> {
+    let mut notes = Vec::new();
+    if let Some(k) = kind.filter(|k| all.iter().all(|e| e.kind != *k)) {
+        let mut kinds: Vec<&str> = all.iter().map(|e| e.kind.as_str()).collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        notes.push(format!(
+            "no event of type {} in the log (types there: {})",
+            clean_line(k),
+            clean_line(&kinds.join(", "))
+        ));
+    }
+    if let Some(t) = task.filter(|t| all.iter().all(|e| e.task_id.as_deref() != Some(*t))) {
+        notes.push(format!(
+            "no event of task {} in the log (`amail tasks` lists the task ids)",
+            clean_line(t)
+        ));
+    }
+    if notes.is_empty() {
+        if let (Some(t), Some(k)) = (task, kind) {
+            return Some(format!(
+                "task {} has no event of type {}",
+                clean_line(t),
+                clean_line(k)
+            ));
+        }
+        return None;
+    }
+    Some(notes.join("; "))
 }

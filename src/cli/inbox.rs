@@ -20,7 +20,7 @@ pub struct InboxArgs {
     /// on stdin (a `fetch_inbox` result).
     pub source: Option<PathBuf>,
     /// Act as this agent: whose acks are pending, who acknowledges and replies.
-    #[arg(long = "as", value_name = "AGENT")]
+    #[arg(long = "as", value_name = "AGENT", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub as_agent: Option<String>,
     /// Open the demo mailbox (nothing to set up): `demo-inbox` under the
     /// data directory, written on first use and reused after, so acks and
@@ -83,7 +83,7 @@ pub fn run(mut args: InboxArgs, settings: &amail::config::Config) -> CliResult {
     // Writes still out when the user forced the quit: what became of each
     // (a refused reply with its text), now that the terminal is back.
     for note in &exit.notes {
-        eprintln!("amail: {note}");
+        crate::errln!("amail: {note}");
     }
     Ok(if exit.clean {
         ExitCode::SUCCESS
@@ -197,7 +197,7 @@ fn demo_dir(home: &std::path::Path, fresh: bool) -> Result<PathBuf, CliError> {
         }
         std::fs::rename(&new, &dir).map_err(|e| cannot(&dir, e))?;
     }
-    eprintln!(
+    crate::errln!(
         "amail: demo mailbox at {} ({}; `amail inbox --demo --fresh` writes it anew)",
         amail_core::safe_text::clean_line(&dir.display().to_string()),
         if reused { "reused" } else { "written" }

@@ -87,7 +87,7 @@ pub fn names_stdin(path: &std::path::Path) -> bool {
 pub fn say_reading_stdin() {
     use std::io::IsTerminal;
     if std::io::stdin().is_terminal() {
-        eprintln!("amail: reading standard input (type or paste mail, then Ctrl-D to end; Ctrl-C to quit)");
+        crate::errln!("amail: reading standard input (type or paste mail, then Ctrl-D to end; Ctrl-C to quit)");
     }
 }
 
@@ -186,13 +186,33 @@ pub fn stdout_line(args: std::fmt::Arguments<'_>) {
     }
 }
 
+/// Prints a line to stderr, like `eprintln!`, except that a stderr that
+/// cannot be written (`2>/dev/full`, a reader gone: `2>&1 | head -1`) is
+/// not a panic (exit 101): the note is lost, the exit code stays the one
+/// the command means. Every message amail writes to stderr goes through
+/// here (`clippy::print_stderr` is denied in `main.rs`).
+#[macro_export]
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::cli::stderr_line(format_args!($($arg)*))
+    };
+}
+
+#[doc(hidden)]
+pub fn stderr_line(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut err = std::io::stderr().lock();
+    // Nowhere left to say it: the exit code still does.
+    let _ = err.write_fmt(args).and_then(|()| err.write_all(b"\n"));
+}
+
 /// Ends the process after stdout failed: quietly with success for a closed
 /// pipe, with exit 1 and the reason otherwise.
 pub fn exit_on_write_error(e: std::io::Error) -> ! {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         std::process::exit(i32::from(EXIT_OK));
     }
-    eprintln!("amail: cannot write output: {e}");
+    crate::errln!("amail: cannot write output: {e}");
     std::process::exit(i32::from(EXIT_BAD_INPUT));
 }
 

@@ -39,7 +39,8 @@ pub enum Format {
     after_help = "Examples:\n  amail parse mail/                      every mail file under mail/\n  amail parse --strict msg.md            fail at the first malformed message\n  cat inbox.json | amail parse --format json\n  amail parse archive/ | jq 'select(.type == \"HELP_REQUEST\")'\n  amail parse --format aof archive/      the AOF/1 events the router would receive"
 )]
 pub struct ParseArgs {
-    /// Mail files or directories (recursive); none or `-` reads stdin
+    /// Mail files or directories (recursive, with a directory's
+    /// `.handoffs/` as `amail route` reads it); none or `-` reads stdin
     /// (on a terminal, until Ctrl-D). Binary files are skipped with a
     /// warning; empty input is no message.
     pub paths: Vec<PathBuf>,
@@ -115,7 +116,7 @@ fn inputs(paths: &[PathBuf]) -> Result<(Vec<Input>, Unlisted), CliError> {
                 CliError::bad_input(format!("{}: cannot read directory: {e}", p.display()))
             })?;
             for problem in &found.problems {
-                eprintln!(
+                crate::errln!(
                     "amail: {}: {}",
                     clean_line(&problem.path.to_string_lossy()),
                     clean_line(&problem.to_string())
@@ -126,7 +127,27 @@ fn inputs(paths: &[PathBuf]) -> Result<(Vec<Input>, Unlisted), CliError> {
                     unlisted.files += 1;
                 }
             }
-            let files = found.files.into_iter().map(Input::File);
+            // The mailbox's handoff folder (`.handoffs/`, or `HANDOFF_DIR`
+            // under it), first, as `amail route` and the inbox read it:
+            // the walk passes over hidden folders.
+            let handoffs = amail_core::formats::handoff::dir_for(
+                p,
+                std::env::var_os("HANDOFF_DIR").as_deref(),
+            );
+            let handoff_files = amail_core::source::walk::handoff_files(&handoffs);
+            let files = if handoff_files.is_empty() {
+                found.files
+            } else {
+                let mut all = handoff_files;
+                all.extend(
+                    found
+                        .files
+                        .into_iter()
+                        .filter(|f| !f.starts_with(&handoffs)),
+                );
+                all
+            };
+            let files = files.into_iter().map(Input::File);
             if out.is_empty() {
                 // In place: a path and an input are the same size, so
                 // the walk's list becomes the input list without a
@@ -200,79 +221,90 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
     };
     // Files that could not be read; folders that could not be listed.
     let mut unreadable = 0usize;
-    if inline {
-        // Few inputs (one big file, stdin): rendered on this thread, one
-        // at a time, each written out whole before the next is read.
-        let mut worker = Worker {
-            reader: FileReader::with_mapper(crate::mapped::map),
-            ..Worker::default()
-        };
-        let mut rendered = Vec::new();
-        for input in &inputs {
-            rendered.clear();
-            let result = render_input(&mut worker, input, &settings, &mut rendered, Some(&mut out))
-                .map_err(write_error)?;
-            write_out(&mut out, &rendered)?;
-            if let Err(f) = result {
-                report(&mut out, input, f, &mut unreadable)?;
+    // What ends the run early (a strict error, a refused input) ends it
+    // after the JSON array is closed below; a failed write ends the
+    // process where it happens.
+    let mut body = || -> Result<(), CliError> {
+        if inline {
+            // Few inputs (one big file, stdin): rendered on this thread, one
+            // at a time, each written out whole before the next is read.
+            let mut worker = Worker {
+                reader: FileReader::with_mapper(crate::mapped::map),
+                ..Worker::default()
+            };
+            let mut rendered = Vec::new();
+            for input in &inputs {
+                rendered.clear();
+                let result =
+                    render_input(&mut worker, input, &settings, &mut rendered, Some(&mut out))
+                        .map_err(write_error)?;
+                write_out(&mut out, &rendered)?;
+                if let Err(f) = result {
+                    report(&mut out, input, f, &mut unreadable)?;
+                }
             }
-        }
-    } else {
-        // Files are read, parsed and rendered on every core, a chunk at a
-        // time, and written here in input order as chunks complete: the
-        // output is the same as a sequential run.
-        let flow = parallel::ordered(
-            &inputs,
-            CHUNK,
-            threads,
-            Worker::default,
-            |worker, first, part, chunk: &mut Chunk| {
-                chunk.bytes.clear();
-                chunk.failures.clear();
-                for (i, input) in part.iter().enumerate() {
-                    // Writing into a Vec cannot fail.
-                    if let Ok(Err(f)) =
-                        render_input(worker, input, &settings, &mut chunk.bytes, None)
-                    {
-                        let fatal = !matches!(f, Failure::Unreadable(_) | Failure::NotMail(_));
-                        chunk.failures.push((chunk.bytes.len(), first + i, f));
-                        if fatal {
-                            // Nothing after it is printed.
-                            break;
+        } else {
+            // Files are read, parsed and rendered on every core, a chunk at a
+            // time, and written here in input order as chunks complete: the
+            // output is the same as a sequential run.
+            let flow = parallel::ordered(
+                &inputs,
+                CHUNK,
+                threads,
+                Worker::default,
+                |worker, first, part, chunk: &mut Chunk| {
+                    chunk.bytes.clear();
+                    chunk.failures.clear();
+                    for (i, input) in part.iter().enumerate() {
+                        // Writing into a Vec cannot fail.
+                        if let Ok(Err(f)) =
+                            render_input(worker, input, &settings, &mut chunk.bytes, None)
+                        {
+                            let fatal = !matches!(f, Failure::Unreadable(_) | Failure::NotMail(_));
+                            chunk.failures.push((chunk.bytes.len(), first + i, f));
+                            if fatal {
+                                // Nothing after it is printed.
+                                break;
+                            }
                         }
                     }
-                }
-            },
-            |chunk| {
-                let mut at = 0;
-                for (end, index, f) in chunk.failures.drain(..) {
-                    if let Err(e) = write_out(&mut out, &chunk.bytes[at..end]) {
-                        return ControlFlow::Break(e);
+                },
+                |chunk| {
+                    let mut at = 0;
+                    for (end, index, f) in chunk.failures.drain(..) {
+                        if let Err(e) = write_out(&mut out, &chunk.bytes[at..end]) {
+                            return ControlFlow::Break(e);
+                        }
+                        at = end;
+                        if let Err(e) = report(&mut out, &inputs[index], f, &mut unreadable) {
+                            return ControlFlow::Break(e);
+                        }
                     }
-                    at = end;
-                    if let Err(e) = report(&mut out, &inputs[index], f, &mut unreadable) {
-                        return ControlFlow::Break(e);
+                    match write_out(&mut out, &chunk.bytes[at..]) {
+                        Ok(()) => ControlFlow::Continue(()),
+                        Err(e) => ControlFlow::Break(e),
                     }
-                }
-                match write_out(&mut out, &chunk.bytes[at..]) {
-                    Ok(()) => ControlFlow::Continue(()),
-                    Err(e) => ControlFlow::Break(e),
-                }
-            },
-        );
-        if let ControlFlow::Break(e) = flow {
-            return Err(e);
+                },
+            );
+            if let ControlFlow::Break(e) = flow {
+                return Err(e);
+            }
         }
-    }
+        Ok(())
+    };
+    let body = body();
     // The command ends here and the process with it: the list's paths (an
     // allocation each) go back with the process instead of being freed one
     // by one (10,000 files: 1.24 M instructions, 124 a file).
     std::mem::forget(inputs);
     let mut out = out.inner;
     if format == Format::Json {
+        // Closed however the run ended: what was printed is one valid
+        // array, of the messages before a strict error.
         write_out(&mut out, b"\n]\n")?;
     }
     out.flush().map_err(write_error)?;
+    body?;
     let unreadable = unreadable + unlisted.files;
     if unreadable + unlisted.folders > 0 {
         let what = match (unreadable, unlisted.folders) {
@@ -306,7 +338,7 @@ fn report(
             } else {
                 "cannot read: "
             };
-            eprintln!(
+            crate::errln!(
                 "amail: {}: {cannot}{}",
                 clean_line(&input.name()),
                 clean_line(&amail_core::fsio::reason(&e))
@@ -315,7 +347,7 @@ fn report(
             Ok(())
         }
         Failure::NotMail(why) => {
-            eprintln!("amail: warning: {}: {why}", clean_line(&input.name()));
+            crate::errln!("amail: warning: {}: {why}", clean_line(&input.name()));
             Ok(())
         }
         Failure::Invalid(e) => Err(CliError::bad_input(e.report(&input.name()))),

@@ -22,7 +22,7 @@ pub struct PendingArgs {
     pub source: Option<PathBuf>,
     /// Only this recipient's pending acks (default: every recipient's).
     /// For piped `fetch_inbox` JSON, whose inbox it is (default: `(you)`).
-    #[arg(long = "as", value_name = "AGENT")]
+    #[arg(long = "as", value_name = "AGENT", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub as_agent: Option<String>,
     /// The mcp_agent_mail SQLite database, when it is not beside the archive.
     #[arg(long, value_name = "FILE")]
@@ -76,7 +76,7 @@ pub fn run(mut args: PendingArgs, config: &amail::config::Config) -> CliResult {
     if let Some(a) = args.as_agent.as_deref() {
         if !inbox.agents.is_empty() && inbox.agent_named(a).is_none() {
             let names: Vec<&str> = inbox.agents.iter().map(|a| a.name.as_str()).collect();
-            eprintln!(
+            crate::errln!(
                 "amail: warning: no agent named {} in this inbox (agents: {})",
                 clean_line(a),
                 clean_line(&amail_core::inbox::summary::first_few(&names, 20))

@@ -18,6 +18,7 @@ use amail_core::stores;
 )]
 pub struct ReplyArgs {
     /// The message to answer (as `amail threads --json` / `amail pending` print it).
+    #[arg(value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub id: String,
     /// Mailbox directory, mcp_agent_mail storage root or a server's URL (as
     /// --server URL); default: the amail mailbox. It may come before the
@@ -25,7 +26,7 @@ pub struct ReplyArgs {
     pub source: Option<PathBuf>,
     /// Who answers: a sender or recipient of the message (answering your
     /// own message writes to its recipients).
-    #[arg(long = "as", value_name = "AGENT", required = true)]
+    #[arg(long = "as", value_name = "AGENT", required = true, value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub as_agent: String,
     /// The answer; read from stdin when absent or `-` (a body read from
     /// stdin whose reply fails is kept in DATA_DIR/drafts/, and named).
@@ -119,7 +120,7 @@ pub fn run(mut args: ReplyArgs, config: &amail::config::Config) -> CliResult {
 fn say_reading_reply() {
     use std::io::IsTerminal;
     if std::io::stdin().is_terminal() {
-        eprintln!(
+        crate::errln!(
             "amail: type the reply, then Ctrl-D on a line of its own to send it (Ctrl-C to quit)"
         );
     }

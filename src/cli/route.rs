@@ -65,7 +65,7 @@ pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {
     let store =
         Store::open(&root).map_err(|e| CliError::bad_input(format!("cannot open store: {e}")))?;
     if fresh {
-        eprintln!(
+        crate::errln!(
             "amail: created a new task store at {}",
             amail_core::safe_text::clean_line(&root.display().to_string())
         );
@@ -80,11 +80,11 @@ pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {
     // A protocol file's diagnostic is an input that is not routed; it
     // makes the command exit with the bad-input code.
     for d in &inputs.diags {
-        eprintln!("{d}: not routed");
+        crate::errln!("{d}: not routed");
         t.rejected += 1;
     }
     for (name, why) in &inputs.skipped {
-        eprintln!(
+        crate::errln!(
             "amail: warning: {}: {why}",
             amail_core::safe_text::clean_line(name)
         );

@@ -33,14 +33,14 @@ pub struct ServerArgs {
     /// Work through a running MCP Agent Mail server instead of files: its
     /// MCP endpoint, e.g. http://127.0.0.1:8765/mcp/ (or give that URL as
     /// the SOURCE; not both, and not with --db).
-    #[arg(long, value_name = "URL")]
+    #[arg(long, value_name = "URL", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub server: Option<String>,
     /// A file holding the server's bearer token (else AMAIL_SERVER_TOKEN,
     /// else the config file's `server_token_file`).
     #[arg(long, value_name = "FILE")]
     pub token_file: Option<PathBuf>,
     /// Only this project of the server (slug or human key).
-    #[arg(long, value_name = "KEY")]
+    #[arg(long, value_name = "KEY", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub project: Option<String>,
     /// Seconds to wait for the server on each call (also a storage root's
     /// server named in the config's [[servers]]); at least 1.
@@ -434,7 +434,7 @@ fn not_in_a_token(c: char) -> Option<&'static str> {
 pub fn load(store: &dyn MailStore) -> Result<amail_core::inbox::Inbox, CliError> {
     let inbox = store.load().map_err(super::from_inbox_error)?;
     for (path, why) in &inbox.problems {
-        eprintln!(
+        crate::errln!(
             "amail: warning: {}: {}",
             amail_core::safe_text::clean_line(&path.display().to_string()),
             amail_core::safe_text::clean_text(why)

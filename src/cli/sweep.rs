@@ -19,7 +19,7 @@ pub struct SweepArgs {
     #[arg(long, value_name = "DIR")]
     pub store: Option<PathBuf>,
     /// Evaluate heartbeats as of this time (RFC 3339) instead of now.
-    #[arg(long, value_name = "TIME")]
+    #[arg(long, value_name = "TIME", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub now: Option<String>,
 }
 

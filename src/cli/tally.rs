@@ -34,7 +34,7 @@ impl Tally {
             RouteOutcome::Duplicate => self.duplicates += 1,
             RouteOutcome::Rejected(reason) => {
                 self.rejected += 1;
-                eprintln!("{}: rejected: {}", clean_line(loc), clean_line(&reason));
+                crate::errln!("{}: rejected: {}", clean_line(loc), clean_line(&reason));
             }
             RouteOutcome::Unknown => self.unknown += 1,
             RouteOutcome::Ignored => self.inbox_only += 1,

@@ -29,7 +29,7 @@ pub struct TasksArgs {
     /// Show one agent's mailbox (AOF's view): inbox = ready, processing =
     /// in-progress and blocked, outbox = review. The owner of a task is its
     /// lease agent, else its routing agent, else `metadata.assignee`.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub agent: Option<String>,
     #[command(subcommand)]
     pub cmd: Option<TasksCmd>,
@@ -39,28 +39,31 @@ pub struct TasksArgs {
 pub enum TasksCmd {
     /// Make TASK wait for another task (AOF's `dependsOn`); a cycle is refused.
     Depend {
+        #[arg(value_parser = clap::builder::NonEmptyStringValueParser::new())]
         task: String,
         /// The task TASK waits for.
-        #[arg(long, value_name = "TASK")]
+        #[arg(long, value_name = "TASK", value_parser = clap::builder::NonEmptyStringValueParser::new())]
         on: String,
         /// Who is asking (the event's actor).
-        #[arg(long, value_name = "NAME", default_value = "human")]
+        #[arg(long, value_name = "NAME", default_value = "human", value_parser = clap::builder::NonEmptyStringValueParser::new())]
         actor: String,
     },
     /// Accept a task in review: review -> done, which promotes the tasks
     /// that were waiting only for it.
     Approve {
+        #[arg(value_parser = clap::builder::NonEmptyStringValueParser::new())]
         task: String,
-        #[arg(long, value_name = "NAME", default_value = "human")]
+        #[arg(long, value_name = "NAME", default_value = "human", value_parser = clap::builder::NonEmptyStringValueParser::new())]
         actor: String,
     },
     /// Send a task in review back to work: review -> in-progress, the
     /// reason in its Work Log.
     Reject {
+        #[arg(value_parser = clap::builder::NonEmptyStringValueParser::new())]
         task: String,
         #[arg(long, value_name = "TEXT")]
         reason: String,
-        #[arg(long, value_name = "NAME", default_value = "human")]
+        #[arg(long, value_name = "NAME", default_value = "human", value_parser = clap::builder::NonEmptyStringValueParser::new())]
         actor: String,
     },
 }
@@ -138,7 +141,7 @@ fn command(store: &Store, cmd: TasksCmd, json: bool) -> CliResult {
 /// The task files a listing skipped, one warning each.
 fn warn_skipped(problems: &[String]) {
     for problem in problems {
-        eprintln!(
+        crate::errln!(
             "amail: warning: {}; skipped (see `amail doctor`)",
             clean_line(problem)
         );
@@ -216,7 +219,7 @@ fn warn_unknown_agent(store: &Store, agent: &str) {
     } else {
         known.join(", ")
     };
-    eprintln!(
+    crate::errln!(
         "amail: warning: no task in the store is leased or routed to {}, so its queues are empty (agents: {})",
         clean_line(agent),
         clean_line(&known)

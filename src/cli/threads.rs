@@ -61,7 +61,7 @@ pub fn load_source(
     }
     .map_err(from_inbox_error)?;
     for (path, why) in &inbox.problems {
-        eprintln!(
+        crate::errln!(
             "amail: warning: {}: {}",
             clean_line(&path.display().to_string()),
             clean_text(why)
@@ -92,7 +92,7 @@ pub fn run(mut args: ThreadsArgs, config: &amail::config::Config) -> CliResult {
         None => load_source(args.source.as_deref(), args.db, None, max_bytes)?,
     };
     for w in amail_core::inbox::turn::warnings(&inbox) {
-        eprintln!("amail: warning: {}", clean_line(&w));
+        crate::errln!("amail: warning: {}", clean_line(&w));
     }
     if args.json {
         let out: Vec<ThreadJson> = inbox

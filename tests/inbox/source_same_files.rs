@@ -5,9 +5,9 @@
 //! mcp_agent_mail project folder again only its canonical copies.
 //!
 //! Compared as the set of files each turned into messages: `parse` names
-//! each message's file in `source`, the loader in `path`. The loader also
-//! reads handoff files from its handoff directory (hidden, never walked);
-//! those are left out of its side.
+//! each message's file in `source`, the loader in `path`. Both also read
+//! the handoff files of the named mailbox's handoff directory (hidden,
+//! never walked); those are left out of both sides.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -37,6 +37,7 @@ fn parse_files(dir: &Path) -> BTreeSet<PathBuf> {
             // `path:line`
             PathBuf::from(source.rsplit_once(':').unwrap().0)
         })
+        .filter(|p| walked(dir, p))
         .collect()
 }
 
@@ -47,13 +48,17 @@ fn inbox_files(dir: &Path) -> BTreeSet<PathBuf> {
         .messages
         .iter()
         .filter_map(|m| m.path.as_deref().map(Path::to_path_buf))
-        .filter(|p| {
-            p.strip_prefix(dir).is_ok_and(|rel| {
-                rel.components()
-                    .all(|c| !c.as_os_str().to_string_lossy().starts_with('.'))
-            })
-        })
+        .filter(|p| walked(dir, p))
         .collect()
+}
+
+/// Whether `p` is a file the walk reaches under `dir`: no hidden folder
+/// (the handoff directory) on the way.
+fn walked(dir: &Path, p: &Path) -> bool {
+    p.strip_prefix(dir).is_ok_and(|rel| {
+        rel.components()
+            .all(|c| !c.as_os_str().to_string_lossy().starts_with('.'))
+    })
 }
 
 fn assert_same_files(dir: &Path) -> BTreeSet<PathBuf> {

@@ -68,7 +68,7 @@ pub fn print(
         }
     }
     for d in &parsed.diags {
-        eprintln!("amail: {d}");
+        crate::errln!("amail: {d}");
     }
     for item in &parsed.items {
         let located = Located {

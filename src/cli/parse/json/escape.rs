@@ -727,6 +727,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::print_stderr)] // the test harness captures it
     fn every_scan_masks_every_byte_at_every_place_of_a_32_byte_block() {
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         if !std::arch::is_x86_feature_detected!("avx2") {
