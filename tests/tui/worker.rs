@@ -308,15 +308,9 @@ fn a_load_reports_its_progress_in_the_status_bar() {
     let screen = render_to_string(&model, 120, 30);
     assert!(screen.contains("loading 5/10 · "), "{screen}");
     gate.open();
-    loop {
-        let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
-        let done = msg.from_backend();
+    until_the_job_ends(&mut worker, &rx, |msg| {
         update(&mut model, msg);
-        if done {
-            worker.reported();
-            break;
-        }
-    }
+    });
     model.working = worker.busy();
     assert_eq!(model.progress, None);
     assert_eq!(model.inbox.messages.len(), fake.inbox.messages.len());
@@ -540,13 +534,18 @@ impl Backend for Stepping {
     }
 }
 
-/// Issue 16: the first load hands the newest threads to the screen while
-/// the rest loads (the count shown beside them), keys work on them, and
-/// the whole inbox then takes their place with the selection kept. A load
-/// over an inbox already on screen (after an ack, `R`) hands out no steps:
-/// the screen never shrinks to one.
-#[test]
-fn the_first_load_shows_the_newest_threads_while_the_rest_loads() {
+/// A first load dispatched to a worker over [`Stepping`], and the model
+/// its messages go to: the two tests of the step share it.
+struct SteppingRun {
+    fake: FakeBackend,
+    gate: Gate,
+    calls: Arc<Mutex<Vec<&'static str>>>,
+    worker: Worker,
+    rx: mpsc::Receiver<Msg>,
+    model: Model,
+}
+
+fn first_load_in_steps(before_the_count: bool) -> SteppingRun {
     let fake = FakeBackend::sample();
     let gate = Gate::default();
     let calls = Arc::new(Mutex::new(Vec::new()));
@@ -554,12 +553,13 @@ fn the_first_load_shows_the_newest_threads_while_the_rest_loads() {
         inner: fake.clone(),
         gate: gate.clone(),
         calls: Arc::clone(&calls),
-        before_the_count: false,
+        before_the_count,
     };
     let (tx, rx) = mpsc::channel();
     let mut worker = Worker::spawn(Box::new(backend), move |m| {
         let _ = tx.send(m);
     });
+    // A test that fails before opening the gate must not hang the suite.
     let watchdog = gate.clone();
     std::thread::spawn(move || {
         std::thread::sleep(Duration::from_secs(20));
@@ -568,6 +568,44 @@ fn the_first_load_shows_the_newest_threads_while_the_rest_loads() {
     let mut model = Model::new(empty_inbox(), Vec::new(), fake.now, UiConfig::default());
     assert!(worker.dispatch(&mut model.inbox, Command::Load).is_none());
     model.working = worker.busy();
+    SteppingRun {
+        fake,
+        gate,
+        calls,
+        worker,
+        rx,
+        model,
+    }
+}
+
+/// The worker's messages until its job's end, which is reported.
+fn until_the_job_ends(worker: &mut Worker, rx: &mpsc::Receiver<Msg>, mut each: impl FnMut(Msg)) {
+    loop {
+        let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+        let done = msg.from_backend();
+        each(msg);
+        if done {
+            worker.reported();
+            break;
+        }
+    }
+}
+
+/// Issue 16: the first load hands the newest threads to the screen while
+/// the rest loads (the count shown beside them), keys work on them, and
+/// the whole inbox then takes their place with the selection kept. A load
+/// over an inbox already on screen (after an ack, `R`) hands out no steps:
+/// the screen never shrinks to one.
+#[test]
+fn the_first_load_shows_the_newest_threads_while_the_rest_loads() {
+    let SteppingRun {
+        fake,
+        gate,
+        calls,
+        mut worker,
+        rx,
+        mut model,
+    } = first_load_in_steps(false);
 
     // The step's progress first, then the step itself, neither the job's end.
     let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
@@ -603,14 +641,9 @@ fn the_first_load_shows_the_newest_threads_while_the_rest_loads() {
 
     // Again, over the inbox on screen: the whole inbox at the end, no step.
     assert!(worker.dispatch(&mut model.inbox, Command::Load).is_none());
-    loop {
-        let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+    until_the_job_ends(&mut worker, &rx, |msg| {
         assert!(!matches!(msg, Msg::Partial(_)), "a step over a full screen");
-        if msg.from_backend() {
-            worker.reported();
-            break;
-        }
-    }
+    });
     assert_eq!(*calls.lock().unwrap(), ["steps", "whole"]);
 }
 
@@ -620,21 +653,13 @@ fn the_first_load_shows_the_newest_threads_while_the_rest_loads() {
 /// million messages).
 #[test]
 fn a_step_before_the_files_are_counted_says_they_are_being_listed() {
-    let fake = FakeBackend::sample();
-    let gate = Gate::default();
-    let backend = Stepping {
-        inner: fake.clone(),
-        gate: gate.clone(),
-        calls: Arc::new(Mutex::new(Vec::new())),
-        before_the_count: true,
-    };
-    let (tx, rx) = mpsc::channel();
-    let mut worker = Worker::spawn(Box::new(backend), move |m| {
-        let _ = tx.send(m);
-    });
-    let mut model = Model::new(empty_inbox(), Vec::new(), fake.now, UiConfig::default());
-    assert!(worker.dispatch(&mut model.inbox, Command::Load).is_none());
-    model.working = worker.busy();
+    let SteppingRun {
+        gate,
+        mut worker,
+        rx,
+        mut model,
+        ..
+    } = first_load_in_steps(true);
     loop {
         let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
         let step = matches!(msg, Msg::Partial(_));
@@ -651,13 +676,7 @@ fn a_step_before_the_files_are_counted_says_they_are_being_listed() {
         "{screen}"
     );
     gate.open();
-    loop {
-        let msg = rx.recv_timeout(Duration::from_secs(60)).unwrap();
-        if msg.from_backend() {
-            worker.reported();
-            break;
-        }
-    }
+    until_the_job_ends(&mut worker, &rx, drop);
 }
 
 /// A reload is applied where the lists stand when its answer arrives, not

@@ -174,6 +174,14 @@ impl ChoiceFor {
     }
 }
 
+/// Which kept text an editor resumes: a reply's draft (by message key) or
+/// a rejection's reason (by task id).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Resume {
+    Reply,
+    Reason,
+}
+
 /// A write the user asked for, handed to the worker and not yet
 /// answered: what `q` waits for, and what a forced quit tells the fate of.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -1367,6 +1375,22 @@ impl Model {
             Write::Reject { id: i, reason } if i == id => Some(reason.as_str()),
             _ => None,
         })
+    }
+
+    /// The text an editor for `key` opens with: the one kept from its last
+    /// editor (Esc, or a write that failed), else the one on its way to
+    /// the store, so a second editor never starts blank over text not yet
+    /// written.
+    pub(crate) fn resume(&self, what: Resume, key: &str) -> String {
+        let (kept, out) = match what {
+            Resume::Reply => (&self.drafts, self.reply_out(key)),
+            Resume::Reason => (&self.reasons, self.reject_out(key)),
+        };
+        kept.get(key)
+            .map(String::as_str)
+            .or(out)
+            .unwrap_or_default()
+            .to_string()
     }
 
     /// Rejection reasons kept for a task's next `X` (after Esc, or a

@@ -3,7 +3,7 @@
 //! to whom and with which type is core's `reply_rule`, the same rule the
 //! stores apply when they write, so the editor shows what will be sent.
 
-use crate::model::{ChoiceFor, EditMode, Model, Notice, Overlay, Pane, Screen};
+use crate::model::{ChoiceFor, EditMode, Model, Notice, Overlay, Pane, Resume, Screen};
 use crate::msg::Command;
 use amail_core::inbox::{HelpState, InboxMessage};
 use amail_core::safe_text::{clean_line, clean_text};
@@ -223,15 +223,7 @@ pub(super) fn start_reply(
     kind: ReplyKind,
     external_editor: bool,
 ) -> Option<Command> {
-    // A draft kept for this message (Esc, then k) is where it resumes,
-    // else a reply to it on its way to the store.
-    let text = m
-        .drafts
-        .get(&key)
-        .map(String::as_str)
-        .or_else(|| m.reply_out(&key))
-        .unwrap_or_default()
-        .to_string();
+    let text = m.resume(Resume::Reply, &key);
     let initial = external_editor.then(|| editor_file(m, &key, &agent, &to, kind, &text));
     m.overlay = Some(Overlay::Editor {
         key,

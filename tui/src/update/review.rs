@@ -12,7 +12,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 use super::overlays::edit_key;
 use crate::keymap::Action;
-use crate::model::{Model, Notice, Overlay, Screen};
+use crate::model::{Model, Notice, Overlay, Resume, Screen};
 use crate::msg::{Command, Verdict};
 use amail_core::aof::TaskStatus;
 use amail_core::router::mailbox::Mailbox;
@@ -64,14 +64,7 @@ pub(super) fn approve(m: &mut Model) -> Option<Command> {
 /// `X`: ask why the selected task in review goes back to work.
 pub(super) fn reject(m: &mut Model) {
     if let Some(task) = task_in_review(m, Action::Reject) {
-        // A reason kept, else the one on its way to the store.
-        let text = m
-            .reasons
-            .get(&task)
-            .map(String::as_str)
-            .or_else(|| m.reject_out(&task))
-            .unwrap_or_default()
-            .to_string();
+        let text = m.resume(Resume::Reason, &task);
         m.overlay = Some(Overlay::Reason {
             task,
             cursor: text.len(),

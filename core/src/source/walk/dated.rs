@@ -47,8 +47,14 @@ pub(crate) fn newest_dated(root: &Path, at_least: usize) -> Option<Listing> {
         return None;
     }
     let mut out = Listing::default();
-    // Files listed, by the first day their folder allows.
-    let mut listed: Vec<(u32, usize)> = Vec::new();
+    // Files listed whose folder may still hold mail no newer than an
+    // unlisted folder's, by the first day their folder allows, latest
+    // first: the latest day an unlisted folder allows only falls (a
+    // folder's sub-folders end no later than it does), so each leaves
+    // this heap once, for `sure`, instead of every folder listed being
+    // counted again after each listing.
+    let mut unsure: BinaryHeap<(u32, usize)> = BinaryHeap::new();
+    let mut sure = 0;
     let mut total = 0;
     let mut waiting = BinaryHeap::from([Waiting {
         span: Span::OPEN,
@@ -78,7 +84,7 @@ pub(crate) fn newest_dated(root: &Path, at_least: usize) -> Option<Listing> {
             }
         }
         total += names.len();
-        listed.push((next.span.from, names.len()));
+        unsure.push((next.span.from, names.len()));
         let folder = out.push_folder(found.folder);
         out.push_run(folder, names);
         if total > at_least.saturating_mul(LISTED_LIMIT) {
@@ -88,11 +94,13 @@ pub(crate) fn newest_dated(root: &Path, at_least: usize) -> Option<Listing> {
             // Everything is listed: the whole walk does as much.
             return None;
         };
-        let sure: usize = listed
-            .iter()
-            .filter(|&&(from, _)| from > latest_unlisted)
-            .map(|&(_, n)| n)
-            .sum();
+        while let Some(&(from, n)) = unsure.peek() {
+            if from <= latest_unlisted {
+                break;
+            }
+            unsure.pop();
+            sure += n;
+        }
         if sure >= at_least {
             return Some(out);
         }
