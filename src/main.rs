@@ -59,7 +59,10 @@ fn main() -> ExitCode {
     allocator::tune();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => return clap_exit(&e),
+        Err(mut e) => {
+            cli::store_tip(&mut e, std::env::args_os().nth(1).as_deref());
+            return clap_exit(&e);
+        }
     };
     // The one place the size limit is decided; everything below gets it
     // as a value.

@@ -24,7 +24,9 @@
 //! Newlines survive [`clean_text`]; [`clean_line`] folds them to spaces for
 //! single-line places (list rows, headers, one printed line per item).
 //! [`reveal`] is the opposite choice for the raw view: nothing removed,
-//! everything shown.
+//! everything shown. [`shell_arg`] is a path cleaned for one line and
+//! quoted for a POSIX shell, for the commands amail suggests: a user
+//! pastes them, so a folder with a space must stay one word.
 //!
 //! It sits at the bottom of the crate (no imports from it) so that every
 //! layer, the router included, can print through it.
@@ -41,6 +43,21 @@ pub fn clean_text(s: &str) -> Cow<'_, str> {
 /// Cleans text for one line: newlines become spaces too.
 pub fn clean_line(s: &str) -> Cow<'_, str> {
     clean(s, true)
+}
+
+/// `path` as one word of a command a user can paste into a POSIX shell:
+/// cleaned as [`clean_line`] cleans it (so no control character reaches
+/// the terminal, and no NUL the quoting), and quoted only when it needs
+/// to be (`/tmp/mail` stays as it is, `/tmp/my mail` becomes
+/// `'/tmp/my mail'`).
+pub fn shell_arg(path: &std::path::Path) -> String {
+    let text = path.to_string_lossy();
+    let line = clean_line(&text);
+    match shlex::try_quote(&line) {
+        Ok(quoted) => quoted.into_owned(),
+        // Cleaning turned every NUL into a control picture.
+        Err(_) => line.into_owned(),
+    }
 }
 
 fn needs_work(c: char) -> bool {
@@ -147,6 +164,23 @@ mod tests {
 
     fn no_controls(s: &str) -> bool {
         !s.chars().any(|c| c != '\n' && needs_work(c))
+    }
+
+    #[test]
+    fn a_shell_arg_is_one_word_of_what_was_there() {
+        use std::path::Path;
+        assert_eq!(shell_arg(Path::new("/tmp/mail")), "/tmp/mail");
+        for (path, word) in [
+            ("/tmp/my mail", "/tmp/my mail"),
+            ("/tmp/it's", "/tmp/it's"),
+            ("/tmp/$HOME`x`", "/tmp/$HOME`x`"),
+            // The escape sequence goes whole; a NUL shows as its picture.
+            ("/tmp/a\u{1b}[31mb\0c\nd", "/tmp/ab\u{2400}c d"),
+        ] {
+            let arg = shell_arg(Path::new(path));
+            assert!(no_controls(&arg), "{arg:?}");
+            assert_eq!(shlex::split(&arg), Some(vec![word.to_string()]), "{arg}");
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::from_inbox_error;
 use super::{default_mailbox, CliError, CliResult};
-use amail_core::safe_text::{clean_line, clean_text};
+use amail_core::safe_text::{clean_line, clean_text, shell_arg};
 use amail_core::{inbox, stores};
 
 #[derive(Debug, Args)]
@@ -48,7 +48,7 @@ pub fn split_source(items: &[String]) -> Result<(Vec<String>, Option<PathBuf>), 
             "{}: a {}, and no message id to ack: `amail ack ID... {} --as AGENT`",
             clean_line(last),
             source_word(Path::new(last)),
-            clean_line(last)
+            shell_arg(Path::new(last))
         ))),
         Some((last, rest))
             if !rest.is_empty() && (last == "-" || names_source(Path::new(last))) =>

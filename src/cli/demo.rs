@@ -7,6 +7,7 @@ use clap::{Args, ValueEnum};
 
 use super::{amail_home, CliError, CliResult};
 use amail::demo::{corpus, mailbox as demo};
+use amail_core::safe_text::shell_arg;
 
 /// How `--messages` writes its corpus.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
@@ -96,10 +97,11 @@ pub fn run(args: DemoArgs) -> CliResult {
     crate::outln!("  mailbox: {}", info.mailbox.display());
     crate::outln!("  store:   {}", info.store.display());
     crate::outln!("try:");
-    crate::outln!("  amail threads {}", info.mailbox.display());
-    crate::outln!("  amail pending {} --as BlueLake", info.mailbox.display());
-    crate::outln!("  amail inbox {} --as BlueLake", info.mailbox.display());
-    crate::outln!("  amail tasks --store {}", info.store.display());
+    let (mailbox, store) = (shell_arg(&info.mailbox), shell_arg(&info.store));
+    crate::outln!("  amail threads {mailbox}");
+    crate::outln!("  amail pending {mailbox} --as BlueLake");
+    crate::outln!("  amail inbox {mailbox} --as BlueLake");
+    crate::outln!("  amail tasks --store {store}");
     Ok(ExitCode::SUCCESS)
 }
 
@@ -121,8 +123,8 @@ fn corpus(dir: &std::path::Path, n: usize, big: Option<usize>) -> CliResult {
     // over this mailbox would show, since `amail demo DIR` makes one.
     crate::outln!(
         "  store:   no task store (a corpus is not routed); `amail route {} --store {}` makes one",
-        info.mailbox.display(),
-        dir.join("store").display()
+        shell_arg(&info.mailbox),
+        shell_arg(&dir.join("store"))
     );
     if let Some(bytes) = big {
         let path = dir.join("big.md");
@@ -168,7 +170,7 @@ fn mcp_corpus(dir: &std::path::Path, n: usize, big: Option<usize>) -> CliResult 
         );
     }
     crate::outln!("try:");
-    crate::outln!("  amail inbox {} --as BlueLake", dir.display());
+    crate::outln!("  amail inbox {} --as BlueLake", shell_arg(dir));
     Ok(ExitCode::SUCCESS)
 }
 

@@ -7,6 +7,8 @@ pub mod parse;
 
 use std::process::ExitCode;
 
+use amail_core::safe_text::shell_arg;
+
 /// Exit codes from the design: 0 success, 1 bad input or store, 2 usage.
 pub const EXIT_OK: u8 = 0;
 pub const EXIT_BAD_INPUT: u8 = 1;
@@ -102,6 +104,42 @@ pub fn open_store(root: &std::path::Path) -> Result<amail_core::router::Store, C
     })
 }
 
+/// `amail tasks DIR` (every other command takes its folder that way):
+/// the store commands take it as `--store DIR`, which clap's own error
+/// ("unrecognized subcommand", or "unexpected argument" with a tip to
+/// put `--` before it) does not say. Only a path that is there gets the
+/// tip: a word that is not (`tasks aprove`) keeps clap's own, which may
+/// name the sub-command meant.
+pub fn store_tip(e: &mut clap::Error, command: Option<&std::ffi::OsStr>) {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let Some(command) = command.and_then(|c| c.to_str()) else {
+        return;
+    };
+    if !matches!(command, "tasks" | "events" | "sweep" | "doctor") {
+        return;
+    }
+    let given = match e.kind() {
+        ErrorKind::InvalidSubcommand => e.get(ContextKind::InvalidSubcommand),
+        ErrorKind::UnknownArgument => e.get(ContextKind::InvalidArg),
+        _ => None,
+    };
+    let Some(ContextValue::String(given)) = given else {
+        return;
+    };
+    let path = std::path::Path::new(given);
+    if !path.exists() {
+        return;
+    }
+    let tip = format!(
+        "`amail {command}` takes the task store as an option: `amail {command} --store {}`",
+        shell_arg(path)
+    );
+    e.insert(
+        ContextKind::Suggested,
+        ContextValue::StyledStrs(vec![tip.into()]),
+    );
+}
+
 /// What a `--store` with no task store is, and what to do: a file is not
 /// a store; a folder with a store beside its mail (`DIR` or `DIR/mail`
 /// after `amail demo DIR`) names that store; another folder (a mailbox?)
@@ -130,8 +168,9 @@ fn missing_store(path: &std::path::Path) -> String {
         .flatten();
     if let Some(store) = &found {
         return format!(
-            "no task store at {p} (nothing was created); the store beside this mail is {s}: `--store {s}`",
-            s = clean(store)
+            "no task store at {p} (nothing was created); the store beside this mail is {}: `--store {}`",
+            clean(store),
+            shell_arg(store)
         );
     }
     if path.is_dir() {
@@ -139,12 +178,14 @@ fn missing_store(path: &std::path::Path) -> String {
             .parent()
             .map_or_else(|| absolute.join("store"), |d| d.join("store"));
         return format!(
-            "no task store at {p} (nothing was created): a folder with no tasks/ in it; if it holds mail, route it into a store of its own: `amail route {p} --store {}`",
-            clean(&own)
+            "no task store at {p} (nothing was created): a folder with no tasks/ in it; if it holds mail, route it into a store of its own: `amail route {} --store {}`",
+            shell_arg(path),
+            shell_arg(&own)
         );
     }
     format!(
-        "no task store at {p} (nothing was created); check the path, or route mail into a new store first: `amail route MAIL --store {p}`"
+        "no task store at {p} (nothing was created); check the path, or route mail into a new store first: `amail route MAIL --store {}`",
+        shell_arg(path)
     )
 }
 

@@ -9,7 +9,7 @@ use clap::Args;
 use super::ack::source_kind;
 use super::from_inbox_error;
 use super::{CliError, CliResult};
-use amail_core::safe_text::clean_line;
+use amail_core::safe_text::{clean_line, shell_arg};
 use amail_core::stores;
 
 #[derive(Debug, Args)]
@@ -53,10 +53,11 @@ pub fn run(mut args: ReplyArgs, config: &amail::config::Config) -> CliResult {
                 args.source = Some(first);
             }
             _ => {
-                let source = clean_line(&args.id);
                 return Err(CliError::usage(format!(
-                    "{source}: a {}, and no message id to answer: `amail reply ID {source} --as AGENT`",
-                    super::ack::source_word(&first)
+                    "{}: a {}, and no message id to answer: `amail reply ID {} --as AGENT`",
+                    clean_line(&args.id),
+                    super::ack::source_word(&first),
+                    shell_arg(&first)
                 )));
             }
         }

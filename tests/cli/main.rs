@@ -32,6 +32,7 @@ mod server_token;
 mod size_limit;
 mod stdin_json;
 mod store_beside_mail;
+mod store_positional;
 mod streams;
 mod tables;
 mod tasks_agent;

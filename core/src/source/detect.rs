@@ -91,7 +91,7 @@ pub(crate) fn archive_of(path: &Path) -> Option<PathBuf> {
 pub fn not_a_mailbox(dir: &Path) -> String {
     format!(
         "an AOF task store, not mail: `amail tasks --store {}` shows its tasks",
-        dir.display()
+        crate::safe_text::shell_arg(dir)
     )
 }
 
