@@ -403,12 +403,14 @@ fn open_section(
     headed: &mut Headed,
     preamble: &mut Section,
     kind: SectionKind,
+    level: u8,
     i: usize,
     lines: usize,
 ) {
     headed.last_mut().unwrap_or(preamble).end = i;
     headed.push(Section {
         kind,
+        level,
         start: i + 1,
         end: lines,
         seen: 0,
@@ -459,6 +461,10 @@ type Headed = SmallVec<[Section; 4]>;
 #[derive(Debug)]
 pub(crate) struct Section {
     pub kind: SectionKind,
+    /// The level of the heading that opened it (`###` is 3; a line read
+    /// as `## Problem` is 2; the preamble 0): a heading of this level or
+    /// higher ends it, whatever it names.
+    level: u8,
     /// Content lines: indices into `Body::lines`, `start..end`.
     pub start: usize,
     pub end: usize,
@@ -540,6 +546,7 @@ impl<'l, 'a> Body<'l, 'a> {
             lines,
             preamble: Section {
                 kind: SectionKind::Preamble,
+                level: 0,
                 start: 0,
                 end: lines.len(),
                 seen: 0,
@@ -643,9 +650,16 @@ impl<'l, 'a> Body<'l, 'a> {
                     // against 4,160).
                     if let Some((f, label)) = Label::spelled_after_bullet(line.text, line.plain_end)
                         .and_then(|(f, label)| Some((f, label?)))
-                        .or_else(|| Label::spelled_in_bold(line.text, line.plain_end))
                     {
                         body.push_field(diags, line, i, f, label, &mut duplicates);
+                        continue;
+                    }
+                    if let Some((f, label)) = Label::spelled_in_bold(line.text, line.plain_end) {
+                        if !has_row_separator(f.value)
+                            || !body.row_of_fields(diags, line, i, f, label, &mut duplicates)
+                        {
+                            body.push_field(diags, line, i, f, label, &mut duplicates);
+                        }
                         continue;
                     }
                     (None, false)
@@ -665,7 +679,14 @@ impl<'l, 'a> Body<'l, 'a> {
                         continue;
                     }
                     if let Some(kind) = SectionKind::spec_heading(text) {
-                        open_section(&mut body.headed, &mut body.preamble, kind, i, lines.len());
+                        open_section(
+                            &mut body.headed,
+                            &mut body.preamble,
+                            kind,
+                            2,
+                            i,
+                            lines.len(),
+                        );
                         continue;
                     }
                     (
@@ -707,11 +728,22 @@ impl<'l, 'a> Body<'l, 'a> {
                         note_heading(diags, line, k);
                     }
                     // `###` and deeper naming no section stay inside the
-                    // current one.
-                    decorated.or((level <= 2).then_some(plain))
+                    // current one, unless it was opened at their level or
+                    // deeper: `### Notes` after `### Summary` is the
+                    // summary's sibling, not a part of it.
+                    let open = body.headed.last().map_or(0, |s| s.level);
+                    decorated.or((level <= 2 || level <= usize::from(open)).then_some(plain))
                 };
                 if let Some(kind) = kind {
-                    open_section(&mut body.headed, &mut body.preamble, kind, i, lines.len());
+                    let level = u8::try_from(level).unwrap_or(u8::MAX);
+                    open_section(
+                        &mut body.headed,
+                        &mut body.preamble,
+                        kind,
+                        level,
+                        i,
+                        lines.len(),
+                    );
                 }
                 continue;
             }
@@ -731,7 +763,23 @@ impl<'l, 'a> Body<'l, 'a> {
                     .or_else(|| letter_field_line(line.text, Label::lookup))
             } else {
                 match marked_field_line(line.text, line.plain_end) {
-                    Marked::Field(f, label) => Some((f, label)),
+                    Marked::Field(f, label) => {
+                        // A decorated row of fields (`**Bead:** ol-7 |
+                        // **Step:** 3`), asked here and of the decorated
+                        // rule's fields below, not of a line that opens
+                        // with a label (a plain `Status: red | green` is
+                        // read as written; and the plain message's path
+                        // was ~100 instructions longer with the test where
+                        // every field is pushed).
+                        if let (Some(label), b'*') = (label, first) {
+                            if has_row_separator(f.value)
+                                && body.row_of_fields(diags, line, i, f, label, &mut duplicates)
+                            {
+                                continue;
+                            }
+                        }
+                        Some((f, label))
+                    }
                     Marked::Bold(f) => {
                         bold = Some(f);
                         None
@@ -752,6 +800,7 @@ impl<'l, 'a> Body<'l, 'a> {
                                     &mut body.headed,
                                     &mut body.preamble,
                                     kind,
+                                    2,
                                     i,
                                     lines.len(),
                                 );
@@ -763,10 +812,24 @@ impl<'l, 'a> Body<'l, 'a> {
                 None => match bold
                     .map_or_else(|| decorated_line(line.text), |f| bold_field(f, line.text))
                 {
-                    Decorated::Field(f, label) => (f, label, true),
+                    Decorated::Field(f, label) => {
+                        if has_row_separator(f.value)
+                            && body.row_of_fields(diags, line, i, f, label, &mut duplicates)
+                        {
+                            continue;
+                        }
+                        (f, label, true)
+                    }
                     Decorated::Heading(kind) => {
                         alone_as_heading(diags, line, kind);
-                        open_section(&mut body.headed, &mut body.preamble, kind, i, lines.len());
+                        open_section(
+                            &mut body.headed,
+                            &mut body.preamble,
+                            kind,
+                            2,
+                            i,
+                            lines.len(),
+                        );
                         continue;
                     }
                     Decorated::Neither => {
@@ -779,6 +842,11 @@ impl<'l, 'a> Body<'l, 'a> {
                     }
                 },
             };
+            // A decorated line of several fields (`**Bead:** ol-7 | **Step:**
+            // 3`; bulleted ones above): asked only of a line that opens
+            // with no letter or was read through decorations (a plain
+            // `Status: red | green` is read as written), and only when the
+            // value holds a `|`, `·` or `•`.
             if body.push_field(diags, line, i, f, label, &mut duplicates) && decorated {
                 let note = Note::join(&[
                     "`",
@@ -852,6 +920,71 @@ impl<'l, 'a> Body<'l, 'a> {
         if let Some(first @ 0) = self.first.get_mut(label as usize) {
             *first = u8::try_from(self.hits.len()).unwrap_or(0);
         }
+        true
+    }
+
+    /// `**Bead:** ol-79 | **Step:** 3 of 5 | **Context usage:** ~60 %`: a
+    /// decorated line of fields, each after a ` | `, ` · ` or ` • `, as
+    /// language models write a status line. Read as a field each when
+    /// every part after the first is a field with a known label and a
+    /// value; any other value with such a separator (`Status: red | green`,
+    /// a part that is prose) is left as written. True when the line was
+    /// read here.
+    #[cold]
+    #[inline(never)]
+    fn row_of_fields(
+        &mut self,
+        diags: &mut Diags<'_, 'a>,
+        line: &Line<'a>,
+        i: usize,
+        f: FieldLine<'a>,
+        label: Label,
+        duplicates: &mut usize,
+    ) -> bool {
+        let Some(sep) = ROW_SEPARATORS.into_iter().find(|s| f.value.contains(s)) else {
+            return false;
+        };
+        let mut parts = f.value.split(sep);
+        let first = parts.next().unwrap_or_default();
+        // Every part a field: a known label, or an emphasised one
+        // (`**Progress:** 60 %`, none of this message's: left out, as its
+        // own line would be). A part `see: the log` is prose.
+        let mut rest: SmallVec<[(FieldLine<'a>, Option<Label>); 4]> = SmallVec::new();
+        for part in parts {
+            let part = trim(part);
+            let emphasised = matches!(part.as_bytes().first(), Some(b'*' | b'_'));
+            match crate::grammar::field_line(part).or_else(|| crate::decor::decorated_field(part)) {
+                Some(g) if !trim(g.value).is_empty() => match Label::lookup(g.label) {
+                    None if !emphasised => return false,
+                    known => rest.push((g, known)),
+                },
+                _ => return false,
+            }
+        }
+        if trim(first).is_empty() {
+            return false;
+        }
+        let first = FieldLine {
+            label: f.label,
+            value: first,
+        };
+        self.push_field(diags, line, i, first, label, duplicates);
+        for (g, l) in rest {
+            if let Some(l) = l {
+                self.push_field(diags, line, i, g, l, duplicates);
+            }
+        }
+        read_through(
+            diags,
+            line,
+            Note::join(&[
+                "`",
+                trim(line.text),
+                "` reads as one field per part between `",
+                trim(sep),
+                "`",
+            ]),
+        );
         true
     }
 
@@ -992,6 +1125,7 @@ impl<'l, 'a> Body<'l, 'a> {
             &mut self.headed,
             &mut self.preamble,
             kind,
+            2,
             i,
             self.lines.len(),
         );
@@ -1604,6 +1738,15 @@ fn marked_field_line(text: &str, plain_end: bool) -> Marked<'_> {
 /// decorated label's indent, see `decor::decorated_field`): cut on bytes.
 fn read_through<'a>(diags: &mut Diags<'_, 'a>, line: &Line<'a>, note: Note<'a>) {
     diags.normalised(line, crate::grammar::trim_start_blanks(line.text), note);
+}
+
+/// What separates the fields of a decorated row ([`Body::row_of_fields`]).
+const ROW_SEPARATORS: [&str; 1] = [" | "];
+
+/// Whether a field's value may hold a row of fields.
+#[inline]
+fn has_row_separator(value: &str) -> bool {
+    value.as_bytes().contains(&b'|')
 }
 
 /// [`decorated_line`] of a line whose decorated field [`marked_field_line`]

@@ -121,6 +121,15 @@ fn sections_end_only_at_level_one_or_two_headings() {
         m.parsed.summary.as_deref(),
         Some("Fixed issue ##42 and C## stuff\nsee ## Summary below\n####### seven")
     );
+    // A section opened at a deeper level ends at a heading of its own
+    // level (its sibling), and keeps deeper ones (its parts).
+    let m = one(
+        "Subject: [x-1] DONE\n\nBody:\nBead: x-1\n### Summary\nFixed it.\n#### Details\nLRU.\n### Notes\nnot it\n",
+    );
+    assert_eq!(
+        m.parsed.summary.as_deref(),
+        Some("Fixed it.\n#### Details\nLRU.")
+    );
     // A field outside its section is still read, with an info.
     let m = one("Subject: [x-1] FAILED\n\nBody:\nBead: x-1\nType: ERROR\nReason: outside\n");
     assert_eq!(m.parsed.failure_type.as_deref(), Some("ERROR"));
@@ -133,6 +142,37 @@ fn sections_end_only_at_level_one_or_two_headings() {
         ]
     );
     assert_eq!(m.warnings().count(), 0);
+}
+
+/// `**Bead:** ol-7 | **Step:** 3 | **Status:** ok`: a row of fields whose
+/// first label is in bold reads as one field each, when every part is a
+/// field; a plain line, or a part that is no field, is read as written.
+#[test]
+fn a_decorated_row_of_fields_reads_as_one_field_each() {
+    let m = one("Subject: [x-1] PROGRESS\n\nBody:\n**Bead:** x-1 | **Step:** 3 of 5 | **Mood:** fine\n- **Status:** ok | Context usage: 30%\n");
+    assert_eq!(m.parsed.bead_id.as_deref(), Some("x-1"));
+    assert_eq!(m.parsed.step.as_deref(), Some("3 of 5"));
+    assert_eq!(m.parsed.status.as_deref(), Some("ok"));
+    assert_eq!(m.parsed.context_usage, Some(30));
+    assert_eq!(
+        codes(&m),
+        [("normalised", 4, 1), ("normalised", 5, 1)],
+        "{:?}",
+        m.diagnostics
+    );
+    for (line, status) in [
+        ("Status: red | green", "red | green"),
+        ("- **Status:** red | green", "red | green"),
+        // A plain label after a bullet is the plain form: as written.
+        (
+            "- Status: ok | Context usage: 30%",
+            "ok | Context usage: 30%",
+        ),
+        ("**Status:** a | see: the log", "a | see: the log"),
+    ] {
+        let m = one(&format!("Subject: [x-1] PROGRESS\n\nBody:\n{line}\n"));
+        assert_eq!(m.parsed.status.as_deref(), Some(status), "{line}");
+    }
 }
 
 #[test]
