@@ -38,10 +38,7 @@ pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {
     if args.paths.is_empty() || args.paths.iter().any(|p| super::names_stdin(p)) {
         super::say_reading_stdin();
     }
-    let opts = InputOptions {
-        handoff_dir: std::env::var_os("HANDOFF_DIR"),
-        max_bytes,
-    };
+    let opts = InputOptions { max_bytes };
     let inputs = inputs::collect(&args.paths, &opts).map_err(|e| {
         // The system's errors get the hint; amail's own refusals (a task
         // store named as mail, a file over the size limit) say what to do

@@ -41,6 +41,12 @@
 //! CPU, of which the kernel's `getdents64` was 0.56 s; the rest was
 //! `memcmp` from the sort, `malloc` and the extension check.
 //!
+//! A plain mailbox's handoff folder (`.handoffs/`, or `HANDOFF_DIR`) is
+//! not mail either, even where its name is not hidden: its `*.json` files
+//! are handoffs, handed out first by [`mailbox`], the one place `parse`,
+//! `route` and the inbox load ask which files a named mailbox holds
+//! (`walk/mailbox.rs`).
+//!
 //! One walk lists in another order: `newest_dated` lists a mailbox filed
 //! by date newest months first, by the same rules, so a load can hand out
 //! its newest threads before the whole tree is listed (`walk/dated.rs`).
@@ -55,9 +61,12 @@ use std::path::{Component, Path, PathBuf};
 use rayon::prelude::*;
 
 mod dated;
+mod mailbox;
 pub(crate) use dated::newest_dated;
+pub(crate) use mailbox::{in_handoff_folder, mailbox_listing};
+pub use mailbox::{mailbox, Mailbox};
 
-use super::detect::{is_real_dir, is_task_store_dir, not_a_mailbox};
+use super::detect::{is_real_dir, is_task_store_dir};
 
 /// Extensions a mail file may have; files with no extension count too.
 /// Anything else (images, archives, scripts, databases) is not mail.
@@ -129,31 +138,22 @@ pub fn walk(root: &Path) -> MailFiles {
 pub(crate) fn list(root: &Path) -> Listing {
     match super::detect::archive_of(root) {
         Some(archive) => store_listing(&archive),
-        None => plain(root.to_path_buf()),
+        None => {
+            let mut listing = plain(root.to_path_buf());
+            mailbox::drop_handoff_folder(root, &mut listing);
+            listing
+        }
     }
 }
 
-/// [`walk`] of a directory the user named as mail (`amail parse DIR`): a
-/// task store is refused (`InvalidInput`, saying what it is); anything
-/// else is walked, and what could not be listed is in the problems.
-pub fn named_mailbox(root: &Path) -> io::Result<MailFiles> {
-    if is_task_store_dir(root) {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            not_a_mailbox(root),
-        ));
-    }
-    Ok(walk(root))
-}
-
-/// [`walk`] for callers that stop at the first problem (`amail route`):
+/// [`mailbox`]'s mail files for callers that stop at the first problem:
 /// the files, or the directory that could not be listed (`root` itself,
 /// or a folder anywhere under it: the one to look at) and why.
 pub fn mail_files(root: &Path) -> Result<Vec<PathBuf>, (PathBuf, io::Error)> {
-    let found = named_mailbox(root).map_err(|e| (root.to_path_buf(), e))?;
+    let found = mailbox(root).map_err(|e| (root.to_path_buf(), e))?;
     match found.problems.into_iter().next() {
         Some(p) => Err((p.path, p.error)),
-        None => Ok(found.files),
+        None => Ok(found.files[found.handoffs..].to_vec()),
     }
 }
 
@@ -254,6 +254,9 @@ pub fn lists(root: &Path, path: &Path) -> bool {
     let Some((file, folders)) = names.split_last() else {
         return false;
     };
+    if in_handoff_folder(root, path) {
+        return false;
+    }
     if let Some(archive) = super::detect::archive_of(root) {
         // `projects/<slug>/messages/YYYY/MM/<file>` under the archive.
         let Ok(rel) = path.strip_prefix(&archive) else {
@@ -426,6 +429,23 @@ impl Listing {
             r
         }));
         self.problems.extend(other.problems);
+    }
+
+    /// Leaves out the files of `dir` and of every folder below it, and
+    /// the problems met there.
+    fn drop_under(&mut self, dir: &Path) {
+        self.problems.retain(|p| !p.path.starts_with(dir));
+        if !self.folders.iter().any(|f| f.dir.starts_with(dir)) {
+            return;
+        }
+        let runs = std::mem::take(&mut self.runs);
+        self.starts.clear();
+        for run in runs {
+            if !self.folders[run.folder].dir.starts_with(dir) {
+                self.starts.push(self.len());
+                self.runs.push(run);
+            }
+        }
     }
 
     /// Keeps `folder`, for the runs of its files.
@@ -875,7 +895,7 @@ fn month_of(month: PathBuf) -> Listing {
 
 /// The `.json` files of a handoff directory (`.handoffs/` or `HANDOFF_DIR`),
 /// sorted; none when it is missing. Everything there is a handoff, so the
-/// mail walk (which skips hidden entries) does not list it.
+/// mail walk does not list it (hidden, or left out: [`mailbox`]).
 pub fn handoff_files(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = fs::read_dir(dir)
         .into_iter()
