@@ -110,8 +110,13 @@ fn inputs(paths: &[PathBuf]) -> Result<(Vec<Input>, Vec<PathBuf>, Unlisted), Cli
             continue;
         }
         let meta = std::fs::metadata(p).map_err(|e| {
-            // The system's reason: a link loop is not a missing file.
-            CliError::bad_input(format!("{}: {}", p.display(), amail_core::fsio::reason(&e)))
+            // What is wrong with the path itself: a link that leads
+            // nowhere says so, naming its target (`fsio::reason_at`).
+            CliError::bad_input(format!(
+                "{}: {}",
+                p.display(),
+                amail_core::fsio::reason_at(p, &e)
+            ))
         })?;
         // One `stat` (`is_dir` then `exists` made two).
         if meta.is_dir() {

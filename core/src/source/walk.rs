@@ -92,11 +92,13 @@ pub struct Problem {
     what: What,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum What {
     Listing,
     Stat,
-    Link,
+    /// With what is wrong with the link (`fsio::broken_link`), found when
+    /// the walk met it.
+    Link(String),
 }
 
 impl Problem {
@@ -109,10 +111,12 @@ impl Problem {
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let what = match self.what {
+        let what = match &self.what {
             What::Listing => "cannot list directory",
             What::Stat => "cannot stat",
-            What::Link => "cannot follow the link",
+            // `broken link to TARGET`, as every command names a link
+            // that leads nowhere.
+            What::Link(why) => return f.write_str(why),
         };
         write!(f, "{what}: {}", crate::fsio::reason(&self.error))
     }
@@ -622,10 +626,13 @@ impl Listed {
         match fs::metadata(&path) {
             Ok(m) => m.is_file(),
             Err(error) => {
+                let why = crate::fsio::broken_link(&path).unwrap_or_else(|| {
+                    format!("cannot follow the link: {}", crate::fsio::reason(&error))
+                });
                 problems.push(Problem {
                     path,
                     error,
-                    what: What::Link,
+                    what: What::Link(why),
                 });
                 false
             }
