@@ -1143,14 +1143,7 @@ fn a_path_that_cannot_be_followed_says_why_in_every_command() {
     let link = fx.path("loop");
     std::os::unix::fs::symlink(&link, &link).unwrap();
     let l = link.to_str().unwrap();
-    let store = fx.store();
-    for args in [
-        vec!["parse", l],
-        vec!["threads", l],
-        vec!["pending", l],
-        vec!["route", l, "--store", &store],
-    ] {
-        let out = fx.run(&args);
+    for (args, out) in fx.each_reader(l) {
         assert_eq!(out.status.code(), Some(1), "{args:?}");
         let err = stderr(&out);
         assert!(

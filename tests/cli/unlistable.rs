@@ -193,16 +193,9 @@ fn a_broken_link_is_named_with_its_target_by_every_command() {
     let d = dangling.to_str().unwrap();
     let l = m.join("loop1.md");
     let l = l.to_str().unwrap();
-    let store = fx.store();
     for (path, line) in [(d, &broken), (l, &looped)] {
-        for args in [
-            vec!["parse", path],
-            vec!["threads", path],
-            vec!["pending", path],
-            vec!["route", path, "--store", &store],
-        ] {
-            let out = fx.run(&args);
-            assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        for (args, out) in fx.each_reader(path) {
+            assert_eq!(out.status.code(), Some(1), "{args}: {}", stderr(&out));
             said(&out, &format!("amail: {line}"));
         }
     }
