@@ -29,6 +29,11 @@
 //! is `unsafe`, which this crate forbids, so the binary holds that code
 //! and its reasons).
 //!
+//! Saying why. [`reason`] words the system's error as every command
+//! prints it; [`reason_at`] words it true of the path: a link that leads
+//! nowhere is `broken link to TARGET`, not the target's "no such file or
+//! directory" (the link is there), in every command and in the walk.
+//!
 //! Test hooks. [`crash_point`] aborts the process at a chosen durable step
 //! when built with the `test-hooks` feature; without it (release builds)
 //! it is an empty inline function and the environment variable is never
@@ -214,6 +219,50 @@ pub fn reason(e: &io::Error) -> String {
         }
         _ => text.to_string(),
     }
+}
+
+/// Why `path` could not be opened or looked at, in words true of the path
+/// itself: a link that leads nowhere is `broken link to TARGET` (the
+/// target as the link holds it, what `ls -l` shows), `(a loop of links)`
+/// after it when the links lead round; anything else is [`reason`]. The
+/// system says `no such file or directory` of a link whose target is gone,
+/// which is false of the link (it is there), and every command said it so.
+/// Asked only once something failed: a `readlink` or a few.
+pub fn reason_at(path: &Path, e: &io::Error) -> String {
+    broken_link(path).unwrap_or_else(|| reason(e))
+}
+
+/// `broken link to TARGET`, and `(a loop of links)` for a loop, when
+/// `path` is a link that leads nowhere; None when it is no link, or leads
+/// to something there (a target that cannot be read is not a broken link:
+/// [`reason`] says why).
+pub fn broken_link(path: &Path) -> Option<String> {
+    let target = fs::read_link(path).ok()?;
+    // Followed as the system follows it, to a path that is no link; a
+    // path met twice, or more hops than the system takes (40 on Linux),
+    // is a loop.
+    let mut seen = vec![path.to_path_buf()];
+    let mut at = path.parent().unwrap_or(Path::new("")).join(&target);
+    let looped = loop {
+        match fs::read_link(&at) {
+            Ok(next) => {
+                if seen.contains(&at) || seen.len() > 40 {
+                    break true;
+                }
+                let next = at.parent().unwrap_or(Path::new("")).join(next);
+                seen.push(std::mem::replace(&mut at, next));
+            }
+            Err(_) => break false,
+        }
+    };
+    let end = if looped {
+        " (a loop of links)"
+    } else if fs::symlink_metadata(&at).is_err_and(|e| e.kind() == io::ErrorKind::NotFound) {
+        ""
+    } else {
+        return None;
+    };
+    Some(format!("broken link to {}{end}", target.display()))
 }
 
 /// A new file at `path`, failing if anything is there (the temp file's

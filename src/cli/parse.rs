@@ -16,7 +16,7 @@ use amail_core::formats::in_handoff_dir;
 use amail_core::fsio::FileReader;
 use amail_core::safe_text::clean_line;
 use amail_core::source::parallel;
-use amail_core::source::walk::named_mailbox;
+use amail_core::source::walk;
 
 mod json;
 mod protocol;
@@ -94,12 +94,15 @@ struct Unlisted {
     files: usize,
 }
 
-/// The inputs `paths` name, and what under them could not be looked into.
-fn inputs(paths: &[PathBuf]) -> Result<(Vec<Input>, Unlisted), CliError> {
+/// The inputs `paths` name; the handoff files among them (the named
+/// mailboxes', in path order: `walk::mailbox`); and what under them could
+/// not be looked into.
+fn inputs(paths: &[PathBuf]) -> Result<(Vec<Input>, Vec<PathBuf>, Unlisted), CliError> {
     if paths.is_empty() {
-        return Ok((vec![Input::Stdin], Unlisted::default()));
+        return Ok((vec![Input::Stdin], Vec::new(), Unlisted::default()));
     }
     let mut out = Vec::new();
+    let mut handoffs = Vec::new();
     let mut unlisted = Unlisted::default();
     for p in paths {
         if super::names_stdin(p) {
@@ -107,12 +110,19 @@ fn inputs(paths: &[PathBuf]) -> Result<(Vec<Input>, Unlisted), CliError> {
             continue;
         }
         let meta = std::fs::metadata(p).map_err(|e| {
-            // The system's reason: a link loop is not a missing file.
-            CliError::bad_input(format!("{}: {}", p.display(), amail_core::fsio::reason(&e)))
+            // What is wrong with the path itself: a link that leads
+            // nowhere says so, naming its target (`fsio::reason_at`).
+            CliError::bad_input(format!(
+                "{}: {}",
+                p.display(),
+                amail_core::fsio::reason_at(p, &e)
+            ))
         })?;
         // One `stat` (`is_dir` then `exists` made two).
         if meta.is_dir() {
-            let found = named_mailbox(p).map_err(|e| {
+            // The mailbox's handoff files first, as `amail route` and the
+            // inbox read them, then its mail.
+            let found = walk::mailbox(p).map_err(|e| {
                 CliError::bad_input(format!("{}: cannot read directory: {e}", p.display()))
             })?;
             for problem in &found.problems {
@@ -127,27 +137,8 @@ fn inputs(paths: &[PathBuf]) -> Result<(Vec<Input>, Unlisted), CliError> {
                     unlisted.files += 1;
                 }
             }
-            // The mailbox's handoff folder (`.handoffs/`, or `HANDOFF_DIR`
-            // under it), first, as `amail route` and the inbox read it:
-            // the walk passes over hidden folders.
-            let handoffs = amail_core::formats::handoff::dir_for(
-                p,
-                std::env::var_os("HANDOFF_DIR").as_deref(),
-            );
-            let handoff_files = amail_core::source::walk::handoff_files(&handoffs);
-            let files = if handoff_files.is_empty() {
-                found.files
-            } else {
-                let mut all = handoff_files;
-                all.extend(
-                    found
-                        .files
-                        .into_iter()
-                        .filter(|f| !f.starts_with(&handoffs)),
-                );
-                all
-            };
-            let files = files.into_iter().map(Input::File);
+            handoffs.extend_from_slice(found.handoff_files());
+            let files = found.files.into_iter().map(Input::File);
             if out.is_empty() {
                 // In place: a path and an input are the same size, so
                 // the walk's list becomes the input list without a
@@ -161,7 +152,8 @@ fn inputs(paths: &[PathBuf]) -> Result<(Vec<Input>, Unlisted), CliError> {
             out.push(Input::File(p.clone()));
         }
     }
-    Ok((out, unlisted))
+    handoffs.sort();
+    Ok((out, handoffs, unlisted))
 }
 
 /// What every input is rendered with.
@@ -172,6 +164,20 @@ struct Settings {
     opts: ParseOptions,
     /// Inputs larger than this are reported unreadable.
     max_bytes: u64,
+    /// The named mailboxes' handoff files, sorted: read as handoffs even
+    /// where their folder is not named `.handoffs` (`HANDOFF_DIR`).
+    handoffs: Vec<PathBuf>,
+}
+
+impl Settings {
+    /// Whether `input` is one of the named mailboxes' handoff files (none,
+    /// nearly always: then a length test).
+    fn is_handoff(&self, input: &Input) -> bool {
+        match input {
+            Input::File(p) => !self.handoffs.is_empty() && self.handoffs.binary_search(p).is_ok(),
+            Input::Stdin => false,
+        }
+    }
 }
 
 /// Inputs rendered together by one worker before the main thread writes
@@ -186,6 +192,7 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
     } else {
         Format::Jsonl
     });
+    let (inputs, handoffs, unlisted) = inputs(&args.paths)?;
     let settings = Settings {
         format,
         format_name: format!("{format:?}"),
@@ -193,8 +200,8 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
             strict: args.strict,
         },
         max_bytes,
+        handoffs,
     };
-    let (inputs, unlisted) = inputs(&args.paths)?;
     if inputs.iter().any(|i| matches!(i, Input::Stdin)) {
         super::say_reading_stdin();
     }
@@ -537,11 +544,12 @@ fn render_bytes(
     // their own objects; JSON items carry a leading `,` like mail items.
     // They go through a scratch buffer so that a closed stdout is reported
     // like any other write.
-    if !protocol::surely_not(text, || folders.in_handoff_dir(name)) {
+    let handoff = || settings.is_handoff(input);
+    if !protocol::surely_not(text, || folders.in_handoff_dir(name) || handoff()) {
         scratch.clear();
         match protocol::print(
             scratch,
-            name,
+            (name, handoff()),
             text,
             &settings.format_name,
             &mut false,

@@ -38,24 +38,22 @@ pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {
     if args.paths.is_empty() || args.paths.iter().any(|p| super::names_stdin(p)) {
         super::say_reading_stdin();
     }
-    let opts = InputOptions {
-        handoff_dir: std::env::var_os("HANDOFF_DIR"),
-        max_bytes,
-    };
+    let opts = InputOptions { max_bytes };
     let inputs = inputs::collect(&args.paths, &opts).map_err(|e| {
         // The system's errors get the hint; amail's own refusals (a task
         // store named as mail, a file over the size limit) say what to do
         // themselves.
-        let hint = if e.error.raw_os_error().is_some() {
-            " (check the path and its permissions)"
-        } else {
-            ""
+        // A link that leads nowhere is named as one, without the hint:
+        // the path is there, its target is not.
+        let (why, hint) = match amail_core::fsio::broken_link(&e.path) {
+            Some(broken) => (broken, ""),
+            None if e.error.raw_os_error().is_some() => (
+                amail_core::fsio::reason(&e.error),
+                " (check the path and its permissions)",
+            ),
+            None => (amail_core::fsio::reason(&e.error), ""),
         };
-        CliError::bad_input(format!(
-            "{}: {}{hint}",
-            e.path.display(),
-            amail_core::fsio::reason(&e.error)
-        ))
+        CliError::bad_input(format!("{}: {why}{hint}", e.path.display()))
     })?;
     let root = args.store.unwrap_or_else(super::default_store);
     refuse_store_in_place_of_mail(&root, &args.paths)?;

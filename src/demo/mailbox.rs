@@ -158,7 +158,6 @@ fn route_into_store(mailbox: &Path, store: &Path) -> io::Result<()> {
     let inputs = inputs::collect(
         &[mailbox.to_path_buf()],
         &InputOptions {
-            handoff_dir: None,
             // The demo's own files, all far below the default limit.
             max_bytes: amail_core::fsio::DEFAULT_MAX_MESSAGE_BYTES,
         },

@@ -117,6 +117,21 @@ impl Fx {
         assert!(out.status.success(), "{}", stderr(&out));
         root
     }
+    /// Every command that reads a mailbox named by its path (`parse`,
+    /// `threads`, `pending`, `route` into the fixture's store), run on
+    /// `path`: each one's words and its output.
+    pub(crate) fn each_reader(&self, path: &str) -> Vec<(String, Output)> {
+        let store = self.store();
+        [
+            vec!["parse", path],
+            vec!["threads", path],
+            vec!["pending", path],
+            vec!["route", path, "--store", &store],
+        ]
+        .into_iter()
+        .map(|args| (args.join(" "), self.run(&args)))
+        .collect()
+    }
     /// `amail route PATH --store STORE`.
     pub(crate) fn route(&self, path: &Path) -> Output {
         self.run(&["route", path.to_str().unwrap(), "--store", &self.store()])

@@ -139,3 +139,64 @@ fn broken_links_are_named_not_skipped() {
     assert!(stderr(&out).contains("dangling.md"), "{}", stderr(&out));
     assert!(!fx.path("store").exists(), "a store was made");
 }
+
+/// A link whose target is gone, and a loop of links, are named alike by
+/// every command, given on the command line or found in a walked folder:
+/// `LINK: broken link to TARGET` (the target as the link holds it), `(a
+/// loop of links)` after it for a loop. Before, a walked one was `cannot
+/// follow the link: no such file or directory` to `parse` and `threads`,
+/// and `route` said `LINK: no such file or directory (check the path and
+/// its permissions)`, as did every command for a link named on the
+/// command line: true of the target, not of the path named, which is
+/// there (`ls` lists it). Each command's exit is as before: `parse`
+/// names them and fails, `threads` warns and goes on, `route` routes
+/// nothing.
+#[cfg(unix)]
+#[test]
+fn a_broken_link_is_named_with_its_target_by_every_command() {
+    use std::os::unix::fs::symlink;
+    let fx = Fx::new();
+    let m = one_message(&fx);
+    let gone = fx.path("gone/x.md");
+    let dangling = m.join("dangling.md");
+    symlink(&gone, &dangling).unwrap();
+    symlink("loop2.md", m.join("loop1.md")).unwrap();
+    symlink("loop1.md", m.join("loop2.md")).unwrap();
+    let broken = format!("{}: broken link to {}", dangling.display(), gone.display());
+    let looped = format!(
+        "{}: broken link to loop2.md (a loop of links)",
+        m.join("loop1.md").display()
+    );
+    let said = |out: &std::process::Output, line: &str| {
+        let err = stderr(out);
+        assert!(err.contains(line), "{line:?} not in: {err}");
+        assert!(!err.contains("check the path"), "{err}");
+        assert!(!err.contains("no such file"), "{err}");
+    };
+    let mm = m.to_str().unwrap();
+
+    // In a walked folder.
+    let out = fx.run(&["parse", mm, "--format", "jsonl"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    said(&out, &format!("amail: {broken}\n"));
+    said(&out, &format!("amail: {looped}\n"));
+    let out = fx.run(&["threads", mm]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    said(&out, &format!("amail: warning: {broken}\n"));
+    said(&out, &format!("amail: warning: {looped}\n"));
+    let out = fx.route(&m);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    said(&out, &format!("amail: {broken}\n"));
+    assert!(!fx.path("store").exists(), "a store was made");
+
+    // Named on the command line.
+    let d = dangling.to_str().unwrap();
+    let l = m.join("loop1.md");
+    let l = l.to_str().unwrap();
+    for (path, line) in [(d, &broken), (l, &looped)] {
+        for (args, out) in fx.each_reader(path) {
+            assert_eq!(out.status.code(), Some(1), "{args}: {}", stderr(&out));
+            said(&out, &format!("amail: {line}"));
+        }
+    }
+}

@@ -20,6 +20,16 @@ fn amail(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// [`amail`] with `HANDOFF_DIR` set.
+fn amail_in(handoff_dir: &str, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_amail"))
+        .args(args)
+        .current_dir(root())
+        .env("HANDOFF_DIR", handoff_dir)
+        .output()
+        .unwrap()
+}
+
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
@@ -198,11 +208,7 @@ fn handoff_dir_env_points_elsewhere() {
     std::fs::rename(mail.join("shared-ho"), mail.join(".shared-ho")).unwrap();
     let m = mail.to_str().unwrap();
     let without = amail(&["threads", m, "--json"]);
-    let with = Command::new(env!("CARGO_BIN_EXE_amail"))
-        .args(["threads", m, "--json"])
-        .env("HANDOFF_DIR", ".shared-ho")
-        .output()
-        .unwrap();
+    let with = amail_in(".shared-ho", &["threads", m, "--json"]);
     let ids = |o: &Output| -> Vec<String> {
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         v.as_array()
@@ -214,4 +220,88 @@ fn handoff_dir_env_points_elsewhere() {
     let h = "0f1c2d3e-0000-4000-8000-000000000006".to_string();
     assert!(!ids(&without).contains(&h));
     assert!(ids(&with).contains(&h), "{:?}", ids(&with));
+}
+
+/// A `HANDOFF_DIR` the mail walk does not pass over (not hidden) is the
+/// mailbox's handoff folder as `.handoffs/` is, for every command: its
+/// JSON files are handoffs, each read once (even broken JSON, a
+/// diagnostic), and nothing else in it is mail. `parse` printed the broken
+/// file as a mail message; `route` and the inbox dropped it without a
+/// word; the inbox showed a note left in the folder as a thread and a copy
+/// in a sub-folder as a second snapshot; `route` routed that copy.
+#[test]
+fn a_visible_handoff_dir_is_read_once_and_alike_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let mail = dir.path().join("mail");
+    copy_dir(&root().join("tests/data/mixed/mail"), &mail);
+    let ho = mail.join("handoffs");
+    std::fs::rename(mail.join(".handoffs"), &ho).unwrap();
+    std::fs::write(ho.join("garbled.json"), "{ not json").unwrap();
+    std::fs::write(ho.join("notes.md"), "Subject: scratch notes\n\nNot mail.\n").unwrap();
+    std::fs::create_dir(ho.join("old")).unwrap();
+    std::fs::copy(ho.join("offered.json"), ho.join("old/offered.json")).unwrap();
+    let m = mail.to_str().unwrap();
+    let run = |args: &[&str]| amail_in("handoffs", args);
+
+    // parse: each handoff item once, from the folder's own JSON files.
+    let parsed = run(&["parse", "--format", "jsonl", m]);
+    let stdout = text(&parsed.stdout);
+    let stderr = text(&parsed.stderr);
+    let sources: Vec<String> = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["source"].to_string())
+        .collect();
+    let from = |name: &str| sources.iter().filter(|s| s.contains(name)).count();
+    assert_eq!(from("handoffs/offered.json"), 1, "{stdout}");
+    assert_eq!(from("handoffs/old/"), 0, "{stdout}");
+    assert_eq!(from("notes.md"), 0, "{stdout}");
+    assert_eq!(
+        from("garbled.json"),
+        0,
+        "parse read a broken handoff as mail: {stdout}"
+    );
+    assert!(
+        stderr.contains("garbled.json"),
+        "parse said nothing of it: {stderr}"
+    );
+
+    // route: what `parse --format aof` prints, the broken file not routed.
+    let aof = run(&["parse", "--format", "aof", m]);
+    let envelopes = text(&aof.stdout).lines().count();
+    let store = dir.path().join("store");
+    let routed = run(&["route", m, "--store", store.to_str().unwrap()]);
+    let summary = text(&routed.stdout);
+    let said = text(&routed.stderr);
+    assert!(
+        summary.starts_with(&format!("routed {envelopes} of ")),
+        "parse --format aof printed {envelopes}; route: {summary}{said}"
+    );
+    assert!(
+        said.contains("garbled.json"),
+        "route said nothing of it: {said}"
+    );
+
+    // The inbox: the same items, each once; the note is no thread.
+    let threads = run(&["threads", m, "--json"]);
+    let listed: serde_json::Value = serde_json::from_slice(&threads.stdout).unwrap();
+    let ids: Vec<String> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|t| t["message_ids"].as_array().unwrap().clone())
+        .map(|i| i.as_str().unwrap().to_string())
+        .collect();
+    let offered = "handoff:0f1c2d3e-0000-4000-8000-000000000001@";
+    assert_eq!(
+        ids.iter().filter(|i| i.starts_with(offered)).count(),
+        1,
+        "{ids:?}"
+    );
+    let subjects = listed.to_string();
+    assert!(!subjects.contains("scratch notes"), "{subjects}");
+    let warned = text(&threads.stderr);
+    assert!(
+        warned.contains("garbled.json"),
+        "threads said nothing of it: {warned}"
+    );
 }

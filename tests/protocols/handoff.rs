@@ -162,7 +162,10 @@ fn transitions_are_checked_across_files() {
     let later = a
         .replace("\"accepted\"", "\"rejected\"")
         .replace("2026-11-20T09:10:00.250000", "2026-11-20T09:20:00Z");
-    let p = protocols::parse_files(&[("a.json".into(), a), ("b.json".into(), later)]);
+    let p = protocols::parse_files(&[
+        protocols::File::named("a.json".into(), a),
+        protocols::File::named("b.json".into(), later),
+    ]);
     assert_eq!(p.items.len(), 2);
     assert_eq!(p.diags.len(), 1, "{:?}", p.diags);
     assert_eq!(p.diags[0].path, "b.json");

@@ -117,10 +117,7 @@ fn a2a_fields_are_in_the_message() {
 
 fn route(store: &Path) -> Vec<TaskSummary> {
     let paths = vec![mailbox()];
-    let opts = amail_core::source::inputs::InputOptions {
-        handoff_dir: None,
-        max_bytes: MAX,
-    };
+    let opts = amail_core::source::inputs::InputOptions { max_bytes: MAX };
     let inputs = amail_core::source::inputs::collect(&paths, &opts).unwrap();
     let diags = inputs.diags;
     let (found, items): (Vec<_>, Vec<_>) = inputs

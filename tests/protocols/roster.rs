@@ -47,7 +47,10 @@ fn mail(
 }
 
 fn protocol(path: &str, text: &str) -> Vec<amail_core::inbox::InboxMessage> {
-    let p = amail_core::formats::parse_files(&[(path.into(), text.into())]);
+    let p = amail_core::formats::parse_files(&[amail_core::formats::File::named(
+        path.into(),
+        text.into(),
+    )]);
     assert!(p.diags.is_empty(), "{:?}", p.diags);
     p.items
         .iter()

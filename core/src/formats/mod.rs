@@ -255,7 +255,13 @@ pub fn in_handoff_dir(path: &str) -> bool {
 /// Detects and reads a protocol file. `None` when the text is not JSON of
 /// one of these protocols (then it is Agent Mail or AOF/1).
 pub fn detect(path: &str, text: &str) -> Option<(Protocol, Parsed)> {
-    let in_handoff_dir = in_handoff_dir(path);
+    detect_in(path, text, in_handoff_dir(path))
+}
+
+/// [`detect`] of a file whose place is known: `in_handoff_dir` when it is
+/// one of a mailbox's handoff files, wherever that folder is and whatever
+/// its name (`HANDOFF_DIR`), so that broken JSON there is a handoff too.
+pub fn detect_in(path: &str, text: &str, in_handoff_dir: bool) -> Option<(Protocol, Parsed)> {
     // Every mail file passes through here before the mail parser: text that
     // does not open like JSON cannot be a protocol item, so skip the JSON
     // attempt for it.
@@ -279,13 +285,42 @@ pub fn detect(path: &str, text: &str) -> Option<(Protocol, Parsed)> {
     Some((proto, parsed))
 }
 
+/// A file for [`parse_files`]: its name as messages give it, its text,
+/// and whether it is one of the mailbox's handoff files (then even
+/// broken JSON is a handoff, a diagnostic: the caller knows the folder,
+/// which need not be named `.handoffs`).
+#[derive(Debug, Clone)]
+pub struct File {
+    pub path: String,
+    pub text: String,
+    pub in_handoff_dir: bool,
+}
+
+impl File {
+    /// A file found anywhere but a handoff folder (or named by the user),
+    /// in a handoff folder when its path says `.handoffs`.
+    pub fn named(path: String, text: String) -> Self {
+        let in_handoff_dir = in_handoff_dir(&path);
+        File {
+            path,
+            text,
+            in_handoff_dir,
+        }
+    }
+}
+
 /// Reads every item of several files together, so transitions are checked
 /// across files (a task's snapshots or messages may be spread over them).
-pub fn parse_files(files: &[(String, String)]) -> Parsed {
+pub fn parse_files(files: &[File]) -> Parsed {
     let mut handoffs = Parsed::default();
     let mut a2as = Parsed::default();
-    for (path, text) in files {
-        let in_handoff_dir = in_handoff_dir(path);
+    for File {
+        path,
+        text,
+        in_handoff_dir,
+    } in files
+    {
+        let in_handoff_dir = *in_handoff_dir;
         let proto = objects(text)
             .ok()
             .and_then(|objs| objs.iter().find_map(|o| classify(&o.value)));

@@ -34,7 +34,7 @@ pub const DB_FILE: &str = "storage.sqlite3";
 /// Anything else that is a directory is a plain mailbox.
 pub fn detect(path: &Path, db: Option<&Path>) -> Result<Detected, String> {
     let meta = std::fs::metadata(path)
-        .map_err(|e| format!("{}: {}", path.display(), crate::fsio::reason(&e)))?;
+        .map_err(|e| format!("{}: {}", path.display(), crate::fsio::reason_at(path, &e)))?;
     if !meta.is_dir() {
         return Err(format!(
             "{}: not a directory; give a mailbox directory or an mcp_agent_mail storage root \

@@ -6,7 +6,8 @@
 //!   copies and thread digests are duplicates), in creation order.
 //! - Any other directory contributes every non-hidden mail file,
 //!   recursively, ordered by message time then path, plus its handoff
-//!   directory (`.handoffs/`, or the `handoff_dir` option relative to it).
+//!   folder's files (`.handoffs/`, or `HANDOFF_DIR`: [`walk::mailbox`],
+//!   which leaves the folder out of the mail).
 //! - A file is, in this order: protocol items when it is JSON holding a
 //!   handoff or A2A object (or lies in a handoff directory, where even
 //!   broken JSON is a handoff, reported as a diagnostic); AOF/1 envelopes
@@ -22,13 +23,13 @@
 //! checked across files, and come first, in time order: an offer is routed
 //! before the mail that reports on its work.
 
-use std::ffi::OsString;
 use std::io;
 use std::path::{Path, PathBuf};
 
 use amail_parser::{parse_bytes, OwnedMessage, ParseOptions};
 
 use crate::formats::{self, Diag};
+use crate::source::walk;
 
 /// One thing to route, with where it came from.
 #[allow(clippy::large_enum_variant)]
@@ -74,9 +75,6 @@ pub struct Inputs {
 /// How to read.
 #[derive(Debug, Clone)]
 pub struct InputOptions {
-    /// The handoff directory of each directory read, relative to it
-    /// (`HANDOFF_DIR`; default `.handoffs`).
-    pub handoff_dir: Option<OsString>,
     /// The largest file (or standard input) read, in bytes.
     pub max_bytes: u64,
 }
@@ -160,10 +158,10 @@ fn mail_items(source: &str, bytes: &[u8], items: &mut Vec<Item>) {
 }
 
 /// Files the protocol reader takes together, and the paths already seen
-/// (a handoff directory may also be walked as part of its mailbox).
+/// (a file named twice, or a handoff that is a link to a mailbox file).
 #[derive(Default)]
 struct ProtocolFiles {
-    files: Vec<(String, String)>,
+    files: Vec<formats::File>,
     seen: std::collections::HashSet<PathBuf>,
     /// Inputs that are not mail (binary), with why.
     skipped: Vec<(String, &'static str)>,
@@ -211,28 +209,23 @@ pub fn collect(paths: &[PathBuf], opts: &InputOptions) -> Result<Inputs, InputEr
         })?;
         let mut batch = Vec::new();
         if meta.is_dir() {
-            let handoffs = formats::handoff::dir_for(p, opts.handoff_dir.as_deref());
-            for f in crate::source::walk::handoff_files(&handoffs) {
-                let bytes = read(&f)?;
-                classify_into(
-                    &f.display().to_string(),
-                    &f,
-                    &bytes,
-                    true,
-                    true,
-                    &mut batch,
-                    &mut protocol,
-                );
-            }
+            let found = walk::mailbox(p).map_err(|error| InputError {
+                path: p.into(),
+                error,
+            })?;
             // The folder that could not be listed is named, not `p`.
-            let files = crate::source::walk::mail_files(p)
-                .map_err(|(path, error)| InputError { path, error })?;
-            for f in files {
-                let in_handoff_dir = f.starts_with(&handoffs);
-                let bytes = read(&f)?;
+            if let Some(problem) = found.problems.into_iter().next() {
+                return Err(InputError {
+                    path: problem.path,
+                    error: problem.error,
+                });
+            }
+            for (i, f) in found.files.iter().enumerate() {
+                let in_handoff_dir = i < found.handoffs;
+                let bytes = read(f)?;
                 classify_into(
                     &f.display().to_string(),
-                    &f,
+                    f,
                     &bytes,
                     true,
                     in_handoff_dir,
@@ -286,7 +279,9 @@ fn classify_into(
         Class::Protocol(text) => {
             let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
             if protocol.seen.insert(key) {
-                protocol.files.push((name.to_string(), text));
+                let mut file = formats::File::named(name.to_string(), text);
+                file.in_handoff_dir |= in_handoff_dir;
+                protocol.files.push(file);
             }
         }
         Class::Aof(lines) => {

@@ -41,6 +41,12 @@
 //! CPU, of which the kernel's `getdents64` was 0.56 s; the rest was
 //! `memcmp` from the sort, `malloc` and the extension check.
 //!
+//! A plain mailbox's handoff folder (`.handoffs/`, or `HANDOFF_DIR`) is
+//! not mail either, even where its name is not hidden: its `*.json` files
+//! are handoffs, handed out first by [`mailbox`], the one place `parse`,
+//! `route` and the inbox load ask which files a named mailbox holds
+//! (`walk/mailbox.rs`).
+//!
 //! One walk lists in another order: `newest_dated` lists a mailbox filed
 //! by date newest months first, by the same rules, so a load can hand out
 //! its newest threads before the whole tree is listed (`walk/dated.rs`).
@@ -55,9 +61,12 @@ use std::path::{Component, Path, PathBuf};
 use rayon::prelude::*;
 
 mod dated;
+mod mailbox;
 pub(crate) use dated::newest_dated;
+pub(crate) use mailbox::{in_handoff_folder, mailbox_listing};
+pub use mailbox::{mailbox, Mailbox};
 
-use super::detect::{is_real_dir, is_task_store_dir, not_a_mailbox};
+use super::detect::{is_real_dir, is_task_store_dir};
 
 /// Extensions a mail file may have; files with no extension count too.
 /// Anything else (images, archives, scripts, databases) is not mail.
@@ -83,11 +92,13 @@ pub struct Problem {
     what: What,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum What {
     Listing,
     Stat,
-    Link,
+    /// With what is wrong with the link (`fsio::broken_link`), found when
+    /// the walk met it.
+    Link(String),
 }
 
 impl Problem {
@@ -100,10 +111,12 @@ impl Problem {
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let what = match self.what {
+        let what = match &self.what {
             What::Listing => "cannot list directory",
             What::Stat => "cannot stat",
-            What::Link => "cannot follow the link",
+            // `broken link to TARGET`, as every command names a link
+            // that leads nowhere.
+            What::Link(why) => return f.write_str(why),
         };
         write!(f, "{what}: {}", crate::fsio::reason(&self.error))
     }
@@ -129,31 +142,22 @@ pub fn walk(root: &Path) -> MailFiles {
 pub(crate) fn list(root: &Path) -> Listing {
     match super::detect::archive_of(root) {
         Some(archive) => store_listing(&archive),
-        None => plain(root.to_path_buf()),
+        None => {
+            let mut listing = plain(root.to_path_buf());
+            mailbox::drop_handoff_folder(root, &mut listing);
+            listing
+        }
     }
 }
 
-/// [`walk`] of a directory the user named as mail (`amail parse DIR`): a
-/// task store is refused (`InvalidInput`, saying what it is); anything
-/// else is walked, and what could not be listed is in the problems.
-pub fn named_mailbox(root: &Path) -> io::Result<MailFiles> {
-    if is_task_store_dir(root) {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            not_a_mailbox(root),
-        ));
-    }
-    Ok(walk(root))
-}
-
-/// [`walk`] for callers that stop at the first problem (`amail route`):
+/// [`mailbox`]'s mail files for callers that stop at the first problem:
 /// the files, or the directory that could not be listed (`root` itself,
 /// or a folder anywhere under it: the one to look at) and why.
 pub fn mail_files(root: &Path) -> Result<Vec<PathBuf>, (PathBuf, io::Error)> {
-    let found = named_mailbox(root).map_err(|e| (root.to_path_buf(), e))?;
+    let found = mailbox(root).map_err(|e| (root.to_path_buf(), e))?;
     match found.problems.into_iter().next() {
         Some(p) => Err((p.path, p.error)),
-        None => Ok(found.files),
+        None => Ok(found.files[found.handoffs..].to_vec()),
     }
 }
 
@@ -254,6 +258,9 @@ pub fn lists(root: &Path, path: &Path) -> bool {
     let Some((file, folders)) = names.split_last() else {
         return false;
     };
+    if in_handoff_folder(root, path) {
+        return false;
+    }
     if let Some(archive) = super::detect::archive_of(root) {
         // `projects/<slug>/messages/YYYY/MM/<file>` under the archive.
         let Ok(rel) = path.strip_prefix(&archive) else {
@@ -426,6 +433,23 @@ impl Listing {
             r
         }));
         self.problems.extend(other.problems);
+    }
+
+    /// Leaves out the files of `dir` and of every folder below it, and
+    /// the problems met there.
+    fn drop_under(&mut self, dir: &Path) {
+        self.problems.retain(|p| !p.path.starts_with(dir));
+        if !self.folders.iter().any(|f| f.dir.starts_with(dir)) {
+            return;
+        }
+        let runs = std::mem::take(&mut self.runs);
+        self.starts.clear();
+        for run in runs {
+            if !self.folders[run.folder].dir.starts_with(dir) {
+                self.starts.push(self.len());
+                self.runs.push(run);
+            }
+        }
     }
 
     /// Keeps `folder`, for the runs of its files.
@@ -602,10 +626,13 @@ impl Listed {
         match fs::metadata(&path) {
             Ok(m) => m.is_file(),
             Err(error) => {
+                let why = crate::fsio::broken_link(&path).unwrap_or_else(|| {
+                    format!("cannot follow the link: {}", crate::fsio::reason(&error))
+                });
                 problems.push(Problem {
                     path,
                     error,
-                    what: What::Link,
+                    what: What::Link(why),
                 });
                 false
             }
@@ -875,7 +902,7 @@ fn month_of(month: PathBuf) -> Listing {
 
 /// The `.json` files of a handoff directory (`.handoffs/` or `HANDOFF_DIR`),
 /// sorted; none when it is missing. Everything there is a handoff, so the
-/// mail walk (which skips hidden entries) does not list it.
+/// mail walk does not list it (hidden, or left out: [`mailbox`]).
 pub fn handoff_files(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = fs::read_dir(dir)
         .into_iter()

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::cli::CliError;
 use amail_core::bridge::protocol as bridge;
-use amail_core::formats::{detect, opens_like_json, Item};
+use amail_core::formats::{detect_in, in_handoff_dir, opens_like_json, Item};
 use amail_core::inbox::protocol_items as inbox;
 
 #[derive(Serialize)]
@@ -48,9 +48,11 @@ pub fn surely_not(text: Option<&str>, in_handoff_dir: impl FnOnce() -> bool) -> 
 /// nothing printed. `first` is the JSON array's "no element yet" flag.
 /// `text` is the file's text, `None` when it is not UTF-8 (then it is no
 /// protocol file): validated once by the caller, which parses it next.
+/// `handoff`: one of a named mailbox's handoff files (`walk::mailbox`),
+/// wherever its folder is; a path under a `.handoffs` folder is one too.
 pub fn print(
     out: &mut impl Write,
-    name: &str,
+    (name, handoff): (&str, bool),
     text: Option<&str>,
     format: &str,
     first: &mut bool,
@@ -59,7 +61,7 @@ pub fn print(
     let Some(text) = text else {
         return Ok(false);
     };
-    let Some((_, parsed)) = detect(name, text) else {
+    let Some((_, parsed)) = detect_in(name, text, handoff || in_handoff_dir(name)) else {
         return Ok(false);
     };
     if strict {
@@ -127,7 +129,7 @@ mod tests {
 
     use crate::cli::parse::tests::every_file;
 
-    use amail_core::formats::{detect, in_handoff_dir};
+    use amail_core::formats::detect;
 
     use super::*;
 

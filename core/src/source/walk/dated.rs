@@ -46,6 +46,8 @@ pub(crate) fn newest_dated(root: &Path, at_least: usize) -> Option<Listing> {
     if super::super::detect::archive_of(root).is_some() {
         return None;
     }
+    // Not mail, as in the whole walk (`mailbox::drop_handoff_folder`).
+    let handoffs = super::mailbox::walked_handoff_folder(root);
     let mut out = Listing::default();
     // Files listed whose folder may still hold mail no newer than an
     // unlisted folder's, by the first day their folder allows, latest
@@ -61,6 +63,9 @@ pub(crate) fn newest_dated(root: &Path, at_least: usize) -> Option<Listing> {
         dir: root.to_path_buf(),
     }]);
     while let Some(next) = waiting.pop() {
+        if handoffs.as_ref().is_some_and(|h| next.dir.starts_with(h)) {
+            continue;
+        }
         if next.span == Span::OPEN && is_leaf(&next.dir) {
             return None;
         }

@@ -117,7 +117,7 @@ fn load(
             steps = Steps::after(held);
         }
     }
-    let mut listing = walk::list(root);
+    let (handoffs, mut listing) = walk::mailbox_listing(root);
     let mut problems: Vec<_> = std::mem::take(&mut listing.problems)
         .into_iter()
         .map(walk::Problem::into_entry)
@@ -152,7 +152,13 @@ fn load(
     // Every key is in; the key index goes before the inbox is built.
     drop(keys);
     apply_acks(&mut loaded, &acks);
-    protocol::merge_read(root, protocol_files, &mut loaded, &mut problems, max_bytes);
+    protocol::merge_read(
+        protocol_files,
+        &handoffs,
+        &mut loaded,
+        &mut problems,
+        max_bytes,
+    );
     let mut inbox = build_to_patch(
         SourceKind::Mailbox {
             root: root.to_path_buf(),

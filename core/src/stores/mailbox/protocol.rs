@@ -1,9 +1,10 @@
 //! The plain mailbox loader's hook for handoff and A2A items: a JSON file
 //! of the mailbox that holds such items (the mail parser read it as unknown
-//! mail) is replaced by its items, and the handoff directory
-//! (`root/.handoffs`, or `HANDOFF_DIR` relative to `root`) is added. How an
-//! item looks as a message is the model's (`inbox::protocol_items`); which
-//! files to read, and reading them, is here.
+//! mail) is replaced by its items, and the handoff folder's files
+//! (`root/.handoffs`, or `HANDOFF_DIR` relative to `root`, as
+//! `source::walk::mailbox` finds them for every command) are added. How an
+//! item looks as a message is the model's (`inbox::protocol_items`);
+//! reading the files, and which of the loaded ones hold items, is here.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -34,63 +35,57 @@ pub(crate) fn protocol_text(path: &Path, bytes: &[u8]) -> Option<String> {
 }
 
 /// Replaces the loaded JSON files that hold handoff or A2A items by their
-/// items, adds the handoff directory, and reports protocol diagnostics as
-/// problems (`line:col: code: message`). `read` holds the protocol files'
-/// text by path, as the loader classified them while reading
-/// ([`protocol_text`]); a loaded JSON file not in it is known not to hold
-/// protocol items, so only the handoff directory is read here (files over
-/// `max_bytes` are not).
+/// items, adds the handoff folder's files (`handoffs`: the walk left the
+/// folder out of the mail, so none of them was loaded), and reports
+/// protocol diagnostics as problems (`line:col: code: message`). `read`
+/// holds the protocol files' text by path, as the loader classified them
+/// while reading ([`protocol_text`]); a loaded JSON file not in it is known
+/// not to hold protocol items, so only the handoff files are read here
+/// (those over `max_bytes` are not).
 pub(crate) fn merge_read(
-    root: &Path,
     mut read: HashMap<PathBuf, String>,
+    handoffs: &[PathBuf],
     loaded: &mut Vec<InboxMessage>,
     problems: &mut Vec<(PathBuf, String)>,
     max_bytes: u64,
 ) {
-    let handoff_dir = std::env::var_os("HANDOFF_DIR");
-    let mut files: Vec<(String, String)> = Vec::new();
+    let mut files: Vec<formats::File> = Vec::new();
     let mut taken: HashSet<PathBuf> = HashSet::new();
     // Filtered before cloning: a big mailbox has no JSON at all.
     let mut candidates: Vec<PathBuf> = loaded
         .iter()
         .filter_map(|m| m.path.as_deref())
-        .filter(|p| is_json(p))
+        .filter(|p| is_json(p) && read.contains_key(*p))
         .map(Path::to_path_buf)
         .collect();
     // In path order, whatever order the loader read them in: the items'
     // keys are made unique in this order.
     candidates.sort();
     candidates.dedup();
-    let dir = formats::handoff::dir_for(root, handoff_dir.as_deref());
-    candidates.extend(crate::source::walk::handoff_files(&dir));
     for p in candidates {
-        let in_dir = p.starts_with(&dir);
-        let known = read.remove(&p);
-        if known.is_none() && !in_dir {
-            continue; // read by the loader: not protocol items
-        }
-        let canon = p.canonicalize().unwrap_or_else(|_| p.clone());
-        if taken.contains(&canon) {
+        let Some(text) = read.remove(&p) else {
+            continue;
+        };
+        if !taken.insert(p.canonicalize().unwrap_or_else(|_| p.clone())) {
             continue;
         }
-        let (text, ours) = match known {
-            Some(text) => (text, true),
-            None => {
-                let Ok(bytes) = crate::fsio::read_file_limited(&p, max_bytes) else {
-                    continue;
-                };
-                let text = String::from_utf8_lossy(&bytes).into_owned();
-                let ours = formats::holds_items(&text);
-                (text, ours)
-            }
-        };
-        if ours || in_dir {
-            taken.insert(canon);
-            // Keep the path as the loader spelled it so removal matches.
-            let path = p.clone();
-            loaded.retain(|m| m.path.as_deref() != Some(path.as_path()));
-            files.push((path.display().to_string(), text));
+        // Keep the path as the loader spelled it so removal matches.
+        loaded.retain(|m| m.path.as_deref() != Some(p.as_path()));
+        files.push(formats::File::named(p.display().to_string(), text));
+    }
+    for p in handoffs {
+        // A link to a file read above is read once.
+        if !taken.insert(p.canonicalize().unwrap_or_else(|_| p.clone())) {
+            continue;
         }
+        let Ok(bytes) = crate::fsio::read_file_limited(p, max_bytes) else {
+            continue;
+        };
+        files.push(formats::File {
+            path: p.display().to_string(),
+            text: String::from_utf8_lossy(&bytes).into_owned(),
+            in_handoff_dir: true,
+        });
     }
     if files.is_empty() {
         return;
