@@ -648,15 +648,19 @@ impl<'l, 'a> Body<'l, 'a> {
                     // a line). Inline before the log and inert tests it
                     // was ~75, but moved the plain message's path (4,185
                     // against 4,160).
-                    if let Some((f, label)) = Label::spelled_after_bullet(line.text, line.plain_end)
-                        .and_then(|(f, label)| Some((f, label?)))
+                    if let Some((f, label, bold)) =
+                        Label::spelled_after_bullet(line.text, line.plain_end)
+                            .and_then(|(f, label)| Some((f, label?, false)))
+                            .or_else(|| {
+                                Label::spelled_in_bold(line.text, line.plain_end)
+                                    .map(|(f, label)| (f, label, true))
+                            })
                     {
-                        body.push_field(diags, line, i, f, label, &mut duplicates);
-                        continue;
-                    }
-                    if let Some((f, label)) = Label::spelled_in_bold(line.text, line.plain_end) {
-                        if !has_row_separator(f.value)
-                            || !body.row_of_fields(diags, line, i, f, label, &mut duplicates)
+                        // A bold row of fields (`- **Bead:** x | **Step:**
+                        // 3`) is read by parts; one push site, as before.
+                        if !(bold
+                            && has_row_separator(f.value)
+                            && body.row_of_fields(diags, line, i, f, label, &mut duplicates))
                         {
                             body.push_field(diags, line, i, f, label, &mut duplicates);
                         }
@@ -924,12 +928,12 @@ impl<'l, 'a> Body<'l, 'a> {
     }
 
     /// `**Bead:** ol-79 | **Step:** 3 of 5 | **Context usage:** ~60 %`: a
-    /// decorated line of fields, each after a ` | `, ` · ` or ` • `, as
+    /// line of fields whose first label is in bold, each after a ` | `, as
     /// language models write a status line. Read as a field each when
-    /// every part after the first is a field with a known label and a
-    /// value; any other value with such a separator (`Status: red | green`,
-    /// a part that is prose) is left as written. True when the line was
-    /// read here.
+    /// every part after the first is a field (see below) with a value;
+    /// any other value with a ` | ` (a part that is prose) is left as
+    /// written, as is a plain line (its caller does not ask). True when
+    /// the line was read here.
     #[cold]
     #[inline(never)]
     fn row_of_fields(
@@ -941,9 +945,7 @@ impl<'l, 'a> Body<'l, 'a> {
         label: Label,
         duplicates: &mut usize,
     ) -> bool {
-        let Some(sep) = ROW_SEPARATORS.into_iter().find(|s| f.value.contains(s)) else {
-            return false;
-        };
+        let sep = ROW_SEPARATOR;
         let mut parts = f.value.split(sep);
         let first = parts.next().unwrap_or_default();
         // Every part a field: a known label, or an emphasised one
@@ -961,7 +963,8 @@ impl<'l, 'a> Body<'l, 'a> {
                 _ => return false,
             }
         }
-        if trim(first).is_empty() {
+        // No ` | ` at all (`a|b`), or nothing before the first.
+        if rest.is_empty() || trim(first).is_empty() {
             return false;
         }
         let first = FieldLine {
@@ -1740,8 +1743,10 @@ fn read_through<'a>(diags: &mut Diags<'_, 'a>, line: &Line<'a>, note: Note<'a>) 
     diags.normalised(line, crate::grammar::trim_start_blanks(line.text), note);
 }
 
-/// What separates the fields of a decorated row ([`Body::row_of_fields`]).
-const ROW_SEPARATORS: [&str; 1] = [" | "];
+/// What separates the fields of a bold row ([`Body::row_of_fields`]);
+/// `·` and `•` too cost the test of every bold field's value ~190
+/// instructions a corpus message (`docs/parser.md`).
+const ROW_SEPARATOR: &str = " | ";
 
 /// Whether a field's value may hold a row of fields.
 #[inline]

@@ -169,6 +169,7 @@ fn a_decorated_row_of_fields_reads_as_one_field_each() {
             "ok | Context usage: 30%",
         ),
         ("**Status:** a | see: the log", "a | see: the log"),
+        ("**Status:** red|green", "red|green"),
     ] {
         let m = one(&format!("Subject: [x-1] PROGRESS\n\nBody:\n{line}\n"));
         assert_eq!(m.parsed.status.as_deref(), Some(status), "{line}");
