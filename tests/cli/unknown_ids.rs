@@ -62,3 +62,71 @@ fn an_unknown_id_names_the_threads_command_of_its_source() {
         }
     }
 }
+
+/// `amail reply 5 ROOT --as NOT_AN_AGENT` exited 2, a usage error, where
+/// the README's exit codes make "replying as someone who neither sent nor
+/// received the message" bad input (1), as `ack` as a stranger already
+/// was: whether a name is an agent depends on what the store holds, not
+/// on how the command is written. Each store, each writing command: 1, and
+/// the message names the agent.
+#[test]
+fn an_unknown_agent_is_bad_input_like_an_unknown_id() {
+    let fx = Fx::new();
+    let dir = &fx.dir;
+    let mailbox = dir.path().join("mail");
+    crate::fx::mail(
+        &mailbox,
+        "5.md",
+        "5",
+        "worker",
+        1,
+        "[b-1] PROGRESS",
+        "Bead: b-1",
+    );
+    let root = dir.path().join("root");
+    crate::support::fs::copy_dir(&crate::support::fixture::fixture(), &root);
+    let apart = dir.path().join("apart");
+    crate::support::fs::copy_dir(&crate::support::fixture::fixture(), &apart);
+    let db = dir.path().join("elsewhere.sqlite3");
+    std::fs::rename(apart.join("storage.sqlite3"), &db).unwrap();
+    let (mailbox, root, apart, db) = (
+        mailbox.display().to_string(),
+        root.display().to_string(),
+        apart.display().to_string(),
+        db.display().to_string(),
+    );
+    for (source, extra) in [
+        (&mailbox, &[][..]),
+        (&root, &[][..]),
+        (&apart, &["--db", db.as_str()][..]),
+    ] {
+        for args in [
+            &["ack", "5", source, "--as", "NOT_AN_AGENT"][..],
+            &["reply", "5", source, "--as", "NOT_AN_AGENT", "--body", "x"][..],
+        ] {
+            let args = [args, extra].concat();
+            let out = fx.run(&args);
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+            assert!(err.contains("NOT_AN_AGENT"), "{args:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        }
+    }
+    // The same family in the reply rule: a message with no one to answer.
+    std::fs::write(
+        std::path::Path::new(&mailbox).join("solo.md"),
+        "Subject: note to self\nFrom: boss\nTo: boss\nId: solo\n\nBody:\nx\n",
+    )
+    .unwrap();
+    std::fs::write(
+        std::path::Path::new(&mailbox).join("anon.md"),
+        "Subject: who?\nTo: boss\nId: anon\n\nBody:\nx\n",
+    )
+    .unwrap();
+    for (id, says) in [("solo", "no one else"), ("anon", "no sender")] {
+        let out = fx.run(&["reply", id, &mailbox, "--as", "boss", "--body", "x"]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{id}: {err}");
+        assert!(err.contains(says), "{id}: {err}");
+    }
+}
