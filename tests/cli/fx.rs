@@ -64,6 +64,12 @@ pub(crate) fn mail(
     .unwrap();
 }
 
+/// A mailbox at `dir` holding message `5`, a PROGRESS from `worker` to
+/// `boss`.
+pub(crate) fn message_5(dir: &Path) {
+    mail(dir, "5.md", "5", "worker", 1, "[b-1] PROGRESS", "Bead: b-1");
+}
+
 /// A BEAD_ACCEPTED for `bead` titled `title`, as file `N.md` with id `N`.
 pub(crate) fn accepted(dir: &Path, n: u32, from: &str, minute: u32, bead: &str, title: &str) {
     mail(

@@ -76,15 +76,7 @@ fn a_directory_on_stdin_is_named_as_such_with_what_to_do() {
         assert!(!err.contains("os error"), "{args:?}: {err}");
     }
     let mailbox = fx.path("box");
-    crate::fx::mail(
-        &mailbox,
-        "5.md",
-        "5",
-        "worker",
-        1,
-        "[b-1] PROGRESS",
-        "Bead: b-1",
-    );
+    crate::fx::message_5(&mailbox);
     let m = mailbox.display().to_string();
     let out = fx.run_stdin_from(&["reply", "5", &m, "--as", "boss", "--body", "-"], &folder);
     let err = stderr(&out);

@@ -22,6 +22,7 @@ use rusqlite::Connection;
 
 use crate::support::fixture::fixture;
 use crate::support::fs::copy_dir;
+use crate::support::walk::files_under;
 
 fn amail(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_amail"))
@@ -238,26 +239,23 @@ fn task_files(dir: &Path) -> Vec<std::path::PathBuf> {
 /// Each file under `dir` by path: its length, modification time and bytes
 /// (the names alone would miss a rewritten database).
 fn tree_state(dir: &Path) -> Vec<(std::path::PathBuf, u64, std::time::SystemTime, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
+    files_under(dir)
+        .into_iter()
+        .map(|p| {
             let meta = fs::metadata(&p).unwrap();
-            if meta.is_dir() {
-                stack.push(p);
-            } else {
-                out.push((
-                    p.clone(),
-                    meta.len(),
-                    meta.modified().unwrap(),
-                    fs::read(&p).unwrap(),
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
+            let bytes = fs::read(&p).unwrap();
+            (p, meta.len(), meta.modified().unwrap(), bytes)
+        })
+        .collect()
+}
+
+/// A copy of the fixture in a folder named `name` (in a temp dir that
+/// lives as long as the first half).
+fn fixture_root(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join(name);
+    copy_dir(&fixture(), &root);
+    (dir, root)
 }
 
 /// The server's database is in WAL mode; a reader SQLite lets create the
@@ -266,9 +264,7 @@ fn tree_state(dir: &Path) -> Vec<(std::path::PathBuf, u64, std::time::SystemTime
 /// a folder whose name URI syntax would misread (a space, `#`, `?`).
 #[test]
 fn reading_a_storage_root_writes_nothing_beside_its_database() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("server root #2 ?x=1");
-    copy_dir(&fixture(), &root);
+    let (dir, root) = fixture_root("server root #2 ?x=1");
     let db = root.join("storage.sqlite3");
     let r = root.to_str().unwrap();
     let d = db.to_str().unwrap();
@@ -314,9 +310,7 @@ fn reading_a_storage_root_writes_nothing_beside_its_database() {
 /// copied into the database file) is what a read shows.
 #[test]
 fn reading_beside_a_running_server_sees_what_it_committed() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("live root #1");
-    copy_dir(&fixture(), &root);
+    let (_dir, root) = fixture_root("live root #1");
     let r = root.to_str().unwrap();
     let db = root.join("storage.sqlite3");
     let lists_5 = |out: &str| out.lines().any(|l| l.trim_start().starts_with("5 "));
