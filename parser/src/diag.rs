@@ -208,7 +208,7 @@ impl ParseError {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct BodyAt {
     pub line: u32,
-    pub literal: Option<(usize, usize)>,
+    pub literal: Option<crate::json_pos::Literal>,
 }
 
 /// The document a message was read from, for the source line of a strict
@@ -302,11 +302,7 @@ impl<'d, 'a> Diags<'d, 'a> {
     /// line `at` names.
     fn in_document(&self, at: BodyAt, line: u32, column: u32) -> (u32, u32) {
         match at.literal {
-            Some(span) => {
-                let offset =
-                    crate::json_pos::offset_in_literal(self.source.text, span, line, column);
-                crate::json_pos::line_column(self.source.text, offset)
-            }
+            Some(literal) => literal.place_of(self.source.text, line, column),
             None => (at.line, 1),
         }
     }

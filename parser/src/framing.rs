@@ -75,7 +75,7 @@ pub(crate) struct Envelope<'a> {
     pub line: u32,
     /// A JSON body's string literal in the document (bytes, quotes
     /// included), where its positions are written.
-    pub body_literal: Option<(usize, usize)>,
+    pub body_literal: Option<json_pos::Literal>,
 }
 
 /// One problem of an envelope: (code, line, column, message).
@@ -336,10 +336,10 @@ fn from_value<'a>(v: Value, line: u32, written: Option<(&str, usize)>) -> Vec<En
         }];
     }
     // Found in the text as in the value, or not used at all.
-    let found = written
+    let mut found = written
         .map(|(doc, base)| {
             let found = json_pos::objects(doc.get(base..).unwrap_or(""));
-            (doc, base, found)
+            (json_pos::Cursor::new(doc), base, found)
         })
         .filter(|(_, _, found)| found.len() == objects.len());
     objects
@@ -349,15 +349,18 @@ fn from_value<'a>(v: Value, line: u32, written: Option<(&str, usize)>) -> Vec<En
             let mut env = from_object(o);
             env.line = line;
             let (mut subject, mut timestamp) = (None, None);
-            if let Some((doc, base, found)) = &found {
+            if let Some((cursor, base, found)) = &mut found {
                 let at = found[i];
-                let shift = |(a, b): json_pos::Span| (base + a, base + b);
-                let place_of =
-                    |s: Option<json_pos::Span>| s.map(|s| json_pos::line_column(doc, shift(s).0));
-                env.line = json_pos::line_column(doc, base + at.start).0;
-                env.body_literal = at.body.map(shift);
-                subject = place_of(at.subject);
-                timestamp = place_of(at.timestamp);
+                let base = *base;
+                // In the order they are written: the cursor counts on.
+                env.line = cursor.at(base + at.start).0;
+                let mut literal = |s: Option<json_pos::Span>| {
+                    s.map(|(a, b)| cursor.literal((base + a, base + b)))
+                };
+                let (s, t, b) = (literal(at.subject), literal(at.timestamp), literal(at.body));
+                subject = s.map(|l| (l.line, l.column));
+                timestamp = t.map(|l| (l.line, l.column));
+                env.body_literal = b;
             }
             place(&mut env.subject, subject, env.line);
             place(&mut env.timestamp, timestamp, env.line);

@@ -192,7 +192,7 @@ fn value_end(b: &[u8], i: usize) -> usize {
 /// string literal at `span` was written: the byte offset of its first
 /// raw byte (the `\` of an escape). Past the string's end: its closing
 /// quote.
-pub(crate) fn offset_in_literal(text: &str, span: Span, line: u32, column: u32) -> usize {
+fn offset_in_literal(text: &str, span: Span, line: u32, column: u32) -> usize {
     let b = text.as_bytes();
     let (mut at_line, mut at_column) = (1u32, 1u32);
     let mut j = span.0 + 1;
@@ -236,13 +236,82 @@ fn is_high_surrogate(text: &str, j: usize) -> bool {
         .is_some_and(|u| (0xD800..0xDC00).contains(&u))
 }
 
-/// The line and column (in characters, from 1) of byte `offset` of `text`.
-pub(crate) fn line_column(text: &str, offset: usize) -> (u32, u32) {
-    let before = text.get(..offset).unwrap_or(text);
-    let line = before.bytes().filter(|&c| c == b'\n').count() as u32 + 1;
-    let start = before.rfind('\n').map_or(0, |i| i + 1);
-    let column = before[start..].chars().count() as u32 + 1;
-    (line, column)
+/// A string literal in the document: its bytes (quotes included) and
+/// the line and column of its opening quote. A JSON string holds no line
+/// break, so every character of it is on that line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Literal {
+    pub span: Span,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl Literal {
+    /// The line and column in the document of the body's character at
+    /// (`line`, `column`) of the text this literal decodes to.
+    pub(crate) fn place_of(&self, text: &str, line: u32, column: u32) -> (u32, u32) {
+        let offset = offset_in_literal(text, self.span, line, column);
+        let before = text.get(self.span.0..offset).unwrap_or("");
+        (self.line, self.column + before.chars().count() as u32)
+    }
+}
+
+/// Lines and columns of offsets of one text, each answer counted from
+/// the last one's: the messages of a document come in the order they are
+/// written (their keys in any order, a short way back), so a document of
+/// many messages is read about once, not once a message, on many lines or
+/// on one.
+pub(crate) struct Cursor<'t> {
+    text: &'t str,
+    offset: usize,
+    line: u32,
+    column: u32,
+}
+
+impl<'t> Cursor<'t> {
+    pub(crate) fn new(text: &'t str) -> Self {
+        Cursor {
+            text,
+            offset: 0,
+            line: 1,
+            column: 1,
+        }
+    }
+
+    /// The line and column (in characters, from 1) of byte `offset`.
+    pub(crate) fn at(&mut self, offset: usize) -> (u32, u32) {
+        let offset = offset.min(self.text.len());
+        let newlines = |t: &str| t.bytes().filter(|&c| c == b'\n').count() as u32;
+        let chars = |t: &str| t.chars().count() as u32;
+        if offset >= self.offset {
+            let ahead = self.text.get(self.offset..offset).unwrap_or("");
+            match ahead.rfind('\n') {
+                Some(i) => {
+                    self.line += newlines(ahead);
+                    self.column = chars(&ahead[i + 1..]) + 1;
+                }
+                None => self.column += chars(ahead),
+            }
+        } else {
+            let back = self.text.get(offset..self.offset).unwrap_or("");
+            if back.contains('\n') {
+                self.line -= newlines(back);
+                let before = self.text.get(..offset).unwrap_or("");
+                let start = before.rfind('\n').map_or(0, |i| i + 1);
+                self.column = chars(&before[start..]) + 1;
+            } else {
+                self.column -= chars(back);
+            }
+        }
+        self.offset = offset;
+        (self.line, self.column)
+    }
+
+    /// `span` with its place.
+    pub(crate) fn literal(&mut self, span: Span) -> Literal {
+        let (line, column) = self.at(span.0);
+        Literal { span, line, column }
+    }
 }
 
 #[cfg(test)]
@@ -255,11 +324,20 @@ mod tests {
         let found = objects(text);
         assert_eq!(found.len(), 2);
         assert_eq!(&text[found[0].start..found[0].start + 1], "{");
-        assert_eq!(line_column(text, found[0].start), (2, 3));
+        let mut cursor = Cursor::new(text);
+        assert_eq!(cursor.at(found[0].start), (2, 3));
         let body = found[0].body.unwrap();
         assert_eq!(&text[body.0..body.1], "\"x\\ny\"");
         // `y` is line 2, column 1 of the body: after the `\n` escape.
         assert_eq!(&text[offset_in_literal(text, body, 2, 1)..][..1], "y");
+        let literal = cursor.literal(body);
+        // The body's quote is column 31 of line 2; its `y`, column 35.
+        assert_eq!((literal.line, literal.column), (2, 31));
+        assert_eq!(literal.place_of(text, 2, 1), (2, 35));
+        // Asked again from further back, the cursor counts back.
+        assert_eq!(cursor.at(0), (1, 1));
+        assert_eq!(cursor.at(body.0 + 3), (2, 34));
+        assert_eq!(cursor.at(body.0), (2, 31));
         assert!(found[1].body.is_none(), "{:?}", found[1]);
         assert!(found[1].subject.is_some());
     }
