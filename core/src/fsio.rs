@@ -384,6 +384,28 @@ pub fn read_limited(r: impl Read, max: u64) -> io::Result<Vec<u8>> {
     read_limited_into(r, Vec::new(), max)
 }
 
+/// Standard input, at most `max` bytes ([`read_limited`]), a directory
+/// there said as such ([`stdin_error`]) for a command that reads mail.
+pub fn read_stdin(max: u64) -> io::Result<Vec<u8>> {
+    read_limited(io::stdin().lock(), max)
+        .map_err(|e| stdin_error(e, "name the folder as an argument instead (not after `<`)"))
+}
+
+/// `e`, from reading standard input. A shell opens a folder for `< DIR`
+/// without complaint and the read fails with the system's bare "Is a
+/// directory (os error 21)", which names neither stdin nor the way out:
+/// said as such, with `what_to_do`.
+pub fn stdin_error(e: io::Error, what_to_do: &str) -> io::Error {
+    if e.kind() == io::ErrorKind::IsADirectory {
+        io::Error::new(
+            io::ErrorKind::IsADirectory,
+            format!("standard input is a directory; {what_to_do}"),
+        )
+    } else {
+        e
+    }
+}
+
 fn read_limited_into(mut r: impl Read, mut buf: Vec<u8>, max: u64) -> io::Result<Vec<u8>> {
     r.by_ref()
         .take(max.saturating_add(1))

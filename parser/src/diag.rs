@@ -201,6 +201,16 @@ impl ParseError {
     }
 }
 
+/// Where the positions of a body that is text of its own are reported
+/// (see [`Diags::body_outside_document`]): at the start of `line`, or,
+/// for a JSON body, where each character is in its string `literal` (the
+/// bytes of the document it spans, quotes included).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BodyAt {
+    pub line: u32,
+    pub literal: Option<crate::json_pos::Literal>,
+}
+
 /// The document a message was read from, for the source line of a strict
 /// error: its text and its lines (runs of inert lines among them, see
 /// `lines`).
@@ -221,7 +231,7 @@ pub(crate) struct Diags<'d, 'a> {
     /// The body is not document text (a JSON string, unescaped): positions
     /// in it are reported at this document line, the body position in the
     /// message.
-    body_at: Option<u32>,
+    body_at: Option<BodyAt>,
     /// Normalisations reported so far (see [`Diags::normalised`]).
     normalisations: usize,
 }
@@ -280,9 +290,21 @@ impl<'d, 'a> Diags<'d, 'a> {
         }
     }
 
-    /// Body positions are not document positions; report them at `line`.
-    pub(crate) fn body_outside_document(&mut self, line: u32) {
-        self.body_at = Some(line);
+    /// Body positions are not document positions; report them where `at`
+    /// says.
+    pub(crate) fn body_outside_document(&mut self, at: BodyAt) {
+        self.body_at = Some(at);
+    }
+
+    /// Where body line `line`, column `column` was written in the document:
+    /// in a JSON body's string literal, the character's own place (found
+    /// only when a diagnostic needs it); else the first column of the
+    /// line `at` names.
+    fn in_document(&self, at: BodyAt, line: u32, column: u32) -> (u32, u32) {
+        match at.literal {
+            Some(literal) => literal.place_of(self.source.text, line, column),
+            None => (at.line, 1),
+        }
     }
 
     /// A position in the message body (see [`Diags::body_outside_document`]).
@@ -305,7 +327,8 @@ impl<'d, 'a> Diags<'d, 'a> {
                 text.push_str(", column ");
                 text.push_str(itoa::Buffer::new().format(column));
                 text.push(')');
-                self.push(code, at, 1, text);
+                let (line, column) = self.in_document(at, line, column);
+                self.push(code, line, column, text);
             }
             None => self.push(code, line, column, message),
         }

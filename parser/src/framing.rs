@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 
 use crate::decor;
 use crate::diag::Code;
+use crate::json_pos;
 use crate::lines::{physical, Line};
 use crate::model::{Diagnostic, Names, Note};
 use crate::trim::trim;
@@ -72,6 +73,9 @@ pub(crate) struct Envelope<'a> {
     /// prose before it, a fence around it, decorated headers).
     pub problems: Vec<Diagnostic<'a>>,
     pub line: u32,
+    /// A JSON body's string literal in the document (bytes, quotes
+    /// included), where its positions are written.
+    pub body_literal: Option<json_pos::Literal>,
 }
 
 /// One problem of an envelope: (code, line, column, message).
@@ -263,7 +267,7 @@ fn json_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Option<Vec<Envelope<'a
     match serde_json::from_str::<Value>(doc) {
         Ok(v) => {
             let first_line = lines.iter().find(|l| !l.is_blank()).map_or(1, |l| l.no);
-            Some(from_value(v, first_line))
+            Some(from_value(v, first_line, Some((doc, 0))))
         }
         Err(whole_err) => {
             // JSON Lines: every non-blank line is a value of its own.
@@ -271,7 +275,12 @@ fn json_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Option<Vec<Envelope<'a
             // Line by line, runs of inert lines split again (see `lines`).
             for line in physical(doc, lines).filter(|l| !l.is_blank()) {
                 match serde_json::from_str::<Value>(line.text) {
-                    Ok(v) => out.extend(from_value(v, line.no)),
+                    Ok(v) => {
+                        let base =
+                            (line.text.as_ptr() as usize).wrapping_sub(doc.as_ptr() as usize);
+                        let within = base <= doc.len();
+                        out.extend(from_value(v, line.no, within.then_some((doc, base))))
+                    }
                     Err(e) if out.is_empty() && line.no == lines[0].no => {
                         let _ = e;
                         break;
@@ -307,8 +316,10 @@ fn json_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Option<Vec<Envelope<'a
     }
 }
 
-/// The message objects a JSON value holds.
-fn from_value<'a>(v: Value, line: u32) -> Vec<Envelope<'a>> {
+/// The message objects a JSON value holds, each at the line of its `{`
+/// and its body's literal in the document when `written` gives the
+/// document and where in it the value's text starts; else at `line`.
+fn from_value<'a>(v: Value, line: u32, written: Option<(&str, usize)>) -> Vec<Envelope<'a>> {
     let mut objects = Vec::new();
     collect_objects(v, &mut objects, 0);
     if objects.is_empty() {
@@ -324,22 +335,58 @@ fn from_value<'a>(v: Value, line: u32) -> Vec<Envelope<'a>> {
             ..Envelope::default()
         }];
     }
+    // Found in the text as in the value, or not used at all.
+    let mut found = written
+        .map(|(doc, base)| {
+            let found = json_pos::objects(doc.get(base..).unwrap_or(""));
+            (json_pos::Cursor::new(doc), base, found)
+        })
+        .filter(|(_, _, found)| found.len() == objects.len());
     objects
         .iter()
-        .map(|o| {
+        .enumerate()
+        .map(|(i, o)| {
             let mut env = from_object(o);
             env.line = line;
-            place(&mut env.subject, None, line);
-            place(&mut env.timestamp, None, line);
+            let (mut subject, mut timestamp) = (None, None);
+            if let Some((cursor, base, found)) = &mut found {
+                let at = found[i];
+                let base = *base;
+                // In the order they are written: the cursor counts on.
+                env.line = cursor.at(base + at.start).0;
+                let mut literal = |s: Option<json_pos::Span>| {
+                    s.map(|(a, b)| cursor.literal((base + a, base + b)))
+                };
+                let (s, t, b) = (literal(at.subject), literal(at.timestamp), literal(at.body));
+                subject = s.map(|l| (l.line, l.column));
+                timestamp = t.map(|l| (l.line, l.column));
+                env.body_literal = b;
+            }
+            place(&mut env.subject, subject, env.line);
+            place(&mut env.timestamp, timestamp, env.line);
             env
         })
         .collect()
 }
 
+/// The keys that make an object a message.
+pub(crate) const MESSAGE_KEYS: &[&str] = &["subject", "body_md", "body"];
+
+/// Where a message's body is, the first present and not null.
+pub(crate) const BODY_KEYS: &[&str] = &["body_md", "body", "text"];
+
+/// The keys of the server's wrappers around messages, in the order they
+/// are read.
+pub(crate) const WRAPPER_KEYS: &[&str] = &[
+    "result",
+    "messages",
+    "deliveries",
+    "payload",
+    "structuredContent",
+];
+
 fn is_message(o: &Map<String, Value>) -> bool {
-    ["subject", "body_md", "body"]
-        .iter()
-        .any(|k| o.contains_key(*k))
+    MESSAGE_KEYS.iter().any(|k| o.contains_key(*k))
 }
 
 /// Arrays, `{"result": ...}`, `{"messages": ...}`, `{"payload": ...}` and
@@ -354,14 +401,8 @@ fn collect_objects(v: Value, out: &mut Vec<Map<String, Value>>, depth: u32) {
             .for_each(|i| collect_objects(i, out, depth + 1)),
         Value::Object(map) if is_message(&map) => out.push(map),
         Value::Object(mut map) => {
-            for key in [
-                "result",
-                "messages",
-                "deliveries",
-                "payload",
-                "structuredContent",
-            ] {
-                if let Some(inner) = map.remove(key) {
+            for key in WRAPPER_KEYS {
+                if let Some(inner) = map.remove(*key) {
                     collect_objects(inner, out, depth + 1);
                 }
             }
@@ -393,8 +434,9 @@ fn names(v: Option<&Value>) -> Names<'static> {
     }
 }
 
-const SUBJECT_KEYS: &[&str] = &["subject"];
-const TIMESTAMP_KEYS: &[&str] = &["created_ts", "created", "timestamp", "created_at", "date"];
+pub(crate) const SUBJECT_KEYS: &[&str] = &["subject"];
+pub(crate) const TIMESTAMP_KEYS: &[&str] =
+    &["created_ts", "created", "timestamp", "created_at", "date"];
 
 /// Where a JSON header value was written: `at` (line, column of the value)
 /// when known, else column 1 of `line` (the message's first line). Values
@@ -437,12 +479,11 @@ fn from_object<'a>(o: &Map<String, Value>) -> Envelope<'a> {
         importance: owned(&["importance"]),
         project: owned(&["project_slug", "project"]),
         body: Some(BodySource::Owned(
-            get(&["body_md", "body", "text"])
-                .and_then(text)
-                .unwrap_or_default(),
+            get(BODY_KEYS).and_then(text).unwrap_or_default(),
         )),
         problems: Vec::new(),
         line: 1,
+        body_literal: None,
     }
 }
 

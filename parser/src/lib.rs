@@ -82,6 +82,7 @@ mod framing;
 mod glyph;
 mod grammar;
 mod json_body;
+mod json_pos;
 mod lines;
 mod model;
 mod render;
@@ -622,7 +623,10 @@ fn build<'a>(
     let err = match env.body.take() {
         Some(BodySource::Owned(text)) => {
             // JSON bodies were unescaped into a string of their own.
-            let at = env.line;
+            let at = diag::BodyAt {
+                line: env.line,
+                literal: env.body_literal,
+            };
             assemble_detached(&text, source, env, at, None, opts, out)
         }
         Some(BodySource::Lines { head: None, rest }) => {
@@ -703,22 +707,26 @@ fn build_fenced<'a>(
         // a JSON framing's body.
         json_body::JsonBody::Markdown(text) => {
             let body = whole_text(doc, body_lines.all);
-            assemble_detached(&text, source, env, fence.no, Some(body), opts, out)
+            let at = diag::BodyAt {
+                line: fence.no,
+                literal: None,
+            };
+            assemble_detached(&text, source, env, at, Some(body), opts, out)
         }
     }
 }
 
 /// Adds to `out` the message of `env` whose fields are read from `text`,
 /// a string of their own (a JSON framing's unescaped body, a fenced JSON
-/// body's fields as markdown), with positions reported at line `at` of
-/// the document; detached, since nothing can borrow from `text`. `body`,
+/// body's fields as markdown), with positions reported where `at` says
+/// in the document; detached, since nothing can borrow from `text`. `body`,
 /// when given, is the body text as written, in place of `text`'s (the
 /// made-up markdown is dropped before detaching, not copied).
 fn assemble_detached<'a>(
     text: &str,
     source: Source<'_>,
     env: &mut Envelope<'a>,
-    at: u32,
+    at: diag::BodyAt,
     body: Option<Cow<'a, str>>,
     opts: &ParseOptions,
     out: &mut Vec<Message<'a>>,
@@ -837,8 +845,9 @@ fn slot<'m, 'a>(out: &'m mut Vec<Message<'a>>) -> &'m mut Message<'a> {
 
 /// `doc` holds the body's text: the document (`body_at` `None`), or text
 /// of its own (a JSON framing's unescaped body, a fenced JSON body's
-/// fields), whose positions are then reported at line `body_at` of the
-/// document (the message's line, the fence's). The message is written into
+/// fields), whose positions are then reported where `body_at` says in the
+/// document (in a JSON body's literal, else at the message's line or the
+/// fence's). The message is written into
 /// `m` (empty on entry, see [`Message::empty`]); strict mode's first
 /// refused problem is returned.
 fn assemble<'a>(
@@ -846,13 +855,13 @@ fn assemble<'a>(
     source: Source<'_>,
     body_lines: BodyLines<'_, 'a>,
     env: &mut Envelope<'a>,
-    body_at: Option<u32>,
+    body_at: Option<diag::BodyAt>,
     opts: &ParseOptions,
     m: &mut Message<'a>,
 ) -> Option<ParseError> {
     let mut d = Diags::new(opts.strict, source);
-    if let Some(line) = body_at {
-        d.body_outside_document(line);
+    if let Some(at) = body_at {
+        d.body_outside_document(at);
     }
     d.adopt(std::mem::take(&mut env.problems));
 

@@ -73,10 +73,11 @@ const CASES: &[Case] = &[
         lenient: &[("not-a-message", 1, 1), ("no-subject", 1, 1)], strict: (1, 1, "not-a-message") },
     Case { file: "unterminated_front_matter", kind: MessageType::Unknown,
         lenient: &[("unterminated-front-matter", 1, 1), ("no-subject", 1, 1)], strict: (1, 1, "unterminated-front-matter") },
-    // A JSON body is not document text: body problems are reported at the
-    // message's first line, the body position in the message.
+    // A JSON body is not document text: body problems are reported where
+    // the character is written in the body's string (`150%` after the
+    // `\n` escape), the body position in the message.
     Case { file: "json_body_out_of_range", kind: MessageType::Progress,
-        lenient: &[("out-of-range", 1, 1)], strict: (1, 1, "out-of-range") },
+        lenient: &[("out-of-range", 3, 42)], strict: (3, 42, "out-of-range") },
     // Archive front matter: the `"created"` line, at its value.
     Case { file: "archive_bad_created", kind: MessageType::Progress,
         lenient: &[("bad-timestamp", 5, 14)], strict: (5, 14, "bad-timestamp") },
@@ -201,14 +202,15 @@ fn json_lines_body_problems_point_at_their_line() {
     assert_eq!(msgs.len(), 3);
     assert!(msgs[0].diagnostics.is_empty() && msgs[1].diagnostics.is_empty());
     let d = &msgs[2].diagnostics[0];
-    assert_eq!((d.code.as_ref(), d.line, d.column), ("out-of-range", 3, 1));
+    // Column 69: the `150%` in the third line's string.
+    assert_eq!((d.code.as_ref(), d.line, d.column), ("out-of-range", 3, 69));
     assert!(
         d.message.text().ends_with("(body line 2, column 16)"),
         "{}",
         d.message
     );
     let e = amail_parser::parse(doc, &ParseOptions::strict()).unwrap_err();
-    assert_eq!((e.line, e.column), (3, 1));
+    assert_eq!((e.line, e.column), (3, 69));
     assert!(e.snippet.contains("Context usage: 150%"), "{}", e.snippet);
 }
 

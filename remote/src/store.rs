@@ -855,7 +855,7 @@ impl MailStore for ServerStore {
         let project = match fits.as_slice() {
             [one] => *one,
             [] => {
-                return Err(Error::Invalid(format!(
+                return Err(Error::Rejected(format!(
                     "{}: no project has {} and {} as agents; register them on the server, \
                      or give --project",
                     self.url(),
@@ -864,7 +864,7 @@ impl MailStore for ServerStore {
                 )))
             }
             many => {
-                return Err(Error::Invalid(format!(
+                return Err(Error::Rejected(format!(
                     "{}: {} and {} are agents of several projects ({}): give --project",
                     self.url(),
                     draft.from,

@@ -487,18 +487,23 @@ fn render_input(
             owner = map;
             b
         }),
-        Input::Stdin => {
-            match amail_core::fsio::read_limited(io::stdin().lock(), settings.max_bytes) {
-                Ok(b) => {
-                    stdin = b;
-                    Ok(&stdin[..])
-                }
-                Err(e) => Err(e),
+        Input::Stdin => match amail_core::fsio::read_stdin(settings.max_bytes) {
+            Ok(b) => {
+                stdin = b;
+                Ok(&stdin[..])
             }
-        }
+            Err(e) => Err(e),
+        },
     };
     let bytes = match bytes {
         Ok(b) => b,
+        // A folder given as stdin is no file among others that could not
+        // be read: the command was mistyped, and says so in one line.
+        Err(e) if matches!(input, Input::Stdin) && e.kind() == io::ErrorKind::IsADirectory => {
+            return Ok(Err(Failure::Refused(CliError::bad_input(format!(
+                "<stdin>: {e}"
+            )))))
+        }
         Err(e) => return Ok(Err(Failure::Unreadable(e))),
     };
     if let Some(why) = amail_core::source::files::not_mail(bytes) {

@@ -82,6 +82,7 @@ pub fn run(mut args: ReplyArgs, config: &amail::config::Config) -> CliResult {
             say_reading_reply();
             let mut s = String::new();
             std::io::stdin().read_to_string(&mut s).map_err(|e| {
+                let e = amail_core::fsio::stdin_error(e, "give --body TEXT, or redirect a file");
                 CliError::bad_input(format!("<stdin>: cannot read the reply body: {e}"))
             })?;
             s

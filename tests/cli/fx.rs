@@ -13,11 +13,7 @@ use serde_json::Value;
 /// Runs the built binary with `stdin` (empty when `None`), in an empty
 /// amail home and without a config file.
 pub(crate) fn amail_in(home: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_amail"))
-        .args(args)
-        .env("AMAIL_HOME", home)
-        .env("AMAIL_CONFIG", home.join("no-config.toml"))
-        .env_remove("AMAIL_CRASH_AFTER")
+    let mut child = command_in(home, args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -27,6 +23,17 @@ pub(crate) fn amail_in(home: &Path, args: &[&str], stdin: Option<&[u8]>) -> Outp
     pipe.write_all(stdin.unwrap_or_default()).unwrap();
     drop(pipe);
     child.wait_with_output().unwrap()
+}
+
+/// The built binary with `args`, in an empty amail home and without a
+/// config file.
+fn command_in(home: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_amail"));
+    c.args(args)
+        .env("AMAIL_HOME", home)
+        .env("AMAIL_CONFIG", home.join("no-config.toml"))
+        .env_remove("AMAIL_CRASH_AFTER");
+    c
 }
 
 pub(crate) fn stdout(o: &Output) -> String {
@@ -55,6 +62,12 @@ pub(crate) fn mail(
         ),
     )
     .unwrap();
+}
+
+/// A mailbox at `dir` holding message `5`, a PROGRESS from `worker` to
+/// `boss`.
+pub(crate) fn message_5(dir: &Path) {
+    mail(dir, "5.md", "5", "worker", 1, "[b-1] PROGRESS", "Bead: b-1");
 }
 
 /// A BEAD_ACCEPTED for `bead` titled `title`, as file `N.md` with id `N`.
@@ -106,6 +119,13 @@ impl Fx {
     }
     pub(crate) fn run_stdin(&self, args: &[&str], input: &[u8]) -> Output {
         amail_in(self.dir.path(), args, Some(input))
+    }
+    /// `args` with `stdin` opened on `from` (a shell's `< from`).
+    pub(crate) fn run_stdin_from(&self, args: &[&str], from: &Path) -> Output {
+        command_in(self.dir.path(), args)
+            .stdin(fs::File::open(from).unwrap())
+            .output()
+            .unwrap()
     }
     pub(crate) fn store(&self) -> String {
         self.path("store").display().to_string()

@@ -165,11 +165,7 @@ fn strict_failure_names_file_line_and_column_and_exits_1() {
         "Subject: [ol-9] HELP_REQUEST\n\nBody:\nBead: ol-9\nIssue Type: CONFUSED\n\n## Question\nWhat now?\n",
     )
     .unwrap();
-    let out = amail()
-        .args(["parse", "--strict", "--format", "jsonl"])
-        .arg(&path)
-        .output()
-        .unwrap();
+    let out = parse_strict(&path);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     let want = format!("{}:5:13: error[bad-enum]", path.display());
@@ -282,4 +278,82 @@ fn a_big_file_prints_the_same_bytes_mapped_as_read_from_stdin() {
     let summary = v["parsed"]["summary"].as_str().unwrap();
     assert!(doc.ends_with(&format!("{body}\n")) && body.starts_with("Bead: b-1"));
     assert!(summary.starts_with("line 0: \"q\"") && body.ends_with(summary));
+}
+
+/// `amail parse --strict` of a pretty-printed JSON array whose third
+/// message is malformed said `FILE:1:1`, the array's `[`: serde_json's
+/// values keep no positions, so every message of a JSON document was at
+/// its first line (and `source` said `FILE:1` for each). The error now
+/// names the offending value where it is written, inside the body's
+/// string on its line, and each message's `source` is the line of its
+/// `{`; JSON Lines the same on the message's own line.
+#[test]
+fn a_strict_error_in_a_json_array_names_the_line_and_column_in_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let message = |n: u32, issue: &str| {
+        format!(
+            "  {{\n    \"id\": {n},\n    \"subject\": \"[ol-9] HELP_REQUEST\",\n    \"from\": \"A\",\n    \"to\": [\"B\"],\n    \"body_md\": \"Bead: ol-9\\nIssue Type: {issue}\\n\\n## Question\\nWhat now?\\n\"\n  }}"
+        )
+    };
+    let pretty = format!(
+        "[\n{},\n{},\n{}\n]\n",
+        message(1, "STUCK"),
+        message(2, "STUCK"),
+        message(3, "CONFUSED")
+    );
+    let lines: String = [
+        message(1, "STUCK"),
+        message(2, "STUCK"),
+        message(3, "CONFUSED"),
+    ]
+    .iter()
+    .map(|m| m.split_whitespace().collect::<Vec<_>>().join(" ") + "\n")
+    .collect();
+    for (name, text) in [("pretty.json", pretty), ("lines.jsonl", lines)] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, &text).unwrap();
+        // Where `CONFUSED` is written: line and column, from 1.
+        let (line, col) = text
+            .lines()
+            .enumerate()
+            .find_map(|(i, l)| {
+                l.find("CONFUSED")
+                    .map(|c| (i + 1, l[..c].chars().count() + 1))
+            })
+            .unwrap();
+        let out = parse_strict(&path);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        let want = format!("{}:{line}:{col}: error[bad-enum]", path.display());
+        assert!(
+            err.contains(&want),
+            "{name}: want {want}, stderr was: {err}"
+        );
+        // Each message's source is the line its object opens on.
+        let out = amail()
+            .args(["parse", "--format", "jsonl"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let opens: Vec<String> = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.trim_start().starts_with('{'))
+            .map(|(i, _)| format!("{}:{}", path.display(), i + 1))
+            .collect();
+        let sources: Vec<String> = jsonl(&out)
+            .iter()
+            .map(|m| m["source"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(sources, opens, "{name}");
+    }
+}
+
+/// `amail parse --strict --format jsonl PATH`.
+fn parse_strict(path: &Path) -> Output {
+    amail()
+        .args(["parse", "--strict", "--format", "jsonl"])
+        .arg(path)
+        .output()
+        .unwrap()
 }

@@ -42,3 +42,48 @@ fn broken_json_on_stdin_is_named_with_its_position_not_listed_as_mail() {
     assert!(stderr(&out).contains("<stdin>:1:1"), "{}", stderr(&out));
     assert!(!stdout(&out).contains("stdin#"), "{}", stdout(&out));
 }
+
+/// `amail threads - < somedir` printed the system's "Is a directory (os
+/// error 21)" (a shell opens a folder for `<` without complaint), `parse`
+/// "cannot read: is a directory" and a count of unreadable files, `route`
+/// "-: is a directory (check the path and its permissions)". Every command
+/// that reads stdin now says in one line that it is a directory and to
+/// name the folder instead, and exits 1; `reply --body -` says where its
+/// body comes from instead.
+#[test]
+fn a_directory_on_stdin_is_named_as_such_with_what_to_do() {
+    let fx = Fx::new();
+    let folder = fx.path("mail");
+    std::fs::create_dir(&folder).unwrap();
+    let store = fx.store();
+    for args in [
+        &["threads", "-"][..],
+        &["pending", "-"][..],
+        &["parse", "-"][..],
+        &["parse"][..],
+        &["parse", "--format", "aof", "-"][..],
+        &["route", "-", "--store", &store][..],
+        &["route", "--store", &store][..],
+    ] {
+        let out = fx.run_stdin_from(args, &folder);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains("standard input is a directory") && err.contains("as an argument"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("os error"), "{args:?}: {err}");
+    }
+    let mailbox = fx.path("box");
+    crate::fx::message_5(&mailbox);
+    let m = mailbox.display().to_string();
+    let out = fx.run_stdin_from(&["reply", "5", &m, "--as", "boss", "--body", "-"], &folder);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("standard input is a directory") && err.contains("--body"),
+        "{err}"
+    );
+    assert!(!err.contains("os error"), "{err}");
+}

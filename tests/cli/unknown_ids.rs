@@ -15,25 +15,10 @@ use crate::fx::{stderr, Fx};
 fn an_unknown_id_names_the_threads_command_of_its_source() {
     let fx = Fx::new();
     let demo = fx.demo();
-    let dir = &fx.dir;
-    let mailbox = demo.join("mail").display().to_string();
-    let root = dir.path().join("root");
-    crate::support::fs::copy_dir(&crate::support::fixture::fixture(), &root);
-    // A second root whose database lies elsewhere, named with --db.
-    let apart = dir.path().join("apart");
-    crate::support::fs::copy_dir(&crate::support::fixture::fixture(), &apart);
-    let db = dir.path().join("elsewhere.sqlite3");
-    std::fs::rename(apart.join("storage.sqlite3"), &db).unwrap();
-    let (root, apart, db) = (
-        root.display().to_string(),
-        apart.display().to_string(),
-        db.display().to_string(),
-    );
-    for (source, extra) in [
-        (&mailbox, &[][..]),
-        (&root, &[][..]),
-        (&apart, &["--db", db.as_str()][..]),
-    ] {
+    for (source, extra) in &sources(&fx, &demo.join("mail")) {
+        let source = source.as_str();
+        let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+        let extra = &extra[..];
         for args in [
             &["ack", "999", source, "--as", "BlueLake"][..],
             &["ack", "999", "998", source, "--as", "BlueLake"][..],
@@ -50,7 +35,7 @@ fn an_unknown_id_names_the_threads_command_of_its_source() {
                 .unwrap_or_else(|| panic!("{args:?}: names no lister: {err}"));
             let listing: Vec<&str> = lister.split(' ').skip(1).collect();
             assert!(
-                listing.len() > 1 && listing[1].starts_with(source.as_str()),
+                listing.len() > 1 && listing[1].starts_with(source),
                 "{args:?}: {lister}"
             );
             let out = fx.run(&[&listing[..], &["--json"]].concat());
@@ -61,4 +46,70 @@ fn an_unknown_id_names_the_threads_command_of_its_source() {
             );
         }
     }
+}
+
+/// `amail reply 5 ROOT --as NOT_AN_AGENT` exited 2, a usage error, where
+/// the README's exit codes make "replying as someone who neither sent nor
+/// received the message" bad input (1), as `ack` as a stranger already
+/// was: whether a name is an agent depends on what the store holds, not
+/// on how the command is written. Each store, each writing command: 1, and
+/// the message names the agent.
+#[test]
+fn an_unknown_agent_is_bad_input_like_an_unknown_id() {
+    let fx = Fx::new();
+    let mailbox = fx.path("mail");
+    crate::fx::message_5(&mailbox);
+    for (source, extra) in &sources(&fx, &mailbox) {
+        let source = source.as_str();
+        let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+        let extra = &extra[..];
+        for args in [
+            &["ack", "5", source, "--as", "NOT_AN_AGENT"][..],
+            &["reply", "5", source, "--as", "NOT_AN_AGENT", "--body", "x"][..],
+        ] {
+            let args = [args, extra].concat();
+            let out = fx.run(&args);
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+            assert!(err.contains("NOT_AN_AGENT"), "{args:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        }
+    }
+    // The same family in the reply rule: a message with no one to answer.
+    let mailbox = mailbox.display().to_string();
+    std::fs::write(
+        std::path::Path::new(&mailbox).join("solo.md"),
+        "Subject: note to self\nFrom: boss\nTo: boss\nId: solo\n\nBody:\nx\n",
+    )
+    .unwrap();
+    std::fs::write(
+        std::path::Path::new(&mailbox).join("anon.md"),
+        "Subject: who?\nTo: boss\nId: anon\n\nBody:\nx\n",
+    )
+    .unwrap();
+    for (id, says) in [("solo", "no one else"), ("anon", "no sender")] {
+        let out = fx.run(&["reply", id, &mailbox, "--as", "boss", "--body", "x"]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{id}: {err}");
+        assert!(err.contains(says), "{id}: {err}");
+    }
+}
+
+/// The three kinds of SOURCE a writing command takes, each with what
+/// names it on the command line: the mailbox `mailbox`, a copy of the
+/// server's storage root, and a second copy whose database lies elsewhere,
+/// named with `--db`.
+fn sources(fx: &Fx, mailbox: &std::path::Path) -> Vec<(String, Vec<String>)> {
+    let text = |p: &std::path::Path| p.display().to_string();
+    let root = fx.path("root");
+    crate::support::fs::copy_dir(&crate::support::fixture::fixture(), &root);
+    let apart = fx.path("apart");
+    crate::support::fs::copy_dir(&crate::support::fixture::fixture(), &apart);
+    let db = fx.path("elsewhere.sqlite3");
+    std::fs::rename(apart.join("storage.sqlite3"), &db).unwrap();
+    vec![
+        (text(mailbox), vec![]),
+        (text(&root), vec![]),
+        (text(&apart), vec!["--db".into(), text(&db)]),
+    ]
 }

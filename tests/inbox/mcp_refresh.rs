@@ -1,6 +1,7 @@
 //! What a change to an mcp_agent_mail root's files means to a running
 //! inbox. SQLite rewrites the database's wal-index (`-shm`) whenever a
-//! connection opens it, readers included: amail's own load did, so a
+//! connection opens it, readers included: amail's own load did (it now
+//! opens a database no one has open as immutable, touching nothing), so a
 //! watched root saw a change after every load, loaded again, and never
 //! stopped (the status bar said "working" for good on a million-message
 //! root). Nor is an empty WAL, which a reader makes where there is none.
@@ -30,9 +31,18 @@ fn the_wal_index_that_readers_rewrite_is_no_change() {
     let db = root(dir.path());
     let store = stores::open(dir.path(), &LoadOptions::default()).unwrap();
     let before = store.load().unwrap();
-    // A load opens the database: its wal-index is (re)written.
+    // amail's own load leaves no side files (tests/reliability/readonly.rs);
+    // another reader of the database (the server's) does: its wal-index,
+    // and an empty WAL.
     let shm = side_file(&db, "-shm");
-    assert!(shm.exists(), "a load leaves the wal-index");
+    assert!(!shm.exists(), "a load left the wal-index");
+    let reader =
+        rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
+    reader
+        .query_row("SELECT count(*) FROM messages", [], |r| r.get::<_, i64>(0))
+        .unwrap();
+    assert!(shm.exists(), "a reader leaves the wal-index");
     assert!(matches!(
         store.refresh(std::slice::from_ref(&shm)).unwrap(),
         Refresh::Unchanged

@@ -476,7 +476,9 @@ fn reply_errors_are_clear() {
         &["reply", "5", dir, "--as", "NoSuchAgent", "--body", "x"],
         None,
     );
-    assert_eq!(out.status.code(), Some(2));
+    // Bad input (no such agent in the store), not usage: the README's
+    // exit codes (tests/cli/unknown_ids.rs).
+    assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("BlueLake, GreenCastle, PurpleBear"));
     let out = amail(
         &["reply", "5", dir, "--as", "BlueLake", "--body", "  "],
@@ -586,7 +588,7 @@ fn projects_in_one_store_are_kept_apart() {
         inbox.thread_for(reply).help,
         amail_core::inbox::HelpState::Answered
     );
-    // Acting as an agent of the other project is refused.
+    // Acting as an agent of the other project is refused: bad input.
     let out = amail(
         &[
             "reply",
@@ -599,7 +601,7 @@ fn projects_in_one_store_are_kept_apart() {
         ],
         None,
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
 }
 
 #[test]

@@ -11,6 +11,7 @@ mod support {
     pub mod copy;
     pub mod fixture;
     pub mod fs;
+    pub mod walk;
 }
 
 mod crash;

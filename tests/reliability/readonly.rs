@@ -22,6 +22,7 @@ use rusqlite::Connection;
 
 use crate::support::fixture::fixture;
 use crate::support::fs::copy_dir;
+use crate::support::walk::files_under;
 
 fn amail(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_amail"))
@@ -233,4 +234,111 @@ fn task_files(dir: &Path) -> Vec<std::path::PathBuf> {
         }
     }
     out
+}
+
+/// Each file under `dir` by path: its length, modification time and bytes
+/// (the names alone would miss a rewritten database).
+fn tree_state(dir: &Path) -> Vec<(std::path::PathBuf, u64, std::time::SystemTime, Vec<u8>)> {
+    files_under(dir)
+        .into_iter()
+        .map(|p| {
+            let meta = fs::metadata(&p).unwrap();
+            let bytes = fs::read(&p).unwrap();
+            (p, meta.len(), meta.modified().unwrap(), bytes)
+        })
+        .collect()
+}
+
+/// A copy of the fixture in a folder named `name` (in a temp dir that
+/// lives as long as the first half).
+fn fixture_root(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join(name);
+    copy_dir(&fixture(), &root);
+    (dir, root)
+}
+
+/// The server's database is in WAL mode; a reader SQLite lets create the
+/// `-wal` and `-shm` beside it writes into the storage root the user only
+/// asked to read. Every reading command leaves the root as it found it, in
+/// a folder whose name URI syntax would misread (a space, `#`, `?`).
+#[test]
+fn reading_a_storage_root_writes_nothing_beside_its_database() {
+    let (dir, root) = fixture_root("server root #2 ?x=1");
+    let db = root.join("storage.sqlite3");
+    let r = root.to_str().unwrap();
+    let d = db.to_str().unwrap();
+    let archive = root.join("archive");
+    let store = dir.path().join("store");
+    let before = tree_state(&root);
+    assert!(before
+        .iter()
+        .all(|(p, ..)| !p.to_string_lossy().ends_with("-wal")
+            && !p.to_string_lossy().ends_with("-shm")));
+    let reads: [Vec<&str>; 8] = [
+        vec!["threads", r],
+        vec!["threads", r, "--json"],
+        vec!["pending", r],
+        vec!["pending", r, "--as", "BlueLake"],
+        vec!["parse", r],
+        vec!["parse", "--format", "aof", r],
+        vec!["threads", archive.to_str().unwrap(), "--db", d],
+        vec!["route", r, "--store", store.to_str().unwrap()],
+    ];
+    for args in reads {
+        let out = ok(&amail(&args));
+        assert!(!out.is_empty(), "{args:?} printed nothing");
+        assert!(
+            tree_state(&root) == before,
+            "{args:?} changed the storage root: {:?}",
+            fs::read_dir(&root)
+                .unwrap()
+                .map(|e| e.unwrap().file_name())
+                .collect::<Vec<_>>()
+        );
+    }
+    // The inbox without a terminal refuses before it reads; nothing either.
+    let _ = amail(&["inbox", r]);
+    assert!(
+        tree_state(&root) == before,
+        "inbox changed the storage root"
+    );
+}
+
+/// A server that is running has its database open: the `-wal` and `-shm`
+/// are its own, already there, and what it committed to the WAL (not yet
+/// copied into the database file) is what a read shows.
+#[test]
+fn reading_beside_a_running_server_sees_what_it_committed() {
+    let (_dir, root) = fixture_root("live root #1");
+    let r = root.to_str().unwrap();
+    let db = root.join("storage.sqlite3");
+    let lists_5 = |out: &str| out.lines().any(|l| l.trim_start().starts_with("5 "));
+    assert!(lists_5(&ok(&amail(&["pending", r, "--as", "BlueLake"]))));
+    let server = Connection::open(&db).unwrap();
+    server
+        .execute_batch(
+            "PRAGMA wal_autocheckpoint = 0;
+             UPDATE message_recipients SET ack_ts = '2026-11-22 04:00:00.000000'
+             WHERE message_id = 5 AND agent_id = (SELECT id FROM agents WHERE name = 'BlueLake');",
+        )
+        .unwrap();
+    let wal = root.join("storage.sqlite3-wal");
+    assert!(
+        fs::metadata(&wal).unwrap().len() > 0,
+        "the ack is in the WAL"
+    );
+    let names = || {
+        let mut n: Vec<_> = fs::read_dir(&root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        n.sort();
+        n
+    };
+    let before = (names(), fs::read(&db).unwrap(), fs::read(&wal).unwrap());
+    let out = ok(&amail(&["pending", r, "--as", "BlueLake"]));
+    assert!(!lists_5(&out), "the ack in the WAL is not seen:\n{out}");
+    assert!((names(), fs::read(&db).unwrap(), fs::read(&wal).unwrap()) == before);
+    drop(server);
 }

@@ -185,13 +185,11 @@ pub fn collect(paths: &[PathBuf], opts: &InputOptions) -> Result<Inputs, InputEr
         .chain(stdin_only.then_some(Path::new("-")))
     {
         if p == Path::new("-") {
-            let buf =
-                crate::fsio::read_limited(io::stdin().lock(), opts.max_bytes).map_err(|error| {
-                    InputError {
-                        path: p.into(),
-                        error,
-                    }
-                })?;
+            // Named as every other command names it (`-` is what was typed).
+            let buf = crate::fsio::read_stdin(opts.max_bytes).map_err(|error| InputError {
+                path: "<stdin>".into(),
+                error,
+            })?;
             classify_into(
                 "<stdin>",
                 Path::new("-"),

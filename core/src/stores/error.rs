@@ -51,9 +51,18 @@ pub enum Error {
     /// The operation cannot be done on this source (e.g. writing to stdin).
     #[error("{0}")]
     Unsupported(String),
-    /// Bad arguments (an empty body, an unknown sender, ...).
+    /// Bad arguments, whatever the store holds (an empty body, an empty
+    /// `--as`, ...): a usage error.
     #[error("{0}")]
     Invalid(String),
+    /// What was asked does not fit what the store holds: a name that is
+    /// none of its agents, a message with no one to reply to, no project
+    /// with all of them, a stored name that cannot become a path. Bad
+    /// input, as an unknown id is; it was [`Error::Invalid`] (exit 2)
+    /// until `amail reply --as` a stranger on a storage root exited 2
+    /// where a mailbox and `ack` exited 1.
+    #[error("{0}")]
+    Rejected(String),
     /// A mail server was asked and the asking failed: `message` is the
     /// sentence, `failure` how it failed, so what shows the link's state
     /// (the inbox's status bar) reads the kind, not the words.
@@ -160,9 +169,9 @@ impl Error {
     }
 
     /// True when the request cannot be made as asked (writing to stdin,
-    /// an empty body, an unknown sender) whatever the store holds. An
-    /// unknown id or a wrong recipient is not: that is bad input, like
-    /// an unreadable store (the README's exit codes).
+    /// an empty body) whatever the store holds. An unknown id, agent or
+    /// recipient is not: that is bad input, like an unreadable store (the
+    /// README's exit codes).
     pub fn is_usage(&self) -> bool {
         matches!(self, Error::Invalid(_) | Error::Unsupported(_))
     }

@@ -48,7 +48,7 @@ pub fn unsafe_component(s: &str) -> Option<&'static str> {
 pub(crate) fn check_components(parts: &[(&str, &str)]) -> Result<(), Error> {
     for (what, value) in parts {
         if let Some(why) = unsafe_component(value) {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Rejected(format!(
                 "refusing to write: {what} {value:?} {why} and would become a path component"
             )));
         }

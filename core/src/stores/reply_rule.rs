@@ -109,7 +109,7 @@ pub fn plan(orig: &Original<'_>, as_agent: &str) -> Result<ReplyPlan, Error> {
                 v = others(orig.cc);
             }
             if v.is_empty() {
-                return Err(Error::Invalid(format!(
+                return Err(Error::Rejected(format!(
                     "message {} went only to {from}: there is no one else to reply to",
                     orig.key
                 )));
@@ -118,7 +118,7 @@ pub fn plan(orig: &Original<'_>, as_agent: &str) -> Result<ReplyPlan, Error> {
         }
         Some(s) => vec![s.to_string()],
         None => {
-            return Err(Error::Invalid(format!(
+            return Err(Error::Rejected(format!(
                 "message {} has no sender (From:) to reply to",
                 orig.key
             )))

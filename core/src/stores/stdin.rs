@@ -98,8 +98,7 @@ pub(crate) const UNNAMED_VIEWER: &str = "(you)";
 /// `fetch_inbox` reports none, so there every ack-required message is
 /// pending.
 pub fn load_stdin_as(viewer: Option<&str>, max_bytes: u64) -> Result<Inbox, Error> {
-    let buf = crate::fsio::read_limited(std::io::stdin().lock(), max_bytes)
-        .map_err(|e| Error::io("<stdin>", e))?;
+    let buf = crate::fsio::read_stdin(max_bytes).map_err(|e| Error::io("<stdin>", e))?;
     load_json_as(&buf, viewer)
 }
 

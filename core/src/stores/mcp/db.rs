@@ -65,14 +65,76 @@ pub(crate) fn busy_timeout() -> Duration {
         .map_or(BUSY_TIMEOUT, Duration::from_millis)
 }
 
-/// Opens the database read-only with a busy timeout.
+/// Opens the database read-only with a busy timeout, leaving nothing
+/// beside it. A read-only connection to a WAL database still creates the
+/// `-wal` and `-shm` where there are none (and cannot remove them after),
+/// a write into the storage root that the user never asked for. Where
+/// there is no `-wal`, no connection has the database open (the last one
+/// to close checkpoints and removes it), so everything committed is in the
+/// database file: it is read as `immutable`, which opens no side file and
+/// takes no lock. Where there is a `-wal`, a server may be writing: the
+/// usual read-only connection, which reads the WAL and takes the readers'
+/// locks, into side files that are already there.
+///
+/// A server that starts in the moment between the look and the end of the
+/// read writes into a WAL of its own, which this read does not see (it
+/// began before them); only a checkpoint, after about a thousand pages of
+/// its writes, touches the database file under it. A rollback-journal
+/// database is opened the usual way: its readers create nothing, and its
+/// writers change the file in place, so it is never read unlocked.
 pub(crate) fn open_read_only(path: &Path) -> rusqlite::Result<Connection> {
-    let conn = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )?;
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = if in_wal_mode(path) && !side_file(path, "-wal").exists() {
+        Connection::open_with_flags(immutable_uri(path), flags | OpenFlags::SQLITE_OPEN_URI)?
+    } else {
+        Connection::open_with_flags(path, flags)?
+    };
     conn.busy_timeout(busy_timeout())?;
     Ok(conn)
+}
+
+/// Whether the database file's header says WAL (its file format's write
+/// and read versions, bytes 18 and 19, are 2). Unreadable or short: no,
+/// and the usual open says why.
+fn in_wal_mode(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 20];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| head[18] == 2 && head[19] == 2)
+}
+
+/// `<db><suffix>`: one of SQLite's side files of the database `db`.
+pub(crate) fn side_file(db: &Path, suffix: &str) -> std::path::PathBuf {
+    let mut name = db.as_os_str().to_owned();
+    name.push(suffix);
+    name.into()
+}
+
+/// `file:` URI of `path` with `immutable=1`. Every byte but the unreserved
+/// ones and `/` is percent-encoded: a `?` or `#` in a folder's name would
+/// otherwise end the path, and `%` start an escape.
+fn immutable_uri(path: &Path) -> String {
+    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut uri = String::from("file://");
+    let bytes = path.as_os_str().as_encoded_bytes();
+    // A Windows path (`C:\x`) as a URI's path: `/C:/x`.
+    if bytes.first() != Some(&b'/') {
+        uri.push('/');
+    }
+    for &b in bytes {
+        match b {
+            b'\\' if cfg!(windows) => uri.push('/'),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                uri.push(char::from(b))
+            }
+            _ => {
+                let _ = write!(uri, "%{b:02X}");
+            }
+        }
+    }
+    uri.push_str("?immutable=1");
+    uri
 }
 
 /// Opens the database for a short write (ack, reply) with a busy timeout.

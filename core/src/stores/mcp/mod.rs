@@ -212,7 +212,7 @@ impl MailStore for McpStore {
         let traces = self
             .db
             .as_deref()
-            .map(|db| (side_file(db, "-shm"), side_file(db, "-wal")));
+            .map(|db| (db::side_file(db, "-shm"), db::side_file(db, "-wal")));
         let reader_trace = |p: &PathBuf| {
             traces.as_ref().is_some_and(|(shm, wal)| {
                 same_file(p, shm)
@@ -232,13 +232,6 @@ impl MailStore for McpStore {
         }
         watch
     }
-}
-
-/// One of SQLite's side files of the database `db`: `<db><suffix>`.
-fn side_file(db: &Path, suffix: &str) -> PathBuf {
-    let mut name = db.as_os_str().to_owned();
-    name.push(suffix);
-    PathBuf::from(name)
 }
 
 /// Whether `a` and `b` name one file, however each is spelled (a watcher

@@ -218,7 +218,7 @@ pub(crate) fn reply(
             .map_err(dbe)?
             .collect::<Result<_, _>>()
             .map_err(dbe)?;
-        return Err(Error::Invalid(format!(
+        return Err(Error::Rejected(format!(
             "{as_agent} is not an agent of project {} (agents: {}); reply --as one of them",
             orig.slug,
             names.join(", ")

@@ -90,7 +90,7 @@ pub(crate) fn send(
     let Some((project_id, slug, human_key)) = project(&conn, d, &to).map_err(dbe)? else {
         let mut names = vec![d.from.trim().to_string()];
         names.extend(to.iter().cloned());
-        return Err(Error::Invalid(format!(
+        return Err(Error::Rejected(format!(
             "no project of {} has all of {} as agents; send within one project",
             db.display(),
             names.join(", ")
@@ -104,7 +104,7 @@ pub(crate) fn send(
     let dialect = mcp_db::dialect(&conn).map_err(dbe)?;
     let tx = Tx::begin(&conn).map_err(dbe)?;
     let unknown = |name: &str| {
-        Error::Invalid(format!(
+        Error::Rejected(format!(
             "{name} is not an agent of project {slug}; send to and from its agents"
         ))
     };

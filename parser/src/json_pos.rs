@@ -1,0 +1,344 @@
+//! Where the message objects of a JSON document lie in its text.
+//! `serde_json::Value` keeps no positions, so a message of a pretty-printed
+//! array was placed at the document's first line, and a strict error in
+//! the third message of a file named `FILE:1:1`. Framing reads the
+//! messages from the `Value`; this walks the same (already valid) text
+//! the same way (`framing::collect_objects`: arrays, message objects,
+//! the server's wrapper keys, to the same depth), so each message gets
+//! the line of its `{` and its body, subject and time the place of their
+//! string literals. Never panics: a byte past the end ends the walk.
+
+use serde_json::Value;
+
+use crate::framing::{BODY_KEYS, MESSAGE_KEYS, SUBJECT_KEYS, TIMESTAMP_KEYS, WRAPPER_KEYS};
+
+/// A string literal's bytes in the text, its quotes included.
+pub(crate) type Span = (usize, usize);
+
+/// One message object: where its `{` is, and the literals of the values
+/// framing reads its body, subject and time from (`None` where that value
+/// is no string: nothing in the text is its text).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct ObjectAt {
+    pub start: usize,
+    pub body: Option<Span>,
+    pub subject: Option<Span>,
+    pub timestamp: Option<Span>,
+}
+
+/// The message objects of `text` (offsets into it), in the order
+/// `framing::collect_objects` takes them from its `Value`.
+pub(crate) fn objects(text: &str) -> Vec<ObjectAt> {
+    let mut out = Vec::new();
+    let b = text.as_bytes();
+    walk(text, b, skip_ws(b, 0), 0, &mut out);
+    out
+}
+
+/// One entry of an object: its key, its value's bytes, and what the value is.
+struct Entry {
+    key: String,
+    value: Span,
+}
+
+fn walk(text: &str, b: &[u8], i: usize, depth: u32, out: &mut Vec<ObjectAt>) {
+    if depth > 4 {
+        return;
+    }
+    match b.get(i) {
+        Some(b'[') => {
+            let mut j = skip_ws(b, i + 1);
+            while b.get(j).is_some_and(|&c| c != b']') {
+                walk(text, b, j, depth + 1, out);
+                j = skip_ws(b, value_end(b, j));
+                if b.get(j) != Some(&b',') {
+                    break;
+                }
+                j = skip_ws(b, j + 1);
+            }
+        }
+        Some(b'{') => {
+            let entries = entries(text, b, i);
+            // The last of a repeated key, as serde_json's map keeps it.
+            let get = |key: &str| entries.iter().rev().find(|e| e.key == key);
+            if MESSAGE_KEYS.iter().any(|k| get(k).is_some()) {
+                // The first of `keys` present and not null, as framing
+                // takes it; its literal only when it is a string.
+                let literal = |keys: &[&str]| {
+                    let e = keys
+                        .iter()
+                        .filter_map(|k| get(k))
+                        .find(|e| !text[e.value.0..e.value.1].starts_with("null"))?;
+                    (b.get(e.value.0) == Some(&b'"')).then_some(e.value)
+                };
+                out.push(ObjectAt {
+                    start: i,
+                    body: literal(BODY_KEYS),
+                    subject: literal(SUBJECT_KEYS),
+                    timestamp: literal(TIMESTAMP_KEYS),
+                });
+            } else {
+                for key in WRAPPER_KEYS {
+                    if let Some(e) = get(key) {
+                        walk(text, b, e.value.0, depth + 1, out);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The entries of the object whose `{` is at `i`.
+fn entries(text: &str, b: &[u8], i: usize) -> Vec<Entry> {
+    let mut out = Vec::new();
+    let mut j = skip_ws(b, i + 1);
+    while b.get(j) == Some(&b'"') {
+        let key_end = string_end(b, j);
+        let raw = text.get(j..key_end).unwrap_or("");
+        // A key with an escape in it is read as JSON reads it.
+        let key = match raw.contains('\\') {
+            true => serde_json::from_str::<Value>(raw)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default(),
+            false => raw
+                .get(1..raw.len().saturating_sub(1))
+                .unwrap_or("")
+                .to_string(),
+        };
+        j = skip_ws(b, key_end);
+        if b.get(j) != Some(&b':') {
+            break;
+        }
+        let start = skip_ws(b, j + 1);
+        let end = value_end(b, start);
+        out.push(Entry {
+            key,
+            value: (start, end),
+        });
+        j = skip_ws(b, end);
+        if b.get(j) != Some(&b',') {
+            break;
+        }
+        j = skip_ws(b, j + 1);
+    }
+    out
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while b
+        .get(i)
+        .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
+    {
+        i += 1;
+    }
+    i
+}
+
+/// Just past the string whose opening quote is at `i`.
+fn string_end(b: &[u8], i: usize) -> usize {
+    let mut j = i + 1;
+    while let Some(&c) = b.get(j) {
+        match c {
+            b'\\' => j += 2,
+            b'"' => return j + 1,
+            _ => j += 1,
+        }
+    }
+    b.len()
+}
+
+/// Just past the value that starts at `i`.
+fn value_end(b: &[u8], i: usize) -> usize {
+    match b.get(i) {
+        Some(b'"') => string_end(b, i),
+        Some(b'{' | b'[') => {
+            let mut depth = 0usize;
+            let mut j = i;
+            while let Some(&c) = b.get(j) {
+                match c {
+                    b'"' => {
+                        j = string_end(b, j);
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            return j + 1;
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            b.len()
+        }
+        _ => {
+            let mut j = i;
+            while b
+                .get(j)
+                .is_some_and(|c| !matches!(c, b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r'))
+            {
+                j += 1;
+            }
+            j
+        }
+    }
+}
+
+/// Where, in `text`, the decoded character at (`line`, `column`) of the
+/// string literal at `span` was written: the byte offset of its first
+/// raw byte (the `\` of an escape). Past the string's end: its closing
+/// quote.
+fn offset_in_literal(text: &str, span: Span, line: u32, column: u32) -> usize {
+    let b = text.as_bytes();
+    let (mut at_line, mut at_column) = (1u32, 1u32);
+    let mut j = span.0 + 1;
+    let end = span.1.saturating_sub(1).min(b.len());
+    while j < end {
+        if (at_line, at_column) >= (line, column) {
+            return j;
+        }
+        let (newline, next) = match b[j] {
+            b'\\' => match b.get(j + 1) {
+                Some(b'n') => (true, j + 2),
+                // A surrogate pair is one character in two escapes.
+                Some(b'u') if b.get(j + 6) == Some(&b'\\') && is_high_surrogate(text, j) => {
+                    (false, j + 12)
+                }
+                Some(b'u') => (false, j + 6),
+                _ => (false, j + 2),
+            },
+            // A character's first byte, then past its continuation bytes.
+            _ => {
+                let mut k = j + 1;
+                while b.get(k).is_some_and(|c| c & 0xC0 == 0x80) {
+                    k += 1;
+                }
+                (false, k)
+            }
+        };
+        if newline {
+            (at_line, at_column) = (at_line + 1, 1);
+        } else {
+            at_column += 1;
+        }
+        j = next;
+    }
+    end
+}
+
+fn is_high_surrogate(text: &str, j: usize) -> bool {
+    text.get(j + 2..j + 6)
+        .and_then(|h| u16::from_str_radix(h, 16).ok())
+        .is_some_and(|u| (0xD800..0xDC00).contains(&u))
+}
+
+/// A string literal in the document: its bytes (quotes included) and
+/// the line and column of its opening quote. A JSON string holds no line
+/// break, so every character of it is on that line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Literal {
+    pub span: Span,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl Literal {
+    /// The line and column in the document of the body's character at
+    /// (`line`, `column`) of the text this literal decodes to.
+    pub(crate) fn place_of(&self, text: &str, line: u32, column: u32) -> (u32, u32) {
+        let offset = offset_in_literal(text, self.span, line, column);
+        let before = text.get(self.span.0..offset).unwrap_or("");
+        (self.line, self.column + before.chars().count() as u32)
+    }
+}
+
+/// Lines and columns of offsets of one text, each answer counted from
+/// the last one's: the messages of a document come in the order they are
+/// written (their keys in any order, a short way back), so a document of
+/// many messages is read about once, not once a message, on many lines or
+/// on one.
+pub(crate) struct Cursor<'t> {
+    text: &'t str,
+    offset: usize,
+    line: u32,
+    column: u32,
+}
+
+impl<'t> Cursor<'t> {
+    pub(crate) fn new(text: &'t str) -> Self {
+        Cursor {
+            text,
+            offset: 0,
+            line: 1,
+            column: 1,
+        }
+    }
+
+    /// The line and column (in characters, from 1) of byte `offset`.
+    pub(crate) fn at(&mut self, offset: usize) -> (u32, u32) {
+        let offset = offset.min(self.text.len());
+        let newlines = |t: &str| t.bytes().filter(|&c| c == b'\n').count() as u32;
+        let chars = |t: &str| t.chars().count() as u32;
+        if offset >= self.offset {
+            let ahead = self.text.get(self.offset..offset).unwrap_or("");
+            match ahead.rfind('\n') {
+                Some(i) => {
+                    self.line += newlines(ahead);
+                    self.column = chars(&ahead[i + 1..]) + 1;
+                }
+                None => self.column += chars(ahead),
+            }
+        } else {
+            let back = self.text.get(offset..self.offset).unwrap_or("");
+            if back.contains('\n') {
+                self.line -= newlines(back);
+                let before = self.text.get(..offset).unwrap_or("");
+                let start = before.rfind('\n').map_or(0, |i| i + 1);
+                self.column = chars(&before[start..]) + 1;
+            } else {
+                self.column -= chars(back);
+            }
+        }
+        self.offset = offset;
+        (self.line, self.column)
+    }
+
+    /// `span` with its place.
+    pub(crate) fn literal(&mut self, span: Span) -> Literal {
+        let (line, column) = self.at(span.0);
+        Literal { span, line, column }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_each_message_object_as_framing_takes_them() {
+        let text = "{\"result\": [\n  {\"subject\": \"a\", \"body_md\": \"x\\ny\"},\n  {\"body\": null, \"text\": 3, \"subject\": \"b\"}\n]}";
+        let found = objects(text);
+        assert_eq!(found.len(), 2);
+        assert_eq!(&text[found[0].start..found[0].start + 1], "{");
+        let mut cursor = Cursor::new(text);
+        assert_eq!(cursor.at(found[0].start), (2, 3));
+        let body = found[0].body.unwrap();
+        assert_eq!(&text[body.0..body.1], "\"x\\ny\"");
+        // `y` is line 2, column 1 of the body: after the `\n` escape.
+        assert_eq!(&text[offset_in_literal(text, body, 2, 1)..][..1], "y");
+        let literal = cursor.literal(body);
+        // The body's quote is column 31 of line 2; its `y`, column 35.
+        assert_eq!((literal.line, literal.column), (2, 31));
+        assert_eq!(literal.place_of(text, 2, 1), (2, 35));
+        // Asked again from further back, the cursor counts back.
+        assert_eq!(cursor.at(0), (1, 1));
+        assert_eq!(cursor.at(body.0 + 3), (2, 34));
+        assert_eq!(cursor.at(body.0), (2, 31));
+        assert!(found[1].body.is_none(), "{:?}", found[1]);
+        assert!(found[1].subject.is_some());
+    }
+}
