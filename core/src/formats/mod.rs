@@ -140,6 +140,7 @@ pub fn objects(text: &str) -> Result<Vec<Obj>, (u32, u32, String)> {
     match serde_json::from_str::<Value>(t) {
         Ok(Value::Array(items)) => {
             let starts = pos::array_item_starts(t);
+            let mut lines = pos::Lines::new(text);
             Ok(items
                 .into_iter()
                 .enumerate()
@@ -147,7 +148,7 @@ pub fn objects(text: &str) -> Result<Vec<Obj>, (u32, u32, String)> {
                     let offset = skip + starts.get(i).copied().unwrap_or(0);
                     Obj {
                         value,
-                        line: pos::line_col(text, offset).0,
+                        line: lines.line_of(offset),
                         offset,
                     }
                 })
