@@ -7,6 +7,7 @@
 //! Text framings point into the document so the body stays borrowed; JSON
 //! bodies had escapes removed and are owned.
 
+use crate::json_keys::{BODY_KEYS, MESSAGE_KEYS, SUBJECT_KEYS, TIMESTAMP_KEYS, WRAPPER_KEYS};
 use std::borrow::Cow;
 use std::ops::Range;
 
@@ -369,22 +370,6 @@ fn from_value<'a>(v: Value, line: u32, written: Option<(&str, usize)>) -> Vec<En
         .collect()
 }
 
-/// The keys that make an object a message.
-pub(crate) const MESSAGE_KEYS: &[&str] = &["subject", "body_md", "body"];
-
-/// Where a message's body is, the first present and not null.
-pub(crate) const BODY_KEYS: &[&str] = &["body_md", "body", "text"];
-
-/// The keys of the server's wrappers around messages, in the order they
-/// are read.
-pub(crate) const WRAPPER_KEYS: &[&str] = &[
-    "result",
-    "messages",
-    "deliveries",
-    "payload",
-    "structuredContent",
-];
-
 fn is_message(o: &Map<String, Value>) -> bool {
     MESSAGE_KEYS.iter().any(|k| o.contains_key(*k))
 }
@@ -433,10 +418,6 @@ fn names(v: Option<&Value>) -> Names<'static> {
         _ => Names::new(),
     }
 }
-
-pub(crate) const SUBJECT_KEYS: &[&str] = &["subject"];
-pub(crate) const TIMESTAMP_KEYS: &[&str] =
-    &["created_ts", "created", "timestamp", "created_at", "date"];
 
 /// Where a JSON header value was written: `at` (line, column of the value)
 /// when known, else column 1 of `line` (the message's first line). Values

@@ -10,7 +10,7 @@
 
 use serde_json::Value;
 
-use crate::framing::{BODY_KEYS, MESSAGE_KEYS, SUBJECT_KEYS, TIMESTAMP_KEYS, WRAPPER_KEYS};
+use crate::json_keys::{BODY_KEYS, MESSAGE_KEYS, SUBJECT_KEYS, TIMESTAMP_KEYS, WRAPPER_KEYS};
 
 /// A string literal's bytes in the text, its quotes included.
 pub(crate) type Span = (usize, usize);

@@ -82,6 +82,7 @@ mod framing;
 mod glyph;
 mod grammar;
 mod json_body;
+mod json_keys;
 mod json_pos;
 mod lines;
 mod model;
