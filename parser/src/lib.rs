@@ -83,7 +83,7 @@ mod glyph;
 mod grammar;
 mod json_body;
 mod json_keys;
-mod json_pos;
+pub mod json_pos;
 mod lines;
 mod model;
 mod render;

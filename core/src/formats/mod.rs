@@ -20,6 +20,7 @@ pub mod pos;
 
 use std::fmt;
 
+use amail_parser::json_pos;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
@@ -139,8 +140,8 @@ pub fn objects(text: &str) -> Result<Vec<Obj>, (u32, u32, String)> {
     let skip = text.len() - t.len();
     match serde_json::from_str::<Value>(t) {
         Ok(Value::Array(items)) => {
-            let starts = pos::array_item_starts(t);
-            let mut lines = pos::Lines::new(text);
+            let starts = json_pos::array_items(t);
+            let mut place = json_pos::Cursor::new(text);
             Ok(items
                 .into_iter()
                 .enumerate()
@@ -148,7 +149,7 @@ pub fn objects(text: &str) -> Result<Vec<Obj>, (u32, u32, String)> {
                     let offset = skip + starts.get(i).copied().unwrap_or(0);
                     Obj {
                         value,
-                        line: lines.line_of(offset),
+                        line: place.at(offset).0,
                         offset,
                     }
                 })
