@@ -84,10 +84,12 @@ pub(crate) fn busy_timeout() -> Duration {
 /// writers change the file in place, so it is never read unlocked.
 pub(crate) fn open_read_only(path: &Path) -> rusqlite::Result<Connection> {
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let conn = if in_wal_mode(path) && !side_file(path, "-wal").exists() {
-        Connection::open_with_flags(immutable_uri(path), flags | OpenFlags::SQLITE_OPEN_URI)?
-    } else {
-        Connection::open_with_flags(path, flags)?
+    let immutable = (in_wal_mode(path) && !side_file(path, "-wal").exists())
+        .then(|| immutable_uri(path))
+        .flatten();
+    let conn = match immutable {
+        Some(uri) => Connection::open_with_flags(uri, flags | OpenFlags::SQLITE_OPEN_URI)?,
+        None => Connection::open_with_flags(path, flags)?,
     };
     conn.busy_timeout(busy_timeout())?;
     Ok(conn)
@@ -111,30 +113,14 @@ pub(crate) fn side_file(db: &Path, suffix: &str) -> std::path::PathBuf {
     name.into()
 }
 
-/// `file:` URI of `path` with `immutable=1`. Every byte but the unreserved
-/// ones and `/` is percent-encoded: a `?` or `#` in a folder's name would
-/// otherwise end the path, and `%` start an escape.
-fn immutable_uri(path: &Path) -> String {
-    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut uri = String::from("file://");
-    let bytes = path.as_os_str().as_encoded_bytes();
-    // A Windows path (`C:\x`) as a URI's path: `/C:/x`.
-    if bytes.first() != Some(&b'/') {
-        uri.push('/');
-    }
-    for &b in bytes {
-        match b {
-            b'\\' if cfg!(windows) => uri.push('/'),
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
-                uri.push(char::from(b))
-            }
-            _ => {
-                let _ = write!(uri, "%{b:02X}");
-            }
-        }
-    }
-    uri.push_str("?immutable=1");
-    uri
+/// `file:` URI of `path` with `immutable=1`, its path percent-encoded by
+/// `url`: a `?` or `#` in a folder's name would otherwise end the path,
+/// and `%` start an escape. `None` where the path cannot be made
+/// absolute.
+fn immutable_uri(path: &Path) -> Option<String> {
+    let mut uri = url::Url::from_file_path(std::path::absolute(path).ok()?).ok()?;
+    uri.set_query(Some("immutable=1"));
+    Some(uri.into())
 }
 
 /// Opens the database for a short write (ack, reply) with a busy timeout.
