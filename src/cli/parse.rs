@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 use std::io::{self, IsTerminal, Write};
-use std::ops::ControlFlow;
+use std::ops::{ControlFlow, Range};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -94,12 +94,23 @@ struct Unlisted {
     files: usize,
 }
 
-/// The inputs `paths` name; the handoff files among them (the named
-/// mailboxes', in path order: `walk::mailbox`); and what under them could
-/// not be looked into.
-fn inputs(paths: &[PathBuf]) -> Result<(Vec<Input>, Vec<PathBuf>, Unlisted), CliError> {
+/// What the paths named on the command line hold.
+struct Inputs {
+    list: Vec<Input>,
+    /// Where the named mailboxes' handoff files lie in `list`
+    /// (`walk::mailbox` lists each mailbox's first).
+    handoffs: Vec<Range<usize>>,
+    unlisted: Unlisted,
+}
+
+/// The inputs `paths` name.
+fn inputs(paths: &[PathBuf]) -> Result<Inputs, CliError> {
     if paths.is_empty() {
-        return Ok((vec![Input::Stdin], Vec::new(), Unlisted::default()));
+        return Ok(Inputs {
+            list: vec![Input::Stdin],
+            handoffs: Vec::new(),
+            unlisted: Unlisted::default(),
+        });
     }
     let mut out = Vec::new();
     let mut handoffs = Vec::new();
@@ -137,7 +148,9 @@ fn inputs(paths: &[PathBuf]) -> Result<(Vec<Input>, Vec<PathBuf>, Unlisted), Cli
                     unlisted.files += 1;
                 }
             }
-            handoffs.extend_from_slice(found.handoff_files());
+            if found.handoffs > 0 {
+                handoffs.push(out.len()..out.len() + found.handoffs);
+            }
             let files = found.files.into_iter().map(Input::File);
             if out.is_empty() {
                 // In place: a path and an input are the same size, so
@@ -152,8 +165,11 @@ fn inputs(paths: &[PathBuf]) -> Result<(Vec<Input>, Vec<PathBuf>, Unlisted), Cli
             out.push(Input::File(p.clone()));
         }
     }
-    handoffs.sort();
-    Ok((out, handoffs, unlisted))
+    Ok(Inputs {
+        list: out,
+        handoffs,
+        unlisted,
+    })
 }
 
 /// What every input is rendered with.
@@ -164,19 +180,19 @@ struct Settings {
     opts: ParseOptions,
     /// Inputs larger than this are reported unreadable.
     max_bytes: u64,
-    /// The named mailboxes' handoff files, sorted: read as handoffs even
-    /// where their folder is not named `.handoffs` (`HANDOFF_DIR`).
-    handoffs: Vec<PathBuf>,
+    /// Where the named mailboxes' handoff files are among the inputs:
+    /// read as handoffs even where their folder is not named `.handoffs`
+    /// (`HANDOFF_DIR`). The walk knew which they were; the ranges keep
+    /// that, so no path is looked up again.
+    handoffs: Vec<Range<usize>>,
 }
 
 impl Settings {
-    /// Whether `input` is one of the named mailboxes' handoff files (none,
-    /// nearly always: then a length test).
-    fn is_handoff(&self, input: &Input) -> bool {
-        match input {
-            Input::File(p) => !self.handoffs.is_empty() && self.handoffs.binary_search(p).is_ok(),
-            Input::Stdin => false,
-        }
+    /// Whether the input at `index`, named `name`, is a handoff file: one
+    /// of a named mailbox's, or one under a `.handoffs` folder however it
+    /// was named (`folders` answers that, folder by folder).
+    fn is_handoff(&self, index: usize, name: &str, folders: &mut Folders) -> bool {
+        self.handoffs.iter().any(|r| r.contains(&index)) || folders.in_handoff_dir(name)
     }
 }
 
@@ -192,7 +208,11 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
     } else {
         Format::Jsonl
     });
-    let (inputs, handoffs, unlisted) = inputs(&args.paths)?;
+    let Inputs {
+        list: inputs,
+        handoffs,
+        unlisted,
+    } = inputs(&args.paths)?;
     let settings = Settings {
         format,
         format_name: format!("{format:?}"),
@@ -240,11 +260,16 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
                 ..Worker::default()
             };
             let mut rendered = Vec::new();
-            for input in &inputs {
+            for (index, input) in inputs.iter().enumerate() {
                 rendered.clear();
-                let result =
-                    render_input(&mut worker, input, &settings, &mut rendered, Some(&mut out))
-                        .map_err(write_error)?;
+                let result = render_input(
+                    &mut worker,
+                    (index, input),
+                    &settings,
+                    &mut rendered,
+                    Some(&mut out),
+                )
+                .map_err(write_error)?;
                 write_out(&mut out, &rendered)?;
                 if let Err(f) = result {
                     report(&mut out, input, f, &mut unreadable)?;
@@ -264,9 +289,13 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
                     chunk.failures.clear();
                     for (i, input) in part.iter().enumerate() {
                         // Writing into a Vec cannot fail.
-                        if let Ok(Err(f)) =
-                            render_input(worker, input, &settings, &mut chunk.bytes, None)
-                        {
+                        if let Ok(Err(f)) = render_input(
+                            worker,
+                            (first + i, input),
+                            &settings,
+                            &mut chunk.bytes,
+                            None,
+                        ) {
                             let fatal = !matches!(f, Failure::Unreadable(_) | Failure::NotMail(_));
                             chunk.failures.push((chunk.bytes.len(), first + i, f));
                             if fatal {
@@ -469,7 +498,7 @@ fn source_of<'b>(buf: &'b mut String, name: &str, line: u32) -> &'b str {
 /// rendering or the sink failing; the inner one is the input's.
 fn render_input(
     worker: &mut Worker,
-    input: &Input,
+    (index, input): (usize, &Input),
     settings: &Settings,
     out: &mut Vec<u8>,
     sink: Option<&mut dyn Write>,
@@ -522,7 +551,7 @@ fn render_input(
     };
     render_bytes(
         bytes,
-        input,
+        (index, input),
         settings,
         (folders, source, scratch),
         out,
@@ -534,7 +563,7 @@ fn render_input(
 /// [`render_input`] once the input is read and is mail.
 fn render_bytes(
     bytes: &[u8],
-    input: &Input,
+    (index, input): (usize, &Input),
     settings: &Settings,
     (folders, source, scratch): (&mut Folders, &mut String, &mut Vec<u8>),
     out: &mut Vec<u8>,
@@ -549,12 +578,16 @@ fn render_bytes(
     // their own objects; JSON items carry a leading `,` like mail items.
     // They go through a scratch buffer so that a closed stdout is reported
     // like any other write.
-    let handoff = || settings.is_handoff(input);
-    if !protocol::surely_not(text, || folders.in_handoff_dir(name) || handoff()) {
+    // Asked at most once: `surely_not` asks only of a text that does not
+    // open like JSON.
+    let mut handoff = None;
+    let mut is_handoff =
+        || *handoff.get_or_insert_with(|| settings.is_handoff(index, name, folders));
+    if !protocol::surely_not(text, &mut is_handoff) {
         scratch.clear();
         match protocol::print(
             scratch,
-            (name, handoff()),
+            (name, is_handoff()),
             text,
             &settings.format_name,
             &mut false,

@@ -305,3 +305,58 @@ fn a_visible_handoff_dir_is_read_once_and_alike_by_every_command() {
         "threads said nothing of it: {warned}"
     );
 }
+
+/// The handoff files of the second of two named mailboxes, behind more
+/// inputs than one worker's share, are read as handoffs: the walk says
+/// which files they are, and `parse` keeps that by their place among
+/// the inputs, in order and in parallel alike.
+#[test]
+fn the_handoffs_of_every_named_mailbox_are_known_wherever_they_fall() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first");
+    copy_dir(&root().join("tests/data/mixed/mail"), &first);
+    let many = first.join("BlueLake/many");
+    std::fs::create_dir_all(&many).unwrap();
+    for i in 0..40 {
+        std::fs::write(
+            many.join(format!("{i:02}.md")),
+            format!("Subject: [ol-{i}] PROGRESS\n\n## Status\nworking\n"),
+        )
+        .unwrap();
+    }
+    let second = dir.path().join("second");
+    copy_dir(&root().join("tests/data/mixed/mail"), &second);
+    for mail in [&first, &second] {
+        let ho = mail.join("handoffs");
+        std::fs::rename(mail.join(".handoffs"), &ho).unwrap();
+        std::fs::write(ho.join("garbled.json"), "{ not json").unwrap();
+    }
+    let lone = dir.path().join("lone.md");
+    std::fs::write(&lone, "Subject: [ol-9] PROGRESS\n\n## Status\nok\n").unwrap();
+    let [lone, first, second] = [&lone, &first, &second].map(|p| p.to_str().unwrap());
+    let parsed = amail_in(
+        "handoffs",
+        &["parse", "--format", "jsonl", lone, first, second],
+    );
+    let stdout = text(&parsed.stdout);
+    let stderr = text(&parsed.stderr);
+    let garbled_as_mail: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains("garbled.json"))
+        .collect();
+    assert!(
+        garbled_as_mail.is_empty(),
+        "read as mail: {garbled_as_mail:?}"
+    );
+    for mail in [first, second] {
+        assert!(
+            stderr.contains(&format!("{mail}/handoffs/garbled.json")),
+            "nothing said of {mail}'s broken handoff: {stderr}"
+        );
+        let offered = stdout
+            .lines()
+            .filter(|l| l.contains(&format!("{mail}/handoffs/offered.json")))
+            .count();
+        assert_eq!(offered, 1, "{stdout}");
+    }
+}

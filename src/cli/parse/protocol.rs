@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::cli::CliError;
 use amail_core::bridge::protocol as bridge;
-use amail_core::formats::{detect_in, in_handoff_dir, opens_like_json, Item};
+use amail_core::formats::{detect_in, opens_like_json, Item};
 use amail_core::inbox::protocol_items as inbox;
 
 #[derive(Serialize)]
@@ -49,7 +49,8 @@ pub fn surely_not(text: Option<&str>, in_handoff_dir: impl FnOnce() -> bool) -> 
 /// `text` is the file's text, `None` when it is not UTF-8 (then it is no
 /// protocol file): validated once by the caller, which parses it next.
 /// `handoff`: one of a named mailbox's handoff files (`walk::mailbox`),
-/// wherever its folder is; a path under a `.handoffs` folder is one too.
+/// wherever its folder is, or a path under a `.handoffs` folder
+/// (`Settings::is_handoff` in `parse.rs` asks both).
 pub fn print(
     out: &mut impl Write,
     (name, handoff): (&str, bool),
@@ -61,7 +62,7 @@ pub fn print(
     let Some(text) = text else {
         return Ok(false);
     };
-    let Some((_, parsed)) = detect_in(name, text, handoff || in_handoff_dir(name)) else {
+    let Some((_, parsed)) = detect_in(name, text, handoff) else {
         return Ok(false);
     };
     if strict {
@@ -129,7 +130,7 @@ mod tests {
 
     use crate::cli::parse::tests::every_file;
 
-    use amail_core::formats::detect;
+    use amail_core::formats::{detect, in_handoff_dir};
 
     use super::*;
 
