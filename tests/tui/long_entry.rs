@@ -135,3 +135,43 @@ fn a_long_chooser_title_keeps_its_window_note() {
     assert!(title.contains("of 5 ↓"), "{screen}");
     assert!(title.contains("…"), "{screen}");
 }
+
+/// A message longer than 65,535 rows (a soak test's log) scrolls to its
+/// end: `G` showed a line a third of the way down (the scroll position
+/// was a 16-bit row, and wrapped), and its last lines could not be read.
+#[test]
+fn the_end_of_a_message_longer_than_65535_rows_is_reached() {
+    use amail::backend::RealBackend;
+    let dir = tempfile::tempdir().unwrap();
+    let mail = dir.path().join("mail");
+    std::fs::create_dir(&mail).unwrap();
+    let mut text = String::from(
+        "From: BlueLake\nTo: RedStone\nDate: 2026-11-22T04:00:00Z\nSubject: [ol-1] PROGRESS\n\nBead: ol-1\nStatus: soak\n\n## Log\n",
+    );
+    for i in 0..100_000 {
+        text.push_str(&format!("- line {i}: ok\n"));
+    }
+    text.push_str("- THE LAST LINE\n");
+    std::fs::write(mail.join("soak.md"), text).unwrap();
+    let backend = RealBackend::new(mail, Default::default(), dir.path().join("store"), false);
+    let mut app = TestApp::with_backend(backend, chrono::Utc::now(), Default::default());
+    for (keys, view) in [("<enter><enter>", "structured"), ("v", "raw")] {
+        app.press(keys);
+        app.render(100, 30);
+        app.press("G");
+        let screen = app.render(100, 30);
+        assert!(
+            screen.contains("THE LAST LINE"),
+            "{view}, after G:\n{screen}"
+        );
+        assert!(screen.contains("line 99999: ok"), "{view}:\n{screen}");
+        // Back up a page and down again: the same end.
+        app.press("<pageup>G");
+        assert!(app.render(100, 30).contains("THE LAST LINE"), "{view}");
+        app.press("g");
+        assert!(
+            app.render(100, 30).contains("line 0: ok"),
+            "{view}: g is the top again"
+        );
+    }
+}

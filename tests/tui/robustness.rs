@@ -2,6 +2,7 @@
 //! character through whatever an agent writes.
 
 use amail_core::safe_text::{clean_line, clean_text, reveal};
+use amail_tui::msg::Msg;
 use amail_tui::testing::TestApp;
 use proptest::prelude::*;
 
@@ -32,20 +33,28 @@ fn tiny_and_odd_terminal_sizes_render_every_view() {
                 u32::from(w) * u32::from(h)
             );
         }
-        for (w, h) in [
-            (1, 1),
-            (2, 3),
-            (10, 4),
-            (20, 6),
-            (40, 10),
-            (119, 30),
-            (120, 30),
-            (300, 80),
-        ] {
-            let mut app = TestApp::sample();
-            app.press(keys);
-            let screen = app.render(w, h);
-            assert_eq!(screen.lines().count(), h as usize, "{keys:?} at {w}x{h}");
+        // Every height from one row up, at widths each side of the wide
+        // layout's threshold (120): a wide terminal a few rows tall (a
+        // tmux split) lays out three panes in next to no room.
+        let mut app = TestApp::sample();
+        app.press(keys);
+        for w in [1, 2, 10, 20, 40, 119, 120, 121, 200, 300] {
+            for h in (1..=12).chain([24, 30, 80]) {
+                let screen = app.render(w, h);
+                assert_eq!(screen.lines().count(), h as usize, "{keys:?} at {w}x{h}");
+                // What reads the layout back: a click and the wheel on
+                // every row, and the message view scrolled.
+                for y in 0..h {
+                    app.send(Msg::Click { x: w - 1, y });
+                    app.send(Msg::ScrollAt {
+                        x: w / 2,
+                        y,
+                        lines: 3,
+                    });
+                }
+                app.send(Msg::Scroll(5));
+                app.render(w, h);
+            }
         }
     }
 }

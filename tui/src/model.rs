@@ -616,7 +616,9 @@ pub struct Model {
     pub queue_focus: bool,
     pub filter: Filter,
     pub sel: Selection,
-    pub detail_scroll: u16,
+    /// Rows of the message view scrolled past (a row of wrapped text,
+    /// not a line: a soak test's log runs past 65,535 of them).
+    pub detail_scroll: usize,
     pub raw: bool,
     /// The file `v` shows (the current message's, once read).
     pub file: Option<FileText>,

@@ -704,7 +704,7 @@ fn act(m: &mut Model, a: Action) -> Option<Command> {
             // Where the message view is not on screen (one pane at a
             // time), `v` opens the message as its file: switched unseen,
             // the raw view came up on the next message opened.
-            let shown = crate::view::hit::inbox_panes(m)
+            let shown = crate::view::inbox_panes(m)
                 .iter()
                 .any(|(p, _)| *p == Pane::Message);
             if !shown && m.current_message().is_some() {

@@ -117,10 +117,8 @@ pub(super) fn step(m: &mut Model, delta: isize) {
 /// Scrolls the message view; the last page fills the pane, so scrolling
 /// stops when the end shows.
 fn step_detail(m: &mut Model, delta: isize) {
-    let max = detail_line_count(m).saturating_sub(detail_rows_visible(m)) as isize;
-    let cur = m.detail_scroll as isize;
-    let next = cur.saturating_add(delta).clamp(0, max.max(0));
-    m.detail_scroll = next as u16;
+    let max = detail_line_count(m).saturating_sub(detail_rows_visible(m));
+    m.detail_scroll = m.detail_scroll.saturating_add_signed(delta).min(max);
 }
 
 fn step_list(m: &mut Model, kind: ListKind, delta: isize) {

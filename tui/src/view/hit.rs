@@ -3,7 +3,7 @@
 //! over the model and its size, so `update` can act on a click without
 //! the view keeping a map of what it drew.
 
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 
 use super::agents;
 use crate::keymap::Action;
@@ -23,27 +23,6 @@ pub enum Hit {
     Message,
     /// The roster's task queues, and the task drawn there, if any.
     Queues(Option<String>),
-}
-
-/// The inbox panes and their rectangles at the current size.
-pub(crate) fn inbox_panes(m: &Model) -> Vec<(Pane, Rect)> {
-    let area = super::body(m);
-    if area.width >= 120 {
-        let [left, right] =
-            Layout::horizontal([Constraint::Percentage(52), Constraint::Percentage(48)])
-                .areas(area);
-        let n = m.selected_thread().map(|t| t.messages.len()).unwrap_or(0) as u16;
-        let list_h = (n + 2).clamp(4, right.height / 2);
-        let [top, bottom] =
-            Layout::vertical([Constraint::Length(list_h), Constraint::Min(3)]).areas(right);
-        vec![
-            (Pane::Threads, left),
-            (Pane::Messages, top),
-            (Pane::Message, bottom),
-        ]
-    } else {
-        vec![(m.focus, area)]
-    }
 }
 
 /// Whether (`x`, `y`) is in `r`: the one test of a click against an area.
@@ -100,7 +79,9 @@ pub fn hit(m: &Model, x: u16, y: u16) -> Option<Hit> {
     }
     match m.screen {
         Screen::Inbox => {
-            let (pane, r) = inbox_panes(m).into_iter().find(|(_, r)| inside(*r, x, y))?;
+            let (pane, r) = super::inbox_panes(m)
+                .into_iter()
+                .find(|(_, r)| inside(*r, x, y))?;
             let kind = match pane {
                 Pane::Threads => ListKind::Threads,
                 Pane::Messages => ListKind::Messages,

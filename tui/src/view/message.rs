@@ -46,39 +46,61 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         None => "Message".into(),
     };
     let block = titled(m, title, focused, area);
-    let lines = detail_lines(m, area.width.saturating_sub(2) as usize);
+    let inner = usize::from(area.width.saturating_sub(2));
+    let mut lines = detail_lines(m, inner);
+    let rows = past_whole_lines(&mut lines, inner, m.detail_scroll);
     f.render_widget(
         Paragraph::new(lines)
             .block(block)
             .wrap(Wrap { trim: false })
-            .scroll((m.detail_scroll, 0)),
+            .scroll((rows, 0)),
         area,
     );
 }
 
-/// Rows the message view holds at the current size (for scrolling): the
-/// pane's inner width as `draw_inbox` lays it out.
-/// Rows of text the message view shows at once, as `draw_inbox` lays it
-/// out (header, tabs and the two footer lines take four rows; borders two).
-pub(crate) fn detail_rows_visible(m: &Model) -> usize {
-    let body = (m.size.1 as usize).saturating_sub(4);
-    let pane = if m.size.0 >= 120 {
-        let n = m.selected_thread().map_or(0, |t| t.messages.len());
-        let list = (n + 2).clamp(4, body / 2);
-        body.saturating_sub(list)
-    } else {
-        body
-    };
-    pane.saturating_sub(2).max(1)
+/// Takes whole lines off the front of `lines` until the rows left to
+/// scroll past fit the paragraph's 16-bit scroll, and returns those rows:
+/// a message of more than 65,535 rows is shown from the line its scroll
+/// reaches (rows counted as [`detail_line_count`] counts them). A
+/// shorter one keeps every line, scrolled by the paragraph as before.
+fn past_whole_lines(lines: &mut Vec<Line<'static>>, inner: usize, scroll: usize) -> u16 {
+    let mut left = scroll;
+    let mut skip = 0;
+    while left > usize::from(u16::MAX) && skip < lines.len() {
+        left -= rows_of(&lines[skip], inner).min(left);
+        skip += 1;
+    }
+    lines.drain(..skip);
+    u16::try_from(left).unwrap_or(u16::MAX)
 }
 
+/// Rows a line takes, wrapped at `inner` columns (at least one).
+fn rows_of(line: &Line<'_>, inner: usize) -> usize {
+    line.width().max(1).div_ceil(inner.max(1))
+}
+
+/// The message view's pane at the model's size, as the inbox lays it
+/// out with the message view on screen (`view::inbox_panes_in`).
+fn detail_pane(m: &Model) -> Rect {
+    let messages = m.selected_thread().map_or(0, |t| t.messages.len());
+    super::inbox_layout(super::body(m), Pane::Message, messages)
+        .into_iter()
+        .find_map(|(pane, r)| (pane == Pane::Message).then_some(r))
+        .unwrap_or_default()
+}
+
+/// Rows of text the message view shows at once (for scrolling): its
+/// pane's height inside the borders.
+pub(crate) fn detail_rows_visible(m: &Model) -> usize {
+    usize::from(detail_pane(m).height.saturating_sub(2)).max(1)
+}
+
+/// Lines the message view holds, wrapped to its pane's inner width.
 pub(crate) fn detail_line_count(m: &Model) -> usize {
-    let w = m.size.0 as usize;
-    let pane = if w >= 120 { w * 48 / 100 } else { w };
-    let inner = pane.saturating_sub(2).max(1);
+    let inner = usize::from(detail_pane(m).width.saturating_sub(2)).max(1);
     detail_lines(m, inner)
         .iter()
-        .map(|l| l.width().max(1).div_ceil(inner))
+        .map(|l| rows_of(l, inner))
         .sum()
 }
 

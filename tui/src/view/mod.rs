@@ -290,22 +290,11 @@ fn draw_tabs(m: &Model, f: &mut Frame, area: Rect) {
 
 fn draw_inbox(m: &Model, f: &mut Frame, area: Rect) {
     // Decided from the frame, not the model, so layout never lags a resize.
-    if area.width >= 120 {
-        let [left, right] =
-            Layout::horizontal([Constraint::Percentage(52), Constraint::Percentage(48)])
-                .areas(area);
-        let n = m.selected_thread().map(|t| t.messages.len()).unwrap_or(0) as u16;
-        let list_h = (n + 2).clamp(4, right.height / 2);
-        let [top, bottom] =
-            Layout::vertical([Constraint::Length(list_h), Constraint::Min(3)]).areas(right);
-        threads::draw(m, f, left);
-        messages::draw(m, f, top);
-        message::draw(m, f, bottom);
-    } else {
-        match m.focus {
-            Pane::Threads => threads::draw(m, f, area),
-            Pane::Messages => messages::draw(m, f, area),
-            Pane::Message => message::draw(m, f, area),
+    for (pane, r) in inbox_panes_in(m, area) {
+        match pane {
+            Pane::Threads => threads::draw(m, f, r),
+            Pane::Messages => messages::draw(m, f, r),
+            Pane::Message => message::draw(m, f, r),
         }
     }
 }
@@ -316,6 +305,41 @@ fn draw_inbox(m: &Model, f: &mut Frame, area: Rect) {
 pub(crate) fn body(m: &Model) -> Rect {
     let (w, h) = m.size;
     Rect::new(0, 2, w, h.saturating_sub(4))
+}
+
+/// The inbox's panes at the model's size (see [`inbox_panes_in`]).
+pub(crate) fn inbox_panes(m: &Model) -> Vec<(Pane, Rect)> {
+    inbox_panes_in(m, body(m))
+}
+
+/// The inbox's panes in `area`, the focused one alone on a narrow
+/// terminal (see [`inbox_layout`]).
+pub(crate) fn inbox_panes_in(m: &Model, area: Rect) -> Vec<(Pane, Rect)> {
+    let messages = m.selected_thread().map_or(0, |t| t.messages.len());
+    inbox_layout(area, m.focus, messages)
+}
+
+/// The inbox's panes in `area`: on a terminal 120 columns wide or more,
+/// the threads beside the selected thread's `messages` over the message
+/// itself; narrower, the `focus` pane alone. The one home of this layout:
+/// drawing, clicks and the message view's scrolling all ask it. The
+/// message list takes a row a message and its borders, at least 4 rows
+/// and at most half the height (in a pane under 8 rows tall, half).
+pub(crate) fn inbox_layout(area: Rect, focus: Pane, messages: usize) -> Vec<(Pane, Rect)> {
+    if area.width < 120 {
+        return vec![(focus, area)];
+    }
+    let [left, right] =
+        Layout::horizontal([Constraint::Percentage(52), Constraint::Percentage(48)]).areas(area);
+    let rows = u16::try_from(messages.saturating_add(2)).unwrap_or(u16::MAX);
+    let list_h = rows.max(4).min(right.height / 2);
+    let [top, bottom] =
+        Layout::vertical([Constraint::Length(list_h), Constraint::Min(3)]).areas(right);
+    vec![
+        (Pane::Threads, left),
+        (Pane::Messages, top),
+        (Pane::Message, bottom),
+    ]
 }
 
 pub fn pane<'a>(m: &Model, title: String, focused: bool) -> Block<'a> {
