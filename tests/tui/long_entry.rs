@@ -175,3 +175,39 @@ fn the_end_of_a_message_longer_than_65535_rows_is_reached() {
         );
     }
 }
+
+/// A message of long wrapped lines scrolls to its last line: the rows
+/// `G` can scroll past are the rows the view draws (the count guessed
+/// a line's rows from its width, where wrapping at words takes more).
+#[test]
+fn the_end_of_a_message_of_wrapped_lines_is_reached() {
+    use amail::backend::RealBackend;
+    let dir = tempfile::tempdir().unwrap();
+    let mail = dir.path().join("mail");
+    std::fs::create_dir(&mail).unwrap();
+    let mut text = String::from(
+        "From: BlueLake\nTo: RedStone\nDate: 2026-11-22T04:00:00Z\nSubject: [ol-1] PROGRESS\n\nBead: ol-1\nStatus: soak\n\n## Notes\n",
+    );
+    for i in 0..80 {
+        // Words of nine letters: a row of 98 columns holds nine of them
+        // (90 columns), so 190 columns take three rows, not two.
+        let words: Vec<String> = (0..19).map(|w| format!("w{i:03}x{w:04}")).collect();
+        text.push_str(&words.join(" "));
+        text.push('\n');
+    }
+    text.push_str("THE END MARK\n");
+    std::fs::write(mail.join("notes.md"), text).unwrap();
+    let backend = RealBackend::new(mail, Default::default(), dir.path().join("store"), false);
+    let mut app = TestApp::with_backend(backend, chrono::Utc::now(), Default::default());
+    app.press("<enter><enter>");
+    for (w, h) in [(100, 30), (130, 40), (60, 20)] {
+        app.render(w, h);
+        app.press("G");
+        let screen = app.render(w, h);
+        assert!(
+            screen.contains("THE END MARK"),
+            "{w}x{h}, after G:\n{screen}"
+        );
+        app.press("g");
+    }
+}

@@ -10,14 +10,18 @@
 //! `v` shows the file itself (read through the backend when asked), with
 //! the file's own line numbers, so a diagnostic at 5:13 points at line 5.
 //!
-//! [`detail_lines`] is pure so `update` can bound scrolling with the same
-//! lines the view draws; field values that wrap hang under their value.
+//! [`detail_rows`] is pure so `update` can bound scrolling with the same
+//! rows the view draws: every line is wrapped here, at words (field values
+//! that wrap hang under their value), and the view draws the rows from
+//! the scroll position on, unwrapped. (Left to the paragraph's own
+//! wrapping, a line took more rows than the count guessed from its width,
+//! and `G` stopped short of the end; and its scroll was 16 bits.)
 
 use amail_parser::{MessageType, Severity};
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::{line_text, para_text, titled};
@@ -46,37 +50,13 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         None => "Message".into(),
     };
     let block = titled(m, title, focused, area);
-    let inner = usize::from(area.width.saturating_sub(2));
-    let mut lines = detail_lines(m, inner);
-    let rows = past_whole_lines(&mut lines, inner, m.detail_scroll);
-    f.render_widget(
-        Paragraph::new(lines)
-            .block(block)
-            .wrap(Wrap { trim: false })
-            .scroll((rows, 0)),
-        area,
-    );
-}
-
-/// Takes whole lines off the front of `lines` until the rows left to
-/// scroll past fit the paragraph's 16-bit scroll, and returns those rows:
-/// a message of more than 65,535 rows is shown from the line its scroll
-/// reaches (rows counted as [`detail_line_count`] counts them). A
-/// shorter one keeps every line, scrolled by the paragraph as before.
-fn past_whole_lines(lines: &mut Vec<Line<'static>>, inner: usize, scroll: usize) -> u16 {
-    let mut left = scroll;
-    let mut skip = 0;
-    while left > usize::from(u16::MAX) && skip < lines.len() {
-        left -= rows_of(&lines[skip], inner).min(left);
-        skip += 1;
-    }
-    lines.drain(..skip);
-    u16::try_from(left).unwrap_or(u16::MAX)
-}
-
-/// Rows a line takes, wrapped at `inner` columns (at least one).
-fn rows_of(line: &Line<'_>, inner: usize) -> usize {
-    line.width().max(1).div_ceil(inner.max(1))
+    let rows = detail_rows(m, usize::from(area.width.saturating_sub(2)));
+    let shown: Vec<Line<'static>> = rows
+        .into_iter()
+        .skip(m.detail_scroll)
+        .take(usize::from(area.height))
+        .collect();
+    f.render_widget(Paragraph::new(shown).block(block), area);
 }
 
 /// The message view's pane at the model's size, as the inbox lays it
@@ -95,13 +75,16 @@ pub(crate) fn detail_rows_visible(m: &Model) -> usize {
     usize::from(detail_pane(m).height.saturating_sub(2)).max(1)
 }
 
-/// Lines the message view holds, wrapped to its pane's inner width.
+/// Rows the message view holds at its pane's inner width.
 pub(crate) fn detail_line_count(m: &Model) -> usize {
-    let inner = usize::from(detail_pane(m).width.saturating_sub(2)).max(1);
-    detail_lines(m, inner)
-        .iter()
-        .map(|l| rows_of(l, inner))
-        .sum()
+    detail_rows(m, usize::from(detail_pane(m).width.saturating_sub(2))).len()
+}
+
+/// The message view's rows at `inner` columns: its lines, each wrapped at
+/// words to that width, as they are drawn.
+pub(crate) fn detail_rows(m: &Model, inner: usize) -> Vec<Line<'static>> {
+    let inner = inner.max(1);
+    hang_by(detail_lines(m, inner), inner, 0, |_| true)
 }
 
 pub(crate) fn detail_lines(m: &Model, width: usize) -> Vec<Line<'static>> {
@@ -139,7 +122,8 @@ fn hang(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
 const RAW_GUTTER: usize = 6;
 
 /// Wraps the lines `gutted` picks (a first span `gutter` columns wide,
-/// then the text) so their continuation rows start under the text.
+/// then the text) so their continuation rows start under the text; with
+/// no gutter, every span is text and each row starts at the left edge.
 fn hang_by(
     lines: Vec<Line<'static>>,
     width: usize,
@@ -152,15 +136,28 @@ fn hang_by(
             out.push(line);
             continue;
         }
-        let room = width.saturating_sub(gutter).max(8);
-        let mut rows: Vec<Vec<Span<'static>>> = vec![vec![line.spans[0].clone()]];
+        let (room, head, text) = match gutter {
+            0 => (width.max(1), Vec::new(), &line.spans[..]),
+            _ => (
+                width.saturating_sub(gutter).max(8),
+                vec![line.spans[0].clone()],
+                &line.spans[1..],
+            ),
+        };
+        let indent = || match gutter {
+            0 => Vec::new(),
+            _ => vec![Span::raw(" ".repeat(gutter))],
+        };
+        let mut rows: Vec<Vec<Span<'static>>> = vec![head];
         let mut used = 0;
-        for span in &line.spans[1..] {
+        for span in text {
             for word in span.content.split_inclusive(' ') {
                 let mut word = word.to_string();
                 loop {
+                    // A word fits when its letters do: the blank after it
+                    // may fall past the edge, where it shows nothing.
                     let w = crate::text::width(&word);
-                    if used + w <= room {
+                    if used + crate::text::width(word.trim_end()) <= room {
                         rows.last_mut()
                             .expect("one row")
                             .push(Span::styled(word, span.style));
@@ -168,7 +165,7 @@ fn hang_by(
                         break;
                     }
                     if used > 0 {
-                        rows.push(vec![Span::raw(" ".repeat(gutter))]);
+                        rows.push(indent());
                         used = 0;
                         if word.trim().is_empty() {
                             break;
@@ -181,7 +178,7 @@ fn hang_by(
                     rows.last_mut()
                         .expect("one row")
                         .push(Span::styled(head, span.style));
-                    rows.push(vec![Span::raw(" ".repeat(gutter))]);
+                    rows.push(indent());
                     word = tail;
                     if word.is_empty() {
                         break;
@@ -189,7 +186,8 @@ fn hang_by(
                 }
             }
         }
-        out.extend(rows.into_iter().map(Line::from));
+        let style = line.style;
+        out.extend(rows.into_iter().map(|r| Line::from(r).style(style)));
     }
     out
 }
