@@ -211,3 +211,26 @@ fn the_end_of_a_message_of_wrapped_lines_is_reached() {
         app.press("g");
     }
 }
+
+/// The message view's rows are made once for what they show, and made
+/// again when what they show changes: the age of a message moves on
+/// with the clock (a minute at a time), not only when a key is pressed.
+#[test]
+fn the_message_view_follows_the_clock() {
+    let mut app = TestApp::sample();
+    app.press("<enter><enter>");
+    let sent = |screen: &str| {
+        screen
+            .lines()
+            .find(|l| l.contains(" sent "))
+            .map(|l| l.split('(').nth(1).unwrap_or("").to_string())
+            .unwrap_or_default()
+    };
+    let before = sent(&app.render(100, 30));
+    assert!(before.contains("ago"), "{before:?}");
+    let later = app.model.now + chrono::Duration::minutes(90);
+    app.send(amail_tui::msg::Msg::Tick(later));
+    let after = sent(&app.render(100, 30));
+    assert_ne!(before, after, "the age did not move with the clock");
+    assert!(after.contains("h ago"), "{after:?}");
+}

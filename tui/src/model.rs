@@ -714,6 +714,12 @@ pub struct Model {
     /// checked before use, reset by [`Model::data_changed`]): the selected
     /// thread is asked for many times a frame.
     last_thread: std::cell::Cell<usize>,
+    /// The message view's rows for what they show
+    /// (`view::message::detail_rows`): a key scrolls a 100,000-line log,
+    /// and both its bound and its frame asked for every row made anew
+    /// (about 100 ms each). Cleared by [`Model::data_changed`] and
+    /// [`Model::inbox_patched`].
+    pub(crate) detail_rows: std::cell::RefCell<Option<crate::view::message::Rows>>,
     pub dirty: bool,
     pub quit: bool,
 }
@@ -771,6 +777,7 @@ impl Model {
             roster: Default::default(),
             parses_let_go_at: amail_core::inbox::parsed_again(),
             visible: Default::default(),
+            detail_rows: Default::default(),
             last_thread: Default::default(),
             dirty: true,
             quit: false,
@@ -800,6 +807,7 @@ impl Model {
         self.activity.replace(None);
         self.roster.replace(None);
         self.visible.replace(None);
+        self.detail_rows.replace(None);
         self.last_thread.set(0);
     }
 
@@ -822,6 +830,7 @@ impl Model {
         self.activity.replace(None);
         self.roster.replace(None);
         self.visible.replace(None);
+        self.detail_rows.replace(None);
         self.last_thread
             .set(p.thread_now(self.last_thread.get()).unwrap_or(0));
         let counted = self.counts.borrow_mut().take();
