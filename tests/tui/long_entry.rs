@@ -136,25 +136,31 @@ fn a_long_chooser_title_keeps_its_window_note() {
     assert!(title.contains("…"), "{screen}");
 }
 
+/// The app over a mailbox of one PROGRESS message from BlueLake whose
+/// body ends with `section`, read by the real backend.
+fn one_message(section: &str) -> (tempfile::TempDir, TestApp<amail::backend::RealBackend>) {
+    let dir = tempfile::tempdir().unwrap();
+    let mail = dir.path().join("mail");
+    std::fs::create_dir(&mail).unwrap();
+    let head = "From: BlueLake\nTo: RedStone\nDate: 2026-11-22T04:00:00Z\nSubject: [ol-1] PROGRESS\n\nBead: ol-1\nStatus: soak\n\n";
+    std::fs::write(mail.join("one.md"), format!("{head}{section}")).unwrap();
+    let backend =
+        amail::backend::RealBackend::new(mail, Default::default(), dir.path().join("store"), false);
+    let app = TestApp::with_backend(backend, chrono::Utc::now(), Default::default());
+    (dir, app)
+}
+
 /// A message longer than 65,535 rows (a soak test's log) scrolls to its
 /// end: `G` showed a line a third of the way down (the scroll position
 /// was a 16-bit row, and wrapped), and its last lines could not be read.
 #[test]
 fn the_end_of_a_message_longer_than_65535_rows_is_reached() {
-    use amail::backend::RealBackend;
-    let dir = tempfile::tempdir().unwrap();
-    let mail = dir.path().join("mail");
-    std::fs::create_dir(&mail).unwrap();
-    let mut text = String::from(
-        "From: BlueLake\nTo: RedStone\nDate: 2026-11-22T04:00:00Z\nSubject: [ol-1] PROGRESS\n\nBead: ol-1\nStatus: soak\n\n## Log\n",
-    );
+    let mut log = String::from("## Log\n");
     for i in 0..100_000 {
-        text.push_str(&format!("- line {i}: ok\n"));
+        log.push_str(&format!("- line {i}: ok\n"));
     }
-    text.push_str("- THE LAST LINE\n");
-    std::fs::write(mail.join("soak.md"), text).unwrap();
-    let backend = RealBackend::new(mail, Default::default(), dir.path().join("store"), false);
-    let mut app = TestApp::with_backend(backend, chrono::Utc::now(), Default::default());
+    log.push_str("- THE LAST LINE\n");
+    let (_dir, mut app) = one_message(&log);
     for (keys, view) in [("<enter><enter>", "structured"), ("v", "raw")] {
         app.press(keys);
         app.render(100, 30);
@@ -181,13 +187,7 @@ fn the_end_of_a_message_longer_than_65535_rows_is_reached() {
 /// a line's rows from its width, where wrapping at words takes more).
 #[test]
 fn the_end_of_a_message_of_wrapped_lines_is_reached() {
-    use amail::backend::RealBackend;
-    let dir = tempfile::tempdir().unwrap();
-    let mail = dir.path().join("mail");
-    std::fs::create_dir(&mail).unwrap();
-    let mut text = String::from(
-        "From: BlueLake\nTo: RedStone\nDate: 2026-11-22T04:00:00Z\nSubject: [ol-1] PROGRESS\n\nBead: ol-1\nStatus: soak\n\n## Notes\n",
-    );
+    let mut text = String::from("## Notes\n");
     for i in 0..80 {
         // Words of nine letters: a row of 98 columns holds nine of them
         // (90 columns), so 190 columns take three rows, not two.
@@ -196,9 +196,7 @@ fn the_end_of_a_message_of_wrapped_lines_is_reached() {
         text.push('\n');
     }
     text.push_str("THE END MARK\n");
-    std::fs::write(mail.join("notes.md"), text).unwrap();
-    let backend = RealBackend::new(mail, Default::default(), dir.path().join("store"), false);
-    let mut app = TestApp::with_backend(backend, chrono::Utc::now(), Default::default());
+    let (_dir, mut app) = one_message(&text);
     app.press("<enter><enter>");
     for (w, h) in [(100, 30), (130, 40), (60, 20)] {
         app.render(w, h);
