@@ -60,7 +60,8 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(mut e) => {
-            cli::store_tip(&mut e, std::env::args_os().nth(1).as_deref());
+            let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+            cli::store_tip(&mut e, &args);
             return clap_exit(&e);
         }
     };

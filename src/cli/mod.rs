@@ -110,9 +110,9 @@ pub fn open_store(root: &std::path::Path) -> Result<amail_core::router::Store, C
 /// put `--` before it) does not say. Only a path that is there gets the
 /// tip: a word that is not (`tasks aprove`) keeps clap's own, which may
 /// name the sub-command meant.
-pub fn store_tip(e: &mut clap::Error, command: Option<&std::ffi::OsStr>) {
+pub fn store_tip(e: &mut clap::Error, args: &[std::ffi::OsString]) {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
-    let Some(command) = command.and_then(|c| c.to_str()) else {
+    let Some(command) = args.first().and_then(|c| c.to_str()) else {
         return;
     };
     if !matches!(command, "tasks" | "events" | "sweep" | "doctor") {
@@ -130,9 +130,18 @@ pub fn store_tip(e: &mut clap::Error, command: Option<&std::ffi::OsStr>) {
     if !path.exists() {
         return;
     }
+    // The command as typed, the path given its option in place: a
+    // sub-command and its arguments (`tasks approve T DIR`) kept.
+    let mut words = vec!["amail".to_string()];
+    for arg in args {
+        if arg.as_os_str() == path.as_os_str() {
+            words.push("--store".into());
+        }
+        words.push(shell_arg(std::path::Path::new(arg)));
+    }
     let tip = format!(
-        "`amail {command}` takes the task store as an option: `amail {command} --store {}`",
-        shell_arg(path)
+        "`amail {command}` takes the task store as an option: `{}`",
+        words.join(" ")
     );
     e.insert(
         ContextKind::Suggested,

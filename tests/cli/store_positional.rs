@@ -42,6 +42,23 @@ fn a_path_given_to_a_store_command_is_pointed_to_store() {
         assert!(!err.contains("use '--"), "{cmd}: {err}");
         assert!(dir.read_dir().unwrap().next().is_none());
     }
+    // A sub-command's arguments and options are kept, the path given
+    // its option where it was (`--store` is taken anywhere after `tasks`).
+    for (args, want) in [
+        (
+            vec!["tasks", "approve", "TASK-1", d],
+            vec!["amail", "tasks", "approve", "TASK-1", "--store", d],
+        ),
+        (
+            vec!["events", "--json", d],
+            vec!["amail", "events", "--json", "--store", d],
+        ),
+    ] {
+        let out = fx.run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert_eq!(suggested(&err, &want[..3].join(" ")), want, "{err}");
+    }
     // A word that is no path is still clap's own error (a typo of a
     // sub-command gets its "similar subcommand" tip there).
     let out = fx.run(&["tasks", "aprove"]);
