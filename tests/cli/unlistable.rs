@@ -200,3 +200,56 @@ fn a_broken_link_is_named_with_its_target_by_every_command() {
         }
     }
 }
+
+/// What a mailbox's handoff folder cannot give is named as the mail
+/// walk names its own problems: a handoff file that is a broken link
+/// (left out without a word), and a handoff folder that is one (every
+/// handoff in it gone without a word).
+#[test]
+fn what_the_handoff_folder_cannot_give_is_named() {
+    use std::os::unix::fs::symlink;
+    let fx = Fx::new();
+    let m = one_message(&fx);
+    std::fs::create_dir(m.join(".handoffs")).unwrap();
+    let gone = fx.path("gone/h.json");
+    let dangling = m.join(".handoffs/h.json");
+    symlink(&gone, &dangling).unwrap();
+    let other = fx.path("other");
+    mail(
+        &other,
+        "b.md",
+        "b-1",
+        "worker",
+        2,
+        "[ol-2] PROGRESS",
+        "Status: ok",
+    );
+    let gone_dir = fx.path("gone-handoffs");
+    symlink(&gone_dir, other.join(".handoffs")).unwrap();
+    for (mailbox, link, target) in [
+        (&m, &dangling, &gone),
+        (&other, &other.join(".handoffs"), &gone_dir),
+    ] {
+        let line = format!("{}: broken link to {}", link.display(), target.display());
+        let mm = mailbox.to_str().unwrap();
+        let out = fx.run(&["parse", mm, "--format", "jsonl"]);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!("amail: {line}\n")),
+            "{}",
+            stderr(&out)
+        );
+        assert_eq!(
+            stdout(&out).lines().count(),
+            1,
+            "the mail is read all the same"
+        );
+        let out = fx.run(&["threads", mm]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!("amail: warning: {line}\n")),
+            "{}",
+            stderr(&out)
+        );
+    }
+}

@@ -811,6 +811,16 @@ impl Problem {
             what: What::Listing,
         }
     }
+
+    /// `path` is a link that leads nowhere: `why` says where
+    /// (`fsio::broken_link`).
+    fn link(path: PathBuf, error: io::Error, why: String) -> Self {
+        Problem {
+            path,
+            error,
+            what: What::Link(why),
+        }
+    }
 }
 
 /// A plain mailbox folder, recursively, its sub-folders on every core.
@@ -902,17 +912,52 @@ fn month_of(month: PathBuf) -> Listing {
 
 /// The `.json` files of a handoff directory (`.handoffs/` or `HANDOFF_DIR`),
 /// sorted; none when it is missing. Everything there is a handoff, so the
-/// mail walk does not list it (hidden, or left out: [`mailbox`]).
-pub fn handoff_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "json"))
-        .collect();
+/// mail walk does not list it (hidden, or left out: [`mailbox`]). What it
+/// cannot give is a problem, worded as the mail walk words its own: a
+/// folder that cannot be listed or is a broken link, a `.json` entry that
+/// is a broken link or cannot be looked at (each had been left out
+/// without a word, and with it the handoffs it held).
+pub(crate) fn handoff_files(dir: &Path) -> (Vec<PathBuf>, Vec<Problem>) {
+    let mut problems = Vec::new();
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(error) => {
+            match crate::fsio::broken_link(dir) {
+                Some(why) => problems.push(Problem::link(dir.to_path_buf(), error, why)),
+                // No handoff folder: nothing handed off.
+                None if error.kind() == io::ErrorKind::NotFound => {}
+                None => problems.push(Problem::listing(dir.to_path_buf(), error)),
+            }
+            return (Vec::new(), problems);
+        }
+    };
+    let mut out = Vec::new();
+    for entry in entries {
+        let path = match entry {
+            Ok(entry) => entry.path(),
+            Err(error) => {
+                problems.push(Problem::listing(dir.to_path_buf(), error));
+                break;
+            }
+        };
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        match fs::metadata(&path) {
+            Ok(m) if m.is_file() => out.push(path),
+            Ok(_) => {}
+            Err(error) => match crate::fsio::broken_link(&path) {
+                Some(why) => problems.push(Problem::link(path, error, why)),
+                None => problems.push(Problem {
+                    path,
+                    error,
+                    what: What::Stat,
+                }),
+            },
+        }
+    }
     out.sort();
-    out
+    (out, problems)
 }
 
 /// `dir.join(name)`, the buffer made at its final size: `join` copies

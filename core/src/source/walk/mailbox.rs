@@ -81,7 +81,11 @@ pub fn mailbox(root: &Path) -> io::Result<Mailbox> {
 /// [`mailbox`] for the inbox load, which makes each mail file's path as
 /// it reads it: the handoff files, and the walk's listing of the rest.
 pub(crate) fn mailbox_listing(root: &Path) -> (Vec<PathBuf>, Listing) {
-    (handoff_files(&handoff_dir(root)), list(root))
+    let (handoffs, mut problems) = handoff_files(&handoff_dir(root));
+    let mut listing = list(root);
+    problems.append(&mut listing.problems);
+    listing.problems = problems;
+    (handoffs, listing)
 }
 
 /// Leaves the handoff folder of the mailbox at `root`, and what is below
