@@ -10,19 +10,19 @@
 //! `v` shows the file itself (read through the backend when asked), with
 //! the file's own line numbers, so a diagnostic at 5:13 points at line 5.
 //!
-//! [`detail_rows`] is pure so `update` can bound scrolling with the same
-//! rows the view draws: every line is wrapped here, at words (field values
+//! [`detail_rows`] answers `update` (which bounds scrolling by them) and
+//! the view alike, so scrolling stops where the drawn rows end: every line is wrapped here, at words (field values
 //! that wrap hang under their value), and the view draws the rows from
 //! the scroll position on, unwrapped. (Left to the paragraph's own
 //! wrapping, a line took more rows than the count guessed from its width,
 //! and `G` stopped short of the end; and its scroll was 16 bits.)
 
+use std::rc::Rc;
+
 use amail_parser::{MessageType, Severity};
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use std::rc::Rc;
-
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 

@@ -44,13 +44,6 @@ pub struct Mailbox {
     pub problems: Vec<Problem>,
 }
 
-impl Mailbox {
-    /// The handoff files.
-    pub fn handoff_files(&self) -> &[PathBuf] {
-        &self.files[..self.handoffs]
-    }
-}
-
 /// The mailbox at `root` as the user named it (`amail parse DIR`, `amail
 /// route DIR`): its handoff files, then every mail file the walk lists
 /// (see the module doc). A task store is refused (`InvalidInput`, saying
