@@ -425,6 +425,31 @@ pub struct FileText {
     pub text: Result<String, String>,
 }
 
+/// The message view's rows and what they were made for
+/// (`view::message::detail_rows`).
+#[derive(Debug)]
+pub(crate) struct DetailRows {
+    pub key: RowsKey,
+    pub rows: std::rc::Rc<[ratatui::text::Line<'static>]>,
+}
+
+/// Everything the message view's rows are made of but the inbox (whose
+/// every change clears the kept rows): the message, the width, the view,
+/// the ages it shows, whether the load is partial, and the file `v` shows.
+#[derive(Debug, PartialEq)]
+pub(crate) struct RowsKey {
+    pub message: Option<String>,
+    pub inner: usize,
+    pub raw: bool,
+    /// The ages the view shows (when it was sent, when each recipient
+    /// acked), not the clock: they change a minute at a time, the clock
+    /// every second, and a long message's rows took a tenth of a second
+    /// to make again.
+    pub ages: Vec<String>,
+    pub partial: bool,
+    pub file: Option<(std::path::PathBuf, usize)>,
+}
+
 /// Items marked with Space or `V` for one ack or mark-read: thread ids in
 /// the thread list, message keys in a thread's messages.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -719,7 +744,7 @@ pub struct Model {
     /// and both its bound and its frame asked for every row made anew
     /// (about 100 ms each). Cleared by [`Model::data_changed`] and
     /// [`Model::inbox_patched`].
-    pub(crate) detail_rows: std::cell::RefCell<Option<crate::view::message::Rows>>,
+    pub(crate) detail_rows: std::cell::RefCell<Option<DetailRows>>,
     pub dirty: bool,
     pub quit: bool,
 }

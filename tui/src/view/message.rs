@@ -28,7 +28,7 @@ use ratatui::Frame;
 
 use super::{line_text, para_text, titled};
 use crate::keymap::Action;
-use crate::model::{age, Model, Pane, Screen};
+use crate::model::{age, DetailRows, Model, Pane, RowsKey, Screen};
 use amail_core::inbox::{InboxMessage, RecipientKind};
 
 /// "5m ago", or "just now".
@@ -85,64 +85,40 @@ pub(crate) fn detail_line_count(m: &Model) -> usize {
 
 /// The message view's rows at `inner` columns: its lines, each wrapped at
 /// words to that width, as they are drawn. Made once for what they show
-/// ([`RowsKey`]) and kept in the model until the inbox changes.
+/// ([`rows_key`]) and kept in the model until the inbox changes.
 pub(crate) fn detail_rows(m: &Model, inner: usize) -> Rc<[Line<'static>]> {
     let inner = inner.max(1);
-    let key = RowsKey::of(m, inner);
+    let key = rows_key(m, inner);
     if let Some(kept) = m.detail_rows.borrow().as_ref().filter(|r| r.key == key) {
         return kept.rows.clone();
     }
     let rows: Rc<[Line<'static>]> = hang_by(detail_lines(m, inner), inner, 0, |_| true).into();
-    m.detail_rows.replace(Some(Rows {
+    m.detail_rows.replace(Some(DetailRows {
         key,
         rows: rows.clone(),
     }));
     rows
 }
 
-/// The message view's rows and what they were made for.
-#[derive(Debug)]
-pub(crate) struct Rows {
-    key: RowsKey,
-    rows: Rc<[Line<'static>]>,
-}
-
-/// Everything [`detail_lines`] reads but the inbox (whose every change
-/// clears the kept rows): the message, the width, the view, the ages it
-/// shows, whether the load is partial, and the file `v` shows.
-#[derive(Debug, PartialEq)]
-struct RowsKey {
-    message: Option<String>,
-    inner: usize,
-    raw: bool,
-    /// The ages [`structured_lines`] shows (when it was sent, when each
-    /// recipient acked), not the clock: they change a minute at a time,
-    /// the clock every second, and a long message's rows took a tenth of
-    /// a second to make again.
-    ages: Vec<String>,
-    partial: bool,
-    file: Option<(std::path::PathBuf, usize)>,
-}
-
-impl RowsKey {
-    fn of(m: &Model, inner: usize) -> RowsKey {
-        let shown = m.current_message();
-        let ages = shown.map_or_else(Vec::new, |x| {
-            let acks = x.recipients.iter().filter_map(|r| r.ack_at);
-            let times = x.message.timestamp.into_iter().chain(acks);
-            times.map(|at| ago(m.now, at)).collect()
-        });
-        RowsKey {
-            message: shown.map(|x| x.key.to_string()),
-            inner,
-            raw: m.raw,
-            ages,
-            partial: m.partial,
-            file: m.file.as_ref().map(|f| {
-                let len = f.text.as_ref().map_or_else(String::len, String::len);
-                (f.path.clone(), len)
-            }),
-        }
+/// What the message view's rows at `inner` columns show, as
+/// [`RowsKey`] keeps it.
+fn rows_key(m: &Model, inner: usize) -> RowsKey {
+    let shown = m.current_message();
+    let ages = shown.map_or_else(Vec::new, |x| {
+        let acks = x.recipients.iter().filter_map(|r| r.ack_at);
+        let times = x.message.timestamp.into_iter().chain(acks);
+        times.map(|at| ago(m.now, at)).collect()
+    });
+    RowsKey {
+        message: shown.map(|x| x.key.to_string()),
+        inner,
+        raw: m.raw,
+        ages,
+        partial: m.partial,
+        file: m.file.as_ref().map(|f| {
+            let len = f.text.as_ref().map_or_else(String::len, String::len);
+            (f.path.clone(), len)
+        }),
     }
 }
 
