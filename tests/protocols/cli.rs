@@ -233,10 +233,7 @@ fn handoff_dir_env_points_elsewhere() {
 fn a_visible_handoff_dir_is_read_once_and_alike_by_every_command() {
     let dir = tempfile::tempdir().unwrap();
     let mail = dir.path().join("mail");
-    copy_dir(&root().join("tests/data/mixed/mail"), &mail);
-    let ho = mail.join("handoffs");
-    std::fs::rename(mail.join(".handoffs"), &ho).unwrap();
-    std::fs::write(ho.join("garbled.json"), "{ not json").unwrap();
+    let ho = with_visible_handoffs(&mail);
     std::fs::write(ho.join("notes.md"), "Subject: scratch notes\n\nNot mail.\n").unwrap();
     std::fs::create_dir(ho.join("old")).unwrap();
     std::fs::copy(ho.join("offered.json"), ho.join("old/offered.json")).unwrap();
@@ -306,6 +303,17 @@ fn a_visible_handoff_dir_is_read_once_and_alike_by_every_command() {
     );
 }
 
+/// The mixed mailbox copied to `mail`, its handoffs in a visible
+/// `handoffs` folder (`HANDOFF_DIR=handoffs`) beside a broken
+/// `garbled.json`; returns that folder.
+fn with_visible_handoffs(mail: &std::path::Path) -> PathBuf {
+    copy_dir(&root().join("tests/data/mixed/mail"), mail);
+    let ho = mail.join("handoffs");
+    std::fs::rename(mail.join(".handoffs"), &ho).unwrap();
+    std::fs::write(ho.join("garbled.json"), "{ not json").unwrap();
+    ho
+}
+
 /// The handoff files of the second of two named mailboxes, behind more
 /// inputs than one worker's share, are read as handoffs: the walk says
 /// which files they are, and `parse` keeps that by their place among
@@ -314,7 +322,7 @@ fn a_visible_handoff_dir_is_read_once_and_alike_by_every_command() {
 fn the_handoffs_of_every_named_mailbox_are_known_wherever_they_fall() {
     let dir = tempfile::tempdir().unwrap();
     let first = dir.path().join("first");
-    copy_dir(&root().join("tests/data/mixed/mail"), &first);
+    with_visible_handoffs(&first);
     let many = first.join("BlueLake/many");
     std::fs::create_dir_all(&many).unwrap();
     for i in 0..40 {
@@ -325,12 +333,7 @@ fn the_handoffs_of_every_named_mailbox_are_known_wherever_they_fall() {
         .unwrap();
     }
     let second = dir.path().join("second");
-    copy_dir(&root().join("tests/data/mixed/mail"), &second);
-    for mail in [&first, &second] {
-        let ho = mail.join("handoffs");
-        std::fs::rename(mail.join(".handoffs"), &ho).unwrap();
-        std::fs::write(ho.join("garbled.json"), "{ not json").unwrap();
-    }
+    with_visible_handoffs(&second);
     let lone = dir.path().join("lone.md");
     std::fs::write(&lone, "Subject: [ol-9] PROGRESS\n\n## Status\nok\n").unwrap();
     let [lone, first, second] = [&lone, &first, &second].map(|p| p.to_str().unwrap());
