@@ -225,11 +225,20 @@ fn archive<'a>(
     let mut env = match serde_json::from_str::<Value>(json) {
         Ok(Value::Object(map)) => {
             let mut env = from_object(&map);
-            // Point header diagnostics at the key's line in the front matter.
-            let front = &lines[open_idx + 1..close_idx];
-            let line_of = |keys: &[&str]| keys.iter().find_map(|k| key_position(doc, front, k));
-            place(&mut env.subject, line_of(SUBJECT_KEYS), open.no);
-            place(&mut env.timestamp, line_of(TIMESTAMP_KEYS), open.no);
+            // Point header diagnostics at the value in the front matter:
+            // the first of `keys` the object has and not null, as
+            // `from_object` takes it.
+            let object = json_start + (json.len() - json.trim_start().len());
+            let mut cursor = json_pos::Cursor::new(doc);
+            let mut value_of = |keys: &[&str]| {
+                let e = keys
+                    .iter()
+                    .filter_map(|k| json_pos::entry_at(doc, object, k))
+                    .find(|e| doc.get(e.value..).is_some_and(|v| !v.starts_with("null")))?;
+                Some(cursor.at(e.value))
+            };
+            place(&mut env.subject, value_of(SUBJECT_KEYS), open.no);
+            place(&mut env.timestamp, value_of(TIMESTAMP_KEYS), open.no);
             keep(map);
             env
         }
@@ -426,17 +435,6 @@ fn place(v: &mut Option<At<'_>>, at: Option<(u32, u32)>, line: u32) {
     if let Some(v) = v {
         (v.line, v.column) = at.unwrap_or((line, 1));
     }
-}
-
-/// The line and value column of `"key": value` among `lines` (one key per
-/// line, as the archive writer formats its front matter).
-fn key_position<'a>(doc: &'a str, lines: &[Line<'a>], key: &str) -> Option<(u32, u32)> {
-    physical(doc, lines).find_map(|l| {
-        let t = l.text.trim_start();
-        let rest = t.strip_prefix('"')?.strip_prefix(key)?.strip_prefix('"')?;
-        let value = rest.trim_start().strip_prefix(':')?.trim_start();
-        Some((l.no, l.column_of(value)))
-    })
 }
 
 fn from_object<'a>(o: &Map<String, Value>) -> Envelope<'a> {

@@ -39,9 +39,11 @@ pub(crate) fn objects(text: &str) -> Vec<ObjectAt> {
     out
 }
 
-/// One entry of an object: its key, its value's bytes, and what the value is.
+/// One entry of an object: its key, where the key's quote is, and its
+/// value's bytes.
 struct Entry {
     key: String,
+    key_at: usize,
     value: Span,
 }
 
@@ -98,6 +100,34 @@ pub fn array_items(text: &str) -> Vec<usize> {
     }
 }
 
+/// Where one entry of an object is written: its key's opening quote and
+/// its value's first byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EntryAt {
+    pub key: usize,
+    pub value: usize,
+}
+
+/// Where `key` is written in the object whose `{` is at `object`: among
+/// its own entries only (a value spelled like the key, a key of an object
+/// it holds, another object's key are not it), the last of a repeated key
+/// (the one serde_json keeps). `None` when the object has no such key or
+/// no object is there.
+pub fn entry_at(text: &str, object: usize, key: &str) -> Option<EntryAt> {
+    let b = text.as_bytes();
+    if b.get(object) != Some(&b'{') {
+        return None;
+    }
+    entries(text, b, object)
+        .into_iter()
+        .rev()
+        .find(|e| e.key == key)
+        .map(|e| EntryAt {
+            key: e.key_at,
+            value: e.value.0,
+        })
+}
+
 /// The starts of the items of the array whose `[` is at `i`.
 fn items(b: &[u8], i: usize) -> impl Iterator<Item = usize> + '_ {
     let mut next = Some(skip_ws(b, i + 1)).filter(|&j| b.get(j).is_some_and(|&c| c != b']'));
@@ -119,6 +149,7 @@ fn entries(text: &str, b: &[u8], i: usize) -> Vec<Entry> {
     let mut out = Vec::new();
     let mut j = skip_ws(b, i + 1);
     while b.get(j) == Some(&b'"') {
+        let j0 = j;
         let key_end = string_end(b, j);
         let raw = text.get(j..key_end).unwrap_or("");
         // A key with an escape in it is read as JSON reads it.
@@ -140,6 +171,7 @@ fn entries(text: &str, b: &[u8], i: usize) -> Vec<Entry> {
         let end = value_end(b, start);
         out.push(Entry {
             key,
+            key_at: j0,
             value: (start, end),
         });
         j = skip_ws(b, end);
@@ -385,6 +417,27 @@ mod tests {
             array_items("[1,").len() == 1,
             "a cut array keeps what it has"
         );
+    }
+
+    #[test]
+    fn an_entry_is_found_among_its_own_objects_keys() {
+        let t = r#"[{"a": "b", "w": {"b": 1}, "b": 2, "b":3}, {"c": 4}]"#;
+        let items = array_items(t);
+        let key = |i: usize, k: &str| entry_at(t, items[i], k).map(|e| e.key);
+        // "b" the value and the key of `w`'s object are not the key; the
+        // last of the repeated key is.
+        assert_eq!(key(0, "b"), t.rfind(r#""b":3"#));
+        assert_eq!(
+            entry_at(t, items[0], "b").map(|e| &t[e.value..e.value + 1]),
+            Some("3")
+        );
+        assert_eq!(key(0, "a"), Some(2));
+        assert_eq!(key(0, "c"), None, "not the next object's");
+        assert_eq!(key(1, "c"), t.rfind(r#""c""#));
+        assert_eq!(entry_at(t, 0, "a"), None, "an array is no object");
+        let cut = entry_at("{\"a\": ", 0, "a").map(|e| e.key);
+        assert_eq!(cut, Some(1), "a cut object");
+        assert_eq!(entry_at("", 7, "a"), None);
     }
 
     /// Line and column counted from the top, character by character.

@@ -81,6 +81,12 @@ const CASES: &[Case] = &[
     // Archive front matter: the `"created"` line, at its value.
     Case { file: "archive_bad_created", kind: MessageType::Progress,
         lenient: &[("bad-timestamp", 5, 14)], strict: (5, 14, "bad-timestamp") },
+    // Front matter on one line: the value's column, not the `---json` line.
+    Case { file: "archive_one_line_front_matter", kind: MessageType::Progress,
+        lenient: &[("bad-timestamp", 2, 74)], strict: (2, 74, "bad-timestamp") },
+    // The same key in an object the front matter holds is not its own.
+    Case { file: "archive_nested_key", kind: MessageType::Progress,
+        lenient: &[("bad-timestamp", 8, 14)], strict: (8, 14, "bad-timestamp") },
     // The opening fence is reported.
     Case { file: "unclosed_fence", kind: MessageType::Done,
         lenient: &[("unclosed-fence", 7, 1)], strict: (7, 1, "unclosed-fence") },

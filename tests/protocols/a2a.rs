@@ -228,3 +228,13 @@ fn bridge_output_snapshot() {
         insta::assert_snapshot!("proto_a2a_bridge", out);
     });
 }
+
+/// A wrapped message's diagnostic names the key inside the wrapper; a
+/// value spelled like the key is not it.
+#[test]
+fn a_wrapped_messages_diagnostic_names_its_key() {
+    let text = "{\"task\": {\"task_id\": \"t\", \"task_type\": \"priority\", \"created_at\": \"2026-11-20T09:00:00Z\",\n  \"requester_agent_id\": \"r\", \"priority\": \"URGENT\"}}\n";
+    let p = protocols::a2a::read("x.json", text);
+    let d: Vec<(u32, u32)> = p.diags.iter().map(|d| (d.line, d.column)).collect();
+    assert_eq!(d, [(2, 30)], "{:?}", p.diags);
+}

@@ -281,3 +281,48 @@ fn bridge_output_snapshot() {
         insta::assert_snapshot!("proto_handoff_bridge", out);
     });
 }
+
+/// A diagnostic names the key of its own object: not a value spelled like
+/// the key, not the same key in a later object (a missing field is placed
+/// at its object's `{`).
+#[test]
+fn a_diagnostic_names_its_own_objects_key() {
+    let text = r#"[
+  {
+    "task_id": "a",
+    "from_agent": "status",
+    "status": "done",
+    "description": "x",
+    "created_at": "2026-11-20T09:00:00Z",
+    "updated_at": "2026-11-20T09:00:00Z"
+  },
+  {
+    "task_id": "b",
+    "from_agent": "scanner",
+    "status": "offered",
+    "created_at": "2026-11-20T09:00:00Z",
+    "updated_at": "2026-11-20T09:00:00Z"
+  },
+  {
+    "task_id": "c",
+    "from_agent": "scanner",
+    "status": "offered",
+    "description": "x",
+    "created_at": "2026-11-20T09:00:00Z",
+    "updated_at": "2026-11-20T09:00:00Z"
+  }
+]"#;
+    let p = handoff::read("h.json", text);
+    let d: Vec<(u32, u32, &str)> = p
+        .diags
+        .iter()
+        .map(|d| (d.line, d.column, d.message.as_str()))
+        .collect();
+    assert_eq!(d.len(), 2, "{d:?}");
+    assert_eq!((d[0].0, d[0].1), (5, 5), "the key, not a value: {d:?}");
+    assert_eq!(
+        (d[1].0, d[1].1),
+        (10, 3),
+        "a missing key at its own object: {d:?}"
+    );
+}

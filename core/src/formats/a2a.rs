@@ -20,7 +20,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::handoff::parse_time;
-use super::{pos, read_objects, Diag, Item, Parsed, Source};
+use super::pos::Places;
+use super::{read_objects, Diag, Item, Parsed, Source};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -212,9 +213,10 @@ pub fn unwrap(v: &Value) -> Option<(A2aKind, &Map<String, Value>)> {
 /// Reads one file's messages without checking transitions.
 pub fn read(path: &str, text: &str) -> Parsed {
     let mut out = Parsed::default();
+    let mut places = Places::new(text);
     for o in read_objects(path, text, &mut out) {
         let Some((kind, m)) = unwrap(&o.value) else {
-            let (line, column) = pos::line_col(text, o.offset);
+            let (line, column) = places.at(o.offset);
             out.diags.push(Diag {
                 path: path.into(),
                 line,
@@ -224,7 +226,15 @@ pub fn read(path: &str, text: &str) -> Parsed {
             });
             continue;
         };
-        match one(path, text, o.offset, o.line, kind, m) {
+        // A wrapped message's fields lie one level in, in its wrapper's value.
+        let at = match o.value.as_object() {
+            Some(outer) if !std::ptr::eq(outer, m) => outer
+                .keys()
+                .next()
+                .map_or(o.offset, |k| places.value_of(o.offset, k)),
+            _ => o.offset,
+        };
+        match one(path, &mut places, at, o.line, kind, m) {
             Ok(a) => out.items.push(Item::A2a(a)),
             Err(d) => out.diags.extend(d),
         }
@@ -241,7 +251,7 @@ pub fn parse(path: &str, text: &str) -> Parsed {
 
 fn one(
     path: &str,
-    text: &str,
+    places: &mut Places,
     offset: usize,
     line: u32,
     kind: A2aKind,
@@ -249,7 +259,7 @@ fn one(
 ) -> Result<A2aItem, Vec<Diag>> {
     let mut diags = Vec::new();
     let mut err = |key: &str, message: String| {
-        let (line, column) = pos::key_pos(text, offset, key);
+        let (line, column) = places.key(offset, key);
         diags.push(Diag {
             path: path.into(),
             line,

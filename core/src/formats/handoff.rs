@@ -18,7 +18,8 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{pos, read_objects, Diag, Item, Parsed, Source};
+use super::pos::Places;
+use super::{read_objects, Diag, Item, Parsed, Source};
 
 /// The five stored statuses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -111,8 +112,9 @@ pub fn dir_for(root: &Path, env: Option<&std::ffi::OsStr>) -> PathBuf {
 /// Reads one file's snapshots without checking transitions.
 pub fn read(path: &str, text: &str) -> Parsed {
     let mut out = Parsed::default();
+    let mut places = Places::new(text);
     for o in read_objects(path, text, &mut out) {
-        match one(path, text, o.offset, o.line, &o.value) {
+        match one(path, &mut places, o.offset, o.line, &o.value) {
             Ok(h) => out.items.push(Item::Handoff(h)),
             Err(d) => out.diags.extend(d),
         }
@@ -127,20 +129,15 @@ pub fn parse(path: &str, text: &str) -> Parsed {
     p
 }
 
-fn one(path: &str, text: &str, offset: usize, line: u32, v: &Value) -> Result<Handoff, Vec<Diag>> {
-    let mut diags = Vec::new();
-    let mut err = |key: &str, code: &'static str, message: String| {
-        let (line, column) = pos::key_pos(text, offset, key);
-        diags.push(Diag {
-            path: path.into(),
-            line,
-            column,
-            code,
-            message,
-        });
-    };
+fn one(
+    path: &str,
+    places: &mut Places,
+    offset: usize,
+    line: u32,
+    v: &Value,
+) -> Result<Handoff, Vec<Diag>> {
     let Some(o) = v.as_object() else {
-        let (line, column) = pos::line_col(text, offset);
+        let (line, column) = places.at(offset);
         return Err(vec![Diag {
             path: path.into(),
             line,
@@ -148,6 +145,17 @@ fn one(path: &str, text: &str, offset: usize, line: u32, v: &Value) -> Result<Ha
             code: "schema",
             message: "a handoff must be a JSON object".into(),
         }]);
+    };
+    let mut diags = Vec::new();
+    let mut err = |key: &str, code: &'static str, message: String| {
+        let (line, column) = places.key(offset, key);
+        diags.push(Diag {
+            path: path.into(),
+            line,
+            column,
+            code,
+            message,
+        });
     };
     let mut string = |key: &str, required: bool| -> Option<String> {
         match o.get(key) {
@@ -261,7 +269,7 @@ pub(crate) fn parse_time(s: &str) -> Option<DateTime<Utc>> {
 }
 
 /// Orders each task's snapshots by `updated_at`, marks re-offers and
-/// reports impossible transitions (the text is re-read for positions).
+/// reports impossible transitions, each at its later snapshot's line.
 pub(crate) fn check_transitions(p: &mut Parsed) {
     let mut by_task: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, it) in p.items.iter().enumerate() {
