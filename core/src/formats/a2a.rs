@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 
 use super::handoff::parse_time;
 use super::pos::Places;
-use super::{read_objects, Diag, Item, Parsed, Source};
+use super::{objects, read_objects, Diag, Item, Parsed, Source, Values};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -212,9 +212,14 @@ pub fn unwrap(v: &Value) -> Option<(A2aKind, &Map<String, Value>)> {
 
 /// Reads one file's messages without checking transitions.
 pub fn read(path: &str, text: &str) -> Parsed {
+    read_values(path, text, objects(text))
+}
+
+/// [`read`] of a file whose values are read already.
+pub(crate) fn read_values(path: &str, text: &str, values: Values) -> Parsed {
     let mut out = Parsed::default();
     let mut places = Places::new(text);
-    for o in read_objects(path, text, &mut out) {
+    for o in read_objects(path, values, &mut out) {
         let Some((kind, m)) = unwrap(&o.value) else {
             let (line, column) = places.at(o.offset);
             out.diags.push(Diag {

@@ -19,7 +19,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::pos::Places;
-use super::{read_objects, Diag, Item, Parsed, Source};
+use super::{objects, read_objects, Diag, Item, Parsed, Source, Values};
 
 /// The five stored statuses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -111,9 +111,14 @@ pub fn dir_for(root: &Path, env: Option<&std::ffi::OsStr>) -> PathBuf {
 
 /// Reads one file's snapshots without checking transitions.
 pub fn read(path: &str, text: &str) -> Parsed {
+    read_values(path, text, objects(text))
+}
+
+/// [`read`] of a file whose values are read already.
+pub(crate) fn read_values(path: &str, text: &str, values: Values) -> Parsed {
     let mut out = Parsed::default();
     let mut places = Places::new(text);
-    for o in read_objects(path, text, &mut out) {
+    for o in read_objects(path, values, &mut out) {
         match one(path, &mut places, o.offset, o.line, &o.value) {
             Ok(h) => out.items.push(Item::Handoff(h)),
             Err(d) => out.diags.extend(d),

@@ -118,10 +118,15 @@ pub struct Obj {
     pub offset: usize,
 }
 
+/// What [`objects`] gives: a text's JSON values, or where it is not JSON.
+/// Read once a file, for both questions (is it a protocol file, and what
+/// does it hold).
+pub type Values = Result<Vec<Obj>, (u32, u32, String)>;
+
 /// The JSON values of one file; a file that is not JSON at all becomes one
 /// `invalid_json` diagnostic in `out` (and no values).
-pub(crate) fn read_objects(path: &str, text: &str, out: &mut Parsed) -> Vec<Obj> {
-    objects(text).unwrap_or_else(|(line, column, message)| {
+pub(crate) fn read_objects(path: &str, values: Values, out: &mut Parsed) -> Vec<Obj> {
+    values.unwrap_or_else(|(line, column, message)| {
         out.diags.push(Diag {
             path: path.into(),
             line,
@@ -217,14 +222,30 @@ pub fn classify(v: &Value) -> Option<Protocol> {
     None
 }
 
+/// The protocol of the first object that has one.
+fn first_protocol(objects: &[Obj]) -> Option<Protocol> {
+    objects.iter().find_map(|o| classify(&o.value))
+}
+
 /// Whether a text holds at least one handoff or A2A object (the test every
 /// reader of mixed mail and protocol files makes).
 pub fn holds_items(text: &str) -> bool {
     // Markdown mail is most of what passes here: it cannot open like JSON.
     opens_like_json(text)
+        && may_hold_items(text)
         && objects(text)
             .ok()
-            .is_some_and(|o| o.iter().any(|o| classify(&o.value).is_some()))
+            .is_some_and(|o| first_protocol(&o).is_some())
+}
+
+/// Whether any object of `text` can have a `task_id` key, which every
+/// protocol object [`classify`] knows has (itself or in its wrapper): the
+/// key written plainly, or some `\u` escape that may spell it. JSON mail
+/// has neither, and is then parsed once, by the mail parser, not first
+/// into a `Value` here only to be dropped.
+fn may_hold_items(text: &str) -> bool {
+    let t = text.as_bytes();
+    memchr::memmem::find(t, b"task_id").is_some() || memchr::memmem::find(t, b"\\u").is_some()
 }
 
 /// Whether `text` opens like JSON (`{` or `[` after a BOM and white
@@ -267,13 +288,12 @@ pub fn detect_in(path: &str, text: &str, in_handoff_dir: bool) -> Option<(Protoc
     // Every mail file passes through here before the mail parser: text that
     // does not open like JSON cannot be a protocol item, so skip the JSON
     // attempt for it.
-    if !opens_like_json(text) && !in_handoff_dir {
+    let may_be_protocol = opens_like_json(text) && may_hold_items(text);
+    if !in_handoff_dir && !may_be_protocol {
         return None;
     }
-    let proto = match objects(text) {
-        Ok(objs) => objs.iter().find_map(|o| classify(&o.value)),
-        Err(_) => None,
-    };
+    let values = objects(text);
+    let proto = values.as_ref().ok().and_then(|o| first_protocol(o));
     let proto = match (proto, in_handoff_dir) {
         (Some(p), _) => p,
         // Everything in a handoff directory is a handoff, even broken JSON.
@@ -281,8 +301,16 @@ pub fn detect_in(path: &str, text: &str, in_handoff_dir: bool) -> Option<(Protoc
         (None, false) => return None,
     };
     let parsed = match proto {
-        Protocol::Handoff => handoff::parse(path, text),
-        Protocol::A2a => a2a::parse(path, text),
+        Protocol::Handoff => {
+            let mut p = handoff::read_values(path, text, values);
+            handoff::check_transitions(&mut p);
+            p
+        }
+        Protocol::A2a => {
+            let mut p = a2a::read_values(path, text, values);
+            a2a::check_transitions(&mut p);
+            p
+        }
     };
     Some((proto, parsed))
 }
@@ -323,12 +351,11 @@ pub fn parse_files(files: &[File]) -> Parsed {
     } in files
     {
         let in_handoff_dir = *in_handoff_dir;
-        let proto = objects(text)
-            .ok()
-            .and_then(|objs| objs.iter().find_map(|o| classify(&o.value)));
+        let values = objects(text);
+        let proto = values.as_ref().ok().and_then(|o| first_protocol(o));
         let p = match (proto, in_handoff_dir) {
-            (Some(Protocol::A2a), _) => a2a::read(path, text),
-            (Some(Protocol::Handoff), _) | (None, true) => handoff::read(path, text),
+            (Some(Protocol::A2a), _) => a2a::read_values(path, text, values),
+            (Some(Protocol::Handoff), _) | (None, true) => handoff::read_values(path, text, values),
             (None, false) => continue,
         };
         let target =
@@ -365,5 +392,24 @@ mod tests {
         for path in ["repo/handoffs/h1.json", "repo/.handoffs.json", "repo\\x.md"] {
             assert!(detect(path, broken).is_none(), "{path}");
         }
+    }
+
+    /// JSON mail skips the protocol reading (no `task_id` in it), but a
+    /// key spelled with an escape is still read as JSON reads it.
+    #[test]
+    fn only_text_that_may_spell_task_id_is_read_as_a_protocol_file() {
+        let handoff = r#"{"task_id": "t", "from_agent": "a", "status": "offered",
+            "description": "x", "created_at": "2026-11-20T09:00:00Z",
+            "updated_at": "2026-11-20T09:00:00Z"}"#;
+        let escaped = handoff.replace("task_id", "task\\u005fid");
+        for text in [handoff, escaped.as_str()] {
+            assert!(holds_items(text), "{text}");
+            let (proto, parsed) = detect("h.json", text).expect(text);
+            assert_eq!(proto, Protocol::Handoff);
+            assert_eq!(parsed.items[0].task_id(), "t");
+        }
+        let mail = r#"{"subject": "[ol-1] PROGRESS", "body_md": "Bead: ol-1\nStep: x"}"#;
+        assert!(!may_hold_items(mail));
+        assert!(!holds_items(mail) && detect("m.json", mail).is_none());
     }
 }
