@@ -232,3 +232,39 @@ fn the_message_view_follows_the_clock() {
     assert_ne!(before, after, "the age did not move with the clock");
     assert!(after.contains("h ago"), "{after:?}");
 }
+
+/// A message scrolled to its end, then shown in a taller pane, still
+/// fills the pane to its last line: the scroll a shorter pane allowed is
+/// past the taller one's end, and the rows below the last line were left
+/// blank (until the next key).
+#[test]
+fn a_taller_pane_keeps_the_end_of_a_scrolled_message_at_its_bottom() {
+    let mut text = String::from("## Notes\n");
+    for i in 0..60 {
+        text.push_str(&format!("note line {i:02}\n"));
+    }
+    text.push_str("THE END MARK\n");
+    let (_dir, mut app) = one_message(&text);
+    app.press("<enter><enter>");
+    app.render(100, 20);
+    app.press("G");
+    for (w, h) in [(100, 40), (100, 60)] {
+        let screen = app.render(w, h);
+        let lines: Vec<&str> = screen.lines().collect();
+        let end = lines.iter().position(|l| l.contains("THE END MARK"));
+        let end = end.unwrap_or_else(|| panic!("{w}x{h}: no end\n{screen}"));
+        assert!(
+            lines[end + 1].contains('┗'),
+            "{w}x{h}: rows left blank below the end\n{screen}"
+        );
+        assert!(
+            !lines[end - 1].contains('┏'),
+            "{w}x{h}: the pane is not full\n{screen}"
+        );
+    }
+    // The next key scrolls from what the pane shows: one line up shows
+    // one line less of the end.
+    app.press("k");
+    let screen = app.render(100, 60);
+    assert!(!screen.contains("THE END MARK"), "k did not move\n{screen}");
+}

@@ -2,7 +2,7 @@
 
 use crate::model::{Filter, ListKind, Model, Notice, Pane, Screen, Search};
 use crate::view::hit::{hit, Hit};
-use crate::view::message::{detail_line_count, detail_rows_visible};
+use crate::view::message::{detail_line_count, detail_rows_visible, shown_from};
 
 /// A click: a screen tab, a filter tab, or a row (which also focuses its
 /// pane), or the message view (focuses it).
@@ -114,11 +114,12 @@ pub(super) fn step(m: &mut Model, delta: isize) {
     }
 }
 
-/// Scrolls the message view; the last page fills the pane, so scrolling
-/// stops when the end shows.
+/// Scrolls the message view from what it shows; the last page fills the
+/// pane, so scrolling stops when the end shows.
 fn step_detail(m: &mut Model, delta: isize) {
-    let max = detail_line_count(m).saturating_sub(detail_rows_visible(m));
-    m.detail_scroll = m.detail_scroll.saturating_add_signed(delta).min(max);
+    let (rows, height) = (detail_line_count(m), detail_rows_visible(m));
+    let from = shown_from(m.detail_scroll, rows, height);
+    m.detail_scroll = shown_from(from.saturating_add_signed(delta), rows, height);
 }
 
 fn step_list(m: &mut Model, kind: ListKind, delta: isize) {

@@ -53,13 +53,21 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
     };
     let block = titled(m, title, focused, area);
     let rows = detail_rows(m, usize::from(area.width.saturating_sub(2)));
+    let height = usize::from(area.height.saturating_sub(2));
     let shown: Vec<Line<'static>> = rows
         .iter()
-        .skip(m.detail_scroll)
-        .take(usize::from(area.height))
+        .skip(shown_from(m.detail_scroll, rows.len(), height))
+        .take(height)
         .cloned()
         .collect();
     f.render_widget(Paragraph::new(shown).block(block), area);
+}
+
+/// The first row a pane of `height` rows shows of `rows` scrolled to
+/// `scroll`: the last page fills the pane, whatever scroll a shorter pane
+/// (or a longer message) left.
+pub(crate) fn shown_from(scroll: usize, rows: usize, height: usize) -> usize {
+    scroll.min(rows.saturating_sub(height))
 }
 
 /// The message view's pane at the model's size, as the inbox lays it
