@@ -436,9 +436,10 @@ pub(crate) struct DetailRows {
 /// Everything the message view's rows are made of but the inbox (whose
 /// every change clears the kept rows): the message, the width, the view,
 /// the ages it shows, whether the load is partial, and the file `v` shows.
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 pub(crate) struct RowsKey {
-    pub message: Option<String>,
+    /// The message's key (a shared text: a count, not a copy, a frame).
+    pub message: Option<amail_core::inbox::Text>,
     pub inner: usize,
     pub raw: bool,
     /// The ages the view shows (when it was sent, when each recipient
@@ -447,7 +448,23 @@ pub(crate) struct RowsKey {
     /// to make again.
     pub ages: Vec<String>,
     pub partial: bool,
-    pub file: Option<(std::path::PathBuf, usize)>,
+    /// The file `v` shows, the very one (a file read again is a new one).
+    pub file: Option<std::rc::Rc<FileText>>,
+}
+
+impl PartialEq for RowsKey {
+    fn eq(&self, other: &Self) -> bool {
+        let same_file = match (&self.file, &other.file) {
+            (Some(a), Some(b)) => std::rc::Rc::ptr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        same_file
+            && self.message == other.message
+            && self.inner == other.inner
+            && self.raw == other.raw
+            && self.partial == other.partial
+            && self.ages == other.ages
+    }
 }
 
 /// Items marked with Space or `V` for one ack or mark-read: thread ids in
@@ -645,8 +662,9 @@ pub struct Model {
     /// not a line: a soak test's log runs past 65,535 of them).
     pub detail_scroll: usize,
     pub raw: bool,
-    /// The file `v` shows (the current message's, once read).
-    pub file: Option<FileText>,
+    /// The file `v` shows (the current message's, once read). Shared
+    /// with the message view's kept rows, which know it by its pointer.
+    pub file: Option<std::rc::Rc<FileText>>,
     pub overlay: Option<Overlay>,
     /// Replies put aside with Esc then `k`, or whose write failed, by the
     /// key of the message they answer; the next reply to that message

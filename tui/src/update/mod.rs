@@ -214,7 +214,7 @@ fn handle(m: &mut Model, msg: Msg, written: Option<Write>) -> Option<Command> {
             wants_file(m).or_else(|| review::wants_queues(m))
         }
         Msg::FileRead { path, text } => {
-            m.file = Some(crate::model::FileText { path, text });
+            m.file = Some(std::rc::Rc::new(crate::model::FileText { path, text }));
             m.dirty = true;
             None
         }

@@ -118,15 +118,12 @@ fn rows_key(m: &Model, inner: usize) -> RowsKey {
         times.map(|at| ago(m.now, at)).collect()
     });
     RowsKey {
-        message: shown.map(|x| x.key.to_string()),
+        message: shown.map(|x| x.key.clone()),
         inner,
         raw: m.raw,
         ages,
         partial: m.partial,
-        file: m.file.as_ref().map(|f| {
-            let len = f.text.as_ref().map_or_else(String::len, String::len);
-            (f.path.clone(), len)
-        }),
+        file: m.file.clone(),
     }
 }
 
