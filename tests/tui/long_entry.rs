@@ -268,3 +268,25 @@ fn a_taller_pane_keeps_the_end_of_a_scrolled_message_at_its_bottom() {
     let screen = app.render(100, 60);
     assert!(!screen.contains("THE END MARK"), "k did not move\n{screen}");
 }
+
+/// However narrow the pane, every word of a long field value and of a
+/// long raw line shows: a row is never wider than the pane (the text
+/// past its edge would be cut off, not wrapped).
+#[test]
+fn a_narrow_pane_shows_every_word_of_a_long_line() {
+    let words: Vec<String> = (0..12).map(|i| format!("wd{i:02}q")).collect();
+    let (_dir, mut app) = one_message(&format!("Step: {}\n", words.join(" ")));
+    app.press("<enter><enter>");
+    for view in ["structured", "raw"] {
+        for w in 18..=40 {
+            let screen = app.render(w, 70);
+            for word in &words {
+                assert!(
+                    screen.contains(word.as_str()),
+                    "{view} at {w} columns: {word} is missing\n{screen}"
+                );
+            }
+        }
+        app.press("v");
+    }
+}

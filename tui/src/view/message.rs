@@ -11,8 +11,10 @@
 //! the file's own line numbers, so a diagnostic at 5:13 points at line 5.
 //!
 //! [`detail_rows`] answers `update` (which bounds scrolling by them) and
-//! the view alike, so scrolling stops where the drawn rows end: every line is wrapped here, at words (field values
-//! that wrap hang under their value), and the view draws the rows from
+//! the view alike, so scrolling stops where the drawn rows end: every
+//! line is wrapped here, once, at words ([`wrap`]: field values and raw
+//! lines hang under their text, and no row is wider than the pane),
+//! and the view draws the rows from
 //! the scroll position on, unwrapped. (Left to the paragraph's own
 //! wrapping, a line took more rows than the count guessed from its width,
 //! and `G` stopped short of the end; and its scroll was 16 bits.)
@@ -100,7 +102,8 @@ pub(crate) fn detail_rows(m: &Model, inner: usize) -> Rc<[Line<'static>]> {
     if let Some(kept) = m.detail_rows.borrow().as_ref().filter(|r| r.key == key) {
         return kept.rows.clone();
     }
-    let rows: Rc<[Line<'static>]> = hang_by(detail_lines(m, inner), inner, 0, |_| true).into();
+    let gutter = |line: &Line<'static>| gutter_of(line, m.raw);
+    let rows: Rc<[Line<'static>]> = wrap(detail_lines(m), inner, gutter).into();
     m.detail_rows.replace(Some(DetailRows {
         key,
         rows: rows.clone(),
@@ -127,66 +130,68 @@ fn rows_key(m: &Model, inner: usize) -> RowsKey {
     }
 }
 
-pub(crate) fn detail_lines(m: &Model, width: usize) -> Vec<Line<'static>> {
+/// The message view's lines, one a field or a line of text, before they
+/// are wrapped to the pane.
+pub(crate) fn detail_lines(m: &Model) -> Vec<Line<'static>> {
     let Some(x) = m.current_message() else {
         return vec![Line::styled("No message selected.", m.config.theme.muted())];
     };
-    if m.raw {
-        // The file's lines hang under their text, clear of the numbers.
-        hang_by(
-            hang(raw_lines(m, x), width.max(20)),
-            width.max(20),
-            RAW_GUTTER,
-            |l| l.spans.len() >= 2 && crate::text::width(&l.spans[0].content) == RAW_GUTTER,
-        )
-    } else {
-        hang(structured_lines(m, x), width.max(20))
+    match m.raw {
+        true => raw_lines(m, x),
+        false => structured_lines(m, x),
     }
 }
 
 /// Width of the field-name gutter (`{:>13}` and two spaces).
 const GUTTER: usize = 15;
 
-/// Wraps field lines (a gutter span, then the value) so continuation rows
-/// start under the value, not under the field name. Other lines are left
-/// to the paragraph's own wrapping.
-fn hang(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
-    hang_by(lines, width, GUTTER, |line| {
-        line.spans.len() >= 2
-            && crate::text::width(&line.spans[0].content) == GUTTER
-            && line.spans[0].content.ends_with("  ")
-    })
-}
-
 /// Width of the raw view's number gutter (`▸` or a blank, `{:>4}`, a blank).
 const RAW_GUTTER: usize = 6;
 
-/// Wraps the lines `gutted` picks (a first span `gutter` columns wide,
-/// then the text) so their continuation rows start under the text; with
-/// no gutter, every span is text and each row starts at the left edge.
-fn hang_by(
+/// The gutter a line's continuation rows hang under: a field's name
+/// (continuation rows start under the value, not under the name), in the
+/// raw view a line's number; 0 for every other line (its rows start at
+/// the left edge).
+fn gutter_of(line: &Line<'static>, raw: bool) -> usize {
+    let first = match line.spans.as_slice() {
+        [first, _, ..] => first,
+        _ => return 0,
+    };
+    let width = crate::text::width(&first.content);
+    if width == GUTTER && first.content.ends_with("  ") {
+        GUTTER
+    } else if raw && width == RAW_GUTTER {
+        RAW_GUTTER
+    } else {
+        0
+    }
+}
+
+/// Wraps each line wider than `width` at words, once: a line with a
+/// gutter (`gutter` says how wide its first span is, 0 for none) hangs
+/// its continuation rows under its text, where the pane leaves the text
+/// at least 8 columns beside the gutter; other lines, and every line of a
+/// pane narrower than that, wrap at the left edge. No row is wider than
+/// `width` (but for one character wider than the pane).
+fn wrap(
     lines: Vec<Line<'static>>,
     width: usize,
-    gutter: usize,
-    gutted: impl Fn(&Line<'static>) -> bool,
+    gutter: impl Fn(&Line<'static>) -> usize,
 ) -> Vec<Line<'static>> {
     let mut out = Vec::with_capacity(lines.len());
     for line in lines {
-        if !gutted(&line) || line.width() <= width {
+        if line.width() <= width {
             out.push(line);
             continue;
         }
+        let gutter = Some(gutter(&line)).filter(|&g| g > 0 && width >= g + 8);
         let (room, head, text) = match gutter {
-            0 => (width.max(1), Vec::new(), &line.spans[..]),
-            _ => (
-                width.saturating_sub(gutter).max(8),
-                vec![line.spans[0].clone()],
-                &line.spans[1..],
-            ),
+            None => (width.max(1), Vec::new(), &line.spans[..]),
+            Some(g) => (width - g, vec![line.spans[0].clone()], &line.spans[1..]),
         };
         let indent = || match gutter {
-            0 => Vec::new(),
-            _ => vec![Span::raw(" ".repeat(gutter))],
+            None => Vec::new(),
+            Some(g) => vec![Span::raw(" ".repeat(g))],
         };
         let mut rows: Vec<Vec<Span<'static>>> = vec![head];
         let mut used = 0;
