@@ -254,10 +254,11 @@ fn archive<'a>(
         }
         Err(e) => {
             let mut env = Envelope::default();
+            let (line, column) = json_pos::error_place(json, &e);
             env.push_problem((
                 Code::InvalidJson,
-                open.no + e.line() as u32,
-                e.column().max(1) as u32,
+                open.no + line,
+                column,
                 format!("front matter: {e}").into(),
             ));
             env
@@ -299,7 +300,7 @@ fn json_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Option<Vec<Envelope<'a
                         problems: vec![diagnostic((
                             Code::InvalidJson,
                             line.no,
-                            e.column().max(1) as u32,
+                            json_pos::error_place(line.text, &e).1,
                             format!("JSON Lines: {e}").into(),
                         ))],
                         body: Some(BodySource::Lines {
@@ -315,10 +316,11 @@ fn json_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Option<Vec<Envelope<'a
                 return Some(out);
             }
             let mut env = spec_text(lines);
+            let (line, column) = json_pos::error_place(doc, &whole_err);
             env.push_problem((
                 Code::InvalidJson,
-                whole_err.line() as u32,
-                whole_err.column().max(1) as u32,
+                line,
+                column,
                 format!("{whole_err}").into(),
             ));
             Some(vec![env])

@@ -313,6 +313,30 @@ impl Literal {
     }
 }
 
+/// Where a serde_json syntax error is in `text` (the text it parsed), as
+/// every diagnostic is placed: line and column from 1, the column in
+/// characters. serde_json counts its column in bytes (`["é", x]`: 8,
+/// where `x` is the 7th character) and says 0 at a line's start (an empty
+/// text is `1:0`).
+pub fn error_place(text: &str, e: &serde_json::Error) -> (u32, u32) {
+    let line = e.line().max(1);
+    let start = match line {
+        1 => Some(0),
+        _ => memchr::memchr_iter(b'\n', text.as_bytes())
+            .nth(line - 2)
+            .map(|i| i + 1),
+    };
+    let Some(start) = start else {
+        return (line as u32, e.column().max(1) as u32);
+    };
+    let mut end = (start + e.column().saturating_sub(1)).min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let column = text.get(start..end).map_or(0, |t| t.chars().count());
+    (line as u32, column as u32 + 1)
+}
+
 /// Lines and columns of offsets of one text, each answer counted from
 /// the last one's: the messages of a document come in the order they are
 /// written (their keys in any order, a short way back), so a document of

@@ -300,3 +300,22 @@ fn a_misspelled_subject_header_is_named() {
         msgs[0].diagnostics
     );
 }
+
+/// A JSON syntax error is placed in characters, as every diagnostic is:
+/// serde_json counts a column in bytes.
+#[test]
+fn json_syntax_errors_are_placed_in_characters() {
+    for (text, place) in [
+        ("{\"subject\": \"ééé\", x}", (1, 20)),
+        ("---json\n{\"subject\": \"é\" x}\n---\nbody\n", (2, 17)),
+        ("{\"subject\": \"a\"}\n{\"subject\": \"é\" x}\n", (2, 17)),
+    ] {
+        let msgs = parse_bytes(text.as_bytes(), &ParseOptions::default()).unwrap();
+        let d = msgs
+            .iter()
+            .flat_map(|m| &m.diagnostics)
+            .find(|d| d.code == "invalid-json")
+            .unwrap_or_else(|| panic!("{text:?}: {msgs:?}"));
+        assert_eq!((d.line, d.column), place, "{text:?}");
+    }
+}

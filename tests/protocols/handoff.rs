@@ -326,3 +326,23 @@ fn a_diagnostic_names_its_own_objects_key() {
         "a missing key at its own object: {d:?}"
     );
 }
+
+/// A JSON syntax error is placed as every diagnostic is, 1-based and in
+/// characters: serde_json counts a column in bytes, and 0 at a line's
+/// start (an empty handoff file was `1:0`; found by fuzzing).
+#[test]
+fn json_syntax_errors_are_placed_in_characters_from_one() {
+    for (text, place) in [
+        ("", (1, 1)),
+        ("{\n", (2, 1)),
+        ("{\"task_id\": \"ééé\", x}", (1, 20)),
+        ("{\"a\": 1}\n{\"b\": \"é\" x}\n", (2, 11)),
+        // A byte order mark is a character of the first line.
+        ("\u{feff}{\"a\": é}", (1, 8)),
+    ] {
+        let p = handoff::parse("x/.handoffs/h.json", text);
+        let d = &p.diags[0];
+        assert_eq!(d.code, "invalid_json", "{text:?}: {d}");
+        assert_eq!((d.line, d.column), place, "{text:?}: {d}");
+    }
+}

@@ -182,28 +182,30 @@ pub fn objects(text: &str) -> Result<Vec<Obj>, (u32, u32, String)> {
                         }),
                         // A first value that is not JSON: the text is not
                         // JSON Lines either; report the whole-text error.
-                        Err(_) if out.is_empty() => {
-                            return Err((
-                                whole.line() as u32,
-                                whole.column() as u32,
-                                whole.to_string(),
-                            ));
+                        Err(_) if out.is_empty() => return Err(at(t, skip, &whole)),
+                        Err(e) => {
+                            let column = json_pos::error_place(l, &e).1;
+                            return Err((n as u32 + 1, column, e.to_string()));
                         }
-                        Err(e) => return Err((n as u32 + 1, e.column() as u32, e.to_string())),
                     }
                 }
                 offset += l.len();
             }
             if out.is_empty() {
-                return Err((
-                    whole.line() as u32,
-                    whole.column() as u32,
-                    whole.to_string(),
-                ));
+                return Err(at(t, skip, &whole));
             }
             Ok(out)
         }
     }
+}
+
+/// A JSON syntax error of `t` (the text after `skip` bytes of a byte
+/// order mark, which is a character of the first line), placed
+/// (`json_pos::error_place`).
+fn at(t: &str, skip: usize, e: &serde_json::Error) -> (u32, u32, String) {
+    let (line, column) = json_pos::error_place(t, e);
+    let bom = u32::from(line == 1 && skip > 0);
+    (line, column + bom, e.to_string())
 }
 
 /// Which protocol an object looks like, if any. AOF/1 envelopes (a
