@@ -862,6 +862,9 @@ impl<'l, 'a> Body<'l, 'a> {
                 read_through(diags, line, note);
             }
         }
+        if duplicates > 0 {
+            second_header(diags, doc, lines);
+        }
         if duplicates > MAX_DUPLICATE_REPORTS {
             let last = lines.last().map(Line::last_no).unwrap_or(1);
             diags.push_body(
@@ -1815,6 +1818,34 @@ pub(crate) fn whole_text<'a>(doc: &'a str, lines: &[Line<'a>]) -> Cow<'a, str> {
             trim_blank(lines)
         },
     )
+}
+
+/// Fields that repeat in a body with a `Subject:` line (outside a code
+/// block): most likely two messages in one text (`cat a.md b.md | amail
+/// parse`), which is read as one message, so the second's fields repeat
+/// the first's. A text has no separator between messages (a line that
+/// looks like a header may be the body's own), so nothing is split; the
+/// line is named, with what to do. Asked only when a field repeated.
+fn second_header<'a>(diags: &mut Diags<'_, 'a>, doc: &'a str, lines: &[Line<'a>]) {
+    let mut fenced = false;
+    for line in physical(doc, lines) {
+        let text = line.text.trim_end_matches('\r');
+        if crate::grammar::is_fence(text) {
+            fenced = !fenced;
+        } else if !fenced
+            && text
+                .get(..8)
+                .is_some_and(|h| h.eq_ignore_ascii_case("subject:"))
+        {
+            diags.at(
+                Code::DuplicateField,
+                &line,
+                text,
+                "`Subject:` here reads as a second message's header: a text is one message, so its fields repeat the first's (name each file, or pipe the messages as JSON)",
+            );
+            return;
+        }
+    }
 }
 
 #[cfg(test)]

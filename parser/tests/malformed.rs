@@ -319,3 +319,35 @@ fn json_syntax_errors_are_placed_in_characters() {
         assert_eq!((d.line, d.column), place, "{text:?}");
     }
 }
+
+/// Two messages in one text (`cat a.md b.md | amail parse`) read as one:
+/// the second's fields repeat the first's. Where the repeats follow a
+/// `Subject:` line of the body, that line is named as what reads as a
+/// second message's header; a `Subject:` quoted in a fence is not one.
+#[test]
+fn a_second_messages_header_in_the_body_is_named() {
+    let two = "Subject: [ol-1] PROGRESS\n\nBead: ol-1\nStep: one\n\nSubject: [ol-2] PROGRESS\nFrom: RedFox\n\nBead: ol-2\nStep: two\n";
+    let quoted = "Subject: [ol-1] PROGRESS\n\nBead: ol-1\nStep: one\n\n```\nSubject: [ol-2] PROGRESS\n```\n\nBead: ol-1\n";
+    for (text, want) in [(two, Some((6, 1))), (quoted, None)] {
+        for text in [text.to_string(), text.replace('\n', "\r\n")] {
+            let msgs = parse_bytes(text.as_bytes(), &ParseOptions::default()).unwrap();
+            assert_eq!(msgs.len(), 1);
+            let m = &msgs[0];
+            assert_eq!(m.bead(), Some("ol-1"), "the first message's fields stay");
+            let hint = m
+                .diagnostics
+                .iter()
+                .find(|d| d.message.text().contains("second message"));
+            assert_eq!(
+                hint.map(|d| (d.line, d.column)),
+                want,
+                "{:?}",
+                m.diagnostics
+            );
+            if let Some(d) = hint {
+                assert!(d.severity == Severity::Warning, "{d:?}");
+                assert!(d.message.text().contains("one message"), "{d:?}");
+            }
+        }
+    }
+}

@@ -76,3 +76,21 @@ fn mcp_row_seeds() {
         }
     }
 }
+
+#[test]
+fn protocol_files_seeds() {
+    use amail_core::formats::{detect as detect_protocol, parse_files, File};
+    for (name, data) in seeds("protocol_files") {
+        let text = String::from_utf8_lossy(&data);
+        let lines = text.split('\n').count() as u32;
+        for path in ["a.json", "repo/.handoffs/a.json"] {
+            if let Some((_, parsed)) = detect_protocol(path, &text) {
+                for d in &parsed.diags {
+                    assert!(d.line >= 1 && d.line <= lines, "{name}: {d}");
+                    assert!(d.column >= 1, "{name}: {d}");
+                }
+            }
+        }
+        let _ = parse_files(&[File::named("x/.handoffs/b.json".into(), text.to_string())]);
+    }
+}
