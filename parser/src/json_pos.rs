@@ -10,7 +10,10 @@
 //!
 //! Public for the other JSON readers (core's handoff and A2A files):
 //! [`Cursor`] places offsets, [`array_items`] finds an array's items,
-//! so one walker and one line counter serve every JSON file amail reads.
+//! [`entry_at`] an object's own key and value (never a value spelled like
+//! the key, nor another object's key), [`error_place`] a serde_json
+//! syntax error in characters from 1, so one walker and one line counter
+//! serve every JSON file amail reads.
 
 use serde_json::Value;
 
