@@ -1837,12 +1837,21 @@ fn second_header<'a>(diags: &mut Diags<'_, 'a>, doc: &'a str, lines: &[Line<'a>]
                 .get(..8)
                 .is_some_and(|h| h.eq_ignore_ascii_case("subject:"))
         {
+            let before = diags.list.len();
             diags.at(
                 Code::DuplicateField,
                 &line,
                 text,
                 "`Subject:` here reads as a second message's header: a text is one message, so its fields repeat the first's (name each file, or pipe the messages as JSON)",
             );
+            // Read first, before the repeats it explains (it is above them).
+            let code = Code::DuplicateField.as_str();
+            let first = diags.list[..before].iter().position(|d| d.code == code);
+            if let (Some(first), true) = (first, diags.list.len() == before + 1) {
+                if let Some(hint) = diags.list.pop() {
+                    diags.list.insert(first, hint);
+                }
+            }
             return;
         }
     }

@@ -347,6 +347,14 @@ fn a_second_messages_header_in_the_body_is_named() {
             if let Some(d) = hint {
                 assert!(d.severity == Severity::Warning, "{d:?}");
                 assert!(d.message.text().contains("one message"), "{d:?}");
+                // Read before the repeats it explains.
+                let repeats: Vec<u32> = m
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.code == "duplicate-field")
+                    .map(|d| d.line)
+                    .collect();
+                assert_eq!(repeats, [6, 9, 10], "{:?}", m.diagnostics);
             }
         }
     }
