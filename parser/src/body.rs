@@ -1821,7 +1821,7 @@ pub(crate) fn whole_text<'a>(doc: &'a str, lines: &[Line<'a>]) -> Cow<'a, str> {
 }
 
 /// Fields that repeat in a body with a `Subject:` line (outside a code
-/// block): most likely two messages in one text (`cat a.md b.md | amail
+/// block; read as the header reader reads one, `framing::header_kind`): most likely two messages in one text (`cat a.md b.md | amail
 /// parse`), which is read as one message, so the second's fields repeat
 /// the first's. A text has no separator between messages (a line that
 /// looks like a header may be the body's own), so nothing is split; the
@@ -1829,19 +1829,14 @@ pub(crate) fn whole_text<'a>(doc: &'a str, lines: &[Line<'a>]) -> Cow<'a, str> {
 fn second_header<'a>(diags: &mut Diags<'_, 'a>, doc: &'a str, lines: &[Line<'a>]) {
     let mut fenced = false;
     for line in physical(doc, lines) {
-        let text = line.text.trim_end_matches('\r');
-        if crate::grammar::is_fence(text) {
+        if crate::grammar::is_fence(line.text) {
             fenced = !fenced;
-        } else if !fenced
-            && text
-                .get(..8)
-                .is_some_and(|h| h.eq_ignore_ascii_case("subject:"))
-        {
+        } else if !fenced && crate::framing::header_kind(&line) == Some(true) {
             let before = diags.list.len();
             diags.at(
                 Code::DuplicateField,
                 &line,
-                text,
+                line.text,
                 "`Subject:` here reads as a second message's header: a text is one message, so its fields repeat the first's (name each file, or pipe the messages as JSON)",
             );
             // Read first, before the repeats it explains (it is above them).

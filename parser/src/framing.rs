@@ -229,11 +229,12 @@ fn archive<'a>(
             // the first of `keys` the object has and not null, as
             // `from_object` takes it.
             let object = json_start + (json.len() - json.trim_start().len());
+            let entries = json_pos::Entries::of(doc, object);
             let mut cursor = json_pos::Cursor::new(doc);
             let mut value_of = |keys: &[&str]| {
                 let e = keys
                     .iter()
-                    .filter_map(|k| json_pos::entry_at(doc, object, k))
+                    .filter_map(|k| entries.get(k))
                     .find(|e| doc.get(e.value..).is_some_and(|v| !v.starts_with("null")))?;
                 Some(cursor.at(e.value))
             };

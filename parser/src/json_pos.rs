@@ -115,20 +115,33 @@ pub struct EntryAt {
 /// its own entries only (a value spelled like the key, a key of an object
 /// it holds, another object's key are not it), the last of a repeated key
 /// (the one serde_json keeps). `None` when the object has no such key or
-/// no object is there.
+/// no object is there. For several keys of one object, read its
+/// [`Entries`] once.
 pub fn entry_at(text: &str, object: usize, key: &str) -> Option<EntryAt> {
-    let b = text.as_bytes();
-    if b.get(object) != Some(&b'{') {
-        return None;
+    Entries::of(text, object).get(key)
+}
+
+/// The entries of one object, walked once for the keys asked of it.
+pub struct Entries(Vec<Entry>);
+
+impl Entries {
+    /// The entries of the object whose `{` is at `object` (none when no
+    /// object is there).
+    pub fn of(text: &str, object: usize) -> Entries {
+        let b = text.as_bytes();
+        match b.get(object) {
+            Some(b'{') => Entries(entries(text, b, object)),
+            _ => Entries(Vec::new()),
+        }
     }
-    entries(text, b, object)
-        .into_iter()
-        .rev()
-        .find(|e| e.key == key)
-        .map(|e| EntryAt {
+
+    /// Where `key` is written (see [`entry_at`]).
+    pub fn get(&self, key: &str) -> Option<EntryAt> {
+        self.0.iter().rev().find(|e| e.key == key).map(|e| EntryAt {
             key: e.key_at,
             value: e.value.0,
         })
+    }
 }
 
 /// The starts of the items of the array whose `[` is at `i`.

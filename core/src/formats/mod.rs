@@ -233,11 +233,16 @@ fn first_protocol(objects: &[Obj]) -> Option<Protocol> {
 /// reader of mixed mail and protocol files makes).
 pub fn holds_items(text: &str) -> bool {
     // Markdown mail is most of what passes here: it cannot open like JSON.
-    opens_like_json(text)
-        && may_hold_items(text)
+    may_be_protocol(text)
         && objects(text)
             .ok()
             .is_some_and(|o| first_protocol(&o).is_some())
+}
+
+/// Whether `text` can hold a protocol object at all: it opens like JSON
+/// and may spell `task_id`. Asked before any JSON is read.
+fn may_be_protocol(text: &str) -> bool {
+    opens_like_json(text) && may_hold_items(text)
 }
 
 /// Whether any object of `text` can have a `task_id` key, which every
@@ -290,8 +295,7 @@ pub fn detect_in(path: &str, text: &str, in_handoff_dir: bool) -> Option<(Protoc
     // Every mail file passes through here before the mail parser: text that
     // does not open like JSON cannot be a protocol item, so skip the JSON
     // attempt for it.
-    let may_be_protocol = opens_like_json(text) && may_hold_items(text);
-    if !in_handoff_dir && !may_be_protocol {
+    if !in_handoff_dir && !may_be_protocol(text) {
         return None;
     }
     let values = objects(text);
@@ -303,16 +307,8 @@ pub fn detect_in(path: &str, text: &str, in_handoff_dir: bool) -> Option<(Protoc
         (None, false) => return None,
     };
     let parsed = match proto {
-        Protocol::Handoff => {
-            let mut p = handoff::read_values(path, text, values);
-            handoff::check_transitions(&mut p);
-            p
-        }
-        Protocol::A2a => {
-            let mut p = a2a::read_values(path, text, values);
-            a2a::check_transitions(&mut p);
-            p
-        }
+        Protocol::Handoff => handoff::parse_values(path, text, values),
+        Protocol::A2a => a2a::parse_values(path, text, values),
     };
     Some((proto, parsed))
 }
