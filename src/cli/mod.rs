@@ -131,16 +131,31 @@ pub fn store_tip(e: &mut clap::Error, args: &[std::ffi::OsString]) {
         return;
     }
     // The command as typed, the path given its option in place: a
-    // sub-command and its arguments (`tasks approve T DIR`) kept.
+    // sub-command and its arguments (`tasks approve T DIR`) kept. The path
+    // is given `--store` once: a copy typed after `--store DIR` (or
+    // `--store=DIR`), or typed twice, is a stray and left out, since
+    // clap's error does not say which copy it refused.
+    let is_store = |a: &std::ffi::OsString| {
+        a == "--store" || a.to_str().is_some_and(|a| a.starts_with("--store="))
+    };
+    let store_given = args.iter().any(is_store);
+    let loose: Vec<usize> = (0..args.len())
+        .filter(|&i| args[i].as_os_str() == path.as_os_str())
+        .filter(|&i| i == 0 || args[i - 1] != "--store")
+        .collect();
+    let kept = (!store_given).then(|| loose.last().copied()).flatten();
     let mut words = vec!["amail".to_string()];
-    for arg in args {
-        if arg.as_os_str() == path.as_os_str() {
+    for (i, arg) in args.iter().enumerate() {
+        if Some(i) == kept {
             words.push("--store".into());
+        } else if loose.contains(&i) {
+            continue;
         }
         words.push(shell_arg(std::path::Path::new(arg)));
     }
     let tip = format!(
-        "`amail {command}` takes the task store as an option: `{}`",
+        "`amail {command}` takes the task store {}as an option: `{}`",
+        if store_given { "once, " } else { "" },
         words.join(" ")
     );
     e.insert(

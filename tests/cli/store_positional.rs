@@ -59,6 +59,32 @@ fn a_path_given_to_a_store_command_is_pointed_to_store() {
         let err = stderr(&out);
         assert_eq!(suggested(&err, &want[..3].join(" ")), want, "{err}");
     }
+    // A path typed twice, or once more after its `--store`, is given the
+    // option once: the tip is a command that runs, not `--store --store`.
+    let with_eq = format!("--store={d}");
+    for (args, want) in [
+        (
+            vec!["tasks", "--store", d, d],
+            vec!["amail", "tasks", "--store", d],
+        ),
+        (vec!["tasks", d, d], vec!["amail", "tasks", "--store", d]),
+        (
+            vec!["tasks", "approve", "TASK-1", d, d],
+            vec!["amail", "tasks", "approve", "TASK-1", "--store", d],
+        ),
+        (
+            vec!["events", &with_eq, d],
+            vec!["amail", "events", &with_eq],
+        ),
+    ] {
+        let out = fx.run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        // (`amail CMD ` with its space: the tip's command, not its "`amail CMD`
+        // takes"; a path with a space quotes `--store=PATH` whole.)
+        let start = format!("{} ", want[..2].join(" "));
+        assert_eq!(suggested(&err, &start), want, "{args:?}: {err}");
+    }
     // A word that is no path is still clap's own error (a typo of a
     // sub-command gets its "similar subcommand" tip there).
     let out = fx.run(&["tasks", "aprove"]);
