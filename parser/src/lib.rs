@@ -87,6 +87,11 @@ pub mod json_pos;
 mod lines;
 mod model;
 mod render;
+/// The inputs whose parse must grow linearly (`tests/linear.rs` counts
+/// their allocations): here the unit tests count what cursors walk.
+#[cfg(test)]
+#[path = "../tests/support/shapes.rs"]
+mod shapes;
 mod spell;
 mod subject;
 mod trim;
