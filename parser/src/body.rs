@@ -1768,13 +1768,7 @@ fn bold_field<'a>(f: FieldLine<'a>, text: &'a str) -> Decorated<'a> {
     }
 }
 
-/// The line before `value` (a slice of it), trimmed: the label as written.
-pub(crate) fn label_part<'a>(line: &'a str, value: &str) -> &'a str {
-    let end = (value.as_ptr() as usize).saturating_sub(line.as_ptr() as usize);
-    trim(line.get(..end).unwrap_or(line))
-}
-
-/// [`label_part`] of a decorated label line (see `decor::decorated_field`),
+/// [`crate::grammar::label_part`] of a decorated label line (see `decor::decorated_field`),
 /// whose indent is spaces and whose value follows its label's colon or
 /// emphasis after blanks only: trimmed on bytes (the general trim decoded
 /// an emoji label's glyph).
@@ -1985,7 +1979,7 @@ mod tests {
             line in "[ ]{0,3}([-*+]|1\\.)?[ \t]{0,2}(🔖 |✅\t|\\[x\\] )?(\\*\\*|_)?[A-Za-zé][a-z é]{0,8}(\\*\\*|_)?[ ]?:(\\*\\*)?[ \t\u{a0}]{0,2}[a-z✅ ]{0,5}",
         ) {
             if let Some(f) = crate::decor::decorated_field(&line) {
-                proptest::prop_assert_eq!(decorated_label_part(&line, f.value), label_part(&line, f.value));
+                proptest::prop_assert_eq!(decorated_label_part(&line, f.value), crate::grammar::label_part(&line, f.value));
             }
         }
 

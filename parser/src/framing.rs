@@ -811,7 +811,7 @@ fn decorated_header_line<'a>(line: &Line<'a>) -> Option<(Header, &'a str, bool)>
 #[cold]
 fn note_decorated<'a>(env: &mut Envelope<'a>, line: &Line<'a>, value: &str, header: Header) {
     let written = crate::trim::trim_start(line.text);
-    let label = crate::body::label_part(written, value);
+    let label = crate::grammar::label_part(written, value);
     let (kept, cut) = decor::shorten(label);
     env.problem((
         Code::Normalised,

@@ -302,6 +302,13 @@ pub(crate) fn trim_end_blanks(s: &str) -> &str {
     }
 }
 
+/// The line before `value` (a slice of it), trimmed: the label as written.
+/// (The header reader's and the body's: here, where both read labels.)
+pub(crate) fn label_part<'a>(line: &'a str, value: &str) -> &'a str {
+    let end = (value.as_ptr() as usize).saturating_sub(line.as_ptr() as usize);
+    crate::trim::trim(line.get(..end).unwrap_or(line))
+}
+
 /// How many spaces and tabs `b` opens with.
 #[inline]
 fn leading_blanks(b: &[u8]) -> usize {
