@@ -1768,10 +1768,10 @@ fn bold_field<'a>(f: FieldLine<'a>, text: &'a str) -> Decorated<'a> {
     }
 }
 
-/// [`crate::grammar::label_part`] of a decorated label line (see `decor::decorated_field`),
-/// whose indent is spaces and whose value follows its label's colon or
-/// emphasis after blanks only: trimmed on bytes (the general trim decoded
-/// an emoji label's glyph).
+/// [`crate::grammar::label_part`] of a decorated label line (see
+/// `decor::decorated_field`), whose indent is spaces and whose value
+/// follows its label's colon or emphasis after blanks only: trimmed on
+/// bytes (the general trim decoded an emoji label's glyph).
 fn decorated_label_part<'a>(line: &'a str, value: &str) -> &'a str {
     let end = (value.as_ptr() as usize).saturating_sub(line.as_ptr() as usize);
     let label = line.get(..end).unwrap_or(line);
