@@ -33,6 +33,7 @@ mod mail_path;
 pub mod model;
 pub(crate) mod patch;
 pub mod protocol_items;
+mod reparse;
 pub mod summary;
 pub mod turn;
 
