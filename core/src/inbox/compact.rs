@@ -1107,6 +1107,13 @@ mod tests {
             assert_eq!(*r.full(), *w);
         }
         assert!(parses() - before <= 1, "{} parses", parses() - before);
+        // A holder letting go of its parses lets go of the kept ones too.
+        ra.iter_mut().for_each(|r| {
+            r.let_go();
+        });
+        let _ = ra[0].full();
+        assert_eq!(crate::inbox::reparse::let_go(), 299);
+        assert_eq!(crate::inbox::reparse::let_go(), 0);
         // A row's envelope set over what its file gives is put back.
         let parsed = amail_parser::parse(&b, &ParseOptions::default()).unwrap();
         let mut row = parsed[7].clone();

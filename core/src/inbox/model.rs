@@ -448,10 +448,11 @@ impl Inbox {
     }
 
     /// Lets go of every full message parsed again since the load (see
-    /// [`CompactMessage::let_go`]); the next reader parses it again. How
-    /// many were held.
+    /// [`CompactMessage::let_go`]), and of the messages this thread keeps
+    /// of files of many not yet handed over; the next reader parses it
+    /// again. How many were held.
     pub fn let_go_of_parses(&mut self) -> usize {
-        let mut held = 0;
+        let mut held = super::reparse::let_go();
         for m in &mut self.messages {
             held += usize::from(m.message.let_go());
         }

@@ -8,8 +8,9 @@
 //! 20,000-line export took 4 minutes; the inbox showed nothing meanwhile).
 //! The messages of the last few such files are kept on the thread that
 //! asked, each handed over once (its record keeps it from then on, until
-//! let go), and a file's entry goes when all of its messages are taken:
-//! memory holds at most a few files' messages beside the records.
+//! let go), and a file's entry goes when all of its messages are taken
+//! or the holder lets go of its parses: memory holds at most a few
+//! files' messages beside the records.
 
 use std::cell::RefCell;
 
@@ -65,6 +66,13 @@ pub(crate) fn nth(text: &Text, index: usize) -> Option<OwnedMessage> {
         )
     });
     m
+}
+
+/// Lets go of this thread's kept messages (a holder letting go of its
+/// parses, [`crate::inbox::Inbox::let_go_of_parses`]): how many there
+/// were.
+pub(crate) fn let_go() -> usize {
+    KEPT.with(|k| k.take().iter().map(|k| k.left).sum())
 }
 
 /// The kept message `index` of `text`, if it is still there.
