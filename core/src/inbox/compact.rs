@@ -381,7 +381,8 @@ impl CompactMessage {
 
     fn reparse(&self) -> OwnedMessage {
         let again = self.source.as_ref().and_then(|s| {
-            let mut m = super::reparse::nth(&s.text, (s.index & !ENVELOPE_OVER) as usize)?;
+            let index = (s.index & !ENVELOPE_OVER) as usize;
+            let mut m = super::reparse::nth(&s.text, &s.text.buf, index)?;
             if s.index & ENVELOPE_OVER != 0 {
                 self.put_envelope(&mut m);
             }
@@ -484,12 +485,6 @@ pub struct Text {
 }
 
 impl Text {
-    /// Whether `other` is this very text (the same range of the same
-    /// buffer), not only an equal one.
-    pub(crate) fn same(&self, other: &Text) -> bool {
-        Arc::ptr_eq(&self.buf, &other.buf) && self.at == other.at && self.len == other.len
-    }
-
     /// `s`, copied.
     pub fn new(s: &str) -> Text {
         if s.is_empty() {

@@ -13,10 +13,9 @@
 //! files' messages beside the records.
 
 use std::cell::RefCell;
+use std::sync::Arc;
 
 use amail_parser::{Message, OwnedMessage, ParseOptions};
-
-use super::compact::Text;
 
 /// How many files of many messages a thread keeps the parsed messages
 /// of: a walk reads a few files in turn (two exports, a day's each),
@@ -30,18 +29,28 @@ const BYTES: usize = 32 << 20;
 
 /// A file's messages not yet handed over.
 struct Kept {
-    text: Text,
+    /// The text's place (start and length): which file it is, while
+    /// `buffer` keeps it where it is.
+    text: (usize, usize),
+    /// The buffer the text is a range of (a record's `Text`).
+    _buffer: Arc<Box<str>>,
     messages: Vec<Option<OwnedMessage>>,
     left: usize,
+}
+
+/// Where `text` is: the same text of a kept buffer is the same file.
+fn place(text: &str) -> (usize, usize) {
+    (text.as_ptr() as usize, text.len())
 }
 
 thread_local! {
     static KEPT: RefCell<Vec<Kept>> = const { RefCell::new(Vec::new()) };
 }
 
-/// The `index`-th message of `text` parsed with the default options, as
-/// [`amail_parser::parse`] gives it; `None` when it gives fewer.
-pub(crate) fn nth(text: &Text, index: usize) -> Option<OwnedMessage> {
+/// The `index`-th message of `text` (a range of `buffer`) parsed with the
+/// default options, as [`amail_parser::parse`] gives it; `None` when it
+/// gives fewer.
+pub(crate) fn nth(text: &str, buffer: &Arc<Box<str>>, index: usize) -> Option<OwnedMessage> {
     if let Some(m) = KEPT.with(|k| take(&mut k.borrow_mut(), text, index)) {
         return Some(m);
     }
@@ -59,7 +68,8 @@ pub(crate) fn nth(text: &Text, index: usize) -> Option<OwnedMessage> {
         keep(
             &mut k.borrow_mut(),
             Kept {
-                text: text.clone(),
+                text: place(text),
+                _buffer: Arc::clone(buffer),
                 messages,
                 left,
             },
@@ -76,8 +86,8 @@ pub(crate) fn let_go() -> usize {
 }
 
 /// The kept message `index` of `text`, if it is still there.
-fn take(kept: &mut Vec<Kept>, text: &Text, index: usize) -> Option<OwnedMessage> {
-    let at = kept.iter().position(|k| k.text.same(text))?;
+fn take(kept: &mut Vec<Kept>, text: &str, index: usize) -> Option<OwnedMessage> {
+    let at = kept.iter().position(|k| k.text == place(text))?;
     let m = kept[at].messages.get_mut(index)?.take()?;
     kept[at].left -= 1;
     if kept[at].left == 0 {
@@ -90,12 +100,12 @@ fn take(kept: &mut Vec<Kept>, text: &Text, index: usize) -> Option<OwnedMessage>
 /// messages was asked again), the oldest let go past [`FILES`] and
 /// [`BYTES`].
 fn keep(kept: &mut Vec<Kept>, new: Kept) {
-    kept.retain(|k| !k.text.same(&new.text));
+    kept.retain(|k| k.text != new.text);
     if new.left == 0 {
         return;
     }
     kept.push(new);
-    let bytes = |kept: &[Kept]| kept.iter().map(|k| k.text.len()).sum::<usize>();
+    let bytes = |kept: &[Kept]| kept.iter().map(|k| k.text.1).sum::<usize>();
     while kept.len() > FILES || (kept.len() > 1 && bytes(kept) > BYTES) {
         kept.remove(0);
     }
