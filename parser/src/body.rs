@@ -1815,7 +1815,8 @@ pub(crate) fn whole_text<'a>(doc: &'a str, lines: &[Line<'a>]) -> Cow<'a, str> {
 }
 
 /// Fields that repeat in a body with a `Subject:` line (outside a code
-/// block; read as the header reader reads one, `framing::header_kind`): most likely two messages in one text (`cat a.md b.md | amail
+/// block; read as the header reader reads one, `framing::header_kind`):
+/// most likely two messages in one text (`cat a.md b.md | amail
 /// parse`), which is read as one message, so the second's fields repeat
 /// the first's. A text has no separator between messages (a line that
 /// looks like a header may be the body's own), so nothing is split; the

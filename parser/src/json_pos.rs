@@ -450,10 +450,11 @@ mod tests {
 
     /// Every message of a JSON document is placed by counting on from the
     /// one before: its cursors pass over the text about once, for an
-    /// array (its keys in order or not) or JSON Lines (where each line's messages were counted from
-    /// the document's top: 20,000 lines took `amail parse` 6.8 s), lenient
-    /// or strict; and so for every shape the linear test grows
-    /// (`tests/support/shapes.rs`, at a quarter of its size).
+    /// array (its keys in order or not) or JSON Lines (where each line's
+    /// messages were counted from the document's top: 20,000 lines took
+    /// `amail parse` 6.8 s), lenient or strict; and so for every shape the
+    /// linear test grows (`tests/support/shapes.rs`, at a quarter of its
+    /// size).
     #[test]
     fn a_documents_messages_are_placed_in_one_pass_over_it() {
         let line = r#"{"subject": "[ol-1] PROGRESS", "body_md": "Bead: ol-1\nStep: s"}"#;
