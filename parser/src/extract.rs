@@ -233,7 +233,7 @@ fn guidance<'a>(body: &Body<'_, 'a>) -> Option<Cow<'a, str>> {
 /// its first one or two words name, as the protocol spells it.
 fn decorated_enum(v: &str, allowed: &[&'static str]) -> Option<&'static str> {
     // `A | B`, the spec's template copied unfilled, names no value.
-    if v.contains('|') {
+    if crate::find::has(v.as_bytes(), b'|') {
         return None;
     }
     let v = crate::decor::strip(v);

@@ -494,7 +494,7 @@ fn bead_before_colon(s: &str) -> Option<(&str, &str)> {
 
 /// `PROGRESS [ol-1]`: a bracketed id after the type.
 fn trailing_bead(rest: &str) -> Option<&str> {
-    let open = rest.find('[')?;
+    let open = crate::find::byte(rest.as_bytes(), b'[')?;
     bracket_bead(&rest[open..])
         .map(|(_, b)| b)
         .filter(|b| !b.is_empty())

@@ -170,7 +170,7 @@ fn first_word_chars(s: &str) -> &str {
 /// `PASS | FAIL`, `true | false`: the spec's template copied unfilled, which
 /// says nothing (its first word must not count as the answer).
 fn is_template(s: &str) -> bool {
-    s.as_bytes().contains(&b'|')
+    crate::find::has(s.as_bytes(), b'|')
 }
 
 /// PASS/FAIL as a tri-state: `None` is returned by the caller for an absent
