@@ -305,6 +305,32 @@ mod tests {
         assert_eq!(inbox.messages.len(), 1);
     }
 
+    /// The TUI lets go of its parses between frames
+    /// (`Inbox::let_go_of_parses`): that takes with it the messages of a
+    /// file of many that the first read of one of them kept for the rest
+    /// (`inbox::reparse`), which would otherwise stay on the thread until
+    /// it next parsed such a file.
+    #[test]
+    fn letting_go_of_an_inbox_parses_lets_go_of_a_files_kept_messages() {
+        let dir = tempfile::tempdir().unwrap();
+        let lines: String = (0..40)
+            .map(|i| {
+                format!(
+                    r#"{{"subject":"[k-{i}] PROGRESS","from":"A","to":["B"],"body_md":"Bead: k-{i}\nStep: {i}"}}"#
+                ) + "\n"
+            })
+            .collect();
+        std::fs::write(dir.path().join("export.jsonl"), lines).unwrap();
+        let mut inbox = load(dir.path(), &opts(None)).unwrap();
+        assert_eq!(inbox.messages.len(), 40);
+        let first = inbox.messages[0].message.full().parsed.bead_id.clone();
+        assert!(first.is_some_and(|b| b.starts_with("k-")));
+        // The one read, and the 39 kept for the others' first reads.
+        assert_eq!(inbox.let_go_of_parses(), 40);
+        // Nothing left, kept or held.
+        assert_eq!(inbox.let_go_of_parses(), 0);
+    }
+
     #[test]
     fn stdin_is_read_only_whatever_is_asked() {
         let store = for_source(&SourceKind::Stdin, 1024);
