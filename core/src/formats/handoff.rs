@@ -129,12 +129,7 @@ pub(crate) fn read_values(path: &str, text: &str, values: Values) -> Parsed {
 
 /// Reads one file and checks transitions within it.
 pub fn parse(path: &str, text: &str) -> Parsed {
-    parse_values(path, text, objects(text))
-}
-
-/// [`parse`] of a file whose values are read already.
-pub(crate) fn parse_values(path: &str, text: &str, values: Values) -> Parsed {
-    let mut p = read_values(path, text, values);
+    let mut p = read(path, text);
     check_transitions(&mut p);
     p
 }

@@ -298,17 +298,31 @@ pub fn detect_in(path: &str, text: &str, in_handoff_dir: bool) -> Option<(Protoc
     if !in_handoff_dir && !may_be_protocol(text) {
         return None;
     }
+    let (proto, mut parsed) = read_as(path, text, in_handoff_dir)?;
+    match proto {
+        Protocol::Handoff => handoff::check_transitions(&mut parsed),
+        Protocol::A2a => a2a::check_transitions(&mut parsed),
+    }
+    Some((proto, parsed))
+}
+
+/// The protocol a file's JSON is written in (the first item's), with its
+/// items read as that protocol's and no transitions checked: `None` for
+/// text of neither, unless `in_handoff_dir` (everything in a handoff
+/// folder is a handoff, even broken JSON). One reading for [`detect_in`],
+/// which checks transitions within the file, and [`parse_files`], which
+/// checks them across files.
+fn read_as(path: &str, text: &str, in_handoff_dir: bool) -> Option<(Protocol, Parsed)> {
     let values = objects(text);
     let proto = values.as_ref().ok().and_then(|o| first_protocol(o));
     let proto = match (proto, in_handoff_dir) {
         (Some(p), _) => p,
-        // Everything in a handoff directory is a handoff, even broken JSON.
         (None, true) => Protocol::Handoff,
         (None, false) => return None,
     };
     let parsed = match proto {
-        Protocol::Handoff => handoff::parse_values(path, text, values),
-        Protocol::A2a => a2a::parse_values(path, text, values),
+        Protocol::Handoff => handoff::read_values(path, text, values),
+        Protocol::A2a => a2a::read_values(path, text, values),
     };
     Some((proto, parsed))
 }
@@ -342,26 +356,14 @@ impl File {
 pub fn parse_files(files: &[File]) -> Parsed {
     let mut handoffs = Parsed::default();
     let mut a2as = Parsed::default();
-    for File {
-        path,
-        text,
-        in_handoff_dir,
-    } in files
-    {
-        let in_handoff_dir = *in_handoff_dir;
-        let values = objects(text);
-        let proto = values.as_ref().ok().and_then(|o| first_protocol(o));
-        let p = match (proto, in_handoff_dir) {
-            (Some(Protocol::A2a), _) => a2a::read_values(path, text, values),
-            (Some(Protocol::Handoff), _) | (None, true) => handoff::read_values(path, text, values),
-            (None, false) => continue,
+    for f in files {
+        let Some((proto, p)) = read_as(&f.path, &f.text, f.in_handoff_dir) else {
+            continue;
         };
-        let target =
-            if matches!(p.items.first(), Some(Item::A2a(_))) || proto == Some(Protocol::A2a) {
-                &mut a2as
-            } else {
-                &mut handoffs
-            };
+        let target = match proto {
+            Protocol::A2a => &mut a2as,
+            Protocol::Handoff => &mut handoffs,
+        };
         target.items.extend(p.items);
         target.diags.extend(p.diags);
     }
