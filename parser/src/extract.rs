@@ -8,7 +8,8 @@ use crate::diag::{Code, Diags};
 use crate::model::{MessageType, Note, Parsed};
 use crate::trim::{trim, trim_ticks};
 use crate::values::{
-    count, enum_known, enum_normalised, parse_timestamp, pass_fail, percent, yes_no, ValueError,
+    count, enum_known, enum_normalised, is_template, parse_timestamp, pass_fail, percent, yes_no,
+    ValueError,
 };
 
 pub(crate) const ISSUE_TYPES: &[&str] = &["STUCK", "SPEC_UNCLEAR", "BLOCKED", "TECHNICAL"];
@@ -233,7 +234,7 @@ fn guidance<'a>(body: &Body<'_, 'a>) -> Option<Cow<'a, str>> {
 /// its first one or two words name, as the protocol spells it.
 fn decorated_enum(v: &str, allowed: &[&'static str]) -> Option<&'static str> {
     // `A | B`, the spec's template copied unfilled, names no value.
-    if crate::find::has(v.as_bytes(), b'|') {
+    if is_template(v) {
         return None;
     }
     let v = crate::decor::strip(v);

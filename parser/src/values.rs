@@ -169,7 +169,7 @@ fn first_word_chars(s: &str) -> &str {
 
 /// `PASS | FAIL`, `true | false`: the spec's template copied unfilled, which
 /// says nothing (its first word must not count as the answer).
-fn is_template(s: &str) -> bool {
+pub(crate) fn is_template(s: &str) -> bool {
     crate::find::has(s.as_bytes(), b'|')
 }
 
