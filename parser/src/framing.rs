@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use crate::decor;
 use crate::diag::Code;
+use crate::json_fields::{Field, FrontMatter, Written};
 use crate::json_pos;
 use crate::lines::{physical, Line};
 use crate::model::{Diagnostic, Names, Note};
@@ -138,9 +139,9 @@ pub(crate) enum Envelopes<'a> {
 
 /// Splits a document into envelopes. Never fails: a broken framing becomes
 /// a problem on an envelope whose body is the raw text. An archive
-/// document's front matter object goes to `keep` once its envelope is read
-/// from it (see [`crate::parse_with_front_matter`]); a generic, so that
-/// [`crate::parse`], which drops it, carries no trace of it.
+/// document's front matter object goes to `keep`, when given (see
+/// [`crate::parse_with_front_matter`]), read as a `Value` only then:
+/// [`crate::parse`] reads no more of it than its envelope needs.
 ///
 /// The envelopes are written into `out`, which holds one empty envelope on
 /// entry: spec text (nearly every document) fills it in place, since an
@@ -149,7 +150,7 @@ pub(crate) enum Envelopes<'a> {
 pub(crate) fn split_document<'a>(
     doc: &'a str,
     lines: &[Line<'a>],
-    keep: impl FnOnce(Map<String, Value>),
+    keep: Option<&mut Option<Map<String, Value>>>,
     out: &mut Envelopes<'a>,
 ) {
     let first = lines.iter().find(|l| !l.is_blank());
@@ -202,7 +203,7 @@ fn archive<'a>(
     doc: &'a str,
     lines: &[Line<'a>],
     open: &Line<'a>,
-    keep: impl FnOnce(Map<String, Value>),
+    keep: Option<&mut Option<Map<String, Value>>>,
 ) -> Envelope<'a> {
     let open_idx = lines.iter().position(|l| l.no == open.no).unwrap_or(0);
     let close_idx = lines[open_idx + 1..]
@@ -222,16 +223,28 @@ fn archive<'a>(
     let json_start = lines.get(open_idx + 1).map_or(doc.len(), |l| l.start(doc));
     let json_end = lines[close_idx].start(doc);
     let json = doc.get(json_start..json_end).unwrap_or("");
-    let mut env = match serde_json::from_str::<Value>(json) {
-        Ok(Value::Object(map)) => {
-            let mut env = from_object(&map);
+    let mut env = match FrontMatter::read(json) {
+        Ok(Some(front)) => {
+            let mut env = from_object(|k| front.get(k));
             // Point header diagnostics at the value in the front matter:
             // the first of `keys` the object has and not null, as
-            // `from_object` takes it.
+            // `from_object` takes it. A string held borrowed lies in the
+            // document, on one of the front matter's lines (JSON strings
+            // hold no newline); any other value is found by walking the
+            // object's entries (a string with an escape, a number).
             let object = json_start + (json.len() - json.trim_start().len());
-            let entries = json_pos::Entries::of(doc, object);
-            let mut cursor = json_pos::Cursor::new(doc);
+            let front_lines = &lines[open_idx + 1..close_idx];
+            let (mut entries, mut cursor) = (None, json_pos::Cursor::new(doc));
             let mut value_of = |keys: &[&str]| {
+                let v = keys
+                    .iter()
+                    .find_map(|k| front.get(k).filter(|v| !v.is_null()))?;
+                if let Written::Str(Cow::Borrowed(s)) = v {
+                    if let Some(at) = quote_before(front_lines, s) {
+                        return Some(at);
+                    }
+                }
+                let entries = entries.get_or_insert_with(|| json_pos::Entries::of(doc, object));
                 let e = keys
                     .iter()
                     .filter_map(|k| entries.get(k))
@@ -240,7 +253,11 @@ fn archive<'a>(
             };
             place(&mut env.subject, value_of(SUBJECT_KEYS), open.no);
             place(&mut env.timestamp, value_of(TIMESTAMP_KEYS), open.no);
-            keep(map);
+            // The whole object, for a caller that reads keys no envelope
+            // does: read again as a `Value`, only then.
+            if let Some(keep) = keep {
+                *keep = serde_json::from_str::<Map<String, Value>>(json).ok();
+            }
             env
         }
         Ok(_) => {
@@ -271,6 +288,18 @@ fn archive<'a>(
     });
     env.line = open.no;
     env
+}
+
+/// Where the string literal whose text is `s` (a slice of the document)
+/// opens: the line of `lines` that holds it, and its quote's column.
+/// `None` when no line's text holds it (a run's later line).
+fn quote_before(lines: &[Line<'_>], s: &str) -> Option<(u32, u32)> {
+    let at = s.as_ptr() as usize;
+    let line = lines.iter().find(|l| {
+        let start = l.text.as_ptr() as usize;
+        start < at && at + s.len() <= start + l.text.len()
+    })?;
+    Some((line.no, line.column_of(s) - 1))
 }
 
 /// A whole JSON document, or JSON Lines. `None` when the text is not JSON
@@ -373,7 +402,7 @@ fn from_value<'a>(
         .iter()
         .enumerate()
         .map(|(i, o)| {
-            let mut env = from_object(o);
+            let mut env = from_object(|k| o.get(k));
             env.line = line;
             let (mut subject, mut timestamp) = (None, None);
             if let Some((cursor, base, found)) = &mut found {
@@ -422,29 +451,6 @@ fn collect_objects(v: Value, out: &mut Vec<Map<String, Value>>, depth: u32) {
     }
 }
 
-fn text(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
-        Value::Object(o) => o.get("name").and_then(text),
-        _ => None,
-    }
-}
-
-fn names(v: Option<&Value>) -> Names<'static> {
-    match v {
-        Some(Value::Array(items)) => items.iter().filter_map(text).map(Cow::Owned).collect(),
-        Some(Value::String(s)) => s
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(|s| Cow::Owned(s.to_string()))
-            .collect(),
-        _ => Names::new(),
-    }
-}
-
 /// Where a JSON header value was written: `at` (line, column of the value)
 /// when known, else column 1 of `line` (the message's first line). Values
 /// from JSON have no position of their own until placed.
@@ -454,28 +460,24 @@ fn place(v: &mut Option<At<'_>>, at: Option<(u32, u32)>, line: u32) {
     }
 }
 
-fn from_object<'a>(o: &Map<String, Value>) -> Envelope<'a> {
-    let get = |keys: &[&str]| keys.iter().find_map(|k| o.get(*k).filter(|v| !v.is_null()));
-    let owned = |keys: &[&str]| get(keys).and_then(text).map(Cow::Owned);
-    let ack = get(&["ack_required", "ackRequired"]).and_then(|v| match v {
-        Value::Bool(b) => Some(*b),
-        Value::Number(n) => n.as_i64().map(|n| n != 0),
-        Value::String(s) => crate::values::yes_no(s).ok(),
-        _ => None,
-    });
+/// The envelope of a message object, its values found by `value` (a
+/// `Value` map's or a front matter's).
+fn from_object<'a, 'v, V: Field<'a> + 'v>(value: impl Fn(&str) -> Option<&'v V>) -> Envelope<'a> {
+    let get = |keys: &[&str]| keys.iter().find_map(|k| value(k).filter(|v| !v.is_null()));
+    let text = |keys: &[&str]| get(keys).and_then(Field::text);
     Envelope {
-        id: owned(&["id", "message_id"]),
-        subject: owned(SUBJECT_KEYS).map(|s| At::new(s, 1, 1)),
-        from: owned(&["from", "sender_name", "sender"]),
-        to: names(get(&["to"])),
-        cc: names(get(&["cc"])),
-        thread_id: owned(&["thread_id", "threadId", "thread"]),
-        timestamp: owned(TIMESTAMP_KEYS).map(|t| At::new(t, 1, 1)),
-        ack_required: ack,
-        importance: owned(&["importance"]),
-        project: owned(&["project_slug", "project"]),
+        id: text(&["id", "message_id"]),
+        subject: text(SUBJECT_KEYS).map(|s| At::new(s, 1, 1)),
+        from: text(&["from", "sender_name", "sender"]),
+        to: get(&["to"]).map(Field::names).unwrap_or_default(),
+        cc: get(&["cc"]).map(Field::names).unwrap_or_default(),
+        thread_id: text(&["thread_id", "threadId", "thread"]),
+        timestamp: text(TIMESTAMP_KEYS).map(|t| At::new(t, 1, 1)),
+        ack_required: get(&["ack_required", "ackRequired"]).and_then(Field::truth),
+        importance: text(&["importance"]),
+        project: text(&["project_slug", "project"]),
         body: Some(BodySource::Owned(
-            get(BODY_KEYS).and_then(text).unwrap_or_default(),
+            text(BODY_KEYS).map(Cow::into_owned).unwrap_or_default(),
         )),
         problems: Vec::new(),
         line: 1,
@@ -914,6 +916,52 @@ pub(crate) fn near_subject<'d>(lines: &[Line<'d>], from: u32) -> Option<(&'d str
 mod tests {
     use super::*;
     use crate::grammar::known_field_line;
+
+    /// The subject's and the time's places as the object's entries, walked
+    /// and counted from the document's top, give them.
+    fn placed_by_walking(doc: &str, object: usize) -> [Option<(u32, u32)>; 2] {
+        let entries = json_pos::Entries::of(doc, object);
+        let mut cursor = json_pos::Cursor::new(doc);
+        [SUBJECT_KEYS, TIMESTAMP_KEYS].map(|keys| {
+            let e = keys
+                .iter()
+                .filter_map(|k| entries.get(k))
+                .find(|e| doc.get(e.value..).is_some_and(|v| !v.starts_with("null")))?;
+            Some(cursor.at(e.value))
+        })
+    }
+
+    proptest::proptest! {
+        /// A front matter's subject and time are placed where walking its
+        /// entries finds them, whether their strings are borrowed (found
+        /// on their line) or not (an escape, a number: walked).
+        #[test]
+        fn front_matter_values_are_placed_where_they_are_written(
+            entries in proptest::collection::vec((
+                proptest::sample::select(vec!["subject", "created_ts", "created", "date", "bcc", "é"]),
+                proptest::sample::select(vec![
+                    "\"[ol-1] DONE\"", "\"é \\\"q\\\" x\"", "\"2026-01-01T00:00:00Z\"",
+                    "null", "17", "\"\"", "[\"a\"]", "\"日本\"",
+                ]),
+            ), 0..8),
+            one_line in proptest::bool::ANY,
+            crlf in proptest::bool::ANY,
+        ) {
+            let sep = if one_line { ", " } else { ",\n  " };
+            let body: Vec<_> = entries.iter().map(|(k, v)| format!("\"{k}\": {v}")).collect();
+            let doc = format!("---json\n{{\n  {}\n}}\n---\n\nbody\n", body.join(sep));
+            let doc = if crlf { doc.replace('\n', "\r\n") } else { doc };
+            let lines = crate::lines::split_lines(&doc, 1);
+            let env = archive(&doc, &lines, &lines[0], None);
+            let object = doc.find('{').unwrap();
+            let at = |v: &Option<At<'_>>| v.as_ref().map(|a| (a.line, a.column));
+            // A value that reads as no text (an array) makes no field to place.
+            let walked = placed_by_walking(&doc, object);
+            for (got, walked) in [at(&env.subject), at(&env.timestamp)].into_iter().zip(walked) {
+                proptest::prop_assert_eq!(got, got.and(walked));
+            }
+        }
+    }
 
     proptest::proptest! {
         /// The names read as the splitter alone read them into a `Vec`

@@ -15,6 +15,8 @@
 //! syntax error in characters from 1, so one walker and one line counter
 //! serve every JSON file amail reads.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::json_keys::{BODY_KEYS, MESSAGE_KEYS, SUBJECT_KEYS, TIMESTAMP_KEYS, WRAPPER_KEYS};
@@ -42,10 +44,10 @@ pub(crate) fn objects(text: &str) -> Vec<ObjectAt> {
     out
 }
 
-/// One entry of an object: its key, where the key's quote is, and its
-/// value's bytes.
-struct Entry {
-    key: String,
+/// One entry of an object: its key (borrowed unless it holds an escape),
+/// where the key's quote is, and its value's bytes.
+struct Entry<'t> {
+    key: Cow<'t, str>,
     key_at: usize,
     value: Span,
 }
@@ -122,12 +124,12 @@ pub fn entry_at(text: &str, object: usize, key: &str) -> Option<EntryAt> {
 }
 
 /// The entries of one object, walked once for the keys asked of it.
-pub struct Entries(Vec<Entry>);
+pub struct Entries<'t>(Vec<Entry<'t>>);
 
-impl Entries {
+impl<'t> Entries<'t> {
     /// The entries of the object whose `{` is at `object` (none when no
     /// object is there).
-    pub fn of(text: &str, object: usize) -> Entries {
+    pub fn of(text: &'t str, object: usize) -> Entries<'t> {
         let b = text.as_bytes();
         match b.get(object) {
             Some(b'{') => Entries(entries(text, b, object)),
@@ -161,7 +163,7 @@ fn items(b: &[u8], i: usize) -> impl Iterator<Item = usize> + '_ {
 }
 
 /// The entries of the object whose `{` is at `i`.
-fn entries(text: &str, b: &[u8], i: usize) -> Vec<Entry> {
+fn entries<'t>(text: &'t str, b: &[u8], i: usize) -> Vec<Entry<'t>> {
     let mut out = Vec::new();
     let mut j = skip_ws(b, i + 1);
     while b.get(j) == Some(&b'"') {
@@ -170,14 +172,13 @@ fn entries(text: &str, b: &[u8], i: usize) -> Vec<Entry> {
         let raw = text.get(j..key_end).unwrap_or("");
         // A key with an escape in it is read as JSON reads it.
         let key = match raw.contains('\\') {
-            true => serde_json::from_str::<Value>(raw)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default(),
-            false => raw
-                .get(1..raw.len().saturating_sub(1))
-                .unwrap_or("")
-                .to_string(),
+            true => Cow::Owned(
+                serde_json::from_str::<Value>(raw)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default(),
+            ),
+            false => Cow::Borrowed(raw.get(1..raw.len().saturating_sub(1)).unwrap_or("")),
         };
         j = skip_ws(b, key_end);
         if b.get(j) != Some(&b':') {

@@ -12,7 +12,11 @@
 //!    envelope: spec text (`Subject:` / `Body:`), mcp_agent_mail archive files
 //!    (`---json` front matter), JSON objects, arrays, `{"result": [...]}` and
 //!    JSON Lines, or a bare body. LF, CRLF, a UTF-8 BOM and trailing blanks
-//!    all read the same.
+//!    all read the same. An archive file's front matter is read by
+//!    serde_json's reader straight into the keys an envelope reads, its
+//!    strings borrowed (`json_fields.rs`), not built as a `Value`: every
+//!    file of an mcp_agent_mail root has one, and as a `Value` it cost
+//!    several times its message's parse.
 //! 2. **Lines** (`lines.rs`, `grammar.rs`): the document is split into lines
 //!    once (kept on the stack for a document of a few lines, the usual
 //!    message; a large one has the lines no rule reads gathered into runs
@@ -82,6 +86,7 @@ mod framing;
 mod glyph;
 mod grammar;
 mod json_body;
+mod json_fields;
 mod json_keys;
 pub mod json_pos;
 mod lines;
@@ -131,7 +136,7 @@ impl ParseOptions {
 /// message, in both modes: empty standard input or an empty file is not a
 /// message about nothing.
 pub fn parse<'a>(input: &'a str, opts: &ParseOptions) -> Result<Vec<Message<'a>>, ParseError> {
-    parse_document(input, opts, drop)
+    parse_document(input, opts, None)
 }
 
 /// A JSON object, as `serde_json` holds it.
@@ -147,14 +152,14 @@ pub fn parse_with_front_matter<'a>(
     opts: &ParseOptions,
 ) -> Result<(Vec<Message<'a>>, Option<JsonObject>), ParseError> {
     let mut front_matter = None;
-    let messages = parse_document(input, opts, |o| front_matter = Some(o))?;
+    let messages = parse_document(input, opts, Some(&mut front_matter))?;
     Ok((messages, front_matter))
 }
 
 fn parse_document<'a>(
     input: &'a str,
     opts: &ParseOptions,
-    keep: impl FnOnce(JsonObject),
+    keep: Option<&mut Option<JsonObject>>,
 ) -> Result<Vec<Message<'a>>, ParseError> {
     let doc = input.strip_prefix('\u{feff}').unwrap_or(input);
     // A document that opens with a visible ASCII byte (nearly every one)
