@@ -233,8 +233,7 @@ pub(crate) fn read_pages(
     let mut recipients = tx.prepare(
         "SELECT r.message_id, a.name, r.kind, r.read_ts, r.ack_ts
          FROM message_recipients r JOIN agents a ON a.id = r.agent_id
-         WHERE r.message_id IN (SELECT value FROM json_each(?1))
-         ORDER BY r.message_id, CASE r.kind WHEN 'to' THEN 0 WHEN 'cc' THEN 1 ELSE 2 END, a.name",
+         WHERE r.message_id IN (SELECT value FROM json_each(?1))",
     )?;
     let mut messages = tx.prepare(MESSAGES_NEWEST_FIRST)?;
     let mut rows = messages.query([])?;
@@ -306,20 +305,34 @@ fn add_recipients(
         let _ = write!(ids, "{sep}{}", row.id);
     }
     ids.push(']');
-    let mut of: HashMap<i64, Vec<RecipientRow>> = HashMap::with_capacity(page.len());
+    // Each message's recipients in order (`to`, `cc`, then any other
+    // kind, a missing one among them; then by name, bytewise as SQLite's
+    // BINARY collation): sorted here, a few at a time, where an
+    // `ORDER BY` sorted the page's whole join (about a third of the
+    // statement's time).
+    let mut of: HashMap<i64, Vec<(u8, RecipientRow)>> = HashMap::with_capacity(page.len());
     let mut rows = stmt.query([ids])?;
     while let Some(r) = rows.next()? {
-        of.entry(r.get(0)?).or_default().push(RecipientRow {
-            agent: r.get(1)?,
-            kind: r
-                .get::<_, Option<String>>(2)?
-                .unwrap_or_else(|| "to".into()),
-            read_ts: timestamps::decode(r.get_ref(3)?),
-            ack_ts: timestamps::decode(r.get_ref(4)?),
-        });
+        let kind = r.get::<_, Option<String>>(2)?;
+        let rank = match kind.as_deref() {
+            Some("to") => 0,
+            Some("cc") => 1,
+            _ => 2,
+        };
+        of.entry(r.get(0)?).or_default().push((
+            rank,
+            RecipientRow {
+                agent: r.get(1)?,
+                kind: kind.unwrap_or_else(|| "to".into()),
+                read_ts: timestamps::decode(r.get_ref(3)?),
+                ack_ts: timestamps::decode(r.get_ref(4)?),
+            },
+        ));
     }
     for row in page {
-        row.recipients = of.remove(&row.id).unwrap_or_default();
+        let mut recipients = of.remove(&row.id).unwrap_or_default();
+        recipients.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.agent.cmp(&y.agent)));
+        row.recipients = recipients.into_iter().map(|(_, r)| r).collect();
     }
     Ok(())
 }
@@ -440,6 +453,40 @@ pub(crate) mod tests {
         )
         .unwrap();
         (count, out)
+    }
+
+    /// A message's recipients come `to`, `cc`, then any other kind, each
+    /// kind by name as SQLite compares text (bytes: `Zed` before `al`),
+    /// however they were written.
+    #[test]
+    fn recipients_come_by_kind_then_name() {
+        let conn = database(2, 4);
+        conn.execute_batch(
+            "INSERT INTO agents VALUES (3, 1, 'Zed'), (4, 1, 'Amy'), (5, 1, 'Al'), (6, 1, 'Bob'), (7, 1, 'al');
+             INSERT INTO message_recipients VALUES (1, 3, 'bcc', NULL, NULL), (1, 4, 'cc', NULL, NULL),
+                 (1, 6, 'to', NULL, NULL), (1, 7, 'bcc', NULL, NULL), (1, 5, 'to', NULL, NULL);",
+        )
+        .unwrap();
+        let rows = read_messages(&conn).unwrap();
+        let of = |id| {
+            let row = rows.iter().find(|r| r.id == id).unwrap();
+            row.recipients
+                .iter()
+                .map(|r| format!("{} {}", r.kind, r.agent))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            of(1),
+            [
+                "to Al",
+                "to Bob",
+                "to GreenCastle",
+                "cc Amy",
+                "bcc Zed",
+                "bcc al"
+            ]
+        );
+        assert_eq!(of(2), ["to GreenCastle"]);
     }
 
     /// Every id once, newest time first and within a time the highest id

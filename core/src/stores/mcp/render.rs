@@ -52,7 +52,7 @@ pub(crate) fn file_into(f: &Fields<'_>, out: &mut String) {
     key_list(out, "bcc", &f.bcc);
     key_list(out, "cc", &f.cc);
     out.push_str("  \"created\": \"");
-    let _ = write!(out, "{}", super::timestamps::python_iso(f.created));
+    super::timestamps::python_iso_into(f.created, out);
     out.push_str("\",\n");
     key_str(out, "from", f.from);
     if let Some((human_key, slug)) = f.from_project {

@@ -2,7 +2,11 @@
 //! `YYYY-MM-DD HH:MM:SS.ffffff` naive UTC (Python server) and INTEGER
 //! microseconds since the epoch (Rust port).
 
-use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
+use std::fmt::Write;
+use std::sync::LazyLock;
+
+use chrono::format::{Item, Parsed, StrftimeItems};
+use chrono::{DateTime, TimeZone, Utc};
 use rusqlite::types::ValueRef;
 
 /// How a database stores its timestamps. Writers must use the database's
@@ -34,11 +38,30 @@ pub fn format_text(t: DateTime<Utc>) -> String {
 /// Python's `datetime.isoformat()` of an aware UTC datetime: microseconds
 /// only when non-zero, `+00:00` offset.
 pub fn python_iso(t: DateTime<Utc>) -> String {
-    if t.timestamp_subsec_micros() == 0 {
-        t.format("%Y-%m-%dT%H:%M:%S+00:00").to_string()
-    } else {
-        t.format("%Y-%m-%dT%H:%M:%S%.6f+00:00").to_string()
-    }
+    let mut out = String::with_capacity(32);
+    python_iso_into(t, &mut out);
+    out
+}
+
+/// [`python_iso`], appended to `out` (an mcp root's load writes one into
+/// every row's file).
+pub fn python_iso_into(t: DateTime<Utc>, out: &mut String) {
+    // The formats parsed once: parsing a format string on each call was
+    // most of writing a time (~4,000 instructions of a row's ~70,000).
+    static WHOLE: LazyLock<Vec<Item<'static>>> = LazyLock::new(|| items("%Y-%m-%dT%H:%M:%S+00:00"));
+    static MICROS: LazyLock<Vec<Item<'static>>> =
+        LazyLock::new(|| items("%Y-%m-%dT%H:%M:%S%.6f+00:00"));
+    let items = match t.timestamp_subsec_micros() {
+        0 => &WHOLE,
+        _ => &MICROS,
+    };
+    let _ = write!(out, "{}", t.format_with_items(items.iter()));
+}
+
+fn items(format: &str) -> Vec<Item<'static>> {
+    StrftimeItems::new(format)
+        .parse_to_owned()
+        .expect("a valid format")
 }
 
 /// Reads a timestamp in either dialect (and tolerates ISO 8601 text with a
@@ -63,13 +86,22 @@ pub fn parse_text(s: &str) -> Option<DateTime<Utc>> {
     if let Ok(t) = DateTime::parse_from_rfc3339(s) {
         return Some(t.with_timezone(&Utc));
     }
-    for fmt in [
-        "%Y-%m-%d %H:%M:%S%.f",
-        "%Y-%m-%dT%H:%M:%S%.f",
-        "%Y-%m-%d %H:%M:%S",
-        "%Y-%m-%dT%H:%M:%S",
-    ] {
-        if let Ok(n) = NaiveDateTime::parse_from_str(s, fmt) {
+    // `NaiveDateTime::parse_from_str` with each format, the formats
+    // parsed once (see `python_iso_into`).
+    static NAIVE: LazyLock<[Vec<Item<'static>>; 4]> = LazyLock::new(|| {
+        [
+            "%Y-%m-%d %H:%M:%S%.f",
+            "%Y-%m-%dT%H:%M:%S%.f",
+            "%Y-%m-%d %H:%M:%S",
+            "%Y-%m-%dT%H:%M:%S",
+        ]
+        .map(items)
+    });
+    for items in NAIVE.iter() {
+        let mut parsed = Parsed::new();
+        let naive = chrono::format::parse(&mut parsed, s, items.iter())
+            .and_then(|()| parsed.to_naive_datetime_with_offset(0));
+        if let Ok(n) = naive {
             return Some(Utc.from_utc_datetime(&n));
         }
     }
@@ -87,6 +119,7 @@ pub fn parse_text(s: &str) -> Option<DateTime<Utc>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::Strategy;
 
     #[test]
     fn both_dialects_round_trip() {
@@ -97,5 +130,58 @@ mod tests {
         assert_eq!(decode(ValueRef::Integer(t.timestamp_micros())), Some(t));
         assert_eq!(parse_text("2026-11-22T03:23:50.433893+00:00"), Some(t));
         assert_eq!(parse_text("garbage"), None);
+    }
+
+    proptest::proptest! {
+        /// Written as chrono writes the format each time (years of four
+        /// digits and not, whole seconds and not).
+        #[test]
+        fn python_iso_is_the_format_written(
+            micros in proptest::prop_oneof![
+                -62_135_596_800_000_000i64..253_402_300_799_999_999,
+                (0i64..4_000_000_000).prop_map(|s| s * 1_000_000),
+                proptest::num::i64::ANY.prop_map(|m| m / 1_000),
+            ]
+        ) {
+            let Some(t) = from_micros(micros) else { return Ok(()) };
+            let format = match t.timestamp_subsec_micros() {
+                0 => "%Y-%m-%dT%H:%M:%S+00:00",
+                _ => "%Y-%m-%dT%H:%M:%S%.6f+00:00",
+            };
+            proptest::prop_assert_eq!(python_iso(t), t.format(format).to_string());
+        }
+
+        /// Read as `NaiveDateTime::parse_from_str` reads each format in
+        /// turn, after RFC 3339 (the server's text, ISO forms, and text
+        /// that is neither).
+        #[test]
+        fn text_is_read_as_chrono_reads_its_formats(
+            micros in -62_135_596_800_000_000i64..253_402_300_799_999_999,
+            form in 0usize..6,
+            noise in proptest::sample::select(vec!["", " ", "Z", "+01:00", "x", ".", "\t"]),
+        ) {
+            let t = from_micros(micros).unwrap();
+            let forms = [
+                format_text(t),
+                t.format("%Y-%m-%dT%H:%M:%S%.f").to_string(),
+                t.format("%Y-%m-%d %H:%M:%S").to_string(),
+                t.format("%Y-%m-%dT%H:%M").to_string(),
+                python_iso(t),
+                t.format("%Y-%m-%d %H:%M:%S%.3f").to_string(),
+            ];
+            let text = format!("{}{noise}", forms[form]);
+            let by_chrono = || {
+                let s = text.trim();
+                if let Ok(t) = DateTime::parse_from_rfc3339(s) {
+                    return Some(t.with_timezone(&Utc));
+                }
+                ["%Y-%m-%d %H:%M:%S%.f", "%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S"]
+                    .iter()
+                    .find_map(|f| chrono::NaiveDateTime::parse_from_str(s, f).ok())
+                    .map(|n| Utc.from_utc_datetime(&n))
+                    .or_else(|| parse_text(s).filter(|_| s.len() > 10 && s.as_bytes()[10] == b' '))
+            };
+            proptest::prop_assert_eq!(parse_text(&text), by_chrono());
+        }
     }
 }
