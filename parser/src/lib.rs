@@ -143,10 +143,12 @@ pub fn parse<'a>(input: &'a str, opts: &ParseOptions) -> Result<Vec<Message<'a>>
 pub type JsonObject = serde_json::Map<String, serde_json::Value>;
 
 /// [`parse`], also handing back the `---json` front matter object of an
-/// mcp_agent_mail archive document as framing read it (`None` for any
-/// other framing, or front matter that is not a JSON object). A caller
-/// that needs keys the message does not model (`bcc`) reads them here
-/// instead of parsing the JSON a second time.
+/// mcp_agent_mail archive document (`None` for any other framing, or front
+/// matter that is not a JSON object), for a caller that needs keys the
+/// message does not model (`bcc`). Read as a `Value` for it: [`parse`]
+/// reads only the keys the message takes (see `json_fields`), so this
+/// costs more than [`parse`] on archive documents, and the same on any
+/// other.
 pub fn parse_with_front_matter<'a>(
     input: &'a str,
     opts: &ParseOptions,

@@ -25,7 +25,9 @@ pub(crate) fn read_and_parse(path: &Path, max_bytes: u64) -> Result<FileMessages
 }
 
 /// Parses a file's bytes. An archive file's front matter comes back from
-/// the parser, which read it to frame the message: the JSON is parsed once.
+/// the parser as the object it holds (`parse_with_front_matter`: read as a
+/// `Value` for this, beside the envelope's own reading of the keys it
+/// needs), so the keys no envelope reads (`bcc`) are not looked for again.
 pub(crate) fn parse_read(bytes: &[u8]) -> Result<FileMessages, String> {
     let opts = ParseOptions::default();
     let Some(text) = amail_parser::as_text(bytes) else {
