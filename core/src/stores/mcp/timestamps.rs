@@ -180,7 +180,11 @@ mod tests {
                     .iter()
                     .find_map(|f| chrono::NaiveDateTime::parse_from_str(s, f).ok())
                     .map(|n| Utc.from_utc_datetime(&n))
-                    .or_else(|| parse_text(s).filter(|_| s.len() > 10 && s.as_bytes()[10] == b' '))
+                    .or_else(|| {
+                        let t = s.get(..10)?.to_string() + "T" + s.get(11..)?;
+                        let t = DateTime::parse_from_rfc3339(&t).ok()?;
+                        (s.as_bytes()[10] == b' ').then(|| t.with_timezone(&Utc))
+                    })
             };
             proptest::prop_assert_eq!(parse_text(&text), by_chrono());
         }
