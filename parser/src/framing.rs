@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 
 use crate::decor;
 use crate::diag::Code;
-use crate::json_fields::{Field, FrontMatter, Written};
+use crate::json_fields::{first_of, Field, FrontMatter, Written};
 use crate::json_pos;
 use crate::lines::{physical, Line};
 use crate::model::{Diagnostic, Names, Note};
@@ -236,9 +236,7 @@ fn archive<'a>(
             let front_lines = &lines[open_idx + 1..close_idx];
             let (mut entries, mut cursor) = (None, json_pos::Cursor::new(doc));
             let mut value_of = |keys: &[&str]| {
-                let v = keys
-                    .iter()
-                    .find_map(|k| front.get(k).filter(|v| !v.is_null()))?;
+                let v = first_of(|k| front.get(k), keys)?;
                 if let Written::Str(Cow::Borrowed(s)) = v {
                     if let Some(at) = quote_before(front_lines, s) {
                         return Some(at);
@@ -463,7 +461,7 @@ fn place(v: &mut Option<At<'_>>, at: Option<(u32, u32)>, line: u32) {
 /// The envelope of a message object, its values found by `value` (a
 /// `Value` map's or a front matter's).
 fn from_object<'a, 'v, V: Field<'a> + 'v>(value: impl Fn(&str) -> Option<&'v V>) -> Envelope<'a> {
-    let get = |keys: &[&str]| keys.iter().find_map(|k| value(k).filter(|v| !v.is_null()));
+    let get = |keys: &[&str]| first_of(&value, keys);
     let text = |keys: &[&str]| get(keys).and_then(Field::text);
     Envelope {
         id: text(&["id", "message_id"]),

@@ -41,6 +41,16 @@ pub(crate) trait Field<'a> {
     fn truth(&self) -> Option<bool>;
 }
 
+/// The value of the first of `keys` the object has and not null (found by
+/// `value`): the key an envelope takes a header from, and the one whose
+/// place it points at.
+pub(crate) fn first_of<'a, 'v, V: Field<'a> + 'v>(
+    value: impl Fn(&str) -> Option<&'v V>,
+    keys: &[&str],
+) -> Option<&'v V> {
+    keys.iter().find_map(|k| value(k).filter(|v| !v.is_null()))
+}
+
 /// A string's names between commas.
 fn names_in(s: &str) -> impl Iterator<Item = &str> {
     s.split(',').map(str::trim).filter(|s| !s.is_empty())
