@@ -137,11 +137,23 @@ pub(crate) enum Envelopes<'a> {
     Many(Vec<Envelope<'a>>),
 }
 
+/// What an archive document's `---json` front matter is read for.
+pub(crate) enum Front<'k, 'a> {
+    /// The keys an envelope takes ([`crate::parse`]).
+    Envelope,
+    /// Those, and the whole object into the slot, read as a `Value`
+    /// ([`crate::parse_with_front_matter`]).
+    Keep(&'k mut Option<Map<String, Value>>),
+    /// Nothing: the caller holds the envelope and gives the subject
+    /// ([`crate::parse_archive_under`]).
+    Under(&'a str),
+}
+
 /// Splits a document into envelopes. Never fails: a broken framing becomes
 /// a problem on an envelope whose body is the raw text. An archive
-/// document's front matter object goes to `keep`, when given (see
-/// [`crate::parse_with_front_matter`]), read as a `Value` only then:
-/// [`crate::parse`] reads no more of it than its envelope needs.
+/// document's front matter is read as `reading` says ([`Front`]): as a
+/// `Value` only for [`crate::parse_with_front_matter`]; [`crate::parse`]
+/// reads no more of it than its envelope needs.
 ///
 /// The envelopes are written into `out`, which holds one empty envelope on
 /// entry: spec text (nearly every document) fills it in place, since an
@@ -150,7 +162,7 @@ pub(crate) enum Envelopes<'a> {
 pub(crate) fn split_document<'a>(
     doc: &'a str,
     lines: &[Line<'a>],
-    keep: Option<&mut Option<Map<String, Value>>>,
+    reading: Front<'_, 'a>,
     out: &mut Envelopes<'a>,
 ) {
     let first = lines.iter().find(|l| !l.is_blank());
@@ -167,7 +179,7 @@ pub(crate) fn split_document<'a>(
     };
     let head = trim(first.text);
     if head == "---json" {
-        *out = Envelopes::One(archive(doc, lines, first, keep));
+        *out = Envelopes::One(archive(doc, lines, first, reading));
         return;
     }
     let is_json = head.starts_with('{')
@@ -203,7 +215,7 @@ fn archive<'a>(
     doc: &'a str,
     lines: &[Line<'a>],
     open: &Line<'a>,
-    keep: Option<&mut Option<Map<String, Value>>>,
+    reading: Front<'_, 'a>,
 ) -> Envelope<'a> {
     let open_idx = lines.iter().position(|l| l.no == open.no).unwrap_or(0);
     let close_idx = lines[open_idx + 1..]
@@ -220,6 +232,24 @@ fn archive<'a>(
         ));
         return env;
     };
+    let body = BodySource::Lines {
+        head: None,
+        rest: close_idx + 1..lines.len(),
+    };
+    if let Front::Under(subject) = reading {
+        // The caller's envelope goes over this one: only the subject is
+        // taken (the message's type and bead come from it), placed where
+        // the front matter holds it when it is a slice of the document,
+        // else on the opening line, as a value of unknown place is.
+        let at = quote_before(&lines[open_idx + 1..close_idx], subject);
+        let (line, column) = at.unwrap_or((open.no, 1));
+        return Envelope {
+            subject: Some(At::new(subject, line, column)),
+            body: Some(body),
+            line: open.no,
+            ..Envelope::default()
+        };
+    }
     let json_start = lines.get(open_idx + 1).map_or(doc.len(), |l| l.start(doc));
     let json_end = lines[close_idx].start(doc);
     let json = doc.get(json_start..json_end).unwrap_or("");
@@ -253,7 +283,7 @@ fn archive<'a>(
             place(&mut env.timestamp, value_of(TIMESTAMP_KEYS), open.no);
             // The whole object, for a caller that reads keys no envelope
             // does: read again as a `Value`, only then.
-            if let Some(keep) = keep {
+            if let Front::Keep(keep) = reading {
                 *keep = serde_json::from_str::<Map<String, Value>>(json).ok();
             }
             env
@@ -280,10 +310,7 @@ fn archive<'a>(
             env
         }
     };
-    env.body = Some(BodySource::Lines {
-        head: None,
-        rest: close_idx + 1..lines.len(),
-    });
+    env.body = Some(body);
     env.line = open.no;
     env
 }
@@ -950,7 +977,7 @@ mod tests {
             let doc = format!("---json\n{{\n  {}\n}}\n---\n\nbody\n", body.join(sep));
             let doc = if crlf { doc.replace('\n', "\r\n") } else { doc };
             let lines = crate::lines::split_lines(&doc, 1);
-            let env = archive(&doc, &lines, &lines[0], None);
+            let env = archive(&doc, &lines, &lines[0], Front::Envelope);
             let object = doc.find('{').unwrap();
             let at = |v: &Option<At<'_>>| v.as_ref().map(|a| (a.line, a.column));
             // A value that reads as no text (an array) makes no field to place.

@@ -136,7 +136,7 @@ impl ParseOptions {
 /// message, in both modes: empty standard input or an empty file is not a
 /// message about nothing.
 pub fn parse<'a>(input: &'a str, opts: &ParseOptions) -> Result<Vec<Message<'a>>, ParseError> {
-    parse_document(input, opts, None)
+    parse_document(input, opts, framing::Front::Envelope)
 }
 
 /// A JSON object, as `serde_json` holds it.
@@ -154,14 +154,35 @@ pub fn parse_with_front_matter<'a>(
     opts: &ParseOptions,
 ) -> Result<(Vec<Message<'a>>, Option<JsonObject>), ParseError> {
     let mut front_matter = None;
-    let messages = parse_document(input, opts, Some(&mut front_matter))?;
+    let messages = parse_document(input, opts, framing::Front::Keep(&mut front_matter))?;
     Ok((messages, front_matter))
+}
+
+/// [`parse`] for an mcp_agent_mail archive document (`---json` front
+/// matter, then the body) whose envelope the caller holds already, with
+/// its subject: a database row rendered as the archive file the server
+/// writes for it, which the caller parses only for what the body and the
+/// subject give (the type, bead, fields and sections) and then sets its
+/// own envelope over. The front matter is passed over, not read (an mcp
+/// root's load: about 11,000 instructions of a row's ~45,000 went to
+/// reading back what the row had just written): the message has no id,
+/// sender, recipients, thread, time, ack, importance or project. A
+/// diagnostic about the subject points where [`parse`] points it when
+/// `subject` is a slice of the front matter's text (a string written
+/// without escapes), else at the `---json` line. Any other document
+/// parses as [`parse`] parses it.
+pub fn parse_archive_under<'a>(
+    input: &'a str,
+    subject: &'a str,
+    opts: &ParseOptions,
+) -> Result<Vec<Message<'a>>, ParseError> {
+    parse_document(input, opts, framing::Front::Under(subject))
 }
 
 fn parse_document<'a>(
     input: &'a str,
     opts: &ParseOptions,
-    keep: Option<&mut Option<JsonObject>>,
+    front: framing::Front<'_, 'a>,
 ) -> Result<Vec<Message<'a>>, ParseError> {
     let doc = input.strip_prefix('\u{feff}').unwrap_or(input);
     // A document that opens with a visible ASCII byte (nearly every one)
@@ -205,7 +226,7 @@ fn parse_document<'a>(
         (false, decor::Unwrap::Lines(_)) if decor::opens_with_subject(frame) => {
             framing::spec_text_document(frame, &mut envelopes)
         }
-        (false, _) => framing::split_document(doc, frame, keep, &mut envelopes),
+        (false, _) => framing::split_document(doc, frame, front, &mut envelopes),
     }
     if !notes.is_empty() {
         // Noted in place: an envelope is large, and moving it showed in

@@ -328,3 +328,93 @@ fn m11_status_note_is_unknown_with_an_info() {
     // At the `"subject"` value in the front matter.
     assert_eq!((m.diagnostics[0].line, m.diagnostics[0].column), (13, 14));
 }
+
+/// `parse_archive_under`, given the subject the front matter holds, reads
+/// what `parse` reads from every canonical message of the real server's
+/// archive, but the envelope it leaves to its caller (id, sender,
+/// recipients, thread, time, ack, importance, project): the type, bead,
+/// body, fields, sections and diagnostics alike (the subject given as the
+/// front matter's own text, as `parse` read it). LF and CRLF.
+#[test]
+fn under_its_subject_an_archive_message_reads_as_parse_reads_it() {
+    let mut n = 0;
+    for e in std::fs::read_dir(DIR).unwrap() {
+        let lf = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        for text in [lf.clone(), lf.replace('\n', "\r\n")] {
+            let opts = ParseOptions::default();
+            let whole = parse(&text, &opts).unwrap().remove(0);
+            let mut under = amail_parser::parse_archive_under(&text, &whole.subject, &opts)
+                .unwrap()
+                .remove(0);
+            assert_eq!(
+                (&under.from, under.timestamp, &under.to),
+                (&None, None, &Default::default())
+            );
+            under.id = whole.id.clone();
+            under.from = whole.from.clone();
+            under.to = whole.to.clone();
+            under.cc = whole.cc.clone();
+            under.thread_id = whole.thread_id.clone();
+            under.timestamp = whole.timestamp;
+            under.ack_required = whole.ack_required;
+            under.importance = whole.importance.clone();
+            under.project = whole.project.clone();
+            assert_eq!(format!("{under:?}"), format!("{whole:?}"));
+            n += 1;
+        }
+    }
+    assert!(n >= 20, "{n}");
+}
+
+/// Any document that is not an archive document parses as `parse`
+/// parses it, whatever subject is given: the golden and malformed
+/// fixtures, LF and CRLF.
+#[test]
+fn a_document_without_front_matter_parses_as_parse_parses_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut n = 0;
+    for dir in ["golden", "malformed", "agents"] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            let Ok(text) = std::fs::read_to_string(&p) else {
+                continue;
+            };
+            if text.trim_start().starts_with("---json") {
+                continue;
+            }
+            for opts in [ParseOptions::default(), ParseOptions::strict()] {
+                let under = amail_parser::parse_archive_under(&text, "[ol-1] PROGRESS", &opts);
+                assert_eq!(
+                    format!("{under:?}"),
+                    format!("{:?}", parse(&text, &opts)),
+                    "{}",
+                    p.display()
+                );
+            }
+            n += 1;
+        }
+    }
+    assert!(n > 250, "{n}");
+}
+
+/// A subject given as any slice of the front matter is placed before it
+/// on its line (a slice that opens its line, with no room before it, on
+/// the `---json` line, as text of its own is): 1-based, never column 0.
+#[test]
+fn a_given_subject_is_placed_one_based() {
+    let doc = "---json\n{\n\"subject\": \"x\",\n  \"id\": 1\n}\n---\n\nSome words.\n";
+    let line = doc.lines().nth(2).unwrap();
+    let own = String::from("Wave 1 status");
+    for (subject, at) in [
+        (line, (1, 1)),
+        (&line[1..8], (3, 1)),
+        (own.as_str(), (1, 1)),
+    ] {
+        let m = amail_parser::parse_archive_under(doc, subject, &ParseOptions::default())
+            .unwrap()
+            .remove(0);
+        let d = m.diagnostics.iter().find(|d| d.code == "unknown-type");
+        let d = d.unwrap_or_else(|| panic!("{subject:?}: {:?}", m.diagnostics));
+        assert_eq!((d.line, d.column), at, "{subject:?}");
+    }
+}
