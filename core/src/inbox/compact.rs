@@ -517,6 +517,12 @@ impl Text {
         }
     }
 
+    /// Whether this text is a range of `other`'s buffer (no copy).
+    #[cfg(test)]
+    pub(crate) fn shares(&self, other: &Text) -> bool {
+        Arc::ptr_eq(&self.buf, &other.buf)
+    }
+
     /// `s` as a range of this text's buffer when it is a slice of it
     /// (a trimmed id, as a key), else copied.
     pub fn part(&self, s: &str) -> Text {

@@ -115,15 +115,18 @@ pub fn render_file(m: &ArchiveMessage) -> String {
     })
 }
 
-/// The archive form of a database row that has no archive file.
-pub(crate) fn render_row_file(row: &MessageRow) -> String {
-    render::file(&row_fields(row))
+/// The archive form of a database row that has no archive file, and
+/// where it holds the id and subject.
+pub(crate) fn render_row_file(row: &MessageRow) -> (String, render::Places) {
+    let mut out = String::with_capacity(320 + row.subject.len() + row.body_md.len());
+    let places = render_row_file_into(row, &mut out);
+    (out, places)
 }
 
 /// [`render_row_file`], appended to `out` (a load gathers a chunk of
 /// rows' texts in one buffer).
-pub(crate) fn render_row_file_into(row: &MessageRow, out: &mut String) {
-    render::file_into(&row_fields(row), out);
+pub(crate) fn render_row_file_into(row: &MessageRow, out: &mut String) -> render::Places {
+    render::file_into(&row_fields(row), out)
 }
 
 /// A row's envelope and body as its archive file holds them.
@@ -132,7 +135,7 @@ fn row_fields(row: &MessageRow) -> render::Fields<'_> {
         row.recipients
             .iter()
             .filter(|r| r.kind == k)
-            .map(|r| r.agent.as_str())
+            .map(|r| &*r.agent)
             .collect()
     };
     render::Fields {

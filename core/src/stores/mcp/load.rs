@@ -13,10 +13,12 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
 use amail_parser::{Names, OwnedMessage, ParseOptions};
+use chrono::{DateTime, Utc};
 
 use super::archive::{render_row_file, render_row_file_into};
 use super::db::{self as mcp_db, MessageRow};
 use super::frontmatter::FrontMatter;
+use super::render::Places;
 use crate::inbox::{
     build, intern, CompactMessage, Inbox, InboxMessage, MailPath, Recipient, RecipientKind,
     SourceKind, Text, TextChunk,
@@ -52,8 +54,9 @@ enum FromDb {
 /// The database decides which messages exist and who received them, with
 /// their read and ack state, and holds each message's body: a row with a
 /// body is parsed from the row (rendered as the archive file the server
-/// writes for it, so the parser sees the same text), and its archive file
-/// is never opened; the archive is read only where the database lacks a
+/// writes for it, so the parser sees the same text; its body parsed under
+/// its subject, [`row_record_over`]), and its archive file is never
+/// opened; the archive is read only where the database lacks a
 /// body, and for files the database does not know (they still load, with
 /// recipients from their front matter). The archive's canonical folders are
 /// still listed (names only, no opens) to find those. Without a database
@@ -631,7 +634,8 @@ fn id_in_name(name: &OsStr) -> Option<i64> {
 /// and the record made over it ([`CompactMessage::from_text_under`]), as a
 /// mailbox file's is, not the whole parsed message.
 fn row_record(row: &MessageRow) -> CompactMessage {
-    row_record_over(row, &Text::from(render_row_file(row)))
+    let (text, places) = render_row_file(row);
+    row_record_over(row, &Text::from(text), &places)
 }
 
 /// The entries of a chunk of rows, those with a body (the others
@@ -641,14 +645,22 @@ fn row_entries(rows: &[MessageRow]) -> Vec<Option<InboxMessage>> {
     let mut texts = TextChunk::default();
     let ranges: Vec<_> = rows
         .iter()
-        .map(|r| has_body(r).then(|| texts.push_with(|buf| render_row_file_into(r, buf))))
+        .map(|r| {
+            has_body(r).then(|| {
+                let mut places = Places::default();
+                let range = texts.push_with(|buf| places = render_row_file_into(r, buf));
+                range.map(|range| (range, places))
+            })
+        })
         .collect();
     let texts = texts.to_text();
     rows.iter()
         .zip(ranges)
         .map(|(row, range)| {
             let message = match range? {
-                Some(range) => row_record_over(row, &texts.sub(range).unwrap_or_default()),
+                Some((range, places)) => {
+                    row_record_over(row, &texts.sub(range).unwrap_or_default(), &places)
+                }
                 // Past what one buffer's ranges reach: a buffer of its own.
                 None => row_record(row),
             };
@@ -657,14 +669,36 @@ fn row_entries(rows: &[MessageRow]) -> Vec<Option<InboxMessage>> {
         .collect()
 }
 
-/// [`row_record`] over `text`, the row's rendered file.
-fn row_record_over(row: &MessageRow, text: &Text) -> CompactMessage {
-    let first = amail_parser::parse(text, &ParseOptions::default())
+/// [`row_record`] over `text`, the row's rendered file: its body parsed
+/// under the row's subject, the front matter passed over
+/// ([`amail_parser::parse_archive_under`]), since the row's envelope goes
+/// over whatever it says. The record is the one parsing the whole file
+/// gives (`tests::a_row_reads_as_its_whole_file_does`), and the full
+/// message is parsed again from the whole file.
+fn row_record_over(row: &MessageRow, text: &Text, places: &Places) -> CompactMessage {
+    // The id and subject as the file holds them (where the renderer put
+    // them): the record keeps ranges of the file, not copies.
+    let written = |range: &std::ops::Range<usize>| text.get(range.clone());
+    let subject = places
+        .subject
+        .as_ref()
+        .and_then(written)
+        .unwrap_or(&row.subject);
+    let first = amail_parser::parse_archive_under(text, subject, &ParseOptions::default())
         .ok()
         .and_then(|v| v.into_iter().next());
     match first {
         Some(mut message) => {
             override_from_row(&mut message, row);
+            // What the file's `created` reads as: the row's time, or the
+            // epoch the file is written with when the row has none.
+            message.timestamp = Some(row.created.unwrap_or(DateTime::<Utc>::UNIX_EPOCH));
+            if row.sender.is_empty() {
+                message.from = Some(Cow::Borrowed(""));
+            }
+            if let Some(id) = written(&places.id) {
+                message.id = Some(Cow::Borrowed(id));
+            }
             CompactMessage::from_text_under(&message, text, 0)
         }
         None => file_record(row, empty_message(&row.body_md)),
@@ -673,9 +707,10 @@ fn row_record_over(row: &MessageRow, text: &Text) -> CompactMessage {
 
 /// A row's record from its archive file's message: the row's envelope
 /// over it, the message held whole.
-fn file_record(row: &MessageRow, mut message: OwnedMessage) -> CompactMessage {
+fn file_record(row: &MessageRow, message: OwnedMessage) -> CompactMessage {
+    let mut message: amail_parser::Message<'_> = message;
     override_from_row(&mut message, row);
-    CompactMessage::from(message)
+    CompactMessage::from(message.into_owned())
 }
 
 /// A message with only a body, for when the parser returned nothing.
@@ -688,31 +723,34 @@ fn empty_message(body: &str) -> OwnedMessage {
     }
 }
 
-/// The database is the truth for an mcp store's envelope.
-fn override_from_row(m: &mut amail_parser::Message<'_>, row: &MessageRow) {
+/// The database is the truth for an mcp store's envelope. Its texts are
+/// borrowed from the row: a record takes names and spans from them, and
+/// copies made here were dropped with the parsed message (about 1,100
+/// instructions a row, and as many again to drop them).
+fn override_from_row<'a>(m: &mut amail_parser::Message<'a>, row: &'a MessageRow) {
     m.id = Some(Cow::Owned(row.id.to_string()));
     if !row.sender.is_empty() {
-        m.from = Some(Cow::Owned(row.sender.clone()));
+        m.from = Some(Cow::Borrowed(&row.sender));
     }
     m.to = names(row, "to");
     m.cc = names(row, "cc");
-    m.thread_id = row.thread_id.clone().map(Cow::Owned);
+    m.thread_id = row.thread_id.as_deref().map(Cow::Borrowed);
     if row.created.is_some() {
         m.timestamp = row.created;
     }
     m.ack_required = row.ack_required;
-    m.importance = Cow::Owned(row.importance.clone());
+    m.importance = Cow::Borrowed(&row.importance);
     if m.subject.is_empty() {
-        m.subject = Cow::Owned(row.subject.clone());
+        m.subject = Cow::Borrowed(&row.subject);
     }
-    m.project = Some(Cow::Owned(row.project_slug.clone()));
+    m.project = Some(Cow::Borrowed(&row.project_slug));
 }
 
-fn names(row: &MessageRow, kind: &str) -> Names<'static> {
+fn names<'a>(row: &'a MessageRow, kind: &str) -> Names<'a> {
     row.recipients
         .iter()
         .filter(|r| r.kind == kind)
-        .map(|r| Cow::Owned(r.agent.clone()))
+        .map(|r| Cow::Borrowed(&*r.agent))
         .collect()
 }
 
@@ -724,6 +762,174 @@ mod tests {
 
     use super::*;
     use crate::stores::steps::FIRST_STEP;
+
+    use proptest::prelude::*;
+
+    use crate::stores::mcp::db::RecipientRow;
+
+    /// The record a row gets from parsing its whole rendered file, front
+    /// matter and all (the way before `parse_archive_under`): the oracle.
+    fn by_whole_file(row: &MessageRow, text: &Text) -> CompactMessage {
+        let first = amail_parser::parse(text, &ParseOptions::default())
+            .ok()
+            .and_then(|v| v.into_iter().next());
+        match first {
+            Some(mut message) => {
+                override_from_row(&mut message, row);
+                CompactMessage::from_text_under(&message, text, 0)
+            }
+            None => file_record(row, empty_message(&row.body_md)),
+        }
+    }
+
+    /// Every field of a record, and the full message parsed again.
+    fn seen(m: &CompactMessage) -> String {
+        format!(
+            "{:?} {:?} {} [{}] {:?} {:?} {:?} {:?} {:?} {} {:?} {:?} {:?} {:?} {:?} {:?}\n{}\n{:?}",
+            m.kind,
+            m.raw_type,
+            m.is_reply,
+            m.subject,
+            m.from,
+            m.to,
+            m.cc,
+            m.thread_id,
+            m.timestamp,
+            m.ack_required,
+            m.context_usage(),
+            m.importance,
+            m.project,
+            m.bead(),
+            m.status(),
+            m.id.as_ref().map(ToString::to_string),
+            m.body_text(),
+            m.full(),
+        )
+    }
+
+    /// The agents corpus's messages (decorated every way agents write),
+    /// as bodies, and their subjects.
+    fn corpus() -> Vec<(String, String)> {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../parser/fixtures/agents");
+        let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| !p.to_string_lossy().ends_with(".crlf.md"))
+            .map(|p| {
+                let text = std::fs::read_to_string(p).unwrap();
+                let subject = text
+                    .lines()
+                    .find_map(|l| l.split_once("Subject:").map(|(_, s)| s.trim().to_string()))
+                    .unwrap_or_default();
+                (subject, text)
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn row_strategy() -> impl Strategy<Value = MessageRow> {
+        let corpus = corpus();
+        let n = corpus.len();
+        let subjects = prop_oneof![
+            (0..n).prop_map({
+                let c = corpus.clone();
+                move |i| c[i].0.clone()
+            }),
+            prop::sample::select(vec![
+                "[ol-1] PROGRESS",
+                "**[ol-1] PROGRESS**",
+                "🚧 [ol-2] HELP_REQUEST - update",
+                "Re: [ol-3] HELP_RESPONSE",
+                "",
+                "  spaced  ",
+                "quote \" and \\ back",
+                "[ol-9] MYSTERY_TYPE",
+                "PROGRESS",
+            ])
+            .prop_map(String::from),
+            ".{0,24}",
+        ];
+        let bodies = prop_oneof![
+            (0..n).prop_map(move |i| corpus[i].1.clone()),
+            ".{0,80}",
+            Just(String::new()),
+        ];
+        let names =
+            prop::sample::select(vec!["", "BlueLake", "Ünï", "a\"b"]).prop_map(String::from);
+        let recipients = prop::collection::vec(
+            (
+                names.clone(),
+                prop::sample::select(vec!["to", "cc", "bcc"]),
+                proptest::option::of(0i64..4_000_000_000),
+            ),
+            0..4,
+        );
+        (
+            (
+                subjects,
+                bodies,
+                names,
+                proptest::option::of(-62_135_596_800i64..253_402_300_799),
+            ),
+            (
+                proptest::option::of(prop::sample::select(vec!["ol-1", "", "t \u{e9}"])),
+                prop::sample::select(vec!["normal", "high", "", "urgent"]),
+                any::<bool>(),
+                recipients,
+                1i64..1_000_000,
+            ),
+        )
+            .prop_map(
+                |(
+                    (subject, body_md, sender, created),
+                    (thread, importance, ack, recipients, id),
+                )| {
+                    MessageRow {
+                        id,
+                        project_slug: "home-dev-demo".into(),
+                        project_key: "/home/dev/demo".into(),
+                        sender: sender.as_str().into(),
+                        thread_id: thread.filter(|t| !t.is_empty()).map(String::from),
+                        subject,
+                        body_md,
+                        importance: importance.into(),
+                        ack_required: ack,
+                        created: created.and_then(|s| DateTime::from_timestamp(s, 123_456_000)),
+                        recipients: recipients
+                            .into_iter()
+                            .map(|(agent, kind, read)| RecipientRow {
+                                agent: agent.as_str().into(),
+                                kind: kind.into(),
+                                read_ts: read.and_then(|s| DateTime::from_timestamp(s, 0)),
+                                ack_ts: None,
+                            })
+                            .collect(),
+                    }
+                },
+            )
+    }
+
+    proptest! {
+        /// A row's record, its body parsed under its subject with the front
+        /// matter passed over, is the one parsing its whole rendered file
+        /// gives: every field, the body, and the full message.
+        #[test]
+        fn a_row_reads_as_its_whole_file_does(row in row_strategy()) {
+            let (text, places) = render_row_file(&row);
+            let text = Text::from(text);
+            let record = row_record_over(&row, &text, &places);
+            prop_assert_eq!(seen(&record), seen(&by_whole_file(&row, &text)));
+            // The id, and a subject written without escapes, are ranges of
+            // the file, not copies.
+            prop_assert!(record.id.as_ref().is_some_and(|id| id.shares(&text)));
+            let plain = |c: char| c.is_ascii() && c >= ' ' && c != '"' && c != '\\';
+            if !record.subject.is_empty() && row.subject.chars().all(plain) {
+                prop_assert!(record.subject.shares(&text), "{:?}", row.subject);
+            }
+        }
+    }
 
     /// The newest rows come out while the archive is still being listed
     /// (issue 16: a million-file archive lists for most of a second, and

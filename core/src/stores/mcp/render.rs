@@ -42,9 +42,21 @@ pub(crate) fn file(f: &Fields<'_>) -> String {
     out
 }
 
+/// Where [`file_into`] wrote the id's digits and the subject's text, as
+/// byte ranges from the start of the file: a load's record keeps ranges
+/// of the file for them, not copies.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Places {
+    pub id: std::ops::Range<usize>,
+    /// `None` when the subject was written with an escape (its text is
+    /// not in the file as it is).
+    pub subject: Option<std::ops::Range<usize>>,
+}
+
 /// [`file`], appended to `out` (a load gathers many rows' files in one
-/// buffer).
-pub(crate) fn file_into(f: &Fields<'_>, out: &mut String) {
+/// buffer); where it put the id and the subject.
+pub(crate) fn file_into(f: &Fields<'_>, out: &mut String) -> Places {
+    let start = out.len();
     let body = f.body_md.trim();
     out.push_str("---json\n{\n");
     let _ = writeln!(out, "  \"ack_required\": {},", f.ack_required);
@@ -60,11 +72,19 @@ pub(crate) fn file_into(f: &Fields<'_>, out: &mut String) {
         key_str(out, "from_project", human_key);
         key_str(out, "from_project_slug", slug);
     }
-    let _ = writeln!(out, "  \"id\": {},", f.id);
+    out.push_str("  \"id\": ");
+    let id_at = out.len() - start;
+    let _ = write!(out, "{}", f.id);
+    let id = id_at..out.len() - start;
+    out.push_str(",\n");
     key_str(out, "importance", f.importance);
     key_str(out, "project", f.project);
     key_str(out, "project_slug", f.project_slug);
+    // The subject's text as it is: between its quotes, as long as it is.
+    let subject_at = out.len() - start + "  \"subject\": \"".len();
     key_str(out, "subject", f.subject);
+    let as_is = out.len() - start - ",\n".len() - "\"".len() - subject_at == f.subject.len();
+    let subject = as_is.then(|| subject_at..subject_at + f.subject.len());
     match f.thread_id {
         Some(t) => key_str(out, "thread_id", t),
         None => out.push_str("  \"thread_id\": null,\n"),
@@ -75,6 +95,7 @@ pub(crate) fn file_into(f: &Fields<'_>, out: &mut String) {
     out.push_str("\n}\n---\n\n");
     out.push_str(body);
     out.push('\n');
+    Places { id, subject }
 }
 
 fn key_str(out: &mut String, key: &str, value: &str) {
@@ -226,6 +247,49 @@ mod tests {
                     body_md: "\n  Body: x \u{7f} é\n\n",
                 };
                 assert_eq!(file(&f), by_serde(&f));
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The places `file_into` gives hold the id's digits and, when it
+        /// was written without an escape, the subject's text (after
+        /// whatever the buffer held before).
+        #[test]
+        fn places_hold_the_id_and_the_subject_as_written(
+            id in proptest::num::i64::ANY,
+            subject in proptest::prop_oneof![".{0,20}", "[ -~]{0,20}"],
+            before in "[a-z]{0,5}",
+        ) {
+            let created = Utc.with_ymd_and_hms(2026, 1, 2, 3, 4, 5).unwrap();
+            let f = Fields {
+                id,
+                thread_id: None,
+                project: "/p",
+                project_slug: "p",
+                from: "BlueLake",
+                from_project: None,
+                to: vec!["A"],
+                cc: vec![],
+                bcc: vec![],
+                subject: &subject,
+                importance: "normal",
+                ack_required: false,
+                created,
+                body_md: "Body",
+            };
+            let mut out = before.clone();
+            let places = file_into(&f, &mut out);
+            let file = &out[before.len()..];
+            proptest::prop_assert_eq!(&file[places.id.clone()], id.to_string());
+            let mut quoted = String::new();
+            string(&mut quoted, &subject);
+            match places.subject {
+                Some(r) => {
+                    proptest::prop_assert_eq!(&file[r], subject.as_str());
+                    proptest::prop_assert_eq!(quoted.len(), subject.len() + 2);
+                }
+                None => proptest::prop_assert_ne!(quoted.len(), subject.len() + 2),
             }
         }
     }

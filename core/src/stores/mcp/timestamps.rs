@@ -6,7 +6,7 @@ use std::fmt::Write;
 use std::sync::LazyLock;
 
 use chrono::format::{Item, Parsed, StrftimeItems};
-use chrono::{DateTime, TimeZone, Utc};
+use chrono::{DateTime, NaiveDate, NaiveTime, TimeZone, Timelike, Utc};
 use rusqlite::types::ValueRef;
 
 /// How a database stores its timestamps. Writers must use the database's
@@ -46,9 +46,31 @@ pub fn python_iso(t: DateTime<Utc>) -> String {
 /// [`python_iso`], appended to `out` (an mcp root's load writes one into
 /// every row's file).
 pub fn python_iso_into(t: DateTime<Utc>, out: &mut String) {
+    // Written by the parser's RFC 3339 writer (the model's JSON form, `Z`
+    // and 3, 6 or 9 digits as needed), then put in Python's form: chrono's
+    // formatting, even with its format parsed once, was ~2,600
+    // instructions a time of the ~50,000 a row of an mcp root costs its
+    // load. Python keeps microseconds, so the time is cut to them first.
+    let micros = t.timestamp_subsec_micros();
+    let cut = t.with_nanosecond(micros * 1_000).unwrap_or(t);
+    let mut buf = [0u8; 31];
+    match amail_parser::rfc3339_text(&cut, &mut buf) {
+        Some(text) => {
+            out.push_str(text.strip_suffix('Z').unwrap_or(text));
+            if micros != 0 && micros % 1_000 == 0 {
+                out.push_str("000");
+            }
+            out.push_str("+00:00");
+        }
+        // Years outside 0..=9999 and leap seconds: chrono's own writing.
+        None => python_iso_by_chrono(t, out),
+    }
+}
+
+/// [`python_iso_into`] for the times the parser's writer leaves to chrono.
+fn python_iso_by_chrono(t: DateTime<Utc>, out: &mut String) {
     // The formats parsed once: parsing the format string on each call was
-    // over a third of writing a time (4,100 -> 2,600 instructions, of the
-    // ~50,000 a row of an mcp root costs its load).
+    // over a third of writing a time (4,100 -> 2,600 instructions).
     static WHOLE: LazyLock<Vec<Item<'static>>> = LazyLock::new(|| items("%Y-%m-%dT%H:%M:%S+00:00"));
     static MICROS: LazyLock<Vec<Item<'static>>> =
         LazyLock::new(|| items("%Y-%m-%dT%H:%M:%S%.6f+00:00"));
@@ -84,6 +106,9 @@ fn from_micros(i: i64) -> Option<DateTime<Utc>> {
 /// Parses the text forms seen in the wild.
 pub fn parse_text(s: &str) -> Option<DateTime<Utc>> {
     let s = s.trim();
+    if let Some(t) = server_text(s.as_bytes()) {
+        return Some(t);
+    }
     if let Ok(t) = DateTime::parse_from_rfc3339(s) {
         return Some(t.with_timezone(&Utc));
     }
@@ -115,6 +140,43 @@ pub fn parse_text(s: &str) -> Option<DateTime<Utc>> {
         }
     }
     None
+}
+
+/// The Python server's own text, `YYYY-MM-DD HH:MM:SS.ffffff` (SQLAlchemy
+/// writes all six digits), read by hand: it is every time of every row of
+/// such a root, and chrono's general reading (an RFC 3339 attempt, then
+/// the first naive format) was ~1,900 instructions a row. `None` for any
+/// other text, and for a date or time that does not exist (a leap second
+/// among them): [`parse_text`] then reads it as before.
+fn server_text(s: &[u8]) -> Option<DateTime<Utc>> {
+    let marks = [
+        (4, b'-'),
+        (7, b'-'),
+        (10, b' '),
+        (13, b':'),
+        (16, b':'),
+        (19, b'.'),
+    ];
+    if s.len() != 26 || marks.iter().any(|&(i, b)| s[i] != b) {
+        return None;
+    }
+    let number = |at: usize, len: usize| {
+        s[at..at + len].iter().try_fold(0u32, |n, &b| {
+            b.is_ascii_digit().then(|| n * 10 + u32::from(b - b'0'))
+        })
+    };
+    let date = NaiveDate::from_ymd_opt(
+        i32::try_from(number(0, 4)?).ok()?,
+        number(5, 2)?,
+        number(8, 2)?,
+    )?;
+    let time = NaiveTime::from_hms_micro_opt(
+        number(11, 2)?,
+        number(14, 2)?,
+        number(17, 2)?,
+        number(20, 6)?,
+    )?;
+    Some(Utc.from_utc_datetime(&date.and_time(time)))
 }
 
 #[cfg(test)]
@@ -171,22 +233,76 @@ mod tests {
                 t.format("%Y-%m-%d %H:%M:%S%.3f").to_string(),
             ];
             let text = format!("{}{noise}", forms[form]);
-            let by_chrono = || {
-                let s = text.trim();
-                if let Ok(t) = DateTime::parse_from_rfc3339(s) {
-                    return Some(t.with_timezone(&Utc));
-                }
-                ["%Y-%m-%d %H:%M:%S%.f", "%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S"]
-                    .iter()
-                    .find_map(|f| chrono::NaiveDateTime::parse_from_str(s, f).ok())
-                    .map(|n| Utc.from_utc_datetime(&n))
-                    .or_else(|| {
-                        let t = s.get(..10)?.to_string() + "T" + s.get(11..)?;
-                        let t = DateTime::parse_from_rfc3339(&t).ok()?;
-                        (s.as_bytes()[10] == b' ').then(|| t.with_timezone(&Utc))
-                    })
-            };
-            proptest::prop_assert_eq!(parse_text(&text), by_chrono());
+            proptest::prop_assert_eq!(parse_text(&text), by_chrono(&text));
         }
+
+        /// The server's own form with one byte changed (a digit, a mark,
+        /// a letter): read as chrono reads it, whether it still is that
+        /// form or not (out-of-range fields, leap seconds, `T`).
+        #[test]
+        fn the_server_form_changed_is_read_as_chrono_reads_it(
+            micros in -62_135_596_800_000_000i64..253_402_300_799_999_999,
+            at in 0usize..26,
+            byte in proptest::sample::select(b"0123456789 -:.Tx+Z".to_vec()),
+        ) {
+            let mut text = format_text(from_micros(micros).unwrap()).into_bytes();
+            text[at] = byte;
+            let text = String::from_utf8(text).unwrap();
+            proptest::prop_assert_eq!(parse_text(&text), by_chrono(&text));
+        }
+
+        /// Any time in nanoseconds: Python's form keeps microseconds,
+        /// as chrono's `%.6f` writes them.
+        #[test]
+        fn python_iso_cuts_to_microseconds(
+            secs in -62_135_596_800i64..253_402_300_799,
+            nanos in proptest::prop_oneof![0u32..1_000_000_000, (0u32..1_000).prop_map(|m| m * 1_000_000)],
+        ) {
+            let t = DateTime::from_timestamp(secs, nanos).unwrap();
+            let format = match t.timestamp_subsec_micros() {
+                0 => "%Y-%m-%dT%H:%M:%S+00:00",
+                _ => "%Y-%m-%dT%H:%M:%S%.6f+00:00",
+            };
+            proptest::prop_assert_eq!(python_iso(t), t.format(format).to_string());
+        }
+    }
+
+    /// Leap seconds, which the hand-written paths leave to chrono.
+    #[test]
+    fn leap_seconds_are_chronos() {
+        let text = "2026-12-31 23:59:60.500000";
+        assert_eq!(parse_text(text), by_chrono(text));
+        let leap = chrono::NaiveDate::from_ymd_opt(2026, 12, 31)
+            .unwrap()
+            .and_hms_micro_opt(23, 59, 59, 1_500_000)
+            .unwrap()
+            .and_utc();
+        assert_eq!(
+            python_iso(leap),
+            leap.format("%Y-%m-%dT%H:%M:%S%.6f+00:00").to_string()
+        );
+    }
+
+    /// The test's oracle: `NaiveDateTime::parse_from_str` with each
+    /// format in turn, after RFC 3339, then the space-and-offset form.
+    fn by_chrono(text: &str) -> Option<DateTime<Utc>> {
+        let s = text.trim();
+        if let Ok(t) = DateTime::parse_from_rfc3339(s) {
+            return Some(t.with_timezone(&Utc));
+        }
+        [
+            "%Y-%m-%d %H:%M:%S%.f",
+            "%Y-%m-%dT%H:%M:%S%.f",
+            "%Y-%m-%d %H:%M:%S",
+            "%Y-%m-%dT%H:%M:%S",
+        ]
+        .iter()
+        .find_map(|f| chrono::NaiveDateTime::parse_from_str(s, f).ok())
+        .map(|n| Utc.from_utc_datetime(&n))
+        .or_else(|| {
+            let t = s.get(..10)?.to_string() + "T" + s.get(11..)?;
+            let t = DateTime::parse_from_rfc3339(&t).ok()?;
+            (s.as_bytes()[10] == b' ').then(|| t.with_timezone(&Utc))
+        })
     }
 }
