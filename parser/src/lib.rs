@@ -166,7 +166,9 @@ pub fn parse_with_front_matter<'a>(
 /// own envelope over. The front matter is passed over, not read (an mcp
 /// root's load: about 11,000 instructions of a row's ~45,000 went to
 /// reading back what the row had just written): the message has no id,
-/// sender, recipients, thread, time, ack, importance or project. A
+/// sender, recipients, thread, time, ack, importance or project, and
+/// nothing in the front matter is checked (strict mode finds no fault
+/// there; the caller wrote it). A
 /// diagnostic about the subject points where [`parse`] points it when
 /// `subject` is a slice of the front matter's text (a string written
 /// without escapes), else at the `---json` line. Any other document

@@ -700,18 +700,21 @@ pub(crate) mod tests {
         }
     }
 
+    /// SQLite's plan for `sql`, a step a line.
+    fn plan(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Vec<String> {
+        conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .unwrap()
+            .query_map(params, |r| r.get::<_, String>(3))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    }
+
     /// The server's index is what the walk uses: no sort before the first
     /// row.
     #[test]
     fn the_walk_reads_the_created_ts_index_backwards_without_sorting() {
-        let conn = database(10, 3);
-        let plan: Vec<String> = conn
-            .prepare(&format!("EXPLAIN QUERY PLAN {MESSAGES_NEWEST_FIRST}"))
-            .unwrap()
-            .query_map([], |r| r.get::<_, String>(3))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect();
+        let plan = plan(&database(10, 3), MESSAGES_NEWEST_FIRST, []);
         assert!(
             plan.iter()
                 .any(|p| p.contains("USING INDEX idx_messages_created_ts")),
@@ -724,14 +727,7 @@ pub(crate) mod tests {
     /// primary key; no temporary tree of the ids first.
     #[test]
     fn a_pages_recipients_are_sought_by_its_ids() {
-        let conn = database(10, 3);
-        let plan: Vec<String> = conn
-            .prepare(&format!("EXPLAIN QUERY PLAN {RECIPIENTS_OF_PAGE}"))
-            .unwrap()
-            .query_map(["[1,2,3]"], |r| r.get::<_, String>(3))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect();
+        let plan = plan(&database(10, 3), RECIPIENTS_OF_PAGE, ["[1,2,3]"]);
         assert!(plan[0].starts_with("SCAN j"), "{plan:?}");
         assert!(plan[1].starts_with("SEARCH r USING INDEX"), "{plan:?}");
         assert_eq!(plan.len(), 2, "{plan:?}");
