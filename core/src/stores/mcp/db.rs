@@ -304,13 +304,11 @@ impl Names {
                 .map_err(|_| rusqlite::types::Type::Text),
             other => Err(other.data_type()),
         };
-        // Ids that are not integers match no row's integer id, as in the
-        // joins: left out.
         let mut projects = HashMap::new();
         let mut stmt = conn.prepare("SELECT id, slug, human_key FROM projects")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
-            if let Ok(id) = r.get_ref(0)?.as_i64() {
+            if let Some(id) = id(r.get_ref(0)?) {
                 projects.insert(id, (name(r.get_ref(1)?), name(r.get_ref(2)?)));
             }
         }
@@ -318,11 +316,27 @@ impl Names {
         let mut stmt = conn.prepare("SELECT id, name FROM agents")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
-            if let Ok(id) = r.get_ref(0)?.as_i64() {
+            if let Some(id) = id(r.get_ref(0)?) {
                 agents.insert(id, name(r.get_ref(1)?));
             }
         }
         Ok(Names { projects, agents })
+    }
+}
+
+/// An id as the joins matched it: an integer, or a real of an integer's
+/// value (SQLite compares numbers as numbers: `1.0 = 1`; the server's
+/// INTEGER columns store such a value as the integer, a column without a
+/// type keeps it). Text, blobs, NULL and other reals equal no integer id
+/// there: `None`.
+fn id(v: rusqlite::types::ValueRef<'_>) -> Option<i64> {
+    use rusqlite::types::ValueRef;
+    /// 2^63: the reals at or past it are past every `i64`.
+    const PAST: f64 = 9_223_372_036_854_775_808.0;
+    match v {
+        ValueRef::Integer(i) => Some(i),
+        ValueRef::Real(f) if f.fract() == 0.0 && (-PAST..PAST).contains(&f) => Some(f as i64),
+        _ => None,
     }
 }
 
@@ -338,11 +352,11 @@ fn required(name: &Name, column: usize, what: &str) -> rusqlite::Result<Arc<str>
 /// inner join that read it before left such a row out). A sender not in
 /// `agents` is the empty name, as the left join's NULL was.
 fn message_row(r: &rusqlite::Row<'_>, names: &Names) -> rusqlite::Result<Option<MessageRow>> {
-    let project = r.get_ref(1)?.as_i64().ok();
+    let project = id(r.get_ref(1)?);
     let Some((slug, key)) = project.and_then(|id| names.projects.get(&id)) else {
         return Ok(None);
     };
-    let sender = r.get_ref(2)?.as_i64().ok();
+    let sender = id(r.get_ref(2)?);
     Ok(Some(MessageRow {
         id: r.get(0)?,
         project_slug: required(slug, 1, "slug")?,
@@ -388,7 +402,7 @@ fn add_recipients(
     let mut rows = stmt.query([ids])?;
     while let Some(r) = rows.next()? {
         // A recipient whose agent is gone was left out by the join.
-        let agent = r.get_ref(1)?.as_i64().ok();
+        let agent = id(r.get_ref(1)?);
         let Some(agent) = agent.and_then(|id| names.agents.get(&id)) else {
             continue;
         };
@@ -568,47 +582,37 @@ pub(crate) mod tests {
         assert_eq!(of(2), ["to GreenCastle"]);
     }
 
-    /// Each row's project, sender and recipients as joining their tables
-    /// in SQL reads them (the query before names were read once): a
-    /// message whose project is gone is not read, a sender who is gone is
-    /// the empty name, a recipient who is gone is not among them.
-    #[test]
-    fn names_read_once_are_what_the_joins_read() {
-        let conn = database(6, 6);
-        conn.execute_batch(
-            "INSERT INTO projects VALUES (2, 'q', '/q');
-             INSERT INTO agents VALUES (3, 2, 'Zed');
-             UPDATE messages SET project_id = 2, sender_id = 3 WHERE id = 2;
-             UPDATE messages SET project_id = 9 WHERE id = 3;
-             UPDATE messages SET sender_id = 9 WHERE id = 4;
-             INSERT INTO message_recipients VALUES (5, 9, 'cc', NULL, NULL), (5, 3, 'cc', NULL, NULL);",
+    /// Each message as the joins of the query before names were read once
+    /// give it: id, project, sender, recipients (the test's oracle).
+    fn joined_as_strings(conn: &Connection) -> Vec<String> {
+        conn.prepare(
+            "SELECT m.id, p.slug, p.human_key, coalesce(a.name, ''),
+                    coalesce((SELECT group_concat(r.kind || ' ' || ra.name, ', ' ORDER BY r.kind DESC, ra.name)
+                     FROM message_recipients r JOIN agents ra ON ra.id = r.agent_id
+                     WHERE r.message_id = m.id), '')
+             FROM messages m JOIN projects p ON p.id = m.project_id
+             LEFT JOIN agents a ON a.id = m.sender_id
+             ORDER BY m.created_ts DESC, m.id DESC",
         )
-        .unwrap();
-        let joined: Vec<String> = conn
-            .prepare(
-                "SELECT m.id, p.slug, p.human_key, coalesce(a.name, ''),
-                        (SELECT group_concat(r.kind || ' ' || ra.name, ', ' ORDER BY r.kind DESC, ra.name)
-                         FROM message_recipients r JOIN agents ra ON ra.id = r.agent_id
-                         WHERE r.message_id = m.id)
-                 FROM messages m JOIN projects p ON p.id = m.project_id
-                 LEFT JOIN agents a ON a.id = m.sender_id
-                 ORDER BY m.created_ts DESC, m.id DESC",
-            )
-            .unwrap()
-            .query_map([], |r| {
-                Ok(format!(
-                    "{} {} {} [{}] {}",
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, String>(4)?
-                ))
-            })
-            .unwrap()
-            .map(Result::unwrap)
-            .collect();
-        let read: Vec<String> = read_messages(&conn)
+        .unwrap()
+        .query_map([], |r| {
+            Ok(format!(
+                "{} {} {} [{}] {}",
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?
+            ))
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+    }
+
+    /// [`joined_as_strings`]'s fields as `read_messages` reads them.
+    fn read_as_strings(conn: &Connection) -> Vec<String> {
+        read_messages(conn)
             .unwrap()
             .iter()
             .map(|m| {
@@ -626,7 +630,59 @@ pub(crate) mod tests {
                     recipients.join(", ")
                 )
             })
-            .collect();
+            .collect()
+    }
+
+    /// In columns without a type SQLite keeps what was written: an id
+    /// written `1.0` still equals the integer id 1 in the joins (SQLite
+    /// compares numbers as numbers), and is looked up as that id; one
+    /// written as text (`'1'`) equals nothing there, and here.
+    #[test]
+    fn ids_written_as_reals_or_text_match_as_in_the_joins() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE projects (id, slug, human_key);
+             CREATE TABLE agents (id, name);
+             CREATE TABLE messages (id INTEGER PRIMARY KEY, project_id, sender_id, thread_id,
+                 subject, body_md, importance, ack_required, created_ts);
+             CREATE TABLE message_recipients (message_id, agent_id, kind, read_ts, ack_ts);
+             INSERT INTO projects VALUES (1, 'p', '/p'), (2.0, 'q', '/q'), ('3', 'r', '/r');
+             INSERT INTO agents VALUES (1, 'BlueLake'), (2.0, 'Zed'), ('3', 'Tex');
+             INSERT INTO messages VALUES
+                 (1, 1.0, 2, NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:01.000000'),
+                 (2, 2, 1.0, NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:02.000000'),
+                 (3, '1', 3, NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:03.000000'),
+                 (4, 3, '2', NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:04.000000'),
+                 (5, 1.5, 1, NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:05.000000');
+             INSERT INTO message_recipients VALUES (1, 2, 'to', NULL, NULL), (1, 1.0, 'cc', NULL, NULL),
+                 (2, '1', 'to', NULL, NULL), (2, 3, 'to', NULL, NULL), (4, 2.0, 'to', NULL, NULL);",
+        )
+        .unwrap();
+        let joined = joined_as_strings(&conn);
+        assert!(
+            joined.iter().any(|r| r.starts_with("1 p /p [Zed] ")),
+            "{joined:?}"
+        );
+        assert_eq!(read_as_strings(&conn), joined);
+    }
+
+    /// Each row's project, sender and recipients as joining their tables
+    /// in SQL reads them (the query before names were read once): a
+    /// message whose project is gone is not read, a sender who is gone is
+    /// the empty name, a recipient who is gone is not among them.
+    #[test]
+    fn names_read_once_are_what_the_joins_read() {
+        let conn = database(6, 6);
+        conn.execute_batch(
+            "INSERT INTO projects VALUES (2, 'q', '/q');
+             INSERT INTO agents VALUES (3, 2, 'Zed');
+             UPDATE messages SET project_id = 2, sender_id = 3 WHERE id = 2;
+             UPDATE messages SET project_id = 9 WHERE id = 3;
+             UPDATE messages SET sender_id = 9 WHERE id = 4;
+             INSERT INTO message_recipients VALUES (5, 9, 'cc', NULL, NULL), (5, 3, 'cc', NULL, NULL);",
+        )
+        .unwrap();
+        let (read, joined) = (read_as_strings(&conn), joined_as_strings(&conn));
         assert_eq!(read, joined);
         assert!(
             read.iter().any(|r| r.starts_with("2 q /q [Zed]")),
