@@ -595,6 +595,21 @@ impl TextChunk {
     pub fn to_text(&self) -> Text {
         Text::new(&self.buf)
     }
+
+    /// A chunk for texts of about `bytes` in all, made once for them
+    /// (not a reused one, [`TextChunk::to_text`]).
+    pub fn with_capacity(bytes: usize) -> TextChunk {
+        TextChunk {
+            buf: String::with_capacity(bytes),
+        }
+    }
+
+    /// The texts gathered, the chunk's own buffer kept as theirs (cut to
+    /// their size), not copied: for a chunk made for one use
+    /// ([`TextChunk::with_capacity`]) whose room was about right.
+    pub fn into_text(self) -> Text {
+        Text::whole(self.buf.into_boxed_str())
+    }
 }
 
 impl Default for Text {

@@ -43,25 +43,39 @@ impl MailPath {
         }
     }
 
-    /// Each of `paths`, all in one buffer (one allocation for them all).
-    pub fn shared<P: AsRef<Path>>(paths: &[P]) -> Vec<MailPath> {
-        let total: usize = paths.iter().map(|p| p.as_ref().as_os_str().len()).sum();
+    /// Each of `files` (a folder and a file's name in it: the path
+    /// `folder.join(name)`), all in one buffer (one allocation for them
+    /// all). Each path is made in one scratch buffer and copied in, where
+    /// a `join` of each made a path of its own and grew it for the name:
+    /// an allocation, a reallocation and a free a message (callgrind, an
+    /// mcp root of 10,000 messages loaded: 2,100 instructions a row).
+    pub fn shared(files: &[(&Path, &OsStr)]) -> Vec<MailPath> {
+        let each = || files.iter().map(|&(dir, name)| dir.join(name));
+        // At most this long: a separator between each folder and name.
+        let total: usize = files
+            .iter()
+            .map(|(dir, name)| dir.as_os_str().len() + 1 + name.len())
+            .sum();
         // Ranges are `u32`s; a buffer past that (never, for a chunk of
         // files), or one this platform cannot cut ([`cuts_cleanly`]),
         // gives each path its own.
         if u32::try_from(total).is_err() {
-            return paths.iter().map(|p| MailPath::new(p.as_ref())).collect();
+            return each().map(MailPath::from).collect();
         }
         let mut all = OsString::with_capacity(total);
-        let mut ranges = Vec::with_capacity(paths.len());
-        for p in paths {
+        let mut ranges = Vec::with_capacity(files.len());
+        let mut one = PathBuf::new();
+        for &(dir, name) in files {
+            one.as_mut_os_string().clear();
+            one.push(dir);
+            one.push(name);
             let at = all.len();
-            all.push(p.as_ref().as_os_str());
+            all.push(one.as_os_str());
             ranges.push((at as u32, (all.len() - at) as u32));
         }
         let buf: Arc<Box<OsStr>> = Arc::new(all.into_boxed_os_str());
         if !cuts_cleanly(&buf) {
-            return paths.iter().map(|p| MailPath::new(p.as_ref())).collect();
+            return each().map(MailPath::from).collect();
         }
         ranges
             .into_iter()
@@ -196,6 +210,14 @@ impl Serialize for MailPath {
 mod tests {
     use super::*;
 
+    /// The folder and name of each path `given` (split as a walk lists it).
+    fn parts(given: &[PathBuf]) -> Vec<(&Path, &OsStr)> {
+        given
+            .iter()
+            .map(|p| (p.parent().unwrap(), p.file_name().unwrap()))
+            .collect()
+    }
+
     #[test]
     fn shared_paths_read_as_the_paths_given() {
         let given = [
@@ -203,7 +225,7 @@ mod tests {
             PathBuf::from("/m/Chiron/2026-11-22T03-16-28Z__b.md"),
             PathBuf::from("c.md"),
         ];
-        let shared = MailPath::shared(&given);
+        let shared = MailPath::shared(&parts(&given));
         assert_eq!(shared.len(), 3);
         for (p, want) in shared.iter().zip(&given) {
             assert_eq!(p.as_path(), want.as_path());
@@ -219,7 +241,40 @@ mod tests {
         // One buffer for all of them: no block per path.
         assert!(Arc::ptr_eq(&shared[0].buf, &shared[2].buf));
         assert_eq!(MailPath::from(given[1].clone()), shared[1]);
-        assert!(MailPath::shared::<PathBuf>(&[]).is_empty());
+        assert!(MailPath::shared(&[]).is_empty());
+    }
+
+    /// Each path is the one `join` makes of its folder and name, byte for
+    /// byte, whatever the folder's form, however long the one before it
+    /// (the scratch path each is made in is reused).
+    #[test]
+    fn shared_paths_are_joined_as_join_joins() {
+        let dirs = [
+            "/m/a/b/c/d/e",
+            "",
+            "/",
+            "/m",
+            "/m/",
+            "m",
+            "m/a",
+            "./m",
+            "m//",
+        ];
+        let names = ["x.md", "a b.md", ".x", "é.md"];
+        let files: Vec<(&Path, &OsStr)> = dirs
+            .iter()
+            .flat_map(|d| names.iter().map(move |n| (Path::new(d), OsStr::new(n))))
+            .collect();
+        let shared = MailPath::shared(&files);
+        assert_eq!(shared.len(), files.len());
+        for (p, (dir, name)) in shared.iter().zip(&files) {
+            let want = dir.join(name);
+            assert_eq!(
+                p.as_os_str().as_encoded_bytes(),
+                want.as_os_str().as_encoded_bytes(),
+                "{dir:?} {name:?}"
+            );
+        }
     }
 
     #[cfg(unix)]
@@ -228,7 +283,7 @@ mod tests {
         use std::os::unix::ffi::OsStrExt;
         let odd = PathBuf::from(OsStr::from_bytes(b"/m/\xff\xfe.md"));
         let given = [PathBuf::from("/m/a.md"), odd.clone()];
-        let shared = MailPath::shared(&given);
+        let shared = MailPath::shared(&parts(&given));
         assert_eq!(shared[1].as_path(), odd.as_path());
         assert_eq!(shared[0].as_path(), Path::new("/m/a.md"));
     }

@@ -964,7 +964,7 @@ pub(crate) fn handoff_files(dir: &Path) -> (Vec<PathBuf>, Vec<Problem>) {
 /// `dir` into a buffer of its own length and then grows it for the name,
 /// a reallocation and a second copy per file (10,000 files: 5.4 M of the
 /// walk's 10.9 M instructions, callgrind, `amail parse`).
-fn joined(dir: &Path, name: &OsStr) -> PathBuf {
+pub(crate) fn joined(dir: &Path, name: &OsStr) -> PathBuf {
     let mut path = PathBuf::with_capacity(dir.as_os_str().len() + 1 + name.len());
     path.push(dir);
     path.push(name);

@@ -310,12 +310,8 @@ fn read_chunk(
     out: &mut ParsedChunk,
 ) {
     out.clear();
-    let paths: Vec<PathBuf> = part
-        .iter()
-        .filter_map(|&i| listing.get(i))
-        .map(|(dir, name)| dir.join(name))
-        .collect();
-    let paths = MailPath::shared(&paths);
+    let files: Vec<_> = part.iter().filter_map(|&i| listing.get(i)).collect();
+    let paths = MailPath::shared(&files);
     texts.clear();
     let read: Vec<_> = paths
         .iter()

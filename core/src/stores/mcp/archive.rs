@@ -118,7 +118,7 @@ pub fn render_file(m: &ArchiveMessage) -> String {
 /// The archive form of a database row that has no archive file, and
 /// where it holds the id and subject.
 pub(crate) fn render_row_file(row: &MessageRow) -> (String, render::Places) {
-    let mut out = String::with_capacity(320 + row.subject.len() + row.body_md.len());
+    let mut out = String::with_capacity(row_file_size_hint(row));
     let places = render_row_file_into(row, &mut out);
     (out, places)
 }
@@ -127,6 +127,21 @@ pub(crate) fn render_row_file(row: &MessageRow) -> (String, render::Places) {
 /// rows' texts in one buffer).
 pub(crate) fn render_row_file_into(row: &MessageRow, out: &mut String) -> render::Places {
     render::file_into(&row_fields(row), out)
+}
+
+/// About how long [`render_row_file_into`] writes `row`'s file: its texts
+/// and the front matter's keys (a few more for escapes and long names).
+pub(crate) fn row_file_size_hint(row: &MessageRow) -> usize {
+    let names: usize = row.recipients.iter().map(|r| r.agent.len() + 8).sum();
+    render::FRONT_MATTER_KEYS
+        + row.subject.len()
+        + row.body_md.len()
+        + row.project_key.len()
+        + row.project_slug.len()
+        + row.sender.len()
+        + row.thread_id.as_ref().map_or(0, String::len)
+        + row.importance.len()
+        + names
 }
 
 /// A row's envelope and body as its archive file holds them.

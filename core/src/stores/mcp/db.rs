@@ -8,14 +8,16 @@
 //! on the Rust port's (INTEGER microseconds). Only columns present in every
 //! dialect are read.
 
-use std::collections::HashMap;
-use std::fmt::Write as _;
+use std::borrow::Cow;
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
+// The names by id hashed with hashbrown's default (foldhash), not std's
+// SipHash (callgrind: a tenth of the reader's instructions went to hashing).
+use hashbrown::HashMap;
 use rusqlite::{Connection, OpenFlags};
 
 use super::timestamps::{self, Dialect};
@@ -36,7 +38,7 @@ pub(crate) const PAGE_ROWS_MOST: usize = 8_192;
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecipientRow {
     pub agent: Arc<str>,
-    pub kind: String,
+    pub kind: Cow<'static, str>,
     pub read_ts: Option<DateTime<Utc>>,
     pub ack_ts: Option<DateTime<Utc>>,
 }
@@ -51,7 +53,7 @@ pub struct MessageRow {
     pub thread_id: Option<String>,
     pub subject: String,
     pub body_md: String,
-    pub importance: String,
+    pub importance: Cow<'static, str>,
     pub ack_required: bool,
     pub created: Option<DateTime<Utc>>,
     pub recipients: Vec<RecipientRow>,
@@ -370,9 +372,8 @@ fn message_row(r: &rusqlite::Row<'_>, names: &Names) -> rusqlite::Result<Option<
         thread_id: r.get::<_, Option<String>>(3)?.filter(|t| !t.is_empty()),
         subject: r.get::<_, Option<String>>(4)?.unwrap_or_default(),
         body_md: r.get::<_, Option<String>>(5)?.unwrap_or_default(),
-        importance: r
-            .get::<_, Option<String>>(6)?
-            .unwrap_or_else(|| "normal".into()),
+        importance: word(r, 6, &["normal", "high", "low", "urgent"])?
+            .unwrap_or(Cow::Borrowed("normal")),
         ack_required: truthy(r.get_ref(7)?),
         created: timestamps::decode(r.get_ref(8)?),
         recipients: Vec::new(),
@@ -389,16 +390,18 @@ fn add_recipients(
     let mut ids = String::with_capacity(page.len() * 8 + 2);
     ids.push('[');
     for (i, row) in page.iter().enumerate() {
-        let sep = if i > 0 { "," } else { "" };
-        let _ = write!(ids, "{sep}{}", row.id);
+        if i > 0 {
+            ids.push(',');
+        }
+        ids.push_str(itoa::Buffer::new().format(row.id));
     }
     ids.push(']');
-    // Each message's recipients in order (`to`, `cc`, then any other
-    // kind, a missing one among them; then by name, bytewise as SQLite's
-    // BINARY collation): sorted here, a few at a time, where an
-    // `ORDER BY` sorted the page's whole join (about a third of the
-    // statement's time).
-    let mut of: HashMap<i64, Vec<(u8, RecipientRow)>> = HashMap::with_capacity(page.len());
+    // The join walks the page's ids in order, so a message's recipients
+    // come together and in the page's order: each goes to the row the
+    // walk has reached (no map of the page's ids, no list a message
+    // copied after). Should a plan ever walk otherwise, a row not ahead is
+    // sought from the page's start.
+    let mut at = 0;
     let mut rows = stmt.query([ids])?;
     while let Some(r) = rows.next()? {
         // A recipient whose agent is gone was left out by the join.
@@ -406,28 +409,60 @@ fn add_recipients(
         let Some(agent) = agent.and_then(|id| names.agents.get(&id)) else {
             continue;
         };
-        let kind = r.get::<_, Option<String>>(2)?;
-        let rank = match kind.as_deref() {
-            Some("to") => 0,
-            Some("cc") => 1,
-            _ => 2,
-        };
-        of.entry(r.get(0)?).or_default().push((
-            rank,
-            RecipientRow {
-                agent: required(agent, 1, "name")?,
-                kind: kind.unwrap_or_else(|| "to".into()),
-                read_ts: timestamps::decode(r.get_ref(3)?),
-                ack_ts: timestamps::decode(r.get_ref(4)?),
-            },
-        ));
+        let kind = word(r, 2, &["to", "cc", "bcc"])?;
+        match row_of(page, at, r.get(0)?) {
+            Some(k) => at = k,
+            None => continue,
+        }
+        page[at].recipients.push(RecipientRow {
+            agent: required(agent, 1, "name")?,
+            kind: kind.unwrap_or(Cow::Borrowed("to")),
+            read_ts: timestamps::decode(r.get_ref(3)?),
+            ack_ts: timestamps::decode(r.get_ref(4)?),
+        });
     }
+    // Each message's recipients in order (`to`, `cc`, then any other
+    // kind; then by name, bytewise as SQLite's BINARY collation): sorted
+    // here, a few at a time, where an `ORDER BY` sorted the page's whole
+    // join (about a third of the statement's time).
+    let rank = |r: &RecipientRow| match &*r.kind {
+        "to" => 0,
+        "cc" => 1,
+        _ => 2,
+    };
     for row in page {
-        let mut recipients = of.remove(&row.id).unwrap_or_default();
-        recipients.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.agent.cmp(&y.agent)));
-        row.recipients = recipients.into_iter().map(|(_, r)| r).collect();
+        row.recipients
+            .sort_by(|x, y| rank(x).cmp(&rank(y)).then_with(|| x.agent.cmp(&y.agent)));
     }
     Ok(())
+}
+
+/// Where in `page` the message `id` is: sought from `at` (the row the
+/// walk of the page's ids has reached), then from the start.
+fn row_of(page: &[MessageRow], at: usize, id: i64) -> Option<usize> {
+    let from = |start: usize| {
+        let k = page.get(start..)?.iter().position(|row| row.id == id)?;
+        Some(start + k)
+    };
+    from(at).or_else(|| from(0))
+}
+
+/// Column `i` read as text that is nearly always one of `words` (a
+/// recipient's `kind`, a message's `importance`): such a word borrowed,
+/// any other text copied, a value of another type failing as reading it
+/// as text fails. An allocation a recipient and a row, and their frees on
+/// the load's thread, saved.
+fn word(
+    r: &rusqlite::Row<'_>,
+    i: usize,
+    words: &[&'static str],
+) -> rusqlite::Result<Option<Cow<'static, str>>> {
+    if let rusqlite::types::ValueRef::Text(t) = r.get_ref(i)? {
+        if let Some(w) = words.iter().find(|w| w.as_bytes() == t) {
+            return Ok(Some(Cow::Borrowed(w)));
+        }
+    }
+    Ok(r.get::<_, Option<String>>(i)?.map(Cow::Owned))
 }
 
 /// SQLite booleans: 0/1 integers, but tolerate text and reals.
@@ -722,6 +757,67 @@ pub(crate) mod tests {
         .unwrap();
         let e = read_messages(&conn).unwrap_err().to_string();
         assert!(e.contains("slug"), "{e}");
+    }
+
+    /// A recipient's row is found wherever it is in the page: at the
+    /// walk's place, ahead of it, behind it; a message not in the page
+    /// has none.
+    #[test]
+    fn a_recipient_finds_its_row_wherever_it_is() {
+        let page: Vec<MessageRow> = [7, 3, 9, 4]
+            .into_iter()
+            .map(|id| MessageRow {
+                id,
+                project_slug: "p".into(),
+                project_key: "/p".into(),
+                sender: "BlueLake".into(),
+                thread_id: None,
+                subject: String::new(),
+                body_md: String::new(),
+                importance: Cow::Borrowed("normal"),
+                ack_required: false,
+                created: None,
+                recipients: Vec::new(),
+            })
+            .collect();
+        assert_eq!(row_of(&page, 0, 7), Some(0));
+        assert_eq!(row_of(&page, 1, 3), Some(1));
+        assert_eq!(row_of(&page, 1, 4), Some(3), "ahead");
+        assert_eq!(row_of(&page, 3, 3), Some(1), "behind");
+        assert_eq!(row_of(&page, 2, 5), None, "not in the page");
+        assert_eq!(row_of(&page, 4, 9), Some(2), "from past the end");
+        assert_eq!(row_of(&[], 0, 9), None);
+    }
+
+    /// A word read as its borrowed spelling is the text reading the
+    /// column as text gives, and a value that is not text fails as that
+    /// read fails: the server's words, others, other cases, NULL, the empty
+    /// text, numbers and a blob.
+    #[test]
+    fn a_word_reads_as_the_text_it_is() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE t (v);
+             INSERT INTO t VALUES ('to'), ('cc'), ('bcc'), ('CC'), ('reply-to'), (NULL),
+                 (''), ('to '), (5), (1.5), (x'746f');",
+        )
+        .unwrap();
+        let mut stmt = conn.prepare("SELECT v FROM t").unwrap();
+        let mut rows = stmt.query([]).unwrap();
+        let mut seen = 0;
+        while let Some(r) = rows.next().unwrap() {
+            let want = r.get::<_, Option<String>>(0).map_err(|e| e.to_string());
+            let got = word(r, 0, &["to", "cc", "bcc"]);
+            let borrowed = matches!(got, Ok(Some(Cow::Borrowed(_))));
+            let got = got
+                .map(|w| w.map(Cow::into_owned))
+                .map_err(|e| e.to_string());
+            assert_eq!(got, want);
+            let known = matches!(&want, Ok(Some(w)) if ["to", "cc", "bcc"].contains(&w.as_str()));
+            assert_eq!(borrowed, known, "{want:?}");
+            seen += 1;
+        }
+        assert_eq!(seen, 11);
     }
 
     /// Every id once, newest time first and within a time the highest id
