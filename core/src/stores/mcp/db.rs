@@ -397,10 +397,10 @@ fn add_recipients(
     }
     ids.push(']');
     // The join walks the page's ids in order, so a message's recipients
-    // come together and in the page's order: each goes to the row the
-    // walk has reached (no map of the page's ids, no list a message
-    // copied after). Should a plan ever walk otherwise, a row not ahead is
-    // sought from the page's start.
+    // come together and in the page's order: each is noted with the row
+    // the walk has reached (no map of the page's ids, no list a message),
+    // in one list for the page.
+    let mut found = Vec::with_capacity(page.len() * 2);
     let mut at = 0;
     let mut rows = stmt.query([ids])?;
     while let Some(r) = rows.next()? {
@@ -414,27 +414,48 @@ fn add_recipients(
             Some(k) => at = k,
             None => continue,
         }
-        page[at].recipients.push(RecipientRow {
+        // `to`, `cc`, then any other kind, a missing one among them (it
+        // reads as `to`).
+        let rank = match kind.as_deref() {
+            Some("to") => 0,
+            Some("cc") => 1,
+            _ => 2,
+        };
+        let recipient = RecipientRow {
             agent: required(agent, 1, "name")?,
             kind: kind.unwrap_or(Cow::Borrowed("to")),
             read_ts: timestamps::decode(r.get_ref(3)?),
             ack_ts: timestamps::decode(r.get_ref(4)?),
-        });
+        };
+        found.push((at, rank, recipient));
     }
-    // Each message's recipients in order (`to`, `cc`, then any other
-    // kind; then by name, bytewise as SQLite's BINARY collation): sorted
-    // here, a few at a time, where an `ORDER BY` sorted the page's whole
-    // join (about a third of the statement's time).
-    let rank = |r: &RecipientRow| match &*r.kind {
-        "to" => 0,
-        "cc" => 1,
-        _ => 2,
-    };
-    for row in page {
-        row.recipients
-            .sort_by(|x, y| rank(x).cmp(&rank(y)).then_with(|| x.agent.cmp(&y.agent)));
+    in_order(&mut found);
+    for (k, _, recipient) in found {
+        page[k].recipients.push(recipient);
     }
     Ok(())
+}
+
+/// A page's recipients as read: each with its row's place in the page
+/// and its kind's rank.
+type Found = (usize, u8, RecipientRow);
+
+/// Each message's recipients in order (by kind as ranked; then by name,
+/// bytewise as SQLite's BINARY collation; then as read): sorted here, a
+/// message's few at a time, where an `ORDER BY` sorted the page's whole
+/// join (about a third of the statement's time). The list comes grouped
+/// by row (the walk's order); should it not, it is sorted whole, by row
+/// first.
+fn in_order(found: &mut [Found]) {
+    let by_kind_then_name =
+        |(_, a, x): &Found, (_, b, y): &Found| a.cmp(b).then_with(|| x.agent.cmp(&y.agent));
+    if found.windows(2).all(|w| w[0].0 <= w[1].0) {
+        for run in found.chunk_by_mut(|a, b| a.0 == b.0) {
+            run.sort_by(by_kind_then_name);
+        }
+    } else {
+        found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| by_kind_then_name(a, b)));
+    }
 }
 
 /// Where in `page` the message `id` is: sought from `at` (the row the
@@ -581,6 +602,37 @@ pub(crate) mod tests {
         )
         .unwrap();
         (count, out)
+    }
+
+    /// A recipient without a kind (the server's column forbids it; a
+    /// database without that rule) reads as `to` and comes among the
+    /// other kinds, after `to` and `cc`, as the SQL's order had it.
+    #[test]
+    fn a_recipient_without_a_kind_is_to_and_comes_last() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE projects (id INTEGER PRIMARY KEY, slug TEXT, human_key TEXT);
+             CREATE TABLE agents (id INTEGER PRIMARY KEY, name TEXT);
+             CREATE TABLE messages (id INTEGER PRIMARY KEY, project_id INTEGER, sender_id INTEGER,
+                 thread_id TEXT, subject TEXT, body_md TEXT, importance TEXT,
+                 ack_required BOOLEAN, created_ts DATETIME);
+             CREATE TABLE message_recipients (message_id INTEGER, agent_id INTEGER, kind TEXT,
+                 read_ts DATETIME, ack_ts DATETIME, PRIMARY KEY (message_id, agent_id));
+             INSERT INTO projects VALUES (1, 'p', '/p');
+             INSERT INTO agents VALUES (1, 'Amy'), (2, 'Bob'), (3, 'Cat'), (4, 'Dan');
+             INSERT INTO messages VALUES (1, 1, 1, NULL, 's', 'b', NULL, 0, '2026-01-01 00:00:00.000000');
+             INSERT INTO message_recipients VALUES (1, 1, NULL, NULL, NULL), (1, 2, 'cc', NULL, NULL),
+                 (1, 3, 'to', NULL, NULL), (1, 4, 'bcc', NULL, NULL);",
+        )
+        .unwrap();
+        let rows = read_messages(&conn).unwrap();
+        let got: Vec<String> = rows[0]
+            .recipients
+            .iter()
+            .map(|r| format!("{} {}", r.kind, r.agent))
+            .collect();
+        assert_eq!(got, ["to Cat", "cc Bob", "to Amy", "bcc Dan"]);
+        assert_eq!(rows[0].importance, "normal", "a NULL importance");
     }
 
     /// A message's recipients come `to`, `cc`, then any other kind, each
@@ -787,6 +839,58 @@ pub(crate) mod tests {
         assert_eq!(row_of(&page, 2, 5), None, "not in the page");
         assert_eq!(row_of(&page, 4, 9), Some(2), "from past the end");
         assert_eq!(row_of(&[], 0, 9), None);
+    }
+
+    /// Recipients come by row, then kind, then name, then as read,
+    /// whether the list came grouped by row or not.
+    #[test]
+    fn recipients_are_put_in_order_grouped_or_not() {
+        let r = |agent: &str, read: i64| RecipientRow {
+            agent: agent.into(),
+            kind: Cow::Borrowed("to"),
+            read_ts: DateTime::from_timestamp(read, 0),
+            ack_ts: None,
+        };
+        let grouped = vec![
+            (0, 2, r("Amy", 1)),
+            (0, 0, r("Cat", 2)),
+            (0, 0, r("Bob", 3)),
+            (1, 1, r("Al", 4)),
+            (1, 0, r("Zed", 5)),
+            (3, 0, r("Bob", 6)),
+            (3, 0, r("Bob", 7)),
+        ];
+        let want: Vec<(usize, u8, String, i64)> = vec![
+            (0, 0, "Bob".into(), 3),
+            (0, 0, "Cat".into(), 2),
+            (0, 2, "Amy".into(), 1),
+            (1, 0, "Zed".into(), 5),
+            (1, 1, "Al".into(), 4),
+            (3, 0, "Bob".into(), 6),
+            (3, 0, "Bob".into(), 7),
+        ];
+        let seen = |found: &[Found]| -> Vec<(usize, u8, String, i64)> {
+            found
+                .iter()
+                .map(|(k, rank, r)| {
+                    (
+                        *k,
+                        *rank,
+                        r.agent.to_string(),
+                        r.read_ts.unwrap().timestamp(),
+                    )
+                })
+                .collect()
+        };
+        let mut found = grouped.clone();
+        in_order(&mut found);
+        assert_eq!(seen(&found), want);
+        // Rows interleaved (a plan that walked otherwise): the same.
+        let mut found = grouped;
+        found.rotate_left(4);
+        found.swap(0, 5);
+        in_order(&mut found);
+        assert_eq!(seen(&found), want);
     }
 
     /// A word read as its borrowed spelling is the text reading the

@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
 use amail_parser::{Names, OwnedMessage, ParseOptions};
+use chrono::{DateTime, Utc};
 // The ids' maps hashed with hashbrown's default (foldhash), not std's
 // SipHash: std's hashing of the ids was 1,200 instructions a row (callgrind,
 // an mcp root of 10,000 loaded).
-use chrono::{DateTime, Utc};
 use hashbrown::HashMap;
 
 use super::archive::{render_row_file, render_row_file_into, row_file_size_hint};
