@@ -147,7 +147,11 @@ pub fn parse_text(s: &str) -> Option<DateTime<Utc>> {
 /// such a root, and chrono's general reading (an RFC 3339 attempt, then
 /// the first naive format) was ~1,900 instructions a row. `None` for any
 /// other text, and for a date or time that does not exist (a leap second
-/// among them): [`parse_text`] then reads it as before.
+/// among them): [`parse_text`] then reads it as before. Not the parser's
+/// reader of that spelling (`amail_parser::parse_timestamp`): it also
+/// takes an offset after the fraction (`6375-09-10 15:05:27.8+0000`),
+/// which `parse_text`'s formats do not, so a database's text would read
+/// otherwise (`the_server_form_changed_is_read_as_chrono_reads_it`).
 fn server_text(s: &[u8]) -> Option<DateTime<Utc>> {
     let marks = [
         (4, b'-'),
