@@ -398,8 +398,8 @@ fn add_recipients(
     ids.push(']');
     // The join walks the page's ids in order, so a message's recipients
     // come together and in the page's order: each is noted with the row
-    // the walk has reached (no map of the page's ids, no list a message),
-    // in one list for the page.
+    // the walk has reached, in one list for the page (where a map of the
+    // page's ids gave each message a list of its own).
     let mut found = Vec::with_capacity(page.len() * 2);
     let mut at = 0;
     let mut rows = stmt.query([ids])?;
