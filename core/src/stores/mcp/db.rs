@@ -604,21 +604,26 @@ pub(crate) mod tests {
         (count, out)
     }
 
+    /// The server's tables with every column allowed NULL (a database
+    /// written without its rules).
+    const NULLABLE_SCHEMA: &str =
+        "CREATE TABLE projects (id INTEGER PRIMARY KEY, slug TEXT, human_key TEXT);
+         CREATE TABLE agents (id INTEGER PRIMARY KEY, name TEXT);
+         CREATE TABLE messages (id INTEGER PRIMARY KEY, project_id INTEGER, sender_id INTEGER,
+             thread_id TEXT, subject TEXT, body_md TEXT, importance TEXT,
+             ack_required BOOLEAN, created_ts DATETIME);
+         CREATE TABLE message_recipients (message_id INTEGER, agent_id INTEGER, kind TEXT,
+             read_ts DATETIME, ack_ts DATETIME, PRIMARY KEY (message_id, agent_id));";
+
     /// A recipient without a kind (the server's column forbids it; a
     /// database without that rule) reads as `to` and comes among the
     /// other kinds, after `to` and `cc`, as the SQL's order had it.
     #[test]
     fn a_recipient_without_a_kind_is_to_and_comes_last() {
         let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(NULLABLE_SCHEMA).unwrap();
         conn.execute_batch(
-            "CREATE TABLE projects (id INTEGER PRIMARY KEY, slug TEXT, human_key TEXT);
-             CREATE TABLE agents (id INTEGER PRIMARY KEY, name TEXT);
-             CREATE TABLE messages (id INTEGER PRIMARY KEY, project_id INTEGER, sender_id INTEGER,
-                 thread_id TEXT, subject TEXT, body_md TEXT, importance TEXT,
-                 ack_required BOOLEAN, created_ts DATETIME);
-             CREATE TABLE message_recipients (message_id INTEGER, agent_id INTEGER, kind TEXT,
-                 read_ts DATETIME, ack_ts DATETIME, PRIMARY KEY (message_id, agent_id));
-             INSERT INTO projects VALUES (1, 'p', '/p');
+            "INSERT INTO projects VALUES (1, 'p', '/p');
              INSERT INTO agents VALUES (1, 'Amy'), (2, 'Bob'), (3, 'Cat'), (4, 'Dan');
              INSERT INTO messages VALUES (1, 1, 1, NULL, 's', 'b', NULL, 0, '2026-01-01 00:00:00.000000');
              INSERT INTO message_recipients VALUES (1, 1, NULL, NULL, NULL), (1, 2, 'cc', NULL, NULL),
@@ -784,15 +789,9 @@ pub(crate) mod tests {
     #[test]
     fn a_null_name_in_use_fails_the_read() {
         let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(NULLABLE_SCHEMA).unwrap();
         conn.execute_batch(
-            "CREATE TABLE projects (id INTEGER PRIMARY KEY, slug TEXT, human_key TEXT);
-             CREATE TABLE agents (id INTEGER PRIMARY KEY, name TEXT);
-             CREATE TABLE messages (id INTEGER PRIMARY KEY, project_id INTEGER, sender_id INTEGER,
-                 thread_id TEXT, subject TEXT, body_md TEXT, importance TEXT,
-                 ack_required BOOLEAN, created_ts DATETIME);
-             CREATE TABLE message_recipients (message_id INTEGER, agent_id INTEGER, kind TEXT,
-                 read_ts DATETIME, ack_ts DATETIME, PRIMARY KEY (message_id, agent_id));
-             INSERT INTO projects VALUES (1, 'p', '/p'), (2, NULL, '/q');
+            "INSERT INTO projects VALUES (1, 'p', '/p'), (2, NULL, '/q');
              INSERT INTO agents VALUES (1, 'BlueLake'), (2, NULL);
              INSERT INTO messages VALUES (1, 1, 1, NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:00.000000');",
         )
