@@ -39,14 +39,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let conn = Connection::open_in_memory().unwrap();
     // Untyped columns: SQLite stores whatever type the fuzzer chose.
-    conn.execute_batch(
-        "CREATE TABLE projects (id, slug, human_key);
-         CREATE TABLE agents (id, name);
-         CREATE TABLE messages (id INTEGER PRIMARY KEY, project_id, sender_id, thread_id,
-             subject, body_md, importance, ack_required, created_ts);
-         CREATE TABLE message_recipients (message_id, agent_id, kind, read_ts, ack_ts);",
-    )
-    .unwrap();
+    conn.execute_batch(mcp_db::UNTYPED_SCHEMA).unwrap();
     conn.execute("INSERT INTO projects VALUES (1, ?1, ?2)", rusqlite::params![vals[0], vals[1]]).unwrap();
     conn.execute("INSERT INTO agents VALUES (1, ?1)", rusqlite::params![vals[2]]).unwrap();
     conn.execute(

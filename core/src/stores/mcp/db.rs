@@ -486,6 +486,17 @@ fn word(
     Ok(r.get::<_, Option<String>>(i)?.map(Cow::Owned))
 }
 
+/// The server's tables without column types: SQLite keeps whatever a
+/// row was written with (an id as `1.0` or `'1'`, a name as a number).
+/// For the tests and the `mcp_row` fuzz target (cargo-fuzz builds with
+/// `--cfg fuzzing`), which write rows of any type into them.
+#[cfg(any(test, fuzzing))]
+pub const UNTYPED_SCHEMA: &str = "CREATE TABLE projects (id, slug, human_key);
+         CREATE TABLE agents (id, name);
+         CREATE TABLE messages (id INTEGER PRIMARY KEY, project_id, sender_id, thread_id,
+             subject, body_md, importance, ack_required, created_ts);
+         CREATE TABLE message_recipients (message_id, agent_id, kind, read_ts, ack_ts);";
+
 /// SQLite booleans: 0/1 integers, but tolerate text and reals.
 pub fn truthy(v: rusqlite::types::ValueRef<'_>) -> bool {
     use rusqlite::types::ValueRef;
@@ -732,13 +743,9 @@ pub(crate) mod tests {
     #[test]
     fn ids_written_as_reals_or_text_match_as_in_the_joins() {
         let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(UNTYPED_SCHEMA).unwrap();
         conn.execute_batch(
-            "CREATE TABLE projects (id, slug, human_key);
-             CREATE TABLE agents (id, name);
-             CREATE TABLE messages (id INTEGER PRIMARY KEY, project_id, sender_id, thread_id,
-                 subject, body_md, importance, ack_required, created_ts);
-             CREATE TABLE message_recipients (message_id, agent_id, kind, read_ts, ack_ts);
-             INSERT INTO projects VALUES (1, 'p', '/p'), (2.0, 'q', '/q'), ('3', 'r', '/r');
+            "INSERT INTO projects VALUES (1, 'p', '/p'), (2.0, 'q', '/q'), ('3', 'r', '/r');
              INSERT INTO agents VALUES (1, 'BlueLake'), (2.0, 'Zed'), ('3', 'Tex');
              INSERT INTO messages VALUES
                  (1, 1.0, 2, NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:01.000000'),

@@ -304,12 +304,7 @@ fn load_listed(
         .into_iter()
         .map(|read| match read {
             RowRead::Entry(id, mut entry) => {
-                // Nearly always no file is left to claim the id: its key
-                // is not spelled for nothing.
-                let file = match files.by_id.is_empty() {
-                    true => None,
-                    false => files.by_id.remove(itoa::Buffer::new().format(id)),
-                };
+                let file = files.by_id.remove(itoa::Buffer::new().format(id));
                 if let (Some((_, path, ..)), None) = (file, &entry.path) {
                     entry.path = Some(path.into());
                 }
