@@ -276,8 +276,17 @@ const MESSAGES_NEWEST_FIRST: &str =
 /// SQLite keeps its order: `message_id IN (SELECT value FROM json_each(..))`
 /// first built the ids into a temporary B-tree, a quarter of the statement's
 /// instructions (callgrind, `amail threads` on a root of 10,000).
-const RECIPIENTS_OF_PAGE: &str = "SELECT r.message_id, r.agent_id, r.kind, r.read_ts, r.ack_ts
-     FROM json_each(?1) j CROSS JOIN message_recipients r ON r.message_id = j.value";
+///
+/// Each recipient comes with the page's id it met (`j.value`, an integer
+/// always), not its own `message_id` as stored, which a column without a
+/// type keeps as written (`2.0`, `'2'`). The `CAST` gives the page's id
+/// the affinity of `messages.id` (`INTEGER`), so a stored `message_id`
+/// meets it as it met that column in a join of the two tables: as a
+/// number, text included. The plan is the same (the key's index sought
+/// for each id).
+const RECIPIENTS_OF_PAGE: &str = "SELECT j.value, r.agent_id, r.kind, r.read_ts, r.ack_ts
+     FROM json_each(?1) j CROSS JOIN message_recipients r
+     ON r.message_id = CAST(j.value AS INTEGER)";
 
 /// The projects' and agents' names by id, read once per load in its read
 /// transaction, where each row joined its project and sender (and each
@@ -739,7 +748,10 @@ pub(crate) mod tests {
     /// In columns without a type SQLite keeps what was written: an id
     /// written `1.0` still equals the integer id 1 in the joins (SQLite
     /// compares numbers as numbers), and is looked up as that id; one
-    /// written as text (`'1'`) equals nothing there, and here.
+    /// written as text (`'1'`) equals nothing there, and here. A
+    /// recipient's `message_id` met the message's `id`, an `INTEGER`
+    /// column: SQLite reads text there as a number too, so `2.0` and `'2'`
+    /// are both message 2's.
     #[test]
     fn ids_written_as_reals_or_text_match_as_in_the_joins() {
         let conn = Connection::open_in_memory().unwrap();
@@ -754,12 +766,19 @@ pub(crate) mod tests {
                  (4, 3, '2', NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:04.000000'),
                  (5, 1.5, 1, NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:05.000000');
              INSERT INTO message_recipients VALUES (1, 2, 'to', NULL, NULL), (1, 1.0, 'cc', NULL, NULL),
-                 (2, '1', 'to', NULL, NULL), (2, 3, 'to', NULL, NULL), (4, 2.0, 'to', NULL, NULL);",
+                 (2, '1', 'to', NULL, NULL), (2, 3, 'to', NULL, NULL), (4, 2.0, 'to', NULL, NULL),
+                 (2.0, 2, 'cc', NULL, NULL), ('2', 1, 'cc', NULL, NULL);",
         )
         .unwrap();
         let joined = joined_as_strings(&conn);
         assert!(
             joined.iter().any(|r| r.starts_with("1 p /p [Zed] ")),
+            "{joined:?}"
+        );
+        assert!(
+            joined
+                .iter()
+                .any(|r| r == "2 q /q [BlueLake] cc BlueLake, cc Zed"),
             "{joined:?}"
         );
         assert_eq!(read_as_strings(&conn), joined);
