@@ -1,8 +1,12 @@
 //! SQLite-row decoding of the mcp_agent_mail store: the fuzzer chooses
 //! the SQLite type and bytes of every decoded column (ids, names, thread,
 //! subject, body, importance, ack flag, timestamps) of one message with one
-//! recipient in an in-memory database; `read_messages`, `timestamps::decode`
-//! and `truthy` must return a value or an error, never panic.
+//! recipient in an in-memory database, beside a second message and a
+//! recipient whose `message_id` it chooses too; `read_messages`,
+//! `timestamps::decode` and `truthy` must return a value or an error,
+//! never panic. The messages are read both ways a load reads them (the
+//! first page's recipients by a join, the later pages' from one walk of
+//! the table): the same rows, or an error both ways.
 #![no_main]
 
 use amail_core::stores::mcp::{db as mcp_db, timestamps};
@@ -31,7 +35,7 @@ fn take(data: &mut &[u8]) -> Value {
 
 fuzz_target!(|data: &[u8]| {
     let mut d = data;
-    let vals: Vec<Value> = (0..14).map(|_| take(&mut d)).collect();
+    let vals: Vec<Value> = (0..15).map(|_| take(&mut d)).collect();
     for v in &vals {
         let r = ValueRef::from(v);
         let _ = timestamps::decode(r);
@@ -48,11 +52,23 @@ fuzz_target!(|data: &[u8]| {
     )
     .unwrap();
     conn.execute(
-        "INSERT INTO message_recipients VALUES (1, 1, ?1, ?2, ?3)",
-        rusqlite::params![vals[9], vals[10], vals[11]],
+        "INSERT INTO messages VALUES (2, 1, 1, NULL, 's', 'b', 'normal', 0, ?1)",
+        rusqlite::params![vals[12]],
     )
     .unwrap();
-    if let Ok(rows) = mcp_db::read_messages(&conn) {
-        assert_eq!(rows.len(), 1);
+    conn.execute(
+        "INSERT INTO message_recipients VALUES (1, 1, ?1, ?2, ?3), (?4, 1, ?5, NULL, NULL)",
+        rusqlite::params![vals[9], vals[10], vals[11], vals[13], vals[14]],
+    )
+    .unwrap();
+    let joined = mcp_db::read_messages(&conn);
+    let walked = mcp_db::read_messages_from_a_page_of(&conn, 1);
+    match (joined, walked) {
+        (Ok(joined), Ok(walked)) => {
+            assert_eq!(joined.len(), 2);
+            assert_eq!(joined, walked);
+        }
+        (Err(_), Err(_)) => {}
+        (joined, walked) => panic!("the join read {joined:?}, the walk {walked:?}"),
     }
 });

@@ -182,10 +182,26 @@ pub(crate) fn column_type(
 /// Every message with its recipients, newest first (`created_ts`, then
 /// id), in one consistent read snapshot: [`read_pages`] collected.
 pub fn read_messages(conn: &Connection) -> rusqlite::Result<Vec<MessageRow>> {
+    read_messages_in_pages(conn, PAGE_ROWS)
+}
+
+/// [`read_messages`] with a first page of `first` rows: every page after
+/// it takes its recipients from the table's one walk (see [`Ahead`]), so a
+/// small database is read the second way with `first` 1. For the tests
+/// and the `mcp_row` fuzz target, which hold the two ways to each other.
+#[cfg(any(test, fuzzing))]
+pub fn read_messages_from_a_page_of(
+    conn: &Connection,
+    first: usize,
+) -> rusqlite::Result<Vec<MessageRow>> {
+    read_messages_in_pages(conn, first)
+}
+
+fn read_messages_in_pages(conn: &Connection, first: usize) -> rusqlite::Result<Vec<MessageRow>> {
     let mut out = Vec::new();
     read_pages(
         conn,
-        PAGE_ROWS,
+        first,
         PAGE_ROWS_MOST,
         |_| (),
         |page| {
@@ -218,10 +234,13 @@ pub fn read_messages(conn: &Connection) -> rusqlite::Result<Vec<MessageRow>> {
 /// they had already passed. Without such an index SQLite sorts every row
 /// once before the first (the load's first page then waits for that, as
 /// the whole query did before); paged queries would sort per page.
-/// A page's recipients come by its ids, through the primary key of
-/// `message_recipients` (its `message_id` leads), by a second statement
-/// per page: one walk of them in the messages' order is sorted whole
-/// before its first row by SQLite's planner without statistics.
+/// The first page's recipients come by its ids, through the primary key
+/// of `message_recipients` (its `message_id` leads), by a second statement
+/// (one walk of them in the messages' order is sorted whole before its
+/// first row by SQLite's planner without statistics). The pages after it
+/// take theirs from one walk of the whole table, made when the second
+/// page is full ([`Ahead`]): the first page waits for its own recipients
+/// only, the rest do not pay two seeks a recipient.
 pub(crate) fn read_pages(
     conn: &Connection,
     first: usize,
@@ -238,6 +257,10 @@ pub(crate) fn read_pages(
     let mut messages = tx.prepare(MESSAGES_NEWEST_FIRST)?;
     let mut rows = messages.query([])?;
     let mut out = Vec::with_capacity(page);
+    // `None` until the second page; then the table's walk, or `None`
+    // within (a `message_id` written as text: the join's way throughout).
+    let mut ahead: Option<Option<Ahead>> = None;
+    let mut first_page = true;
     loop {
         let row = rows.next()?;
         let last = row.is_none();
@@ -247,7 +270,18 @@ pub(crate) fn read_pages(
         if out.len() == page || (last && !out.is_empty()) {
             page = page.saturating_mul(4).min(most.max(page));
             let mut full = std::mem::replace(&mut out, Vec::with_capacity(page));
-            add_recipients(&mut recipients, &names, &mut full)?;
+            let walked = match first_page {
+                true => None,
+                false => match &mut ahead {
+                    Some(walked) => walked.as_mut(),
+                    None => ahead.insert(Ahead::read(&tx)?).as_mut(),
+                },
+            };
+            first_page = false;
+            match walked {
+                Some(walked) => walked.add_recipients(&names, &mut full)?,
+                None => add_recipients(&mut recipients, &names, &mut full)?,
+            }
             if on_page(full).is_break() {
                 break;
             }
@@ -414,56 +448,181 @@ fn add_recipients(
     let mut rows = stmt.query([ids])?;
     while let Some(r) = rows.next()? {
         // A recipient whose agent is gone was left out by the join.
-        let agent = id(r.get_ref(1)?);
-        let Some(agent) = agent.and_then(|id| names.agents.get(&id)) else {
+        let Some(agent_id) = id(r.get_ref(1)?) else {
             continue;
         };
-        let kind = word(r, 2, &["to", "cc", "bcc"])?;
+        let Some(agent) = names.agents.get(&agent_id) else {
+            continue;
+        };
+        let kind = word(r, 2, KINDS)?;
         match row_of(page, at, r.get(0)?) {
             Some(k) => at = k,
             None => continue,
         }
-        // `to`, `cc`, then any other kind, a missing one among them (it
-        // reads as `to`).
-        let rank = match kind.as_deref() {
-            Some("to") => 0,
-            Some("cc") => 1,
-            _ => 2,
-        };
-        let recipient = RecipientRow {
-            agent: required(agent, 1, "name")?,
-            kind: kind.unwrap_or(Cow::Borrowed("to")),
-            read_ts: timestamps::decode(r.get_ref(3)?),
-            ack_ts: timestamps::decode(r.get_ref(4)?),
-        };
-        found.push((at, rank, recipient));
+        let times = (
+            timestamps::decode(r.get_ref(3)?),
+            timestamps::decode(r.get_ref(4)?),
+        );
+        found.push(recipient(at, (agent_id, agent), kind, times)?);
     }
-    in_order(&mut found);
-    for (k, _, recipient) in found {
-        page[k].recipients.push(recipient);
-    }
+    place(found, page);
     Ok(())
 }
 
-/// A page's recipients as read: each with its row's place in the page
-/// and its kind's rank.
-type Found = (usize, u8, RecipientRow);
+/// The server's recipient kinds (see [`word`]).
+const KINDS: &[&str] = &["to", "cc", "bcc"];
+
+/// A recipient of the page's row `at` (`agent`: its id and name), with
+/// its kind's rank: `to`, `cc`, then any other kind, a missing one among
+/// them (it reads as `to`). `times`: when it was read and acknowledged.
+fn recipient(
+    at: usize,
+    (agent_id, agent): (i64, &Name),
+    kind: Option<Cow<'static, str>>,
+    (read_ts, ack_ts): (Option<DateTime<Utc>>, Option<DateTime<Utc>>),
+) -> rusqlite::Result<Found> {
+    let rank = match kind.as_deref() {
+        Some("to") => 0,
+        Some("cc") => 1,
+        _ => 2,
+    };
+    let recipient = RecipientRow {
+        agent: required(agent, 1, "name")?,
+        kind: kind.unwrap_or(Cow::Borrowed("to")),
+        read_ts,
+        ack_ts,
+    };
+    Ok(Found {
+        at,
+        rank,
+        agent_id,
+        recipient,
+    })
+}
+
+/// A page's recipients put in order ([`in_order`]) and handed to their rows.
+fn place(mut found: Vec<Found>, page: &mut [MessageRow]) {
+    in_order(&mut found);
+    for f in found {
+        page[f.at].recipients.push(f.recipient);
+    }
+}
+
+/// `message_recipients` read in one walk of the table, for the pages after
+/// the first: a page's recipients sought by its ids cost two seeks each
+/// (the key's index, then the row), most of the reader's work for them
+/// (100,000 messages: every page's seeks 92-126 ms, the table's walk
+/// 30-38 ms). Held by message id, each as the join would have read it,
+/// its errors kept for when its message is read (the join never read a
+/// recipient of a message it did not read: a message whose project is
+/// gone, an id that matches no message).
+struct Ahead {
+    /// By message id; the table's order within one (its rows are
+    /// written with their message, so mostly sorted as they come).
+    by_message: Vec<Early>,
+}
+
+/// One recipient read ahead: what [`add_recipients`] reads of its row.
+struct Early {
+    message: i64,
+    agent: i64,
+    /// The kind, or the error reading it gave (boxed: errors are rare,
+    /// and large).
+    kind: Result<Option<Cow<'static, str>>, Box<rusqlite::Error>>,
+    read_ts: Option<DateTime<Utc>>,
+    ack_ts: Option<DateTime<Utc>>,
+}
+
+/// The table's walk: its columns as [`RECIPIENTS_OF_PAGE`] numbers them,
+/// so an error names the same column.
+const EVERY_RECIPIENT: &str =
+    "SELECT message_id, agent_id, kind, read_ts, ack_ts FROM message_recipients";
+
+impl Ahead {
+    /// Every recipient whose agent is there (the join left the others
+    /// out) and whose `message_id` is a number of an integer's value;
+    /// `None` if one is text, which the join matched as a number (the
+    /// message's `INTEGER` column's affinity): such a database is read
+    /// the join's way throughout, not second-guessed.
+    fn read(conn: &Connection) -> rusqlite::Result<Option<Ahead>> {
+        let mut stmt = conn.prepare(EVERY_RECIPIENT)?;
+        let mut rows = stmt.query([])?;
+        let mut by_message = Vec::new();
+        while let Some(r) = rows.next()? {
+            let message = match r.get_ref(0)? {
+                rusqlite::types::ValueRef::Text(_) => return Ok(None),
+                v => id(v),
+            };
+            let (Some(message), Some(agent)) = (message, id(r.get_ref(1)?)) else {
+                continue;
+            };
+            by_message.push(Early {
+                message,
+                agent,
+                kind: word(r, 2, KINDS).map_err(Box::new),
+                read_ts: timestamps::decode(r.get_ref(3)?),
+                ack_ts: timestamps::decode(r.get_ref(4)?),
+            });
+        }
+        if !by_message.is_sorted_by_key(|e| e.message) {
+            by_message.sort_by_key(|e| e.message);
+        }
+        Ok(Some(Ahead { by_message }))
+    }
+
+    /// Fills each row's recipients from the walk, as [`add_recipients`]
+    /// does from the join.
+    fn add_recipients(&mut self, names: &Names, page: &mut [MessageRow]) -> rusqlite::Result<()> {
+        let mut found = Vec::with_capacity(page.len() * 2);
+        for (at, row) in page.iter().enumerate() {
+            let from = self.by_message.partition_point(|e| e.message < row.id);
+            let run = &mut self.by_message[from..];
+            let len = run.iter().take_while(|e| e.message == row.id).count();
+            for early in &mut run[..len] {
+                let Some(agent) = names.agents.get(&early.agent) else {
+                    continue;
+                };
+                let kind = std::mem::replace(&mut early.kind, Ok(None)).map_err(|e| *e)?;
+                let times = (early.read_ts, early.ack_ts);
+                found.push(recipient(at, (early.agent, agent), kind, times)?);
+            }
+        }
+        place(found, page);
+        Ok(())
+    }
+}
+
+/// A page's recipient as read: with its row's place in the page, its
+/// kind's rank and its agent's id.
+#[derive(Clone)]
+struct Found {
+    at: usize,
+    rank: u8,
+    agent_id: i64,
+    recipient: RecipientRow,
+}
 
 /// Each message's recipients in order (by kind as ranked; then by name,
-/// bytewise as SQLite's BINARY collation; then as read): sorted here, a
-/// message's few at a time, where an `ORDER BY` sorted the page's whole
-/// join (about a third of the statement's time). The list comes grouped
-/// by row (the walk's order); should it not, it is sorted whole, by row
-/// first.
+/// bytewise as SQLite's BINARY collation; then by agent id, as the
+/// primary key's order read them; then as read, for a table without that
+/// key): sorted here, a message's few at a time, where an `ORDER BY`
+/// sorted the page's whole join (about a third of the statement's time).
+/// The agent's id makes the order the same whichever way the recipients
+/// were read (the join's, [`Ahead`]'s). The list comes grouped by row
+/// (the walk's order); should it not, it is sorted whole, by row first.
 fn in_order(found: &mut [Found]) {
-    let by_kind_then_name =
-        |(_, a, x): &Found, (_, b, y): &Found| a.cmp(b).then_with(|| x.agent.cmp(&y.agent));
-    if found.windows(2).all(|w| w[0].0 <= w[1].0) {
-        for run in found.chunk_by_mut(|a, b| a.0 == b.0) {
+    let by_kind_then_name = |x: &Found, y: &Found| {
+        x.rank
+            .cmp(&y.rank)
+            .then_with(|| x.recipient.agent.cmp(&y.recipient.agent))
+            .then_with(|| x.agent_id.cmp(&y.agent_id))
+    };
+    if found.windows(2).all(|w| w[0].at <= w[1].at) {
+        for run in found.chunk_by_mut(|a, b| a.at == b.at) {
             run.sort_by(by_kind_then_name);
         }
     } else {
-        found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| by_kind_then_name(a, b)));
+        found.sort_by(|a, b| a.at.cmp(&b.at).then_with(|| by_kind_then_name(a, b)));
     }
 }
 
@@ -722,10 +881,21 @@ pub(crate) mod tests {
         .collect()
     }
 
-    /// [`joined_as_strings`]'s fields as `read_messages` reads them.
+    /// Every message read both ways: the first page's recipients by the
+    /// join (a first page of all of them), and from the table's walk (a
+    /// first page of one message), which must agree, row for row.
+    fn read_both_ways(conn: &Connection) -> Vec<MessageRow> {
+        let joined = read_messages(conn).unwrap();
+        assert!(joined.len() <= PAGE_ROWS, "every row in the first page");
+        let walked = read_messages_from_a_page_of(conn, 1).unwrap();
+        assert_eq!(walked, joined);
+        joined
+    }
+
+    /// [`joined_as_strings`]'s fields as `read_messages` reads them (both
+    /// ways: [`read_both_ways`]).
     fn read_as_strings(conn: &Connection) -> Vec<String> {
-        read_messages(conn)
-            .unwrap()
+        read_both_ways(conn)
             .iter()
             .map(|m| {
                 let recipients: Vec<String> = m
@@ -750,8 +920,9 @@ pub(crate) mod tests {
     /// compares numbers as numbers), and is looked up as that id; one
     /// written as text (`'1'`) equals nothing there, and here. A
     /// recipient's `message_id` met the message's `id`, an `INTEGER`
-    /// column: SQLite reads text there as a number too, so `2.0` and `'2'`
-    /// are both message 2's.
+    /// column: SQLite reads text there as a number too, so `2.0` is
+    /// message 2's and `'1'` message 1's (read the join's way: see
+    /// [`Ahead::read`]).
     #[test]
     fn ids_written_as_reals_or_text_match_as_in_the_joins() {
         let conn = Connection::open_in_memory().unwrap();
@@ -767,7 +938,7 @@ pub(crate) mod tests {
                  (5, 1.5, 1, NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:05.000000');
              INSERT INTO message_recipients VALUES (1, 2, 'to', NULL, NULL), (1, 1.0, 'cc', NULL, NULL),
                  (2, '1', 'to', NULL, NULL), (2, 3, 'to', NULL, NULL), (4, 2.0, 'to', NULL, NULL),
-                 (2.0, 2, 'cc', NULL, NULL), ('2', 1, 'cc', NULL, NULL);",
+                 (2.0, 2, 'cc', NULL, NULL), ('1', 1, 'bcc', NULL, NULL);",
         )
         .unwrap();
         let joined = joined_as_strings(&conn);
@@ -775,11 +946,11 @@ pub(crate) mod tests {
             joined.iter().any(|r| r.starts_with("1 p /p [Zed] ")),
             "{joined:?}"
         );
-        assert!(
-            joined
-                .iter()
-                .any(|r| r == "2 q /q [BlueLake] cc BlueLake, cc Zed"),
-            "{joined:?}"
+        let message = |id: &str| joined.iter().find(|r| r.starts_with(id)).unwrap();
+        assert_eq!(message("2 "), "2 q /q [BlueLake] cc Zed");
+        assert_eq!(
+            message("1 "),
+            "1 p /p [Zed] to Zed, cc BlueLake, bcc BlueLake"
         );
         assert_eq!(read_as_strings(&conn), joined);
     }
@@ -808,6 +979,119 @@ pub(crate) mod tests {
         );
         assert!(!read.iter().any(|r| r.starts_with("3 ")), "{read:?}");
         assert!(read.iter().any(|r| r.starts_with("4 p /p [] ")), "{read:?}");
+    }
+
+    /// The pages after the first take their recipients from one walk of
+    /// the table: the same rows as the join gives, whatever order the
+    /// table holds them in (written out of the messages' order, a message
+    /// written after its recipients), with recipients whose agent is gone,
+    /// whose message is not there or not read, without a kind or of other
+    /// kinds, two agents of one name, and read and ack times; for any
+    /// first page.
+    #[test]
+    fn recipients_walked_ahead_are_the_joins_recipients() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(NULLABLE_SCHEMA).unwrap();
+        conn.execute_batch(
+            "INSERT INTO projects VALUES (1, 'p', '/p');
+             INSERT INTO agents VALUES (1, 'Amy'), (2, 'Bob'), (3, 'Cat'), (4, 'Amy'), (5, 'Dan');",
+        )
+        .unwrap();
+        // Recipients first, in no order, some for messages never written.
+        for (message, agent, kind, read) in [
+            (7, 2, "'cc'", "'2026-01-03 00:00:00.000000'"),
+            (3, 4, "'to'", "'2026-01-04 00:00:00.000000'"),
+            (3, 1, "'to'", "NULL"),
+            (9, 5, "'bcc'", "NULL"),
+            (3, 9, "'to'", "NULL"),
+            (12, 1, "'to'", "NULL"),
+            (1, 3, "NULL", "NULL"),
+            (1, 2, "'reply-to'", "NULL"),
+            (1, 1, "'to'", "NULL"),
+            (7, 5, "'to'", "NULL"),
+            (5, 2, "'cc'", "NULL"),
+            (8, 1, "'to'", "NULL"),
+        ] {
+            conn.execute_batch(&format!(
+                "INSERT INTO message_recipients VALUES ({message}, {agent}, {kind}, {read}, {read});"
+            ))
+            .unwrap();
+        }
+        // Messages whose time order is not their id order; 8's project
+        // is gone.
+        for (id, project, second) in [
+            (1, 1, 5),
+            (3, 1, 1),
+            (5, 1, 9),
+            (7, 1, 3),
+            (8, 2, 4),
+            (9, 1, 7),
+            (11, 1, 2),
+        ] {
+            conn.execute_batch(&format!(
+                "INSERT INTO messages VALUES ({id}, {project}, 1, NULL, 's', 'b', 'normal', 0,
+                     '2026-01-01 00:00:{second:02}.000000');"
+            ))
+            .unwrap();
+        }
+        let joined = read_both_ways(&conn);
+        for first in 2..=7 {
+            assert_eq!(
+                read_messages_from_a_page_of(&conn, first).unwrap(),
+                joined,
+                "first page {first}"
+            );
+        }
+        let of = |id| {
+            let row = joined.iter().find(|r| r.id == id).unwrap();
+            row.recipients
+                .iter()
+                .map(|r| format!("{} {} {}", r.kind, r.agent, r.read_ts.is_some()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            of(3),
+            ["to Amy false", "to Amy true"],
+            "two Amys, by agent id"
+        );
+        // No kind reads as `to`, ranked among the other kinds.
+        assert_eq!(
+            of(1),
+            ["to Amy false", "reply-to Bob false", "to Cat false"]
+        );
+        assert_eq!(of(7), ["to Dan false", "cc Bob true"]);
+        assert!(of(11).is_empty());
+        assert!(!joined.iter().any(|r| r.id == 8));
+    }
+
+    /// A recipient whose kind is not text fails the read where its
+    /// message is read, as the join read it, however the pages come; and
+    /// does not where its message is not read (its project gone, no such
+    /// message), as the join never read it.
+    #[test]
+    fn a_bad_recipient_fails_the_read_only_where_its_message_is_read() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(UNTYPED_SCHEMA).unwrap();
+        conn.execute_batch(
+            "INSERT INTO projects VALUES (1, 'p', '/p');
+             INSERT INTO agents VALUES (1, 'Amy');
+             INSERT INTO messages VALUES
+                 (1, 1, 1, NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:01.000000'),
+                 (2, 9, 1, NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:02.000000'),
+                 (3, 1, 1, NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:03.000000');
+             INSERT INTO message_recipients VALUES (2, 1, 5, NULL, NULL), (4, 1, x'00', NULL, NULL),
+                 (1, 1, 'to', NULL, NULL), (3, 1, 'cc', NULL, NULL);",
+        )
+        .unwrap();
+        assert_eq!(read_both_ways(&conn).len(), 2);
+        conn.execute_batch("UPDATE messages SET project_id = 1 WHERE id = 2")
+            .unwrap();
+        let joined = read_messages(&conn).unwrap_err().to_string();
+        assert!(joined.contains("kind"), "{joined}");
+        for first in 1..=3 {
+            let walked = read_messages_from_a_page_of(&conn, first).unwrap_err();
+            assert_eq!(walked.to_string(), joined, "first page {first}");
+        }
     }
 
     /// A NULL where the joins read a name as text fails the read as it
@@ -866,44 +1150,48 @@ pub(crate) mod tests {
         assert_eq!(row_of(&[], 0, 9), None);
     }
 
-    /// Recipients come by row, then kind, then name, then as read,
-    /// whether the list came grouped by row or not.
+    /// Recipients come by row, then kind, then name, then agent id, then
+    /// as read, whether the list came grouped by row or not.
     #[test]
     fn recipients_are_put_in_order_grouped_or_not() {
-        let r = |agent: &str, read: i64| RecipientRow {
-            agent: agent.into(),
-            kind: Cow::Borrowed("to"),
-            read_ts: DateTime::from_timestamp(read, 0),
-            ack_ts: None,
+        let f = |at: usize, rank: u8, agent_id: i64, agent: &str, read: i64| Found {
+            at,
+            rank,
+            agent_id,
+            recipient: RecipientRow {
+                agent: agent.into(),
+                kind: Cow::Borrowed("to"),
+                read_ts: DateTime::from_timestamp(read, 0),
+                ack_ts: None,
+            },
         };
         let grouped = vec![
-            (0, 2, r("Amy", 1)),
-            (0, 0, r("Cat", 2)),
-            (0, 0, r("Bob", 3)),
-            (1, 1, r("Al", 4)),
-            (1, 0, r("Zed", 5)),
-            (3, 0, r("Bob", 6)),
-            (3, 0, r("Bob", 7)),
+            f(0, 2, 1, "Amy", 1),
+            f(0, 0, 3, "Cat", 2),
+            f(0, 0, 2, "Bob", 3),
+            f(1, 1, 4, "Al", 4),
+            f(1, 0, 5, "Zed", 5),
+            f(3, 0, 9, "Bob", 6),
+            f(3, 0, 8, "Bob", 7),
+            f(3, 0, 9, "Bob", 8),
         ];
-        let want: Vec<(usize, u8, String, i64)> = vec![
-            (0, 0, "Bob".into(), 3),
-            (0, 0, "Cat".into(), 2),
-            (0, 2, "Amy".into(), 1),
-            (1, 0, "Zed".into(), 5),
-            (1, 1, "Al".into(), 4),
-            (3, 0, "Bob".into(), 6),
-            (3, 0, "Bob".into(), 7),
+        let want: Vec<(usize, u8, i64, String, i64)> = vec![
+            (0, 0, 2, "Bob".into(), 3),
+            (0, 0, 3, "Cat".into(), 2),
+            (0, 2, 1, "Amy".into(), 1),
+            (1, 0, 5, "Zed".into(), 5),
+            (1, 1, 4, "Al".into(), 4),
+            (3, 0, 8, "Bob".into(), 7),
+            (3, 0, 9, "Bob".into(), 6),
+            (3, 0, 9, "Bob".into(), 8),
         ];
-        let seen = |found: &[Found]| -> Vec<(usize, u8, String, i64)> {
+        let seen = |found: &[Found]| -> Vec<(usize, u8, i64, String, i64)> {
             found
                 .iter()
-                .map(|(k, rank, r)| {
-                    (
-                        *k,
-                        *rank,
-                        r.agent.to_string(),
-                        r.read_ts.unwrap().timestamp(),
-                    )
+                .map(|f| {
+                    let r = &f.recipient;
+                    let read = r.read_ts.unwrap().timestamp();
+                    (f.at, f.rank, f.agent_id, r.agent.to_string(), read)
                 })
                 .collect()
         };
