@@ -203,6 +203,7 @@ fn read_messages_in_pages(conn: &Connection, first: usize) -> rusqlite::Result<V
         conn,
         first,
         PAGE_ROWS_MOST,
+        || true,
         |_| (),
         |page| {
             out.extend(page);
@@ -238,13 +239,18 @@ fn read_messages_in_pages(conn: &Connection, first: usize) -> rusqlite::Result<V
 /// of `message_recipients` (its `message_id` leads), by a second statement
 /// (one walk of them in the messages' order is sorted whole before its
 /// first row by SQLite's planner without statistics). The pages after it
-/// take theirs from one walk of the whole table, made when the second
-/// page is full ([`Ahead`]): the first page waits for its own recipients
-/// only, the rest do not pay two seeks a recipient.
+/// take theirs from one walk of the whole table ([`Ahead`]), made for the
+/// first page after it for which `walk_ahead` says yes (asked once a
+/// page until then; the pages before it come by the join too): the
+/// first page waits for its own recipients only, the rest do not pay
+/// two seeks a recipient. The walk is a burst (a million messages: about
+/// a third of a second of a core), so the inbox says yes only once its
+/// first step is out: on two cores the walk would take the step's time.
 pub(crate) fn read_pages(
     conn: &Connection,
     first: usize,
     most: usize,
+    walk_ahead: impl Fn() -> bool,
     on_count: impl FnOnce(usize),
     mut on_page: impl FnMut(Vec<MessageRow>) -> ControlFlow<()>,
 ) -> rusqlite::Result<()> {
@@ -257,7 +263,7 @@ pub(crate) fn read_pages(
     let mut messages = tx.prepare(MESSAGES_NEWEST_FIRST)?;
     let mut rows = messages.query([])?;
     let mut out = Vec::with_capacity(page);
-    // `None` until the second page; then the table's walk, or `None`
+    // `None` until the walk is made; then the table's walk, or `None`
     // within (a `message_id` written as text: the join's way throughout).
     let mut ahead: Option<Option<Ahead>> = None;
     let mut first_page = true;
@@ -270,12 +276,10 @@ pub(crate) fn read_pages(
         if out.len() == page || (last && !out.is_empty()) {
             page = page.saturating_mul(4).min(most.max(page));
             let mut full = std::mem::replace(&mut out, Vec::with_capacity(page));
-            let walked = match first_page {
-                true => None,
-                false => match &mut ahead {
-                    Some(walked) => walked.as_mut(),
-                    None => ahead.insert(Ahead::read(&tx)?).as_mut(),
-                },
+            let walked = match &mut ahead {
+                Some(walked) => walked.as_mut(),
+                None if !first_page && walk_ahead() => ahead.insert(Ahead::read(&tx)?).as_mut(),
+                None => None,
             };
             first_page = false;
             match walked {
@@ -769,6 +773,7 @@ pub(crate) mod tests {
             conn,
             page,
             page,
+            || true,
             |n| count = n,
             |rows| {
                 out.push(
@@ -1042,6 +1047,29 @@ pub(crate) mod tests {
                 "first page {first}"
             );
         }
+        // The walk made late (the pages before it by the join), asked
+        // once a page until then; or never.
+        for yes_at in 1..=7 {
+            let (asked, mut read) = (std::cell::Cell::new(0), Vec::new());
+            let walk_ahead = || {
+                asked.set(asked.get() + 1);
+                asked.get() >= yes_at
+            };
+            read_pages(
+                &conn,
+                1,
+                1,
+                walk_ahead,
+                |_| (),
+                |page| {
+                    read.extend(page);
+                    ControlFlow::Continue(())
+                },
+            )
+            .unwrap();
+            assert_eq!(read, joined, "the walk made at the {yes_at}th ask");
+            assert_eq!(asked.get(), yes_at.min(joined.len() - 1), "asked until yes");
+        }
         let of = |id| {
             let row = joined.iter().find(|r| r.id == id).unwrap();
             row.recipients
@@ -1312,6 +1340,7 @@ pub(crate) mod tests {
             &conn,
             2,
             10,
+            || true,
             |_| (),
             |rows| {
                 sizes.push(rows.len());
@@ -1332,6 +1361,7 @@ pub(crate) mod tests {
             &conn,
             4,
             4,
+            || true,
             |_| (),
             |_| {
                 seen += 1;

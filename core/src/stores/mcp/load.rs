@@ -10,6 +10,7 @@ use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
 use amail_parser::{Names, OwnedMessage, ParseOptions};
@@ -119,10 +120,13 @@ fn load_listed(
     };
     // The archive is listed while the database is read: the two wait on
     // different files.
+    // The reader walks the recipients' table ahead (a burst of every
+    // recipient) only once the first page is in: not beside it.
+    let first_page_in = &AtomicBool::new(false);
     let (walked, rows, parsed) = std::thread::scope(|s| {
         let walking = s.spawn(|| list(archive));
         let (send, pages) = mpsc::sync_channel(PAGES_AHEAD);
-        let reader = db.map(|db| s.spawn(move || read_rows(db, send)));
+        let reader = db.map(|db| s.spawn(move || read_rows(db, first_page_in, send)));
         let mut walking = Some(walking);
         let mut walked = None;
         let mut parsed = ParsedRows::default();
@@ -179,6 +183,7 @@ fn load_listed(
                     }
                 }
             }
+            first_page_in.store(true, Ordering::Relaxed);
         }
         let rows = reader.map(|r| join(r));
         let walked =
@@ -331,13 +336,19 @@ fn load_listed(
 }
 
 /// Reads the database's rows in pages into `send` (the count first);
-/// stops when the load no longer listens.
-fn read_rows(db: &Path, send: mpsc::SyncSender<FromDb>) -> Result<(), Error> {
+/// stops when the load no longer listens. The recipients' table is walked
+/// ahead once `first_page_in` (see `db::read_pages`).
+fn read_rows(
+    db: &Path,
+    first_page_in: &AtomicBool,
+    send: mpsc::SyncSender<FromDb>,
+) -> Result<(), Error> {
     let conn = mcp_db::open_read_only(db).map_err(|e| Error::db(db, e))?;
     mcp_db::read_pages(
         &conn,
         mcp_db::PAGE_ROWS,
         mcp_db::PAGE_ROWS_MOST,
+        || first_page_in.load(Ordering::Relaxed),
         |n| {
             let _ = send.send(FromDb::Count(n));
         },
