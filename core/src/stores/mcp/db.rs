@@ -788,6 +788,14 @@ pub(crate) mod tests {
         (count, out)
     }
 
+    /// An in-memory database of `schema`, with `rows` written into it.
+    fn database_of(schema: &str, rows: &str) -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(schema).unwrap();
+        conn.execute_batch(rows).unwrap();
+        conn
+    }
+
     /// The server's tables with every column allowed NULL (a database
     /// written without its rules).
     const NULLABLE_SCHEMA: &str =
@@ -804,16 +812,14 @@ pub(crate) mod tests {
     /// other kinds, after `to` and `cc`, as the SQL's order had it.
     #[test]
     fn a_recipient_without_a_kind_is_to_and_comes_last() {
-        let conn = Connection::open_in_memory().unwrap();
-        conn.execute_batch(NULLABLE_SCHEMA).unwrap();
-        conn.execute_batch(
+        let conn = database_of(
+            NULLABLE_SCHEMA,
             "INSERT INTO projects VALUES (1, 'p', '/p');
              INSERT INTO agents VALUES (1, 'Amy'), (2, 'Bob'), (3, 'Cat'), (4, 'Dan');
              INSERT INTO messages VALUES (1, 1, 1, NULL, 's', 'b', NULL, 0, '2026-01-01 00:00:00.000000');
              INSERT INTO message_recipients VALUES (1, 1, NULL, NULL, NULL), (1, 2, 'cc', NULL, NULL),
                  (1, 3, 'to', NULL, NULL), (1, 4, 'bcc', NULL, NULL);",
-        )
-        .unwrap();
+        );
         let rows = read_messages(&conn).unwrap();
         let got: Vec<String> = rows[0]
             .recipients
@@ -930,9 +936,8 @@ pub(crate) mod tests {
     /// [`Ahead::read`]).
     #[test]
     fn ids_written_as_reals_or_text_match_as_in_the_joins() {
-        let conn = Connection::open_in_memory().unwrap();
-        conn.execute_batch(UNTYPED_SCHEMA).unwrap();
-        conn.execute_batch(
+        let conn = database_of(
+            UNTYPED_SCHEMA,
             "INSERT INTO projects VALUES (1, 'p', '/p'), (2.0, 'q', '/q'), ('3', 'r', '/r');
              INSERT INTO agents VALUES (1, 'BlueLake'), (2.0, 'Zed'), ('3', 'Tex');
              INSERT INTO messages VALUES
@@ -944,8 +949,7 @@ pub(crate) mod tests {
              INSERT INTO message_recipients VALUES (1, 2, 'to', NULL, NULL), (1, 1.0, 'cc', NULL, NULL),
                  (2, '1', 'to', NULL, NULL), (2, 3, 'to', NULL, NULL), (4, 2.0, 'to', NULL, NULL),
                  (2.0, 2, 'cc', NULL, NULL), ('1', 1, 'bcc', NULL, NULL);",
-        )
-        .unwrap();
+        );
         let joined = joined_as_strings(&conn);
         assert!(
             joined.iter().any(|r| r.starts_with("1 p /p [Zed] ")),
@@ -995,13 +999,11 @@ pub(crate) mod tests {
     /// first page.
     #[test]
     fn recipients_walked_ahead_are_the_joins_recipients() {
-        let conn = Connection::open_in_memory().unwrap();
-        conn.execute_batch(NULLABLE_SCHEMA).unwrap();
-        conn.execute_batch(
+        let conn = database_of(
+            NULLABLE_SCHEMA,
             "INSERT INTO projects VALUES (1, 'p', '/p');
              INSERT INTO agents VALUES (1, 'Amy'), (2, 'Bob'), (3, 'Cat'), (4, 'Amy'), (5, 'Dan');",
-        )
-        .unwrap();
+        );
         // Recipients first, in no order, some for messages never written.
         for (message, agent, kind, read) in [
             (7, 2, "'cc'", "'2026-01-03 00:00:00.000000'"),
@@ -1098,9 +1100,8 @@ pub(crate) mod tests {
     /// message), as the join never read it.
     #[test]
     fn a_bad_recipient_fails_the_read_only_where_its_message_is_read() {
-        let conn = Connection::open_in_memory().unwrap();
-        conn.execute_batch(UNTYPED_SCHEMA).unwrap();
-        conn.execute_batch(
+        let conn = database_of(
+            UNTYPED_SCHEMA,
             "INSERT INTO projects VALUES (1, 'p', '/p');
              INSERT INTO agents VALUES (1, 'Amy');
              INSERT INTO messages VALUES
@@ -1109,8 +1110,7 @@ pub(crate) mod tests {
                  (3, 1, 1, NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:03.000000');
              INSERT INTO message_recipients VALUES (2, 1, 5, NULL, NULL), (4, 1, x'00', NULL, NULL),
                  (1, 1, 'to', NULL, NULL), (3, 1, 'cc', NULL, NULL);",
-        )
-        .unwrap();
+        );
         assert_eq!(read_both_ways(&conn).len(), 2);
         conn.execute_batch("UPDATE messages SET project_id = 1 WHERE id = 2")
             .unwrap();
@@ -1126,14 +1126,12 @@ pub(crate) mod tests {
     /// did, naming the column; a NULL name nobody's row uses does not.
     #[test]
     fn a_null_name_in_use_fails_the_read() {
-        let conn = Connection::open_in_memory().unwrap();
-        conn.execute_batch(NULLABLE_SCHEMA).unwrap();
-        conn.execute_batch(
+        let conn = database_of(
+            NULLABLE_SCHEMA,
             "INSERT INTO projects VALUES (1, 'p', '/p'), (2, NULL, '/q');
              INSERT INTO agents VALUES (1, 'BlueLake'), (2, NULL);
              INSERT INTO messages VALUES (1, 1, 1, NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:00.000000');",
-        )
-        .unwrap();
+        );
         assert_eq!(read_messages(&conn).unwrap().len(), 1);
         conn.execute_batch("INSERT INTO message_recipients VALUES (1, 2, 'to', NULL, NULL)")
             .unwrap();
