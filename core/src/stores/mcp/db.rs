@@ -263,10 +263,7 @@ pub(crate) fn read_pages(
     let mut messages = tx.prepare(MESSAGES_NEWEST_FIRST)?;
     let mut rows = messages.query([])?;
     let mut out = Vec::with_capacity(page);
-    // `None` until the walk is made; then the table's walk, or `None`
-    // within (a `message_id` written as text: the join's way throughout).
-    let mut ahead: Option<Option<Ahead>> = None;
-    let mut first_page = true;
+    let mut way = Way::FirstPage;
     loop {
         let row = rows.next()?;
         let last = row.is_none();
@@ -276,15 +273,16 @@ pub(crate) fn read_pages(
         if out.len() == page || (last && !out.is_empty()) {
             page = page.saturating_mul(4).min(most.max(page));
             let mut full = std::mem::replace(&mut out, Vec::with_capacity(page));
-            let walked = match &mut ahead {
-                Some(walked) => walked.as_mut(),
-                None if !first_page && walk_ahead() => ahead.insert(Ahead::read(&tx)?).as_mut(),
-                None => None,
+            way = match way {
+                Way::Waiting if walk_ahead() => Ahead::read(&tx)?.map_or(Way::Join, Way::Walked),
+                other => other,
             };
-            first_page = false;
-            match walked {
-                Some(walked) => walked.add_recipients(&names, &mut full)?,
-                None => add_recipients(&mut recipients, &names, &mut full)?,
+            match &mut way {
+                Way::Walked(walked) => walked.add_recipients(&names, &mut full)?,
+                _ => add_recipients(&mut recipients, &names, &mut full)?,
+            }
+            if let Way::FirstPage = way {
+                way = Way::Waiting;
             }
             if on_page(full).is_break() {
                 break;
@@ -298,6 +296,18 @@ pub(crate) fn read_pages(
     drop(messages);
     drop(recipients);
     tx.finish()
+}
+
+/// How [`read_pages`] reads a page's recipients.
+enum Way {
+    /// The first page's: by the join.
+    FirstPage,
+    /// By the join, asking `walk_ahead` before each page.
+    Waiting,
+    /// From the table's walk.
+    Walked(Ahead),
+    /// By the join throughout (a `message_id` written as text).
+    Join,
 }
 
 /// The messages newest first: the walk of [`read_pages`]. Their project
