@@ -590,9 +590,8 @@ impl Ahead {
         let mut found = Vec::with_capacity(page.len() * 2);
         for (at, row) in page.iter().enumerate() {
             let from = self.by_message.partition_point(|e| e.message < row.id);
-            let run = &mut self.by_message[from..];
-            let len = run.iter().take_while(|e| e.message == row.id).count();
-            for early in &mut run[..len] {
+            let run = self.by_message[from..].iter_mut();
+            for early in run.take_while(|e| e.message == row.id) {
                 let Some(agent) = names.agents.get(&early.agent) else {
                     continue;
                 };
@@ -1009,48 +1008,29 @@ pub(crate) mod tests {
     /// first page.
     #[test]
     fn recipients_walked_ahead_are_the_joins_recipients() {
+        // Recipients first, in no order, some for messages never written;
+        // then messages whose time order is not their id order, 8's
+        // project gone.
         let conn = database_of(
             NULLABLE_SCHEMA,
             "INSERT INTO projects VALUES (1, 'p', '/p');
-             INSERT INTO agents VALUES (1, 'Amy'), (2, 'Bob'), (3, 'Cat'), (4, 'Amy'), (5, 'Dan');",
+             INSERT INTO agents VALUES (1, 'Amy'), (2, 'Bob'), (3, 'Cat'), (4, 'Amy'), (5, 'Dan');
+             INSERT INTO message_recipients VALUES
+                 (7, 2, 'cc', '2026-01-03 00:00:00.000000', '2026-01-03 00:00:00.000000'),
+                 (3, 4, 'to', '2026-01-04 00:00:00.000000', '2026-01-04 00:00:00.000000'),
+                 (3, 1, 'to', NULL, NULL), (9, 5, 'bcc', NULL, NULL), (3, 9, 'to', NULL, NULL),
+                 (12, 1, 'to', NULL, NULL), (1, 3, NULL, NULL, NULL), (1, 2, 'reply-to', NULL, NULL),
+                 (1, 1, 'to', NULL, NULL), (7, 5, 'to', NULL, NULL), (5, 2, 'cc', NULL, NULL),
+                 (8, 1, 'to', NULL, NULL);
+             INSERT INTO messages VALUES
+                 (1, 1, 1, NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:05.000000'),
+                 (3, 1, 1, NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:01.000000'),
+                 (5, 1, 1, NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:09.000000'),
+                 (7, 1, 1, NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:03.000000'),
+                 (8, 2, 1, NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:04.000000'),
+                 (9, 1, 1, NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:07.000000'),
+                 (11, 1, 1, NULL, 's', 'b', 'normal', 0, '2026-01-01 00:00:02.000000');",
         );
-        // Recipients first, in no order, some for messages never written.
-        for (message, agent, kind, read) in [
-            (7, 2, "'cc'", "'2026-01-03 00:00:00.000000'"),
-            (3, 4, "'to'", "'2026-01-04 00:00:00.000000'"),
-            (3, 1, "'to'", "NULL"),
-            (9, 5, "'bcc'", "NULL"),
-            (3, 9, "'to'", "NULL"),
-            (12, 1, "'to'", "NULL"),
-            (1, 3, "NULL", "NULL"),
-            (1, 2, "'reply-to'", "NULL"),
-            (1, 1, "'to'", "NULL"),
-            (7, 5, "'to'", "NULL"),
-            (5, 2, "'cc'", "NULL"),
-            (8, 1, "'to'", "NULL"),
-        ] {
-            conn.execute_batch(&format!(
-                "INSERT INTO message_recipients VALUES ({message}, {agent}, {kind}, {read}, {read});"
-            ))
-            .unwrap();
-        }
-        // Messages whose time order is not their id order; 8's project
-        // is gone.
-        for (id, project, second) in [
-            (1, 1, 5),
-            (3, 1, 1),
-            (5, 1, 9),
-            (7, 1, 3),
-            (8, 2, 4),
-            (9, 1, 7),
-            (11, 1, 2),
-        ] {
-            conn.execute_batch(&format!(
-                "INSERT INTO messages VALUES ({id}, {project}, 1, NULL, 's', 'b', 'normal', 0,
-                     '2026-01-01 00:00:{second:02}.000000');"
-            ))
-            .unwrap();
-        }
         let joined = read_both_ways(&conn);
         for first in 2..=7 {
             assert_eq!(

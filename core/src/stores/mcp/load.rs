@@ -118,11 +118,11 @@ fn load_listed(
         root: archive.to_path_buf(),
         db: db.map_or_else(|| archive.join(DB_FILE), Path::to_path_buf),
     };
-    // The archive is listed while the database is read: the two wait on
-    // different files.
     // The reader walks the recipients' table ahead (a burst of every
     // recipient) only once the first page is in: not beside it.
     let first_page_in = &AtomicBool::new(false);
+    // The archive is listed while the database is read: the two wait on
+    // different files.
     let (walked, rows, parsed) = std::thread::scope(|s| {
         let walking = s.spawn(|| list(archive));
         let (send, pages) = mpsc::sync_channel(PAGES_AHEAD);
