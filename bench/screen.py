@@ -94,7 +94,7 @@ class Terminal:
     def keys(self, keys, literal=False):
         """Sends keys (tmux key names, or text with literal=True)."""
         # Double quotes, with tmux's own escapes for what they would read.
-        quoted = '"' + "".join("\\" + c if c in '"\\$~' else c for c in keys) + '"'
+        quoted = '"' + "".join("\\" + c if c in '"\\$' else c for c in keys) + '"'
         self.command(f"send-keys -t s {'-l ' if literal else ''}{quoted}")
 
     def close(self):
