@@ -17,12 +17,12 @@ polling adds a few milliseconds to each.
 The screen is read, and keys sent, through one tmux control-mode client
 (`tmux -C`): a `tmux capture-pane` process started for every look (as
 this script did before session 35) took CPU from the two cores the load
-ran on: this script and its tmux clients used 218-261 ms of it in a
-run of 577-630 ms, where one control client leaves it 58-66 ms (the
-tmux server's share not counted either way). The same binary on 100,000 messages, watched both ways in
-turn: loaded at 528-562 ms that way, at 459-474 ms this way (a pty read
-by a script, no tmux and no looks: 419-428 ms in other minutes);
-docs/performance.md, "Session 35".
+ran on: this script and its tmux clients used 218-261 ms of it in a run
+of 577-630 ms, where one control client leaves it 58-66 ms (the tmux
+server's share not counted either way). The same binary on 100,000
+messages, watched both ways in turn: loaded at 528-562 ms that way, at
+459-474 ms this way (a pty read by a script, no tmux and no looks:
+419-428 ms in other minutes); docs/performance.md, "Session 35".
 
 Usage: screen.py AMAIL DIR [RUNS [LIMIT_SECONDS]]   (a figure never reached
 within the limit, 300 s unless given, prints as nan)
