@@ -10,6 +10,7 @@ use std::fmt;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use amail_core::source::parallel::join;
 use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams};
 use rmcp::service::RunningService;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -283,11 +284,7 @@ impl Session {
         F::Output: Send,
     {
         if tokio::runtime::Handle::try_current().is_ok() {
-            std::thread::scope(|s| {
-                s.spawn(|| self.runtime.block_on(fut))
-                    .join()
-                    .unwrap_or_else(|p| std::panic::resume_unwind(p))
-            })
+            std::thread::scope(|s| join(s.spawn(|| self.runtime.block_on(fut))))
         } else {
             self.runtime.block_on(fut)
         }

@@ -17,6 +17,7 @@ use super::model::{
 };
 use super::turn::{self, Open};
 use super::FastMap;
+use crate::source::parallel::join;
 
 /// Derives an [`Inbox`] from messages however they were obtained (tests,
 /// other sources): sorts them, threads them (their `thread` field is
@@ -75,7 +76,7 @@ fn build_keeping(
     let (threads, index) = std::thread::scope(|s| {
         let index = to_patch.then(|| s.spawn(|| Index::of(&messages)));
         let threads = threads_of(&messages);
-        let index = index.map(|made| made.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        let index = index.map(join);
         (threads, index)
     });
     let last = threads.len().saturating_sub(1);

@@ -56,14 +56,15 @@ pub(crate) fn map_min<T: Sync, R: Send>(
             .collect();
         let mut out = Vec::with_capacity(items.len());
         for h in handles {
-            match h.join() {
-                Ok(part) => out.extend(part),
-                // A panic in a worker is a bug; surface it where it happened.
-                Err(p) => std::panic::resume_unwind(p),
-            }
+            out.extend(join(h));
         }
         out
     })
+}
+
+/// A scoped thread's result; its panic (a bug) goes on where it happened.
+pub fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
 }
 
 /// The cores worth a thread (at most eight: past that the filesystem, not

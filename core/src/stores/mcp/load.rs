@@ -29,7 +29,8 @@ use crate::inbox::{
     SourceKind, Text, TextChunk,
 };
 use crate::source::detect::DB_FILE;
-use crate::source::{parallel, walk};
+use crate::source::parallel::{self, join};
+use crate::source::walk;
 use crate::stores::error::Error;
 use crate::stores::mailbox::newest_first_by;
 use crate::stores::read::{
@@ -358,11 +359,6 @@ fn read_rows(
         },
     )
     .map_err(|e| Error::db(db, e))
-}
-
-/// A scoped thread's result; its panic goes on where it happened.
-fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
-    h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
 }
 
 /// The archive's canonical files as listed, and which is each id's by
