@@ -20,6 +20,7 @@ use amail_core::inbox::{
     Agent, HelpState, Inbox, InboxMessage, Patched, Phase, SourceKind, Thread,
 };
 use amail_core::router::TaskSummary;
+use amail_core::source::parallel;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Screen {
@@ -1275,7 +1276,7 @@ impl Model {
         match kind {
             ListKind::Threads => self
                 .thread(key)
-                .is_some_and(|t| self.thread_matches(t, query)),
+                .is_some_and(|t| thread_matches(&self.inbox, t, query)),
             ListKind::Messages => self
                 .inbox
                 .message_by_key(key)
@@ -1298,19 +1299,6 @@ impl Model {
                         || hit(&format!("{:?}", a.state))
                 }),
         }
-    }
-
-    /// Whether thread `t` matches a `/` query: its id, bead, subject or
-    /// any of its messages.
-    fn thread_matches(&self, t: &Thread, query: &str) -> bool {
-        let hit = |s: &str| contains_ci(s, query);
-        hit(&t.id)
-            || t.bead.as_deref().is_some_and(hit)
-            || hit(&t.subject)
-            || t.messages
-                .iter()
-                .filter_map(|&i| self.inbox.messages.get(i))
-                .any(|m| message_matches(m, query))
     }
 
     /// The list `/` searches: the focused one; from the message view, the
@@ -1349,13 +1337,17 @@ impl Model {
         let count = cache.as_mut().expect("just set");
         let q = &self.search.query;
         match &threads {
-            // The thread list: slice by slice, threads read directly.
-            Some(v) => count.step(SLICE, |i| {
-                self.inbox
-                    .threads
-                    .get(v[i])
-                    .is_some_and(|t| self.thread_matches(t, q))
-            }),
+            // The thread list: slice by slice, on every core, threads
+            // read directly.
+            Some(v) => {
+                let inbox = &self.inbox;
+                count.step_on(SLICE, parallel::cores(), |i| {
+                    inbox
+                        .threads
+                        .get(v[i])
+                        .is_some_and(|t| thread_matches(inbox, t, q))
+                })
+            }
             // The others are short (one thread's messages, the tasks, the
             // agents): whole at once.
             None => count.step(usize::MAX, |i| self.item_matches(kind, keys[i], q)),
@@ -1675,6 +1667,19 @@ pub(crate) struct Listed {
     /// The thread whose messages are the list (the message list).
     thread: Option<String>,
     filter: Filter,
+}
+
+/// Whether thread `t` of `inbox` matches a `/` query: its id, bead,
+/// subject or any of its messages.
+fn thread_matches(inbox: &Inbox, t: &Thread, query: &str) -> bool {
+    let hit = |s: &str| contains_ci(s, query);
+    hit(&t.id)
+        || t.bead.as_deref().is_some_and(hit)
+        || hit(&t.subject)
+        || t.messages
+            .iter()
+            .filter_map(|&i| inbox.messages.get(i))
+            .any(|m| message_matches(m, query))
 }
 
 fn message_matches(m: &InboxMessage, q: &str) -> bool {

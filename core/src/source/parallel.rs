@@ -38,7 +38,7 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
 
 /// [`map`] with the smallest share worth a thread of its own given by the
 /// caller.
-pub(crate) fn map_min<T: Sync, R: Send>(
+pub fn map_min<T: Sync, R: Send>(
     items: &[T],
     min_per_thread: usize,
     f: impl Fn(&T) -> R + Sync,
