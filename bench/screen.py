@@ -50,9 +50,14 @@ class Terminal:
         env = {k: v for k, v in os.environ.items() if k != "TMUX"}
         subprocess.run([*self.server, "new-session", "-d", "-s", "s", "-x", "200", "-y", "40",
                         "sh", "-c", command], env=env, check=True)
+        # Until `no-output` below takes, the pane's output comes as
+        # `%output` lines, raw bytes cut wherever the program's writes
+        # were: a character split across two of them is not UTF-8 (it
+        # stopped a run once, at a million messages). Those lines are
+        # passed over, so they are read leniently.
         self.client = subprocess.Popen([*self.server, "-C", "attach", "-t", "s"], env=env,
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                       text=True, bufsize=1)
+                                       text=True, errors="replace", bufsize=1)
         # The pane's output is not wanted on the connection: only replies.
         # Asked again while tmux has not yet made the connection its client
         # ("no current client": seen once in a few dozen runs).
