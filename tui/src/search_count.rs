@@ -9,10 +9,10 @@
 //! is unfinished, taking keys in between (`runtime`), so typing never
 //! waits for it; until it is done the prompt shows the count so far
 //! ("3/120…"), and "no match" only once it is done. The thread list's
-//! slices are tried on every core at once ([`Count::step_on`]): once the
-//! inbox is loaded the other cores are idle, and the count at a million
-//! messages took 0.71-0.84 s after the last key on one core of two,
-//! 0.44-0.47 s on both.
+//! slice is tried on every core at once ([`Count::step_on`]): once the
+//! inbox is loaded the other cores are idle. At a million messages the
+//! count was done 0.68-0.76 s after the last key on one core of two,
+//! 0.48-0.67 s on both (`docs/tui.md` has the figures).
 //!
 //! A query that extends the last one (typing on) can only match what the
 //! last one matched: once that count is done, the next one goes over its
@@ -23,9 +23,10 @@ use std::ops::Range;
 use amail_core::source::parallel;
 
 /// Items of a list a frame's count goes over (on each core, for the
-/// thread list: [`Count::step_on`]): a few milliseconds of threads
-/// with bodies to search.
-pub(crate) const SLICE: usize = 2_048;
+/// thread list: [`Count::step_on`]): a few milliseconds of threads with
+/// bodies to search. Twice as many a core counted faster but held keys
+/// longer: the frame's second part competed with the terminal for a core.
+pub(crate) const SLICE: usize = 1_024;
 
 /// The fewest items worth a thread of their own in a count: a thread's
 /// start (tens of microseconds) against a few hundred threads' text.
