@@ -11,7 +11,7 @@
 //! ("3/120…"), and "no match" only once it is done. The thread list's
 //! slice is tried on every core at once ([`Count::step_on`]): once the
 //! inbox is loaded the other cores are idle. At a million messages the
-//! count was done 0.68-0.76 s after the last key on one core of two,
+//! count was done 0.68-0.84 s after the last key on one core of two,
 //! 0.48-0.67 s on both (`docs/tui.md` has the figures).
 //!
 //! A query that extends the last one (typing on) can only match what the
