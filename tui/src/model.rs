@@ -1337,11 +1337,14 @@ impl Model {
         let count = cache.as_mut().expect("just set");
         let q = &self.search.query;
         match &threads {
-            // The thread list: slice by slice, on every core, threads
-            // read directly.
+            // The thread list: slice by slice, threads read directly; on
+            // every core once the worker is idle (while a load runs, its
+            // readers have the other cores, and a frame waiting for a part
+            // there would hold keys up).
             Some(v) => {
                 let inbox = &self.inbox;
-                count.step_on(SLICE, parallel::cores(), |i| {
+                let cores = if self.working { 1 } else { parallel::cores() };
+                count.step_on(SLICE, cores, |i| {
                     inbox
                         .threads
                         .get(v[i])
@@ -1659,7 +1662,6 @@ impl Model {
     }
 }
 
-/// How many items match, and which of them (1-based) is selected.
 /// Which list a search's count is of (`search_count::CountKey`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Listed {
