@@ -1,8 +1,8 @@
 //! `/` over a large inbox (issue 16: the UI never blocked): the count of
 //! matches ("3/7") is made a slice of the thread list per frame (on every
-//! core), so a
-//! keystroke never waits for a pass over every message; frame by frame it
-//! reaches the count one pass gives, and only then says "no match".
+//! core), so a keystroke never waits for a pass over every message; frame
+//! by frame it reaches the count one pass gives, and only then says "no
+//! match".
 
 use chrono::{TimeZone, Utc};
 

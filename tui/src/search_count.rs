@@ -24,8 +24,9 @@ use amail_core::source::parallel;
 
 /// Items of a list a frame's count goes over (on each core, for the
 /// thread list: [`Count::step_on`]): a few milliseconds of threads with
-/// bodies to search. Twice as many a core counted faster but held keys
-/// longer: the frame's second part competed with the terminal for a core.
+/// bodies to search. Twice as many a core held keys longer (the frame's
+/// second part competed with the terminal for a core) for a count little
+/// sooner done.
 pub(crate) const SLICE: usize = 1_024;
 
 /// The fewest items worth a thread of their own in a count: a thread's
@@ -100,8 +101,10 @@ impl<L: PartialEq> Count<L> {
         let end = self
             .todo()
             .min(self.next.saturating_add(slice.saturating_mul(cores)));
+        // At most a part a core, none under `MIN_PER_CORE` items (but one).
         let n = end - self.next;
-        let part = n.div_ceil(cores.min(n / MIN_PER_CORE).max(1)).max(1);
+        let shares = cores.min(n / MIN_PER_CORE).max(1);
+        let part = n.div_ceil(shares).max(1);
         let parts: Vec<Range<usize>> = (self.next..end)
             .step_by(part)
             .map(|start| start..end.min(start + part))
