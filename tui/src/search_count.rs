@@ -75,13 +75,10 @@ impl<L: PartialEq> Count<L> {
     /// Tries the next `slice` items with `matches` (an item's index in the
     /// list).
     pub(crate) fn step(&mut self, slice: usize, matches: impl Fn(usize) -> bool) {
-        let end = self.todo().min(self.next.saturating_add(slice));
-        for k in self.next..end {
-            let item = item(self.within.as_deref(), k);
-            if matches(item as usize) {
-                self.matches.push(item);
-            }
-        }
+        let end = self.end_after(slice);
+        let within = self.within.as_deref();
+        self.matches
+            .extend(matching(within, self.next..end, &matches));
         self.next = end;
     }
 
@@ -98,9 +95,7 @@ impl<L: PartialEq> Count<L> {
         matches: impl Fn(usize) -> bool + Sync,
     ) {
         let cores = cores.max(1);
-        let end = self
-            .todo()
-            .min(self.next.saturating_add(slice.saturating_mul(cores)));
+        let end = self.end_after(slice.saturating_mul(cores));
         // At most a part a core, none under `MIN_PER_CORE` items (but one).
         let n = end - self.next;
         let shares = cores.min(n / MIN_PER_CORE).max(1);
@@ -111,13 +106,15 @@ impl<L: PartialEq> Count<L> {
             .collect();
         let within = self.within.as_deref();
         let found = parallel::map_min(&parts, 1, |r| {
-            r.clone()
-                .map(|k| item(within, k))
-                .filter(|&item| matches(item as usize))
-                .collect::<Vec<u32>>()
+            matching(within, r.clone(), &matches).collect::<Vec<u32>>()
         });
         self.matches.extend(found.into_iter().flatten());
         self.next = end;
+    }
+
+    /// Where a step of `items` more ends (the list's end at most).
+    fn end_after(&self, items: usize) -> usize {
+        self.todo().min(self.next.saturating_add(items))
     }
 
     /// Every item is tried.
@@ -163,10 +160,16 @@ impl<L: PartialEq> Count<L> {
     }
 }
 
-/// The list index of the `k`th item a count tries: of the last query's
-/// matches `within`, or of the whole list.
-fn item(within: Option<&[u32]>, k: usize) -> u32 {
-    within.map_or(k as u32, |w| w[k])
+/// The list indices of the items a count tries at `range` (of the last
+/// query's matches `within`, or of the whole list) that `matches` takes.
+fn matching<'a>(
+    within: Option<&'a [u32]>,
+    range: Range<usize>,
+    matches: &'a impl Fn(usize) -> bool,
+) -> impl Iterator<Item = u32> + 'a {
+    range
+        .map(move |k| within.map_or(k as u32, |w| w[k]))
+        .filter(move |&item| matches(item as usize))
 }
 
 /// Whether every item matching `key` matches `last`: the same list, and
