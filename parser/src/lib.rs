@@ -42,7 +42,7 @@
 //!    first byte once and runs only the tests that byte leaves open. Short
 //!    searches in a line (a label's colon, a value's comma or blank) go
 //!    eight bytes at a time (`find.rs`).
-//! 3. **Extraction** (`body.rs`, `extract.rs`): one pass indexes the body's
+//! 3. **Extraction** (`body/`, `extract.rs`): one pass indexes the body's
 //!    `##` sections and the first occurrence of every known label in each;
 //!    per-type extractors read values from that index. The envelope, the
 //!    index and the message are each built where they are kept (the

@@ -1,0 +1,279 @@
+//! What the extractors ask of an indexed body (`extract.rs`): a section
+//! by kind, a label's first field (in its section, or anywhere with a
+//! note), a section's text or list, a field's list of files. Each is a
+//! lookup in the index [`Body::read`] made, not a rescan of the text.
+
+use std::borrow::Cow;
+
+use super::{Body, Hit, Label, Section, SectionKind};
+use crate::diag::{Code, Diags};
+use crate::grammar::{heading, list_item};
+use crate::lines::{join_lines, physical, Line};
+use crate::model::Note;
+use crate::values::inline_list;
+
+impl<'l, 'a> Body<'l, 'a> {
+    /// The number of the first section of `kind`.
+    pub(crate) fn section(&self, kind: SectionKind) -> Option<usize> {
+        if kind == SectionKind::Preamble {
+            return Some(0);
+        }
+        if let Some(direct) = self.direct {
+            // Numbered after the preamble, as a section read from lines.
+            return direct
+                .sections
+                .iter()
+                .position(|s| s.0 == kind)
+                .map(|i| i + 1);
+        }
+        self.headed
+            .iter()
+            .position(|s| s.kind == kind)
+            .map(|i| i + 1)
+    }
+
+    /// Section number `n` (0 is the preamble).
+    pub(super) fn section_at(&self, n: usize) -> Option<&Section> {
+        match n.checked_sub(1) {
+            None => Some(&self.preamble),
+            Some(i) => self.headed.get(i),
+        }
+    }
+
+    pub(crate) fn has_section(&self, kind: SectionKind) -> bool {
+        self.section(kind).is_some()
+    }
+
+    /// A label in the preamble, else anywhere in the body.
+    pub(crate) fn top(&self, label: Label) -> Option<Hit<'a>> {
+        // Sections are numbered in line order and hits kept in it: a
+        // label's first hit is in the preamble whenever one is.
+        match self.first.get(label as usize) {
+            Some(0) if self.hits.len() <= usize::from(u8::MAX) => None,
+            Some(&n) if n > 0 => self.hits.get(usize::from(n) - 1).copied(),
+            _ => self.hits.iter().find(|h| h.label == label).copied(),
+        }
+    }
+
+    /// A label in the first section of `kind`; outside it, the first one
+    /// anywhere, reported as an info because the writer put it elsewhere.
+    pub(crate) fn within(
+        &self,
+        kind: SectionKind,
+        label: Label,
+        diags: &mut Diags<'_, 'a>,
+    ) -> Option<Hit<'a>> {
+        // The label's first hit first (a lookup): with none, there is none
+        // in the section either; in the section, it is the section's first.
+        // The hits are searched only for a label first found elsewhere
+        // (a DONE asked five labels this way, ~100 instructions each).
+        let h = self.top(label)?;
+        if let Some(s) = self.section(kind) {
+            if h.section == s {
+                return Some(h);
+            }
+            if let Some(h) = self.in_section(s, label) {
+                return Some(h);
+            }
+        }
+        if self.sectionless {
+            return Some(h);
+        }
+        let line = &self.lines[h.line];
+        diags.at(
+            Code::FieldOutsideSection,
+            line,
+            crate::trim::trim_start(line.text),
+            Note::join(&["field found outside its `## ", kind.name(), "` section"]),
+        );
+        Some(h)
+    }
+
+    pub(super) fn in_section(&self, section: usize, label: Label) -> Option<Hit<'a>> {
+        self.hits
+            .iter()
+            .find(|h| h.section == section && h.label == label)
+            .copied()
+    }
+
+    /// The text of a section, blank lines at either end trimmed.
+    pub(crate) fn section_text(&self, kind: SectionKind) -> Option<Cow<'a, str>> {
+        if let Some(direct) = self.direct {
+            let (_, text) = direct.sections.iter().find(|s| s.0 == kind)?;
+            return text.clone();
+        }
+        let s = self.section_at(self.section(kind)?)?;
+        let content = trim_blank(&self.lines[s.start..s.end]);
+        if content.is_empty() {
+            return None;
+        }
+        Some(join_lines(self.doc, content))
+    }
+
+    /// The list a section holds: its bullet or numbered items, else the
+    /// comma-separated or one-per-line entries of its text.
+    pub(crate) fn section_list(
+        &self,
+        kind: SectionKind,
+        diags: &mut Diags<'_, 'a>,
+    ) -> Option<Vec<Cow<'a, str>>> {
+        if self.direct.is_some() {
+            // A fenced JSON body's lists are fields (`files_touched` is
+            // the label `Files touched`), never a section's.
+            return None;
+        }
+        let s = self.section_at(self.section(kind)?)?;
+        let lines = &self.lines[s.start..s.end];
+        let items = file_items(
+            physical(self.doc, lines).filter_map(|l| Some((l, list_item(l.text)?))),
+            diags,
+        );
+        if !items.is_empty() {
+            return Some(items);
+        }
+        let items: Vec<Cow<'a, str>> = physical(self.doc, lines)
+            .filter(|l| !l.is_blank())
+            .flat_map(|l| inline_list(l.text))
+            .collect();
+        (!items.is_empty()).then_some(items)
+    }
+
+    /// A list-valued field: `Files: a, b`, or `Files:` followed by bullets.
+    /// A field with no items is absent (`None`), like an empty scalar.
+    pub(crate) fn field_list(
+        &self,
+        hit: Hit<'a>,
+        diags: &mut Diags<'_, 'a>,
+    ) -> Option<Vec<Cow<'a, str>>> {
+        let items = self.field_items(hit, diags);
+        (!items.is_empty()).then_some(items)
+    }
+
+    pub(super) fn field_items(&self, hit: Hit<'a>, diags: &mut Diags<'_, 'a>) -> Vec<Cow<'a, str>> {
+        if let Some(direct) = self.direct {
+            return direct
+                .lists
+                .iter()
+                .find(|l| l.0 == hit.label)
+                .map(|(_, items)| items.iter().map(|i| Cow::Borrowed(*i)).collect())
+                .unwrap_or_default();
+        }
+        let line = &self.lines[hit.line];
+        if !hit.value.is_empty() {
+            // `` `a.rs` `b.rs` ``: backtick spans with no commas between.
+            if let Some(spans) = crate::decor::backtick_spans(hit.value) {
+                diags.normalised(
+                    line,
+                    hit.value,
+                    "files in backticks separated by spaces read as a list",
+                );
+                return spans.into_iter().map(Cow::Borrowed).collect();
+            }
+            return inline_list(hit.value);
+        }
+        let field_indent = indent_of(line.text);
+        let following = || physical(self.doc, &self.lines[hit.line + 1..]);
+        let items = following().take_while(|l| {
+            list_item(l.text).is_some()
+                && (indent_of(l.text) > field_indent || !crate::find::has(l.text.as_bytes(), b':'))
+                && heading(l.text).is_none()
+        });
+        let items = file_items(items.filter_map(|l| Some((l, list_item(l.text)?))), diags);
+        if !items.is_empty() {
+            return items;
+        }
+        // One file per line, with no list marker.
+        let bare: Vec<(Line<'a>, &'a str)> = following()
+            .map_while(|l| Some((l, crate::decor::bare_file_line(l.text)?)))
+            .collect();
+        if let Some((first, _)) = bare.first() {
+            diags.normalised(
+                first,
+                first.text.trim_start(),
+                "files one per line, with no list marker, read as a list",
+            );
+        }
+        bare.into_iter().map(|(_, f)| Cow::Borrowed(f)).collect()
+    }
+
+    pub(crate) fn line(&self, hit: &Hit<'a>) -> &Line<'a> {
+        &self.lines[hit.line]
+    }
+}
+
+/// The files a list's items name: each item's text, backticks trimmed; an
+/// item with a note (`` `a.rs` — new ``, `b.rs (new)`) is its file, with
+/// one normalisation reported for the list.
+#[inline]
+fn file_items<'a>(
+    items: impl Iterator<Item = (Line<'a>, &'a str)>,
+    diags: &mut Diags<'_, 'a>,
+) -> Vec<Cow<'a, str>> {
+    let mut noted = false;
+    let mut out = Vec::new();
+    for (line, text) in items {
+        if text.is_empty() {
+            continue;
+        }
+        let file = match crate::decor::file_item(text) {
+            Some(file) => {
+                if !noted {
+                    noted = true;
+                    let (kept, cut) = crate::decor::shorten(text);
+                    diags.normalised(
+                        &line,
+                        text,
+                        Note::join(&[
+                            "list item `",
+                            kept,
+                            crate::decor::cut_then!(cut, "` reads as the file `"),
+                            file,
+                            "`",
+                        ]),
+                    );
+                }
+                file
+            }
+            None => text.trim_matches('`'),
+        };
+        out.push(Cow::Borrowed(file));
+    }
+    out
+}
+
+fn indent_of(s: &str) -> usize {
+    s.len() - s.trim_start().len()
+}
+
+#[inline]
+fn trim_blank<'l, 'a>(lines: &'l [Line<'a>]) -> &'l [Line<'a>] {
+    let start = lines
+        .iter()
+        .position(|l| !l.is_blank())
+        .unwrap_or(lines.len());
+    let end = lines
+        .iter()
+        .rposition(|l| !l.is_blank())
+        .map_or(start, |e| e + 1);
+    &lines[start..end]
+}
+
+/// The whole body text with blank lines at either end trimmed. (Always
+/// inlined: its three callers' calls were ~25 instructions a message.)
+#[inline(always)]
+pub(crate) fn whole_text<'a>(doc: &'a str, lines: &[Line<'a>]) -> Cow<'a, str> {
+    // A body whose first and last lines hold text (nearly every one) has
+    // nothing to trim: decided without the call.
+    let ends_hold_text = match (lines.first(), lines.last()) {
+        (Some(first), Some(last)) => !first.is_blank() && !last.is_blank(),
+        _ => false,
+    };
+    join_lines(
+        doc,
+        if ends_hold_text {
+            lines
+        } else {
+            trim_blank(lines)
+        },
+    )
+}
