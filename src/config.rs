@@ -206,7 +206,7 @@ fn unknown_keys(path: &Path, text: &str, table: &toml::de::DeTable<'_>) -> Vec<S
     use toml::de::DeValue;
     let at = |span: std::ops::Range<usize>| (span.start, position(path, text, Some(span)));
     let unknown = |key: &str, known: &[&str], within: &str| {
-        let hint = nearest(key, known)
+        let hint = amail_parser::near::nearest(key, known)
             .map(|k| format!(" (did you mean `{k}`?)"))
             .unwrap_or_default();
         format!("unknown key `{key}`{within}{hint}; amail ignores it")
@@ -254,18 +254,6 @@ fn unknown_keys(path: &Path, text: &str, table: &toml::de::DeTable<'_>) -> Vec<S
     // In the file's order: the table's keys come sorted.
     out.sort_by_key(|(o, _)| *o);
     out.into_iter().map(|(_, w)| w).collect()
-}
-
-/// The known key `key` is most likely a typo of: at most two edits away
-/// (case aside), the nearest first.
-fn nearest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
-    let key = key.to_ascii_lowercase();
-    known
-        .iter()
-        .map(|k| (strsim::levenshtein(&key, k), *k))
-        .filter(|(d, _)| *d <= 2)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k)
 }
 
 /// The config key naming a file that holds a server's bearer token.

@@ -429,11 +429,11 @@ impl<'a> Extractor<'_, 'a> {
     }
 
     fn pass_fail(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_, 'a>) -> Option<bool> {
-        self.boolean(hit, pass_fail, "PASS nor FAIL", d)
+        self.boolean(hit, pass_fail, ["PASS", "FAIL"], d)
     }
 
     fn yes_no(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_, 'a>) -> Option<bool> {
-        self.boolean(hit, yes_no, "true nor false", d)
+        self.boolean(hit, yes_no, ["true", "false"], d)
     }
 
     /// A two-valued field read by `read`; anything else is a bad-enum
@@ -442,7 +442,8 @@ impl<'a> Extractor<'_, 'a> {
         &self,
         hit: Option<Hit<'a>>,
         read: fn(&str) -> Result<bool, ValueError>,
-        neither: &str,
+        // The two words as the diagnostic names them (true, false).
+        words: [&'static str; 2],
         d: &mut Diags<'_, 'a>,
     ) -> Option<bool> {
         let h = hit.filter(|h| !h.value.is_empty())?;
@@ -464,11 +465,15 @@ impl<'a> Extractor<'_, 'a> {
                     self.normalised(&h, Note::join(&["`", h.value, "` reads as ", read]), d);
                     return Some(v);
                 }
+                let [yes, no] = words;
+                let hint = crate::near::nearest(trim(h.value), &words)
+                    .map(|near| format!(" (did you mean `{near}`?)"))
+                    .unwrap_or_default();
                 d.at(
                     Code::BadEnum,
                     self.body.line(&h),
                     h.value,
-                    format!("`{}` is neither {neither}", h.value),
+                    format!("`{}` is neither {yes} nor {no}{hint}", h.value),
                 );
                 None
             }
@@ -515,12 +520,19 @@ impl<'a> Extractor<'_, 'a> {
             return Some(Cow::Borrowed(word));
         }
         let word = lowered.unwrap_or_else(|| Cow::Owned(enum_normalised(t)));
-        d.at(
-            Code::BadEnum,
-            self.body.line(&h),
-            h.value,
-            Note::join(&[named, h.value, "` is not one of ", enumerated.listed]),
-        );
+        let note = match crate::near::nearest(t, allowed) {
+            Some(near) => Note::join(&[
+                named,
+                h.value,
+                "` is not one of ",
+                enumerated.listed,
+                " (did you mean `",
+                near,
+                "`?)",
+            ]),
+            None => Note::join(&[named, h.value, "` is not one of ", enumerated.listed]),
+        };
+        d.at(Code::BadEnum, self.body.line(&h), h.value, note);
         Some(word)
     }
 }

@@ -918,7 +918,7 @@ fn split_list(v: &str) -> Names<'_> {
 }
 
 /// The name and line of a header near `Subject:` (`Subjct:`, `subjet:`,
-/// `Subjects:`: at most two edits, any case) in the header block of the
+/// `Subjects:`: a near miss as [`crate::near`] has it) in the header block of the
 /// message that starts at line `from`; for the no-subject problem only,
 /// so no message with a subject pays for it.
 pub(crate) fn near_subject<'d>(lines: &[Line<'d>], from: u32) -> Option<(&'d str, u32)> {
@@ -931,8 +931,7 @@ pub(crate) fn near_subject<'d>(lines: &[Line<'d>], from: u32) -> Option<(&'d str
             let (name, _) = l.text.split_once(':')?;
             let near = name.len() >= 4
                 && name.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-')
-                && !name.eq_ignore_ascii_case("subject")
-                && strsim::damerau_levenshtein(&name.to_ascii_lowercase(), "subject") <= 2;
+                && crate::near::nearest(name, &["Subject"]).is_some();
             near.then_some((name, l.no))
         })
 }

@@ -91,6 +91,7 @@ mod json_keys;
 pub mod json_pos;
 mod lines;
 mod model;
+pub mod near;
 mod render;
 /// The inputs whose parse must grow linearly (`tests/linear.rs` counts
 /// their allocations): here the unit tests count what cursors walk.
@@ -1040,7 +1041,13 @@ fn assemble<'a>(
             s.line,
             unknown_token_column(s, raw_type.as_ref()),
             match &raw_type {
-                Some(r) => format!("`{r}` is not a protocol message type"),
+                Some(r) => match MessageType::nearest(r) {
+                    Some(k) => format!(
+                        "`{r}` is not a protocol message type (did you mean `{}`?)",
+                        k.as_str()
+                    ),
+                    None => format!("`{r}` is not a protocol message type"),
+                },
                 None => format!("subject `{}` names no protocol message type", s.value),
             },
         ),

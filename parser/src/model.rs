@@ -46,7 +46,7 @@ impl MessageType {
     ];
 
     /// The canonical token, as written in a subject line.
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             MessageType::BeadAccepted => "BEAD_ACCEPTED",
             MessageType::Progress => "PROGRESS",
@@ -113,6 +113,26 @@ impl MessageType {
             _ => return None,
         };
         find(names, token.as_bytes())
+    }
+
+    /// The known type a token that names none is nearest, for a hint
+    /// (`PROGRES`: `PROGRESS`; the rule is [`crate::near`]'s), spelled as
+    /// [`MessageType::from_token`] reads types (any case, `-` or a space
+    /// between words). Nothing is guessed from it: the message stays
+    /// [`MessageType::Unknown`].
+    pub(crate) fn nearest(token: &str) -> Option<MessageType> {
+        const NAMES: [&str; 10] = {
+            let mut names = [""; 10];
+            let mut i = 0;
+            while i < names.len() {
+                names[i] = MessageType::KNOWN[i].as_str();
+                i += 1;
+            }
+            names
+        };
+        let token = token.replace(['-', ' '], "_");
+        let name = crate::near::nearest(&token, &NAMES)?;
+        MessageType::KNOWN.into_iter().find(|k| k.as_str() == name)
     }
 
     /// Whether `s` ends with a token [`MessageType::from_token`] knows,

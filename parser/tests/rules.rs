@@ -407,6 +407,84 @@ fn a_bad_failure_type_is_named_as_the_failure_s_type() {
     }
 }
 
+/// A type token a letter or two from a protocol type (`PROGRES`) is
+/// named with the type it is nearest, in lenient and strict mode alike;
+/// nothing is guessed: the message stays UNKNOWN. A token far from every
+/// type (`HELP_ROUTE`), or as far from a short one as it is long (`NOTE`
+/// and `DONE`), gets no hint.
+#[test]
+fn a_misspelled_type_names_the_type_it_is_nearest() {
+    for (token, nearest) in [
+        ("PROGRES", Some("PROGRESS")),
+        ("HELP_REQEST", Some("HELP_REQUEST")),
+        ("CHEKPIONT", Some("CHECKPOINT")),
+        ("FAIL", Some("FAILED")),
+        ("DONES", Some("DONE")),
+        ("HELP_ROUTE", None),
+        ("NOTE", None),
+    ] {
+        let text = format!("Subject: [ol-1] {token}\n\nBody:\nBead: ol-1\n");
+        let m = one(&text);
+        assert_eq!(m.kind, MessageType::Unknown, "{token}");
+        let d = m
+            .diagnostics
+            .iter()
+            .find(|d| d.code.as_ref() == "unknown-type")
+            .unwrap_or_else(|| panic!("{token}: {:?}", codes(&m)));
+        let plain = format!("`{token}` is not a protocol message type");
+        let expected = match nearest {
+            Some(n) => format!("{plain} (did you mean `{n}`?)"),
+            None => plain,
+        };
+        assert_eq!(d.message.to_string(), expected);
+        let strict = parse(&text, &ParseOptions::strict()).unwrap_err();
+        assert_eq!(strict.message.to_string(), expected, "{token}");
+    }
+}
+
+/// A value a letter or two from one of its field's values is named with
+/// it, as a type is (`TEST_FAIL`: `TESTS_FAIL`); the value is kept as
+/// written, never read as the value it is near.
+#[test]
+fn a_misspelled_value_names_the_value_it_is_nearest() {
+    for (text, field, value, message) in [
+        (
+            "Subject: [x] FAILED\n\nBody:\nBead: x\nFailure Type: TEST_FAIL\nReason: r\n",
+            "failure_type",
+            Some("TEST_FAIL"),
+            "Failure Type `TEST_FAIL` is not one of TESTS_FAIL, BUILD_FAIL, SPEC_IMPOSSIBLE, CONTEXT_HIGH, ERROR (did you mean `TESTS_FAIL`?)",
+        ),
+        (
+            "Subject: [x] HELP_REQUEST\n\nBody:\nBead: x\nIssue Type: STUK\n\n## Problem\np\n\n## Question\nq\n",
+            "issue_type",
+            Some("STUK"),
+            "Issue Type `STUK` is not one of STUCK, SPEC_UNCLEAR, BLOCKED, TECHNICAL (did you mean `STUCK`?)",
+        ),
+        (
+            "Subject: [x] DONE\n\nBody:\nBead: x\n\n## Self-Validation\n- Tests: PASSS\n",
+            "tests_pass",
+            None,
+            "`PASSS` is neither PASS nor FAIL (did you mean `PASS`?)",
+        ),
+        (
+            "Subject: [x] DONE\n\nBody:\nBead: x\n\n## Self-Validation\n- Tests: maybe\n",
+            "tests_pass",
+            None,
+            "`maybe` is neither PASS nor FAIL",
+        ),
+    ] {
+        let m = one(text);
+        let d = m
+            .diagnostics
+            .iter()
+            .find(|d| d.code.as_ref() == "bad-enum")
+            .unwrap_or_else(|| panic!("{text}: {:?}", codes(&m)));
+        assert_eq!(d.message.to_string(), message, "{text}");
+        let kept = serde_json::to_value(&m.parsed).unwrap()[field].clone();
+        assert_eq!(kept.as_str(), value, "{text}");
+    }
+}
+
 /// Fields in a markdown table of labels and values (the twentieth
 /// round): read when the first column is labels; a table of files with
 /// a status column, or one whose only label is its header, is left alone.
