@@ -46,7 +46,7 @@ impl MessageType {
     ];
 
     /// The canonical token, as written in a subject line.
-    pub const fn as_str(self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             MessageType::BeadAccepted => "BEAD_ACCEPTED",
             MessageType::Progress => "PROGRESS",
@@ -121,17 +121,8 @@ impl MessageType {
     /// between words). Nothing is guessed from it: the message stays
     /// [`MessageType::Unknown`].
     pub(crate) fn nearest(token: &str) -> Option<MessageType> {
-        const NAMES: [&str; 10] = {
-            let mut names = [""; 10];
-            let mut i = 0;
-            while i < names.len() {
-                names[i] = MessageType::KNOWN[i].as_str();
-                i += 1;
-            }
-            names
-        };
-        let token = token.replace(['-', ' '], "_");
-        let name = crate::near::nearest(&token, &NAMES)?;
+        let names = MessageType::KNOWN.map(MessageType::as_str);
+        let name = crate::near::nearest(&token.replace(['-', ' '], "_"), &names)?;
         MessageType::KNOWN.into_iter().find(|k| k.as_str() == name)
     }
 
