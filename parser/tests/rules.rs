@@ -21,6 +21,17 @@ fn codes(m: &OwnedMessage) -> Vec<(&str, u32, u32)> {
         .collect()
 }
 
+/// The message of `m`'s first diagnostic of `code`, as text; a test of
+/// `what` fails naming every diagnostic when there is none.
+fn message_of(m: &OwnedMessage, code: &str, what: &str) -> String {
+    m.diagnostics
+        .iter()
+        .find(|d| d.code.as_ref() == code)
+        .unwrap_or_else(|| panic!("{what}: no {code} in {:?}", codes(m)))
+        .message
+        .to_string()
+}
+
 #[test]
 fn subject_forms() {
     for (s, kind, bead, reply) in [
@@ -392,17 +403,10 @@ fn a_bad_failure_type_is_named_as_the_failure_s_type() {
         "Bead: x\n\n## Failure\nType: NOPE\nReason: r\n",
     ] {
         let m = one(&format!("Subject: [x] FAILED\n\nBody:\n{body}"));
-        let d = m
-            .diagnostics
-            .iter()
-            .find(|d| d.code.as_ref() == "bad-enum")
-            .unwrap_or_else(|| panic!("{body}: {:?}", codes(&m)));
+        let message = message_of(&m, "bad-enum", body);
         assert!(
-            d.message
-                .to_string()
-                .starts_with("Failure Type `NOPE` is not one of"),
-            "{body}: {}",
-            d.message
+            message.starts_with("Failure Type `NOPE` is not one of"),
+            "{body}: {message}"
         );
     }
 }
@@ -426,17 +430,13 @@ fn a_misspelled_type_names_the_type_it_is_nearest() {
         let text = format!("Subject: [ol-1] {token}\n\nBody:\nBead: ol-1\n");
         let m = one(&text);
         assert_eq!(m.kind, MessageType::Unknown, "{token}");
-        let d = m
-            .diagnostics
-            .iter()
-            .find(|d| d.code.as_ref() == "unknown-type")
-            .unwrap_or_else(|| panic!("{token}: {:?}", codes(&m)));
+        let message = message_of(&m, "unknown-type", token);
         let plain = format!("`{token}` is not a protocol message type");
         let expected = match nearest {
             Some(n) => format!("{plain} (did you mean `{n}`?)"),
             None => plain,
         };
-        assert_eq!(d.message.to_string(), expected);
+        assert_eq!(message, expected);
         let strict = parse(&text, &ParseOptions::strict()).unwrap_err();
         assert_eq!(strict.message.to_string(), expected, "{token}");
     }
@@ -474,12 +474,8 @@ fn a_misspelled_value_names_the_value_it_is_nearest() {
         ),
     ] {
         let m = one(text);
-        let d = m
-            .diagnostics
-            .iter()
-            .find(|d| d.code.as_ref() == "bad-enum")
-            .unwrap_or_else(|| panic!("{text}: {:?}", codes(&m)));
-        assert_eq!(d.message.to_string(), message, "{text}");
+        let message_is = message_of(&m, "bad-enum", text);
+        assert_eq!(message_is, message, "{text}");
         let kept = serde_json::to_value(&m.parsed).unwrap()[field].clone();
         assert_eq!(kept.as_str(), value, "{text}");
     }
