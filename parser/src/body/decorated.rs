@@ -7,7 +7,7 @@
 
 use super::label::LABEL_LENGTHS;
 use super::tables::is_row_blank;
-use super::{open_section, read_through, Body, Label, SectionKind};
+use super::{read_through, Body, Label, SectionKind};
 use crate::diag::Diags;
 use crate::grammar::{field_line, FieldLine};
 use crate::model::Note;
@@ -59,7 +59,7 @@ impl<'l, 'a> Body<'l, 'a> {
     /// Line `i`, a run of `-` or `=`, under a line whose text names a
     /// section (`Problem`, `**Question**`, `Next Steps:`): that section's
     /// heading, the title line left out of the section before it.
-    pub(super) fn setext(&mut self, diags: &mut Diags<'_, 'a>, i: usize) {
+    fn setext(&mut self, diags: &mut Diags<'_, 'a>, i: usize) {
         let Some(prev) = i.checked_sub(1).and_then(|p| self.lines.get(p)) else {
             return;
         };
@@ -87,14 +87,7 @@ impl<'l, 'a> Body<'l, 'a> {
                 "`",
             ]),
         );
-        open_section(
-            &mut self.headed,
-            &mut self.preamble,
-            kind,
-            2,
-            i,
-            self.lines.len(),
-        );
+        self.open_section(kind, 2, i);
         let before = self.headed.len() - 1;
         let cur = match before.checked_sub(1) {
             Some(b) => &mut self.headed[b],

@@ -55,26 +55,6 @@ pub(crate) use label::Label;
 pub(crate) use queries::whole_text;
 use tables::{has_row_separator, Table};
 
-/// Ends the current section (or the preamble) at line `i` and opens a
-/// `kind` section from the next line to the end.
-fn open_section(
-    headed: &mut Headed,
-    preamble: &mut Section,
-    kind: SectionKind,
-    level: u8,
-    i: usize,
-    lines: usize,
-) {
-    headed.last_mut().unwrap_or(preamble).end = i;
-    headed.push(Section {
-        kind,
-        level,
-        start: i + 1,
-        end: lines,
-        seen: 0,
-    });
-}
-
 /// The headed sections of a body: on the stack for a message's few (an
 /// OFFERING_READY has three or four), where each message with a heading
 /// allocated the list.
@@ -305,14 +285,7 @@ impl<'l, 'a> Body<'l, 'a> {
                         continue;
                     }
                     if let Some(kind) = SectionKind::spec_heading(text) {
-                        open_section(
-                            &mut body.headed,
-                            &mut body.preamble,
-                            kind,
-                            2,
-                            i,
-                            lines.len(),
-                        );
+                        body.open_section(kind, 2, i);
                         continue;
                     }
                     (
@@ -362,14 +335,7 @@ impl<'l, 'a> Body<'l, 'a> {
                 };
                 if let Some(kind) = kind {
                     let level = u8::try_from(level).unwrap_or(u8::MAX);
-                    open_section(
-                        &mut body.headed,
-                        &mut body.preamble,
-                        kind,
-                        level,
-                        i,
-                        lines.len(),
-                    );
+                    body.open_section(kind, level, i);
                 }
                 continue;
             }
@@ -422,14 +388,7 @@ impl<'l, 'a> Body<'l, 'a> {
                         if f.value.is_empty() {
                             if let Some(kind) = SectionKind::from_decorated_title(f.label) {
                                 alone_as_heading(diags, line, kind);
-                                open_section(
-                                    &mut body.headed,
-                                    &mut body.preamble,
-                                    kind,
-                                    2,
-                                    i,
-                                    lines.len(),
-                                );
+                                body.open_section(kind, 2, i);
                             }
                         }
                         continue;
@@ -448,14 +407,7 @@ impl<'l, 'a> Body<'l, 'a> {
                     }
                     Decorated::Heading(kind) => {
                         alone_as_heading(diags, line, kind);
-                        open_section(
-                            &mut body.headed,
-                            &mut body.preamble,
-                            kind,
-                            2,
-                            i,
-                            lines.len(),
-                        );
+                        body.open_section(kind, 2, i);
                         continue;
                     }
                     Decorated::Neither => {
@@ -507,6 +459,19 @@ impl<'l, 'a> Body<'l, 'a> {
                 "this code block is never closed",
             );
         }
+    }
+
+    /// Ends the current section (or the preamble) at line `i` and opens a
+    /// `kind` section from the next line to the end.
+    fn open_section(&mut self, kind: SectionKind, level: u8, i: usize) {
+        self.headed.last_mut().unwrap_or(&mut self.preamble).end = i;
+        self.headed.push(Section {
+            kind,
+            level,
+            start: i + 1,
+            end: self.lines.len(),
+            seen: 0,
+        });
     }
 
     /// Records `f` as the field `label` read from `line`, line `i`: the

@@ -33,7 +33,7 @@ impl<'l, 'a> Body<'l, 'a> {
     }
 
     /// Section number `n` (0 is the preamble).
-    pub(super) fn section_at(&self, n: usize) -> Option<&Section> {
+    fn section_at(&self, n: usize) -> Option<&Section> {
         match n.checked_sub(1) {
             None => Some(&self.preamble),
             Some(i) => self.headed.get(i),
@@ -149,7 +149,7 @@ impl<'l, 'a> Body<'l, 'a> {
         (!items.is_empty()).then_some(items)
     }
 
-    pub(super) fn field_items(&self, hit: Hit<'a>, diags: &mut Diags<'_, 'a>) -> Vec<Cow<'a, str>> {
+    fn field_items(&self, hit: Hit<'a>, diags: &mut Diags<'_, 'a>) -> Vec<Cow<'a, str>> {
         if let Some(direct) = self.direct {
             return direct
                 .lists
