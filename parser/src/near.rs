@@ -33,9 +33,73 @@ pub fn nearest<'k>(word: &str, known: &[&'k str]) -> Option<&'k str> {
         .map(|(_, k)| k)
 }
 
+/// The one id of `known` that `id` is a near miss of: the rule above,
+/// with case counted (an id is matched exactly, so `Demo-17` is a slip
+/// from `demo-17`), and only when no other id is as near. Ids are many
+/// and alike (`demo-11`, `demo-17`, `demo-21` are each one edit from
+/// `demo-71`): a hint that picked one of several would guess. So sequential
+/// numbers (an mcp_agent_mail database's) rarely get one, and long ids
+/// with a slip in them (`ol-527.2-hepl`) do. Ids whose lengths differ by
+/// more than the edits allowed are not compared. `None` when `id` is one
+/// of `known`.
+pub fn nearest_id<'k>(id: &str, known: impl IntoIterator<Item = &'k str>) -> Option<&'k str> {
+    let mut best: Option<(usize, &'k str)> = None;
+    let mut tied = false;
+    for k in known {
+        if k.len().abs_diff(id.len()) > MAX_EDITS {
+            continue;
+        }
+        // Optimal string alignment: Damerau's edits, each letter edited
+        // once, which is all a slip is; it needs no table of the alphabet.
+        let d = strsim::osa_distance(id, k);
+        if d == 0 {
+            return None;
+        }
+        if d > MAX_EDITS || 2 * d >= k.chars().count() {
+            continue;
+        }
+        match best {
+            Some((b, _)) if d > b => {}
+            Some((b, _)) if d == b => tied = true,
+            _ => {
+                best = Some((d, k));
+                tied = false;
+            }
+        }
+    }
+    best.filter(|_| !tied).map(|(_, k)| k)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::nearest;
+    use super::{nearest, nearest_id};
+
+    #[test]
+    fn a_near_id_is_named_only_when_it_is_the_one_nearest() {
+        let ids = ["demo-11", "demo-17", "demo-21", "ol-527.2-help", "5"];
+        for (id, expected) in [
+            // Case counts in an id: one edit.
+            ("Demo-17", Some("demo-17")),
+            ("ol-527.2-hepl", Some("ol-527.2-help")),
+            ("ol-527.2-hel", Some("ol-527.2-help")),
+            // One edit from three ids: no guess.
+            ("demo-71", None),
+            // The nearest tied: `demo-1` and `demo-117` are each one
+            // edit from `demo-11` and from `demo-17`.
+            ("demo-1", None),
+            ("demo-117", None),
+            // Too short to have a near miss; the id itself; far off.
+            ("6", None),
+            ("demo-17", None),
+            ("ticket-9", None),
+            ("", None),
+        ] {
+            assert_eq!(nearest_id(id, ids), expected, "{id}");
+        }
+        // The one nearest of two at different distances.
+        assert_eq!(nearest_id("ol-12", ["ol-1234", "ol-1"]), Some("ol-1"));
+        assert_eq!(nearest_id("x", []), None);
+    }
 
     const TYPES: [&str; 4] = ["PROGRESS", "DONE", "FAILED", "HELP_REQUEST"];
 

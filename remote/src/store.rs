@@ -404,7 +404,7 @@ impl ServerStore {
         };
         let m = inbox
             .message_by_key(key)
-            .ok_or_else(|| self.not_found(key))?;
+            .ok_or_else(|| self.not_found(key).near_miss(inbox.keys()))?;
         let project = m.project.unwrap_or_default().to_string();
         Ok((m.clone(), project))
     }

@@ -100,18 +100,20 @@ fn looks_like_a_path(s: &str) -> bool {
 /// acked: a mistyped SOURCE that did not look like a path is then an
 /// unknown id, an id owed by someone else is refused as the store would
 /// refuse it, and nothing is half done. The one check of a batch, on
-/// every store (a local one's and a server's inbox); `missing` words the
-/// error for an id `inbox` does not hold. The recipient is matched as the
+/// every store (a local one's and a server's inbox, read from `store`);
+/// `missing` words the store's error for an id `inbox` does not hold (it
+/// names the id there it is a slip from). The recipient is matched as the
 /// store matches `--as` ([`inbox::SourceKind::same_agent`]).
 fn check_batch(
+    store: &dyn stores::MailStore,
     inbox: &inbox::Inbox,
     ids: &[String],
     agent: &str,
-    missing: impl Fn(&str) -> CliError,
+    missing: impl Fn(stores::Error) -> CliError,
 ) -> Result<(), CliError> {
     for id in ids {
         let Some(m) = inbox.message_by_key(id) else {
-            return Err(missing(id));
+            return Err(missing(store.not_found(id).near_miss(inbox.keys())));
         };
         if !m
             .recipients
@@ -140,10 +142,9 @@ fn check_ids(
     agent: &str,
 ) -> Result<inbox::Inbox, CliError> {
     let inbox = store.load().map_err(from_inbox_error)?;
-    check_batch(&inbox, ids, agent, |id| {
+    check_batch(store, &inbox, ids, agent, |e| {
         CliError::bad_input(format!(
-            "{}; nothing was acked (a SOURCE must be an existing directory)",
-            store.not_found(id)
+            "{e}; nothing was acked (a SOURCE must be an existing directory)"
         ))
     })?;
     Ok(inbox)
@@ -289,8 +290,8 @@ pub fn through(
 /// the server's `acknowledge_message`.
 fn run_on_server(store: &dyn stores::MailStore, ids: &[String], as_agent: &str) -> CliResult {
     let inbox = super::server::load(store)?;
-    check_batch(&inbox, ids, as_agent, |id| {
-        CliError::bad_input(format!("{}; nothing was acked", store.not_found(id)))
+    check_batch(store, &inbox, ids, as_agent, |e| {
+        CliError::bad_input(format!("{e}; nothing was acked"))
     })?;
     ack_each(store, Some(&inbox), ids, as_agent)
 }

@@ -38,7 +38,9 @@ fn an_unknown_id_names_the_threads_command_of_its_source() {
                 listing.len() > 1 && listing[1].starts_with(source),
                 "{args:?}: {lister}"
             );
-            let out = fx.run(&[&listing[..], &["--json"]].concat());
+            // Run as named: the text `amail threads SOURCE` prints names
+            // threads, not message ids, so a hint naming it led nowhere.
+            let out = fx.run(&listing);
             assert!(out.status.success(), "{listing:?}: {}", stderr(&out));
             assert!(
                 String::from_utf8_lossy(&out.stdout).contains("\"message_ids\""),
@@ -46,6 +48,42 @@ fn an_unknown_id_names_the_threads_command_of_its_source() {
             );
         }
     }
+}
+
+/// An id one slip away from exactly one id of the SOURCE names it
+/// (`Demo-17` for `demo-17`); one as near several (`demo-71`: `demo-11`,
+/// `demo-17`, `demo-21`) names none, as a hint that picked one would
+/// guess. `ack` (a batch too) and `reply` alike; nothing is written.
+#[test]
+fn a_mistyped_id_names_the_one_id_it_is_nearest() {
+    let fx = Fx::new();
+    let mail = fx.demo().join("mail");
+    let mail = mail.to_str().unwrap();
+    for (id, hint) in [("Demo-17", Some("demo-17")), ("demo-71", None)] {
+        for args in [
+            &["ack", id, mail, "--as", "BlueLake"][..],
+            &["ack", "demo-17", id, mail, "--as", "BlueLake"][..],
+            &["reply", id, mail, "--as", "BlueLake", "--body", "x"][..],
+        ] {
+            let out = fx.run(args);
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+            assert!(err.contains(&format!("no message {id}")), "{args:?}: {err}");
+            match hint {
+                Some(h) => assert!(
+                    err.contains(&format!("(did you mean `{h}`?)")),
+                    "{args:?}: {err}"
+                ),
+                None => assert!(!err.contains("did you mean"), "{args:?}: {err}"),
+            }
+        }
+    }
+    let out = fx.run(&["pending", mail, "--as", "BlueLake"]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("demo-17"),
+        "nothing acked: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }
 
 /// `amail reply 5 ROOT --as NOT_AN_AGENT` exited 2, a usage error, where

@@ -479,6 +479,11 @@ impl Inbox {
         out
     }
 
+    /// Every message's key (its id where it has one), in load order.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.messages.iter().map(|m| &*m.key)
+    }
+
     pub fn message_by_key(&self, key: &str) -> Option<&InboxMessage> {
         self.position_of_key(key).map(|i| &self.messages[i])
     }

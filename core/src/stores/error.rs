@@ -25,12 +25,16 @@ pub enum Error {
     #[error("{0}")]
     Source(String),
     /// `where_` is where it was looked for; `listing` what `amail
-    /// threads` is given to list the ids there ([`Error::not_found`]).
-    #[error("no message {key} in {where_}; `amail threads {listing}` lists the ids")]
+    /// threads` is given to list the ids there ([`Error::not_found`]);
+    /// `near` the one id there that `key` is a slip from
+    /// ([`Error::near_miss`]). The text form of `amail threads` names
+    /// threads, not messages: `--json` is what lists the ids.
+    #[error("no message {key} in {where_}{}; `amail threads {listing} --json` lists the ids", did_you_mean(.near.as_deref()))]
     NotFound {
         key: String,
         where_: String,
         listing: String,
+        near: Option<String>,
     },
     #[error("{agent} is not a recipient of message {key} (recipients: {recipients}); use --as with one of them")]
     NotRecipient {
@@ -97,6 +101,28 @@ impl Error {
             key: key.to_string(),
             where_: where_.into(),
             listing: source.into(),
+            near: None,
+        }
+    }
+
+    /// `self`, naming the id of `known` (the ids where it was looked
+    /// for) that an unknown id is a slip from, when there is exactly one
+    /// ([`amail_parser::near::nearest_id`]). Asked only once the id is
+    /// not found: it compares the id with every id there.
+    pub fn near_miss<'k>(self, known: impl IntoIterator<Item = &'k str>) -> Self {
+        match self {
+            Error::NotFound {
+                key,
+                where_,
+                listing,
+                near: None,
+            } => Error::NotFound {
+                near: amail_parser::near::nearest_id(&key, known).map(str::to_owned),
+                key,
+                where_,
+                listing,
+            },
+            e => e,
         }
     }
 
@@ -104,14 +130,23 @@ impl Error {
     /// id: a store's writers know its files, the store how it was named.
     pub(crate) fn listed_by(self, source: impl Into<String>) -> Self {
         match self {
-            Error::NotFound { key, where_, .. } => Error::NotFound {
+            Error::NotFound {
+                key, where_, near, ..
+            } => Error::NotFound {
                 key,
                 where_,
                 listing: source.into(),
+                near,
             },
             e => e,
         }
     }
+}
+
+/// ` (did you mean `ID`?)`, or nothing.
+fn did_you_mean(near: Option<&str>) -> String {
+    near.map(|n| format!(" (did you mean `{n}`?)"))
+        .unwrap_or_default()
 }
 
 impl From<crate::fsio::PathError> for Error {

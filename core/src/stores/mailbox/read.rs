@@ -35,7 +35,7 @@ pub(crate) fn record(
     for key in keys {
         let Some(m) = inbox.message_by_key(key) else {
             let root = root.display().to_string();
-            failed = Some(Error::not_found(key, root.clone(), root));
+            failed = Some(Error::not_found(key, root.clone(), root).near_miss(inbox.keys()));
             break;
         };
         let Some(r) = m.recipients.iter().find(|r| r.agent == agent) else {

@@ -27,7 +27,7 @@ pub(crate) fn reply(
 ) -> Result<ReplyOutcome, Error> {
     let orig = inbox.message_by_key(key).ok_or_else(|| {
         let root = root.display().to_string();
-        Error::not_found(key, root.clone(), root)
+        Error::not_found(key, root.clone(), root).near_miss(inbox.keys())
     })?;
     let plan = reply_rule::plan_for(&inbox.source, orig, as_agent)?;
     let as_agent = plan.from.as_str();
