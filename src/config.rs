@@ -206,9 +206,7 @@ fn unknown_keys(path: &Path, text: &str, table: &toml::de::DeTable<'_>) -> Vec<S
     use toml::de::DeValue;
     let at = |span: std::ops::Range<usize>| (span.start, position(path, text, Some(span)));
     let unknown = |key: &str, known: &[&str], within: &str| {
-        let hint = amail_parser::near::nearest(key, known)
-            .map(|k| format!(" (did you mean `{k}`?)"))
-            .unwrap_or_default();
+        let hint = amail_parser::near::did_you_mean(amail_parser::near::nearest(key, known));
         format!("unknown key `{key}`{within}{hint}; amail ignores it")
     };
     use amail_tui::config::{TABLE_KEYS, TOP_LEVEL_KEYS};

@@ -466,9 +466,7 @@ impl<'a> Extractor<'_, 'a> {
                     return Some(v);
                 }
                 let [yes, no] = words;
-                let hint = crate::near::nearest(trim(h.value), &words)
-                    .map(|near| format!(" (did you mean `{near}`?)"))
-                    .unwrap_or_default();
+                let hint = crate::near::did_you_mean(crate::near::nearest(trim(h.value), &words));
                 d.at(
                     Code::BadEnum,
                     self.body.line(&h),
@@ -520,6 +518,8 @@ impl<'a> Extractor<'_, 'a> {
             return Some(Cow::Borrowed(word));
         }
         let word = lowered.unwrap_or_else(|| Cow::Owned(enum_normalised(t)));
+        // `near::did_you_mean`'s words, as pieces of the note: a bad value
+        // is noted without a string of its own (see `Note`).
         let note = match crate::near::nearest(t, allowed) {
             Some(near) => Note::join(&[
                 named,

@@ -1041,13 +1041,10 @@ fn assemble<'a>(
             s.line,
             unknown_token_column(s, raw_type.as_ref()),
             match &raw_type {
-                Some(r) => match MessageType::nearest(r) {
-                    Some(k) => format!(
-                        "`{r}` is not a protocol message type (did you mean `{}`?)",
-                        k.as_str()
-                    ),
-                    None => format!("`{r}` is not a protocol message type"),
-                },
+                Some(r) => format!(
+                    "`{r}` is not a protocol message type{}",
+                    near::did_you_mean(MessageType::nearest(r).map(|k| k.as_str()))
+                ),
                 None => format!("subject `{}` names no protocol message type", s.value),
             },
         ),

@@ -33,6 +33,13 @@ pub fn nearest<'k>(word: &str, known: &[&'k str]) -> Option<&'k str> {
         .map(|(_, k)| k)
 }
 
+/// The hint for a near miss, as every problem words it: `` (did you
+/// mean `X`?)`` after what was not known, or nothing.
+pub fn did_you_mean(near: Option<&str>) -> String {
+    near.map(|n| format!(" (did you mean `{n}`?)"))
+        .unwrap_or_default()
+}
+
 /// The one id of `known` that `id` is a near miss of: the rule above,
 /// with case counted (an id is matched exactly, so `Demo-17` is a slip
 /// from `demo-17`), and only when no other id is as near. Ids are many

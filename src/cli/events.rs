@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::{CliError, CliResult};
 use amail_core::router::events;
-use amail_core::safe_text::clean_line;
+use amail_core::safe_text::{clean_line, shell_arg};
 
 #[derive(Debug, Args)]
 #[command(
@@ -31,6 +31,11 @@ pub struct EventsArgs {
 }
 
 pub fn run(args: EventsArgs) -> CliResult {
+    // What lists this store's task ids: the store as it was named.
+    let lister = match &args.store {
+        Some(s) => format!("amail tasks --store {}", shell_arg(s)),
+        None => "amail tasks".to_string(),
+    };
     let root = args.store.unwrap_or_else(super::default_store);
     let store = super::open_store(&root)?;
     let dir = store.root().join("events");
@@ -59,7 +64,8 @@ pub fn run(args: EventsArgs) -> CliResult {
         }
     }
     if shown == 0 && !all.is_empty() {
-        if let Some(note) = matched_nothing(&all, args.task.as_deref(), args.kind.as_deref()) {
+        let (task, kind) = (args.task.as_deref(), args.kind.as_deref());
+        if let Some(note) = matched_nothing(&all, task, kind, &lister) {
             crate::errln!("amail: warning: {note}");
         }
     }
@@ -73,12 +79,15 @@ pub fn run(args: EventsArgs) -> CliResult {
 
 /// Why a filtered log printed nothing, when a filter did it: each filter
 /// that matches no event of the log is named, with what the log holds (a
-/// typo, `task.transition`, is then seen at once). `None` when each
-/// matches alone and only the pair matches nothing.
+/// typo, `task.transition`, is then seen at once): a task by the one
+/// task id of the log it is a slip from, if any, and `lister`, the
+/// command that lists the store's task ids. `None` when each matches
+/// alone and only the pair matches nothing.
 fn matched_nothing(
     all: &[events::Event],
     task: Option<&str>,
     kind: Option<&str>,
+    lister: &str,
 ) -> Option<String> {
     let mut notes = Vec::new();
     if let Some(k) = kind.filter(|k| all.iter().all(|e| e.kind != *k)) {
@@ -92,9 +101,15 @@ fn matched_nothing(
         ));
     }
     if let Some(t) = task.filter(|t| all.iter().all(|e| e.task_id.as_deref() != Some(*t))) {
+        let mut ids: Vec<&str> = all.iter().filter_map(|e| e.task_id.as_deref()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let near = amail_parser::near::did_you_mean(amail_parser::near::nearest_id(t, ids));
         notes.push(format!(
-            "no event of task {} in the log (`amail tasks` lists the task ids)",
-            clean_line(t)
+            "no event of task {}{} in the log (`{}` lists the task ids)",
+            clean_line(t),
+            clean_line(&near),
+            clean_line(lister)
         ));
     }
     if notes.is_empty() {

@@ -151,3 +151,46 @@ fn sources(fx: &Fx, mailbox: &std::path::Path) -> Vec<(String, Vec<String>)> {
         (text(&apart), vec!["--db".into(), text(&db)]),
     ]
 }
+
+/// `amail events --store S --task T` with a task the log does not hold
+/// warned "(`amail tasks` lists the task ids)": a bare `amail tasks`
+/// reads the default store, never the one named, the same misdirection
+/// as the unknown message id's. It names `amail tasks --store S` now,
+/// whose output holds the ids, and the one task id a slip is near.
+#[test]
+fn an_unknown_task_names_the_tasks_command_of_its_store() {
+    let fx = Fx::new();
+    let store = fx.demo().join("store");
+    let store = store.to_str().unwrap();
+    let out = fx.run(&["tasks", "--store", store, "--json"]);
+    let tasks: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = tasks[0]["task_id"].as_str().unwrap().to_string();
+    // The id with its last two letters swapped: a slip from it alone.
+    let mut slip: Vec<char> = id.chars().collect();
+    let n = slip.len();
+    slip.swap(n - 1, n - 2);
+    let slip: String = slip.into_iter().collect();
+    assert_ne!(slip, id);
+    for (task, hint) in [("TASK-nope", None), (slip.as_str(), Some(id.as_str()))] {
+        let out = fx.run(&["events", "--store", store, "--task", task]);
+        let err = stderr(&out);
+        assert!(out.status.success(), "{task}: {err}");
+        assert!(err.contains(&format!("no event of task {task}")), "{err}");
+        match hint {
+            Some(h) => assert!(err.contains(&format!("(did you mean `{h}`?)")), "{err}"),
+            None => assert!(!err.contains("did you mean"), "{err}"),
+        }
+        let lister = err
+            .split('`')
+            .find(|s| s.starts_with("amail tasks"))
+            .unwrap_or_else(|| panic!("names no lister: {err}"));
+        let listing: Vec<&str> = lister.split(' ').skip(1).collect();
+        assert_eq!(listing, ["tasks", "--store", store], "{err}");
+        let out = fx.run(&listing);
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains(&id),
+            "{listing:?}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}

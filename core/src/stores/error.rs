@@ -29,7 +29,7 @@ pub enum Error {
     /// `near` the one id there that `key` is a slip from
     /// ([`Error::near_miss`]). The text form of `amail threads` names
     /// threads, not messages: `--json` is what lists the ids.
-    #[error("no message {key} in {where_}{}; `amail threads {listing} --json` lists the ids", did_you_mean(.near.as_deref()))]
+    #[error("no message {key} in {where_}{}; `amail threads {listing} --json` lists the ids", amail_parser::near::did_you_mean(.near.as_deref()))]
     NotFound {
         key: String,
         where_: String,
@@ -141,12 +141,6 @@ impl Error {
             e => e,
         }
     }
-}
-
-/// ` (did you mean `ID`?)`, or nothing.
-fn did_you_mean(near: Option<&str>) -> String {
-    near.map(|n| format!(" (did you mean `{n}`?)"))
-        .unwrap_or_default()
 }
 
 impl From<crate::fsio::PathError> for Error {
