@@ -94,9 +94,12 @@ fn matched_nothing(
         let mut kinds: Vec<&str> = all.iter().map(|e| e.kind.as_str()).collect();
         kinds.sort_unstable();
         kinds.dedup();
+        // A closed set, as message types are: named by `near::nearest`.
+        let near = amail_parser::near::did_you_mean(amail_parser::near::nearest(k, &kinds));
         notes.push(format!(
-            "no event of type {} in the log (types there: {})",
+            "no event of type {}{} in the log (types there: {})",
             clean_line(k),
+            clean_line(&near),
             clean_line(&kinds.join(", "))
         ));
     }

@@ -77,8 +77,9 @@ pub fn run(mut args: PendingArgs, config: &amail::config::Config) -> CliResult {
         if !inbox.agents.is_empty() && inbox.agent_named(a).is_none() {
             let names: Vec<&str> = inbox.agents.iter().map(|a| a.name.as_str()).collect();
             crate::errln!(
-                "amail: warning: no agent named {} in this inbox (agents: {})",
+                "amail: warning: no agent named {}{} in this inbox (agents: {})",
                 clean_line(a),
+                clean_line(&amail_parser::near::did_you_mean(inbox.agent_near(a))),
                 clean_line(&amail_core::inbox::summary::first_few(&names, 20))
             );
         }

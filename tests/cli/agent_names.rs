@@ -64,7 +64,11 @@ fn a_plain_mailbox_matches_as_exactly_in_pending_ack_and_reply() {
     .unwrap();
     let (rows, err) = pending_as(&fx, &m, "boss");
     assert!(rows.is_empty(), "{rows:?}");
-    assert!(err.contains("no agent named boss"), "{err}");
+    // The name it is a slip from (here its case) is named.
+    assert!(
+        err.contains("no agent named boss (did you mean `Boss`?)"),
+        "{err}"
+    );
     let out = fx.run(&["ack", "h1", m.to_str().unwrap(), "--as", "boss"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     // A reply matches as ack does: `--as boss` wrote a reply from Boss

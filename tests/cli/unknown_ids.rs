@@ -193,4 +193,12 @@ fn an_unknown_task_names_the_tasks_command_of_its_store() {
             String::from_utf8_lossy(&out.stdout)
         );
     }
+    // A type is one of a few the log names at once; a slip of one is
+    // named too.
+    let out = fx.run(&["events", "--store", store, "--type", "task.creatd"]);
+    let err = stderr(&out);
+    assert!(
+        err.contains("no event of type task.creatd (did you mean `task.created`?)"),
+        "{err}"
+    );
 }

@@ -662,8 +662,10 @@ fn an_identity_no_agent_has_is_pointed_out_once_loaded() {
     let mut app = TestApp::sample().with_identity("bluelake");
     app.press("R");
     let screen = app.render(140, 30);
-    assert!(screen.contains("no agent named bluelake"), "{screen}");
-    assert!(screen.contains("BlueLake"), "{screen}");
+    assert!(
+        screen.contains("no agent named bluelake (did you mean `BlueLake`?)"),
+        "{screen}"
+    );
     let mut app = TestApp::sample().with_identity("BlueLake");
     app.press("R");
     let screen = app.render(140, 30);

@@ -540,6 +540,13 @@ impl Inbox {
         })
     }
 
+    /// The one agent whose name `typed` (an `--as` no agent has) is a
+    /// slip from, case counted as a plain mailbox counts it
+    /// ([`amail_parser::near::nearest_id`]), for the warning that says so.
+    pub fn agent_near(&self, typed: &str) -> Option<&str> {
+        amail_parser::near::nearest_id(typed, self.agents.iter().map(|a| a.name.as_str()))
+    }
+
     /// Where `name` is in `agents` (sorted by name, as `load` makes it).
     pub(crate) fn agent_index(&self, name: &str) -> Option<usize> {
         match self.agents.binary_search_by(|a| a.name.as_str().cmp(name)) {

@@ -500,7 +500,8 @@ fn point_out_unknown_identity(m: &mut Model) {
     let names: Vec<&str> = m.roster().iter().map(|a| a.name.as_str()).collect();
     // (Made safe for the terminal where notices are drawn.)
     m.notice = Some(Notice::error(format!(
-        "⚠ no agent named {me} in this mailbox, so nothing is pending for it (agents: {})",
+        "⚠ no agent named {me}{} in this mailbox, so nothing is pending for it (agents: {})",
+        amail_parser::near::did_you_mean(m.inbox.agent_near(me)),
         amail_core::inbox::summary::first_few(&names, 6)
     )));
 }
