@@ -29,14 +29,10 @@ fn an_unknown_id_names_the_threads_command_of_its_source() {
             let err = stderr(&out);
             assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
             assert!(err.contains("no message 999"), "{args:?}: {err}");
-            let lister = err
-                .split('`')
-                .find(|s| s.starts_with("amail threads"))
-                .unwrap_or_else(|| panic!("{args:?}: names no lister: {err}"));
-            let listing: Vec<&str> = lister.split(' ').skip(1).collect();
+            let listing = lister(&err, "amail threads");
             assert!(
                 listing.len() > 1 && listing[1].starts_with(source),
-                "{args:?}: {lister}"
+                "{args:?}: {listing:?}"
             );
             // Run as named: the text `amail threads SOURCE` prints names
             // threads, not message ids, so a hint naming it led nowhere.
@@ -180,11 +176,7 @@ fn an_unknown_task_names_the_tasks_command_of_its_store() {
             Some(h) => assert!(err.contains(&format!("(did you mean `{h}`?)")), "{err}"),
             None => assert!(!err.contains("did you mean"), "{err}"),
         }
-        let lister = err
-            .split('`')
-            .find(|s| s.starts_with("amail tasks"))
-            .unwrap_or_else(|| panic!("names no lister: {err}"));
-        let listing: Vec<&str> = lister.split(' ').skip(1).collect();
+        let listing = lister(&err, "amail tasks");
         assert_eq!(listing, ["tasks", "--store", store], "{err}");
         let out = fx.run(&listing);
         assert!(
@@ -201,4 +193,15 @@ fn an_unknown_task_names_the_tasks_command_of_its_store() {
         err.contains("no event of type task.creatd (did you mean `task.created`?)"),
         "{err}"
     );
+}
+
+/// The command an error names in backticks that starts with `command`,
+/// as the words to run it with (without `amail`).
+fn lister<'e>(err: &'e str, command: &str) -> Vec<&'e str> {
+    err.split('`')
+        .find(|s| s.starts_with(command))
+        .unwrap_or_else(|| panic!("names no `{command}`: {err}"))
+        .split(' ')
+        .skip(1)
+        .collect()
 }
