@@ -13,7 +13,7 @@ use amail_core::{inbox, stores};
 #[derive(Debug, Args)]
 #[command(
     override_usage = "amail ack <ID>... [SOURCE] --as <AGENT> [OPTIONS]",
-    after_help = "Examples:\n  amail ack 5 10 --as BlueLake ~/.mcp_agent_mail_git_mailbox_repo\n  amail ack ol-527.2-help --as Orchestrator ./mail\n  amail ack 42 http://127.0.0.1:8765/mcp/ --as BlueLake   # through a server\n\nThe last argument is the SOURCE when it is an existing directory or a server's\nURL (the same as --server URL; not both); so is the first, as `amail threads\nSOURCE` takes it. A last one that looks like a path (/..., ./..., ~...) but\ndoes not exist is an error, and nothing is acked. With\nseveral ids, every one must exist and be addressed to the --as agent before\nany is acked."
+    after_help = "Examples:\n  amail ack 5 10 --as BlueLake ~/.mcp_agent_mail_git_mailbox_repo\n  amail ack ol-527.2-help --as Orchestrator ./mail\n  amail ack 42 http://127.0.0.1:8765/mcp/ --as BlueLake   # through a server\n\nThe last argument is the SOURCE when it is an existing directory or a server's\nURL (the same as --server URL; not both); so is the first, as `amail threads\nSOURCE` takes it. A last one that looks like a path (/..., ./..., ~...), or\nholds a / when there is no default mailbox, but does not exist is an error,\nand nothing is acked. With\nseveral ids, every one must exist and be addressed to the --as agent before\nany is acked."
 )]
 pub struct AckArgs {
     /// Message ids (as `amail pending` prints them), then optionally the
@@ -56,9 +56,7 @@ pub fn split_source(items: &[String]) -> Result<(Vec<String>, Option<PathBuf>), 
             Ok((rest.to_vec(), Some(PathBuf::from(last))))
         }
         Some((last, rest)) if !rest.is_empty() && looks_like_a_path(last) => {
-            Err(CliError::bad_input(format!(
-                "{last}: no such file or directory; nothing was written (the SOURCE must be an existing mailbox directory or mcp_agent_mail storage root)"
-            )))
+            Err(no_such_source(last))
         }
         _ => match items.split_first() {
             Some((first, rest)) if !rest.is_empty() && names_source(Path::new(first)) => {
@@ -67,6 +65,14 @@ pub fn split_source(items: &[String]) -> Result<(Vec<String>, Option<PathBuf>), 
             _ => Ok((items.to_vec(), None)),
         },
     }
+}
+
+/// `last`, a SOURCE the user named and mistyped.
+fn no_such_source(last: &str) -> CliError {
+    CliError::bad_input(format!(
+        "{}: no such file or directory; nothing was written (the SOURCE must be an existing mailbox directory or mcp_agent_mail storage root)",
+        clean_line(last)
+    ))
 }
 
 /// Whether `item`, where an id or a SOURCE may stand, is the SOURCE: an
@@ -204,6 +210,14 @@ pub fn run(mut args: AckArgs, config: &amail::config::Config) -> CliResult {
     args.server.take_source(&mut source, args.db.as_deref())?;
     if let Some(store) = super::server::open(&args.server, config)? {
         return run_on_server(store.as_ref(), &ids, &args.as_agent);
+    }
+    // With no default mailbox for it to be an id of, a last item holding
+    // a `/` (which a mailbox key may hold) is the SOURCE, mistyped: "no
+    // mailbox at DEFAULT yet" did not name it.
+    if source.is_none() && ids.len() > 1 && !default_mailbox().exists() {
+        if let Some(last) = ids.last().filter(|l| l.contains('/')) {
+            return Err(no_such_source(last));
+        }
     }
     let kind = source_kind(source.clone(), args.db)?;
     if let Some(store) = through(source.as_deref(), &kind, &args.server, config)? {

@@ -694,6 +694,25 @@ fn a_named_source_that_does_not_exist_is_an_error_before_anything_is_written() {
             assert_eq!(tree(fx.dir.path()), before, "{args:?} wrote something");
         }
     }
+    // With no default mailbox, `amail ack 5 demo2/mial --as boss` said
+    // "no mailbox at DEFAULT yet: give a SOURCE": the typo, read as a
+    // second id (an id may hold a `/`), was not named. With nothing for
+    // it to be an id of, an item with a `/` last is the SOURCE, mistyped.
+    let fx = Fx::new();
+    let before = tree(fx.dir.path());
+    for args in [
+        vec!["ack", "5", "no-such-dir/mial", "--as", "boss"],
+        vec!["ack", "5", "6", "no-such-dir/mial", "--as", "boss"],
+    ] {
+        let out = fx.run(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.starts_with("amail: no-such-dir/mial: no such file or directory"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(tree(fx.dir.path()), before, "{args:?} wrote something");
+    }
 }
 
 // ---------------------------------------------------------------- item 10

@@ -205,3 +205,38 @@ fn lister<'e>(err: &'e str, command: &str) -> Vec<&'e str> {
         .skip(1)
         .collect()
 }
+
+/// A reply on an mcp_agent_mail storage root reads only the rows it
+/// answers, so an unknown id there named no near one where `ack` (which
+/// reads the inbox first) did: the database's ids are asked for once the
+/// id is not found. Numbered ids: `1199` is a slip from `119` alone;
+/// `1011` is as near `101` as `111`, and names neither.
+#[test]
+fn a_reply_on_a_storage_root_names_the_id_it_is_a_slip_from() {
+    let fx = Fx::new();
+    let root = fx.path("root");
+    let r = root.to_str().unwrap();
+    let out = fx.run(&["demo", "--messages", "120", "--format", "mcp", r]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let before = super::fx::tree(&root);
+    for (id, hint) in [("1199", Some("119")), ("1011", None)] {
+        for verb in ["reply", "ack"] {
+            let mut args = vec![verb, id, r, "--as", "BlueLake"];
+            if verb == "reply" {
+                args.extend(["--body", "x"]);
+            }
+            let out = fx.run(&args);
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+            assert!(err.contains(&format!("no message {id}")), "{args:?}: {err}");
+            match hint {
+                Some(h) => assert!(
+                    err.contains(&format!("(did you mean `{h}`?)")),
+                    "{args:?}: {err}"
+                ),
+                None => assert!(!err.contains("did you mean"), "{args:?}: {err}"),
+            }
+        }
+    }
+    assert_eq!(super::fx::tree(&root), before, "nothing written");
+}

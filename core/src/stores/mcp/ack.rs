@@ -109,7 +109,7 @@ fn set_one(
         })
         .optional()
         .map_err(dbe)?
-        .ok_or_else(not_found)?;
+        .ok_or_else(|| mcp_db::not_found_in(tx, not_found()))?;
     // The recipient row of an agent of that project with that name (exact
     // name first; the server's names are case-insensitively unique).
     let row: Option<(i64, rusqlite::types::Value, rusqlite::types::Value, String)> = tx

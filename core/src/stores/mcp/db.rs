@@ -179,6 +179,24 @@ pub(crate) fn column_type(
     Ok(None)
 }
 
+/// Every message's id, as text: what an id the database does not hold is
+/// compared with for the one it is a slip from (asked only then).
+pub(crate) fn message_ids(conn: &Connection) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = conn.prepare("SELECT CAST(id AS TEXT) FROM messages WHERE id IS NOT NULL")?;
+    let ids = stmt.query_map([], |r| r.get(0))?;
+    ids.collect()
+}
+
+/// `e`, an id this database does not hold, naming the id it is a slip
+/// from ([`Error::near_miss`](crate::stores::Error::near_miss)); as it
+/// was when the ids cannot be read (the error is about the id).
+pub(crate) fn not_found_in(conn: &Connection, e: crate::stores::Error) -> crate::stores::Error {
+    match message_ids(conn) {
+        Ok(ids) => e.near_miss(ids.iter().map(String::as_str)),
+        Err(_) => e,
+    }
+}
+
 /// Every message with its recipients, newest first (`created_ts`, then
 /// id), in one consistent read snapshot: [`read_pages`] collected.
 pub fn read_messages(conn: &Connection) -> rusqlite::Result<Vec<MessageRow>> {
@@ -819,6 +837,26 @@ pub(crate) mod tests {
     /// A recipient without a kind (the server's column forbids it; a
     /// database without that rule) reads as `to` and comes among the
     /// other kinds, after `to` and `cc`, as the SQL's order had it.
+    /// An unknown id is compared with every id of the database: a
+    /// slip (`1199` for `119`) is named, an id as near several (`1011`:
+    /// `101` and `111`) is not guessed at.
+    #[test]
+    fn an_unknown_id_is_named_with_the_one_id_it_is_a_slip_from() {
+        let conn = database(120, 7);
+        for (key, near) in [("1199", Some("119")), ("1011", None)] {
+            let e = crate::stores::error::Error::not_found(key, "db", "root");
+            let e = e.near_miss(message_ids(&conn).unwrap().iter().map(String::as_str));
+            let hint = near.map(|n| format!("(did you mean `{n}`?)"));
+            let text = e.to_string();
+            assert_eq!(
+                hint.is_some_and(|h| text.contains(&h)),
+                near.is_some(),
+                "{text}"
+            );
+            assert_eq!(text.contains("did you mean"), near.is_some(), "{text}");
+        }
+    }
+
     #[test]
     fn a_recipient_without_a_kind_is_to_and_comes_last() {
         let conn = database_of(

@@ -89,7 +89,7 @@ pub(crate) fn reply(
         rows.collect::<Result<_, _>>().map_err(dbe)?
     };
     if slugs.is_empty() {
-        return Err(not_found());
+        return Err(mcp_db::not_found_in(&conn, not_found()));
     }
     // One order for every writer that takes several: no lock cycle.
     slugs.sort();
