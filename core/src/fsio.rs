@@ -6,11 +6,11 @@
 //! directory, so the rename cannot cross filesystems, and renames it over
 //! the target: a reader sees the old file or the new one, never a torn
 //! one, and a crash leaves at worst a stray temp file. Three modes:
-//! - [`write_atomic`] replaces the target and is durable: file and
+//! - `write_atomic` replaces the target and is durable: file and
 //!   directory are fsynced, so the rename itself survives a power cut;
 //! - [`write_new`] is the same but never replaces: an existing target is
 //!   an `AlreadyExists` error and stays intact (replies, demo mail);
-//! - [`write_atomic_unsynced`] replaces without any fsync, for the
+//! - `write_atomic_unsynced` replaces without any fsync, for the
 //!   router's store, whose write-ahead log provides the durability and
 //!   whose checkpoint syncs the whole filesystem at once.
 //!
@@ -34,7 +34,7 @@
 //! nowhere is `broken link to TARGET`, not the target's "no such file or
 //! directory" (the link is there), in every command and in the walk.
 //!
-//! Test hooks. [`crash_point`] aborts the process at a chosen durable step
+//! Test hooks. `crash_point` aborts the process at a chosen durable step
 //! when built with the `test-hooks` feature; without it (release builds)
 //! it is an empty inline function and the environment variable is never
 //! read.
@@ -80,7 +80,7 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), PathError> {
     write(path, bytes, Replace::Yes, Sync::Yes)
 }
 
-/// [`write_atomic`] that never replaces: when `path` exists the error is
+/// `write_atomic` that never replaces: when `path` exists the error is
 /// `AlreadyExists` and the file is left as it was.
 pub fn write_new(path: &Path, bytes: &[u8]) -> Result<(), PathError> {
     write(path, bytes, Replace::No, Sync::Yes)
@@ -437,13 +437,13 @@ pub(crate) fn read_file_limited(path: &Path, max: u64) -> io::Result<Vec<u8>> {
     read_limited_into(f, Vec::with_capacity(len as usize + 1), max)
 }
 
-/// [`read_file_limited`] for many files one after another, into one reused
+/// `read_file_limited` for many files one after another, into one reused
 /// buffer: an open and reads straight into memory that is already there,
 /// and no `stat` unless a file outgrows the buffer. Reading ten thousand
 /// small mail files is then little more than the system calls a `cat`
 /// makes.
 ///
-/// Limits and errors are those of [`read_file_limited`]: a file over the
+/// Limits and errors are those of `read_file_limited`: a file over the
 /// limit is refused with the same message, and at most the limit plus one
 /// byte of it is read.
 #[derive(Default)]
@@ -549,7 +549,7 @@ impl FileReader {
         Self::default()
     }
 
-    /// A reader that maps a file of [`MAP_FROM`] bytes or more with
+    /// A reader that maps a file of `MAP_FROM` bytes or more with
     /// `mapper` instead of reading it (a file it says no to is read).
     pub fn with_mapper(mapper: Mapper) -> Self {
         FileReader {

@@ -635,7 +635,7 @@ impl MailStore for ServerStore {
     }
 
     /// What [`refresh`](MailStore::refresh) fetches, applied: `inbox` is
-    /// replaced only when all of it was read (see [`Polled::apply`]).
+    /// replaced only when all of it was read (see `Polled::apply`).
     fn reload(&self, inbox: &mut Inbox, changed: &[PathBuf]) -> Result<(), Error> {
         // An inbox from elsewhere is replaced: no poll to fetch and throw away.
         let ours = matches!(&inbox.source, SourceKind::Server { url } if url == self.url());

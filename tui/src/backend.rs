@@ -5,7 +5,7 @@
 //! through a [`Backend`] and answers with the [`Msg`] that says what
 //! happened. The real backend
 //! (in the `amail` binary) wraps a mail store (`amail_core::stores::MailStore`)
-//! and the router's store; tests use [`super::testing::FakeBackend`], an
+//! and the router's store; tests use `super::testing::FakeBackend`, an
 //! in-memory mailbox.
 
 use std::path::PathBuf;

@@ -1,6 +1,6 @@
 //! Actions and the keys bound to them.
 //!
-//! Every user-facing action is an [`Action`] with a stable config name, a
+//! Every user-facing action is an `Action` with a stable config name, a
 //! help-group and a one-line description. The [`Keymap`] starts from the
 //! built-in vim-style defaults and applies the config file's `[keys]`
 //! table on top: an action named there gets exactly the keys listed, and a

@@ -20,7 +20,7 @@
 //!   [`amail_core::safe_text`] before it is drawn);
 //! - [`notify`]: the opt-in bell / desktop notification, made safe;
 //! - [`terminal`]: the guard and panic hook that restore the terminal;
-//! - [`testing`]: fake backend, sample mailbox and render helpers.
+//! - `testing`: fake backend, sample mailbox and render helpers.
 
 mod activity;
 pub mod backend;

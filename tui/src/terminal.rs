@@ -2,7 +2,7 @@
 //!
 //! [`TerminalGuard`] enters raw mode + the alternate screen and undoes
 //! both (and re-shows the cursor) in `Drop`, so an early `?` return or an
-//! unwinding panic restores the terminal. [`install_panic_hook`] restores
+//! unwinding panic restores the terminal. `install_panic_hook` restores
 //! *before* the panic message prints, so the message lands on the normal
 //! screen where the user can read it, then chains to the previous hook.
 //! Restoring is idempotent: the hook and the guard may both run.

@@ -5,7 +5,7 @@
 //! from the config's `[theme]` table. With colour off (NO_COLOR, or
 //! `color = "never"`), every style keeps only its modifiers (bold,
 //! reverse, underline), and meaning is carried by the glyph + word pairs
-//! in [`badge`], so nothing depends on colour.
+//! in `badge`, so nothing depends on colour.
 
 use std::borrow::Cow;
 

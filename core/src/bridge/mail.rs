@@ -429,7 +429,7 @@ fn completion(
 
 /// [`to_envelope`] without a store: the task id is the one the router
 /// creates for a bead first seen on the message's day
-/// ([`task_id::for_bead`] with salt 0).
+/// (`task_id::for_bead` with salt 0).
 pub fn to_envelope_standalone(msg: &Message<'_>) -> Option<Envelope> {
     let bead = bead_of(msg)?;
     let day = msg.timestamp.unwrap_or_else(Utc::now);

@@ -1,4 +1,4 @@
-//! The bridges: each input format to one [`Routable`](crate::aof::Routable),
+//! The bridges: each input format to one [`Routable`],
 //! the only thing the router takes.
 //!
 //! - [`mail`]: one parsed Agent Mail message (the design's mapping table);

@@ -219,7 +219,7 @@ pub struct InboxMessage {
     /// the count of every thread below it as it was, so the incremental
     /// patch re-points only the messages of threads that moved up past
     /// others, not every message of a big inbox. A `u32` (see
-    /// [`from_end`]): 8 bytes less a record than a `usize` (issue 16).
+    /// `from_end`): 8 bytes less a record than a `usize` (issue 16).
     pub thread_from_end: u32,
 }
 

@@ -34,7 +34,7 @@
 //! `cancelled` are not scanned: nothing waits on a finished task's own
 //! dependencies.
 //!
-//! The cascades ([`on_done`], [`on_blocked`]) follow AOF's `dep-cascader`:
+//! The cascades (`on_done`, `on_blocked`) follow AOF's `dep-cascader`:
 //! a task reaching `done` promotes each dependent in `backlog` or `blocked`
 //! whose dependencies are all done to `ready` (reason
 //! `dependency_satisfied`), the others are "skipped", and one

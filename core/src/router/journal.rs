@@ -4,7 +4,7 @@
 //! Handling a message touches several files (the task file, its move
 //! between status directories, run artifacts, handoff artifacts, the bead
 //! index, the dedupe marker, the event log). The router first computes every
-//! step in memory as a [`Plan`], appends the plan as one line to
+//! step in memory as a `Plan`, appends the plan as one line to
 //! `state/amail/wal.jsonl` and fsyncs it, and only then applies the steps.
 //! Every step is idempotent and states its full result (whole file
 //! contents, not edits), so replaying the log from the start, in order,
@@ -14,7 +14,7 @@
 //! rename, so readers never see a torn file); the log is what makes them
 //! durable. A *checkpoint* flushes everything (`syncfs` on Linux, else an
 //! fsync of each touched file and directory) and truncates the log. It runs
-//! every [`CHECKPOINT_EVERY`] plans and when a command finishes
+//! every `CHECKPOINT_EVERY` plans and when a command finishes
 //! ([`super::Store::checkpoint`]).
 //!
 //! Recovery: a process that takes the store lock and finds the log longer

@@ -8,7 +8,7 @@
 //! - `Router::route` (in `route.rs`): the one entry, taking a
 //!   [`crate::aof::Routable`] from any bridge: dedupe, bead -> task
 //!   resolution (with auto-create), the handlers, one commit.
-//! - [`handlers`]: what each AOF/1 message does ([`Router`]), session end,
+//! - `handlers`: what each AOF/1 message does ([`Router`]), session end,
 //!   stale-heartbeat recovery.
 //! - [`journal`]: the write-ahead log that makes each message atomic and
 //!   durable (its file writes go through [`crate::fsio`]).

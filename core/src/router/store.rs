@@ -13,10 +13,10 @@
 //! may start a store (`amail route`, the demo), makes one.
 //!
 //! Readers ([`Store::list`], [`Store::get`]) take no lock. Writers go
-//! through [`Store::begin`], which takes the store-wide advisory lock
+//! through `Store::begin`, which takes the store-wide advisory lock
 //! (`flock` on `state/amail/lock`), completes any interrupted journal, and
-//! returns a [`Txn`] that collects the message's steps into one journaled
-//! [`Plan`]. Lookups are by path, never by scanning: a task id probes the
+//! returns a `Txn` that collects the message's steps into one journaled
+//! `Plan`. Lookups are by path, never by scanning: a task id probes the
 //! eight status directories; a bead id reads one index file.
 
 use std::collections::HashMap;
@@ -84,7 +84,7 @@ impl Store {
     /// is [`StoreError::Missing`]. For every command that reads a store or
     /// works on an existing one (`tasks`, `events`, `sweep`, `doctor`, the
     /// TUI's board): a mistyped `--store` must not leave a new store behind.
-    /// Writers through [`Store::begin`] still add amail's own `state/amail/`
+    /// Writers through `Store::begin` still add amail's own `state/amail/`
     /// (the lock and journal) to a store the real AOF made.
     pub fn open_existing(root: impl Into<PathBuf>) -> Result<Store> {
         let root = root.into();

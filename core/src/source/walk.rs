@@ -9,7 +9,7 @@
 //!   thread digests; only the canonical copies
 //!   `projects/<slug>/messages/YYYY/MM/*.md` are mail, nothing else in it.
 //! - Any other directory is a plain mailbox: every mail file below it
-//!   ([`MAIL_EXTENSIONS`], or no extension). A folder inside it that is
+//!   (`MAIL_EXTENSIONS`, or no extension). A folder inside it that is
 //!   an mcp_agent_mail project (`agents/` and `messages/` side by side, as
 //!   when a project is copied into a mailbox) again contributes only its
 //!   canonical copies.
@@ -28,11 +28,11 @@
 //! that leads nowhere (its target gone, a loop of links), is a [`Problem`]
 //! and the rest is still walked. Files come out in path order.
 //!
-//! A walk keeps what it lists as a [`Listing`]: each folder's path once
+//! A walk keeps what it lists as a `Listing`: each folder's path once
 //! and its mail files' names side by side in one buffer, sorted as bytes
 //! (a 16-byte prefix compared as one number first, so most comparisons
 //! never reach `memcmp`). A full path is made only when a caller asks
-//! for it ([`Listing::iter`] hands out folder and name; [`walk`] joins
+//! for it (`Listing::iter` hands out folder and name; [`walk`] joins
 //! them all for the callers that want paths). Sub-folders are walked on
 //! every core (rayon: a tree of any shape, its results joined in path
 //! order). Measured on a million files in six folders (`amail demo

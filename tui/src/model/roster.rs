@@ -53,7 +53,7 @@ impl<'a> Roster<'a> {
 
 impl Model {
     /// The agents the roster lists: every name the mailbox holds but a
-    /// person ([`Model::is_person`]), who is in it once they have written
+    /// person (`Model::is_person`), who is in it once they have written
     /// and is not an agent (no state, bead or turn: the roster showed them
     /// as an idle one, and counted them).
     pub fn roster(&self) -> Roster<'_> {

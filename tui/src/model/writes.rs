@@ -36,10 +36,10 @@ pub enum Write {
 }
 
 impl Write {
-    /// The write `cmd` asks for, if it writes ([`Command::writes`]) and
-    /// carries all the write holds. A send and a rejection do not (the
-    /// editor as sent, the reason as typed): the keys that send them
-    /// push their writes.
+    /// The write `cmd` asks for, if it writes
+    /// ([`Command::writes`](crate::msg::Command::writes)) and carries all
+    /// the write holds. A send and a rejection do not (the editor as sent,
+    /// the reason as typed): the keys that send them push their writes.
     pub fn of(cmd: &crate::msg::Command) -> Option<Write> {
         use crate::msg::Command as C;
         Some(match cmd {

@@ -1,6 +1,6 @@
 //! The agent roster: who is working on what, who waits for help, how many
 //! acks each still owes, and when each was last heard from. One state per
-//! agent ([`roster_state`]): what its mail says when that is news (help,
+//! agent (`roster_state`): what its mail says when that is news (help,
 //! offered, failed, checkpoint), else its AgentTurn state (dispatched,
 //! running, suspended), so "idle" never stands beside "running". An agent with
 //! two or more beads in progress at once breaks the single-active-turn rule

@@ -10,9 +10,9 @@
 //! `v` shows the file itself (read through the backend when asked), with
 //! the file's own line numbers, so a diagnostic at 5:13 points at line 5.
 //!
-//! [`detail_rows`] answers `update` (which bounds scrolling by them) and
+//! `detail_rows` answers `update` (which bounds scrolling by them) and
 //! the view alike, so scrolling stops where the drawn rows end: every
-//! line is wrapped here, once, at words ([`wrap`]: field values and raw
+//! line is wrapped here, once, at words (`wrap`: field values and raw
 //! lines hang under their text, and no row is wider than the pane),
 //! and the view draws the rows from
 //! the scroll position on, unwrapped. (Left to the paragraph's own

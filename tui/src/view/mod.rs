@@ -7,7 +7,7 @@
 //! message side by side; narrower terminals show the focused pane only.
 //!
 //! Every string that came from an agent goes through [`amail_core::safe_text`]
-//! before it becomes a `Span`: the helpers [`line_text`] and [`para_text`]
+//! before it becomes a `Span`: the helpers `line_text` and `para_text`
 //! are the only way agent text enters a buffer here.
 
 pub(crate) mod agent_queues;

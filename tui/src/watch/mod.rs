@@ -11,7 +11,7 @@
 //!   frame: watching a tree means listing every folder of it, which takes
 //!   seconds there; the app waited for it and showed nothing meanwhile.
 //!   `Msg::Watch` says when they are in.
-//! - On Linux the kernel is asked for changes only ([`linux`]): the
+//! - On Linux the kernel is asked for changes only (`linux`): the
 //!   portable watcher (notify) also asks inotify for every open and drops
 //!   them itself, so reads alone (amail's own load, or any program reading
 //!   the mailbox while the watcher lagged) could overflow the kernel's

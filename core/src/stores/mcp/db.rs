@@ -25,7 +25,7 @@ use super::timestamps::{self, Dialect};
 /// How long a reader or writer waits for a busy database before giving up.
 pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Rows in the first page of a load's [`read_pages`]: the first step of a
+/// Rows in the first page of a load's `read_pages`: the first step of a
 /// load in steps (`stores::FIRST_STEP`, 1,000 messages) comes after it.
 pub const PAGE_ROWS: usize = 1_024;
 
@@ -198,7 +198,7 @@ pub(crate) fn not_found_in(conn: &Connection, e: crate::stores::Error) -> crate:
 }
 
 /// Every message with its recipients, newest first (`created_ts`, then
-/// id), in one consistent read snapshot: [`read_pages`] collected.
+/// id), in one consistent read snapshot: `read_pages` collected.
 pub fn read_messages(conn: &Connection) -> rusqlite::Result<Vec<MessageRow>> {
     read_messages_in_pages(conn, PAGE_ROWS)
 }
