@@ -65,13 +65,7 @@ fn a_mistyped_id_names_the_one_id_it_is_nearest() {
             let err = stderr(&out);
             assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
             assert!(err.contains(&format!("no message {id}")), "{args:?}: {err}");
-            match hint {
-                Some(h) => assert!(
-                    err.contains(&format!("(did you mean `{h}`?)")),
-                    "{args:?}: {err}"
-                ),
-                None => assert!(!err.contains("did you mean"), "{args:?}: {err}"),
-            }
+            assert_hint(&err, hint, &args);
         }
     }
     let out = fx.run(&["pending", mail, "--as", "BlueLake"]);
@@ -172,10 +166,7 @@ fn an_unknown_task_names_the_tasks_command_of_its_store() {
         let err = stderr(&out);
         assert!(out.status.success(), "{task}: {err}");
         assert!(err.contains(&format!("no event of task {task}")), "{err}");
-        match hint {
-            Some(h) => assert!(err.contains(&format!("(did you mean `{h}`?)")), "{err}"),
-            None => assert!(!err.contains("did you mean"), "{err}"),
-        }
+        assert_hint(&err, hint, &task);
         let listing = lister(&err, "amail tasks");
         assert_eq!(listing, ["tasks", "--store", store], "{err}");
         let out = fx.run(&listing);
@@ -229,14 +220,19 @@ fn a_reply_on_a_storage_root_names_the_id_it_is_a_slip_from() {
             let err = stderr(&out);
             assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
             assert!(err.contains(&format!("no message {id}")), "{args:?}: {err}");
-            match hint {
-                Some(h) => assert!(
-                    err.contains(&format!("(did you mean `{h}`?)")),
-                    "{args:?}: {err}"
-                ),
-                None => assert!(!err.contains("did you mean"), "{args:?}: {err}"),
-            }
+            assert_hint(&err, hint, &args);
         }
     }
     assert_eq!(super::fx::tree(&root), before, "nothing written");
+}
+
+/// `err` names `hint` as the id it is a slip from, or, `None`, no id.
+fn assert_hint(err: &str, hint: Option<&str>, asked: &dyn std::fmt::Debug) {
+    match hint {
+        Some(h) => assert!(
+            err.contains(&format!("(did you mean `{h}`?)")),
+            "{asked:?}: {err}"
+        ),
+        None => assert!(!err.contains("did you mean"), "{asked:?}: {err}"),
+    }
 }
