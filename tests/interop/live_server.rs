@@ -469,7 +469,8 @@ fn check_release(release: Release) {
     }
     // A reply to an id the server does not have: exit 1, one line that
     // names the command listing the server's ids (it said `amail threads`,
-    // which reads the local mailbox, not the server).
+    // which reads the local mailbox, not the server; then `amail threads
+    // --server URL`, whose text form names threads, not message ids).
     let out = amail(
         &server,
         token,
@@ -480,7 +481,7 @@ fn check_release(release: Release) {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(
         err.contains("no message 999999")
-            && err.contains(&format!("`amail threads --server {}`", server.url)),
+            && err.contains(&format!("`amail threads --server {} --json`", server.url)),
         "{err}"
     );
     // A reply as an agent who neither sent nor received the message: exit
