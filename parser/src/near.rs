@@ -48,7 +48,8 @@ pub fn did_you_mean(near: Option<&str>) -> String {
 /// numbers (an mcp_agent_mail database's) rarely get one, and long ids
 /// with a slip in them (`ol-527.2-hepl`) do. Ids whose lengths differ by
 /// more than the edits allowed are not compared. `None` when `id` is one
-/// of `known`.
+/// of `known`; an id listed twice is one id (an event log names a task
+/// once an event).
 pub fn nearest_id<'k>(id: &str, known: impl IntoIterator<Item = &'k str>) -> Option<&'k str> {
     let mut best: Option<(usize, &'k str)> = None;
     let mut tied = false;
@@ -66,7 +67,7 @@ pub fn nearest_id<'k>(id: &str, known: impl IntoIterator<Item = &'k str>) -> Opt
             continue;
         }
         match best {
-            Some((b, _)) if d > b => {}
+            Some((b, bk)) if d > b || (d == b && k == bk) => {}
             Some((b, _)) if d == b => tied = true,
             _ => {
                 best = Some((d, k));

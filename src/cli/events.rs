@@ -31,11 +31,7 @@ pub struct EventsArgs {
 }
 
 pub fn run(args: EventsArgs) -> CliResult {
-    // What lists this store's task ids: the store as it was named.
-    let lister = match &args.store {
-        Some(s) => format!("amail tasks --store {}", shell_arg(s)),
-        None => "amail tasks".to_string(),
-    };
+    let named = args.store.clone();
     let root = args.store.unwrap_or_else(super::default_store);
     let store = super::open_store(&root)?;
     let dir = store.root().join("events");
@@ -65,7 +61,7 @@ pub fn run(args: EventsArgs) -> CliResult {
     }
     if shown == 0 && !all.is_empty() {
         let (task, kind) = (args.task.as_deref(), args.kind.as_deref());
-        if let Some(note) = matched_nothing(&all, task, kind, &lister) {
+        if let Some(note) = matched_nothing(&all, task, kind, named.as_deref()) {
             crate::errln!("amail: warning: {note}");
         }
     }
@@ -80,14 +76,14 @@ pub fn run(args: EventsArgs) -> CliResult {
 /// Why a filtered log printed nothing, when a filter did it: each filter
 /// that matches no event of the log is named, with what the log holds (a
 /// typo, `task.transition`, is then seen at once): a task by the one
-/// task id of the log it is a slip from, if any, and `lister`, the
-/// command that lists the store's task ids. `None` when each matches
-/// alone and only the pair matches nothing.
+/// task id of the log it is a slip from, if any, and the command that
+/// lists the task ids of `store` as it was named (`None`: the default).
+/// `None` when each matches alone and only the pair matches nothing.
 fn matched_nothing(
     all: &[events::Event],
     task: Option<&str>,
     kind: Option<&str>,
-    lister: &str,
+    store: Option<&std::path::Path>,
 ) -> Option<String> {
     let mut notes = Vec::new();
     if let Some(k) = kind.filter(|k| all.iter().all(|e| e.kind != *k)) {
@@ -104,15 +100,17 @@ fn matched_nothing(
         ));
     }
     if let Some(t) = task.filter(|t| all.iter().all(|e| e.task_id.as_deref() != Some(*t))) {
-        let mut ids: Vec<&str> = all.iter().filter_map(|e| e.task_id.as_deref()).collect();
-        ids.sort_unstable();
-        ids.dedup();
+        let ids = all.iter().filter_map(|e| e.task_id.as_deref());
         let near = amail_parser::near::did_you_mean(amail_parser::near::nearest_id(t, ids));
+        let lister = match store {
+            Some(s) => format!("amail tasks --store {}", shell_arg(s)),
+            None => "amail tasks".to_string(),
+        };
         notes.push(format!(
             "no event of task {}{} in the log (`{}` lists the task ids)",
             clean_line(t),
             clean_line(&near),
-            clean_line(lister)
+            clean_line(&lister)
         ));
     }
     if notes.is_empty() {
