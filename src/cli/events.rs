@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::{CliError, CliResult};
 use amail_core::router::events;
-use amail_core::safe_text::{clean_line, shell_arg};
+use amail_core::safe_text::clean_line;
 
 #[derive(Debug, Args)]
 #[command(
@@ -102,10 +102,7 @@ fn matched_nothing(
     if let Some(t) = task.filter(|t| all.iter().all(|e| e.task_id.as_deref() != Some(*t))) {
         let ids = all.iter().filter_map(|e| e.task_id.as_deref());
         let near = amail_parser::near::did_you_mean(amail_parser::near::nearest_id(t, ids));
-        let lister = match store {
-            Some(s) => format!("amail tasks --store {}", shell_arg(s)),
-            None => "amail tasks".to_string(),
-        };
+        let lister = super::tasks_lister(store);
         notes.push(format!(
             "no event of task {}{} in the log (`{}` lists the task ids)",
             clean_line(t),

@@ -164,6 +164,16 @@ pub fn store_tip(e: &mut clap::Error, args: &[std::ffi::OsString]) {
     );
 }
 
+/// The command that lists the task ids of a store as the user named it:
+/// `None`, the default store, is what a bare `amail tasks` reads; a named
+/// one must be named again, or the ids listed are another store's.
+pub(crate) fn tasks_lister(store: Option<&std::path::Path>) -> String {
+    match store {
+        Some(s) => format!("amail tasks --store {}", shell_arg(s)),
+        None => "amail tasks".to_string(),
+    }
+}
+
 /// What a `--store` with no task store is, and what to do: a file is not
 /// a store; a folder with a store beside its mail (`DIR` or `DIR/mail`
 /// after `amail demo DIR`) names that store; another folder (a mailbox?)

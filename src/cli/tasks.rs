@@ -13,6 +13,7 @@ use super::{CliError, CliResult};
 use amail_core::aof::TaskStatus;
 use amail_core::router::{deps, review, Store, TaskSummary};
 use amail_core::safe_text::clean_line;
+use amail_parser::near::{did_you_mean, nearest_id};
 
 #[derive(Debug, Args)]
 #[command(
@@ -72,7 +73,7 @@ pub fn run(args: TasksArgs) -> CliResult {
     let root = args.store.clone().unwrap_or_else(super::default_store);
     let store = super::open_store(&root)?;
     match args.cmd {
-        Some(cmd) => command(&store, cmd, args.json),
+        Some(cmd) => command(&store, args.store.as_deref(), cmd, args.json),
         None => match &args.agent {
             Some(agent) => mailbox(&store, agent, args.json),
             None => board(&store, &root, args.json),
@@ -80,11 +81,15 @@ pub fn run(args: TasksArgs) -> CliResult {
     }
 }
 
-fn command(store: &Store, cmd: TasksCmd, json: bool) -> CliResult {
+/// `named`: the store as the user named it (`None`: the default), for the
+/// command an unknown task id's error names.
+fn command(store: &Store, named: Option<&Path>, cmd: TasksCmd, json: bool) -> CliResult {
     let (id, said, extra) = match cmd {
         TasksCmd::Depend { task, on, actor } => {
-            let added = deps::add(store, &task, &on, &actor)
-                .map_err(|e| CliError::bad_input(e.to_string()))?;
+            let added = deps::add(store, &task, &on, &actor).map_err(|e| match e {
+                deps::DependError::NotFound(id) => no_task(store, named, &id),
+                e => CliError::bad_input(e.to_string()),
+            })?;
             let said = if added {
                 format!("{task} now depends on {on}")
             } else {
@@ -97,8 +102,10 @@ fn command(store: &Store, cmd: TasksCmd, json: bool) -> CliResult {
             )
         }
         TasksCmd::Approve { task, actor } => {
-            let done = review::approve(store, &task, &actor)
-                .map_err(|e| CliError::bad_input(e.to_string()))?;
+            let done = review::approve(store, &task, &actor).map_err(|e| match e {
+                review::ReviewError::NotFound(id) => no_task(store, named, &id),
+                e => CliError::bad_input(e.to_string()),
+            })?;
             let mut said = format!("{task}: review -> done");
             if !done.promoted.is_empty() {
                 said.push_str(&format!("; ready now: {}", done.promoted.join(", ")));
@@ -118,6 +125,7 @@ fn command(store: &Store, cmd: TasksCmd, json: bool) -> CliResult {
                 // A request the command cannot make, as an empty reply
                 // body is: usage.
                 review::ReviewError::NoReason => CliError::usage(e.to_string()),
+                review::ReviewError::NotFound(id) => no_task(store, named, &id),
                 e => CliError::bad_input(e.to_string()),
             })?;
             (
@@ -139,6 +147,20 @@ fn command(store: &Store, cmd: TasksCmd, json: bool) -> CliResult {
 }
 
 /// The task files a listing skipped, one warning each.
+/// A task id the store does not hold, named with the one id of the
+/// store it is a slip from and the command that lists them, as `events
+/// --task` names them.
+fn no_task(store: &Store, named: Option<&Path>, id: &str) -> CliError {
+    let tasks = store.board_of().map(|b| b.tasks).unwrap_or_default();
+    let near = did_you_mean(nearest_id(id, tasks.iter().map(|t| t.id.as_str())));
+    CliError::bad_input(format!(
+        "no task {}{} in the store (`{}` lists the task ids)",
+        clean_line(id),
+        clean_line(&near),
+        clean_line(&super::tasks_lister(named))
+    ))
+}
+
 fn warn_skipped(problems: &[String]) {
     for problem in problems {
         crate::errln!(
@@ -214,14 +236,17 @@ fn warn_unknown_agent(store: &Store, agent: &str) {
     }
     known.sort_unstable();
     known.dedup();
+    // Case counted: the store's names are matched exactly.
+    let near = did_you_mean(nearest_id(agent, known.iter().copied()));
     let known = if known.is_empty() {
         "none".to_string()
     } else {
         known.join(", ")
     };
     crate::errln!(
-        "amail: warning: no task in the store is leased or routed to {}, so its queues are empty (agents: {})",
+        "amail: warning: no task in the store is leased or routed to {}{}, so its queues are empty (agents: {})",
         clean_line(agent),
+        clean_line(&near),
         clean_line(&known)
     );
 }

@@ -23,6 +23,8 @@ fn an_agent_no_task_names_is_warned_about() {
     assert!(err.contains("warning"), "{err}");
     assert!(err.contains("greencastle"), "{err}");
     assert!(err.contains("GreenCastle, PurpleBear"), "{err}");
+    // The one agent the name is a slip from is named, as `--as` names it.
+    assert!(err.contains("(did you mean `GreenCastle`?)"), "{err}");
     assert!(stdout(&out).contains("inbox (0)"), "{}", stdout(&out));
 
     // A real agent, queues empty or not, gets no warning.
@@ -33,5 +35,6 @@ fn an_agent_no_task_names_is_warned_about() {
     let out = fx.run(&["tasks", "--agent", "Nobody", "--store", &store, "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stderr(&out).contains("Nobody"), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("did you mean"), "{}", stderr(&out));
     serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap();
 }

@@ -236,3 +236,44 @@ fn assert_hint(err: &str, hint: Option<&str>, asked: &dyn std::fmt::Debug) {
         None => assert!(!err.contains("did you mean"), "{asked:?}: {err}"),
     }
 }
+
+/// `amail tasks approve|reject|depend` with a task id the store does not
+/// hold said only "no task T in the store": neither the id it is a slip
+/// from nor what lists the ids, where `events --task` names both. The
+/// family is every task id these commands take (`depend`'s `--on` too),
+/// and nothing is written when one is unknown.
+#[test]
+fn a_task_command_names_the_task_id_it_is_a_slip_from() {
+    let fx = Fx::new();
+    let store_dir = fx.demo().join("store");
+    let store = store_dir.to_str().unwrap();
+    let out = fx.run(&["tasks", "--store", store, "--json"]);
+    let tasks: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = tasks[0]["task_id"].as_str().unwrap().to_string();
+    let other = tasks[1]["task_id"].as_str().unwrap().to_string();
+    let mut slip: Vec<char> = id.chars().collect();
+    let n = slip.len();
+    slip.swap(n - 1, n - 2);
+    let slip: String = slip.into_iter().collect();
+    assert_ne!(slip, id);
+    let before = super::fx::tree(&store_dir);
+    for (task, hint) in [("TASK-nope", None), (slip.as_str(), Some(id.as_str()))] {
+        let commands: [Vec<&str>; 4] = [
+            vec!["tasks", "--store", store, "approve", task],
+            vec!["tasks", "--store", store, "reject", task, "--reason", "r"],
+            vec!["tasks", "--store", store, "depend", task, "--on", &other],
+            vec!["tasks", "--store", store, "depend", &other, "--on", task],
+        ];
+        for args in commands {
+            let out = fx.run(&args);
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+            assert!(err.contains(&format!("no task {task}")), "{args:?}: {err}");
+            assert!(err.contains("in the store"), "{args:?}: {err}");
+            assert_hint(&err, hint, &args);
+            let listing = lister(&err, "amail tasks");
+            assert_eq!(listing, ["tasks", "--store", store], "{args:?}: {err}");
+        }
+    }
+    assert_eq!(super::fx::tree(&store_dir), before, "nothing written");
+}
