@@ -51,6 +51,28 @@ pub fn did_you_mean(near: Option<&str>) -> String {
 /// of `known`; an id listed twice is one id (an event log names a task
 /// once an event).
 pub fn nearest_id<'k>(id: &str, known: impl IntoIterator<Item = &'k str>) -> Option<&'k str> {
+    nearest_name(id, known, false)
+}
+
+/// The one agent name of `known` that `name` (an `--as` matching none)
+/// is a slip from: [`nearest_id`]'s rule, with case counted as the store
+/// that matches the names counts it. `ignore_ascii_case`: an
+/// mcp_agent_mail database or server, where `bluelake` is BlueLake, so a
+/// letter's case is no edit (`greencastel` is one swap from
+/// GreenCastle); a plain mailbox matches exactly and counts it.
+pub fn nearest_name<'k>(
+    name: &str,
+    known: impl IntoIterator<Item = &'k str>,
+    ignore_ascii_case: bool,
+) -> Option<&'k str> {
+    fn fold(s: &str, ignore_ascii_case: bool) -> std::borrow::Cow<'_, str> {
+        if ignore_ascii_case {
+            std::borrow::Cow::Owned(s.to_ascii_lowercase())
+        } else {
+            std::borrow::Cow::Borrowed(s)
+        }
+    }
+    let id = fold(name, ignore_ascii_case);
     let mut best: Option<(usize, &'k str)> = None;
     let mut tied = false;
     for k in known {
@@ -59,7 +81,7 @@ pub fn nearest_id<'k>(id: &str, known: impl IntoIterator<Item = &'k str>) -> Opt
         }
         // Optimal string alignment: Damerau's edits, each letter edited
         // once, which is all a slip is; it needs no table of the alphabet.
-        let d = strsim::osa_distance(id, k);
+        let d = strsim::osa_distance(&id, &fold(k, ignore_ascii_case));
         if d == 0 {
             return None;
         }
@@ -80,7 +102,7 @@ pub fn nearest_id<'k>(id: &str, known: impl IntoIterator<Item = &'k str>) -> Opt
 
 #[cfg(test)]
 mod tests {
-    use super::{nearest, nearest_id};
+    use super::{nearest, nearest_id, nearest_name};
 
     #[test]
     fn a_near_id_is_named_only_when_it_is_the_one_nearest() {
@@ -107,6 +129,22 @@ mod tests {
         // The one nearest of two at different distances.
         assert_eq!(nearest_id("ol-12", ["ol-1234", "ol-1"]), Some("ol-1"));
         assert_eq!(nearest_id("x", []), None);
+    }
+
+    #[test]
+    fn a_name_s_case_is_an_edit_only_where_the_store_counts_it() {
+        let names = ["BlueLake", "GreenCastle"];
+        // Counted (a plain mailbox): three edits, no hint; two: a hint.
+        assert_eq!(nearest_name("greencastel", names, false), None);
+        assert_eq!(nearest_name("bluelake", names, false), Some("BlueLake"));
+        // Not counted (mcp_agent_mail): one swap; and a name the store
+        // matches already is no slip.
+        assert_eq!(
+            nearest_name("greencastel", names, true),
+            Some("GreenCastle")
+        );
+        assert_eq!(nearest_name("bluelake", names, true), None);
+        assert_eq!(nearest_name("Nobody", names, true), None);
     }
 
     const TYPES: [&str; 4] = ["PROGRESS", "DONE", "FAILED", "HELP_REQUEST"];

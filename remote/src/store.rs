@@ -417,16 +417,12 @@ impl ServerStore {
             .find(|r| source.same_agent(&r.agent, agent))
         {
             Some(r) => Ok(r.agent.to_string()),
-            None => Err(Error::NotRecipient {
-                key: m.key.to_string(),
-                agent: agent.to_string(),
-                recipients: m
-                    .recipients
-                    .iter()
-                    .map(|r| r.agent.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            }),
+            None => Err(Error::not_recipient(
+                &m.key,
+                agent,
+                m.recipients.iter().map(|r| r.agent.as_str()),
+                source.ignores_case(),
+            )),
         }
     }
 

@@ -131,6 +131,7 @@ fn check_batch(
                 id,
                 agent,
                 m.recipients.iter().map(|r| r.agent.as_str()),
+                inbox.source.ignores_case(),
             );
             return Err(CliError::bad_input(format!(
                 "{refused}, or ack that id apart; nothing was acked"

@@ -134,3 +134,55 @@ fn an_mcp_batch_ack_with_another_case_acks_every_id_under_the_store_s_name() {
     let (rows, _) = pending_as(&fx, &root, "bluelake");
     assert!(rows.is_empty(), "{rows:?}");
 }
+
+/// `ack` and `reply --as` a slip of a recipient's name (`Bos` for `Boss`,
+/// `BlueLak` for `BlueLake`) listed the recipients but did not name the
+/// one it is a slip from, where `pending --as` and the inbox's footer
+/// do. In a plain mailbox and on a storage root alike (a server's refusal
+/// is made by the same constructor); an unrelated name gets no hint, and
+/// nothing is written.
+#[test]
+fn an_ack_or_reply_as_a_slip_names_the_agent_it_is_a_slip_from() {
+    let fx = Fx::new();
+    let m = fx.path("mail");
+    fs::create_dir_all(&m).unwrap();
+    fs::write(
+        m.join("h.md"),
+        "Subject: [b1] HELP_REQUEST\nFrom: w\nTo: Boss\nId: h1\nDate: 2026-11-22T01:01:00Z\nAck-Required: yes\n\nBody:\nBead: b1\nIssue Type: STUCK\n\n## Problem\nstuck\n",
+    )
+    .unwrap();
+    let root = root(&fx);
+    let before = super::fx::tree(fx.dir.path());
+    let (m, r) = (m.to_str().unwrap(), root.to_str().unwrap());
+    let cases = [
+        (m, "h1", "boss", Some("Boss")),
+        (m, "h1", "Bos", Some("Boss")),
+        (m, "h1", "Nobody", None),
+        (r, "10", "BlueLak", Some("BlueLake")),
+        (r, "10", "greencastel", Some("GreenCastle")),
+        (r, "10", "Nobody", None),
+    ];
+    for (source, id, agent, hint) in cases {
+        for verb in ["ack", "reply"] {
+            let mut args = vec![verb, id, source, "--as", agent];
+            if verb == "reply" {
+                args.extend(["--body", "hi"]);
+            }
+            let out = fx.run(&args);
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+            // A reply on a storage root refuses a name that is none of
+            // the project's agents before it asks who the parties are.
+            let refused = match verb {
+                "ack" => err.contains("is not a recipient"),
+                _ => {
+                    err.contains("is neither the sender nor a recipient")
+                        || err.contains("is not an agent of project")
+                }
+            };
+            assert!(refused, "{args:?}: {err}");
+            super::fx::assert_hint(&err, hint, &args);
+        }
+    }
+    assert_eq!(super::fx::tree(fx.dir.path()), before, "nothing written");
+}

@@ -176,3 +176,15 @@ impl Fx {
             .collect()
     }
 }
+
+/// `err` names `hint` as the word (an id, an agent) it is a slip from,
+/// or, `None`, no word.
+pub(crate) fn assert_hint(err: &str, hint: Option<&str>, asked: &dyn std::fmt::Debug) {
+    match hint {
+        Some(h) => assert!(
+            err.contains(&format!("(did you mean `{h}`?)")),
+            "{asked:?}: {err}"
+        ),
+        None => assert!(!err.contains("did you mean"), "{asked:?}: {err}"),
+    }
+}

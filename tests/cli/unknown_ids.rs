@@ -1,7 +1,7 @@
 //! An id that is not in the SOURCE: the error names the command that
 //! lists the ids of that SOURCE, and that command lists them.
 
-use crate::fx::{stderr, Fx};
+use crate::fx::{assert_hint, stderr, Fx};
 
 /// `amail ack 999 fx --as BlueLake` said "no message 999 in
 /// fx/storage.sqlite3; `amail threads` lists the ids": a bare `amail
@@ -224,17 +224,6 @@ fn a_reply_on_a_storage_root_names_the_id_it_is_a_slip_from() {
         }
     }
     assert_eq!(super::fx::tree(&root), before, "nothing written");
-}
-
-/// `err` names `hint` as the id it is a slip from, or, `None`, no id.
-fn assert_hint(err: &str, hint: Option<&str>, asked: &dyn std::fmt::Debug) {
-    match hint {
-        Some(h) => assert!(
-            err.contains(&format!("(did you mean `{h}`?)")),
-            "{asked:?}: {err}"
-        ),
-        None => assert!(!err.contains("did you mean"), "{asked:?}: {err}"),
-    }
 }
 
 /// `amail tasks approve|reject|depend` with a task id the store does not

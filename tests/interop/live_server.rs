@@ -418,6 +418,15 @@ fn check_release(release: Release) {
     // rule: same origin, 307 and 308 only).
     let bare = server.url.trim_end_matches('/');
     assert_eq!(ok(&amail_at(&server, bare, token, &["threads"])), plain);
+    // A slip of a recipient's name is refused naming the recipient, case
+    // not counted, as the server matches names.
+    let out = amail(&server, token, &["ack", &help_id, "--as", "greencastel"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("greencastel (did you mean `GreenCastle`?) is not a recipient"),
+        "{err}"
+    );
     // A wrong token writes nothing: the ack view still lists GreenCastle's.
     let out = amail(
         &server,

@@ -36,12 +36,31 @@ impl SourceKind {
     /// ASCII case, as the server's own tools do (its names are unique so);
     /// a plain mailbox and piped JSON compare exactly.
     pub fn same_agent(&self, stored: &str, typed: &str) -> bool {
-        match self {
-            SourceKind::McpStore { .. } | SourceKind::Server { .. } => {
-                stored.eq_ignore_ascii_case(typed)
-            }
-            SourceKind::Mailbox { .. } | SourceKind::Stdin => stored == typed,
+        if self.ignores_case() {
+            stored.eq_ignore_ascii_case(typed)
+        } else {
+            stored == typed
         }
+    }
+
+    /// Whether this source matches agent names without regard to ASCII
+    /// case ([`SourceKind::same_agent`]).
+    pub fn ignores_case(&self) -> bool {
+        matches!(
+            self,
+            SourceKind::McpStore { .. } | SourceKind::Server { .. }
+        )
+    }
+
+    /// The one name of `names` that `typed` (matching none of them) is a
+    /// slip from, case counted as this source counts it, for the warning
+    /// or refusal that lists them.
+    pub fn agent_near<'n>(
+        &self,
+        typed: &str,
+        names: impl IntoIterator<Item = &'n str>,
+    ) -> Option<&'n str> {
+        amail_parser::near::nearest_name(typed, names, self.ignores_case())
     }
 }
 
@@ -541,10 +560,11 @@ impl Inbox {
     }
 
     /// The one agent whose name `typed` (an `--as` no agent has) is a
-    /// slip from, case counted as a plain mailbox counts it
-    /// ([`amail_parser::near::nearest_id`]), for the warning that says so.
+    /// slip from, case counted as the source counts it
+    /// ([`SourceKind::agent_near`]), for the warning that says so.
     pub fn agent_near(&self, typed: &str) -> Option<&str> {
-        amail_parser::near::nearest_id(typed, self.agents.iter().map(|a| a.name.as_str()))
+        self.source
+            .agent_near(typed, self.agents.iter().map(|a| a.name.as_str()))
     }
 
     /// Where `name` is in `agents` (sorted by name, as `load` makes it).

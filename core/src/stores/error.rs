@@ -36,21 +36,26 @@ pub enum Error {
         listing: String,
         near: Option<String>,
     },
-    #[error("{agent} is not a recipient of message {key} (recipients: {recipients}); use --as with one of them")]
+    /// `near`: the recipient `agent` is a slip from
+    /// ([`crate::inbox::SourceKind::agent_near`]).
+    #[error("{agent}{} is not a recipient of message {key} (recipients: {recipients}); use --as with one of them", amail_parser::near::did_you_mean(.near.as_deref()))]
     NotRecipient {
         key: String,
         agent: String,
         recipients: String,
+        near: Option<String>,
     },
     /// A reply `--as` an agent who neither sent nor received the message:
     /// bad input, as [`Error::NotRecipient`] is for an ack (not a usage
     /// error, which it was until a reply through a live server showed the
     /// two commands disagreeing: exit 2 against ack's 1).
-    #[error("{agent} is neither the sender nor a recipient of message {key} ({party}); reply --as one of them")]
+    /// `near`: the one of `party` that `agent` is a slip from.
+    #[error("{agent}{} is neither the sender nor a recipient of message {key} ({party}); reply --as one of them", amail_parser::near::did_you_mean(.near.as_deref()))]
     NotParty {
         key: String,
         agent: String,
         party: String,
+        near: Option<String>,
     },
     /// The operation cannot be done on this source (e.g. writing to stdin).
     #[error("{0}")]
@@ -177,12 +182,22 @@ impl Error {
         }
     }
 
-    /// `agent` is not among `names`, the recipients of message `key`.
-    pub fn not_recipient<'a>(key: &str, agent: &str, names: impl Iterator<Item = &'a str>) -> Self {
+    /// `agent` is not among `names`, the recipients of message `key`; the
+    /// one it is a slip from is named, case counted unless the store
+    /// matches names without regard to it (`ignores_case`,
+    /// [`crate::inbox::SourceKind::ignores_case`]).
+    pub fn not_recipient<'a>(
+        key: &str,
+        agent: &str,
+        names: impl Iterator<Item = &'a str>,
+        ignores_case: bool,
+    ) -> Self {
         let names: Vec<&str> = names.collect();
         Error::NotRecipient {
             key: key.to_string(),
             agent: agent.to_string(),
+            near: amail_parser::near::nearest_name(agent, names.iter().copied(), ignores_case)
+                .map(String::from),
             recipients: if names.is_empty() {
                 "none recorded".into()
             } else {

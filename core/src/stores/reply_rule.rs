@@ -84,9 +84,13 @@ pub fn plan(orig: &Original<'_>, as_agent: &str) -> Result<ReplyPlan, Error> {
     } else {
         let mut party: Vec<String> = sender.map(String::from).into_iter().collect();
         party.extend(recipients.iter().map(|r| r.trim().to_string()));
+        let near = orig
+            .source
+            .agent_near(as_agent.trim(), party.iter().map(String::as_str));
         return Err(Error::NotParty {
             key: orig.key.to_string(),
             agent: as_agent.trim().to_string(),
+            near: near.map(String::from),
             party: party.join(", "),
         });
     };

@@ -43,6 +43,7 @@ pub(crate) fn record(
                 key,
                 agent,
                 m.recipients.iter().map(|r| r.agent.as_str()),
+                inbox.source.ignores_case(),
             ));
             break;
         };

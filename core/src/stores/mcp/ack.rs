@@ -135,10 +135,12 @@ fn set_one(
             .map_err(dbe)?
             .collect::<Result<_, _>>()
             .map_err(dbe)?;
+        // The row was looked for by `lower(name)`, as the server matches.
         return Err(Error::not_recipient(
             key,
             agent,
             names.iter().map(String::as_str),
+            true,
         ));
     };
     let read_was = decode(&read_ts);

@@ -218,8 +218,12 @@ pub(crate) fn reply(
             .map_err(dbe)?
             .collect::<Result<_, _>>()
             .map_err(dbe)?;
+        // Matched by `lower(name)` above, as the server matches.
+        let near =
+            amail_parser::near::nearest_name(as_agent, names.iter().map(String::as_str), true);
         return Err(Error::Rejected(format!(
-            "{as_agent} is not an agent of project {} (agents: {}); reply --as one of them",
+            "{as_agent}{} is not an agent of project {} (agents: {}); reply --as one of them",
+            amail_parser::near::did_you_mean(near),
             orig.slug,
             names.join(", ")
         )));
