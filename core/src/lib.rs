@@ -20,8 +20,8 @@
 //!  formats/  handoff v0.1 and A2A JSON: parsing only
 //!  aof/      envelope, validation, detection, task ids, typed status,
 //!            Routable (what the router takes)
-//!  fsio, safe_text   one atomic writer and one size-limited reader;
-//!            the one terminal sanitiser
+//!  fsio, safe_text, words   one atomic writer and one size-limited
+//!            reader; the one terminal sanitiser; counted nouns
 //! ```
 //!
 //! Two edges the stack would allow are refused on purpose: the router
@@ -51,3 +51,4 @@ pub mod router;
 pub mod safe_text;
 pub mod source;
 pub mod stores;
+pub mod words;

@@ -55,16 +55,16 @@ pub fn run(args: DoctorArgs) -> CliResult {
     }
     if report.consistent() {
         crate::outln!(
-            "store {} is consistent ({} tasks)",
+            "store {} is consistent ({})",
             root.display(),
-            report.tasks
+            amail_core::words::counted(report.tasks, "task")
         );
         Ok(ExitCode::SUCCESS)
     } else {
         crate::outln!(
-            "store {} has {} problem(s) doctor cannot fix; fix or move the files named above",
+            "store {} has {} doctor cannot fix; fix or move the files named above",
             root.display(),
-            report.problems.len()
+            amail_core::words::counted(report.problems.len(), "problem")
         );
         Ok(ExitCode::from(EXIT_BAD_INPUT))
     }

@@ -11,6 +11,7 @@ use super::{CliError, CliResult};
 use amail_core::bridge;
 use amail_core::router::{Router, RouterOptions, Store};
 use amail_core::source::inputs::{self, InputOptions};
+use amail_core::words::counted;
 
 #[derive(Debug, Args)]
 #[command(
@@ -100,13 +101,13 @@ pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {
         .checkpoint()
         .map_err(|e| CliError::bad_input(format!("cannot flush store: {e}")))?;
     crate::outln!(
-        "routed {} of {} messages into {}: {} tasks created, {} transitions, {} duplicates, {} rejected, {} unknown type, {} inbox only",
+        "routed {} of {} into {}: {} created, {}, {}, {} rejected, {} unknown type, {} inbox only",
         t.routed,
-        t.messages,
+        counted(t.messages, "message"),
         root.display(),
-        t.created,
-        t.transitions,
-        t.duplicates,
+        counted(t.created, "task"),
+        counted(t.transitions, "transition"),
+        counted(t.duplicates, "duplicate"),
         t.rejected,
         t.unknown,
         t.inbox_only

@@ -188,11 +188,18 @@ fn a_completion_for_a_task_not_in_progress_takes_it_through_in_progress() {
         ]
     );
     assert!(
-        stdout(&out).contains("routed 1 of 1 messages")
-            && stdout(&out).contains("1 tasks created, 2 transitions")
+        stdout(&out).contains("routed 1 of 1 message into")
+            && stdout(&out).contains("1 task created, 2 transitions")
             && stdout(&out).contains("0 rejected"),
         "{}",
         stdout(&out)
+    );
+    // One task is one task, as the router's line says it.
+    let doc = fx.run(&["doctor", "--store", fx.path("store").to_str().unwrap()]);
+    assert!(
+        stdout(&doc).contains("is consistent (1 task)"),
+        "{}",
+        stdout(&doc)
     );
     // The worker who reported it holds the run that ended.
     let run: Value = serde_json::from_str(

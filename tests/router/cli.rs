@@ -29,7 +29,7 @@ fn envelope_files_are_routed_and_bad_lines_named() {
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        stdout.contains("routed 1 of 2") && stdout.contains("1 transitions"),
+        stdout.contains("routed 1 of 2 messages") && stdout.contains("1 transition,"),
         "{stdout}"
     );
     let t = Store::open(&s)
@@ -44,7 +44,14 @@ fn envelope_files_are_routed_and_bad_lines_named() {
     fs::write(&file, format!("{good}\n")).unwrap();
     let out = route(&s, &[&file]);
     assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).contains("1 duplicates"));
+    // One of each is said in the singular ("1 duplicates" until a new
+    // user read it).
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("routed 0 of 1 message into"), "{said}");
+    assert!(
+        said.contains(": 0 tasks created, 0 transitions, 1 duplicate,"),
+        "{said}"
+    );
     let done = event_log(&s)
         .into_iter()
         .filter(|e| e.1 == "task.transitioned" && e.4.contains("\"to\":\"done\""))

@@ -122,7 +122,7 @@ pub fn approved_sentence(id: &str, promoted: &[String]) -> String {
         0 => format!("{id} approved: done"),
         n => format!(
             "{id} approved: done; {n} dependent{} ready now: {}",
-            if n == 1 { "" } else { "s" },
+            amail_core::words::plural(n),
             promoted.join(", ")
         ),
     }

@@ -262,7 +262,7 @@ impl Model {
             let n = m.config.warnings.len();
             m.notice = Some(Notice::error(format!(
                 "⚠ config: {n} problem{} ignored; ? lists them",
-                if n == 1 { "" } else { "s" }
+                amail_core::words::plural(n)
             )));
         }
         m.fix_selection(&Selection::default(), &[None; 4]);

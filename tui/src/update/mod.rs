@@ -15,6 +15,7 @@ mod review;
 mod search;
 mod triage;
 
+use amail_core::words::plural;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::keymap::Action;
@@ -425,14 +426,6 @@ pub(crate) fn acked_line(agent: &str, done: usize) -> String {
 /// A written read mark's line, on screen and on stderr.
 pub(crate) fn marked_line(agent: &str, n: usize) -> String {
     format!("✓ marked {n} message{} read as {agent}", plural(n))
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
 }
 
 /// After a load or reload: `inbox` says whether the inbox on screen is new

@@ -369,7 +369,7 @@ fn structured_lines(m: &Model, x: &InboxMessage) -> Vec<Line<'static>> {
             format!(
                 "{:>13}  ⚠ {warnings} parse warning{} (v shows them)",
                 "",
-                if warnings == 1 { "" } else { "s" }
+                amail_core::words::plural(warnings)
             ),
             t.warn(),
         ));

@@ -36,7 +36,7 @@ pub fn draw(m: &Model, f: &mut Frame, area: Rect) {
         "Thread {} · {} message{}{}",
         line_text(t.bead.as_deref().unwrap_or(&t.id)),
         msgs.len(),
-        if msgs.len() == 1 { "" } else { "s" },
+        amail_core::words::plural(msgs.len()),
         super::window_note(start, h, msgs.len())
     );
     if !m.marks.messages.is_empty() {

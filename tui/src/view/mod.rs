@@ -585,5 +585,5 @@ pub(crate) fn centered(area: Rect, w: u16, h: u16) -> Rect {
 /// `⚠ N task files skipped`: the board's header and an agent's queues say
 /// it alike when task files did not parse.
 pub(crate) fn skipped_task_files(n: usize) -> String {
-    format!("⚠ {n} task file{} skipped", if n == 1 { "" } else { "s" })
+    format!("⚠ {n} task file{} skipped", amail_core::words::plural(n))
 }
