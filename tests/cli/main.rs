@@ -23,6 +23,7 @@ mod fx;
 mod https;
 mod json_names;
 mod modes;
+mod nested_journal;
 mod parse;
 mod parse_parallel;
 mod pipe;

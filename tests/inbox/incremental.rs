@@ -938,3 +938,73 @@ fn after_undated_mail_every_message_is_still_found_by_key_and_file() {
         assert!(std::ptr::eq(found, &inbox.messages[i]), "{}", m.key);
     }
 }
+
+/// An inbox named by a folder above its mailbox reads the mailbox's own
+/// ack journal (`stores::mailbox::homes`); an ack appended to that journal
+/// (by `amail ack ID DIR/mail`, or an agent's tool) is seen on reload,
+/// when the journal is new and when it grows, as a full load sees it.
+#[test]
+fn an_ack_in_the_journal_of_a_mailbox_below_the_root_is_seen_on_reload() {
+    let (d, mail) = corpus(60);
+    let above = d.path().to_path_buf();
+    let mut inbox = load_mailbox(&above).unwrap();
+    let owed: Vec<(String, String)> = inbox
+        .messages
+        .iter()
+        .flat_map(|m| {
+            m.recipients
+                .iter()
+                .filter(|r| r.ack_at.is_none())
+                .map(move |r| (m.key.to_string(), r.agent.to_string()))
+        })
+        .take(2)
+        .collect();
+    assert_eq!(owed.len(), 2);
+    let at = chrono::Utc.with_ymd_and_hms(2026, 1, 16, 9, 0, 0).unwrap();
+    let journal_file = journal::journal_path(&mail);
+    for (key, agent) in &owed {
+        journal::append(
+            &mail,
+            journal::JournalEntry {
+                key: key.clone(),
+                id: None,
+                agent: agent.clone(),
+                ack_at: Some(at),
+                read_at: at,
+            },
+        )
+        .unwrap();
+        reload_changed(&mut inbox, std::slice::from_ref(&journal_file)).unwrap();
+        let m = inbox.message_by_key(key).unwrap();
+        let r = m
+            .recipients
+            .iter()
+            .find(|r| r.agent == agent.as_str())
+            .unwrap();
+        assert_eq!(r.ack_at, Some(at), "{key} {agent}");
+        let full = load_mailbox(&above).unwrap();
+        assert!(inbox == full, "{}", first_difference(&inbox, &full));
+    }
+    // A mail file of the mailbox rewritten: its message is read again,
+    // and keeps the ack its mailbox's journal records.
+    let (key, agent) = &owed[0];
+    let file = inbox
+        .message_by_key(key)
+        .unwrap()
+        .path
+        .clone()
+        .unwrap()
+        .to_path_buf();
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, format!("{text}\n")).unwrap();
+    reload_changed(&mut inbox, std::slice::from_ref(&file)).unwrap();
+    let m = inbox.message_by_key(key).unwrap();
+    let r = m
+        .recipients
+        .iter()
+        .find(|r| r.agent == agent.as_str())
+        .unwrap();
+    assert_eq!(r.ack_at, Some(at), "{key} {agent} after its file changed");
+    let full = load_mailbox(&above).unwrap();
+    assert!(inbox == full, "{}", first_difference(&inbox, &full));
+}

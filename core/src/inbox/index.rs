@@ -48,6 +48,10 @@ pub(crate) struct Index {
     /// The acks applied to the recipients, as the store recorded them
     /// (`None`: not known, e.g. an inbox from a database).
     pub(crate) acks: Option<Acks>,
+    /// Acks were also read from journals of mailboxes below the root
+    /// (`stores::mailbox::homes`): a reload loads whole, as the patch
+    /// reads one journal.
+    pub(crate) journals_below: bool,
     /// Each agent's roster evidence, by name (see `turn::Open`); kept by
     /// the load of an inbox a reload patches, else `None` until made (the
     /// first patch that needs it makes it).
@@ -292,7 +296,10 @@ impl Index {
     /// big to index.
     pub(crate) fn fit(&mut self, messages: &[InboxMessage]) -> bool {
         if self.lookups(messages).is_none() {
+            // Where the acks come from is the store's, not the tables'.
+            let below = self.journals_below;
             *self = Index::of(messages);
+            self.journals_below = below;
         }
         self.lookups.get().is_some_and(|l| l.made)
     }

@@ -394,6 +394,11 @@ impl Listing {
         }
     }
 
+    /// The folders of the files, each once.
+    pub(crate) fn folders(&self) -> impl Iterator<Item = &Path> + '_ {
+        self.folders.iter().map(|f| f.dir.as_path())
+    }
+
     /// Each file's folder and name, in path order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&Path, &OsStr)> + '_ {
         self.runs.iter().flat_map(move |run| {

@@ -11,7 +11,9 @@
 //! - a changed path is (or was) a directory: a moved folder is one event;
 //! - a changed file is JSON (it may hold handoff or A2A items, which
 //!   `protocol_items` turns into messages over the whole mailbox);
-//! - the previous load recorded problems (their order depends on the walk);
+//! - the previous load recorded problems (their order depends on the walk),
+//!   or read acks from a journal of a mailbox below the root (the patch
+//!   applies the root's journal; see `mailbox::homes`);
 //! - a new message's id collides with a key in use, or a key in use was
 //!   made unique against another (key uniqueness depends on path order in
 //!   a full load);
@@ -189,7 +191,7 @@ pub fn read_changed(root: &Path, changed: &[PathBuf], max_bytes: u64) -> Option<
 /// load is exact. Looked up in the inbox's index (by path, by key), so
 /// this costs in proportion to the change, not the inbox.
 fn change_for(inbox: &mut Inbox, files: ChangedFiles) -> Option<Change> {
-    if !inbox.problems.is_empty() {
+    if !inbox.problems.is_empty() || inbox.index.journals_below {
         return None;
     }
     // Made now if the load did not (or the inbox changed by hand); the

@@ -35,6 +35,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use super::homes;
 use super::journal;
 use super::protocol;
 use crate::fsio::FileReader;
@@ -118,6 +119,7 @@ fn load(
         }
     }
     let (handoffs, mut listing) = walk::mailbox_listing(root);
+    let homes = homes::homes_below(root, listing.folders());
     let mut problems: Vec<_> = std::mem::take(&mut listing.problems)
         .into_iter()
         .map(walk::Problem::into_entry)
@@ -152,6 +154,7 @@ fn load(
     // Every key is in; the key index goes before the inbox is built.
     drop(keys);
     apply_acks(&mut loaded, &acks);
+    homes::apply_below(&mut loaded, root, &homes, &mut problems);
     protocol::merge_read(
         protocol_files,
         &handoffs,
@@ -168,6 +171,7 @@ fn load(
     );
     // Kept, so a reload applies only what the journal changed.
     inbox.index.acks = Some(acks);
+    inbox.index.journals_below = !homes.is_empty();
     Ok(inbox)
 }
 

@@ -15,6 +15,7 @@
 //!   a new message (`send`) one in its sender's folder.
 
 mod ack;
+mod homes;
 pub mod incremental;
 pub mod journal;
 mod load;

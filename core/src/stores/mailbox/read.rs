@@ -3,10 +3,11 @@
 //! appended to the [`journal`] in one batch (one lock, one write, one
 //! fsync). Stops at the first bad key; what came before it is recorded.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
+use super::homes;
 use super::journal::{self, JournalEntry};
 use crate::inbox::Inbox;
 use crate::stores::error::Error;
@@ -66,24 +67,39 @@ pub(crate) fn record(
             !done,
         ));
     }
-    let todo: Vec<JournalEntry> = plan
-        .iter()
-        .filter(|(_, write)| *write)
-        .map(|(e, _)| e.clone())
-        .collect();
-    let mut written = if todo.is_empty() {
-        Vec::new()
-    } else {
-        journal::append_many(root, todo)?
+    // Each message's acks go into its own mailbox's journal
+    // ([`homes`]): one batch a journal, in the order asked.
+    let mut batches: Vec<(PathBuf, Vec<JournalEntry>)> = Vec::new();
+    // The batch of each entry to write, in plan order.
+    let mut batch_of = Vec::new();
+    for (e, _) in plan.iter().filter(|(_, write)| *write) {
+        let home = inbox
+            .message_by_key(&e.key)
+            .and_then(|m| m.path.as_ref())
+            .map_or_else(|| root.to_path_buf(), |p| homes::home_of(root, p));
+        let b = match batches.iter().position(|(h, _)| *h == home) {
+            Some(b) => b,
+            None => {
+                batches.push((home, Vec::new()));
+                batches.len() - 1
+            }
+        };
+        batches[b].1.push(e.clone());
+        batch_of.push(b);
     }
-    .into_iter();
+    let mut written: Vec<std::vec::IntoIter<(JournalEntry, bool)>> = Vec::new();
+    for (home, batch) in batches {
+        written.push(journal::append_many(&home, batch)?.into_iter());
+    }
+    let mut batch_of = batch_of.into_iter();
     let out = plan
         .into_iter()
         .map(|(e, write)| {
-            if write {
-                written.next().unwrap_or((e, false))
-            } else {
-                (e, false)
+            // Only the entries written have a batch.
+            let batch = if write { batch_of.next() } else { None };
+            match batch.and_then(|b| written[b].next()) {
+                Some(w) => w,
+                None => (e, false),
             }
         })
         .collect();

@@ -1,5 +1,6 @@
-//! Replying in a plain mailbox: a new mail file under `replies/` in
-//! spec-text framing (headers, `Subject:`, `Body:`), written atomically and
+//! Replying in a plain mailbox: a new mail file under `replies/` of the
+//! answered message's mailbox (the named folder's, or the mailbox below
+//! it whose journal holds that message's acks) in spec-text framing (headers, `Subject:`, `Body:`), written atomically and
 //! never over an existing file; nothing existing is touched. Who may
 //! reply, to whom and with what type is [`reply_rule`]'s.
 
@@ -63,7 +64,13 @@ pub(crate) fn reply(
         // the reply's.
         subject_slug(crate::source::walk::without_mail_extension(key))
     );
-    let dir = root.join("replies");
+    // Into the mailbox of the message answered, which its agents read,
+    // when a folder above it is named ([`super::homes`]).
+    let home = orig
+        .path
+        .as_ref()
+        .map_or_else(|| root.to_path_buf(), |p| super::homes::home_of(root, p));
+    let dir = home.join("replies");
     // Never overwrite: a second message in the same second gets a suffix.
     let path = crate::fsio::write_new_numbered(&dir, &name, text.as_bytes())?;
     Ok(ReplyOutcome {

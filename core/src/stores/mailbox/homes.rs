@@ -1,0 +1,111 @@
+//! Which mailbox a message's acks and replies belong to: the nearest
+//! folder at or above the message's that has an ack journal, up to the
+//! folder named as the source; with none below it, the named folder.
+//!
+//! Why: a folder above a mailbox can be named as the source (`amail
+//! pending DIR` after `amail demo DIR`, whose mailbox is `DIR/mail`; a
+//! folder holding one mailbox a project). Read with the named folder's
+//! journal alone, the acks recorded in the mailbox were not seen, and an
+//! ack made from above went into a journal the mailbox never reads (a
+//! reply into `replies/` of the folder above, which its agents never
+//! read): the two views of one message disagreed for good. Now a message
+//! is acked in its own mailbox's journal and answered under its
+//! mailbox's `replies/`, and its acks are read from there (and from the
+//! named folder's, where acks made from above went before), whichever
+//! folder above it is named.
+//!
+//! What it costs: a load looks for a journal in each folder of its
+//! listing (and the folders between it and the root), one `stat` each,
+//! and matches messages to journals only when one below the root exists.
+//! A reload of such an inbox is a whole load (`incremental` patches from
+//! one journal). The acks of a journal below are matched by key only to
+//! the messages of its own mailbox: a key made unique against a message
+//! outside it (one `Id:` in two mailboxes) is then not matched, and never
+//! read onto another mailbox's message.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+
+use super::journal::{self, JOURNAL_FILE};
+use crate::inbox::{AckTimes, InboxMessage};
+
+/// The folders below `root` (not `root` itself) that hold a journal,
+/// among `folders` (a listing's, inside `root`) and the folders between
+/// them and `root`.
+pub(crate) fn homes_below<'a>(
+    root: &Path,
+    folders: impl Iterator<Item = &'a Path>,
+) -> Vec<PathBuf> {
+    let mut seen: HashSet<&Path> = HashSet::new();
+    let mut homes = Vec::new();
+    for folder in folders {
+        for dir in folder.ancestors() {
+            if dir == root || !dir.starts_with(root) || !seen.insert(dir) {
+                break;
+            }
+            if dir.join(JOURNAL_FILE).is_file() {
+                homes.push(dir.to_path_buf());
+            }
+        }
+    }
+    homes
+}
+
+/// The folder whose journal records the acks of the message in `file`:
+/// the nearest one from `file`'s folder up to `root` (not included) that
+/// holds a journal, else `root`.
+pub(crate) fn home_of(root: &Path, file: &Path) -> PathBuf {
+    file.ancestors()
+        .skip(1)
+        .take_while(|dir| *dir != root && dir.starts_with(root))
+        .find(|dir| dir.join(JOURNAL_FILE).is_file())
+        .unwrap_or(root)
+        .to_path_buf()
+}
+
+/// Reads the journals of `homes` (folders below `root`) onto the
+/// messages of their mailboxes, after the root's own: each pair's first
+/// ack and first read, whichever journal has it. Bad journal lines are
+/// added to `problems`.
+pub(crate) fn apply_below(
+    messages: &mut [InboxMessage],
+    root: &Path,
+    homes: &[PathBuf],
+    problems: &mut Vec<(PathBuf, String)>,
+) {
+    let mut by_home: HashMap<&Path, HashMap<(String, String), AckTimes>> = HashMap::new();
+    for home in homes {
+        let (acks, bad) = journal::read(home);
+        problems.extend(bad);
+        by_home.insert(home.as_path(), acks);
+    }
+    for m in messages {
+        let Some(path) = m.path.as_ref().map(|p| p.as_path()) else {
+            continue;
+        };
+        let Some(acks) = path
+            .ancestors()
+            .skip(1)
+            .take_while(|dir| *dir != root)
+            .find_map(|dir| by_home.get(dir))
+        else {
+            continue;
+        };
+        let key = m.key.to_string();
+        for r in m.recipients.iter_mut() {
+            if let Some(t) = acks.get(&(key.clone(), r.agent.to_string())) {
+                r.ack_at = earliest(r.ack_at, t.ack_at);
+                r.read_at = earliest(r.read_at, Some(t.read_at));
+            }
+        }
+    }
+}
+
+fn earliest(a: Option<DateTime<Utc>>, b: Option<DateTime<Utc>>) -> Option<DateTime<Utc>> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}

@@ -1,0 +1,104 @@
+//! A folder above a mailbox, named as the SOURCE (`amail pending DIR`
+//! after `amail demo DIR`, whose mailbox is `DIR/mail`): the acks in
+//! `DIR/mail`'s journal were not read, so messages acked there showed as
+//! owed, and an ack made from `DIR` went into a journal of `DIR` that
+//! `DIR/mail` never reads: the two views of the same messages disagreed
+//! for good. A message's acks are its own mailbox's journal's (the
+//! nearest one above it), whichever folder above that is named.
+
+use std::fs;
+use std::path::Path;
+
+use super::fx::{stderr, stdout, Fx};
+use crate::support::pending::id_agent_pairs;
+
+/// `pending SOURCE --json` as sorted (id, agent) pairs.
+fn owed(fx: &Fx, source: &Path) -> Vec<(String, String)> {
+    let out = fx.run(&["pending", source.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut pairs = id_agent_pairs(&stdout(&out));
+    pairs.sort();
+    pairs
+}
+
+fn ack(fx: &Fx, source: &Path, (id, agent): &(String, String)) {
+    let out = fx.run(&["ack", id, source.to_str().unwrap(), "--as", agent]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn a_mailbox_named_from_a_folder_above_it_keeps_its_own_acks() {
+    let fx = Fx::new();
+    let dir = fx.demo();
+    let mail = dir.join("mail");
+    // The demo's own journal acks some of its messages: read from above
+    // as from the mailbox.
+    let before = owed(&fx, &mail);
+    assert!(before.len() >= 2, "{before:?}");
+    assert_eq!(owed(&fx, &dir), before);
+
+    // An ack made from above goes into the mailbox's journal, and both
+    // views see it.
+    ack(&fx, &dir, &before[0]);
+    assert!(
+        !dir.join(".amail-acks.jsonl").exists(),
+        "a journal above the mailbox"
+    );
+    let after = owed(&fx, &mail);
+    assert!(!after.contains(&before[0]), "{after:?}");
+    assert_eq!(owed(&fx, &dir), after);
+
+    // An ack made in the mailbox is seen from above.
+    ack(&fx, &mail, &after[0]);
+    let last = owed(&fx, &mail);
+    assert!(!last.contains(&after[0]), "{last:?}");
+    assert_eq!(owed(&fx, &dir), last);
+
+    // A message beside the mailbox, in the folder named, is that
+    // folder's: its ack goes into a journal there, not the mailbox's.
+    fs::write(
+        dir.join("beside.md"),
+        "Subject: [b1] HELP_REQUEST\nFrom: w\nTo: Boss\nId: beside-1\nDate: 2026-11-22T01:01:00Z\nAck-Required: yes\n\nBody:\nBead: b1\nIssue Type: STUCK\n\n## Problem\nstuck\n",
+    )
+    .unwrap();
+    let pair = ("beside-1".to_string(), "Boss".to_string());
+    assert!(owed(&fx, &dir).contains(&pair));
+    let journal = fs::read_to_string(mail.join(".amail-acks.jsonl")).unwrap();
+    ack(&fx, &dir, &pair);
+    assert!(!owed(&fx, &dir).contains(&pair));
+    assert!(dir.join(".amail-acks.jsonl").exists());
+    assert_eq!(
+        fs::read_to_string(mail.join(".amail-acks.jsonl")).unwrap(),
+        journal
+    );
+    assert_eq!(owed(&fx, &mail), last);
+}
+
+/// A reply made from a folder above the mailbox went into `DIR/replies/`,
+/// outside the mailbox the agents read (`DIR/mail`): it goes into the
+/// mailbox of the message it answers, by the same rule as its acks.
+#[test]
+fn a_reply_made_from_a_folder_above_goes_into_the_mailbox_it_answers() {
+    let fx = Fx::new();
+    let dir = fx.demo();
+    let mail = dir.join("mail");
+    let (id, agent) = owed(&fx, &mail)
+        .into_iter()
+        .next()
+        .expect("the demo owes an ack");
+    let out = fx.run(&[
+        "reply",
+        &id,
+        dir.to_str().unwrap(),
+        "--as",
+        &agent,
+        "--body",
+        "On it.",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!dir.join("replies").exists(), "a reply beside the mailbox");
+    let replies: Vec<_> = fs::read_dir(mail.join("replies")).unwrap().collect();
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    let said = stdout(&fx.run(&["parse", mail.join("replies").to_str().unwrap()]));
+    assert!(said.contains("On it."), "{said}");
+}
