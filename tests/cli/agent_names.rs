@@ -8,8 +8,6 @@
 //! server does and prints the store's spelling; a plain mailbox matches
 //! exactly, as it always has.
 
-use std::fs;
-
 use super::fx::{stderr, stdout, Fx};
 
 fn root(fx: &Fx) -> std::path::PathBuf {
@@ -56,12 +54,7 @@ fn pending_on_an_mcp_store_matches_as_as_ack_does() {
 fn a_plain_mailbox_matches_as_exactly_in_pending_ack_and_reply() {
     let fx = Fx::new();
     let m = fx.path("mail");
-    fs::create_dir_all(&m).unwrap();
-    fs::write(
-        m.join("h.md"),
-        "Subject: [b1] HELP_REQUEST\nFrom: w\nTo: Boss\nId: h1\nDate: 2026-11-22T01:01:00Z\nAck-Required: yes\n\nBody:\nBead: b1\nIssue Type: STUCK\n\n## Problem\nstuck\n",
-    )
-    .unwrap();
+    super::fx::write_help_request(&m, "h.md", "h1", "Boss");
     let (rows, err) = pending_as(&fx, &m, "boss");
     assert!(rows.is_empty(), "{rows:?}");
     // The name it is a slip from (here its case) is named.
@@ -145,12 +138,7 @@ fn an_mcp_batch_ack_with_another_case_acks_every_id_under_the_store_s_name() {
 fn an_ack_or_reply_as_a_slip_names_the_agent_it_is_a_slip_from() {
     let fx = Fx::new();
     let m = fx.path("mail");
-    fs::create_dir_all(&m).unwrap();
-    fs::write(
-        m.join("h.md"),
-        "Subject: [b1] HELP_REQUEST\nFrom: w\nTo: Boss\nId: h1\nDate: 2026-11-22T01:01:00Z\nAck-Required: yes\n\nBody:\nBead: b1\nIssue Type: STUCK\n\n## Problem\nstuck\n",
-    )
-    .unwrap();
+    super::fx::write_help_request(&m, "h.md", "h1", "Boss");
     let root = root(&fx);
     let before = super::fx::tree(fx.dir.path());
     let (m, r) = (m.to_str().unwrap(), root.to_str().unwrap());

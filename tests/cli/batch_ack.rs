@@ -17,15 +17,8 @@ use super::fx::{stderr, stdout, tree, Fx};
 /// `to-other` to `other`.
 fn mailbox(fx: &Fx) -> std::path::PathBuf {
     let m = fx.path("mail");
-    fs::create_dir_all(&m).unwrap();
     for (id, to) in [("to-boss", "boss"), ("to-other", "other")] {
-        fs::write(
-            m.join(format!("{id}.md")),
-            format!(
-                "Subject: [b1] HELP_REQUEST\nFrom: w\nTo: {to}\nId: {id}\nDate: 2026-11-22T01:01:00Z\nAck-Required: yes\n\nBody:\nBead: b1\nIssue Type: STUCK\n\n## Problem\nstuck\n"
-            ),
-        )
-        .unwrap();
+        super::fx::write_help_request(&m, &format!("{id}.md"), id, to);
     }
     m
 }

@@ -668,12 +668,7 @@ fn reading_a_terminal_says_so() {
 /// ack-required message, `m-1`, from `w` to `boss`.
 fn default_mailbox_with_pending(fx: &Fx) -> PathBuf {
     let m = fx.path("mail");
-    fs::create_dir_all(&m).unwrap();
-    fs::write(
-        m.join("1.md"),
-        "Subject: [b1] HELP_REQUEST\nFrom: w\nTo: boss\nId: m-1\nDate: 2026-11-22T01:01:00Z\nAck-Required: yes\n\nBody:\nBead: b1\nIssue Type: STUCK\n\n## Problem\nstuck\n",
-    )
-    .unwrap();
+    super::fx::write_help_request(&m, "1.md", "m-1", "boss");
     m
 }
 

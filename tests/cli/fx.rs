@@ -188,3 +188,17 @@ pub(crate) fn assert_hint(err: &str, hint: Option<&str>, asked: &dyn std::fmt::D
         None => assert!(!err.contains("did you mean"), "{asked:?}: {err}"),
     }
 }
+
+/// Writes `dir/name` (making `dir`) holding one ack-required
+/// HELP_REQUEST with id `id`, from `w` to `to`: the message the ack and
+/// reply tests act on.
+pub(crate) fn write_help_request(dir: &Path, name: &str, id: &str, to: &str) {
+    fs::create_dir_all(dir).unwrap();
+    fs::write(
+        dir.join(name),
+        format!(
+            "Subject: [b1] HELP_REQUEST\nFrom: w\nTo: {to}\nId: {id}\nDate: 2026-11-22T01:01:00Z\nAck-Required: yes\n\nBody:\nBead: b1\nIssue Type: STUCK\n\n## Problem\nstuck\n"
+        ),
+    )
+    .unwrap();
+}

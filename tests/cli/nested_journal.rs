@@ -56,11 +56,7 @@ fn a_mailbox_named_from_a_folder_above_it_keeps_its_own_acks() {
 
     // A message beside the mailbox, in the folder named, is that
     // folder's: its ack goes into a journal there, not the mailbox's.
-    fs::write(
-        dir.join("beside.md"),
-        "Subject: [b1] HELP_REQUEST\nFrom: w\nTo: Boss\nId: beside-1\nDate: 2026-11-22T01:01:00Z\nAck-Required: yes\n\nBody:\nBead: b1\nIssue Type: STUCK\n\n## Problem\nstuck\n",
-    )
-    .unwrap();
+    super::fx::write_help_request(&dir, "beside.md", "beside-1", "Boss");
     let pair = ("beside-1".to_string(), "Boss".to_string());
     assert!(owed(&fx, &dir).contains(&pair));
     let journal = fs::read_to_string(mail.join(".amail-acks.jsonl")).unwrap();

@@ -975,15 +975,7 @@ fn an_ack_in_the_journal_of_a_mailbox_below_the_root_is_seen_on_reload() {
         )
         .unwrap();
         reload_changed(&mut inbox, std::slice::from_ref(&journal_file)).unwrap();
-        let m = inbox.message_by_key(key).unwrap();
-        let r = m
-            .recipients
-            .iter()
-            .find(|r| r.agent == agent.as_str())
-            .unwrap();
-        assert_eq!(r.ack_at, Some(at), "{key} {agent}");
-        let full = load_mailbox(&above).unwrap();
-        assert!(inbox == full, "{}", first_difference(&inbox, &full));
+        acked_as_a_full_load_says(&inbox, &above, key, agent, at);
     }
     // A mail file of the mailbox rewritten: its message is read again,
     // and keeps the ack its mailbox's journal records.
@@ -998,13 +990,21 @@ fn an_ack_in_the_journal_of_a_mailbox_below_the_root_is_seen_on_reload() {
     let text = std::fs::read_to_string(&file).unwrap();
     std::fs::write(&file, format!("{text}\n")).unwrap();
     reload_changed(&mut inbox, std::slice::from_ref(&file)).unwrap();
+    acked_as_a_full_load_says(&inbox, &above, key, agent, at);
+}
+
+/// `agent`'s ack of `key` in `inbox` is at `at`, and `inbox` is what a
+/// full load of `root` gives.
+fn acked_as_a_full_load_says(
+    inbox: &Inbox,
+    root: &Path,
+    key: &str,
+    agent: &str,
+    at: chrono::DateTime<chrono::Utc>,
+) {
     let m = inbox.message_by_key(key).unwrap();
-    let r = m
-        .recipients
-        .iter()
-        .find(|r| r.agent == agent.as_str())
-        .unwrap();
-    assert_eq!(r.ack_at, Some(at), "{key} {agent} after its file changed");
-    let full = load_mailbox(&above).unwrap();
-    assert!(inbox == full, "{}", first_difference(&inbox, &full));
+    let r = m.recipients.iter().find(|r| r.agent == agent).unwrap();
+    assert_eq!(r.ack_at, Some(at), "{key} {agent}");
+    let full = load_mailbox(root).unwrap();
+    assert!(*inbox == full, "{}", first_difference(inbox, &full));
 }
