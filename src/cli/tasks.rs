@@ -13,7 +13,7 @@ use super::{CliError, CliResult};
 use amail_core::aof::TaskStatus;
 use amail_core::router::{deps, review, Store, TaskSummary};
 use amail_core::safe_text::clean_line;
-use amail_parser::near::{did_you_mean, nearest_id};
+use amail_parser::near::{did_you_mean, nearest_id, nearest_name};
 
 #[derive(Debug, Args)]
 #[command(
@@ -146,7 +146,6 @@ fn command(store: &Store, named: Option<&Path>, cmd: TasksCmd, json: bool) -> Cl
     Ok(ExitCode::SUCCESS)
 }
 
-/// The task files a listing skipped, one warning each.
 /// A task id the store does not hold, named with the one id of the
 /// store it is a slip from and the command that lists them, as `events
 /// --task` names them.
@@ -161,6 +160,7 @@ fn no_task(store: &Store, named: Option<&Path>, id: &str) -> CliError {
     ))
 }
 
+/// The task files a listing skipped, one warning each.
 fn warn_skipped(problems: &[String]) {
     for problem in problems {
         crate::errln!(
@@ -237,7 +237,7 @@ fn warn_unknown_agent(store: &Store, agent: &str) {
     known.sort_unstable();
     known.dedup();
     // Case counted: the store's names are matched exactly.
-    let near = did_you_mean(nearest_id(agent, known.iter().copied()));
+    let near = did_you_mean(nearest_name(agent, known.iter().copied(), false));
     let known = if known.is_empty() {
         "none".to_string()
     } else {

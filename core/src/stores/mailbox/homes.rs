@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 
 use super::journal::{self, JOURNAL_FILE};
-use crate::inbox::{AckTimes, InboxMessage};
+use crate::inbox::{Acks, InboxMessage};
 
 /// The folders below `root` (not `root` itself) that hold a journal,
 /// among `folders` (a listing's, inside `root`) and the folders between
@@ -75,7 +75,7 @@ pub(crate) fn apply_below(
     homes: &[PathBuf],
     problems: &mut Vec<(PathBuf, String)>,
 ) {
-    let mut by_home: HashMap<&Path, HashMap<(String, String), AckTimes>> = HashMap::new();
+    let mut by_home: HashMap<&Path, Acks> = HashMap::new();
     for home in homes {
         let (acks, bad) = journal::read(home);
         problems.extend(bad);
