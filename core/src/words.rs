@@ -1,7 +1,8 @@
 //! Counted nouns in what amail prints: `1 task`, `2 tasks`. One rule for
 //! every line a person reads, so that no count is said as "1 tasks" (the
-//! router's summary said "1 duplicates" and "1 tasks created" until a new
-//! user read it) and no view words it its own way.
+//! router's summary said "1 duplicates" and "1 tasks created", `sweep`
+//! "transition(s)", `parse` "1 file(s) could not be read", until a new
+//! user read them) and no view words it its own way.
 
 /// `n` and `noun`, the noun in the plural unless `n` is one: `1 task`,
 /// `0 tasks`. Every noun amail counts takes an `s`.

@@ -66,9 +66,12 @@ pub fn run(args: EventsArgs) -> CliResult {
         }
     }
     if bad > 0 {
-        crate::errln!(
-            "amail: skipped {bad} line(s) that are not events; run `amail doctor` to check the log"
-        );
+        // Not `words::counted`: the clause after the noun agrees too.
+        let lines = match bad {
+            1 => "line that is not an event",
+            _ => "lines that are not events",
+        };
+        crate::errln!("amail: skipped {bad} {lines}; run `amail doctor` to check the log");
     }
     Ok(ExitCode::SUCCESS)
 }

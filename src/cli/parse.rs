@@ -17,6 +17,7 @@ use amail_core::fsio::FileReader;
 use amail_core::safe_text::clean_line;
 use amail_core::source::parallel;
 use amail_core::source::walk;
+use amail_core::words::counted;
 
 mod json;
 mod protocol;
@@ -344,11 +345,13 @@ pub fn run(args: ParseArgs, max_bytes: u64) -> CliResult {
     let unreadable = unreadable + unlisted.files;
     if unreadable + unlisted.folders > 0 {
         let what = match (unreadable, unlisted.folders) {
-            (n, 0) => format!("{n} file(s) could not be read"),
-            (0, d) => format!("{d} folder(s) could not be listed"),
-            (n, d) => {
-                format!("{n} file(s) could not be read and {d} folder(s) could not be listed")
-            }
+            (n, 0) => format!("{} could not be read", counted(n, "file")),
+            (0, d) => format!("{} could not be listed", counted(d, "folder")),
+            (n, d) => format!(
+                "{} could not be read and {} could not be listed",
+                counted(n, "file"),
+                counted(d, "folder")
+            ),
         };
         return Err(CliError::bad_input(format!("{what} (listed above)")));
     }

@@ -8,6 +8,7 @@ use clap::Args;
 
 use super::{CliError, CliResult};
 use amail_core::router::{Router, RouterOptions};
+use amail_core::words::counted;
 
 #[derive(Debug, Args)]
 #[command(
@@ -46,8 +47,9 @@ pub fn run(args: SweepArgs) -> CliResult {
         .checkpoint()
         .map_err(|e| CliError::bad_input(e.to_string()))?;
     crate::outln!(
-        "sweep: {ended} session-end transition(s), {} stale task(s) recovered{}{}",
-        stale.len(),
+        "sweep: {}, {} recovered{}{}",
+        counted(ended, "session-end transition"),
+        counted(stale.len(), "stale task"),
         if stale.is_empty() { "" } else { ": " },
         amail_core::safe_text::clean_line(&stale.join(", "))
     );

@@ -1232,3 +1232,26 @@ fn the_source_may_come_before_the_ids_as_threads_takes_it() {
     the_id_left_out_is_named(&fx, m, "Chiron");
     assert_eq!(fs::read_dir(mail.join("replies")).unwrap().count(), 1);
 }
+
+/// `amail events` on a log with a line that is not an event said "skipped
+/// 1 line(s)"; a count is said as a person says it (`amail_core::words`).
+#[test]
+fn a_log_line_that_is_not_an_event_is_counted_in_words() {
+    let fx = Fx::new();
+    let store = fx.demo().join("store");
+    let day = std::fs::read_dir(store.join("events"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap() != "events.jsonl")
+        .expect("a day file");
+    let mut text = std::fs::read_to_string(&day).unwrap();
+    text.push_str("not an event\n");
+    std::fs::write(&day, text).unwrap();
+    let out = fx.run(&["events", "--store", store.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("amail: skipped 1 line that is not an event;"),
+        "{}",
+        stderr(&out)
+    );
+}

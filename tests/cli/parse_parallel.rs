@@ -104,7 +104,10 @@ fn pipeline_output_is_byte_identical_to_inline_runs() {
                 .collect::<Vec<_>>(),
             stderr
         );
-        assert!(whole_err.contains("1 file(s) could not be read"));
+        assert!(
+            whole_err.contains("1 file could not be read"),
+            "{whole_err}"
+        );
     }
     // Strict mode stops at the first malformed file: everything before it
     // printed, nothing after.
