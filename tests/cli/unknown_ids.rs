@@ -152,15 +152,8 @@ fn an_unknown_task_names_the_tasks_command_of_its_store() {
     let fx = Fx::new();
     let store = fx.demo().join("store");
     let store = store.to_str().unwrap();
-    let out = fx.run(&["tasks", "--store", store, "--json"]);
-    let tasks: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let id = tasks[0]["task_id"].as_str().unwrap().to_string();
-    // The id with its last two letters swapped: a slip from it alone.
-    let mut slip: Vec<char> = id.chars().collect();
-    let n = slip.len();
-    slip.swap(n - 1, n - 2);
-    let slip: String = slip.into_iter().collect();
-    assert_ne!(slip, id);
+    let id = task_ids(&fx, store).swap_remove(0);
+    let slip = slip_of(&id);
     for (task, hint) in [("TASK-nope", None), (slip.as_str(), Some(id.as_str()))] {
         let out = fx.run(&["events", "--store", store, "--task", task]);
         let err = stderr(&out);
@@ -236,15 +229,9 @@ fn a_task_command_names_the_task_id_it_is_a_slip_from() {
     let fx = Fx::new();
     let store_dir = fx.demo().join("store");
     let store = store_dir.to_str().unwrap();
-    let out = fx.run(&["tasks", "--store", store, "--json"]);
-    let tasks: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let id = tasks[0]["task_id"].as_str().unwrap().to_string();
-    let other = tasks[1]["task_id"].as_str().unwrap().to_string();
-    let mut slip: Vec<char> = id.chars().collect();
-    let n = slip.len();
-    slip.swap(n - 1, n - 2);
-    let slip: String = slip.into_iter().collect();
-    assert_ne!(slip, id);
+    let ids = task_ids(&fx, store);
+    let (id, other) = (ids[0].clone(), ids[1].clone());
+    let slip = slip_of(&id);
     let before = super::fx::tree(&store_dir);
     for (task, hint) in [("TASK-nope", None), (slip.as_str(), Some(id.as_str()))] {
         let commands: [Vec<&str>; 4] = [
@@ -265,4 +252,25 @@ fn a_task_command_names_the_task_id_it_is_a_slip_from() {
         }
     }
     assert_eq!(super::fx::tree(&store_dir), before, "nothing written");
+}
+
+/// `id` with its last two letters swapped: a slip from it alone.
+fn slip_of(id: &str) -> String {
+    let mut slip: Vec<char> = id.chars().collect();
+    let n = slip.len();
+    slip.swap(n - 1, n - 2);
+    let slip: String = slip.into_iter().collect();
+    assert_ne!(slip, id);
+    slip
+}
+
+/// The task ids of `store`, as `amail tasks --store STORE --json` lists
+/// them.
+fn task_ids(fx: &Fx, store: &str) -> Vec<String> {
+    let out = fx.run(&["tasks", "--store", store, "--json"]);
+    let tasks: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    tasks
+        .iter()
+        .map(|t| t["task_id"].as_str().unwrap().to_string())
+        .collect()
 }

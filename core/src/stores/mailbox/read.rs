@@ -30,8 +30,12 @@ pub(crate) fn record(
     now: DateTime<Utc>,
     what: Record,
 ) -> Result<Vec<(JournalEntry, bool)>, Error> {
-    // Per key: already in effect (nothing to write), or to append.
-    let mut plan: Vec<(JournalEntry, bool)> = Vec::with_capacity(keys.len());
+    // Per key: already in effect (`None`: nothing to write), or to append
+    // to the journal of a batch: each message's acks go into its own
+    // mailbox's journal ([`homes`]), one batch a journal, in the order
+    // asked.
+    let mut plan: Vec<(JournalEntry, Option<usize>)> = Vec::with_capacity(keys.len());
+    let mut batches: Vec<(PathBuf, Vec<JournalEntry>)> = Vec::new();
     let mut failed = None;
     for key in keys {
         let Some(m) = inbox.message_by_key(key) else {
@@ -53,29 +57,23 @@ pub(crate) fn record(
             Record::Ack => r.ack_at.is_some(),
             Record::Read => r.read_at.is_some(),
         };
-        plan.push((
-            JournalEntry {
-                key: key.to_string(),
-                id: m.message.id.as_deref().map(str::to_owned),
-                agent: agent.to_string(),
-                ack_at: match what {
-                    Record::Ack => Some(r.ack_at.unwrap_or(now)),
-                    Record::Read => r.ack_at,
-                },
-                read_at: r.read_at.unwrap_or(now),
+        let entry = JournalEntry {
+            key: key.to_string(),
+            id: m.message.id.as_deref().map(str::to_owned),
+            agent: agent.to_string(),
+            ack_at: match what {
+                Record::Ack => Some(r.ack_at.unwrap_or(now)),
+                Record::Read => r.ack_at,
             },
-            !done,
-        ));
-    }
-    // Each message's acks go into its own mailbox's journal
-    // ([`homes`]): one batch a journal, in the order asked.
-    let mut batches: Vec<(PathBuf, Vec<JournalEntry>)> = Vec::new();
-    // The batch of each entry to write, in plan order.
-    let mut batch_of = Vec::new();
-    for (e, _) in plan.iter().filter(|(_, write)| *write) {
-        let home = inbox
-            .message_by_key(&e.key)
-            .and_then(|m| m.path.as_ref())
+            read_at: r.read_at.unwrap_or(now),
+        };
+        if done {
+            plan.push((entry, None));
+            continue;
+        }
+        let home = m
+            .path
+            .as_ref()
             .map_or_else(|| root.to_path_buf(), |p| homes::home_of(root, p));
         let b = match batches.iter().position(|(h, _)| *h == home) {
             Some(b) => b,
@@ -84,23 +82,18 @@ pub(crate) fn record(
                 batches.len() - 1
             }
         };
-        batches[b].1.push(e.clone());
-        batch_of.push(b);
+        batches[b].1.push(entry.clone());
+        plan.push((entry, Some(b)));
     }
     let mut written: Vec<std::vec::IntoIter<(JournalEntry, bool)>> = Vec::new();
     for (home, batch) in batches {
         written.push(journal::append_many(&home, batch)?.into_iter());
     }
-    let mut batch_of = batch_of.into_iter();
     let out = plan
         .into_iter()
-        .map(|(e, write)| {
-            // Only the entries written have a batch.
-            let batch = if write { batch_of.next() } else { None };
-            match batch.and_then(|b| written[b].next()) {
-                Some(w) => w,
-                None => (e, false),
-            }
+        .map(|(e, batch)| match batch.and_then(|b| written[b].next()) {
+            Some(w) => w,
+            None => (e, false),
         })
         .collect();
     match failed {

@@ -1,7 +1,8 @@
 //! Replying in a plain mailbox: a new mail file under `replies/` of the
 //! answered message's mailbox (the named folder's, or the mailbox below
-//! it whose journal holds that message's acks) in spec-text framing (headers, `Subject:`, `Body:`), written atomically and
-//! never over an existing file; nothing existing is touched. Who may
+//! it whose journal holds that message's acks) in spec-text framing
+//! (headers, `Subject:`, `Body:`), written atomically and never over an
+//! existing file; nothing existing is touched. Who may
 //! reply, to whom and with what type is [`reply_rule`]'s.
 
 use std::path::Path;

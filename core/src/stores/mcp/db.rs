@@ -834,9 +834,6 @@ pub(crate) mod tests {
          CREATE TABLE message_recipients (message_id INTEGER, agent_id INTEGER, kind TEXT,
              read_ts DATETIME, ack_ts DATETIME, PRIMARY KEY (message_id, agent_id));";
 
-    /// A recipient without a kind (the server's column forbids it; a
-    /// database without that rule) reads as `to` and comes among the
-    /// other kinds, after `to` and `cc`, as the SQL's order had it.
     /// An unknown id is compared with every id of the database: a
     /// slip (`1199` for `119`) is named, an id as near several (`1011`:
     /// `101` and `111`) is not guessed at.
@@ -845,8 +842,7 @@ pub(crate) mod tests {
         let conn = database(120, 7);
         for (key, near) in [("1199", Some("119")), ("1011", None)] {
             let e = crate::stores::error::Error::not_found(key, "db", "root");
-            let e = e.near_miss(message_ids(&conn).unwrap().iter().map(String::as_str));
-            let text = e.to_string();
+            let text = not_found_in(&conn, e).to_string();
             match near {
                 Some(n) => assert!(text.contains(&format!("(did you mean `{n}`?)")), "{text}"),
                 None => assert!(!text.contains("did you mean"), "{text}"),
@@ -854,6 +850,9 @@ pub(crate) mod tests {
         }
     }
 
+    /// A recipient without a kind (the server's column forbids it; a
+    /// database without that rule) reads as `to` and comes among the
+    /// other kinds, after `to` and `cc`, as the SQL's order had it.
     #[test]
     fn a_recipient_without_a_kind_is_to_and_comes_last() {
         let conn = database_of(
