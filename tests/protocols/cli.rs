@@ -363,3 +363,92 @@ fn the_handoffs_of_every_named_mailbox_are_known_wherever_they_fall() {
         assert_eq!(offered, 1, "{stdout}");
     }
 }
+
+/// A folder above a mailbox named as the source (`amail parse DIR` after
+/// `amail demo DIR`, whose mailbox is `DIR/mail`): the walk passes over
+/// hidden folders, so the mailbox's `.handoffs/` was never read and every
+/// command lost its handoffs (the demo's folder: `parse` 27 records where
+/// `DIR/mail` gives 35, `threads` 9 threads of 14). A mailbox's handoff
+/// folder below the named one is read as the named one's is, by `parse`,
+/// `route` and the inbox alike; each file once, also when `HANDOFF_DIR`
+/// names it too.
+#[test]
+fn a_mailbox_s_handoffs_are_read_from_a_folder_above_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let top = dir.path().join("team");
+    let mail = top.join("mail");
+    copy_dir(&root().join("tests/data/mixed/mail"), &mail);
+    // A second mailbox that holds handoffs and no mail at all.
+    let solo_box = top.join("solo");
+    let solo = solo_box.join(".handoffs");
+    std::fs::create_dir_all(&solo).unwrap();
+    let offered = std::fs::read_to_string(mail.join(".handoffs/offered.json")).unwrap();
+    let task = "0f1c2d3e-0000-4000-8000-0000000000aa";
+    std::fs::write(
+        solo.join("solo.json"),
+        offered.replace("0f1c2d3e-0000-4000-8000-000000000001", task),
+    )
+    .unwrap();
+    let [top, mail, solo_box] = [&top, &mail, &solo_box].map(|p| p.to_str().unwrap());
+
+    // parse: the same handoff records from above as from each mailbox,
+    // and the broken one's diagnostic.
+    let handoffs = |run: &dyn Fn(&[&str]) -> Output, source: &str| -> Vec<String> {
+        let out = run(&["parse", "--format", "jsonl", source]);
+        let mut sources: Vec<String> = text(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|v| v["protocol"] == "handoff/0.1")
+            .map(|v| v["source"].as_str().unwrap().to_string())
+            .collect();
+        sources.sort();
+        sources
+    };
+    let plain = |args: &[&str]| amail(args);
+    let mut below = handoffs(&plain, mail);
+    below.extend(handoffs(&plain, solo_box));
+    below.sort();
+    assert!(below.len() > 4, "{below:?}");
+    assert_eq!(handoffs(&plain, top), below);
+    let said = text(&amail(&["parse", "--format", "jsonl", top]).stderr);
+    assert!(said.contains("broken.json"), "{said}");
+    // `HANDOFF_DIR` naming the mailbox's folder from above: read once.
+    let named = |args: &[&str]| amail_in("mail/.handoffs", args);
+    assert_eq!(handoffs(&named, top), below);
+
+    // route: what `parse --format aof` prints from above, the mailboxes'
+    // records together.
+    let envelopes = |source: &str| {
+        let out = amail(&["parse", "--format", "aof", source]);
+        text(&out.stdout).lines().count()
+    };
+    let all = envelopes(top);
+    assert_eq!(all, envelopes(mail) + envelopes(solo_box));
+    let store = dir.path().join("store");
+    let routed = amail(&["route", top, "--store", store.to_str().unwrap()]);
+    let summary = text(&routed.stdout);
+    assert!(
+        summary.starts_with(&format!("routed {all} of ")),
+        "{summary}{}",
+        text(&routed.stderr)
+    );
+
+    // The inbox: the threads of both mailboxes, each once.
+    let threads = |source: &str| -> Vec<String> {
+        let out = amail(&["threads", source, "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let mut ids: Vec<String> = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["thread_id"].as_str().unwrap().to_string())
+            .collect();
+        ids.sort();
+        ids
+    };
+    let mut both = threads(mail);
+    both.extend(threads(solo_box));
+    both.sort();
+    assert!(both.contains(&task.to_string()), "{both:?}");
+    assert_eq!(threads(top), both);
+}

@@ -100,12 +100,15 @@ impl Handoff {
     }
 }
 
+/// A mailbox's handoff folder, by the protocol's name for it.
+pub const DIR_NAME: &str = ".handoffs";
+
 /// The directory to read: `HANDOFF_DIR` (relative to `root`) when set,
 /// else `root/.handoffs`.
 pub fn dir_for(root: &Path, env: Option<&std::ffi::OsStr>) -> PathBuf {
     match env.filter(|e| !e.is_empty()) {
         Some(d) => root.join(d),
-        None => root.join(".handoffs"),
+        None => root.join(DIR_NAME),
     }
 }
 

@@ -45,7 +45,9 @@
 //! not mail either, even where its name is not hidden: its `*.json` files
 //! are handoffs, handed out first by [`mailbox`], the one place `parse`,
 //! `route` and the inbox load ask which files a named mailbox holds
-//! (`walk/mailbox.rs`).
+//! (`walk/mailbox.rs`). The walk notes each folder below the root that
+//! holds a `.handoffs` folder, from the listing it reads anyway, so the
+//! mailboxes below a named folder keep their handoffs too.
 //!
 //! One walk lists in another order: `newest_dated` lists a mailbox filed
 //! by date newest months first, by the same rules, so a load can hand out
@@ -67,6 +69,7 @@ pub(crate) use mailbox::{in_handoff_folder, mailbox_listing};
 pub use mailbox::{mailbox, Mailbox};
 
 use super::detect::{is_real_dir, is_task_store_dir};
+use crate::formats::handoff;
 
 /// Extensions a mail file may have; files with no extension count too.
 /// Anything else (images, archives, scripts, databases) is not mail.
@@ -376,6 +379,10 @@ pub(crate) struct Listing {
     /// a file's run by a binary search, not a pass over the runs (an mcp
     /// load asks for each row's file: a store of many months).
     starts: Vec<usize>,
+    /// The handoff folders (`.handoffs`) of the listed folders below the
+    /// root, in path order: each is a mailbox below the named one, whose
+    /// handoffs the walk passes over as hidden ([`mailbox`] reads them).
+    handoff_folders: Vec<PathBuf>,
     pub(crate) problems: Vec<Problem>,
 }
 
@@ -437,13 +444,20 @@ impl Listing {
             r.folder += base;
             r
         }));
+        self.handoff_folders.extend(other.handoff_folders);
         self.problems.extend(other.problems);
+    }
+
+    /// The handoff folders of the folders listed below the root.
+    pub(crate) fn handoff_folders(&self) -> &[PathBuf] {
+        &self.handoff_folders
     }
 
     /// Leaves out the files of `dir` and of every folder below it, and
     /// the problems met there.
     fn drop_under(&mut self, dir: &Path) {
         self.problems.retain(|p| !p.path.starts_with(dir));
+        self.handoff_folders.retain(|h| !h.starts_with(dir));
         if !self.folders.iter().any(|f| f.dir.starts_with(dir)) {
             return;
         }
@@ -580,6 +594,9 @@ fn sort_key(name: &[u8]) -> u128 {
 struct Listed {
     folder: Folder,
     entries: Vec<Entry>,
+    /// Whether the folder holds a `.handoffs` folder (hidden, so not
+    /// among the entries): it is a mailbox with handoffs.
+    handoffs: bool,
 }
 
 impl Listed {
@@ -656,7 +673,14 @@ fn list_dir(dir: &Path, problems: &mut Vec<Problem>, keep: fn(&[u8]) -> bool) ->
     };
     let mut entries = Vec::new();
     let mut full = false;
+    let mut handoffs = false;
     let listed = each_entry(dir, |name, kind| {
+        if is_hidden(name) {
+            // Noticed here, from the listing, where the walk passes over
+            // it: a mailbox's handoff folder costs no `stat` to find.
+            handoffs |= name == handoff::DIR_NAME && kind.is_none_or(|k| k != Kind::File);
+            return true;
+        }
         let kind = match kind {
             Some(kind) => kind,
             // The filesystem did not say: asked of the entry itself.
@@ -701,7 +725,11 @@ fn list_dir(dir: &Path, problems: &mut Vec<Problem>, keep: fn(&[u8]) -> bool) ->
             io::Error::other("more than 4 GiB of names in one directory"),
         ));
     }
-    let mut listed = Listed { folder, entries };
+    let mut listed = Listed {
+        folder,
+        entries,
+        handoffs,
+    };
     let mut entries = std::mem::take(&mut listed.entries);
     entries.sort_unstable_by(|a, b| listed.cmp(a, b));
     // The names copied again in sorted order: every later pass (the walk
@@ -725,8 +753,8 @@ fn list_dir(dir: &Path, problems: &mut Vec<Problem>, keep: fn(&[u8]) -> bool) ->
 }
 
 /// Calls `each` with the name and type (symlinks not followed; None when
-/// the filesystem does not say) of every visible entry of `dir` until it
-/// says stop. Err when `dir` cannot be opened; an error part way is handed
+/// the filesystem does not say) of every entry of `dir` but `.` and `..`
+/// (hidden ones too: the caller passes over them) until it says stop. Err when `dir` cannot be opened; an error part way is handed
 /// back after the entries before it.
 ///
 /// On Linux straight from `getdents64` into one 256 KiB buffer: no
@@ -757,8 +785,7 @@ fn each_entry(
             Err(errno) => return Ok(Some(errno.into())),
         };
         let name = OsStr::from_bytes(entry.file_name().to_bytes());
-        // `.` and `..` are hidden too.
-        if is_hidden(name) {
+        if name == "." || name == ".." {
             continue;
         }
         let kind = match entry.file_type() {
@@ -787,9 +814,6 @@ fn each_entry(
             Err(error) => return Ok(Some(error)),
         };
         let name = entry.file_name();
-        if is_hidden(&name) {
-            continue;
-        }
         if !each(&name, entry.file_type().ok().map(Kind::from)) {
             break;
         }
@@ -861,6 +885,10 @@ fn plain(dir: PathBuf) -> Listing {
     } else {
         subdirs.into_iter().map(plain).collect()
     };
+    if listed.handoffs {
+        out.handoff_folders
+            .push(listed.folder.dir.join(handoff::DIR_NAME));
+    }
     let folder = out.push_folder(listed.folder);
     let mut runs = runs.into_iter();
     out.push_run(folder, runs.next().unwrap_or_default());
@@ -1309,5 +1337,46 @@ mod tests {
         assert!(problems[0].1.starts_with("cannot list directory: "));
         let (at, err) = mail_files(&gone).unwrap_err();
         assert_eq!((at, err.kind()), (gone, io::ErrorKind::NotFound));
+    }
+
+    /// The `.handoffs` folders of the mailboxes below the root, seen in
+    /// the listings: a file of that name is none, nor is a task store's
+    /// or one under a hidden folder (never walked). [`mailbox`] hands
+    /// their files out first, with the root's, in path order.
+    #[test]
+    fn the_handoff_folders_below_the_root_are_its_mailboxes_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for p in [
+            ".handoffs/r.json",
+            "a/m.md",
+            "a/.handoffs/a.json",
+            "a/b/.handoffs/b.json",
+            "c/m.md",
+            "c/.handoffs",
+            ".hidden/.handoffs/h.json",
+            "store/.handoffs/s.json",
+        ] {
+            let p = root.join(p);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, "{}").unwrap();
+        }
+        std::fs::create_dir_all(root.join("store/tasks/ready")).unwrap();
+        let found = mailbox(root).unwrap();
+        let handoffs: Vec<_> = found.files[..found.handoffs]
+            .iter()
+            .map(|p| p.strip_prefix(root).unwrap().to_path_buf())
+            .collect();
+        let want: Vec<PathBuf> = [
+            ".handoffs/r.json",
+            "a/.handoffs/a.json",
+            "a/b/.handoffs/b.json",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        assert_eq!(handoffs, want);
+        assert_eq!(found.files.len(), 5, "{:?}", found.files);
+        assert!(found.problems.is_empty(), "{:?}", found.problems);
     }
 }

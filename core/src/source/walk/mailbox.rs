@@ -5,7 +5,10 @@
 //!
 //! The handoff folder is `.handoffs/` in the mailbox, or `HANDOFF_DIR`
 //! (relative to the mailbox; absolute as given), read here
-//! ([`handoff_dir`]) and nowhere else. Its `.json` files are the
+//! ([`handoff_dir`]) and nowhere else. A folder named above a mailbox
+//! (`amail threads DIR` after `amail demo DIR`, whose mailbox is
+//! `DIR/mail`) reads the `.handoffs/` of every folder below it too: the
+//! walk passes over hidden folders, and those handoffs were lost. Its `.json` files are the
 //! handoffs, in path order, and come first ([`mailbox`]): everything
 //! there is a handoff, even broken JSON (a diagnostic), so the callers
 //! are told which files these are rather than guessing from a path's
@@ -19,18 +22,20 @@
 //! What this costs a walk of 10,000 files: nothing per file when the
 //! folder is hidden or outside the mailbox (the usual case: one
 //! `getenv`, a join and a look at the folder's name); else a test per
-//! listed folder, not per file.
+//! listed folder, not per file. The `.handoffs` folders below are seen
+//! in the listings the walk reads anyway: a compare per hidden entry.
 
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use super::{handoff_files, is_hidden, list, Listing, Problem};
+use crate::formats::handoff;
 use crate::source::detect::{is_task_store_dir, not_a_mailbox};
 
 /// The handoff folder of the mailbox at `root`: `HANDOFF_DIR` relative to
 /// it when set (absolute as given), else `root/.handoffs`.
 pub(super) fn handoff_dir(root: &Path) -> PathBuf {
-    crate::formats::handoff::dir_for(root, std::env::var_os("HANDOFF_DIR").as_deref())
+    handoff::dir_for(root, std::env::var_os("HANDOFF_DIR").as_deref())
 }
 
 /// What a mailbox named by the user holds: its handoff files, then its
@@ -74,8 +79,20 @@ pub fn mailbox(root: &Path) -> io::Result<Mailbox> {
 /// [`mailbox`] for the inbox load, which makes each mail file's path as
 /// it reads it: the handoff files, and the walk's listing of the rest.
 pub(crate) fn mailbox_listing(root: &Path) -> (Vec<PathBuf>, Listing) {
-    let (handoffs, mut problems) = handoff_files(&handoff_dir(root));
+    let own = handoff_dir(root);
+    let (mut handoffs, mut problems) = handoff_files(&own);
     let mut listing = list(root);
+    // The mailboxes below the named folder: their `.handoffs/` too (the
+    // named folder's own is `own`, whatever `HANDOFF_DIR` says).
+    let root_s = root.join(handoff::DIR_NAME);
+    for dir in listing.handoff_folders() {
+        if *dir != own && *dir != root_s {
+            let (files, mut more) = handoff_files(dir);
+            handoffs.extend(files);
+            problems.append(&mut more);
+        }
+    }
+    handoffs.sort();
     problems.append(&mut listing.problems);
     listing.problems = problems;
     (handoffs, listing)
