@@ -98,3 +98,41 @@ fn a_reply_made_from_a_folder_above_goes_into_the_mailbox_it_answers() {
     let said = stdout(&fx.run(&["parse", mail.join("replies").to_str().unwrap()]));
     assert!(said.contains("On it."), "{said}");
 }
+
+/// A message with no `Id:` is keyed by its path from the folder named
+/// (`mail/help.md` from above, `help.md` from the mailbox): an ack made
+/// from above went into the mailbox's journal under the key from above,
+/// which the mailbox's own view never matched (still owed there), and
+/// an ack made in the mailbox was not seen from above. The journal of a
+/// mailbox holds its own keys, whichever folder the ack was made from.
+#[test]
+fn a_message_keyed_by_its_path_keeps_its_acks_from_above_and_below() {
+    let fx = Fx::new();
+    let dir = fx.path("team");
+    let mail = dir.join("mail");
+    let help = "Subject: [b-1] HELP_REQUEST\nFrom: W\nTo: O\nAck-Required: true\n\nBody:\nBead: b-1\nIssue Type: STUCK\n";
+    fs::create_dir_all(&mail).unwrap();
+    fs::write(mail.join("one.md"), help.replace("b-1", "b-2")).unwrap();
+    fs::write(mail.join("two.md"), help).unwrap();
+    // The mailbox has a journal of its own.
+    fs::write(mail.join(".amail-acks.jsonl"), "").unwrap();
+    let pair = |id: &str| (id.to_string(), "O".to_string());
+    assert_eq!(owed(&fx, &mail), vec![pair("one.md"), pair("two.md")]);
+    assert_eq!(
+        owed(&fx, &dir),
+        vec![pair("mail/one.md"), pair("mail/two.md")]
+    );
+
+    // Acked from above: the mailbox's journal records it as the mailbox
+    // names it, and both views see it.
+    ack(&fx, &dir, &pair("mail/one.md"));
+    let journal = fs::read_to_string(mail.join(".amail-acks.jsonl")).unwrap();
+    assert!(journal.contains(r#""key":"one.md""#), "{journal}");
+    assert_eq!(owed(&fx, &mail), vec![pair("two.md")]);
+    assert_eq!(owed(&fx, &dir), vec![pair("mail/two.md")]);
+
+    // Acked in the mailbox: seen from above.
+    ack(&fx, &mail, &pair("two.md"));
+    assert_eq!(owed(&fx, &mail), vec![]);
+    assert_eq!(owed(&fx, &dir), vec![]);
+}

@@ -321,3 +321,70 @@ fn a_mailbox_filed_by_month_shows_its_newest_threads_before_the_whole_walk() {
     );
     assert_newest_top(part, &whole);
 }
+
+/// A folder above a mailbox loaded in steps: each step shows the acks
+/// its messages have in the mailbox's own journal, as the whole inbox
+/// does (`mailbox::homes`). The steps applied the named folder's journal
+/// alone, so a message acked in its mailbox showed as owed until the
+/// load was done. Both kinds of first step: a mailbox filed by date
+/// (handed out before the whole walk) and a flat one.
+#[test]
+fn a_step_of_a_folder_above_a_mailbox_shows_the_mailbox_s_acks() {
+    let now = chrono::Utc.with_ymd_and_hms(2026, 1, 15, 12, 0, 0).unwrap();
+    for dated in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        let mail = dir.path().join("mail");
+        if dated {
+            amail::demo::corpus::write_corpus(&mail, 20_000, now).unwrap();
+        } else {
+            std::fs::create_dir_all(&mail).unwrap();
+            for n in 1..=4 * FIRST_STEP + 100 {
+                std::fs::write(
+                    mail.join(format!("{n:06}-help.md")),
+                    format!(
+                        "Subject: [b-{n}] HELP_REQUEST\nFrom: W\nTo: O\nAck-Required: true\n\nBody:\nBead: b-{n}\nIssue Type: STUCK\n"
+                    ),
+                )
+                .unwrap();
+            }
+        }
+        // Acks in the mailbox's journal, among the newest messages too.
+        let whole = load_mailbox(&mail);
+        let mut owed: Vec<_> = whole
+            .messages
+            .iter()
+            .filter(|m| m.message.ack_required && !m.recipients.is_empty())
+            .map(|m| {
+                let name = m.path.as_deref().unwrap().file_name().unwrap();
+                (name.to_owned(), m.key.to_string(), m.recipients[0].agent)
+            })
+            .collect();
+        // Newest names first, as a load reads them.
+        owed.sort_by(|a, b| b.0.cmp(&a.0));
+        for (_, key, agent) in owed.iter().step_by(7).take(200) {
+            journal::append(
+                &mail,
+                JournalEntry {
+                    key: key.clone(),
+                    id: None,
+                    agent: agent.to_string(),
+                    ack_at: Some(now),
+                    read_at: now,
+                },
+            )
+            .unwrap();
+        }
+        let whole = load_mailbox(dir.path());
+        assert_eq!(acks_in(&whole), 200, "dated: {dated}");
+        let (parts, stepped) = load_in_steps(dir.path());
+        assert_eq!(stepped, whole, "dated: {dated}");
+        assert!(!parts.is_empty(), "dated: {dated}");
+        for part in &parts {
+            for m in &part.messages {
+                let full = whole.message_by_key(&m.key).unwrap();
+                assert_eq!(m.recipients, full.recipients, "dated: {dated}, {}", m.key);
+            }
+            assert!(acks_in(part) > 0, "dated: {dated}");
+        }
+    }
+}

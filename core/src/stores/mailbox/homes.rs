@@ -18,11 +18,21 @@
 //! listing (and the folders between it and the root), one `stat` each,
 //! and matches messages to journals only when one below the root exists.
 //! A reload of such an inbox is a whole load (`incremental` patches from
-//! one journal). The acks of a journal below are matched by key only to
-//! the messages of its own mailbox: a key made unique against a message
-//! outside it (one `Id:` in two mailboxes) is then not matched, and never
-//! read onto another mailbox's message.
+//! one journal); the steps a load hands out while it runs read the
+//! journals below as the whole inbox does ([`Below`]).
+//!
+//! Keys: a journal holds its own mailbox's keys. A message with no `Id:`
+//! is keyed by its path from the folder named (`mail/help.md` from above,
+//! `help.md` from the mailbox), so its acks are written and read with
+//! the path from its mailbox ([`key_in`]); before, an ack made from above
+//! was recorded under the key from above, which the mailbox's own view
+//! never matched, and an ack made in the mailbox was not seen from above.
+//! The acks of a journal below are matched only to the messages of its
+//! own mailbox: a key made unique against a message outside it (one
+//! `Id:` in two mailboxes) is then not matched, and never read onto
+//! another mailbox's message.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -65,41 +75,93 @@ pub(crate) fn home_of(root: &Path, file: &Path) -> PathBuf {
         .to_path_buf()
 }
 
-/// Reads the journals of `homes` (folders below `root`) onto the
-/// messages of their mailboxes, after the root's own: each pair's first
-/// ack and first read, whichever journal has it. Bad journal lines are
-/// added to `problems`.
-pub(crate) fn apply_below(
-    messages: &mut [InboxMessage],
+/// The acks of the journals below the root (see [`homes_below`]), read
+/// once for every frame of a load: the steps handed out while it runs
+/// show them as the whole inbox does.
+#[derive(Debug, Default)]
+pub(crate) struct Below {
+    /// Each home's acks, with its path from the root as its keys begin
+    /// (see [`key_in`]).
+    by_home: HashMap<PathBuf, (String, Acks)>,
+}
+
+/// Reads the journals of `homes` (folders below the root); bad journal
+/// lines are added to `problems`.
+pub(crate) fn read_below(
     root: &Path,
     homes: &[PathBuf],
     problems: &mut Vec<(PathBuf, String)>,
-) {
-    let mut by_home: HashMap<&Path, Acks> = HashMap::new();
+) -> Below {
+    let mut by_home = HashMap::new();
     for home in homes {
         let (acks, bad) = journal::read(home);
         problems.extend(bad);
-        by_home.insert(home.as_path(), acks);
+        by_home.insert(home.clone(), (key_prefix(root, home), acks));
     }
-    for m in messages {
-        let Some(path) = m.path.as_ref().map(|p| p.as_path()) else {
-            continue;
-        };
-        let Some(acks) = path
-            .ancestors()
-            .skip(1)
-            .take_while(|dir| *dir != root)
-            .find_map(|dir| by_home.get(dir))
-        else {
-            continue;
-        };
-        let key = m.key.to_string();
-        for r in m.recipients.iter_mut() {
-            if let Some(t) = acks.get(&(key.clone(), r.agent.to_string())) {
-                r.ack_at = earliest(r.ack_at, t.ack_at);
-                r.read_at = earliest(r.read_at, Some(t.read_at));
+    Below { by_home }
+}
+
+impl Below {
+    /// Applies the journals onto the messages of their mailboxes, after
+    /// the root's own: each pair's first ack and first read, whichever
+    /// journal has it.
+    pub(crate) fn apply(&self, messages: &mut [InboxMessage], root: &Path) {
+        if self.by_home.is_empty() {
+            return;
+        }
+        for m in messages {
+            let Some(path) = m.path.as_ref().map(|p| p.as_path()) else {
+                continue;
+            };
+            let Some((prefix, acks)) = path
+                .ancestors()
+                .skip(1)
+                .take_while(|dir| *dir != root)
+                .find_map(|dir| self.by_home.get(dir))
+            else {
+                continue;
+            };
+            let key = local_key(m, prefix).to_owned();
+            for r in m.recipients.iter_mut() {
+                if let Some(t) = acks.get(&(key.clone(), r.agent.to_string())) {
+                    r.ack_at = earliest(r.ack_at, t.ack_at);
+                    r.read_at = earliest(r.read_at, Some(t.read_at));
+                }
             }
         }
+    }
+
+    /// Whether a journal below the root was found.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.by_home.is_empty()
+    }
+}
+
+/// The key the mailbox at `home` gives `m` (a message below it, keyed
+/// from `root`): a key made from the message's path names it from the
+/// folder named (`mail/help.md` from above, `help.md` from the
+/// mailbox), so its journal is written and read with the path from
+/// `home`; an id is the same key from anywhere.
+pub(crate) fn key_in<'m>(root: &Path, home: &Path, m: &'m InboxMessage) -> Cow<'m, str> {
+    if home == root {
+        return Cow::Borrowed(m.key.as_str());
+    }
+    Cow::Borrowed(local_key(m, &key_prefix(root, home)))
+}
+
+/// `home`'s path from `root` as a path key spells it, with its `/`.
+fn key_prefix(root: &Path, home: &Path) -> String {
+    let rel = home.strip_prefix(root).unwrap_or(home);
+    format!("{}/", rel.to_string_lossy().replace('\\', "/"))
+}
+
+/// [`key_in`] with the home's [`key_prefix`] made.
+fn local_key<'m>(m: &'m InboxMessage, prefix: &str) -> &'m str {
+    let key = m.key.as_str();
+    let is_id = m.message.id.as_deref().is_some_and(|id| id.trim() == key);
+    match key.strip_prefix(prefix) {
+        Some(local) if !is_id => local,
+        _ => key,
     }
 }
 

@@ -119,7 +119,12 @@ fn load(
         }
     }
     let (handoffs, mut listing) = walk::mailbox_listing(root);
-    let homes = homes::homes_below(root, listing.folders());
+    let mut below_problems = Vec::new();
+    let below = homes::read_below(
+        root,
+        &homes::homes_below(root, listing.folders()),
+        &mut below_problems,
+    );
     let mut problems: Vec<_> = std::mem::take(&mut listing.problems)
         .into_iter()
         .map(walk::Problem::into_entry)
@@ -136,7 +141,7 @@ fn load(
         progress(done, to_read.len());
         if let Some(partial) = partial {
             if steps.due(joined.loaded.len(), done, to_read.len()) {
-                partial(joined.so_far(&acks, &problems).browsable(root));
+                partial(joined.so_far((&acks, &below), &problems).browsable(root));
             }
         }
     });
@@ -154,7 +159,8 @@ fn load(
     // Every key is in; the key index goes before the inbox is built.
     drop(keys);
     apply_acks(&mut loaded, &acks);
-    homes::apply_below(&mut loaded, root, &homes, &mut problems);
+    below.apply(&mut loaded, root);
+    problems.append(&mut below_problems);
     protocol::merge_read(
         protocol_files,
         &handoffs,
@@ -171,7 +177,7 @@ fn load(
     );
     // Kept, so a reload applies only what the journal changed.
     inbox.index.acks = Some(acks);
-    inbox.index.journals_below = !homes.is_empty();
+    inbox.index.journals_below = !below.is_empty();
     Ok(inbox)
 }
 
@@ -203,7 +209,12 @@ fn newest_dated_step(
     newest.truncate(first);
     let mut joined = Joined::new(root, newest.len());
     joined.read(&listing, &newest, max_bytes, &mut |_, _| {});
-    partial(joined.so_far(acks, &problems).browsable(root));
+    let below = homes::read_below(
+        root,
+        &homes::homes_below(root, listing.folders()),
+        &mut problems,
+    );
+    partial(joined.so_far((acks, &below), &problems).browsable(root));
     Some(joined.loaded.len())
 }
 
@@ -288,10 +299,15 @@ impl<'r> Joined<'r> {
     }
 
     /// What is read so far, with the load's acks and problems.
-    fn so_far<'a>(&'a self, acks: &'a Acks, problems: &'a [(PathBuf, String)]) -> Read<'a> {
+    fn so_far<'a>(
+        &'a self,
+        (acks, below): (&'a Acks, &'a homes::Below),
+        problems: &'a [(PathBuf, String)],
+    ) -> Read<'a> {
         Read {
             loaded: &self.loaded,
             acks,
+            below,
             protocol_files: &self.protocol_files,
             problems,
             unreadable: &self.unreadable,
@@ -347,6 +363,8 @@ fn read_chunk(
 struct Read<'a> {
     loaded: &'a [InboxMessage],
     acks: &'a Acks,
+    /// The journals of the mailboxes below the root.
+    below: &'a homes::Below,
     protocol_files: &'a HashMap<PathBuf, String>,
     problems: &'a [(PathBuf, String)],
     unreadable: &'a [(PathBuf, String)],
@@ -367,6 +385,7 @@ impl Read<'_> {
             });
         }
         apply_acks(&mut part, self.acks);
+        self.below.apply(&mut part, root);
         let mut problems = self.problems.to_vec();
         problems.extend_from_slice(self.unreadable);
         build(

@@ -82,7 +82,12 @@ pub(crate) fn record(
                 batches.len() - 1
             }
         };
-        batches[b].1.push(entry.clone());
+        // Recorded as the message's mailbox names it; reported as asked.
+        let local = JournalEntry {
+            key: homes::key_in(root, &batches[b].0, m).into_owned(),
+            ..entry.clone()
+        };
+        batches[b].1.push(local);
         plan.push((entry, Some(b)));
     }
     let mut written: Vec<std::vec::IntoIter<(JournalEntry, bool)>> = Vec::new();
@@ -92,7 +97,7 @@ pub(crate) fn record(
     let out = plan
         .into_iter()
         .map(|(e, batch)| match batch.and_then(|b| written[b].next()) {
-            Some(w) => w,
+            Some((w, changed)) => (JournalEntry { key: e.key, ..w }, changed),
             None => (e, false),
         })
         .collect();

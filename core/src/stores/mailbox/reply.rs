@@ -57,20 +57,22 @@ pub(crate) fn reply(
         ack_required: orig.message.ack_required,
         importance: &orig.message.importance,
     });
-    let name = format!(
-        "{}__{}__re-{}.md",
-        now.format("%Y-%m-%dT%H-%M-%SZ"),
-        subject_slug(&subject),
-        // A message with no `Id:` is keyed by its path: its `.md` is not
-        // the reply's.
-        subject_slug(crate::source::walk::without_mail_extension(key))
-    );
     // Into the mailbox of the message answered, which its agents read,
     // when a folder above it is named ([`super::homes`]).
     let home = orig
         .path
         .as_ref()
         .map_or_else(|| root.to_path_buf(), |p| super::homes::home_of(root, p));
+    let name = format!(
+        "{}__{}__re-{}.md",
+        now.format("%Y-%m-%dT%H-%M-%SZ"),
+        subject_slug(&subject),
+        // A message with no `Id:` is keyed by its path (as its mailbox
+        // names it): its `.md` is not the reply's.
+        subject_slug(crate::source::walk::without_mail_extension(
+            &super::homes::key_in(root, &home, orig)
+        ))
+    );
     let dir = home.join("replies");
     // Never overwrite: a second message in the same second gets a suffix.
     let path = crate::fsio::write_new_numbered(&dir, &name, text.as_bytes())?;
