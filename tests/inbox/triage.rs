@@ -203,3 +203,59 @@ fn mailbox_send_mark_read_and_ack_many() {
     let again = store.ack(Some(&done), &keys, "BlueLake", now()).unwrap();
     assert!(again.iter().all(|a| !a.changed));
 }
+
+/// A new message written from a folder above a mailbox (`amail inbox
+/// DIR` after `amail demo DIR`) went into `DIR/<from>/`, outside the
+/// mailbox its agents read (`DIR/mail`). It goes into the mailbox of the
+/// sender's mail, or of its recipients' when the sender has none (as a
+/// reply goes into the mailbox of the message it answers); into the
+/// folder named when their mail is in no one mailbox.
+#[test]
+fn a_message_sent_from_a_folder_above_goes_into_the_mailbox_its_agents_read() {
+    let d = tempfile::tempdir().unwrap();
+    let info = amail::demo::mailbox::write_demo_at(d.path(), now()).unwrap();
+    let mail = info.mailbox.clone();
+    assert_ne!(mail, d.path(), "the demo's mailbox is below its folder");
+    // A second mailbox with a journal of its own, one agent pair in it.
+    let other = d.path().join("other");
+    std::fs::create_dir_all(other.join("Lone")).unwrap();
+    std::fs::write(other.join(".amail-acks.jsonl"), "").unwrap();
+    std::fs::write(
+        other.join("Lone/001.md"),
+        "Subject: hello\nId: other-1\nFrom: Lone\nTo: Solo\n\nBody:\nhi\n",
+    )
+    .unwrap();
+    let above = stores::open(d.path(), &LoadOptions::default()).unwrap();
+    let send = |from: &str, to: &[&str]| {
+        above
+            .send(None, &draft(from, to, Some("NUDGE")), now())
+            .unwrap()
+            .paths[0]
+            .clone()
+    };
+    // The sender's mail is in the demo's mailbox.
+    let p = send("BlueLake", &["GreenCastle"]);
+    assert!(p.starts_with(mail.join("BlueLake")), "{}", p.display());
+    // No mail of the sender's: its recipients' mailbox.
+    let p = send("Overseer", &["Solo"]);
+    assert!(p.starts_with(other.join("Overseer")), "{}", p.display());
+    let p = send("Lone", &["BlueLake"]);
+    assert!(p.starts_with(other.join("Lone")), "{}", p.display());
+    // Neither's mail in one mailbox: the folder named, as before.
+    let p = send("Stranger", &["Solo", "BlueLake"]);
+    assert!(p.starts_with(d.path().join("Stranger")), "{}", p.display());
+    // Once the sender has mail in a mailbox, that is its mailbox.
+    let p = send("Overseer", &["Solo", "BlueLake"]);
+    assert!(p.starts_with(other.join("Overseer")), "{}", p.display());
+    // What was sent into the demo's mailbox loads there and from above.
+    let below = stores::open(&mail, &LoadOptions::default()).unwrap();
+    let inbox = below.load().unwrap();
+    assert!(inbox.problems.is_empty(), "{:?}", inbox.problems);
+    let sent: Vec<_> = inbox
+        .messages
+        .iter()
+        .filter(|m| m.message.subject.contains("follow the spec"))
+        .collect();
+    assert_eq!(sent.len(), 1);
+    assert!(above.load().unwrap().message_by_key(&sent[0].key).is_some());
+}

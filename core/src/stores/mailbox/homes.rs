@@ -39,7 +39,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 
 use super::journal::{self, JOURNAL_FILE};
-use crate::inbox::{Acks, InboxMessage};
+use crate::inbox::{Acks, Inbox, InboxMessage};
 
 /// The folders below `root` (not `root` itself) that hold a journal,
 /// among `folders` (a listing's, inside `root`) and the folders between
@@ -73,6 +73,53 @@ pub(crate) fn home_of(root: &Path, file: &Path) -> PathBuf {
         .find(|dir| dir.join(JOURNAL_FILE).is_file())
         .unwrap_or(root)
         .to_path_buf()
+}
+
+/// The mailbox a new message from `from` to `to` goes into, as `inbox`
+/// (loaded from `root`) shows where their mail is: the one mailbox of
+/// the sender's mail; else the one mailbox of the mail its recipients
+/// sent or were sent; else `root`. A message sent from a folder above a
+/// mailbox had gone into that folder, where the agents reading the
+/// mailbox never see it.
+pub(crate) fn home_for_new(root: &Path, inbox: &Inbox, from: &str, to: &[String]) -> PathBuf {
+    let ignores_case = inbox.source.ignores_case();
+    let same = |a: &str, b: &str| {
+        if ignores_case {
+            a.eq_ignore_ascii_case(b)
+        } else {
+            a == b
+        }
+    };
+    // One `stat` walk a folder, not a message.
+    let mut by_folder: HashMap<&Path, PathBuf> = HashMap::new();
+    let mut one_home = |pick: &dyn Fn(&InboxMessage) -> bool| {
+        let mut found: Option<PathBuf> = None;
+        for m in inbox.messages.iter().filter(|m| pick(m)) {
+            let Some(file) = m.path.as_ref().map(|p| p.as_path()) else {
+                continue;
+            };
+            let folder = file.parent().unwrap_or(file);
+            let home = by_folder
+                .entry(folder)
+                .or_insert_with(|| home_of(root, file));
+            match &found {
+                None => found = Some(home.clone()),
+                Some(h) if h == home => {}
+                Some(_) => return None,
+            }
+        }
+        found
+    };
+    let sender = |m: &InboxMessage| m.message.from.as_deref().is_some_and(|f| same(f, from));
+    let to_them = |m: &InboxMessage| {
+        to.iter().any(|a| {
+            m.message.from.as_deref().is_some_and(|f| same(f, a))
+                || m.recipients.iter().any(|r| same(&r.agent, a))
+        })
+    };
+    one_home(&sender)
+        .or_else(|| one_home(&to_them))
+        .unwrap_or_else(|| root.to_path_buf())
 }
 
 /// The acks of the journals below the root (see [`homes_below`]), read

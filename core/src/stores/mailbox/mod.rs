@@ -138,14 +138,17 @@ impl MailStore for MailboxStore {
         read::mark_read(inbox, &self.root, keys, as_agent, now)
     }
 
-    /// A new file in the sender's folder; `inbox` is not needed.
+    /// A new file in the sender's folder (of the mailbox where the mail
+    /// is, when a folder above it is named: read from `inbox`).
     fn send(
         &self,
-        _inbox: Option<&Inbox>,
+        inbox: Option<&Inbox>,
         draft: &Draft,
         now: DateTime<Utc>,
     ) -> Result<ReplyOutcome, Error> {
-        send::send(&self.root, draft, micros(now))
+        let mut fresh = None;
+        let inbox = self.messages(inbox, &mut fresh)?;
+        send::send(inbox, &self.root, draft, micros(now))
     }
 
     fn reply(

@@ -1,19 +1,27 @@
 //! Sending a new message from a plain mailbox: one spec-text file in the
 //! sender's folder (`<root>/<from>/`, where the demo and agents without a
 //! server keep what each agent wrote), written atomically and never over
-//! an existing file, with the reply's writer ([`render_spec_text`]).
+//! an existing file, with the reply's writer ([`render_spec_text`]). From
+//! a folder above a mailbox, the sender's folder of the mailbox where
+//! their mail is (`homes::home_for_new`).
 
 use std::path::Path;
 
 use chrono::{DateTime, Utc};
 
 use super::reply::{render_spec_text, SpecMail};
+use crate::inbox::Inbox;
 use crate::stores::draft;
 use crate::stores::error::Error;
 use crate::stores::names::{check_components, subject_slug};
 use crate::stores::store::{Draft, ReplyOutcome};
 
-pub(crate) fn send(root: &Path, d: &Draft, now: DateTime<Utc>) -> Result<ReplyOutcome, Error> {
+pub(crate) fn send(
+    inbox: &Inbox,
+    root: &Path,
+    d: &Draft,
+    now: DateTime<Utc>,
+) -> Result<ReplyOutcome, Error> {
     draft::check(d)?;
     let from = d.from.trim();
     check_components(&[("agent name", from)])?;
@@ -37,7 +45,9 @@ pub(crate) fn send(root: &Path, d: &Draft, now: DateTime<Utc>) -> Result<ReplyOu
         ack_required: d.ack_required,
         importance: d.importance.as_deref().unwrap_or("normal"),
     });
-    let dir = root.join(from);
+    // Into the mailbox its agents read when a folder above it is named
+    // ([`super::homes`]).
+    let dir = super::homes::home_for_new(root, inbox, from, &to).join(from);
     let name = format!(
         "{}__{}.md",
         now.format("%Y-%m-%dT%H-%M-%SZ"),
