@@ -136,3 +136,77 @@ fn a_message_keyed_by_its_path_keeps_its_acks_from_above_and_below() {
     assert_eq!(owed(&fx, &mail), vec![]);
     assert_eq!(owed(&fx, &dir), vec![]);
 }
+
+/// Two mailboxes below the folder named whose messages share ids (each
+/// project numbers its own: `Id: 1` in both): from above, one of each
+/// pair is keyed by its path, where its own mailbox keys it by its id.
+/// Its acks were written under the path key, which the mailbox never
+/// matched, and its acks made in the mailbox were not seen from above.
+#[test]
+fn a_message_whose_id_another_mailbox_has_keeps_its_acks_from_above_and_below() {
+    let fx = Fx::new();
+    let dir = fx.path("team");
+    let help = "Subject: [b-1] HELP_REQUEST\nId: 1\nFrom: W\nTo: O\nAck-Required: true\n\nBody:\nBead: b-1\nIssue Type: STUCK\n";
+    for project in ["alpha", "beta"] {
+        let mail = dir.join(project);
+        fs::create_dir_all(&mail).unwrap();
+        fs::write(mail.join("help.md"), help.replace("b-1", project)).unwrap();
+        fs::write(mail.join(".amail-acks.jsonl"), "").unwrap();
+    }
+    let pair = |id: &str| (id.to_string(), "O".to_string());
+    let above = owed(&fx, &dir);
+    assert_eq!(above.len(), 2, "{above:?}");
+    let renamed = above
+        .iter()
+        .find(|(id, _)| id != "1")
+        .expect("one of the two is keyed by its path")
+        .clone();
+    let project = renamed.0.split('/').next().unwrap().to_string();
+    let mail = dir.join(&project);
+    assert_eq!(owed(&fx, &mail), vec![pair("1")]);
+
+    // Acked from above: its own mailbox sees it, under its own key.
+    ack(&fx, &dir, &renamed);
+    assert_eq!(owed(&fx, &mail), vec![]);
+    assert_eq!(owed(&fx, &dir), vec![pair("1")]);
+
+    // The other acked in its mailbox: seen from above.
+    let other = dir.join(if project == "alpha" { "beta" } else { "alpha" });
+    ack(&fx, &other, &pair("1"));
+    assert_eq!(owed(&fx, &dir), vec![]);
+}
+
+/// The same with two messages of one mailbox sharing the id another
+/// mailbox's message holds from above: in their own mailbox one of them
+/// keeps the id, so neither may be matched by it from above (an ack of
+/// one showed on both).
+#[test]
+fn an_id_twice_in_one_mailbox_and_once_in_another_acks_one_message_only() {
+    let fx = Fx::new();
+    let dir = fx.path("team");
+    let help = "Subject: [b-1] HELP_REQUEST\nId: 1\nFrom: W\nTo: O\nAck-Required: true\n\nBody:\nBead: b-1\nIssue Type: STUCK\n";
+    for (file, bead) in [
+        ("alpha/000001-a.md", "a"),
+        ("alpha/000002-b.md", "b"),
+        ("beta/999999-c.md", "c"),
+    ] {
+        let path = dir.join(file);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, help.replace("b-1", bead)).unwrap();
+        fs::write(path.with_file_name(".amail-acks.jsonl"), "").unwrap();
+    }
+    let before = owed(&fx, &dir);
+    assert_eq!(before.len(), 3, "{before:?}");
+    let alpha = dir.join("alpha");
+    let in_alpha = owed(&fx, &alpha);
+    let renamed = before
+        .iter()
+        .find(|(id, _)| id.starts_with("alpha/"))
+        .expect("alpha's messages are keyed by their paths from above")
+        .clone();
+    ack(&fx, &dir, &renamed);
+    let after = owed(&fx, &dir);
+    assert_eq!(after.len(), 2, "one message acked, not two: {after:?}");
+    assert!(!after.contains(&renamed), "{after:?}");
+    assert!(owed(&fx, &alpha).len() >= in_alpha.len() - 1);
+}

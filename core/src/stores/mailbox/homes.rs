@@ -27,10 +27,16 @@
 //! the path from its mailbox ([`key_in`]); before, an ack made from above
 //! was recorded under the key from above, which the mailbox's own view
 //! never matched, and an ack made in the mailbox was not seen from above.
+//! A message keyed by its path from above because a message of another
+//! mailbox has its id (each project numbering its own: `Id: 1` in both)
+//! has that id in its own mailbox, and its acks are recorded under it.
 //! The acks of a journal below are matched only to the messages of its
-//! own mailbox: a key made unique against a message outside it (one
-//! `Id:` in two mailboxes) is then not matched, and never read onto
-//! another mailbox's message.
+//! own mailbox, never read onto another mailbox's message. One case is
+//! left: two messages of one mailbox with an id a third, in another
+//! mailbox, holds from above; which of the two keeps the id in their
+//! mailbox's own view is that load's order, so both are matched by
+//! their paths (the one keyed by its id there does not see acks made
+//! from above, nor they its own; never one message's ack on another).
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -156,20 +162,45 @@ impl Below {
         if self.by_home.is_empty() {
             return;
         }
-        for m in messages {
-            let Some(path) = m.path.as_ref().map(|p| p.as_path()) else {
-                continue;
-            };
-            let Some((prefix, acks)) = path
-                .ancestors()
+        // The home below the root of a message's file, if any.
+        let home_of = |m: &InboxMessage| -> Option<&Path> {
+            let path = m.path.as_ref()?.as_path();
+            path.ancestors()
                 .skip(1)
                 .take_while(|dir| *dir != root)
-                .find_map(|dir| self.by_home.get(dir))
-            else {
-                continue;
-            };
-            let key = local_key(m, prefix).to_owned();
-            for r in m.recipients.iter_mut() {
+                .find_map(|dir| self.by_home.get_key_value(dir))
+                .map(|(home, _)| home.as_path())
+        };
+        // Where each key's message is, and how many messages of each
+        // home have each renamed id, asked for a message renamed from
+        // above against another's id (rare: made only when there is one).
+        let renamed = messages.iter().any(|m| renamed_id(m).is_some());
+        let mut holders: HashMap<&str, Option<&Path>> = HashMap::new();
+        let mut twins: HashMap<(Option<&Path>, &str), usize> = HashMap::new();
+        if renamed {
+            for m in messages.iter() {
+                holders.insert(m.key.as_str(), home_of(m));
+                if let Some(id) = renamed_id(m) {
+                    *twins.entry((home_of(m), id)).or_default() += 1;
+                }
+            }
+        }
+        let local: Vec<(usize, &Acks, String)> = messages
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| {
+                let home = home_of(m)?;
+                let (prefix, acks) = &self.by_home[home];
+                let elsewhere = renamed_id(m).is_some_and(|id| {
+                    twins.get(&(Some(home), id)) == Some(&1)
+                        && holders.get(id).is_none_or(|h| *h != Some(home))
+                });
+                Some((i, acks, local_key(m, prefix, elsewhere).to_owned()))
+            })
+            .collect();
+        drop((holders, twins));
+        for (i, acks, key) in local {
+            for r in messages[i].recipients.iter_mut() {
                 if let Some(t) = acks.get(&(key.clone(), r.agent.to_string())) {
                     r.ack_at = earliest(r.ack_at, t.ack_at);
                     r.read_at = earliest(r.read_at, Some(t.read_at));
@@ -185,15 +216,38 @@ impl Below {
 }
 
 /// The key the mailbox at `home` gives `m` (a message below it, keyed
-/// from `root`): a key made from the message's path names it from the
-/// folder named (`mail/help.md` from above, `help.md` from the
-/// mailbox), so its journal is written and read with the path from
-/// `home`; an id is the same key from anywhere.
-pub(crate) fn key_in<'m>(root: &Path, home: &Path, m: &'m InboxMessage) -> Cow<'m, str> {
+/// from `root`; `inbox` holds it), so that its journal is written and
+/// read with its own keys: a key made from the message's path names it
+/// from the folder named (`mail/help.md` from above, `help.md` from the
+/// mailbox), and a message keyed by its path from above because another
+/// mailbox's message has its id (each project numbering its own, `Id:
+/// 1` in both) has that id in its own mailbox. An id is the same key
+/// from anywhere.
+pub(crate) fn key_in<'m>(
+    root: &Path,
+    home: &Path,
+    m: &'m InboxMessage,
+    inbox: &Inbox,
+) -> Cow<'m, str> {
     if home == root {
         return Cow::Borrowed(m.key.as_str());
     }
-    Cow::Borrowed(local_key(m, &key_prefix(root, home)))
+    let in_home = |o: &InboxMessage| {
+        o.path
+            .as_ref()
+            .is_some_and(|p| p.as_path().starts_with(home) && home_of(root, p.as_path()) == home)
+    };
+    let elsewhere = renamed_id(m).is_some_and(|id| {
+        let held_here = inbox.message_by_key(id).is_some_and(in_home);
+        // Another message of this mailbox renamed against the same id:
+        // which of them keeps it there is that mailbox's load's order.
+        let twin = inbox
+            .messages
+            .iter()
+            .any(|o| !std::ptr::eq(o, m) && renamed_id(o) == Some(id) && in_home(o));
+        !held_here && !twin
+    });
+    Cow::Borrowed(local_key(m, &key_prefix(root, home), elsewhere))
 }
 
 /// `home`'s path from `root` as a path key spells it, with its `/`.
@@ -202,14 +256,31 @@ fn key_prefix(root: &Path, home: &Path) -> String {
     format!("{}/", rel.to_string_lossy().replace('\\', "/"))
 }
 
-/// [`key_in`] with the home's [`key_prefix`] made.
-fn local_key<'m>(m: &'m InboxMessage, prefix: &str) -> &'m str {
-    let key = m.key.as_str();
-    let is_id = m.message.id.as_deref().is_some_and(|id| id.trim() == key);
-    match key.strip_prefix(prefix) {
-        Some(local) if !is_id => local,
-        _ => key,
+/// `m`'s id when it has one and its key is not it: renamed against a
+/// message that holds the id.
+fn renamed_id(m: &InboxMessage) -> Option<&str> {
+    let id = m.message.id.as_deref()?.trim();
+    (!id.is_empty() && id != m.key.as_str()).then_some(id)
+}
+
+/// [`key_in`] with the home's [`key_prefix`] made, and whether the
+/// message that holds `m`'s id (when it was renamed) is in another
+/// mailbox: then `m`'s own mailbox gives `m` its id.
+fn local_key<'m>(m: &'m InboxMessage, prefix: &str, id_elsewhere: bool) -> &'m str {
+    if let Some(id) = renamed_id(m) {
+        if id_elsewhere {
+            return id;
+        }
+    } else if m
+        .message
+        .id
+        .as_deref()
+        .is_some_and(|id| !id.trim().is_empty())
+    {
+        return m.key.as_str();
     }
+    let key = m.key.as_str();
+    key.strip_prefix(prefix).unwrap_or(key)
 }
 
 fn earliest(a: Option<DateTime<Utc>>, b: Option<DateTime<Utc>>) -> Option<DateTime<Utc>> {

@@ -84,7 +84,7 @@ pub(crate) fn record(
         };
         // Recorded as the message's mailbox names it; reported as asked.
         let local = JournalEntry {
-            key: homes::key_in(root, &batches[b].0, m).into_owned(),
+            key: homes::key_in(root, &batches[b].0, m, inbox).into_owned(),
             ..entry.clone()
         };
         batches[b].1.push(local);

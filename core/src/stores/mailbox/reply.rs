@@ -70,7 +70,7 @@ pub(crate) fn reply(
         // A message with no `Id:` is keyed by its path (as its mailbox
         // names it): its `.md` is not the reply's.
         subject_slug(crate::source::walk::without_mail_extension(
-            &super::homes::key_in(root, &home, orig)
+            &super::homes::key_in(root, &home, orig, inbox)
         ))
     );
     let dir = home.join("replies");
