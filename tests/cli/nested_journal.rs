@@ -21,6 +21,19 @@ fn owed(fx: &Fx, source: &Path) -> Vec<(String, String)> {
     pairs
 }
 
+/// A HELP_REQUEST from W to O about `bead`, with `Id: ID` when given,
+/// written at `path` beside an (empty) ack journal of its folder's.
+fn help_in_mailbox(path: &Path, bead: &str, id: Option<&str>) {
+    let id = id.map(|id| format!("Id: {id}\n")).unwrap_or_default();
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(
+        path,
+        format!("Subject: [{bead}] HELP_REQUEST\n{id}From: W\nTo: O\nAck-Required: true\n\nBody:\nBead: {bead}\nIssue Type: STUCK\n"),
+    )
+    .unwrap();
+    fs::write(path.with_file_name(".amail-acks.jsonl"), "").unwrap();
+}
+
 fn ack(fx: &Fx, source: &Path, (id, agent): &(String, String)) {
     let out = fx.run(&["ack", id, source.to_str().unwrap(), "--as", agent]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -110,12 +123,9 @@ fn a_message_keyed_by_its_path_keeps_its_acks_from_above_and_below() {
     let fx = Fx::new();
     let dir = fx.path("team");
     let mail = dir.join("mail");
-    let help = "Subject: [b-1] HELP_REQUEST\nFrom: W\nTo: O\nAck-Required: true\n\nBody:\nBead: b-1\nIssue Type: STUCK\n";
-    fs::create_dir_all(&mail).unwrap();
-    fs::write(mail.join("one.md"), help.replace("b-1", "b-2")).unwrap();
-    fs::write(mail.join("two.md"), help).unwrap();
     // The mailbox has a journal of its own.
-    fs::write(mail.join(".amail-acks.jsonl"), "").unwrap();
+    help_in_mailbox(&mail.join("one.md"), "b-2", None);
+    help_in_mailbox(&mail.join("two.md"), "b-1", None);
     let pair = |id: &str| (id.to_string(), "O".to_string());
     assert_eq!(owed(&fx, &mail), vec![pair("one.md"), pair("two.md")]);
     assert_eq!(
@@ -146,12 +156,8 @@ fn a_message_keyed_by_its_path_keeps_its_acks_from_above_and_below() {
 fn a_message_whose_id_another_mailbox_has_keeps_its_acks_from_above_and_below() {
     let fx = Fx::new();
     let dir = fx.path("team");
-    let help = "Subject: [b-1] HELP_REQUEST\nId: 1\nFrom: W\nTo: O\nAck-Required: true\n\nBody:\nBead: b-1\nIssue Type: STUCK\n";
     for project in ["alpha", "beta"] {
-        let mail = dir.join(project);
-        fs::create_dir_all(&mail).unwrap();
-        fs::write(mail.join("help.md"), help.replace("b-1", project)).unwrap();
-        fs::write(mail.join(".amail-acks.jsonl"), "").unwrap();
+        help_in_mailbox(&dir.join(project).join("help.md"), project, Some("1"));
     }
     let pair = |id: &str| (id.to_string(), "O".to_string());
     let above = owed(&fx, &dir);
@@ -184,16 +190,12 @@ fn a_message_whose_id_another_mailbox_has_keeps_its_acks_from_above_and_below() 
 fn an_id_twice_in_one_mailbox_and_once_in_another_acks_one_message_only() {
     let fx = Fx::new();
     let dir = fx.path("team");
-    let help = "Subject: [b-1] HELP_REQUEST\nId: 1\nFrom: W\nTo: O\nAck-Required: true\n\nBody:\nBead: b-1\nIssue Type: STUCK\n";
     for (file, bead) in [
         ("alpha/000001-a.md", "a"),
         ("alpha/000002-b.md", "b"),
         ("beta/999999-c.md", "c"),
     ] {
-        let path = dir.join(file);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(&path, help.replace("b-1", bead)).unwrap();
-        fs::write(path.with_file_name(".amail-acks.jsonl"), "").unwrap();
+        help_in_mailbox(&dir.join(file), bead, Some("1"));
     }
     let before = owed(&fx, &dir);
     assert_eq!(before.len(), 3, "{before:?}");

@@ -39,6 +39,18 @@ fn load_in_steps_counted(
     .unwrap()
 }
 
+/// `agent`'s ack of `key` at `now`, appended to the journal of `root`.
+fn ack_in_journal(root: &Path, key: &str, agent: &str, now: chrono::DateTime<chrono::Utc>) {
+    let entry = JournalEntry {
+        key: key.to_string(),
+        id: None,
+        agent: agent.to_string(),
+        ack_at: Some(now),
+        read_at: now,
+    };
+    journal::append(root, entry).unwrap();
+}
+
 /// Each message's thread id, by key, from the threads' message lists.
 pub(crate) fn thread_of(inbox: &Inbox) -> std::collections::HashMap<&str, &str> {
     inbox
@@ -67,17 +79,7 @@ fn a_load_in_steps_hands_out_the_newest_threads_first_then_the_whole_inbox() {
         .collect();
     assert!(acked.len() > 10);
     for (key, agent) in &acked {
-        journal::append(
-            &root,
-            JournalEntry {
-                key: key.clone(),
-                id: None,
-                agent: agent.to_string(),
-                ack_at: Some(now),
-                read_at: now,
-            },
-        )
-        .unwrap();
+        ack_in_journal(&root, key, agent, now);
     }
     let whole = load_mailbox(&root);
 
@@ -362,17 +364,7 @@ fn a_step_of_a_folder_above_a_mailbox_shows_the_mailbox_s_acks() {
         // Newest names first, as a load reads them.
         owed.sort_by(|a, b| b.0.cmp(&a.0));
         for (_, key, agent) in owed.iter().step_by(7).take(200) {
-            journal::append(
-                &mail,
-                JournalEntry {
-                    key: key.clone(),
-                    id: None,
-                    agent: agent.to_string(),
-                    ack_at: Some(now),
-                    read_at: now,
-                },
-            )
-            .unwrap();
+            ack_in_journal(&mail, key, agent, now);
         }
         let whole = load_mailbox(dir.path());
         assert_eq!(acks_in(&whole), 200, "dated: {dated}");

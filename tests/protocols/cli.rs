@@ -34,6 +34,19 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// The thread ids `threads --json` printed, sorted.
+fn thread_ids(out: &Output) -> Vec<String> {
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut ids: Vec<String> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["thread_id"].as_str().unwrap().to_string())
+        .collect();
+    ids.sort();
+    ids
+}
+
 #[test]
 fn parse_prints_protocol_objects() {
     let out = amail(&[
@@ -209,17 +222,9 @@ fn handoff_dir_env_points_elsewhere() {
     let m = mail.to_str().unwrap();
     let without = amail(&["threads", m, "--json"]);
     let with = amail_in(".shared-ho", &["threads", m, "--json"]);
-    let ids = |o: &Output| -> Vec<String> {
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-        v.as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["thread_id"].as_str().unwrap().to_string())
-            .collect()
-    };
     let h = "0f1c2d3e-0000-4000-8000-000000000006".to_string();
-    assert!(!ids(&without).contains(&h));
-    assert!(ids(&with).contains(&h), "{:?}", ids(&with));
+    assert!(!thread_ids(&without).contains(&h));
+    assert!(thread_ids(&with).contains(&h), "{:?}", thread_ids(&with));
 }
 
 /// A `HANDOFF_DIR` the mail walk does not pass over (not hidden) is the
@@ -434,18 +439,7 @@ fn a_mailbox_s_handoffs_are_read_from_a_folder_above_it() {
     );
 
     // The inbox: the threads of both mailboxes, each once.
-    let threads = |source: &str| -> Vec<String> {
-        let out = amail(&["threads", source, "--json"]);
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        let mut ids: Vec<String> = v
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["thread_id"].as_str().unwrap().to_string())
-            .collect();
-        ids.sort();
-        ids
-    };
+    let threads = |source: &str| thread_ids(&amail(&["threads", source, "--json"]));
     let mut both = threads(mail);
     both.extend(threads(solo_box));
     both.sort();

@@ -1026,9 +1026,7 @@ mod tests {
             "a0.md",
             "aa/f",
         ] {
-            let p = root.join(p);
-            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(&p, "Subject: x\n").unwrap();
+            touch(root, p);
         }
         std::fs::write(root.join("a/.hidden.md"), "x").unwrap();
         std::fs::write(root.join("a/pic.png"), "x").unwrap();
@@ -1357,9 +1355,7 @@ mod tests {
             ".hidden/.handoffs/h.json",
             "store/.handoffs/s.json",
         ] {
-            let p = root.join(p);
-            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(&p, "{}").unwrap();
+            touch(root, p);
         }
         std::fs::create_dir_all(root.join("store/tasks/ready")).unwrap();
         let found = mailbox(root).unwrap();
