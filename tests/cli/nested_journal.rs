@@ -212,3 +212,43 @@ fn an_id_twice_in_one_mailbox_and_once_in_another_acks_one_message_only() {
     assert!(!after.contains(&renamed), "{after:?}");
     assert!(owed(&fx, &alpha).len() >= in_alpha.len() - 1);
 }
+
+/// A folder above an mcp_agent_mail storage root (its `archive/` and
+/// `storage.sqlite3`): the walk read its project's message copies as a
+/// plain mailbox's, without the acks its database holds, so messages
+/// acked there showed as owed, and an ack made from above went into a
+/// journal beside it that the server never reads. The commands that show
+/// or write ack state refuse such a folder and name the root to give;
+/// `parse` still reads the copies (no acks in its output).
+#[test]
+fn a_folder_above_an_mcp_storage_root_is_refused_where_acks_count() {
+    let fx = Fx::new();
+    let dir = fx.path("team");
+    let root = dir.join("agent-mail");
+    crate::support::fs::copy_dir(&crate::support::fixture::fixture(), &root);
+    let d = dir.to_str().unwrap();
+    let before = super::fx::tree(&dir);
+    for args in [
+        vec!["threads", d],
+        vec!["pending", d],
+        vec!["ack", "8", d, "--as", "BlueLake"],
+        vec!["reply", "5", d, "--as", "BlueLake", "--body", "ok"],
+    ] {
+        let out = fx.run(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("mcp_agent_mail storage root")
+                && err.contains(root.to_str().unwrap())
+                && err.contains("its database"),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(super::fx::tree(&dir), before, "nothing written");
+    // The root itself, as named: its acks from the database.
+    let out = fx.run(&["pending", root.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = fx.run(&["parse", d, "--format", "jsonl"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).lines().count() > 5);
+}

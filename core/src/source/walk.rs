@@ -12,7 +12,9 @@
 //!   (`MAIL_EXTENSIONS`, or no extension). A folder inside it that is
 //!   an mcp_agent_mail project (`agents/` and `messages/` side by side, as
 //!   when a project is copied into a mailbox) again contributes only its
-//!   canonical copies.
+//!   canonical copies. A storage root with its database below the root is
+//!   listed so too, and noted: its acks are in the database, so the inbox
+//!   load refuses the folder above it (`Listing::mcp_roots`).
 //!
 //! - A folder that is an AOF task store (a `tasks/` folder holding one of
 //!   AOF's status folders, as `amail demo` writes `store/` beside
@@ -383,6 +385,10 @@ pub(crate) struct Listing {
     /// root, in path order: each is a mailbox below the named one, whose
     /// handoffs the walk passes over as hidden ([`mailbox`] reads them).
     handoff_folders: Vec<PathBuf>,
+    /// The mcp_agent_mail storage roots with a database below the root:
+    /// their copies are listed (`parse` reads them), but their acks are
+    /// in the database, which a plain mailbox's load does not read.
+    mcp_roots: Vec<PathBuf>,
     pub(crate) problems: Vec<Problem>,
 }
 
@@ -445,7 +451,14 @@ impl Listing {
             r
         }));
         self.handoff_folders.extend(other.handoff_folders);
+        self.mcp_roots.extend(other.mcp_roots);
         self.problems.extend(other.problems);
+    }
+
+    /// The mcp_agent_mail storage roots with a database the walk met
+    /// below the root.
+    pub(crate) fn mcp_roots(&self) -> &[PathBuf] {
+        &self.mcp_roots
     }
 
     /// The handoff folders of the folders listed below the root.
@@ -458,6 +471,7 @@ impl Listing {
     fn drop_under(&mut self, dir: &Path) {
         self.problems.retain(|p| !p.path.starts_with(dir));
         self.handoff_folders.retain(|h| !h.starts_with(dir));
+        self.mcp_roots.retain(|r| !r.starts_with(dir));
         if !self.folders.iter().any(|f| f.dir.starts_with(dir)) {
             return;
         }
@@ -628,6 +642,18 @@ impl Listed {
     fn is_task_store(&self) -> bool {
         self.find("tasks").is_some_and(|e| e.kind == Kind::Dir)
             && is_task_store_dir(&self.folder.dir)
+    }
+
+    /// Whether this is an mcp_agent_mail storage root with its database
+    /// (as [`super::detect()`] finds one); the filesystem is asked only
+    /// when the listing holds a `projects` or `archive` folder.
+    fn is_mcp_root(&self) -> bool {
+        let is_dir = |n| self.find(n).is_some_and(|e| e.kind == Kind::Dir);
+        (is_dir("projects") || is_dir("archive"))
+            && matches!(
+                super::detect::detect(&self.folder.dir, None),
+                Ok(super::detect::Detected::McpStore { db: Some(_), .. })
+            )
     }
 
     /// Whether this is an mcp_agent_mail project folder.
@@ -862,6 +888,9 @@ fn plain(dir: PathBuf) -> Listing {
     };
     if listed.is_task_store() {
         return out;
+    }
+    if listed.is_mcp_root() {
+        out.mcp_roots.push(dir.clone());
     }
     if listed.is_project() {
         drop(listed);

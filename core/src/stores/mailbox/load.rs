@@ -119,6 +119,9 @@ fn load(
         }
     }
     let (handoffs, mut listing) = walk::mailbox_listing(root);
+    if let Some(store) = listing.mcp_roots().first() {
+        return Err(mcp_root_below(root, store));
+    }
     let mut below_problems = Vec::new();
     let below = homes::read_below(
         root,
@@ -179,6 +182,20 @@ fn load(
     inbox.index.acks = Some(acks);
     inbox.index.journals_below = !below.is_empty();
     Ok(inbox)
+}
+
+/// What a load of a folder above an mcp_agent_mail storage root says:
+/// read as a plain mailbox, the root's messages would show without the
+/// acks its database holds, and an ack made from above would go into a
+/// journal the server never reads.
+fn mcp_root_below(root: &Path, store: &Path) -> Error {
+    Error::Source(format!(
+        "{}: holds an mcp_agent_mail storage root, {}, whose acks are in its database, \
+         which a folder above it is not read with: name the root itself (`amail threads {}`)",
+        root.display(),
+        store.display(),
+        crate::safe_text::shell_arg(store)
+    ))
 }
 
 /// A mailbox filed by date hands out its first step before the whole
