@@ -780,8 +780,9 @@ fn list_dir(dir: &Path, problems: &mut Vec<Problem>, keep: fn(&[u8]) -> bool) ->
 
 /// Calls `each` with the name and type (symlinks not followed; None when
 /// the filesystem does not say) of every entry of `dir` but `.` and `..`
-/// (hidden ones too: the caller passes over them) until it says stop. Err when `dir` cannot be opened; an error part way is handed
-/// back after the entries before it.
+/// (hidden ones too: the caller passes over them) until it says stop.
+/// Err when `dir` cannot be opened; an error part way is handed back
+/// after the entries before it.
 ///
 /// On Linux straight from `getdents64` into one 256 KiB buffer: no
 /// allocation per entry (`std::fs::read_dir` makes a `CString` per entry,
