@@ -252,3 +252,65 @@ fn a_folder_above_an_mcp_storage_root_is_refused_where_acks_count() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).lines().count() > 5);
 }
+
+/// A message with no `Id:`, `Thread:` or bead is a thread of its own,
+/// named by its key: `mail/ask.md` from above, `ask.md` in the mailbox.
+/// A reply made from above (`Thread: mail/ask.md`) was a thread of its
+/// own in the mailbox's view, and one made in the mailbox (`Thread:
+/// other.md`) a thread of its own from above. Each reply is in the
+/// thread of the message it answers, in both views.
+#[test]
+fn a_reply_to_a_message_keyed_by_its_path_is_in_its_thread_in_both_views() {
+    let fx = Fx::new();
+    let dir = fx.path("team");
+    let mail = dir.join("mail");
+    fs::create_dir_all(&mail).unwrap();
+    fs::write(mail.join(".amail-acks.jsonl"), "").unwrap();
+    for name in ["ask", "other"] {
+        fs::write(
+            mail.join(format!("{name}.md")),
+            format!("Subject: about {name}\nFrom: W\nTo: O\n\nBody:\nhello?\n"),
+        )
+        .unwrap();
+    }
+    let reply = |id: &str, source: &Path| {
+        let out = fx.run(&[
+            "reply",
+            id,
+            source.to_str().unwrap(),
+            "--as",
+            "O",
+            "--body",
+            "here",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    };
+    reply("mail/ask.md", &dir);
+    reply("other.md", &mail);
+    // Each view: two threads of two messages, named as the view keys the
+    // message they answer.
+    for (source, prefix) in [(&dir, "mail/"), (&mail, "")] {
+        let out = fx.run(&["threads", source.to_str().unwrap(), "--json"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let threads: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+        let mut shape: Vec<(String, usize)> = threads
+            .iter()
+            .map(|t| {
+                (
+                    t["thread_id"].as_str().unwrap().to_string(),
+                    t["message_ids"].as_array().unwrap().len(),
+                )
+            })
+            .collect();
+        shape.sort();
+        assert_eq!(
+            shape,
+            vec![
+                (format!("{prefix}ask.md"), 2),
+                (format!("{prefix}other.md"), 2)
+            ],
+            "{}",
+            source.display()
+        );
+    }
+}

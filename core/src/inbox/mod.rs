@@ -49,7 +49,7 @@ pub mod turn;
 pub(crate) type FastMap<K, V> = hashbrown::HashMap<K, V>;
 
 pub use build::assemble;
-pub(crate) use build::{apply_acks, build, build_to_patch};
+pub(crate) use build::{apply_acks, build, build_to_patch, explicit_thread};
 pub use compact::{intern, parsed_again, CompactMessage, Name, Names, Text, TextChunk};
 pub use mail_path::MailPath;
 pub use model::*;

@@ -27,6 +27,13 @@
 //! the path from its mailbox ([`key_in`]); before, an ack made from above
 //! was recorded under the key from above, which the mailbox's own view
 //! never matched, and an ack made in the mailbox was not seen from above.
+//! A thread named by such a key follows it: a reply made from above to
+//! a message with no id, thread or bead is written with the thread as
+//! the mailbox keys the message (`Thread: ask.md`), and a load from above
+//! reads a mailbox's message naming another of it so by that message's
+//! key from above ([`Below::apply`]), so each reply is in the thread of
+//! the message it answers in both views.
+//!
 //! A message keyed by its path from above because a message of another
 //! mailbox has its id (each project numbering its own: `Id: 1` in both)
 //! has that id in its own mailbox, and its acks are recorded under it.
@@ -45,7 +52,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 
 use super::journal::{self, JOURNAL_FILE};
-use crate::inbox::{Acks, Inbox, InboxMessage};
+use crate::inbox::{explicit_thread, intern, Acks, Inbox, InboxMessage, Name};
 
 /// The folders below `root` (not `root` itself) that hold a journal,
 /// among `folders` (a listing's, inside `root`) and the folders between
@@ -199,6 +206,31 @@ impl Below {
             })
             .collect();
         drop((holders, twins));
+        // A message of a mailbox below naming another of it by the key the
+        // mailbox gives it (`Thread: ask.md`, a reply made in the mailbox to
+        // a message with no id, thread or bead) names it by its key here,
+        // so that it joins that message's thread as in the mailbox's view.
+        let seeds: HashMap<(&Path, &str), &str> = local
+            .iter()
+            .filter(|(i, _, _)| explicit_thread(&messages[*i]).is_none())
+            .filter_map(|(i, _, key)| {
+                let home = home_of(&messages[*i])?;
+                Some(((home, key.as_str()), messages[*i].key.as_str()))
+            })
+            .collect();
+        let aliases: Vec<(usize, Name)> = local
+            .iter()
+            .filter_map(|(i, _, _)| {
+                let m = &messages[*i];
+                let named = explicit_thread(m)?;
+                let key = *seeds.get(&(home_of(m)?, named))?;
+                (key != named).then(|| (*i, intern(key)))
+            })
+            .collect();
+        drop(seeds);
+        for (i, thread) in aliases {
+            messages[i].message.thread_id = Some(thread);
+        }
         for (i, acks, key) in local {
             for r in messages[i].recipients.iter_mut() {
                 if let Some(t) = acks.get(&(key.clone(), r.agent.to_string())) {

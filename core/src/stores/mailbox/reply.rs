@@ -35,6 +35,24 @@ pub(crate) fn reply(
     let as_agent = plan.from.as_str();
     let to = plan.to;
     let thread = inbox.thread_for(orig).id.clone();
+    // Into the mailbox of the message answered, which its agents read,
+    // when a folder above it is named ([`super::homes`]).
+    let home = orig
+        .path
+        .as_ref()
+        .map_or_else(|| root.to_path_buf(), |p| super::homes::home_of(root, p));
+    // A thread named by a message's key is written as that mailbox keys
+    // the message (`ask.md`, not `mail/ask.md`), so the reply joins it in
+    // the mailbox's own view too.
+    let written_thread = inbox
+        .message_by_key(&thread)
+        .filter(|seed| {
+            seed.path.as_ref().map(|p| super::homes::home_of(root, p)) == Some(home.clone())
+        })
+        .map_or_else(
+            || thread.clone(),
+            |seed| super::homes::key_in(root, &home, seed, inbox).into_owned(),
+        );
     let bead = orig.message.bead().map(|b| b.to_string());
     let subject = match (plan.kind, &bead) {
         (ReplyKind::HelpResponse, Some(b)) => format!("[{b}] HELP_RESPONSE"),
@@ -50,19 +68,13 @@ pub(crate) fn reply(
         id: &id,
         from: as_agent,
         to: &to,
-        thread: &thread,
+        thread: &written_thread,
         date: now,
         subject: &subject,
         body: reply_rule::body_text(body),
         ack_required: orig.message.ack_required,
         importance: &orig.message.importance,
     });
-    // Into the mailbox of the message answered, which its agents read,
-    // when a folder above it is named ([`super::homes`]).
-    let home = orig
-        .path
-        .as_ref()
-        .map_or_else(|| root.to_path_buf(), |p| super::homes::home_of(root, p));
     let name = format!(
         "{}__{}__re-{}.md",
         now.format("%Y-%m-%dT%H-%M-%SZ"),
