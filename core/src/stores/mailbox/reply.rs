@@ -47,7 +47,9 @@ pub(crate) fn reply(
     let written_thread = inbox
         .message_by_key(&thread)
         .filter(|seed| {
-            seed.path.as_ref().map(|p| super::homes::home_of(root, p)) == Some(home.clone())
+            seed.path
+                .as_ref()
+                .is_some_and(|p| super::homes::home_of(root, p) == home)
         })
         .map_or_else(
             || thread.clone(),
