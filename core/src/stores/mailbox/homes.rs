@@ -164,74 +164,18 @@ pub(crate) fn read_below(
 impl Below {
     /// Applies the journals onto the messages of their mailboxes, after
     /// the root's own: each pair's first ack and first read, whichever
-    /// journal has it.
+    /// journal has it; and reads a thread a mailbox's message names by
+    /// that mailbox's key as the key from above ([`thread_aliases`]).
     pub(crate) fn apply(&self, messages: &mut [InboxMessage], root: &Path) {
         if self.by_home.is_empty() {
             return;
         }
-        // The home below the root of a message's file, if any.
-        let home_of = |m: &InboxMessage| -> Option<&Path> {
-            let path = m.path.as_ref()?.as_path();
-            path.ancestors()
-                .skip(1)
-                .take_while(|dir| *dir != root)
-                .find_map(|dir| self.by_home.get_key_value(dir))
-                .map(|(home, _)| home.as_path())
-        };
-        // Where each key's message is, and how many messages of each
-        // home have each renamed id, asked for a message renamed from
-        // above against another's id (rare: made only when there is one).
-        let renamed = messages.iter().any(|m| renamed_id(m).is_some());
-        let mut holders: HashMap<&str, Option<&Path>> = HashMap::new();
-        let mut twins: HashMap<(Option<&Path>, &str), usize> = HashMap::new();
-        if renamed {
-            for m in messages.iter() {
-                holders.insert(m.key.as_str(), home_of(m));
-                if let Some(id) = renamed_id(m) {
-                    *twins.entry((home_of(m), id)).or_default() += 1;
-                }
-            }
-        }
-        let local: Vec<(usize, &Acks, String)> = messages
-            .iter()
-            .enumerate()
-            .filter_map(|(i, m)| {
-                let home = home_of(m)?;
-                let (prefix, acks) = &self.by_home[home];
-                let elsewhere = renamed_id(m).is_some_and(|id| {
-                    twins.get(&(Some(home), id)) == Some(&1)
-                        && holders.get(id).is_none_or(|h| *h != Some(home))
-                });
-                Some((i, acks, local_key(m, prefix, elsewhere).to_owned()))
-            })
-            .collect();
-        drop((holders, twins));
-        // A message of a mailbox below naming another of it by the key the
-        // mailbox gives it (`Thread: ask.md`, a reply made in the mailbox to
-        // a message with no id, thread or bead) names it by its key here,
-        // so that it joins that message's thread as in the mailbox's view.
-        let seeds: HashMap<(&Path, &str), &str> = local
-            .iter()
-            .filter(|(i, _, _)| explicit_thread(&messages[*i]).is_none())
-            .filter_map(|(i, _, key)| {
-                let home = home_of(&messages[*i])?;
-                Some(((home, key.as_str()), messages[*i].key.as_str()))
-            })
-            .collect();
-        let aliases: Vec<(usize, Name)> = local
-            .iter()
-            .filter_map(|(i, _, _)| {
-                let m = &messages[*i];
-                let named = explicit_thread(m)?;
-                let key = *seeds.get(&(home_of(m)?, named))?;
-                (key != named).then(|| (*i, intern(key)))
-            })
-            .collect();
-        drop(seeds);
-        for (i, thread) in aliases {
+        let locals = self.local_keys(messages, root);
+        for (i, thread) in thread_aliases(messages, &locals) {
             messages[i].message.thread_id = Some(thread);
         }
-        for (i, acks, key) in local {
+        for (i, home, key) in locals {
+            let (_, acks) = &self.by_home[home];
             for r in messages[i].recipients.iter_mut() {
                 if let Some(t) = acks.get(&(key.clone(), r.agent.to_string())) {
                     r.ack_at = earliest(r.ack_at, t.ack_at);
@@ -245,6 +189,75 @@ impl Below {
     pub(crate) fn is_empty(&self) -> bool {
         self.by_home.is_empty()
     }
+
+    /// The home below `root` of `m`'s file, if any.
+    fn home_of<'s>(&'s self, m: &InboxMessage, root: &Path) -> Option<&'s Path> {
+        let path = m.path.as_ref()?.as_path();
+        path.ancestors()
+            .skip(1)
+            .take_while(|dir| *dir != root)
+            .find_map(|dir| self.by_home.get_key_value(dir))
+            .map(|(home, _)| home.as_path())
+    }
+
+    /// Each message of a home below the root: its place, its home, and
+    /// the key its home gives it ([`key_in`], over the whole list).
+    fn local_keys<'s>(
+        &'s self,
+        messages: &[InboxMessage],
+        root: &Path,
+    ) -> Vec<(usize, &'s Path, String)> {
+        // Where each key's message is, and how many messages of each home
+        // have each renamed id, asked for a message renamed from above
+        // against another's id (rare: made only when there is one).
+        let mut holders: HashMap<&str, Option<&Path>> = HashMap::new();
+        let mut twins: HashMap<(Option<&Path>, &str), usize> = HashMap::new();
+        if messages.iter().any(|m| renamed_id(m).is_some()) {
+            for m in messages {
+                holders.insert(m.key.as_str(), self.home_of(m, root));
+                if let Some(id) = renamed_id(m) {
+                    *twins.entry((self.home_of(m, root), id)).or_default() += 1;
+                }
+            }
+        }
+        messages
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| {
+                let home = self.home_of(m, root)?;
+                let (prefix, _) = &self.by_home[home];
+                let elsewhere = renamed_id(m).is_some_and(|id| {
+                    twins.get(&(Some(home), id)) == Some(&1)
+                        && holders.get(id).is_none_or(|h| *h != Some(home))
+                });
+                Some((i, home, local_key(m, prefix, elsewhere).to_owned()))
+            })
+            .collect()
+    }
+}
+
+/// The messages of a home below the root that name another of it by the
+/// key the home gives it (`Thread: ask.md`: a reply made in the mailbox
+/// to a message with no id, thread or bead), each with that message's
+/// key from above: read so, it joins that message's thread as it does in
+/// the mailbox's own view.
+fn thread_aliases(
+    messages: &[InboxMessage],
+    locals: &[(usize, &Path, String)],
+) -> Vec<(usize, Name)> {
+    let seeds: HashMap<(&Path, &str), &str> = locals
+        .iter()
+        .filter(|(i, _, _)| explicit_thread(&messages[*i]).is_none())
+        .map(|(i, home, key)| ((*home, key.as_str()), messages[*i].key.as_str()))
+        .collect();
+    locals
+        .iter()
+        .filter_map(|(i, home, _)| {
+            let named = explicit_thread(&messages[*i])?;
+            let key = *seeds.get(&(*home, named))?;
+            (key != named).then(|| (*i, intern(key)))
+        })
+        .collect()
 }
 
 /// The key the mailbox at `home` gives `m` (a message below it, keyed
