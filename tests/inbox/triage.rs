@@ -226,9 +226,11 @@ fn a_message_sent_from_a_folder_above_goes_into_the_mailbox_its_agents_read() {
     )
     .unwrap();
     let above = stores::open(d.path(), &LoadOptions::default()).unwrap();
+    // As the TUI sends: with the inbox it has on screen.
     let send = |from: &str, to: &[&str]| {
+        let inbox = above.load().unwrap();
         above
-            .send(None, &draft(from, to, Some("NUDGE")), now())
+            .send(Some(&inbox), &draft(from, to, Some("NUDGE")), now())
             .unwrap()
             .paths[0]
             .clone()

@@ -1166,3 +1166,167 @@ fn an_unbound_key_takes_back_a_quit_waiting_for_writes() {
     });
     assert!(!app.quit, "quit after a key that said stay");
 }
+
+/// `c` from a folder above a mailbox (`amail inbox DIR` after `amail demo
+/// DIR`): the worker handed the store an empty part of the inbox for a
+/// send, so the store could not tell which mailbox the sender's mail is
+/// in and the message went into `DIR/<from>/`, which the agents reading
+/// `DIR/mail` never see. It hands over the messages that decide it.
+#[test]
+fn a_send_from_a_folder_above_a_mailbox_goes_into_the_mailbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let info = amail::demo::mailbox::write_demo_at(dir.path(), chrono::Utc::now()).unwrap();
+    assert_ne!(info.mailbox, dir.path());
+    let mut backend = amail::backend::RealBackend::new(
+        dir.path().to_path_buf(),
+        Default::default(),
+        dir.path().join("store"),
+        false,
+    );
+    let mut inbox = backend.load().unwrap();
+    let (tx, rx) = mpsc::channel();
+    let mut worker = Worker::spawn(Box::new(backend), move |m| {
+        let _ = tx.send(m);
+    });
+    let draft = amail_core::stores::Draft {
+        from: "BlueLake".into(),
+        to: vec!["GreenCastle".into()],
+        kind: Some("NUDGE".into()),
+        bead: None,
+        subject: "pick up ol-527.5".into(),
+        body: "It failed; take it.".into(),
+        thread: None,
+        importance: None,
+        ack_required: false,
+    };
+    assert!(worker
+        .dispatch(&mut inbox, Command::Send(Box::new(draft)))
+        .is_none());
+    let mut sent = None;
+    until_the_job_ends(&mut worker, &rx, |msg| {
+        if let Msg::Sent { result, .. } = msg {
+            sent = Some(result);
+        }
+    });
+    assert_eq!(sent, Some(Ok(())));
+    let written: Vec<_> = std::fs::read_dir(info.mailbox.join("BlueLake"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("pick-up"))
+        .collect();
+    assert_eq!(written.len(), 1, "{written:?}");
+    assert!(!dir.path().join("BlueLake").exists());
+}
+
+/// The worker hands the store only the messages a write names; from a
+/// folder above mailboxes the key a journal records a message under can
+/// depend on others (the message holding its id, its mailbox's others
+/// renamed against it): an ack of one of two messages of one mailbox
+/// renamed against a third's id was recorded under the id, which that
+/// mailbox's own view gives to one of the two, so the ack could show on
+/// the other. It is recorded under the message's path, as a store
+/// handed the whole inbox records it.
+#[test]
+fn an_ack_from_a_folder_above_is_recorded_under_the_key_its_mailbox_knows() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, bead) in [
+        ("alpha/000001-a.md", "a"),
+        ("alpha/000002-b.md", "b"),
+        ("beta/999999-c.md", "c"),
+    ] {
+        let path = dir.path().join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(
+            &path,
+            format!("Subject: [{bead}] HELP_REQUEST\nId: 1\nFrom: W\nTo: O\nAck-Required: true\n\nBody:\nBead: {bead}\nIssue Type: STUCK\n"),
+        )
+        .unwrap();
+        std::fs::write(path.with_file_name(".amail-acks.jsonl"), "").unwrap();
+    }
+    let mut backend = amail::backend::RealBackend::new(
+        dir.path().to_path_buf(),
+        Default::default(),
+        dir.path().join("store"),
+        false,
+    );
+    let mut inbox = backend.load().unwrap();
+    let renamed = inbox
+        .messages
+        .iter()
+        .map(|m| m.key.to_string())
+        .find(|k| k.starts_with("alpha/"))
+        .expect("alpha's messages are keyed by their paths from above");
+    let (tx, rx) = mpsc::channel();
+    let mut worker = Worker::spawn(Box::new(backend), move |m| {
+        let _ = tx.send(m);
+    });
+    let cmd = Command::Ack {
+        keys: vec![renamed.clone()],
+        agent: "O".into(),
+    };
+    assert!(worker.dispatch(&mut inbox, cmd).is_none());
+    until_the_job_ends(&mut worker, &rx, |msg| {
+        if let Msg::Acked { done, errors, .. } = msg {
+            assert_eq!((done, errors), (1, Vec::<String>::new()));
+        }
+    });
+    let journal = std::fs::read_to_string(dir.path().join("alpha/.amail-acks.jsonl")).unwrap();
+    let local = renamed.trim_start_matches("alpha/");
+    assert!(
+        journal.contains(&format!(r#""key":"{local}""#)),
+        "{journal}"
+    );
+}
+
+/// The same for a reply's thread: replying on the worker, from a folder
+/// above a mailbox, to a message in a thread named by a message with no
+/// id, thread or bead (`Thread: ask.md` in the mailbox, `mail/ask.md`
+/// from above) wrote `Thread: mail/ask.md`, a thread of its own in the
+/// mailbox: the message naming the thread was not in what the worker
+/// handed over.
+#[test]
+fn a_reply_from_a_folder_above_names_the_thread_as_its_mailbox_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let mail = dir.path().join("mail");
+    std::fs::create_dir_all(&mail).unwrap();
+    std::fs::write(mail.join(".amail-acks.jsonl"), "").unwrap();
+    std::fs::write(
+        mail.join("ask.md"),
+        "Subject: a question\nFrom: O\nTo: W\n\nBody:\nhow?\n",
+    )
+    .unwrap();
+    std::fs::write(
+        mail.join("answer.md"),
+        "Subject: Re: a question\nFrom: W\nTo: O\nThread: ask.md\n\nBody:\nlike so\n",
+    )
+    .unwrap();
+    let mut backend = amail::backend::RealBackend::new(
+        dir.path().to_path_buf(),
+        Default::default(),
+        dir.path().join("store"),
+        false,
+    );
+    let mut inbox = backend.load().unwrap();
+    assert_eq!(inbox.threads.len(), 1, "the answer is in the question's thread");
+    let (tx, rx) = mpsc::channel();
+    let mut worker = Worker::spawn(Box::new(backend), move |m| {
+        let _ = tx.send(m);
+    });
+    let cmd = Command::Reply {
+        key: "mail/answer.md".into(),
+        agent: "O".into(),
+        body: "thanks".into(),
+    };
+    assert!(worker.dispatch(&mut inbox, cmd).is_none());
+    until_the_job_ends(&mut worker, &rx, |msg| {
+        if let Msg::Replied { result, .. } = msg {
+            assert_eq!(result, Ok(()));
+        }
+    });
+    let replies: Vec<_> = std::fs::read_dir(mail.join("replies"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert_eq!(replies.len(), 1);
+    assert!(replies[0].contains("\nThread: ask.md\n"), "{}", replies[0]);
+}

@@ -138,20 +138,31 @@ impl Worker {
                 };
                 (cmd, inbox.subset(&[]))
             }
+            // The messages written to, and those that decide the keys
+            // and thread they are recorded under (a folder above
+            // mailboxes: `stores::mailbox::write_context`).
             Command::Ack { ref keys, .. } | Command::MarkRead { ref keys, .. } => {
                 let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+                let keys = amail_core::stores::mailbox::write_context(inbox, &keys);
                 let inbox = inbox.subset(&keys);
                 (cmd, inbox)
             }
             Command::Reply { ref key, .. } => {
-                let inbox = inbox.subset(&[key.as_str()]);
+                let keys = amail_core::stores::mailbox::write_context(inbox, &[key.as_str()]);
+                let inbox = inbox.subset(&keys);
                 (cmd, inbox)
             }
-            // A new message, a file to show and the task store's review
-            // and queues need none of the inbox: the draft names its
-            // recipients, the others their path, task or agent.
-            Command::Send(_)
-            | Command::Reload { .. }
+            // A new message needs the messages that say which mailbox it
+            // goes into, when a folder above mailboxes is open (none
+            // else: the draft names its recipients).
+            Command::Send(ref draft) => {
+                let keys = amail_core::stores::mailbox::send_context(inbox, draft);
+                let inbox = inbox.subset(&keys);
+                (cmd, inbox)
+            }
+            // A file to show and the task store's review and queues need
+            // none of the inbox: they name their path, task or agent.
+            Command::Reload { .. }
             | Command::ReadFile { .. }
             | Command::Load
             | Command::Approve { .. }

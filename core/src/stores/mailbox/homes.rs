@@ -95,14 +95,7 @@ pub(crate) fn home_of(root: &Path, file: &Path) -> PathBuf {
 /// mailbox had gone into that folder, where the agents reading the
 /// mailbox never see it.
 pub(crate) fn home_for_new(root: &Path, inbox: &Inbox, from: &str, to: &[String]) -> PathBuf {
-    let ignores_case = inbox.source.ignores_case();
-    let same = |a: &str, b: &str| {
-        if ignores_case {
-            a.eq_ignore_ascii_case(b)
-        } else {
-            a == b
-        }
-    };
+    let new = NewMessage::new(inbox, from, to);
     // One `stat` walk a folder, not a message.
     let mut by_folder: HashMap<&Path, PathBuf> = HashMap::new();
     let mut one_home = |pick: &dyn Fn(&InboxMessage) -> bool| {
@@ -123,16 +116,110 @@ pub(crate) fn home_for_new(root: &Path, inbox: &Inbox, from: &str, to: &[String]
         }
         found
     };
-    let sender = |m: &InboxMessage| m.message.from.as_deref().is_some_and(|f| same(f, from));
-    let to_them = |m: &InboxMessage| {
-        to.iter().any(|a| {
-            m.message.from.as_deref().is_some_and(|f| same(f, a))
-                || m.recipients.iter().any(|r| same(&r.agent, a))
-        })
-    };
-    one_home(&sender)
-        .or_else(|| one_home(&to_them))
+    one_home(&|m| new.by_sender(m))
+        .or_else(|| one_home(&|m| new.by_recipients(m)))
         .unwrap_or_else(|| root.to_path_buf())
+}
+
+/// The keys of the messages [`home_for_new`] decides by, one a folder
+/// each for the sender's and the recipients' (a folder's messages have
+/// one home): what a caller holding the inbox hands the store with a
+/// new message (the TUI's worker hands over a part of its inbox, not
+/// all of it). None when the load read no journal below the folder
+/// named: every message's home is that folder.
+pub(crate) fn deciding_keys<'a>(inbox: &'a Inbox, from: &str, to: &[String]) -> Vec<&'a str> {
+    if !inbox.index.journals_below {
+        return Vec::new();
+    }
+    let new = NewMessage::new(inbox, from, to);
+    let mut seen: HashSet<(bool, &Path)> = HashSet::new();
+    let mut keys = Vec::new();
+    for m in &inbox.messages {
+        let Some(folder) = m.path.as_ref().and_then(|p| p.as_path().parent()) else {
+            continue;
+        };
+        let sender = new.by_sender(m);
+        if (sender && seen.insert((true, folder)))
+            || (new.by_recipients(m) && seen.insert((false, folder)))
+        {
+            keys.push(m.key.as_str());
+        }
+    }
+    keys
+}
+
+/// `keys` and the keys of the messages a write to them is decided by,
+/// for a caller that hands the store a part of its inbox (the TUI's
+/// worker): from a folder above mailboxes, the key a journal records a
+/// message under depends on the message holding its id and its
+/// mailbox's others renamed against that id ([`key_in`]), and a reply's
+/// thread on the message the thread is named by. `keys` alone when the
+/// load read no journal below the folder named.
+pub(crate) fn write_keys<'a>(inbox: &'a Inbox, keys: &[&'a str]) -> Vec<&'a str> {
+    let mut out = keys.to_vec();
+    if !inbox.index.journals_below {
+        return out;
+    }
+    for key in keys {
+        let Some(m) = inbox.message_by_key(key) else {
+            continue;
+        };
+        if let Some(id) = renamed_id(m) {
+            out.extend(inbox.message_by_key(id).map(|h| h.key.as_str()));
+            out.extend(
+                inbox
+                    .messages
+                    .iter()
+                    .filter(|o| renamed_id(o) == Some(id))
+                    .map(|o| o.key.as_str()),
+            );
+        }
+        let thread = inbox.thread_for(m).id.as_str();
+        out.extend(inbox.message_by_key(thread).map(|s| s.key.as_str()));
+    }
+    out
+}
+
+/// Who a new message is from and to, matched against the inbox's
+/// messages as its source matches names.
+struct NewMessage<'a> {
+    from: &'a str,
+    to: &'a [String],
+    ignores_case: bool,
+}
+
+impl<'a> NewMessage<'a> {
+    fn new(inbox: &Inbox, from: &'a str, to: &'a [String]) -> Self {
+        NewMessage {
+            from,
+            to,
+            ignores_case: inbox.source.ignores_case(),
+        }
+    }
+
+    fn same(&self, a: &str, b: &str) -> bool {
+        if self.ignores_case {
+            a.eq_ignore_ascii_case(b)
+        } else {
+            a == b
+        }
+    }
+
+    /// Sent by the sender.
+    fn by_sender(&self, m: &InboxMessage) -> bool {
+        m.message
+            .from
+            .as_deref()
+            .is_some_and(|f| self.same(f, self.from))
+    }
+
+    /// Sent by one of the recipients, or to one.
+    fn by_recipients(&self, m: &InboxMessage) -> bool {
+        self.to.iter().any(|a| {
+            m.message.from.as_deref().is_some_and(|f| self.same(f, a))
+                || m.recipients.iter().any(|r| self.same(&r.agent, a))
+        })
+    }
 }
 
 /// The acks of the journals below the root (see [`homes_below`]), read

@@ -40,6 +40,28 @@ use super::store::{
 };
 use crate::inbox::{Inbox, SourceKind};
 
+/// The keys of the messages that decide which mailbox a new message
+/// (`draft`) goes into when a folder above mailboxes is named: a caller
+/// that hands [`MailStore::send`] a part of its inbox (the TUI's worker)
+/// hands these (`Inbox::subset`). Empty when the folder named is the one
+/// mailbox.
+pub fn send_context<'a>(inbox: &'a Inbox, draft: &Draft) -> Vec<&'a str> {
+    homes::deciding_keys(
+        inbox,
+        draft.from.trim(),
+        &crate::stores::draft::recipients(draft),
+    )
+}
+
+/// `keys` and the keys of the messages that decide how a write to them
+/// (an ack, a read, a reply) is recorded when a folder above mailboxes
+/// is named: a caller that hands the store a part of its inbox (the
+/// TUI's worker) hands these (`Inbox::subset`). `keys` alone when the
+/// folder named is the one mailbox.
+pub fn write_context<'a>(inbox: &'a Inbox, keys: &[&'a str]) -> Vec<&'a str> {
+    homes::write_keys(inbox, keys)
+}
+
 /// A plain mailbox directory as a [`MailStore`].
 #[derive(Debug, Clone)]
 pub struct MailboxStore {
