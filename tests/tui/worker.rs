@@ -1177,17 +1177,7 @@ fn a_send_from_a_folder_above_a_mailbox_goes_into_the_mailbox() {
     let dir = tempfile::tempdir().unwrap();
     let info = amail::demo::mailbox::write_demo_at(dir.path(), chrono::Utc::now()).unwrap();
     assert_ne!(info.mailbox, dir.path());
-    let mut backend = amail::backend::RealBackend::new(
-        dir.path().to_path_buf(),
-        Default::default(),
-        dir.path().join("store"),
-        false,
-    );
-    let mut inbox = backend.load().unwrap();
-    let (tx, rx) = mpsc::channel();
-    let mut worker = Worker::spawn(Box::new(backend), move |m| {
-        let _ = tx.send(m);
-    });
+    let (mut worker, rx, mut inbox) = real_worker(dir.path());
     let draft = amail_core::stores::Draft {
         from: "BlueLake".into(),
         to: vec!["GreenCastle".into()],
@@ -1243,23 +1233,13 @@ fn an_ack_from_a_folder_above_is_recorded_under_the_key_its_mailbox_knows() {
         .unwrap();
         std::fs::write(path.with_file_name(".amail-acks.jsonl"), "").unwrap();
     }
-    let mut backend = amail::backend::RealBackend::new(
-        dir.path().to_path_buf(),
-        Default::default(),
-        dir.path().join("store"),
-        false,
-    );
-    let mut inbox = backend.load().unwrap();
+    let (mut worker, rx, mut inbox) = real_worker(dir.path());
     let renamed = inbox
         .messages
         .iter()
         .map(|m| m.key.to_string())
         .find(|k| k.starts_with("alpha/"))
         .expect("alpha's messages are keyed by their paths from above");
-    let (tx, rx) = mpsc::channel();
-    let mut worker = Worker::spawn(Box::new(backend), move |m| {
-        let _ = tx.send(m);
-    });
     let cmd = Command::Ack {
         keys: vec![renamed.clone()],
         agent: "O".into(),
@@ -1300,18 +1280,12 @@ fn a_reply_from_a_folder_above_names_the_thread_as_its_mailbox_does() {
         "Subject: Re: a question\nFrom: W\nTo: O\nThread: ask.md\n\nBody:\nlike so\n",
     )
     .unwrap();
-    let mut backend = amail::backend::RealBackend::new(
-        dir.path().to_path_buf(),
-        Default::default(),
-        dir.path().join("store"),
-        false,
+    let (mut worker, rx, mut inbox) = real_worker(dir.path());
+    assert_eq!(
+        inbox.threads.len(),
+        1,
+        "the answer is in the question's thread"
     );
-    let mut inbox = backend.load().unwrap();
-    assert_eq!(inbox.threads.len(), 1, "the answer is in the question's thread");
-    let (tx, rx) = mpsc::channel();
-    let mut worker = Worker::spawn(Box::new(backend), move |m| {
-        let _ = tx.send(m);
-    });
     let cmd = Command::Reply {
         key: "mail/answer.md".into(),
         agent: "O".into(),
@@ -1329,4 +1303,20 @@ fn a_reply_from_a_folder_above_names_the_thread_as_its_mailbox_does() {
         .collect();
     assert_eq!(replies.len(), 1);
     assert!(replies[0].contains("\nThread: ask.md\n"), "{}", replies[0]);
+}
+
+/// The real backend over `root` on a worker, and the inbox it loads.
+fn real_worker(root: &std::path::Path) -> (Worker, mpsc::Receiver<Msg>, Inbox) {
+    let mut backend = amail::backend::RealBackend::new(
+        root.to_path_buf(),
+        Default::default(),
+        root.join("store"),
+        false,
+    );
+    let inbox = backend.load().unwrap();
+    let (tx, rx) = mpsc::channel();
+    let worker = Worker::spawn(Box::new(backend), move |m| {
+        let _ = tx.send(m);
+    });
+    (worker, rx, inbox)
 }
