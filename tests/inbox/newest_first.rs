@@ -377,6 +377,22 @@ fn a_step_of_a_folder_above_a_mailbox_shows_the_mailbox_s_acks() {
                 assert_eq!(m.recipients, full.recipients, "dated: {dated}, {}", m.key);
             }
             assert!(acks_in(part) > 0, "dated: {dated}");
+            // A message written while the load runs (`c` on a step) is
+            // placed by the step's messages as by the whole inbox's.
+            let from = part.messages[0].message.from.as_deref().unwrap();
+            let draft = amail_core::stores::Draft {
+                from: from.to_string(),
+                to: vec!["O".into()],
+                kind: None,
+                bead: None,
+                subject: "s".into(),
+                body: "b".into(),
+                thread: None,
+                importance: None,
+                ack_required: false,
+            };
+            let keys = amail_core::stores::mailbox::send_context(part, &draft);
+            assert!(!keys.is_empty(), "dated: {dated}");
         }
     }
 }

@@ -405,13 +405,17 @@ impl Read<'_> {
         self.below.apply(&mut part, root);
         let mut problems = self.problems.to_vec();
         problems.extend_from_slice(self.unreadable);
-        build(
+        let mut inbox = build(
             SourceKind::Mailbox {
                 root: root.to_path_buf(),
             },
             part,
             problems,
-        )
+        );
+        // What is written from a step is placed as from the whole inbox
+        // (`mailbox::send_context`, `write_context`).
+        inbox.index.journals_below = !self.below.is_empty();
+        inbox
     }
 }
 
