@@ -57,10 +57,7 @@ use crate::inbox::{explicit_thread, intern, Acks, Inbox, InboxMessage, Name};
 /// The folders below `root` (not `root` itself) that hold a journal,
 /// among `folders` (a listing's, inside `root`) and the folders between
 /// them and `root`.
-pub(crate) fn homes_below<'a>(
-    root: &Path,
-    folders: impl Iterator<Item = &'a Path>,
-) -> Vec<PathBuf> {
+fn homes_below<'a>(root: &Path, folders: impl Iterator<Item = &'a Path>) -> Vec<PathBuf> {
     let mut seen: HashSet<&Path> = HashSet::new();
     let mut homes = Vec::new();
     for folder in folders {
@@ -86,6 +83,13 @@ pub(crate) fn home_of(root: &Path, file: &Path) -> PathBuf {
         .find(|dir| dir.join(JOURNAL_FILE).is_file())
         .unwrap_or(root)
         .to_path_buf()
+}
+
+/// [`home_of`] a message's file; `root` for a message with none.
+pub(crate) fn mailbox_of(root: &Path, m: &InboxMessage) -> PathBuf {
+    m.path
+        .as_ref()
+        .map_or_else(|| root.to_path_buf(), |p| home_of(root, p))
 }
 
 /// The mailbox a new message from `from` to `to` goes into, as `inbox`
@@ -232,18 +236,20 @@ pub(crate) struct Below {
     by_home: HashMap<PathBuf, (String, Acks)>,
 }
 
-/// Reads the journals of `homes` (folders below the root); bad journal
-/// lines are added to `problems`.
-pub(crate) fn read_below(
+/// Reads the journals of the homes below `root` among `folders` (a
+/// listing's, [`homes_below`]); bad journal lines are added to
+/// `problems`.
+pub(crate) fn read_below<'a>(
     root: &Path,
-    homes: &[PathBuf],
+    folders: impl Iterator<Item = &'a Path>,
     problems: &mut Vec<(PathBuf, String)>,
 ) -> Below {
     let mut by_home = HashMap::new();
-    for home in homes {
-        let (acks, bad) = journal::read(home);
+    for home in homes_below(root, folders) {
+        let (acks, bad) = journal::read(&home);
         problems.extend(bad);
-        by_home.insert(home.clone(), (key_prefix(root, home), acks));
+        let prefix = key_prefix(root, &home);
+        by_home.insert(home, (prefix, acks));
     }
     Below { by_home }
 }

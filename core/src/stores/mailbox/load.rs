@@ -123,11 +123,7 @@ fn load(
         return Err(mcp_root_below(root, store));
     }
     let mut below_problems = Vec::new();
-    let below = homes::read_below(
-        root,
-        &homes::homes_below(root, listing.folders()),
-        &mut below_problems,
-    );
+    let below = homes::read_below(root, listing.folders(), &mut below_problems);
     let mut problems: Vec<_> = std::mem::take(&mut listing.problems)
         .into_iter()
         .map(walk::Problem::into_entry)
@@ -226,11 +222,7 @@ fn newest_dated_step(
     newest.truncate(first);
     let mut joined = Joined::new(root, newest.len());
     joined.read(&listing, &newest, max_bytes, &mut |_, _| {});
-    let below = homes::read_below(
-        root,
-        &homes::homes_below(root, listing.folders()),
-        &mut problems,
-    );
+    let below = homes::read_below(root, listing.folders(), &mut problems);
     partial(joined.so_far((acks, &below), &problems).browsable(root));
     Some(joined.loaded.len())
 }

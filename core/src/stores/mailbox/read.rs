@@ -71,10 +71,7 @@ pub(crate) fn record(
             plan.push((entry, None));
             continue;
         }
-        let home = m
-            .path
-            .as_ref()
-            .map_or_else(|| root.to_path_buf(), |p| homes::home_of(root, p));
+        let home = homes::mailbox_of(root, m);
         let b = match batches.iter().position(|(h, _)| *h == home) {
             Some(b) => b,
             None => {

@@ -37,20 +37,13 @@ pub(crate) fn reply(
     let thread = inbox.thread_for(orig).id.clone();
     // Into the mailbox of the message answered, which its agents read,
     // when a folder above it is named ([`super::homes`]).
-    let home = orig
-        .path
-        .as_ref()
-        .map_or_else(|| root.to_path_buf(), |p| super::homes::home_of(root, p));
+    let home = super::homes::mailbox_of(root, orig);
     // A thread named by a message's key is written as that mailbox keys
     // the message (`ask.md`, not `mail/ask.md`), so the reply joins it in
     // the mailbox's own view too.
     let written_thread = inbox
         .message_by_key(&thread)
-        .filter(|seed| {
-            seed.path
-                .as_ref()
-                .is_some_and(|p| super::homes::home_of(root, p) == home)
-        })
+        .filter(|seed| super::homes::mailbox_of(root, seed) == home)
         .map_or_else(
             || thread.clone(),
             |seed| super::homes::key_in(root, &home, seed, inbox).into_owned(),
