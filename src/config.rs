@@ -96,8 +96,13 @@ impl Config {
     /// file, even when the flag overrides the value, so a broken config
     /// never goes unnoticed.
     pub fn load_from(path: &Path, flag: Option<&str>) -> Result<Config, String> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => Some(t),
+        let text = match std::fs::read(path) {
+            Ok(bytes) => Some(amail_core::utf8_text::text(bytes).map_err(|at| {
+                format!(
+                    "{}:{at}: the config file must be UTF-8 text",
+                    path.display()
+                )
+            })?),
             Err(e) if e.kind() == io::ErrorKind::NotFound => None,
             Err(e) => {
                 return Err(format!(

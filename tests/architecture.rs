@@ -90,7 +90,7 @@ fn crates_depend_only_downwards() {
 /// The modules of amail-core, bottom first; a module may use the ones
 /// before it.
 const LAYERS: &[&[&str]] = &[
-    &["fsio", "safe_text", "words"],
+    &["fsio", "safe_text", "utf8_text", "words"],
     &["aof"],
     &["formats"],
     &["source"],

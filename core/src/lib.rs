@@ -20,8 +20,9 @@
 //!  formats/  handoff v0.1 and A2A JSON: parsing only
 //!  aof/      envelope, validation, detection, task ids, typed status,
 //!            Routable (what the router takes)
-//!  fsio, safe_text, words   one atomic writer and one size-limited
-//!            reader; the one terminal sanitiser; counted nouns
+//!  fsio, safe_text, utf8_text, words   one atomic writer and one
+//!            size-limited reader; the one terminal sanitiser; text whose
+//!            bad byte spoils only its line or file; counted nouns
 //! ```
 //!
 //! Two edges the stack would allow are refused on purpose: the router
@@ -51,4 +52,5 @@ pub mod router;
 pub mod safe_text;
 pub mod source;
 pub mod stores;
+pub mod utf8_text;
 pub mod words;

@@ -347,11 +347,17 @@ fn agent_tokens(config: &Config) -> Result<AgentTokens, CliError> {
     let Some((file, origin)) = file else {
         return Ok(AgentTokens::default());
     };
-    let text = std::fs::read_to_string(&file).map_err(|e| {
+    let bytes = std::fs::read(&file).map_err(|e| {
         CliError::bad_input(format!(
             "{}: cannot read the agents' tokens file (named by {origin}): {}",
             file.display(),
             amail_core::fsio::reason(&e)
+        ))
+    })?;
+    let text = amail_core::utf8_text::text(bytes).map_err(|at| {
+        CliError::bad_input(format!(
+            "{}:{at}: the agents' tokens file (named by {origin}) must be UTF-8 text",
+            file.display()
         ))
     })?;
     // Where it goes wrong, by line and column; the message of a TOML

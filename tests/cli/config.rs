@@ -116,6 +116,26 @@ fn a_config_error_names_its_line_and_column() {
     }
 }
 
+/// A config file saved in another encoding (Latin-1 here) was "cannot
+/// read config: stream did not contain valid UTF-8", with no line: the
+/// first byte that is not UTF-8 is named by its line and column.
+#[test]
+fn a_config_that_is_not_utf8_names_the_byte_s_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, b"color = \"never\"\n# caf\xe9\n").unwrap();
+    let out = amail_with_config(&config, &["parse", "-"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(
+        err.trim(),
+        format!(
+            "amail: {}:2:6: invalid UTF-8 (byte 0xe9): the config file must be UTF-8 text",
+            config.display()
+        )
+    );
+}
+
 /// A `[[servers]]` entry amail cannot use is met by the commands that
 /// write to a storage root; its error named the file only.
 #[test]

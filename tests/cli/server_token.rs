@@ -104,8 +104,14 @@ fn a_bad_agent_tokens_file_names_its_line_and_column() {
     let tokens = dir.path().join("agent-tokens.toml");
     let t = tokens.display().to_string();
     for (text, at) in [
-        ("BlueLake = \"s3cr3t-a\"\nGreenCastle = s3cr3t-b\n", "2:15"),
-        ("BlueLake = \"s3cr3t-a\"\n\nGreenCastle = 42\n", "3:15"),
+        (
+            &b"BlueLake = \"s3cr3t-a\"\nGreenCastle = s3cr3t-b\n"[..],
+            "2:15",
+        ),
+        (b"BlueLake = \"s3cr3t-a\"\n\nGreenCastle = 42\n", "3:15"),
+        // Saved in Latin-1: which byte, not "stream did not contain
+        // valid UTF-8" for the whole file.
+        (b"BlueLake = \"s3cr3t-\xe9\"\n", "1:20"),
     ] {
         std::fs::write(&tokens, text).unwrap();
         let out = Command::new(env!("CARGO_BIN_EXE_amail"))

@@ -15,13 +15,7 @@ fn routed_store() -> (tempfile::TempDir, Store, String) {
     let root = dir.path().join("store");
     assert!(route(&root, &[&fixture()]).status.success());
     let store = Store::open(&root).unwrap();
-    let id = store
-        .list()
-        .unwrap()
-        .into_iter()
-        .find(|t| t.bead.as_deref() == Some("ol-527.1"))
-        .unwrap()
-        .id;
+    let id = task_of_bead(&store, "ol-527.1");
     (dir, store, id)
 }
 
@@ -139,11 +133,4 @@ fn unreadable_task_files_are_reported_with_location() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["consistent"], false);
     assert_eq!(v["problems"].as_array().unwrap().len(), 1);
-}
-
-fn events_file(root: &std::path::Path) -> std::path::PathBuf {
-    amail_core::router::events::day_files(&root.join("events"))
-        .unwrap()
-        .pop()
-        .unwrap()
 }

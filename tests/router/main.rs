@@ -24,4 +24,5 @@ mod crash;
 mod doctor;
 mod fixture;
 mod mail_flows;
+mod not_utf8;
 mod tasks_cli;

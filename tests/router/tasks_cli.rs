@@ -30,14 +30,6 @@ fn tasks(root: &Path, args: &[&str]) -> std::process::Output {
     amail(&a, &[])
 }
 
-fn text(o: &std::process::Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
 #[test]
 fn depend_approve_and_the_cascade_from_the_shell() {
     let dir = scratch();

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use amail_core::router::events;
@@ -75,6 +75,34 @@ pub fn snapshot(root: &Path) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     walk(root, root, &mut out);
     out
+}
+
+/// A command's stdout, then its stderr, as text.
+pub fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// The id of the task `bead` maps to.
+pub fn task_of_bead(store: &amail_core::router::Store, bead: &str) -> String {
+    store
+        .list()
+        .unwrap()
+        .into_iter()
+        .find(|t| t.bead.as_deref() == Some(bead))
+        .unwrap()
+        .id
+}
+
+/// The store's newest day file of its event log.
+pub fn events_file(root: &Path) -> PathBuf {
+    events::day_files(&root.join("events"))
+        .unwrap()
+        .pop()
+        .unwrap()
 }
 
 /// The event log without logging times: (eventId, type, actor, taskId, payload).

@@ -295,6 +295,52 @@ fn reply_through_editor_suspends_and_restores_the_app() {
     assert!(after.contains("EXIT=0"), "{after}");
 }
 
+/// An editor that saves in another encoding (Latin-1 here): what was
+/// written there is not lost with the temp file, which is kept and named
+/// with the line and column of its first byte that is not UTF-8.
+#[test]
+fn an_editor_s_text_that_is_not_utf8_is_kept_and_named() {
+    let dir = tempfile::Builder::new()
+        .prefix("amail-e2e-latin1-")
+        .tempdir()
+        .unwrap();
+    let editor = dir.path().join("ed.sh");
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\nprintf 'Caf\\351 is ready.\\n' > \"$1\"\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let env = format!(
+        "VISUAL= EDITOR='{}' TMPDIR='{}'",
+        editor.display(),
+        dir.path().display()
+    );
+    let Some(t) = Tmux::start_shell("latin1", shell(&env)) else {
+        return;
+    };
+    t.wait_for("Threads · All");
+    t.text("3");
+    t.wait_for("[3 Help 2]");
+    t.text("e");
+    let screen = t.wait_for("invalid UTF-8 (byte 0xe9)");
+    let kept: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains("amail-reply-"))
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}\n{screen}");
+    assert_eq!(std::fs::read(&kept[0]).unwrap(), b"Caf\xe9 is ready.\n");
+    assert!(
+        screen.contains(&format!("{}:1:4:", kept[0].display())),
+        "{screen}"
+    );
+}
+
 /// The "done when": compose a message to an agent from the
 /// keyboard, then mark several threads and acknowledge them with one key,
 /// and find both in the mailbox on disk.

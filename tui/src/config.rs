@@ -75,10 +75,15 @@ impl UiConfig {
     /// Reads `path` (missing is fine) and resolves colour against `no_color`
     /// (whether the NO_COLOR variable is set and non-empty).
     pub fn load(path: &Path, no_color: bool) -> UiConfig {
-        match std::fs::read_to_string(path) {
-            Ok(t) => {
+        match std::fs::read(path).map(amail_core::utf8_text::text) {
+            Ok(Ok(t)) => {
                 let mut c = UiConfig::from_toml(&t, no_color);
                 c.at_path(path, true);
+                c
+            }
+            Ok(Err(at)) => {
+                let mut c = UiConfig::from_file(path, None, no_color);
+                c.warnings.push(format!("{}:{at}", path.display()));
                 c
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {

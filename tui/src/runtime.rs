@@ -407,7 +407,13 @@ fn run_editor(initial: &str) -> Result<String, String> {
     if !status.success() {
         return Err(format!("{editor} exited with {status}"));
     }
-    std::fs::read_to_string(file.path()).map_err(|e| e.to_string())
+    let bytes = std::fs::read(file.path()).map_err(|e| e.to_string())?;
+    // Saved in another encoding: what was written is kept where it was
+    // written, not removed with the temp file, and named.
+    amail_core::utf8_text::text(bytes).map_err(|at| match file.keep() {
+        Ok((_, path)) => format!("{}:{at}: kept there", path.display()),
+        Err(e) => format!("{at}: and the file could not be kept: {e}"),
+    })
 }
 
 /// The editor on `file`. `$VISUAL`/`$EDITOR` is a shell command, as git

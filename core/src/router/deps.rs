@@ -181,11 +181,11 @@ pub(crate) fn sync(tx: &mut Txn<'_>) -> Result<Mtimes> {
                     continue;
                 }
             }
-            let Ok(text) = fs::read_to_string(&path) else {
+            let Ok(bytes) = fs::read(&path) else {
                 continue;
             };
             // Unreadable files are doctor's to report.
-            if let Ok(task) = Task::parse(&text) {
+            if let Ok(task) = Task::parse_bytes(bytes) {
                 for dep in &task.fm.depends_on {
                     add_dependent(tx, dep, &id);
                 }

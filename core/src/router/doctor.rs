@@ -21,7 +21,7 @@ use super::journal::move_merge;
 use super::store::{rel_bead, rel_companion, rel_task, Result, Store};
 use super::task::Task;
 use crate::aof::TaskStatus;
-use crate::fsio;
+use crate::{fsio, utf8_text};
 
 /// What doctor found.
 #[derive(Debug, Default)]
@@ -82,8 +82,8 @@ pub fn run(store: &Store, heal: bool) -> Result<Report> {
     let mut copies: BTreeMap<String, Vec<(TaskStatus, PathBuf, Option<Task>)>> = BTreeMap::new();
     for s in TaskStatus::ALL {
         for (id, path) in store.files_in(s)? {
-            let task = match fs::read_to_string(&path) {
-                Ok(text) => match Task::parse(&text) {
+            let task = match fs::read(&path) {
+                Ok(bytes) => match Task::parse_bytes(bytes) {
                     Ok(t) => Some(t),
                     Err(e) => {
                         report.problems.push(format!("{}:{e}", path.display()));
@@ -284,35 +284,7 @@ pub fn run(store: &Store, heal: bool) -> Result<Report> {
         }
     }
 
-    // Event log: every line must be an event.
-    for file in super::events::day_files(&store.root().join("events")).unwrap_or_default() {
-        let text = fs::read_to_string(&file).unwrap_or_default();
-        for (i, line) in text.lines().enumerate() {
-            if !line.trim().is_empty()
-                && serde_json::from_str::<super::events::Event>(line).is_err()
-            {
-                let torn = i + 1 == text.lines().count() && !text.ends_with('\n');
-                if torn && heal {
-                    let keep = text.len() - line.len();
-                    let f = fs::OpenOptions::new()
-                        .write(true)
-                        .open(&file)
-                        .map_err(super::store::io_at(&file))?;
-                    f.set_len(keep as u64).map_err(super::store::io_at(&file))?;
-                    f.sync_all().map_err(super::store::io_at(&file))?;
-                    report.healed.push(format!(
-                        "{}:{}: cut a torn event line",
-                        file.display(),
-                        i + 1
-                    ));
-                } else {
-                    report
-                        .problems
-                        .push(format!("{}:{}:1: not an event", file.display(), i + 1));
-                }
-            }
-        }
-    }
+    check_events(store, heal, &mut report)?;
     if heal {
         tx.commit()?;
         store.checkpoint()?;
@@ -320,4 +292,54 @@ pub fn run(store: &Store, heal: bool) -> Result<Report> {
         drop(tx);
     }
     Ok(report)
+}
+
+/// The event log: every line must be an event. Read as bytes: a line that
+/// is not UTF-8 (an append torn inside a character) is a line that is not
+/// an event, and the file's other lines are still checked. A torn last
+/// line is cut off when healing; any other is reported.
+fn check_events(store: &Store, heal: bool, report: &mut Report) -> Result<()> {
+    for file in super::events::day_files(&store.root().join("events")).unwrap_or_default() {
+        let bytes = match fs::read(&file) {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                report.problems.push(format!(
+                    "{}: {}",
+                    file.display(),
+                    fsio::reason_at(&file, &e)
+                ));
+                continue;
+            }
+        };
+        let last = utf8_text::lines(&bytes).count();
+        for (n, line) in utf8_text::lines(&bytes) {
+            let (column, what) = match line {
+                Ok(line) if line.trim().is_empty() => continue,
+                Ok(line) => match serde_json::from_str::<super::events::Event>(line) {
+                    Ok(_) => continue,
+                    Err(_) => (1, String::new()),
+                },
+                Err(at) => (at.column, format!(": {}", at.what())),
+            };
+            let torn = n == last && !bytes.ends_with(b"\n");
+            if torn && heal {
+                let keep = memchr::memrchr(b'\n', &bytes).map_or(0, |p| p + 1);
+                let f = fs::OpenOptions::new()
+                    .write(true)
+                    .open(&file)
+                    .map_err(super::store::io_at(&file))?;
+                f.set_len(keep as u64).map_err(super::store::io_at(&file))?;
+                f.sync_all().map_err(super::store::io_at(&file))?;
+                report
+                    .healed
+                    .push(format!("{}:{n}: cut a torn event line", file.display()));
+            } else {
+                report.problems.push(format!(
+                    "{}:{n}:{column}: not an event{what}",
+                    file.display()
+                ));
+            }
+        }
+    }
+    Ok(())
 }

@@ -19,7 +19,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::fsio;
+use crate::{fsio, utf8_text};
 
 /// One logged event.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -392,18 +392,19 @@ pub(crate) fn link_latest(dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// Every event in the log, oldest first; lines that are not events are
-/// counted and skipped.
+/// Every event in the log, oldest first; lines that are not events (one
+/// that is not UTF-8 among them: a torn append) are counted and skipped.
 pub fn read_all(dir: &Path) -> io::Result<(Vec<Event>, usize)> {
     let mut events = Vec::new();
     let mut bad = 0;
     for file in day_files(dir)? {
-        for line in fs::read_to_string(&file)?.lines() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            match serde_json::from_str::<Event>(line) {
-                Ok(e) => events.push(e),
+        for (_, line) in utf8_text::lines(&fs::read(&file)?) {
+            match line {
+                Ok(line) if line.trim().is_empty() => continue,
+                Ok(line) => match serde_json::from_str::<Event>(line) {
+                    Ok(e) => events.push(e),
+                    Err(_) => bad += 1,
+                },
                 Err(_) => bad += 1,
             }
         }

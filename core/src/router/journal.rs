@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::events::{self, Event};
-use crate::fsio;
+use crate::{fsio, utf8_text};
 
 /// One idempotent step. Paths are relative to the project root.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -220,14 +220,17 @@ pub fn recover(root: &Path, wal: &mut WalState) -> io::Result<bool> {
         wal.dirty.clear();
         return Ok(false);
     }
-    let text = fs::read_to_string(&path)?;
+    // Bytes, not text: a torn last line may end inside a character, and
+    // it is dropped as any torn line is (read as text, it failed the
+    // whole read, and every command on the store with it).
+    let bytes = fs::read(&path)?;
     // Only newline-terminated lines are whole plans.
-    let whole = &text[..text.rfind('\n').map(|p| p + 1).unwrap_or(0)];
-    for line in whole.lines().filter(|l| !l.trim().is_empty()) {
+    let whole = &bytes[..memchr::memrchr(b'\n', &bytes).map_or(0, |p| p + 1)];
+    for (_, line) in utf8_text::lines(whole) {
         // The log is written by this program only; a line that does not
         // parse cannot be replayed and is skipped rather than blocking the
         // store (doctor reports the journal count it replayed).
-        if let Ok(plan) = serde_json::from_str::<Plan>(line) {
+        if let Ok(Ok(plan)) = line.map(serde_json::from_str::<Plan>) {
             plan.apply(root, &mut wal.dirty)?;
         }
     }

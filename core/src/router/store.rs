@@ -167,12 +167,12 @@ impl Store {
         let mut found: Option<(TaskStatus, Task)> = None;
         for s in self.locate_all(id) {
             let path = self.task_path(s, id);
-            let text = match fs::read_to_string(&path) {
-                Ok(t) => t,
+            let bytes = match fs::read(&path) {
+                Ok(b) => b,
                 Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
                 Err(e) => return Err(StoreError::Io { path, source: e }),
             };
-            let task = Task::parse(&text).map_err(|err| StoreError::BadTask { path, err })?;
+            let task = Task::parse_bytes(bytes).map_err(|err| StoreError::BadTask { path, err })?;
             let rank = |s: TaskStatus, t: &Task| {
                 (t.fm.status == s.as_str(), t.fm.last_transition_at.clone())
             };
@@ -245,8 +245,8 @@ impl Store {
     ) -> Result<Vec<(String, Task)>> {
         let mut out = Vec::new();
         for (id, path) in self.files_in(status)? {
-            let problem = match fs::read_to_string(&path) {
-                Ok(text) => match Task::parse(&text) {
+            let problem = match fs::read(&path) {
+                Ok(bytes) => match Task::parse_bytes(bytes) {
                     Ok(task) => {
                         out.push((id, task));
                         continue;

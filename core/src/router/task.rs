@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use crate::utf8_text::{self, NotUtf8};
+
 /// `routing`: who the task is for. `agent` is the assignee.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Routing {
@@ -110,6 +112,9 @@ pub enum TaskParseError {
         column: usize,
         message: String,
     },
+    /// A byte that is not UTF-8 (another program's, or a hand edit's).
+    #[error("{0}")]
+    NotUtf8(#[from] NotUtf8),
 }
 
 impl Task {
@@ -149,6 +154,12 @@ impl Task {
         };
         t.set_body(String::new());
         t
+    }
+
+    /// Parses a task file's bytes as read: one that is not UTF-8 is the
+    /// file's error, at its line and column.
+    pub fn parse_bytes(bytes: Vec<u8>) -> Result<Task, TaskParseError> {
+        Task::parse(&utf8_text::text(bytes)?)
     }
 
     /// Parses a task file's text.
