@@ -394,9 +394,13 @@ fn read_token(f: &Path, origin: &str) -> Result<String, CliError> {
             amail_core::fsio::reason(&e)
         ))
     })?;
+    // A byte-order mark (Notepad's "UTF-8 with BOM") is not the token's:
+    // read past, as the toml reader and ripgrep read past it, and columns
+    // count from after it, as an editor shows them.
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&bytes);
     // Bytes that are not UTF-8 are U+FFFD here, one character each, so
     // the column counts them as the file holds them.
-    let text = String::from_utf8_lossy(&bytes);
+    let text = String::from_utf8_lossy(bytes);
     let t = text.trim();
     if t.is_empty() {
         return Err(CliError::bad_input(format!(

@@ -231,6 +231,34 @@ fn a_token_file_with_what_no_token_holds_names_its_place() {
     }
 }
 
+/// A token file saved with a byte-order mark (Notepad's "UTF-8 with BOM",
+/// PowerShell's `Set-Content -Encoding utf8`) was refused as holding "a
+/// character that is not ASCII" at 1:1: the mark is not part of the text,
+/// and the token after it is sent (ripgrep and the toml reader skip it
+/// the same way).
+#[test]
+fn a_token_file_s_byte_order_mark_is_not_part_of_the_token() {
+    let url = amail_remote::testing::answering("401 Unauthorized", "/mcp/");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("server-token");
+    std::fs::write(&file, b"\xef\xbb\xbfs3cr3t\r\n").unwrap();
+    let f = file.display().to_string();
+    let config = dir.path().join("no-config.toml");
+    let out = amail(
+        dir.path(),
+        &config,
+        &["threads", "--server", &url, "--token-file", &f],
+    )
+    .output()
+    .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("401") && err.contains(&format!("the token from {f} (--token-file)")),
+        "sent, and refused by the server: {err}"
+    );
+}
+
 /// `AMAIL_SERVER_TOKEN` holding bytes that are not UTF-8 was passed over
 /// without a word and the config's `server_token_file` sent instead (or
 /// no token at all), where the same bytes in a token file are refused
