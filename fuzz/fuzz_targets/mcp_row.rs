@@ -6,7 +6,8 @@
 //! `timestamps::decode` and `truthy` must return a value or an error,
 //! never panic. The messages are read both ways a load reads them (the
 //! first page's recipients by a join, the later pages' from one walk of
-//! the table): the same rows, or an error both ways.
+//! the table): the same rows, or an error both ways. A blob may be made
+//! text of its bytes, so texts that are not UTF-8 are read too.
 #![no_main]
 
 use amail_core::stores::mcp::{db as mcp_db, timestamps};
@@ -61,6 +62,25 @@ fuzz_target!(|data: &[u8]| {
         rusqlite::params![vals[9], vals[10], vals[11], vals[13], vals[14]],
     )
     .unwrap();
+    // Where the fuzzer asks, each blob becomes text of the same bytes:
+    // SQLite keeps text that is not UTF-8 as a tool gave it.
+    if d.first().is_some_and(|b| b & 1 == 1) {
+        for (table, column) in [
+            ("projects", "slug"),
+            ("projects", "human_key"),
+            ("agents", "name"),
+            ("messages", "thread_id"),
+            ("messages", "subject"),
+            ("messages", "body_md"),
+            ("messages", "importance"),
+            ("message_recipients", "kind"),
+        ] {
+            conn.execute_batch(&format!(
+                "UPDATE {table} SET {column} = CAST({column} AS TEXT) WHERE typeof({column}) = 'blob'"
+            ))
+            .unwrap();
+        }
+    }
     let joined = mcp_db::read_messages(&conn);
     let walked = mcp_db::read_messages_from_a_page_of(&conn, 1);
     match (joined, walked) {

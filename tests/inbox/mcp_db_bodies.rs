@@ -188,3 +188,77 @@ fn a_file_not_named_by_its_id_gives_its_row_its_path() {
         inbox.problems
     );
 }
+
+/// A row whose text holds a byte that is not UTF-8 (a tool other than the
+/// server wrote it: SQLite stores what it is given) failed the whole
+/// load, "invalid utf-8 sequence of 1 bytes from index 23 at index 5",
+/// naming neither the message nor the column: one bad row hid every
+/// other message. It loads as a file that is not UTF-8 does, its bad
+/// bytes U+FFFD, and is named among the problems; the others as before.
+#[test]
+fn a_row_whose_text_is_not_utf8_spoils_only_itself() {
+    let dir = fixture_copy();
+    let clean = load(dir.path());
+    let db = db_of(&clean);
+    let conn = Connection::open(&db).unwrap();
+    // Message 3's body and message 5's subject, each with a stray byte.
+    conn.execute_batch(
+        "UPDATE messages SET body_md = CAST(body_md || x'ff' || ' after' AS TEXT) WHERE id = 3;
+         UPDATE messages SET subject = CAST(x'c3' || subject AS TEXT) WHERE id = 5;",
+    )
+    .unwrap();
+    drop(conn);
+    let inbox = load(dir.path());
+    assert_eq!(inbox.messages.len(), clean.messages.len());
+    let body = |inbox: &Inbox, key: &str| {
+        let m = inbox.messages.iter().find(|m| m.key == key).unwrap();
+        m.message.full().body.clone()
+    };
+    assert!(
+        body(&inbox, "3").ends_with("\u{fffd} after"),
+        "{}",
+        body(&inbox, "3")
+    );
+    let subject = &inbox
+        .messages
+        .iter()
+        .find(|m| m.key == "5")
+        .unwrap()
+        .message;
+    assert!(subject.full().subject.starts_with('\u{fffd}'));
+    assert_eq!(body(&inbox, "4"), body(&clean, "4"));
+    let mut named: Vec<&str> = inbox
+        .problems
+        .iter()
+        .filter(|(p, _)| *p == db)
+        .map(|(_, why)| why.as_str())
+        .collect();
+    named.sort_unstable();
+    assert_eq!(
+        named,
+        [
+            "message 3: its body_md is not UTF-8; read with U+FFFD in place of the bad bytes",
+            "message 5: its subject is not UTF-8; read with U+FFFD in place of the bad bytes",
+        ],
+        "{:?}",
+        inbox.problems
+    );
+    // Answered as it is shown: the help request whose subject was damaged.
+    let root = dir.path().to_str().unwrap();
+    let out = crate::support::cli::amail(
+        &[
+            "reply",
+            "5",
+            root,
+            "--as",
+            "BlueLake",
+            "--body",
+            "Use the index.",
+        ],
+        None,
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let after = load(dir.path());
+    assert_eq!(after.messages.len(), clean.messages.len() + 1, "{err}");
+}

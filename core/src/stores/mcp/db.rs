@@ -57,6 +57,10 @@ pub struct MessageRow {
     pub ack_required: bool,
     pub created: Option<DateTime<Utc>>,
     pub recipients: Vec<RecipientRow>,
+    /// The first of the row's texts (`thread_id`, `subject`, `body_md`)
+    /// that held bytes that are not UTF-8, read with U+FFFD in their
+    /// place: the load names the row among its problems.
+    pub not_utf8: Option<&'static str>,
 }
 
 /// [`BUSY_TIMEOUT`], or `AMAIL_SQLITE_BUSY_MS` milliseconds (a test hook,
@@ -434,6 +438,11 @@ fn message_row(r: &rusqlite::Row<'_>, names: &Names) -> rusqlite::Result<Option<
         return Ok(None);
     };
     let sender = id(r.get_ref(2)?);
+    let mut not_utf8 = None;
+    let mut text = |i: usize, column: &'static str| lossy_text(r, i, column, &mut not_utf8);
+    let thread_id = text(3, "thread_id")?.filter(|t| !t.is_empty());
+    let subject = text(4, "subject")?.unwrap_or_default();
+    let body_md = text(5, "body_md")?.unwrap_or_default();
     Ok(Some(MessageRow {
         id: r.get(0)?,
         project_slug: required(slug, 1, "slug")?,
@@ -444,15 +453,37 @@ fn message_row(r: &rusqlite::Row<'_>, names: &Names) -> rusqlite::Result<Option<
             Some(Err(rusqlite::types::Type::Null)) | None => Arc::from(""),
             Some(name) => required(name, 3, "name")?,
         },
-        thread_id: r.get::<_, Option<String>>(3)?.filter(|t| !t.is_empty()),
-        subject: r.get::<_, Option<String>>(4)?.unwrap_or_default(),
-        body_md: r.get::<_, Option<String>>(5)?.unwrap_or_default(),
+        thread_id,
+        subject,
+        body_md,
         importance: word(r, 6, &["normal", "high", "low", "urgent"])?
             .unwrap_or(Cow::Borrowed("normal")),
         ack_required: truthy(r.get_ref(7)?),
         created: timestamps::decode(r.get_ref(8)?),
         recipients: Vec::new(),
+        not_utf8,
     }))
+}
+
+/// Column `i` read as text, as `get::<Option<String>>` reads it, except
+/// that text holding bytes that are not UTF-8 (written by a tool other
+/// than the server: SQLite stores what it is given) is read with U+FFFD
+/// in their place and `column` noted in `damaged`, where that read failed
+/// the whole load without naming the row: one bad row spoils only itself,
+/// as a file that is not UTF-8 does.
+pub(crate) fn lossy_text(
+    r: &rusqlite::Row<'_>,
+    i: usize,
+    column: &'static str,
+    damaged: &mut Option<&'static str>,
+) -> rusqlite::Result<Option<String>> {
+    if let rusqlite::types::ValueRef::Text(t) = r.get_ref(i)? {
+        if std::str::from_utf8(t).is_err() {
+            damaged.get_or_insert(column);
+            return Ok(Some(String::from_utf8_lossy(t).into_owned()));
+        }
+    }
+    r.get(i)
 }
 
 /// Fills each row's recipients with one query over the page's ids (a JSON
@@ -1189,6 +1220,7 @@ pub(crate) mod tests {
                 ack_required: false,
                 created: None,
                 recipients: Vec::new(),
+                not_utf8: None,
             })
             .collect();
         assert_eq!(row_of(&page, 0, 7), Some(0));

@@ -115,9 +115,11 @@ fn load_listed(
     partial: Option<&dyn Fn(Inbox)>,
     list: &(dyn Fn(&Path) -> walk::Listing + Sync),
 ) -> Result<Inbox, Error> {
+    let db_file = db.map_or_else(|| archive.join(DB_FILE), Path::to_path_buf);
+    let db_path = db_file.as_path();
     let source = SourceKind::McpStore {
         root: archive.to_path_buf(),
-        db: db.map_or_else(|| archive.join(DB_FILE), Path::to_path_buf),
+        db: db_file.clone(),
     };
     // The reader walks the recipients' table ahead (a burst of every
     // recipient) only once the first page is in: not beside it.
@@ -167,7 +169,7 @@ fn load_listed(
             // rounded up to the (growing) pages.
             let n = page.len();
             for (k, ((row, entry), path)) in page.into_iter().zip(entries).zip(paths).enumerate() {
-                parsed.push(row, entry, path);
+                parsed.push(db_path, row, entry, path);
                 if (k + 1) % CHUNK != 0 && k + 1 != n {
                     continue;
                 }
@@ -175,12 +177,10 @@ fn load_listed(
                 progress(read, count.max(read));
                 if let Some(partial) = partial.filter(|_| parsed.whole == read) {
                     if steps.due(parsed.whole, read, count) {
-                        let problems = walked.as_ref().map(|(_, p)| p.clone());
-                        partial(build(
-                            source.clone(),
-                            parsed.newest(),
-                            problems.unwrap_or_default(),
-                        ));
+                        let mut problems =
+                            walked.as_ref().map(|(_, p)| p.clone()).unwrap_or_default();
+                        problems.extend(parsed.problems.iter().cloned());
+                        partial(build(source.clone(), parsed.newest(), problems));
                     }
                 }
             }
@@ -203,7 +203,12 @@ fn load_listed(
         },
         mut problems,
     ) = walked;
-    let ParsedRows { rows, .. } = parsed;
+    let ParsedRows {
+        rows,
+        problems: damaged_rows,
+        ..
+    } = parsed;
+    problems.extend(damaged_rows);
     if db.is_none() {
         problems.push((
             archive.join(DB_FILE),
@@ -423,6 +428,9 @@ struct ParsedRows {
     /// Whether rows were read before the archive's listing was in: their
     /// entries wait for their paths ([`ParsedRows::place`]).
     unplaced: bool,
+    /// The rows whose texts were not UTF-8 (`MessageRow::not_utf8`),
+    /// named as the database's problems.
+    problems: Vec<(PathBuf, String)>,
 }
 
 /// A database row as the load keeps it until the archive is read.
@@ -442,8 +450,24 @@ enum RowRead {
 }
 
 impl ParsedRows {
-    /// Takes the next row and its entry, given the path of its file.
-    fn push(&mut self, row: MessageRow, entry: Option<InboxMessage>, path: Option<MailPath>) {
+    /// Takes the next row (read from `db`) and its entry, given the path
+    /// of its file.
+    fn push(
+        &mut self,
+        db: &Path,
+        row: MessageRow,
+        entry: Option<InboxMessage>,
+        path: Option<MailPath>,
+    ) {
+        if let Some(column) = row.not_utf8 {
+            self.problems.push((
+                db.to_path_buf(),
+                format!(
+                    "message {}: its {column} is not UTF-8; read with U+FFFD in place of the bad bytes",
+                    row.id
+                ),
+            ));
+        }
         self.rows.push(match entry {
             Some(mut entry) => {
                 entry.path = path;
@@ -940,6 +964,7 @@ mod tests {
                                 ack_ts: None,
                             })
                             .collect(),
+                        not_utf8: None,
                     }
                 },
             )

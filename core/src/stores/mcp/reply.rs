@@ -123,18 +123,23 @@ pub(crate) fn reply(
             ),
             [orig_id],
             |r| {
+                // Its texts as the load shows them: bytes that are not
+                // UTF-8 read as U+FFFD (the load names the row), so a
+                // message shown can be answered.
+                let mut damaged = None;
+                let mut text = |i, column| mcp_db::lossy_text(r, i, column, &mut damaged);
                 Ok(Original {
                     project_id: r.get(0)?,
                     slug: r.get(1)?,
                     sender: r.get(2)?,
-                    thread_id: r.get::<_, Option<String>>(3)?.filter(|t| !t.is_empty()),
-                    subject: r.get(4)?,
+                    thread_id: text(3, "thread_id")?.filter(|t| !t.is_empty()),
+                    subject: text(4, "subject")?.unwrap_or_default(),
                     importance: r
                         .get::<_, Option<String>>(5)?
                         .unwrap_or_else(|| "normal".into()),
                     ack_required: mcp_db::truthy(r.get_ref(6)?),
-                    body_md: r.get::<_, Option<String>>(7)?.unwrap_or_default(),
-                    topic: r.get::<_, Option<String>>(8)?,
+                    body_md: text(7, "body_md")?.unwrap_or_default(),
+                    topic: text(8, "topic")?,
                 })
             },
         )
