@@ -42,7 +42,11 @@ impl NotUtf8 {
         let good = &bytes[..e.valid_up_to()];
         // The prefix is UTF-8: `e` says so.
         let good = std::str::from_utf8(good).unwrap_or_default();
-        let (line, column) = Cursor::new(good).at(good.len());
+        let (line, mut column) = Cursor::new(good).at(good.len());
+        // Columns count from after a byte-order mark, as the parser's do.
+        if line == 1 && good.starts_with('\u{feff}') {
+            column -= 1;
+        }
         NotUtf8 {
             line: line as usize,
             column: column as usize,
@@ -94,6 +98,9 @@ mod tests {
         let at = NotUtf8::find(b"title: \xc3").unwrap();
         assert_eq!((at.line, at.column, at.byte), (1, 8, 0xc3));
         assert_eq!(text(b"x\n\xc3".to_vec()).unwrap_err().line, 2);
+        // After a byte-order mark, as an editor shows the line.
+        let at = NotUtf8::find(b"\xef\xbb\xbfab\xff").unwrap();
+        assert_eq!((at.line, at.column), (1, 3));
         assert_eq!(text("é".as_bytes().to_vec()).unwrap(), "é");
     }
 
