@@ -37,14 +37,21 @@ impl NotUtf8 {
             .map(|e| NotUtf8::at(bytes, e))
     }
 
-    /// Where `e`, from decoding `bytes`, says they stop being UTF-8.
+    /// Where `e`, from decoding `bytes` (a file's start), says they stop
+    /// being UTF-8.
     fn at(bytes: &[u8], e: std::str::Utf8Error) -> NotUtf8 {
+        NotUtf8::at_in(bytes, e, true)
+    }
+
+    /// [`NotUtf8::at`] in bytes that are a file's start (`from_start`),
+    /// where a byte-order mark is one, or a later line of it.
+    fn at_in(bytes: &[u8], e: std::str::Utf8Error, from_start: bool) -> NotUtf8 {
         let good = &bytes[..e.valid_up_to()];
         // The prefix is UTF-8: `e` says so.
         let good = std::str::from_utf8(good).unwrap_or_default();
         let (line, mut column) = Cursor::new(good).at(good.len());
         // Columns count from after a byte-order mark, as the parser's do.
-        if line == 1 && good.starts_with('\u{feff}') {
+        if from_start && line == 1 && good.starts_with('\u{feff}') {
             column -= 1;
         }
         NotUtf8 {
@@ -78,7 +85,7 @@ pub fn lines(bytes: &[u8]) -> impl Iterator<Item = (usize, Result<&str, NotUtf8>
             let line = line.strip_suffix(b"\r").unwrap_or(line);
             let text = std::str::from_utf8(line).map_err(|e| NotUtf8 {
                 line: i + 1,
-                ..NotUtf8::at(line, e)
+                ..NotUtf8::at_in(line, e, i == 0)
             });
             (i + 1, text)
         })
@@ -101,6 +108,10 @@ mod tests {
         // After a byte-order mark, as an editor shows the line.
         let at = NotUtf8::find(b"\xef\xbb\xbfab\xff").unwrap();
         assert_eq!((at.line, at.column), (1, 3));
+        // Only at the file's start: later, U+FEFF is a character.
+        let later: Vec<_> = lines(b"\xef\xbb\xbfa\xff\n\xef\xbb\xbfa\xff").collect();
+        assert_eq!(later[0].1.unwrap_err().column, 2);
+        assert_eq!(later[1].1.unwrap_err().column, 3);
         assert_eq!(text("é".as_bytes().to_vec()).unwrap(), "é");
     }
 
