@@ -477,13 +477,17 @@ pub(crate) fn lossy_text(
     column: &'static str,
     damaged: &mut Option<&'static str>,
 ) -> rusqlite::Result<Option<String>> {
-    if let rusqlite::types::ValueRef::Text(t) = r.get_ref(i)? {
-        if std::str::from_utf8(t).is_err() {
-            damaged.get_or_insert(column);
-            return Ok(Some(String::from_utf8_lossy(t).into_owned()));
-        }
+    // Text checked once, as `get` checks it: no second pass a row.
+    match r.get_ref(i)? {
+        rusqlite::types::ValueRef::Text(t) => Ok(Some(match std::str::from_utf8(t) {
+            Ok(text) => text.to_owned(),
+            Err(_) => {
+                damaged.get_or_insert(column);
+                String::from_utf8_lossy(t).into_owned()
+            }
+        })),
+        _ => r.get(i),
     }
-    r.get(i)
 }
 
 /// Fills each row's recipients with one query over the page's ids (a JSON
