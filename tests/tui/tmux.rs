@@ -255,24 +255,30 @@ fn a_panic_leaves_the_terminal_usable() {
     );
 }
 
+/// A shell script in `dir` that stands in for `$EDITOR`, running `body`
+/// (`$1` is the file to edit).
+fn fake_editor(dir: &std::path::Path, body: &str) -> std::path::PathBuf {
+    let editor = dir.join("fake-editor.sh");
+    std::fs::write(&editor, format!("#!/bin/sh\n{body}\n")).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    editor
+}
+
 #[test]
 fn reply_through_editor_suspends_and_restores_the_app() {
     let dir = tempfile::Builder::new()
         .prefix("amail-e2e-editor-")
         .tempdir()
         .unwrap();
-    let editor = dir.path().join("fake-editor.sh");
     // Stands in for $EDITOR: prints to the (restored) terminal, writes a body.
-    std::fs::write(
-        &editor,
-        "#!/bin/sh\necho EDITOR-RAN-ON \"$1\"\nprintf 'Answer written in the editor.\\n' > \"$1\"\n",
-    )
-    .unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    let editor = fake_editor(
+        dir.path(),
+        "echo EDITOR-RAN-ON \"$1\"\nprintf 'Answer written in the editor.\\n' > \"$1\"",
+    );
     let env = format!("VISUAL= EDITOR='{}'", editor.display());
     let Some(t) = Tmux::start_shell("editor", shell(&env)) else {
         return;
@@ -304,17 +310,7 @@ fn an_editor_s_text_that_is_not_utf8_is_kept_and_named() {
         .prefix("amail-e2e-latin1-")
         .tempdir()
         .unwrap();
-    let editor = dir.path().join("ed.sh");
-    std::fs::write(
-        &editor,
-        "#!/bin/sh\nprintf 'Caf\\351 is ready.\\n' > \"$1\"\n",
-    )
-    .unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    let editor = fake_editor(dir.path(), "printf 'Caf\\351 is ready.\\n' > \"$1\"");
     let env = format!(
         "VISUAL= EDITOR='{}' TMPDIR='{}'",
         editor.display(),
