@@ -245,7 +245,7 @@ fn bad_files_are_problems_and_the_rest_loads() {
         .any(|w| w.contains("binary.md") && w.contains("binary")));
     assert!(why
         .iter()
-        .any(|w| w.contains(".amail-acks.jsonl") && w.contains("line")));
+        .any(|w| w.contains(".amail-acks.jsonl") && w.contains("not an ack record")));
     // An ack after a torn line still lands on a line of its own.
     let out = amail(
         &["ack", "demo-17", mail.to_str().unwrap(), "--as", "BlueLake"],
@@ -261,6 +261,44 @@ fn bad_files_are_problems_and_the_rest_loads() {
         .message_by_key("demo-17")
         .unwrap()
         .is_pending_for("BlueLake"));
+}
+
+/// A line of the ack journal that is not a record was "line 3: not an
+/// ack record (expected value at line 1 column 1)": a line, and a place
+/// counted in the line as if it were the file. It is now named by the
+/// file's line and column as every other place is, and a line that is
+/// not UTF-8 by the byte's.
+#[test]
+fn a_bad_journal_line_is_named_by_line_and_column() {
+    let (d, _) = demo_inbox();
+    let mail = d.path().join("mail");
+    let journal = mail.join(".amail-acks.jsonl");
+    let lines = std::fs::read_to_string(&journal).unwrap().lines().count();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&journal)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, b"?? not json\n{\"key\": \"a\xff\"}\n"))
+        .unwrap();
+    let inbox = stores::load(&mail, &LoadOptions::default()).unwrap();
+    let why: Vec<&str> = inbox
+        .problems
+        .iter()
+        .filter(|(p, _)| *p == journal)
+        .map(|(_, w)| w.as_str())
+        .collect();
+    assert_eq!(
+        why,
+        [
+            format!(
+                "{}:1: not an ack record: expected value; skipped",
+                lines + 1
+            ),
+            format!(
+                "{}:11: not an ack record: invalid UTF-8 (byte 0xff); skipped",
+                lines + 2
+            ),
+        ]
+    );
 }
 
 #[test]

@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::inbox::{AckTimes, Acks};
 use crate::stores::error::Error;
+use crate::utf8_text;
 
 /// The journal's file name inside the mailbox root (hidden, so the mail
 /// walker never takes it for mail).
@@ -110,13 +111,30 @@ fn entries(
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        match serde_json::from_slice::<JournalEntry>(&line) {
-            Ok(e) => each(e),
-            Err(e) => problems.push((
-                path.to_path_buf(),
-                format!("line {}: not an ack record ({e}); skipped", n + 1),
-            )),
-        }
+        // Placed by the file's line and column, as every problem is:
+        // serde's own place counts within the line, as if it were a file.
+        let (column, why) = match (
+            utf8_text::NotUtf8::find(&line),
+            serde_json::from_slice(&line),
+        ) {
+            (None, Ok(e)) => {
+                each(e);
+                continue;
+            }
+            (Some(at), _) => (at.column, at.what()),
+            (None, Err(e)) => {
+                let own = format!(" at line {} column {}", e.line(), e.column());
+                let why = e.to_string();
+                // serde counts bytes; a column counts characters.
+                let before = &line[..e.column().saturating_sub(1).min(line.len())];
+                let column = String::from_utf8_lossy(before).chars().count() + 1;
+                (column, why.strip_suffix(&own).unwrap_or(&why).to_string())
+            }
+        };
+        problems.push((
+            path.to_path_buf(),
+            format!("{}:{column}: not an ack record: {why}; skipped", n + 1),
+        ));
     }
 }
 
