@@ -91,6 +91,19 @@ pub fn lines(bytes: &[u8]) -> impl Iterator<Item = (usize, Result<&str, NotUtf8>
         })
 }
 
+/// Why one line of a JSON Lines file is not a record, placed as every
+/// place amail names is: the column (in characters) where serde stopped,
+/// and serde's message without its own place, which counts bytes within
+/// the line as if the line were the file (`expected value at line 1
+/// column 7` on line 40).
+pub fn json_line_error(line: &[u8], e: &serde_json::Error) -> (usize, String) {
+    let own = format!(" at line {} column {}", e.line(), e.column());
+    let why = e.to_string();
+    let before = &line[..e.column().saturating_sub(1).min(line.len())];
+    let column = String::from_utf8_lossy(before).chars().count() + 1;
+    (column, why.strip_suffix(&own).unwrap_or(&why).to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,5 +142,13 @@ mod tests {
         let ours: Vec<&str> = lines(text.as_bytes()).map(|(_, l)| l.unwrap()).collect();
         assert_eq!(ours, text.lines().collect::<Vec<_>>());
         assert_eq!(lines(b"").count(), 0);
+    }
+
+    #[test]
+    fn a_json_line_s_error_is_placed_in_characters_without_serde_s_place() {
+        let line = "{\"é\": x}".as_bytes();
+        let e = serde_json::from_slice::<serde_json::Value>(line).unwrap_err();
+        assert_eq!(e.column(), 8, "serde counts bytes");
+        assert_eq!(json_line_error(line, &e), (7, "expected value".to_string()));
     }
 }

@@ -134,3 +134,33 @@ fn unreadable_task_files_are_reported_with_location() {
     assert_eq!(v["consistent"], false);
     assert_eq!(v["problems"].as_array().unwrap().len(), 1);
 }
+
+/// A line of the event log that is not an event was "FILE:LINE:1: not an
+/// event", the column always 1 and no reason: which field was missing,
+/// or where the JSON broke, had to be found by hand. The line is named
+/// with the place and the reason serde gives, placed in the file.
+#[test]
+fn a_line_that_is_not_an_event_is_named_with_its_place_and_reason() {
+    let (_d, store, _) = routed_store();
+    let log = events_file(store.root());
+    let whole = fs::read_to_string(&log).unwrap();
+    fs::write(
+        &log,
+        format!("{{\"eventId\": 1, \"type\": x}}\n{{\"eventId\": 2}}\n{whole}"),
+    )
+    .unwrap();
+    let r = doctor::run(&store, false).unwrap();
+    let at = |n: usize| format!("{}:{n}:", log.display());
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.starts_with(&format!("{}24: not an event: expected value", at(1)))),
+        "{r:?}"
+    );
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.starts_with(&at(2)) && p.contains("not an event: missing field")),
+        "{r:?}"
+    );
+}

@@ -317,7 +317,10 @@ fn check_events(store: &Store, heal: bool, report: &mut Report) -> Result<()> {
                 Ok(line) if line.trim().is_empty() => continue,
                 Ok(line) => match serde_json::from_str::<super::events::Event>(line) {
                     Ok(_) => continue,
-                    Err(_) => (1, String::new()),
+                    Err(e) => {
+                        let (column, why) = utf8_text::json_line_error(line.as_bytes(), &e);
+                        (column, format!(": {why}"))
+                    }
                 },
                 Err(at) => (at.column, format!(": {}", at.what())),
             };

@@ -111,8 +111,7 @@ fn entries(
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        // Placed by the file's line and column, as every problem is:
-        // serde's own place counts within the line, as if it were a file.
+        // Placed by the file's line and column, as every problem is.
         let (column, why) = match (
             utf8_text::NotUtf8::find(&line),
             serde_json::from_slice(&line),
@@ -122,14 +121,7 @@ fn entries(
                 continue;
             }
             (Some(at), _) => (at.column, at.what()),
-            (None, Err(e)) => {
-                let own = format!(" at line {} column {}", e.line(), e.column());
-                let why = e.to_string();
-                // serde counts bytes; a column counts characters.
-                let before = &line[..e.column().saturating_sub(1).min(line.len())];
-                let column = String::from_utf8_lossy(before).chars().count() + 1;
-                (column, why.strip_suffix(&own).unwrap_or(&why).to_string())
-            }
+            (None, Err(e)) => utf8_text::json_line_error(&line, &e),
         };
         problems.push((
             path.to_path_buf(),
