@@ -89,10 +89,15 @@ pub fn run(args: RouteArgs, max_bytes: u64) -> CliResult {
         );
     }
     for item in &inputs.items {
+        let routable = bridge::routable(item);
         let out = router
-            .route(&bridge::routable(item))
+            .route(&routable)
             .map_err(|e| CliError::bad_input(format!("{}: store error: {e}", item.location())))?;
-        t.record(out, &item.location());
+        let why = match &routable {
+            amail_core::aof::Routable::Rejected(r) => r.why(),
+            _ => None,
+        };
+        t.record(out, &item.location(), why);
     }
     // One flush for the whole batch makes it durable (each message is
     // already durable in the write-ahead log).

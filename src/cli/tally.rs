@@ -18,8 +18,9 @@ pub struct Tally {
 
 impl Tally {
     /// Counts one routed input; a rejection is reported on stderr at `loc`
-    /// (`file:line:col`), since it makes the command exit with an error.
-    pub fn record(&mut self, out: RouteOutcome, loc: &str) {
+    /// (`file:line:col`), with `why` when detection said (see
+    /// `Rejection::why`), since it makes the command exit with an error.
+    pub fn record(&mut self, out: RouteOutcome, loc: &str, why: Option<String>) {
         self.messages += 1;
         match out {
             RouteOutcome::Routed {
@@ -34,7 +35,14 @@ impl Tally {
             RouteOutcome::Duplicate => self.duplicates += 1,
             RouteOutcome::Rejected(reason) => {
                 self.rejected += 1;
-                crate::errln!("{}: rejected: {}", clean_line(loc), clean_line(&reason));
+                let why = why
+                    .map(|w| format!(": {}", clean_line(&w)))
+                    .unwrap_or_default();
+                crate::errln!(
+                    "{}: rejected: {}{why}",
+                    clean_line(loc),
+                    clean_line(&reason)
+                );
             }
             RouteOutcome::Unknown => self.unknown += 1,
             RouteOutcome::Ignored => self.inbox_only += 1,

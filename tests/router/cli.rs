@@ -19,17 +19,32 @@ fn envelope_files_are_routed_and_bad_lines_named() {
     let good = format!(
         r#"AOF/1 {{"protocol":"aof","version":1,"type":"status.update","taskId":"{id}","fromAgent":"lead","toAgent":"dispatcher","sentAt":"2026-11-22T04:00:00Z","payload":{{"taskId":"{id}","agentId":"lead","status":"done","notes":"approved"}}}}"#
     );
-    fs::write(&file, format!("{good}\nAOF/1 {{not json\n")).unwrap();
+    fs::write(
+        &file,
+        format!("{good}\nAOF/1 {{not json\nAOF/1 {{\"protocol\":\"aof\",\"version\":1}}\n"),
+    )
+    .unwrap();
     let out = route(&s, &[&file]);
     assert_eq!(out.status.code(), Some(1), "a rejected line makes exit 1");
     let err = String::from_utf8_lossy(&out.stderr);
+    // The reason as AOF logs it, then why, as its event's payload says:
+    // "rejected: invalid_json" alone sent the user to `amail events`.
     assert!(
-        err.contains("events.aof:2:1: rejected: invalid_json"),
+        err.contains(
+            "events.aof:2:1: rejected: invalid_json: Expected property name or '}' in JSON at position 1"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.lines().any(
+            |l| l.contains("events.aof:3:1: rejected: invalid_envelope: ")
+                && l.contains("type: Required")
+        ),
         "{err}"
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        stdout.contains("routed 1 of 2 messages") && stdout.contains("1 transition,"),
+        stdout.contains("routed 1 of 3 messages") && stdout.contains("1 transition,"),
         "{stdout}"
     );
     let t = Store::open(&s)

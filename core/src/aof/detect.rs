@@ -61,6 +61,21 @@ impl Rejection {
     pub fn new(reason: &'static str, detail: RejectionDetail) -> Rejection {
         Rejection { reason, detail }
     }
+
+    /// Why, in the words its event's payload logs (`amail route` prints
+    /// it after the reason, which alone sent the user to `amail events`):
+    /// the JSON error, the envelope's errors, the limit; `None` for a
+    /// reason that says it all.
+    pub fn why(&self) -> Option<String> {
+        match &self.detail {
+            RejectionDetail::InvalidJson { error, .. } => Some(error.clone()),
+            RejectionDetail::InvalidEnvelope { errors } => Some(errors.join("; ")),
+            RejectionDetail::PayloadTooLarge { max_bytes } => {
+                Some(format!("over the limit of {max_bytes} bytes"))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// What detection found. (The envelope is large but short-lived; boxing
