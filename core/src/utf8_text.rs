@@ -93,15 +93,12 @@ pub fn lines(bytes: &[u8]) -> impl Iterator<Item = (usize, Result<&str, NotUtf8>
 
 /// Why one line of a JSON Lines file is not a record, placed as every
 /// place amail names is: the column (in characters) where serde stopped,
-/// and serde's message without its own place, which counts bytes within
+/// and serde's words without its own place, which counts bytes within
 /// the line as if the line were the file (`expected value at line 1
-/// column 7` on line 40).
-pub fn json_line_error(line: &[u8], e: &serde_json::Error) -> (usize, String) {
-    let own = format!(" at line {} column {}", e.line(), e.column());
-    let why = e.to_string();
-    let before = &line[..e.column().saturating_sub(1).min(line.len())];
-    let column = String::from_utf8_lossy(before).chars().count() + 1;
-    (column, why.strip_suffix(&own).unwrap_or(&why).to_string())
+/// column 7` on line 40). The parser's `json_pos` does both.
+pub fn json_line_error(line: &str, e: &serde_json::Error) -> (usize, String) {
+    let (_, column) = amail_parser::json_pos::error_place(line, e);
+    (column as usize, amail_parser::json_pos::error_text(e))
 }
 
 #[cfg(test)]
@@ -146,8 +143,8 @@ mod tests {
 
     #[test]
     fn a_json_line_s_error_is_placed_in_characters_without_serde_s_place() {
-        let line = "{\"é\": x}".as_bytes();
-        let e = serde_json::from_slice::<serde_json::Value>(line).unwrap_err();
+        let line = "{\"é\": x}";
+        let e = serde_json::from_str::<serde_json::Value>(line).unwrap_err();
         assert_eq!(e.column(), 8, "serde counts bytes");
         assert_eq!(json_line_error(line, &e), (7, "expected value".to_string()));
     }

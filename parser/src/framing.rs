@@ -305,7 +305,7 @@ fn archive<'a>(
                 Code::InvalidJson,
                 open.no + line,
                 column,
-                format!("front matter: {e}").into(),
+                format!("front matter: {}", json_pos::error_text(&e)).into(),
             ));
             env
         }
@@ -365,7 +365,7 @@ fn json_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Option<Vec<Envelope<'a
                             Code::InvalidJson,
                             line.no,
                             json_pos::error_place(line.text, &e).1,
-                            format!("JSON Lines: {e}").into(),
+                            format!("JSON Lines: {}", json_pos::error_text(&e)).into(),
                         ))],
                         body: Some(BodySource::Lines {
                             head: Some(line),
@@ -385,7 +385,7 @@ fn json_document<'a>(doc: &'a str, lines: &[Line<'a>]) -> Option<Vec<Envelope<'a
                 Code::InvalidJson,
                 line,
                 column,
-                format!("{whole_err}").into(),
+                json_pos::error_text(&whole_err).into(),
             ));
             Some(vec![env])
         }

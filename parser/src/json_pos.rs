@@ -330,6 +330,19 @@ impl Literal {
     }
 }
 
+/// A serde_json error's words without its place (` at line 1 column 18`):
+/// the place counts from the JSON's own start (a front matter's `{`, one
+/// line of JSON Lines), so beside the diagnostic's it named a second place
+/// that disagreed; [`error_place`] gives the one every diagnostic has.
+pub fn error_text(e: &serde_json::Error) -> String {
+    let words = e.to_string();
+    let own = format!(" at line {} column {}", e.line(), e.column());
+    match words.strip_suffix(&own) {
+        Some(cut) => cut.to_string(),
+        None => words,
+    }
+}
+
 /// Where a serde_json syntax error is in `text` (the text it parsed), as
 /// every diagnostic is placed: line and column from 1, the column in
 /// characters. serde_json counts its column in bytes (`["é", x]`: 8,

@@ -302,7 +302,10 @@ fn a_misspelled_subject_header_is_named() {
 }
 
 /// A JSON syntax error is placed in characters, as every diagnostic is:
-/// serde_json counts a column in bytes.
+/// serde_json counts a column in bytes. Its message is serde's without
+/// serde's own place, which counts from the JSON's start (a front matter's
+/// `{`, one line of JSON Lines): `2:17 ... at line 1 column 18` named two
+/// places that disagreed.
 #[test]
 fn json_syntax_errors_are_placed_in_characters() {
     for (text, place) in [
@@ -317,6 +320,11 @@ fn json_syntax_errors_are_placed_in_characters() {
             .find(|d| d.code == "invalid-json")
             .unwrap_or_else(|| panic!("{text:?}: {msgs:?}"));
         assert_eq!((d.line, d.column), place, "{text:?}");
+        let message = d.message.to_string();
+        assert!(
+            !message.contains(" at line ") && !message.trim().is_empty(),
+            "{text:?}: {message}"
+        );
     }
 }
 

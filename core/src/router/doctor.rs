@@ -318,7 +318,7 @@ fn check_events(store: &Store, heal: bool, report: &mut Report) -> Result<()> {
                 Ok(line) => match serde_json::from_str::<super::events::Event>(line) {
                     Ok(_) => continue,
                     Err(e) => {
-                        let (column, why) = utf8_text::json_line_error(line.as_bytes(), &e);
+                        let (column, why) = utf8_text::json_line_error(line, &e);
                         (column, format!(": {why}"))
                     }
                 },

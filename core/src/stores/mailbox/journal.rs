@@ -121,7 +121,7 @@ fn entries(
                 continue;
             }
             (Some(at), _) => (at.column, at.what()),
-            (None, Err(e)) => utf8_text::json_line_error(&line, &e),
+            (None, Err(e)) => utf8_text::json_line_error(&String::from_utf8_lossy(&line), &e),
         };
         problems.push((
             path.to_path_buf(),
