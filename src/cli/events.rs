@@ -30,6 +30,10 @@ pub struct EventsArgs {
     pub kind: Option<String>,
 }
 
+/// How many lines that are not events are named one by one: a day file
+/// overwritten with something else is thousands, which the count sums up.
+const NAMED: usize = 10;
+
 pub fn run(args: EventsArgs) -> CliResult {
     let named = args.store.clone();
     let root = args.store.unwrap_or_else(super::default_store);
@@ -65,13 +69,23 @@ pub fn run(args: EventsArgs) -> CliResult {
             crate::errln!("amail: warning: {note}");
         }
     }
-    if bad > 0 {
+    if !bad.is_empty() {
+        for not in bad.iter().take(NAMED) {
+            crate::errln!("amail: warning: {}; skipped", clean_line(&not.to_string()));
+        }
         // Not `words::counted`: the clause after the noun agrees too.
-        let lines = match bad {
+        let lines = match bad.len() {
             1 => "line that is not an event",
             _ => "lines that are not events",
         };
-        crate::errln!("amail: skipped {bad} {lines}; run `amail doctor` to check the log");
+        let named = match bad.len() {
+            n if n > NAMED => format!(" (the first {NAMED} named above)"),
+            _ => String::new(),
+        };
+        crate::errln!(
+            "amail: skipped {} {lines}{named}; run `amail doctor` to check the log",
+            bad.len()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1255,3 +1255,39 @@ fn a_log_line_that_is_not_an_event_is_counted_in_words() {
         stderr(&out)
     );
 }
+
+/// `amail events` said how many lines it skipped and sent the user to
+/// `amail doctor` to find them: each is named where it is, file, line and
+/// column, with why it is not an event, as doctor names it.
+#[test]
+fn a_log_line_that_is_not_an_event_is_named_by_file_line_and_column() {
+    let fx = Fx::new();
+    let store = fx.demo().join("store");
+    let day = std::fs::read_dir(store.join("events"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap() != "events.jsonl")
+        .expect("a day file");
+    let mut text = std::fs::read_to_string(&day).unwrap();
+    let first = text.lines().count() + 1;
+    text.push_str("{\"eventId\": 9999, oops}\n\n[1]\n");
+    std::fs::write(&day, text).unwrap();
+    let out = fx.run(&["events", "--store", store.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    let at =
+        |line: usize, column: usize| format!("{}:{line}:{column}: not an event: ", day.display());
+    assert!(
+        err.contains(&format!("{}key must be a string; skipped", at(first, 19))),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("{}invalid length 1, expected", at(first + 2, 3))),
+        "{err}"
+    );
+    assert!(err.contains("skipped 2 lines that are not events"), "{err}");
+    // What doctor names is what events names.
+    let out = fx.run(&["doctor", "--check", "--store", store.to_str().unwrap()]);
+    let said = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(said.contains(&at(first, 19)), "{said}");
+}

@@ -313,16 +313,9 @@ fn check_events(store: &Store, heal: bool, report: &mut Report) -> Result<()> {
         };
         let last = utf8_text::lines(&bytes).count();
         for (n, line) in utf8_text::lines(&bytes) {
-            let (column, what) = match line {
-                Ok(line) if line.trim().is_empty() => continue,
-                Ok(line) => match serde_json::from_str::<super::events::Event>(line) {
-                    Ok(_) => continue,
-                    Err(e) => {
-                        let (column, why) = utf8_text::json_line_error(line, &e);
-                        (column, format!(": {why}"))
-                    }
-                },
-                Err(at) => (at.column, format!(": {}", at.what())),
+            let not = match super::events::event_at(&file, n, line) {
+                Some(Err(not)) => not,
+                _ => continue,
             };
             let torn = n == last && !bytes.ends_with(b"\n");
             if torn && heal {
@@ -337,10 +330,7 @@ fn check_events(store: &Store, heal: bool, report: &mut Report) -> Result<()> {
                     .healed
                     .push(format!("{}:{n}: cut a torn event line", file.display()));
             } else {
-                report.problems.push(format!(
-                    "{}:{n}:{column}: not an event{what}",
-                    file.display()
-                ));
+                report.problems.push(not.to_string());
             }
         }
     }

@@ -392,20 +392,68 @@ pub(crate) fn link_latest(dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// Every event in the log, oldest first; lines that are not events (one
-/// that is not UTF-8 among them: a torn append) are counted and skipped.
-pub fn read_all(dir: &Path) -> io::Result<(Vec<Event>, usize)> {
+/// A line of the log that is not an event: where it is and why, as
+/// `amail events` warns of it and `amail doctor` reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotAnEvent {
+    pub file: PathBuf,
+    /// 1-based.
+    pub line: usize,
+    /// 1-based, in characters.
+    pub column: usize,
+    /// serde's reason without its own place, or the byte that is not UTF-8.
+    pub why: String,
+}
+
+impl fmt::Display for NotAnEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: not an event: {}",
+            self.file.display(),
+            self.line,
+            self.column,
+            self.why
+        )
+    }
+}
+
+/// Line `n` of `file` (as [`utf8_text::lines`] hands it) read as an
+/// event: `None` for a blank line, else the event or where in the line
+/// and why it is not one. The one reading of a log line, for the reader
+/// and the doctor alike.
+pub fn event_at(
+    file: &Path,
+    n: usize,
+    line: Result<&str, utf8_text::NotUtf8>,
+) -> Option<Result<Event, NotAnEvent>> {
+    let (column, why) = match line {
+        Ok(line) if line.trim().is_empty() => return None,
+        Ok(line) => match serde_json::from_str::<Event>(line) {
+            Ok(e) => return Some(Ok(e)),
+            Err(e) => utf8_text::json_line_error(line, &e),
+        },
+        Err(at) => (at.column, at.what()),
+    };
+    Some(Err(NotAnEvent {
+        file: file.to_path_buf(),
+        line: n,
+        column,
+        why,
+    }))
+}
+
+/// Every event in the log, oldest first, and the lines that are not
+/// events (one that is not UTF-8 among them: a torn append), skipped.
+pub fn read_all(dir: &Path) -> io::Result<(Vec<Event>, Vec<NotAnEvent>)> {
     let mut events = Vec::new();
-    let mut bad = 0;
+    let mut bad = Vec::new();
     for file in day_files(dir)? {
-        for (_, line) in utf8_text::lines(&fs::read(&file)?) {
-            match line {
-                Ok(line) if line.trim().is_empty() => continue,
-                Ok(line) => match serde_json::from_str::<Event>(line) {
-                    Ok(e) => events.push(e),
-                    Err(_) => bad += 1,
-                },
-                Err(_) => bad += 1,
+        for (n, line) in utf8_text::lines(&fs::read(&file)?) {
+            match event_at(&file, n, line) {
+                Some(Ok(e)) => events.push(e),
+                Some(Err(not)) => bad.push(not),
+                None => {}
             }
         }
     }
