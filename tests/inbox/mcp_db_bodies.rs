@@ -262,3 +262,99 @@ fn a_row_whose_text_is_not_utf8_spoils_only_itself() {
     let after = load(dir.path());
     assert_eq!(after.messages.len(), clean.messages.len() + 1, "{err}");
 }
+
+/// The same family for the names a row is read with and its words: an
+/// agent's name, a recipient's kind or a message's importance holding a
+/// byte that is not UTF-8 failed the whole load ("Invalid column type
+/// Text at index: 3, name: name"), so one damaged agent row hid every
+/// message. Each is read with U+FFFD, and every message using it is named
+/// among the problems; the others load as before.
+#[test]
+fn a_row_whose_names_or_words_are_not_utf8_spoils_only_itself() {
+    let dir = fixture_copy();
+    let clean = load(dir.path());
+    let db = db_of(&clean);
+    let conn = Connection::open(&db).unwrap();
+    // PurpleBear (agent 3) sends messages 2, 4, 5, 9 and 10 and receives
+    // 7; message 6's importance; message 11's recipient's kind.
+    conn.execute_batch(
+        "UPDATE agents SET name = CAST(name || x'ff' AS TEXT) WHERE id = 3;
+         UPDATE messages SET importance = CAST(x'c3' AS TEXT) WHERE id = 6;
+         UPDATE message_recipients SET kind = CAST('t' || x'e2' AS TEXT)
+             WHERE message_id = 11;",
+    )
+    .unwrap();
+    drop(conn);
+    let inbox = load(dir.path());
+    assert_eq!(inbox.messages.len(), clean.messages.len());
+    let from = |key: &str| {
+        let m = inbox.messages.iter().find(|m| m.key == key).unwrap();
+        m.message.full().from.clone().unwrap_or_default()
+    };
+    assert_eq!(from("2"), "PurpleBear\u{fffd}");
+    assert_eq!(from("1"), "GreenCastle");
+    let mut named: Vec<&str> = inbox
+        .problems
+        .iter()
+        .filter(|(p, _)| *p == db)
+        .map(|(_, why)| why.as_str())
+        .collect();
+    named.sort_unstable();
+    let bad = |id: u32, what: &str| {
+        format!("message {id}: its {what} is not UTF-8; read with U+FFFD in place of the bad bytes")
+    };
+    assert_eq!(
+        named,
+        [
+            bad(10, "sender's name"),
+            bad(11, "recipient's kind"),
+            bad(2, "sender's name"),
+            bad(4, "sender's name"),
+            bad(5, "sender's name"),
+            bad(6, "importance"),
+            bad(7, "recipient's name"),
+            bad(9, "sender's name"),
+        ],
+        "{:?}",
+        inbox.problems
+    );
+    // Shown, never written: a reply to the damaged sender fails, and
+    // nothing is added.
+    let root = dir.path().to_str().unwrap();
+    let out = crate::support::cli::amail(
+        &["reply", "2", root, "--as", "BlueLake", "--body", "Noted."],
+        None,
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("its sender's name \"PurpleBear\u{fffd}\" is not UTF-8 in the database"),
+        "{err}"
+    );
+    assert_eq!(load(dir.path()).messages.len(), clean.messages.len());
+    // An ack as the name shown (the inbox's way) is refused naming it; as
+    // the name typed, the recipients are listed as they are shown.
+    let ack = |agent: &str| crate::support::cli::amail(&["ack", "7", root, "--as", agent], None);
+    for (agent, said) in [
+        (
+            "PurpleBear\u{fffd}",
+            "the recipient's name \"PurpleBear\u{fffd}\" is not UTF-8",
+        ),
+        ("PurpleBear", "(recipients: PurpleBear\u{fffd})"),
+    ] {
+        let out = ack(agent);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains(said), "{err}");
+    }
+    let conn = Connection::open(&db).unwrap();
+    let unset: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM message_recipients WHERE message_id = 7 AND ack_ts IS NULL
+                 AND read_ts IS NULL",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(unset, 1, "nothing acked");
+}

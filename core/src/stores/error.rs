@@ -169,6 +169,13 @@ impl Error {
             e.sqlite_error_code(),
             Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
         );
+        // A stored name that is not UTF-8 is said alone: its column's
+        // number in a query is no help to whoever reads it.
+        if let rusqlite::Error::FromSqlConversionFailure(_, _, why) = &e {
+            if let Some(name) = why.downcast_ref::<super::mcp::db::NameNotUtf8>() {
+                return Error::Rejected(format!("{}: {name}", path.into().display()));
+            }
+        }
         let mut message = e.to_string();
         if locked {
             message.push_str(

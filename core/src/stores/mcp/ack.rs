@@ -130,16 +130,28 @@ fn set_one(
                  WHERE r.message_id = ?1 ORDER BY a.name",
             )
             .map_err(dbe)?;
-        let names: Vec<String> = stmt
-            .query_map([id], |r| r.get(0))
+        // As the load shows them: a name that is not UTF-8 with U+FFFD.
+        let names: Vec<(String, bool)> = stmt
+            .query_map([id], |r| {
+                let mut damaged = None;
+                let name = mcp_db::lossy_text(r, 0, "name", &mut damaged)?;
+                Ok((name.unwrap_or_default(), damaged.is_some()))
+            })
             .map_err(dbe)?
             .collect::<Result<_, _>>()
             .map_err(dbe)?;
+        // The name as shown was asked for (the inbox acks as the
+        // recipient it shows): it is not the stored one, and says so.
+        if let Some((shown, _)) = names.iter().find(|(n, damaged)| *damaged && n == agent) {
+            let name = mcp_db::NameNotUtf8::new("the recipient's name", shown);
+            return Err(Error::Rejected(format!("{}: {name}", db.display())));
+        }
+        let names: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
         // The row was looked for by `lower(name)`, as the server matches.
         return Err(Error::not_recipient(
             key,
             agent,
-            names.iter().map(String::as_str),
+            names.iter().copied(),
             true,
         ));
     };

@@ -57,9 +57,11 @@ pub struct MessageRow {
     pub ack_required: bool,
     pub created: Option<DateTime<Utc>>,
     pub recipients: Vec<RecipientRow>,
-    /// The first of the row's texts (`thread_id`, `subject`, `body_md`)
-    /// that held bytes that are not UTF-8, read with U+FFFD in their
-    /// place: the load names the row among its problems.
+    /// The first of the row's texts (`thread_id`, `subject`, `body_md`,
+    /// `importance`, and the names and kinds it is read with: `sender's
+    /// name`, `recipient's kind`) that held bytes that are not UTF-8, read
+    /// with U+FFFD in their place: the load names the row among its
+    /// problems.
     pub not_utf8: Option<&'static str>,
 }
 
@@ -371,18 +373,20 @@ struct Names {
     agents: HashMap<i64, Name>,
 }
 
-/// A name as read: its text, or the SQLite type that is not text (NULL
-/// among them), which fails a read only where a row uses it, as the join
-/// reading it as text failed only there.
-type Name = Result<Arc<str>, rusqlite::types::Type>;
+/// A name as read: its text and whether it held bytes that are not UTF-8
+/// (read with U+FFFD: a row using it is named for it, and loads), or the
+/// SQLite type that is not text (NULL among them), which fails a read only
+/// where a row uses it, as the join reading it as text failed only there.
+type Name = Result<(Arc<str>, bool), rusqlite::types::Type>;
 
 impl Names {
     fn read(conn: &Connection) -> rusqlite::Result<Names> {
         use rusqlite::types::ValueRef;
         let name = |v: ValueRef<'_>| match v {
-            ValueRef::Text(t) => std::str::from_utf8(t)
-                .map(Arc::from)
-                .map_err(|_| rusqlite::types::Type::Text),
+            ValueRef::Text(t) => Ok(match std::str::from_utf8(t) {
+                Ok(text) => (Arc::from(text), false),
+                Err(_) => (Arc::from(String::from_utf8_lossy(t)), true),
+            }),
             other => Err(other.data_type()),
         };
         let mut projects = HashMap::new();
@@ -422,10 +426,23 @@ fn id(v: rusqlite::types::ValueRef<'_>) -> Option<i64> {
 }
 
 /// A name a row uses: what is not text fails the read as reading it as
-/// text did (`column` as the joined query numbered it).
-fn required(name: &Name, column: usize, what: &str) -> rusqlite::Result<Arc<str>> {
-    name.clone()
-        .map_err(|t| rusqlite::Error::InvalidColumnType(column, what.into(), t))
+/// text did (`column` as the joined query numbered it); text that was not
+/// UTF-8 notes `label` in `damaged`.
+fn required(
+    name: &Name,
+    (column, what): (usize, &str),
+    label: &'static str,
+    damaged: &mut Option<&'static str>,
+) -> rusqlite::Result<Arc<str>> {
+    match name {
+        Ok((text, lossy)) => {
+            if *lossy {
+                damaged.get_or_insert(label);
+            }
+            Ok(text.clone())
+        }
+        Err(t) => Err(rusqlite::Error::InvalidColumnType(column, what.into(), *t)),
+    }
 }
 
 /// A `messages` row as the query of [`read_pages`] selects it, without
@@ -443,21 +460,24 @@ fn message_row(r: &rusqlite::Row<'_>, names: &Names) -> rusqlite::Result<Option<
     let thread_id = text(3, "thread_id")?.filter(|t| !t.is_empty());
     let subject = text(4, "subject")?.unwrap_or_default();
     let body_md = text(5, "body_md")?.unwrap_or_default();
+    let importance = word(r, 6, &["normal", "high", "low", "urgent"])?;
+    if importance.as_ref().is_some_and(|(_, lossy)| *lossy) {
+        not_utf8.get_or_insert("importance");
+    }
     Ok(Some(MessageRow {
         id: r.get(0)?,
-        project_slug: required(slug, 1, "slug")?,
-        project_key: required(key, 2, "human_key")?,
+        project_slug: required(slug, (1, "slug"), "project's slug", &mut not_utf8)?,
+        project_key: required(key, (2, "human_key"), "project's human_key", &mut not_utf8)?,
         // The left join's NULL (no such agent, or a NULL name) is the
         // empty name; a name of another type failed as text.
         sender: match sender.and_then(|id| names.agents.get(&id)) {
             Some(Err(rusqlite::types::Type::Null)) | None => Arc::from(""),
-            Some(name) => required(name, 3, "name")?,
+            Some(name) => required(name, (3, "name"), "sender's name", &mut not_utf8)?,
         },
         thread_id,
         subject,
         body_md,
-        importance: word(r, 6, &["normal", "high", "low", "urgent"])?
-            .unwrap_or(Cow::Borrowed("normal")),
+        importance: importance.map_or(Cow::Borrowed("normal"), |(w, _)| w),
         ack_required: truthy(r.get_ref(7)?),
         created: timestamps::decode(r.get_ref(8)?),
         recipients: Vec::new(),
@@ -486,6 +506,60 @@ pub(crate) fn lossy_text(
                 String::from_utf8_lossy(t).into_owned()
             }
         })),
+        _ => r.get(i),
+    }
+}
+
+/// A name a write goes by (an agent's, a project's slug) that holds
+/// bytes that are not UTF-8 in the database. The load shows it with
+/// U+FFFD, which is not the stored name: nothing is written by it (a
+/// reply to it would go to no agent, a copy into no project's folder).
+#[derive(Debug)]
+pub(crate) struct NameNotUtf8 {
+    what: &'static str,
+    shown: String,
+}
+
+impl NameNotUtf8 {
+    pub(crate) fn new(what: &'static str, shown: &str) -> NameNotUtf8 {
+        NameNotUtf8 {
+            what,
+            shown: shown.to_owned(),
+        }
+    }
+}
+
+impl std::fmt::Display for NameNotUtf8 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} \"{}\" is not UTF-8 in the database (shown with U+FFFD), so nothing is written \
+             by it; nothing was changed",
+            self.what,
+            crate::safe_text::clean_line(&self.shown)
+        )
+    }
+}
+
+impl std::error::Error for NameNotUtf8 {}
+
+/// Column `i` read as a name a write goes by (`what`: `the sender's
+/// name`), where `get` refused such text as "invalid utf-8 sequence of 1
+/// bytes from index 10 at index 2": refused naming it ([`NameNotUtf8`],
+/// which [`Error::db`](crate::stores::Error) says alone).
+pub(crate) fn stored_name(
+    r: &rusqlite::Row<'_>,
+    i: usize,
+    what: &'static str,
+) -> rusqlite::Result<String> {
+    match r.get_ref(i)? {
+        rusqlite::types::ValueRef::Text(t) if std::str::from_utf8(t).is_err() => {
+            Err(rusqlite::Error::FromSqlConversionFailure(
+                i,
+                rusqlite::types::Type::Text,
+                Box::new(NameNotUtf8::new(what, &String::from_utf8_lossy(t))),
+            ))
+        }
         _ => r.get(i),
     }
 }
@@ -545,17 +619,21 @@ const KINDS: &[&str] = &["to", "cc", "bcc"];
 fn recipient(
     at: usize,
     (agent_id, agent): (i64, &Name),
-    kind: Option<Cow<'static, str>>,
+    kind: Option<(Cow<'static, str>, bool)>,
     (read_ts, ack_ts): (Option<DateTime<Utc>>, Option<DateTime<Utc>>),
 ) -> rusqlite::Result<Found> {
-    let rank = match kind.as_deref() {
+    let rank = match kind.as_ref().map(|(k, _)| k.as_ref()) {
         Some("to") => 0,
         Some("cc") => 1,
         _ => 2,
     };
+    let mut damaged = None;
+    if kind.as_ref().is_some_and(|(_, lossy)| *lossy) {
+        damaged = Some("recipient's kind");
+    }
     let recipient = RecipientRow {
-        agent: required(agent, 1, "name")?,
-        kind: kind.unwrap_or(Cow::Borrowed("to")),
+        agent: required(agent, (1, "name"), "recipient's name", &mut damaged)?,
+        kind: kind.map_or(Cow::Borrowed("to"), |(k, _)| k),
         read_ts,
         ack_ts,
     };
@@ -564,6 +642,7 @@ fn recipient(
         rank,
         agent_id,
         recipient,
+        damaged,
     })
 }
 
@@ -571,7 +650,11 @@ fn recipient(
 fn place(mut found: Vec<Found>, page: &mut [MessageRow]) {
     in_order(&mut found);
     for f in found {
-        page[f.at].recipients.push(f.recipient);
+        let row = &mut page[f.at];
+        if let Some(what) = f.damaged {
+            row.not_utf8.get_or_insert(what);
+        }
+        row.recipients.push(f.recipient);
     }
 }
 
@@ -593,9 +676,9 @@ struct Ahead {
 struct Early {
     message: i64,
     agent: i64,
-    /// The kind, or the error reading it gave (boxed: errors are rare,
-    /// and large).
-    kind: Result<Option<Cow<'static, str>>, Box<rusqlite::Error>>,
+    /// The kind (and whether it was not UTF-8), or the error reading it
+    /// gave (boxed: errors are rare, and large).
+    kind: Result<Option<(Cow<'static, str>, bool)>, Box<rusqlite::Error>>,
     read_ts: Option<DateTime<Utc>>,
     ack_ts: Option<DateTime<Utc>>,
 }
@@ -666,6 +749,8 @@ struct Found {
     rank: u8,
     agent_id: i64,
     recipient: RecipientRow,
+    /// What of it was not UTF-8, for its row's `not_utf8`.
+    damaged: Option<&'static str>,
 }
 
 /// Each message's recipients in order (by kind as ranked; then by name,
@@ -704,20 +789,26 @@ fn row_of(page: &[MessageRow], at: usize, id: i64) -> Option<usize> {
 
 /// Column `i` read as text that is nearly always one of `words` (a
 /// recipient's `kind`, a message's `importance`): such a word borrowed,
-/// any other text copied, a value of another type failing as reading it
-/// as text fails. An allocation a recipient and a row, and their frees on
-/// the load's thread, saved.
+/// any other text copied (text that is not UTF-8 with U+FFFD, and `true`
+/// beside it), a value of another type failing as reading it as text
+/// fails. An allocation a recipient and a row, and their frees on the
+/// load's thread, saved.
 fn word(
     r: &rusqlite::Row<'_>,
     i: usize,
     words: &[&'static str],
-) -> rusqlite::Result<Option<Cow<'static, str>>> {
+) -> rusqlite::Result<Option<(Cow<'static, str>, bool)>> {
     if let rusqlite::types::ValueRef::Text(t) = r.get_ref(i)? {
         if let Some(w) = words.iter().find(|w| w.as_bytes() == t) {
-            return Ok(Some(Cow::Borrowed(w)));
+            return Ok(Some((Cow::Borrowed(w), false)));
         }
+        return Ok(Some(match std::str::from_utf8(t) {
+            Ok(text) => (Cow::Owned(text.to_owned()), false),
+            Err(_) => (Cow::Owned(String::from_utf8_lossy(t).into_owned()), true),
+        }));
     }
-    Ok(r.get::<_, Option<String>>(i)?.map(Cow::Owned))
+    Ok(r.get::<_, Option<String>>(i)?
+        .map(|w| (Cow::Owned(w), false)))
 }
 
 /// The server's tables without column types: SQLite keeps whatever a
@@ -1250,6 +1341,7 @@ pub(crate) mod tests {
                 read_ts: DateTime::from_timestamp(read, 0),
                 ack_ts: None,
             },
+            damaged: None,
         };
         let grouped = vec![
             f(0, 2, 1, "Amy", 1),
@@ -1311,9 +1403,14 @@ pub(crate) mod tests {
         while let Some(r) = rows.next().unwrap() {
             let want = r.get::<_, Option<String>>(0).map_err(|e| e.to_string());
             let got = word(r, 0, &["to", "cc", "bcc"]);
-            let borrowed = matches!(got, Ok(Some(Cow::Borrowed(_))));
+            let borrowed = matches!(got, Ok(Some((Cow::Borrowed(_), false))));
             let got = got
-                .map(|w| w.map(Cow::into_owned))
+                .map(|w| {
+                    w.map(|(w, lossy)| {
+                        assert!(!lossy, "{w}");
+                        w.into_owned()
+                    })
+                })
                 .map_err(|e| e.to_string());
             assert_eq!(got, want);
             let known = matches!(&want, Ok(Some(w)) if ["to", "cc", "bcc"].contains(&w.as_str()));
@@ -1321,6 +1418,13 @@ pub(crate) mod tests {
             seen += 1;
         }
         assert_eq!(seen, 11);
+        // Text that is not UTF-8 (which `get` refuses) is read with U+FFFD.
+        let lossy = conn
+            .query_row("SELECT CAST('c' || x'ff' AS TEXT)", [], |r| {
+                word(r, 0, &["to", "cc", "bcc"])
+            })
+            .unwrap();
+        assert_eq!(lossy, Some((Cow::Owned("c\u{fffd}".into()), true)));
     }
 
     /// Every id once, newest time first and within a time the highest id

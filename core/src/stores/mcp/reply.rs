@@ -85,7 +85,11 @@ pub(crate) fn reply(
                        JOIN projects p ON p.id = a.project_id WHERE r.message_id = ?1",
             )
             .map_err(dbe)?;
-        let rows = stmt.query_map([orig_id], |r| r.get(0)).map_err(dbe)?;
+        let rows = stmt
+            .query_map([orig_id], |r| {
+                mcp_db::stored_name(r, 0, "the slug of a project it is in")
+            })
+            .map_err(dbe)?;
         rows.collect::<Result<_, _>>().map_err(dbe)?
     };
     if slugs.is_empty() {
@@ -130,13 +134,11 @@ pub(crate) fn reply(
                 let mut text = |i, column| mcp_db::lossy_text(r, i, column, &mut damaged);
                 Ok(Original {
                     project_id: r.get(0)?,
-                    slug: r.get(1)?,
-                    sender: r.get(2)?,
+                    slug: mcp_db::stored_name(r, 1, "its project's slug")?,
+                    sender: mcp_db::stored_name(r, 2, "its sender's name")?,
                     thread_id: text(3, "thread_id")?.filter(|t| !t.is_empty()),
                     subject: text(4, "subject")?.unwrap_or_default(),
-                    importance: r
-                        .get::<_, Option<String>>(5)?
-                        .unwrap_or_else(|| "normal".into()),
+                    importance: text(5, "importance")?.unwrap_or_else(|| "normal".into()),
                     ack_required: mcp_db::truthy(r.get_ref(6)?),
                     body_md: text(7, "body_md")?.unwrap_or_default(),
                     topic: text(8, "topic")?,
@@ -156,7 +158,7 @@ pub(crate) fn reply(
             |r| {
                 Ok(Participant {
                     id: r.get(0)?,
-                    name: r.get(1)?,
+                    name: mcp_db::stored_name(r, 1, "its sender's name")?,
                     project_id: r.get(2)?,
                 })
             },
@@ -173,8 +175,8 @@ pub(crate) fn reply(
         let rows = stmt
             .query_map([orig_id], |r| {
                 Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, Option<String>>(1)?,
+                    mcp_db::stored_name(r, 0, "a recipient's name")?,
+                    mcp_db::lossy_text(r, 1, "kind", &mut None)?,
                     r.get::<_, i64>(2)?,
                     r.get::<_, i64>(3)?,
                 ))

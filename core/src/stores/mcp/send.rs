@@ -44,7 +44,13 @@ fn project(
         conn.query_row(
             "SELECT id, slug, human_key FROM projects WHERE id = ?1",
             [id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            |r| {
+                Ok((
+                    r.get(0)?,
+                    mcp_db::stored_name(r, 1, "its project's slug")?,
+                    mcp_db::stored_name(r, 2, "its project's human key")?,
+                ))
+            },
         )
         .optional()
     };
