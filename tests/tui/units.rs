@@ -259,7 +259,7 @@ fn the_status_line_keeps_its_words_beside_an_unreadable_file() {
             if w >= 80 {
                 // The short words at least.
                 let ack = if acks > 0 { "to ack" } else { "" };
-                for words in [ack, "unanswered", "⚠1 unreadable"] {
+                for words in [ack, "unanswered", "⚠1 problem"] {
                     assert!(
                         status.contains(words),
                         "{w} columns: {words:?} in {status:?}"
@@ -277,7 +277,45 @@ fn the_status_line_keeps_its_words_beside_an_unreadable_file() {
     let help = app.render(120, 200);
     assert!(
         help.lines()
-            .any(|l| l.contains("⚠  (status line)") && l.contains("could not be read")),
+            .any(|l| l.contains("⚠  (status line)") && l.contains("mail not read")),
         "{help}"
     );
+}
+
+/// The status line counted "⚠7 unreadable" and nothing in the inbox said
+/// which: a person had to quit and run `amail threads` to learn what the
+/// seven were, and some were read (a file or database row that is not
+/// UTF-8 loads with U+FFFD). The count says "problems", and `?` lists each
+/// as the command line names it, path and why, after the config's.
+#[test]
+fn the_mail_problems_are_listed_in_help() {
+    use amail_tui::testing::{fixed_now, sample_inbox, sample_tasks, FakeBackend};
+    let now = fixed_now();
+    let mut inbox = sample_inbox(now);
+    inbox.problems.push((
+        "mail/broken.md".into(),
+        "invalid UTF-8 at 3:7; read with U+FFFD".into(),
+    ));
+    inbox.problems.push((
+        "mail/big.md".into(),
+        "over the 10 MiB limit; skipped".into(),
+    ));
+    let mut app = TestApp::new(
+        FakeBackend::new(inbox, sample_tasks(now), now),
+        amail_tui::UiConfig::default(),
+    );
+    let status = status_line(&app.render(120, 24));
+    assert!(status.contains("⚠2 problems"), "{status:?}");
+    app.press("?");
+    let help = app.render(100, 300);
+    for line in [
+        "Mail problems: 2",
+        "⚠ mail/broken.md: invalid UTF-8 at 3:7; read with U+FFFD",
+        "⚠ mail/big.md: over the 10 MiB limit; skipped",
+    ] {
+        assert!(
+            help.lines().any(|l| l.contains(line)),
+            "{line:?} in\n{help}"
+        );
+    }
 }

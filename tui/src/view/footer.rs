@@ -54,7 +54,7 @@ enum Words {
     Full,
     /// "●3 to ack ‼1 unanswered ✗1 failed ◉ live".
     Short,
-    /// "●3 to ack ‼1 unanswered ✗1 failed ⚠1 unreadable ◉": the totals'
+    /// "●3 to ack ‼1 unanswered ✗1 failed ⚠1 problem ◉": the totals'
     /// words before the watch state's (with a ⚠ and "not watching" the
     /// short form took 63 columns, and 80 showed none of the words).
     Terse,
@@ -128,7 +128,7 @@ fn status_right(m: &Model) -> Vec<Part> {
         n => format!(" in {n} threads"),
     };
     // A total of zero is not said ("✗0 failed" beside "5 Failed 0"), as
-    // the ⚠ of unreadable files never was: the tabs count every filter.
+    // the ⚠ of mail problems never was: the tabs count every filter.
     let mut right = Vec::new();
     let totals = [
         (
@@ -152,10 +152,17 @@ fn status_right(m: &Model) -> Vec<Part> {
             right.push(Part::whole(Style::default(), " ".into()));
         }
     }
+    // "problems", not "unreadable": some were read (a file or row that
+    // is not UTF-8 loads with U+FFFD); `?` lists each.
     let problems = m.inbox.problems.len();
     if problems > 0 {
+        let noun = if problems == 1 {
+            " problem"
+        } else {
+            " problems"
+        };
         right.push(Part::new(t.warn(), |w| {
-            format!("⚠{problems}{} ", word(w, " unreadable"))
+            format!("⚠{problems}{} ", word(w, noun))
         }));
     }
     match m.progress {

@@ -87,7 +87,10 @@ pub(crate) fn extra_lines(m: &Model) -> Vec<Line<'static>> {
             "  ✗  (status line)",
             "failed threads (the Failed tab's count)",
         ),
-        ("  ⚠  (status line)", "mail files that could not be read"),
+        (
+            "  ⚠  (status line)",
+            "mail not read, or not whole (listed at the end)",
+        ),
     ] {
         out.push(Line::from(vec![
             Span::styled(fit(k, 26), t.base()),
@@ -141,16 +144,51 @@ pub(crate) fn extra_lines(m: &Model) -> Vec<Line<'static>> {
     // Config problems whole: wrapped here (the overlay does not wrap, so
     // its scrolling counts real rows), continuation rows indented.
     for w in &m.config.warnings {
-        let text = format!("⚠ {}", line_text(w));
-        for (i, row) in crate::text::wrap_words(&text, WRAP - 2)
-            .into_iter()
-            .enumerate()
-        {
-            let indent = if i == 0 { "" } else { "  " };
-            out.push(Line::styled(format!("{indent}{row}"), t.warn()));
+        warning(&mut out, m, &line_text(w));
+    }
+    // The mail's, which the status line counts, as the command line
+    // names them: path and why.
+    let problems = &m.inbox.problems;
+    if !problems.is_empty() {
+        out.push(Line::raw(""));
+        out.push(Line::styled(
+            format!("Mail problems: {}", problems.len()),
+            t.heading(),
+        ));
+        for (path, why) in problems.iter().take(LISTED) {
+            let path = line_text(&path.display().to_string());
+            warning(&mut out, m, &format!("{path}: {}", line_text(why)));
+        }
+        if problems.len() > LISTED {
+            out.push(Line::styled(
+                format!(
+                    "… and {} more: `amail threads` on the source names each",
+                    problems.len() - LISTED
+                ),
+                t.muted(),
+            ));
         }
     }
     out
+}
+
+/// The mail problems listed one by one: a mailbox of a thousand broken
+/// files is summed up after these.
+const LISTED: usize = 200;
+
+/// `text` as a warning, wrapped, its continuation rows indented.
+fn warning(out: &mut Vec<Line<'static>>, m: &Model, text: &str) {
+    let text = format!("⚠ {text}");
+    for (i, row) in crate::text::wrap_words(&text, WRAP - 2)
+        .into_iter()
+        .enumerate()
+    {
+        let indent = if i == 0 { "" } else { "  " };
+        out.push(Line::styled(
+            format!("{indent}{row}"),
+            m.config.theme.warn(),
+        ));
+    }
 }
 
 /// Columns the help text is wrapped to (fits the 76-column overlay).
