@@ -1233,11 +1233,9 @@ fn the_source_may_come_before_the_ids_as_threads_takes_it() {
     assert_eq!(fs::read_dir(mail.join("replies")).unwrap().count(), 1);
 }
 
-/// `amail events` on a log with a line that is not an event said "skipped
-/// 1 line(s)"; a count is said as a person says it (`amail_core::words`).
-#[test]
-fn a_log_line_that_is_not_an_event_is_counted_in_words() {
-    let fx = Fx::new();
+/// The demo's store with `lines` added to its event log's day file: the
+/// store, the day file and the number of the first line added.
+fn demo_log_with(fx: &Fx, lines: &str) -> (std::path::PathBuf, std::path::PathBuf, usize) {
     let store = fx.demo().join("store");
     let day = std::fs::read_dir(store.join("events"))
         .unwrap()
@@ -1245,8 +1243,18 @@ fn a_log_line_that_is_not_an_event_is_counted_in_words() {
         .find(|p| p.file_name().unwrap() != "events.jsonl")
         .expect("a day file");
     let mut text = std::fs::read_to_string(&day).unwrap();
-    text.push_str("not an event\n");
+    let first = text.lines().count() + 1;
+    text.push_str(lines);
     std::fs::write(&day, text).unwrap();
+    (store, day, first)
+}
+
+/// `amail events` on a log with a line that is not an event said "skipped
+/// 1 line(s)"; a count is said as a person says it (`amail_core::words`).
+#[test]
+fn a_log_line_that_is_not_an_event_is_counted_in_words() {
+    let fx = Fx::new();
+    let (store, _, _) = demo_log_with(&fx, "not an event\n");
     let out = fx.run(&["events", "--store", store.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
@@ -1262,16 +1270,7 @@ fn a_log_line_that_is_not_an_event_is_counted_in_words() {
 #[test]
 fn a_log_line_that_is_not_an_event_is_named_by_file_line_and_column() {
     let fx = Fx::new();
-    let store = fx.demo().join("store");
-    let day = std::fs::read_dir(store.join("events"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.file_name().unwrap() != "events.jsonl")
-        .expect("a day file");
-    let mut text = std::fs::read_to_string(&day).unwrap();
-    let first = text.lines().count() + 1;
-    text.push_str("{\"eventId\": 9999, oops}\n\n[1]\n");
-    std::fs::write(&day, text).unwrap();
+    let (store, day, first) = demo_log_with(&fx, "{\"eventId\": 9999, oops}\n\n[1]\n");
     let out = fx.run(&["events", "--store", store.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let err = stderr(&out);

@@ -189,6 +189,29 @@ fn a_file_not_named_by_its_id_gives_its_row_its_path() {
     );
 }
 
+/// The fixture's copy with `sql` run on its database (a tool other than
+/// the server writing bytes that are not UTF-8): the copy, its inbox
+/// before, and its database.
+fn damaged(sql: &str) -> (tempfile::TempDir, Inbox, PathBuf) {
+    let dir = fixture_copy();
+    let clean = load(dir.path());
+    let db = db_of(&clean);
+    Connection::open(&db).unwrap().execute_batch(sql).unwrap();
+    (dir, clean, db)
+}
+
+/// The problems `inbox` names in `db`, sorted.
+fn named_for<'a>(inbox: &'a Inbox, db: &Path) -> Vec<&'a str> {
+    let mut named: Vec<&str> = inbox
+        .problems
+        .iter()
+        .filter(|(p, _)| p == db)
+        .map(|(_, why)| why.as_str())
+        .collect();
+    named.sort_unstable();
+    named
+}
+
 /// A row whose text holds a byte that is not UTF-8 (a tool other than the
 /// server wrote it: SQLite stores what it is given) failed the whole
 /// load, "invalid utf-8 sequence of 1 bytes from index 23 at index 5",
@@ -197,17 +220,11 @@ fn a_file_not_named_by_its_id_gives_its_row_its_path() {
 /// bytes U+FFFD, and is named among the problems; the others as before.
 #[test]
 fn a_row_whose_text_is_not_utf8_spoils_only_itself() {
-    let dir = fixture_copy();
-    let clean = load(dir.path());
-    let db = db_of(&clean);
-    let conn = Connection::open(&db).unwrap();
     // Message 3's body and message 5's subject, each with a stray byte.
-    conn.execute_batch(
+    let (dir, clean, db) = damaged(
         "UPDATE messages SET body_md = CAST(body_md || x'ff' || ' after' AS TEXT) WHERE id = 3;
          UPDATE messages SET subject = CAST(x'c3' || subject AS TEXT) WHERE id = 5;",
-    )
-    .unwrap();
-    drop(conn);
+    );
     let inbox = load(dir.path());
     assert_eq!(inbox.messages.len(), clean.messages.len());
     let body = |inbox: &Inbox, key: &str| {
@@ -227,13 +244,7 @@ fn a_row_whose_text_is_not_utf8_spoils_only_itself() {
         .message;
     assert!(subject.full().subject.starts_with('\u{fffd}'));
     assert_eq!(body(&inbox, "4"), body(&clean, "4"));
-    let mut named: Vec<&str> = inbox
-        .problems
-        .iter()
-        .filter(|(p, _)| *p == db)
-        .map(|(_, why)| why.as_str())
-        .collect();
-    named.sort_unstable();
+    let named = named_for(&inbox, &db);
     assert_eq!(
         named,
         [
@@ -271,20 +282,14 @@ fn a_row_whose_text_is_not_utf8_spoils_only_itself() {
 /// among the problems; the others load as before.
 #[test]
 fn a_row_whose_names_or_words_are_not_utf8_spoils_only_itself() {
-    let dir = fixture_copy();
-    let clean = load(dir.path());
-    let db = db_of(&clean);
-    let conn = Connection::open(&db).unwrap();
     // PurpleBear (agent 3) sends messages 2, 4, 5, 9 and 10 and receives
     // 7; message 6's importance; message 11's recipient's kind.
-    conn.execute_batch(
+    let (dir, clean, db) = damaged(
         "UPDATE agents SET name = CAST(name || x'ff' AS TEXT) WHERE id = 3;
          UPDATE messages SET importance = CAST(x'c3' AS TEXT) WHERE id = 6;
          UPDATE message_recipients SET kind = CAST('t' || x'e2' AS TEXT)
              WHERE message_id = 11;",
-    )
-    .unwrap();
-    drop(conn);
+    );
     let inbox = load(dir.path());
     assert_eq!(inbox.messages.len(), clean.messages.len());
     let from = |key: &str| {
@@ -293,13 +298,7 @@ fn a_row_whose_names_or_words_are_not_utf8_spoils_only_itself() {
     };
     assert_eq!(from("2"), "PurpleBear\u{fffd}");
     assert_eq!(from("1"), "GreenCastle");
-    let mut named: Vec<&str> = inbox
-        .problems
-        .iter()
-        .filter(|(p, _)| *p == db)
-        .map(|(_, why)| why.as_str())
-        .collect();
-    named.sort_unstable();
+    let named = named_for(&inbox, &db);
     let bad = |id: u32, what: &str| {
         format!("message {id}: its {what} is not UTF-8; read with U+FFFD in place of the bad bytes")
     };
