@@ -327,7 +327,7 @@ fn a_row_whose_names_or_words_are_not_utf8_spoils_only_itself() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("its sender's name \"PurpleBear\u{fffd}\" is not UTF-8 in the database"),
+        err.contains("its sender's name \"PurpleBear\u{fffd}\" was not UTF-8 in the database"),
         "{err}"
     );
     assert_eq!(load(dir.path()).messages.len(), clean.messages.len());
@@ -337,7 +337,7 @@ fn a_row_whose_names_or_words_are_not_utf8_spoils_only_itself() {
     for (agent, said) in [
         (
             "PurpleBear\u{fffd}",
-            "the recipient's name \"PurpleBear\u{fffd}\" is not UTF-8",
+            "the recipient's name \"PurpleBear\u{fffd}\" was not UTF-8",
         ),
         ("PurpleBear", "(recipients: PurpleBear\u{fffd})"),
     ] {

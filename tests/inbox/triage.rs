@@ -261,3 +261,40 @@ fn a_message_sent_from_a_folder_above_goes_into_the_mailbox_its_agents_read() {
     assert_eq!(sent.len(), 1);
     assert!(above.load().unwrap().message_by_key(&sent[0].key).is_some());
 }
+
+/// A mailbox file whose sender's name is not UTF-8 (an agent that wrote
+/// Latin-1) is read with U+FFFD, and a reply went `To: Blue\u{fffd}Lake`,
+/// a name no agent has: written, and read by nobody. A name shown with
+/// U+FFFD is not the name as written, so nothing is written to it, a
+/// reply or a new message, as a damaged name in an mcp database is
+/// refused; the command says so and writes nothing.
+#[test]
+fn nothing_is_written_to_a_name_that_was_not_utf8() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(
+        d.path().join("ask.md"),
+        b"Id: m1\nSubject: [ol-1] HELP_REQUEST\nFrom: Blue\xffLake\nTo: Chiron\nAck-Required: yes\n\nBody:\nProblem: x\nQuestion: y?\n",
+    )
+    .unwrap();
+    let store = stores::open(d.path(), &LoadOptions::default()).unwrap();
+    let inbox = store.load().unwrap();
+    let err = store
+        .reply(Some(&inbox), "m1", "Chiron", "Use z.", now())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("\"Blue\u{fffd}Lake\" was not UTF-8 where it was read"),
+        "{err}"
+    );
+    let err = store
+        .send(
+            Some(&inbox),
+            &draft("Chiron", &["Blue\u{fffd}Lake"], Some("NUDGE")),
+            now(),
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("was not UTF-8 where it was read"), "{err}");
+    let files = crate::support::walk::files_under(d.path());
+    assert_eq!(files, [d.path().join("ask.md")], "nothing written");
+}

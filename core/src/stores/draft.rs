@@ -11,7 +11,8 @@ use super::store::Draft;
 /// agents act on, and the answer to a help request.
 pub const KINDS: [&str; 4] = ["HELP_RESPONSE", "GUIDANCE", "NUDGE", "TERMINATE"];
 
-/// Refuses an empty sender, no recipients, an empty body, an unknown type.
+/// Refuses an empty sender, no recipients, an empty body, an unknown type,
+/// a name read with U+FFFD (`names::check_not_replaced`).
 pub(crate) fn check(d: &Draft) -> Result<(), Error> {
     if d.from.trim().is_empty() {
         return Err(Error::Invalid("the sender is empty".into()));
@@ -24,6 +25,9 @@ pub(crate) fn check(d: &Draft) -> Result<(), Error> {
     if d.body.trim().is_empty() && d.subject.trim().is_empty() {
         return Err(Error::Invalid("the message is empty".into()));
     }
+    let mut names = vec![("the sender's name", d.from.trim())];
+    names.extend(d.to.iter().map(|t| ("a recipient's name", t.trim())));
+    super::names::check_not_replaced(&names)?;
     if let Some(k) = &d.kind {
         if !KINDS.contains(&k.as_str()) {
             return Err(Error::Invalid(format!(

@@ -172,7 +172,7 @@ impl Error {
         // A stored name that is not UTF-8 is said alone: its column's
         // number in a query is no help to whoever reads it.
         if let rusqlite::Error::FromSqlConversionFailure(_, _, why) = &e {
-            if let Some(name) = why.downcast_ref::<super::mcp::db::NameNotUtf8>() {
+            if let Some(name) = why.downcast_ref::<super::names::NameNotUtf8>() {
                 return Error::Rejected(format!("{}: {name}", path.into().display()));
             }
         }

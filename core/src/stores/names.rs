@@ -103,3 +103,49 @@ mod tests {
         assert_eq!(subject_slug("¿¿"), "message");
     }
 }
+
+/// A name a write would go by (an agent's, a project's slug) that was not
+/// UTF-8 where it was read, a file or a database row: shown with U+FFFD,
+/// which is not the name as written, so nothing is written to it or by
+/// it (a reply to it would reach no agent, a copy no project's folder).
+#[derive(Debug)]
+pub(crate) struct NameNotUtf8 {
+    /// `its sender's name`.
+    pub what: &'static str,
+    /// The name as shown.
+    pub shown: String,
+    /// `in the database`, `where it was read`.
+    pub place: &'static str,
+}
+
+impl std::fmt::Display for NameNotUtf8 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} \"{}\" was not UTF-8 {} (shown with U+FFFD), so nothing is written by \
+             it or to it; nothing was changed",
+            self.what,
+            crate::safe_text::clean_line(&self.shown),
+            self.place
+        )
+    }
+}
+
+impl std::error::Error for NameNotUtf8 {}
+
+/// Refuses a write whose names (`what`, name) hold U+FFFD: a decoder put
+/// it in place of bytes that were not UTF-8 (no agent types one), so the
+/// name is not the one written where it was read ([`NameNotUtf8`]).
+pub(crate) fn check_not_replaced(names: &[(&'static str, &str)]) -> Result<(), Error> {
+    match names.iter().find(|(_, n)| n.contains('\u{fffd}')) {
+        Some((what, shown)) => Err(Error::Rejected(
+            NameNotUtf8 {
+                what,
+                shown: shown.to_string(),
+                place: "where it was read",
+            }
+            .to_string(),
+        )),
+        None => Ok(()),
+    }
+}

@@ -128,6 +128,18 @@ pub fn plan(orig: &Original<'_>, as_agent: &str) -> Result<ReplyPlan, Error> {
             )))
         }
     };
+    // A name read with U+FFFD is not the name as written: answered as or
+    // to, the reply would reach nobody.
+    let mut names = vec![("the name it is answered as", from.as_str())];
+    names.extend(to.iter().map(|t| {
+        let what = match sender {
+            Some(s) if s == t => "its sender's name",
+            _ => "a recipient's name",
+        };
+        (what, t.as_str())
+    }));
+    super::names::check_not_replaced(&names)
+        .map_err(|e| Error::Rejected(format!("message {}: {e}", orig.key)))?;
     let subject = orig.subject.trim();
     let re_subject = if subject.to_lowercase().starts_with("re:") {
         subject.to_string()

@@ -143,7 +143,11 @@ fn set_one(
         // The name as shown was asked for (the inbox acks as the
         // recipient it shows): it is not the stored one, and says so.
         if let Some((shown, _)) = names.iter().find(|(n, damaged)| *damaged && n == agent) {
-            let name = mcp_db::NameNotUtf8::new("the recipient's name", shown);
+            let name = crate::stores::names::NameNotUtf8 {
+                what: "the recipient's name",
+                shown: shown.clone(),
+                place: "in the database",
+            };
             return Err(Error::Rejected(format!("{}: {name}", db.display())));
         }
         let names: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();

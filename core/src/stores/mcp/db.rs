@@ -21,6 +21,7 @@ use hashbrown::HashMap;
 use rusqlite::{Connection, OpenFlags};
 
 use super::timestamps::{self, Dialect};
+use crate::stores::names::NameNotUtf8;
 
 /// How long a reader or writer waits for a busy database before giving up.
 pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -510,43 +511,13 @@ pub(crate) fn lossy_text(
     }
 }
 
-/// A name a write goes by (an agent's, a project's slug) that holds
-/// bytes that are not UTF-8 in the database. The load shows it with
-/// U+FFFD, which is not the stored name: nothing is written by it (a
-/// reply to it would go to no agent, a copy into no project's folder).
-#[derive(Debug)]
-pub(crate) struct NameNotUtf8 {
-    what: &'static str,
-    shown: String,
-}
-
-impl NameNotUtf8 {
-    pub(crate) fn new(what: &'static str, shown: &str) -> NameNotUtf8 {
-        NameNotUtf8 {
-            what,
-            shown: shown.to_owned(),
-        }
-    }
-}
-
-impl std::fmt::Display for NameNotUtf8 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} \"{}\" is not UTF-8 in the database (shown with U+FFFD), so nothing is written \
-             by it; nothing was changed",
-            self.what,
-            crate::safe_text::clean_line(&self.shown)
-        )
-    }
-}
-
-impl std::error::Error for NameNotUtf8 {}
-
 /// Column `i` read as a name a write goes by (`what`: `the sender's
 /// name`), where `get` refused such text as "invalid utf-8 sequence of 1
 /// bytes from index 10 at index 2": refused naming it ([`NameNotUtf8`],
-/// which [`Error::db`](crate::stores::Error) says alone).
+/// which [`Error::db`](crate::stores::Error) says alone). The load shows
+/// such a name with U+FFFD, which is not the stored name: nothing is
+/// written by it (a reply to it would go to no agent, a copy into no
+/// project's folder).
 pub(crate) fn stored_name(
     r: &rusqlite::Row<'_>,
     i: usize,
@@ -557,7 +528,11 @@ pub(crate) fn stored_name(
             Err(rusqlite::Error::FromSqlConversionFailure(
                 i,
                 rusqlite::types::Type::Text,
-                Box::new(NameNotUtf8::new(what, &String::from_utf8_lossy(t))),
+                Box::new(NameNotUtf8 {
+                    what,
+                    shown: String::from_utf8_lossy(t).into_owned(),
+                    place: "in the database",
+                }),
             ))
         }
         _ => r.get(i),
