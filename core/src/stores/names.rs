@@ -1,7 +1,9 @@
 //! Names that become paths when a store writes: one rule for which agent
 //! names, project slugs and thread ids may be a path component, and the
 //! server's slug rule for file names. Both stores write with these, so a
-//! hostile name is refused (or slugged) the same way in either.
+//! hostile name is refused (or slugged) the same way in either; and a
+//! name read with U+FFFD in place of bytes that were not UTF-8, which is
+//! not the name as written, is never written to ([`NameNotUtf8`]).
 
 use super::error::Error;
 
@@ -85,25 +87,6 @@ pub fn subject_slug(subject: &str) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn slugs_match_the_server() {
-        assert_eq!(
-            subject_slug("[ol-527.2] HELP_REQUEST"),
-            "ol-527.2-help_request"
-        );
-        assert_eq!(
-            subject_slug("Re: [ol-527.2] HELP_REQUEST"),
-            "re-ol-527.2-help_request"
-        );
-        assert_eq!(subject_slug("Wave 1 status"), "wave-1-status");
-        assert_eq!(subject_slug("¿¿"), "message");
-    }
-}
-
 /// A name a write would go by (an agent's, a project's slug) that was not
 /// UTF-8 where it was read, a file or a database row: shown with U+FFFD,
 /// which is not the name as written, so nothing is written to it or by
@@ -147,5 +130,24 @@ pub(crate) fn check_not_replaced(names: &[(&'static str, &str)]) -> Result<(), E
             .to_string(),
         )),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_match_the_server() {
+        assert_eq!(
+            subject_slug("[ol-527.2] HELP_REQUEST"),
+            "ol-527.2-help_request"
+        );
+        assert_eq!(
+            subject_slug("Re: [ol-527.2] HELP_REQUEST"),
+            "re-ol-527.2-help_request"
+        );
+        assert_eq!(subject_slug("Wave 1 status"), "wave-1-status");
+        assert_eq!(subject_slug("¿¿"), "message");
     }
 }

@@ -468,7 +468,7 @@ fn message_row(r: &rusqlite::Row<'_>, names: &Names) -> rusqlite::Result<Option<
     Ok(Some(MessageRow {
         id: r.get(0)?,
         project_slug: required(slug, (1, "slug"), "project's slug", &mut not_utf8)?,
-        project_key: required(key, (2, "human_key"), "project's human_key", &mut not_utf8)?,
+        project_key: required(key, (2, "human_key"), "project's human key", &mut not_utf8)?,
         // The left join's NULL (no such agent, or a NULL name) is the
         // empty name; a name of another type failed as text.
         sender: match sender.and_then(|id| names.agents.get(&id)) {
