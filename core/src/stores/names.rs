@@ -3,7 +3,7 @@
 //! server's slug rule for file names. Both stores write with these, so a
 //! hostile name is refused (or slugged) the same way in either; and a
 //! name read with U+FFFD in place of bytes that were not UTF-8, which is
-//! not the name as written, is never written to ([`NameNotUtf8`]).
+//! not the name as written, is never written to (`NameNotUtf8`).
 
 use super::error::Error;
 
