@@ -96,6 +96,35 @@ pub enum ServerFailure {
     Answered,
 }
 
+/// A name a write would go by (an agent's, a project's slug) that was not
+/// UTF-8 where it was read, a file or a database row: shown with U+FFFD,
+/// which is not the name as written, so nothing is written to it or by
+/// it (a reply to it would reach no agent, a copy no project's folder).
+#[derive(Debug)]
+pub(crate) struct NameNotUtf8 {
+    /// `its sender's name`.
+    pub what: &'static str,
+    /// The name as shown.
+    pub shown: String,
+    /// `in the database`, `where it was read`.
+    pub place: &'static str,
+}
+
+impl std::fmt::Display for NameNotUtf8 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} \"{}\" was not UTF-8 {} (shown with U+FFFD), so nothing is written by \
+             it or to it; nothing was changed",
+            self.what,
+            crate::safe_text::clean_line(&self.shown),
+            self.place
+        )
+    }
+}
+
+impl std::error::Error for NameNotUtf8 {}
+
 impl Error {
     /// No message `key` in `where_`, whose ids `amail threads source`
     /// lists: `source` is the SOURCE as the user gives it (a mailbox, a
@@ -172,7 +201,7 @@ impl Error {
         // A stored name that is not UTF-8 is said alone: its column's
         // number in a query is no help to whoever reads it.
         if let rusqlite::Error::FromSqlConversionFailure(_, _, why) = &e {
-            if let Some(name) = why.downcast_ref::<super::names::NameNotUtf8>() {
+            if let Some(name) = why.downcast_ref::<NameNotUtf8>() {
                 return Error::Rejected(format!("{}: {name}", path.into().display()));
             }
         }

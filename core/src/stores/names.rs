@@ -5,7 +5,7 @@
 //! name read with U+FFFD in place of bytes that were not UTF-8, which is
 //! not the name as written, is never written to (`NameNotUtf8`).
 
-use super::error::Error;
+use super::error::{Error, NameNotUtf8};
 
 /// Why `s` may not be one path component of a file amail writes, or
 /// `None` when it may: empty, `.`/`..` or a leading dot, a separator (`/`,
@@ -86,35 +86,6 @@ pub fn subject_slug(subject: &str) -> String {
         trimmed
     }
 }
-
-/// A name a write would go by (an agent's, a project's slug) that was not
-/// UTF-8 where it was read, a file or a database row: shown with U+FFFD,
-/// which is not the name as written, so nothing is written to it or by
-/// it (a reply to it would reach no agent, a copy no project's folder).
-#[derive(Debug)]
-pub(crate) struct NameNotUtf8 {
-    /// `its sender's name`.
-    pub what: &'static str,
-    /// The name as shown.
-    pub shown: String,
-    /// `in the database`, `where it was read`.
-    pub place: &'static str,
-}
-
-impl std::fmt::Display for NameNotUtf8 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} \"{}\" was not UTF-8 {} (shown with U+FFFD), so nothing is written by \
-             it or to it; nothing was changed",
-            self.what,
-            crate::safe_text::clean_line(&self.shown),
-            self.place
-        )
-    }
-}
-
-impl std::error::Error for NameNotUtf8 {}
 
 /// Refuses a write whose names (`what`, name) hold U+FFFD: a decoder put
 /// it in place of bytes that were not UTF-8 (no agent types one), so the

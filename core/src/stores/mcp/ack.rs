@@ -143,7 +143,7 @@ fn set_one(
         // The name as shown was asked for (the inbox acks as the
         // recipient it shows): it is not the stored one, and says so.
         if let Some((shown, _)) = names.iter().find(|(n, damaged)| *damaged && n == agent) {
-            let name = crate::stores::names::NameNotUtf8 {
+            let name = crate::stores::error::NameNotUtf8 {
                 what: "the recipient's name",
                 shown: shown.clone(),
                 place: "in the database",

@@ -21,7 +21,7 @@ use hashbrown::HashMap;
 use rusqlite::{Connection, OpenFlags};
 
 use super::timestamps::{self, Dialect};
-use crate::stores::names::NameNotUtf8;
+use crate::stores::error::NameNotUtf8;
 
 /// How long a reader or writer waits for a busy database before giving up.
 pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
