@@ -12,7 +12,7 @@ use super::store::Draft;
 pub const KINDS: [&str; 4] = ["HELP_RESPONSE", "GUIDANCE", "NUDGE", "TERMINATE"];
 
 /// Refuses an empty sender, no recipients, an empty body, an unknown type,
-/// a name read with U+FFFD (`names::check_not_replaced`).
+/// a name read with U+FFFD (`names::replaced`).
 pub(crate) fn check(d: &Draft) -> Result<(), Error> {
     if d.from.trim().is_empty() {
         return Err(Error::Invalid("the sender is empty".into()));
@@ -27,7 +27,9 @@ pub(crate) fn check(d: &Draft) -> Result<(), Error> {
     }
     let mut names = vec![("the sender's name", d.from.trim())];
     names.extend(d.to.iter().map(|t| ("a recipient's name", t.trim())));
-    super::names::check_not_replaced(&names)?;
+    if let Some(name) = super::names::replaced(&names) {
+        return Err(Error::Rejected(name.to_string()));
+    }
     if let Some(k) = &d.kind {
         if !KINDS.contains(&k.as_str()) {
             return Err(Error::Invalid(format!(

@@ -125,6 +125,22 @@ impl std::fmt::Display for NameNotUtf8 {
 
 impl std::error::Error for NameNotUtf8 {}
 
+impl NameNotUtf8 {
+    /// `shown`, read from a database row.
+    pub(crate) fn in_database(what: &'static str, shown: String) -> NameNotUtf8 {
+        NameNotUtf8 {
+            what,
+            shown,
+            place: "in the database",
+        }
+    }
+
+    /// The write's error: refused, naming the database.
+    pub(crate) fn refused_in(&self, db: &std::path::Path) -> Error {
+        Error::Rejected(format!("{}: {self}", db.display()))
+    }
+}
+
 impl Error {
     /// No message `key` in `where_`, whose ids `amail threads source`
     /// lists: `source` is the SOURCE as the user gives it (a mailbox, a
@@ -202,7 +218,7 @@ impl Error {
         // number in a query is no help to whoever reads it.
         if let rusqlite::Error::FromSqlConversionFailure(_, _, why) = &e {
             if let Some(name) = why.downcast_ref::<NameNotUtf8>() {
-                return Error::Rejected(format!("{}: {name}", path.into().display()));
+                return name.refused_in(&path.into());
             }
         }
         let mut message = e.to_string();

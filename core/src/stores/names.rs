@@ -87,21 +87,17 @@ pub fn subject_slug(subject: &str) -> String {
     }
 }
 
-/// Refuses a write whose names (`what`, name) hold U+FFFD: a decoder put
-/// it in place of bytes that were not UTF-8 (no agent types one), so the
-/// name is not the one written where it was read ([`NameNotUtf8`]).
-pub(crate) fn check_not_replaced(names: &[(&'static str, &str)]) -> Result<(), Error> {
-    match names.iter().find(|(_, n)| n.contains('\u{fffd}')) {
-        Some((what, shown)) => Err(Error::Rejected(
-            NameNotUtf8 {
-                what,
-                shown: shown.to_string(),
-                place: "where it was read",
-            }
-            .to_string(),
-        )),
-        None => Ok(()),
-    }
+/// The first of `names` (`what`, name) holding U+FFFD, which a write
+/// refuses: a decoder put it in place of bytes that were not UTF-8 (no
+/// agent types one), so the name is not the one written where it was
+/// read.
+pub(crate) fn replaced(names: &[(&'static str, &str)]) -> Option<NameNotUtf8> {
+    let (what, shown) = names.iter().find(|(_, n)| n.contains('\u{fffd}'))?;
+    Some(NameNotUtf8 {
+        what,
+        shown: shown.to_string(),
+        place: "where it was read",
+    })
 }
 
 #[cfg(test)]

@@ -138,8 +138,9 @@ pub fn plan(orig: &Original<'_>, as_agent: &str) -> Result<ReplyPlan, Error> {
         };
         (what, t.as_str())
     }));
-    super::names::check_not_replaced(&names)
-        .map_err(|e| Error::Rejected(format!("message {}: {e}", orig.key)))?;
+    if let Some(name) = super::names::replaced(&names) {
+        return Err(Error::Rejected(format!("message {}: {name}", orig.key)));
+    }
     let subject = orig.subject.trim();
     let re_subject = if subject.to_lowercase().starts_with("re:") {
         subject.to_string()

@@ -143,12 +143,11 @@ fn set_one(
         // The name as shown was asked for (the inbox acks as the
         // recipient it shows): it is not the stored one, and says so.
         if let Some((shown, _)) = names.iter().find(|(n, damaged)| *damaged && n == agent) {
-            let name = crate::stores::error::NameNotUtf8 {
-                what: "the recipient's name",
-                shown: shown.clone(),
-                place: "in the database",
-            };
-            return Err(Error::Rejected(format!("{}: {name}", db.display())));
+            let name = crate::stores::error::NameNotUtf8::in_database(
+                "the recipient's name",
+                shown.clone(),
+            );
+            return Err(name.refused_in(db));
         }
         let names: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
         // The row was looked for by `lower(name)`, as the server matches.

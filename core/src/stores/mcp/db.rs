@@ -528,11 +528,10 @@ pub(crate) fn stored_name(
             Err(rusqlite::Error::FromSqlConversionFailure(
                 i,
                 rusqlite::types::Type::Text,
-                Box::new(NameNotUtf8 {
+                Box::new(NameNotUtf8::in_database(
                     what,
-                    shown: String::from_utf8_lossy(t).into_owned(),
-                    place: "in the database",
-                }),
+                    String::from_utf8_lossy(t).into_owned(),
+                )),
             ))
         }
         _ => r.get(i),
@@ -764,9 +763,9 @@ fn row_of(page: &[MessageRow], at: usize, id: i64) -> Option<usize> {
 
 /// Column `i` read as text that is nearly always one of `words` (a
 /// recipient's `kind`, a message's `importance`): such a word borrowed,
-/// any other text copied (text that is not UTF-8 with U+FFFD, and `true`
-/// beside it), a value of another type failing as reading it as text
-/// fails. An allocation a recipient and a row, and their frees on the
+/// any other text copied as [`lossy_text`] reads it (with U+FFFD, and
+/// `true` beside it, where it is not UTF-8), a value of another type
+/// failing as reading it as text fails. An allocation a recipient and a row, and their frees on the
 /// load's thread, saved.
 fn word(
     r: &rusqlite::Row<'_>,
@@ -777,13 +776,10 @@ fn word(
         if let Some(w) = words.iter().find(|w| w.as_bytes() == t) {
             return Ok(Some((Cow::Borrowed(w), false)));
         }
-        return Ok(Some(match std::str::from_utf8(t) {
-            Ok(text) => (Cow::Owned(text.to_owned()), false),
-            Err(_) => (Cow::Owned(String::from_utf8_lossy(t).into_owned()), true),
-        }));
     }
-    Ok(r.get::<_, Option<String>>(i)?
-        .map(|w| (Cow::Owned(w), false)))
+    let mut damaged = None;
+    let text = lossy_text(r, i, "", &mut damaged)?;
+    Ok(text.map(|w| (Cow::Owned(w), damaged.is_some())))
 }
 
 /// The server's tables without column types: SQLite keeps whatever a
