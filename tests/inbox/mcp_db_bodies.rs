@@ -357,3 +357,28 @@ fn a_row_whose_names_or_words_are_not_utf8_spoils_only_itself() {
         .unwrap();
     assert_eq!(unset, 1, "nothing acked");
 }
+
+/// A row's thread or topic holding a byte that is not UTF-8 loads with
+/// U+FFFD (named among the problems), and its reply was stored with the
+/// thread as shown: a thread id no message of the original's thread has,
+/// so the server's thread view and the agents that read it never saw the
+/// answer beside its question. Refused naming it, nothing written.
+#[test]
+fn no_reply_is_written_into_a_thread_that_was_not_utf8_in_the_database() {
+    let (dir, clean, _db) =
+        damaged("UPDATE messages SET thread_id = CAST(thread_id || x'ff' AS TEXT) WHERE id = 8;");
+    let inbox = load(dir.path());
+    assert_eq!(inbox.messages.len(), clean.messages.len());
+    let root = dir.path().to_str().unwrap();
+    let out = crate::support::cli::amail(
+        &["reply", "8", root, "--as", "BlueLake", "--body", "Merging."],
+        None,
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("its thread \"ol-527.1\u{fffd}\" was not UTF-8 in the database"),
+        "{err}"
+    );
+    assert_eq!(load(dir.path()).messages.len(), clean.messages.len());
+}

@@ -298,3 +298,49 @@ fn nothing_is_written_to_a_name_that_was_not_utf8() {
     let files = crate::support::walk::files_under(d.path());
     assert_eq!(files, [d.path().join("ask.md")], "nothing written");
 }
+
+/// The same family for where a reply goes: a message whose `Thread:` or
+/// bead holds a byte that is not UTF-8 is read with U+FFFD, and its reply
+/// was written `Thread: t-�1` (or `[ol-�1] HELP_RESPONSE`): in its thread
+/// in amail's view, which reads both with U+FFFD, but not for an agent or
+/// router that matches the bytes as written, so the answer reached no
+/// one's thread and no task. Refused as a damaged name is, naming it.
+#[test]
+fn no_reply_is_written_into_a_thread_or_bead_that_was_not_utf8() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(
+        d.path().join("thread.md"),
+        b"Id: m1\nThread: t-\xff1\nSubject: [ol-1] HELP_REQUEST\nFrom: BlueLake\nTo: Chiron\n\nBody:\nProblem: x\nQuestion: y?\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.path().join("bead.md"),
+        b"Id: m2\nSubject: [ol-\xff2] HELP_REQUEST\nFrom: BlueLake\nTo: Chiron\n\nBody:\nProblem: x\nQuestion: y?\n",
+    )
+    .unwrap();
+    let store = stores::open(d.path(), &LoadOptions::default()).unwrap();
+    let inbox = store.load().unwrap();
+    for (key, said) in [
+        (
+            "m1",
+            "its thread \"t-\u{fffd}1\" was not UTF-8 where it was read",
+        ),
+        (
+            "m2",
+            "its bead \"ol-\u{fffd}2\" was not UTF-8 where it was read",
+        ),
+    ] {
+        let err = store
+            .reply(Some(&inbox), key, "Chiron", "Use z.", now())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(said) && err.contains(key), "{err}");
+    }
+    let mut files = crate::support::walk::files_under(d.path());
+    files.sort();
+    assert_eq!(
+        files,
+        [d.path().join("bead.md"), d.path().join("thread.md")],
+        "nothing written"
+    );
+}

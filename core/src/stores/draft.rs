@@ -27,7 +27,7 @@ pub(crate) fn check(d: &Draft) -> Result<(), Error> {
     }
     let mut names = vec![("the sender's name", d.from.trim())];
     names.extend(d.to.iter().map(|t| ("a recipient's name", t.trim())));
-    if let Some(name) = super::names::replaced(&names) {
+    if let Some(name) = super::names::replaced(&names, super::error::NameNotUtf8::BY_OR_TO) {
         return Err(Error::Rejected(name.to_string()));
     }
     if let Some(k) = &d.kind {

@@ -96,10 +96,12 @@ pub enum ServerFailure {
     Answered,
 }
 
-/// A name a write would go by (an agent's, a project's slug) that was not
-/// UTF-8 where it was read, a file or a database row: shown with U+FFFD,
-/// which is not the name as written, so nothing is written to it or by
-/// it (a reply to it would reach no agent, a copy no project's folder).
+/// A name a write would go by (an agent's, a project's slug) or go into
+/// (a thread, a bead, a topic) that was not UTF-8 where it was read, a
+/// file or a database row: shown with U+FFFD, which is not the name as
+/// written, so nothing is written by it, to it or into it (a reply to it
+/// would reach no agent, a copy no project's folder, an answer no
+/// thread or task that matches the bytes as written).
 #[derive(Debug)]
 pub(crate) struct NameNotUtf8 {
     /// `its sender's name`.
@@ -108,17 +110,20 @@ pub(crate) struct NameNotUtf8 {
     pub shown: String,
     /// `in the database`, `where it was read`.
     pub place: &'static str,
+    /// What is refused: [`NameNotUtf8::BY_OR_TO`] for an agent or project,
+    /// [`NameNotUtf8::INTO`] for where a reply goes.
+    pub unwritten: &'static str,
 }
 
 impl std::fmt::Display for NameNotUtf8 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} \"{}\" was not UTF-8 {} (shown with U+FFFD), so nothing is written by \
-             it or to it; nothing was changed",
+            "{} \"{}\" was not UTF-8 {} (shown with U+FFFD), so {}; nothing was changed",
             self.what,
             crate::safe_text::clean_line(&self.shown),
-            self.place
+            self.place,
+            self.unwritten
         )
     }
 }
@@ -126,12 +131,19 @@ impl std::fmt::Display for NameNotUtf8 {
 impl std::error::Error for NameNotUtf8 {}
 
 impl NameNotUtf8 {
+    /// An agent's or a project's name: nothing goes by it or to it.
+    pub(crate) const BY_OR_TO: &'static str = "nothing is written by it or to it";
+    /// A thread, bead or topic: the reply would be filed where the
+    /// original is not, for whoever matches the bytes as written.
+    pub(crate) const INTO: &'static str = "no reply is written into it";
+
     /// `shown`, read from a database row.
     pub(crate) fn in_database(what: &'static str, shown: String) -> NameNotUtf8 {
         NameNotUtf8 {
             what,
             shown,
             place: "in the database",
+            unwritten: Self::BY_OR_TO,
         }
     }
 

@@ -90,13 +90,18 @@ pub fn subject_slug(subject: &str) -> String {
 /// The first of `names` (`what`, name) holding U+FFFD, which a write
 /// refuses: a decoder put it in place of bytes that were not UTF-8 (no
 /// agent types one), so the name is not the one written where it was
-/// read.
-pub(crate) fn replaced(names: &[(&'static str, &str)]) -> Option<NameNotUtf8> {
+/// read. `unwritten` says what is refused ([`NameNotUtf8::BY_OR_TO`] for
+/// agents, [`NameNotUtf8::INTO`] for a reply's thread and bead).
+pub(crate) fn replaced(
+    names: &[(&'static str, &str)],
+    unwritten: &'static str,
+) -> Option<NameNotUtf8> {
     let (what, shown) = names.iter().find(|(_, n)| n.contains('\u{fffd}'))?;
     Some(NameNotUtf8 {
         what,
         shown: shown.to_string(),
         place: "where it was read",
+        unwritten,
     })
 }
 

@@ -14,7 +14,7 @@
 
 use amail_parser::MessageType;
 
-use super::error::Error;
+use super::error::{Error, NameNotUtf8};
 use crate::inbox::SourceKind;
 
 /// What a reply is, decided by what it answers.
@@ -55,6 +55,11 @@ pub struct Original<'a> {
     pub cc: &'a [String],
     pub subject: &'a str,
     pub kind: MessageType,
+    /// Its thread as it names it (`Thread:`, the row's `thread_id`);
+    /// `None`: its key names the thread.
+    pub thread: Option<&'a str>,
+    /// Its bead, which a HELP_RESPONSE's subject carries.
+    pub bead: Option<&'a str>,
     /// Where the message is: how `--as` names its agents
     /// ([`SourceKind::same_agent`], the rule `ack` and `pending` use too).
     pub source: &'a SourceKind,
@@ -138,8 +143,17 @@ pub fn plan(orig: &Original<'_>, as_agent: &str) -> Result<ReplyPlan, Error> {
         };
         (what, t.as_str())
     }));
-    if let Some(name) = super::names::replaced(&names) {
+    if let Some(name) = super::names::replaced(&names, NameNotUtf8::BY_OR_TO) {
         return Err(Error::Rejected(format!("message {}: {name}", orig.key)));
+    }
+    // Nor is a thread or bead read so: the reply would be filed there in
+    // amail's view (which reads it the same way) and nowhere for an agent
+    // or router that matches the bytes as written.
+    let mut places: Vec<(&'static str, &str)> =
+        orig.bead.map(|b| ("its bead", b)).into_iter().collect();
+    places.push(("its thread", orig.thread.unwrap_or(orig.key)));
+    if let Some(place) = super::names::replaced(&places, NameNotUtf8::INTO) {
+        return Err(Error::Rejected(format!("message {}: {place}", orig.key)));
     }
     let subject = orig.subject.trim();
     let re_subject = if subject.to_lowercase().starts_with("re:") {
@@ -160,9 +174,9 @@ pub fn plan(orig: &Original<'_>, as_agent: &str) -> Result<ReplyPlan, Error> {
     })
 }
 
-/// The type of a message known only by its subject and body (a database
-/// row), read the way the parser reads any mail.
-pub(crate) fn kind_of(subject: &str, body: &str) -> MessageType {
+/// The type and bead of a message known only by its subject and body (a
+/// database row), read the way the parser reads any mail.
+pub(crate) fn kind_of(subject: &str, body: &str) -> (MessageType, Option<String>) {
     let text = format!(
         "Subject: {}\n\nBody:\n{body}\n",
         subject.replace(['\r', '\n'], " ")
@@ -170,7 +184,9 @@ pub(crate) fn kind_of(subject: &str, body: &str) -> MessageType {
     amail_parser::parse(&text, &amail_parser::ParseOptions::default())
         .ok()
         .and_then(|v| v.into_iter().next())
-        .map_or(MessageType::Unknown, |m| m.kind)
+        .map_or((MessageType::Unknown, None), |m| {
+            (m.kind, m.bead().map(str::to_string))
+        })
 }
 
 /// [`plan`] for a message of a loaded inbox: its recipients as the store
@@ -200,6 +216,8 @@ pub fn plan_for(
             cc: &cc,
             subject: &m.message.subject,
             kind: m.message.kind,
+            thread: m.message.thread_id.as_deref(),
+            bead: m.message.bead().as_deref(),
             source,
         },
         as_agent,

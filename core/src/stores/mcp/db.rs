@@ -523,15 +523,36 @@ pub(crate) fn stored_name(
     i: usize,
     what: &'static str,
 ) -> rusqlite::Result<String> {
+    stored(r, i, what, NameNotUtf8::BY_OR_TO)
+}
+
+/// Column `i` read as the thread or topic a reply is filed into (`what`:
+/// `its thread`), refused as [`stored_name`] refuses a name: the reply
+/// would carry the text as shown, a thread no message of the original's
+/// has for whoever matches the stored bytes.
+pub(crate) fn stored_place(
+    r: &rusqlite::Row<'_>,
+    i: usize,
+    what: &'static str,
+) -> rusqlite::Result<Option<String>> {
+    stored(r, i, what, NameNotUtf8::INTO)
+}
+
+fn stored<T: rusqlite::types::FromSql>(
+    r: &rusqlite::Row<'_>,
+    i: usize,
+    what: &'static str,
+    unwritten: &'static str,
+) -> rusqlite::Result<T> {
     match r.get_ref(i)? {
         rusqlite::types::ValueRef::Text(t) if std::str::from_utf8(t).is_err() => {
+            let mut refusal =
+                NameNotUtf8::in_database(what, String::from_utf8_lossy(t).into_owned());
+            refusal.unwritten = unwritten;
             Err(rusqlite::Error::FromSqlConversionFailure(
                 i,
                 rusqlite::types::Type::Text,
-                Box::new(NameNotUtf8::in_database(
-                    what,
-                    String::from_utf8_lossy(t).into_owned(),
-                )),
+                Box::new(refusal),
             ))
         }
         _ => r.get(i),

@@ -136,12 +136,13 @@ pub(crate) fn reply(
                     project_id: r.get(0)?,
                     slug: mcp_db::stored_name(r, 1, "its project's slug")?,
                     sender: mcp_db::stored_name(r, 2, "its sender's name")?,
-                    thread_id: text(3, "thread_id")?.filter(|t| !t.is_empty()),
+                    // Where the reply is filed: as stored, or refused.
+                    thread_id: mcp_db::stored_place(r, 3, "its thread")?.filter(|t| !t.is_empty()),
                     subject: text(4, "subject")?.unwrap_or_default(),
                     importance: text(5, "importance")?.unwrap_or_else(|| "normal".into()),
                     ack_required: mcp_db::truthy(r.get_ref(6)?),
                     body_md: text(7, "body_md")?.unwrap_or_default(),
-                    topic: text(8, "topic")?,
+                    topic: mcp_db::stored_place(r, 8, "its topic")?,
                 })
             },
         )
@@ -235,7 +236,7 @@ pub(crate) fn reply(
             names.join(", ")
         )));
     };
-    let orig_kind = reply_rule::kind_of(&orig.subject, &orig.body_md);
+    let (orig_kind, orig_bead) = reply_rule::kind_of(&orig.subject, &orig.body_md);
     let plan = reply_rule::plan(
         &reply_rule::Original {
             key,
@@ -244,6 +245,8 @@ pub(crate) fn reply(
             cc: &recipients.1,
             subject: &orig.subject,
             kind: orig_kind,
+            thread: orig.thread_id.as_deref(),
+            bead: orig_bead.as_deref(),
             source: &crate::inbox::SourceKind::McpStore {
                 root: archive.to_path_buf(),
                 db: db.to_path_buf(),
