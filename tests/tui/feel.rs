@@ -353,10 +353,11 @@ fn the_help_wraps_its_lines_at_a_narrow_terminal_rather_than_cut_them() {
     }
 }
 
-/// A load error wider than the footer is cut with `…`, as a notice is:
+/// A load error wider than the footer is cut with `…`, as a notice was:
 /// a live server's "no server answers (...): is `mcp-agent-mail
 /// serve-http` running there, on that port and path?" stopped at the
-/// edge mid-word ("serve-ht"), with nothing to say that more was there.
+/// edge mid-word ("serve-ht"), with nothing to say that more was there;
+/// the cut line names `?`, where it is whole.
 #[test]
 fn a_load_error_wider_than_the_footer_is_cut_with_an_ellipsis() {
     let mut app = TestApp::sample();
@@ -372,10 +373,22 @@ fn a_load_error_wider_than_the_footer_is_cut_with_an_ellipsis() {
             last.starts_with(" ✗ mail: http://127.0.0.1"),
             "{w}: {last:?}"
         );
-        assert!(last.ends_with('…'), "{w}: {last:?}");
+        assert!(last.contains('…'), "{w}: {last:?}");
+        assert!(last.ends_with("· ? whole"), "{w}: {last:?}");
     }
     let screen = app.render(200, 24);
     assert!(screen.contains("on that port and path?"), "{screen}");
+    // Cut on the footer, where it stays while the source fails; whole
+    // in the help, which the footer's hint names (it was in no view).
+    app.press("?");
+    let help = crate::screen::boxed_words(&app.render(80, 300));
+    assert!(
+        help.contains(&format!(
+            "Could not load: {}",
+            crate::screen::squeeze(app.model.load_error.as_deref().unwrap())
+        )),
+        "{help}"
+    );
 }
 
 /// `v` in the thread list or a thread's messages below 120 columns, where

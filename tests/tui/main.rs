@@ -24,6 +24,7 @@ mod real_snapshots;
 mod reply_identity;
 mod review;
 mod robustness;
+mod screen;
 mod search;
 mod snapshots;
 mod terminal;

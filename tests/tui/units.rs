@@ -319,3 +319,43 @@ fn the_mail_problems_are_listed_in_help() {
         );
     }
 }
+
+/// A refusal wider than the footer was cut to its width (`… so nothing
+/// is written b…`): the part that says what was refused and why was lost,
+/// and no key brought it back (the command line's words were the only
+/// place it was whole). A notice too long for one line now takes the
+/// lines above the footer it needs, over the bottom of the panes, and
+/// goes with the next key, as any notice does.
+#[test]
+fn a_long_refusal_is_shown_whole() {
+    use amail_parser::MessageType;
+    use amail_tui::testing::{fixed_now, message, FakeBackend};
+    let now = fixed_now();
+    let mut backend = FakeBackend::sample();
+    backend.deliver(
+        "late.md",
+        message(
+            MessageType::HelpRequest,
+            "[ol-\u{fffd}9] HELP_REQUEST",
+            "PurpleBear",
+            &["BlueLake"],
+            "ol-\u{fffd}9",
+            now,
+            "Problem: the token store\nQuestion: which one?",
+            |_| {},
+        ),
+    );
+    let mut app = TestApp::new(backend, amail_tui::UiConfig::default()).with_identity("BlueLake");
+    app.press("r");
+    let notice = app.notice();
+    assert!(notice.contains("was not UTF-8"), "{notice}");
+    for (w, h) in [(80, 24), (60, 24), (120, 30)] {
+        let screen = app.render(w, h);
+        let shown = crate::screen::words(&screen);
+        let whole = crate::screen::squeeze(&notice);
+        assert!(shown.contains(&whole), "{w}x{h}: {whole:?} in\n{screen}");
+    }
+    // The next key takes it away, and the panes are whole again.
+    app.press("j");
+    assert!(!app.render(80, 24).contains("was not UTF-8"));
+}

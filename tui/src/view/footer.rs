@@ -230,6 +230,7 @@ fn status_right(m: &Model) -> Vec<Part> {
 
 pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
     let t = &m.config.theme;
+    let keys = &m.config.keymap;
     if m.search.typing {
         let found = m.search_progress();
         let so_far = if found.is_some_and(|f| f.2) {
@@ -284,21 +285,31 @@ pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
         return;
     }
     if let Some(e) = &m.load_error {
+        // Cut with `…` as a notice is (cut at the edge, a live server's
+        // hint stopped mid-word with no sign of the rest), and naming the
+        // key that shows it whole: it stays while the source fails, so it
+        // does not take rows from the panes as a notice does.
+        let whole = format!("✗ {}", line_text(e));
+        let cols = (area.width as usize).saturating_sub(1);
+        let text = if width(&whole) <= cols {
+            whole
+        } else {
+            let help = format!(" · {} whole", keys.first_key(Action::Help));
+            notice_line(
+                &crate::model::Notice {
+                    keep: help.len(),
+                    text: whole + &help,
+                    error: true,
+                },
+                cols,
+            )
+        };
         f.render_widget(
-            // Cut with `…` as a notice is: cut at the edge, a live
-            // server's hint stopped mid-word with no sign of the rest.
-            Paragraph::new(Line::styled(
-                format!(
-                    " ✗ {}",
-                    truncate(&line_text(e), (area.width as usize).saturating_sub(3))
-                ),
-                t.error(),
-            )),
+            Paragraph::new(Line::styled(format!(" {text}"), t.error())),
             area,
         );
         return;
     }
-    let keys = &m.config.keymap;
     let hints: Vec<(String, &str)> = match &m.overlay {
         Some(Overlay::Editor { mode, .. }) => match mode {
             // Esc before Ctrl-e: a narrow footer, which drops the last,
@@ -410,14 +421,7 @@ fn spinner(m: &Model) -> char {
 /// before the part that says which key to press, which stays whole: cut at
 /// the edge, the quit warning ended "would be l" and never said `q`.
 fn notice_line(n: &crate::model::Notice, cols: usize) -> String {
-    let split = n
-        .text
-        .len()
-        .checked_sub(n.keep)
-        .filter(|at| n.text.is_char_boundary(*at))
-        .unwrap_or(0);
-    let (what, keys) = n.text.split_at(split);
-    let (what, keys) = (line_text(what), line_text(keys));
+    let (what, keys) = notice_parts(n);
     if width(&what) + width(&keys) <= cols {
         return what + &keys;
     }
@@ -432,4 +436,125 @@ fn notice_line(n: &crate::model::Notice, cols: usize) -> String {
     }
     // A blank between the cut and the keys, as between words.
     format!("{} {keys}", truncate(what.trim_end(), room - 1))
+}
+
+/// A notice's description and the part naming its keys
+/// ([`Notice::keep`](crate::model::Notice::keep)), each made safe for the
+/// terminal.
+fn notice_parts(n: &crate::model::Notice) -> (String, String) {
+    let split = n
+        .text
+        .len()
+        .checked_sub(n.keep)
+        .filter(|at| n.text.is_char_boundary(*at))
+        .unwrap_or(0);
+    let (what, keys) = n.text.split_at(split);
+    (line_text(what), line_text(keys))
+}
+
+/// The rows a notice takes at `cols` columns, at most `most`: one where it
+/// fits ([`notice_line`]), else wrapped at words; one that would take more
+/// than `most` has its last row cut as a one-row notice is, its keys kept.
+fn notice_rows(n: &crate::model::Notice, cols: usize, most: usize) -> Vec<String> {
+    let (what, keys) = notice_parts(n);
+    if most <= 1 || width(&what) + width(&keys) <= cols {
+        return vec![notice_line(n, cols)];
+    }
+    let mut rows = crate::text::wrap_words(&(what + &keys), cols);
+    if rows.len() > most {
+        let rest = rows[most - 1..].join(" ");
+        rows.truncate(most - 1);
+        let last = crate::model::Notice {
+            keep: keys.len().min(rest.len()),
+            text: rest,
+            error: n.error,
+        };
+        rows.push(notice_line(&last, cols));
+    }
+    rows
+}
+
+/// A notice wider than the footer, whole: its rows over the footer and
+/// the bottom of the panes, as a pager's message grows up the screen (a
+/// refusal cut to the footer's width lost what was refused and why, and
+/// no key brought it back). It goes with the next key, as any notice
+/// does. Drawn last, over any overlay; not while a prompt holds the
+/// footer (a search, a reason being typed), which draws its own.
+pub(crate) fn draw_tall_notice(m: &Model, f: &mut Frame, area: Rect) {
+    let Some(n) = &m.notice else { return };
+    if m.search.typing || matches!(m.overlay, Some(Overlay::Reason { .. })) {
+        return;
+    }
+    // Half the screen at most: the selection above it stays in view.
+    let most = (area.height as usize / 2).max(1);
+    let rows = notice_rows(n, (area.width as usize).saturating_sub(1), most);
+    if rows.len() < 2 {
+        return;
+    }
+    let t = &m.config.theme;
+    let style = if n.error { t.error() } else { t.ok() };
+    let height = rows.len() as u16;
+    let at = Rect::new(
+        area.x,
+        area.y + area.height.saturating_sub(height),
+        area.width,
+        height.min(area.height),
+    );
+    let lines: Vec<Line> = rows
+        .into_iter()
+        .map(|r| Line::styled(format!(" {r}"), style))
+        .collect();
+    f.render_widget(ratatui::widgets::Clear, at);
+    f.render_widget(Paragraph::new(lines).style(t.base()), at);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Notice;
+
+    fn quit_warning() -> Notice {
+        Notice::keyed(
+            "1 rejection reason (kept for X) would be lost: ".into(),
+            "q again quits, other keys stay",
+            true,
+        )
+    }
+
+    #[test]
+    fn a_notice_that_fits_is_one_row() {
+        let n = quit_warning();
+        assert_eq!(notice_rows(&n, 200, 10), std::slice::from_ref(&n.text));
+    }
+
+    #[test]
+    fn a_wide_notice_is_wrapped_at_words_whole() {
+        let rows = notice_rows(&quit_warning(), 40, 10);
+        assert_eq!(
+            rows,
+            [
+                "1 rejection reason (kept for X) would be",
+                "lost: q again quits, other keys stay",
+            ]
+        );
+    }
+
+    /// Past its rows, the last row is cut as a one-row notice is: the
+    /// description loses its end, the keys stay whole.
+    #[test]
+    fn a_notice_past_its_rows_keeps_its_keys() {
+        let n = quit_warning();
+        assert_eq!(
+            notice_rows(&n, 40, 1),
+            ["1 reject… q again quits, other keys stay"]
+        );
+        let rows = notice_rows(&n, 35, 2);
+        assert_eq!(
+            rows,
+            [
+                "1 rejection reason (kept for X)",
+                "wou… q again quits, other keys stay"
+            ]
+        );
+    }
 }

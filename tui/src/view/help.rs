@@ -146,6 +146,12 @@ pub(crate) fn extra_lines(m: &Model) -> Vec<Line<'static>> {
     for w in &m.config.warnings {
         warning(&mut out, m, &line_text(w));
     }
+    // The last load's failure whole: the footer, where it stays while
+    // the source fails, has one row for it.
+    if let Some(e) = &m.load_error {
+        out.push(Line::raw(""));
+        warning(&mut out, m, &format!("Could not load: {}", line_text(e)));
+    }
     // The mail's, which the status line counts, as the command line
     // names them: path and why.
     let problems = &m.inbox.problems;

@@ -65,6 +65,7 @@ pub fn view(m: &Model, f: &mut Frame) {
         // A one-line prompt: the footer draws it.
         Some(Overlay::Reason { .. }) | None => {}
     }
+    footer::draw_tall_notice(m, f, area);
 }
 
 /// How much of each filter tab [`filter_tabs`] shows.
