@@ -344,3 +344,33 @@ fn no_reply_is_written_into_a_thread_or_bead_that_was_not_utf8() {
         "nothing written"
     );
 }
+
+/// A draft is judged before the mailbox is read: `send` with no inbox
+/// loaded the whole mailbox first (every file, a second on a big one)
+/// and only then refused an empty message, and where the mailbox could
+/// not be taken (here a folder above an mcp_agent_mail storage root,
+/// which the load refuses) said that instead of what was wrong with the
+/// draft.
+#[test]
+fn a_refused_draft_is_refused_before_the_mailbox_is_read() {
+    use amail_core::stores::MailStore;
+    let d = tempfile::tempdir().unwrap();
+    crate::support::fs::copy_dir(
+        &crate::support::fixture::fixture(),
+        &d.path().join("agent-mail"),
+    );
+    let store = stores::MailboxStore::new(d.path().to_path_buf(), u64::MAX);
+    let mut empty = draft("Chiron", &["BlueLake"], Some("NUDGE"));
+    empty.subject = String::new();
+    empty.body = "  ".into();
+    let err = store.send(None, &empty, now()).unwrap_err().to_string();
+    assert!(err.contains("the message is empty"), "{err}");
+    // A good draft meets the load's refusal, and nothing is written.
+    let before = crate::support::walk::files_under(d.path());
+    let err = store
+        .send(None, &draft("Chiron", &["BlueLake"], None), now())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("mcp_agent_mail storage root"), "{err}");
+    assert_eq!(crate::support::walk::files_under(d.path()), before);
+}

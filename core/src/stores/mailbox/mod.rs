@@ -168,6 +168,9 @@ impl MailStore for MailboxStore {
         draft: &Draft,
         now: DateTime<Utc>,
     ) -> Result<ReplyOutcome, Error> {
+        // Judged before the mailbox is read: a refused draft costs no
+        // load, and says what is wrong with it, not with the mailbox.
+        crate::stores::draft::check(draft)?;
         let mut fresh = None;
         let inbox = self.messages(inbox, &mut fresh)?;
         send::send(inbox, &self.root, draft, micros(now))

@@ -16,13 +16,14 @@ use crate::stores::error::Error;
 use crate::stores::names::{check_components, subject_slug};
 use crate::stores::store::{Draft, ReplyOutcome};
 
+/// `d` as a file in `root`'s mailbox; `d` has passed `draft::check`,
+/// which `MailboxStore::send` asks before it reads the mailbox.
 pub(crate) fn send(
     inbox: &Inbox,
     root: &Path,
     d: &Draft,
     now: DateTime<Utc>,
 ) -> Result<ReplyOutcome, Error> {
-    draft::check(d)?;
     let from = d.from.trim();
     check_components(&[("agent name", from)])?;
     let to = draft::recipients(d);
