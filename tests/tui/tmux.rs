@@ -724,3 +724,52 @@ fn threads_total(s: &str) -> Option<usize> {
         .parse()
         .ok()
 }
+
+/// A refusal wider than the terminal, seen in a real one: `r` on a help
+/// request whose thread was not UTF-8 is refused before any editor
+/// opens, and the whole refusal is on screen (it was cut to the footer's
+/// width, `… so nothing is written b…`) until the next key.
+#[test]
+fn a_refusal_wider_than_the_terminal_is_read_whole() {
+    let home = tempfile::Builder::new()
+        .prefix("amail-e2e-home-")
+        .tempdir()
+        .unwrap();
+    let mail = home.path().join("mail");
+    std::fs::create_dir_all(&mail).unwrap();
+    std::fs::write(
+        mail.join("ask.md"),
+        b"Id: m1\nThread: t-\xff1\nSubject: [ol-1] HELP_REQUEST\nFrom: BlueLake\nTo: Chiron\n\nBody:\nProblem: the token store\nQuestion: which one?\n",
+    )
+    .unwrap();
+    let cmd = format!(
+        "AMAIL_HOME='{home}' AMAIL_CONFIG=/nonexistent/config.toml TERM=xterm-256color '{bin}' inbox '{mail}' --as Chiron; echo \"EXIT=$?\"; sleep 120",
+        home = home.path().display(),
+        bin = env!("CARGO_BIN_EXE_amail"),
+        mail = mail.display(),
+    );
+    let Some(t) = Tmux::start_shell("refusal", Shell { cmd, home }) else {
+        return;
+    };
+    t.wait_loaded();
+    t.text("r");
+    let screen = t.wait_for("was not UTF-8");
+    let words = crate::screen::squeeze(&screen);
+    assert!(
+        words.contains(
+            "message m1: its thread \"t-\u{fffd}1\" was not UTF-8 where it was read \
+             (shown with U+FFFD), so no reply is written into it; nothing was changed"
+        ),
+        "{screen}"
+    );
+    t.text("j");
+    t.wait_until("the refusal gone", |s| !s.contains("was not UTF-8"));
+    t.text("q");
+    let after = t.wait_for("EXIT=");
+    assert!(after.contains("EXIT=0"), "{after}");
+    assert_eq!(
+        std::fs::read_dir(&mail).unwrap().count(),
+        1,
+        "nothing written"
+    );
+}
