@@ -304,7 +304,8 @@ fn nothing_is_written_to_a_name_that_was_not_utf8() {
 /// was written `Thread: t-�1` (or `[ol-�1] HELP_RESPONSE`): in its thread
 /// in amail's view, which reads both with U+FFFD, but not for an agent or
 /// router that matches the bytes as written, so the answer reached no
-/// one's thread and no task. Refused as a damaged name is, naming it.
+/// one's thread and no task. Refused as a damaged name is, naming it; a
+/// new message into such a thread too.
 #[test]
 fn no_reply_is_written_into_a_thread_or_bead_that_was_not_utf8() {
     let d = tempfile::tempdir().unwrap();
@@ -336,6 +337,20 @@ fn no_reply_is_written_into_a_thread_or_bead_that_was_not_utf8() {
             .to_string();
         assert!(err.contains(said) && err.contains(key), "{err}");
     }
+    // A new message into that thread (the inbox's `c` inside it takes its
+    // thread and bead) is the same write.
+    let thread = &inbox.thread_for(inbox.message_by_key("m1").unwrap()).id;
+    let mut into = draft("Chiron", &["BlueLake"], Some("GUIDANCE"));
+    into.thread = Some(thread.clone());
+    into.bead = None;
+    let err = store
+        .send(Some(&inbox), &into, now())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("the thread \"t-\u{fffd}1\" was not UTF-8 where it was read"),
+        "{err}"
+    );
     let mut files = crate::support::walk::files_under(d.path());
     files.sort();
     assert_eq!(

@@ -758,7 +758,7 @@ fn a_refusal_wider_than_the_terminal_is_read_whole() {
     assert!(
         words.contains(
             "message m1: its thread \"t-\u{fffd}1\" was not UTF-8 where it was read \
-             (shown with U+FFFD), so no reply is written into it; nothing was changed"
+             (shown with U+FFFD), so nothing is written into it; nothing was changed"
         ),
         "{screen}"
     );

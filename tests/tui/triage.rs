@@ -574,3 +574,39 @@ fn the_roster_kept_between_frames_follows_the_mail() {
         assert!(screen.contains("Juniper"), "{screen}");
     }
 }
+
+/// `c` inside a thread whose id or bead was not UTF-8 where it was read:
+/// the message went into the thread as shown (`t-�1`), a thread no agent
+/// matching the bytes as written has, and now the store refuses it. Said
+/// before any chooser or editor opens, so nothing typed is lost to the
+/// refusal; outside the thread `c` starts a new thread as ever.
+#[test]
+fn compose_inside_a_thread_that_was_not_utf8_is_refused_before_typing() {
+    let now = fixed_now();
+    let mut backend = FakeBackend::sample();
+    backend.deliver(
+        "late.md",
+        message(
+            MessageType::HelpRequest,
+            "[ol-\u{fffd}9] HELP_REQUEST",
+            "PurpleBear",
+            &["BlueLake"],
+            "ol-\u{fffd}9",
+            now,
+            "Problem: the token store\nQuestion: which one?",
+            |_| {},
+        ),
+    );
+    let mut app = TestApp::new(backend, UiConfig::default()).with_identity("BlueLake");
+    app.press("<enter>");
+    assert_eq!(app.model.focus, Pane::Messages);
+    app.press("c");
+    assert!(app.model.overlay.is_none(), "{:?}", app.model.overlay);
+    let notice = app.notice();
+    assert!(
+        notice.contains("\"ol-\u{fffd}9\" was not UTF-8 where it was read"),
+        "{notice}"
+    );
+    app.press("<esc>c");
+    assert!(app.model.overlay.is_some(), "{}", app.notice());
+}

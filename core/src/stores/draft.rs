@@ -4,7 +4,7 @@
 //! write and parse typed messages; the arguments are refused before
 //! anything is looked at.
 
-use super::error::Error;
+use super::error::{Error, NameNotUtf8};
 use super::store::Draft;
 
 /// The types a person may send to agents: what the orchestrator sends and
@@ -12,7 +12,7 @@ use super::store::Draft;
 pub const KINDS: [&str; 4] = ["HELP_RESPONSE", "GUIDANCE", "NUDGE", "TERMINATE"];
 
 /// Refuses an empty sender, no recipients, an empty body, an unknown type,
-/// a name read with U+FFFD (`names::replaced`).
+/// a name, thread or bead read with U+FFFD (`names::replaced`).
 pub(crate) fn check(d: &Draft) -> Result<(), Error> {
     if d.from.trim().is_empty() {
         return Err(Error::Invalid("the sender is empty".into()));
@@ -27,9 +27,10 @@ pub(crate) fn check(d: &Draft) -> Result<(), Error> {
     }
     let mut names = vec![("the sender's name", d.from.trim())];
     names.extend(d.to.iter().map(|t| ("a recipient's name", t.trim())));
-    if let Some(name) = super::names::replaced(&names, super::error::NameNotUtf8::BY_OR_TO) {
+    if let Some(name) = super::names::replaced(&names, NameNotUtf8::BY_OR_TO) {
         return Err(Error::Rejected(name.to_string()));
     }
+    check_place(d.bead.as_deref(), d.thread.as_deref())?;
     if let Some(k) = &d.kind {
         if !KINDS.contains(&k.as_str()) {
             return Err(Error::Invalid(format!(
@@ -39,6 +40,21 @@ pub(crate) fn check(d: &Draft) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+/// Refuses a bead or thread read with U+FFFD (the inbox's `c` inside a
+/// thread takes both): filed there, the message is in no thread for
+/// whoever matches the bytes as written. [`check`] asks it; the inbox
+/// asks it before its editor opens, so nothing typed meets the refusal.
+pub fn check_place(bead: Option<&str>, thread: Option<&str>) -> Result<(), Error> {
+    let places: Vec<(&'static str, &str)> = [("the bead", bead), ("the thread", thread)]
+        .into_iter()
+        .filter_map(|(what, place)| Some((what, place?.trim())))
+        .collect();
+    match super::names::replaced(&places, NameNotUtf8::INTO) {
+        Some(place) => Err(Error::Rejected(place.to_string())),
+        None => Ok(()),
+    }
 }
 
 /// `[bead] KIND: subject`, `KIND: subject`, or the subject as given.

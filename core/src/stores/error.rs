@@ -133,9 +133,10 @@ impl std::error::Error for NameNotUtf8 {}
 impl NameNotUtf8 {
     /// An agent's or a project's name: nothing goes by it or to it.
     pub(crate) const BY_OR_TO: &'static str = "nothing is written by it or to it";
-    /// A thread, bead or topic: the reply would be filed where the
-    /// original is not, for whoever matches the bytes as written.
-    pub(crate) const INTO: &'static str = "no reply is written into it";
+    /// A thread, bead or topic: a reply or new message would be filed
+    /// where the original is not, for whoever matches the bytes as
+    /// written.
+    pub(crate) const INTO: &'static str = "nothing is written into it";
 
     /// `shown`, read from a database row.
     pub(crate) fn in_database(what: &'static str, shown: String) -> NameNotUtf8 {

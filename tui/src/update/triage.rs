@@ -225,6 +225,14 @@ pub(super) fn compose(m: &mut Model) -> Option<Command> {
 /// The sender is known: pick recipients ("all agents" first; the agent
 /// selected in the roster comes marked).
 pub(super) fn compose_from(m: &mut Model, from: String) -> Option<Command> {
+    // Refused before anything is chosen or typed: the store would refuse
+    // the thread at the send, with the message written.
+    let (bead, thread) = compose_place(m);
+    if let Err(e) = amail_core::stores::draft::check_place(bead.as_deref(), thread.as_deref()) {
+        // As `r` words a reply it refuses.
+        m.notice = Some(Notice::error(e.to_string()));
+        return None;
+    }
     let agents: Vec<String> = m
         .inbox
         .agents
@@ -279,11 +287,7 @@ pub(super) fn compose_kind(
     to: Vec<String>,
     kind: &str,
 ) -> Option<Command> {
-    let in_thread = m.screen == Screen::Inbox && m.focus != Pane::Threads;
-    let (bead, thread) = match m.selected_thread().filter(|_| in_thread) {
-        Some(t) => (t.bead.map(|b| b.to_string()), Some(t.id.clone())),
-        None => (None, None),
-    };
+    let (bead, thread) = compose_place(m);
     m.overlay = Some(Overlay::Compose {
         from,
         to,
@@ -295,6 +299,16 @@ pub(super) fn compose_kind(
         mode: EditMode::Typing,
     });
     None
+}
+
+/// Where a new message goes, as (bead, thread): inside a thread, that
+/// thread and its bead; elsewhere, nowhere yet (a new thread).
+fn compose_place(m: &Model) -> (Option<String>, Option<String>) {
+    let in_thread = m.screen == Screen::Inbox && m.focus != Pane::Threads;
+    match m.selected_thread().filter(|_| in_thread) {
+        Some(t) => (t.bead.map(|b| b.to_string()), Some(t.id.clone())),
+        None => (None, None),
+    }
 }
 
 /// Keys of the recipient picker and the compose editor.
