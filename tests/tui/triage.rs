@@ -610,3 +610,61 @@ fn compose_inside_a_thread_that_was_not_utf8_is_refused_before_typing() {
     app.press("<esc>c");
     assert!(app.model.overlay.is_some(), "{}", app.notice());
 }
+
+/// An agent whose name was not UTF-8 where it was read (`Blue�Lake`)
+/// is in the roster, and `c` offered it: picked, the message was typed
+/// and then refused at the send, and "all agents" took it in too, so a
+/// message to everyone was refused over one damaged file. Picked alone
+/// it is refused in the picker, which stays open to pick again; "all
+/// agents" leaves it out and says so.
+#[test]
+fn compose_leaves_out_a_name_that_was_not_utf8() {
+    let now = fixed_now();
+    let mut backend = FakeBackend::sample();
+    backend.deliver(
+        "latin1.md",
+        message(
+            MessageType::Progress,
+            "[ol-9] PROGRESS",
+            "Blue\u{fffd}Fox",
+            &["BlueLake"],
+            "ol-9",
+            now,
+            "Status: ok",
+            |_| {},
+        ),
+    );
+    let mut app = TestApp::new(backend, UiConfig::default()).with_identity("BlueLake");
+    app.press("c");
+    let Some(Overlay::Pick { options, .. }) = &app.model.overlay else {
+        panic!("{:?}", app.model.overlay);
+    };
+    let damaged = options.iter().position(|o| o == "Blue\u{fffd}Fox").unwrap();
+    for _ in 0..damaged {
+        app.press("j");
+    }
+    app.press("<enter>");
+    assert!(
+        matches!(app.model.overlay, Some(Overlay::Pick { .. })),
+        "{:?}",
+        app.model.overlay
+    );
+    let notice = app.notice();
+    assert!(
+        notice.contains("\"Blue\u{fffd}Fox\" was not UTF-8 where it was read"),
+        "{notice}"
+    );
+    // All agents: the others, and a word on who was left out.
+    app.press("g<enter><enter>");
+    assert!(
+        app.notice().contains("left out Blue\u{fffd}Fox"),
+        "{}",
+        app.notice()
+    );
+    app.type_text("Hold the release");
+    app.press("<ctrl-s>");
+    let sent = &app.backend.sent;
+    assert_eq!(sent.len(), 1, "{}", app.notice());
+    assert!(!sent[0].to.iter().any(|t| t.contains('\u{fffd}')));
+    assert!(sent[0].to.len() > 2, "{:?}", sent[0].to);
+}

@@ -25,11 +25,7 @@ pub(crate) fn check(d: &Draft) -> Result<(), Error> {
     if d.body.trim().is_empty() && d.subject.trim().is_empty() {
         return Err(Error::Invalid("the message is empty".into()));
     }
-    let mut names = vec![("the sender's name", d.from.trim())];
-    names.extend(d.to.iter().map(|t| ("a recipient's name", t.trim())));
-    if let Some(name) = super::names::replaced(&names, NameNotUtf8::BY_OR_TO) {
-        return Err(Error::Rejected(name.to_string()));
-    }
+    check_names(&d.from, &d.to)?;
     check_place(d.bead.as_deref(), d.thread.as_deref())?;
     if let Some(k) = &d.kind {
         if !KINDS.contains(&k.as_str()) {
@@ -40,6 +36,18 @@ pub(crate) fn check(d: &Draft) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+/// Refuses a sender or recipient whose name was read with U+FFFD: a
+/// message by or to it reaches no agent. [`check`] asks it; the inbox
+/// asks it when the recipients are picked, before anything is typed.
+pub fn check_names(from: &str, to: &[String]) -> Result<(), Error> {
+    let mut names = vec![("the sender's name", from.trim())];
+    names.extend(to.iter().map(|t| ("a recipient's name", t.trim())));
+    match super::names::replaced(&names, NameNotUtf8::BY_OR_TO) {
+        Some(name) => Err(Error::Rejected(name.to_string())),
+        None => Ok(()),
+    }
 }
 
 /// Refuses a bead or thread read with U+FFFD (the inbox's `c` inside a

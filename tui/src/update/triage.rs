@@ -331,12 +331,21 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                 }
                 (KeyCode::Enter, _) => {
                     let all = marked[0] || (!marked.iter().any(|b| *b) && *index == 0);
+                    let mut left_out = Vec::new();
                     let to: Vec<String> = if all {
-                        options[1..]
+                        // Everyone a message can reach: a name read with
+                        // U+FFFD is no agent's, and would have the store
+                        // refuse the message to all.
+                        let (to, damaged): (Vec<String>, Vec<String>) = options[1..]
                             .iter()
                             .filter(|o| !crate::model::is_person_in(&m.inbox.source, o))
                             .cloned()
-                            .collect()
+                            .partition(|o| {
+                                amail_core::stores::draft::check_names("", std::slice::from_ref(o))
+                                    .is_ok()
+                            });
+                        left_out = damaged;
+                        to
                     } else if marked.iter().any(|b| *b) {
                         options
                             .iter()
@@ -348,11 +357,26 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                         vec![options[*index].clone()]
                     };
                     let from = from.clone();
+                    let left_out = (!left_out.is_empty()).then(|| {
+                        format!(
+                            "left out {}: not UTF-8 where read (shown with U+FFFD), so nothing \
+                             is written to it",
+                            left_out.join(", ")
+                        )
+                    });
                     if to.is_empty() {
                         m.overlay = None;
+                        m.notice = left_out.map(Notice::error);
+                        return None;
+                    }
+                    // Refused here, where another pick is a key away, not
+                    // at the send with the message typed.
+                    if let Err(e) = amail_core::stores::draft::check_names(&from, &to) {
+                        m.notice = Some(Notice::error(e.to_string()));
                         return None;
                     }
                     compose_to(m, from, to);
+                    m.notice = left_out.map(Notice::info);
                 }
                 (_, Some(a)) if super::overlays::move_in_list(index, options.len(), a) => {}
                 _ => {}
