@@ -111,7 +111,7 @@ pub(crate) struct NameNotUtf8 {
     /// `in the database`, `where it was read`.
     pub place: &'static str,
     /// What is refused: [`NameNotUtf8::BY_OR_TO`] for an agent or project,
-    /// [`NameNotUtf8::INTO`] for where a reply goes.
+    /// [`NameNotUtf8::INTO`] for where a reply or new message is filed.
     pub unwritten: &'static str,
 }
 

@@ -91,7 +91,8 @@ pub fn subject_slug(subject: &str) -> String {
 /// refuses: a decoder put it in place of bytes that were not UTF-8 (no
 /// agent types one), so the name is not the one written where it was
 /// read. `unwritten` says what is refused ([`NameNotUtf8::BY_OR_TO`] for
-/// agents, [`NameNotUtf8::INTO`] for a reply's thread and bead).
+/// agents, [`NameNotUtf8::INTO`] for a thread or bead a write is filed
+/// into).
 pub(crate) fn replaced(
     names: &[(&'static str, &str)],
     unwritten: &'static str,

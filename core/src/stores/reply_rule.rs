@@ -176,7 +176,7 @@ pub fn plan(orig: &Original<'_>, as_agent: &str) -> Result<ReplyPlan, Error> {
 
 /// The type and bead of a message known only by its subject and body (a
 /// database row), read the way the parser reads any mail.
-pub(crate) fn kind_of(subject: &str, body: &str) -> (MessageType, Option<String>) {
+pub(crate) fn kind_and_bead(subject: &str, body: &str) -> (MessageType, Option<String>) {
     let text = format!(
         "Subject: {}\n\nBody:\n{body}\n",
         subject.replace(['\r', '\n'], " ")

@@ -311,6 +311,22 @@ fn compose_place(m: &Model) -> (Option<String>, Option<String>) {
     }
 }
 
+/// "All agents" as a message can reach them, and a word on the names it
+/// leaves out: a name read with U+FFFD is no agent's, and the store would
+/// refuse the message to all for it.
+fn reachable(agents: Vec<String>) -> (Vec<String>, Option<String>) {
+    let (to, out): (Vec<String>, Vec<String>) = agents
+        .into_iter()
+        .partition(|a| amail_core::stores::draft::check_names("", std::slice::from_ref(a)).is_ok());
+    let said = (!out.is_empty()).then(|| {
+        format!(
+            "left out {}: not UTF-8 where read (shown with U+FFFD), so nothing is written to it",
+            out.join(", ")
+        )
+    });
+    (to, said)
+}
+
 /// Keys of the recipient picker and the compose editor.
 pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
     let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
@@ -331,20 +347,16 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                 }
                 (KeyCode::Enter, _) => {
                     let all = marked[0] || (!marked.iter().any(|b| *b) && *index == 0);
-                    let mut left_out = Vec::new();
+                    let mut left_out = None;
                     let to: Vec<String> = if all {
-                        // Everyone a message can reach: a name read with
-                        // U+FFFD is no agent's, and would have the store
-                        // refuse the message to all.
-                        let (to, damaged): (Vec<String>, Vec<String>) = options[1..]
-                            .iter()
-                            .filter(|o| !crate::model::is_person_in(&m.inbox.source, o))
-                            .cloned()
-                            .partition(|o| {
-                                amail_core::stores::draft::check_names("", std::slice::from_ref(o))
-                                    .is_ok()
-                            });
-                        left_out = damaged;
+                        let (to, out) = reachable(
+                            options[1..]
+                                .iter()
+                                .filter(|o| !crate::model::is_person_in(&m.inbox.source, o))
+                                .cloned()
+                                .collect(),
+                        );
+                        left_out = out;
                         to
                     } else if marked.iter().any(|b| *b) {
                         options
@@ -357,13 +369,6 @@ pub(super) fn overlay_key(m: &mut Model, k: KeyEvent) -> Option<Command> {
                         vec![options[*index].clone()]
                     };
                     let from = from.clone();
-                    let left_out = (!left_out.is_empty()).then(|| {
-                        format!(
-                            "left out {}: not UTF-8 where read (shown with U+FFFD), so nothing \
-                             is written to it",
-                            left_out.join(", ")
-                        )
-                    });
                     if to.is_empty() {
                         m.overlay = None;
                         m.notice = left_out.map(Notice::error);

@@ -546,9 +546,10 @@ fn stored<T: rusqlite::types::FromSql>(
 ) -> rusqlite::Result<T> {
     match r.get_ref(i)? {
         rusqlite::types::ValueRef::Text(t) if std::str::from_utf8(t).is_err() => {
-            let mut refusal =
-                NameNotUtf8::in_database(what, String::from_utf8_lossy(t).into_owned());
-            refusal.unwritten = unwritten;
+            let refusal = NameNotUtf8 {
+                unwritten,
+                ..NameNotUtf8::in_database(what, String::from_utf8_lossy(t).into_owned())
+            };
             Err(rusqlite::Error::FromSqlConversionFailure(
                 i,
                 rusqlite::types::Type::Text,

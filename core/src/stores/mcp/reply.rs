@@ -236,7 +236,7 @@ pub(crate) fn reply(
             names.join(", ")
         )));
     };
-    let (orig_kind, orig_bead) = reply_rule::kind_of(&orig.subject, &orig.body_md);
+    let (orig_kind, orig_bead) = reply_rule::kind_and_bead(&orig.subject, &orig.body_md);
     let plan = reply_rule::plan(
         &reply_rule::Original {
             key,
