@@ -39,7 +39,7 @@ pub(crate) fn check(d: &Draft) -> Result<(), Error> {
 }
 
 /// Refuses a sender or recipient whose name was read with U+FFFD: a
-/// message by or to it reaches no agent. [`check`] asks it; the inbox
+/// message by or to it reaches no agent. `check` asks it; the inbox
 /// asks it when the recipients are picked, before anything is typed.
 pub fn check_names(from: &str, to: &[String]) -> Result<(), Error> {
     let mut names = vec![("the sender's name", from.trim())];
@@ -52,7 +52,7 @@ pub fn check_names(from: &str, to: &[String]) -> Result<(), Error> {
 
 /// Refuses a bead or thread read with U+FFFD (the inbox's `c` inside a
 /// thread takes both): filed there, the message is in no thread for
-/// whoever matches the bytes as written. [`check`] asks it; the inbox
+/// whoever matches the bytes as written. `check` asks it; the inbox
 /// asks it before its editor opens, so nothing typed meets the refusal.
 pub fn check_place(bead: Option<&str>, thread: Option<&str>) -> Result<(), Error> {
     let places: Vec<(&'static str, &str)> = [("the bead", bead), ("the thread", thread)]
