@@ -640,6 +640,8 @@ fn compose_leaves_out_a_name_that_was_not_utf8() {
         panic!("{:?}", app.model.overlay);
     };
     let damaged = options.iter().position(|o| o == "Blue\u{fffd}Fox").unwrap();
+    // Counted as "all agents" takes them: without it (no person here).
+    assert_eq!(options[0], format!("all agents ({})", options.len() - 2));
     for _ in 0..damaged {
         app.press("j");
     }

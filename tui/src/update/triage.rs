@@ -243,8 +243,11 @@ pub(super) fn compose_from(m: &mut Model, from: String) -> Option<Command> {
     // On the newest part of a mailbox still loading the roster is that
     // part's: "all" says so.
     // "all agents" leaves out the person (who is in the mailbox once
-    // they have written): pick them by name.
-    let n = agents.iter().filter(|a| !m.is_person(a)).count();
+    // they have written): pick them by name; and, as it counts them, the
+    // names no message can reach ([`reachable`]).
+    let n = reachable(agents.iter().filter(|a| !m.is_person(a)).cloned().collect())
+        .0
+        .len();
     let all = if m.partial {
         format!("all agents seen so far ({n}; still loading)")
     } else {
