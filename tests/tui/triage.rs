@@ -575,14 +575,10 @@ fn the_roster_kept_between_frames_follows_the_mail() {
     }
 }
 
-/// `c` inside a thread whose id or bead was not UTF-8 where it was read:
-/// the message went into the thread as shown (`t-�1`), a thread no agent
-/// matching the bytes as written has, and now the store refuses it. Said
-/// before any chooser or editor opens, so nothing typed is lost to the
-/// refusal; outside the thread `c` starts a new thread as ever.
-#[test]
-fn compose_inside_a_thread_that_was_not_utf8_is_refused_before_typing() {
-    let now = fixed_now();
+/// The sample, as BlueLake, with a help request to BlueLake newest of
+/// all (the first thread) whose thread and bead were not UTF-8 where they
+/// were read (`ol-�9`).
+pub(crate) fn help_in_a_damaged_thread() -> TestApp {
     let mut backend = FakeBackend::sample();
     backend.deliver(
         "late.md",
@@ -592,12 +588,22 @@ fn compose_inside_a_thread_that_was_not_utf8_is_refused_before_typing() {
             "PurpleBear",
             &["BlueLake"],
             "ol-\u{fffd}9",
-            now,
+            fixed_now(),
             "Problem: the token store\nQuestion: which one?",
             |_| {},
         ),
     );
-    let mut app = TestApp::new(backend, UiConfig::default()).with_identity("BlueLake");
+    TestApp::new(backend, UiConfig::default()).with_identity("BlueLake")
+}
+
+/// `c` inside a thread whose id or bead was not UTF-8 where it was read:
+/// the message went into the thread as shown (`t-�1`), a thread no agent
+/// matching the bytes as written has, and now the store refuses it. Said
+/// before any chooser or editor opens, so nothing typed is lost to the
+/// refusal; outside the thread `c` starts a new thread as ever.
+#[test]
+fn compose_inside_a_thread_that_was_not_utf8_is_refused_before_typing() {
+    let mut app = help_in_a_damaged_thread();
     app.press("<enter>");
     assert_eq!(app.model.focus, Pane::Messages);
     app.press("c");

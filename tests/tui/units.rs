@@ -328,24 +328,7 @@ fn the_mail_problems_are_listed_in_help() {
 /// goes with the next key, as any notice does.
 #[test]
 fn a_long_refusal_is_shown_whole() {
-    use amail_parser::MessageType;
-    use amail_tui::testing::{fixed_now, message, FakeBackend};
-    let now = fixed_now();
-    let mut backend = FakeBackend::sample();
-    backend.deliver(
-        "late.md",
-        message(
-            MessageType::HelpRequest,
-            "[ol-\u{fffd}9] HELP_REQUEST",
-            "PurpleBear",
-            &["BlueLake"],
-            "ol-\u{fffd}9",
-            now,
-            "Problem: the token store\nQuestion: which one?",
-            |_| {},
-        ),
-    );
-    let mut app = TestApp::new(backend, amail_tui::UiConfig::default()).with_identity("BlueLake");
+    let mut app = crate::triage::help_in_a_damaged_thread();
     app.press("r");
     let notice = app.notice();
     assert!(notice.contains("was not UTF-8"), "{notice}");
