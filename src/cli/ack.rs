@@ -220,15 +220,38 @@ pub fn run(mut args: AckArgs, config: &amail::config::Config) -> CliResult {
             return Err(no_such_source(last));
         }
     }
-    let kind = source_kind(source.clone(), args.db)?;
+    let kind = source_kind(source.clone(), args.db.clone())?;
     if let Some(store) = through(source.as_deref(), &kind, &args.server, config)? {
         return run_on_server(store.as_ref(), &ids, &args.as_agent);
     }
     ack_local(
-        stores::for_source(&kind, max_bytes).as_ref(),
+        store_as_named(source.as_deref(), args.db, &kind, max_bytes).as_ref(),
         &ids,
         &args.as_agent,
     )
+}
+
+/// The local store `kind` is, opened as the user named it (`source`,
+/// `--db`): its hint for an unknown id names `amail threads SOURCE` as
+/// typed. Opened from `kind` alone, a storage root named as the folder
+/// holding `archive/` was listed as its archive, a path never given.
+pub fn store_as_named(
+    source: Option<&std::path::Path>,
+    db: Option<PathBuf>,
+    kind: &inbox::SourceKind,
+    max_bytes: u64,
+) -> Box<dyn stores::MailStore> {
+    match (kind, source) {
+        (inbox::SourceKind::McpStore { root, db: found }, Some(named)) => stores::open_detected(
+            named,
+            amail_core::source::Detected::McpStore {
+                archive: root.clone(),
+                db: Some(found.clone()),
+            },
+            &stores::LoadOptions { db, max_bytes },
+        ),
+        _ => stores::for_source(kind, max_bytes),
+    }
 }
 
 /// `amail ack ID...` on a local store. A batch is checked against one

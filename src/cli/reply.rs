@@ -10,7 +10,6 @@ use super::ack::source_kind;
 use super::from_inbox_error;
 use super::{CliError, CliResult};
 use amail_core::safe_text::{clean_line, shell_arg};
-use amail_core::stores;
 
 #[derive(Debug, Args)]
 #[command(
@@ -68,7 +67,7 @@ pub fn run(mut args: ReplyArgs, config: &amail::config::Config) -> CliResult {
     let mut server = super::server::open(&args.server, config)?;
     let kind = match server {
         Some(_) => None,
-        None => Some(source_kind(args.source.clone(), args.db)?),
+        None => Some(source_kind(args.source.clone(), args.db.clone())?),
     };
     // A storage root whose config names its server writes through it.
     if let Some(kind) = &kind {
@@ -90,7 +89,13 @@ pub fn run(mut args: ReplyArgs, config: &amail::config::Config) -> CliResult {
     };
     let out = match (&server, &kind) {
         (Some(store), _) => store.reply(None, &args.id, &args.as_agent, &body, chrono::Utc::now()),
-        (None, Some(kind)) => stores::reply(kind, &args.id, &args.as_agent, &body, max_bytes),
+        (None, Some(kind)) => super::ack::store_as_named(
+            args.source.as_deref(),
+            args.db,
+            kind,
+            max_bytes,
+        )
+        .reply(None, &args.id, &args.as_agent, &body, chrono::Utc::now()),
         (None, None) => unreachable!("a source or a server"),
     }
     .map_err(from_inbox_error)
