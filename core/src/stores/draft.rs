@@ -55,11 +55,7 @@ pub fn check_names(from: &str, to: &[String]) -> Result<(), Error> {
 /// whoever matches the bytes as written. `check` asks it; the inbox
 /// asks it before its editor opens, so nothing typed meets the refusal.
 pub fn check_place(bead: Option<&str>, thread: Option<&str>) -> Result<(), Error> {
-    let places: Vec<(&'static str, &str)> = [("the bead", bead), ("the thread", thread)]
-        .into_iter()
-        .filter_map(|(what, place)| Some((what, place?.trim())))
-        .collect();
-    match super::names::replaced(&places, NameNotUtf8::INTO) {
+    match super::names::place_replaced(("the bead", bead), ("the thread", thread)) {
         Some(place) => Err(Error::Rejected(place.to_string())),
         None => Ok(()),
     }

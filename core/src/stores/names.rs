@@ -97,13 +97,33 @@ pub(crate) fn replaced(
     names: &[(&'static str, &str)],
     unwritten: &'static str,
 ) -> Option<NameNotUtf8> {
-    let (what, shown) = names.iter().find(|(_, n)| n.contains('\u{fffd}'))?;
+    let (what, shown) = names.iter().find(|(_, n)| !read_whole(n))?;
     Some(NameNotUtf8 {
         what,
         shown: shown.to_string(),
         place: "where it was read",
         unwritten,
     })
+}
+
+/// Whether `name` is as it was written: no U+FFFD, which a decoder puts
+/// in place of bytes that were not UTF-8 (`replaced`'s test, for a
+/// caller that only sorts names, as the inbox's "all agents" does).
+pub fn read_whole(name: &str) -> bool {
+    !name.contains('\u{fffd}')
+}
+
+/// [`replaced`] for where a write is filed: a bead and a thread, each
+/// `(what, place)`, either absent.
+pub(crate) fn place_replaced(
+    bead: (&'static str, Option<&str>),
+    thread: (&'static str, Option<&str>),
+) -> Option<NameNotUtf8> {
+    let places: Vec<(&'static str, &str)> = [bead, thread]
+        .into_iter()
+        .filter_map(|(what, place)| Some((what, place?.trim())))
+        .collect();
+    replaced(&places, NameNotUtf8::INTO)
 }
 
 #[cfg(test)]

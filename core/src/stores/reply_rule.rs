@@ -149,10 +149,10 @@ pub fn plan(orig: &Original<'_>, as_agent: &str) -> Result<ReplyPlan, Error> {
     // Nor is a thread or bead read so: the reply would be filed there in
     // amail's view (which reads it the same way) and nowhere for an agent
     // or router that matches the bytes as written.
-    let mut places: Vec<(&'static str, &str)> =
-        orig.bead.map(|b| ("its bead", b)).into_iter().collect();
-    places.push(("its thread", orig.thread.unwrap_or(orig.key)));
-    if let Some(place) = super::names::replaced(&places, NameNotUtf8::INTO) {
+    let thread = orig.thread.unwrap_or(orig.key);
+    if let Some(place) =
+        super::names::place_replaced(("its bead", orig.bead), ("its thread", Some(thread)))
+    {
         return Err(Error::Rejected(format!("message {}: {place}", orig.key)));
     }
     let subject = orig.subject.trim();

@@ -10,6 +10,7 @@ use super::overlays::edit_key;
 use crate::model::{ChoiceFor, EditMode, ListKind, Model, Notice, Overlay, Pane, Screen};
 use crate::msg::Command;
 use amail_core::inbox::InboxMessage;
+use amail_core::stores::names::read_whole;
 use amail_core::stores::Draft;
 
 /// The types offered by `c`, then "plain".
@@ -245,9 +246,10 @@ pub(super) fn compose_from(m: &mut Model, from: String) -> Option<Command> {
     // "all agents" leaves out the person (who is in the mailbox once
     // they have written): pick them by name; and, as it counts them, the
     // names no message can reach ([`reachable`]).
-    let n = reachable(agents.iter().filter(|a| !m.is_person(a)).cloned().collect())
-        .0
-        .len();
+    let n = agents
+        .iter()
+        .filter(|a| !m.is_person(a) && read_whole(a))
+        .count();
     let all = if m.partial {
         format!("all agents seen so far ({n}; still loading)")
     } else {
@@ -318,9 +320,7 @@ fn compose_place(m: &Model) -> (Option<String>, Option<String>) {
 /// leaves out: a name read with U+FFFD is no agent's, and the store would
 /// refuse the message to all for it.
 fn reachable(agents: Vec<String>) -> (Vec<String>, Option<String>) {
-    let (to, out): (Vec<String>, Vec<String>) = agents
-        .into_iter()
-        .partition(|a| amail_core::stores::draft::check_names("", std::slice::from_ref(a)).is_ok());
+    let (to, out): (Vec<String>, Vec<String>) = agents.into_iter().partition(|a| read_whole(a));
     let said = (!out.is_empty()).then(|| {
         format!(
             "left out {}: not UTF-8 where read (shown with U+FFFD), so nothing is written to it",

@@ -295,14 +295,7 @@ pub(crate) fn draw_hints(m: &Model, f: &mut Frame, area: Rect) {
             whole
         } else {
             let help = format!(" · {} whole", keys.first_key(Action::Help));
-            notice_line(
-                &crate::model::Notice {
-                    keep: help.len(),
-                    text: whole + &help,
-                    error: true,
-                },
-                cols,
-            )
+            fit_row(&whole, &help, cols)
         };
         f.render_widget(
             Paragraph::new(Line::styled(format!(" {text}"), t.error())),
@@ -422,17 +415,24 @@ fn spinner(m: &Model) -> char {
 /// the edge, the quit warning ended "would be l" and never said `q`.
 fn notice_line(n: &crate::model::Notice, cols: usize) -> String {
     let (what, keys) = notice_parts(n);
-    if width(&what) + width(&keys) <= cols {
-        return what + &keys;
+    fit_row(&what, &keys, cols)
+}
+
+/// `what` then `keys` in one row of `cols` columns: too wide, `what` is
+/// cut (`…`) and `keys` kept whole ([`notice_line`]'s rule, for any text
+/// that names a key at its end).
+fn fit_row(what: &str, keys: &str, cols: usize) -> String {
+    if width(what) + width(keys) <= cols {
+        return format!("{what}{keys}");
     }
     if keys.is_empty() {
-        return truncate(&what, cols);
+        return truncate(what, cols);
     }
-    let room = cols.saturating_sub(width(&keys));
+    let room = cols.saturating_sub(width(keys));
     // Less than a word of the description is noise: the keys alone (cut
     // at the end only where they are wider than the footer).
     if room < 4 {
-        return truncate(&keys, cols);
+        return truncate(keys, cols);
     }
     // A blank between the cut and the keys, as between words.
     format!("{} {keys}", truncate(what.trim_end(), room - 1))
@@ -458,18 +458,19 @@ fn notice_parts(n: &crate::model::Notice) -> (String, String) {
 fn notice_rows(n: &crate::model::Notice, cols: usize, most: usize) -> Vec<String> {
     let (what, keys) = notice_parts(n);
     if most <= 1 || width(&what) + width(&keys) <= cols {
-        return vec![notice_line(n, cols)];
+        return vec![fit_row(&what, &keys, cols)];
     }
     let mut rows = crate::text::wrap_words(&(what + &keys), cols);
     if rows.len() > most {
         let rest = rows[most - 1..].join(" ");
         rows.truncate(most - 1);
-        let last = crate::model::Notice {
-            keep: keys.len().min(rest.len()),
-            text: rest,
-            error: n.error,
+        // The rows rejoined end with the keys (a wrap only drops the
+        // blanks at its breaks).
+        let last = match rest.strip_suffix(keys.as_str()) {
+            Some(before) => fit_row(before, &keys, cols),
+            None => fit_row(&rest, "", cols),
         };
-        rows.push(notice_line(&last, cols));
+        rows.push(last);
     }
     rows
 }
