@@ -3,12 +3,15 @@
 //!
 //! Agents that send Agent Mail decorate: an emoji or a status glyph before
 //! the subject, the subject or a type line in bold, `### Problem` or
-//! `## 🧩 Problem:` for `## Problem`, `**Bead**:` or `- *Status*:` or
-//! `1. Step:` for a label (and `**Subject:**` or `- *From*:` for a spec
-//! header's, read by framing through the same rule), `**PASS**` or
-//! `` `a1b2c3d` (feat: ...) `` for a value, file lists in backticks or one
-//! per line, the whole message in a fenced code block or after a line of
-//! prose, a body that is one fenced JSON object of the fields. Each family
+//! `## 🧩 Problem:` or `## 1. Problem` for `## Problem`, `**Bead**:` or
+//! `- *Status*:` or `1. Step:` for a label (and `**Subject:**` or `-
+//! *From*:` for a spec header's, read by framing through the same rule),
+//! `**PASS**` or `` `a1b2c3d` (feat: ...) `` or a markdown link
+//! (`[a1b2c3d](https://…)`) for a value, file lists in backticks, as links
+//! or one per line, the whole message in a fenced code block or after a
+//! line of prose, a body that is one fenced JSON object of the fields.
+//! (Files listed under the other message kinds' label are read where the
+//! message's fields are taken, `extract.rs`.) Each family
 //! is read by one rule here, and every rule runs only where the plain
 //! grammar found nothing (so a plain message pays for none of them, and
 //! nothing that parsed before parses differently). What a rule read is
@@ -445,6 +448,48 @@ fn label_run(s: &str) -> usize {
     }
 }
 
+/// A title after its number, as agents number sections (`1. Problem`,
+/// `3) Files Touched`, `2: What I Tried`): up to three digits, then `.`,
+/// `)` or `:`, then a blank; the rest, its blanks trimmed. `None` for a
+/// title with no such number (`2024 roadmap`, `1.5 notes`).
+pub(crate) fn unnumbered(title: &str) -> Option<&str> {
+    let b = title.as_bytes();
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    if !(1..=3).contains(&digits) {
+        return None;
+    }
+    match b.get(digits..)? {
+        // Every cut is after an ASCII byte: on a character boundary.
+        [b'.' | b')' | b':', b' ' | b'\t', ..] => Some(trim_start_blanks(&title[digits + 1..])),
+        _ => None,
+    }
+}
+
+/// A value that is one markdown link, `[text](target)`
+/// (`` [`9f3c2e1`](https://git.example/commit/9f3c2e1) ``,
+/// `[src/a.rs](src/a.rs)`): its text, code ticks trimmed. `None` for any
+/// other value (`[WIP]`, two links, a target with a blank).
+pub(crate) fn link_text(v: &str) -> Option<&str> {
+    let inner = v.strip_prefix('[')?;
+    // `]` and `(` are ASCII: every cut is on a character boundary.
+    let close = crate::find::byte(inner.as_bytes(), b']')?;
+    let target = inner[close + 1..].strip_prefix('(')?.strip_suffix(')')?;
+    let tb = target.as_bytes();
+    if tb.is_empty()
+        || tb
+            .iter()
+            .any(|&c| matches!(c, b' ' | b'\t' | b'(' | b')' | b'[' | b']'))
+    {
+        return None;
+    }
+    let text = trim(&inner[..close]);
+    if text.contains('[') {
+        return None;
+    }
+    let text = trim(text.trim_matches('`'));
+    (!text.is_empty()).then_some(text)
+}
+
 /// A line that is only an emphasised title, `**Problem**` or
 /// `**Question:**` (the colon inside or outside): the title. Agents use it
 /// for a heading.
@@ -774,7 +819,9 @@ pub(crate) fn file_item(item: &str) -> Option<&str> {
     if let Some(inner) = unemphasise(item) {
         return Some(inner.trim_matches('`'));
     }
-    let (first, _) = item.split_once([' ', '\t'])?;
+    // A blank is ASCII: the cut is on a character boundary. (Eight bytes
+    // at a time, see `find`; `split_once` on two `char`s decoded each.)
+    let first = &item[..crate::find::blank(item.as_bytes())?];
     let looks_like_path = first.contains(['/', '.']) && !first.ends_with('.');
     (looks_like_path && id_before_note(item).is_some()).then_some(first.trim_matches('`'))
 }
@@ -1078,6 +1125,37 @@ mod tests {
         assert_eq!(f("    **Bead**: code"), None);
         assert_eq!(f("**Bead** ol-1"), None);
         assert_eq!(f("1.5: x"), None);
+    }
+
+    #[test]
+    fn numbered_titles() {
+        assert_eq!(unnumbered("1. Problem"), Some("Problem"));
+        assert_eq!(unnumbered("3)  Files Touched"), Some("Files Touched"));
+        assert_eq!(unnumbered("12: What I Tried"), Some("What I Tried"));
+        assert_eq!(unnumbered("1.5 notes"), None);
+        assert_eq!(unnumbered("2024 roadmap"), None);
+        assert_eq!(unnumbered("1234. Problem"), None);
+        assert_eq!(unnumbered("1.Problem"), None);
+        assert_eq!(unnumbered("Problem"), None);
+        assert_eq!(unnumbered("1."), None);
+    }
+
+    #[test]
+    fn links_read_as_their_text() {
+        assert_eq!(link_text("[ol-61](https://t.example/ol-61)"), Some("ol-61"));
+        assert_eq!(
+            link_text("[`9f3c2e1`](https://g.example/c/9f3c2e1)"),
+            Some("9f3c2e1")
+        );
+        assert_eq!(link_text("[src/a.rs](src/a.rs)"), Some("src/a.rs"));
+        // Not one link: kept as written.
+        assert_eq!(link_text("[WIP]"), None);
+        assert_eq!(link_text("[a](b) and [c](d)"), None);
+        assert_eq!(link_text("[a](b c)"), None);
+        assert_eq!(link_text("[](b)"), None);
+        assert_eq!(link_text("[a]()"), None);
+        assert_eq!(link_text("[x] done"), None);
+        assert_eq!(link_text("[a [b]](c)"), None);
     }
 
     #[test]

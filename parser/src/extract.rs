@@ -95,9 +95,10 @@ pub(crate) fn extract<'a>(
             p.step = x.value(body.top(Label::Step), d);
             p.status = x.value(body.top(Label::Status), d);
             p.context_usage = x.percent(body.top(Label::ContextUsage), d);
-            p.files_touched = body
-                .top(Label::FilesTouched)
-                .and_then(|h| body.field_list(h, d));
+            p.files_touched = match body.top(Label::FilesTouched) {
+                Some(h) => body.field_list(h, d),
+                None => files_as(body, body.top(Label::Files), "Files touched:", d),
+            };
             x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
         }
         MessageType::HelpRequest => {
@@ -110,10 +111,13 @@ pub(crate) fn extract<'a>(
             );
             p.problem = body.section_text(SectionKind::Problem);
             p.what_tried = body.section_text(SectionKind::WhatTried);
-            p.files_touched = body.section_list(SectionKind::FilesTouched, d).or_else(|| {
-                body.top(Label::FilesTouched)
-                    .and_then(|h| body.field_list(h, d))
-            });
+            p.files_touched =
+                body.section_list(SectionKind::FilesTouched, d).or_else(|| {
+                    match body.top(Label::FilesTouched) {
+                        Some(h) => body.field_list(h, d),
+                        None => files_as(body, body.top(Label::Files), "Files touched:", d),
+                    }
+                });
             p.question = body.section_text(SectionKind::Question);
             x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
             x.require(d, p.issue_type.is_some(), "Issue Type");
@@ -131,9 +135,13 @@ pub(crate) fn extract<'a>(
             p.bead_id = x.id(body.top(Label::Bead), d);
             p.status = x.value(body.top(Label::Status), d);
             p.commit_sha = x.id(body.within(SectionKind::Changes, Label::Commit, d), d);
-            p.files = body
-                .within(SectionKind::Changes, Label::Files, d)
-                .and_then(|h| body.field_list(h, d));
+            p.files = match body.within(SectionKind::Changes, Label::Files, d) {
+                Some(h) => body.field_list(h, d),
+                None => {
+                    let h = body.within(SectionKind::Changes, Label::FilesTouched, d);
+                    files_as(body, h, "Files:", d)
+                }
+            };
             let sv = SectionKind::SelfValidation;
             p.tests_pass = x.pass_fail(body.within(sv, Label::Tests, d), d);
             p.lint_pass = x.pass_fail(body.within(sv, Label::Lint, d), d);
@@ -156,9 +164,10 @@ pub(crate) fn extract<'a>(
             let pp = SectionKind::PartialProgress;
             if body.has_section(pp) {
                 p.partial_commit_sha = x.id(body.within(pp, Label::Commit, d), d);
-                p.files = body
-                    .within(pp, Label::Files, d)
-                    .and_then(|h| body.field_list(h, d));
+                p.files = match body.within(pp, Label::Files, d) {
+                    Some(h) => body.field_list(h, d),
+                    None => files_as(body, body.within(pp, Label::FilesTouched, d), "Files:", d),
+                };
             }
             p.recommendation = body.section_text(SectionKind::Recommendation);
             x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
@@ -212,6 +221,36 @@ pub(crate) fn extract<'a>(
 
 /// HELP_RESPONSE guidance: the body without a leading type line or `Bead:`
 /// line, which some senders put first.
+/// The files a message lists under the other kinds' label: `Files:` or
+/// `Files changed:` in a PROGRESS or HELP_REQUEST, whose label is `Files
+/// touched:`, and `Files touched:` in a DONE's changes or a FAILED's
+/// partial progress, whose label is `Files:`. A person reads either as
+/// the message's files; the note names the label it reads as.
+#[cold]
+#[inline(never)]
+fn files_as<'a>(
+    body: &Body<'_, 'a>,
+    hit: Option<Hit<'a>>,
+    reads_as: &'static str,
+    d: &mut Diags<'_, 'a>,
+) -> Option<Vec<Cow<'a, str>>> {
+    let h = hit?;
+    let files = body.field_list(h, d)?;
+    let line = body.line(&h);
+    // The note names no text of the line: a fenced JSON body's key and
+    // its markdown form read alike (a test holds the two the same).
+    d.normalised(
+        line,
+        crate::trim::trim_start(line.text),
+        Note::join(&[
+            "files listed under the other message kinds' label read as `",
+            reads_as,
+            "`",
+        ]),
+    );
+    Some(files)
+}
+
 fn guidance<'a>(body: &Body<'_, 'a>) -> Option<Cow<'a, str>> {
     let mut lines = body.lines;
     while let Some((first, rest)) = lines.split_first() {
@@ -283,12 +322,23 @@ impl<'a> Extractor<'_, 'a> {
     /// registers, was ~40 instructions a value.
     #[inline]
     fn value(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_, 'a>) -> Option<Cow<'a, str>> {
-        let h = hit?;
+        self.value_of::<false>(hit?, d)
+    }
+
+    /// [`Extractor::value`], and for an id (`ID`) a value that opens with
+    /// `[` goes to [`Extractor::linked_id`] too: one test of the first
+    /// byte against a set either way (a test of its own before it cost
+    /// the plain message ~10 instructions).
+    #[inline(always)]
+    fn value_of<const ID: bool>(&self, h: Hit<'a>, d: &mut Diags<'_, 'a>) -> Option<Cow<'a, str>> {
+        let plain = |b: &u8| match ID {
+            true => !matches!(b, b'`' | b'*' | b'_' | b'['),
+            false => !matches!(b, b'`' | b'*' | b'_'),
+        };
         match h.value.as_bytes() {
-            [first, .., last] if !matches!(first, b'`' | b'*' | b'_') && *last != b'`' => {
-                Some(Cow::Borrowed(h.value))
-            }
-            [only] if !matches!(only, b'`' | b'*' | b'_') => Some(Cow::Borrowed(h.value)),
+            [first, .., last] if plain(first) && *last != b'`' => Some(Cow::Borrowed(h.value)),
+            [only] if plain(only) => Some(Cow::Borrowed(h.value)),
+            [b'[', ..] if ID => self.linked_id(h, d),
             _ => self.marked_value(h, d),
         }
     }
@@ -324,9 +374,25 @@ impl<'a> Extractor<'_, 'a> {
     fn id(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_, 'a>) -> Option<Cow<'a, str>> {
         let h = hit?;
         if crate::find::blank(h.value.as_bytes()).is_none() {
-            return self.value(Some(h), d);
+            return self.value_of::<true>(h, d);
         }
         self.noted_id(h, d)
+    }
+
+    /// [`Extractor::id`] of a one-word value that opens with `[`: a
+    /// markdown link (`[ol-61](https://tracker/ol-61)`, `` [`9f3c2e1`](…) ``)
+    /// is its text, any other such value is taken as written.
+    #[cold]
+    #[inline(never)]
+    fn linked_id(&self, h: Hit<'a>, d: &mut Diags<'_, 'a>) -> Option<Cow<'a, str>> {
+        match crate::decor::link_text(h.value) {
+            Some(id) => {
+                let note = Note::join(&["link `", h.value, "` reads as the id `", id, "`"]);
+                self.normalised(&h, note, d);
+                Some(Cow::Borrowed(id))
+            }
+            None => self.value(Some(h), d),
+        }
     }
 
     /// [`Extractor::id`] of a value of more than one word.
@@ -334,8 +400,13 @@ impl<'a> Extractor<'_, 'a> {
     fn noted_id(&self, h: Hit<'a>, d: &mut Diags<'_, 'a>) -> Option<Cow<'a, str>> {
         // Trimmed by the index.
         let v = h.value;
-        let noted = crate::decor::id_before_note(v)
-            .filter(|id| v.starts_with('`') || self.outer == Some(*id));
+        // A link's text is the id, as a backticked id is (`[a1b2c3d](…)
+        // (wip: lexer)`).
+        let noted = crate::decor::id_before_note(v).and_then(|id| match v.as_bytes().first() {
+            Some(b'[') => crate::decor::link_text(id),
+            Some(b'`') => Some(id),
+            _ => (self.outer == Some(id)).then_some(id),
+        });
         if let Some(id) = noted {
             let note = Note::join(&["`", v, "` reads as the id `", id, "`"]);
             self.normalised(&h, note, d);

@@ -1169,6 +1169,15 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// A list item is never a heading (a list's items after a label are
+        /// read without the heading test: `body::queries`).
+        #[test]
+        fn no_list_item_is_a_heading(line in "[ \t\u{a0}]{0,4}(#{1,7}|-|\\*|\\+|[0-9]{1,3}[.)]|x)?[ \t#]{0,3}(#|-|a|1|\\*)?[a-z #]{0,6}") {
+            if list_item(&line).is_some() {
+                proptest::prop_assert_eq!(heading(&line), None);
+            }
+        }
+
         #[test]
         fn colons_are_found_as_a_byte_search_finds_them(b in proptest::collection::vec(proptest::num::u8::ANY, 0..70)) {
             proptest::prop_assert_eq!(has_colon(&b), b.contains(&b':'));

@@ -118,6 +118,12 @@ const EXPECT: &[(&str, &str)] = &[
     ("offering_ready__file_table_left_alone", "bead_id=ol-527.1|commit_sha=abc123def|files=src/auth.py,tests/test_auth.py|tests_pass=true|lint_pass=true|build_pass=true|summary=Auth middleware ready for review."),
     ("progress__dash_labels", "bead_id=ol-9|step=Step 6 - rate limits|status=in progress|context_usage=58"),
     ("progress__dash_bullet_left_alone", "bead_id=ol-9|step=Step 7 - status page|context_usage=61|status=null"),
+    ("help_request__numbered_headings", "bead_id=ol-60|issue_type=TECHNICAL|problem~=The release build segfaults|what_tried~=- Ran the debug build|files_touched=Cargo.toml,src/main.rs|question~=Should I turn LTO off"),
+    ("offering_ready__link_values", "bead_id=ol-61|status=DONE|commit_sha=9f3c2e1|files=src/auth.rs,src/lib.rs|tests_pass=true|lint_pass=true|build_pass=true|summary~=Token refresh"),
+    ("checkpoint__link_commit_note", "bead_id=ol-62|checkpoint_reason=CONTEXT_HIGH|partial_commit_sha=deadbee|progress~=The lexer is done|context_usage=84|next_steps~=Finish the parser"),
+    ("progress__link_file_list", "bead_id=ol-63|step=Step 2 - the retry loop|status=in progress|context_usage=40|files_touched=src/retry.rs,tests/retry.rs"),
+    ("progress__files_changed_label", "bead_id=ol-64|step=Step 3 - the cache layer|status=in progress|context_usage=52|files_touched=src/cache.rs,src/lib.rs"),
+    ("done__files_touched_in_changes", "bead_id=ol-65|status=DONE|commit_sha=7c8d9e0|files=src/cache.rs,tests/cache.rs|tests_pass=true|lint_pass=true|build_pass=true|summary=The cache evicts by age."),
     ("help_request__setext_headings", "bead_id=ol-527.2|issue_type=TECHNICAL|problem~=The websocket client|what_tried~=Added a fixed|question=Is exponential backoff with jitter the expected fix?"),
     ("checkpoint__setext_headings", "bead_id=ol-527.5|checkpoint_reason=CONTEXT_HIGH|partial_commit_sha=jkl012|context_usage=84|next_steps~=Finish the renderer"),
 ];

@@ -164,11 +164,18 @@ impl SectionKind {
 
     /// A decorated title (`🧩 Problem`, `**Summary**`) read through: the
     /// kind it names, `None` for none.
+    /// A numbered title (`1. Problem`, `3) Files Touched`, `2: What I
+    /// Tried`, as agents number their sections) is read without its
+    /// number.
     pub(super) fn from_decorated_title(title: &str) -> Option<SectionKind> {
         let t = crate::decor::strip(title);
         let t = t.strip_suffix(':').unwrap_or(t);
-        match SectionKind::from_title(crate::decor::strip(t)) {
-            SectionKind::Other => None,
+        let t = crate::decor::strip(t);
+        match SectionKind::from_title(t) {
+            SectionKind::Other => match crate::decor::unnumbered(t) {
+                Some(rest) => SectionKind::from_decorated_title(rest),
+                None => None,
+            },
             k => Some(k),
         }
     }

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use super::{Body, Hit, Label, Section, SectionKind};
 use crate::diag::{Code, Diags};
-use crate::grammar::{heading, list_item};
+use crate::grammar::list_item;
 use crate::lines::{join_lines, physical, Line};
 use crate::model::Note;
 use crate::values::inline_list;
@@ -131,10 +131,16 @@ impl<'l, 'a> Body<'l, 'a> {
         if !items.is_empty() {
             return Some(items);
         }
-        let items: Vec<Cow<'a, str>> = physical(self.doc, lines)
-            .filter(|l| !l.is_blank())
-            .flat_map(|l| inline_list(l.text))
-            .collect();
+        let mut items = Vec::new();
+        let mut noted = false;
+        for l in physical(self.doc, lines).filter(|l| !l.is_blank()) {
+            let mut linked = None;
+            items.append(&mut inline_list(l.text, &mut linked));
+            if let (Some(text), false) = (linked, noted) {
+                noted = true;
+                note_link(diags, &l, text);
+            }
+        }
         (!items.is_empty()).then_some(items)
     }
 
@@ -169,16 +175,24 @@ impl<'l, 'a> Body<'l, 'a> {
                 );
                 return spans.into_iter().map(Cow::Borrowed).collect();
             }
-            return inline_list(hit.value);
+            let mut linked = None;
+            let items = inline_list(hit.value, &mut linked);
+            if let Some(text) = linked {
+                note_link(diags, line, text);
+            }
+            return items;
         }
         let field_indent = indent_of(line.text);
         let following = || physical(self.doc, &self.lines[hit.line + 1..]);
-        let items = following().take_while(|l| {
-            list_item(l.text).is_some()
-                && (indent_of(l.text) > field_indent || !crate::find::has(l.text.as_bytes(), b':'))
-                && heading(l.text).is_none()
+        // Each line's item read once. (A list item is never a heading: its
+        // first byte after the blanks is a marker, not `#`; the heading
+        // test this loop made of each item cost ~170 instructions.)
+        let items = following().map_while(|l| {
+            let item = list_item(l.text)?;
+            (indent_of(l.text) > field_indent || !crate::find::has(l.text.as_bytes(), b':'))
+                .then_some((l, item))
         });
-        let items = file_items(items.filter_map(|l| Some((l, list_item(l.text)?))), diags);
+        let items = file_items(items, diags);
         if !items.is_empty() {
             return items;
         }
@@ -215,34 +229,61 @@ fn file_items<'a>(
         if text.is_empty() {
             continue;
         }
-        let file = match crate::decor::file_item(text) {
-            Some(file) => {
-                if !noted {
-                    noted = true;
-                    let (kept, cut) = crate::decor::shorten(text);
-                    diags.normalised(
-                        &line,
-                        text,
-                        Note::join(&[
-                            "list item `",
-                            kept,
-                            crate::decor::cut_then!(cut, "` reads as the file `"),
-                            file,
-                            "`",
-                        ]),
-                    );
-                }
-                file
-            }
-            None => text.trim_matches('`'),
+        let read = crate::decor::file_item(text);
+        let file = read.unwrap_or_else(|| text.trim_matches('`'));
+        // A file written as a markdown link (`[src/a.rs](src/a.rs)`) is
+        // its text.
+        let linked = match file.as_bytes().first() {
+            Some(b'[') => crate::decor::link_text(file),
+            _ => None,
         };
+        let file = linked.unwrap_or(file);
+        if (read.is_some() || linked.is_some()) && !noted {
+            noted = true;
+            note_file(diags, &line, text, file);
+        }
         out.push(Cow::Borrowed(file));
     }
     out
 }
 
+/// The one `info` a list gets when an item of it was read through a
+/// decoration: the item as written and the file it reads as.
+fn note_file<'a>(diags: &mut Diags<'_, 'a>, line: &Line<'a>, text: &'a str, file: &'a str) {
+    let (kept, cut) = crate::decor::shorten(text);
+    diags.normalised(
+        line,
+        text,
+        Note::join(&[
+            "list item `",
+            kept,
+            crate::decor::cut_then!(cut, "` reads as the file `"),
+            file,
+            "`",
+        ]),
+    );
+}
+
+/// [`note_file`] of an inline list's first item written as a markdown
+/// link (`values::inline_list` read it as its text).
+#[cold]
+#[inline(never)]
+fn note_link<'a>(diags: &mut Diags<'_, 'a>, line: &Line<'a>, text: &'a str) {
+    let file = crate::decor::link_text(text).unwrap_or(text);
+    note_file(diags, line, text, file);
+}
+
+/// The length of `s`'s leading whitespace. Spaces and tabs counted on
+/// bytes; `trim_start`'s `char` decoding and lookup only from a byte that
+/// may open other whitespace (~60 instructions a list item saved).
 fn indent_of(s: &str) -> usize {
-    s.len() - s.trim_start().len()
+    let b = s.as_bytes();
+    let blanks = b.iter().take_while(|&&c| c == b' ' || c == b'\t').count();
+    match b.get(blanks) {
+        Some(c) if c.is_ascii_graphic() => blanks,
+        None => blanks,
+        _ => s.len() - s.trim_start().len(),
+    }
 }
 
 #[inline]
@@ -276,4 +317,16 @@ pub(crate) fn whole_text<'a>(doc: &'a str, lines: &[Line<'a>]) -> Cow<'a, str> {
             trim_blank(lines)
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    proptest::proptest! {
+        /// The indent is what `trim_start` leaves out, on any leading
+        /// whitespace (tabs, no-break and other Unicode spaces).
+        #[test]
+        fn indents_are_what_trim_start_leaves(s in "[ \t\u{a0}\u{2003}\u{85}\u{b}]{0,4}(-|a|é|✅|\t| )?[a ]{0,3}") {
+            proptest::prop_assert_eq!(super::indent_of(&s), s.len() - s.trim_start().len());
+        }
+    }
 }
