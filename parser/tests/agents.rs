@@ -124,6 +124,7 @@ const EXPECT: &[(&str, &str)] = &[
     ("progress__link_file_list", "bead_id=ol-63|step=Step 2 - the retry loop|status=in progress|context_usage=40|files_touched=src/retry.rs,tests/retry.rs"),
     ("progress__files_changed_label", "bead_id=ol-64|step=Step 3 - the cache layer|status=in progress|context_usage=52|files_touched=src/cache.rs,src/lib.rs"),
     ("done__files_touched_in_changes", "bead_id=ol-65|status=DONE|commit_sha=7c8d9e0|files=src/cache.rs,tests/cache.rs|tests_pass=true|lint_pass=true|build_pass=true|summary=The cache evicts by age."),
+    ("progress__files_semicolons", "bead_id=ol-66|step=Step 4 - the retry budget|status=in progress|context_usage=58|files_touched=src/budget.rs,src/retry.rs,tests/budget.rs"),
     ("help_request__setext_headings", "bead_id=ol-527.2|issue_type=TECHNICAL|problem~=The websocket client|what_tried~=Added a fixed|question=Is exponential backoff with jitter the expected fix?"),
     ("checkpoint__setext_headings", "bead_id=ol-527.5|checkpoint_reason=CONTEXT_HIGH|partial_commit_sha=jkl012|context_usage=84|next_steps~=Finish the renderer"),
 ];

@@ -176,7 +176,12 @@ impl<'l, 'a> Body<'l, 'a> {
                 return spans.into_iter().map(Cow::Borrowed).collect();
             }
             let mut linked = None;
-            let items = inline_list(hit.value, &mut linked);
+            let mut items = inline_list(hit.value, &mut linked);
+            if let [Cow::Borrowed(only)] = items.as_slice() {
+                if crate::find::has(only.as_bytes(), b';') {
+                    items = semicolon_list(only, line, &mut linked, diags);
+                }
+            }
             if let Some(text) = linked {
                 note_link(diags, line, text);
             }
@@ -262,6 +267,27 @@ fn note_file<'a>(diags: &mut Diags<'_, 'a>, line: &Line<'a>, text: &'a str, file
             "`",
         ]),
     );
+}
+
+/// A list with no commas whose items are separated by `;` (`src/a.rs;
+/// src/b.rs`): one item each, noted. Two parts at least, none empty;
+/// any other text is the one item it was.
+#[cold]
+#[inline(never)]
+fn semicolon_list<'a>(
+    only: &'a str,
+    line: &Line<'a>,
+    linked: &mut Option<&'a str>,
+    diags: &mut Diags<'_, 'a>,
+) -> Vec<Cow<'a, str>> {
+    let mut parts_linked = None;
+    let parts = crate::values::list_split_on(only, b';', &mut parts_linked);
+    if parts.len() < 2 || parts.len() != only.split(';').count() {
+        return vec![Cow::Borrowed(only)];
+    }
+    diags.normalised(line, only, "files separated by `;` read as a list");
+    *linked = linked.or(parts_linked);
+    parts
 }
 
 /// [`note_file`] of an inline list's first item written as a markdown
