@@ -70,6 +70,19 @@ pub(crate) struct Line<'a> {
 }
 
 impl<'a> Line<'a> {
+    /// The line from byte `at` of its text on: its text's tail, with the
+    /// same number and ending. `None` for a run, or `at` off a character
+    /// boundary or past the end.
+    pub(crate) fn tail(&self, at: usize) -> Option<Line<'a>> {
+        if self.more != 0 {
+            return None;
+        }
+        Some(Line {
+            text: self.text.get(at..)?,
+            ..*self
+        })
+    }
+
     /// A line of its own (not a run).
     pub(crate) fn new(text: &'a str, no: u32, plain_end: bool) -> Self {
         Line {

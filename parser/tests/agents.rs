@@ -125,6 +125,10 @@ const EXPECT: &[(&str, &str)] = &[
     ("progress__files_changed_label", "bead_id=ol-64|step=Step 3 - the cache layer|status=in progress|context_usage=52|files_touched=src/cache.rs,src/lib.rs"),
     ("done__files_touched_in_changes", "bead_id=ol-65|status=DONE|commit_sha=7c8d9e0|files=src/cache.rs,tests/cache.rs|tests_pass=true|lint_pass=true|build_pass=true|summary=The cache evicts by age."),
     ("progress__files_semicolons", "bead_id=ol-66|step=Step 4 - the retry budget|status=in progress|context_usage=58|files_touched=src/budget.rs,src/retry.rs,tests/budget.rs"),
+    ("help_request__questions_heading", "bead_id=ol-70|issue_type=BLOCKED|problem~=The staging cluster|question=1. When is staging expected back?\n2. May I test against a local stack meanwhile?"),
+    ("help_request__inline_section_labels", "bead_id=ol-67|issue_type=STUCK|problem=The migration deadlocks when two workers start together.\nIt happens on every third deploy.|what_tried=Advisory locks, then a retry loop around the migration.|question=Should the migration run on one leader only?"),
+    ("offering_ready__inline_summary", "bead_id=ol-68|status=DONE|summary=The cache evicts entries by age and by size.|commit_sha=1f2e3d4|files=src/cache.rs|tests_pass=true|lint_pass=true|build_pass=true"),
+    ("failed__inline_recommendation", "bead_id=ol-69|failure_type=SPEC_IMPOSSIBLE|reason=The API the spec names was removed upstream.|internal_attempts=2|recommendation=Rewrite the bead against the v2 API."),
     ("help_request__setext_headings", "bead_id=ol-527.2|issue_type=TECHNICAL|problem~=The websocket client|what_tried~=Added a fixed|question=Is exponential backoff with jitter the expected fix?"),
     ("checkpoint__setext_headings", "bead_id=ol-527.5|checkpoint_reason=CONTEXT_HIGH|partial_commit_sha=jkl012|context_usage=84|next_steps~=Finish the renderer"),
 ];

@@ -202,6 +202,9 @@ fn label_before_dash<'a>(line: &'a str, value: &str) -> &'a str {
 pub(super) enum Decorated<'a> {
     Field(FieldLine<'a>, Label),
     Heading(SectionKind),
+    /// A title naming a section with text after it (`**Problem**: x`):
+    /// the section and the text.
+    Lead(SectionKind, &'a str),
     Neither,
 }
 
@@ -221,6 +224,11 @@ fn decorated_line_rest(text: &str) -> Decorated<'_> {
     if let Some(f) = crate::decor::decorated_field(text) {
         if let Some(label) = Label::lookup(f.label) {
             return Decorated::Field(f, label);
+        }
+        if !f.value.is_empty() {
+            if let Some(kind) = SectionKind::from_decorated_title(f.label) {
+                return Decorated::Lead(kind, f.value);
+            }
         }
     }
     match crate::decor::emphasised_title(text).and_then(SectionKind::from_decorated_title) {

@@ -53,6 +53,9 @@ impl SectionKind {
             name(b"question", K::Question),
             name(b"progress", K::Progress),
         ];
+        // `Questions`: an agent with more than one asks them under one
+        // heading.
+        const NINE: [Name<K>; 1] = [name(b"questions", K::Question)];
         const TEN: [Name<K>; 2] = [
             name(b"validation", K::SelfValidation),
             name(b"next steps", K::NextSteps),
@@ -77,6 +80,7 @@ impl SectionKind {
         let names: &[Name<K>] = match t.len() {
             7 => &SEVEN,
             8 => &EIGHT,
+            9 => &NINE,
             10 => &TEN,
             12 => &TWELVE,
             13 => &THIRTEEN,

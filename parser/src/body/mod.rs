@@ -71,6 +71,10 @@ pub(crate) struct Section {
     pub start: usize,
     pub end: usize,
     seen: u32,
+    /// For a section opened by a title with its text after it on the same
+    /// line (`**Problem:** the build fails`): where that text starts in
+    /// the title's line (`lines[start - 1]`). 0 for any other section.
+    pub lead: u16,
 }
 
 /// The first `Label: value` of one label in one section.
@@ -152,6 +156,7 @@ impl<'l, 'a> Body<'l, 'a> {
                 start: 0,
                 end: lines.len(),
                 seen: 0,
+                lead: 0,
             },
             headed: SmallVec::new(),
             hits: SmallVec::new(),
@@ -384,11 +389,14 @@ impl<'l, 'a> Body<'l, 'a> {
                     Some(label) => (f, label, false),
                     None => {
                         // `Problem:` or `**Problem:**` alone on its line: a
-                        // heading.
-                        if f.value.is_empty() {
-                            if let Some(kind) = SectionKind::from_decorated_title(f.label) {
+                        // heading; with text after it, the heading and its
+                        // first line.
+                        if let Some(kind) = SectionKind::from_decorated_title(f.label) {
+                            if f.value.is_empty() {
                                 alone_as_heading(diags, line, kind);
                                 body.open_section(kind, 2, i);
+                            } else {
+                                body.open_lead(diags, line, i, kind, f.value);
                             }
                         }
                         continue;
@@ -408,6 +416,10 @@ impl<'l, 'a> Body<'l, 'a> {
                     Decorated::Heading(kind) => {
                         alone_as_heading(diags, line, kind);
                         body.open_section(kind, 2, i);
+                        continue;
+                    }
+                    Decorated::Lead(kind, value) => {
+                        body.open_lead(diags, line, i, kind, value);
                         continue;
                     }
                     Decorated::Neither => {
@@ -471,7 +483,49 @@ impl<'l, 'a> Body<'l, 'a> {
             start: i + 1,
             end: self.lines.len(),
             seen: 0,
+            lead: 0,
         });
+    }
+
+    /// `Problem: the build fails` or `**Question:** who owns it?`: a title
+    /// naming a section, with text after it on its line, opens that
+    /// section, the text its first line (the section's text then runs to
+    /// the next field or heading, see `section_text`). Not where the
+    /// section open is that kind already: there the line is its text.
+    #[cold]
+    #[inline(never)]
+    fn open_lead(
+        &mut self,
+        diags: &mut Diags<'_, 'a>,
+        line: &Line<'a>,
+        i: usize,
+        kind: SectionKind,
+        value: &'a str,
+    ) {
+        if self.headed.last().unwrap_or(&self.preamble).kind == kind {
+            return;
+        }
+        let at = (value.as_ptr() as usize).wrapping_sub(line.text.as_ptr() as usize);
+        // A title so far into its line (64 KiB) is left as it was.
+        let Some(lead) = u16::try_from(at).ok().filter(|&l| l > 0) else {
+            return;
+        };
+        self.open_section(kind, 2, i);
+        if let Some(s) = self.headed.last_mut() {
+            s.lead = lead;
+        }
+        let title = line.text.get(..at).unwrap_or(line.text);
+        diags.normalised(
+            line,
+            crate::trim::trim_start(line.text),
+            Note::join(&[
+                "`",
+                trim(title),
+                "` and the text after it read as the heading `## ",
+                kind.title(),
+                "` and its first line",
+            ]),
+        );
     }
 
     /// Records `f` as the field `label` read from `line`, line `i`: the

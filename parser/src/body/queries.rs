@@ -103,11 +103,41 @@ impl<'l, 'a> Body<'l, 'a> {
             return text.clone();
         }
         let s = self.section_at(self.section(kind)?)?;
+        if s.lead != 0 {
+            return self.lead_text(s);
+        }
         let content = trim_blank(&self.lines[s.start..s.end]);
         if content.is_empty() {
             return None;
         }
         Some(join_lines(self.doc, content))
+    }
+
+    /// [`Body::section_text`] of a section opened by a title with its text
+    /// on the same line (`**Problem:** the build fails`, see
+    /// `Section::lead`): that text and the lines after it, up to the first
+    /// field read in the section (`**Question:** x` then `**Tests:** PASS`
+    /// is a question of one line), blank lines at the end left out.
+    #[cold]
+    #[inline(never)]
+    fn lead_text(&self, s: &Section) -> Option<Cow<'a, str>> {
+        let title = self.lines.get(s.start.checked_sub(1)?)?;
+        let first = title.tail(usize::from(s.lead))?;
+        let end = self
+            .hits
+            .iter()
+            .map(|h| h.line)
+            .find(|&l| l >= s.start && l < s.end)
+            .unwrap_or(s.end);
+        let rest = self.lines.get(s.start..end)?;
+        let keep = rest
+            .iter()
+            .rposition(|l| !l.is_blank())
+            .map_or(0, |e| e + 1);
+        let mut lines = Vec::with_capacity(keep + 1);
+        lines.push(first);
+        lines.extend_from_slice(&rest[..keep]);
+        Some(join_lines(self.doc, &lines))
     }
 
     /// The list a section holds: its bullet or numbered items, else the

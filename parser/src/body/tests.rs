@@ -100,7 +100,7 @@ fn from_title_by_compare(title: &str) -> SectionKind {
         SectionKind::WhatTried
     } else if is("files touched") {
         SectionKind::FilesTouched
-    } else if is("question") {
+    } else if is("question") || is("questions") {
         SectionKind::Question
     } else if is("changes") {
         SectionKind::Changes
@@ -206,7 +206,7 @@ proptest::proptest! {
     fn titles_read_as_comparing_each_did(
         s in crate::words::spellings(&[
             "problem", "what i tried", "what i've tried", "what was tried", "files touched",
-            "question", "changes", "self-validation", "self validation", "validation",
+            "question", "questions", "changes", "self-validation", "self validation", "validation",
             "summary", "failure", "partial progress", "recommendation", "progress",
             "next steps for successor", "next steps",
         ], 26),
