@@ -49,11 +49,15 @@ pub enum Code {
     /// a `**Bead**:` label, a body in a code fence, ...) that lenient mode
     /// read through; the message says what it read it as.
     Normalised,
+    /// A field filled with a placeholder (`N/A`, `none`, `-`), read as
+    /// absent: plain mail says so when a field does not apply (`Session:
+    /// none` on a failed spawn), so strict mode reads it the same.
+    NoValue,
 }
 
 impl Code {
     /// Every code (a test holds the list whole).
-    pub(crate) const ALL: [Code; 18] = [
+    pub(crate) const ALL: [Code; 19] = [
         Code::InvalidUtf8,
         Code::InvalidJson,
         Code::UnterminatedFrontMatter,
@@ -72,6 +76,7 @@ impl Code {
         Code::MissingBodyLabel,
         Code::UnclosedFence,
         Code::Normalised,
+        Code::NoValue,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -94,6 +99,7 @@ impl Code {
             Code::MissingBodyLabel => "missing-body-label",
             Code::UnclosedFence => "unclosed-fence",
             Code::Normalised => "normalised",
+            Code::NoValue => "no-value",
         }
     }
 
@@ -120,7 +126,8 @@ impl Code {
             | Code::TypeInferred
             | Code::FieldOutsideSection
             | Code::MissingBodyLabel
-            | Code::Normalised => Severity::Info,
+            | Code::Normalised
+            | Code::NoValue => Severity::Info,
         }
     }
 
@@ -131,7 +138,7 @@ impl Code {
     pub fn strict_rejects(self) -> bool {
         !matches!(
             self,
-            Code::TypeInferred | Code::FieldOutsideSection | Code::MissingBodyLabel
+            Code::TypeInferred | Code::FieldOutsideSection | Code::MissingBodyLabel | Code::NoValue
         )
     }
 
@@ -155,6 +162,7 @@ impl Code {
             Code::MissingBodyLabel => "put a `Body:` line before the body",
             Code::UnclosedFence => "close the code block with ```",
             Code::Normalised => "write the protocol's plain form (lenient mode reads this one as the message says)",
+            Code::NoValue => "leave out a field that does not apply",
         }
     }
 }
@@ -510,7 +518,8 @@ mod tests {
                 | Code::FieldOutsideSection
                 | Code::MissingBodyLabel
                 | Code::UnclosedFence
-                | Code::Normalised => {}
+                | Code::Normalised
+                | Code::NoValue => {}
             }
             let named = Code::ALL
                 .iter()

@@ -335,6 +335,9 @@ impl<'a> Extractor<'_, 'a> {
             true => !matches!(b, b'`' | b'*' | b'_' | b'['),
             false => !matches!(b, b'`' | b'*' | b'_'),
         };
+        if ID && crate::values::is_placeholder(h.value) {
+            return self.no_value(h, d);
+        }
         match h.value.as_bytes() {
             [first, .., last] if plain(first) && *last != b'`' => Some(Cow::Borrowed(h.value)),
             [only] if plain(only) => Some(Cow::Borrowed(h.value)),
@@ -415,6 +418,16 @@ impl<'a> Extractor<'_, 'a> {
         self.value(Some(h), d)
     }
 
+    /// A field filled with a placeholder (`Checkpoint: N/A`, `Tests:
+    /// none`): no value, noted.
+    #[cold]
+    #[inline(never)]
+    fn no_value<T>(&self, h: Hit<'a>, d: &mut Diags<'_, 'a>) -> Option<T> {
+        let note = Note::join(&["`", h.value, "` reads as no value"]);
+        d.at(Code::NoValue, self.body.line(&h), h.value, note);
+        None
+    }
+
     fn normalised(&self, h: &Hit<'a>, note: impl Into<Note<'a>>, d: &mut Diags<'_, 'a>) {
         d.normalised(self.body.line(h), h.value, note);
     }
@@ -456,6 +469,11 @@ impl<'a> Extractor<'_, 'a> {
     fn percent_in_full(&self, h: Hit<'a>, d: &mut Diags<'_, 'a>) -> Option<u8> {
         if h.value.is_empty() {
             return None;
+        }
+        if let Some(v) = crate::values::fraction_of_one(h.value) {
+            let note = format!("`{}` (a fraction of one) reads as {v}%", h.value);
+            self.normalised(&h, note, d);
+            return Some(v);
         }
         match percent(h.value) {
             Ok(v) => Some(v),
@@ -531,6 +549,9 @@ impl<'a> Extractor<'_, 'a> {
         } {
             Ok(v) => Some(v),
             Err(_) => {
+                if crate::values::is_placeholder(h.value) {
+                    return self.no_value(h, d);
+                }
                 if let Some(v) = Self::undecorated(h.value).and_then(|u| read(u).ok()) {
                     let read = if v { "true" } else { "false" };
                     self.normalised(&h, Note::join(&["`", h.value, "` reads as ", read]), d);

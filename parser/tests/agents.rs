@@ -101,7 +101,7 @@ const EXPECT: &[(&str, &str)] = &[
     ("progress__whole_doc_fenced", "bead_id=gt-88|step=Step 7 - benchmarks|context_usage=71|files_touched=benches/parse.rs|from=RedFox"),
     ("spawn_ack__bold", "issue_id=ol-527.6|status=spawned|session=demigod-ol-527-6"),
     ("spawn_ack__emoji_subject", "issue_id=ol-527.8|status=spawned|session=demigod-ol-527-8"),
-    ("spawn_ack__prose_first", "issue_id=ol-527.9|status=failed|session=none|from=spawner"),
+    ("spawn_ack__prose_first", "issue_id=ol-527.9|status=failed|session=null|from=spawner"),
     ("spawn_ack__status_decorated", "issue_id=ol-527.7|status=spawned|session=demigod-ol-527-7"),
     ("spawn_request__bold_labels", "issue_id=ol-527.6|resume=true|partial_commit_sha=jkl012|orchestrator=crank-ol527"),
     ("spawn_request__emoji_subject", "issue_id=ol-527.7|resume=false|orchestrator=crank-ol527"),
@@ -125,6 +125,10 @@ const EXPECT: &[(&str, &str)] = &[
     ("progress__files_changed_label", "bead_id=ol-64|step=Step 3 - the cache layer|status=in progress|context_usage=52|files_touched=src/cache.rs,src/lib.rs"),
     ("done__files_touched_in_changes", "bead_id=ol-65|status=DONE|commit_sha=7c8d9e0|files=src/cache.rs,tests/cache.rs|tests_pass=true|lint_pass=true|build_pass=true|summary=The cache evicts by age."),
     ("progress__files_semicolons", "bead_id=ol-66|step=Step 4 - the retry budget|status=in progress|context_usage=58|files_touched=src/budget.rs,src/retry.rs,tests/budget.rs"),
+    ("spawn_request__no_checkpoint", "issue_id=ol-71|resume=false|partial_commit_sha=null|orchestrator=crank-ol71"),
+    ("done__not_applicable", "bead_id=ol-72|status=DONE|commit_sha=0a1b2c3|files=docs/retries.md|tests_pass=null|lint_pass=true|build_pass=null|summary~=Documentation only"),
+    ("progress__context_fraction", "bead_id=ol-73|step=Step 2 - the parser|status=in progress|context_usage=45|files_touched=src/parse.rs"),
+    ("bead_accepted__utc_time", "bead_id=ol-74|title=Add the retry budget|started_at=2026-12-01 09:00 UTC"),
     ("help_request__questions_heading", "bead_id=ol-70|issue_type=BLOCKED|problem~=The staging cluster|question=1. When is staging expected back?\n2. May I test against a local stack meanwhile?"),
     ("help_request__inline_section_labels", "bead_id=ol-67|issue_type=STUCK|problem=The migration deadlocks when two workers start together.\nIt happens on every third deploy.|what_tried=Advisory locks, then a retry loop around the migration.|question=Should the migration run on one leader only?"),
     ("offering_ready__inline_summary", "bead_id=ol-68|status=DONE|summary=The cache evicts entries by age and by size.|commit_sha=1f2e3d4|files=src/cache.rs|tests_pass=true|lint_pass=true|build_pass=true"),
@@ -285,6 +289,7 @@ fn strict_mode_refuses_at_the_first_refused_diagnostic() {
         "type-inferred",
         "field-outside-section",
         "missing-body-label",
+        "no-value",
     ];
     for lf in lf_fixtures() {
         let name = stem(&lf);

@@ -208,8 +208,13 @@ impl<'l, 'a> Body<'l, 'a> {
             let mut linked = None;
             let mut items = inline_list(hit.value, &mut linked);
             if let [Cow::Borrowed(only)] = items.as_slice() {
-                if crate::find::has(only.as_bytes(), b';') {
-                    items = semicolon_list(only, line, &mut linked, diags);
+                let again =
+                    crate::values::is_placeholder(only) || crate::find::has(only.as_bytes(), b';');
+                if let Some(read) = again
+                    .then(|| one_item(only, line, &mut linked, diags))
+                    .flatten()
+                {
+                    items = read;
                 }
             }
             if let Some(text) = linked {
@@ -299,25 +304,32 @@ fn note_file<'a>(diags: &mut Diags<'_, 'a>, line: &Line<'a>, text: &'a str, file
     );
 }
 
-/// A list with no commas whose items are separated by `;` (`src/a.rs;
-/// src/b.rs`): one item each, noted. Two parts at least, none empty;
-/// any other text is the one item it was.
+/// An inline list read as one item, read again: a placeholder (`Files:
+/// N/A`, `none`) is no files; items separated by `;` where there is no
+/// comma (`src/a.rs; src/b.rs`), two at least and none empty, are one
+/// each. Either noted. `None`: the one item it was. (Asked of an item that
+/// is a placeholder or holds a `;` only.)
 #[cold]
 #[inline(never)]
-fn semicolon_list<'a>(
+fn one_item<'a>(
     only: &'a str,
     line: &Line<'a>,
     linked: &mut Option<&'a str>,
     diags: &mut Diags<'_, 'a>,
-) -> Vec<Cow<'a, str>> {
+) -> Option<Vec<Cow<'a, str>>> {
+    if crate::values::is_placeholder(only) {
+        let note = Note::join(&["`", only, "` reads as no files"]);
+        diags.at(crate::diag::Code::NoValue, line, only, note);
+        return Some(Vec::new());
+    }
     let mut parts_linked = None;
     let parts = crate::values::list_split_on(only, b';', &mut parts_linked);
     if parts.len() < 2 || parts.len() != only.split(';').count() {
-        return vec![Cow::Borrowed(only)];
+        return None;
     }
     diags.normalised(line, only, "files separated by `;` read as a list");
     *linked = linked.or(parts_linked);
-    parts
+    Some(parts)
 }
 
 /// [`note_file`] of an inline list's first item written as a markdown
