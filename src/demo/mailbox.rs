@@ -314,7 +314,7 @@ fn wave(w: usize, start: DateTime<Utc>) -> Vec<DemoMail> {
         &[],
         &b6,
         "SPAWN_REQUEST",
-        format!("Issue: {b6}\nResume: false\nCheckpoint: none\nOrchestrator: {ORCH}"),
+        format!("Issue: {b6}\nResume: false\nOrchestrator: {ORCH}"),
     );
     add(
         85,
