@@ -11,10 +11,13 @@
 //! or one per line, the whole message in a fenced code block or after a
 //! line of prose, a body that is one fenced JSON object of the fields.
 //! (Files listed under the other message kinds' label are read where the
-//! message's fields are taken, `extract.rs`.) Each family
-//! is read by one rule here, and every rule runs only where the plain
-//! grammar found nothing (so a plain message pays for none of them, and
-//! nothing that parsed before parses differently). What a rule read is
+//! message's fields are taken, `extract.rs`; a section's title with its
+//! text on its line, `**Problem:** x`, where the body is indexed,
+//! `body/`; a placeholder such as `N/A` is no value, `values.rs`, and not
+//! a decoration: plain mail writes it, and strict mode reads it so.) Each
+//! family is read by one rule here, and every rule runs only where the
+//! plain grammar found nothing (so a plain message pays for none of them,
+//! and nothing that parsed before parses differently). What a rule read is
 //! reported by the caller as an `info` diagnostic with code `normalised`,
 //! which strict mode refuses: strict mode reads the protocol's plain form
 //! only, and its error says what lenient mode would have read.
