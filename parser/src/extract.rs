@@ -95,10 +95,9 @@ pub(crate) fn extract<'a>(
             p.step = x.value(body.top(Label::Step), d);
             p.status = x.value(body.top(Label::Status), d);
             p.context_usage = x.percent(body.top(Label::ContextUsage), d);
-            p.files_touched = match body.top(Label::FilesTouched) {
-                Some(h) => body.field_list(h, d),
-                None => files_as(body, body.top(Label::Files), "Files touched:", d),
-            };
+            let files = body.top(Label::FilesTouched);
+            let other = |_: &mut Diags<'_, 'a>| body.top(Label::Files);
+            p.files_touched = files_or_other(body, files, other, "Files touched:", d);
             x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
         }
         MessageType::HelpRequest => {
@@ -111,13 +110,11 @@ pub(crate) fn extract<'a>(
             );
             p.problem = body.section_text(SectionKind::Problem);
             p.what_tried = body.section_text(SectionKind::WhatTried);
-            p.files_touched =
-                body.section_list(SectionKind::FilesTouched, d).or_else(|| {
-                    match body.top(Label::FilesTouched) {
-                        Some(h) => body.field_list(h, d),
-                        None => files_as(body, body.top(Label::Files), "Files touched:", d),
-                    }
-                });
+            p.files_touched = body.section_list(SectionKind::FilesTouched, d).or_else(|| {
+                let files = body.top(Label::FilesTouched);
+                let other = |_: &mut Diags<'_, 'a>| body.top(Label::Files);
+                files_or_other(body, files, other, "Files touched:", d)
+            });
             p.question = body.section_text(SectionKind::Question);
             x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
             x.require(d, p.issue_type.is_some(), "Issue Type");
@@ -135,13 +132,10 @@ pub(crate) fn extract<'a>(
             p.bead_id = x.id(body.top(Label::Bead), d);
             p.status = x.value(body.top(Label::Status), d);
             p.commit_sha = x.id(body.within(SectionKind::Changes, Label::Commit, d), d);
-            p.files = match body.within(SectionKind::Changes, Label::Files, d) {
-                Some(h) => body.field_list(h, d),
-                None => {
-                    let h = body.within(SectionKind::Changes, Label::FilesTouched, d);
-                    files_as(body, h, "Files:", d)
-                }
-            };
+            let ch = SectionKind::Changes;
+            let files = body.within(ch, Label::Files, d);
+            let other = |d: &mut Diags<'_, 'a>| body.within(ch, Label::FilesTouched, d);
+            p.files = files_or_other(body, files, other, "Files:", d);
             let sv = SectionKind::SelfValidation;
             p.tests_pass = x.pass_fail(body.within(sv, Label::Tests, d), d);
             p.lint_pass = x.pass_fail(body.within(sv, Label::Lint, d), d);
@@ -164,10 +158,9 @@ pub(crate) fn extract<'a>(
             let pp = SectionKind::PartialProgress;
             if body.has_section(pp) {
                 p.partial_commit_sha = x.id(body.within(pp, Label::Commit, d), d);
-                p.files = match body.within(pp, Label::Files, d) {
-                    Some(h) => body.field_list(h, d),
-                    None => files_as(body, body.within(pp, Label::FilesTouched, d), "Files:", d),
-                };
+                let files = body.within(pp, Label::Files, d);
+                let other = |d: &mut Diags<'_, 'a>| body.within(pp, Label::FilesTouched, d);
+                p.files = files_or_other(body, files, other, "Files:", d);
             }
             p.recommendation = body.section_text(SectionKind::Recommendation);
             x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
@@ -219,8 +212,6 @@ pub(crate) fn extract<'a>(
     }
 }
 
-/// HELP_RESPONSE guidance: the body without a leading type line or `Bead:`
-/// line, which some senders put first.
 /// The files a message lists under the other kinds' label: `Files:` or
 /// `Files changed:` in a PROGRESS or HELP_REQUEST, whose label is `Files
 /// touched:`, and `Files touched:` in a DONE's changes or a FAILED's
@@ -251,6 +242,27 @@ fn files_as<'a>(
     Some(files)
 }
 
+/// A message's files: the list under its own label's `hit`, else the one
+/// under the other kinds' label (`other`, asked only then, [`files_as`]).
+#[inline]
+fn files_or_other<'a>(
+    body: &Body<'_, 'a>,
+    hit: Option<Hit<'a>>,
+    other: impl FnOnce(&mut Diags<'_, 'a>) -> Option<Hit<'a>>,
+    reads_as: &'static str,
+    d: &mut Diags<'_, 'a>,
+) -> Option<Vec<Cow<'a, str>>> {
+    match hit {
+        Some(h) => body.field_list(h, d),
+        None => {
+            let other = other(d);
+            files_as(body, other, reads_as, d)
+        }
+    }
+}
+
+/// HELP_RESPONSE guidance: the body without a leading type line or `Bead:`
+/// line, which some senders put first.
 fn guidance<'a>(body: &Body<'_, 'a>) -> Option<Cow<'a, str>> {
     let mut lines = body.lines;
     while let Some((first, rest)) = lines.split_first() {
@@ -325,10 +337,11 @@ impl<'a> Extractor<'_, 'a> {
         self.value_of::<false>(hit?, d)
     }
 
-    /// [`Extractor::value`], and for an id (`ID`) a value that opens with
-    /// `[` goes to [`Extractor::linked_id`] too: one test of the first
-    /// byte against a set either way (a test of its own before it cost
-    /// the plain message ~10 instructions).
+    /// [`Extractor::value`], and for an id (`ID`): a placeholder (`N/A`)
+    /// is no value, and a value that opens with `[` goes to
+    /// [`Extractor::linked_id`], by one test of the first byte against a
+    /// set (a test of its own before it cost the plain message ~10
+    /// instructions).
     #[inline(always)]
     fn value_of<const ID: bool>(&self, h: Hit<'a>, d: &mut Diags<'_, 'a>) -> Option<Cow<'a, str>> {
         let plain = |b: &u8| match ID {

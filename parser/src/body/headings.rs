@@ -168,6 +168,7 @@ impl SectionKind {
 
     /// A decorated title (`🧩 Problem`, `**Summary**`) read through: the
     /// kind it names, `None` for none.
+    ///
     /// A numbered title (`1. Problem`, `3) Files Touched`, `2: What I
     /// Tried`, as agents number their sections) is read without its
     /// number.

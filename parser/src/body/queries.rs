@@ -208,13 +208,10 @@ impl<'l, 'a> Body<'l, 'a> {
             let mut linked = None;
             let mut items = inline_list(hit.value, &mut linked);
             if let [Cow::Borrowed(only)] = items.as_slice() {
-                let again =
-                    crate::values::is_placeholder(only) || crate::find::has(only.as_bytes(), b';');
-                if let Some(read) = again
-                    .then(|| one_item(only, line, &mut linked, diags))
-                    .flatten()
-                {
-                    items = read;
+                if crate::values::is_placeholder(only) || crate::find::has(only.as_bytes(), b';') {
+                    if let Some(read) = one_item(only, line, &mut linked, diags) {
+                        items = read;
+                    }
                 }
             }
             if let Some(text) = linked {
