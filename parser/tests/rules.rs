@@ -565,3 +565,55 @@ fn setext_headings_open_known_sections() {
         0
     );
 }
+
+/// A section's title with its text on its line opens the section, the
+/// text its first line; the section's text runs to the next field or
+/// heading. Bulleted and emphasised titles too; where the open section is
+/// that kind already, the line is its text (nothing is opened again).
+#[test]
+fn a_title_with_its_text_opens_its_section() {
+    let m = one(
+        "Subject: [ol-1] HELP_REQUEST\n\nBody:\nBead: ol-1\nIssue Type: STUCK\n\n- *Problem*: the lock\nis never released\n- *Question*: who owns it?\n",
+    );
+    assert_eq!(
+        m.parsed.problem.as_deref(),
+        Some("the lock\nis never released")
+    );
+    assert_eq!(m.parsed.question.as_deref(), Some("who owns it?"));
+    // A field after the text ends it.
+    let m = one(
+        "Subject: [ol-1] DONE\n\nBody:\nBead: ol-1\n**Summary:** the cache evicts by age.\n**Tests:** PASS\n",
+    );
+    assert_eq!(
+        m.parsed.summary.as_deref(),
+        Some("the cache evicts by age.")
+    );
+    assert_eq!(m.parsed.tests_pass, Some(true));
+    // Inside its own section, the line is the section's text.
+    let m = one("Subject: [ol-1] DONE\n\nBody:\nBead: ol-1\n\n## Summary\nSummary: all done.\n");
+    assert_eq!(m.parsed.summary.as_deref(), Some("Summary: all done."));
+    // A title no section has stays prose.
+    let m = one("Subject: [ol-1] DONE\n\nBody:\nBead: ol-1\n\nNote: the summary follows.\n");
+    assert_eq!(m.parsed.summary, None);
+    // Strict mode refuses the reading, saying what lenient mode reads.
+    let e = parse(
+        "Subject: [ol-1] DONE\n\nBody:\nBead: ol-1\nSummary: done.\n",
+        &ParseOptions::strict(),
+    )
+    .unwrap_err();
+    assert_eq!((e.line, e.code.as_str()), (5, "normalised"), "{e}");
+}
+
+/// A placeholder is no value in both modes, noted `no-value`; a value
+/// that only begins like one is kept.
+#[test]
+fn placeholders_are_no_value() {
+    let text = "Subject: [ol-1] SPAWN_REQUEST\n\nBody:\nIssue: ol-1\nResume: false\nCheckpoint: N/A\nOrchestrator: o\n";
+    for opts in [ParseOptions::default(), ParseOptions::strict()] {
+        let m = parse(text, &opts).unwrap().remove(0).into_owned();
+        assert_eq!(m.parsed.partial_commit_sha, None);
+        assert_eq!(codes(&m), [("no-value", 6, 13)]);
+    }
+    let m = one("Subject: [ol-1] SPAWN_REQUEST\n\nBody:\nIssue: ol-1\nCheckpoint: none1\n");
+    assert_eq!(m.parsed.partial_commit_sha.as_deref(), Some("none1"));
+}
