@@ -325,11 +325,16 @@ fn enum_byte(b: u8) -> u8 {
     }
 }
 
+/// A list's first item written as a markdown link: as written, and the
+/// text it reads as.
+pub(crate) type Linked<'a> = Option<(&'a str, &'a str)>;
+
 /// Splits an inline list: commas first, else whitespace-free single item.
 /// An item that is a markdown link (`[src/a.rs](src/a.rs)`) is its text;
-/// the first such item as written is put in `linked`, for the caller's
+/// the first such item, as written and as read, is put in `linked`, for
+/// the caller's
 /// note.
-pub(crate) fn inline_list<'a>(s: &'a str, linked: &mut Option<&'a str>) -> Vec<Cow<'a, str>> {
+pub(crate) fn inline_list<'a>(s: &'a str, linked: &mut Linked<'a>) -> Vec<Cow<'a, str>> {
     list_split_on(s, b',', linked)
 }
 
@@ -338,11 +343,7 @@ pub(crate) fn inline_list<'a>(s: &'a str, linked: &mut Option<&'a str>) -> Vec<C
 /// comma's search a constant's (as a value, the plain message's list cost
 /// ~12 instructions more).
 #[inline(always)]
-pub(crate) fn list_split_on<'a>(
-    s: &'a str,
-    sep: u8,
-    linked: &mut Option<&'a str>,
-) -> Vec<Cow<'a, str>> {
+pub(crate) fn list_split_on<'a>(s: &'a str, sep: u8, linked: &mut Linked<'a>) -> Vec<Cow<'a, str>> {
     // A plain loop over byte positions: the iterator chain it replaced
     // (split, trims, filter, collect) cost several times more on the usual
     // two or three short items. Sized for those, so it does not regrow.
@@ -393,10 +394,10 @@ pub(crate) fn list_split_on<'a>(
 /// message's `Files touched` list a few instructions an item.
 #[cold]
 #[inline(never)]
-fn link_item<'a>(item: &'a str, linked: &mut Option<&'a str>) -> &'a str {
+fn link_item<'a>(item: &'a str, linked: &mut Linked<'a>) -> &'a str {
     match crate::decor::link_text(item) {
         Some(text) => {
-            linked.get_or_insert(item);
+            linked.get_or_insert((item, text));
             text
         }
         None => item,

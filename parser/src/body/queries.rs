@@ -166,9 +166,9 @@ impl<'l, 'a> Body<'l, 'a> {
         for l in physical(self.doc, lines).filter(|l| !l.is_blank()) {
             let mut linked = None;
             items.append(&mut inline_list(l.text, &mut linked));
-            if let (Some(text), false) = (linked, noted) {
+            if let (Some((text, file)), false) = (linked, noted) {
                 noted = true;
-                note_link(diags, &l, text);
+                note_file(diags, &l, text, file);
             }
         }
         (!items.is_empty()).then_some(items)
@@ -214,8 +214,8 @@ impl<'l, 'a> Body<'l, 'a> {
                     }
                 }
             }
-            if let Some(text) = linked {
-                note_link(diags, line, text);
+            if let Some((text, file)) = linked {
+                note_file(diags, line, text, file);
             }
             return items;
         }
@@ -311,12 +311,12 @@ fn note_file<'a>(diags: &mut Diags<'_, 'a>, line: &Line<'a>, text: &'a str, file
 fn one_item<'a>(
     only: &'a str,
     line: &Line<'a>,
-    linked: &mut Option<&'a str>,
+    linked: &mut crate::values::Linked<'a>,
     diags: &mut Diags<'_, 'a>,
 ) -> Option<Vec<Cow<'a, str>>> {
     if crate::values::is_placeholder(only) {
         let note = Note::join(&["`", only, "` reads as no files"]);
-        diags.at(crate::diag::Code::NoValue, line, only, note);
+        diags.at(Code::NoValue, line, only, note);
         return Some(Vec::new());
     }
     let mut parts_linked = None;
@@ -327,15 +327,6 @@ fn one_item<'a>(
     diags.normalised(line, only, "files separated by `;` read as a list");
     *linked = linked.or(parts_linked);
     Some(parts)
-}
-
-/// [`note_file`] of an inline list's first item written as a markdown
-/// link (`values::inline_list` read it as its text).
-#[cold]
-#[inline(never)]
-fn note_link<'a>(diags: &mut Diags<'_, 'a>, line: &Line<'a>, text: &'a str) {
-    let file = crate::decor::link_text(text).unwrap_or(text);
-    note_file(diags, line, text, file);
 }
 
 /// The length of `s`'s leading whitespace. Spaces and tabs counted on
