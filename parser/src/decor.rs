@@ -4,8 +4,9 @@
 //! Agents that send Agent Mail decorate: an emoji or a status glyph before
 //! the subject, the subject or a type line in bold, `### Problem` or
 //! `## 🧩 Problem:` or `## 1. Problem` for `## Problem`, `**Bead**:` or
-//! `- *Status*:` or `1. Step:` for a label (and `**Subject:**` or `-
-//! *From*:` for a spec header's, read by framing through the same rule),
+//! `- *Status*:` or `1. Step:` or `` `Commit`: `` for a label (and
+//! `**Subject:**` or `- *From*:` for a spec header's, read by framing
+//! through the same rule),
 //! `**PASS**` or `` `a1b2c3d` (feat: ...) `` or a markdown link
 //! (`[a1b2c3d](https://…)`) for a value, file lists in backticks, as links
 //! or one per line, the whole message in a fenced code block or after a
@@ -277,10 +278,10 @@ fn marked_label(line: &str) -> Option<Option<FieldLine<'_>>> {
     let start = at + stars;
     match b.get(start)? {
         c if c.is_ascii_alphabetic() => {}
-        // `_` joins the emphasis, `[` after a marker opens a task box, and
-        // blanks after a marker are passed over (and `*` and a tab is a
-        // bullet): the general rule reads on.
-        b'_' | b' ' | b'\t' => return None,
+        // `_` joins the emphasis, `` ` `` opens a label in code, `[` after
+        // a marker opens a task box, and blanks after a marker are passed
+        // over (and `*` and a tab is a bullet): the general rule reads on.
+        b'_' | b'`' | b' ' | b'\t' => return None,
         b'[' if stars == 0 => return None,
         // Any other ASCII byte opens no label (`**[ol-7] DONE**`,
         // `- 10:32 ...`, `1. 2x`): no field.
@@ -371,7 +372,10 @@ fn decorated_field_general(line: &str) -> Option<FieldLine<'_>> {
     // What follows the marker must open a label, emphasis, a task box or
     // a glyph: a log line (`- 10:32 ...`) is ruled out here, by one byte.
     match b.get(at) {
-        Some(b) if b.is_ascii_alphabetic() || matches!(b, b'*' | b'_' | b'[') || !b.is_ascii() => {}
+        Some(b)
+            if b.is_ascii_alphabetic()
+                || matches!(b, b'*' | b'_' | b'`' | b'[')
+                || !b.is_ascii() => {}
         _ => return None,
     }
     // Every cut so far is after an ASCII byte: on a character boundary.
@@ -395,9 +399,13 @@ fn decorated_field_general(line: &str) -> Option<FieldLine<'_>> {
         }
         s = trim_start_blanks(after);
     }
-    // Emphasis around the label, the colon inside or outside it (its
-    // marks counted on bytes: the `char` pattern decoded each).
-    let open = s.bytes().take_while(|&c| c == b'*' || c == b'_').count();
+    // Emphasis around the label, or a code span (`` `Bead`: ``), the
+    // colon inside or outside it (its marks counted on bytes: the `char`
+    // pattern decoded each).
+    let open = match s.bytes().take_while(|&c| c == b'`').count() {
+        0 => s.bytes().take_while(|&c| c == b'*' || c == b'_').count(),
+        ticks => ticks,
+    };
     let mark = &s[..open];
     s = &s[open..];
     let label_len = label_run(s);
@@ -989,11 +997,13 @@ mod tests {
             "\u{a0} ",
             "📊📍 ",
         ] {
-            for open in ["**", "*", "_", "__", "***", "", "****", "*_", "_*"] {
+            for open in [
+                "**", "*", "_", "__", "***", "", "****", "*_", "_*", "`", "``", "*`",
+            ] {
                 for label in &labels {
                     for close in [
                         "**:", ":**", "*:", ":", "**", "** :", "**::", "__:", "***:", ":*", ":***",
-                        "*", ":_", "_:", "****:", ": ",
+                        "*", ":_", "_:", "****:", ": ", "`:", ":`", "``:", "`*:", "`",
                     ] {
                         for value in [
                             "",

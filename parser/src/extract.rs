@@ -178,6 +178,9 @@ pub(crate) fn extract<'a>(
             let pr = SectionKind::Progress;
             p.partial_commit_sha = x.id(body.within(pr, Label::Commit, d), d);
             p.progress = x.value(body.within(pr, Label::Description, d), d);
+            if p.progress.is_none() {
+                p.progress = progress_prose(body, d);
+            }
             p.context_usage = x.percent(body.within(pr, Label::ContextUsage, d), d);
             p.next_steps = body.section_text(SectionKind::NextSteps);
             x.require(d, p.bead_id.is_some() || outer_bead, "Bead");
@@ -263,6 +266,24 @@ fn files_or_other<'a>(
 
 /// HELP_RESPONSE guidance: the body without a leading type line or `Bead:`
 /// line, which some senders put first.
+/// A checkpoint's progress written as the text of its `## Progress`
+/// section rather than in a `Description:` field (`**Progress:** parser
+/// done`, or `## Progress` with a sentence before its fields): that text,
+/// as a person reads it. The prose after a heading is noted, and so
+/// refused by strict mode (the protocol writes it as the field), which
+/// before dropped it; a title with its text was noted where it was read.
+fn progress_prose<'a>(body: &Body<'_, 'a>, d: &mut Diags<'_, 'a>) -> Option<Cow<'a, str>> {
+    let (text, line) = body.section_prose(SectionKind::Progress)?;
+    if let Some(line) = line {
+        d.normalised(
+            line,
+            crate::trim::trim(line.text),
+            "the text of `## Progress` before its fields read as its `Description:`",
+        );
+    }
+    Some(text)
+}
+
 fn guidance<'a>(body: &Body<'_, 'a>) -> Option<Cow<'a, str>> {
     let mut lines = body.lines;
     while let Some((first, rest)) = lines.split_first() {
@@ -531,11 +552,11 @@ impl<'a> Extractor<'_, 'a> {
     }
 
     fn pass_fail(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_, 'a>) -> Option<bool> {
-        self.boolean(hit, pass_fail, ["PASS", "FAIL"], d)
+        self.boolean(hit, pass_fail, crate::values::tally, ["PASS", "FAIL"], d)
     }
 
     fn yes_no(&self, hit: Option<Hit<'a>>, d: &mut Diags<'_, 'a>) -> Option<bool> {
-        self.boolean(hit, yes_no, ["true", "false"], d)
+        self.boolean(hit, yes_no, |_| None, ["true", "false"], d)
     }
 
     /// A two-valued field read by `read`; anything else is a bad-enum
@@ -544,6 +565,9 @@ impl<'a> Extractor<'_, 'a> {
         &self,
         hit: Option<Hit<'a>>,
         read: fn(&str) -> Result<bool, ValueError>,
+        // What lenient mode reads of a value `read` refuses, besides its
+        // decorations (a PASS/FAIL written as a tally, `values::tally`).
+        in_words: fn(&str) -> Option<bool>,
         // The two words as the diagnostic names them (true, false).
         words: [&'static str; 2],
         d: &mut Diags<'_, 'a>,
@@ -565,8 +589,10 @@ impl<'a> Extractor<'_, 'a> {
                 if crate::values::is_placeholder(h.value) {
                     return self.no_value(h, d);
                 }
-                if let Some(v) = Self::undecorated(h.value).and_then(|u| read(u).ok()) {
-                    let read = if v { "true" } else { "false" };
+                let undecorated = Self::undecorated(h.value).and_then(|u| read(u).ok());
+                if let Some(v) = undecorated.or_else(|| in_words(h.value)) {
+                    // In the field's own words: `PASS`, not `true`.
+                    let read = if v { words[0] } else { words[1] };
                     self.normalised(&h, Note::join(&["`", h.value, "` reads as ", read]), d);
                     return Some(v);
                 }

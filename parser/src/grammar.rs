@@ -465,7 +465,8 @@ pub(crate) fn is_inert_line(text: &[u8], prose: &mut ProseAhead<'_>) -> bool {
 /// open no label, emphasis or task box (`- 10:32 run 1: ok`, a log line):
 /// no rule of [`crate::body::Body::read`] reads it (no fence or heading opens with a
 /// bullet; a field's label, plain or decorated, opens with a letter, `*`,
-/// `_`, `[` or a non-ASCII glyph after one marker; an emphasised title
+/// `_`, `[`, a code span that holds a label ([`is_code_label`]) or a
+/// non-ASCII glyph after one marker; an emphasised title
 /// opens with `*` or `_`). Decided in a few byte tests instead of every
 /// rule's own, which made such lines five times the cost of prose.
 #[inline]
@@ -481,9 +482,26 @@ pub(crate) fn is_inert_item(b: &[u8]) -> bool {
     while matches!(b.get(i), Some(b' ' | b'\t')) {
         i += 1;
     }
-    b.get(i).is_some_and(|&c| {
-        c.is_ascii() && !c.is_ascii_alphabetic() && !matches!(c, b'*' | b'_' | b'[')
-    })
+    match b.get(i) {
+        // A code span: a label in code (`` - `Files`: a.rs ``) is read, a
+        // file or a command in code is not.
+        Some(b'`') => !is_code_label(&b[i..]),
+        Some(&c) => c.is_ascii() && !c.is_ascii_alphabetic() && !matches!(c, b'*' | b'_' | b'['),
+        None => false,
+    }
+}
+
+/// Whether `b`, which opens with a backtick, opens with a code span
+/// holding a label and its colon or followed by it (`` `Bead`: ``,
+/// `` `Bead:` ``): the one shape of code span a decorated label takes.
+#[inline]
+fn is_code_label(b: &[u8]) -> bool {
+    // A byte at a time: a span is a few bytes, where the word-at-a-time
+    // search's set-up cost more than the search.
+    match b.iter().skip(1).position(|&c| c == b'`') {
+        Some(j) => b[j] == b':' || b.get(j + 2) == Some(&b':'),
+        None => false,
+    }
 }
 
 /// [`field_line`] past its colon test: the usual line (a letter first,

@@ -249,9 +249,47 @@ pub(crate) fn parse_decorated(subject: &str) -> Option<(Subject<'_>, usize)> {
     }
     match glyphs_then_plain(subject) {
         Some(plain) => Some((plain, 0)),
-        // Then as two slots (`[ol-9] [PROGRESS]`, `ol-9 | PROGRESS`).
-        None => parse_decorated_in_full(subject).or_else(|| parse_slotted(subject)),
+        // Then as two slots (`[ol-9] [PROGRESS]`, `ol-9 | PROGRESS`), then
+        // after words (`Status update: [ol-9] PROGRESS`).
+        None => parse_decorated_in_full(subject)
+            .or_else(|| parse_slotted(subject))
+            .or_else(|| prose_then_bead(subject)),
     }
+}
+
+/// A subject with words before its `[bead] TYPE` (`Status update:
+/// [ol-9] PROGRESS`, `Heads up - [ol-9] HELP_REQUEST: the pool`): read
+/// from the first `[` after a blank that opens a bead-shaped bead (see
+/// [`bead_shaped`]) with a type written in capitals after it, as the
+/// plain grammar reads `[bead] TYPE words`; the offset is the words'. A
+/// type in any other case there is a word of a sentence (`Question about
+/// [ol-9] progress`), and a bracket that is no bead a tag (`Heads up
+/// [WIP] DONE`): both left alone. Cold: only subjects every other reading
+/// found no type in reach it.
+#[cold]
+#[inline(never)]
+fn prose_then_bead(subject: &str) -> Option<(Subject<'_>, usize)> {
+    let (is_reply, s) = after_replies(subject, crate::grammar::trim_start_blanks);
+    let at = s.as_ptr() as usize - subject.as_ptr() as usize;
+    let b = s.as_bytes();
+    let mut from = 1;
+    while let Some(i) = crate::find::byte(b.get(from..)?, b'[') {
+        let open = from + i;
+        // After a blank (ASCII): on a character boundary.
+        if matches!(b[open - 1], b' ' | b'\t') {
+            // Through the full reading's one door: a second caller of
+            // the general reading took it out of line there (~3,000
+            // instructions a round of the agents corpus).
+            let mut out = parse_subject_in_full(s.get(open..)?);
+            let typed = out.raw_type.is_some_and(looks_like_type) && out.kind.is_some();
+            if typed && out.bead.is_some_and(bead_shaped) {
+                out.is_reply |= is_reply;
+                return Some((out, at));
+            }
+        }
+        from = open + 1;
+    }
+    None
 }
 
 /// Whether `subject` opens with a glyph (`🚧 [ol-1] PROGRESS`) or a mark
@@ -556,6 +594,48 @@ mod tests {
             );
         }
         assert!(parse_decorated("🚧 work in progress").is_none());
+    }
+
+    #[test]
+    fn words_before_the_bead_and_type() {
+        for (subject, bead, kind, reply, at) in [
+            ("Status update: [ol-9] PROGRESS", "ol-9", Progress, false, 0),
+            (
+                "Heads up - [ol-9] HELP_REQUEST: the pool",
+                "ol-9",
+                HelpRequest,
+                false,
+                0,
+            ),
+            ("Re: Quick note [ol-9.2] DONE", "ol-9.2", Done, true, 4),
+            (
+                "Update [auth] then [ol-9] PROGRESS",
+                "ol-9",
+                Progress,
+                false,
+                0,
+            ),
+        ] {
+            assert_eq!(parse_subject(subject).kind, None, "{subject}");
+            let (s, offset) = parse_decorated(subject).unwrap();
+            assert_eq!(
+                (s.bead, s.kind, s.is_reply, offset),
+                (Some(bead), Some(kind), reply, at),
+                "{subject}"
+            );
+        }
+        // A type in other case is a word of a sentence; a tag is no bead;
+        // a bracket with no blank before it is part of a word.
+        for left in [
+            "Question about [ol-9] progress",
+            "Heads up [WIP] DONE",
+            "Status:[ol-9] PROGRESS",
+            "Note [ol-9]",
+            "x [",
+        ] {
+            let read = parse_decorated(left).and_then(|(s, _)| s.kind);
+            assert_eq!(read, None, "{left}");
+        }
         // The plain subject has no decoration (read_subject asks the
         // decorated readings only where the plain one found no type; the
         // slotted reading, last, reads the plain shape as it is).

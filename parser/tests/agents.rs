@@ -135,6 +135,15 @@ const EXPECT: &[(&str, &str)] = &[
     ("failed__inline_recommendation", "bead_id=ol-69|failure_type=SPEC_IMPOSSIBLE|reason=The API the spec names was removed upstream.|internal_attempts=2|recommendation=Rewrite the bead against the v2 API."),
     ("help_request__setext_headings", "bead_id=ol-527.2|issue_type=TECHNICAL|problem~=The websocket client|what_tried~=Added a fixed|question=Is exponential backoff with jitter the expected fix?"),
     ("checkpoint__setext_headings", "bead_id=ol-527.5|checkpoint_reason=CONTEXT_HIGH|partial_commit_sha=jkl012|context_usage=84|next_steps~=Finish the renderer"),
+    ("progress__backtick_labels", "bead_id=ol-81|step=3/5 - wiring the cache|status=cache hits logged|context_usage=52|files_touched=src/cache.rs,src/lib.rs"),
+    ("help_request__worded_headings", "bead_id=ol-82|issue_type=TECHNICAL|problem=The migration deadlocks when two workers start together.|what_tried~=- Advisory locks|question=Should the migration run on one leader only?"),
+    ("failed__worded_headings", "bead_id=ol-83|status=FAILED|failure_type=BUILD_FAIL|reason=The linker runs out of memory on the CI runner|internal_attempts=2|recommendation=Build on the larger runner."),
+    ("checkpoint__progress_inline", "bead_id=ol-84|checkpoint_reason=CONTEXT_HIGH|partial_commit_sha=4f2a9c1|progress=parser done, lexer half done|context_usage=85|next_steps~=Finish the lexer"),
+    ("checkpoint__progress_prose", "bead_id=ol-85|checkpoint_reason=MANUAL|partial_commit_sha=7b8c9d0|progress=The parser is done; the lexer still drops CRLF line ends.|context_usage=61|next_steps=Fix the lexer's line ends."),
+    ("offering_ready__test_counts", "bead_id=ol-86|commit_sha=3c4d5e6|files=src/retry.rs|tests_pass=true|lint_pass=true|build_pass=true|summary=Retries back off with jitter."),
+    ("done__test_counts_failing", "bead_id=ol-87|commit_sha=8d9e0f1|files=src/queue.rs|tests_pass=false|lint_pass=true|build_pass=true"),
+    ("progress__prose_subject", "bead_id=ol-88|step=2/4 - the index|status=index builds in 40 ms|context_usage=33"),
+    ("progress__current_step", "bead_id=ol-89|step=4/6 - the renderer|status=tables render, lists next|context_usage=58"),
 ];
 
 fn lf_fixtures() -> Vec<PathBuf> {

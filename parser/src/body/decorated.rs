@@ -100,17 +100,25 @@ impl<'l, 'a> Body<'l, 'a> {
 /// Whether [`Body::other_line`] may read a line that opens with `b`
 /// (which no other rule read): a setext underline, or a dash after a
 /// label's name or after emphasis. A line of prose that opens with a
-/// letter costs the ten byte tests of [`dash_field`], inline.
+/// letter costs the eleven byte tests of [`dash_field`], inline.
 #[inline(always)]
 pub(super) fn may_be_other(b: &[u8]) -> bool {
     match b.first() {
         // The places at once, with no bounds test each, on a line as long
-        // as the first eight names and their blank (most prose); the two
+        // as the first nine names and their blank (most prose); the two
         // longest names' places then on their own.
-        Some(b'a'..=b'z' | b'A'..=b'Z') => match b.get(..15) {
+        Some(b'a'..=b'z' | b'A'..=b'Z') => match b.get(..16) {
             Some(h) => {
                 let d = |c: u8| u8::from(matches!(c, b'-' | 0xE2));
-                (d(h[5]) | d(h[6]) | d(h[7]) | d(h[8]) | d(h[11]) | d(h[12]) | d(h[13]) | d(h[14]))
+                (d(h[5])
+                    | d(h[6])
+                    | d(h[7])
+                    | d(h[8])
+                    | d(h[11])
+                    | d(h[12])
+                    | d(h[13])
+                    | d(h[14])
+                    | d(h[15]))
                     != 0
                     || matches!(b.get(18), Some(&(b'-' | 0xE2)))
                     || matches!(b.get(27), Some(&(b'-' | 0xE2)))

@@ -171,7 +171,8 @@ impl SectionKind {
     ///
     /// A numbered title (`1. Problem`, `3) Files Touched`, `2: What I
     /// Tried`, as agents number their sections) is read without its
-    /// number.
+    /// number; a title in more words than the protocol's, by the word
+    /// that names the section ([`SectionKind::from_words`]).
     pub(super) fn from_decorated_title(title: &str) -> Option<SectionKind> {
         let t = crate::decor::strip(title);
         let t = t.strip_suffix(':').unwrap_or(t);
@@ -179,9 +180,83 @@ impl SectionKind {
         match SectionKind::from_title(t) {
             SectionKind::Other => match crate::decor::unnumbered(t) {
                 Some(rest) => SectionKind::from_decorated_title(rest),
-                None => None,
+                None => SectionKind::from_words(t),
             },
             k => Some(k),
+        }
+    }
+
+    /// A title worded as agents word a section's heading, in up to four
+    /// words: one that opens with the section's word (`Problem
+    /// Statement`, `Failure Details`, `Changes Made`, `Questions for
+    /// Review`, `Next Steps`, `Recommendations`; not `Progress`, see
+    /// below), or ends with it after one or two words that only qualify
+    /// it (`My Question`, `Our Recommendation`, `Brief Summary`);
+    /// `Attempts`, or any such title with `tried` in it (`Approaches
+    /// Tried`, `What I Have Tried`), for What I Tried. A title that ends
+    /// with a section's word after any other (`Answer to Your Question`,
+    /// `Root Cause Summary`) names none: the words before it may say it
+    /// is about something else; nor does a title of five words or more,
+    /// a sentence more than a title.
+    fn from_words(t: &str) -> Option<SectionKind> {
+        use SectionKind as K;
+        // Four words of a title, of up to twenty letters each.
+        if t.len() > 84 {
+            return None;
+        }
+        let is = |w: &str, name: &str| w.eq_ignore_ascii_case(name);
+        let tried = |w: &str| is(w, "attempts") || is(w, "attempted");
+        // Not `Progress`: `Progress Update` and `Progress Report` title
+        // a PROGRESS's body, which has no section, as often as a
+        // checkpoint's progress.
+        let one = |w: &str| match SectionKind::from_title(w) {
+            K::Other if is(w, "recommendations") => Some(K::Recommendation),
+            K::Other | K::NextSteps | K::Progress => None,
+            k => Some(k),
+        };
+        let mut words = t.split_ascii_whitespace();
+        let first = words.next()?;
+        let Some(second) = words.next() else {
+            return tried(first).then_some(K::WhatTried).or_else(|| one(first));
+        };
+        let (third, fourth) = (words.next(), words.next());
+        if words.next().is_some() {
+            return None;
+        }
+        let after_first = [Some(second), third, fourth];
+        if tried(first) || after_first.iter().flatten().any(|w| is(w, "tried")) {
+            return Some(K::WhatTried);
+        }
+        if is(first, "next") && is(second, "steps") {
+            return Some(K::NextSteps);
+        }
+        if let Some(k) = one(first) {
+            return Some(k);
+        }
+        // The last word, after one or two that only qualify it (the
+        // qualifiers asked only of a title that ends with a section's
+        // word: most titles here name none, `Notes for the reviewer`).
+        const QUALIFIERS: [&str; 14] = [
+            "my",
+            "our",
+            "the",
+            "specific",
+            "open",
+            "main",
+            "key",
+            "brief",
+            "short",
+            "current",
+            "final",
+            "remaining",
+            "executive",
+            "quick",
+        ];
+        let qualified = |w: &str| QUALIFIERS.iter().any(|q| is(w, q));
+        match (third, fourth) {
+            (None, _) if qualified(first) => one(second),
+            (Some(last), None) if qualified(first) && qualified(second) => one(last),
+            _ => None,
         }
     }
 }

@@ -57,6 +57,7 @@ impl Label {
             11 => &NAMES_11,
             12 => &NAMES_12,
             13 => &NAMES_13,
+            14 => &NAMES_14,
             17 => &NAMES_17,
             26 => &NAMES_26,
             _ => return None,
@@ -202,9 +203,10 @@ const NAMES_10: [Name<Label>; 4] = [
     name(b"checkpoint", Label::Checkpoint),
 ];
 const NAMES_11: [Name<Label>; 1] = [name(b"description", Label::Description)];
-const NAMES_12: [Name<Label>; 2] = [
+const NAMES_12: [Name<Label>; 3] = [
     name(b"failure type", Label::Type),
     name(b"orchestrator", Label::Orchestrator),
+    name(b"current step", Label::Step),
 ];
 // A PROGRESS's two first (every message of a worker's turn carries them);
 // each name before the match is a compare.
@@ -214,8 +216,13 @@ const NAMES_13: [Name<Label>; 4] = [
     name(b"accepted bead", Label::AcceptedBead),
     name(b"files changed", Label::Files),
 ];
+// As agents word a PROGRESS's fields.
+const NAMES_14: [Name<Label>; 2] = [
+    name(b"current status", Label::Status),
+    name(b"context window", Label::ContextUsage),
+];
 const NAMES_17: [Name<Label>; 1] = [name(b"internal attempts", Label::InternalAttempts)];
 const NAMES_26: [Name<Label>; 1] = [name(b"starting implementation at", Label::StartingAt)];
 
 /// The lengths of the labels' names (see `Label::lookup`).
-pub(super) const LABEL_LENGTHS: [usize; 10] = [4, 5, 6, 7, 10, 11, 12, 13, 17, 26];
+pub(super) const LABEL_LENGTHS: [usize; 11] = [4, 5, 6, 7, 10, 11, 12, 13, 14, 17, 26];

@@ -113,6 +113,39 @@ impl<'l, 'a> Body<'l, 'a> {
         Some(join_lines(self.doc, content))
     }
 
+    /// The prose a section opens with, before its first field (`##
+    /// Progress` then `The parser is done.` then `- Commit: x`), and the
+    /// line it starts on; for a section opened by a title with its text
+    /// (`**Progress:** parser done`), that text and the lines after it
+    /// ([`Body::lead_text`]) and `None` for the line: the title's reading
+    /// was noted where it was read.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn section_prose(
+        &self,
+        kind: SectionKind,
+    ) -> Option<(Cow<'a, str>, Option<&Line<'a>>)> {
+        if self.direct.is_some() {
+            return None;
+        }
+        let s = self.section_at(self.section(kind)?)?;
+        if s.lead != 0 {
+            return Some((self.lead_text(s)?, None));
+        }
+        let end = self.first_hit_in(s).unwrap_or(s.end);
+        let content = trim_blank(&self.lines[s.start..end]);
+        let first = content.first()?;
+        Some((join_lines(self.doc, content), Some(first)))
+    }
+
+    /// The line of a section's first field, if it has one.
+    fn first_hit_in(&self, s: &Section) -> Option<usize> {
+        self.hits
+            .iter()
+            .map(|h| h.line)
+            .find(|&l| l >= s.start && l < s.end)
+    }
+
     /// [`Body::section_text`] of a section opened by a title with its text
     /// on the same line (`**Problem:** the build fails`, see
     /// `Section::lead`): that text and the lines after it, up to the first
@@ -123,12 +156,7 @@ impl<'l, 'a> Body<'l, 'a> {
     fn lead_text(&self, s: &Section) -> Option<Cow<'a, str>> {
         let title = self.lines.get(s.start.checked_sub(1)?)?;
         let first = title.tail(usize::from(s.lead))?;
-        let end = self
-            .hits
-            .iter()
-            .map(|h| h.line)
-            .find(|&l| l >= s.start && l < s.end)
-            .unwrap_or(s.end);
+        let end = self.first_hit_in(s).unwrap_or(s.end);
         let rest = self.lines.get(s.start..end)?;
         let keep = rest
             .iter()
@@ -342,7 +370,7 @@ fn indent_of(s: &str) -> usize {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn trim_blank<'l, 'a>(lines: &'l [Line<'a>]) -> &'l [Line<'a>] {
     let start = lines
         .iter()

@@ -502,6 +502,9 @@ fn lookup_by_compare(label: &str) -> Option<Label> {
         ("accepted bead", AcceptedBead),
         ("files touched", FilesTouched),
         ("internal attempts", InternalAttempts),
+        ("current step", Step),
+        ("current status", Status),
+        ("context window", ContextUsage),
     ]
     .into_iter()
     .find(|(n, _)| n.eq_ignore_ascii_case(label))
@@ -520,6 +523,7 @@ proptest::proptest! {
             "reason", "resume", "context", "context usage", "session", "started at",
             "starting implementation at", "issue type", "checkpoint", "description",
             "orchestrator", "accepted bead", "files touched", "internal attempts",
+            "current step", "current status", "context window",
         ], 30),
     ) {
         for t in s.all() {
@@ -619,6 +623,8 @@ fn first_hits_are_found_past_the_kept_places() {
 fn log_lines_are_inert_and_fields_are_not() {
     assert!(is_inert_item(b"- 10:32:01 run 1: ok, 42 tests"));
     assert!(is_inert_item(b"  + 3 files: a, b"));
+    assert!(is_inert_item(b"- `src/a.rs` the parser"));
+    assert!(is_inert_item(b"- `cargo test` passes"));
     for read in [
         "- Status: ok",
         "- **Status:** ok",
@@ -627,7 +633,46 @@ fn log_lines_are_inert_and_fields_are_not() {
         "* *Problem*",
         "1. Step: x",
         "-10:32 not an item",
+        "- `Files`: a.rs",
+        "- `Status:` ok",
     ] {
         assert!(!is_inert_item(read.as_bytes()), "{read}");
+    }
+}
+
+#[test]
+fn worded_titles_name_their_sections() {
+    use SectionKind as K;
+    for (title, kind) in [
+        ("Problem Statement", Some(K::Problem)),
+        ("problem description:", Some(K::Problem)),
+        ("🧩 Failure Details", Some(K::Failure)),
+        ("Changes Made", Some(K::Changes)),
+        ("Summary of Changes", Some(K::Summary)),
+        ("Questions for Review", Some(K::Question)),
+        ("My Question", Some(K::Question)),
+        ("Our Recommendation", Some(K::Recommendation)),
+        ("Recommendations", Some(K::Recommendation)),
+        ("Final Recommendations", Some(K::Recommendation)),
+        ("Attempts", Some(K::WhatTried)),
+        ("Attempts So Far", Some(K::WhatTried)),
+        ("What I Have Tried", Some(K::WhatTried)),
+        ("Approaches tried", Some(K::WhatTried)),
+        ("Next Steps", Some(K::NextSteps)),
+        ("Next steps for you", Some(K::NextSteps)),
+        ("2. Problem Statement", Some(K::Problem)),
+        // A qualified word after any other word, the progress words of a
+        // PROGRESS's title, five words or more, and words alone: no section.
+        ("Answer to Your Question", None),
+        ("Root Cause Summary", None),
+        ("Progress Update", None),
+        ("Current Progress", None),
+        ("Problem with the pool and the runtime", None),
+        ("Next steps for my successor", None),
+        ("Notes", None),
+        ("", None),
+        ("   ", None),
+    ] {
+        assert_eq!(SectionKind::from_decorated_title(title), kind, "{title}");
     }
 }
