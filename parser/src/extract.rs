@@ -264,8 +264,6 @@ fn files_or_other<'a>(
     }
 }
 
-/// HELP_RESPONSE guidance: the body without a leading type line or `Bead:`
-/// line, which some senders put first.
 /// A checkpoint's progress written as the text of its `## Progress`
 /// section rather than in a `Description:` field (`**Progress:** parser
 /// done`, or `## Progress` with a sentence before its fields): that text,
@@ -284,6 +282,8 @@ fn progress_prose<'a>(body: &Body<'_, 'a>, d: &mut Diags<'_, 'a>) -> Option<Cow<
     Some(text)
 }
 
+/// HELP_RESPONSE guidance: the body without a leading type line or `Bead:`
+/// line, which some senders put first.
 fn guidance<'a>(body: &Body<'_, 'a>) -> Option<Cow<'a, str>> {
     let mut lines = body.lines;
     while let Some((first, rest)) = lines.split_first() {
@@ -399,8 +399,9 @@ impl<'a> Extractor<'_, 'a> {
 
     /// An id (bead, commit, issue, session): [`Extractor::value`], and a
     /// note after the id is not part of it when the id is in backticks
-    /// (`` `a1b2c3d` (feat: x) ``) or is the subject's bead (`ol-1
-    /// (auth)` under `[ol-1]`). Only then: a plain value is taken as
+    /// (`` `a1b2c3d` (feat: x) ``), is the subject's bead (`ol-1 (auth)`
+    /// under `[ol-1]`) or is a commit's hash (`4e5f6a7 (parser done)`,
+    /// `5a6b7c8 - feat: x`). Only then: a plain value is taken as
     /// written, whatever it holds (the renderer cannot escape one).
     ///
     /// One word (nearly every id) is [`Extractor::value`] inline, as
@@ -442,7 +443,7 @@ impl<'a> Extractor<'_, 'a> {
         let noted = crate::decor::id_before_note(v).and_then(|id| match v.as_bytes().first() {
             Some(b'[') => crate::decor::link_text(id),
             Some(b'`') => Some(id),
-            _ => (self.outer == Some(id)).then_some(id),
+            _ => (self.outer == Some(id) || crate::values::is_commit_hash(id)).then_some(id),
         });
         if let Some(id) = noted {
             let note = Note::join(&["`", v, "` reads as the id `", id, "`"]);
@@ -514,6 +515,11 @@ impl<'a> Extractor<'_, 'a> {
             Err(e) => {
                 if let Some(v) = Self::undecorated(h.value).and_then(|u| percent(u).ok()) {
                     self.normalised(&h, format!("`{}` reads as {v}%", h.value), d);
+                    return Some(v);
+                }
+                if let Some(v) = crate::values::share_of(h.value) {
+                    let note = format!("`{}` (a share of the window) reads as {v}%", h.value);
+                    self.normalised(&h, note, d);
                     return Some(v);
                 }
                 self.number_error(&h, e, "0 to 100", d);

@@ -594,6 +594,13 @@ mod tests {
             );
         }
         assert!(parse_decorated("🚧 work in progress").is_none());
+        // The plain subject has no decoration (read_subject asks the
+        // decorated readings only where the plain one found no type; the
+        // slotted reading, last, reads the plain shape as it is).
+        assert!(
+            parse_decorated_in_full("[ol-1] PROGRESS").is_none(),
+            "plain: no decoration"
+        );
     }
 
     #[test]
@@ -636,13 +643,6 @@ mod tests {
             let read = parse_decorated(left).and_then(|(s, _)| s.kind);
             assert_eq!(read, None, "{left}");
         }
-        // The plain subject has no decoration (read_subject asks the
-        // decorated readings only where the plain one found no type; the
-        // slotted reading, last, reads the plain shape as it is).
-        assert!(
-            parse_decorated_in_full("[ol-1] PROGRESS").is_none(),
-            "plain: no decoration"
-        );
     }
 
     proptest::proptest! {

@@ -92,6 +92,13 @@ fn percent_in_full(s: &str) -> Result<u8, ValueError> {
     if after.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
         return Err(ValueError::NotANumber);
     }
+    // A count of tokens (`90k`, `90k/200k tokens`, `90/200`) is no
+    // percentage as written: its first number is not the share (lenient
+    // mode reads a share, see `share_of`).
+    let num_end = num.as_ptr() as usize - s.as_ptr() as usize + num.len();
+    if is_count_of_tokens(s.as_bytes().get(num_end), after) {
+        return Err(ValueError::NotANumber);
+    }
     let v = if num.len() <= 15 && num.iter().all(u8::is_ascii_digit) {
         // A whole number below 2^53 is exactly the f64 that parsing its
         // text would give; adding up its digits is much cheaper.
@@ -107,6 +114,67 @@ fn percent_in_full(s: &str) -> Result<u8, ValueError> {
         return Err(ValueError::OutOfRange(v));
     }
     Ok(v.round() as u8)
+}
+
+/// Whether a number followed by `next` (the byte just after its digits)
+/// and then `after` (past blanks and a `%`) counts tokens: a `k` or `M`
+/// on its digits (`90k`), or a `/` after it (`90/200`).
+fn is_count_of_tokens(next: Option<&u8>, after: &str) -> bool {
+    matches!(next, Some(b'k' | b'K' | b'm' | b'M')) || after.trim_start().starts_with('/')
+}
+
+/// A context usage written as a share of the window (`90k/200k tokens`,
+/// `90,000 / 200,000`, `90k of 200k`): the percentage it is, rounded.
+/// `None` for anything else, and for a share above the whole.
+pub(crate) fn share_of(s: &str) -> Option<u8> {
+    /// A count of tokens at the start of `b` (`90`, `90,000`, `1.5`,
+    /// `90k`, `1M`, after a `~`) and what follows it.
+    fn amount(b: &[u8]) -> Option<(f64, &[u8])> {
+        let b = b.strip_prefix(b"~").unwrap_or(b);
+        // Digits with `,` or `_` between thousands, then a fraction.
+        let (mut n, mut scale, mut end) = (0f64, None::<f64>, 0);
+        for &c in b {
+            match (c, scale.as_mut()) {
+                (b'0'..=b'9', None) => n = n * 10.0 + f64::from(c - b'0'),
+                (b'0'..=b'9', Some(s)) => {
+                    *s /= 10.0;
+                    n += f64::from(c - b'0') * *s;
+                }
+                (b',' | b'_', None) if end > 0 => {}
+                (b'.', None) if end > 0 => scale = Some(1.0),
+                _ => break,
+            }
+            end += 1;
+        }
+        if end == 0 || !b[end - 1].is_ascii_digit() {
+            return None;
+        }
+        let rest = &b[end..];
+        let (unit, rest) = match rest {
+            [b'k' | b'K', rest @ ..] => (1e3, rest),
+            [b'm' | b'M', rest @ ..] => (1e6, rest),
+            _ => (1.0, rest),
+        };
+        if rest.first().is_some_and(u8::is_ascii_alphabetic) {
+            return None;
+        }
+        Some((n * unit, rest))
+    }
+    let blanks = |b: &[u8]| -> usize { b.iter().take_while(|c| matches!(c, b' ' | b'\t')).count() };
+    let (used, rest) = amount(s.trim().as_bytes())?;
+    let rest = &rest[blanks(rest)..];
+    let rest = rest.strip_prefix(b"tokens").unwrap_or(rest);
+    let rest = &rest[blanks(rest)..];
+    let rest = match rest {
+        [b'/', rest @ ..] => rest,
+        [b'o' | b'O', b'f' | b'F', b' ', rest @ ..] => rest,
+        _ => return None,
+    };
+    let (window, after) = amount(&rest[blanks(rest)..])?;
+    if after.first().is_some_and(u8::is_ascii_digit) || window <= 0.0 || used > window {
+        return None;
+    }
+    Some((used / window * 100.0).round() as u8)
 }
 
 /// [`percent`] of `N%` or `N` (one to three ASCII digits, nothing else):
@@ -252,7 +320,15 @@ fn pass_fail_in_full(s: &str) -> Result<bool, ValueError> {
             out.make_ascii_uppercase();
             pass_fail_word(out)
         }
-        None => pass_fail_word(w.to_uppercase().as_bytes()),
+        // A glyph with its presentation selector (`✔️`, `✔︎`) is the
+        // glyph: the selector only says how to draw it.
+        None => {
+            let w = w
+                .strip_suffix('\u{fe0f}')
+                .or_else(|| w.strip_suffix('\u{fe0e}'))
+                .unwrap_or(w);
+            pass_fail_word(w.to_uppercase().as_bytes())
+        }
     }
 }
 
@@ -294,6 +370,9 @@ pub(crate) fn tally(s: &str) -> Option<bool> {
         None,
         /// `all` before `passing`.
         Every,
+        /// `tests` in `118 tests passed`: what is counted, between the
+        /// count and what it says.
+        Noun,
         Other,
     }
     // Read on bytes, a word's letters lowered on the stack and matched
@@ -326,6 +405,7 @@ pub(crate) fn tally(s: &str) -> Option<bool> {
             b"failed" | b"failing" | b"failures" | b"failure" | b"fails" | b"errors" | b"error" => {
                 Word::Failures
             }
+            b"tests" | b"test" | b"checks" | b"cases" | b"specs" | b"targets" => Word::Noun,
             b"warnings" | b"warning" => Word::Warnings,
             b"passed" | b"passing" | b"passes" | b"pass" | b"succeeded" => Word::Passes,
             b"clean" => Word::Clean,
@@ -379,6 +459,8 @@ pub(crate) fn tally(s: &str) -> Option<bool> {
             Word::Warnings if count == Some(0) => fine = true,
             Word::Passes if count.is_some() || matches!(before, Word::Every) => fine = true,
             Word::Clean => fine = true,
+            // The count before it is the count of what follows.
+            Word::Noun => continue,
             _ => {}
         }
         before = this;
@@ -387,6 +469,14 @@ pub(crate) fn tally(s: &str) -> Option<bool> {
         return Some(false);
     }
     all_of.or(fine.then_some(true))
+}
+
+/// Whether `s` is a commit's hash as written in mail: 7 to 40 hex digits,
+/// at least one a decimal digit (`decade` and `added` are words).
+pub(crate) fn is_commit_hash(s: &str) -> bool {
+    (7..=40).contains(&s.len())
+        && s.bytes().all(|b| b.is_ascii_hexdigit())
+        && s.bytes().any(|b| b.is_ascii_digit())
 }
 
 /// true/false, yes/no, 1/0.
@@ -446,15 +536,15 @@ fn enum_byte(b: u8) -> u8 {
     }
 }
 
-/// A list's first item written as a markdown link: as written, and the
-/// text it reads as.
+/// A list's first item read through a decoration (a markdown link, a
+/// note after a file): as written, and the file it reads as.
 pub(crate) type Linked<'a> = Option<(&'a str, &'a str)>;
 
 /// Splits an inline list: commas first, else whitespace-free single item.
-/// An item that is a markdown link (`[src/a.rs](src/a.rs)`) is its text;
+/// An item that is a markdown link (`[src/a.rs](src/a.rs)`) is its text, a
+/// file with a note in parentheses after it (`src/a.rs (new)`) the file;
 /// the first such item, as written and as read, is put in `linked`, for
-/// the caller's
-/// note.
+/// the caller's note.
 pub(crate) fn inline_list<'a>(s: &'a str, linked: &mut Linked<'a>) -> Vec<Cow<'a, str>> {
     list_split_on(s, b',', linked)
 }
@@ -495,9 +585,12 @@ pub(crate) fn list_split_on<'a>(s: &'a str, sep: u8, linked: &mut Linked<'a>) ->
             t if t.len() == item.len() => t,
             t => trim(t),
         };
-        if let Some(&first) = item.as_bytes().first() {
-            let item = match first {
-                b'[' => link_item(item, linked),
+        if let (Some(&first), Some(&last)) = (item.as_bytes().first(), item.as_bytes().last()) {
+            let item = match (first, last) {
+                (b'[', _) => link_item(item, linked),
+                // A file with a note after it (`src/a.rs (new)`, `src/b.rs
+                // (+3/-1)`): one byte's test where no plain item ends so.
+                (_, b')') => noted_item(item, linked),
                 _ => item,
             };
             items.push(Cow::Borrowed(item));
@@ -520,6 +613,21 @@ fn link_item<'a>(item: &'a str, linked: &mut Linked<'a>) -> &'a str {
         Some(text) => {
             linked.get_or_insert((item, text));
             text
+        }
+        None => item,
+    }
+}
+
+/// An [`inline_list`] item that ends with `)`: the file before its note
+/// (`src/a.rs (new)`, noted in `linked` the first time, as a link is), else
+/// as written (`foo(1)`, a note with no path before it).
+#[cold]
+#[inline(never)]
+fn noted_item<'a>(item: &'a str, linked: &mut Linked<'a>) -> &'a str {
+    match crate::decor::file_item(item) {
+        Some(file) => {
+            linked.get_or_insert((item, file));
+            file
         }
         None => item,
     }
@@ -688,6 +796,10 @@ mod tests {
                 .parse(after)
                 .map_err(|_| ValueError::NotANumber)?;
             if after.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
+                return Err(ValueError::NotANumber);
+            }
+            let num_end = num.as_ptr() as usize - s.as_ptr() as usize + num.len();
+            if super::super::is_count_of_tokens(s.as_bytes().get(num_end), after) {
                 return Err(ValueError::NotANumber);
             }
             let v: f64 = num.parse().map_err(|_| ValueError::NotANumber)?;
@@ -991,6 +1103,35 @@ mod tests {
     }
 
     #[test]
+    fn shares_of_the_window() {
+        for (v, read) in [
+            ("90k/200k tokens", Some(45)),
+            ("90k / 200k", Some(45)),
+            ("90,000/200,000 tokens", Some(45)),
+            ("~90k of 200k", Some(45)),
+            ("90k tokens of 200k", Some(45)),
+            ("1.5M/2M", Some(75)),
+            ("90/200", Some(45)),
+            ("200k/100k", None),
+            ("90k/0", None),
+            ("90k tokens", None),
+            ("45%", None),
+            ("45 (of 100)", None),
+            ("90k/200kb", None),
+            ("", None),
+        ] {
+            assert_eq!(share_of(v), read, "{v}");
+        }
+        // As written, a count of tokens is no percentage.
+        assert_eq!(percent("90k/200k tokens"), Err(ValueError::NotANumber));
+        assert_eq!(percent("90/200"), Err(ValueError::NotANumber));
+        assert_eq!(percent("90k"), Err(ValueError::NotANumber));
+        assert_eq!(percent("45% (90k/200k)"), Ok(45));
+        assert_eq!(percent("45 percent"), Ok(45));
+        assert_eq!(percent("45 mostly idle"), Ok(45));
+    }
+
+    #[test]
     fn tallies_read_as_a_person_reads_them() {
         for (v, read) in [
             ("42 passed, 0 failed", Some(true)),
@@ -1003,8 +1144,11 @@ mod tests {
             ("12/12 targets", Some(true)),
             ("40/42 passing", Some(false)),
             ("all passing", Some(true)),
-            ("118 tests pass", None),
+            ("118 tests passed", Some(true)),
             ("118 pass", Some(true)),
+            ("40 tests passed, 2 tests failed", Some(false)),
+            ("0 test failures", Some(true)),
+            ("118 tests", None),
             ("3 warnings", None),
             ("see the CI log", None),
             ("0/0", None),

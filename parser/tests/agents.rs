@@ -144,6 +144,9 @@ const EXPECT: &[(&str, &str)] = &[
     ("done__test_counts_failing", "bead_id=ol-87|commit_sha=8d9e0f1|files=src/queue.rs|tests_pass=false|lint_pass=true|build_pass=true"),
     ("progress__prose_subject", "bead_id=ol-88|step=2/4 - the index|status=index builds in 40 ms|context_usage=33"),
     ("progress__current_step", "bead_id=ol-89|step=4/6 - the renderer|status=tables render, lists next|context_usage=58"),
+    ("progress__context_tokens", "bead_id=ol-91|step=2/4 - the tokenizer|context_usage=45|files_touched=src/token.rs,src/lib.rs"),
+    ("spawn_request__checkpoint_note", "issue_id=ol-92|resume=true|partial_commit_sha=4e5f6a7|orchestrator=BlueLake"),
+    ("offering_ready__glyph_selectors", "bead_id=ol-93|commit_sha=5a6b7c8|files=src/budget.rs,tests/budget.rs|tests_pass=true|lint_pass=true|build_pass=true|summary=Retries share one budget per host."),
 ];
 
 fn lf_fixtures() -> Vec<PathBuf> {
