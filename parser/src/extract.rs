@@ -365,9 +365,11 @@ impl<'a> Extractor<'_, 'a> {
     /// instructions).
     #[inline(always)]
     fn value_of<const ID: bool>(&self, h: Hit<'a>, d: &mut Diags<'_, 'a>) -> Option<Cow<'a, str>> {
+        // Marks, a quote and, for an id, a link: tested on the first
+        // byte, as one set.
         let plain = |b: &u8| match ID {
-            true => !matches!(b, b'`' | b'*' | b'_' | b'['),
-            false => !matches!(b, b'`' | b'*' | b'_'),
+            true => !matches!(b, b'`' | b'*' | b'_' | b'[' | b'"'),
+            false => !matches!(b, b'`' | b'*' | b'_' | b'"'),
         };
         if ID && crate::values::is_placeholder(h.value) {
             return self.no_value(h, d);
@@ -381,7 +383,7 @@ impl<'a> Extractor<'_, 'a> {
     }
 
     /// [`Extractor::value`] of a value with ticks or emphasis marks at an
-    /// end, or an empty one.
+    /// end, in quotes (`"Add the lexer"`), or an empty one.
     #[inline(never)]
     fn marked_value(&self, h: Hit<'a>, d: &mut Diags<'_, 'a>) -> Option<Cow<'a, str>> {
         // The index trimmed the value; trimmed again only if ticks came off.
@@ -389,7 +391,7 @@ impl<'a> Extractor<'_, 'a> {
             t if t.len() == h.value.len() => t,
             t => trim(t),
         };
-        if let Some(inner) = crate::decor::unemphasise(v) {
+        if let Some(inner) = crate::decor::unemphasise(v).or_else(|| crate::decor::unquote(v)) {
             let note = Note::join(&["value `", v, "` reads as `", inner, "`"]);
             self.normalised(&h, note, d);
             return Some(Cow::Borrowed(inner));

@@ -147,6 +147,8 @@ const EXPECT: &[(&str, &str)] = &[
     ("progress__context_tokens", "bead_id=ol-91|step=2/4 - the tokenizer|context_usage=45|files_touched=src/token.rs,src/lib.rs"),
     ("spawn_request__checkpoint_note", "issue_id=ol-92|resume=true|partial_commit_sha=4e5f6a7|orchestrator=BlueLake"),
     ("offering_ready__glyph_selectors", "bead_id=ol-93|commit_sha=5a6b7c8|files=src/budget.rs,tests/budget.rs|tests_pass=true|lint_pass=true|build_pass=true|summary=Retries share one budget per host."),
+    ("bead_accepted__quoted_title", "bead_id=ol-94|title=Add the retry budget|started_at=2026-12-02T18:00:00Z"),
+    ("progress__quoted_values", "bead_id=ol-95|step=3/5 - the budget's tests|status=waiting on CI|context_usage=51"),
 ];
 
 fn lf_fixtures() -> Vec<PathBuf> {
