@@ -6,16 +6,19 @@
 //! `## 🧩 Problem:` or `## 1. Problem` for `## Problem`, `**Bead**:` or
 //! `- *Status*:` or `1. Step:` or `` `Commit`: `` for a label (and
 //! `**Subject:**` or `- *From*:` for a spec header's, read by framing
-//! through the same rule),
-//! `**PASS**` or `` `a1b2c3d` (feat: ...) `` or a markdown link
-//! (`[a1b2c3d](https://…)`) for a value, file lists in backticks, as links
-//! or one per line, the whole message in a fenced code block or after a
-//! line of prose, a body that is one fenced JSON object of the fields.
-//! (Files listed under the other message kinds' label are read where the
-//! message's fields are taken, `extract.rs`; a section's title with its
-//! text on its line, `**Problem:** x`, where the body is indexed,
-//! `body/`; a placeholder such as `N/A` is no value, `values.rs`, and not
-//! a decoration: plain mail writes it, and strict mode reads it so.) Each
+//! through the same rule), `**PASS**` or `` `a1b2c3d` (feat: ...) `` or
+//! `"Add the lexer"` or a markdown link (`[a1b2c3d](https://…)`) for a
+//! value, file lists in backticks, as links or one per line, the whole
+//! message in a fenced code block or after a line of prose, a body that is
+//! one fenced JSON object of the fields. (Files listed under the other
+//! message kinds' label are read where the message's fields are taken,
+//! `extract.rs`; a section's title with its text on its line, `**Problem:**
+//! x`, and one worded at more length, `## Problem Statement`, where the
+//! body is indexed, `body/`; words before a subject's `[bead] TYPE`,
+//! `subject.rs`; a PASS/FAIL written as a tally, `42 passed, 0 failed`, and
+//! a context usage as a share, `90k/200k tokens`, `values.rs`; a
+//! placeholder such as `N/A` is no value, `values.rs`, and not a
+//! decoration: plain mail writes it, and strict mode reads it so.) Each
 //! family is read by one rule here, and every rule runs only where the
 //! plain grammar found nothing (so a plain message pays for none of them,
 //! and nothing that parsed before parses differently). What a rule read is

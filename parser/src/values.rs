@@ -587,10 +587,10 @@ pub(crate) fn list_split_on<'a>(s: &'a str, sep: u8, linked: &mut Linked<'a>) ->
         };
         if let (Some(&first), Some(&last)) = (item.as_bytes().first(), item.as_bytes().last()) {
             let item = match (first, last) {
-                (b'[', _) => link_item(item, linked),
+                (b'[', _) => read_item(item, linked, crate::decor::link_text),
                 // A file with a note after it (`src/a.rs (new)`, `src/b.rs
                 // (+3/-1)`): one byte's test where no plain item ends so.
-                (_, b')') => noted_item(item, linked),
+                (_, b')') => read_item(item, linked, crate::decor::file_item),
                 _ => item,
             };
             items.push(Cow::Borrowed(item));
@@ -602,32 +602,24 @@ pub(crate) fn list_split_on<'a>(s: &'a str, sep: u8, linked: &mut Linked<'a>) ->
     }
 }
 
-/// An [`inline_list`] item that opens with `[`: its text if it is a
-/// markdown link (noted in `linked`, the first time), else as written.
-/// Out of line: no plain list has one, and inline it cost the plain
-/// message's `Files touched` list a few instructions an item.
+/// An [`inline_list`] item read through a decoration by `read`: a
+/// markdown link's text (`decor::link_text`, an item that opens with
+/// `[`), a file before its note (`decor::file_item`, one that ends with
+/// `)`: `src/a.rs (new)`); noted in `linked` the first time, else as
+/// written (`foo(1)`). Out of line: no plain list has one, and inline it
+/// cost the plain message's `Files touched` list a few instructions an
+/// item.
 #[cold]
 #[inline(never)]
-fn link_item<'a>(item: &'a str, linked: &mut Linked<'a>) -> &'a str {
-    match crate::decor::link_text(item) {
+fn read_item<'a>(
+    item: &'a str,
+    linked: &mut Linked<'a>,
+    read: fn(&str) -> Option<&str>,
+) -> &'a str {
+    match read(item) {
         Some(text) => {
             linked.get_or_insert((item, text));
             text
-        }
-        None => item,
-    }
-}
-
-/// An [`inline_list`] item that ends with `)`: the file before its note
-/// (`src/a.rs (new)`, noted in `linked` the first time, as a link is), else
-/// as written (`foo(1)`, a note with no path before it).
-#[cold]
-#[inline(never)]
-fn noted_item<'a>(item: &'a str, linked: &mut Linked<'a>) -> &'a str {
-    match crate::decor::file_item(item) {
-        Some(file) => {
-            linked.get_or_insert((item, file));
-            file
         }
         None => item,
     }
