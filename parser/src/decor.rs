@@ -886,8 +886,6 @@ pub(crate) fn bare_file_line(line: &str) -> Option<&str> {
 mod tests {
     use super::*;
 
-    /// A cut quote's mark and the text after it, as one piece, are the
-    /// two pieces they stand for.
     #[test]
     fn quotes_around_a_value() {
         assert_eq!(unquote("\"Add the lexer\""), Some("Add the lexer"));
@@ -897,6 +895,8 @@ mod tests {
         }
     }
 
+    /// A cut quote's mark and the text after it, as one piece, are the
+    /// two pieces they stand for.
     #[test]
     fn cut_then_is_the_cut_and_the_text() {
         for s in ["short", &"x".repeat(60), &"é".repeat(60)] {

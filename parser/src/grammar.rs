@@ -496,8 +496,7 @@ pub(crate) fn is_inert_item(b: &[u8]) -> bool {
 /// `` `Bead:` ``): the one shape of code span a decorated label takes.
 #[inline]
 fn is_code_label(b: &[u8]) -> bool {
-    // A byte at a time: a span is a few bytes, where the word-at-a-time
-    // search's set-up cost more than the search.
+    // A byte at a time: a label's span is a few bytes.
     match b.iter().skip(1).position(|&c| c == b'`') {
         Some(j) => b[j] == b':' || b.get(j + 2) == Some(&b':'),
         None => false,

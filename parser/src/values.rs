@@ -127,10 +127,11 @@ fn is_count_of_tokens(next: Option<&u8>, after: &str) -> bool {
 /// `90,000 / 200,000`, `90k of 200k`): the percentage it is, rounded.
 /// `None` for anything else, and for a share above the whole.
 pub(crate) fn share_of(s: &str) -> Option<u8> {
-    /// A count of tokens at the start of `b` (`90`, `90,000`, `1.5`,
+    /// A count of tokens at the start of `s` (`90`, `90,000`, `1.5`,
     /// `90k`, `1M`, after a `~`) and what follows it.
-    fn amount(b: &[u8]) -> Option<(f64, &[u8])> {
-        let b = b.strip_prefix(b"~").unwrap_or(b);
+    fn amount(s: &str) -> Option<(f64, &str)> {
+        let s = s.strip_prefix('~').unwrap_or(s);
+        let b = s.as_bytes();
         // Digits with `,` or `_` between thousands, then a fraction.
         let (mut n, mut scale, mut end) = (0f64, None::<f64>, 0);
         for &c in b {
@@ -149,29 +150,29 @@ pub(crate) fn share_of(s: &str) -> Option<u8> {
         if end == 0 || !b[end - 1].is_ascii_digit() {
             return None;
         }
-        let rest = &b[end..];
-        let (unit, rest) = match rest {
-            [b'k' | b'K', rest @ ..] => (1e3, rest),
-            [b'm' | b'M', rest @ ..] => (1e6, rest),
+        // Every cut is after an ASCII byte: on a character boundary.
+        let rest = s.get(end..)?;
+        let (unit, rest) = match rest.as_bytes() {
+            [b'k' | b'K', ..] => (1e3, rest.get(1..)?),
+            [b'm' | b'M', ..] => (1e6, rest.get(1..)?),
             _ => (1.0, rest),
         };
-        if rest.first().is_some_and(u8::is_ascii_alphabetic) {
+        if rest.starts_with(|c: char| c.is_ascii_alphabetic()) {
             return None;
         }
         Some((n * unit, rest))
     }
-    let blanks = |b: &[u8]| -> usize { b.iter().take_while(|c| matches!(c, b' ' | b'\t')).count() };
-    let (used, rest) = amount(s.trim().as_bytes())?;
-    let rest = &rest[blanks(rest)..];
-    let rest = rest.strip_prefix(b"tokens").unwrap_or(rest);
-    let rest = &rest[blanks(rest)..];
-    let rest = match rest {
-        [b'/', rest @ ..] => rest,
-        [b'o' | b'O', b'f' | b'F', b' ', rest @ ..] => rest,
+    use crate::grammar::trim_start_blanks;
+    let (used, rest) = amount(s.trim())?;
+    let rest = trim_start_blanks(rest);
+    let rest = trim_start_blanks(rest.strip_prefix("tokens").unwrap_or(rest));
+    let rest = match rest.as_bytes() {
+        [b'/', ..] => rest.get(1..)?,
+        [b'o' | b'O', b'f' | b'F', b' ', ..] => rest.get(3..)?,
         _ => return None,
     };
-    let (window, after) = amount(&rest[blanks(rest)..])?;
-    if after.first().is_some_and(u8::is_ascii_digit) || window <= 0.0 || used > window {
+    let (window, after) = amount(trim_start_blanks(rest))?;
+    if after.starts_with(|c: char| c.is_ascii_digit()) || window <= 0.0 || used > window {
         return None;
     }
     Some((used / window * 100.0).round() as u8)
@@ -378,7 +379,8 @@ pub(crate) fn tally(s: &str) -> Option<bool> {
     // Read on bytes, a word's letters lowered on the stack and matched
     // whole (split by `char` and compared with each name in turn, three
     // tallies cost a message ~2,400 instructions; this way ~1,000).
-    fn word(w: &[u8]) -> Word {
+    fn word(word: &str) -> Word {
+        let w = word.as_bytes();
         if w[0].is_ascii_digit() {
             let number = |d: &[u8]| -> Option<u64> {
                 if d.is_empty() || d.len() > 9 || !d.iter().all(u8::is_ascii_digit) {
@@ -394,14 +396,11 @@ pub(crate) fn tally(s: &str) -> Option<bool> {
                 },
             };
         }
-        if w.len() > 9 {
-            return Word::Other;
-        }
         let mut buf = [0u8; 9];
-        for (o, &c) in buf.iter_mut().zip(w) {
-            *o = c.to_ascii_lowercase();
-        }
-        match &buf[..w.len()] {
+        let Some(lower) = crate::grammar::lower_ascii(word, &mut buf) else {
+            return Word::Other;
+        };
+        match lower {
             b"failed" | b"failing" | b"failures" | b"failure" | b"fails" | b"errors" | b"error" => {
                 Word::Failures
             }
@@ -442,7 +441,9 @@ pub(crate) fn tally(s: &str) -> Option<bool> {
         while i < b.len() && is_word(b[i]) {
             i += 1;
         }
-        let w = &b[start..i];
+        // The word's bytes are ASCII: both cuts are on character
+        // boundaries.
+        let Some(w) = s.get(start..i) else { break };
         let count = match before {
             Word::Count(n) => Some(n),
             Word::None => Some(0),
